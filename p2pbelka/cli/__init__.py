@@ -1,0 +1,1 @@
+"""The ``p2pbelka`` command and its screens."""
