@@ -1,0 +1,239 @@
+"""The end-of-deal audit: replay every seat from its revealed seed and name faults.
+
+Blame is local: a seat is blamed for a pass only if its published output is not
+what its seed produces from the input it actually received (the previous
+published deck), so one cheater cannot get an honest seat after it blamed.
+The audit never raises on peer data; anything malformed becomes a fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .deck import card_table, initial_deck
+from .derive import DealContext, SeatSecrets, check_commitment, derive_secrets
+from .errors import BadPoint, BadScalar
+from .group import ED25519, Group
+
+
+class Step(StrEnum):
+    COMMIT = "commit"  # the revealed seed does not match the commitment
+    REVEAL = "reveal"  # no seed revealed (or not 32 bytes)
+    SHUFFLE = "shuffle"
+    LOCK = "lock"
+    SHARE = "share"
+
+
+@dataclass(frozen=True)
+class Fault:
+    seat: int
+    step: Step
+    position: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        where = "" if self.position is None else f" at position {self.position}"
+        return f"seat {self.seat}: {self.step}{where}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    cards: tuple[int | None, ...]
+    """The card index at every position of the final deck, ``None`` where it cannot be decoded."""
+    faults: tuple[Fault, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.faults and None not in self.cards
+
+    def blamed(self) -> set[int]:
+        return {fault.seat for fault in self.faults}
+
+
+def audit(
+    ctx: DealContext,
+    order: Sequence[int],
+    commitments: Mapping[int, object],
+    seeds: Mapping[int, object],
+    shuffles: Sequence[object],
+    locks: Sequence[object],
+    shares: Iterable[tuple[int, object, object]] = (),
+    group: Group = ED25519,
+) -> AuditReport:
+    """Replay a deal.
+
+    ``order``: the seats in the order they shuffled and locked (a permutation of
+    all seats; a caller error otherwise).  ``shuffles[m]`` / ``locks[m]``: the deck
+    published by ``order[m]`` (``None`` or missing if it never came).  ``shares``:
+    every published ``(seat, position, share)``.  ``commitments`` / ``seeds``: per
+    seat; a missing seed is a REVEAL fault.
+    """
+    if sorted(order) != list(range(ctx.n_seats)):
+        raise ValueError("order must list every seat once")
+    faults: list[Fault] = []
+    secrets: dict[int, SeatSecrets] = {}
+    for seat in range(ctx.n_seats):
+        seed = seeds.get(seat)
+        if not isinstance(seed, bytes) or len(seed) != 32:
+            faults.append(Fault(seat, Step.REVEAL, None, "no 32-byte seed revealed"))
+        elif not check_commitment(ctx, seat, seed, commitments.get(seat)):
+            faults.append(Fault(seat, Step.COMMIT, None, "seed does not match the commitment"))
+        else:
+            secrets[seat] = derive_secrets(ctx, seat, seed, group)
+
+    deck: list[bytes | None] = list(initial_deck(ctx))
+    broken = False
+    for step, published in ((Step.SHUFFLE, shuffles), (Step.LOCK, locks)):
+        for m, seat in enumerate(order):
+            output = published[m] if m < len(published) else None
+            if output is None and broken:
+                # Refusing a broken deck is what an honest seat does: only the
+                # seat that broke it (or first stalled) is named.
+                deck = [None] * ctx.n_positions
+                continue
+            before = len(faults)
+            deck = _replay_pass(ctx, group, step, seat, secrets.get(seat), deck, output, faults)
+            broken = broken or len(faults) > before
+
+    cards = _decode(ctx, group, deck, secrets, shares, faults)
+    return AuditReport(cards=cards, faults=tuple(faults))
+
+
+def _replay_pass(
+    ctx: DealContext,
+    group: Group,
+    step: Step,
+    seat: int,
+    secrets: SeatSecrets | None,
+    deck_in: list[bytes | None],
+    output: object,
+    faults: list[Fault],
+) -> list[bytes | None]:
+    """Check one published pass and return it as the next input (``None`` marks
+    elements that are not valid points, so later seats are not blamed for them)."""
+    n = ctx.n_positions
+    if not isinstance(output, list | tuple):
+        faults.append(Fault(seat, step, None, "pass missing or not a list of points"))
+        return [None] * n
+    if len(output) != n:
+        faults.append(Fault(seat, step, None, f"expected {n} points, got {len(output)}"))
+        return [None] * n
+
+    expected: list[bytes | None] | None = None
+    if secrets is not None:
+        expected = _expected_output(group, step, secrets, deck_in)
+
+    out: list[bytes | None] = []
+    seen: dict[bytes, int] = {}
+    malformed: tuple[int, str] | None = None
+    mismatches: list[int] = []
+    for k, point in enumerate(output):
+        good = isinstance(point, bytes) and len(point) == 32
+        if good and expected is not None and expected[k] is not None:
+            # A match with a point we computed ourselves proves validity for free.
+            if point == expected[k]:
+                out.append(point)
+                seen.setdefault(point, k)
+                continue
+            mismatches.append(k)
+        if not good or not group.is_valid_point(point):
+            if malformed is None:
+                malformed = (k, "not a valid group element")
+            out.append(None)
+            continue
+        assert isinstance(point, bytes)
+        if point in seen and malformed is None:
+            malformed = (k, f"same point as position {seen[point]} (a duplicated card)")
+        seen.setdefault(point, k)
+        out.append(point)
+    if malformed is not None:
+        faults.append(Fault(seat, step, malformed[0], malformed[1]))
+    if mismatches:
+        faults.append(
+            Fault(
+                seat,
+                step,
+                mismatches[0],
+                f"{len(mismatches)} of {n} points differ from the replay of the revealed seed",
+            )
+        )
+    return out
+
+
+def _expected_output(
+    group: Group, step: Step, secrets: SeatSecrets, deck_in: list[bytes | None]
+) -> list[bytes | None]:
+    if step is Step.SHUFFLE:
+        pairs = [(secrets.shuffle_scalar, deck_in[src]) for src in secrets.permutation]
+    else:
+        pairs = list(zip(secrets.lock_factors, deck_in, strict=True))
+    result: list[bytes | None] = []
+    for scalar, point in pairs:
+        if point is None:
+            result.append(None)
+            continue
+        try:
+            result.append(group.mult(scalar, point))
+        except BadPoint:  # input validity was established by the previous replay
+            result.append(None)
+    return result
+
+
+def _decode(
+    ctx: DealContext,
+    group: Group,
+    final: list[bytes | None],
+    secrets: Mapping[int, SeatSecrets],
+    shares: Iterable[tuple[int, object, object]],
+    faults: list[Fault],
+) -> tuple[int | None, ...]:
+    n = ctx.n_positions
+    # Shares of seats whose seed is unknown may still open a position: a wrong
+    # share cannot turn one card into another (that needs a discrete log).
+    published: dict[tuple[int, int], bytes] = {}
+    for entry in shares:
+        seat, position, share = entry
+        if not (isinstance(seat, int) and 0 <= seat < ctx.n_seats):
+            continue  # the caller attributes shares to seats; nothing to blame
+        if not (isinstance(position, int) and 0 <= position < n):
+            faults.append(Fault(seat, Step.SHARE, None, f"no such position: {position!r}"))
+            continue
+        try:
+            share = group.validate_scalar(share)
+        except BadScalar as exc:
+            faults.append(Fault(seat, Step.SHARE, position, str(exc)))
+            continue
+        derived = secrets.get(seat)
+        if derived is not None and share != derived.shares[position]:
+            faults.append(
+                Fault(seat, Step.SHARE, position, "share differs from the revealed seed's")
+            )
+            continue
+        published[(seat, position)] = share
+
+    index_of = card_table(ctx.game_id).index_of
+    cards: list[int | None] = []
+    for j in range(n):
+        point = final[j]
+        total: bytes | None = None
+        for seat in range(ctx.n_seats):
+            derived = secrets.get(seat)
+            share = derived.shares[j] if derived is not None else published.get((seat, j))
+            if share is None:
+                total = None
+                break
+            total = share if total is None else group.scalar_mul(total, share)
+        if point is None or total is None:
+            cards.append(None)
+            continue
+        try:
+            card = index_of.get(group.mult(total, point))
+        except BadPoint:
+            card = None
+        cards.append(card if card is not None and card < n else None)
+    return tuple(cards)
+
+
+__all__ = ["AuditReport", "Fault", "Step", "audit"]

@@ -1,0 +1,222 @@
+"""The shared encrypted deck: card points, the shuffle and lock passes, shares, opening.
+
+Pipeline for seats taken in the caller's order o_1..o_n (protocol/fairdeal.md):
+
+* initial deck: position i holds card point P_i;
+* shuffle pass of seat s: ``out[k] = s.shuffle_scalar * in[s.permutation[k]]``;
+* lock pass of seat s: ``out[j] = s.lock_factors[j] * in[j]`` where the factor is
+  ``shuffle_inverse * lock_scalars[j]``;
+* after all locks position j holds ``(prod_s lock_scalars_s[j]) * P_card``; the
+  product of every seat's share (inverse lock scalar) for j turns it back into P_card.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Final
+
+from .derive import (
+    MAX_POSITIONS,
+    DealContext,
+    SeatSecrets,
+    commit_seed,
+    derive_secrets,
+    new_seed,
+)
+from .errors import BadDeck, BadPoint, BadScalar, BadShare, NotACard
+from .group import ED25519, Group, frame
+
+LABEL_CARD: Final = b"p2pbelka/card"
+LABEL_DECK: Final = b"p2pbelka/fairdeal/v1/deck"
+
+
+class CardTable:
+    """The card points of one game and the reverse lookup point -> card index."""
+
+    def __init__(self, game_id: bytes, points: tuple[bytes, ...]) -> None:
+        self.game_id = game_id
+        self.points = points
+        self.index_of: dict[bytes, int] = {p: i for i, p in enumerate(points)}
+        if len(self.index_of) != len(points):
+            raise RuntimeError("card points collide")  # would need a hash collision
+
+
+@lru_cache(maxsize=16)
+def card_table(game_id: bytes) -> CardTable:
+    """Card points for indices 0..63 of this game (cached: hashing to the group costs)."""
+    points = tuple(
+        ED25519.hash_to_group(LABEL_CARD, frame(game_id) + i.to_bytes(2, "big"))
+        for i in range(MAX_POSITIONS)
+    )
+    return CardTable(game_id, points)
+
+
+def card_point(game_id: bytes, index: int) -> bytes:
+    return card_table(game_id).points[index]
+
+
+def initial_deck(ctx: DealContext) -> list[bytes]:
+    """Position i holds card i; the first shuffler's input, computed by every seat."""
+    return list(card_table(ctx.game_id).points[: ctx.n_positions])
+
+
+def deck_digest(deck: Sequence[bytes]) -> bytes:
+    """SHA-256 of the deck label and the points in order (for transcripts and vectors)."""
+    h = hashlib.sha256(frame(LABEL_DECK))
+    for point in deck:
+        h.update(point)
+    return h.digest()
+
+
+def check_deck_shape(ctx: DealContext, deck: object) -> list[bytes]:
+    """Cheap checks any receiver makes on a published pass: exactly N 32-byte
+    strings, all distinct.  Returns the deck as a list; raises :class:`BadDeck`.
+
+    Distinctness is the author's fault whatever the input: an honest shuffle
+    maps distinct points to distinct points (multiplying by a non-zero scalar is
+    a bijection), and an honest lock makes two equal only with negligible chance.
+    """
+    if not isinstance(deck, list | tuple) or len(deck) != ctx.n_positions:
+        got = len(deck) if isinstance(deck, list | tuple) else type(deck).__name__
+        raise BadDeck(f"expected {ctx.n_positions} points, got {got}")
+    seen: dict[bytes, int] = {}
+    for k, point in enumerate(deck):
+        if not isinstance(point, bytes) or len(point) != 32:
+            raise BadDeck("not a 32-byte point", k)
+        if point in seen:
+            raise BadDeck(f"same point as position {seen[point]} (a duplicated card)", k)
+        seen[point] = k
+    return list(deck)
+
+
+def check_deck_points(ctx: DealContext, deck: object, group: Group = ED25519) -> list[bytes]:
+    """:func:`check_deck_shape` plus full group validation of every point (about
+    60 us a point).  Seats that multiply the deck next need not call it: their
+    multiplication validates each point and raises :class:`BadDeck` itself."""
+    points = check_deck_shape(ctx, deck)
+    for k, point in enumerate(points):
+        if not group.is_valid_point(point):
+            raise BadDeck("not a valid group element", k)
+    return points
+
+
+def shuffle_pass(
+    ctx: DealContext, secrets: SeatSecrets, deck: object, group: Group = ED25519
+) -> list[bytes]:
+    """This seat's shuffle of ``deck`` (the previous published deck).
+
+    Raises :class:`BadDeck` (blame the deck's author) if the input is malformed.
+    """
+    deck = check_deck_shape(ctx, deck)
+    scalar = secrets.shuffle_scalar
+    mult = group.mult
+    try:
+        return [mult(scalar, deck[src]) for src in secrets.permutation]
+    except BadPoint:
+        raise _first_bad(deck, group) from None
+
+
+def lock_pass(
+    ctx: DealContext, secrets: SeatSecrets, deck: object, group: Group = ED25519
+) -> list[bytes]:
+    """This seat's lock of ``deck``: removes its shuffle scalar, adds one lock per position."""
+    deck = check_deck_shape(ctx, deck)
+    mult = group.mult
+    try:
+        return [
+            mult(factor, point) for factor, point in zip(secrets.lock_factors, deck, strict=True)
+        ]
+    except BadPoint:
+        raise _first_bad(deck, group) from None
+
+
+def _first_bad(deck: list[bytes], group: Group) -> BadDeck:
+    for k, point in enumerate(deck):
+        if not group.is_valid_point(point):
+            return BadDeck("not a valid group element", k)
+    return BadDeck("not a valid group element")  # unreachable with a sound group
+
+
+def combine_shares(
+    position: int, shares: Mapping[int, object], n_seats: int, group: Group = ED25519
+) -> bytes:
+    """The product of every seat's share for ``position``.  Raises :class:`BadShare`
+    naming the seat whose share is malformed; a missing seat is a caller error."""
+    missing = [seat for seat in range(n_seats) if seat not in shares]
+    if missing:
+        raise ValueError(f"position {position}: no share yet from seats {missing}")
+    total: bytes | None = None
+    for seat in range(n_seats):
+        try:
+            share = group.validate_scalar(shares[seat])
+        except BadScalar as exc:
+            raise BadShare(seat, position, str(exc)) from None
+        total = share if total is None else group.scalar_mul(total, share)
+    assert total is not None
+    return total
+
+
+def open_position(
+    ctx: DealContext,
+    position: int,
+    locked_point: bytes,
+    shares: Mapping[int, object],
+    group: Group = ED25519,
+) -> int:
+    """The card index at ``position`` of the final locked deck, given every seat's
+    share for it (the opener's own included).
+
+    Raises :class:`BadShare` (a seat's share is malformed), :class:`BadDeck` (the
+    locked point is not a group element: blame the last locker) or
+    :class:`NotACard` (only the audit can tell whose pass or share was wrong).
+    """
+    scalar = combine_shares(position, shares, ctx.n_seats, group)
+    try:
+        point = group.mult(scalar, locked_point)
+    except BadPoint:
+        raise BadDeck("locked point is not a valid group element", position) from None
+    index = card_table(ctx.game_id).index_of.get(point)
+    if index is None or index >= ctx.n_positions:
+        raise NotACard(position)
+    return index
+
+
+class LocalSeat:
+    """One seat's side of a deal, holding its seed: what a session calls.
+
+    >>> seat = LocalSeat(ctx, 2)          # fresh seed
+    >>> seat.commitment                   # broadcast first
+    >>> out = seat.shuffle(previous_deck) # then lock(...), share(j), open(...)
+    >>> seat.seed                         # revealed at the end for the audit
+    """
+
+    def __init__(
+        self, ctx: DealContext, seat: int, seed: bytes | None = None, group: Group = ED25519
+    ) -> None:
+        ctx.check_seat(seat)
+        self.ctx = ctx
+        self.seat = seat
+        self.group = group
+        self.seed = new_seed() if seed is None else seed
+        self.secrets = derive_secrets(ctx, seat, self.seed, group)
+        self.commitment = commit_seed(ctx, seat, self.seed)
+
+    def initial_deck(self) -> list[bytes]:
+        return initial_deck(self.ctx)
+
+    def shuffle(self, deck: object) -> list[bytes]:
+        return shuffle_pass(self.ctx, self.secrets, deck, self.group)
+
+    def lock(self, deck: object) -> list[bytes]:
+        return lock_pass(self.ctx, self.secrets, deck, self.group)
+
+    def share(self, position: int) -> bytes:
+        return self.secrets.shares[position]
+
+    def open(self, position: int, locked_point: bytes, others: Mapping[int, object]) -> int:
+        """Open a position with the other seats' shares and this seat's own."""
+        shares = dict(others)
+        shares[self.seat] = self.share(position)
+        return open_position(self.ctx, position, locked_point, shares, self.group)

@@ -1,0 +1,196 @@
+from __future__ import annotations
+
+import pytest
+from fairdeal_helpers import Deal, make_deal
+
+from p2pbelka.fairdeal import (
+    ED25519,
+    AuditReport,
+    BadDeck,
+    LocalSeat,
+    NotACard,
+    Step,
+    audit,
+    card_point,
+)
+
+
+def run_audit(deal: Deal, **overrides: object) -> AuditReport:
+    args: dict[str, object] = dict(
+        commitments=deal.commitments(),
+        seeds=deal.seeds(),
+        shuffles=deal.shuffles,
+        locks=deal.locks,
+        shares=deal.all_shares(),
+    )
+    args.update(overrides)
+    return audit(deal.ctx, deal.order, **args)  # type: ignore[arg-type]
+
+
+def redo_after(deal: Deal, kind: str, m: int, cheated: list[bytes]) -> None:
+    """Replace pass m of ``kind`` with ``cheated`` and let later seats act honestly on it."""
+    passes = deal.shuffles + deal.locks
+    index = m if kind == "shuffle" else len(deal.order) + m
+    passes[index] = cheated
+    deck = cheated
+    for i in range(index + 1, len(passes)):
+        seat = deal.seats[deal.order[i % len(deal.order)]]
+        deck = seat.shuffle(deck) if i < len(deal.order) else seat.lock(deck)
+        passes[i] = deck
+    deal.shuffles = passes[: len(deal.order)]
+    deal.locks = passes[len(deal.order) :]
+
+
+def only(report: AuditReport) -> tuple[int, Step, int | None]:
+    assert len(report.faults) == 1, report.faults
+    fault = report.faults[0]
+    return fault.seat, fault.step, fault.position
+
+
+@pytest.mark.parametrize("n_seats", [2, 3, 4])
+def test_honest_deal_passes_audit(n_seats: int) -> None:
+    deal = make_deal(n_seats, order=list(range(n_seats))[::-1])
+    report = run_audit(deal)
+    assert report.ok and not report.faults
+    assert report.cards == tuple(deal.open(j, 0) for j in range(32))
+
+
+def test_audit_without_shares_still_decodes() -> None:
+    deal = make_deal(4)
+    report = run_audit(deal, shares=[])
+    assert report.ok
+
+
+def test_shuffle_duplicating_a_card_is_caught_at_once_and_blamed() -> None:
+    deal = make_deal(4, order=[1, 2, 3, 0])
+    cheated = list(deal.shuffles[1])  # seat 2's pass
+    cheated[3] = cheated[7]
+    with pytest.raises(BadDeck) as info:
+        deal.seats[3].shuffle(cheated)  # the next seat refuses it
+    assert info.value.position == 7
+    report = run_audit(deal, shuffles=[deal.shuffles[0], cheated], locks=[])
+    assert report.blamed() == {2}
+    assert {f.step for f in report.faults} == {Step.SHUFFLE}
+
+
+def test_disguised_duplicate_is_caught_at_opening_and_audit() -> None:
+    deal = make_deal(4)
+    cheated = list(deal.shuffles[2])
+    cheated[3] = ED25519.mult((2).to_bytes(32, "little"), cheated[7])
+    redo_after(deal, "shuffle", 2, cheated)
+    with pytest.raises(NotACard):
+        for j in range(32):
+            deal.open(j, 0)
+    report = run_audit(deal)
+    assert only(report) == (2, Step.SHUFFLE, 3)
+
+
+def test_shuffle_replacing_a_card_with_another_point() -> None:
+    deal = make_deal(3)
+    cheated = list(deal.shuffles[0])
+    cheated[10] = ED25519.mult(ED25519.random_scalar(), card_point(deal.ctx.game_id, 40))
+    redo_after(deal, "shuffle", 0, cheated)
+    report = run_audit(deal)
+    assert only(report) == (0, Step.SHUFFLE, 10)
+    assert report.cards.count(None) == 1  # that position no longer opens to a card
+
+
+def test_wrong_lock_pass() -> None:
+    deal = make_deal(4)
+    other = LocalSeat(deal.ctx, 3)  # right seat, different (uncommitted) secrets
+    cheated = other.lock(deal.locks[2])
+    redo_after(deal, "lock", 3, cheated)
+    report = run_audit(deal)
+    seat, step, _ = only(report)
+    assert (seat, step) == (3, Step.LOCK)
+
+
+def test_lock_swapping_two_positions() -> None:
+    deal = make_deal(4)
+    cheated = list(deal.locks[1])
+    cheated[0], cheated[1] = cheated[1], cheated[0]
+    redo_after(deal, "lock", 1, cheated)
+    report = run_audit(deal)
+    assert only(report) == (1, Step.LOCK, 0)
+
+
+def test_wrong_key_share() -> None:
+    deal = make_deal(4)
+    shares = deal.all_shares()
+    seat, position, _ = shares[40]
+    shares[40] = (seat, position, ED25519.random_scalar())
+    shares.append((2, 5, b"\x00" * 32))
+    shares.append((3, 99, deal.seats[3].share(0)))
+    report = run_audit(deal, shares=shares)
+    faults = {(f.seat, f.step, f.position) for f in report.faults}
+    assert faults == {(seat, Step.SHARE, position), (2, Step.SHARE, 5), (3, Step.SHARE, None)}
+    assert None not in report.cards
+
+
+def test_seed_not_matching_commitment() -> None:
+    deal = make_deal(3)
+    seeds = deal.seeds()
+    seeds[1] = bytes(32)
+    report = run_audit(deal, seeds=seeds)
+    assert only(report) == (1, Step.COMMIT, None)
+    # Seat 1's published shares still decode every position.
+    assert None not in report.cards
+
+
+def test_missing_reveal() -> None:
+    deal = make_deal(4)
+    seeds = deal.seeds()
+    del seeds[2]
+    shares = [s for s in deal.all_shares() if not (s[0] == 2 and s[1] < 8)]
+    report = run_audit(deal, seeds=seeds, shares=shares)
+    assert only(report) == (2, Step.REVEAL, None)
+    assert report.cards[:8] == (None,) * 8
+    assert None not in report.cards[8:]
+
+
+def test_missing_pass() -> None:
+    deal = make_deal(3)
+    report = run_audit(deal, locks=deal.locks[:1])
+    # Only the seat that stalled is named; seat 2 could not lock what never came.
+    assert only(report) == (1, Step.LOCK, None)
+    assert report.cards == (None,) * 32
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        bytes(32),
+        (1).to_bytes(32, "little"),  # identity
+        bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"),
+        b"\xff" * 32,
+        b"\x01" * 33,
+        b"",
+        None,
+        12,
+    ],
+)
+def test_invalid_points_in_a_pass_are_a_fault_not_a_crash(bad: object) -> None:
+    deal = make_deal(3)
+    cheated: list[object] = list(deal.shuffles[1])
+    cheated[6] = bad
+    # Honest seat 2 would refuse this deck; the audit of the transcript so far:
+    report = run_audit(deal, shuffles=[deal.shuffles[0], cheated], locks=[])
+    assert (1, Step.SHUFFLE, 6) in {(f.seat, f.step, f.position) for f in report.faults}
+    # Seat 2 refused the broken deck, as an honest seat must: not its fault.
+    assert report.blamed() == {1}
+
+
+def test_wrong_lengths_and_types() -> None:
+    deal = make_deal(2)
+    report = run_audit(
+        deal,
+        shuffles=[deal.shuffles[0][:5], "junk"],
+        commitments={0: "x", 1: None},
+        seeds={0: b"short", 1: 5},
+    )
+    assert {(f.seat, f.step) for f in report.faults} >= {
+        (0, Step.SHUFFLE),
+        (1, Step.SHUFFLE),
+        (0, Step.REVEAL),
+        (1, Step.REVEAL),
+    }
