@@ -7,7 +7,9 @@ import importlib
 import json
 
 # topic -> module under p2pbelka.bench; each has ``run(quick: bool) -> dict[str, object]``
-TOPICS: dict[str, str] = {}
+TOPICS: dict[str, str] = {
+    "rules": "rules",
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

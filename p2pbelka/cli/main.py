@@ -18,6 +18,7 @@ from p2pbelka import __version__
 # name -> (module under p2pbelka.cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("bench_cmd", "print benchmark figures (rules, deal, net, bots)"),
+    "referee": ("referee_cmd", "check a Belka game record with the rules engine"),
 }
 
 

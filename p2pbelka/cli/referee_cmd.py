@@ -1,0 +1,52 @@
+"""``p2pbelka referee FILE``: check a Belka game record with the rules engine.
+
+Prints the game as the rules score it (JSON).  Exit status: 0 when every
+action is legal, 1 at the first illegal action (the message names the deal,
+trick, seat, card and rule), 2 when the file is not a well-formed record (the
+message gives the JSON path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="the game record (JSON), or - for standard input")
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from p2pbelka.rules.errors import RuleViolation
+    from p2pbelka.rules.records import RecordError, parse_record, replay_record, report
+
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"referee: cannot read {args.file}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(
+            f"referee: not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}", file=sys.stderr
+        )
+        return 2
+    try:
+        record = parse_record(data)
+    except RecordError as exc:
+        print(f"referee: malformed record: {exc}", file=sys.stderr)
+        return 2
+    try:
+        game = replay_record(record)
+    except RuleViolation as exc:
+        print(f"referee: illegal action: {exc.message}", file=sys.stderr)
+        return 1
+    print(json.dumps(report(game), indent=2, ensure_ascii=False))
+    return 0

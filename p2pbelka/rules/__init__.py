@@ -1,0 +1,53 @@
+"""The Belka rules engine: immutable states, legal actions, scoring, records.
+
+- :class:`GameState` -- a game: deals in turn, score, winner (``p2pbelka.rules.game``);
+- :class:`DealState` -- one deal: hands, tricks, whose turn (``p2pbelka.rules.deal``);
+- actions :class:`Play`, :class:`RedealClaim`, :class:`EggsChoice`;
+- :class:`RuleViolation` -- an illegal action, naming deal, trick, seat, card and rule;
+- :func:`options_from` / :class:`Options` -- presets ``classic`` and ``eyes`` and house rules;
+- :mod:`p2pbelka.rules.core` -- the same rules on plain ints, fast, for bots;
+- :mod:`p2pbelka.rules.records` -- JSON game records and their replay (the referee).
+"""
+
+from p2pbelka.rules.core import deal_pattern, legal_mask, mask_points, trick_winner
+from p2pbelka.rules.deal import (
+    DealState,
+    Offense,
+    Play,
+    RedealClaim,
+    Trick,
+    hand_mask,
+    seat_suits_from,
+)
+from p2pbelka.rules.errors import RuleViolation
+from p2pbelka.rules.game import EGGS_TITLE, GOAT_TITLE, DealResult, EggsChoice, GameState
+from p2pbelka.rules.options import CHOICES, PRESETS, TARGET, OptionError, Options, options_from
+from p2pbelka.rules.scoring import DealScore, deal_score
+
+__all__ = [
+    "CHOICES",
+    "EGGS_TITLE",
+    "GOAT_TITLE",
+    "PRESETS",
+    "TARGET",
+    "DealResult",
+    "DealScore",
+    "DealState",
+    "EggsChoice",
+    "GameState",
+    "Offense",
+    "OptionError",
+    "Options",
+    "Play",
+    "RedealClaim",
+    "RuleViolation",
+    "Trick",
+    "deal_pattern",
+    "deal_score",
+    "hand_mask",
+    "legal_mask",
+    "mask_points",
+    "options_from",
+    "seat_suits_from",
+    "trick_winner",
+]

@@ -1,0 +1,67 @@
+"""The one exception of the rules engine, and the ids of the rules it names."""
+
+from __future__ import annotations
+
+from p2pbelka.cards import Card
+
+# Rule ids: stable strings for logs, transcripts, tests and the referee.
+TURN = "turn"
+NOT_IN_HAND = "not_in_hand"
+ALREADY_PLAYED = "already_played"
+HELD_BY_OTHER = "held_by_other"
+FOLLOW_SUIT = "follow_suit"
+NO_UNLED_ACE_DISCARD = "no_unled_ace_discard"
+DEAL_OVER = "deal_over"
+HAND_UNKNOWN = "hand_unknown"
+REDEAL_AFTER_LEAD = "redeal_after_lead"
+REDEAL_NOT_QUALIFIED = "redeal_not_qualified"
+BAD_HANDS = "bad_hands"
+JC_HOLDER = "jc_holder"
+NO_DEAL = "no_deal"
+DEAL_IN_PROGRESS = "deal_in_progress"
+DEAL_NOT_FINISHED = "deal_not_finished"
+DEAL_MISMATCH = "deal_mismatch"
+CHOICE_PENDING = "choice_pending"
+NO_CHOICE_PENDING = "no_choice_pending"
+CHOICE_TEAM = "choice_team"
+BAD_CHOICE = "bad_choice"
+GAME_OVER = "game_over"
+BAD_SEAT = "bad_seat"
+
+
+class RuleViolation(Exception):
+    """An action the rules do not allow.
+
+    Attributes: ``deal`` (0-based deal number in the game), ``trick`` (0-based,
+    or None outside play), ``seat`` and ``card`` (None when not about one),
+    ``rule`` (one of the ids in this module) and ``message`` (for humans; it
+    repeats the deal, trick, seat and card).
+    """
+
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        *,
+        deal: int | None = None,
+        trick: int | None = None,
+        seat: int | None = None,
+        card: Card | None = None,
+    ) -> None:
+        self.rule = rule
+        self.deal = deal
+        self.trick = trick
+        self.seat = seat
+        self.card = card
+        where = []
+        if deal is not None:
+            where.append(f"deal {deal}")
+        if trick is not None:
+            where.append(f"trick {trick}")
+        if seat is not None:
+            where.append(f"seat {seat}")
+        if card is not None:
+            where.append(f"card {card}")
+        prefix = ", ".join(where)
+        self.message = f"{prefix}: {message} [{rule}]" if prefix else f"{message} [{rule}]"
+        super().__init__(self.message)
