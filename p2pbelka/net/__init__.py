@@ -1,0 +1,62 @@
+"""Transport layer: identities, secure peer connections and LAN discovery.
+
+The handshake and framing are sans-IO state machines (``handshake``,
+``frames``); ``connection`` and ``discovery`` are the trio edges. See
+protocol/transport.md for the wire format and docs/network.md for notes.
+"""
+
+from .connection import SecureChannel, dial, open_secure_channel, serve_secure
+from .errors import (
+    BadSignature,
+    BeaconError,
+    ChannelClosed,
+    ChannelError,
+    ConnectError,
+    ContextMismatch,
+    DecryptError,
+    FrameError,
+    FrameTooLarge,
+    HandshakeAborted,
+    HandshakeError,
+    HandshakeTimeout,
+    MalformedHandshake,
+    NetError,
+    NonceExhausted,
+    TamperedHandshake,
+    TruncatedFrame,
+    UnexpectedPeerKey,
+    VersionMismatch,
+)
+from .handshake import PROTOCOL_VERSION, Role
+from .identity import Identity, IdentityError, fingerprint
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "BadSignature",
+    "BeaconError",
+    "ChannelClosed",
+    "ChannelError",
+    "ConnectError",
+    "ContextMismatch",
+    "DecryptError",
+    "FrameError",
+    "FrameTooLarge",
+    "HandshakeAborted",
+    "HandshakeError",
+    "HandshakeTimeout",
+    "Identity",
+    "IdentityError",
+    "MalformedHandshake",
+    "NetError",
+    "NonceExhausted",
+    "Role",
+    "SecureChannel",
+    "TamperedHandshake",
+    "TruncatedFrame",
+    "UnexpectedPeerKey",
+    "VersionMismatch",
+    "dial",
+    "fingerprint",
+    "open_secure_channel",
+    "serve_secure",
+]

@@ -1,0 +1,349 @@
+"""Secure channels over trio streams: the handshake at the edge, then AEAD frames.
+
+This is the only module of the connection path that touches trio; the
+handshake and framing it drives are sans-IO (handshake.py, frames.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from types import TracebackType
+from typing import NoReturn
+
+import trio
+
+from .errors import (
+    ChannelClosed,
+    ConnectError,
+    FrameError,
+    HandshakeAborted,
+    HandshakeTimeout,
+    MalformedHandshake,
+    NetError,
+)
+from .frames import DEFAULT_MAX_FRAME_SIZE, FrameDecoder, encode_frame
+from .handshake import HANDSHAKE_MAX_MESSAGE, Handshake, HandshakeResult, Role
+from .identity import Identity, fingerprint
+
+__all__ = [
+    "DEFAULT_HANDSHAKE_TIMEOUT",
+    "SecureChannel",
+    "dial",
+    "open_secure_channel",
+    "serve_secure",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_HANDSHAKE_TIMEOUT = 10.0
+RECEIVE_CHUNK = 64 * 1024
+
+
+def _describe(stream: trio.abc.Stream) -> str:
+    sock = getattr(stream, "socket", None)
+    if sock is None:
+        return type(stream).__name__
+    try:
+        host, port = sock.getpeername()[:2]
+    except OSError:
+        return "unknown peer"
+    return f"{host}:{port}"
+
+
+async def _read_frame(stream: trio.abc.Stream, decoder: FrameDecoder) -> bytes | None:
+    """The next frame body, or None on a clean EOF between frames."""
+    while True:
+        frame = decoder.next_frame()
+        if frame is not None:
+            return frame
+        data = await stream.receive_some(RECEIVE_CHUNK)
+        if not data:
+            decoder.end_of_stream()
+            return None
+        decoder.receive_data(data)
+
+
+class SecureChannel:
+    """An authenticated, encrypted, message-oriented connection to one peer.
+
+    ``send`` and ``receive`` may run concurrently in different tasks; concurrent
+    senders are serialised so frames never interleave. Any failure (a frame
+    that fails authentication, an oversize frame, a broken connection) closes
+    the channel, and every later call raises :class:`ChannelClosed`.
+    """
+
+    def __init__(
+        self,
+        stream: trio.abc.Stream,
+        decoder: FrameDecoder,
+        result: HandshakeResult,
+        peer_address: str = "",
+    ) -> None:
+        self._stream = stream
+        self._decoder = decoder
+        self._session = result.session
+        self.peer_key: bytes = result.peer_key
+        self.session_id: bytes = result.transcript_hash
+        self.peer_address = peer_address
+        self._send_lock = trio.Lock()
+        self._receive_lock = trio.Lock()
+        self._closed_reason: str | None = None
+
+    @property
+    def peer_fingerprint(self) -> str:
+        return fingerprint(self.peer_key)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed_reason is not None
+
+    @property
+    def max_payload(self) -> int:
+        return self._session.max_payload
+
+    def _check_open(self) -> None:
+        if self._closed_reason is not None:
+            raise ChannelClosed(self._closed_reason)
+
+    async def _fail(self, reason: str) -> None:
+        if self._closed_reason is None:
+            self._closed_reason = reason
+        await trio.aclose_forcefully(self._stream)
+
+    async def send(self, payload: bytes) -> None:
+        """Encrypt and send one message (at most ``max_payload`` bytes)."""
+        if len(payload) > self.max_payload:
+            raise ValueError(f"payload of {len(payload)} bytes exceeds {self.max_payload}")
+        async with self._send_lock:
+            self._check_open()
+            # Encrypt under the lock so nonce order equals wire order.
+            frame = encode_frame(self._session.seal(payload), self._session.max_frame_size)
+            try:
+                await self._stream.send_all(frame)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                await self._fail(f"connection lost while sending: {exc!r}")
+                raise ChannelClosed(self._closed_reason or "closed") from exc
+            except BaseException:
+                # Cancelled mid-frame: the peer would see a torn frame, so the
+                # stream is unusable from here on.
+                await self._fail("send cancelled part-way through a frame")
+                raise
+
+    async def receive(self) -> bytes:
+        """The next message from the peer.
+
+        Raises :class:`ChannelClosed` when the peer closes cleanly, and
+        :class:`DecryptError` / :class:`FrameError` (closing the channel) when
+        it sends something that is not an authentic next frame.
+        """
+        async with self._receive_lock:
+            self._check_open()
+            try:
+                body = await _read_frame(self._stream, self._decoder)
+            except FrameError as exc:
+                await self._fail(f"bad frame from peer: {exc}")
+                raise
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                await self._fail(f"connection lost while receiving: {exc!r}")
+                raise ChannelClosed(self._closed_reason or "closed") from exc
+            if body is None:
+                await self._fail("peer closed the connection")
+                raise ChannelClosed("peer closed the connection")
+            try:
+                return self._session.open(body)
+            except NetError as exc:
+                await self._fail(f"{type(exc).__name__}: {exc}")
+                raise
+
+    async def aclose(self) -> None:
+        if self._closed_reason is None:
+            self._closed_reason = "closed locally"
+        await self._stream.aclose()
+
+    async def __aenter__(self) -> SecureChannel:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    def __aiter__(self) -> SecureChannel:
+        return self
+
+    async def __anext__(self) -> bytes:
+        """Iterate messages until the channel closes; errors other than a close propagate."""
+        try:
+            return await self.receive()
+        except ChannelClosed:
+            raise StopAsyncIteration from None
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else "open"
+        return f"<SecureChannel {self.peer_address} peer={self.peer_fingerprint} {state}>"
+
+
+async def open_secure_channel(
+    stream: trio.abc.Stream,
+    identity: Identity,
+    role: Role,
+    *,
+    expected_peer_key: bytes | None = None,
+    authorize: Callable[[bytes], bool] | None = None,
+    context: bytes = b"",
+    timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
+    max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+) -> SecureChannel:
+    """Run the handshake over ``stream`` and return the channel.
+
+    On any failure the stream is closed and a :class:`HandshakeError`
+    subclass is raised; the peer gets no explanation, only a closed socket.
+    """
+    hs = Handshake(
+        identity,
+        role,
+        context=context,
+        expected_peer_key=expected_peer_key,
+        authorize=authorize,
+        max_frame_size=max_frame_size,
+    )
+    decoder = FrameDecoder(HANDSHAKE_MAX_MESSAGE)
+    try:
+        try:
+            with trio.fail_after(timeout):
+                if role is Role.INITIATOR:
+                    await stream.send_all(encode_frame(hs.start()))
+                while not hs.done:
+                    msg = await _read_frame(stream, decoder)
+                    if msg is None:
+                        raise HandshakeAborted("peer closed the connection during the handshake")
+                    reply = hs.receive(msg)
+                    if reply is not None:
+                        await stream.send_all(encode_frame(reply))
+        except trio.TooSlowError:
+            raise HandshakeTimeout(f"handshake not completed within {timeout} s") from None
+        except FrameError as exc:
+            raise MalformedHandshake(f"bad handshake framing: {exc}") from exc
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+            raise HandshakeAborted(f"connection lost during the handshake: {exc!r}") from exc
+    except BaseException:
+        await trio.aclose_forcefully(stream)
+        raise
+    decoder.max_size = max_frame_size
+    return SecureChannel(stream, decoder, hs.result(), _describe(stream))
+
+
+async def dial(
+    host: str,
+    port: int,
+    identity: Identity,
+    *,
+    expected_peer_key: bytes | None = None,
+    context: bytes = b"",
+    attempts: int | None = 5,
+    initial_backoff: float = 0.2,
+    max_backoff: float = 5.0,
+    connect_timeout: float = 5.0,
+    handshake_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
+    max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+) -> SecureChannel:
+    """Connect to a peer and run the handshake as initiator, retrying with backoff.
+
+    Retries cover what may heal (refused or unreachable, timeouts, a
+    connection dropped mid-handshake); an authentication failure such as a
+    wrong pinned key is raised at once, since retrying cannot change the
+    peer's key. ``attempts=None`` retries until cancelled. Raises
+    :class:`ConnectError` when the attempts run out.
+    """
+    delay = initial_backoff
+    last: BaseException | None = None
+    attempt = 0
+    while attempts is None or attempt < attempts:
+        attempt += 1
+        try:
+            with trio.fail_after(connect_timeout):
+                stream = await trio.open_tcp_stream(host, port)
+        except (OSError, trio.TooSlowError) as exc:
+            last = exc
+        else:
+            try:
+                return await open_secure_channel(
+                    stream,
+                    identity,
+                    Role.INITIATOR,
+                    expected_peer_key=expected_peer_key,
+                    context=context,
+                    timeout=handshake_timeout,
+                    max_frame_size=max_frame_size,
+                )
+            except (HandshakeTimeout, HandshakeAborted) as exc:
+                last = exc
+        log.info("dial %s:%d attempt %d failed: %r", host, port, attempt, last)
+        if attempts is not None and attempt >= attempts:
+            break
+        # Jitter keeps four peers that lost the same link from redialling in lockstep.
+        await trio.sleep(delay * random.uniform(0.5, 1.5))
+        delay = min(delay * 2, max_backoff)
+    raise ConnectError(
+        f"could not connect to {host}:{port} after {attempt} attempts: {last!r}"
+    ) from last
+
+
+async def serve_secure(
+    handler: Callable[[SecureChannel], Awaitable[object]],
+    identity: Identity,
+    *,
+    host: str = "0.0.0.0",
+    port: int = 0,
+    context: bytes = b"",
+    authorize: Callable[[bytes], bool] | None = None,
+    handshake_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
+    max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+    handler_nursery: trio.Nursery | None = None,
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+) -> NoReturn:
+    """Accept connections, run the handshake as responder, hand each channel to ``handler``.
+
+    Use ``port = await nursery.start(serve_secure, handler, identity, ...)``;
+    the bound port is reported (useful with ``port=0``). A connection whose
+    handshake fails, or whose handler fails with a :class:`NetError`, is
+    logged and closed; the server keeps serving everyone else. The channel is
+    closed when ``handler`` returns.
+    """
+    listeners = await trio.open_tcp_listeners(port, host=host)
+    bound_port: int = listeners[0].socket.getsockname()[1]
+
+    async def on_stream(stream: trio.SocketStream) -> None:
+        peer = _describe(stream)
+        try:
+            channel = await open_secure_channel(
+                stream,
+                identity,
+                Role.RESPONDER,
+                authorize=authorize,
+                context=context,
+                timeout=handshake_timeout,
+                max_frame_size=max_frame_size,
+            )
+        except NetError as exc:
+            log.warning("rejected connection from %s: %s: %s", peer, type(exc).__name__, exc)
+            return
+        async with channel:
+            try:
+                await handler(channel)
+            except NetError as exc:
+                log.warning(
+                    "dropped %s (%s): %s: %s",
+                    peer,
+                    channel.peer_fingerprint,
+                    type(exc).__name__,
+                    exc,
+                )
+
+    task_status.started(bound_port)
+    await trio.serve_listeners(on_stream, listeners, handler_nursery=handler_nursery)

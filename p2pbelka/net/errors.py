@@ -1,0 +1,96 @@
+"""Exceptions raised by the transport layer.
+
+Everything a remote peer can provoke is a subclass of :class:`NetError`, so the
+peer driver can catch that one class around any connection, log the reason and
+drop the peer without crashing.
+"""
+
+from __future__ import annotations
+
+
+class NetError(Exception):
+    """Base class for every transport failure caused by the network or a peer."""
+
+
+# --- framing -----------------------------------------------------------------
+
+
+class FrameError(NetError):
+    """The byte stream does not hold well-formed frames."""
+
+
+class FrameTooLarge(FrameError):
+    """A frame's declared length exceeds the configured maximum."""
+
+
+class TruncatedFrame(FrameError):
+    """The stream ended in the middle of a frame."""
+
+
+# --- handshake ----------------------------------------------------------------
+
+
+class HandshakeError(NetError):
+    """The peer handshake failed; no channel was established."""
+
+
+class MalformedHandshake(HandshakeError):
+    """A handshake message has the wrong type, length or layout."""
+
+
+class VersionMismatch(HandshakeError):
+    """The peer speaks a different transport protocol version."""
+
+
+class ContextMismatch(HandshakeError):
+    """The peer is connecting for a different table (game id / context)."""
+
+
+class TamperedHandshake(HandshakeError):
+    """An encrypted handshake field failed authentication (modified in transit)."""
+
+
+class BadSignature(HandshakeError):
+    """The peer's transcript signature does not verify under its identity key."""
+
+
+class UnexpectedPeerKey(HandshakeError):
+    """The peer authenticated, but as a key we did not pin or do not accept."""
+
+
+class HandshakeTimeout(HandshakeError):
+    """The peer did not complete the handshake in time."""
+
+
+class HandshakeAborted(HandshakeError):
+    """The peer closed the connection before the handshake completed."""
+
+
+# --- established channel --------------------------------------------------------
+
+
+class ChannelError(NetError):
+    """An established secure channel failed; it is closed afterwards."""
+
+
+class DecryptError(ChannelError):
+    """A frame failed authentication: tampered, replayed, reordered or forged."""
+
+
+class NonceExhausted(ChannelError):
+    """The per-direction nonce counter reached its limit; reconnect for new keys."""
+
+
+class ChannelClosed(ChannelError):
+    """The channel is closed (by us, by the peer, or after an earlier error)."""
+
+
+class ConnectError(NetError):
+    """Dialling a peer failed after all retries."""
+
+
+# --- discovery ------------------------------------------------------------------
+
+
+class BeaconError(NetError):
+    """A discovery datagram is malformed, mis-signed or of another version."""

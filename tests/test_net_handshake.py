@@ -1,0 +1,238 @@
+"""The handshake and session state machines, in memory (no sockets)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from p2pbelka.net.errors import (
+    BadSignature,
+    ContextMismatch,
+    DecryptError,
+    HandshakeError,
+    MalformedHandshake,
+    NonceExhausted,
+    TamperedHandshake,
+    UnexpectedPeerKey,
+    VersionMismatch,
+)
+from p2pbelka.net.handshake import (
+    NONCE_LIMIT,
+    TAG_SIZE,
+    CipherState,
+    Handshake,
+    HandshakeResult,
+    Role,
+)
+from p2pbelka.net.identity import Identity
+
+ALICE = Identity.generate("alice")
+BOB = Identity.generate("bob")
+CAROL = Identity.generate("carol")
+
+
+def run(initiator: Handshake, responder: Handshake) -> tuple[HandshakeResult, HandshakeResult]:
+    m2 = responder.receive(initiator.start())
+    assert m2 is not None
+    m3 = initiator.receive(m2)
+    assert m3 is not None
+    m4 = responder.receive(m3)
+    assert m4 is not None
+    assert initiator.receive(m4) is None
+    assert initiator.done and responder.done
+    return initiator.result(), responder.result()
+
+
+def play(initiator: Handshake, responder: Handshake, count: int) -> bytes:
+    """Deliver the first ``count - 1`` messages; return message ``count`` undelivered."""
+    msg = initiator.start()
+    for side in [responder, initiator, responder][: count - 1]:
+        out = side.receive(msg)
+        assert out is not None
+        msg = out
+    return msg
+
+
+def pair(**kw: object) -> tuple[Handshake, Handshake]:
+    ctx = kw.pop("context", b"table-1")
+    assert isinstance(ctx, bytes)
+    i = Handshake(ALICE, Role.INITIATOR, context=ctx, expected_peer_key=BOB.public_key)
+    r = Handshake(BOB, Role.RESPONDER, context=ctx)
+    return i, r
+
+
+def test_keys_agree_and_payloads_roundtrip() -> None:
+    ri, rr = run(*pair())
+    assert ri.peer_key == BOB.public_key
+    assert rr.peer_key == ALICE.public_key
+    assert ri.transcript_hash == rr.transcript_hash
+    for n in range(5):
+        msg = f"a->b {n}".encode()
+        assert rr.session.open(ri.session.seal(msg)) == msg
+        back = f"b->a {n}".encode() * 100
+        assert ri.session.open(rr.session.seal(back)) == back
+
+
+def test_each_session_is_fresh() -> None:
+    a, _ = run(*pair())
+    b, _ = run(*pair())
+    assert a.transcript_hash != b.transcript_hash
+
+
+def test_pinned_wrong_key_rejected_before_initiator_reveals_itself() -> None:
+    i = Handshake(ALICE, Role.INITIATOR, expected_peer_key=CAROL.public_key)
+    r = Handshake(BOB, Role.RESPONDER)
+    m2 = r.receive(i.start())
+    assert m2 is not None
+    with pytest.raises(UnexpectedPeerKey):
+        i.receive(m2)
+    with pytest.raises(HandshakeError):  # failed state is final
+        i.receive(m2)
+
+
+def test_responder_authorize_callback() -> None:
+    seen: list[bytes] = []
+
+    def only_carol(key: bytes) -> bool:
+        seen.append(key)
+        return key == CAROL.public_key
+
+    i = Handshake(ALICE, Role.INITIATOR)
+    r = Handshake(BOB, Role.RESPONDER, authorize=only_carol)
+    with pytest.raises(UnexpectedPeerKey):
+        r.receive(play(i, r, 3))
+    assert seen == [ALICE.public_key]
+
+
+def test_context_and_version_mismatch() -> None:
+    i = Handshake(ALICE, Role.INITIATOR, context=b"table-1")
+    r = Handshake(BOB, Role.RESPONDER, context=b"table-2")
+    with pytest.raises(ContextMismatch):
+        r.receive(i.start())
+    i = Handshake(ALICE, Role.INITIATOR, version=2)
+    r = Handshake(BOB, Role.RESPONDER)
+    with pytest.raises(VersionMismatch):
+        r.receive(i.start())
+
+
+@pytest.mark.parametrize("step", [0, 1, 2, 3])
+def test_tampered_handshake_message_is_rejected(step: int) -> None:
+    """Flip a bit anywhere in any message: the handshake must not complete."""
+    length = [66, 81, 113, 81][step]
+    for pos in range(length):
+        i, r = pair()
+        msgs: list[bytes] = []
+        sides = [r, i, r, i]
+        out: bytes | None = i.start()
+        with pytest.raises(HandshakeError):
+            for k in range(4):
+                assert out is not None
+                if k == step:
+                    out = out[:pos] + bytes([out[pos] ^ 0x01]) + out[pos + 1 :]
+                msgs.append(out)
+                out = sides[k].receive(out)
+            # Not reached: completing would mean the tampering went unnoticed.
+            raise AssertionError(f"tampering step {step} byte {pos} not detected")
+
+
+def test_tampered_ciphertext_is_reported_as_such() -> None:
+    i, r = pair()
+    m2 = play(i, r, 2)
+    with pytest.raises(TamperedHandshake):
+        i.receive(m2[:-1] + bytes([m2[-1] ^ 1]))
+    i, r = pair()
+    m3 = play(i, r, 3)
+    with pytest.raises(TamperedHandshake):
+        r.receive(m3[:5] + bytes([m3[5] ^ 1]) + m3[6:])
+
+
+def test_malformed_messages() -> None:
+    i, r = pair()
+    with pytest.raises(MalformedHandshake):
+        r.receive(b"")
+    i, r = pair()
+    with pytest.raises(MalformedHandshake):
+        r.receive(i.start() + b"x")
+    i, r = pair()
+    with pytest.raises(MalformedHandshake):
+        r.receive(b"\x03" + bytes(112))  # AUTH where HELLO belongs
+    i, r = pair()
+    i.start()
+    with pytest.raises(MalformedHandshake):
+        i.receive(b"\x02" + bytes(10))
+    # An all-zero (low-order) ephemeral would make the shared secret public.
+    i, r = pair()
+    hello = i.start()
+    with pytest.raises(MalformedHandshake):
+        r.receive(hello[:2] + bytes(32) + hello[34:])
+
+
+@dataclass(frozen=True)
+class _Impostor(Identity):
+    """Claims one key but signs with another (a forged or stolen-name signature)."""
+
+    signer: Identity = CAROL
+
+    def sign(self, data: bytes) -> bytes:
+        return self.signer.sign(data)
+
+
+def test_signature_by_wrong_key_is_rejected() -> None:
+    liar = _Impostor(ALICE.private_key, "alice")
+    i = Handshake(liar, Role.INITIATOR)
+    r = Handshake(BOB, Role.RESPONDER)
+    with pytest.raises(BadSignature):
+        r.receive(play(i, r, 3))
+
+    i = Handshake(ALICE, Role.INITIATOR)
+    r = Handshake(_Impostor(BOB.private_key, "bob"), Role.RESPONDER)
+    with pytest.raises(BadSignature):
+        i.receive(play(i, r, 4))
+
+
+def test_tampered_replayed_reordered_frames_rejected() -> None:
+    ri, rr = run(*pair())
+    f1 = ri.session.seal(b"one")
+    assert rr.session.open(f1) == b"one"
+    with pytest.raises(DecryptError):  # replay of an accepted frame
+        rr.session.open(f1)
+
+    ri, rr = run(*pair())
+    f1, f2 = ri.session.seal(b"one"), ri.session.seal(b"two")
+    with pytest.raises(DecryptError):  # reordered
+        rr.session.open(f2)
+
+    ri, rr = run(*pair())
+    f1 = ri.session.seal(b"one")
+    with pytest.raises(DecryptError):  # tampered
+        rr.session.open(f1[:-1] + bytes([f1[-1] ^ 1]))
+    with pytest.raises(DecryptError):  # too short to hold a tag
+        rr.session.open(b"x" * (TAG_SIZE - 1))
+
+    ri, rr = run(*pair())
+    with pytest.raises(DecryptError):  # reflected back to its sender
+        ri.session.open(ri.session.seal(b"echo"))
+
+
+def test_frames_from_another_session_rejected() -> None:
+    a_i, _ = run(*pair())
+    _, b_r = run(*pair())
+    with pytest.raises(DecryptError):
+        b_r.session.open(a_i.session.seal(b"cross-session"))
+
+
+def test_nonce_never_wraps() -> None:
+    key = bytes(range(32))
+    sender, receiver = CipherState(key, NONCE_LIMIT - 1), CipherState(key, NONCE_LIMIT - 1)
+    assert receiver.decrypt(sender.encrypt(b"last")) == b"last"
+    with pytest.raises(NonceExhausted):
+        sender.encrypt(b"one too many")
+    with pytest.raises(NonceExhausted):
+        receiver.decrypt(b"x" * 32)
+
+
+def test_payload_limit() -> None:
+    ri, _ = run(*pair())
+    with pytest.raises(ValueError):
+        ri.session.seal(b"x" * (ri.session.max_payload + 1))
