@@ -1,0 +1,119 @@
+"""Signed envelopes: every message travels inside one.
+
+Wire layout (see protocol/SPEC.md)::
+
+    envelope = msgpack [inner: bin, sig: bin(64)]
+    inner    = msgpack [version, game_id: bin(16), deal, seq, prev: bin(32),
+                        sender: bin(32), type: str, body: map]
+
+The signature is Ed25519 by ``sender`` over the exact ``inner`` bytes, so no
+canonical re-serialisation is needed to check it; the envelope's hash (its
+identity in hash chains and transcripts) is SHA-256 of ``inner``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from p2pbelka.protocol.codec import ProtocolError, decode, encode
+from p2pbelka.protocol.messages import Message, parse_body
+
+VERSION = 1
+GAME_ID_SIZE = 16
+ZERO_HASH = bytes(32)
+
+
+class Signer:
+    """An Ed25519 identity that signs envelopes."""
+
+    def __init__(self, private_key: Ed25519PrivateKey) -> None:
+        self._key = private_key
+        self.public_key: bytes = private_key.public_key().public_bytes_raw()
+
+    @classmethod
+    def generate(cls) -> Signer:
+        return cls(Ed25519PrivateKey.generate())
+
+    @classmethod
+    def from_seed(cls, seed: bytes) -> Signer:
+        """A deterministic identity (32-byte seed): for test vectors and seeded self-play."""
+        return cls(Ed25519PrivateKey.from_private_bytes(seed))
+
+    def sign(self, data: bytes) -> bytes:
+        return self._key.sign(data)
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    game: bytes
+    deal: int
+    seq: int
+    prev: bytes
+    sender: bytes
+    msg: Message
+    raw: bytes
+    digest: bytes
+
+    @property
+    def type(self) -> str:
+        return self.msg.TYPE
+
+
+def seal_envelope(
+    signer: Signer, game: bytes, deal: int, seq: int, prev: bytes, msg: Message
+) -> Envelope:
+    inner = encode([VERSION, game, deal, seq, prev, signer.public_key, msg.TYPE, msg.to_wire()])
+    raw = encode([inner, signer.sign(inner)])
+    return Envelope(
+        game, deal, seq, prev, signer.public_key, msg, raw, hashlib.sha256(inner).digest()
+    )
+
+
+def open_envelope(raw: bytes) -> Envelope:
+    """Decode and check one envelope: format, field types, body schema and signature.
+
+    Raises ``ProtocolError`` naming the part at fault.  Says nothing about whether
+    the sender is seated or the message is in turn: that is the table's check.
+    """
+    outer = decode(raw, "envelope")
+    if type(outer) is not list or len(outer) != 2:
+        raise ProtocolError("expected [inner, signature]", "envelope")
+    inner_raw, sig = outer
+    if type(inner_raw) is not bytes:
+        raise ProtocolError("expected bytes", "envelope.inner")
+    if type(sig) is not bytes or len(sig) != 64:
+        raise ProtocolError("expected a 64-byte signature", "envelope.sig")
+    inner = decode(inner_raw, "envelope.inner")
+    if type(inner) is not list or len(inner) != 8:
+        raise ProtocolError("expected 8 fields", "envelope.inner")
+    version, game, deal, seq, prev, sender, msg_type, body = inner
+    if version != VERSION or type(version) is not int:
+        raise ProtocolError(f"unsupported protocol version {version!r:.20}", "envelope.version")
+    _check_bytes(game, GAME_ID_SIZE, "envelope.game")
+    _check_uint(deal, "envelope.deal")
+    _check_uint(seq, "envelope.seq")
+    _check_bytes(prev, 32, "envelope.prev")
+    _check_bytes(sender, 32, "envelope.sender")
+    if type(msg_type) is not str:
+        raise ProtocolError("expected a string", "envelope.type")
+    msg = parse_body(msg_type, body)
+    try:
+        Ed25519PublicKey.from_public_bytes(sender).verify(sig, inner_raw)
+    except (InvalidSignature, ValueError):
+        raise ProtocolError("bad signature", "envelope.sig") from None
+    return Envelope(game, deal, seq, prev, sender, msg, raw, hashlib.sha256(inner_raw).digest())
+
+
+def _check_bytes(value: Any, size: int, where: str) -> None:
+    if type(value) is not bytes or len(value) != size:
+        raise ProtocolError(f"expected {size} bytes", where)
+
+
+def _check_uint(value: Any, where: str) -> None:
+    if type(value) is not int or not 0 <= value < 2**32:
+        raise ProtocolError("expected an integer in 0..2**32-1", where)

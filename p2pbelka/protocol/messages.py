@@ -1,0 +1,316 @@
+"""Message bodies: one frozen dataclass per message type, with strict validation.
+
+A body travels as a msgpack map with sorted string keys.  ``parse_body`` turns
+an untrusted map into a typed message or raises ``ProtocolError`` naming the
+field; it checks types, lengths and ranges, and rejects unknown fields.
+Whether a message is *allowed now* is the table's business, not this module's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from p2pbelka.protocol.codec import ProtocolError
+
+MAX_POSITIONS = 64
+MAX_SEATS = 4
+MAX_NAME = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """A deck position and one seat's key share for it (``k⁻¹``, 32 bytes)."""
+
+    pos: int
+    key: bytes
+
+
+# --- field checkers: each takes the raw value and the field's path -----------------
+
+
+def _uint(value: Any, where: str, limit: int = 2**32) -> int:
+    if type(value) is not int or not 0 <= value < limit:
+        raise ProtocolError(f"expected an integer in 0..{limit - 1}, got {value!r:.40}", where)
+    return value
+
+
+def _bin(value: Any, where: str, size: int) -> bytes:
+    if type(value) is not bytes or len(value) != size:
+        got = f"{len(value)} bytes" if isinstance(value, bytes) else type(value).__name__
+        raise ProtocolError(f"expected {size} bytes, got {got}", where)
+    return value
+
+
+def _text(value: Any, where: str, limit: int = MAX_NAME) -> str:
+    if type(value) is not str or not 0 < len(value) <= limit:
+        raise ProtocolError(f"expected a string of 1..{limit} characters", where)
+    if any(ord(ch) < 32 for ch in value):
+        raise ProtocolError("control characters are not allowed", where)
+    return value
+
+
+def _list(value: Any, where: str, min_len: int, max_len: int) -> list[Any]:
+    if type(value) is not list or not min_len <= len(value) <= max_len:
+        raise ProtocolError(f"expected a list of {min_len}..{max_len} items", where)
+    return value
+
+
+def _opening(value: Any, where: str) -> Opening:
+    pair = _list(value, where, 2, 2)
+    return Opening(_uint(pair[0], f"{where}[0]", MAX_POSITIONS), _bin(pair[1], f"{where}[1]", 32))
+
+
+def _openings(value: Any, where: str) -> tuple[Opening, ...]:
+    items = _list(value, where, 0, MAX_POSITIONS)
+    openings = tuple(_opening(item, f"{where}[{i}]") for i, item in enumerate(items))
+    if len({o.pos for o in openings}) != len(openings):
+        raise ProtocolError("a position appears twice", where)
+    return openings
+
+
+def _points(value: Any, where: str) -> tuple[bytes, ...]:
+    items = _list(value, where, 2, MAX_POSITIONS)
+    return tuple(_bin(item, f"{where}[{i}]", 32) for i, item in enumerate(items))
+
+
+# --- message types ------------------------------------------------------------------
+
+
+class Message:
+    """Base of every body.  ``TYPE`` is the wire name; ``to_wire`` gives the map."""
+
+    TYPE: ClassVar[str]
+
+    def to_wire(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in sorted(fields(self), key=lambda f: f.name):  # type: ignore[arg-type]
+            out[f.name] = _to_wire(getattr(self, f.name))
+        return out
+
+
+def _to_wire(value: Any) -> Any:
+    if isinstance(value, Opening):
+        return [value.pos, value.key]
+    if isinstance(value, tuple):
+        return [_to_wire(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _to_wire(v) for k, v in sorted(value.items())}
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    key: bytes
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableMsg(Message):
+    """The host's description of the game: the first envelope of every transcript."""
+
+    TYPE: ClassVar[str] = "table"
+    game: str
+    preset: str
+    options: dict[str, str]
+    seats: tuple[SeatInfo, ...]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "options": dict(sorted(self.options.items())),
+            "preset": self.preset,
+            "seats": [[s.key, s.name] for s in self.seats],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SitMsg(Message):
+    """A seat's signed agreement to the table: the hash of the ``table`` envelope."""
+
+    TYPE: ClassVar[str] = "sit"
+    table: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class LotCommitMsg(Message):
+    TYPE: ClassVar[str] = "lot_commit"
+    c: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class LotRevealMsg(Message):
+    TYPE: ClassVar[str] = "lot_reveal"
+    v: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class CommitMsg(Message):
+    TYPE: ClassVar[str] = "commit"
+    c: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleMsg(Message):
+    TYPE: ClassVar[str] = "shuffle"
+    deck: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LockMsg(Message):
+    TYPE: ClassVar[str] = "lock"
+    deck: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SharesMsg(Message):
+    """The sender's key shares for every position dealt to another seat."""
+
+    TYPE: ClassVar[str] = "shares"
+    shares: tuple[Opening, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpMsg(Message):
+    """After reading its hand: the J♣ opened (or ``None``: "not me"), and whether the hand
+    opened to distinct cards (``hand_ok`` false starts a dispute: everyone reveals)."""
+
+    TYPE: ClassVar[str] = "trump"
+    jack: Opening | None
+    hand_ok: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyMsg(Message):
+    TYPE: ClassVar[str] = "ready"
+
+
+@dataclass(frozen=True, slots=True)
+class RedealMsg(Message):
+    """A re-deal claim, with the claimant's whole hand opened to prove it."""
+
+    TYPE: ClassVar[str] = "redeal"
+    hand: tuple[Opening, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayMsg(Message):
+    TYPE: ClassVar[str] = "play"
+    pos: int
+    key: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class RevealMsg(Message):
+    TYPE: ClassVar[str] = "reveal"
+    seed: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class DealEndMsg(Message):
+    """The hash of the last envelope of every seat, as this peer saw them."""
+
+    TYPE: ClassVar[str] = "deal_end"
+    heads: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceMsg(Message):
+    """The winners' eggs choice (``plus4`` or ``title``), where the rules ask for one."""
+
+    TYPE: ClassVar[str] = "choice"
+    eggs: str
+
+
+# --- parsing ------------------------------------------------------------------------
+
+
+def _parse_table(body: dict[str, Any]) -> TableMsg:
+    seats_raw = _list(body["seats"], "seats", 2, MAX_SEATS)
+    seats = []
+    for i, pair in enumerate(seats_raw):
+        pair = _list(pair, f"seats[{i}]", 2, 2)
+        seats.append(
+            SeatInfo(_bin(pair[0], f"seats[{i}][0]", 32), _text(pair[1], f"seats[{i}][1]"))
+        )
+    if len({s.key for s in seats}) != len(seats):
+        raise ProtocolError("two seats have the same key", "seats")
+    options = body["options"]
+    if type(options) is not dict or len(options) > 32:
+        raise ProtocolError("expected a map of at most 32 option names to values", "options")
+    if list(options) != sorted(options, key=str):
+        raise ProtocolError("map keys are not in sorted order", "options")
+    for name, value in options.items():
+        _text(name, "options")
+        _text(value, f"options.{name}")
+    return TableMsg(
+        game=_text(body["game"], "game", 16),
+        preset=_text(body["preset"], "preset", 16),
+        options=dict(options),
+        seats=tuple(seats),
+    )
+
+
+def _parse_trump(body: dict[str, Any]) -> TrumpMsg:
+    jack = None if body["jack"] is None else _opening(body["jack"], "jack")
+    if type(body["hand_ok"]) is not bool:
+        raise ProtocolError("expected true or false", "hand_ok")
+    return TrumpMsg(jack=jack, hand_ok=body["hand_ok"])
+
+
+def _parse_choice(body: dict[str, Any]) -> ChoiceMsg:
+    if body["eggs"] not in ("plus4", "title"):
+        raise ProtocolError("expected 'plus4' or 'title'", "eggs")
+    return ChoiceMsg(eggs=body["eggs"])
+
+
+_PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] = {
+    "table": (frozenset({"game", "preset", "options", "seats"}), _parse_table),
+    "sit": (frozenset({"table"}), lambda b: SitMsg(_bin(b["table"], "table", 32))),
+    "lot_commit": (frozenset({"c"}), lambda b: LotCommitMsg(_bin(b["c"], "c", 32))),
+    "lot_reveal": (frozenset({"v"}), lambda b: LotRevealMsg(_bin(b["v"], "v", 32))),
+    "commit": (frozenset({"c"}), lambda b: CommitMsg(_bin(b["c"], "c", 32))),
+    "shuffle": (frozenset({"deck"}), lambda b: ShuffleMsg(_points(b["deck"], "deck"))),
+    "lock": (frozenset({"deck"}), lambda b: LockMsg(_points(b["deck"], "deck"))),
+    "shares": (frozenset({"shares"}), lambda b: SharesMsg(_openings(b["shares"], "shares"))),
+    "trump": (frozenset({"jack", "hand_ok"}), _parse_trump),
+    "ready": (frozenset(), lambda b: ReadyMsg()),
+    "redeal": (frozenset({"hand"}), lambda b: RedealMsg(_openings(b["hand"], "hand"))),
+    "play": (
+        frozenset({"pos", "key"}),
+        lambda b: PlayMsg(_uint(b["pos"], "pos", MAX_POSITIONS), _bin(b["key"], "key", 32)),
+    ),
+    "reveal": (frozenset({"seed"}), lambda b: RevealMsg(_bin(b["seed"], "seed", 32))),
+    "deal_end": (frozenset({"heads"}), lambda b: DealEndMsg(_points(b["heads"], "heads"))),
+    "choice": (frozenset({"eggs"}), _parse_choice),
+}
+
+MESSAGE_TYPES = frozenset(_PARSERS)
+
+
+def parse_body(msg_type: str, body: Any) -> Message:
+    """Validate an untrusted body of type ``msg_type``; raise ``ProtocolError`` if unfit."""
+    if msg_type not in _PARSERS:
+        raise ProtocolError(f"unknown message type {msg_type!r:.40}", "type")
+    if type(body) is not dict:
+        raise ProtocolError("expected a map", "body")
+    expected, parser = _PARSERS[msg_type]
+    keys = set(body)
+    if keys != expected:
+        extra, missing = sorted(keys - expected, key=str), sorted(expected - keys)
+        detail = "; ".join(
+            part
+            for part in (
+                f"unknown field(s) {', '.join(map(str, extra))}" if extra else "",
+                f"missing field(s) {', '.join(missing)}" if missing else "",
+            )
+            if part
+        )
+        raise ProtocolError(detail, f"body of {msg_type}")
+    if list(body) != sorted(body):
+        raise ProtocolError("map keys are not in sorted order", f"body of {msg_type}")
+    try:
+        return parser(body)
+    except ProtocolError as exc:
+        raise ProtocolError(exc.reason, f"body of {msg_type}.{exc.where}") from None

@@ -1,0 +1,111 @@
+"""The transcript file: a game's envelopes, in the order every peer processed them.
+
+Layout: the 16-byte magic ``MAGIC``, then one record per envelope: a 4-byte
+big-endian length and the envelope's bytes.  Peers append a record as soon
+as they accept an envelope, so a crash loses at most the record being
+written; the reader names the byte offset of anything it cannot read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from p2pbelka.protocol.codec import MAX_FRAME, ProtocolError
+from p2pbelka.protocol.envelope import Envelope, open_envelope
+
+MAGIC = b"P2PBELKA-TRN-v1\n"
+
+
+class TranscriptError(ValueError):
+    """A transcript that cannot be read; ``offset`` is the byte where reading failed."""
+
+    def __init__(self, offset: int, message: str, index: int | None = None) -> None:
+        where = f"byte {offset}" + (f" (record {index})" if index is not None else "")
+        super().__init__(f"{where}: {message}")
+        self.offset = offset
+        self.index = index
+        self.reason = message
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    index: int
+    offset: int
+    envelope: Envelope
+
+
+def iter_records(data: bytes) -> Iterator[Record]:
+    """Every record of a transcript in memory; ``TranscriptError`` at the first bad one."""
+    if not data.startswith(MAGIC):
+        raise TranscriptError(0, "not a p2pbelka transcript (bad magic)")
+    offset, index = len(MAGIC), 0
+    while offset < len(data):
+        if offset + 4 > len(data):
+            raise TranscriptError(offset, "truncated record length", index)
+        length = int.from_bytes(data[offset : offset + 4], "big")
+        if length == 0 or length > MAX_FRAME:
+            raise TranscriptError(offset, f"record length {length} out of range", index)
+        start = offset + 4
+        if start + length > len(data):
+            raise TranscriptError(offset, f"truncated record ({length} bytes announced)", index)
+        try:
+            envelope = open_envelope(data[start : start + length])
+        except ProtocolError as exc:
+            raise TranscriptError(start, str(exc), index) from None
+        yield Record(index, offset, envelope)
+        offset, index = start + length, index + 1
+
+
+def read_transcript(path: str | os.PathLike[str]) -> list[Envelope]:
+    return [record.envelope for record in iter_records(Path(path).read_bytes())]
+
+
+def valid_prefix_length(data: bytes) -> int:
+    """Bytes of whole, readable records at the start of ``data`` (for resuming after a crash)."""
+    end = len(MAGIC) if data.startswith(MAGIC) else 0
+    try:
+        for record in iter_records(data):
+            end = record.offset + 4 + len(record.envelope.raw)
+    except TranscriptError:
+        pass
+    return end
+
+
+def encode_record(envelope: Envelope) -> bytes:
+    return len(envelope.raw).to_bytes(4, "big") + envelope.raw
+
+
+class TranscriptWriter:
+    """Appends envelopes to a transcript file, creating it with the magic if new."""
+
+    def __init__(self, path: str | os.PathLike[str], *, sync: bool = False) -> None:
+        self.path = Path(path)
+        self._sync = sync
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        self._file: BinaryIO = open(self.path, "ab")
+        if fresh:
+            self._file.write(MAGIC)
+            self._file.flush()
+
+    def append(self, envelope: Envelope) -> None:
+        self._file.write(encode_record(envelope))
+        self._file.flush()
+        if self._sync:
+            os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> TranscriptWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def dump_transcript(envelopes: list[Envelope]) -> bytes:
+    return MAGIC + b"".join(encode_record(e) for e in envelopes)

@@ -1,0 +1,159 @@
+"""One deal's shared deck as a table sees it: every published pass, share and opening.
+
+Wraps the game-agnostic ``fairdeal`` primitives with the bookkeeping a table
+needs: which seat each position is dealt to, which shares are public, which
+positions are open, and what the end-of-deal audit needs as input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from p2pbelka.fairdeal.audit import AuditReport, audit
+from p2pbelka.fairdeal.deck import LocalSeat, check_deck_shape, initial_deck, open_position
+from p2pbelka.fairdeal.derive import DealContext, check_commitment
+from p2pbelka.fairdeal.errors import BadDeck, BadScalar, FairDealError
+from p2pbelka.fairdeal.group import ED25519
+from p2pbelka.protocol.messages import Opening
+
+
+class DeckFault(Exception):
+    """Something a seat published that is wrong on its face: blame ``seat`` now."""
+
+    def __init__(self, seat: int, what: str) -> None:
+        super().__init__(what)
+        self.seat = seat
+        self.what = what
+
+
+class DealDeck:
+    def __init__(
+        self,
+        ctx: DealContext,
+        order: Sequence[int],
+        owners: Sequence[int],
+        local: LocalSeat | None,
+    ) -> None:
+        self.ctx = ctx
+        self.order = tuple(order)  # the seats in shuffle and lock order
+        self.owners = tuple(owners)  # owners[pos] = the seat the position is dealt to
+        self.local = local
+        self.commitments: dict[int, bytes] = {}
+        self.seeds: dict[int, bytes] = {}
+        self.shuffles: list[list[bytes]] = []
+        self.locks: list[list[bytes]] = []
+        self.shares: dict[int, dict[int, bytes]] = {pos: {} for pos in range(ctx.n_positions)}
+        self.opened: dict[int, int] = {}  # pos -> card index, opened to all
+
+    # -- passes ---------------------------------------------------------------------
+
+    def current(self) -> list[bytes]:
+        """The deck the next pass works on."""
+        if self.locks:
+            return self.locks[-1]
+        if self.shuffles:
+            return self.shuffles[-1]
+        return initial_deck(self.ctx)
+
+    def add_pass(self, seat: int, deck: Sequence[bytes]) -> None:
+        try:
+            points = check_deck_shape(self.ctx, list(deck))
+        except BadDeck as exc:
+            raise DeckFault(seat, f"published a bad deck: {exc}") from None
+        done = len(self.shuffles) + len(self.locks)
+        (self.shuffles if done < len(self.order) else self.locks).append(points)
+
+    def local_pass(self) -> list[bytes]:
+        """This seat's shuffle or lock of the current deck; blames the previous author."""
+        assert self.local is not None
+        done = len(self.shuffles) + len(self.locks)
+        previous = (list(self.order) * 2)[done - 1] if done else None
+        try:
+            if done < len(self.order):
+                return self.local.shuffle(self.current())
+            return self.local.lock(self.current())
+        except BadDeck as exc:
+            assert previous is not None, "the initial deck is always valid"
+            raise DeckFault(previous, f"published a bad deck: {exc}") from None
+
+    # -- shares and openings --------------------------------------------------------
+
+    def positions_of(self, seat: int) -> list[int]:
+        return [pos for pos, owner in enumerate(self.owners) if owner == seat]
+
+    def add_shares(self, seat: int, openings: Sequence[Opening]) -> None:
+        expected = {pos for pos, owner in enumerate(self.owners) if owner != seat}
+        got = {o.pos for o in openings}
+        if got != expected:
+            raise DeckFault(seat, "shares do not cover exactly the positions dealt to others")
+        for opening in openings:
+            self._add_share(seat, opening)
+
+    def _add_share(self, seat: int, opening: Opening) -> None:
+        try:
+            ED25519.validate_scalar(opening.key)
+        except BadScalar as exc:
+            raise DeckFault(seat, f"bad key share for position {opening.pos}: {exc}") from None
+        known = self.shares[opening.pos].get(seat)
+        if known is not None and known != opening.key:
+            raise DeckFault(seat, f"two different key shares for position {opening.pos}")
+        self.shares[opening.pos][seat] = opening.key
+
+    def my_shares(self) -> list[Opening]:
+        assert self.local is not None
+        me = self.local.seat
+        return [Opening(p, self.local.share(p)) for p, o in enumerate(self.owners) if o != me]
+
+    def my_opening(self, pos: int) -> Opening:
+        assert self.local is not None
+        return Opening(pos, self.local.share(pos))
+
+    def read_my_hand(self) -> dict[int, int] | None:
+        """Position -> card for this seat's hand, or None if it does not open cleanly."""
+        assert self.local is not None
+        me = self.local.seat
+        hand: dict[int, int] = {}
+        for pos in self.positions_of(me):
+            others = {s: k for s, k in self.shares[pos].items() if s != me}
+            try:
+                hand[pos] = self.local.open(pos, self.current()[pos], others)
+            except (FairDealError, ValueError):
+                return None
+        if len(set(hand.values())) != len(hand):
+            return None
+        return hand
+
+    def open(self, seat: int, opening: Opening) -> int:
+        """Open a position of ``seat``'s with its share.  Raises ``DeckFault`` for a share
+        that is malformed or a position that is not the seat's; ``FairDealError`` for a
+        position that does not open to a card (only the audit can blame that)."""
+        if not 0 <= opening.pos < len(self.owners) or self.owners[opening.pos] != seat:
+            raise DeckFault(seat, f"position {opening.pos} was not dealt to this seat")
+        self._add_share(seat, opening)
+        card = open_position(
+            self.ctx, opening.pos, self.current()[opening.pos], self.shares[opening.pos]
+        )
+        self.opened[opening.pos] = card
+        return card
+
+    # -- the end of the deal --------------------------------------------------------
+
+    def add_seed(self, seat: int, seed: bytes) -> bool:
+        self.seeds[seat] = seed
+        return check_commitment(self.ctx, seat, seed, self.commitments.get(seat))
+
+    def audit(self) -> AuditReport:
+        published = [
+            (seat, pos, key)
+            for pos, by_seat in self.shares.items()
+            for seat, key in by_seat.items()
+        ]
+        return audit(
+            self.ctx,
+            self.order,
+            self.commitments,
+            self.seeds,
+            self.shuffles,
+            self.locks,
+            published,
+        )

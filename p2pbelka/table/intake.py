@@ -1,0 +1,86 @@
+"""Per-seat hash chains and the buffer of envelopes that arrived before their turn.
+
+Peers send in parallel where the protocol lets them, but every peer *processes*
+envelopes in one canonical order (protocol/SPEC.md, "Schedule"), so every
+transcript of a game is the same byte string.  An envelope that is next in its
+sender's chain but not yet due waits here; the table pulls it when that seat's
+turn comes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p2pbelka.protocol.envelope import ZERO_HASH, Envelope
+
+MAX_AHEAD = 64
+"""How far past its chain head a seat's envelope may arrive: a bound on memory."""
+
+
+class IntakeError(ValueError):
+    """An envelope that cannot enter a chain (replayed, conflicting, or too far ahead)."""
+
+    def __init__(self, reason: str, conflict: Envelope | None = None) -> None:
+        super().__init__(reason)
+        self.conflict = conflict
+
+
+@dataclass
+class Chain:
+    """What one seat has said so far: the next sequence number and the last hash."""
+
+    next_seq: int = 0
+    head: bytes = ZERO_HASH
+    accepted: dict[int, bytes] = field(default_factory=dict)  # seq -> digest
+    waiting: dict[int, Envelope] = field(default_factory=dict)
+
+
+class Intake:
+    def __init__(self, n_seats: int) -> None:
+        self.chains = [Chain() for _ in range(n_seats)]
+
+    def offer(self, seat: int, envelope: Envelope) -> bool:
+        """Queue an envelope from ``seat``.  False for a harmless duplicate."""
+        chain = self.chains[seat]
+        if envelope.seq < chain.next_seq:
+            if chain.accepted.get(envelope.seq) == envelope.digest:
+                return False
+            raise IntakeError(
+                f"a different envelope with sequence number {envelope.seq} was already accepted"
+                " (replayed or equivocating)"
+            )
+        if envelope.seq >= chain.next_seq + MAX_AHEAD:
+            raise IntakeError(
+                f"sequence number {envelope.seq} is too far ahead (next is {chain.next_seq})"
+            )
+        queued = chain.waiting.get(envelope.seq)
+        if queued is not None:
+            if queued.digest == envelope.digest:
+                return False
+            raise IntakeError(
+                f"two different envelopes with sequence number {envelope.seq}", conflict=queued
+            )
+        chain.waiting[envelope.seq] = envelope
+        return True
+
+    def peek(self, seat: int) -> Envelope | None:
+        """The envelope that is next in ``seat``'s chain, if it has arrived."""
+        chain = self.chains[seat]
+        return chain.waiting.get(chain.next_seq)
+
+    def drop(self, seat: int) -> Envelope | None:
+        """Discard the next envelope of ``seat`` (it was refused); the sequence number
+        stays open for a correct one."""
+        chain = self.chains[seat]
+        return chain.waiting.pop(chain.next_seq, None)
+
+    def accept(self, seat: int) -> Envelope:
+        chain = self.chains[seat]
+        envelope = chain.waiting.pop(chain.next_seq)
+        chain.accepted[envelope.seq] = envelope.digest
+        chain.head = envelope.digest
+        chain.next_seq += 1
+        return envelope
+
+    def heads(self) -> tuple[bytes, ...]:
+        return tuple(chain.head for chain in self.chains)
