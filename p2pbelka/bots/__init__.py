@@ -1,0 +1,15 @@
+"""Bots: choose what one seat does, from what that seat may know.
+
+A bot is asked three kinds of question, each with the game state *as the seat
+sees it* (``GameState`` whose current deal has every other hand unknown):
+
+- ``play(game, seat) -> Card``: a legal card (``game.deal.legal_cards(seat)``);
+- ``claim_redeal(game, seat) -> bool``: ask for a re-deal when the hand allows;
+- ``choose_eggs(game, seat) -> str``: ``"plus4"`` or ``"title"``.
+
+``make_bot(level, seed)`` builds one by name.
+"""
+
+from p2pbelka.bots.base import BOT_LEVELS, Bot, make_bot
+
+__all__ = ["BOT_LEVELS", "Bot", "make_bot"]

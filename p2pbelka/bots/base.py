@@ -1,0 +1,48 @@
+"""The bot interface and the registry of levels."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from p2pbelka.cards import Card
+from p2pbelka.rules.game import GameState
+
+
+class Bot(Protocol):
+    def play(self, game: GameState, seat: int) -> Card: ...
+
+    def claim_redeal(self, game: GameState, seat: int) -> bool: ...
+
+    def choose_eggs(self, game: GameState, seat: int) -> str: ...
+
+
+class RandomBot:
+    """A random legal card; re-deals and eggs by coin toss.  Seeded: reproducible."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def play(self, game: GameState, seat: int) -> Card:
+        assert game.deal is not None
+        return self.rng.choice(game.deal.legal_cards(seat))
+
+    def claim_redeal(self, game: GameState, seat: int) -> bool:
+        return self.rng.random() < 0.5
+
+    def choose_eggs(self, game: GameState, seat: int) -> str:
+        return self.rng.choice(("plus4", "title"))
+
+
+BOT_LEVELS: dict[str, type] = {"random": RandomBot}
+
+
+def make_bot(level: str, seed: int | None = None) -> Bot:
+    try:
+        factory = BOT_LEVELS[level]
+    except KeyError:
+        raise ValueError(
+            f"unknown bot level {level!r} (expected one of {', '.join(BOT_LEVELS)})"
+        ) from None
+    bot: Bot = factory(seed)
+    return bot
