@@ -39,11 +39,12 @@ def frame(b: bytes) -> bytes:
 
 def context(v: dict[str, Any]) -> bytes:
     c = v["context"]
-    return (
+    encoded: bytes = (
         frame(bytes.fromhex(c["game_id"]))
         + c["deal_id"].to_bytes(8, "big")
         + bytes([c["n_seats"], c["n_positions"]])
     )
+    return encoded
 
 
 def test_independent_context_commitment_and_card_points(vectors: dict[str, Any]) -> None:

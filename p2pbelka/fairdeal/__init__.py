@@ -37,7 +37,7 @@ from .derive import (
 )
 from .errors import BadDeck, BadPoint, BadScalar, BadShare, FairDealError, NotACard
 from .group import ED25519, GROUP_ORDER, Ed25519Group, Group
-from .lots import LotsOutcome, commit_lot, new_lot_value, resolve_lots
+from .lots import LotsOutcome, check_lot, commit_lot, new_lot_value, resolve_lots
 
 __all__ = [
     "ED25519",
@@ -64,6 +64,7 @@ __all__ = [
     "check_commitment",
     "check_deck_points",
     "check_deck_shape",
+    "check_lot",
     "combine_shares",
     "commit_lot",
     "commit_seed",

@@ -194,10 +194,12 @@ def _decode(
     # share cannot turn one card into another (that needs a discrete log).
     published: dict[tuple[int, int], bytes] = {}
     for entry in shares:
+        if not isinstance(entry, tuple | list) or len(entry) != 3:
+            continue  # the caller builds these triples; a malformed one names nobody
         seat, position, share = entry
         if not (isinstance(seat, int) and 0 <= seat < ctx.n_seats):
             continue  # the caller attributes shares to seats; nothing to blame
-        if not (isinstance(position, int) and 0 <= position < n):
+        if not (type(position) is int and 0 <= position < n):
             faults.append(Fault(seat, Step.SHARE, None, f"no such position: {position!r}"))
             continue
         try:

@@ -186,10 +186,9 @@ def open_position(
 class LocalSeat:
     """One seat's side of a deal, holding its seed: what a session calls.
 
-    >>> seat = LocalSeat(ctx, 2)          # fresh seed
-    >>> seat.commitment                   # broadcast first
-    >>> out = seat.shuffle(previous_deck) # then lock(...), share(j), open(...)
-    >>> seat.seed                         # revealed at the end for the audit
+    Broadcast ``commitment`` first; then ``shuffle`` and ``lock`` the previous
+    published deck (``initial_deck()`` if first); send ``share(j)`` for positions
+    dealt to others; ``open`` own positions; reveal ``seed`` at the end.
     """
 
     def __init__(

@@ -46,6 +46,16 @@ def commit_lot(game_id: bytes, purpose: bytes, seat: int, value: bytes) -> bytes
     return hashlib.sha256(data).digest()
 
 
+def check_lot(game_id: bytes, purpose: bytes, seat: int, value: object, commitment: object) -> bool:
+    """True if ``value`` opens ``commitment``; False (never an exception) on any
+    malformed peer data, so a reveal can be checked as soon as it arrives."""
+    if not isinstance(value, bytes) or len(value) != VALUE_BYTES:
+        return False
+    if not isinstance(commitment, bytes) or len(commitment) != 32:
+        return False
+    return hmac.compare_digest(commit_lot(game_id, purpose, seat, value), commitment)
+
+
 def _stream(game_id: bytes, purpose: bytes, values: Sequence[bytes]) -> XofReader:
     data = frame(LABEL_LOT_RESULT) + frame(game_id) + frame(purpose) + bytes([len(values)])
     return XofReader(data + b"".join(values), 64)
@@ -90,15 +100,11 @@ def resolve_lots(
     good: list[bytes] = []
     for seat, commitment in enumerate(commitments):
         value = values[seat] if seat < len(values) else None
-        if (
-            not isinstance(value, bytes)
-            or len(value) != VALUE_BYTES
-            or not isinstance(commitment, bytes)
-            or not hmac.compare_digest(commit_lot(game_id, purpose, seat, value), commitment)
-        ):
-            faults.append(seat)
-        else:
+        if check_lot(game_id, purpose, seat, value, commitment):
+            assert isinstance(value, bytes)
             good.append(value)
+        else:
+            faults.append(seat)
     if faults:
         return LotsOutcome(tuple(faults), None, None)
     reader = _stream(game_id, purpose, good)
@@ -110,4 +116,4 @@ def resolve_lots(
     return LotsOutcome((), choice, tuple(order))
 
 
-__all__ = ["LotsOutcome", "commit_lot", "new_lot_value", "resolve_lots"]
+__all__ = ["LotsOutcome", "check_lot", "commit_lot", "new_lot_value", "resolve_lots"]
