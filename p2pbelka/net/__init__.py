@@ -6,6 +6,16 @@ protocol/transport.md for the wire format and docs/network.md for notes.
 """
 
 from .connection import SecureChannel, dial, open_secure_channel, serve_secure
+from .discovery import (
+    DEFAULT_GROUP,
+    DEFAULT_PORT,
+    TableAd,
+    TableDirectory,
+    TableInfo,
+    announce_table,
+    listen_for_tables,
+    new_table_id,
+)
 from .errors import (
     BadSignature,
     BeaconError,
@@ -31,6 +41,8 @@ from .handshake import PROTOCOL_VERSION, Role
 from .identity import Identity, IdentityError, fingerprint
 
 __all__ = [
+    "DEFAULT_GROUP",
+    "DEFAULT_PORT",
     "PROTOCOL_VERSION",
     "BadSignature",
     "BeaconError",
@@ -51,12 +63,18 @@ __all__ = [
     "NonceExhausted",
     "Role",
     "SecureChannel",
+    "TableAd",
+    "TableDirectory",
+    "TableInfo",
     "TamperedHandshake",
     "TruncatedFrame",
     "UnexpectedPeerKey",
     "VersionMismatch",
+    "announce_table",
     "dial",
     "fingerprint",
+    "listen_for_tables",
+    "new_table_id",
     "open_secure_channel",
     "serve_secure",
 ]

@@ -1,0 +1,409 @@
+"""LAN discovery: signed UDP multicast beacons for tables waiting for players.
+
+A host announces its table a few times a second; a joining player listens
+and keeps a list of tables it has heard recently. Beacons are signed with the
+host's identity key so a listing cannot be forged in another host's name,
+but they are public: anyone on the LAN may read them.
+
+Parsing is sans-IO (:func:`encode_beacon`, :func:`decode_beacon`,
+:class:`TableDirectory`); only :func:`announce_table` and
+:func:`listen_for_tables` touch sockets. Every datagram costs bounded work:
+size and header checks first, one small msgpack decode, at most one signature
+check, and replays of a beacon already seen are dropped before the signature.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import ipaddress
+import logging
+import secrets
+import socket as stdlib_socket
+import struct
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import msgpack
+import trio
+
+from .errors import BeaconError
+from .handshake import PROTOCOL_VERSION
+from .identity import Identity, verify_signature
+
+__all__ = [
+    "DEFAULT_GROUP",
+    "DEFAULT_INTERVAL",
+    "DEFAULT_PORT",
+    "DEFAULT_STALE_AFTER",
+    "MAX_BEACON_SIZE",
+    "Beacon",
+    "TableAd",
+    "TableDirectory",
+    "TableInfo",
+    "announce_table",
+    "decode_beacon",
+    "encode_beacon",
+    "listen_for_tables",
+    "new_table_id",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_GROUP = "239.255.42.99"  # organisation-local scope (RFC 2365)
+DEFAULT_PORT = 47474
+DEFAULT_INTERVAL = 0.3
+DEFAULT_STALE_AFTER = 3.0
+DEFAULT_MAX_TABLES = 256
+
+MAGIC = b"PBKB"
+SIGNATURE_PREFIX = b"p2pbelka/v1 beacon"
+HEADER_SIZE = len(MAGIC) + 1 + 64
+# Small enough never to be fragmented on an ordinary LAN.
+MAX_BEACON_SIZE = 1200
+
+TABLE_ID_SIZE = 16
+MAX_NAME_CHARS = 40
+MAX_VARIANT_CHARS = 16
+MAX_SEATS = 8
+U63 = 2**63 - 1
+
+
+def new_table_id() -> bytes:
+    return secrets.token_bytes(TABLE_ID_SIZE)
+
+
+@dataclass(frozen=True)
+class TableAd:
+    """What a host says about its table. ``address=""`` lets listeners use the
+    beacon's source address, which is right unless the host is behind
+    something odd; set it when the host has several interfaces."""
+
+    table_id: bytes
+    name: str
+    variant: str
+    seats: int
+    free_seats: int
+    port: int
+    address: str = ""
+
+
+@dataclass(frozen=True)
+class Beacon:
+    """A decoded, signature-checked announcement."""
+
+    ad: TableAd
+    host_key: bytes
+    seq: int
+    timestamp_ms: int
+    version: int = PROTOCOL_VERSION
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """One entry of the table list a joining player sees."""
+
+    table_id: bytes
+    name: str
+    variant: str
+    seats: int
+    free_seats: int
+    host: str
+    """Where to connect: the advertised address, else the beacon's source address."""
+    port: int
+    host_key: bytes
+    seq: int
+    last_seen: float
+
+
+def _validate_ad(ad: TableAd) -> None:
+    if len(ad.table_id) != TABLE_ID_SIZE:
+        raise BeaconError(f"table id must be {TABLE_ID_SIZE} bytes")
+    for label, text, limit in (
+        ("name", ad.name, MAX_NAME_CHARS),
+        ("variant", ad.variant, MAX_VARIANT_CHARS),
+    ):
+        # Names are shown in terminals: control characters could rewrite the screen.
+        if not 1 <= len(text) <= limit or not text.isprintable():
+            raise BeaconError(f"{label} must be 1..{limit} printable characters")
+    if not 2 <= ad.seats <= MAX_SEATS or not 0 <= ad.free_seats <= ad.seats:
+        raise BeaconError(f"bad seat counts {ad.free_seats}/{ad.seats}")
+    if not 1 <= ad.port <= 65535:
+        raise BeaconError(f"bad port {ad.port}")
+    if ad.address:
+        try:
+            ipaddress.ip_address(ad.address)
+        except ValueError:
+            raise BeaconError(f"bad address {ad.address!r}") from None
+
+
+def _signed_bytes(header: bytes, body: bytes) -> bytes:
+    return SIGNATURE_PREFIX + header + body
+
+
+def encode_beacon(identity: Identity, ad: TableAd, seq: int, timestamp_ms: int) -> bytes:
+    """The datagram: ``MAGIC | version | signature(64) | msgpack body``."""
+    _validate_ad(ad)
+    body = msgpack.packb(
+        {
+            "id": ad.table_id,
+            "name": ad.name,
+            "variant": ad.variant,
+            "seats": ad.seats,
+            "free": ad.free_seats,
+            "addr": ad.address,
+            "port": ad.port,
+            "key": identity.public_key,
+            "seq": seq,
+            "ts": timestamp_ms,
+        },
+        use_bin_type=True,
+    )
+    header = MAGIC + bytes([PROTOCOL_VERSION])
+    datagram: bytes = header + identity.sign(_signed_bytes(header, body)) + body
+    if len(datagram) > MAX_BEACON_SIZE:
+        raise BeaconError(f"beacon of {len(datagram)} bytes exceeds {MAX_BEACON_SIZE}")
+    return datagram
+
+
+def _field(body: dict[Any, Any], key: str, kind: type) -> Any:
+    value = body.get(key)
+    # bool is an int subclass; a beacon saying seats=True is malformed, not 1.
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise BeaconError(f"field {key!r} missing or not {kind.__name__}")
+    return value
+
+
+def _parse(datagram: bytes) -> Beacon:
+    """Structure and field checks only; the signature is checked by the caller."""
+    if len(datagram) > MAX_BEACON_SIZE:
+        raise BeaconError("datagram too large")
+    if len(datagram) <= HEADER_SIZE or datagram[:4] != MAGIC:
+        raise BeaconError("not a p2pbelka beacon")
+    if datagram[4] != PROTOCOL_VERSION:
+        raise BeaconError(f"beacon of protocol version {datagram[4]}")
+    try:
+        # Strict map keys, no ext types: only what the spec allows gets through.
+        body = msgpack.unpackb(
+            datagram[HEADER_SIZE:],
+            raw=False,
+            strict_map_key=True,
+            ext_hook=_reject_ext,
+            max_array_len=0,
+            max_map_len=32,
+        )
+    except Exception as exc:  # untrusted bytes: any decoder complaint means "malformed"
+        raise BeaconError(f"undecodable beacon body: {type(exc).__name__}") from None
+    if not isinstance(body, dict):
+        raise BeaconError("beacon body is not a map")
+    key = _field(body, "key", bytes)
+    if len(key) != 32:
+        raise BeaconError("host key must be 32 bytes")
+    seq = _field(body, "seq", int)
+    ts = _field(body, "ts", int)
+    if not (0 <= seq <= U63 and 0 <= ts <= U63):
+        raise BeaconError("seq/ts out of range")
+    ad = TableAd(
+        table_id=_field(body, "id", bytes),
+        name=_field(body, "name", str),
+        variant=_field(body, "variant", str),
+        seats=_field(body, "seats", int),
+        free_seats=_field(body, "free", int),
+        port=_field(body, "port", int),
+        address=_field(body, "addr", str),
+    )
+    _validate_ad(ad)
+    return Beacon(ad=ad, host_key=key, seq=seq, timestamp_ms=ts)
+
+
+def _reject_ext(code: int, data: bytes) -> NoReturn:
+    raise BeaconError("extension types are not allowed in beacons")
+
+
+def _signature_ok(datagram: bytes, host_key: bytes) -> bool:
+    header, sig, body = datagram[:5], datagram[5:HEADER_SIZE], datagram[HEADER_SIZE:]
+    return verify_signature(host_key, sig, _signed_bytes(header, body))
+
+
+def decode_beacon(datagram: bytes) -> Beacon:
+    """Parse and verify one datagram; :class:`BeaconError` if it is not a valid beacon."""
+    beacon = _parse(datagram)
+    if not _signature_ok(datagram, beacon.host_key):
+        raise BeaconError("beacon signature does not verify")
+    return beacon
+
+
+class TableDirectory:
+    """The tables heard recently, keyed by table id. Sans-IO: pass the time in.
+
+    The first host key heard for a table id owns it until the entry goes
+    stale, so another host cannot take over a listing by reusing its id.
+    Beacons with a sequence number not above the last accepted one are
+    replays and are dropped without a signature check.
+    """
+
+    def __init__(
+        self,
+        stale_after: float = DEFAULT_STALE_AFTER,
+        max_tables: int = DEFAULT_MAX_TABLES,
+    ) -> None:
+        self.stale_after = stale_after
+        self.max_tables = max_tables
+        self._tables: dict[bytes, TableInfo] = {}
+        self.stats: collections.Counter[str] = collections.Counter()
+
+    def handle_datagram(self, datagram: bytes, source: str, now: float) -> TableInfo | None:
+        """Take one datagram from ``source`` (an IP address); never raises on bad input.
+
+        Returns the new or refreshed entry, or None if the datagram was ignored.
+        """
+        try:
+            beacon = _parse(datagram)
+        except BeaconError:
+            self.stats["malformed"] += 1
+            return None
+        ad = beacon.ad
+        known = self._tables.get(ad.table_id)
+        if known is not None and now - known.last_seen > self.stale_after:
+            del self._tables[ad.table_id]
+            known = None
+        if known is not None:
+            if known.host_key != beacon.host_key:
+                self.stats["foreign_key"] += 1
+                return None
+            if beacon.seq <= known.seq:
+                self.stats["replayed"] += 1
+                return None
+        elif len(self._tables) >= self.max_tables:
+            self.expire(now)
+            if len(self._tables) >= self.max_tables:
+                self.stats["full"] += 1
+                return None
+        if not _signature_ok(datagram, beacon.host_key):
+            self.stats["bad_signature"] += 1
+            return None
+        info = TableInfo(
+            table_id=ad.table_id,
+            name=ad.name,
+            variant=ad.variant,
+            seats=ad.seats,
+            free_seats=ad.free_seats,
+            host=ad.address or source,
+            port=ad.port,
+            host_key=beacon.host_key,
+            seq=beacon.seq,
+            last_seen=now,
+        )
+        self._tables[ad.table_id] = info
+        self.stats["accepted"] += 1
+        return info
+
+    def expire(self, now: float) -> list[TableInfo]:
+        """Drop and return entries not heard from for ``stale_after`` seconds."""
+        gone = [t for t in self._tables.values() if now - t.last_seen > self.stale_after]
+        for t in gone:
+            del self._tables[t.table_id]
+        return gone
+
+    def tables(self, now: float) -> list[TableInfo]:
+        """Current entries, by name then host key, stale ones removed."""
+        self.expire(now)
+        return sorted(self._tables.values(), key=lambda t: (t.name, t.host_key))
+
+    def get(self, table_id: bytes, now: float) -> TableInfo | None:
+        self.expire(now)
+        return self._tables.get(table_id)
+
+
+def _is_multicast(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_multicast
+    except ValueError:
+        return False
+
+
+async def announce_table(
+    identity: Identity,
+    ad: TableAd | Callable[[], TableAd],
+    *,
+    group: str = DEFAULT_GROUP,
+    port: int = DEFAULT_PORT,
+    interface: str | None = None,
+    interval: float = DEFAULT_INTERVAL,
+    ttl: int = 1,
+    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+) -> NoReturn:
+    """Send a beacon every ``interval`` seconds until cancelled.
+
+    ``ad`` may be a callable, read before each beacon, so free seats stay
+    current. ``group`` may also be a unicast address (where multicast is
+    blocked, or in tests). ``interface`` is the local IPv4 address to send
+    from; by default the kernel picks by its multicast route.
+    """
+    get_ad = ad if callable(ad) else (lambda: ad)
+    # Wall-clock milliseconds as the first sequence number keeps seq rising
+    # across restarts of the sender, so listeners never mistake it for a replay.
+    seq = time.time_ns() // 1_000_000
+    with trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM) as sock:
+        sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_MULTICAST_TTL, ttl)
+        # Loop on, so a player on the host's own machine hears the table too.
+        sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_MULTICAST_LOOP, 1)
+        if interface is not None:
+            await sock.bind((interface, 0))
+            sock.setsockopt(
+                trio.socket.IPPROTO_IP,
+                trio.socket.IP_MULTICAST_IF,
+                stdlib_socket.inet_aton(interface),
+            )
+        task_status.started()
+        last_error = ""
+        while True:
+            datagram = encode_beacon(identity, get_ad(), seq, time.time_ns() // 1_000_000)
+            seq += 1
+            try:
+                await sock.sendto(datagram, (group, port))
+                last_error = ""
+            except OSError as exc:
+                # No route yet (cable out, no 224/4 route): keep trying, log once.
+                if str(exc) != last_error:
+                    log.warning("cannot send beacon to %s:%d: %s", group, port, exc)
+                    last_error = str(exc)
+            await trio.sleep(interval)
+
+
+async def listen_for_tables(
+    directory: TableDirectory,
+    *,
+    group: str = DEFAULT_GROUP,
+    port: int = DEFAULT_PORT,
+    interface: str | None = None,
+    bind_address: str = "",
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+) -> NoReturn:
+    """Receive beacons into ``directory`` until cancelled.
+
+    Use ``port = await nursery.start(listen_for_tables, directory, ...)``; the
+    bound port is reported (useful with ``port=0`` in tests). Several
+    listeners on one host can share the port. ``interface`` is the local
+    address whose interface joins the group (default: the kernel's choice).
+    """
+    with trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM) as sock:
+        sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_REUSEADDR, 1)
+        if hasattr(trio.socket, "SO_REUSEPORT"):
+            with contextlib.suppress(OSError):
+                sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_REUSEPORT, 1)
+        await sock.bind((bind_address, port))
+        if _is_multicast(group):
+            mreq = struct.pack(
+                "4s4s",
+                stdlib_socket.inet_aton(group),
+                stdlib_socket.inet_aton(interface or "0.0.0.0"),
+            )
+            sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_ADD_MEMBERSHIP, mreq)
+        task_status.started(sock.getsockname()[1])
+        while True:
+            # One byte over the limit tells an oversize datagram from one at the limit.
+            data, source = await sock.recvfrom(MAX_BEACON_SIZE + 1)
+            directory.handle_datagram(data, str(source[0]), trio.current_time())

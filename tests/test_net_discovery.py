@@ -1,0 +1,234 @@
+"""Beacons: encoding, validation, the table list, and real sockets on loopback."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from functools import partial
+
+import msgpack
+import pytest
+import trio
+
+from p2pbelka.net.discovery import (
+    DEFAULT_GROUP,
+    MAX_BEACON_SIZE,
+    TableAd,
+    TableDirectory,
+    announce_table,
+    decode_beacon,
+    encode_beacon,
+    listen_for_tables,
+    new_table_id,
+)
+from p2pbelka.net.errors import BeaconError
+from p2pbelka.net.identity import Identity
+
+HOST = Identity.generate("host")
+OTHER = Identity.generate("other")
+LOOPBACK = "127.0.0.1"
+
+
+def ad(**kw: object) -> TableAd:
+    fields: dict[str, object] = dict(
+        table_id=bytes(16), name="Kitchen table", variant="belka", seats=4, free_seats=3, port=5000
+    )
+    fields.update(kw)
+    return TableAd(**fields)  # type: ignore[arg-type]
+
+
+def resign(datagram: bytes, mutate: Callable[[dict[str, object]], None]) -> bytes:
+    """Re-encode a beacon body after ``mutate`` and sign it properly with HOST."""
+    body = msgpack.unpackb(datagram[69:])
+    mutate(body)
+    packed = msgpack.packb(body, use_bin_type=True)
+    header = datagram[:5]
+    return header + HOST.sign(b"p2pbelka/v1 beacon" + header + packed) + packed
+
+
+def test_roundtrip() -> None:
+    a = ad(address="10.1.2.3")
+    b = decode_beacon(encode_beacon(HOST, a, seq=7, timestamp_ms=123))
+    assert b.ad == a and b.host_key == HOST.public_key and b.seq == 7 and b.timestamp_ms == 123
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda b: b.update(seats=True),  # bool is not an int here
+        lambda b: b.update(free=5),  # more free seats than seats
+        lambda b: b.update(name="evil\x1b[2Jname"),  # terminal escape in a name
+        lambda b: b.update(name=""),
+        lambda b: b.update(port=0),
+        lambda b: b.update(addr="not-an-ip"),
+        lambda b: b.update(id=b"short"),
+        lambda b: b.update(key=b"\x00" * 31),
+        lambda b: b.update(seq=-1),
+        lambda b: b.pop("port"),
+        lambda b: b.update(variant=msgpack.ExtType(5, b"x")),
+    ],
+)
+def test_invalid_fields_rejected_even_when_signed(
+    mutate: Callable[[dict[str, object]], None],
+) -> None:
+    good = encode_beacon(HOST, ad(), 1, 1)
+    with pytest.raises(BeaconError):
+        decode_beacon(resign(good, mutate))
+
+
+def test_signature_covers_everything() -> None:
+    good = encode_beacon(HOST, ad(), 1, 1)
+    for pos in range(len(good)):
+        bad = good[:pos] + bytes([good[pos] ^ 0x04]) + good[pos + 1 :]
+        with pytest.raises(BeaconError):
+            decode_beacon(bad)
+
+
+def test_other_version_and_junk_ignored() -> None:
+    good = encode_beacon(HOST, ad(), 1, 1)
+    for junk in (
+        b"",
+        b"PBKB",
+        good[:4] + b"\x02" + good[5:],  # a future protocol version
+        b"PBKB\x01" + os.urandom(200),
+        good[:69] + msgpack.packb([1, 2, 3]),
+        good + b"\x00",  # trailing bytes break both msgpack and the signature
+        b"x" * (MAX_BEACON_SIZE + 1),
+    ):
+        with pytest.raises(BeaconError):
+            decode_beacon(junk)
+
+
+def test_directory_replay_stale_and_foreign_key() -> None:
+    d = TableDirectory(stale_after=3.0)
+    tid = new_table_id()
+    b5 = encode_beacon(HOST, ad(table_id=tid), 5, 0)
+    assert d.handle_datagram(b5, "10.0.0.9", now=0.0) is not None
+    (entry,) = d.tables(now=1.0)
+    assert entry.host == "10.0.0.9" and entry.free_seats == 3
+    assert d.handle_datagram(b5, "10.0.0.9", now=1.0) is None  # replay
+    assert d.stats["replayed"] == 1
+    squatter = encode_beacon(OTHER, ad(table_id=tid, name="Fake"), 99, 0)
+    assert d.handle_datagram(squatter, "10.0.0.66", now=1.0) is None
+    assert d.stats["foreign_key"] == 1
+    newer = encode_beacon(HOST, ad(table_id=tid, free_seats=1), 6, 0)
+    assert d.handle_datagram(newer, "10.0.0.9", now=2.0) is not None
+    assert d.tables(now=2.5)[0].free_seats == 1
+    assert d.tables(now=5.1) == []  # stale after 3 s of silence
+
+
+def test_directory_is_bounded() -> None:
+    d = TableDirectory(max_tables=3)
+    for n in range(5):
+        d.handle_datagram(encode_beacon(HOST, ad(table_id=new_table_id()), n, 0), "h", now=0.0)
+    assert len(d.tables(now=0.0)) == 3 and d.stats["full"] == 2
+
+
+def test_junk_costs_little() -> None:
+    d = TableDirectory()
+    good = encode_beacon(HOST, ad(), 1, 1)
+    forged = good[:5] + bytes(64) + good[69:]
+    junk = [os.urandom(n % 1300) for n in range(2000)] + [forged] * 2000 + [good] * 2000
+    start = time.perf_counter()
+    for datagram in junk:
+        d.handle_datagram(datagram, "10.0.0.1", now=0.0)
+    elapsed = time.perf_counter() - start
+    assert d.stats["accepted"] == 1 and d.stats["bad_signature"] == 2000
+    assert elapsed < 2.0, f"{len(junk)} datagrams took {elapsed:.2f} s"
+
+
+async def _run_discovery(
+    group: str, listener_interface: str | None, sender_interface: str, listeners: int = 1
+) -> list[TableDirectory]:
+    """Announce one table and wait until every listener (all on one port) hears it."""
+    dirs = [TableDirectory() for _ in range(listeners)]
+    table = ad(table_id=new_table_id())
+    async with trio.open_nursery() as nursery:
+        port = 0
+        for d in dirs:
+            port = await nursery.start(
+                partial(listen_for_tables, d, group=group, port=port, interface=listener_interface)
+            )
+        await nursery.start(
+            partial(
+                announce_table,
+                HOST,
+                lambda: table,
+                group=group,
+                port=port,
+                interface=sender_interface,
+                interval=0.05,
+            )
+        )
+        with trio.move_on_after(3):
+            while not all(d.tables(trio.current_time()) for d in dirs):
+                await trio.sleep(0.02)
+        nursery.cancel_scope.cancel()
+    return dirs
+
+
+async def test_unicast_to_loopback() -> None:
+    (directory,) = await _run_discovery(LOOPBACK, None, LOOPBACK)
+    (entry,) = directory.tables(trio.current_time())
+    assert entry.host == LOOPBACK and entry.host_key == HOST.public_key
+
+
+async def test_multicast_on_loopback_interface() -> None:
+    # The sender is pinned to lo (IP_MULTICAST_IF), so nothing leaves the machine.
+    try:
+        (directory,) = await _run_discovery(DEFAULT_GROUP, LOOPBACK, LOOPBACK)
+    except OSError as exc:
+        pytest.skip(f"multicast on loopback unavailable here: {exc}")
+    (entry,) = directory.tables(trio.current_time())
+    assert entry.host == LOOPBACK and entry.name == "Kitchen table"
+
+
+async def test_two_listeners_share_a_port() -> None:
+    try:
+        dirs = await _run_discovery(DEFAULT_GROUP, LOOPBACK, LOOPBACK, listeners=2)
+    except OSError as exc:
+        pytest.skip(f"multicast on loopback unavailable here: {exc}")
+    assert all(len(d.tables(trio.current_time())) == 1 for d in dirs)
+
+
+async def test_flood_of_junk_does_not_starve_the_loop() -> None:
+    directory = TableDirectory()
+    ticks = 0
+    table = ad(table_id=new_table_id())
+    good = encode_beacon(HOST, table, 1, 0)
+    forged = good[:5] + bytes(64) + good[69:]
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await trio.sleep(0.01)
+            ticks += 1
+
+    async def flood(port: int) -> None:
+        with trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM) as s:
+            n = 0
+            while True:
+                n += 1
+                junk = forged if n % 2 else os.urandom(n % 1500)
+                try:
+                    await s.sendto(junk, (LOOPBACK, port))
+                except OSError:
+                    await trio.sleep(0)  # receive buffer full: that is the point
+
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(partial(listen_for_tables, directory, group=LOOPBACK, port=0))
+        nursery.start_soon(ticker)
+        nursery.start_soon(flood, port)
+        await trio.sleep(0.3)
+        await nursery.start(
+            partial(announce_table, HOST, table, group=LOOPBACK, port=port, interval=0.05)
+        )
+        with trio.move_on_after(5):
+            while not directory.tables(trio.current_time()):
+                await trio.sleep(0.02)
+        await trio.sleep(0.2)
+        nursery.cancel_scope.cancel()
+    assert directory.tables(trio.current_time()), dict(directory.stats)
+    assert directory.stats["malformed"] + directory.stats["bad_signature"] > 100
+    assert ticks > 20, f"ticker ran only {ticks} times during the flood"
