@@ -267,3 +267,44 @@ def test_eyes_penalties() -> None:
     game = GameState.new(EYES, first_dealer=3)
     game = redeal(redeal(redeal(game)))
     assert game.score == (0, 1)  # one eye against the dealing team
+
+
+def test_choice_seat_is_the_first_of_the_team_after_the_dealer() -> None:
+    game = finish(finish(GameState.new(CLASSIC), 60), 50, jc_holder=1)  # dealer 1, team 1 wins
+    assert game.pending_choice == 1 and game.choice_seat == 3
+    game = finish(finish(GameState.new(CLASSIC), 60), 70, jc_holder=0)
+    assert game.choice_seat == 2
+
+
+def test_finish_with_an_audited_deal_charges_reneges() -> None:
+    from p2pbelka.cards import parse_cards
+    from p2pbelka.rules import Play
+
+    hands = [
+        parse_cards("AC TC KC 7D 8D AH 7S 8S"),
+        parse_cards("JC JD QC 9D TD KH 9S TS"),
+        parse_cards("9C 8C AD KD 7H 8H QS KS"),
+        parse_cards("JH JS 7C QD 9H TH QH AS"),
+    ]
+    game = GameState.new(CLASSIC).start_deal(None, jc_holder=1)
+    rng = __import__("random").Random(4)
+    game = game.apply(Play(1, Card.parse("9S"))).apply(Play(2, Card.parse("9C")))  # renege
+    deal = game.deal
+    assert deal is not None
+    full = deal.audited(hands)
+    while not full.finished:
+        seat = full.turn
+        assert seat is not None
+        card = rng.choice(full.legal_cards(seat))
+        full = full.apply(Play(seat, card))
+        game = game.apply(Play(seat, card))
+    with pytest.raises(RuleViolation) as info:
+        game.finish_deal(replace(full, plays=full.plays[:-1]))
+    assert info.value.rule == "deal_mismatch"
+    assert game.deal is not None
+    audited = game.deal.audited(hands)
+    assert len(audited.offenses) == 1 and audited.offenses[0].seat == 2
+    plain = game.finish_deal()
+    charged = game.finish_deal(audited)
+    assert charged.score[1] == plain.score[1] + 1  # team 0 reneged: team 1 gets one point
+    assert charged.score[0] == plain.score[0]

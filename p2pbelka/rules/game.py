@@ -176,6 +176,18 @@ class GameState:
         """Eyes variant: each team's eyes not yet opened."""
         return (TARGET - self.score[0], TARGET - self.score[1])
 
+    @property
+    def choice_seat(self) -> int | None:
+        """The seat expected to send the pending :class:`EggsChoice`.
+
+        The choosing team's first seat in play order after the last deal's
+        dealer (the engine accepts either seat of the team).
+        """
+        if self.pending_choice is None:
+            return None
+        seat = (self.history[-1].dealer + 1) % 4
+        return seat if seat & 1 == self.pending_choice else (seat + 1) % 4
+
     def legal_actions(self, seat: int) -> list[Action]:
         """What ``seat`` may do now (deal actions need the seat's hand known)."""
         if self.finished:

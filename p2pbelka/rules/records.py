@@ -165,7 +165,8 @@ def _json_type(value: object) -> str:
 
 def _seat(value: object, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 4:
-        raise RecordError(path, f"expected a seat 0..3, got {value!r}")
+        got = repr(value) if isinstance(value, int) else _json_type(value)
+        raise RecordError(path, f"expected a seat 0..3, got {got}")
     return value
 
 
@@ -212,19 +213,14 @@ def replay_record(record: Record) -> GameState:
             )
         game = game.finish_deal()
         if rd.eggs_choice is not None:
-            team = game.pending_choice
-            if team is None:
+            if game.pending_choice is None:
                 raise RuleViolation(
                     E.NO_CHOICE_PENDING, "nobody had to choose after this deal", deal=i
                 )
-            game = game.apply(EggsChoice(_choosing_seat(game.history[-1], team), rd.eggs_choice))
+            seat = game.choice_seat
+            assert seat is not None
+            game = game.apply(EggsChoice(seat, rd.eggs_choice))
     return game
-
-
-def _choosing_seat(result: DealResult, team: int) -> int:
-    """The winning team's first seat in play order after the dealer."""
-    seat = (result.dealer + 1) % 4
-    return seat if seat & 1 == team else (seat + 1) % 4
 
 
 def report(game: GameState) -> dict[str, Any]:
