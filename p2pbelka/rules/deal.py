@@ -278,18 +278,6 @@ class DealState:
         Reneges become :attr:`offenses`; a card not in its player's hand, or
         hands that do not fit the deal, still raise.
         """
-        fresh = DealState(
-            options=self.options,
-            number=self.number,
-            dealer=self.dealer,
-            first=self.first,
-            trump=self.trump,
-            jc_holder=self.jc_holder,
-            hands=self.hands,
-            dealt=self.dealt,
-            leader=self.leader if not self.plays else self._first_leader(),
-            audit=True,
-        )
         masks = _check_hands(list(hands), self.number)
         if None in masks:
             raise RuleViolation(E.BAD_HANDS, "the audit needs all four hands", deal=self.number)
@@ -299,7 +287,18 @@ class DealState:
                     E.BAD_HANDS, "hand differs from the known one", deal=self.number, seat=seat
                 )
         _find_jc_holder(masks, self.jc_holder, self.number)
-        state = replace(fresh, hands=masks, dealt=masks)
+        state = DealState(
+            options=self.options,
+            number=self.number,
+            dealer=self.dealer,
+            first=self.first,
+            trump=self.trump,
+            jc_holder=self.jc_holder,
+            hands=masks,
+            dealt=masks,
+            leader=self.tricks[0].leader if self.tricks else self.leader,
+            audit=True,
+        )
         for card in self.plays:
             turn = state.turn
             assert turn is not None
@@ -309,11 +308,6 @@ class DealState:
         return state
 
     # -- internals ----------------------------------------------------------------
-
-    def _first_leader(self) -> int:
-        if self.tricks:
-            return self.tricks[0].leader
-        return self.leader
 
     def _seat_of_play(self, i: int) -> int:
         trick, pos = divmod(i, 4)
@@ -392,14 +386,10 @@ class DealState:
             winner = (leader + core.trick_winner(trick, self.trump)) % 4
             tricks = (*tricks, Trick(leader, tuple(CARDS[i] for i in trick), winner))
             gained = sum(core.POINTS[i] for i in trick)
-            points = (
-                (points[0] + gained, points[1])
-                if not winner & 1
-                else (
-                    points[0],
-                    points[1] + gained,
-                )
-            )
+            if winner & 1:
+                points = (points[0], points[1] + gained)
+            else:
+                points = (points[0] + gained, points[1])
             led_suits |= 1 << core.EFFECTIVE_SUIT[self.trump][trick[0]]
             trick = ()
             leader = winner

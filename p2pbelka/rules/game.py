@@ -364,14 +364,7 @@ class GameState:
             if instant and winner is None:
                 winner = w
             elif ds.goli and opts.goli == "continues" and winner is None:
-                games_won = (
-                    (games_won[0] + 1, games_won[1])
-                    if w == 0
-                    else (
-                        games_won[0],
-                        games_won[1] + 1,
-                    )
-                )
+                games_won = _plus(games_won, w, 1)
                 titles = _with_title(_without_title(titles, w, GOAT_TITLE), 1 - w, GOAT_TITLE)
                 notes.append(f"team {w} wins a game; a new one starts at 0:0")
                 score = (0, 0)
@@ -440,6 +433,10 @@ class GameState:
             winner=self._target_winner(score),
             history=(*self.history[:-1], result),
         )
+
+
+def _plus(pair: tuple[int, int], team: int, n: int) -> tuple[int, int]:
+    return (pair[0] + n, pair[1]) if team == 0 else (pair[0], pair[1] + n)
 
 
 def _with_title(
