@@ -17,6 +17,8 @@ from p2pbelka import __version__
 
 # name -> (module under p2pbelka.cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "selfplay": ("selfplay_cmd", "play whole games between four bot peers and save the transcript"),
+    "verify": ("verify_cmd", "verify a saved transcript: signatures, shuffles, every card"),
     "bench": ("bench_cmd", "print benchmark figures (rules, deal, net, bots)"),
     "referee": ("referee_cmd", "check a Belka game record with the rules engine"),
 }

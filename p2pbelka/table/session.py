@@ -20,7 +20,7 @@ from p2pbelka.cards import CARDS, Card
 from p2pbelka.fairdeal.deck import LocalSeat
 from p2pbelka.fairdeal.derive import DealContext, new_seed
 from p2pbelka.fairdeal.errors import FairDealError
-from p2pbelka.fairdeal.lots import commit_lot, resolve_lots
+from p2pbelka.fairdeal.lots import check_lot, commit_lot, resolve_lots
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, Signer, open_envelope, seal_envelope
@@ -462,7 +462,7 @@ class Table:
 
     def _on_lot_reveal(self, seat: int, msg: m.LotRevealMsg) -> None:
         self._lot_values[seat] = msg.v
-        if commit_lot(self.game_id, LOT_PURPOSE, seat, msg.v) != self._lot_commits.get(seat):
+        if not check_lot(self.game_id, LOT_PURPOSE, seat, msg.v, self._lot_commits.get(seat)):
             raise _Abort(
                 self._fault(seat, "revealed a lot value that does not match its commitment")
             )

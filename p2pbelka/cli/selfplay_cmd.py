@@ -1,0 +1,86 @@
+"""``p2pbelka selfplay``: whole games between four bot peers in one process, saved."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=1, help="how many games (default 1)")
+    parser.add_argument("--seed", type=int, default=None, help="reproducible keys, deals and bots")
+    parser.add_argument("--transcript", type=Path, default=None, help="save the transcript here")
+    parser.add_argument("--preset", default="classic", help="classic (default) or eyes")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a house rule"
+    )
+    parser.add_argument("--bot", default="random", help="bot level for all four seats")
+    parser.add_argument("--quiet", action="store_true", help="print only the summary")
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name or not value:
+            raise ValueError(f"--option expects NAME=VALUE, got {pair!r}")
+        options[name] = value
+    return options
+
+
+def transcript_path(base: Path, game: int, games: int) -> Path:
+    return base if games == 1 else base.with_name(f"{base.stem}-{game + 1}{base.suffix}")
+
+
+def describe_deal(deal_id: int, s: dict[str, object]) -> str:
+    kind = "re-deal" if s["redeal_claim"] is not None else f"trump {s['trump']}"
+    return (
+        f"deal {deal_id}: dealer {s['dealer']}, {kind}, card points {s['card_points']},"
+        f" awarded {s['awarded']}, score {s['score']}"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import trio
+
+    from p2pbelka.bots import make_bot
+    from p2pbelka.peer.local import LocalGame, play_local_game
+    from p2pbelka.protocol.transcript import dump_transcript
+    from p2pbelka.rules.options import options_from
+    from p2pbelka.table import events as ev
+
+    try:
+        options = parse_options(args.option)
+        options_from(args.preset, options)
+    except ValueError as exc:
+        print(f"p2pbelka selfplay: {exc}", file=sys.stderr)
+        return 2
+    status = 0
+    for k in range(args.games):
+        seed = None if args.seed is None else args.seed * 1000 + k
+        game = LocalGame.seeded(seed, args.preset, options)
+        bots = [make_bot(args.bot, None if seed is None else seed * 10 + s) for s in range(4)]
+        results = trio.run(play_local_game, game, bots)
+        same = all(r.transcript == results[0].transcript for r in results)
+        final = [e for e in results[0].events if isinstance(e, ev.GameOver | ev.GameAborted)]
+        if not args.quiet:
+            for event in results[0].events:
+                if isinstance(event, ev.DealAudited):
+                    print(f"game {k + 1} " + describe_deal(event.deal_id, event.summary))
+        outcome = final[0] if final else None
+        if isinstance(outcome, ev.GameOver):
+            print(f"game {k + 1}: team {outcome.winner} wins {outcome.score[0]}:{outcome.score[1]}")
+        else:
+            status = 1
+            print(f"game {k + 1}: did not finish: {outcome}")
+        if not same:
+            status = 1
+            print(f"game {k + 1}: the peers' transcripts differ", file=sys.stderr)
+        if args.transcript is not None:
+            path = transcript_path(args.transcript, k, args.games)
+            path.write_bytes(dump_transcript(results[0].transcript))
+            print(
+                f"game {k + 1}: transcript saved to {path} ({len(results[0].transcript)} envelopes)"
+            )
+    return status

@@ -1,0 +1,59 @@
+"""``p2pbelka verify FILE``: check a saved transcript from the first byte to the last."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="a transcript saved by a peer")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from p2pbelka.table.verify import verify_bytes
+
+    try:
+        data = args.file.read_bytes()
+    except OSError as exc:
+        print(f"p2pbelka verify: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    report = verify_bytes(data)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "verdict": report.verdict,
+                    "ok": report.ok,
+                    "records": report.records,
+                    "players": list(report.names),
+                    "deals": report.deals,
+                    "faults": [
+                        {"seat": f.seat, "deal": f.deal, "what": f.what, "fatal": f.fatal}
+                        for f in report.faults
+                    ],
+                    "score": report.score,
+                    "winner": report.winner,
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+    else:
+        if report.names:
+            print("players: " + ", ".join(f"{i}={n}" for i, n in enumerate(report.names)))
+        for deal in report.deals:
+            kind = "re-deal" if deal["redeal_claim"] is not None else f"trump {deal['trump']}"
+            print(
+                f"deal {deal['deal_id']}: dealer {deal['dealer']}, {kind}, shuffle and 32 cards"
+                f" verified, card points {deal['card_points']}, awarded {deal['awarded']},"
+                f" score {deal['score']}"
+            )
+        for fault in report.faults:
+            print(f"fault: {fault}")
+        print(f"{report.records} envelopes checked")
+        print(report.verdict)
+    return 0 if report.ok else 1

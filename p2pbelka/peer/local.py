@@ -1,0 +1,153 @@
+"""Four peers in one process: trio tasks that exchange encoded envelopes over memory channels.
+
+Each peer has its own keys, its own table (and so its own rules engine and
+deck bookkeeping) and its own bot; the only thing that passes between them
+is the bytes of signed envelopes, exactly as on the network.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import trio
+
+from p2pbelka.bots.base import Bot, make_bot
+from p2pbelka.peer.player import pump
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.envelope import Envelope, Signer
+from p2pbelka.table import events as ev
+from p2pbelka.table.session import Table
+
+SILENCE_TIMEOUT = 10.0
+
+
+@dataclass
+class PeerResult:
+    seat: int
+    transcript: list[Envelope]
+    events: list[ev.Event] = field(default_factory=list)
+    finished: bool = False
+    aborted: bool = False
+
+
+@dataclass
+class LocalGame:
+    """The ingredients of one in-process game; ``make_tables`` builds the four tables."""
+
+    game_id: bytes
+    signers: list[Signer]
+    names: list[str]
+    preset: str = "classic"
+    options: dict[str, str] = field(default_factory=dict)
+    seed_sources: list[Callable[[], bytes]] | None = None
+
+    @classmethod
+    def seeded(
+        cls, seed: int | None, preset: str = "classic", options: dict[str, str] | None = None
+    ) -> LocalGame:
+        """Keys, game id and every deal seed from one integer (reproducible, for tests and
+        demos only: a real peer draws its seeds from the OS); ``None`` draws them fresh."""
+        if seed is None:
+            signers = [Signer.generate() for _ in range(4)]
+            return cls(
+                random.SystemRandom().randbytes(16), signers, _names(), preset, options or {}
+            )
+        rng = random.Random(seed)
+        signers = [Signer.from_seed(rng.randbytes(32)) for _ in range(4)]
+        game_id = rng.randbytes(16)
+        sources = [_seed_stream(rng.randbytes(8)) for _ in range(4)]
+        return cls(game_id, signers, _names(), preset, options or {}, sources)
+
+    def setup(self) -> m.TableMsg:
+        seats = tuple(
+            m.SeatInfo(s.public_key, n) for s, n in zip(self.signers, self.names, strict=True)
+        )
+        return m.TableMsg("belka", self.preset, dict(sorted(self.options.items())), seats)
+
+    def make_tables(self, on_accept: Callable[[int, Envelope], None] | None = None) -> list[Table]:
+        tables = []
+        for seat, signer in enumerate(self.signers):
+            kwargs: dict[str, object] = {}
+            if self.seed_sources is not None:
+                kwargs["seed_source"] = self.seed_sources[seat]
+            if on_accept is not None:
+                kwargs["on_accept"] = _bind(on_accept, seat)
+            if seat == 0:
+                tables.append(Table.host(signer, self.game_id, self.setup(), **kwargs))
+            else:
+                tables.append(Table(self.game_id, signer=signer, **kwargs))  # type: ignore[arg-type]
+        return tables
+
+
+def _names() -> list[str]:
+    return ["North", "East", "South", "West"]
+
+
+def _bind(callback: Callable[[int, Envelope], None], seat: int) -> Callable[[Envelope], None]:
+    return lambda envelope: callback(seat, envelope)
+
+
+def _seed_stream(key: bytes) -> Callable[[], bytes]:
+    rng = random.Random(key)
+    return lambda: rng.randbytes(32)
+
+
+async def play_local_game(
+    game: LocalGame,
+    bots: Sequence[Bot] | None = None,
+    *,
+    tables: Sequence[Table] | None = None,
+    silence_timeout: float = SILENCE_TIMEOUT,
+) -> list[PeerResult]:
+    """Play one game between four in-process peers; return each peer's transcript and events."""
+    tables = list(tables) if tables is not None else game.make_tables()
+    bots = list(bots) if bots is not None else [make_bot("random", seat) for seat in range(4)]
+    channels = [trio.open_memory_channel[bytes](math.inf) for _ in tables]
+    results = [PeerResult(seat, table.transcript) for seat, table in enumerate(tables)]
+    async with trio.open_nursery() as nursery:
+        for seat, table in enumerate(tables):
+            outboxes = [channels[j][0] for j in range(len(tables)) if j != seat]
+            nursery.start_soon(
+                _run_peer,
+                table,
+                bots[seat],
+                channels[seat][1],
+                outboxes,
+                results[seat],
+                silence_timeout,
+            )
+    return results
+
+
+async def _run_peer(
+    table: Table,
+    bot: Bot,
+    inbox: trio.MemoryReceiveChannel[bytes],
+    outboxes: list[trio.MemorySendChannel[bytes]],
+    result: PeerResult,
+    silence_timeout: float,
+) -> None:
+    await _flush(table, bot, outboxes, result)
+    while not table.finished:
+        with trio.move_on_after(silence_timeout) as scope:
+            raw = await inbox.receive()
+        if scope.cancelled_caught:
+            table.abandon(table.missing())
+        else:
+            table.receive(raw)
+        await _flush(table, bot, outboxes, result)
+        await trio.lowlevel.checkpoint()
+    result.finished = table.phase.value == "over"
+    result.aborted = table.phase.value == "aborted"
+
+
+async def _flush(
+    table: Table, bot: Bot, outboxes: list[trio.MemorySendChannel[bytes]], result: PeerResult
+) -> None:
+    """Send what the table produced and answer what it asks, until it is quiet."""
+    for raw in pump(table, bot, result.events):
+        for outbox in outboxes:
+            await outbox.send(raw)

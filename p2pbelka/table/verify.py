@@ -1,0 +1,117 @@
+"""Verify a saved transcript: replay it through an observer table, record by record.
+
+The observer is the same state machine the peers run, with no seat: it checks
+every signature and hash chain, the canonical order, every commitment, every
+shuffle and lock pass replayed from the revealed seeds, every card dealt and
+opened, every play with the rules engine, and every score.  The first record
+that fails stops the replay and is named by index, byte offset, seat and
+sequence number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+
+from p2pbelka.protocol.transcript import MAGIC, TranscriptError, iter_records
+from p2pbelka.table import events as ev
+from p2pbelka.table.session import OrderError, Table
+
+
+@dataclass
+class VerifyReport:
+    records: int = 0
+    deals: list[dict[str, Any]] = field(default_factory=list)
+    faults: list[ev.Fault] = field(default_factory=list)
+    names: tuple[str, ...] = ()
+    error: str | None = None
+    finished: bool = False
+    aborted: bool = False
+    winner: int | None = None
+    score: tuple[int, int] | None = None
+
+    @property
+    def verdict(self) -> str:
+        if self.error is not None:
+            return f"INVALID: {self.error}"
+        if self.aborted:
+            named = "; ".join(str(f) for f in self.faults if f.fatal)
+            return f"CHEATING PROVEN: the transcript is intact and shows {named}"
+        if not self.finished:
+            return "INCOMPLETE: every record checks out, but the game did not finish"
+        charged = [f for f in self.faults if not f.fatal]
+        extra = f" ({len(charged)} renege(s) charged by the rules)" if charged else ""
+        return f"OK: every deal was dealt fairly and played legally{extra}"
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and not self.aborted and self.finished
+
+
+def verify_bytes(data: bytes) -> VerifyReport:
+    report = VerifyReport()
+    table: Table | None = None
+    try:
+        for record in iter_records(data):
+            report.records = record.index + 1
+            envelope = record.envelope
+            if table is None:
+                table = Table(envelope.game)
+            where = _describe(table, record.index, record.offset, envelope.sender, envelope.seq)
+            if table.finished:
+                report.error = f"{where}: envelope after the end of the game"
+                break
+            try:
+                table.replay(envelope)
+            except OrderError as exc:
+                report.error = f"{where}: {exc}"
+                break
+            finally:
+                _collect(report, table.take_events())
+    except TranscriptError as exc:
+        report.error = _describe_bad_record(data, exc, table)
+    if table is None and report.error is None:
+        report.error = "the transcript holds no envelope"
+    if table is not None:
+        report.names = tuple(s.name for s in table.setup.seats) if table.setup else ()
+        report.finished = table.phase.value == "over"
+        report.aborted = table.phase.value == "aborted"
+        if table.track is not None:
+            report.winner = table.track.winner
+            report.score = table.track.score
+    return report
+
+
+def _collect(report: VerifyReport, events: list[ev.Event]) -> None:
+    for event in events:
+        if isinstance(event, ev.DealAudited):
+            report.deals.append({"deal_id": event.deal_id, **event.summary})
+        elif isinstance(event, ev.FaultFound):
+            report.faults.append(event.fault)
+        elif isinstance(event, ev.GameAborted):
+            report.faults.extend(f for f in event.faults if f not in report.faults)
+
+
+def _describe(table: Table, index: int, offset: int, sender: bytes, seq: int) -> str:
+    seat = table.seat_of(sender) if table.setup is not None else None
+    who = f"seat {seat}" if seat is not None else "an unknown sender"
+    return f"record {index} (byte {offset}, {who}, seq {seq})"
+
+
+def _describe_bad_record(data: bytes, exc: TranscriptError, table: Table | None) -> str:
+    """Name what we can of a record that does not decode: its claimed sender and seq."""
+    base = str(exc)
+    if exc.index is None or exc.offset < len(MAGIC) or table is None or table.setup is None:
+        return base
+    try:
+        unpacker = msgpack.Unpacker(raw=False)
+        unpacker.feed(data[exc.offset :])
+        outer = next(unpacker)
+        inner = msgpack.unpackb(outer[0], raw=False)
+        seat = table.seat_of(inner[5])
+        who = f"seat {seat}" if seat is not None else "an unknown sender"
+        return f"{base} [claims to be {who}, seq {inner[3]}]"
+    except Exception:
+        return base

@@ -1,0 +1,293 @@
+"""A dishonest peer, one for each way to cheat: the honest peers catch it, name the seat,
+keep the signed evidence, and none of them crashes.
+
+Each cheater is a real table with its own keys whose messages are validly signed;
+only what it computes is wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+import trio
+
+from p2pbelka.bots import make_bot
+from p2pbelka.cards import CARDS
+from p2pbelka.fairdeal.group import ED25519
+from p2pbelka.peer.local import LocalGame, play_local_game
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.envelope import open_envelope, seal_envelope
+from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.table import events as ev
+from p2pbelka.table.session import Phase, Table
+from p2pbelka.table.verify import verify_bytes
+from tests.table_helpers import faults_of, play_sync
+
+CHEATER = 2
+SCALAR = ED25519.scalar_from_64(bytes(range(64)))
+
+
+def assert_caught(tables: list[Table], events: list[list[ev.Event]], what: str) -> None:
+    for seat, table in enumerate(tables):
+        if seat == CHEATER:
+            continue
+        assert table.phase is Phase.ABORTED, f"seat {seat} did not stop the game"
+        faults = faults_of(events[seat])
+        assert any(f.seat == CHEATER and what in f.what for f in faults), faults
+        assert all(f.evidence or f.seat == CHEATER for f in faults)
+    # the evidence is in every honest transcript, and verify reaches the same verdict
+    report = verify_bytes(dump_transcript(tables[0].transcript))
+    assert report.error is None and report.aborted
+    assert any(f.seat == CHEATER for f in report.faults)
+
+
+class DuplicateCard(Table):
+    def _automatic_message(self) -> m.Message | None:
+        msg = super()._automatic_message()
+        if isinstance(msg, m.ShuffleMsg):
+            return m.ShuffleMsg((msg.deck[0], *msg.deck[:-1]))
+        return msg
+
+
+class ReplaceCard(Table):
+    def _automatic_message(self) -> m.Message | None:
+        msg = super()._automatic_message()
+        if isinstance(msg, m.ShuffleMsg):
+            return m.ShuffleMsg((ED25519.mult(SCALAR, msg.deck[0]), *msg.deck[1:]))
+        return msg
+
+
+class WrongLock(Table):
+    def _automatic_message(self) -> m.Message | None:
+        msg = super()._automatic_message()
+        if isinstance(msg, m.LockMsg):
+            deck = list(msg.deck)
+            deck[5] = ED25519.mult(SCALAR, deck[5])
+            return m.LockMsg(tuple(deck))
+        return msg
+
+
+class WrongShare(Table):
+    def _automatic_message(self) -> m.Message | None:
+        msg = super()._automatic_message()
+        if isinstance(msg, m.SharesMsg):
+            first = msg.shares[0]
+            return m.SharesMsg((m.Opening(first.pos, SCALAR), *msg.shares[1:]))
+        return msg
+
+
+class PlaysAnotherSeatsCard(Table):
+    def _automatic_message(self) -> m.Message | None:
+        if self.phase is Phase.PLAY:
+            deck = self._deck()
+            assert deck.local is not None
+            pos = next(
+                p
+                for p in range(32)
+                if deck.owners[p] != self.me and p not in self._played_positions
+            )
+            return m.PlayMsg(pos, deck.local.share(pos))
+        return super()._automatic_message()
+
+
+class HidesTheJack(Table):
+    def _automatic_message(self) -> m.Message | None:
+        msg = super()._automatic_message()
+        if isinstance(msg, m.TrumpMsg):
+            return m.TrumpMsg(None, True)
+        return msg
+
+
+class FalseRedeal(Table):
+    def _automatic_message(self) -> m.Message | None:
+        if self.phase is Phase.READY:
+            deck = self._deck()
+            return m.RedealMsg(tuple(deck.my_opening(p) for p in sorted(self.my_hand)))
+        return super()._automatic_message()
+
+
+class NeverReveals(Table):
+    def _automatic_message(self) -> m.Message | None:
+        if self.phase is Phase.REVEAL:
+            return None
+        return super()._automatic_message()
+
+
+class Reneges(Table):
+    """Plays another suit while holding the led one whenever it can."""
+
+    def _automatic_message(self) -> m.Message | None:
+        if self.phase is not Phase.PLAY:
+            return super()._automatic_message()
+        deck = self._deck()
+        unplayed = {p: c for p, c in self.my_hand.items() if p not in self._played_positions}
+        legal = {c.index for c in self._legal_for_cheat()}
+        illegal = [p for p, c in unplayed.items() if c not in legal]
+        pos = illegal[0] if illegal else min(unplayed, key=lambda p: (unplayed[p] not in legal, p))
+        return m.PlayMsg(pos, deck.my_opening(pos).key)
+
+    def _legal_for_cheat(self) -> list[object]:
+        assert self.track is not None and self.me is not None
+        deal = self.track.deal
+        mask = sum(1 << c for p, c in self.my_hand.items() if p not in self._played_positions)
+        return list(
+            replace(
+                deal, hands=tuple(mask if s == self.me else h for s, h in enumerate(deal.hands))
+            ).legal_cards(self.me)
+        )
+
+    def _on_play(self, seat: int, msg: m.PlayMsg) -> None:
+        if seat == self.me and self.track is not None:
+            # forget our own hand, so our own engine judges us as the others do
+            deal = self.track.deal
+            hands = tuple(None if s == self.me else h for s, h in enumerate(deal.hands))
+            self.track.game = replace(self.track.game, deal=replace(deal, hands=hands))
+        super()._on_play(seat, msg)
+
+
+def test_a_shuffle_that_duplicates_a_card() -> None:
+    tables, events = play_sync(31, table_types={CHEATER: DuplicateCard})
+    assert_caught(tables, events, "duplicated card")
+
+
+def test_a_shuffle_that_replaces_a_card() -> None:
+    tables, events = play_sync(32, table_types={CHEATER: ReplaceCard})
+    assert_caught(tables, events, "shuffle check failed")
+
+
+def test_a_wrong_lock_pass() -> None:
+    tables, events = play_sync(33, table_types={CHEATER: WrongLock})
+    assert_caught(tables, events, "lock check failed")
+
+
+def test_a_wrong_key_share() -> None:
+    tables, events = play_sync(34, table_types={CHEATER: WrongShare})
+    assert_caught(tables, events, "share check failed")
+
+
+def test_playing_a_card_it_was_not_dealt() -> None:
+    tables, events = play_sync(35, table_types={CHEATER: PlaysAnotherSeatsCard})
+    assert_caught(tables, events, "was not dealt to this seat")
+
+
+def test_lying_about_the_jack_of_clubs() -> None:
+    # find a seed where the cheater is dealt the J♣ in the first deal
+    for seed in range(40, 80):
+        tables, events = play_sync(seed, table_types={CHEATER: HidesTheJack})
+        hands = [e for e in events[CHEATER] if isinstance(e, ev.HandDealt)]
+        if CARDS[4] in hands[0].cards:
+            assert_caught(tables, events, "held the J♣ and said it did not")
+            return
+    pytest.fail("no seed dealt the J♣ to the cheater")
+
+
+def test_a_false_redeal_claim() -> None:
+    for seed in range(80, 120):
+        tables, events = play_sync(seed, table_types={CHEATER: FalseRedeal})
+        if tables[0].phase is Phase.ABORTED:
+            assert_caught(tables, events, "does not allow one")
+            return
+    pytest.fail("the cheater only ever held hands that allow a re-deal")
+
+
+def test_refusing_to_reveal_its_seed() -> None:
+    tables, _ = play_sync(36, table_types={CHEATER: NeverReveals})
+    for seat, table in enumerate(tables):
+        if seat != CHEATER:
+            assert table.phase is Phase.REVEAL and table.missing() == [CHEATER]
+            table.abandon(table.missing(), "did not reveal its seed")
+            assert table.phase is Phase.ABORTED
+            assert table.faults[0].seat == CHEATER and "reveal" in table.faults[0].what
+
+
+async def test_refusing_to_reveal_over_trio_times_out() -> None:
+    game = LocalGame.seeded(37)
+    tables = game.make_tables()
+    assert game.seed_sources is not None
+    tables[CHEATER] = NeverReveals(
+        game.game_id, signer=game.signers[CHEATER], seed_source=game.seed_sources[CHEATER]
+    )
+    with trio.fail_after(20):
+        results = await play_local_game(game, tables=tables, silence_timeout=0.5)
+    for seat, result in enumerate(results):
+        if seat != CHEATER:
+            assert result.aborted
+            aborted = next(e for e in result.events if isinstance(e, ev.GameAborted))
+            assert [f.seat for f in aborted.faults] == [CHEATER]
+
+
+def test_a_renege_is_charged_and_the_game_goes_on() -> None:
+    tables, events = play_sync(38, table_types={CHEATER: Reneges})
+    for seat in range(4):
+        assert tables[seat].phase is Phase.OVER
+    reneges = [f for f in faults_of(events[0]) if "renege" in f.what]
+    assert reneges and all(f.seat == CHEATER and not f.fatal for f in reneges)
+    report = verify_bytes(dump_transcript(tables[0].transcript))
+    assert report.ok and "renege" in report.verdict
+    charged = [d for d in report.deals if d["offenses"]]
+    assert charged
+    for deal in charged:
+        # classic count: the other team gets a game point per renege
+        assert deal["awarded"][1 - CHEATER % 2] >= len(deal["offenses"])
+
+
+def test_replayed_and_conflicting_messages_are_rejected() -> None:
+    sent: list[bytes] = []
+
+    def replay_old(seat: int, raw: bytes) -> list[bytes]:
+        if seat != CHEATER:
+            return [raw]
+        sent.append(raw)
+        if len(sent) == 30:
+            old = open_envelope(sent[3])
+            signer = LocalGame.seeded(39).signers[CHEATER]
+            forged = seal_envelope(signer, old.game, old.deal, old.seq, old.prev, m.ReadyMsg())
+            return [raw, sent[3], forged.raw]
+        return [raw]
+
+    tables, events = play_sync(39, tamper=replay_old)
+    assert all(t.phase is Phase.OVER for t in tables)
+    rejected = [e for e in events[0] if isinstance(e, ev.Rejected)]
+    assert len(rejected) == 1 and rejected[0].seat == CHEATER
+    assert "replayed or equivocating" in rejected[0].reason
+
+
+def test_garbage_and_foreign_envelopes_do_not_disturb_a_game() -> None:
+    stranger = LocalGame.seeded(99)
+
+    def noise(seat: int, raw: bytes) -> list[bytes]:
+        foreign = seal_envelope(
+            stranger.signers[0], stranger.game_id, 0, 0, bytes(32), m.ReadyMsg()
+        )
+        return [b"\x00garbage", raw[:-1], foreign.raw, raw]
+
+    tables, events = play_sync(40, tamper=noise)
+    assert all(t.phase is Phase.OVER for t in tables)
+    assert verify_bytes(dump_transcript(tables[1].transcript)).ok
+    reasons = {e.reason.split(":")[0] for e in events[1] if isinstance(e, ev.Rejected)}
+    assert reasons == {"malformed envelope", "envelope of another game"}
+
+
+def test_bots_only_see_their_own_hand() -> None:
+    seen: list[object] = []
+
+    class Spy:
+        def __init__(self, seat: int) -> None:
+            self.inner = make_bot("random", seat)
+
+        def play(self, game, seat):  # type: ignore[no-untyped-def]
+            seen.append([h is None for s, h in enumerate(game.deal.hands) if s != seat])
+            return self.inner.play(game, seat)
+
+        def claim_redeal(self, game, seat):  # type: ignore[no-untyped-def]
+            return False
+
+        def choose_eggs(self, game, seat):  # type: ignore[no-untyped-def]
+            return "plus4"
+
+    from p2pbelka.peer.sync import run_sync
+
+    game = LocalGame.seeded(41)
+    run_sync(game.make_tables(), [Spy(s) for s in range(4)])  # type: ignore[list-item]
+    assert seen and all(all(unknown) for unknown in seen)  # type: ignore[arg-type]

@@ -1,0 +1,122 @@
+"""The codec and signed envelopes: strict, canonical, and never crashing on bad bytes."""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.codec import MAX_FRAME, ProtocolError, decode, encode
+from p2pbelka.protocol.envelope import ZERO_HASH, Signer, open_envelope, seal_envelope
+
+SIGNER = Signer.from_seed(bytes(range(32)))
+GAME = bytes(16)
+
+points = st.binary(min_size=32, max_size=32)
+openings = st.builds(m.Opening, st.integers(0, 63), points)
+
+MESSAGES = st.one_of(
+    st.builds(m.SitMsg, points),
+    st.builds(m.LotCommitMsg, points),
+    st.builds(m.LotRevealMsg, points),
+    st.builds(m.CommitMsg, points),
+    st.builds(m.ShuffleMsg, st.lists(points, min_size=2, max_size=64).map(tuple)),
+    st.builds(m.LockMsg, st.lists(points, min_size=2, max_size=64).map(tuple)),
+    st.builds(
+        m.SharesMsg,
+        st.lists(openings, max_size=64, unique_by=lambda o: o.pos).map(tuple),
+    ),
+    st.builds(m.TrumpMsg, st.none() | openings, st.booleans()),
+    st.just(m.ReadyMsg()),
+    st.builds(
+        m.RedealMsg,
+        st.lists(openings, min_size=8, max_size=8, unique_by=lambda o: o.pos).map(tuple),
+    ),
+    st.builds(m.PlayMsg, st.integers(0, 63), points),
+    st.builds(m.RevealMsg, points),
+    st.builds(m.DealEndMsg, st.lists(points, min_size=4, max_size=4).map(tuple)),
+    st.builds(m.ChoiceMsg, st.sampled_from(["plus4", "title"])),
+)
+
+
+def seal(msg: m.Message, seq: int = 0) -> bytes:
+    return seal_envelope(SIGNER, GAME, 1, seq, ZERO_HASH, msg).raw
+
+
+@settings(max_examples=150, deadline=None)
+@given(MESSAGES, st.integers(0, 2**32 - 1))
+def test_every_message_round_trips(msg: m.Message, seq: int) -> None:
+    envelope = open_envelope(seal(msg, seq))
+    assert envelope.msg == msg
+    assert envelope.seq == seq
+    assert envelope.sender == SIGNER.public_key
+
+
+def test_table_message_round_trips() -> None:
+    seats = tuple(m.SeatInfo(bytes([i]) * 32, f"P{i}") for i in range(4))
+    msg = m.TableMsg("belka", "eyes", {"eggs": "double", "goli": "continues"}, seats)
+    assert open_envelope(seal(msg)).msg == msg
+
+
+def test_every_flipped_bit_is_rejected_cleanly() -> None:
+    raw = seal(m.PlayMsg(5, bytes(range(32))))
+    for i in range(len(raw)):
+        for bit in (0x01, 0x80):
+            tampered = bytearray(raw)
+            tampered[i] ^= bit
+            with pytest.raises(ProtocolError):
+                open_envelope(bytes(tampered))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=400))
+def test_random_bytes_only_ever_raise_protocol_error(data: bytes) -> None:
+    with pytest.raises(ProtocolError):
+        open_envelope(data)
+
+
+def test_non_canonical_encoding_is_rejected() -> None:
+    # 5 as a uint32 instead of a positive fixint: the same value, other bytes.
+    padded = b"\xce\x00\x00\x00\x05"
+    assert msgpack.unpackb(padded) == 5
+    with pytest.raises(ProtocolError, match="canonical"):
+        decode(padded)
+
+
+def test_oversize_and_trailing_data() -> None:
+    with pytest.raises(ProtocolError, match="over the limit"):
+        decode(encode(b"x" * MAX_FRAME))
+    with pytest.raises(ProtocolError, match="trailing"):
+        decode(encode(1) + b"\x00")
+
+
+def _resign(inner: list[object]) -> bytes:
+    inner_raw = encode(inner)
+    return encode([inner_raw, SIGNER.sign(inner_raw)])
+
+
+def test_unknown_fields_and_types_are_rejected_even_when_signed() -> None:
+    base = [1, GAME, 1, 0, ZERO_HASH, SIGNER.public_key]
+    with pytest.raises(ProtocolError, match="unknown field"):
+        open_envelope(_resign([*base, "play", {"extra": 1, "key": bytes(32), "pos": 1}]))
+    with pytest.raises(ProtocolError, match="unknown message type"):
+        open_envelope(_resign([*base, "teleport", {}]))
+    with pytest.raises(ProtocolError, match="sorted"):
+        open_envelope(_resign([*base, "play", {"pos": 1, "key": bytes(32)}]))
+    with pytest.raises(ProtocolError, match="pos"):
+        open_envelope(_resign([*base, "play", {"key": bytes(32), "pos": 64}]))
+    with pytest.raises(ProtocolError, match="key"):
+        open_envelope(_resign([*base, "play", {"key": bytes(31), "pos": 1}]))
+    with pytest.raises(ProtocolError, match="true or false"):
+        open_envelope(_resign([*base, "trump", {"hand_ok": 1, "jack": None}]))
+    with pytest.raises(ProtocolError, match="version"):
+        open_envelope(_resign([2, *base[1:], "ready", {}]))
+
+
+def test_signature_by_another_key_is_rejected() -> None:
+    inner_raw = encode([1, GAME, 1, 0, ZERO_HASH, SIGNER.public_key, "ready", {}])
+    other = Signer.from_seed(bytes(32))
+    with pytest.raises(ProtocolError, match="bad signature"):
+        open_envelope(encode([inner_raw, other.sign(inner_raw)]))

@@ -1,0 +1,110 @@
+"""Whole games between four peers: identical transcripts that verify, in process and in trio."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from p2pbelka.cli.main import main
+from p2pbelka.peer.local import LocalGame, play_local_game
+from p2pbelka.protocol.transcript import MAGIC, dump_transcript, iter_records
+from p2pbelka.table import events as ev
+from p2pbelka.table.verify import verify_bytes
+from tests.table_helpers import play_sync
+
+
+@pytest.fixture(scope="module")
+def classic_game() -> bytes:
+    tables, events = play_sync(11)
+    assert all(t.phase.value == "over" for t in tables)
+    transcripts = {dump_transcript(t.transcript) for t in tables}
+    assert len(transcripts) == 1, "every peer must hold the same transcript"
+    assert not [e for e in events[0] if isinstance(e, ev.Rejected)]
+    return transcripts.pop()
+
+
+def test_a_whole_game_verifies(classic_game: bytes) -> None:
+    report = verify_bytes(classic_game)
+    assert report.ok, report.verdict
+    assert report.winner in (0, 1)
+    assert len(report.deals) >= 3
+    for deal in report.deals:
+        if deal["redeal_claim"] is None:
+            assert sum(deal["card_points"]) == 120
+            assert len(deal["tricks"]) == 8
+
+
+def test_eyes_preset_game_verifies() -> None:
+    tables, _ = play_sync(12, preset="eyes")
+    report = verify_bytes(dump_transcript(tables[0].transcript))
+    assert report.ok, report.verdict
+    assert report.winner in (0, 1)
+
+
+async def test_four_trio_peers_over_memory_channels() -> None:
+    results = await play_local_game(LocalGame.seeded(21))
+    assert all(r.finished for r in results)
+    assert len({tuple(e.digest for e in r.transcript) for r in results}) == 1
+    assert verify_bytes(dump_transcript(results[0].transcript)).ok
+
+
+def _records(data: bytes) -> list[tuple[int, int]]:
+    """(offset, length) of each record."""
+    return [(r.offset, 4 + len(r.envelope.raw)) for r in iter_records(data)]
+
+
+def test_a_flipped_byte_names_the_record(classic_game: bytes) -> None:
+    rng = random.Random(3)
+    records = _records(classic_game)
+    for _ in range(10):
+        index = rng.randrange(len(records))
+        offset, length = records[index]
+        byte = offset + 4 + rng.randrange(length - 4)
+        tampered = bytearray(classic_game)
+        tampered[byte] ^= 1 << rng.randrange(8)
+        report = verify_bytes(bytes(tampered))
+        assert not report.ok
+        assert report.error is not None and f"record {index}" in report.error
+
+
+def test_a_swapped_pair_of_messages_is_out_of_order(classic_game: bytes) -> None:
+    records = _records(classic_game)
+    # records 5 and 6 are two seats' lot commitments, sent in parallel
+    (a, la), (b, lb) = records[5], records[6]
+    swapped = (
+        classic_game[:a]
+        + classic_game[b : b + lb]
+        + classic_game[a : a + la]
+        + classic_game[b + lb :]
+    )
+    report = verify_bytes(swapped)
+    assert report.error is not None and "out of order" in report.error
+    assert "record 5" in report.error and "seat" in report.error
+
+
+def test_a_truncated_transcript_names_the_byte(classic_game: bytes) -> None:
+    report = verify_bytes(classic_game[:-10])
+    assert report.error is not None and "truncated" in report.error
+    prefix = classic_game[: _records(classic_game)[100][0]]
+    partial = verify_bytes(prefix)
+    assert partial.error is None and not partial.finished
+    assert partial.verdict.startswith("INCOMPLETE")
+    assert verify_bytes(b"not a transcript").error is not None
+    assert verify_bytes(MAGIC).error is not None
+
+
+def test_selfplay_and_verify_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.p2pb"
+    assert main(["selfplay", "--seed", "4", "--transcript", str(path), "--quiet"]) == 0
+    assert "wins" in capsys.readouterr().out
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "OK: every deal was dealt fairly" in out
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x40
+    path.write_bytes(bytes(data))
+    assert main(["verify", str(path)]) == 1
+    assert "INVALID" in capsys.readouterr().out
+    assert main(["verify", str(tmp_path / "missing")]) == 2
