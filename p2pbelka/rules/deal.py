@@ -238,6 +238,23 @@ class DealState:
             dealt=tuple(h if s == seat else None for s, h in enumerate(self.dealt)),
         )
 
+    def __str__(self) -> str:
+        """A few lines for logs and debugging: trump, the trick, every hand."""
+        lines = [
+            f"deal {self.number}, dealer {self.dealer}, trump {self.trump.letter} "
+            f"(J♣ seat {self.jc_holder}), card points {self.card_points[0]}:{self.card_points[1]}"
+        ]
+        if self.redeal_claim is not None:
+            lines.append(f"re-deal asked by seat {self.redeal_claim}")
+        elif not self.finished:
+            shown = " ".join(str(CARDS[i]) for i in self.trick) or "-"
+            lines.append(f"trick {len(self.tricks)}, led by seat {self.leader}: {shown}")
+        for seat, hand in enumerate(self.hands):
+            cards = "?" if hand is None else " ".join(str(c) for c in from_mask(hand))
+            mark = " <- to play" if seat == self.turn else ""
+            lines.append(f"  seat {seat}: {cards}{mark}")
+        return "\n".join(lines)
+
     # -- actions ------------------------------------------------------------------
 
     def apply(self, action: Play | RedealClaim) -> DealState:

@@ -289,7 +289,11 @@ class GameState:
             # Literal reading of the seed: the dealing team "opens one" -- a point in
             # the classic count, an eye against it in the eyes variant.
             awarded[deal.dealer & 1] += 1
-            notes.append("three re-deals in a row: one against the dealing team")
+            notes.append(
+                "three re-deals in a row: "
+                + ("one eye against" if self.options.eyes else "one point to")
+                + f" the dealing team {deal.dealer & 1}"
+            )
             streak = 0
         score = (self.score[0] + awarded[0], self.score[1] + awarded[1])
         winner = self._target_winner(score)
