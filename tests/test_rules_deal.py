@@ -222,4 +222,4 @@ def test_str_shows_trick_and_known_hands() -> None:
     deal = play(DealState.start(CLASSIC, 0, hands()), "QC")
     text = str(deal.view(2))
     assert "trump C (J♣ seat 1)" in text and "led by seat 1: QC" in text
-    assert "seat 0: ?" in text and "seat 2: 8C 9C AD KD 7H 8H QS KS <- to play" in text
+    assert "seat 0: ?" in text and "seat 2: 8C 9C KD AD 7H 8H QS KS <- to play" in text
