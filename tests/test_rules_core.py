@@ -113,3 +113,12 @@ def test_random_deal_sums_to_120() -> None:
         points0, tricks0 = core.play_random_deal(hands, 1, trump, rng.getrandbits, True)
         assert 0 <= points0 <= 120 and 0 <= tricks0 <= 8
         assert hands == [0, 0, 0, 0]
+
+
+def test_nth_card() -> None:
+    mask = m("7C JC AS")
+    assert [core.nth_card(mask, n) for n in range(3)] == idx("7C JC AS")
+    import pytest
+
+    with pytest.raises(ValueError):
+        core.nth_card(mask, 3)

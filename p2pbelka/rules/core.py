@@ -14,6 +14,7 @@ Main functions:
 - :func:`legal_mask` -- the cards a hand may play to a trick;
 - :func:`trick_winner` -- the offset (0..3 from the leader) of a trick's winner;
 - :func:`mask_points` -- card points of a set of cards;
+- :func:`nth_card` -- pick a card of a mask (uniform random choice);
 - :func:`play_random_deal` -- a whole deal played with random legal cards.
 """
 
@@ -133,6 +134,18 @@ def trick_winner(cards: Sequence[int], trump: int) -> int:
         if p > best_power:
             best, best_power = offset, p
     return best
+
+
+def nth_card(mask: int, n: int) -> int:
+    """Index of the ``n``-th card (0-based, lowest index first) of ``mask``.
+
+    A uniform random legal card: ``nth_card(legal, randbelow(legal.bit_count()))``.
+    """
+    for _ in range(n):
+        mask &= mask - 1
+    if not mask:
+        raise ValueError("mask has too few cards")
+    return (mask & -mask).bit_length() - 1
 
 
 def is_redeal_hand(hand: int) -> bool:
