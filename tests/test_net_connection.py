@@ -310,3 +310,41 @@ async def test_peer_vanishing_mid_handshake() -> None:
         with pytest.raises(HandshakeAborted):
             await open_secure_channel(stream, CLIENT, Role.INITIATOR, context=CTX)
     await listeners[0].aclose()
+
+
+async def test_pending_handshakes_are_bounded(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING)
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery, max_pending_handshakes=2, handshake_timeout=3)
+        idle = [await trio.open_tcp_stream(HOST, port) for _ in range(2)]
+        await trio.sleep(0.1)  # let the server take both into the handshake
+        extra = await trio.open_tcp_stream(HOST, port)
+        with trio.fail_after(1):  # closed at once, not after the 3 s timeout
+            assert await read_to_eof(extra) == b""
+        await extra.aclose()
+        for s in idle:
+            await s.aclose()
+        # Slots free up again once those handshakes end.
+        await eventually(lambda: caplog.text.count("HandshakeAborted") >= 2)
+        async with await dial(HOST, port, CLIENT, context=CTX) as ch:
+            await ch.send(b"ok")
+            assert await ch.receive() == b"echo:ok"
+        nursery.cancel_scope.cancel()
+    assert "too many pending handshakes" in caplog.text
+
+
+async def test_cancelled_send_closes_the_channel() -> None:
+    async def never_read(channel: SecureChannel) -> None:
+        await trio.sleep_forever()
+
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery, handler=never_read)
+        ch = await dial(HOST, port, CLIENT, context=CTX)
+        big = b"x" * (ch.max_payload)
+        with trio.move_on_after(0.3):
+            while True:  # fills the socket buffers, then blocks mid-frame
+                await ch.send(big)
+        assert ch.closed
+        with pytest.raises(ChannelClosed):
+            await ch.send(b"more")
+        nursery.cancel_scope.cancel()

@@ -119,16 +119,22 @@ class SecureChannel:
         async with self._send_lock:
             self._check_open()
             # Encrypt under the lock so nonce order equals wire order.
-            frame = encode_frame(self._session.seal(payload), self._session.max_frame_size)
+            try:
+                body = self._session.seal(payload)
+            except NetError as exc:  # counter exhausted: these keys are spent
+                await self._fail(f"{type(exc).__name__}: {exc}")
+                raise
+            frame = encode_frame(body, self._session.max_frame_size)
             try:
                 await self._stream.send_all(frame)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
                 await self._fail(f"connection lost while sending: {exc!r}")
                 raise ChannelClosed(self._closed_reason or "closed") from exc
             except BaseException:
-                # Cancelled mid-frame: the peer would see a torn frame, so the
-                # stream is unusable from here on.
-                await self._fail("send cancelled part-way through a frame")
+                # Cancelled: part of the frame may be on the wire, and its nonce
+                # is spent either way, so the peer could never decrypt the next
+                # frame. The channel cannot continue.
+                await self._fail("send cancelled")
                 raise
 
     async def receive(self) -> bytes:
@@ -304,6 +310,7 @@ async def serve_secure(
     authorize: Callable[[bytes], bool] | None = None,
     handshake_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
     max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+    max_pending_handshakes: int = 64,
     handler_nursery: trio.Nursery | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> NoReturn:
@@ -313,13 +320,22 @@ async def serve_secure(
     the bound port is reported (useful with ``port=0``). A connection whose
     handshake fails, or whose handler fails with a :class:`NetError`, is
     logged and closed; the server keeps serving everyone else. The channel is
-    closed when ``handler`` returns.
+    closed when ``handler`` returns. At most ``max_pending_handshakes``
+    connections may be mid-handshake at once; beyond that new ones are closed
+    at once, so idle connections cannot pile up for the whole timeout.
     """
     listeners = await trio.open_tcp_listeners(port, host=host)
     bound_port: int = listeners[0].socket.getsockname()[1]
+    pending = trio.CapacityLimiter(max_pending_handshakes)
 
     async def on_stream(stream: trio.SocketStream) -> None:
         peer = _describe(stream)
+        try:
+            pending.acquire_nowait()
+        except trio.WouldBlock:
+            log.warning("rejected connection from %s: too many pending handshakes", peer)
+            await trio.aclose_forcefully(stream)
+            return
         try:
             channel = await open_secure_channel(
                 stream,
@@ -333,6 +349,8 @@ async def serve_secure(
         except NetError as exc:
             log.warning("rejected connection from %s: %s: %s", peer, type(exc).__name__, exc)
             return
+        finally:
+            pending.release()
         async with channel:
             try:
                 await handler(channel)

@@ -357,11 +357,11 @@ async def announce_table(
                 trio.socket.IP_MULTICAST_IF,
                 stdlib_socket.inet_aton(interface),
             )
+        # Encode once before reporting started, so a bad ad fails at the call site.
+        datagram = encode_beacon(identity, get_ad(), seq, time.time_ns() // 1_000_000)
         task_status.started()
         last_error = ""
         while True:
-            datagram = encode_beacon(identity, get_ad(), seq, time.time_ns() // 1_000_000)
-            seq += 1
             try:
                 await sock.sendto(datagram, (group, port))
                 last_error = ""
@@ -371,6 +371,8 @@ async def announce_table(
                     log.warning("cannot send beacon to %s:%d: %s", group, port, exc)
                     last_error = str(exc)
             await trio.sleep(interval)
+            seq += 1
+            datagram = encode_beacon(identity, get_ad(), seq, time.time_ns() // 1_000_000)
 
 
 async def listen_for_tables(
@@ -404,6 +406,13 @@ async def listen_for_tables(
             sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_ADD_MEMBERSHIP, mreq)
         task_status.started(sock.getsockname()[1])
         while True:
-            # One byte over the limit tells an oversize datagram from one at the limit.
-            data, source = await sock.recvfrom(MAX_BEACON_SIZE + 1)
+            try:
+                # One byte over the limit tells an oversize datagram from one at the limit.
+                data, source = await sock.recvfrom(MAX_BEACON_SIZE + 1)
+            except OSError as exc:
+                # Transient socket errors (e.g. a queued ICMP error) must not end
+                # discovery; the pause keeps a persistent one from spinning.
+                log.warning("beacon listener: %s", exc)
+                await trio.sleep(0.1)
+                continue
             directory.handle_datagram(data, str(source[0]), trio.current_time())
