@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from p2pbelka.cards import FULL_MASK, Card, parse_cards, to_mask
 from p2pbelka.rules import core
 from p2pbelka.rules.core import legal_mask, mask_points, trick_winner, unled_aces
@@ -118,7 +120,5 @@ def test_random_deal_sums_to_120() -> None:
 def test_nth_card() -> None:
     mask = m("7C JC AS")
     assert [core.nth_card(mask, n) for n in range(3)] == idx("7C JC AS")
-    import pytest
-
     with pytest.raises(ValueError):
         core.nth_card(mask, 3)
