@@ -1,0 +1,18 @@
+"""Smoke test for ``p2pbelka bench net``: it runs and reports every figure."""
+
+from __future__ import annotations
+
+from p2pbelka.bench import net
+
+
+def test_bench_net_quick() -> None:
+    figures = net.run(quick=True)
+    assert set(figures) == {
+        "handshake_in_memory_ms",
+        "connect_and_handshake_ms",
+        "round_trip_us",
+        "frames_per_s_100B",
+        "frames_per_s_64KiB",
+        "beacons_checked_per_s",
+    }
+    assert all(isinstance(v, int | float) and v > 0 for v in figures.values())
