@@ -344,7 +344,7 @@ async def test_cancelled_send_closes_the_channel() -> None:
         with trio.move_on_after(0.3):
             while True:  # fills the socket buffers, then blocks mid-frame
                 await ch.send(big)
-        assert ch.closed
+        assert ch.closed and ch.close_reason == "send cancelled"
         with pytest.raises(ChannelClosed):
             await ch.send(b"more")
         nursery.cancel_scope.cancel()

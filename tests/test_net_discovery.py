@@ -42,7 +42,7 @@ def resign(datagram: bytes, mutate: Callable[[dict[str, object]], None]) -> byte
     """Re-encode a beacon body after ``mutate`` and sign it properly with HOST."""
     body = msgpack.unpackb(datagram[69:])
     mutate(body)
-    packed = msgpack.packb(body, use_bin_type=True)
+    packed: bytes = msgpack.packb(body, use_bin_type=True)
     header = datagram[:5]
     return header + HOST.sign(b"p2pbelka/v1 beacon" + header + packed) + packed
 

@@ -100,6 +100,11 @@ class SecureChannel:
         return self._closed_reason is not None
 
     @property
+    def close_reason(self) -> str | None:
+        """Why the channel closed (None while open); iteration ends silently, this says why."""
+        return self._closed_reason
+
+    @property
     def max_payload(self) -> int:
         return self._session.max_payload
 

@@ -390,6 +390,9 @@ async def listen_for_tables(
     bound port is reported (useful with ``port=0`` in tests). Several
     listeners on one host can share the port. ``interface`` is the local
     address whose interface joins the group (default: the kernel's choice).
+    Raises :class:`OSError` before starting if the group cannot be joined
+    (e.g. no multicast-capable interface); the caller may then fall back to
+    unicast or to an address typed by hand.
     """
     with trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM) as sock:
         sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_REUSEADDR, 1)
