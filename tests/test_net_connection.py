@@ -317,7 +317,7 @@ async def test_pending_handshakes_are_bounded(caplog: pytest.LogCaptureFixture) 
     async with trio.open_nursery() as nursery:
         port = await start_server(nursery, max_pending_handshakes=2, handshake_timeout=3)
         idle = [await trio.open_tcp_stream(HOST, port) for _ in range(2)]
-        await trio.sleep(0.1)  # let the server take both into the handshake
+        await trio.sleep(0.3)  # let the server take both into the handshake
         extra = await trio.open_tcp_stream(HOST, port)
         with trio.fail_after(1):  # closed at once, not after the 3 s timeout
             assert await read_to_eof(extra) == b""
