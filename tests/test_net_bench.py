@@ -1,12 +1,12 @@
-"""Smoke test for ``p2pbelka bench net``: it runs and reports every figure."""
+"""Smoke test for ``p2pbelka.bench.transport``: it runs and reports every figure."""
 
 from __future__ import annotations
 
-from p2pbelka.bench import net
+from p2pbelka.bench import transport
 
 
-def test_bench_net_quick() -> None:
-    figures = net.run(quick=True)
+def test_bench_transport_quick() -> None:
+    figures = transport.run(quick=True)
     assert set(figures) == {
         "handshake_in_memory_ms",
         "connect_and_handshake_ms",

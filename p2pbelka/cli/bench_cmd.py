@@ -9,6 +9,8 @@ import json
 # topic -> module under p2pbelka.bench; each has ``run(quick: bool) -> dict[str, object]``
 TOPICS: dict[str, str] = {
     "rules": "rules",
+    "deal": "deal",
+    "transport": "transport",
 }
 
 

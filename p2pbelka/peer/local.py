@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import trio
 
 from p2pbelka.bots.base import Bot, make_bot
-from p2pbelka.peer.player import pump
+from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
 from p2pbelka.table import events as ev
@@ -95,6 +95,31 @@ def _seed_stream(key: bytes) -> Callable[[], bytes]:
     return lambda: rng.randbytes(32)
 
 
+class MemoryTransport:
+    """Envelopes between in-process peers: one inbox channel per seat."""
+
+    def __init__(
+        self, inbox: trio.MemoryReceiveChannel[bytes], outboxes: list[trio.MemorySendChannel[bytes]]
+    ) -> None:
+        self.inbox = inbox
+        self.outboxes = outboxes
+
+    async def broadcast(self, raw: bytes) -> None:
+        for outbox in self.outboxes:
+            await outbox.send(raw)
+
+    async def receive(self) -> bytes:
+        return await self.inbox.receive()
+
+
+def memory_transports(n: int) -> list[MemoryTransport]:
+    channels = [trio.open_memory_channel[bytes](math.inf) for _ in range(n)]
+    return [
+        MemoryTransport(channels[seat][1], [channels[j][0] for j in range(n) if j != seat])
+        for seat in range(n)
+    ]
+
+
 async def play_local_game(
     game: LocalGame,
     bots: Sequence[Bot] | None = None,
@@ -105,49 +130,38 @@ async def play_local_game(
     """Play one game between four in-process peers; return each peer's transcript and events."""
     tables = list(tables) if tables is not None else game.make_tables()
     bots = list(bots) if bots is not None else [make_bot("random", seat) for seat in range(4)]
-    channels = [trio.open_memory_channel[bytes](math.inf) for _ in tables]
-    results = [PeerResult(seat, table.transcript) for seat, table in enumerate(tables)]
+    front_ends = [BotFrontEnd(bot) for bot in bots]
+    transports = memory_transports(len(tables))
+    first_done = trio.Event()
+
+    async def run_until_done(driver: PeerDriver) -> None:
+        await driver.run()
+        first_done.set()
+
     async with trio.open_nursery() as nursery:
         for seat, table in enumerate(tables):
-            outboxes = [channels[j][0] for j in range(len(tables)) if j != seat]
-            nursery.start_soon(
-                _run_peer,
+            driver = PeerDriver(
                 table,
-                bots[seat],
-                channels[seat][1],
-                outboxes,
-                results[seat],
-                silence_timeout,
+                transports[seat],
+                front_ends[seat],
+                pause_after=silence_timeout / 2,
+                give_up_after=silence_timeout,
             )
-    return results
-
-
-async def _run_peer(
-    table: Table,
-    bot: Bot,
-    inbox: trio.MemoryReceiveChannel[bytes],
-    outboxes: list[trio.MemorySendChannel[bytes]],
-    result: PeerResult,
-    silence_timeout: float,
-) -> None:
-    await _flush(table, bot, outboxes, result)
-    while not table.finished:
-        with trio.move_on_after(silence_timeout) as scope:
-            raw = await inbox.receive()
-        if scope.cancelled_caught:
-            table.abandon(table.missing())
-        else:
-            table.receive(raw)
-        await _flush(table, bot, outboxes, result)
-        await trio.lowlevel.checkpoint()
-    result.finished = table.phase.value == "over"
-    result.aborted = table.phase.value == "aborted"
-
-
-async def _flush(
-    table: Table, bot: Bot, outboxes: list[trio.MemorySendChannel[bytes]], result: PeerResult
-) -> None:
-    """Send what the table produced and answer what it asks, until it is quiet."""
-    for raw in pump(table, bot, result.events):
-        for outbox in outboxes:
-            await outbox.send(raw)
+            nursery.start_soon(run_until_done, driver)
+        # A peer left waiting on itself (a dishonest one that never sends) would wait
+        # forever: once one peer is done, the rest get a grace period.
+        await first_done.wait()
+        with trio.move_on_after(silence_timeout):
+            while any(not t.finished for t in tables):
+                await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+    return [
+        PeerResult(
+            seat,
+            table.transcript,
+            front_ends[seat].events,
+            finished=table.phase.value == "over",
+            aborted=table.phase.value == "aborted",
+        )
+        for seat, table in enumerate(tables)
+    ]

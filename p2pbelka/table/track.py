@@ -54,12 +54,8 @@ class BelkaTrack:
 
     @property
     def chooser(self) -> int | None:
-        """The seat that sends the eggs choice: the winning team's first seat after the dealer."""
-        team = self.game.pending_choice
-        if team is None:
-            return None
-        dealer = self.game.history[-1].dealer
-        return next(s for s in ((dealer + k) % 4 for k in range(1, 5)) if s & 1 == team)
+        """The seat that sends the eggs choice, when the rules ask for one."""
+        return self.game.choice_seat
 
     @property
     def finished(self) -> bool:

@@ -1,0 +1,138 @@
+"""The trio driver of one peer: a table, a transport and a front end, wired together.
+
+The table is sans-IO; this is the edge where bytes arrive, time passes and a
+player (a bot or a screen) acts.  Everything that touches the table happens in
+one task, so the table needs no locks: envelopes from the transport and actions
+from the front end are queued into one inbox and applied in turn.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import trio
+
+from p2pbelka.bots.base import Bot
+from p2pbelka.peer.player import answer
+from p2pbelka.table import events as ev
+from p2pbelka.table.session import Table
+
+Action = Callable[[Table], None]
+
+
+class Transport(Protocol):
+    """How envelopes reach the other seats (memory channels, or the LAN mesh)."""
+
+    async def broadcast(self, raw: bytes) -> None: ...
+
+    async def receive(self) -> bytes:
+        """The next envelope from any peer; raises trio.EndOfChannel when none can come."""
+        ...
+
+
+class FrontEnd(Protocol):
+    """Who decides for the local seat and watches the game: a bot or a screen."""
+
+    async def on_event(self, driver: PeerDriver, event: ev.Event) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting(ev.Event):
+    """Nothing arrived for a while: the table is waiting for these seats."""
+
+    seats: tuple[int, ...]
+    seconds: float
+
+
+class BotFrontEnd:
+    """A bot in the seat: answers every choice at once."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.events: list[ev.Event] = []
+
+    async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
+        self.events.append(event)
+        if isinstance(event, ev.ChoiceNeeded):
+            answer(driver.table, self.bot, event)
+
+
+class PeerDriver:
+    def __init__(
+        self,
+        table: Table,
+        transport: Transport,
+        front_end: FrontEnd,
+        *,
+        pause_after: float = 10.0,
+        give_up_after: float = 60.0,
+    ) -> None:
+        self.table = table
+        self.transport = transport
+        self.front_end = front_end
+        self.pause_after = pause_after
+        self.give_up_after = give_up_after
+        self._inbox_send, self._inbox = trio.open_memory_channel[bytes | Action](math.inf)
+
+    async def submit(self, action: Action) -> None:
+        """Run ``action`` on the table in the driver's task (a screen's move, say)."""
+        await self._inbox_send.send(action)
+
+    async def run(self) -> None:
+        """Play until the table is finished (over or aborted)."""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._pump_transport)
+            await self._flush()
+            await self._main_loop()
+            nursery.cancel_scope.cancel()
+
+    async def _pump_transport(self) -> None:
+        try:
+            while True:
+                await self._inbox_send.send(await self.transport.receive())
+        except trio.EndOfChannel:
+            return
+
+    async def _main_loop(self) -> None:
+        quiet_since = trio.current_time()
+        paused = False
+        while not self.table.finished:
+            with trio.move_on_after(self.pause_after if not paused else 1.0):
+                item = await self._inbox.receive()
+                quiet_since, paused = trio.current_time(), False
+                await self._apply(item)
+                await self._flush()
+                continue
+            # Only other seats can be given up on; our own player may take its time.
+            silent = trio.current_time() - quiet_since
+            missing = tuple(s for s in self.table.missing() if s != self.table.me)
+            if missing and silent >= self.give_up_after:
+                self.table.abandon(list(missing))
+            elif missing and not paused:
+                paused = True
+                await self.front_end.on_event(self, Waiting(missing, silent))
+            await self._flush()
+
+    async def _apply(self, item: bytes | Action) -> None:
+        if isinstance(item, bytes):
+            self.table.receive(item)
+            return
+        try:
+            item(self.table)
+        except ValueError as exc:  # a move the table refused: the player hears why
+            await self.front_end.on_event(self, ev.Rejected(f"move refused: {exc}", self.table.me))
+
+    async def _flush(self) -> None:
+        """Send what the table produced and show what happened, until it is quiet."""
+        while True:
+            outgoing = self.table.take_outgoing()
+            events = self.table.take_events()
+            if not outgoing and not events:
+                return
+            for raw in outgoing:
+                await self.transport.broadcast(raw)
+            for event in events:
+                await self.front_end.on_event(self, event)

@@ -1,0 +1,66 @@
+"""Game-protocol test vectors: a fixed-seed game's opening, up to the end of its first deal.
+
+``python -m p2pbelka.table.vectors DIR`` writes ``DIR/first-deal.p2pb`` (the
+transcript prefix) and ``DIR/first-deal.json`` (every record's type, seat, seq
+and hash, and the audited first deal).  A second implementation checks itself
+by verifying the transcript and recomputing those hashes; the reference
+implementation also regenerates the bytes from the seed (tests/test_vectors.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from p2pbelka.bots import make_bot
+from p2pbelka.peer.local import LocalGame
+from p2pbelka.peer.sync import run_sync
+from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.table import events as ev
+
+SEED = 1
+NAME = "first-deal"
+
+
+def generate(seed: int = SEED) -> tuple[bytes, dict[str, Any]]:
+    game = LocalGame.seeded(seed)
+    tables = game.make_tables()
+    events = run_sync(tables, [make_bot("random", seed * 10 + s) for s in range(4)])
+    table = tables[0]
+    first_end = next(
+        i for i, e in enumerate(table.transcript) if e.type == "deal_end" and e.deal == 1
+    )
+    envelopes = table.transcript[: first_end + 4]  # the four deal_end envelopes of deal 1
+    audited = next(e for e in events[0] if isinstance(e, ev.DealAudited))
+    data = dump_transcript(envelopes)
+    seats = [s.key for s in game.setup().seats]
+    description = {
+        "seed": seed,
+        "game_id": game.game_id.hex(),
+        "seat_keys": [k.hex() for k in seats],
+        "transcript_sha256": hashlib.sha256(data).hexdigest(),
+        "transcript_bytes": len(data),
+        "records": [
+            {"type": e.type, "seat": seats.index(e.sender), "seq": e.seq, "deal": e.deal,
+             "hash": e.digest.hex()}
+            for e in envelopes
+        ],
+        "first_deal": audited.summary,
+    }
+    return data, description
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0]) if argv else Path("protocol/vectors")
+    data, description = generate()
+    (out / f"{NAME}.p2pb").write_bytes(data)
+    text = json.dumps(description, indent=1, ensure_ascii=False)
+    (out / f"{NAME}.json").write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,31 @@
+"""The game-protocol vectors in protocol/vectors: the code must reproduce them exactly."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from p2pbelka.protocol.transcript import iter_records
+from p2pbelka.table.vectors import generate
+from p2pbelka.table.verify import verify_bytes
+
+VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
+
+
+def test_first_deal_vector_verifies_and_matches_its_description() -> None:
+    data = (VECTORS / "first-deal.p2pb").read_bytes()
+    description = json.loads((VECTORS / "first-deal.json").read_text(encoding="utf-8"))
+    assert hashlib.sha256(data).hexdigest() == description["transcript_sha256"]
+    records = list(iter_records(data))
+    assert [r.envelope.digest.hex() for r in records] == [r["hash"] for r in description["records"]]
+    report = verify_bytes(data)
+    assert report.error is None and not report.aborted
+    assert report.deals[0]["card_points"] == description["first_deal"]["card_points"]
+    assert report.deals[0]["hands"] == description["first_deal"]["hands"]
+
+
+def test_the_seeded_game_regenerates_the_same_bytes() -> None:
+    data, description = generate()
+    assert data == (VECTORS / "first-deal.p2pb").read_bytes()
+    assert description == json.loads((VECTORS / "first-deal.json").read_text(encoding="utf-8"))
