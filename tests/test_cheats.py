@@ -291,3 +291,35 @@ def test_bots_only_see_their_own_hand() -> None:
     game = LocalGame.seeded(41)
     run_sync(game.make_tables(), [Spy(s) for s in range(4)])  # type: ignore[list-item]
     assert seen and all(all(unknown) for unknown in seen)  # type: ignore[arg-type]
+
+
+def test_telling_different_peers_different_things() -> None:
+    """The cheater keeps two consistent hash chains: seat 3 gets its shares in another
+    order (same meaning, other bytes) and every later envelope re-chained to match.
+    Nothing is wrong on its face; the deal-end comparison of chain heads names it."""
+    from p2pbelka.peer.sync import run_sync
+
+    game = LocalGame.seeded(42)
+    signer = game.signers[CHEATER]
+    tables = game.make_tables()
+    forked: dict[str, bytes] = {}  # the last digest of the chain seat 3 sees
+
+    def deliver(source: int, dest: int, raw: bytes) -> bytes | None:
+        if source != CHEATER or dest != 3:
+            return raw
+        envelope = open_envelope(raw)
+        msg = envelope.msg
+        if isinstance(msg, m.SharesMsg) and "prev" not in forked:
+            msg = m.SharesMsg(tuple(reversed(msg.shares)))
+        elif "prev" not in forked:
+            return raw
+        prev = forked.get("prev", envelope.prev)
+        twin = seal_envelope(signer, envelope.game, envelope.deal, envelope.seq, prev, msg)
+        forked["prev"] = twin.digest
+        return twin.raw
+
+    events = run_sync(tables, [make_bot("random", s) for s in range(4)], deliver=deliver)
+    for seat in (0, 1, 3):
+        assert tables[seat].phase is Phase.ABORTED
+        faults = faults_of(events[seat])
+        assert any(f.seat == CHEATER and "different peers" in f.what for f in faults), faults

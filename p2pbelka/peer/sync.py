@@ -18,12 +18,16 @@ from p2pbelka.table.session import Table
 Tamper = Callable[[int, bytes], list[bytes]]
 """Given the sender's seat and an envelope, what actually goes out (default: itself)."""
 
+Deliver = Callable[[int, int, bytes], bytes | None]
+"""Given sender, recipient and an envelope, what that recipient gets (None: nothing)."""
+
 
 def run_sync(
     tables: Sequence[Table],
     bots: Sequence[Bot],
     *,
     tamper: Tamper | None = None,
+    deliver: Deliver | None = None,
     max_deliveries: int = 1_000_000,
 ) -> list[list[ev.Event]]:
     """Deliver every envelope to every other table until nothing moves; return each
@@ -38,8 +42,11 @@ def run_sync(
             return events
         source, raw = queue.popleft()
         for seat, table in enumerate(tables):
-            if seat != source:
-                table.receive(raw)
+            if seat == source:
+                continue
+            received = deliver(source, seat, raw) if deliver else raw
+            if received is not None:
+                table.receive(received)
     raise RuntimeError("too many deliveries: the tables never settle")
 
 
