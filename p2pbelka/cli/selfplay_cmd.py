@@ -42,13 +42,7 @@ def describe_deal(deal_id: int, s: dict[str, object]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    import trio
-
-    from p2pbelka.bots import make_bot
-    from p2pbelka.peer.local import LocalGame, play_local_game
-    from p2pbelka.protocol.transcript import dump_transcript
     from p2pbelka.rules.options import options_from
-    from p2pbelka.table import events as ev
 
     try:
         options = parse_options(args.option)
@@ -58,29 +52,55 @@ def run(args: argparse.Namespace) -> int:
         return 2
     status = 0
     for k in range(args.games):
-        seed = None if args.seed is None else args.seed * 1000 + k
-        game = LocalGame.seeded(seed, args.preset, options)
-        bots = [make_bot(args.bot, None if seed is None else seed * 10 + s) for s in range(4)]
-        results = trio.run(play_local_game, game, bots)
-        same = all(r.transcript == results[0].transcript for r in results)
-        final = [e for e in results[0].events if isinstance(e, ev.GameOver | ev.GameAborted)]
-        if not args.quiet:
-            for event in results[0].events:
-                if isinstance(event, ev.DealAudited):
-                    print(f"game {k + 1} " + describe_deal(event.deal_id, event.summary))
-        outcome = final[0] if final else None
-        if isinstance(outcome, ev.GameOver):
-            print(f"game {k + 1}: team {outcome.winner} wins {outcome.score[0]}:{outcome.score[1]}")
-        else:
-            status = 1
-            print(f"game {k + 1}: did not finish: {outcome}")
-        if not same:
-            status = 1
-            print(f"game {k + 1}: the peers' transcripts differ", file=sys.stderr)
-        if args.transcript is not None:
-            path = transcript_path(args.transcript, k, args.games)
-            path.write_bytes(dump_transcript(results[0].transcript))
-            print(
-                f"game {k + 1}: transcript saved to {path} ({len(results[0].transcript)} envelopes)"
-            )
+        status = max(status, play_one(args, k, options))
+    return status
+
+
+def play_one(args: argparse.Namespace, k: int, options: dict[str, str]) -> int:
+    """Play game ``k``; seat 0's transcript is written record by record as the game goes."""
+    from functools import partial
+
+    import trio
+
+    from p2pbelka.bots import make_bot
+    from p2pbelka.peer.local import LocalGame, play_local_game
+    from p2pbelka.protocol.envelope import Envelope
+    from p2pbelka.protocol.transcript import TranscriptWriter
+    from p2pbelka.table import events as ev
+
+    seed = None if args.seed is None else args.seed * 1000 + k
+    game = LocalGame.seeded(seed, args.preset, options)
+    bots = [make_bot(args.bot, None if seed is None else seed * 10 + s) for s in range(4)]
+    path = None if args.transcript is None else transcript_path(args.transcript, k, args.games)
+    if path is not None:
+        path.unlink(missing_ok=True)
+    writer = TranscriptWriter(path) if path is not None else None
+
+    def save(seat: int, envelope: Envelope) -> None:
+        if writer is not None and seat == 0:
+            writer.append(envelope)
+
+    try:
+        tables = game.make_tables(save)
+        results = trio.run(partial(play_local_game, game, bots, tables=tables))
+    finally:
+        if writer is not None:
+            writer.close()
+    status = 0
+    if not args.quiet:
+        for event in results[0].events:
+            if isinstance(event, ev.DealAudited):
+                print(f"game {k + 1} " + describe_deal(event.deal_id, event.summary))
+    final = [e for e in results[0].events if isinstance(e, ev.GameOver | ev.GameAborted)]
+    outcome = final[0] if final else None
+    if isinstance(outcome, ev.GameOver):
+        print(f"game {k + 1}: team {outcome.winner} wins {outcome.score[0]}:{outcome.score[1]}")
+    else:
+        status = 1
+        print(f"game {k + 1}: did not finish: {outcome}")
+    if not all(r.transcript == results[0].transcript for r in results):
+        status = 1
+        print(f"game {k + 1}: the peers' transcripts differ", file=sys.stderr)
+    if path is not None:
+        print(f"game {k + 1}: transcript saved to {path} ({len(results[0].transcript)} envelopes)")
     return status
