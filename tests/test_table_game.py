@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -99,9 +100,15 @@ def test_selfplay_and_verify_commands(tmp_path: Path, capsys: pytest.CaptureFixt
     path = tmp_path / "game.p2pb"
     assert main(["selfplay", "--seed", "4", "--transcript", str(path), "--quiet"]) == 0
     assert "wins" in capsys.readouterr().out
-    assert main(["verify", str(path)]) == 0
+    record = tmp_path / "game.json"
+    assert main(["verify", str(path), "--record", str(record)]) == 0
     out = capsys.readouterr().out
     assert "OK: every deal was dealt fairly" in out
+    # the rules engine's referee agrees with the fair-deal verifier on the whole game
+    assert main(["referee", str(record)]) == 0
+    refereed = json.loads(capsys.readouterr().out)
+    score = out.splitlines()[-3].rsplit("score ", 1)[1]
+    assert str(refereed["score"]) == score
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0x40
     path.write_bytes(bytes(data))

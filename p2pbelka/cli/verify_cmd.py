@@ -11,6 +11,12 @@ from pathlib import Path
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="a transcript saved by a peer")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--record",
+        type=Path,
+        metavar="OUT",
+        help="also write the verified deals as a JSON game record (for `p2pbelka referee`)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -22,6 +28,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"p2pbelka verify: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     report = verify_bytes(data)
+    if args.record is not None and report.game is not None and report.game.history:
+        from p2pbelka.rules.records import dump_record
+
+        args.record.write_text(dump_record(report.game) + "\n", encoding="utf-8")
     if args.json:
         print(
             json.dumps(

@@ -16,6 +16,7 @@ from typing import Any
 import msgpack
 
 from p2pbelka.protocol.transcript import MAGIC, TranscriptError, iter_records
+from p2pbelka.rules.game import GameState
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import OrderError, Table
 
@@ -31,6 +32,8 @@ class VerifyReport:
     aborted: bool = False
     winner: int | None = None
     score: tuple[int, int] | None = None
+    game: GameState | None = None
+    """The audited game (every finished deal with all hands): a game record can be made of it."""
 
     @property
     def verdict(self) -> str:
@@ -81,6 +84,7 @@ def verify_bytes(data: bytes) -> VerifyReport:
         if table.track is not None:
             report.winner = table.track.winner
             report.score = table.track.score
+            report.game = table.track.game
     return report
 
 
