@@ -132,6 +132,8 @@ class Table:
         self._asked: tuple[object, ...] | None = None
         self._draining = False
         self._pending_table: Envelope | None = None
+        # A resumed seat stays silent until its driver has fetched what the others hold.
+        self._hold = False
         # the schedule
         self._order: list[int] = []
         self._slot = 0
@@ -160,6 +162,49 @@ class Table:
         table._outgoing.append(envelope.raw)
         table.receive(envelope.raw)
         return table
+
+    @classmethod
+    def resume(
+        cls,
+        signer: Signer,
+        envelopes: list[Envelope],
+        *,
+        seed_source: Callable[[], bytes],
+        on_accept: Callable[[Envelope], None] | None = None,
+    ) -> Table:
+        """Rebuild a seat's table from its own transcript, after a crash.
+
+        ``seed_source`` must give the same values, in the same order, as the lost
+        table drew them (lot value, then one seed per deal): a peer keeps them on
+        disk.  The table is *held*: it sends nothing until ``release``, so the
+        driver can first fetch what the others hold (its own envelopes sent just
+        before the crash included; those are reused, never signed anew, or the
+        seat would equivocate).  Raises ``OrderError`` if the transcript does not
+        replay.
+        """
+        if not envelopes:
+            raise OrderError("an empty transcript: nothing to resume")
+        table = cls(envelopes[0].game, signer=signer, seed_source=seed_source)
+        table._hold = True
+        for envelope in envelopes:
+            if table.finished:
+                raise OrderError("envelope after the end of the game")
+            table.replay(envelope)
+        table._on_accept = on_accept
+        return table
+
+    @property
+    def held(self) -> bool:
+        return self._hold
+
+    def release(self) -> None:
+        """Let a resumed table speak for its seat again: it sends what it owes now."""
+        if not self._hold:
+            return
+        self._hold = False
+        self._asked = None
+        self._act()
+        self._drain()
 
     @property
     def n_seats(self) -> int:
@@ -223,6 +268,33 @@ class Table:
         if len(self.transcript) == before and not self.finished:
             rejected = [e for e in self._events if isinstance(e, ev.Rejected)]
             raise OrderError(rejected[-1].reason if rejected else "envelope not accepted")
+
+    def wants(self) -> list[int]:
+        """For each seat, the first sequence number this table does not hold (for a
+        resend request); empty before the table description arrived."""
+        if self._intake is None:
+            return []
+        out = []
+        for chain in self._intake.chains:
+            seq = chain.next_seq
+            while seq in chain.waiting:
+                seq += 1
+            out.append(seq)
+        return out
+
+    def envelopes_from(self, seat: int, seq: int, limit: int = 256) -> list[bytes]:
+        """``seat``'s envelopes from ``seq`` on that this table holds, accepted or
+        waiting, in chain order: the answer to a resend request (any peer may relay)."""
+        if self._intake is None or not 0 <= seat < self.n_seats:
+            return []
+        key = self.setup.seats[seat].key if self.setup else b""
+        out = [e.raw for e in self.transcript if e.sender == key and e.seq >= seq]
+        chain = self._intake.chains[seat]
+        nxt = max(seq, chain.next_seq)
+        while nxt in chain.waiting and len(out) < limit:
+            out.append(chain.waiting[nxt].raw)
+            nxt += 1
+        return out[:limit]
 
     def seat_of(self, key: bytes) -> int | None:
         assert self.setup is not None
@@ -306,12 +378,25 @@ class Table:
         deal = (
             self.deal_id if self.phase not in (Phase.SIT, Phase.LOT_COMMIT, Phase.LOT_REVEAL) else 0
         )
-        envelope = self._seal(deal, msg)
+        pending = self._own_pending()
+        if pending is not None:
+            # Sent before a crash and handed back by a peer: that one stands.
+            envelope = pending
+            self._my_seq += 1
+            self._my_prev = envelope.digest
+        else:
+            envelope = self._seal(deal, msg)
         self._outgoing.append(envelope.raw)
         assert self.me is not None
         self._intake_or_fail().offer(self.me, envelope)
         if not self._draining:
             self._drain()
+
+    def _own_pending(self) -> Envelope | None:
+        """Our own next envelope, if a peer handed it back (only after a resume)."""
+        if self.me is None or self._intake is None:
+            return None
+        return self._intake.chains[self.me].waiting.get(self._my_seq)
 
     def _intake_or_fail(self) -> Intake:
         assert self._intake is not None, "no table yet"
@@ -402,8 +487,25 @@ class Table:
 
     def _accepted(self, envelope: Envelope) -> None:
         self.transcript.append(envelope)
+        if (
+            self.signer is not None
+            and envelope.sender == self.signer.public_key
+            and envelope.seq >= self._my_seq
+        ):
+            self._own_replayed(envelope)
         if self._on_accept is not None:
             self._on_accept(envelope)
+
+    def _own_replayed(self, envelope: Envelope) -> None:
+        """One of our own envelopes from before a crash: continue our chain after it."""
+        self._my_seq = envelope.seq + 1
+        self._my_prev = envelope.digest
+        if isinstance(envelope.msg, m.TableMsg):
+            return
+        self._sent.add(self._deal_key())
+        if isinstance(envelope.msg, m.LotCommitMsg) and self._my_lot is None:
+            # Drawn here, in the order the lost table drew it, so later seeds line up.
+            self._my_lot = self._seed_source()
 
     def _start_phase(self, phase: Phase, order: list[int]) -> None:
         self.phase = phase
@@ -701,12 +803,18 @@ class Table:
 
     def _act(self) -> None:
         """Send whatever the local seat owes now; ask the player where the rules give a choice."""
+        if self._hold:
+            return
         if self.me is None or self.finished or not self._order or self.me not in self._order:
             return
         if self.phase not in PARALLEL and self.due_seat() != self.me:
             return
         key = self._deal_key()
         if key in self._sent:
+            return
+        pending = self._own_pending()
+        if pending is not None and self.phase in (Phase.READY, Phase.PLAY, Phase.CHOICE):
+            self._send_once(key, pending.msg)
             return
         msg = self._automatic_message()
         if msg is not None:

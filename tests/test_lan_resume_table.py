@@ -1,0 +1,138 @@
+"""Sans-IO resume: a seat rebuilt from its transcript and saved secrets continues its game.
+
+The network is a plain queue here; a "crash" drops the seat's table (what it had
+sent stays in flight, what is sent to it while down is lost) and the resumed
+table catches up from the others with ``wants``/``envelopes_from``, as the LAN
+mesh's resend request does.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+
+import pytest
+
+from p2pbelka.bots import make_bot
+from p2pbelka.peer.local import LocalGame
+from p2pbelka.peer.player import pump
+from p2pbelka.protocol.envelope import Envelope
+from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.table import events as ev
+from p2pbelka.table.session import OrderError, Table
+from p2pbelka.table.verify import verify_bytes
+
+
+class Recorded:
+    """A seed source that remembers what it gave, as a peer's secrets file does."""
+
+    def __init__(self, source: Callable[[], bytes]) -> None:
+        self.source = source
+        self.drawn: list[bytes] = []
+
+    def __call__(self) -> bytes:
+        value = self.source()
+        self.drawn.append(value)
+        return value
+
+    def replaying(self) -> Callable[[], bytes]:
+        saved = iter(list(self.drawn))
+        return lambda: next(saved, None) or self()
+
+
+def _owes_itself(table: Table) -> bool:
+    """True when the seat has sent envelopes it has not processed yet (the hard case:
+    after the crash it must take them back from the others, not sign new ones)."""
+    assert table.signer is not None and table.me is not None
+    mine = sum(1 for e in table.transcript if e.sender == table.signer.public_key)
+    return table.wants()[table.me] > mine
+
+
+def _catch_up(table: Table, others: list[Table]) -> None:
+    for other in others:
+        for seat, seq in enumerate(table.wants()):
+            for raw in other.envelopes_from(seat, seq):
+                table.receive(raw)
+
+
+@pytest.mark.parametrize(
+    ("victim", "crash_after", "downtime"), [(2, 40, 1), (1, 200, 0), (3, 300, 2), (2, 450, 50)]
+)
+def test_a_crashed_seat_resumes_and_the_game_finishes(
+    victim: int, crash_after: int, downtime: int
+) -> None:
+    game = LocalGame.seeded(77)
+    assert game.seed_sources is not None
+    recorded = Recorded(game.seed_sources[victim])
+    game.seed_sources[victim] = recorded
+    tables = game.make_tables()
+    bots = [make_bot("random", s) for s in range(4)]
+    logs: list[list[ev.Event]] = [[] for _ in range(4)]
+    queue: deque[tuple[int, bytes]] = deque()
+    down = False
+    crashed_at = -1
+    deliveries = 0
+    while True:
+        for seat, table in enumerate(tables):
+            if not (down and seat == victim):
+                queue.extend((seat, raw) for raw in pump(table, bots[seat], logs[seat]))
+        if deliveries >= crash_after and crashed_at < 0 and _owes_itself(tables[victim]):
+            down = True
+            crashed_at = deliveries
+            saved: list[Envelope] = list(tables[victim].transcript)
+            blocker = tables[victim].due_seat()
+            # What the seat sent just before it died reaches the others first.
+            for _, raw in [item for item in queue if item[0] == victim]:
+                for seat, table in enumerate(tables):
+                    if seat != victim:
+                        table.receive(raw)
+            queue = deque(item for item in queue if item[0] != victim)
+        # Back after ``downtime`` deliveries, or once the others are stuck waiting for it.
+        if down and (deliveries == crashed_at + downtime or not queue):
+            down = False
+            tables[victim] = Table.resume(
+                game.signers[victim], saved, seed_source=recorded.replaying()
+            )
+            assert tables[victim].held
+            # The peer it waits for is not reachable yet: the seat takes back its own
+            # envelopes from the others and must reuse them, not sign new ones.
+            unreachable = blocker if blocker != victim else (victim + 1) % 4
+            others = [t for s, t in enumerate(tables) if s not in (victim, unreachable)]
+            _catch_up(tables[victim], others)
+            tables[victim].release()
+            continue
+        if not queue:
+            # Quiet: every peer asks the others for what it lacks (the driver does this).
+            before = [len(t.transcript) for t in tables]
+            for seat, table in enumerate(tables):
+                _catch_up(table, [t for s, t in enumerate(tables) if s != seat])
+            if [len(t.transcript) for t in tables] == before:
+                if all(t.finished for t in tables):
+                    break
+                stuck = [len(t.transcript) for t in tables]
+                raise AssertionError(f"the game is stuck: transcript lengths {stuck}")
+            continue
+        source, raw = queue.popleft()
+        deliveries += 1
+        for seat, table in enumerate(tables):
+            if seat != source and not (down and seat == victim):
+                table.receive(raw)
+    assert crashed_at >= crash_after, "the game ended before the crash"
+    assert all(t.phase.value == "over" for t in tables), [t.phase for t in tables]
+    data = {dump_transcript(t.transcript) for t in tables}
+    assert len(data) == 1
+    assert verify_bytes(data.pop()).ok
+    assert not [e for e in logs[(victim + 2) % 4] if isinstance(e, ev.Rejected)]
+
+
+def test_resume_refuses_a_transcript_that_does_not_replay() -> None:
+    game = LocalGame.seeded(5)
+    with pytest.raises(OrderError):
+        Table.resume(game.signers[1], [], seed_source=lambda: bytes(32))
+    tables = game.make_tables()
+    host_envelope = tables[0].transcript[0]
+    table = Table.resume(game.signers[0], [host_envelope], seed_source=lambda: bytes(32))
+    assert table.wants() == [1, 0, 0, 0]
+    assert table.envelopes_from(0, 0) == [host_envelope.raw]
+    with pytest.raises(OrderError):
+        Table.resume(game.signers[0], [host_envelope, host_envelope], seed_source=bytes)
