@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast, runtime_checkable
 
 import trio
 
@@ -47,6 +47,18 @@ class Waiting(ev.Event):
     seconds: float
 
 
+@dataclass(frozen=True, slots=True)
+class Resumed(ev.Event):
+    """The game moves again after a ``Waiting``."""
+
+
+@runtime_checkable
+class Recovering(Protocol):
+    """A transport that can ask its peers again for envelopes the table lacks."""
+
+    async def ask_resend(self, wants: list[int]) -> None: ...
+
+
 class BotFrontEnd:
     """A bot in the seat: answers every choice at once."""
 
@@ -69,12 +81,14 @@ class PeerDriver:
         *,
         pause_after: float = 10.0,
         give_up_after: float = 60.0,
+        resend_after: float = 1.0,
     ) -> None:
         self.table = table
         self.transport = transport
         self.front_end = front_end
         self.pause_after = pause_after
         self.give_up_after = give_up_after
+        self.resend_after = resend_after
         self._inbox_send, self._inbox = trio.open_memory_channel[bytes | Action](math.inf)
 
     async def submit(self, action: Action) -> None:
@@ -96,22 +110,47 @@ class PeerDriver:
         except trio.EndOfChannel:
             return
 
+    def _progress(self) -> tuple[int, tuple[int, ...]]:
+        return len(self.table.transcript), tuple(self.table.missing())
+
     async def _main_loop(self) -> None:
-        quiet_since = trio.current_time()
+        # Silence is measured from the last *progress* of the table, not from the last
+        # frame: a peer that sends junk or duplicates must not keep the table waiting.
+        progress = self._progress()
+        quiet_since = asked_at = trio.current_time()
         paused = False
+        tick = min(self.pause_after, self.resend_after, 1.0)
+        next_check = quiet_since + tick
+        recovering = isinstance(self.transport, Recovering)
         while not self.table.finished:
-            with trio.move_on_after(self.pause_after if not paused else 1.0):
+            item: bytes | Action | None = None
+            # Only the wait is cancellable: a flush cut short would lose envelopes.
+            with trio.move_on_at(next_check):
                 item = await self._inbox.receive()
-                quiet_since, paused = trio.current_time(), False
+            if item is not None:
                 await self._apply(item)
                 await self._flush()
+            now = trio.current_time()
+            if self._progress() != progress:
+                progress, quiet_since, asked_at = self._progress(), now, now
+                if paused:
+                    paused = False
+                    await self.front_end.on_event(self, Resumed())
+            if now < next_check or self.table.finished:
                 continue
+            next_check = now + tick
             # Only other seats can be given up on; our own player may take its time.
-            silent = trio.current_time() - quiet_since
+            silent = now - quiet_since
             missing = tuple(s for s in self.table.missing() if s != self.table.me)
-            if missing and silent >= self.give_up_after:
+            if not missing:
+                quiet_since = now
+                continue
+            if recovering and now - asked_at >= self.resend_after:
+                asked_at = now
+                await cast(Recovering, self.transport).ask_resend(self.table.wants())
+            if silent >= self.give_up_after:
                 self.table.abandon(list(missing))
-            elif missing and not paused:
+            elif not paused and silent >= self.pause_after:
                 paused = True
                 await self.front_end.on_event(self, Waiting(missing, silent))
             await self._flush()

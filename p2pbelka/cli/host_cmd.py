@@ -1,0 +1,58 @@
+"""``p2pbelka host``: open a table on the LAN, seat three players, play seat 0."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from p2pbelka.cli.lan_args import add_network_arguments, add_player_arguments
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", default="Belka table", help="the table's name on the LAN")
+    parser.add_argument("--preset", default="classic", help="classic (default) or eyes")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a house rule"
+    )
+    parser.add_argument(
+        "--no-announce", action="store_true", help="no beacons: joiners use --connect"
+    )
+    add_player_arguments(parser)
+    add_network_arguments(parser, lobby=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    import trio
+
+    from p2pbelka.cli import lan_args
+    from p2pbelka.cli.selfplay_cmd import parse_options
+    from p2pbelka.peer.lan import host_game
+
+    try:
+        options = parse_options(args.option)
+    except ValueError as exc:
+        print(f"p2pbelka host: {exc}", file=sys.stderr)
+        return 2
+    player = lan_args.prepare(args, "host")
+    if player is None:
+        return 2
+    identity, level, fe = player
+    net = lan_args.net_options(args)
+    net.announce = not args.no_announce
+    try:
+        result = trio.run(
+            lambda: host_game(
+                identity,
+                args.name,
+                fe,
+                preset=args.preset,
+                options=options,
+                net=net,
+                on_lobby=lan_args.print_lobby,
+                bot=level,
+            )
+        )
+    except (ValueError, OSError) as exc:
+        print(f"p2pbelka host: {exc}", file=sys.stderr)
+        return 2
+    return lan_args.report(result, fe, args)

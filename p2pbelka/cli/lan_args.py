@@ -1,0 +1,162 @@
+"""What ``host``, ``join`` and ``resume`` share: network options, the seat's player,
+the lobby lines and the end-of-game report."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import resource
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from p2pbelka.net.identity import Identity
+    from p2pbelka.peer.lan import GameResult, LobbyEvent, NetOptions
+    from p2pbelka.peer.text import TextFrontEnd
+
+Player = tuple["Identity", "str | None", "TextFrontEnd"]
+
+
+def add_player_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bot",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="LEVEL",
+        help="a bot plays this seat (heuristic if available, else random; or name a level)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="print only the lobby and the end")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log the network too")
+    parser.add_argument(
+        "--stats", action="store_true", help="print one JSON line of figures at the end"
+    )
+
+
+def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = False) -> None:
+    net = parser.add_argument_group("network")
+    net.add_argument("--listen", default="0.0.0.0", metavar="ADDR", help="address to listen on")
+    net.add_argument("--port", type=int, default=0, help="the game (mesh) port; 0 = any free")
+    if lobby:
+        net.add_argument("--lobby-port", type=int, default=0, help="the lobby port; 0 = any")
+    net.add_argument(
+        "--advertise-port", type=int, default=None, help="tell the others to reach us here"
+    )
+    net.add_argument("--interface", default=None, metavar="ADDR", help="multicast interface")
+    net.add_argument("--group", default=None, help="multicast group of the beacons")
+    net.add_argument("--beacon-port", type=int, default=None, help="UDP port of the beacons")
+    net.add_argument("--pause-after", type=float, default=10.0, help="say who is silent after S")
+    net.add_argument("--give-up-after", type=float, default=60.0, help="end the game after S")
+    net.add_argument("--linger", type=float, default=5.0, help="stay S for late peers at the end")
+
+
+def net_options(args: argparse.Namespace) -> NetOptions:
+    from p2pbelka.peer.lan import NetOptions
+
+    net = NetOptions(
+        listen_host=args.listen,
+        listen_port=args.port,
+        lobby_port=getattr(args, "lobby_port", 0),
+        advertise_port=args.advertise_port,
+        interface=args.interface,
+        pause_after=args.pause_after,
+        give_up_after=args.give_up_after,
+        linger=args.linger,
+    )
+    if args.group:
+        net.group = args.group
+    if args.beacon_port:
+        net.beacon_port = args.beacon_port
+    return net
+
+
+def setup_logging(args: argparse.Namespace) -> None:
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        stream=sys.stderr,
+        format="p2pbelka: %(message)s",
+    )
+
+
+def bot_level(requested: str | None) -> str | None:
+    """None: a person plays (typed moves); "" asks for the default bot."""
+    from p2pbelka.peer.loopback import DEFAULT_BOT
+
+    if requested is None:
+        return None
+    return requested or DEFAULT_BOT
+
+
+def front_end(level: str | None, quiet: bool) -> TextFrontEnd:
+    from p2pbelka.bots import make_bot
+    from p2pbelka.peer.text import TextFrontEnd
+
+    return TextFrontEnd(make_bot(level) if level else None, quiet=quiet)
+
+
+def prepare(args: argparse.Namespace, command: str, saved_bot: str | None = None) -> Player | None:
+    """Logging, the user's identity and who plays the seat; None (after saying why)
+    if one of them cannot be had."""
+    from p2pbelka.net.identity import Identity, IdentityError
+
+    setup_logging(args)
+    try:
+        identity = Identity.load_or_create()
+        level = bot_level(args.bot if args.bot is not None else saved_bot)
+        fe = front_end(level, args.quiet)
+    except (ValueError, IdentityError) as exc:
+        print(f"p2pbelka {command}: {exc}", file=sys.stderr)
+        return None
+    say(f"you are {identity.name} [{identity.fingerprint}]")
+    return identity, level, fe
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+async def print_lobby(event: LobbyEvent) -> None:
+    from p2pbelka.net.identity import fingerprint
+    from p2pbelka.peer.lan import GameStarting, LobbyClosed, SeatsChanged, TableOpen, TablesHeard
+
+    if isinstance(event, TableOpen):
+        say(
+            f"table open: lobby port {event.lobby_port}, game port {event.mesh_port},"
+            f" game id {event.game_id.hex()}"
+        )
+    elif isinstance(event, TablesHeard):
+        say(f"heard {len(event.tables)} table(s)")
+    elif isinstance(event, SeatsChanged):
+        parts = []
+        for seat, view in enumerate(event.state.seats):
+            if view is None:
+                parts.append(f"{seat}: free")
+            else:
+                mark = "ready" if view.ready else "not ready"
+                parts.append(f"{seat}: {view.name} [{fingerprint(view.key)}] {mark}")
+        you = f" (you: seat {event.me})" if event.me is not None else ""
+        say("seats: " + "; ".join(parts) + you)
+    elif isinstance(event, GameStarting):
+        say(f"starting game {event.game_id.hex()} in seat {event.seat}")
+    elif isinstance(event, LobbyClosed):
+        say(f"lobby closed: {event.why}")
+
+
+def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> int:
+    say(f"transcript saved to {result.store.transcript_path}")
+    if args.stats:
+        game_s = (fe.finished or 0.0) - (fe.started or 0.0) if fe.started else 0.0
+        figures = {
+            "seat": result.seat,
+            "finished": result.finished,
+            "aborted": result.aborted,
+            "deals": fe.deals,
+            "game_ms": round(1000 * game_s, 1),
+            "bytes_sent": result.bytes_sent,
+            "frames_sent": result.frames_sent,
+            "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+            "transcript": str(result.store.transcript_path),
+        }
+        say(json.dumps(figures))
+    return 0 if result.finished else 1

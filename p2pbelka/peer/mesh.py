@@ -1,0 +1,279 @@
+"""The full mesh during play: one secure channel to every other seat, kept up.
+
+A ``Mesh`` is the ``Transport`` of a LAN peer's driver.  Seat ``i`` dials every
+seat below it and accepts the seats above it, so two peers never race to
+connect to each other; a dropped link is re-dialled by the higher seat.  Every
+(re)connection starts with a ``Resend`` request carrying what the table already
+holds, so whatever was lost while the link was down comes back, relayed by any
+peer that holds it (envelopes are signed by their authors, so relaying is safe).
+
+Everything a peer sends is checked before it reaches the table: a payload
+that is neither an envelope nor a valid control message is logged and
+dropped, and the link stays up; a frame that fails the channel's own checks
+(too large, not authentic) closes that link, and it is re-dialled.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import trio
+
+from p2pbelka.net.connection import SecureChannel, dial
+from p2pbelka.net.errors import NetError
+from p2pbelka.net.identity import Identity
+from p2pbelka.peer import lobby as lb
+from p2pbelka.protocol.codec import MAX_FRAME
+
+log = logging.getLogger(__name__)
+
+MAX_MESH_FRAME = MAX_FRAME + 1024
+"""Channel frame limit during play: one envelope (64 KiB) plus the AEAD tag, with room."""
+FRAME_OVERHEAD = 4 + 16  # length prefix + AEAD tag
+
+
+@dataclass
+class _Link:
+    seat: int
+    channel: SecureChannel
+    outbox: trio.MemorySendChannel[bytes]
+    resent: trio.Event = field(default_factory=trio.Event)
+
+
+class Mesh:
+    """Channels to the other seats of one game; see the module docstring.
+
+    ``source(seat, seq)`` and ``wants()`` read the table (the driver's task owns
+    it; trio never switches tasks inside them, so reading here is safe).
+    """
+
+    def __init__(
+        self,
+        identity: Identity,
+        game_id: bytes,
+        me: int,
+        keys: list[bytes],
+        peers: list[tuple[str, int]],
+        *,
+        source: Callable[[int, int], list[bytes]],
+        wants: Callable[[], list[int]],
+        redial_backoff: float = 1.0,
+        dial_all: bool = False,
+    ) -> None:
+        self.identity = identity
+        self.game_id = game_id
+        self.me = me
+        self.keys = keys
+        self.peers = list(peers)
+        self._source = source
+        self._wants = wants
+        self.redial_backoff = redial_backoff
+        # A resumed peer that lost its old port dials the higher seats too; two links
+        # to one seat are harmless (duplicates are dropped by the table).
+        self.dial_all = dial_all
+        self._links: dict[int, list[_Link]] = {s: [] for s in range(len(keys)) if s != me}
+        self._inbox_send, self._inbox = trio.open_memory_channel[bytes](math.inf)
+        self._done: set[int] = set()
+        self._finished = False
+        self._changed = trio.Event()
+        self._nursery: trio.Nursery | None = None
+        self.bytes_sent = 0
+        self.frames_sent = 0
+        self.dropped_payloads = 0
+
+    # -- the Transport protocol of the driver --------------------------------------
+
+    async def broadcast(self, raw: bytes) -> None:
+        for links in self._links.values():
+            for link in links:
+                self._queue(link, raw)
+
+    async def receive(self) -> bytes:
+        return await self._inbox.receive()
+
+    async def ask_resend(self, wants: list[int]) -> None:
+        """Ask every connected peer for what the table still lacks (the driver calls
+        this when the table has waited a while: a relay may hold it)."""
+        request = lb.encode_control(lb.Resend(tuple(wants)))
+        for links in self._links.values():
+            for link in links:
+                self._queue(link, request)
+
+    # -- state ---------------------------------------------------------------------
+
+    def seat_of(self, key: bytes) -> int | None:
+        if key == self.identity.public_key or key not in self.keys:
+            return None
+        return self.keys.index(key)
+
+    def connected(self) -> set[int]:
+        return {seat for seat, links in self._links.items() if links}
+
+    def authorize(self, key: bytes) -> bool:
+        """For the listener: only the other seated players may connect."""
+        return self.seat_of(key) is not None
+
+    async def caught_up(self, timeout: float) -> set[int]:
+        """Wait until every seat has answered a resend request on some link (or the
+        timeout passes); the seats that answered."""
+        with trio.move_on_after(timeout):
+            while self._answered() != set(self._links):
+                await self._changed.wait()
+        return self._answered()
+
+    def _answered(self) -> set[int]:
+        return {s for s, links in self._links.items() if any(lk.resent.is_set() for lk in links)}
+
+    # -- running -----------------------------------------------------------------------
+
+    async def run(self, *, adopt: dict[int, SecureChannel] | None = None) -> None:
+        """Keep links to every other seat until cancelled.  ``adopt``: channels that
+        are already open (a joiner's lobby channel to the host)."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            for seat in self._links:
+                if seat < self.me or self.dial_all:
+                    channel = (adopt or {}).get(seat)
+                    nursery.start_soon(self._keep_dialling, seat, channel)
+                elif adopt and seat in adopt:
+                    nursery.start_soon(self.serve_channel, seat, adopt[seat])
+
+    async def accept(self, channel: SecureChannel) -> None:
+        """An inbound channel from the listener; runs until it closes."""
+        seat = self.seat_of(channel.peer_key)
+        if seat is None:
+            log.warning("refused a channel from %s: not seated here", channel.peer_fingerprint)
+            return
+        await self.serve_channel(seat, channel)
+
+    async def _keep_dialling(self, seat: int, channel: SecureChannel | None) -> None:
+        host, port = self.peers[seat]
+        while True:
+            if channel is None:
+                try:
+                    channel = await dial(
+                        host,
+                        port,
+                        self.identity,
+                        expected_peer_key=self.keys[seat],
+                        context=self.game_id,
+                        attempts=None,
+                        max_backoff=self.redial_backoff,
+                        max_frame_size=MAX_MESH_FRAME,
+                    )
+                except NetError as exc:
+                    log.warning("cannot reach seat %d at %s:%d: %s", seat, host, port, exc)
+                    await trio.sleep(self.redial_backoff)
+                    continue
+            await self.serve_channel(seat, channel)
+            channel = None
+            await trio.sleep(0.05)
+
+    async def serve_channel(self, seat: int, channel: SecureChannel) -> None:
+        """Carry one link until it closes: a sender task, this receive loop."""
+        outbox, queue = trio.open_memory_channel[bytes](math.inf)
+        link = _Link(seat, channel, outbox)
+        self._links[seat].append(link)
+        self._notify()
+        log.info("link to seat %d up (%s)", seat, channel.peer_address)
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._send_loop, link, queue, nursery.cancel_scope)
+                wants = self._wants()
+                if wants:
+                    self._queue(link, lb.encode_control(lb.Resend(tuple(wants))))
+                if self._finished:
+                    self._queue(link, lb.encode_control(lb.Done()))
+                await self._receive_loop(link)
+                nursery.cancel_scope.cancel()
+        finally:
+            self._links[seat].remove(link)
+            self._notify()
+            with trio.CancelScope(shield=True):
+                await channel.aclose()
+            log.info("link to seat %d down: %s", seat, channel.close_reason)
+
+    async def _send_loop(
+        self, link: _Link, queue: trio.MemoryReceiveChannel[bytes], scope: trio.CancelScope
+    ) -> None:
+        try:
+            async for payload in queue:
+                await link.channel.send(payload)
+                self.bytes_sent += len(payload) + FRAME_OVERHEAD
+                self.frames_sent += 1
+        except NetError as exc:
+            log.info("sending to seat %d failed: %s", link.seat, exc)
+        scope.cancel()
+
+    async def _receive_loop(self, link: _Link) -> None:
+        try:
+            async for payload in link.channel:
+                self._take(link, payload)
+        except NetError as exc:
+            log.warning("link to seat %d dropped: %s: %s", link.seat, type(exc).__name__, exc)
+
+    def _take(self, link: _Link, payload: bytes) -> None:
+        if lb.is_envelope(payload):
+            if len(payload) > MAX_FRAME:
+                self._drop(link, f"an envelope of {len(payload)} bytes")
+                return
+            self._inbox_send.send_nowait(payload)
+            return
+        try:
+            msg = lb.decode_control(payload)
+        except lb.LobbyError as exc:
+            self._drop(link, str(exc))
+            return
+        if isinstance(msg, lb.Resend):
+            for seat, seq in enumerate(msg.start):
+                for raw in self._source(seat, seq):
+                    self._queue(link, raw)
+            self._queue(link, lb.encode_control(lb.Resent()))
+        elif isinstance(msg, lb.Resent):
+            link.resent.set()
+            self._notify()
+        elif isinstance(msg, lb.Done):
+            self._done.add(link.seat)
+            self._notify()
+        else:
+            self._drop(link, f"a lobby message ({type(msg).__name__}) during play")
+
+    def _drop(self, link: _Link, why: str) -> None:
+        self.dropped_payloads += 1
+        log.warning("ignored a payload from seat %d: %s", link.seat, why)
+
+    def _queue(self, link: _Link, payload: bytes) -> None:
+        try:
+            link.outbox.send_nowait(payload)
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            pass  # the link is going down; a resend on the next one covers it
+
+    def _notify(self) -> None:
+        # Waiters hold the old event; a fresh one is ready for the next change.
+        self._changed.set()
+        self._changed = trio.Event()
+
+    # -- the end -----------------------------------------------------------------------
+
+    async def linger(self, timeout: float, skip: set[int] | None = None) -> None:
+        """Say we are done, then stay up (answering resends) until every other seat
+        is done too, except ``skip`` (seats given up on), or ``timeout`` passes."""
+        self._finished = True
+        done = lb.encode_control(lb.Done())
+        for links in self._links.values():
+            for link in links:
+                self._queue(link, done)
+        waiting_for = set(self._links) - (skip or set())
+        with trio.move_on_after(timeout):
+            while not waiting_for <= self._done:
+                await self._changed.wait()
+        # Let the last frames leave before the channels close.
+        with trio.move_on_after(1.0):
+            while any(link.outbox.statistics().current_buffer_used for link in self._all()):
+                await trio.sleep(0.01)
+
+    def _all(self) -> list[_Link]:
+        return [link for links in self._links.values() for link in links]

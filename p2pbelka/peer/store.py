@@ -1,0 +1,159 @@
+"""A game's files in the user's config directory: what ``p2pbelka resume`` needs.
+
+``games/<game id hex>/`` holds ``game.json`` (who sits where and how to reach
+them), ``secrets`` (every 32-byte value the table drew from its seed source:
+the lot value, then one seed per deal, in order) and ``transcript.p2pb``.  The
+directory and the secrets are readable by the user only: the seeds of a deal
+in progress would show the seat's hand.  A value is on disk before any
+envelope that depends on it is sent, so a peer killed at any point can rebuild
+its table exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from p2pbelka.net.identity import config_dir
+from p2pbelka.protocol.envelope import Envelope
+from p2pbelka.protocol.transcript import TranscriptWriter, iter_records, valid_prefix_length
+
+SEED_SIZE = 32
+
+
+@dataclass
+class GameMeta:
+    game_id: str  # hex
+    seat: int
+    keys: list[str]  # hex, by seat
+    names: list[str]
+    peers: list[tuple[str, int]]  # where each seat listens; seat 0's address as dialled
+    listen_host: str
+    listen_port: int
+    bot: str | None = None
+    table_name: str = ""
+    started: float = 0.0
+    finished: bool = False
+
+
+class GameStore:
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.meta_path = directory / "game.json"
+        self.secrets_path = directory / "secrets"
+        self.transcript_path = directory / "transcript.p2pb"
+
+    @classmethod
+    def create(cls, game_id: bytes, home: str | os.PathLike[str] | None = None) -> GameStore:
+        directory = games_dir(home) / game_id.hex()
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(directory, 0o700)
+        return cls(directory)
+
+    @classmethod
+    def find(cls, prefix: str = "", home: str | os.PathLike[str] | None = None) -> GameStore:
+        """The game whose id starts with ``prefix``; with no prefix, the most recent
+        unfinished one.  ``LookupError`` with the reason if there is none."""
+        root = games_dir(home)
+        found = []
+        for directory in sorted(root.iterdir()) if root.is_dir() else []:
+            store = cls(directory)
+            if not directory.name.startswith(prefix) or not store.meta_path.exists():
+                continue
+            try:
+                meta = store.load_meta()
+            except (OSError, ValueError, TypeError, KeyError):
+                continue
+            if prefix or not meta.finished:
+                found.append((meta.started, store))
+        if not found:
+            raise LookupError("no game to resume" + (f" with id {prefix}…" if prefix else ""))
+        if prefix and len(found) > 1:
+            raise LookupError(f"several games start with {prefix}")
+        return max(found, key=lambda pair: pair[0])[1]
+
+    # -- game.json ---------------------------------------------------------------
+
+    def save_meta(self, meta: GameMeta) -> None:
+        tmp = self.meta_path.with_name(f".game.{secrets.token_hex(4)}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            json.dump(asdict(meta), f, indent=1)
+        os.replace(tmp, self.meta_path)
+
+    def load_meta(self) -> GameMeta:
+        data: dict[str, Any] = json.loads(self.meta_path.read_text())
+        data["peers"] = [(str(h), int(p)) for h, p in data["peers"]]
+        return GameMeta(**data)
+
+    def mark_finished(self) -> None:
+        meta = self.load_meta()
+        meta.finished = True
+        self.save_meta(meta)
+
+    # -- secrets -----------------------------------------------------------------
+
+    def saved_secrets(self) -> list[bytes]:
+        if not self.secrets_path.exists():
+            return []
+        data = self.secrets_path.read_bytes()
+        whole = len(data) - len(data) % SEED_SIZE  # a torn last write was never used
+        return [data[i : i + SEED_SIZE] for i in range(0, whole, SEED_SIZE)]
+
+    def seed_source(self, fresh: Callable[[], bytes] | None = None) -> Callable[[], bytes]:
+        """Replays the saved values in order, then draws fresh ones (from the OS, or
+        ``fresh`` for reproducible tests) and saves each before handing it out."""
+        saved = iter(self.saved_secrets())
+        # A torn tail would shift every later value: cut it before appending.
+        if self.secrets_path.exists():
+            size = self.secrets_path.stat().st_size
+            if size % SEED_SIZE:
+                os.truncate(self.secrets_path, size - size % SEED_SIZE)
+        draw = fresh or (lambda: secrets.token_bytes(SEED_SIZE))
+
+        def source() -> bytes:
+            value = next(saved, None)
+            if value is not None:
+                return value
+            value = draw()
+            fd = os.open(self.secrets_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            try:
+                os.write(fd, value)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            return value
+
+        return source
+
+    # -- the transcript ------------------------------------------------------------
+
+    def saved_transcript(self) -> list[Envelope]:
+        """The whole records of the transcript; a torn last record is cut off the file."""
+        if not self.transcript_path.exists():
+            return []
+        data = self.transcript_path.read_bytes()
+        keep = valid_prefix_length(data)
+        if keep < len(data):
+            os.truncate(self.transcript_path, keep)
+            data = data[:keep]
+        return [record.envelope for record in iter_records(data)] if keep else []
+
+    def transcript_writer(self) -> TranscriptWriter:
+        return TranscriptWriter(self.transcript_path)
+
+
+def games_dir(home: str | os.PathLike[str] | None = None) -> Path:
+    root = config_dir(home) / "games"
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return root
+
+
+def now() -> float:
+    return time.time()

@@ -1,0 +1,167 @@
+"""A plain-text front end: one line per event, choices by a bot or typed on stdin.
+
+This is what ``p2pbelka host`` and ``join`` print until the screens exist; the
+lines are stable enough for tests to read.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+import trio
+
+from p2pbelka.bots.base import Bot
+from p2pbelka.cards import Card
+from p2pbelka.peer.driver import PeerDriver, Resumed, Waiting
+from p2pbelka.peer.player import answer
+from p2pbelka.table import events as ev
+from p2pbelka.table.session import Table
+
+MISMATCH = "told different peers different things"
+
+
+def describe(event: ev.Event, table: Table) -> str:
+    """One line for the log of a game, from the local seat's point of view."""
+    if isinstance(event, ev.GameStarted):
+        seats = ", ".join(f"{i}={n}" for i, n in enumerate(event.names))
+        return f"game started: {seats}; first dealer by lot: seat {event.first_dealer}"
+    if isinstance(event, ev.DealStarted):
+        return f"deal {event.number} (id {event.deal_id}): dealer seat {event.dealer}"
+    if isinstance(event, ev.HandDealt):
+        return f"your hand: {' '.join(str(c) for c in event.cards)}"
+    if isinstance(event, ev.TrumpAnnounced):
+        return f"trump {event.trump} (J♣ with seat {event.holder})"
+    if isinstance(event, ev.RedealClaimed):
+        return f"seat {event.seat} claims a re-deal: {' '.join(str(c) for c in event.cards)}"
+    if isinstance(event, ev.ChoiceNeeded):
+        return f"your move ({event.kind}): {' '.join(str(o) for o in event.options)}"
+    if isinstance(event, ev.CardPlayed):
+        return f"seat {event.seat} plays {event.card}"
+    if isinstance(event, ev.TrickTaken):
+        return f"seat {event.winner} takes the trick"
+    if isinstance(event, ev.DealAudited):
+        s = event.summary
+        kind = "re-deal" if s.get("redeal_claim") is not None else f"trump {s.get('trump')}"
+        head = table.transcript[-1].digest.hex()[:16] if table.transcript else "-"
+        return (
+            f"deal id {event.deal_id} verified: {kind}, card points {s.get('card_points')},"
+            f" awarded {s.get('awarded')}, score {s.get('score')}; transcript head {head}"
+        )
+    if isinstance(event, ev.EggsChosen):
+        return f"seat {event.seat} chooses {event.choice}"
+    if isinstance(event, ev.FaultFound):
+        return f"FAULT: {event.fault}"
+    if isinstance(event, ev.GameOver):
+        return f"game over: team {event.winner} wins {event.score[0]}:{event.score[1]}"
+    if isinstance(event, ev.GameAborted):
+        faults = "; ".join(str(f) for f in event.faults)
+        if any(MISMATCH in f.what for f in event.faults):
+            return f"GAME ABORTED: TRANSCRIPT MISMATCH at the end of a deal: {faults}"
+        return f"GAME ABORTED: {faults}"
+    if isinstance(event, ev.Rejected):
+        who = f" from seat {event.seat}" if event.seat is not None else ""
+        return f"rejected{who}: {event.reason}"
+    if isinstance(event, Waiting):
+        seats = ", ".join(str(s) for s in event.seats)
+        return f"waiting for seat {seats} (silent for {event.seconds:.0f} s)"
+    if isinstance(event, Resumed):
+        return "the game goes on"
+    return repr(event)
+
+
+class TextFrontEnd:
+    """Prints every event; a bot answers the choices, or the user types them.
+
+    Timing marks (``started``, ``deal_times``, ``finished``) feed the benchmark.
+    """
+
+    def __init__(
+        self,
+        bot: Bot | None,
+        out: TextIO | None = None,
+        *,
+        quiet: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.bot = bot
+        self.out = out or sys.stdout
+        self.quiet = quiet
+        self.clock = clock
+        self.nursery: trio.Nursery | None = None
+        self.started: float | None = None
+        self.finished: float | None = None
+        self.deals = 0
+        self.events: list[ev.Event] = []
+
+    async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
+        self.events.append(event)
+        if isinstance(event, ev.GameStarted):
+            self.started = self.clock()
+        elif isinstance(event, ev.DealAudited):
+            self.deals += 1
+        elif isinstance(event, ev.GameOver | ev.GameAborted):
+            self.finished = self.clock()
+        if not self.quiet or isinstance(event, ev.GameOver | ev.GameAborted | Waiting):
+            print(describe(event, driver.table), file=self.out, flush=True)
+        if isinstance(event, ev.ChoiceNeeded):
+            if self.bot is not None:
+                answer(driver.table, self.bot, event)
+            elif self.nursery is not None:
+                self.nursery.start_soon(self._ask_user, driver, event)
+
+    async def _ask_user(self, driver: PeerDriver, event: ev.ChoiceNeeded) -> None:
+        options = list(event.options)
+        print(
+            "  " + "  ".join(f"{i + 1}) {o}" for i, o in enumerate(options)),
+            file=self.out,
+            flush=True,
+        )
+        while True:
+            raw = await _read_line()
+            if not raw:
+                print("  (no input: the seat stays silent)", file=self.out, flush=True)
+                return
+            choice = _match(raw.strip(), options)
+            if choice is not None:
+                break
+            print(f"  type 1..{len(options)} or the card", file=self.out, flush=True)
+        await driver.submit(_action(event.kind, choice))
+
+
+def _match(line: str, options: list[object]) -> object | None:
+    if line.isdigit() and 1 <= int(line) <= len(options):
+        return options[int(line) - 1]
+    for option in options:
+        if str(option).lower() == line.lower():
+            return option
+    return None
+
+
+def _action(kind: str, choice: object) -> Callable[[Table], None]:
+    def act(table: Table) -> None:
+        if kind == "play":
+            assert isinstance(choice, Card)
+            table.play(choice)
+        elif kind == "redeal":
+            table.claim_redeal(bool(choice))
+        elif kind == "eggs":
+            table.choose_eggs(str(choice))
+
+    return act
+
+
+async def _read_line() -> str:
+    """One line from stdin without a thread: trio reads the descriptor itself."""
+    stream = trio.lowlevel.FdStream(os.dup(sys.stdin.fileno()))
+    data = b""
+    async with stream:
+        while not data.endswith(b"\n"):
+            chunk = await stream.receive_some(1)
+            if not chunk:
+                break
+            data += chunk
+    return data.decode(errors="replace")

@@ -1,0 +1,144 @@
+"""Peer processes for the LAN tests: each its own process group, home and output file.
+
+Every process gets a deadline and is killed with its whole group at the end, so
+nothing outlives a test, even a failing one (use ``PeerSet`` as a context manager).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Peer:
+    name: str
+    proc: subprocess.Popen[bytes]
+    out: Path
+    err: Path
+    home: Path
+
+    def text(self) -> str:
+        return self.out.read_text(errors="replace")
+
+    def log(self) -> str:
+        return self.err.read_text(errors="replace")
+
+    def wait_for(self, pattern: str, timeout: float) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = re.search(pattern, self.text())
+            if found:
+                return found
+            if self.proc.poll() is not None:
+                found = re.search(pattern, self.text())
+                if found:
+                    return found
+                raise AssertionError(f"{self.name} exited before {pattern!r}:\n{self.dump()}")
+            time.sleep(0.05)
+        raise AssertionError(f"{self.name}: no {pattern!r} within {timeout} s:\n{self.dump()}")
+
+    def stats(self) -> dict[str, Any]:
+        lines = [ln for ln in self.text().splitlines() if ln.startswith("{")]
+        assert lines, f"{self.name} printed no stats:\n{self.dump()}"
+        result: dict[str, Any] = json.loads(lines[-1])
+        return result
+
+    def transcript(self) -> Path:
+        return Path(self.stats()["transcript"])
+
+    def seat(self) -> int:
+        return int(self.wait_for(r"you: seat (\d)", 10).group(1))
+
+    def dump(self) -> str:
+        return f"--- stdout\n{self.text()[-3000:]}\n--- stderr\n{self.log()[-3000:]}"
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.proc.wait(timeout=10)
+
+
+class PeerSet:
+    def __init__(self, root: Path, prefix: list[str] | None = None) -> None:
+        self.root = root
+        self.prefix = prefix or []
+        self.peers: list[Peer] = []
+        self.count = 0
+
+    def spawn(self, name: str, *args: str, home: Path | None = None) -> Peer:
+        """``p2pbelka ARGS`` with its own config dir (``home``, new by default)."""
+        self.count += 1
+        home = home or self.root / f"home-{name}"
+        home.mkdir(parents=True, exist_ok=True)
+        out = self.root / f"{name}-{self.count}.out"
+        err = self.root / f"{name}-{self.count}.err"
+        env = dict(os.environ, P2PBELKA_HOME=str(home), PYTHONPATH=str(REPO))
+        env.pop("PYTEST_CURRENT_TEST", None)
+        with open(out, "wb") as fo, open(err, "wb") as fe:
+            proc = subprocess.Popen(
+                [*self.prefix, sys.executable, "-m", "p2pbelka.cli.main", *args],
+                stdout=fo,
+                stderr=fe,
+                stdin=subprocess.DEVNULL,
+                env=env,
+                cwd=self.root,
+                start_new_session=True,  # its own process group, killed as one
+            )
+        peer = Peer(name, proc, out, err, home)
+        self.peers.append(peer)
+        return peer
+
+    def wait(self, peers: list[Peer], timeout: float) -> list[int]:
+        deadline = time.monotonic() + timeout
+        codes = []
+        for peer in peers:
+            try:
+                codes.append(peer.proc.wait(timeout=max(0.1, deadline - time.monotonic())))
+            except subprocess.TimeoutExpired:
+                dumps = "\n".join(f"== {p.name}\n{p.dump()}" for p in peers)
+                message = f"{peer.name} still running after {timeout} s\n{dumps}"
+                raise AssertionError(message) from None
+        return codes
+
+    def __enter__(self) -> PeerSet:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        for peer in self.peers:
+            peer.kill()
+
+
+def verify(path: Path) -> str:
+    """The verdict line of ``p2pbelka verify`` run as a user would."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "p2pbelka.cli.main", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+    )
+    return proc.stdout.strip().splitlines()[-1]
+
+
+def bot_args(*extra: str) -> list[str]:
+    return ["--bot", "random", "--quiet", "--stats", "--listen", "127.0.0.1", *extra]

@@ -1,0 +1,90 @@
+"""Four peers as four OS processes over loopback: a whole game, a peer killed and
+resumed, a peer killed for good.  Bots play; every process has a deadline."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from tests.lan_helpers import Peer, PeerSet, bot_args, verify
+
+GAME_TIMEOUT = 90.0
+
+
+def _start_table(peers: PeerSet, *extra: str) -> tuple[Peer, list[Peer]]:
+    name = ("--name", "Kitchen table")
+    host = peers.spawn("host", "host", *name, "--no-announce", *bot_args(*extra))
+    port = host.wait_for(r"lobby port (\d+)", 20).group(1)
+    joiners = [
+        peers.spawn(f"joiner{n}", "join", "--connect", f"127.0.0.1:{port}", *bot_args(*extra))
+        for n in range(1, 4)
+    ]
+    return host, joiners
+
+
+def _transcript_of(peer: Peer) -> Path:
+    files = list(peer.home.glob("games/*/transcript.p2pb"))
+    return files[0] if files else peer.home / "none"
+
+
+def _wait_for_bytes(peer: Peer, size: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        path = _transcript_of(peer)
+        if path.exists() and path.stat().st_size >= size:
+            return
+        assert peer.proc.poll() is None, peer.dump()
+        time.sleep(0.02)
+    raise AssertionError(f"{peer.name}'s transcript did not grow:\n{peer.dump()}")
+
+
+def test_four_processes_play_a_whole_game(tmp_path: Path) -> None:
+    with PeerSet(tmp_path) as peers:
+        host, joiners = _start_table(peers)
+        everyone = [host, *joiners]
+        codes = peers.wait(everyone, GAME_TIMEOUT)
+        assert codes == [0, 0, 0, 0], "\n".join(p.dump() for p in everyone)
+        stats = [p.stats() for p in everyone]
+        assert sorted(s["seat"] for s in stats) == [0, 1, 2, 3]
+        assert all(s["finished"] and s["deals"] > 0 for s in stats)
+        data = {Path(s["transcript"]).read_bytes() for s in stats}
+        assert len(data) == 1, "the four transcripts differ"
+        for s in stats:
+            assert verify(Path(s["transcript"])).startswith("OK"), s
+        assert "game over" in host.text()
+        assert "Traceback" not in "".join(p.log() for p in everyone)
+
+
+def test_a_killed_peer_resumes_and_the_game_finishes(tmp_path: Path) -> None:
+    with PeerSet(tmp_path) as peers:
+        host, joiners = _start_table(peers)
+        victim = joiners[1]
+        seat = victim.seat()
+        _wait_for_bytes(victim, 40_000, 60)  # a few deals in
+        victim.kill()
+        back = peers.spawn("resumed", "resume", *bot_args(), home=victim.home)
+        everyone = [host, joiners[0], back, joiners[2]]
+        codes = peers.wait(everyone, GAME_TIMEOUT)
+        assert codes == [0, 0, 0, 0], "\n".join(p.dump() for p in everyone)
+        assert "resuming game" in back.text() and back.stats()["seat"] == seat
+        data = {p.transcript().read_bytes() for p in everyone}
+        assert len(data) == 1, "the four transcripts differ"
+        assert verify(back.transcript()).startswith("OK")
+
+
+def test_a_peer_that_never_returns_ends_the_game_cleanly(tmp_path: Path) -> None:
+    timing = ("--pause-after", "1", "--give-up-after", "3", "--linger", "1")
+    with PeerSet(tmp_path) as peers:
+        host, joiners = _start_table(peers, *timing)
+        victim = joiners[0]
+        seat = victim.seat()
+        _wait_for_bytes(victim, 20_000, 60)
+        victim.kill()
+        rest = [host, joiners[1], joiners[2]]
+        codes = peers.wait(rest, 30)
+        assert codes == [1, 1, 1], "\n".join(p.dump() for p in rest)
+        for peer in rest:
+            text = peer.text()
+            assert f"waiting for seat {seat}" in text
+            assert "GAME ABORTED: " in text and f"seat {seat}: went silent" in text
+            assert verify(peer.transcript()).startswith("INCOMPLETE")
