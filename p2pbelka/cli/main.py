@@ -17,6 +17,7 @@ from p2pbelka import __version__
 
 # name -> (module under p2pbelka.cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("play_cmd", "play at a table with three bot peers on this machine (the default)"),
     "selfplay": ("selfplay_cmd", "play whole games between four bot peers and save the transcript"),
     "verify": ("verify_cmd", "verify a saved transcript: signatures, shuffles, every card"),
     "bench": ("bench_cmd", "print benchmark figures (rules, deal, net, bots)"),

@@ -1,0 +1,100 @@
+"""``p2pbelka play``: a table with three bot peers on this machine, in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from p2pbelka.bots.base import BOT_LEVELS
+    from p2pbelka.ui.i18n import LANGUAGES
+
+    levels = ", ".join(BOT_LEVELS)
+    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument(
+        "--bot-level", default=None, help=f"level of all three bots ({levels}; default heuristic)"
+    )
+    parser.add_argument(
+        "--bots",
+        default=None,
+        metavar="L1,L2,L3",
+        help="a level for each bot seat in play order, e.g. random,strong,heuristic",
+    )
+    parser.add_argument("--preset", default="classic", help="classic (default) or eyes")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a house rule"
+    )
+    parser.add_argument("--seed", type=int, default=None, help="reproducible keys, deals and bots")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.7,
+        help="seconds each other player's card is shown before the next (default 0.7)",
+    )
+    parser.add_argument(
+        "--transcript",
+        type=Path,
+        default=None,
+        help="save the game here (default: a new file under $XDG_DATA_HOME/p2pbelka/games)",
+    )
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=None, help="en or ru (default: locale)"
+    )
+
+
+def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The play configuration the arguments ask for; ``ValueError`` says what is wrong."""
+    from p2pbelka.bots.base import BOT_LEVELS
+    from p2pbelka.cli.selfplay_cmd import parse_options
+    from p2pbelka.net.identity import clean_name
+    from p2pbelka.rules.options import options_from
+    from p2pbelka.ui.i18n import _, default_language, set_language
+    from p2pbelka.ui.play import DEFAULT_LEVEL, PlayConfig
+
+    lang = args.lang or default_language()
+    set_language(lang)
+    options = parse_options(args.option)
+    options_from(args.preset, options)
+    level = args.bot_level or DEFAULT_LEVEL
+    levels = args.bots.split(",") if args.bots else [level] * 3
+    if len(levels) != 3:
+        raise ValueError(f"--bots expects three levels, got {len(levels)}")
+    for name in levels:
+        if name not in BOT_LEVELS:
+            raise ValueError(
+                f"unknown bot level {name!r} (expected one of {', '.join(BOT_LEVELS)})"
+            )
+    if args.pace < 0:
+        raise ValueError("--pace must not be negative")
+    return PlayConfig(
+        name=clean_name(args.name or os.environ.get("USER") or _("Player")),
+        seed=args.seed,
+        preset=args.preset,
+        options=options,
+        bot_levels=tuple(levels),
+        pace=args.pace,
+        transcript=args.transcript,
+        lang=lang,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from p2pbelka.ui.i18n import _
+    from p2pbelka.ui.play import play_local
+
+    try:
+        config = config_from(args)
+    except ValueError as exc:
+        print(f"p2pbelka play: {exc}", file=sys.stderr)
+        return 2
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        print(
+            "p2pbelka play: needs a terminal (try p2pbelka selfplay for bots only)", file=sys.stderr
+        )
+        return 2
+    screen = play_local(config)
+    print(_("Transcript saved to {path}").format(path=screen.view.transcript_path))
+    return 0 if not screen.view.aborted else 1

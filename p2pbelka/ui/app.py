@@ -1,0 +1,444 @@
+"""The full-screen table: layout, keys and mouse, over a :class:`TableView`.
+
+The screen never touches the table: a move goes out through ``post_move``
+(to the peer driver, in trio) and comes back as events that update the view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from prompt_toolkit.application import Application, get_app
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition, has_focus
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.containers import AnyContainer
+from prompt_toolkit.output import Output
+from prompt_toolkit.widgets import Frame, TextArea
+
+from p2pbelka.peer.driver import Action
+from p2pbelka.ui import panels, reports
+from p2pbelka.ui.i18n import _
+from p2pbelka.ui.panels import on_click
+from p2pbelka.ui.style import STYLE
+from p2pbelka.ui.text import card_label
+from p2pbelka.ui.view import TableView
+
+MIN_COLUMNS, MIN_ROWS = 80, 24
+RIGHT_WIDTH = 31
+
+
+class TableScreen:
+    """One seat's table on the terminal.  ``post_move`` hands a move to the driver."""
+
+    def __init__(
+        self,
+        view: TableView,
+        post_move: Callable[[Action], None],
+        *,
+        input: Input | None = None,
+        output: Output | None = None,
+    ) -> None:
+        self.view = view
+        self.post_move = post_move
+        self.overlay: str | None = None  # "help", "last", "deal_end" or "quit"
+        self.deal_ends_seen = 0
+        self.help_scroll = 0
+        self.quit_requested = False
+        self.chat = TextArea(
+            height=1, multiline=False, prompt=_("chat> "), accept_handler=self._send_chat
+        )
+        self._home = Window(FormattedTextControl(self._status, focusable=True), height=1)
+        self.app: Application[None] = Application(
+            layout=Layout(self._root(), focused_element=self._home),
+            key_bindings=self._keys(),
+            style=STYLE,
+            full_screen=True,
+            mouse_support=True,
+            input=input,
+            output=output,
+        )
+
+    # -- called by the front end after each event -----------------------------------------
+
+    def refresh(self) -> None:
+        if len(self.view.deal_ends) > self.deal_ends_seen and self.overlay != "quit":
+            self.overlay = "deal_end"
+        self.app.invalidate()
+
+    # -- the player's actions --------------------------------------------------------------
+
+    def select(self, index: int) -> None:
+        if 0 <= index < len(self.view.hand):
+            self.view.selected = index
+            self.app.invalidate()
+
+    def play(self, index: int) -> None:
+        view = self.view
+        if not view.my_turn or not 0 <= index < len(view.hand):
+            return
+        card = view.hand[index]
+        view.selected = index
+        if card not in view.legal:
+            view.status = _("{card} cannot be played now: follow the suit led.").format(
+                card=card_label(card)
+            )
+        else:
+            view.status = ""
+            view.choice = None  # answered: no second card until the table asks again
+            self.post_move(lambda table: table.play(card))
+        self.app.invalidate()
+
+    def claim_redeal(self, claim: bool) -> None:
+        if self.view.choice == "redeal":
+            self.view.choice, self.view.status = None, ""
+            self.post_move(lambda table: table.claim_redeal(claim))
+            self.app.invalidate()
+
+    def choose_eggs(self, choice: str) -> None:
+        if self.view.choice == "eggs":
+            self.view.choice, self.view.status = None, ""
+            self.post_move(lambda table: table.choose_eggs(choice))
+            self.app.invalidate()
+
+    def close_overlay(self) -> None:
+        if self.overlay == "deal_end":
+            self.deal_ends_seen = len(self.view.deal_ends)
+        self.overlay = None
+        self.app.invalidate()
+
+    def toggle(self, overlay: str) -> None:
+        if self.overlay == overlay:
+            self.close_overlay()
+        elif self.overlay != "quit":
+            if self.overlay == "deal_end":
+                self.deal_ends_seen = len(self.view.deal_ends)
+            self.overlay, self.help_scroll = overlay, 0
+            self.app.invalidate()
+
+    def ask_quit(self) -> None:
+        if self.view.finished:
+            self.quit()
+        else:
+            self.overlay = "quit"
+            self.app.invalidate()
+
+    def quit(self) -> None:
+        self.quit_requested = True
+        if self.app.is_running:
+            self.app.exit()
+
+    def _send_chat(self, buffer: Any) -> bool:
+        text = self.chat.text.strip()
+        if text:
+            self.view.say(f"{self.view.name(self.view.me)}: {text}")
+        self.chat.text = ""
+        self.app.layout.focus(self._home)
+        self.app.invalidate()
+        return True
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def _root(self) -> AnyContainer:
+        main = HSplit(
+            [
+                Window(FormattedTextControl(self._title), height=1, style="class:title"),
+                DynamicContainer(self._middle),
+                self._home,
+                self.chat,
+                Window(FormattedTextControl(self._hints), height=1, style="class:hints"),
+            ]
+        )
+        quit_box = Frame(
+            Window(FormattedTextControl(self._quit_text), height=2, width=48),
+            title=_("Quit"),
+            style="class:dialog",
+        )
+        screen = FloatContainer(
+            main,
+            floats=[
+                Float(ConditionalContainer(quit_box, Condition(lambda: self.overlay == "quit")))
+            ],
+        )
+        too_small = Window(
+            FormattedTextControl(self._too_small), style="class:small", wrap_lines=True
+        )
+        return DynamicContainer(lambda: too_small if self._is_too_small() else screen)
+
+    def _is_too_small(self) -> bool:
+        size = get_app().output.get_size()
+        return size.columns < MIN_COLUMNS or size.rows < MIN_ROWS
+
+    def _too_small(self) -> StyleAndTextTuples:
+        size = get_app().output.get_size()
+        return [
+            (
+                "",
+                _("The terminal is {c}×{r}: too small.").format(c=size.columns, r=size.rows)
+                + "\n"
+                + _("p2pbelka needs at least {w}×{h}.").format(w=MIN_COLUMNS, h=MIN_ROWS)
+                + "\n"
+                + _("Make the window larger, or press q to quit."),
+            )
+        ]
+
+    def _width(self) -> int:
+        return get_app().output.get_size().columns
+
+    def _middle(self) -> AnyContainer:
+        if self.overlay == "help":
+            return Window(FormattedTextControl(self._help), style="class:report")
+        if self.overlay == "deal_end" and self.view.deal_ends:
+            summary = self.view.deal_ends[-1]
+            return self._report(lambda: reports.deal_end_lines(self.view, summary), True)
+        return VSplit(
+            [
+                DynamicContainer(self._left),
+                Window(width=1, char="│", style="class:rule"),
+                HSplit(
+                    [
+                        Window(FormattedTextControl(self._score), dont_extend_height=True),
+                        Window(FormattedTextControl(self._seats), height=5),
+                        Window(
+                            FormattedTextControl(self._log, get_cursor_position=self._log_end),
+                            style="class:log",
+                            wrap_lines=True,
+                        ),
+                    ],
+                    width=RIGHT_WIDTH,
+                ),
+            ]
+        )
+
+    def _left(self) -> AnyContainer:
+        view = self.view
+        if self.overlay == "last":
+            return HSplit(
+                [
+                    Window(FormattedTextControl(self._last_trick), height=panels.TABLE_HEIGHT),
+                    Window(FormattedTextControl(self._continue), height=1),
+                    Window(),
+                ]
+            )
+        if view.finished:
+            return self._report(lambda: reports.game_end_lines(view), False)
+        return HSplit(
+            [
+                Window(FormattedTextControl(self._table), height=panels.TABLE_HEIGHT),
+                Window(FormattedTextControl(self._info), height=1, style="class:hint"),
+                Window(height=1),
+                Window(FormattedTextControl(self._hand), height=panels.HAND_HEIGHT),
+                Window(),
+            ]
+        )
+
+    def _report(self, lines: Callable[[], StyleAndTextTuples], more: bool) -> AnyContainer:
+        parts: list[AnyContainer] = [Window(FormattedTextControl(lines), wrap_lines=True)]
+        if more:
+            parts.append(Window(FormattedTextControl(self._continue), height=1))
+        return HSplit(parts, style="class:report")
+
+    def _left_width(self) -> int:
+        return max(0, self._width() - RIGHT_WIDTH - 1)
+
+    # -- content -----------------------------------------------------------------------------
+
+    def _title(self) -> StyleAndTextTuples:
+        return [("", " " + panels.title_line(self.view))]
+
+    def _table(self) -> StyleAndTextTuples:
+        return panels.table_panel(self.view, self._left_width()).fragments()
+
+    def _last_trick(self) -> StyleAndTextTuples:
+        trick = self.view.last_trick
+        if trick is None:
+            return [("class:hint", " " + _("No trick has been taken yet in this deal."))]
+        return panels.table_panel(self.view, self._left_width(), trick).fragments()
+
+    def _info(self) -> StyleAndTextTuples:
+        return [("", " " + panels.info_line(self.view))]
+
+    def _hand(self) -> StyleAndTextTuples:
+        return panels.hand_panel(self.view, self._left_width(), self.select, self.play).fragments()
+
+    def _score(self) -> StyleAndTextTuples:
+        return panels.score_lines(self.view, RIGHT_WIDTH)
+
+    def _seats(self) -> StyleAndTextTuples:
+        return panels.seats_lines(self.view, RIGHT_WIDTH)
+
+    def _log(self) -> StyleAndTextTuples:
+        return [("", "\n".join(self.view.log[-200:]))]
+
+    def _log_end(self) -> Point:
+        return Point(0, max(0, min(200, len(self.view.log)) - 1))
+
+    def _help(self) -> StyleAndTextTuples:
+        lines = reports.help_text().splitlines()
+        self.help_scroll = max(0, min(self.help_scroll, len(lines) - 1))
+        return [("", "\n".join(" " + line for line in lines[self.help_scroll :]))]
+
+    def _continue(self) -> StyleAndTextTuples:
+        return [("class:button", " " + _("[Enter] continue"), on_click(self.close_overlay))]
+
+    def _quit_text(self) -> StyleAndTextTuples:
+        return [
+            ("", _("Leave the game? The transcript so far is saved.") + "\n"),
+            ("class:button", _("[y] leave"), on_click(self.quit)),
+            ("", "   "),
+            ("class:button", _("[n] stay"), on_click(self.close_overlay)),
+        ]
+
+    def _status(self) -> StyleAndTextTuples:
+        view = self.view
+        if view.choice == "redeal":
+            return [
+                ("class:status", _("Your hand allows a re-deal:") + " "),
+                ("class:button", _("[y] claim it"), on_click(lambda: self.claim_redeal(True))),
+                ("", "  "),
+                (
+                    "class:button",
+                    _("[n] play this hand"),
+                    on_click(lambda: self.claim_redeal(False)),
+                ),
+            ]
+        if view.choice == "eggs":
+            return [
+                ("class:status", _("After the eggs your pair chooses:") + " "),
+                ("class:button", _("[1] +4 points"), on_click(lambda: self.choose_eggs("plus4"))),
+                ("", "  "),
+                (
+                    "class:button",
+                    _("[2] the title {title} for them").format(title="Жумыртка"),
+                    on_click(lambda: self.choose_eggs("title")),
+                ),
+            ]
+        if view.finished:
+            return [("class:status", _("The game has ended. Press q to leave."))]
+        if view.waiting_for:
+            names = ", ".join(view.name(s) for s in view.waiting_for)
+            return [("class:status", _("Waiting for {names}…").format(names=names))]
+        if view.status:
+            return [("class:status", view.status)]
+        if view.turn is not None and view.turn != view.me:
+            return [("class:hint", _("{name} to play.").format(name=view.name(view.turn)))]
+        return [("", "")]
+
+    def _hints(self) -> StyleAndTextTuples:
+        items = [
+            (_("←→/1-8 choose"), None),
+            (_("Enter play"), None),
+            (_("l last trick"), lambda: self.toggle("last")),
+            (_("? rules"), lambda: self.toggle("help")),
+            (_("c chat"), lambda: self.app.layout.focus(self.chat)),
+            (_("q quit"), self.ask_quit),
+        ]
+        out: StyleAndTextTuples = []
+        for text, action in items:
+            if action is None:
+                out.append(("", f" {text} "))
+            else:
+                out.append(("class:hints.button", f" {text} ", on_click(action)))
+        return out
+
+    # -- keys ---------------------------------------------------------------------------------
+
+    def _keys(self) -> KeyBindings:
+        kb = KeyBindings()
+        chatting = has_focus(self.chat)
+        quitting = Condition(lambda: self.overlay == "quit")
+        helping = Condition(lambda: self.overlay == "help")
+        free = ~chatting & ~quitting
+        playing = free & ~helping
+
+        @kb.add("left", filter=playing)
+        def _left(event: KeyPressEvent) -> None:
+            self.select(self.view.selected - 1)
+
+        @kb.add("right", filter=playing)
+        def _right(event: KeyPressEvent) -> None:
+            self.select(self.view.selected + 1)
+
+        for digit in "12345678":
+
+            @kb.add(digit, filter=playing)
+            def _digit(event: KeyPressEvent) -> None:
+                index = int(event.data) - 1
+                if self.view.choice == "eggs" and index in (0, 1):
+                    self.choose_eggs(("plus4", "title")[index])
+                else:
+                    self.select(index)
+
+        @kb.add("enter", filter=playing)
+        def _enter(event: KeyPressEvent) -> None:
+            if self.overlay in ("deal_end", "last"):
+                self.close_overlay()
+            else:
+                self.play(self.view.selected)
+
+        @kb.add("y", filter=playing)
+        def _yes(event: KeyPressEvent) -> None:
+            self.claim_redeal(True)
+
+        @kb.add("n", filter=playing)
+        def _no(event: KeyPressEvent) -> None:
+            self.claim_redeal(False)
+
+        @kb.add("l", filter=playing)
+        def _last(event: KeyPressEvent) -> None:
+            self.toggle("last")
+
+        @kb.add("?", filter=free)
+        def _help(event: KeyPressEvent) -> None:
+            self.toggle("help")
+
+        @kb.add("up", filter=helping & ~quitting)
+        def _up(event: KeyPressEvent) -> None:
+            self.help_scroll = max(0, self.help_scroll - 1)
+
+        @kb.add("down", filter=helping & ~quitting)
+        def _down(event: KeyPressEvent) -> None:
+            self.help_scroll += 1
+
+        @kb.add("escape", filter=~chatting, eager=True)
+        def _escape(event: KeyPressEvent) -> None:
+            self.close_overlay()
+
+        @kb.add("c", filter=playing)
+        @kb.add("/", filter=playing)
+        def _chat(event: KeyPressEvent) -> None:
+            event.app.layout.focus(self.chat)
+
+        @kb.add("escape", filter=chatting, eager=True)
+        def _leave_chat(event: KeyPressEvent) -> None:
+            event.app.layout.focus(self._home)
+
+        @kb.add("q", filter=~chatting & ~quitting)
+        @kb.add("c-c")
+        @kb.add("c-q")
+        def _quit(event: KeyPressEvent) -> None:
+            self.ask_quit()
+
+        @kb.add("y", filter=quitting)
+        def _leave(event: KeyPressEvent) -> None:
+            self.quit()
+
+        @kb.add("n", filter=quitting)
+        def _stay(event: KeyPressEvent) -> None:
+            self.close_overlay()
+
+        return kb

@@ -1,0 +1,123 @@
+"""``p2pbelka play``: you in seat 0 and three bot peers, each with its own keys.
+
+The bots are real peers: their own tables, keys and deck secrets, talking to
+yours only through signed envelopes.  They run in this process over memory
+channels; ``run_local_table`` is the one place that picks the transport.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+from p2pbelka.bots.base import BOT_LEVELS, make_bot
+from p2pbelka.peer.driver import BotFrontEnd, FrontEnd, PeerDriver
+from p2pbelka.peer.local import LocalGame, memory_transports
+from p2pbelka.protocol.envelope import Envelope
+from p2pbelka.protocol.transcript import TranscriptWriter
+from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.front import ScreenFrontEnd
+from p2pbelka.ui.hostloop import Bridge, run_with_app
+from p2pbelka.ui.i18n import set_language
+from p2pbelka.ui.view import TableView
+
+BOT_NAMES = ("Aigerim", "Bolat", "Dana")
+DEFAULT_LEVEL = "heuristic" if "heuristic" in BOT_LEVELS else "random"
+
+
+@dataclass
+class PlayConfig:
+    name: str = "You"
+    seed: int | None = None
+    preset: str = "classic"
+    options: dict[str, str] = field(default_factory=dict)
+    bot_levels: Sequence[str] = (DEFAULT_LEVEL,) * 3
+    pace: float = 0.7  # seconds each other player's card is shown before the next
+    transcript: Path | None = None
+    lang: str = "en"
+
+
+def data_dir(environ: dict[str, str] | None = None) -> Path:
+    """Where games are saved: ``$XDG_DATA_HOME/p2pbelka/games``, else ``~/.local/share/...``."""
+    env = os.environ if environ is None else environ
+    xdg = env.get("XDG_DATA_HOME", "")
+    base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
+    return base / "p2pbelka" / "games"
+
+
+def new_transcript_path(directory: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = directory / f"belka-{stamp}.transcript"
+    n = 1
+    while path.exists():
+        n += 1
+        path = directory / f"belka-{stamp}-{n}.transcript"
+    return path
+
+
+async def run_local_table(
+    config: PlayConfig, front_end: FrontEnd, on_accept: Callable[[Envelope], None] | None = None
+) -> None:
+    """Play one game: ``front_end`` in seat 0, bot peers in seats 1-3."""
+    game = LocalGame.seeded(config.seed, config.preset, config.options)
+    game.names = [config.name, *BOT_NAMES]
+
+    def accept(seat: int, envelope: Envelope) -> None:
+        if seat == 0 and on_accept is not None:
+            on_accept(envelope)
+
+    tables = game.make_tables(on_accept=accept)
+    # TODO(lan): when p2pbelka.peer has the loopback helper, take the transports from it.
+    transports = memory_transports(4)
+    drivers = [PeerDriver(tables[0], transports[0], front_end)]
+    for seat in (1, 2, 3):
+        seed = None if config.seed is None else config.seed * 10 + seat
+        bot = make_bot(config.bot_levels[seat - 1], seed)
+        # A bot never gives up on the person in seat 0, who may think as long as they like.
+        drivers.append(
+            PeerDriver(tables[seat], transports[seat], BotFrontEnd(bot), give_up_after=math.inf)
+        )
+    async with trio.open_nursery() as nursery:
+        for driver in drivers:
+            nursery.start_soon(driver.run)
+
+
+Extra = Callable[[TableScreen], Awaitable[None]]
+
+
+def play_local(
+    config: PlayConfig,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    extra: Extra | None = None,
+) -> TableScreen:
+    """Open the table screen and play until the player quits; return the screen (its view
+    holds the game as seen).  ``extra`` runs beside the game in trio (tests drive keys)."""
+    set_language(config.lang)
+    path = config.transcript or new_transcript_path(data_dir())
+    view = TableView(me=0, transcript_path=str(path))
+    screen = TableScreen(view, lambda action: None, input=input, output=output)
+
+    async def main(bridge: Bridge) -> None:
+        front = ScreenFrontEnd(screen, bridge, pace=config.pace)
+        async with trio.open_nursery() as outer:
+            if extra is not None:
+                outer.start_soon(extra, screen)
+            async with trio.open_nursery() as game:
+                game.start_soon(front.run)
+                await run_local_table(config, front, writer.append)
+                game.cancel_scope.cancel()
+
+    with TranscriptWriter(path) as writer:
+        run_with_app(screen.app, main)
+    return screen

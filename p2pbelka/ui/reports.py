@@ -1,0 +1,173 @@
+"""The end of a deal, the end of the game, the last trick and the rules, as text panels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from p2pbelka.cards import Suit, parse_cards
+from p2pbelka.ui.i18n import _
+from p2pbelka.ui.text import card_label, suit_name, team_name
+from p2pbelka.ui.view import TableView, sort_hand
+
+
+def _cards(text: str, trump: Suit | None = None) -> str:
+    cards = parse_cards(text)
+    if trump is not None:
+        cards = sort_hand(cards, trump)
+    return " ".join(card_label(c).ljust(3) for c in cards)
+
+
+def verdict(summary: dict[str, Any]) -> tuple[str, str]:
+    """The audit's word on a deal, and its style."""
+    if summary.get("faults"):
+        return "class:verdict.bad", _("✘ The audit charged: {faults}").format(
+            faults="; ".join(f.what for f in summary["faults"])
+        )
+    return "class:verdict.ok", _(
+        "✔ Fair deal verified: every shuffle, key share and card checked ({n} cards)."
+    ).format(n=summary.get("cards_checked", 32))
+
+
+def deal_end_lines(view: TableView, summary: dict[str, Any]) -> StyleAndTextTuples:
+    trump = Suit.parse(summary["trump"])
+    names = view.names
+    out: StyleAndTextTuples = []
+    out.append(
+        (
+            "class:heading",
+            _("Deal {n}, dealt by {dealer}; trumps {suit}, trump team {team}").format(
+                n=summary["number"] + 1,
+                dealer=view.name(summary["dealer"]),
+                suit=suit_name(trump),
+                team=team_name(summary["trump_team"], names),
+            )
+            + "\n",
+        )
+    )
+    out.append(("class:hint", _("Hands as dealt:") + "\n"))
+    width = max(len(n) for n in names) + 1
+    for seat, hand in enumerate(summary["hands"]):
+        out.append(("", f" {view.name(seat).ljust(width)} {_cards(hand, trump)}\n"))
+    claim = summary.get("redeal_claim")
+    if claim is not None:
+        out.append(
+            (
+                "",
+                _("{name} showed the hand and claimed a re-deal.").format(name=view.name(claim))
+                + "\n",
+            )
+        )
+    elif summary["tricks"]:
+        out.append(("class:hint", _("Tricks (leader: cards → taken by):") + "\n"))
+        for i, trick in enumerate(summary["tricks"]):
+            out.append(
+                (
+                    "",
+                    f" {i + 1} {view.name(trick['leader']).ljust(width)} {_cards(trick['cards'])}"
+                    f" → {view.name(trick['winner'])}\n",
+                )
+            )
+    a, b = summary["card_points"]
+    out.append(
+        (
+            "",
+            _("Card points: {team0} {a}, {team1} {b}").format(
+                team0=team_name(0, names), a=a, team1=team_name(1, names), b=b
+            )
+            + "\n",
+        )
+    )
+    awarded, score = summary["awarded"], summary["score"]
+    key = _("eyes opened") if view.scoring == "eyes" else _("game points")
+    out.append(
+        (
+            "class:heading",
+            _("{what} this deal {a}:{b}, game score {c}:{d}").format(
+                what=key, a=awarded[0], b=awarded[1], c=score[0], d=score[1]
+            )
+            + "\n",
+        )
+    )
+    for note in [*summary.get("notes", []), *summary.get("offenses", [])]:
+        out.append(("class:hint", f"· {note}\n"))
+    out.append(verdict(summary))
+    out.append(("", "\n"))
+    return out
+
+
+def game_end_lines(view: TableView) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = []
+    if view.game_over is not None:
+        over = view.game_over
+        score = f"{over.score[0]}:{over.score[1]}"
+        if over.winner is None:
+            text = _("Game over, {score}.").format(score=score)
+        else:
+            text = _("Game over: {team} win, {score}.").format(
+                team=team_name(over.winner, view.names), score=score
+            )
+        out.append(("class:verdict.ok", text + "\n"))
+    elif view.aborted is not None:
+        out.append(("class:verdict.bad", _("The game was stopped:") + "\n"))
+        for fault in view.aborted.faults:
+            out.append(("class:verdict.bad", f" {view.describe_fault(fault)}\n"))
+    for summary in view.deal_ends:
+        awarded = summary["awarded"]
+        out.append(
+            (
+                "",
+                _("Deal {n}: {a}:{b}").format(n=summary["number"] + 1, a=awarded[0], b=awarded[1])
+                + "  "
+                + verdict(summary)[1][:1]
+                + "\n",
+            )
+        )
+    if view.transcript_path:
+        out.append(
+            ("", "\n" + _("Transcript saved to {path}").format(path=view.transcript_path) + "\n")
+        )
+        out.append(
+            (
+                "class:hint",
+                _("Check it again any time: p2pbelka verify {path}").format(
+                    path=view.transcript_path
+                )
+                + "\n",
+            )
+        )
+    return out
+
+
+def help_text() -> str:
+    return _(
+        """Belka in brief
+
+Four players in two pairs: you and the player opposite against the other two.
+32 cards, 7 to ace. The four jacks are always the highest trumps:
+J♣ > J♠ > J♥ > J♦, then ace, 10, king, queen, 9, 8, 7 of the trump suit.
+Plain suits rank ace, 10, king, queen, 9, 8, 7.
+Card points: ace 11, ten 10, king 4, queen 3, jack 2; 120 in the deck.
+
+In the first deal clubs are trumps, and the player holding the J♣ takes
+clubs as their suit; the next players in turn take hearts, spades, diamonds.
+In every later deal the suit of whoever holds the J♣ is trumps, and their
+pair is the trump team.
+
+Follow the suit that was led (jacks count as trumps). Without it you may
+play any card: you need not trump. The highest trump takes the trick,
+otherwise the highest card of the suit led; the winner leads next.
+
+A pair with more than 60 card points wins the deal: 1 game point (2 with 91
+or more), one more if they were not the trump team; all 120 wins the game.
+At 60:60 ("eggs") nobody scores and the next deal is worth more. First to 12.
+With fewer than 13 points, or all four nines, you may claim a re-deal.
+
+Every deal is shuffled by all four peers together: nobody sees the deck.
+After the last trick the seeds are revealed and every card is checked.
+
+Keys: ←/→ or 1-8 choose a card, Enter plays it (or click it twice),
+l shows the last trick, c writes in the chat, q quits (the game is saved),
+Esc closes this help."""
+    )

@@ -1,0 +1,291 @@
+"""What the table screen shows, kept up to date from the table's events.
+
+The screen draws only from a :class:`TableView`; the view reads the rules
+state from the seat's ``Table`` after every event, so it never keeps its own
+idea of whose turn it is.  No prompt_toolkit here: this is tested on its own.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2pbelka.cards import Card, Suit
+from p2pbelka.peer.driver import Waiting
+from p2pbelka.rules import core
+from p2pbelka.table import events as ev
+from p2pbelka.table.session import Table
+from p2pbelka.ui.i18n import _
+from p2pbelka.ui.text import card_label, seat_name, suit_name, team_name
+
+LOG_LIMIT = 500
+
+
+@dataclass
+class TrickView:
+    leader: int
+    cards: list[Card]
+    winner: int | None = None
+
+    def by_seat(self) -> dict[int, Card]:
+        return {(self.leader + i) % 4: card for i, card in enumerate(self.cards)}
+
+
+@dataclass
+class TableView:
+    me: int = 0
+    names: list[str] = field(default_factory=lambda: [f"{s}" for s in range(4)])
+    keys: list[bytes] = field(default_factory=list)
+    scoring: str = "classic"
+    dealer: int | None = None
+    deal_number: int = 0
+    trump: Suit | None = None
+    trump_team: int | None = None
+    jc_holder: int | None = None
+    seat_suits: tuple[Suit, ...] | None = None
+    hand: list[Card] = field(default_factory=list)
+    legal: set[Card] = field(default_factory=set)
+    selected: int = 0
+    choice: str | None = None  # "play", "redeal" or "eggs" while the rules ask us
+    turn: int | None = None
+    trick: TrickView | None = None
+    last_trick: TrickView | None = None
+    tricks_won: tuple[int, int] = (0, 0)
+    card_points: tuple[int, int] = (0, 0)
+    score: tuple[int, int] = (0, 0)
+    titles: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    eggs_pending: bool = False
+    log: list[str] = field(default_factory=list)
+    deal_ends: list[dict[str, Any]] = field(default_factory=list)
+    game_over: ev.GameOver | None = None
+    aborted: ev.GameAborted | None = None
+    faults: list[ev.Fault] = field(default_factory=list)
+    waiting_for: tuple[int, ...] = ()
+    status: str = ""
+    transcript_path: str | None = None
+    changes: int = 0  # bumped on every event, so a watcher can tell the view moved
+
+    # -- the table's events ------------------------------------------------------------
+
+    def apply(self, event: ev.Event, table: Table) -> None:
+        self.changes += 1
+        if not isinstance(event, Waiting):
+            self.waiting_for = ()
+        handler = getattr(self, f"_on_{type(event).__name__}", None)
+        if handler is not None:
+            handler(event)
+        self.sync(table)
+
+    def sync(self, table: Table) -> None:
+        """Copy the rules state the screen shows from ``table``."""
+        if table.me is not None:
+            self.me = table.me
+        if table.setup is not None:
+            self.keys = [seat.key for seat in table.setup.seats]
+        track = table.track
+        if track is None:
+            return
+        game = track.game
+        self.scoring = game.options.scoring
+        self.score = game.score
+        self.titles = game.titles
+        self.eggs_pending = game.eggs_pending
+        self.seat_suits = game.seat_suits
+        deal = game.deal
+        if deal is not None:
+            self.trump, self.jc_holder, self.trump_team = (
+                deal.trump,
+                deal.jc_holder,
+                deal.trump_team,
+            )
+            self.tricks_won = deal.tricks_won
+            self.card_points = deal.card_points
+        self.turn = table.due_seat() if table.phase.value == "play" else None
+
+    def _on_GameStarted(self, event: ev.GameStarted) -> None:
+        self.names = list(event.names)
+        self.say(
+            _("The lot chose {name} to deal first.").format(name=self.name(event.first_dealer))
+        )
+
+    def _on_DealStarted(self, event: ev.DealStarted) -> None:
+        self.dealer, self.deal_number = event.dealer, event.number
+        self.trump = self.trump_team = self.jc_holder = None
+        self.hand, self.legal, self.choice = [], set(), None
+        self.trick = self.last_trick = None
+        self.tricks_won = self.card_points = (0, 0)
+        self.say(
+            _("Deal {number}: {name} deals.").format(
+                number=event.number + 1, name=self.name(event.dealer)
+            )
+        )
+
+    def _on_HandDealt(self, event: ev.HandDealt) -> None:
+        if event.seat == self.me:
+            self.hand = list(event.cards)
+            self._sort_hand()
+
+    def _on_TrumpAnnounced(self, event: ev.TrumpAnnounced) -> None:
+        self.trump, self.jc_holder, self.trump_team = (
+            Suit.parse(event.trump),
+            event.holder,
+            event.trump_team,
+        )
+        self._sort_hand()
+        self.say(
+            _("{name} holds the J♣: {suit} are trumps, {team} is the trump team.").format(
+                name=self.name(event.holder),
+                suit=suit_name(self.trump),
+                team=team_name(event.trump_team, self.names),
+            )
+        )
+
+    def _on_RedealClaimed(self, event: ev.RedealClaimed) -> None:
+        self.say(
+            _("{name} shows {cards} and claims a re-deal.").format(
+                name=self.name(event.seat), cards=" ".join(card_label(c) for c in event.cards)
+            )
+        )
+
+    def _on_ChoiceNeeded(self, event: ev.ChoiceNeeded) -> None:
+        self.choice = event.kind
+        if event.kind == "play":
+            self.legal = {c for c in event.options if isinstance(c, Card)}
+            chosen_ok = (
+                0 <= self.selected < len(self.hand) and self.hand[self.selected] in self.legal
+            )
+            if not chosen_ok:
+                self.selected = next((i for i, c in enumerate(self.hand) if c in self.legal), 0)
+            self.status = _("Your turn: choose a card and press Enter.")
+
+    def _on_CardPlayed(self, event: ev.CardPlayed) -> None:
+        if self.trick is None or self.trick.winner is not None:
+            self.trick = TrickView(event.seat, [])
+        self.trick.cards.append(event.card)
+        if event.seat == self.me:
+            if event.card in self.hand:
+                index = self.hand.index(event.card)
+                self.hand.remove(event.card)
+                if self.selected > index or self.selected >= len(self.hand):
+                    self.selected = max(0, self.selected - 1)
+            self.legal, self.choice, self.status = set(), None, ""
+
+    def _on_TrickTaken(self, event: ev.TrickTaken) -> None:
+        self.trick = TrickView(event.leader, list(event.cards), event.winner)
+        self.last_trick = self.trick
+        self.say(
+            _("{name} takes the trick: {cards}.").format(
+                name=self.name(event.winner), cards=" ".join(card_label(c) for c in event.cards)
+            )
+        )
+
+    def _on_DealAudited(self, event: ev.DealAudited) -> None:
+        summary = dict(event.summary)
+        summary["faults"] = [f for f in self.faults if f.deal == event.deal_id]
+        summary["when"] = time.time()
+        self.deal_ends.append(summary)
+        self.choice = None
+        self.legal = set()
+        self.status = ""
+        self.say(_("Deal verified: the shuffle was fair and every card checked."))
+
+    def _on_EggsChosen(self, event: ev.EggsChosen) -> None:
+        if event.seat == self.me:
+            self.choice, self.status = None, ""
+        what = (
+            _("+4 points")
+            if event.choice == "plus4"
+            else _("the title {title}").format(title="Жумыртка")
+        )
+        self.say(_("{name} chooses {what}.").format(name=self.name(event.seat), what=what))
+
+    def _on_FaultFound(self, event: ev.FaultFound) -> None:
+        self.faults.append(event.fault)
+        self.say(_("Fault: {fault}").format(fault=self.describe_fault(event.fault)))
+
+    def _on_GameOver(self, event: ev.GameOver) -> None:
+        self.game_over = event
+        self.choice, self.legal, self.status = None, set(), ""
+        if event.winner is None:
+            self.say(_("The game is over."))
+        else:
+            self.say(_("{team} win the game.").format(team=team_name(event.winner, self.names)))
+
+    def _on_GameAborted(self, event: ev.GameAborted) -> None:
+        self.aborted = event
+        self.choice, self.legal, self.status = None, set(), ""
+        for fault in event.faults:
+            self.say(_("Game stopped: {fault}").format(fault=self.describe_fault(fault)))
+
+    def _on_Rejected(self, event: ev.Rejected) -> None:
+        if event.seat == self.me:
+            self.status = event.reason
+            self.say(event.reason)
+
+    def _on_Waiting(self, event: Waiting) -> None:
+        self.waiting_for = event.seats
+        names = ", ".join(self.name(s) for s in event.seats)
+        self.say(_("Waiting for {names}…").format(names=names))
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def name(self, seat: int) -> str:
+        return seat_name(seat, self.names)
+
+    def describe_fault(self, fault: ev.Fault) -> str:
+        who = self.name(fault.seat) if 0 <= fault.seat < 4 else _("no single seat")
+        return f"{who}: {fault.what}"
+
+    def say(self, line: str) -> None:
+        self.log.append(line)
+        del self.log[:-LOG_LIMIT]
+
+    def _sort_hand(self) -> None:
+        chosen = self.hand[self.selected] if self.hand and self.selected < len(self.hand) else None
+        self.hand = sort_hand(self.hand, self.trump)
+        if chosen is not None:
+            self.selected = self.hand.index(chosen)
+
+    @property
+    def my_turn(self) -> bool:
+        return self.choice == "play" and bool(self.legal)
+
+    @property
+    def finished(self) -> bool:
+        return self.game_over is not None or self.aborted is not None
+
+
+def sort_hand(cards: list[Card], trump: Suit | None) -> list[Card]:
+    """Trumps first (jacks on top), then the plain suits alternating colours, strongest first.
+
+    Before the trump is known the jacks still go together: they are trumps whatever it is.
+    """
+    t = int(trump) if trump is not None else None
+    plain = _alternating(
+        [s for s in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS) if s != t]
+    )
+
+    def key(card: Card) -> tuple[int, int]:
+        i = card.index
+        if i & 7 == core.JACK:
+            return (0, -core.POWER[0][0][i])
+        if t is not None and card.suit == t:
+            return (0, -core.POWER[t][t][i])
+        group = plain.index(card.suit) + 1
+        return (group, -core.POWER[int(card.suit) if t is None else t][int(card.suit)][i])
+
+    return sorted(cards, key=key)
+
+
+def _alternating(suits: list[Suit]) -> list[Suit]:
+    """The suits in an order where red and black alternate as far as they can."""
+    reds = [s for s in suits if s in (Suit.HEARTS, Suit.DIAMONDS)]
+    blacks = [s for s in suits if s not in reds]
+    longer, shorter = (reds, blacks) if len(reds) > len(blacks) else (blacks, reds)
+    out: list[Suit] = []
+    for i, suit in enumerate(longer):
+        out.append(suit)
+        if i < len(shorter):
+            out.append(shorter[i])
+    return out

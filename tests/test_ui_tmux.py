@@ -1,0 +1,95 @@
+"""End to end in a real terminal: ``p2pbelka play`` in tmux, a whole deal played with keys.
+
+The test reads the screen as a person would (``tmux capture-pane``) and
+types as a person would (``tmux send-keys``): a card's number and Enter,
+trying the next number when the table refuses a card.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)"
+)
+
+
+class Tmux:
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def __call__(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=False
+        )
+        return done.stdout
+
+    def screen(self) -> str:
+        return self("capture-pane", "-p", "-t", "play")
+
+    def keys(self, *keys: str) -> None:
+        self("send-keys", "-t", "play", *keys)
+
+
+def test_play_a_deal_in_tmux(tmp_path: Path) -> None:
+    tmux = Tmux(f"p2pbelka-test-{os.getpid()}")
+    transcript = tmp_path / "game.transcript"
+    command = (
+        f"cd {ROOT} && {sys.executable} -m p2pbelka.cli.main play --seed 21 --bot-level random"
+        f" --pace 0 --lang en --name Tester --transcript {transcript}; echo EXIT=$?; sleep 30"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    size = ["-x", "100", "-y", "30"]
+    subprocess.run(
+        ["tmux", "-L", tmux.socket, "new-session", "-d", "-s", "play", *size, command],
+        check=True,
+        env=env,
+    )
+    try:
+        screen = play_until_the_deal_is_verified(tmux)
+        assert "Hands as dealt" in screen and "Tester" in screen
+        tmux.keys("q")
+        wait_for(tmux, "Leave the game?")
+        tmux.keys("y")
+        screen = wait_for(tmux, "EXIT=")
+        assert "EXIT=0" in screen and "Transcript saved to" in screen
+        assert transcript.stat().st_size > 1000
+    finally:
+        tmux("kill-server")
+
+
+def play_until_the_deal_is_verified(tmux: Tmux) -> str:
+    deadline = time.monotonic() + 25
+    number = 0
+    while time.monotonic() < deadline:
+        screen = tmux.screen()
+        if "Fair deal verified" in screen and "Tricks (leader" in screen:
+            return screen
+        if "[Enter] continue" in screen:  # a re-deal was claimed: that deal was not played
+            tmux.keys("Enter")
+        elif "allows a re-deal" in screen:
+            tmux.keys("n")
+        elif "Your turn" in screen or "cannot be played" in screen:
+            number = number % 8 + 1
+            tmux.keys(str(number), "Enter")
+        time.sleep(0.05)
+    raise AssertionError("no verdict on screen:\n" + tmux.screen())
+
+
+def wait_for(tmux: Tmux, text: str, timeout: float = 10) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        screen = tmux.screen()
+        if text in screen:
+            return screen
+        time.sleep(0.05)
+    raise AssertionError(f"{text!r} never appeared:\n" + tmux.screen())
