@@ -34,7 +34,15 @@ class RandomBot:
         return self.rng.choice(("plus4", "title"))
 
 
-BOT_LEVELS: dict[str, type] = {"random": RandomBot}
+def _levels() -> dict[str, type]:
+    # Imported here: the stronger levels import the rules engine and the search.
+    from p2pbelka.bots.heuristic import HeuristicBot
+    from p2pbelka.bots.strong import StrongBot
+
+    return {"random": RandomBot, "heuristic": HeuristicBot, "strong": StrongBot}
+
+
+BOT_LEVELS: dict[str, type] = _levels()
 
 
 def make_bot(level: str, seed: int | None = None) -> Bot:

@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("verify_cmd", "verify a saved transcript: signatures, shuffles, every card"),
     "bench": ("bench_cmd", "print benchmark figures (rules, deal, net, bots)"),
     "referee": ("referee_cmd", "check a Belka game record with the rules engine"),
+    "tournament": ("tournament_cmd", "duplicate matches between bot levels, with win rates"),
     "host": ("host_cmd", "open a table on the LAN and play seat 0"),
     "join": ("join_cmd", "find a table on the LAN (or --connect HOST:PORT) and take a seat"),
     "resume": ("resume_cmd", "continue a game after this peer was stopped or crashed"),

@@ -1,0 +1,57 @@
+"""The ``heuristic`` level: a sound club player's rules of thumb, no search."""
+
+from __future__ import annotations
+
+import random
+
+from p2pbelka.bots.knowledge import seen_from
+from p2pbelka.bots.policy import choose
+from p2pbelka.cards import CARDS, Card
+from p2pbelka.rules import core
+from p2pbelka.rules.game import GameState
+
+
+def hand_strength(hand: int, trump: int) -> float:
+    """A rough count of the tricks a hand takes: trumps, jacks and plain aces."""
+    trumps = hand & core.TRUMP_MASKS[trump]
+    strength = 0.6 * trumps.bit_count()
+    strength += 0.5 * (trumps & core.JACKS_MASK).bit_count()
+    strength += (hand & core.ACES_MASK & ~trumps).bit_count()
+    return strength
+
+
+def wants_redeal(game: GameState, seat: int) -> bool:
+    """Ask for a re-deal with a weak hand, minding the three-in-a-row charge.
+
+    The third re-deal in a row is charged to the dealing team: never ask when
+    that is us, always ask when that is them.
+    """
+    deal = game.deal
+    if deal is None or not deal.can_claim_redeal(seat):
+        return False
+    if game.redeal_streak == 2:
+        return (deal.dealer ^ seat) & 1 == 1
+    hand = deal.dealt[seat]
+    assert hand is not None
+    # The trump of this deal is already known: the announced J♣ holder's suit.
+    return hand_strength(hand, int(deal.trump)) < 3.0
+
+
+class HeuristicBot:
+    """Rules of thumb (see :mod:`p2pbelka.bots.policy`); ties never arise, so no randomness."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def play(self, game: GameState, seat: int) -> Card:
+        deal = game.deal
+        if deal is None:
+            raise ValueError("no deal in progress")
+        return CARDS[choose(seen_from(deal, seat))]
+
+    def claim_redeal(self, game: GameState, seat: int) -> bool:
+        return wants_redeal(game, seat)
+
+    def choose_eggs(self, game: GameState, seat: int) -> str:
+        # Four points count toward the game; the title is only a title.
+        return "plus4"

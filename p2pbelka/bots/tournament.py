@@ -1,0 +1,198 @@
+"""Duplicate matches between two bot levels, on the rules engine alone.
+
+A match is two games on the same cards: the ``k``-th deal of both games is
+dealt from the same seed, team A sits on seats 0/2 in the first game and on
+seats 1/3 in the second.  Luck of the cards cancels out, so fewer games tell
+the levels apart.  :func:`run_tournament` plays matches on worker processes,
+appends each finished match to a results file as one JSON line, and skips the
+matches already there: a stopped tournament resumes where it was.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import replace
+from typing import Any
+
+from p2pbelka.bots.base import Bot, make_bot
+from p2pbelka.cards import CARDS
+from p2pbelka.rules.deal import Play, RedealClaim
+from p2pbelka.rules.game import EggsChoice, GameState
+from p2pbelka.rules.options import Options, options_from
+from p2pbelka.rules.randomplay import random_hands
+
+MAX_DEALS = 80
+"""A game still open after this many deals (re-deals included) counts as a draw."""
+
+
+def seat_view(game: GameState, seat: int) -> GameState:
+    """The game as ``seat`` may see it: the current deal's other hands unknown."""
+    if game.deal is None:
+        return game
+    return replace(game, deal=game.deal.view(seat))
+
+
+def play_game(
+    bots: list[Bot], options: Options, deal_seed: Callable[[int], int], first_dealer: int = 0
+) -> GameState:
+    """One game; deal ``k`` (re-deals counted) is dealt from ``deal_seed(k)``."""
+    game = GameState.new(options, first_dealer)
+    while not game.finished and len(game.history) < MAX_DEALS:
+        if game.pending_choice is not None:
+            seat = game.pending_choice
+            choice = bots[seat].choose_eggs(seat_view(game, seat), seat)
+            game = game.apply(EggsChoice(seat, choice))
+            continue
+        rng = random.Random(deal_seed(game.deal_number))
+        game = game.start_deal(random_hands(rng, game.dealer))
+        deal = game.deal
+        assert deal is not None
+        for offset in range(1, 5):
+            seat = (deal.dealer + offset) % 4
+            if deal.can_claim_redeal(seat) and bots[seat].claim_redeal(seat_view(game, seat), seat):
+                game = game.apply(RedealClaim(seat))
+                break
+        while game.deal is not None and not game.deal.finished:
+            turn = game.deal.turn
+            assert turn is not None
+            card = bots[turn].play(seat_view(game, turn), turn)
+            game = game.apply(Play(turn, CARDS[card.index]))
+        game = game.finish_deal()
+    return game
+
+
+def _team_gain(options: Options, awarded: tuple[int, int], team: int) -> int:
+    """Game points a deal brought ``team``: won (classic), or eyes opened against the others."""
+    return awarded[1 - team] if options.eyes else awarded[team]
+
+
+def play_match(
+    level_a: str, level_b: str, seed: int, index: int, preset: str = "classic"
+) -> dict[str, Any]:
+    """Match ``index`` of a tournament: two games on the same cards, seats swapped."""
+    options = options_from(preset)
+    base = random.Random(f"{seed}:{index}").getrandbits(63)
+    first_dealer = index % 4
+    result: dict[str, Any] = {"match": index, "games_a": 0, "games_b": 0, "draws": 0}
+    deals_a = deals_b = deals = gain_a = gain_b = 0
+    for a_seat in (0, 1):
+        bots = [
+            make_bot(level_a if s & 1 == a_seat else level_b, base + 10 * a_seat + s)
+            for s in range(4)
+        ]
+        game = play_game(bots, options, lambda k: base ^ (k * 0x9E3779B97F4A7C15), first_dealer)
+        if game.winner is None:
+            result["draws"] += 1
+        elif game.winner == a_seat:
+            result["games_a"] += 1
+        else:
+            result["games_b"] += 1
+        for deal in game.history:
+            if deal.redeal_claim is not None:
+                continue
+            deals += 1
+            if deal.winner == a_seat:
+                deals_a += 1
+            elif deal.winner is not None:
+                deals_b += 1
+            gain_a += _team_gain(options, deal.awarded, a_seat)
+            gain_b += _team_gain(options, deal.awarded, 1 - a_seat)
+    result.update(deals=deals, deals_a=deals_a, deals_b=deals_b, gain_a=gain_a, gain_b=gain_b)
+    return result
+
+
+def _read_state(path: str | None, key: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    done: dict[int, dict[str, Any]] = {}
+    if path is None or not os.path.exists(path):
+        return done
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line cut short by a stop: that match is played again
+            if row.get("key") == key:
+                done[int(row["match"])] = row
+    return done
+
+
+def run_tournament(
+    level_a: str,
+    level_b: str,
+    matches: int,
+    seed: int,
+    preset: str = "classic",
+    workers: int = 2,
+    state: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``matches`` duplicate matches (two games each) and summarize them."""
+    key = {"a": level_a, "b": level_b, "seed": seed, "preset": preset}
+    done = _read_state(state, key)
+    todo = [i for i in range(matches) if i not in done]
+    if todo:
+        with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+            futures = [pool.submit(play_match, level_a, level_b, seed, i, preset) for i in todo]
+            for future in as_completed(futures):
+                row = future.result()
+                row["key"] = key
+                done[row["match"]] = row
+                if state is not None:
+                    with open(state, "a", encoding="utf-8") as f:
+                        f.write(json.dumps(row) + "\n")
+                if progress is not None:
+                    progress(len(done), matches)
+    rows = [done[i] for i in range(matches)]
+    return summarize(level_a, level_b, rows, seed, preset)
+
+
+def _mean_ci(values: Iterable[float]) -> tuple[float, float, float]:
+    """Mean and a normal 95% interval over independent matches."""
+    xs = list(values)
+    n = len(xs)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)
+
+
+def summarize(
+    level_a: str, level_b: str, rows: list[dict[str, Any]], seed: int, preset: str
+) -> dict[str, Any]:
+    games = 2 * len(rows)
+    deals = sum(r["deals"] for r in rows)
+    # Each match scores A's share of its two games (a draw is half): matches are independent.
+    share, low, high = _mean_ci((r["games_a"] + 0.5 * r["draws"]) / 2 for r in rows)
+    net, net_low, net_high = _mean_ci(
+        (r["gain_a"] - r["gain_b"]) / max(1, r["deals"]) for r in rows
+    )
+    return {
+        "a": level_a,
+        "b": level_b,
+        "preset": preset,
+        "seed": seed,
+        "matches": len(rows),
+        "games": games,
+        "games_a": sum(r["games_a"] for r in rows),
+        "games_b": sum(r["games_b"] for r in rows),
+        "draws": sum(r["draws"] for r in rows),
+        "win_rate_a": round(share, 4),
+        "win_rate_a_ci95": [round(low, 4), round(high, 4)],
+        "deals": deals,
+        "deals_a": sum(r["deals_a"] for r in rows),
+        "deals_b": sum(r["deals_b"] for r in rows),
+        "game_points_per_deal_a": round(sum(r["gain_a"] for r in rows) / max(1, deals), 4),
+        "game_points_per_deal_b": round(sum(r["gain_b"] for r in rows) / max(1, deals), 4),
+        "net_game_points_per_deal_a": round(net, 4),
+        "net_game_points_per_deal_a_ci95": [round(net_low, 4), round(net_high, 4)],
+    }
