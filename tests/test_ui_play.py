@@ -1,7 +1,8 @@
 """The table screen driven by keystrokes through prompt_toolkit's pipe input.
 
 The real program runs: prompt_toolkit on asyncio with trio as its guest, four
-peers with their own keys over memory channels, three random bots.  A robot
+peers with their own keys over loopback TCP (or memory channels), three random
+bots.  A robot
 task (in trio, beside the game) reads the screen's view and types keys.
 """
 
@@ -93,7 +94,9 @@ TEXTS = {
 }
 
 
-def play(tmp_path: Path, seed: int, lang: str = "en") -> tuple[TableScreen, KeyRobot, str]:
+def play(
+    tmp_path: Path, seed: int, lang: str = "en", transport: str = "loopback"
+) -> tuple[TableScreen, KeyRobot, str]:
     stream = io.StringIO()
     output = Vt100_Output(stream, lambda: Size(rows=30, columns=100), term="xterm")
     config = PlayConfig(
@@ -103,6 +106,7 @@ def play(tmp_path: Path, seed: int, lang: str = "en") -> tuple[TableScreen, KeyR
         pace=0,
         transcript=tmp_path / "game.transcript",
         lang=lang,
+        transport=transport,
     )
     with create_pipe_input() as pipe:
         robot = KeyRobot(pipe, stream, *TEXTS[lang])
@@ -125,8 +129,8 @@ def test_a_whole_deal_played_by_keys(tmp_path: Path) -> None:
     assert report.names[0] == "Tester"
 
 
-def test_the_screen_speaks_russian(tmp_path: Path) -> None:
-    _screen, robot, shown = play(tmp_path, seed=12, lang="ru")
+def test_the_screen_speaks_russian_over_memory_channels(tmp_path: Path) -> None:
+    _screen, robot, shown = play(tmp_path, seed=12, lang="ru", transport="memory")
     assert robot.summary is not None
     assert "Честная сдача подтверждена" in shown
     assert "Места по ходу игры" in shown

@@ -41,6 +41,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="save the game here (default: a new file under $XDG_DATA_HOME/p2pbelka/games)",
     )
     parser.add_argument(
+        "--transport",
+        choices=("loopback", "memory"),
+        default="loopback",
+        help="how the four peers talk: TCP on this machine (default) or in-process channels",
+    )
+    parser.add_argument(
         "--lang", choices=LANGUAGES, default=None, help="en or ru (default: locale)"
     )
 
@@ -76,6 +82,7 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         options=options,
         bot_levels=tuple(levels),
         pace=args.pace,
+        transport=args.transport,
         transcript=args.transcript,
         lang=lang,
     )

@@ -6,6 +6,7 @@ The screen never touches the table: a move goes out through ``post_move``
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -201,7 +202,15 @@ class TableScreen:
 
     def _middle(self) -> AnyContainer:
         if self.overlay == "help":
-            return Window(FormattedTextControl(self._help), style="class:report")
+            footer: StyleAndTextTuples = [
+                ("class:hint", " " + _("↑/↓ scroll · ? or Esc: back to the table"))
+            ]
+            return HSplit(
+                [
+                    Window(FormattedTextControl(self._help), style="class:report"),
+                    Window(FormattedTextControl(footer), height=1),
+                ]
+            )
         if self.overlay == "deal_end" and self.view.deal_ends:
             summary = self.view.deal_ends[-1]
             return self._report(lambda: reports.deal_end_lines(self.view, summary), True)
@@ -216,7 +225,6 @@ class TableScreen:
                         Window(
                             FormattedTextControl(self._log, get_cursor_position=self._log_end),
                             style="class:log",
-                            wrap_lines=True,
                         ),
                     ],
                     width=RIGHT_WIDTH,
@@ -230,7 +238,7 @@ class TableScreen:
             return HSplit(
                 [
                     Window(FormattedTextControl(self._last_trick), height=panels.TABLE_HEIGHT),
-                    Window(FormattedTextControl(self._continue), height=1),
+                    Window(FormattedTextControl(self._last_trick_footer), height=1),
                     Window(),
                 ]
             )
@@ -281,16 +289,30 @@ class TableScreen:
     def _seats(self) -> StyleAndTextTuples:
         return panels.seats_lines(self.view, RIGHT_WIDTH)
 
+    def _log_lines(self) -> list[str]:
+        # wrapped here, between words, rather than by the window in mid-word
+        lines: list[str] = []
+        for entry in self.view.log[-100:]:
+            lines += textwrap.wrap(entry, RIGHT_WIDTH - 1, subsequent_indent="  ") or [""]
+        return lines
+
     def _log(self) -> StyleAndTextTuples:
-        return [("", "\n".join(self.view.log[-200:]))]
+        return [("", "\n".join(self._log_lines()))]
 
     def _log_end(self) -> Point:
-        return Point(0, max(0, min(200, len(self.view.log)) - 1))
+        return Point(0, max(0, len(self._log_lines()) - 1))
 
     def _help(self) -> StyleAndTextTuples:
         lines = reports.help_text().splitlines()
         self.help_scroll = max(0, min(self.help_scroll, len(lines) - 1))
         return [("", "\n".join(" " + line for line in lines[self.help_scroll :]))]
+
+    def _last_trick_footer(self) -> StyleAndTextTuples:
+        trick = self.view.last_trick
+        if trick is None or trick.winner is None:
+            return self._continue()
+        heading = _("Last trick, taken by {name}.").format(name=self.view.name(trick.winner))
+        return [("class:heading", f" {heading}"), *self._continue()]
 
     def _continue(self) -> StyleAndTextTuples:
         return [("class:button", " " + _("[Enter] continue"), on_click(self.close_overlay))]

@@ -1,14 +1,17 @@
 """``p2pbelka play``: you in seat 0 and three bot peers, each with its own keys.
 
 The bots are real peers: their own tables, keys and deck secrets, talking to
-yours only through signed envelopes.  They run in this process over memory
-channels; ``run_local_table`` is the one place that picks the transport.
+yours only through signed envelopes.  They run in this process and meet over
+loopback TCP exactly as on a LAN (``p2pbelka.peer.loopback``); memory channels
+(``--transport memory``) skip the sockets.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import random
+import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -19,9 +22,11 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from p2pbelka.bots.base import BOT_LEVELS, make_bot
+from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd, PeerDriver
+from p2pbelka.peer.lan import NetOptions
 from p2pbelka.peer.local import LocalGame, memory_transports
-from p2pbelka.protocol.envelope import Envelope
+from p2pbelka.peer.loopback import loopback_table
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.front import ScreenFrontEnd
@@ -43,6 +48,7 @@ class PlayConfig:
     pace: float = 0.7  # seconds each other player's card is shown before the next
     transcript: Path | None = None
     lang: str = "en"
+    transport: str = "loopback"  # or "memory": in-process channels, no sockets
 
 
 def data_dir(environ: dict[str, str] | None = None) -> Path:
@@ -64,25 +70,36 @@ def new_transcript_path(directory: Path) -> Path:
     return path
 
 
-async def run_local_table(
-    config: PlayConfig, front_end: FrontEnd, on_accept: Callable[[Envelope], None] | None = None
-) -> None:
-    """Play one game: ``front_end`` in seat 0, bot peers in seats 1-3."""
+async def run_loopback_table(config: PlayConfig, front_end: FrontEnd, home: Path) -> None:
+    """Play one game over real sockets on this machine: ``front_end`` in seat 0 and bot
+    peers in seats 1-3, each with its own listener and game files under ``home``."""
+    if config.seed is None:
+        identity = Identity.generate(config.name)
+    else:
+        identity = Identity.from_seed(random.Random(config.seed).randbytes(32), config.name)
+    await loopback_table(
+        front_end,
+        config.bot_levels,
+        preset=config.preset,
+        options=config.options,
+        seed=config.seed,
+        transcript_dir=home,
+        identity=identity,
+        # the bots never give up on the person in seat 0, who may think as long as they like
+        net=NetOptions(give_up_after=math.inf),
+    )
+
+
+async def run_memory_table(config: PlayConfig, front_end: FrontEnd, home: Path) -> None:
+    """The same table over in-process memory channels: no sockets at all."""
     game = LocalGame.seeded(config.seed, config.preset, config.options)
     game.names = [config.name, *BOT_NAMES]
-
-    def accept(seat: int, envelope: Envelope) -> None:
-        if seat == 0 and on_accept is not None:
-            on_accept(envelope)
-
-    tables = game.make_tables(on_accept=accept)
-    # TODO(lan): when p2pbelka.peer has the loopback helper, take the transports from it.
+    tables = game.make_tables()
     transports = memory_transports(4)
     drivers = [PeerDriver(tables[0], transports[0], front_end)]
     for seat in (1, 2, 3):
         seed = None if config.seed is None else config.seed * 10 + seat
         bot = make_bot(config.bot_levels[seat - 1], seed)
-        # A bot never gives up on the person in seat 0, who may think as long as they like.
         drivers.append(
             PeerDriver(tables[seat], transports[seat], BotFrontEnd(bot), give_up_after=math.inf)
         )
@@ -91,6 +108,7 @@ async def run_local_table(
             nursery.start_soon(driver.run)
 
 
+TRANSPORTS = {"loopback": run_loopback_table, "memory": run_memory_table}
 Extra = Callable[[TableScreen], Awaitable[None]]
 
 
@@ -107,17 +125,23 @@ def play_local(
     path = config.transcript or new_transcript_path(data_dir())
     view = TableView(me=0, transcript_path=str(path))
     screen = TableScreen(view, lambda action: None, input=input, output=output)
+    run_table = TRANSPORTS[config.transport]
 
     async def main(bridge: Bridge) -> None:
-        front = ScreenFrontEnd(screen, bridge, pace=config.pace)
-        async with trio.open_nursery() as outer:
-            if extra is not None:
-                outer.start_soon(extra, screen)
-            async with trio.open_nursery() as game:
-                game.start_soon(front.run)
-                await run_local_table(config, front, writer.append)
-                game.cancel_scope.cancel()
+        front = ScreenFrontEnd(screen, bridge, pace=config.pace, transcript=writer)
+        try:
+            async with trio.open_nursery() as outer:
+                if extra is not None:
+                    outer.start_soon(extra, screen)
+                async with trio.open_nursery() as game:
+                    game.start_soon(front.run)
+                    await run_table(config, front, Path(home))
+                    game.cancel_scope.cancel()
+        finally:
+            front.save()  # whatever was accepted since the last event, quit or not
 
-    with TranscriptWriter(path) as writer:
+    # The peers' own game files (keys' secrets, per-seat stores) live only as long as
+    # the game: bots cannot be resumed, and the player's transcript is saved apart.
+    with TranscriptWriter(path) as writer, tempfile.TemporaryDirectory(prefix="p2pbelka-") as home:
         run_with_app(screen.app, main)
     return screen
