@@ -74,14 +74,16 @@ class Peer:
 
 
 class PeerSet:
-    def __init__(self, root: Path, prefix: list[str] | None = None) -> None:
+    def __init__(self, root: Path) -> None:
         self.root = root
-        self.prefix = prefix or []
         self.peers: list[Peer] = []
         self.count = 0
 
-    def spawn(self, name: str, *args: str, home: Path | None = None) -> Peer:
-        """``p2pbelka ARGS`` with its own config dir (``home``, new by default)."""
+    def spawn(
+        self, name: str, *args: str, home: Path | None = None, netns: str | None = None
+    ) -> Peer:
+        """``p2pbelka ARGS`` with its own config dir (``home``, new by default), inside
+        the network namespace ``netns`` if given."""
         self.count += 1
         home = home or self.root / f"home-{name}"
         home.mkdir(parents=True, exist_ok=True)
@@ -89,9 +91,10 @@ class PeerSet:
         err = self.root / f"{name}-{self.count}.err"
         env = dict(os.environ, P2PBELKA_HOME=str(home), PYTHONPATH=str(REPO))
         env.pop("PYTEST_CURRENT_TEST", None)
+        inside = ["ip", "netns", "exec", netns] if netns else []
         with open(out, "wb") as fo, open(err, "wb") as fe:
             proc = subprocess.Popen(
-                [*self.prefix, sys.executable, "-m", "p2pbelka.cli.main", *args],
+                [*inside, sys.executable, "-m", "p2pbelka.cli.main", *args],
                 stdout=fo,
                 stderr=fe,
                 stdin=subprocess.DEVNULL,

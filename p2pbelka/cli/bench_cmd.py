@@ -11,6 +11,7 @@ TOPICS: dict[str, str] = {
     "rules": "rules",
     "deal": "deal",
     "transport": "transport",
+    "net": "net",
 }
 
 

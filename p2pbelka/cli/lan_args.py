@@ -152,6 +152,7 @@ def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> in
             "finished": result.finished,
             "aborted": result.aborted,
             "deals": fe.deals,
+            "deal_ms": fe.deal_ms,
             "game_ms": round(1000 * game_s, 1),
             "bytes_sent": result.bytes_sent,
             "frames_sent": result.frames_sent,

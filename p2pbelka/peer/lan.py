@@ -33,7 +33,7 @@ from p2pbelka.net.discovery import (
     new_table_id,
 )
 from p2pbelka.net.errors import NetError
-from p2pbelka.net.identity import Identity
+from p2pbelka.net.identity import Identity, fingerprint
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import FrontEnd, PeerDriver
 from p2pbelka.peer.mesh import MAX_MESH_FRAME, Mesh
@@ -112,10 +112,23 @@ class SeatsChanged(LobbyEvent):
 
 @dataclass(frozen=True)
 class GameStarting(LobbyEvent):
+    """Four are seated: the game begins (``mesh_port``: where this peer listens)."""
+
     game_id: bytes
     seat: int
     names: tuple[str, ...]
     fingerprints: tuple[str, ...]
+    mesh_port: int
+
+
+def _starting(game_id: bytes, seat: int, setup: m.TableMsg, mesh_port: int) -> GameStarting:
+    return GameStarting(
+        game_id,
+        seat,
+        tuple(s.name for s in setup.seats),
+        tuple(fingerprint(s.key) for s in setup.seats),
+        mesh_port,
+    )
 
 
 @dataclass(frozen=True)
@@ -257,6 +270,7 @@ async def host_game(
         meta = _meta(game_id, 0, plan.setup(), list(plan.peers()), net, mesh_port, bot, table_name)
         store.save_meta(meta)
         await lobby.start(table.transcript[0].raw)
+        await on_lobby(_starting(game_id, 0, plan.setup(), mesh_port))
         result = await _play(identity, table, meta, store, writer, front_end, net, holder)
         nursery.cancel_scope.cancel()
     return result
@@ -422,6 +436,7 @@ async def join_game(
             meta = _meta(game_id, table.me, setup, peers, net, mesh_port, bot, first.name)
             store.save_meta(meta)
             await lobby_channel.aclose()
+            await on_lobby(_starting(game_id, table.me, setup, mesh_port))
             result = await _play(identity, table, meta, store, writer, front_end, net, holder)
             nursery.cancel_scope.cancel()
     return result

@@ -48,6 +48,7 @@ async def loopback_table(
     seed: int | None = None,
     transcript_dir: str | Path | None = None,
     identity: Identity | None = None,
+    identities: Sequence[Identity] | None = None,
     net: NetOptions | None = None,
     on_lobby: OnLobby = _ignore,
     table_name: str = "loopback table",
@@ -57,19 +58,22 @@ async def loopback_table(
     (a fresh temporary directory by default); the results come in seat order.
 
     ``seed`` makes keys, deals and bots reproducible (tests and demos only).
-    ``identity`` is seat 0's (the user's); by default a fresh one.
+    ``identity`` is seat 0's (the user's); by default a fresh one.  ``identities``
+    gives all four (tests that speak for a seat); ``on_lobby`` hears the host's lobby.
     """
     if len(bots) != 3:
         raise ValueError("three bots fill seats 1..3")
     root = Path(transcript_dir) if transcript_dir is not None else Path(tempfile.mkdtemp())
     rng = random.Random(seed) if seed is not None else None
     names = ["North", *BOT_NAMES]
-    identities = [
+    ids = [
         Identity.from_seed(rng.randbytes(32), name) if rng else Identity.generate(name)
         for name in names
     ]
+    if identities is not None:
+        ids = list(identities)
     if identity is not None:
-        identities[0] = identity
+        ids[0] = identity
     base = net or NetOptions()
     nets = [
         replace(
@@ -99,7 +103,7 @@ async def loopback_table(
 
     async def run_host() -> None:
         results[0] = await host_game(
-            identities[0],
+            ids[0],
             table_name,
             front_ends[0],
             preset=preset,
@@ -114,11 +118,11 @@ async def loopback_table(
                 seated.set()
 
         result = await join_game(
-            identities[n],
+            ids[n],
             "127.0.0.1",
             lobby_port[0],
             front_ends[n],
-            host_key=identities[0].public_key,
+            host_key=ids[0].public_key,
             net=nets[n],
             on_lobby=joiner_events,
         )

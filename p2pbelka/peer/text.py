@@ -95,14 +95,20 @@ class TextFrontEnd:
         self.started: float | None = None
         self.finished: float | None = None
         self.deals = 0
+        self.deal_ms: list[float] = []  # wall time of each deal, lot or last deal to audit
+        self._mark: float | None = None
         self.events: list[ev.Event] = []
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
         self.events.append(event)
         if isinstance(event, ev.GameStarted):
-            self.started = self.clock()
+            self.started = self._mark = self.clock()
         elif isinstance(event, ev.DealAudited):
             self.deals += 1
+            now = self.clock()
+            if self._mark is not None:
+                self.deal_ms.append(round(1000 * (now - self._mark), 1))
+            self._mark = now
         elif isinstance(event, ev.GameOver | ev.GameAborted):
             self.finished = self.clock()
         if not self.quiet or isinstance(event, ev.GameOver | ev.GameAborted | Waiting):

@@ -1,0 +1,109 @@
+"""``p2pbelka bench net``: four peer processes over loopback, bots that answer at once.
+
+Each peer is a separate ``p2pbelka host``/``join`` process with its own
+identity and config dir, so the figures include everything a real game pays:
+process scheduling (four peers share the cores), the handshakes, the mesh, the
+signatures and the deck, the transcript and secrets files.  Per deal: the wall
+time from the lot (or the previous deal's audit) to this deal's audit, and the
+bytes each peer sent (frames with their length prefix and tag).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+TIMEOUT = 120.0
+
+
+def _spawn(root: Path, name: str, args: list[str]) -> tuple[subprocess.Popen[bytes], Path]:
+    home = root / name
+    home.mkdir()
+    out = root / f"{name}.out"
+    env = dict(os.environ, P2PBELKA_HOME=str(home))
+    with open(out, "wb") as fo:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "p2pbelka.cli.main", *args],
+            stdout=fo,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+        )
+    return proc, out
+
+
+def _lobby_port(proc: subprocess.Popen[bytes], out: Path) -> int:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and proc.poll() is None:
+        found = re.search(r"lobby port (\d+)", out.read_text())
+        if found:
+            return int(found.group(1))
+        time.sleep(0.02)
+    raise RuntimeError("the host did not open its table")
+
+
+def one_game(root: Path) -> list[dict[str, Any]]:
+    common = ["--bot", "random", "--quiet", "--stats", "--listen", "127.0.0.1", "--linger", "2"]
+    procs = []
+    try:
+        host = _spawn(root, "host", ["host", "--no-announce", *common])
+        procs.append(host)
+        port = _lobby_port(*host)
+        for n in range(1, 4):
+            procs.append(
+                _spawn(root, f"join{n}", ["join", "--connect", f"127.0.0.1:{port}", *common])
+            )
+        deadline = time.monotonic() + TIMEOUT
+        for proc, _ in procs:
+            proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+    finally:
+        for proc, _ in procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    stats = []
+    for _, out in procs:
+        lines = [ln for ln in out.read_text().splitlines() if ln.startswith("{")]
+        if not lines:
+            raise RuntimeError(f"a peer printed no figures: {out.read_text()[-500:]}")
+        stats.append(json.loads(lines[-1]))
+    if not all(s["finished"] for s in stats):
+        raise RuntimeError("a benchmark game did not finish")
+    return stats
+
+
+def run(quick: bool = False) -> dict[str, object]:
+    games = 1 if quick else 3
+    deal_ms: list[float] = []
+    bytes_per_deal: list[float] = []
+    rss: list[int] = []
+    deals = 0
+    for _ in range(games):
+        with tempfile.TemporaryDirectory() as tmp:
+            stats = one_game(Path(tmp))
+        host = stats[0]
+        deals += host["deals"]
+        deal_ms += host["deal_ms"]
+        bytes_per_deal += [s["bytes_sent"] / s["deals"] for s in stats]
+        rss += [s["maxrss_kib"] for s in stats]
+    return {
+        "games": games,
+        "deals": deals,
+        "ms_per_deal_mean": round(statistics.fmean(deal_ms), 1),
+        "ms_per_deal_median": round(statistics.median(deal_ms), 1),
+        "ms_per_deal_max": round(max(deal_ms), 1),
+        "bytes_sent_per_peer_per_deal": round(statistics.fmean(bytes_per_deal)),
+        "bytes_sent_per_peer_per_deal_max": round(max(bytes_per_deal)),
+        "peak_rss_kib_per_peer_max": max(rss),
+        "peak_rss_kib_per_peer_mean": round(statistics.fmean(rss)),
+    }

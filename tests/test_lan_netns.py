@@ -1,0 +1,109 @@
+"""A LAN of four machines: four network namespaces on one bridge, a peer in each.
+
+The host announces its table by multicast; the three joiners find it by its
+name in the beacons (no address given), sit, and the four play a whole game
+over the mesh.  Needs root and iproute2, skipped with the reason otherwise;
+names are unique per run, addresses are inside the 10.78.0.0/24 network the
+test creates, and everything is removed even when the test fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import shutil
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.lan_helpers import PeerSet, verify
+
+pytestmark = pytest.mark.netns
+
+N = 4
+
+
+@dataclass
+class Lan:
+    namespaces: list[str]
+    addresses: list[str]
+
+
+def _run(*args: str) -> None:
+    subprocess.run(args, check=True, capture_output=True, timeout=10)
+
+
+@pytest.fixture
+def lan() -> Iterator[Lan]:
+    """Four namespaces, each with a veth on one bridge and the multicast route."""
+    if os.geteuid() != 0:
+        pytest.skip("network namespaces need root")
+    if shutil.which("ip") is None:
+        pytest.skip("iproute2 'ip' is not installed")
+    tag = secrets.token_hex(3)
+    bridge = f"pbkl{tag}"
+    lan = Lan([f"pbkl-{tag}-{n}" for n in range(N)], [f"10.78.0.{n + 1}" for n in range(N)])
+    with contextlib.ExitStack() as undo:
+        try:
+            _run("ip", "link", "add", bridge, "type", "bridge")
+            undo.callback(subprocess.run, ["ip", "link", "del", bridge], capture_output=True)
+            _run("ip", "link", "set", bridge, "up")
+            for n, (ns, addr) in enumerate(zip(lan.namespaces, lan.addresses, strict=True)):
+                _run("ip", "netns", "add", ns)
+                undo.callback(subprocess.run, ["ip", "netns", "del", ns], capture_output=True)
+                inner, outer = f"pbl{tag}v{n}", f"pbl{tag}b{n}"
+                for command in (
+                    f"link add {inner} type veth peer name {outer}",
+                    f"link set {inner} netns {ns}",
+                    f"link set {outer} master {bridge} up",
+                    f"-n {ns} addr add {addr}/24 dev {inner}",
+                    f"-n {ns} link set {inner} up",
+                    f"-n {ns} link set lo up",
+                    # Without this route a multicast send fails with ENETUNREACH.
+                    f"-n {ns} route add 224.0.0.0/4 dev {inner}",
+                ):
+                    _run("ip", *command.split())
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+            stderr = getattr(exc, "stderr", b"") or b""
+            pytest.skip(f"cannot build network namespaces here: {stderr.decode().strip()}")
+        yield lan
+
+
+def _at(addr: str) -> list[str]:
+    return ["--listen", addr, "--interface", addr]
+
+
+def test_joiners_find_the_table_by_multicast_and_play(lan: Lan, tmp_path: Path) -> None:
+    beacon = str(40000 + secrets.randbelow(20000))  # each namespace has its own ports
+    bots = ["--bot", "random", "--quiet", "--stats", "--beacon-port", beacon]
+    (ns0, *others), (addr0, *addrs) = lan.namespaces, lan.addresses
+    with PeerSet(tmp_path) as peers:
+        host = peers.spawn("host", "host", "--name", "Kitchen table", *bots, *_at(addr0), netns=ns0)
+        host.wait_for(r"lobby port (\d+)", 20)
+        joiners = [
+            peers.spawn(
+                f"joiner{n}",
+                "join",
+                "--table",
+                "Kitchen table",
+                "--wait",
+                "15",
+                *bots,
+                *_at(addr),
+                netns=ns,
+            )
+            for n, (ns, addr) in enumerate(zip(others, addrs, strict=True), 1)
+        ]
+        everyone = [host, *joiners]
+        codes = peers.wait(everyone, 120)
+        assert codes == [0, 0, 0, 0], "\n".join(p.dump() for p in everyone)
+        for joiner in joiners:
+            assert f"joining Kitchen table at {addr0}:" in joiner.text()
+            assert "host key" in joiner.text()
+        data = {p.transcript().read_bytes() for p in everyone}
+        assert len(data) == 1, "the four transcripts differ"
+        assert verify(host.transcript()).startswith("OK")
