@@ -108,7 +108,7 @@ async def test_dropped_connections_are_redialled_and_nothing_is_lost(tmp_path: P
 
 
 async def test_a_game_through_delaying_stalling_cutting_links(tmp_path: Path) -> None:
-    faults = Faults(delay=0.003, stall_chance=0.01, stall=0.4, life=1.5)
+    faults = Faults(delay=0.002, stall_chance=0.005, stall=0.3, life=2.0)
     _check(await _relayed_game(tmp_path, faults, seed=2))
 
 

@@ -56,7 +56,13 @@ def _catch_up(table: Table, others: list[Table]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("victim", "crash_after", "downtime"), [(2, 40, 1), (1, 200, 0), (3, 300, 2), (2, 450, 50)]
+    ("victim", "crash_after", "downtime"),
+    [
+        (2, 40, 1),
+        (1, 200, 0),
+        pytest.param(3, 300, 2, marks=pytest.mark.slow),
+        pytest.param(2, 450, 50, marks=pytest.mark.slow),
+    ],
 )
 def test_a_crashed_seat_resumes_and_the_game_finishes(
     victim: int, crash_after: int, downtime: int

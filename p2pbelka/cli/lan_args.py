@@ -153,6 +153,7 @@ def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> in
             "aborted": result.aborted,
             "deals": fe.deals,
             "deal_ms": fe.deal_ms,
+            "game_cpu_ms": round(1000 * fe.cpu_s, 1),
             "game_ms": round(1000 * game_s, 1),
             "bytes_sent": result.bytes_sent,
             "frames_sent": result.frames_sent,

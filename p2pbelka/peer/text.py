@@ -97,12 +97,15 @@ class TextFrontEnd:
         self.deals = 0
         self.deal_ms: list[float] = []  # wall time of each deal, lot or last deal to audit
         self._mark: float | None = None
+        self.cpu_s = 0.0  # this process's CPU time from the lot to the end of the game
+        self._cpu_mark = 0.0
         self.events: list[ev.Event] = []
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
         self.events.append(event)
         if isinstance(event, ev.GameStarted):
             self.started = self._mark = self.clock()
+            self._cpu_mark = time.process_time()
         elif isinstance(event, ev.DealAudited):
             self.deals += 1
             now = self.clock()
@@ -111,6 +114,7 @@ class TextFrontEnd:
             self._mark = now
         elif isinstance(event, ev.GameOver | ev.GameAborted):
             self.finished = self.clock()
+            self.cpu_s = time.process_time() - self._cpu_mark
         if not self.quiet or isinstance(event, ev.GameOver | ev.GameAborted | Waiting):
             print(describe(event, driver.table), file=self.out, flush=True)
         if isinstance(event, ev.ChoiceNeeded):
