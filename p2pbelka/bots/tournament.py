@@ -124,6 +124,18 @@ def _read_state(path: str | None, key: dict[str, Any]) -> dict[int, dict[str, An
     return done
 
 
+def _end_line(path: str) -> None:
+    """End a line cut short by a stop, so the next row starts on a line of its own."""
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return
+    with open(path, "rb") as f:
+        f.seek(-1, os.SEEK_END)
+        last = f.read(1)
+    if last != b"\n":
+        with open(path, "a", encoding="utf-8") as f:
+            f.write("\n")
+
+
 def run_tournament(
     level_a: str,
     level_b: str,
@@ -138,6 +150,8 @@ def run_tournament(
     key = {"a": level_a, "b": level_b, "seed": seed, "preset": preset}
     done = _read_state(state, key)
     todo = [i for i in range(matches) if i not in done]
+    if state is not None:
+        _end_line(state)
     if todo:
         with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
             futures = [pool.submit(play_match, level_a, level_b, seed, i, preset) for i in todo]

@@ -12,6 +12,7 @@ TOPICS: dict[str, str] = {
     "deal": "deal",
     "transport": "transport",
     "net": "net",
+    "bots": "bots",
 }
 
 
