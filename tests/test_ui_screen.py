@@ -86,6 +86,7 @@ def test_view_follows_events_without_a_table() -> None:
 
 
 def test_clicking_a_card_selects_it_and_a_second_click_plays_it() -> None:
+    i18n.set_language("en")
     view = TableView(hand=cards("JC AC 7H"), legal=set(cards("JC AC")), choice="play")
     played: list[int] = []
     canvas = panels.hand_panel(view, 40, lambda i: setattr(view, "selected", i), played.append)
@@ -185,3 +186,41 @@ def test_bridge_runs_callbacks_in_trio() -> None:
 
         run_with_app(app, main)
     assert got == [5]
+
+
+class FakeTable:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, object]] = []
+
+    def claim_redeal(self, claim: bool) -> None:
+        self.calls.append(("redeal", claim))
+
+    def choose_eggs(self, choice: str) -> None:
+        self.calls.append(("eggs", choice))
+
+
+@pytest.mark.parametrize(
+    ("choice", "keys", "expected"),
+    [
+        ("redeal", "y", ("redeal", True)),
+        ("redeal", "n", ("redeal", False)),
+        ("eggs", "1", ("eggs", "plus4")),
+        ("eggs", "2", ("eggs", "title")),
+    ],
+)
+def test_the_rules_choices_are_one_key_each(
+    choice: str, keys: str, expected: tuple[str, object]
+) -> None:
+    table = FakeTable()
+    with screen_of(24, 80) as (screen, pipe, _stream):
+        screen.view.choice = choice
+        screen.post_move = lambda action: action(table)  # type: ignore[arg-type]
+
+        async def main(bridge: Bridge) -> None:
+            pipe.send_text(keys)
+            while not table.calls:
+                await trio.sleep(0.01)
+            screen.quit()
+
+        run_with_app(screen.app, main)
+    assert table.calls == [expected] and screen.view.choice is None

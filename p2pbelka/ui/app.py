@@ -15,7 +15,7 @@ from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent
 from prompt_toolkit.layout import (
     ConditionalContainer,
     DynamicContainer,
@@ -132,7 +132,7 @@ class TableScreen:
             self.app.invalidate()
 
     def ask_quit(self) -> None:
-        if self.view.finished:
+        if self.view.finished or self.overlay == "lobby":
             self.quit()
         else:
             self.overlay = "quit"
@@ -379,13 +379,15 @@ class TableScreen:
 
     # -- keys ---------------------------------------------------------------------------------
 
-    def _keys(self) -> KeyBindings:
+    def _keys(self) -> KeyBindingsBase:
         kb = KeyBindings()
         chatting = has_focus(self.chat)
         quitting = Condition(lambda: self.overlay == "quit")
         helping = Condition(lambda: self.overlay == "help")
         free = ~chatting & ~quitting
-        playing = free & ~helping
+        # the LAN screen's lobby comes first and has keys of its own
+        in_lobby = Condition(lambda: self.overlay == "lobby")
+        playing = free & ~helping & ~in_lobby
 
         @kb.add("left", filter=playing)
         def _left(event: KeyPressEvent) -> None:
@@ -424,7 +426,7 @@ class TableScreen:
         def _last(event: KeyPressEvent) -> None:
             self.toggle("last")
 
-        @kb.add("?", filter=free)
+        @kb.add("?", filter=free & ~in_lobby)
         def _help(event: KeyPressEvent) -> None:
             self.toggle("help")
 
@@ -436,7 +438,7 @@ class TableScreen:
         def _down(event: KeyPressEvent) -> None:
             self.help_scroll += 1
 
-        @kb.add("escape", filter=~chatting, eager=True)
+        @kb.add("escape", filter=~chatting & ~in_lobby, eager=True)
         def _escape(event: KeyPressEvent) -> None:
             self.close_overlay()
 

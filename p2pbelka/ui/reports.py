@@ -84,7 +84,7 @@ def deal_end_lines(view: TableView, summary: dict[str, Any]) -> StyleAndTextTupl
     out.append(
         (
             "class:heading",
-            _("{what} this deal {a}:{b}, game score {c}:{d}").format(
+            _("This deal: {what} {a}:{b}; game score {c}:{d}").format(
                 what=key, a=awarded[0], b=awarded[1], c=score[0], d=score[1]
             )
             + "\n",
@@ -113,17 +113,13 @@ def game_end_lines(view: TableView) -> StyleAndTextTuples:
         out.append(("class:verdict.bad", _("The game was stopped:") + "\n"))
         for fault in view.aborted.faults:
             out.append(("class:verdict.bad", f" {view.describe_fault(fault)}\n"))
+    key = _("eyes opened") if view.scoring == "eyes" else _("game points")
     for summary in view.deal_ends:
         awarded = summary["awarded"]
-        out.append(
-            (
-                "",
-                _("Deal {n}: {a}:{b}").format(n=summary["number"] + 1, a=awarded[0], b=awarded[1])
-                + "  "
-                + verdict(summary)[1][:1]
-                + "\n",
-            )
+        line = _("Deal {n}: {what} {a}:{b}").format(
+            n=summary["number"] + 1, what=key, a=awarded[0], b=awarded[1]
         )
+        out.append(("", f"{line}  {verdict(summary)[1][:1]}\n"))
     if view.transcript_path:
         out.append(
             ("", "\n" + _("Transcript saved to {path}").format(path=view.transcript_path) + "\n")

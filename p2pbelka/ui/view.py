@@ -123,8 +123,8 @@ class TableView:
 
     def _on_HandDealt(self, event: ev.HandDealt) -> None:
         if event.seat == self.me:
-            self.hand = list(event.cards)
-            self._sort_hand()
+            self.hand = sort_hand(list(event.cards), self.trump)
+            self.selected = 0
 
     def _on_TrumpAnnounced(self, event: ev.TrumpAnnounced) -> None:
         self.trump, self.jc_holder, self.trump_team = (

@@ -1,0 +1,371 @@
+"""``host`` and ``join`` on screen: the lobby, then the same table as ``play``.
+
+The LAN layer (``p2pbelka.peer.lan``) runs the lobby and the game; this module
+shows its lobby events, turns keys into lobby actions (choose a table, take a
+seat, say ready, fill the free seats with bots) and plays seat ``me`` with
+the table screen.  Entry points: :func:`host_on_screen`, :func:`join_on_screen`.
+"""
+
+from __future__ import annotations
+
+import math
+import socket
+import tempfile
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import trio
+from prompt_toolkit.filters import Condition, has_focus
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import (
+    KeyBindings,
+    KeyBindingsBase,
+    KeyPressEvent,
+    merge_key_bindings,
+)
+from prompt_toolkit.layout import ConditionalContainer, FormattedTextControl, HSplit, Window
+from prompt_toolkit.layout.containers import AnyContainer
+from prompt_toolkit.output import Output
+from prompt_toolkit.widgets import TextArea
+
+from p2pbelka.bots.base import make_bot
+from p2pbelka.net.errors import NetError
+from p2pbelka.net.identity import Identity
+from p2pbelka.peer import lan
+from p2pbelka.peer.driver import BotFrontEnd, FrontEnd
+from p2pbelka.peer.loopback import DEFAULT_BOT
+from p2pbelka.peer.store import GameStore, games_dir
+from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.front import ScreenFrontEnd
+from p2pbelka.ui.hostloop import Bridge, run_with_app
+from p2pbelka.ui.i18n import _, set_language
+from p2pbelka.ui.lobby import LobbyView, lobby_keys, lobby_lines
+from p2pbelka.ui.view import TableView
+
+Target = tuple[str, int, bytes | None]  # host, lobby port, host key when known
+Flow = Callable[["LanScreen", FrontEnd], Awaitable[lan.GameResult | None]]
+Extra = Callable[["LanScreen"], Awaitable[None]]
+
+
+class LanScreen(TableScreen):
+    """The table screen with the lobby in front until the game starts."""
+
+    def __init__(
+        self,
+        role: str,
+        identity: Identity,
+        net: lan.NetOptions,
+        *,
+        bot_level: str = DEFAULT_BOT,
+        input: Input | None = None,
+        output: Output | None = None,
+    ) -> None:
+        self.lobby = LobbyView(role)
+        self.identity = identity
+        self.net = net
+        self.bot_level = bot_level
+        self.bridge: Bridge | None = None
+        self.nursery: trio.Nursery | None = None
+        self.bots_home: Path | None = None
+        self._choose: Callable[[Target], None] | None = None
+        self.address = TextArea(
+            height=1,
+            multiline=False,
+            prompt=_("address (host:port)> "),
+            accept_handler=self._address_entered,
+        )
+        super().__init__(TableView(), lambda action: None, input=input, output=output)
+        self.overlay = "lobby"
+
+    # -- lobby events (in trio) ------------------------------------------------------------
+
+    async def on_lobby(self, event: lan.LobbyEvent) -> None:
+        self.lobby.apply(event)
+        if isinstance(event, lan.TablesHeard) and self.lobby.tables and self._wanted:
+            for table in self.lobby.tables:
+                if self._wanted(table) and self._choose is not None:
+                    self._choose((table.host, table.port, table.host_key))
+        if isinstance(event, lan.GameStarting):
+            self.view.me = event.seat
+            store = GameStore(games_dir(self.net.home) / event.game_id.hex())
+            self.view.transcript_path = str(store.transcript_path)
+            self.overlay = None
+        self.app.invalidate()
+
+    _wanted: Callable[[Any], bool] | None = None
+
+    async def choose_table(self, wanted: Callable[[Any], bool] | None = None) -> Target:
+        """Listen for tables until the player picks one (or ``wanted`` is heard)."""
+        chosen: list[Target] = []
+        done = trio.Event()
+
+        def choose(target: Target) -> None:
+            if not done.is_set():
+                chosen.append(target)
+                done.set()
+
+        self._choose, self._wanted = choose, wanted
+        self.lobby.listening = True
+        self.app.invalidate()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._listen)
+            await done.wait()
+            nursery.cancel_scope.cancel()
+        self.lobby.listening = False
+        self._choose = None
+        return chosen[0]
+
+    async def _listen(self) -> None:
+        try:
+            await lan.discover_tables(math.inf, net=self.net, on_lobby=self.on_lobby)
+        except OSError as exc:
+            self.lobby.notes.append(_("Cannot listen for tables ({why}): press a.").format(why=exc))
+            self.app.invalidate()
+
+    # -- actions from keys (prompt_toolkit side) -----------------------------------------
+
+    def _in_trio(self, fn: Callable[..., object], *args: object) -> None:
+        if self.bridge is not None:
+            self.bridge.call_soon(fn, *args)
+
+    def _spawn(self, fn: Callable[..., Awaitable[object]], *args: object) -> None:
+        if self.nursery is not None:
+            self._in_trio(self.nursery.start_soon, fn, *args)
+
+    def pick(self, index: int) -> None:
+        tables = self.lobby.tables
+        if self._choose is not None and 0 <= index < len(tables):
+            table = tables[index]
+            self._in_trio(self._choose, (table.host, table.port, table.host_key))
+
+    def _address_entered(self, buffer: Any) -> bool:
+        host, _sep, port = self.address.text.strip().rpartition(":")
+        if host and port.isdigit() and self._choose is not None:
+            self._in_trio(self._choose, (host.strip("[]"), int(port), None))
+            self.app.layout.focus(self._home)
+        else:
+            self.lobby.notes.append(_("An address looks like 192.168.1.5:40123."))
+        self.app.invalidate()
+        return True
+
+    def toggle_ready(self) -> None:
+        control = self.lobby.control
+        if control is not None:
+            self._spawn(control.ready, not self.lobby.my_ready)
+
+    def take_seat(self, seat: int) -> None:
+        control = self.lobby.control
+        if control is not None and seat in self.lobby.free_seats:
+            self._spawn(control.take_seat, seat)
+
+    def fill_with_bots(self) -> None:
+        if self.lobby.role != "host" or self.lobby.lobby_port is None or self.lobby.bots_asked:
+            return
+        self.lobby.bots_asked = True
+        for n, _seat in enumerate(self.lobby.free_seats, 1):
+            self._spawn(self._bot_joins, n)
+
+    async def _bot_joins(self, n: int) -> None:
+        """A bot peer of our own sits down through the lobby, like any joiner."""
+        assert self.lobby.lobby_port is not None and self.bots_home is not None
+        identity = Identity.generate(f"Bot {n}")
+        net = replace(
+            self.net,
+            announce=False,
+            listen_port=0,
+            lobby_port=0,
+            advertise_port=None,
+            home=self.bots_home / f"bot{n}",
+        )
+        try:
+            await lan.join_game(
+                identity,
+                dial_address(self.net.listen_host),
+                self.lobby.lobby_port,
+                BotFrontEnd(make_bot(self.bot_level)),
+                host_key=self.identity.public_key,
+                net=net,
+                bot=self.bot_level,
+            )
+        except (lan.LobbyRefused, NetError, OSError) as exc:
+            self.lobby.notes.append(_("A bot could not sit down: {why}").format(why=exc))
+            self.app.invalidate()
+
+    # -- layout and keys -------------------------------------------------------------------
+
+    def _middle(self) -> AnyContainer:
+        if self.overlay != "lobby":
+            return super()._middle()
+        asking = Condition(lambda: self.app.layout.has_focus(self.address))
+        return HSplit(
+            [
+                Window(FormattedTextControl(lambda: lobby_lines(self.lobby)), wrap_lines=True),
+                ConditionalContainer(self.address, asking),
+            ]
+        )
+
+    def _hints(self) -> StyleAndTextTuples:
+        if self.overlay == "lobby":
+            return [("", " " + lobby_keys(self.lobby))]
+        return super()._hints()
+
+    def _keys(self) -> KeyBindingsBase:
+        kb = KeyBindings()
+        lobby = Condition(lambda: self.overlay == "lobby") & ~has_focus(self.address)
+        choosing = lobby & Condition(lambda: self.lobby.listening and not self.lobby.seated)
+        seated = lobby & Condition(lambda: self.lobby.seated)
+
+        @kb.add("up", filter=choosing)
+        def _up(event: KeyPressEvent) -> None:
+            self.lobby.chosen = max(0, self.lobby.chosen - 1)
+
+        @kb.add("down", filter=choosing)
+        def _down(event: KeyPressEvent) -> None:
+            self.lobby.chosen = min(max(0, len(self.lobby.tables) - 1), self.lobby.chosen + 1)
+
+        @kb.add("enter", filter=choosing)
+        def _join(event: KeyPressEvent) -> None:
+            self.pick(self.lobby.chosen)
+
+        @kb.add("a", filter=choosing)
+        def _address(event: KeyPressEvent) -> None:
+            event.app.layout.focus(self.address)
+
+        @kb.add("escape", filter=has_focus(self.address), eager=True)
+        def _leave_address(event: KeyPressEvent) -> None:
+            event.app.layout.focus(self._home)
+
+        for digit in "123456789":
+
+            @kb.add(digit, filter=lobby)
+            def _digit(event: KeyPressEvent) -> None:
+                n = int(event.data)
+                if self.lobby.seated:
+                    self.take_seat(n - 1)
+                else:
+                    self.lobby.chosen = n - 1
+                    self.pick(n - 1)
+
+        @kb.add("r", filter=seated)
+        def _ready(event: KeyPressEvent) -> None:
+            self.toggle_ready()
+
+        @kb.add("b", filter=seated)
+        def _bots(event: KeyPressEvent) -> None:
+            self.fill_with_bots()
+
+        return merge_key_bindings([super()._keys(), kb])
+
+
+def dial_address(listen_host: str) -> str:
+    """Where our own bots reach our lobby: the address the other players use too.
+
+    A joiner's mesh address is the one the host sees it coming from, so a bot
+    dialling 127.0.0.1 would be unreachable for players on other machines.
+    """
+    if listen_host not in ("", "0.0.0.0", "::"):
+        return listen_host
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # picks the outgoing interface; sends nothing
+            return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+def _run(screen: LanScreen, flow: Flow, pace: float, extra: Extra | None) -> lan.GameResult | None:
+    result: list[lan.GameResult | None] = []
+
+    async def main(bridge: Bridge) -> None:
+        screen.bridge = bridge
+        front = ScreenFrontEnd(screen, bridge, pace=pace)
+        async with trio.open_nursery() as outer:
+            screen.nursery = outer
+            if extra is not None:
+                outer.start_soon(extra, screen)
+            async with trio.open_nursery() as game:
+                game.start_soon(front.run)
+                result.append(await flow(screen, front))
+                game.cancel_scope.cancel()
+
+    with tempfile.TemporaryDirectory(prefix="p2pbelka-bots-") as home:
+        screen.bots_home = Path(home)
+        run_with_app(screen.app, main)
+    return result[0] if result else None
+
+
+def host_on_screen(
+    identity: Identity,
+    table_name: str,
+    *,
+    preset: str = "classic",
+    options: dict[str, str] | None = None,
+    net: lan.NetOptions | None = None,
+    lang: str = "en",
+    pace: float = 0.0,
+    bot_level: str = DEFAULT_BOT,
+    input: Input | None = None,
+    output: Output | None = None,
+    extra: Extra | None = None,
+) -> tuple[LanScreen, lan.GameResult | None]:
+    """Open a table on the LAN and play seat 0 on screen; None if the player left first."""
+    set_language(lang)
+    net = net or lan.NetOptions()
+    screen = LanScreen("host", identity, net, bot_level=bot_level, input=input, output=output)
+
+    async def flow(screen: LanScreen, front: FrontEnd) -> lan.GameResult | None:
+        return await lan.host_game(
+            identity,
+            table_name,
+            front,
+            preset=preset,
+            options=options,
+            net=net,
+            on_lobby=screen.on_lobby,
+        )
+
+    return screen, _run(screen, flow, pace, extra)
+
+
+def join_on_screen(
+    identity: Identity,
+    *,
+    connect: Target | None = None,
+    wanted: Callable[[Any], bool] | None = None,
+    net: lan.NetOptions | None = None,
+    lang: str = "en",
+    pace: float = 0.0,
+    input: Input | None = None,
+    output: Output | None = None,
+    extra: Extra | None = None,
+) -> tuple[LanScreen, lan.GameResult | None]:
+    """Find a table (``connect`` to skip the list; ``wanted`` picks one when heard), sit
+    down, say ready with ``r``, and play on screen; None if the player left first."""
+    set_language(lang)
+    net = net or lan.NetOptions()
+    screen = LanScreen("join", identity, net, input=input, output=output)
+
+    async def flow(screen: LanScreen, front: FrontEnd) -> lan.GameResult | None:
+        host, port, key = connect or await screen.choose_table(wanted)
+        try:
+            return await lan.join_game(
+                identity,
+                host,
+                port,
+                front,
+                host_key=key,
+                net=net,
+                on_lobby=screen.on_lobby,
+                ready=False,
+            )
+        except (lan.LobbyRefused, NetError, OSError) as exc:
+            # stay on screen with the reason until the player leaves
+            screen.lobby.closed = screen.lobby.closed or str(exc)
+            screen.app.invalidate()
+            await trio.sleep_forever()
+            return None
+
+    return screen, _run(screen, flow, pace, extra)

@@ -1,0 +1,132 @@
+"""The LAN lobby as the screen shows it: tables heard, who sits where, who is ready."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from p2pbelka.net.discovery import TableInfo
+from p2pbelka.net.identity import fingerprint
+from p2pbelka.peer import lan
+from p2pbelka.peer.lobby import LobbyState
+from p2pbelka.ui.i18n import _
+
+
+@dataclass
+class LobbyView:
+    role: str  # "host" or "join"
+    name: str = ""  # the table's
+    tables: tuple[TableInfo, ...] = ()
+    chosen: int = 0
+    listening: bool = False  # a joiner still choosing a table
+    lobby_port: int | None = None
+    game_id: bytes = b""
+    state: LobbyState | None = None
+    me: int | None = None
+    control: lan.LobbyControl | None = None
+    closed: str | None = None
+    bots_asked: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def apply(self, event: lan.LobbyEvent) -> None:
+        if isinstance(event, lan.TablesHeard):
+            self.tables = event.tables
+            self.chosen = min(self.chosen, max(0, len(self.tables) - 1))
+        elif isinstance(event, lan.TableOpen):
+            self.lobby_port, self.game_id = event.lobby_port, event.game_id
+        elif isinstance(event, lan.SeatsChanged):
+            self.state, self.me = event.state, event.me
+            self.control = event.control or self.control
+            self.name = event.state.name
+        elif isinstance(event, lan.LobbyClosed):
+            self.closed = event.why
+
+    @property
+    def seated(self) -> bool:
+        return self.state is not None
+
+    @property
+    def free_seats(self) -> list[int]:
+        if self.state is None:
+            return []
+        return [i for i, seat in enumerate(self.state.seats) if seat is None]
+
+    @property
+    def my_ready(self) -> bool:
+        if self.state is None or self.me is None:
+            return False
+        seat = self.state.seats[self.me]
+        return seat is not None and seat.ready
+
+
+def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = []
+    if view.closed:
+        out.append(("class:verdict.bad", _("The lobby closed: {why}").format(why=view.closed)))
+        out.append(("", "\n\n"))
+    if view.listening and not view.seated:
+        return out + _table_list(view)
+    if view.state is None:
+        out.append(("class:hint", _("Opening the table…") if view.role == "host" else ""))
+        return out
+    title = _("Table “{name}”").format(name=view.name)
+    if view.role == "host":
+        title += " — " + _("you host it")
+    out.append(("class:heading", title + "\n"))
+    if view.lobby_port is not None:
+        out.append(
+            (
+                "class:hint",
+                _("Lobby port {port}; players join with: p2pbelka join").format(
+                    port=view.lobby_port
+                )
+                + "\n"
+                + _("(or p2pbelka join --connect THIS-MACHINE:{port})").format(port=view.lobby_port)
+                + "\n",
+            )
+        )
+    out.append(("", "\n" + _("Seats in play order (0 and 2 play 1 and 3):") + "\n"))
+    for seat, info in enumerate(view.state.seats):
+        you = " " + _("(you)") if seat == view.me else ""
+        if info is None:
+            out.append(("class:hint", f" {seat}  " + _("free") + "\n"))
+            continue
+        ready = _("ready") if info.ready else _("not ready")
+        style = "class:verdict.ok" if info.ready else "class:hint"
+        out.append(("class:seat.me" if seat == view.me else "", f" {seat}  {info.name[:16]:<16} "))
+        out.append(("class:hint", f"{fingerprint(info.key)}  "))
+        out.append((style, ready))
+        out.append(("", you + "\n"))
+    out.append(("", "\n"))
+    out.append(("class:hint", _("The game starts when all four are seated and ready.") + "\n"))
+    for note in view.notes[-3:]:
+        out.append(("class:hint", note + "\n"))
+    return out
+
+
+def _table_list(view: LobbyView) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = [("class:heading", _("Tables heard on the LAN:") + "\n")]
+    if not view.tables:
+        out.append(("class:hint", " " + _("none yet: listening…") + "\n"))
+    for n, table in enumerate(view.tables):
+        mark = "▶" if n == view.chosen else " "
+        style = "class:seat.turn" if n == view.chosen else ""
+        line = _("{n}) {name}: {host}:{port}, {free} free seat(s), host key {key}").format(
+            n=n + 1,
+            name=table.name,
+            host=table.host,
+            port=table.port,
+            free=table.free_seats,
+            key=fingerprint(table.host_key),
+        )
+        out.append((style, f"{mark}{line}\n"))
+    return out
+
+
+def lobby_keys(view: LobbyView) -> str:
+    if view.listening and not view.seated:
+        return _("↑↓ choose  Enter join  a address  q quit")
+    if view.role == "host":
+        return _("b bots fill the free seats  q quit")
+    return _("r ready  1-4 take a free seat  q quit")

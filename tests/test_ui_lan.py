@@ -1,0 +1,128 @@
+"""The LAN lobby on screen, over loopback sockets: host and fill with bots; join by address."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import trio
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from p2pbelka.bots.base import make_bot
+from p2pbelka.net.identity import Identity
+from p2pbelka.peer import lan
+from p2pbelka.peer.driver import BotFrontEnd
+from p2pbelka.ui.lan import LanScreen, host_on_screen, join_on_screen
+
+ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
+
+
+def net(home: Path) -> lan.NetOptions:
+    return lan.NetOptions(listen_host="127.0.0.1", announce=False, home=home, linger=0.5)
+
+
+async def until(condition: Callable[[], bool], seconds: float = 15) -> None:
+    with trio.fail_after(seconds):
+        while not condition():
+            await trio.sleep(0.01)
+
+
+async def play_one_card_and_leave(screen: LanScreen, pipe: PipeInput) -> None:
+    view = screen.view
+    await until(lambda: screen.overlay != "lobby")
+    with trio.fail_after(15):
+        while not (view.my_turn and screen.overlay is None):
+            if screen.overlay == "deal_end":  # somebody claimed a re-deal
+                pipe.send_text("\r")
+                await until(lambda: screen.overlay != "deal_end")
+            elif view.choice == "redeal":
+                pipe.send_text("n")
+                await until(lambda: view.choice != "redeal")
+            await trio.sleep(0.05)
+    before = len(view.hand)
+    pipe.send_text("\r")
+    await until(lambda: len(view.hand) < before)
+    pipe.send_text("q")
+    await until(lambda: screen.overlay == "quit")
+    pipe.send_text("y")
+
+
+def terminal() -> tuple[io.StringIO, Vt100_Output]:
+    stream = io.StringIO()
+    return stream, Vt100_Output(stream, lambda: Size(rows=30, columns=100), term="xterm")
+
+
+def test_host_fills_the_table_with_bots_and_plays(tmp_path: Path) -> None:
+    me = Identity.generate("Hostess")
+    stream, output = terminal()
+    seen: list[str] = []
+
+    async def robot(screen: LanScreen) -> None:
+        await until(lambda: screen.lobby.state is not None and screen.lobby.lobby_port is not None)
+        await until(lambda: me.fingerprint in ANSI.sub("", stream.getvalue()))
+        pipe.send_text("b")
+        await until(lambda: not screen.lobby.free_seats)
+        seen.extend(s.name for s in screen.lobby.state.seats if s is not None)  # type: ignore[union-attr]
+        await play_one_card_and_leave(screen, pipe)
+
+    with create_pipe_input() as pipe:
+        screen, result = host_on_screen(
+            me, "Test table", net=net(tmp_path), input=pipe, output=output, extra=robot
+        )
+    assert result is None and screen.quit_requested  # left during the game
+    assert seen[0] == "Hostess" and all(name.startswith("Bot") for name in seen[1:])
+    assert len(seen) == 4 and screen.view.names[0] == "Hostess"
+    assert "Lobby port" in ANSI.sub("", stream.getvalue())
+
+
+def test_join_by_address_say_ready_and_play(tmp_path: Path) -> None:
+    me = Identity.generate("Joiner")
+    _stream, output = terminal()
+
+    async def robot(screen: LanScreen) -> None:
+        port: list[int] = []
+
+        async def hosted(event: lan.LobbyEvent) -> None:
+            if isinstance(event, lan.TableOpen):
+                port.append(event.lobby_port)
+
+        host = Identity.generate("Host")
+        screen.nursery.start_soon(  # type: ignore[union-attr]
+            lambda: lan.host_game(
+                host,
+                "Theirs",
+                BotFrontEnd(make_bot("random", 1)),
+                net=net(tmp_path / "h"),
+                on_lobby=hosted,
+            )
+        )
+        await until(lambda: bool(port) and screen.lobby.listening)
+        pipe.send_text("a")
+        await until(lambda: screen.app.layout.has_focus(screen.address))
+        pipe.send_text(f"127.0.0.1:{port[0]}\r")
+        await until(lambda: screen.lobby.me is not None)
+        for n in (2, 3):
+            screen.nursery.start_soon(  # type: ignore[union-attr]
+                lambda n=n: lan.join_game(
+                    Identity.generate(f"b{n}"),
+                    "127.0.0.1",
+                    port[0],
+                    BotFrontEnd(make_bot("random", n)),
+                    net=net(tmp_path / f"b{n}"),
+                )
+            )
+        await until(lambda: not screen.lobby.free_seats)
+        assert screen.overlay == "lobby"  # not ready yet: the game waits for us
+        pipe.send_text("r")
+        await play_one_card_and_leave(screen, pipe)
+
+    with create_pipe_input() as pipe:
+        screen, result = join_on_screen(
+            me, net=net(tmp_path / "me"), input=pipe, output=output, extra=robot
+        )
+    assert result is None and screen.quit_requested
+    assert screen.view.names[0] == "Host" and screen.view.me != 0
