@@ -20,8 +20,9 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from p2pbelka.cards import Card, Suit, parse_cards
 from p2pbelka.table import events as ev
-from p2pbelka.ui import i18n, panels
+from p2pbelka.ui import i18n, panels, reports
 from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.play import data_dir
 from p2pbelka.ui.view import TableView, sort_hand
@@ -224,3 +225,43 @@ def test_the_rules_choices_are_one_key_each(
 
         run_with_app(screen.app, main)
     assert table.calls == [expected] and screen.view.choice is None
+
+
+def summary(**changes: object) -> dict[str, object]:
+    base: dict[str, object] = {
+        "number": 0,
+        "dealer": 3,
+        "trump": "C",
+        "trump_team": 0,
+        "hands": ["JC AC", "7D 8D", "9H TH", "KS QS"],
+        "redeal_claim": None,
+        "tricks": [{"leader": 0, "cards": "JC 7D 9H KS", "winner": 0}],
+        "card_points": [70, 50],
+        "awarded": [1, 0],
+        "score": [1, 0],
+        "offenses": [],
+        "notes": [],
+        "cards_checked": 32,
+        "faults": [],
+    }
+    return {**base, **changes}
+
+
+def test_the_end_of_a_deal_names_a_renege_the_audit_charged() -> None:
+    i18n.set_language("en")
+    view = TableView(names=["A", "B", "C", "D"])
+    fair = plain_text(reports.deal_end_lines(view, summary()))
+    assert "Fair deal verified" in fair and "1 A" in fair and "70" in fair
+    renege = ev.Fault(1, "renege: played 7D in trick 3", fatal=False, deal=1)
+    charged = plain_text(reports.deal_end_lines(view, summary(faults=[renege])))
+    assert "The audit charged: renege: played 7D in trick 3" in charged
+
+
+def test_a_stopped_game_says_who_was_caught() -> None:
+    i18n.set_language("en")
+    view = TableView(names=["A", "B", "C", "D"])
+    fault = ev.Fault(2, "shuffle check failed at position 5", deal=3)
+    view._on_GameAborted(ev.GameAborted((fault,)))
+    text = plain_text(reports.game_end_lines(view))
+    assert view.finished and "The game was stopped" in text
+    assert "C: shuffle check failed at position 5" in text
