@@ -26,7 +26,7 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd, PeerDriver
 from p2pbelka.peer.lan import NetOptions
 from p2pbelka.peer.local import LocalGame, memory_transports
-from p2pbelka.peer.loopback import loopback_table
+from p2pbelka.peer.loopback import BOT_NAMES, loopback_table
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.front import ScreenFrontEnd
@@ -34,7 +34,6 @@ from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.i18n import set_language
 from p2pbelka.ui.view import TableView
 
-BOT_NAMES = ("Aigerim", "Bolat", "Dana")
 DEFAULT_LEVEL = "heuristic" if "heuristic" in BOT_LEVELS else "random"
 
 
