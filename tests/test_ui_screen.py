@@ -86,6 +86,16 @@ def test_view_follows_events_without_a_table() -> None:
     assert view.last_trick is not None and view.last_trick.by_seat()[0] == Card.parse("AC")
 
 
+def test_a_refused_move_opens_the_choice_again() -> None:
+    view = TableView(hand=cards("JC AC"))
+    view._on_ChoiceNeeded(ev.ChoiceNeeded("play", tuple(cards("JC AC"))))
+    view.choice, view.status = None, ""  # the screen sent a card
+    view._on_Rejected(ev.Rejected("duplicate envelope", 0))
+    assert view.choice is None and view.status == "" and not view.log
+    view._on_Rejected(ev.Rejected("move refused: it is not your turn to play", 0))
+    assert view.choice == "play" and view.status.startswith("move refused")
+
+
 def test_clicking_a_card_selects_it_and_a_second_click_plays_it() -> None:
     i18n.set_language("en")
     view = TableView(hand=cards("JC AC 7H"), legal=set(cards("JC AC")), choice="play")

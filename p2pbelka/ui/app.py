@@ -60,6 +60,7 @@ class TableScreen:
         self.deal_ends_seen = 0
         self.help_scroll = 0
         self.quit_requested = False
+        self.chatted = False
         self.chat = TextArea(
             height=1, multiline=False, prompt=_("chat> "), accept_handler=self._send_chat
         )
@@ -145,6 +146,9 @@ class TableScreen:
 
     def _send_chat(self, buffer: Any) -> bool:
         text = self.chat.text.strip()
+        if text and not self.chatted:
+            self.chatted = True
+            self.view.say(_("(Chat stays on this screen: the game protocol has no chat yet.)"))
         if text:
             self.view.say(f"{self.view.name(self.view.me)}: {text}")
         self.chat.text = ""

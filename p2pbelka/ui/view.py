@@ -48,6 +48,7 @@ class TableView:
     legal: set[Card] = field(default_factory=set)
     selected: int = 0
     choice: str | None = None  # "play", "redeal" or "eggs" while the rules ask us
+    asked: str | None = None  # the last question, until answered (the screen clears choice)
     turn: int | None = None
     trick: TrickView | None = None
     last_trick: TrickView | None = None
@@ -112,7 +113,7 @@ class TableView:
     def _on_DealStarted(self, event: ev.DealStarted) -> None:
         self.dealer, self.deal_number = event.dealer, event.number
         self.trump = self.trump_team = self.jc_holder = None
-        self.hand, self.legal, self.choice = [], set(), None
+        self.hand, self.legal, self.choice, self.asked = [], set(), None, None
         self.trick = self.last_trick = None
         self.tricks_won = self.card_points = (0, 0)
         self.say(
@@ -142,6 +143,7 @@ class TableView:
         )
 
     def _on_RedealClaimed(self, event: ev.RedealClaimed) -> None:
+        self.choice = self.asked = None
         self.say(
             _("{name} shows {cards} and claims a re-deal.").format(
                 name=self.name(event.seat), cards=" ".join(card_label(c) for c in event.cards)
@@ -149,7 +151,7 @@ class TableView:
         )
 
     def _on_ChoiceNeeded(self, event: ev.ChoiceNeeded) -> None:
-        self.choice = event.kind
+        self.choice = self.asked = event.kind
         if event.kind == "play":
             self.legal = {c for c in event.options if isinstance(c, Card)}
             chosen_ok = (
@@ -169,7 +171,7 @@ class TableView:
                 self.hand.remove(event.card)
                 if self.selected > index or self.selected >= len(self.hand):
                     self.selected = max(0, self.selected - 1)
-            self.legal, self.choice, self.status = set(), None, ""
+            self.legal, self.choice, self.asked, self.status = set(), None, None, ""
 
     def _on_TrickTaken(self, event: ev.TrickTaken) -> None:
         self.trick = TrickView(event.leader, list(event.cards), event.winner)
@@ -185,14 +187,14 @@ class TableView:
         summary["faults"] = [f for f in self.faults if f.deal == event.deal_id]
         summary["when"] = time.time()
         self.deal_ends.append(summary)
-        self.choice = None
+        self.choice = self.asked = None
         self.legal = set()
         self.status = ""
         self.say(_("Deal verified: the shuffle was fair and every card checked."))
 
     def _on_EggsChosen(self, event: ev.EggsChosen) -> None:
         if event.seat == self.me:
-            self.choice, self.status = None, ""
+            self.choice, self.asked, self.status = None, None, ""
         what = (
             _("+4 points")
             if event.choice == "plus4"
@@ -219,9 +221,12 @@ class TableView:
             self.say(_("Game stopped: {fault}").format(fault=self.describe_fault(fault)))
 
     def _on_Rejected(self, event: ev.Rejected) -> None:
-        if event.seat == self.me:
+        # Envelopes dropped on the way (duplicates, resends) are the network's business;
+        # a move of ours the table refused is the player's: the choice is open again.
+        if event.seat == self.me and event.reason.startswith("move refused"):
             self.status = event.reason
             self.say(event.reason)
+            self.choice = self.asked
 
     def _on_Waiting(self, event: Waiting) -> None:
         self.waiting_for = event.seats
