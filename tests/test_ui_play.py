@@ -90,7 +90,7 @@ class KeyRobot:
 
 TEXTS = {
     "en": ("Fair deal verified", "Belka in brief"),
-    "ru": ("Честная сдача подтверждена", "Белка вкратце"),
+    "ru": ("Сдача честная: проверены", "Белка вкратце"),
 }
 
 
@@ -132,5 +132,5 @@ def test_a_whole_deal_played_by_keys(tmp_path: Path) -> None:
 def test_the_screen_speaks_russian_over_memory_channels(tmp_path: Path) -> None:
     _screen, robot, shown = play(tmp_path, seed=12, lang="ru", transport="memory")
     assert robot.summary is not None
-    assert "Честная сдача подтверждена" in shown
+    assert "Сдача честная: проверены" in shown
     assert "Места по ходу игры" in shown
