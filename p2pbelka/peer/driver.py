@@ -59,6 +59,13 @@ class Recovering(Protocol):
     async def ask_resend(self, wants: list[int]) -> None: ...
 
 
+@runtime_checkable
+class Flushing(Protocol):
+    """A transport that can say when what was broadcast has left (or a moment passed)."""
+
+    async def flushed(self) -> None: ...
+
+
 class BotFrontEnd:
     """A bot in the seat: answers every choice at once."""
 
@@ -89,6 +96,9 @@ class PeerDriver:
         self.pause_after = pause_after
         self.give_up_after = give_up_after
         self.resend_after = resend_after
+        # Our envelopes leave before we process them ourselves: an audit or a pass check
+        # on our side no longer delays everyone else.
+        table.send_first = True
         self._inbox_send, self._inbox = trio.open_memory_channel[bytes | Action](math.inf)
 
     async def submit(self, action: Action) -> None:
@@ -170,8 +180,20 @@ class PeerDriver:
             outgoing = self.table.take_outgoing()
             events = self.table.take_events()
             if not outgoing and not events:
-                return
+                if not self.table.deferred:
+                    return
+                self.table.proceed()
+                continue
             for raw in outgoing:
                 await self.transport.broadcast(raw)
+            if outgoing and self.table.deferred:
+                await self._let_out()
             for event in events:
                 await self.front_end.on_event(self, event)
+
+    async def _let_out(self) -> None:
+        """Let the transport put the envelopes on the wire before the table works on."""
+        if isinstance(self.transport, Flushing):
+            await self.transport.flushed()
+        else:
+            await trio.lowlevel.checkpoint()

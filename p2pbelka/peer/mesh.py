@@ -41,6 +41,7 @@ class _Link:
     channel: SecureChannel
     outbox: trio.MemorySendChannel[bytes]
     resent: trio.Event = field(default_factory=trio.Event)
+    queued: int = 0  # frames given to this link and not yet handed to the kernel
 
 
 class Mesh:
@@ -93,6 +94,13 @@ class Mesh:
 
     async def receive(self) -> bytes:
         return await self._inbox.receive()
+
+    async def flushed(self, timeout: float = 0.05) -> None:
+        """Return once every queued frame was handed to the kernel (or ``timeout``
+        passed: a stalled link must not hold the table up)."""
+        with trio.move_on_after(timeout):
+            while any(link.queued for link in self._all()):
+                await self._changed.wait()
 
     async def ask_resend(self, wants: list[int]) -> None:
         """Ask every connected peer for what the table still lacks (the driver calls
@@ -202,6 +210,9 @@ class Mesh:
         try:
             async for payload in queue:
                 await link.channel.send(payload)
+                link.queued -= 1
+                if not link.queued:
+                    self._notify()
                 self.bytes_sent += len(payload) + FRAME_OVERHEAD
                 self.frames_sent += 1
         except NetError as exc:
@@ -248,6 +259,7 @@ class Mesh:
     def _queue(self, link: _Link, payload: bytes) -> None:
         try:
             link.outbox.send_nowait(payload)
+            link.queued += 1
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             pass  # the link is going down; a resend on the next one covers it
 
@@ -272,7 +284,7 @@ class Mesh:
                 await self._changed.wait()
         # Let the last frames leave before the channels close.
         with trio.move_on_after(1.0):
-            while any(link.outbox.statistics().current_buffer_used for link in self._all()):
+            while any(link.queued for link in self._all()):
                 await trio.sleep(0.01)
 
     def _all(self) -> list[_Link]:

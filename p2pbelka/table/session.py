@@ -134,6 +134,10 @@ class Table:
         self._pending_table: Envelope | None = None
         # A resumed seat stays silent until its driver has fetched what the others hold.
         self._hold = False
+        # Set by a driver that sends each envelope before the table processes it itself
+        # (``proceed``), so its peers need not wait for, say, this seat's own audit.
+        self.send_first = False
+        self._deferred = False
         # the schedule
         self._order: list[int] = []
         self._slot = 0
@@ -204,6 +208,16 @@ class Table:
         self._hold = False
         self._asked = None
         self._act()
+        self._drain()
+
+    @property
+    def deferred(self) -> bool:
+        """True when ``send_first`` stopped processing so the driver could send."""
+        return self._deferred
+
+    def proceed(self) -> None:
+        """Go on processing after ``send_first`` stopped for the driver to send."""
+        self._deferred = False
         self._drain()
 
     @property
@@ -452,6 +466,9 @@ class Table:
     def _drain_loop(self) -> None:
         intake = self._intake
         while intake is not None and not self.finished and self._order:
+            if self.send_first and self._outgoing:
+                self._deferred = True
+                return
             seat = self._order[self._slot]
             envelope = intake.peek(seat)
             if envelope is None:
