@@ -408,38 +408,71 @@ async def join_game(
         host, port, identity, expected_peer_key=host_key, context=LOBBY_CONTEXT, attempts=3
     )
     async with lobby_channel:
-        first = lb.decode_control(await lobby_channel.receive())
+        try:
+            first = lb.decode_control(await lobby_channel.receive())
+        except (lb.LobbyError, NetError) as exc:
+            raise LobbyRefused(f"no lobby at {host}:{port}: {exc}") from None
         if not isinstance(first, lb.LobbyState):
             raise LobbyRefused(f"expected the lobby, got {type(first).__name__}")
         game_id = first.game
         holder = _MeshHolder()
+        refused: LobbyRefused | None = None
+        result: GameResult | None = None
         async with trio.open_nursery() as nursery:
             mesh_port = await nursery.start(_serve_mesh, identity, game_id, net, holder)
-            hello = lb.Hello(identity.name, "", net.advertise_port or mesh_port)
-            await lobby_channel.send(lb.encode_control(hello))
-            control = LobbyControl(lobby_channel)
-            if ready:
-                await control.ready(True)
-            start = await _wait_for_start(lobby_channel, identity, control, on_lobby)
-            setup = _checked_setup(identity, game_id, start, lobby_channel.peer_key)
-            peers = [(host if i == 0 else a, p) for i, (a, p) in enumerate(start.peers)]
-            store = GameStore.create(game_id, net.home)
-            writer = store.transcript_writer()
-            table = Table(
-                game_id,
-                signer=signer_of(identity),
-                seed_source=store.seed_source(net.fresh_seeds),
-                on_accept=writer.append,
-            )
-            table.receive(start.table)
-            assert table.me is not None
-            meta = _meta(game_id, table.me, setup, peers, net, mesh_port, bot, first.name)
-            store.save_meta(meta)
-            await lobby_channel.aclose()
-            await on_lobby(_starting(game_id, table.me, setup, mesh_port))
-            result = await _play(identity, table, meta, store, writer, front_end, net, holder)
+            try:
+                start, setup = await _sit(
+                    lobby_channel,
+                    identity,
+                    game_id,
+                    net.advertise_port or mesh_port,
+                    ready,
+                    on_lobby,
+                )
+            except LobbyRefused as exc:
+                refused = exc  # raised below, not inside the nursery's exception group
+            else:
+                peers = [(host if i == 0 else a, p) for i, (a, p) in enumerate(start.peers)]
+                store = GameStore.create(game_id, net.home)
+                writer = store.transcript_writer()
+                table = Table(
+                    game_id,
+                    signer=signer_of(identity),
+                    seed_source=store.seed_source(net.fresh_seeds),
+                    on_accept=writer.append,
+                )
+                table.receive(start.table)
+                assert table.me is not None
+                meta = _meta(game_id, table.me, setup, peers, net, mesh_port, bot, first.name)
+                store.save_meta(meta)
+                await lobby_channel.aclose()
+                await on_lobby(_starting(game_id, table.me, setup, mesh_port))
+                result = await _play(identity, table, meta, store, writer, front_end, net, holder)
             nursery.cancel_scope.cancel()
+    if refused is not None:
+        raise refused
+    assert result is not None
     return result
+
+
+async def _sit(
+    channel: SecureChannel,
+    identity: Identity,
+    game_id: bytes,
+    port: int,
+    ready: bool,
+    on_lobby: OnLobby,
+) -> tuple[lb.Start, m.TableMsg]:
+    """Say hello, wait for the start; ``LobbyRefused`` if it does not come."""
+    control = LobbyControl(channel)
+    try:
+        await channel.send(lb.encode_control(lb.Hello(identity.name, "", port)))
+        if ready:
+            await control.ready(True)
+    except NetError as exc:
+        raise LobbyRefused(f"the lobby connection failed: {exc}") from exc
+    start = await _wait_for_start(channel, identity, control, on_lobby)
+    return start, _checked_setup(identity, game_id, start, channel.peer_key)
 
 
 class LobbyRefused(Exception):
