@@ -14,7 +14,6 @@ The API is for front ends: lobby progress arrives as ``LobbyEvent``s through
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -23,8 +22,6 @@ import trio
 
 from p2pbelka.net.connection import SecureChannel, dial, serve_secure
 from p2pbelka.net.discovery import (
-    DEFAULT_GROUP,
-    DEFAULT_PORT,
     TableAd,
     TableDirectory,
     TableInfo,
@@ -35,53 +32,51 @@ from p2pbelka.net.discovery import (
 from p2pbelka.net.errors import NetError
 from p2pbelka.net.identity import Identity, fingerprint
 from p2pbelka.peer import lobby as lb
-from p2pbelka.peer.driver import FrontEnd, PeerDriver
-from p2pbelka.peer.mesh import MAX_MESH_FRAME, Mesh
-from p2pbelka.peer.store import GameMeta, GameStore, now
+from p2pbelka.peer.driver import FrontEnd
+from p2pbelka.peer.seat import (
+    GameResult,
+    MeshHolder,
+    NetOptions,
+    game_meta,
+    play_seat,
+    resume_game,
+    serve_mesh,
+    signer_of,
+)
+from p2pbelka.peer.store import GameStore
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
-from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope
-from p2pbelka.protocol.transcript import TranscriptWriter
+from p2pbelka.protocol.envelope import open_envelope
 from p2pbelka.table import events as ev
-from p2pbelka.table.session import OrderError, Table
+from p2pbelka.table.session import Table
 from p2pbelka.table.track import BelkaTrack
 
 log = logging.getLogger(__name__)
+
+__all__ = [
+    "GameResult",
+    "GameStarting",
+    "LobbyClosed",
+    "LobbyControl",
+    "LobbyEvent",
+    "LobbyRefused",
+    "NetOptions",
+    "OnLobby",
+    "SeatsChanged",
+    "TableOpen",
+    "TablesHeard",
+    "discover_tables",
+    "host_game",
+    "join_game",
+    "resume_game",
+    "signer_of",
+]
 
 LOBBY_CONTEXT = b"p2pbelka/v1 lobby"
 """The lobby channel's context: a joiner that dials an address learns the game id
 only in the lobby.  Every channel of the game itself has the game id as context."""
 VARIANT = "belka"
 HELLO_TIMEOUT = 10.0
-
-
-def signer_of(identity: Identity) -> Signer:
-    """The envelope signer of a persistent identity: the same Ed25519 key."""
-    return Signer(identity.private_key)
-
-
-@dataclass
-class NetOptions:
-    """Where a peer listens and how it behaves on the network (tests shrink the times)."""
-
-    listen_host: str = "0.0.0.0"
-    listen_port: int = 0  # the mesh listener; 0 = any free port
-    lobby_port: int = 0  # the host's lobby listener
-    advertise_port: int | None = None  # tell the others this mesh port (a relay in front)
-    announce: bool = True
-    group: str = DEFAULT_GROUP
-    beacon_port: int = DEFAULT_PORT
-    interface: str | None = None
-    pause_after: float = 10.0
-    give_up_after: float = 60.0
-    resend_after: float = 1.0
-    linger: float = 5.0
-    catch_up: float = 3.0  # a resumed peer waits this long for the others' resends
-    home: str | os.PathLike[str] | None = None  # the config dir (P2PBELKA_HOME by default)
-    fresh_seeds: Callable[[], bytes] | None = None  # reproducible tests only
-
-
-# --- lobby events, for a front end -----------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -156,18 +151,6 @@ class LobbyControl:
         await self._channel.send(lb.encode_control(lb.Ready(ready)))
 
 
-@dataclass
-class GameResult:
-    seat: int
-    game_id: bytes
-    finished: bool
-    aborted: bool
-    transcript: list[Envelope]
-    store: GameStore
-    bytes_sent: int = 0
-    frames_sent: int = 0
-
-
 # --- discovery ---------------------------------------------------------------------
 
 
@@ -230,9 +213,9 @@ async def host_game(
     _check_rules(preset, options)
     game_id = new_table_id()
     started = trio.Event()
-    holder = _MeshHolder()
+    holder = MeshHolder()
     async with trio.open_nursery() as nursery:
-        mesh_port = await nursery.start(_serve_mesh, identity, game_id, net, holder)
+        mesh_port = await nursery.start(serve_mesh, identity, game_id, net, holder)
         me = lb.Sitter(identity.public_key, identity.name, "", net.advertise_port or mesh_port)
         plan = lb.SeatingPlan(game_id, table_name, preset, options, me)
         lobby = _HostLobby(plan, started, on_lobby)
@@ -267,11 +250,13 @@ async def host_game(
             seed_source=store.seed_source(net.fresh_seeds),
             on_accept=writer.append,
         )
-        meta = _meta(game_id, 0, plan.setup(), list(plan.peers()), net, mesh_port, bot, table_name)
+        meta = game_meta(
+            game_id, 0, plan.setup(), list(plan.peers()), net, mesh_port, bot, table_name
+        )
         store.save_meta(meta)
         await lobby.start(table.transcript[0].raw)
         await on_lobby(_starting(game_id, 0, plan.setup(), mesh_port))
-        result = await _play(identity, table, meta, store, writer, front_end, net, holder)
+        result = await play_seat(identity, table, meta, store, writer, front_end, net, holder)
         nursery.cancel_scope.cancel()
     return result
 
@@ -415,11 +400,11 @@ async def join_game(
         if not isinstance(first, lb.LobbyState):
             raise LobbyRefused(f"expected the lobby, got {type(first).__name__}")
         game_id = first.game
-        holder = _MeshHolder()
+        holder = MeshHolder()
         refused: LobbyRefused | None = None
         result: GameResult | None = None
         async with trio.open_nursery() as nursery:
-            mesh_port = await nursery.start(_serve_mesh, identity, game_id, net, holder)
+            mesh_port = await nursery.start(serve_mesh, identity, game_id, net, holder)
             try:
                 start, setup = await _sit(
                     lobby_channel,
@@ -443,11 +428,13 @@ async def join_game(
                 )
                 table.receive(start.table)
                 assert table.me is not None
-                meta = _meta(game_id, table.me, setup, peers, net, mesh_port, bot, first.name)
+                meta = game_meta(game_id, table.me, setup, peers, net, mesh_port, bot, first.name)
                 store.save_meta(meta)
                 await lobby_channel.aclose()
                 await on_lobby(_starting(game_id, table.me, setup, mesh_port))
-                result = await _play(identity, table, meta, store, writer, front_end, net, holder)
+                result = await play_seat(
+                    identity, table, meta, store, writer, front_end, net, holder
+                )
             nursery.cancel_scope.cancel()
     if refused is not None:
         raise refused
@@ -520,187 +507,3 @@ def _checked_setup(
     if probe.me is None:
         raise LobbyRefused("we are not seated in the host's table envelope")
     return probe.setup
-
-
-# --- resuming ----------------------------------------------------------------------
-
-
-async def resume_game(
-    identity: Identity,
-    store: GameStore,
-    front_end: FrontEnd,
-    *,
-    net: NetOptions | None = None,
-) -> GameResult:
-    """Rebuild the seat's table from its transcript and saved secrets, reconnect to
-    the others (listening on the same port as before), fetch what it missed, and
-    play on.  ``OrderError`` if the saved transcript does not replay."""
-    meta = store.load_meta()
-    net = net or NetOptions()
-    if bytes.fromhex(meta.keys[meta.seat]) != identity.public_key:
-        raise OrderError("this game was played with another identity")
-    envelopes = store.saved_transcript()
-    writer = store.transcript_writer()
-    table = Table.resume(
-        signer_of(identity),
-        envelopes,
-        seed_source=store.seed_source(net.fresh_seeds),
-        on_accept=writer.append,
-    )
-    if net.listen_port == 0:
-        net.listen_port = meta.listen_port
-        net.listen_host = meta.listen_host
-    holder = _MeshHolder()
-    dial_all = False
-    async with trio.open_nursery() as nursery:
-        game_id = bytes.fromhex(meta.game_id)
-        try:
-            await nursery.start(_serve_mesh, identity, game_id, net, holder)
-        except OSError as exc:
-            # The higher seats redial the old port in vain: we dial them instead.
-            log.warning("cannot listen on port %d again: %s", net.listen_port, exc)
-            net.listen_port = 0
-            dial_all = True
-            await nursery.start(_serve_mesh, identity, game_id, net, holder)
-        result = await _play(
-            identity,
-            table,
-            meta,
-            store,
-            writer,
-            front_end,
-            net,
-            holder,
-            resumed=True,
-            dial_all=dial_all,
-        )
-        nursery.cancel_scope.cancel()
-    return result
-
-
-# --- play ----------------------------------------------------------------------------
-
-
-class _MeshHolder:
-    """The mesh listener starts before the mesh exists (its port goes in the hello)."""
-
-    mesh: Mesh | None = None
-
-    def authorize(self, key: bytes) -> bool:
-        return self.mesh is not None and self.mesh.authorize(key)
-
-    async def accept(self, channel: SecureChannel) -> None:
-        if self.mesh is not None:
-            await self.mesh.accept(channel)
-
-
-async def _serve_mesh(
-    identity: Identity,
-    game_id: bytes,
-    net: NetOptions,
-    holder: _MeshHolder,
-    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
-) -> None:
-    await serve_secure(
-        holder.accept,
-        identity,
-        host=net.listen_host,
-        port=net.listen_port,
-        context=game_id,
-        authorize=holder.authorize,
-        max_frame_size=MAX_MESH_FRAME,
-        task_status=task_status,
-    )
-
-
-def _meta(
-    game_id: bytes,
-    seat: int,
-    setup: m.TableMsg,
-    peers: list[tuple[str, int]],
-    net: NetOptions,
-    mesh_port: int,
-    bot: str | None,
-    table_name: str,
-) -> GameMeta:
-    return GameMeta(
-        game_id=game_id.hex(),
-        seat=seat,
-        keys=[s.key.hex() for s in setup.seats],
-        names=[s.name for s in setup.seats],
-        peers=peers,
-        listen_host=net.listen_host,
-        listen_port=mesh_port,
-        bot=bot,
-        table_name=table_name,
-        started=now(),
-    )
-
-
-async def _play(
-    identity: Identity,
-    table: Table,
-    meta: GameMeta,
-    store: GameStore,
-    writer: TranscriptWriter,
-    front_end: FrontEnd,
-    net: NetOptions,
-    holder: _MeshHolder,
-    *,
-    resumed: bool = False,
-    dial_all: bool = False,
-) -> GameResult:
-    game_id = bytes.fromhex(meta.game_id)
-    keys = [bytes.fromhex(k) for k in meta.keys]
-    mesh = Mesh(
-        identity,
-        game_id,
-        meta.seat,
-        keys,
-        meta.peers,
-        source=table.envelopes_from,
-        wants=table.wants,
-        dial_all=dial_all,
-    )
-    holder.mesh = mesh
-    driver = PeerDriver(
-        table,
-        mesh,
-        front_end,
-        pause_after=net.pause_after,
-        give_up_after=net.give_up_after,
-        resend_after=net.resend_after,
-    )
-    try:
-        async with trio.open_nursery() as nursery:
-            if getattr(front_end, "nursery", False) is None:
-                front_end.nursery = nursery  # type: ignore[attr-defined]
-            nursery.start_soon(mesh.run)
-            if resumed:
-                nursery.start_soon(_release_after_catch_up, driver, mesh, net.catch_up)
-            await driver.run()
-            skip = {f.seat for f in table.faults}
-            await mesh.linger(net.linger, skip)
-            nursery.cancel_scope.cancel()
-    finally:
-        writer.close()
-    if table.finished:
-        store.mark_finished()
-    return GameResult(
-        meta.seat,
-        game_id,
-        table.phase.value == "over",
-        table.phase.value == "aborted",
-        list(table.transcript),
-        store,
-        mesh.bytes_sent,
-        mesh.frames_sent,
-    )
-
-
-async def _release_after_catch_up(driver: PeerDriver, mesh: Mesh, timeout: float) -> None:
-    """A resumed seat speaks again once the others have sent back what it missed
-    (its own last envelopes included), or after ``timeout``."""
-    answered = await mesh.caught_up(timeout)
-    log.info("resumed: caught up from seats %s", sorted(answered))
-    await driver.submit(lambda table: table.release())

@@ -1,0 +1,251 @@
+"""Playing one seat of a game over the mesh: the driver, the transcript, resume.
+
+``lan.py`` seats the players; from the ``table`` envelope on, every peer runs
+``play_seat``: a ``Mesh`` to the other seats, a ``PeerDriver`` for its table,
+the transcript and secrets in its ``GameStore``.  ``resume_game`` rebuilds a
+seat's table after a crash and goes the same way.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import trio
+
+from p2pbelka.net.connection import SecureChannel, serve_secure
+from p2pbelka.net.discovery import DEFAULT_GROUP, DEFAULT_PORT
+from p2pbelka.net.identity import Identity
+from p2pbelka.peer.driver import FrontEnd, PeerDriver
+from p2pbelka.peer.mesh import MAX_MESH_FRAME, Mesh
+from p2pbelka.peer.store import GameMeta, GameStore, now
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.envelope import Envelope, Signer
+from p2pbelka.protocol.transcript import TranscriptWriter
+from p2pbelka.table.session import OrderError, Table
+
+log = logging.getLogger(__name__)
+
+
+def signer_of(identity: Identity) -> Signer:
+    """The envelope signer of a persistent identity: the same Ed25519 key."""
+    return Signer(identity.private_key)
+
+
+@dataclass
+class NetOptions:
+    """Where a peer listens and how it behaves on the network (tests shrink the times)."""
+
+    listen_host: str = "0.0.0.0"
+    listen_port: int = 0  # the mesh listener; 0 = any free port
+    lobby_port: int = 0  # the host's lobby listener
+    advertise_port: int | None = None  # tell the others this mesh port (a relay in front)
+    announce: bool = True
+    group: str = DEFAULT_GROUP
+    beacon_port: int = DEFAULT_PORT
+    interface: str | None = None
+    pause_after: float = 10.0
+    give_up_after: float = 60.0
+    resend_after: float = 1.0
+    linger: float = 5.0
+    catch_up: float = 3.0  # a resumed peer waits this long for the others' resends
+    home: str | os.PathLike[str] | None = None  # the config dir (P2PBELKA_HOME by default)
+    fresh_seeds: Callable[[], bytes] | None = None  # reproducible tests only
+
+
+# --- lobby events, for a front end -----------------------------------------------------
+
+
+@dataclass
+class GameResult:
+    seat: int
+    game_id: bytes
+    finished: bool
+    aborted: bool
+    transcript: list[Envelope]
+    store: GameStore
+    bytes_sent: int = 0
+    frames_sent: int = 0
+
+
+async def resume_game(
+    identity: Identity,
+    store: GameStore,
+    front_end: FrontEnd,
+    *,
+    net: NetOptions | None = None,
+) -> GameResult:
+    """Rebuild the seat's table from its transcript and saved secrets, reconnect to
+    the others (listening on the same port as before), fetch what it missed, and
+    play on.  ``OrderError`` if the saved transcript does not replay."""
+    meta = store.load_meta()
+    net = net or NetOptions()
+    if bytes.fromhex(meta.keys[meta.seat]) != identity.public_key:
+        raise OrderError("this game was played with another identity")
+    envelopes = store.saved_transcript()
+    writer = store.transcript_writer()
+    table = Table.resume(
+        signer_of(identity),
+        envelopes,
+        seed_source=store.seed_source(net.fresh_seeds),
+        on_accept=writer.append,
+    )
+    if net.listen_port == 0:
+        net.listen_port = meta.listen_port
+        net.listen_host = meta.listen_host
+    holder = MeshHolder()
+    dial_all = False
+    async with trio.open_nursery() as nursery:
+        game_id = bytes.fromhex(meta.game_id)
+        try:
+            await nursery.start(serve_mesh, identity, game_id, net, holder)
+        except OSError as exc:
+            # The higher seats redial the old port in vain: we dial them instead.
+            log.warning("cannot listen on port %d again: %s", net.listen_port, exc)
+            net.listen_port = 0
+            dial_all = True
+            await nursery.start(serve_mesh, identity, game_id, net, holder)
+        result = await play_seat(
+            identity,
+            table,
+            meta,
+            store,
+            writer,
+            front_end,
+            net,
+            holder,
+            resumed=True,
+            dial_all=dial_all,
+        )
+        nursery.cancel_scope.cancel()
+    return result
+
+
+# --- play ----------------------------------------------------------------------------
+
+
+class MeshHolder:
+    """The mesh listener starts before the mesh exists (its port goes in the hello)."""
+
+    mesh: Mesh | None = None
+
+    def authorize(self, key: bytes) -> bool:
+        return self.mesh is not None and self.mesh.authorize(key)
+
+    async def accept(self, channel: SecureChannel) -> None:
+        if self.mesh is not None:
+            await self.mesh.accept(channel)
+
+
+async def serve_mesh(
+    identity: Identity,
+    game_id: bytes,
+    net: NetOptions,
+    holder: MeshHolder,
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    await serve_secure(
+        holder.accept,
+        identity,
+        host=net.listen_host,
+        port=net.listen_port,
+        context=game_id,
+        authorize=holder.authorize,
+        max_frame_size=MAX_MESH_FRAME,
+        task_status=task_status,
+    )
+
+
+def game_meta(
+    game_id: bytes,
+    seat: int,
+    setup: m.TableMsg,
+    peers: list[tuple[str, int]],
+    net: NetOptions,
+    mesh_port: int,
+    bot: str | None,
+    table_name: str,
+) -> GameMeta:
+    return GameMeta(
+        game_id=game_id.hex(),
+        seat=seat,
+        keys=[s.key.hex() for s in setup.seats],
+        names=[s.name for s in setup.seats],
+        peers=peers,
+        listen_host=net.listen_host,
+        listen_port=mesh_port,
+        bot=bot,
+        table_name=table_name,
+        started=now(),
+    )
+
+
+async def play_seat(
+    identity: Identity,
+    table: Table,
+    meta: GameMeta,
+    store: GameStore,
+    writer: TranscriptWriter,
+    front_end: FrontEnd,
+    net: NetOptions,
+    holder: MeshHolder,
+    *,
+    resumed: bool = False,
+    dial_all: bool = False,
+) -> GameResult:
+    game_id = bytes.fromhex(meta.game_id)
+    keys = [bytes.fromhex(k) for k in meta.keys]
+    mesh = Mesh(
+        identity,
+        game_id,
+        meta.seat,
+        keys,
+        meta.peers,
+        source=table.envelopes_from,
+        wants=table.wants,
+        dial_all=dial_all,
+    )
+    holder.mesh = mesh
+    driver = PeerDriver(
+        table,
+        mesh,
+        front_end,
+        pause_after=net.pause_after,
+        give_up_after=net.give_up_after,
+        resend_after=net.resend_after,
+    )
+    try:
+        async with trio.open_nursery() as nursery:
+            if getattr(front_end, "nursery", False) is None:
+                front_end.nursery = nursery  # type: ignore[attr-defined]
+            nursery.start_soon(mesh.run)
+            if resumed:
+                nursery.start_soon(_release_after_catch_up, driver, mesh, net.catch_up)
+            await driver.run()
+            skip = {f.seat for f in table.faults}
+            await mesh.linger(net.linger, skip)
+            nursery.cancel_scope.cancel()
+    finally:
+        writer.close()
+    if table.finished:
+        store.mark_finished()
+    return GameResult(
+        meta.seat,
+        game_id,
+        table.phase.value == "over",
+        table.phase.value == "aborted",
+        list(table.transcript),
+        store,
+        mesh.bytes_sent,
+        mesh.frames_sent,
+    )
+
+
+async def _release_after_catch_up(driver: PeerDriver, mesh: Mesh, timeout: float) -> None:
+    """A resumed seat speaks again once the others have sent back what it missed
+    (its own last envelopes included), or after ``timeout``."""
+    answered = await mesh.caught_up(timeout)
+    log.info("resumed: caught up from seats %s", sorted(answered))
+    await driver.submit(lambda table: table.release())
