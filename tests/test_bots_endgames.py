@@ -58,6 +58,8 @@ def ending_seen(trump_letter: str, hands_text: list[str]) -> Seen:
         led_suits=0,
         points=(out // 2, out - out // 2),
         ace_rule=False,
+        history=[],
+        first_leader=0,
     )
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from p2pbelka.bots import make_bot
 from p2pbelka.bots.heuristic import wants_redeal
 from p2pbelka.bots.knowledge import seen_from
-from p2pbelka.bots.sampler import sample_hands
+from p2pbelka.bots.sampler import sample_hands, surprises, weighted_samples
 from p2pbelka.bots.strong import StrongBot
 from p2pbelka.bots.tournament import seat_view
 from p2pbelka.cards import CARDS, Suit
@@ -173,3 +173,23 @@ def test_redeal_minds_three_in_a_row() -> None:
     # Our team deals and two re-deals came before: a third would cost us a point.
     assert not wants_redeal(replace(view, redeal_streak=2), 0)
     assert make_bot("heuristic").choose_eggs(view, 0) == "plus4"
+
+
+def test_real_hands_explain_the_play_of_sound_players() -> None:
+    """Heuristic players' real hands hold no surprise: the inference reads play rightly."""
+    for seed in range(5):
+        game = random_game(seed, 0)
+        deal = game.deal
+        assert deal is not None
+        bot = make_bot("heuristic")
+        for _ in range(13 + seed):
+            seat = deal.turn
+            assert seat is not None
+            deal = deal.apply(Play(seat, bot.play(replace(game, deal=deal.view(seat)), seat)))
+        seat = deal.turn
+        assert seat is not None
+        seen = seen_from(deal.view(seat), seat)
+        real = [h for h in deal.hands if h is not None]
+        assert surprises(seen, real) == 0
+        kept = weighted_samples(seen, random.Random(seed), 5, 20)
+        assert len(kept) == 5 and all(h[seat] == seen.hand for h in kept)

@@ -55,7 +55,9 @@ class Seen:
     it; ``voids[s]``: bit per effective suit seat ``s`` has shown it lacks;
     ``led_by[s]``: bit per effective suit seat ``s`` has led; ``counts[s]``:
     cards seat ``s`` still holds; ``led_suits``: suits led in finished tricks
-    (for the unled-ace option); ``points``: card points per team so far.
+    (for the unled-ace option); ``points``: card points per team so far;
+    ``history``: (seat, card) of every play in order, the first trick led by
+    ``first_leader``.
     """
 
     seat: int
@@ -71,6 +73,8 @@ class Seen:
     led_suits: int
     points: tuple[int, int]
     ace_rule: bool
+    history: list[tuple[int, int]]
+    first_leader: int
 
     @property
     def others(self) -> int:
@@ -93,6 +97,7 @@ def seen_from(deal: DealState, seat: int) -> Seen:
     led_by = [0, 0, 0, 0]
     counts = [8, 8, 8, 8]
     played = 0
+    history: list[tuple[int, int]] = []
     tricks = [(t.leader, [c.index for c in t.cards]) for t in deal.tricks]
     tricks.append((deal.leader, list(deal.trick)))
     for leader, cards in tricks:
@@ -104,6 +109,7 @@ def seen_from(deal: DealState, seat: int) -> Seen:
             s = (leader + offset) & 3
             counts[s] -= 1
             played |= 1 << card
+            history.append((s, card))
             if esuit[card] != led:
                 voids[s] |= 1 << led
     # The announced J♣ holder has it until it shows: nobody else can.
@@ -121,4 +127,6 @@ def seen_from(deal: DealState, seat: int) -> Seen:
         led_suits=deal.led_suits,
         points=deal.card_points,
         ace_rule=deal.options.ace_rule,
+        history=history,
+        first_leader=tricks[0][0],
     )

@@ -5,7 +5,8 @@ and nothing else: the cards no one has shown go to the other seats, as many as
 each still holds, never into a suit the seat has shown void in, and the J♣ to
 its announced holder.  Cards are placed most-constrained first, each to a seat
 drawn in proportion to its free places, which keeps the draw close to uniform
-over the consistent deals.
+over the consistent deals.  :func:`weighted_samples` then prefers the deals
+that explain the cards the others chose to play.
 """
 
 from __future__ import annotations
@@ -13,10 +14,15 @@ from __future__ import annotations
 import random
 
 from p2pbelka.bots.knowledge import Seen
+from p2pbelka.bots.policy import choose
+from p2pbelka.bots.solver import step
 from p2pbelka.cards import iter_bits
 from p2pbelka.rules import core
 
 _TRIES = 40
+POINTS = core.POINTS
+SURPRISE = 4.0
+"""How much less likely a deal is for each play in it a sound player would not make."""
 
 
 def sample_hands(seen: Seen, rng: random.Random) -> list[int]:
@@ -63,3 +69,64 @@ def _try(seen: Seen, rng: random.Random, respect_voids: bool) -> list[int] | Non
         hands[s] |= 1 << c
         need[s] -= 1
     return hands
+
+
+def surprises(seen: Seen, hands: list[int]) -> int:
+    """How many of the other seats' plays so far a sound player would not have made.
+
+    The deal is replayed from the sampled hands as dealt, each seat shown only
+    what it could see then.  Cards that play alike (small cards of one suit)
+    count as the same choice.
+    """
+    esuit = core.EFFECTIVE_SUIT[seen.trump]
+    start = list(hands)
+    for seat, card in seen.history:
+        start[seat] |= 1 << card
+    scratch = Seen(
+        seat=seen.seat,
+        trump=seen.trump,
+        jc_holder=seen.jc_holder,
+        hand=0,
+        played=0,
+        trick=[],
+        leader=seen.first_leader,
+        voids=[0, 0, 0, 0],
+        led_by=[0, 0, 0, 0],
+        counts=[8, 8, 8, 8],
+        led_suits=0,
+        points=(0, 0),
+        ace_rule=seen.ace_rule,
+        history=[],
+        first_leader=seen.first_leader,
+    )
+    surprises = 0
+    for seat, card in seen.history:
+        if seat != seen.seat:
+            scratch.seat = seat
+            scratch.hand = start[seat]
+            guess = choose(scratch)
+            if guess != card and not (
+                esuit[guess] == esuit[card] and POINTS[guess] == POINTS[card] == 0
+            ):
+                surprises += 1
+        step(start, scratch, card)
+    return surprises
+
+
+def weighted_samples(seen: Seen, rng: random.Random, n: int, pool: int) -> list[list[int]]:
+    """``n`` deals out of ``pool`` consistent ones, favouring those that explain the play.
+
+    A deal in which the others' cards so far are what a sound player holding
+    those hands would have played is likelier than one where they are not:
+    each surprise divides a deal's weight by :data:`SURPRISE`.  Drawn without
+    replacement by weight (keys ``u ** (1 / w)``).
+    """
+    if not seen.history or pool <= n:
+        return [sample_hands(seen, rng) for _ in range(n)]
+    keyed: list[tuple[float, list[int]]] = []
+    for _ in range(pool):
+        hands = sample_hands(seen, rng)
+        weight = SURPRISE ** -surprises(seen, hands)
+        keyed.append((rng.random() ** (1.0 / weight), hands))
+    keyed.sort(key=lambda kh: -kh[0])
+    return [hands for _, hands in keyed[:n]]

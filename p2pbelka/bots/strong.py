@@ -19,14 +19,16 @@ from dataclasses import replace
 from p2pbelka.bots.heuristic import wants_redeal
 from p2pbelka.bots.knowledge import Seen, seen_from
 from p2pbelka.bots.policy import choose, legal
-from p2pbelka.bots.sampler import sample_hands
+from p2pbelka.bots.sampler import weighted_samples
 from p2pbelka.bots.solver import TT, distinct_moves, playout, solve, step
 from p2pbelka.cards import CARDS, Card
 from p2pbelka.rules.game import GameState
 from p2pbelka.rules.options import Options
 
-SAMPLES = 20
+SAMPLES = 40
 """Deals sampled per decision."""
+POOL = 4
+"""Consistent deals drawn per sample kept: the sampler keeps those that best explain the play."""
 SOLVE_CARDS = 3
 """Cards a hand at most when the exact search takes over from the playout."""
 
@@ -60,11 +62,16 @@ class StrongBot:
     """Determinized search (see the module text); ``samples`` and ``solve_cards`` buy strength."""
 
     def __init__(
-        self, seed: int | None = None, samples: int = SAMPLES, solve_cards: int = SOLVE_CARDS
+        self,
+        seed: int | None = None,
+        samples: int = SAMPLES,
+        solve_cards: int = SOLVE_CARDS,
+        pool: int = POOL,
     ) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
         self.solve_cards = solve_cards
+        self.pool = pool
 
     def play(self, game: GameState, seat: int) -> Card:
         deal = game.deal
@@ -89,8 +96,7 @@ class StrongBot:
         taken = seen.points[team]
         scores = [0.0] * len(moves)
         tt: TT = {}
-        for _ in range(self.samples):
-            hands = sample_hands(seen, self.rng)
+        for hands in weighted_samples(seen, self.rng, self.samples, self.pool * self.samples):
             for i, card in enumerate(moves):
                 h = list(hands)
                 s = _scratch(seen)
