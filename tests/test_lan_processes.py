@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.lan_helpers import Peer, PeerSet, bot_args, verify
 
 GAME_TIMEOUT = 90.0
@@ -55,15 +57,19 @@ def test_four_processes_play_a_whole_game(tmp_path: Path) -> None:
         assert "Traceback" not in "".join(p.log() for p in everyone)
 
 
-def test_a_killed_peer_resumes_and_the_game_finishes(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "victim_index", [2, pytest.param(0, marks=pytest.mark.slow, id="the-host")]
+)
+def test_a_killed_peer_resumes_and_the_game_finishes(tmp_path: Path, victim_index: int) -> None:
     with PeerSet(tmp_path) as peers:
         host, joiners = _start_table(peers)
-        victim = joiners[1]
+        everyone = [host, *joiners]
+        victim = everyone[victim_index]
         seat = victim.seat()
         _wait_for_bytes(victim, 40_000, 60)  # a few deals in
         victim.kill()
         back = peers.spawn("resumed", "resume", *bot_args(), home=victim.home)
-        everyone = [host, joiners[0], back, joiners[2]]
+        everyone[victim_index] = back
         codes = peers.wait(everyone, GAME_TIMEOUT)
         assert codes == [0, 0, 0, 0], "\n".join(p.dump() for p in everyone)
         assert "resuming game" in back.text() and back.stats()["seat"] == seat
