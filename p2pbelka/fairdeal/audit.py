@@ -61,6 +61,7 @@ def audit(
     locks: Sequence[object],
     shares: Iterable[tuple[int, object, object]] = (),
     group: Group = ED25519,
+    computed: Mapping[tuple[Step, int], Sequence[bytes]] | None = None,
 ) -> AuditReport:
     """Replay a deal.
 
@@ -68,7 +69,9 @@ def audit(
     all seats; a caller error otherwise).  ``shuffles[m]`` / ``locks[m]``: the deck
     published by ``order[m]`` (``None`` or missing if it never came).  ``shares``:
     every published ``(seat, position, share)``.  ``commitments`` / ``seeds``: per
-    seat; a missing seed is a REVEAL fault.
+    seat; a missing seed is a REVEAL fault.  ``computed``: passes the caller made
+    itself, by (step, seat): a published pass equal to one of them is taken as it
+    is (a seat need not replay its own work, a quarter of the audit's cost).
     """
     if sorted(order) != list(range(ctx.n_seats)):
         raise ValueError("order must list every seat once")
@@ -94,6 +97,10 @@ def audit(
                 deck = [None] * ctx.n_positions
                 continue
             before = len(faults)
+            own = (computed or {}).get((step, seat))
+            if own is not None and isinstance(output, list | tuple) and list(output) == list(own):
+                deck = list(own)
+                continue
             deck = _replay_pass(ctx, group, step, seat, secrets.get(seat), deck, output, faults)
             broken = broken or len(faults) > before
 

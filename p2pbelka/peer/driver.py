@@ -60,6 +60,13 @@ class Recovering(Protocol):
 
 
 @runtime_checkable
+class Connected(Protocol):
+    """A transport that knows which seats it has a live connection to."""
+
+    def connected(self) -> set[int]: ...
+
+
+@runtime_checkable
 class Flushing(Protocol):
     """A transport that can say when what was broadcast has left (or a moment passed)."""
 
@@ -158,12 +165,22 @@ class PeerDriver:
             if recovering and now - asked_at >= self.resend_after:
                 asked_at = now
                 await cast(Recovering, self.transport).ask_resend(self.table.wants())
-            if silent >= self.give_up_after:
-                self.table.abandon(list(missing))
+            gone = [s for s in missing if not self._may_be_deciding(s)]
+            if gone and silent >= self.give_up_after:
+                self.table.abandon(gone)
             elif not paused and silent >= self.pause_after:
                 paused = True
                 await self.front_end.on_event(self, Waiting(missing, silent))
             await self._flush()
+
+    def _may_be_deciding(self, seat: int) -> bool:
+        """A person choosing a card (or a re-deal, or the eggs) may take minutes: a seat
+        that owes such a choice is never given up on while its connection is alive."""
+        if not self.table.awaiting_player():
+            return False
+        if isinstance(self.transport, Connected):
+            return seat in self.transport.connected()
+        return True
 
     async def _apply(self, item: bytes | Action) -> None:
         if isinstance(item, bytes):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from p2pbelka.fairdeal.audit import AuditReport, audit
+from p2pbelka.fairdeal.audit import AuditReport, Step, audit
 from p2pbelka.fairdeal.deck import LocalSeat, check_deck_shape, initial_deck, open_position
 from p2pbelka.fairdeal.derive import DealContext, check_commitment
 from p2pbelka.fairdeal.errors import BadDeck, BadScalar, FairDealError
@@ -44,6 +44,7 @@ class DealDeck:
         self.locks: list[list[bytes]] = []
         self.shares: dict[int, dict[int, bytes]] = {pos: {} for pos in range(ctx.n_positions)}
         self.opened: dict[int, int] = {}  # pos -> card index, opened to all
+        self.computed: dict[tuple[Step, int], list[bytes]] = {}  # our own passes
 
     # -- passes ---------------------------------------------------------------------
 
@@ -70,11 +71,14 @@ class DealDeck:
         previous = (list(self.order) * 2)[done - 1] if done else None
         try:
             if done < len(self.order):
-                return self.local.shuffle(self.current())
-            return self.local.lock(self.current())
+                step, points = Step.SHUFFLE, self.local.shuffle(self.current())
+            else:
+                step, points = Step.LOCK, self.local.lock(self.current())
         except BadDeck as exc:
             assert previous is not None, "the initial deck is always valid"
             raise DeckFault(previous, f"published a bad deck: {exc}") from None
+        self.computed[(step, self.local.seat)] = points
+        return points
 
     # -- shares and openings --------------------------------------------------------
 
@@ -156,4 +160,5 @@ class DealDeck:
             self.shuffles,
             self.locks,
             published,
+            computed=self.computed,
         )

@@ -323,6 +323,11 @@ class Table:
             return None
         return self._order[self._slot]
 
+    def awaiting_player(self) -> bool:
+        """Whether what is due may be a person's decision (a card, a re-deal, the eggs),
+        rather than work a program does in milliseconds."""
+        return self.phase in (Phase.PLAY, Phase.READY, Phase.CHOICE)
+
     def missing(self) -> list[int]:
         """Seats the table is waiting for (for a driver's timeout)."""
         seat = self.due_seat()

@@ -1,0 +1,49 @@
+"""The peer driver's patience: automatic work that never comes is given up on; a person
+deciding on a card is not."""
+
+from __future__ import annotations
+
+import trio
+
+from p2pbelka.bots import make_bot
+from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, Waiting
+from p2pbelka.peer.local import LocalGame, memory_transports
+from p2pbelka.peer.player import answer
+from p2pbelka.table import events as ev
+
+
+class SlowPlayer(BotFrontEnd):
+    """Thinks longer than the others' give-up time before every card."""
+
+    async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
+        self.events.append(event)
+        if isinstance(event, ev.ChoiceNeeded):
+            await trio.sleep(0.3)
+            await driver.submit(lambda table: answer(table, self.bot, event))
+
+
+async def test_a_slow_player_is_waited_for_not_given_up_on() -> None:
+    game = LocalGame.seeded(61)
+    tables = game.make_tables()
+    transports = memory_transports(4)
+    front_ends = [BotFrontEnd(make_bot("random", s)) for s in range(4)]
+    front_ends[1] = SlowPlayer(make_bot("random", 1))
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            for seat in range(4):
+                driver = PeerDriver(
+                    tables[seat],
+                    transports[seat],
+                    front_ends[seat],
+                    pause_after=0.05,
+                    give_up_after=0.1,
+                )
+                nursery.start_soon(driver.run)
+            # one deal is enough to show patience: then stop everyone
+            while tables[0].deal_id < 2 and not tables[0].finished:
+                await trio.sleep(0.05)
+            nursery.cancel_scope.cancel()
+    assert not any(t.finished for t in tables), "nobody was given up on"
+    waits = [e for e in front_ends[0].events if isinstance(e, Waiting)]
+    assert waits and all(w.seats == (1,) for w in waits)
+    assert any(isinstance(e, ev.DealAudited) for e in front_ends[0].events)
