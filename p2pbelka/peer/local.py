@@ -82,8 +82,13 @@ class LocalGame:
         return tables
 
 
+SEAT_NAMES = ("Asel", "Bolat", "Saule", "Nurlan")
+"""Default names by seat.  People's names, not compass points: a screen may draw the
+table turning either way, and East drawn on the left would only confuse."""
+
+
 def _names() -> list[str]:
-    return ["North", "East", "South", "West"]
+    return list(SEAT_NAMES)
 
 
 def _bind(callback: Callable[[int, Envelope], None], seat: int) -> Callable[[Envelope], None]:

@@ -30,9 +30,10 @@ from p2pbelka.peer.lan import (
     host_game,
     join_game,
 )
+from p2pbelka.peer.local import SEAT_NAMES
 
 DEFAULT_BOT = "heuristic" if "heuristic" in BOT_LEVELS else "random"
-BOT_NAMES = ("East", "South", "West")
+BOT_NAMES = SEAT_NAMES[1:]
 
 
 async def _ignore(event: LobbyEvent) -> None:
@@ -65,7 +66,7 @@ async def loopback_table(
         raise ValueError("three bots fill seats 1..3")
     root = Path(transcript_dir) if transcript_dir is not None else Path(tempfile.mkdtemp())
     rng = random.Random(seed) if seed is not None else None
-    names = ["North", *BOT_NAMES]
+    names = list(SEAT_NAMES)
     ids = [
         Identity.from_seed(rng.randbytes(32), name) if rng else Identity.generate(name)
         for name in names

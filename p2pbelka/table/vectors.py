@@ -44,8 +44,13 @@ def generate(seed: int = SEED) -> tuple[bytes, dict[str, Any]]:
         "transcript_sha256": hashlib.sha256(data).hexdigest(),
         "transcript_bytes": len(data),
         "records": [
-            {"type": e.type, "seat": seats.index(e.sender), "seq": e.seq, "deal": e.deal,
-             "hash": e.digest.hex()}
+            {
+                "type": e.type,
+                "seat": seats.index(e.sender),
+                "seq": e.seq,
+                "deal": e.deal,
+                "hash": e.digest.hex(),
+            }
             for e in envelopes
         ],
         "first_deal": audited.summary,
