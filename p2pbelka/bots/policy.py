@@ -126,11 +126,10 @@ def _follow(s: Seen, options: int) -> int:
             # Not a high trump (ten and up) for a cheap trick: it is worth more later.
             if following or pts + POINTS[c] >= 10 or pw[c] < 105:
                 return c
-        elif len(trick) == 1 and following:
-            # Second hand: a sure card is not here; the partner plays after.
-            pass
         elif pts >= 10 and not following:
+            # A ruff that may be overruffed, for a trick worth it.
             return min(beaters, key=lambda c: pw[c])
+    # No sure winner: play low and leave the trick to the partner, who plays later.
     if following:
         return _cheapest(options, t, led)
     return _discard(s, options)
