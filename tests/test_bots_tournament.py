@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from p2pbelka.bots.tournament import play_match, run_tournament
+from p2pbelka.bots.base import Bot, RandomBot
+from p2pbelka.bots.strong import StrongBot
+from p2pbelka.bots.tournament import play_game, play_match, run_tournament
 from p2pbelka.cli.main import main
+from p2pbelka.rules.options import options_from
 
 
 def test_a_match_is_two_games_on_the_same_cards() -> None:
@@ -41,9 +44,10 @@ def test_tournament_command_prints_json(capsys: pytest.CaptureFixture[str]) -> N
     assert len(out["win_rate_a_ci95"]) == 2
 
 
-def test_strong_plays_a_whole_match() -> None:
-    row = play_match("strong", "random", seed=1, index=0, preset="eyes")
-    assert row["games_a"] + row["games_b"] + row["draws"] == 2
+def test_strong_plays_a_whole_game() -> None:
+    bots: list[Bot] = [StrongBot(s, samples=6) if s % 2 == 0 else RandomBot(s) for s in range(4)]
+    game = play_game(bots, options_from("eyes"), lambda k: 1000 + k)
+    assert game.finished and game.winner == 0
 
 
 @pytest.mark.slow
