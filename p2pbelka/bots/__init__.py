@@ -7,7 +7,9 @@ sees it* (``GameState`` whose current deal has every other hand unknown):
 - ``claim_redeal(game, seat) -> bool``: ask for a re-deal when the hand allows;
 - ``choose_eggs(game, seat) -> str``: ``"plus4"`` or ``"title"``.
 
-``make_bot(level, seed)`` builds one by name.
+``make_bot(level, seed)`` builds one by name: ``random``, ``heuristic`` (a club
+player's rules of thumb) or ``strong`` (search over the hidden cards); see
+docs/bots.md.  ``p2pbelka tournament`` measures one level against another.
 """
 
 from p2pbelka.bots.base import BOT_LEVELS, Bot, make_bot

@@ -112,7 +112,6 @@ def seen_from(deal: DealState, seat: int) -> Seen:
             history.append((s, card))
             if esuit[card] != led:
                 voids[s] |= 1 << led
-    # The announced J♣ holder has it until it shows: nobody else can.
     return Seen(
         seat=seat,
         trump=trump,
