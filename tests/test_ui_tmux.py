@@ -93,3 +93,49 @@ def wait_for(tmux: Tmux, text: str, timeout: float = 10) -> str:
             return screen
         time.sleep(0.05)
     raise AssertionError(f"{text!r} never appeared:\n" + tmux.screen())
+
+
+def test_host_opens_the_lobby_screen_and_a_joiner_takes_a_seat(tmp_path: Path) -> None:
+    """``p2pbelka host`` at a terminal opens the screens; a bot joins by address in text,
+    the host fills the other seats with bots (``b``) and the table screen appears."""
+    tmux = Tmux(f"p2pbelka-host-{os.getpid()}")
+    lobby_port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    env.update(P2PBELKA_HOME=str(tmp_path / "host"), XDG_DATA_HOME=str(tmp_path / "data"))
+    command = (
+        f"cd {ROOT} && {sys.executable} -m p2pbelka.cli.main host --name Kitchen --lang en"
+        f" --player Hostess --listen 127.0.0.1 --no-announce --lobby-port {lobby_port};"
+        " echo EXIT=$?; sleep 30"
+    )
+    size = ["-x", "100", "-y", "30"]
+    subprocess.run(
+        ["tmux", "-L", tmux.socket, "new-session", "-d", "-s", "play", *size, command],
+        check=True,
+        env=env,
+    )
+    joiner_env = {**env, "P2PBELKA_HOME": str(tmp_path / "joiner")}
+    joiner = subprocess.Popen(
+        [sys.executable, "-m", "p2pbelka.cli.main", "join", "--connect",
+         f"127.0.0.1:{lobby_port}", "--bot", "random", "--player", "Joiner", "--quiet"],
+        env=joiner_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    try:
+        wait_for(tmux, "Kitchen")
+        wait_for(tmux, "Joiner")
+        tmux.keys("b")
+        time.sleep(0.5)
+        tmux.keys("b")
+        screen = wait_for(tmux, "Score (to 12)", timeout=20)
+        assert "Hostess" in screen and "Joiner" in screen
+    finally:
+        tmux("kill-server")
+        joiner.kill()
+        joiner.wait(timeout=10)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

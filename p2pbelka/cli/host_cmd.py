@@ -39,6 +39,19 @@ def run(args: argparse.Namespace) -> int:
     identity, level, fe = player
     net = lan_args.net_options(args)
     net.announce = not args.no_announce
+    if lan_args.wants_screen(args):
+        from p2pbelka.ui.i18n import default_language
+        from p2pbelka.ui.lan import host_on_screen
+
+        _screen, on_screen = host_on_screen(
+            identity,
+            args.name,
+            preset=args.preset,
+            options=options,
+            net=net,
+            lang=args.lang or default_language(),
+        )
+        return lan_args.screen_result(on_screen)
     try:
         result = trio.run(
             lambda: host_game(

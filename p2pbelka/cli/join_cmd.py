@@ -10,6 +10,7 @@ from p2pbelka.cli.lan_args import add_network_arguments, add_player_arguments
 
 if TYPE_CHECKING:
     from p2pbelka.net.discovery import TableInfo
+    from p2pbelka.net.identity import Identity
     from p2pbelka.peer.lan import NetOptions
 
 
@@ -36,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     identity, level, fe = player
     net = lan_args.net_options(args)
+    if lan_args.wants_screen(args) and not args.list:
+        return _join_on_screen(args, identity, net)
 
     async def main() -> int:
         if args.connect:
@@ -66,6 +69,34 @@ def run(args: argparse.Namespace) -> int:
         return lan_args.report(result, fe, args)
 
     return trio.run(main)
+
+
+def _join_on_screen(args: argparse.Namespace, identity: Identity, net: NetOptions) -> int:
+    """The lobby and table screens: the tables heard, a seat, ready, and the game."""
+    from p2pbelka.cli import lan_args
+    from p2pbelka.net.identity import fingerprint
+    from p2pbelka.ui.i18n import default_language
+    from p2pbelka.ui.lan import join_on_screen
+
+    connect = None
+    if args.connect:
+        host, _, port = args.connect.rpartition(":")
+        if not host or not port.isdigit():
+            print("p2pbelka join: --connect expects HOST:PORT", file=sys.stderr)
+            return 2
+        connect = (host.strip("[]"), int(port), None)
+
+    def wanted(table: TableInfo) -> bool:
+        return args.table is not None and args.table in (table.name, fingerprint(table.host_key))
+
+    _screen, result = join_on_screen(
+        identity,
+        connect=connect,
+        wanted=wanted if args.table else None,
+        net=net,
+        lang=args.lang or default_language(),
+    )
+    return lan_args.screen_result(result)
 
 
 async def _pick_table(args: argparse.Namespace, net: NetOptions) -> tuple[str, int, bytes] | None:

@@ -27,6 +27,15 @@ def add_player_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LEVEL",
         help="a bot plays this seat (heuristic if available, else random; or name a level)",
     )
+    parser.add_argument(
+        "--text",
+        action="store_true",
+        help="plain text, a line per event (the default when not at a terminal, or for a bot)",
+    )
+    parser.add_argument("--lang", choices=("en", "ru"), default=None, help="screen language")
+    parser.add_argument(
+        "--player", metavar="NAME", help="your name at the table (remembered for next time)"
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the lobby and the end")
     parser.add_argument("-v", "--verbose", action="store_true", help="log the network too")
     parser.add_argument(
@@ -102,6 +111,9 @@ def prepare(args: argparse.Namespace, command: str, saved_bot: str | None = None
 
     setup_logging(args)
     try:
+        if getattr(args, "player", None):
+            Identity.load_or_create()  # the key first, so a rename never comes without one
+            Identity.rename(args.player)
         identity = Identity.load_or_create()
         level = bot_level(args.bot if args.bot is not None else saved_bot)
         fe = front_end(level, args.quiet)
@@ -110,6 +122,20 @@ def prepare(args: argparse.Namespace, command: str, saved_bot: str | None = None
         return None
     say(f"you are {identity.name} [{identity.fingerprint}]")
     return identity, level, fe
+
+
+def wants_screen(args: argparse.Namespace) -> bool:
+    """The full-screen table, for a person at a terminal; text for bots, pipes and --text."""
+    return args.bot is None and not args.text and sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def screen_result(result: GameResult | None) -> int:
+    """Exit status after a game played on screen (which showed the result itself)."""
+    if result is None:
+        say("left before the game started")
+        return 0
+    say(f"transcript saved to {result.store.transcript_path}")
+    return 0 if result.finished else 1
 
 
 def say(line: str) -> None:
