@@ -18,7 +18,7 @@ from p2pbelka.table.dealdeck import DealDeck
 from p2pbelka.table.events import Fault
 
 if TYPE_CHECKING:
-    from p2pbelka.table.session import Table
+    from p2pbelka.table.phases import GameFlow
 
 JACK_OF_CLUBS = 4
 
@@ -29,7 +29,7 @@ class DealAudit:
     summary: dict[str, Any] = field(default_factory=dict)
 
 
-def audit_deal(table: Table, deck: DealDeck) -> DealAudit:
+def audit_deal(table: GameFlow, deck: DealDeck) -> DealAudit:
     out = DealAudit()
     deal = table.deal_id
     report = deck.audit()
