@@ -9,68 +9,25 @@ test creates, and everything is removed even when the test fails.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import secrets
-import shutil
-import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tests.lan_helpers import PeerSet, verify
+from tests.netns import Lan, namespace_lan
 
 pytestmark = pytest.mark.netns
 
 N = 4
 
 
-@dataclass
-class Lan:
-    namespaces: list[str]
-    addresses: list[str]
-
-
-def _run(*args: str) -> None:
-    subprocess.run(args, check=True, capture_output=True, timeout=10)
-
-
 @pytest.fixture
 def lan() -> Iterator[Lan]:
     """Four namespaces, each with a veth on one bridge and the multicast route."""
-    if os.geteuid() != 0:
-        pytest.skip("network namespaces need root")
-    if shutil.which("ip") is None:
-        pytest.skip("iproute2 'ip' is not installed")
-    tag = secrets.token_hex(3)
-    bridge = f"pbkl{tag}"
-    lan = Lan([f"pbkl-{tag}-{n}" for n in range(N)], [f"10.78.0.{n + 1}" for n in range(N)])
-    with contextlib.ExitStack() as undo:
-        try:
-            _run("ip", "link", "add", bridge, "type", "bridge")
-            undo.callback(subprocess.run, ["ip", "link", "del", bridge], capture_output=True)
-            _run("ip", "link", "set", bridge, "up")
-            for n, (ns, addr) in enumerate(zip(lan.namespaces, lan.addresses, strict=True)):
-                _run("ip", "netns", "add", ns)
-                undo.callback(subprocess.run, ["ip", "netns", "del", ns], capture_output=True)
-                inner, outer = f"pbl{tag}v{n}", f"pbl{tag}b{n}"
-                for command in (
-                    f"link add {inner} type veth peer name {outer}",
-                    f"link set {inner} netns {ns}",
-                    f"link set {outer} master {bridge} up",
-                    f"-n {ns} addr add {addr}/24 dev {inner}",
-                    f"-n {ns} link set {inner} up",
-                    f"-n {ns} link set lo up",
-                    # Without this route a multicast send fails with ENETUNREACH.
-                    f"-n {ns} route add 224.0.0.0/4 dev {inner}",
-                ):
-                    _run("ip", *command.split())
-        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
-            stderr = getattr(exc, "stderr", b"") or b""
-            pytest.skip(f"cannot build network namespaces here: {stderr.decode().strip()}")
-        yield lan
+    with namespace_lan(N, "10.78.0") as built:
+        yield built
 
 
 def _at(addr: str) -> list[str]:

@@ -10,15 +10,15 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shutil
 import signal
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.netns import Lan, namespace_lan
 
 pytestmark = pytest.mark.netns
 
@@ -26,54 +26,11 @@ HELPER = Path(__file__).with_name("net_netns_helper.py")
 REPO = Path(__file__).resolve().parent.parent
 
 
-@dataclass
-class Lan:
-    namespaces: list[str]
-    addresses: list[str]
-
-
-def _ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=10)
-
-
 @pytest.fixture
 def lan() -> Iterator[Lan]:
-    if os.geteuid() != 0:
-        pytest.skip("network namespaces need root")
-    if shutil.which("ip") is None:
-        pytest.skip("iproute2 'ip' is not installed")
-    tag = secrets.token_hex(3)
-    bridge = f"pbkbr{tag}"
-    names = [f"pbk-{tag}-{n}" for n in "ab"]
-    addresses = ["10.77.0.1", "10.77.0.2"]
-    made_ns: list[str] = []
-    made_bridge = False
-    try:
-        try:
-            _ip("link", "add", bridge, "type", "bridge")
-            made_bridge = True
-            _ip("link", "set", bridge, "up")
-            for n, (ns, addr) in enumerate(zip(names, addresses, strict=True)):
-                _ip("netns", "add", ns)
-                made_ns.append(ns)
-                inner, outer = f"pbk{tag}v{n}", f"pbk{tag}b{n}"
-                _ip("link", "add", inner, "type", "veth", "peer", "name", outer)
-                _ip("link", "set", inner, "netns", ns)
-                _ip("link", "set", outer, "master", bridge, "up")
-                _ip("-n", ns, "addr", "add", f"{addr}/24", "dev", inner)
-                _ip("-n", ns, "link", "set", inner, "up")
-                _ip("-n", ns, "link", "set", "lo", "up")
-                # Without this route a multicast send fails with ENETUNREACH.
-                _ip("-n", ns, "route", "add", "224.0.0.0/4", "dev", inner)
-        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
-            stderr = getattr(exc, "stderr", b"") or b""
-            pytest.skip(f"cannot build network namespaces here: {stderr.decode().strip()}")
-        yield Lan(made_ns, addresses)
-    finally:
-        for ns in made_ns:
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10)
-        if made_bridge:
-            subprocess.run(["ip", "link", "del", bridge], capture_output=True, timeout=10)
+    """Two namespaces on one bridge."""
+    with namespace_lan(2, "10.77.0") as built:
+        yield built
 
 
 def _spawn(ns: str, *args: str) -> subprocess.Popen[str]:
