@@ -137,11 +137,16 @@ async def play_local_game(
     bots = list(bots) if bots is not None else [make_bot("random", seat) for seat in range(4)]
     front_ends = [BotFrontEnd(bot) for bot in bots]
     transports = memory_transports(len(tables))
-    first_done = trio.Event()
+    first_done, all_done = trio.Event(), trio.Event()
+    running = len(tables)
 
     async def run_until_done(driver: PeerDriver) -> None:
+        nonlocal running
         await driver.run()
+        running -= 1
         first_done.set()
+        if running == 0:
+            all_done.set()
 
     async with trio.open_nursery() as nursery:
         for seat, table in enumerate(tables):
@@ -157,8 +162,7 @@ async def play_local_game(
         # forever: once one peer is done, the rest get a grace period.
         await first_done.wait()
         with trio.move_on_after(silence_timeout):
-            while any(not t.finished for t in tables):
-                await trio.sleep(0.01)
+            await all_done.wait()
         nursery.cancel_scope.cancel()
     return [
         PeerResult(
