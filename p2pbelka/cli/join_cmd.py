@@ -37,16 +37,16 @@ def run(args: argparse.Namespace) -> int:
         return 2
     identity, level, fe = player
     net = lan_args.net_options(args)
+    connect = _parse_connect(args.connect) if args.connect else None
+    if args.connect and connect is None:
+        print("p2pbelka join: --connect expects HOST:PORT", file=sys.stderr)
+        return 2
     if lan_args.wants_screen(args) and not args.list:
-        return _join_on_screen(args, identity, net)
+        return _join_on_screen(args, identity, net, connect)
 
     async def main() -> int:
-        if args.connect:
-            host, _, port = args.connect.rpartition(":")
-            if not host or not port.isdigit():
-                print("p2pbelka join: --connect expects HOST:PORT", file=sys.stderr)
-                return 2
-            target: tuple[str, int, bytes | None] = (host.strip("[]"), int(port), None)
+        if connect is not None:
+            target: tuple[str, int, bytes | None] = connect
         else:
             found = await _pick_table(args, net)
             if found is None:
@@ -71,20 +71,25 @@ def run(args: argparse.Namespace) -> int:
     return trio.run(main)
 
 
-def _join_on_screen(args: argparse.Namespace, identity: Identity, net: NetOptions) -> int:
+def _parse_connect(text: str) -> tuple[str, int, bytes | None] | None:
+    """``HOST:PORT`` (``[v6]:PORT`` too) as a dial target with no pinned key; None if not."""
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        return None
+    return host.strip("[]"), int(port), None
+
+
+def _join_on_screen(
+    args: argparse.Namespace,
+    identity: Identity,
+    net: NetOptions,
+    connect: tuple[str, int, bytes | None] | None,
+) -> int:
     """The lobby and table screens: the tables heard, a seat, ready, and the game."""
     from p2pbelka.cli import lan_args
     from p2pbelka.net.identity import fingerprint
     from p2pbelka.ui.i18n import default_language
     from p2pbelka.ui.lan import join_on_screen
-
-    connect = None
-    if args.connect:
-        host, _, port = args.connect.rpartition(":")
-        if not host or not port.isdigit():
-            print("p2pbelka join: --connect expects HOST:PORT", file=sys.stderr)
-            return 2
-        connect = (host.strip("[]"), int(port), None)
 
     def wanted(table: TableInfo) -> bool:
         return args.table is not None and args.table in (table.name, fingerprint(table.host_key))
