@@ -77,7 +77,7 @@ class FrameDecoder:
         (length,) = _LENGTH.unpack_from(self._buf, self._pos)
         if length > self.max_size:
             self._error = FrameTooLarge(
-                f"peer announced a frame of {length} bytes; the limit is {self.max_size}"
+                f"frame too large: {length} bytes announced, the limit is {self.max_size}"
             )
             raise self._error
         end = self._pos + HEADER_SIZE + length
