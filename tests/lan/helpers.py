@@ -22,7 +22,7 @@ from typing import Any
 
 from p2pbelka.cli.main import main
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 @dataclass

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import pytest
-from fairdeal_helpers import Deal, make_deal
 
 from p2pbelka.fairdeal import (
     ED25519,
@@ -13,6 +12,7 @@ from p2pbelka.fairdeal import (
     audit,
     card_point,
 )
+from tests.fairdeal.helpers import Deal, make_deal
 
 
 def run_audit(deal: Deal, **overrides: object) -> AuditReport:

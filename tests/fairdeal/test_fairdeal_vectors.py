@@ -18,7 +18,7 @@ import pytest
 
 from p2pbelka.fairdeal.vectors import dumps, generate
 
-VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "fairdeal.json"
+VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "fairdeal.json"
 L = 2**252 + 27742317777372353535851937790883648493
 
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from fairdeal_helpers import GAME_ID, fixed_seed, make_deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +22,7 @@ from p2pbelka.fairdeal import (
     initial_deck,
     open_position,
 )
+from tests.fairdeal.helpers import GAME_ID, fixed_seed, make_deal
 
 
 def composed(deal_seeds: list[bytes], ctx: DealContext, order: list[int]) -> list[int]:

@@ -23,7 +23,7 @@ from tests.netns import Lan, namespace_lan
 pytestmark = pytest.mark.netns
 
 HELPER = Path(__file__).with_name("net_netns_helper.py")
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

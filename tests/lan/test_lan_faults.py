@@ -33,7 +33,7 @@ from p2pbelka.protocol.envelope import Signer, seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import verify_bytes
-from tests.lan_relay import Faults, Relay
+from tests.lan.relay import Faults, Relay
 
 
 def _net(tmp_path: Path, n: int, relay: Relay) -> NetOptions:

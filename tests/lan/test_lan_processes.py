@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lan_helpers import Peer, PeerSet, bot_args, verify
+from tests.lan.helpers import Peer, PeerSet, bot_args, verify
 
 GAME_TIMEOUT = 90.0
 

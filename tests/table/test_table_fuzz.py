@@ -16,8 +16,8 @@ from p2pbelka.peer.local import LocalGame
 from p2pbelka.protocol.envelope import Envelope, seal_envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import PHASE_TYPES, Phase, Table
-from tests.table_helpers import play_sync
-from tests.test_protocol import BY_TYPE, MESSAGES
+from tests.protocol.strategies import BY_TYPE, MESSAGES
+from tests.table.helpers import play_sync
 
 SEED = 51
 

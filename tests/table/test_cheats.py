@@ -22,7 +22,7 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Phase, Table
 from p2pbelka.table.verify import verify_bytes
-from tests.table_helpers import faults_of, play_sync
+from tests.table.helpers import faults_of, play_sync
 
 CHEATER = 2
 SCALAR = ED25519.scalar_from_64(bytes(range(64)))

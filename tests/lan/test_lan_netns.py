@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lan_helpers import PeerSet, verify
+from tests.lan.helpers import PeerSet, verify
 from tests.netns import Lan, namespace_lan
 
 pytestmark = pytest.mark.netns

@@ -13,7 +13,7 @@ from p2pbelka.peer.local import LocalGame, play_local_game
 from p2pbelka.protocol.transcript import MAGIC, dump_transcript, iter_records
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import verify_bytes
-from tests.table_helpers import play_sync
+from tests.table.helpers import play_sync
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.table.vectors import generate
 from p2pbelka.table.verify import verify_bytes
 
-VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
+VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
 
 def test_first_deal_vector_verifies_and_matches_its_description() -> None:
