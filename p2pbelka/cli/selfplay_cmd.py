@@ -64,7 +64,6 @@ def play_one(args: argparse.Namespace, k: int, options: dict[str, str]) -> int:
 
     from p2pbelka.bots import make_bot
     from p2pbelka.peer.local import LocalGame, play_local_game
-    from p2pbelka.protocol.envelope import Envelope
     from p2pbelka.protocol.transcript import TranscriptWriter
     from p2pbelka.table import events as ev
 
@@ -76,13 +75,8 @@ def play_one(args: argparse.Namespace, k: int, options: dict[str, str]) -> int:
         path.unlink(missing_ok=True)
     writer = TranscriptWriter(path) if path is not None else None
 
-    def save(seat: int, envelope: Envelope) -> None:
-        if writer is not None and seat == 0:
-            writer.append(envelope)
-
     try:
-        tables = game.make_tables(save)
-        results = trio.run(partial(play_local_game, game, bots, tables=tables))
+        results = trio.run(partial(play_local_game, game, bots, transcript=writer))
     finally:
         if writer is not None:
             writer.close()

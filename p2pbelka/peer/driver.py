@@ -2,25 +2,39 @@
 
 The table is sans-IO; this is the edge where bytes arrive, time passes and a
 player (a bot or a screen) acts.  Everything that touches the table happens in
-one task, so the table needs no locks: envelopes from the transport and actions
-from the front end are queued into one inbox and applied in turn.
+one task, so the table needs no locks: envelopes from the transport and moves
+from the front end (plain data, ``table.moves``) are queued into one inbox and
+applied in turn.  The driver is the only writer of the transcript: it appends
+what the table accepted (``take_accepted``) before anything else is done.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, cast, runtime_checkable
 
 import trio
 
 from p2pbelka.bots.base import Bot
-from p2pbelka.peer.player import answer
+from p2pbelka.peer.player import choose
+from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
+from p2pbelka.table.errors import MoveRefused
+from p2pbelka.table.moves import Move
 from p2pbelka.table.session import Table
 
-Action = Callable[[Table], None]
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """The driver's own instruction: let a resumed table speak again."""
+
+
+Inbox = bytes | Move | Release
+
+
+class TranscriptSink(Protocol):
+    def append(self, envelope: Envelope) -> None: ...
 
 
 class Transport(Protocol):
@@ -34,7 +48,16 @@ class Transport(Protocol):
 
 
 class FrontEnd(Protocol):
-    """Who decides for the local seat and watches the game: a bot or a screen."""
+    """Who decides for the local seat and watches the game: a bot, a screen, a text log.
+
+    ``run`` runs beside the driver for the whole game (a screen forwards key
+    presses from it); ``on_event`` hears every event in the driver's task;
+    ``transcript``, if set, receives every accepted envelope too.
+    """
+
+    transcript: TranscriptSink | None
+
+    async def run(self, driver: PeerDriver) -> None: ...
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None: ...
 
@@ -76,14 +99,21 @@ class Flushing(Protocol):
 class BotFrontEnd:
     """A bot in the seat: answers every choice at once."""
 
+    transcript: TranscriptSink | None = None
+
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.events: list[ev.Event] = []
 
+    async def run(self, driver: PeerDriver) -> None:
+        return None
+
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
         self.events.append(event)
         if isinstance(event, ev.ChoiceNeeded):
-            answer(driver.table, self.bot, event)
+            table = driver.table
+            assert table.me is not None
+            await driver.submit(choose(self.bot, table.game, table.me, event))
 
 
 class PeerDriver:
@@ -96,6 +126,7 @@ class PeerDriver:
         pause_after: float = 10.0,
         give_up_after: float = 60.0,
         resend_after: float = 1.0,
+        transcript: TranscriptSink | None = None,
     ) -> None:
         self.table = table
         self.transport = transport
@@ -103,19 +134,22 @@ class PeerDriver:
         self.pause_after = pause_after
         self.give_up_after = give_up_after
         self.resend_after = resend_after
-        # Our envelopes leave before we process them ourselves: an audit or a pass check
-        # on our side no longer delays everyone else.
-        table.send_first = True
-        self._inbox_send, self._inbox = trio.open_memory_channel[bytes | Action](math.inf)
+        self._sinks = [s for s in (transcript, front_end.transcript) if s is not None]
+        self._inbox_send, self._inbox = trio.open_memory_channel[Inbox](math.inf)
 
-    async def submit(self, action: Action) -> None:
-        """Run ``action`` on the table in the driver's task (a screen's move, say)."""
-        await self._inbox_send.send(action)
+    async def submit(self, move: Move) -> None:
+        """Make the local player's ``move`` in the driver's task (from a screen or a bot)."""
+        await self._inbox_send.send(move)
+
+    async def release(self) -> None:
+        """Let a resumed table speak for its seat again (see ``Table.resume``)."""
+        await self._inbox_send.send(Release())
 
     async def run(self) -> None:
         """Play until the table is finished (over or aborted)."""
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._pump_transport)
+            nursery.start_soon(self.front_end.run, self)
             await self._flush()
             await self._main_loop()
             nursery.cancel_scope.cancel()
@@ -140,7 +174,7 @@ class PeerDriver:
         next_check = quiet_since + tick
         recovering = isinstance(self.transport, Recovering)
         while not self.table.finished:
-            item: bytes | Action | None = None
+            item: Inbox | None = None
             # Only the wait is cancellable: a flush cut short would lose envelopes.
             with trio.move_on_at(next_check):
                 item = await self._inbox.receive()
@@ -182,18 +216,23 @@ class PeerDriver:
             return seat in self.transport.connected()
         return True
 
-    async def _apply(self, item: bytes | Action) -> None:
+    async def _apply(self, item: Inbox) -> None:
         if isinstance(item, bytes):
             self.table.receive(item)
-            return
-        try:
-            item(self.table)
-        except ValueError as exc:  # a move the table refused: the player hears why
-            await self.front_end.on_event(self, ev.Rejected(f"move refused: {exc}", self.table.me))
+        elif isinstance(item, Release):
+            self.table.release()
+        else:
+            try:
+                self.table.apply(item)
+            except MoveRefused as exc:  # the player hears why, and may choose again
+                await self.front_end.on_event(self, ev.MoveRejected(item, str(exc)))
 
     async def _flush(self) -> None:
         """Send what the table produced and show what happened, until it is quiet."""
         while True:
+            for envelope in self.table.take_accepted():
+                for sink in self._sinks:
+                    sink.append(envelope)
             outgoing = self.table.take_outgoing()
             events = self.table.take_events()
             if not outgoing and not events:

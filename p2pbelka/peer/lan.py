@@ -47,9 +47,10 @@ from p2pbelka.peer.store import GameStore
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import open_envelope
+from p2pbelka.rules.game import GAME
 from p2pbelka.table import events as ev
+from p2pbelka.table.games import track_class
 from p2pbelka.table.session import Table
-from p2pbelka.table.track import BelkaTrack
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ __all__ = [
 LOBBY_CONTEXT = b"p2pbelka/v1 lobby"
 """The lobby channel's context: a joiner that dials an address learns the game id
 only in the lobby.  Every channel of the game itself has the game id as context."""
-VARIANT = "belka"
+VARIANT = GAME
 HELLO_TIMEOUT = 10.0
 
 
@@ -248,7 +249,6 @@ async def host_game(
             game_id,
             plan.setup(),
             seed_source=store.seed_source(net.fresh_seeds),
-            on_accept=writer.append,
         )
         meta = game_meta(
             game_id, 0, plan.setup(), list(plan.peers()), net, mesh_port, bot, table_name
@@ -263,7 +263,7 @@ async def host_game(
 
 def _check_rules(preset: str, options: dict[str, str]) -> None:
     """``ValueError`` for rules the table would refuse, before anything is announced."""
-    BelkaTrack.check_options(preset, options)
+    track_class(VARIANT).check_rules(preset, options)
 
 
 async def _announce(
@@ -424,7 +424,6 @@ async def join_game(
                     game_id,
                     signer=signer_of(identity),
                     seed_source=store.seed_source(net.fresh_seeds),
-                    on_accept=writer.append,
                 )
                 table.receive(start.table)
                 assert table.me is not None

@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 import trio
 
 from p2pbelka.bots.base import Bot, make_bot
-from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
+from p2pbelka.fairdeal.derive import new_seed
+from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, TranscriptSink
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
+from p2pbelka.rules.game import GAME, SEATS
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 
@@ -51,34 +53,30 @@ class LocalGame:
         """Keys, game id and every deal seed from one integer (reproducible, for tests and
         demos only: a real peer draws its seeds from the OS); ``None`` draws them fresh."""
         if seed is None:
-            signers = [Signer.generate() for _ in range(4)]
+            signers = [Signer.generate() for _ in range(SEATS)]
             return cls(
                 random.SystemRandom().randbytes(16), signers, _names(), preset, options or {}
             )
         rng = random.Random(seed)
-        signers = [Signer.from_seed(rng.randbytes(32)) for _ in range(4)]
+        signers = [Signer.from_seed(rng.randbytes(32)) for _ in range(SEATS)]
         game_id = rng.randbytes(16)
-        sources = [_seed_stream(rng.randbytes(8)) for _ in range(4)]
+        sources = [_seed_stream(rng.randbytes(8)) for _ in range(SEATS)]
         return cls(game_id, signers, _names(), preset, options or {}, sources)
 
     def setup(self) -> m.TableMsg:
         seats = tuple(
             m.SeatInfo(s.public_key, n) for s, n in zip(self.signers, self.names, strict=True)
         )
-        return m.TableMsg("belka", self.preset, dict(sorted(self.options.items())), seats)
+        return m.TableMsg(GAME, self.preset, dict(sorted(self.options.items())), seats)
 
-    def make_tables(self, on_accept: Callable[[int, Envelope], None] | None = None) -> list[Table]:
+    def make_tables(self) -> list[Table]:
         tables = []
         for seat, signer in enumerate(self.signers):
-            kwargs: dict[str, object] = {}
-            if self.seed_sources is not None:
-                kwargs["seed_source"] = self.seed_sources[seat]
-            if on_accept is not None:
-                kwargs["on_accept"] = _bind(on_accept, seat)
+            source = self.seed_sources[seat] if self.seed_sources is not None else new_seed
             if seat == 0:
-                tables.append(Table.host(signer, self.game_id, self.setup(), **kwargs))
+                tables.append(Table.host(signer, self.game_id, self.setup(), seed_source=source))
             else:
-                tables.append(Table(self.game_id, signer=signer, **kwargs))  # type: ignore[arg-type]
+                tables.append(Table(self.game_id, signer=signer, seed_source=source))
         return tables
 
 
@@ -89,10 +87,6 @@ table turning either way, and East drawn on the left would only confuse."""
 
 def _names() -> list[str]:
     return list(SEAT_NAMES)
-
-
-def _bind(callback: Callable[[int, Envelope], None], seat: int) -> Callable[[Envelope], None]:
-    return lambda envelope: callback(seat, envelope)
 
 
 def _seed_stream(key: bytes) -> Callable[[], bytes]:
@@ -131,10 +125,16 @@ async def play_local_game(
     *,
     tables: Sequence[Table] | None = None,
     silence_timeout: float = SILENCE_TIMEOUT,
+    transcript: TranscriptSink | None = None,
 ) -> list[PeerResult]:
-    """Play one game between four in-process peers; return each peer's transcript and events."""
+    """Play one game between in-process peers; return each peer's transcript and events.
+    ``transcript`` receives seat 0's envelopes as they are accepted."""
     tables = list(tables) if tables is not None else game.make_tables()
-    bots = list(bots) if bots is not None else [make_bot("random", seat) for seat in range(4)]
+    bots = (
+        list(bots)
+        if bots is not None
+        else [make_bot("random", seat) for seat in range(len(tables))]
+    )
     front_ends = [BotFrontEnd(bot) for bot in bots]
     transports = memory_transports(len(tables))
     first_done, all_done = trio.Event(), trio.Event()
@@ -156,6 +156,7 @@ async def play_local_game(
                 front_ends[seat],
                 pause_after=silence_timeout / 2,
                 give_up_after=silence_timeout,
+                transcript=transcript if seat == 0 else None,
             )
             nursery.start_soon(run_until_done, driver)
         # A peer left waiting on itself (a dishonest one that never sends) would wait
@@ -167,10 +168,10 @@ async def play_local_game(
     return [
         PeerResult(
             seat,
-            table.transcript,
+            list(table.transcript),
             front_ends[seat].events,
-            finished=table.phase.value == "over",
-            aborted=table.phase.value == "aborted",
+            finished=table.over,
+            aborted=table.aborted,
         )
         for seat, table in enumerate(tables)
     ]

@@ -24,7 +24,8 @@ from p2pbelka.peer.store import GameMeta, GameStore, now
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
 from p2pbelka.protocol.transcript import TranscriptWriter
-from p2pbelka.table.session import OrderError, Table
+from p2pbelka.table.errors import OrderError
+from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
 
@@ -87,10 +88,7 @@ async def resume_game(
     envelopes = store.saved_transcript()
     writer = store.transcript_writer()
     table = Table.resume(
-        signer_of(identity),
-        envelopes,
-        seed_source=store.seed_source(net.fresh_seeds),
-        on_accept=writer.append,
+        signer_of(identity), envelopes, seed_source=store.seed_source(net.fresh_seeds)
     )
     if net.listen_port == 0:
         net.listen_port = meta.listen_port
@@ -215,11 +213,10 @@ async def play_seat(
         pause_after=net.pause_after,
         give_up_after=net.give_up_after,
         resend_after=net.resend_after,
+        transcript=writer,
     )
     try:
         async with trio.open_nursery() as nursery:
-            if getattr(front_end, "nursery", False) is None:
-                front_end.nursery = nursery  # type: ignore[attr-defined]
             nursery.start_soon(mesh.run)
             if resumed:
                 nursery.start_soon(_release_after_catch_up, driver, mesh, net.catch_up)
@@ -234,8 +231,8 @@ async def play_seat(
     return GameResult(
         meta.seat,
         game_id,
-        table.phase.value == "over",
-        table.phase.value == "aborted",
+        table.over,
+        table.aborted,
         list(table.transcript),
         store,
         mesh.bytes_sent,
@@ -248,4 +245,4 @@ async def _release_after_catch_up(driver: PeerDriver, mesh: Mesh, timeout: float
     (its own last envelopes included), or after ``timeout``."""
     answered = await mesh.caught_up(timeout)
     log.info("resumed: caught up from seats %s", sorted(answered))
-    await driver.submit(lambda table: table.release())
+    await driver.release()

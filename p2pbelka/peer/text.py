@@ -6,6 +6,7 @@ lines are stable enough for tests to read.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -15,10 +16,10 @@ from typing import TextIO
 import trio
 
 from p2pbelka.bots.base import Bot
-from p2pbelka.cards import Card
-from p2pbelka.peer.driver import PeerDriver, Resumed, Waiting
-from p2pbelka.peer.player import answer
+from p2pbelka.peer.driver import PeerDriver, Resumed, TranscriptSink, Waiting
+from p2pbelka.peer.player import choose
 from p2pbelka.table import events as ev
+from p2pbelka.table import moves as mv
 from p2pbelka.table.session import Table
 
 MISMATCH = "told different peers different things"
@@ -38,7 +39,7 @@ def describe(event: ev.Event, table: Table) -> str:
     if isinstance(event, ev.RedealClaimed):
         return f"seat {event.seat} claims a re-deal: {' '.join(str(c) for c in event.cards)}"
     if isinstance(event, ev.ChoiceNeeded):
-        return f"your move ({event.kind}): {' '.join(str(o) for o in event.options)}"
+        return f"your move ({event.kind}): {' '.join(str(o) for o in event.moves)}"
     if isinstance(event, ev.CardPlayed):
         return f"seat {event.seat} plays {event.card}"
     if isinstance(event, ev.TrickTaken):
@@ -62,6 +63,8 @@ def describe(event: ev.Event, table: Table) -> str:
         if any(MISMATCH in f.what for f in event.faults):
             return f"GAME ABORTED: TRANSCRIPT MISMATCH at the end of a deal: {faults}"
         return f"GAME ABORTED: {faults}"
+    if isinstance(event, ev.MoveRejected):
+        return f"move refused: {event.reason}"
     if isinstance(event, ev.Rejected):
         who = f" from seat {event.seat}" if event.seat is not None else ""
         return f"rejected{who}: {event.reason}"
@@ -79,6 +82,8 @@ class TextFrontEnd:
     Timing marks (``started``, ``deal_times``, ``finished``) feed the benchmark.
     """
 
+    transcript: TranscriptSink | None = None
+
     def __init__(
         self,
         bot: Bot | None,
@@ -91,7 +96,7 @@ class TextFrontEnd:
         self.out = out or sys.stdout
         self.quiet = quiet
         self.clock = clock
-        self.nursery: trio.Nursery | None = None
+        self._questions_in, self._questions = trio.open_memory_channel[ev.ChoiceNeeded](math.inf)
         self.started: float | None = None
         self.finished: float | None = None
         self.deals = 0
@@ -117,14 +122,25 @@ class TextFrontEnd:
             self.cpu_s = time.process_time() - self._cpu_mark
         if not self.quiet or isinstance(event, ev.GameOver | ev.GameAborted | Waiting):
             print(describe(event, driver.table), file=self.out, flush=True)
-        if isinstance(event, ev.ChoiceNeeded):
-            if self.bot is not None:
-                answer(driver.table, self.bot, event)
-            elif self.nursery is not None:
-                self.nursery.start_soon(self._ask_user, driver, event)
+        if isinstance(event, ev.ChoiceNeeded | ev.MoveRejected):
+            if self.bot is not None and isinstance(event, ev.ChoiceNeeded):
+                table = driver.table
+                assert table.me is not None
+                await driver.submit(choose(self.bot, table.game, table.me, event))
+            elif self.bot is None:
+                again = ev.ChoiceNeeded("move", tuple(driver.table.legal_moves()))
+                self._questions_in.send_nowait(
+                    event if isinstance(event, ev.ChoiceNeeded) else again
+                )
+
+    async def run(self, driver: PeerDriver) -> None:
+        """Ask the user each question in turn (a person at the keyboard, no bot)."""
+        async for question in self._questions:
+            if question.moves:
+                await self._ask_user(driver, question)
 
     async def _ask_user(self, driver: PeerDriver, event: ev.ChoiceNeeded) -> None:
-        options = list(event.options)
+        options = list(event.moves)
         print(
             "  " + "  ".join(f"{i + 1}) {o}" for i, o in enumerate(options)),
             file=self.out,
@@ -139,29 +155,16 @@ class TextFrontEnd:
             if choice is not None:
                 break
             print(f"  type 1..{len(options)} or the card", file=self.out, flush=True)
-        await driver.submit(_action(event.kind, choice))
+        await driver.submit(choice)
 
 
-def _match(line: str, options: list[object]) -> object | None:
+def _match(line: str, options: list[mv.Move]) -> mv.Move | None:
     if line.isdigit() and 1 <= int(line) <= len(options):
         return options[int(line) - 1]
     for option in options:
         if str(option).lower() == line.lower():
             return option
     return None
-
-
-def _action(kind: str, choice: object) -> Callable[[Table], None]:
-    def act(table: Table) -> None:
-        if kind == "play":
-            assert isinstance(choice, Card)
-            table.play(choice)
-        elif kind == "redeal":
-            table.claim_redeal(bool(choice))
-        elif kind == "eggs":
-            table.choose_eggs(str(choice))
-
-    return act
 
 
 async def _read_line() -> str:

@@ -9,7 +9,7 @@ written; the reader names the byte offset of anything it cannot read.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -107,5 +107,5 @@ class TranscriptWriter:
         self.close()
 
 
-def dump_transcript(envelopes: list[Envelope]) -> bytes:
+def dump_transcript(envelopes: Sequence[Envelope]) -> bytes:
     return MAGIC + b"".join(encode_record(e) for e in envelopes)

@@ -34,6 +34,9 @@ from p2pbelka.rules.errors import RuleViolation
 from p2pbelka.rules.options import TARGET, Options, options_from
 from p2pbelka.rules.scoring import deal_score
 
+GAME = "belka"
+"""The game's name in table descriptions, records and beacons."""
+SEATS = 4
 EGGS_TITLE = "Жумыртка"
 GOAT_TITLE = "ешкі"
 EGGS_CHOICES = ("plus4", "title")

@@ -1,11 +1,17 @@
-"""What a table tells its driver (screen, bot, log): plain immutable records."""
+"""What a table tells its driver (screen, bot, log): plain immutable records.
+
+Each event carries what a screen draws of it, so a front end never reads the
+table: a card played names the trick so far and whose turn is next; a deal's
+audit carries the deal as verified and the score after it.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2pbelka.cards import Card
+from p2pbelka.cards import Card, Suit
+from p2pbelka.table.moves import Move
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +25,7 @@ class Fault:
 
     ``evidence`` holds the hashes of the envelopes that prove it (hex), all in the
     transcript.  ``fatal`` faults stop the game; a renege is not fatal (the rules
-    charge it and play goes on).
+    charge it and play goes on).  ``seat`` is -1 when no single seat is to blame.
     """
 
     seat: int
@@ -34,6 +40,16 @@ class Fault:
 
 
 @dataclass(frozen=True, slots=True)
+class Score:
+    """The game's standing: points or eyes by team, titles, a pending eggs bonus."""
+
+    points: tuple[int, ...]
+    titles: tuple[tuple[str, ...], ...] = ()
+    eggs_pending: bool = False
+    seat_suits: tuple[Suit, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Rejected(Event):
     """An envelope that was dropped; the game goes on.  ``seat`` when the sender is known."""
 
@@ -42,9 +58,24 @@ class Rejected(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MoveRejected(Event):
+    """A move of the local player's that the table refused; the choice is open again."""
+
+    move: Move
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameStarted(Event):
+    """The lot is drawn.  ``me`` is the local seat (None for an observer)."""
+
+    game: str
     names: tuple[str, ...]
+    keys: tuple[bytes, ...]
     first_dealer: int
+    me: int | None
+    options: dict[str, str] = field(hash=False)
+    score: Score
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +83,7 @@ class DealStarted(Event):
     deal_id: int
     number: int
     dealer: int
+    score: Score
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +94,12 @@ class HandDealt(Event):
 
 @dataclass(frozen=True, slots=True)
 class TrumpAnnounced(Event):
+    """Belka: the J♣ is shown; its holder's suit is trumps."""
+
     holder: int
     trump: str
     trump_team: int
+    seat_suits: tuple[Suit, ...] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,38 +109,61 @@ class RedealClaimed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TurnToPlay(Event):
+    """Trick play begins: ``seat`` leads the first trick."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChoiceNeeded(Event):
-    """The local seat must decide: ``kind`` is ``play``, ``redeal`` or ``eggs``."""
+    """The local seat must decide: ``kind`` is ``play``, ``redeal`` or ``eggs``;
+    ``moves`` are the moves ``Table.apply`` accepts now."""
 
     kind: str
-    options: tuple[Any, ...] = ()
+    moves: tuple[Move, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed(Event):
+    """``trick`` holds the cards of the trick so far, from ``leader`` on, this one
+    included; ``turn`` is the seat to play next (None once the trick is complete)."""
+
     seat: int
     card: Card
+    leader: int
+    trick: tuple[Card, ...]
+    turn: int | None
 
 
 @dataclass(frozen=True, slots=True)
 class TrickTaken(Event):
+    """``turn``: who leads next (None after the last trick).  ``tricks_won`` and
+    ``card_points`` by team, as played so far."""
+
     leader: int
     cards: tuple[Card, ...]
     winner: int
+    turn: int | None
+    tricks_won: tuple[int, ...]
+    card_points: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class DealAudited(Event):
-    """The end-of-deal audit passed (or charged a renege): the deal as verified."""
+    """The end-of-deal audit passed (or charged a renege): the deal as verified,
+    and the score after it."""
 
     deal_id: int
     summary: dict[str, Any] = field(hash=False)
+    score: Score
 
 
 @dataclass(frozen=True, slots=True)
 class EggsChosen(Event):
     seat: int
     choice: str
+    score: Score
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +174,7 @@ class FaultFound(Event):
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
     winner: int | None
-    score: tuple[int, int]
+    score: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)

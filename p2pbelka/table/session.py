@@ -1,102 +1,106 @@
-"""One seat's view of a Belka game over the fair-deal protocol, as a sans-IO state machine.
+"""One seat's view of a game over the fair-deal protocol, as a sans-IO state machine.
 
-Feed it envelopes (``receive``) and the local player's choices (``play``,
-``claim_redeal``, ``choose_eggs``); take envelopes to broadcast
-(``take_outgoing``) and events for the screen or bot (``take_events``).  It
-never touches a socket, a clock or trio; the peer driver does.  An observer
-(no signer) replays a transcript: that is ``p2pbelka verify``.
+The face is h11's ``Connection``: feed it envelopes (``receive``) and the local
+player's moves (``apply``, one of ``legal_moves()``); take the envelopes to
+broadcast (``take_outgoing``), the events for the screen or bot
+(``take_events``) and the envelopes accepted into the transcript
+(``take_accepted``, the only thing a transcript writer appends).  It never
+touches a socket, a clock or trio; the peer driver does.  An observer (no
+signer) replays a transcript: that is ``p2pbelka verify``.
 
 Every peer processes envelopes in one canonical order (``_drain``), whatever
-order they arrive in, so all transcripts of a game are identical; see
-protocol/SPEC.md ("Schedule") for the phases and who speaks in each.
+order they arrive in, so all transcripts of a game are identical.  What each
+phase accepts and what comes next is the transition table in ``flow.py``.
+
+Envelopes the local seat signs leave before the table processes them itself:
+after producing one, the table stops (``deferred``) until its driver has sent
+it and calls ``proceed``, so no peer waits for this seat's own checks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from p2pbelka.cards import Card
-from p2pbelka.fairdeal.derive import new_seed
-from p2pbelka.fairdeal.lots import commit_lot
+from p2pbelka.cards import CARDS
+from p2pbelka.fairdeal.deck import LocalSeat
+from p2pbelka.fairdeal.derive import DealContext, new_seed
+from p2pbelka.fairdeal.errors import FairDealError
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, Signer, open_envelope, seal_envelope
 from p2pbelka.table import events as ev
+from p2pbelka.table import moves as mv
 from p2pbelka.table.dealdeck import DealDeck, DeckFault
+from p2pbelka.table.errors import MoveRefused, OrderError
+from p2pbelka.table.flow import MOVES, STEPS, LotDraw
+from p2pbelka.table.games import track_class
 from p2pbelka.table.intake import Intake, IntakeError
-from p2pbelka.table.phases import GameFlow
-from p2pbelka.table.schedule import (
-    JACK_OF_CLUBS,
-    LOT_PURPOSE,
-    PARALLEL,
-    PHASE_TYPES,
-    Abort,
-    OrderError,
-    Phase,
-)
-from p2pbelka.table.track import BelkaTrack
+from p2pbelka.table.phase import Abort, Phase, Question
+from p2pbelka.table.round import DealRound
+from p2pbelka.table.track import GameTrack
 
-__all__ = ["PARALLEL", "PHASE_TYPES", "OrderError", "Phase", "Table"]
+__all__ = ["OrderError", "Phase", "Table"]
+
+N_POSITIONS = 32
+
+SentKey = tuple[int, str, int]
+"""One thing the local seat owes (deal, phase, slot): it is never signed twice."""
 
 
-class Table(GameFlow):
+class Table:
     def __init__(
         self,
         game_id: bytes,
         *,
         signer: Signer | None = None,
         seed_source: Callable[[], bytes] = new_seed,
-        on_accept: Callable[[Envelope], None] | None = None,
     ) -> None:
         self.game_id = game_id
-        self.signer = signer
+        self._signer = signer
         self._seed_source = seed_source
-        self._on_accept = on_accept
-        self.me: int | None = None
-        self.setup: m.TableMsg | None = None
-        self.table_digest = b""
-        self.phase = Phase.SIT
-        self.transcript: list[Envelope] = []
-        self.faults: list[ev.Fault] = []
+        self._me: int | None = None
+        self._setup: m.TableMsg | None = None
+        self._host = 0
+        self.table_digest: bytes = b""
+        self._phase = Phase.SIT
+        self._track: GameTrack | None = None
+        self._round: DealRound | None = None
+        self.lots = LotDraw()
+        self._deal_id = 0
+        self._transcript: list[Envelope] = []
+        self._faults: list[ev.Fault] = []
+        self._intake: Intake | None = None
+        # what the driver takes
         self._outgoing: list[bytes] = []
         self._events: list[ev.Event] = []
-        self._intake: Intake | None = None
+        self._new_accepted: list[Envelope] = []
+        # the local seat's own chain
         self._my_seq = 0
         self._my_prev = ZERO_HASH
-        self._sent: set[tuple[int, str, int]] = set()  # (deal_id, phase, slot) sent already
-        self._asked: tuple[object, ...] | None = None
-        self._draining = False
-        self._pending_table: Envelope | None = None
-        # A resumed seat stays silent until its driver has fetched what the others hold.
-        self._hold = False
-        # Set by a driver that sends each envelope before the table processes it itself
-        # (``proceed``), so its peers need not wait for, say, this seat's own audit.
-        self.send_first = False
-        self._deferred = False
+        self._sent: set[SentKey] = set()
+        self._question: tuple[SentKey, Question] | None = None
         # the schedule
         self._order: list[int] = []
         self._slot = 0
-        self.deal_id = 0
-        self._lot_commits: dict[int, bytes] = {}
-        self._lot_values: dict[int, bytes] = {}
-        self._my_lot: bytes | None = None
-        self.track: BelkaTrack | None = None
-        self.deck: DealDeck | None = None
-        self.my_hand: dict[int, int] = {}  # pos -> card index
-        self._trumps: dict[int, m.TrumpMsg] = {}
-        self._jc_claims: list[int] = []
-        self._redeal: tuple[int, int] | None = None  # (seat, hand mask)
-        self._dispute: list[ev.Fault] = []
-        self._played_positions: set[int] = set()
-        self._deal_heads: tuple[bytes, ...] = ()
-        self._public_cards: dict[int, int] = {}  # card index -> seat, for cards opened to all
+        self._draining = False
+        self._deferred = False
+        # A resumed seat stays silent until its driver has fetched what the others hold.
+        self._hold = False
 
     # -- construction ----------------------------------------------------------------
 
     @classmethod
-    def host(cls, signer: Signer, game_id: bytes, setup: m.TableMsg, **kwargs: object) -> Table:
+    def host(
+        cls,
+        signer: Signer,
+        game_id: bytes,
+        setup: m.TableMsg,
+        *,
+        seed_source: Callable[[], bytes] = new_seed,
+    ) -> Table:
         """The hosting seat's table: it signs the ``table`` envelope that opens the game."""
-        table = cls(game_id, signer=signer, **kwargs)  # type: ignore[arg-type]
+        table = cls(game_id, signer=signer, seed_source=seed_source)
         envelope = table._seal(0, setup)
         table._outgoing.append(envelope.raw)
         table.receive(envelope.raw)
@@ -104,12 +108,7 @@ class Table(GameFlow):
 
     @classmethod
     def resume(
-        cls,
-        signer: Signer,
-        envelopes: list[Envelope],
-        *,
-        seed_source: Callable[[], bytes],
-        on_accept: Callable[[Envelope], None] | None = None,
+        cls, signer: Signer, envelopes: Sequence[Envelope], *, seed_source: Callable[[], bytes]
     ) -> Table:
         """Rebuild a seat's table from its own transcript, after a crash.
 
@@ -119,7 +118,7 @@ class Table(GameFlow):
         driver can first fetch what the others hold (its own envelopes sent just
         before the crash included; those are reused, never signed anew, or the
         seat would equivocate).  Raises ``OrderError`` if the transcript does not
-        replay.
+        replay.  The replayed envelopes are not offered again by ``take_accepted``.
         """
         if not envelopes:
             raise OrderError("an empty transcript: nothing to resume")
@@ -129,31 +128,112 @@ class Table(GameFlow):
             if table.finished:
                 raise OrderError("envelope after the end of the game")
             table.replay(envelope)
-        table._on_accept = on_accept
+        table._new_accepted.clear()
+        table._outgoing.clear()
         return table
+
+    # -- what anyone may read ---------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def me(self) -> int | None:
+        """The local seat, or None for an observer (or before the table description)."""
+        return self._me
+
+    @property
+    def setup(self) -> m.TableMsg | None:
+        return self._setup
+
+    @property
+    def n_seats(self) -> int:
+        return len(self._setup.seats) if self._setup else 0
+
+    @property
+    def host_seat(self) -> int:
+        return self._host
+
+    @property
+    def game(self) -> Any:
+        """The rules engine's state of the game (None before the lot)."""
+        return self._track.game if self._track is not None else None
+
+    @property
+    def track(self) -> GameTrack:
+        assert self._track is not None, "the game has not started"
+        return self._track
+
+    @property
+    def started(self) -> bool:
+        return self._track is not None
+
+    @property
+    def round(self) -> DealRound:
+        assert self._round is not None, "no deal in progress"
+        return self._round
+
+    @property
+    def deal_id(self) -> int:
+        return self._deal_id
+
+    @property
+    def turn(self) -> int | None:
+        """The seat whose envelope is processed next, or None (finished)."""
+        if self.finished or not self._order:
+            return None
+        return self._order[self._slot]
+
+    @property
+    def transcript(self) -> Sequence[Envelope]:
+        return self._transcript
+
+    @property
+    def faults(self) -> Sequence[ev.Fault]:
+        return self._faults
+
+    @property
+    def finished(self) -> bool:
+        return self._phase in (Phase.OVER, Phase.ABORTED)
+
+    @property
+    def over(self) -> bool:
+        return self._phase is Phase.OVER
+
+    @property
+    def aborted(self) -> bool:
+        return self._phase is Phase.ABORTED
 
     @property
     def held(self) -> bool:
         return self._hold
 
-    def release(self) -> None:
-        """Let a resumed table speak for its seat again: it sends what it owes now."""
-        if not self._hold:
-            return
-        self._hold = False
-        self._asked = None
-        self._act()
-        self._drain()
-
     @property
     def deferred(self) -> bool:
-        """True when ``send_first`` stopped processing so the driver could send."""
+        """True when the table stopped so its driver can send what it signed."""
         return self._deferred
 
-    def proceed(self) -> None:
-        """Go on processing after ``send_first`` stopped for the driver to send."""
-        self._deferred = False
-        self._drain()
+    def seat_of(self, key: bytes) -> int | None:
+        if self._setup is None:
+            return None
+        for seat, info in enumerate(self._setup.seats):
+            if info.key == key:
+                return seat
+        return None
+
+    def awaiting_player(self) -> bool:
+        """Whether what is due may be a person's decision (a card, a re-deal, the eggs),
+        rather than work a program does in milliseconds."""
+        step = STEPS.get(self._phase)
+        return step is not None and step.decision
+
+    def missing(self) -> list[int]:
+        """Seats the table is waiting for (for a driver's timeout)."""
+        seat = self.turn
+        return [] if seat is None else [seat]
+
+    # -- what the driver takes ----------------------------------------------------------
 
     def take_outgoing(self) -> list[bytes]:
         out, self._outgoing = self._outgoing, []
@@ -163,9 +243,12 @@ class Table(GameFlow):
         out, self._events = self._events, []
         return out
 
-    @property
-    def finished(self) -> bool:
-        return self.phase in (Phase.OVER, Phase.ABORTED)
+    def take_accepted(self) -> list[Envelope]:
+        """Envelopes accepted into the transcript since the last call, in order."""
+        out, self._new_accepted = self._new_accepted, []
+        return out
+
+    # -- envelopes in --------------------------------------------------------------------
 
     def receive(self, raw: bytes) -> None:
         """An envelope from the network (or a transcript).  Never raises on bad input."""
@@ -180,7 +263,7 @@ class Table(GameFlow):
         if envelope.game != self.game_id:
             self._events.append(ev.Rejected("envelope of another game"))
             return
-        if self.setup is None:
+        if self._setup is None:
             self._receive_table(envelope)
             return
         seat = self.seat_of(envelope.sender)
@@ -188,7 +271,7 @@ class Table(GameFlow):
             self._events.append(ev.Rejected("sender is not seated at this table"))
             return
         try:
-            self._intake_or_fail().offer(seat, envelope)
+            self._chains().offer(seat, envelope)
         except IntakeError as exc:
             self._events.append(ev.Rejected(str(exc), seat))
             return
@@ -196,21 +279,62 @@ class Table(GameFlow):
 
     def replay(self, envelope: Envelope) -> None:
         """Feed a transcript envelope, which must be exactly the one due next (verify)."""
-        if self.setup is not None and not self.finished:
-            due = self.due_seat()
+        if self._setup is not None and not self.finished:
+            due = self.turn
             seat = self.seat_of(envelope.sender)
-            if (
-                seat is None
-                or seat != due
-                or envelope.seq != self._intake_or_fail().chains[seat].next_seq
-            ):
+            if seat is None or seat != due or envelope.seq != self._chains().chains[seat].next_seq:
                 who = "an unseated key" if seat is None else f"seat {seat} (seq {envelope.seq})"
                 raise OrderError(f"out of order: expected seat {due}'s next message, got {who}")
-        before = len(self.transcript)
+        before = len(self._transcript)
         self.receive_envelope(envelope)
-        if len(self.transcript) == before and not self.finished:
+        self.proceed()
+        if len(self._transcript) == before and not self.finished:
             rejected = [e for e in self._events if isinstance(e, ev.Rejected)]
             raise OrderError(rejected[-1].reason if rejected else "envelope not accepted")
+
+    # -- the local player's moves ------------------------------------------------------------
+
+    def legal_moves(self) -> list[mv.Move]:
+        """The moves ``apply`` accepts now: empty unless the local seat is asked."""
+        if self._question is None or self._question[0] in self._sent:
+            return []
+        return list(self._question[1].moves)
+
+    def apply(self, move: mv.Move) -> None:
+        """Make the local player's move: sign and send what it means.  ``MoveRefused`` if
+        the move is not one of ``legal_moves()``."""
+        moves = self.legal_moves()
+        if not moves:
+            raise MoveRefused(f"{move}: nothing is asked of you now")
+        if move not in moves:
+            kind = self._question[1].kind if self._question else "move"
+            raise MoveRefused(f"{move} is not a legal {kind} now")
+        assert self._question is not None
+        key = self._question[0]
+        self._send_once(key, MOVES[type(move)](self, move))
+
+    # -- the driver's controls ----------------------------------------------------------------
+
+    def release(self) -> None:
+        """Let a resumed table speak for its seat again: it sends what it owes now."""
+        if not self._hold:
+            return
+        self._hold = False
+        self._question = None
+        self._act()
+        self._drain()
+
+    def proceed(self) -> None:
+        """Go on processing after stopping for the driver to send (``deferred``)."""
+        self._deferred = False
+        self._drain()
+
+    def abandon(self, seats: list[int], why: str = "went silent") -> None:
+        """The driver gave up on ``seats``: end the game naming them."""
+        if self.finished:
+            return
+        what = f"{why} while {self._phase.value} was due"
+        self._abort(*(ev.Fault(s, what, deal=self._deal_id or None) for s in seats))
 
     def wants(self) -> list[int]:
         """For each seat, the first sequence number this table does not hold (for a
@@ -228,10 +352,10 @@ class Table(GameFlow):
     def envelopes_from(self, seat: int, seq: int, limit: int = 256) -> list[bytes]:
         """``seat``'s envelopes from ``seq`` on that this table holds, accepted or
         waiting, in chain order: the answer to a resend request (any peer may relay)."""
-        if self._intake is None or not 0 <= seat < self.n_seats:
+        if self._intake is None or self._setup is None or not 0 <= seat < self.n_seats:
             return []
-        key = self.setup.seats[seat].key if self.setup else b""
-        out = [e.raw for e in self.transcript if e.sender == key and e.seq >= seq]
+        key = self._setup.seats[seat].key
+        out = [e.raw for e in self._transcript if e.sender == key and e.seq >= seq]
         chain = self._intake.chains[seat]
         nxt = max(seq, chain.next_seq)
         while nxt in chain.waiting and len(out) < limit:
@@ -239,93 +363,107 @@ class Table(GameFlow):
             nxt += 1
         return out[:limit]
 
-    def seat_of(self, key: bytes) -> int | None:
-        assert self.setup is not None
-        for seat, info in enumerate(self.setup.seats):
-            if info.key == key:
-                return seat
-        return None
+    # -- what a seat says, and how a message is handled -----------------------------------------
 
-    def due_seat(self) -> int | None:
-        """The seat whose envelope is processed next, or None (finished)."""
-        if self.finished or not self._order:
+    def compose(self) -> m.Message | Question | None:
+        """What the local seat sends now that its turn has come, or the question its
+        player must answer.  (The one place a dishonest test table lies.)"""
+        return STEPS[self._phase].own(self)
+
+    def handle(self, seat: int, msg: m.Message) -> None:
+        """Apply ``seat``'s message, which the schedule says is due (raises ``Abort``)."""
+        STEPS[self._phase].handlers[type(msg)](self, seat, msg)
+
+    # -- for the phases' code (flow.py, the game's module) -------------------------------------
+
+    def emit(self, event: ev.Event) -> None:
+        self._events.append(event)
+
+    def fault(self, seat: int, what: str, fatal: bool = True) -> ev.Fault:
+        evidence = (self._transcript[-1].digest.hex(),) if self._transcript else ()
+        return ev.Fault(seat, what, evidence, fatal, self._deal_id or None)
+
+    def dispute(self, seat: int, what: str) -> None:
+        """Note a problem no seat can be blamed for yet: the audit will decide."""
+        self.round.disputes.append(
+            self.fault(seat, what) if seat >= 0 else ev.Fault(-1, what, deal=self._deal_id)
+        )
+
+    def draw_secret(self) -> bytes:
+        return self._seed_source()
+
+    def chain_heads(self) -> tuple[bytes, ...]:
+        return self._chains().heads()
+
+    def open_position(self, seat: int, opening: m.Opening) -> int | None:
+        """Open a position of ``seat``'s to all; None (and a dispute) if it does not open."""
+        rnd = self.round
+        try:
+            card = rnd.deck.open(seat, opening)
+        except DeckFault as exc:
+            raise Abort(self.fault(exc.seat, exc.what)) from None
+        except FairDealError as exc:
+            self.dispute(seat, f"opened a position that is not a card: {exc}")
             return None
-        return self._order[self._slot]
+        if rnd.public_cards.get(card, seat) != seat:
+            self.dispute(seat, f"opened {CARDS[card]}, already shown by another seat")
+            return None
+        rnd.public_cards[card] = seat
+        return card
 
-    def awaiting_player(self) -> bool:
-        """Whether what is due may be a person's decision (a card, a re-deal, the eggs),
-        rather than work a program does in milliseconds."""
-        return self.phase in (Phase.PLAY, Phase.READY, Phase.CHOICE)
+    def start_game(self, first_dealer: int) -> None:
+        assert self._setup is not None
+        track = track_class(self._setup.game).new(self._setup, first_dealer)
+        self._track = track
+        setup = self._setup
+        self.emit(
+            ev.GameStarted(
+                setup.game,
+                tuple(s.name for s in setup.seats),
+                tuple(s.key for s in setup.seats),
+                first_dealer,
+                self._me,
+                dict(track.game.options.to_dict()),
+                track.standing(),
+            )
+        )
+        self.begin_deal()
 
-    def missing(self) -> list[int]:
-        """Seats the table is waiting for (for a driver's timeout)."""
-        seat = self.due_seat()
-        return [] if seat is None else [seat]
-
-    def abandon(self, seats: list[int], why: str = "went silent") -> None:
-        """The driver gave up on ``seats``: end the game naming them."""
-        if self.finished:
-            return
-        what = f"{why} while {self.phase.value} was due"
-        self._abort(*(ev.Fault(s, what, deal=self.deal_id or None) for s in seats))
-
-    # -- the local player's choices -------------------------------------------------------
-
-    def legal_cards(self) -> list[Card]:
-        if self.me is None or self.track is None or self.phase is not Phase.PLAY:
-            return []
-        return self.track.legal_cards(self.me)
-
-    def play(self, card: Card) -> None:
-        if self.phase is not Phase.PLAY or self.due_seat() != self.me:
-            raise ValueError("it is not your turn to play")
-        if card not in self.legal_cards():
-            raise ValueError(f"{card} is not a legal card now")
-        pos = next(p for p, c in self.my_hand.items() if c == card.index)
-        assert self.deck is not None
-        self._send_once(self._deal_key(), m.PlayMsg(pos, self.deck.my_opening(pos).key))
-
-    def claim_redeal(self, claim: bool) -> None:
-        if self.phase is not Phase.READY or self._asked is None:
-            raise ValueError("no re-deal decision is due")
-        assert self.deck is not None and self.me is not None
-        if claim:
-            hand = tuple(self.deck.my_opening(pos) for pos in sorted(self.my_hand))
-            self._send_once(self._deal_key(), m.RedealMsg(hand))
-        else:
-            self._send_once(self._deal_key(), m.ReadyMsg())
-
-    def choose_eggs(self, choice: str) -> None:
-        if self.phase is not Phase.CHOICE or self.due_seat() != self.me:
-            raise ValueError("no eggs choice is due")
-        self._send_once(self._deal_key(), m.ChoiceMsg(choice))
+    def begin_deal(self) -> None:
+        track = self.track
+        self._deal_id += 1
+        track.begin_deal()
+        ctx = DealContext(self.game_id, self._deal_id, self.n_seats, N_POSITIONS)
+        local = LocalSeat(ctx, self._me, self._seed_source()) if self._me is not None else None
+        order = [(track.dealer + 1 + i) % self.n_seats for i in range(self.n_seats)]
+        deck = DealDeck(ctx, order, track.owners(), local)
+        self._round = DealRound(self._deal_id, deck)
+        self.emit(ev.DealStarted(self._deal_id, track.deal_number, track.dealer, track.standing()))
 
     # -- sending ---------------------------------------------------------------------------
 
-    def _deal_key(self) -> tuple[int, str, int]:
-        """Identifies one thing the local seat owes, so it is never sent twice."""
-        if self.phase in PARALLEL:
-            return (self.deal_id, self.phase.value, -1)
-        if self.phase is Phase.PLAY:
-            return (self.deal_id, self.phase.value, len(self._played_positions))
-        return (self.deal_id, self.phase.value, self._slot)
+    def _sent_key(self) -> SentKey:
+        step = STEPS[self._phase]
+        deal = 0 if step.before_deals else self._deal_id
+        if step.parallel:
+            return (deal, self._phase.value, -1)
+        if self._phase is Phase.PLAY:
+            return (deal, self._phase.value, len(self.round.played))
+        return (deal, self._phase.value, self._slot)
 
     def _seal(self, deal: int, msg: m.Message) -> Envelope:
-        assert self.signer is not None
-        envelope = seal_envelope(self.signer, self.game_id, deal, self._my_seq, self._my_prev, msg)
+        assert self._signer is not None
+        envelope = seal_envelope(self._signer, self.game_id, deal, self._my_seq, self._my_prev, msg)
         self._my_seq += 1
         self._my_prev = envelope.digest
         return envelope
 
-    def _send_once(self, key: tuple[int, str, int], msg: m.Message) -> None:
+    def _send_once(self, key: SentKey, msg: m.Message) -> None:
         """Sign, broadcast and queue for ourselves (it is processed in its turn, like any)."""
         if key in self._sent:
             return
         self._sent.add(key)
-        self._asked = None
-        deal = (
-            self.deal_id if self.phase not in (Phase.SIT, Phase.LOT_COMMIT, Phase.LOT_REVEAL) else 0
-        )
+        self._question = None
         pending = self._own_pending()
         if pending is not None:
             # Sent before a crash and handed back by a peer: that one stands.
@@ -333,18 +471,18 @@ class Table(GameFlow):
             self._my_seq += 1
             self._my_prev = envelope.digest
         else:
-            envelope = self._seal(deal, msg)
+            envelope = self._seal(key[0], msg)
         self._outgoing.append(envelope.raw)
-        assert self.me is not None
-        self._intake_or_fail().offer(self.me, envelope)
+        assert self._me is not None
+        self._chains().offer(self._me, envelope)
         if not self._draining:
             self._drain()
 
     def _own_pending(self) -> Envelope | None:
         """Our own next envelope, if a peer handed it back (only after a resume)."""
-        if self.me is None or self._intake is None:
+        if self._me is None or self._intake is None:
             return None
-        return self._intake.chains[self.me].waiting.get(self._my_seq)
+        return self._intake.chains[self._me].waiting.get(self._my_seq)
 
     # -- the opening envelope ------------------------------------------------------------
 
@@ -356,37 +494,43 @@ class Table(GameFlow):
         if envelope.seq != 0 or envelope.prev != ZERO_HASH or envelope.deal != 0:
             self._events.append(ev.Rejected("the table description must open its sender's chain"))
             return
-        if setup.game != "belka" or len(setup.seats) != 4:
-            self._events.append(ev.Rejected("only four-seat Belka is played so far"))
-            return
         try:
-            BelkaTrack.check_options(setup.preset, setup.options)
+            track_class(setup.game).check_setup(setup)
         except ValueError as exc:
             self._events.append(ev.Rejected(f"bad rules: {exc}"))
             return
-        self.setup = setup
-        host = self.seat_of(envelope.sender)
+        host = next((s for s, info in enumerate(setup.seats) if info.key == envelope.sender), None)
         if host is None:
-            self.setup = None
             self._events.append(ev.Rejected("the host is not one of the seats"))
             return
-        if self.signer is not None:
-            self.me = self.seat_of(self.signer.public_key)
+        self._setup, self._host = setup, host
+        if self._signer is not None:
+            self._me = self.seat_of(self._signer.public_key)
         self._intake = Intake(len(setup.seats))
         self._intake.offer(host, envelope)
         self._intake.accept(host)
         self._accepted(envelope)
         self.table_digest = envelope.digest
-        self._order = [s for s in range(self.n_seats) if s != host]
-        self._slot = 0
-        self.phase = Phase.SIT
+        self._start(Phase.SIT)
         self._act()
         self._drain()
 
     # -- the schedule ----------------------------------------------------------------------
 
+    def _chains(self) -> Intake:
+        assert self._intake is not None, "no table yet"
+        return self._intake
+
+    def _start(self, phase: Phase) -> None:
+        self._phase = phase
+        step = STEPS.get(phase)
+        self._order = step.order(self) if step is not None else []
+        self._slot = 0
+
     def _drain(self) -> None:
         """Process every envelope that is due, in the canonical order."""
+        if self._draining:
+            return
         self._draining = True
         try:
             self._drain_loop()
@@ -396,7 +540,7 @@ class Table(GameFlow):
     def _drain_loop(self) -> None:
         intake = self._intake
         while intake is not None and not self.finished and self._order:
-            if self.send_first and self._outgoing:
+            if self._outgoing and self._signer is not None:
                 self._deferred = True
                 return
             seat = self._order[self._slot]
@@ -411,37 +555,48 @@ class Table(GameFlow):
             intake.accept(seat)
             self._accepted(envelope)
             try:
-                self._handle(seat, envelope.msg)
-                self._next_slot()
+                self.handle(seat, envelope.msg)
+                self._advance()
             except Abort as abort:
                 self._abort(*abort.faults)
                 return
             self._act()
 
+    def _advance(self) -> None:
+        """Move the schedule on after an envelope was handled."""
+        current = STEPS[self._phase]
+        if current.turn_based:
+            self._order, self._slot = current.order(self), 0
+            if self._order:
+                return
+        else:
+            self._slot += 1
+            if self._slot < len(self._order):
+                return
+        self._start(current.then(self))
+
     def _refusal(self, seat: int, envelope: Envelope) -> str:
-        chain = self._intake_or_fail().chains[seat]
+        chain = self._chains().chains[seat]
         if envelope.prev != chain.head:
             return "does not follow the sender's previous envelope (broken hash chain)"
-        expected_deal = (
-            0 if self.phase in (Phase.SIT, Phase.LOT_COMMIT, Phase.LOT_REVEAL) else self.deal_id
-        )
+        step = STEPS[self._phase]
+        expected_deal = 0 if step.before_deals else self._deal_id
         if envelope.deal != expected_deal:
             return f"belongs to deal {envelope.deal}, but deal {expected_deal} is being played"
-        allowed = PHASE_TYPES.get(self.phase, frozenset())
-        if envelope.type not in allowed:
-            return f"out of turn: a {envelope.type} while {'/'.join(sorted(allowed))} is due"
+        if type(envelope.msg) not in step.handlers:
+            allowed = "/".join(sorted(step.accepts))
+            return f"out of turn: a {envelope.type} while {allowed} is due"
         return ""
 
     def _accepted(self, envelope: Envelope) -> None:
-        self.transcript.append(envelope)
+        self._transcript.append(envelope)
+        self._new_accepted.append(envelope)
         if (
-            self.signer is not None
-            and envelope.sender == self.signer.public_key
+            self._signer is not None
+            and envelope.sender == self._signer.public_key
             and envelope.seq >= self._my_seq
         ):
             self._own_replayed(envelope)
-        if self._on_accept is not None:
-            self._on_accept(envelope)
 
     def _own_replayed(self, envelope: Envelope) -> None:
         """One of our own envelopes from before a crash: continue our chain after it."""
@@ -449,109 +604,41 @@ class Table(GameFlow):
         self._my_prev = envelope.digest
         if isinstance(envelope.msg, m.TableMsg):
             return
-        self._sent.add(self._deal_key())
-        if isinstance(envelope.msg, m.LotCommitMsg) and self._my_lot is None:
+        self._sent.add(self._sent_key())
+        if isinstance(envelope.msg, m.LotCommitMsg) and self.lots.mine is None:
             # Drawn here, in the order the lost table drew it, so later seeds line up.
-            self._my_lot = self._seed_source()
-
-    def _next_slot(self) -> None:
-        """Move the schedule on after an envelope was handled."""
-        if self.phase is Phase.PLAY:
-            self._after_play()
-            return
-        if self.phase is Phase.CHOICE:
-            self._next_deal_or_end()
-            return
-        self._slot += 1
-        if self._slot < len(self._order):
-            return
-        finish = {
-            Phase.SIT: lambda: self._start_phase(Phase.LOT_COMMIT, self._all_seats()),
-            Phase.LOT_COMMIT: lambda: self._start_phase(Phase.LOT_REVEAL, self._all_seats()),
-            Phase.LOT_REVEAL: self._finish_lot,
-            Phase.COMMIT: lambda: self._start_phase(Phase.SHUFFLE, self._pass_order()),
-            Phase.SHUFFLE: lambda: self._start_phase(Phase.LOCK, self._pass_order()),
-            Phase.LOCK: lambda: self._start_phase(Phase.SHARES, self._all_seats()),
-            Phase.SHARES: self._finish_shares,
-            Phase.TRUMP: self._finish_trump,
-            Phase.READY: self._finish_ready,
-            Phase.REVEAL: self._finish_reveal,
-            Phase.DEAL_END: self._finish_deal_end,
-        }[self.phase]
-        finish()
+            self.lots.mine = self._seed_source()
 
     # -- the local seat's own moves ------------------------------------------------------
 
     def _act(self) -> None:
         """Send whatever the local seat owes now; ask the player where the rules give a choice."""
-        if self._hold:
+        if self._hold or self._me is None or self.finished or self._me not in self._order:
             return
-        if self.me is None or self.finished or not self._order or self.me not in self._order:
+        step = STEPS[self._phase]
+        if not step.parallel and self.turn != self._me:
             return
-        if self.phase not in PARALLEL and self.due_seat() != self.me:
-            return
-        key = self._deal_key()
+        key = self._sent_key()
         if key in self._sent:
             return
         pending = self._own_pending()
-        if pending is not None and self.phase in (Phase.READY, Phase.PLAY, Phase.CHOICE):
+        if pending is not None and step.decision:
             self._send_once(key, pending.msg)
             return
-        msg = self._automatic_message()
-        if msg is not None:
-            self._send_once(key, msg)
+        try:
+            own = self.compose()
+        except Abort as abort:
+            self._abort(*abort.faults)
+            return
+        if isinstance(own, Question):
+            if self._question is None or self._question[0] != key:
+                self._question = (key, own)
+                self._events.append(ev.ChoiceNeeded(own.kind, own.moves))
+        elif own is not None:
+            self._send_once(key, own)
 
-    def _ask(self, kind: str, options: tuple[object, ...]) -> None:
-        key = (kind, *self._deal_key())
-        if self._asked != key:
-            self._asked = key
-            self._events.append(ev.ChoiceNeeded(kind, options))
-
-    def _automatic_message(self) -> m.Message | None:
-        phase = self.phase
-        if phase is Phase.SIT:
-            return m.SitMsg(self.table_digest)
-        if phase is Phase.LOT_COMMIT:
-            self._my_lot = self._seed_source()
-            assert self.me is not None
-            return m.LotCommitMsg(commit_lot(self.game_id, LOT_PURPOSE, self.me, self._my_lot))
-        if phase is Phase.LOT_REVEAL:
-            assert self._my_lot is not None
-            return m.LotRevealMsg(self._my_lot)
-        deck = self._deck()
-        assert deck.local is not None
-        if phase is Phase.COMMIT:
-            return m.CommitMsg(deck.local.commitment)
-        if phase in (Phase.SHUFFLE, Phase.LOCK):
-            try:
-                points = deck.local_pass()
-            except DeckFault as exc:
-                self._abort(self._fault(exc.seat, exc.what))
-                return None
-            return (
-                m.ShuffleMsg(tuple(points)) if phase is Phase.SHUFFLE else m.LockMsg(tuple(points))
-            )
-        if phase is Phase.SHARES:
-            return m.SharesMsg(tuple(deck.my_shares()))
-        if phase is Phase.TRUMP:
-            jack = next(
-                (deck.my_opening(p) for p, c in self.my_hand.items() if c == JACK_OF_CLUBS), None
-            )
-            return m.TrumpMsg(jack, bool(self.my_hand))
-        if phase is Phase.READY:
-            assert self.track is not None and self.me is not None
-            if self.track.can_claim_redeal(self.me, self._my_mask()):
-                self._ask("redeal", (True, False))
-                return None
-            return m.ReadyMsg()
-        if phase is Phase.PLAY:
-            self._ask("play", tuple(self.legal_cards()))
-            return None
-        if phase is Phase.CHOICE:
-            self._ask("eggs", ("plus4", "title"))
-            return None
-        if phase is Phase.REVEAL:
-            return m.RevealMsg(deck.local.seed)
-        if phase is Phase.DEAL_END:
-            return m.DealEndMsg(self._deal_heads)
-        return None
+    def _abort(self, *faults: ev.Fault) -> None:
+        self._faults.extend(faults)
+        self._phase = Phase.ABORTED
+        self._order = []
+        self._events.append(ev.GameAborted(tuple(faults)))

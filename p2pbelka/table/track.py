@@ -1,100 +1,118 @@
-"""The rules engine as a table uses it: the game state, advanced by public facts.
+"""What a table needs from a game: the ``GameTrack`` interface, and the games it knows.
 
-During a deal a peer knows only its own hand, so the deal runs with the other
-hands unknown (the engine checks turn and freshness for them); at the end the
-audit replays it with every hand, and only that audited deal is scored.
+The table runs the fair deal, the hash chains and the schedule for any game;
+the game's rules come in through a track: the rules engine's state, whose
+turn it is, which deck positions go to which seat, what a card does, and how
+a deal ends and is scored.  ``table/games.py`` lists the games.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
 
 from p2pbelka.cards import Card
-from p2pbelka.rules import core
-from p2pbelka.rules.deal import DealState, Play, RedealClaim, Trick
-from p2pbelka.rules.game import DealResult, EggsChoice, GameState
-from p2pbelka.rules.options import options_from
+from p2pbelka.protocol import messages as m
+from p2pbelka.table.events import Fault, Score
 
 
-class BelkaTrack:
-    def __init__(self, preset: str, options: Mapping[str, str], first_dealer: int) -> None:
-        self.game = GameState.new(options_from(preset, dict(options)), first_dealer)
+@dataclass(frozen=True, slots=True)
+class TrickSoFar:
+    """The trick being played: who led it and the cards on the table."""
 
-    @staticmethod
-    def check_options(preset: str, options: Mapping[str, str]) -> None:
-        """Raise ``ValueError`` (OptionError) for an unknown preset, option or value."""
-        options_from(preset, dict(options))
+    leader: int
+    cards: tuple[Card, ...]
 
-    # -- questions ------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class TrickDone:
+    """A trick just completed by a play."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+
+@dataclass
+class Settlement:
+    """A deal's audited outcome: faults found with every hand known (a renege is a
+    non-fatal fault) and, when the deal could be scored, its summary."""
+
+    faults: list[Fault] = field(default_factory=list)
+    summary: dict[str, Any] | None = None
+
+
+class GameTrack(Protocol):
+    name: ClassVar[str]
+
+    @classmethod
+    def check_rules(cls, preset: str, options: Mapping[str, str]) -> None:
+        """Raise ``ValueError`` for an unknown preset, option or value."""
+        ...
+
+    @classmethod
+    def check_setup(cls, setup: m.TableMsg) -> None:
+        """Raise ``ValueError`` naming what is wrong: seats, preset or options."""
+        ...
+
+    @classmethod
+    def new(cls, setup: m.TableMsg, first_dealer: int) -> GameTrack: ...
 
     @property
-    def dealer(self) -> int:
-        return self.game.dealer
+    def game(self) -> Any:
+        """The rules engine's state, as bots and records read it."""
+        ...
 
     @property
-    def deal_number(self) -> int:
-        return self.game.deal_number
+    def n_seats(self) -> int: ...
 
     @property
-    def deal(self) -> DealState:
-        assert self.game.deal is not None, "no deal in progress"
-        return self.game.deal
+    def dealer(self) -> int: ...
+
+    @property
+    def deal_number(self) -> int: ...
 
     @property
     def turn(self) -> int | None:
-        return self.deal.turn
-
-    def legal_cards(self, seat: int) -> list[Card]:
-        return self.deal.legal_cards(seat)
-
-    @staticmethod
-    def can_claim_redeal(seat: int, hand: int) -> bool:
-        return core.is_redeal_hand(hand)
+        """Whose card is due, or None outside trick play."""
+        ...
 
     @property
-    def chooser(self) -> int | None:
-        """The seat that sends the eggs choice, when the rules ask for one."""
-        return self.game.choice_seat
+    def finished(self) -> bool: ...
 
     @property
-    def finished(self) -> bool:
-        return self.game.finished
+    def winner(self) -> int | None: ...
 
     @property
-    def winner(self) -> int | None:
-        return self.game.winner
+    def final_score(self) -> tuple[int, ...]: ...
 
-    @property
-    def score(self) -> tuple[int, int]:
-        return self.game.score
+    def standing(self) -> Score: ...
 
-    # -- moves ------------------------------------------------------------------------
+    def owners(self) -> tuple[int, ...]:
+        """The seat each deck position is dealt to in the deal about to start."""
+        ...
 
-    def start_deal(self, jc_holder: int, me: int | None, my_hand: int | None) -> None:
-        hands: list[int | None] = [None] * 4
-        if me is not None:
-            hands[me] = my_hand
-        self.game = self.game.start_deal(hands, jc_holder=jc_holder)
+    def begin_deal(self) -> None:
+        """Forget the last deal's announcements: a new deal (or re-deal) starts."""
+        ...
 
-    def play(self, seat: int, card: Card) -> Trick | None:
-        """Apply a play; return the trick it completed, if any.  Raises RuleViolation."""
-        before = len(self.deal.tricks)
-        self.game = self.game.apply(Play(seat, card))
-        tricks = self.deal.tricks
-        return tricks[-1] if len(tricks) > before else None
+    def legal_cards(self, seat: int) -> list[Card]: ...
 
-    def finish(self, hands: Sequence[int], redeal_claim: int | None) -> DealResult:
-        """Score the deal from the audited hands (reneges become offenses).  Raises
-        RuleViolation if the hands do not fit the public record of the deal."""
-        deal = self.deal
-        if redeal_claim is not None:
-            deal = deal.with_hand(redeal_claim, hands[redeal_claim]).apply(
-                RedealClaim(redeal_claim)
-            )
-            self.game = replace(self.game, deal=deal)
-        self.game = self.game.finish_deal(deal.audited(hands))
-        return self.game.history[-1]
+    def play(self, seat: int, card: Card) -> TrickDone | None:
+        """Apply a card (raises ``RuleViolation``); the trick it completed, if any."""
+        ...
 
-    def choose_eggs(self, seat: int, choice: str) -> None:
-        self.game = self.game.apply(EggsChoice(seat, choice))
+    def trick_so_far(self) -> TrickSoFar: ...
+
+    def tricks_won(self) -> tuple[int, ...]: ...
+
+    def card_points(self) -> tuple[int, ...]: ...
+
+    def check_announcements(self, hands: Sequence[int], deal: int) -> list[Fault]:
+        """What seats said about their hands during the deal, against the hands."""
+        ...
+
+    def settle(self, hands: Sequence[int], deal: int) -> Settlement:
+        """Score the deal from the audited hands."""
+        ...

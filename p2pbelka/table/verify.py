@@ -18,7 +18,8 @@ import msgpack
 from p2pbelka.protocol.transcript import MAGIC, TranscriptError, iter_records
 from p2pbelka.rules.game import GameState
 from p2pbelka.table import events as ev
-from p2pbelka.table.session import OrderError, Table
+from p2pbelka.table.errors import OrderError
+from p2pbelka.table.session import Table
 
 
 @dataclass
@@ -31,7 +32,7 @@ class VerifyReport:
     finished: bool = False
     aborted: bool = False
     winner: int | None = None
-    score: tuple[int, int] | None = None
+    score: tuple[int, ...] | None = None
     game: GameState | None = None
     """The audited game (every finished deal with all hands): a game record can be made of it."""
 
@@ -79,12 +80,12 @@ def verify_bytes(data: bytes) -> VerifyReport:
         report.error = "the transcript holds no envelope"
     if table is not None:
         report.names = tuple(s.name for s in table.setup.seats) if table.setup else ()
-        report.finished = table.phase.value == "over"
-        report.aborted = table.phase.value == "aborted"
-        if table.track is not None:
+        report.finished = table.over
+        report.aborted = table.aborted
+        if table.started:
             report.winner = table.track.winner
-            report.score = table.track.score
-            report.game = table.track.game
+            report.score = table.track.final_score
+            report.game = table.game
     return report
 
 

@@ -31,7 +31,8 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame, TextArea
 
-from p2pbelka.peer.driver import Action
+from p2pbelka.rules.game import EGGS_CHOICES
+from p2pbelka.table import moves as mv
 from p2pbelka.ui import panels, reports
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.panels import on_click
@@ -49,7 +50,7 @@ class TableScreen:
     def __init__(
         self,
         view: TableView,
-        post_move: Callable[[Action], None],
+        post_move: Callable[[mv.Move], None],
         *,
         input: Input | None = None,
         output: Output | None = None,
@@ -102,19 +103,19 @@ class TableScreen:
         else:
             view.status = ""
             view.choice = None  # answered: no second card until the table asks again
-            self.post_move(lambda table: table.play(card))
+            self.post_move(mv.PlayCard(card))
         self.app.invalidate()
 
     def claim_redeal(self, claim: bool) -> None:
         if self.view.choice == "redeal":
             self.view.choice, self.view.status = None, ""
-            self.post_move(lambda table: table.claim_redeal(claim))
+            self.post_move(mv.ClaimRedeal() if claim else mv.Ready())
             self.app.invalidate()
 
     def choose_eggs(self, choice: str) -> None:
         if self.view.choice == "eggs":
             self.view.choice, self.view.status = None, ""
-            self.post_move(lambda table: table.choose_eggs(choice))
+            self.post_move(mv.ChooseEggs(choice))
             self.app.invalidate()
 
     def close_overlay(self) -> None:
@@ -407,7 +408,7 @@ class TableScreen:
             def _digit(event: KeyPressEvent) -> None:
                 index = int(event.data) - 1
                 if self.view.choice == "eggs" and index in (0, 1):
-                    self.choose_eggs(("plus4", "title")[index])
+                    self.choose_eggs(EGGS_CHOICES[index])
                 else:
                     self.select(index)
 

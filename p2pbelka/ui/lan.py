@@ -286,10 +286,7 @@ def _run(screen: LanScreen, flow: Flow, pace: float, extra: Extra | None) -> lan
             screen.nursery = outer
             if extra is not None:
                 outer.start_soon(extra, screen)
-            async with trio.open_nursery() as game:
-                game.start_soon(front.run)
-                result.append(await flow(screen, front))
-                game.cancel_scope.cancel()
+            result.append(await flow(screen, front))
 
     with tempfile.TemporaryDirectory(prefix="p2pbelka-bots-") as home:
         screen.bots_home = Path(home)

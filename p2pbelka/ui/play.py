@@ -128,16 +128,10 @@ def play_local(
 
     async def main(bridge: Bridge) -> None:
         front = ScreenFrontEnd(screen, bridge, pace=config.pace, transcript=writer)
-        try:
-            async with trio.open_nursery() as outer:
-                if extra is not None:
-                    outer.start_soon(extra, screen)
-                async with trio.open_nursery() as game:
-                    game.start_soon(front.run)
-                    await run_table(config, front, Path(home))
-                    game.cancel_scope.cancel()
-        finally:
-            front.save()  # whatever was accepted since the last event, quit or not
+        async with trio.open_nursery() as outer:
+            if extra is not None:
+                outer.start_soon(extra, screen)
+            await run_table(config, front, Path(home))
 
     # The peers' own game files (keys' secrets, per-seat stores) live only as long as
     # the game: bots cannot be resumed, and the player's transcript is saved apart.

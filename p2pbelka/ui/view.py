@@ -1,8 +1,8 @@
 """What the table screen shows, kept up to date from the table's events.
 
-The screen draws only from a :class:`TableView`; the view reads the rules
-state from the seat's ``Table`` after every event, so it never keeps its own
-idea of whose turn it is.  No prompt_toolkit here: this is tested on its own.
+The screen draws only from a :class:`TableView`; the view is built from the
+table's events alone (each carries what is drawn of it), so it never reads the
+table.  No prompt_toolkit here: this is tested on its own.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from p2pbelka.cards import Card, Suit
 from p2pbelka.peer.driver import Waiting
 from p2pbelka.rules import core
 from p2pbelka.table import events as ev
-from p2pbelka.table.session import Table
+from p2pbelka.table.moves import PlayCard
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label, seat_name, suit_name, team_name
 
@@ -69,49 +69,35 @@ class TableView:
 
     # -- the table's events ------------------------------------------------------------
 
-    def apply(self, event: ev.Event, table: Table) -> None:
+    def apply(self, event: ev.Event) -> None:
         self.changes += 1
         if not isinstance(event, Waiting):
             self.waiting_for = ()
         handler = getattr(self, f"_on_{type(event).__name__}", None)
         if handler is not None:
             handler(event)
-        self.sync(table)
 
-    def sync(self, table: Table) -> None:
-        """Copy the rules state the screen shows from ``table``."""
-        if table.me is not None:
-            self.me = table.me
-        if table.setup is not None:
-            self.keys = [seat.key for seat in table.setup.seats]
-        track = table.track
-        if track is None:
-            return
-        game = track.game
-        self.scoring = game.options.scoring
-        self.score = game.score
-        self.titles = game.titles
-        self.eggs_pending = game.eggs_pending
-        self.seat_suits = game.seat_suits
-        deal = game.deal
-        if deal is not None:
-            self.trump, self.jc_holder, self.trump_team = (
-                deal.trump,
-                deal.jc_holder,
-                deal.trump_team,
-            )
-            self.tricks_won = deal.tricks_won
-            self.card_points = deal.card_points
-        self.turn = table.due_seat() if table.phase.value == "play" else None
+    def _standing(self, score: ev.Score) -> None:
+        self.score = (score.points[0], score.points[1])
+        self.titles = (score.titles[0], score.titles[1]) if score.titles else ((), ())
+        self.eggs_pending = score.eggs_pending
+        self.seat_suits = score.seat_suits
 
     def _on_GameStarted(self, event: ev.GameStarted) -> None:
         self.names = list(event.names)
+        self.keys = list(event.keys)
+        if event.me is not None:
+            self.me = event.me
+        self.scoring = event.options.get("scoring", self.scoring)
+        self._standing(event.score)
         self.say(
             _("The lot chose {name} to deal first.").format(name=self.name(event.first_dealer))
         )
 
     def _on_DealStarted(self, event: ev.DealStarted) -> None:
         self.dealer, self.deal_number = event.dealer, event.number
+        self._standing(event.score)
+        self.turn = None
         self.trump = self.trump_team = self.jc_holder = None
         self.hand, self.legal, self.choice, self.asked = [], set(), None, None
         self.trick = self.last_trick = None
@@ -133,6 +119,7 @@ class TableView:
             event.holder,
             event.trump_team,
         )
+        self.seat_suits = event.seat_suits
         self._sort_hand()
         self.say(
             _("{name} holds the J♣: {suit} are trumps, {team} is the trump team.").format(
@@ -153,7 +140,7 @@ class TableView:
     def _on_ChoiceNeeded(self, event: ev.ChoiceNeeded) -> None:
         self.choice = self.asked = event.kind
         if event.kind == "play":
-            self.legal = {c for c in event.options if isinstance(c, Card)}
+            self.legal = {m.card for m in event.moves if isinstance(m, PlayCard)}
             chosen_ok = (
                 0 <= self.selected < len(self.hand) and self.hand[self.selected] in self.legal
             )
@@ -161,10 +148,12 @@ class TableView:
                 self.selected = next((i for i, c in enumerate(self.hand) if c in self.legal), 0)
             self.status = _("Your turn: choose a card and press Enter.")
 
+    def _on_TurnToPlay(self, event: ev.TurnToPlay) -> None:
+        self.turn = event.seat
+
     def _on_CardPlayed(self, event: ev.CardPlayed) -> None:
-        if self.trick is None or self.trick.winner is not None:
-            self.trick = TrickView(event.seat, [])
-        self.trick.cards.append(event.card)
+        self.trick = TrickView(event.leader, list(event.trick))
+        self.turn = event.turn
         if event.seat == self.me:
             if event.card in self.hand:
                 index = self.hand.index(event.card)
@@ -176,6 +165,9 @@ class TableView:
     def _on_TrickTaken(self, event: ev.TrickTaken) -> None:
         self.trick = TrickView(event.leader, list(event.cards), event.winner)
         self.last_trick = self.trick
+        self.turn = event.turn
+        self.tricks_won = (event.tricks_won[0], event.tricks_won[1])
+        self.card_points = (event.card_points[0], event.card_points[1])
         self.say(
             _("{name} takes the trick: {cards}.").format(
                 name=self.name(event.winner), cards=" ".join(card_label(c) for c in event.cards)
@@ -187,12 +179,15 @@ class TableView:
         summary["faults"] = [f for f in self.faults if f.deal == event.deal_id]
         summary["when"] = time.time()
         self.deal_ends.append(summary)
+        self._standing(event.score)
+        self.turn = None
         self.choice = self.asked = None
         self.legal = set()
         self.status = ""
         self.say(_("Deal verified: the shuffle was fair and every card checked."))
 
     def _on_EggsChosen(self, event: ev.EggsChosen) -> None:
+        self._standing(event.score)
         if event.seat == self.me:
             self.choice, self.asked, self.status = None, None, ""
         what = (
@@ -220,13 +215,13 @@ class TableView:
         for fault in event.faults:
             self.say(_("Game stopped: {fault}").format(fault=self.describe_fault(fault)))
 
-    def _on_Rejected(self, event: ev.Rejected) -> None:
+    def _on_MoveRejected(self, event: ev.MoveRejected) -> None:
         # Envelopes dropped on the way (duplicates, resends) are the network's business;
         # a move of ours the table refused is the player's: the choice is open again.
-        if event.seat == self.me and event.reason.startswith("move refused"):
-            self.status = event.reason
-            self.say(event.reason)
-            self.choice = self.asked
+        reason = f"move refused: {event.reason}"
+        self.status = reason
+        self.say(reason)
+        self.choice = self.asked
 
     def _on_Waiting(self, event: Waiting) -> None:
         self.waiting_for = event.seats

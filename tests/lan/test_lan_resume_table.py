@@ -15,11 +15,11 @@ import pytest
 
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame
-from p2pbelka.peer.player import pump
+from p2pbelka.peer.player import choose, pump
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.table import OrderError, Table
 from p2pbelka.table import events as ev
-from p2pbelka.table.session import OrderError, Table
 from p2pbelka.table.verify import verify_bytes
 
 
@@ -43,8 +43,8 @@ class Recorded:
 def _owes_itself(table: Table) -> bool:
     """True when the seat has sent envelopes it has not processed yet (the hard case:
     after the crash it must take them back from the others, not sign new ones)."""
-    assert table.signer is not None and table.me is not None
-    mine = sum(1 for e in table.transcript if e.sender == table.signer.public_key)
+    assert table.me is not None
+    mine = sum(1 for e in table.transcript if table.seat_of(e.sender) == table.me)
     return table.wants()[table.me] > mine
 
 
@@ -86,7 +86,7 @@ def test_a_crashed_seat_resumes_and_the_game_finishes(
             down = True
             crashed_at = deliveries
             saved: list[Envelope] = list(tables[victim].transcript)
-            blocker = tables[victim].due_seat()
+            blocker = tables[victim].turn
             # What the seat sent just before it died reaches the others first.
             for _, raw in [item for item in queue if item[0] == victim]:
                 for seat, table in enumerate(tables):
@@ -124,7 +124,7 @@ def test_a_crashed_seat_resumes_and_the_game_finishes(
             if seat != source and not (down and seat == victim):
                 table.receive(raw)
     assert crashed_at >= crash_after, "the game ended before the crash"
-    assert all(t.phase.value == "over" for t in tables), [t.phase for t in tables]
+    assert all(t.over for t in tables), [t.phase for t in tables]
     data = {dump_transcript(t.transcript) for t in tables}
     assert len(data) == 1
     assert verify_bytes(data.pop()).ok
@@ -144,34 +144,36 @@ def test_resume_refuses_a_transcript_that_does_not_replay() -> None:
         Table.resume(game.signers[0], [host_envelope, host_envelope], seed_source=bytes)
 
 
-def test_send_first_sends_before_processing_and_changes_nothing_else() -> None:
-    """A table with ``send_first`` stops after producing an envelope until ``proceed``;
-    the game is played as ever: the peers agree and the transcript verifies."""
+def test_a_table_sends_before_processing_and_changes_nothing_else() -> None:
+    """A table stops after producing an envelope (``deferred``) until ``proceed``, so
+    what it signed can leave first; the game is played as ever: the peers agree and
+    the transcript verifies."""
     tables = LocalGame.seeded(31).make_tables()
-    for table in tables:
-        table.send_first = True
     bots = [make_bot("random", s) for s in range(4)]
-    logs: list[list[ev.Event]] = [[] for _ in range(4)]
     queue: deque[tuple[int, bytes]] = deque()
     stopped = 0
     while True:
         for seat, table in enumerate(tables):
-            queue.extend((seat, raw) for raw in pump(table, bots[seat], logs[seat]))
-            if table.deferred:
-                stopped += 1
-                assert not table.take_outgoing()
-                table.proceed()
-                queue.extend((seat, raw) for raw in pump(table, bots[seat], logs[seat]))
+            while True:
+                out = table.take_outgoing()
+                queue.extend((seat, raw) for raw in out)
+                asked = [e for e in table.take_events() if isinstance(e, ev.ChoiceNeeded)]
+                for question in asked:
+                    assert table.me is not None
+                    table.apply(choose(bots[seat], table.game, table.me, question))
+                if table.deferred:
+                    stopped += 1
+                    table.proceed()
+                elif not asked:
+                    break
         if not queue:
-            if not any(t.deferred for t in tables):
-                break
-            continue
+            break
         source, raw = queue.popleft()
         for seat, table in enumerate(tables):
             if seat != source:
                 table.receive(raw)
     assert stopped > 0
-    assert all(t.phase.value == "over" for t in tables)
+    assert all(t.over for t in tables)
     data = {dump_transcript(t.transcript) for t in tables}
     assert len(data) == 1
     assert verify_bytes(data.pop()).ok

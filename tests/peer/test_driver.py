@@ -8,7 +8,7 @@ import trio
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, Waiting
 from p2pbelka.peer.local import LocalGame, memory_transports
-from p2pbelka.peer.player import answer
+from p2pbelka.peer.player import choose
 from p2pbelka.table import events as ev
 
 
@@ -19,7 +19,9 @@ class SlowPlayer(BotFrontEnd):
         self.events.append(event)
         if isinstance(event, ev.ChoiceNeeded):
             await trio.sleep(0.3)
-            await driver.submit(lambda table: answer(table, self.bot, event))
+            table = driver.table
+            assert table.me is not None
+            await driver.submit(choose(self.bot, table.game, table.me, event))
 
 
 async def test_a_slow_player_is_waited_for_not_given_up_on() -> None:

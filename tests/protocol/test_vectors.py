@@ -6,8 +6,8 @@ import hashlib
 import json
 from pathlib import Path
 
+from p2pbelka.bench.vectors import generate
 from p2pbelka.protocol.transcript import iter_records
-from p2pbelka.table.vectors import generate
 from p2pbelka.table.verify import verify_bytes
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"

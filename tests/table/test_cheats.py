@@ -20,6 +20,8 @@ from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import open_envelope, seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
+from p2pbelka.table.belka import BelkaTrack
+from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Phase, Table
 from p2pbelka.table.verify import verify_bytes
 from tests.table.helpers import faults_of, play_sync
@@ -43,24 +45,24 @@ def assert_caught(tables: list[Table], events: list[list[ev.Event]], what: str) 
 
 
 class DuplicateCard(Table):
-    def _automatic_message(self) -> m.Message | None:
-        msg = super()._automatic_message()
+    def compose(self) -> m.Message | Question | None:
+        msg = super().compose()
         if isinstance(msg, m.ShuffleMsg):
             return m.ShuffleMsg((msg.deck[0], *msg.deck[:-1]))
         return msg
 
 
 class ReplaceCard(Table):
-    def _automatic_message(self) -> m.Message | None:
-        msg = super()._automatic_message()
+    def compose(self) -> m.Message | Question | None:
+        msg = super().compose()
         if isinstance(msg, m.ShuffleMsg):
             return m.ShuffleMsg((ED25519.mult(SCALAR, msg.deck[0]), *msg.deck[1:]))
         return msg
 
 
 class WrongLock(Table):
-    def _automatic_message(self) -> m.Message | None:
-        msg = super()._automatic_message()
+    def compose(self) -> m.Message | Question | None:
+        msg = super().compose()
         if isinstance(msg, m.LockMsg):
             deck = list(msg.deck)
             deck[5] = ED25519.mult(SCALAR, deck[5])
@@ -69,8 +71,8 @@ class WrongLock(Table):
 
 
 class WrongShare(Table):
-    def _automatic_message(self) -> m.Message | None:
-        msg = super()._automatic_message()
+    def compose(self) -> m.Message | Question | None:
+        msg = super().compose()
         if isinstance(msg, m.SharesMsg):
             first = msg.shares[0]
             return m.SharesMsg((m.Opening(first.pos, SCALAR), *msg.shares[1:]))
@@ -78,72 +80,72 @@ class WrongShare(Table):
 
 
 class PlaysAnotherSeatsCard(Table):
-    def _automatic_message(self) -> m.Message | None:
+    def compose(self) -> m.Message | Question | None:
         if self.phase is Phase.PLAY:
-            deck = self._deck()
+            deck = self.round.deck
             assert deck.local is not None
             pos = next(
-                p
-                for p in range(32)
-                if deck.owners[p] != self.me and p not in self._played_positions
+                p for p in range(32) if deck.owners[p] != self.me and p not in self.round.played
             )
             return m.PlayMsg(pos, deck.local.share(pos))
-        return super()._automatic_message()
+        return super().compose()
 
 
 class HidesTheJack(Table):
-    def _automatic_message(self) -> m.Message | None:
-        msg = super()._automatic_message()
+    def compose(self) -> m.Message | Question | None:
+        msg = super().compose()
         if isinstance(msg, m.TrumpMsg):
             return m.TrumpMsg(None, True)
         return msg
 
 
 class FalseRedeal(Table):
-    def _automatic_message(self) -> m.Message | None:
+    def compose(self) -> m.Message | Question | None:
         if self.phase is Phase.READY:
-            deck = self._deck()
-            return m.RedealMsg(tuple(deck.my_opening(p) for p in sorted(self.my_hand)))
-        return super()._automatic_message()
+            deck = self.round.deck
+            return m.RedealMsg(tuple(deck.my_opening(p) for p in sorted(self.round.my_hand)))
+        return super().compose()
 
 
 class NeverReveals(Table):
-    def _automatic_message(self) -> m.Message | None:
+    def compose(self) -> m.Message | Question | None:
         if self.phase is Phase.REVEAL:
             return None
-        return super()._automatic_message()
+        return super().compose()
 
 
 class Reneges(Table):
     """Plays another suit while holding the led one whenever it can."""
 
-    def _automatic_message(self) -> m.Message | None:
+    def compose(self) -> m.Message | Question | None:
         if self.phase is not Phase.PLAY:
-            return super()._automatic_message()
-        deck = self._deck()
-        unplayed = {p: c for p, c in self.my_hand.items() if p not in self._played_positions}
+            return super().compose()
+        deck = self.round.deck
+        unplayed = {p: c for p, c in self.round.my_hand.items() if p not in self.round.played}
         legal = {c.index for c in self._legal_for_cheat()}
         illegal = [p for p, c in unplayed.items() if c not in legal]
         pos = illegal[0] if illegal else min(unplayed, key=lambda p: (unplayed[p] not in legal, p))
         return m.PlayMsg(pos, deck.my_opening(pos).key)
 
     def _legal_for_cheat(self) -> list[object]:
-        assert self.track is not None and self.me is not None
+        assert isinstance(self.track, BelkaTrack) and self.me is not None
         deal = self.track.deal
-        mask = sum(1 << c for p, c in self.my_hand.items() if p not in self._played_positions)
+        mask = sum(1 << c for p, c in self.round.my_hand.items() if p not in self.round.played)
         return list(
             replace(
                 deal, hands=tuple(mask if s == self.me else h for s, h in enumerate(deal.hands))
             ).legal_cards(self.me)
         )
 
-    def _on_play(self, seat: int, msg: m.PlayMsg) -> None:
-        if seat == self.me and self.track is not None:
+    def handle(self, seat: int, msg: m.Message) -> None:
+        if isinstance(msg, m.PlayMsg) and seat == self.me:
             # forget our own hand, so our own engine judges us as the others do
-            deal = self.track.deal
+            track = self.track
+            assert isinstance(track, BelkaTrack)
+            deal = track.deal
             hands = tuple(None if s == self.me else h for s, h in enumerate(deal.hands))
-            self.track.game = replace(self.track.game, deal=replace(deal, hands=hands))
-        super()._on_play(seat, msg)
+            track._game = replace(track.game, deal=replace(deal, hands=hands))
+        super().handle(seat, msg)
 
 
 def test_a_shuffle_that_duplicates_a_card() -> None:

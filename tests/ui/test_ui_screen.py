@@ -20,6 +20,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from p2pbelka.cards import Card, Suit, parse_cards
 from p2pbelka.table import events as ev
+from p2pbelka.table.moves import ChooseEggs, ClaimRedeal, Move, PlayCard, Ready
 from p2pbelka.ui import i18n, panels, reports
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.canvas import plain_text
@@ -75,24 +76,31 @@ def test_transcripts_go_to_the_user_data_directory() -> None:
     )
 
 
+def plays(text: str) -> tuple[Move, ...]:
+    return tuple(PlayCard(c) for c in cards(text))
+
+
 def test_view_follows_events_without_a_table() -> None:
     view = TableView()
     view.hand = cards("7H AC JD 9S")
-    view._on_ChoiceNeeded(ev.ChoiceNeeded("play", tuple(cards("AC JD"))))
+    view._on_ChoiceNeeded(ev.ChoiceNeeded("play", plays("AC JD")))
     assert view.my_turn and view.hand[view.selected] in view.legal
-    view._on_CardPlayed(ev.CardPlayed(0, Card.parse("AC")))
-    assert Card.parse("AC") not in view.hand and not view.my_turn
-    view._on_TrickTaken(ev.TrickTaken(3, tuple(cards("7C AC 8C 9C")), 0))
+    view._on_CardPlayed(ev.CardPlayed(0, Card.parse("AC"), 3, tuple(cards("7C AC")), 1))
+    assert Card.parse("AC") not in view.hand and not view.my_turn and view.turn == 1
+    assert view.trick is not None and view.trick.by_seat()[0] == Card.parse("AC")
+    view._on_TrickTaken(ev.TrickTaken(3, tuple(cards("7C AC 8C 9C")), 0, 0, (1, 0), (11, 0)))
     assert view.last_trick is not None and view.last_trick.by_seat()[0] == Card.parse("AC")
+    assert view.turn == 0 and view.card_points == (11, 0)
 
 
 def test_a_refused_move_opens_the_choice_again() -> None:
     view = TableView(hand=cards("JC AC"))
-    view._on_ChoiceNeeded(ev.ChoiceNeeded("play", tuple(cards("JC AC"))))
+    view._on_ChoiceNeeded(ev.ChoiceNeeded("play", plays("JC AC")))
     view.choice, view.status = None, ""  # the screen sent a card
-    view._on_Rejected(ev.Rejected("duplicate envelope", 0))
+    view.apply(ev.Rejected("duplicate envelope", 0))
     assert view.choice is None and view.status == "" and not view.log
-    view._on_Rejected(ev.Rejected("move refused: it is not your turn to play", 0))
+    refused = PlayCard(Card.parse("JC"))
+    view.apply(ev.MoveRejected(refused, "nothing is asked of you now"))
     assert view.choice == "play" and view.status.startswith("move refused")
 
 
@@ -199,42 +207,29 @@ def test_bridge_runs_callbacks_in_trio() -> None:
     assert got == [5]
 
 
-class FakeTable:
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, object]] = []
-
-    def claim_redeal(self, claim: bool) -> None:
-        self.calls.append(("redeal", claim))
-
-    def choose_eggs(self, choice: str) -> None:
-        self.calls.append(("eggs", choice))
-
-
 @pytest.mark.parametrize(
     ("choice", "keys", "expected"),
     [
-        ("redeal", "y", ("redeal", True)),
-        ("redeal", "n", ("redeal", False)),
-        ("eggs", "1", ("eggs", "plus4")),
-        ("eggs", "2", ("eggs", "title")),
+        ("redeal", "y", ClaimRedeal()),
+        ("redeal", "n", Ready()),
+        ("eggs", "1", ChooseEggs("plus4")),
+        ("eggs", "2", ChooseEggs("title")),
     ],
 )
-def test_the_rules_choices_are_one_key_each(
-    choice: str, keys: str, expected: tuple[str, object]
-) -> None:
-    table = FakeTable()
+def test_the_rules_choices_are_one_key_each(choice: str, keys: str, expected: Move) -> None:
+    posted: list[Move] = []
     with screen_of(24, 80) as (screen, pipe, _stream):
         screen.view.choice = choice
-        screen.post_move = lambda action: action(table)  # type: ignore[arg-type]
+        screen.post_move = posted.append
 
         async def main(bridge: Bridge) -> None:
             pipe.send_text(keys)
-            while not table.calls:
+            while not posted:
                 await trio.sleep(0.01)
             screen.quit()
 
         run_with_app(screen.app, main)
-    assert table.calls == [expected] and screen.view.choice is None
+    assert posted == [expected] and screen.view.choice is None
 
 
 def summary(**changes: object) -> dict[str, object]:

@@ -1,10 +1,10 @@
 """Game-protocol test vectors: a fixed-seed game's opening, up to the end of its first deal.
 
-``python -m p2pbelka.table.vectors DIR`` writes ``DIR/first-deal.p2pb`` (the
+``python -m p2pbelka.bench.vectors DIR`` writes ``DIR/first-deal.p2pb`` (the
 transcript prefix) and ``DIR/first-deal.json`` (every record's type, seat, seq
 and hash, and the audited first deal).  A second implementation checks itself
 by verifying the transcript and recomputing those hashes; the reference
-implementation also regenerates the bytes from the seed (tests/test_vectors.py).
+implementation also regenerates the bytes from the seed (tests/protocol/test_vectors.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,338 @@
+"""Belka at the table: the rules engine as the table drives it, and Belka's own phases.
+
+During a deal a peer knows only its own hand, so the deal runs with the other
+hands unknown (the engine checks turn and freshness for them); at the end the
+audit replays it with every hand, and only that audited deal is scored.
+
+Belka adds three phases to the common schedule (``table/flow.py``): ``trump``
+(every seat says whether it holds the J♣, its holder opening it), ``ready``
+(a seat whose hand allows it may claim a re-deal, opening its hand) and
+``choice`` (after eggs, the winners of the next deal choose their bonus).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from p2pbelka.cards import CARDS, Card, format_cards, from_mask
+from p2pbelka.protocol import messages as m
+from p2pbelka.rules import core
+from p2pbelka.rules.deal import DealState, Play, RedealClaim
+from p2pbelka.rules.errors import RuleViolation
+from p2pbelka.rules.game import EGGS_CHOICES, GAME, SEATS, DealResult, EggsChoice, GameState
+from p2pbelka.rules.options import options_from
+from p2pbelka.table import events as ev
+from p2pbelka.table import moves as mv
+from p2pbelka.table.errors import MoveRefused
+from p2pbelka.table.events import Fault, Score
+from p2pbelka.table.phase import Abort, Phase, Question
+from p2pbelka.table.track import Settlement, TrickDone, TrickSoFar
+
+if TYPE_CHECKING:
+    from p2pbelka.table.session import Table
+
+ROUNDS = 4
+CARDS_PER_ROUND = 2
+
+
+@dataclass
+class Announcements:
+    """What seats said about their hands in this deal, before play."""
+
+    trump: dict[int, m.TrumpMsg] = field(default_factory=dict)
+    jc_claims: list[int] = field(default_factory=list)
+    redeal: tuple[int, int] | None = None  # (seat, hand mask) of the re-deal that counts
+
+
+class BelkaTrack:
+    name: ClassVar[str] = GAME
+
+    def __init__(self, game: GameState) -> None:
+        self._game = game
+        self.said = Announcements()
+
+    @classmethod
+    def check_rules(cls, preset: str, options: Mapping[str, str]) -> None:
+        options_from(preset, dict(options))
+
+    @classmethod
+    def check_setup(cls, setup: m.TableMsg) -> None:
+        if len(setup.seats) != SEATS:
+            raise ValueError(f"Belka is played by {SEATS}, not {len(setup.seats)}")
+        cls.check_rules(setup.preset, setup.options)
+
+    @classmethod
+    def new(cls, setup: m.TableMsg, first_dealer: int) -> BelkaTrack:
+        return cls(GameState.new(options_from(setup.preset, dict(setup.options)), first_dealer))
+
+    # -- questions ------------------------------------------------------------------
+
+    @property
+    def game(self) -> GameState:
+        return self._game
+
+    @property
+    def n_seats(self) -> int:
+        return SEATS
+
+    @property
+    def dealer(self) -> int:
+        return self._game.dealer
+
+    @property
+    def deal_number(self) -> int:
+        return self._game.deal_number
+
+    @property
+    def deal(self) -> DealState:
+        assert self._game.deal is not None, "no deal in progress"
+        return self._game.deal
+
+    @property
+    def turn(self) -> int | None:
+        return None if self._game.deal is None else self._game.deal.turn
+
+    @property
+    def finished(self) -> bool:
+        return self._game.finished
+
+    @property
+    def winner(self) -> int | None:
+        return self._game.winner
+
+    @property
+    def final_score(self) -> tuple[int, ...]:
+        return self._game.score
+
+    @property
+    def chooser(self) -> int | None:
+        """The seat that sends the eggs choice, when the rules ask for one."""
+        return self._game.choice_seat
+
+    def standing(self) -> Score:
+        game = self._game
+        return Score(game.score, game.titles, game.eggs_pending, game.seat_suits)
+
+    def owners(self) -> tuple[int, ...]:
+        """Four rounds of two cards a seat, from the seat after the dealer."""
+        owners: list[int] = []
+        for _round in range(ROUNDS):
+            for offset in range(1, SEATS + 1):
+                owners += [(self.dealer + offset) % SEATS] * CARDS_PER_ROUND
+        return tuple(owners)
+
+    def legal_cards(self, seat: int) -> list[Card]:
+        return self.deal.legal_cards(seat)
+
+    def trick_so_far(self) -> TrickSoFar:
+        return TrickSoFar(self.deal.leader, self.deal.current_trick)
+
+    def tricks_won(self) -> tuple[int, ...]:
+        return self.deal.tricks_won
+
+    def card_points(self) -> tuple[int, ...]:
+        return self.deal.card_points
+
+    @staticmethod
+    def can_claim_redeal(hand: int) -> bool:
+        return core.is_redeal_hand(hand)
+
+    # -- moves ------------------------------------------------------------------------
+
+    def begin_deal(self) -> None:
+        self.said = Announcements()
+
+    def start_play(self, jc_holder: int, me: int | None, my_hand: int | None) -> None:
+        hands: list[int | None] = [None] * SEATS
+        if me is not None:
+            hands[me] = my_hand
+        self._game = self._game.start_deal(hands, jc_holder=jc_holder)
+
+    def play(self, seat: int, card: Card) -> TrickDone | None:
+        before = len(self.deal.tricks)
+        self._game = self._game.apply(Play(seat, card))
+        tricks = self.deal.tricks
+        if len(tricks) == before:
+            return None
+        trick = tricks[-1]
+        return TrickDone(trick.leader, trick.cards, trick.winner)
+
+    def choose_eggs(self, seat: int, choice: str) -> None:
+        self._game = self._game.apply(EggsChoice(seat, choice))
+
+    # -- the end of a deal ------------------------------------------------------------
+
+    def check_announcements(self, hands: Sequence[int], deal: int) -> list[Fault]:
+        holder = next(s for s, h in enumerate(hands) if h >> core.JC_INDEX & 1)
+        said = self.said.trump.get(holder)
+        if said is not None and said.jack is None and said.hand_ok:
+            return [Fault(holder, "held the J♣ and said it did not", deal=deal)]
+        return []
+
+    def settle(self, hands: Sequence[int], deal: int) -> Settlement:
+        out = Settlement()
+        try:
+            result = self._finish(hands)
+        except RuleViolation as exc:
+            seat = exc.seat if exc.seat is not None else -1
+            what = f"the audited deal breaks the rules: {exc}"
+            out.faults.append(Fault(seat, what, deal=deal))
+            return out
+        for offense in result.offenses:
+            what = (
+                f"renege: played {offense.card} in trick {offense.trick + 1} ({offense.rule});"
+                " charged by the rules"
+            )
+            out.faults.append(Fault(offense.seat, what, fatal=False, deal=deal))
+        out.summary = summarize(result, hands)
+        return out
+
+    def _finish(self, hands: Sequence[int]) -> DealResult:
+        """Score the deal from the audited hands (reneges become offenses).  Raises
+        RuleViolation if the hands do not fit the public record of the deal."""
+        redeal = self.said.redeal
+        if redeal is not None:
+            seat = redeal[0]
+            deal = self.deal.with_hand(seat, hands[seat]).apply(RedealClaim(seat))
+            self._game = replace(self._game, deal=deal)
+        self._game = self._game.finish_deal(self.deal.audited(hands))
+        return self._game.history[-1]
+
+
+def summarize(result: DealResult, hands: Sequence[int]) -> dict[str, Any]:
+    """The deal as players read it afterwards (and as ``verify`` prints it)."""
+    return {
+        "number": result.number,
+        "dealer": result.dealer,
+        "trump": result.trump.letter,
+        "trump_team": result.trump_team,
+        "hands": [format_cards(from_mask(h)) for h in hands],
+        "redeal_claim": result.redeal_claim,
+        "tricks": [
+            {"leader": t.leader, "cards": format_cards(t.cards), "winner": t.winner}
+            for t in result.tricks
+        ],
+        "card_points": list(result.card_points),
+        "awarded": list(result.awarded),
+        "score": list(result.score),
+        "offenses": [f"seat {o.seat}: {o.rule} with {o.card}" for o in result.offenses],
+        "notes": list(result.notes),
+        "cards_checked": len(result.plays) or len(CARDS),
+    }
+
+
+# -- Belka's own phases (see the transition table in table/flow.py) -----------------------
+
+
+def _track(table: Table) -> BelkaTrack:
+    track = table.track
+    assert isinstance(track, BelkaTrack)
+    return track
+
+
+def own_trump(table: Table) -> m.Message:
+    """Say whether this seat holds the J♣ (opening it if so) and whether its hand opened."""
+    rnd = table.round
+    pos = rnd.position_of(core.JC_INDEX)
+    jack = rnd.deck.my_opening(pos) if pos is not None else None
+    return m.TrumpMsg(jack, bool(rnd.my_hand))
+
+
+def on_trump(table: Table, seat: int, msg: m.TrumpMsg) -> None:
+    said = _track(table).said
+    said.trump[seat] = msg
+    if not msg.hand_ok:
+        table.dispute(seat, "says its hand did not open to eight cards")
+    if msg.jack is None:
+        return
+    card = table.open_position(seat, msg.jack)
+    if card is None:
+        return
+    if card != core.JC_INDEX:
+        raise Abort(table.fault(seat, f"claimed the J♣ with a position holding {CARDS[card]}"))
+    said.jc_claims.append(seat)
+
+
+def after_trump(table: Table) -> Phase:
+    track, rnd = _track(table), table.round
+    claims = track.said.jc_claims
+    if not rnd.disputes and len(claims) != 1:
+        table.dispute(-1, "nobody claimed the J♣" if not claims else "the J♣ was claimed twice")
+    if rnd.disputes:
+        return Phase.REVEAL
+    holder = claims[0]
+    mine = rnd.my_mask() if table.me is not None else None
+    track.start_play(holder, table.me, mine)
+    deal = track.deal
+    table.emit(ev.TrumpAnnounced(holder, deal.trump.letter, deal.trump_team, track.game.seat_suits))
+    return Phase.READY
+
+
+def own_ready(table: Table) -> m.Message | Question:
+    assert table.me is not None
+    if BelkaTrack.can_claim_redeal(table.round.my_mask()):
+        return Question("redeal", (mv.ClaimRedeal(), mv.Ready()))
+    return m.ReadyMsg()
+
+
+def claim_redeal(table: Table, move: mv.Move) -> m.Message:
+    rnd = table.round
+    if not BelkaTrack.can_claim_redeal(rnd.my_mask()):
+        raise MoveRefused("this hand does not allow a re-deal")
+    return m.RedealMsg(tuple(rnd.deck.my_opening(pos) for pos in sorted(rnd.my_hand)))
+
+
+def on_ready(table: Table, seat: int, msg: m.ReadyMsg) -> None:
+    return None
+
+
+def on_redeal(table: Table, seat: int, msg: m.RedealMsg) -> None:
+    rnd = table.round
+    positions = sorted(o.pos for o in msg.hand)
+    if positions != rnd.deck.positions_of(seat):
+        raise Abort(table.fault(seat, "a re-deal claim must open exactly the claimant's hand"))
+    mask = 0
+    for opening in msg.hand:
+        card = table.open_position(seat, opening)
+        if card is None:
+            return
+        mask |= 1 << card
+    if not BelkaTrack.can_claim_redeal(mask):
+        raise Abort(table.fault(seat, "claimed a re-deal with a hand that does not allow one"))
+    table.emit(ev.RedealClaimed(seat, tuple(sorted(CARDS[c] for c in range(32) if mask >> c & 1))))
+    said = _track(table).said
+    if said.redeal is None:  # two claims at once: the first in seat order counts
+        said.redeal = (seat, mask)
+
+
+def after_ready(table: Table) -> Phase:
+    if table.round.disputes or _track(table).said.redeal is not None:
+        return Phase.REVEAL
+    turn = table.track.turn
+    assert turn is not None
+    table.emit(ev.TurnToPlay(turn))
+    return Phase.PLAY
+
+
+def chooser(table: Table) -> int | None:
+    return _track(table).chooser
+
+
+def choosers(table: Table) -> list[int]:
+    seat = chooser(table)
+    return [] if seat is None else [seat]
+
+
+def ask_eggs(table: Table) -> Question:
+    return Question("eggs", tuple(mv.ChooseEggs(c) for c in EGGS_CHOICES))
+
+
+def on_choice(table: Table, seat: int, msg: m.ChoiceMsg) -> None:
+    track = _track(table)
+    try:
+        track.choose_eggs(seat, msg.eggs)
+    except RuleViolation as exc:
+        raise Abort(table.fault(seat, f"illegal eggs choice: {exc}")) from None
+    table.emit(ev.EggsChosen(seat, msg.eggs, track.standing()))

@@ -1,0 +1,129 @@
+"""The package's layers go one way, and no module imports itself round a cycle.
+
+The order is written once, here: a subpackage may import from a lower rank
+(and from itself), never from its own rank or above.  Imports inside ``if
+TYPE_CHECKING:`` are for annotations only and are not counted.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import p2pbelka
+
+LAYERS: dict[str, int] = {
+    "cards": 0,
+    "rules": 1,
+    "fairdeal": 2,
+    "protocol": 2,
+    "net": 2,
+    "table": 3,
+    "bots": 3,
+    "peer": 4,
+    "ui": 5,
+    "bench": 5,
+    "cli": 6,
+}
+
+ROOT = Path(p2pbelka.__file__).parent
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def layer_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "p2pbelka" else None
+
+
+def is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imports_of(path: Path, modules: set[str]) -> set[str]:
+    """Every p2pbelka module ``path`` imports at run time (module level or in functions).
+    ``from package import submodule`` counts as importing the submodule only."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = (
+        module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+    )
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("p2pbelka"))
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
+                base = f"{base}.{node.module}" if node.module else base
+            if base.startswith("p2pbelka"):
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    found.add(sub if sub in modules else base)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def package_modules() -> dict[str, set[str]]:
+    paths = sorted(ROOT.rglob("*.py"))
+    names = {module_name(p) for p in paths}
+    return {module_name(p): {i for i in imports_of(p, names) if i in names} for p in paths}
+
+
+def test_the_layer_order_names_every_subpackage() -> None:
+    subpackages = {p.name for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    modules = {p.stem for p in ROOT.glob("*.py") if p.stem != "__init__"}
+    assert subpackages | modules == set(LAYERS)
+
+
+def test_no_module_imports_its_own_rank_or_above() -> None:
+    wrong = []
+    for module, imported in package_modules().items():
+        mine = layer_of(module)
+        if mine is None:
+            continue
+        for target in imported:
+            theirs = layer_of(target)
+            if theirs is None or theirs == mine:
+                continue
+            if LAYERS[theirs] >= LAYERS[mine]:
+                wrong.append(f"{module} imports {target} ({mine} -> {theirs})")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_no_import_cycle() -> None:
+    graph = package_modules()
+    done: set[str] = set()
+    path: list[str] = []
+
+    def walk(node: str) -> list[str] | None:
+        if node in path:
+            return [*path[path.index(node) :], node]
+        if node in done:
+            return None
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            cycle = walk(nxt)
+            if cycle:
+                return cycle
+        path.pop()
+        done.add(node)
+        return None
+
+    for start in sorted(graph):
+        cycle = walk(start)
+        assert cycle is None, " -> ".join(cycle)
