@@ -134,7 +134,7 @@ def test_plays_after_a_redeal_claim(tmp_path: Path, capsys: pytest.CaptureFixtur
         (lambda r: r["deals"][0].__setitem__("bid", 1), "deals[0].bid"),
         (lambda r: r["rules"].__setitem__("options", {"eggs": "triple"}), "rules.options.eggs"),
         (lambda r: r["rules"].__setitem__("preset", "belot"), "rules.preset"),
-        (lambda r: r.__setitem__("game", "belot"), "game"),
+        (lambda r: r.__setitem__("game", "whist"), "game"),
         (lambda r: r.__setitem__("first_dealer", True), "first_dealer"),
         (lambda r: r.pop("deals"), "deals"),
     ],
