@@ -20,6 +20,7 @@ Main pieces:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Final
 
 from p2pbelka.cards import SUIT_MASKS
@@ -286,12 +287,22 @@ def deal_pattern(players: int, dealer: int) -> tuple[int, ...]:
 # -- a whole random deal ------------------------------------------------------------
 
 
+@dataclass
+class DealTrace:
+    """What :func:`play_random_deal` did: calls, declarations (seat, trick, mask), cards."""
+
+    calls: list[str] = field(default_factory=list)
+    declarations: list[tuple[int, int, int]] = field(default_factory=list)
+    plays: list[int] = field(default_factory=list)
+
+
 def play_random_deal(
     deck: Sequence[int],
     players: int,
     dealer: int,
     getrandbits: Callable[[int], int],
     fours: Sequence[int] = FOUR_VALUES,
+    trace: DealTrace | None = None,
 ) -> tuple[list[int], int, int] | None:
     """A deal from a shuffled deck with random legal actions, on ints only.
 
@@ -299,6 +310,7 @@ def play_random_deal(
     declared with probability 1/2 (overlaps skipped), random legal cards.
     Returns (totals per seat, declarer, MADE/BAIT/HANGING), or None for a void
     deal.  The speed reference (``p2pbelka bench rules``) and a rollout for bots.
+    ``trace``, if given, receives every call, declaration and card (for tests).
     """
     n = players
     hands = [0] * n
@@ -308,17 +320,24 @@ def play_random_deal(
     turned = deck[6 * n]
     declarer = -1
     trump = turned >> 3
+    calls = []
     for k in range(n):
         if getrandbits(2) == 0:
             declarer = (dealer + 1 + k) % n
+            calls.append("play")
             break
+        calls.append("pass")
     if declarer < 0:
         for k in range(n):
             call = getrandbits(3)
             if call < 4 and call != trump:
                 declarer = (dealer + 1 + k) % n
                 trump = call
+                calls.append("CDHS"[call])
                 break
+            calls.append("pass")
+    if trace is not None:
+        trace.calls.extend(calls)
     if declarer < 0:
         return None
     for k in range(3 * n):
@@ -331,7 +350,7 @@ def play_random_deal(
     took = 0
     leader = (dealer + 1) % n
     winner = leader
-    for _trick in range(9):
+    for trick_no in range(9):
         hand = hands[leader]
         if hand.bit_count() >= 2:
             for mask in combinations_in(hand, trump, fours):
@@ -339,10 +358,14 @@ def play_random_deal(
                 if found is not None and getrandbits(1) and may_add(masks, leader, mask, found[0]):
                     masks.append((leader, found[0], mask))
                     declared.append((leader, *found))
+                    if trace is not None:
+                        trace.declarations.append((leader, trick_no, mask))
         m = hand & getrandbits(32) or hand
         bit = m & -m
         hands[leader] = hand ^ bit
         card = bit.bit_length() - 1
+        if trace is not None:
+            trace.plays.append(card)
         led = card >> 3
         pw = power_t[led]
         follow = SUIT_MASKS[led]
@@ -362,6 +385,8 @@ def play_random_deal(
             bit = m & -m
             hands[seat] = hand ^ bit
             card = bit.bit_length() - 1
+            if trace is not None:
+                trace.plays.append(card)
             p = pw[card]
             if p > best:
                 best = p
