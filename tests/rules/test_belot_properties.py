@@ -14,6 +14,7 @@ from p2pbelka.rules.belot import BelotGame, Bid, DealState, Declare, Play, belot
 from p2pbelka.rules.belot.options import BelotOptions
 from p2pbelka.rules.belot.randomplay import choose, play_random_game, random_deck
 from p2pbelka.rules.belot.records import game_to_record, parse_record, replay_record, report
+from tests.rules.belot_naive import referee as naive_referee
 
 SETTINGS = settings(max_examples=25, deadline=None)
 SLOW = settings(max_examples=400, deadline=None)
@@ -119,7 +120,10 @@ def test_random_games_end_with_one_winner_and_their_records_replay(
 @given(options=option_sets, players=st.sampled_from([2, 3]), seed=st.integers(0, 2**32))
 def test_random_games_slow(options: BelotOptions, players: int, seed: int) -> None:
     rng = random.Random(seed)
-    check_game(play_random_game(options, rng, players, rng.randrange(players)))
+    game = play_random_game(options, rng, players, rng.randrange(players))
+    check_game(game)
+    rec = game_to_record(game)
+    assert report(replay_record(parse_record(rec))) == naive_referee(rec)
 
 
 def replay_trace(
@@ -171,3 +175,19 @@ def test_the_fast_core_agrees_with_the_clean_api(
     assert deal.finished and deal.declarer == declarer
     assert list(deal.totals()) == totals
     assert core.deal_result(deal.totals(), declarer) == result
+
+
+@SETTINGS
+@given(
+    options=option_sets,
+    players=st.sampled_from([2, 3]),
+    seed=st.integers(0, 2**32),
+    claims=st.sampled_from([0.0, 0.5]),
+)
+def test_the_referee_agrees_with_a_naive_one_field_by_field(
+    options: BelotOptions, players: int, seed: int, claims: float
+) -> None:
+    rng = random.Random(seed)
+    game = play_random_game(options, rng, players, rng.randrange(players), claim_rate=claims)
+    rec = game_to_record(game)
+    assert report(replay_record(parse_record(rec))) == naive_referee(rec)

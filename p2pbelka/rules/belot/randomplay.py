@@ -31,8 +31,9 @@ def choose(deal: DealState, rng: random.Random, claim_rate: float = 1.0) -> Acti
     """A random legal action of the seat whose turn it is.
 
     Calls: "play" or a suit with probability 1/4 each turn.  At its lead a seat
-    declares each combination it may with probability 1/2 and claims 1001
-    (when true) with probability ``claim_rate``; then a uniform random card.
+    claims 1001 (when true) with probability ``claim_rate``, declares a random
+    one of the combinations it may with probability 1/2 (again and again), then
+    plays a uniform random card.
     """
     seat = deal.turn
     assert seat is not None
@@ -43,10 +44,9 @@ def choose(deal: DealState, rng: random.Random, claim_rate: float = 1.0) -> Acti
         return Bid(seat, "pass")
     if deal.can_claim(seat) and rng.random() < claim_rate:
         return Claim(seat)
-    for cards in deal.legal_declarations(seat):
-        if rng.random() < 0.5:
-            return Declare(seat, cards)
-        break  # one coin per lead moment for the first one; the rest stay for later leads
+    declarable = deal.legal_declarations(seat)
+    if declarable and rng.random() < 0.5:
+        return Declare(seat, rng.choice(declarable))
     return rng.choice([a for a in deal.legal_actions(seat) if not isinstance(a, (Declare, Claim))])
 
 
