@@ -51,8 +51,11 @@ def card(value: object, path: str) -> Card:
         raise RecordError(path, str(exc)) from None
 
 
-def cards(value: object, path: str, count: int | None, taken: int) -> tuple[int, list[Card]]:
-    """A list of cards at ``path`` (exactly ``count`` if given), none in ``taken``.
+def cards(
+    value: object, path: str, count: int | None, taken: int, twice: str = "is dealt twice"
+) -> tuple[int, list[Card]]:
+    """A list of cards at ``path`` (exactly ``count`` if given), none in ``taken``
+    (``twice`` says what a repeated card is).
 
     Returns the mask of ``taken`` with these cards added, and the cards.
     """
@@ -64,7 +67,7 @@ def cards(value: object, path: str, count: int | None, taken: int) -> tuple[int,
     for k, text in enumerate(items):
         c = card(text, f"{path}[{k}]")
         if taken & c.bit:
-            raise RecordError(f"{path}[{k}]", f"{c} is dealt twice")
+            raise RecordError(f"{path}[{k}]", f"{c} {twice}")
         taken |= c.bit
         found.append(c)
     return taken, found

@@ -168,6 +168,8 @@ def test_several_declarations_and_their_refusals() -> None:
     assert broken(deal, Declare(1, cards("AH"))).rule == E.NOT_A_COMBINATION
     assert broken(deal, Declare(1, cards("KH QH"))).rule == E.NOT_IN_HAND
     assert broken(deal, Declare(1, cards("7C 8C TC"))).rule == E.NOT_A_COMBINATION
+    assert broken(deal, Declare(1, cards("7C 8C 9C 9C"))).rule == E.NOT_A_COMBINATION
+    assert broken(deal, Declare(1, ())).rule == E.NOT_A_COMBINATION
     deal = deal.apply(Declare(1, cards("7C 8C 9C")))
     err = broken(deal, Declare(1, cards("9C TC JC")))
     assert err.rule == E.SEQUENCE_OVERLAP and err.card == Card.parse("9C")

@@ -214,6 +214,12 @@ MALFORMED: list[tuple[Callable[[dict[str, Any]], None], str]] = [
         "deals[0].declarations[0].trick",
     ),
     (lambda r: r["deals"][0].update(declarations={}), "deals[0].declarations"),
+    (
+        lambda r: r["deals"][0].update(
+            declarations=[{"seat": 1, "trick": 0, "cards": ["7C", "8C", "9C", "8C"]}]
+        ),
+        "deals[0].declarations[0].cards[3]",
+    ),
     (lambda r: r["deals"][0].update(dealer=0), "deals[0].dealer"),
     (lambda r: r.update(deals=None), "deals"),
 ]

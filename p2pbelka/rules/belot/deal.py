@@ -414,8 +414,9 @@ class DealState:
 
     def _declare(self, seat: int, cards: Iterable[Card]) -> DealState:
         self._check_phase(seat, "play")
-        mask = hand_mask(cards)
-        first = from_mask(mask)[0] if mask else None
+        shown = tuple(cards)
+        mask = hand_mask(shown)
+        first = shown[0] if shown else None
         if not self.at_lead or seat != self.leader:
             raise self._fail(
                 E.DECLARE_MOMENT,
@@ -433,10 +434,10 @@ class DealState:
             )
         assert self.trump is not None
         found = core.combination(mask, int(self.trump), self.options.fours)
-        if found is None:
-            shown = " ".join(str(c) for c in from_mask(mask))
+        if found is None or len(shown) != mask.bit_count():
+            text = " ".join(str(c) for c in shown)
             raise self._fail(
-                E.NOT_A_COMBINATION, f"{shown or 'nothing'} is not a combination", seat, first
+                E.NOT_A_COMBINATION, f"{text or 'nothing'} is not a combination", seat, first
             )
         kind, value, key = found
         if not core.may_add(self._declared_masks(), seat, mask, kind):

@@ -204,7 +204,7 @@ def _parse_declaration(data: object, path: str, players: int) -> RecordDeclarati
     obj = expect(data, dict, path, "an object")
     who = seat(obj.get("seat"), f"{path}.seat", players)
     trick = _trick(obj.get("trick"), f"{path}.trick")
-    _, shown = cards(obj.get("cards"), f"{path}.cards", None, 0)
+    _, shown = cards(obj.get("cards"), f"{path}.cards", None, 0, "is shown twice")
     return RecordDeclaration(who, trick, tuple(shown))
 
 
