@@ -15,7 +15,9 @@ Figures:
   result; void deals (all passed twice) count too, and ``belot_void_share``
   says how many were void;
 - ``belot_clean_api_deals_per_s``: 3-player Belot deals through the immutable
-  ``belot.DealState`` (every call, declaration and card checked).
+  ``belot.DealState`` (every call, declaration and card checked);
+- ``yardstick_scalar_mults_per_s``: ed25519 scalar multiplications timed in the
+  same run, so figures from different machines can be compared.
 
 The deals are shuffled before the clock starts: shuffling is the fair-deal
 layer's job and is measured there.
@@ -76,7 +78,20 @@ def run(quick: bool = False) -> dict[str, object]:
         "fast_core_deals": fast_n,
         "clean_api_deals": clean_n,
         **_belot(rng, quick),
+        "yardstick_scalar_mults_per_s": _yardstick(quick),
     }
+
+
+def _yardstick(quick: bool) -> int:
+    from p2pbelka.fairdeal import ED25519, card_point
+
+    point = card_point(b"bench-rules", 0)
+    scalar = ED25519.random_scalar()
+    count = 200 if quick else 2000
+    start = time.perf_counter()
+    for _ in range(count):
+        ED25519.mult(scalar, point)
+    return round(count / (time.perf_counter() - start))
 
 
 def _belot(rng: random.Random, quick: bool) -> dict[str, object]:

@@ -13,6 +13,7 @@ def test_quick_run_reports_belka_and_belot_figures() -> None:
         "belot_fast_core_deals_per_s",
         "belot2_fast_core_deals_per_s",
         "belot_clean_api_deals_per_s",
+        "yardstick_scalar_mults_per_s",
     ):
         value = figures[key]
         assert isinstance(value, int) and value > 0
