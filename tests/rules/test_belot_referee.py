@@ -244,3 +244,46 @@ def test_not_json_and_not_an_object(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert code == 2 and "not JSON" in out
     code, out = referee(tmp_path, "[]", capsys)
     assert code == 2 and "malformed" in out
+
+
+def _mutations(rec: dict[str, Any], rng: random.Random) -> None:
+    """A few random edits anywhere in a record: values swapped for cards, calls, seats,
+    numbers, wrong types; keys dropped."""
+    values: list[object] = ["JC", "7H", "AS", "play", "pass", "H", 0, 1, 2, 5, -1, None, [], {}]
+    for _ in range(rng.randrange(1, 4)):
+        deal = rng.choice(rec["deals"])
+        key = rng.choice(sorted(deal))
+        target = deal[key]
+        if isinstance(target, list) and target and rng.random() < 0.7:
+            inner = rng.randrange(len(target))
+            if isinstance(target[inner], list) and target[inner]:
+                target[inner][rng.randrange(len(target[inner]))] = rng.choice(values)
+            elif isinstance(target[inner], dict):
+                target[inner][rng.choice(["seat", "trick", "cards"])] = rng.choice(values)
+            else:
+                target[inner] = rng.choice(values)
+        elif rng.random() < 0.3:
+            del deal[key]
+        else:
+            deal[key] = rng.choice(values)
+
+
+def test_mutated_records_never_crash_the_referee() -> None:
+    from p2pbelka.rules.belot.records import parse_record, replay_record, report
+    from p2pbelka.rules.errors import RuleViolation
+    from p2pbelka.rules.recordio import RecordError
+
+    outcomes = set()
+    for seed in range(150):
+        rng = random.Random(seed)
+        game = play_random_game(belot_options(), rng, 2 + seed % 2, max_deals=3)
+        rec = game_to_record(game)
+        _mutations(rec, rng)
+        try:
+            report(replay_record(parse_record(rec)))
+            outcomes.add(0)
+        except RuleViolation:
+            outcomes.add(1)
+        except RecordError:
+            outcomes.add(2)
+    assert outcomes == {0, 1, 2}
