@@ -21,7 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "selfplay": ("selfplay_cmd", "play whole games between four bot peers and save the transcript"),
     "verify": ("verify_cmd", "verify a saved transcript: signatures, shuffles, every card"),
     "bench": ("bench_cmd", "print benchmark figures (rules, deal, net, bots)"),
-    "referee": ("referee_cmd", "check a Belka game record with the rules engine"),
+    "referee": ("referee_cmd", "check a Belka or Belot game record with the rules engine"),
     "tournament": ("tournament_cmd", "duplicate matches between bot levels, with win rates"),
     "host": ("host_cmd", "open a table on the LAN and play seat 0"),
     "join": ("join_cmd", "find a table on the LAN (or --connect HOST:PORT) and take a seat"),

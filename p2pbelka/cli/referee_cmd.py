@@ -1,4 +1,6 @@
-"""``p2pbelka referee FILE``: check a Belka game record with the rules engine.
+"""``p2pbelka referee FILE``: check a game record (Belka or Belot) with the rules engine.
+
+The record's ``game`` field picks the game: ``"belka"`` or ``"belot"``.
 
 Prints the game as the rules score it (JSON).  Exit status: 0 when every
 action is legal, 1 at the first illegal action (the message names the deal,
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from p2pbelka.rules.errors import RuleViolation
-    from p2pbelka.rules.records import RecordError, parse_record, replay_record, report
+    from p2pbelka.rules.recordio import RecordError
 
     try:
         if args.file == "-":
@@ -38,15 +41,27 @@ def run(args: argparse.Namespace) -> int:
             f"referee: not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}", file=sys.stderr
         )
         return 2
+    records = _records_module(data)
     try:
-        record = parse_record(data)
+        record = records.parse_record(data)
     except RecordError as exc:
         print(f"referee: malformed record: {exc}", file=sys.stderr)
         return 2
     try:
-        game = replay_record(record)
+        game = records.replay_record(record)
     except RuleViolation as exc:
         print(f"referee: illegal action: {exc.message}", file=sys.stderr)
         return 1
-    print(json.dumps(report(game), indent=2, ensure_ascii=False))
+    print(json.dumps(records.report(game), indent=2, ensure_ascii=False))
     return 0
+
+
+def _records_module(data: object) -> Any:
+    """Belot's record reader for ``"game": "belot"``, else Belka's (which names a bad game)."""
+    if isinstance(data, dict) and data.get("game") == "belot":
+        from p2pbelka.rules.belot import records as belot_records
+
+        return belot_records
+    from p2pbelka.rules import records
+
+    return records

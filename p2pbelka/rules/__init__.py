@@ -7,6 +7,10 @@
 - :func:`options_from` / :class:`Options` -- presets ``classic`` and ``eyes`` and house rules;
 - :mod:`p2pbelka.rules.core` -- the same rules on plain ints, fast, for bots;
 - :mod:`p2pbelka.rules.records` -- JSON game records and their replay (the referee).
+
+Belot (2 or 3 players) lives in :mod:`p2pbelka.rules.belot`, built the same way
+over the same cards, plays, tricks, errors and record plumbing
+(:mod:`p2pbelka.rules.recordio`).
 """
 
 from p2pbelka.rules.core import deal_pattern, legal_mask, mask_points, trick_winner

@@ -28,12 +28,28 @@ BAD_CHOICE = "bad_choice"
 GAME_OVER = "game_over"
 BAD_SEAT = "bad_seat"
 
+# Belot
+BID = "bid"
+BIDDING = "bidding"
+NOT_BIDDING = "not_bidding"
+EXTRA_PENDING = "extra_pending"
+NO_EXTRA = "no_extra"
+BEAT_TRUMP = "beat_trump"
+DECLARE_MOMENT = "declare_moment"
+NOT_A_COMBINATION = "not_a_combination"
+DECLARED_TWICE = "declared_twice"
+SEQUENCE_OVERLAP = "sequence_overlap"
+CLAIM_MOMENT = "claim_moment"
+FALSE_CLAIM = "false_claim"
+TURNED_CARD = "turned_card"
+
 
 class RuleViolation(Exception):
     """An action the rules do not allow.
 
     Attributes: ``deal`` (0-based deal number in the game), ``trick`` (0-based,
-    or None outside play), ``seat`` and ``card`` (None when not about one),
+    or None outside play), ``seat``, ``card`` and ``call`` (a bid; None when
+    not about one),
     ``rule`` (one of the ids in this module) and ``message`` (for humans; it
     repeats the deal, trick, seat and card).
     """
@@ -47,12 +63,14 @@ class RuleViolation(Exception):
         trick: int | None = None,
         seat: int | None = None,
         card: Card | None = None,
+        call: str | None = None,
     ) -> None:
         self.rule = rule
         self.deal = deal
         self.trick = trick
         self.seat = seat
         self.card = card
+        self.call = call
         where = []
         if deal is not None:
             where.append(f"deal {deal}")
@@ -62,6 +80,8 @@ class RuleViolation(Exception):
             where.append(f"seat {seat}")
         if card is not None:
             where.append(f"card {card}")
+        if call is not None:
+            where.append(f"call {call}")
         prefix = ", ".join(where)
         self.message = f"{prefix}: {message} [{rule}]" if prefix else f"{message} [{rule}]"
         super().__init__(self.message)

@@ -289,14 +289,19 @@ class GameState:
         notes = [f"seat {deal.redeal_claim} asked for a re-deal"]
         awarded = [0, 0]
         if streak == 3:
-            # Literal reading of the seed: the dealing team "opens one" -- a point in
-            # the classic count, an eye against it in the eyes variant.
-            awarded[deal.dealer & 1] += 1
-            notes.append(
-                "three re-deals in a row: "
-                + ("one eye against" if self.options.eyes else "one point to")
-                + f" the dealing team {deal.dealer & 1}"
-            )
+            # A penalty on the dealers (seed 000: an eye opened *on* the dealing team):
+            # an eye against it in the eyes variant, a point to the other team in the
+            # classic count.
+            dealers = deal.dealer & 1
+            if self.options.eyes:
+                awarded[dealers] += 1
+                notes.append(f"three re-deals in a row: one eye against the dealing team {dealers}")
+            else:
+                awarded[1 - dealers] += 1
+                notes.append(
+                    f"three re-deals in a row: one point to team {1 - dealers},"
+                    f" the dealing team {dealers} is charged"
+                )
             streak = 0
         score = (self.score[0] + awarded[0], self.score[1] + awarded[1])
         winner = self._target_winner(score)

@@ -21,20 +21,16 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from p2pbelka.cards import CARDS, Card, CardParseError, from_mask
+from p2pbelka.cards import CARDS, Card, from_mask
 from p2pbelka.rules import errors as E
 from p2pbelka.rules.deal import Play, RedealClaim
 from p2pbelka.rules.errors import RuleViolation
 from p2pbelka.rules.game import EGGS_CHOICES, DealResult, EggsChoice, GameState
 from p2pbelka.rules.options import OptionError, Options, options_from
-
-
-class RecordError(ValueError):
-    """A malformed record; ``path`` says where (``deals[3].hands[2][5]``)."""
-
-    def __init__(self, path: str, message: str) -> None:
-        self.path = path
-        super().__init__(f"{path or 'record'}: {message}")
+from p2pbelka.rules.recordio import RecordError
+from p2pbelka.rules.recordio import card as _card
+from p2pbelka.rules.recordio import expect as _expect
+from p2pbelka.rules.recordio import seat as _seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +89,7 @@ def parse_record(data: object) -> Record:
     """Check a record's shape (decoded JSON); raises :class:`RecordError`."""
     obj = _expect(data, dict, "", "an object")
     if obj.get("game") != "belka":
-        raise RecordError("game", f'expected "belka", got {obj.get("game")!r}')
+        raise RecordError("game", f'expected "belka" or "belot", got {obj.get("game")!r}')
     rules = _expect(obj.get("rules", {}), dict, "rules", "an object")
     preset = rules.get("preset", "classic")
     overrides = _expect(rules.get("options", {}), dict, "rules.options", "an object")
@@ -147,36 +143,6 @@ def _parse_deal(data: object, path: str) -> RecordDeal:
     if choice is not None and choice not in EGGS_CHOICES:
         raise RecordError(f"{path}.eggs_choice", f'expected "plus4" or "title", got {choice!r}')
     return RecordDeal((hands[0], hands[1], hands[2], hands[3]), plays, claim, choice)
-
-
-def _expect(value: object, kind: type, path: str, what: str) -> Any:
-    if not isinstance(value, kind):
-        raise RecordError(path, f"expected {what}, got {_json_type(value)}")
-    return value
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null (or missing)"
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
-        type(value), "a number"
-    )
-
-
-def _seat(value: object, path: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 4:
-        got = repr(value) if isinstance(value, int) else _json_type(value)
-        raise RecordError(path, f"expected a seat 0..3, got {got}")
-    return value
-
-
-def _card(value: object, path: str) -> Card:
-    try:
-        if not isinstance(value, str):
-            raise CardParseError(f"not a card: {value!r}")
-        return Card.parse(value)
-    except CardParseError as exc:
-        raise RecordError(path, str(exc)) from None
 
 
 # -- replay and report ------------------------------------------------------------

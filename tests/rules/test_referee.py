@@ -15,6 +15,7 @@ from p2pbelka.cli.main import main
 from p2pbelka.rules import options_from
 from p2pbelka.rules.randomplay import play_random_game
 from p2pbelka.rules.records import game_to_record, parse_record, replay_record
+from tests.rules.referee_helpers import referee
 
 HANDS = [
     "AC TC KC 7D 8D AH 7S 8S".split(),
@@ -28,14 +29,6 @@ def record(plays: list[str], **extra: Any) -> dict[str, Any]:
     hands = [list(h) for h in HANDS]
     deal: dict[str, Any] = {"hands": hands, "plays": plays, **extra}
     return {"game": "belka", "rules": {"preset": "classic"}, "first_dealer": 0, "deals": [deal]}
-
-
-def referee(tmp_path: Path, data: object, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    path = tmp_path / "game.json"
-    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
-    code = main(["referee", str(path)])
-    out, err = capsys.readouterr()
-    return code, out + err
 
 
 def test_random_games_pass_the_referee(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -134,7 +127,7 @@ def test_plays_after_a_redeal_claim(tmp_path: Path, capsys: pytest.CaptureFixtur
         (lambda r: r["deals"][0].__setitem__("bid", 1), "deals[0].bid"),
         (lambda r: r["rules"].__setitem__("options", {"eggs": "triple"}), "rules.options.eggs"),
         (lambda r: r["rules"].__setitem__("preset", "belot"), "rules.preset"),
-        (lambda r: r.__setitem__("game", "belot"), "game"),
+        (lambda r: r.__setitem__("game", "whist"), "game"),
         (lambda r: r.__setitem__("first_dealer", True), "first_dealer"),
         (lambda r: r.pop("deals"), "deals"),
     ],

@@ -179,10 +179,22 @@ def test_three_redeals_classic() -> None:
     game = redeal(redeal(game))
     assert game.redeal_streak == 2 and game.dealer == 1 and game.score == (0, 0)
     game = redeal(game)
-    assert game.redeal_streak == 0 and game.score == (0, 1)  # the dealing team opens one
+    # A penalty on the dealing team (seat 1, team 1): one point to the other team.
+    assert game.redeal_streak == 0 and game.score == (1, 0)
+    assert "one point to team 0" in game.history[-1].notes[1]
     assert game.dealer == 1 and game.deal_number == 3 and game.first_deal
     game = finish(redeal(game), 70, jc_holder=0)
     assert game.redeal_streak == 0 and game.dealer == 2
+
+
+def test_three_redeals_classic_end_the_game_for_the_other_team() -> None:
+    game = replace(GameState.new(CLASSIC, first_dealer=2), score=(3, 11))
+    game = redeal(redeal(redeal(game)))
+    # Team 0 deals; the point goes to team 1, which reaches 12 and wins.
+    assert game.score == (3, 12) and game.winner == 1
+    game = replace(GameState.new(CLASSIC, first_dealer=2), score=(11, 3))
+    game = redeal(redeal(redeal(game)))
+    assert game.score == (11, 4) and game.winner is None
 
 
 def test_redeal_claim_through_the_game() -> None:
