@@ -1,0 +1,238 @@
+"""secp256k1 as the group of fair-deal version 2, through libsecp256k1 (``coincurve``).
+
+secp256k1 has prime order n and cofactor 1, so every point on the curve other
+than infinity is a group element, and infinity has no compressed encoding.  A
+point is the 33-byte SEC1 compressed encoding (``02``/``03`` || x, 0 <= x < p):
+exactly one encoding per point.  Other encodings libsecp256k1 would also parse
+(65-byte uncompressed or hybrid) are refused before it sees them, so two
+different byte strings never name the same point.
+
+Scalars are 32-byte big-endian integers, canonical (< n) and non-zero.  Point
+multiplication is libsecp256k1's constant-time ``ecmult_const``
+(``secp256k1_ec_pubkey_tweak_mul``).  Scalar arithmetic mod n is done with
+Python integers: it runs once per deal on values derived from the seed (never on
+a peer's input), and inversion is Fermat's ``a^(n-2)``, whose sequence of
+operations depends only on the public exponent.
+
+Card points come from RFC 9380 ``hash_to_curve`` with the suite
+``secp256k1_XMD:SHA-256_SSWU_RO_`` (random oracle, two field elements mapped by
+simplified SWU on a 3-isogenous curve, then added).  Its inputs are public (the
+game id and a card index), so this pure-Python version need not be
+constant-time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Final
+
+from coincurve import PublicKey
+
+from .errors import BadPoint, BadScalar
+from .group import OpCounts, check_scalar, describe, random_nonzero_scalar
+
+P: Final = 2**256 - 2**32 - 977
+"""The field prime."""
+N: Final = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
+"""The group order (the scalar modulus)."""
+
+POINT_BYTES: Final = 33
+SCALAR_BYTES: Final = 32
+
+# RFC 9380 section 8.7: the isogenous curve E': y^2 = x^3 + A'x + B', and Z.
+_ISO_A: Final = 0x3F8731ABDD661ADCA08A5558F0F5D272E953D363CB6F0E5D405447C01A444533
+_ISO_B: Final = 1771
+_Z: Final = P - 11
+
+# RFC 9380 appendix E.1: the 3-isogeny map E' -> secp256k1, lowest degree first.
+_X_NUM: Final = (
+    0x8E38E38E38E38E38E38E38E38E38E38E38E38E38E38E38E38E38E38DAAAAA8C7,
+    0x07D3D4C80BC321D5B9F315CEA7FD44C5D595D2FC0BF63B92DFFF1044F17C6581,
+    0x534C328D23F234E6E2A413DECA25CAECE4506144037C40314ECBD0B53D9DD262,
+    0x8E38E38E38E38E38E38E38E38E38E38E38E38E38E38E38E38E38E38DAAAAA88C,
+)
+_X_DEN: Final = (
+    0xD35771193D94918A9CA34CCBB7B640DD86CD409542F8487D9FE6B745781EB49B,
+    0xEDADC6F64383DC1DF7C4B2D51B54225406D36B641F5E41BBC52A56612A8C6D14,
+    1,
+)
+_Y_NUM: Final = (
+    0x4BDA12F684BDA12F684BDA12F684BDA12F684BDA12F684BDA12F684B8E38E23C,
+    0xC75E0C32D5CB7C0FA9D0A54B12A0A6D5647AB046D686DA6FDFFC90FC201D71A3,
+    0x29A6194691F91A73715209EF6512E576722830A201BE2018A765E85A9ECEE931,
+    0x2F684BDA12F684BDA12F684BDA12F684BDA12F684BDA12F684BDA12F38E38D84,
+)
+_Y_DEN: Final = (
+    0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFF93B,
+    0x7A06534BB8BDB49FD5E9E6632722C2989467C1BFC8E8D978DFB425D2685C2573,
+    0x6484AA716545CA2CF3A70C3FA8FE337E0A3D21162F0D6299A7BF8192BFD2A76F,
+    1,
+)
+
+
+def expand_message_xmd(msg: bytes, dst: bytes, length: int) -> bytes:
+    """RFC 9380 section 5.3.1 with SHA-256."""
+    ell = -(-length // 32)
+    if ell > 255 or length > 65535 or len(dst) > 255:
+        raise ValueError("expand_message_xmd: output or DST too long")
+    dst_prime = dst + bytes([len(dst)])
+    b0 = hashlib.sha256(bytes(64) + msg + length.to_bytes(2, "big") + b"\x00" + dst_prime).digest()
+    blocks = [hashlib.sha256(b0 + b"\x01" + dst_prime).digest()]
+    for i in range(2, ell + 1):
+        mixed = bytes(a ^ b for a, b in zip(b0, blocks[-1], strict=True))
+        blocks.append(hashlib.sha256(mixed + bytes([i]) + dst_prime).digest())
+    return b"".join(blocks)[:length]
+
+
+def hash_to_field(msg: bytes, dst: bytes, count: int = 2) -> list[int]:
+    """RFC 9380 section 5.2: ``count`` elements of GF(p), 48 bytes of output each."""
+    okm = expand_message_xmd(msg, dst, 48 * count)
+    return [int.from_bytes(okm[48 * i : 48 * (i + 1)], "big") % P for i in range(count)]
+
+
+def _sqrt(a: int) -> int | None:
+    root = pow(a, (P + 1) // 4, P)  # p = 3 mod 4
+    return root if root * root % P == a % P else None
+
+
+def map_to_curve_sswu(u: int) -> tuple[int, int]:
+    """RFC 9380 section 6.6.2, simplified SWU onto E' (straight-line form, public input)."""
+    u2z = _Z * u * u % P
+    tv1 = (u2z * u2z + u2z) % P
+    if tv1 == 0:
+        x1 = _ISO_B * pow(_Z * _ISO_A, P - 2, P) % P
+    else:
+        x1 = (P - _ISO_B) * pow(_ISO_A, P - 2, P) * (1 + pow(tv1, P - 2, P)) % P
+    gx1 = (x1 * x1 * x1 + _ISO_A * x1 + _ISO_B) % P
+    y = _sqrt(gx1)
+    if y is not None:
+        x = x1
+    else:
+        x = u2z * x1 % P
+        y = _sqrt((x * x * x + _ISO_A * x + _ISO_B) % P)
+        if y is None:  # impossible: one of gx1, gx2 is a square
+            raise RuntimeError("simplified SWU found no square root")
+    if u % 2 != y % 2:
+        y = P - y
+    return x, y
+
+
+def _poly(coeffs: tuple[int, ...], x: int) -> int:
+    acc = 0
+    for c in reversed(coeffs):
+        acc = (acc * x + c) % P
+    return acc
+
+
+def iso_map(x: int, y: int) -> tuple[int, int]:
+    """RFC 9380 appendix E.1: the 3-isogeny from E' to secp256k1."""
+    x_den = _poly(_X_DEN, x)
+    y_den = _poly(_Y_DEN, x)
+    if x_den == 0 or y_den == 0:  # the isogeny's kernel: never reached from a hash
+        raise RuntimeError("hash to curve hit the isogeny's kernel")
+    x_out = _poly(_X_NUM, x) * pow(x_den, P - 2, P) % P
+    y_out = y * _poly(_Y_NUM, x) * pow(y_den, P - 2, P) % P
+    return x_out, y_out
+
+
+def _uncompressed(x: int, y: int) -> bytes:
+    return b"\x04" + x.to_bytes(32, "big") + y.to_bytes(32, "big")
+
+
+def hash_to_curve(msg: bytes, dst: bytes) -> bytes:
+    """RFC 9380 ``secp256k1_XMD:SHA-256_SSWU_RO_``, as a compressed point.
+
+    libsecp256k1 parses both mapped points (so each is checked to be on the
+    curve) and adds them; the cofactor is 1, so there is nothing to clear.
+    """
+    u0, u1 = hash_to_field(msg, dst)
+    q0 = PublicKey(_uncompressed(*iso_map(*map_to_curve_sswu(u0))))
+    q1 = PublicKey(_uncompressed(*iso_map(*map_to_curve_sswu(u1))))
+    return PublicKey.combine_keys([q0, q1]).format(compressed=True)
+
+
+class Secp256k1Group:
+    """secp256k1 (prime order, cofactor 1) through libsecp256k1."""
+
+    name = "secp256k1"
+    version = 2
+    point_bytes = POINT_BYTES
+    scalar_bytes = SCALAR_BYTES
+    order = N
+
+    def __init__(self) -> None:
+        self.ops = OpCounts()
+
+    def hash_to_group(self, domain: bytes, message: bytes) -> bytes:
+        """RFC 9380 hash_to_curve with ``domain`` as the DST."""
+        self.ops.hash_to_group += 1
+        return self.validate_point(hash_to_curve(message, domain))
+
+    def _parse(self, point: object) -> PublicKey:
+        if not isinstance(point, bytes) or len(point) != POINT_BYTES:
+            raise BadPoint(f"a point is {POINT_BYTES} bytes, got {describe(point)}")
+        if point[0] not in (2, 3):
+            raise BadPoint(f"not a compressed point (first byte {point[0]:#04x})")
+        try:
+            # Refuses x >= p and an x with no point on the curve.
+            return PublicKey(point)
+        except ValueError:
+            raise BadPoint("not a point on secp256k1") from None
+
+    def is_valid_point(self, point: object) -> bool:
+        try:
+            self.validate_point(point)
+        except BadPoint:
+            return False
+        return True
+
+    def validate_point(self, point: object) -> bytes:
+        self.ops.validate += 1
+        self._parse(point)
+        assert isinstance(point, bytes)
+        return point
+
+    def mult(self, scalar: bytes, point: object) -> bytes:
+        self.ops.mult += 1
+        parsed = self._parse(point)
+        try:
+            product = parsed.multiply(scalar)
+        except ValueError:  # zero or >= n: the caller's scalars are validated
+            raise BadScalar("scalar not in 1..n-1") from None
+        result: bytes = product.format(compressed=True)
+        return result
+
+    def add(self, p: object, q: object) -> bytes:
+        self.ops.add += 1
+        try:
+            total = PublicKey.combine_keys([self._parse(p), self._parse(q)])
+        except ValueError:
+            raise BadPoint("the sum is the point at infinity") from None
+        result: bytes = total.format(compressed=True)
+        return result
+
+    def validate_scalar(self, scalar: object) -> bytes:
+        return check_scalar(scalar, N, "big")
+
+    def scalar_from_64(self, data: bytes) -> bytes:
+        if len(data) != 64:
+            raise ValueError("scalar_from_64 needs exactly 64 bytes")
+        return (int.from_bytes(data, "big") % N).to_bytes(32, "big")
+
+    def random_scalar(self) -> bytes:
+        return random_nonzero_scalar(self)
+
+    def scalar_mul(self, a: bytes, b: bytes) -> bytes:
+        product = int.from_bytes(a, "big") * int.from_bytes(b, "big") % N
+        return product.to_bytes(32, "big")
+
+    def scalar_invert(self, a: bytes) -> bytes:
+        value = int.from_bytes(a, "big") % N
+        if value == 0:
+            raise BadScalar("zero has no inverse")
+        self.ops.scalar_invert += 1
+        return pow(value, N - 2, N).to_bytes(32, "big")
+
+
+SECP256K1: Final = Secp256k1Group()
+"""The group every deal of fair-deal version 2 uses."""
