@@ -183,3 +183,30 @@ def test_wrong_lengths_and_types(version: int) -> None:
         (0, Step.REVEAL),
         (1, Step.REVEAL),
     }
+
+
+def test_what_the_caller_knows_saves_work_and_changes_nothing(version: int) -> None:
+    deal = make_deal(4, version=version)
+    group = deal.ctx.group
+    full_before = group.ops.copy()
+    full = run_audit(deal)
+    full_mults = group.ops.since(full_before).mult
+    assert full.ok and full_mults == 8 * 32 + 32
+
+    me = deal.seats[2]
+    computed = {(Step.SHUFFLE, 2): deal.shuffles[2], (Step.LOCK, 2): deal.locks[2]}
+    opened = {j: full.cards[j] for j in range(0, 32, 2)}
+    before = group.ops.copy()
+    lean = run_audit(deal, computed=computed, own=me.secrets, opened=opened)
+    assert group.ops.since(before).mult == 6 * 32 + 16
+    assert lean == full
+
+
+def test_opened_positions_do_not_hide_a_wrong_share(version: int) -> None:
+    deal = make_deal(3, version=version)
+    shares = deal.all_shares()
+    seat, position, _ = shares[7]
+    shares[7] = (seat, position, deal.seats[seat].share(position + 1))
+    opened = {j: deal.open(j, 0) for j in range(32)}
+    report = run_audit(deal, shares=shares, opened=opened)
+    assert only(report) == (seat, Step.SHARE, position)
