@@ -204,6 +204,8 @@ class Secp256k1Group:
         self.ops.mult += 1
         if not isinstance(point, bytes) or len(point) != POINT_BYTES or point[0] not in (2, 3):
             self._parse(point)  # raises the precise BadPoint
+        if not isinstance(scalar, bytes) or len(scalar) != SCALAR_BYTES:
+            raise BadScalar(f"a scalar is {SCALAR_BYTES} bytes, got {describe(scalar)}")
         key = ffi.new("secp256k1_pubkey *")
         if not lib.secp256k1_ec_pubkey_parse(_CTX, key, point, POINT_BYTES):
             raise BadPoint("not a point on secp256k1")

@@ -102,3 +102,10 @@ def test_scalars_are_big_endian_mod_n() -> None:
     assert int.from_bytes(s, "big") == int.from_bytes(b"\xff" * 64, "big") % N
     a = SECP256K1.random_scalar()
     assert int.from_bytes(SECP256K1.scalar_mul(a, SECP256K1.scalar_invert(a)), "big") == 1
+
+
+@pytest.mark.parametrize("bad", [bytes(32), N.to_bytes(32, "big"), b"\x01" * 31, b"\x01" * 33])
+def test_mult_refuses_a_bad_scalar(bad: bytes) -> None:
+    point = SECP256K1.hash_to_group(b"t", b"p")
+    with pytest.raises(BadScalar):
+        SECP256K1.mult(bad, point)
