@@ -56,7 +56,7 @@ class DealContext:
         if not 2 <= self.n_positions <= MAX_POSITIONS:
             raise ValueError(f"n_positions must be 2..{MAX_POSITIONS}")
 
-    @property
+    @cached_property
     def group(self) -> Group:
         return group_for(self.version)
 
@@ -170,7 +170,7 @@ def derive_secrets(ctx: DealContext, seat: int, seed: bytes) -> SeatSecrets:
     scalar = XofReader(_seat_input(LABEL_SHUFFLE_SCALAR, ctx, seat, seed), 64).nonzero_scalar(group)
     lock_reader = XofReader(_seat_input(LABEL_LOCK_SCALARS, ctx, seat, seed), 64 * ctx.n_positions)
     locks = tuple(lock_reader.nonzero_scalar(group) for _ in range(ctx.n_positions))
-    inverse, *shares = batch_invert(group, [scalar, *locks])
+    inverse, *shares = group.invert_all([scalar, *locks])
     return SeatSecrets(
         seat=seat,
         shuffle_scalar=scalar,
@@ -180,18 +180,3 @@ def derive_secrets(ctx: DealContext, seat: int, seed: bytes) -> SeatSecrets:
         shares=tuple(shares),
         lock_factors=tuple(group.scalar_mul(inverse, k) for k in locks),
     )
-
-
-def batch_invert(group: Group, scalars: list[bytes]) -> list[bytes]:
-    """Inverses of non-zero scalars with one inversion (Montgomery's trick): an
-    inversion costs about 25 scalar multiplications, and a seat needs N + 1."""
-    prefix = [scalars[0]]
-    for scalar in scalars[1:]:
-        prefix.append(group.scalar_mul(prefix[-1], scalar))
-    inverse = group.scalar_invert(prefix[-1])
-    out = [b""] * len(scalars)
-    for i in range(len(scalars) - 1, 0, -1):
-        out[i] = group.scalar_mul(inverse, prefix[i - 1])
-        inverse = group.scalar_mul(inverse, scalars[i])
-    out[0] = inverse
-    return out
