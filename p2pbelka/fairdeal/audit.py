@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .deck import card_table, initial_deck
+from .deck import deal_cards, initial_deck
 from .derive import DealContext, SeatSecrets, check_commitment, derive_secrets
 from .errors import BadPoint, BadScalar
 from .group import Group
@@ -237,7 +237,7 @@ def _decode(
             continue
         published[(seat, position)] = share
 
-    index_of = card_table(ctx.game_id, ctx.version).index_of
+    index_of = deal_cards(ctx).index_of
     cards: list[int | None] = []
     for j in range(n):
         known = opened.get(j)

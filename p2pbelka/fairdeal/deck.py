@@ -45,12 +45,13 @@ class CardTable:
 
 
 @lru_cache(maxsize=16)
-def card_table(game_id: bytes, version: int = 1) -> CardTable:
-    """Card points for indices 0..63 of this game (cached: hashing to the group costs)."""
+def card_table(game_id: bytes, version: int = 1, count: int = MAX_POSITIONS) -> CardTable:
+    """Card points for indices 0..count-1 of this game (cached: hashing to the
+    group costs, in version 2 about half a millisecond a point).  A game should
+    call it once at setup, off the critical path of its first deal."""
     group, domain = group_for(version), card_domain(version)
     points = tuple(
-        group.hash_to_group(domain, frame(game_id) + i.to_bytes(2, "big"))
-        for i in range(MAX_POSITIONS)
+        group.hash_to_group(domain, frame(game_id) + i.to_bytes(2, "big")) for i in range(count)
     )
     return CardTable(game_id, points, version)
 
@@ -59,9 +60,14 @@ def card_point(game_id: bytes, index: int, version: int = 1) -> bytes:
     return card_table(game_id, version).points[index]
 
 
+def deal_cards(ctx: DealContext) -> CardTable:
+    """The card points a deal uses: indices 0..n_positions-1."""
+    return card_table(ctx.game_id, ctx.version, ctx.n_positions)
+
+
 def initial_deck(ctx: DealContext) -> list[bytes]:
     """Position i holds card i; the first shuffler's input, computed by every seat."""
-    return list(card_table(ctx.game_id, ctx.version).points[: ctx.n_positions])
+    return list(deal_cards(ctx).points)
 
 
 def deck_digest(deck: Sequence[bytes], version: int = 1) -> bytes:
@@ -181,7 +187,7 @@ def open_position(
         point = group.mult(scalar, locked_point)
     except BadPoint:
         raise BadDeck("locked point is not a valid group element", position) from None
-    index = card_table(ctx.game_id, ctx.version).index_of.get(point)
+    index = deal_cards(ctx).index_of.get(point)
     if index is None or index >= ctx.n_positions:
         raise NotACard(position)
     return index

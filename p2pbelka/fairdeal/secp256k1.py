@@ -94,27 +94,32 @@ def hash_to_field(msg: bytes, dst: bytes, count: int = 2) -> list[int]:
     return [int.from_bytes(okm[48 * i : 48 * (i + 1)], "big") % P for i in range(count)]
 
 
-def _sqrt(a: int) -> int | None:
-    root = pow(a, (P + 1) // 4, P)  # p = 3 mod 4
-    return root if root * root % P == a % P else None
+# Constants of the straight-line map: -B/A and B/(Z*A) on E'.
+_MINUS_B_OVER_A: Final = (P - _ISO_B) * pow(_ISO_A, -1, P) % P
+_B_OVER_ZA: Final = _ISO_B * pow(_Z * _ISO_A, -1, P) % P
+
+
+_SQRT_MINUS_Z: Final = pow(11, (P + 1) // 4, P)  # -Z = 11 is a square mod p
 
 
 def map_to_curve_sswu(u: int) -> tuple[int, int]:
-    """RFC 9380 section 6.6.2, simplified SWU onto E' (straight-line form, public input)."""
+    """RFC 9380 section 6.6.2, simplified SWU onto E' (straight-line form, public input).
+
+    One square root: with p = 3 mod 4, ``t = gx1^((p+1)/4)`` is a root of gx1
+    or of -gx1; in the second case ``gx2 = Z^3 u^6 gx1`` has the root
+    ``t * u^3 * Z * sqrt(-Z)`` (RFC 9380's sqrt_ratio for p = 3 mod 4).
+    """
     u2z = _Z * u * u % P
     tv1 = (u2z * u2z + u2z) % P
-    if tv1 == 0:
-        x1 = _ISO_B * pow(_Z * _ISO_A, P - 2, P) % P
-    else:
-        x1 = (P - _ISO_B) * pow(_ISO_A, P - 2, P) * (1 + pow(tv1, P - 2, P)) % P
+    x1 = _B_OVER_ZA if tv1 == 0 else _MINUS_B_OVER_A * (1 + pow(tv1, -1, P)) % P
     gx1 = (x1 * x1 * x1 + _ISO_A * x1 + _ISO_B) % P
-    y = _sqrt(gx1)
-    if y is not None:
-        x = x1
+    t = pow(gx1, (P + 1) // 4, P)
+    if t * t % P == gx1:
+        x, y = x1, t
     else:
         x = u2z * x1 % P
-        y = _sqrt((x * x * x + _ISO_A * x + _ISO_B) % P)
-        if y is None:  # impossible: one of gx1, gx2 is a square
+        y = t * pow(u, 3, P) * _Z * _SQRT_MINUS_Z % P
+        if y * y % P != (x * x * x + _ISO_A * x + _ISO_B) % P:  # impossible for p = 3 mod 4
             raise RuntimeError("simplified SWU found no square root")
     if u % 2 != y % 2:
         y = P - y
@@ -134,8 +139,8 @@ def iso_map(x: int, y: int) -> tuple[int, int]:
     y_den = _poly(_Y_DEN, x)
     if x_den == 0 or y_den == 0:  # the isogeny's kernel: never reached from a hash
         raise RuntimeError("hash to curve hit the isogeny's kernel")
-    x_out = _poly(_X_NUM, x) * pow(x_den, P - 2, P) % P
-    y_out = y * _poly(_Y_NUM, x) * pow(y_den, P - 2, P) % P
+    x_out = _poly(_X_NUM, x) * pow(x_den, -1, P) % P
+    y_out = y * _poly(_Y_NUM, x) * pow(y_den, -1, P) % P
     return x_out, y_out
 
 
