@@ -1,20 +1,54 @@
-"""CPU cost of the fair-dealing crypto alone: one four-seat deal of 32 positions,
-the audit replay, and the raw group operation rate.  No network, no rules."""
+"""CPU cost of the fair-dealing crypto alone, for every fair-deal version: no network, no rules.
+
+Every time is printed twice: in milliseconds, and as ``_x``, a multiple of one
+PyNaCl ed25519 noclamp scalar multiplication timed in the same run (the
+yardstick, ``yardstick_us``), so figures from different machines compare.
+``_mults`` counts the group multiplications the step performed.
+
+Per version ``vN_``, for one four-seat deal of 32 positions played out (every
+position opened to every seat, as in a Belka deal where all cards are played):
+
+- ``deal_all_seats``: all four seats' crypto: deriving secrets, shuffle and
+  lock passes, each seat reading its own hand and decoding the 24 cards the
+  others play;
+- ``deal_hands_only``: the same without decoding the plays (the figure the
+  issue tracker quoted before: passes and hands);
+- ``audit_one_seat``: the audit one seat really runs at the end of the deal,
+  its own passes and secrets reused and the played positions not decoded again;
+- ``audit_one_seat_nothing_opened``: the same if no position had been opened
+  (a deal abandoned before play): every position decoded;
+- ``verify_fairdeal``: what a verifier of the transcript spends on the deck: it
+  has no seat, so it decodes every play once and replays every pass;
+- ``mult_us``: one multiplication of the version's group, parsing included;
+- ``card_points_per_game``: hashing the 32 card points to the group, once per
+  game (a table should do it at setup, off the first deal's critical path).
+
+``candidate_*`` are unit costs of groups considered for version 2 that are not
+dependencies (measured only where installed).
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+
+from nacl import bindings as nacl
 
 from p2pbelka.fairdeal import (
-    ED25519,
+    SUPPORTED_VERSIONS,
+    AuditReport,
     DealContext,
     LocalSeat,
+    SeatSecrets,
+    Step,
     audit,
     card_point,
-    card_table,
+    deal_cards,
+    group_for,
     initial_deck,
 )
 
@@ -32,7 +66,32 @@ def _cpu_ms(fn: Callable[[], object], repeats: int) -> float:
     return statistics.median(samples)
 
 
-def _one_deal(ctx: DealContext) -> tuple[list[LocalSeat], list[list[bytes]], list[list[bytes]]]:
+def yardstick_us(count: int) -> float:
+    """One PyNaCl ``crypto_scalarmult_ed25519_noclamp``, in microseconds."""
+    point = nacl.crypto_core_ed25519_from_uniform(hashlib.sha256(b"yardstick").digest())
+    scalar = nacl.crypto_core_ed25519_scalar_reduce(os.urandom(64))
+    mult = nacl.crypto_scalarmult_ed25519_noclamp
+    return 1000 * _cpu_ms(lambda: [mult(scalar, point) for _ in range(count)], 5) / count
+
+
+@dataclass
+class PlayedDeal:
+    ctx: DealContext
+    seats: list[LocalSeat]
+    shuffles: list[list[bytes]]
+    locks: list[list[bytes]]
+    cards: dict[int, int]
+
+    @property
+    def order(self) -> list[int]:
+        return list(range(N_SEATS))
+
+    def shares(self) -> list[tuple[int, int, bytes]]:
+        return [(s.seat, j, s.share(j)) for s in self.seats for j in range(N_POSITIONS)]
+
+
+def play_deal(ctx: DealContext, decode_plays: bool = True) -> PlayedDeal:
+    """Every seat's crypto for one deal: position j is dealt to seat j mod 4."""
     seats = [LocalSeat(ctx, seat) for seat in range(N_SEATS)]
     shuffles: list[list[bytes]] = []
     locks: list[list[bytes]] = []
@@ -43,45 +102,128 @@ def _one_deal(ctx: DealContext) -> tuple[list[LocalSeat], list[list[bytes]], lis
     for seat in seats:
         deck = seat.lock(deck)
         locks.append(deck)
+    cards: dict[int, int] = {}
     for j in range(N_POSITIONS):
         holder = seats[j % N_SEATS]
         others = {s.seat: s.share(j) for s in seats if s is not holder}
-        holder.open(j, deck[j], others)
-    return seats, shuffles, locks
+        cards[j] = holder.open(j, deck[j], others)
+        if decode_plays:  # the card is played: every other seat decodes it
+            for seat in seats:
+                if seat is not holder:
+                    mine = {s.seat: s.share(j) for s in seats if s is not seat}
+                    seat.open(j, deck[j], mine)
+    return PlayedDeal(ctx, seats, shuffles, locks, cards)
+
+
+def audit_as_seat(deal: PlayedDeal, seat: int | None, opened: bool) -> AuditReport:
+    """The audit ``seat`` runs (``None``: a verifier with no seat)."""
+    computed: dict[tuple[Step, int], list[bytes]] = {}
+    own: SeatSecrets | None = None
+    if seat is not None:
+        computed = {(Step.SHUFFLE, seat): deal.shuffles[seat], (Step.LOCK, seat): deal.locks[seat]}
+        own = deal.seats[seat].secrets
+    report = audit(
+        deal.ctx,
+        deal.order,
+        {s.seat: s.commitment for s in deal.seats},
+        {s.seat: s.seed for s in deal.seats},
+        deal.shuffles,
+        deal.locks,
+        deal.shares(),
+        computed=computed,
+        own=own,
+        opened=deal.cards if opened else None,
+    )
+    if not report.ok:
+        raise RuntimeError(f"benchmark deal failed its audit: {report.faults}")
+    return report
+
+
+def verify_deck(deal: PlayedDeal) -> None:
+    """A verifier's deck work: decode every play once, then replay every pass."""
+    final = deal.locks[-1]
+    for j in range(N_POSITIONS):
+        shares = {s.seat: s.share(j) for s in deal.seats}
+        deal.seats[0].open(j, final[j], {k: v for k, v in shares.items() if k != 0})
+    audit_as_seat(deal, None, opened=True)
+
+
+def _measure(
+    figures: dict[str, object], key: str, fn: Callable[[], object], repeats: int, unit_us: float
+) -> None:
+    """Time ``fn`` and count its multiplications; ``key_ms``, ``key_x``, ``key_mults``."""
+    group = group_for(int(key[1]))
+    before = group.ops.copy()
+    fn()
+    mults = group.ops.since(before).mult
+    ms = _cpu_ms(fn, repeats)
+    figures[f"{key}_ms"] = round(ms, 2)
+    figures[f"{key}_x"] = round(1000 * ms / unit_us, 1)
+    figures[f"{key}_mults"] = mults
+
+
+def version_figures(version: int, quick: bool, unit_us: float) -> dict[str, object]:
+    repeats = 3 if quick else 11
+    ctx = DealContext(os.urandom(16), 0, N_SEATS, N_POSITIONS, version)
+    group = group_for(version)
+    figures: dict[str, object] = {f"v{version}_group": group.name}
+    start = time.process_time()
+    deal_cards(ctx)  # per-game setup, cached, not part of a deal
+    setup_ms = 1000 * (time.process_time() - start)
+    figures[f"v{version}_card_points_per_game_ms"] = round(setup_ms, 2)
+    figures[f"v{version}_card_points_per_game_x"] = round(1000 * setup_ms / unit_us, 1)
+
+    point = card_point(ctx.game_id, 0, version)
+    scalar = group.random_scalar()
+    count = 200 if quick else 2000
+    mult_us = 1000 * _cpu_ms(lambda: [group.mult(scalar, point) for _ in range(count)], 5) / count
+    figures[f"v{version}_mult_us"] = round(mult_us, 1)
+    figures[f"v{version}_mult_x"] = round(mult_us / unit_us, 3)
+
+    v = f"v{version}"
+    _measure(figures, f"{v}_deal_all_seats", lambda: play_deal(ctx), repeats, unit_us)
+    _measure(figures, f"{v}_deal_hands_only", lambda: play_deal(ctx, False), repeats, unit_us)
+    deal = play_deal(ctx, decode_plays=False)
+    _measure(figures, f"{v}_audit_one_seat", lambda: audit_as_seat(deal, 0, True), repeats, unit_us)
+    _measure(
+        figures,
+        f"{v}_audit_one_seat_nothing_opened",
+        lambda: audit_as_seat(deal, 0, False),
+        repeats,
+        unit_us,
+    )
+    _measure(figures, f"{v}_verify_fairdeal", lambda: verify_deck(deal), repeats, unit_us)
+    return figures
+
+
+def candidate_figures(count: int, unit_us: float) -> dict[str, object]:
+    """ristretto255 through ``rbcl`` (a libsodium build with ristretto255 exported,
+    not a dependency: PyNaCl's bundled libsodium does not export ristretto255)."""
+    try:
+        import rbcl  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    except ImportError:
+        return {"candidate_ristretto255": "not installed (pip install rbcl to measure)"}
+    point = rbcl.crypto_core_ristretto255_from_hash(hashlib.sha512(b"candidate").digest())
+    scalar = rbcl.crypto_core_ristretto255_scalar_random()
+    mult = rbcl.crypto_scalarmult_ristretto255
+    us = 1000 * _cpu_ms(lambda: [mult(scalar, point) for _ in range(count)], 5) / count
+    return {
+        "candidate_ristretto255_mult_us": round(us, 1),
+        "candidate_ristretto255_mult_x": round(us / unit_us, 3),
+    }
 
 
 def run(quick: bool = False) -> dict[str, object]:
-    repeats = 3 if quick else 15
-    ctx = DealContext(os.urandom(16), 0, N_SEATS, N_POSITIONS)
-    card_table(ctx.game_id)  # per-game setup, cached, not part of a deal
-
-    deal_ms = _cpu_ms(lambda: _one_deal(ctx), repeats)
-
-    seats, shuffles, locks = _one_deal(ctx)
-    commitments = {s.seat: s.commitment for s in seats}
-    seeds = {s.seat: s.seed for s in seats}
-    shares = [(s.seat, j, s.share(j)) for s in seats for j in range(N_POSITIONS)]
-    order = list(range(N_SEATS))
-
-    def replay() -> None:
-        report = audit(ctx, order, commitments, seeds, shuffles, locks, shares)
-        if not report.ok:
-            raise RuntimeError(f"benchmark deal failed its audit: {report.faults}")
-
-    audit_ms = _cpu_ms(replay, repeats)
-
-    point = card_point(ctx.game_id, 0)
-    scalar = ED25519.random_scalar()
     count = 200 if quick else 2000
-    mult_ms = _cpu_ms(lambda: [ED25519.mult(scalar, point) for _ in range(count)], 3)
-
-    return {
-        "deal_all_seats_ms": round(deal_ms, 2),
-        "deal_per_seat_ms": round(deal_ms / N_SEATS, 2),
-        "audit_all_seats_ms": round(audit_ms, 2),
-        "audit_per_seat_ms": round(audit_ms / N_SEATS, 2),
-        "scalar_mults_per_s": round(count / (mult_ms / 1000)),
-        "seats": N_SEATS,
-        "positions": N_POSITIONS,
-        "group": ED25519.name,
-    }
+    unit_us = yardstick_us(count)
+    figures: dict[str, object] = {"yardstick_us": round(unit_us, 1)}
+    for version in SUPPORTED_VERSIONS:
+        figures.update(version_figures(version, quick, unit_us))
+    figures.update(candidate_figures(count, unit_us))
+    # The yardstick again at the end: how much the machine's speed moved during the run.
+    figures["yardstick_end_us"] = round(yardstick_us(count), 1)
+    newest = f"v{max(SUPPORTED_VERSIONS)}"
+    figures["deal_all_seats_ms"] = figures[f"{newest}_deal_all_seats_ms"]
+    figures["audit_per_seat_ms"] = figures[f"{newest}_audit_one_seat_ms"]
+    figures.update({"seats": N_SEATS, "positions": N_POSITIONS})
+    return figures

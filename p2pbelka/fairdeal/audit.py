@@ -12,10 +12,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .deck import card_table, initial_deck
+from .deck import deal_cards, initial_deck
 from .derive import DealContext, SeatSecrets, check_commitment, derive_secrets
 from .errors import BadPoint, BadScalar
-from .group import ED25519, Group
+from .group import Group
 
 
 class Step(StrEnum):
@@ -60,8 +60,9 @@ def audit(
     shuffles: Sequence[object],
     locks: Sequence[object],
     shares: Iterable[tuple[int, object, object]] = (),
-    group: Group = ED25519,
     computed: Mapping[tuple[Step, int], Sequence[bytes]] | None = None,
+    own: SeatSecrets | None = None,
+    opened: Mapping[int, int] | None = None,
 ) -> AuditReport:
     """Replay a deal.
 
@@ -69,12 +70,23 @@ def audit(
     all seats; a caller error otherwise).  ``shuffles[m]`` / ``locks[m]``: the deck
     published by ``order[m]`` (``None`` or missing if it never came).  ``shares``:
     every published ``(seat, position, share)``.  ``commitments`` / ``seeds``: per
-    seat; a missing seed is a REVEAL fault.  ``computed``: passes the caller made
-    itself, by (step, seat): a published pass equal to one of them is taken as it
-    is (a seat need not replay its own work, a quarter of the audit's cost).
+    seat; a missing seed is a REVEAL fault.
+
+    What the caller already knows saves work, and changes no verdict:
+
+    * ``computed``: passes the caller made itself, by (step, seat): a published
+      pass equal to one of them is taken as it is (a seat need not replay its own
+      work, a quarter of the passes);
+    * ``own``: the caller's own secrets, used instead of deriving them again
+      (when its revealed seed matches its commitment);
+    * ``opened``: position -> card for positions the caller opened during play
+      with the published shares of every seat; they are not decoded again.  Each
+      of those shares is still checked against its seat's seed, so a decode could
+      only repeat the same multiplication with the same result.
     """
     if sorted(order) != list(range(ctx.n_seats)):
         raise ValueError("order must list every seat once")
+    group = ctx.group
     faults: list[Fault] = []
     secrets: dict[int, SeatSecrets] = {}
     for seat in range(ctx.n_seats):
@@ -83,8 +95,10 @@ def audit(
             faults.append(Fault(seat, Step.REVEAL, None, "no 32-byte seed revealed"))
         elif not check_commitment(ctx, seat, seed, commitments.get(seat)):
             faults.append(Fault(seat, Step.COMMIT, None, "seed does not match the commitment"))
+        elif own is not None and own.seat == seat:
+            secrets[seat] = own
         else:
-            secrets[seat] = derive_secrets(ctx, seat, seed, group)
+            secrets[seat] = derive_secrets(ctx, seat, seed)
 
     deck: list[bytes | None] = list(initial_deck(ctx))
     broken = False
@@ -97,14 +111,14 @@ def audit(
                 deck = [None] * ctx.n_positions
                 continue
             before = len(faults)
-            own = (computed or {}).get((step, seat))
-            if own is not None and isinstance(output, list | tuple) and list(output) == list(own):
-                deck = list(own)
+            mine = (computed or {}).get((step, seat))
+            if mine is not None and isinstance(output, list | tuple) and list(output) == list(mine):
+                deck = list(mine)
                 continue
             deck = _replay_pass(ctx, group, step, seat, secrets.get(seat), deck, output, faults)
             broken = broken or len(faults) > before
 
-    cards = _decode(ctx, group, deck, secrets, shares, faults)
+    cards = _decode(ctx, group, deck, secrets, shares, faults, opened or {})
     return AuditReport(cards=cards, faults=tuple(faults))
 
 
@@ -137,7 +151,7 @@ def _replay_pass(
     malformed: tuple[int, str] | None = None
     mismatches: list[int] = []
     for k, point in enumerate(output):
-        good = isinstance(point, bytes) and len(point) == 32
+        good = isinstance(point, bytes) and len(point) == group.point_bytes
         if good and expected is not None and expected[k] is not None:
             # A match with a point we computed ourselves proves validity for free.
             if point == expected[k]:
@@ -195,6 +209,7 @@ def _decode(
     secrets: Mapping[int, SeatSecrets],
     shares: Iterable[tuple[int, object, object]],
     faults: list[Fault],
+    opened: Mapping[int, int],
 ) -> tuple[int | None, ...]:
     n = ctx.n_positions
     # Shares of seats whose seed is unknown may still open a position: a wrong
@@ -222,9 +237,13 @@ def _decode(
             continue
         published[(seat, position)] = share
 
-    index_of = card_table(ctx.game_id).index_of
+    index_of = deal_cards(ctx).index_of
     cards: list[int | None] = []
     for j in range(n):
+        known = opened.get(j)
+        if type(known) is int and 0 <= known < n and final[j] is not None:
+            cards.append(known)
+            continue
         point = final[j]
         total: bytes | None = None
         for seat in range(ctx.n_seats):

@@ -26,17 +26,18 @@ from .derive import (
     new_seed,
 )
 from .errors import BadDeck, BadPoint, BadScalar, BadShare, NotACard
-from .group import ED25519, Group, frame
+from .group import Group, frame
+from .versions import card_domain, group_for, label
 
-LABEL_CARD: Final = b"p2pbelka/card"
-LABEL_DECK: Final = b"p2pbelka/fairdeal/v1/deck"
+LABEL_DECK: Final = "deck"
 
 
 class CardTable:
     """The card points of one game and the reverse lookup point -> card index."""
 
-    def __init__(self, game_id: bytes, points: tuple[bytes, ...]) -> None:
+    def __init__(self, game_id: bytes, points: tuple[bytes, ...], version: int = 1) -> None:
         self.game_id = game_id
+        self.version = version
         self.points = points
         self.index_of: dict[bytes, int] = {p: i for i, p in enumerate(points)}
         if len(self.index_of) != len(points):
@@ -44,35 +45,43 @@ class CardTable:
 
 
 @lru_cache(maxsize=16)
-def card_table(game_id: bytes) -> CardTable:
-    """Card points for indices 0..63 of this game (cached: hashing to the group costs)."""
+def card_table(game_id: bytes, version: int = 1, count: int = MAX_POSITIONS) -> CardTable:
+    """Card points for indices 0..count-1 of this game (cached: hashing to the
+    group costs, in version 2 about half a millisecond a point).  A game should
+    call it once at setup, off the critical path of its first deal."""
+    group, domain = group_for(version), card_domain(version)
     points = tuple(
-        ED25519.hash_to_group(LABEL_CARD, frame(game_id) + i.to_bytes(2, "big"))
-        for i in range(MAX_POSITIONS)
+        group.hash_to_group(domain, frame(game_id) + i.to_bytes(2, "big")) for i in range(count)
     )
-    return CardTable(game_id, points)
+    return CardTable(game_id, points, version)
 
 
-def card_point(game_id: bytes, index: int) -> bytes:
-    return card_table(game_id).points[index]
+def card_point(game_id: bytes, index: int, version: int = 1) -> bytes:
+    return card_table(game_id, version).points[index]
+
+
+def deal_cards(ctx: DealContext) -> CardTable:
+    """The card points a deal uses: indices 0..n_positions-1."""
+    return card_table(ctx.game_id, ctx.version, ctx.n_positions)
 
 
 def initial_deck(ctx: DealContext) -> list[bytes]:
     """Position i holds card i; the first shuffler's input, computed by every seat."""
-    return list(card_table(ctx.game_id).points[: ctx.n_positions])
+    return list(deal_cards(ctx).points)
 
 
-def deck_digest(deck: Sequence[bytes]) -> bytes:
+def deck_digest(deck: Sequence[bytes], version: int = 1) -> bytes:
     """SHA-256 of the deck label and the points in order (for transcripts and vectors)."""
-    h = hashlib.sha256(frame(LABEL_DECK))
+    h = hashlib.sha256(frame(label(version, LABEL_DECK)))
     for point in deck:
         h.update(point)
     return h.digest()
 
 
 def check_deck_shape(ctx: DealContext, deck: object) -> list[bytes]:
-    """Cheap checks any receiver makes on a published pass: exactly N 32-byte
-    strings, all distinct.  Returns the deck as a list; raises :class:`BadDeck`.
+    """Cheap checks any receiver makes on a published pass: exactly N byte
+    strings of the group's point length, all distinct.  Returns the deck as a
+    list; raises :class:`BadDeck`.
 
     Distinctness is the author's fault whatever the input: an honest shuffle
     maps distinct points to distinct points (multiplying by a non-zero scalar is
@@ -81,35 +90,37 @@ def check_deck_shape(ctx: DealContext, deck: object) -> list[bytes]:
     if not isinstance(deck, list | tuple) or len(deck) != ctx.n_positions:
         got = len(deck) if isinstance(deck, list | tuple) else type(deck).__name__
         raise BadDeck(f"expected {ctx.n_positions} points, got {got}")
+    size = ctx.group.point_bytes
     seen: dict[bytes, int] = {}
     for k, point in enumerate(deck):
-        if not isinstance(point, bytes) or len(point) != 32:
-            raise BadDeck("not a 32-byte point", k)
+        if not isinstance(point, bytes) or len(point) != size:
+            raise BadDeck(f"not a {size}-byte point", k)
         if point in seen:
             raise BadDeck(f"same point as position {seen[point]} (a duplicated card)", k)
         seen[point] = k
     return list(deck)
 
 
-def check_deck_points(ctx: DealContext, deck: object, group: Group = ED25519) -> list[bytes]:
-    """:func:`check_deck_shape` plus full group validation of every point (about
-    60 us a point).  Seats that multiply the deck next need not call it: their
-    multiplication validates each point and raises :class:`BadDeck` itself."""
+def check_deck_points(ctx: DealContext, deck: object) -> list[bytes]:
+    """:func:`check_deck_shape` plus full group validation of every point (in
+    version 1 about half a multiplication each).  Seats that multiply the deck
+    next need not call it: their multiplication validates each point and raises
+    :class:`BadDeck` itself."""
     points = check_deck_shape(ctx, deck)
+    group = ctx.group
     for k, point in enumerate(points):
         if not group.is_valid_point(point):
             raise BadDeck("not a valid group element", k)
     return points
 
 
-def shuffle_pass(
-    ctx: DealContext, secrets: SeatSecrets, deck: object, group: Group = ED25519
-) -> list[bytes]:
+def shuffle_pass(ctx: DealContext, secrets: SeatSecrets, deck: object) -> list[bytes]:
     """This seat's shuffle of ``deck`` (the previous published deck).
 
     Raises :class:`BadDeck` (blame the deck's author) if the input is malformed.
     """
     deck = check_deck_shape(ctx, deck)
+    group = ctx.group
     scalar = secrets.shuffle_scalar
     mult = group.mult
     try:
@@ -118,11 +129,10 @@ def shuffle_pass(
         raise _first_bad(deck, group) from None
 
 
-def lock_pass(
-    ctx: DealContext, secrets: SeatSecrets, deck: object, group: Group = ED25519
-) -> list[bytes]:
+def lock_pass(ctx: DealContext, secrets: SeatSecrets, deck: object) -> list[bytes]:
     """This seat's lock of ``deck``: removes its shuffle scalar, adds one lock per position."""
     deck = check_deck_shape(ctx, deck)
+    group = ctx.group
     mult = group.mult
     try:
         return [
@@ -140,7 +150,7 @@ def _first_bad(deck: list[bytes], group: Group) -> BadDeck:
 
 
 def combine_shares(
-    position: int, shares: Mapping[int, object], n_seats: int, group: Group = ED25519
+    position: int, shares: Mapping[int, object], n_seats: int, group: Group
 ) -> bytes:
     """The product of every seat's share for ``position``.  Raises :class:`BadShare`
     naming the seat whose share is malformed; a missing seat is a caller error."""
@@ -163,7 +173,6 @@ def open_position(
     position: int,
     locked_point: bytes,
     shares: Mapping[int, object],
-    group: Group = ED25519,
 ) -> int:
     """The card index at ``position`` of the final locked deck, given every seat's
     share for it (the opener's own included).
@@ -172,12 +181,13 @@ def open_position(
     locked point is not a group element: blame the last locker) or
     :class:`NotACard` (only the audit can tell whose pass or share was wrong).
     """
+    group = ctx.group
     scalar = combine_shares(position, shares, ctx.n_seats, group)
     try:
         point = group.mult(scalar, locked_point)
     except BadPoint:
         raise BadDeck("locked point is not a valid group element", position) from None
-    index = card_table(ctx.game_id).index_of.get(point)
+    index = deal_cards(ctx).index_of.get(point)
     if index is None or index >= ctx.n_positions:
         raise NotACard(position)
     return index
@@ -191,25 +201,22 @@ class LocalSeat:
     dealt to others; ``open`` own positions; reveal ``seed`` at the end.
     """
 
-    def __init__(
-        self, ctx: DealContext, seat: int, seed: bytes | None = None, group: Group = ED25519
-    ) -> None:
+    def __init__(self, ctx: DealContext, seat: int, seed: bytes | None = None) -> None:
         ctx.check_seat(seat)
         self.ctx = ctx
         self.seat = seat
-        self.group = group
         self.seed = new_seed() if seed is None else seed
-        self.secrets = derive_secrets(ctx, seat, self.seed, group)
+        self.secrets = derive_secrets(ctx, seat, self.seed)
         self.commitment = commit_seed(ctx, seat, self.seed)
 
     def initial_deck(self) -> list[bytes]:
         return initial_deck(self.ctx)
 
     def shuffle(self, deck: object) -> list[bytes]:
-        return shuffle_pass(self.ctx, self.secrets, deck, self.group)
+        return shuffle_pass(self.ctx, self.secrets, deck)
 
     def lock(self, deck: object) -> list[bytes]:
-        return lock_pass(self.ctx, self.secrets, deck, self.group)
+        return lock_pass(self.ctx, self.secrets, deck)
 
     def share(self, position: int) -> bytes:
         return self.secrets.shares[position]
@@ -218,4 +225,4 @@ class LocalSeat:
         """Open a position with the other seats' shares and this seat's own."""
         shares = dict(others)
         shares[self.seat] = self.share(position)
-        return open_position(self.ctx, position, locked_point, shares, self.group)
+        return open_position(self.ctx, position, locked_point, shares)

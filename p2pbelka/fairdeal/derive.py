@@ -14,32 +14,39 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Final
 
-from .group import ED25519, Group, frame
+from .group import Group, frame
+from .versions import check_version, group_for, label
 
 SEED_BYTES: Final = 32
 MAX_POSITIONS: Final = 64
 MIN_SEATS: Final = 2
 MAX_SEATS: Final = 4
 
-LABEL_COMMIT: Final = b"p2pbelka/fairdeal/v1/commit"
-LABEL_SHUFFLE_SCALAR: Final = b"p2pbelka/fairdeal/v1/shuffle-scalar"
-LABEL_PERMUTATION: Final = b"p2pbelka/fairdeal/v1/permutation"
-LABEL_LOCK_SCALARS: Final = b"p2pbelka/fairdeal/v1/lock-scalars"
+# Label names; the full label is p2pbelka/fairdeal/v<version>/<name>.
+LABEL_COMMIT: Final = "commit"
+LABEL_SHUFFLE_SCALAR: Final = "shuffle-scalar"
+LABEL_PERMUTATION: Final = "permutation"
+LABEL_LOCK_SCALARS: Final = "lock-scalars"
 
 _ZERO32: Final = bytes(32)
 
 
 @dataclass(frozen=True)
 class DealContext:
-    """One deal attempt.  Every hash and derivation is bound to all four fields,
-    so nothing from one game, or one (re-)deal, can be replayed in another."""
+    """One deal attempt.  Every hash and derivation is bound to all its fields
+    (the version through the labels), so nothing from one game, or one
+    (re-)deal, can be replayed in another."""
 
     game_id: bytes
     deal_id: int
     n_seats: int
     n_positions: int
+    version: int = 1
+    """The fair-deal version (``versions.py``): which group and labels.  A game's
+    setup fixes it; transcripts from before versions existed are version 1."""
 
     def __post_init__(self) -> None:
+        check_version(self.version)
         if not isinstance(self.game_id, bytes) or not 16 <= len(self.game_id) <= 32:
             raise ValueError("game_id must be 16..32 bytes")
         if not 0 <= self.deal_id < 2**64:
@@ -48,6 +55,10 @@ class DealContext:
             raise ValueError(f"n_seats must be {MIN_SEATS}..{MAX_SEATS}")
         if not 2 <= self.n_positions <= MAX_POSITIONS:
             raise ValueError(f"n_positions must be 2..{MAX_POSITIONS}")
+
+    @cached_property
+    def group(self) -> Group:
+        return group_for(self.version)
 
     @cached_property
     def encoded(self) -> bytes:
@@ -68,11 +79,11 @@ def new_seed() -> bytes:
     return os.urandom(SEED_BYTES)
 
 
-def _seat_input(label: bytes, ctx: DealContext, seat: int, seed: bytes) -> bytes:
+def _seat_input(name: str, ctx: DealContext, seat: int, seed: bytes) -> bytes:
     ctx.check_seat(seat)
     if len(seed) != SEED_BYTES:
         raise ValueError("a seed is 32 bytes")
-    return frame(label) + ctx.encoded + bytes([seat]) + seed
+    return frame(label(ctx.version, name)) + ctx.encoded + bytes([seat]) + seed
 
 
 def commit_seed(ctx: DealContext, seat: int, seed: bytes) -> bytes:
@@ -116,7 +127,8 @@ class XofReader:
                 return byte % bound
 
     def nonzero_scalar(self, group: Group) -> bytes:
-        """64 bytes reduced mod L; a zero result (probability 2^-252) is skipped."""
+        """64 bytes reduced mod the group order; a zero result (probability
+        below 2^-252) is skipped."""
         while True:
             scalar = group.scalar_from_64(self.read(64))
             if scalar != _ZERO32:
@@ -153,11 +165,12 @@ class SeatSecrets:
     """``shuffle_inverse * lock_scalars[j]``: the one scalar the lock pass applies at j."""
 
 
-def derive_secrets(ctx: DealContext, seat: int, seed: bytes, group: Group = ED25519) -> SeatSecrets:
+def derive_secrets(ctx: DealContext, seat: int, seed: bytes) -> SeatSecrets:
+    group = ctx.group
     scalar = XofReader(_seat_input(LABEL_SHUFFLE_SCALAR, ctx, seat, seed), 64).nonzero_scalar(group)
     lock_reader = XofReader(_seat_input(LABEL_LOCK_SCALARS, ctx, seat, seed), 64 * ctx.n_positions)
     locks = tuple(lock_reader.nonzero_scalar(group) for _ in range(ctx.n_positions))
-    inverse, *shares = batch_invert(group, [scalar, *locks])
+    inverse, *shares = group.invert_all([scalar, *locks])
     return SeatSecrets(
         seat=seat,
         shuffle_scalar=scalar,
@@ -167,18 +180,3 @@ def derive_secrets(ctx: DealContext, seat: int, seed: bytes, group: Group = ED25
         shares=tuple(shares),
         lock_factors=tuple(group.scalar_mul(inverse, k) for k in locks),
     )
-
-
-def batch_invert(group: Group, scalars: list[bytes]) -> list[bytes]:
-    """Inverses of non-zero scalars with one inversion (Montgomery's trick): an
-    inversion costs about 25 scalar multiplications, and a seat needs N + 1."""
-    prefix = [scalars[0]]
-    for scalar in scalars[1:]:
-        prefix.append(group.scalar_mul(prefix[-1], scalar))
-    inverse = group.scalar_invert(prefix[-1])
-    out = [b""] * len(scalars)
-    for i in range(len(scalars) - 1, 0, -1):
-        out[i] = group.scalar_mul(inverse, prefix[i - 1])
-        inverse = group.scalar_mul(inverse, scalars[i])
-    out[0] = inverse
-    return out

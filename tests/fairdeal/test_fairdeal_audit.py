@@ -3,7 +3,6 @@ from __future__ import annotations
 import pytest
 
 from p2pbelka.fairdeal import (
-    ED25519,
     AuditReport,
     BadDeck,
     LocalSeat,
@@ -12,7 +11,7 @@ from p2pbelka.fairdeal import (
     audit,
     card_point,
 )
-from tests.fairdeal.helpers import Deal, make_deal
+from tests.fairdeal.helpers import BAD_POINTS, Deal, int_scalar, make_deal
 
 
 def run_audit(deal: Deal, **overrides: object) -> AuditReport:
@@ -48,21 +47,21 @@ def only(report: AuditReport) -> tuple[int, Step, int | None]:
 
 
 @pytest.mark.parametrize("n_seats", [2, 3, 4])
-def test_honest_deal_passes_audit(n_seats: int) -> None:
-    deal = make_deal(n_seats, order=list(range(n_seats))[::-1])
+def test_honest_deal_passes_audit(n_seats: int, version: int) -> None:
+    deal = make_deal(n_seats, order=list(range(n_seats))[::-1], version=version)
     report = run_audit(deal)
     assert report.ok and not report.faults
     assert report.cards == tuple(deal.open(j, 0) for j in range(32))
 
 
-def test_audit_without_shares_still_decodes() -> None:
-    deal = make_deal(4)
+def test_audit_without_shares_still_decodes(version: int) -> None:
+    deal = make_deal(4, version=version)
     report = run_audit(deal, shares=[])
     assert report.ok
 
 
-def test_shuffle_duplicating_a_card_is_caught_at_once_and_blamed() -> None:
-    deal = make_deal(4, order=[1, 2, 3, 0])
+def test_shuffle_duplicating_a_card_is_caught_at_once_and_blamed(version: int) -> None:
+    deal = make_deal(4, order=[1, 2, 3, 0], version=version)
     cheated = list(deal.shuffles[1])  # seat 2's pass
     cheated[3] = cheated[7]
     with pytest.raises(BadDeck) as info:
@@ -73,10 +72,11 @@ def test_shuffle_duplicating_a_card_is_caught_at_once_and_blamed() -> None:
     assert {f.step for f in report.faults} == {Step.SHUFFLE}
 
 
-def test_disguised_duplicate_is_caught_at_opening_and_audit() -> None:
-    deal = make_deal(4)
+def test_disguised_duplicate_is_caught_at_opening_and_audit(version: int) -> None:
+    deal = make_deal(4, version=version)
     cheated = list(deal.shuffles[2])
-    cheated[3] = ED25519.mult((2).to_bytes(32, "little"), cheated[7])
+    group = deal.ctx.group
+    cheated[3] = group.mult(int_scalar(group, 2), cheated[7])
     redo_after(deal, "shuffle", 2, cheated)
     with pytest.raises(NotACard):
         for j in range(32):
@@ -85,18 +85,19 @@ def test_disguised_duplicate_is_caught_at_opening_and_audit() -> None:
     assert only(report) == (2, Step.SHUFFLE, 3)
 
 
-def test_shuffle_replacing_a_card_with_another_point() -> None:
-    deal = make_deal(3)
+def test_shuffle_replacing_a_card_with_another_point(version: int) -> None:
+    deal = make_deal(3, version=version)
     cheated = list(deal.shuffles[0])
-    cheated[10] = ED25519.mult(ED25519.random_scalar(), card_point(deal.ctx.game_id, 40))
+    group = deal.ctx.group
+    cheated[10] = group.mult(group.random_scalar(), card_point(deal.ctx.game_id, 40, version))
     redo_after(deal, "shuffle", 0, cheated)
     report = run_audit(deal)
     assert only(report) == (0, Step.SHUFFLE, 10)
     assert report.cards.count(None) == 1  # that position no longer opens to a card
 
 
-def test_wrong_lock_pass() -> None:
-    deal = make_deal(4)
+def test_wrong_lock_pass(version: int) -> None:
+    deal = make_deal(4, version=version)
     other = LocalSeat(deal.ctx, 3)  # right seat, different (uncommitted) secrets
     cheated = other.lock(deal.locks[2])
     redo_after(deal, "lock", 3, cheated)
@@ -105,8 +106,8 @@ def test_wrong_lock_pass() -> None:
     assert (seat, step) == (3, Step.LOCK)
 
 
-def test_lock_swapping_two_positions() -> None:
-    deal = make_deal(4)
+def test_lock_swapping_two_positions(version: int) -> None:
+    deal = make_deal(4, version=version)
     cheated = list(deal.locks[1])
     cheated[0], cheated[1] = cheated[1], cheated[0]
     redo_after(deal, "lock", 1, cheated)
@@ -114,11 +115,11 @@ def test_lock_swapping_two_positions() -> None:
     assert only(report) == (1, Step.LOCK, 0)
 
 
-def test_wrong_key_share() -> None:
-    deal = make_deal(4)
+def test_wrong_key_share(version: int) -> None:
+    deal = make_deal(4, version=version)
     shares = deal.all_shares()
     seat, position, _ = shares[40]
-    shares[40] = (seat, position, ED25519.random_scalar())
+    shares[40] = (seat, position, deal.ctx.group.random_scalar())
     shares.append((2, 5, b"\x00" * 32))
     shares.append((3, 99, deal.seats[3].share(0)))
     report = run_audit(deal, shares=shares)
@@ -127,8 +128,8 @@ def test_wrong_key_share() -> None:
     assert None not in report.cards
 
 
-def test_seed_not_matching_commitment() -> None:
-    deal = make_deal(3)
+def test_seed_not_matching_commitment(version: int) -> None:
+    deal = make_deal(3, version=version)
     seeds = deal.seeds()
     seeds[1] = bytes(32)
     report = run_audit(deal, seeds=seeds)
@@ -137,8 +138,8 @@ def test_seed_not_matching_commitment() -> None:
     assert None not in report.cards
 
 
-def test_missing_reveal() -> None:
-    deal = make_deal(4)
+def test_missing_reveal(version: int) -> None:
+    deal = make_deal(4, version=version)
     seeds = deal.seeds()
     del seeds[2]
     shares = [s for s in deal.all_shares() if not (s[0] == 2 and s[1] < 8)]
@@ -148,40 +149,28 @@ def test_missing_reveal() -> None:
     assert None not in report.cards[8:]
 
 
-def test_missing_pass() -> None:
-    deal = make_deal(3)
+def test_missing_pass(version: int) -> None:
+    deal = make_deal(3, version=version)
     report = run_audit(deal, locks=deal.locks[:1])
     # Only the seat that stalled is named; seat 2 could not lock what never came.
     assert only(report) == (1, Step.LOCK, None)
     assert report.cards == (None,) * 32
 
 
-@pytest.mark.parametrize(
-    "bad",
-    [
-        bytes(32),
-        (1).to_bytes(32, "little"),  # identity
-        bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"),
-        b"\xff" * 32,
-        b"\x01" * 33,
-        b"",
-        None,
-        12,
-    ],
-)
-def test_invalid_points_in_a_pass_are_a_fault_not_a_crash(bad: object) -> None:
-    deal = make_deal(3)
-    cheated: list[object] = list(deal.shuffles[1])
-    cheated[6] = bad
-    # Honest seat 2 would refuse this deck; the audit of the transcript so far:
-    report = run_audit(deal, shuffles=[deal.shuffles[0], cheated], locks=[])
-    assert (1, Step.SHUFFLE, 6) in {(f.seat, f.step, f.position) for f in report.faults}
-    # Seat 2 refused the broken deck, as an honest seat must: not its fault.
-    assert report.blamed() == {1}
+def test_invalid_points_in_a_pass_are_a_fault_not_a_crash(version: int) -> None:
+    deal = make_deal(3, version=version)
+    for bad in BAD_POINTS[version]:
+        cheated: list[object] = list(deal.shuffles[1])
+        cheated[6] = bad
+        # Honest seat 2 would refuse this deck; the audit of the transcript so far:
+        report = run_audit(deal, shuffles=[deal.shuffles[0], cheated], locks=[])
+        assert (1, Step.SHUFFLE, 6) in {(f.seat, f.step, f.position) for f in report.faults}
+        # Seat 2 refused the broken deck, as an honest seat must: not its fault.
+        assert report.blamed() == {1}, bad
 
 
-def test_wrong_lengths_and_types() -> None:
-    deal = make_deal(2)
+def test_wrong_lengths_and_types(version: int) -> None:
+    deal = make_deal(2, version=version)
     report = run_audit(
         deal,
         shuffles=[deal.shuffles[0][:5], "junk"],
@@ -194,3 +183,30 @@ def test_wrong_lengths_and_types() -> None:
         (0, Step.REVEAL),
         (1, Step.REVEAL),
     }
+
+
+def test_what_the_caller_knows_saves_work_and_changes_nothing(version: int) -> None:
+    deal = make_deal(4, version=version)
+    group = deal.ctx.group
+    full_before = group.ops.copy()
+    full = run_audit(deal)
+    full_mults = group.ops.since(full_before).mult
+    assert full.ok and full_mults == 8 * 32 + 32
+
+    me = deal.seats[2]
+    computed = {(Step.SHUFFLE, 2): deal.shuffles[2], (Step.LOCK, 2): deal.locks[2]}
+    opened = {j: full.cards[j] for j in range(0, 32, 2)}
+    before = group.ops.copy()
+    lean = run_audit(deal, computed=computed, own=me.secrets, opened=opened)
+    assert group.ops.since(before).mult == 6 * 32 + 16
+    assert lean == full
+
+
+def test_opened_positions_do_not_hide_a_wrong_share(version: int) -> None:
+    deal = make_deal(3, version=version)
+    shares = deal.all_shares()
+    seat, position, _ = shares[7]
+    shares[7] = (seat, position, deal.seats[seat].share(position + 1))
+    opened = {j: deal.open(j, 0) for j in range(32)}
+    report = run_audit(deal, shares=shares, opened=opened)
+    assert only(report) == (seat, Step.SHARE, position)

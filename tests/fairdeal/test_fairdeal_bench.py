@@ -1,10 +1,28 @@
 from __future__ import annotations
 
 from p2pbelka.bench import deal_crypto
+from p2pbelka.fairdeal import SUPPORTED_VERSIONS
 
 
 def test_quick_run_reports_figures() -> None:
     figures = deal_crypto.run(quick=True)
-    for key in ("deal_all_seats_ms", "audit_per_seat_ms", "scalar_mults_per_s"):
-        value = figures[key]
-        assert isinstance(value, int | float) and value > 0
+    assert figures["yardstick_us"] > 0  # type: ignore[operator]
+    for version in SUPPORTED_VERSIONS:
+        for step in ("deal_all_seats", "audit_one_seat", "verify_fairdeal"):
+            for unit in ("ms", "x"):
+                value = figures[f"v{version}_{step}_{unit}"]
+                assert isinstance(value, int | float) and value > 0
+
+
+def test_multiplication_counts_of_a_played_deal() -> None:
+    # 4 seats x (32 shuffle + 32 lock) + every position decoded by every seat.
+    figures = deal_crypto.run(quick=True)
+    for version in SUPPORTED_VERSIONS:
+        v = f"v{version}"
+        assert figures[f"{v}_deal_hands_only_mults"] == 4 * 64 + 32
+        assert figures[f"{v}_deal_all_seats_mults"] == 4 * 64 + 4 * 32
+        # One seat's audit: the other three seats' passes; played cards are not decoded again.
+        assert figures[f"{v}_audit_one_seat_mults"] == 3 * 64
+        assert figures[f"{v}_audit_one_seat_nothing_opened_mults"] == 3 * 64 + 32
+        # A verifier: every play decoded once, every pass replayed.
+        assert figures[f"{v}_verify_fairdeal_mults"] == 32 + 4 * 64

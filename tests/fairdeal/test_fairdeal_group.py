@@ -2,54 +2,79 @@ from __future__ import annotations
 
 import pytest
 
-from p2pbelka.fairdeal import ED25519, GROUP_ORDER, BadPoint, BadScalar
+from p2pbelka.fairdeal import (
+    ED25519,
+    FAIRDEAL_VERSION,
+    GROUP_ORDER,
+    SUPPORTED_VERSIONS,
+    BadPoint,
+    BadScalar,
+    OpCounts,
+    UnsupportedVersion,
+    group_for,
+)
+from tests.fairdeal.helpers import BAD_POINTS, int_scalar
 
 # A point of order 8 and a point off the prime-order subgroup (order 8L).
 SMALL_ORDER = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
 IDENTITY = (1).to_bytes(32, "little")
 
 
-def test_hash_to_group_is_deterministic_and_domain_separated() -> None:
-    a = ED25519.hash_to_group(b"label", b"x")
-    assert a == ED25519.hash_to_group(b"label", b"x")
-    assert a != ED25519.hash_to_group(b"label2", b"x")
-    assert ED25519.is_valid_point(a)
+def test_hash_to_group_is_deterministic_and_domain_separated(version: int) -> None:
+    group = group_for(version)
+    a = group.hash_to_group(b"label", b"x")
+    assert a == group.hash_to_group(b"label", b"x")
+    assert a != group.hash_to_group(b"label2", b"x")
+    assert a != group.hash_to_group(b"label", b"y")
+    assert group.is_valid_point(a) and len(a) == group.point_bytes
 
 
-def test_mult_inverse_round_trip() -> None:
-    p = ED25519.hash_to_group(b"t", b"p")
-    s = ED25519.random_scalar()
-    q = ED25519.mult(s, p)
+def test_mult_inverse_round_trip(version: int) -> None:
+    group = group_for(version)
+    p = group.hash_to_group(b"t", b"p")
+    s = group.random_scalar()
+    q = group.mult(s, p)
     assert q != p
-    assert ED25519.mult(ED25519.scalar_invert(s), q) == p
+    assert group.mult(group.scalar_invert(s), q) == p
 
 
-def test_scalar_mul_commutes_with_mult() -> None:
-    p = ED25519.hash_to_group(b"t", b"p")
-    a, b = ED25519.random_scalar(), ED25519.random_scalar()
-    assert ED25519.mult(a, ED25519.mult(b, p)) == ED25519.mult(ED25519.scalar_mul(a, b), p)
+def test_scalar_mul_commutes_with_mult(version: int) -> None:
+    group = group_for(version)
+    p = group.hash_to_group(b"t", b"p")
+    a, b = group.random_scalar(), group.random_scalar()
+    assert group.mult(a, group.mult(b, p)) == group.mult(group.scalar_mul(a, b), p)
 
 
-def test_add() -> None:
-    p = ED25519.hash_to_group(b"t", b"p")
-    two = (2).to_bytes(32, "little")
-    assert ED25519.add(p, p) == ED25519.mult(two, p)
+def test_add(version: int) -> None:
+    group = group_for(version)
+    p = group.hash_to_group(b"t", b"p")
+    assert group.add(p, p) == group.mult(int_scalar(group, 2), p)
 
 
-@pytest.mark.parametrize(
-    "bad",
-    [
-        IDENTITY,
-        bytes(32),
-        SMALL_ORDER,
-        b"\xff" * 32,  # not canonical
-        b"\x01" * 31,
-        b"\x01" * 33,
-        "not bytes",
-        None,
-        42,
-    ],
-)
+def test_op_counts(version: int) -> None:
+    group = group_for(version)
+    p = group.hash_to_group(b"t", b"p")
+    s = group.random_scalar()
+    before = group.ops.copy()
+    group.mult(s, p)
+    group.mult(s, p)
+    group.add(p, p)
+    group.validate_point(p)
+    group.scalar_invert(s)
+    spent = group.ops.since(before)
+    assert spent == OpCounts(mult=2, validate=spent.validate, add=1, scalar_invert=1)
+    assert spent.validate >= 1  # the add may validate its inputs too
+
+
+def test_versions() -> None:
+    assert FAIRDEAL_VERSION in SUPPORTED_VERSIONS == (1, 2)
+    assert group_for(1) is ED25519 and ED25519.version == 1
+    for bad in (0, 3, "1", None, True):
+        with pytest.raises(UnsupportedVersion):
+            group_for(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", BAD_POINTS[1])
 def test_bad_points_raise_badpoint(bad: object) -> None:
     assert not ED25519.is_valid_point(bad)
     with pytest.raises(BadPoint):

@@ -1,9 +1,11 @@
-"""protocol/vectors/fairdeal.json against the code, and a few values recomputed
-independently from the spec text (hashlib and libsodium only), so the spec and
-the code cannot drift apart together.
+"""protocol/vectors/fairdeal.json (version 1) and fairdeal-v2.json against the
+code, and a few values recomputed independently from the spec text (hashlib,
+integers, libsodium and libsecp256k1 only), so the spec and the code cannot
+drift apart together.
 
 Regenerate after a deliberate protocol change with
-``python -m p2pbelka.fairdeal.vectors > protocol/vectors/fairdeal.json``.
+``python -m p2pbelka.fairdeal.vectors > protocol/vectors/fairdeal.json`` and
+``python -m p2pbelka.fairdeal.vectors 2 > protocol/vectors/fairdeal-v2.json``.
 """
 
 from __future__ import annotations
@@ -15,11 +17,16 @@ from typing import Any
 
 import nacl.bindings as nb
 import pytest
+from coincurve import PublicKey
 
+from p2pbelka.fairdeal import SECP256K1
 from p2pbelka.fairdeal.vectors import dumps, generate
 
-VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "fairdeal.json"
+FOLDER = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+FILES = {1: FOLDER / "fairdeal.json", 2: FOLDER / "fairdeal-v2.json"}
+VECTORS = FILES[1]
 L = 2**252 + 27742317777372353535851937790883648493
+N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +35,16 @@ def vectors() -> dict[str, Any]:
     return data
 
 
-def test_file_matches_code(vectors: dict[str, Any]) -> None:
-    assert generate() == vectors
-    assert VECTORS.read_text() == dumps(vectors) + "\n"
+@pytest.fixture(scope="module")
+def vectors2() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(FILES[2].read_text())
+    return data
+
+
+@pytest.mark.parametrize("version", sorted(FILES))
+def test_file_matches_code_byte_for_byte(version: int) -> None:
+    text = FILES[version].read_text()
+    assert text == dumps(generate(version)) + "\n"
 
 
 def frame(b: bytes) -> bytes:
@@ -103,3 +117,43 @@ def test_cards_follow_from_the_permutations(vectors: dict[str, Any]) -> None:
             k = perms[seat][k]
         cards.append(k)
     assert cards == vectors["cards"]
+
+
+def test_v2_independent_commitment_and_seat_scalars(vectors2: dict[str, Any]) -> None:
+    ctx = context(vectors2)
+    assert ctx.hex() == vectors2["context"]["encoded"]
+    for seat in vectors2["seats"]:
+        tail = ctx + bytes([seat["seat"]]) + bytes.fromhex(seat["seed"])
+        commit = hashlib.sha256(frame(b"p2pbelka/fairdeal/v2/commit") + tail).hexdigest()
+        assert commit == seat["commitment"]
+        stream = hashlib.shake_256(frame(b"p2pbelka/fairdeal/v2/shuffle-scalar") + tail)
+        scalar = int.from_bytes(stream.digest(64), "big") % N
+        assert f"{scalar:064x}" == seat["shuffle_scalar"]
+        assert f"{pow(scalar, -1, N):064x}" == seat["shuffle_inverse"]
+        locks = hashlib.shake_256(frame(b"p2pbelka/fairdeal/v2/lock-scalars") + tail)
+        k0 = int.from_bytes(locks.digest(64)[:64], "big") % N
+        assert f"{k0:064x}" == seat["lock_scalar_0"]
+        assert f"{pow(scalar, -1, N) * k0 % N:064x}" == seat["lock_factor_0"]
+
+
+def test_v2_card_point_is_the_sum_of_the_two_mapped_points(vectors2: dict[str, Any]) -> None:
+    steps = vectors2["card_point_0_steps"]
+    assert (
+        bytes.fromhex(steps["dst"]) == b"p2pbelka/fairdeal/v2/card_secp256k1_XMD:SHA-256_SSWU_RO_"
+    )
+    game_id = bytes.fromhex(vectors2["context"]["game_id"])
+    assert bytes.fromhex(steps["msg"]) == frame(game_id) + (0).to_bytes(2, "big")
+    q0 = PublicKey(bytes.fromhex("04" + steps["q0_x"] + steps["q0_y"]))
+    q1 = PublicKey(bytes.fromhex("04" + steps["q1_x"] + steps["q1_y"]))
+    total = PublicKey.combine_keys([q0, q1]).format(compressed=True)
+    assert total.hex() == steps["point"] == vectors2["card_points"]["0"]
+
+
+def test_v2_invalid_points_are_refused(vectors2: dict[str, Any]) -> None:
+    for name, encoding in vectors2["invalid_points"].items():
+        valid = SECP256K1.is_valid_point(bytes.fromhex(encoding))
+        assert valid == (name == "valid_for_comparison"), name
+
+
+def test_v2_cards_follow_from_the_permutations(vectors2: dict[str, Any]) -> None:
+    test_cards_follow_from_the_permutations(vectors2)

@@ -1,0 +1,12 @@
+from __future__ import annotations
+
+import pytest
+
+from p2pbelka.fairdeal import SUPPORTED_VERSIONS
+
+
+@pytest.fixture(params=SUPPORTED_VERSIONS, ids=[f"v{v}" for v in SUPPORTED_VERSIONS])
+def version(request: pytest.FixtureRequest) -> int:
+    """Every fair-deal version passes the same deck and audit tests."""
+    value: int = request.param
+    return value
