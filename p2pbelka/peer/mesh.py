@@ -80,7 +80,6 @@ class Mesh:
         self._done: set[int] = set()
         self._finished = False
         self._changed = trio.Event()
-        self._nursery: trio.Nursery | None = None
         self.bytes_sent = 0
         self.frames_sent = 0
         self.dropped_payloads = 0
@@ -141,7 +140,6 @@ class Mesh:
         """Keep links to every other seat until cancelled.  ``adopt``: channels that
         are already open (a joiner's lobby channel to the host)."""
         async with trio.open_nursery() as nursery:
-            self._nursery = nursery
             for seat in self._links:
                 if seat < self.me or self.dial_all:
                     channel = (adopt or {}).get(seat)

@@ -27,7 +27,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.table.errors import MoveRefused
 from p2pbelka.table.events import Fault, Score
-from p2pbelka.table.phase import Abort, Phase, Question
+from p2pbelka.table.phase import Abort, GamePhases, Phase, Question, Step, all_seats
 from p2pbelka.table.track import Settlement, TrickDone, TrickSoFar
 
 if TYPE_CHECKING:
@@ -336,3 +336,40 @@ def on_choice(table: Table, seat: int, msg: m.ChoiceMsg) -> None:
     except RuleViolation as exc:
         raise Abort(table.fault(seat, f"illegal eggs choice: {exc}")) from None
     table.emit(ev.EggsChosen(seat, msg.eggs, track.standing()))
+
+
+def after_deal_end(table: Table) -> Phase:
+    return Phase.CHOICE if chooser(table) is not None else table.next_deal_or_over()
+
+
+PHASES = GamePhases(
+    steps={
+        Phase.TRUMP: Step({m.TrumpMsg: on_trump}, all_seats, own_trump, after_trump),
+        Phase.READY: Step(
+            {m.ReadyMsg: on_ready, m.RedealMsg: on_redeal},
+            all_seats,
+            own_ready,
+            after_ready,
+            decision=True,
+        ),
+        Phase.CHOICE: Step(
+            {m.ChoiceMsg: on_choice},
+            choosers,
+            ask_eggs,
+            lambda t: t.next_deal_or_over(),
+            parallel=False,
+            turn_based=True,
+            decision=True,
+        ),
+    },
+    after_shares=Phase.TRUMP,
+    after_deal_end=after_deal_end,
+    moves={
+        mv.ClaimRedeal: claim_redeal,
+        mv.Ready: lambda t, move: m.ReadyMsg(),
+        mv.ChooseEggs: lambda t, move: m.ChoiceMsg(move.choice),
+    },
+)
+"""Belka's place in the schedule: after the shares every seat says whether it holds the
+J♣ (``trump``), then claims a re-deal or is ready; after the deal-end reports, the
+eggs choice when the rules ask for one."""

@@ -1,11 +1,13 @@
 """The life of a game at the table, as one transition table (protocol/SPEC.md §4).
 
-``STEPS`` maps each phase to what it accepts (message class -> handler), who
+``COMMON_STEPS`` maps each phase to what it accepts (message class -> handler), who
 speaks in it and in which order, what the local seat sends when its turn comes
 (a message the table makes by itself, or a question for the player), and what
 phase comes next once every speaker has spoken.  Read it top to bottom and you
 have one deal: commit, shuffle, lock, shares, the game's own announcements,
 play, reveal and audit, deal end, and the next deal or the end of the game.
+A game adds its own phases (``GamePhases``: Belka's in ``belka.PHASES``), and
+``SCHEDULES`` holds each game's whole schedule.
 
 In a *parallel* phase every seat sends at once and the envelopes are processed
 in the phase's order; in the others seats speak in turn.  A handler that finds
@@ -29,38 +31,12 @@ from p2pbelka.table import moves as mv
 from p2pbelka.table.audit import audit_deal
 from p2pbelka.table.dealdeck import DeckFault
 from p2pbelka.table.errors import MoveRefused
-from p2pbelka.table.phase import Abort, Phase, Question
+from p2pbelka.table.phase import Abort, GamePhases, Phase, Question, Step, all_seats
 
 if TYPE_CHECKING:
     from p2pbelka.table.session import Table
 
 LOT_PURPOSE = b"first-dealer"
-
-
-Handler = Callable[["Table", int, Any], None]
-Order = Callable[["Table"], list[int]]
-Own = Callable[["Table"], m.Message | Question | None]
-Then = Callable[["Table"], Phase]
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    handlers: Mapping[type[m.Message], Handler]
-    order: Order
-    own: Own
-    then: Then
-    parallel: bool = True
-    """Every seat sends at once (processed in ``order``); else seats speak in turn."""
-    turn_based: bool = False
-    """``order`` is asked again after each message (trick play, the eggs choice)."""
-    before_deals: bool = False
-    """Envelopes of this phase belong to no deal (deal number 0)."""
-    decision: bool = False
-    """What is due may be a person's decision, which can take minutes."""
-
-    @property
-    def accepts(self) -> frozenset[str]:
-        return frozenset(cls.TYPE for cls in self.handlers)
 
 
 @dataclass
@@ -73,10 +49,6 @@ class LotDraw:
 
 
 # -- who speaks -----------------------------------------------------------------------
-
-
-def all_seats(table: Table) -> list[int]:
-    return list(range(table.n_seats))
 
 
 def all_but_host(table: Table) -> list[int]:
@@ -184,7 +156,7 @@ def read_hand(table: Table) -> Phase:
         if hand is not None:
             cards = tuple(sorted(CARDS[c] for c in hand.values()))
             table.emit(ev.HandDealt(table.me, cards))
-    return Phase.TRUMP
+    return table.phases.after_shares
 
 
 # -- trick play ------------------------------------------------------------------------------
@@ -280,24 +252,9 @@ def on_deal_end(table: Table, seat: int, msg: m.DealEndMsg) -> None:
     )
 
 
-def after_deal_end(table: Table) -> Phase:
-    if belka.chooser(table) is not None:
-        return Phase.CHOICE
-    return next_deal_or_over(table)
-
-
-def next_deal_or_over(table: Table) -> Phase:
-    track = table.track
-    if track.finished:
-        table.emit(ev.GameOver(track.winner, track.final_score))
-        return Phase.OVER
-    table.begin_deal()
-    return Phase.COMMIT
-
-
 # -- the transition table --------------------------------------------------------------------
 
-STEPS: Mapping[Phase, Step] = {
+COMMON_STEPS: Mapping[Phase, Step] = {
     Phase.SIT: Step(
         {m.SitMsg: on_sit},
         all_but_host,
@@ -327,14 +284,7 @@ STEPS: Mapping[Phase, Step] = {
         {m.LockMsg: on_pass}, pass_order, own_pass, lambda t: Phase.SHARES, parallel=False
     ),
     Phase.SHARES: Step({m.SharesMsg: on_shares}, all_seats, own_shares, read_hand),
-    Phase.TRUMP: Step({m.TrumpMsg: belka.on_trump}, all_seats, belka.own_trump, belka.after_trump),
-    Phase.READY: Step(
-        {m.ReadyMsg: belka.on_ready, m.RedealMsg: belka.on_redeal},
-        all_seats,
-        belka.own_ready,
-        belka.after_ready,
-        decision=True,
-    ),
+    # ... the game's own phases (announcements, bidding), then trick play ...
     Phase.PLAY: Step(
         {m.PlayMsg: on_play},
         whose_card,
@@ -345,22 +295,30 @@ STEPS: Mapping[Phase, Step] = {
         decision=True,
     ),
     Phase.REVEAL: Step({m.RevealMsg: on_reveal}, all_seats, own_reveal, finish_reveal),
-    Phase.DEAL_END: Step({m.DealEndMsg: on_deal_end}, all_seats, own_deal_end, after_deal_end),
-    Phase.CHOICE: Step(
-        {m.ChoiceMsg: belka.on_choice},
-        belka.choosers,
-        belka.ask_eggs,
-        next_deal_or_over,
-        parallel=False,
-        turn_based=True,
-        decision=True,
+    Phase.DEAL_END: Step(
+        {m.DealEndMsg: on_deal_end}, all_seats, own_deal_end, lambda t: t.phases.after_deal_end(t)
     ),
+    # ... the game's own phases after a deal (Belka's eggs choice), then the next deal
+    # (next_deal_or_over) ...
 }
 
-MOVES: Mapping[type[mv.Move], Callable[[Table, Any], m.Message]] = {
+COMMON_MOVES: Mapping[type[mv.Move], Callable[[Table, Any], m.Message]] = {
     mv.PlayCard: play_card,
-    mv.ClaimRedeal: belka.claim_redeal,
-    mv.Ready: lambda t, move: m.ReadyMsg(),
-    mv.ChooseEggs: lambda t, move: m.ChoiceMsg(move.choice),
 }
-"""How each move of the local player becomes the message it sends."""
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """One game's whole schedule: the common phases with the game's own."""
+
+    steps: Mapping[Phase, Step]
+    game: GamePhases
+    moves: Mapping[type[mv.Move], Callable[[Table, Any], m.Message]]
+
+
+def schedule_for(game: GamePhases) -> Schedule:
+    return Schedule({**COMMON_STEPS, **game.steps}, game, {**COMMON_MOVES, **game.moves})
+
+
+SCHEDULES: Mapping[str, Schedule] = {belka.BelkaTrack.name: schedule_for(belka.PHASES)}
+"""Every game's schedule, by the name a table description gives."""

@@ -1,13 +1,20 @@
-"""The phases of a game at the table, and the two things a phase's code can say:
-stop the game naming faults (``Abort``), or ask the local player (``Question``)."""
+"""The phases of a game at the table, what a phase is made of (``Step``), and the two
+things a phase's code can say: stop the game naming faults (``Abort``), or ask the
+local player (``Question``).  The phases in order are in ``flow.py``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
+from p2pbelka.protocol import messages as m
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
+
+if TYPE_CHECKING:
+    from p2pbelka.table.session import Table
 
 
 class Phase(StrEnum):
@@ -41,3 +48,49 @@ class Question:
 
     kind: str
     moves: tuple[mv.Move, ...]
+
+
+Handler = Callable[["Table", int, Any], None]
+Order = Callable[["Table"], list[int]]
+Own = Callable[["Table"], m.Message | Question | None]
+Then = Callable[["Table"], Phase]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    handlers: Mapping[type[m.Message], Handler]
+    order: Order
+    own: Own
+    then: Then
+    parallel: bool = True
+    """Every seat sends at once (processed in ``order``); else seats speak in turn."""
+    turn_based: bool = False
+    """``order`` is asked again after each message (trick play, the eggs choice)."""
+    before_deals: bool = False
+    """Envelopes of this phase belong to no deal (deal number 0)."""
+    decision: bool = False
+    """What is due may be a person's decision, which can take minutes."""
+
+    @property
+    def accepts(self) -> frozenset[str]:
+        return frozenset(cls.TYPE for cls in self.handlers)
+
+
+MoveToMessage = Callable[["Table", Any], m.Message]
+
+
+@dataclass(frozen=True, slots=True)
+class GamePhases:
+    """What a game adds to the common schedule: its own phases, the phase that
+    follows the shares (the hands are read) and the one that follows the deal-end
+    reports, and how each of its moves becomes a message."""
+
+    steps: Mapping[Phase, Step]
+    after_shares: Phase
+    after_deal_end: Callable[[Table], Phase]
+    moves: Mapping[type[mv.Move], MoveToMessage]
+
+
+def all_seats(table: Table) -> list[int]:
+    """Every seat, in seat order: the order of a parallel phase."""
+    return list(range(table.n_seats))

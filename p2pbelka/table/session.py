@@ -33,10 +33,10 @@ from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.table.dealdeck import DealDeck, DeckFault
 from p2pbelka.table.errors import MoveRefused, OrderError
-from p2pbelka.table.flow import MOVES, STEPS, LotDraw
+from p2pbelka.table.flow import SCHEDULES, LotDraw, Schedule
 from p2pbelka.table.games import track_class
 from p2pbelka.table.intake import Intake, IntakeError
-from p2pbelka.table.phase import Abort, Phase, Question
+from p2pbelka.table.phase import Abort, GamePhases, Phase, Question, Step
 from p2pbelka.table.round import DealRound
 from p2pbelka.table.track import GameTrack
 
@@ -64,6 +64,7 @@ class Table:
         self._host = 0
         self.table_digest: bytes = b""
         self._phase = Phase.SIT
+        self._schedule: Schedule | None = None
         self._track: GameTrack | None = None
         self._round: DealRound | None = None
         self.lots = LotDraw()
@@ -225,7 +226,7 @@ class Table:
     def awaiting_player(self) -> bool:
         """Whether what is due may be a person's decision (a card, a re-deal, the eggs),
         rather than work a program does in milliseconds."""
-        step = STEPS.get(self._phase)
+        step = self._step_or_none()
         return step is not None and step.decision
 
     def missing(self) -> list[int]:
@@ -311,7 +312,7 @@ class Table:
             raise MoveRefused(f"{move} is not a legal {kind} now")
         assert self._question is not None
         key = self._question[0]
-        self._send_once(key, MOVES[type(move)](self, move))
+        self._send_once(key, self._schedule_or_fail().moves[type(move)](self, move))
 
     # -- the driver's controls ----------------------------------------------------------------
 
@@ -368,11 +369,11 @@ class Table:
     def compose(self) -> m.Message | Question | None:
         """What the local seat sends now that its turn has come, or the question its
         player must answer.  (The one place a dishonest test table lies.)"""
-        return STEPS[self._phase].own(self)
+        return self._step().own(self)
 
     def handle(self, seat: int, msg: m.Message) -> None:
         """Apply ``seat``'s message, which the schedule says is due (raises ``Abort``)."""
-        STEPS[self._phase].handlers[type(msg)](self, seat, msg)
+        self._step().handlers[type(msg)](self, seat, msg)
 
     # -- for the phases' code (flow.py, the game's module) -------------------------------------
 
@@ -429,6 +430,19 @@ class Table:
         )
         self.begin_deal()
 
+    @property
+    def phases(self) -> GamePhases:
+        """The game's own part of the schedule."""
+        return self._schedule_or_fail().game
+
+    def next_deal_or_over(self) -> Phase:
+        track = self.track
+        if track.finished:
+            self.emit(ev.GameOver(track.winner, track.final_score))
+            return Phase.OVER
+        self.begin_deal()
+        return Phase.COMMIT
+
     def begin_deal(self) -> None:
         track = self.track
         self._deal_id += 1
@@ -443,7 +457,7 @@ class Table:
     # -- sending ---------------------------------------------------------------------------
 
     def _sent_key(self) -> SentKey:
-        step = STEPS[self._phase]
+        step = self._step()
         deal = 0 if step.before_deals else self._deal_id
         if step.parallel:
             return (deal, self._phase.value, -1)
@@ -504,6 +518,7 @@ class Table:
             self._events.append(ev.Rejected("the host is not one of the seats"))
             return
         self._setup, self._host = setup, host
+        self._schedule = SCHEDULES[setup.game]
         if self._signer is not None:
             self._me = self.seat_of(self._signer.public_key)
         self._intake = Intake(len(setup.seats))
@@ -521,9 +536,19 @@ class Table:
         assert self._intake is not None, "no table yet"
         return self._intake
 
+    def _schedule_or_fail(self) -> Schedule:
+        assert self._schedule is not None, "no table yet"
+        return self._schedule
+
+    def _step_or_none(self) -> Step | None:
+        return None if self._schedule is None else self._schedule.steps.get(self._phase)
+
+    def _step(self) -> Step:
+        return self._schedule_or_fail().steps[self._phase]
+
     def _start(self, phase: Phase) -> None:
         self._phase = phase
-        step = STEPS.get(phase)
+        step = self._step_or_none()
         self._order = step.order(self) if step is not None else []
         self._slot = 0
 
@@ -564,7 +589,7 @@ class Table:
 
     def _advance(self) -> None:
         """Move the schedule on after an envelope was handled."""
-        current = STEPS[self._phase]
+        current = self._step()
         if current.turn_based:
             self._order, self._slot = current.order(self), 0
             if self._order:
@@ -579,7 +604,7 @@ class Table:
         chain = self._chains().chains[seat]
         if envelope.prev != chain.head:
             return "does not follow the sender's previous envelope (broken hash chain)"
-        step = STEPS[self._phase]
+        step = self._step()
         expected_deal = 0 if step.before_deals else self._deal_id
         if envelope.deal != expected_deal:
             return f"belongs to deal {envelope.deal}, but deal {expected_deal} is being played"
@@ -615,7 +640,7 @@ class Table:
         """Send whatever the local seat owes now; ask the player where the rules give a choice."""
         if self._hold or self._me is None or self.finished or self._me not in self._order:
             return
-        step = STEPS[self._phase]
+        step = self._step()
         if not step.parallel and self.turn != self._me:
             return
         key = self._sent_key()

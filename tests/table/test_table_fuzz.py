@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.protocol.envelope import Envelope, seal_envelope
 from p2pbelka.table import events as ev
-from p2pbelka.table.flow import STEPS
+from p2pbelka.table.flow import SCHEDULES
 from p2pbelka.table.session import Phase, Table
 from tests.protocol.strategies import BY_TYPE, MESSAGES
 from tests.table.helpers import play_sync
@@ -44,7 +44,7 @@ def test_a_signed_message_of_any_kind_never_crashes_a_table(
     if seat is None:
         return
     # mostly a message of the type the phase expects, so it reaches the handlers
-    step = STEPS[table.phase]
+    step = SCHEDULES["belka"].steps[table.phase]
     expected = sorted(step.accepts)
     likely = st.one_of(*(BY_TYPE[t] for t in expected)) if expected else MESSAGES
     msg = data.draw(st.one_of(likely, likely, likely, MESSAGES))
