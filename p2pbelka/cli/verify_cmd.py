@@ -42,7 +42,14 @@ def run(args: argparse.Namespace) -> int:
                     "players": list(report.names),
                     "deals": report.deals,
                     "faults": [
-                        {"seat": f.seat, "deal": f.deal, "what": f.what, "fatal": f.fatal}
+                        {
+                            "seat": f.seat,
+                            "deal": f.deal,
+                            "what": f.what,
+                            "fatal": f.fatal,
+                            "proven": f.proven,
+                            "evidence": list(f.evidence),
+                        }
                         for f in report.faults
                     ],
                     "score": report.score,

@@ -28,17 +28,33 @@ def run_sync(
     *,
     tamper: Tamper | None = None,
     deliver: Deliver | None = None,
+    resend: bool = True,
+    give_up: bool = False,
+    until: Callable[[], bool] | None = None,
     max_deliveries: int = 1_000_000,
 ) -> list[list[ev.Event]]:
     """Deliver every envelope to every other table until nothing moves; return each
-    table's events.  A seat whose bot is asked nothing and whose peers wait for it is
-    simply left waiting: the caller can ``abandon`` it, as a driver's timeout would."""
+    table's events.
+
+    When the network is quiet, each unfinished table asks the others for what it
+    lacks (``wants`` / ``envelopes_from``, as the mesh's resend does), relayed through
+    ``deliver`` like any envelope.  A seat whose peers still wait for it is left
+    waiting, unless ``give_up``: then every stuck table gives up as a driver's
+    timeout would (``abandon``: the game ends disputed) and what that sends is
+    delivered too.  ``until``: stop as soon as it says so (a test that needs only
+    the first deal)."""
     events: list[list[ev.Event]] = [[] for _ in tables]
     queue: deque[tuple[int, bytes]] = deque()
     for _ in range(max_deliveries):
         for seat, table in enumerate(tables):
             _collect(table, bots[seat], events[seat], queue, seat, tamper)
+        if until is not None and until():
+            return events
         if not queue:
+            if resend and _resend_round(tables, deliver):
+                continue
+            if give_up and _give_up(tables):
+                continue
             return events
         source, raw = queue.popleft()
         for seat, table in enumerate(tables):
@@ -48,6 +64,31 @@ def run_sync(
             if received is not None:
                 table.receive(received)
     raise RuntimeError("too many deliveries: the tables never settle")
+
+
+def _resend_round(tables: Sequence[Table], deliver: Deliver | None) -> bool:
+    """Every unfinished table takes what the others hold of what it lacks; True if
+    that moved any table on."""
+    before = [(len(t.transcript), t.phase) for t in tables]
+    for dest, table in enumerate(tables):
+        if table.finished:
+            continue
+        for seat, seq in enumerate(table.wants()):
+            for source, other in enumerate(tables):
+                if source == dest:
+                    continue
+                for raw in other.envelopes_from(seat, seq):
+                    received = deliver(source, dest, raw) if deliver else raw
+                    if received is not None:
+                        table.receive(received)
+    return [(len(t.transcript), t.phase) for t in tables] != before
+
+
+def _give_up(tables: Sequence[Table]) -> bool:
+    stuck = [t for t in tables if not t.finished and t.missing()]
+    for table in stuck:
+        table.abandon(table.missing())
+    return bool(stuck)
 
 
 def _collect(

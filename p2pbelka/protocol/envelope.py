@@ -4,7 +4,13 @@ Wire layout (see protocol/SPEC.md)::
 
     envelope = msgpack [inner: bin, sig: bin(64)]
     inner    = msgpack [version, game_id: bin(16), deal, seq, prev: bin(32),
-                        sender: bin(32), type: str, body: map]
+                        sender: bin(32), view: [[uint, bin(32)], ...], type: str, body: map]
+
+``view`` is what the sender had accepted of every seat's chain when it signed:
+for each seat in seat order, how many of its envelopes and the hash of the
+last (empty in the ``table`` envelope, which comes before any seat is known).
+A receiver compares it with its own (protocol/SPEC.md section 2.1), so a seat
+that told different peers different things is caught at the next message.
 
 The signature is Ed25519 by ``sender`` over the exact ``inner`` bytes, so no
 canonical re-serialisation is needed to check it; the envelope's hash (its
@@ -23,9 +29,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from p2pbelka.protocol.codec import ProtocolError, decode, encode
 from p2pbelka.protocol.messages import Message, parse_body
 
-VERSION = 1
+VERSION = 2
 GAME_ID_SIZE = 16
 ZERO_HASH = bytes(32)
+MAX_VIEW = 4
+
+View = tuple[tuple[int, bytes], ...]
+"""Per seat: (envelopes accepted, hash of the last; 32 zero bytes for none)."""
 
 
 class Signer:
@@ -55,6 +65,7 @@ class Envelope:
     seq: int
     prev: bytes
     sender: bytes
+    view: View
     msg: Message
     raw: bytes
     digest: bytes
@@ -65,13 +76,20 @@ class Envelope:
 
 
 def seal_envelope(
-    signer: Signer, game: bytes, deal: int, seq: int, prev: bytes, msg: Message
+    signer: Signer,
+    game: bytes,
+    deal: int,
+    seq: int,
+    prev: bytes,
+    msg: Message,
+    view: View = (),
 ) -> Envelope:
-    inner = encode([VERSION, game, deal, seq, prev, signer.public_key, msg.TYPE, msg.to_wire()])
+    wire_view = [[count, head] for count, head in view]
+    fields = [VERSION, game, deal, seq, prev, signer.public_key, wire_view, msg.TYPE]
+    inner = encode([*fields, msg.to_wire()])
     raw = encode([inner, signer.sign(inner)])
-    return Envelope(
-        game, deal, seq, prev, signer.public_key, msg, raw, hashlib.sha256(inner).digest()
-    )
+    digest = hashlib.sha256(inner).digest()
+    return Envelope(game, deal, seq, prev, signer.public_key, view, msg, raw, digest)
 
 
 def open_envelope(raw: bytes) -> Envelope:
@@ -89,9 +107,9 @@ def open_envelope(raw: bytes) -> Envelope:
     if type(sig) is not bytes or len(sig) != 64:
         raise ProtocolError("expected a 64-byte signature", "envelope.sig")
     inner = decode(inner_raw, "envelope.inner")
-    if type(inner) is not list or len(inner) != 8:
-        raise ProtocolError("expected 8 fields", "envelope.inner")
-    version, game, deal, seq, prev, sender, msg_type, body = inner
+    if type(inner) is not list or len(inner) != 9:
+        raise ProtocolError("expected 9 fields", "envelope.inner")
+    version, game, deal, seq, prev, sender, view_raw, msg_type, body = inner
     if version != VERSION or type(version) is not int:
         raise ProtocolError(f"unsupported protocol version {version!r:.20}", "envelope.version")
     _check_bytes(game, GAME_ID_SIZE, "envelope.game")
@@ -99,6 +117,7 @@ def open_envelope(raw: bytes) -> Envelope:
     _check_uint(seq, "envelope.seq")
     _check_bytes(prev, 32, "envelope.prev")
     _check_bytes(sender, 32, "envelope.sender")
+    view = _check_view(view_raw)
     if type(msg_type) is not str:
         raise ProtocolError("expected a string", "envelope.type")
     msg = parse_body(msg_type, body)
@@ -106,7 +125,22 @@ def open_envelope(raw: bytes) -> Envelope:
         Ed25519PublicKey.from_public_bytes(sender).verify(sig, inner_raw)
     except (InvalidSignature, ValueError):
         raise ProtocolError("bad signature", "envelope.sig") from None
-    return Envelope(game, deal, seq, prev, sender, msg, raw, hashlib.sha256(inner_raw).digest())
+    digest = hashlib.sha256(inner_raw).digest()
+    return Envelope(game, deal, seq, prev, sender, view, msg, raw, digest)
+
+
+def _check_view(value: Any) -> View:
+    if type(value) is not list or len(value) > MAX_VIEW:
+        raise ProtocolError(f"expected a list of at most {MAX_VIEW} entries", "envelope.view")
+    out = []
+    for i, entry in enumerate(value):
+        where = f"envelope.view[{i}]"
+        if type(entry) is not list or len(entry) != 2:
+            raise ProtocolError("expected [count, hash]", where)
+        _check_uint(entry[0], f"{where}[0]")
+        _check_bytes(entry[1], 32, f"{where}[1]")
+        out.append((entry[0], entry[1]))
+    return tuple(out)
 
 
 def _check_bytes(value: Any, size: int, where: str) -> None:

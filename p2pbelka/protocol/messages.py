@@ -8,7 +8,8 @@ Whether a message is *allowed now* is the table's business, not this module's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -17,6 +18,9 @@ from p2pbelka.protocol.codec import ProtocolError
 MAX_POSITIONS = 64
 MAX_SEATS = 4
 MAX_NAME = 64
+MAX_WHY = 200
+MAX_EVIDENCE = 32_000
+"""Each envelope an ``evidence`` message carries (two fit in one envelope's limit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +72,12 @@ def _openings(value: Any, where: str) -> tuple[Opening, ...]:
     if len({o.pos for o in openings}) != len(openings):
         raise ProtocolError("a position appears twice", where)
     return openings
+
+
+def _blob(value: Any, where: str, limit: int) -> bytes:
+    if type(value) is not bytes or not 0 < len(value) <= limit:
+        raise ProtocolError(f"expected 1..{limit} bytes", where)
+    return value
 
 
 def _points(value: Any, where: str) -> tuple[bytes, ...]:
@@ -153,14 +163,19 @@ class CommitMsg(Message):
 
 @dataclass(frozen=True, slots=True)
 class ShuffleMsg(Message):
+    """A shuffle pass: ``deck`` is the output; ``input`` the digest of the deck it was
+    computed from (``deck_digest``), so a pass names what it builds on."""
+
     TYPE: ClassVar[str] = "shuffle"
     deck: tuple[bytes, ...]
+    input: bytes
 
 
 @dataclass(frozen=True, slots=True)
 class LockMsg(Message):
     TYPE: ClassVar[str] = "lock"
     deck: tuple[bytes, ...]
+    input: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,10 +224,10 @@ class RevealMsg(Message):
 
 @dataclass(frozen=True, slots=True)
 class DealEndMsg(Message):
-    """The hash of the last envelope of every seat, as this peer saw them."""
+    """The sender accepts the deal as audited.  What it saw of every chain is in the
+    envelope's view, which every receiver compares with its own."""
 
     TYPE: ClassVar[str] = "deal_end"
-    heads: tuple[bytes, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +236,31 @@ class ChoiceMsg(Message):
 
     TYPE: ClassVar[str] = "choice"
     eggs: str
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceMsg(Message):
+    """Proof of equivocation: two different envelopes one seat signed for one place in
+    its chain (same game, same sequence number), as received (raw bytes)."""
+
+    TYPE: ClassVar[str] = "evidence"
+    first: bytes
+    second: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class DisputeMsg(Message):
+    """The sender ends the game naming ``seats`` for ``why``, without a proof the
+    transcript could carry (a seat gone silent, a view nobody could back)."""
+
+    TYPE: ClassVar[str] = "dispute"
+    seats: tuple[int, ...]
+    why: str
+
+
+def deck_digest(deck: Sequence[bytes]) -> bytes:
+    """What a pass names as its input: SHA-256 over the input deck's points in order."""
+    return hashlib.sha256(b"".join(deck)).digest()
 
 
 # --- parsing ------------------------------------------------------------------------
@@ -259,6 +299,14 @@ def _parse_trump(body: dict[str, Any]) -> TrumpMsg:
     return TrumpMsg(jack=jack, hand_ok=body["hand_ok"])
 
 
+def _parse_dispute(body: dict[str, Any]) -> DisputeMsg:
+    seats = _list(body["seats"], "seats", 1, MAX_SEATS)
+    return DisputeMsg(
+        tuple(_uint(s, f"seats[{i}]", MAX_SEATS) for i, s in enumerate(seats)),
+        _text(body["why"], "why", MAX_WHY),
+    )
+
+
 def _parse_choice(body: dict[str, Any]) -> ChoiceMsg:
     if body["eggs"] not in ("plus4", "title"):
         raise ProtocolError("expected 'plus4' or 'title'", "eggs")
@@ -271,8 +319,14 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
     "lot_commit": (frozenset({"c"}), lambda b: LotCommitMsg(_bin(b["c"], "c", 32))),
     "lot_reveal": (frozenset({"v"}), lambda b: LotRevealMsg(_bin(b["v"], "v", 32))),
     "commit": (frozenset({"c"}), lambda b: CommitMsg(_bin(b["c"], "c", 32))),
-    "shuffle": (frozenset({"deck"}), lambda b: ShuffleMsg(_points(b["deck"], "deck"))),
-    "lock": (frozenset({"deck"}), lambda b: LockMsg(_points(b["deck"], "deck"))),
+    "shuffle": (
+        frozenset({"deck", "input"}),
+        lambda b: ShuffleMsg(_points(b["deck"], "deck"), _bin(b["input"], "input", 32)),
+    ),
+    "lock": (
+        frozenset({"deck", "input"}),
+        lambda b: LockMsg(_points(b["deck"], "deck"), _bin(b["input"], "input", 32)),
+    ),
     "shares": (frozenset({"shares"}), lambda b: SharesMsg(_openings(b["shares"], "shares"))),
     "trump": (frozenset({"jack", "hand_ok"}), _parse_trump),
     "ready": (frozenset(), lambda b: ReadyMsg()),
@@ -282,7 +336,14 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
         lambda b: PlayMsg(_uint(b["pos"], "pos", MAX_POSITIONS), _bin(b["key"], "key", 32)),
     ),
     "reveal": (frozenset({"seed"}), lambda b: RevealMsg(_bin(b["seed"], "seed", 32))),
-    "deal_end": (frozenset({"heads"}), lambda b: DealEndMsg(_points(b["heads"], "heads"))),
+    "deal_end": (frozenset(), lambda b: DealEndMsg()),
+    "evidence": (
+        frozenset({"first", "second"}),
+        lambda b: EvidenceMsg(
+            _blob(b["first"], "first", MAX_EVIDENCE), _blob(b["second"], "second", MAX_EVIDENCE)
+        ),
+    ),
+    "dispute": (frozenset({"seats", "why"}), _parse_dispute),
     "choice": (frozenset({"eggs"}), _parse_choice),
 }
 

@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import BinaryIO
 
 from p2pbelka.protocol.codec import MAX_FRAME, ProtocolError
-from p2pbelka.protocol.envelope import Envelope, open_envelope
+from p2pbelka.protocol.envelope import VERSION, Envelope, open_envelope
 
-MAGIC = b"P2PBELKA-TRN-v1\n"
+MAGIC = b"P2PBELKA-TRN-v2\n"
+OLD_MAGICS = {b"P2PBELKA-TRN-v1\n": 1}
+"""Transcripts of earlier protocol versions, named so a reader can say so plainly."""
 
 
 class TranscriptError(ValueError):
@@ -41,6 +43,13 @@ class Record:
 def iter_records(data: bytes) -> Iterator[Record]:
     """Every record of a transcript in memory; ``TranscriptError`` at the first bad one."""
     if not data.startswith(MAGIC):
+        old = OLD_MAGICS.get(data[: len(MAGIC)])
+        if old is not None:
+            raise TranscriptError(
+                0,
+                f"a transcript of protocol version {old}, from an earlier p2pbelka: this"
+                f" version reads version {VERSION} only",
+            )
         raise TranscriptError(0, "not a p2pbelka transcript (bad magic)")
     offset, index = len(MAGIC), 0
     while offset < len(data):

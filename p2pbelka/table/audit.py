@@ -33,7 +33,7 @@ def audit_deal(rnd: DealRound, track: GameTrack) -> DealAudit:
     if out.faults or None in report.cards:
         if not out.faults:
             what = "the deck does not decode, yet no seat is at fault"
-            out.faults.append(Fault(-1, what, deal=deal))
+            out.faults.append(Fault(-1, what, deal=deal, proven=False))
         return out
 
     hands = [0] * track.n_seats
@@ -47,7 +47,8 @@ def audit_deal(rnd: DealRound, track: GameTrack) -> DealAudit:
             if raised.seat >= 0 and not any(f.seat == raised.seat for f in out.faults):
                 out.faults.append(Fault(raised.seat, f"false dispute: {raised.what}", deal=deal))
         if not out.faults:
-            out.faults.append(Fault(-1, "disputed deal with a sound deck", deal=deal))
+            what = "disputed deal with a sound deck"
+            out.faults.append(Fault(-1, what, deal=deal, proven=False))
         return out
     if out.faults:
         return out

@@ -26,6 +26,9 @@ class Fault:
     ``evidence`` holds the hashes of the envelopes that prove it (hex), all in the
     transcript.  ``fatal`` faults stop the game; a renege is not fatal (the rules
     charge it and play goes on).  ``seat`` is -1 when no single seat is to blame.
+    ``proven``: the seat's own signed messages in the transcript prove it; an
+    unproven fault (a seat gone silent, a view nobody could back) only names the
+    seats involved, and the game ends *disputed*.
     """
 
     seat: int
@@ -33,6 +36,7 @@ class Fault:
     evidence: tuple[str, ...] = ()
     fatal: bool = True
     deal: int | None = None
+    proven: bool = True
 
     def __str__(self) -> str:
         where = f"deal {self.deal}: " if self.deal is not None else ""
@@ -55,6 +59,17 @@ class Rejected(Event):
 
     reason: str
     seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ViewConflict(Event):
+    """``reporter`` signed a view of ``accused``'s chain that differs from ours at
+    envelope ``seq``: the table waits for the envelope behind it (the proof that
+    ``accused`` equivocated) or for its driver to give up (the game is disputed)."""
+
+    reporter: int
+    accused: int
+    seq: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -123,16 +123,25 @@ def on_commit(table: Table, seat: int, msg: m.CommitMsg) -> None:
 
 
 def own_pass(table: Table) -> m.Message | None:
+    deck = table.round.deck
+    built_on = m.deck_digest(deck.current())
     try:
-        points = tuple(table.round.deck.local_pass())
+        points = tuple(deck.local_pass())
     except DeckFault as exc:
         raise Abort(table.fault(exc.seat, exc.what)) from None
-    return m.ShuffleMsg(points) if table.phase is Phase.SHUFFLE else m.LockMsg(points)
+    if table.phase is Phase.SHUFFLE:
+        return m.ShuffleMsg(points, built_on)
+    return m.LockMsg(points, built_on)
 
 
 def on_pass(table: Table, seat: int, msg: m.ShuffleMsg | m.LockMsg) -> None:
+    deck = table.round.deck
+    if msg.input != m.deck_digest(deck.current()):
+        # Its view agreed with ours, so it had accepted the deck we hold: its own
+        # signed statements contradict each other.
+        raise Abort(table.fault(seat, "its pass names an input deck other than the one it had"))
     try:
-        table.round.deck.add_pass(seat, msg.deck)
+        deck.add_pass(seat, msg.deck)
     except DeckFault as exc:
         raise Abort(table.fault(exc.seat, exc.what)) from None
 
@@ -229,27 +238,17 @@ def finish_reveal(table: Table) -> Phase:
         raise Abort(*fatal)
     assert report.summary is not None
     table.emit(ev.DealAudited(table.deal_id, report.summary, table.track.standing()))
-    table.round.heads = table.chain_heads()
     return Phase.DEAL_END
 
 
 def own_deal_end(table: Table) -> m.Message:
-    return m.DealEndMsg(table.round.heads)
+    return m.DealEndMsg()
 
 
 def on_deal_end(table: Table, seat: int, msg: m.DealEndMsg) -> None:
-    mine = table.round.heads
-    if msg.heads == mine:
-        return
-    if len(msg.heads) != len(mine):
-        raise Abort(table.fault(seat, "sent a deal-end report of the wrong size"))
-    differing = [s for s, (a, b) in enumerate(zip(msg.heads, mine, strict=True)) if a != b]
-    raise Abort(
-        *(
-            table.fault(s, f"told different peers different things (seen by seat {seat})")
-            for s in differing
-        )
-    )
+    """Nothing to do: the envelope's view, checked before this, says the sender saw
+    every chain of the deal (its reveal included) as we did."""
+    return None
 
 
 # -- the transition table --------------------------------------------------------------------

@@ -18,11 +18,18 @@ MAX_AHEAD = 64
 
 
 class IntakeError(ValueError):
-    """An envelope that cannot enter a chain (replayed, conflicting, or too far ahead)."""
+    """An envelope that cannot enter a chain (too far ahead)."""
 
-    def __init__(self, reason: str, conflict: Envelope | None = None) -> None:
-        super().__init__(reason)
-        self.conflict = conflict
+
+class Equivocation(IntakeError):
+    """A second, different envelope for a place in a chain that already has one: two
+    signatures of one seat on conflicting statements.  ``known`` is the one queued
+    first, when it has not been accepted yet (else it is in the transcript)."""
+
+    def __init__(self, seq: int, known: Envelope | None) -> None:
+        super().__init__(f"a different envelope with sequence number {seq} came first")
+        self.seq = seq
+        self.known = known
 
 
 @dataclass
@@ -45,10 +52,7 @@ class Intake:
         if envelope.seq < chain.next_seq:
             if chain.accepted.get(envelope.seq) == envelope.digest:
                 return False
-            raise IntakeError(
-                f"a different envelope with sequence number {envelope.seq} was already accepted"
-                " (replayed or equivocating)"
-            )
+            raise Equivocation(envelope.seq, None)
         if envelope.seq >= chain.next_seq + MAX_AHEAD:
             raise IntakeError(
                 f"sequence number {envelope.seq} is too far ahead (next is {chain.next_seq})"
@@ -57,9 +61,7 @@ class Intake:
         if queued is not None:
             if queued.digest == envelope.digest:
                 return False
-            raise IntakeError(
-                f"two different envelopes with sequence number {envelope.seq}", conflict=queued
-            )
+            raise Equivocation(envelope.seq, queued)
         chain.waiting[envelope.seq] = envelope
         return True
 
@@ -84,3 +86,15 @@ class Intake:
 
     def heads(self) -> tuple[bytes, ...]:
         return tuple(chain.head for chain in self.chains)
+
+    def view(self) -> tuple[tuple[int, bytes], ...]:
+        """What this table has accepted of every chain: (count, hash of the last)."""
+        return tuple((chain.next_seq, chain.head) for chain in self.chains)
+
+    def digest_at(self, seat: int, count: int) -> bytes | None:
+        """The hash of ``seat``'s envelope number ``count - 1`` (the zero hash for 0),
+        or None if this table has not accepted that many."""
+        chain = self.chains[seat]
+        if count > chain.next_seq:
+            return None
+        return ZERO_HASH if count == 0 else chain.accepted[count - 1]

@@ -26,8 +26,6 @@ class DealRound:
     """Positions played to a trick."""
     public_cards: dict[int, int] = field(default_factory=dict)
     """Card index -> the seat that showed it, for every card opened to all."""
-    heads: tuple[bytes, ...] = ()
-    """Every seat's chain head as this table saw it when the audit passed."""
 
     def my_mask(self) -> int:
         mask = 0

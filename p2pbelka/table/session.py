@@ -20,6 +20,7 @@ it and calls ``proceed``, so no peer waits for this seat's own checks.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from p2pbelka.cards import CARDS
@@ -35,14 +36,26 @@ from p2pbelka.table.dealdeck import DealDeck, DeckFault
 from p2pbelka.table.errors import MoveRefused, OrderError
 from p2pbelka.table.flow import SCHEDULES, LotDraw, Schedule
 from p2pbelka.table.games import track_class
-from p2pbelka.table.intake import Intake, IntakeError
+from p2pbelka.table.intake import Equivocation, Intake, IntakeError
 from p2pbelka.table.phase import Abort, GamePhases, Phase, Question, Step
 from p2pbelka.table.round import DealRound
 from p2pbelka.table.track import GameTrack
 
-__all__ = ["OrderError", "Phase", "Table"]
+__all__ = ["OrderError", "Phase", "Suspicion", "Table"]
 
 N_POSITIONS = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Suspicion:
+    """``reporter`` signed a view in which ``accused``'s envelope number ``seq`` hashes
+    to ``claimed``, not to the one we accepted."""
+
+    reporter: int
+    accused: int
+    seq: int
+    claimed: bytes
+
 
 SentKey = tuple[int, str, int]
 """One thing the local seat owes (deal, phase, slot): it is never signed twice."""
@@ -88,6 +101,8 @@ class Table:
         self._deferred = False
         # A resumed seat stays silent until its driver has fetched what the others hold.
         self._hold = False
+        # A view that differs from ours: processing waits for the envelope behind it.
+        self._suspicion: Suspicion | None = None
 
     # -- construction ----------------------------------------------------------------
 
@@ -227,12 +242,19 @@ class Table:
         """Whether what is due may be a person's decision (a card, a re-deal, the eggs),
         rather than work a program does in milliseconds."""
         step = self._step_or_none()
-        return step is not None and step.decision
+        return step is not None and step.decision and self._suspicion is None
 
     def missing(self) -> list[int]:
-        """Seats the table is waiting for (for a driver's timeout)."""
+        """Seats the table is waiting for (for a driver's timeout): the seat due, or the
+        seat whose envelope would settle a differing view."""
+        if self._suspicion is not None and not self.finished:
+            return [self._suspicion.accused]
         seat = self.turn
         return [] if seat is None else [seat]
+
+    @property
+    def suspicion(self) -> Suspicion | None:
+        return self._suspicion
 
     # -- what the driver takes ----------------------------------------------------------
 
@@ -271,8 +293,19 @@ class Table:
         if seat is None:
             self._events.append(ev.Rejected("sender is not seated at this table"))
             return
+        if self.finished:
+            self._events.append(ev.Rejected("the game is over", seat))
+            return
+        if isinstance(envelope.msg, m.EvidenceMsg | m.DisputeMsg):
+            self._receive_ending(seat, envelope)
+            return
+        self._compare_view_early(seat, envelope)
         try:
             self._chains().offer(seat, envelope)
+        except Equivocation as exc:
+            ours = exc.known or self._accepted_envelope(seat, exc.seq)
+            self._prove_equivocation(seat, ours, envelope)
+            return
         except IntakeError as exc:
             self._events.append(ev.Rejected(str(exc), seat))
             return
@@ -280,7 +313,8 @@ class Table:
 
     def replay(self, envelope: Envelope) -> None:
         """Feed a transcript envelope, which must be exactly the one due next (verify)."""
-        if self._setup is not None and not self.finished:
+        ending = isinstance(envelope.msg, m.EvidenceMsg | m.DisputeMsg)
+        if self._setup is not None and not self.finished and not ending:
             due = self.turn
             seat = self.seat_of(envelope.sender)
             if seat is None or seat != due or envelope.seq != self._chains().chains[seat].next_seq:
@@ -331,11 +365,28 @@ class Table:
         self._drain()
 
     def abandon(self, seats: list[int], why: str = "went silent") -> None:
-        """The driver gave up on ``seats``: end the game naming them."""
+        """The driver gave up waiting: end the game *disputed*, naming ``seats`` (or,
+        while a view is unsettled, its reporter and the seat it accuses).  The local
+        seat signs the accusation (a ``dispute`` envelope) so its transcript says who
+        it named and why; nothing in it proves the accusation."""
         if self.finished:
             return
-        what = f"{why} while {self._phase.value} was due"
-        self._abort(*(ev.Fault(s, what, deal=self._deal_id or None) for s in seats))
+        suspicion = self._suspicion
+        if suspicion is not None:
+            seats = [suspicion.reporter, suspicion.accused]
+            what = (
+                f"seat {suspicion.reporter} signed a view of seat {suspicion.accused}'s chain"
+                f" at envelope {suspicion.seq} that no signed envelope backed (unresolved)"
+            )
+        else:
+            last = self._last_envelope_of(seats[0]) if seats else None
+            since = f" after its envelope {last.digest.hex()[:16]}" if last else ""
+            what = f"{why}{since} while {self._phase.value} was due"
+        if self._signer is not None and self._me is not None:
+            record = self._seal(self._deal_id, m.DisputeMsg(tuple(sorted(set(seats))), what))
+            self._outgoing.append(record.raw)
+            self._accepted(record)
+        self._abort(*self._disputed(seats, what))
 
     def wants(self) -> list[int]:
         """For each seat, the first sequence number this table does not hold (for a
@@ -348,6 +399,9 @@ class Table:
             while seq in chain.waiting:
                 seq += 1
             out.append(seq)
+        if self._suspicion is not None:
+            accused = self._suspicion.accused
+            out[accused] = min(out[accused], self._suspicion.seq)
         return out
 
     def envelopes_from(self, seat: int, seq: int, limit: int = 256) -> list[bytes]:
@@ -380,14 +434,21 @@ class Table:
     def emit(self, event: ev.Event) -> None:
         self._events.append(event)
 
-    def fault(self, seat: int, what: str, fatal: bool = True) -> ev.Fault:
-        evidence = (self._transcript[-1].digest.hex(),) if self._transcript else ()
+    def fault(
+        self, seat: int, what: str, envelope: Envelope | None = None, fatal: bool = True
+    ) -> ev.Fault:
+        """A fault proven by ``seat``'s envelope (by default the last one accepted)."""
+        if envelope is None and self._transcript:
+            envelope = self._transcript[-1]
+        evidence = (envelope.digest.hex(),) if envelope is not None else ()
         return ev.Fault(seat, what, evidence, fatal, self._deal_id or None)
 
     def dispute(self, seat: int, what: str) -> None:
         """Note a problem no seat can be blamed for yet: the audit will decide."""
         self.round.disputes.append(
-            self.fault(seat, what) if seat >= 0 else ev.Fault(-1, what, deal=self._deal_id)
+            self.fault(seat, what)
+            if seat >= 0
+            else ev.Fault(-1, what, deal=self._deal_id, proven=False)
         )
 
     def draw_secret(self) -> bytes:
@@ -467,7 +528,10 @@ class Table:
 
     def _seal(self, deal: int, msg: m.Message) -> Envelope:
         assert self._signer is not None
-        envelope = seal_envelope(self._signer, self.game_id, deal, self._my_seq, self._my_prev, msg)
+        view = self._intake.view() if self._intake is not None else ()
+        envelope = seal_envelope(
+            self._signer, self.game_id, deal, self._my_seq, self._my_prev, msg, view
+        )
         self._my_seq += 1
         self._my_prev = envelope.digest
         return envelope
@@ -577,6 +641,12 @@ class Table:
                 intake.drop(seat)
                 self._events.append(ev.Rejected(refusal, seat))
                 continue
+            try:
+                if not self._view_agrees(seat, envelope):
+                    return  # until the envelope behind the view comes, or the driver gives up
+            except Abort as abort:
+                self._abort(*abort.faults)
+                return
             intake.accept(seat)
             self._accepted(envelope)
             try:
@@ -611,7 +681,121 @@ class Table:
         if type(envelope.msg) not in step.handlers:
             allowed = "/".join(sorted(step.accepts))
             return f"out of turn: a {envelope.type} while {allowed} is due"
+        if len(envelope.view) != self.n_seats:
+            return f"its view lists {len(envelope.view)} seats, the table has {self.n_seats}"
+        if envelope.view[seat] != (envelope.seq, envelope.prev):
+            return "its view of its own chain does not match its seq and prev"
         return ""
+
+    # -- views, equivocation and disputes -------------------------------------------------
+
+    def _view_agrees(self, seat: int, envelope: Envelope) -> bool:
+        """Compare ``seat``'s signed view with ours, before its envelope is accepted.
+
+        An honest seat signs only after accepting, in the canonical order, what
+        comes before its envelope: so it cannot have seen more of a chain than we
+        have now (a provable lie), and what it saw must be what we accepted.  A
+        different hash is not yet anyone's fault: either the seat in that chain
+        signed two envelopes (we will hold both once the other reaches us: proof)
+        or the reporter lies (nobody can back it; the driver gives up: disputed).
+        """
+        intake = self._chains()
+        if self._suspicion is not None:
+            return False
+        for other, (count, head) in enumerate(envelope.view):
+            if other == seat:
+                continue
+            ours = intake.digest_at(other, count)
+            if ours is None:
+                have = intake.chains[other].next_seq
+                raise Abort(
+                    self.fault(
+                        seat,
+                        f"its view claims {count} envelopes of seat {other}, but only {have}"
+                        " come before its own in the schedule",
+                        envelope,
+                    )
+                )
+            if ours != head:
+                self._suspicion = Suspicion(seat, other, count - 1, head)
+                self._events.append(ev.ViewConflict(seat, other, count - 1))
+                return False
+        return True
+
+    def _compare_view_early(self, seat: int, envelope: Envelope) -> None:
+        """Compare a view as soon as its envelope arrives, where we can: an envelope
+        that is out of turn *because* its sender saw another chain is never processed,
+        yet its view shows where the chains part."""
+        if self._suspicion is not None or len(envelope.view) != self.n_seats:
+            return
+        intake = self._chains()
+        for other, (count, head) in enumerate(envelope.view):
+            if other == seat:
+                continue
+            ours = intake.digest_at(other, count)
+            if ours is not None and ours != head:
+                self._suspicion = Suspicion(seat, other, count - 1, head)
+                self._events.append(ev.ViewConflict(seat, other, count - 1))
+                return
+
+    def _accepted_envelope(self, seat: int, seq: int) -> Envelope:
+        key = self._setup.seats[seat].key if self._setup else b""
+        return next(e for e in self._transcript if e.sender == key and e.seq == seq)
+
+    def _last_envelope_of(self, seat: int) -> Envelope | None:
+        if self._setup is None or not 0 <= seat < self.n_seats:
+            return None
+        key = self._setup.seats[seat].key
+        return next((e for e in reversed(self._transcript) if e.sender == key), None)
+
+    def _prove_equivocation(self, seat: int, first: Envelope, second: Envelope) -> None:
+        """Two envelopes ``seat`` signed for one place in its chain: end the game, and
+        send the pair to every peer as ``evidence`` (they check it themselves)."""
+        what = f"signed two different envelopes for its sequence number {first.seq}"
+        proof = (first.digest.hex(), second.digest.hex())
+        fault = ev.Fault(seat, what, proof, True, self._deal_id or None)
+        if self._signer is not None and self._me is not None:
+            record = self._seal(self._deal_id, m.EvidenceMsg(first.raw, second.raw))
+            self._outgoing.append(record.raw)
+            self._accepted(record)
+        self._abort(fault)
+
+    def _receive_ending(self, seat: int, envelope: Envelope) -> None:
+        """Evidence or a dispute from ``seat``: checked here, out of the schedule."""
+        self._accepted(envelope)
+        if isinstance(envelope.msg, m.DisputeMsg):
+            named = [s for s in envelope.msg.seats if s < self.n_seats]
+            what = f"named by seat {seat}: {envelope.msg.why}"
+            self._abort(*self._disputed(named or [seat], what))
+            return
+        assert isinstance(envelope.msg, m.EvidenceMsg)
+        try:
+            accused, first, second = self._check_evidence(envelope.msg)
+        except ValueError as exc:
+            what = f"sent evidence that proves nothing: {exc}"
+            self._abort(ev.Fault(seat, what, (envelope.digest.hex(),), True, self._deal_id))
+            return
+        what = f"signed two different envelopes for its sequence number {first.seq}"
+        proof = (first.digest.hex(), second.digest.hex())
+        self._abort(ev.Fault(accused, what, proof, True, self._deal_id or None))
+
+    def _check_evidence(self, msg: m.EvidenceMsg) -> tuple[int, Envelope, Envelope]:
+        try:
+            first, second = open_envelope(msg.first), open_envelope(msg.second)
+        except ProtocolError as exc:
+            raise ValueError(f"an enclosed envelope does not open: {exc}") from None
+        accused = self.seat_of(first.sender)
+        if accused is None or first.sender != second.sender:
+            raise ValueError("the two envelopes are not both from one seat")
+        if first.game != self.game_id or second.game != self.game_id:
+            raise ValueError("an enclosed envelope belongs to another game")
+        if first.seq != second.seq or first.digest == second.digest:
+            raise ValueError("not two different envelopes for one sequence number")
+        return accused, first, second
+
+    def _disputed(self, seats: Sequence[int], what: str) -> list[ev.Fault]:
+        deal = self._deal_id or None
+        return [ev.Fault(s, what, (), True, deal, proven=False) for s in sorted(set(seats))]
 
     def _accepted(self, envelope: Envelope) -> None:
         self._transcript.append(envelope)
@@ -663,6 +847,11 @@ class Table:
             self._send_once(key, own)
 
     def _abort(self, *faults: ev.Fault) -> None:
+        if self._signer is not None:
+            # Pass on the envelopes that prove it: a peer that holds other ones for
+            # the same places (the liar told it something else) then holds the proof.
+            proof = {h for f in faults if f.proven for h in f.evidence}
+            self._outgoing += [e.raw for e in self._transcript if e.digest.hex() in proof]
         self._faults.extend(faults)
         self._phase = Phase.ABORTED
         self._order = []

@@ -40,14 +40,29 @@ class VerifyReport:
     def verdict(self) -> str:
         if self.error is not None:
             return f"INVALID: {self.error}"
+        if self.proven:
+            named = "; ".join(str(f) for f in self.faults if f.fatal and f.proven)
+            return f"CHEATING PROVEN: the transcript is intact and shows {named}"
         if self.aborted:
             named = "; ".join(str(f) for f in self.faults if f.fatal)
-            return f"CHEATING PROVEN: the transcript is intact and shows {named}"
+            return (
+                f"DISPUTED: the game was stopped, naming {named}; the transcript alone"
+                " proves no seat at fault"
+            )
         if not self.finished:
             return "INCOMPLETE: every record checks out, but the game did not finish"
         charged = [f for f in self.faults if not f.fatal]
         extra = f" ({len(charged)} renege(s) charged by the rules)" if charged else ""
         return f"OK: every deal was dealt fairly and played legally{extra}"
+
+    @property
+    def proven(self) -> bool:
+        """The transcript itself proves a seat at fault (its own signed messages)."""
+        return self.aborted and any(f.fatal and f.proven for f in self.faults)
+
+    @property
+    def disputed(self) -> bool:
+        return self.aborted and not self.proven
 
     @property
     def ok(self) -> bool:

@@ -93,4 +93,6 @@ def test_a_peer_that_never_returns_ends_the_game_cleanly(tmp_path: Path) -> None
             text = peer.text()
             assert f"waiting for seat {seat}" in text
             assert "GAME ABORTED: " in text and f"seat {seat}: went silent" in text
-            assert verify(peer.transcript()).startswith("INCOMPLETE")
+            # the transcript holds the accusation, signed, but nothing that proves it
+            verdict = verify(peer.transcript())
+            assert verdict.startswith("DISPUTED") and f"seat {seat}:" in verdict, verdict

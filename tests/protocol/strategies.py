@@ -14,8 +14,10 @@ BY_TYPE: dict[str, st.SearchStrategy[m.Message]] = {
     "lot_commit": st.builds(m.LotCommitMsg, points),
     "lot_reveal": st.builds(m.LotRevealMsg, points),
     "commit": st.builds(m.CommitMsg, points),
-    "shuffle": st.builds(m.ShuffleMsg, st.lists(points, min_size=2, max_size=64).map(tuple)),
-    "lock": st.builds(m.LockMsg, st.lists(points, min_size=2, max_size=64).map(tuple)),
+    "shuffle": st.builds(
+        m.ShuffleMsg, st.lists(points, min_size=2, max_size=64).map(tuple), points
+    ),
+    "lock": st.builds(m.LockMsg, st.lists(points, min_size=2, max_size=64).map(tuple), points),
     "shares": st.builds(
         m.SharesMsg, st.lists(openings, max_size=64, unique_by=lambda o: o.pos).map(tuple)
     ),
@@ -27,7 +29,15 @@ BY_TYPE: dict[str, st.SearchStrategy[m.Message]] = {
     ),
     "play": st.builds(m.PlayMsg, st.integers(0, 63), points),
     "reveal": st.builds(m.RevealMsg, points),
-    "deal_end": st.builds(m.DealEndMsg, st.lists(points, min_size=4, max_size=4).map(tuple)),
+    "deal_end": st.just(m.DealEndMsg()),
+    "evidence": st.builds(
+        m.EvidenceMsg, st.binary(min_size=1, max_size=300), st.binary(min_size=1, max_size=300)
+    ),
+    "dispute": st.builds(
+        m.DisputeMsg,
+        st.lists(st.integers(0, 3), min_size=1, max_size=4).map(tuple),
+        st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF), min_size=1, max_size=50),
+    ),
     "choice": st.builds(m.ChoiceMsg, st.sampled_from(["plus4", "title"])),
 }
 MESSAGES = st.one_of(*BY_TYPE.values())

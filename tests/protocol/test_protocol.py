@@ -73,7 +73,7 @@ def _resign(inner: list[object]) -> bytes:
 
 
 def test_unknown_fields_and_types_are_rejected_even_when_signed() -> None:
-    base = [1, GAME, 1, 0, ZERO_HASH, SIGNER.public_key]
+    base = [2, GAME, 1, 0, ZERO_HASH, SIGNER.public_key, []]
     with pytest.raises(ProtocolError, match="unknown field"):
         open_envelope(_resign([*base, "play", {"extra": 1, "key": bytes(32), "pos": 1}]))
     with pytest.raises(ProtocolError, match="unknown message type"):
@@ -87,11 +87,15 @@ def test_unknown_fields_and_types_are_rejected_even_when_signed() -> None:
     with pytest.raises(ProtocolError, match="true or false"):
         open_envelope(_resign([*base, "trump", {"hand_ok": 1, "jack": None}]))
     with pytest.raises(ProtocolError, match="version"):
-        open_envelope(_resign([2, *base[1:], "ready", {}]))
+        open_envelope(_resign([1, *base[1:], "ready", {}]))
+    with pytest.raises(ProtocolError, match="view"):
+        open_envelope(_resign([*base[:-1], [[1, bytes(31)]], "ready", {}]))
+    with pytest.raises(ProtocolError, match="view"):
+        open_envelope(_resign([*base[:-1], [[0, ZERO_HASH]] * 5, "ready", {}]))
 
 
 def test_signature_by_another_key_is_rejected() -> None:
-    inner_raw = encode([1, GAME, 1, 0, ZERO_HASH, SIGNER.public_key, "ready", {}])
+    inner_raw = encode([2, GAME, 1, 0, ZERO_HASH, SIGNER.public_key, [], "ready", {}])
     other = Signer.from_seed(bytes(32))
     with pytest.raises(ProtocolError, match="bad signature"):
         open_envelope(encode([inner_raw, other.sign(inner_raw)]))

@@ -17,7 +17,7 @@ from p2pbelka.cards import CARDS
 from p2pbelka.fairdeal.group import ED25519
 from p2pbelka.peer.local import LocalGame, play_local_game
 from p2pbelka.protocol import messages as m
-from p2pbelka.protocol.envelope import open_envelope, seal_envelope
+from p2pbelka.protocol.envelope import seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.belka import BelkaTrack
@@ -48,7 +48,7 @@ class DuplicateCard(Table):
     def compose(self) -> m.Message | Question | None:
         msg = super().compose()
         if isinstance(msg, m.ShuffleMsg):
-            return m.ShuffleMsg((msg.deck[0], *msg.deck[:-1]))
+            return m.ShuffleMsg((msg.deck[0], *msg.deck[:-1]), msg.input)
         return msg
 
 
@@ -56,7 +56,7 @@ class ReplaceCard(Table):
     def compose(self) -> m.Message | Question | None:
         msg = super().compose()
         if isinstance(msg, m.ShuffleMsg):
-            return m.ShuffleMsg((ED25519.mult(SCALAR, msg.deck[0]), *msg.deck[1:]))
+            return m.ShuffleMsg((ED25519.mult(SCALAR, msg.deck[0]), *msg.deck[1:]), msg.input)
         return msg
 
 
@@ -66,7 +66,7 @@ class WrongLock(Table):
         if isinstance(msg, m.LockMsg):
             deck = list(msg.deck)
             deck[5] = ED25519.mult(SCALAR, deck[5])
-            return m.LockMsg(tuple(deck))
+            return m.LockMsg(tuple(deck), msg.input)
         return msg
 
 
@@ -234,27 +234,6 @@ def test_a_renege_is_charged_and_the_game_goes_on() -> None:
         assert deal["awarded"][1 - CHEATER % 2] >= len(deal["offenses"])
 
 
-def test_replayed_and_conflicting_messages_are_rejected() -> None:
-    sent: list[bytes] = []
-
-    def replay_old(seat: int, raw: bytes) -> list[bytes]:
-        if seat != CHEATER:
-            return [raw]
-        sent.append(raw)
-        if len(sent) == 30:
-            old = open_envelope(sent[3])
-            signer = LocalGame.seeded(39).signers[CHEATER]
-            forged = seal_envelope(signer, old.game, old.deal, old.seq, old.prev, m.ReadyMsg())
-            return [raw, sent[3], forged.raw]
-        return [raw]
-
-    tables, events = play_sync(39, tamper=replay_old)
-    assert all(t.phase is Phase.OVER for t in tables)
-    rejected = [e for e in events[0] if isinstance(e, ev.Rejected)]
-    assert len(rejected) == 1 and rejected[0].seat == CHEATER
-    assert "replayed or equivocating" in rejected[0].reason
-
-
 def test_garbage_and_foreign_envelopes_do_not_disturb_a_game() -> None:
     stranger = LocalGame.seeded(99)
 
@@ -293,35 +272,3 @@ def test_bots_only_see_their_own_hand() -> None:
     game = LocalGame.seeded(41)
     run_sync(game.make_tables(), [Spy(s) for s in range(4)])  # type: ignore[list-item]
     assert seen and all(all(unknown) for unknown in seen)  # type: ignore[arg-type]
-
-
-def test_telling_different_peers_different_things() -> None:
-    """The cheater keeps two consistent hash chains: seat 3 gets its shares in another
-    order (same meaning, other bytes) and every later envelope re-chained to match.
-    Nothing is wrong on its face; the deal-end comparison of chain heads names it."""
-    from p2pbelka.peer.sync import run_sync
-
-    game = LocalGame.seeded(42)
-    signer = game.signers[CHEATER]
-    tables = game.make_tables()
-    forked: dict[str, bytes] = {}  # the last digest of the chain seat 3 sees
-
-    def deliver(source: int, dest: int, raw: bytes) -> bytes | None:
-        if source != CHEATER or dest != 3:
-            return raw
-        envelope = open_envelope(raw)
-        msg = envelope.msg
-        if isinstance(msg, m.SharesMsg) and "prev" not in forked:
-            msg = m.SharesMsg(tuple(reversed(msg.shares)))
-        elif "prev" not in forked:
-            return raw
-        prev = forked.get("prev", envelope.prev)
-        twin = seal_envelope(signer, envelope.game, envelope.deal, envelope.seq, prev, msg)
-        forked["prev"] = twin.digest
-        return twin.raw
-
-    events = run_sync(tables, [make_bot("random", s) for s in range(4)], deliver=deliver)
-    for seat in (0, 1, 3):
-        assert tables[seat].phase is Phase.ABORTED
-        faults = faults_of(events[seat])
-        assert any(f.seat == CHEATER and "different peers" in f.what for f in faults), faults
