@@ -50,8 +50,10 @@ def _bin(value: Any, where: str, size: int) -> bytes:
 def _text(value: Any, where: str, limit: int = MAX_NAME) -> str:
     if type(value) is not str or not 0 < len(value) <= limit:
         raise ProtocolError(f"expected a string of 1..{limit} characters", where)
-    if any(ord(ch) < 32 for ch in value):
-        raise ProtocolError("control characters are not allowed", where)
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) <= 0x9F for ch in value):
+        raise ProtocolError(
+            "control characters (U+0000-U+001F, U+007F-U+009F) are not allowed", where
+        )
     return value
 
 

@@ -470,6 +470,11 @@ class Table:
         if rnd.public_cards.get(card, seat) != seat:
             self.dispute(seat, f"opened {CARDS[card]}, already shown by another seat")
             return None
+        if seat != self._me and card in rnd.my_hand.values():
+            # Not the opener's fault on its face: a pass may have copied our card into
+            # its hand.  The audit finds whose pass or share it was.
+            self.dispute(seat, f"opened {CARDS[card]}, a card dealt to this seat")
+            return None
         rnd.public_cards[card] = seat
         return card
 

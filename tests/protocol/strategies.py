@@ -36,7 +36,7 @@ BY_TYPE: dict[str, st.SearchStrategy[m.Message]] = {
     "dispute": st.builds(
         m.DisputeMsg,
         st.lists(st.integers(0, 3), min_size=1, max_size=4).map(tuple),
-        st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF), min_size=1, max_size=50),
+        st.text(st.characters(min_codepoint=0xA0, max_codepoint=0x2FF), min_size=1, max_size=50),
     ),
     "choice": st.builds(m.ChoiceMsg, st.sampled_from(["plus4", "title"])),
 }
