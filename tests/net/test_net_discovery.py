@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
 from functools import partial
 
@@ -130,12 +129,13 @@ def test_junk_costs_little() -> None:
     good = encode_beacon(HOST, ad(), 1, 1)
     forged = good[:5] + bytes(64) + good[69:]
     junk = [os.urandom(n % 1300) for n in range(2000)] + [forged] * 2000 + [good] * 2000
-    start = time.perf_counter()
     for datagram in junk:
         d.handle_datagram(datagram, "10.0.0.1", now=0.0)
-    elapsed = time.perf_counter() - start
+    # The cost is counted, not timed: one signature check per forged beacon, none for
+    # junk that fails the cheap checks, none for the 1999 replays of the good one.
     assert d.stats["accepted"] == 1 and d.stats["bad_signature"] == 2000
-    assert elapsed < 2.0, f"{len(junk)} datagrams took {elapsed:.2f} s"
+    assert d.stats["replayed"] == 1999
+    assert d.stats["malformed"] == 2000
 
 
 async def _run_discovery(

@@ -161,7 +161,9 @@ def test_glue_returns_what_trio_returns_once_the_app_exits() -> None:
         app = bare_app(pipe)
 
         async def main(bridge: Bridge) -> int:
-            await trio.sleep(0.01)
+            with trio.fail_after(60):  # the app starts once trio has: wait for it, not a time
+                while not app.is_running:
+                    await trio.sleep(0.01)
             app.exit()  # trio runs on the app's thread, so it may call the app directly
             return 7
 
