@@ -31,7 +31,7 @@ import trio
 
 from .errors import BeaconError
 from .handshake import PROTOCOL_VERSION
-from .identity import Identity, verify_signature
+from .identity import Identity, is_sound_key, verify_signature
 
 __all__ = [
     "DEFAULT_GROUP",
@@ -199,8 +199,8 @@ def _parse(datagram: bytes) -> Beacon:
     if not isinstance(body, dict):
         raise BeaconError("beacon body is not a map")
     key = _field(body, "key", bytes)
-    if len(key) != 32:
-        raise BeaconError("host key must be 32 bytes")
+    if not is_sound_key(key):
+        raise BeaconError("host key is not a usable Ed25519 key")
     seq = _field(body, "seq", int)
     ts = _field(body, "ts", int)
     if not (0 <= seq <= U63 and 0 <= ts <= U63):

@@ -44,9 +44,10 @@ from .errors import (
     TamperedHandshake,
     UnexpectedPeerKey,
     VersionMismatch,
+    WeakPeerKey,
 )
 from .frames import DEFAULT_MAX_FRAME_SIZE
-from .identity import Identity, verify_signature
+from .identity import Identity, is_sound_key, verify_signature
 
 __all__ = [
     "HANDSHAKE_MAX_MESSAGE",
@@ -114,6 +115,13 @@ def _prologue(version: int, context: bytes) -> bytes:
 
 def _hkdf(ikm: bytes, salt: bytes, info: bytes) -> bytes:
     return HKDF(algorithm=hashes.SHA256(), length=KEY_SIZE, salt=salt, info=info).derive(ikm)
+
+
+def _sound(peer_key: bytes) -> bytes:
+    """The peer's identity key, if usable: a small-order key would let anyone sign as it."""
+    if not is_sound_key(peer_key):
+        raise WeakPeerKey("peer identity key is of small order or not canonical")
+    return peer_key
 
 
 def _nonce(counter: int) -> bytes:
@@ -225,8 +233,8 @@ class Handshake:
         ephemeral_seed: bytes | None = None,
         version: int = PROTOCOL_VERSION,
     ) -> None:
-        if expected_peer_key is not None and len(expected_peer_key) != KEY_SIZE:
-            raise ValueError("expected_peer_key must be a raw 32-byte Ed25519 key")
+        if expected_peer_key is not None and not is_sound_key(expected_peer_key):
+            raise ValueError("expected_peer_key must be a raw 32-byte, sound Ed25519 key")
         self.identity = identity
         self.role = role
         self.context = bytes(context)
@@ -314,7 +322,7 @@ class Handshake:
         peer_eph = msg[1 : 1 + KEY_SIZE]
         self._agree(initiator_eph=self._eph_pub, responder_eph=peer_eph, peer_eph=peer_eph)
         assert self._hs_recv is not None and self._hs_send is not None
-        peer_key = self._open(self._hs_recv, msg[1 + KEY_SIZE :], MSG_REPLY)
+        peer_key = _sound(self._open(self._hs_recv, msg[1 + KEY_SIZE :], MSG_REPLY))
         # Checked before we reveal who we are to a responder we did not want.
         self._check_acceptable(peer_key)
         self._peer_key = peer_key
@@ -329,7 +337,7 @@ class Handshake:
             raise MalformedHandshake(f"expected a {AUTH_SIZE}-byte AUTH")
         assert self._hs_recv is not None and self._hs_send is not None
         plain = self._open(self._hs_recv, msg[1:], MSG_AUTH)
-        peer_key, sig = plain[:KEY_SIZE], plain[KEY_SIZE:]
+        peer_key, sig = _sound(plain[:KEY_SIZE]), plain[KEY_SIZE:]
         self._peer_key = peer_key
         self._transcript_hash = self._transcript(peer_key, self.identity.public_key)
         if not verify_signature(peer_key, sig, self._signed_data(ROLE_BYTE_INITIATOR)):

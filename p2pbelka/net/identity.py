@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2pbelka.edkeys import is_sound_key, verify
 
 __all__ = [
     "KEY_FILE",
@@ -31,6 +32,7 @@ __all__ = [
     "IdentityError",
     "config_dir",
     "fingerprint",
+    "is_sound_key",
     "verify_signature",
 ]
 
@@ -57,14 +59,9 @@ def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> bool:
     """True if ``signature`` is a valid Ed25519 signature of ``data`` by ``public_key``.
 
     Never raises on malformed input, since keys and signatures come from peers.
+    Small-order and non-canonical keys never verify (:mod:`p2pbelka.edkeys`).
     """
-    if len(public_key) != PUBLIC_KEY_SIZE or len(signature) != SIGNATURE_SIZE:
-        return False
-    try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
-    except (InvalidSignature, ValueError):
-        return False
-    return True
+    return verify(public_key, signature, data)
 
 
 def clean_name(name: str) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from p2pbelka.edkeys import KEY_SIZE, is_sound_key
 from p2pbelka.protocol.codec import ProtocolError
 
 MAX_POSITIONS = 64
@@ -28,22 +29,23 @@ class Opening:
 
 
 # --- field checkers: each takes the raw value and the field's path -----------------
+# Public: the lobby codec (protocol/lobby.py) checks its fields with the same rules.
 
 
-def _uint(value: Any, where: str, limit: int = 2**32) -> int:
+def check_uint(value: Any, where: str, limit: int = 2**32) -> int:
     if type(value) is not int or not 0 <= value < limit:
         raise ProtocolError(f"expected an integer in 0..{limit - 1}, got {value!r:.40}", where)
     return value
 
 
-def _bin(value: Any, where: str, size: int) -> bytes:
+def check_bin(value: Any, where: str, size: int) -> bytes:
     if type(value) is not bytes or len(value) != size:
         got = f"{len(value)} bytes" if isinstance(value, bytes) else type(value).__name__
         raise ProtocolError(f"expected {size} bytes, got {got}", where)
     return value
 
 
-def _text(value: Any, where: str, limit: int = MAX_NAME) -> str:
+def check_text(value: Any, where: str, limit: int = MAX_NAME) -> str:
     if type(value) is not str or not 0 < len(value) <= limit:
         raise ProtocolError(f"expected a string of 1..{limit} characters", where)
     if any(ord(ch) < 32 for ch in value):
@@ -51,19 +53,43 @@ def _text(value: Any, where: str, limit: int = MAX_NAME) -> str:
     return value
 
 
-def _list(value: Any, where: str, min_len: int, max_len: int) -> list[Any]:
+def check_list(value: Any, where: str, min_len: int, max_len: int) -> list[Any]:
     if type(value) is not list or not min_len <= len(value) <= max_len:
         raise ProtocolError(f"expected a list of {min_len}..{max_len} items", where)
     return value
 
 
+def check_options(
+    value: Any, where: str, text: Callable[[Any, str], str] = check_text
+) -> dict[str, str]:
+    """A map of at most 32 rule option names to values, keys sorted, each checked by ``text``."""
+    if type(value) is not dict or len(value) > 32:
+        raise ProtocolError("expected a map of at most 32 option names to values", where)
+    if list(value) != sorted(value, key=str):
+        raise ProtocolError("map keys are not in sorted order", where)
+    for name, choice in value.items():
+        text(name, where)
+        text(choice, f"{where}.{name}")
+    return dict(value)
+
+
+def check_key(value: Any, where: str) -> bytes:
+    """A player's Ed25519 public key: 32 bytes, canonical, not of small order."""
+    key = check_bin(value, where, KEY_SIZE)
+    if not is_sound_key(key):
+        raise ProtocolError("not a usable Ed25519 public key (small order or non-canonical)", where)
+    return key
+
+
 def _opening(value: Any, where: str) -> Opening:
-    pair = _list(value, where, 2, 2)
-    return Opening(_uint(pair[0], f"{where}[0]", MAX_POSITIONS), _bin(pair[1], f"{where}[1]", 32))
+    pair = check_list(value, where, 2, 2)
+    return Opening(
+        check_uint(pair[0], f"{where}[0]", MAX_POSITIONS), check_bin(pair[1], f"{where}[1]", 32)
+    )
 
 
 def _openings(value: Any, where: str) -> tuple[Opening, ...]:
-    items = _list(value, where, 0, MAX_POSITIONS)
+    items = check_list(value, where, 0, MAX_POSITIONS)
     openings = tuple(_opening(item, f"{where}[{i}]") for i, item in enumerate(items))
     if len({o.pos for o in openings}) != len(openings):
         raise ProtocolError("a position appears twice", where)
@@ -71,8 +97,8 @@ def _openings(value: Any, where: str) -> tuple[Opening, ...]:
 
 
 def _points(value: Any, where: str) -> tuple[bytes, ...]:
-    items = _list(value, where, 2, MAX_POSITIONS)
-    return tuple(_bin(item, f"{where}[{i}]", 32) for i, item in enumerate(items))
+    items = check_list(value, where, 2, MAX_POSITIONS)
+    return tuple(check_bin(item, f"{where}[{i}]", 32) for i, item in enumerate(items))
 
 
 # --- message types ------------------------------------------------------------------
@@ -227,26 +253,19 @@ class ChoiceMsg(Message):
 
 
 def _parse_table(body: dict[str, Any]) -> TableMsg:
-    seats_raw = _list(body["seats"], "seats", 2, MAX_SEATS)
+    seats_raw = check_list(body["seats"], "seats", 2, MAX_SEATS)
     seats = []
     for i, pair in enumerate(seats_raw):
-        pair = _list(pair, f"seats[{i}]", 2, 2)
+        pair = check_list(pair, f"seats[{i}]", 2, 2)
         seats.append(
-            SeatInfo(_bin(pair[0], f"seats[{i}][0]", 32), _text(pair[1], f"seats[{i}][1]"))
+            SeatInfo(check_key(pair[0], f"seats[{i}][0]"), check_text(pair[1], f"seats[{i}][1]"))
         )
     if len({s.key for s in seats}) != len(seats):
         raise ProtocolError("two seats have the same key", "seats")
-    options = body["options"]
-    if type(options) is not dict or len(options) > 32:
-        raise ProtocolError("expected a map of at most 32 option names to values", "options")
-    if list(options) != sorted(options, key=str):
-        raise ProtocolError("map keys are not in sorted order", "options")
-    for name, value in options.items():
-        _text(name, "options")
-        _text(value, f"options.{name}")
+    options = check_options(body["options"], "options")
     return TableMsg(
-        game=_text(body["game"], "game", 16),
-        preset=_text(body["preset"], "preset", 16),
+        game=check_text(body["game"], "game", 16),
+        preset=check_text(body["preset"], "preset", 16),
         options=dict(options),
         seats=tuple(seats),
     )
@@ -267,10 +286,10 @@ def _parse_choice(body: dict[str, Any]) -> ChoiceMsg:
 
 _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] = {
     "table": (frozenset({"game", "preset", "options", "seats"}), _parse_table),
-    "sit": (frozenset({"table"}), lambda b: SitMsg(_bin(b["table"], "table", 32))),
-    "lot_commit": (frozenset({"c"}), lambda b: LotCommitMsg(_bin(b["c"], "c", 32))),
-    "lot_reveal": (frozenset({"v"}), lambda b: LotRevealMsg(_bin(b["v"], "v", 32))),
-    "commit": (frozenset({"c"}), lambda b: CommitMsg(_bin(b["c"], "c", 32))),
+    "sit": (frozenset({"table"}), lambda b: SitMsg(check_bin(b["table"], "table", 32))),
+    "lot_commit": (frozenset({"c"}), lambda b: LotCommitMsg(check_bin(b["c"], "c", 32))),
+    "lot_reveal": (frozenset({"v"}), lambda b: LotRevealMsg(check_bin(b["v"], "v", 32))),
+    "commit": (frozenset({"c"}), lambda b: CommitMsg(check_bin(b["c"], "c", 32))),
     "shuffle": (frozenset({"deck"}), lambda b: ShuffleMsg(_points(b["deck"], "deck"))),
     "lock": (frozenset({"deck"}), lambda b: LockMsg(_points(b["deck"], "deck"))),
     "shares": (frozenset({"shares"}), lambda b: SharesMsg(_openings(b["shares"], "shares"))),
@@ -279,9 +298,11 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
     "redeal": (frozenset({"hand"}), lambda b: RedealMsg(_openings(b["hand"], "hand"))),
     "play": (
         frozenset({"pos", "key"}),
-        lambda b: PlayMsg(_uint(b["pos"], "pos", MAX_POSITIONS), _bin(b["key"], "key", 32)),
+        lambda b: PlayMsg(
+            check_uint(b["pos"], "pos", MAX_POSITIONS), check_bin(b["key"], "key", 32)
+        ),
     ),
-    "reveal": (frozenset({"seed"}), lambda b: RevealMsg(_bin(b["seed"], "seed", 32))),
+    "reveal": (frozenset({"seed"}), lambda b: RevealMsg(check_bin(b["seed"], "seed", 32))),
     "deal_end": (frozenset({"heads"}), lambda b: DealEndMsg(_points(b["heads"], "heads"))),
     "choice": (frozenset({"eggs"}), _parse_choice),
 }

@@ -9,7 +9,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from p2pbelka.net.discovery import TableInfo
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.peer import lan
-from p2pbelka.peer.lobby import LobbyState
+from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.ui.i18n import _
 
 

@@ -8,13 +8,15 @@ import msgpack
 import pytest
 
 from p2pbelka.bots import make_bot
+from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.loopback import loopback_table
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table.verify import verify_bytes
 
-KEY = bytes(range(32))
+KEY = Identity.generate().public_key
+KEY2 = Identity.generate().public_key
 GAME = bytes(16)
 
 SAMPLES: list[lb.Control] = [
@@ -27,7 +29,7 @@ SAMPLES: list[lb.Control] = [
         "Kitchen table",
         "eyes",
         {"eggs": "plus4"},
-        (lb.SeatView(KEY, "Ann", True), None, lb.SeatView(bytes(32), "Bob", False), None),
+        (lb.SeatView(KEY, "Ann", True), None, lb.SeatView(KEY2, "Bob", False), None),
     ),
     lb.Refuse("the table is full"),
     lb.Start(b"\x92\xc4\x01x", (("", 1), ("10.77.0.2", 2), ("10.77.0.3", 3), ("::1", 4))),
@@ -83,24 +85,25 @@ def test_bad_control_messages_are_refused_with_a_reason(payload: bytes) -> None:
 
 
 def test_the_seating_plan() -> None:
-    host = lb.Sitter(b"h" * 32, "Host", "", 1000)
+    K = {c: Identity.generate().public_key for c in "habcd"}
+    host = lb.Sitter(K["h"], "Host", "", 1000)
     plan = lb.SeatingPlan(GAME, "t", "classic", {}, host)
     assert plan.free == 3 and not plan.complete
-    seat = plan.sit(b"a" * 32, lb.Hello("A", "", 2001), "10.77.0.2")
+    seat = plan.sit(K["a"], lb.Hello("A", "", 2001), "10.77.0.2")
     assert seat == 1
     with pytest.raises(ValueError, match="already seated"):
-        plan.sit(b"a" * 32, lb.Hello("A", "", 2001), "10.77.0.2")
-    plan.move(b"a" * 32, 2)
-    assert plan.seat_of(b"a" * 32) == 2
+        plan.sit(K["a"], lb.Hello("A", "", 2001), "10.77.0.2")
+    plan.move(K["a"], 2)
+    assert plan.seat_of(K["a"]) == 2
     with pytest.raises(ValueError, match="taken"):
-        plan.move(b"a" * 32, 0)
-    plan.sit(b"b" * 32, lb.Hello("B", "10.77.0.9", 2002), "10.77.0.3")
-    plan.sit(b"c" * 32, lb.Hello("C", "", 2003), "10.77.0.4")
+        plan.move(K["a"], 0)
+    plan.sit(K["b"], lb.Hello("B", "10.77.0.9", 2002), "10.77.0.3")
+    plan.sit(K["c"], lb.Hello("C", "", 2003), "10.77.0.4")
     with pytest.raises(ValueError, match="full"):
-        plan.sit(b"d" * 32, lb.Hello("D", "", 2004), "10.77.0.5")
+        plan.sit(K["d"], lb.Hello("D", "", 2004), "10.77.0.5")
     assert not plan.complete
-    for key in (b"a", b"b", b"c"):
-        plan.set_ready(key * 32, True)
+    for key in "abc":
+        plan.set_ready(K[key], True)
     assert plan.complete
     assert plan.peers() == (
         ("", 1000),
@@ -109,7 +112,7 @@ def test_the_seating_plan() -> None:
         ("10.77.0.4", 2003),
     )
     assert [s.name for s in plan.setup().seats] == ["Host", "B", "A", "C"]
-    plan.leave(b"b" * 32)
+    plan.leave(K["b"])
     assert plan.free == 1 and not plan.complete
     assert lb.decode_control(lb.encode_control(plan.state())) == plan.state()
 
