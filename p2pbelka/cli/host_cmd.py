@@ -17,6 +17,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-announce", action="store_true", help="no beacons: joiners use --connect"
     )
+    parser.add_argument(
+        "--auto-approve",
+        action="store_true",
+        help="let every joiner sit without asking (scripts, bots, tests); otherwise you are"
+        " asked about each one at the terminal",
+    )
     add_player_arguments(parser)
     add_network_arguments(parser, lobby=True)
 
@@ -37,6 +43,12 @@ def run(args: argparse.Namespace) -> int:
     if player is None:
         return 2
     identity, level, fe = player
+    if not args.auto_approve and not sys.stdin.isatty():
+        print(
+            "p2pbelka host: no terminal to ask who may sit down; say --auto-approve",
+            file=sys.stderr,
+        )
+        return 2
     net = lan_args.net_options(args)
     net.announce = not args.no_announce
     if lan_args.wants_screen(args):
@@ -63,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
                 net=net,
                 on_lobby=lan_args.print_lobby,
                 bot=level,
+                approve=None if args.auto_approve else lan_args.ask_at_terminal(),
             )
         )
     except (ValueError, OSError) as exc:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from p2pbelka.net.identity import Identity
-    from p2pbelka.peer.lan import GameResult, LobbyEvent, NetOptions
+    from p2pbelka.peer.lan import Approve, GameResult, LobbyEvent, NetOptions
     from p2pbelka.peer.text import TextFrontEnd
 
 Player = tuple["Identity", "str | None", "TextFrontEnd"]
@@ -142,15 +142,57 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
+def ask_at_terminal() -> Approve:
+    """The host's door in text mode: one question per joiner, one at a time."""
+    import trio
+
+    from p2pbelka.peer.lan import JoinRequest
+
+    turn = trio.Lock()
+
+    def ask(request: JoinRequest) -> bool:
+        line = input(
+            f"let {request.name} [{request.fingerprint}] from {request.address} sit down?"
+            " (compare the key with their screen) [y/N] "
+        )
+        return line.strip().lower() in ("y", "yes")
+
+    async def approve(request: JoinRequest) -> bool:
+        async with turn:
+            return await trio.to_thread.run_sync(ask, request, abandon_on_cancel=True)
+
+    return approve
+
+
 async def print_lobby(event: LobbyEvent) -> None:
     from p2pbelka.net.identity import fingerprint
-    from p2pbelka.peer.lan import GameStarting, LobbyClosed, SeatsChanged, TableOpen, TablesHeard
+    from p2pbelka.peer.lan import (
+        AwaitingApproval,
+        GameStarting,
+        HostReached,
+        LobbyClosed,
+        SeatsChanged,
+        StillTrying,
+        TableOpen,
+        TablesHeard,
+    )
 
     if isinstance(event, TableOpen):
         say(
             f"table open: lobby port {event.lobby_port}, game port {event.mesh_port},"
             f" game id {event.game_id.hex()}"
         )
+    elif isinstance(event, HostReached):
+        check = (
+            "checked"
+            if event.pinned
+            else "ask the host whether its screen shows the same, or pin it with --key"
+        )
+        say(f"host at {event.address} answers with key {event.fingerprint}: {check}")
+    elif isinstance(event, StillTrying):
+        say(f"the host does not answer ({event.why}); trying again in {event.retry_in:.1f} s")
+    elif isinstance(event, AwaitingApproval):
+        say("the host is deciding whether to let you in")
     elif isinstance(event, TablesHeard):
         say(f"heard {len(event.tables)} table(s)")
     elif isinstance(event, SeatsChanged):

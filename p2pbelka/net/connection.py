@@ -31,7 +31,9 @@ __all__ = [
     "DEFAULT_HANDSHAKE_TIMEOUT",
     "SecureChannel",
     "dial",
+    "format_host_port",
     "open_secure_channel",
+    "parse_host_port",
     "serve_secure",
 ]
 
@@ -39,6 +41,26 @@ log = logging.getLogger(__name__)
 
 DEFAULT_HANDSHAKE_TIMEOUT = 10.0
 RECEIVE_CHUNK = 64 * 1024
+
+
+def parse_host_port(text: str) -> tuple[str, int] | None:
+    """``HOST:PORT`` or ``[IPV6]:PORT`` (a link-local address with its ``%scope``, as in
+    ``[fe80::1%eth0]:40123``) as typed by a user; None if it is neither."""
+    host, _, port = text.strip().rpartition(":")
+    if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        return None
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+        if ":" not in host:
+            return None
+    elif ":" in host or "[" in host or "]" in host:
+        return None  # a bare IPv6 address: its last group would be read as the port
+    return (host, int(port)) if host else None
+
+
+def format_host_port(host: str, port: int) -> str:
+    """The inverse of :func:`parse_host_port`: brackets around an IPv6 address."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def _describe(stream: trio.abc.Stream) -> str:
@@ -49,7 +71,7 @@ def _describe(stream: trio.abc.Stream) -> str:
         host, port = sock.getpeername()[:2]
     except OSError:
         return "unknown peer"
-    return f"{host}:{port}"
+    return format_host_port(host, port)
 
 
 async def _read_frame(stream: trio.abc.Stream, decoder: FrameDecoder) -> bytes | None:
@@ -255,6 +277,7 @@ async def dial(
     identity: Identity,
     *,
     expected_peer_key: bytes | None = None,
+    authorize: Callable[[bytes], bool] | None = None,
     context: bytes = b"",
     attempts: int | None = 5,
     initial_backoff: float = 0.2,
@@ -268,7 +291,9 @@ async def dial(
     Retries cover what may heal (refused or unreachable, timeouts, a
     connection dropped mid-handshake); an authentication failure such as a
     wrong pinned key is raised at once, since retrying cannot change the
-    peer's key. ``attempts=None`` retries until cancelled. Raises
+    peer's key. ``authorize`` may accept the responder's key by other means than
+    an exact pin (a fingerprint typed by the user). ``attempts=None`` retries
+    until cancelled. Raises
     :class:`ConnectError` when the attempts run out.
     """
     delay = initial_backoff
@@ -288,6 +313,7 @@ async def dial(
                     identity,
                     Role.INITIATOR,
                     expected_peer_key=expected_peer_key,
+                    authorize=authorize,
                     context=context,
                     timeout=handshake_timeout,
                     max_frame_size=max_frame_size,

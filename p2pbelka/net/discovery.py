@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import dataclasses
 import ipaddress
 import logging
 import secrets
 import socket as stdlib_socket
 import struct
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -31,7 +33,7 @@ import trio
 
 from .errors import BeaconError
 from .handshake import PROTOCOL_VERSION
-from .identity import Identity, is_sound_key, verify_signature
+from .identity import Identity, fingerprint, is_sound_key, verify_signature
 
 __all__ = [
     "DEFAULT_GROUP",
@@ -47,6 +49,8 @@ __all__ = [
     "decode_beacon",
     "encode_beacon",
     "listen_for_tables",
+    "look_alikes",
+    "matching_tables",
     "new_table_id",
 ]
 
@@ -57,6 +61,10 @@ DEFAULT_PORT = 47474
 DEFAULT_INTERVAL = 0.3
 DEFAULT_STALE_AFTER = 3.0
 DEFAULT_MAX_TABLES = 256
+DEFAULT_MAX_PER_KEY = 4
+DEFAULT_MAX_PER_SOURCE = 16
+DEFAULT_MAX_SKEW_MS = 3_600_000
+"""Beacons signed more than an hour off the listener's clock are dropped."""
 
 MAGIC = b"PBKB"
 SIGNATURE_PREFIX = b"p2pbelka/v1 beacon"
@@ -116,6 +124,14 @@ class TableInfo:
     host_key: bytes
     seq: int
     last_seen: float
+    source: str = ""
+    """The datagram's source address (unsigned: a hint only)."""
+    address_signed: bool = False
+    """True when ``host`` came from inside the signed beacon, not from the datagram."""
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.host_key)
 
 
 def _validate_ad(ad: TableAd) -> None:
@@ -235,51 +251,71 @@ def decode_beacon(datagram: bytes) -> Beacon:
     return beacon
 
 
-class TableDirectory:
-    """The tables heard recently, keyed by table id. Sans-IO: pass the time in.
+EntryKey = tuple[bytes, bytes]
+"""A directory entry's key: (table id, host key).  Two hosts may use one table id."""
 
-    The first host key heard for a table id owns it until the entry goes
-    stale, so another host cannot take over a listing by reusing its id.
-    Beacons with a sequence number not above the last accepted one are
-    replays and are dropped without a signature check.
+
+class TableDirectory:
+    """The tables heard recently, keyed by (table id, host key).  Sans-IO: pass the time in.
+
+    A validly signed beacon is never dropped because another key used its table id
+    first: a stranger who re-signs a public beacon gets an entry of his own, shown
+    beside the real one (see :func:`look_alikes`), never in its place.  Beacons with a
+    sequence number not above the entry's last are replays and are dropped before the
+    signature check.  Entries are capped per host key and per source address, so one
+    sender cannot fill the list and hide the tables of everyone else, and beacons
+    whose signed time is more than ``max_skew_ms`` off the listener's clock (a
+    capture played back hours later, or a host whose clock is wrong) are dropped.
     """
 
     def __init__(
         self,
         stale_after: float = DEFAULT_STALE_AFTER,
         max_tables: int = DEFAULT_MAX_TABLES,
+        *,
+        max_per_key: int = DEFAULT_MAX_PER_KEY,
+        max_per_source: int = DEFAULT_MAX_PER_SOURCE,
+        max_skew_ms: int = DEFAULT_MAX_SKEW_MS,
     ) -> None:
         self.stale_after = stale_after
         self.max_tables = max_tables
-        self._tables: dict[bytes, TableInfo] = {}
+        self.max_per_key = max_per_key
+        self.max_per_source = max_per_source
+        self.max_skew_ms = max_skew_ms
+        self._tables: dict[EntryKey, TableInfo] = {}
         self.stats: collections.Counter[str] = collections.Counter()
 
-    def handle_datagram(self, datagram: bytes, source: str, now: float) -> TableInfo | None:
+    def handle_datagram(
+        self, datagram: bytes, source: str, now: float, wall_ms: int | None = None
+    ) -> TableInfo | None:
         """Take one datagram from ``source`` (an IP address); never raises on bad input.
 
-        Returns the new or refreshed entry, or None if the datagram was ignored.
+        ``now`` is a monotonic time in seconds; ``wall_ms`` the listener's wall clock in
+        milliseconds (None skips the freshness check: replayed test data).  Returns the
+        new or refreshed entry, or None if the datagram was ignored (``stats`` says why).
         """
         try:
             beacon = _parse(datagram)
         except BeaconError:
             self.stats["malformed"] += 1
             return None
+        if wall_ms is not None and abs(beacon.timestamp_ms - wall_ms) > self.max_skew_ms:
+            self.stats["off_clock"] += 1
+            return None
         ad = beacon.ad
-        known = self._tables.get(ad.table_id)
+        entry_key = (ad.table_id, beacon.host_key)
+        known = self._tables.get(entry_key)
         if known is not None and now - known.last_seen > self.stale_after:
-            del self._tables[ad.table_id]
+            del self._tables[entry_key]
             known = None
         if known is not None:
-            if known.host_key != beacon.host_key:
-                self.stats["foreign_key"] += 1
-                return None
             if beacon.seq <= known.seq:
                 self.stats["replayed"] += 1
                 return None
-        elif len(self._tables) >= self.max_tables:
-            self.expire(now)
-            if len(self._tables) >= self.max_tables:
-                self.stats["full"] += 1
+        else:
+            refusal = self._no_room(beacon.host_key, source, now)
+            if refusal:
+                self.stats[refusal] += 1
                 return None
         if not _signature_ok(datagram, beacon.host_key):
             self.stats["bad_signature"] += 1
@@ -295,16 +331,30 @@ class TableDirectory:
             host_key=beacon.host_key,
             seq=beacon.seq,
             last_seen=now,
+            source=source,
+            address_signed=bool(ad.address),
         )
-        self._tables[ad.table_id] = info
+        self._tables[entry_key] = info
         self.stats["accepted"] += 1
         return info
+
+    def _no_room(self, host_key: bytes, source: str, now: float) -> str:
+        """Why a new entry cannot be added ("" if it can), stale entries dropped first."""
+        self.expire(now)
+        entries = self._tables.values()
+        if sum(1 for t in entries if t.host_key == host_key) >= self.max_per_key:
+            return "key_full"
+        if sum(1 for t in entries if t.source == source) >= self.max_per_source:
+            return "source_full"
+        if len(self._tables) >= self.max_tables:
+            return "full"
+        return ""
 
     def expire(self, now: float) -> list[TableInfo]:
         """Drop and return entries not heard from for ``stale_after`` seconds."""
         gone = [t for t in self._tables.values() if now - t.last_seen > self.stale_after]
         for t in gone:
-            del self._tables[t.table_id]
+            del self._tables[(t.table_id, t.host_key)]
         return gone
 
     def tables(self, now: float) -> list[TableInfo]:
@@ -312,9 +362,59 @@ class TableDirectory:
         self.expire(now)
         return sorted(self._tables.values(), key=lambda t: (t.name, t.host_key))
 
-    def get(self, table_id: bytes, now: float) -> TableInfo | None:
+    def get(self, table_id: bytes, host_key: bytes, now: float) -> TableInfo | None:
         self.expire(now)
-        return self._tables.get(table_id)
+        return self._tables.get((table_id, host_key))
+
+
+# Cyrillic letters drawn like Latin ones: "Кitchen" must not pass for "Kitchen".
+_LOOK_ALIKE = str.maketrans("аеорсухкмтвнії", "aeopcyxkmtbhii")
+
+
+def _name_key(name: str) -> str:
+    """What a person reads in a name: case, spacing and common look-alike letters folded."""
+    folded = unicodedata.normalize("NFKC", name).casefold().translate(_LOOK_ALIKE)
+    return " ".join(folded.split())
+
+
+def look_alikes(tables: list[TableInfo]) -> set[EntryKey]:
+    """The entries a person could mistake for another host's: a name that reads the
+    same, or the same table id, under a different host key.  Screens list these with
+    their fingerprints and a warning."""
+    keys_by_label: dict[str | bytes, set[bytes]] = collections.defaultdict(set)
+    for t in tables:
+        keys_by_label[_name_key(t.name)].add(t.host_key)
+        keys_by_label[t.table_id].add(t.host_key)
+    return {
+        (t.table_id, t.host_key)
+        for t in tables
+        if len(keys_by_label[_name_key(t.name)]) > 1 or len(keys_by_label[t.table_id]) > 1
+    }
+
+
+def matching_tables(tables: list[TableInfo], wanted: str) -> list[TableInfo]:
+    """Tables whose name reads as ``wanted``, or whose host fingerprint is ``wanted``."""
+    label = _name_key(wanted)
+    compact = "".join(wanted.split()).lower()
+    return [
+        t
+        for t in tables
+        if _name_key(t.name) == label or "".join(fingerprint(t.host_key).split()) == compact
+    ]
+
+
+def local_address_towards(group: str, port: int) -> str:
+    """The address this host sends from towards ``group`` ("" if there is no route):
+    what goes into the signed beacon, so joiners dial what the host signed rather than
+    the datagram's unsigned source."""
+    family = stdlib_socket.AF_INET6 if ":" in group else stdlib_socket.AF_INET
+    try:
+        with stdlib_socket.socket(family, stdlib_socket.SOCK_DGRAM) as probe:
+            probe.connect((group, port))  # UDP: picks a route, sends nothing
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return ""
+    return address.split("%", 1)[0]
 
 
 def _is_multicast(address: str) -> bool:
@@ -342,7 +442,15 @@ async def announce_table(
     blocked, or in tests). ``interface`` is the local IPv4 address to send
     from; by default the kernel picks by its multicast route.
     """
-    get_ad = ad if callable(ad) else (lambda: ad)
+    given = ad if callable(ad) else (lambda: ad)
+    own_address = interface or local_address_towards(group, port)
+
+    def get_ad() -> TableAd:
+        current = given()
+        if current.address or not own_address:
+            return current
+        return dataclasses.replace(current, address=own_address)
+
     # Wall-clock milliseconds as the first sequence number keeps seq rising
     # across restarts of the sender, so listeners never mistake it for a replay.
     seq = time.time_ns() // 1_000_000
@@ -418,4 +526,5 @@ async def listen_for_tables(
                 log.warning("beacon listener: %s", exc)
                 await trio.sleep(0.1)
                 continue
-            directory.handle_datagram(data, str(source[0]), trio.current_time())
+            wall_ms = time.time_ns() // 1_000_000
+            directory.handle_datagram(data, str(source[0]), trio.current_time(), wall_ms)

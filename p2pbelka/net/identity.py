@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import logging
 import os
@@ -33,6 +34,8 @@ __all__ = [
     "config_dir",
     "fingerprint",
     "is_sound_key",
+    "matches_pin",
+    "normal_pin",
     "verify_signature",
 ]
 
@@ -53,6 +56,26 @@ def fingerprint(public_key: bytes) -> str:
     """Short human-comparable form of a raw public key: ``ab12 cd34 ef56 7890``."""
     digest = hashlib.sha256(public_key).hexdigest()[:16]
     return " ".join(digest[i : i + 4] for i in range(0, 16, 4))
+
+
+def normal_pin(text: str) -> str | None:
+    """A key pin as a user types it (the 16-digit fingerprint, or the whole key in 64 hex
+    digits; spaces and case ignored), normalised; None if it is neither."""
+    compact = "".join(text.split()).lower()
+    if len(compact) not in (16, 64) or any(c not in "0123456789abcdef" for c in compact):
+        return None
+    return compact
+
+
+def matches_pin(public_key: bytes, pin: str) -> bool:
+    """True if ``public_key`` is the key ``pin`` (from :func:`normal_pin`) names.
+
+    A 16-digit fingerprint is 64 bits of SHA-256: finding another key with the same
+    fingerprint costs about 2**64 key generations, far beyond a LAN game's attacker;
+    the full key leaves nothing to chance."""
+    if len(pin) == 64:
+        return hmac.compare_digest(public_key.hex(), pin)
+    return hmac.compare_digest("".join(fingerprint(public_key).split()), pin)
 
 
 def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> bool:

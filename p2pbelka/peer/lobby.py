@@ -27,6 +27,7 @@ from p2pbelka.protocol.lobby import (
     SeatView,
     Start,
     TakeSeat,
+    Wait,
     decode_control,
     encode_control,
     is_envelope,
@@ -52,6 +53,7 @@ __all__ = [
     "Sitter",
     "Start",
     "TakeSeat",
+    "Wait",
     "decode_control",
     "encode_control",
     "is_envelope",
@@ -120,6 +122,10 @@ class SeatingPlan:
         if sitter is None:
             raise ValueError("not seated here")
         sitter.ready = ready
+
+    def key_at(self, seat: int) -> bytes | None:
+        sitter = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        return None if sitter is None else sitter.key
 
     def leave(self, key: bytes) -> None:
         seat = self.seat_of(key)

@@ -87,6 +87,13 @@ class Refuse:
 
 
 @dataclass(frozen=True, slots=True)
+class Wait:
+    """Host -> joiner, after its hello: the host is deciding whether it may sit.  The
+    seat counts only once the host lets it in (a ``lobby`` listing it follows) or
+    the joiner gets ``refuse``."""
+
+
+@dataclass(frozen=True, slots=True)
 class Start:
     """Host -> joiners: the game is on.  ``table`` is the signed ``table`` envelope
     (of the lobby's game id); ``peers[i]`` is where seat ``i`` listens for the
@@ -114,7 +121,7 @@ class Done:
     """My table is finished; I stay a little to answer resend requests."""
 
 
-Control = Hello | TakeSeat | Ready | LobbyState | Refuse | Start | Resend | Resent | Done
+Control = Hello | TakeSeat | Ready | LobbyState | Refuse | Wait | Start | Resend | Resent | Done
 
 
 # --- encoding -------------------------------------------------------------------------
@@ -136,6 +143,8 @@ def encode_control(msg: Control) -> bytes:
         body["seats"] = seats
     elif isinstance(msg, Refuse):
         body = {"t": "refuse", "why": msg.why}
+    elif isinstance(msg, Wait):
+        body = {"t": "wait"}
     elif isinstance(msg, Start):
         body = {"t": "start", "table": msg.table, "peers": [list(p) for p in msg.peers]}
     elif isinstance(msg, Resend):
@@ -268,6 +277,7 @@ _PARSERS: dict[str, tuple[set[str], Callable[[dict[str, Any]], Control]]] = {
     "ready": ({"ready"}, lambda b: Ready(_bool(b["ready"], "ready"))),
     "lobby": ({"game", "name", "preset", "options", "seats"}, _parse_lobby),
     "refuse": ({"why"}, lambda b: Refuse(m.check_text(b["why"], "why", MAX_WHY))),
+    "wait": (set(), lambda b: Wait()),
     "start": ({"table", "peers"}, _parse_start),
     "resend": ({"start"}, _parse_resend),
     "resent": (set(), lambda b: Resent()),

@@ -32,6 +32,7 @@ SAMPLES: list[lb.Control] = [
         (lb.SeatView(KEY, "Ann", True), None, lb.SeatView(KEY2, "Bob", False), None),
     ),
     lb.Refuse("the table is full"),
+    lb.Wait(),
     lb.Start(b"\x92\xc4\x01x", (("", 1), ("10.77.0.2", 2), ("10.77.0.3", 3), ("::1", 4))),
     lb.Resend((0, 5, 7, 2**32 - 1)),
     lb.Resent(),

@@ -121,7 +121,10 @@ def test_host_opens_the_lobby_screen_and_a_joiner_takes_a_seat(tmp_path: Path) -
     )  # fmt: skip
     try:
         wait_for(tmux, "Kitchen")
-        wait_for(tmux, "Joiner")
+        wait_for(tmux, "Asking to sit down")  # the host decides who sits: let the joiner in
+        assert "Joiner" in wait_for(tmux, "y let in")
+        tmux.keys("y")
+        wait_for(tmux, " 1  Joiner")
         tmux.keys("b")  # one press fills every free seat
         wait_for(tmux, "Score (to 12)", timeout=120)
         wait_for(tmux, "Hostess")  # the names are drawn a moment after the score box
