@@ -23,6 +23,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="let every joiner sit without asking (scripts, bots, tests); otherwise you are"
         " asked about each one at the terminal",
     )
+    parser.add_argument(
+        "--invite",
+        nargs="?",
+        const="",
+        metavar="CODE",
+        help="only joiners who give this code may sit (no CODE: a fresh 80-bit one is made)",
+    )
     add_player_arguments(parser)
     add_network_arguments(parser, lobby=True)
 
@@ -51,6 +58,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     net = lan_args.net_options(args)
     net.announce = not args.no_announce
+    invite = args.invite
+    if invite == "":
+        from p2pbelka.net.handshake import new_invite_code
+
+        invite = new_invite_code()
+    if invite:
+        lan_args.say(f"invite code: {invite} (joiners: p2pbelka join --invite {invite})")
     if lan_args.wants_screen(args):
         from p2pbelka.ui.i18n import default_language
         from p2pbelka.ui.lan import host_on_screen
@@ -62,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
             options=options,
             net=net,
             lang=args.lang or default_language(),
+            invite=invite,
         )
         return lan_args.screen_result(on_screen)
     try:
@@ -76,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
                 on_lobby=lan_args.print_lobby,
                 bot=level,
                 approve=None if args.auto_approve else lan_args.ask_at_terminal(),
+                invite=invite,
             )
         )
     except (ValueError, OSError) as exc:

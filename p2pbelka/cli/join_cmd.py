@@ -24,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --connect: the host's key fingerprint (as its screen shows it); refuse others",
     )
     parser.add_argument("--table", help="join the table with this name (or key fingerprint)")
+    parser.add_argument("--invite", metavar="CODE", help="the invite code the host gave you")
     parser.add_argument("--wait", type=float, default=3.0, help="listen for tables this long")
     parser.add_argument("--list", action="store_true", help="only list the tables heard")
     add_player_arguments(parser)
@@ -73,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 fe,
                 host_key=target[2],
                 host_pin=pin,
+                invite=args.invite,
                 net=net,
                 on_lobby=lan_args.print_lobby,
                 bot=level,
@@ -113,6 +115,7 @@ def _join_on_screen(
         identity,
         connect=connect,
         host_pin=pin,
+        invite=args.invite,
         wanted=wanted if args.table else None,
         net=net,
         lang=args.lang or default_language(),

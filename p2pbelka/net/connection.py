@@ -233,6 +233,7 @@ async def open_secure_channel(
     context: bytes = b"",
     timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
     max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+    psk: bytes | None = None,
 ) -> SecureChannel:
     """Run the handshake over ``stream`` and return the channel.
 
@@ -246,6 +247,7 @@ async def open_secure_channel(
         expected_peer_key=expected_peer_key,
         authorize=authorize,
         max_frame_size=max_frame_size,
+        psk=psk,
     )
     decoder = FrameDecoder(HANDSHAKE_MAX_MESSAGE)
     try:
@@ -287,6 +289,7 @@ async def dial(
     connect_timeout: float = 5.0,
     handshake_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
     max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+    psk: bytes | None = None,
 ) -> SecureChannel:
     """Connect to a peer and run the handshake as initiator, retrying with backoff.
 
@@ -319,6 +322,7 @@ async def dial(
                     context=context,
                     timeout=handshake_timeout,
                     max_frame_size=max_frame_size,
+                    psk=psk,
                 )
             except (HandshakeTimeout, HandshakeAborted) as exc:
                 last = exc
@@ -345,6 +349,7 @@ async def serve_secure(
     max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
     max_pending_handshakes: int | None = None,
     door: Door | None = None,
+    psk: bytes | None = None,
     handler_nursery: trio.Nursery | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> NoReturn:
@@ -400,6 +405,7 @@ async def serve_secure(
                     context=context,
                     timeout=door.policy.handshake_timeout,
                     max_frame_size=max_frame_size,
+                    psk=psk,
                 )
             except NetError as exc:
                 door.failed(ticket, trio.current_time(), type(exc).__name__)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import hmac
+import secrets
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -102,6 +103,28 @@ _U32 = struct.Struct(">I")
 class Role(enum.Enum):
     INITIATOR = "initiator"
     RESPONDER = "responder"
+
+
+INVITE_SALT = b"p2pbelka/v1 invite code"
+INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed
+INVITE_GROUPS = 4
+
+
+def new_invite_code() -> str:
+    """A fresh invite code: 16 characters of a 32-letter alphabet, 80 bits, in groups."""
+    chars = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(4 * INVITE_GROUPS))
+    return "-".join(chars[i : i + 4] for i in range(0, len(chars), 4))
+
+
+def invite_key(code: str) -> bytes:
+    """The pre-shared key an invite code stands for (scrypt, so each guess costs).
+
+    Case, spaces and dashes do not matter.  This is blocking work (tens of ms):
+    call it once per table, off the event loop."""
+    normal = "".join(ch for ch in code.upper() if ch.isalnum()).encode()
+    if not normal:
+        raise ValueError("an invite code needs at least one letter or digit")
+    return hashlib.scrypt(normal, salt=INVITE_SALT, n=2**14, r=8, p=1, dklen=KEY_SIZE)
 
 
 def context_tag(context: bytes) -> bytes:
@@ -219,6 +242,9 @@ class Handshake:
     about a peer key that is not pinned (e.g. "is this a seated player?").
     Either side may use either; with neither, any authenticated peer is
     accepted and the caller checks ``result().peer_key`` itself.
+
+    ``psk`` (from :func:`invite_key`) is mixed into every key of the session;
+    both sides must hold the same one, or the first encrypted field fails.
     """
 
     def __init__(
@@ -232,7 +258,11 @@ class Handshake:
         max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
         ephemeral_seed: bytes | None = None,
         version: int = PROTOCOL_VERSION,
+        psk: bytes | None = None,
     ) -> None:
+        if psk is not None and len(psk) != KEY_SIZE:
+            raise ValueError("psk must be 32 bytes (see invite_key)")
+        self._psk = psk or b""
         if expected_peer_key is not None and not is_sound_key(expected_peer_key):
             raise ValueError("expected_peer_key must be a raw 32-byte, sound Ed25519 key")
         self.identity = identity
@@ -367,10 +397,13 @@ class Handshake:
             # cryptography refuses low-order points (all-zero shared secret).
             raise MalformedHandshake(f"unusable ephemeral key from peer: {exc}") from None
         self._peer_eph = peer_eph
-        self._dh = dh
+        # An invite code's key joins the shared secret: without it neither side can
+        # read the other's identity or finish, and an eavesdropper, who lacks the
+        # ephemeral secrets, has nothing to test guesses of the code against.
+        self._dh = dh + self._psk
         salt = hashlib.sha256(self._prologue + initiator_eph + responder_eph).digest()
-        i2r = CipherState(_hkdf(dh, salt, INFO_HS_I2R))
-        r2i = CipherState(_hkdf(dh, salt, INFO_HS_R2I))
+        i2r = CipherState(_hkdf(self._dh, salt, INFO_HS_I2R))
+        r2i = CipherState(_hkdf(self._dh, salt, INFO_HS_R2I))
         if self.role is Role.INITIATOR:
             self._hs_send, self._hs_recv = i2r, r2i
         else:

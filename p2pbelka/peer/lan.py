@@ -30,7 +30,8 @@ from p2pbelka.net.discovery import (
     listen_for_tables,
     new_table_id,
 )
-from p2pbelka.net.errors import ConnectError, NetError
+from p2pbelka.net.errors import ConnectError, NetError, TamperedHandshake
+from p2pbelka.net.handshake import invite_key
 from p2pbelka.net.identity import Identity, fingerprint, matches_pin
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import FrontEnd
@@ -281,18 +282,22 @@ async def host_game(
     on_lobby: OnLobby = _ignore,
     bot: str | None = None,
     approve: Approve | None = None,
+    invite: str | None = None,
 ) -> GameResult:
     """Open a table, seat three joiners, then play seat 0 until the game ends.
 
     ``approve`` is asked about every joiner before its seat counts (None lets
     everyone in: scripts, bots and tests); the host's front end can also remove a
-    seated joiner before the start through ``SeatsChanged.host_control``."""
+    seated joiner before the start through ``SeatsChanged.host_control``.  With an
+    ``invite`` code only joiners who give the same code can finish the lobby
+    handshake (see ``invite_key``)."""
     net = net or NetOptions()
     options = dict(options or {})
     _check_rules(preset, options)
     game_id = new_table_id()
     started = trio.Event()
     holder = MeshHolder()
+    psk = await trio.to_thread.run_sync(invite_key, invite) if invite else None
     async with trio.open_nursery() as nursery:
         mesh_port = await nursery.start(serve_mesh, identity, game_id, net, holder)
         me = lb.Sitter(identity.public_key, identity.name, "", net.advertise_port or mesh_port)
@@ -306,6 +311,7 @@ async def host_game(
                 host=net.listen_host,
                 port=net.lobby_port,
                 context=LOBBY_CONTEXT,
+                psk=psk,
                 handler_nursery=nursery,
             )
         )
@@ -526,6 +532,7 @@ async def join_game(
     on_lobby: OnLobby = _ignore,
     ready: bool = True,
     bot: str | None = None,
+    invite: str | None = None,
 ) -> GameResult:
     """Sit at the table whose lobby listens at ``host:port`` (``host_key`` pinned when
     known from a beacon, or ``host_pin``, a fingerprint or key the user typed, see
@@ -534,7 +541,8 @@ async def join_game(
     the caller waits (``StillTrying`` says so).  With ``ready=False`` the front end
     says ready through ``SeatsChanged.control``."""
     net = net or NetOptions()
-    lobby_channel = await _reach_lobby(identity, host, port, host_key, host_pin, on_lobby)
+    psk = await trio.to_thread.run_sync(invite_key, invite) if invite else None
+    lobby_channel = await _reach_lobby(identity, host, port, host_key, host_pin, psk, on_lobby)
     async with lobby_channel:
         try:
             first = lb.decode_control(await lobby_channel.receive())
@@ -597,6 +605,7 @@ async def _reach_lobby(
     port: int,
     host_key: bytes | None,
     host_pin: str | None,
+    psk: bytes | None,
     on_lobby: OnLobby,
 ) -> SecureChannel:
     """Dial the lobby until it answers; a wrong key is final, a busy or silent host is not."""
@@ -617,9 +626,16 @@ async def _reach_lobby(
                 authorize=pinned if host_pin is not None else None,
                 context=LOBBY_CONTEXT,
                 attempts=1,
+                psk=psk,
             )
         except ConnectError as exc:
             why = str(exc.__cause__ or exc)
+        except TamperedHandshake:
+            raise LobbyRefused(
+                "the host's answer does not decrypt: this table wants an invite code"
+                if psk is None
+                else "the host's answer does not decrypt: a wrong invite code (or tampering)"
+            ) from None
         else:
             address = format_host_port(host, port)
             await on_lobby(

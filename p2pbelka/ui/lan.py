@@ -204,6 +204,7 @@ class LanScreen(TableScreen):
                 host_key=self.identity.public_key,
                 net=net,
                 bot=self.bot_level,
+                invite=self.lobby.invite or None,
             )
         except (lan.LobbyRefused, NetError, OSError) as exc:
             self.lobby.notes.append(_("A bot could not sit down: {why}").format(why=exc))
@@ -369,11 +370,13 @@ def host_on_screen(
     input: Input | None = None,
     output: Output | None = None,
     extra: Extra | None = None,
+    invite: str | None = None,
 ) -> tuple[LanScreen, lan.GameResult | None]:
     """Open a table on the LAN and play seat 0 on screen; None if the player left first."""
     set_language(lang)
     net = net or lan.NetOptions()
     screen = LanScreen("host", identity, net, bot_level=bot_level, input=input, output=output)
+    screen.lobby.invite = invite or ""
 
     async def flow(screen: LanScreen, front: FrontEnd) -> lan.GameResult | None:
         return await lan.host_game(
@@ -385,6 +388,7 @@ def host_on_screen(
             net=net,
             on_lobby=screen.on_lobby,
             approve=screen.approve,
+            invite=invite,
         )
 
     return screen, _run(screen, flow, pace, extra)
@@ -396,6 +400,7 @@ def join_on_screen(
     connect: Target | None = None,
     wanted: Callable[[Any], bool] | None = None,
     host_pin: str | None = None,
+    invite: str | None = None,
     net: lan.NetOptions | None = None,
     lang: str = "en",
     pace: float = 0.0,
@@ -419,6 +424,7 @@ def join_on_screen(
                 front,
                 host_key=key,
                 host_pin=host_pin,
+                invite=invite,
                 net=net,
                 on_lobby=screen.on_lobby,
                 ready=False,

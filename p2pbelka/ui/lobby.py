@@ -30,6 +30,7 @@ class LobbyView:
     bots_asked: bool = False
     notes: list[str] = field(default_factory=list)
     my_fingerprint: str = ""
+    invite: str = ""  # the host's invite code, shown to read out to the joiners
     host_fingerprint: str = ""  # the key that answered at the host's lobby (joiner)
     host_pinned: bool = False
     asking: tuple[lan.JoinRequest, ...] = ()  # joiners the host has not decided on yet
@@ -131,6 +132,8 @@ def _keys_to_compare(view: LobbyView) -> StyleAndTextTuples:
         line = _("Your key: {key}. Joiners compare it with what their screen shows.").format(
             key=view.my_fingerprint
         )
+        if view.invite:
+            line += "\n" + _("Invite code: {code}").format(code=view.invite)
         return [("class:hint", line + "\n")]
     if not view.host_fingerprint:
         return []

@@ -212,3 +212,42 @@ async def test_a_joiner_keeps_trying_until_the_host_answers(tmp_path: Path) -> N
         reached = [e for e in events if isinstance(e, HostReached)]
         assert reached and not reached[0].pinned  # the user is told to compare
         nursery.cancel_scope.cancel()
+
+
+async def test_an_invite_code_keeps_out_who_lacks_it(tmp_path: Path) -> None:
+    host = Host(tmp_path)
+    code = "table-for-four-only"
+
+    async def run_host() -> None:
+        await host_game(
+            host.identity,
+            "Invite only",
+            BotFrontEnd(make_bot("random", 0)),
+            net=host.net("host"),
+            on_lobby=host.on_lobby,
+            invite=code,
+        )
+
+    events: list[LobbyEvent] = []
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(run_host)
+        await host.opened.wait()
+        for wrong, why in ((None, "wants an invite code"), ("table-for-five", "wrong invite")):
+            with pytest.raises(LobbyRefused, match=why):
+                await join_game(
+                    Identity.generate(), LOCAL, host.port, BotFrontEnd(make_bot("random")),
+                    invite=wrong,
+                )  # fmt: skip
+        nursery.start_soon(
+            lambda: join_game(
+                Identity.generate("invited"),
+                LOCAL,
+                host.port,
+                BotFrontEnd(make_bot("random")),
+                net=host.net("invited"),
+                on_lobby=recorder(events),
+                invite="TABLE FOR FOUR ONLY",
+            )
+        )
+        await until(lambda: host.state is not None and len(host.seated()) == 2)
+        nursery.cancel_scope.cancel()
