@@ -54,6 +54,11 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
     )
     net.add_argument("--interface", default=None, metavar="ADDR", help="multicast interface")
     net.add_argument("--group", default=None, help="multicast group of the beacons")
+    net.add_argument(
+        "--ipv6",
+        action="store_true",
+        help="a LAN without IPv4: listen on IPv6 and use the IPv6 beacon group",
+    )
     net.add_argument("--beacon-port", type=int, default=None, help="UDP port of the beacons")
     net.add_argument("--pause-after", type=float, default=10.0, help="say who is silent after S")
     net.add_argument("--give-up-after", type=float, default=60.0, help="end the game after S")
@@ -73,6 +78,12 @@ def net_options(args: argparse.Namespace) -> NetOptions:
         give_up_after=args.give_up_after,
         linger=args.linger,
     )
+    if args.ipv6:
+        from p2pbelka.net.discovery import DEFAULT_GROUP6
+
+        net.group = DEFAULT_GROUP6
+        if args.listen == "0.0.0.0":
+            net.listen_host = "::"
     if args.group:
         net.group = args.group
     if args.beacon_port:

@@ -37,6 +37,7 @@ from .identity import Identity, fingerprint, is_sound_key, verify_signature
 
 __all__ = [
     "DEFAULT_GROUP",
+    "DEFAULT_GROUP6",
     "DEFAULT_INTERVAL",
     "DEFAULT_PORT",
     "DEFAULT_STALE_AFTER",
@@ -57,6 +58,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 DEFAULT_GROUP = "239.255.42.99"  # organisation-local scope (RFC 2365)
+DEFAULT_GROUP6 = "ff02::7062:6b62"  # link-local scope: every host on the LAN segment
 DEFAULT_PORT = 47474
 DEFAULT_INTERVAL = 0.3
 DEFAULT_STALE_AFTER = 3.0
@@ -417,11 +419,69 @@ def local_address_towards(group: str, port: int) -> str:
     return address.split("%", 1)[0]
 
 
+def _own_address(group: str, port: int, interface: str | None) -> str:
+    """The address to sign into beacons.  An IPv6 link-local address is left out: its
+    scope means nothing on the listener's machine, which uses the datagram's source
+    with its own scope instead."""
+    if interface is not None and _family(group) == stdlib_socket.AF_INET:
+        return interface
+    address = local_address_towards(group, port)
+    if not address or ipaddress.ip_address(address).is_link_local:
+        return ""
+    return address
+
+
 def _is_multicast(address: str) -> bool:
     try:
         return ipaddress.ip_address(address).is_multicast
     except ValueError:
         return False
+
+
+def _family(group: str) -> int:
+    return stdlib_socket.AF_INET6 if ":" in group else stdlib_socket.AF_INET
+
+
+def _scope_index(address: str | None) -> int:
+    """The interface index an IPv6 ``interface`` names: ``fe80::1%eth0`` or ``eth0``
+    (0, the kernel's choice, when it names none)."""
+    if not address:
+        return 0
+    name = address.rsplit("%", 1)[1] if "%" in address else address
+    if name.isdigit():
+        return int(name)
+    if ":" in name or "." in name:
+        return 0
+    try:
+        return stdlib_socket.if_nametoindex(name)
+    except OSError:
+        return 0
+
+
+def _group_sockaddr(group: str, port: int, interface: str | None) -> tuple[Any, ...]:
+    if _family(group) == stdlib_socket.AF_INET6:
+        return (group, port, 0, _scope_index(interface))
+    return (group, port)
+
+
+async def _sender(group: str, interface: str | None, ttl: int) -> trio.socket.SocketType:
+    sock = trio.socket.socket(_family(group), trio.socket.SOCK_DGRAM)
+    if _family(group) == stdlib_socket.AF_INET6:
+        sock.setsockopt(trio.socket.IPPROTO_IPV6, trio.socket.IPV6_MULTICAST_HOPS, ttl)
+        sock.setsockopt(trio.socket.IPPROTO_IPV6, trio.socket.IPV6_MULTICAST_LOOP, 1)
+        index = _scope_index(interface)
+        if index:
+            sock.setsockopt(trio.socket.IPPROTO_IPV6, trio.socket.IPV6_MULTICAST_IF, index)
+        return sock
+    sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_MULTICAST_TTL, ttl)
+    # Loop on, so a player on the host's own machine hears the table too.
+    sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_MULTICAST_LOOP, 1)
+    if interface is not None:
+        await sock.bind((interface, 0))
+        sock.setsockopt(
+            trio.socket.IPPROTO_IP, trio.socket.IP_MULTICAST_IF, stdlib_socket.inet_aton(interface)
+        )
+    return sock
 
 
 async def announce_table(
@@ -439,11 +499,13 @@ async def announce_table(
 
     ``ad`` may be a callable, read before each beacon, so free seats stay
     current. ``group`` may also be a unicast address (where multicast is
-    blocked, or in tests). ``interface`` is the local IPv4 address to send
-    from; by default the kernel picks by its multicast route.
+    blocked, or in tests), and may be IPv6 (:data:`DEFAULT_GROUP6` on a LAN
+    without IPv4). ``interface`` is the local IPv4 address to send from, or for
+    IPv6 the interface (``eth0``, or an address with its scope, ``fe80::1%eth0``);
+    by default the kernel picks by its multicast route.
     """
     given = ad if callable(ad) else (lambda: ad)
-    own_address = interface or local_address_towards(group, port)
+    own_address = _own_address(group, port, interface)
 
     def get_ad() -> TableAd:
         current = given()
@@ -454,24 +516,15 @@ async def announce_table(
     # Wall-clock milliseconds as the first sequence number keeps seq rising
     # across restarts of the sender, so listeners never mistake it for a replay.
     seq = time.time_ns() // 1_000_000
-    with trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM) as sock:
-        sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_MULTICAST_TTL, ttl)
-        # Loop on, so a player on the host's own machine hears the table too.
-        sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_MULTICAST_LOOP, 1)
-        if interface is not None:
-            await sock.bind((interface, 0))
-            sock.setsockopt(
-                trio.socket.IPPROTO_IP,
-                trio.socket.IP_MULTICAST_IF,
-                stdlib_socket.inet_aton(interface),
-            )
+    destination = _group_sockaddr(group, port, interface)
+    with await _sender(group, interface, ttl) as sock:
         # Encode once before reporting started, so a bad ad fails at the call site.
         datagram = encode_beacon(identity, get_ad(), seq, time.time_ns() // 1_000_000)
         task_status.started()
         last_error = ""
         while True:
             try:
-                await sock.sendto(datagram, (group, port))
+                await sock.sendto(datagram, destination)
                 last_error = ""
             except OSError as exc:
                 # No route yet (cable out, no 224/4 route): keep trying, log once.
@@ -481,6 +534,19 @@ async def announce_table(
             await trio.sleep(interval)
             seq += 1
             datagram = encode_beacon(identity, get_ad(), seq, time.time_ns() // 1_000_000)
+
+
+def _join_group(sock: trio.socket.SocketType, group: str, interface: str | None) -> None:
+    if _family(group) == stdlib_socket.AF_INET6:
+        mreq6 = stdlib_socket.inet_pton(stdlib_socket.AF_INET6, group) + struct.pack(
+            "@I", _scope_index(interface)
+        )
+        sock.setsockopt(trio.socket.IPPROTO_IPV6, trio.socket.IPV6_JOIN_GROUP, mreq6)
+        return
+    mreq = struct.pack(
+        "4s4s", stdlib_socket.inet_aton(group), stdlib_socket.inet_aton(interface or "0.0.0.0")
+    )
+    sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_ADD_MEMBERSHIP, mreq)
 
 
 async def listen_for_tables(
@@ -502,19 +568,18 @@ async def listen_for_tables(
     (e.g. no multicast-capable interface); the caller may then fall back to
     unicast or to an address typed by hand.
     """
-    with trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM) as sock:
+    family = _family(group)
+    with trio.socket.socket(family, trio.socket.SOCK_DGRAM) as sock:
         sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_REUSEADDR, 1)
         if hasattr(trio.socket, "SO_REUSEPORT"):
             with contextlib.suppress(OSError):
                 sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_REUSEPORT, 1)
-        await sock.bind((bind_address, port))
+        if family == stdlib_socket.AF_INET6:
+            await sock.bind((bind_address or "::", port))
+        else:
+            await sock.bind((bind_address, port))
         if _is_multicast(group):
-            mreq = struct.pack(
-                "4s4s",
-                stdlib_socket.inet_aton(group),
-                stdlib_socket.inet_aton(interface or "0.0.0.0"),
-            )
-            sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_ADD_MEMBERSHIP, mreq)
+            _join_group(sock, group, interface)
         task_status.started(sock.getsockname()[1])
         while True:
             try:

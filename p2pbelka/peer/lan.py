@@ -13,6 +13,7 @@ The API is for front ends: lobby progress arrives as ``LobbyEvent``s through
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -317,9 +318,10 @@ async def host_game(
         )
         announcing = trio.CancelScope()
         if net.announce:
+            address = _specific(net.listen_host)
 
             def ad() -> TableAd:
-                return TableAd(game_id, table_name, VARIANT, 4, plan.free, lobby_port)
+                return TableAd(game_id, table_name, VARIANT, 4, plan.free, lobby_port, address)
 
             nursery.start_soon(_announce, announcing, identity, ad, net)
         await on_lobby(TableOpen(game_id, lobby_port, mesh_port))
@@ -344,6 +346,31 @@ async def host_game(
         result = await play_seat(identity, table, meta, store, writer, front_end, net, holder)
         nursery.cancel_scope.cancel()
     return result
+
+
+def _specific(listen_host: str) -> str:
+    """The address to sign into the beacon when the host listens on one address only
+    ("" lets the announcer find it): a joiner must dial where the lobby listens."""
+    try:
+        address = ipaddress.ip_address(listen_host.split("%", 1)[0])
+    except ValueError:
+        return ""
+    if address.is_unspecified or address.is_link_local:
+        return ""
+    return str(address)
+
+
+def _rescoped(address: str, like: str) -> str:
+    """An IPv6 link-local address the host saw, with the scope of our own way to the
+    host: an interface name means nothing on another machine."""
+    if "%" not in like:
+        return address
+    try:
+        if not ipaddress.ip_address(address.split("%", 1)[0]).is_link_local:
+            return address
+    except ValueError:
+        return address
+    return address.split("%", 1)[0] + "%" + like.rsplit("%", 1)[1]
 
 
 def _check_rules(preset: str, options: dict[str, str]) -> None:
@@ -570,7 +597,10 @@ async def join_game(
             except LobbyRefused as exc:
                 refused = exc  # raised below, not inside the nursery's exception group
             else:
-                peers = [(host if i == 0 else a, p) for i, (a, p) in enumerate(start.peers)]
+                peers = [
+                    (host if i == 0 else _rescoped(a, host), p)
+                    for i, (a, p) in enumerate(start.peers)
+                ]
                 store = GameStore.create(game_id, net.home)
                 writer = store.transcript_writer()
                 table = Table(

@@ -9,7 +9,14 @@ from collections.abc import Callable
 import pytest
 import trio
 
-from p2pbelka.net.connection import SecureChannel, dial, open_secure_channel, serve_secure
+from p2pbelka.net.connection import (
+    SecureChannel,
+    dial,
+    format_host_port,
+    open_secure_channel,
+    parse_host_port,
+    serve_secure,
+)
 from p2pbelka.net.door import Door, DoorPolicy
 from p2pbelka.net.errors import (
     ChannelClosed,
@@ -356,4 +363,42 @@ async def test_cancelled_send_closes_the_channel() -> None:
         assert ch.closed and ch.close_reason == "send cancelled"
         with pytest.raises(ChannelClosed):
             await ch.send(b"more")
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize(
+    ("text", "parsed"),
+    [
+        ("10.0.0.5:4000", ("10.0.0.5", 4000)),
+        ("kitchen.local:4000", ("kitchen.local", 4000)),
+        ("[::1]:4000", ("::1", 4000)),
+        ("[fe80::1%eth0]:4000", ("fe80::1%eth0", 4000)),
+        ("fe80::1:4000", None),  # a bare IPv6 address: which part is the port?
+        ("[10.0.0.5]:4000", None),
+        ("10.0.0.5:0", None),
+        ("10.0.0.5:99999", None),
+        (":4000", None),
+        ("10.0.0.5", None),
+    ],
+)
+def test_addresses_as_users_type_them(text: str, parsed: tuple[str, int] | None) -> None:
+    assert parse_host_port(text) == parsed
+    if parsed is not None:
+        assert parse_host_port(format_host_port(*parsed)) == parsed
+
+
+async def test_a_channel_over_ipv6_loopback() -> None:
+    async with trio.open_nursery() as nursery:
+        try:
+            port = await nursery.start(
+                lambda task_status: serve_secure(
+                    echo, SERVER, host="::1", context=CTX, task_status=task_status
+                )
+            )
+        except OSError as exc:
+            pytest.skip(f"no IPv6 loopback here: {exc}")
+        async with await dial("::1", port, CLIENT, context=CTX) as channel:
+            await channel.send(b"six")
+            assert await channel.receive() == b"echo:six"
+            assert channel.peer_address.startswith("[::1]:")
         nursery.cancel_scope.cancel()

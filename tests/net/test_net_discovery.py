@@ -296,3 +296,24 @@ async def test_flood_of_junk_does_not_starve_the_loop() -> None:
     assert directory.tables(trio.current_time()), dict(directory.stats)
     assert directory.stats["malformed"] + directory.stats["bad_signature"] > 100
     assert ticks > 20, f"ticker ran only {ticks} times during the flood"
+
+
+async def test_beacons_over_ipv6() -> None:
+    """The IPv6 code path of announcer and listener (unicast to ::1 here; the IPv6-only
+    LAN test in tests/lan uses the multicast group)."""
+    d = TableDirectory()
+    table = ad(table_id=new_table_id())
+    async with trio.open_nursery() as nursery:
+        try:
+            port = await nursery.start(partial(listen_for_tables, d, group="::1", port=0))
+        except OSError as exc:
+            pytest.skip(f"no IPv6 here: {exc}")
+        await nursery.start(
+            partial(announce_table, HOST, table, group="::1", port=port, interval=0.05)
+        )
+        with trio.fail_after(30):
+            while not d.tables(trio.current_time()):
+                await trio.sleep(0.02)
+        nursery.cancel_scope.cancel()
+    (heard,) = d.tables(trio.current_time())
+    assert heard.host == "::1" and heard.address_signed and heard.host_key == HOST.public_key

@@ -1,0 +1,65 @@
+"""A LAN with no IPv4 at all: four namespaces with only IPv6 addresses.
+
+The host announces on the IPv6 beacon group, the joiners find it by name, and
+the four play a whole game over an IPv6 mesh.  Needs root (skipped otherwise).
+"""
+
+from __future__ import annotations
+
+import secrets
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.lan.helpers import PeerSet, verify
+from tests.netns import Lan, namespace_lan
+
+pytestmark = pytest.mark.netns
+
+
+@pytest.fixture
+def lan() -> Iterator[Lan]:
+    with namespace_lan(4, "fd77:0:0:1", ipv6_only=True) as built:
+        yield built
+
+
+def test_discovery_and_a_game_on_an_ipv6_only_lan(lan: Lan, tmp_path: Path) -> None:
+    for ns in lan.namespaces:
+        shown = subprocess.run(
+            ["ip", "-n", ns, "-4", "addr", "show", "scope", "global"],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        assert "inet " not in shown.stdout, "the namespace has an IPv4 address"
+    beacon = str(40000 + secrets.randbelow(20000))
+    bots = ["--bot", "random", "--quiet", "--stats", "--ipv6", "--beacon-port", beacon]
+    (ns0, *others), (addr0, *addrs) = lan.namespaces, lan.addresses
+    with PeerSet(tmp_path) as peers:
+        host = peers.spawn(
+            "host", "host", "--auto-approve", "--name", "Six", *bots, "--listen", addr0,
+            netns=ns0,
+        )  # fmt: skip
+        host.wait_for(r"lobby port (\d+)", 30)
+        joiners = [
+            peers.spawn(
+                f"joiner{n}",
+                "join",
+                "--table",
+                "Six",
+                "--wait",
+                "20",
+                *bots,
+                "--listen",
+                addr,
+                netns=ns,
+            )
+            for n, (ns, addr) in enumerate(zip(others, addrs, strict=True), 1)
+        ]
+        everyone = [host, *joiners]
+        codes = peers.wait(everyone, 300)
+        assert codes == [0, 0, 0, 0], "\n".join(p.dump() for p in everyone)
+        for joiner in joiners:
+            assert f"joining Six at {addr0}:" in joiner.text()
+        assert len({p.transcript().read_bytes() for p in everyone}) == 1
+        assert verify(host.transcript()).startswith("OK")
