@@ -127,7 +127,9 @@ LOOK_ALIKE_WINDOW = 2.0
 """Seconds to keep listening after the wanted table is heard (beacons come every 0.3 s)."""
 
 
-async def _pick_table(args: argparse.Namespace, net: NetOptions) -> tuple[str, int, bytes] | None:
+async def _pick_table(
+    args: argparse.Namespace, net: NetOptions
+) -> tuple[str, int, bytes | None] | None:
     import trio
 
     from p2pbelka.net.discovery import look_alikes, matching_tables
@@ -143,17 +145,17 @@ async def _pick_table(args: argparse.Namespace, net: NetOptions) -> tuple[str, i
         return trio.current_time() - first_match[0] >= LOOK_ALIKE_WINDOW
 
     try:
-        tables = await discover_tables(args.wait, net=net, until=enough)
+        tables = await discover_tables(args.wait, net=net, until=enough, dnssd=True)
     except OSError as exc:
         print(f"p2pbelka join: cannot listen for tables ({exc}); use --connect", file=sys.stderr)
         return None
     doubtful = look_alikes(tables)
     for n, t in enumerate(tables, 1):
-        warn = (
-            "  <- another host uses a name like this: compare the key"
-            if ((t.table_id, t.host_key) in doubtful)
-            else ""
-        )
+        warn = ""
+        if (t.table_id, t.host_key) in doubtful:
+            warn += "  <- another host uses a name like this: compare the key"
+        if t.via == "dns-sd":
+            warn += "  (heard by DNS-SD only: unsigned, compare the key when you connect)"
         print(
             f"  {n}) {t.name}: host {t.host}:{t.port}, {t.variant}, {t.free_seats} free seat(s),"
             f" host key {t.fingerprint}{warn}",

@@ -130,6 +130,8 @@ class TableInfo:
     """The datagram's source address (unsigned: a hint only)."""
     address_signed: bool = False
     """True when ``host`` came from inside the signed beacon, not from the datagram."""
+    via: str = "beacon"
+    """"beacon" (signed, checked) or "dns-sd" (a hint: the handshake proves the key)."""
 
     @property
     def fingerprint(self) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import random
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -31,6 +32,7 @@ from p2pbelka.net.discovery import (
     listen_for_tables,
     new_table_id,
 )
+from p2pbelka.net.dnssd import announce_dnssd, browse_dnssd, local_addresses
 from p2pbelka.net.errors import ConnectError, NetError, TamperedHandshake
 from p2pbelka.net.handshake import invite_key
 from p2pbelka.net.identity import Identity, fingerprint, matches_pin
@@ -233,13 +235,23 @@ async def discover_tables(
     net: NetOptions | None = None,
     on_lobby: OnLobby = _ignore,
     until: Callable[[list[TableInfo]], bool] | None = None,
+    dnssd: bool = False,
 ) -> list[TableInfo]:
     """Listen for beacons of Belka tables for ``seconds`` (or until ``until`` says
-    enough); beacons of other variants are ignored (other versions never decode)."""
+    enough); beacons of other variants are ignored (other versions never decode).
+
+    With ``dnssd``, tables announced by DNS-SD are listed too (``via="dns-sd"``),
+    after the beacon tables and only where no signed beacon names the same table
+    and key: they are hints, and joining one pins the key its record names."""
     net = net or NetOptions()
     directory = TableDirectory()
+    hints: dict[tuple[bytes, bytes], TableInfo] = {}
     seen: tuple[TableInfo, ...] = ()
     found: list[TableInfo] = []
+
+    def hint(table: TableInfo) -> None:
+        hints[(table.table_id, table.host_key)] = table
+
     with trio.move_on_after(seconds):
         async with trio.open_nursery() as nursery:
             await nursery.start(
@@ -251,8 +263,11 @@ async def discover_tables(
                     interface=net.interface,
                 )
             )
+            if dnssd:
+                nursery.start_soon(_browse, hint, net)
             while True:
-                found = [t for t in directory.tables(trio.current_time()) if t.variant == VARIANT]
+                now = trio.current_time()
+                found = _merged(directory.tables(now), hints, now)
                 current = tuple(found)
                 if [_listing(t) for t in current] != [_listing(t) for t in seen]:
                     seen = current
@@ -262,6 +277,27 @@ async def discover_tables(
                     break
                 await trio.sleep(0.1)
     return found
+
+
+HINT_LIFETIME = 120.0
+"""Seconds a DNS-SD hint is listed after it was last resolved."""
+
+
+def _merged(
+    beacons: list[TableInfo], hints: dict[tuple[bytes, bytes], TableInfo], now: float
+) -> list[TableInfo]:
+    for key in [k for k, t in hints.items() if now - t.last_seen > HINT_LIFETIME]:
+        del hints[key]
+    signed = {(t.table_id, t.host_key) for t in beacons}
+    extra = [t for k, t in sorted(hints.items()) if k not in signed]
+    return [t for t in beacons + extra if t.variant == VARIANT]
+
+
+async def _browse(hint: Callable[[TableInfo], None], net: NetOptions) -> None:
+    try:
+        await browse_dnssd(hint, interface=net.interface, ipv6=":" in net.group)
+    except Exception as exc:  # an optional extra: beacons go on without it
+        log.warning("cannot browse DNS-SD: %s: %s", type(exc).__name__, exc)
 
 
 def _listing(table: TableInfo) -> tuple[bytes, bytes, int, str, int]:
@@ -316,7 +352,7 @@ async def host_game(
                 handler_nursery=nursery,
             )
         )
-        announcing = trio.CancelScope()
+        announcing, announcing_dnssd = trio.CancelScope(), trio.CancelScope()
         if net.announce:
             address = _specific(net.listen_host)
 
@@ -324,10 +360,12 @@ async def host_game(
                 return TableAd(game_id, table_name, VARIANT, 4, plan.free, lobby_port, address)
 
             nursery.start_soon(_announce, announcing, identity, ad, net)
+            nursery.start_soon(_announce_dnssd, announcing_dnssd, identity, ad, net)
         await on_lobby(TableOpen(game_id, lobby_port, mesh_port))
         await on_lobby(SeatsChanged(plan.state(), 0, host_control=HostControl(lobby)))
         await started.wait()
         announcing.cancel()
+        announcing_dnssd.cancel()
         store = GameStore.create(game_id, net.home)
         writer = store.transcript_writer()
         table = Table.host(
@@ -388,6 +426,28 @@ async def _announce(
             )
         except OSError as exc:
             log.warning("cannot announce the table: %s (joiners need --connect)", exc)
+
+
+async def _announce_dnssd(
+    scope: trio.CancelScope,
+    identity: Identity,
+    ad: Callable[[], TableAd],
+    net: NetOptions,
+) -> None:
+    """The same table for standard tools (avahi-browse, dns-sd): a hint, not trusted."""
+    ipv6 = ":" in net.group
+    family = socket.AF_INET6 if ipv6 else socket.AF_INET
+    with scope:
+        try:
+            await announce_dnssd(
+                identity,
+                ad,
+                local_addresses(net.listen_host, family),
+                interface=net.interface,
+                ipv6=ipv6,
+            )
+        except Exception as exc:  # an optional extra: the beacon is what joiners trust
+            log.warning("cannot announce the table by DNS-SD: %s: %s", type(exc).__name__, exc)
 
 
 MAX_ASKING = 8

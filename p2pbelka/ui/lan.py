@@ -109,7 +109,8 @@ class LanScreen(TableScreen):
                 self.lobby.notes.append(note)
         elif matches and self._choose is not None:
             table = matches[0]
-            self._choose((table.host, table.port, table.host_key))
+            key = table.host_key if table.via == "beacon" else None  # DNS-SD: unsigned
+            self._choose((table.host, table.port, key))
 
     async def choose_table(self, wanted: Callable[[Any], bool] | None = None) -> Target:
         """Listen for tables until the player picks one (or ``wanted`` is heard)."""
@@ -134,7 +135,7 @@ class LanScreen(TableScreen):
 
     async def _listen(self) -> None:
         try:
-            await lan.discover_tables(math.inf, net=self.net, on_lobby=self.on_lobby)
+            await lan.discover_tables(math.inf, net=self.net, on_lobby=self.on_lobby, dnssd=True)
         except OSError as exc:
             self.lobby.notes.append(_("Cannot listen for tables ({why}): press a.").format(why=exc))
             self.app.invalidate()
@@ -153,7 +154,8 @@ class LanScreen(TableScreen):
         tables = self.lobby.tables
         if self._choose is not None and 0 <= index < len(tables):
             table = tables[index]
-            self._in_trio(self._choose, (table.host, table.port, table.host_key))
+            key = table.host_key if table.via == "beacon" else None  # DNS-SD: unsigned
+            self._in_trio(self._choose, (table.host, table.port, key))
 
     def _address_entered(self, buffer: Any) -> bool:
         parsed = parse_host_port(self.address.text)

@@ -181,6 +181,8 @@ def _table_list(view: LobbyView) -> StyleAndTextTuples:
         )
         if (table.table_id, table.host_key) in doubtful:
             line += "  ⚠"
+        if table.via == "dns-sd":
+            line += "  " + _("(DNS-SD, unsigned)")
         out.append((style, f"{mark}{line}\n"))
     for note in view.notes[-2:]:
         out.append(("class:hint", note + "\n"))
