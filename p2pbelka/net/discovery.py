@@ -538,6 +538,18 @@ async def announce_table(
             datagram = encode_beacon(identity, get_ad(), seq, time.time_ns() // 1_000_000)
 
 
+def _scoped(source: tuple[Any, ...]) -> str:
+    """A datagram's source address; a link-local IPv6 one with its scope (the interface
+    it came in on), without which it cannot be dialled."""
+    host = str(source[0])
+    if len(source) >= 4 and source[3] and "%" not in host and host.lower().startswith("fe80:"):
+        try:
+            return f"{host}%{stdlib_socket.if_indextoname(source[3])}"
+        except OSError:
+            return f"{host}%{source[3]}"
+    return host
+
+
 def _join_group(sock: trio.socket.SocketType, group: str, interface: str | None) -> None:
     if _family(group) == stdlib_socket.AF_INET6:
         mreq6 = stdlib_socket.inet_pton(stdlib_socket.AF_INET6, group) + struct.pack(
@@ -594,4 +606,4 @@ async def listen_for_tables(
                 await trio.sleep(0.1)
                 continue
             wall_ms = time.time_ns() // 1_000_000
-            directory.handle_datagram(data, str(source[0]), trio.current_time(), wall_ms)
+            directory.handle_datagram(data, _scoped(source), trio.current_time(), wall_ms)

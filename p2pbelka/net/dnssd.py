@@ -100,6 +100,9 @@ def table_from_txt(
 def _zeroconf(interface: str | None, ipv6: bool) -> Any:
     from zeroconf import InterfaceChoice, IPVersion, Zeroconf
 
+    # zeroconf logs socket trouble with tracebacks; a user sees our one line instead.
+    if not logging.getLogger().isEnabledFor(logging.INFO):
+        logging.getLogger("zeroconf").setLevel(logging.CRITICAL)
     version = IPVersion.V6Only if ipv6 else IPVersion.V4Only
     interfaces: Any = [interface] if interface and not ipv6 else InterfaceChoice.All
     return Zeroconf(interfaces=interfaces, ip_version=version)

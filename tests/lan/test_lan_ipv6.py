@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,16 +26,24 @@ def lan() -> Iterator[Lan]:
         yield built
 
 
-def test_discovery_and_a_game_on_an_ipv6_only_lan(lan: Lan, tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["global", "link-local"])
+def test_discovery_and_a_game_on_an_ipv6_only_lan(lan: Lan, tmp_path: Path, where: str) -> None:
+    """``global``: each peer listens on its ULA address, which the host signs into
+    its beacon.  ``link-local``: everyone listens on ``::``, so the joiners dial
+    the host's fe80:: source address with their own scope, and the mesh
+    addresses the host saw are re-scoped by each joiner."""
     for ns in lan.namespaces:
         shown = subprocess.run(
             ["ip", "-n", ns, "-4", "addr", "show", "scope", "global"],
             capture_output=True, text=True, check=True,
         )  # fmt: skip
         assert "inet " not in shown.stdout, "the namespace has an IPv4 address"
+        _wait_for_link_local(ns)
     beacon = str(40000 + secrets.randbelow(20000))
     bots = ["--bot", "random", "--quiet", "--stats", "--ipv6", "--beacon-port", beacon]
     (ns0, *others), (addr0, *addrs) = lan.namespaces, lan.addresses
+    if where == "link-local":
+        addr0, addrs = "::", ["::"] * len(addrs)
     with PeerSet(tmp_path) as peers:
         host = peers.spawn(
             "host", "host", "--auto-approve", "--name", "Six", *bots, "--listen", addr0,
@@ -60,6 +69,23 @@ def test_discovery_and_a_game_on_an_ipv6_only_lan(lan: Lan, tmp_path: Path) -> N
         codes = peers.wait(everyone, 300)
         assert codes == [0, 0, 0, 0], "\n".join(p.dump() for p in everyone)
         for joiner in joiners:
-            assert f"joining Six at {addr0}:" in joiner.text()
+            expected = (
+                "joining Six at fe80::" if where == "link-local" else f"joining Six at {addr0}:"
+            )
+            assert expected in joiner.text(), joiner.dump()
         assert len({p.transcript().read_bytes() for p in everyone}) == 1
         assert verify(host.transcript()).startswith("OK")
+
+
+def _wait_for_link_local(ns: str) -> None:
+    """Until duplicate address detection has passed for the fe80:: address."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        shown = subprocess.run(
+            ["ip", "-n", ns, "-6", "addr", "show", "scope", "link"],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        if "fe80::" in shown.stdout and "tentative" not in shown.stdout:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"no usable link-local address in {ns}")
