@@ -263,7 +263,7 @@ async def discover_tables(
                     interface=net.interface,
                 )
             )
-            if dnssd:
+            if dnssd and _multicast(net.group):
                 nursery.start_soon(_browse, hint, net)
             while True:
                 now = trio.current_time()
@@ -277,6 +277,13 @@ async def discover_tables(
                     break
                 await trio.sleep(0.1)
     return found
+
+
+def _multicast(group: str) -> bool:
+    try:
+        return ipaddress.ip_address(group).is_multicast
+    except ValueError:
+        return False
 
 
 HINT_LIFETIME = 120.0
@@ -360,7 +367,8 @@ async def host_game(
                 return TableAd(game_id, table_name, VARIANT, 4, plan.free, lobby_port, address)
 
             nursery.start_soon(_announce, announcing, identity, ad, net)
-            nursery.start_soon(_announce_dnssd, announcing_dnssd, identity, ad, net)
+            if _multicast(net.group):  # beacons sent to one address: no mDNS either
+                nursery.start_soon(_announce_dnssd, announcing_dnssd, identity, ad, net)
         await on_lobby(TableOpen(game_id, lobby_port, mesh_port))
         await on_lobby(SeatsChanged(plan.state(), 0, host_control=HostControl(lobby)))
         await started.wait()
@@ -486,10 +494,10 @@ class _HostLobby:
             with trio.fail_after(HELLO_TIMEOUT):
                 hello = lb.decode_control(await channel.receive())
         except (trio.TooSlowError, lb.LobbyError, NetError) as exc:
-            log.warning("lobby: no valid hello from %s: %s", channel.peer_fingerprint, exc)
+            log.info("lobby: no valid hello from %s: %s", channel.peer_fingerprint, exc)
             return
         if not isinstance(hello, lb.Hello):
-            log.warning("lobby: expected hello from %s", channel.peer_fingerprint)
+            log.info("lobby: expected hello from %s", channel.peer_fingerprint)
             return
         address = channel.peer_address.rsplit(":", 1)[0].strip("[]")
         why = await self._admit(channel, JoinRequest(key, hello.name, address))

@@ -30,6 +30,7 @@ from p2pbelka.peer.lan import (
     host_game,
     join_game,
 )
+from tests.lan.helpers import PeerSet, bot_args
 
 LOCAL = "127.0.0.1"
 
@@ -251,3 +252,32 @@ async def test_an_invite_code_keeps_out_who_lacks_it(tmp_path: Path) -> None:
         )
         await until(lambda: host.state is not None and len(host.seated()) == 2)
         nursery.cancel_scope.cancel()
+
+
+def test_join_table_refuses_a_name_two_hosts_answer_to(tmp_path: Path) -> None:
+    """Two hosts call their table "Kitchen" (beacons sent to 127.0.0.1, not multicast):
+    ``join --table Kitchen`` lists both with a warning and sits at neither;
+    ``--table FINGERPRINT`` picks one."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind((LOCAL, 0))
+        beacon = str(probe.getsockname()[1])
+    where = ["--group", LOCAL, "--beacon-port", beacon]
+    with PeerSet(tmp_path) as peers:
+        hosts = [
+            peers.spawn(f"host{n}", "host", "--auto-approve", "--name", "Kitchen",
+                        *bot_args(*where))
+            for n in (1, 2)
+        ]  # fmt: skip
+        for host in hosts:
+            host.wait_for(r"lobby port (\d+)", 30)
+        joiner = peers.spawn(
+            "joiner", "join", "--table", "kitchen", "--wait", "30", *bot_args(*where)
+        )
+        assert peers.wait([joiner], 120) == [3]
+        assert "names tables of 2 different hosts" in joiner.log()
+        assert joiner.text().count("another host uses a name like this") == 2
+        fingerprint = hosts[1].wait_for(r"you are \S+ \[([0-9a-f ]+)\]", 10).group(1)
+        chooser = peers.spawn(
+            "chooser", "join", "--table", fingerprint, "--wait", "3", *bot_args(*where)
+        )
+        chooser.wait_for(rf"joining Kitchen at \S+ \[{fingerprint}\]", 120)
