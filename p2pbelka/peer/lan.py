@@ -537,6 +537,8 @@ class _HostLobby:
             return ""
         if request.key in self.asking or self.plan.seat_of(request.key) is not None:
             return "this key is already at the table"
+        if self.plan.free == 0:
+            return "the table is full"
         if len(self.asking) >= MAX_ASKING:
             return "the host has too many joiners to decide on; try again later"
         self.asking[request.key] = request
