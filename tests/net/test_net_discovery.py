@@ -225,7 +225,7 @@ async def _run_discovery(
                 interval=0.05,
             )
         )
-        with trio.move_on_after(3):
+        with trio.move_on_after(60):
             while not all(d.tables(trio.current_time()) for d in dirs):
                 await trio.sleep(0.02)
         nursery.cancel_scope.cancel()
@@ -288,14 +288,17 @@ async def test_flood_of_junk_does_not_starve_the_loop() -> None:
         await nursery.start(
             partial(announce_table, HOST, table, group=LOOPBACK, port=port, interval=0.05)
         )
-        with trio.move_on_after(5):
+        # Events with a generous timeout, not a time limit: a starved loop would
+        # never hear the table nor let the ticker run, and fail here after 120 s.
+        with trio.fail_after(120):
             while not directory.tables(trio.current_time()):
                 await trio.sleep(0.02)
-        await trio.sleep(0.2)
+            start = ticks
+            while ticks < start + 20:
+                await trio.sleep(0.02)
         nursery.cancel_scope.cancel()
     assert directory.tables(trio.current_time()), dict(directory.stats)
     assert directory.stats["malformed"] + directory.stats["bad_signature"] > 100
-    assert ticks > 20, f"ticker ran only {ticks} times during the flood"
 
 
 async def test_beacons_over_ipv6() -> None:
