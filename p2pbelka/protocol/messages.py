@@ -59,6 +59,14 @@ def check_list(value: Any, where: str, min_len: int, max_len: int) -> list[Any]:
     return value
 
 
+def check_key(value: Any, where: str) -> bytes:
+    """A player's Ed25519 public key: 32 bytes, canonical, not of small order."""
+    key = check_bin(value, where, KEY_SIZE)
+    if not is_sound_key(key):
+        raise ProtocolError("not a usable Ed25519 public key (small order or non-canonical)", where)
+    return key
+
+
 def check_options(
     value: Any, where: str, text: Callable[[Any, str], str] = check_text
 ) -> dict[str, str]:
@@ -73,23 +81,17 @@ def check_options(
     return dict(value)
 
 
-def check_key(value: Any, where: str) -> bytes:
-    """A player's Ed25519 public key: 32 bytes, canonical, not of small order."""
-    key = check_bin(value, where, KEY_SIZE)
-    if not is_sound_key(key):
-        raise ProtocolError("not a usable Ed25519 public key (small order or non-canonical)", where)
-    return key
+# This module's own parsers use the short names.
+_uint, _bin, _text, _list = check_uint, check_bin, check_text, check_list
 
 
 def _opening(value: Any, where: str) -> Opening:
-    pair = check_list(value, where, 2, 2)
-    return Opening(
-        check_uint(pair[0], f"{where}[0]", MAX_POSITIONS), check_bin(pair[1], f"{where}[1]", 32)
-    )
+    pair = _list(value, where, 2, 2)
+    return Opening(_uint(pair[0], f"{where}[0]", MAX_POSITIONS), _bin(pair[1], f"{where}[1]", 32))
 
 
 def _openings(value: Any, where: str) -> tuple[Opening, ...]:
-    items = check_list(value, where, 0, MAX_POSITIONS)
+    items = _list(value, where, 0, MAX_POSITIONS)
     openings = tuple(_opening(item, f"{where}[{i}]") for i, item in enumerate(items))
     if len({o.pos for o in openings}) != len(openings):
         raise ProtocolError("a position appears twice", where)
@@ -97,8 +99,8 @@ def _openings(value: Any, where: str) -> tuple[Opening, ...]:
 
 
 def _points(value: Any, where: str) -> tuple[bytes, ...]:
-    items = check_list(value, where, 2, MAX_POSITIONS)
-    return tuple(check_bin(item, f"{where}[{i}]", 32) for i, item in enumerate(items))
+    items = _list(value, where, 2, MAX_POSITIONS)
+    return tuple(_bin(item, f"{where}[{i}]", 32) for i, item in enumerate(items))
 
 
 # --- message types ------------------------------------------------------------------
@@ -253,19 +255,19 @@ class ChoiceMsg(Message):
 
 
 def _parse_table(body: dict[str, Any]) -> TableMsg:
-    seats_raw = check_list(body["seats"], "seats", 2, MAX_SEATS)
+    seats_raw = _list(body["seats"], "seats", 2, MAX_SEATS)
     seats = []
     for i, pair in enumerate(seats_raw):
-        pair = check_list(pair, f"seats[{i}]", 2, 2)
+        pair = _list(pair, f"seats[{i}]", 2, 2)
         seats.append(
-            SeatInfo(check_key(pair[0], f"seats[{i}][0]"), check_text(pair[1], f"seats[{i}][1]"))
+            SeatInfo(check_key(pair[0], f"seats[{i}][0]"), _text(pair[1], f"seats[{i}][1]"))
         )
     if len({s.key for s in seats}) != len(seats):
         raise ProtocolError("two seats have the same key", "seats")
     options = check_options(body["options"], "options")
     return TableMsg(
-        game=check_text(body["game"], "game", 16),
-        preset=check_text(body["preset"], "preset", 16),
+        game=_text(body["game"], "game", 16),
+        preset=_text(body["preset"], "preset", 16),
         options=dict(options),
         seats=tuple(seats),
     )
@@ -286,10 +288,10 @@ def _parse_choice(body: dict[str, Any]) -> ChoiceMsg:
 
 _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] = {
     "table": (frozenset({"game", "preset", "options", "seats"}), _parse_table),
-    "sit": (frozenset({"table"}), lambda b: SitMsg(check_bin(b["table"], "table", 32))),
-    "lot_commit": (frozenset({"c"}), lambda b: LotCommitMsg(check_bin(b["c"], "c", 32))),
-    "lot_reveal": (frozenset({"v"}), lambda b: LotRevealMsg(check_bin(b["v"], "v", 32))),
-    "commit": (frozenset({"c"}), lambda b: CommitMsg(check_bin(b["c"], "c", 32))),
+    "sit": (frozenset({"table"}), lambda b: SitMsg(_bin(b["table"], "table", 32))),
+    "lot_commit": (frozenset({"c"}), lambda b: LotCommitMsg(_bin(b["c"], "c", 32))),
+    "lot_reveal": (frozenset({"v"}), lambda b: LotRevealMsg(_bin(b["v"], "v", 32))),
+    "commit": (frozenset({"c"}), lambda b: CommitMsg(_bin(b["c"], "c", 32))),
     "shuffle": (frozenset({"deck"}), lambda b: ShuffleMsg(_points(b["deck"], "deck"))),
     "lock": (frozenset({"deck"}), lambda b: LockMsg(_points(b["deck"], "deck"))),
     "shares": (frozenset({"shares"}), lambda b: SharesMsg(_openings(b["shares"], "shares"))),
@@ -298,11 +300,9 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
     "redeal": (frozenset({"hand"}), lambda b: RedealMsg(_openings(b["hand"], "hand"))),
     "play": (
         frozenset({"pos", "key"}),
-        lambda b: PlayMsg(
-            check_uint(b["pos"], "pos", MAX_POSITIONS), check_bin(b["key"], "key", 32)
-        ),
+        lambda b: PlayMsg(_uint(b["pos"], "pos", MAX_POSITIONS), _bin(b["key"], "key", 32)),
     ),
-    "reveal": (frozenset({"seed"}), lambda b: RevealMsg(check_bin(b["seed"], "seed", 32))),
+    "reveal": (frozenset({"seed"}), lambda b: RevealMsg(_bin(b["seed"], "seed", 32))),
     "deal_end": (frozenset({"heads"}), lambda b: DealEndMsg(_points(b["heads"], "heads"))),
     "choice": (frozenset({"eggs"}), _parse_choice),
 }
