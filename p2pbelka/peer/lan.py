@@ -33,7 +33,7 @@ from p2pbelka.net.discovery import (
     new_table_id,
 )
 from p2pbelka.net.dnssd import announce_dnssd, browse_dnssd, local_addresses
-from p2pbelka.net.errors import ConnectError, NetError, TamperedHandshake
+from p2pbelka.net.errors import ConnectError, NetError, TamperedHandshake, UnexpectedPeerKey
 from p2pbelka.net.handshake import invite_key
 from p2pbelka.net.identity import Identity, fingerprint, matches_pin
 from p2pbelka.peer import lobby as lb
@@ -730,6 +730,11 @@ async def _reach_lobby(
             )
         except ConnectError as exc:
             why = str(exc.__cause__ or exc)
+        except UnexpectedPeerKey:
+            raise LobbyRefused(
+                "the key that answered is not the host's you named: someone else is at"
+                f" {format_host_port(host, port)}, or the address is wrong"
+            ) from None
         except TamperedHandshake:
             raise LobbyRefused(
                 "the host's answer does not decrypt: this table wants an invite code"

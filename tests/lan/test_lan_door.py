@@ -10,7 +10,6 @@ import pytest
 import trio
 
 from p2pbelka.bots import make_bot
-from p2pbelka.net.errors import UnexpectedPeerKey
 from p2pbelka.net.identity import Identity, normal_pin
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.lan import (
@@ -167,7 +166,7 @@ async def test_a_pinned_fingerprint_is_checked_and_a_wrong_one_refused(tmp_path:
         nursery.start_soon(host.run)
         await host.opened.wait()
         wrong = normal_pin(Identity.generate().fingerprint)
-        with pytest.raises(UnexpectedPeerKey):  # at once: retrying cannot change a key
+        with pytest.raises(LobbyRefused, match="not the host's"):  # at once, no retries
             await join_game(
                 joiner, LOCAL, host.port, BotFrontEnd(make_bot("random")), host_pin=wrong
             )
