@@ -39,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
 
     from p2pbelka.cli import lan_args
     from p2pbelka.cli.selfplay_cmd import parse_options
-    from p2pbelka.peer.lan import host_game
+    from p2pbelka.cli.terminal_door import HELP, TerminalDoor
+    from p2pbelka.peer.lan import GameResult, host_game
 
     try:
         options = parse_options(args.option)
@@ -79,9 +80,10 @@ def run(args: argparse.Namespace) -> int:
             invite=invite,
         )
         return lan_args.screen_result(on_screen)
-    try:
-        result = trio.run(
-            lambda: host_game(
+
+    async def main() -> GameResult:
+        if args.auto_approve:
+            return await host_game(
                 identity,
                 args.name,
                 fe,
@@ -90,10 +92,29 @@ def run(args: argparse.Namespace) -> int:
                 net=net,
                 on_lobby=lan_args.print_lobby,
                 bot=level,
-                approve=None if args.auto_approve else lan_args.ask_at_terminal(),
                 invite=invite,
             )
-        )
+        door = TerminalDoor(lan_args.print_lobby)
+        lan_args.say(HELP)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(door.serve)
+            result = await host_game(
+                identity,
+                args.name,
+                fe,
+                preset=args.preset,
+                options=options,
+                net=net,
+                on_lobby=door.on_lobby,
+                bot=level,
+                approve=door.approve,
+                invite=invite,
+            )
+            nursery.cancel_scope.cancel()
+        return result
+
+    try:
+        result = trio.run(main)
     except (ValueError, OSError) as exc:
         print(f"p2pbelka host: {exc}", file=sys.stderr)
         return 2

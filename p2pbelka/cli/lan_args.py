@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from p2pbelka.net.identity import Identity
-    from p2pbelka.peer.lan import Approve, GameResult, LobbyEvent, NetOptions
+    from p2pbelka.peer.lan import GameResult, LobbyEvent, NetOptions
     from p2pbelka.peer.text import TextFrontEnd
 
 Player = tuple["Identity", "str | None", "TextFrontEnd"]
@@ -151,28 +151,6 @@ def screen_result(result: GameResult | None) -> int:
 
 def say(line: str) -> None:
     print(line, flush=True)
-
-
-def ask_at_terminal() -> Approve:
-    """The host's door in text mode: one question per joiner, one at a time."""
-    import trio
-
-    from p2pbelka.peer.lan import JoinRequest
-
-    turn = trio.Lock()
-
-    def ask(request: JoinRequest) -> bool:
-        line = input(
-            f"let {request.name} [{request.fingerprint}] from {request.address} sit down?"
-            " (compare the key with their screen) [y/N] "
-        )
-        return line.strip().lower() in ("y", "yes")
-
-    async def approve(request: JoinRequest) -> bool:
-        async with turn:
-            return await trio.to_thread.run_sync(ask, request, abandon_on_cancel=True)
-
-    return approve
 
 
 async def print_lobby(event: LobbyEvent) -> None:

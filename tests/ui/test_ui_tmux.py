@@ -141,3 +141,43 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def test_a_text_host_lets_a_joiner_in_and_frees_its_seat(tmp_path: Path) -> None:
+    """``p2pbelka host`` in text mode at a terminal asks about each joiner (``y``/``n``)
+    and frees a seat with ``x N`` before the start; the removed joiner hears why."""
+    tmux = Tmux(f"p2pbelka-door-{os.getpid()}")
+    lobby_port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    env.update(P2PBELKA_HOME=str(tmp_path / "host"), XDG_DATA_HOME=str(tmp_path / "data"))
+    command = (
+        f"cd {ROOT} && {sys.executable} -m p2pbelka.cli.main host --name Kitchen --bot random"
+        f" --player Hostess --listen 127.0.0.1 --no-announce --lobby-port {lobby_port};"
+        " echo EXIT=$?; sleep 30"
+    )
+    subprocess.run(
+        ["tmux", "-L", tmux.socket, "new-session", "-d", "-s", "play", "-x", "120", "-y", "40",
+         command],
+        check=True, env=env,
+    )  # fmt: skip
+    joiner_env = {**env, "P2PBELKA_HOME": str(tmp_path / "joiner")}
+    joiner = subprocess.Popen(
+        [sys.executable, "-m", "p2pbelka.cli.main", "join", "--connect",
+         f"127.0.0.1:{lobby_port}", "--bot", "random", "--player", "Joiner"],
+        env=joiner_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    try:
+        wait_for(tmux, "Joiner [")
+        assert "asks to sit down" in wait_for(tmux, "Let in? [y/n]")
+        tmux.keys("y", "Enter")
+        wait_for(tmux, "1: Joiner [")
+        tmux.keys("x 1", "Enter")
+        out, _ = joiner.communicate(timeout=120)
+        assert joiner.returncode == 3
+        assert b"removed you" in out
+        wait_for(tmux, "1: free")
+    finally:
+        tmux("kill-server")
+        if joiner.poll() is None:
+            joiner.kill()
+        joiner.wait(timeout=10)
