@@ -330,12 +330,19 @@ def dial_address(listen_host: str) -> str:
     """
     if listen_host not in ("", "0.0.0.0", "::"):
         return listen_host
+    ipv6 = listen_host == "::"
+    family, target, fallback = (
+        (socket.AF_INET6, "2001:db8::1", "::1")
+        if ipv6
+        else (socket.AF_INET, "192.0.2.1", "127.0.0.1")
+    )
     try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # picks the outgoing interface; sends nothing
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((target, 9))  # picks the outgoing interface; sends nothing
             return str(probe.getsockname()[0])
     except OSError:
-        return "127.0.0.1"
+        # No route out (a link-local-only LAN): our bots then play for this machine only.
+        return fallback
 
 
 def _run(screen: LanScreen, flow: Flow, pace: float, extra: Extra | None) -> lan.GameResult | None:
