@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from p2pbelka.net.door import Door, DoorPolicy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2pbelka.net.door import Door, DoorPolicy, Ticket
 
 FLOODER = "10.77.0.66"
 JOINER = "10.77.0.2"
@@ -68,3 +71,37 @@ def test_refusals_come_as_one_summary_line() -> None:
     line = door.take_summary(5.0)
     assert line is not None and "refused 999 connection(s)" in line and FLOODER in line
     assert door.take_summary(10.0) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["arrive", "establish", "leave"]), st.integers(0, 5)),
+        max_size=300,
+    )
+)
+def test_the_limits_hold_whatever_happens(steps: list[tuple[str, int]]) -> None:
+    policy = DoorPolicy(max_pending=6, per_address=3, per_address_open=2, rate=2.0, burst=4.0)
+    door = Door(policy)
+    addresses = [f"10.77.0.{n}" for n in range(5)] + ["127.0.0.1"]
+    tickets: list[Ticket] = []
+    for n, (action, which) in enumerate(steps):
+        now = n * 0.05
+        if action == "arrive":
+            ticket, evicted = door.arrive(addresses[which], now)
+            if ticket is not None:
+                tickets.append(ticket)
+            assert evicted is None or evicted.evicted
+        elif tickets:
+            ticket = tickets[which % len(tickets)]
+            if action == "establish" and ticket.pending:
+                door.established(ticket, now)
+            elif action == "leave":
+                door.leave(ticket)
+                tickets.remove(ticket)
+        live = [t for t in tickets if t.state != "gone"]
+        assert door.pending == sum(t.pending for t in live) <= policy.max_pending
+        for address in addresses[:-1]:  # loopback is exempt from the per-address limits
+            mine = [t for t in live if t.address == address]
+            assert sum(t.pending for t in mine) <= policy.per_address
+            assert sum(t.state == "open" for t in mine) <= policy.per_address_open
