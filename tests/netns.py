@@ -31,14 +31,17 @@ def _ip(*args: str) -> None:
 
 
 @contextlib.contextmanager
-def namespace_lan(n: int, subnet: str) -> Iterator[Lan]:
+def namespace_lan(n: int, subnet: str, *, ipv6_only: bool = False) -> Iterator[Lan]:
+    """``ipv6_only``: ``subnet`` is an IPv6 /64 prefix (like ``fd77:0:0:1``); the
+    namespaces get only IPv6 addresses (``PREFIX::k``), no IPv4 at all."""
     if os.geteuid() != 0:
         pytest.skip("network namespaces need root")
     if shutil.which("ip") is None:
         pytest.skip("iproute2 'ip' is not installed")
     tag = secrets.token_hex(3)
     bridge = f"pbkbr{tag}"
-    lan = Lan([f"pbk-{tag}-{k}" for k in range(n)], [f"{subnet}.{k + 1}" for k in range(n)])
+    sep = "::" if ipv6_only else "."
+    lan = Lan([f"pbk-{tag}-{k}" for k in range(n)], [f"{subnet}{sep}{k + 1}" for k in range(n)])
     with contextlib.ExitStack() as undo:
         try:
             _ip("link", "add", bridge, "type", "bridge")
@@ -51,11 +54,16 @@ def namespace_lan(n: int, subnet: str) -> Iterator[Lan]:
                 _ip("link", "add", inner, "type", "veth", "peer", "name", outer)
                 _ip("link", "set", inner, "netns", ns)
                 _ip("link", "set", outer, "master", bridge, "up")
-                _ip("-n", ns, "addr", "add", f"{addr}/24", "dev", inner)
+                if ipv6_only:
+                    # nodad: usable at once, not after duplicate address detection
+                    _ip("-n", ns, "addr", "add", f"{addr}/64", "dev", inner, "nodad")
+                else:
+                    _ip("-n", ns, "addr", "add", f"{addr}/24", "dev", inner)
                 _ip("-n", ns, "link", "set", inner, "up")
                 _ip("-n", ns, "link", "set", "lo", "up")
-                # Without this route a multicast send fails with ENETUNREACH.
-                _ip("-n", ns, "route", "add", "224.0.0.0/4", "dev", inner)
+                if not ipv6_only:
+                    # Without this route a multicast send fails with ENETUNREACH.
+                    _ip("-n", ns, "route", "add", "224.0.0.0/4", "dev", inner)
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
             stderr = getattr(exc, "stderr", b"") or b""
             pytest.skip(f"cannot build network namespaces here: {stderr.decode().strip()}")

@@ -14,6 +14,7 @@ import p2pbelka
 
 LAYERS: dict[str, int] = {
     "cards": 0,
+    "edkeys": 0,
     "rules": 1,
     "fairdeal": 2,
     "protocol": 2,

@@ -56,7 +56,7 @@ def one_game(root: Path) -> list[dict[str, Any]]:
     common = ["--bot", "random", "--quiet", "--stats", "--listen", "127.0.0.1", "--linger", "2"]
     procs = []
     try:
-        host = _spawn(root, "host", ["host", "--no-announce", *common])
+        host = _spawn(root, "host", ["host", "--auto-approve", "--no-announce", *common])
         procs.append(host)
         port = _lobby_port(*host)
         for n in range(1, 4):

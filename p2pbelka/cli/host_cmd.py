@@ -17,6 +17,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-announce", action="store_true", help="no beacons: joiners use --connect"
     )
+    parser.add_argument(
+        "--auto-approve",
+        action="store_true",
+        help="let every joiner sit without asking (scripts, bots, tests); otherwise you are"
+        " asked about each one at the terminal",
+    )
+    parser.add_argument(
+        "--invite",
+        nargs="?",
+        const="",
+        metavar="CODE",
+        help="only joiners who give this code may sit (no CODE: a fresh 80-bit one is made)",
+    )
     add_player_arguments(parser)
     add_network_arguments(parser, lobby=True)
 
@@ -26,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
 
     from p2pbelka.cli import lan_args
     from p2pbelka.cli.selfplay_cmd import parse_options
-    from p2pbelka.peer.lan import host_game
+    from p2pbelka.cli.terminal_door import HELP, TerminalDoor
+    from p2pbelka.peer.lan import GameResult, host_game
 
     try:
         options = parse_options(args.option)
@@ -37,8 +51,21 @@ def run(args: argparse.Namespace) -> int:
     if player is None:
         return 2
     identity, level, fe = player
+    if not args.auto_approve and not sys.stdin.isatty():
+        print(
+            "p2pbelka host: no terminal to ask who may sit down; say --auto-approve",
+            file=sys.stderr,
+        )
+        return 2
     net = lan_args.net_options(args)
     net.announce = not args.no_announce
+    invite = args.invite
+    if invite == "":
+        from p2pbelka.net.handshake import new_invite_code
+
+        invite = new_invite_code()
+    if invite:
+        lan_args.say(f"invite code: {invite} (joiners: p2pbelka join --invite {invite})")
     if lan_args.wants_screen(args):
         from p2pbelka.ui.i18n import default_language
         from p2pbelka.ui.lan import host_on_screen
@@ -50,11 +77,13 @@ def run(args: argparse.Namespace) -> int:
             options=options,
             net=net,
             lang=args.lang or default_language(),
+            invite=invite,
         )
         return lan_args.screen_result(on_screen)
-    try:
-        result = trio.run(
-            lambda: host_game(
+
+    async def main() -> GameResult:
+        if args.auto_approve:
+            return await host_game(
                 identity,
                 args.name,
                 fe,
@@ -63,8 +92,29 @@ def run(args: argparse.Namespace) -> int:
                 net=net,
                 on_lobby=lan_args.print_lobby,
                 bot=level,
+                invite=invite,
             )
-        )
+        door = TerminalDoor(lan_args.print_lobby)
+        lan_args.say(HELP)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(door.serve)
+            result = await host_game(
+                identity,
+                args.name,
+                fe,
+                preset=args.preset,
+                options=options,
+                net=net,
+                on_lobby=door.on_lobby,
+                bot=level,
+                approve=door.approve,
+                invite=invite,
+            )
+            nursery.cancel_scope.cancel()
+        return result
+
+    try:
+        result = trio.run(main)
     except (ValueError, OSError) as exc:
         print(f"p2pbelka host: {exc}", file=sys.stderr)
         return 2

@@ -18,7 +18,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--connect", metavar="HOST:PORT", help="the host's lobby, where multicast does not reach"
     )
+    parser.add_argument(
+        "--key",
+        metavar="FINGERPRINT",
+        help="with --connect: the host's key fingerprint (as its screen shows it); refuse others",
+    )
     parser.add_argument("--table", help="join the table with this name (or key fingerprint)")
+    parser.add_argument("--invite", metavar="CODE", help="the invite code the host gave you")
     parser.add_argument("--wait", type=float, default=3.0, help="listen for tables this long")
     parser.add_argument("--list", action="store_true", help="only list the tables heard")
     add_player_arguments(parser)
@@ -30,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
 
     from p2pbelka.cli import lan_args
     from p2pbelka.net.errors import NetError
+    from p2pbelka.net.identity import normal_pin
     from p2pbelka.peer.lan import LobbyRefused, join_game
 
     player = lan_args.prepare(args, "join")
@@ -37,12 +44,19 @@ def run(args: argparse.Namespace) -> int:
         return 2
     identity, level, fe = player
     net = lan_args.net_options(args)
-    connect = _parse_connect(args.connect) if args.connect else None
+    connect = parse_connect(args.connect) if args.connect else None
     if args.connect and connect is None:
-        print("p2pbelka join: --connect expects HOST:PORT", file=sys.stderr)
+        print("p2pbelka join: --connect expects HOST:PORT or [IPV6]:PORT", file=sys.stderr)
+        return 2
+    pin = normal_pin(args.key) if args.key else None
+    if args.key and pin is None:
+        print(
+            "p2pbelka join: --key expects the 16-digit fingerprint (or the 64-digit key)",
+            file=sys.stderr,
+        )
         return 2
     if lan_args.wants_screen(args) and not args.list:
-        return _join_on_screen(args, identity, net, connect)
+        return _join_on_screen(args, identity, net, connect, pin)
 
     async def main() -> int:
         if connect is not None:
@@ -59,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
                 target[1],
                 fe,
                 host_key=target[2],
+                host_pin=pin,
+                invite=args.invite,
                 net=net,
                 on_lobby=lan_args.print_lobby,
                 bot=level,
@@ -71,12 +87,12 @@ def run(args: argparse.Namespace) -> int:
     return trio.run(main)
 
 
-def _parse_connect(text: str) -> tuple[str, int, bytes | None] | None:
-    """``HOST:PORT`` (``[v6]:PORT`` too) as a dial target with no pinned key; None if not."""
-    host, _, port = text.rpartition(":")
-    if not host or not port.isdigit():
-        return None
-    return host.strip("[]"), int(port), None
+def parse_connect(text: str) -> tuple[str, int, bytes | None] | None:
+    """``HOST:PORT`` or ``[IPV6]:PORT`` as a dial target with no pinned key; None if not."""
+    from p2pbelka.net.connection import parse_host_port
+
+    parsed = parse_host_port(text)
+    return None if parsed is None else (parsed[0], parsed[1], None)
 
 
 def _join_on_screen(
@@ -84,19 +100,22 @@ def _join_on_screen(
     identity: Identity,
     net: NetOptions,
     connect: tuple[str, int, bytes | None] | None,
+    pin: str | None,
 ) -> int:
     """The lobby and table screens: the tables heard, a seat, ready, and the game."""
     from p2pbelka.cli import lan_args
-    from p2pbelka.net.identity import fingerprint
+    from p2pbelka.net.discovery import matching_tables
     from p2pbelka.ui.i18n import default_language
     from p2pbelka.ui.lan import join_on_screen
 
     def wanted(table: TableInfo) -> bool:
-        return args.table is not None and args.table in (table.name, fingerprint(table.host_key))
+        return args.table is not None and bool(matching_tables([table], args.table))
 
     _screen, result = join_on_screen(
         identity,
         connect=connect,
+        host_pin=pin,
+        invite=args.invite,
         wanted=wanted if args.table else None,
         net=net,
         lang=args.lang or default_language(),
@@ -104,32 +123,63 @@ def _join_on_screen(
     return lan_args.screen_result(result)
 
 
-async def _pick_table(args: argparse.Namespace, net: NetOptions) -> tuple[str, int, bytes] | None:
-    from p2pbelka.net.identity import fingerprint
+LOOK_ALIKE_WINDOW = 2.0
+"""Seconds to keep listening after the wanted table is heard (beacons come every 0.3 s)."""
+
+
+async def _pick_table(
+    args: argparse.Namespace, net: NetOptions
+) -> tuple[str, int, bytes | None] | None:
+    import trio
+
+    from p2pbelka.net.discovery import look_alikes, matching_tables
     from p2pbelka.peer.lan import discover_tables
 
-    def wanted(table: TableInfo) -> bool:
-        return args.table is None or args.table in (table.name, fingerprint(table.host_key))
+    first_match: list[float] = []
 
     def enough(tables: list[TableInfo]) -> bool:
-        return args.table is not None and any(wanted(t) for t in tables)
+        # Not at the first match: a look-alike beaconing a moment later must be seen too.
+        if args.table is None or not matching_tables(tables, args.table):
+            return False
+        first_match[:1] = first_match[:1] or [trio.current_time()]
+        return trio.current_time() - first_match[0] >= LOOK_ALIKE_WINDOW
 
     try:
-        tables = await discover_tables(args.wait, net=net, until=enough)
+        tables = await discover_tables(args.wait, net=net, until=enough, dnssd=True)
     except OSError as exc:
         print(f"p2pbelka join: cannot listen for tables ({exc}); use --connect", file=sys.stderr)
         return None
+    doubtful = look_alikes(tables)
     for n, t in enumerate(tables, 1):
+        warn = ""
+        if (t.table_id, t.host_key) in doubtful:
+            warn += "  <- another host uses a name like this: compare the key"
+        if t.via == "dns-sd":
+            warn += "  (heard by DNS-SD only: unsigned, compare the key when you connect)"
         print(
             f"  {n}) {t.name}: host {t.host}:{t.port}, {t.variant}, {t.free_seats} free seat(s),"
-            f" host key {fingerprint(t.host_key)}",
+            f" host key {t.fingerprint}{warn}",
+            flush=True,
+        )
+    if doubtful:
+        print(
+            "warning: tables with look-alike names but different host keys are listed;"
+            " ask the host which key its screen shows",
             flush=True,
         )
     if args.list:
         return None
-    candidates = [t for t in tables if wanted(t) and t.free_seats > 0]
+    candidates = [t for t in (matching_tables(tables, args.table) if args.table else tables)]
+    candidates = [t for t in candidates if t.free_seats > 0]
     if not candidates:
         print("p2pbelka join: no table with a free seat heard", file=sys.stderr)
+        return None
+    if args.table and len({t.host_key for t in candidates}) > 1:
+        print(
+            f"p2pbelka join: {args.table!r} names tables of {len(candidates)} different hosts;"
+            " choose by key: --table FINGERPRINT",
+            file=sys.stderr,
+        )
         return None
     choice = candidates[0]
     if len(candidates) > 1:
@@ -140,5 +190,7 @@ async def _pick_table(args: argparse.Namespace, net: NetOptions) -> tuple[str, i
         if not line.isdigit() or not 1 <= int(line) <= len(tables):
             return None
         choice = tables[int(line) - 1]
-    print(f"joining {choice.name} at {choice.host}:{choice.port}", flush=True)
+    print(
+        f"joining {choice.name} at {choice.host}:{choice.port} [{choice.fingerprint}]", flush=True
+    )
     return choice.host, choice.port, choice.host_key

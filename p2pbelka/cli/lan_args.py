@@ -54,6 +54,11 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
     )
     net.add_argument("--interface", default=None, metavar="ADDR", help="multicast interface")
     net.add_argument("--group", default=None, help="multicast group of the beacons")
+    net.add_argument(
+        "--ipv6",
+        action="store_true",
+        help="a LAN without IPv4: listen on IPv6 and use the IPv6 beacon group",
+    )
     net.add_argument("--beacon-port", type=int, default=None, help="UDP port of the beacons")
     net.add_argument("--pause-after", type=float, default=10.0, help="say who is silent after S")
     net.add_argument("--give-up-after", type=float, default=60.0, help="end the game after S")
@@ -73,6 +78,12 @@ def net_options(args: argparse.Namespace) -> NetOptions:
         give_up_after=args.give_up_after,
         linger=args.linger,
     )
+    if args.ipv6:
+        from p2pbelka.net.discovery import DEFAULT_GROUP6
+
+        net.group = DEFAULT_GROUP6
+        if args.listen == "0.0.0.0":
+            net.listen_host = "::"
     if args.group:
         net.group = args.group
     if args.beacon_port:
@@ -144,13 +155,33 @@ def say(line: str) -> None:
 
 async def print_lobby(event: LobbyEvent) -> None:
     from p2pbelka.net.identity import fingerprint
-    from p2pbelka.peer.lan import GameStarting, LobbyClosed, SeatsChanged, TableOpen, TablesHeard
+    from p2pbelka.peer.lan import (
+        AwaitingApproval,
+        GameStarting,
+        HostReached,
+        LobbyClosed,
+        SeatsChanged,
+        StillTrying,
+        TableOpen,
+        TablesHeard,
+    )
 
     if isinstance(event, TableOpen):
         say(
             f"table open: lobby port {event.lobby_port}, game port {event.mesh_port},"
             f" game id {event.game_id.hex()}"
         )
+    elif isinstance(event, HostReached):
+        check = (
+            "checked"
+            if event.pinned
+            else "ask the host whether its screen shows the same, or pin it with --key"
+        )
+        say(f"host at {event.address} answers with key {event.fingerprint}: {check}")
+    elif isinstance(event, StillTrying):
+        say(f"the host does not answer ({event.why}); trying again in {event.retry_in:.1f} s")
+    elif isinstance(event, AwaitingApproval):
+        say("the host is deciding whether to let you in")
     elif isinstance(event, TablesHeard):
         say(f"heard {len(event.tables)} table(s)")
     elif isinstance(event, SeatsChanged):

@@ -36,6 +36,7 @@ from .errors import (
     TruncatedFrame,
     UnexpectedPeerKey,
     VersionMismatch,
+    WeakPeerKey,
 )
 from .handshake import PROTOCOL_VERSION, Role
 from .identity import Identity, IdentityError, fingerprint
@@ -70,6 +71,7 @@ __all__ = [
     "TruncatedFrame",
     "UnexpectedPeerKey",
     "VersionMismatch",
+    "WeakPeerKey",
     "announce_table",
     "dial",
     "fingerprint",

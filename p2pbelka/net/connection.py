@@ -6,6 +6,7 @@ handshake and framing it drives are sans-IO (handshake.py, frames.py).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -14,6 +15,7 @@ from typing import NoReturn
 
 import trio
 
+from .door import Door, DoorPolicy, Ticket
 from .errors import (
     ChannelClosed,
     ConnectError,
@@ -31,7 +33,9 @@ __all__ = [
     "DEFAULT_HANDSHAKE_TIMEOUT",
     "SecureChannel",
     "dial",
+    "format_host_port",
     "open_secure_channel",
+    "parse_host_port",
     "serve_secure",
 ]
 
@@ -39,6 +43,26 @@ log = logging.getLogger(__name__)
 
 DEFAULT_HANDSHAKE_TIMEOUT = 10.0
 RECEIVE_CHUNK = 64 * 1024
+
+
+def parse_host_port(text: str) -> tuple[str, int] | None:
+    """``HOST:PORT`` or ``[IPV6]:PORT`` (a link-local address with its ``%scope``, as in
+    ``[fe80::1%eth0]:40123``) as typed by a user; None if it is neither."""
+    host, _, port = text.strip().rpartition(":")
+    if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        return None
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+        if ":" not in host:
+            return None
+    elif ":" in host or "[" in host or "]" in host:
+        return None  # a bare IPv6 address: its last group would be read as the port
+    return (host, int(port)) if host else None
+
+
+def format_host_port(host: str, port: int) -> str:
+    """The inverse of :func:`parse_host_port`: brackets around an IPv6 address."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def _describe(stream: trio.abc.Stream) -> str:
@@ -49,7 +73,7 @@ def _describe(stream: trio.abc.Stream) -> str:
         host, port = sock.getpeername()[:2]
     except OSError:
         return "unknown peer"
-    return f"{host}:{port}"
+    return format_host_port(host, port)
 
 
 async def _read_frame(stream: trio.abc.Stream, decoder: FrameDecoder) -> bytes | None:
@@ -209,6 +233,7 @@ async def open_secure_channel(
     context: bytes = b"",
     timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
     max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+    psk: bytes | None = None,
 ) -> SecureChannel:
     """Run the handshake over ``stream`` and return the channel.
 
@@ -222,6 +247,7 @@ async def open_secure_channel(
         expected_peer_key=expected_peer_key,
         authorize=authorize,
         max_frame_size=max_frame_size,
+        psk=psk,
     )
     decoder = FrameDecoder(HANDSHAKE_MAX_MESSAGE)
     try:
@@ -255,6 +281,7 @@ async def dial(
     identity: Identity,
     *,
     expected_peer_key: bytes | None = None,
+    authorize: Callable[[bytes], bool] | None = None,
     context: bytes = b"",
     attempts: int | None = 5,
     initial_backoff: float = 0.2,
@@ -262,13 +289,16 @@ async def dial(
     connect_timeout: float = 5.0,
     handshake_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
     max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+    psk: bytes | None = None,
 ) -> SecureChannel:
     """Connect to a peer and run the handshake as initiator, retrying with backoff.
 
     Retries cover what may heal (refused or unreachable, timeouts, a
     connection dropped mid-handshake); an authentication failure such as a
     wrong pinned key is raised at once, since retrying cannot change the
-    peer's key. ``attempts=None`` retries until cancelled. Raises
+    peer's key. ``authorize`` may accept the responder's key by other means than
+    an exact pin (a fingerprint typed by the user). ``attempts=None`` retries
+    until cancelled. Raises
     :class:`ConnectError` when the attempts run out.
     """
     delay = initial_backoff
@@ -288,9 +318,11 @@ async def dial(
                     identity,
                     Role.INITIATOR,
                     expected_peer_key=expected_peer_key,
+                    authorize=authorize,
                     context=context,
                     timeout=handshake_timeout,
                     max_frame_size=max_frame_size,
+                    psk=psk,
                 )
             except (HandshakeTimeout, HandshakeAborted) as exc:
                 last = exc
@@ -313,9 +345,11 @@ async def serve_secure(
     port: int = 0,
     context: bytes = b"",
     authorize: Callable[[bytes], bool] | None = None,
-    handshake_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
+    handshake_timeout: float | None = None,
     max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
-    max_pending_handshakes: int = 64,
+    max_pending_handshakes: int | None = None,
+    door: Door | None = None,
+    psk: bytes | None = None,
     handler_nursery: trio.Nursery | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> NoReturn:
@@ -324,49 +358,96 @@ async def serve_secure(
     Use ``port = await nursery.start(serve_secure, handler, identity, ...)``;
     the bound port is reported (useful with ``port=0``). A connection whose
     handshake fails, or whose handler fails with a :class:`NetError`, is
-    logged and closed; the server keeps serving everyone else. The channel is
-    closed when ``handler`` returns. At most ``max_pending_handshakes``
-    connections may be mid-handshake at once; beyond that new ones are closed
-    at once, so idle connections cannot pile up for the whole timeout.
+    closed; the server keeps serving everyone else. The channel is closed when
+    ``handler`` returns.
+
+    Strangers are admitted by ``door`` (:mod:`p2pbelka.net.door`) before a byte
+    is read: limits per source address, a rate per address, fair slots and a
+    short deadline for the whole handshake.  Refusals are logged as one
+    summary line every few seconds.  ``host`` may be an IPv6 address (``"::"``
+    for every IPv6 address of the machine).
     """
+    if door is None:
+        policy = DoorPolicy()
+        if max_pending_handshakes is not None:
+            policy = dataclasses.replace(policy, max_pending=max_pending_handshakes)
+        if handshake_timeout is not None:
+            policy = dataclasses.replace(policy, handshake_timeout=handshake_timeout)
+        door = Door(policy)
     listeners = await trio.open_tcp_listeners(port, host=host)
     bound_port: int = listeners[0].socket.getsockname()[1]
-    pending = trio.CapacityLimiter(max_pending_handshakes)
+    evictions: dict[Ticket, trio.CancelScope] = {}
 
     async def on_stream(stream: trio.SocketStream) -> None:
-        peer = _describe(stream)
-        try:
-            pending.acquire_nowait()
-        except trio.WouldBlock:
-            log.warning("rejected connection from %s: too many pending handshakes", peer)
+        address = _peer_host(stream)
+        ticket, evicted = door.arrive(address, trio.current_time())
+        if evicted is not None and evicted in evictions:
+            evictions.pop(evicted).cancel()
+        if ticket is None:
             await trio.aclose_forcefully(stream)
             return
         try:
-            channel = await open_secure_channel(
-                stream,
-                identity,
-                Role.RESPONDER,
-                authorize=authorize,
-                context=context,
-                timeout=handshake_timeout,
-                max_frame_size=max_frame_size,
-            )
-        except NetError as exc:
-            log.warning("rejected connection from %s: %s: %s", peer, type(exc).__name__, exc)
-            return
+            await _admitted(stream, ticket)
         finally:
-            pending.release()
+            evictions.pop(ticket, None)
+            door.leave(ticket)
+
+    async def _admitted(stream: trio.SocketStream, ticket: Ticket) -> None:
+        scope = evictions[ticket] = trio.CancelScope()
+        channel = None
+        with scope:
+            try:
+                channel = await open_secure_channel(
+                    stream,
+                    identity,
+                    Role.RESPONDER,
+                    authorize=authorize,
+                    context=context,
+                    timeout=door.policy.handshake_timeout,
+                    max_frame_size=max_frame_size,
+                    psk=psk,
+                )
+            except NetError as exc:
+                door.failed(ticket, trio.current_time(), type(exc).__name__)
+                log.debug("handshake with %s failed: %s", _describe(stream), exc)
+        evictions.pop(ticket, None)
+        if channel is None:
+            if scope.cancelled_caught:
+                await trio.aclose_forcefully(stream)
+            return
+        if not door.established(ticket, trio.current_time()):
+            await channel.aclose()
+            return
         async with channel:
             try:
                 await handler(channel)
             except NetError as exc:
                 log.warning(
                     "dropped %s (%s): %s: %s",
-                    peer,
+                    channel.peer_address,
                     channel.peer_fingerprint,
                     type(exc).__name__,
                     exc,
                 )
 
-    task_status.started(bound_port)
-    await trio.serve_listeners(on_stream, listeners, handler_nursery=handler_nursery)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_summarise, door)
+        task_status.started(bound_port)
+        await trio.serve_listeners(on_stream, listeners, handler_nursery=handler_nursery)
+    raise AssertionError("serve_listeners returned")  # pragma: no cover
+
+
+async def _summarise(door: Door) -> NoReturn:
+    """One line every few seconds about the connections refused, never one per connection."""
+    while True:
+        await trio.sleep(door.policy.summary_every)
+        line = door.take_summary(trio.current_time())
+        if line is not None:
+            log.warning("%s", line)
+
+
+def _peer_host(stream: trio.SocketStream) -> str:
+    try:
+        return str(stream.socket.getpeername()[0])
+    except OSError:
+        return "unknown"

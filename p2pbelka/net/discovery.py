@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import dataclasses
 import ipaddress
 import logging
 import secrets
 import socket as stdlib_socket
 import struct
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -31,10 +33,11 @@ import trio
 
 from .errors import BeaconError
 from .handshake import PROTOCOL_VERSION
-from .identity import Identity, verify_signature
+from .identity import Identity, fingerprint, is_sound_key, verify_signature
 
 __all__ = [
     "DEFAULT_GROUP",
+    "DEFAULT_GROUP6",
     "DEFAULT_INTERVAL",
     "DEFAULT_PORT",
     "DEFAULT_STALE_AFTER",
@@ -47,16 +50,23 @@ __all__ = [
     "decode_beacon",
     "encode_beacon",
     "listen_for_tables",
+    "look_alikes",
+    "matching_tables",
     "new_table_id",
 ]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_GROUP = "239.255.42.99"  # organisation-local scope (RFC 2365)
+DEFAULT_GROUP6 = "ff02::7062:6b62"  # link-local scope: every host on the LAN segment
 DEFAULT_PORT = 47474
 DEFAULT_INTERVAL = 0.3
 DEFAULT_STALE_AFTER = 3.0
 DEFAULT_MAX_TABLES = 256
+DEFAULT_MAX_PER_KEY = 4
+DEFAULT_MAX_PER_SOURCE = 16
+DEFAULT_MAX_SKEW_MS = 3_600_000
+"""Beacons signed more than an hour off the listener's clock are dropped."""
 
 MAGIC = b"PBKB"
 SIGNATURE_PREFIX = b"p2pbelka/v1 beacon"
@@ -116,6 +126,16 @@ class TableInfo:
     host_key: bytes
     seq: int
     last_seen: float
+    source: str = ""
+    """The datagram's source address (unsigned: a hint only)."""
+    address_signed: bool = False
+    """True when ``host`` came from inside the signed beacon, not from the datagram."""
+    via: str = "beacon"
+    """"beacon" (signed, checked) or "dns-sd" (a hint: the handshake proves the key)."""
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.host_key)
 
 
 def _validate_ad(ad: TableAd) -> None:
@@ -199,8 +219,8 @@ def _parse(datagram: bytes) -> Beacon:
     if not isinstance(body, dict):
         raise BeaconError("beacon body is not a map")
     key = _field(body, "key", bytes)
-    if len(key) != 32:
-        raise BeaconError("host key must be 32 bytes")
+    if not is_sound_key(key):
+        raise BeaconError("host key is not a usable Ed25519 key")
     seq = _field(body, "seq", int)
     ts = _field(body, "ts", int)
     if not (0 <= seq <= U63 and 0 <= ts <= U63):
@@ -235,51 +255,71 @@ def decode_beacon(datagram: bytes) -> Beacon:
     return beacon
 
 
-class TableDirectory:
-    """The tables heard recently, keyed by table id. Sans-IO: pass the time in.
+EntryKey = tuple[bytes, bytes]
+"""A directory entry's key: (table id, host key).  Two hosts may use one table id."""
 
-    The first host key heard for a table id owns it until the entry goes
-    stale, so another host cannot take over a listing by reusing its id.
-    Beacons with a sequence number not above the last accepted one are
-    replays and are dropped without a signature check.
+
+class TableDirectory:
+    """The tables heard recently, keyed by (table id, host key).  Sans-IO: pass the time in.
+
+    A validly signed beacon is never dropped because another key used its table id
+    first: a stranger who re-signs a public beacon gets an entry of his own, shown
+    beside the real one (see :func:`look_alikes`), never in its place.  Beacons with a
+    sequence number not above the entry's last are replays and are dropped before the
+    signature check.  Entries are capped per host key and per source address, so one
+    sender cannot fill the list and hide the tables of everyone else, and beacons
+    whose signed time is more than ``max_skew_ms`` off the listener's clock (a
+    capture played back hours later, or a host whose clock is wrong) are dropped.
     """
 
     def __init__(
         self,
         stale_after: float = DEFAULT_STALE_AFTER,
         max_tables: int = DEFAULT_MAX_TABLES,
+        *,
+        max_per_key: int = DEFAULT_MAX_PER_KEY,
+        max_per_source: int = DEFAULT_MAX_PER_SOURCE,
+        max_skew_ms: int = DEFAULT_MAX_SKEW_MS,
     ) -> None:
         self.stale_after = stale_after
         self.max_tables = max_tables
-        self._tables: dict[bytes, TableInfo] = {}
+        self.max_per_key = max_per_key
+        self.max_per_source = max_per_source
+        self.max_skew_ms = max_skew_ms
+        self._tables: dict[EntryKey, TableInfo] = {}
         self.stats: collections.Counter[str] = collections.Counter()
 
-    def handle_datagram(self, datagram: bytes, source: str, now: float) -> TableInfo | None:
+    def handle_datagram(
+        self, datagram: bytes, source: str, now: float, wall_ms: int | None = None
+    ) -> TableInfo | None:
         """Take one datagram from ``source`` (an IP address); never raises on bad input.
 
-        Returns the new or refreshed entry, or None if the datagram was ignored.
+        ``now`` is a monotonic time in seconds; ``wall_ms`` the listener's wall clock in
+        milliseconds (None skips the freshness check: replayed test data).  Returns the
+        new or refreshed entry, or None if the datagram was ignored (``stats`` says why).
         """
         try:
             beacon = _parse(datagram)
         except BeaconError:
             self.stats["malformed"] += 1
             return None
+        if wall_ms is not None and abs(beacon.timestamp_ms - wall_ms) > self.max_skew_ms:
+            self.stats["off_clock"] += 1
+            return None
         ad = beacon.ad
-        known = self._tables.get(ad.table_id)
+        entry_key = (ad.table_id, beacon.host_key)
+        known = self._tables.get(entry_key)
         if known is not None and now - known.last_seen > self.stale_after:
-            del self._tables[ad.table_id]
+            del self._tables[entry_key]
             known = None
         if known is not None:
-            if known.host_key != beacon.host_key:
-                self.stats["foreign_key"] += 1
-                return None
             if beacon.seq <= known.seq:
                 self.stats["replayed"] += 1
                 return None
-        elif len(self._tables) >= self.max_tables:
-            self.expire(now)
-            if len(self._tables) >= self.max_tables:
-                self.stats["full"] += 1
+        else:
+            refusal = self._no_room(beacon.host_key, source, now)
+            if refusal:
+                self.stats[refusal] += 1
                 return None
         if not _signature_ok(datagram, beacon.host_key):
             self.stats["bad_signature"] += 1
@@ -295,16 +335,30 @@ class TableDirectory:
             host_key=beacon.host_key,
             seq=beacon.seq,
             last_seen=now,
+            source=source,
+            address_signed=bool(ad.address),
         )
-        self._tables[ad.table_id] = info
+        self._tables[entry_key] = info
         self.stats["accepted"] += 1
         return info
+
+    def _no_room(self, host_key: bytes, source: str, now: float) -> str:
+        """Why a new entry cannot be added ("" if it can), stale entries dropped first."""
+        self.expire(now)
+        entries = self._tables.values()
+        if sum(1 for t in entries if t.host_key == host_key) >= self.max_per_key:
+            return "key_full"
+        if sum(1 for t in entries if t.source == source) >= self.max_per_source:
+            return "source_full"
+        if len(self._tables) >= self.max_tables:
+            return "full"
+        return ""
 
     def expire(self, now: float) -> list[TableInfo]:
         """Drop and return entries not heard from for ``stale_after`` seconds."""
         gone = [t for t in self._tables.values() if now - t.last_seen > self.stale_after]
         for t in gone:
-            del self._tables[t.table_id]
+            del self._tables[(t.table_id, t.host_key)]
         return gone
 
     def tables(self, now: float) -> list[TableInfo]:
@@ -312,9 +366,71 @@ class TableDirectory:
         self.expire(now)
         return sorted(self._tables.values(), key=lambda t: (t.name, t.host_key))
 
-    def get(self, table_id: bytes, now: float) -> TableInfo | None:
+    def get(self, table_id: bytes, host_key: bytes, now: float) -> TableInfo | None:
         self.expire(now)
-        return self._tables.get(table_id)
+        return self._tables.get((table_id, host_key))
+
+
+# Cyrillic letters drawn like Latin ones: "Кitchen" must not pass for "Kitchen".
+_LOOK_ALIKE = str.maketrans("аеорсухкмтвнії", "aeopcyxkmtbhii")
+
+
+def _name_key(name: str) -> str:
+    """What a person reads in a name: case, spacing and common look-alike letters folded."""
+    folded = unicodedata.normalize("NFKC", name).casefold().translate(_LOOK_ALIKE)
+    return " ".join(folded.split())
+
+
+def look_alikes(tables: list[TableInfo]) -> set[EntryKey]:
+    """The entries a person could mistake for another host's: a name that reads the
+    same, or the same table id, under a different host key.  Screens list these with
+    their fingerprints and a warning."""
+    keys_by_label: dict[str | bytes, set[bytes]] = collections.defaultdict(set)
+    for t in tables:
+        keys_by_label[_name_key(t.name)].add(t.host_key)
+        keys_by_label[t.table_id].add(t.host_key)
+    return {
+        (t.table_id, t.host_key)
+        for t in tables
+        if len(keys_by_label[_name_key(t.name)]) > 1 or len(keys_by_label[t.table_id]) > 1
+    }
+
+
+def matching_tables(tables: list[TableInfo], wanted: str) -> list[TableInfo]:
+    """Tables whose name reads as ``wanted``, or whose host fingerprint is ``wanted``."""
+    label = _name_key(wanted)
+    compact = "".join(wanted.split()).lower()
+    return [
+        t
+        for t in tables
+        if _name_key(t.name) == label or "".join(fingerprint(t.host_key).split()) == compact
+    ]
+
+
+def local_address_towards(group: str, port: int) -> str:
+    """The address this host sends from towards ``group`` ("" if there is no route):
+    what goes into the signed beacon, so joiners dial what the host signed rather than
+    the datagram's unsigned source."""
+    family = stdlib_socket.AF_INET6 if ":" in group else stdlib_socket.AF_INET
+    try:
+        with stdlib_socket.socket(family, stdlib_socket.SOCK_DGRAM) as probe:
+            probe.connect((group, port))  # UDP: picks a route, sends nothing
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return ""
+    return address.split("%", 1)[0]
+
+
+def _own_address(group: str, port: int, interface: str | None) -> str:
+    """The address to sign into beacons.  An IPv6 link-local address is left out: its
+    scope means nothing on the listener's machine, which uses the datagram's source
+    with its own scope instead."""
+    if interface is not None and _family(group) == stdlib_socket.AF_INET:
+        return interface
+    address = local_address_towards(group, port)
+    if not address or ipaddress.ip_address(address).is_link_local:
+        return ""
+    return address
 
 
 def _is_multicast(address: str) -> bool:
@@ -322,6 +438,52 @@ def _is_multicast(address: str) -> bool:
         return ipaddress.ip_address(address).is_multicast
     except ValueError:
         return False
+
+
+def _family(group: str) -> int:
+    return stdlib_socket.AF_INET6 if ":" in group else stdlib_socket.AF_INET
+
+
+def _scope_index(address: str | None) -> int:
+    """The interface index an IPv6 ``interface`` names: ``fe80::1%eth0`` or ``eth0``
+    (0, the kernel's choice, when it names none)."""
+    if not address:
+        return 0
+    name = address.rsplit("%", 1)[1] if "%" in address else address
+    if name.isdigit():
+        return int(name)
+    if ":" in name or "." in name:
+        return 0
+    try:
+        return stdlib_socket.if_nametoindex(name)
+    except OSError:
+        return 0
+
+
+def _group_sockaddr(group: str, port: int, interface: str | None) -> tuple[Any, ...]:
+    if _family(group) == stdlib_socket.AF_INET6:
+        return (group, port, 0, _scope_index(interface))
+    return (group, port)
+
+
+async def _sender(group: str, interface: str | None, ttl: int) -> trio.socket.SocketType:
+    sock = trio.socket.socket(_family(group), trio.socket.SOCK_DGRAM)
+    if _family(group) == stdlib_socket.AF_INET6:
+        sock.setsockopt(trio.socket.IPPROTO_IPV6, trio.socket.IPV6_MULTICAST_HOPS, ttl)
+        sock.setsockopt(trio.socket.IPPROTO_IPV6, trio.socket.IPV6_MULTICAST_LOOP, 1)
+        index = _scope_index(interface)
+        if index:
+            sock.setsockopt(trio.socket.IPPROTO_IPV6, trio.socket.IPV6_MULTICAST_IF, index)
+        return sock
+    sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_MULTICAST_TTL, ttl)
+    # Loop on, so a player on the host's own machine hears the table too.
+    sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_MULTICAST_LOOP, 1)
+    if interface is not None:
+        await sock.bind((interface, 0))
+        sock.setsockopt(
+            trio.socket.IPPROTO_IP, trio.socket.IP_MULTICAST_IF, stdlib_socket.inet_aton(interface)
+        )
+    return sock
 
 
 async def announce_table(
@@ -339,31 +501,32 @@ async def announce_table(
 
     ``ad`` may be a callable, read before each beacon, so free seats stay
     current. ``group`` may also be a unicast address (where multicast is
-    blocked, or in tests). ``interface`` is the local IPv4 address to send
-    from; by default the kernel picks by its multicast route.
+    blocked, or in tests), and may be IPv6 (:data:`DEFAULT_GROUP6` on a LAN
+    without IPv4). ``interface`` is the local IPv4 address to send from, or for
+    IPv6 the interface (``eth0``, or an address with its scope, ``fe80::1%eth0``);
+    by default the kernel picks by its multicast route.
     """
-    get_ad = ad if callable(ad) else (lambda: ad)
+    given = ad if callable(ad) else (lambda: ad)
+    own_address = _own_address(group, port, interface)
+
+    def get_ad() -> TableAd:
+        current = given()
+        if current.address or not own_address:
+            return current
+        return dataclasses.replace(current, address=own_address)
+
     # Wall-clock milliseconds as the first sequence number keeps seq rising
     # across restarts of the sender, so listeners never mistake it for a replay.
     seq = time.time_ns() // 1_000_000
-    with trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM) as sock:
-        sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_MULTICAST_TTL, ttl)
-        # Loop on, so a player on the host's own machine hears the table too.
-        sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_MULTICAST_LOOP, 1)
-        if interface is not None:
-            await sock.bind((interface, 0))
-            sock.setsockopt(
-                trio.socket.IPPROTO_IP,
-                trio.socket.IP_MULTICAST_IF,
-                stdlib_socket.inet_aton(interface),
-            )
+    destination = _group_sockaddr(group, port, interface)
+    with await _sender(group, interface, ttl) as sock:
         # Encode once before reporting started, so a bad ad fails at the call site.
         datagram = encode_beacon(identity, get_ad(), seq, time.time_ns() // 1_000_000)
         task_status.started()
         last_error = ""
         while True:
             try:
-                await sock.sendto(datagram, (group, port))
+                await sock.sendto(datagram, destination)
                 last_error = ""
             except OSError as exc:
                 # No route yet (cable out, no 224/4 route): keep trying, log once.
@@ -373,6 +536,31 @@ async def announce_table(
             await trio.sleep(interval)
             seq += 1
             datagram = encode_beacon(identity, get_ad(), seq, time.time_ns() // 1_000_000)
+
+
+def _scoped(source: tuple[Any, ...]) -> str:
+    """A datagram's source address; a link-local IPv6 one with its scope (the interface
+    it came in on), without which it cannot be dialled."""
+    host = str(source[0])
+    if len(source) >= 4 and source[3] and "%" not in host and host.lower().startswith("fe80:"):
+        try:
+            return f"{host}%{stdlib_socket.if_indextoname(source[3])}"
+        except OSError:
+            return f"{host}%{source[3]}"
+    return host
+
+
+def _join_group(sock: trio.socket.SocketType, group: str, interface: str | None) -> None:
+    if _family(group) == stdlib_socket.AF_INET6:
+        mreq6 = stdlib_socket.inet_pton(stdlib_socket.AF_INET6, group) + struct.pack(
+            "@I", _scope_index(interface)
+        )
+        sock.setsockopt(trio.socket.IPPROTO_IPV6, trio.socket.IPV6_JOIN_GROUP, mreq6)
+        return
+    mreq = struct.pack(
+        "4s4s", stdlib_socket.inet_aton(group), stdlib_socket.inet_aton(interface or "0.0.0.0")
+    )
+    sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_ADD_MEMBERSHIP, mreq)
 
 
 async def listen_for_tables(
@@ -394,19 +582,18 @@ async def listen_for_tables(
     (e.g. no multicast-capable interface); the caller may then fall back to
     unicast or to an address typed by hand.
     """
-    with trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM) as sock:
+    family = _family(group)
+    with trio.socket.socket(family, trio.socket.SOCK_DGRAM) as sock:
         sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_REUSEADDR, 1)
         if hasattr(trio.socket, "SO_REUSEPORT"):
             with contextlib.suppress(OSError):
                 sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_REUSEPORT, 1)
-        await sock.bind((bind_address, port))
+        if family == stdlib_socket.AF_INET6:
+            await sock.bind((bind_address or "::", port))
+        else:
+            await sock.bind((bind_address, port))
         if _is_multicast(group):
-            mreq = struct.pack(
-                "4s4s",
-                stdlib_socket.inet_aton(group),
-                stdlib_socket.inet_aton(interface or "0.0.0.0"),
-            )
-            sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_ADD_MEMBERSHIP, mreq)
+            _join_group(sock, group, interface)
         task_status.started(sock.getsockname()[1])
         while True:
             try:
@@ -418,4 +605,5 @@ async def listen_for_tables(
                 log.warning("beacon listener: %s", exc)
                 await trio.sleep(0.1)
                 continue
-            directory.handle_datagram(data, str(source[0]), trio.current_time())
+            wall_ms = time.time_ns() // 1_000_000
+            directory.handle_datagram(data, _scoped(source), trio.current_time(), wall_ms)

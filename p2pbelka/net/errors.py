@@ -58,6 +58,10 @@ class UnexpectedPeerKey(HandshakeError):
     """The peer authenticated, but as a key we did not pin or do not accept."""
 
 
+class WeakPeerKey(HandshakeError):
+    """The peer names an identity key of small order or in a non-canonical encoding."""
+
+
 class HandshakeTimeout(HandshakeError):
     """The peer did not complete the handshake in time."""
 

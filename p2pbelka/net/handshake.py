@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import hmac
+import secrets
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,9 +45,10 @@ from .errors import (
     TamperedHandshake,
     UnexpectedPeerKey,
     VersionMismatch,
+    WeakPeerKey,
 )
 from .frames import DEFAULT_MAX_FRAME_SIZE
-from .identity import Identity, verify_signature
+from .identity import Identity, is_sound_key, verify_signature
 
 __all__ = [
     "HANDSHAKE_MAX_MESSAGE",
@@ -103,6 +105,28 @@ class Role(enum.Enum):
     RESPONDER = "responder"
 
 
+INVITE_SALT = b"p2pbelka/v1 invite code"
+INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed
+INVITE_GROUPS = 4
+
+
+def new_invite_code() -> str:
+    """A fresh invite code: 16 characters of a 32-letter alphabet, 80 bits, in groups."""
+    chars = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(4 * INVITE_GROUPS))
+    return "-".join(chars[i : i + 4] for i in range(0, len(chars), 4))
+
+
+def invite_key(code: str) -> bytes:
+    """The pre-shared key an invite code stands for (scrypt, so each guess costs).
+
+    Case, spaces and dashes do not matter.  This is blocking work (tens of ms):
+    call it once per table, off the event loop."""
+    normal = "".join(ch for ch in code.upper() if ch.isalnum()).encode()
+    if not normal:
+        raise ValueError("an invite code needs at least one letter or digit")
+    return hashlib.scrypt(normal, salt=INVITE_SALT, n=2**14, r=8, p=1, dklen=KEY_SIZE)
+
+
 def context_tag(context: bytes) -> bytes:
     """What HELLO carries so a responder can tell 'wrong table' from 'attack'."""
     return hashlib.sha256(CONTEXT_TAG_PREFIX + context).digest()
@@ -114,6 +138,13 @@ def _prologue(version: int, context: bytes) -> bytes:
 
 def _hkdf(ikm: bytes, salt: bytes, info: bytes) -> bytes:
     return HKDF(algorithm=hashes.SHA256(), length=KEY_SIZE, salt=salt, info=info).derive(ikm)
+
+
+def _sound(peer_key: bytes) -> bytes:
+    """The peer's identity key, if usable: a small-order key would let anyone sign as it."""
+    if not is_sound_key(peer_key):
+        raise WeakPeerKey("peer identity key is of small order or not canonical")
+    return peer_key
 
 
 def _nonce(counter: int) -> bytes:
@@ -211,6 +242,9 @@ class Handshake:
     about a peer key that is not pinned (e.g. "is this a seated player?").
     Either side may use either; with neither, any authenticated peer is
     accepted and the caller checks ``result().peer_key`` itself.
+
+    ``psk`` (from :func:`invite_key`) is mixed into every key of the session;
+    both sides must hold the same one, or the first encrypted field fails.
     """
 
     def __init__(
@@ -224,9 +258,13 @@ class Handshake:
         max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
         ephemeral_seed: bytes | None = None,
         version: int = PROTOCOL_VERSION,
+        psk: bytes | None = None,
     ) -> None:
-        if expected_peer_key is not None and len(expected_peer_key) != KEY_SIZE:
-            raise ValueError("expected_peer_key must be a raw 32-byte Ed25519 key")
+        if psk is not None and len(psk) != KEY_SIZE:
+            raise ValueError("psk must be 32 bytes (see invite_key)")
+        self._psk = psk or b""
+        if expected_peer_key is not None and not is_sound_key(expected_peer_key):
+            raise ValueError("expected_peer_key must be a raw 32-byte, sound Ed25519 key")
         self.identity = identity
         self.role = role
         self.context = bytes(context)
@@ -314,7 +352,7 @@ class Handshake:
         peer_eph = msg[1 : 1 + KEY_SIZE]
         self._agree(initiator_eph=self._eph_pub, responder_eph=peer_eph, peer_eph=peer_eph)
         assert self._hs_recv is not None and self._hs_send is not None
-        peer_key = self._open(self._hs_recv, msg[1 + KEY_SIZE :], MSG_REPLY)
+        peer_key = _sound(self._open(self._hs_recv, msg[1 + KEY_SIZE :], MSG_REPLY))
         # Checked before we reveal who we are to a responder we did not want.
         self._check_acceptable(peer_key)
         self._peer_key = peer_key
@@ -329,7 +367,7 @@ class Handshake:
             raise MalformedHandshake(f"expected a {AUTH_SIZE}-byte AUTH")
         assert self._hs_recv is not None and self._hs_send is not None
         plain = self._open(self._hs_recv, msg[1:], MSG_AUTH)
-        peer_key, sig = plain[:KEY_SIZE], plain[KEY_SIZE:]
+        peer_key, sig = _sound(plain[:KEY_SIZE]), plain[KEY_SIZE:]
         self._peer_key = peer_key
         self._transcript_hash = self._transcript(peer_key, self.identity.public_key)
         if not verify_signature(peer_key, sig, self._signed_data(ROLE_BYTE_INITIATOR)):
@@ -359,10 +397,13 @@ class Handshake:
             # cryptography refuses low-order points (all-zero shared secret).
             raise MalformedHandshake(f"unusable ephemeral key from peer: {exc}") from None
         self._peer_eph = peer_eph
-        self._dh = dh
+        # An invite code's key joins the shared secret: without it neither side can
+        # read the other's identity or finish, and an eavesdropper, who lacks the
+        # ephemeral secrets, has nothing to test guesses of the code against.
+        self._dh = dh + self._psk
         salt = hashlib.sha256(self._prologue + initiator_eph + responder_eph).digest()
-        i2r = CipherState(_hkdf(dh, salt, INFO_HS_I2R))
-        r2i = CipherState(_hkdf(dh, salt, INFO_HS_R2I))
+        i2r = CipherState(_hkdf(self._dh, salt, INFO_HS_I2R))
+        r2i = CipherState(_hkdf(self._dh, salt, INFO_HS_R2I))
         if self.role is Role.INITIATOR:
             self._hs_send, self._hs_recv = i2r, r2i
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import logging
 import os
@@ -19,9 +20,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2pbelka.edkeys import is_sound_key, verify
 
 __all__ = [
     "KEY_FILE",
@@ -31,6 +33,9 @@ __all__ = [
     "IdentityError",
     "config_dir",
     "fingerprint",
+    "is_sound_key",
+    "matches_pin",
+    "normal_pin",
     "verify_signature",
 ]
 
@@ -53,18 +58,33 @@ def fingerprint(public_key: bytes) -> str:
     return " ".join(digest[i : i + 4] for i in range(0, 16, 4))
 
 
+def normal_pin(text: str) -> str | None:
+    """A key pin as a user types it (the 16-digit fingerprint, or the whole key in 64 hex
+    digits; spaces and case ignored), normalised; None if it is neither."""
+    compact = "".join(text.split()).lower()
+    if len(compact) not in (16, 64) or any(c not in "0123456789abcdef" for c in compact):
+        return None
+    return compact
+
+
+def matches_pin(public_key: bytes, pin: str) -> bool:
+    """True if ``public_key`` is the key ``pin`` (from :func:`normal_pin`) names.
+
+    A 16-digit fingerprint is 64 bits of SHA-256: finding another key with the same
+    fingerprint costs about 2**64 key generations, far beyond a LAN game's attacker;
+    the full key leaves nothing to chance."""
+    if len(pin) == 64:
+        return hmac.compare_digest(public_key.hex(), pin)
+    return hmac.compare_digest("".join(fingerprint(public_key).split()), pin)
+
+
 def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> bool:
     """True if ``signature`` is a valid Ed25519 signature of ``data`` by ``public_key``.
 
     Never raises on malformed input, since keys and signatures come from peers.
+    Small-order and non-canonical keys never verify (:mod:`p2pbelka.edkeys`).
     """
-    if len(public_key) != PUBLIC_KEY_SIZE or len(signature) != SIGNATURE_SIZE:
-        return False
-    try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
-    except (InvalidSignature, ValueError):
-        return False
-    return True
+    return verify(public_key, signature, data)
 
 
 def clean_name(name: str) -> str:

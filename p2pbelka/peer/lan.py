@@ -13,14 +13,17 @@ The API is for front ends: lobby progress arrives as ``LobbyEvent``s through
 
 from __future__ import annotations
 
+import ipaddress
 import logging
+import random
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 
 import trio
 
-from p2pbelka.net.connection import SecureChannel, dial, serve_secure
+from p2pbelka.net.connection import SecureChannel, dial, format_host_port, serve_secure
 from p2pbelka.net.discovery import (
     TableAd,
     TableDirectory,
@@ -29,8 +32,10 @@ from p2pbelka.net.discovery import (
     listen_for_tables,
     new_table_id,
 )
-from p2pbelka.net.errors import NetError
-from p2pbelka.net.identity import Identity, fingerprint
+from p2pbelka.net.dnssd import announce_dnssd, browse_dnssd, local_addresses
+from p2pbelka.net.errors import ConnectError, NetError, TamperedHandshake, UnexpectedPeerKey
+from p2pbelka.net.handshake import invite_key
+from p2pbelka.net.identity import Identity, fingerprint, matches_pin
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import FrontEnd
 from p2pbelka.peer.seat import (
@@ -55,8 +60,14 @@ from p2pbelka.table.session import Table
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "Approve",
+    "AwaitingApproval",
     "GameResult",
     "GameStarting",
+    "HostControl",
+    "HostReached",
+    "JoinRequest",
+    "JoinersAsking",
     "LobbyClosed",
     "LobbyControl",
     "LobbyEvent",
@@ -64,6 +75,7 @@ __all__ = [
     "NetOptions",
     "OnLobby",
     "SeatsChanged",
+    "StillTrying",
     "TableOpen",
     "TablesHeard",
     "discover_tables",
@@ -104,6 +116,7 @@ class SeatsChanged(LobbyEvent):
     state: lb.LobbyState
     me: int | None
     control: LobbyControl | None = field(default=None, compare=False)
+    host_control: HostControl | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -132,6 +145,56 @@ class LobbyClosed(LobbyEvent):
     why: str
 
 
+@dataclass(frozen=True)
+class StillTrying(LobbyEvent):
+    """The host's lobby did not answer (or was too busy): we try again in ``retry_in`` s."""
+
+    attempt: int
+    why: str
+    retry_in: float
+
+
+@dataclass(frozen=True)
+class HostReached(LobbyEvent):
+    """A secure channel to the host's lobby: ``fingerprint`` is the key that answered.
+    ``pinned`` says it was checked against a key the user gave or a beacon signed;
+    otherwise the user should compare it with the host's screen."""
+
+    address: str
+    fingerprint: str
+    pinned: bool
+
+
+@dataclass(frozen=True)
+class AwaitingApproval(LobbyEvent):
+    """The host has our name and fingerprint and decides whether we may sit."""
+
+
+@dataclass(frozen=True)
+class JoinRequest:
+    """Someone authenticated at the host's lobby and asks to sit down."""
+
+    key: bytes
+    name: str
+    address: str
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.key)
+
+
+Approve = Callable[[JoinRequest], Awaitable[bool]]
+"""The host's decision on one joiner: True lets it sit.  It may take as long as the
+person takes; the joiner waits (its seat does not count meanwhile)."""
+
+
+@dataclass(frozen=True)
+class JoinersAsking(LobbyEvent):
+    """The joiners waiting for the host's decision, oldest first (host only)."""
+
+    requests: tuple[JoinRequest, ...]
+
+
 OnLobby = Callable[[LobbyEvent], Awaitable[None]]
 
 
@@ -152,6 +215,18 @@ class LobbyControl:
         await self._channel.send(lb.encode_control(lb.Ready(ready)))
 
 
+class HostControl:
+    """What the host's front end may do in the lobby: remove a seated joiner."""
+
+    def __init__(self, lobby: _HostLobby) -> None:
+        self._lobby = lobby
+
+    async def remove(self, seat: int) -> bool:
+        """Free ``seat`` before the game starts; the joiner hears why.  False if the seat
+        is the host's, empty, or the game has begun."""
+        return await self._lobby.remove(seat)
+
+
 # --- discovery ---------------------------------------------------------------------
 
 
@@ -161,13 +236,23 @@ async def discover_tables(
     net: NetOptions | None = None,
     on_lobby: OnLobby = _ignore,
     until: Callable[[list[TableInfo]], bool] | None = None,
+    dnssd: bool = False,
 ) -> list[TableInfo]:
     """Listen for beacons of Belka tables for ``seconds`` (or until ``until`` says
-    enough); beacons of other variants are ignored (other versions never decode)."""
+    enough); beacons of other variants are ignored (other versions never decode).
+
+    With ``dnssd``, tables announced by DNS-SD are listed too (``via="dns-sd"``),
+    after the beacon tables and only where no signed beacon names the same table
+    and key: they are hints, and joining one pins the key its record names."""
     net = net or NetOptions()
     directory = TableDirectory()
+    hints: dict[tuple[bytes, bytes], TableInfo] = {}
     seen: tuple[TableInfo, ...] = ()
     found: list[TableInfo] = []
+
+    def hint(table: TableInfo) -> None:
+        hints[(table.table_id, table.host_key)] = table
+
     with trio.move_on_after(seconds):
         async with trio.open_nursery() as nursery:
             await nursery.start(
@@ -179,12 +264,13 @@ async def discover_tables(
                     interface=net.interface,
                 )
             )
+            if dnssd and _multicast(net.group):
+                nursery.start_soon(_browse, hint, net)
             while True:
-                found = [t for t in directory.tables(trio.current_time()) if t.variant == VARIANT]
+                now = trio.current_time()
+                found = _merged(directory.tables(now), hints, now)
                 current = tuple(found)
-                if [t.table_id for t in current] != [t.table_id for t in seen] or any(
-                    a.free_seats != b.free_seats for a, b in zip(current, seen, strict=False)
-                ):
+                if [_listing(t) for t in current] != [_listing(t) for t in seen]:
                     seen = current
                     await on_lobby(TablesHeard(current))
                 if until is not None and until(found):
@@ -192,6 +278,39 @@ async def discover_tables(
                     break
                 await trio.sleep(0.1)
     return found
+
+
+def _multicast(group: str) -> bool:
+    try:
+        return ipaddress.ip_address(group).is_multicast
+    except ValueError:
+        return False
+
+
+HINT_LIFETIME = 120.0
+"""Seconds a DNS-SD hint is listed after it was last resolved."""
+
+
+def _merged(
+    beacons: list[TableInfo], hints: dict[tuple[bytes, bytes], TableInfo], now: float
+) -> list[TableInfo]:
+    for key in [k for k, t in hints.items() if now - t.last_seen > HINT_LIFETIME]:
+        del hints[key]
+    signed = {(t.table_id, t.host_key) for t in beacons}
+    extra = [t for k, t in sorted(hints.items()) if k not in signed]
+    return [t for t in beacons + extra if t.variant == VARIANT]
+
+
+async def _browse(hint: Callable[[TableInfo], None], net: NetOptions) -> None:
+    try:
+        await browse_dnssd(hint, interface=net.interface, ipv6=":" in net.group)
+    except Exception as exc:  # an optional extra: beacons go on without it
+        log.warning("cannot browse DNS-SD: %s: %s", type(exc).__name__, exc)
+
+
+def _listing(table: TableInfo) -> tuple[bytes, bytes, int, str, int]:
+    """What a joiner's list shows of a table: a change in any of it redraws the list."""
+    return table.table_id, table.host_key, table.free_seats, table.host, table.port
 
 
 # --- hosting -----------------------------------------------------------------------
@@ -207,19 +326,28 @@ async def host_game(
     net: NetOptions | None = None,
     on_lobby: OnLobby = _ignore,
     bot: str | None = None,
+    approve: Approve | None = None,
+    invite: str | None = None,
 ) -> GameResult:
-    """Open a table, seat three joiners, then play seat 0 until the game ends."""
+    """Open a table, seat three joiners, then play seat 0 until the game ends.
+
+    ``approve`` is asked about every joiner before its seat counts (None lets
+    everyone in: scripts, bots and tests); the host's front end can also remove a
+    seated joiner before the start through ``SeatsChanged.host_control``.  With an
+    ``invite`` code only joiners who give the same code can finish the lobby
+    handshake (see ``invite_key``)."""
     net = net or NetOptions()
     options = dict(options or {})
     _check_rules(preset, options)
     game_id = new_table_id()
     started = trio.Event()
     holder = MeshHolder()
+    psk = await trio.to_thread.run_sync(invite_key, invite) if invite else None
     async with trio.open_nursery() as nursery:
         mesh_port = await nursery.start(serve_mesh, identity, game_id, net, holder)
         me = lb.Sitter(identity.public_key, identity.name, "", net.advertise_port or mesh_port)
         plan = lb.SeatingPlan(game_id, table_name, preset, options, me)
-        lobby = _HostLobby(plan, started, on_lobby)
+        lobby = _HostLobby(plan, started, on_lobby, approve)
         lobby_port = await nursery.start(
             partial(
                 serve_secure,
@@ -228,20 +356,25 @@ async def host_game(
                 host=net.listen_host,
                 port=net.lobby_port,
                 context=LOBBY_CONTEXT,
+                psk=psk,
                 handler_nursery=nursery,
             )
         )
-        announcing = trio.CancelScope()
+        announcing, announcing_dnssd = trio.CancelScope(), trio.CancelScope()
         if net.announce:
+            address = _specific(net.listen_host)
 
             def ad() -> TableAd:
-                return TableAd(game_id, table_name, VARIANT, 4, plan.free, lobby_port)
+                return TableAd(game_id, table_name, VARIANT, 4, plan.free, lobby_port, address)
 
             nursery.start_soon(_announce, announcing, identity, ad, net)
+            if _multicast(net.group):  # beacons sent to one address: no mDNS either
+                nursery.start_soon(_announce_dnssd, announcing_dnssd, identity, ad, net)
         await on_lobby(TableOpen(game_id, lobby_port, mesh_port))
-        await on_lobby(SeatsChanged(plan.state(), 0))
+        await on_lobby(SeatsChanged(plan.state(), 0, host_control=HostControl(lobby)))
         await started.wait()
         announcing.cancel()
+        announcing_dnssd.cancel()
         store = GameStore.create(game_id, net.home)
         writer = store.transcript_writer()
         table = Table.host(
@@ -261,6 +394,31 @@ async def host_game(
     return result
 
 
+def _specific(listen_host: str) -> str:
+    """The address to sign into the beacon when the host listens on one address only
+    ("" lets the announcer find it): a joiner must dial where the lobby listens."""
+    try:
+        address = ipaddress.ip_address(listen_host.split("%", 1)[0])
+    except ValueError:
+        return ""
+    if address.is_unspecified or address.is_link_local:
+        return ""
+    return str(address)
+
+
+def _rescoped(address: str, like: str) -> str:
+    """An IPv6 link-local address the host saw, with the scope of our own way to the
+    host: an interface name means nothing on another machine."""
+    if "%" not in like:
+        return address
+    try:
+        if not ipaddress.ip_address(address.split("%", 1)[0]).is_link_local:
+            return address
+    except ValueError:
+        return address
+    return address.split("%", 1)[0] + "%" + like.rsplit("%", 1)[1]
+
+
 def _check_rules(preset: str, options: dict[str, str]) -> None:
     """``ValueError`` for rules the table would refuse, before anything is announced."""
     track_class(VARIANT).check_rules(preset, options)
@@ -278,14 +436,49 @@ async def _announce(
             log.warning("cannot announce the table: %s (joiners need --connect)", exc)
 
 
+async def _announce_dnssd(
+    scope: trio.CancelScope,
+    identity: Identity,
+    ad: Callable[[], TableAd],
+    net: NetOptions,
+) -> None:
+    """The same table for standard tools (avahi-browse, dns-sd): a hint, not trusted."""
+    ipv6 = ":" in net.group
+    family = socket.AF_INET6 if ipv6 else socket.AF_INET
+    with scope:
+        try:
+            await announce_dnssd(
+                identity,
+                ad,
+                local_addresses(net.listen_host, family),
+                interface=net.interface,
+                ipv6=ipv6,
+            )
+        except Exception as exc:  # an optional extra: the beacon is what joiners trust
+            log.warning("cannot announce the table by DNS-SD: %s: %s", type(exc).__name__, exc)
+
+
+MAX_ASKING = 8
+"""Joiners waiting for the host's decision at once; more are told to try later."""
+
+
 class _HostLobby:
     """The host's side of the lobby: one task per joiner's channel."""
 
-    def __init__(self, plan: lb.SeatingPlan, started: trio.Event, on_lobby: OnLobby) -> None:
+    def __init__(
+        self,
+        plan: lb.SeatingPlan,
+        started: trio.Event,
+        on_lobby: OnLobby,
+        approve: Approve | None = None,
+    ) -> None:
         self.plan = plan
         self.started = started
         self.on_lobby = on_lobby
+        self.approve = approve
         self.channels: dict[bytes, SecureChannel] = {}
+        self.asking: dict[bytes, JoinRequest] = {}
+        self.removed: set[bytes] = set()
         self.begun = False
 
     async def serve(self, channel: SecureChannel) -> None:
@@ -293,20 +486,28 @@ class _HostLobby:
         if self.begun:
             await self._refuse(channel, "the game has started")
             return
+        if key in self.removed:
+            await self._refuse(channel, "the host removed you from this table")
+            return
         await channel.send(lb.encode_control(self.plan.state()))
         try:
             with trio.fail_after(HELLO_TIMEOUT):
                 hello = lb.decode_control(await channel.receive())
         except (trio.TooSlowError, lb.LobbyError, NetError) as exc:
-            log.warning("lobby: no valid hello from %s: %s", channel.peer_fingerprint, exc)
+            log.info("lobby: no valid hello from %s: %s", channel.peer_fingerprint, exc)
             return
         if not isinstance(hello, lb.Hello):
-            log.warning("lobby: expected hello from %s", channel.peer_fingerprint)
+            log.info("lobby: expected hello from %s", channel.peer_fingerprint)
             return
-        try:
-            self.plan.sit(key, hello, channel.peer_address.rsplit(":", 1)[0].strip("[]"))
-        except ValueError as exc:
-            await self._refuse(channel, str(exc))
+        address = channel.peer_address.rsplit(":", 1)[0].strip("[]")
+        why = await self._admit(channel, JoinRequest(key, hello.name, address))
+        if not why:
+            try:
+                self.plan.sit(key, hello, address)
+            except ValueError as exc:
+                why = str(exc)
+        if why:
+            await self._refuse(channel, why)
             return
         self.channels[key] = channel
         try:
@@ -324,10 +525,53 @@ class _HostLobby:
         except NetError as exc:
             log.warning("lobby: %s left: %s", channel.peer_fingerprint, exc)
         finally:
-            self.channels.pop(key, None)
+            if self.channels.get(key) is channel:
+                del self.channels[key]
             if not self.begun:
                 self.plan.leave(key)
                 await self._changed()
+
+    async def _admit(self, channel: SecureChannel, request: JoinRequest) -> str:
+        """Ask the host about a joiner; "" lets it sit, else the reason it may not."""
+        if self.approve is None:
+            return ""
+        if request.key in self.asking or self.plan.seat_of(request.key) is not None:
+            return "this key is already at the table"
+        if self.plan.free == 0:
+            return "the table is full"
+        if len(self.asking) >= MAX_ASKING:
+            return "the host has too many joiners to decide on; try again later"
+        self.asking[request.key] = request
+        try:
+            await channel.send(lb.encode_control(lb.Wait()))
+            await self._asking_changed()
+            admitted = await self.approve(request)
+        except NetError:
+            return "the connection failed while the host decided"
+        finally:
+            del self.asking[request.key]
+            await self._asking_changed()
+        if self.begun:
+            return "the game has started"
+        if request.key in self.removed:
+            return "the host removed you from this table"
+        return "" if admitted else "the host did not let you in"
+
+    async def _asking_changed(self) -> None:
+        await self.on_lobby(JoinersAsking(tuple(self.asking.values())))
+
+    async def remove(self, seat: int) -> bool:
+        key = self.plan.key_at(seat)
+        if self.begun or seat == 0 or key is None:
+            return False
+        self.removed.add(key)
+        self.plan.leave(key)
+        channel = self.channels.pop(key, None)
+        if channel is not None:
+            await self._refuse(channel, "the host removed you from this table")
+            await channel.aclose()
+        await self._changed()
+        return True
 
     def _handle(self, key: bytes, payload: bytes) -> None:
         try:
@@ -356,7 +600,7 @@ class _HostLobby:
                 await channel.send(payload)
             except NetError:
                 pass
-        await self.on_lobby(SeatsChanged(state, 0))
+        await self.on_lobby(SeatsChanged(state, 0, host_control=HostControl(self)))
         if self.plan.complete and not self.begun:
             self.begun = True
             self.started.set()
@@ -380,23 +624,29 @@ async def join_game(
     front_end: FrontEnd,
     *,
     host_key: bytes | None = None,
+    host_pin: str | None = None,
     net: NetOptions | None = None,
     on_lobby: OnLobby = _ignore,
     ready: bool = True,
     bot: str | None = None,
+    invite: str | None = None,
 ) -> GameResult:
     """Sit at the table whose lobby listens at ``host:port`` (``host_key`` pinned when
-    known from a beacon), wait for the start, then play until the game ends.
-    With ``ready=False`` the front end says ready through ``SeatsChanged.control``."""
+    known from a beacon, or ``host_pin``, a fingerprint or key the user typed, see
+    :func:`normal_pin`), wait for the start, then play until the game ends.  A host
+    that does not answer, or is too busy, is tried again with backoff for as long as
+    the caller waits (``StillTrying`` says so).  With ``ready=False`` the front end
+    says ready through ``SeatsChanged.control``."""
     net = net or NetOptions()
-    lobby_channel = await dial(
-        host, port, identity, expected_peer_key=host_key, context=LOBBY_CONTEXT, attempts=3
-    )
+    psk = await trio.to_thread.run_sync(invite_key, invite) if invite else None
+    lobby_channel = await _reach_lobby(identity, host, port, host_key, host_pin, psk, on_lobby)
     async with lobby_channel:
         try:
             first = lb.decode_control(await lobby_channel.receive())
         except (lb.LobbyError, NetError) as exc:
             raise LobbyRefused(f"no lobby at {host}:{port}: {exc}") from None
+        if isinstance(first, lb.Refuse):
+            raise LobbyRefused(first.why)
         if not isinstance(first, lb.LobbyState):
             raise LobbyRefused(f"expected the lobby, got {type(first).__name__}")
         game_id = first.game
@@ -417,7 +667,10 @@ async def join_game(
             except LobbyRefused as exc:
                 refused = exc  # raised below, not inside the nursery's exception group
             else:
-                peers = [(host if i == 0 else a, p) for i, (a, p) in enumerate(start.peers)]
+                peers = [
+                    (host if i == 0 else _rescoped(a, host), p)
+                    for i, (a, p) in enumerate(start.peers)
+                ]
                 store = GameStore.create(game_id, net.home)
                 writer = store.transcript_writer()
                 table = Table(
@@ -439,6 +692,69 @@ async def join_game(
         raise refused
     assert result is not None
     return result
+
+
+FIRST_RETRY = 0.5
+LAST_RETRY = 8.0
+
+
+async def _reach_lobby(
+    identity: Identity,
+    host: str,
+    port: int,
+    host_key: bytes | None,
+    host_pin: str | None,
+    psk: bytes | None,
+    on_lobby: OnLobby,
+) -> SecureChannel:
+    """Dial the lobby until it answers; a wrong key is final, a busy or silent host is not."""
+
+    def pinned(key: bytes) -> bool:
+        return host_pin is not None and matches_pin(key, host_pin)
+
+    delay = FIRST_RETRY
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            channel = await dial(
+                host,
+                port,
+                identity,
+                expected_peer_key=host_key,
+                authorize=pinned if host_pin is not None else None,
+                context=LOBBY_CONTEXT,
+                attempts=1,
+                psk=psk,
+            )
+        except ConnectError as exc:
+            why = str(exc.__cause__ or exc)
+        except UnexpectedPeerKey:
+            raise LobbyRefused(
+                "the key that answered is not the host's you named: someone else is at"
+                f" {format_host_port(host, port)}, or the address is wrong"
+            ) from None
+        except TamperedHandshake:
+            raise LobbyRefused(
+                "the host's answer does not decrypt: this table wants an invite code"
+                if psk is None
+                else "the host's answer does not decrypt: a wrong invite code (or tampering)"
+            ) from None
+        else:
+            address = format_host_port(host, port)
+            await on_lobby(
+                HostReached(
+                    address,
+                    channel.peer_fingerprint,
+                    host_key is not None or pinned(channel.peer_key),
+                )
+            )
+            return channel
+        # Jitter spreads the joiners a flood turned away, so they do not return together.
+        wait = delay * random.uniform(0.75, 1.25)
+        await on_lobby(StillTrying(attempt, why, wait))
+        await trio.sleep(wait)
+        delay = min(delay * 2, LAST_RETRY)
 
 
 async def _sit(
@@ -477,6 +793,8 @@ async def _wait_for_start(
                 continue
             if isinstance(msg, lb.LobbyState):
                 await on_lobby(SeatsChanged(msg, msg.seat_of(identity.public_key), control))
+            elif isinstance(msg, lb.Wait):
+                await on_lobby(AwaitingApproval())
             elif isinstance(msg, lb.Refuse):
                 await on_lobby(LobbyClosed(msg.why))
                 raise LobbyRefused(msg.why)

@@ -1,285 +1,63 @@
-"""The lobby and recovery messages, and the host's seating plan.  Sans-IO.
+"""The host's seating plan: who sits where before the game starts.  Sans-IO.
 
-These travel inside the authenticated channel (``p2pbelka.net``), so the channel
-already proves who sent them: they are not signed again.  A channel payload is
-either a game envelope (a msgpack array, first byte 0x92) or one of these
-messages (a msgpack map with a ``t`` key).  Every map is canonical msgpack with
-exactly the keys listed in protocol/SPEC.md, section 7 ("Lobby"); anything
-else is refused with a reason, and the caller logs it and goes on.
+The lobby's wire codec lives in :mod:`p2pbelka.protocol.lobby`; its names are
+re-exported here so ``from p2pbelka.peer import lobby as lb`` keeps working.
 """
 
 from __future__ import annotations
 
-import ipaddress
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pbelka.protocol import messages as m
-from p2pbelka.protocol.codec import ProtocolError, decode, encode
+from p2pbelka.protocol.lobby import (
+    ENVELOPE_PREFIX,
+    MAX_CONTROL,
+    MAX_NAME,
+    MAX_WHY,
+    N_SEATS,
+    Control,
+    Done,
+    Hello,
+    LobbyError,
+    LobbyState,
+    Ready,
+    Refuse,
+    Resend,
+    Resent,
+    SeatView,
+    Start,
+    TakeSeat,
+    Wait,
+    decode_control,
+    encode_control,
+    is_envelope,
+)
 
-N_SEATS = 4
-MAX_CONTROL = 8 * 1024
-"""Largest control message: a lobby snapshot with four names and the options fits easily."""
-MAX_NAME = 32
-MAX_WHY = 200
-ENVELOPE_PREFIX = 0x92  # msgpack fixarray of two: [inner, sig]
-
-
-class LobbyError(ProtocolError):
-    """A control message that breaks the lobby format."""
-
-
-# --- the messages -------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Hello:
-    """Joiner -> host: who I am and where the others can reach me once play starts."""
-
-    name: str
-    addr: str  # "" = the address the host sees the connection come from
-    port: int
-
-
-@dataclass(frozen=True, slots=True)
-class TakeSeat:
-    """Joiner -> host: move me to this free seat (seats 0 and 2 play 1 and 3)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Ready:
-    ready: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    key: bytes
-    name: str
-    ready: bool
-
-
-@dataclass(frozen=True, slots=True)
-class LobbyState:
-    """Host -> joiner, first on every lobby connection and again on every change: the
-    table, its game id (the context of every channel of the game) and who sits where."""
-
-    game: bytes
-    name: str
-    preset: str
-    options: dict[str, str]
-    seats: tuple[SeatView | None, ...]
-
-    def seat_of(self, key: bytes) -> int | None:
-        for seat, view in enumerate(self.seats):
-            if view is not None and view.key == key:
-                return seat
-        return None
-
-
-@dataclass(frozen=True, slots=True)
-class Refuse:
-    """Host -> joiner, before closing: why it cannot sit."""
-
-    why: str
-
-
-@dataclass(frozen=True, slots=True)
-class Start:
-    """Host -> joiners: the game is on.  ``table`` is the signed ``table`` envelope
-    (of the lobby's game id); ``peers[i]`` is where seat ``i`` listens for the
-    mesh (seat 0's address is "": the address the joiner dialled)."""
-
-    table: bytes
-    peers: tuple[tuple[str, int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Resend:
-    """Either way, during play: send me every envelope of seat ``i`` from sequence
-    number ``start[i]`` on that you hold, then ``Resent``."""
-
-    start: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Resent:
-    """The end of an answer to ``Resend``."""
-
-
-@dataclass(frozen=True, slots=True)
-class Done:
-    """My table is finished; I stay a little to answer resend requests."""
-
-
-Control = Hello | TakeSeat | Ready | LobbyState | Refuse | Start | Resend | Resent | Done
-
-
-# --- encoding -------------------------------------------------------------------------
-
-
-def encode_control(msg: Control) -> bytes:
-    body: dict[str, Any]
-    if isinstance(msg, Hello):
-        body = {"t": "hello", "name": msg.name, "addr": msg.addr, "port": msg.port}
-    elif isinstance(msg, TakeSeat):
-        body = {"t": "seat", "seat": msg.seat}
-    elif isinstance(msg, Ready):
-        body = {"t": "ready", "ready": msg.ready}
-    elif isinstance(msg, LobbyState):
-        seats = [None if s is None else [s.key, s.name, s.ready] for s in msg.seats]
-        options = dict(sorted(msg.options.items()))
-        body = {"t": "lobby", "game": msg.game, "name": msg.name, "preset": msg.preset}
-        body["options"] = options
-        body["seats"] = seats
-    elif isinstance(msg, Refuse):
-        body = {"t": "refuse", "why": msg.why}
-    elif isinstance(msg, Start):
-        body = {"t": "start", "table": msg.table, "peers": [list(p) for p in msg.peers]}
-    elif isinstance(msg, Resend):
-        body = {"t": "resend", "start": list(msg.start)}
-    elif isinstance(msg, Resent):
-        body = {"t": "resent"}
-    else:
-        body = {"t": "done"}
-    return encode(dict(sorted(body.items())))
-
-
-def is_envelope(payload: bytes) -> bool:
-    return bool(payload) and payload[0] == ENVELOPE_PREFIX
-
-
-def decode_control(payload: bytes) -> Control:
-    """Parse one control message; ``LobbyError`` naming the field otherwise."""
-    if len(payload) > MAX_CONTROL:
-        raise LobbyError(f"{len(payload)} bytes is over the limit of {MAX_CONTROL}", "control")
-    try:
-        body = decode(payload, "control")
-    except ProtocolError as exc:
-        raise LobbyError(exc.reason, exc.where) from None
-    if type(body) is not dict:
-        raise LobbyError("expected a map", "control")
-    if list(body) != sorted(body, key=str):
-        raise LobbyError("map keys are not in sorted order", "control")
-    kind = body.get("t")
-    parser = _PARSERS.get(kind) if type(kind) is str else None
-    if parser is None:
-        raise LobbyError(f"unknown message type {kind!r:.20}", "control.t")
-    expected, parse = parser
-    keys = set(body) - {"t"}
-    if keys != expected:
-        raise LobbyError(f"expected the keys {sorted(expected)}, got {sorted(keys)}", str(kind))
-    try:
-        return parse(body)
-    except ProtocolError as exc:
-        raise LobbyError(exc.reason, f"{kind}.{exc.where}") from None
-
-
-def _name(value: Any, where: str, limit: int = MAX_NAME) -> str:
-    text = m._text(value, where, limit)
-    # Names reach terminals: nothing that could move the cursor or rewrite a line.
-    if not text.isprintable():
-        raise ProtocolError("only printable characters", where)
-    return text
-
-
-def _port(value: Any, where: str) -> int:
-    if type(value) is not int or not 1 <= value <= 65535:
-        raise ProtocolError("expected a port number 1..65535", where)
-    return value
-
-
-def _addr(value: Any, where: str) -> str:
-    if type(value) is not str or len(value) > 64:
-        raise ProtocolError("expected an address", where)
-    if value:
-        try:
-            ipaddress.ip_address(value)
-        except ValueError:
-            raise ProtocolError("not an IP address", where) from None
-    return value
-
-
-def _bool(value: Any, where: str) -> bool:
-    if type(value) is not bool:
-        raise ProtocolError("expected true or false", where)
-    return value
-
-
-def _seat(value: Any, where: str) -> int:
-    return m._uint(value, where, N_SEATS)
-
-
-def _parse_lobby(body: dict[str, Any]) -> LobbyState:
-    options = body["options"]
-    if type(options) is not dict or len(options) > 32:
-        raise ProtocolError("expected a map of at most 32 options", "options")
-    if list(options) != sorted(options, key=str):
-        raise ProtocolError("map keys are not in sorted order", "options")
-    for key, value in options.items():
-        _name(key, "options", 64)
-        _name(value, f"options.{key}", 64)
-    seats_raw = m._list(body["seats"], "seats", N_SEATS, N_SEATS)
-    seats: list[SeatView | None] = []
-    for i, item in enumerate(seats_raw):
-        if item is None:
-            seats.append(None)
-            continue
-        triple = m._list(item, f"seats[{i}]", 3, 3)
-        seats.append(
-            SeatView(
-                m._bin(triple[0], f"seats[{i}].key", 32),
-                _name(triple[1], f"seats[{i}].name"),
-                _bool(triple[2], f"seats[{i}].ready"),
-            )
-        )
-    keys = [s.key for s in seats if s is not None]
-    if len(set(keys)) != len(keys):
-        raise ProtocolError("a key sits twice", "seats")
-    return LobbyState(
-        m._bin(body["game"], "game", 16),
-        _name(body["name"], "name", 40),
-        _name(body["preset"], "preset", 64),
-        options,
-        tuple(seats),
-    )
-
-
-def _parse_start(body: dict[str, Any]) -> Start:
-    table = body["table"]
-    if type(table) is not bytes or not 0 < len(table) <= 4096:
-        raise ProtocolError("expected the table envelope", "table")
-    peers_raw = m._list(body["peers"], "peers", N_SEATS, N_SEATS)
-    peers = []
-    for i, item in enumerate(peers_raw):
-        pair = m._list(item, f"peers[{i}]", 2, 2)
-        peers.append((_addr(pair[0], f"peers[{i}].addr"), _port(pair[1], f"peers[{i}].port")))
-    return Start(table, tuple(peers))
-
-
-def _parse_resend(body: dict[str, Any]) -> Resend:
-    start = m._list(body["start"], "start", 0, N_SEATS)
-    return Resend(tuple(m._uint(v, f"start[{i}]") for i, v in enumerate(start)))
-
-
-_PARSERS: dict[str, tuple[set[str], Callable[[dict[str, Any]], Control]]] = {
-    "hello": (
-        {"name", "addr", "port"},
-        lambda b: Hello(
-            _name(b["name"], "name"), _addr(b["addr"], "addr"), _port(b["port"], "port")
-        ),
-    ),
-    "seat": ({"seat"}, lambda b: TakeSeat(_seat(b["seat"], "seat"))),
-    "ready": ({"ready"}, lambda b: Ready(_bool(b["ready"], "ready"))),
-    "lobby": ({"game", "name", "preset", "options", "seats"}, _parse_lobby),
-    "refuse": ({"why"}, lambda b: Refuse(m._text(b["why"], "why", MAX_WHY))),
-    "start": ({"table", "peers"}, _parse_start),
-    "resend": ({"start"}, _parse_resend),
-    "resent": (set(), lambda b: Resent()),
-    "done": (set(), lambda b: Done()),
-}
+__all__ = [
+    "ENVELOPE_PREFIX",
+    "MAX_CONTROL",
+    "MAX_NAME",
+    "MAX_WHY",
+    "N_SEATS",
+    "Control",
+    "Done",
+    "Hello",
+    "LobbyError",
+    "LobbyState",
+    "Ready",
+    "Refuse",
+    "Resend",
+    "Resent",
+    "SeatView",
+    "SeatingPlan",
+    "Sitter",
+    "Start",
+    "TakeSeat",
+    "Wait",
+    "decode_control",
+    "encode_control",
+    "is_envelope",
+]
 
 
 # --- the host's seating plan ----------------------------------------------------------------
@@ -344,6 +122,10 @@ class SeatingPlan:
         if sitter is None:
             raise ValueError("not seated here")
         sitter.ready = ready
+
+    def key_at(self, seat: int) -> bytes | None:
+        sitter = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        return None if sitter is None else sitter.key
 
     def leave(self, key: bytes) -> None:
         seat = self.seat_of(key)

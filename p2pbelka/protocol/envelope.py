@@ -23,9 +23,9 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from p2pbelka.edkeys import is_sound_key, verify
 from p2pbelka.protocol.codec import ProtocolError, decode, encode
 from p2pbelka.protocol.messages import Message, parse_body
 
@@ -121,10 +121,12 @@ def open_envelope(raw: bytes) -> Envelope:
     if type(msg_type) is not str:
         raise ProtocolError("expected a string", "envelope.type")
     msg = parse_body(msg_type, body)
-    try:
-        Ed25519PublicKey.from_public_bytes(sender).verify(sig, inner_raw)
-    except (InvalidSignature, ValueError):
-        raise ProtocolError("bad signature", "envelope.sig") from None
+    if not is_sound_key(sender):
+        raise ProtocolError(
+            "not a usable Ed25519 key (small order or non-canonical)", "envelope.sender"
+        )
+    if not verify(sender, sig, inner_raw):
+        raise ProtocolError("bad signature", "envelope.sig")
     digest = hashlib.sha256(inner_raw).digest()
     return Envelope(game, deal, seq, prev, sender, view, msg, raw, digest)
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from p2pbelka.edkeys import KEY_SIZE, is_sound_key
 from p2pbelka.protocol.codec import ProtocolError
 
 MAX_POSITIONS = 64
@@ -32,22 +33,23 @@ class Opening:
 
 
 # --- field checkers: each takes the raw value and the field's path -----------------
+# Public: the lobby codec (protocol/lobby.py) checks its fields with the same rules.
 
 
-def _uint(value: Any, where: str, limit: int = 2**32) -> int:
+def check_uint(value: Any, where: str, limit: int = 2**32) -> int:
     if type(value) is not int or not 0 <= value < limit:
         raise ProtocolError(f"expected an integer in 0..{limit - 1}, got {value!r:.40}", where)
     return value
 
 
-def _bin(value: Any, where: str, size: int) -> bytes:
+def check_bin(value: Any, where: str, size: int) -> bytes:
     if type(value) is not bytes or len(value) != size:
         got = f"{len(value)} bytes" if isinstance(value, bytes) else type(value).__name__
         raise ProtocolError(f"expected {size} bytes, got {got}", where)
     return value
 
 
-def _text(value: Any, where: str, limit: int = MAX_NAME) -> str:
+def check_text(value: Any, where: str, limit: int = MAX_NAME) -> str:
     if type(value) is not str or not 0 < len(value) <= limit:
         raise ProtocolError(f"expected a string of 1..{limit} characters", where)
     if any(ord(ch) < 32 or 0x7F <= ord(ch) <= 0x9F for ch in value):
@@ -57,10 +59,36 @@ def _text(value: Any, where: str, limit: int = MAX_NAME) -> str:
     return value
 
 
-def _list(value: Any, where: str, min_len: int, max_len: int) -> list[Any]:
+def check_list(value: Any, where: str, min_len: int, max_len: int) -> list[Any]:
     if type(value) is not list or not min_len <= len(value) <= max_len:
         raise ProtocolError(f"expected a list of {min_len}..{max_len} items", where)
     return value
+
+
+def check_key(value: Any, where: str) -> bytes:
+    """A player's Ed25519 public key: 32 bytes, canonical, not of small order."""
+    key = check_bin(value, where, KEY_SIZE)
+    if not is_sound_key(key):
+        raise ProtocolError("not a usable Ed25519 public key (small order or non-canonical)", where)
+    return key
+
+
+def check_options(
+    value: Any, where: str, text: Callable[[Any, str], str] = check_text
+) -> dict[str, str]:
+    """A map of at most 32 rule option names to values, keys sorted, each checked by ``text``."""
+    if type(value) is not dict or len(value) > 32:
+        raise ProtocolError("expected a map of at most 32 option names to values", where)
+    if list(value) != sorted(value, key=str):
+        raise ProtocolError("map keys are not in sorted order", where)
+    for name, choice in value.items():
+        text(name, where)
+        text(choice, f"{where}.{name}")
+    return dict(value)
+
+
+# This module's own parsers use the short names.
+_uint, _bin, _text, _list = check_uint, check_bin, check_text, check_list
 
 
 def _opening(value: Any, where: str) -> Opening:
@@ -274,18 +302,11 @@ def _parse_table(body: dict[str, Any]) -> TableMsg:
     for i, pair in enumerate(seats_raw):
         pair = _list(pair, f"seats[{i}]", 2, 2)
         seats.append(
-            SeatInfo(_bin(pair[0], f"seats[{i}][0]", 32), _text(pair[1], f"seats[{i}][1]"))
+            SeatInfo(check_key(pair[0], f"seats[{i}][0]"), _text(pair[1], f"seats[{i}][1]"))
         )
     if len({s.key for s in seats}) != len(seats):
         raise ProtocolError("two seats have the same key", "seats")
-    options = body["options"]
-    if type(options) is not dict or len(options) > 32:
-        raise ProtocolError("expected a map of at most 32 option names to values", "options")
-    if list(options) != sorted(options, key=str):
-        raise ProtocolError("map keys are not in sorted order", "options")
-    for name, value in options.items():
-        _text(name, "options")
-        _text(value, f"options.{name}")
+    options = check_options(body["options"], "options")
     return TableMsg(
         game=_text(body["game"], "game", 16),
         preset=_text(body["preset"], "preset", 16),

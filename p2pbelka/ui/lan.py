@@ -32,6 +32,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
 from p2pbelka.bots.base import make_bot
+from p2pbelka.net.connection import parse_host_port
 from p2pbelka.net.errors import NetError
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
@@ -71,6 +72,9 @@ class LanScreen(TableScreen):
         self.nursery: trio.Nursery | None = None
         self.bots_home: Path | None = None
         self._choose: Callable[[Target], None] | None = None
+        self.own_bots: set[bytes] = set()  # our 'b' bots: let in without asking
+        self._decisions: dict[bytes, tuple[trio.Event, list[bool]]] = {}
+        self.lobby.my_fingerprint = identity.fingerprint
         self.address = TextArea(
             height=1,
             multiline=False,
@@ -85,9 +89,7 @@ class LanScreen(TableScreen):
     async def on_lobby(self, event: lan.LobbyEvent) -> None:
         self.lobby.apply(event)
         if isinstance(event, lan.TablesHeard) and self.lobby.tables and self._wanted:
-            for table in self.lobby.tables:
-                if self._wanted(table) and self._choose is not None:
-                    self._choose((table.host, table.port, table.host_key))
+            self._pick_wanted()
         if isinstance(event, lan.GameStarting):
             self.view.me = event.seat
             store = GameStore(games_dir(self.net.home) / event.game_id.hex())
@@ -96,6 +98,19 @@ class LanScreen(TableScreen):
         self.app.invalidate()
 
     _wanted: Callable[[Any], bool] | None = None
+
+    def _pick_wanted(self) -> None:
+        """Join the table asked for by name, unless two hosts answer to that name."""
+        assert self._wanted is not None
+        matches = [t for t in self.lobby.tables if self._wanted(t)]
+        if len({t.host_key for t in matches}) > 1:
+            note = _("Tables of several hosts have that name: choose by the host key.")
+            if note not in self.lobby.notes:
+                self.lobby.notes.append(note)
+        elif matches and self._choose is not None:
+            table = matches[0]
+            key = table.host_key if table.via == "beacon" else None  # DNS-SD: unsigned
+            self._choose((table.host, table.port, key))
 
     async def choose_table(self, wanted: Callable[[Any], bool] | None = None) -> Target:
         """Listen for tables until the player picks one (or ``wanted`` is heard)."""
@@ -120,7 +135,7 @@ class LanScreen(TableScreen):
 
     async def _listen(self) -> None:
         try:
-            await lan.discover_tables(math.inf, net=self.net, on_lobby=self.on_lobby)
+            await lan.discover_tables(math.inf, net=self.net, on_lobby=self.on_lobby, dnssd=True)
         except OSError as exc:
             self.lobby.notes.append(_("Cannot listen for tables ({why}): press a.").format(why=exc))
             self.app.invalidate()
@@ -139,12 +154,13 @@ class LanScreen(TableScreen):
         tables = self.lobby.tables
         if self._choose is not None and 0 <= index < len(tables):
             table = tables[index]
-            self._in_trio(self._choose, (table.host, table.port, table.host_key))
+            key = table.host_key if table.via == "beacon" else None  # DNS-SD: unsigned
+            self._in_trio(self._choose, (table.host, table.port, key))
 
     def _address_entered(self, buffer: Any) -> bool:
-        host, _sep, port = self.address.text.strip().rpartition(":")
-        if host and port.isdigit() and self._choose is not None:
-            self._in_trio(self._choose, (host.strip("[]"), int(port), None))
+        parsed = parse_host_port(self.address.text)
+        if parsed is not None and self._choose is not None:
+            self._in_trio(self._choose, (parsed[0], parsed[1], None))
             self.app.layout.focus(self._home)
         else:
             self.lobby.notes.append(_("An address looks like 192.168.1.5:40123."))
@@ -172,6 +188,7 @@ class LanScreen(TableScreen):
         """A bot peer of our own sits down through the lobby, like any joiner."""
         assert self.lobby.lobby_port is not None and self.bots_home is not None
         identity = Identity.generate(f"Bot {n}")
+        self.own_bots.add(identity.public_key)
         net = replace(
             self.net,
             announce=False,
@@ -189,10 +206,38 @@ class LanScreen(TableScreen):
                 host_key=self.identity.public_key,
                 net=net,
                 bot=self.bot_level,
+                invite=self.lobby.invite or None,
             )
         except (lan.LobbyRefused, NetError, OSError) as exc:
             self.lobby.notes.append(_("A bot could not sit down: {why}").format(why=exc))
             self.app.invalidate()
+
+    async def approve(self, request: lan.JoinRequest) -> bool:
+        """The host's door: our own bots walk in; anyone else waits for ``y`` or ``n``."""
+        if request.key in self.own_bots:
+            return True
+        decided = trio.Event()
+        answer: list[bool] = []
+        self._decisions[request.key] = (decided, answer)
+        try:
+            await decided.wait()
+        finally:
+            del self._decisions[request.key]
+        return answer == [True]
+
+    def decide(self, admit: bool) -> None:
+        """Answer the oldest joiner asking to sit down."""
+        for request in self.lobby.asking:
+            pending = self._decisions.get(request.key)
+            if pending is not None and not pending[0].is_set():
+                pending[1].append(admit)
+                self._in_trio(pending[0].set)
+                return
+
+    def remove_seat(self, seat: int) -> None:
+        control = self.lobby.host_control
+        if control is not None and self.lobby.role == "host":
+            self._spawn(control.remove, seat)
 
     # -- layout and keys -------------------------------------------------------------------
 
@@ -257,6 +302,23 @@ class LanScreen(TableScreen):
         def _bots(event: KeyPressEvent) -> None:
             self.fill_with_bots()
 
+        hosting = seated & Condition(lambda: self.lobby.role == "host")
+        asking = hosting & Condition(lambda: bool(self.lobby.asking))
+
+        @kb.add("y", filter=asking)
+        def _let_in(event: KeyPressEvent) -> None:
+            self.decide(True)
+
+        @kb.add("n", filter=asking)
+        def _turn_away(event: KeyPressEvent) -> None:
+            self.decide(False)
+
+        for digit in "123":
+
+            @kb.add("x", digit, filter=hosting)
+            def _remove(event: KeyPressEvent) -> None:
+                self.remove_seat(int(event.key_sequence[-1].data))
+
         return merge_key_bindings([super()._keys(), kb])
 
 
@@ -268,12 +330,19 @@ def dial_address(listen_host: str) -> str:
     """
     if listen_host not in ("", "0.0.0.0", "::"):
         return listen_host
+    ipv6 = listen_host == "::"
+    family, target, fallback = (
+        (socket.AF_INET6, "2001:db8::1", "::1")
+        if ipv6
+        else (socket.AF_INET, "192.0.2.1", "127.0.0.1")
+    )
     try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # picks the outgoing interface; sends nothing
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((target, 9))  # picks the outgoing interface; sends nothing
             return str(probe.getsockname()[0])
     except OSError:
-        return "127.0.0.1"
+        # No route out (a link-local-only LAN): our bots then play for this machine only.
+        return fallback
 
 
 def _run(screen: LanScreen, flow: Flow, pace: float, extra: Extra | None) -> lan.GameResult | None:
@@ -307,11 +376,13 @@ def host_on_screen(
     input: Input | None = None,
     output: Output | None = None,
     extra: Extra | None = None,
+    invite: str | None = None,
 ) -> tuple[LanScreen, lan.GameResult | None]:
     """Open a table on the LAN and play seat 0 on screen; None if the player left first."""
     set_language(lang)
     net = net or lan.NetOptions()
     screen = LanScreen("host", identity, net, bot_level=bot_level, input=input, output=output)
+    screen.lobby.invite = invite or ""
 
     async def flow(screen: LanScreen, front: FrontEnd) -> lan.GameResult | None:
         return await lan.host_game(
@@ -322,6 +393,8 @@ def host_on_screen(
             options=options,
             net=net,
             on_lobby=screen.on_lobby,
+            approve=screen.approve,
+            invite=invite,
         )
 
     return screen, _run(screen, flow, pace, extra)
@@ -332,6 +405,8 @@ def join_on_screen(
     *,
     connect: Target | None = None,
     wanted: Callable[[Any], bool] | None = None,
+    host_pin: str | None = None,
+    invite: str | None = None,
     net: lan.NetOptions | None = None,
     lang: str = "en",
     pace: float = 0.0,
@@ -354,6 +429,8 @@ def join_on_screen(
                 port,
                 front,
                 host_key=key,
+                host_pin=host_pin,
+                invite=invite,
                 net=net,
                 on_lobby=screen.on_lobby,
                 ready=False,

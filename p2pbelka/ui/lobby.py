@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from p2pbelka.net.discovery import TableInfo
+from p2pbelka.net.discovery import TableInfo, look_alikes
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.peer import lan
-from p2pbelka.peer.lobby import LobbyState
+from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.ui.i18n import _
 
 
@@ -25,9 +25,15 @@ class LobbyView:
     state: LobbyState | None = None
     me: int | None = None
     control: lan.LobbyControl | None = None
+    host_control: lan.HostControl | None = None
     closed: str | None = None
     bots_asked: bool = False
     notes: list[str] = field(default_factory=list)
+    my_fingerprint: str = ""
+    invite: str = ""  # the host's invite code, shown to read out to the joiners
+    host_fingerprint: str = ""  # the key that answered at the host's lobby (joiner)
+    host_pinned: bool = False
+    asking: tuple[lan.JoinRequest, ...] = ()  # joiners the host has not decided on yet
 
     def apply(self, event: lan.LobbyEvent) -> None:
         if isinstance(event, lan.TablesHeard):
@@ -38,9 +44,22 @@ class LobbyView:
         elif isinstance(event, lan.SeatsChanged):
             self.state, self.me = event.state, event.me
             self.control = event.control or self.control
+            self.host_control = event.host_control or self.host_control
             self.name = event.state.name
         elif isinstance(event, lan.LobbyClosed):
             self.closed = event.why
+        elif isinstance(event, lan.HostReached):
+            self.host_fingerprint, self.host_pinned = event.fingerprint, event.pinned
+        elif isinstance(event, lan.StillTrying):
+            self.notes.append(
+                _("The host does not answer ({why}); trying again in {s:.0f} s…").format(
+                    why=event.why[:60], s=event.retry_in
+                )
+            )
+        elif isinstance(event, lan.AwaitingApproval):
+            self.notes.append(_("The host is deciding whether to let you in…"))
+        elif isinstance(event, lan.JoinersAsking):
+            self.asking = event.requests
 
     @property
     def seated(self) -> bool:
@@ -74,6 +93,7 @@ def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
     if view.role == "host":
         title += " — " + _("you host it")
     out.append(("class:heading", title + "\n"))
+    out += _keys_to_compare(view)
     if view.lobby_port is not None:
         out.append(
             (
@@ -99,9 +119,44 @@ def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
         out.append((style, ready))
         out.append(("", you + "\n"))
     out.append(("", "\n"))
+    out += _requests(view)
     out.append(("class:hint", _("The game starts when all four are seated and ready.") + "\n"))
     for note in view.notes[-3:]:
         out.append(("class:hint", note + "\n"))
+    return out
+
+
+def _keys_to_compare(view: LobbyView) -> StyleAndTextTuples:
+    """Which fingerprint a person should compare, and with whom."""
+    if view.role == "host":
+        line = _("Your key: {key}. Joiners compare it with what their screen shows.").format(
+            key=view.my_fingerprint
+        )
+        if view.invite:
+            line += "\n" + _("Invite code: {code}").format(code=view.invite)
+        return [("class:hint", line + "\n")]
+    if not view.host_fingerprint:
+        return []
+    if view.host_pinned:
+        line = _("Host key {key}: checked.").format(key=view.host_fingerprint)
+    else:
+        line = _("Host key {key}: ask the host whether its screen shows the same.").format(
+            key=view.host_fingerprint
+        )
+    return [("class:hint", line + "\n")]
+
+
+def _requests(view: LobbyView) -> StyleAndTextTuples:
+    """The host's queue of joiners to let in or turn away."""
+    if view.role != "host" or not view.asking:
+        return []
+    out: StyleAndTextTuples = [("class:heading", _("Asking to sit down:") + "\n")]
+    for n, request in enumerate(view.asking[:5]):
+        out.append(("class:seat.turn", f" {request.name[:16]:<16} {request.fingerprint}"))
+        if n == 0:
+            out.append(("class:hint", "  " + _("y let in  n turn away")))
+        out.append(("", "\n"))
+    out.append(("", "\n"))
     return out
 
 
@@ -109,6 +164,10 @@ def _table_list(view: LobbyView) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("class:heading", _("Tables heard on the LAN:") + "\n")]
     if not view.tables:
         out.append(("class:hint", " " + _("none yet: listening…") + "\n"))
+    doubtful = look_alikes(list(view.tables))
+    if doubtful:
+        warning = _("Warning: several hosts use a name like this. Compare the host key.")
+        out.append(("class:verdict.bad", warning + "\n"))
     for n, table in enumerate(view.tables):
         mark = "▶" if n == view.chosen else " "
         style = "class:seat.turn" if n == view.chosen else ""
@@ -120,7 +179,13 @@ def _table_list(view: LobbyView) -> StyleAndTextTuples:
             free=table.free_seats,
             key=fingerprint(table.host_key),
         )
+        if (table.table_id, table.host_key) in doubtful:
+            line += "  ⚠"
+        if table.via == "dns-sd":
+            line += "  " + _("(DNS-SD, unsigned)")
         out.append((style, f"{mark}{line}\n"))
+    for note in view.notes[-2:]:
+        out.append(("class:hint", note + "\n"))
     return out
 
 
@@ -128,5 +193,7 @@ def lobby_keys(view: LobbyView) -> str:
     if view.listening and not view.seated:
         return _("↑↓ choose  Enter join  a address  q quit")
     if view.role == "host":
-        return _("b bots fill the free seats  q quit")
+        if view.asking:
+            return _("y let in  n turn away  b bots fill the free seats  q quit")
+        return _("b bots fill the free seats  x1-x3 remove a seat  q quit")
     return _("r ready  1-4 take a free seat  q quit")

@@ -84,10 +84,15 @@ class PeerSet:
         self.count = 0
 
     def spawn(
-        self, name: str, *args: str, home: Path | None = None, netns: str | None = None
+        self,
+        name: str,
+        *args: str,
+        home: Path | None = None,
+        netns: str | None = None,
+        module: str = "p2pbelka.cli.main",
     ) -> Peer:
-        """``p2pbelka ARGS`` with its own config dir (``home``, new by default), inside
-        the network namespace ``netns`` if given."""
+        """``p2pbelka ARGS`` (or ``python -m MODULE ARGS``) with its own config dir
+        (``home``, new by default), inside the network namespace ``netns`` if given."""
         self.count += 1
         home = home or self.root / f"home-{name}"
         home.mkdir(parents=True, exist_ok=True)
@@ -98,7 +103,7 @@ class PeerSet:
         inside = ["ip", "netns", "exec", netns] if netns else []
         with open(out, "wb") as fo, open(err, "wb") as fe:
             proc = subprocess.Popen(
-                [*inside, sys.executable, "-m", "p2pbelka.cli.main", *args],
+                [*inside, sys.executable, "-m", module, *args],
                 stdout=fo,
                 stderr=fe,
                 stdin=subprocess.DEVNULL,

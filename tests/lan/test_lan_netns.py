@@ -39,7 +39,16 @@ def test_joiners_find_the_table_by_multicast_and_play(lan: Lan, tmp_path: Path) 
     bots = ["--bot", "random", "--quiet", "--stats", "--beacon-port", beacon]
     (ns0, *others), (addr0, *addrs) = lan.namespaces, lan.addresses
     with PeerSet(tmp_path) as peers:
-        host = peers.spawn("host", "host", "--name", "Kitchen table", *bots, *_at(addr0), netns=ns0)
+        host = peers.spawn(
+            "host",
+            "host",
+            "--auto-approve",
+            "--name",
+            "Kitchen table",
+            *bots,
+            *_at(addr0),
+            netns=ns0,
+        )
         host.wait_for(r"lobby port (\d+)", 20)
         joiners = [
             peers.spawn(

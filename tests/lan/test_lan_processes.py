@@ -15,7 +15,7 @@ GAME_TIMEOUT = 90.0
 
 def _start_table(peers: PeerSet, *extra: str) -> tuple[Peer, list[Peer]]:
     name = ("--name", "Kitchen table")
-    host = peers.spawn("host", "host", *name, "--no-announce", *bot_args(*extra))
+    host = peers.spawn("host", "host", "--auto-approve", *name, "--no-announce", *bot_args(*extra))
     port = host.wait_for(r"lobby port (\d+)", 20).group(1)
     joiners = [
         peers.spawn(f"joiner{n}", "join", "--connect", f"127.0.0.1:{port}", *bot_args(*extra))

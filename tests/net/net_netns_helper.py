@@ -18,6 +18,7 @@ from p2pbelka.net.discovery import (
     DEFAULT_GROUP,
     TableAd,
     TableDirectory,
+    TableInfo,
     announce_table,
     listen_for_tables,
 )
@@ -56,6 +57,10 @@ async def host(args: argparse.Namespace) -> None:
             print(json.dumps({"host_key": ident.public_key.hex()}), flush=True)
 
 
+def _heard(directory: TableDirectory) -> TableInfo | None:
+    return next((t for t in directory.tables(trio.current_time()) if t.table_id == TABLE_ID), None)
+
+
 async def join(args: argparse.Namespace) -> None:
     directory = TableDirectory()
     result: dict[str, object] = {"heard": False}
@@ -71,7 +76,7 @@ async def join(args: argparse.Namespace) -> None:
                 )
             )
             print(json.dumps({"listening": True}), flush=True)
-            while (table := directory.get(TABLE_ID, trio.current_time())) is None:
+            while (table := _heard(directory)) is None:
                 await trio.sleep(0.05)
             result.update(heard=True, host=table.host, port=table.port, name=table.name)
             result["host_key"] = table.host_key.hex()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
 from functools import partial
 
@@ -20,6 +19,8 @@ from p2pbelka.net.discovery import (
     decode_beacon,
     encode_beacon,
     listen_for_tables,
+    look_alikes,
+    matching_tables,
     new_table_id,
 )
 from p2pbelka.net.errors import BeaconError
@@ -100,29 +101,91 @@ def test_other_version_and_junk_ignored() -> None:
             decode_beacon(junk)
 
 
-def test_directory_replay_stale_and_foreign_key() -> None:
+def test_directory_replay_stale_and_a_squatter_beside_the_real_table() -> None:
     d = TableDirectory(stale_after=3.0)
     tid = new_table_id()
     b5 = encode_beacon(HOST, ad(table_id=tid), 5, 0)
     assert d.handle_datagram(b5, "10.0.0.9", now=0.0) is not None
     (entry,) = d.tables(now=1.0)
-    assert entry.host == "10.0.0.9" and entry.free_seats == 3
+    assert entry.host == "10.0.0.9" and entry.free_seats == 3 and not entry.address_signed
     assert d.handle_datagram(b5, "10.0.0.9", now=1.0) is None  # replay
     assert d.stats["replayed"] == 1
-    squatter = encode_beacon(OTHER, ad(table_id=tid, name="Fake"), 99, 0)
-    assert d.handle_datagram(squatter, "10.0.0.66", now=1.0) is None
-    assert d.stats["foreign_key"] == 1
+    # A stranger re-signs the table under his own key: listed beside it, never instead.
+    squatter = encode_beacon(OTHER, ad(table_id=tid), 99, 0)
+    assert d.handle_datagram(squatter, "10.0.0.66", now=1.0) is not None
     newer = encode_beacon(HOST, ad(table_id=tid, free_seats=1), 6, 0)
     assert d.handle_datagram(newer, "10.0.0.9", now=2.0) is not None
-    assert d.tables(now=2.5)[0].free_seats == 1
+    tables = d.tables(now=2.5)
+    assert {t.host_key for t in tables} == {HOST.public_key, OTHER.public_key}
+    assert d.get(tid, HOST.public_key, now=2.5).free_seats == 1  # type: ignore[union-attr]
+    assert look_alikes(tables) == {(tid, HOST.public_key), (tid, OTHER.public_key)}
     assert d.tables(now=5.1) == []  # stale after 3 s of silence
 
 
-def test_directory_is_bounded() -> None:
-    d = TableDirectory(max_tables=3)
-    for n in range(5):
-        d.handle_datagram(encode_beacon(HOST, ad(table_id=new_table_id()), n, 0), "h", now=0.0)
-    assert len(d.tables(now=0.0)) == 3 and d.stats["full"] == 2
+def test_a_fast_squatter_never_hides_the_real_table() -> None:
+    """The attack seen: the public beacon re-signed and sent every 20 ms from the start."""
+    d = TableDirectory()
+    tid = new_table_id()
+    now = 0.0
+    for n in range(500):
+        now = n * 0.02
+        fake = encode_beacon(OTHER, ad(table_id=tid), 1000 + n, 0)
+        d.handle_datagram(fake, "10.0.0.66", now=now)
+        if n % 15 == 0:
+            real = encode_beacon(HOST, ad(table_id=tid), n, 0)
+            d.handle_datagram(real, "10.0.0.9", now=now)
+    found = matching_tables(d.tables(now), "Kitchen table")
+    assert {t.host_key for t in found} == {HOST.public_key, OTHER.public_key}
+
+
+def test_the_signed_address_wins_over_the_datagram_source() -> None:
+    d = TableDirectory()
+    beacon = encode_beacon(HOST, ad(address="10.0.0.9"), 1, 0)
+    info = d.handle_datagram(beacon, "10.0.0.66", now=0.0)
+    assert info is not None and info.host == "10.0.0.9" and info.address_signed
+    assert info.source == "10.0.0.66"
+
+
+def test_beacons_hours_off_the_clock_are_dropped() -> None:
+    d = TableDirectory()
+    hour = 3_600_000
+    wall = 1_800_000_000_000
+    old = encode_beacon(HOST, ad(table_id=new_table_id()), 1, wall - 3 * hour)
+    future = encode_beacon(HOST, ad(table_id=new_table_id()), 1, wall + 2 * hour)
+    fresh = encode_beacon(HOST, ad(table_id=new_table_id()), 1, wall - 20_000)
+    for beacon in (old, future):
+        assert d.handle_datagram(beacon, "10.0.0.9", now=0.0, wall_ms=wall) is None
+    assert d.handle_datagram(fresh, "10.0.0.9", now=0.0, wall_ms=wall) is not None
+    assert d.stats["off_clock"] == 2
+
+
+def test_entries_are_capped_per_key_and_per_source() -> None:
+    d = TableDirectory(max_per_key=2, max_per_source=3)
+    for n in range(4):
+        d.handle_datagram(encode_beacon(HOST, ad(table_id=new_table_id()), n, 0), "h1", now=0.0)
+    assert d.stats["key_full"] == 2
+    for n in range(4):
+        someone = Identity.generate()
+        d.handle_datagram(encode_beacon(someone, ad(table_id=new_table_id()), n, 0), "h2", 0.0)
+    assert d.stats["source_full"] == 1
+    # a newcomer from elsewhere still gets in
+    late = encode_beacon(OTHER, ad(table_id=new_table_id(), name="Late"), 1, 0)
+    assert d.handle_datagram(late, "h3", now=0.0) is not None
+
+
+def test_look_alike_names_and_ambiguous_choices() -> None:
+    d = TableDirectory()
+    d.handle_datagram(encode_beacon(HOST, ad(table_id=new_table_id()), 1, 0), "h1", now=0.0)
+    # Cyrillic К and е, and extra spaces: reads as "Kitchen  table" to a person
+    fake = ad(table_id=new_table_id(), name="Кitchеn  Table")
+    d.handle_datagram(encode_beacon(OTHER, fake, 1, 0), "h2", now=0.0)
+    other = ad(table_id=new_table_id(), name="Garden")
+    d.handle_datagram(encode_beacon(OTHER, other, 2, 0), "h2", now=0.0)
+    tables = d.tables(now=0.0)
+    assert len(look_alikes(tables)) == 2
+    assert len(matching_tables(tables, "kitchen table")) == 2
+    (by_key,) = matching_tables(tables, HOST.fingerprint)
+    assert by_key.host_key == HOST.public_key
 
 
 def test_junk_costs_little() -> None:
@@ -130,12 +193,13 @@ def test_junk_costs_little() -> None:
     good = encode_beacon(HOST, ad(), 1, 1)
     forged = good[:5] + bytes(64) + good[69:]
     junk = [os.urandom(n % 1300) for n in range(2000)] + [forged] * 2000 + [good] * 2000
-    start = time.perf_counter()
     for datagram in junk:
         d.handle_datagram(datagram, "10.0.0.1", now=0.0)
-    elapsed = time.perf_counter() - start
+    # The cost is counted, not timed: one signature check per forged beacon, none for
+    # junk that fails the cheap checks, none for the 1999 replays of the good one.
     assert d.stats["accepted"] == 1 and d.stats["bad_signature"] == 2000
-    assert elapsed < 2.0, f"{len(junk)} datagrams took {elapsed:.2f} s"
+    assert d.stats["replayed"] == 1999
+    assert d.stats["malformed"] == 2000
 
 
 async def _run_discovery(
@@ -161,7 +225,7 @@ async def _run_discovery(
                 interval=0.05,
             )
         )
-        with trio.move_on_after(3):
+        with trio.move_on_after(60):
             while not all(d.tables(trio.current_time()) for d in dirs):
                 await trio.sleep(0.02)
         nursery.cancel_scope.cancel()
@@ -224,11 +288,35 @@ async def test_flood_of_junk_does_not_starve_the_loop() -> None:
         await nursery.start(
             partial(announce_table, HOST, table, group=LOOPBACK, port=port, interval=0.05)
         )
-        with trio.move_on_after(5):
+        # Events with a generous timeout, not a time limit: a starved loop would
+        # never hear the table nor let the ticker run, and fail here after 120 s.
+        with trio.fail_after(120):
             while not directory.tables(trio.current_time()):
                 await trio.sleep(0.02)
-        await trio.sleep(0.2)
+            start = ticks
+            while ticks < start + 20:
+                await trio.sleep(0.02)
         nursery.cancel_scope.cancel()
     assert directory.tables(trio.current_time()), dict(directory.stats)
     assert directory.stats["malformed"] + directory.stats["bad_signature"] > 100
-    assert ticks > 20, f"ticker ran only {ticks} times during the flood"
+
+
+async def test_beacons_over_ipv6() -> None:
+    """The IPv6 code path of announcer and listener (unicast to ::1 here; the IPv6-only
+    LAN test in tests/lan uses the multicast group)."""
+    d = TableDirectory()
+    table = ad(table_id=new_table_id())
+    async with trio.open_nursery() as nursery:
+        try:
+            port = await nursery.start(partial(listen_for_tables, d, group="::1", port=0))
+        except OSError as exc:
+            pytest.skip(f"no IPv6 here: {exc}")
+        await nursery.start(
+            partial(announce_table, HOST, table, group="::1", port=port, interval=0.05)
+        )
+        with trio.fail_after(30):
+            while not d.tables(trio.current_time()):
+                await trio.sleep(0.02)
+        nursery.cancel_scope.cancel()
+    (heard,) = d.tables(trio.current_time())
+    assert heard.host == "::1" and heard.address_signed and heard.host_key == HOST.public_key

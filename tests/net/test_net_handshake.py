@@ -24,6 +24,8 @@ from p2pbelka.net.handshake import (
     Handshake,
     HandshakeResult,
     Role,
+    invite_key,
+    new_invite_code,
 )
 from p2pbelka.net.identity import Identity
 
@@ -236,3 +238,36 @@ def test_payload_limit() -> None:
     ri, _ = run(*pair())
     with pytest.raises(ValueError):
         ri.session.seal(b"x" * (ri.session.max_payload + 1))
+
+
+# --- invite codes: a pre-shared key mixed into every key of the session ---------------
+
+
+def test_an_invite_code_both_sides_hold_lets_the_handshake_finish() -> None:
+    code = new_invite_code()
+    assert len(code) == 19 and code.count("-") == 3
+    psk = invite_key(code)
+    assert invite_key(code.lower().replace("-", " ")) == psk  # as typed by a person
+    a, b = run(Handshake(ALICE, Role.INITIATOR, psk=psk), Handshake(BOB, Role.RESPONDER, psk=psk))
+    assert a.session.open(b.session.seal(b"hi")) == b"hi"
+    with pytest.raises(ValueError, match="32 bytes"):
+        Handshake(ALICE, Role.INITIATOR, psk=b"short")
+
+
+@pytest.mark.parametrize(
+    ("joiner_code", "host_code"), [("WRONG", "RIGHT"), (None, "RIGHT"), ("RIGHT", None)]
+)
+def test_without_the_same_code_the_joiner_learns_nothing_and_the_host_no_name(
+    joiner_code: str | None, host_code: str | None
+) -> None:
+    initiator = Handshake(
+        ALICE, Role.INITIATOR, psk=invite_key(joiner_code) if joiner_code else None
+    )
+    responder = Handshake(BOB, Role.RESPONDER, psk=invite_key(host_code) if host_code else None)
+    hello = initiator.start()
+    assert len(hello) == len(Handshake(CAROL, Role.INITIATOR).start())  # no tag of the code
+    reply = responder.receive(hello)
+    assert reply is not None
+    with pytest.raises(TamperedHandshake):  # the host's identity does not decrypt
+        initiator.receive(reply)
+    assert initiator.peer_key is None and responder.peer_key is None

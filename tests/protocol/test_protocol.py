@@ -30,7 +30,7 @@ def test_every_message_round_trips(msg: m.Message, seq: int) -> None:
 
 
 def test_table_message_round_trips() -> None:
-    seats = tuple(m.SeatInfo(bytes([i]) * 32, f"P{i}") for i in range(4))
+    seats = tuple(m.SeatInfo(Signer.generate().public_key, f"P{i}") for i in range(4))
     msg = m.TableMsg("belka", "eyes", {"eggs": "double", "goli": "continues"}, seats)
     assert open_envelope(seal(msg)).msg == msg
 

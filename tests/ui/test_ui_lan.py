@@ -34,7 +34,7 @@ async def until(condition: Callable[[], bool], seconds: float = 15) -> None:
 async def play_one_card_and_leave(screen: LanScreen, pipe: PipeInput) -> None:
     view = screen.view
     await until(lambda: screen.overlay != "lobby")
-    with trio.fail_after(15):
+    with trio.fail_after(60):
         while not (view.my_turn and screen.overlay is None):
             if screen.overlay == "deal_end":  # somebody claimed a re-deal
                 pipe.send_text("\r")

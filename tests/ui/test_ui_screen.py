@@ -132,7 +132,7 @@ def test_a_small_terminal_gets_its_minimum_size_instead_of_a_table() -> None:
     with screen_of(20, 70) as (screen, _pipe, stream):
 
         async def main(bridge: Bridge) -> None:
-            with trio.fail_after(5):
+            with trio.fail_after(60):
                 while "at least 80×24" not in ANSI.sub("", stream.getvalue()):
                     await trio.sleep(0.01)
             screen.quit()
@@ -169,7 +169,9 @@ def test_glue_returns_what_trio_returns_once_the_app_exits() -> None:
         app = bare_app(pipe)
 
         async def main(bridge: Bridge) -> int:
-            await trio.sleep(0.01)
+            with trio.fail_after(60):  # the app starts once trio has: wait for it, not a time
+                while not app.is_running:
+                    await trio.sleep(0.01)
             app.exit()  # trio runs on the app's thread, so it may call the app directly
             return 7
 

@@ -1,0 +1,107 @@
+"""The host's door in text mode: ``y``/``n`` for each joiner, ``x N`` to free seat N.
+
+Lines are read from stdin by trio itself (no thread), and only until the game
+starts, so nothing is left reading that could take a line meant for play.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+
+import trio
+
+from p2pbelka.peer.lan import (
+    GameStarting,
+    HostControl,
+    JoinRequest,
+    LobbyEvent,
+    OnLobby,
+    SeatsChanged,
+)
+
+HELP = "answer y (let in) or n (turn away); 'x N' frees seat N before the start"
+
+
+@dataclass
+class _Asking:
+    request: JoinRequest
+    decided: trio.Event = field(default_factory=trio.Event)
+    admit: bool = False
+
+
+class TerminalDoor:
+    """Pass ``approve`` and ``on_lobby`` to ``host_game`` and run ``serve`` beside it."""
+
+    def __init__(self, print_lobby: OnLobby) -> None:
+        self._print_lobby = print_lobby
+        self._asking: list[_Asking] = []
+        self._control: HostControl | None = None
+        self._open = trio.CancelScope()
+
+    async def approve(self, request: JoinRequest) -> bool:
+        asking = _Asking(request)
+        self._asking.append(asking)
+        if len(self._asking) == 1:
+            _ask(request)
+        try:
+            await asking.decided.wait()
+        finally:
+            self._asking.remove(asking)
+            if self._asking:
+                _ask(self._asking[0].request)
+        return asking.admit
+
+    async def on_lobby(self, event: LobbyEvent) -> None:
+        if isinstance(event, SeatsChanged) and event.host_control is not None:
+            self._control = event.host_control
+        if isinstance(event, GameStarting):
+            self._open.cancel()  # the terminal belongs to the game from here on
+        await self._print_lobby(event)
+
+    async def serve(self) -> None:
+        """Read commands until the game starts (or stdin ends)."""
+        with self._open:
+            while True:
+                line = await _read_line()
+                if not line:
+                    return
+                await self._command(line.strip().lower())
+
+    async def _command(self, line: str) -> None:
+        if line in ("y", "yes", "n", "no") and self._asking:
+            first = self._asking[0]
+            if not first.decided.is_set():
+                first.admit = line.startswith("y")
+                first.decided.set()
+            return
+        words = line.split()
+        if len(words) == 2 and words[0] in ("x", "remove") and words[1].isdigit():
+            seat = int(words[1])
+            if self._control is None or not await self._control.remove(seat):
+                print(f"seat {seat} cannot be freed (the host's own, empty, or started)")
+            return
+        if line:
+            print(HELP, flush=True)
+
+
+def _ask(request: JoinRequest) -> None:
+    print(
+        f"{request.name} [{request.fingerprint}] from {request.address} asks to sit down;"
+        " compare the key with their screen. Let in? [y/n]",
+        flush=True,
+    )
+
+
+async def _read_line() -> str:
+    """One line from stdin, read by trio (cancellable, no thread left behind)."""
+    stream = trio.lowlevel.FdStream(os.dup(sys.stdin.fileno()))
+    data = b""
+    async with stream:
+        while not data.endswith(b"\n"):
+            chunk = await stream.receive_some(1)
+            if not chunk:
+                break
+            data += chunk
+    return data.decode(errors="replace")

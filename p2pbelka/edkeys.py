@@ -1,0 +1,57 @@
+"""Ed25519 public keys that come from other peers: the weak ones are refused.
+
+A key enters the program in the handshake, a beacon, the lobby, the ``table``
+envelope and every envelope's sender field; each of those places asks
+:func:`is_sound_key` (or verifies through :func:`verify`), so the rule is
+written once.  A key is sound when it is the canonical encoding of a point on
+the curve, of large prime order, in the main subgroup: libsodium's
+``crypto_core_ed25519_is_valid_point``.  Every key made by Ed25519 key
+generation passes; small-order keys do not, and under those a forged signature
+(R = neutral element, S = 0) verifies for every message in some libraries.
+
+This module imports nothing of the package, so every layer may use it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from nacl import bindings as _nacl
+
+__all__ = ["KEY_SIZE", "SIGNATURE_SIZE", "is_sound_key", "verify"]
+
+KEY_SIZE = 32
+SIGNATURE_SIZE = 64
+_FIELD_PRIME = 2**255 - 19
+
+
+def is_sound_key(key: object) -> bool:
+    """True if ``key`` is 32 bytes holding a canonical, large-order Ed25519 point."""
+    return type(key) is bytes and len(key) == KEY_SIZE and _sound(key)
+
+
+@lru_cache(maxsize=4096)
+def _sound(key: bytes) -> bool:
+    # libsodium checks the canonical encoding too; saying it here keeps the rule
+    # readable and independent of one library version.
+    if int.from_bytes(key, "little") & ((1 << 255) - 1) >= _FIELD_PRIME:
+        return False
+    return bool(_nacl.crypto_core_ed25519_is_valid_point(key))
+
+
+def verify(key: bytes, signature: bytes, data: bytes) -> bool:
+    """True if ``signature`` is a valid Ed25519 signature of ``data`` by a sound ``key``.
+
+    Never raises on malformed input, since keys and signatures come from peers.
+    """
+    if not is_sound_key(key) or type(signature) is not bytes:
+        return False
+    if len(signature) != SIGNATURE_SIZE:
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(key).verify(signature, data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True

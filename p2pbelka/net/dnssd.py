@@ -1,0 +1,239 @@
+"""Tables announced and found by DNS-SD (mDNS), so standard tools list them too.
+
+``avahi-browse -r _p2pbelka._tcp`` or ``dns-sd -B _p2pbelka._tcp`` show the
+tables a host announces here.  DNS-SD records are not signed: an entry heard
+this way is only a *hint* of where a table is.  What the program trusts is the
+signed beacon (:mod:`p2pbelka.net.discovery`) and, in the end, the handshake:
+a joiner who picks a DNS-SD entry pins the host key its TXT record names, so
+the connection proves that key or fails, and the person still compares the
+fingerprint with the host's screen.
+
+python-zeroconf runs its own thread; trio talks to it only through
+``trio.to_thread`` (blocking calls: register, update, resolve, close) and
+``trio.from_thread`` (its browser's callbacks), never blocking trio's loop.
+
+TXT record keys (all values ASCII): ``v`` protocol version, ``game`` the variant
+(``belka``), ``name`` the table's name (UTF-8), ``id`` the table id in hex,
+``seats``, ``free`` the free seats, ``fp`` the host key's fingerprint (16 hex
+digits), ``key`` the whole host key (64 hex digits).
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+import trio
+
+from .discovery import MAX_NAME_CHARS, TABLE_ID_SIZE, TableAd, TableInfo
+from .handshake import PROTOCOL_VERSION
+from .identity import Identity, fingerprint, is_sound_key
+
+__all__ = [
+    "SERVICE_TYPE",
+    "announce_dnssd",
+    "browse_dnssd",
+    "local_addresses",
+    "table_from_txt",
+    "txt_record",
+]
+
+log = logging.getLogger(__name__)
+
+SERVICE_TYPE = "_p2pbelka._tcp.local."
+RESOLVE_MS = 3000
+
+
+def txt_record(identity: Identity, ad: TableAd) -> dict[str, str]:
+    return {
+        "v": str(PROTOCOL_VERSION),
+        "game": ad.variant,
+        "name": ad.name,
+        "id": ad.table_id.hex(),
+        "seats": str(ad.seats),
+        "free": str(ad.free_seats),
+        "fp": "".join(identity.fingerprint.split()),
+        "key": identity.public_key.hex(),
+    }
+
+
+def table_from_txt(
+    properties: dict[bytes, bytes | None], host: str, port: int, now: float
+) -> TableInfo | None:
+    """A DNS-SD hint as a table entry (``via="dns-sd"``); None if the TXT record is not
+    one of ours or is malformed.  Never raises: records come from anyone."""
+    try:
+        txt = {k.decode(): (v or b"").decode() for k, v in properties.items()}
+        key = bytes.fromhex(txt["key"])
+        table_id = bytes.fromhex(txt["id"])
+        seats, free = int(txt["seats"]), int(txt["free"])
+        name = txt["name"]
+        if txt["v"] != str(PROTOCOL_VERSION) or not is_sound_key(key):
+            return None
+        if "".join(fingerprint(key).split()) != txt["fp"] or len(table_id) != TABLE_ID_SIZE:
+            return None
+        if not (0 <= free <= seats <= 8 and 1 <= len(name) <= MAX_NAME_CHARS):
+            return None
+        if not name.isprintable() or not txt["game"].isprintable():
+            return None
+    except (KeyError, ValueError, UnicodeDecodeError):
+        return None
+    return TableInfo(
+        table_id=table_id,
+        name=name,
+        variant=txt["game"][:16],
+        seats=seats,
+        free_seats=free,
+        host=host,
+        port=port,
+        host_key=key,
+        seq=0,
+        last_seen=now,
+        source=host,
+        address_signed=False,
+        via="dns-sd",
+    )
+
+
+def _zeroconf(interface: str | None, ipv6: bool) -> Any:
+    from zeroconf import InterfaceChoice, IPVersion, Zeroconf
+
+    # zeroconf logs socket trouble with tracebacks; a user sees our one line instead.
+    if not logging.getLogger().isEnabledFor(logging.INFO):
+        logging.getLogger("zeroconf").setLevel(logging.CRITICAL)
+    version = IPVersion.V6Only if ipv6 else IPVersion.V4Only
+    interfaces: Any = [interface] if interface and not ipv6 else InterfaceChoice.All
+    return Zeroconf(interfaces=interfaces, ip_version=version)
+
+
+def _service_info(identity: Identity, ad: TableAd, addresses: list[str]) -> Any:
+    from zeroconf import ServiceInfo
+
+    # The fingerprint in the instance name keeps two hosts' "Kitchen" apart.
+    instance = f"{ad.name} {''.join(identity.fingerprint.split())[:8]}"
+    return ServiceInfo(
+        SERVICE_TYPE,
+        f"{instance}.{SERVICE_TYPE}",
+        port=ad.port,
+        properties=txt_record(identity, ad),
+        parsed_addresses=addresses,
+        server=f"p2pbelka-{''.join(identity.fingerprint.split())}.local.",
+    )
+
+
+async def announce_dnssd(
+    identity: Identity,
+    ad: Callable[[], TableAd],
+    addresses: list[str],
+    *,
+    interface: str | None = None,
+    ipv6: bool = False,
+    interval: float = 2.0,
+    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+) -> NoReturn:
+    """Register the table's service and keep its TXT record current until cancelled.
+
+    ``addresses`` are where the lobby listens.  Raises ``OSError`` (before
+    ``started``) if mDNS cannot be used here; the caller logs it and goes on with
+    beacons alone."""
+    zc = await trio.to_thread.run_sync(_zeroconf, interface, ipv6)
+    try:
+        current = ad()
+        info = _service_info(identity, current, addresses)
+        await trio.to_thread.run_sync(
+            lambda: zc.register_service(info, allow_name_change=True), abandon_on_cancel=True
+        )
+        task_status.started()
+        while True:
+            await trio.sleep(interval)
+            latest = ad()
+            if latest != current:
+                current = latest
+                info = _service_info(identity, current, addresses)
+                await trio.to_thread.run_sync(zc.update_service, info, abandon_on_cancel=True)
+    finally:
+        with trio.CancelScope(shield=True), trio.move_on_after(5):
+            await trio.to_thread.run_sync(_close, zc, abandon_on_cancel=True)
+
+
+def _close(zc: Any) -> None:
+    try:
+        zc.unregister_all_services()
+    finally:
+        zc.close()
+
+
+async def browse_dnssd(
+    on_table: Callable[[TableInfo], None],
+    *,
+    interface: str | None = None,
+    ipv6: bool = False,
+    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+) -> NoReturn:
+    """Resolve every ``_p2pbelka._tcp`` service heard and pass it to ``on_table`` (in
+    trio) until cancelled.  Raises ``OSError`` before ``started`` if mDNS is unusable."""
+    from zeroconf import ServiceBrowser, ServiceStateChange
+
+    zc = await trio.to_thread.run_sync(_zeroconf, interface, ipv6)
+    send, receive = trio.open_memory_channel[str](256)
+    token = trio.lowlevel.current_trio_token()
+
+    def changed(
+        zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange
+    ) -> None:
+        # zeroconf's thread: hand the name to trio and return at once.
+        if state_change in (ServiceStateChange.Added, ServiceStateChange.Updated):
+            try:
+                trio.from_thread.run_sync(send.send_nowait, name, trio_token=token)
+            except (trio.WouldBlock, trio.RunFinishedError):
+                pass
+
+    browser = None
+    try:
+        browser = await trio.to_thread.run_sync(
+            lambda: ServiceBrowser(zc, SERVICE_TYPE, handlers=[changed])
+        )
+        task_status.started()
+        async for name in receive:
+            info = await trio.to_thread.run_sync(
+                zc.get_service_info, SERVICE_TYPE, name, RESOLVE_MS, abandon_on_cancel=True
+            )
+            table = _resolved(info)
+            if table is not None:
+                on_table(table)
+    finally:
+        with trio.CancelScope(shield=True), trio.move_on_after(5):
+            await trio.to_thread.run_sync(_stop, browser, zc)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _resolved(info: Any) -> TableInfo | None:
+    if info is None or not info.port:
+        return None
+    addresses = info.parsed_scoped_addresses()
+    if not addresses:
+        return None
+    # IPv4 first: the more likely to be reachable on a mixed LAN.
+    addresses.sort(key=lambda a: ":" in a)
+    return table_from_txt(info.properties, addresses[0], info.port, trio.current_time())
+
+
+def _stop(browser: Any, zc: Any) -> None:
+    if browser is not None:
+        browser.cancel()
+    zc.close()
+
+
+def local_addresses(listen_host: str, family: int = socket.AF_INET) -> list[str]:
+    """Where a lobby listening on ``listen_host`` can be reached, for the A records."""
+    if listen_host not in ("", "0.0.0.0", "::"):
+        return [listen_host.split("%", 1)[0]]
+    probe_target = ("ff02::fb", 9) if family == socket.AF_INET6 else ("224.0.0.251", 9)
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect(probe_target)  # picks a route; sends nothing
+            return [str(probe.getsockname()[0]).split("%", 1)[0]]
+    except OSError:
+        return []

@@ -1,0 +1,91 @@
+"""A LAN with no IPv4 at all: four namespaces with only IPv6 addresses.
+
+The host announces on the IPv6 beacon group, the joiners find it by name, and
+the four play a whole game over an IPv6 mesh.  Needs root (skipped otherwise).
+"""
+
+from __future__ import annotations
+
+import secrets
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.lan.helpers import PeerSet, verify
+from tests.netns import Lan, namespace_lan
+
+pytestmark = pytest.mark.netns
+
+
+@pytest.fixture
+def lan() -> Iterator[Lan]:
+    with namespace_lan(4, "fd77:0:0:1", ipv6_only=True) as built:
+        yield built
+
+
+@pytest.mark.parametrize("where", ["global", "link-local"])
+def test_discovery_and_a_game_on_an_ipv6_only_lan(lan: Lan, tmp_path: Path, where: str) -> None:
+    """``global``: each peer listens on its ULA address, which the host signs into
+    its beacon.  ``link-local``: everyone listens on ``::``, so the joiners dial
+    the host's fe80:: source address with their own scope, and the mesh
+    addresses the host saw are re-scoped by each joiner."""
+    for ns in lan.namespaces:
+        shown = subprocess.run(
+            ["ip", "-n", ns, "-4", "addr", "show", "scope", "global"],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        assert "inet " not in shown.stdout, "the namespace has an IPv4 address"
+        _wait_for_link_local(ns)
+    beacon = str(40000 + secrets.randbelow(20000))
+    bots = ["--bot", "random", "--quiet", "--stats", "--ipv6", "--beacon-port", beacon]
+    (ns0, *others), (addr0, *addrs) = lan.namespaces, lan.addresses
+    if where == "link-local":
+        addr0, addrs = "::", ["::"] * len(addrs)
+    with PeerSet(tmp_path) as peers:
+        host = peers.spawn(
+            "host", "host", "--auto-approve", "--name", "Six", *bots, "--listen", addr0,
+            netns=ns0,
+        )  # fmt: skip
+        host.wait_for(r"lobby port (\d+)", 30)
+        joiners = [
+            peers.spawn(
+                f"joiner{n}",
+                "join",
+                "--table",
+                "Six",
+                "--wait",
+                "20",
+                *bots,
+                "--listen",
+                addr,
+                netns=ns,
+            )
+            for n, (ns, addr) in enumerate(zip(others, addrs, strict=True), 1)
+        ]
+        everyone = [host, *joiners]
+        codes = peers.wait(everyone, 300)
+        assert codes == [0, 0, 0, 0], "\n".join(p.dump() for p in everyone)
+        for joiner in joiners:
+            expected = (
+                "joining Six at fe80::" if where == "link-local" else f"joining Six at {addr0}:"
+            )
+            assert expected in joiner.text(), joiner.dump()
+        assert len({p.transcript().read_bytes() for p in everyone}) == 1
+        assert verify(host.transcript()).startswith("OK")
+
+
+def _wait_for_link_local(ns: str) -> None:
+    """Until duplicate address detection has passed for the fe80:: address."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        shown = subprocess.run(
+            ["ip", "-n", ns, "-6", "addr", "show", "scope", "link"],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        if "fe80::" in shown.stdout and "tentative" not in shown.stdout:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"no usable link-local address in {ns}")
