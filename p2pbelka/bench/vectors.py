@@ -2,9 +2,11 @@
 
 ``python -m p2pbelka.bench.vectors DIR`` writes ``DIR/first-deal.p2pb`` (the
 transcript prefix) and ``DIR/first-deal.json`` (every record's type, seat, seq
-and hash, and the audited first deal).  A second implementation checks itself
-by verifying the transcript and recomputing those hashes; the reference
-implementation also regenerates the bytes from the seed (tests/protocol/test_vectors.py).
+and hash, what ``verify`` says of the file, and the audited first deal; each
+field is described in protocol/SPEC.md section 5.2).  A second implementation
+checks itself by verifying the transcript and recomputing those hashes; the
+reference implementation also regenerates the bytes from the seed
+(tests/protocol/test_vectors.py).
 """
 
 from __future__ import annotations
@@ -20,9 +22,14 @@ from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
+from p2pbelka.table.verify import verify_bytes
 
 SEED = 1
 NAME = "first-deal"
+ABOUT = (
+    "p2pbelka game-protocol test vector: a fixed-seed game up to the end of its first deal;"
+    " every field is described in protocol/SPEC.md section 5.2. Bytes are hex."
+)
 
 
 def generate(seed: int = SEED) -> tuple[bytes, dict[str, Any]]:
@@ -37,7 +44,9 @@ def generate(seed: int = SEED) -> tuple[bytes, dict[str, Any]]:
     audited = next(e for e in events[0] if isinstance(e, ev.DealAudited))
     data = dump_transcript(envelopes)
     seats = [s.key for s in game.setup().seats]
+    report = verify_bytes(data)
     description = {
+        "about": ABOUT,
         "seed": seed,
         "game_id": game.game_id.hex(),
         "seat_keys": [k.hex() for k in seats],
@@ -53,7 +62,12 @@ def generate(seed: int = SEED) -> tuple[bytes, dict[str, Any]]:
             }
             for e in envelopes
         ],
-        "first_deal": audited.summary,
+        "verify": {
+            "verdict": report.verdict.split(":", 1)[0],
+            "records": report.records,
+            "faults": [str(f) for f in report.faults],
+        },
+        "first_deal": {"deal_id": audited.deal_id, **audited.summary},
     }
     return data, description
 

@@ -21,8 +21,14 @@ def test_first_deal_vector_verifies_and_matches_its_description() -> None:
     assert [r.envelope.digest.hex() for r in records] == [r["hash"] for r in description["records"]]
     report = verify_bytes(data)
     assert report.error is None and not report.aborted
-    assert report.deals[0]["card_points"] == description["first_deal"]["card_points"]
-    assert report.deals[0]["hands"] == description["first_deal"]["hands"]
+    assert report.deals[0] == description["first_deal"]
+    expected = description["verify"]
+    assert report.verdict.split(":", 1)[0] == expected["verdict"] == "INCOMPLETE"
+    assert report.records == expected["records"] == len(records)
+    assert [str(f) for f in report.faults] == expected["faults"] == []
+    first = description["first_deal"]
+    assert first["number"] == first["deal_id"] - 1
+    assert first["deal_id"] == description["records"][-1]["deal"] == 1
 
 
 def test_the_seeded_game_regenerates_the_same_bytes() -> None:
