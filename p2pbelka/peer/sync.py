@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from p2pbelka.bots.base import Bot
 from p2pbelka.peer.player import pump
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.codec import ProtocolError
+from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope, seal_envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 
@@ -30,7 +34,7 @@ def run_sync(
     deliver: Deliver | None = None,
     resend: bool = True,
     give_up: bool = False,
-    until: Callable[[], bool] | None = None,
+    until: Callable[[list[list[ev.Event]]], bool] | None = None,
     max_deliveries: int = 1_000_000,
 ) -> list[list[ev.Event]]:
     """Deliver every envelope to every other table until nothing moves; return each
@@ -41,14 +45,14 @@ def run_sync(
     ``deliver`` like any envelope.  A seat whose peers still wait for it is left
     waiting, unless ``give_up``: then every stuck table gives up as a driver's
     timeout would (``abandon``: the game ends disputed) and what that sends is
-    delivered too.  ``until``: stop as soon as it says so (a test that needs only
-    the first deal)."""
+    delivered too.  ``until``: stop as soon as it says so, given every table's
+    events so far (a test that needs only the first deal)."""
     events: list[list[ev.Event]] = [[] for _ in tables]
     queue: deque[tuple[int, bytes]] = deque()
     for _ in range(max_deliveries):
         for seat, table in enumerate(tables):
             _collect(table, bots[seat], events[seat], queue, seat, tamper)
-        if until is not None and until():
+        if until is not None and until(events):
             return events
         if not queue:
             if resend and _resend_round(tables, deliver):
@@ -102,3 +106,75 @@ def _collect(
     for raw in pump(table, bot, log):
         for sent in tamper(seat, raw) if tamper else [raw]:
             queue.append((seat, sent))
+
+
+# -- a dishonest network, for tests and vectors ------------------------------------------
+
+
+class Fork:
+    """A ``deliver`` hook: ``cheater`` tells ``victim`` something else.
+
+    From the first envelope that ``change`` alters (it returns the other message,
+    or None to leave an envelope alone), the victim gets a second chain of the
+    cheater's: every later envelope re-chained to it and signed again, its view
+    of its own chain to match, so nothing is wrong on its face.  Resends of the
+    same envelope by the cheater get the same twin."""
+
+    def __init__(
+        self,
+        signer: Signer,
+        cheater: int,
+        victim: int,
+        change: Callable[[Envelope], m.Message | None],
+    ) -> None:
+        self.signer, self.cheater, self.victim, self.change = signer, cheater, victim, change
+        self.fork_seq: int | None = None
+        self.twins: dict[int, Envelope] = {}
+
+    def __call__(self, source: int, dest: int, raw: bytes) -> bytes | None:
+        # Only what the cheater sends itself: honest peers' relays reach the victim
+        # untouched (links are authenticated and encrypted).
+        if source != self.cheater or dest != self.victim:
+            return raw
+        try:
+            envelope = open_envelope(raw)
+        except ProtocolError:
+            return raw
+        if envelope.sender != self.signer.public_key:
+            return raw
+        if envelope.seq in self.twins:
+            return self.twins[envelope.seq].raw
+        msg: m.Message | None = envelope.msg
+        if self.fork_seq is None:
+            msg = self.change(envelope)
+            if msg is None:
+                return raw
+            self.fork_seq = envelope.seq
+        elif envelope.seq < self.fork_seq:
+            return raw
+        assert msg is not None
+        before = self.twins.get(envelope.seq - 1)
+        prev = before.digest if before is not None else envelope.prev
+        view = tuple(
+            (envelope.seq, prev) if s == self.cheater else entry
+            for s, entry in enumerate(envelope.view)
+        )
+        twin = seal_envelope(
+            self.signer, envelope.game, envelope.deal, envelope.seq, prev, msg, view
+        )
+        self.twins[envelope.seq] = twin
+        return twin.raw
+
+
+def resign(signer: Signer, envelope: Envelope, **changes: Any) -> bytes:
+    """``envelope`` signed again with some fields changed (``msg``, ``view``, ...)."""
+    fields: dict[str, Any] = {
+        "game": envelope.game,
+        "deal": envelope.deal,
+        "seq": envelope.seq,
+        "prev": envelope.prev,
+        "msg": envelope.msg,
+        "view": envelope.view,
+        **changes,
+    }
+    return seal_envelope(signer, **fields).raw

@@ -167,7 +167,8 @@ async def test_garbage_from_a_connection_is_rejected_and_the_game_goes_on(
                 forged.raw,
                 other.raw,
                 bad_sig,
-                early.raw,
+                # Not ``early`` itself: a second envelope signed with seat 3's key for a
+                # place seat 3 will fill is proof of equivocation, and ends the game.
             ):
                 await channel.send(payload)
             await trio.sleep(0.2)

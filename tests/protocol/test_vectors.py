@@ -6,6 +6,11 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
+
+from p2pbelka.bench.scenarios import SCENARIOS as SCENARIOS_BY_NAME
+from p2pbelka.bench.scenarios import Scenario
+from p2pbelka.bench.scenarios import generate as generate_scenario
 from p2pbelka.bench.vectors import generate
 from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.table.verify import verify_bytes
@@ -35,3 +40,20 @@ def test_the_seeded_game_regenerates_the_same_bytes() -> None:
     data, description = generate()
     assert data == (VECTORS / "first-deal.p2pb").read_bytes()
     assert description == json.loads((VECTORS / "first-deal.json").read_text(encoding="utf-8"))
+
+
+SCENARIOS = VECTORS / "scenarios"
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS_BY_NAME, ids=lambda s: s.name)
+def test_scenario_vectors_verify_and_regenerate(scenario: Scenario) -> None:
+    data = (SCENARIOS / f"{scenario.name}.p2pb").read_bytes()
+    description = json.loads((SCENARIOS / f"{scenario.name}.json").read_text(encoding="utf-8"))
+    report = verify_bytes(data)
+    assert report.verdict.split(":", 1)[0] == description["verify"]["verdict"]
+    assert report.records == len(description["records"])
+    assert [r.envelope.digest.hex() for r in iter_records(data)] == [
+        r["hash"] for r in description["records"]
+    ]
+    regenerated, _ = generate_scenario(scenario)
+    assert regenerated == data, "the scenario no longer regenerates byte for byte"

@@ -165,7 +165,7 @@ def test_evidence_that_proves_nothing_is_the_senders_fault() -> None:
     from p2pbelka.peer.sync import run_sync
 
     bots = [make_bot("random", s) for s in range(4)]
-    run_sync(tables, bots, until=lambda: tables[0].deal_id >= 1)
+    run_sync(tables, bots, until=lambda events: tables[0].deal_id >= 1)
     honest = tables[1].transcript[-1]
     bogus = resign(
         signer,
@@ -192,7 +192,9 @@ def _positions_of(game: LocalGame, seat: int) -> set[int]:
     from p2pbelka.bots import make_bot
     from p2pbelka.peer.sync import run_sync
 
-    run_sync(probe, [make_bot("random", s) for s in range(4)], until=lambda: probe[0].deal_id >= 1)
+    run_sync(
+        probe, [make_bot("random", s) for s in range(4)], until=lambda events: probe[0].deal_id >= 1
+    )
     return set(probe[0].round.deck.positions_of(seat))
 
 

@@ -1,0 +1,244 @@
+"""Game-protocol vectors for what the first deal never reaches: re-deals, the eggs
+choice, seat suits, the eyes count, the ace rule, and deals that end PROVEN or
+DISPUTED.
+
+``python -m p2pbelka.bench.scenarios DIR`` writes ``DIR/scenarios/NAME.p2pb`` and
+``NAME.json`` for each scenario below: a seeded game between random bots, cut
+after the deal that shows the case (the whole transcript of an honest seat for
+the two endings).  Each JSON gives the seed, the rules, every record's hash and
+what ``verify`` says (verdict, faults, the audited deals), as in
+``first-deal.json`` (protocol/SPEC.md section 5.2).  The seeds were found once
+by search and are fixed here, so the bytes are reproducible.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from p2pbelka.bots.base import Bot, RandomBot
+from p2pbelka.peer.local import LocalGame
+from p2pbelka.peer.sync import Deliver, Fork, Tamper, resign, run_sync
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.envelope import Envelope, open_envelope
+from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.rules.game import GameState
+from p2pbelka.table import events as ev
+from p2pbelka.table.session import Table
+from p2pbelka.table.verify import verify_bytes
+
+CHEATER = 2
+
+
+class ClaimsEveryRedeal(RandomBot):
+    """A random player that always asks for a re-deal when its hand allows one."""
+
+    def claim_redeal(self, game: GameState, seat: int) -> bool:
+        return True
+
+
+Done = Callable[[list[ev.Event]], bool]
+"""Given seat 0's events so far: does the last deal show the case?"""
+
+
+@dataclass
+class Scenario:
+    name: str
+    seed: int
+    what: str
+    done: Done
+    preset: str = "classic"
+    options: dict[str, str] = field(default_factory=dict)
+    bot: type[RandomBot] = RandomBot
+    cheat: str | None = None  # "equivocate" or "lie"
+
+
+def _audited(events: list[ev.Event]) -> list[ev.DealAudited]:
+    return [e for e in events if isinstance(e, ev.DealAudited)]
+
+
+def _played(events: list[ev.Event]) -> list[ev.DealAudited]:
+    return [e for e in _audited(events) if e.summary["redeal_claim"] is None]
+
+
+SCENARIOS = [
+    Scenario(
+        "redeal",
+        3,
+        "a re-deal claimed (the claimant's hand opened to all), then the same dealer deals",
+        lambda evs: any(e.summary["redeal_claim"] is not None for e in _audited(evs)),
+        bot=ClaimsEveryRedeal,
+    ),
+    Scenario(
+        "three-redeals",
+        57,
+        "three re-deals in a row: the classic point to the team not dealing",
+        lambda evs: any("three re-deals" in " ".join(e.summary["notes"]) for e in _audited(evs)),
+        bot=ClaimsEveryRedeal,
+    ),
+    Scenario(
+        "eggs-choice",
+        0,
+        "60:60, then the winners of the next deal choose plus4 or the title",
+        lambda evs: any(isinstance(e, ev.EggsChosen) for e in evs),
+    ),
+    Scenario(
+        "seat-suits",
+        5,
+        "the second played deal: the trump is the J♣ holder's seat suit",
+        lambda evs: len(_played(evs)) >= 2,
+    ),
+    Scenario(
+        "eyes",
+        6,
+        "the eyes count (preset eyes): a played deal scored in eyes",
+        lambda evs: len(_played(evs)) >= 1,
+        preset="eyes",
+    ),
+    Scenario(
+        "ace-rule",
+        7,
+        "option no_unled_ace_discard=on: a deal played under the ace rule",
+        lambda evs: len(_played(evs)) >= 1,
+        options={"no_unled_ace_discard": "on"},
+    ),
+    Scenario(
+        "proven",
+        8,
+        f"seat {CHEATER} sends seat 3 another copy of its shares: the two signed copies meet,"
+        " and the deal ends CHEATING PROVEN with an evidence record",
+        lambda evs: False,
+        cheat="equivocate",
+    ),
+    Scenario(
+        "disputed",
+        9,
+        f"seat {CHEATER}'s deal_end carries a view of seat 1's chain that no envelope backs:"
+        " the deal ends DISPUTED with a dispute record",
+        lambda evs: False,
+        cheat="lie",
+    ),
+]
+
+
+def _network(game: LocalGame, cheat: str | None) -> tuple[Tamper | None, Deliver | None]:
+    signer = game.signers[CHEATER]
+    if cheat == "equivocate":
+
+        def other_shares(envelope: Envelope) -> m.Message | None:
+            if not isinstance(envelope.msg, m.SharesMsg):
+                return None
+            return m.SharesMsg(tuple(reversed(envelope.msg.shares)))
+
+        return None, Fork(signer, CHEATER, 3, other_shares)
+    if cheat == "lie":
+
+        def lie(seat: int, raw: bytes) -> list[bytes]:
+            envelope = open_envelope(raw)
+            if seat != CHEATER or not isinstance(envelope.msg, m.DealEndMsg):
+                return [raw]
+            view = list(envelope.view)
+            view[1] = (view[1][0], bytes(32 * [7]))
+            return [resign(signer, envelope, view=tuple(view))]
+
+        return lie, None
+    return None, None
+
+
+def play(scenario: Scenario, seed: int) -> tuple[list[Table], list[Envelope]] | None:
+    """Play ``scenario`` with ``seed``; the tables and seat 0's transcript, cut after
+    the deal that shows the case, or None if the game never shows it."""
+    game = LocalGame.seeded(seed, scenario.preset, scenario.options)
+    tables = game.make_tables()
+    bots: list[Bot] = [scenario.bot(seed * 10 + s) for s in range(4)]
+    tamper, deliver = _network(game, scenario.cheat)
+    target: list[int] = []
+
+    def stop(events: list[list[ev.Event]]) -> bool:
+        if not target and scenario.done(events[0]):
+            target.append(tables[0].deal_id)
+        return bool(target) and (tables[0].deal_id > target[0] or tables[0].finished)
+
+    until = None if scenario.cheat else stop
+    run_sync(tables, bots, tamper=tamper, deliver=deliver, give_up=True, until=until)
+    transcript = list(tables[0].transcript)
+    if scenario.cheat:
+        return tables, transcript
+    if not target:
+        return None
+    last = max(i for i, e in enumerate(transcript) if e.deal == target[0])
+    return tables, transcript[: last + 1]
+
+
+def describe(scenario: Scenario, seed: int, envelopes: list[Envelope]) -> dict[str, Any]:
+    data = dump_transcript(envelopes)
+    report = verify_bytes(data)
+    setup = envelopes[0].msg
+    assert isinstance(setup, m.TableMsg)
+    seats = [s.key for s in setup.seats]
+    return {
+        "about": f"p2pbelka game-protocol scenario vector: {scenario.what}."
+        " Fields as in first-deal.json (protocol/SPEC.md section 5.2). Bytes are hex.",
+        "seed": seed,
+        "preset": scenario.preset,
+        "options": scenario.options,
+        "game_id": envelopes[0].game.hex(),
+        "seat_keys": [k.hex() for k in seats],
+        "transcript_sha256": hashlib.sha256(data).hexdigest(),
+        "transcript_bytes": len(data),
+        "records": [
+            {
+                "type": e.type,
+                "seat": seats.index(e.sender),
+                "seq": e.seq,
+                "deal": e.deal,
+                "hash": e.digest.hex(),
+            }
+            for e in envelopes
+        ],
+        "verify": {
+            "verdict": report.verdict.split(":", 1)[0],
+            "records": report.records,
+            "faults": [
+                {"seat": f.seat, "what": f.what, "proven": f.proven, "fatal": f.fatal}
+                for f in report.faults
+            ],
+        },
+        "deals": report.deals,
+    }
+
+
+def generate(scenario: Scenario) -> tuple[bytes, dict[str, Any]]:
+    played = play(scenario, scenario.seed)
+    if played is None:
+        raise RuntimeError(f"seed {scenario.seed} does not show {scenario.name}")
+    _tables, envelopes = played
+    return dump_transcript(envelopes), describe(scenario, scenario.seed, envelopes)
+
+
+def search(scenario: Scenario, seeds: range) -> int | None:
+    """The first seed that shows ``scenario`` (how the seeds above were found)."""
+    for seed in seeds:
+        if play(scenario, seed) is not None:
+            return seed
+    return None
+
+
+def main(argv: list[str]) -> int:
+    out = (Path(argv[0]) if argv else Path("protocol/vectors")) / "scenarios"
+    out.mkdir(parents=True, exist_ok=True)
+    for scenario in SCENARIOS:
+        data, description = generate(scenario)
+        (out / f"{scenario.name}.p2pb").write_bytes(data)
+        text = json.dumps(description, indent=1, ensure_ascii=False, default=str)
+        (out / f"{scenario.name}.json").write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,3 @@
+"""Fixtures for the table tests.  Helpers: ``helpers`` (a seeded game run synchronously, dishonest
+tables, forked chains).
+"""
