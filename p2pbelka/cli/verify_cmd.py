@@ -20,12 +20,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from p2pbelka.net.oserrors import explain
     from p2pbelka.table.verify import verify_bytes
 
     try:
         data = args.file.read_bytes()
     except OSError as exc:
-        print(f"p2pbelka verify: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        print(f"p2pbelka verify: {explain(exc, str(args.file))}", file=sys.stderr)
         return 2
     report = verify_bytes(data)
     if args.record is not None and report.game is not None and report.game.history:
