@@ -212,7 +212,7 @@ async def host_game(
     net = net or NetOptions()
     options = dict(options or {})
     _check_rules(preset, options)
-    game_id = new_table_id()
+    game_id = net.game_id or new_table_id()
     started = trio.Event()
     holder = MeshHolder()
     async with trio.open_nursery() as nursery:
