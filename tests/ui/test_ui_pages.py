@@ -19,29 +19,10 @@ from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.text import RED_STYLE, red_suits, sides
 from p2pbelka.ui.view import TableView
+from tests.ui.summaries import summary
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 NAMES = ["Alma", "Bolat", "Saule", "Nurlan"]
-
-
-def summary(**changes: object) -> dict[str, object]:
-    base: dict[str, object] = {
-        "number": 0,
-        "dealer": 3,
-        "trump": "C",
-        "trump_team": 0,
-        "hands": ["JC AC", "7D 8D", "9H TH", "KS QS"],
-        "redeal_claim": None,
-        "tricks": [{"leader": 0, "cards": "JC 7D 9H KS", "winner": 0}],
-        "card_points": [70, 50],
-        "awarded": [1, 0],
-        "score": [1, 0],
-        "offenses": [],
-        "notes": [],
-        "cards_checked": 32,
-        "faults": [],
-    }
-    return {**base, **changes}
 
 
 def played_view() -> TableView:
