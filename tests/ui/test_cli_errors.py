@@ -4,35 +4,18 @@ exit status, never a traceback (the real program, run as a subprocess)."""
 from __future__ import annotations
 
 import argparse
-import os
 import socket
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from p2pbelka.cli.errors import EXIT_BUG, EXIT_INTERRUPTED, EXIT_SETUP, EXIT_USAGE, classify
+from tests.ui.cli import run_cli
 
 
 def run(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env.update(
-        HOME=str(home),
-        XDG_DATA_HOME=str(home / "data"),
-        XDG_CONFIG_HOME=str(home / "config"),
-        USER="tester",
-    )
-    env.pop("P2PBELKA_DEBUG", None)
-    return subprocess.run(
-        [sys.executable, "-m", "p2pbelka.cli.main", *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=home,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-    )
+    return run_cli(home, *argv, check=False)
 
 
 def one_line(done: subprocess.CompletedProcess[str]) -> str:
