@@ -23,7 +23,7 @@ from p2pbelka.cli.errors import EXIT_STATUSES, report_error
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("play_cmd", "play at a table with three bot peers on this machine (the default)"),
     "games": ("games_cmd", "list the saved games, with the commands to resume, verify or replay"),
-    # "replay": ("replay_cmd", "verify a saved game, then show it trick by trick"),
+    "replay": ("replay_cmd", "verify a saved game, then show it trick by trick"),
     "selfplay": ("selfplay_cmd", "play whole games between four bot peers and save the transcript"),
     "verify": ("verify_cmd", "verify a saved transcript: signatures, shuffles, every card"),
     "bench": ("bench_cmd", "print benchmark figures (rules, deal, net, bots)"),

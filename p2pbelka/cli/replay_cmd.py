@@ -1,0 +1,48 @@
+"""``p2pbelka replay FILE``: verify a saved game, then show it trick by trick."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="a saved game (see `p2pbelka games`)")
+    parser.add_argument("--deal", type=int, default=1, help="start at this deal (default 1)")
+    parser.add_argument("--lang", default=None, help="en, ru or kk (default: locale)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from p2pbelka.net.oserrors import explain
+    from p2pbelka.table.verify import verify_bytes
+    from p2pbelka.ui.i18n import LANGUAGES, default_language, set_language
+    from p2pbelka.ui.replay import Replay, ReplayScreen
+
+    if args.lang is not None and args.lang not in LANGUAGES:
+        print(f"p2pbelka replay: --lang expects one of {', '.join(LANGUAGES)}", file=sys.stderr)
+        return 2
+    set_language(args.lang or default_language())
+    try:
+        data = args.file.read_bytes()
+    except OSError as exc:
+        print(f"p2pbelka replay: {explain(exc, str(args.file))}", file=sys.stderr)
+        return 2
+    report = verify_bytes(data)
+    print(report.verdict)
+    if not report.deals:
+        print("p2pbelka replay: no deal was finished in this game: nothing to show")
+        return 0 if report.ok else 1
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        print("p2pbelka replay: needs a terminal (`p2pbelka verify FILE` prints the deals)")
+        return 2
+    replay = Replay(
+        report.deals,
+        list(report.names),
+        verdict=report.verdict,
+        scoring=report.game.options.scoring if report.game is not None else "classic",
+        faults=list(report.faults),
+    )
+    replay.jump(args.deal - 1)
+    ReplayScreen(replay).app.run()
+    return 0 if report.ok else 1
