@@ -14,6 +14,7 @@ import os
 import sys
 import traceback
 from collections.abc import Iterator
+from pathlib import Path
 
 from p2pbelka.net.oserrors import explain, first_os_error
 
@@ -109,3 +110,12 @@ def report_error(prefix: str, exc: BaseException, args: argparse.Namespace) -> i
         traceback.print_exception(exc, file=sys.stderr)
     print(f"{prefix}: {line}", file=sys.stderr)
     return status
+
+
+def read_input(path: Path, command: str) -> bytes | None:
+    """The bytes of a file the player named; None (and one line why) if it cannot be read."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        print(f"p2pbelka {command}: {explain(exc, str(path))}", file=sys.stderr)
+        return None

@@ -14,7 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from p2pbelka.net.oserrors import explain
+    from p2pbelka.cli.errors import EXIT_USAGE, read_input
     from p2pbelka.table.verify import verify_bytes
     from p2pbelka.ui.i18n import LANGUAGES, default_language, set_language
     from p2pbelka.ui.replay import Replay, ReplayScreen
@@ -23,11 +23,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"p2pbelka replay: --lang expects one of {', '.join(LANGUAGES)}", file=sys.stderr)
         return 2
     set_language(args.lang or default_language())
-    try:
-        data = args.file.read_bytes()
-    except OSError as exc:
-        print(f"p2pbelka replay: {explain(exc, str(args.file))}", file=sys.stderr)
-        return 2
+    data = read_input(args.file, "replay")
+    if data is None:
+        return EXIT_USAGE
     report = verify_bytes(data)
     print(report.verdict)
     if not report.deals:
