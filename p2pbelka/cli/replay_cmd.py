@@ -10,18 +10,19 @@ from pathlib import Path
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="a saved game (see `p2pbelka games`)")
     parser.add_argument("--deal", type=int, default=1, help="start at this deal (default 1)")
-    parser.add_argument("--lang", default=None, help="en, ru or kk (default: locale)")
+    from p2pbelka.ui.i18n import LANGUAGES
+
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=None, help="en, ru or kk (default: locale)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import EXIT_USAGE, read_input
     from p2pbelka.table.verify import verify_bytes
-    from p2pbelka.ui.i18n import LANGUAGES, default_language, set_language
+    from p2pbelka.ui.i18n import default_language, set_language
     from p2pbelka.ui.replay import Replay, ReplayScreen
 
-    if args.lang is not None and args.lang not in LANGUAGES:
-        print(f"p2pbelka replay: --lang expects one of {', '.join(LANGUAGES)}", file=sys.stderr)
-        return 2
     set_language(args.lang or default_language())
     data = read_input(args.file, "replay")
     if data is None:

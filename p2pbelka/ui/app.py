@@ -386,7 +386,7 @@ class TableScreen:
             (_("←→/1-8 choose"), None),
             (_("Enter play"), None),
             (_("l last trick"), lambda: self.toggle("last")),
-            (_("s score sheet"), lambda: self.toggle("sheet")),
+            (_("s scores"), lambda: self.toggle("sheet")),
             (_("? rules"), lambda: self.toggle("help")),
             (_("c chat"), lambda: self.app.layout.focus(self.chat)),
             (_("q quit"), self.ask_quit),

@@ -127,9 +127,11 @@ def score_sheet_lines(view: TableView) -> StyleAndTextTuples:
         ),
     ]
     scored = _("eyes") if eyes else _("points")
+    # the column heads, translated outside the f-string so xgettext finds them
+    deal, dealer, trumps = _("deal"), _("dealer"), _("trumps")
+    trump_team, cards, total = _("trump team"), _("cards"), _("total")
     header = (
-        f"{_('deal'):>4}  {_('dealer'):<14} {_('trumps'):<10} {_('trump team'):<10}"
-        f" {_('cards'):>7} {scored:>7} {_('total'):>7}"
+        f"{deal:>4}  {dealer:<14} {trumps:<10} {trump_team:<10} {cards:>7} {scored:>7} {total:>7}"
     )
     out.append(("class:heading", header + "\n"))
     if not view.deal_ends:
@@ -233,6 +235,6 @@ Every deal is shuffled by all four peers together: nobody sees the deck.
 After the last trick the seeds are revealed and every card is checked.
 
 Keys: ←/→ or 1-8 choose a card, Enter plays it (or click it twice),
-l shows the last trick, c writes in the chat, q quits (the game is saved),
-Esc closes this help."""
+l shows the last trick, s the score sheet, c writes in the chat,
+q quits (the game is saved), Esc closes this help."""
     )
