@@ -135,3 +135,11 @@ def test_s_opens_the_score_sheet_and_enter_closes_it() -> None:
 
         run_with_app(screen.app, main)
     assert "Score sheet" in ANSI.sub("", stream.getvalue())
+
+
+def test_a_re_deal_page_names_the_player_not_a_seat_number() -> None:
+    i18n.set_language("en")
+    page = summary(redeal_claim=1, tricks=[], notes=["seat 1 asked for a re-deal"])
+    text = plain_text(reports.deal_end_lines(TableView(names=list(NAMES)), page))
+    assert "Bolat showed the hand and claimed a re-deal" in text
+    assert "Bolat asked for a re-deal" in text and "seat 1" not in text
