@@ -48,8 +48,7 @@ def run(args: argparse.Namespace) -> int:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         print(
-            f"referee: {args.file} is not a JSON game record: line {exc.lineno}"
-            f" column {exc.colno}: {exc.msg}",
+            f"referee: {args.file} is not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}",
             file=sys.stderr,
         )
         return 2
