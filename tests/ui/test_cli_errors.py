@@ -109,3 +109,20 @@ def test_an_unexpected_error_is_one_line_asking_for_a_report() -> None:
     status, line = classify(ZeroDivisionError("oops"), argparse.Namespace())
     assert status == EXIT_BUG
     assert "ZeroDivisionError: oops" in line and "please report" in line
+
+
+def test_an_unusable_data_directory_is_a_set_up_error(tmp_path: Path) -> None:
+    (tmp_path / "data").write_text("a file where the data directory should be")
+    done = run(tmp_path, "games")
+    assert done.returncode == EXIT_SETUP
+    assert "a part of the path is not a directory" in one_line(done)
+
+
+def test_an_unreadable_identity_is_named_with_what_to_do(tmp_path: Path) -> None:
+    folder = tmp_path / "config" / "p2pbelka"
+    folder.mkdir(parents=True)
+    (folder / "identity.pem").write_bytes(b"\x8f not a key")
+    done = run(tmp_path, "join", "--text", "--connect", "127.0.0.1:9")
+    assert done.returncode != 0
+    line = one_line(done)
+    assert "identity.pem is not a private key" in line and "move it away" in line
