@@ -4,6 +4,9 @@ Each subcommand lives in its own module under ``p2pbelka.cli`` with two
 functions: ``add_arguments(parser)`` and ``run(args) -> int``.  Modules are
 imported only when their command runs, so ``p2pbelka referee`` does not pay
 for prompt_toolkit or trio.
+
+Errors a command lets through end here, as one line in a player's words and an
+exit status from :mod:`p2pbelka.cli.errors`; no traceback reaches a user.
 """
 
 from __future__ import annotations
@@ -14,10 +17,13 @@ import sys
 from collections.abc import Sequence
 
 from p2pbelka import __version__
+from p2pbelka.cli.errors import EXIT_STATUSES, report_error
 
 # name -> (module under p2pbelka.cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("play_cmd", "play at a table with three bot peers on this machine (the default)"),
+    "games": ("games_cmd", "list the saved games, with the commands to resume, verify or replay"),
+    "replay": ("replay_cmd", "verify a saved game, then show it trick by trick"),
     "selfplay": ("selfplay_cmd", "play whole games between four bot peers and save the transcript"),
     "verify": ("verify_cmd", "verify a saved transcript: signatures, shuffles, every card"),
     "bench": ("bench_cmd", "print benchmark figures (rules, deal, net, bots)"),
@@ -28,38 +34,62 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "resume": ("resume_cmd", "continue a game after this peer was stopped or crashed"),
 }
 
+DEFAULT_COMMAND = "play"
+TOP_LEVEL_FLAGS = ("-h", "--help", "--version")
 
-def build_parser() -> argparse.ArgumentParser:
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and each command's own (for its usage in errors)."""
     parser = argparse.ArgumentParser(
         prog="p2pbelka",
-        description="Belka on a local network: no server, no trusted dealer, provably fair.",
+        description="Belka on a local network: no server, no trusted dealer, provably fair.\n"
+        "Without a command, `p2pbelka [OPTIONS]` is `p2pbelka play [OPTIONS]`.",
+        epilog="exit status:\n"
+        + "\n".join(f"  {code:<4}{meaning}" for code, meaning in EXIT_STATUSES.items()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"p2pbelka {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands: dict[str, argparse.ArgumentParser] = {}
     for name, (module_name, help_text) in COMMANDS.items():
         command_parser = sub.add_parser(name, help=help_text, description=help_text)
-        module = _command_module(module_name)
-        module.add_arguments(command_parser)
-    return parser
+        _command_module(module_name).add_arguments(command_parser)
+        commands[name] = command_parser
+    return parser, commands
 
 
 def _command_module(module_name: str):  # type: ignore[no-untyped-def]
     return importlib.import_module(f"p2pbelka.cli.{module_name}")
 
 
+def with_default_command(argv: Sequence[str]) -> list[str]:
+    """``p2pbelka --seed 7`` is ``p2pbelka play --seed 7``, as the docs promise."""
+    words = list(argv)
+    if not words or (words[0].startswith("-") and words[0] not in TOP_LEVEL_FLAGS):
+        return [DEFAULT_COMMAND, *words]
+    return words
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    parser, commands = build_parser()
+    args, extra = parser.parse_known_args(with_default_command(argv))
+    if extra:
+        # the command's own usage, not the top-level one: that is where the fix is
+        commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args(["play", *(argv or [])])
-    module = _command_module(COMMANDS[args.command][0])
+    args = parse(sys.argv[1:] if argv is None else argv)
     try:
+        module = _command_module(COMMANDS[args.command][0])
         return int(module.run(args))
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
         return 0
+    except SystemExit:
+        raise
+    except BaseException as exc:  # a group may hold KeyboardInterrupt: report_error sorts it
+        return report_error(f"p2pbelka {args.command}", exc, args)
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how the four peers talk: TCP on this machine (default) or in-process channels",
     )
     parser.add_argument(
-        "--lang", choices=LANGUAGES, default=None, help="en or ru (default: locale)"
+        "--lang", choices=LANGUAGES, default=None, help="en, ru or kk (default: locale)"
     )
 
 

@@ -22,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
+    from p2pbelka.net.oserrors import explain
     from p2pbelka.rules.errors import RuleViolation
     from p2pbelka.rules.recordio import RecordError
 
@@ -31,14 +32,24 @@ def run(args: argparse.Namespace) -> int:
         else:
             with open(args.file, encoding="utf-8") as f:
                 text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"referee: cannot read {args.file}: {exc}", file=sys.stderr)
+    except OSError as exc:
+        print(f"referee: {explain(exc, args.file)}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as exc:
+        byte = exc.object[exc.start]
+        print(
+            f"referee: {args.file} is not a game record: byte {byte:#04x} at offset"
+            f" {exc.start} is not UTF-8 text (a record is JSON; `p2pbelka verify` reads"
+            " saved transcripts)",
+            file=sys.stderr,
+        )
         return 2
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         print(
-            f"referee: not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}", file=sys.stderr
+            f"referee: {args.file} is not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}",
+            file=sys.stderr,
         )
         return 2
     records = _records_module(data)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 
@@ -20,13 +19,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from p2pbelka.cli.errors import EXIT_USAGE, read_input
     from p2pbelka.table.verify import verify_bytes
 
-    try:
-        data = args.file.read_bytes()
-    except OSError as exc:
-        print(f"p2pbelka verify: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
+    data = read_input(args.file, "verify")
+    if data is None:
+        return EXIT_USAGE
     report = verify_bytes(data)
     if args.record is not None and report.game is not None and report.game.history:
         from p2pbelka.rules.records import dump_record

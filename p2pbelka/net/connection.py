@@ -28,6 +28,7 @@ from .errors import (
 from .frames import DEFAULT_MAX_FRAME_SIZE, FrameDecoder, encode_frame
 from .handshake import HANDSHAKE_MAX_MESSAGE, Handshake, HandshakeResult, Role
 from .identity import Identity, fingerprint
+from .oserrors import explain, first_os_error
 
 __all__ = [
     "DEFAULT_HANDSHAKE_TIMEOUT",
@@ -333,8 +334,19 @@ async def dial(
         await trio.sleep(delay * random.uniform(0.5, 1.5))
         delay = min(delay * 2, max_backoff)
     raise ConnectError(
-        f"could not connect to {host}:{port} after {attempt} attempts: {last!r}"
+        f"could not connect to {host}:{port} after {attempt} attempts: {_why(last, host, port)}"
     ) from last
+
+
+def _why(exc: BaseException | None, host: str, port: int) -> str:
+    """The last failure in words: "nothing listens at ...", not a repr."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    os_error = first_os_error(exc) if exc is not None else None
+    if os_error is not None:
+        return explain(os_error, where)
+    if isinstance(exc, trio.TooSlowError):
+        return f"{where} did not answer in time: check the address and the firewall"
+    return str(exc) or type(exc).__name__
 
 
 async def serve_secure(

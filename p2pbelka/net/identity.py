@@ -25,6 +25,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pbelka.edkeys import is_sound_key, verify
 
+from .oserrors import explain
+
 __all__ = [
     "KEY_FILE",
     "MAX_NAME_LENGTH",
@@ -197,8 +199,15 @@ class Identity:
                 log.info("created a new identity in %s", root)
         try:
             loaded = serialization.load_pem_private_key(_read_private(key_path), password=None)
-        except (ValueError, TypeError, OSError) as exc:
-            raise IdentityError(f"cannot read the identity key {key_path.name}: {exc}") from exc
+        except OSError as exc:
+            raise IdentityError(
+                f"cannot read the identity key: {explain(exc, str(key_path))}"
+            ) from exc
+        except (ValueError, TypeError) as exc:
+            raise IdentityError(
+                f"{key_path} is not a private key p2pbelka can read: restore it from a backup,"
+                " or move it away to start a new identity (the others will see a new fingerprint)"
+            ) from exc
         if not isinstance(loaded, Ed25519PrivateKey):
             raise IdentityError(f"{key_path.name} does not hold an Ed25519 key")
 

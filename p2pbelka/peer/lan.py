@@ -339,7 +339,7 @@ async def host_game(
     net = net or NetOptions()
     options = dict(options or {})
     _check_rules(preset, options)
-    game_id = new_table_id()
+    game_id = net.game_id or new_table_id()
     started = trio.Event()
     holder = MeshHolder()
     psk = await trio.to_thread.run_sync(invite_key, invite) if invite else None

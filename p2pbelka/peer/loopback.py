@@ -76,6 +76,9 @@ async def loopback_table(
     if identity is not None:
         ids[0] = identity
     base = net or NetOptions()
+    if rng is not None:
+        # the game id goes into every deal's shuffle and the dealer's lots
+        base = replace(base, game_id=rng.randbytes(16))
     nets = [
         replace(
             base,

@@ -54,6 +54,7 @@ class NetOptions:
     catch_up: float = 3.0  # a resumed peer waits this long for the others' resends
     home: str | os.PathLike[str] | None = None  # the config dir (P2PBELKA_HOME by default)
     fresh_seeds: Callable[[], bytes] | None = None  # reproducible tests only
+    game_id: bytes | None = None  # the host's game id, reproducible games only
 
 
 # --- lobby events, for a front end -----------------------------------------------------

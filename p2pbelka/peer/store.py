@@ -1,4 +1,4 @@
-"""A game's files in the user's config directory: what ``p2pbelka resume`` needs.
+"""A game's files in the user's data directory: what ``p2pbelka resume`` needs.
 
 ``games/<game id hex>/`` holds ``game.json`` (who sits where and how to reach
 them), ``secrets`` (every 32-byte value the table drew from its seed source:
@@ -15,7 +15,7 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -152,9 +152,23 @@ class GameStore:
 
 
 def games_dir(home: str | os.PathLike[str] | None = None) -> Path:
-    root = config_dir(home) / "games"
+    """Where games are kept: ``HOME/games`` for an explicit home (or ``$P2PBELKA_HOME``),
+    else the user's data directory, ``$XDG_DATA_HOME/p2pbelka/games`` (usually
+    ``~/.local/share/p2pbelka/games``); the identity stays in the config directory."""
+    if home is not None or os.environ.get("P2PBELKA_HOME"):
+        root = config_dir(home) / "games"
+    else:
+        root = data_home() / "games"
     root.mkdir(mode=0o700, parents=True, exist_ok=True)
     return root
+
+
+def data_home(environ: Mapping[str, str] | None = None) -> Path:
+    """``$XDG_DATA_HOME/p2pbelka``, else ``~/.local/share/p2pbelka`` (a relative
+    ``XDG_DATA_HOME`` is invalid by the XDG spec and ignored)."""
+    xdg = (os.environ if environ is None else environ).get("XDG_DATA_HOME", "")
+    base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
+    return base / "p2pbelka"
 
 
 def now() -> float:

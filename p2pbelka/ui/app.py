@@ -6,6 +6,7 @@ The screen never touches the table: a move goes out through ``post_move``
 
 from __future__ import annotations
 
+import os
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -28,7 +29,7 @@ from prompt_toolkit.layout import (
     Window,
 )
 from prompt_toolkit.layout.containers import AnyContainer
-from prompt_toolkit.output import Output
+from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.widgets import Frame, TextArea
 
 from p2pbelka.rules.game import EGGS_CHOICES
@@ -37,7 +38,7 @@ from p2pbelka.ui import panels, reports
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.style import STYLE
-from p2pbelka.ui.text import card_label
+from p2pbelka.ui.text import card_label, red_suits
 from p2pbelka.ui.view import TableView
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
@@ -57,7 +58,7 @@ class TableScreen:
     ) -> None:
         self.view = view
         self.post_move = post_move
-        self.overlay: str | None = None  # "help", "last", "deal_end" or "quit"
+        self.overlay: str | None = None  # "help", "last", "sheet", "deal_end" or "quit"
         self.deal_ends_seen = 0
         self.help_scroll = 0
         self.quit_requested = False
@@ -74,6 +75,8 @@ class TableScreen:
             mouse_support=True,
             input=input,
             output=output,
+            # NO_COLOR (no-color.org): no colours at all, whatever the terminal can do
+            color_depth=ColorDepth.DEPTH_1_BIT if os.environ.get("NO_COLOR") else None,
         )
 
     # -- called by the front end after each event -----------------------------------------
@@ -219,6 +222,8 @@ class TableScreen:
         if self.overlay == "deal_end" and self.view.deal_ends:
             summary = self.view.deal_ends[-1]
             return self._report(lambda: reports.deal_end_lines(self.view, summary), True)
+        if self.overlay == "sheet":
+            return self._report(lambda: reports.score_sheet_lines(self.view), True)
         return VSplit(
             [
                 DynamicContainer(self._left),
@@ -260,7 +265,10 @@ class TableScreen:
         )
 
     def _report(self, lines: Callable[[], StyleAndTextTuples], more: bool) -> AnyContainer:
-        parts: list[AnyContainer] = [Window(FormattedTextControl(lines), wrap_lines=True)]
+        def painted() -> StyleAndTextTuples:
+            return red_suits(lines())
+
+        parts: list[AnyContainer] = [Window(FormattedTextControl(painted), wrap_lines=True)]
         if more:
             parts.append(Window(FormattedTextControl(self._continue), height=1))
         return HSplit(parts, style="class:report")
@@ -271,7 +279,12 @@ class TableScreen:
     # -- content -----------------------------------------------------------------------------
 
     def _title(self) -> StyleAndTextTuples:
-        return [("", " " + panels.title_line(self.view))]
+        if self.overlay == "deal_end" and self.view.deal_ends:
+            # the page is about the deal that ended, even once the next one is dealt
+            return red_suits(
+                [("", " " + reports.summary_title(self.view, self.view.deal_ends[-1]))]
+            )
+        return red_suits([("", " " + panels.title_line(self.view))])
 
     def _table(self) -> StyleAndTextTuples:
         return panels.table_panel(self.view, self._left_width()).fragments()
@@ -292,7 +305,7 @@ class TableScreen:
         return panels.score_lines(self.view, RIGHT_WIDTH)
 
     def _seats(self) -> StyleAndTextTuples:
-        return panels.seats_lines(self.view, RIGHT_WIDTH)
+        return red_suits(panels.seats_lines(self.view, RIGHT_WIDTH))
 
     def _log_lines(self) -> list[str]:
         # wrapped here, between words, rather than by the window in mid-word
@@ -302,7 +315,7 @@ class TableScreen:
         return lines
 
     def _log(self) -> StyleAndTextTuples:
-        return [("", "\n".join(self._log_lines()))]
+        return red_suits([("", "\n".join(self._log_lines()))])
 
     def _log_end(self) -> Point:
         return Point(0, max(0, len(self._log_lines()) - 1))
@@ -317,7 +330,7 @@ class TableScreen:
         if trick is None or trick.winner is None:
             return self._continue()
         heading = _("Last trick, taken by {name}.").format(name=self.view.name(trick.winner))
-        return [("class:heading", f" {heading}"), *self._continue()]
+        return [*red_suits([("class:heading", f" {heading}")]), *self._continue()]
 
     def _continue(self) -> StyleAndTextTuples:
         return [("class:button", " " + _("[Enter] continue"), on_click(self.close_overlay))]
@@ -356,6 +369,9 @@ class TableScreen:
             ]
         if view.finished:
             return [("class:status", _("The game has ended. Press q to leave."))]
+        if self.overlay in ("deal_end", "sheet"):
+            # the next deal may already ask for a card: that waits for this page to close
+            return [("class:hint", _("Press Enter to go back to the table."))]
         if view.waiting_for:
             names = ", ".join(view.name(s) for s in view.waiting_for)
             return [("class:status", _("Waiting for {names}…").format(names=names))]
@@ -370,6 +386,7 @@ class TableScreen:
             (_("←→/1-8 choose"), None),
             (_("Enter play"), None),
             (_("l last trick"), lambda: self.toggle("last")),
+            (_("s scores"), lambda: self.toggle("sheet")),
             (_("? rules"), lambda: self.toggle("help")),
             (_("c chat"), lambda: self.app.layout.focus(self.chat)),
             (_("q quit"), self.ask_quit),
@@ -414,7 +431,7 @@ class TableScreen:
 
         @kb.add("enter", filter=playing)
         def _enter(event: KeyPressEvent) -> None:
-            if self.overlay in ("deal_end", "last"):
+            if self.overlay in ("deal_end", "last", "sheet"):
                 self.close_overlay()
             else:
                 self.play(self.view.selected)
@@ -430,6 +447,10 @@ class TableScreen:
         @kb.add("l", filter=playing)
         def _last(event: KeyPressEvent) -> None:
             self.toggle("last")
+
+        @kb.add("s", filter=playing)
+        def _sheet(event: KeyPressEvent) -> None:
+            self.toggle("sheet")
 
         @kb.add("?", filter=free & ~in_lobby)
         def _help(event: KeyPressEvent) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 DOMAIN = "p2pbelka"
 LOCALE_DIR = Path(__file__).with_name("locale")
-LANGUAGES = ("en", "ru")
+LANGUAGES = ("en", "ru", "kk")
 
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"

@@ -9,7 +9,6 @@ loopback TCP exactly as on a LAN (``p2pbelka.peer.loopback``); memory channels
 from __future__ import annotations
 
 import math
-import os
 import random
 import tempfile
 import time
@@ -27,6 +26,7 @@ from p2pbelka.peer.driver import BotFrontEnd, FrontEnd, PeerDriver
 from p2pbelka.peer.lan import NetOptions
 from p2pbelka.peer.local import LocalGame, memory_transports
 from p2pbelka.peer.loopback import BOT_NAMES, loopback_table
+from p2pbelka.peer.store import data_home
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.front import ScreenFrontEnd
@@ -52,10 +52,7 @@ class PlayConfig:
 
 def data_dir(environ: dict[str, str] | None = None) -> Path:
     """Where games are saved: ``$XDG_DATA_HOME/p2pbelka/games``, else ``~/.local/share/...``."""
-    env = os.environ if environ is None else environ
-    xdg = env.get("XDG_DATA_HOME", "")
-    base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
-    return base / "p2pbelka" / "games"
+    return data_home(environ) / "games"
 
 
 def new_transcript_path(directory: Path) -> Path:

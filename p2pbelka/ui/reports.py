@@ -8,7 +8,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pbelka.cards import Suit, parse_cards
 from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label, suit_name, team_name
+from p2pbelka.ui.text import card_label, name_seats, sides, suit_name, team_name
 from p2pbelka.ui.view import TableView, sort_hand
 
 
@@ -50,6 +50,7 @@ def deal_end_lines(view: TableView, summary: dict[str, Any]) -> StyleAndTextTupl
     width = max(len(n) for n in names) + 1
     for seat, hand in enumerate(summary["hands"]):
         out.append(("", f" {view.name(seat).ljust(width)} {_cards(hand, trump)}\n"))
+    out.append(("class:hint", sides(view.me, names) + "\n"))
     claim = summary.get("redeal_claim")
     if claim is not None:
         out.append(
@@ -91,9 +92,79 @@ def deal_end_lines(view: TableView, summary: dict[str, Any]) -> StyleAndTextTupl
         )
     )
     for note in [*summary.get("notes", []), *summary.get("offenses", [])]:
-        out.append(("class:hint", f"· {note}\n"))
+        out.append(("class:hint", f"· {name_seats(note, names)}\n"))
     out.append(verdict(summary))
     out.append(("", "\n"))
+    return out
+
+
+def summary_title(view: TableView, summary: dict[str, Any]) -> str:
+    """The title line of a finished deal's page: that deal, not the one now dealt."""
+    return " · ".join(
+        [
+            "p2pbelka",
+            _("deal {n}").format(n=summary["number"] + 1),
+            _("trumps: {suit}").format(suit=suit_name(Suit.parse(summary["trump"]))),
+            _("trump team: {team}").format(team=team_name(summary["trump_team"], view.names)),
+        ]
+    )
+
+
+def score_sheet_lines(view: TableView) -> StyleAndTextTuples:
+    """Every deal so far as players keep it on paper: who dealt, trumps and the trump
+    team, the card points, what the deal scored, the running score, re-deals and fines."""
+    names = view.names
+    eyes = view.scoring == "eyes"
+    out: StyleAndTextTuples = [
+        ("class:heading", _("Score sheet") + "\n"),
+        ("class:hint", sides(view.me, names) + "\n"),
+        (
+            "class:hint",
+            _("Pair A: {team}; pair B: {other}").format(
+                team=team_name(0, names), other=team_name(1, names)
+            )
+            + "\n\n",
+        ),
+    ]
+    scored = _("eyes") if eyes else _("points")
+    # the column heads, translated outside the f-string so xgettext finds them
+    deal, dealer, trumps = _("deal"), _("dealer"), _("trumps")
+    trump_team, cards, total = _("trump team"), _("cards"), _("total")
+    header = (
+        f"{deal:>4}  {dealer:<14} {trumps:<10} {trump_team:<10} {cards:>7} {scored:>7} {total:>7}"
+    )
+    out.append(("class:heading", header + "\n"))
+    if not view.deal_ends:
+        out.append(("class:hint", _("No deal has ended yet.") + "\n"))
+    for summary in view.deal_ends:
+        trump = Suit.parse(summary["trump"])
+        team = "AB"[summary["trump_team"]] if summary.get("trump_team") is not None else "-"
+        claim = summary.get("redeal_claim")
+        cards = "-" if claim is not None else "{}:{}".format(*summary["card_points"])
+        awarded = "{}:{}".format(*summary["awarded"])
+        total = "{}:{}".format(*summary["score"])
+        mark = verdict(summary)
+        out.append(
+            (
+                "",
+                f"{summary['number'] + 1:>4}  {view.name(summary['dealer']):<14}"
+                f" {suit_name(trump):<10} {team:<10} {cards:>7} {awarded:>7} {total:>7} ",
+            )
+        )
+        out.append((mark[0], mark[1][:1] + "\n"))
+        if claim is not None:
+            out.append(
+                (
+                    "class:hint",
+                    "      " + _("re-deal claimed by {name}").format(name=view.name(claim)) + "\n",
+                )
+            )
+        for note in [*summary.get("notes", []), *summary.get("offenses", [])]:
+            if claim is not None and "re-deal" in note and "three" not in note:
+                continue  # said just above, with the name
+            out.append(("class:hint", f"      · {name_seats(note, names)}\n"))
+        for fault in summary.get("faults", []):
+            out.append(("class:verdict.bad", f"      ✘ {view.describe_fault(fault)}\n"))
     return out
 
 
@@ -164,6 +235,6 @@ Every deal is shuffled by all four peers together: nobody sees the deck.
 After the last trick the seeds are revealed and every card is checked.
 
 Keys: ←/→ or 1-8 choose a card, Enter plays it (or click it twice),
-l shows the last trick, c writes in the chat, q quits (the game is saved),
-Esc closes this help."""
+l shows the last trick, s the score sheet, c writes in the chat,
+q quits (the game is saved), Esc closes this help."""
     )

@@ -9,6 +9,7 @@ STYLE = Style.from_dict(
         "hints.button": "bg:ansiblack ansiwhite underline",
         "card": "bg:ansiwhite ansiblack",
         "card.red": "bg:ansiwhite ansired",
+        "suit.red": "ansired",
         "card.legal": "bold",
         "card.dim": "bg:ansigray",
         "card.chosen": "bg:ansiyellow bold",

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
 from p2pbelka.cards import Card, Suit
 from p2pbelka.ui.i18n import _, pgettext
 
@@ -50,3 +54,44 @@ def seat_name(seat: int, names: list[str]) -> str:
 def team_name(team: int, names: list[str]) -> str:
     """A pair by its players' names: seats 0 and 2 are team 0, 1 and 3 team 1."""
     return _("{a} & {b}").format(a=seat_name(team, names), b=seat_name(team + 2, names))
+
+
+def sides(me: int, names: list[str]) -> str:
+    """The two pairs as players say it: "you and Saule against Bolat and Nurlan"."""
+    partner, left, right = (me + 2) % 4, (me + 1) % 4, (me + 3) % 4
+    return _("{me} and {partner} against {left} and {right}").format(
+        me=_("you"),
+        partner=seat_name(partner, names),
+        left=seat_name(left, names),
+        right=seat_name(right, names),
+    )
+
+
+_SEAT_NUMBER = re.compile(r"\bseat (\d)\b")
+
+
+def name_seats(text: str, names: list[str]) -> str:
+    """A note of the rules ("seat 1 asked for a re-deal") with the seat's name in it."""
+    return _SEAT_NUMBER.sub(lambda m: seat_name(int(m.group(1)), names), text)
+
+
+# a card or a suit of hearts or diamonds in running text: "10♥", "Q♦", "♥"
+_RED = re.compile(r"[^\s♥♦♣♠:;,.()\[\]]{0,2}[♥♦]")
+RED_STYLE = "class:suit.red"
+
+
+def red_suits(fragments: StyleAndTextTuples) -> StyleAndTextTuples:
+    """The same text with every ♥ and ♦ card or suit drawn red (♣ ♠ keep their colour)."""
+    out: StyleAndTextTuples = []
+    for fragment in fragments:
+        style, text = fragment[0], fragment[1]
+        rest = fragment[2:]
+        at = 0
+        for match in _RED.finditer(text):
+            if match.start() > at:
+                out.append((style, text[at : match.start()], *rest))
+            out.append((f"{style} {RED_STYLE}".strip(), match.group(), *rest))
+            at = match.end()
+        if at < len(text):
+            out.append((style, text[at:], *rest) if at else fragment)
+    return out

@@ -147,7 +147,7 @@ def test_not_json_and_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture
     code, out = referee(tmp_path, "{not json", capsys)
     assert code == 2 and "not JSON" in out
     assert main(["referee", str(tmp_path / "absent.json")]) == 2
-    assert "cannot read" in capsys.readouterr().err
+    assert "absent.json does not exist" in capsys.readouterr().err
 
 
 def test_stdin_through_a_real_process() -> None:

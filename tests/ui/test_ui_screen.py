@@ -27,6 +27,7 @@ from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.play import data_dir
 from p2pbelka.ui.view import TableView, sort_hand
+from tests.ui.summaries import summary
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 
@@ -232,26 +233,6 @@ def test_the_rules_choices_are_one_key_each(choice: str, keys: str, expected: Mo
 
         run_with_app(screen.app, main)
     assert posted == [expected] and screen.view.choice is None
-
-
-def summary(**changes: object) -> dict[str, object]:
-    base: dict[str, object] = {
-        "number": 0,
-        "dealer": 3,
-        "trump": "C",
-        "trump_team": 0,
-        "hands": ["JC AC", "7D 8D", "9H TH", "KS QS"],
-        "redeal_claim": None,
-        "tricks": [{"leader": 0, "cards": "JC 7D 9H KS", "winner": 0}],
-        "card_points": [70, 50],
-        "awarded": [1, 0],
-        "score": [1, 0],
-        "offenses": [],
-        "notes": [],
-        "cards_checked": 32,
-        "faults": [],
-    }
-    return {**base, **changes}
 
 
 def test_the_end_of_a_deal_names_a_renege_the_audit_charged() -> None:

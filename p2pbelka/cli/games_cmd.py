@@ -1,0 +1,177 @@
+"""``p2pbelka games``: the saved games, newest first, with the commands to resume,
+verify or replay each.
+
+Games live in the user's data directory (``$XDG_DATA_HOME/p2pbelka/games``):
+a local table's transcript as ``belka-<time>.transcript``, a LAN game as a
+directory with its seat's files (what ``resume`` needs).  Reading a game's
+score means verifying it (about a second a game), so what was read is kept in
+the cache directory and read again only when the file changes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--dir", type=Path, default=None, help="list the games in this directory instead"
+    )
+
+
+@dataclass
+class SavedGame:
+    path: str  # the transcript
+    started: float
+    names: list[str] = field(default_factory=list)
+    score: list[int] | None = None
+    deals: int = 0
+    finished: bool = False
+    winner: int | None = None
+    verdict: str = ""
+    game_id: str | None = None  # a LAN game: ``resume`` can continue it
+
+    def commands(self) -> list[tuple[str, str]]:
+        path = shlex.quote(self.path)
+        out = []
+        if self.game_id is not None and not self.finished:
+            out.append(("resume", f"p2pbelka resume {self.game_id[:12]}"))
+        out.append(("verify", f"p2pbelka verify {path}"))
+        out.append(("replay", f"p2pbelka replay {path}"))
+        return out
+
+    def lines(self) -> list[str]:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.started))
+        if self.score is not None and len(self.names) == 4:
+            a, b = self.score
+            n = self.names
+            head = f"{when}  {n[0]} & {n[2]} {a}:{b} {n[1]} & {n[3]}"
+        else:
+            head = f"{when}  " + (", ".join(self.names) or "(no players recorded)")
+        if self.finished:
+            state = "finished"
+            if self.winner is not None and len(self.names) == 4:
+                state += f", {self.names[self.winner]} & {self.names[self.winner + 2]} won"
+        else:
+            state = f"not finished ({self.deals} deals played)"
+        if self.verdict and not self.verdict.startswith(("OK", "INCOMPLETE")):
+            state += f"; {self.verdict}"
+        out = [head, f"  {state}"]
+        out += [f"  {word + ':':<8}{command}" for word, command in self.commands()]
+        return out
+
+
+def cache_path() -> Path:
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "p2pbelka" / "games.json"
+
+
+def load_cache() -> dict[str, Any]:
+    try:
+        data = json.loads(cache_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_cache(cache: dict[str, Any]) -> None:
+    """Best effort: a cache that cannot be written only makes the next listing slower."""
+    path = cache_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(cache), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def read_game(
+    transcript: Path, started: float, game_id: str | None, cache: dict[str, Any]
+) -> SavedGame:
+    """What the transcript says, verified (or from the cache if the file is unchanged)."""
+    stat = transcript.stat()
+    stamp = [stat.st_size, stat.st_mtime_ns]
+    known = cache.get(str(transcript))
+    if isinstance(known, dict) and known.get("stamp") == stamp:
+        try:
+            return SavedGame(**known["game"])
+        except TypeError:
+            pass
+    from p2pbelka.table.verify import verify_bytes
+
+    report = verify_bytes(transcript.read_bytes())
+    game = SavedGame(
+        path=str(transcript),
+        started=started,
+        names=list(report.names),
+        score=list(report.score) if report.score is not None else None,
+        deals=len(report.deals),
+        finished=report.finished or report.aborted,
+        winner=report.winner,
+        verdict=report.verdict,
+        game_id=game_id,
+    )
+    cache[str(transcript)] = {"stamp": stamp, "game": asdict(game)}
+    return game
+
+
+def started_of(path: Path) -> float:
+    """``belka-20261201-045058.transcript`` started then; otherwise the file's time."""
+    stem = path.stem.removeprefix("belka-")[:15]
+    try:
+        return time.mktime(time.strptime(stem, "%Y%m%d-%H%M%S"))
+    except ValueError:
+        return path.stat().st_mtime
+
+
+def saved_games(directories: list[Path]) -> list[SavedGame]:
+    from p2pbelka.peer.store import GameStore
+
+    cache = load_cache()
+    games: list[SavedGame] = []
+    seen: set[Path] = set()
+    for directory in directories:
+        if not directory.is_dir() or directory.resolve() in seen:
+            continue
+        seen.add(directory.resolve())
+        for entry in sorted(directory.iterdir()):
+            if entry.is_file() and entry.suffix == ".transcript":
+                games.append(read_game(entry, started_of(entry), None, cache))
+            elif entry.is_dir() and (entry / "game.json").exists():
+                store = GameStore(entry)
+                try:
+                    meta = store.load_meta()
+                except (OSError, ValueError, TypeError, KeyError):
+                    continue
+                if store.transcript_path.exists():
+                    game = read_game(store.transcript_path, meta.started, meta.game_id, cache)
+                    game.finished = game.finished or meta.finished
+                    games.append(game)
+    save_cache(cache)
+    return sorted(games, key=lambda g: g.started, reverse=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    from p2pbelka.peer.store import games_dir
+    from p2pbelka.ui.play import data_dir
+
+    directories = [args.dir] if args.dir is not None else [data_dir(), games_dir()]
+    games = saved_games(directories)
+    where = directories[0]
+    if not games:
+        print(f"No saved games in {where}. `p2pbelka` opens a table; every game is saved.")
+        return 0
+    print(f"Saved games in {where}, newest first:")
+    for game in games:
+        print()
+        print("\n".join(game.lines()))
+    return 0

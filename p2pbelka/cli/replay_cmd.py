@@ -1,0 +1,47 @@
+"""``p2pbelka replay FILE``: verify a saved game, then show it trick by trick."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="a saved game (see `p2pbelka games`)")
+    parser.add_argument("--deal", type=int, default=1, help="start at this deal (default 1)")
+    from p2pbelka.ui.i18n import LANGUAGES
+
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=None, help="en, ru or kk (default: locale)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from p2pbelka.cli.errors import EXIT_USAGE, read_input
+    from p2pbelka.table.verify import verify_bytes
+    from p2pbelka.ui.i18n import default_language, set_language
+    from p2pbelka.ui.replay import Replay, ReplayScreen
+
+    set_language(args.lang or default_language())
+    data = read_input(args.file, "replay")
+    if data is None:
+        return EXIT_USAGE
+    report = verify_bytes(data)
+    print(report.verdict)
+    if not report.deals:
+        print("p2pbelka replay: no deal was finished in this game: nothing to show")
+        return 0 if report.ok else 1
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        print("p2pbelka replay: needs a terminal (`p2pbelka verify FILE` prints the deals)")
+        return 2
+    replay = Replay(
+        report.deals,
+        list(report.names),
+        verdict=report.verdict,
+        scoring=report.game.options.scoring if report.game is not None else "classic",
+        faults=list(report.faults),
+    )
+    replay.jump(args.deal - 1)
+    ReplayScreen(replay).app.run()
+    return 0 if report.ok else 1

@@ -1,0 +1,314 @@
+"""A verified game shown again at the table, card by card, with every hand open.
+
+The replay is drawn from the verifier's per-deal summaries (hands as dealt,
+the tricks, the scores) and its faults, never from a live table.  A position
+is a deal and how many of its cards have been played; the keys move it.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any
+
+from prompt_toolkit.application import Application, get_app
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, VSplit, Window
+from prompt_toolkit.output import ColorDepth, Output
+
+from p2pbelka.cards import Card, Suit, parse_cards
+from p2pbelka.table import events as ev
+from p2pbelka.ui import panels, reports
+from p2pbelka.ui.i18n import _
+from p2pbelka.ui.style import STYLE
+from p2pbelka.ui.text import card_label, red_suits, suit_name, team_name
+from p2pbelka.ui.view import TableView, TrickView, sort_hand
+
+RIGHT_WIDTH = 34
+
+
+@dataclass
+class Replay:
+    """Where the replay stands: a deal, and how many of its cards are on the table."""
+
+    deals: list[dict[str, Any]]
+    names: list[str]
+    verdict: str = ""
+    scoring: str = "classic"
+    faults: list[ev.Fault] = field(default_factory=list)
+    deal: int = 0
+    played: int = 0
+    typed: str = ""  # a deal number being typed, for the jump
+
+    # -- the position ---------------------------------------------------------------
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        return self.deals[self.deal]
+
+    @property
+    def plays(self) -> list[tuple[int, Card]]:
+        """Every card of this deal in order of play, with who played it."""
+        out = []
+        for trick in self.summary["tricks"]:
+            for i, card in enumerate(parse_cards(trick["cards"])):
+                out.append(((trick["leader"] + i) % 4, card))
+        return out
+
+    def step(self, by: int) -> None:
+        """Forward or back by ``by`` cards, across deals at either end."""
+        target = self.played + by
+        while target > len(self.plays) and self.deal + 1 < len(self.deals):
+            target -= len(self.plays) + 1
+            self.deal += 1
+        while target < 0 and self.deal > 0:
+            self.deal -= 1
+            target += len(self.plays) + 1
+        self.played = max(0, min(target, len(self.plays)))
+
+    def trick_step(self, by: int) -> None:
+        """To the end of the next trick (or the start of this one, going back)."""
+        if by > 0:
+            self.step(4 - self.played % 4 if self.played % 4 else 4)
+        else:
+            self.step(-(self.played % 4 or 4))
+
+    def jump(self, deal: int) -> None:
+        """To the start of ``deal`` (counted from 0), kept within the game."""
+        self.deal = max(0, min(deal, len(self.deals) - 1))
+        self.played = 0
+
+    def trick(self) -> TrickView | None:
+        """The trick on the table: the cards of the one in progress, or the last one
+        complete (with its winner) right after its fourth card."""
+        if self.played == 0:
+            return None
+        index = (self.played - 1) // 4
+        trick = self.summary["tricks"][index]
+        cards = parse_cards(trick["cards"])[: self.played - 4 * index]
+        winner = trick["winner"] if len(cards) == 4 else None
+        return TrickView(trick["leader"], cards, winner)
+
+    def hands(self) -> list[list[Card]]:
+        """Each seat's cards still in hand, trumps first."""
+        played = {card for _seat, card in self.plays[: self.played]}
+        trump = Suit.parse(self.summary["trump"])
+        return [
+            sort_hand([c for c in parse_cards(hand) if c not in played], trump)
+            for hand in self.summary["hands"]
+        ]
+
+    def deal_faults(self) -> list[ev.Fault]:
+        return [f for f in self.faults if f.deal == self.summary.get("deal_id")]
+
+    def view(self) -> TableView:
+        """A table view of this position, for the table panel."""
+        summary = self.summary
+        trick = self.trick()
+        view = TableView(names=list(self.names), scoring=self.scoring)
+        view.dealer = summary["dealer"]
+        view.deal_number = summary["number"]
+        view.trump = Suit.parse(summary["trump"])
+        view.trump_team = summary["trump_team"]
+        view.trick = trick
+        if trick is not None and trick.winner is None:
+            view.turn = (trick.leader + len(trick.cards)) % 4
+        elif self.played < len(self.plays):
+            view.turn = self.plays[self.played][0]
+        return view
+
+
+# -- what is drawn --------------------------------------------------------------------
+
+
+def title(replay: Replay) -> str:
+    summary = replay.summary
+    return " · ".join(
+        [
+            _("p2pbelka replay"),
+            _("deal {n} of {m}").format(n=replay.deal + 1, m=len(replay.deals)),
+            _("trumps: {suit}").format(suit=suit_name(Suit.parse(summary["trump"]))),
+            _("trump team: {team}").format(team=team_name(summary["trump_team"], replay.names)),
+        ]
+    )
+
+
+def hands_lines(replay: Replay, width: int) -> StyleAndTextTuples:
+    """All four hands, open, each seat's remaining cards on its line."""
+    view = replay.view()
+    out: StyleAndTextTuples = [("class:heading", _("Hands") + "\n")]
+    for seat, hand in enumerate(replay.hands()):
+        mark = "▶" if view.turn == seat else " "
+        name = view.name(seat).ljust(15)
+        cards = " ".join(card_label(c).ljust(3) for c in hand)
+        out.append(("class:seat.turn" if view.turn == seat else "", f"{mark}{name}"))
+        out.append(("", f"{cards}"[: max(0, width - 16)] + "\n"))
+    return out
+
+
+def side_lines(replay: Replay) -> StyleAndTextTuples:
+    """The deal's facts, its score, and the audit's verdict on it."""
+    summary = dict(replay.summary)
+    summary["faults"] = replay.deal_faults()
+    names = replay.names
+    tricks = len(summary["tricks"])
+    out: StyleAndTextTuples = [
+        ("class:heading", _("Deal {n}").format(n=summary["number"] + 1) + "\n"),
+        ("", _("{name} deals.").format(name=replay.view().name(summary["dealer"])) + "\n"),
+        (
+            "class:hint",
+            _("{a} against {b}").format(a=team_name(0, names), b=team_name(1, names)) + "\n",
+        ),
+    ]
+    if summary.get("redeal_claim") is not None:
+        claim = replay.view().name(summary["redeal_claim"])
+        out.append(("", _("{name} claimed a re-deal.").format(name=claim) + "\n"))
+    else:
+        shown = (replay.played - 1) // 4 + 1 if replay.played else 1
+        out.append(("", _("trick {n} of 8").format(n=min(tricks, shown)) + "\n"))
+    a, b = summary["card_points"]
+    out.append(("", _("Card points in the deal {a}:{b}").format(a=a, b=b) + "\n"))
+    key = _("eyes opened") if replay.scoring == "eyes" else _("game points")
+    awarded, score = summary["awarded"], summary["score"]
+    out.append(
+        (
+            "",
+            _("This deal: {what} {a}:{b}; game score {c}:{d}").format(
+                what=key, a=awarded[0], b=awarded[1], c=score[0], d=score[1]
+            )
+            + "\n",
+        )
+    )
+    style, text = reports.verdict(summary)
+    out.append((style, text + "\n"))
+    out.append(("", "\n"))
+    out.append(("class:heading", _("The whole game") + "\n"))
+    out.append(("class:hint", replay.verdict + "\n"))
+    return wrapped(out, RIGHT_WIDTH - 1)
+
+
+def wrapped(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
+    """Each line wrapped between words (a window would cut words in the middle)."""
+    out: StyleAndTextTuples = []
+    for style, text, *_rest in fragments:
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            parts = textwrap.wrap(line, width, subsequent_indent=" ") or [""]
+            end = "\n" if i < len(lines) - 1 else ""
+            out.append((style, "\n".join(parts) + end))
+    return out
+
+
+def hint_line(replay: Replay) -> str:
+    if replay.typed:
+        return " " + _("go to deal {n}: Enter").format(n=replay.typed)
+    return " " + _("←→ card  ↑↓ trick  PgUp/PgDn deal  number+Enter go to deal  q quit")
+
+
+class ReplayScreen:
+    """The replay on the terminal: the table, the open hands, the deal's verdict."""
+
+    def __init__(
+        self, replay: Replay, *, input: Input | None = None, output: Output | None = None
+    ) -> None:
+        import os
+
+        self.replay = replay
+        self.app: Application[None] = Application(
+            layout=Layout(self._root()),
+            key_bindings=self._keys(),
+            style=STYLE,
+            full_screen=True,
+            input=input,
+            output=output,
+            color_depth=ColorDepth.DEPTH_1_BIT if os.environ.get("NO_COLOR") else None,
+        )
+
+    def _width(self) -> int:
+        return max(0, get_app().output.get_size().columns - RIGHT_WIDTH - 1)
+
+    def _root(self) -> HSplit:
+        def table() -> StyleAndTextTuples:
+            return panels.table_panel(self.replay.view(), self._width()).fragments()
+
+        def text(make: Any) -> FormattedTextControl:
+            return FormattedTextControl(lambda: red_suits(make()))
+
+        left = HSplit(
+            [
+                Window(FormattedTextControl(table), height=panels.TABLE_HEIGHT),
+                Window(text(lambda: hands_lines(self.replay, self._width())), height=6),
+                Window(),
+            ]
+        )
+        return HSplit(
+            [
+                Window(
+                    text(lambda: [("", " " + title(self.replay))]), height=1, style="class:title"
+                ),
+                VSplit(
+                    [
+                        left,
+                        Window(width=1, char="│", style="class:rule"),
+                        Window(
+                            text(lambda: side_lines(self.replay)),
+                            width=RIGHT_WIDTH,
+                            wrap_lines=True,
+                        ),
+                    ]
+                ),
+                Window(
+                    FormattedTextControl(lambda: hint_line(self.replay)),
+                    height=1,
+                    style="class:hints",
+                ),
+            ]
+        )
+
+    def _keys(self) -> KeyBindings:
+        kb = KeyBindings()
+        replay = self.replay
+        moves = {
+            "right": lambda: replay.step(1),
+            " ": lambda: replay.step(1),
+            "left": lambda: replay.step(-1),
+            "down": lambda: replay.trick_step(1),
+            "up": lambda: replay.trick_step(-1),
+            "pagedown": lambda: replay.jump(replay.deal + 1),
+            "]": lambda: replay.jump(replay.deal + 1),
+            "pageup": lambda: replay.jump(replay.deal - 1),
+            "[": lambda: replay.jump(replay.deal - 1),
+            "home": lambda: replay.jump(replay.deal),
+        }
+        for key, move in moves.items():
+
+            @kb.add(key)
+            def _move(event: KeyPressEvent, move: Any = move) -> None:
+                replay.typed = ""
+                move()
+
+        for digit in "0123456789":
+
+            @kb.add(digit)
+            def _digit(event: KeyPressEvent) -> None:
+                replay.typed = (replay.typed + event.data)[-4:]
+
+        @kb.add("enter")
+        def _go(event: KeyPressEvent) -> None:
+            if replay.typed:
+                replay.jump(int(replay.typed) - 1)
+                replay.typed = ""
+
+        @kb.add("backspace")
+        def _erase(event: KeyPressEvent) -> None:
+            replay.typed = replay.typed[:-1]
+
+        @kb.add("q")
+        @kb.add("escape", eager=True)
+        @kb.add("c-c")
+        def _quit(event: KeyPressEvent) -> None:
+            event.app.exit()
+
+        return kb
