@@ -167,6 +167,12 @@ async def _pick_table(
             " ask the host which key its screen shows",
             flush=True,
         )
+    if not tables:
+        print(
+            f"no tables heard on this network in {args.wait:g} s; if the host's screen shows"
+            " its address, join with: p2pbelka join --connect HOST:PORT",
+            flush=True,
+        )
     if args.list:
         return None
     candidates = [t for t in (matching_tables(tables, args.table) if args.table else tables)]

@@ -10,6 +10,8 @@ import resource
 import sys
 from typing import TYPE_CHECKING
 
+from p2pbelka.ui.i18n import LANGUAGES
+
 if TYPE_CHECKING:
     from p2pbelka.net.identity import Identity
     from p2pbelka.peer.lan import GameResult, LobbyEvent, NetOptions
@@ -32,7 +34,7 @@ def add_player_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="plain text, a line per event (the default when not at a terminal, or for a bot)",
     )
-    parser.add_argument("--lang", choices=("en", "ru"), default=None, help="screen language")
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help="screen language")
     parser.add_argument(
         "--player", metavar="NAME", help="your name at the table (remembered for next time)"
     )

@@ -56,14 +56,14 @@ def test_a_taken_port_is_a_set_up_error(tmp_path: Path) -> None:
         taken.bind(("0.0.0.0", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = run(tmp_path, "host", "--text", "--lobby-port", str(port))
+        done = run(tmp_path, "host", "--text", "--auto-approve", "--lobby-port", str(port))
     assert done.returncode == EXIT_SETUP
     line = one_line(done)
     assert f"--lobby-port {port}" in line and "already in use" in line
 
 
 def test_an_address_not_on_this_machine_is_a_set_up_error(tmp_path: Path) -> None:
-    done = run(tmp_path, "host", "--text", "--listen", "192.0.2.77")
+    done = run(tmp_path, "host", "--text", "--auto-approve", "--listen", "192.0.2.77")
     assert done.returncode == EXIT_SETUP
     assert "192.0.2.77) is not an address of this machine" in one_line(done)
 
@@ -126,3 +126,13 @@ def test_an_unreadable_identity_is_named_with_what_to_do(tmp_path: Path) -> None
     assert done.returncode != 0
     line = one_line(done)
     assert "identity.pem is not a private key" in line and "move it away" in line
+
+
+def test_no_table_heard_says_so_and_how_to_join_by_address(tmp_path: Path) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    done = run(tmp_path, "join", "--list", "--wait", "0.5", "--beacon-port", str(port))
+    assert "Traceback" not in done.stderr
+    assert "no tables heard on this network in 0.5 s" in done.stdout
+    assert "--connect HOST:PORT" in done.stdout
