@@ -27,6 +27,9 @@ class Phase(StrEnum):
     SHARES = "shares"
     TRUMP = "trump"
     READY = "ready"
+    TURN = "turn"
+    BID = "bid"
+    EXTRA = "extra"
     PLAY = "play"
     REVEAL = "reveal"
     DEAL_END = "deal_end"
@@ -54,6 +57,7 @@ Handler = Callable[["Table", int, Any], None]
 Order = Callable[["Table"], list[int]]
 Own = Callable[["Table"], m.Message | Question | None]
 Then = Callable[["Table"], Phase]
+Slot = Callable[["Table"], int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +74,10 @@ class Step:
     """Envelopes of this phase belong to no deal (deal number 0)."""
     decision: bool = False
     """What is due may be a person's decision, which can take minutes."""
+    slot: Slot | None = None
+    """For a turn-based phase where one seat may send several messages in a row
+    (Belot's bids, declarations and cards): which of them is due, so none is signed
+    twice.  None: the phase's own rule (the speaker's place, or the cards played)."""
 
     @property
     def accepts(self) -> frozenset[str]:
