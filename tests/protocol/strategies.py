@@ -29,5 +29,12 @@ BY_TYPE: dict[str, st.SearchStrategy[m.Message]] = {
     "reveal": st.builds(m.RevealMsg, points),
     "deal_end": st.builds(m.DealEndMsg, st.lists(points, min_size=4, max_size=4).map(tuple)),
     "choice": st.builds(m.ChoiceMsg, st.sampled_from(["plus4", "title"])),
+    "turned": st.builds(m.TurnedMsg, openings, st.booleans()),
+    "bid": st.builds(m.BidMsg, st.sampled_from(m.BELOT_CALLS)),
+    "declare": st.builds(
+        m.DeclareMsg,
+        st.lists(openings, min_size=2, max_size=8, unique_by=lambda o: o.pos).map(tuple),
+    ),
+    "claim": st.just(m.ClaimMsg()),
 }
 MESSAGES = st.one_of(*BY_TYPE.values())

@@ -19,12 +19,14 @@ def play_sync(
     table_types: dict[int, type[Table]] | None = None,
     tamper: Tamper | None = None,
     bot: str = "random",
+    game_name: str = "belka",
+    players: int = 4,
 ) -> tuple[list[Table], list[list[ev.Event]]]:
-    game = LocalGame.seeded(seed, preset, options)
+    game = LocalGame.seeded(seed, preset, options, game=game_name, players=players)
     tables = game.make_tables()
     for seat, cls in (table_types or {}).items():
         tables[seat] = _rebuild(game, seat, cls, tables)
-    bots = [make_bot(bot, seed * 10 + s) for s in range(4)]
+    bots = [make_bot(bot, seed * 10 + s) for s in range(players)]
     events = run_sync(tables, bots, tamper=tamper)
     return tables, events
 

@@ -1,0 +1,127 @@
+"""Dishonest Belot peers: a card not held, a false declaration, a false claim of 1001, a
+wrong share of the turned card.  Each cheater is a real table with its own keys and
+validly signed messages; the honest peers name it, keep the evidence, and verify agrees."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+
+from p2pbelka.fairdeal.group import ED25519
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.rules.belot import core
+from p2pbelka.table import events as ev
+from p2pbelka.table.belot import BelotTrack
+from p2pbelka.table.phase import Question
+from p2pbelka.table.session import Phase, Table
+from p2pbelka.table.verify import verify_bytes
+from tests.table.helpers import faults_of, play_sync
+
+CHEATER = 1
+SCALAR = ED25519.scalar_from_64(bytes(range(64)))
+
+
+def play_belot(
+    seed: int, cheat: type[Table], players: int
+) -> tuple[list[Table], list[list[ev.Event]]]:
+    return play_sync(seed, game_name="belot", players=players, table_types={CHEATER: cheat})
+
+
+def assert_caught(tables: list[Table], events: list[list[ev.Event]], what: str) -> None:
+    for seat, table in enumerate(tables):
+        if seat == CHEATER:
+            continue
+        assert table.phase is Phase.ABORTED, f"seat {seat} did not stop the game"
+        faults = faults_of(events[seat])
+        assert any(f.seat == CHEATER and what in f.what for f in faults), faults
+        assert all(f.evidence or f.seat in (CHEATER, -1) for f in faults)
+    report = verify_bytes(dump_transcript(tables[0].transcript))
+    assert report.error is None and report.aborted
+    assert any(f.seat == CHEATER and what in f.what for f in report.faults)
+    assert "CHEATING PROVEN" in report.verdict
+
+
+def _at_my_lead(table: Table) -> bool:
+    if table.phase is not Phase.PLAY:
+        return False
+    track = table.track
+    assert isinstance(track, BelotTrack)
+    return track.deal.at_lead and track.deal.leader == table.me
+
+
+def _unplayed(table: Table) -> dict[int, int]:
+    rnd = table.round
+    return {p: c for p, c in rnd.my_hand.items() if p not in rnd.played}
+
+
+class PlaysAnotherSeatsCard(Table):
+    def compose(self) -> m.Message | Question | None:
+        if self.phase is Phase.PLAY:
+            deck = self.round.deck
+            assert deck.local is not None
+            pos = next(p for p in range(32) if deck.owners[p] != self.me)
+            return m.PlayMsg(pos, deck.local.share(pos))
+        return super().compose()
+
+
+class DeclaresNothing(Table):
+    """At its first lead, shows three of its cards that make no combination."""
+
+    def compose(self) -> m.Message | Question | None:
+        if _at_my_lead(self):
+            track = self.track
+            assert isinstance(track, BelotTrack) and track.deal.trump is not None
+            trump, fours = int(track.deal.trump), track.game.options.fours
+            for trio_ in combinations(sorted(_unplayed(self).items()), 3):
+                mask = sum(1 << c for _, c in trio_)
+                if core.combination(mask, trump, fours) is None:
+                    return m.DeclareMsg(tuple(self.round.deck.my_opening(p) for p, _ in trio_))
+        return super().compose()
+
+
+class ClaimsTooSoon(Table):
+    """Claims 1001 the first time it may speak after taking a trick."""
+
+    def compose(self) -> m.Message | Question | None:
+        if _at_my_lead(self):
+            track = self.track
+            assert isinstance(track, BelotTrack)
+            if 1 <= len(track.deal.tricks) <= 8:
+                return m.ClaimMsg()
+        return super().compose()
+
+
+class WrongTurnedShare(Table):
+    def compose(self) -> m.Message | Question | None:
+        msg = super().compose()
+        if isinstance(msg, m.TurnedMsg):
+            return m.TurnedMsg(m.Opening(msg.share.pos, SCALAR), msg.hand_ok)
+        return msg
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_playing_a_card_it_was_not_dealt(players: int) -> None:
+    tables, events = play_belot(51, PlaysAnotherSeatsCard, players)
+    assert_caught(tables, events, "was not dealt to this seat")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_false_declaration(players: int) -> None:
+    tables, events = play_belot(52, DeclaresNothing, players)
+    assert_caught(tables, events, "false declaration")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_false_claim_of_1001(players: int) -> None:
+    tables, events = play_belot(53, ClaimsTooSoon, players)
+    assert_caught(tables, events, "false claim of 1001")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_wrong_share_for_the_turned_card(players: int) -> None:
+    tables, events = play_belot(54, WrongTurnedShare, players)
+    assert_caught(tables, events, "share check failed")
+    # nobody saw the turned card: the deal went straight to the reveal and the audit
+    assert not any(isinstance(e, ev.CardTurned) for e in events[0])
