@@ -6,7 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from p2pbelka.bench.vectors import generate
+from p2pbelka.bench.vectors import BELOT_NAME, BELOT_SEED, generate
 from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.table.verify import verify_bytes
 
@@ -29,3 +29,17 @@ def test_the_seeded_game_regenerates_the_same_bytes() -> None:
     data, description = generate()
     assert data == (VECTORS / "first-deal.p2pb").read_bytes()
     assert description == json.loads((VECTORS / "first-deal.json").read_text(encoding="utf-8"))
+
+
+def test_the_belot_vector_verifies_and_regenerates() -> None:
+    data = (VECTORS / f"{BELOT_NAME}.p2pb").read_bytes()
+    description = json.loads((VECTORS / f"{BELOT_NAME}.json").read_text(encoding="utf-8"))
+    assert hashlib.sha256(data).hexdigest() == description["transcript_sha256"]
+    report = verify_bytes(data)
+    assert report.error is None and not report.aborted
+    first = report.deals[0]
+    assert first == {"deal_id": 1, **description["first_deal"]}
+    assert first["declarations"] and first["turned"] and first["stock"]
+    types = {r["type"] for r in description["records"]}
+    assert {"turned", "bid", "declare", "shares", "play", "deal_end"} <= types
+    assert (data, description) == generate(BELOT_SEED, "belot", 3)
