@@ -265,6 +265,14 @@ class ClaimMsg(Message):
     TYPE: ClassVar[str] = "claim"
 
 
+@dataclass(frozen=True, slots=True)
+class UnopenedMsg(Message):
+    """Belot, at the sender's turn to play: its three more positions did not open to
+    distinct cards, so it cannot play (a dispute: the deal goes to the reveal)."""
+
+    TYPE: ClassVar[str] = "unopened"
+
+
 def _parse_turned(body: dict[str, Any]) -> TurnedMsg:
     if type(body["hand_ok"]) is not bool:
         raise ProtocolError("expected true or false", "hand_ok")
@@ -347,6 +355,7 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
     "bid": (frozenset({"call"}), _parse_bid),
     "declare": (frozenset({"cards"}), _parse_declare),
     "claim": (frozenset(), lambda b: ClaimMsg()),
+    "unopened": (frozenset(), lambda b: UnopenedMsg()),
 }
 
 MESSAGE_TYPES = frozenset(_PARSERS)

@@ -429,13 +429,13 @@ def read_extra(table: Table) -> Phase:
     return Phase.PLAY
 
 
-def ask_move(table: Table) -> Question | None:
+def ask_move(table: Table) -> m.Message | Question:
     """At its lead a seat may also declare, or claim 1001; then (always) a card."""
     me = table.me
     assert me is not None
     deal = _track(table).deal
     if deal.hands[me] is None:
-        return None  # its three more did not open: it cannot play (the others time out)
+        return m.UnopenedMsg()  # its three more did not open: it cannot play
     moves: list[mv.Move] = []
     if deal.can_claim(me):
         moves.append(mv.Claim1001())
@@ -483,6 +483,10 @@ def on_claim(table: Table, seat: int, msg: m.ClaimMsg) -> None:
     table.emit(ev.Claimed(seat, track.deal.claim_total(seat)))
 
 
+def on_unopened(table: Table, seat: int, msg: m.UnopenedMsg) -> None:
+    table.dispute(seat, "says its three more cards did not open")
+
+
 def finish_belot_reveal(table: Table) -> Phase:
     track, rnd = _track(table), table.round
 
@@ -512,7 +516,12 @@ PHASES = GamePhases(
         ),
         Phase.EXTRA: shares_step(extra_positions, read_extra),
         Phase.PLAY: Step(
-            {m.PlayMsg: flow.on_play, m.DeclareMsg: on_declare, m.ClaimMsg: on_claim},
+            {
+                m.PlayMsg: flow.on_play,
+                m.DeclareMsg: on_declare,
+                m.ClaimMsg: on_claim,
+                m.UnopenedMsg: on_unopened,
+            },
             flow.whose_card,
             ask_move,
             lambda t: Phase.REVEAL,

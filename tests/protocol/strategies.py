@@ -36,5 +36,6 @@ BY_TYPE: dict[str, st.SearchStrategy[m.Message]] = {
         st.lists(openings, min_size=2, max_size=8, unique_by=lambda o: o.pos).map(tuple),
     ),
     "claim": st.just(m.ClaimMsg()),
+    "unopened": st.just(m.UnopenedMsg()),
 }
 MESSAGES = st.one_of(*BY_TYPE.values())

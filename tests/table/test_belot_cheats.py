@@ -101,6 +101,17 @@ class WrongTurnedShare(Table):
         return msg
 
 
+class WrongExtraShare(Table):
+    """Gives a wrong share for another seat's three more: that seat cannot read them."""
+
+    def compose(self) -> m.Message | Question | None:
+        msg = super().compose()
+        if isinstance(msg, m.SharesMsg) and self.phase is Phase.EXTRA:
+            first = msg.shares[0]
+            return m.SharesMsg((m.Opening(first.pos, SCALAR), *msg.shares[1:]))
+        return msg
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_playing_a_card_it_was_not_dealt(players: int) -> None:
     tables, events = play_belot(51, PlaysAnotherSeatsCard, players)
@@ -125,3 +136,11 @@ def test_a_wrong_share_for_the_turned_card(players: int) -> None:
     assert_caught(tables, events, "share check failed")
     # nobody saw the turned card: the deal went straight to the reveal and the audit
     assert not any(isinstance(e, ev.CardTurned) for e in events[0])
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_wrong_share_for_the_three_more(players: int) -> None:
+    # the victim says so at its turn; the audit names the cheater, not the victim
+    tables, events = play_belot(55, WrongExtraShare, players)
+    assert_caught(tables, events, "share check failed")
+    assert all(f.seat == CHEATER for f in tables[0].faults)
