@@ -24,6 +24,8 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 
 SILENCE_TIMEOUT = 10.0
+BELOT_SEATS = 3
+"""Belot's seats when not said (it is played by 2 or 3)."""
 
 
 @dataclass
@@ -56,11 +58,13 @@ class LocalGame:
         options: dict[str, str] | None = None,
         *,
         game: str = GAME,
-        players: int = SEATS,
+        players: int | None = None,
     ) -> LocalGame:
         """Keys, game id and every deal seed from one integer (reproducible, for tests and
         demos only: a real peer draws its seeds from the OS); ``None`` draws them fresh.
-        ``players`` seats play ``game`` (Belka: 4; Belot: 2 or 3)."""
+        ``players`` seats play ``game`` (Belka: 4; Belot: 2 or 3, by default 3)."""
+        if players is None:
+            players = SEATS if game == GAME else BELOT_SEATS
         names = _names()[:players]
         if seed is None:
             signers = [Signer.generate() for _ in range(players)]

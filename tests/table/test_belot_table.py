@@ -19,6 +19,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.belot import extra_positions, first_positions, turned_position
 from p2pbelka.table.session import Phase
 from p2pbelka.table.verify import verify_bytes
+from tests.table.crash import play_with_a_crash
 from tests.table.helpers import faults_of, play_sync
 
 
@@ -130,3 +131,19 @@ def test_selfplay_plays_belot(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "seat" in capsys.readouterr().out
     assert verify_bytes(path.read_bytes()).ok
     assert cli.main(["selfplay", "--game", "belot", "--players", "4"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("players", "victim", "crash_after", "phase"),
+    [(3, 1, 40, "play"), (2, 0, 150, "bid"), (3, 2, 60, "turn")],
+)
+def test_a_crashed_belot_seat_resumes_and_the_game_finishes(
+    players: int, victim: int, crash_after: int, phase: str
+) -> None:
+    game = LocalGame.seeded(77, game="belot", players=players)
+    tables, crashed_in = play_with_a_crash(game, victim, crash_after, {phase})
+    assert crashed_in == phase
+    assert all(t.over for t in tables), [t.phase for t in tables]
+    data = {dump_transcript(t.transcript) for t in tables}
+    assert len(data) == 1
+    assert verify_bytes(data.pop()).ok
