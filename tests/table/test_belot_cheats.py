@@ -1,17 +1,24 @@
 """Dishonest Belot peers: a card not held, a false declaration, a false claim of 1001, a
-wrong share of the turned card.  Each cheater is a real table with its own keys and
-validly signed messages; the honest peers name it, keep the evidence, and verify agrees."""
+wrong share of the turned card (or of the three more), a renege, equivocation.  Each
+cheater is a real table with its own keys and validly signed messages; the honest peers
+name it, keep the evidence, and verify agrees."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 
 import pytest
 
+from p2pbelka.bots import make_bot
 from p2pbelka.fairdeal.group import ED25519
+from p2pbelka.peer.local import LocalGame
+from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.envelope import open_envelope, seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules.belot import core
+from p2pbelka.rules.belot.deal import DealState
 from p2pbelka.table import events as ev
 from p2pbelka.table.belot import BelotTrack
 from p2pbelka.table.phase import Question
@@ -144,3 +151,81 @@ def test_a_wrong_share_for_the_three_more(players: int) -> None:
     tables, events = play_belot(55, WrongExtraShare, players)
     assert_caught(tables, events, "share check failed")
     assert all(f.seat == CHEATER for f in tables[0].faults)
+
+
+class Reneges(Table):
+    """Plays another suit (or a lower trump) when the rules forbid it, whenever it can.
+    Nobody knows its hand during play, so the audit catches it."""
+
+    def compose(self) -> m.Message | Question | None:
+        if self.phase is Phase.PLAY:
+            deal = self._deal()
+            if deal.trick and deal.turn == self.me and deal.hands[CHEATER] is not None:
+                legal = deal.legal_mask(CHEATER)
+                unplayed = _unplayed(self)
+                illegal = [p for p, c in sorted(unplayed.items()) if not legal >> c & 1]
+                if illegal:
+                    return m.PlayMsg(illegal[0], self.round.deck.my_opening(illegal[0]).key)
+        return super().compose()
+
+    def handle(self, seat: int, msg: m.Message) -> None:
+        if not (isinstance(msg, m.PlayMsg) and seat == self.me):
+            super().handle(seat, msg)
+            return
+        # judge our own card as the others do, with our hand unknown, then take it back
+        track = self.track
+        assert isinstance(track, BelotTrack)
+        hand = self._deal().hands[CHEATER]
+        assert hand is not None
+        track._game = replace(track.game, deal=self._with_hand(None))
+        super().handle(seat, msg)
+        card = self.round.my_hand[msg.pos]
+        if track.game.deal is not None:
+            track._game = replace(track.game, deal=self._with_hand(hand & ~(1 << card)))
+
+    def _deal(self) -> DealState:
+        track = self.track
+        assert isinstance(track, BelotTrack)
+        return track.deal
+
+    def _with_hand(self, hand: int | None) -> DealState:
+        deal = self._deal()
+        hands = tuple(hand if s == CHEATER else h for s, h in enumerate(deal.hands))
+        return replace(deal, hands=hands)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_renege_is_found_by_the_audit(players: int) -> None:
+    tables, events = play_belot(56, Reneges, players)
+    assert_caught(tables, events, "the audited deal breaks the rules")
+    assert tables[0].faults[0].seat == CHEATER
+
+
+def test_telling_different_peers_different_things() -> None:
+    """The cheater keeps two consistent hash chains: seat 2 gets its first shares in
+    another order and every later envelope re-chained to match; the deal-end
+    comparison of chain heads names it."""
+    game = LocalGame.seeded(57, game="belot", players=3)
+    signer = game.signers[CHEATER]
+    tables = game.make_tables()
+    forked: dict[str, bytes] = {}
+
+    def deliver(source: int, dest: int, raw: bytes) -> bytes | None:
+        if source != CHEATER or dest != 2:
+            return raw
+        envelope = open_envelope(raw)
+        msg = envelope.msg
+        if isinstance(msg, m.SharesMsg) and "prev" not in forked:
+            msg = m.SharesMsg(tuple(reversed(msg.shares)))
+        elif "prev" not in forked:
+            return raw
+        prev = forked.get("prev", envelope.prev)
+        twin = seal_envelope(signer, envelope.game, envelope.deal, envelope.seq, prev, msg)
+        forked["prev"] = twin.digest
+        return twin.raw
+
+    events = run_sync(tables, [make_bot("random", s) for s in range(3)], deliver=deliver)
+    for seat in (0, 2):
+        assert tables[seat].phase is Phase.ABORTED
+        faults = faults_of(events[seat])
+        assert any(f.seat == CHEATER and "different peers" in f.what for f in faults), faults
