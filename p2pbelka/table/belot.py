@@ -22,6 +22,7 @@ seat deals.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from p2pbelka.cards import CARDS, Card, format_cards, from_mask
@@ -36,12 +37,22 @@ from p2pbelka.rules.errors import RuleViolation
 from p2pbelka.table import events as ev
 from p2pbelka.table import flow
 from p2pbelka.table import moves as mv
-from p2pbelka.table.audit import audit_deal
+from p2pbelka.table.audit import DealAudit, audit_deal
 from p2pbelka.table.dealdeck import DeckFault
 from p2pbelka.table.errors import MoveRefused
 from p2pbelka.table.events import Fault, Score
-from p2pbelka.table.phase import Abort, GamePhases, Phase, Question, Step, Then, all_seats
-from p2pbelka.table.track import Settlement, TrickDone, TrickSoFar
+from p2pbelka.table.phase import (
+    Abort,
+    GamePhases,
+    Handler,
+    Phase,
+    Question,
+    Step,
+    Then,
+    all_seats,
+)
+from p2pbelka.table.round import DealRound
+from p2pbelka.table.track import GameTrack, Settlement, TrickDone, TrickSoFar
 
 if TYPE_CHECKING:
     from p2pbelka.table.session import Table
@@ -317,7 +328,8 @@ def _deck_fault(table: Table, exc: DeckFault) -> Abort:
 
 
 def shares_step(batch: Callable[[int], range], then: Then) -> Step:
-    """A shares phase opening the positions ``batch(players)`` to their owners."""
+    """A shares phase opening the positions ``batch(players)`` to their owners: the
+    common ``shares`` step with the batch (so whatever else it accepts is kept)."""
 
     def own(table: Table) -> m.Message:
         return m.SharesMsg(tuple(table.round.deck.my_shares(batch(table.n_seats))))
@@ -328,7 +340,8 @@ def shares_step(batch: Callable[[int], range], then: Then) -> Step:
         except DeckFault as exc:
             raise _deck_fault(table, exc) from None
 
-    return Step({m.SharesMsg: on}, all_seats, own, then)
+    common = flow.COMMON_STEPS[Phase.SHARES]
+    return replace(common, handlers={**common.handlers, m.SharesMsg: on}, own=own, then=then)
 
 
 def read_first_six(table: Table) -> Phase:
@@ -487,13 +500,23 @@ def on_unopened(table: Table, seat: int, msg: m.UnopenedMsg) -> None:
     table.dispute(seat, "says its three more cards did not open")
 
 
-def finish_belot_reveal(table: Table) -> Phase:
-    track, rnd = _track(table), table.round
+def audit_belot_deal(rnd: DealRound, track: GameTrack) -> DealAudit:
+    """The common audit, settled from every position (first six, turned, three more)."""
+    assert isinstance(track, BelotTrack)
+    return audit_deal(rnd, track, lambda cards: track.settle_positions(cards, rnd.deal_id))
 
-    def settle(cards: list[int]) -> Settlement:
-        return track.settle_positions(cards, rnd.deal_id)
 
-    return flow.conclude_audit(table, audit_deal(rnd, track, settle))
+def play_step() -> Step:
+    """The common trick play, where the seat to act may also declare, claim or say its
+    three more did not open; one seat sends several messages in a row (``slot``)."""
+    common = flow.COMMON_STEPS[Phase.PLAY]
+    handlers: dict[type[m.Message], Handler] = {
+        **common.handlers,
+        m.DeclareMsg: on_declare,
+        m.ClaimMsg: on_claim,
+        m.UnopenedMsg: on_unopened,
+    }
+    return replace(common, handlers=handlers, own=ask_move, slot=action_slot)
 
 
 def action_slot(table: Table) -> int:
@@ -515,27 +538,11 @@ PHASES = GamePhases(
             slot=action_slot,
         ),
         Phase.EXTRA: shares_step(extra_positions, read_extra),
-        Phase.PLAY: Step(
-            {
-                m.PlayMsg: flow.on_play,
-                m.DeclareMsg: on_declare,
-                m.ClaimMsg: on_claim,
-                m.UnopenedMsg: on_unopened,
-            },
-            flow.whose_card,
-            ask_move,
-            lambda t: Phase.REVEAL,
-            parallel=False,
-            turn_based=True,
-            decision=True,
-            slot=action_slot,
-        ),
-        Phase.REVEAL: Step(
-            {m.RevealMsg: flow.on_reveal}, all_seats, flow.own_reveal, finish_belot_reveal
-        ),
+        Phase.PLAY: play_step(),
     },
     after_shares=Phase.TURN,
     after_deal_end=lambda t: t.next_deal_or_over(),
+    audit=audit_belot_deal,
     moves={
         mv.Bid: lambda t, move: m.BidMsg(move.call),
         mv.Declare: declare,
@@ -543,4 +550,5 @@ PHASES = GamePhases(
     },
 )
 """Belot's place in the schedule: its own shares (the first six only), the turned card,
-bidding, the three more, trick play with declarations and claims, and its audit."""
+bidding, the three more, trick play with declarations and claims, and its audit
+(every other phase, the reveal included, is the common one)."""

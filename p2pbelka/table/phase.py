@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any
 from p2pbelka.protocol import messages as m
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
+from p2pbelka.table.audit import DealAudit, audit_deal
+from p2pbelka.table.round import DealRound
+from p2pbelka.table.track import GameTrack
 
 if TYPE_CHECKING:
     from p2pbelka.table.session import Table
@@ -87,16 +90,20 @@ class Step:
 MoveToMessage = Callable[["Table", Any], m.Message]
 
 
+Audit = Callable[[DealRound, GameTrack], DealAudit]
+
+
 @dataclass(frozen=True, slots=True)
 class GamePhases:
     """What a game adds to the common schedule: its own phases, the phase that
     follows the shares (the hands are read) and the one that follows the deal-end
-    reports, and how each of its moves becomes a message."""
+    reports, how each of its moves becomes a message, and its end-of-deal audit."""
 
     steps: Mapping[Phase, Step]
     after_shares: Phase
     after_deal_end: Callable[[Table], Phase]
     moves: Mapping[type[mv.Move], MoveToMessage]
+    audit: Audit = audit_deal
 
 
 def all_seats(table: Table) -> list[int]:
