@@ -3,10 +3,11 @@
 ``python -m p2pbelka.bench.vectors DIR`` writes ``DIR/first-deal.p2pb`` (the
 transcript prefix) and ``DIR/first-deal.json`` (every record's type, seat, seq
 and hash, what ``verify`` says of the file, and the audited first deal; each
-field is described in protocol/SPEC.md section 5.2).  A second implementation
-checks itself by verifying the transcript and recomputing those hashes; the
-reference implementation also regenerates the bytes from the seed
-(tests/protocol/test_vectors.py).
+field is described in protocol/SPEC.md section 5.2), and the same for a
+three-seat Belot game (``belot-first-deal``: the turned card, bids, a
+declaration).  A second implementation checks itself by verifying the
+transcript and recomputing those hashes; the reference implementation also
+regenerates the bytes from the seed (tests/protocol/test_vectors.py).
 """
 
 from __future__ import annotations
@@ -30,17 +31,22 @@ ABOUT = (
     "p2pbelka game-protocol test vector: a fixed-seed game up to the end of its first deal;"
     " every field is described in protocol/SPEC.md section 5.2. Bytes are hex."
 )
+BELOT_SEED = 2
+"""A three-seat Belot game whose first deal is played, with a declaration."""
+BELOT_NAME = "belot-first-deal"
 
 
-def generate(seed: int = SEED) -> tuple[bytes, dict[str, Any]]:
-    game = LocalGame.seeded(seed)
+def generate(
+    seed: int = SEED, game_name: str = "belka", players: int = 4
+) -> tuple[bytes, dict[str, Any]]:
+    game = LocalGame.seeded(seed, game=game_name, players=players)
     tables = game.make_tables()
-    events = run_sync(tables, [make_bot("random", seed * 10 + s) for s in range(4)])
+    events = run_sync(tables, [make_bot("random", seed * 10 + s) for s in range(players)])
     table = tables[0]
     first_end = next(
         i for i, e in enumerate(table.transcript) if e.type == "deal_end" and e.deal == 1
     )
-    envelopes = table.transcript[: first_end + 4]  # the four deal_end envelopes of deal 1
+    envelopes = table.transcript[: first_end + players]  # every deal_end envelope of deal 1
     audited = next(e for e in events[0] if isinstance(e, ev.DealAudited))
     data = dump_transcript(envelopes)
     seats = [s.key for s in game.setup().seats]
@@ -74,10 +80,13 @@ def generate(seed: int = SEED) -> tuple[bytes, dict[str, Any]]:
 
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else Path("protocol/vectors")
-    data, description = generate()
-    (out / f"{NAME}.p2pb").write_bytes(data)
-    text = json.dumps(description, indent=1, ensure_ascii=False)
-    (out / f"{NAME}.json").write_text(text + "\n", encoding="utf-8")
+    for name, (data, description) in (
+        (NAME, generate()),
+        (BELOT_NAME, generate(BELOT_SEED, "belot", 3)),
+    ):
+        (out / f"{name}.p2pb").write_bytes(data)
+        text = json.dumps(description, indent=1, ensure_ascii=False)
+        (out / f"{name}.json").write_text(text + "\n", encoding="utf-8")
     return 0
 
 

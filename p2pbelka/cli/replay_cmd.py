@@ -27,10 +27,18 @@ def run(args: argparse.Namespace) -> int:
     data = read_input(args.file, "replay")
     if data is None:
         return EXIT_USAGE
+    from p2pbelka.rules.game import GameState
+
     report = verify_bytes(data)
     print(report.verdict)
     if not report.deals:
         print("p2pbelka replay: no deal was finished in this game: nothing to show")
+        return 0 if report.ok else 1
+    if report.game is not None and not isinstance(report.game, GameState):
+        print(
+            "p2pbelka replay: only Belka games can be replayed on screen so far;"
+            " `p2pbelka verify FILE` prints every deal"
+        )
         return 0 if report.ok else 1
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("p2pbelka replay: needs a terminal (`p2pbelka verify FILE` prints the deals)")
@@ -39,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         report.deals,
         list(report.names),
         verdict=report.verdict,
-        scoring=report.game.options.scoring if report.game is not None else "classic",
+        scoring=report.game.options.scoring if isinstance(report.game, GameState) else "classic",
         faults=list(report.faults),
     )
     replay.jump(args.deal - 1)

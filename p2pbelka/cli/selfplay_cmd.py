@@ -1,13 +1,21 @@
-"""``p2pbelka selfplay``: whole games between four bot peers in one process, saved."""
+"""``p2pbelka selfplay``: whole games between bot peers in one process, saved (Belka by
+default; ``--game belot`` with 2 or 3 seats)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game", choices=("belka", "belot"), default="belka", help="the game (default belka)"
+    )
+    parser.add_argument(
+        "--players", type=int, default=None, help="seats: Belka 4; Belot 2 or 3 (default 3)"
+    )
     parser.add_argument("--games", type=int, default=1, help="how many games (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="reproducible keys, deals and bots")
     parser.add_argument("--transcript", type=Path, default=None, help="save the transcript here")
@@ -15,7 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a house rule"
     )
-    parser.add_argument("--bot", default="random", help="bot level for all four seats")
+    parser.add_argument(
+        "--bot",
+        default="random",
+        help="bot level for every seat (Belot: random legal moves until its bots land)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
@@ -33,7 +45,11 @@ def transcript_path(base: Path, game: int, games: int) -> Path:
     return base if games == 1 else base.with_name(f"{base.stem}-{game + 1}{base.suffix}")
 
 
-def describe_deal(deal_id: int, s: dict[str, object]) -> str:
+def describe_deal(deal_id: int, s: dict[str, Any]) -> str:
+    if s.get("game") == "belot":
+        from p2pbelka.cli.verify_cmd import describe_belot_deal
+
+        return f"deal {deal_id}: " + describe_belot_deal(s)
     kind = "re-deal" if s["redeal_claim"] is not None else f"trump {s['trump']}"
     return (
         f"deal {deal_id}: dealer {s['dealer']}, {kind}, card points {s['card_points']},"
@@ -41,12 +57,24 @@ def describe_deal(deal_id: int, s: dict[str, object]) -> str:
     )
 
 
+def seat_count(args: argparse.Namespace) -> int:
+    """The seats of the chosen game (``ValueError`` for a count it is not played by)."""
+    if args.game == "belka":
+        if args.players not in (None, 4):
+            raise ValueError(f"Belka is played by 4, not {args.players}")
+        return 4
+    if args.players not in (None, 2, 3):
+        raise ValueError(f"Belot is played by 2 or 3, not {args.players}")
+    return int(args.players or 3)
+
+
 def run(args: argparse.Namespace) -> int:
-    from p2pbelka.rules.options import options_from
+    from p2pbelka.table.games import track_class
 
     try:
         options = parse_options(args.option)
-        options_from(args.preset, options)
+        args.players = seat_count(args)
+        track_class(args.game).check_rules(args.preset, options)
     except ValueError as exc:
         print(f"p2pbelka selfplay: {exc}", file=sys.stderr)
         return 2
@@ -68,8 +96,10 @@ def play_one(args: argparse.Namespace, k: int, options: dict[str, str]) -> int:
     from p2pbelka.table import events as ev
 
     seed = None if args.seed is None else args.seed * 1000 + k
-    game = LocalGame.seeded(seed, args.preset, options)
-    bots = [make_bot(args.bot, None if seed is None else seed * 10 + s) for s in range(4)]
+    game = LocalGame.seeded(seed, args.preset, options, game=args.game, players=args.players)
+    bots = [
+        make_bot(args.bot, None if seed is None else seed * 10 + s) for s in range(args.players)
+    ]
     path = None if args.transcript is None else transcript_path(args.transcript, k, args.games)
     if path is not None:
         path.unlink(missing_ok=True)
@@ -87,7 +117,10 @@ def play_one(args: argparse.Namespace, k: int, options: dict[str, str]) -> int:
                 print(f"game {k + 1} " + describe_deal(event.deal_id, event.summary))
     final = [e for e in results[0].events if isinstance(e, ev.GameOver | ev.GameAborted)]
     outcome = final[0] if final else None
-    if isinstance(outcome, ev.GameOver):
+    if isinstance(outcome, ev.GameOver) and args.game == "belot":
+        score = ":".join(str(points) for points in outcome.score)
+        print(f"game {k + 1}: seat {outcome.winner} wins {score}")
+    elif isinstance(outcome, ev.GameOver):
         print(f"game {k + 1}: team {outcome.winner} wins {outcome.score[0]}:{outcome.score[1]}")
     else:
         status = 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,9 +28,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     report = verify_bytes(data)
     if args.record is not None and report.game is not None and report.game.history:
-        from p2pbelka.rules.records import dump_record
-
-        args.record.write_text(dump_record(report.game) + "\n", encoding="utf-8")
+        args.record.write_text(record_text(report.game) + "\n", encoding="utf-8")
     if args.json:
         print(
             json.dumps(
@@ -61,14 +60,52 @@ def run(args: argparse.Namespace) -> int:
         if report.names:
             print("players: " + ", ".join(f"{i}={n}" for i, n in enumerate(report.names)))
         for deal in report.deals:
-            kind = "re-deal" if deal["redeal_claim"] is not None else f"trump {deal['trump']}"
-            print(
-                f"deal {deal['deal_id']}: dealer {deal['dealer']}, {kind}, shuffle and 32 cards"
-                f" verified, card points {deal['card_points']}, awarded {deal['awarded']},"
-                f" score {deal['score']}"
-            )
+            print(describe_verified_deal(deal))
         for fault in report.faults:
             print(f"fault: {fault}")
         print(f"{report.records} envelopes checked")
         print(report.verdict)
     return 0 if report.ok else 1
+
+
+def describe_verified_deal(deal: dict[str, Any]) -> str:
+    if deal.get("game") == "belot":
+        return f"deal {deal['deal_id']}: shuffle and 32 cards verified, " + describe_belot_deal(
+            deal
+        )
+    kind = "re-deal" if deal["redeal_claim"] is not None else f"trump {deal['trump']}"
+    return (
+        f"deal {deal['deal_id']}: dealer {deal['dealer']}, {kind}, shuffle and 32 cards"
+        f" verified, card points {deal['card_points']}, awarded {deal['awarded']},"
+        f" score {deal['score']}"
+    )
+
+
+def describe_belot_deal(deal: dict[str, Any]) -> str:
+    """One audited Belot deal on a line: who dealt and took it, the result, the score."""
+    head = f"dealer {deal['dealer']}, turned {deal['turned']}"
+    if deal["void"]:
+        return f"{head}, void (all passed), score {deal['score']}"
+    declared = "; ".join(f"seat {d['seat']} {d['name']} {d['cards']}" for d in deal["declarations"])
+    claim = f", seat {deal['claim']} claimed 1001" if deal["claim"] is not None else ""
+    return (
+        f"{head}, seat {deal['declarer']} plays {deal['trump']},"
+        f" declared [{declared}], totals {deal['totals']}, {deal['result']}{claim},"
+        f" written {deal['written']}, hanging {deal['hanging']}, score {deal['score']}"
+    )
+
+
+def record_text(game: Any) -> str:
+    """The game record of the audited deals (Belka's or Belot's format)."""
+    from p2pbelka.rules.belot.game import BelotGame
+
+    if isinstance(game, BelotGame):
+        from dataclasses import replace
+
+        from p2pbelka.rules.belot.records import dump_record as dump_belot
+
+        # Only audited deals: a deal cut short by a fault holds unknown hands.
+        return dump_belot(replace(game, deal=None))
+    from p2pbelka.rules.records import dump_record
+
+    return dump_record(game)

@@ -1,4 +1,4 @@
-"""Four peers in one process: trio tasks that exchange encoded envelopes over memory channels.
+"""Peers in one process: trio tasks that exchange encoded envelopes over memory channels.
 
 Each peer has its own keys, its own table (and so its own rules engine and
 deck bookkeeping) and its own bot; the only thing that passes between them
@@ -24,6 +24,8 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 
 SILENCE_TIMEOUT = 10.0
+BELOT_SEATS = 3
+"""Belot's seats when not said (it is played by 2 or 3)."""
 
 
 @dataclass
@@ -37,7 +39,7 @@ class PeerResult:
 
 @dataclass
 class LocalGame:
-    """The ingredients of one in-process game; ``make_tables`` builds the four tables."""
+    """The ingredients of one in-process game; ``make_tables`` builds the tables."""
 
     game_id: bytes
     signers: list[Signer]
@@ -45,29 +47,46 @@ class LocalGame:
     preset: str = "classic"
     options: dict[str, str] = field(default_factory=dict)
     seed_sources: list[Callable[[], bytes]] | None = None
+    game: str = GAME
+    """The game's name in the table description: ``belka`` (four seats) or ``belot``."""
 
     @classmethod
     def seeded(
-        cls, seed: int | None, preset: str = "classic", options: dict[str, str] | None = None
+        cls,
+        seed: int | None,
+        preset: str = "classic",
+        options: dict[str, str] | None = None,
+        *,
+        game: str = GAME,
+        players: int | None = None,
     ) -> LocalGame:
         """Keys, game id and every deal seed from one integer (reproducible, for tests and
-        demos only: a real peer draws its seeds from the OS); ``None`` draws them fresh."""
+        demos only: a real peer draws its seeds from the OS); ``None`` draws them fresh.
+        ``players`` seats play ``game`` (Belka: 4; Belot: 2 or 3, by default 3)."""
+        if players is None:
+            players = SEATS if game == GAME else BELOT_SEATS
+        names = _names()[:players]
         if seed is None:
-            signers = [Signer.generate() for _ in range(SEATS)]
+            signers = [Signer.generate() for _ in range(players)]
             return cls(
-                random.SystemRandom().randbytes(16), signers, _names(), preset, options or {}
+                random.SystemRandom().randbytes(16),
+                signers,
+                names,
+                preset,
+                options or {},
+                game=game,
             )
         rng = random.Random(seed)
-        signers = [Signer.from_seed(rng.randbytes(32)) for _ in range(SEATS)]
+        signers = [Signer.from_seed(rng.randbytes(32)) for _ in range(players)]
         game_id = rng.randbytes(16)
-        sources = [_seed_stream(rng.randbytes(8)) for _ in range(SEATS)]
-        return cls(game_id, signers, _names(), preset, options or {}, sources)
+        sources = [_seed_stream(rng.randbytes(8)) for _ in range(players)]
+        return cls(game_id, signers, names, preset, options or {}, sources, game)
 
     def setup(self) -> m.TableMsg:
         seats = tuple(
             m.SeatInfo(s.public_key, n) for s, n in zip(self.signers, self.names, strict=True)
         )
-        return m.TableMsg(GAME, self.preset, dict(sorted(self.options.items())), seats)
+        return m.TableMsg(self.game, self.preset, dict(sorted(self.options.items())), seats)
 
     def make_tables(self) -> list[Table]:
         tables = []

@@ -293,6 +293,73 @@ def deck_digest(deck: Sequence[bytes]) -> bytes:
     return hashlib.sha256(b"".join(deck)).digest()
 
 
+# --- Belot's messages (protocol/SPEC.md §6) ----------------------------------------
+
+BELOT_CALLS = ("play", "pass", "C", "D", "H", "S")
+"""A Belot call: round 1 ``play`` or ``pass``, round 2 a suit letter or ``pass``."""
+MAX_DECLARED = 8
+
+
+@dataclass(frozen=True, slots=True)
+class TurnedMsg(Message):
+    """Belot, before bidding: the sender's key share for the turned card's position (so
+    the card opens to all), and whether its first six cards opened to distinct cards
+    (``hand_ok`` false starts a dispute, as Belka's ``trump`` does)."""
+
+    TYPE: ClassVar[str] = "turned"
+    share: Opening
+    hand_ok: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BidMsg(Message):
+    """Belot: one call in the bidding."""
+
+    TYPE: ClassVar[str] = "bid"
+    call: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareMsg(Message):
+    """Belot, at the sender's lead: one combination (or belle), its cards opened to all
+    with the sender's key shares for their positions."""
+
+    TYPE: ClassVar[str] = "declare"
+    cards: tuple[Opening, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimMsg(Message):
+    """Belot: the sender claims 1001 (after taking a trick, before the next card)."""
+
+    TYPE: ClassVar[str] = "claim"
+
+
+@dataclass(frozen=True, slots=True)
+class UnopenedMsg(Message):
+    """Belot, at the sender's turn to play: its three more positions did not open to
+    distinct cards, so it cannot play (a dispute: the deal goes to the reveal)."""
+
+    TYPE: ClassVar[str] = "unopened"
+
+
+def _parse_turned(body: dict[str, Any]) -> TurnedMsg:
+    if type(body["hand_ok"]) is not bool:
+        raise ProtocolError("expected true or false", "hand_ok")
+    return TurnedMsg(share=_opening(body["share"], "share"), hand_ok=body["hand_ok"])
+
+
+def _parse_bid(body: dict[str, Any]) -> BidMsg:
+    if body["call"] not in BELOT_CALLS:
+        raise ProtocolError(f"expected one of {', '.join(BELOT_CALLS)}", "call")
+    return BidMsg(call=body["call"])
+
+
+def _parse_declare(body: dict[str, Any]) -> DeclareMsg:
+    _list(body["cards"], "cards", 2, MAX_DECLARED)
+    return DeclareMsg(cards=_openings(body["cards"], "cards"))
+
+
 # --- parsing ------------------------------------------------------------------------
 
 
@@ -368,6 +435,11 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
     ),
     "dispute": (frozenset({"seats", "why"}), _parse_dispute),
     "choice": (frozenset({"eggs"}), _parse_choice),
+    "turned": (frozenset({"share", "hand_ok"}), _parse_turned),
+    "bid": (frozenset({"call"}), _parse_bid),
+    "declare": (frozenset({"cards"}), _parse_declare),
+    "claim": (frozenset(), lambda b: ClaimMsg()),
+    "unopened": (frozenset(), lambda b: UnopenedMsg()),
 }
 
 MESSAGE_TYPES = frozenset(_PARSERS)

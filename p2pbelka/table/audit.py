@@ -9,12 +9,13 @@ offense) and score it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from p2pbelka.table.events import Fault
 from p2pbelka.table.round import DealRound
-from p2pbelka.table.track import GameTrack
+from p2pbelka.table.track import GameTrack, Settlement
 
 
 @dataclass
@@ -23,7 +24,12 @@ class DealAudit:
     summary: dict[str, Any] | None = None
 
 
-def audit_deal(rnd: DealRound, track: GameTrack) -> DealAudit:
+Settle = Callable[[list[int]], Settlement]
+"""Score a deal from every position's card (for a game whose hands are not simply
+each seat's positions, such as Belot's first six, turned card, three more and stock)."""
+
+
+def audit_deal(rnd: DealRound, track: GameTrack, settle: Settle | None = None) -> DealAudit:
     out = DealAudit()
     deal, deck = rnd.deal_id, rnd.deck
     report = deck.audit()
@@ -36,10 +42,11 @@ def audit_deal(rnd: DealRound, track: GameTrack) -> DealAudit:
             out.faults.append(Fault(-1, what, deal=deal, proven=False))
         return out
 
+    cards = [card for card in report.cards if card is not None]
     hands = [0] * track.n_seats
-    for pos, card in enumerate(report.cards):
-        assert card is not None
-        hands[deck.owners[pos]] |= 1 << card
+    for pos, card in enumerate(cards):
+        if deck.owners[pos] >= 0:  # a position dealt to nobody (Belot's stock) is no hand
+            hands[deck.owners[pos]] |= 1 << card
     out.faults += track.check_announcements(hands, deal)
     if rnd.disputes:
         # The deck is sound, so every dispute raised by a seat was false.
@@ -52,7 +59,7 @@ def audit_deal(rnd: DealRound, track: GameTrack) -> DealAudit:
         return out
     if out.faults:
         return out
-    settled = track.settle(hands, deal)
+    settled = track.settle(hands, deal) if settle is None else settle(cards)
     out.faults += settled.faults
     out.summary = settled.summary
     return out

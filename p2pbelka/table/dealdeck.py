@@ -7,7 +7,7 @@ positions are open, and what the end-of-deal audit needs as input.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from p2pbelka.fairdeal.audit import AuditReport, Step, audit
 from p2pbelka.fairdeal.deck import LocalSeat, check_deck_shape, initial_deck, open_position
@@ -15,6 +15,9 @@ from p2pbelka.fairdeal.derive import DealContext, check_commitment
 from p2pbelka.fairdeal.errors import BadDeck, BadScalar, FairDealError
 from p2pbelka.fairdeal.group import ED25519
 from p2pbelka.protocol.messages import Opening
+
+NOBODY = (-1, -2)
+"""Owners of positions dealt to no seat (Belot: the turned card, the stock)."""
 
 
 class DeckFault(Exception):
@@ -85,13 +88,34 @@ class DealDeck:
     def positions_of(self, seat: int) -> list[int]:
         return [pos for pos, owner in enumerate(self.owners) if owner == seat]
 
-    def add_shares(self, seat: int, openings: Sequence[Opening]) -> None:
-        expected = {pos for pos, owner in enumerate(self.owners) if owner != seat}
+    def _batch(self, batch: Collection[int] | None) -> Collection[int]:
+        """The positions a shares message opens to their owners: ``batch``, or (None)
+        every position dealt to a seat.  An owner below 0 is nobody's (Belot's turned
+        card and stock): such a position stays face down unless opened to all."""
+        return range(len(self.owners)) if batch is None else batch
+
+    def add_shares(
+        self, seat: int, openings: Sequence[Opening], batch: Collection[int] | None = None
+    ) -> None:
+        expected = {p for p in self._batch(batch) if self.owners[p] not in (seat, *NOBODY)}
         got = {o.pos for o in openings}
         if got != expected:
             raise DeckFault(seat, "shares do not cover exactly the positions dealt to others")
         for opening in openings:
             self._add_share(seat, opening)
+
+    def add_share(self, seat: int, opening: Opening) -> None:
+        """One share published for a position opened to everyone (Belot's turned card)."""
+        if not 0 <= opening.pos < len(self.owners):
+            raise DeckFault(seat, f"no position {opening.pos} in the deck")
+        self._add_share(seat, opening)
+
+    def open_to_all(self, pos: int) -> int:
+        """Open a position every seat published its share for; ``FairDealError`` if it
+        does not open to a card (only the audit can blame that)."""
+        card = open_position(self.ctx, pos, self.current()[pos], self.shares[pos])
+        self.opened[pos] = card
+        return card
 
     def _add_share(self, seat: int, opening: Opening) -> None:
         try:
@@ -103,21 +127,26 @@ class DealDeck:
             raise DeckFault(seat, f"two different key shares for position {opening.pos}")
         self.shares[opening.pos][seat] = opening.key
 
-    def my_shares(self) -> list[Opening]:
+    def my_shares(self, batch: Collection[int] | None = None) -> list[Opening]:
         assert self.local is not None
-        me = self.local.seat
-        return [Opening(p, self.local.share(p)) for p, o in enumerate(self.owners) if o != me]
+        local, nobody = self.local, (self.local.seat, *NOBODY)
+        return [
+            Opening(p, local.share(p)) for p in self._batch(batch) if self.owners[p] not in nobody
+        ]
 
     def my_opening(self, pos: int) -> Opening:
         assert self.local is not None
         return Opening(pos, self.local.share(pos))
 
-    def read_my_hand(self) -> dict[int, int] | None:
-        """Position -> card for this seat's hand, or None if it does not open cleanly."""
+    def read_my_hand(self, batch: Collection[int] | None = None) -> dict[int, int] | None:
+        """Position -> card for this seat's hand (its positions in ``batch``), or None
+        if it does not open cleanly."""
         assert self.local is not None
         me = self.local.seat
         hand: dict[int, int] = {}
-        for pos in self.positions_of(me):
+        for pos in self._batch(batch):
+            if self.owners[pos] != me:
+                continue
             others = {s: k for s, k in self.shares[pos].items() if s != me}
             try:
                 hand[pos] = self.local.open(pos, self.current()[pos], others)

@@ -195,3 +195,45 @@ class GameOver(Event):
 @dataclass(frozen=True, slots=True)
 class GameAborted(Event):
     faults: tuple[Fault, ...]
+
+
+# -- Belot ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardTurned(Event):
+    """Belot: the card under the stock is opened to all; bidding begins with ``turn``."""
+
+    card: Card
+    turn: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade(Event):
+    """Belot: ``seat`` called; ``declarer`` and ``trump`` once someone took the deal,
+    ``turn`` the next seat to call (None when bidding is over), ``void`` when all passed."""
+
+    seat: int
+    call: str
+    declarer: int | None
+    trump: str | None
+    turn: int | None
+    void: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Declared(Event):
+    """Belot: ``seat`` showed a combination (or belle) worth ``value``."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    name: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed(Event):
+    """Belot: ``seat`` claimed 1001, and every peer's engine agreed (``total``)."""
+
+    seat: int
+    total: int

@@ -28,7 +28,6 @@ from p2pbelka.rules.errors import RuleViolation
 from p2pbelka.table import belka
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
-from p2pbelka.table.audit import audit_deal
 from p2pbelka.table.dealdeck import DeckFault
 from p2pbelka.table.errors import MoveRefused
 from p2pbelka.table.phase import Abort, GamePhases, Phase, Question, Step, all_seats
@@ -230,7 +229,7 @@ def on_reveal(table: Table, seat: int, msg: m.RevealMsg) -> None:
 
 
 def finish_reveal(table: Table) -> Phase:
-    report = audit_deal(table.round, table.track)
+    report = table.phases.audit(table.round, table.track)
     for fault in report.faults:
         table.emit(ev.FaultFound(fault))
     fatal = [f for f in report.faults if f.fatal]

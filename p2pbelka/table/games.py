@@ -1,13 +1,25 @@
-"""The games a table can run, by the name a table description gives."""
+"""The games a table can run, by the name a table description gives: each game's track
+and its whole schedule (the common phases of ``flow.py`` with the game's own)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from p2pbelka.table import belot, flow
 from p2pbelka.table.belka import BelkaTrack
+from p2pbelka.table.belot import BelotTrack
+from p2pbelka.table.flow import Schedule
 from p2pbelka.table.track import GameTrack
 
-GAMES: Mapping[str, type[GameTrack]] = {BelkaTrack.name: BelkaTrack}
+GAMES: Mapping[str, type[GameTrack]] = {BelkaTrack.name: BelkaTrack, BelotTrack.name: BelotTrack}
+
+SCHEDULES: Mapping[str, Schedule] = {
+    **flow.SCHEDULES,
+    # Belot's phases use the common handlers of flow.py, so its schedule is put together
+    # here rather than in flow.py (which would import it back).
+    BelotTrack.name: flow.schedule_for(belot.PHASES),
+}
+"""Every game's schedule, by the name a table description gives."""
 
 
 def track_class(game: str) -> type[GameTrack]:

@@ -45,4 +45,32 @@ class ChooseEggs:
         return self.choice
 
 
-Move = PlayCard | ClaimRedeal | Ready | ChooseEggs
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """Belot: a call, ``play``/``pass`` in round 1, a suit letter or ``pass`` in round 2."""
+
+    call: str
+
+    def __str__(self) -> str:
+        return self.call
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """Belot, at one's lead: show a combination (a sequence, a four, or belle)."""
+
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return "declare " + " ".join(str(c) for c in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim1001:
+    """Belot: claim 1001, after taking a trick."""
+
+    def __str__(self) -> str:
+        return "claim 1001"
+
+
+Move = PlayCard | ClaimRedeal | Ready | ChooseEggs | Bid | Declare | Claim1001

@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any
 from p2pbelka.protocol import messages as m
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
+from p2pbelka.table.audit import DealAudit, audit_deal
+from p2pbelka.table.round import DealRound
+from p2pbelka.table.track import GameTrack
 
 if TYPE_CHECKING:
     from p2pbelka.table.session import Table
@@ -27,6 +30,9 @@ class Phase(StrEnum):
     SHARES = "shares"
     TRUMP = "trump"
     READY = "ready"
+    TURN = "turn"
+    BID = "bid"
+    EXTRA = "extra"
     PLAY = "play"
     REVEAL = "reveal"
     DEAL_END = "deal_end"
@@ -54,6 +60,7 @@ Handler = Callable[["Table", int, Any], None]
 Order = Callable[["Table"], list[int]]
 Own = Callable[["Table"], m.Message | Question | None]
 Then = Callable[["Table"], Phase]
+Slot = Callable[["Table"], int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +77,10 @@ class Step:
     """Envelopes of this phase belong to no deal (deal number 0)."""
     decision: bool = False
     """What is due may be a person's decision, which can take minutes."""
+    slot: Slot | None = None
+    """For a turn-based phase where one seat may send several messages in a row
+    (Belot's bids, declarations and cards): which of them is due, so none is signed
+    twice.  None: the phase's own rule (the speaker's place, or the cards played)."""
 
     @property
     def accepts(self) -> frozenset[str]:
@@ -79,16 +90,20 @@ class Step:
 MoveToMessage = Callable[["Table", Any], m.Message]
 
 
+Audit = Callable[[DealRound, GameTrack], DealAudit]
+
+
 @dataclass(frozen=True, slots=True)
 class GamePhases:
     """What a game adds to the common schedule: its own phases, the phase that
     follows the shares (the hands are read) and the one that follows the deal-end
-    reports, and how each of its moves becomes a message."""
+    reports, how each of its moves becomes a message, and its end-of-deal audit."""
 
     steps: Mapping[Phase, Step]
     after_shares: Phase
     after_deal_end: Callable[[Table], Phase]
     moves: Mapping[type[mv.Move], MoveToMessage]
+    audit: Audit = audit_deal
 
 
 def all_seats(table: Table) -> list[int]:

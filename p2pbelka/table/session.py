@@ -34,8 +34,8 @@ from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.table.dealdeck import DealDeck, DeckFault
 from p2pbelka.table.errors import MoveRefused, OrderError
-from p2pbelka.table.flow import SCHEDULES, LotDraw, Schedule
-from p2pbelka.table.games import track_class
+from p2pbelka.table.flow import LotDraw, Schedule
+from p2pbelka.table.games import SCHEDULES, track_class
 from p2pbelka.table.intake import Equivocation, Intake, IntakeError
 from p2pbelka.table.phase import Abort, GamePhases, Phase, Question, Step
 from p2pbelka.table.round import DealRound
@@ -457,6 +457,10 @@ class Table:
     def chain_heads(self) -> tuple[bytes, ...]:
         return self._chains().heads()
 
+    def view(self) -> tuple[tuple[int, bytes], ...]:
+        """What this table has accepted of every chain: the view it signs now."""
+        return self._chains().view()
+
     def open_position(self, seat: int, opening: m.Opening) -> int | None:
         """Open a position of ``seat``'s to all; None (and a dispute) if it does not open."""
         rnd = self.round
@@ -527,6 +531,8 @@ class Table:
         deal = 0 if step.before_deals else self._deal_id
         if step.parallel:
             return (deal, self._phase.value, -1)
+        if step.slot is not None:
+            return (deal, self._phase.value, step.slot(self))
         if self._phase is Phase.PLAY:
             return (deal, self._phase.value, len(self.round.played))
         return (deal, self._phase.value, self._slot)

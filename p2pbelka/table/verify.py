@@ -16,6 +16,7 @@ from typing import Any
 import msgpack
 
 from p2pbelka.protocol.transcript import MAGIC, TranscriptError, iter_records
+from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.rules.game import GameState
 from p2pbelka.table import events as ev
 from p2pbelka.table.errors import OrderError
@@ -33,8 +34,9 @@ class VerifyReport:
     aborted: bool = False
     winner: int | None = None
     score: tuple[int, ...] | None = None
-    game: GameState | None = None
-    """The audited game (every finished deal with all hands): a game record can be made of it."""
+    game: GameState | BelotGame | None = None
+    """The audited game, Belka's or Belot's engine state (every finished deal with all
+    hands): a game record can be made of it."""
 
     @property
     def verdict(self) -> str:

@@ -39,5 +39,13 @@ BY_TYPE: dict[str, st.SearchStrategy[m.Message]] = {
         st.text(st.characters(min_codepoint=0xA0, max_codepoint=0x2FF), min_size=1, max_size=50),
     ),
     "choice": st.builds(m.ChoiceMsg, st.sampled_from(["plus4", "title"])),
+    "turned": st.builds(m.TurnedMsg, openings, st.booleans()),
+    "bid": st.builds(m.BidMsg, st.sampled_from(m.BELOT_CALLS)),
+    "declare": st.builds(
+        m.DeclareMsg,
+        st.lists(openings, min_size=2, max_size=8, unique_by=lambda o: o.pos).map(tuple),
+    ),
+    "claim": st.just(m.ClaimMsg()),
+    "unopened": st.just(m.UnopenedMsg()),
 }
 MESSAGES = st.one_of(*BY_TYPE.values())

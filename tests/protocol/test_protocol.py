@@ -99,3 +99,18 @@ def test_signature_by_another_key_is_rejected() -> None:
     other = Signer.from_seed(bytes(32))
     with pytest.raises(ProtocolError, match="bad signature"):
         open_envelope(encode([inner_raw, other.sign(inner_raw)]))
+
+
+def test_belot_messages_are_checked_field_by_field() -> None:
+    key = bytes(range(32))
+    ok = m.DeclareMsg((m.Opening(3, key), m.Opening(4, key), m.Opening(5, key)))
+    assert open_envelope(seal(ok)).msg == ok
+    assert open_envelope(seal(m.TurnedMsg(m.Opening(18, key), True))).msg.hand_ok is True
+    for bad in (
+        m.BidMsg("no trumps"),  # not a call
+        m.DeclareMsg((m.Opening(3, key),)),  # one card is no combination on the wire
+        m.DeclareMsg((m.Opening(3, key), m.Opening(3, key))),  # a position twice
+        m.TurnedMsg(m.Opening(64, key), True),  # no such position
+    ):
+        with pytest.raises(ProtocolError):
+            open_envelope(seal(bad))

@@ -11,7 +11,7 @@ import pytest
 from p2pbelka.bench.scenarios import SCENARIOS as SCENARIOS_BY_NAME
 from p2pbelka.bench.scenarios import Scenario
 from p2pbelka.bench.scenarios import generate as generate_scenario
-from p2pbelka.bench.vectors import generate
+from p2pbelka.bench.vectors import BELOT_NAME, BELOT_SEED, generate
 from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.table.verify import verify_bytes
 
@@ -57,3 +57,17 @@ def test_scenario_vectors_verify_and_regenerate(scenario: Scenario) -> None:
     ]
     regenerated, _ = generate_scenario(scenario)
     assert regenerated == data, "the scenario no longer regenerates byte for byte"
+
+
+def test_the_belot_vector_verifies_and_regenerates() -> None:
+    data = (VECTORS / f"{BELOT_NAME}.p2pb").read_bytes()
+    description = json.loads((VECTORS / f"{BELOT_NAME}.json").read_text(encoding="utf-8"))
+    assert hashlib.sha256(data).hexdigest() == description["transcript_sha256"]
+    report = verify_bytes(data)
+    assert report.error is None and not report.aborted
+    first = report.deals[0]
+    assert first == {"deal_id": 1, **description["first_deal"]}
+    assert first["declarations"] and first["turned"] and first["stock"]
+    types = {r["type"] for r in description["records"]}
+    assert {"turned", "bid", "declare", "shares", "play", "deal_end"} <= types
+    assert (data, description) == generate(BELOT_SEED, "belot", 3)

@@ -22,12 +22,14 @@ def play_sync(
     give_up: bool = False,
     until: Callable[[list[Table]], bool] | None = None,
     bot: str = "random",
+    game_name: str = "belka",
+    players: int = 4,
 ) -> tuple[list[Table], list[list[ev.Event]]]:
-    game = LocalGame.seeded(seed, preset, options)
+    game = LocalGame.seeded(seed, preset, options, game=game_name, players=players)
     tables = game.make_tables()
     for seat, cls in (table_types or {}).items():
         tables[seat] = _rebuild(game, seat, cls, tables)
-    bots = [make_bot(bot, seed * 10 + s) for s in range(4)]
+    bots = [make_bot(bot, seed * 10 + s) for s in range(players)]
     stop = (lambda events: until(tables)) if until is not None else None
     events = run_sync(tables, bots, tamper=tamper, deliver=deliver, give_up=give_up, until=stop)
     return tables, events
