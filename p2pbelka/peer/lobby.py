@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.lobby import (
     ENVELOPE_PREFIX,
@@ -32,6 +33,7 @@ from p2pbelka.protocol.lobby import (
     encode_control,
     is_envelope,
 )
+from p2pbelka.rules.game import GAME
 
 __all__ = [
     "ENVELOPE_PREFIX",
@@ -143,7 +145,8 @@ class SeatingPlan:
     def setup(self) -> m.TableMsg:
         assert self.complete
         seats = tuple(m.SeatInfo(s.key, s.name) for s in self.seats if s is not None)
-        return m.TableMsg("belka", self.preset, dict(sorted(self.options.items())), seats)
+        options = dict(sorted(self.options.items()))
+        return m.TableMsg(GAME, self.preset, options, seats, FAIRDEAL_VERSION)
 
     def peers(self) -> tuple[tuple[str, int], ...]:
         return tuple(("" if i == 0 else s.addr, s.port) for i, s in enumerate(self.seats) if s)

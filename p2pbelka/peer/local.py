@@ -16,6 +16,7 @@ import trio
 
 from p2pbelka.bots.base import Bot, make_bot
 from p2pbelka.fairdeal.derive import new_seed
+from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, TranscriptSink
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
@@ -49,6 +50,8 @@ class LocalGame:
     seed_sources: list[Callable[[], bytes]] | None = None
     game: str = GAME
     """The game's name in the table description: ``belka`` (four seats) or ``belot``."""
+    fairdeal: int = FAIRDEAL_VERSION
+    """The fair-deal version the table description names."""
 
     @classmethod
     def seeded(
@@ -59,6 +62,7 @@ class LocalGame:
         *,
         game: str = GAME,
         players: int | None = None,
+        fairdeal: int = FAIRDEAL_VERSION,
     ) -> LocalGame:
         """Keys, game id and every deal seed from one integer (reproducible, for tests and
         demos only: a real peer draws its seeds from the OS); ``None`` draws them fresh.
@@ -75,18 +79,20 @@ class LocalGame:
                 preset,
                 options or {},
                 game=game,
+                fairdeal=fairdeal,
             )
         rng = random.Random(seed)
         signers = [Signer.from_seed(rng.randbytes(32)) for _ in range(players)]
         game_id = rng.randbytes(16)
         sources = [_seed_stream(rng.randbytes(8)) for _ in range(players)]
-        return cls(game_id, signers, names, preset, options or {}, sources, game)
+        return cls(game_id, signers, names, preset, options or {}, sources, game, fairdeal)
 
     def setup(self) -> m.TableMsg:
         seats = tuple(
             m.SeatInfo(s.public_key, n) for s, n in zip(self.signers, self.names, strict=True)
         )
-        return m.TableMsg(self.game, self.preset, dict(sorted(self.options.items())), seats)
+        options = dict(sorted(self.options.items()))
+        return m.TableMsg(self.game, self.preset, options, seats, self.fairdeal)
 
     def make_tables(self) -> list[Table]:
         tables = []

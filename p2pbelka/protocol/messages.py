@@ -111,8 +111,15 @@ def _blob(value: Any, where: str, limit: int) -> bytes:
 
 
 def _points(value: Any, where: str) -> tuple[bytes, ...]:
+    """Group elements: 32 bytes (fair-deal version 1) or 33 (version 2); the exact
+    length of the table's version is the deck's check, which names the author."""
     items = _list(value, where, 2, MAX_POSITIONS)
-    return tuple(_bin(item, f"{where}[{i}]", 32) for i, item in enumerate(items))
+    out = []
+    for i, item in enumerate(items):
+        if type(item) is not bytes or len(item) not in (32, 33):
+            raise ProtocolError("expected a 32- or 33-byte point", f"{where}[{i}]")
+        out.append(item)
+    return tuple(out)
 
 
 # --- message types ------------------------------------------------------------------
@@ -155,14 +162,20 @@ class TableMsg(Message):
     preset: str
     options: dict[str, str]
     seats: tuple[SeatInfo, ...]
+    fairdeal: int = 1
+    """The fair-deal version (protocol/fairdeal.md section 11); 1 is written by
+    leaving the key out, so each table has exactly one encoding."""
 
     def to_wire(self) -> dict[str, Any]:
-        return {
+        wire: dict[str, Any] = {
             "game": self.game,
             "options": dict(sorted(self.options.items())),
             "preset": self.preset,
             "seats": [[s.key, s.name] for s in self.seats],
         }
+        if self.fairdeal != 1:
+            wire["fairdeal"] = self.fairdeal
+        return dict(sorted(wire.items()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,11 +387,17 @@ def _parse_table(body: dict[str, Any]) -> TableMsg:
     if len({s.key for s in seats}) != len(seats):
         raise ProtocolError("two seats have the same key", "seats")
     options = check_options(body["options"], "options")
+    fairdeal = 1
+    if "fairdeal" in body:
+        fairdeal = _uint(body["fairdeal"], "fairdeal", 256)
+        if fairdeal < 2:
+            raise ProtocolError("version 1 is written by leaving the key out", "fairdeal")
     return TableMsg(
         game=_text(body["game"], "game", 16),
         preset=_text(body["preset"], "preset", 16),
         options=dict(options),
         seats=tuple(seats),
+        fairdeal=fairdeal,
     )
 
 
@@ -442,6 +461,9 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
     "unopened": (frozenset(), lambda b: UnopenedMsg()),
 }
 
+_OPTIONAL: dict[str, frozenset[str]] = {"table": frozenset({"fairdeal"})}
+"""Keys a body may leave out (the table's fair-deal version: absent means 1)."""
+
 MESSAGE_TYPES = frozenset(_PARSERS)
 
 
@@ -453,6 +475,7 @@ def parse_body(msg_type: str, body: Any) -> Message:
         raise ProtocolError("expected a map", "body")
     expected, parser = _PARSERS[msg_type]
     keys = set(body)
+    expected = expected | (keys & _OPTIONAL.get(msg_type, frozenset()))
     if keys != expected:
         extra, missing = sorted(keys - expected, key=str), sorted(expected - keys)
         detail = "; ".join(

@@ -13,7 +13,6 @@ from p2pbelka.fairdeal.audit import AuditReport, Step, audit
 from p2pbelka.fairdeal.deck import LocalSeat, check_deck_shape, initial_deck, open_position
 from p2pbelka.fairdeal.derive import DealContext, check_commitment
 from p2pbelka.fairdeal.errors import BadDeck, BadScalar, FairDealError
-from p2pbelka.fairdeal.group import ED25519
 from p2pbelka.protocol.messages import Opening
 
 NOBODY = (-1, -2)
@@ -119,7 +118,7 @@ class DealDeck:
 
     def _add_share(self, seat: int, opening: Opening) -> None:
         try:
-            ED25519.validate_scalar(opening.key)
+            self.ctx.group.validate_scalar(opening.key)
         except BadScalar as exc:
             raise DeckFault(seat, f"bad key share for position {opening.pos}: {exc}") from None
         known = self.shares[opening.pos].get(seat)
@@ -190,4 +189,6 @@ class DealDeck:
             self.locks,
             published,
             computed=self.computed,
+            own=self.local.secrets if self.local is not None else None,
+            opened=self.opened,
         )

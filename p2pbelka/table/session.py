@@ -27,6 +27,7 @@ from p2pbelka.cards import CARDS
 from p2pbelka.fairdeal.deck import LocalSeat
 from p2pbelka.fairdeal.derive import DealContext, new_seed
 from p2pbelka.fairdeal.errors import FairDealError
+from p2pbelka.fairdeal.versions import check_version
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, Signer, open_envelope, seal_envelope
@@ -517,7 +518,9 @@ class Table:
         track = self.track
         self._deal_id += 1
         track.begin_deal()
-        ctx = DealContext(self.game_id, self._deal_id, self.n_seats, N_POSITIONS)
+        assert self._setup is not None
+        version = self._setup.fairdeal
+        ctx = DealContext(self.game_id, self._deal_id, self.n_seats, N_POSITIONS, version)
         local = LocalSeat(ctx, self._me, self._seed_source()) if self._me is not None else None
         order = [(track.dealer + 1 + i) % self.n_seats for i in range(self.n_seats)]
         deck = DealDeck(ctx, order, track.owners(), local)
@@ -585,6 +588,7 @@ class Table:
             return
         try:
             track_class(setup.game).check_setup(setup)
+            check_version(setup.fairdeal)
         except ValueError as exc:
             self._events.append(ev.Rejected(f"bad rules: {exc}"))
             return

@@ -11,7 +11,7 @@ from itertools import combinations
 import pytest
 
 from p2pbelka.bots import make_bot
-from p2pbelka.fairdeal.group import ED25519
+from p2pbelka.fairdeal import FAIRDEAL_VERSION, group_for
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol import messages as m
@@ -27,7 +27,8 @@ from p2pbelka.table.verify import verify_bytes
 from tests.table.helpers import faults_of, play_sync
 
 CHEATER = 1
-SCALAR = ED25519.scalar_from_64(bytes(range(64)))
+GROUP = group_for(FAIRDEAL_VERSION)
+SCALAR = GROUP.scalar_from_64(bytes(range(64)))
 
 
 def play_belot(

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pbelka.fairdeal.group import ED25519
+from p2pbelka.fairdeal import FAIRDEAL_VERSION, group_for
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, open_envelope
@@ -25,7 +25,8 @@ from p2pbelka.table.verify import VerifyReport, verify_bytes
 from tests.table.helpers import Fork, faults_of, play_sync, resign
 
 CHEATER = 2
-SCALAR = ED25519.scalar_from_64(bytes(range(1, 65)))
+GROUP = group_for(FAIRDEAL_VERSION)
+SCALAR = GROUP.scalar_from_64(bytes(range(1, 65)))
 
 
 def verdicts(tables: list[Table], cheater: int) -> list[VerifyReport]:
@@ -263,7 +264,7 @@ class CorruptsAPoint(Table):
         msg = super().compose()
         if isinstance(msg, m.ShuffleMsg | m.LockMsg) and self.deal_id == 1:
             deck = list(msg.deck)
-            deck[3] = ED25519.mult(SCALAR, deck[3])
+            deck[3] = GROUP.mult(SCALAR, deck[3])
             return type(msg)(tuple(deck), msg.input)
         return msg
 

@@ -14,7 +14,7 @@ import trio
 
 from p2pbelka.bots import make_bot
 from p2pbelka.cards import CARDS
-from p2pbelka.fairdeal.group import ED25519
+from p2pbelka.fairdeal import FAIRDEAL_VERSION, group_for
 from p2pbelka.peer.local import LocalGame, play_local_game
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import seal_envelope
@@ -27,7 +27,8 @@ from p2pbelka.table.verify import verify_bytes
 from tests.table.helpers import faults_of, play_sync
 
 CHEATER = 2
-SCALAR = ED25519.scalar_from_64(bytes(range(64)))
+GROUP = group_for(FAIRDEAL_VERSION)
+SCALAR = GROUP.scalar_from_64(bytes(range(64)))
 
 
 def assert_caught(tables: list[Table], events: list[list[ev.Event]], what: str) -> None:
@@ -56,7 +57,7 @@ class ReplaceCard(Table):
     def compose(self) -> m.Message | Question | None:
         msg = super().compose()
         if isinstance(msg, m.ShuffleMsg):
-            return m.ShuffleMsg((ED25519.mult(SCALAR, msg.deck[0]), *msg.deck[1:]), msg.input)
+            return m.ShuffleMsg((GROUP.mult(SCALAR, msg.deck[0]), *msg.deck[1:]), msg.input)
         return msg
 
 
@@ -65,7 +66,7 @@ class WrongLock(Table):
         msg = super().compose()
         if isinstance(msg, m.LockMsg):
             deck = list(msg.deck)
-            deck[5] = ED25519.mult(SCALAR, deck[5])
+            deck[5] = GROUP.mult(SCALAR, deck[5])
             return m.LockMsg(tuple(deck), msg.input)
         return msg
 
