@@ -6,7 +6,7 @@ import random
 from typing import Protocol
 
 from p2pbelka.cards import Card
-from p2pbelka.rules.game import GameState
+from p2pbelka.rules.game import EGGS_CHOICES, GameState
 
 
 class Bot(Protocol):
@@ -31,7 +31,7 @@ class RandomBot:
         return self.rng.random() < 0.5
 
     def choose_eggs(self, game: GameState, seat: int) -> str:
-        return self.rng.choice(("plus4", "title"))
+        return self.rng.choice(EGGS_CHOICES)
 
 
 def _levels() -> dict[str, type]:

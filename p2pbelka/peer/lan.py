@@ -53,7 +53,7 @@ from p2pbelka.peer.store import GameStore
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import open_envelope
-from p2pbelka.rules.game import GAME
+from p2pbelka.rules.game import GAME, SEATS
 from p2pbelka.table import events as ev
 from p2pbelka.table.games import track_class
 from p2pbelka.table.session import Table
@@ -366,7 +366,7 @@ async def host_game(
             address = _specific(net.listen_host)
 
             def ad() -> TableAd:
-                return TableAd(game_id, table_name, VARIANT, 4, plan.free, lobby_port, address)
+                return TableAd(game_id, table_name, VARIANT, SEATS, plan.free, lobby_port, address)
 
             nursery.start_soon(_announce, announcing, identity, ad, net)
             if _multicast(net.group):  # beacons sent to one address: no mDNS either

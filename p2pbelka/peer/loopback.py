@@ -62,8 +62,7 @@ async def loopback_table(
     ``identity`` is seat 0's (the user's); by default a fresh one.  ``identities``
     gives all four (tests that speak for a seat); ``on_lobby`` hears the host's lobby.
     """
-    if len(bots) != 3:
-        raise ValueError("three bots fill seats 1..3")
+    seats = len(bots) + 1
     root = Path(transcript_dir) if transcript_dir is not None else Path(tempfile.mkdtemp())
     rng = random.Random(seed) if seed is not None else None
     names = list(SEAT_NAMES)
@@ -87,7 +86,7 @@ async def loopback_table(
             home=root / f"seat{n}",
             fresh_seeds=_stream(rng.randbytes(8)) if rng else None,
         )
-        for n in range(4)
+        for n in range(seats)
     ]
     front_ends: list[FrontEnd] = [front_end_seat0]
     for n, bot in enumerate(bots):
@@ -95,7 +94,7 @@ async def loopback_table(
             bot = make_bot(bot, None if seed is None else seed * 10 + n + 1)
         front_ends.append(BotFrontEnd(bot))
 
-    results: list[GameResult | None] = [None] * 4
+    results: list[GameResult | None] = [None] * seats
     lobby_port: list[int] = []
     opened = trio.Event()
 
@@ -136,7 +135,7 @@ async def loopback_table(
         nursery.start_soon(run_host)
         await opened.wait()
         # One at a time, so seats follow the bots' order (and a seed reproduces the game).
-        for n in range(1, 4):
+        for n in range(1, seats):
             seated = trio.Event()
             nursery.start_soon(run_joiner, n, seated)
             await seated.wait()

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from p2pbelka.edkeys import KEY_SIZE, is_sound_key
 from p2pbelka.protocol.codec import ProtocolError
+from p2pbelka.rules.game import EGGS_CHOICES
 
 MAX_POSITIONS = 64
 MAX_SEATS = 4
@@ -417,8 +418,8 @@ def _parse_dispute(body: dict[str, Any]) -> DisputeMsg:
 
 
 def _parse_choice(body: dict[str, Any]) -> ChoiceMsg:
-    if body["eggs"] not in ("plus4", "title"):
-        raise ProtocolError("expected 'plus4' or 'title'", "eggs")
+    if body["eggs"] not in EGGS_CHOICES:
+        raise ProtocolError(f"expected one of {', '.join(EGGS_CHOICES)}", "eggs")
     return ChoiceMsg(eggs=body["eggs"])
 
 
