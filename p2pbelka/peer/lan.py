@@ -36,7 +36,7 @@ from p2pbelka.net.dnssd import announce_dnssd, browse_dnssd, local_addresses
 from p2pbelka.net.errors import ConnectError, NetError, TamperedHandshake, UnexpectedPeerKey
 from p2pbelka.net.handshake import invite_key
 from p2pbelka.net.identity import Identity, fingerprint, matches_pin
-from p2pbelka.net.oserrors import first_os_error
+from p2pbelka.net.oserrors import explain, first_os_error
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import FrontEnd
 from p2pbelka.peer.seat import (
@@ -697,7 +697,6 @@ async def join_game(
 
 FIRST_RETRY = 0.5
 LAST_RETRY = 8.0
-NOTHING_LISTENS_TRIES = 3
 
 
 async def _reach_lobby(
@@ -715,7 +714,7 @@ async def _reach_lobby(
         return host_pin is not None and matches_pin(key, host_pin)
 
     delay = FIRST_RETRY
-    attempt = refused_in_a_row = 0
+    attempt = 0
     while True:
         attempt += 1
         try:
@@ -730,13 +729,10 @@ async def _reach_lobby(
                 psk=psk,
             )
         except ConnectError as exc:
-            why = str(exc.__cause__ or exc)
-            # A busy or slow host is worth waiting for; an address where nothing listens
-            # at all, again and again, is most likely a typo: say so instead.
-            nothing = isinstance(first_os_error(exc), ConnectionRefusedError)
-            refused_in_a_row = refused_in_a_row + 1 if nothing else 0
-            if refused_in_a_row >= NOTHING_LISTENS_TRIES:
-                raise
+            # In words ("nothing listens at ...: check the address"), and tried again:
+            # the host may not have opened its table yet; the user stops us when done.
+            cause = first_os_error(exc)
+            why = explain(cause, format_host_port(host, port)) if cause else str(exc)
         except UnexpectedPeerKey:
             raise LobbyRefused(
                 "the key that answered is not the host's you named: someone else is at"

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 
-def run_cli(home: Path, *argv: str, check: bool = False) -> subprocess.CompletedProcess[str]:
-    """Run ``p2pbelka ARGV`` with its config, data and cache under ``home``, no terminal."""
+def cli_env(home: Path) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         HOME=str(home),
@@ -20,6 +21,12 @@ def run_cli(home: Path, *argv: str, check: bool = False) -> subprocess.Completed
     )
     env.pop("P2PBELKA_HOME", None)
     env.pop("P2PBELKA_DEBUG", None)
+    return env
+
+
+def run_cli(home: Path, *argv: str, check: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run ``p2pbelka ARGV`` with its config, data and cache under ``home``, no terminal."""
+    env = cli_env(home)
     return subprocess.run(
         [sys.executable, "-m", "p2pbelka.cli.main", *argv],
         capture_output=True,
@@ -30,3 +37,34 @@ def run_cli(home: Path, *argv: str, check: bool = False) -> subprocess.Completed
         timeout=300,
         check=check,
     )
+
+
+def first_line_matching(
+    home: Path, needle: str, *argv: str, timeout: float = 120.0
+) -> tuple[str, str]:
+    """Start ``p2pbelka ARGV``, wait for an output line containing ``needle``, stop the
+    program; return that line and everything it wrote (for a program that waits on)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "p2pbelka.cli.main", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=cli_env(home),
+        cwd=home,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    seen: list[str] = []
+    try:
+        assert proc.stdout is not None
+        deadline = time.monotonic() + timeout
+        for line in proc.stdout:
+            seen.append(line)
+            if needle in line:
+                return line.strip(), "".join(seen)
+            if time.monotonic() > deadline:
+                break
+        raise AssertionError(f"no line with {needle!r}:\n{''.join(seen)}")
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
