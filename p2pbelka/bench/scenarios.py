@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from p2pbelka.bench.vectors import record_rows
 from p2pbelka.bots.base import Bot, RandomBot
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import Deliver, Fork, Tamper, resign, run_sync
@@ -194,16 +195,7 @@ def describe(scenario: Scenario, seed: int, envelopes: list[Envelope]) -> dict[s
         "seat_keys": [k.hex() for k in seats],
         "transcript_sha256": hashlib.sha256(data).hexdigest(),
         "transcript_bytes": len(data),
-        "records": [
-            {
-                "type": e.type,
-                "seat": seats.index(e.sender),
-                "seq": e.seq,
-                "deal": e.deal,
-                "hash": e.digest.hex(),
-            }
-            for e in envelopes
-        ],
+        "records": record_rows(envelopes, seats),
         "verify": {
             "verdict": report.verdict.split(":", 1)[0],
             "records": report.records,

@@ -15,12 +15,14 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync
+from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import verify_bytes
@@ -58,16 +60,7 @@ def generate(
         "seat_keys": [k.hex() for k in seats],
         "transcript_sha256": hashlib.sha256(data).hexdigest(),
         "transcript_bytes": len(data),
-        "records": [
-            {
-                "type": e.type,
-                "seat": seats.index(e.sender),
-                "seq": e.seq,
-                "deal": e.deal,
-                "hash": e.digest.hex(),
-            }
-            for e in envelopes
-        ],
+        "records": record_rows(envelopes, seats),
         "verify": {
             "verdict": report.verdict.split(":", 1)[0],
             "records": report.records,
@@ -76,6 +69,20 @@ def generate(
         "first_deal": {"deal_id": audited.deal_id, **audited.summary},
     }
     return data, description
+
+
+def record_rows(envelopes: Sequence[Envelope], seats: Sequence[bytes]) -> list[dict[str, Any]]:
+    """Each record of a vector as its JSON describes it."""
+    return [
+        {
+            "type": e.type,
+            "seat": seats.index(e.sender),
+            "seq": e.seq,
+            "deal": e.deal,
+            "hash": e.digest.hex(),
+        }
+        for e in envelopes
+    ]
 
 
 def main(argv: list[str]) -> int:

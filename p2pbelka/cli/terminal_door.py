@@ -6,8 +6,6 @@ starts, so nothing is left reading that could take a line meant for play.
 
 from __future__ import annotations
 
-import os
-import sys
 from dataclasses import dataclass, field
 
 import trio
@@ -20,6 +18,7 @@ from p2pbelka.peer.lan import (
     OnLobby,
     SeatsChanged,
 )
+from p2pbelka.peer.text import read_line
 
 HELP = "answer y (let in) or n (turn away); 'x N' frees seat N before the start"
 
@@ -64,7 +63,7 @@ class TerminalDoor:
         """Read commands until the game starts (or stdin ends)."""
         with self._open:
             while True:
-                line = await _read_line()
+                line = await read_line()
                 if not line:
                     return
                 await self._command(line.strip().lower())
@@ -92,16 +91,3 @@ def _ask(request: JoinRequest) -> None:
         " compare the key with their screen. Let in? [y/n]",
         flush=True,
     )
-
-
-async def _read_line() -> str:
-    """One line from stdin, read by trio (cancellable, no thread left behind)."""
-    stream = trio.lowlevel.FdStream(os.dup(sys.stdin.fileno()))
-    data = b""
-    async with stream:
-        while not data.endswith(b"\n"):
-            chunk = await stream.receive_some(1)
-            if not chunk:
-                break
-            data += chunk
-    return data.decode(errors="replace")

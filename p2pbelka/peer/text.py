@@ -147,7 +147,7 @@ class TextFrontEnd:
             flush=True,
         )
         while True:
-            raw = await _read_line()
+            raw = await read_line()
             if not raw:
                 print("  (no input: the seat stays silent)", file=self.out, flush=True)
                 return
@@ -167,7 +167,7 @@ def _match(line: str, options: list[mv.Move]) -> mv.Move | None:
     return None
 
 
-async def _read_line() -> str:
+async def read_line() -> str:
     """One line from stdin without a thread: trio reads the descriptor itself."""
     stream = trio.lowlevel.FdStream(os.dup(sys.stdin.fileno()))
     data = b""

@@ -9,7 +9,6 @@ mesh's resend request does.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
 
 import pytest
 
@@ -21,23 +20,7 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import OrderError, Table
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import verify_bytes
-
-
-class Recorded:
-    """A seed source that remembers what it gave, as a peer's secrets file does."""
-
-    def __init__(self, source: Callable[[], bytes]) -> None:
-        self.source = source
-        self.drawn: list[bytes] = []
-
-    def __call__(self) -> bytes:
-        value = self.source()
-        self.drawn.append(value)
-        return value
-
-    def replaying(self) -> Callable[[], bytes]:
-        saved = iter(list(self.drawn))
-        return lambda: next(saved, None) or self()
+from tests.table.crash import Recorded
 
 
 def _owes_itself(table: Table) -> bool:
