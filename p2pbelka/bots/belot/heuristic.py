@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from p2pbelka.bots.belot.knowledge import Known, known_from
 from p2pbelka.bots.belot.policy import choose_bid, choose_card, declaration_plan
@@ -10,14 +11,14 @@ from p2pbelka.cards import CARDS, Card, from_mask
 from p2pbelka.rules.belot.game import BelotGame
 
 
-def bid_margin(known: Known) -> float:
+def bid_margin(scores: Sequence[int], seat: int) -> float:
     """How much stronger than usual a hand must be to take the trump now.
 
     A declarer who is out-scored writes nothing: the leader near 1001 need not
     risk it (its totals count anyway), a seat far behind takes more chances.
     """
-    mine = known.scores[known.seat]
-    best_other = max(s for i, s in enumerate(known.scores) if i != known.seat)
+    mine = scores[seat]
+    best_other = max(s for i, s in enumerate(scores) if i != seat)
     if mine >= 700 and mine >= best_other:
         return 0.8
     if best_other >= 700 and mine < best_other - 200:
@@ -59,7 +60,12 @@ class HeuristicBelotBot:
         assert game.deal is not None
         calls = game.deal.legal_calls(seat)
         return choose_bid(
-            known.hand, known.turned, calls, known.players, known.fours, bid_margin(known)
+            known.hand,
+            known.turned,
+            calls,
+            known.players,
+            known.fours,
+            bid_margin(known.scores, seat),
         )
 
     def declarations(self, game: BelotGame, seat: int) -> list[tuple[Card, ...]]:
