@@ -21,6 +21,7 @@ from typing import Any
 from p2pbelka.bots.belot.base import BelotBot, decide, make_belot_bot
 from p2pbelka.bots.tournament import _end_line, _mean_ci, _read_state
 from p2pbelka.cards import CARDS
+from p2pbelka.rules.belot.deal import Action
 from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.rules.belot.options import BelotOptions, belot_options
 from p2pbelka.rules.belot.randomplay import random_deck
@@ -33,6 +34,23 @@ def deal_cards(base: int, k: int, players: int, dealer: int) -> tuple[list[int],
     """Deal ``k`` of a match: (first six per seat, turned card, three more per seat)."""
     rng = random.Random(base ^ (k * 0x9E3779B97F4A7C15))
     return random_deck(rng, players, dealer)
+
+
+def play_deal(
+    game: BelotGame, extra: list[int], ask: Callable[[BelotGame, int], list[Action]]
+) -> BelotGame:
+    """Play the started deal of ``game`` to its end: ``ask(game, seat)`` gives the actions of
+    each turn (see :func:`decide`); ``extra`` are the three more cards per seat."""
+    while game.deal is not None and not game.deal.finished:
+        deal = game.deal
+        if deal.phase == "extra":
+            game = game.deal_extra(extra)
+            continue
+        seat = deal.turn
+        assert seat is not None
+        for action in ask(game, seat):
+            game = game.apply(action)
+    return game
 
 
 def play_game(
@@ -48,15 +66,7 @@ def play_game(
     while not game.finished and len(game.history) < max_deals:
         first, turned, extra = deal_cards(base, game.deal_number, players, game.dealer)
         game = game.start_deal(first, CARDS[turned])
-        while game.deal is not None and not game.deal.finished:
-            deal = game.deal
-            if deal.phase == "extra":
-                game = game.deal_extra(extra)
-                continue
-            seat = deal.turn
-            assert seat is not None
-            for action in decide(bots[seat], game, seat):
-                game = game.apply(action)
+        game = play_deal(game, extra, lambda g, seat: decide(bots[seat], g, seat))
         game = game.finish_deal()
     return game
 
@@ -66,10 +76,15 @@ def seating(level_a: str, level_b: str, players: int, game: int) -> list[str]:
     return [level_a if s == game % players else level_b for s in range(players)]
 
 
+def match_base(seed: int, index: int) -> int:
+    """The seed of match ``index``'s cards (and, offset per game and seat, of its bots)."""
+    return random.Random(f"belot:{seed}:{index}").getrandbits(63)
+
+
 def play_match(level_a: str, level_b: str, players: int, seed: int, index: int) -> dict[str, Any]:
     """Match ``index``: ``players`` games on the same cards, A on each seat in turn."""
     options = belot_options()
-    base = random.Random(f"belot:{seed}:{index}").getrandbits(63)
+    base = match_base(seed, index)
     first_dealer = index % players
     row: dict[str, Any] = {"match": index, "wins_a": 0, "wins_b": 0, "draws": 0}
     deals = declared = made = score_a = score_b = 0
