@@ -263,3 +263,16 @@ def test_random_bot_is_reproducible() -> None:
     one = bot_deal([RandomBelotBot(5), RandomBelotBot(6), RandomBelotBot(7)], 3)[1]
     two = bot_deal([RandomBelotBot(5), RandomBelotBot(6), RandomBelotBot(7)], 3)[1]
     assert one == two
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3])
+def test_full_strength_levels_only_make_legal_moves_over_many_deals(players: int) -> None:
+    for seed in range(150):
+        rng = random.Random(seed)
+        bots = [
+            make_belot_bot(rng.choice(tuple(BELOT_BOT_LEVELS)), seed + s) for s in range(players)
+        ]
+        scores = tuple(rng.choice((0, 500, 900, 990)) for _ in range(players))
+        game, _ = bot_deal(bots, seed, scores)
+        assert game.history[-1].deal.finished
