@@ -68,13 +68,7 @@ class Known:
     @property
     def outside(self) -> int:
         """Cards that may be in another seat's hand (the stock's unknown cards included)."""
-        mask = FULL_MASK & ~self.hand & ~self.played & ~(1 << self.turned)
-        return mask
-
-    @property
-    def stock_size(self) -> int:
-        """Unknown cards in the stock (the turned card aside)."""
-        return 32 - 9 * self.players - 1
+        return FULL_MASK & ~self.hand & ~self.played & ~(1 << self.turned)
 
 
 def known_from(game: BelotGame, seat: int) -> Known:
