@@ -10,6 +10,9 @@ sees it* (``GameState`` whose current deal has every other hand unknown):
 ``make_bot(level, seed)`` builds one by name: ``random``, ``heuristic`` (a club
 player's rules of thumb) or ``strong`` (search over the hidden cards); see
 docs/bots.md.  ``p2pbelka tournament`` measures one level against another.
+
+Belot (2 or 3 players) has its own interface and levels in
+:mod:`p2pbelka.bots.belot` (``make_belot_bot``, ``decide``).
 """
 
 from p2pbelka.bots.base import BOT_LEVELS, Bot, make_bot

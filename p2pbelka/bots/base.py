@@ -54,3 +54,14 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
         ) from None
     bot: Bot = factory(seed)
     return bot
+
+
+# -- Belot (2 or 3 players): its own interface and levels, in p2pbelka.bots.belot ------
+
+from p2pbelka.bots.belot.base import (  # noqa: E402  (kept apart from Belka's registry)
+    BELOT_BOT_LEVELS,
+    BelotBot,
+    make_belot_bot,
+)
+
+__all__ = ["BELOT_BOT_LEVELS", "BOT_LEVELS", "BelotBot", "Bot", "make_belot_bot", "make_bot"]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
+import sys
 
 # topic -> module under p2pbelka.bench; each has ``run(quick: bool) -> dict[str, object]``
 TOPICS: dict[str, str] = {
@@ -20,11 +22,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("topic", choices=sorted(TOPICS), help="what to measure")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quick", action="store_true", help="a short run, for smoke tests")
+    parser.add_argument(
+        "--game", choices=("belka", "belot"), default="belka", help="which game (default belka)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     module = importlib.import_module(f"p2pbelka.bench.{TOPICS[args.topic]}")
-    figures: dict[str, object] = module.run(quick=args.quick)
+    options: dict[str, object] = {"quick": args.quick}
+    if args.game != "belka":
+        # Topics measure Belka; those with a ``game`` parameter measure the others too.
+        if "game" not in inspect.signature(module.run).parameters:
+            print(f"bench {args.topic}: no {args.game} figures yet", file=sys.stderr)
+            return 2
+        options["game"] = args.game
+    figures: dict[str, object] = module.run(**options)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:

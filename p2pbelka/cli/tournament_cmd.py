@@ -4,6 +4,10 @@ Every deal is played twice on the same cards, team A on seats 0/2 and then on
 seats 1/3; ``--games`` counts games, two per match.  With ``--state FILE``
 each finished match is appended to FILE, and a rerun with the same levels,
 seed and preset plays only the matches still missing.
+
+``--game belot [--players 2|3]``: Belot, one bot of level A against bots of
+level B, the same deals played once with A on each seat (``--games`` then
+counts games, ``--players`` per match); see :mod:`p2pbelka.bots.belot.tournament`.
 """
 
 from __future__ import annotations
@@ -11,9 +15,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game", choices=("belka", "belot"), default="belka", help="which game (default belka)"
+    )
+    parser.add_argument(
+        "--players", type=int, default=3, help="Belot only: 2 or 3 seats (default 3)"
+    )
     parser.add_argument("--a", default="strong", help="bot level of team A (default strong)")
     parser.add_argument("--b", default="heuristic", help="bot level of team B (default heuristic)")
     parser.add_argument("--games", type=int, default=20, help="games to play, two per match")
@@ -25,7 +37,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
 
 
+def _progress(args: argparse.Namespace) -> Callable[[int, int], None]:
+    def progress(done: int, total: int) -> None:
+        if not args.quiet:
+            print(f"\rmatches {done}/{total}", end="", file=sys.stderr, flush=True)
+
+    return progress
+
+
+def _printed_json(args: argparse.Namespace, summary: dict[str, Any]) -> bool:
+    """End the progress line; print the summary as JSON if asked (then nothing else)."""
+    if not args.quiet:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    return bool(args.json)
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.game == "belot":
+        return run_belot(args)
     from p2pbelka.bots.base import BOT_LEVELS
     from p2pbelka.bots.tournament import run_tournament
     from p2pbelka.rules.options import PRESETS
@@ -41,10 +72,6 @@ def run(args: argparse.Namespace) -> int:
         print("tournament: --games must be at least 2 (one match)", file=sys.stderr)
         return 2
 
-    def progress(done: int, total: int) -> None:
-        if not args.quiet:
-            print(f"\rmatches {done}/{total}", end="", file=sys.stderr, flush=True)
-
     summary = run_tournament(
         args.a,
         args.b,
@@ -53,12 +80,9 @@ def run(args: argparse.Namespace) -> int:
         preset=args.preset,
         workers=args.workers,
         state=args.state,
-        progress=progress,
+        progress=_progress(args),
     )
-    if not args.quiet:
-        print(file=sys.stderr)
-    if args.json:
-        print(json.dumps(summary, indent=2))
+    if _printed_json(args, summary):
         return 0
     a, b = summary["a"], summary["b"]
     low, high = summary["win_rate_a_ci95"]
@@ -72,5 +96,44 @@ def run(args: argparse.Namespace) -> int:
         f"game points per deal  A {summary['game_points_per_deal_a']:.3f}"
         f"  B {summary['game_points_per_deal_b']:.3f}"
         f"  A-B {summary['net_game_points_per_deal_a']:+.3f} (95% CI {gl:+.3f} .. {gh:+.3f})"
+    )
+    return 0
+
+
+def run_belot(args: argparse.Namespace) -> int:
+    from p2pbelka.bots.belot.base import BELOT_BOT_LEVELS
+    from p2pbelka.bots.belot.tournament import run_tournament
+
+    for level in (args.a, args.b):
+        if level not in BELOT_BOT_LEVELS:
+            levels = ", ".join(BELOT_BOT_LEVELS)
+            print(f"tournament: unknown Belot level {level!r} ({levels})", file=sys.stderr)
+            return 2
+    if args.players not in (2, 3):
+        print("tournament: Belot is for --players 2 or 3", file=sys.stderr)
+        return 2
+    if args.games < args.players:
+        print(f"tournament: --games must be at least {args.players} (one match)", file=sys.stderr)
+        return 2
+
+    matches = args.games // args.players
+    progress = _progress(args)
+    summary = run_tournament(
+        args.a, args.b, matches, args.seed, args.players, args.workers, args.state, progress
+    )
+    if _printed_json(args, summary):
+        return 0
+    a, b, n = summary["a"], summary["b"], summary["players"]
+    low, high = summary["win_rate_a_ci95"]
+    print(f"Belot, {n} players: one {a} (A) against {n - 1} {b}, seed {summary['seed']}")
+    print(f"matches {summary['matches']}, games {summary['games']}, deals {summary['deals']}")
+    print(f"games won    A {summary['wins_a']}  B {summary['wins_b']}  draws {summary['draws']}")
+    print(
+        f"A win rate   {summary['win_rate_a']:.1%}  (95% CI {low:.1%} .. {high:.1%};"
+        f" equal bots {summary['even_share']:.1%})"
+    )
+    print(
+        f"A declared   {summary['declared_a']} deals, made {summary['made_rate_a']:.1%};"
+        f" mean final score A {summary['mean_score_a']}  B {summary['mean_score_b']}"
     )
     return 0

@@ -1,0 +1,334 @@
+"""Determinized Belot deals for the ``strong`` level: sampling, playouts, exact endgames.
+
+- :func:`sample_hands` deals the cards one seat has not seen to the other
+  hands and the stock, consistently with what the seat knows (:class:`Known`):
+  as many cards as each seat holds, none it cannot hold (voids shown,
+  trumps it did not beat a trump with), declared cards to their owner, the
+  turned card to no one.  During bidding it also deals the three more cards
+  of every seat, the bot's own included: nobody knows them yet.
+- :class:`Sim` is one such deal with every hand known, played on by
+  :func:`step`; at each lead the leader declares by the rules of thumb and
+  claims 1001 when it is true (:func:`at_lead`).
+- :func:`playout` plays on with the rules of thumb for every seat;
+  :func:`solve` searches the last cards exactly, the bot maximizing and the
+  others minimizing its :func:`utility` (a paranoid search: the others
+  together against the bot, which is what a forced win must survive).
+- :func:`utility` is what the deal's end is worth to the bot: its written
+  points less the mean of the others', bait and hanging bait included, and
+  :data:`WIN` for winning the game at 1001 (by a claim or on the scores).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Final
+
+from p2pbelka.bots.belot.knowledge import Known
+from p2pbelka.bots.belot.policy import choose_card, declaration_plan
+from p2pbelka.cards import FULL_MASK, SUIT_MASKS, iter_bits
+from p2pbelka.rules.belot import core
+
+WIN: Final = 500.0
+"""Utility of winning the game (minus for another seat winning it), in written points."""
+_TRIES: Final = 30
+
+
+@dataclass(slots=True)
+class Sim:
+    """A deal in progress with every hand known (scratch: :meth:`copy` before playing on)."""
+
+    players: int
+    trump: int
+    turned: int
+    declarer: int
+    hands: list[int]
+    trick: list[int]
+    leader: int
+    tricks: int
+    played: int
+    points: list[int]
+    took: int
+    declared: list[tuple[int, int, int, int, int]]
+    led: int
+    scores: tuple[int, ...]
+    hanging: int
+    fours: tuple[int, ...]
+    claimer: int = -1
+    last: int = -1
+
+    def copy(self) -> Sim:
+        return Sim(
+            self.players,
+            self.trump,
+            self.turned,
+            self.declarer,
+            list(self.hands),
+            list(self.trick),
+            self.leader,
+            self.tricks,
+            self.played,
+            list(self.points),
+            self.took,
+            list(self.declared),
+            self.led,
+            self.scores,
+            self.hanging,
+            self.fours,
+            self.claimer,
+            self.last,
+        )
+
+    @property
+    def over(self) -> bool:
+        return self.claimer >= 0 or self.tricks == 9
+
+    @property
+    def turn(self) -> int:
+        return (self.leader + len(self.trick)) % self.players
+
+    def legal(self, seat: int) -> int:
+        hand = self.hands[seat]
+        if not self.trick:
+            return hand
+        led = self.trick[0] >> 3
+        top = core.top_trump(self.trick, self.trump) if led == self.trump else -1
+        return core.legal_mask(hand, led, self.trump, top)
+
+    def outside(self, seat: int) -> int:
+        """Cards another seat may hold, as ``seat`` would reckon them (the stock's too)."""
+        return FULL_MASK & ~self.played & ~self.hands[seat] & ~(1 << self.turned)
+
+
+def sim_from(known: Known, hands: list[int]) -> Sim:
+    """The deal of ``known`` with the sampled ``hands`` (a play-phase position)."""
+    return Sim(
+        players=known.players,
+        trump=known.trump,
+        turned=known.turned,
+        declarer=known.declarer,
+        hands=hands,
+        trick=list(known.trick),
+        leader=known.leader,
+        tricks=known.tricks,
+        played=known.played,
+        points=list(known.points),
+        took=known.took,
+        declared=list(known.declared),
+        led=known.led,
+        scores=known.scores,
+        hanging=known.hanging,
+        fours=known.fours,
+    )
+
+
+# -- sampling -----------------------------------------------------------------------
+
+
+def sample_hands(known: Known, rng: random.Random) -> list[int]:
+    """Every seat's hand now: the bot's own, and a consistent guess for the others."""
+    for _ in range(_TRIES):
+        hands = _try(known, rng, respect=True)
+        if hands is not None:
+            return hands
+    # Only an inconsistent view gets here; a guess ignoring the inferences still plays.
+    hands = _try(known, rng, respect=False)
+    assert hands is not None
+    return hands
+
+
+def _try(known: Known, rng: random.Random, respect: bool) -> list[int] | None:
+    n = known.players
+    stock = n  # the stock is the last "seat"
+    need = [0] * (n + 1)
+    hands = [0] * (n + 1)
+    for s in range(n):
+        if s == known.seat:
+            hands[s] = known.hand
+        else:
+            hands[s] = known.shown[s]
+            need[s] = known.counts[s] - known.shown[s].bit_count()
+    need[stock] = known.unseen.bit_count() - sum(need[:n])
+    cards = list(iter_bits(known.unseen))
+    rng.shuffle(cards)
+    places = [s for s in range(n + 1) if need[s] > 0]
+    excluded = known.excluded if respect else [0] * n
+    eligible = {c: [s for s in places if s == stock or not excluded[s] >> c & 1] for c in cards}
+    cards.sort(key=lambda c: len(eligible[c]))
+    for c in cards:
+        open_places = [s for s in eligible[c] if need[s]]
+        if not open_places:
+            return None
+        pick = rng.randrange(sum(need[s] for s in open_places))
+        for s in open_places:
+            pick -= need[s]
+            if pick < 0:
+                break
+        hands[s] |= 1 << c
+        need[s] -= 1
+    return hands[:n]
+
+
+def sample_bidding(known: Known, rng: random.Random) -> tuple[list[int], list[int]]:
+    """During bidding: (every seat's six cards, every seat's three more), consistently
+    with the bot's own six and the turned card."""
+    n = known.players
+    pool = list(iter_bits(FULL_MASK & ~known.hand & ~(1 << known.turned)))
+    rng.shuffle(pool)
+    first = [0] * n
+    extra = [0] * n
+    k = 0
+    for s in range(n):
+        if s == known.seat:
+            first[s] = known.hand
+            continue
+        for c in pool[k : k + 6]:
+            first[s] |= 1 << c
+        k += 6
+    for s in range(n):
+        for c in pool[k : k + 3]:
+            extra[s] |= 1 << c
+        k += 3
+    return first, extra
+
+
+# -- playing on ---------------------------------------------------------------------
+
+
+def step(sim: Sim, card: int) -> None:
+    """The seat to play plays ``card``; a full trick goes to its winner."""
+    n = sim.players
+    seat = (sim.leader + len(sim.trick)) % n
+    bit = 1 << card
+    sim.hands[seat] &= ~bit
+    sim.played |= bit
+    sim.trick.append(card)
+    if len(sim.trick) < n:
+        return
+    trump = sim.trump
+    winner = (sim.leader + core.trick_winner(sim.trick, trump)) % n
+    pts = core.POINTS[trump]
+    sim.points[winner] += sum(pts[c] for c in sim.trick)
+    sim.took |= 1 << winner
+    sim.tricks += 1
+    sim.trick = []
+    sim.leader = winner
+    sim.last = winner
+
+
+def _scored(sim: Sim) -> list[int]:
+    declared = [(s, k, v, key) for s, k, v, key, _m in sim.declared]
+    return core.scored_combinations(declared, sim.took, sim.players)
+
+
+def at_lead(sim: Sim) -> None:
+    """The leader's moment: declare by the rules of thumb (once a deal), claim if true."""
+    seat = sim.leader
+    if not sim.led >> seat & 1:
+        sim.led |= 1 << seat
+        hand = sim.hands[seat]
+        for mask in declaration_plan(hand, seat, sim.trump, sim.fours, sim.declared):
+            found = core.combination(mask, sim.trump, sim.fours)
+            if found is not None:
+                sim.declared.append((seat, *found, mask))
+    if 1 <= sim.tricks <= 8:
+        base = sim.scores[seat] + sim.points[seat]
+        if base + sum(d[2] for d in sim.declared if d[0] == seat) >= core.TARGET:
+            if base + _scored(sim)[seat] >= core.TARGET:
+                sim.claimer = seat
+
+
+def playout(sim: Sim, stop: int = 0) -> None:
+    """Play on by the rules of thumb until the deal ends or the hands hold ``stop`` cards."""
+    n = sim.players
+    while not sim.over:
+        if not sim.trick:
+            if sim.hands[sim.leader].bit_count() <= stop:
+                return
+            at_lead(sim)
+            if sim.over:
+                return
+        seat = (sim.leader + len(sim.trick)) % n
+        card = choose_card(
+            sim.hands[seat],
+            sim.legal(seat),
+            sim.trick,
+            n,
+            sim.trump,
+            sim.outside(seat),
+            9 - sim.tricks,
+        )
+        step(sim, card)
+
+
+def utility(sim: Sim, me: int) -> float:
+    """What the finished deal (or the claim) is worth to seat ``me``."""
+    n = sim.players
+    if sim.claimer >= 0:
+        return WIN if sim.claimer == me else -WIN
+    scored = _scored(sim)
+    totals = [
+        sim.points[s] + scored[s] + (core.LAST_TRICK if s == sim.last else 0) for s in range(n)
+    ]
+    written = list(totals)
+    result = core.deal_result(totals, sim.declarer)
+    if result != core.MADE:
+        written[sim.declarer] = 0
+    if result != core.HANGING and sim.hanging:
+        top = core.top_seat(totals)
+        if top >= 0:
+            written[top] += sim.hanging
+    score = [sim.scores[s] + written[s] for s in range(n)]
+    over = [s for s in range(n) if score[s] >= core.TARGET]
+    value = written[me] - sum(written[s] for s in range(n) if s != me) / (n - 1)
+    if over:
+        winner = sim.last if sim.last in over else max(over, key=lambda s: score[s])
+        value += WIN if winner == me else -WIN
+    return value
+
+
+def solve(sim: Sim, me: int, alpha: float = -1e9, beta: float = 1e9) -> float:
+    """The bot's utility with exact play from here: it maximizes, every other seat minimizes."""
+    if not sim.trick:
+        if sim.tricks < 9:
+            at_lead(sim)
+        if sim.over:
+            return utility(sim, me)
+    seat = sim.turn
+    maximize = seat == me
+    best = -1e9 if maximize else 1e9
+    for card in iter_bits(sim.legal(seat)):
+        child = sim.copy()
+        step(child, card)
+        v = solve(child, me, alpha, beta)
+        if maximize:
+            if v > best:
+                best = v
+                alpha = max(alpha, v)
+        elif v < best:
+            best = v
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    return best
+
+
+def distinct_moves(legal: int, trump: int, blockers: int) -> list[int]:
+    """``legal`` less the cards that play exactly like a stronger neighbour kept: same
+    suit, same points, nothing in ``blockers`` (cards still to fall) between them."""
+    moves: list[int] = []
+    pts = core.POINTS[trump]
+    for suit in range(4):
+        if not legal & SUIT_MASKS[suit]:
+            continue
+        order = core.TRUMP_ORDER if suit == trump else core.PLAIN_ORDER
+        run = -1
+        for rank in sorted(range(8), key=lambda r: -order[r]):
+            c = suit * 8 + rank
+            if legal >> c & 1:
+                if pts[c] != run:
+                    moves.append(c)
+                    run = pts[c]
+            elif blockers >> c & 1:
+                run = -1
+    return moves

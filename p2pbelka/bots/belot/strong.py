@@ -1,0 +1,148 @@
+"""The ``strong`` Belot level: determinized search over the hidden cards.
+
+Cards: for each decision the bot deals the cards it has not seen again many
+times, consistently with what its seat knows (:func:`search.sample_hands`),
+and scores every distinct legal card on every such deal: the rules of thumb
+play the deal on for every seat (declaring at their leads, claiming 1001 when
+true) until few cards are left, and an exact search finishes it
+(:func:`search.solve`).  A card's score is the mean :func:`search.utility`:
+the bot's written points less the others' mean -- so a declarer's bait
+(nothing written), a hanging bait, hanging points paid to the top seat, and
+the 1001 race (a claim or a win on the scores) all weigh as at the table.
+
+Bids: the same, one level up: for each call, deals of the hidden six-card
+hands, the three more cards of every seat and the stock are sampled, the
+other seats call by the rules of thumb, and the deal is played out; the call
+with the best mean utility is made (ties to the rules of thumb).
+
+Declarations and claims follow the rules of thumb: declare what can score,
+claim 1001 as soon as it is true.  Seeded: the same seed makes the same moves.
+"""
+
+from __future__ import annotations
+
+from p2pbelka.bots.belot.heuristic import HeuristicBelotBot, bid_margin, heuristic_card
+from p2pbelka.bots.belot.knowledge import Known, known_from
+from p2pbelka.bots.belot.policy import choose_bid
+from p2pbelka.bots.belot.search import (
+    Sim,
+    distinct_moves,
+    playout,
+    sample_bidding,
+    sample_hands,
+    sim_from,
+    solve,
+    step,
+    utility,
+)
+from p2pbelka.cards import CARDS, FULL_MASK, Card
+from p2pbelka.rules.belot.game import BelotGame
+
+SAMPLES = 24
+"""Deals sampled per card decision."""
+BID_SAMPLES = 40
+"""Deals sampled per call."""
+SOLVE_CARDS = 2
+"""Cards a hand at most when the exact search takes over from the rules of thumb."""
+
+
+class StrongBelotBot(HeuristicBelotBot):
+    """Determinized search (see the module text); ``samples`` and ``solve_cards`` buy strength."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = SAMPLES,
+        bid_samples: int = BID_SAMPLES,
+        solve_cards: int = SOLVE_CARDS,
+    ) -> None:
+        super().__init__(seed)
+        self.samples = samples
+        self.bid_samples = bid_samples
+        self.solve_cards = solve_cards
+
+    # -- bidding --------------------------------------------------------------------
+
+    def bid(self, game: BelotGame, seat: int) -> str:
+        deal = game.deal
+        assert deal is not None
+        known = known_from(game, seat)
+        calls = deal.legal_calls(seat)
+        hint = super().bid(game, seat)
+        values = [0.0] * len(calls)
+        for _ in range(self.bid_samples):
+            first, extra = sample_bidding(known, self.rng)
+            for i, call in enumerate(calls):
+                values[i] += _call_value(known, first, extra, call)
+        best = max(range(len(calls)), key=lambda i: (values[i], calls[i] == hint))
+        return calls[best]
+
+    # -- cards ----------------------------------------------------------------------
+
+    def play(self, game: BelotGame, seat: int) -> Card:
+        deal = game.deal
+        assert deal is not None
+        known = known_from(game, seat)
+        legal = deal.legal_mask(seat)
+        trick_mask = sum(1 << c for c in known.trick)
+        blockers = (FULL_MASK & ~known.hand & ~known.played) | trick_mask
+        moves = distinct_moves(legal, known.trump, blockers)
+        if len(moves) == 1:
+            return CARDS[moves[0]]
+        return CARDS[self.choose(known, moves, heuristic_card(known, legal))]
+
+    def choose(self, known: Known, moves: list[int], hint: int) -> int:
+        """The move of ``moves`` with the best mean utility over sampled deals."""
+        scores = [0.0] * len(moves)
+        for _ in range(self.samples):
+            base = sim_from(known, sample_hands(known, self.rng))
+            for i, card in enumerate(moves):
+                sim = base.copy()
+                step(sim, card)
+                playout(sim, self.solve_cards)
+                scores[i] += utility(sim, known.seat) if sim.over else solve(sim, known.seat)
+        best = max(range(len(moves)), key=lambda i: (scores[i], moves[i] == hint))
+        return moves[best]
+
+
+def _call_value(known: Known, first: list[int], extra: list[int], call: str) -> float:
+    """The bot's utility of one sampled deal when it makes ``call`` and the others call
+    and play by the rules of thumb (0 for a deal all pass twice)."""
+    n = known.players
+    bids = [*known.bids, call]
+    suit = known.turned >> 3
+    while True:
+        last = bids[-1]
+        if last != "pass":
+            declarer = (known.dealer + len(bids)) % n
+            trump = suit if last == "play" else "CDHS".index(last)
+            break
+        if len(bids) == 2 * n:
+            return 0.0
+        seat = (known.dealer + 1 + len(bids)) % n
+        if len(bids) < n:
+            calls = ["play", "pass"]
+        else:
+            calls = [s for i, s in enumerate("CDHS") if i != suit] + ["pass"]
+        margin = bid_margin(known.scores, seat)
+        bids.append(choose_bid(first[seat], known.turned, calls, n, known.fours, margin))
+    sim = Sim(
+        players=n,
+        trump=trump,
+        turned=known.turned,
+        declarer=declarer,
+        hands=[first[s] | extra[s] for s in range(n)],
+        trick=[],
+        leader=(known.dealer + 1) % n,
+        tricks=0,
+        played=0,
+        points=[0] * n,
+        took=0,
+        declared=[],
+        led=0,
+        scores=known.scores,
+        hanging=known.hanging,
+        fours=known.fours,
+    )
+    playout(sim)
+    return utility(sim, known.seat)

@@ -1,0 +1,179 @@
+"""Duplicate Belot matches: one bot of level A against bots of level B, hands rotated.
+
+A match is ``players`` games on the same cards: deal ``k`` of every game is
+shuffled from the same seed and dealt from that game's dealer, and level A
+sits on seat ``r`` in game ``r`` (level B on the other seats).  Over a match
+the A bot so holds every seat's hand of each deal (as long as the games' deals
+stay in step; a hanging bait moves the deal on differently), and the luck of
+the cards cancels out.  The figure is the share of games the A seat wins,
+against ``1 / players`` for equal bots; its 95% interval is over matches.
+Results go to a resumable state file as in :mod:`p2pbelka.bots.tournament`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
+
+from p2pbelka.bots.belot.base import BelotBot, decide, make_belot_bot
+from p2pbelka.bots.tournament import _end_line, _mean_ci, _read_state
+from p2pbelka.cards import CARDS
+from p2pbelka.rules.belot.deal import Action
+from p2pbelka.rules.belot.game import BelotGame
+from p2pbelka.rules.belot.options import BelotOptions, belot_options
+from p2pbelka.rules.belot.randomplay import random_deck
+
+MAX_DEALS = 200
+"""A game still open after this many deals (void ones included) counts as a draw."""
+
+
+def deal_cards(base: int, k: int, players: int, dealer: int) -> tuple[list[int], int, list[int]]:
+    """Deal ``k`` of a match: (first six per seat, turned card, three more per seat)."""
+    rng = random.Random(base ^ (k * 0x9E3779B97F4A7C15))
+    return random_deck(rng, players, dealer)
+
+
+def play_deal(
+    game: BelotGame, extra: list[int], ask: Callable[[BelotGame, int], list[Action]]
+) -> BelotGame:
+    """Play the started deal of ``game`` to its end: ``ask(game, seat)`` gives the actions of
+    each turn (see :func:`decide`); ``extra`` are the three more cards per seat."""
+    while game.deal is not None and not game.deal.finished:
+        deal = game.deal
+        if deal.phase == "extra":
+            game = game.deal_extra(extra)
+            continue
+        seat = deal.turn
+        assert seat is not None
+        for action in ask(game, seat):
+            game = game.apply(action)
+    return game
+
+
+def play_game(
+    bots: list[BelotBot],
+    options: BelotOptions,
+    base: int,
+    first_dealer: int = 0,
+    max_deals: int = MAX_DEALS,
+) -> BelotGame:
+    """One game, every bot asked from its own seat's view; deal ``k`` from ``(base, k)``."""
+    players = len(bots)
+    game = BelotGame.new(options, players, first_dealer)
+    while not game.finished and len(game.history) < max_deals:
+        first, turned, extra = deal_cards(base, game.deal_number, players, game.dealer)
+        game = game.start_deal(first, CARDS[turned])
+        game = play_deal(game, extra, lambda g, seat: decide(bots[seat], g, seat))
+        game = game.finish_deal()
+    return game
+
+
+def seating(level_a: str, level_b: str, players: int, game: int) -> list[str]:
+    """The levels by seat in game ``game`` of a match: A on seat ``game``."""
+    return [level_a if s == game % players else level_b for s in range(players)]
+
+
+def match_base(seed: int, index: int) -> int:
+    """The seed of match ``index``'s cards (and, offset per game and seat, of its bots)."""
+    return random.Random(f"belot:{seed}:{index}").getrandbits(63)
+
+
+def play_match(level_a: str, level_b: str, players: int, seed: int, index: int) -> dict[str, Any]:
+    """Match ``index``: ``players`` games on the same cards, A on each seat in turn."""
+    options = belot_options()
+    base = match_base(seed, index)
+    first_dealer = index % players
+    row: dict[str, Any] = {"match": index, "wins_a": 0, "wins_b": 0, "draws": 0}
+    deals = declared = made = score_a = score_b = 0
+    for r in range(players):
+        levels = seating(level_a, level_b, players, r)
+        bots = [make_belot_bot(level, base + 10 * r + s) for s, level in enumerate(levels)]
+        game = play_game(bots, options, base, first_dealer)
+        if game.winner is None:
+            row["draws"] += 1
+        elif game.winner == r:
+            row["wins_a"] += 1
+        else:
+            row["wins_b"] += 1
+        score_a += game.score[r]
+        score_b += sum(game.score) - game.score[r]
+        for result in game.history:
+            if result.void:
+                continue
+            deals += 1
+            if result.deal.declarer == r:
+                declared += 1
+                made += result.result in ("made", "claim")
+    row.update(
+        games=players,
+        deals=deals,
+        declared_a=declared,
+        made_a=made,
+        score_a=score_a,
+        score_b=score_b,
+    )
+    return row
+
+
+def run_tournament(
+    level_a: str,
+    level_b: str,
+    matches: int,
+    seed: int,
+    players: int = 3,
+    workers: int = 2,
+    state: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``matches`` rotated matches (``players`` games each) and summarize them."""
+    key = {"game": "belot", "a": level_a, "b": level_b, "seed": seed, "players": players}
+    done = _read_state(state, key)
+    todo = [i for i in range(matches) if i not in done]
+    if state is not None:
+        _end_line(state)
+    if todo:
+        with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+            futures = [pool.submit(play_match, level_a, level_b, players, seed, i) for i in todo]
+            for future in as_completed(futures):
+                row = future.result()
+                row["key"] = key
+                done[row["match"]] = row
+                if state is not None:
+                    with open(state, "a", encoding="utf-8") as f:
+                        f.write(json.dumps(row) + "\n")
+                if progress is not None:
+                    progress(len(done), matches)
+    rows = [done[i] for i in range(matches)]
+    return summarize(level_a, level_b, players, rows, seed)
+
+
+def summarize(
+    level_a: str, level_b: str, players: int, rows: list[dict[str, Any]], seed: int
+) -> dict[str, Any]:
+    games = sum(r["games"] for r in rows)
+    # Each match scores A's share of its games (a draw counts 1/players): matches are independent.
+    share, low, high = _mean_ci((r["wins_a"] + r["draws"] / players) / r["games"] for r in rows)
+    declared = sum(r["declared_a"] for r in rows)
+    return {
+        "game": "belot",
+        "players": players,
+        "a": level_a,
+        "b": level_b,
+        "seed": seed,
+        "matches": len(rows),
+        "games": games,
+        "wins_a": sum(r["wins_a"] for r in rows),
+        "wins_b": sum(r["wins_b"] for r in rows),
+        "draws": sum(r["draws"] for r in rows),
+        "win_rate_a": round(share, 4),
+        "win_rate_a_ci95": [round(low, 4), round(high, 4)],
+        "even_share": round(1 / players, 4),
+        "deals": sum(r["deals"] for r in rows),
+        "declared_a": declared,
+        "made_rate_a": round(sum(r["made_a"] for r in rows) / max(1, declared), 4),
+        "mean_score_a": round(sum(r["score_a"] for r in rows) / max(1, games), 1),
+        "mean_score_b": round(sum(r["score_b"] for r in rows) / max(1, games * (players - 1)), 1),
+    }
