@@ -5,8 +5,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from p2pbelka.bots.base import Bot, RandomBot
+from p2pbelka.bots.base import BOT_LEVELS, Bot
+from p2pbelka.bots.belot import decide, make_belot_bot
+from p2pbelka.rules.belot.deal import Bid as BelotBid
+from p2pbelka.rules.belot.deal import Claim as BelotClaim
+from p2pbelka.rules.belot.deal import Declare as BelotDeclare
 from p2pbelka.rules.belot.game import BelotGame
+from p2pbelka.rules.deal import Play
+from p2pbelka.rules.errors import RuleViolation
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.table.session import Table
@@ -15,7 +21,7 @@ from p2pbelka.table.session import Table
 def choose(bot: Bot, game: Any, seat: int, question: ev.ChoiceNeeded) -> mv.Move:
     """The move ``bot`` makes for ``seat`` when the table asks ``question``."""
     if isinstance(game, BelotGame):
-        return choose_belot_at_random(_rng_of(bot), question)
+        return _belot_seat(bot).choose(game, seat, question)
     if question.kind == "play":
         return mv.PlayCard(bot.play(game, seat))
     if question.kind == "redeal":
@@ -45,29 +51,57 @@ def pump(table: Table, bot: Bot, log: list[ev.Event]) -> list[bytes]:
                 table.apply(choose(bot, table.game, table.me, event))
 
 
-# -- Belot: a stand-in chooser ----------------------------------------------------------
-# STAND-IN until the Belot bots (p2pbelka/bots/belot) land: a random legal move, whatever
-# the bot's level.  The merge replaces ``choose_belot_at_random`` with the Belot bot.
+# -- Belot: the Belot bot of the same level ---------------------------------------------
+
+
+class BelotSeat:
+    """A seat's Belot bot, of the level of the (Belka) bot a front end holds, and the
+    rest of its turn: the bot plans a whole turn (declarations, then a claim or a
+    card) and the table asks for it one move at a time."""
+
+    def __init__(self, bot: Bot) -> None:
+        level = next((name for name, cls in BOT_LEVELS.items() if isinstance(bot, cls)), "random")
+        self.rng = _rng_of(bot)
+        self.bot = make_belot_bot(level, self.rng.getrandbits(32))
+        self.plan: list[mv.Move] = []
+
+    def choose(self, game: BelotGame, seat: int, question: ev.ChoiceNeeded) -> mv.Move:
+        if not self.plan:
+            try:
+                self.plan = [_as_move(a) for a in decide(self.bot, game, seat)]
+            except (ValueError, RuleViolation):  # a bot's bug must not stop the table
+                self.plan = []
+        move = self.plan.pop(0) if self.plan else None
+        if move is None or move not in question.moves:
+            self.plan = []
+            return self.rng.choice(list(question.moves))
+        return move
+
+
+_BELOT_SEATS: dict[int, tuple[Bot, BelotSeat]] = {}
+
+
+def _belot_seat(bot: Bot) -> BelotSeat:
+    kept = _BELOT_SEATS.get(id(bot))
+    if kept is None or kept[0] is not bot:
+        kept = (bot, BelotSeat(bot))
+        _BELOT_SEATS[id(bot)] = kept
+    return kept[1]
+
+
+def _as_move(action: object) -> mv.Move:
+    if isinstance(action, BelotBid):
+        return mv.Bid(action.call)
+    if isinstance(action, BelotDeclare):
+        return mv.Declare(tuple(action.cards))
+    if isinstance(action, BelotClaim):
+        return mv.Claim1001()
+    if isinstance(action, Play):
+        return mv.PlayCard(action.card)
+    raise ValueError(f"not a Belot action: {action!r}")
 
 
 def _rng_of(bot: Bot) -> random.Random:
-    """A seeded random bot's generator (so seeded games repeat), else a fresh one."""
-    return bot.rng if isinstance(bot, RandomBot) else random.Random()
-
-
-def choose_belot_at_random(rng: random.Random, question: ev.ChoiceNeeded) -> mv.Move:
-    """Calls: take the deal (``play`` or a suit) one time in four.  At its lead: claim
-    1001 whenever it is true, declare a combination one time in two, else a random card."""
-    moves = question.moves
-    if question.kind == "bid":
-        takes = [mv_ for mv_ in moves if isinstance(mv_, mv.Bid) and mv_.call != "pass"]
-        if takes and rng.random() < 0.25:
-            return rng.choice(takes)
-        return mv.Bid("pass")
-    claims = [mv_ for mv_ in moves if isinstance(mv_, mv.Claim1001)]
-    if claims:
-        return claims[0]
-    declarations = [mv_ for mv_ in moves if isinstance(mv_, mv.Declare)]
-    if declarations and rng.random() < 0.5:
-        return rng.choice(declarations)
-    return rng.choice([mv_ for mv_ in moves if isinstance(mv_, mv.PlayCard)])
+    """A seeded bot's generator (so seeded games repeat), else a fresh one."""
+    rng = getattr(bot, "rng", None)
+    return rng if isinstance(rng, random.Random) else random.Random()
