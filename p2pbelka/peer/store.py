@@ -12,6 +12,7 @@ its table exactly.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import time
@@ -23,6 +24,8 @@ from typing import Any
 from p2pbelka.net.identity import config_dir
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import TranscriptWriter, iter_records, valid_prefix_length
+
+log = logging.getLogger(__name__)
 
 SEED_SIZE = 32
 
@@ -110,11 +113,11 @@ class GameStore:
         """Replays the saved values in order, then draws fresh ones (from the OS, or
         ``fresh`` for reproducible tests) and saves each before handing it out."""
         saved = iter(self.saved_secrets())
-        # A torn tail would shift every later value: cut it before appending.
+        # A torn tail would shift every later value: set it aside before appending.
         if self.secrets_path.exists():
-            size = self.secrets_path.stat().st_size
-            if size % SEED_SIZE:
-                os.truncate(self.secrets_path, size - size % SEED_SIZE)
+            data = self.secrets_path.read_bytes()
+            if len(data) % SEED_SIZE:
+                move_aside(self.secrets_path, data, len(data) - len(data) % SEED_SIZE)
         draw = fresh or (lambda: secrets.token_bytes(SEED_SIZE))
 
         def source() -> bytes:
@@ -143,12 +146,35 @@ class GameStore:
         data = self.transcript_path.read_bytes()
         keep = valid_prefix_length(data)
         if keep < len(data):
-            os.truncate(self.transcript_path, keep)
+            move_aside(self.transcript_path, data, keep)
             data = data[:keep]
         return [record.envelope for record in iter_records(data)] if keep else []
 
     def transcript_writer(self) -> TranscriptWriter:
         return TranscriptWriter(self.transcript_path)
+
+
+def move_aside(path: Path, data: bytes, keep: int) -> Path:
+    """Keep the first ``keep`` bytes of ``path`` (whose content is ``data``) and move
+    the rest, which could not be read, to a file beside it: nothing is deleted."""
+    aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}-{n}")
+    with open(aside, "xb") as out:
+        out.write(data[keep:])
+        out.flush()
+        os.fsync(out.fileno())
+    os.truncate(path, keep)
+    log.warning(
+        "%s: %d bytes at the end could not be read; moved to %s, the %d bytes before them are kept",
+        path,
+        len(data) - keep,
+        aside,
+        keep,
+    )
+    return aside
 
 
 def games_dir(home: str | os.PathLike[str] | None = None) -> Path:
