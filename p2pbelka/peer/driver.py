@@ -37,6 +37,13 @@ class TranscriptSink(Protocol):
     def append(self, envelope: Envelope) -> None: ...
 
 
+class SignedJournal(Protocol):
+    """Where a peer keeps what it signed, durably, before sending it (a blocking call:
+    the driver runs it in a worker thread)."""
+
+    def keep(self, envelopes: list[Envelope]) -> None: ...
+
+
 class Transport(Protocol):
     """How envelopes reach the other seats (memory channels, or the LAN mesh)."""
 
@@ -127,6 +134,7 @@ class PeerDriver:
         give_up_after: float = 60.0,
         resend_after: float = 1.0,
         transcript: TranscriptSink | None = None,
+        journal: SignedJournal | None = None,
     ) -> None:
         self.table = table
         self.transport = transport
@@ -135,6 +143,7 @@ class PeerDriver:
         self.give_up_after = give_up_after
         self.resend_after = resend_after
         self._sinks = [s for s in (transcript, front_end.transcript) if s is not None]
+        self._journal = journal
         self._inbox_send, self._inbox = trio.open_memory_channel[Inbox](math.inf)
 
     async def submit(self, move: Move) -> None:
@@ -233,6 +242,11 @@ class PeerDriver:
             for envelope in self.table.take_accepted():
                 for sink in self._sinks:
                     sink.append(envelope)
+            signed = self.table.take_signed()
+            if signed and self._journal is not None:
+                # Durable before it leaves: a crash must never make us sign another
+                # envelope for the same place in our chain.
+                await trio.to_thread.run_sync(self._journal.keep, signed)
             outgoing = self.table.take_outgoing()
             events = self.table.take_events()
             if not outgoing and not events:

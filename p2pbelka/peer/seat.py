@@ -91,6 +91,10 @@ async def resume_game(
     table = Table.resume(
         signer_of(identity), envelopes, seed_source=store.seed_source(net.fresh_seeds)
     )
+    # What we signed and sent before the crash stands: the table reuses each one when
+    # its turn comes, never signs another for the same place.
+    for envelope in store.saved_signed():
+        table.receive_envelope(envelope)
     if net.listen_port == 0:
         net.listen_port = meta.listen_port
         net.listen_host = meta.listen_host
@@ -215,6 +219,7 @@ async def play_seat(
         give_up_after=net.give_up_after,
         resend_after=net.resend_after,
         transcript=writer,
+        journal=store,
     )
     try:
         async with trio.open_nursery() as nursery:
@@ -227,6 +232,7 @@ async def play_seat(
             nursery.cancel_scope.cancel()
     finally:
         writer.close()
+        store.close()
     if table.finished:
         store.mark_finished()
     return GameResult(

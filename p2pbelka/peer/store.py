@@ -19,11 +19,17 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from p2pbelka.net.identity import config_dir
 from p2pbelka.protocol.envelope import Envelope
-from p2pbelka.protocol.transcript import TranscriptWriter, iter_records, valid_prefix_length
+from p2pbelka.protocol.transcript import (
+    MAGIC,
+    TranscriptWriter,
+    encode_record,
+    iter_records,
+    valid_prefix_length,
+)
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +57,8 @@ class GameStore:
         self.meta_path = directory / "game.json"
         self.secrets_path = directory / "secrets"
         self.transcript_path = directory / "transcript.p2pb"
+        self.signed_path = directory / "signed.p2pb"
+        self._signed_file: BinaryIO | None = None
 
     @classmethod
     def create(cls, game_id: bytes, home: str | os.PathLike[str] | None = None) -> GameStore:
@@ -152,6 +160,42 @@ class GameStore:
 
     def transcript_writer(self) -> TranscriptWriter:
         return TranscriptWriter(self.transcript_path)
+
+    # -- what this seat signed -------------------------------------------------------
+
+    def keep(self, envelopes: list[Envelope]) -> None:
+        """Append what this seat signed and sync it (and the seeds drawn so far) to
+        disk before the envelopes are sent: a ``SignedJournal`` for the driver."""
+        if self._signed_file is None:
+            fresh = not self.signed_path.exists() or self.signed_path.stat().st_size == 0
+            self._signed_file = open(self.signed_path, "ab")
+            if fresh:
+                self._signed_file.write(MAGIC)
+        self._signed_file.write(b"".join(encode_record(e) for e in envelopes))
+        self._signed_file.flush()
+        os.fsync(self._signed_file.fileno())
+        if self.secrets_path.exists():
+            fd = os.open(self.secrets_path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+    def saved_signed(self) -> list[Envelope]:
+        """Every envelope this seat signed and kept (its own, in order)."""
+        if not self.signed_path.exists():
+            return []
+        data = self.signed_path.read_bytes()
+        keep = valid_prefix_length(data)
+        if keep < len(data):
+            move_aside(self.signed_path, data, keep)
+            data = data[:keep]
+        return [record.envelope for record in iter_records(data)] if keep else []
+
+    def close(self) -> None:
+        if self._signed_file is not None:
+            self._signed_file.close()
+            self._signed_file = None
 
 
 def move_aside(path: Path, data: bytes, keep: int) -> Path:

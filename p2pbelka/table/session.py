@@ -90,6 +90,7 @@ class Table:
         self._outgoing: list[bytes] = []
         self._events: list[ev.Event] = []
         self._new_accepted: list[Envelope] = []
+        self._new_signed: list[Envelope] = []
         # the local seat's own chain
         self._my_seq = 0
         self._my_prev = ZERO_HASH
@@ -146,6 +147,7 @@ class Table:
                 raise OrderError("envelope after the end of the game")
             table.replay(envelope)
         table._new_accepted.clear()
+        table._new_signed.clear()
         table._outgoing.clear()
         return table
 
@@ -265,6 +267,13 @@ class Table:
 
     def take_events(self) -> list[ev.Event]:
         out, self._events = self._events, []
+        return out
+
+    def take_signed(self) -> list[Envelope]:
+        """Envelopes this table signed since the last call.  A peer makes them durable
+        before it sends them (``take_outgoing``), so that after a crash it hands them
+        back to a resumed table instead of signing a different one for the same place."""
+        out, self._new_signed = self._new_signed, []
         return out
 
     def take_accepted(self) -> list[Envelope]:
@@ -546,6 +555,7 @@ class Table:
         envelope = seal_envelope(
             self._signer, self.game_id, deal, self._my_seq, self._my_prev, msg, view
         )
+        self._new_signed.append(envelope)
         self._my_seq += 1
         self._my_prev = envelope.digest
         return envelope
