@@ -38,8 +38,10 @@ class TranscriptSink(Protocol):
 
 
 class SignedJournal(Protocol):
-    """Where a peer keeps what it signed, durably, before sending it (a blocking call:
-    the driver runs it in a worker thread)."""
+    """Where a peer keeps what it signed before sending it.  When ``syncs`` (it waits
+    for the disk), the driver runs ``keep`` in a worker thread."""
+
+    syncs: bool
 
     def keep(self, envelopes: list[Envelope]) -> None: ...
 
@@ -246,7 +248,10 @@ class PeerDriver:
             if signed and self._journal is not None:
                 # Durable before it leaves: a crash must never make us sign another
                 # envelope for the same place in our chain.
-                await trio.to_thread.run_sync(self._journal.keep, signed)
+                if self._journal.syncs:
+                    await trio.to_thread.run_sync(self._journal.keep, signed)
+                else:
+                    self._journal.keep(signed)
             outgoing = self.table.take_outgoing()
             events = self.table.take_events()
             if not outgoing and not events:
