@@ -212,7 +212,7 @@ class PeerDriver:
                 await cast(Recovering, self.transport).ask_resend(self.table.wants())
             gone = [s for s in missing if not self._may_be_deciding(s)]
             if gone and silent >= self.give_up_after:
-                self.table.abandon(gone)
+                self.table.abandon(gone, f"went silent for {silent:.0f} s")
             elif not paused and silent >= self.pause_after:
                 paused = True
                 await self.front_end.on_event(self, Waiting(missing, silent))
