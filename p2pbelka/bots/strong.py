@@ -5,10 +5,12 @@ consistently with what its seat knows (:mod:`p2pbelka.bots.sampler`), and
 scores every distinct legal card on every such deal: the heuristic policy plays
 the deal on (each seat seeing only its own cards) until few cards are left, and
 an exact double-dummy search (:func:`p2pbelka.bots.solver.solve`) finishes it.
-Late in a deal the search starts at once.  A card's score is the mean, over
-the deals, of what the deal's result is worth in game points to the bot's team
-(:func:`deal_utility`), so crossing 61, 91 or 120 card points weighs as it
-does at the table.  Seeded: the same seed plays the same cards.
+With four cards or fewer in hand the exact search starts at once.  A card's
+score is the mean, over the deals, of what the deal's result is worth to the
+bot's team in the game as it stands (:func:`p2pbelka.bots.utility.deal_values`,
+scored by the rules engine: the 12-point goal, goli and the eggs bonus weigh
+as they do at the table).  Re-deal claims and the eggs choice are valued the
+same way.  Seeded: the same seed plays the same cards.
 """
 
 from __future__ import annotations
@@ -21,7 +23,14 @@ from p2pbelka.bots.knowledge import Seen, seen_from
 from p2pbelka.bots.policy import choose, legal
 from p2pbelka.bots.sampler import sample_hands, weighted_samples
 from p2pbelka.bots.solver import TT, distinct_moves, playout, solve, step
-from p2pbelka.bots.utility import after_deal, after_redeal, best_eggs, deal_values, win_chance
+from p2pbelka.bots.utility import (
+    after_deal,
+    after_redeal,
+    best_eggs,
+    deal_values,
+    fresh_deal_values,
+    win_chance,
+)
 from p2pbelka.cards import CARDS, Card
 from p2pbelka.rules.game import GameState
 from p2pbelka.rules.options import Options
@@ -47,34 +56,6 @@ THINK: dict[int, tuple[int, int, int, int]] = {
     3: (120, 3, 4, 5),
 }
 """``--think`` levels: (samples, solve_cards, pool, exact_cards); 1 is the ``strong`` budget."""
-
-
-def deal_utility(options: Options, points: int, trump_team: bool) -> float:
-    """What taking ``points`` card points of 120 is worth to a team, in game points.
-
-    ``trump_team``: the team holds J♣.  A small term in the points themselves
-    breaks ties toward more points (and keeps the last tricks worth fighting for).
-    """
-    smooth = 0.02 * (points - 60)
-    if points == 60:
-        return smooth
-    win = points > 60
-    won, lost = (points, 120 - points) if win else (120 - points, points)
-    winners_trump = trump_team if win else not trump_team
-    if options.eyes:
-        value = (1 if winners_trump else 2) + (1 if lost < 30 else 0)
-    else:
-        value = (1 if won <= 90 else 2) + (0 if winners_trump else 1)
-        if won == 120 and options.goli == "wins_game":
-            value += 4
-    return smooth + (value if win else -value)
-
-
-def _plain_value(options: Options, ours: bool) -> Callable[[int], float]:
-    def value(points: int) -> float:
-        return deal_utility(options, points, ours)
-
-    return value
 
 
 def _scratch(seen: Seen) -> Seen:
@@ -127,8 +108,8 @@ class StrongBot:
         """The card to play, from the seat's knowledge only.
 
         ``value``: game-point equivalents of the team's card points at the end of
-        the deal (:func:`~p2pbelka.bots.utility.deal_values`); without a game,
-        :func:`deal_utility` at 0:0.
+        the deal (:func:`~p2pbelka.bots.utility.deal_values`); without one, as
+        at 0:0 (:func:`~p2pbelka.bots.utility.fresh_deal_values`).
         """
         trump = seen.trump
         blockers = seen.others
@@ -140,7 +121,7 @@ class StrongBot:
         hint = choose(seen)
         team = seen.seat & 1
         if value is None:
-            value = _plain_value(options, seen.trump_team == team)
+            value = fresh_deal_values(options, team, seen.trump_team)
         left = 120 - seen.points[0] - seen.points[1]
         taken = seen.points[team]
         scores = [0.0] * len(moves)

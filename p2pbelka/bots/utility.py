@@ -150,6 +150,11 @@ def deal_values(game: GameState, team: int) -> Callable[[int], float]:
     return value
 
 
+def fresh_deal_values(options: Options, team: int, trump_team: int) -> Callable[[int], float]:
+    """:func:`deal_values` for a deal at 0:0 (past the first deal): a position with no game."""
+    return deal_values(_templates_cached(options)[trump_team], team)
+
+
 # -- the table -------------------------------------------------------------------------
 
 
@@ -169,6 +174,11 @@ def _templates(options: Options) -> tuple[GameState, GameState]:
         suits = seat_suits_from(deal.jc_holder, options.trump_order)
         out.append(replace(game, deal=replace(deal, first=False), seat_suits=suits))
     return out[0], out[1]
+
+
+@lru_cache(maxsize=8)
+def _templates_cached(options: Options) -> tuple[GameState, GameState]:
+    return _templates(options)
 
 
 @lru_cache(maxsize=8)
@@ -211,6 +221,7 @@ __all__ = [
     "after_redeal",
     "best_eggs",
     "deal_values",
+    "fresh_deal_values",
     "point_value",
     "win_chance",
 ]
