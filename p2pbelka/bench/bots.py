@@ -169,4 +169,5 @@ def run(quick: bool = False, game: str = "belka") -> dict[str, object]:
     figures: dict[str, object] = {}
     figures.update(time_level("heuristic", 5 if quick else 100))
     figures.update(time_level("strong", 2 if quick else 60))
+    figures.update(time_level("strong+", 1 if quick else 10))
     return figures

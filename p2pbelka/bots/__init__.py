@@ -8,7 +8,8 @@ sees it* (``GameState`` whose current deal has every other hand unknown):
 - ``choose_eggs(game, seat) -> str``: ``"plus4"`` or ``"title"``.
 
 ``make_bot(level, seed)`` builds one by name: ``random``, ``heuristic`` (a club
-player's rules of thumb) or ``strong`` (search over the hidden cards); see
+player's rules of thumb), ``strong`` (search over the hidden cards, valued in
+the game it is played in) or ``strong+`` (the same, thinking longer); see
 docs/bots.md.  ``p2pbelka tournament`` measures one level against another.
 
 Belot (2 or 3 players) has its own interface and levels in

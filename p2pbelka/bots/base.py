@@ -37,9 +37,14 @@ class RandomBot:
 def _levels() -> dict[str, type]:
     # Imported here: the stronger levels import the rules engine and the search.
     from p2pbelka.bots.heuristic import HeuristicBot
-    from p2pbelka.bots.strong import StrongBot
+    from p2pbelka.bots.strong import StrongBot, StrongPlusBot
 
-    return {"random": RandomBot, "heuristic": HeuristicBot, "strong": StrongBot}
+    return {
+        "random": RandomBot,
+        "heuristic": HeuristicBot,
+        "strong": StrongBot,
+        "strong+": StrongPlusBot,
+    }
 
 
 BOT_LEVELS: dict[str, type] = _levels()

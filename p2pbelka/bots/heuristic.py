@@ -6,6 +6,7 @@ import random
 
 from p2pbelka.bots.knowledge import seen_from
 from p2pbelka.bots.policy import choose
+from p2pbelka.bots.utility import after_redeal, best_eggs, win_chance
 from p2pbelka.cards import CARDS, Card
 from p2pbelka.rules import core
 from p2pbelka.rules.game import GameState
@@ -21,16 +22,18 @@ def hand_strength(hand: int, trump: int) -> float:
 
 
 def wants_redeal(game: GameState, seat: int) -> bool:
-    """Ask for a re-deal with a weak hand, minding the three-in-a-row charge.
+    """Ask for a re-deal with a weak hand, minding a charge on the claim.
 
-    The third re-deal in a row is charged to the dealing team: never ask when
-    that is us, always ask when that is them.
+    A claim the engine charges (the third re-deal in a row costs the dealing
+    team) is made exactly when the charge leaves the game better for us.
     """
     deal = game.deal
     if deal is None or not deal.can_claim_redeal(seat):
         return False
-    if game.redeal_streak == 2:
-        return (deal.dealer ^ seat) & 1 == 1
+    team = seat & 1
+    redealt = after_redeal(game, seat)
+    if redealt.score != game.score or redealt.winner is not None:
+        return win_chance(redealt, team) > win_chance(game, team)
     hand = deal.dealt[seat]
     assert hand is not None
     # The trump of this deal is already known: the announced J♣ holder's suit.
@@ -53,5 +56,4 @@ class HeuristicBot:
         return wants_redeal(game, seat)
 
     def choose_eggs(self, game: GameState, seat: int) -> str:
-        # Four points count toward the game; the title is only a title.
-        return "plus4"
+        return best_eggs(game, seat)

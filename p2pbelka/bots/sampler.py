@@ -21,8 +21,17 @@ from p2pbelka.rules import core
 
 _TRIES = 40
 POINTS = core.POINTS
-SURPRISE = 4.0
-"""How much less likely a deal is for each play in it a sound player would not make."""
+AGREE_GUESS = 0.69
+"""How often a seat's play is the heuristic's choice from a consistent random guess
+of its hand (``p2pbelka bench model``, games between different bots)."""
+PLAYER_TYPES: tuple[tuple[float, float], ...] = ((0.5, 0.97), (0.5, 0.73))
+"""(prior share, how often its play is the heuristic's choice from its true hand): a
+player much like the heuristic (allowed a slip in thirty), and the other bots
+measured by ``p2pbelka bench model`` (rule-based 0.77, plain Monte-Carlo 0.69,
+strong 0.74)."""
+DECLINED = 0.35
+"""How much less likely a deal is for each other hand in it that could have asked for a
+re-deal: the share of such hands that did not ask, across the bots (``bench model``)."""
 
 
 def sample_hands(seen: Seen, rng: random.Random) -> list[int]:
@@ -72,11 +81,16 @@ def _try(seen: Seen, rng: random.Random, respect_voids: bool) -> list[int] | Non
 
 
 def surprises(seen: Seen, hands: list[int]) -> int:
-    """How many of the other seats' plays so far a sound player would not have made.
+    """How many of the other seats' plays so far a sound player would not have made."""
+    return sum(surprises_by_seat(seen, hands)[0])
+
+
+def surprises_by_seat(seen: Seen, hands: list[int]) -> tuple[list[int], list[int]]:
+    """Per seat: the plays so far the heuristic would not have made, and all its plays.
 
     The deal is replayed from the sampled hands as dealt, each seat shown only
     what it could see then.  Cards that play alike (small cards of one suit)
-    count as the same choice.
+    count as the same choice.  The bot's own plays are not counted.
     """
     esuit = core.EFFECTIVE_SUIT[seen.trump]
     start = list(hands)
@@ -99,34 +113,66 @@ def surprises(seen: Seen, hands: list[int]) -> int:
         history=[],
         first_leader=seen.first_leader,
     )
-    surprises = 0
+    missed = [0, 0, 0, 0]
+    plays = [0, 0, 0, 0]
     for seat, card in seen.history:
         if seat != seen.seat:
             scratch.seat = seat
             scratch.hand = start[seat]
             guess = choose(scratch)
+            plays[seat] += 1
             if guess != card and not (
                 esuit[guess] == esuit[card] and POINTS[guess] == POINTS[card] == 0
             ):
-                surprises += 1
+                missed[seat] += 1
         step(start, scratch, card)
-    return surprises
+    return missed, plays
+
+
+def likelihood(seen: Seen, hands: list[int]) -> float:
+    """How well a guess of the hidden hands explains the play so far (relative weight).
+
+    Each other seat is read as a mixture (:data:`PLAYER_TYPES`): a player who
+    plays much like the heuristic, and one who plays otherwise; a play is
+    weighed by how much likelier it is, under each, from this guess than
+    from a random one, so a seat whose play fits the heuristic is soon read
+    as such and one who does not is not held to it.  Each other hand that
+    could have asked for a re-deal (nobody did: the deal is being played)
+    multiplies the weight by :data:`DECLINED`.
+    """
+    missed, plays = surprises_by_seat(seen, hands)
+    weight = 1.0
+    for seat in range(4):
+        if plays[seat]:
+            m, k = plays[seat] - missed[seat], missed[seat]
+            weight *= sum(
+                share * (agree / AGREE_GUESS) ** m * ((1 - agree) / (1 - AGREE_GUESS)) ** k
+                for share, agree in PLAYER_TYPES
+            )
+    for seat in range(4):
+        if seat != seen.seat:
+            dealt = hands[seat]
+            for player, card in seen.history:
+                if player == seat:
+                    dealt |= 1 << card
+            if core.is_redeal_hand(dealt):
+                weight *= DECLINED
+    return weight
 
 
 def weighted_samples(seen: Seen, rng: random.Random, n: int, pool: int) -> list[list[int]]:
     """``n`` deals out of ``pool`` consistent ones, favouring those that explain the play.
 
-    A deal in which the others' cards so far are what a sound player holding
-    those hands would have played is likelier than one where they are not:
-    each surprise divides a deal's weight by :data:`SURPRISE`.  Drawn without
+    Each deal is weighed by :func:`likelihood` (how well it explains the
+    others' plays and the re-deal nobody asked for).  Drawn without
     replacement by weight (keys ``u ** (1 / w)``).
     """
-    if not seen.history or pool <= n:
+    if pool <= n:
         return [sample_hands(seen, rng) for _ in range(n)]
     keyed: list[tuple[float, list[int]]] = []
     for _ in range(pool):
         hands = sample_hands(seen, rng)
-        weight = SURPRISE ** -surprises(seen, hands)
+        weight = likelihood(seen, hands)
         keyed.append((rng.random() ** (1.0 / weight), hands))
     keyed.sort(key=lambda kh: -kh[0])
     return [hands for _, hands in keyed[:n]]

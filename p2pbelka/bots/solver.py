@@ -15,6 +15,7 @@ exact search is too slow in Python.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from p2pbelka.bots.knowledge import ORDER, Seen
@@ -169,8 +170,10 @@ def step(hands: list[int], seen: Seen, card: int) -> int:
     return gained
 
 
-def playout(hands: list[int], seen: Seen, stop: int = 0) -> int:
-    """Play on with the heuristic policy for every seat, to ``stop`` cards a hand.
+def playout(
+    hands: list[int], seen: Seen, stop: int = 0, policy: Callable[[Seen], int] = choose
+) -> int:
+    """Play on with ``policy`` (the heuristic's) for every seat, to ``stop`` cards a hand.
 
     Returns the card points team 0 took.  ``seen`` is a scratch copy: the policy
     is shown one seat at a time, with that seat's hand and the public facts of
@@ -181,5 +184,5 @@ def playout(hands: list[int], seen: Seen, stop: int = 0) -> int:
         seat = (seen.leader + len(seen.trick)) & 3
         seen.seat = seat
         seen.hand = hands[seat]
-        gained += step(hands, seen, choose(seen))
+        gained += step(hands, seen, policy(seen))
     return gained

@@ -5,22 +5,32 @@ consistently with what its seat knows (:mod:`p2pbelka.bots.sampler`), and
 scores every distinct legal card on every such deal: the heuristic policy plays
 the deal on (each seat seeing only its own cards) until few cards are left, and
 an exact double-dummy search (:func:`p2pbelka.bots.solver.solve`) finishes it.
-Late in a deal the search starts at once.  A card's score is the mean, over
-the deals, of what the deal's result is worth in game points to the bot's team
-(:func:`deal_utility`), so crossing 61, 91 or 120 card points weighs as it
-does at the table.  Seeded: the same seed plays the same cards.
+With four cards or fewer in hand the exact search starts at once.  A card's
+score is the mean, over the deals, of what the deal's result is worth to the
+bot's team in the game as it stands (:func:`p2pbelka.bots.utility.deal_values`,
+scored by the rules engine: the 12-point goal, goli and the eggs bonus weigh
+as they do at the table).  Re-deal claims and the eggs choice are valued the
+same way.  Seeded: the same seed plays the same cards.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
-from p2pbelka.bots.heuristic import wants_redeal
 from p2pbelka.bots.knowledge import Seen, seen_from
 from p2pbelka.bots.policy import choose, legal
-from p2pbelka.bots.sampler import weighted_samples
+from p2pbelka.bots.sampler import sample_hands, weighted_samples
 from p2pbelka.bots.solver import TT, distinct_moves, playout, solve, step
+from p2pbelka.bots.utility import (
+    after_deal,
+    after_redeal,
+    best_eggs,
+    deal_values,
+    fresh_deal_values,
+    win_chance,
+)
 from p2pbelka.cards import CARDS, Card
 from p2pbelka.rules.game import GameState
 from p2pbelka.rules.options import Options
@@ -31,27 +41,21 @@ POOL = 4
 """Consistent deals drawn per sample kept: the sampler keeps those that best explain the play."""
 SOLVE_CARDS = 3
 """Cards a hand at most when the exact search takes over from the playout."""
+EXACT_CARDS = 4
+"""Cards in the bot's hand at most for the whole rest of the deal to be searched exactly:
+a heuristic trick before the exact finish misjudges cashing a master (leading 9♠
+instead of the master A♦ with four cards left)."""
+EXACT_SAMPLES = 20
+"""Deals sampled when the search is exact to the end: no playout noise, so fewer suffice."""
+REDEAL_SAMPLES = 48
+"""Deals played out (heuristic playouts) to value keeping a hand that may ask for a re-deal."""
 
-
-def deal_utility(options: Options, points: int, trump_team: bool) -> float:
-    """What taking ``points`` card points of 120 is worth to a team, in game points.
-
-    ``trump_team``: the team holds J♣.  A small term in the points themselves
-    breaks ties toward more points (and keeps the last tricks worth fighting for).
-    """
-    smooth = 0.02 * (points - 60)
-    if points == 60:
-        return smooth
-    win = points > 60
-    won, lost = (points, 120 - points) if win else (120 - points, points)
-    winners_trump = trump_team if win else not trump_team
-    if options.eyes:
-        value = (1 if winners_trump else 2) + (1 if lost < 30 else 0)
-    else:
-        value = (1 if won <= 90 else 2) + (0 if winners_trump else 1)
-        if won == 120 and options.goli == "wins_game":
-            value += 4
-    return smooth + (value if win else -value)
+THINK: dict[int, tuple[int, int, int, int]] = {
+    1: (SAMPLES, SOLVE_CARDS, POOL, EXACT_CARDS),
+    2: (80, 3, 4, 4),
+    3: (120, 3, 4, 5),
+}
+"""``--think`` levels: (samples, solve_cards, pool, exact_cards); 1 is the ``strong`` budget."""
 
 
 def _scratch(seen: Seen) -> Seen:
@@ -67,21 +71,46 @@ class StrongBot:
         samples: int = SAMPLES,
         solve_cards: int = SOLVE_CARDS,
         pool: int = POOL,
+        exact_cards: int = EXACT_CARDS,
     ) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
         self.solve_cards = solve_cards
         self.pool = pool
+        self.exact_cards = exact_cards
+        self._values: tuple[object, Callable[[int], float]] | None = None
+
+    @classmethod
+    def thinking(cls, think: int, seed: int | None = None) -> StrongBot:
+        """The bot at ``--think`` level ``think`` (1 to 3; higher is slower and stronger)."""
+        if think not in THINK:
+            raise ValueError(f"think level {think} (expected one of {', '.join(map(str, THINK))})")
+        samples, solve_cards, pool, exact = THINK[think]
+        return cls(seed, samples=samples, solve_cards=solve_cards, pool=pool, exact_cards=exact)
 
     def play(self, game: GameState, seat: int) -> Card:
         deal = game.deal
         if deal is None:
             raise ValueError("no deal in progress")
         seen = seen_from(deal, seat)
-        return CARDS[self.choose(seen, game.options)]
+        return CARDS[self.choose(seen, game.options, self._deal_values(game, seat & 1))]
 
-    def choose(self, seen: Seen, options: Options) -> int:
-        """The card to play, from the seat's knowledge only."""
+    def _deal_values(self, game: GameState, team: int) -> Callable[[int], float]:
+        """The game-aware value of each result of this deal, kept for the deal's decisions."""
+        key = (game.deal_number, game.score, game.eggs_pending, game.games_won, team)
+        if self._values is None or self._values[0] != key:
+            self._values = (key, deal_values(game, team))
+        return self._values[1]
+
+    def choose(
+        self, seen: Seen, options: Options, value: Callable[[int], float] | None = None
+    ) -> int:
+        """The card to play, from the seat's knowledge only.
+
+        ``value``: game-point equivalents of the team's card points at the end of
+        the deal (:func:`~p2pbelka.bots.utility.deal_values`); without one, as
+        at 0:0 (:func:`~p2pbelka.bots.utility.fresh_deal_values`).
+        """
         trump = seen.trump
         blockers = seen.others
         for c in seen.trick:
@@ -91,27 +120,63 @@ class StrongBot:
             return moves[0]
         hint = choose(seen)
         team = seen.seat & 1
-        ours = seen.trump_team == team
+        if value is None:
+            value = fresh_deal_values(options, team, seen.trump_team)
         left = 120 - seen.points[0] - seen.points[1]
         taken = seen.points[team]
         scores = [0.0] * len(moves)
         tt: TT = {}
-        for hands in weighted_samples(seen, self.rng, self.samples, self.pool * self.samples):
+        samples, stop = self.samples, self.solve_cards
+        if seen.hand.bit_count() <= self.exact_cards:
+            samples, stop = min(samples, max(EXACT_SAMPLES, samples // 4)), 8
+        for hands in weighted_samples(seen, self.rng, samples, self.pool * samples):
             for i, card in enumerate(moves):
                 h = list(hands)
                 s = _scratch(seen)
                 got0 = step(h, s, card)
-                if h[s.leader].bit_count() + (1 if s.trick else 0) > self.solve_cards:
-                    got0 += playout(h, s, self.solve_cards)
+                if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
+                    got0 += playout(h, s, stop)
                 got0 += solve(h, s.leader, s.trick, trump, tt)
                 mine = got0 if team == 0 else left - got0
-                scores[i] += deal_utility(options, taken + mine, ours)
+                scores[i] += value(taken + mine)
         # Ties (common when the outcome is settled) go to the rule-of-thumb card.
         best = max(range(len(moves)), key=lambda i: (scores[i], moves[i] == hint))
         return moves[best]
 
     def claim_redeal(self, game: GameState, seat: int) -> bool:
-        return wants_redeal(game, seat)
+        """Ask when the game after a re-deal (as the engine scores it) beats playing the hand."""
+        deal = game.deal
+        if deal is None or not deal.can_claim_redeal(seat):
+            return False
+        team = seat & 1
+        redeal = win_chance(after_redeal(game, seat), team)
+        return redeal > self.keep_chance(game, seat)
+
+    def keep_chance(self, game: GameState, seat: int) -> float:
+        """The team's chance to win the game if the hand is played: heuristic playouts."""
+        deal = game.deal
+        assert deal is not None
+        seen = seen_from(deal, seat)
+        team = seat & 1
+        total = 0.0
+        cache: dict[int, float] = {}
+        for _ in range(REDEAL_SAMPLES):
+            hands = sample_hands(seen, self.rng)
+            points0 = playout(hands, _scratch(seen))
+            if points0 not in cache:
+                cache[points0] = win_chance(after_deal(game, points0), team)
+            total += cache[points0]
+        return total / REDEAL_SAMPLES
 
     def choose_eggs(self, game: GameState, seat: int) -> str:
-        return "plus4"
+        return best_eggs(game, seat)
+
+
+class StrongPlusBot(StrongBot):
+    """The ``strong+`` level: ``strong`` thinking longer (``--think 3``)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        samples, solve_cards, pool, exact = THINK[3]
+        super().__init__(
+            seed, samples=samples, solve_cards=solve_cards, pool=pool, exact_cards=exact
+        )

@@ -71,8 +71,17 @@ def _team_gain(options: Options, awarded: tuple[int, int], team: int) -> int:
     return awarded[1 - team] if options.eyes else awarded[team]
 
 
+BotFactory = Callable[[str, int], Bot]
+"""Builds a bot from a level name and a seed (a module-level function: it goes to workers)."""
+
+
 def play_match(
-    level_a: str, level_b: str, seed: int, index: int, preset: str = "classic"
+    level_a: str,
+    level_b: str,
+    seed: int,
+    index: int,
+    preset: str = "classic",
+    factory: BotFactory = make_bot,
 ) -> dict[str, Any]:
     """Match ``index`` of a tournament: two games on the same cards, seats swapped."""
     options = options_from(preset)
@@ -82,7 +91,7 @@ def play_match(
     deals_a = deals_b = deals = gain_a = gain_b = 0
     for a_seat in (0, 1):
         bots = [
-            make_bot(level_a if s & 1 == a_seat else level_b, base + 10 * a_seat + s)
+            factory(level_a if s & 1 == a_seat else level_b, base + 10 * a_seat + s)
             for s in range(4)
         ]
         game = play_game(bots, options, lambda k: base ^ (k * 0x9E3779B97F4A7C15), first_dealer)
@@ -145,6 +154,7 @@ def run_tournament(
     workers: int = 2,
     state: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    factory: BotFactory = make_bot,
 ) -> dict[str, Any]:
     """Play ``matches`` duplicate matches (two games each) and summarize them."""
     key = {"a": level_a, "b": level_b, "seed": seed, "preset": preset}
@@ -154,7 +164,9 @@ def run_tournament(
         _end_line(state)
     if todo:
         with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
-            futures = [pool.submit(play_match, level_a, level_b, seed, i, preset) for i in todo]
+            futures = [
+                pool.submit(play_match, level_a, level_b, seed, i, preset, factory) for i in todo
+            ]
             for future in as_completed(futures):
                 row = future.result()
                 row["key"] = key

@@ -15,6 +15,7 @@ TOPICS: dict[str, str] = {
     "transport": "transport",
     "net": "net",
     "bots": "bots",
+    "model": "model",
 }
 
 

@@ -57,13 +57,14 @@ def _printed_json(args: argparse.Namespace, summary: dict[str, Any]) -> bool:
 def run(args: argparse.Namespace) -> int:
     if args.game == "belot":
         return run_belot(args)
-    from p2pbelka.bots.base import BOT_LEVELS
+    from p2pbelka.bench.opponents import bench_bot, bench_levels
     from p2pbelka.bots.tournament import run_tournament
     from p2pbelka.rules.options import PRESETS
 
     for level in (args.a, args.b):
-        if level not in BOT_LEVELS:
-            print(f"tournament: unknown level {level!r} ({', '.join(BOT_LEVELS)})", file=sys.stderr)
+        if level not in bench_levels():
+            levels = ", ".join(bench_levels())
+            print(f"tournament: unknown level {level!r} ({levels})", file=sys.stderr)
             return 2
     if args.preset not in PRESETS:
         print(f"tournament: unknown preset {args.preset!r} ({', '.join(PRESETS)})", file=sys.stderr)
@@ -81,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         state=args.state,
         progress=_progress(args),
+        factory=bench_bot,
     )
     if _printed_json(args, summary):
         return 0
