@@ -18,6 +18,7 @@ import trio
 from p2pbelka.net.connection import SecureChannel, serve_secure
 from p2pbelka.net.discovery import DEFAULT_GROUP, DEFAULT_PORT
 from p2pbelka.net.identity import Identity
+from p2pbelka.peer.chat import CHAT_LOG, Chat, Chatting
 from p2pbelka.peer.driver import FrontEnd, PeerDriver
 from p2pbelka.peer.mesh import MAX_MESH_FRAME, Mesh
 from p2pbelka.peer.store import GameMeta, GameStore, now
@@ -211,6 +212,7 @@ async def play_seat(
         dial_all=dial_all,
     )
     holder.mesh = mesh
+    chat = _open_chat(identity, meta, keys, mesh, store)
     driver = PeerDriver(
         table,
         mesh,
@@ -224,6 +226,9 @@ async def play_seat(
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(mesh.run)
+            if isinstance(front_end, Chatting):
+                front_end.join_chat(chat)
+                nursery.start_soon(chat.deliver, front_end)
             if resumed:
                 nursery.start_soon(_release_after_catch_up, driver, mesh, net.catch_up)
             await driver.run()
@@ -245,6 +250,23 @@ async def play_seat(
         mesh.bytes_sent,
         mesh.frames_sent,
     )
+
+
+def _open_chat(
+    identity: Identity, meta: GameMeta, keys: list[bytes], mesh: Mesh, store: GameStore
+) -> Chat:
+    """The table's chat, kept beside the transcript; the mesh hands it what it hears."""
+    chat = Chat(
+        identity,
+        bytes.fromhex(meta.game_id),
+        meta.seat,
+        keys,
+        meta.names,
+        mesh.send_chat,
+        log_path=store.directory / CHAT_LOG,
+    )
+    mesh.on_chat = chat.heard
+    return chat
 
 
 async def _release_after_catch_up(driver: PeerDriver, mesh: Mesh, timeout: float) -> None:

@@ -16,6 +16,7 @@ from typing import TextIO
 import trio
 
 from p2pbelka.bots.base import Bot
+from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
 from p2pbelka.peer.driver import PeerDriver, Resumed, TranscriptSink, Waiting
 from p2pbelka.peer.player import choose
 from p2pbelka.table import events as ev
@@ -76,8 +77,17 @@ def describe(event: ev.Event, table: Table) -> str:
     return repr(event)
 
 
+def chat_line(line: ChatLine) -> str:
+    """A chat line as the text front end prints it."""
+    earlier = " (earlier)" if line.earlier else ""
+    return f"chat{earlier}: {line.name} (seat {line.seat}): {line.text}"
+
+
 class TextFrontEnd:
     """Prints every event; a bot answers the choices, or the user types them.
+
+    Chat from the table is printed as ``chat: NAME (seat N): TEXT`` (not when
+    ``quiet``); a person sends a line by typing ``say TEXT`` when asked for a move.
 
     Timing marks (``started``, ``deal_times``, ``finished``) feed the benchmark.
     """
@@ -105,6 +115,16 @@ class TextFrontEnd:
         self.cpu_s = 0.0  # this process's CPU time from the lot to the end of the game
         self._cpu_mark = 0.0
         self.events: list[ev.Event] = []
+        self.chat: Chat | None = None
+        self.chat_lines: list[ChatLine] = []
+
+    def join_chat(self, chat: Chat) -> None:
+        self.chat = chat
+
+    async def on_chat(self, line: ChatLine) -> None:
+        self.chat_lines.append(line)
+        if not self.quiet:
+            print(chat_line(line), file=self.out, flush=True)
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
         self.events.append(event)
@@ -151,11 +171,23 @@ class TextFrontEnd:
             if not raw:
                 print("  (no input: the seat stays silent)", file=self.out, flush=True)
                 return
+            if raw.strip().lower().startswith("say "):
+                self._say(raw.strip()[4:])
+                continue
             choice = _match(raw.strip(), options)
             if choice is not None:
                 break
             print(f"  type 1..{len(options)} or the card", file=self.out, flush=True)
         await driver.submit(choice)
+
+    def _say(self, text: str) -> None:
+        if self.chat is None:
+            print("  (no chat at this table)", file=self.out, flush=True)
+            return
+        try:
+            self.chat.say(text)
+        except ChatDropped as exc:
+            print(f"  chat not sent: {exc}", file=self.out, flush=True)
 
 
 def _match(line: str, options: list[mv.Move]) -> mv.Move | None:

@@ -32,6 +32,8 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.widgets import Frame, TextArea
 
+from p2pbelka.peer.chat import SLOW_DOWN, TOO_LONG, ChatDropped, ChatLine
+from p2pbelka.protocol.chat import MAX_CHAT_TEXT, clean_chat
 from p2pbelka.rules.game import EGGS_CHOICES
 from p2pbelka.table import moves as mv
 from p2pbelka.ui import panels, reports
@@ -43,6 +45,7 @@ from p2pbelka.ui.view import TableView
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 RIGHT_WIDTH = 31
+CHAT_ROWS = 4  # the chat panel's lines, under a rule, once there is chat
 
 
 class TableScreen:
@@ -63,6 +66,9 @@ class TableScreen:
         self.help_scroll = 0
         self.quit_requested = False
         self.chatted = False
+        self.send_chat: Callable[[str], None] | None = None  # set when the table has chat
+        self.chat_lines: list[ChatLine] = []
+        self.chat_note = ""  # why the last line was not sent
         self.chat = TextArea(
             height=1, multiline=False, prompt=_("chat> "), accept_handler=self._send_chat
         )
@@ -148,17 +154,75 @@ class TableScreen:
         if self.app.is_running:
             self.app.exit()
 
+    # -- chat -------------------------------------------------------------------------------
+
     def _send_chat(self, buffer: Any) -> bool:
-        text = self.chat.text.strip()
-        if text and not self.chatted:
-            self.chatted = True
-            self.view.say(_("(Chat stays on this screen: the game protocol has no chat yet.)"))
-        if text:
-            self.view.say(f"{self.view.name(self.view.me)}: {text}")
+        text = clean_chat(self.chat.text)
+        self.chat_note = ""
+        if len(text) > MAX_CHAT_TEXT:
+            # kept in the box to be shortened
+            self.chat_note = _("Too long: {n} characters (at most {limit}).").format(
+                n=len(text), limit=MAX_CHAT_TEXT
+            )
+            self.app.invalidate()
+            return True
+        if text and self.send_chat is not None:
+            self.send_chat(text)  # the line comes back through show_chat once sent
+        elif text:
+            if not self.chatted:
+                self.chatted = True
+                self.chat_note = _("Nobody else reads this chat: the other seats are bots.")
+            me = self.view.me if self.view.me is not None else 0
+            self.chat_lines.append(ChatLine(me, self.view.name(me), text, mine=True))
         self.chat.text = ""
         self.app.layout.focus(self._home)
         self.app.invalidate()
         return True
+
+    def show_chat(self, line: ChatLine) -> None:
+        """A line of the table's chat (ours included), from the front end."""
+        self.chat_lines.append(line)
+        del self.chat_lines[:-50]
+        if line.mine:
+            self.chat_note = ""
+        self.app.invalidate()
+
+    def chat_refused(self, refused: ChatDropped, text: str) -> None:
+        """The chat did not send ``text``: say why, and give it back to edit or resend."""
+        if refused.reason == SLOW_DOWN:
+            self.chat_note = _("Slow down: wait {s} s before the next message.").format(
+                s=max(1, round(refused.wait))
+            )
+        elif refused.reason == TOO_LONG:
+            self.chat_note = _("Too long: {n} characters (at most {limit}).").format(
+                n=len(text), limit=MAX_CHAT_TEXT
+            )
+        else:
+            return
+        if not self.chat.text:
+            self.chat.text = text
+        self.app.invalidate()
+
+    def _chat_panel(self) -> StyleAndTextTuples:
+        rows: list[tuple[str, str, int]] = []  # style, text, length of a bold name in front
+        for line in self.chat_lines[-CHAT_ROWS:]:
+            style = "class:hint" if line.earlier else ""
+            head = f"{line.name}:"
+            wrapped = textwrap.wrap(f"{head} {line.text}", RIGHT_WIDTH - 1, subsequent_indent="  ")
+            rows += [(style, row, len(head) if i == 0 else 0) for i, row in enumerate(wrapped)]
+        if self.chat_note:
+            rows += [
+                ("class:hint", row, 0) for row in textwrap.wrap(self.chat_note, RIGHT_WIDTH - 1)
+            ]
+        out: StyleAndTextTuples = []
+        for style, row, bold in rows[-CHAT_ROWS:]:
+            if bold and not style:
+                out.append(("class:heading", row[:bold]))
+            out.append((style, (row[bold:] if bold and not style else row) + "\n"))
+        return out
+
+    def _has_chat(self) -> bool:
+        return bool(self.chat_lines or self.chat_note)
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -232,6 +296,17 @@ class TableScreen:
                     [
                         Window(FormattedTextControl(self._score), dont_extend_height=True),
                         Window(FormattedTextControl(self._seats), height=5),
+                        ConditionalContainer(
+                            HSplit(
+                                [
+                                    Window(height=1, char="─", style="class:rule"),
+                                    Window(
+                                        FormattedTextControl(self._chat_panel), height=CHAT_ROWS
+                                    ),
+                                ]
+                            ),
+                            Condition(self._has_chat),
+                        ),
                         Window(
                             FormattedTextControl(self._log, get_cursor_position=self._log_end),
                             style="class:log",

@@ -6,6 +6,7 @@ import math
 
 import trio
 
+from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
 from p2pbelka.peer.driver import PeerDriver, TranscriptSink
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
@@ -27,6 +28,10 @@ class ScreenFrontEnd:
 
     ``transcript``: the driver appends every envelope the table accepts to it,
     whatever transport brought it.
+
+    Chat (a LAN game, ``play`` over loopback): ``play_seat`` calls ``join_chat``;
+    the screen's chat box then sends through :meth:`post_chat`, and every line of
+    the table comes back through ``on_chat``.
     """
 
     def __init__(
@@ -42,11 +47,30 @@ class ScreenFrontEnd:
         self.pace = pace
         self.transcript: TranscriptSink | None = transcript
         self._moves_in, self._moves = trio.open_memory_channel[Move](math.inf)
+        self.chat: Chat | None = None
         screen.post_move = self.post
 
     def post(self, move: Move) -> None:
         """Queue a move; safe to call from a prompt_toolkit callback."""
         self.bridge.call_soon(self._moves_in.send_nowait, move)
+
+    def join_chat(self, chat: Chat) -> None:
+        self.chat = chat
+        self.screen.send_chat = self.post_chat
+
+    def post_chat(self, text: str) -> None:
+        """Send a chat line; safe to call from a prompt_toolkit callback."""
+        self.bridge.call_soon(self._say, text)
+
+    def _say(self, text: str) -> None:
+        assert self.chat is not None
+        try:
+            self.chat.say(text)
+        except ChatDropped as refused:
+            self.screen.chat_refused(refused, text)
+
+    async def on_chat(self, line: ChatLine) -> None:
+        self.screen.show_chat(line)
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
         view = self.screen.view
