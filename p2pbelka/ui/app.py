@@ -550,6 +550,7 @@ class TableScreen:
 
         @kb.add("escape", filter=chatting, eager=True)
         def _leave_chat(event: KeyPressEvent) -> None:
+            self.chat_note = ""
             event.app.layout.focus(self._home)
 
         @kb.add("q", filter=~chatting & ~quitting)

@@ -75,7 +75,7 @@ def test_the_wire_refuses_text_that_is_not_clean(text: str) -> None:
         seal_chat(SIGNER, GAME, 1, text)
     # ... and so does a receiver, even when the sender signed it anyway.
     inner = encode([CHAT_LABEL, GAME, SIGNER.public_key, 1, text])
-    with pytest.raises(ProtocolError, match="chat.text"):
+    with pytest.raises(ProtocolError, match=r"chat\.text"):
         open_chat(encode(["chat", inner, SIGNER.sign(inner)]))
 
 
@@ -134,7 +134,7 @@ def test_chat_and_envelopes_never_pass_for_each_other() -> None:
 
 
 def test_a_game_id_must_be_sixteen_bytes() -> None:
-    with pytest.raises(ProtocolError, match="chat.game"):
+    with pytest.raises(ProtocolError, match=r"chat\.game"):
         seal_chat(SIGNER, bytes(15), 1, "hi")
-    with pytest.raises(ProtocolError, match="chat.counter"):
+    with pytest.raises(ProtocolError, match=r"chat\.counter"):
         seal_chat(SIGNER, GAME, 2**64, "hi")
