@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,8 @@ from p2pbelka.peer.chat import (
     ChatLog,
     RateLimit,
 )
-from p2pbelka.protocol.chat import CHAT_LABEL, MAX_CHAT_TEXT, seal_chat
+from p2pbelka.peer.text import TextFrontEnd
+from p2pbelka.protocol.chat import CHAT_LABEL, MAX_CHAT_TEXT, open_chat, seal_chat
 from p2pbelka.protocol.codec import encode
 from p2pbelka.protocol.envelope import Signer
 
@@ -245,3 +247,22 @@ async def test_chat_says_hears_logs_and_resumes(tmp_path: Path) -> None:
     again.heard(2, said(2, 77, "salem, Aigerim"))
     assert again.dropped == {REPLAYED: 1}
     assert again.gate.counter >= chat.gate.counter
+
+
+async def test_the_text_front_end_prints_chat_and_says_lines() -> None:
+    out = io.StringIO()
+    text = TextFrontEnd(None, out)
+    text._say("hello")  # no chat at this table (yet)
+    sent: list[bytes] = []
+    chat = Chat(SIGNERS[1], GAME, 1, KEYS, ["A", "B", "C", "D"], sent.append)
+    text.join_chat(chat)
+    text._say("  good   game\n")
+    for _ in range(SEND_BURST):
+        text._say("more")
+    await text.on_chat(ChatLine(2, "C", "thanks"))
+    await text.on_chat(ChatLine(3, "D", "gg", earlier=True))
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "  (no chat at this table)"
+    assert lines[1].startswith("  chat not sent: slow down: wait")
+    assert lines[2:] == ["chat: C (seat 2): thanks", "chat (earlier): D (seat 3): gg"]
+    assert [open_chat(raw).text for raw in sent] == ["good   game"] + ["more"] * (SEND_BURST - 1)

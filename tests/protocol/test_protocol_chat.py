@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import msgpack
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from p2pbelka.peer.chat import CHAT_LOG, HEAR_BURST, HEAR_EVERY, SEND_BURST, SEND_EVERY
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.chat import (
     CHAT_LABEL,
+    CHAT_PREFIX,
     MAX_CHAT,
     MAX_CHAT_TEXT,
     check_chat_text,
@@ -138,3 +142,14 @@ def test_a_game_id_must_be_sixteen_bytes() -> None:
         seal_chat(SIGNER, bytes(15), 1, "hi")
     with pytest.raises(ProtocolError, match=r"chat\.counter"):
         seal_chat(SIGNER, GAME, 2**64, "hi")
+
+
+def test_the_spec_states_the_code_s_limits() -> None:
+    spec = (Path(__file__).resolve().parents[2] / "protocol" / "SPEC.md").read_text("utf-8")
+    text = spec[spec.index("\n### 7.4 Chat") : spec.index("\n## 8.")]
+    assert f'["{CHAT_LABEL}", game: bin(16), sender: bin(32), counter: uint64, text: str]' in text
+    assert f"at most {MAX_CHAT:,} bytes" in text and f"1..{MAX_CHAT_TEXT} code points" in text
+    assert f"at most {SEND_BURST} lines in a row, then one every {SEND_EVERY:.0f} s" in text
+    assert f"at most {HEAR_BURST} in a row from one seat" in text and HEAR_EVERY == 1.0
+    assert "(first byte 0x93)" in text and CHAT_PREFIX == 0x93
+    assert f"`{CHAT_LOG}`" in text
