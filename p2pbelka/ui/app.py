@@ -166,7 +166,9 @@ class TableScreen:
             )
             self.app.invalidate()
             return True
-        if text and self.send_chat is not None:
+        if text and self.view.finished:
+            self.chat_note = _("The game is over: its chat is closed.")
+        elif text and self.send_chat is not None:
             self.send_chat(text)  # the line comes back through show_chat once sent
         elif text:
             if not self.chatted:
