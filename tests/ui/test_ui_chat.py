@@ -21,7 +21,11 @@ from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
 from p2pbelka.peer.mesh import Mesh
 from p2pbelka.protocol.chat import MAX_CHAT_TEXT
 from p2pbelka.table import events as ev
+from p2pbelka.ui import i18n
+from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.lan import LanScreen, join_on_screen
+from p2pbelka.ui.view import TableView
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 HELLO = "salem, all!"
@@ -154,3 +158,29 @@ def test_the_chat_box_talks_to_the_table(tmp_path: Path) -> None:
 
 def _shown(screen: LanScreen, text: str) -> bool:
     return any(line.mine and line.text == text for line in screen.chat_lines)
+
+
+def test_without_a_table_chat_the_box_says_nobody_reads_it() -> None:
+    stream = io.StringIO()
+    output = Vt100_Output(stream, lambda: Size(rows=24, columns=80), term="xterm")
+    i18n.set_language("en")
+    with create_pipe_input() as pipe:
+        screen = TableScreen(TableView(), lambda move: None, input=pipe, output=output)
+
+        async def main(bridge: Bridge) -> None:
+            pipe.send_text("c")
+            await until(lambda: screen.app.layout.has_focus(screen.chat))
+            pipe.send_text("hello\x07 there\r")
+            await until(lambda: bool(screen.chat_lines))
+            assert [(ln.text, ln.mine) for ln in screen.chat_lines] == [("hello there", True)]
+            assert screen.chat_note.startswith("Nobody else reads this chat")
+            await until(lambda: "Nobody else reads" in ANSI.sub("", stream.getvalue()))
+            screen.view.apply(ev.GameAborted(()))  # the game is over
+            pipe.send_text("c")
+            await until(lambda: screen.app.layout.has_focus(screen.chat))
+            pipe.send_text("gg\r")
+            await until(lambda: screen.chat_note.startswith("The game is over"))
+            assert len(screen.chat_lines) == 1
+            screen.quit()
+
+        run_with_app(screen.app, main)
