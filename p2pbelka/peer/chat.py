@@ -285,6 +285,7 @@ class Chat:
         self.names = list(names)
         self.send = send
         self.log = ChatLog(log_path) if log_path is not None else None
+        self.front_end: Chatting | None = None
         self._lines_in, self._lines = trio.open_memory_channel[ChatLine](LINES_QUEUE)
         self._warned: set[tuple[int, str]] = set()
         self.earlier: list[ChatLine] = []
@@ -301,6 +302,12 @@ class Chat:
     def _line(self, seat: int, text: str, *, earlier: bool = False) -> ChatLine:
         name = self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
         return ChatLine(seat, name, text, seat == self.gate.me, earlier)
+
+    def attach(self, front_end: Chatting) -> None:
+        """Let ``front_end`` take part (``join_chat``); run ``deliver`` to feed it.
+        Without one (a bot) lines are checked and logged, and shown to nobody."""
+        self.front_end = front_end
+        front_end.join_chat(self)
 
     def say(self, text: str) -> None:
         """Sign and send ``text`` to every seat; ``ChatDropped`` (empty, too long, slow
@@ -326,14 +333,19 @@ class Chat:
         self._show(self._line(seat, msg.text))
 
     def _show(self, line: ChatLine) -> None:
+        if self.front_end is None:
+            return
         try:
             self._lines_in.send_nowait(line)
         except trio.WouldBlock:
             self.gate.dropped["backlog"] += 1
 
-    async def deliver(self, front_end: Chatting) -> None:
-        """Hand the front end the earlier lines, then every new one, until cancelled."""
+    async def deliver(self) -> None:
+        """Hand the attached front end the earlier lines, then every new one, until
+        cancelled (in a task of its own: a slow screen never holds up the mesh)."""
+        if self.front_end is None:
+            return
         for line in self.earlier:
-            await front_end.on_chat(line)
+            await self.front_end.on_chat(line)
         async for line in self._lines:
-            await front_end.on_chat(line)
+            await self.front_end.on_chat(line)

@@ -226,9 +226,9 @@ async def play_seat(
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(mesh.run)
-            if isinstance(front_end, Chatting):
-                front_end.join_chat(chat)
-                nursery.start_soon(chat.deliver, front_end)
+            if isinstance(front_end, Chatting):  # a bot's front end is left out
+                chat.attach(front_end)
+                nursery.start_soon(chat.deliver)
             if resumed:
                 nursery.start_soon(_release_after_catch_up, driver, mesh, net.catch_up)
             await driver.run()

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 import trio
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2pbelka.peer.chat import (
     FLOOD,
@@ -223,8 +225,9 @@ async def test_chat_says_hears_logs_and_resumes(tmp_path: Path) -> None:
             lines.append(line)
 
     chat = Chat(SIGNERS[0], GAME, 0, KEYS, names, sent.append, log_path=tmp_path / "chat.log")
+    chat.attach(Listener())
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(chat.deliver, Listener())
+        nursery.start_soon(chat.deliver)
         chat.say("salem!")
         chat.heard(2, said(2, 77, "salem, Aigerim"))
         chat.heard(2, said(2, 77, "salem, Aigerim"))  # replayed: dropped, counted
@@ -255,7 +258,7 @@ async def test_the_text_front_end_prints_chat_and_says_lines() -> None:
     text._say("hello")  # no chat at this table (yet)
     sent: list[bytes] = []
     chat = Chat(SIGNERS[1], GAME, 1, KEYS, ["A", "B", "C", "D"], sent.append)
-    text.join_chat(chat)
+    chat.attach(text)
     text._say("  good   game\n")
     for _ in range(SEND_BURST):
         text._say("more")
@@ -266,3 +269,20 @@ async def test_the_text_front_end_prints_chat_and_says_lines() -> None:
     assert lines[1].startswith("  chat not sent: slow down: wait")
     assert lines[2:] == ["chat: C (seat 2): thanks", "chat (earlier): D (seat 3): gg"]
     assert [open_chat(raw).text for raw in sent] == ["good   game"] + ["more"] * (SEND_BURST - 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(-2, 5), st.binary(max_size=1100))
+def test_whatever_a_peer_sends_is_only_ever_dropped(seat: int, tail: bytes) -> None:
+    g = gate()
+    for raw in (tail, b"\x93" + tail):
+        with pytest.raises(ChatDropped):
+            g.hear(seat, raw, 0.0)
+
+
+async def test_a_bot_s_chat_is_checked_and_logged_but_shown_to_nobody(tmp_path: Path) -> None:
+    chat = Chat(SIGNERS[0], GAME, 0, KEYS, list("ABCD"), lambda raw: None, log_path=tmp_path / "c")
+    for n in range(100):
+        chat.heard(1 + n % 3, said(1 + n % 3, n + 1))
+    assert "backlog" not in chat.dropped  # nothing waits for a front end that is not there
+    assert len(ChatLog(tmp_path / "c").read()) == 3 * HEAR_BURST
