@@ -27,9 +27,10 @@ class TrickView:
     leader: int
     cards: list[Card]
     winner: int | None = None
+    seats: int = 4  # Belot's tricks go round two or three
 
     def by_seat(self) -> dict[int, Card]:
-        return {(self.leader + i) % 4: card for i, card in enumerate(self.cards)}
+        return {(self.leader + i) % self.seats: card for i, card in enumerate(self.cards)}
 
 
 @dataclass
@@ -52,9 +53,10 @@ class TableView:
     turn: int | None = None
     trick: TrickView | None = None
     last_trick: TrickView | None = None
-    tricks_won: tuple[int, int] = (0, 0)
-    card_points: tuple[int, int] = (0, 0)
-    score: tuple[int, int] = (0, 0)
+    # by team in Belka; by seat in Belot (ui/belot_view.py)
+    tricks_won: tuple[int, ...] = (0, 0)
+    card_points: tuple[int, ...] = (0, 0)
+    score: tuple[int, ...] = (0, 0)
     titles: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     eggs_pending: bool = False
     log: list[str] = field(default_factory=list)
@@ -68,6 +70,10 @@ class TableView:
     changes: int = 0  # bumped on every event, so a watcher can tell the view moved
 
     # -- the table's events ------------------------------------------------------------
+
+    def observe(self, game: object) -> None:
+        """The table's rules state, handed over before each event (Belka's view needs
+        only the events; Belot's reads values and totals from it)."""
 
     def apply(self, event: ev.Event) -> None:
         self.changes += 1
