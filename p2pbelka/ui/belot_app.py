@@ -128,7 +128,7 @@ class BelotScreen(TableScreen):
         box = Frame(
             Window(
                 FormattedTextControl(self._declare_text),
-                height=lambda: len(self.view.offered) + 2,
+                height=lambda: len(self.view.offered) + 1,
                 width=DECLARE_WIDTH,
             ),
             title=_("Declare"),
@@ -158,7 +158,7 @@ class BelotScreen(TableScreen):
             if page != self._page:
                 self._page, self.page_scroll = page, 0
             rows = list(split_lines(red_suits(lines())))
-            while rows and not rows[-1]:
+            while rows and not "".join(f[1] for f in rows[-1]).strip():
                 rows.pop()
             height = max(1, get_app().output.get_size().rows - 4 - (1 if more else 0))
             self.page_overflows = len(rows) > height
@@ -208,7 +208,7 @@ class BelotScreen(TableScreen):
         return red_suits([("", " " + belot_panels.info_line(self.view))])
 
     def _declared(self) -> StyleAndTextTuples:
-        return red_suits(belot_panels.declared_line(self.view))
+        return red_suits(belot_panels.declared_line(self.view, self._left_width()))
 
     def _score(self) -> StyleAndTextTuples:
         return belot_panels.score_lines(self.view, RIGHT_WIDTH)
@@ -277,7 +277,7 @@ class BelotScreen(TableScreen):
             label = _("[d] declare ({n} possible)").format(n=len(view.offered))
             out.append(("class:button", label, on_click(self.open_declarations)))
             out.append(("", "  "))
-        out.append(("class:status", _("or choose a card and press Enter.")))
+        out.append(("class:status", _("or play a card.")))
         return out
 
     def _hints(self) -> StyleAndTextTuples:

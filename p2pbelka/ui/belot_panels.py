@@ -131,21 +131,30 @@ def info_line(view: BelotView) -> str:
     if view.trump is None:
         deal = view.deal
         if deal is not None and deal.bidding_round == 2:
-            return _("bidding, round 2: name another suit than {suit}, or pass").format(
+            return _("bidding, round 2: name a suit other than {suit}, or pass").format(
                 suit=suit_name(view.turned.suit)
             )
         return _("bidding, round 1: play {suit}, or pass").format(suit=suit_name(view.turned.suit))
     return _("trick {n} of 9").format(n=min(9, sum(view.tricks_won) + 1))
 
 
-def declared_line(view: BelotView) -> StyleAndTextTuples:
-    """This deal's declarations, as everyone saw them."""
+def declared_line(view: BelotView, width: int = 80) -> StyleAndTextTuples:
+    """This deal's declarations as everyone saw them: with their cards when they fit."""
     if not view.declared:
         return []
-    parts = [
-        f"{view.name(d.seat)}: {combination_name(d.name, d.cards)} {d.value}" for d in view.declared
-    ]
-    return [("class:hint", " " + _("Declared:") + " "), ("", "; ".join(parts))]
+    head = " " + _("Declared:") + " "
+    text = ""
+    for shown in (True, False):
+        parts = []
+        for d in view.declared:
+            cards = " " + " ".join(card_label(c) for c in d.cards) if shown else ""
+            parts.append(
+                f"{view.name(d.seat)} {combination_name(d.name, d.cards)}{cards} {d.value}"
+            )
+        text = "; ".join(parts)
+        if len(head) + len(text) <= width:
+            break
+    return [("class:hint", head), ("", text)]
 
 
 def score_lines(view: BelotView, width: int) -> StyleAndTextTuples:

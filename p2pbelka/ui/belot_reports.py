@@ -262,7 +262,7 @@ def result_name(summary: dict[str, Any]) -> str:
         "made": _("made"),
         "bait": _("bait"),
         "hanging": _("hanging"),
-        "claim": _("1001"),
+        "claim": _("1001 claimed"),
     }
     result = str(summary["result"])
     return names.get(result, result)
