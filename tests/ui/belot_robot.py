@@ -47,10 +47,28 @@ class Terminal(io.StringIO):
         return ANSI.sub("", self.getvalue())
 
 
+TEXTS = {
+    # the verdict on a deal's page, the declare dialog, the end of the game, the sheet, help
+    "en": (
+        "Fair deal verified", "Enter declares", "Transcript saved to", "Score sheet",
+        "Belot in brief",
+    ),
+    "ru": (
+        "Сдача честная", "Enter — объявить", "Запись партии сохранена", "Запись счёта",
+        "Белот вкратце",
+    ),
+    "kk": (
+        "Кон адал", "Enter — таңдалғанды", "Ойын жазбасы сақталды", "Есеп парағы",
+        "Белот қысқаша",
+    ),
+}  # fmt: skip
+
+
 @dataclass
 class BelotRobot:
     pipe: PipeInput
     stream: Terminal
+    lang: str = "en"
     deals: int = 1
     """Deal-end pages to read before stopping (0: play the whole game)."""
     take: bool = True
@@ -62,6 +80,9 @@ class BelotRobot:
     pages: list[dict[str, Any]] = field(default_factory=list)
     screens: list[str] = field(default_factory=list)
     """The terminal as drawn at moments worth a look (a prompt, a page)."""
+    look_around: bool = False
+    """Before leaving, open and close the last trick, the score sheet and the rules."""
+    seen: list[str] = field(default_factory=list)
 
     def shown(self) -> str:
         """The last few frames drawn (prompt_toolkit writes only what changed)."""
@@ -80,13 +101,13 @@ class BelotRobot:
             while True:
                 await trio.sleep(0.005)
                 if view.finished and screen.overlay is None:
-                    await self.until(self.drawn("Transcript saved to"))
+                    await self.until(self.drawn(TEXTS[self.lang][2]))
                     self.screens.append(self.shown())
                     break
                 if screen.overlay == "deal_end":
                     summary = view.deal_ends[-1]
                     self.pages.append(summary)
-                    await self.until(self.drawn("Fair deal verified"))
+                    await self.until(self.drawn(TEXTS[self.lang][0]))
                     self.screens.append(self.shown())
                     if self.deals and len(self.pages) >= self.deals:
                         return await self.leave(screen)
@@ -98,7 +119,7 @@ class BelotRobot:
                     before = len(view.declared)
                     self.pipe.send_text("d")
                     await self.until(lambda: screen.overlay == "declare")
-                    await self.until(self.drawn("Enter declares"))
+                    await self.until(self.drawn(TEXTS[self.lang][1]))
                     self.screens.append(self.shown())
                     self.declared.append(str(view.offered[0]))
                     self.pipe.send_text("\r")
@@ -140,6 +161,17 @@ class BelotRobot:
         self.cards_played += 1
 
     async def leave(self, screen: BelotScreen) -> None:
+        if self.look_around:
+            steps = [("\r", None), ("l", "last"), ("l", None), ("s", "sheet")]
+            steps += [("s", None), ("?", "help"), ("?", None)]
+            for key, overlay in steps:
+                self.pipe.send_text(key)
+                await self.until(lambda o=overlay: screen.overlay == o)
+                self.seen.append(str(overlay))
+                if overlay in ("sheet", "help"):
+                    text = TEXTS[self.lang][3 if overlay == "sheet" else 4]
+                    await self.until(self.drawn(text))
+                    self.screens.append(self.shown())
         self.pipe.send_text("q")
         if not screen.view.finished:
             await self.until(lambda: screen.overlay == "quit")
@@ -153,6 +185,7 @@ def play_belot(
     *,
     deals: int = 1,
     take: bool = True,
+    look_around: bool = False,
     lang: str = "en",
     transport: str = "loopback",
     rows: int = 30,
@@ -173,7 +206,7 @@ def play_belot(
         players=players,
     )
     with create_pipe_input() as pipe:
-        robot = BelotRobot(pipe, stream, deals=deals, take=take)
+        robot = BelotRobot(pipe, stream, lang, deals=deals, take=take, look_around=look_around)
         screen = play_local(config, input=pipe, output=output, extra=robot.run)  # type: ignore[arg-type]
     assert isinstance(screen, BelotScreen)
     return screen, robot
