@@ -9,11 +9,14 @@ seeds are ones where seat 0 gets to declare in the first deal.
 
 from __future__ import annotations
 
+import argparse
+import re
 from pathlib import Path
 
 import pytest
 
 from p2pbelka.cards import Suit
+from p2pbelka.cli import play_cmd
 from p2pbelka.cli.games_cmd import saved_games
 from p2pbelka.table.verify import verify_bytes
 from p2pbelka.ui import belot_reports
@@ -113,3 +116,34 @@ def test_the_belot_screen_speaks_kazakh(tmp_path: Path) -> None:
     page = next(s for s in robot.screens if "Кон адал" in s)
     assert "Кон адал" in page and "Сауда:" in page
     assert "терц" in next(s for s in robot.screens if "Жариялау" in s)
+
+
+def play_args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    play_cmd.add_arguments(parser)
+    return parser.parse_args(["--lang", "en", *argv])
+
+
+def test_play_takes_the_belot_seats_and_bot_levels() -> None:
+    config = play_cmd.config_from(play_args("--game", "belot", "--bots", "strong,random"))
+    assert (config.game, config.players, tuple(config.bot_levels)) == (
+        "belot", 3, ("strong", "random"),
+    )  # fmt: skip
+    config = play_cmd.config_from(play_args("--game", "belot", "--players", "2"))
+    assert config.players == 2 and len(config.bot_levels) == 1
+    assert play_cmd.config_from(play_args()).players == 4  # Belka as before
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (("--players", "4"), "Belot is played by 2 or 3, not 4"),
+        (("--bots", "random,random,random"), "--bots expects 2 levels, got 3"),
+        (("--bot-level", "strong+"), "unknown bot level 'strong+'"),
+        (("--preset", "eyes"), "Belot has no preset 'eyes'"),
+        (("--option", "eggs=double"), "unknown option 'eggs'"),
+    ],
+)
+def test_play_refuses_what_belot_does_not_have(argv: tuple[str, ...], says: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(says)):
+        play_cmd.config_from(play_args("--game", "belot", *argv))
