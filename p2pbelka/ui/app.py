@@ -62,6 +62,7 @@ class TableScreen:
         self.deal_ends_seen = 0
         self.help_scroll = 0
         self.quit_requested = False
+        self._wrapped_log: tuple[tuple[int, int, int], list[str]] = ((-1, 0, 0), [])
         self.chatted = False
         self.chat = TextArea(
             height=1, multiline=False, prompt=_("chat> "), accept_handler=self._send_chat
@@ -325,11 +326,15 @@ class TableScreen:
         return red_suits(panels.seats_lines(self.view, RIGHT_WIDTH))
 
     def _log_lines(self) -> list[str]:
-        # wrapped here, between words, rather than by the window in mid-word
-        lines: list[str] = []
-        for entry in self.view.log[-100:]:
-            lines += textwrap.wrap(entry, RIGHT_WIDTH - 1, subsequent_indent="  ") or [""]
-        return lines
+        # wrapped here, between words, rather than by the window in mid-word; once per
+        # new line said (a render asks several times, and a game says thousands)
+        key = (self.view.said, len(self.view.log), id(self.view.log))
+        if self._wrapped_log[0] != key:
+            lines: list[str] = []
+            for entry in self.view.log[-100:]:
+                lines += textwrap.wrap(entry, RIGHT_WIDTH - 1, subsequent_indent="  ") or [""]
+            self._wrapped_log = (key, lines)
+        return self._wrapped_log[1]
 
     def _log(self) -> StyleAndTextTuples:
         return red_suits([("", "\n".join(self._log_lines()))])

@@ -95,7 +95,9 @@ class BelotScreen(TableScreen):
         view = self.view
         if view.may_declare and 0 <= index < len(view.offered):
             cards = view.offered[index]
-            view.choice, view.offered, view.status = None, [], ""
+            # answered: nothing more until the table asks again (or refuses, and the
+            # same choice is open again)
+            view.choice, view.status = None, ""
             self.overlay = None
             self.post_move(mv.Declare(cards))
             self.app.invalidate()
@@ -103,7 +105,7 @@ class BelotScreen(TableScreen):
     def claim(self) -> None:
         view = self.view
         if view.my_turn and view.claim_offered:
-            view.choice, view.claim_offered, view.status = None, False, ""
+            view.choice, view.status = None, ""
             self.post_move(mv.Claim1001())
             self.app.invalidate()
 

@@ -68,6 +68,7 @@ class TableView:
     status: str = ""
     transcript_path: str | None = None
     changes: int = 0  # bumped on every event, so a watcher can tell the view moved
+    said: int = 0  # lines said so far, so the screen wraps the log only when it grew
 
     # -- the table's events ------------------------------------------------------------
 
@@ -246,6 +247,7 @@ class TableView:
     def say(self, line: str) -> None:
         self.log.append(line)
         del self.log[:-LOG_LIMIT]
+        self.said += 1
 
     def _sort_hand(self) -> None:
         chosen = self.hand[self.selected] if self.hand and self.selected < len(self.hand) else None
