@@ -147,3 +147,13 @@ def test_play_takes_the_belot_seats_and_bot_levels() -> None:
 def test_play_refuses_what_belot_does_not_have(argv: tuple[str, ...], says: str) -> None:
     with pytest.raises(ValueError, match=re.escape(says)):
         play_cmd.config_from(play_args("--game", "belot", *argv))
+
+
+def test_the_same_seed_deals_the_same_belot_deal(tmp_path: Path) -> None:
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    _screen, first = play_belot(tmp_path / "one", seed=7, players=3)
+    _screen, again = play_belot(tmp_path / "two", seed=7, players=3)
+    assert first.pages[0]["hands"] == again.pages[0]["hands"]
+    assert first.pages[0]["dealer"] == again.pages[0]["dealer"]
+    assert first.pages[0]["turned"] == again.pages[0]["turned"]

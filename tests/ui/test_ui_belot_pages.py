@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from prompt_toolkit.output import ColorDepth
 
 from p2pbelka.cards import Card, Suit, parse_cards
 from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.ui import belot_panels, belot_reports, i18n
+from p2pbelka.ui.belot_app import BelotScreen
 from p2pbelka.ui.belot_view import BelotView, sort_belot_hand
 from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.text import RED_STYLE, red_suits
@@ -166,3 +168,16 @@ def test_the_pages_are_translated(lang: str) -> None:
     page = plain_text(belot_reports.deal_end_lines(view, HANGING))
     assert "Висячий байд" in page and "терц" in page
     assert "Hands" not in page and "Stock" not in page
+
+
+def test_no_color_is_respected_on_the_belot_screen(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    screen = BelotScreen(BelotView(), lambda move: None)
+    assert screen.app.color_depth == ColorDepth.DEPTH_1_BIT
+
+
+def test_the_table_panel_paints_hearts_and_diamonds_red() -> None:
+    view = started()
+    view.apply(ev.CardTurned(Card.parse("QD"), 1))
+    table = red_suits(belot_panels.table_panel(view, 60).fragments())
+    assert any("♦" in f[1] and ("card.red" in f[0] or RED_STYLE in f[0]) for f in table)
