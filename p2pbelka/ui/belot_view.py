@@ -25,9 +25,6 @@ from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label, suit_name
 from p2pbelka.ui.view import TableView, TrickView
 
-BELOT_STOCK = {2: 13, 3: 4}
-"""Cards left face down in the stock once every hand has nine (the turned one apart)."""
-
 
 @dataclass
 class BelotView(TableView):
@@ -49,7 +46,6 @@ class BelotView(TableView):
     """The combinations we may declare now, best first (at our lead)."""
     claim_offered: bool = False
     hanging: int = 0
-    void_deals: int = 0
 
     # -- the rules state --------------------------------------------------------------
 
@@ -102,7 +98,8 @@ class BelotView(TableView):
     def stock_left(self) -> int:
         """Face-down cards in the stock now: before bidding the three more of each
         seat are still in it."""
-        base = BELOT_STOCK.get(self.players, 0)
+        # the cards nobody is dealt, the turned one apart (two players: 13, three: 4)
+        base = core.deal_pattern(self.players, 0).count(-2)
         deal = self.deal
         if deal is not None and deal.extra is None:
             return base + 3 * self.players
@@ -190,7 +187,6 @@ class BelotView(TableView):
             self.declarer, self.trump = event.declarer, Suit.parse(event.trump)
             self._resort()
         if event.void:
-            self.void_deals += 1
             self.say(_("Everybody passed twice: the deal is void, the next seat deals."))
 
     def _on_Declared(self, event: ev.Declared) -> None:
