@@ -2,10 +2,11 @@
 verify or replay each.
 
 Games live in the user's data directory (``$XDG_DATA_HOME/p2pbelka/games``):
-a local table's transcript as ``belka-<time>.transcript``, a LAN game as a
-directory with its seat's files (what ``resume`` needs).  Reading a game's
-score means verifying it (about a second a game), so what was read is kept in
-the cache directory and read again only when the file changes.
+a local table's transcript as ``belka-<time>.transcript`` (``belot-…`` for
+Belot), a LAN game as a directory with its seat's files (what ``resume``
+needs).  Reading a game's score means verifying it (about a second a game), so
+what was read is kept in the cache directory and read again only when the file
+changes.
 """
 
 from __future__ import annotations
@@ -53,12 +54,17 @@ class SavedGame:
             a, b = self.score
             n = self.names
             head = f"{when}  {n[0]} & {n[2]} {a}:{b} {n[1]} & {n[3]}"
+        elif self.score is not None and len(self.score) == len(self.names):  # Belot
+            scores = zip(self.names, self.score, strict=True)
+            head = f"{when}  " + ", ".join(f"{name} {points}" for name, points in scores)
         else:
             head = f"{when}  " + (", ".join(self.names) or "(no players recorded)")
         if self.finished:
             state = "finished"
             if self.winner is not None and len(self.names) == 4:
                 state += f", {self.names[self.winner]} & {self.names[self.winner + 2]} won"
+            elif self.winner is not None and self.winner < len(self.names):
+                state += f", {self.names[self.winner]} won"
         else:
             state = f"not finished ({self.deals} deals played)"
         if self.verdict and not self.verdict.startswith(("OK", "INCOMPLETE")):
@@ -125,8 +131,9 @@ def read_game(
 
 
 def started_of(path: Path) -> float:
-    """``belka-20261201-045058.transcript`` started then; otherwise the file's time."""
-    stem = path.stem.removeprefix("belka-")[:15]
+    """``belka-20261201-045058.transcript`` (or ``belot-…``) started then; otherwise the
+    file's time."""
+    stem = path.stem.removeprefix("belka-").removeprefix("belot-")[:15]
     try:
         return time.mktime(time.strptime(stem, "%Y%m%d-%H%M%S"))
     except ValueError:

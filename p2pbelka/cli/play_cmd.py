@@ -1,4 +1,5 @@
-"""``p2pbelka play``: a table with three bot peers on this machine, in the terminal."""
+"""``p2pbelka play``: a table with three bot peers on this machine, in the terminal
+(Belot: ``--game belot`` with one or two)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from p2pbelka.ui.i18n import LANGUAGES
 
     levels = ", ".join(BOT_LEVELS)
+    parser.add_argument(
+        "--game", choices=("belka", "belot"), default="belka", help="the game (default belka)"
+    )
+    parser.add_argument(
+        "--players", type=int, default=None, help="seats: Belka 4; Belot 2 or 3 (default 3)"
+    )
     parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument(
-        "--bot-level", default=None, help=f"level of all three bots ({levels}; default heuristic)"
+        "--bot-level",
+        default=None,
+        help=f"level of all the bots ({levels}; Belot: random, heuristic, strong;"
+        " default heuristic)",
     )
     parser.add_argument(
         "--bots",
@@ -53,26 +63,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """The play configuration the arguments ask for; ``ValueError`` says what is wrong."""
-    from p2pbelka.bots.base import BOT_LEVELS
-    from p2pbelka.cli.selfplay_cmd import parse_options
+    from p2pbelka.bots.base import BELOT_BOT_LEVELS, BOT_LEVELS
+    from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
     from p2pbelka.net.identity import clean_name
-    from p2pbelka.rules.options import options_from
+    from p2pbelka.table.games import track_class
     from p2pbelka.ui.i18n import _, default_language, set_language
     from p2pbelka.ui.play import DEFAULT_LEVEL, PlayConfig
 
     lang = args.lang or default_language()
     set_language(lang)
     options = parse_options(args.option)
-    options_from(args.preset, options)
+    players = seat_count(args)
+    track_class(args.game).check_rules(args.preset, options)
+    known = BOT_LEVELS if args.game == "belka" else BELOT_BOT_LEVELS
     level = args.bot_level or DEFAULT_LEVEL
-    levels = args.bots.split(",") if args.bots else [level] * 3
-    if len(levels) != 3:
-        raise ValueError(f"--bots expects three levels, got {len(levels)}")
+    bots = players - 1
+    levels = args.bots.split(",") if args.bots else [level] * bots
+    if len(levels) != bots:
+        raise ValueError(f"--bots expects {bots} levels, got {len(levels)}")
     for name in levels:
-        if name not in BOT_LEVELS:
-            raise ValueError(
-                f"unknown bot level {name!r} (expected one of {', '.join(BOT_LEVELS)})"
-            )
+        if name not in known:
+            raise ValueError(f"unknown bot level {name!r} (expected one of {', '.join(known)})")
     if args.pace < 0:
         raise ValueError("--pace must not be negative")
     return PlayConfig(
@@ -85,6 +96,8 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         transport=args.transport,
         transcript=args.transcript,
         lang=lang,
+        game=args.game,
+        players=players,
     )
 
 

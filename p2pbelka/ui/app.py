@@ -65,6 +65,7 @@ class TableScreen:
         self.deal_ends_seen = 0
         self.help_scroll = 0
         self.quit_requested = False
+        self._wrapped_log: tuple[tuple[int, int, int], list[str]] = ((-1, 0, 0), [])
         self.chatted = False
         self.send_chat: Callable[[str], None] | None = None  # set when the table has chat
         self.chat_lines: list[ChatLine] = []
@@ -287,9 +288,9 @@ class TableScreen:
             )
         if self.overlay == "deal_end" and self.view.deal_ends:
             summary = self.view.deal_ends[-1]
-            return self._report(lambda: reports.deal_end_lines(self.view, summary), True)
+            return self._report(lambda: self._deal_end_page(summary), True)
         if self.overlay == "sheet":
-            return self._report(lambda: reports.score_sheet_lines(self.view), True)
+            return self._report(self._sheet_page, True)
         return VSplit(
             [
                 DynamicContainer(self._left),
@@ -330,7 +331,7 @@ class TableScreen:
                 ]
             )
         if view.finished:
-            return self._report(lambda: reports.game_end_lines(view), False)
+            return self._report(self._game_end_page, False)
         return HSplit(
             [
                 Window(FormattedTextControl(self._table), height=panels.TABLE_HEIGHT),
@@ -354,14 +355,31 @@ class TableScreen:
         return max(0, self._width() - RIGHT_WIDTH - 1)
 
     # -- content -----------------------------------------------------------------------------
+    # The pages and lines a game draws its own way (ui/belot_app.py overrides them).
+
+    def _deal_end_page(self, summary: dict[str, Any]) -> StyleAndTextTuples:
+        return reports.deal_end_lines(self.view, summary)
+
+    def _sheet_page(self) -> StyleAndTextTuples:
+        return reports.score_sheet_lines(self.view)
+
+    def _game_end_page(self) -> StyleAndTextTuples:
+        return reports.game_end_lines(self.view)
+
+    def _deal_title(self, summary: dict[str, Any]) -> str:
+        return reports.summary_title(self.view, summary)
+
+    def _title_line(self) -> str:
+        return panels.title_line(self.view)
+
+    def _help_text(self) -> str:
+        return reports.help_text()
 
     def _title(self) -> StyleAndTextTuples:
         if self.overlay == "deal_end" and self.view.deal_ends:
             # the page is about the deal that ended, even once the next one is dealt
-            return red_suits(
-                [("", " " + reports.summary_title(self.view, self.view.deal_ends[-1]))]
-            )
-        return red_suits([("", " " + panels.title_line(self.view))])
+            return red_suits([("", " " + self._deal_title(self.view.deal_ends[-1]))])
+        return red_suits([("", " " + self._title_line())])
 
     def _table(self) -> StyleAndTextTuples:
         return panels.table_panel(self.view, self._left_width()).fragments()
@@ -385,11 +403,15 @@ class TableScreen:
         return red_suits(panels.seats_lines(self.view, RIGHT_WIDTH))
 
     def _log_lines(self) -> list[str]:
-        # wrapped here, between words, rather than by the window in mid-word
-        lines: list[str] = []
-        for entry in self.view.log[-100:]:
-            lines += textwrap.wrap(entry, RIGHT_WIDTH - 1, subsequent_indent="  ") or [""]
-        return lines
+        # wrapped here, between words, rather than by the window in mid-word; once per
+        # new line said (a render asks several times, and a game says thousands)
+        key = (self.view.said, len(self.view.log), id(self.view.log))
+        if self._wrapped_log[0] != key:
+            lines: list[str] = []
+            for entry in self.view.log[-100:]:
+                lines += textwrap.wrap(entry, RIGHT_WIDTH - 1, subsequent_indent="  ") or [""]
+            self._wrapped_log = (key, lines)
+        return self._wrapped_log[1]
 
     def _log(self) -> StyleAndTextTuples:
         return red_suits([("", "\n".join(self._log_lines()))])
@@ -398,7 +420,7 @@ class TableScreen:
         return Point(0, max(0, len(self._log_lines()) - 1))
 
     def _help(self) -> StyleAndTextTuples:
-        lines = reports.help_text().splitlines()
+        lines = self._help_text().splitlines()
         self.help_scroll = max(0, min(self.help_scroll, len(lines) - 1))
         return [("", "\n".join(" " + line for line in lines[self.help_scroll :]))]
 

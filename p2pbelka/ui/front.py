@@ -74,9 +74,12 @@ class ScreenFrontEnd:
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
         view = self.screen.view
-        if isinstance(event, ev.CardPlayed) and event.seat != view.me and self.pace > 0:
+        # another player's card, and in Belot their call or declaration, waits its turn
+        paced = ev.CardPlayed | ev.BidMade | ev.Declared
+        if isinstance(event, paced) and event.seat != view.me and self.pace > 0:
             after_a_trick = view.trick is not None and view.trick.winner is not None
             await trio.sleep(self.pace * (2 if after_a_trick else 1))
+        view.observe(driver.table.game)
         view.apply(event)
         self.screen.refresh()
 

@@ -1,9 +1,11 @@
-"""``p2pbelka play``: you in seat 0 and three bot peers, each with its own keys.
+"""``p2pbelka play``: you in seat 0 and three bot peers, each with its own keys
+(Belot: one or two).
 
 The bots are real peers: their own tables, keys and deck secrets, talking to
 yours only through signed envelopes.  They run in this process and meet over
-loopback TCP exactly as on a LAN (``p2pbelka.peer.loopback``); memory channels
-(``--transport memory``) skip the sockets.
+loopback TCP exactly as on a LAN (``p2pbelka.peer.loopback``; Belot's table,
+whose seats are all known here, skips the lobby: ``p2pbelka.peer.meshtable``);
+memory channels (``--transport memory``) skip the sockets.
 """
 
 from __future__ import annotations
@@ -26,9 +28,13 @@ from p2pbelka.peer.driver import BotFrontEnd, FrontEnd, PeerDriver
 from p2pbelka.peer.lan import NetOptions
 from p2pbelka.peer.local import LocalGame, memory_transports
 from p2pbelka.peer.loopback import BOT_NAMES, loopback_table
+from p2pbelka.peer.meshtable import mesh_table, seeded_identities
 from p2pbelka.peer.store import data_home
 from p2pbelka.protocol.transcript import TranscriptWriter
+from p2pbelka.rules.game import GAME, SEATS
 from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.belot_app import BelotScreen
+from p2pbelka.ui.belot_view import BelotView
 from p2pbelka.ui.front import ScreenFrontEnd
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.i18n import set_language
@@ -48,6 +54,8 @@ class PlayConfig:
     transcript: Path | None = None
     lang: str = "en"
     transport: str = "loopback"  # or "memory": in-process channels, no sockets
+    game: str = GAME  # or "belot"
+    players: int = SEATS  # Belot: 2 or 3 (``bot_levels`` then holds one or two)
 
 
 def data_dir(environ: dict[str, str] | None = None) -> Path:
@@ -55,20 +63,22 @@ def data_dir(environ: dict[str, str] | None = None) -> Path:
     return data_home(environ) / "games"
 
 
-def new_transcript_path(directory: Path) -> Path:
+def new_transcript_path(directory: Path, game: str = GAME) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = directory / f"belka-{stamp}.transcript"
+    path = directory / f"{game}-{stamp}.transcript"
     n = 1
     while path.exists():
         n += 1
-        path = directory / f"belka-{stamp}-{n}.transcript"
+        path = directory / f"{game}-{stamp}-{n}.transcript"
     return path
 
 
 async def run_loopback_table(config: PlayConfig, front_end: FrontEnd, home: Path) -> None:
     """Play one game over real sockets on this machine: ``front_end`` in seat 0 and bot
     peers in seats 1-3, each with its own listener and game files under ``home``."""
+    if config.game != GAME:
+        return await run_mesh_table(config, front_end, home)
     if config.seed is None:
         identity = Identity.generate(config.name)
     else:
@@ -86,14 +96,37 @@ async def run_loopback_table(config: PlayConfig, front_end: FrontEnd, home: Path
     )
 
 
+async def run_mesh_table(config: PlayConfig, front_end: FrontEnd, home: Path) -> None:
+    """A table of ``config.players`` seats over sockets on this machine, seated without
+    a lobby (Belot: the LAN lobby seats four)."""
+    names = [config.name, *BOT_NAMES][: config.players]
+    ids, game_id, fresh = seeded_identities(names, config.seed)
+    front_ends: list[FrontEnd] = [front_end]
+    for seat in range(1, config.players):
+        seed = None if config.seed is None else config.seed * 10 + seat
+        front_ends.append(BotFrontEnd(make_bot(config.bot_levels[seat - 1], seed)))
+    await mesh_table(
+        ids,
+        front_ends,
+        game=config.game,
+        home=home,
+        preset=config.preset,
+        options=config.options,
+        game_id=game_id,
+        fresh_seeds=fresh,
+    )
+
+
 async def run_memory_table(config: PlayConfig, front_end: FrontEnd, home: Path) -> None:
     """The same table over in-process memory channels: no sockets at all."""
-    game = LocalGame.seeded(config.seed, config.preset, config.options)
-    game.names = [config.name, *BOT_NAMES]
+    game = LocalGame.seeded(
+        config.seed, config.preset, config.options, game=config.game, players=config.players
+    )
+    game.names = [config.name, *BOT_NAMES][: config.players]
     tables = game.make_tables()
-    transports = memory_transports(4)
+    transports = memory_transports(config.players)
     drivers = [PeerDriver(tables[0], transports[0], front_end)]
-    for seat in (1, 2, 3):
+    for seat in range(1, config.players):
         seed = None if config.seed is None else config.seed * 10 + seat
         bot = make_bot(config.bot_levels[seat - 1], seed)
         drivers.append(
@@ -118,9 +151,14 @@ def play_local(
     """Open the table screen and play until the player quits; return the screen (its view
     holds the game as seen).  ``extra`` runs beside the game in trio (tests drive keys)."""
     set_language(config.lang)
-    path = config.transcript or new_transcript_path(data_dir())
-    view = TableView(me=0, transcript_path=str(path))
-    screen = TableScreen(view, lambda action: None, input=input, output=output)
+    path = config.transcript or new_transcript_path(data_dir(), config.game)
+    screen: TableScreen
+    if config.game == GAME:
+        view = TableView(me=0, transcript_path=str(path))
+        screen = TableScreen(view, lambda action: None, input=input, output=output)
+    else:
+        belot = BelotView(me=0, players=config.players, transcript_path=str(path))
+        screen = BelotScreen(belot, lambda action: None, input=input, output=output)
     run_table = TRANSPORTS[config.transport]
 
     async def main(bridge: Bridge) -> None:

@@ -27,9 +27,10 @@ class TrickView:
     leader: int
     cards: list[Card]
     winner: int | None = None
+    seats: int = 4  # Belot's tricks go round two or three
 
     def by_seat(self) -> dict[int, Card]:
-        return {(self.leader + i) % 4: card for i, card in enumerate(self.cards)}
+        return {(self.leader + i) % self.seats: card for i, card in enumerate(self.cards)}
 
 
 @dataclass
@@ -52,9 +53,10 @@ class TableView:
     turn: int | None = None
     trick: TrickView | None = None
     last_trick: TrickView | None = None
-    tricks_won: tuple[int, int] = (0, 0)
-    card_points: tuple[int, int] = (0, 0)
-    score: tuple[int, int] = (0, 0)
+    # by team in Belka; by seat in Belot (ui/belot_view.py)
+    tricks_won: tuple[int, ...] = (0, 0)
+    card_points: tuple[int, ...] = (0, 0)
+    score: tuple[int, ...] = (0, 0)
     titles: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     eggs_pending: bool = False
     log: list[str] = field(default_factory=list)
@@ -66,8 +68,13 @@ class TableView:
     status: str = ""
     transcript_path: str | None = None
     changes: int = 0  # bumped on every event, so a watcher can tell the view moved
+    said: int = 0  # lines said so far, so the screen wraps the log only when it grew
 
     # -- the table's events ------------------------------------------------------------
+
+    def observe(self, game: object) -> None:
+        """The table's rules state, handed over before each event (Belka's view needs
+        only the events; Belot's reads values and totals from it)."""
 
     def apply(self, event: ev.Event) -> None:
         self.changes += 1
@@ -240,6 +247,7 @@ class TableView:
     def say(self, line: str) -> None:
         self.log.append(line)
         del self.log[:-LOG_LIMIT]
+        self.said += 1
 
     def _sort_hand(self) -> None:
         chosen = self.hand[self.selected] if self.hand and self.selected < len(self.hand) else None
