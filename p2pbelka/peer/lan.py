@@ -69,7 +69,6 @@ __all__ = [
     "GameStarting",
     "HostControl",
     "HostReached",
-    "TableRules",
     "JoinRequest",
     "JoinersAsking",
     "LobbyClosed",
@@ -81,6 +80,7 @@ __all__ = [
     "SeatsChanged",
     "StillTrying",
     "TableOpen",
+    "TableRules",
     "TablesHeard",
     "discover_tables",
     "host_game",
@@ -102,11 +102,13 @@ class LobbyEvent:
 
 @dataclass(frozen=True)
 class TableOpen(LobbyEvent):
-    """The host's lobby listens (and is announced, unless switched off)."""
+    """The host's lobby listens (and is announced, unless switched off); ``address``
+    is this machine's address on the LAN, for joiners that dial it by hand."""
 
     game_id: bytes
     lobby_port: int
     mesh_port: int
+    address: str = ""
 
 
 @dataclass(frozen=True)
@@ -409,14 +411,14 @@ async def host_game(
             address = _specific(net.listen_host)
 
             def ad() -> TableAd:
-                return TableAd(
-                    game_id, table_name, game, n_seats, plan.free, lobby_port, address
-                )
+                return TableAd(game_id, table_name, game, n_seats, plan.free, lobby_port, address)
 
             nursery.start_soon(_announce, announcing, identity, ad, net)
             if _multicast(net.group):  # beacons sent to one address: no mDNS either
                 nursery.start_soon(_announce_dnssd, announcing_dnssd, identity, ad, net)
-        await on_lobby(TableOpen(game_id, lobby_port, mesh_port))
+        here = lan_address(net.listen_host)  # a route look-up: nothing is sent
+        await on_lobby(TableOpen(game_id, lobby_port, mesh_port, here))
+        await on_lobby(TableRules(plan.state()))
         await on_lobby(SeatsChanged(plan.state(), 0, host_control=HostControl(lobby)))
         await started.wait()
         announcing.cancel()
@@ -450,6 +452,30 @@ def _specific(listen_host: str) -> str:
     if address.is_unspecified or address.is_link_local:
         return ""
     return str(address)
+
+
+def lan_address(listen_host: str) -> str:
+    """This machine's address for the others on the LAN: where joiners (and the host's
+    own bots) reach its lobby.  The host screen shows it to be read out.
+
+    A joiner's mesh address is the one the host sees it coming from, so a bot
+    dialling 127.0.0.1 would be unreachable for players on other machines.
+    """
+    if listen_host not in ("", "0.0.0.0", "::"):
+        return listen_host
+    ipv6 = listen_host == "::"
+    family, target, fallback = (
+        (socket.AF_INET6, "2001:db8::1", "::1")
+        if ipv6
+        else (socket.AF_INET, "192.0.2.1", "127.0.0.1")
+    )
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((target, 9))  # picks the outgoing interface; sends nothing
+            return str(probe.getsockname()[0])
+    except OSError:
+        # No route out (a link-local-only LAN): our bots then play for this machine only.
+        return fallback
 
 
 def _rescoped(address: str, like: str) -> str:
