@@ -75,9 +75,10 @@ class TerminalDoor:
                 line = await read_line()
                 if not line:
                     return
-                await self._command(line.strip().lower())
+                await self.command(line)
 
-    async def _command(self, typed: str) -> None:
+    async def command(self, typed: str) -> None:
+        """One line the host typed."""
         words = typed.split()
         if words:
             words[0] = words[0].lower()  # values keep their case: trump_order=HSD

@@ -58,12 +58,13 @@ async def loopback_table(
     game: str = GAME,
 ) -> list[GameResult]:
     """Play one game of ``game``: seat 0 is ``front_end_seat0``, the other seats are
-    ``bots`` (levels or ``Bot`` objects; three for Belka, one or two for Belot).  Every peer keeps its game under ``transcript_dir/seat<N>``
-    (a fresh temporary directory by default); the results come in seat order.
+    ``bots`` (levels or ``Bot`` objects; three for Belka, one or two for Belot).  Every
+    peer keeps its game under ``transcript_dir/seat<N>`` (a fresh temporary directory by
+    default); the results come in seat order.
 
     ``seed`` makes keys, deals and bots reproducible (tests and demos only).
     ``identity`` is seat 0's (the user's); by default a fresh one.  ``identities``
-    gives all four (tests that speak for a seat); ``on_lobby`` hears the host's lobby.
+    gives every seat's (tests that speak for a seat); ``on_lobby`` hears the host's lobby.
     """
     seats = len(bots) + 1
     root = Path(transcript_dir) if transcript_dir is not None else Path(tempfile.mkdtemp())

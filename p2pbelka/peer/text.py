@@ -40,6 +40,8 @@ def describe(event: ev.Event, table: Table) -> str:
         return f"seat {event.seat} claims a re-deal: {' '.join(str(c) for c in event.cards)}"
     if isinstance(event, ev.ChoiceNeeded):
         return f"your move ({event.kind}): {' '.join(str(o) for o in event.moves)}"
+    if isinstance(event, ev.TurnToPlay):
+        return f"seat {event.seat} leads"
     if isinstance(event, ev.CardPlayed):
         return f"seat {event.seat} plays {event.card}"
     if isinstance(event, ev.TrickTaken):
@@ -60,7 +62,7 @@ def describe(event: ev.Event, table: Table) -> str:
         return f"FAULT: {event.fault}"
     if isinstance(event, ev.GameOver):
         score = ":".join(str(p) for p in event.score)
-        if len(event.score) != 2:  # Belot: every seat for itself
+        if table.setup is not None and table.setup.game == "belot":  # each for themselves
             return f"game over: seat {event.winner} wins, score {score}"
         return f"game over: team {event.winner} wins {score}"
     if isinstance(event, ev.CardTurned):
