@@ -211,7 +211,7 @@ def _rules(view: LobbyView) -> StyleAndTextTuples:
         if view.editing:
             hint = _("↑↓ choose a rule, ←→ change it; every joiner must say ready again")
         else:
-            hint = _("o to change the rules (before everyone is ready)")
+            hint = _("o changes the rules until the game starts")
         out.append(("class:hint", "   " + hint + "\n"))
     return out
 
