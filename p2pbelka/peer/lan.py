@@ -1,8 +1,8 @@
 """A game on the LAN: host a table, find and join one, play it over the mesh, resume it.
 
 The host opens a *lobby* listener (announced by multicast beacons) where
-joiners take seats; when every seat (four for Belka, two or three for Belot)
-is taken and ready it signs the ``table``
+joiners see the game and its rules and take seats; when every seat (four for
+Belka, two or three for Belot) is taken and ready it signs the ``table``
 envelope and sends it with every seat's mesh address.  From then on every
 peer, the host included, is an ordinary member of the mesh (``mesh.py``) and a
 ``PeerDriver`` plays its seat.  Each peer keeps its game in the config
