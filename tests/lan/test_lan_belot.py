@@ -97,3 +97,22 @@ def test_a_killed_belot_peer_resumes_and_the_game_finishes(tmp_path: Path) -> No
         data = {p.transcript().read_bytes() for p in everyone}
         assert len(data) == 1, "the transcripts differ"
         assert verify(back.transcript()).startswith("OK")
+
+
+@pytest.mark.parametrize(
+    ("argv", "why"),
+    [
+        (["--game", "belot", "--players", "4"], "Belot is played by 2 or 3, not 4"),
+        (["--players", "3"], "Belka is played by 4, not 3"),
+        (["--game", "belot", "--preset", "eyes"], "Belot has no preset 'eyes'"),
+        (["--game", "belot", "--option", "eggs=double"], "unknown option 'eggs'"),
+    ],
+)
+def test_host_refuses_a_table_the_game_is_not_played_as(
+    argv: list[str], why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from p2pbelka.cli.main import main
+
+    assert main(["host", "--auto-approve", "--no-announce", *argv]) == 2
+    err = capsys.readouterr().err
+    assert why in err and "Traceback" not in err
