@@ -1,11 +1,14 @@
-"""``p2pbelka bench net``: four peer processes over loopback, bots that answer at once.
+"""``p2pbelka bench net``: peer processes over loopback, bots that answer at once.
 
-Each peer is a separate ``p2pbelka host``/``join`` process with its own
+Four peers play Belka; with ``--game belot`` two or three (``--players``) play
+Belot.  Each peer is a separate ``p2pbelka host``/``join`` process with its own
 identity and config dir, so the figures include everything a real game pays:
-process scheduling (four peers share the cores), the handshakes, the mesh, the
+process scheduling (the peers share the cores), the handshakes, the mesh, the
 signatures and the deck, the transcript and secrets files.  Per deal: the wall
-time from the lot (or the previous deal's audit) to this deal's audit, and the
-bytes each peer sent (frames with their length prefix and tag).
+time from the lot (or the previous deal's audit) to this deal's audit, the
+bytes each peer sent (frames with their length prefix and tag), and the
+transcript's bytes.  ``_x`` figures are multiples of the yardstick (one PyNaCl
+ed25519 noclamp multiplication, timed in the same run).
 """
 
 from __future__ import annotations
@@ -52,14 +55,15 @@ def _lobby_port(proc: subprocess.Popen[bytes], out: Path) -> int:
     raise RuntimeError("the host did not open its table")
 
 
-def one_game(root: Path) -> list[dict[str, Any]]:
+def one_game(root: Path, game: str = "belka", players: int = 4) -> list[dict[str, Any]]:
     common = ["--bot", "random", "--quiet", "--stats", "--listen", "127.0.0.1", "--linger", "2"]
+    table = ["--game", game, "--players", str(players)]
     procs = []
     try:
-        host = _spawn(root, "host", ["host", "--auto-approve", "--no-announce", *common])
+        host = _spawn(root, "host", ["host", "--auto-approve", "--no-announce", *table, *common])
         procs.append(host)
         port = _lobby_port(*host)
-        for n in range(1, 4):
+        for n in range(1, players):
             procs.append(
                 _spawn(root, f"join{n}", ["join", "--connect", f"127.0.0.1:{port}", *common])
             )
@@ -79,31 +83,45 @@ def one_game(root: Path) -> list[dict[str, Any]]:
         stats.append(json.loads(lines[-1]))
     if not all(s["finished"] for s in stats):
         raise RuntimeError("a benchmark game did not finish")
+    for s in stats:
+        s["transcript_bytes"] = Path(s["transcript"]).stat().st_size
     return stats
 
 
-def run(quick: bool = False) -> dict[str, object]:
+def run(quick: bool = False, game: str = "belka", players: int | None = None) -> dict[str, object]:
+    from p2pbelka.bench.deal_crypto import yardstick_us
+
+    seats = players or (4 if game == "belka" else 3)
+    count = 200 if quick else 2000
+    unit_ms = yardstick_us(count) / 1000
     games = 1 if quick else 3
     deal_ms: list[float] = []
     bytes_per_deal: list[float] = []
     rss: list[int] = []
-    deals = 0
+    deals = transcript_bytes = 0
     for _ in range(games):
         with tempfile.TemporaryDirectory() as tmp:
-            stats = one_game(Path(tmp))
+            stats = one_game(Path(tmp), game, seats)
         host = stats[0]
         deals += host["deals"]
         deal_ms += host["deal_ms"]
+        transcript_bytes += host["transcript_bytes"]
         bytes_per_deal += [s["bytes_sent"] / s["deals"] for s in stats]
         rss += [s["maxrss_kib"] for s in stats]
     return {
+        "game": game,
+        "peers": seats,
+        "yardstick_us": round(1000 * unit_ms, 1),
         "games": games,
         "deals": deals,
         "ms_per_deal_mean": round(statistics.fmean(deal_ms), 1),
         "ms_per_deal_median": round(statistics.median(deal_ms), 1),
         "ms_per_deal_max": round(max(deal_ms), 1),
+        "ms_per_deal_median_x": round(statistics.median(deal_ms) / unit_ms),
         "bytes_sent_per_peer_per_deal": round(statistics.fmean(bytes_per_deal)),
         "bytes_sent_per_peer_per_deal_max": round(max(bytes_per_deal)),
+        "transcript_bytes_per_deal": round(transcript_bytes / deals),
         "peak_rss_kib_per_peer_max": max(rss),
         "peak_rss_kib_per_peer_mean": round(statistics.fmean(rss)),
+        "yardstick_end_us": round(yardstick_us(count), 1),
     }

@@ -1,4 +1,5 @@
-"""``p2pbelka host``: open a table on the LAN, seat three players, play seat 0."""
+"""``p2pbelka host``: open a table on the LAN (Belka for four, or Belot for two or
+three), seat the players, play seat 0."""
 
 from __future__ import annotations
 
@@ -9,8 +10,18 @@ from p2pbelka.cli.lan_args import add_network_arguments, add_player_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", default="Belka table", help="the table's name on the LAN")
-    parser.add_argument("--preset", default="classic", help="classic (default) or eyes")
+    parser.add_argument(
+        "--name", default=None, help="the table's name on the LAN (default: Belka table)"
+    )
+    parser.add_argument(
+        "--game", choices=("belka", "belot"), default="belka", help="the game (default belka)"
+    )
+    parser.add_argument(
+        "--players", type=int, default=None, help="seats: Belka 4; Belot 2 or 3 (default 3)"
+    )
+    parser.add_argument(
+        "--preset", default="classic", help="Belka: classic (default) or eyes; Belot: classic"
+    )
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a house rule"
     )
@@ -38,15 +49,20 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from p2pbelka.cli import lan_args
-    from p2pbelka.cli.selfplay_cmd import parse_options
+    from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
     from p2pbelka.cli.terminal_door import HELP, TerminalDoor
+    from p2pbelka.peer import lobby
     from p2pbelka.peer.lan import GameResult, host_game
 
     try:
         options = parse_options(args.option)
+        players = seat_count(args)
+        lobby.check_table(args.game, players, args.preset, options)
     except ValueError as exc:
         print(f"p2pbelka host: {exc}", file=sys.stderr)
         return 2
+    if args.name is None:
+        args.name = f"{args.game.capitalize()} table"
     player = lan_args.prepare(args, "host")
     if player is None:
         return 2
@@ -73,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
         _screen, on_screen = host_on_screen(
             identity,
             args.name,
+            game=args.game,
+            players=players,
             preset=args.preset,
             options=options,
             net=net,
@@ -93,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
                 on_lobby=lan_args.print_lobby,
                 bot=level,
                 invite=invite,
+                game=args.game,
+                players=players,
             )
         door = TerminalDoor(lan_args.print_lobby)
         lan_args.say(HELP)
@@ -109,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
                 bot=level,
                 approve=door.approve,
                 invite=invite,
+                game=args.game,
+                players=players,
             )
             nursery.cancel_scope.cancel()
         return result

@@ -157,8 +157,8 @@ async def _pick_table(
         if t.via == "dns-sd":
             warn += "  (heard by DNS-SD only: unsigned, compare the key when you connect)"
         print(
-            f"  {n}) {t.name}: host {t.host}:{t.port}, {t.variant}, {t.free_seats} free seat(s),"
-            f" host key {t.fingerprint}{warn}",
+            f"  {n}) {t.name}: host {t.host}:{t.port}, {t.variant.capitalize()} for {t.seats},"
+            f" {t.free_seats} free seat(s), host key {t.fingerprint}{warn}",
             flush=True,
         )
     if doubtful:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from p2pbelka.net.identity import Identity
     from p2pbelka.peer.lan import GameResult, LobbyEvent, NetOptions
     from p2pbelka.peer.text import TextFrontEnd
+    from p2pbelka.protocol.lobby import LobbyState
 
 Player = tuple["Identity", "str | None", "TextFrontEnd"]
 
@@ -165,6 +166,7 @@ async def print_lobby(event: LobbyEvent) -> None:
         SeatsChanged,
         StillTrying,
         TableOpen,
+        TableRules,
         TablesHeard,
     )
 
@@ -173,6 +175,14 @@ async def print_lobby(event: LobbyEvent) -> None:
             f"table open: lobby port {event.lobby_port}, game port {event.mesh_port},"
             f" game id {event.game_id.hex()}"
         )
+        if event.address:
+            from p2pbelka.net.connection import format_host_port
+
+            where = format_host_port(event.address, event.lobby_port)
+            say(f"this machine is {event.address}: join with p2pbelka join --connect {where}")
+    elif isinstance(event, TableRules):
+        head = "the host changed the rules: " if event.changed else ""
+        say(head + describe_table(event.state))
     elif isinstance(event, HostReached):
         check = (
             "checked"
@@ -200,6 +210,21 @@ async def print_lobby(event: LobbyEvent) -> None:
         say(f"starting game {event.game_id.hex()} in seat {event.seat}")
     elif isinstance(event, LobbyClosed):
         say(f"lobby closed: {event.why}")
+
+
+def describe_table(state: LobbyState) -> str:
+    """The game, seats and every rule of a lobby, on one line."""
+    from p2pbelka.table.rulebook import resolved
+
+    try:
+        values = resolved(state.variant, state.preset, state.options)
+    except ValueError:
+        values = dict(state.options)
+    rules = " ".join(f"{name}={value}" for name, value in values.items())
+    return (
+        f"table: {state.variant.capitalize()} for {len(state.seats)},"
+        f" preset {state.preset}; {rules}"
+    )
 
 
 def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> int:

@@ -1,4 +1,5 @@
-"""A whole table on this machine, in one call: four real peers over loopback TCP.
+"""A whole table on this machine, in one call: real peers over loopback TCP (four for
+Belka, two or three for Belot).
 
 Each seat has its own identity, its own listener, its own game directory and
 its own table; they meet in the host's lobby and play over the mesh exactly as
@@ -31,6 +32,7 @@ from p2pbelka.peer.lan import (
     join_game,
 )
 from p2pbelka.peer.local import SEAT_NAMES
+from p2pbelka.rules.game import GAME
 
 DEFAULT_BOT = "heuristic" if "heuristic" in BOT_LEVELS else "random"
 BOT_NAMES = SEAT_NAMES[1:]
@@ -53,14 +55,16 @@ async def loopback_table(
     net: NetOptions | None = None,
     on_lobby: OnLobby = _ignore,
     table_name: str = "loopback table",
+    game: str = GAME,
 ) -> list[GameResult]:
-    """Play one game: seat 0 is ``front_end_seat0``, seats 1..3 are ``bots`` (levels or
-    ``Bot`` objects).  Every peer keeps its game under ``transcript_dir/seat<N>``
-    (a fresh temporary directory by default); the results come in seat order.
+    """Play one game of ``game``: seat 0 is ``front_end_seat0``, the other seats are
+    ``bots`` (levels or ``Bot`` objects; three for Belka, one or two for Belot).  Every
+    peer keeps its game under ``transcript_dir/seat<N>`` (a fresh temporary directory by
+    default); the results come in seat order.
 
     ``seed`` makes keys, deals and bots reproducible (tests and demos only).
     ``identity`` is seat 0's (the user's); by default a fresh one.  ``identities``
-    gives all four (tests that speak for a seat); ``on_lobby`` hears the host's lobby.
+    gives every seat's (tests that speak for a seat); ``on_lobby`` hears the host's lobby.
     """
     seats = len(bots) + 1
     root = Path(transcript_dir) if transcript_dir is not None else Path(tempfile.mkdtemp())
@@ -113,6 +117,8 @@ async def loopback_table(
             options=options,
             net=nets[0],
             on_lobby=host_events,
+            game=game,
+            players=seats,
         )
 
     async def run_joiner(n: int, seated: trio.Event) -> None:

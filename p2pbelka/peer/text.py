@@ -11,7 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
 import trio
 
@@ -41,14 +41,18 @@ def describe(event: ev.Event, table: Table) -> str:
         return f"seat {event.seat} claims a re-deal: {' '.join(str(c) for c in event.cards)}"
     if isinstance(event, ev.ChoiceNeeded):
         return f"your move ({event.kind}): {' '.join(str(o) for o in event.moves)}"
+    if isinstance(event, ev.TurnToPlay):
+        return f"seat {event.seat} leads"
     if isinstance(event, ev.CardPlayed):
         return f"seat {event.seat} plays {event.card}"
     if isinstance(event, ev.TrickTaken):
         return f"seat {event.winner} takes the trick"
     if isinstance(event, ev.DealAudited):
         s = event.summary
-        kind = "re-deal" if s.get("redeal_claim") is not None else f"trump {s.get('trump')}"
         head = table.transcript[-1].digest.hex()[:16] if table.transcript else "-"
+        if s.get("game") == "belot":
+            return f"deal id {event.deal_id} verified: {_belot_deal(s)}; transcript head {head}"
+        kind = "re-deal" if s.get("redeal_claim") is not None else f"trump {s.get('trump')}"
         return (
             f"deal id {event.deal_id} verified: {kind}, card points {s.get('card_points')},"
             f" awarded {s.get('awarded')}, score {s.get('score')}; transcript head {head}"
@@ -58,7 +62,24 @@ def describe(event: ev.Event, table: Table) -> str:
     if isinstance(event, ev.FaultFound):
         return f"FAULT: {event.fault}"
     if isinstance(event, ev.GameOver):
-        return f"game over: team {event.winner} wins {event.score[0]}:{event.score[1]}"
+        score = ":".join(str(p) for p in event.score)
+        if table.setup is not None and table.setup.game == "belot":  # each for themselves
+            return f"game over: seat {event.winner} wins, score {score}"
+        return f"game over: team {event.winner} wins {score}"
+    if isinstance(event, ev.CardTurned):
+        return f"turned card {event.card}; seat {event.turn} calls first"
+    if isinstance(event, ev.BidMade):
+        line = f"seat {event.seat} calls {event.call}"
+        if event.declarer is not None:
+            line += f": seat {event.declarer} plays, trump {event.trump}"
+        if event.void:
+            line += ": all passed twice, the deal is void"
+        return line
+    if isinstance(event, ev.Declared):
+        cards = " ".join(str(c) for c in event.cards)
+        return f"seat {event.seat} declares {event.name} ({event.value}): {cards}"
+    if isinstance(event, ev.Claimed):
+        return f"seat {event.seat} claims 1001 ({event.total})"
     if isinstance(event, ev.GameAborted):
         faults = "; ".join(str(f) for f in event.faults)
         if any(MISMATCH in f.what for f in event.faults):
@@ -81,6 +102,16 @@ def chat_line(line: ChatLine) -> str:
     """A chat line as the text front end prints it."""
     earlier = " (earlier)" if line.earlier else ""
     return f"chat{earlier}: {line.name} (seat {line.seat}): {line.text}"
+
+
+def _belot_deal(s: dict[str, Any]) -> str:
+    """A Belot deal's audit on a line: the call, the result, the score."""
+    if s.get("void"):
+        return f"turned {s.get('turned')}, void (all passed), score {s.get('score')}"
+    return (
+        f"seat {s.get('declarer')} played {s.get('trump')}, totals {s.get('totals')},"
+        f" {s.get('result')}, written {s.get('written')}, score {s.get('score')}"
+    )
 
 
 class TextFrontEnd:
