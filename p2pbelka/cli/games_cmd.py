@@ -141,6 +141,7 @@ def local_games(directories: list[Path]) -> dict[Path, tuple[str, float]]:
 
     found = {}
     for directory in directories:
+        LocalSave.tidy(directory)
         for save in LocalSave.in_directory(directory):
             try:
                 plan = save.load_plan()

@@ -46,6 +46,7 @@ from p2pbelka.protocol.transcript import MAGIC, encode_record, iter_records, val
 from p2pbelka.rules.game import GAME
 
 PREFIX = "local-"
+GONE = ".gone-"  # a game's directory being removed
 PLAN_FILE = "local.json"
 LOCK_FILE = "lock"
 LOOPBACK = "127.0.0.1"
@@ -147,6 +148,7 @@ class LocalSave:
         """The local game whose id starts with ``prefix``; with no prefix, the most
         recently started one that can go on.  ``LookupError`` says why there is none."""
         found = []
+        cls.tidy(games_dir(home))
         for save in cls.in_directory(games_dir(home)):
             try:
                 plan = save.load_plan()
@@ -233,9 +235,33 @@ class LocalSave:
             os.close(fd)
 
     def remove(self) -> None:
-        """Forget the seats' files of a game that has ended."""
-        if self.plan_path.is_file():
-            shutil.rmtree(self.directory, ignore_errors=True)
+        """Forget the seats' files of a game that has ended.  Renamed first, so a
+        process killed meanwhile leaves a whole game or none (``tidy`` ends the job)."""
+        if not self.plan_path.is_file():
+            return
+        gone = self.directory.with_name(f"{GONE}{self.directory.name}")
+        os.replace(self.directory, gone)
+        shutil.rmtree(gone, ignore_errors=True)
+
+    @classmethod
+    def tidy(cls, directory: Path) -> None:
+        """Finish what a killed process left undone in a games directory: a game over
+        for its player gets its transcript completed and its seats' files removed
+        (the bots may not have seen the end), half-removed ones go."""
+        if not directory.is_dir():
+            return
+        for leftover in directory.glob(f"{GONE}{PREFIX}*"):
+            shutil.rmtree(leftover, ignore_errors=True)
+        for save in cls.in_directory(directory):
+            if not save.finished():
+                continue
+            try:
+                with save.lock():
+                    plan = save.load_plan()
+                    bring_up_to_date(Path(plan.transcript), save.store(0).saved_transcript())
+                    save.remove()
+            except (GameBusy, OSError, ValueError, TypeError, KeyError):
+                continue  # still running, or unreadable: left as it is
 
     def settle(self, *, over: bool) -> None:
         """After the player left: keep the files of a game that can go on, forget those
