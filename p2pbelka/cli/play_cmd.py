@@ -97,6 +97,7 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def run(args: argparse.Namespace) -> int:
+    from p2pbelka.peer.local_save import GameBusy
     from p2pbelka.ui.i18n import _
     from p2pbelka.ui.play import play_local
     from p2pbelka.ui.resume import left_game
@@ -113,7 +114,11 @@ def run(args: argparse.Namespace) -> int:
             "p2pbelka play: needs a terminal (try p2pbelka selfplay for bots only)", file=sys.stderr
         )
         return 2
-    screen = play_local(config)
+    try:
+        screen = play_local(config)
+    except GameBusy as exc:  # the same --seed, left and open in another p2pbelka
+        print(f"p2pbelka play: {exc}", file=sys.stderr)
+        return 2
     print(_("Transcript saved to {path}").format(path=screen.view.transcript_path))
     note = left_game(Path(str(screen.view.transcript_path)))
     if note:  # left before the end: say how to come back

@@ -125,7 +125,14 @@ class LocalSave:
 
     @classmethod
     def create(cls, plan: LocalPlan, home: str | os.PathLike[str] | None = None) -> LocalSave:
+        """A new game's directory.  The same ``--seed`` gives the same game id: a game
+        left with that seed starts over (its player's transcript so far stays), unless
+        it is open in another p2pbelka (``GameBusy``)."""
         directory = games_dir(home) / f"{PREFIX}{plan.game_id}"
+        old = cls(directory)
+        if old.plan_path.is_file():
+            with old.lock():
+                old.remove()
         directory.mkdir(mode=0o700, exist_ok=True)
         os.chmod(directory, 0o700)
         save = cls(directory)

@@ -130,6 +130,18 @@ def test_a_local_game_open_elsewhere_is_not_played_twice(tmp_path: Path) -> None
         trio.run(lambda: resume_saved_table(save, BotFrontEnd(make_bot("random", 1))))
 
 
+def test_the_same_seed_again_starts_the_game_over(tmp_path: Path) -> None:
+    plan = new_plan("Tester", ["random"] * 3, transcript=tmp_path / "t", seed=5)
+    save = LocalSave.create(plan, tmp_path)
+    trio.run(lambda: play_until(save, 30, resume=False))
+    assert save.resumable()
+    with save.lock(), pytest.raises(GameBusy):
+        LocalSave.create(plan, tmp_path)
+    again = LocalSave.create(plan, tmp_path)
+    assert again.directory == save.directory and not again.started()
+    assert not list(again.directory.glob("seat*")), "nothing of the old game is mixed in"
+
+
 def test_a_game_left_before_it_began_is_not_offered(tmp_path: Path) -> None:
     plan = new_plan("Tester", ["random"] * 3, transcript=tmp_path / "t")
     save = LocalSave.create(plan, tmp_path)
