@@ -147,7 +147,7 @@ def local_games(directories: list[Path]) -> dict[Path, tuple[str, float]]:
                 plan = save.load_plan()
             except (OSError, ValueError, TypeError, KeyError):
                 continue
-            if save.resumable():
+            if plan.transcript and save.resumable():
                 found[Path(plan.transcript).resolve()] = (plan.game_id, plan.started)
     return found
 

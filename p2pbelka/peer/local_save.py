@@ -61,7 +61,7 @@ class LocalPlan:
     """What ``local.json`` holds: enough to seat the same players again."""
 
     game_id: str  # hex
-    transcript: str  # the player's copy of the game
+    transcript: str  # the player's copy of the game ("" if none is kept)
     names: list[str]  # by seat; seat 0 is the player
     keys: list[str]  # each seat's private key (hex): the bots have no other home
     bots: list[str]  # the level of each bot, seat 1 on
@@ -84,7 +84,7 @@ def new_plan(
     name: str,
     bots: Sequence[str],
     *,
-    transcript: Path,
+    transcript: Path | None,
     seed: int | None = None,
     preset: str = "classic",
     options: dict[str, str] | None = None,
@@ -102,7 +102,7 @@ def new_plan(
         keys, game_id = [secrets.token_bytes(32) for _ in range(seats)], new_table_id()
     return LocalPlan(
         game_id=game_id.hex(),
-        transcript=str(transcript),
+        transcript=str(transcript) if transcript is not None else "",
         names=[name, *BOT_NAMES[: seats - 1]],
         keys=[k.hex() for k in keys],
         bots=list(bots),
@@ -265,7 +265,9 @@ class LocalSave:
             try:
                 with save.lock():
                     plan = save.load_plan()
-                    bring_up_to_date(Path(plan.transcript), save.store(0).saved_transcript())
+                    if plan.transcript:
+                        seat0 = save.store(0).saved_transcript()
+                        bring_up_to_date(Path(plan.transcript), seat0)
                     save.remove()
             except (GameBusy, OSError, ValueError, TypeError, KeyError):
                 continue  # still running, or unreadable: left as it is

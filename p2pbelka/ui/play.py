@@ -96,11 +96,10 @@ async def run_resumed_table(config: PlayConfig, front_end: FrontEnd, home: Path)
 
 
 def plan_of(config: PlayConfig) -> LocalPlan:
-    path = config.transcript or Path()
     return new_plan(
         config.name,
         config.bot_levels,
-        transcript=path.resolve(),
+        transcript=config.transcript.resolve() if config.transcript else None,
         seed=config.seed,
         preset=config.preset,
         options=config.options,

@@ -26,7 +26,7 @@ from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.front import ScreenFrontEnd
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.i18n import _, set_language
-from p2pbelka.ui.play import Extra, PlayConfig, play_local
+from p2pbelka.ui.play import Extra, PlayConfig, data_dir, new_transcript_path, play_local
 from p2pbelka.ui.view import TableView
 
 
@@ -72,6 +72,9 @@ def resume_local(
         raise LookupError(f"game {plan.game_id[:12]} cannot go on: it is over or never began")
     with save.lock():  # says so now if the game is open elsewhere, before touching files
         pass
+    if not plan.transcript:  # a game begun without one (tests): it gets one now
+        plan.transcript = str(new_transcript_path(data_dir()).resolve())
+        save.save_plan(plan)
     transcript = Path(plan.transcript)
     bring_up_to_date(transcript, save.store(0, plan.game_id).saved_transcript())
     config = PlayConfig(
