@@ -41,8 +41,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pace",
         type=float,
-        default=0.7,
+        default=None,
         help="seconds each other player's card is shown before the next (default 0.7)",
+    )
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="GAME",
+        help="go on with a local game you left (its id or a prefix; default: the latest)",
     )
     parser.add_argument(
         "--transcript",
@@ -84,7 +92,7 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     for name in levels:
         if name not in known:
             raise ValueError(f"unknown bot level {name!r} (expected one of {', '.join(known)})")
-    if args.pace < 0:
+    if args.pace is not None and args.pace < 0:
         raise ValueError("--pace must not be negative")
     return PlayConfig(
         name=clean_name(args.name or os.environ.get("USER") or _("Player")),
@@ -92,7 +100,7 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         preset=args.preset,
         options=options,
         bot_levels=tuple(levels),
-        pace=args.pace,
+        pace=0.7 if args.pace is None else args.pace,
         transport=args.transport,
         transcript=args.transcript,
         lang=lang,
@@ -102,9 +110,13 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def run(args: argparse.Namespace) -> int:
+    from p2pbelka.peer.local_save import GameBusy
     from p2pbelka.ui.i18n import _
     from p2pbelka.ui.play import play_local
+    from p2pbelka.ui.resume import left_game
 
+    if args.resume is not None:
+        return resume(args)
     try:
         config = config_from(args)
     except ValueError as exc:
@@ -115,6 +127,26 @@ def run(args: argparse.Namespace) -> int:
             "p2pbelka play: needs a terminal (try p2pbelka selfplay for bots only)", file=sys.stderr
         )
         return 2
-    screen = play_local(config)
+    try:
+        screen = play_local(config)
+    except GameBusy as exc:  # the same --seed, left and open in another p2pbelka
+        print(f"p2pbelka play: {exc}", file=sys.stderr)
+        return 2
     print(_("Transcript saved to {path}").format(path=screen.view.transcript_path))
+    note = left_game(Path(str(screen.view.transcript_path)))
+    if note:  # left before the end: say how to come back
+        print(note)
     return 0 if not screen.view.aborted else 1
+
+
+def resume(args: argparse.Namespace) -> int:
+    """``play --resume [GAME]``: a local game only (``p2pbelka resume`` finds LAN ones too)."""
+    from p2pbelka.cli.resume_cmd import resume_local
+    from p2pbelka.peer.local_save import LocalSave
+
+    try:
+        save = LocalSave.find(args.resume)
+    except (LookupError, OSError) as exc:
+        print(f"p2pbelka play: {exc}", file=sys.stderr)
+        return 2
+    return resume_local(save, args, "play")

@@ -74,13 +74,19 @@ class ScreenFrontEnd:
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
         view = self.screen.view
+        # A resumed table replays the game so far while it is held: shown at once,
+        # and the reports of deals already played are not opened again.
+        replaying = driver.table.held
         # another player's card, and in Belot their call or declaration, waits its turn
         paced = ev.CardPlayed | ev.BidMade | ev.Declared
         if isinstance(event, paced) and event.seat != view.me and self.pace > 0:
-            after_a_trick = view.trick is not None and view.trick.winner is not None
-            await trio.sleep(self.pace * (2 if after_a_trick else 1))
+            if not replaying:
+                after_a_trick = view.trick is not None and view.trick.winner is not None
+                await trio.sleep(self.pace * (2 if after_a_trick else 1))
         view.observe(driver.table.game)
         view.apply(event)
+        if replaying:
+            self.screen.deal_ends_seen = len(view.deal_ends)
         self.screen.refresh()
 
     async def run(self, driver: PeerDriver) -> None:
