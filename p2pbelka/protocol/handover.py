@@ -1,0 +1,127 @@
+"""A seat changing hands mid-game: what each agreeing seat signs, and the control
+messages that gather the signatures.  Sans-IO.
+
+When a seat has been gone past the reconnect window, the remaining seats may
+agree to seat a bot in its place (and later to hand the seat back to its player):
+the game goes on in a *continuation segment*, opened by a ``table`` envelope with
+an ``after`` map (``messages.After``; protocol/SPEC.md section 9).  Every seat
+but the one that changes hands signs the **statement** of that ``table``, so no
+single peer can give a seat away.  The signatures are gathered over the mesh
+with the three control messages below (unsigned, like the rest of section 7:
+the channel proves who sent them); only the finished ``table`` envelope, with
+every signature in it, goes into transcripts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from p2pbelka.edkeys import verify
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.codec import ProtocolError, decode, encode
+from p2pbelka.protocol.envelope import Signer
+
+STATEMENT_LABEL = "p2pbelka/seat-change/v1"
+MAX_OFFER = 8 * 1024
+MAX_WHY = 200
+
+
+def statement(segment: bytes, table: m.TableMsg) -> bytes:
+    """The bytes each agreeing seat signs: the label, the new segment's id and the
+    continuation's ``table`` body without the signatures, as one canonical msgpack
+    array.  The segment id binds the agreement to one continuation."""
+    return encode([STATEMENT_LABEL, segment, table.to_wire(agreed=False)])
+
+
+def sign_agreement(signer: Signer, segment: bytes, table: m.TableMsg) -> bytes:
+    return signer.sign(statement(segment, table))
+
+
+def agreement_holds(key: bytes, signature: bytes, segment: bytes, table: m.TableMsg) -> bool:
+    return verify(key, signature, statement(segment, table))
+
+
+def with_agreements(table: m.TableMsg, agreed: dict[int, bytes]) -> m.TableMsg:
+    """``table`` with these signatures in its ``after``, in seat order."""
+    assert table.after is not None
+    return replace(table, after=replace(table.after, agreed=tuple(sorted(agreed.items()))))
+
+
+# --- the control messages (protocol/SPEC.md section 9.3) ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """Proposer -> every other remaining seat: the continuation ``table`` body it
+    proposes (with its own signature in ``after.agreed``) for segment ``segment``."""
+
+    segment: bytes
+    table: m.TableMsg
+
+
+@dataclass(frozen=True, slots=True)
+class Agree:
+    """A remaining seat's signature on the offer's statement."""
+
+    segment: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """A remaining seat does not sign (its player said no, or its table moved on:
+    ``retry`` says whether the proposer may offer again in a moment)."""
+
+    segment: bytes
+    why: str
+    retry: bool
+
+
+HandoverMsg = Offer | Agree | Decline
+KINDS = ("seat_offer", "seat_agree", "seat_decline")
+
+
+def encode_handover(msg: HandoverMsg) -> bytes:
+    body: dict[str, Any]
+    if isinstance(msg, Offer):
+        body = {"t": "seat_offer", "segment": msg.segment, "table": encode(msg.table.to_wire())}
+    elif isinstance(msg, Agree):
+        body = {"t": "seat_agree", "segment": msg.segment, "sig": msg.sig}
+    else:
+        body = {"t": "seat_decline", "segment": msg.segment, "why": msg.why, "retry": msg.retry}
+    return encode(dict(sorted(body.items())))
+
+
+def decode_handover(payload: bytes) -> HandoverMsg:
+    """One handover message; ``ProtocolError`` naming the field otherwise."""
+    if len(payload) > MAX_OFFER:
+        raise ProtocolError(f"{len(payload)} bytes is over the limit of {MAX_OFFER}", "handover")
+    body = decode(payload, "handover")
+    if type(body) is not dict or list(body) != sorted(body, key=str):
+        raise ProtocolError("expected a map with sorted keys", "handover")
+    kind = body.get("t")
+    expected = {
+        "seat_offer": ["segment", "t", "table"],
+        "seat_agree": ["segment", "sig", "t"],
+        "seat_decline": ["retry", "segment", "t", "why"],
+    }.get(kind if type(kind) is str else "")
+    if expected is None:
+        raise ProtocolError(f"unknown message type {kind!r:.20}", "handover.t")
+    if list(body) != expected:
+        raise ProtocolError(f"expected the keys {expected}", str(kind))
+    segment = m.check_bin(body["segment"], f"{kind}.segment", 16)
+    if kind == "seat_offer":
+        raw = body["table"]
+        if type(raw) is not bytes:
+            raise ProtocolError("expected the table body", "seat_offer.table")
+        table = m.parse_body("table", decode(raw, "seat_offer.table"))
+        assert isinstance(table, m.TableMsg)
+        if table.after is None:
+            raise ProtocolError("not a continuation (no after)", "seat_offer.table")
+        return Offer(segment, table)
+    if kind == "seat_agree":
+        return Agree(segment, m.check_bin(body["sig"], "seat_agree.sig", 64))
+    if type(body["retry"]) is not bool:
+        raise ProtocolError("expected true or false", "seat_decline.retry")
+    return Decline(segment, m.check_text(body["why"], "seat_decline.why", MAX_WHY), body["retry"])
