@@ -83,6 +83,16 @@ class Mesh:
         self.bytes_sent = 0
         self.frames_sent = 0
         self.dropped_payloads = 0
+        self.on_control: Callable[[int, bytes], bool] | None = None
+        """Control payloads the lobby codec does not know go here (a seat changing
+        hands, ``handover.py``), with the sender's seat: True if it took them."""
+
+    def follow(
+        self, source: Callable[[int, int], list[bytes]], wants: Callable[[], list[int]]
+    ) -> None:
+        """Answer resend requests from another table, and ask for what it lacks: the
+        next segment of the game, once a seat changed hands."""
+        self._source, self._wants = source, wants
 
     # -- the Transport protocol of the driver --------------------------------------
 
@@ -234,6 +244,8 @@ class Mesh:
         try:
             msg = lb.decode_control(payload)
         except lb.LobbyError as exc:
+            if self.on_control is not None and self.on_control(link.seat, payload):
+                return
             self._drop(link, str(exc))
             return
         if isinstance(msg, lb.Resend):

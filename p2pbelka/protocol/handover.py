@@ -125,3 +125,17 @@ def decode_handover(payload: bytes) -> HandoverMsg:
     if type(body["retry"]) is not bool:
         raise ProtocolError("expected true or false", "seat_decline.retry")
     return Decline(segment, m.check_text(body["why"], "seat_decline.why", MAX_WHY), body["retry"])
+
+
+def envelope_game(raw: bytes) -> bytes | None:
+    """The ``game`` field (the segment id) of an envelope, read without checking the
+    rest or the signature (the table checks those): where a peer routes it."""
+    try:
+        outer = decode(raw, "envelope")
+        inner = decode(outer[0], "envelope.inner") if type(outer) is list and outer else None
+    except ProtocolError:
+        return None
+    if type(inner) is not list or len(inner) < 2 or type(inner[1]) is not bytes:
+        return None
+    game: bytes = inner[1]
+    return game

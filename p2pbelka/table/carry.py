@@ -66,6 +66,17 @@ def check_continuation(
 ) -> str:
     """Why this ``table`` (signed by seat ``host``) does not continue ``previous``, or ""
     if it does.  Every reason names the seat or the field at fault."""
+    why = check_change(previous, host, envelope_game, table)
+    if why or previous is None:
+        return why
+    return agreement_problem(previous.setup, envelope_game, table)
+
+
+def check_change(
+    previous: Previous | None, host: int, envelope_game: bytes, table: m.TableMsg
+) -> str:
+    """Everything ``check_continuation`` checks but the signatures: what a remaining
+    seat checks of an offer before it signs it."""
     after = table.after
     if previous is None:
         assert after is not None
@@ -118,7 +129,7 @@ def check_continuation(
             f" {after.dealer}, next deal {after.deal}, but segment {name}'s audited deals"
             f" give score {list(score)}, dealer {dealer}, next deal {deal}"
         )
-    return agreement_problem(before, envelope_game, table)
+    return ""
 
 
 def agreement_problem(before: m.TableMsg, segment: bytes, table: m.TableMsg) -> str:

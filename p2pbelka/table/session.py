@@ -190,6 +190,12 @@ class Table:
         return self._host
 
     @property
+    def seed_source(self) -> Callable[[], bytes]:
+        """Where the local seat's secrets come from: a continuation segment of this game
+        draws from the same source, so a resumed peer draws them in the same order."""
+        return self._seed_source
+
+    @property
     def previous(self) -> Previous | None:
         """The segment this table continues (None in a game's first segment)."""
         return self._previous

@@ -1,0 +1,115 @@
+"""A peer killed for good, and a bot in its seat: real peers over loopback sockets.
+
+Four peers meet in a lobby and play; one is killed in the middle of a deal and
+never comes back.  After the reconnect window the lowest remaining seat offers a
+bot, the other two agree (bots say yes), and the game finishes in a continuation
+segment.  The three transcripts are the same bytes, and ``verify`` accepts them
+and names the change.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+
+from p2pbelka.bots import make_bot
+from p2pbelka.net.identity import Identity
+from p2pbelka.peer.driver import BotFrontEnd
+from p2pbelka.peer.lan import (
+    GameResult,
+    LobbyEvent,
+    NetOptions,
+    TableOpen,
+    host_game,
+    join_game,
+)
+from p2pbelka.table import events as ev
+from p2pbelka.table.segments import SeatChanged
+from p2pbelka.table.verify import verify_bytes
+
+LOST = 2
+
+
+def _net(tmp_path: Path, n: int) -> NetOptions:
+    return NetOptions(
+        listen_host="127.0.0.1",
+        announce=False,
+        home=tmp_path / f"peer{n}",
+        pause_after=0.5,
+        give_up_after=2.0,
+        resend_after=0.3,
+        linger=1.0,
+        offer_timeout=30.0,
+    )
+
+
+async def test_a_bot_takes_the_seat_of_a_peer_killed_for_good(tmp_path: Path) -> None:
+    ids = [Identity.generate(name) for name in ("Asel", "Bolat", "Saule", "Nurlan")]
+    fronts = [BotFrontEnd(make_bot("random", 70 + n)) for n in range(4)]
+    results: dict[int, GameResult] = {}
+    opened = trio.Event()
+    lobby: list[int] = []
+    killed = trio.Event()
+
+    async def on_lobby(event: LobbyEvent) -> None:
+        if isinstance(event, TableOpen):
+            lobby.append(event.lobby_port)
+            opened.set()
+
+    async def peer(n: int) -> None:
+        net = _net(tmp_path, n)
+        if n == 0:
+            results[0] = await host_game(
+                ids[0], "t", fronts[0], options={"goli": "off"}, net=net, on_lobby=on_lobby
+            )
+            return
+        await opened.wait()
+        results[n] = await join_game(ids[n], "127.0.0.1", lobby[0], fronts[n], net=net)
+
+    async def victim() -> None:
+        with trio.CancelScope() as scope:
+            async with trio.open_nursery() as inner:
+                inner.start_soon(peer, LOST)
+                # killed for good in its second deal, a few cards in
+                while _plays_in_deal(fronts[LOST].events, 2) < 3:
+                    await trio.sleep(0.01)
+                scope.cancel()
+        killed.set()
+
+    with trio.fail_after(180):
+        async with trio.open_nursery() as nursery:
+            for n in (0, 1, 3):
+                nursery.start_soon(peer, n)
+            nursery.start_soon(victim)
+    assert killed.is_set() and sorted(results) == [0, 1, 3]
+    started = next(e for e in fronts[LOST].events if isinstance(e, ev.GameStarted))
+    seat = started.me
+    assert seat is not None
+    others = tuple(s for s in range(4) if s != seat)
+    for n in (0, 1, 3):
+        assert results[n].finished, (n, [e for e in fronts[n].events if "Fault" in repr(e)])
+        changes = [e for e in fronts[n].events if isinstance(e, SeatChanged)]
+        assert [c.seat for c in changes] == [seat] and changes[0].agreed == others
+        assert changes[0].voided == 2 and changes[0].from_deal == 2
+    files = {results[n].store.transcript_path.read_bytes() for n in (0, 1, 3)}
+    assert len(files) == 1, "the remaining peers' transcripts differ"
+    report = verify_bytes(files.pop())
+    assert report.ok, report.verdict
+    (line,) = report.change_lines
+    name = started.names[seat]
+    assert line.startswith(f"seat {seat} ({name}) replaced by Bot for {name} [")
+    agreed = ", ".join(str(s) for s in others)
+    assert line.endswith(f"from deal 2, agreed by seats {agreed}; deal 2, unfinished, voided")
+    # the whole game, both segments, is what the peers report too
+    assert len(results[0].transcript) == report.records
+
+
+def _plays_in_deal(events: list[ev.Event], deal_id: int) -> int:
+    current, plays = 0, 0
+    for event in events:
+        if isinstance(event, ev.DealStarted):
+            current = event.deal_id
+        elif isinstance(event, ev.CardPlayed) and current == deal_id:
+            plays += 1
+    return plays
