@@ -83,13 +83,14 @@ class VerifyReport:
 def verify_bytes(data: bytes) -> VerifyReport:
     report = VerifyReport()
     table: Table | None = None
+    first: Table | None = None
     keys: set[bytes] = set()  # every key seated in an earlier segment
     try:
         for record in iter_records(data):
             report.records = record.index + 1
             envelope = record.envelope
             if table is None:
-                table = Table(envelope.game)
+                table = first = Table(envelope.game)
             where = _describe(table, record.index, record.offset, envelope.sender, envelope.seq)
             if _continues(table, envelope):
                 # A continuation segment: the seat that changes hands, checked against
@@ -115,7 +116,8 @@ def verify_bytes(data: bytes) -> VerifyReport:
     if table is None and report.error is None:
         report.error = "the transcript holds no envelope"
     if table is not None:
-        report.names = tuple(s.name for s in table.setup.seats) if table.setup else ()
+        # The players who sat down; the changes say who took a seat later.
+        report.names = tuple(s.name for s in first.setup.seats) if first and first.setup else ()
         report.finished = table.over
         report.aborted = table.aborted
         if table.started:

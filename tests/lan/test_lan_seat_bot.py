@@ -9,11 +9,15 @@ and names the change.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import time
 from pathlib import Path
 
 import trio
 
 from p2pbelka.bots import make_bot
+from p2pbelka.cli.main import main
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.lan import (
@@ -27,6 +31,7 @@ from p2pbelka.peer.lan import (
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.verify import verify_bytes
+from tests.lan.helpers import Peer, PeerSet, bot_args
 
 LOST = 2
 
@@ -113,3 +118,53 @@ def _plays_in_deal(events: list[ev.Event], deal_id: int) -> int:
         elif isinstance(event, ev.CardPlayed) and current == deal_id:
             plays += 1
     return plays
+
+
+def test_processes_seat_a_bot_for_a_peer_killed_for_good(tmp_path: Path) -> None:
+    """The same with four ``p2pbelka`` processes: one is SIGKILLed and never returns."""
+    timing = ("--pause-after", "1", "--reconnect-window", "3", "--linger", "1")
+    with PeerSet(tmp_path) as peers:
+        host = peers.spawn(
+            "host", "host", "--auto-approve", "--no-announce", "--option", "goli=off",
+            *bot_args(*timing),
+        )  # fmt: skip
+        port = host.wait_for(r"lobby port (\d+)", 20).group(1)
+        joiners = [
+            peers.spawn(f"joiner{n}", "join", "--connect", f"127.0.0.1:{port}", *bot_args(*timing))
+            for n in range(1, 4)
+        ]
+        victim = joiners[1]
+        seat = victim.seat()
+        _wait_for_bytes(victim, 20_000, 60)
+        victim.kill()
+        rest = [host, joiners[0], joiners[2]]
+        codes = peers.wait(rest, 120)
+        assert codes == [0, 0, 0], "\n".join(p.dump() for p in rest)
+        for peer in rest:
+            text = peer.text()
+            assert f"seat {seat} (" in text and ") replaced by Bot for " in text, peer.dump()
+            assert "game over" in text and "Traceback" not in peer.log()
+        data = {p.transcript().read_bytes() for p in rest}
+        assert len(data) == 1, "the remaining transcripts differ"
+        out = verify_lines(host.transcript())
+        assert out[-1].startswith("OK"), out
+        assert any(f"seat {seat} (" in line and "replaced by Bot for" in line for line in out)
+
+
+def verify_lines(path: Path) -> list[str]:
+    """Every line ``p2pbelka verify`` prints (in this process)."""
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        main(["verify", str(path)])
+    return buffer.getvalue().strip().splitlines()
+
+
+def _wait_for_bytes(peer: Peer, size: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        files = list(peer.home.glob("games/*/transcript.p2pb"))
+        if files and files[0].stat().st_size >= size:
+            return
+        assert peer.proc.poll() is None, peer.dump()
+        time.sleep(0.02)
+    raise AssertionError(f"{peer.name}'s transcript did not grow:\n{peer.dump()}")
