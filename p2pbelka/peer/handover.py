@@ -40,14 +40,19 @@ from p2pbelka.peer.driver import (
     Transport,
 )
 from p2pbelka.peer.mesh import Mesh
+from p2pbelka.peer.reclaim import Reclaimer
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope
 from p2pbelka.protocol.handover import (
     Agree,
+    ChainEnd,
+    ChainRecord,
+    ChainRequest,
     Decline,
     HandoverMsg,
     Offer,
+    Reclaim,
     agreement_holds,
     decode_handover,
     encode_handover,
@@ -93,13 +98,16 @@ class Decision:
 @dataclass(frozen=True, slots=True)
 class SeatOffer(ev.Event):
     """Seat ``seat`` (``name``) has been gone ``seconds``: seat ``bot`` in its place from
-    the next deal?  The front end answers through ``decision``; no answer is no."""
+    the next deal?  (With ``back``: its player ``bot`` is back; hand the seat back from
+    the next deal?)  The front end answers through ``decision``; no answer is no."""
 
     seat: int
     name: str
     seconds: float
     bot: str
     decision: Decision = field(compare=False)
+    back: bool = False
+    """Not a bot: ``bot`` is the seat's own player, back to take it again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +223,8 @@ class Handover:
         offer_timeout: float,
         seat_bots: bool = True,
         bot_level: str | None = None,
+        home_seat: int = 0,
+        names: list[str] | None = None,
     ) -> None:
         self.identity = identity
         self.signer = Signer(identity.private_key)
@@ -227,6 +237,17 @@ class Handover:
         self.offer_timeout = offer_timeout
         self.seat_bots = seat_bots
         self.bot_level = bot_level or DEFAULT_BOT
+        self.home_seat = home_seat
+        """The seat this player sat down in (it may take it back after a bot played it)."""
+        self.names = list(names or [])
+        """The players' names as they sat down, by seat."""
+        self.watching = False
+        """This player's seat is played by a bot: its table is an observer's, until the
+        seat is handed back."""
+        self.reclaim = Reclaimer(self)
+        self.first_segment = mesh.game_id
+        """The game's first segment id (the mesh's channels keep it as their context)."""
+        self._tables_seen: list[bytes] = []
         self.endpoints: list[_Endpoint] = []
         self.local_seats: set[int] = set()
         self.lost_seats: set[int] = set()
@@ -298,6 +319,7 @@ class Handover:
         self._busy = None
         self._failed = set()
         self._agreement = None
+        self.watching = table.me is None
 
     async def play(self) -> Table:
         """Play segment after segment until the local table's game ends; the last table."""
@@ -325,6 +347,16 @@ class Handover:
         if driver is self.driver:
             scope.cancel()  # the game is over: the bots' tables are too
 
+    def watch(self, table: Table) -> None:
+        """Follow the game as an observer (our seat is a bot's until handed back)."""
+        self.watching = True
+        self._switch(table, [])
+
+    def retry_pending(self) -> None:
+        """Try again the continuations heard so far (our table may have caught up)."""
+        for raw in list(self._tables_seen):
+            self._maybe_continuation(raw)
+
     def _switch(self, table: Table, bots: list[tuple[Table, int]]) -> None:
         self._next = (table, bots)
         if self._segment_scope is not None:
@@ -333,10 +365,12 @@ class Handover:
     async def _announce(self, before: Table | None) -> None:
         table, driver = self.table, self.driver
         assert table is not None and driver is not None
-        keys = [s.key for s in before.setup.seats] if before and before.setup else []
-        change = change_of(table, keys)
+        change = change_of(table, self.mesh.keys)  # the players' own keys: a seat back
         if change is not None:
-            self.lost_seats.add(change.seat)
+            if change.back:
+                self.lost_seats.discard(change.seat)
+            else:
+                self.lost_seats.add(change.seat)
             await self.front_end.on_event(driver, change)
 
     async def _pump(self) -> None:
@@ -355,21 +389,32 @@ class Handover:
             self._maybe_continuation(raw)
 
     def _maybe_continuation(self, raw: bytes) -> None:
-        """The continuation we agreed to, sealed by the proposer: go on in it."""
+        """The continuation we agreed to, sealed by the proposer (or, watching, the one
+        that hands our seat back): go on in it."""
         agreed = self._agreement
-        if agreed is None or self._next is not None:
+        if (agreed is None and not self.watching) or self._next is not None:
             return
         try:
             envelope = open_envelope(raw)
         except ProtocolError:
             return
-        if envelope.game != agreed.segment or not isinstance(envelope.msg, m.TableMsg):
+        msg = envelope.msg
+        if not isinstance(msg, m.TableMsg) or msg.after is None:
             return
+        if raw not in self._tables_seen:
+            self._tables_seen = [*self._tables_seen[-7:], raw]
+        if agreed is not None:
+            if envelope.game != agreed.segment:
+                return
+            previous = agreed.previous
+        else:
+            back = msg.after.seat == self.home_seat and msg.after.segment == self.segment
+            if not back or msg.seats[self.home_seat].key != self.signer.public_key:
+                return
+            assert self.table is not None
+            previous = previous_of(self.table)
         table = Table(
-            agreed.segment,
-            signer=self.signer,
-            seed_source=self.seed_source,
-            previous=agreed.previous,
+            envelope.game, signer=self.signer, seed_source=self.seed_source, previous=previous
         )
         table.receive_envelope(envelope)
         if table.setup is None:
@@ -384,6 +429,8 @@ class Handover:
         """The driver has waited past the window for ``seats``.  True: leave it to us
         (an offer is made or awaited); False: end the game as before."""
         table = self.table
+        if self.watching:
+            return True  # a bot plays our seat: the seated peers decide
         if driver is not self.driver or table is None or not self.seat_bots:
             return False
         if len(seats) != 1 or not table.started or table.finished or table.me is None:
@@ -409,35 +456,51 @@ class Handover:
         if self.driver is not None and self.driver.frozen and self._agreement is None:
             self.driver.thaw()
 
-    async def _ask_player(self, seat: int, silent: float) -> bool:
+    async def _ask_player(self, seat: int, silent: float, back: str | None = None) -> bool:
+        """Ask our player about a bot for ``seat`` (or, with ``back``, about handing it
+        back to its player of that name); a bot in our seat says yes."""
         table, driver = self.table, self.driver
         assert table is not None and table.setup is not None and driver is not None
         name = table.setup.seats[seat].name
-        offer = SeatOffer(seat, name, silent, _bot_name(name), Decision())
+        bot = back if back is not None else _bot_name(name)
+        offer = SeatOffer(seat, name, silent, bot, Decision(), back is not None)
         if isinstance(self.front_end, BotFrontEnd):
             offer.decision.answer(True)  # a bot in our seat says yes to a bot in another
         await self.front_end.on_event(driver, offer)
         return await offer.decision.wait(self.offer_timeout)
 
     async def _propose(self, seat: int, silent: float) -> None:
-        """The proposer's side: ask, cut, offer, gather every signature, seal."""
-        table, driver = self.table, self.driver
-        assert table is not None and table.setup is not None and driver is not None
+        """The proposer's side of a bot for a lost seat: ask our player, then offer."""
+        table = self.table
+        assert table is not None and table.setup is not None
         if not await self._ask_player(seat, silent):
             await self._closed(seat, "this seat's player did not want a bot")
             return
         if self.table is not table or seat not in table.missing():
             self._busy = None  # the seat came back meanwhile
             return
+        bot = Signer.generate()
+        name = _bot_name(table.setup.seats[seat].name)
+        why = await self.offer_change(seat, bot.public_key, name, bot)
+        if why:
+            await self._closed(seat, why)
+
+    async def offer_change(self, seat: int, key: bytes, name: str, bot: Signer | None) -> str:
+        """Cut our table, offer ``key`` (``name``) for ``seat`` to every other remaining
+        seat, gather their signatures, seal the continuation and go on in it; ``bot``:
+        the new holder is a bot this peer runs (None: a player takes its seat back).
+        "" once the next segment is on its way, else why not (our table is cut
+        still: the caller decides what follows)."""
+        table, driver = self.table, self.driver
+        assert table is not None and table.setup is not None and driver is not None
         driver.freeze()
         previous = previous_of(table)
-        bot, segment = Signer.generate(), os.urandom(16)
-        name = _bot_name(table.setup.seats[seat].name)
-        proposal = propose(previous, seat, bot.public_key, name, self.signer, segment)
+        segment = os.urandom(16)
+        proposal = propose(previous, seat, key, name, self.signer, segment)
         assert proposal.after is not None
         signed = dict(proposal.after.agreed)
         for local, signer in self._bots.items():
-            if local != seat:
+            if local != seat:  # the bots we run agree through us
                 signed[local] = sign_agreement(signer, segment, proposal)
         due = {s for s in range(table.n_seats) if s != seat} - set(signed)
         send, answers = trio.open_memory_channel[tuple[int, HandoverMsg]](math.inf)
@@ -451,8 +514,8 @@ class Handover:
                     with trio.move_on_after(RESEND_EVERY):
                         async for sender, msg in answers:
                             if isinstance(msg, Agree) and sender in due:
-                                key = previous.setup.seats[sender].key
-                                if agreement_holds(key, msg.sig, segment, proposal):
+                                holder = previous.setup.seats[sender].key
+                                if agreement_holds(holder, msg.sig, segment, proposal):
                                     signed[sender] = msg.sig
                             elif isinstance(msg, Decline) and sender in due and not msg.retry:
                                 why = f"seat {sender} said no: {msg.why}"
@@ -463,23 +526,22 @@ class Handover:
         finally:
             del self._answers[segment]
         if why:
-            await self._closed(seat, why)
-            return
+            return why
         final = with_agreements(proposal, signed)
         host = Table.host(
             self.signer, segment, final, seed_source=self.seed_source, previous=previous
         )
         if host.setup is None:  # our own checks refuse it: a bug, not the others' fault
-            await self._closed(seat, "the continuation did not pass its own checks")
-            return
-        bot_table = Table(segment, signer=bot, seed_source=new_seed, previous=previous)
-        self._bots = {s: b for s, b in self._bots.items() if s != seat} | {seat: bot}
-        bots = [(bot_table, seat)]
-        for other, signer in self._bots.items():
-            if other != seat:
-                again = Table(segment, signer=signer, seed_source=new_seed, previous=previous)
-                bots.append((again, other))
+            return "the continuation did not pass its own checks"
+        self._bots.pop(seat, None)
+        if bot is not None:
+            self._bots[seat] = bot
+        bots = [
+            (Table(segment, signer=signer, seed_source=new_seed, previous=previous), other)
+            for other, signer in self._bots.items()
+        ]
         self._switch(host, bots)
+        return ""
 
     async def _closed(self, seat: int, why: str) -> None:
         self._fail(seat, why)
@@ -528,11 +590,16 @@ class Handover:
 
         problem = self._offer_problem(sender, offer, table)
         if problem:
-            back = seat not in table.missing()
-            await decline(f"seat {seat} is back" if back else problem, not back)
+            returned = seat not in table.missing()
+            await decline(f"seat {seat} is back" if returned else problem, not returned)
             return
         silent = self.timing[1]
-        if not await self._ask_player(seat, silent):
+        holder = offer.table.seats[seat]
+        back = holder.name if holder.key == self.mesh.keys[seat] else None
+        if not await self._ask_player(seat, silent, back):
+            if back is not None:  # the bot plays on
+                await decline("the player does not want to hand the seat back", False)
+                return
             await decline("the player does not want a bot", False)
             await self._closed(seat, "this seat's player did not want a bot")
             return
@@ -586,6 +653,8 @@ class Handover:
         if isinstance(msg, Offer):
             if self._nursery is not None:
                 self._nursery.start_soon(self._consider, seat, msg)
+        elif isinstance(msg, ChainRequest | ChainRecord | ChainEnd | Reclaim):
+            self.reclaim.heard(seat, msg)
         else:
             channel = self._answers.get(msg.segment)
             if channel is not None:

@@ -104,6 +104,11 @@ class Mesh:
     async def receive(self) -> bytes:
         return await self._inbox.receive()
 
+    def send_to(self, seat: int, payload: bytes) -> None:
+        """Queue ``payload`` for one seat's links only (a long answer meant for it)."""
+        for link in self._links.get(seat, []):
+            self._queue(link, payload)
+
     async def flushed(self, timeout: float = 0.05) -> None:
         """Return once every queued frame was handed to the kernel (or ``timeout``
         passed: a stalled link must not hold the table up)."""

@@ -18,7 +18,7 @@ import trio
 from p2pbelka.net.connection import SecureChannel, serve_secure
 from p2pbelka.net.discovery import DEFAULT_GROUP, DEFAULT_PORT
 from p2pbelka.net.identity import Identity
-from p2pbelka.peer.driver import FrontEnd, PeerDriver
+from p2pbelka.peer.driver import FrontEnd
 from p2pbelka.peer.handover import Handover
 from p2pbelka.peer.mesh import MAX_MESH_FRAME, Mesh
 from p2pbelka.peer.store import GameMeta, GameStore, now
@@ -230,6 +230,8 @@ async def play_seat(
         offer_timeout=net.offer_timeout,
         seat_bots=net.seat_bots,
         bot_level=meta.bot,
+        home_seat=meta.seat,
+        names=meta.names,
     )
     if resumed:  # the game so far (a new table's records reach it through the driver)
         segments.transcript += store.saved_transcript()
@@ -238,7 +240,9 @@ async def play_seat(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(mesh.run)
             if resumed:
-                nursery.start_soon(_release_after_catch_up, driver, mesh, net.catch_up)
+                # once caught up, the table speaks again, or (its seat is a bot's) the
+                # player watches and asks for the seat back
+                nursery.start_soon(segments.reclaim.catch_up, driver, net.catch_up)
             table = await segments.play()
             skip = {f.seat for f in table.faults} | segments.lost_seats
             await mesh.linger(net.linger, skip)
@@ -258,11 +262,3 @@ async def play_seat(
         mesh.bytes_sent,
         mesh.frames_sent,
     )
-
-
-async def _release_after_catch_up(driver: PeerDriver, mesh: Mesh, timeout: float) -> None:
-    """A resumed seat speaks again once the others have sent back what it missed
-    (its own last envelopes included), or after ``timeout``."""
-    answered = await mesh.caught_up(timeout)
-    log.info("resumed: caught up from seats %s", sorted(answered))
-    await driver.release()

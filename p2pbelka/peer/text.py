@@ -75,6 +75,11 @@ def describe(event: ev.Event, table: Table) -> str:
         return f"waiting for seat {seats} (silent for {event.seconds:.0f} s)"
     if isinstance(event, Resumed):
         return "the game goes on"
+    if isinstance(event, SeatOffer) and event.back:
+        return (
+            f"{event.bot}, who played seat {event.seat}, is back: hand the seat back from"
+            " the next deal? (the bot finishes the deal in progress)"
+        )
     if isinstance(event, SeatOffer):
         return (
             f"seat {event.seat} ({event.name}) has been gone for {event.seconds:.0f} s:"
@@ -165,7 +170,10 @@ class TextFrontEnd:
                 await self._ask_user(driver, question)
 
     async def _ask_offer(self, offer: SeatOffer) -> None:
-        print("  y) yes, seat the bot   n) no, end the game", file=self.out, flush=True)
+        choices = (
+            "y) yes   n) no, the bot plays on" if offer.back else "y) yes   n) no, end the game"
+        )
+        print("  " + choices, file=self.out, flush=True)
         raw = (await read_line()).strip().lower()
         offer.decision.answer(raw.startswith("y"))
 

@@ -78,8 +78,40 @@ class Decline:
     retry: bool
 
 
-HandoverMsg = Offer | Agree | Decline
-KINDS = ("seat_offer", "seat_agree", "seat_decline")
+@dataclass(frozen=True, slots=True)
+class ChainRequest:
+    """A player resuming its seat -> every peer: if my seat changed hands, send me the
+    game's records from index ``start`` (every segment, in transcript order)."""
+
+    start: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChainRecord:
+    """One record of the answer: the transcript's envelope number ``index``."""
+
+    index: int
+    record: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ChainEnd:
+    """The end of the answer: ``total`` records in the game so far; 0 if the asker
+    still holds its seat (an ordinary resume: the resend requests do the rest)."""
+
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reclaim:
+    """A player whose seat a bot plays -> every peer: I am back; hand my seat back
+    from the next deal of segment ``segment``."""
+
+    segment: bytes
+
+
+HandoverMsg = Offer | Agree | Decline | ChainRequest | ChainRecord | ChainEnd | Reclaim
+MAX_RECORD = 64 * 1024
 
 
 def encode_handover(msg: HandoverMsg) -> bytes:
@@ -88,29 +120,47 @@ def encode_handover(msg: HandoverMsg) -> bytes:
         body = {"t": "seat_offer", "segment": msg.segment, "table": encode(msg.table.to_wire())}
     elif isinstance(msg, Agree):
         body = {"t": "seat_agree", "segment": msg.segment, "sig": msg.sig}
-    else:
+    elif isinstance(msg, Decline):
         body = {"t": "seat_decline", "segment": msg.segment, "why": msg.why, "retry": msg.retry}
+    elif isinstance(msg, ChainRequest):
+        body = {"t": "seat_chain", "start": msg.start}
+    elif isinstance(msg, ChainRecord):
+        body = {"t": "seat_record", "index": msg.index, "record": msg.record}
+    elif isinstance(msg, ChainEnd):
+        body = {"t": "seat_chain_end", "total": msg.total}
+    else:
+        body = {"t": "seat_reclaim", "segment": msg.segment}
     return encode(dict(sorted(body.items())))
 
 
 def decode_handover(payload: bytes) -> HandoverMsg:
-    """One handover message; ``ProtocolError`` naming the field otherwise."""
-    if len(payload) > MAX_OFFER:
-        raise ProtocolError(f"{len(payload)} bytes is over the limit of {MAX_OFFER}", "handover")
+    """One handover message; ``ProtocolError`` naming the field otherwise (its reason
+    starts "unknown message type" for a map that is none of these)."""
+    if len(payload) > MAX_RECORD + 64:
+        raise ProtocolError(f"{len(payload)} bytes is over the limit", "handover")
     body = decode(payload, "handover")
     if type(body) is not dict or list(body) != sorted(body, key=str):
         raise ProtocolError("expected a map with sorted keys", "handover")
     kind = body.get("t")
-    expected = {
-        "seat_offer": ["segment", "t", "table"],
-        "seat_agree": ["segment", "sig", "t"],
-        "seat_decline": ["retry", "segment", "t", "why"],
-    }.get(kind if type(kind) is str else "")
+    expected = _KEYS.get(kind if type(kind) is str else "")
     if expected is None:
         raise ProtocolError(f"unknown message type {kind!r:.20}", "handover.t")
     if list(body) != expected:
         raise ProtocolError(f"expected the keys {expected}", str(kind))
+    if kind != "seat_record" and len(payload) > MAX_OFFER:
+        raise ProtocolError(f"{len(payload)} bytes is over the limit of {MAX_OFFER}", str(kind))
+    if kind == "seat_chain":
+        return ChainRequest(m.check_uint(body["start"], "seat_chain.start"))
+    if kind == "seat_record":
+        record = body["record"]
+        if type(record) is not bytes or not 0 < len(record) <= MAX_RECORD:
+            raise ProtocolError("expected an envelope", "seat_record.record")
+        return ChainRecord(m.check_uint(body["index"], "seat_record.index"), record)
+    if kind == "seat_chain_end":
+        return ChainEnd(m.check_uint(body["total"], "seat_chain_end.total"))
     segment = m.check_bin(body["segment"], f"{kind}.segment", 16)
+    if kind == "seat_reclaim":
+        return Reclaim(segment)
     if kind == "seat_offer":
         raw = body["table"]
         if type(raw) is not bytes:
@@ -125,6 +175,17 @@ def decode_handover(payload: bytes) -> HandoverMsg:
     if type(body["retry"]) is not bool:
         raise ProtocolError("expected true or false", "seat_decline.retry")
     return Decline(segment, m.check_text(body["why"], "seat_decline.why", MAX_WHY), body["retry"])
+
+
+_KEYS = {
+    "seat_offer": ["segment", "t", "table"],
+    "seat_agree": ["segment", "sig", "t"],
+    "seat_decline": ["retry", "segment", "t", "why"],
+    "seat_chain": ["start", "t"],
+    "seat_record": ["index", "record", "t"],
+    "seat_chain_end": ["t", "total"],
+    "seat_reclaim": ["segment", "t"],
+}
 
 
 def envelope_game(raw: bytes) -> bytes | None:

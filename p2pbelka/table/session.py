@@ -395,11 +395,15 @@ class Table:
         self._act()
         self._drain()
 
-    def stop_at_deal(self, deal_id: int) -> None:
+    def stop_at_deal(self, deal_id: int | None) -> None:
         """Send nothing more for deal ``deal_id`` or later: the local seat hands over
         there (it goes on answering for the deals before).  The others then wait
-        at that deal, where the seat can change hands with nothing dealt to it."""
+        at that deal, where the seat can change hands with nothing dealt to it.
+        None: go on after all (the handover did not happen)."""
         self._stop_at_deal = deal_id
+        if deal_id is None:
+            self._act()
+            self._drain()
 
     def proceed(self) -> None:
         """Go on processing after stopping for the driver to send (``deferred``)."""
