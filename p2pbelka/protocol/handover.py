@@ -139,12 +139,12 @@ def decode_handover(payload: bytes) -> HandoverMsg:
     if len(payload) > MAX_RECORD + 64:
         raise ProtocolError(f"{len(payload)} bytes is over the limit", "handover")
     body = decode(payload, "handover")
-    if type(body) is not dict or list(body) != sorted(body, key=str):
-        raise ProtocolError("expected a map with sorted keys", "handover")
-    kind = body.get("t")
+    kind = body.get("t") if type(body) is dict else None
     expected = _KEYS.get(kind if type(kind) is str else "")
     if expected is None:
         raise ProtocolError(f"unknown message type {kind!r:.20}", "handover.t")
+    if list(body) != sorted(body, key=str):
+        raise ProtocolError("map keys are not in sorted order", str(kind))
     if list(body) != expected:
         raise ProtocolError(f"expected the keys {expected}", str(kind))
     if kind != "seat_record" and len(payload) > MAX_OFFER:

@@ -114,7 +114,8 @@ def hand_over(
     sources = seed_sources or {}
     new: list[Table] = []
     for s in range(len(game.tables)):
-        source = sources.get(s, new_seed)
+        # a seat goes on drawing from its own source (a resumed peer replays them in order)
+        source = sources.get(s) or (game.tables[s].seed_source if s != seat else new_seed)
         prev = (
             previous_of(previous_table or game.tables[host])
             if s == seat

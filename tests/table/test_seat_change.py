@@ -13,8 +13,16 @@ from p2pbelka.protocol.envelope import Signer, seal_envelope
 from p2pbelka.protocol.handover import sign_agreement, with_agreements
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
-from p2pbelka.table.segments import SeatChanged, observe_segments, previous_of, propose
+from p2pbelka.table.segments import (
+    SeatChanged,
+    observe_segments,
+    previous_of,
+    propose,
+    resume_segments,
+)
+from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
+from tests.table.crash import Recorded, catch_up
 from tests.table.handover import Game, audited, hand_over, lose_seat, start
 
 LOST = 2
@@ -219,3 +227,28 @@ def _fp(signer: Signer) -> str:
     from p2pbelka.net.identity import fingerprint
 
     return fingerprint(signer.public_key)
+
+
+def test_a_remaining_seat_resumed_after_the_change_replays_every_segment() -> None:
+    """A crash after the change: the seat rebuilds both segments from its transcript
+    and its secrets (drawn in the same order), catches up and plays to the end."""
+    game, local = start(12)
+    assert local.seed_sources is not None
+    recorded = Recorded(local.seed_sources[1])
+    signer = local.signers[1]
+    game.tables[1] = Table(local.game_id, signer=signer, seed_source=recorded)
+    lose_seat(game, LOST, after_deals=1)
+    hand_over(game, LOST, Signer.generate(), "Bot")
+    at = game.tables[0].deal_id
+    game.settle([0, 1, 2, 3], until=lambda tables: audited(tables[1]) >= at + 1)
+    if game.tables[1].finished:
+        pytest.skip("the game ended before the crash")
+    resumed = resume_segments(signer, game.files[1], seed_source=recorded.replaying())
+    assert resumed.previous is not None and resumed.game_id == game.tables[1].game_id
+    catch_up(resumed, [t for s, t in enumerate(game.tables) if s != 1])
+    resumed.release()
+    game.tables[1] = resumed
+    game.settle([0, 1, 2, 3])
+    assert all(t.over for t in game.tables), [t.phase for t in game.tables]
+    assert game.file(1) == game.file(0)
+    assert verify_bytes(game.file(1)).ok
