@@ -23,8 +23,7 @@ import logging
 import math
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import trio
 
@@ -34,13 +33,20 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import (
     BotFrontEnd,
     FrontEnd,
-    Inbox,
     PeerDriver,
     SignedJournal,
-    Transport,
 )
 from p2pbelka.peer.mesh import Mesh
 from p2pbelka.peer.reclaim import Reclaimer
+from p2pbelka.peer.seatdrivers import (
+    BotSeatDriver,
+    Collect,
+    Decision,
+    Endpoint,
+    OfferClosed,
+    SeatOffer,
+    SegmentDriver,
+)
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope
@@ -63,7 +69,6 @@ from p2pbelka.protocol.handover import (
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table import events as ev
 from p2pbelka.table.carry import Previous, check_change
-from p2pbelka.table.moves import Move
 from p2pbelka.table.segments import change_of, previous_of, propose
 from p2pbelka.table.session import Table
 
@@ -77,47 +82,6 @@ RESEND_EVERY = 2.0
 """An offer or an agreement not yet answered is sent again this often."""
 
 
-class Decision:
-    """A player's yes or no, given from any task (a screen, a text prompt, a bot)."""
-
-    def __init__(self) -> None:
-        self._given = trio.Event()
-        self.value: bool | None = None
-
-    def answer(self, yes: bool) -> None:
-        if self.value is None:
-            self.value = yes
-            self._given.set()
-
-    async def wait(self, timeout: float) -> bool:
-        with trio.move_on_after(timeout):
-            await self._given.wait()
-        return bool(self.value)
-
-
-@dataclass(frozen=True, slots=True)
-class SeatOffer(ev.Event):
-    """Seat ``seat`` (``name``) has been gone ``seconds``: seat ``bot`` in its place from
-    the next deal?  (With ``back``: its player ``bot`` is back; hand the seat back from
-    the next deal?)  The front end answers through ``decision``; no answer is no."""
-
-    seat: int
-    name: str
-    seconds: float
-    bot: str
-    decision: Decision = field(compare=False)
-    back: bool = False
-    """Not a bot: ``bot`` is the seat's own player, back to take it again."""
-
-
-@dataclass(frozen=True, slots=True)
-class OfferClosed(ev.Event):
-    """The offer about ``seat`` came to nothing: ``why``."""
-
-    seat: int
-    why: str
-
-
 @dataclass
 class _Agreement:
     """What this peer signed for an offer: from then on its old segment stays cut."""
@@ -126,82 +90,6 @@ class _Agreement:
     previous: Previous
     sig: bytes
     seat: int
-
-
-class _Endpoint:
-    """One local table's transport: the mesh, and the other tables this peer runs
-    (a bot's), which hear everything it sends."""
-
-    def __init__(self, hub: Handover) -> None:
-        self.hub = hub
-        self.send_channel, self.inbox = trio.open_memory_channel[bytes](math.inf)
-
-    async def broadcast(self, raw: bytes) -> None:
-        await self.hub.mesh.broadcast(raw)
-        for other in self.hub.endpoints:
-            if other is not self:
-                other.send_channel.send_nowait(raw)
-
-    async def receive(self) -> bytes:
-        return await self.inbox.receive()
-
-    async def ask_resend(self, wants: list[int]) -> None:
-        await self.hub.mesh.ask_resend(wants)
-
-    def connected(self) -> set[int]:
-        return self.hub.mesh.connected() | self.hub.local_seats
-
-    async def flushed(self) -> None:
-        await self.hub.mesh.flushed()
-
-
-class SegmentDriver(PeerDriver):
-    """A driver whose give-up goes through ``Handover`` first, and whose table can be
-    stopped where it stands (``freeze``) while the seats decide on a change."""
-
-    def __init__(
-        self,
-        table: Table,
-        transport: Transport,
-        front_end: FrontEnd,
-        *,
-        handover: Handover,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(table, transport, front_end, **kwargs)
-        self.handover = handover
-        self.frozen = False
-        self._held: list[Inbox] = []
-
-    async def give_up(self, seats: list[int], silent: float) -> None:
-        if not self.handover.seat_gone(self, seats, silent):
-            await super().give_up(seats, silent)
-
-    async def _apply(self, item: Inbox) -> None:
-        if not self.frozen:
-            await super()._apply(item)
-        elif isinstance(item, Move):
-            why = "the table is deciding about a lost seat; wait a moment"
-            await self.front_end.on_event(self, ev.MoveRejected(item, why))
-        else:
-            self._held.append(item)
-
-    def freeze(self) -> None:
-        self.frozen = True
-
-    def thaw(self) -> None:
-        """Go on with the old segment: what arrived meanwhile is processed now."""
-        self.frozen = False
-        held, self._held = self._held, []
-        for item in held:
-            self._inbox_send.send_nowait(item)
-
-
-class _BotDriver(PeerDriver):
-    """The bot this peer runs for a seat: the peer's own driver decides when to give up."""
-
-    async def give_up(self, seats: list[int], silent: float) -> None:
-        return None
 
 
 class Handover:
@@ -248,7 +136,7 @@ class Handover:
         self.first_segment = mesh.game_id
         """The game's first segment id (the mesh's channels keep it as their context)."""
         self._tables_seen: list[bytes] = []
-        self.endpoints: list[_Endpoint] = []
+        self.endpoints: list[Endpoint] = []
         self.local_seats: set[int] = set()
         self.lost_seats: set[int] = set()
         """Seats whose player is gone for good (their peers never say done)."""
@@ -289,7 +177,7 @@ class Handover:
         self._drivers = []
         self.local_seats = set()
         pause, give_up, resend = self.timing
-        mine = _Endpoint(self)
+        mine = Endpoint(self)
         self.endpoints.append(mine)
         self.driver = SegmentDriver(
             table,
@@ -298,18 +186,18 @@ class Handover:
             pause_after=pause,
             give_up_after=give_up,
             resend_after=resend,
-            transcript=_Collect(self.writer, self.transcript),
+            transcript=Collect(self.writer, self.transcript),
             journal=self.journal,
             handover=self,
         )
         self._drivers.append(self.driver)
         for bot_table, seat in bots:
-            endpoint = _Endpoint(self)
+            endpoint = Endpoint(self)
             self.endpoints.append(endpoint)
             self.local_seats.add(seat)
             front = BotFrontEnd(make_bot(self.bot_level))
             self._drivers.append(
-                _BotDriver(bot_table, endpoint, front, pause_after=pause, give_up_after=give_up)
+                BotSeatDriver(bot_table, endpoint, front, pause_after=pause, give_up_after=give_up)
             )
         self.mesh.follow(table.envelopes_from, table.wants)
         for raw in self._pending.pop(table.game_id, []):
@@ -335,9 +223,8 @@ class Handover:
                 if self._next is None:
                     break
                 table, bots = self._next
-                previous = self.table
                 self._enter(table, bots)
-                await self._announce(previous)
+                await self._announce()
             nursery.cancel_scope.cancel()
         assert self.table is not None
         return self.table
@@ -362,7 +249,8 @@ class Handover:
         if self._segment_scope is not None:
             self._segment_scope.cancel()
 
-    async def _announce(self, before: Table | None) -> None:
+    async def _announce(self) -> None:
+        """Tell our player who took a seat (or got theirs back) in the new segment."""
         table, driver = self.table, self.driver
         assert table is not None and driver is not None
         change = change_of(table, self.mesh.keys)  # the players' own keys: a seat back
@@ -660,17 +548,6 @@ class Handover:
             if channel is not None:
                 channel.send_nowait((seat, msg))
         return True
-
-
-class _Collect:
-    """The transcript sink of every segment: the file, and the game's list in memory."""
-
-    def __init__(self, writer: TranscriptWriter, into: list[Envelope]) -> None:
-        self.writer, self.into = writer, into
-
-    def append(self, envelope: Envelope) -> None:
-        self.writer.append(envelope)
-        self.into.append(envelope)
 
 
 def _bot_name(name: str) -> str:

@@ -17,8 +17,8 @@ import trio
 
 from p2pbelka.bots.base import Bot
 from p2pbelka.peer.driver import PeerDriver, Resumed, TranscriptSink, Waiting
-from p2pbelka.peer.handover import OfferClosed, SeatOffer
 from p2pbelka.peer.player import choose
+from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.table.segments import SeatChanged, describe_change

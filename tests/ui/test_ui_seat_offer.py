@@ -6,7 +6,7 @@ from __future__ import annotations
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from p2pbelka.peer.handover import Decision, OfferClosed, SeatOffer
+from p2pbelka.peer.seatdrivers import Decision, OfferClosed, SeatOffer
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.view import TableView
