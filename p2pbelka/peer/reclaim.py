@@ -141,8 +141,9 @@ class Reclaimer:
         log.info("resumed: caught up from seats %s", sorted(answered))
         start = 0
         await hub.mesh.broadcast(encode_handover(ChainRequest(start)))
-        with trio.move_on_after(timeout):
-            await self._started.wait()
+        with trio.move_on_after(timeout):  # a first record, or "you hold your seat"
+            while not (self._started.is_set() or self._answered.is_set()):
+                await trio.sleep(0.05)
         with trio.move_on_after(CHAIN_TIMEOUT if self._started.is_set() else 0):
             await self._answered.wait()
         chain = self._chain
