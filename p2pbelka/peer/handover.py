@@ -280,7 +280,7 @@ class Handover:
         """The continuation we agreed to, sealed by the proposer (or, watching, the one
         that hands our seat back): go on in it."""
         agreed = self._agreement
-        if (agreed is None and not self.watching) or self._next is not None:
+        if self._next is not None or self.table is None:
             return
         try:
             envelope = open_envelope(raw)
@@ -288,6 +288,13 @@ class Handover:
             return
         msg = envelope.msg
         if not isinstance(msg, m.TableMsg) or msg.after is None:
+            return
+        if agreed is None and not self.watching:
+            # Our own seat given to another while we were away (we came back during
+            # the offer): stop, fetch the game and ask for the seat back.
+            ours = msg.after.seat == self.home_seat and msg.after.segment == self.segment
+            if ours and msg.seats[self.home_seat].key != self.signer.public_key:
+                self.reclaim.replaced()
             return
         if raw not in self._tables_seen:
             self._tables_seen = [*self._tables_seen[-7:], raw]

@@ -57,6 +57,7 @@ class Reclaimer:
         self._answered = trio.Event()  # a chain, or a peer saying we hold our seat
         self._started = trio.Event()  # a peer began to send the chain
         self._handing: set[int] = set()
+        self._fetching = False
         self._refused: set[tuple[bytes, int]] = set()
 
     def heard(self, seat: int, msg: HandoverMsg) -> None:
@@ -150,6 +151,36 @@ class Reclaimer:
         if chain is None or not self._watch(chain):
             await driver.release()
             return
+        await self._ask_for_the_seat()
+
+    def replaced(self) -> None:
+        """A continuation gave our seat to another key while our table was still in the
+        segment before (we came back during the offer): fetch the game and watch."""
+        hub = self.hub
+        if self._fetching or hub.driver is None or hub._nursery is None:
+            return
+        self._fetching = True
+        hub.driver.freeze()  # nothing more of ours in a segment the others have left
+        hub._nursery.start_soon(self._fetch_and_watch)
+
+    async def _fetch_and_watch(self) -> None:
+        hub = self.hub
+        self._chain, self._records = None, {}
+        self._answered = trio.Event()
+        await hub.mesh.broadcast(encode_handover(ChainRequest(0)))
+        with trio.move_on_after(CHAIN_TIMEOUT):
+            while self._chain is None:
+                await self._answered.wait()
+                self._answered = trio.Event()
+        if self._chain is not None and self._watch(self._chain):
+            await self._ask_for_the_seat()
+        elif hub.driver is not None:
+            self._fetching = False
+            hub.driver.thaw()
+
+    async def _ask_for_the_seat(self) -> None:
+        """Watching: ask for our seat until it is ours again (or the game ends)."""
+        hub = self.hub
         while hub.watching and hub.table is not None and hub.table.me is not None:
             await trio.sleep(0.05)  # the watching table takes over
         while hub.watching:
