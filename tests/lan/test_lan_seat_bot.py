@@ -29,6 +29,7 @@ from p2pbelka.peer.lan import (
     join_game,
     resume_game,
 )
+from p2pbelka.peer.seatdrivers import OfferClosed
 from p2pbelka.peer.store import GameStore
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged
@@ -113,6 +114,54 @@ async def test_a_bot_takes_the_seat_of_a_peer_killed_for_good(tmp_path: Path) ->
     )
     # the whole game, both segments, is what the peers report too
     assert len(results[0].transcript) == report.records
+
+
+async def test_two_peers_killed_at_once_end_the_game_cleanly(tmp_path: Path) -> None:
+    """Two seats gone together: a change needs every other seat's signature, and one of
+    them is gone too, so the offer runs out and the game ends disputed, as before."""
+    ids = [Identity.generate(name) for name in ("Asel", "Bolat", "Saule", "Nurlan")]
+    fronts = [BotFrontEnd(make_bot("random", 60 + n)) for n in range(4)]
+    results: dict[int, GameResult] = {}
+    opened = trio.Event()
+    lobby: list[int] = []
+
+    async def on_lobby(event: LobbyEvent) -> None:
+        if isinstance(event, TableOpen):
+            lobby.append(event.lobby_port)
+            opened.set()
+
+    async def peer(n: int) -> None:
+        net = _net(tmp_path, n)
+        net.offer_timeout = 4.0
+        if n == 0:
+            options = {"goli": "off"}
+            results[0] = await host_game(
+                ids[0], "t", fronts[0], options=options, net=net, on_lobby=on_lobby
+            )
+            return
+        await opened.wait()
+        results[n] = await join_game(ids[n], "127.0.0.1", lobby[0], fronts[n], net=net)
+
+    async def victims() -> None:
+        with trio.CancelScope() as scope:
+            async with trio.open_nursery() as inner:
+                inner.start_soon(peer, 2)
+                inner.start_soon(peer, 3)
+                while _plays_in_deal(fronts[2].events) < 3 and not _over(fronts[2]):
+                    await trio.sleep(0.01)
+                scope.cancel()
+
+    with trio.fail_after(180):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(peer, 0)
+            nursery.start_soon(peer, 1)
+            nursery.start_soon(victims)
+    assert all(results[n].aborted for n in (0, 1))
+    for n in (0, 1):
+        closed = [e for e in fronts[n].events if isinstance(e, OfferClosed)]
+        assert closed, fronts[n].events[-5:]
+        report = verify_bytes(results[n].store.transcript_path.read_bytes())
+        assert report.disputed and not report.changes, report.verdict
 
 
 def _over(front: BotFrontEnd) -> bool:
