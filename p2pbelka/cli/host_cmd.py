@@ -31,8 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--auto-approve",
         action="store_true",
-        help="let every joiner sit without asking (scripts, bots, tests); otherwise you are"
-        " asked about each one at the terminal",
+        help="let every joiner sit without asking (scripts, bots, tests), and agree to seat a"
+        " bot for a lost seat; otherwise you are asked about each one at the terminal",
     )
     parser.add_argument(
         "--invite",

@@ -64,7 +64,21 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
     )
     net.add_argument("--beacon-port", type=int, default=None, help="UDP port of the beacons")
     net.add_argument("--pause-after", type=float, default=10.0, help="say who is silent after S")
-    net.add_argument("--give-up-after", type=float, default=60.0, help="end the game after S")
+    net.add_argument(
+        "--reconnect-window",
+        "--give-up-after",
+        dest="give_up_after",
+        type=float,
+        default=120.0,
+        metavar="S",
+        help="a seat silent this long is gone: the others are offered a bot for it (default"
+        " 120; --give-up-after is the old name)",
+    )
+    net.add_argument(
+        "--no-seat-bot",
+        action="store_true",
+        help="end the game when a seat is gone, instead of offering to seat a bot",
+    )
     net.add_argument("--linger", type=float, default=5.0, help="stay S for late peers at the end")
 
 
@@ -80,6 +94,7 @@ def net_options(args: argparse.Namespace) -> NetOptions:
         pause_after=args.pause_after,
         give_up_after=args.give_up_after,
         linger=args.linger,
+        seat_bots=not args.no_seat_bot,
     )
     if args.ipv6:
         from p2pbelka.net.discovery import DEFAULT_GROUP6
@@ -131,6 +146,7 @@ def prepare(args: argparse.Namespace, command: str, saved_bot: str | None = None
         identity = Identity.load_or_create()
         level = bot_level(args.bot if args.bot is not None else saved_bot)
         fe = front_end(level, args.quiet)
+        fe.auto_approve = bool(getattr(args, "auto_approve", False))
     except (ValueError, IdentityError) as exc:
         print(f"p2pbelka {command}: {exc}", file=sys.stderr)
         return None

@@ -24,6 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "game", nargs="?", default="", help="game id (a prefix will do); default: the latest"
     )
+    parser.add_argument(
+        "--auto-approve",
+        action="store_true",
+        help="if a seat is lost, agree to seat a bot in its place without asking",
+    )
     add_player_arguments(parser)
     add_network_arguments(parser)
 

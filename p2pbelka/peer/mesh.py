@@ -91,6 +91,16 @@ class Mesh:
         self.dropped_payloads = 0
         self.on_chat: Callable[[int, bytes], None] | None = None
         """Takes every chat payload with the seat of its link (``Chat.heard``)."""
+        self.on_control: Callable[[int, bytes], bool] | None = None
+        """Control payloads the lobby codec does not know go here (a seat changing
+        hands, ``handover.py``), with the sender's seat: True if it took them."""
+
+    def follow(
+        self, source: Callable[[int, int], list[bytes]], wants: Callable[[], list[int]]
+    ) -> None:
+        """Answer resend requests from another table, and ask for what it lacks: the
+        next segment of the game, once a seat changed hands."""
+        self._source, self._wants = source, wants
 
     # -- the Transport protocol of the driver --------------------------------------
 
@@ -107,6 +117,11 @@ class Mesh:
 
     async def receive(self) -> bytes:
         return await self._inbox.receive()
+
+    def send_to(self, seat: int, payload: bytes) -> None:
+        """Queue ``payload`` for one seat's links only (a long answer meant for it)."""
+        for link in self._links.get(seat, []):
+            self._queue(link, payload)
 
     async def flushed(self, timeout: float = 0.05) -> None:
         """Return once every queued frame was handed to the kernel (or ``timeout``
@@ -252,6 +267,8 @@ class Mesh:
         try:
             msg = lb.decode_control(payload)
         except lb.LobbyError as exc:
+            if self.on_control is not None and self.on_control(link.seat, payload):
+                return
             self._drop(link, str(exc))
             return
         if isinstance(msg, lb.Resend):

@@ -19,8 +19,10 @@ from p2pbelka.bots.base import Bot
 from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
 from p2pbelka.peer.driver import PeerDriver, Resumed, TranscriptSink, Waiting
 from p2pbelka.peer.player import choose
+from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
+from p2pbelka.table.segments import SeatChanged, describe_change
 from p2pbelka.table.session import Table
 
 MISMATCH = "told different peers different things"
@@ -95,6 +97,21 @@ def describe(event: ev.Event, table: Table) -> str:
         return f"waiting for seat {seats} (silent for {event.seconds:.0f} s)"
     if isinstance(event, Resumed):
         return "the game goes on"
+    if isinstance(event, SeatOffer) and event.back:
+        return (
+            f"{event.bot}, who played seat {event.seat}, is back: hand the seat back from"
+            " the next deal? (the bot finishes the deal in progress)"
+        )
+    if isinstance(event, SeatOffer):
+        return (
+            f"seat {event.seat} ({event.name}) has been gone for {event.seconds:.0f} s:"
+            f" seat {event.bot} in their place from the next deal? (the deal in progress"
+            " is voided; the score carries on)"
+        )
+    if isinstance(event, OfferClosed):
+        return f"no bot for seat {event.seat}: {event.why}"
+    if isinstance(event, SeatChanged):
+        return describe_change(event)
     return repr(event)
 
 
@@ -132,12 +149,17 @@ class TextFrontEnd:
         *,
         quiet: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        auto_approve: bool = False,
     ) -> None:
         self.bot = bot
+        self.auto_approve = auto_approve
+        """Say yes to a bot for a lost seat without asking (a bot seat always does)."""
         self.out = out or sys.stdout
         self.quiet = quiet
         self.clock = clock
-        self._questions_in, self._questions = trio.open_memory_channel[ev.ChoiceNeeded](math.inf)
+        self._questions_in, self._questions = trio.open_memory_channel[ev.ChoiceNeeded | SeatOffer](
+            math.inf
+        )
         self.started: float | None = None
         self.finished: float | None = None
         self.deals = 0
@@ -171,8 +193,14 @@ class TextFrontEnd:
         elif isinstance(event, ev.GameOver | ev.GameAborted):
             self.finished = self.clock()
             self.cpu_s = time.process_time() - self._cpu_mark
-        if not self.quiet or isinstance(event, ev.GameOver | ev.GameAborted | Waiting):
+        loud = ev.GameOver | ev.GameAborted | Waiting | SeatOffer | OfferClosed | SeatChanged
+        if not self.quiet or isinstance(event, loud):
             print(describe(event, driver.table), file=self.out, flush=True)
+        if isinstance(event, SeatOffer):
+            if self.bot is not None or self.auto_approve:
+                event.decision.answer(True)
+            else:
+                self._questions_in.send_nowait(event)
         if isinstance(event, ev.ChoiceNeeded | ev.MoveRejected):
             if self.bot is not None and isinstance(event, ev.ChoiceNeeded):
                 table = driver.table
@@ -187,8 +215,18 @@ class TextFrontEnd:
     async def run(self, driver: PeerDriver) -> None:
         """Ask the user each question in turn (a person at the keyboard, no bot)."""
         async for question in self._questions:
-            if question.moves:
+            if isinstance(question, SeatOffer):
+                await self._ask_offer(question)
+            elif question.moves:
                 await self._ask_user(driver, question)
+
+    async def _ask_offer(self, offer: SeatOffer) -> None:
+        choices = (
+            "y) yes   n) no, the bot plays on" if offer.back else "y) yes   n) no, end the game"
+        )
+        print("  " + choices, file=self.out, flush=True)
+        raw = (await read_line()).strip().lower()
+        offer.decision.answer(raw.startswith("y"))
 
     async def _ask_user(self, driver: PeerDriver, event: ev.ChoiceNeeded) -> None:
         options = list(event.moves)

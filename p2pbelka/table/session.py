@@ -33,6 +33,7 @@ from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, Signer, open_envelope, seal_envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
+from p2pbelka.table.carry import Previous, check_continuation
 from p2pbelka.table.dealdeck import DealDeck, DeckFault
 from p2pbelka.table.errors import MoveRefused, OrderError
 from p2pbelka.table.flow import LotDraw, Schedule
@@ -69,10 +70,17 @@ class Table:
         *,
         signer: Signer | None = None,
         seed_source: Callable[[], bytes] = new_seed,
+        previous: Previous | None = None,
     ) -> None:
+        """``previous``: the segment this one continues (its ``table`` must say so, and
+        is checked against it: ``table/carry.py``); None for the first segment."""
         self.game_id = game_id
         self._signer = signer
         self._seed_source = seed_source
+        self._previous = previous
+        # A seat that stops before a deal (its seat changes hands there): ``_act`` sends
+        # nothing for a deal with this id or later.
+        self._stop_at_deal: int | None = None
         self._me: int | None = None
         self._setup: m.TableMsg | None = None
         self._host = 0
@@ -116,9 +124,11 @@ class Table:
         setup: m.TableMsg,
         *,
         seed_source: Callable[[], bytes] = new_seed,
+        previous: Previous | None = None,
     ) -> Table:
-        """The hosting seat's table: it signs the ``table`` envelope that opens the game."""
-        table = cls(game_id, signer=signer, seed_source=seed_source)
+        """The hosting seat's table: it signs the ``table`` envelope that opens the game
+        (or a continuation segment of it, after ``previous``)."""
+        table = cls(game_id, signer=signer, seed_source=seed_source, previous=previous)
         envelope = table._seal(0, setup)
         table._outgoing.append(envelope.raw)
         table.receive(envelope.raw)
@@ -126,7 +136,12 @@ class Table:
 
     @classmethod
     def resume(
-        cls, signer: Signer, envelopes: Sequence[Envelope], *, seed_source: Callable[[], bytes]
+        cls,
+        signer: Signer,
+        envelopes: Sequence[Envelope],
+        *,
+        seed_source: Callable[[], bytes],
+        previous: Previous | None = None,
     ) -> Table:
         """Rebuild a seat's table from its own transcript, after a crash.
 
@@ -140,7 +155,7 @@ class Table:
         """
         if not envelopes:
             raise OrderError("an empty transcript: nothing to resume")
-        table = cls(envelopes[0].game, signer=signer, seed_source=seed_source)
+        table = cls(envelopes[0].game, signer=signer, seed_source=seed_source, previous=previous)
         table._hold = True
         for envelope in envelopes:
             if table.finished:
@@ -173,6 +188,17 @@ class Table:
     @property
     def host_seat(self) -> int:
         return self._host
+
+    @property
+    def seed_source(self) -> Callable[[], bytes]:
+        """Where the local seat's secrets come from: a continuation segment of this game
+        draws from the same source, so a resumed peer draws them in the same order."""
+        return self._seed_source
+
+    @property
+    def previous(self) -> Previous | None:
+        """The segment this table continues (None in a game's first segment)."""
+        return self._previous
 
     @property
     def game(self) -> Any:
@@ -369,6 +395,16 @@ class Table:
         self._act()
         self._drain()
 
+    def stop_at_deal(self, deal_id: int | None) -> None:
+        """Send nothing more for deal ``deal_id`` or later: the local seat hands over
+        there (it goes on answering for the deals before).  The others then wait
+        at that deal, where the seat can change hands with nothing dealt to it.
+        None: go on after all (the handover did not happen)."""
+        self._stop_at_deal = deal_id
+        if deal_id is None:
+            self._act()
+            self._drain()
+
     def proceed(self) -> None:
         """Go on processing after stopping for the driver to send (``deferred``)."""
         self._deferred = False
@@ -492,23 +528,40 @@ class Table:
         rnd.public_cards[card] = seat
         return card
 
+    def after_seating(self) -> Phase:
+        """Every seat sat: draw the first dealer, or, in a continuation segment, go on
+        from the rules' state the previous segment left (no lot: the dealer is the
+        one that segment's deals give)."""
+        previous = self._previous
+        if previous is None:
+            return Phase.LOT_COMMIT
+        assert self._setup is not None
+        track = track_class(self._setup.game).resumed(self._setup, previous.state)
+        self._track = track
+        self._deal_id = track.deal_number
+        self._emit_started(track.dealer)
+        return self.phases.after_deal_end(self)
+
     def start_game(self, first_dealer: int) -> None:
         assert self._setup is not None
-        track = track_class(self._setup.game).new(self._setup, first_dealer)
-        self._track = track
-        setup = self._setup
+        self._track = track_class(self._setup.game).new(self._setup, first_dealer)
+        self._emit_started(first_dealer)
+        self.begin_deal()
+
+    def _emit_started(self, dealer: int) -> None:
+        setup, track = self._setup, self.track
+        assert setup is not None
         self.emit(
             ev.GameStarted(
                 setup.game,
                 tuple(s.name for s in setup.seats),
                 tuple(s.key for s in setup.seats),
-                first_dealer,
+                dealer,
                 self._me,
                 dict(track.game.options.to_dict()),
                 track.standing(),
             )
         )
-        self.begin_deal()
 
     @property
     def phases(self) -> GamePhases:
@@ -606,6 +659,11 @@ class Table:
         if host is None:
             self._events.append(ev.Rejected("the host is not one of the seats"))
             return
+        if setup.after is not None or self._previous is not None:
+            why = check_continuation(self._previous, host, envelope.game, setup)
+            if why:
+                self._events.append(ev.Rejected(f"not a valid continuation: {why}", host))
+                return
         self._setup, self._host = setup, host
         self._schedule = SCHEDULES[setup.game]
         if self._signer is not None:
@@ -848,6 +906,8 @@ class Table:
     def _act(self) -> None:
         """Send whatever the local seat owes now; ask the player where the rules give a choice."""
         if self._hold or self._me is None or self.finished or self._me not in self._order:
+            return
+        if self._stop_at_deal is not None and self._deal_id >= self._stop_at_deal:
             return
         step = self._step()
         if not step.parallel and self.turn != self._me:

@@ -61,6 +61,8 @@ class TableScreen:
     ) -> None:
         self.view = view
         self.post_move = post_move
+        self.post_call: Callable[[Callable[[], None]], None] = lambda fn: fn()
+        """Runs a callable in trio's context (the front end sets it to its bridge)."""
         self.overlay: str | None = None  # "help", "last", "sheet", "deal_end" or "quit"
         self.deal_ends_seen = 0
         self.help_scroll = 0
@@ -117,6 +119,12 @@ class TableScreen:
         self.app.invalidate()
 
     def claim_redeal(self, claim: bool) -> None:
+        offer = self.view.offer
+        if offer is not None:  # y / n answer the question about a lost seat first
+            self.view.offer = None
+            self.post_call(lambda: offer.decision.answer(claim))
+            self.app.invalidate()
+            return
         if self.view.choice == "redeal":
             self.view.choice, self.view.status = None, ""
             self.post_move(mv.ClaimRedeal() if claim else mv.Ready())
@@ -444,6 +452,13 @@ class TableScreen:
 
     def _status(self) -> StyleAndTextTuples:
         view = self.view
+        if view.offer is not None:
+            return [
+                ("class:status", view.offer_question(view.offer) + " "),
+                ("class:button", _("[y] yes"), on_click(lambda: self.claim_redeal(True))),
+                ("", "  "),
+                ("class:button", _("[n] no"), on_click(lambda: self.claim_redeal(False))),
+            ]
         if view.choice == "redeal":
             return [
                 ("class:status", _("Your hand allows a re-deal:") + " "),

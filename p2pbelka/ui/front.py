@@ -49,6 +49,7 @@ class ScreenFrontEnd:
         self._moves_in, self._moves = trio.open_memory_channel[Move](math.inf)
         self.chat: Chat | None = None
         screen.post_move = self.post
+        screen.post_call = lambda fn: bridge.call_soon(fn)
 
     def post(self, move: Move) -> None:
         """Queue a move; safe to call from a prompt_toolkit callback."""

@@ -13,9 +13,11 @@ from typing import Any
 
 from p2pbelka.cards import Card, Suit
 from p2pbelka.peer.driver import Waiting
+from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
 from p2pbelka.rules import core
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import PlayCard
+from p2pbelka.table.segments import SeatChanged
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label, seat_name, suit_name, team_name
 
@@ -50,6 +52,7 @@ class TableView:
     selected: int = 0
     choice: str | None = None  # "play", "redeal" or "eggs" while the rules ask us
     asked: str | None = None  # the last question, until answered (the screen clears choice)
+    offer: SeatOffer | None = None  # a bot for a lost seat (or the seat back): y or n
     turn: int | None = None
     trick: TrickView | None = None
     last_trick: TrickView | None = None
@@ -234,6 +237,32 @@ class TableView:
         self.waiting_for = event.seats
         names = ", ".join(self.name(s) for s in event.seats)
         self.say(_("Waiting for {names}…").format(names=names))
+
+    def _on_SeatOffer(self, event: SeatOffer) -> None:
+        self.offer = event
+        self.say(self.offer_question(event))
+
+    def offer_question(self, event: SeatOffer) -> str:
+        if event.back:
+            return _("{name} is back. Hand the seat back from the next deal?").format(
+                name=event.bot
+            )
+        return _(
+            "{name} has been gone for {seconds} s. Seat a bot in their place from the next deal?"
+        ).format(name=event.name, seconds=round(event.seconds))
+
+    def _on_OfferClosed(self, event: OfferClosed) -> None:
+        self.offer = None
+        self.say(_("No bot for {name}: {why}").format(name=self.name(event.seat), why=event.why))
+
+    def _on_SeatChanged(self, event: SeatChanged) -> None:
+        self.offer = None
+        if event.back:
+            line = _("{name} has their seat back from deal {deal}.")
+            self.say(line.format(name=event.name, deal=event.from_deal))
+        else:
+            line = _("{name} takes the seat of {was} from deal {deal}.")
+            self.say(line.format(name=event.name, was=event.was_name, deal=event.from_deal))
 
     # -- helpers ------------------------------------------------------------------------
 
