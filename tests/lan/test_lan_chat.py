@@ -34,6 +34,7 @@ from p2pbelka.peer.lan import (
     join_game,
 )
 from p2pbelka.peer.mesh import Mesh
+from p2pbelka.peer.seatdrivers import Endpoint
 from p2pbelka.peer.text import TextFrontEnd
 from p2pbelka.protocol.chat import seal_chat
 from p2pbelka.table import events as ev
@@ -44,10 +45,17 @@ FLOOD_LINES = 300
 GARBAGE = 100
 
 
+def mesh_of(driver: PeerDriver) -> Mesh:
+    """The seat's mesh, under the endpoint that also feeds a bot seat run here."""
+    transport = driver.transport
+    mesh = transport.hub.mesh if isinstance(transport, Endpoint) else transport
+    assert isinstance(mesh, Mesh)
+    return mesh
+
+
 async def all_links_up(driver: PeerDriver) -> None:
     """Chat is not relayed: a line said before a link is up does not reach that seat."""
-    mesh = driver.transport
-    assert isinstance(mesh, Mesh)
+    mesh = mesh_of(driver)
     others = set(range(len(mesh.keys))) - {mesh.me}
     with trio.fail_after(60):
         while mesh.connected() != others:
@@ -88,8 +96,7 @@ class ChatBot(BotFrontEnd):
     def _flood(self, driver: PeerDriver) -> None:
         """What a peer that ignores its own limiter could send: all signed by its key."""
         assert self.chat is not None
-        mesh = driver.transport
-        assert isinstance(mesh, Mesh)
+        mesh = mesh_of(driver)
         game = self.chat.gate.game
         for n in range(FLOOD_LINES):
             mesh.send_chat(seal_chat(self.chat.signer, game, n + 1, f"spam {n}").raw)
