@@ -4,6 +4,7 @@ the lobby lines and the end-of-game report."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import resource
@@ -145,6 +146,9 @@ def prepare(args: argparse.Namespace, command: str, saved_bot: str | None = None
             Identity.rename(args.player)
         identity = Identity.load_or_create()
         level = bot_level(args.bot if args.bot is not None else saved_bot)
+        if level and args.bot is not None and not getattr(args, "player", None):
+            # a bot seat says what it is, not its owner's login (or "player")
+            identity = dataclasses.replace(identity, name=f"{level.capitalize()} bot")
         fe = front_end(level, args.quiet)
         fe.auto_approve = bool(getattr(args, "auto_approve", False))
     except (ValueError, IdentityError) as exc:
