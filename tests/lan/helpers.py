@@ -21,6 +21,9 @@ from types import TracebackType
 from typing import Any
 
 from p2pbelka.cli.main import main
+from p2pbelka.peer.driver import PeerDriver
+from p2pbelka.peer.mesh import Mesh
+from p2pbelka.peer.seatdrivers import Endpoint
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -150,3 +153,11 @@ def verify(path: Path) -> str:
 
 def bot_args(*extra: str) -> list[str]:
     return ["--bot", "random", "--quiet", "--stats", "--listen", "127.0.0.1", *extra]
+
+
+def mesh_of(driver: PeerDriver) -> Mesh:
+    """The seat's mesh, under the endpoint that also feeds a bot seat run here."""
+    transport = driver.transport
+    mesh = transport.hub.mesh if isinstance(transport, Endpoint) else transport
+    assert isinstance(mesh, Mesh)
+    return mesh
