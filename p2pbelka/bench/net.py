@@ -3,9 +3,10 @@
 Each peer is a separate ``p2pbelka host``/``join`` process with its own
 identity and config dir, so the figures include everything a real game pays:
 process scheduling (four peers share the cores), the handshakes, the mesh, the
-signatures and the deck, the transcript and secrets files.  Per deal: the wall
-time from the lot (or the previous deal's audit) to this deal's audit, and the
-bytes each peer sent (frames with their length prefix and tag).
+signatures and the deck, the transcript and secrets files, and the syncs to
+the disk before each send.  Per deal: the wall time from the lot (or the
+previous deal's audit) to this deal's audit, and the bytes each peer sent
+(frames with their length prefix and tag).
 """
 
 from __future__ import annotations
@@ -52,8 +53,10 @@ def _lobby_port(proc: subprocess.Popen[bytes], out: Path) -> int:
     raise RuntimeError("the host did not open its table")
 
 
-def one_game(root: Path) -> list[dict[str, Any]]:
+def one_game(root: Path, sync: bool = True) -> list[dict[str, Any]]:
     common = ["--bot", "random", "--quiet", "--stats", "--listen", "127.0.0.1", "--linger", "2"]
+    if not sync:
+        common.append("--no-sync")
     procs = []
     try:
         host = _spawn(root, "host", ["host", "--auto-approve", "--no-announce", *common])
@@ -83,10 +86,16 @@ def one_game(root: Path) -> list[dict[str, Any]]:
 
 
 def run(quick: bool = False) -> dict[str, object]:
+    """Games as peers play them by default (every envelope synced to the disk before
+    it is sent); the full run alternates them with games that do not sync, so the
+    difference of the medians is the cost of the syncs, measured in the same run."""
     games = 1 if quick else 3
     deal_ms: list[float] = []
+    unsynced_ms: list[float] = []
     bytes_per_deal: list[float] = []
     rss: list[int] = []
+    sync_ms: list[float] = []
+    syncs: list[float] = []
     deals = 0
     for _ in range(games):
         with tempfile.TemporaryDirectory() as tmp:
@@ -96,7 +105,12 @@ def run(quick: bool = False) -> dict[str, object]:
         deal_ms += host["deal_ms"]
         bytes_per_deal += [s["bytes_sent"] / s["deals"] for s in stats]
         rss += [s["maxrss_kib"] for s in stats]
-    return {
+        sync_ms += [s["sync_ms"] / s["deals"] for s in stats]
+        syncs += [s["syncs"] / s["deals"] for s in stats]
+        if not quick:
+            with tempfile.TemporaryDirectory() as tmp:
+                unsynced_ms += one_game(Path(tmp), sync=False)[0]["deal_ms"]
+    figures: dict[str, object] = {
         "games": games,
         "deals": deals,
         "ms_per_deal_mean": round(statistics.fmean(deal_ms), 1),
@@ -104,6 +118,15 @@ def run(quick: bool = False) -> dict[str, object]:
         "ms_per_deal_max": round(max(deal_ms), 1),
         "bytes_sent_per_peer_per_deal": round(statistics.fmean(bytes_per_deal)),
         "bytes_sent_per_peer_per_deal_max": round(max(bytes_per_deal)),
+        # each seat's envelopes are on the disk before they are sent: the syncs it
+        # waited for (one per step that signed), and the time they took
+        "fsyncs_per_peer_per_deal": round(statistics.fmean(syncs), 1),
+        "fsync_wait_ms_per_peer_per_deal": round(statistics.fmean(sync_ms), 1),
         "peak_rss_kib_per_peer_max": max(rss),
         "peak_rss_kib_per_peer_mean": round(statistics.fmean(rss)),
     }
+    if unsynced_ms:
+        unsynced = statistics.median(unsynced_ms)
+        figures["ms_per_deal_median_without_fsync"] = round(unsynced, 1)
+        figures["fsync_cost_ms_per_deal"] = round(statistics.median(deal_ms) - unsynced, 1)
+    return figures

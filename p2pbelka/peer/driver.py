@@ -11,6 +11,7 @@ what the table accepted (``take_accepted``) before anything else is done.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import Protocol, cast, runtime_checkable
 
@@ -23,6 +24,10 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.errors import MoveRefused
 from p2pbelka.table.moves import Move
 from p2pbelka.table.session import Table
+
+INLINE_SYNC_LIMIT = 0.01
+"""Seconds a sync of the signed journal may block the driver's task before later
+syncs go to a worker thread."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +43,14 @@ class TranscriptSink(Protocol):
 
 
 class SignedJournal(Protocol):
-    """Where a peer keeps what it signed before sending it.  When ``syncs`` (it waits
-    for the disk), the driver runs ``keep`` in a worker thread."""
+    """Where a peer keeps what it signed before sending it: ``keep`` writes (at once),
+    ``sync`` waits for the disk (the driver runs it in a worker thread when ``syncs``)."""
 
     syncs: bool
 
     def keep(self, envelopes: list[Envelope]) -> None: ...
+
+    def sync(self) -> None: ...
 
 
 class Transport(Protocol):
@@ -146,6 +153,7 @@ class PeerDriver:
         self.resend_after = resend_after
         self._sinks = [s for s in (transcript, front_end.transcript) if s is not None]
         self._journal = journal
+        self._sync_inline = True
         self._inbox_send, self._inbox = trio.open_memory_channel[Inbox](math.inf)
 
     async def submit(self, move: Move) -> None:
@@ -246,12 +254,12 @@ class PeerDriver:
                     sink.append(envelope)
             signed = self.table.take_signed()
             if signed and self._journal is not None:
-                # Durable before it leaves: a crash must never make us sign another
-                # envelope for the same place in our chain.
+                # Durable before it leaves, one sync for all this step signed: a crash,
+                # even a power cut, must never make us sign another envelope for the
+                # same place in our chain.
+                self._journal.keep(signed)
                 if self._journal.syncs:
-                    await trio.to_thread.run_sync(self._journal.keep, signed)
-                else:
-                    self._journal.keep(signed)
+                    await self._sync(self._journal)
             outgoing = self.table.take_outgoing()
             events = self.table.take_events()
             if not outgoing and not events:
@@ -265,6 +273,18 @@ class PeerDriver:
                 await self._let_out()
             for event in events:
                 await self.front_end.on_event(self, event)
+
+    async def _sync(self, journal: SignedJournal) -> None:
+        """Wait for the disk.  In this task while syncs are quick (a worker thread's
+        round trip cost more than the sync itself: a fifth of the LAN deal time);
+        in a worker thread from the first slow one on, so a slow disk never freezes
+        the screen or the links."""
+        if not self._sync_inline:
+            await trio.to_thread.run_sync(journal.sync)
+            return
+        started = time.perf_counter()
+        journal.sync()
+        self._sync_inline = time.perf_counter() - started < INLINE_SYNC_LIMIT
 
     async def _let_out(self) -> None:
         """Let the transport put the envelopes on the wire before the table works on."""

@@ -54,6 +54,7 @@ class NetOptions:
     catch_up: float = 3.0  # a resumed peer waits this long for the others' resends
     home: str | os.PathLike[str] | None = None  # the config dir (P2PBELKA_HOME by default)
     fresh_seeds: Callable[[], bytes] | None = None  # reproducible tests only
+    sync: bool = True  # what the seat signs is on the disk (fsync) before it is sent
     game_id: bytes | None = None  # the host's game id, reproducible games only
 
 
@@ -84,6 +85,7 @@ async def resume_game(
     play on.  ``OrderError`` if the saved transcript does not replay."""
     meta = store.load_meta()
     net = net or NetOptions()
+    store.syncs = store.syncs and net.sync
     if bytes.fromhex(meta.keys[meta.seat]) != identity.public_key:
         raise OrderError("this game was played with another identity")
     envelopes = store.saved_transcript()
@@ -224,6 +226,7 @@ async def play_seat(
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(mesh.run)
+            nursery.start_soon(store.keep_ahead)
             if resumed:
                 nursery.start_soon(_release_after_catch_up, driver, mesh, net.catch_up)
             await driver.run()
