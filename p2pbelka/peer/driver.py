@@ -58,8 +58,9 @@ class Transport(Protocol):
 
     async def broadcast(self, raw: bytes) -> None: ...
 
-    async def receive(self) -> bytes:
-        """The next envelope from any peer; raises trio.EndOfChannel when none can come."""
+    async def receive(self) -> bytes | Release:
+        """The next envelope from any peer (or ``Release``, from a transport that
+        fetched what a resumed table needed); trio.EndOfChannel when none can come."""
         ...
 
 
@@ -212,7 +213,8 @@ class PeerDriver:
             # Only other seats can be given up on; our own player may take its time.
             silent = now - quiet_since
             missing = tuple(s for s in self.table.missing() if s != self.table.me)
-            if not missing:
+            # A resumed seat waiting for its own envelopes to come back asks for them too.
+            if not missing and not self.table.short_of_own:
                 quiet_since = now
                 continue
             if recovering and now - asked_at >= self.resend_after:

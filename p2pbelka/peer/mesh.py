@@ -19,6 +19,7 @@ import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import trio
 
@@ -26,6 +27,7 @@ from p2pbelka.net.connection import SecureChannel, dial
 from p2pbelka.net.errors import NetError
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
+from p2pbelka.peer.driver import Release
 from p2pbelka.protocol.codec import MAX_FRAME
 
 log = logging.getLogger(__name__)
@@ -44,6 +46,12 @@ class _Link:
     queued: int = 0  # frames given to this link and not yet handed to the kernel
 
 
+class Source(Protocol):
+    """The table's ``envelopes_from``: what to answer a resend request with."""
+
+    def __call__(self, seat: int, seq: int, *, newest: bool = False) -> list[bytes]: ...
+
+
 class Mesh:
     """Channels to the other seats of one game; see the module docstring.
 
@@ -59,10 +67,11 @@ class Mesh:
         keys: list[bytes],
         peers: list[tuple[str, int]],
         *,
-        source: Callable[[int, int], list[bytes]],
+        source: Source,
         wants: Callable[[], list[int]],
         redial_backoff: float = 1.0,
         dial_all: bool = False,
+        hold: bool = False,
     ) -> None:
         self.identity = identity
         self.game_id = game_id
@@ -76,7 +85,10 @@ class Mesh:
         # to one seat are harmless (duplicates are dropped by the table).
         self.dial_all = dial_all
         self._links: dict[int, list[_Link]] = {s: [] for s in range(len(keys)) if s != me}
-        self._inbox_send, self._inbox = trio.open_memory_channel[bytes](math.inf)
+        self._inbox_send, self._inbox = trio.open_memory_channel[bytes | Release](math.inf)
+        # A resumed table signs nothing until every other seat has answered a resend:
+        # any of them may hold the last envelopes it sent before it stopped.
+        self._hold = hold
         self._done: set[int] = set()
         self._finished = False
         self._changed = trio.Event()
@@ -91,7 +103,9 @@ class Mesh:
             for link in links:
                 self._queue(link, raw)
 
-    async def receive(self) -> bytes:
+    async def receive(self) -> bytes | Release:
+        """The next envelope from any peer, or (once, with ``hold``) ``Release``: every
+        other seat has answered, and what they sent is before it in this stream."""
         return await self._inbox.receive()
 
     async def flushed(self, timeout: float = 0.05) -> None:
@@ -122,14 +136,6 @@ class Mesh:
     def authorize(self, key: bytes) -> bool:
         """For the listener: only the other seated players may connect."""
         return self.seat_of(key) is not None
-
-    async def caught_up(self, timeout: float) -> set[int]:
-        """Wait until every seat has answered a resend request on some link (or the
-        timeout passes); the seats that answered."""
-        with trio.move_on_after(timeout):
-            while self._answered() != set(self._links):
-                await self._changed.wait()
-        return self._answered()
 
     def _answered(self) -> set[int]:
         return {s for s, links in self._links.items() if any(lk.resent.is_set() for lk in links)}
@@ -238,12 +244,18 @@ class Mesh:
             return
         if isinstance(msg, lb.Resend):
             for seat, seq in enumerate(msg.start):
-                for raw in self._source(seat, seq):
+                # The asker's own chain ends with the newest we hold, even when the
+                # answer is cut: a resumed seat must learn how long its chain is.
+                for raw in self._source(seat, seq, newest=seat == link.seat):
                     self._queue(link, raw)
             self._queue(link, lb.encode_control(lb.Resent()))
         elif isinstance(msg, lb.Resent):
             link.resent.set()
             self._notify()
+            if self._hold and self._answered() == set(self._links):
+                self._hold = False
+                log.info("every seat has answered: this seat may sign again")
+                self._inbox_send.send_nowait(Release())
         elif isinstance(msg, lb.Done):
             self._done.add(link.seat)
             self._notify()

@@ -51,7 +51,6 @@ class NetOptions:
     give_up_after: float = 60.0
     resend_after: float = 1.0
     linger: float = 5.0
-    catch_up: float = 3.0  # a resumed peer waits this long for the others' resends
     home: str | os.PathLike[str] | None = None  # the config dir (P2PBELKA_HOME by default)
     fresh_seeds: Callable[[], bytes] | None = None  # reproducible tests only
     sync: bool = True  # what the seat signs is on the disk (fsync) before it is sent
@@ -88,15 +87,8 @@ async def resume_game(
     store.syncs = store.syncs and net.sync
     if bytes.fromhex(meta.keys[meta.seat]) != identity.public_key:
         raise OrderError("this game was played with another identity")
-    envelopes = store.saved_transcript()
+    table = resumed_table(signer_of(identity), store, net.fresh_seeds)
     writer = store.transcript_writer()
-    table = Table.resume(
-        signer_of(identity), envelopes, seed_source=store.seed_source(net.fresh_seeds)
-    )
-    # What we signed and sent before the crash stands: the table reuses each one when
-    # its turn comes, never signs another for the same place.
-    for envelope in store.saved_signed():
-        table.receive_envelope(envelope)
     if net.listen_port == 0:
         net.listen_port = meta.listen_port
         net.listen_host = meta.listen_host
@@ -126,6 +118,21 @@ async def resume_game(
         )
         nursery.cancel_scope.cancel()
     return result
+
+
+def resumed_table(
+    signer: Signer, store: GameStore, fresh: Callable[[], bytes] | None = None
+) -> Table:
+    """A seat's table rebuilt from its files: the transcript replayed (a tail that
+    cannot be read is moved aside), then what the seat signed and kept handed back.
+    The table is held: the others must first send back what the files lost, the
+    seat's own last envelopes above all (the mesh releases it; see ``Mesh``)."""
+    table = Table.resume(signer, store.saved_transcript(), seed_source=store.seed_source(fresh))
+    # What we signed before the crash stands: the table reuses each one when its turn
+    # comes, never signs another for the same place.
+    for envelope in store.saved_signed():
+        table.receive_envelope(envelope)
+    return table
 
 
 # --- play ----------------------------------------------------------------------------
@@ -211,6 +218,7 @@ async def play_seat(
         source=table.envelopes_from,
         wants=table.wants,
         dial_all=dial_all,
+        hold=resumed,
     )
     holder.mesh = mesh
     driver = PeerDriver(
@@ -227,8 +235,6 @@ async def play_seat(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(mesh.run)
             nursery.start_soon(store.keep_ahead)
-            if resumed:
-                nursery.start_soon(_release_after_catch_up, driver, mesh, net.catch_up)
             await driver.run()
             skip = {f.seat for f in table.faults}
             await mesh.linger(net.linger, skip)
@@ -248,11 +254,3 @@ async def play_seat(
         mesh.bytes_sent,
         mesh.frames_sent,
     )
-
-
-async def _release_after_catch_up(driver: PeerDriver, mesh: Mesh, timeout: float) -> None:
-    """A resumed seat speaks again once the others have sent back what it missed
-    (its own last envelopes included), or after ``timeout``."""
-    answered = await mesh.caught_up(timeout)
-    log.info("resumed: caught up from seats %s", sorted(answered))
-    await driver.release()
