@@ -66,6 +66,13 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
     net.add_argument("--give-up-after", type=float, default=60.0, help="end the game after S")
     net.add_argument("--linger", type=float, default=5.0, help="stay S for late peers at the end")
     net.add_argument(
+        "--decide-limit",
+        type=float,
+        default=900.0,
+        metavar="S",
+        help="end the game when a connected player has not moved for S",
+    )
+    net.add_argument(
         "--no-sync",
         action="store_true",
         help="send without waiting for the disk (after a power cut this seat may have to"
@@ -85,6 +92,7 @@ def net_options(args: argparse.Namespace) -> NetOptions:
         pause_after=args.pause_after,
         give_up_after=args.give_up_after,
         linger=args.linger,
+        decide_limit=args.decide_limit,
         sync=not args.no_sync,
     )
     if args.ipv6:

@@ -25,6 +25,8 @@ from p2pbelka.table.errors import MoveRefused
 from p2pbelka.table.moves import Move
 from p2pbelka.table.session import Table
 
+MAX_RESEND_INTERVAL = 8.0
+"""Seconds between resend requests at most, while asking brings nothing back."""
 INLINE_SYNC_LIMIT = 0.01
 """Seconds a sync of the signed journal may block the driver's task before later
 syncs go to a worker thread."""
@@ -143,6 +145,7 @@ class PeerDriver:
         pause_after: float = 10.0,
         give_up_after: float = 60.0,
         resend_after: float = 1.0,
+        decide_limit: float = 900.0,
         transcript: TranscriptSink | None = None,
         journal: SignedJournal | None = None,
     ) -> None:
@@ -155,6 +158,8 @@ class PeerDriver:
         self._sinks = [s for s in (transcript, front_end.transcript) if s is not None]
         self._journal = journal
         self._sync_inline = True
+        self.decide_limit = decide_limit
+        self._refused: set[int] = set()  # seats that sent refused envelopes since progress
         self._inbox_send, self._inbox = trio.open_memory_channel[Inbox](math.inf)
 
     async def submit(self, move: Move) -> None:
@@ -189,6 +194,7 @@ class PeerDriver:
         # frame: a peer that sends junk or duplicates must not keep the table waiting.
         progress = self._progress()
         quiet_since = asked_at = trio.current_time()
+        ask_every = self.resend_after  # doubles while asking brings nothing
         paused = False
         tick = min(self.pause_after, self.resend_after, 1.0)
         next_check = quiet_since + tick
@@ -204,6 +210,8 @@ class PeerDriver:
             now = trio.current_time()
             if self._progress() != progress:
                 progress, quiet_since, asked_at = self._progress(), now, now
+                ask_every = self.resend_after
+                self._refused.clear()
                 if paused:
                     paused = False
                     await self.front_end.on_event(self, Resumed())
@@ -214,28 +222,53 @@ class PeerDriver:
             silent = now - quiet_since
             missing = tuple(s for s in self.table.missing() if s != self.table.me)
             # A resumed seat waiting for its own envelopes to come back asks for them too.
-            if not missing and not self.table.short_of_own:
+            own = self.table.held or self.table.short_of_own
+            if not missing and not own:
                 quiet_since = now
                 continue
-            if recovering and now - asked_at >= self.resend_after:
-                asked_at = now
+            if recovering and now - asked_at >= ask_every:
+                # Backing off: after an outage the answers to one request are enough.
+                asked_at, ask_every = now, min(ask_every * 2, MAX_RESEND_INTERVAL)
                 await cast(Recovering, self.transport).ask_resend(self.table.wants())
-            gone = [s for s in missing if not self._may_be_deciding(s)]
-            if gone and silent >= self.give_up_after:
-                self.table.abandon(gone, f"went silent for {silent:.0f} s")
+            gone = [s for s in missing if not self._may_be_deciding(s, silent)]
+            if silent >= self.give_up_after and (gone or not missing):
+                self._give_up(gone, silent)
             elif not paused and silent >= self.pause_after:
                 paused = True
                 await self.front_end.on_event(self, Waiting(missing, silent))
             await self._flush()
 
-    def _may_be_deciding(self, seat: int) -> bool:
+    def _may_be_deciding(self, seat: int, silent: float) -> bool:
         """A person choosing a card (or a re-deal, or the eggs) may take minutes: a seat
-        that owes such a choice is never given up on while its connection is alive."""
-        if not self.table.awaiting_player():
+        that owes such a choice is not given up on while its connection is alive, it
+        sent nothing that was refused, and ``decide_limit`` has not passed."""
+        if not self.table.awaiting_player() or seat in self._refused:
+            return False
+        if silent >= self.decide_limit:
             return False
         if isinstance(self.transport, Connected):
             return seat in self.transport.connected()
         return True
+
+    def _give_up(self, gone: list[int], silent: float) -> None:
+        """End a game that cannot go on, naming why: every game ends."""
+        me = self.table.me
+        if not gone and me is not None:
+            # Held, or short of its own chain: the others never sent back what this
+            # seat signed before it stopped, and it will not risk signing twice.
+            reachable = (
+                self.transport.connected() if isinstance(self.transport, Connected) else set()
+            )
+            others = [s for s in range(self.table.n_seats) if s != me and s not in reachable]
+            self.table.abandon(
+                [me, *others],
+                f"could not get back from the others, in {silent:.0f} s, what this seat"
+                " signed before it stopped (it signs nothing rather than risk signing twice)",
+            )
+        elif any(s in self._refused for s in gone):
+            self.table.abandon(gone, f"sent only envelopes that were refused for {silent:.0f} s")
+        else:
+            self.table.abandon(gone, f"went silent for {silent:.0f} s")
 
     async def _apply(self, item: Inbox) -> None:
         if isinstance(item, bytes):
@@ -274,6 +307,8 @@ class PeerDriver:
             if outgoing and self.table.deferred:
                 await self._let_out()
             for event in events:
+                if isinstance(event, ev.Rejected) and event.seat is not None:
+                    self._refused.add(event.seat)
                 await self.front_end.on_event(self, event)
 
     async def _sync(self, journal: SignedJournal) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -35,6 +36,11 @@ log = logging.getLogger(__name__)
 MAX_MESH_FRAME = MAX_FRAME + 1024
 """Channel frame limit during play: one envelope (64 KiB) plus the AEAD tag, with room."""
 FRAME_OVERHEAD = 4 + 16  # length prefix + AEAD tag
+FLAPS = 3
+"""Links to one seat that may fail within ``FLAP_WINDOW`` seconds before the seat no
+longer counts as connected (a peer that keeps reconnecting and failing is not one
+deciding at its leisure: it can be given up on)."""
+FLAP_WINDOW = 60.0
 
 
 @dataclass
@@ -90,6 +96,7 @@ class Mesh:
         # any of them may hold the last envelopes it sent before it stopped.
         self._hold = hold
         self._done: set[int] = set()
+        self._failed: dict[int, deque[float]] = {s: deque(maxlen=FLAPS) for s in self._links}
         self._finished = False
         self._changed = trio.Event()
         self.bytes_sent = 0
@@ -131,7 +138,12 @@ class Mesh:
         return self.keys.index(key)
 
     def connected(self) -> set[int]:
-        return {seat for seat, links in self._links.items() if links}
+        """Seats with a live link, but for those whose links keep failing."""
+        return {seat for seat, links in self._links.items() if links and not self._flapping(seat)}
+
+    def _flapping(self, seat: int) -> bool:
+        failed = self._failed[seat]
+        return len(failed) == FLAPS and trio.current_time() - failed[0] < FLAP_WINDOW
 
     def authorize(self, key: bytes) -> bool:
         """For the listener: only the other seated players may connect."""
@@ -203,6 +215,7 @@ class Mesh:
                 nursery.cancel_scope.cancel()
         finally:
             self._links[seat].remove(link)
+            self._failed[seat].append(trio.current_time())
             self._notify()
             with trio.CancelScope(shield=True):
                 await channel.aclose()

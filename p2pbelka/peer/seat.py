@@ -50,6 +50,7 @@ class NetOptions:
     pause_after: float = 10.0
     give_up_after: float = 60.0
     resend_after: float = 1.0
+    decide_limit: float = 900.0  # a player who has not moved for this long is given up on
     linger: float = 5.0
     home: str | os.PathLike[str] | None = None  # the config dir (P2PBELKA_HOME by default)
     fresh_seeds: Callable[[], bytes] | None = None  # reproducible tests only
@@ -228,6 +229,7 @@ async def play_seat(
         pause_after=net.pause_after,
         give_up_after=net.give_up_after,
         resend_after=net.resend_after,
+        decide_limit=net.decide_limit,
         transcript=writer,
         journal=store,
     )
@@ -243,7 +245,9 @@ async def play_seat(
         writer.close()
         store.close()
     if table.finished:
-        store.mark_finished()
+        # Why it ended, in the saved game too: a seat that could not sign has no
+        # dispute of its own in the transcript.
+        store.mark_finished("; ".join(str(f) for f in table.faults if f.fatal))
     return GameResult(
         meta.seat,
         game_id,

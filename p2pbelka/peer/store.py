@@ -58,6 +58,7 @@ class GameMeta:
     table_name: str = ""
     started: float = 0.0
     finished: bool = False
+    ended: str = ""  # why the game was aborted, if it was
 
 
 class GameStore:
@@ -132,9 +133,11 @@ class GameStore:
         data["peers"] = [(str(h), int(p)) for h, p in data["peers"]]
         return GameMeta(**data)
 
-    def mark_finished(self) -> None:
+    def mark_finished(self, why: str = "") -> None:
+        """The game is over (or aborted, ``why``): ``resume`` no longer offers it."""
         meta = self.load_meta()
         meta.finished = True
+        meta.ended = why
         self.save_meta(meta)
 
     # -- secrets -----------------------------------------------------------------
