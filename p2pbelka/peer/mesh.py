@@ -41,6 +41,13 @@ FLAPS = 3
 longer counts as connected (a peer that keeps reconnecting and failing is not one
 deciding at its leisure: it can be given up on)."""
 FLAP_WINDOW = 60.0
+LINK_SILENCE = 10.0
+"""Seconds a link may stay silent while our resend request on it is unanswered: then
+it is taken for dead (its cable is out; TCP would wait minutes) and closed, and the
+higher seat dials again, so the game goes on as soon as the network is back."""
+MAX_ANSWER_BACKLOG = 1024
+"""Frames queued on a link beyond which a resend request gets no envelopes (only
+``resent``): the asker will ask again once the backlog has drained."""
 
 
 @dataclass
@@ -50,6 +57,8 @@ class _Link:
     outbox: trio.MemorySendChannel[bytes]
     resent: trio.Event = field(default_factory=trio.Event)
     queued: int = 0  # frames given to this link and not yet handed to the kernel
+    asked_at: float | None = None  # our resend request not answered yet, sent then
+    heard_at: float = field(default_factory=trio.current_time)  # the last frame in
 
 
 class Source(Protocol):
@@ -125,10 +134,18 @@ class Mesh:
     async def ask_resend(self, wants: list[int]) -> None:
         """Ask every connected peer for what the table still lacks (the driver calls
         this when the table has waited a while: a relay may hold it)."""
-        request = lb.encode_control(lb.Resend(tuple(wants)))
         for links in self._links.values():
             for link in links:
-                self._queue(link, request)
+                self._ask(link, wants)
+
+    def _ask(self, link: _Link, wants: list[int]) -> None:
+        """One request at a time on a link: while one is unanswered, later ones are
+        merged into it (after an outage a pile of stale requests would each bring
+        the same envelopes back, and more)."""
+        if link.asked_at is not None:
+            return
+        link.asked_at = trio.current_time()
+        self._queue(link, lb.encode_control(lb.Resend(tuple(wants))))
 
     # -- state ---------------------------------------------------------------------
 
@@ -206,9 +223,10 @@ class Mesh:
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._send_loop, link, queue, nursery.cancel_scope)
+                nursery.start_soon(self._watch, link, nursery.cancel_scope)
                 wants = self._wants()
                 if wants:
-                    self._queue(link, lb.encode_control(lb.Resend(tuple(wants))))
+                    self._ask(link, wants)
                 if self._finished:
                     self._queue(link, lb.encode_control(lb.Done()))
                 await self._receive_loop(link)
@@ -220,6 +238,19 @@ class Mesh:
             with trio.CancelScope(shield=True):
                 await channel.aclose()
             log.info("link to seat %d down: %s", seat, channel.close_reason)
+
+    async def _watch(self, link: _Link, scope: trio.CancelScope) -> None:
+        """Close the link once it is silent while a request on it waits for an answer."""
+        while True:
+            await trio.sleep(1.0)
+            now = trio.current_time()
+            asked = link.asked_at
+            if asked is not None and min(now - asked, now - link.heard_at) >= LINK_SILENCE:
+                log.warning(
+                    "seat %d: no answer for %.0f s, the link is dead", link.seat, now - asked
+                )
+                scope.cancel()
+                return
 
     async def _send_loop(
         self, link: _Link, queue: trio.MemoryReceiveChannel[bytes], scope: trio.CancelScope
@@ -244,6 +275,7 @@ class Mesh:
             log.warning("link to seat %d dropped: %s: %s", link.seat, type(exc).__name__, exc)
 
     def _take(self, link: _Link, payload: bytes) -> None:
+        link.heard_at = trio.current_time()
         if lb.is_envelope(payload):
             if len(payload) > MAX_FRAME:
                 self._drop(link, f"an envelope of {len(payload)} bytes")
@@ -256,6 +288,9 @@ class Mesh:
             self._drop(link, str(exc))
             return
         if isinstance(msg, lb.Resend):
+            if link.queued > MAX_ANSWER_BACKLOG:
+                self._queue(link, lb.encode_control(lb.Resent()))
+                return
             for seat, seq in enumerate(msg.start):
                 # The asker's own chain ends with the newest we hold, even when the
                 # answer is cut: a resumed seat must learn how long its chain is.
@@ -263,6 +298,7 @@ class Mesh:
                     self._queue(link, raw)
             self._queue(link, lb.encode_control(lb.Resent()))
         elif isinstance(msg, lb.Resent):
+            link.asked_at = None
             link.resent.set()
             self._notify()
             if self._hold and self._answered() == set(self._links):
