@@ -21,7 +21,8 @@ from dataclasses import replace
 
 from p2pbelka.bots.knowledge import Seen, seen_from
 from p2pbelka.bots.policy import choose, legal
-from p2pbelka.bots.sampler import sample_hands, weighted_samples
+from p2pbelka.bots.reading import Reading
+from p2pbelka.bots.sampler import Shares, sample_hands, weighted_samples
 from p2pbelka.bots.solver import TT, distinct_moves, playout, solve, step
 from p2pbelka.bots.utility import (
     after_deal,
@@ -79,6 +80,7 @@ class StrongBot:
         self.pool = pool
         self.exact_cards = exact_cards
         self._values: tuple[object, Callable[[int], float]] | None = None
+        self._readings: dict[int, Reading] = {}
 
     @classmethod
     def thinking(cls, think: int, seed: int | None = None) -> StrongBot:
@@ -93,7 +95,10 @@ class StrongBot:
         if deal is None:
             raise ValueError("no deal in progress")
         seen = seen_from(deal, seat)
-        return CARDS[self.choose(seen, game.options, self._deal_values(game, seat & 1))]
+        reading = self._readings.setdefault(seat, Reading(seat))
+        reading.update(game)
+        value = self._deal_values(game, seat & 1)
+        return CARDS[self.choose(seen, game.options, value, reading.shares())]
 
     def _deal_values(self, game: GameState, team: int) -> Callable[[int], float]:
         """The game-aware value of each result of this deal, kept for the deal's decisions."""
@@ -103,13 +108,19 @@ class StrongBot:
         return self._values[1]
 
     def choose(
-        self, seen: Seen, options: Options, value: Callable[[int], float] | None = None
+        self,
+        seen: Seen,
+        options: Options,
+        value: Callable[[int], float] | None = None,
+        shares: list[Shares] | None = None,
     ) -> int:
         """The card to play, from the seat's knowledge only.
 
         ``value``: game-point equivalents of the team's card points at the end of
         the deal (:func:`~p2pbelka.bots.utility.deal_values`); without one, as
-        at 0:0 (:func:`~p2pbelka.bots.utility.fresh_deal_values`).
+        at 0:0 (:func:`~p2pbelka.bots.utility.fresh_deal_values`).  ``shares``:
+        per seat, the player types read in the game's earlier deals
+        (:class:`~p2pbelka.bots.reading.Reading`); without them, the prior.
         """
         trump = seen.trump
         blockers = seen.others
@@ -129,7 +140,7 @@ class StrongBot:
         samples, stop = self.samples, self.solve_cards
         if seen.hand.bit_count() <= self.exact_cards:
             samples, stop = min(samples, max(EXACT_SAMPLES, samples // 4)), 8
-        for hands in weighted_samples(seen, self.rng, samples, self.pool * samples):
+        for hands in weighted_samples(seen, self.rng, samples, self.pool * samples, shares):
             for i, card in enumerate(moves):
                 h = list(hands)
                 s = _scratch(seen)
