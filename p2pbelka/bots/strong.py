@@ -56,7 +56,20 @@ THINK: dict[int, tuple[int, int, int, int]] = {
     2: (80, 3, 4, 4),
     3: (120, 3, 4, 5),
 }
-"""``--think`` levels: (samples, solve_cards, pool, exact_cards); 1 is the ``strong`` budget."""
+"""``--think`` levels: (samples, solve_cards, pool, exact_cards); 1 is the ``strong`` budget.
+Levels above 3 keep level 3's exact search and add 40 deals a level."""
+MAX_THINK = 8
+"""The highest think level: 320 deals a decision, seconds each."""
+
+
+def think_budget(think: int) -> tuple[int, int, int, int]:
+    """(samples, solve_cards, pool, exact_cards) at ``--think`` level ``think``."""
+    if not 1 <= think <= MAX_THINK:
+        raise ValueError(f"think level {think} (expected 1 to {MAX_THINK})")
+    if think in THINK:
+        return THINK[think]
+    _, solve_cards, pool, exact = THINK[max(THINK)]
+    return (SAMPLES * think, solve_cards, pool, exact)
 
 
 def _scratch(seen: Seen) -> Seen:
@@ -84,10 +97,8 @@ class StrongBot:
 
     @classmethod
     def thinking(cls, think: int, seed: int | None = None) -> StrongBot:
-        """The bot at ``--think`` level ``think`` (1 to 3; higher is slower and stronger)."""
-        if think not in THINK:
-            raise ValueError(f"think level {think} (expected one of {', '.join(map(str, THINK))})")
-        samples, solve_cards, pool, exact = THINK[think]
+        """The bot at ``--think`` level ``think`` (1 to :data:`MAX_THINK`): slower, stronger."""
+        samples, solve_cards, pool, exact = think_budget(think)
         return cls(seed, samples=samples, solve_cards=solve_cards, pool=pool, exact_cards=exact)
 
     def play(self, game: GameState, seat: int) -> Card:
