@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import random
 
 import pytest
@@ -164,3 +165,10 @@ def test_think_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--a", "strong:x", "--b", "rules"]) == 2
     assert "strong:N" in capsys.readouterr().err
     assert main(["bench", "model", "--think", "2"]) == 2
+
+
+def test_bench_bots_times_a_think_level(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "bots", "--quick", "--think", "2", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["strong:2_decisions"] > 0 and "strong+_decisions" not in figures
+    assert main(["bench", "bots", "--think", "0"]) == 2
