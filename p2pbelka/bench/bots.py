@@ -4,7 +4,8 @@ The bots of one team play whole deals against the ``heuristic`` level from
 their views, as at a table, and every decision is timed.  Figures per level:
 median, 99th percentile and maximum in milliseconds, over all decisions and
 over the decisions with a real choice (two or more cards that play
-differently; the others are answered without search).
+differently; the others are answered without search).  Levels: heuristic,
+strong, and ``strong+`` -- or, with ``--think N``, ``strong:N``.
 
 ``--game belot``: one bot of the level per deal (its seat rotating) plays
 3-player Belot deals against two ``heuristic`` bots, from its view, and every
@@ -22,7 +23,7 @@ import random
 import time
 from dataclasses import replace
 
-from p2pbelka.bots.base import make_bot
+from p2pbelka.bots.base import make_bot, with_think
 from p2pbelka.bots.belot.base import BelotBot
 from p2pbelka.bots.knowledge import seen_from
 from p2pbelka.bots.policy import legal
@@ -163,11 +164,14 @@ def run_belot(quick: bool) -> dict[str, object]:
     return figures
 
 
-def run(quick: bool = False, game: str = "belka") -> dict[str, object]:
+def run(quick: bool = False, game: str = "belka", think: int | None = None) -> dict[str, object]:
+    """``think``: time ``strong:N`` (``--think N``) in place of ``strong+``."""
     if game == "belot":
         return run_belot(quick)
     figures: dict[str, object] = {}
     figures.update(time_level("heuristic", 5 if quick else 100))
     figures.update(time_level("strong", 2 if quick else 60))
-    figures.update(time_level("strong+", 1 if quick else 10))
+    slow = "strong+" if think is None else with_think("strong", think)
+    if slow != "strong":
+        figures.update(time_level(slow, 1 if quick else 10))
     return figures

@@ -204,7 +204,7 @@ def bench_levels() -> list[str]:
 
 
 def bench_bot(level: str, seed: int | None = None) -> Bot:
-    """A registered level or a sparring partner, by name."""
+    """A registered level (``strong:N`` too) or a sparring partner, by name."""
     factory = SPARRING.get(level)
     if factory is None:
         return make_bot(level, seed)

@@ -9,8 +9,9 @@ sees it* (``GameState`` whose current deal has every other hand unknown):
 
 ``make_bot(level, seed)`` builds one by name: ``random``, ``heuristic`` (a club
 player's rules of thumb), ``strong`` (search over the hidden cards, valued in
-the game it is played in) or ``strong+`` (the same, thinking longer); see
-docs/bots.md.  ``p2pbelka tournament`` measures one level against another.
+the game it is played in), ``strong:N`` (the same thinking N times as long,
+``--think N``) or ``strong+`` (``strong:3``); see docs/bots.md.
+``p2pbelka tournament`` measures one level against another.
 
 Belot (2 or 3 players) has its own interface and levels in
 :mod:`p2pbelka.bots.belot` (``make_belot_bot``, ``decide``).

@@ -29,6 +29,8 @@ PLAYER_TYPES: tuple[tuple[float, float], ...] = ((0.5, 0.97), (0.5, 0.73))
 player much like the heuristic (allowed a slip in thirty), and the other bots
 measured by ``p2pbelka bench model`` (rule-based 0.77, plain Monte-Carlo 0.69,
 strong 0.74)."""
+PRIOR: tuple[float, ...] = tuple(share for share, _ in PLAYER_TYPES)
+"""The type shares of a seat not read yet."""
 DECLINED = 0.35
 """How much less likely a deal is for each other hand in it that could have asked for a
 re-deal: the share of such hands that did not ask, across the bots (``bench model``)."""
@@ -129,7 +131,13 @@ def surprises_by_seat(seen: Seen, hands: list[int]) -> tuple[list[int], list[int
     return missed, plays
 
 
-def likelihood(seen: Seen, hands: list[int]) -> float:
+Shares = tuple[float, ...]
+"""Per seat: the weight of each of :data:`PLAYER_TYPES` (they sum to 1)."""
+
+
+def likelihood(
+    seen: Seen, hands: list[int], shares: list[Shares] | tuple[Shares, ...] | None = None
+) -> float:
     """How well a guess of the hidden hands explains the play so far (relative weight).
 
     Each other seat is read as a mixture (:data:`PLAYER_TYPES`): a player who
@@ -139,15 +147,19 @@ def likelihood(seen: Seen, hands: list[int]) -> float:
     as such and one who does not is not held to it.  Each other hand that
     could have asked for a re-deal (nobody did: the deal is being played)
     multiplies the weight by :data:`DECLINED`.
+
+    ``shares``: per seat, the weight of each player type as read so far in the
+    game (:mod:`p2pbelka.bots.reading`); without them, the calibrated prior.
     """
     missed, plays = surprises_by_seat(seen, hands)
     weight = 1.0
     for seat in range(4):
         if plays[seat]:
             m, k = plays[seat] - missed[seat], missed[seat]
+            mix = shares[seat] if shares is not None else PRIOR
             weight *= sum(
                 share * (agree / AGREE_GUESS) ** m * ((1 - agree) / (1 - AGREE_GUESS)) ** k
-                for share, agree in PLAYER_TYPES
+                for share, (_, agree) in zip(mix, PLAYER_TYPES, strict=True)
             )
     for seat in range(4):
         if seat != seen.seat:
@@ -160,7 +172,13 @@ def likelihood(seen: Seen, hands: list[int]) -> float:
     return weight
 
 
-def weighted_samples(seen: Seen, rng: random.Random, n: int, pool: int) -> list[list[int]]:
+def weighted_samples(
+    seen: Seen,
+    rng: random.Random,
+    n: int,
+    pool: int,
+    shares: list[Shares] | tuple[Shares, ...] | None = None,
+) -> list[list[int]]:
     """``n`` deals out of ``pool`` consistent ones, favouring those that explain the play.
 
     Each deal is weighed by :func:`likelihood` (how well it explains the
@@ -172,7 +190,7 @@ def weighted_samples(seen: Seen, rng: random.Random, n: int, pool: int) -> list[
     keyed: list[tuple[float, list[int]]] = []
     for _ in range(pool):
         hands = sample_hands(seen, rng)
-        weight = likelihood(seen, hands)
+        weight = likelihood(seen, hands, shares)
         keyed.append((rng.random() ** (1.0 / weight), hands))
     keyed.sort(key=lambda kh: -kh[0])
     return [hands for _, hands in keyed[:n]]

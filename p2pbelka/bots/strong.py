@@ -21,7 +21,8 @@ from dataclasses import replace
 
 from p2pbelka.bots.knowledge import Seen, seen_from
 from p2pbelka.bots.policy import choose, legal
-from p2pbelka.bots.sampler import sample_hands, weighted_samples
+from p2pbelka.bots.reading import Reading
+from p2pbelka.bots.sampler import Shares, sample_hands, weighted_samples
 from p2pbelka.bots.solver import TT, distinct_moves, playout, solve, step
 from p2pbelka.bots.utility import (
     after_deal,
@@ -55,7 +56,20 @@ THINK: dict[int, tuple[int, int, int, int]] = {
     2: (80, 3, 4, 4),
     3: (120, 3, 4, 5),
 }
-"""``--think`` levels: (samples, solve_cards, pool, exact_cards); 1 is the ``strong`` budget."""
+"""``--think`` levels: (samples, solve_cards, pool, exact_cards); 1 is the ``strong`` budget.
+Levels above 3 keep level 3's exact search and add 40 deals a level."""
+MAX_THINK = 8
+"""The highest think level: 320 deals a decision, seconds each."""
+
+
+def think_budget(think: int) -> tuple[int, int, int, int]:
+    """(samples, solve_cards, pool, exact_cards) at ``--think`` level ``think``."""
+    if not 1 <= think <= MAX_THINK:
+        raise ValueError(f"think level {think} (expected 1 to {MAX_THINK})")
+    if think in THINK:
+        return THINK[think]
+    _, solve_cards, pool, exact = THINK[max(THINK)]
+    return (SAMPLES * think, solve_cards, pool, exact)
 
 
 def _scratch(seen: Seen) -> Seen:
@@ -79,13 +93,12 @@ class StrongBot:
         self.pool = pool
         self.exact_cards = exact_cards
         self._values: tuple[object, Callable[[int], float]] | None = None
+        self._readings: dict[int, Reading] = {}
 
     @classmethod
     def thinking(cls, think: int, seed: int | None = None) -> StrongBot:
-        """The bot at ``--think`` level ``think`` (1 to 3; higher is slower and stronger)."""
-        if think not in THINK:
-            raise ValueError(f"think level {think} (expected one of {', '.join(map(str, THINK))})")
-        samples, solve_cards, pool, exact = THINK[think]
+        """The bot at ``--think`` level ``think`` (1 to :data:`MAX_THINK`): slower, stronger."""
+        samples, solve_cards, pool, exact = think_budget(think)
         return cls(seed, samples=samples, solve_cards=solve_cards, pool=pool, exact_cards=exact)
 
     def play(self, game: GameState, seat: int) -> Card:
@@ -93,7 +106,10 @@ class StrongBot:
         if deal is None:
             raise ValueError("no deal in progress")
         seen = seen_from(deal, seat)
-        return CARDS[self.choose(seen, game.options, self._deal_values(game, seat & 1))]
+        reading = self._readings.setdefault(seat, Reading(seat))
+        reading.update(game)
+        value = self._deal_values(game, seat & 1)
+        return CARDS[self.choose(seen, game.options, value, reading.shares())]
 
     def _deal_values(self, game: GameState, team: int) -> Callable[[int], float]:
         """The game-aware value of each result of this deal, kept for the deal's decisions."""
@@ -103,13 +119,19 @@ class StrongBot:
         return self._values[1]
 
     def choose(
-        self, seen: Seen, options: Options, value: Callable[[int], float] | None = None
+        self,
+        seen: Seen,
+        options: Options,
+        value: Callable[[int], float] | None = None,
+        shares: list[Shares] | None = None,
     ) -> int:
         """The card to play, from the seat's knowledge only.
 
         ``value``: game-point equivalents of the team's card points at the end of
         the deal (:func:`~p2pbelka.bots.utility.deal_values`); without one, as
-        at 0:0 (:func:`~p2pbelka.bots.utility.fresh_deal_values`).
+        at 0:0 (:func:`~p2pbelka.bots.utility.fresh_deal_values`).  ``shares``:
+        per seat, the player types read in the game's earlier deals
+        (:class:`~p2pbelka.bots.reading.Reading`); without them, the prior.
         """
         trump = seen.trump
         blockers = seen.others
@@ -129,7 +151,7 @@ class StrongBot:
         samples, stop = self.samples, self.solve_cards
         if seen.hand.bit_count() <= self.exact_cards:
             samples, stop = min(samples, max(EXACT_SAMPLES, samples // 4)), 8
-        for hands in weighted_samples(seen, self.rng, samples, self.pool * samples):
+        for hands in weighted_samples(seen, self.rng, samples, self.pool * samples, shares):
             for i, card in enumerate(moves):
                 h = list(hands)
                 s = _scratch(seen)

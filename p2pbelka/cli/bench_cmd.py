@@ -27,6 +27,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--game", choices=("belka", "belot"), default="belka", help="which game (default belka)"
     )
     parser.add_argument(
+        "--think",
+        type=int,
+        default=None,
+        metavar="N",
+        help="bench bots: time the strong level at think level N (1-8) in place of strong+",
+    )
+    parser.add_argument(
         "--players", type=int, default=None, help="seats: Belka 4; Belot 2 or 3 (default 3)"
     )
 
@@ -51,6 +58,16 @@ def run(args: argparse.Namespace) -> int:
         if "players" not in inspect.signature(module.run).parameters:
             print(f"bench {args.topic}: measures no other number of players", file=sys.stderr)
             return 2
+    if args.think is not None:
+        if "think" not in inspect.signature(module.run).parameters:
+            print(f"bench {args.topic}: --think is for bench bots", file=sys.stderr)
+            return 2
+        from p2pbelka.bots.base import MAX_THINK
+
+        if not 1 <= args.think <= MAX_THINK:
+            print(f"bench {args.topic}: --think expects 1 to {MAX_THINK}", file=sys.stderr)
+            return 2
+        options["think"] = args.think
     figures: dict[str, object] = module.run(**options)
     if args.json:
         print(json.dumps(figures, indent=2))

@@ -32,6 +32,13 @@ def add_player_arguments(parser: argparse.ArgumentParser) -> None:
         help="a bot plays this seat (heuristic if available, else random; or name a level)",
     )
     parser.add_argument(
+        "--think",
+        type=int,
+        default=None,
+        metavar="N",
+        help="a strong bot thinks N times as long (1-8): slower, stronger",
+    )
+    parser.add_argument(
         "--text",
         action="store_true",
         help="plain text, a line per event (the default when not at a terminal, or for a bot)",
@@ -161,9 +168,13 @@ def prepare(args: argparse.Namespace, command: str, saved_bot: str | None = None
             Identity.rename(args.player)
         identity = Identity.load_or_create()
         level = bot_level(args.bot if args.bot is not None else saved_bot)
+        if level and getattr(args, "think", None) is not None:
+            from p2pbelka.bots.base import with_think
+
+            level = with_think(level, args.think)
         if level and args.bot is not None and not getattr(args, "player", None):
             # a bot seat says what it is, not its owner's login (or "player")
-            identity = dataclasses.replace(identity, name=f"{level.capitalize()} bot")
+            identity = dataclasses.replace(identity, name=f"{level.split(':')[0].capitalize()} bot")
         fe = front_end(level, args.quiet)
         fe.auto_approve = bool(getattr(args, "auto_approve", False))
     except (ValueError, IdentityError) as exc:

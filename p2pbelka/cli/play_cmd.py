@@ -30,6 +30,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " default heuristic)",
     )
     parser.add_argument(
+        "--think",
+        type=int,
+        default=None,
+        metavar="N",
+        help="strong bots think N times as long (1-8): slower, stronger",
+    )
+    parser.add_argument(
         "--bots",
         default=None,
         metavar="L1,L2,L3",
@@ -73,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """The play configuration the arguments ask for; ``ValueError`` says what is wrong."""
-    from p2pbelka.bots.base import BELOT_BOT_LEVELS, BOT_LEVELS
+    from p2pbelka.bots.base import BELOT_BOT_LEVELS, BOT_LEVELS, is_level, with_think
     from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
     from p2pbelka.net.identity import clean_name
     from p2pbelka.table.games import track_class
@@ -91,8 +98,12 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     levels = args.bots.split(",") if args.bots else [level] * bots
     if len(levels) != bots:
         raise ValueError(f"--bots expects {bots} levels, got {len(levels)}")
+    if args.game == "belka":
+        levels = [with_think(name, args.think) for name in levels]
+    elif args.think is not None:
+        raise ValueError("--think is for Belka's strong bots")
     for name in levels:
-        if name not in known:
+        if name not in known and not (args.game == "belka" and is_level(name)):
             raise ValueError(f"unknown bot level {name!r} (expected one of {', '.join(known)})")
     if args.pace is not None and args.pace < 0:
         raise ValueError("--pace must not be negative")

@@ -28,6 +28,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--a", default="strong", help="bot level of team A (default strong)")
     parser.add_argument("--b", default="heuristic", help="bot level of team B (default heuristic)")
+    parser.add_argument(
+        "--think",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the strong level of either team thinks N times as long (1-8; or name strong:N)",
+    )
     parser.add_argument("--games", type=int, default=20, help="games to play, two per match")
     parser.add_argument("--seed", type=int, default=1, help="seed of the cards and the bots")
     parser.add_argument("--preset", default="classic", help="rules preset: classic or eyes")
@@ -58,14 +65,20 @@ def run(args: argparse.Namespace) -> int:
     if args.game == "belot":
         return run_belot(args)
     from p2pbelka.bench.opponents import bench_bot, bench_levels
+    from p2pbelka.bots.base import is_level, with_think
     from p2pbelka.bots.tournament import run_tournament
     from p2pbelka.rules.options import PRESETS
 
     for level in (args.a, args.b):
-        if level not in bench_levels():
+        if level not in bench_levels() and not is_level(level):
             levels = ", ".join(bench_levels())
-            print(f"tournament: unknown level {level!r} ({levels})", file=sys.stderr)
+            print(f"tournament: unknown level {level!r} ({levels}, strong:N)", file=sys.stderr)
             return 2
+    try:
+        args.a, args.b = with_think(args.a, args.think), with_think(args.b, args.think)
+    except ValueError as exc:
+        print(f"tournament: {exc}", file=sys.stderr)
+        return 2
     if args.preset not in PRESETS:
         print(f"tournament: unknown preset {args.preset!r} ({', '.join(PRESETS)})", file=sys.stderr)
         return 2
