@@ -42,14 +42,21 @@ class ScreenFrontEnd:
         pace: float = 0.0,
         transcript: TranscriptSink | None = None,
     ) -> None:
-        self.screen = screen
         self.bridge = bridge
         self.pace = pace
         self.transcript: TranscriptSink | None = transcript
         self._moves_in, self._moves = trio.open_memory_channel[Move](math.inf)
         self.chat: Chat | None = None
+        self.attach(screen)
+
+    def attach(self, screen: TableScreen) -> None:
+        """Show the game on ``screen`` from now on (a LAN joiner's screen is replaced by
+        the game's own once the lobby says which game it is)."""
+        self.screen = screen
         screen.post_move = self.post
-        screen.post_call = lambda fn: bridge.call_soon(fn)
+        screen.post_call = lambda fn: self.bridge.call_soon(fn)
+        if self.chat is not None:
+            screen.send_chat = self.post_chat
 
     def post(self, move: Move) -> None:
         """Queue a move; safe to call from a prompt_toolkit callback."""
