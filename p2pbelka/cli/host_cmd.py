@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
             net=net,
             lang=args.lang or default_language(),
             invite=invite,
+            auto_approve=args.auto_approve,
         )
         return lan_args.screen_result(on_screen)
 
