@@ -1,4 +1,4 @@
-"""A robot that plays seat 0 of the Belot screen by pressing keys, as a person would.
+"""A robot that plays its seat of the Belot screen by pressing keys, as a person would.
 
 It reads only what the screen's view shows (whose turn, the calls offered, the
 combinations offered at its lead) and answers through the pipe input: ``y``
@@ -144,7 +144,7 @@ class BelotRobot:
         self.pipe.send_text(key)
         self.calls.append(call)
         # our own call shown (the next question may come at once: not bidding won't do)
-        await self.until(lambda: (0, call) in view.calls[before:])
+        await self.until(lambda: (view.me, call) in view.calls[before:])
 
     async def play(self, view: Any) -> None:
         index = next(i for i, c in enumerate(view.hand) if c in view.legal)
