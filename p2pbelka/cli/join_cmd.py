@@ -116,7 +116,7 @@ def _join_on_screen(
     def wanted(table: TableInfo) -> bool:
         return args.table is not None and bool(matching_tables([table], args.table))
 
-    _screen, result = join_on_screen(
+    screen, result = join_on_screen(
         identity,
         connect=connect,
         host_pin=pin,
@@ -125,7 +125,7 @@ def _join_on_screen(
         net=net,
         lang=args.lang or default_language(),
     )
-    return lan_args.screen_result(result)
+    return lan_args.screen_result(result, screen.lan.game_id)
 
 
 LOOK_ALIKE_WINDOW = 2.0

@@ -101,6 +101,7 @@ class LanSession:
         self.nursery: trio.Nursery | None = None
         self.bots_home: Path | None = None
         self.front: ScreenFrontEnd | None = None
+        self.game_id: bytes | None = None  # once the game has begun
         self._choose: Callable[[Target], None] | None = None
         self._wanted: Callable[[Any], bool] | None = None
         self.own_bots: set[bytes] = set()  # our 'b' bots: let in without asking
@@ -121,6 +122,7 @@ class LanSession:
         if isinstance(event, lan.TablesHeard) and self.lobby.tables and self._wanted:
             self._pick_wanted()
         if isinstance(event, lan.GameStarting):
+            self.game_id = event.game_id
             view = self.screen.view
             view.me = event.seat
             store = GameStore(games_dir(self.net.home) / event.game_id.hex())
