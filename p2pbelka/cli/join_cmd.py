@@ -124,6 +124,7 @@ def _join_on_screen(
         wanted=wanted if args.table else None,
         net=net,
         lang=args.lang or default_language(),
+        auto_approve=args.auto_approve,
     )
     return lan_args.screen_result(result, screen.lan.game_id)
 

@@ -95,7 +95,9 @@ class LanSession:
         self.identity = identity
         self.net = net
         self.bot_level = bot_level
-        self.auto_approve = auto_approve  # the host lets every joiner sit without asking
+        # --auto-approve: the host lets every joiner sit without asking, and every seat
+        # says yes to a bot for a lost seat
+        self.auto_approve = auto_approve
         self.game = game or GAME  # a joiner's table shows Belka's until it knows better
         self.bridge: Bridge | None = None
         self.nursery: trio.Nursery | None = None
@@ -507,7 +509,9 @@ def _run(
 
     async def main(bridge: Bridge) -> None:
         session.bridge = bridge
-        session.front = ScreenFrontEnd(session.screen, bridge, pace=pace)
+        session.front = ScreenFrontEnd(
+            session.screen, bridge, pace=pace, auto_approve=session.auto_approve
+        )
         async with trio.open_nursery() as outer:
             session.nursery = outer
             if extra is not None:
@@ -539,8 +543,8 @@ def host_on_screen(
     auto_approve: bool = False,
 ) -> tuple[LanScreen, lan.GameResult | None]:
     """Open a table of ``game`` (``players`` seats) on the LAN and play seat 0 on screen
-    (``auto_approve``: every joiner sits without asking); the screen at the end, and the
-    result, None if the player left first."""
+    (``auto_approve``: every joiner sits without asking, and a bot for a lost seat is
+    agreed to); the screen at the end, and the result, None if the player left first."""
     set_language(lang)
     net = net or lan.NetOptions()
     session = LanSession(
@@ -587,6 +591,7 @@ def join_on_screen(
     input: Input | None = None,
     output: Output | None = None,
     extra: Extra | None = None,
+    auto_approve: bool = False,
 ) -> tuple[LanScreen, lan.GameResult | None]:
     """Find a table (``connect`` to skip the list; ``wanted`` picks one when heard), sit
     down, say ready with ``r``, and play on screen, on the screen of the table's game
@@ -594,7 +599,9 @@ def join_on_screen(
     left first."""
     set_language(lang)
     net = net or lan.NetOptions()
-    session = LanSession("join", identity, net, input=input, output=output)
+    session = LanSession(
+        "join", identity, net, auto_approve=auto_approve, input=input, output=output
+    )
 
     async def flow(session: LanSession, front: FrontEnd) -> lan.GameResult | None:
         host, port, key = connect or await session.choose_table(wanted)

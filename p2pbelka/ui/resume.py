@@ -121,6 +121,7 @@ def resume_on_screen(
     input: Input | None = None,
     output: Output | None = None,
     extra: Extra | None = None,
+    auto_approve: bool = False,
 ) -> tuple[TableScreen, GameResult | None]:
     """Rebuild a LAN seat from its files, reconnect, and play it on the table screen;
     the result is None if the player left before the end."""
@@ -130,7 +131,7 @@ def resume_on_screen(
     result: list[GameResult] = []
 
     async def main(bridge: Bridge) -> None:
-        front = ScreenFrontEnd(screen, bridge, pace=pace)
+        front = ScreenFrontEnd(screen, bridge, pace=pace, auto_approve=auto_approve)
         async with trio.open_nursery() as outer:
             if extra is not None:
                 outer.start_soon(extra, screen)

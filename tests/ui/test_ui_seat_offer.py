@@ -15,6 +15,7 @@ from p2pbelka.table.segments import SeatChanged
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.belot_app import BelotScreen
 from p2pbelka.ui.belot_view import BelotView
+from p2pbelka.ui.front import ScreenFrontEnd
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.view import TableView
 
@@ -83,3 +84,26 @@ def test_on_the_belot_screen_y_answers_the_offer_before_the_call() -> None:
         run_with_app(screen.app, main)
     assert offer.decision.value is True and calls == []
     assert view.bidding
+
+
+def test_auto_approve_says_yes_on_screen_without_asking() -> None:
+    """``--auto-approve`` at a screen: the question is told in the log and answered yes,
+    with nothing left to answer in the status line."""
+
+    class Held:  # what the front end reads of the driver: its table, not holding
+        held = False
+        game = None
+
+    class Driver:
+        table = Held()
+
+    for auto in (True, False):
+        view = TableView()
+        offer = _offer()
+        with create_pipe_input() as pipe:
+            screen = TableScreen(view, lambda move: None, input=pipe, output=DummyOutput())
+            front = ScreenFrontEnd(screen, Bridge(), auto_approve=auto)
+            trio.run(front.on_event, Driver(), offer)  # type: ignore[arg-type]
+        assert "Seat a bot" in view.log[-1]
+        assert offer.decision.value is (True if auto else None)
+        assert (view.offer is None) is auto
