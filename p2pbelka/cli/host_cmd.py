@@ -11,8 +11,13 @@ from p2pbelka.cli.lan_args import add_network_arguments, add_player_arguments
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--name", default=None, help="the table's name on the LAN (default: Belka table)"
+        "--table",
+        default=None,
+        metavar="NAME",
+        help="the table's name on the LAN (default: Belka table, or Belot table)",
     )
+    # the old spelling of --table: kept so scripts go on working (--player names you)
+    parser.add_argument("--name", dest="table_old", default=None, help=argparse.SUPPRESS)
     parser.add_argument(
         "--game", choices=("belka", "belot"), default="belka", help="the game (default belka)"
     )
@@ -61,8 +66,14 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"p2pbelka host: {exc}", file=sys.stderr)
         return 2
-    if args.name is None:
-        args.name = f"{args.game.capitalize()} table"
+    if args.table is None and args.table_old is not None:
+        print(
+            "p2pbelka host: --name is the old spelling of --table (--player is your name)",
+            file=sys.stderr,
+        )
+        args.table = args.table_old
+    if args.table is None:
+        args.table = f"{args.game.capitalize()} table"
     player = lan_args.prepare(args, "host")
     if player is None:
         return 2
@@ -88,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
 
         screen, on_screen = host_on_screen(
             identity,
-            args.name,
+            args.table,
             game=args.game,
             players=players,
             preset=args.preset,
@@ -104,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         if args.auto_approve:
             return await host_game(
                 identity,
-                args.name,
+                args.table,
                 fe,
                 preset=args.preset,
                 options=options,
@@ -121,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
             nursery.start_soon(door.serve)
             result = await host_game(
                 identity,
-                args.name,
+                args.table,
                 fe,
                 preset=args.preset,
                 options=options,

@@ -20,7 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players", type=int, default=None, help="seats: Belka 4; Belot 2 or 3 (default 3)"
     )
-    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument(
+        "--name", "--player", dest="name", default=None, help="your name at the table"
+    )
     parser.add_argument(
         "--bot-level",
         default=None,

@@ -33,11 +33,11 @@ from p2pbelka.peer.lan import (
     host_game,
     join_game,
 )
-from p2pbelka.peer.mesh import Mesh
 from p2pbelka.peer.text import TextFrontEnd
 from p2pbelka.protocol.chat import seal_chat
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import verify_bytes
+from tests.lan.helpers import mesh_of
 
 HELLO = "salem, table!"
 FLOOD_LINES = 300
@@ -46,8 +46,7 @@ GARBAGE = 100
 
 async def all_links_up(driver: PeerDriver) -> None:
     """Chat is not relayed: a line said before a link is up does not reach that seat."""
-    mesh = driver.transport
-    assert isinstance(mesh, Mesh)
+    mesh = mesh_of(driver)
     others = set(range(len(mesh.keys))) - {mesh.me}
     with trio.fail_after(60):
         while mesh.connected() != others:
@@ -88,8 +87,7 @@ class ChatBot(BotFrontEnd):
     def _flood(self, driver: PeerDriver) -> None:
         """What a peer that ignores its own limiter could send: all signed by its key."""
         assert self.chat is not None
-        mesh = driver.transport
-        assert isinstance(mesh, Mesh)
+        mesh = mesh_of(driver)
         game = self.chat.gate.game
         for n in range(FLOOD_LINES):
             mesh.send_chat(seal_chat(self.chat.signer, game, n + 1, f"spam {n}").raw)
