@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         from p2pbelka.ui.i18n import default_language
         from p2pbelka.ui.lan import host_on_screen
 
-        _screen, on_screen = host_on_screen(
+        screen, on_screen = host_on_screen(
             identity,
             args.table,
             game=args.game,
@@ -107,8 +107,9 @@ def run(args: argparse.Namespace) -> int:
             net=net,
             lang=args.lang or default_language(),
             invite=invite,
+            auto_approve=args.auto_approve,
         )
-        return lan_args.screen_result(on_screen)
+        return lan_args.screen_result(on_screen, screen.lan.game_id)
 
     async def main() -> GameResult:
         if args.auto_approve:

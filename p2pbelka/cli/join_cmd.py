@@ -116,7 +116,7 @@ def _join_on_screen(
     def wanted(table: TableInfo) -> bool:
         return args.table is not None and bool(matching_tables([table], args.table))
 
-    _screen, result = join_on_screen(
+    screen, result = join_on_screen(
         identity,
         connect=connect,
         host_pin=pin,
@@ -124,8 +124,9 @@ def _join_on_screen(
         wanted=wanted if args.table else None,
         net=net,
         lang=args.lang or default_language(),
+        auto_approve=args.auto_approve,
     )
-    return lan_args.screen_result(result)
+    return lan_args.screen_result(result, screen.lan.game_id)
 
 
 LOOK_ALIKE_WINDOW = 2.0

@@ -189,8 +189,12 @@ def wants_screen(args: argparse.Namespace) -> bool:
     return args.bot is None and not args.text and sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def screen_result(result: GameResult | None) -> int:
-    """Exit status after a game played on screen (which showed the result itself)."""
+def screen_result(result: GameResult | None, game_id: bytes | None = None) -> int:
+    """Exit status after a game played on screen (which showed the result itself);
+    ``game_id``: the game the player left in the middle, if it had begun."""
+    if result is None and game_id is not None:
+        say(f"left the game: p2pbelka resume {game_id.hex()[:12]} goes on with it")
+        return 0
     if result is None:
         say("left before the game started")
         return 0

@@ -108,7 +108,11 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
             from p2pbelka.ui.resume import resume_on_screen
 
             _screen, on_screen = resume_on_screen(
-                identity, store, net=net, lang=args.lang or default_language()
+                identity,
+                store,
+                net=net,
+                lang=args.lang or default_language(),
+                auto_approve=args.auto_approve,
             )
             if on_screen is None:
                 lan_args.say(f"left the game: p2pbelka resume {meta.game_id[:12]} goes on with it")

@@ -1,12 +1,13 @@
 """A local table kept on disk, so a game left (or killed) can be continued.
 
-``p2pbelka play`` seats you and bot peers over loopback (``loopback.py``), each
-peer keeping its game in a home of its own exactly as on a LAN (``store.py``:
+``p2pbelka play`` (Belka, or Belot for two or three) seats you and bot peers
+over loopback (``loopback.py``, through the lobby as on a LAN), each peer
+keeping its game in a home of its own exactly as on a LAN (``store.py``:
 secrets drawn, transcript, what it signed).  Those homes live in the games
 directory as ``local-<game id>/``::
 
-    local.json     how the table was set up: each seat's name and key, the bots'
-                   levels, the seed, the rules, where the player's transcript goes
+    local.json     how the table was set up: the game, each seat's name and key, the
+                   bots' levels, the seed, the rules, where the player's transcript goes
     seat0/ ...     each seat's GameStore, under games/<game id>/
 
 Resuming rebuilds every seat, the bots too, with ``resume_game`` from its own
@@ -96,7 +97,7 @@ def new_plan(
     ``loopback_table`` draws, so a seeded game deals as it always did)."""
     seats = len(bots) + 1
     if seed is not None:
-        parts = seeded(seed, seats)
+        parts = seeded(seed, seats, game)
         keys, game_id = parts.keys[:seats], parts.game_id
     else:
         keys, game_id = [secrets.token_bytes(32) for _ in range(seats)], new_table_id()
@@ -321,6 +322,7 @@ async def play_saved_table(
             transcript_dir=save.directory,
             identities=plan.identities(),
             net=replace(net or NetOptions(), game_id=bytes.fromhex(plan.game_id)),
+            game=plan.game,
         )
     _forget_if_over(save, results)
     return results
@@ -342,7 +344,7 @@ async def resume_saved_table(
         stores = [save.store(n, plan.game_id) for n in range(seats)]
         _complete_seats(stores)
         _choose_ports(stores)
-        parts = seeded(plan.seed, seats) if plan.seed is not None else None
+        parts = seeded(plan.seed, seats, plan.game) if plan.seed is not None else None
         base = replace(net or NetOptions(), listen_host=LOOPBACK, listen_port=0, announce=False)
         front_ends: list[FrontEnd] = [front_end]
         front_ends += [

@@ -68,7 +68,7 @@ async def loopback_table(
     """
     seats = len(bots) + 1
     root = Path(transcript_dir) if transcript_dir is not None else Path(tempfile.mkdtemp())
-    parts = seeded(seed, seats) if seed is not None else None
+    parts = seeded(seed, seats, game) if seed is not None else None
     ids = [
         Identity.from_seed(parts.keys[n], name) if parts else Identity.generate(name)
         for n, name in enumerate(SEAT_NAMES)
@@ -156,10 +156,12 @@ class Seeded:
     streams: list[bytes]  # each seat's stream of fresh secrets: ``stream(key)``
 
 
-def seeded(seed: int, seats: int) -> Seeded:
-    """The keys, game id and secret streams ``seed`` gives ``seats`` seats; a resumed
-    game asks again for the same ones."""
-    rng = random.Random(seed)
+def seeded(seed: int, seats: int, game: str = GAME) -> Seeded:
+    """The keys, game id and secret streams ``seed`` gives ``seats`` seats of ``game``;
+    a resumed game asks again for the same ones.  Belot's two and three seats draw
+    from seeds of their own, so one ``--seed`` never names two games (a local game is
+    kept under its game id, ``local_save.py``)."""
+    rng = random.Random(seed if game == GAME else f"{game}/{seats}/{seed}")
     keys = [rng.randbytes(32) for _ in SEAT_NAMES]
     game_id = rng.randbytes(16)
     return Seeded(keys, game_id, [rng.randbytes(8) for _ in range(seats)])

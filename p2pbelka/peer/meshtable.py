@@ -6,7 +6,9 @@ listens: each peer opens its mesh listener, the host's table description is
 handed to the others directly (as the lobby would hand it), and every seat
 then plays over the real mesh -- secure channels on 127.0.0.1, signed
 envelopes, its own game files -- exactly as after a lobby.  Any game and any
-number of seats the table accepts (``p2pbelka play --game belot`` uses it).
+number of seats the table accepts.  ``p2pbelka play`` goes through the lobby
+(``loopback.py``), whose seeds ``local_save.py`` knows how to resume; this is
+for tests that want known seats without a lobby.
 """
 
 from __future__ import annotations

@@ -49,7 +49,12 @@ CHAT_ROWS = 4  # the chat panel's lines, under a rule, once there is chat
 
 
 class TableScreen:
-    """One seat's table on the terminal.  ``post_move`` hands a move to the driver."""
+    """One seat's table on the terminal.  ``post_move`` hands a move to the driver.
+
+    The screen makes its own prompt_toolkit ``Application``, or is given one that
+    already runs (``app``) and takes it over: its layout and key bindings replace
+    the application's (the LAN screen of a joiner, which learns the game in the
+    lobby, ``ui/lan.py``)."""
 
     def __init__(
         self,
@@ -58,6 +63,7 @@ class TableScreen:
         *,
         input: Input | None = None,
         output: Output | None = None,
+        app: Application[None] | None = None,
     ) -> None:
         self.view = view
         self.post_move = post_move
@@ -76,7 +82,14 @@ class TableScreen:
             height=1, multiline=False, prompt=_("chat> "), accept_handler=self._send_chat
         )
         self._home = Window(FormattedTextControl(self._status, focusable=True), height=1)
-        self.app: Application[None] = Application(
+        if app is not None:
+            self.app = app
+            # prompt_toolkit reads both on every key and render: the new screen's from now
+            app.key_bindings = self._keys()
+            app.layout = Layout(self._root(), focused_element=self._home)
+            app.invalidate()
+            return
+        self.app = Application(
             layout=Layout(self._root(), focused_element=self._home),
             key_bindings=self._keys(),
             style=STYLE,

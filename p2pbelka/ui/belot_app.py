@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from prompt_toolkit.application import get_app
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import split_lines
@@ -61,12 +61,13 @@ class BelotScreen(TableScreen):
         *,
         input: Input | None = None,
         output: Output | None = None,
+        app: Application[None] | None = None,
     ) -> None:
         self.page_scroll = 0
         self.page_overflows = False
         self._page: tuple[object, ...] = ()
         self.declare_index = 0
-        super().__init__(view, post_move, input=input, output=output)
+        super().__init__(view, post_move, input=input, output=output, app=app)
 
     # -- the player's actions ------------------------------------------------------------
 
@@ -237,7 +238,8 @@ class BelotScreen(TableScreen):
 
     def _status(self) -> StyleAndTextTuples:
         view = self.view
-        if view.finished or self.overlay in ("deal_end", "sheet"):
+        if view.offer is not None or view.finished or self.overlay in ("deal_end", "sheet"):
+            # a bot for a lost seat is asked first, even in the middle of the calls
             return super()._status()
         if view.bidding and view.turned is not None:
             return self._bid_prompt()
@@ -306,7 +308,8 @@ class BelotScreen(TableScreen):
         kb = KeyBindings()
         chatting = has_focus(self.chat)
         at_table = ~chatting & Condition(lambda: self.overlay in (None, "last"))
-        bidding = at_table & Condition(lambda: self.view.bidding)
+        # y and n answer the question about a lost seat first (TableScreen's keys)
+        bidding = at_table & Condition(lambda: self.view.bidding and self.view.offer is None)
         leading = at_table & Condition(lambda: self.view.my_turn)
         declaring = ~chatting & Condition(lambda: self.overlay == "declare")
         paging = ~chatting & Condition(

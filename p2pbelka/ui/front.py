@@ -8,6 +8,7 @@ import trio
 
 from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
 from p2pbelka.peer.driver import PeerDriver, TranscriptSink
+from p2pbelka.peer.seatdrivers import SeatOffer
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.ui.app import TableScreen
@@ -26,6 +27,9 @@ class ScreenFrontEnd:
     answer at once; this is what lets a person follow them.  The driver waits
     meanwhile, which only delays this seat's view of the game.
 
+    ``auto_approve``: say yes at once when asked to seat a bot for a lost seat (or to
+    hand a seat back), as ``--auto-approve`` does in text.
+
     ``transcript``: the driver appends every envelope the table accepts to it,
     whatever transport brought it.
 
@@ -41,15 +45,24 @@ class ScreenFrontEnd:
         *,
         pace: float = 0.0,
         transcript: TranscriptSink | None = None,
+        auto_approve: bool = False,
     ) -> None:
-        self.screen = screen
         self.bridge = bridge
+        self.auto_approve = auto_approve
         self.pace = pace
         self.transcript: TranscriptSink | None = transcript
         self._moves_in, self._moves = trio.open_memory_channel[Move](math.inf)
         self.chat: Chat | None = None
+        self.attach(screen)
+
+    def attach(self, screen: TableScreen) -> None:
+        """Show the game on ``screen`` from now on (a LAN joiner's screen is replaced by
+        the game's own once the lobby says which game it is)."""
+        self.screen = screen
         screen.post_move = self.post
-        screen.post_call = lambda fn: bridge.call_soon(fn)
+        screen.post_call = lambda fn: self.bridge.call_soon(fn)
+        if self.chat is not None:
+            screen.send_chat = self.post_chat
 
     def post(self, move: Move) -> None:
         """Queue a move; safe to call from a prompt_toolkit callback."""
@@ -86,6 +99,9 @@ class ScreenFrontEnd:
                 await trio.sleep(self.pace * (2 if after_a_trick else 1))
         view.observe(driver.table.game)
         view.apply(event)
+        if isinstance(event, SeatOffer) and self.auto_approve:
+            event.decision.answer(True)  # --auto-approve: yes, without asking
+            view.offer = None
         if replaying:
             self.screen.deal_ends_seen = len(view.deal_ends)
         self.screen.refresh()

@@ -3,11 +3,11 @@
 
 The bots are real peers: their own tables, keys and deck secrets, talking to
 yours only through signed envelopes.  They run in this process and meet over
-loopback TCP exactly as on a LAN (``p2pbelka.peer.loopback``; Belot's table,
-whose seats are all known here, skips the lobby: ``p2pbelka.peer.meshtable``);
-memory channels (``--transport memory``) skip the sockets.  Over loopback every
-Belka seat keeps its game on disk (``p2pbelka.peer.local_save``) until it ends,
-so a game left or killed goes on with ``p2pbelka resume``.
+loopback TCP exactly as on a LAN, through the host's lobby
+(``p2pbelka.peer.loopback``); memory channels (``--transport memory``) skip the
+sockets.  Over loopback every seat, of either game, keeps its game on disk
+(``p2pbelka.peer.local_save``) until it ends, so a game left or killed goes on
+with ``p2pbelka resume``.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from p2pbelka.peer.local_save import (
     resume_saved_table,
 )
 from p2pbelka.peer.loopback import BOT_NAMES
-from p2pbelka.peer.meshtable import mesh_table, seeded_identities
 from p2pbelka.peer.store import data_home
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.rules.game import GAME, SEATS
@@ -89,10 +88,8 @@ PATIENT = NetOptions(give_up_after=math.inf)
 
 async def run_loopback_table(config: PlayConfig, front_end: FrontEnd, home: Path) -> None:
     """Play one game over real sockets on this machine: ``front_end`` in seat 0 and bot
-    peers in seats 1-3, each with its own listener and game files under ``home``, kept
-    there so the game can be resumed (``peer.local_save``)."""
-    if config.game != GAME:
-        return await run_mesh_table(config, front_end, home)
+    peers in the other seats, each with its own listener and game files under ``home``,
+    kept there so the game can be resumed (``peer.local_save``)."""
     save = LocalSave(home)
     if not save.plan_path.exists():
         home.mkdir(parents=True, exist_ok=True)
@@ -113,29 +110,9 @@ def plan_of(config: PlayConfig) -> LocalPlan:
         seed=config.seed,
         preset=config.preset,
         options=config.options,
+        game=config.game,
         pace=config.pace,
         lang=config.lang,
-    )
-
-
-async def run_mesh_table(config: PlayConfig, front_end: FrontEnd, home: Path) -> None:
-    """A table of ``config.players`` seats over sockets on this machine, seated without
-    a lobby (Belot: the LAN lobby seats four)."""
-    names = [config.name, *BOT_NAMES][: config.players]
-    ids, game_id, fresh = seeded_identities(names, config.seed)
-    front_ends: list[FrontEnd] = [front_end]
-    for seat in range(1, config.players):
-        seed = None if config.seed is None else config.seed * 10 + seat
-        front_ends.append(BotFrontEnd(make_bot(config.bot_levels[seat - 1], seed)))
-    await mesh_table(
-        ids,
-        front_ends,
-        game=config.game,
-        home=home,
-        preset=config.preset,
-        options=config.options,
-        game_id=game_id,
-        fresh_seeds=fresh,
     )
 
 
@@ -173,7 +150,6 @@ def play_local(
     """Open the table screen and play until the player quits; return the screen (its view
     holds the game as seen).  ``extra`` runs beside the game in trio (tests drive keys)."""
     set_language(config.lang)
-    path = config.transcript or new_transcript_path(data_dir())
     path = config.transcript or new_transcript_path(data_dir(), config.game)
     screen: TableScreen
     if config.game == GAME:
@@ -204,7 +180,7 @@ def table_home(config: PlayConfig, transcript: Path) -> Iterator[Path]:
     channels, a temporary one."""
     if config.resume is not None:
         yield config.resume
-    elif config.transport == "loopback" and config.game == GAME:
+    elif config.transport == "loopback":
         yield LocalSave.create(plan_of(replace(config, transcript=transcript))).directory
     else:
         with tempfile.TemporaryDirectory(prefix="p2pbelka-") as home:

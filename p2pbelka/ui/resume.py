@@ -4,7 +4,8 @@ A local game (``p2pbelka play``: you and bot peers on this machine) is kept in
 the games directory until it ends (``peer.local_save``); :func:`resume_local`
 reopens its table with every seat rebuilt from its own files.  A LAN seat is
 rebuilt by ``peer.seat.resume_game`` as in text; :func:`resume_on_screen` shows
-it on the same table screen.  Either way the screen is first filled from the
+it on the same table screen.  Either way the screen is the saved game's own
+(Belka's, or Belot's for two or three).  Either way the screen is first filled from the
 game so far (the front end shows a held table's replay at once), then the game
 goes on.
 """
@@ -22,7 +23,10 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer.local_save import LocalSave, bring_up_to_date
 from p2pbelka.peer.seat import GameResult, NetOptions, resume_game
 from p2pbelka.peer.store import GameStore
+from p2pbelka.protocol.messages import TableMsg
 from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.belot_app import BelotScreen
+from p2pbelka.ui.belot_view import BelotView
 from p2pbelka.ui.front import ScreenFrontEnd
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.i18n import _, set_language
@@ -73,7 +77,7 @@ def resume_local(
     with save.lock():  # says so now if the game is open elsewhere, before touching files
         pass
     if not plan.transcript:  # a game begun without one (tests): it gets one now
-        plan.transcript = str(new_transcript_path(data_dir()).resolve())
+        plan.transcript = str(new_transcript_path(data_dir(), plan.game).resolve())
         save.save_plan(plan)
     transcript = Path(plan.transcript)
     bring_up_to_date(transcript, save.store(0, plan.game_id).saved_transcript())
@@ -86,9 +90,25 @@ def resume_local(
         pace=plan.pace if overrides.pace is None else overrides.pace,
         transcript=transcript,
         lang=overrides.lang or plan.lang,
+        game=plan.game,
+        players=len(plan.keys),
         resume=save.directory,
     )
     return play_local(config, input=input, output=output, extra=extra)
+
+
+def seat_screen(
+    store: GameStore, seat: int, *, input: Input | None = None, output: Output | None = None
+) -> TableScreen:
+    """The screen of the game saved in ``store`` (its first envelope, the host's table,
+    says which game and how many seats): Belot's, or Belka's."""
+    view = TableView(me=seat, transcript_path=str(store.transcript_path))
+    saved = store.saved_transcript()
+    table = saved[0].msg if saved else None
+    if isinstance(table, TableMsg) and table.game == "belot":
+        belot = BelotView(me=seat, players=len(table.seats), transcript_path=view.transcript_path)
+        return BelotScreen(belot, lambda move: None, input=input, output=output)
+    return TableScreen(view, lambda move: None, input=input, output=output)
 
 
 def resume_on_screen(
@@ -101,17 +121,17 @@ def resume_on_screen(
     input: Input | None = None,
     output: Output | None = None,
     extra: Extra | None = None,
+    auto_approve: bool = False,
 ) -> tuple[TableScreen, GameResult | None]:
     """Rebuild a LAN seat from its files, reconnect, and play it on the table screen;
     the result is None if the player left before the end."""
     set_language(lang)
     meta = store.load_meta()
-    view = TableView(me=meta.seat, transcript_path=str(store.transcript_path))
-    screen = TableScreen(view, lambda move: None, input=input, output=output)
+    screen = seat_screen(store, meta.seat, input=input, output=output)
     result: list[GameResult] = []
 
     async def main(bridge: Bridge) -> None:
-        front = ScreenFrontEnd(screen, bridge, pace=pace)
+        front = ScreenFrontEnd(screen, bridge, pace=pace, auto_approve=auto_approve)
         async with trio.open_nursery() as outer:
             if extra is not None:
                 outer.start_soon(extra, screen)

@@ -1,4 +1,4 @@
-"""A robot that plays seat 0 of the Belot screen by pressing keys, as a person would.
+"""A robot that plays its seat of the Belot screen by pressing keys, as a person would.
 
 It reads only what the screen's view shows (whose turn, the calls offered, the
 combinations offered at its lead) and answers through the pipe input: ``y``
@@ -83,6 +83,12 @@ class BelotRobot:
     look_around: bool = False
     """Before leaving, open and close the last trick, the score sheet and the rules."""
     seen: list[str] = field(default_factory=list)
+    cards: int | None = None
+    """Leave after this many cards, at our next turn to play (None: at a deal's page)."""
+    on_return: tuple[list[Any], tuple[int, ...], int] | None = None
+    """The hand, score and deal the screen shows when the table first asks something."""
+    left_with: tuple[list[Any], tuple[int, ...], int] | None = None
+    """The hand, score and deal at the turn the robot left at (with ``cards``)."""
 
     def shown(self) -> str:
         """The last few frames drawn (prompt_toolkit writes only what changed)."""
@@ -98,8 +104,15 @@ class BelotRobot:
     async def run(self, screen: BelotScreen) -> None:
         view = screen.view
         with trio.fail_after(600):  # a hang, not a speed limit: a whole game takes a while
+            # the first moment the table asks something, the screen shows the game so far
+            await self.until(lambda: view.choice is not None or view.finished)
+            self.on_return = (list(view.hand), tuple(view.score), view.deal_number)
             while True:
                 await trio.sleep(0.005)
+                mine = view.my_turn and not view.bidding and screen.overlay is None
+                if self.cards is not None and self.cards_played >= self.cards and mine:
+                    self.left_with = (list(view.hand), tuple(view.score), view.deal_number)
+                    return await self.leave(screen)
                 if view.finished and screen.overlay is None:
                     await self.until(self.drawn(TEXTS[self.lang][2]))
                     self.screens.append(self.shown())
@@ -144,7 +157,7 @@ class BelotRobot:
         self.pipe.send_text(key)
         self.calls.append(call)
         # our own call shown (the next question may come at once: not bidding won't do)
-        await self.until(lambda: (0, call) in view.calls[before:])
+        await self.until(lambda: (view.me, call) in view.calls[before:])
 
     async def play(self, view: Any) -> None:
         index = next(i for i, c in enumerate(view.hand) if c in view.legal)

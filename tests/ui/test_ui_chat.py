@@ -84,7 +84,7 @@ def test_the_chat_box_talks_to_the_table(tmp_path: Path) -> None:
             if isinstance(event, lan.TableOpen):
                 port.append(event.lobby_port)
 
-        screen.nursery.start_soon(  # type: ignore[union-attr]
+        screen.lan.nursery.start_soon(  # type: ignore[union-attr]
             lambda: lan.host_game(
                 Identity.generate("Host"), "Chatty", host, net=net(tmp_path / "h"), on_lobby=hosted
             )
@@ -95,7 +95,7 @@ def test_the_chat_box_talks_to_the_table(tmp_path: Path) -> None:
         pipe.send_text(f"127.0.0.1:{port[0]}\r")
         await until(lambda: screen.lobby.me is not None)
         for n in (2, 3):
-            screen.nursery.start_soon(  # type: ignore[union-attr]
+            screen.lan.nursery.start_soon(  # type: ignore[union-attr]
                 lambda n=n: lan.join_game(
                     Identity.generate(f"b{n}"),
                     "127.0.0.1",

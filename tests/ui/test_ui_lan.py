@@ -91,7 +91,7 @@ def test_join_by_address_say_ready_and_play(tmp_path: Path) -> None:
                 port.append(event.lobby_port)
 
         host = Identity.generate("Host")
-        screen.nursery.start_soon(  # type: ignore[union-attr]
+        screen.lan.nursery.start_soon(  # type: ignore[union-attr]
             lambda: lan.host_game(
                 host,
                 "Theirs",
@@ -106,7 +106,7 @@ def test_join_by_address_say_ready_and_play(tmp_path: Path) -> None:
         pipe.send_text(f"127.0.0.1:{port[0]}\r")
         await until(lambda: screen.lobby.me is not None)
         for n in (2, 3):
-            screen.nursery.start_soon(  # type: ignore[union-attr]
+            screen.lan.nursery.start_soon(  # type: ignore[union-attr]
                 lambda n=n: lan.join_game(
                     Identity.generate(f"b{n}"),
                     "127.0.0.1",

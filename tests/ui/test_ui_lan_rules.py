@@ -18,7 +18,7 @@ from p2pbelka.peer import lan
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.protocol.lobby import LobbyState, SeatView
 from p2pbelka.ui.i18n import set_language
-from p2pbelka.ui.lan import LanScreen, host_on_screen, join_on_screen
+from p2pbelka.ui.lan import BelotLanScreen, LanScreen, host_on_screen, join_on_screen
 from p2pbelka.ui.lobby import LobbyView, lobby_keys, lobby_lines
 from tests.ui.test_ui_lan import ANSI, net, terminal, until
 
@@ -79,7 +79,7 @@ def test_the_host_changes_a_rule_then_bots_fill_a_belot_table(tmp_path: Path) ->
         await until(lambda: lobby.state is not None and lobby.lobby_port is not None)
         await until(lambda: "Belot for 3" in ANSI.sub("", stream.getvalue()))
         seen["address"] = "This machine is 127.0.0.1" in ANSI.sub("", stream.getvalue())
-        seen["game"] = screen.game
+        seen["game"] = screen.lan.game
         pipe.send_text("o")
         await until(lambda: lobby.editing)
         pipe.send_text("\x1b[B")  # down: from the preset to hanging_twice
@@ -114,6 +114,7 @@ def test_the_host_changes_a_rule_then_bots_fill_a_belot_table(tmp_path: Path) ->
     assert seen["options"] == {"hanging_twice": "one_each"}
     assert sorted(seen["names"]) == ["Bot 1", "Bot 2", "Hostess"]  # type: ignore[call-overload]
     assert screen.view.me == 0 and len(screen.view.names) == 3
+    assert isinstance(screen, BelotLanScreen) and screen.view.players == 3
 
 
 def test_a_joiner_sees_the_rules_change_then_says_ready(tmp_path: Path) -> None:
@@ -132,7 +133,7 @@ def test_a_joiner_sees_the_rules_change_then_says_ready(tmp_path: Path) -> None:
             return changes[-1].host_control if changes else None
 
         host = Identity.generate("Host")
-        screen.nursery.start_soon(  # type: ignore[union-attr]
+        screen.lan.nursery.start_soon(  # type: ignore[union-attr]
             lambda: lan.host_game(
                 host,
                 "Two",
@@ -157,12 +158,15 @@ def test_a_joiner_sees_the_rules_change_then_says_ready(tmp_path: Path) -> None:
         await host_control.set_rules("classic", {"four_sevens": "50"})
         await until(lambda: "The host changed the rules" in ANSI.sub("", stream.getvalue()))
         seen["options"] = dict(screen.lobby.state.options)  # type: ignore[union-attr]
-        assert screen.overlay == "lobby"  # not ready for the new rules: no game yet
+        # the lobby told the game: Belot's own screen took over, still in the lobby
+        belot = screen.lan.screen
+        seen["screen"] = type(belot).__name__
+        assert belot.overlay == "lobby"  # not ready for the new rules: no game yet
         pipe.send_text("r")
-        await until(lambda: screen.overlay != "lobby", 30)
+        await until(lambda: belot.overlay != "lobby", 30)
         await trio.sleep(0.2)
         pipe.send_text("q")
-        await until(lambda: screen.overlay == "quit")
+        await until(lambda: belot.overlay == "quit")
         pipe.send_text("y")
 
     with create_pipe_input() as pipe:
@@ -170,5 +174,6 @@ def test_a_joiner_sees_the_rules_change_then_says_ready(tmp_path: Path) -> None:
             me, net=net(tmp_path / "me"), input=pipe, output=output, extra=robot
         )
     assert result is None and screen.quit_requested
-    assert seen["options"] == {"four_sevens": "50"}
+    assert seen["options"] == {"four_sevens": "50"} and seen["screen"] == "BelotLanScreen"
+    assert isinstance(screen, BelotLanScreen) and screen.view.players == 2
     assert screen.view.names == ["Host", "Joiner"] and screen.view.me == 1

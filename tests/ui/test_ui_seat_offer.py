@@ -3,12 +3,20 @@ in the status line, ``y`` or ``n`` answers it, the change is written in the log.
 
 from __future__ import annotations
 
+import trio
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from p2pbelka.cards import Card
 from p2pbelka.peer.seatdrivers import Decision, OfferClosed, SeatOffer
+from p2pbelka.table.events import CardTurned, ChoiceNeeded
+from p2pbelka.table.moves import Bid
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.belot_app import BelotScreen
+from p2pbelka.ui.belot_view import BelotView
+from p2pbelka.ui.front import ScreenFrontEnd
+from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.view import TableView
 
 
@@ -44,3 +52,58 @@ def test_the_seat_back_and_the_changes_are_told() -> None:
     assert view.log[-1] == "Bot for Saule takes the seat of Saule from deal 5."
     view.apply(SeatChanged(2, "Saule", b"s" * 32, "Bot for Saule", (0, 1, 3), 9, 9, True, b""))
     assert view.log[-1] == "Saule has their seat back from deal 9."
+
+
+def test_on_the_belot_screen_y_answers_the_offer_before_the_call() -> None:
+    """In the middle of the calls, y is the question about the lost seat's, not a call:
+    the status line asks it first, and the call waits."""
+    view = BelotView(me=0, players=3, names=["Asel", "Bolat", "Saule"])
+    view.apply(CardTurned(Card.parse("JH"), 0))
+    view.apply(ChoiceNeeded("bid", (Bid("play"), Bid("pass"))))
+    offer = _offer()
+    view.apply(offer)
+    calls: list[object] = []
+
+    async def robot(screen: BelotScreen) -> None:
+        status = "".join(text for _style, text, *_ in screen._status())
+        assert "Seat a bot" in status and "Your call" not in status
+        pipe.send_text("y")
+        with trio.fail_after(30):
+            while view.offer is not None:
+                await trio.sleep(0.01)
+        status = "".join(text for _style, text, *_ in screen._status())
+        assert "Your call" in status  # the call is asked again, unanswered
+        screen.app.exit()
+
+    with create_pipe_input() as pipe:
+        screen = BelotScreen(view, calls.append, input=pipe, output=DummyOutput())
+
+        async def main(bridge: Bridge) -> None:
+            await robot(screen)
+
+        run_with_app(screen.app, main)
+    assert offer.decision.value is True and calls == []
+    assert view.bidding
+
+
+def test_auto_approve_says_yes_on_screen_without_asking() -> None:
+    """``--auto-approve`` at a screen: the question is told in the log and answered yes,
+    with nothing left to answer in the status line."""
+
+    class Held:  # what the front end reads of the driver: its table, not holding
+        held = False
+        game = None
+
+    class Driver:
+        table = Held()
+
+    for auto in (True, False):
+        view = TableView()
+        offer = _offer()
+        with create_pipe_input() as pipe:
+            screen = TableScreen(view, lambda move: None, input=pipe, output=DummyOutput())
+            front = ScreenFrontEnd(screen, Bridge(), auto_approve=auto)
+            trio.run(front.on_event, Driver(), offer)  # type: ignore[arg-type]
+        assert "Seat a bot" in view.log[-1]
+        assert offer.decision.value is (True if auto else None)
+        assert (view.offer is None) is auto
