@@ -4,8 +4,15 @@ Each peer is a separate ``p2pbelka host``/``join`` process with its own
 identity and config dir, so the figures include everything a real game pays:
 process scheduling (four peers share the cores), the handshakes, the mesh, the
 signatures and the deck, the transcript and secrets files.  Per deal: the wall
-time from the lot (or the previous deal's audit) to this deal's audit, and the
-bytes each peer sent (frames with their length prefix and tag).
+time from the lot (or the previous deal's audit) to this deal's audit, the CPU
+time each peer process spent over the same span (``cpu_*``: user and system,
+as the process counts it), and the bytes each peer sent (frames with their
+length prefix and tag).  Apart from the deals: each peer's startup (interpreter,
+imports, arguments, identity) and lobby (finding the table, handshakes, seats,
+the mesh, the lot), and ``process_cpu_ms_per_peer``, everything a peer process
+spent from start to exit (lingering at the end included).  ``_x`` figures are
+multiples of the yardstick (one PyNaCl ed25519 noclamp multiplication, timed
+in the same run, at the start and again at the end: ``yardstick_end_us``).
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import signal
 import statistics
 import subprocess
@@ -21,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from p2pbelka.bench.deal_crypto import yardstick_us
 
 TIMEOUT = 120.0
 
@@ -55,11 +65,14 @@ def _lobby_port(proc: subprocess.Popen[bytes], out: Path) -> int:
 def one_game(root: Path) -> list[dict[str, Any]]:
     common = ["--bot", "random", "--quiet", "--stats", "--listen", "127.0.0.1", "--linger", "2"]
     procs = []
+    spawned: list[float] = []  # when each process was started (the monotonic clock)
     try:
+        spawned.append(time.monotonic())
         host = _spawn(root, "host", ["host", "--auto-approve", "--no-announce", *common])
         procs.append(host)
         port = _lobby_port(*host)
         for n in range(1, 4):
+            spawned.append(time.monotonic())
             procs.append(
                 _spawn(root, f"join{n}", ["join", "--connect", f"127.0.0.1:{port}", *common])
             )
@@ -79,15 +92,21 @@ def one_game(root: Path) -> list[dict[str, Any]]:
         stats.append(json.loads(lines[-1]))
     if not all(s["finished"] for s in stats):
         raise RuntimeError("a benchmark game did not finish")
+    for figures, at in zip(stats, spawned, strict=True):
+        figures["spawned_at"] = at
     return stats
 
 
 def run(quick: bool = False) -> dict[str, object]:
+    count = 200 if quick else 2000
+    unit_us = yardstick_us(count)
     games = 1 if quick else 3
     deal_ms: list[float] = []
     bytes_per_deal: list[float] = []
     rss: list[int] = []
     deals = 0
+    peers: list[dict[str, Any]] = []
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     for _ in range(games):
         with tempfile.TemporaryDirectory() as tmp:
             stats = one_game(Path(tmp))
@@ -96,14 +115,73 @@ def run(quick: bool = False) -> dict[str, object]:
         deal_ms += host["deal_ms"]
         bytes_per_deal += [s["bytes_sent"] / s["deals"] for s in stats]
         rss += [s["maxrss_kib"] for s in stats]
+        peers += stats
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    figures: dict[str, object] = {"yardstick_us": round(unit_us, 1)}
+    figures.update(
+        {
+            "games": games,
+            "deals": deals,
+            "ms_per_deal_mean": round(statistics.fmean(deal_ms), 1),
+            "ms_per_deal_median": round(statistics.median(deal_ms), 1),
+            "ms_per_deal_max": round(max(deal_ms), 1),
+            "x_per_deal_median": round(1000 * statistics.median(deal_ms) / unit_us),
+            "x_per_deal_mean": round(1000 * statistics.fmean(deal_ms) / unit_us),
+        }
+    )
+    figures.update(cpu_figures(peers, deal_ms, unit_us))
+    spent = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    figures["process_cpu_ms_per_peer"] = round(1000 * spent / len(peers), 1)
+    figures.update(startup_figures(peers))
+    figures.update(
+        {
+            "bytes_sent_per_peer_per_deal": round(statistics.fmean(bytes_per_deal)),
+            "bytes_sent_per_peer_per_deal_max": round(max(bytes_per_deal)),
+            "peak_rss_kib_per_peer_max": max(rss),
+            "peak_rss_kib_per_peer_mean": round(statistics.fmean(rss)),
+        }
+    )
+    # The yardstick again at the end: how much the machine's speed moved during the run.
+    figures["yardstick_end_us"] = round(yardstick_us(count), 1)
+    return figures
+
+
+def cpu_figures(
+    peers: list[dict[str, Any]], deal_ms: list[float], unit_us: float
+) -> dict[str, object]:
+    """CPU time each peer process spent per deal (user and system, as the process
+    counts it), beside the wall time: the four peers share the machine's cores, so
+    ``cores_busy`` (all peers' CPU over wall time) says whether the deal waits for
+    CPU or for messages."""
+    per_peer = [ms for s in peers for ms in s.get("deal_cpu_ms", [])]
+    if not per_peer:  # peers of an older build: whole games only
+        per_peer = [s["game_cpu_ms"] / s["deals"] for s in peers if s["deals"]]
+    games = max(1, sum(1 for s in peers if s["seat"] == 0))
+    all_peers = statistics.fmean(per_peer) * len(peers) / games  # times the seats of a game
     return {
-        "games": games,
-        "deals": deals,
-        "ms_per_deal_mean": round(statistics.fmean(deal_ms), 1),
-        "ms_per_deal_median": round(statistics.median(deal_ms), 1),
-        "ms_per_deal_max": round(max(deal_ms), 1),
-        "bytes_sent_per_peer_per_deal": round(statistics.fmean(bytes_per_deal)),
-        "bytes_sent_per_peer_per_deal_max": round(max(bytes_per_deal)),
-        "peak_rss_kib_per_peer_max": max(rss),
-        "peak_rss_kib_per_peer_mean": round(statistics.fmean(rss)),
+        "cpu_ms_per_deal_per_peer_median": round(statistics.median(per_peer), 1),
+        "cpu_ms_per_deal_per_peer_mean": round(statistics.fmean(per_peer), 1),
+        "cpu_x_per_deal_per_peer_median": round(1000 * statistics.median(per_peer) / unit_us),
+        "cpu_ms_per_deal_all_peers": round(all_peers, 1),
+        "cpu_x_per_deal_all_peers": round(1000 * all_peers / unit_us),
+        "cores_busy_during_deals": round(all_peers / statistics.fmean(deal_ms), 2),
+    }
+
+
+def startup_figures(peers: list[dict[str, Any]]) -> dict[str, object]:
+    """Before the first deal, per peer: starting the program (interpreter, imports,
+    arguments, identity) and the lobby (finding the table, handshakes, seats, the
+    mesh, the lot), in wall and CPU time.  Not part of any deal's figures."""
+    startup = [1000 * (s["ready_at"] - s["spawned_at"]) for s in peers if "ready_at" in s]
+    lobby = [1000 * (s["started_at"] - s["ready_at"]) for s in peers if s.get("started_at")]
+    if not startup or not lobby:
+        return {}
+    return {
+        "startup_ms_per_peer_mean": round(statistics.fmean(startup), 1),
+        "startup_cpu_ms_per_peer_mean": round(
+            statistics.fmean(s["startup_cpu_ms"] for s in peers), 1
+        ),
+        "lobby_ms_per_peer_mean": round(statistics.fmean(lobby), 1),
+        "lobby_ms_max": round(max(lobby), 1),
+        "lobby_cpu_ms_per_peer_mean": round(statistics.fmean(s["lobby_cpu_ms"] for s in peers), 1),
     }
