@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from coincurve import PublicKey
 from coincurve._libsecp256k1 import ffi, lib  # the cffi module under coincurve's own API
@@ -162,6 +162,11 @@ def hash_to_curve(msg: bytes, dst: bytes) -> bytes:
 
 _CTX: Final = GLOBAL_CONTEXT.ctx
 _COMPRESSED: Final = lib.SECP256K1_EC_COMPRESSED
+_PUBKEY_SIZE: Final = 64  # libsecp256k1's parsed point (secp256k1_pubkey)
+_PARSED_KEEP: Final = 64
+"""Computed points kept parsed: the last two passes of 32, all a replay chain needs
+(pass m's output is pass m+1's input), and few enough that a bench repeating one
+deal finds nothing of the previous run left."""
 
 
 class Secp256k1Group:
@@ -175,6 +180,11 @@ class Secp256k1Group:
 
     def __init__(self) -> None:
         self.ops = OpCounts()
+        # Points this group computed, parsed: a replay's output is the next pass's
+        # input, and parsing a compressed point (a square root) is a seventh of a
+        # multiplication.  Only libsecp256k1's own results go in, under the bytes
+        # it serialised them to, so a hit is exactly what parsing would give.
+        self._parsed: dict[bytes, Any] = {}
 
     def hash_to_group(self, domain: bytes, message: bytes) -> bytes:
         """RFC 9380 hash_to_curve with ``domain`` as the DST."""
@@ -214,14 +224,21 @@ class Secp256k1Group:
         if not isinstance(scalar, bytes) or len(scalar) != SCALAR_BYTES:
             raise BadScalar(f"a scalar is {SCALAR_BYTES} bytes, got {describe(scalar)}")
         key = ffi.new("secp256k1_pubkey *")
-        if not lib.secp256k1_ec_pubkey_parse(_CTX, key, point, POINT_BYTES):
+        parsed = self._parsed.get(point)
+        if parsed is not None:
+            ffi.memmove(key, parsed, _PUBKEY_SIZE)
+        elif not lib.secp256k1_ec_pubkey_parse(_CTX, key, point, POINT_BYTES):
             raise BadPoint("not a point on secp256k1")
         if not lib.secp256k1_ec_pubkey_tweak_mul(_CTX, key, scalar):
             raise BadScalar("scalar not in 1..n-1")
         out = ffi.new("unsigned char[33]")
         size = ffi.new("size_t *", POINT_BYTES)
         lib.secp256k1_ec_pubkey_serialize(_CTX, out, size, key, _COMPRESSED)
-        return bytes(ffi.buffer(out, POINT_BYTES))
+        result = bytes(ffi.buffer(out, POINT_BYTES))
+        if len(self._parsed) >= _PARSED_KEEP:
+            del self._parsed[next(iter(self._parsed))]  # the oldest first
+        self._parsed[result] = key
+        return result
 
     def add(self, p: object, q: object) -> bytes:
         self.ops.add += 1
