@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from coincurve import PublicKey
 from coincurve._libsecp256k1 import ffi, lib  # the cffi module under coincurve's own API
@@ -224,7 +224,7 @@ class Secp256k1Group:
         if not isinstance(scalar, bytes) or len(scalar) != SCALAR_BYTES:
             raise BadScalar(f"a scalar is {SCALAR_BYTES} bytes, got {describe(scalar)}")
         key = ffi.new("secp256k1_pubkey *")
-        parsed = self._parsed.get(point)
+        parsed = self._parsed.get(cast(bytes, point))  # a bytes point, checked above
         if parsed is not None:
             ffi.memmove(key, parsed, _PUBKEY_SIZE)
         elif not lib.secp256k1_ec_pubkey_parse(_CTX, key, point, POINT_BYTES):

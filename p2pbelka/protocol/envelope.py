@@ -64,7 +64,7 @@ class Signer:
         return cls(Ed25519PrivateKey.from_private_bytes(seed))
 
     def sign(self, data: bytes) -> bytes:
-        signature: bytes = _nacl.crypto_sign(data, self._sodium_key)[: _SIGNATURE_SIZE]
+        signature: bytes = _nacl.crypto_sign(data, self._sodium_key)[:_SIGNATURE_SIZE]
         return signature
 
 
