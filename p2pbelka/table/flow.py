@@ -228,7 +228,11 @@ def on_reveal(table: Table, seat: int, msg: m.RevealMsg) -> None:
         raise Abort(table.fault(seat, "revealed a seed that does not match its commitment"))
 
 
-def finish_reveal(table: Table) -> Phase:
+def run_audit(table: Table) -> None:
+    """The end-of-deal audit: the deal end's prelude, so each seat's ``deal_end``
+    (which says nothing the audit could change) is on its way while the seat audits,
+    and no ``deal_end`` is processed before the audit passed: a failed audit ends
+    the game with the last ``reveal`` as the last record, as before."""
     report = table.phases.audit(table.round, table.track)
     for fault in report.faults:
         table.emit(ev.FaultFound(fault))
@@ -237,7 +241,6 @@ def finish_reveal(table: Table) -> Phase:
         raise Abort(*fatal)
     assert report.summary is not None
     table.emit(ev.DealAudited(table.deal_id, report.summary, table.track.standing()))
-    return Phase.DEAL_END
 
 
 def own_deal_end(table: Table) -> m.Message:
@@ -292,9 +295,13 @@ COMMON_STEPS: Mapping[Phase, Step] = {
         turn_based=True,
         decision=True,
     ),
-    Phase.REVEAL: Step({m.RevealMsg: on_reveal}, all_seats, own_reveal, finish_reveal),
+    Phase.REVEAL: Step({m.RevealMsg: on_reveal}, all_seats, own_reveal, lambda t: Phase.DEAL_END),
     Phase.DEAL_END: Step(
-        {m.DealEndMsg: on_deal_end}, all_seats, own_deal_end, lambda t: t.phases.after_deal_end(t)
+        {m.DealEndMsg: on_deal_end},
+        all_seats,
+        own_deal_end,
+        lambda t: t.phases.after_deal_end(t),
+        prelude=run_audit,
     ),
     # ... the game's own phases after a deal (Belka's eggs choice), then the next deal
     # (next_deal_or_over) ...

@@ -99,6 +99,7 @@ class Table:
         # the schedule
         self._order: list[int] = []
         self._slot = 0
+        self._prelude_due = False  # the phase's prelude has not run yet
         self._draining = False
         self._deferred = False
         # A resumed seat stays silent until its driver has fetched what the others hold.
@@ -640,6 +641,7 @@ class Table:
         step = self._step_or_none()
         self._order = step.order(self) if step is not None else []
         self._slot = 0
+        self._prelude_due = step is not None and step.prelude is not None
 
     def _drain(self) -> None:
         """Process every envelope that is due, in the canonical order."""
@@ -657,6 +659,18 @@ class Table:
             if self._outgoing and self._signer is not None:
                 self._deferred = True
                 return
+            if self._prelude_due:
+                # After our own message of the phase left (the check above), before
+                # any envelope of the phase: see ``Step.prelude``.
+                self._prelude_due = False
+                prelude = self._step().prelude
+                assert prelude is not None
+                try:
+                    prelude(self)
+                except Abort as abort:
+                    self._abort(*abort.faults)
+                    return
+                continue
             seat = self._order[self._slot]
             envelope = intake.peek(seat)
             if envelope is None:

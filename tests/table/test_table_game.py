@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from p2pbelka.cli.main import main
 from p2pbelka.peer.local import LocalGame, play_local_game
+from p2pbelka.protocol.envelope import open_envelope
 from p2pbelka.protocol.transcript import MAGIC, dump_transcript, iter_records
 from p2pbelka.table import events as ev
+from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
 from tests.table.helpers import play_sync
 
@@ -115,3 +118,37 @@ def test_selfplay_and_verify_commands(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["verify", str(path)]) == 1
     assert "INVALID" in capsys.readouterr().out
     assert main(["verify", str(tmp_path / "missing")]) == 2
+
+
+class _Recorder(Table):
+    """An honest table that notes when its deal_end leaves and when it audits."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.log: list[str] = []
+
+    def emit(self, event: ev.Event) -> None:
+        if isinstance(event, ev.DealAudited):
+            self.log.append(f"audited {event.deal_id}")
+        super().emit(event)
+
+    def take_outgoing(self) -> list[bytes]:
+        out = super().take_outgoing()
+        for raw in out:
+            envelope = open_envelope(raw)
+            if envelope.type == "deal_end":
+                self.log.append(f"deal_end {envelope.deal}")
+        return out
+
+
+def test_a_seat_sends_its_deal_end_before_it_audits() -> None:
+    """The audit runs while the deal_ends travel (SPEC 4.7), and the same bytes go
+    out as when a seat audited first: every transcript still verifies."""
+    tables, _ = play_sync(11, table_types={1: _Recorder})
+    recorder = tables[1]
+    assert isinstance(recorder, _Recorder)
+    deals = tables[1].deal_id
+    assert recorder.log == [
+        f"{what} {d}" for d in range(1, deals + 1) for what in ("deal_end", "audited")
+    ]
+    assert verify_bytes(dump_transcript(tables[0].transcript)).ok
