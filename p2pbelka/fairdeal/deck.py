@@ -208,11 +208,30 @@ class LocalSeat:
         self.seed = new_seed() if seed is None else seed
         self.secrets = derive_secrets(ctx, seat, self.seed)
         self.commitment = commit_seed(ctx, seat, self.seed)
+        self._first: list[bytes] = []  # the shuffle of the initial deck, as far as made
 
     def initial_deck(self) -> list[bytes]:
         return initial_deck(self.ctx)
 
+    def prepare_first_shuffle(self, count: int = 8) -> bool:
+        """Compute ``count`` more points of this seat's shuffle of the initial deck,
+        ahead of time (the first shuffler's input is always that deck); True if it
+        made some, False once all are made.  ``shuffle`` of the initial deck then
+        returns them."""
+        secrets, todo = self.secrets, self.ctx.n_positions - len(self._first)
+        if todo <= 0:
+            return False
+        deck, mult = initial_deck(self.ctx), self.ctx.group.mult
+        done = len(self._first)
+        self._first += [
+            mult(secrets.shuffle_scalar, deck[src])
+            for src in secrets.permutation[done : done + min(count, todo)]
+        ]
+        return True
+
     def shuffle(self, deck: object) -> list[bytes]:
+        if len(self._first) == self.ctx.n_positions and deck == initial_deck(self.ctx):
+            return list(self._first)  # made ahead by ``prepare_first_shuffle``
         return shuffle_pass(self.ctx, self.secrets, deck)
 
     def lock(self, deck: object) -> list[bytes]:

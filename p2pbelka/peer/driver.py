@@ -186,6 +186,10 @@ class PeerDriver:
         recovering = isinstance(self.transport, Recovering)
         while not self.table.finished:
             item: Inbox | None = None
+            # Nothing to do yet: work the table will need later (the next deal's
+            # secrets), a short piece at a time, looking at the inbox in between.
+            while not self._inbox.statistics().current_buffer_used and self.table.prepare():
+                await trio.lowlevel.checkpoint()
             # Only the wait is cancellable: a flush cut short would lose envelopes.
             with trio.move_on_at(next_check):
                 item = await self._inbox.receive()

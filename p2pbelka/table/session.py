@@ -106,6 +106,8 @@ class Table:
         self._hold = False
         # A view that differs from ours: processing waits for the envelope behind it.
         self._suspicion: Suspicion | None = None
+        # The local seat's next deal, made ahead of time by ``prepare``.
+        self._next_local: LocalSeat | None = None
 
     # -- construction ----------------------------------------------------------------
 
@@ -375,6 +377,36 @@ class Table:
         self._deferred = False
         self._drain()
 
+    def prepare(self) -> bool:
+        """Do one short piece of work that is not due yet but will be, while the
+        driver has nothing else to do: the local seat's secrets for the next deal,
+        then, if it will likely shuffle first in it, its shuffle of the initial deck
+        (32 multiplications that would otherwise start the next deal's passes).
+        True if it did something (call again when still idle).  The next deal's seed
+        is drawn early, but in the same order as ever (one per deal, after the lot),
+        so a resumed table's seed source still lines up; if the game ends first, the
+        seed is never used."""
+        if (
+            self._signer is None
+            or self._me is None
+            or self._hold
+            or self.finished
+            or self._round is None
+            or self._track is None
+            or self._setup is None
+        ):
+            return False
+        nxt = self._next_local
+        if nxt is None:
+            ctx = self._deal_context(self._deal_id + 1)
+            self._next_local = LocalSeat(ctx, self._me, self._seed_source())
+            return True
+        # The next dealer is usually the seat after this one (a counted re-deal keeps
+        # the dealer, and then this work is wasted): its pass order starts after it.
+        if (self._track.dealer + 2) % self.n_seats != self._me:
+            return False
+        return nxt.prepare_first_shuffle()
+
     def abandon(self, seats: list[int], why: str = "went silent") -> None:
         """The driver gave up waiting: end the game *disputed*, naming ``seats`` (or,
         while a view is unsettled, its reporter and the seat it accuses).  The local
@@ -528,14 +560,21 @@ class Table:
         track = self.track
         self._deal_id += 1
         track.begin_deal()
-        assert self._setup is not None
-        version = self._setup.fairdeal
-        ctx = DealContext(self.game_id, self._deal_id, self.n_seats, N_POSITIONS, version)
-        local = LocalSeat(ctx, self._me, self._seed_source()) if self._me is not None else None
+        ctx = self._deal_context(self._deal_id)
+        local: LocalSeat | None = None
+        if self._next_local is not None and self._next_local.ctx == ctx:
+            local, self._next_local = self._next_local, None  # made ahead by ``prepare``
+        elif self._me is not None:
+            local = LocalSeat(ctx, self._me, self._seed_source())
         order = [(track.dealer + 1 + i) % self.n_seats for i in range(self.n_seats)]
         deck = DealDeck(ctx, order, track.owners(), local)
         self._round = DealRound(self._deal_id, deck)
         self.emit(ev.DealStarted(self._deal_id, track.deal_number, track.dealer, track.standing()))
+
+    def _deal_context(self, deal_id: int) -> DealContext:
+        assert self._setup is not None
+        version = self._setup.fairdeal
+        return DealContext(self.game_id, deal_id, self.n_seats, N_POSITIONS, version)
 
     # -- sending ---------------------------------------------------------------------------
 

@@ -54,6 +54,33 @@ async def test_four_trio_peers_over_memory_channels() -> None:
     assert verify_bytes(dump_transcript(results[0].transcript)).ok
 
 
+async def test_work_done_ahead_changes_no_byte() -> None:
+    """Drivers let idle tables make the next deal's secrets and first shuffle ahead
+    (``Table.prepare``); the seeds are still drawn in order, one per deal, so the
+    game is byte for byte the one the same seeds and bots give without it."""
+    from p2pbelka.bots import make_bot
+    from p2pbelka.peer.sync import run_sync
+
+    results = await play_local_game(LocalGame.seeded(21))
+    tables = LocalGame.seeded(21).make_tables()
+    run_sync(tables, [make_bot("random", seat) for seat in range(4)])
+    assert [e.digest for e in results[0].transcript] == [e.digest for e in tables[0].transcript]
+
+
+def test_prepare_makes_the_next_deal_and_the_first_shuffle() -> None:
+    tables, _ = play_sync(11, until=lambda t: t[0].phase.value == "play")
+    for table in tables:
+        deal, dealer = table.deal_id, table.track.dealer
+        steps = 0
+        while table.prepare():
+            steps += 1
+        nxt = table._next_local
+        assert nxt is not None and nxt.ctx.deal_id == deal + 1
+        first = (dealer + 2) % 4 == table.me
+        assert steps == (1 + 4 if first else 1)  # the secrets, then 4 pieces of 8 points
+        assert not table.prepare()
+
+
 def _records(data: bytes) -> list[tuple[int, int]]:
     """(offset, length) of each record."""
     return [(r.offset, 4 + len(r.envelope.raw)) for r in iter_records(data)]
