@@ -63,4 +63,7 @@ async def test_a_loopback_table_plays_a_whole_game(tmp_path: Path) -> None:
     assert verify_bytes(data).ok
     secrets = results[2].store.secrets_path
     assert secrets.stat().st_mode & 0o077 == 0
-    assert secrets.stat().st_size == 32 * (1 + results[2].transcript[-1].deal)
+    # The lot value and one seed a deal, and maybe one drawn ahead for a deal that
+    # never came (the driver lets an idle table prepare the next deal).
+    deals = results[2].transcript[-1].deal
+    assert secrets.stat().st_size in (32 * (1 + deals), 32 * (2 + deals))
