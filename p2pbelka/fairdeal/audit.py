@@ -145,6 +145,10 @@ def _replay_pass(
     expected: list[bytes | None] | None = None
     if secrets is not None:
         expected = _expected_output(group, step, secrets, deck_in)
+        if list(output) == expected and len(set(expected)) == n:
+            # Every point is one we computed (so valid), and no two are the same:
+            # what the loop below would conclude, point by point.
+            return expected
 
     out: list[bytes | None] = []
     seen: dict[bytes, int] = {}

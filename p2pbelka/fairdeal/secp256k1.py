@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any, Final, cast
+from typing import Any, Final, Literal, cast
 
 from coincurve import PublicKey
 from coincurve._libsecp256k1 import ffi, lib  # the cffi module under coincurve's own API
@@ -182,6 +182,7 @@ class Secp256k1Group:
     point_bytes = POINT_BYTES
     scalar_bytes = SCALAR_BYTES
     order = N
+    byteorder: Literal["little", "big"] = "big"
 
     def __init__(self) -> None:
         self.ops = OpCounts()

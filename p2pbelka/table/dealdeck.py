@@ -112,7 +112,8 @@ class DealDeck:
     def open_to_all(self, pos: int) -> int:
         """Open a position every seat published its share for; ``FairDealError`` if it
         does not open to a card (only the audit can blame that)."""
-        card = open_position(self.ctx, pos, self.current()[pos], self.shares[pos])
+        # Every share here was validated when it arrived (``_add_share``).
+        card = open_position(self.ctx, pos, self.current()[pos], self.shares[pos], checked=True)
         self.opened[pos] = card
         return card
 
@@ -148,7 +149,7 @@ class DealDeck:
                 continue
             others = {s: k for s, k in self.shares[pos].items() if s != me}
             try:
-                hand[pos] = self.local.open(pos, self.current()[pos], others)
+                hand[pos] = self.local.open(pos, self.current()[pos], others, checked=True)
             except (FairDealError, ValueError):
                 return None
         if len(set(hand.values())) != len(hand):
@@ -163,7 +164,11 @@ class DealDeck:
             raise DeckFault(seat, f"position {opening.pos} was not dealt to this seat")
         self._add_share(seat, opening)
         card = open_position(
-            self.ctx, opening.pos, self.current()[opening.pos], self.shares[opening.pos]
+            self.ctx,
+            opening.pos,
+            self.current()[opening.pos],
+            self.shares[opening.pos],
+            checked=True,
         )
         self.opened[opening.pos] = card
         return card
