@@ -46,6 +46,7 @@ class DealDeck:
         self.locks: list[list[bytes]] = []
         self.shares: dict[int, dict[int, bytes]] = {pos: {} for pos in range(ctx.n_positions)}
         self.opened: dict[int, int] = {}  # pos -> card index, opened to all
+        self.mine: dict[int, int] = {}  # pos -> card index: this seat's hand, as it read it
         self.computed: dict[tuple[Step, int], list[bytes]] = {}  # our own passes
 
     # -- passes ---------------------------------------------------------------------
@@ -154,6 +155,7 @@ class DealDeck:
                 return None
         if len(set(hand.values())) != len(hand):
             return None
+        self.mine.update(hand)
         return hand
 
     def open(self, seat: int, opening: Opening) -> int:
@@ -163,13 +165,21 @@ class DealDeck:
         if not 0 <= opening.pos < len(self.owners) or self.owners[opening.pos] != seat:
             raise DeckFault(seat, f"position {opening.pos} was not dealt to this seat")
         self._add_share(seat, opening)
-        card = open_position(
-            self.ctx,
-            opening.pos,
-            self.current()[opening.pos],
-            self.shares[opening.pos],
-            checked=True,
-        )
+        known = self.mine.get(opening.pos)
+        local = self.local
+        if known is not None and local is not None and opening.key == local.share(opening.pos):
+            # Our own card, opened with our own share and the others' we read it with
+            # (``_add_share`` refuses any other share for them): the same product,
+            # the same card, without the multiplication.
+            card = known
+        else:
+            card = open_position(
+                self.ctx,
+                opening.pos,
+                self.current()[opening.pos],
+                self.shares[opening.pos],
+                checked=True,
+            )
         self.opened[opening.pos] = card
         return card
 
