@@ -147,6 +147,9 @@ class PeerDriver:
         self._sinks = [s for s in (transcript, front_end.transcript) if s is not None]
         self._journal = journal
         self._inbox_send, self._inbox = trio.open_memory_channel[Inbox](math.inf)
+        # Asked once: isinstance on a runtime-checkable protocol walks its members
+        # (tens of microseconds), and ``_let_out`` runs for every envelope we send.
+        self._flushing = isinstance(transport, Flushing)
 
     async def submit(self, move: Move) -> None:
         """Make the local player's ``move`` in the driver's task (from a screen or a bot)."""
@@ -272,7 +275,7 @@ class PeerDriver:
 
     async def _let_out(self) -> None:
         """Let the transport put the envelopes on the wire before the table works on."""
-        if isinstance(self.transport, Flushing):
-            await self.transport.flushed()
+        if self._flushing:
+            await cast(Flushing, self.transport).flushed()
         else:
             await trio.lowlevel.checkpoint()
