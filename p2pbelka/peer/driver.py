@@ -11,6 +11,7 @@ what the table accepted (``take_accepted``) before anything else is done.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, cast, runtime_checkable
 
@@ -99,6 +100,13 @@ class Connected(Protocol):
 
 
 @runtime_checkable
+class Pushing(Protocol):
+    """A transport that can hand envelopes straight to the driver's inbox."""
+
+    def push_to(self, sink: Callable[[bytes], None]) -> None: ...
+
+
+@runtime_checkable
 class Flushing(Protocol):
     """A transport that can say when what was broadcast has left (or a moment passed)."""
 
@@ -162,7 +170,10 @@ class PeerDriver:
     async def run(self) -> None:
         """Play until the table is finished (over or aborted)."""
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(self._pump_transport)
+            if isinstance(self.transport, Pushing):
+                self.transport.push_to(self._inbox_send.send_nowait)
+            else:
+                nursery.start_soon(self._pump_transport)
             nursery.start_soon(self.front_end.run, self)
             await self._flush()
             await self._main_loop()
