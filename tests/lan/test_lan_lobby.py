@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -67,3 +68,31 @@ async def test_a_loopback_table_plays_a_whole_game(tmp_path: Path) -> None:
     # never came (the driver lets an idle table prepare the next deal).
     deals = results[2].transcript[-1].deal
     assert secrets.stat().st_size in (32 * (1 + deals), 32 * (2 + deals))
+
+
+async def test_the_mesh_pushes_envelopes_in_order_once_asked() -> None:
+    """``Mesh.push_to``: what arrived before goes first, then each envelope as it
+    comes; a payload that is not an envelope never reaches the sink."""
+    from p2pbelka.peer.mesh import Mesh
+    from p2pbelka.protocol.envelope import Signer, seal_envelope
+    from p2pbelka.protocol.messages import ReadyMsg
+
+    me, other = Identity.generate("me"), Identity.generate("other")
+    mesh = Mesh(
+        me,
+        bytes(16),
+        0,
+        [me.public_key, other.public_key],
+        [("", 0), ("127.0.0.1", 1)],
+        source=lambda seat, seq: [],
+        wants=lambda: [],
+    )
+    signer = Signer.generate()
+    raws = [seal_envelope(signer, bytes(16), 1, n, bytes(32), ReadyMsg()).raw for n in range(3)]
+    link = cast(Any, None)
+    mesh._take(link, raws[0])
+    got: list[bytes] = []
+    mesh.push_to(got.append)
+    mesh._take(link, raws[1])
+    mesh._take(link, raws[2])
+    assert got == raws
