@@ -22,6 +22,10 @@ MAX_SEATS = 4
 MAX_NAME = 64
 MAX_WHY = 200
 MAX_EVIDENCE = 32_000
+FLOW = 2
+"""The schedule revision a new table names (``TableMsg.flow``)."""
+FLOWS = (1, 2)
+"""The schedule revisions this implementation plays and verifies."""
 """Each envelope an ``evidence`` message carries (two fit in one envelope's limit)."""
 
 
@@ -166,6 +170,11 @@ class TableMsg(Message):
     fairdeal: int = 1
     """The fair-deal version (protocol/fairdeal.md section 11); 1 is written by
     leaving the key out, so each table has exactly one encoding."""
+    flow: int = FLOW
+    """The schedule's revision (protocol/SPEC.md section 4): 2 (new tables) carries
+    each seat's commitment for the next deal on its ``deal_end``, so later deals
+    have no commit phase; 1 (tables from before, written by leaving the key out)
+    has a commit phase in every deal."""
 
     def to_wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = {
@@ -176,6 +185,8 @@ class TableMsg(Message):
         }
         if self.fairdeal != 1:
             wire["fairdeal"] = self.fairdeal
+        if self.flow != 1:
+            wire["flow"] = self.flow
         return dict(sorted(wire.items()))
 
 
@@ -268,10 +279,15 @@ class RevealMsg(Message):
 
 @dataclass(frozen=True, slots=True)
 class DealEndMsg(Message):
-    """The sender accepts the deal as audited.  What it saw of every chain is in the
-    envelope's view, which every receiver compares with its own."""
+    """The sender holds every envelope of the deal (its view says which); at a table
+    of flow 2, ``c`` is its commitment to its seed for the next deal id (absent at
+    flow 1, where a commit phase opens every deal)."""
 
     TYPE: ClassVar[str] = "deal_end"
+    c: bytes | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {} if self.c is None else {"c": self.c}
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,12 +409,18 @@ def _parse_table(body: dict[str, Any]) -> TableMsg:
         fairdeal = _uint(body["fairdeal"], "fairdeal", 256)
         if fairdeal < 2:
             raise ProtocolError("version 1 is written by leaving the key out", "fairdeal")
+    flow = 1
+    if "flow" in body:
+        flow = _uint(body["flow"], "flow", 256)
+        if flow < 2:
+            raise ProtocolError("flow 1 is written by leaving the key out", "flow")
     return TableMsg(
         game=_text(body["game"], "game", 16),
         preset=_text(body["preset"], "preset", 16),
         options=dict(options),
         seats=tuple(seats),
         fairdeal=fairdeal,
+        flow=flow,
     )
 
 
@@ -446,7 +468,10 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
         lambda b: PlayMsg(_uint(b["pos"], "pos", MAX_POSITIONS), _bin(b["key"], "key", 32)),
     ),
     "reveal": (frozenset({"seed"}), lambda b: RevealMsg(_bin(b["seed"], "seed", 32))),
-    "deal_end": (frozenset(), lambda b: DealEndMsg()),
+    "deal_end": (
+        frozenset(),
+        lambda b: DealEndMsg(_bin(b["c"], "c", 32) if "c" in b else None),
+    ),
     "evidence": (
         frozenset({"first", "second"}),
         lambda b: EvidenceMsg(
@@ -462,8 +487,12 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
     "unopened": (frozenset(), lambda b: UnopenedMsg()),
 }
 
-_OPTIONAL: dict[str, frozenset[str]] = {"table": frozenset({"fairdeal"})}
-"""Keys a body may leave out (the table's fair-deal version: absent means 1)."""
+_OPTIONAL: dict[str, frozenset[str]] = {
+    "table": frozenset({"fairdeal", "flow"}),
+    "deal_end": frozenset({"c"}),
+}
+"""Keys a body may leave out (the table's fair-deal version and flow: absent means 1;
+a deal end's commitment: absent at flow 1)."""
 
 MESSAGE_TYPES = frozenset(_PARSERS)
 

@@ -244,13 +244,28 @@ def run_audit(table: Table) -> None:
 
 
 def own_deal_end(table: Table) -> m.Message:
-    return m.DealEndMsg()
+    """At flow 2, with the commitment to this seat's seed for the next deal id: the
+    commit phase of the next deal is then not needed (if the game ends, or the next
+    deal comes after an eggs choice, the commitment waits or is never used)."""
+    return m.DealEndMsg(table.upcoming_commitment() if table.carries_commitments else None)
 
 
 def on_deal_end(table: Table, seat: int, msg: m.DealEndMsg) -> None:
-    """Nothing to do: the envelope's view, checked before this, says the sender saw
-    every chain of the deal (its reveal included) as we did."""
-    return None
+    """The envelope's view, checked before this, says the sender saw every chain of
+    the deal (its reveal included) as we did.  At flow 2 it commits the sender for
+    the next deal; at flow 1 a commitment is not the schedule's."""
+    if table.carries_commitments != (msg.c is not None):
+        what = "carries no commitment" if msg.c is None else "carries a commitment"
+        raise Abort(table.fault(seat, f"its deal_end {what} (flow {table.flow})"))
+    if msg.c is not None:
+        table.carry_commitment(seat, msg.c)
+
+
+def uncommitted(table: Table) -> list[int]:
+    """Who sends ``commit``: every seat, but at flow 2 after the first deal nobody
+    (their ``deal_end``s carried the commitments; the phase is skipped)."""
+    known = table.round.deck.commitments
+    return [s for s in all_seats(table) if s not in known]
 
 
 # -- the transition table --------------------------------------------------------------------
@@ -277,7 +292,7 @@ COMMON_STEPS: Mapping[Phase, Step] = {
         finish_lot,
         before_deals=True,
     ),
-    Phase.COMMIT: Step({m.CommitMsg: on_commit}, all_seats, own_commit, lambda t: Phase.SHUFFLE),
+    Phase.COMMIT: Step({m.CommitMsg: on_commit}, uncommitted, own_commit, lambda t: Phase.SHUFFLE),
     Phase.SHUFFLE: Step(
         {m.ShuffleMsg: on_pass}, pass_order, own_pass, lambda t: Phase.LOCK, parallel=False
     ),

@@ -108,6 +108,8 @@ class Table:
         self._suspicion: Suspicion | None = None
         # The local seat's next deal, made ahead of time by ``prepare``.
         self._next_local: LocalSeat | None = None
+        # Flow 2: the next deal's commitments, carried on this deal's deal_ends.
+        self._carried: dict[int, bytes] = {}
 
     # -- construction ----------------------------------------------------------------
 
@@ -398,8 +400,7 @@ class Table:
             return False
         nxt = self._next_local
         if nxt is None:
-            ctx = self._deal_context(self._deal_id + 1)
-            self._next_local = LocalSeat(ctx, self._me, self._seed_source())
+            self.upcoming_commitment()
             return True
         # The next dealer is usually the seat after this one (a counted re-deal keeps
         # the dealer, and then this work is wasted): its pass order starts after it.
@@ -554,7 +555,33 @@ class Table:
             self.emit(ev.GameOver(track.winner, track.final_score))
             return Phase.OVER
         self.begin_deal()
-        return Phase.COMMIT
+        # Flow 2: every commitment came on a deal_end, so no commit phase.
+        committed = len(self.round.deck.commitments) == self.n_seats
+        return Phase.SHUFFLE if committed else Phase.COMMIT
+
+    @property
+    def flow(self) -> int:
+        """The schedule revision the table description names (``TableMsg.flow``)."""
+        return self._setup.flow if self._setup is not None else m.FLOW
+
+    @property
+    def carries_commitments(self) -> bool:
+        """Flow 2: a ``deal_end`` carries its sender's commitment for the next deal."""
+        return self.flow >= 2
+
+    def carry_commitment(self, seat: int, commitment: bytes) -> None:
+        """``seat``'s commitment for the next deal id, from its ``deal_end``."""
+        self._carried[seat] = commitment
+
+    def upcoming_commitment(self) -> bytes:
+        """The local seat's commitment for the next deal id (its secrets for that deal
+        are made now, if ``prepare`` has not made them yet: the seed is drawn in the
+        same order as ever, one per deal)."""
+        assert self._me is not None
+        if self._next_local is None:
+            ctx = self._deal_context(self._deal_id + 1)
+            self._next_local = LocalSeat(ctx, self._me, self._seed_source())
+        return self._next_local.commitment
 
     def begin_deal(self) -> None:
         track = self.track
@@ -568,6 +595,8 @@ class Table:
             local = LocalSeat(ctx, self._me, self._seed_source())
         order = [(track.dealer + 1 + i) % self.n_seats for i in range(self.n_seats)]
         deck = DealDeck(ctx, order, track.owners(), local)
+        deck.commitments.update(self._carried)  # flow 2: from the last deal's deal_ends
+        self._carried = {}
         self._round = DealRound(self._deal_id, deck)
         self.emit(ev.DealStarted(self._deal_id, track.deal_number, track.dealer, track.standing()))
 
@@ -639,6 +668,8 @@ class Table:
         try:
             track_class(setup.game).check_setup(setup)
             check_version(setup.fairdeal)
+            if setup.flow not in m.FLOWS:
+                raise ValueError(f"flow {setup.flow} is not one this peer knows")
         except ValueError as exc:
             self._events.append(ev.Rejected(f"bad rules: {exc}"))
             return

@@ -179,3 +179,63 @@ def test_a_seat_sends_its_deal_end_before_it_audits() -> None:
         f"{what} {d}" for d in range(1, deals + 1) for what in ("deal_end", "audited")
     ]
     assert verify_bytes(dump_transcript(tables[0].transcript)).ok
+
+
+def _tables_with_flow(seed: int, flow: int) -> list[Table]:
+    import dataclasses
+
+    game = LocalGame.seeded(seed)
+    assert game.seed_sources is not None
+    setup = dataclasses.replace(game.setup(), flow=flow)
+    sources = game.seed_sources
+    host = Table.host(game.signers[0], game.game_id, setup, seed_source=sources[0])
+    others = [
+        Table(game.game_id, signer=signer, seed_source=sources[seat])
+        for seat, signer in enumerate(game.signers)
+        if seat
+    ]
+    return [host, *others]
+
+
+def _types_by_deal(table: Table) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for envelope in table.transcript:
+        out.setdefault(envelope.deal, []).append(envelope.type)
+    return out
+
+
+def test_flow_2_carries_the_next_commitments_on_deal_end() -> None:
+    """A new table (flow 2): only the first deal has a commit phase; every deal_end
+    commits its sender for the next deal id, and the game verifies."""
+    from p2pbelka.bots import make_bot
+    from p2pbelka.peer.sync import run_sync
+
+    tables = _tables_with_flow(11, 2)
+    run_sync(tables, [make_bot("random", 110 + s) for s in range(4)])
+    assert tables[0].over and tables[0].setup is not None and tables[0].setup.flow == 2
+    deals = _types_by_deal(tables[0])
+    assert len(deals) >= 3
+    assert deals[1].count("commit") == 4
+    assert all("commit" not in types for deal, types in deals.items() if deal > 1)
+    ends = [e for e in tables[0].transcript if e.type == "deal_end"]
+    assert ends and all(getattr(e.msg, "c", None) is not None for e in ends)
+    assert verify_bytes(dump_transcript(tables[0].transcript)).ok
+
+
+def test_flow_1_tables_from_before_still_play_and_verify() -> None:
+    """A table description without ``flow`` (every transcript made before flow 2):
+    a commit phase in every deal and empty deal_ends, as ever."""
+    from p2pbelka.bots import make_bot
+    from p2pbelka.peer.sync import run_sync
+
+    tables = _tables_with_flow(11, 1)
+    run_sync(tables, [make_bot("random", 110 + s) for s in range(4)])
+    assert tables[0].over
+    assert all(
+        types.count("commit") == 4 for deal, types in _types_by_deal(tables[0]).items() if deal
+    )
+    ends = [e for e in tables[0].transcript if e.type == "deal_end"]
+    assert ends and all(getattr(e.msg, "c", None) is None for e in ends)
+    data = dump_transcript(tables[0].transcript)
+    assert b"flow" not in data[:400]  # the table envelope leaves flow 1 out
+    assert verify_bytes(data).ok
