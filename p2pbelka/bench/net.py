@@ -100,6 +100,7 @@ def one_game(root: Path) -> list[dict[str, Any]]:
 def run(quick: bool = False) -> dict[str, object]:
     count = 200 if quick else 2000
     unit_us = yardstick_us(count)
+    load_start = os.getloadavg()[0]
     games = 1 if quick else 3
     deal_ms: list[float] = []
     bytes_per_deal: list[float] = []
@@ -141,8 +142,11 @@ def run(quick: bool = False) -> dict[str, object]:
             "peak_rss_kib_per_peer_mean": round(statistics.fmean(rss)),
         }
     )
-    # The yardstick again at the end: how much the machine's speed moved during the run.
+    # The yardstick again at the end: how much the machine's speed moved during the run;
+    # and the load average, since four peers share the cores with whatever else runs.
     figures["yardstick_end_us"] = round(yardstick_us(count), 1)
+    figures["load_average_start"] = round(load_start, 2)
+    figures["load_average_end"] = round(os.getloadavg()[0], 2)
     return figures
 
 

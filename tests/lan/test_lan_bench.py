@@ -11,7 +11,8 @@ from p2pbelka.bench import net
 def test_bench_net_quick() -> None:
     figures = net.run(quick=True)
     assert figures["games"] == 1
-    assert all(isinstance(v, int | float) and v > 0 for v in figures.values())
+    assert all(isinstance(v, int | float) for v in figures.values())
+    assert all(v > 0 for k, v in figures.items() if not k.startswith("load_average"))
     assert figures["bytes_sent_per_peer_per_deal"] <= 64 * 1024
     for key in (
         "yardstick_us",
