@@ -193,6 +193,11 @@ class Secp256k1Group:
         self._parsed: dict[bytes, Any] = {}
         self._card_points: dict[bytes, Any] = {}  # the same for hashed points
 
+    def forget(self) -> None:
+        """Drop the computed points kept parsed (for benches: what one process keeps,
+        another does not have, and the four seats of a bench share one process)."""
+        self._parsed.clear()
+
     def hash_to_group(self, domain: bytes, message: bytes) -> bytes:
         """RFC 9380 hash_to_curve with ``domain`` as the DST.  The point is kept parsed
         too: card points are the first shuffle's input in every deal of a game."""
