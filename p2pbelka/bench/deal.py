@@ -10,7 +10,11 @@ own passes and secrets reused, the played positions not decoded again), timed
 and counted around the table's own call.  ``_x`` figures are multiples of the
 yardstick (one PyNaCl ed25519 noclamp multiplication, timed in the same run).
 
-The four tables of a whole game share one process, and so the points the group
+With ``game="belot"`` (``bench deal --game belot --players 2|3``): the crypto of one
+Belot deal (``belot_`` figures of ``deal_crypto``), then whole Belot games of
+two or three in-process peers, measured the same way.
+
+The tables of a whole game share one process, and so the points the group
 keeps parsed (``Secp256k1Group.forget``): a seat finds the pass the seat before
 it computed already parsed, where a LAN peer parses what it receives.  That
 saves at most about 300 point parses a deal (under 3% of ``protocol_*``); the
@@ -70,18 +74,38 @@ def timed_audits() -> Iterator[AuditClock]:
         DealDeck.audit = original  # type: ignore[method-assign]
 
 
-def run(quick: bool = False) -> dict[str, object]:
-    figures: dict[str, object] = dict(deal_crypto.run(quick=quick))
+def run(quick: bool = False, game: str = "belka", players: int | None = None) -> dict[str, object]:
+    if game == "belot":
+        seats = players or 3
+        count = 200 if quick else 2000
+        unit_us = deal_crypto.yardstick_us(count)
+        figures: dict[str, object] = {"yardstick_us": round(unit_us, 1)}
+        figures.update(deal_crypto.belot_figures(seats, quick, unit_us))
+        figures.update(whole_games(quick, game, seats, unit_us / 1000))
+        figures["yardstick_end_us"] = round(deal_crypto.yardstick_us(count), 1)
+        return figures
+    if players not in (None, 4):
+        raise ValueError(f"Belka is played by 4, not {players}")
+    figures = dict(deal_crypto.run(quick=quick))
+    unit_ms = float(figures["yardstick_us"]) / 1000  # type: ignore[arg-type]
+    figures.update(whole_games(quick, game, 4, unit_ms))
+    return figures
+
+
+def whole_games(quick: bool, game_name: str, seats: int, unit_ms: float) -> dict[str, object]:
+    """Whole games of ``seats`` in-process peers with random bots: the protocol's CPU
+    per deal (all peers), the audit each seat ran, the verification of the
+    transcript, its size."""
     games = 1 if quick else 3
     protocol_s = verify_s = 0.0
     deals = size = envelopes = 0
     audits = AuditClock()
     for seed in range(games):
-        game = LocalGame.seeded(1000 + seed)
+        game = LocalGame.seeded(1000 + seed, game=game_name, players=seats)
         tables = game.make_tables()
         with timed_audits() as clock:
             start = time.process_time()
-            run_sync(tables, [make_bot("random", s) for s in range(4)])
+            run_sync(tables, [make_bot("random", s) for s in range(seats)])
             protocol_s += time.process_time() - start
         audits.audits += clock.audits
         audits.cpu_s += clock.cpu_s
@@ -96,27 +120,27 @@ def run(quick: bool = False) -> dict[str, object]:
         deals += tables[0].deal_id
         size += len(data)
         envelopes += len(tables[0].transcript)
-    unit_ms = float(figures["yardstick_us"]) / 1000  # type: ignore[arg-type]
-    figures.update(
-        {
-            "game_fairdeal_version": _version_of(tables[0]),
-            "games": games,
-            "deals": deals,
-            "protocol_ms_per_deal_all_four_peers": round(1000 * protocol_s / deals, 1),
-            "protocol_ms_per_deal_per_peer": round(1000 * protocol_s / deals / 4, 1),
-            "protocol_x_per_deal_all_four_peers": round(1000 * protocol_s / deals / unit_ms),
-            "audit_ms_per_seat_per_deal": round(1000 * audits.cpu_s / audits.audits, 2),
-            "audit_x_per_seat_per_deal": round(1000 * audits.cpu_s / audits.audits / unit_ms, 1),
-            "audit_mults_per_seat_per_deal": round(audits.mults / audits.audits, 1),
-            "verify_ms_per_deal": round(1000 * verify_s / deals, 1),
-            "verify_x_per_deal": round(1000 * verify_s / deals / unit_ms),
-            "transcript_bytes_per_deal": round(size / deals),
-            "envelopes_per_deal": round(envelopes / deals, 1),
-        }
-    )
-    return figures
+    every = {4: "all_four_peers", 3: "all_three_peers", 2: "both_peers"}[seats]
+    return {
+        "game": game_name,
+        "game_fairdeal_version": _version_of(tables[0]),
+        "games": games,
+        "deals": deals,
+        f"protocol_ms_per_deal_{every}": round(1000 * protocol_s / deals, 1),
+        "protocol_ms_per_deal_per_peer": round(1000 * protocol_s / deals / seats, 1),
+        f"protocol_x_per_deal_{every}": round(1000 * protocol_s / deals / unit_ms),
+        "audit_ms_per_seat_per_deal": round(1000 * audits.cpu_s / max(1, audits.audits), 2),
+        "audit_x_per_seat_per_deal": round(
+            1000 * audits.cpu_s / max(1, audits.audits) / unit_ms, 1
+        ),
+        "audit_mults_per_seat_per_deal": round(audits.mults / max(1, audits.audits), 1),
+        "verify_ms_per_deal": round(1000 * verify_s / deals, 1),
+        "verify_x_per_deal": round(1000 * verify_s / deals / unit_ms),
+        "transcript_bytes_per_deal": round(size / deals),
+        "envelopes_per_deal": round(envelopes / deals, 1),
+    }
 
 
 def _version_of(table: Table) -> int | str:
-    """The fair-deal version the table description named (the table owns that choice)."""
+    """The fair-deal version the table description names (the table deals with it)."""
     return table.setup.fairdeal if table.setup is not None else "unknown"

@@ -25,6 +25,11 @@ position opened to every seat, as in a Belka deal where all cards are played):
 
 ``candidate_*`` are unit costs of groups considered for version 2 that are not
 dependencies (measured only where installed).
+
+:func:`belot_figures` measures a Belot deal of two or three seats the same way,
+with the table's fair-deal version: nine positions opened to each owner and
+played (decoded by every other seat), the turned card opened to all, and the
+stock left face down until the audit decodes it.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ import hashlib
 import os
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nacl import bindings as nacl
@@ -86,6 +91,10 @@ def yardstick_us(count: int) -> float:
     return 1000 * _cpu_ms(lambda: [mult(scalar, point) for _ in range(count)], 5) / count
 
 
+TURNED, STOCK = -1, -2
+"""Owners of Belot's turned card (opened to everyone) and of the stock (opened to nobody)."""
+
+
 @dataclass
 class PlayedDeal:
     ctx: DealContext
@@ -96,15 +105,20 @@ class PlayedDeal:
 
     @property
     def order(self) -> list[int]:
-        return list(range(N_SEATS))
+        return list(range(self.ctx.n_seats))
 
     def shares(self) -> list[tuple[int, int, bytes]]:
         return [(s.seat, j, s.share(j)) for s in self.seats for j in range(N_POSITIONS)]
 
 
-def play_deal(ctx: DealContext, decode_plays: bool = True) -> PlayedDeal:
-    """Every seat's crypto for one deal: position j is dealt to seat j mod 4."""
-    seats = [LocalSeat(ctx, seat) for seat in range(N_SEATS)]
+def play_deal(
+    ctx: DealContext, decode_plays: bool = True, owners: Sequence[int] | None = None
+) -> PlayedDeal:
+    """Every seat's crypto for one deal: position j is dealt to ``owners[j]`` (by
+    default seat j mod 4); ``TURNED`` is opened by every seat, ``STOCK`` by none."""
+    n = ctx.n_seats
+    owners = owners if owners is not None else [j % n for j in range(N_POSITIONS)]
+    seats = [LocalSeat(ctx, seat) for seat in range(n)]
     shuffles: list[list[bytes]] = []
     locks: list[list[bytes]] = []
     deck = initial_deck(ctx)
@@ -119,7 +133,14 @@ def play_deal(ctx: DealContext, decode_plays: bool = True) -> PlayedDeal:
     forget_parsed()  # the other seats parse the final deck they decode
     cards: dict[int, int] = {}
     for j in range(N_POSITIONS):
-        holder = seats[j % N_SEATS]
+        if owners[j] == STOCK:
+            continue
+        if owners[j] == TURNED:  # every seat opens it with the others' shares
+            for seat in seats:
+                mine = {s.seat: s.share(j) for s in seats if s is not seat}
+                cards[j] = seat.open(j, deck[j], mine)
+            continue
+        holder = seats[owners[j]]
         others = {s.seat: s.share(j) for s in seats if s is not holder}
         cards[j] = holder.open(j, deck[j], others)
         if decode_plays:  # the card is played: every other seat decodes it
@@ -157,7 +178,7 @@ def audit_as_seat(deal: PlayedDeal, seat: int | None, opened: bool) -> AuditRepo
 def verify_deck(deal: PlayedDeal) -> None:
     """A verifier's deck work: decode every play once, then replay every pass."""
     final = deal.locks[-1]
-    for j in range(N_POSITIONS):
+    for j in deal.cards:
         shares = {s.seat: s.share(j) for s in deal.seats}
         deal.seats[0].open(j, final[j], {k: v for k, v in shares.items() if k != 0})
     audit_as_seat(deal, None, opened=True)
@@ -216,6 +237,31 @@ def version_figures(version: int, quick: bool, unit_us: float) -> dict[str, obje
         unit_us,
     )
     _measure(figures, f"{v}_verify_fairdeal", lambda: verify_deck(deal), repeats, unit_us)
+    return figures
+
+
+def belot_figures(players: int, quick: bool, unit_us: float) -> dict[str, object]:
+    """One Belot deal of ``players`` seats with the table's fair-deal version: ``belot_``
+    figures as ``version_figures`` names them (``_ms``, ``_x``, ``_mults``)."""
+    from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
+    from p2pbelka.rules.belot.core import deal_pattern
+
+    repeats = 3 if quick else 11
+    version = FAIRDEAL_VERSION
+    ctx = DealContext(os.urandom(16), 0, players, N_POSITIONS, version)
+    owners = deal_pattern(players, 0)
+    deal_cards(ctx)  # per-game setup, cached
+    figures: dict[str, object] = {"belot_fairdeal_version": version, "belot_seats": players}
+    deal = play_deal(ctx, decode_plays=False, owners=owners)
+    steps: list[tuple[str, Callable[[], object]]] = [
+        ("deal_all_seats", lambda: play_deal(ctx, owners=owners)),
+        ("audit_one_seat", lambda: audit_as_seat(deal, 0, True)),
+        ("verify_fairdeal", lambda: verify_deck(deal)),
+    ]
+    for name, fn in steps:
+        one: dict[str, object] = {}
+        _measure(one, f"v{version}_{name}", fn, repeats, unit_us)
+        figures.update({key.replace(f"v{version}_", "belot_", 1): v for key, v in one.items()})
     return figures
 
 

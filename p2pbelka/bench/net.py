@@ -1,18 +1,21 @@
-"""``p2pbelka bench net``: four peer processes over loopback, bots that answer at once.
+"""``p2pbelka bench net``: peer processes over loopback, bots that answer at once.
 
-Each peer is a separate ``p2pbelka host``/``join`` process with its own
+Four peers play Belka; with ``--game belot`` two or three (``--players``) play
+Belot.  Each peer is a separate ``p2pbelka host``/``join`` process with its own
 identity and config dir, so the figures include everything a real game pays:
-process scheduling (four peers share the cores), the handshakes, the mesh, the
+process scheduling (the peers share the cores), the handshakes, the mesh, the
 signatures and the deck, the transcript and secrets files.  Per deal: the wall
-time from the lot (or the previous deal's audit) to this deal's audit, the CPU
-time each peer process spent over the same span (``cpu_*``: user and system,
-as the process counts it), and the bytes each peer sent (frames with their
-length prefix and tag).  Apart from the deals: each peer's startup (interpreter,
-imports, arguments, identity) and lobby (finding the table, handshakes, seats,
-the mesh, the lot), and ``process_cpu_ms_per_peer``, everything a peer process
-spent from start to exit (lingering at the end included).  ``_x`` figures are
-multiples of the yardstick (one PyNaCl ed25519 noclamp multiplication, timed
-in the same run, at the start and again at the end: ``yardstick_end_us``).
+time from the lot (or the previous deal's audit) to this deal's audit, the
+bytes each peer sent (frames with their length prefix and tag), and the
+transcript's bytes; and the CPU time each peer process spent over the same span
+(``cpu_*``: user and system, as the process counts it).  Apart from the deals:
+each peer's startup (interpreter, imports, arguments, identity) and lobby
+(finding the table, handshakes, seats, the mesh, the lot), and
+``process_cpu_ms_per_peer``, everything a peer process spent from start to exit
+(lingering at the end included).  ``_x`` figures are multiples of the yardstick
+(one PyNaCl ed25519 noclamp multiplication, timed in the same run, at the start
+and again at the end: ``yardstick_end_us``); the load average at the start and
+end says what else shared the cores.
 """
 
 from __future__ import annotations
@@ -29,8 +32,6 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
-
-from p2pbelka.bench.deal_crypto import yardstick_us
 
 TIMEOUT = 120.0
 
@@ -62,16 +63,17 @@ def _lobby_port(proc: subprocess.Popen[bytes], out: Path) -> int:
     raise RuntimeError("the host did not open its table")
 
 
-def one_game(root: Path) -> list[dict[str, Any]]:
+def one_game(root: Path, game: str = "belka", players: int = 4) -> list[dict[str, Any]]:
     common = ["--bot", "random", "--quiet", "--stats", "--listen", "127.0.0.1", "--linger", "2"]
+    table = ["--game", game, "--players", str(players)]
     procs = []
     spawned: list[float] = []  # when each process was started (the monotonic clock)
     try:
         spawned.append(time.monotonic())
-        host = _spawn(root, "host", ["host", "--auto-approve", "--no-announce", *common])
+        host = _spawn(root, "host", ["host", "--auto-approve", "--no-announce", *table, *common])
         procs.append(host)
         port = _lobby_port(*host)
-        for n in range(1, 4):
+        for n in range(1, players):
             spawned.append(time.monotonic())
             procs.append(
                 _spawn(root, f"join{n}", ["join", "--connect", f"127.0.0.1:{port}", *common])
@@ -92,82 +94,81 @@ def one_game(root: Path) -> list[dict[str, Any]]:
         stats.append(json.loads(lines[-1]))
     if not all(s["finished"] for s in stats):
         raise RuntimeError("a benchmark game did not finish")
-    for figures, at in zip(stats, spawned, strict=True):
-        figures["spawned_at"] = at
+    for s, at in zip(stats, spawned, strict=True):
+        s["transcript_bytes"] = Path(s["transcript"]).stat().st_size
+        s["spawned_at"] = at
     return stats
 
 
-def run(quick: bool = False) -> dict[str, object]:
+def run(quick: bool = False, game: str = "belka", players: int | None = None) -> dict[str, object]:
+    from p2pbelka.bench.deal_crypto import yardstick_us
+
+    seats = players or (4 if game == "belka" else 3)
     count = 200 if quick else 2000
-    unit_us = yardstick_us(count)
+    unit_ms = yardstick_us(count) / 1000
     load_start = os.getloadavg()[0]
     games = 1 if quick else 3
     deal_ms: list[float] = []
     bytes_per_deal: list[float] = []
     rss: list[int] = []
-    deals = 0
     peers: list[dict[str, Any]] = []
+    deals = transcript_bytes = 0
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     for _ in range(games):
         with tempfile.TemporaryDirectory() as tmp:
-            stats = one_game(Path(tmp))
+            stats = one_game(Path(tmp), game, seats)
         host = stats[0]
         deals += host["deals"]
         deal_ms += host["deal_ms"]
+        transcript_bytes += host["transcript_bytes"]
         bytes_per_deal += [s["bytes_sent"] / s["deals"] for s in stats]
         rss += [s["maxrss_kib"] for s in stats]
         peers += stats
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    figures: dict[str, object] = {"yardstick_us": round(unit_us, 1)}
-    figures.update(
-        {
-            "games": games,
-            "deals": deals,
-            "ms_per_deal_mean": round(statistics.fmean(deal_ms), 1),
-            "ms_per_deal_median": round(statistics.median(deal_ms), 1),
-            "ms_per_deal_max": round(max(deal_ms), 1),
-            "x_per_deal_median": round(1000 * statistics.median(deal_ms) / unit_us),
-            "x_per_deal_mean": round(1000 * statistics.fmean(deal_ms) / unit_us),
-        }
-    )
-    figures.update(cpu_figures(peers, deal_ms, unit_us))
     spent = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    figures["process_cpu_ms_per_peer"] = round(1000 * spent / len(peers), 1)
-    figures.update(startup_figures(peers))
-    figures.update(
-        {
-            "bytes_sent_per_peer_per_deal": round(statistics.fmean(bytes_per_deal)),
-            "bytes_sent_per_peer_per_deal_max": round(max(bytes_per_deal)),
-            "peak_rss_kib_per_peer_max": max(rss),
-            "peak_rss_kib_per_peer_mean": round(statistics.fmean(rss)),
-        }
-    )
-    # The yardstick again at the end: how much the machine's speed moved during the run;
-    # and the load average, since four peers share the cores with whatever else runs.
-    figures["yardstick_end_us"] = round(yardstick_us(count), 1)
-    figures["load_average_start"] = round(load_start, 2)
-    figures["load_average_end"] = round(os.getloadavg()[0], 2)
+    figures: dict[str, object] = {
+        "game": game,
+        "peers": seats,
+        "yardstick_us": round(1000 * unit_ms, 1),
+        "games": games,
+        "deals": deals,
+        "ms_per_deal_mean": round(statistics.fmean(deal_ms), 1),
+        "ms_per_deal_median": round(statistics.median(deal_ms), 1),
+        "ms_per_deal_max": round(max(deal_ms), 1),
+        "ms_per_deal_median_x": round(statistics.median(deal_ms) / unit_ms),
+        "ms_per_deal_mean_x": round(statistics.fmean(deal_ms) / unit_ms),
+        **cpu_figures(peers, deal_ms, seats, unit_ms),
+        "process_cpu_ms_per_peer": round(1000 * spent / len(peers), 1),
+        **startup_figures(peers),
+        "bytes_sent_per_peer_per_deal": round(statistics.fmean(bytes_per_deal)),
+        "bytes_sent_per_peer_per_deal_max": round(max(bytes_per_deal)),
+        "transcript_bytes_per_deal": round(transcript_bytes / deals),
+        "peak_rss_kib_per_peer_max": max(rss),
+        "peak_rss_kib_per_peer_mean": round(statistics.fmean(rss)),
+        "yardstick_end_us": round(yardstick_us(count), 1),
+        "load_average_start": round(load_start, 2),
+        "load_average_end": round(os.getloadavg()[0], 2),
+    }
     return figures
 
 
 def cpu_figures(
-    peers: list[dict[str, Any]], deal_ms: list[float], unit_us: float
+    peers: list[dict[str, Any]], deal_ms: list[float], seats: int, unit_ms: float
 ) -> dict[str, object]:
     """CPU time each peer process spent per deal (user and system, as the process
-    counts it), beside the wall time: the four peers share the machine's cores, so
+    counts it), beside the wall time: the peers share the machine's cores, so
     ``cores_busy`` (all peers' CPU over wall time) says whether the deal waits for
     CPU or for messages."""
     per_peer = [ms for s in peers for ms in s.get("deal_cpu_ms", [])]
     if not per_peer:  # peers of an older build: whole games only
         per_peer = [s["game_cpu_ms"] / s["deals"] for s in peers if s["deals"]]
-    games = max(1, sum(1 for s in peers if s["seat"] == 0))
-    all_peers = statistics.fmean(per_peer) * len(peers) / games  # times the seats of a game
+    all_peers = statistics.fmean(per_peer) * seats
     return {
         "cpu_ms_per_deal_per_peer_median": round(statistics.median(per_peer), 1),
         "cpu_ms_per_deal_per_peer_mean": round(statistics.fmean(per_peer), 1),
-        "cpu_x_per_deal_per_peer_median": round(1000 * statistics.median(per_peer) / unit_us),
+        "cpu_x_per_deal_per_peer_median": round(statistics.median(per_peer) / unit_ms),
         "cpu_ms_per_deal_all_peers": round(all_peers, 1),
-        "cpu_x_per_deal_all_peers": round(1000 * all_peers / unit_us),
+        "cpu_x_per_deal_all_peers": round(all_peers / unit_ms),
         "cores_busy_during_deals": round(all_peers / statistics.fmean(deal_ms), 2),
     }
 

@@ -26,6 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--game", choices=("belka", "belot"), default="belka", help="which game (default belka)"
     )
+    parser.add_argument(
+        "--players", type=int, default=None, help="seats: Belka 4; Belot 2 or 3 (default 3)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,6 +40,17 @@ def run(args: argparse.Namespace) -> int:
             print(f"bench {args.topic}: no {args.game} figures yet", file=sys.stderr)
             return 2
         options["game"] = args.game
+    if args.players is not None:
+        from p2pbelka.cli.selfplay_cmd import seat_count
+
+        try:
+            options["players"] = seat_count(args)
+        except ValueError as exc:
+            print(f"bench {args.topic}: {exc}", file=sys.stderr)
+            return 2
+        if "players" not in inspect.signature(module.run).parameters:
+            print(f"bench {args.topic}: measures no other number of players", file=sys.stderr)
+            return 2
     figures: dict[str, object] = module.run(**options)
     if args.json:
         print(json.dumps(figures, indent=2))

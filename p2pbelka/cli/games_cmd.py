@@ -2,10 +2,11 @@
 verify or replay each.
 
 Games live in the user's data directory (``$XDG_DATA_HOME/p2pbelka/games``):
-a local table's transcript as ``belka-<time>.transcript``, a LAN game as a
-directory with its seat's files (what ``resume`` needs).  Reading a game's
-score means verifying it (about a second a game), so what was read is kept in
-the cache directory and read again only when the file changes.
+a local table's transcript as ``belka-<time>.transcript`` (``belot-…`` for
+Belot; and, until a Belka game ends, its seats' files in ``local-<game id>/``),
+a LAN game as a directory with its seat's files (what ``resume`` needs).
+Reading a game's score means verifying it (about a second a game), so what was
+read is kept in the cache directory and read again only when the file changes.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class SavedGame:
     finished: bool = False
     winner: int | None = None
     verdict: str = ""
-    game_id: str | None = None  # a LAN game: ``resume`` can continue it
+    game_id: str | None = None  # a LAN game, or a local one left: ``resume`` continues it
 
     def commands(self) -> list[tuple[str, str]]:
         path = shlex.quote(self.path)
@@ -53,12 +54,17 @@ class SavedGame:
             a, b = self.score
             n = self.names
             head = f"{when}  {n[0]} & {n[2]} {a}:{b} {n[1]} & {n[3]}"
+        elif self.score is not None and len(self.score) == len(self.names):  # Belot
+            scores = zip(self.names, self.score, strict=True)
+            head = f"{when}  " + ", ".join(f"{name} {points}" for name, points in scores)
         else:
             head = f"{when}  " + (", ".join(self.names) or "(no players recorded)")
         if self.finished:
             state = "finished"
             if self.winner is not None and len(self.names) == 4:
                 state += f", {self.names[self.winner]} & {self.names[self.winner + 2]} won"
+            elif self.winner is not None and self.winner < len(self.names):
+                state += f", {self.names[self.winner]} won"
         else:
             state = f"not finished ({self.deals} deals played)"
         if self.verdict and not self.verdict.startswith(("OK", "INCOMPLETE")):
@@ -125,12 +131,31 @@ def read_game(
 
 
 def started_of(path: Path) -> float:
-    """``belka-20261201-045058.transcript`` started then; otherwise the file's time."""
-    stem = path.stem.removeprefix("belka-")[:15]
+    """``belka-20261201-045058.transcript`` (or ``belot-…``) started then; otherwise the
+    file's time."""
+    stem = path.stem.removeprefix("belka-").removeprefix("belot-")[:15]
     try:
         return time.mktime(time.strptime(stem, "%Y%m%d-%H%M%S"))
     except ValueError:
         return path.stat().st_mtime
+
+
+def local_games(directories: list[Path]) -> dict[Path, tuple[str, float]]:
+    """The player's transcript of each local game that can go on: its game id and
+    when it started."""
+    from p2pbelka.peer.local_save import LocalSave
+
+    found = {}
+    for directory in directories:
+        LocalSave.tidy(directory)
+        for save in LocalSave.in_directory(directory):
+            try:
+                plan = save.load_plan()
+            except (OSError, ValueError, TypeError, KeyError):
+                continue
+            if plan.transcript and save.resumable():
+                found[Path(plan.transcript).resolve()] = (plan.game_id, plan.started)
+    return found
 
 
 def saved_games(directories: list[Path]) -> list[SavedGame]:
@@ -139,13 +164,23 @@ def saved_games(directories: list[Path]) -> list[SavedGame]:
     cache = load_cache()
     games: list[SavedGame] = []
     seen: set[Path] = set()
+    # A local game left before its end: its transcript, where it is, with the resume command.
+    resumable = local_games(directories)
+    for path, (local_id, started) in resumable.items():
+        if path.parent.resolve() not in {d.resolve() for d in directories} and path.is_file():
+            game = read_game(path, started, None, cache)
+            game.game_id = local_id
+            games.append(game)
     for directory in directories:
         if not directory.is_dir() or directory.resolve() in seen:
             continue
         seen.add(directory.resolve())
         for entry in sorted(directory.iterdir()):
             if entry.is_file() and entry.suffix == ".transcript":
-                games.append(read_game(entry, started_of(entry), None, cache))
+                game = read_game(entry, started_of(entry), None, cache)
+                # not cached: a game can be resumed only until it ends
+                game.game_id = resumable.get(entry.resolve(), (None, 0.0))[0]
+                games.append(game)
             elif entry.is_dir() and (entry / "game.json").exists():
                 store = GameStore(entry)
                 try:

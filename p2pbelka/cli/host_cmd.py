@@ -1,4 +1,5 @@
-"""``p2pbelka host``: open a table on the LAN, seat three players, play seat 0."""
+"""``p2pbelka host``: open a table on the LAN (Belka for four, or Belot for two or
+three), seat the players, play seat 0."""
 
 from __future__ import annotations
 
@@ -9,8 +10,23 @@ from p2pbelka.cli.lan_args import add_network_arguments, add_player_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", default="Belka table", help="the table's name on the LAN")
-    parser.add_argument("--preset", default="classic", help="classic (default) or eyes")
+    parser.add_argument(
+        "--table",
+        default=None,
+        metavar="NAME",
+        help="the table's name on the LAN (default: Belka table, or Belot table)",
+    )
+    # the old spelling of --table: kept so scripts go on working (--player names you)
+    parser.add_argument("--name", dest="table_old", default=None, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--game", choices=("belka", "belot"), default="belka", help="the game (default belka)"
+    )
+    parser.add_argument(
+        "--players", type=int, default=None, help="seats: Belka 4; Belot 2 or 3 (default 3)"
+    )
+    parser.add_argument(
+        "--preset", default="classic", help="Belka: classic (default) or eyes; Belot: classic"
+    )
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a house rule"
     )
@@ -20,8 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--auto-approve",
         action="store_true",
-        help="let every joiner sit without asking (scripts, bots, tests); otherwise you are"
-        " asked about each one at the terminal",
+        help="let every joiner sit without asking (scripts, bots, tests), and agree to seat a"
+        " bot for a lost seat; otherwise you are asked about each one at the terminal",
     )
     parser.add_argument(
         "--invite",
@@ -38,15 +54,26 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from p2pbelka.cli import lan_args
-    from p2pbelka.cli.selfplay_cmd import parse_options
+    from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
     from p2pbelka.cli.terminal_door import HELP, TerminalDoor
+    from p2pbelka.peer import lobby
     from p2pbelka.peer.lan import GameResult, host_game
 
     try:
         options = parse_options(args.option)
+        players = seat_count(args)
+        lobby.check_table(args.game, players, args.preset, options)
     except ValueError as exc:
         print(f"p2pbelka host: {exc}", file=sys.stderr)
         return 2
+    if args.table is None and args.table_old is not None:
+        print(
+            "p2pbelka host: --name is the old spelling of --table (--player is your name)",
+            file=sys.stderr,
+        )
+        args.table = args.table_old
+    if args.table is None:
+        args.table = f"{args.game.capitalize()} table"
     player = lan_args.prepare(args, "host")
     if player is None:
         return 2
@@ -72,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
 
         _screen, on_screen = host_on_screen(
             identity,
-            args.name,
+            args.table,
+            game=args.game,
+            players=players,
             preset=args.preset,
             options=options,
             net=net,
@@ -85,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         if args.auto_approve:
             return await host_game(
                 identity,
-                args.name,
+                args.table,
                 fe,
                 preset=args.preset,
                 options=options,
@@ -93,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
                 on_lobby=lan_args.print_lobby,
                 bot=level,
                 invite=invite,
+                game=args.game,
+                players=players,
             )
         door = TerminalDoor(lan_args.print_lobby)
         lan_args.say(HELP)
@@ -100,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
             nursery.start_soon(door.serve)
             result = await host_game(
                 identity,
-                args.name,
+                args.table,
                 fe,
                 preset=args.preset,
                 options=options,
@@ -109,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
                 bot=level,
                 approve=door.approve,
                 invite=invite,
+                game=args.game,
+                players=players,
             )
             nursery.cancel_scope.cancel()
         return result

@@ -27,6 +27,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--invite", metavar="CODE", help="the invite code the host gave you")
     parser.add_argument("--wait", type=float, default=3.0, help="listen for tables this long")
     parser.add_argument("--list", action="store_true", help="only list the tables heard")
+    parser.add_argument(
+        "--auto-approve",
+        action="store_true",
+        help="if a seat is lost, agree to seat a bot in its place without asking",
+    )
     add_player_arguments(parser)
     add_network_arguments(parser)
 
@@ -157,8 +162,8 @@ async def _pick_table(
         if t.via == "dns-sd":
             warn += "  (heard by DNS-SD only: unsigned, compare the key when you connect)"
         print(
-            f"  {n}) {t.name}: host {t.host}:{t.port}, {t.variant}, {t.free_seats} free seat(s),"
-            f" host key {t.fingerprint}{warn}",
+            f"  {n}) {t.name}: host {t.host}:{t.port}, {t.variant.capitalize()} for {t.seats},"
+            f" {t.free_seats} free seat(s), host key {t.fingerprint}{warn}",
             flush=True,
         )
     if doubtful:

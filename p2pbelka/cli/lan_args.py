@@ -4,6 +4,7 @@ the lobby lines and the end-of-game report."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import resource
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from p2pbelka.net.identity import Identity
     from p2pbelka.peer.lan import GameResult, LobbyEvent, NetOptions
     from p2pbelka.peer.text import TextFrontEnd
+    from p2pbelka.protocol.lobby import LobbyState
 
 Player = tuple["Identity", "str | None", "TextFrontEnd"]
 
@@ -63,7 +65,21 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
     )
     net.add_argument("--beacon-port", type=int, default=None, help="UDP port of the beacons")
     net.add_argument("--pause-after", type=float, default=10.0, help="say who is silent after S")
-    net.add_argument("--give-up-after", type=float, default=60.0, help="end the game after S")
+    net.add_argument(
+        "--reconnect-window",
+        "--give-up-after",
+        dest="give_up_after",
+        type=float,
+        default=120.0,
+        metavar="S",
+        help="a seat silent this long is gone: the others are offered a bot for it (default"
+        " 120; --give-up-after is the old name)",
+    )
+    net.add_argument(
+        "--no-seat-bot",
+        action="store_true",
+        help="end the game when a seat is gone, instead of offering to seat a bot",
+    )
     net.add_argument("--linger", type=float, default=5.0, help="stay S for late peers at the end")
 
 
@@ -79,6 +95,7 @@ def net_options(args: argparse.Namespace) -> NetOptions:
         pause_after=args.pause_after,
         give_up_after=args.give_up_after,
         linger=args.linger,
+        seat_bots=not args.no_seat_bot,
     )
     if args.ipv6:
         from p2pbelka.net.discovery import DEFAULT_GROUP6
@@ -129,7 +146,11 @@ def prepare(args: argparse.Namespace, command: str, saved_bot: str | None = None
             Identity.rename(args.player)
         identity = Identity.load_or_create()
         level = bot_level(args.bot if args.bot is not None else saved_bot)
+        if level and args.bot is not None and not getattr(args, "player", None):
+            # a bot seat says what it is, not its owner's login (or "player")
+            identity = dataclasses.replace(identity, name=f"{level.capitalize()} bot")
         fe = front_end(level, args.quiet)
+        fe.auto_approve = bool(getattr(args, "auto_approve", False))
     except (ValueError, IdentityError) as exc:
         print(f"p2pbelka {command}: {exc}", file=sys.stderr)
         return None
@@ -165,6 +186,7 @@ async def print_lobby(event: LobbyEvent) -> None:
         SeatsChanged,
         StillTrying,
         TableOpen,
+        TableRules,
         TablesHeard,
     )
 
@@ -173,6 +195,14 @@ async def print_lobby(event: LobbyEvent) -> None:
             f"table open: lobby port {event.lobby_port}, game port {event.mesh_port},"
             f" game id {event.game_id.hex()}"
         )
+        if event.address:
+            from p2pbelka.net.connection import format_host_port
+
+            where = format_host_port(event.address, event.lobby_port)
+            say(f"this machine is {event.address}: join with p2pbelka join --connect {where}")
+    elif isinstance(event, TableRules):
+        head = "the host changed the rules: " if event.changed else ""
+        say(head + describe_table(event.state))
     elif isinstance(event, HostReached):
         check = (
             "checked"
@@ -200,6 +230,21 @@ async def print_lobby(event: LobbyEvent) -> None:
         say(f"starting game {event.game_id.hex()} in seat {event.seat}")
     elif isinstance(event, LobbyClosed):
         say(f"lobby closed: {event.why}")
+
+
+def describe_table(state: LobbyState) -> str:
+    """The game, seats and every rule of a lobby, on one line."""
+    from p2pbelka.table.rulebook import resolved
+
+    try:
+        values = resolved(state.variant, state.preset, state.options)
+    except ValueError:
+        values = dict(state.options)
+    rules = " ".join(f"{name}={value}" for name, value in values.items())
+    return (
+        f"table: {state.variant.capitalize()} for {len(state.seats)},"
+        f" preset {state.preset}; {rules}"
+    )
 
 
 def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> int:

@@ -1,4 +1,5 @@
-"""``p2pbelka play``: a table with three bot peers on this machine, in the terminal."""
+"""``p2pbelka play``: a table with three bot peers on this machine, in the terminal
+(Belot: ``--game belot`` with one or two)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from p2pbelka.ui.i18n import LANGUAGES
 
     levels = ", ".join(BOT_LEVELS)
-    parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument(
-        "--bot-level", default=None, help=f"level of all three bots ({levels}; default heuristic)"
+        "--game", choices=("belka", "belot"), default="belka", help="the game (default belka)"
+    )
+    parser.add_argument(
+        "--players", type=int, default=None, help="seats: Belka 4; Belot 2 or 3 (default 3)"
+    )
+    parser.add_argument(
+        "--name", "--player", dest="name", default=None, help="your name at the table"
+    )
+    parser.add_argument(
+        "--bot-level",
+        default=None,
+        help=f"level of all the bots ({levels}; Belot: random, heuristic, strong;"
+        " default heuristic)",
     )
     parser.add_argument(
         "--bots",
@@ -31,8 +43,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pace",
         type=float,
-        default=0.7,
+        default=None,
         help="seconds each other player's card is shown before the next (default 0.7)",
+    )
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="GAME",
+        help="go on with a local game you left (its id or a prefix; default: the latest)",
     )
     parser.add_argument(
         "--transcript",
@@ -53,27 +73,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """The play configuration the arguments ask for; ``ValueError`` says what is wrong."""
-    from p2pbelka.bots.base import BOT_LEVELS
-    from p2pbelka.cli.selfplay_cmd import parse_options
+    from p2pbelka.bots.base import BELOT_BOT_LEVELS, BOT_LEVELS
+    from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
     from p2pbelka.net.identity import clean_name
-    from p2pbelka.rules.options import options_from
+    from p2pbelka.table.games import track_class
     from p2pbelka.ui.i18n import _, default_language, set_language
     from p2pbelka.ui.play import DEFAULT_LEVEL, PlayConfig
 
     lang = args.lang or default_language()
     set_language(lang)
     options = parse_options(args.option)
-    options_from(args.preset, options)
+    players = seat_count(args)
+    track_class(args.game).check_rules(args.preset, options)
+    known = BOT_LEVELS if args.game == "belka" else BELOT_BOT_LEVELS
     level = args.bot_level or DEFAULT_LEVEL
-    levels = args.bots.split(",") if args.bots else [level] * 3
-    if len(levels) != 3:
-        raise ValueError(f"--bots expects three levels, got {len(levels)}")
+    bots = players - 1
+    levels = args.bots.split(",") if args.bots else [level] * bots
+    if len(levels) != bots:
+        raise ValueError(f"--bots expects {bots} levels, got {len(levels)}")
     for name in levels:
-        if name not in BOT_LEVELS:
-            raise ValueError(
-                f"unknown bot level {name!r} (expected one of {', '.join(BOT_LEVELS)})"
-            )
-    if args.pace < 0:
+        if name not in known:
+            raise ValueError(f"unknown bot level {name!r} (expected one of {', '.join(known)})")
+    if args.pace is not None and args.pace < 0:
         raise ValueError("--pace must not be negative")
     return PlayConfig(
         name=clean_name(args.name or os.environ.get("USER") or _("Player")),
@@ -81,17 +102,23 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         preset=args.preset,
         options=options,
         bot_levels=tuple(levels),
-        pace=args.pace,
+        pace=0.7 if args.pace is None else args.pace,
         transport=args.transport,
         transcript=args.transcript,
         lang=lang,
+        game=args.game,
+        players=players,
     )
 
 
 def run(args: argparse.Namespace) -> int:
+    from p2pbelka.peer.local_save import GameBusy
     from p2pbelka.ui.i18n import _
     from p2pbelka.ui.play import play_local
+    from p2pbelka.ui.resume import left_game
 
+    if args.resume is not None:
+        return resume(args)
     try:
         config = config_from(args)
     except ValueError as exc:
@@ -102,6 +129,26 @@ def run(args: argparse.Namespace) -> int:
             "p2pbelka play: needs a terminal (try p2pbelka selfplay for bots only)", file=sys.stderr
         )
         return 2
-    screen = play_local(config)
+    try:
+        screen = play_local(config)
+    except GameBusy as exc:  # the same --seed, left and open in another p2pbelka
+        print(f"p2pbelka play: {exc}", file=sys.stderr)
+        return 2
     print(_("Transcript saved to {path}").format(path=screen.view.transcript_path))
+    note = left_game(Path(str(screen.view.transcript_path)))
+    if note:  # left before the end: say how to come back
+        print(note)
     return 0 if not screen.view.aborted else 1
+
+
+def resume(args: argparse.Namespace) -> int:
+    """``play --resume [GAME]``: a local game only (``p2pbelka resume`` finds LAN ones too)."""
+    from p2pbelka.cli.resume_cmd import resume_local
+    from p2pbelka.peer.local_save import LocalSave
+
+    try:
+        save = LocalSave.find(args.resume)
+    except (LookupError, OSError) as exc:
+        print(f"p2pbelka play: {exc}", file=sys.stderr)
+        return 2
+    return resume_local(save, args, "play")

@@ -27,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
     data = read_input(args.file, "replay")
     if data is None:
         return EXIT_USAGE
+    from p2pbelka.rules.belot.game import BelotGame
     from p2pbelka.rules.game import GameState
 
     report = verify_bytes(data)
@@ -34,15 +35,22 @@ def run(args: argparse.Namespace) -> int:
     if not report.deals:
         print("p2pbelka replay: no deal was finished in this game: nothing to show")
         return 0 if report.ok else 1
-    if report.game is not None and not isinstance(report.game, GameState):
-        print(
-            "p2pbelka replay: only Belka games can be replayed on screen so far;"
-            " `p2pbelka verify FILE` prints every deal"
-        )
-        return 0 if report.ok else 1
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("p2pbelka replay: needs a terminal (`p2pbelka verify FILE` prints the deals)")
         return 2
+    if isinstance(report.game, BelotGame):
+        from p2pbelka.ui.belot_replay import BelotReplay, BelotReplayScreen
+
+        belot = BelotReplay(
+            report.deals,
+            list(report.names),
+            verdict=report.verdict,
+            faults=list(report.faults),
+            seats=report.game.players,
+        )
+        belot.jump(args.deal - 1)
+        BelotReplayScreen(belot).app.run()
+        return 0 if report.ok else 1
     replay = Replay(
         report.deals,
         list(report.names),

@@ -1,34 +1,98 @@
-"""``p2pbelka resume``: continue a game after this peer was stopped or crashed."""
+"""``p2pbelka resume``: continue a game after this peer was stopped or crashed.
+
+The game is a LAN seat (its store in the games directory) or a local table
+(``p2pbelka play``: you and bot peers on this machine, every seat saved).  At a
+terminal both reopen the table screen; a LAN seat also goes on in text (``--text``,
+``--bot``, or output that is not a terminal), as the text peer it was.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from p2pbelka.cli.lan_args import add_network_arguments, add_player_arguments
+
+if TYPE_CHECKING:
+    from p2pbelka.peer.local_save import LocalSave
+    from p2pbelka.peer.store import GameStore
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "game", nargs="?", default="", help="game id (a prefix will do); default: the latest"
     )
+    parser.add_argument(
+        "--auto-approve",
+        action="store_true",
+        help="if a seat is lost, agree to seat a bot in its place without asking",
+    )
     add_player_arguments(parser)
     add_network_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    from p2pbelka.peer.local_save import LocalSave, find_resumable
+
+    try:
+        found = find_resumable(args.game)
+    except (LookupError, ValueError, OSError) as exc:
+        print(f"p2pbelka resume: {exc}", file=sys.stderr)
+        return 2
+    if isinstance(found, LocalSave):
+        return resume_local(found, args, "resume")
+    return resume_lan(found, args)
+
+
+def resume_local(save: LocalSave, args: argparse.Namespace, command: str) -> int:
+    """A local table goes on at the terminal; what to print is as for ``play``."""
+    from p2pbelka.table.session import OrderError
+    from p2pbelka.ui.i18n import _, default_language, set_language
+    from p2pbelka.ui.resume import Overrides, left_game
+
+    if getattr(args, "bot", None) is not None or getattr(args, "text", False):
+        print(
+            f"p2pbelka {command}: game {save.game_id[:12]} is a local table (you and bots on"
+            " this machine): it goes on at the screen, without --bot or --text",
+            file=sys.stderr,
+        )
+        return 2
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        print(f"p2pbelka {command}: needs a terminal to reopen the table", file=sys.stderr)
+        return 2
+    from p2pbelka.ui.resume import resume_local as on_screen
+
+    plan = save.load_plan()
+    set_language(args.lang or plan.lang or default_language())
+    overrides = Overrides(lang=args.lang, pace=getattr(args, "pace", None))
+    try:
+        screen = on_screen(save, overrides)
+    except OrderError as exc:
+        print(f"p2pbelka {command}: the saved game does not replay: {exc}", file=sys.stderr)
+        return 2
+    except LookupError as exc:
+        print(f"p2pbelka {command}: {exc}", file=sys.stderr)
+        return 2
+    print(_("Transcript saved to {path}").format(path=screen.view.transcript_path))
+    note = left_game(Path(plan.transcript))
+    if note:
+        print(note)
+    return 0 if not screen.view.aborted else 1
+
+
+def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
     import trio
 
     from p2pbelka.cli import lan_args
     from p2pbelka.peer.lan import resume_game
-    from p2pbelka.peer.store import GameStore
     from p2pbelka.table.session import OrderError
 
     try:
-        store = GameStore.find(args.game)
         meta = store.load_meta()
-    except (LookupError, ValueError, OSError) as exc:
-        print(f"p2pbelka resume: {exc}", file=sys.stderr)
+    except (ValueError, OSError, TypeError, KeyError) as exc:
+        print(f"p2pbelka resume: cannot read {store.meta_path}: {exc}", file=sys.stderr)
         return 2
     player = lan_args.prepare(args, "resume", meta.bot)
     if player is None:
@@ -39,6 +103,17 @@ def run(args: argparse.Namespace) -> int:
         net.listen_host, net.listen_port = meta.listen_host, meta.listen_port
     lan_args.say(f"resuming game {meta.game_id} in seat {meta.seat}")
     try:
+        if meta.bot is None and lan_args.wants_screen(args):
+            from p2pbelka.ui.i18n import default_language
+            from p2pbelka.ui.resume import resume_on_screen
+
+            _screen, on_screen = resume_on_screen(
+                identity, store, net=net, lang=args.lang or default_language()
+            )
+            if on_screen is None:
+                lan_args.say(f"left the game: p2pbelka resume {meta.game_id[:12]} goes on with it")
+                return 0
+            return lan_args.screen_result(on_screen)
         result = trio.run(lambda: resume_game(identity, store, fe, net=net))
     except OrderError as exc:
         print(f"p2pbelka resume: the saved game does not replay: {exc}", file=sys.stderr)

@@ -1,4 +1,5 @@
-"""The host's door in text mode: ``y``/``n`` for each joiner, ``x N`` to free seat N.
+"""The host's door in text mode: ``y``/``n`` for each joiner, ``x N`` to free seat N,
+``rules``, ``preset NAME`` and ``set NAME=VALUE`` to see and change the rules.
 
 Lines are read from stdin by trio itself (no thread), and only until the game
 starts, so nothing is left reading that could take a line meant for play.
@@ -19,8 +20,13 @@ from p2pbelka.peer.lan import (
     SeatsChanged,
 )
 from p2pbelka.peer.text import read_line
+from p2pbelka.protocol.lobby import LobbyState
+from p2pbelka.table.rulebook import choices, overrides_for, presets, resolved
 
-HELP = "answer y (let in) or n (turn away); 'x N' frees seat N before the start"
+HELP = (
+    "answer y (let in) or n (turn away); 'x N' frees seat N before the start;"
+    " 'rules' shows the rules, 'preset NAME' and 'set NAME=VALUE' change them"
+)
 
 
 @dataclass
@@ -37,6 +43,7 @@ class TerminalDoor:
         self._print_lobby = print_lobby
         self._asking: list[_Asking] = []
         self._control: HostControl | None = None
+        self._state: LobbyState | None = None
         self._open = trio.CancelScope()
 
     async def approve(self, request: JoinRequest) -> bool:
@@ -55,6 +62,8 @@ class TerminalDoor:
     async def on_lobby(self, event: LobbyEvent) -> None:
         if isinstance(event, SeatsChanged) and event.host_control is not None:
             self._control = event.host_control
+        if isinstance(event, SeatsChanged):
+            self._state = event.state
         if isinstance(event, GameStarting):
             self._open.cancel()  # the terminal belongs to the game from here on
         await self._print_lobby(event)
@@ -66,16 +75,23 @@ class TerminalDoor:
                 line = await read_line()
                 if not line:
                     return
-                await self._command(line.strip().lower())
+                await self.command(line)
 
-    async def _command(self, line: str) -> None:
+    async def command(self, typed: str) -> None:
+        """One line the host typed."""
+        words = typed.split()
+        if words:
+            words[0] = words[0].lower()  # values keep their case: trump_order=HSD
+        line = " ".join(words)
+        if words and words[0] in ("rules", "preset", "set", "option"):
+            await self._rules(words)
+            return
         if line in ("y", "yes", "n", "no") and self._asking:
             first = self._asking[0]
             if not first.decided.is_set():
                 first.admit = line.startswith("y")
                 first.decided.set()
             return
-        words = line.split()
         if len(words) == 2 and words[0] in ("x", "remove") and words[1].isdigit():
             seat = int(words[1])
             if self._control is None or not await self._control.remove(seat):
@@ -83,6 +99,45 @@ class TerminalDoor:
             return
         if line:
             print(HELP, flush=True)
+
+    async def _rules(self, words: list[str]) -> None:
+        """Show the rules, or change the preset or one option (every joiner then has
+        to say ready again)."""
+        control = self._control
+        if control is None:
+            print("the lobby is not open yet", flush=True)
+            return
+        preset, options = control.rules
+        if words[0] == "rules" or len(words) != 2:
+            print(_rule_menu(self._variant, preset, options), flush=True)
+            return
+        if words[0] == "preset":
+            preset, options = words[1], {}
+        else:
+            name, sep, value = words[1].partition("=")
+            if not sep or not name or not value:
+                print("say set NAME=VALUE, e.g. set eggs=double", flush=True)
+                return
+            options = overrides_for(self._variant, preset, {**options, name: value})
+        try:
+            changed = await control.set_rules(preset, options)
+        except ValueError as exc:
+            print(f"not changed: {exc}", flush=True)
+            return
+        if not changed:
+            print("the rules stay as they are (unchanged, or the game has started)", flush=True)
+
+    @property
+    def _variant(self) -> str:
+        return self._state.variant if self._state is not None else "belka"
+
+
+def _rule_menu(variant: str, preset: str, options: dict[str, str]) -> str:
+    lines = [f"preset {preset} (presets: {', '.join(presets(variant))})"]
+    values = resolved(variant, preset, options)
+    for name, allowed in choices(variant).items():
+        lines.append(f"  {name}={values[name]}  ({', '.join(allowed)})")
+    return "\n".join(lines)
 
 
 def _ask(request: JoinRequest) -> None:

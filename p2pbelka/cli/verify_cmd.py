@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
                     "ok": report.ok,
                     "records": report.records,
                     "players": list(report.names),
+                    "changes": report.change_lines,
                     "deals": report.deals,
                     "faults": [
                         {
@@ -59,8 +60,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         if report.names:
             print("players: " + ", ".join(f"{i}={n}" for i, n in enumerate(report.names)))
+        # Each change of hands just before the first deal it applies to.
+        changes = list(zip(report.changes, report.change_lines, strict=True))
         for deal in report.deals:
+            while changes and changes[0][0].from_deal <= deal["deal_id"]:
+                print(changes.pop(0)[1])
             print(describe_verified_deal(deal))
+        for _change, line in changes:
+            print(line)
         for fault in report.faults:
             print(f"fault: {fault}")
         print(f"{report.records} envelopes checked")

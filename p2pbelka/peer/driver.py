@@ -230,11 +230,17 @@ class PeerDriver:
                 await cast(Recovering, self.transport).ask_resend(self.table.wants())
             gone = [s for s in missing if not self._may_be_deciding(s)]
             if gone and silent >= self.give_up_after:
-                self.table.abandon(gone, f"went silent for {silent:.0f} s")
+                await self.give_up(gone, silent)
             elif not paused and silent >= self.pause_after:
                 paused = True
                 await self.front_end.on_event(self, Waiting(missing, silent))
             await self._flush()
+
+    async def give_up(self, seats: list[int], silent: float) -> None:
+        """``seats`` stayed silent past the timeout: end the game disputed.  (Asked again
+        at every tick while the table waits: a subclass may offer to seat a bot in
+        their place instead, ``handover.py``, and end the game only if that fails.)"""
+        self.table.abandon(seats, f"went silent for {silent:.0f} s")
 
     def _may_be_deciding(self, seat: int) -> bool:
         """A person choosing a card (or a re-deal, or the eggs) may take minutes: a seat

@@ -1,7 +1,8 @@
 """A game on the LAN: host a table, find and join one, play it over the mesh, resume it.
 
 The host opens a *lobby* listener (announced by multicast beacons) where
-joiners take seats; when four are seated and ready it signs the ``table``
+joiners see the game and its rules and take seats; when every seat (four for
+Belka, two or three for Belot) is taken and ready it signs the ``table``
 envelope and sends it with every seat's mesh address.  From then on every
 peer, the host included, is an ordinary member of the mesh (``mesh.py``) and a
 ``PeerDriver`` plays its seat.  Each peer keeps its game in the config
@@ -39,6 +40,7 @@ from p2pbelka.net.identity import Identity, fingerprint, matches_pin
 from p2pbelka.net.oserrors import explain, first_os_error
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import FrontEnd
+from p2pbelka.peer.local import BELOT_SEATS
 from p2pbelka.peer.seat import (
     GameResult,
     MeshHolder,
@@ -55,7 +57,7 @@ from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import open_envelope
 from p2pbelka.rules.game import GAME, SEATS
 from p2pbelka.table import events as ev
-from p2pbelka.table.games import track_class
+from p2pbelka.table.games import GAMES
 from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
@@ -78,6 +80,7 @@ __all__ = [
     "SeatsChanged",
     "StillTrying",
     "TableOpen",
+    "TableRules",
     "TablesHeard",
     "discover_tables",
     "host_game",
@@ -89,7 +92,6 @@ __all__ = [
 LOBBY_CONTEXT = b"p2pbelka/v1 lobby"
 """The lobby channel's context: a joiner that dials an address learns the game id
 only in the lobby.  Every channel of the game itself has the game id as context."""
-VARIANT = GAME
 HELLO_TIMEOUT = 10.0
 
 
@@ -100,11 +102,13 @@ class LobbyEvent:
 
 @dataclass(frozen=True)
 class TableOpen(LobbyEvent):
-    """The host's lobby listens (and is announced, unless switched off)."""
+    """The host's lobby listens (and is announced, unless switched off); ``address``
+    is this machine's address on the LAN, for joiners that dial it by hand."""
 
     game_id: bytes
     lobby_port: int
     mesh_port: int
+    address: str = ""
 
 
 @dataclass(frozen=True)
@@ -121,8 +125,19 @@ class SeatsChanged(LobbyEvent):
 
 
 @dataclass(frozen=True)
+class TableRules(LobbyEvent):
+    """The table's game, seat count and rules (in ``state``): for a joiner, first
+    when it reaches the lobby (before it sits), then whenever the host changes the
+    preset or options (``changed``); every joiner is then not ready again until it
+    says so for these rules."""
+
+    state: lb.LobbyState
+    changed: bool = False
+
+
+@dataclass(frozen=True)
 class GameStarting(LobbyEvent):
-    """Four are seated: the game begins (``mesh_port``: where this peer listens)."""
+    """Every seat is taken: the game begins (``mesh_port``: where this peer listens)."""
 
     game_id: bytes
     seat: int
@@ -204,20 +219,23 @@ async def _ignore(event: LobbyEvent) -> None:
 
 
 class LobbyControl:
-    """What a joiner's front end may do in the lobby: change seat, say ready."""
+    """What a joiner's front end may do in the lobby: change seat, say ready (for the
+    rules the lobby showed last: ``rules``, kept up to date by ``join_game``)."""
 
     def __init__(self, channel: SecureChannel) -> None:
         self._channel = channel
+        self.rules = 0
 
     async def take_seat(self, seat: int) -> None:
         await self._channel.send(lb.encode_control(lb.TakeSeat(seat)))
 
     async def ready(self, ready: bool = True) -> None:
-        await self._channel.send(lb.encode_control(lb.Ready(ready)))
+        await self._channel.send(lb.encode_control(lb.Ready(ready, self.rules)))
 
 
 class HostControl:
-    """What the host's front end may do in the lobby: remove a seated joiner."""
+    """What the host's front end may do in the lobby: remove a seated joiner, change
+    the rules."""
 
     def __init__(self, lobby: _HostLobby) -> None:
         self._lobby = lobby
@@ -226,6 +244,18 @@ class HostControl:
         """Free ``seat`` before the game starts; the joiner hears why.  False if the seat
         is the host's, empty, or the game has begun."""
         return await self._lobby.remove(seat)
+
+    async def set_rules(self, preset: str, options: dict[str, str]) -> bool:
+        """Change the preset and options before the start; every joiner is un-readied
+        and hears the new rules.  ``ValueError`` (in words) for rules the game refuses;
+        False if the game has begun or nothing changed."""
+        return await self._lobby.set_rules(preset, options)
+
+    @property
+    def rules(self) -> tuple[str, dict[str, str]]:
+        """The preset and options as they stand."""
+        plan = self._lobby.plan
+        return plan.preset, dict(plan.options)
 
 
 # --- discovery ---------------------------------------------------------------------
@@ -239,8 +269,9 @@ async def discover_tables(
     until: Callable[[list[TableInfo]], bool] | None = None,
     dnssd: bool = False,
 ) -> list[TableInfo]:
-    """Listen for beacons of Belka tables for ``seconds`` (or until ``until`` says
-    enough); beacons of other variants are ignored (other versions never decode).
+    """Listen for beacons of tables for ``seconds`` (or until ``until`` says enough);
+    beacons of games this version does not play are ignored (other versions never
+    decode).
 
     With ``dnssd``, tables announced by DNS-SD are listed too (``via="dns-sd"``),
     after the beacon tables and only where no signed beacon names the same table
@@ -299,7 +330,7 @@ def _merged(
         del hints[key]
     signed = {(t.table_id, t.host_key) for t in beacons}
     extra = [t for k, t in sorted(hints.items()) if k not in signed]
-    return [t for t in beacons + extra if t.variant == VARIANT]
+    return [t for t in beacons + extra if t.variant in GAMES]
 
 
 async def _browse(hint: Callable[[TableInfo], None], net: NetOptions) -> None:
@@ -309,9 +340,17 @@ async def _browse(hint: Callable[[TableInfo], None], net: NetOptions) -> None:
         log.warning("cannot browse DNS-SD: %s: %s", type(exc).__name__, exc)
 
 
-def _listing(table: TableInfo) -> tuple[bytes, bytes, int, str, int]:
+def _listing(table: TableInfo) -> tuple[bytes, bytes, int, str, int, str, int]:
     """What a joiner's list shows of a table: a change in any of it redraws the list."""
-    return table.table_id, table.host_key, table.free_seats, table.host, table.port
+    return (
+        table.table_id,
+        table.host_key,
+        table.free_seats,
+        table.host,
+        table.port,
+        table.variant,
+        table.seats,
+    )
 
 
 # --- hosting -----------------------------------------------------------------------
@@ -329,8 +368,11 @@ async def host_game(
     bot: str | None = None,
     approve: Approve | None = None,
     invite: str | None = None,
+    game: str = GAME,
+    players: int | None = None,
 ) -> GameResult:
-    """Open a table, seat three joiners, then play seat 0 until the game ends.
+    """Open a table of ``game`` (``belka``, four seats; ``belot``, ``players`` = 2 or 3,
+    by default 3), seat the joiners, then play seat 0 until the game ends.
 
     ``approve`` is asked about every joiner before its seat counts (None lets
     everyone in: scripts, bots and tests); the host's front end can also remove a
@@ -339,7 +381,8 @@ async def host_game(
     handshake (see ``invite_key``)."""
     net = net or NetOptions()
     options = dict(options or {})
-    _check_rules(preset, options)
+    n_seats = players or default_seats(game)
+    lb.check_table(game, n_seats, preset, options)
     game_id = net.game_id or new_table_id()
     started = trio.Event()
     holder = MeshHolder()
@@ -347,7 +390,9 @@ async def host_game(
     async with trio.open_nursery() as nursery:
         mesh_port = await nursery.start(serve_mesh, identity, game_id, net, holder)
         me = lb.Sitter(identity.public_key, identity.name, "", net.advertise_port or mesh_port)
-        plan = lb.SeatingPlan(game_id, table_name, preset, options, me)
+        plan = lb.SeatingPlan(
+            game_id, table_name, preset, options, me, variant=game, n_seats=n_seats
+        )
         lobby = _HostLobby(plan, started, on_lobby, approve)
         lobby_port = await nursery.start(
             partial(
@@ -366,12 +411,14 @@ async def host_game(
             address = _specific(net.listen_host)
 
             def ad() -> TableAd:
-                return TableAd(game_id, table_name, VARIANT, SEATS, plan.free, lobby_port, address)
+                return TableAd(game_id, table_name, game, n_seats, plan.free, lobby_port, address)
 
             nursery.start_soon(_announce, announcing, identity, ad, net)
             if _multicast(net.group):  # beacons sent to one address: no mDNS either
                 nursery.start_soon(_announce_dnssd, announcing_dnssd, identity, ad, net)
-        await on_lobby(TableOpen(game_id, lobby_port, mesh_port))
+        here = lan_address(net.listen_host)  # a route look-up: nothing is sent
+        await on_lobby(TableOpen(game_id, lobby_port, mesh_port, here))
+        await on_lobby(TableRules(plan.state()))
         await on_lobby(SeatsChanged(plan.state(), 0, host_control=HostControl(lobby)))
         await started.wait()
         announcing.cancel()
@@ -407,6 +454,30 @@ def _specific(listen_host: str) -> str:
     return str(address)
 
 
+def lan_address(listen_host: str) -> str:
+    """This machine's address for the others on the LAN: where joiners (and the host's
+    own bots) reach its lobby.  The host screen shows it to be read out.
+
+    A joiner's mesh address is the one the host sees it coming from, so a bot
+    dialling 127.0.0.1 would be unreachable for players on other machines.
+    """
+    if listen_host not in ("", "0.0.0.0", "::"):
+        return listen_host
+    ipv6 = listen_host == "::"
+    family, target, fallback = (
+        (socket.AF_INET6, "2001:db8::1", "::1")
+        if ipv6
+        else (socket.AF_INET, "192.0.2.1", "127.0.0.1")
+    )
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((target, 9))  # picks the outgoing interface; sends nothing
+            return str(probe.getsockname()[0])
+    except OSError:
+        # No route out (a link-local-only LAN): our bots then play for this machine only.
+        return fallback
+
+
 def _rescoped(address: str, like: str) -> str:
     """An IPv6 link-local address the host saw, with the scope of our own way to the
     host: an interface name means nothing on another machine."""
@@ -420,9 +491,9 @@ def _rescoped(address: str, like: str) -> str:
     return address.split("%", 1)[0] + "%" + like.rsplit("%", 1)[1]
 
 
-def _check_rules(preset: str, options: dict[str, str]) -> None:
-    """``ValueError`` for rules the table would refuse, before anything is announced."""
-    track_class(VARIANT).check_rules(preset, options)
+def default_seats(game: str) -> int:
+    """The seats of a table of ``game`` when not said: Belka 4, Belot 3."""
+    return SEATS if game == GAME else BELOT_SEATS
 
 
 async def _announce(
@@ -574,13 +645,20 @@ class _HostLobby:
         await self._changed()
         return True
 
+    async def set_rules(self, preset: str, options: dict[str, str]) -> bool:
+        if self.begun or not self.plan.set_rules(preset, options):
+            return False
+        await self.on_lobby(TableRules(self.plan.state(), changed=True))
+        await self._changed()
+        return True
+
     def _handle(self, key: bytes, payload: bytes) -> None:
         try:
             msg = lb.decode_control(payload)
             if isinstance(msg, lb.TakeSeat):
                 self.plan.move(key, msg.seat)
             elif isinstance(msg, lb.Ready):
-                self.plan.set_ready(key, msg.ready)
+                self.plan.set_ready(key, msg.ready, msg.rules)
             else:
                 raise ValueError(f"unexpected {type(msg).__name__} in the lobby")
         except (lb.LobbyError, ValueError) as exc:
@@ -650,6 +728,11 @@ async def join_game(
             raise LobbyRefused(first.why)
         if not isinstance(first, lb.LobbyState):
             raise LobbyRefused(f"expected the lobby, got {type(first).__name__}")
+        try:
+            lb.check_table(first.variant, len(first.seats), first.preset, first.options)
+        except ValueError as exc:
+            raise LobbyRefused(f"this version cannot play that table: {exc}") from None
+        await on_lobby(TableRules(first))
         game_id = first.game
         holder = MeshHolder()
         refused: LobbyRefused | None = None
@@ -660,7 +743,7 @@ async def join_game(
                 start, setup = await _sit(
                     lobby_channel,
                     identity,
-                    game_id,
+                    first,
                     net.advertise_port or mesh_port,
                     ready,
                     on_lobby,
@@ -764,21 +847,25 @@ async def _reach_lobby(
 async def _sit(
     channel: SecureChannel,
     identity: Identity,
-    game_id: bytes,
+    first: lb.LobbyState,
     port: int,
     ready: bool,
     on_lobby: OnLobby,
 ) -> tuple[lb.Start, m.TableMsg]:
-    """Say hello, wait for the start; ``LobbyRefused`` if it does not come."""
+    """Say hello, wait for the start; ``LobbyRefused`` if it does not come.  With
+    ``ready`` the seat says ready at once, and again after each change of the rules
+    (a script or bot takes any rules the game allows)."""
     control = LobbyControl(channel)
+    control.rules = first.rules
     try:
         await channel.send(lb.encode_control(lb.Hello(identity.name, "", port)))
         if ready:
             await control.ready(True)
     except NetError as exc:
         raise LobbyRefused(f"the lobby connection failed: {exc}") from exc
-    start = await _wait_for_start(channel, identity, control, on_lobby)
-    return start, _checked_setup(identity, game_id, start, channel.peer_key)
+    last = [first]
+    start = await _wait_for_start(channel, identity, control, on_lobby, ready, last)
+    return start, _checked_setup(identity, last[0], start, channel.peer_key)
 
 
 class LobbyRefused(Exception):
@@ -786,8 +873,14 @@ class LobbyRefused(Exception):
 
 
 async def _wait_for_start(
-    channel: SecureChannel, identity: Identity, control: LobbyControl, on_lobby: OnLobby
+    channel: SecureChannel,
+    identity: Identity,
+    control: LobbyControl,
+    on_lobby: OnLobby,
+    auto_ready: bool,
+    last: list[lb.LobbyState],
 ) -> lb.Start:
+    """Follow the lobby until ``start``; ``last[0]`` is the last lobby state seen."""
     try:
         async for payload in channel:
             try:
@@ -796,7 +889,19 @@ async def _wait_for_start(
                 log.warning("lobby: ignored a message from the host: %s", exc)
                 continue
             if isinstance(msg, lb.LobbyState):
-                await on_lobby(SeatsChanged(msg, msg.seat_of(identity.public_key), control))
+                if not _same_table(msg, last[0]):
+                    log.warning("lobby: the host changed the game or seats; ignored")
+                    continue
+                changed = msg.rules != last[0].rules
+                last[0] = msg
+                control.rules = msg.rules
+                if changed:
+                    await on_lobby(TableRules(msg, changed=True))
+                me = msg.seat_of(identity.public_key)
+                await on_lobby(SeatsChanged(msg, me, control))
+                seat = msg.seats[me] if me is not None else None
+                if changed and auto_ready and seat is not None and not seat.ready:
+                    await control.ready(True)
             elif isinstance(msg, lb.Wait):
                 await on_lobby(AwaitingApproval())
             elif isinstance(msg, lb.Refuse):
@@ -810,14 +915,26 @@ async def _wait_for_start(
     raise LobbyRefused("the host closed the lobby before the game started")
 
 
+def _same_table(state: lb.LobbyState, first: lb.LobbyState) -> bool:
+    """The game id, the game and the seat count stay what the joiner sat down to."""
+    return (state.game, state.variant, len(state.seats)) == (
+        first.game,
+        first.variant,
+        len(first.seats),
+    )
+
+
 def _checked_setup(
-    identity: Identity, game_id: bytes, start: lb.Start, host_key: bytes
+    identity: Identity, lobby: lb.LobbyState, start: lb.Start, host_key: bytes
 ) -> m.TableMsg:
-    """Check the host's ``table`` envelope before building anything on it."""
+    """Check the host's ``table`` envelope before building anything on it: a valid
+    table of the lobby's game id, signed by the host, that seats us, with the game,
+    seats and rules the lobby showed last."""
     try:
         envelope = open_envelope(start.table)
     except ProtocolError as exc:
         raise LobbyRefused(f"the host sent a bad table envelope: {exc}") from None
+    game_id = lobby.game
     probe = Table(game_id, signer=signer_of(identity))
     probe.receive_envelope(envelope)
     problems = [e.reason for e in probe.take_events() if isinstance(e, ev.Rejected)]
@@ -827,4 +944,10 @@ def _checked_setup(
         raise LobbyRefused("the table envelope is not signed by the host")
     if probe.me is None:
         raise LobbyRefused("we are not seated in the host's table envelope")
-    return probe.setup
+    setup = probe.setup
+    shown = (lobby.variant, lobby.preset, dict(sorted(lobby.options.items())), len(lobby.seats))
+    if (setup.game, setup.preset, dict(setup.options), len(setup.seats)) != shown:
+        raise LobbyRefused("the host's table has other rules or seats than its lobby showed")
+    if len(start.peers) != len(setup.seats):
+        raise LobbyRefused("the host's start names a different number of seats than its table")
+    return setup

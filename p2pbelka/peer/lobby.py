@@ -15,6 +15,7 @@ from p2pbelka.protocol.lobby import (
     MAX_CONTROL,
     MAX_NAME,
     MAX_WHY,
+    MIN_SEATS,
     N_SEATS,
     Control,
     Done,
@@ -33,13 +34,15 @@ from p2pbelka.protocol.lobby import (
     encode_control,
     is_envelope,
 )
-from p2pbelka.rules.game import GAME
+from p2pbelka.rules.game import GAME, SEATS
+from p2pbelka.table.games import seat_counts, track_class
 
 __all__ = [
     "ENVELOPE_PREFIX",
     "MAX_CONTROL",
     "MAX_NAME",
     "MAX_WHY",
+    "MIN_SEATS",
     "N_SEATS",
     "Control",
     "Done",
@@ -76,7 +79,10 @@ class Sitter:
 
 @dataclass
 class SeatingPlan:
-    """Who sits where before the game starts; the host is seat 0 and always ready."""
+    """Who sits where before the game starts, and the rules: the host is seat 0 and
+    always ready; ``variant`` is the game (``belka``, ``belot``) and ``n_seats`` its
+    seat count.  ``rules`` counts changes of the preset and options: a change
+    un-readies every joiner, and a ready given for older rules does not count."""
 
     game: bytes
     name: str
@@ -84,11 +90,15 @@ class SeatingPlan:
     options: dict[str, str]
     host: Sitter
     seats: list[Sitter | None] = field(default_factory=list)
+    variant: str = GAME
+    n_seats: int = SEATS
+    rules: int = 0
 
     def __post_init__(self) -> None:
+        check_table(self.variant, self.n_seats, self.preset, self.options)
         if not self.seats:
             self.host.ready = True
-            self.seats = [self.host] + [None] * (N_SEATS - 1)
+            self.seats = [self.host] + [None] * (self.n_seats - 1)
 
     @property
     def free(self) -> int:
@@ -114,16 +124,37 @@ class SeatingPlan:
         now = self.seat_of(key)
         if now is None or now == 0:
             raise ValueError("not seated here")
+        if not 0 <= seat < len(self.seats):
+            raise ValueError(f"this table has seats 0..{len(self.seats) - 1}, not {seat}")
         if self.seats[seat] is not None:
             raise ValueError(f"seat {seat} is taken")
         self.seats[seat], self.seats[now] = self.seats[now], None
 
-    def set_ready(self, key: bytes, ready: bool) -> None:
+    def set_ready(self, key: bytes, ready: bool, rules: int | None = None) -> None:
+        """``rules``: the revision the joiner saw (None: the current one).  A ready for
+        rules changed since is refused; not ready always counts."""
         seat = self.seat_of(key)
         sitter = self.seats[seat] if seat is not None else None
         if sitter is None:
             raise ValueError("not seated here")
+        if ready and rules is not None and rules != self.rules:
+            raise ValueError(
+                f"ready for rules revision {rules}, but the rules are now revision {self.rules}"
+            )
         sitter.ready = ready
+
+    def set_rules(self, preset: str, options: dict[str, str]) -> bool:
+        """The host changes the preset and options (``ValueError`` if the game refuses
+        them); every joiner must say ready again.  False if nothing changed."""
+        track_class(self.variant).check_rules(preset, options)
+        if (preset, options) == (self.preset, self.options):
+            return False
+        self.preset, self.options = preset, dict(options)
+        self.rules += 1
+        for seat, sitter in enumerate(self.seats):
+            if sitter is not None and seat != 0:
+                sitter.ready = False
+        return True
 
     def key_at(self, seat: int) -> bytes | None:
         sitter = self.seats[seat] if 0 <= seat < len(self.seats) else None
@@ -140,13 +171,27 @@ class SeatingPlan:
 
     def state(self) -> LobbyState:
         views = tuple(None if s is None else SeatView(s.key, s.name, s.ready) for s in self.seats)
-        return LobbyState(self.game, self.name, self.preset, dict(self.options), views)
+        options = dict(self.options)
+        return LobbyState(
+            self.game, self.name, self.preset, options, views, self.variant, self.rules
+        )
 
     def setup(self) -> m.TableMsg:
         assert self.complete
         seats = tuple(m.SeatInfo(s.key, s.name) for s in self.seats if s is not None)
         options = dict(sorted(self.options.items()))
-        return m.TableMsg(GAME, self.preset, options, seats, FAIRDEAL_VERSION)
+        return m.TableMsg(self.variant, self.preset, options, seats, FAIRDEAL_VERSION)
 
     def peers(self) -> tuple[tuple[str, int], ...]:
         return tuple(("" if i == 0 else s.addr, s.port) for i, s in enumerate(self.seats) if s)
+
+
+def check_table(variant: str, n_seats: int, preset: str, options: dict[str, str]) -> None:
+    """``ValueError`` in words for a game this version does not play, a seat count the
+    game is not played by, or rules it refuses: before a lobby opens, or when a
+    joiner first reads one."""
+    counts = seat_counts(variant)
+    if n_seats not in counts:
+        allowed = " or ".join(str(n) for n in counts)
+        raise ValueError(f"{variant.capitalize()} is played by {allowed}, not {n_seats}")
+    track_class(variant).check_rules(preset, options)

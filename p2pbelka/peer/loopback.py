@@ -1,4 +1,5 @@
-"""A whole table on this machine, in one call: four real peers over loopback TCP.
+"""A whole table on this machine, in one call: real peers over loopback TCP (four for
+Belka, two or three for Belot).
 
 Each seat has its own identity, its own listener, its own game directory and
 its own table; they meet in the host's lobby and play over the mesh exactly as
@@ -12,7 +13,7 @@ from __future__ import annotations
 import random
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import trio
@@ -31,6 +32,7 @@ from p2pbelka.peer.lan import (
     join_game,
 )
 from p2pbelka.peer.local import SEAT_NAMES
+from p2pbelka.rules.game import GAME
 
 DEFAULT_BOT = "heuristic" if "heuristic" in BOT_LEVELS else "random"
 BOT_NAMES = SEAT_NAMES[1:]
@@ -53,46 +55,47 @@ async def loopback_table(
     net: NetOptions | None = None,
     on_lobby: OnLobby = _ignore,
     table_name: str = "loopback table",
+    game: str = GAME,
 ) -> list[GameResult]:
-    """Play one game: seat 0 is ``front_end_seat0``, seats 1..3 are ``bots`` (levels or
-    ``Bot`` objects).  Every peer keeps its game under ``transcript_dir/seat<N>``
-    (a fresh temporary directory by default); the results come in seat order.
+    """Play one game of ``game``: seat 0 is ``front_end_seat0``, the other seats are
+    ``bots`` (levels or ``Bot`` objects; three for Belka, one or two for Belot).  Every
+    peer keeps its game under ``transcript_dir/seat<N>`` (a fresh temporary directory by
+    default); the results come in seat order.
 
     ``seed`` makes keys, deals and bots reproducible (tests and demos only).
     ``identity`` is seat 0's (the user's); by default a fresh one.  ``identities``
-    gives all four (tests that speak for a seat); ``on_lobby`` hears the host's lobby.
+    gives every seat's (tests that speak for a seat); ``on_lobby`` hears the host's lobby.
     """
     seats = len(bots) + 1
     root = Path(transcript_dir) if transcript_dir is not None else Path(tempfile.mkdtemp())
-    rng = random.Random(seed) if seed is not None else None
-    names = list(SEAT_NAMES)
+    parts = seeded(seed, seats) if seed is not None else None
     ids = [
-        Identity.from_seed(rng.randbytes(32), name) if rng else Identity.generate(name)
-        for name in names
+        Identity.from_seed(parts.keys[n], name) if parts else Identity.generate(name)
+        for n, name in enumerate(SEAT_NAMES)
     ]
     if identities is not None:
         ids = list(identities)
     if identity is not None:
         ids[0] = identity
     base = net or NetOptions()
-    if rng is not None:
+    if parts is not None:
         # the game id goes into every deal's shuffle and the dealer's lots
-        base = replace(base, game_id=rng.randbytes(16))
+        base = replace(base, game_id=parts.game_id)
     nets = [
         replace(
             base,
             listen_host="127.0.0.1",
             announce=False,
-            home=root / f"seat{n}",
-            fresh_seeds=_stream(rng.randbytes(8)) if rng else None,
+            home=seat_home(root, n),
+            fresh_seeds=stream(parts.streams[n]) if parts else None,
         )
         for n in range(seats)
     ]
     front_ends: list[FrontEnd] = [front_end_seat0]
-    for n, bot in enumerate(bots):
-        if isinstance(bot, str):
-            bot = make_bot(bot, None if seed is None else seed * 10 + n + 1)
-        front_ends.append(BotFrontEnd(bot))
+    for n, bot in enumerate(bots, 1):
+        front_ends.append(
+            BotFrontEnd(make_bot(bot, bot_seed(seed, n)) if isinstance(bot, str) else bot)
+        )
 
     results: list[GameResult | None] = [None] * seats
     lobby_port: list[int] = []
@@ -113,6 +116,8 @@ async def loopback_table(
             options=options,
             net=nets[0],
             on_lobby=host_events,
+            game=game,
+            players=seats,
         )
 
     async def run_joiner(n: int, seated: trio.Event) -> None:
@@ -142,6 +147,38 @@ async def loopback_table(
     return [r for r in results if r is not None]
 
 
-def _stream(key: bytes) -> Callable[[], bytes]:
+@dataclass(frozen=True)
+class Seeded:
+    """What one integer fixes in a reproducible game (tests and demos only)."""
+
+    keys: list[bytes]  # each seat's identity seed (one for every name, whatever the seats)
+    game_id: bytes
+    streams: list[bytes]  # each seat's stream of fresh secrets: ``stream(key)``
+
+
+def seeded(seed: int, seats: int) -> Seeded:
+    """The keys, game id and secret streams ``seed`` gives ``seats`` seats; a resumed
+    game asks again for the same ones."""
+    rng = random.Random(seed)
+    keys = [rng.randbytes(32) for _ in SEAT_NAMES]
+    game_id = rng.randbytes(16)
+    return Seeded(keys, game_id, [rng.randbytes(8) for _ in range(seats)])
+
+
+def stream(key: bytes, skip: int = 0) -> Callable[[], bytes]:
+    """32-byte values from ``key``, after the first ``skip`` (those a resumed seat
+    already drew and saved)."""
     rng = random.Random(key)
+    for _ in range(skip):
+        rng.randbytes(32)
     return lambda: rng.randbytes(32)
+
+
+def bot_seed(seed: int | None, seat: int) -> int | None:
+    """The seed of the bot in ``seat`` of a game seeded with ``seed``."""
+    return None if seed is None else seed * 10 + seat
+
+
+def seat_home(root: Path, seat: int) -> Path:
+    """Where ``seat`` keeps its game (its config directory, in a LAN peer's terms)."""
+    return root / f"seat{seat}"

@@ -11,6 +11,11 @@ Everything a peer sends is checked before it reaches the table: a payload
 that is neither an envelope nor a valid control message is logged and
 dropped, and the link stays up; a frame that fails the channel's own checks
 (too large, not authentic) closes that link, and it is re-dialled.
+
+Chat payloads (``p2pbelka.protocol.chat``) go to ``on_chat`` with the seat of
+the link they came on, never to the table; ``send_chat`` puts ours on every
+link.  Chat is not relayed nor resent: a line said while a link is down is lost
+for that seat.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from p2pbelka.net.connection import SecureChannel, dial
 from p2pbelka.net.errors import NetError
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
+from p2pbelka.protocol.chat import is_chat
 from p2pbelka.protocol.codec import MAX_FRAME
 
 log = logging.getLogger(__name__)
@@ -84,10 +90,28 @@ class Mesh:
         self.bytes_sent = 0
         self.frames_sent = 0
         self.dropped_payloads = 0
+        self.on_chat: Callable[[int, bytes], None] | None = None
+        """Takes every chat payload with the seat of its link (``Chat.heard``)."""
+        self.on_control: Callable[[int, bytes], bool] | None = None
+        """Control payloads the lobby codec does not know go here (a seat changing
+        hands, ``handover.py``), with the sender's seat: True if it took them."""
+
+    def follow(
+        self, source: Callable[[int, int], list[bytes]], wants: Callable[[], list[int]]
+    ) -> None:
+        """Answer resend requests from another table, and ask for what it lacks: the
+        next segment of the game, once a seat changed hands."""
+        self._source, self._wants = source, wants
 
     # -- the Transport protocol of the driver --------------------------------------
 
     async def broadcast(self, raw: bytes) -> None:
+        for links in self._links.values():
+            for link in links:
+                self._queue(link, raw)
+
+    def send_chat(self, raw: bytes) -> None:
+        """Put one signed chat payload on every link (queued behind what is there)."""
         for links in self._links.values():
             for link in links:
                 self._queue(link, raw)
@@ -105,6 +129,11 @@ class Mesh:
             except trio.WouldBlock:
                 break
         self._sink = sink
+
+    def send_to(self, seat: int, payload: bytes) -> None:
+        """Queue ``payload`` for one seat's links only (a long answer meant for it)."""
+        for link in self._links.get(seat, []):
+            self._queue(link, payload)
 
     async def flushed(self, timeout: float = 0.05) -> None:
         """Return once every queued frame was handed to the kernel (or ``timeout``
@@ -246,9 +275,15 @@ class Mesh:
             else:
                 self._inbox_send.send_nowait(payload)
             return
+        if is_chat(payload):
+            if self.on_chat is not None:
+                self.on_chat(link.seat, payload)  # checks, counts and drops on its own
+            return
         try:
             msg = lb.decode_control(payload)
         except lb.LobbyError as exc:
+            if self.on_control is not None and self.on_control(link.seat, payload):
+                return
             self._drop(link, str(exc))
             return
         if isinstance(msg, lb.Resend):

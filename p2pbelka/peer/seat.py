@@ -18,13 +18,16 @@ import trio
 from p2pbelka.net.connection import SecureChannel, serve_secure
 from p2pbelka.net.discovery import DEFAULT_GROUP, DEFAULT_PORT
 from p2pbelka.net.identity import Identity
-from p2pbelka.peer.driver import FrontEnd, PeerDriver
+from p2pbelka.peer.chat import CHAT_LOG, Chat, Chatting
+from p2pbelka.peer.driver import FrontEnd
+from p2pbelka.peer.handover import Handover
 from p2pbelka.peer.mesh import MAX_MESH_FRAME, Mesh
 from p2pbelka.peer.store import GameMeta, GameStore, now
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table.errors import OrderError
+from p2pbelka.table.segments import resume_segments
 from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
@@ -48,7 +51,9 @@ class NetOptions:
     beacon_port: int = DEFAULT_PORT
     interface: str | None = None
     pause_after: float = 10.0
-    give_up_after: float = 60.0
+    give_up_after: float = 60.0  # the reconnect window: then a bot is offered, or the end
+    seat_bots: bool = True  # offer to seat a bot for a seat gone past the window
+    offer_timeout: float = 60.0  # how long an offer waits for the players' answers
     resend_after: float = 1.0
     linger: float = 5.0
     catch_up: float = 3.0  # a resumed peer waits this long for the others' resends
@@ -88,7 +93,8 @@ async def resume_game(
         raise OrderError("this game was played with another identity")
     envelopes = store.saved_transcript()
     writer = store.transcript_writer()
-    table = Table.resume(
+    # Segment by segment if a seat changed hands (each drew its secrets in turn).
+    table = resume_segments(
         signer_of(identity), envelopes, seed_source=store.seed_source(net.fresh_seeds)
     )
     # What we signed and sent before the crash stands: the table reuses each one when
@@ -211,23 +217,39 @@ async def play_seat(
         dial_all=dial_all,
     )
     holder.mesh = mesh
-    driver = PeerDriver(
-        table,
+    chat = _open_chat(identity, meta, keys, mesh, store)
+    # The game's segments (a seat may change hands, handover.py): the first is this table.
+    segments = Handover(
+        identity,
         mesh,
         front_end,
+        writer=writer,
+        journal=store,
+        seed_source=table.seed_source,
         pause_after=net.pause_after,
         give_up_after=net.give_up_after,
         resend_after=net.resend_after,
-        transcript=writer,
-        journal=store,
+        offer_timeout=net.offer_timeout,
+        seat_bots=net.seat_bots,
+        bot_level=meta.bot,
+        home_seat=meta.seat,
+        names=meta.names,
     )
+    if resumed:  # the game so far (a new table's records reach it through the driver)
+        segments.transcript += store.saved_transcript()
+    driver = segments.start(table)
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(mesh.run)
+            if isinstance(front_end, Chatting):  # a bot's front end is left out
+                chat.attach(front_end)
+                nursery.start_soon(chat.deliver)
             if resumed:
-                nursery.start_soon(_release_after_catch_up, driver, mesh, net.catch_up)
-            await driver.run()
-            skip = {f.seat for f in table.faults}
+                # once caught up, the table speaks again, or (its seat is a bot's) the
+                # player watches and asks for the seat back
+                nursery.start_soon(segments.reclaim.catch_up, driver, net.catch_up)
+            table = await segments.play()
+            skip = {f.seat for f in table.faults} | segments.lost_seats
             await mesh.linger(net.linger, skip)
             nursery.cancel_scope.cancel()
     finally:
@@ -240,16 +262,25 @@ async def play_seat(
         game_id,
         table.over,
         table.aborted,
-        list(table.transcript),
+        segments.transcript,
         store,
         mesh.bytes_sent,
         mesh.frames_sent,
     )
 
 
-async def _release_after_catch_up(driver: PeerDriver, mesh: Mesh, timeout: float) -> None:
-    """A resumed seat speaks again once the others have sent back what it missed
-    (its own last envelopes included), or after ``timeout``."""
-    answered = await mesh.caught_up(timeout)
-    log.info("resumed: caught up from seats %s", sorted(answered))
-    await driver.release()
+def _open_chat(
+    identity: Identity, meta: GameMeta, keys: list[bytes], mesh: Mesh, store: GameStore
+) -> Chat:
+    """The table's chat, kept beside the transcript; the mesh hands it what it hears."""
+    chat = Chat(
+        identity,
+        bytes.fromhex(meta.game_id),
+        meta.seat,
+        keys,
+        meta.names,
+        mesh.send_chat,
+        log_path=store.directory / CHAT_LOG,
+    )
+    mesh.on_chat = chat.heard
+    return chat

@@ -11,15 +11,18 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
 import trio
 
 from p2pbelka.bots.base import Bot
+from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
 from p2pbelka.peer.driver import PeerDriver, Resumed, TranscriptSink, Waiting
 from p2pbelka.peer.player import choose
+from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
+from p2pbelka.table.segments import SeatChanged, describe_change
 from p2pbelka.table.session import Table
 
 MISMATCH = "told different peers different things"
@@ -40,14 +43,18 @@ def describe(event: ev.Event, table: Table) -> str:
         return f"seat {event.seat} claims a re-deal: {' '.join(str(c) for c in event.cards)}"
     if isinstance(event, ev.ChoiceNeeded):
         return f"your move ({event.kind}): {' '.join(str(o) for o in event.moves)}"
+    if isinstance(event, ev.TurnToPlay):
+        return f"seat {event.seat} leads"
     if isinstance(event, ev.CardPlayed):
         return f"seat {event.seat} plays {event.card}"
     if isinstance(event, ev.TrickTaken):
         return f"seat {event.winner} takes the trick"
     if isinstance(event, ev.DealAudited):
         s = event.summary
-        kind = "re-deal" if s.get("redeal_claim") is not None else f"trump {s.get('trump')}"
         head = table.transcript[-1].digest.hex()[:16] if table.transcript else "-"
+        if s.get("game") == "belot":
+            return f"deal id {event.deal_id} verified: {_belot_deal(s)}; transcript head {head}"
+        kind = "re-deal" if s.get("redeal_claim") is not None else f"trump {s.get('trump')}"
         return (
             f"deal id {event.deal_id} verified: {kind}, card points {s.get('card_points')},"
             f" awarded {s.get('awarded')}, score {s.get('score')}; transcript head {head}"
@@ -57,7 +64,24 @@ def describe(event: ev.Event, table: Table) -> str:
     if isinstance(event, ev.FaultFound):
         return f"FAULT: {event.fault}"
     if isinstance(event, ev.GameOver):
-        return f"game over: team {event.winner} wins {event.score[0]}:{event.score[1]}"
+        score = ":".join(str(p) for p in event.score)
+        if table.setup is not None and table.setup.game == "belot":  # each for themselves
+            return f"game over: seat {event.winner} wins, score {score}"
+        return f"game over: team {event.winner} wins {score}"
+    if isinstance(event, ev.CardTurned):
+        return f"turned card {event.card}; seat {event.turn} calls first"
+    if isinstance(event, ev.BidMade):
+        line = f"seat {event.seat} calls {event.call}"
+        if event.declarer is not None:
+            line += f": seat {event.declarer} plays, trump {event.trump}"
+        if event.void:
+            line += ": all passed twice, the deal is void"
+        return line
+    if isinstance(event, ev.Declared):
+        cards = " ".join(str(c) for c in event.cards)
+        return f"seat {event.seat} declares {event.name} ({event.value}): {cards}"
+    if isinstance(event, ev.Claimed):
+        return f"seat {event.seat} claims 1001 ({event.total})"
     if isinstance(event, ev.GameAborted):
         faults = "; ".join(str(f) for f in event.faults)
         if any(MISMATCH in f.what for f in event.faults):
@@ -73,11 +97,45 @@ def describe(event: ev.Event, table: Table) -> str:
         return f"waiting for seat {seats} (silent for {event.seconds:.0f} s)"
     if isinstance(event, Resumed):
         return "the game goes on"
+    if isinstance(event, SeatOffer) and event.back:
+        return (
+            f"{event.bot}, who played seat {event.seat}, is back: hand the seat back from"
+            " the next deal? (the bot finishes the deal in progress)"
+        )
+    if isinstance(event, SeatOffer):
+        return (
+            f"seat {event.seat} ({event.name}) has been gone for {event.seconds:.0f} s:"
+            f" seat {event.bot} in their place from the next deal? (the deal in progress"
+            " is voided; the score carries on)"
+        )
+    if isinstance(event, OfferClosed):
+        return f"no bot for seat {event.seat}: {event.why}"
+    if isinstance(event, SeatChanged):
+        return describe_change(event)
     return repr(event)
+
+
+def chat_line(line: ChatLine) -> str:
+    """A chat line as the text front end prints it."""
+    earlier = " (earlier)" if line.earlier else ""
+    return f"chat{earlier}: {line.name} (seat {line.seat}): {line.text}"
+
+
+def _belot_deal(s: dict[str, Any]) -> str:
+    """A Belot deal's audit on a line: the call, the result, the score."""
+    if s.get("void"):
+        return f"turned {s.get('turned')}, void (all passed), score {s.get('score')}"
+    return (
+        f"seat {s.get('declarer')} played {s.get('trump')}, totals {s.get('totals')},"
+        f" {s.get('result')}, written {s.get('written')}, score {s.get('score')}"
+    )
 
 
 class TextFrontEnd:
     """Prints every event; a bot answers the choices, or the user types them.
+
+    Chat from the table is printed as ``chat: NAME (seat N): TEXT`` (not when
+    ``quiet``); a person sends a line by typing ``say TEXT`` when asked for a move.
 
     Timing marks (``started``, ``deal_times``, ``finished``) feed the benchmark.
     """
@@ -91,12 +149,17 @@ class TextFrontEnd:
         *,
         quiet: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        auto_approve: bool = False,
     ) -> None:
         self.bot = bot
+        self.auto_approve = auto_approve
+        """Say yes to a bot for a lost seat without asking (a bot seat always does)."""
         self.out = out or sys.stdout
         self.quiet = quiet
         self.clock = clock
-        self._questions_in, self._questions = trio.open_memory_channel[ev.ChoiceNeeded](math.inf)
+        self._questions_in, self._questions = trio.open_memory_channel[ev.ChoiceNeeded | SeatOffer](
+            math.inf
+        )
         self.started: float | None = None
         self.finished: float | None = None
         self.deals = 0
@@ -111,6 +174,16 @@ class TextFrontEnd:
         self.ready_cpu_s = time.process_time()
         self.started_cpu_s = 0.0  # CPU time when the game started (startup and lobby)
         self.events: list[ev.Event] = []
+        self.chat: Chat | None = None
+        self.chat_lines: list[ChatLine] = []
+
+    def join_chat(self, chat: Chat) -> None:
+        self.chat = chat
+
+    async def on_chat(self, line: ChatLine) -> None:
+        self.chat_lines.append(line)
+        if not self.quiet:
+            print(chat_line(line), file=self.out, flush=True)
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
         self.events.append(event)
@@ -127,8 +200,14 @@ class TextFrontEnd:
         elif isinstance(event, ev.GameOver | ev.GameAborted):
             self.finished = self.clock()
             self.cpu_s = time.process_time() - self._cpu_mark
-        if not self.quiet or isinstance(event, ev.GameOver | ev.GameAborted | Waiting):
+        loud = ev.GameOver | ev.GameAborted | Waiting | SeatOffer | OfferClosed | SeatChanged
+        if not self.quiet or isinstance(event, loud):
             print(describe(event, driver.table), file=self.out, flush=True)
+        if isinstance(event, SeatOffer):
+            if self.bot is not None or self.auto_approve:
+                event.decision.answer(True)
+            else:
+                self._questions_in.send_nowait(event)
         if isinstance(event, ev.ChoiceNeeded | ev.MoveRejected):
             if self.bot is not None and isinstance(event, ev.ChoiceNeeded):
                 table = driver.table
@@ -143,8 +222,18 @@ class TextFrontEnd:
     async def run(self, driver: PeerDriver) -> None:
         """Ask the user each question in turn (a person at the keyboard, no bot)."""
         async for question in self._questions:
-            if question.moves:
+            if isinstance(question, SeatOffer):
+                await self._ask_offer(question)
+            elif question.moves:
                 await self._ask_user(driver, question)
+
+    async def _ask_offer(self, offer: SeatOffer) -> None:
+        choices = (
+            "y) yes   n) no, the bot plays on" if offer.back else "y) yes   n) no, end the game"
+        )
+        print("  " + choices, file=self.out, flush=True)
+        raw = (await read_line()).strip().lower()
+        offer.decision.answer(raw.startswith("y"))
 
     async def _ask_user(self, driver: PeerDriver, event: ev.ChoiceNeeded) -> None:
         options = list(event.moves)
@@ -158,11 +247,23 @@ class TextFrontEnd:
             if not raw:
                 print("  (no input: the seat stays silent)", file=self.out, flush=True)
                 return
+            if raw.strip().lower().startswith("say "):
+                self._say(raw.strip()[4:])
+                continue
             choice = _match(raw.strip(), options)
             if choice is not None:
                 break
             print(f"  type 1..{len(options)} or the card", file=self.out, flush=True)
         await driver.submit(choice)
+
+    def _say(self, text: str) -> None:
+        if self.chat is None:
+            print("  (no chat at this table)", file=self.out, flush=True)
+            return
+        try:
+            self.chat.say(text)
+        except ChatDropped as exc:
+            print(f"  chat not sent: {exc}", file=self.out, flush=True)
 
 
 def _match(line: str, options: list[mv.Move]) -> mv.Move | None:

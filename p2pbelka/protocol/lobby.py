@@ -18,9 +18,12 @@ from typing import Any
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError, decode, encode
 
+MIN_SEATS = 2
 N_SEATS = 4
+"""The most seats a table has (Belka: four; Belot: two or three)."""
 MAX_CONTROL = 8 * 1024
 """Largest control message: a lobby snapshot with four names and the options fits easily."""
+MAX_VARIANT = 16
 MAX_NAME = 32
 MAX_WHY = 200
 ENVELOPE_PREFIX = 0x92  # msgpack fixarray of two: [inner, sig]
@@ -44,14 +47,19 @@ class Hello:
 
 @dataclass(frozen=True, slots=True)
 class TakeSeat:
-    """Joiner -> host: move me to this free seat (seats 0 and 2 play 1 and 3)."""
+    """Joiner -> host: move me to this free seat (Belka: seats 0 and 2 play 1 and 3)."""
 
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Ready:
+    """Joiner -> host: ready to start (or not) with the rules of revision ``rules``: a
+    ready for rules the host has changed since is ignored, so nobody starts a game
+    under rules they have not seen."""
+
     ready: bool
+    rules: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,13 +72,18 @@ class SeatView:
 @dataclass(frozen=True, slots=True)
 class LobbyState:
     """Host -> joiner, first on every lobby connection and again on every change: the
-    table, its game id (the context of every channel of the game) and who sits where."""
+    table, its game id (the context of every channel of the game), the game played
+    (``variant``: ``belka`` or ``belot``) and its rules, and who sits where (one
+    entry per seat: the seat count is the table's).  ``rules`` counts the host's
+    changes of preset and options; each one un-readies every joiner."""
 
     game: bytes
     name: str
     preset: str
     options: dict[str, str]
     seats: tuple[SeatView | None, ...]
+    variant: str = "belka"
+    rules: int = 0
 
     def seat_of(self, key: bytes) -> int | None:
         for seat, view in enumerate(self.seats):
@@ -134,13 +147,15 @@ def encode_control(msg: Control) -> bytes:
     elif isinstance(msg, TakeSeat):
         body = {"t": "seat", "seat": msg.seat}
     elif isinstance(msg, Ready):
-        body = {"t": "ready", "ready": msg.ready}
+        body = {"t": "ready", "ready": msg.ready, "rules": msg.rules}
     elif isinstance(msg, LobbyState):
         seats = [None if s is None else [s.key, s.name, s.ready] for s in msg.seats]
         options = dict(sorted(msg.options.items()))
         body = {"t": "lobby", "game": msg.game, "name": msg.name, "preset": msg.preset}
         body["options"] = options
         body["seats"] = seats
+        body["variant"] = msg.variant
+        body["rules"] = msg.rules
     elif isinstance(msg, Refuse):
         body = {"t": "refuse", "why": msg.why}
     elif isinstance(msg, Wait):
@@ -221,9 +236,16 @@ def _seat(value: Any, where: str) -> int:
     return m.check_uint(value, where, N_SEATS)
 
 
+def _variant(value: Any, where: str) -> str:
+    text = m.check_text(value, where, MAX_VARIANT)
+    if not (text.isascii() and text.islower() and text.isalpha()):
+        raise ProtocolError("expected a game name in lower-case letters", where)
+    return text
+
+
 def _parse_lobby(body: dict[str, Any]) -> LobbyState:
     options = m.check_options(body["options"], "options", lambda v, w: _name(v, w, 64))
-    seats_raw = m.check_list(body["seats"], "seats", N_SEATS, N_SEATS)
+    seats_raw = m.check_list(body["seats"], "seats", MIN_SEATS, N_SEATS)
     seats: list[SeatView | None] = []
     for i, item in enumerate(seats_raw):
         if item is None:
@@ -246,6 +268,8 @@ def _parse_lobby(body: dict[str, Any]) -> LobbyState:
         _name(body["preset"], "preset", 64),
         options,
         tuple(seats),
+        _variant(body["variant"], "variant"),
+        m.check_uint(body["rules"], "rules"),
     )
 
 
@@ -253,7 +277,7 @@ def _parse_start(body: dict[str, Any]) -> Start:
     table = body["table"]
     if type(table) is not bytes or not 0 < len(table) <= 4096:
         raise ProtocolError("expected the table envelope", "table")
-    peers_raw = m.check_list(body["peers"], "peers", N_SEATS, N_SEATS)
+    peers_raw = m.check_list(body["peers"], "peers", MIN_SEATS, N_SEATS)
     peers = []
     for i, item in enumerate(peers_raw):
         pair = m.check_list(item, f"peers[{i}]", 2, 2)
@@ -274,8 +298,11 @@ _PARSERS: dict[str, tuple[set[str], Callable[[dict[str, Any]], Control]]] = {
         ),
     ),
     "seat": ({"seat"}, lambda b: TakeSeat(_seat(b["seat"], "seat"))),
-    "ready": ({"ready"}, lambda b: Ready(_bool(b["ready"], "ready"))),
-    "lobby": ({"game", "name", "preset", "options", "seats"}, _parse_lobby),
+    "ready": (
+        {"ready", "rules"},
+        lambda b: Ready(_bool(b["ready"], "ready"), m.check_uint(b["rules"], "rules")),
+    ),
+    "lobby": ({"game", "name", "preset", "options", "seats", "variant", "rules"}, _parse_lobby),
     "refuse": ({"why"}, lambda b: Refuse(m.check_text(b["why"], "why", MAX_WHY))),
     "wait": (set(), lambda b: Wait()),
     "start": ({"table", "peers"}, _parse_start),

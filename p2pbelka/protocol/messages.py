@@ -159,8 +159,39 @@ class SeatInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class After:
+    """What makes a ``table`` a *continuation* (protocol/SPEC.md section 9): the game
+    goes on from segment ``segment``, cut where every seat's chain stood at
+    ``heads``, with seat ``seat`` in new hands.  ``score``, ``dealer`` and ``deal``
+    restate what the previous segment's finished deals give (checked); ``agreed``
+    holds, for every other seat in ascending order, its signature on the change."""
+
+    segment: bytes
+    heads: tuple[tuple[int, bytes], ...]
+    seat: int
+    score: tuple[int, ...]
+    dealer: int
+    deal: int
+    agreed: tuple[tuple[int, bytes], ...] = ()
+
+    def to_wire(self, *, agreed: bool = True) -> dict[str, Any]:
+        wire: dict[str, Any] = {
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "heads": [[count, head] for count, head in self.heads],
+            "score": list(self.score),
+            "seat": self.seat,
+            "segment": self.segment,
+        }
+        if agreed:
+            wire["agreed"] = [[seat, sig] for seat, sig in self.agreed]
+        return dict(sorted(wire.items()))
+
+
+@dataclass(frozen=True, slots=True)
 class TableMsg(Message):
-    """The host's description of the game: the first envelope of every transcript."""
+    """The host's description of the game: the first envelope of every transcript
+    (and of every continuation segment, which also carries ``after``)."""
 
     TYPE: ClassVar[str] = "table"
     game: str
@@ -170,13 +201,17 @@ class TableMsg(Message):
     fairdeal: int = 1
     """The fair-deal version (protocol/fairdeal.md section 11); 1 is written by
     leaving the key out, so each table has exactly one encoding."""
+    after: After | None = None
+    """Only in a continuation segment; left out otherwise."""
     flow: int = FLOW
     """The schedule's revision (protocol/SPEC.md section 4): 2 (new tables) carries
     each seat's commitment for the next deal on its ``deal_end``, so later deals
     have no commit phase; 1 (tables from before, written by leaving the key out)
     has a commit phase in every deal."""
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self, *, agreed: bool = True) -> dict[str, Any]:
+        """The body; ``agreed=False`` leaves the signatures out of ``after``: what each
+        agreeing seat signs (``protocol/handover.py``)."""
         wire: dict[str, Any] = {
             "game": self.game,
             "options": dict(sorted(self.options.items())),
@@ -187,6 +222,8 @@ class TableMsg(Message):
             wire["fairdeal"] = self.fairdeal
         if self.flow != 1:
             wire["flow"] = self.flow
+        if self.after is not None:
+            wire["after"] = self.after.to_wire(agreed=agreed)
         return dict(sorted(wire.items()))
 
 
@@ -414,6 +451,7 @@ def _parse_table(body: dict[str, Any]) -> TableMsg:
         flow = _uint(body["flow"], "flow", 256)
         if flow < 2:
             raise ProtocolError("flow 1 is written by leaving the key out", "flow")
+    after = _parse_after(body["after"], len(seats)) if "after" in body else None
     return TableMsg(
         game=_text(body["game"], "game", 16),
         preset=_text(body["preset"], "preset", 16),
@@ -421,6 +459,50 @@ def _parse_table(body: dict[str, Any]) -> TableMsg:
         seats=tuple(seats),
         fairdeal=fairdeal,
         flow=flow,
+        after=after,
+    )
+
+
+_AFTER_KEYS = ["agreed", "deal", "dealer", "heads", "score", "seat", "segment"]
+
+
+def _parse_after(value: Any, n_seats: int) -> After:
+    """A continuation's ``after`` map: its shape only; whether it continues the previous
+    segment truly is the table's check (``table/carry.py``)."""
+    if type(value) is not dict or list(value) != _AFTER_KEYS:
+        raise ProtocolError(
+            f"expected a map with exactly the keys {', '.join(_AFTER_KEYS)}", "after"
+        )
+    heads_raw = _list(value["heads"], "after.heads", n_seats, n_seats)
+    heads = []
+    for i, item in enumerate(heads_raw):
+        pair = _list(item, f"after.heads[{i}]", 2, 2)
+        heads.append(
+            (_uint(pair[0], f"after.heads[{i}][0]"), _bin(pair[1], f"after.heads[{i}][1]", 32))
+        )
+    seat = _uint(value["seat"], "after.seat", n_seats)
+    score_raw = _list(value["score"], "after.score", 1, MAX_SEATS)
+    score = tuple(_uint(v, f"after.score[{i}]") for i, v in enumerate(score_raw))
+    agreed_raw = _list(value["agreed"], "after.agreed", 0, MAX_SEATS)
+    agreed = []
+    for i, item in enumerate(agreed_raw):
+        pair = _list(item, f"after.agreed[{i}]", 2, 2)
+        agreed.append(
+            (
+                _uint(pair[0], f"after.agreed[{i}][0]", n_seats),
+                _bin(pair[1], f"after.agreed[{i}][1]", 64),
+            )
+        )
+    if [s for s, _ in agreed] != sorted({s for s, _ in agreed}):
+        raise ProtocolError("seats must be listed once each, in ascending order", "after.agreed")
+    return After(
+        segment=_bin(value["segment"], "after.segment", 16),
+        heads=tuple(heads),
+        seat=seat,
+        score=score,
+        dealer=_uint(value["dealer"], "after.dealer", n_seats),
+        deal=_uint(value["deal"], "after.deal"),
+        agreed=tuple(agreed),
     )
 
 
@@ -488,11 +570,12 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
 }
 
 _OPTIONAL: dict[str, frozenset[str]] = {
-    "table": frozenset({"fairdeal", "flow"}),
+    "table": frozenset({"fairdeal", "flow", "after"}),
     "deal_end": frozenset({"c"}),
 }
 """Keys a body may leave out (the table's fair-deal version and flow: absent means 1;
-a deal end's commitment: absent at flow 1)."""
+``after``: absent in the first segment of a game; a deal end's commitment: absent
+at flow 1)."""
 
 MESSAGE_TYPES = frozenset(_PARSERS)
 

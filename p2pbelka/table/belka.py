@@ -67,6 +67,10 @@ class BelkaTrack:
     def new(cls, setup: m.TableMsg, first_dealer: int) -> BelkaTrack:
         return cls(GameState.new(options_from(setup.preset, dict(setup.options)), first_dealer))
 
+    @classmethod
+    def resumed(cls, setup: m.TableMsg, game: GameState) -> BelkaTrack:
+        return cls(game)
+
     # -- questions ------------------------------------------------------------------
 
     @property

@@ -111,6 +111,10 @@ class BelotTrack:
         options = belot_options(dict(setup.options))
         return cls(BelotGame.new(options, len(setup.seats), first_dealer))
 
+    @classmethod
+    def resumed(cls, setup: m.TableMsg, game: BelotGame) -> BelotTrack:
+        return cls(game)
+
     # -- questions ------------------------------------------------------------------
 
     @property

@@ -275,7 +275,7 @@ COMMON_STEPS: Mapping[Phase, Step] = {
         {m.SitMsg: on_sit},
         all_but_host,
         lambda t: m.SitMsg(t.table_digest),
-        lambda t: Phase.LOT_COMMIT,
+        lambda t: t.after_seating(),  # the lot, or a continuation's carried-over game
         before_deals=True,
     ),
     Phase.LOT_COMMIT: Step(

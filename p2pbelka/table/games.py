@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from p2pbelka.rules.game import SEATS as BELKA_SEATS
 from p2pbelka.table import belot, flow
 from p2pbelka.table.belka import BelkaTrack
 from p2pbelka.table.belot import BelotTrack
@@ -30,3 +31,16 @@ def track_class(game: str) -> type[GameTrack]:
         raise ValueError(
             f"unknown game {game!r:.20} (this version plays {', '.join(GAMES)})"
         ) from None
+
+
+SEAT_COUNTS: Mapping[str, tuple[int, ...]] = {
+    BelkaTrack.name: (BELKA_SEATS,),
+    BelotTrack.name: belot.SEAT_COUNTS,
+}
+"""The numbers of seats each game is played by."""
+
+
+def seat_counts(game: str) -> tuple[int, ...]:
+    """The seat counts ``game`` is played by (``ValueError`` naming the games known)."""
+    track_class(game)
+    return SEAT_COUNTS[game]

@@ -33,6 +33,7 @@ from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, Signer, open_envelope, seal_envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
+from p2pbelka.table.carry import Previous, check_continuation
 from p2pbelka.table.dealdeck import DealDeck, DeckFault
 from p2pbelka.table.errors import MoveRefused, OrderError
 from p2pbelka.table.flow import LotDraw, Schedule
@@ -69,10 +70,17 @@ class Table:
         *,
         signer: Signer | None = None,
         seed_source: Callable[[], bytes] = new_seed,
+        previous: Previous | None = None,
     ) -> None:
+        """``previous``: the segment this one continues (its ``table`` must say so, and
+        is checked against it: ``table/carry.py``); None for the first segment."""
         self.game_id = game_id
         self._signer = signer
         self._seed_source = seed_source
+        self._previous = previous
+        # A seat that stops before a deal (its seat changes hands there): ``_act`` sends
+        # nothing for a deal with this id or later.
+        self._stop_at_deal: int | None = None
         self._me: int | None = None
         self._setup: m.TableMsg | None = None
         self._host = 0
@@ -110,6 +118,7 @@ class Table:
         self._next_local: LocalSeat | None = None
         # Flow 2: the next deal's commitments, carried on this deal's deal_ends.
         self._carried: dict[int, bytes] = {}
+        self._seed_carried = False  # the previous segment's pending seed was used
 
     # -- construction ----------------------------------------------------------------
 
@@ -121,9 +130,11 @@ class Table:
         setup: m.TableMsg,
         *,
         seed_source: Callable[[], bytes] = new_seed,
+        previous: Previous | None = None,
     ) -> Table:
-        """The hosting seat's table: it signs the ``table`` envelope that opens the game."""
-        table = cls(game_id, signer=signer, seed_source=seed_source)
+        """The hosting seat's table: it signs the ``table`` envelope that opens the game
+        (or a continuation segment of it, after ``previous``)."""
+        table = cls(game_id, signer=signer, seed_source=seed_source, previous=previous)
         envelope = table._seal(0, setup)
         table._outgoing.append(envelope.raw)
         table.receive(envelope.raw)
@@ -131,7 +142,12 @@ class Table:
 
     @classmethod
     def resume(
-        cls, signer: Signer, envelopes: Sequence[Envelope], *, seed_source: Callable[[], bytes]
+        cls,
+        signer: Signer,
+        envelopes: Sequence[Envelope],
+        *,
+        seed_source: Callable[[], bytes],
+        previous: Previous | None = None,
     ) -> Table:
         """Rebuild a seat's table from its own transcript, after a crash.
 
@@ -145,7 +161,7 @@ class Table:
         """
         if not envelopes:
             raise OrderError("an empty transcript: nothing to resume")
-        table = cls(envelopes[0].game, signer=signer, seed_source=seed_source)
+        table = cls(envelopes[0].game, signer=signer, seed_source=seed_source, previous=previous)
         table._hold = True
         for envelope in envelopes:
             if table.finished:
@@ -178,6 +194,17 @@ class Table:
     @property
     def host_seat(self) -> int:
         return self._host
+
+    @property
+    def seed_source(self) -> Callable[[], bytes]:
+        """Where the local seat's secrets come from: a continuation segment of this game
+        draws from the same source, so a resumed peer draws them in the same order."""
+        return self._seed_source
+
+    @property
+    def previous(self) -> Previous | None:
+        """The segment this table continues (None in a game's first segment)."""
+        return self._previous
 
     @property
     def game(self) -> Any:
@@ -374,6 +401,16 @@ class Table:
         self._act()
         self._drain()
 
+    def stop_at_deal(self, deal_id: int | None) -> None:
+        """Send nothing more for deal ``deal_id`` or later: the local seat hands over
+        there (it goes on answering for the deals before).  The others then wait
+        at that deal, where the seat can change hands with nothing dealt to it.
+        None: go on after all (the handover did not happen)."""
+        self._stop_at_deal = deal_id
+        if deal_id is None:
+            self._act()
+            self._drain()
+
     def proceed(self) -> None:
         """Go on processing after stopping for the driver to send (``deferred``)."""
         self._deferred = False
@@ -526,23 +563,40 @@ class Table:
         rnd.public_cards[card] = seat
         return card
 
+    def after_seating(self) -> Phase:
+        """Every seat sat: draw the first dealer, or, in a continuation segment, go on
+        from the rules' state the previous segment left (no lot: the dealer is the
+        one that segment's deals give)."""
+        previous = self._previous
+        if previous is None:
+            return Phase.LOT_COMMIT
+        assert self._setup is not None
+        track = track_class(self._setup.game).resumed(self._setup, previous.state)
+        self._track = track
+        self._deal_id = track.deal_number
+        self._emit_started(track.dealer)
+        return self.phases.after_deal_end(self)
+
     def start_game(self, first_dealer: int) -> None:
         assert self._setup is not None
-        track = track_class(self._setup.game).new(self._setup, first_dealer)
-        self._track = track
-        setup = self._setup
+        self._track = track_class(self._setup.game).new(self._setup, first_dealer)
+        self._emit_started(first_dealer)
+        self.begin_deal()
+
+    def _emit_started(self, dealer: int) -> None:
+        setup, track = self._setup, self.track
+        assert setup is not None
         self.emit(
             ev.GameStarted(
                 setup.game,
                 tuple(s.name for s in setup.seats),
                 tuple(s.key for s in setup.seats),
-                first_dealer,
+                dealer,
                 self._me,
                 dict(track.game.options.to_dict()),
                 track.standing(),
             )
         )
-        self.begin_deal()
 
     @property
     def phases(self) -> GamePhases:
@@ -573,6 +627,18 @@ class Table:
         """``seat``'s commitment for the next deal id, from its ``deal_end``."""
         self._carried[seat] = commitment
 
+    @property
+    def pending_seed(self) -> bytes | None:
+        """The seed drawn ahead for the next deal, not used yet (a continuation segment
+        starts its first deal with it: ``Previous.pending_seed``); one the segment
+        before handed on and this one never used (it had no seat here) stays pending."""
+        if self._next_local is not None:
+            return self._next_local.seed
+        previous = self._previous
+        if previous is not None and not self._seed_carried:
+            return previous.pending_seed
+        return None
+
     def upcoming_commitment(self) -> bytes:
         """The local seat's commitment for the next deal id (its secrets for that deal
         are made now, if ``prepare`` has not made them yet: the seed is drawn in the
@@ -592,13 +658,22 @@ class Table:
         if self._next_local is not None and self._next_local.ctx == ctx:
             local, self._next_local = self._next_local, None  # made ahead by ``prepare``
         elif self._me is not None:
-            local = LocalSeat(ctx, self._me, self._seed_source())
+            local = LocalSeat(ctx, self._me, self._carried_seed() or self._seed_source())
         order = [(track.dealer + 1 + i) % self.n_seats for i in range(self.n_seats)]
         deck = DealDeck(ctx, order, track.owners(), local)
         deck.commitments.update(self._carried)  # flow 2: from the last deal's deal_ends
         self._carried = {}
         self._round = DealRound(self._deal_id, deck)
         self.emit(ev.DealStarted(self._deal_id, track.deal_number, track.dealer, track.standing()))
+
+    def _carried_seed(self) -> bytes | None:
+        """The seed the segment before drew ahead and never used, once, for this
+        segment's first deal (``Previous.pending_seed``)."""
+        previous = self._previous
+        if previous is None or previous.pending_seed is None or self._seed_carried:
+            return None
+        self._seed_carried = True
+        return previous.pending_seed
 
     def _deal_context(self, deal_id: int) -> DealContext:
         assert self._setup is not None
@@ -677,6 +752,11 @@ class Table:
         if host is None:
             self._events.append(ev.Rejected("the host is not one of the seats"))
             return
+        if setup.after is not None or self._previous is not None:
+            why = check_continuation(self._previous, host, envelope.game, setup)
+            if why:
+                self._events.append(ev.Rejected(f"not a valid continuation: {why}", host))
+                return
         self._setup, self._host = setup, host
         self._schedule = SCHEDULES[setup.game]
         if self._signer is not None:
@@ -932,6 +1012,8 @@ class Table:
     def _act(self) -> None:
         """Send whatever the local seat owes now; ask the player where the rules give a choice."""
         if self._hold or self._me is None or self.finished or self._me not in self._order:
+            return
+        if self._stop_at_deal is not None and self._deal_id >= self._stop_at_deal:
             return
         step = self._step()
         if not step.parallel and self.turn != self._me:

@@ -59,6 +59,12 @@ class GameTrack(Protocol):
     @classmethod
     def new(cls, setup: m.TableMsg, first_dealer: int) -> GameTrack: ...
 
+    @classmethod
+    def resumed(cls, setup: m.TableMsg, game: Any) -> GameTrack:
+        """Go on from the rules engine's state between deals (a continuation segment,
+        ``table/carry.py``): the same game, in other hands at one seat."""
+        ...
+
     @property
     def game(self) -> Any:
         """The rules engine's state, as bots and records read it."""

@@ -15,11 +15,14 @@ from typing import Any
 
 import msgpack
 
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import MAGIC, TranscriptError, iter_records
 from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.rules.game import GameState
 from p2pbelka.table import events as ev
 from p2pbelka.table.errors import OrderError
+from p2pbelka.table.segments import SeatChanged, change_of, describe_change, previous_of
 from p2pbelka.table.session import Table
 
 
@@ -37,6 +40,12 @@ class VerifyReport:
     game: GameState | BelotGame | None = None
     """The audited game, Belka's or Belot's engine state (every finished deal with all
     hands): a game record can be made of it."""
+    changes: list[SeatChanged] = field(default_factory=list)
+    """Every seat that changed hands (a continuation segment), in order."""
+
+    @property
+    def change_lines(self) -> list[str]:
+        return [describe_change(c) for c in self.changes]
 
     @property
     def verdict(self) -> str:
@@ -74,13 +83,20 @@ class VerifyReport:
 def verify_bytes(data: bytes) -> VerifyReport:
     report = VerifyReport()
     table: Table | None = None
+    first: Table | None = None
+    keys: set[bytes] = set()  # every key seated in an earlier segment
     try:
         for record in iter_records(data):
             report.records = record.index + 1
             envelope = record.envelope
             if table is None:
-                table = Table(envelope.game)
+                table = first = Table(envelope.game)
             where = _describe(table, record.index, record.offset, envelope.sender, envelope.seq)
+            if _continues(table, envelope):
+                # A continuation segment: the seat that changes hands, checked against
+                # the segment so far (carry.py); the old keys name the signer.
+                keys.update({s.key for s in table.setup.seats} if table.setup else set())
+                table = Table(envelope.game, previous=previous_of(table))
             if table.finished:
                 report.error = f"{where}: envelope after the end of the game"
                 break
@@ -91,12 +107,17 @@ def verify_bytes(data: bytes) -> VerifyReport:
                 break
             finally:
                 _collect(report, table.take_events())
+            if record.index and isinstance(envelope.msg, m.TableMsg):
+                change = change_of(table, tuple(keys))
+                if change is not None:
+                    report.changes.append(change)
     except TranscriptError as exc:
         report.error = _describe_bad_record(data, exc, table)
     if table is None and report.error is None:
         report.error = "the transcript holds no envelope"
     if table is not None:
-        report.names = tuple(s.name for s in table.setup.seats) if table.setup else ()
+        # The players who sat down; the changes say who took a seat later.
+        report.names = tuple(s.name for s in first.setup.seats) if first and first.setup else ()
         report.finished = table.over
         report.aborted = table.aborted
         if table.started:
@@ -114,6 +135,16 @@ def _collect(report: VerifyReport, events: list[ev.Event]) -> None:
             report.faults.append(event.fault)
         elif isinstance(event, ev.GameAborted):
             report.faults.extend(f for f in event.faults if f not in report.faults)
+
+
+def _continues(table: Table, envelope: Envelope) -> bool:
+    """The first envelope of a continuation segment, right after the segment it cuts."""
+    return (
+        envelope.game != table.game_id
+        and isinstance(envelope.msg, m.TableMsg)
+        and envelope.msg.after is not None
+        and table.setup is not None
+    )
 
 
 def _describe(table: Table, index: int, offset: int, sender: bytes, seq: int) -> str:

@@ -32,6 +32,8 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.widgets import Frame, TextArea
 
+from p2pbelka.peer.chat import SLOW_DOWN, TOO_LONG, ChatDropped, ChatLine
+from p2pbelka.protocol.chat import MAX_CHAT_TEXT, clean_chat
 from p2pbelka.rules.game import EGGS_CHOICES
 from p2pbelka.table import moves as mv
 from p2pbelka.ui import panels, reports
@@ -43,6 +45,7 @@ from p2pbelka.ui.view import TableView
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 RIGHT_WIDTH = 31
+CHAT_ROWS = 4  # the chat panel's lines, under a rule, once there is chat
 
 
 class TableScreen:
@@ -58,11 +61,17 @@ class TableScreen:
     ) -> None:
         self.view = view
         self.post_move = post_move
+        self.post_call: Callable[[Callable[[], None]], None] = lambda fn: fn()
+        """Runs a callable in trio's context (the front end sets it to its bridge)."""
         self.overlay: str | None = None  # "help", "last", "sheet", "deal_end" or "quit"
         self.deal_ends_seen = 0
         self.help_scroll = 0
         self.quit_requested = False
+        self._wrapped_log: tuple[tuple[int, int, int], list[str]] = ((-1, 0, 0), [])
         self.chatted = False
+        self.send_chat: Callable[[str], None] | None = None  # set when the table has chat
+        self.chat_lines: list[ChatLine] = []
+        self.chat_note = ""  # why the last line was not sent
         self.chat = TextArea(
             height=1, multiline=False, prompt=_("chat> "), accept_handler=self._send_chat
         )
@@ -110,6 +119,12 @@ class TableScreen:
         self.app.invalidate()
 
     def claim_redeal(self, claim: bool) -> None:
+        offer = self.view.offer
+        if offer is not None:  # y / n answer the question about a lost seat first
+            self.view.offer = None
+            self.post_call(lambda: offer.decision.answer(claim))
+            self.app.invalidate()
+            return
         if self.view.choice == "redeal":
             self.view.choice, self.view.status = None, ""
             self.post_move(mv.ClaimRedeal() if claim else mv.Ready())
@@ -148,17 +163,77 @@ class TableScreen:
         if self.app.is_running:
             self.app.exit()
 
+    # -- chat -------------------------------------------------------------------------------
+
     def _send_chat(self, buffer: Any) -> bool:
-        text = self.chat.text.strip()
-        if text and not self.chatted:
-            self.chatted = True
-            self.view.say(_("(Chat stays on this screen: the game protocol has no chat yet.)"))
-        if text:
-            self.view.say(f"{self.view.name(self.view.me)}: {text}")
+        text = clean_chat(self.chat.text)
+        self.chat_note = ""
+        if len(text) > MAX_CHAT_TEXT:
+            # kept in the box to be shortened
+            self.chat_note = _("Too long: {n} characters (at most {limit}).").format(
+                n=len(text), limit=MAX_CHAT_TEXT
+            )
+            self.app.invalidate()
+            return True
+        if text and self.view.finished:
+            self.chat_note = _("The game is over: its chat is closed.")
+        elif text and self.send_chat is not None:
+            self.send_chat(text)  # the line comes back through show_chat once sent
+        elif text:
+            if not self.chatted:
+                self.chatted = True
+                self.chat_note = _("Nobody else reads this chat: the other seats are bots.")
+            me = self.view.me if self.view.me is not None else 0
+            self.chat_lines.append(ChatLine(me, self.view.name(me), text, mine=True))
         self.chat.text = ""
         self.app.layout.focus(self._home)
         self.app.invalidate()
         return True
+
+    def show_chat(self, line: ChatLine) -> None:
+        """A line of the table's chat (ours included), from the front end."""
+        self.chat_lines.append(line)
+        del self.chat_lines[:-50]
+        if line.mine:
+            self.chat_note = ""
+        self.app.invalidate()
+
+    def chat_refused(self, refused: ChatDropped, text: str) -> None:
+        """The chat did not send ``text``: say why, and give it back to edit or resend."""
+        if refused.reason == SLOW_DOWN:
+            self.chat_note = _("Slow down: wait {s} s before the next message.").format(
+                s=max(1, round(refused.wait))
+            )
+        elif refused.reason == TOO_LONG:
+            self.chat_note = _("Too long: {n} characters (at most {limit}).").format(
+                n=len(text), limit=MAX_CHAT_TEXT
+            )
+        else:
+            return
+        if not self.chat.text:
+            self.chat.text = text
+        self.app.invalidate()
+
+    def _chat_panel(self) -> StyleAndTextTuples:
+        rows: list[tuple[str, str, int]] = []  # style, text, length of a bold name in front
+        for line in self.chat_lines[-CHAT_ROWS:]:
+            style = "class:hint" if line.earlier else ""
+            head = f"{line.name}:"
+            wrapped = textwrap.wrap(f"{head} {line.text}", RIGHT_WIDTH - 1, subsequent_indent="  ")
+            rows += [(style, row, len(head) if i == 0 else 0) for i, row in enumerate(wrapped)]
+        if self.chat_note:
+            rows += [
+                ("class:hint", row, 0) for row in textwrap.wrap(self.chat_note, RIGHT_WIDTH - 1)
+            ]
+        out: StyleAndTextTuples = []
+        for style, row, bold in rows[-CHAT_ROWS:]:
+            if bold and not style:
+                out.append(("class:heading", row[:bold]))
+            out.append((style, (row[bold:] if bold and not style else row) + "\n"))
+        return out
+
+    def _has_chat(self) -> bool:
+        return bool(self.chat_lines or self.chat_note)
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -221,9 +296,9 @@ class TableScreen:
             )
         if self.overlay == "deal_end" and self.view.deal_ends:
             summary = self.view.deal_ends[-1]
-            return self._report(lambda: reports.deal_end_lines(self.view, summary), True)
+            return self._report(lambda: self._deal_end_page(summary), True)
         if self.overlay == "sheet":
-            return self._report(lambda: reports.score_sheet_lines(self.view), True)
+            return self._report(self._sheet_page, True)
         return VSplit(
             [
                 DynamicContainer(self._left),
@@ -232,6 +307,17 @@ class TableScreen:
                     [
                         Window(FormattedTextControl(self._score), dont_extend_height=True),
                         Window(FormattedTextControl(self._seats), height=5),
+                        ConditionalContainer(
+                            HSplit(
+                                [
+                                    Window(height=1, char="─", style="class:rule"),
+                                    Window(
+                                        FormattedTextControl(self._chat_panel), height=CHAT_ROWS
+                                    ),
+                                ]
+                            ),
+                            Condition(self._has_chat),
+                        ),
                         Window(
                             FormattedTextControl(self._log, get_cursor_position=self._log_end),
                             style="class:log",
@@ -253,7 +339,7 @@ class TableScreen:
                 ]
             )
         if view.finished:
-            return self._report(lambda: reports.game_end_lines(view), False)
+            return self._report(self._game_end_page, False)
         return HSplit(
             [
                 Window(FormattedTextControl(self._table), height=panels.TABLE_HEIGHT),
@@ -277,14 +363,31 @@ class TableScreen:
         return max(0, self._width() - RIGHT_WIDTH - 1)
 
     # -- content -----------------------------------------------------------------------------
+    # The pages and lines a game draws its own way (ui/belot_app.py overrides them).
+
+    def _deal_end_page(self, summary: dict[str, Any]) -> StyleAndTextTuples:
+        return reports.deal_end_lines(self.view, summary)
+
+    def _sheet_page(self) -> StyleAndTextTuples:
+        return reports.score_sheet_lines(self.view)
+
+    def _game_end_page(self) -> StyleAndTextTuples:
+        return reports.game_end_lines(self.view)
+
+    def _deal_title(self, summary: dict[str, Any]) -> str:
+        return reports.summary_title(self.view, summary)
+
+    def _title_line(self) -> str:
+        return panels.title_line(self.view)
+
+    def _help_text(self) -> str:
+        return reports.help_text()
 
     def _title(self) -> StyleAndTextTuples:
         if self.overlay == "deal_end" and self.view.deal_ends:
             # the page is about the deal that ended, even once the next one is dealt
-            return red_suits(
-                [("", " " + reports.summary_title(self.view, self.view.deal_ends[-1]))]
-            )
-        return red_suits([("", " " + panels.title_line(self.view))])
+            return red_suits([("", " " + self._deal_title(self.view.deal_ends[-1]))])
+        return red_suits([("", " " + self._title_line())])
 
     def _table(self) -> StyleAndTextTuples:
         return panels.table_panel(self.view, self._left_width()).fragments()
@@ -308,11 +411,15 @@ class TableScreen:
         return red_suits(panels.seats_lines(self.view, RIGHT_WIDTH))
 
     def _log_lines(self) -> list[str]:
-        # wrapped here, between words, rather than by the window in mid-word
-        lines: list[str] = []
-        for entry in self.view.log[-100:]:
-            lines += textwrap.wrap(entry, RIGHT_WIDTH - 1, subsequent_indent="  ") or [""]
-        return lines
+        # wrapped here, between words, rather than by the window in mid-word; once per
+        # new line said (a render asks several times, and a game says thousands)
+        key = (self.view.said, len(self.view.log), id(self.view.log))
+        if self._wrapped_log[0] != key:
+            lines: list[str] = []
+            for entry in self.view.log[-100:]:
+                lines += textwrap.wrap(entry, RIGHT_WIDTH - 1, subsequent_indent="  ") or [""]
+            self._wrapped_log = (key, lines)
+        return self._wrapped_log[1]
 
     def _log(self) -> StyleAndTextTuples:
         return red_suits([("", "\n".join(self._log_lines()))])
@@ -321,7 +428,7 @@ class TableScreen:
         return Point(0, max(0, len(self._log_lines()) - 1))
 
     def _help(self) -> StyleAndTextTuples:
-        lines = reports.help_text().splitlines()
+        lines = self._help_text().splitlines()
         self.help_scroll = max(0, min(self.help_scroll, len(lines) - 1))
         return [("", "\n".join(" " + line for line in lines[self.help_scroll :]))]
 
@@ -345,6 +452,13 @@ class TableScreen:
 
     def _status(self) -> StyleAndTextTuples:
         view = self.view
+        if view.offer is not None:
+            return [
+                ("class:status", view.offer_question(view.offer) + " "),
+                ("class:button", _("[y] yes"), on_click(lambda: self.claim_redeal(True))),
+                ("", "  "),
+                ("class:button", _("[n] no"), on_click(lambda: self.claim_redeal(False))),
+            ]
         if view.choice == "redeal":
             return [
                 ("class:status", _("Your hand allows a re-deal:") + " "),
@@ -475,6 +589,7 @@ class TableScreen:
 
         @kb.add("escape", filter=chatting, eager=True)
         def _leave_chat(event: KeyPressEvent) -> None:
+            self.chat_note = ""
             event.app.layout.focus(self._home)
 
         @kb.add("q", filter=~chatting & ~quitting)

@@ -6,6 +6,7 @@ import math
 
 import trio
 
+from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
 from p2pbelka.peer.driver import PeerDriver, TranscriptSink
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
@@ -27,6 +28,10 @@ class ScreenFrontEnd:
 
     ``transcript``: the driver appends every envelope the table accepts to it,
     whatever transport brought it.
+
+    Chat (a LAN game, ``play`` over loopback): ``play_seat`` calls ``join_chat``;
+    the screen's chat box then sends through :meth:`post_chat`, and every line of
+    the table comes back through ``on_chat``.
     """
 
     def __init__(
@@ -42,18 +47,47 @@ class ScreenFrontEnd:
         self.pace = pace
         self.transcript: TranscriptSink | None = transcript
         self._moves_in, self._moves = trio.open_memory_channel[Move](math.inf)
+        self.chat: Chat | None = None
         screen.post_move = self.post
+        screen.post_call = lambda fn: bridge.call_soon(fn)
 
     def post(self, move: Move) -> None:
         """Queue a move; safe to call from a prompt_toolkit callback."""
         self.bridge.call_soon(self._moves_in.send_nowait, move)
 
+    def join_chat(self, chat: Chat) -> None:
+        self.chat = chat
+        self.screen.send_chat = self.post_chat
+
+    def post_chat(self, text: str) -> None:
+        """Send a chat line; safe to call from a prompt_toolkit callback."""
+        self.bridge.call_soon(self._say, text)
+
+    def _say(self, text: str) -> None:
+        assert self.chat is not None
+        try:
+            self.chat.say(text)
+        except ChatDropped as refused:
+            self.screen.chat_refused(refused, text)
+
+    async def on_chat(self, line: ChatLine) -> None:
+        self.screen.show_chat(line)
+
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
         view = self.screen.view
-        if isinstance(event, ev.CardPlayed) and event.seat != view.me and self.pace > 0:
-            after_a_trick = view.trick is not None and view.trick.winner is not None
-            await trio.sleep(self.pace * (2 if after_a_trick else 1))
+        # A resumed table replays the game so far while it is held: shown at once,
+        # and the reports of deals already played are not opened again.
+        replaying = driver.table.held
+        # another player's card, and in Belot their call or declaration, waits its turn
+        paced = ev.CardPlayed | ev.BidMade | ev.Declared
+        if isinstance(event, paced) and event.seat != view.me and self.pace > 0:
+            if not replaying:
+                after_a_trick = view.trick is not None and view.trick.winner is not None
+                await trio.sleep(self.pace * (2 if after_a_trick else 1))
+        view.observe(driver.table.game)
         view.apply(event)
+        if replaying:
+            self.screen.deal_ends_seen = len(view.deal_ends)
         self.screen.refresh()
 
     async def run(self, driver: PeerDriver) -> None:

@@ -2,14 +2,18 @@
 
 The LAN layer (``p2pbelka.peer.lan``) runs the lobby and the game; this module
 shows its lobby events, turns keys into lobby actions (choose a table, take a
-seat, say ready, fill the free seats with bots) and plays seat ``me`` with
-the table screen.  Entry points: :func:`host_on_screen`, :func:`join_on_screen`.
+seat, say ready, fill the free seats with bots, change the rules) and plays
+seat ``me`` with the table screen.  Entry points: :func:`host_on_screen`,
+:func:`join_on_screen`.
+
+The lobby works for every game (Belka's four seats, Belot's two or three); the
+in-game screen is the one ``TableScreen`` draws.  :meth:`LanScreen.use_game` is
+where a game's own table view plugs in once the game is known.
 """
 
 from __future__ import annotations
 
 import math
-import socket
 import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -88,6 +92,8 @@ class LanScreen(TableScreen):
 
     async def on_lobby(self, event: lan.LobbyEvent) -> None:
         self.lobby.apply(event)
+        if isinstance(event, lan.TableRules) and not event.changed:
+            self.use_game(event.state.variant, len(event.state.seats))
         if isinstance(event, lan.TablesHeard) and self.lobby.tables and self._wanted:
             self._pick_wanted()
         if isinstance(event, lan.GameStarting):
@@ -97,6 +103,15 @@ class LanScreen(TableScreen):
             self.overlay = None
         self.app.invalidate()
 
+    def use_game(self, game: str, seats: int) -> None:
+        """Hook: the table's game is known (before the game starts).  The screen after
+        the lobby is ``TableScreen``'s with ``self.view``; a game that draws its table
+        with a view of its own (Belot's) sets it up here, e.g. ``self.view =
+        BelotView(seats)``.  Nothing to do for Belka, whose ``TableView`` is built in
+        ``__init__``."""
+        self.game = game
+
+    game = "belka"
     _wanted: Callable[[Any], bool] | None = None
 
     def _pick_wanted(self) -> None:
@@ -234,6 +249,27 @@ class LanScreen(TableScreen):
                 self._in_trio(pending[0].set)
                 return
 
+    def move_rule(self, step: int) -> None:
+        lines = len(self.lobby.rule_lines())
+        if lines:
+            self.lobby.rule = (self.lobby.rule + step) % lines
+
+    def change_rule(self, step: int) -> None:
+        """The host moves the value on its line; every joiner must say ready again."""
+        control = self.lobby.host_control
+        rules = self.lobby.changed_rules(step)
+        if control is not None and rules is not None:
+            self._spawn(self._set_rules, control, *rules)
+
+    async def _set_rules(
+        self, control: lan.HostControl, preset: str, options: dict[str, str]
+    ) -> None:
+        try:
+            await control.set_rules(preset, options)
+        except ValueError as exc:
+            self.lobby.notes.append(str(exc))
+            self.app.invalidate()
+
     def remove_seat(self, seat: int) -> None:
         control = self.lobby.host_control
         if control is not None and self.lobby.role == "host":
@@ -289,7 +325,7 @@ class LanScreen(TableScreen):
             def _digit(event: KeyPressEvent) -> None:
                 n = int(event.data)
                 if self.lobby.seated:
-                    self.take_seat(n - 1)
+                    self.take_seat(n)  # seats as the list numbers them (0 is the host's)
                 else:
                     self.lobby.chosen = n - 1
                     self.pick(n - 1)
@@ -304,6 +340,33 @@ class LanScreen(TableScreen):
 
         hosting = seated & Condition(lambda: self.lobby.role == "host")
         asking = hosting & Condition(lambda: bool(self.lobby.asking))
+        editing = hosting & Condition(lambda: self.lobby.editing)
+
+        @kb.add("o", filter=hosting)
+        def _rules(event: KeyPressEvent) -> None:
+            self.lobby.editing = not self.lobby.editing
+
+        @kb.add("escape", filter=editing, eager=True)
+        def _rules_done(event: KeyPressEvent) -> None:
+            self.lobby.editing = False
+
+        @kb.add("up", filter=editing)
+        def _rule_up(event: KeyPressEvent) -> None:
+            self.move_rule(-1)
+
+        @kb.add("down", filter=editing)
+        def _rule_down(event: KeyPressEvent) -> None:
+            self.move_rule(1)
+
+        @kb.add("left", filter=editing)
+        def _value_back(event: KeyPressEvent) -> None:
+            self.change_rule(-1)
+
+        @kb.add("right", filter=editing)
+        @kb.add("enter", filter=editing)
+        @kb.add("space", filter=editing)
+        def _value_on(event: KeyPressEvent) -> None:
+            self.change_rule(1)
 
         @kb.add("y", filter=asking)
         def _let_in(event: KeyPressEvent) -> None:
@@ -322,27 +385,8 @@ class LanScreen(TableScreen):
         return merge_key_bindings([super()._keys(), kb])
 
 
-def dial_address(listen_host: str) -> str:
-    """Where our own bots reach our lobby: the address the other players use too.
-
-    A joiner's mesh address is the one the host sees it coming from, so a bot
-    dialling 127.0.0.1 would be unreachable for players on other machines.
-    """
-    if listen_host not in ("", "0.0.0.0", "::"):
-        return listen_host
-    ipv6 = listen_host == "::"
-    family, target, fallback = (
-        (socket.AF_INET6, "2001:db8::1", "::1")
-        if ipv6
-        else (socket.AF_INET, "192.0.2.1", "127.0.0.1")
-    )
-    try:
-        with socket.socket(family, socket.SOCK_DGRAM) as probe:
-            probe.connect((target, 9))  # picks the outgoing interface; sends nothing
-            return str(probe.getsockname()[0])
-    except OSError:
-        # No route out (a link-local-only LAN): our bots then play for this machine only.
-        return fallback
+dial_address = lan.lan_address
+"""Where our own bots reach our lobby: the address the other players use too."""
 
 
 def _run(screen: LanScreen, flow: Flow, pace: float, extra: Extra | None) -> lan.GameResult | None:
@@ -367,6 +411,8 @@ def host_on_screen(
     identity: Identity,
     table_name: str,
     *,
+    game: str = "belka",
+    players: int | None = None,
     preset: str = "classic",
     options: dict[str, str] | None = None,
     net: lan.NetOptions | None = None,
@@ -378,7 +424,8 @@ def host_on_screen(
     extra: Extra | None = None,
     invite: str | None = None,
 ) -> tuple[LanScreen, lan.GameResult | None]:
-    """Open a table on the LAN and play seat 0 on screen; None if the player left first."""
+    """Open a table of ``game`` (``players`` seats) on the LAN and play seat 0 on screen;
+    None if the player left first."""
     set_language(lang)
     net = net or lan.NetOptions()
     screen = LanScreen("host", identity, net, bot_level=bot_level, input=input, output=output)
@@ -395,6 +442,8 @@ def host_on_screen(
             on_lobby=screen.on_lobby,
             approve=screen.approve,
             invite=invite,
+            game=game,
+            players=players,
         )
 
     return screen, _run(screen, flow, pace, extra)

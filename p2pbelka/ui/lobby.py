@@ -1,4 +1,5 @@
-"""The LAN lobby as the screen shows it: tables heard, who sits where, who is ready."""
+"""The LAN lobby as the screen shows it: tables heard, the game and its rules, who sits
+where, who is ready; the host changes the rules here."""
 
 from __future__ import annotations
 
@@ -6,11 +7,17 @@ from dataclasses import dataclass, field
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from p2pbelka.net.connection import format_host_port
 from p2pbelka.net.discovery import TableInfo, look_alikes
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.peer import lan
 from p2pbelka.protocol.lobby import LobbyState
+from p2pbelka.table import rulebook
 from p2pbelka.ui.i18n import _
+
+GAME_NAMES = {"belka": "Belka", "belot": "Belot"}
+"""Games by their names on the wire, as players call them (the same in every language
+the screens speak: both are names)."""
 
 
 @dataclass
@@ -34,6 +41,9 @@ class LobbyView:
     host_fingerprint: str = ""  # the key that answered at the host's lobby (joiner)
     host_pinned: bool = False
     asking: tuple[lan.JoinRequest, ...] = ()  # joiners the host has not decided on yet
+    address: str = ""  # the host's: this machine's address on the LAN
+    editing: bool = False  # the host has the rules open to change them
+    rule: int = 0  # the line of the rules the host is on: 0 the preset, then the options
 
     def apply(self, event: lan.LobbyEvent) -> None:
         if isinstance(event, lan.TablesHeard):
@@ -41,6 +51,11 @@ class LobbyView:
             self.chosen = min(self.chosen, max(0, len(self.tables) - 1))
         elif isinstance(event, lan.TableOpen):
             self.lobby_port, self.game_id = event.lobby_port, event.game_id
+            self.address = event.address
+        elif isinstance(event, lan.TableRules):
+            self.state = self.state or event.state  # a joiner sees the rules before its seat
+            if event.changed and self.role != "host":
+                self.notes.append(_("The host changed the rules: read them, then press r."))
         elif isinstance(event, lan.SeatsChanged):
             self.state, self.me = event.state, event.me
             self.control = event.control or self.control
@@ -66,6 +81,36 @@ class LobbyView:
         return self.state is not None
 
     @property
+    def variant(self) -> str:
+        return self.state.variant if self.state is not None else "belka"
+
+    def rule_lines(self) -> list[tuple[str, str]]:
+        """The rules as (name, value) lines: the preset first, then every option."""
+        if self.state is None:
+            return []
+        state = self.state
+        try:
+            values = rulebook.resolved(state.variant, state.preset, state.options)
+        except ValueError:  # the host's lobby was checked on arrival: not expected
+            values = dict(state.options)
+        return [("preset", state.preset), *values.items()]
+
+    def changed_rules(self, step: int) -> tuple[str, dict[str, str]] | None:
+        """The preset and options after moving the value on the host's line by ``step``."""
+        if self.state is None:
+            return None
+        game, state = self.variant, self.state
+        lines = self.rule_lines()
+        name, value = lines[min(self.rule, len(lines) - 1)]
+        if name == "preset":
+            menu = list(rulebook.presets(game))
+            at = menu.index(value) if value in menu else 0
+            return menu[(at + step) % len(menu)], {}
+        values = dict(lines[1:])
+        values[name] = rulebook.next_value(game, name, value, step)
+        return state.preset, rulebook.overrides_for(game, state.preset, values)
+
+    @property
     def free_seats(self) -> list[int]:
         if self.state is None:
             return []
@@ -89,7 +134,7 @@ def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
     if view.state is None:
         out.append(("class:hint", _("Opening the table…") if view.role == "host" else ""))
         return out
-    title = _("Table “{name}”").format(name=view.name)
+    title = _("Table “{name}”").format(name=view.name or view.state.name)
     if view.role == "host":
         title += " — " + _("you host it")
     out.append(("class:heading", title + "\n"))
@@ -101,12 +146,17 @@ def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
                 _("Lobby port {port}; players join with: p2pbelka join").format(
                     port=view.lobby_port
                 )
-                + "\n"
-                + _("(or p2pbelka join --connect THIS-MACHINE:{port})").format(port=view.lobby_port)
                 + "\n",
             )
         )
-    out.append(("", "\n" + _("Seats in play order (0 and 2 play 1 and 3):") + "\n"))
+        if view.address:
+            where = format_host_port(view.address, view.lobby_port)
+            line = _("This machine is {address}: or p2pbelka join --connect {where}").format(
+                address=view.address, where=where
+            )
+            out.append(("class:hint", line + "\n"))
+    out += _rules(view)
+    out.append(("", "\n" + _("Seats in play order: {sides}").format(sides=sides(view)) + "\n"))
     for seat, info in enumerate(view.state.seats):
         you = " " + _("(you)") if seat == view.me else ""
         if info is None:
@@ -120,9 +170,49 @@ def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
         out.append(("", you + "\n"))
     out.append(("", "\n"))
     out += _requests(view)
-    out.append(("class:hint", _("The game starts when all four are seated and ready.") + "\n"))
+    out.append(("class:hint", _("The game starts when every seat is taken and ready.") + "\n"))
     for note in view.notes[-3:]:
         out.append(("class:hint", note + "\n"))
+    return out
+
+
+def sides(view: LobbyView) -> str:
+    """Who plays with whom, in names: "you and Saule against Bolat and Nurlan" (Belka's
+    partners sit opposite), or everyone for themselves (Belot)."""
+    assert view.state is not None
+    names = []
+    for seat, info in enumerate(view.state.seats):
+        if seat == view.me:
+            names.append(_("you"))
+        elif info is None:
+            names.append(_("seat {n} (free)").format(n=seat))
+        else:
+            names.append(info.name[:16])
+    if len(names) != 4:
+        return _("each for themselves: {names}").format(names=", ".join(names))
+    mine = (view.me or 0) % 2
+    return _("{a} and {b} against {c} and {d}").format(
+        a=names[mine], b=names[mine + 2], c=names[1 - mine], d=names[3 - mine]
+    )
+
+
+def _rules(view: LobbyView) -> StyleAndTextTuples:
+    """The game and every rule; the host's line marked while it changes them."""
+    assert view.state is not None
+    game = GAME_NAMES.get(view.variant, view.variant)
+    head = _("{game} for {n}; the rules:").format(game=game, n=len(view.state.seats))
+    out: StyleAndTextTuples = [("", "\n" + head + "\n")]
+    lines = view.rule_lines()
+    for n, (name, value) in enumerate(lines):
+        on = view.editing and n == view.rule
+        mark = "▶" if on else " "
+        out.append(("class:seat.turn" if on else "", f" {mark} {name:<22} {value}\n"))
+    if view.role == "host":
+        if view.editing:
+            hint = _("↑↓ choose a rule, ←→ change it; every joiner must say ready again")
+        else:
+            hint = _("o changes the rules until the game starts")
+        out.append(("class:hint", "   " + hint + "\n"))
     return out
 
 
@@ -171,9 +261,13 @@ def _table_list(view: LobbyView) -> StyleAndTextTuples:
     for n, table in enumerate(view.tables):
         mark = "▶" if n == view.chosen else " "
         style = "class:seat.turn" if n == view.chosen else ""
-        line = _("{n}) {name}: {host}:{port}, {free} free seat(s), host key {key}").format(
+        line = _(
+            "{n}) {name}: {game} for {seats}, {free} free seat(s), {host}:{port}, host key {key}"
+        ).format(
             n=n + 1,
             name=table.name,
+            game=GAME_NAMES.get(table.variant, table.variant),
+            seats=table.seats,
             host=table.host,
             port=table.port,
             free=table.free_seats,
@@ -192,8 +286,13 @@ def _table_list(view: LobbyView) -> StyleAndTextTuples:
 def lobby_keys(view: LobbyView) -> str:
     if view.listening and not view.seated:
         return _("↑↓ choose  Enter join  a address  q quit")
+    last = len(view.state.seats) - 1 if view.state is not None else 3
     if view.role == "host":
+        if view.editing:
+            return _("↑↓ choose  ←→ change  o or Esc done")
         if view.asking:
             return _("y let in  n turn away  b bots fill the free seats  q quit")
-        return _("b bots fill the free seats  x1-x3 remove a seat  q quit")
-    return _("r ready  1-4 take a free seat  q quit")
+        return _("b bots fill the free seats  x1-x{last} remove a seat  o rules  q quit").format(
+            last=last
+        )
+    return _("r ready  1-{n} take a free seat  q quit").format(n=last)

@@ -1,19 +1,23 @@
-"""``p2pbelka play``: you in seat 0 and three bot peers, each with its own keys.
+"""``p2pbelka play``: you in seat 0 and three bot peers, each with its own keys
+(Belot: one or two).
 
 The bots are real peers: their own tables, keys and deck secrets, talking to
 yours only through signed envelopes.  They run in this process and meet over
-loopback TCP exactly as on a LAN (``p2pbelka.peer.loopback``); memory channels
-(``--transport memory``) skip the sockets.
+loopback TCP exactly as on a LAN (``p2pbelka.peer.loopback``; Belot's table,
+whose seats are all known here, skips the lobby: ``p2pbelka.peer.meshtable``);
+memory channels (``--transport memory``) skip the sockets.  Over loopback every
+Belka seat keeps its game on disk (``p2pbelka.peer.local_save``) until it ends,
+so a game left or killed goes on with ``p2pbelka resume``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
-import random
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import trio
@@ -21,14 +25,24 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from p2pbelka.bots.base import BOT_LEVELS, make_bot
-from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd, PeerDriver
 from p2pbelka.peer.lan import NetOptions
 from p2pbelka.peer.local import LocalGame, memory_transports
-from p2pbelka.peer.loopback import BOT_NAMES, loopback_table
+from p2pbelka.peer.local_save import (
+    LocalPlan,
+    LocalSave,
+    new_plan,
+    play_saved_table,
+    resume_saved_table,
+)
+from p2pbelka.peer.loopback import BOT_NAMES
+from p2pbelka.peer.meshtable import mesh_table, seeded_identities
 from p2pbelka.peer.store import data_home
 from p2pbelka.protocol.transcript import TranscriptWriter
+from p2pbelka.rules.game import GAME, SEATS
 from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.belot_app import BelotScreen
+from p2pbelka.ui.belot_view import BelotView
 from p2pbelka.ui.front import ScreenFrontEnd
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.i18n import set_language
@@ -48,6 +62,9 @@ class PlayConfig:
     transcript: Path | None = None
     lang: str = "en"
     transport: str = "loopback"  # or "memory": in-process channels, no sockets
+    game: str = GAME  # or "belot"
+    players: int = SEATS  # Belot: 2 or 3 (``bot_levels`` then holds one or two)
+    resume: Path | None = None  # a saved local game to continue (``peer.local_save``)
 
 
 def data_dir(environ: dict[str, str] | None = None) -> Path:
@@ -55,45 +72,83 @@ def data_dir(environ: dict[str, str] | None = None) -> Path:
     return data_home(environ) / "games"
 
 
-def new_transcript_path(directory: Path) -> Path:
+def new_transcript_path(directory: Path, game: str = GAME) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = directory / f"belka-{stamp}.transcript"
+    path = directory / f"{game}-{stamp}.transcript"
     n = 1
     while path.exists():
         n += 1
-        path = directory / f"belka-{stamp}-{n}.transcript"
+        path = directory / f"{game}-{stamp}-{n}.transcript"
     return path
+
+
+# the bots never give up on the person in seat 0, who may think as long as they like
+PATIENT = NetOptions(give_up_after=math.inf)
 
 
 async def run_loopback_table(config: PlayConfig, front_end: FrontEnd, home: Path) -> None:
     """Play one game over real sockets on this machine: ``front_end`` in seat 0 and bot
-    peers in seats 1-3, each with its own listener and game files under ``home``."""
-    if config.seed is None:
-        identity = Identity.generate(config.name)
-    else:
-        identity = Identity.from_seed(random.Random(config.seed).randbytes(32), config.name)
-    await loopback_table(
-        front_end,
+    peers in seats 1-3, each with its own listener and game files under ``home``, kept
+    there so the game can be resumed (``peer.local_save``)."""
+    if config.game != GAME:
+        return await run_mesh_table(config, front_end, home)
+    save = LocalSave(home)
+    if not save.plan_path.exists():
+        home.mkdir(parents=True, exist_ok=True)
+        save.save_plan(plan_of(config))
+    await play_saved_table(save, front_end, net=PATIENT)
+
+
+async def run_resumed_table(config: PlayConfig, front_end: FrontEnd, home: Path) -> None:
+    """Continue the saved local game in ``home`` where it stopped."""
+    await resume_saved_table(LocalSave(home), front_end, net=PATIENT)
+
+
+def plan_of(config: PlayConfig) -> LocalPlan:
+    return new_plan(
+        config.name,
         config.bot_levels,
+        transcript=config.transcript.resolve() if config.transcript else None,
+        seed=config.seed,
         preset=config.preset,
         options=config.options,
-        seed=config.seed,
-        transcript_dir=home,
-        identity=identity,
-        # the bots never give up on the person in seat 0, who may think as long as they like
-        net=NetOptions(give_up_after=math.inf),
+        pace=config.pace,
+        lang=config.lang,
+    )
+
+
+async def run_mesh_table(config: PlayConfig, front_end: FrontEnd, home: Path) -> None:
+    """A table of ``config.players`` seats over sockets on this machine, seated without
+    a lobby (Belot: the LAN lobby seats four)."""
+    names = [config.name, *BOT_NAMES][: config.players]
+    ids, game_id, fresh = seeded_identities(names, config.seed)
+    front_ends: list[FrontEnd] = [front_end]
+    for seat in range(1, config.players):
+        seed = None if config.seed is None else config.seed * 10 + seat
+        front_ends.append(BotFrontEnd(make_bot(config.bot_levels[seat - 1], seed)))
+    await mesh_table(
+        ids,
+        front_ends,
+        game=config.game,
+        home=home,
+        preset=config.preset,
+        options=config.options,
+        game_id=game_id,
+        fresh_seeds=fresh,
     )
 
 
 async def run_memory_table(config: PlayConfig, front_end: FrontEnd, home: Path) -> None:
     """The same table over in-process memory channels: no sockets at all."""
-    game = LocalGame.seeded(config.seed, config.preset, config.options)
-    game.names = [config.name, *BOT_NAMES]
+    game = LocalGame.seeded(
+        config.seed, config.preset, config.options, game=config.game, players=config.players
+    )
+    game.names = [config.name, *BOT_NAMES][: config.players]
     tables = game.make_tables()
-    transports = memory_transports(4)
+    transports = memory_transports(config.players)
     drivers = [PeerDriver(tables[0], transports[0], front_end)]
-    for seat in (1, 2, 3):
+    for seat in range(1, config.players):
         seed = None if config.seed is None else config.seed * 10 + seat
         bot = make_bot(config.bot_levels[seat - 1], seed)
         drivers.append(
@@ -119,9 +174,15 @@ def play_local(
     holds the game as seen).  ``extra`` runs beside the game in trio (tests drive keys)."""
     set_language(config.lang)
     path = config.transcript or new_transcript_path(data_dir())
-    view = TableView(me=0, transcript_path=str(path))
-    screen = TableScreen(view, lambda action: None, input=input, output=output)
-    run_table = TRANSPORTS[config.transport]
+    path = config.transcript or new_transcript_path(data_dir(), config.game)
+    screen: TableScreen
+    if config.game == GAME:
+        view = TableView(me=0, transcript_path=str(path))
+        screen = TableScreen(view, lambda action: None, input=input, output=output)
+    else:
+        belot = BelotView(me=0, players=config.players, transcript_path=str(path))
+        screen = BelotScreen(belot, lambda action: None, input=input, output=output)
+    run_table = run_resumed_table if config.resume else TRANSPORTS[config.transport]
 
     async def main(bridge: Bridge) -> None:
         front = ScreenFrontEnd(screen, bridge, pace=config.pace, transcript=writer)
@@ -130,8 +191,21 @@ def play_local(
                 outer.start_soon(extra, screen)
             await run_table(config, front, Path(home))
 
-    # The peers' own game files (keys' secrets, per-seat stores) live only as long as
-    # the game: bots cannot be resumed, and the player's transcript is saved apart.
-    with TranscriptWriter(path) as writer, tempfile.TemporaryDirectory(prefix="p2pbelka-") as home:
+    with TranscriptWriter(path) as writer, table_home(config, path) as home:
         run_with_app(screen.app, main)
+        LocalSave(home).settle(over=screen.view.finished)
     return screen
+
+
+@contextlib.contextmanager
+def table_home(config: PlayConfig, transcript: Path) -> Iterator[Path]:
+    """Where the peers keep their game files: a saved game's directory (kept in the
+    games directory until the game ends, so it can be resumed), or, for in-process
+    channels, a temporary one."""
+    if config.resume is not None:
+        yield config.resume
+    elif config.transport == "loopback" and config.game == GAME:
+        yield LocalSave.create(plan_of(replace(config, transcript=transcript))).directory
+    else:
+        with tempfile.TemporaryDirectory(prefix="p2pbelka-") as home:
+            yield Path(home)

@@ -38,6 +38,7 @@ class Replay:
     verdict: str = ""
     scoring: str = "classic"
     faults: list[ev.Fault] = field(default_factory=list)
+    seats: int = 4  # Belot's tricks go round two or three (ui/belot_replay.py)
     deal: int = 0
     played: int = 0
     typed: str = ""  # a deal number being typed, for the jump
@@ -54,7 +55,7 @@ class Replay:
         out = []
         for trick in self.summary["tricks"]:
             for i, card in enumerate(parse_cards(trick["cards"])):
-                out.append(((trick["leader"] + i) % 4, card))
+                out.append(((trick["leader"] + i) % self.seats, card))
         return out
 
     def step(self, by: int) -> None:
@@ -70,10 +71,11 @@ class Replay:
 
     def trick_step(self, by: int) -> None:
         """To the end of the next trick (or the start of this one, going back)."""
+        n = self.seats
         if by > 0:
-            self.step(4 - self.played % 4 if self.played % 4 else 4)
+            self.step(n - self.played % n if self.played % n else n)
         else:
-            self.step(-(self.played % 4 or 4))
+            self.step(-(self.played % n or n))
 
     def jump(self, deal: int) -> None:
         """To the start of ``deal`` (counted from 0), kept within the game."""
@@ -85,11 +87,12 @@ class Replay:
         complete (with its winner) right after its fourth card."""
         if self.played == 0:
             return None
-        index = (self.played - 1) // 4
+        n = self.seats
+        index = (self.played - 1) // n
         trick = self.summary["tricks"][index]
-        cards = parse_cards(trick["cards"])[: self.played - 4 * index]
-        winner = trick["winner"] if len(cards) == 4 else None
-        return TrickView(trick["leader"], cards, winner)
+        cards = parse_cards(trick["cards"])[: self.played - n * index]
+        winner = trick["winner"] if len(cards) == n else None
+        return TrickView(trick["leader"], cards, winner, n)
 
     def hands(self) -> list[list[Card]]:
         """Each seat's cards still in hand, trumps first."""
@@ -229,34 +232,39 @@ class ReplayScreen:
     def _width(self) -> int:
         return max(0, get_app().output.get_size().columns - RIGHT_WIDTH - 1)
 
-    def _root(self) -> HSplit:
-        def table() -> StyleAndTextTuples:
-            return panels.table_panel(self.replay.view(), self._width()).fragments()
+    # what a game draws its own way (ui/belot_replay.py overrides these)
 
+    def _title(self) -> str:
+        return title(self.replay)
+
+    def _table(self) -> StyleAndTextTuples:
+        return panels.table_panel(self.replay.view(), self._width()).fragments()
+
+    def _hands(self) -> StyleAndTextTuples:
+        return hands_lines(self.replay, self._width())
+
+    def _side(self) -> StyleAndTextTuples:
+        return side_lines(self.replay)
+
+    def _root(self) -> HSplit:
         def text(make: Any) -> FormattedTextControl:
             return FormattedTextControl(lambda: red_suits(make()))
 
         left = HSplit(
             [
-                Window(FormattedTextControl(table), height=panels.TABLE_HEIGHT),
-                Window(text(lambda: hands_lines(self.replay, self._width())), height=6),
+                Window(FormattedTextControl(self._table), height=panels.TABLE_HEIGHT),
+                Window(text(self._hands), height=6),
                 Window(),
             ]
         )
         return HSplit(
             [
-                Window(
-                    text(lambda: [("", " " + title(self.replay))]), height=1, style="class:title"
-                ),
+                Window(text(lambda: [("", " " + self._title())]), height=1, style="class:title"),
                 VSplit(
                     [
                         left,
                         Window(width=1, char="│", style="class:rule"),
-                        Window(
-                            text(lambda: side_lines(self.replay)),
-                            width=RIGHT_WIDTH,
-                            wrap_lines=True,
-                        ),
+                        Window(text(self._side), width=RIGHT_WIDTH, wrap_lines=True),
                     ]
                 ),
                 Window(

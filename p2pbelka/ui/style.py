@@ -14,6 +14,8 @@ STYLE = Style.from_dict(
         "card.dim": "bg:ansigray",
         "card.chosen": "bg:ansiyellow bold",
         "card.won": "bg:ansibrightgreen",
+        "card.back": "bg:ansiblue ansiwhite",
+        "call": "ansicyan bold",
         "number": "ansigray",
         "number.legal": "ansibrightgreen bold",
         "seat": "",

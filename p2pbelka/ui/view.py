@@ -13,9 +13,11 @@ from typing import Any
 
 from p2pbelka.cards import Card, Suit
 from p2pbelka.peer.driver import Waiting
+from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
 from p2pbelka.rules import core
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import PlayCard
+from p2pbelka.table.segments import SeatChanged
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label, seat_name, suit_name, team_name
 
@@ -27,9 +29,10 @@ class TrickView:
     leader: int
     cards: list[Card]
     winner: int | None = None
+    seats: int = 4  # Belot's tricks go round two or three
 
     def by_seat(self) -> dict[int, Card]:
-        return {(self.leader + i) % 4: card for i, card in enumerate(self.cards)}
+        return {(self.leader + i) % self.seats: card for i, card in enumerate(self.cards)}
 
 
 @dataclass
@@ -49,12 +52,14 @@ class TableView:
     selected: int = 0
     choice: str | None = None  # "play", "redeal" or "eggs" while the rules ask us
     asked: str | None = None  # the last question, until answered (the screen clears choice)
+    offer: SeatOffer | None = None  # a bot for a lost seat (or the seat back): y or n
     turn: int | None = None
     trick: TrickView | None = None
     last_trick: TrickView | None = None
-    tricks_won: tuple[int, int] = (0, 0)
-    card_points: tuple[int, int] = (0, 0)
-    score: tuple[int, int] = (0, 0)
+    # by team in Belka; by seat in Belot (ui/belot_view.py)
+    tricks_won: tuple[int, ...] = (0, 0)
+    card_points: tuple[int, ...] = (0, 0)
+    score: tuple[int, ...] = (0, 0)
     titles: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     eggs_pending: bool = False
     log: list[str] = field(default_factory=list)
@@ -66,8 +71,13 @@ class TableView:
     status: str = ""
     transcript_path: str | None = None
     changes: int = 0  # bumped on every event, so a watcher can tell the view moved
+    said: int = 0  # lines said so far, so the screen wraps the log only when it grew
 
     # -- the table's events ------------------------------------------------------------
+
+    def observe(self, game: object) -> None:
+        """The table's rules state, handed over before each event (Belka's view needs
+        only the events; Belot's reads values and totals from it)."""
 
     def apply(self, event: ev.Event) -> None:
         self.changes += 1
@@ -228,6 +238,32 @@ class TableView:
         names = ", ".join(self.name(s) for s in event.seats)
         self.say(_("Waiting for {names}…").format(names=names))
 
+    def _on_SeatOffer(self, event: SeatOffer) -> None:
+        self.offer = event
+        self.say(self.offer_question(event))
+
+    def offer_question(self, event: SeatOffer) -> str:
+        if event.back:
+            return _("{name} is back. Hand the seat back from the next deal?").format(
+                name=event.bot
+            )
+        return _(
+            "{name} has been gone for {seconds} s. Seat a bot in their place from the next deal?"
+        ).format(name=event.name, seconds=round(event.seconds))
+
+    def _on_OfferClosed(self, event: OfferClosed) -> None:
+        self.offer = None
+        self.say(_("No bot for {name}: {why}").format(name=self.name(event.seat), why=event.why))
+
+    def _on_SeatChanged(self, event: SeatChanged) -> None:
+        self.offer = None
+        if event.back:
+            line = _("{name} has their seat back from deal {deal}.")
+            self.say(line.format(name=event.name, deal=event.from_deal))
+        else:
+            line = _("{name} takes the seat of {was} from deal {deal}.")
+            self.say(line.format(name=event.name, was=event.was_name, deal=event.from_deal))
+
     # -- helpers ------------------------------------------------------------------------
 
     def name(self, seat: int) -> str:
@@ -240,6 +276,7 @@ class TableView:
     def say(self, line: str) -> None:
         self.log.append(line)
         del self.log[:-LOG_LIMIT]
+        self.said += 1
 
     def _sort_hand(self) -> None:
         chosen = self.hand[self.selected] if self.hand and self.selected < len(self.hand) else None

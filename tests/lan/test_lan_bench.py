@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from p2pbelka.bench import net
@@ -11,12 +13,13 @@ from p2pbelka.bench import net
 def test_bench_net_quick() -> None:
     figures = net.run(quick=True)
     assert figures["games"] == 1
-    assert all(isinstance(v, int | float) for v in figures.values())
-    assert all(v > 0 for k, v in figures.items() if not k.startswith("load_average"))
+    numbers = {k: v for k, v in figures.items() if k != "game"}
+    assert all(isinstance(v, int | float) for v in numbers.values())
+    assert all(v > 0 for k, v in numbers.items() if not k.startswith("load_average"))
     assert figures["bytes_sent_per_peer_per_deal"] <= 64 * 1024
     for key in (
         "yardstick_us",
-        "x_per_deal_median",
+        "ms_per_deal_median_x",
         "cpu_ms_per_deal_per_peer_median",
         "cpu_x_per_deal_all_peers",
         "startup_cpu_ms_per_peer_mean",
@@ -27,3 +30,15 @@ def test_bench_net_quick() -> None:
     # The deals are a part of what each peer process spent.
     per_peer = figures["cpu_ms_per_deal_per_peer_mean"] * figures["deals"]
     assert per_peer < figures["process_cpu_ms_per_peer"]
+
+
+def test_bench_net_belot_quick(capsys: pytest.CaptureFixture[str]) -> None:
+    """Three Belot peer processes: one game, every figure and the yardstick ratio."""
+    from p2pbelka.cli.main import main
+
+    argv = ["bench", "net", "--game", "belot", "--players", "3", "--quick", "--json"]
+    assert main(argv) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["game"] == "belot" and figures["peers"] == 3 and figures["games"] == 1
+    for key in ("ms_per_deal_median", "ms_per_deal_median_x", "transcript_bytes_per_deal"):
+        assert figures[key] > 0, key

@@ -79,7 +79,8 @@ def test_a_killed_peer_resumes_and_the_game_finishes(tmp_path: Path, victim_inde
 
 
 def test_a_peer_that_never_returns_ends_the_game_cleanly(tmp_path: Path) -> None:
-    timing = ("--pause-after", "1", "--give-up-after", "3", "--linger", "1")
+    # With no bot offered for the lost seat (test_lan_seat_bot.py has the bot).
+    timing = ("--pause-after", "1", "--give-up-after", "3", "--linger", "1", "--no-seat-bot")
     with PeerSet(tmp_path) as peers:
         host, joiners = _start_table(peers, *timing)
         victim = joiners[0]

@@ -36,3 +36,29 @@ def test_timed_audits_restores_the_table() -> None:
         assert DealDeck.audit is not original
     assert DealDeck.audit is original
     assert clock.audits == 0
+
+
+@pytest.mark.parametrize("players", ["2", "3"])
+def test_bench_deal_belot_quick(capsys: pytest.CaptureFixture[str], players: str) -> None:
+    argv = ["bench", "deal", "--game", "belot", "--players", players, "--quick", "--json"]
+    assert main(argv) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["game"] == "belot" and figures["belot_seats"] == int(players)
+    for key in (
+        "yardstick_us",
+        "belot_deal_all_seats_ms",
+        "belot_deal_all_seats_x",
+        "belot_audit_one_seat_ms",
+        "verify_ms_per_deal",
+        "verify_x_per_deal",
+        "protocol_ms_per_deal_per_peer",
+        "transcript_bytes_per_deal",
+    ):
+        assert figures[key] > 0, key
+
+
+def test_bench_refuses_a_seat_count_the_game_is_not_played_by(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "deal", "--game", "belot", "--players", "4", "--quick"]) == 2
+    assert "Belot is played by 2 or 3, not 4" in capsys.readouterr().err

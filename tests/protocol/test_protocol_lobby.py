@@ -18,6 +18,7 @@ SAMPLES: list[lb.Control] = [
     lb.Hello("Bob", "10.77.0.2", 65535),
     lb.TakeSeat(2),
     lb.Ready(True),
+    lb.Ready(False, 7),
     lb.LobbyState(
         GAME,
         "Kitchen table",
@@ -25,9 +26,20 @@ SAMPLES: list[lb.Control] = [
         {"eggs": "plus4"},
         (lb.SeatView(KEY, "Ann", True), None, lb.SeatView(KEY2, "Bob", False), None),
     ),
+    lb.LobbyState(
+        GAME,
+        "Belot for three",
+        "classic",
+        {"four_sevens": "50"},
+        (lb.SeatView(KEY, "Ann", True), None, None),
+        "belot",
+        3,
+    ),
+    lb.LobbyState(GAME, "Two", "classic", {}, (lb.SeatView(KEY, "Ann", True), None), "belot"),
     lb.Refuse("the table is full"),
     lb.Wait(),
     lb.Start(b"\x92\xc4\x01x", (("", 1), ("10.77.0.2", 2), ("10.77.0.3", 3), ("::1", 4))),
+    lb.Start(b"\x92\xc4\x01x", (("", 1), ("10.77.0.2", 2))),
     lb.Resend((0, 5, 7, 2**32 - 1)),
     lb.Resent(),
     lb.Done(),
@@ -62,10 +74,13 @@ def _raw(body: object) -> bytes:
         _raw({"addr": "", "name": "", "port": 1, "t": "hello"}),
         _raw({"addr": "", "extra": 1, "name": "a", "port": 1, "t": "hello"}),
         _raw({"seat": 4, "t": "seat"}),
-        _raw({"ready": 1, "t": "ready"}),
+        _raw({"ready": 1, "rules": 0, "t": "ready"}),
+        _raw({"ready": True, "t": "ready"}),  # no rules revision
+        _raw({"ready": True, "rules": -1, "t": "ready"}),
         _raw({"start": [1, 2, 3, 4, 5], "t": "resend"}),
         _raw({"start": [-1], "t": "resend"}),
-        _raw({"peers": [["", 1]] * 3, "t": "start", "table": b"x"}),
+        _raw({"peers": [["", 1]] * 1, "t": "start", "table": b"x"}),
+        _raw({"peers": [["", 1]] * 5, "t": "start", "table": b"x"}),
         _raw({"t": "done", "x": None}),
         _raw({"t": "wait", "why": "x"}),
         b"\x81\xa1t\xa4done" + b"\x00",  # trailing byte
@@ -78,3 +93,47 @@ def test_bad_control_messages_are_refused_with_a_reason(payload: bytes) -> None:
     with pytest.raises(lb.LobbyError) as info:
         lb.decode_control(payload)
     assert str(info.value)
+
+
+def _lobby_body(**changes: object) -> dict[str, object]:
+    body: dict[str, object] = {
+        "game": GAME,
+        "name": "t",
+        "options": {},
+        "preset": "classic",
+        "rules": 0,
+        "seats": [[KEY, "Ann", True], None, None],
+        "t": "lobby",
+        "variant": "belot",
+    }
+    body.update(changes)
+    return {k: v for k, v in sorted(body.items()) if v is not ...}
+
+
+def test_a_lobby_names_its_game_and_as_many_seats_as_it_has() -> None:
+    state = lb.decode_control(_raw(_lobby_body()))
+    assert isinstance(state, lb.LobbyState)
+    assert state.variant == "belot" and len(state.seats) == 3 and state.rules == 0
+
+
+@pytest.mark.parametrize(
+    ("changes", "where"),
+    [
+        ({"variant": ...}, "lobby"),  # an older host's lobby: no game named
+        ({"rules": ...}, "lobby"),
+        ({"variant": "Belot"}, "lobby.variant"),
+        ({"variant": "be lot"}, "lobby.variant"),
+        ({"variant": "x" * 17}, "lobby.variant"),
+        ({"variant": ""}, "lobby.variant"),
+        ({"rules": True}, "lobby.rules"),
+        ({"rules": -1}, "lobby.rules"),
+        ({"seats": [[KEY, "Ann", True]]}, "lobby.seats"),
+        ({"seats": [[KEY, "Ann", True]] + [None] * 4}, "lobby.seats"),
+    ],
+)
+def test_a_lobby_with_a_bad_game_seat_count_or_revision_is_refused(
+    changes: dict[str, object], where: str
+) -> None:
+    with pytest.raises(lb.LobbyError) as info:
+        lb.decode_control(_raw(_lobby_body(**changes)))
+    assert info.value.where == where, str(info.value)

@@ -1,0 +1,155 @@
+"""The drivers and transports of a game played in segments (``handover.py``).
+
+A peer's seat, and any bot it runs for a lost seat, each have a table and a
+``PeerDriver``; they share the peer's one mesh through an ``Endpoint`` each, so
+what one of them sends reaches the others on this machine too.  The seat's
+driver can be stopped where it stands (``freeze``) while the players decide on
+a change; its give-up goes through the handover first.  ``SeatOffer`` is what a
+front end is asked, answered through its ``Decision``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from p2pbelka.peer.driver import FrontEnd, Inbox, PeerDriver, Transport
+from p2pbelka.protocol.envelope import Envelope
+from p2pbelka.protocol.transcript import TranscriptWriter
+from p2pbelka.table import events as ev
+from p2pbelka.table.moves import Move
+from p2pbelka.table.session import Table
+
+if TYPE_CHECKING:
+    from p2pbelka.peer.handover import Handover
+
+
+class Decision:
+    """A player's yes or no, given from any task (a screen, a text prompt, a bot)."""
+
+    def __init__(self) -> None:
+        self._given = trio.Event()
+        self.value: bool | None = None
+
+    def answer(self, yes: bool) -> None:
+        if self.value is None:
+            self.value = yes
+            self._given.set()
+
+    async def wait(self, timeout: float) -> bool:
+        with trio.move_on_after(timeout):
+            await self._given.wait()
+        return bool(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOffer(ev.Event):
+    """Seat ``seat`` (``name``) has been gone ``seconds``: seat ``bot`` in its place from
+    the next deal?  (With ``back``: its player ``bot`` is back; hand the seat back from
+    the next deal?)  The front end answers through ``decision``; no answer is no."""
+
+    seat: int
+    name: str
+    seconds: float
+    bot: str
+    decision: Decision = field(compare=False)
+    back: bool = False
+    """Not a bot: ``bot`` is the seat's own player, back to take it again."""
+
+
+@dataclass(frozen=True, slots=True)
+class OfferClosed(ev.Event):
+    """The offer about ``seat`` came to nothing: ``why``."""
+
+    seat: int
+    why: str
+
+
+class Endpoint:
+    """One local table's transport: the mesh, and the other tables this peer runs
+    (a bot's), which hear everything it sends."""
+
+    def __init__(self, hub: Handover) -> None:
+        self.hub = hub
+        self.send_channel, self.inbox = trio.open_memory_channel[bytes](math.inf)
+
+    async def broadcast(self, raw: bytes) -> None:
+        await self.hub.mesh.broadcast(raw)
+        for other in self.hub.endpoints:
+            if other is not self:
+                other.send_channel.send_nowait(raw)
+
+    async def receive(self) -> bytes:
+        return await self.inbox.receive()
+
+    async def ask_resend(self, wants: list[int]) -> None:
+        await self.hub.mesh.ask_resend(wants)
+
+    def connected(self) -> set[int]:
+        return self.hub.mesh.connected() | self.hub.local_seats
+
+    async def flushed(self) -> None:
+        await self.hub.mesh.flushed()
+
+
+class SegmentDriver(PeerDriver):
+    """A driver whose give-up goes through ``Handover`` first, and whose table can be
+    stopped where it stands (``freeze``) while the seats decide on a change."""
+
+    def __init__(
+        self,
+        table: Table,
+        transport: Transport,
+        front_end: FrontEnd,
+        *,
+        handover: Handover,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(table, transport, front_end, **kwargs)
+        self.handover = handover
+        self.frozen = False
+        self._held: list[Inbox] = []
+
+    async def give_up(self, seats: list[int], silent: float) -> None:
+        if not self.handover.seat_gone(self, seats, silent):
+            await super().give_up(seats, silent)
+
+    async def _apply(self, item: Inbox) -> None:
+        if not self.frozen:
+            await super()._apply(item)
+        elif isinstance(item, Move):
+            why = "the table is deciding about a lost seat; wait a moment"
+            await self.front_end.on_event(self, ev.MoveRejected(item, why))
+        else:
+            self._held.append(item)
+
+    def freeze(self) -> None:
+        self.frozen = True
+
+    def thaw(self) -> None:
+        """Go on with the old segment: what arrived meanwhile is processed now."""
+        self.frozen = False
+        held, self._held = self._held, []
+        for item in held:
+            self._inbox_send.send_nowait(item)
+
+
+class BotSeatDriver(PeerDriver):
+    """The bot this peer runs for a seat: the peer's own driver decides when to give up."""
+
+    async def give_up(self, seats: list[int], silent: float) -> None:
+        return None
+
+
+class Collect:
+    """The transcript sink of every segment: the file, and the game's list in memory."""
+
+    def __init__(self, writer: TranscriptWriter, into: list[Envelope]) -> None:
+        self.writer, self.into = writer, into
+
+    def append(self, envelope: Envelope) -> None:
+        self.writer.append(envelope)
+        self.into.append(envelope)

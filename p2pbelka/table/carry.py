@@ -1,0 +1,159 @@
+"""A continuation segment: what it carries over from the segment before it, and the
+checks its ``table`` envelope must pass (protocol/SPEC.md section 9).  Sans-IO.
+
+A game whose seat changed hands is a chain of *segments*.  Each is an ordinary
+table with its own id (the envelopes' ``game`` field), its own hash chains and
+its own deals; a continuation's ``table`` names the segment before it, the
+point where it was cut (every chain's count and head) and the seat that
+changes hands, and restates the score, the next dealer and the next deal id
+that the earlier segment's audited deals give.  The deal in progress at the cut
+(if any) is voided: it was never audited, its secrets stay unrevealed, and it
+scores nothing, so the fair deal of every counted deal is untouched.
+
+The rules engine goes on whole (score, dealer, seat suits, titles, eggs,
+re-deal streak, history): both peers and ``verify`` rebuild it by replaying
+the earlier segment, and only its between-deals state crosses the cut.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.handover import agreement_holds
+
+View = tuple[tuple[int, bytes], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Previous:
+    """The segment a continuation goes on from, as a seat's table held it at the cut."""
+
+    segment: bytes
+    """Its id: the ``game`` field of its envelopes."""
+    setup: m.TableMsg
+    view: View
+    """How many envelopes of every seat it holds, and the hash of the last."""
+    state: Any
+    """The rules engine after its last audited deal (None: the game had not started)."""
+    deal_id: int
+    """The table's deal id at the cut: the deal voided, if one was in progress."""
+    finished: bool
+    pending_seed: bytes | None = None
+    """The seed this seat drew ahead for a deal that had not begun at the cut (see
+    ``Table.prepare`` and flow 2's ``deal_end``): the continuation's first deal uses
+    it, so the seat's seeds are drawn in the same order live and when replayed."""
+
+    @property
+    def voided(self) -> int | None:
+        """The id of the deal the cut voids, if one had begun and was not audited."""
+        if self.state is None or self.deal_id <= self.state.deal_number:
+            return None
+        return self.deal_id
+
+
+def between_deals(game: Any) -> Any:
+    """The engine's state with the deal in progress, if any, dropped (both engines are
+    frozen dataclasses whose only per-deal field is ``deal``)."""
+    return None if game is None else replace(game, deal=None)
+
+
+def carried(state: Any) -> tuple[tuple[int, ...], int, int]:
+    """What a continuation restates: the score, the dealer of the next deal, and the
+    next deal's id (one more than the deals played, re-deals included)."""
+    return tuple(state.score), state.dealer, state.deal_number + 1
+
+
+def check_continuation(
+    previous: Previous | None, host: int, envelope_game: bytes, table: m.TableMsg
+) -> str:
+    """Why this ``table`` (signed by seat ``host``) does not continue ``previous``, or ""
+    if it does.  Every reason names the seat or the field at fault."""
+    why = check_change(previous, host, envelope_game, table)
+    if why or previous is None:
+        return why
+    return agreement_problem(previous.setup, envelope_game, table)
+
+
+def check_change(
+    previous: Previous | None, host: int, envelope_game: bytes, table: m.TableMsg
+) -> str:
+    """Everything ``check_continuation`` checks but the signatures: what a remaining
+    seat checks of an offer before it signs it."""
+    after = table.after
+    if previous is None:
+        assert after is not None
+        return (
+            f"a continuation of segment {after.segment.hex()[:16]}, but no segment comes"
+            " before it here"
+        )
+    name = previous.segment.hex()[:16]
+    if after is None:
+        return f"expected a continuation of segment {name}, got the table of a new game"
+    if after.segment != previous.segment:
+        return f"it continues segment {after.segment.hex()[:16]}, not {name}, the one before it"
+    if envelope_game == previous.segment:
+        return "a continuation must have a segment id of its own"
+    if previous.finished:
+        return f"segment {name} had ended: a finished game is not continued"
+    if previous.state is None:
+        return f"the game had not started in segment {name}: there is nothing to continue"
+    if previous.state.finished:
+        return f"the game was won in segment {name}: there is nothing to continue"
+    before = previous.setup
+    same_rules = (table.game, table.preset, table.options, table.fairdeal, table.flow) == (
+        before.game,
+        before.preset,
+        before.options,
+        before.fairdeal,
+        before.flow,
+    )
+    if not same_rules:
+        return "a continuation must keep the game, preset, options, fair-deal version and flow"
+    if len(table.seats) != len(before.seats):
+        return f"{len(table.seats)} seats, but segment {name} had {len(before.seats)}"
+    seat = after.seat
+    if host == seat:
+        return f"signed by seat {seat}, the seat that changes hands"
+    for other, (now, then) in enumerate(zip(table.seats, before.seats, strict=True)):
+        if other != seat and now != then:
+            return f"seat {other} changes too (only seat {seat} may change hands)"
+    if table.seats[seat].key == before.seats[seat].key:
+        return f"seat {seat} keeps its key: nothing changes hands"
+    for s, ((count, head), (held, ours)) in enumerate(zip(after.heads, previous.view, strict=True)):
+        if (count, head) != (held, ours):
+            return (
+                f"it cuts seat {s}'s chain at {count} envelopes (head {head.hex()[:16]}),"
+                f" but segment {name} holds {held} (head {ours.hex()[:16]})"
+            )
+    score, dealer, deal = carried(previous.state)
+    if (after.score, after.dealer, after.deal) != (score, dealer, deal):
+        return (
+            f"seat {host}'s continuation carries score {list(after.score)}, dealer"
+            f" {after.dealer}, next deal {after.deal}, but segment {name}'s audited deals"
+            f" give score {list(score)}, dealer {dealer}, next deal {deal}"
+        )
+    return ""
+
+
+def agreement_problem(before: m.TableMsg, segment: bytes, table: m.TableMsg) -> str:
+    """ "" if every seat but the one changing hands signed the change with its key in the
+    segment before; else the first seat whose signature is missing or wrong."""
+    after = table.after
+    assert after is not None
+    signed = dict(after.agreed)
+    due = [s for s in range(len(before.seats)) if s != after.seat]
+    if after.seat in signed:
+        return f"seat {after.seat}, the seat that changes hands, cannot agree to it"
+    for seat in due:
+        sig = signed.get(seat)
+        if sig is None:
+            have = ", ".join(str(s) for s in sorted(signed)) or "nobody"
+            return f"seat {seat} did not sign the change (signed by {have})"
+        if not agreement_holds(before.seats[seat].key, sig, segment, table):
+            return (
+                f"seat {seat}'s agreement is not its signature on this change"
+                " (forged, or made for another one)"
+            )
+    return ""

@@ -1,0 +1,155 @@
+"""A game as a chain of segments: cutting one, proposing the next, replaying them all.
+
+``carry.py`` says what a continuation must be; this module builds one from a
+live table (the proposer's side), signs agreements, splits a transcript into
+its segments and replays them (``verify``, and a peer resuming a game whose
+seat changed hands), and describes each change in words.  Sans-IO.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from p2pbelka.net.identity import fingerprint
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.envelope import Envelope, Signer
+from p2pbelka.protocol.handover import sign_agreement, with_agreements
+from p2pbelka.table import events as ev
+from p2pbelka.table.carry import Previous, between_deals, carried
+from p2pbelka.table.errors import OrderError
+from p2pbelka.table.session import Table
+
+
+def previous_of(table: Table) -> Previous:
+    """``table`` cut where it stands now: what a continuation of it goes on from."""
+    assert table.setup is not None, "no table description yet"
+    return Previous(
+        segment=table.game_id,
+        setup=table.setup,
+        view=table.view(),
+        state=between_deals(table.game) if table.started else None,
+        deal_id=table.deal_id,
+        finished=table.finished,
+        pending_seed=table.pending_seed,
+    )
+
+
+def propose(
+    previous: Previous, seat: int, key: bytes, name: str, proposer: Signer, segment: bytes
+) -> m.TableMsg:
+    """The continuation that puts ``key`` (called ``name``) in ``seat`` from the next
+    deal, signed by the proposer (a remaining seat, who will host it) so far."""
+    score, dealer, deal = carried(previous.state)
+    seats = list(previous.setup.seats)
+    seats[seat] = m.SeatInfo(key, name)
+    after = m.After(previous.segment, previous.view, seat, score, dealer, deal)
+    table = replace(previous.setup, seats=tuple(seats), after=after)
+    mine = next(s for s, info in enumerate(previous.setup.seats) if info.key == proposer.public_key)
+    return with_agreements(table, {mine: sign_agreement(proposer, segment, table)})
+
+
+# -- reading a game of several segments -----------------------------------------------------
+
+
+def split_segments(envelopes: Sequence[Envelope]) -> list[list[Envelope]]:
+    """The transcript cut where the segment id (the envelopes' ``game``) changes."""
+    out: list[list[Envelope]] = []
+    for envelope in envelopes:
+        if not out or envelope.game != out[-1][0].game:
+            out.append([])
+        out[-1].append(envelope)
+    return out
+
+
+def resume_segments(
+    signer: Signer,
+    envelopes: Sequence[Envelope],
+    *,
+    seed_source: Callable[[], bytes],
+    previous_hint: Previous | None = None,
+) -> Table:
+    """``Table.resume`` across segments: replay each with the seat's signer (so the
+    secrets are drawn in the order the live tables drew them) and return the last,
+    held.  ``OrderError`` if a segment does not replay or does not continue the one
+    before it."""
+    previous = previous_hint
+    table: Table | None = None
+    for segment in split_segments(envelopes):
+        if table is not None:
+            previous = previous_of(table)
+        table = Table.resume(signer, segment, seed_source=seed_source, previous=previous)
+        if table.setup is None:
+            raise OrderError("a segment's table description was refused")
+    if table is None:
+        raise OrderError("an empty transcript: nothing to resume")
+    return table
+
+
+def observe_segments(envelopes: Sequence[Envelope]) -> Table:
+    """Replay a game of one or more segments with no seat (as ``verify`` does) and
+    return the last segment's table: what a player who takes its seat back builds
+    on.  ``OrderError`` if a record does not replay."""
+    table: Table | None = None
+    for segment in split_segments(envelopes):
+        previous = previous_of(table) if table is not None else None
+        table = Table(segment[0].game, previous=previous)
+        for envelope in segment:
+            if table.finished:
+                raise OrderError("envelope after the end of the game")
+            table.replay(envelope)
+    if table is None:
+        raise OrderError("an empty transcript")
+    return table
+
+
+# -- the change, in words ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChanged(ev.Event):
+    """A continuation segment began: ``seat`` is played by ``key`` (``name``) from deal
+    ``from_deal``, agreed by ``agreed``; ``voided``: the deal the cut left unfinished.
+    ``back``: the key held this seat before (the player reclaimed it)."""
+
+    seat: int
+    name: str
+    key: bytes
+    was_name: str
+    agreed: tuple[int, ...]
+    from_deal: int
+    voided: int | None
+    back: bool
+    segment: bytes
+
+
+def change_of(table: Table, earlier_keys: Sequence[bytes] = ()) -> SeatChanged | None:
+    """The change a continuation table made (None for a game's first segment).
+    ``earlier_keys``: keys that held the seat in earlier segments (a reclaim)."""
+    previous, setup = table.previous, table.setup
+    if previous is None or setup is None or setup.after is None:
+        return None
+    after = setup.after
+    info = setup.seats[after.seat]
+    return SeatChanged(
+        after.seat,
+        info.name,
+        info.key,
+        previous.setup.seats[after.seat].name,
+        tuple(s for s, _ in after.agreed),
+        after.deal,
+        previous.voided,
+        info.key in earlier_keys,
+        table.game_id,
+    )
+
+
+def describe_change(change: SeatChanged) -> str:
+    agreed = ", ".join(str(s) for s in change.agreed)
+    who = f"{change.name} [{fingerprint(change.key)}]"
+    if change.back:
+        what = f"seat {change.seat} handed back to {who}"
+    else:
+        what = f"seat {change.seat} ({change.was_name}) replaced by {who}"
+    voided = f"; deal {change.voided}, unfinished, voided" if change.voided is not None else ""
+    return f"{what} from deal {change.from_deal}, agreed by seats {agreed}{voided}"

@@ -1,0 +1,140 @@
+"""A verified Belot game shown again at the table, card by card, with every hand open.
+
+Belka's replay (``replay.py``) with Belot's two or three seats: the stock and
+the turned card on the table, each hand's six and three more, the calls, the
+declarations made so far in the deal, and the deal's result and verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from p2pbelka.cards import Card, Suit, parse_cards
+from p2pbelka.table import events as ev
+from p2pbelka.ui import belot_panels, belot_reports, reports
+from p2pbelka.ui.belot_view import BelotView, combination_name, sort_belot_hand
+from p2pbelka.ui.i18n import _
+from p2pbelka.ui.replay import RIGHT_WIDTH, Replay, ReplayScreen, wrapped
+from p2pbelka.ui.text import card_label, suit_name
+
+
+@dataclass
+class BelotReplay(Replay):
+    """Where a Belot replay stands.  ``seats`` is 2 or 3."""
+
+    def hands(self) -> list[list[Card]]:
+        """Each seat's nine cards (six, and three more) still in hand, trumps first."""
+        summary = self.summary
+        played = {card for _seat, card in self.plays[: self.played]}
+        trump = Suit.parse(summary["trump"]) if summary.get("trump") else None
+        extra = summary.get("extra") or [""] * self.seats
+        return [
+            sort_belot_hand(
+                [c for c in parse_cards(first) + parse_cards(more) if c not in played], trump
+            )
+            for first, more in zip(summary["hands"], extra, strict=True)
+        ]
+
+    def trick_number(self) -> int:
+        """The trick on the table (0-based; before the first card, the first)."""
+        return (self.played - 1) // self.seats if self.played else 0
+
+    def view(self) -> BelotView:
+        summary = self.summary
+        trick = self.trick()
+        view = BelotView(names=list(self.names), players=self.seats)
+        view.dealer, view.deal_number = summary["dealer"], summary["number"]
+        view.turned = Card.parse(summary["turned"])
+        n = self.seats
+        view.calls = [
+            ((summary["dealer"] + 1 + i) % n, call) for i, call in enumerate(summary["bids"])
+        ]
+        if summary.get("trump"):
+            view.trump = Suit.parse(summary["trump"])
+            view.declarer = summary["declarer"]
+        view.trick = trick
+        if trick is not None and trick.winner is None:
+            view.turn = (trick.leader + len(trick.cards)) % n
+        elif self.played < len(self.plays):
+            view.turn = self.plays[self.played][0]
+        view.declared = [
+            ev.Declared(d["seat"], tuple(parse_cards(d["cards"])), d["name"], 0)
+            for d in summary.get("declarations", [])
+            if d["trick"] <= self.trick_number()
+        ]
+        return view
+
+
+def title(replay: BelotReplay) -> str:
+    summary = replay.summary
+    parts = [
+        _("p2pbelka replay"),
+        _("Belot"),
+        _("deal {n} of {m}").format(n=replay.deal + 1, m=len(replay.deals)),
+    ]
+    if summary.get("trump"):
+        parts.append(_("trumps: {suit}").format(suit=suit_name(Suit.parse(summary["trump"]))))
+        view = replay.view()
+        parts.append(_("declarer: {name}").format(name=view.name(summary["declarer"])))
+    return " · ".join(parts)
+
+
+def hands_lines(replay: BelotReplay, width: int) -> StyleAndTextTuples:
+    """Every hand, open: each seat's remaining cards on its line."""
+    view = replay.view()
+    out: StyleAndTextTuples = [("class:heading", _("Hands") + "\n")]
+    for seat, hand in enumerate(replay.hands()):
+        mark = "▶" if view.turn == seat else " "
+        name = view.name(seat)[:10].ljust(11)
+        cards = " ".join(card_label(c) for c in hand)  # nine cards fit 80 columns
+        out.append(("class:seat.turn" if view.turn == seat else "", f"{mark}{name}"))
+        out.append(("", cards[: max(0, width - 12)] + "\n"))
+    return out
+
+
+def side_lines(replay: BelotReplay) -> StyleAndTextTuples:
+    """The deal's calls, its declarations so far, its result and the audit's verdict."""
+    summary = dict(replay.summary)
+    summary["faults"] = replay.deal_faults()
+    view = replay.view()
+    out: StyleAndTextTuples = [
+        ("class:heading", _("Deal {n}").format(n=summary["number"] + 1) + "\n"),
+        ("", _("{name} deals.").format(name=view.name(summary["dealer"])) + "\n"),
+        ("", _("Calls:") + " " + belot_reports.calls_text(view, summary) + "\n"),
+    ]
+    if summary.get("trump"):
+        shown = min(len(summary["tricks"]), replay.trick_number() + 1)
+        out.append(("", _("trick {n} of 9").format(n=shown) + "\n"))
+    for d in view.declared:
+        cards = " ".join(card_label(c) for c in d.cards)
+        what = combination_name(d.name, d.cards)
+        out.append(("class:hint", f"{view.name(d.seat)}: {what} {cards}\n"))
+    out.append(("", belot_reports.outcome_text(view, summary) + "\n"))
+    score = ", ".join(f"{view.name(s)} {points}" for s, points in enumerate(summary["score"]))
+    out.append(("", _("Score: {score}").format(score=score) + "\n"))
+    style, text = reports.verdict(summary)
+    out.append((style, text + "\n"))
+    out.append(("", "\n"))
+    out.append(("class:heading", _("The whole game") + "\n"))
+    out.append(("class:hint", replay.verdict + "\n"))
+    return wrapped(out, RIGHT_WIDTH - 1)
+
+
+class BelotReplayScreen(ReplayScreen):
+    """The replay of a Belot game on the terminal."""
+
+    replay: BelotReplay
+
+    def _title(self) -> str:
+        return title(self.replay)
+
+    def _table(self) -> StyleAndTextTuples:
+        return belot_panels.table_panel(self.replay.view(), self._width()).fragments()
+
+    def _hands(self) -> StyleAndTextTuples:
+        return hands_lines(self.replay, self._width())
+
+    def _side(self) -> StyleAndTextTuples:
+        return side_lines(self.replay)

@@ -1,0 +1,324 @@
+"""What the Belot table screen shows (2 or 3 seats), kept up to date from the table.
+
+Belka's :class:`~p2pbelka.ui.view.TableView` holds what both games share (names,
+the hand, the trick, the log, the pages of finished deals); this adds Belot's
+own: the turned card, the calls, the declarer, the combinations, the hanging
+points and the moves the rules offer at one's lead (declarations, the claim of
+1001).  The events say what happened, in order (the screen paces them); the
+rules state handed over with each event (:meth:`BelotView.observe`) gives the
+values the events do not carry: a combination's worth, the totals so far, what
+a claim would count.  No prompt_toolkit here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p2pbelka.cards import Card, Suit
+from p2pbelka.rules.belot import core
+from p2pbelka.rules.belot.deal import PASS, PLAY, SEQUENCE_NAMES, DealState
+from p2pbelka.rules.belot.game import BelotGame
+from p2pbelka.rules.deal import hand_mask
+from p2pbelka.table import events as ev
+from p2pbelka.table import moves as mv
+from p2pbelka.ui.i18n import _
+from p2pbelka.ui.text import card_label, suit_name
+from p2pbelka.ui.view import TableView, TrickView
+
+
+@dataclass
+class BelotView(TableView):
+    """One seat's Belot table.  ``score``, ``tricks_won`` and ``card_points`` are by
+    seat (not by pair as in Belka); ``trump`` is the deal's trump once called."""
+
+    players: int = 3
+    state: BelotGame | None = None
+    """The rules state as of the last event (the seat's own view: other hands unknown)."""
+    turned: Card | None = None
+    calls: list[tuple[int, str]] = field(default_factory=list)
+    """This deal's calls in order: (seat, ``play``/``pass``/suit letter)."""
+    declarer: int | None = None
+    declared: list[ev.Declared] = field(default_factory=list)
+    """This deal's declarations (combinations and belle) as shown."""
+    offered_calls: list[str] = field(default_factory=list)
+    """The calls the rules allow us now (while ``choice == "bid"``)."""
+    offered: list[tuple[Card, ...]] = field(default_factory=list)
+    """The combinations we may declare now, best first (at our lead)."""
+    claim_offered: bool = False
+    hanging: int = 0
+
+    # -- the rules state --------------------------------------------------------------
+
+    def observe(self, game: object) -> None:
+        if isinstance(game, BelotGame):
+            self.state = game
+            self.hanging = game.hanging_total
+
+    @property
+    def deal(self) -> DealState | None:
+        """The deal in progress as this seat knows it (None between deals)."""
+        return self.state.deal if self.state is not None else None
+
+    def deal_totals(self) -> tuple[int, ...] | None:
+        """Each seat's points in this deal so far: cards, last trick, scored combinations."""
+        deal = self.deal
+        if deal is None or deal.trump is None:
+            return None
+        return deal.totals()
+
+    def claim_total(self) -> int | None:
+        """What a claim of 1001 would count for us now (None when we may not claim)."""
+        deal = self.deal
+        if deal is None or not self.claim_offered:
+            return None
+        return deal.claim_total(self.me)
+
+    def worth(self, cards: tuple[Card, ...]) -> tuple[str, int]:
+        """A combination's name (``terz``, ``four``, ``belle`` …) and value under this
+        deal's trump and the table's options."""
+        deal = self.deal
+        if deal is None or deal.trump is None:
+            return "", 0
+        found = core.combination(hand_mask(cards), int(deal.trump), deal.options.fours)
+        if found is None:
+            return "", 0
+        kind, value, _key = found
+        name = SEQUENCE_NAMES[len(cards)] if kind == core.SEQUENCE else core.KIND_NAMES[kind]
+        return name, value
+
+    @property
+    def bidding(self) -> bool:
+        return self.choice == "bid" and bool(self.offered_calls)
+
+    @property
+    def may_declare(self) -> bool:
+        return self.my_turn and bool(self.offered)
+
+    @property
+    def stock_left(self) -> int:
+        """Face-down cards in the stock now: before bidding the three more of each
+        seat are still in it."""
+        # the cards nobody is dealt, the turned one apart (two players: 13, three: 4)
+        base = core.deal_pattern(self.players, 0).count(-2)
+        deal = self.deal
+        if deal is not None and deal.extra is None:
+            return base + 3 * self.players
+        return base
+
+    # -- the table's events -----------------------------------------------------------
+
+    def _standing(self, score: ev.Score) -> None:
+        self.score = tuple(score.points)
+
+    def _on_GameStarted(self, event: ev.GameStarted) -> None:
+        self.players = len(event.names)
+        super()._on_GameStarted(event)
+
+    def _on_DealStarted(self, event: ev.DealStarted) -> None:
+        super()._on_DealStarted(event)
+        self.tricks_won = self.card_points = (0,) * self.players
+        self.turned, self.declarer = None, None
+        self.calls, self.declared = [], []
+        self.offered_calls, self.offered, self.claim_offered = [], [], False
+
+    def _on_HandDealt(self, event: ev.HandDealt) -> None:
+        if event.seat != self.me:
+            return
+        chosen = self.hand[self.selected] if 0 <= self.selected < len(self.hand) else None
+        self.hand = sort_belot_hand(list(event.cards), self.trump)
+        self.selected = self.hand.index(chosen) if chosen in self.hand else 0
+        if len(event.cards) > 6:
+            self.say(_("Three more cards each: nine in every hand."))
+
+    def _on_CardTurned(self, event: ev.CardTurned) -> None:
+        self.turned = event.card
+        self.turn = event.turn
+        self.say(
+            _("The turned card is {card}: {suit} proposed as trumps.").format(
+                card=card_label(event.card), suit=suit_name(event.card.suit)
+            )
+        )
+
+    def _on_ChoiceNeeded(self, event: ev.ChoiceNeeded) -> None:
+        if event.kind == "bid":
+            self.choice = self.asked = "bid"
+            self.offered_calls = [m.call for m in event.moves if isinstance(m, mv.Bid)]
+            self.turn = self.me
+            self.status = ""
+            return
+        super()._on_ChoiceNeeded(event)
+        if event.kind == "play":
+            self.turn = self.me
+            found = [m.cards for m in event.moves if isinstance(m, mv.Declare)]
+            # best first: the most points, then the longer
+            self.offered = sorted(found, key=lambda c: (-self.worth(c)[1], -len(c)))
+            self.claim_offered = any(isinstance(m, mv.Claim1001) for m in event.moves)
+            if self.offered or self.claim_offered:
+                self.status = ""  # the screen asks at the lead: declare, claim or a card
+            if self.claim_offered:
+                self.say(
+                    _("You may claim 1001 now: you would count {total}.").format(
+                        total=self.claim_total()
+                    )
+                )
+
+    def _on_BidMade(self, event: ev.BidMade) -> None:
+        self.calls.append((event.seat, event.call))
+        self.turn = event.turn
+        if event.seat == self.me:
+            self.choice = self.asked = None
+            self.offered_calls, self.status = [], ""
+        name = self.name(event.seat)
+        if event.call == PASS:
+            self.say(_("{name} passes.").format(name=name))
+        elif event.call == PLAY and self.turned is not None:
+            self.say(
+                _("{name} plays {suit}: trumps, and {name} is the declarer.").format(
+                    name=name, suit=suit_name(self.turned.suit)
+                )
+            )
+        else:
+            self.say(
+                _("{name} names {suit}: trumps, and {name} is the declarer.").format(
+                    name=name, suit=suit_name(Suit.parse(event.call))
+                )
+            )
+        if event.declarer is not None and event.trump is not None:
+            self.declarer, self.trump = event.declarer, Suit.parse(event.trump)
+            self._resort()
+        if event.void:
+            self.say(_("Everybody passed twice: the deal is void, the next seat deals."))
+
+    def _on_Declared(self, event: ev.Declared) -> None:
+        self.declared.append(event)
+        if event.seat == self.me:
+            self.choice = self.asked = None
+            self.offered = []
+        self.say(
+            _("{name} declares {what}: {cards} ({value}).").format(
+                name=self.name(event.seat),
+                what=combination_name(event.name, event.cards),
+                cards=" ".join(card_label(c) for c in event.cards),
+                value=event.value,
+            )
+        )
+
+    def _on_Claimed(self, event: ev.Claimed) -> None:
+        if event.seat == self.me:
+            self.choice = self.asked = None
+            self.claim_offered = False
+        self.say(
+            _("{name} claims 1001 with {total} points.").format(
+                name=self.name(event.seat), total=event.total
+            )
+        )
+
+    def _on_CardPlayed(self, event: ev.CardPlayed) -> None:
+        super()._on_CardPlayed(event)
+        if self.trick is not None:
+            self.trick.seats = self.players
+        if event.seat == self.me:
+            self.offered, self.claim_offered = [], False
+
+    def _on_TrickTaken(self, event: ev.TrickTaken) -> None:
+        self.trick = TrickView(event.leader, list(event.cards), event.winner, self.players)
+        self.last_trick = self.trick
+        self.turn = event.turn
+        self.tricks_won = tuple(event.tricks_won)
+        self.card_points = tuple(event.card_points)
+        self.say(
+            _("{name} takes the trick: {cards}.").format(
+                name=self.name(event.winner), cards=" ".join(card_label(c) for c in event.cards)
+            )
+        )
+
+    def _on_DealAudited(self, event: ev.DealAudited) -> None:
+        super()._on_DealAudited(event)
+        self.offered_calls, self.offered, self.claim_offered = [], [], False
+        self.hanging = int(event.summary.get("hanging", self.hanging))
+
+    def _on_GameOver(self, event: ev.GameOver) -> None:
+        self.game_over = event
+        self.choice, self.legal, self.status = None, set(), ""
+        self.offered_calls, self.offered, self.claim_offered = [], [], False
+        if event.winner is None:
+            self.say(_("The game is over."))
+        else:
+            self.say(
+                _("{name} wins the game with {points}.").format(
+                    name=self.name(event.winner), points=event.score[event.winner]
+                )
+            )
+
+    def _resort(self) -> None:
+        chosen = self.hand[self.selected] if 0 <= self.selected < len(self.hand) else None
+        self.hand = sort_belot_hand(self.hand, self.trump)
+        if chosen is not None:
+            self.selected = self.hand.index(chosen)
+
+
+def sort_belot_hand(cards: list[Card], trump: Suit | None) -> list[Card]:
+    """Trumps first (J 9 A 10 K Q 8 7), then the plain suits alternating colours,
+    strongest first (A 10 K Q J 9 8 7)."""
+    plain = [s for s in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS) if s != trump]
+    order = _alternate(plain)
+
+    def key(card: Card) -> tuple[int, int]:
+        rank = int(card.rank)
+        if trump is not None and card.suit == trump:
+            return (0, -core.TRUMP_ORDER[rank])
+        return (1 + order.index(card.suit), -core.PLAIN_ORDER[rank])
+
+    return sorted(cards, key=key)
+
+
+def _alternate(suits: list[Suit]) -> list[Suit]:
+    reds = [s for s in suits if s in (Suit.HEARTS, Suit.DIAMONDS)]
+    blacks = [s for s in suits if s not in reds]
+    longer, shorter = (reds, blacks) if len(reds) > len(blacks) else (blacks, reds)
+    out: list[Suit] = []
+    for i, suit in enumerate(longer):
+        out.append(suit)
+        if i < len(shorter):
+            out.append(shorter[i])
+    return out
+
+
+def combination_name(name: str, cards: tuple[Card, ...] | list[Card]) -> str:
+    """A combination in the screen's language: "terz", "four jacks", "belle"."""
+    if name == "four" and cards:
+        return four_name(cards[0])
+    names = {
+        "terz": _("terz"),
+        "berz": _("berz"),
+        "quint": _("quint"),
+        "six": _("six in a row"),
+        "seven": _("seven in a row"),
+        "eight": _("eight in a row"),
+        "belle": _("belle"),
+    }
+    return names.get(name, name)
+
+
+def four_name(card: Card) -> str:
+    names = (
+        _("four sevens"),
+        _("four eights"),
+        _("four nines"),
+        _("four tens"),
+        _("four jacks"),
+        _("four queens"),
+        _("four kings"),
+        _("four aces"),
+    )
+    return names[int(card.rank)]
+
+
+def call_name(call: str, turned: Card | None) -> str:
+    """A call as said at the table: "play ♣", "pass", "♦ diamonds"."""
+    if call == PASS:
+        return _("pass")
+    if call == PLAY:
+        suit = suit_name(turned.suit) if turned is not None else ""
+        return _("play {suit}").format(suit=suit).strip()
+    return suit_name(Suit.parse(call))

@@ -1,0 +1,118 @@
+"""Belot on the LAN: two or three peers meet in a host's lobby and play a whole game.
+
+In one process over loopback sockets (trio tasks), and as OS processes through
+``p2pbelka host --game belot`` and ``join``, with a seat killed and resumed.
+Bots play; every process has a deadline; the transcripts must agree and verify.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from p2pbelka.bots import make_bot
+from p2pbelka.peer.driver import BotFrontEnd
+from p2pbelka.peer.loopback import loopback_table
+from p2pbelka.table.verify import verify_bytes
+from tests.lan.helpers import Peer, PeerSet, bot_args, verify
+
+GAME_TIMEOUT = 120.0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+async def test_a_loopback_belot_table_plays_a_whole_game(tmp_path: Path, players: int) -> None:
+    results = await loopback_table(
+        BotFrontEnd(make_bot("random", 1)),
+        ["random"] * (players - 1),
+        seed=5,
+        transcript_dir=tmp_path,
+        game="belot",
+    )
+    assert [r.seat for r in results] == list(range(players))
+    assert all(r.finished and not r.aborted for r in results)
+    files = {r.store.transcript_path.read_bytes() for r in results}
+    assert len(files) == 1, "every peer saved the same transcript"
+    data = files.pop()
+    report = verify_bytes(data)
+    assert report.ok, report.verdict
+    assert b"belot" in results[0].transcript[0].raw  # the table message names the game
+
+
+def _start_belot(peers: PeerSet, players: int, *extra: str) -> tuple[Peer, list[Peer]]:
+    game = ("--game", "belot", "--players", str(players))
+    host = peers.spawn("host", "host", "--auto-approve", "--no-announce", *game, *bot_args(*extra))
+    port = host.wait_for(r"lobby port (\d+)", 20).group(1)
+    joiners = [
+        peers.spawn(f"joiner{n}", "join", "--connect", f"127.0.0.1:{port}", *bot_args(*extra))
+        for n in range(1, players)
+    ]
+    return host, joiners
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_belot_processes_play_a_whole_game(tmp_path: Path, players: int) -> None:
+    with PeerSet(tmp_path) as peers:
+        host, joiners = _start_belot(peers, players)
+        everyone = [host, *joiners]
+        codes = peers.wait(everyone, GAME_TIMEOUT)
+        assert codes == [0] * players, "\n".join(p.dump() for p in everyone)
+        stats = [p.stats() for p in everyone]
+        assert sorted(s["seat"] for s in stats) == list(range(players))
+        assert all(s["finished"] and s["deals"] > 0 for s in stats)
+        data = {Path(s["transcript"]).read_bytes() for s in stats}
+        assert len(data) == 1, "the transcripts differ"
+        assert verify(Path(stats[0]["transcript"])).startswith("OK")
+        for joiner in joiners:
+            # the joiner read the game and its rules before it sat down
+            text = joiner.text()
+            shown = text.index(f"table: Belot for {players}, preset classic")
+            assert shown < text.index("(you: seat")
+        assert "game over: seat" in host.text()
+        assert "Traceback" not in "".join(p.log() for p in everyone)
+
+
+def _belot_bytes(peer: Peer) -> int:
+    files = list(peer.home.glob("games/*/transcript.p2pb"))
+    return files[0].stat().st_size if files else 0
+
+
+def test_a_killed_belot_peer_resumes_and_the_game_finishes(tmp_path: Path) -> None:
+    with PeerSet(tmp_path) as peers:
+        host, joiners = _start_belot(peers, 3)
+        everyone = [host, *joiners]
+        victim = joiners[1]
+        seat = victim.seat()
+        deadline = time.monotonic() + 60
+        while _belot_bytes(victim) < 8_000:  # in the first deals: a game can end early
+            assert time.monotonic() < deadline and victim.proc.poll() is None, victim.dump()
+            time.sleep(0.02)
+        victim.kill()
+        back = peers.spawn("resumed", "resume", *bot_args(), home=victim.home)
+        everyone[2] = back
+        codes = peers.wait(everyone, GAME_TIMEOUT)
+        assert codes == [0, 0, 0], "\n".join(p.dump() for p in everyone)
+        assert "resuming game" in back.text() and back.stats()["seat"] == seat
+        data = {p.transcript().read_bytes() for p in everyone}
+        assert len(data) == 1, "the transcripts differ"
+        assert verify(back.transcript()).startswith("OK")
+
+
+@pytest.mark.parametrize(
+    ("argv", "why"),
+    [
+        (["--game", "belot", "--players", "4"], "Belot is played by 2 or 3, not 4"),
+        (["--players", "3"], "Belka is played by 4, not 3"),
+        (["--game", "belot", "--preset", "eyes"], "Belot has no preset 'eyes'"),
+        (["--game", "belot", "--option", "eggs=double"], "unknown option 'eggs'"),
+    ],
+)
+def test_host_refuses_a_table_the_game_is_not_played_as(
+    argv: list[str], why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from p2pbelka.cli.main import main
+
+    assert main(["host", "--auto-approve", "--no-announce", *argv]) == 2
+    err = capsys.readouterr().err
+    assert why in err and "Traceback" not in err

@@ -1,0 +1,83 @@
+"""Belot on a LAN of three machines: three network namespaces on one bridge.
+
+The host announces a three-seat Belot table by multicast; the two joiners find
+it by name in the beacons (no address given), see that it is Belot for three,
+sit, and the three play a whole game over the mesh.  Needs root and iproute2,
+skipped with the reason otherwise; addresses are inside the 10.79.0.0/24 network
+the test creates, and everything is removed even when the test fails.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.lan.helpers import PeerSet, verify
+from tests.netns import Lan, namespace_lan
+
+pytestmark = pytest.mark.netns
+
+N = 3
+
+
+@pytest.fixture
+def lan() -> Iterator[Lan]:
+    with namespace_lan(N, "10.79.0") as built:
+        yield built
+
+
+def _at(addr: str) -> list[str]:
+    return ["--listen", addr, "--interface", addr]
+
+
+def test_three_belot_peers_find_the_table_by_multicast_and_play(lan: Lan, tmp_path: Path) -> None:
+    beacon = str(40000 + secrets.randbelow(20000))
+    bots = ["--bot", "random", "--quiet", "--stats", "--beacon-port", beacon]
+    (ns0, *others), (addr0, *addrs) = lan.namespaces, lan.addresses
+    with PeerSet(tmp_path) as peers:
+        host = peers.spawn(
+            "host",
+            "host",
+            "--auto-approve",
+            "--game",
+            "belot",
+            "--players",
+            "3",
+            "--name",
+            "Belot corner",
+            *bots,
+            *_at(addr0),
+            netns=ns0,
+        )
+        host.wait_for(r"lobby port (\d+)", 20)
+        lister = peers.spawn(
+            "lister", "join", "--list", "--wait", "5", *bots, *_at(addrs[0]), netns=others[0]
+        )
+        peers.wait([lister], 30)
+        assert "Belot corner" in lister.text() and "Belot for 3" in lister.text(), lister.dump()
+        joiners = [
+            peers.spawn(
+                f"joiner{n}",
+                "join",
+                "--table",
+                "Belot corner",
+                "--wait",
+                "15",
+                *bots,
+                *_at(addr),
+                netns=ns,
+            )
+            for n, (ns, addr) in enumerate(zip(others, addrs, strict=True), 1)
+        ]
+        everyone = [host, *joiners]
+        codes = peers.wait(everyone, 120)
+        assert codes == [0, 0, 0], "\n".join(p.dump() for p in everyone)
+        for joiner in joiners:
+            assert f"joining Belot corner at {addr0}:" in joiner.text()
+        data = {p.transcript().read_bytes() for p in everyone}
+        assert len(data) == 1, "the three transcripts differ"
+        assert verify(host.transcript()).startswith("OK")
+        assert "game over: seat" in host.text()

@@ -1,0 +1,298 @@
+"""A peer killed for good, and a bot in its seat: real peers over loopback sockets.
+
+Four peers meet in a lobby and play; one is killed in the middle of a deal and
+never comes back.  After the reconnect window the lowest remaining seat offers a
+bot, the other two agree (bots say yes), and the game finishes in a continuation
+segment.  The three transcripts are the same bytes, and ``verify`` accepts them
+and names the change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import time
+from pathlib import Path
+
+import trio
+
+from p2pbelka.bots import make_bot
+from p2pbelka.cli.main import main
+from p2pbelka.net.identity import Identity
+from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
+from p2pbelka.peer.lan import (
+    GameResult,
+    LobbyEvent,
+    NetOptions,
+    TableOpen,
+    host_game,
+    join_game,
+    resume_game,
+)
+from p2pbelka.peer.seatdrivers import OfferClosed
+from p2pbelka.peer.store import GameStore
+from p2pbelka.table import events as ev
+from p2pbelka.table.segments import SeatChanged
+from p2pbelka.table.verify import verify_bytes
+from tests.lan.helpers import Peer, PeerSet, bot_args
+
+LOST = 2
+
+
+def _net(tmp_path: Path, n: int) -> NetOptions:
+    return NetOptions(
+        listen_host="127.0.0.1",
+        announce=False,
+        home=tmp_path / f"peer{n}",
+        pause_after=0.5,
+        give_up_after=2.0,
+        resend_after=0.3,
+        linger=1.0,
+        offer_timeout=30.0,
+    )
+
+
+async def test_a_bot_takes_the_seat_of_a_peer_killed_for_good(tmp_path: Path) -> None:
+    ids = [Identity.generate(name) for name in ("Asel", "Bolat", "Saule", "Nurlan")]
+    fronts = [BotFrontEnd(make_bot("random", 70 + n)) for n in range(4)]
+    results: dict[int, GameResult] = {}
+    opened = trio.Event()
+    lobby: list[int] = []
+    killed = trio.Event()
+
+    async def on_lobby(event: LobbyEvent) -> None:
+        if isinstance(event, TableOpen):
+            lobby.append(event.lobby_port)
+            opened.set()
+
+    async def peer(n: int) -> None:
+        net = _net(tmp_path, n)
+        if n == 0:
+            results[0] = await host_game(
+                ids[0], "t", fronts[0], options={"goli": "off"}, net=net, on_lobby=on_lobby
+            )
+            return
+        await opened.wait()
+        results[n] = await join_game(ids[n], "127.0.0.1", lobby[0], fronts[n], net=net)
+
+    async def victim() -> None:
+        with trio.CancelScope() as scope:
+            async with trio.open_nursery() as inner:
+                inner.start_soon(peer, LOST)
+                # killed for good in its second deal, a few cards in
+                while _plays_in_deal(fronts[LOST].events) < 3 and not _over(fronts[LOST]):
+                    await trio.sleep(0.01)
+                scope.cancel()
+        killed.set()
+
+    with trio.fail_after(180):
+        async with trio.open_nursery() as nursery:
+            for n in (0, 1, 3):
+                nursery.start_soon(peer, n)
+            nursery.start_soon(victim)
+    assert killed.is_set() and sorted(results) == [0, 1, 3]
+    started = next(e for e in fronts[LOST].events if isinstance(e, ev.GameStarted))
+    seat = started.me
+    assert seat is not None
+    others = tuple(s for s in range(4) if s != seat)
+    for n in (0, 1, 3):
+        assert results[n].finished, (n, [e for e in fronts[n].events if "Fault" in repr(e)])
+        changes = [e for e in fronts[n].events if isinstance(e, SeatChanged)]
+        assert [c.seat for c in changes] == [seat] and changes[0].agreed == others
+        assert changes[0].voided == changes[0].from_deal >= 2
+    files = {results[n].store.transcript_path.read_bytes() for n in (0, 1, 3)}
+    assert len(files) == 1, "the remaining peers' transcripts differ"
+    report = verify_bytes(files.pop())
+    assert report.ok, report.verdict
+    (line,) = report.change_lines
+    name = started.names[seat]
+    assert line.startswith(f"seat {seat} ({name}) replaced by Bot for {name} [")
+    agreed = ", ".join(str(s) for s in others)
+    deal = report.changes[0].from_deal
+    assert line.endswith(
+        f"from deal {deal}, agreed by seats {agreed}; deal {deal}, unfinished, voided"
+    )
+    # the whole game, both segments, is what the peers report too
+    assert len(results[0].transcript) == report.records
+
+
+async def test_two_peers_killed_at_once_end_the_game_cleanly(tmp_path: Path) -> None:
+    """Two seats gone together: a change needs every other seat's signature, and one of
+    them is gone too, so the offer runs out and the game ends disputed, as before."""
+    ids = [Identity.generate(name) for name in ("Asel", "Bolat", "Saule", "Nurlan")]
+    fronts = [BotFrontEnd(make_bot("random", 60 + n)) for n in range(4)]
+    results: dict[int, GameResult] = {}
+    opened = trio.Event()
+    lobby: list[int] = []
+
+    async def on_lobby(event: LobbyEvent) -> None:
+        if isinstance(event, TableOpen):
+            lobby.append(event.lobby_port)
+            opened.set()
+
+    async def peer(n: int) -> None:
+        net = _net(tmp_path, n)
+        net.offer_timeout = 4.0
+        if n == 0:
+            options = {"goli": "off"}
+            results[0] = await host_game(
+                ids[0], "t", fronts[0], options=options, net=net, on_lobby=on_lobby
+            )
+            return
+        await opened.wait()
+        results[n] = await join_game(ids[n], "127.0.0.1", lobby[0], fronts[n], net=net)
+
+    async def victims() -> None:
+        with trio.CancelScope() as scope:
+            async with trio.open_nursery() as inner:
+                inner.start_soon(peer, 2)
+                inner.start_soon(peer, 3)
+                while _plays_in_deal(fronts[2].events) < 3 and not _over(fronts[2]):
+                    await trio.sleep(0.01)
+                scope.cancel()
+
+    with trio.fail_after(180):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(peer, 0)
+            nursery.start_soon(peer, 1)
+            nursery.start_soon(victims)
+    assert all(results[n].aborted for n in (0, 1))
+    for n in (0, 1):
+        closed = [e for e in fronts[n].events if isinstance(e, OfferClosed)]
+        assert closed, fronts[n].events[-5:]
+        report = verify_bytes(results[n].store.transcript_path.read_bytes())
+        assert report.disputed and not report.changes, report.verdict
+
+
+def _over(front: BotFrontEnd) -> bool:
+    return any(isinstance(e, ev.GameOver | ev.GameAborted) for e in front.events)
+
+
+def _plays_in_deal(events: list[ev.Event]) -> int:
+    """Cards played so far in the deal in progress, from the second deal on (0 before)."""
+    current, plays = 0, 0
+    for event in events:
+        if isinstance(event, ev.DealStarted):
+            current, plays = event.deal_id, 0
+        elif isinstance(event, ev.CardPlayed) and current >= 2:
+            plays += 1
+    return plays
+
+
+def test_processes_seat_a_bot_for_a_peer_killed_for_good(tmp_path: Path) -> None:
+    """The same with four ``p2pbelka`` processes: one is SIGKILLed and never returns."""
+    timing = ("--pause-after", "1", "--reconnect-window", "3", "--linger", "1")
+    with PeerSet(tmp_path) as peers:
+        host = peers.spawn(
+            "host", "host", "--auto-approve", "--no-announce", "--option", "goli=off",
+            *bot_args(*timing),
+        )  # fmt: skip
+        port = host.wait_for(r"lobby port (\d+)", 20).group(1)
+        joiners = [
+            peers.spawn(f"joiner{n}", "join", "--connect", f"127.0.0.1:{port}", *bot_args(*timing))
+            for n in range(1, 4)
+        ]
+        victim = joiners[1]
+        seat = victim.seat()
+        _wait_for_bytes(victim, 20_000, 60)
+        victim.kill()
+        rest = [host, joiners[0], joiners[2]]
+        codes = peers.wait(rest, 120)
+        assert codes == [0, 0, 0], "\n".join(p.dump() for p in rest)
+        for peer in rest:
+            text = peer.text()
+            assert f"seat {seat} (" in text and ") replaced by Bot for " in text, peer.dump()
+            assert "game over" in text and "Traceback" not in peer.log()
+        data = {p.transcript().read_bytes() for p in rest}
+        assert len(data) == 1, "the remaining transcripts differ"
+        out = verify_lines(host.transcript())
+        assert out[-1].startswith("OK"), out
+        assert any(f"seat {seat} (" in line and "replaced by Bot for" in line for line in out)
+
+
+def verify_lines(path: Path) -> list[str]:
+    """Every line ``p2pbelka verify`` prints (in this process)."""
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        main(["verify", str(path)])
+    return buffer.getvalue().strip().splitlines()
+
+
+def _wait_for_bytes(peer: Peer, size: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        files = list(peer.home.glob("games/*/transcript.p2pb"))
+        if files and files[0].stat().st_size >= size:
+            return
+        assert peer.proc.poll() is None, peer.dump()
+        time.sleep(0.02)
+    raise AssertionError(f"{peer.name}'s transcript did not grow:\n{peer.dump()}")
+
+
+class _SlowBot(BotFrontEnd):
+    """A bot that thinks a moment before each move, so a game lasts long enough for a
+    player to come back in the middle of it."""
+
+    async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
+        if isinstance(event, ev.ChoiceNeeded):
+            await trio.sleep(0.02)
+        await super().on_event(driver, event)
+
+
+async def test_the_player_resumes_and_takes_the_seat_back(tmp_path: Path) -> None:
+    """Killed, replaced by a bot, then ``resume``: the player watches, the bot finishes
+    its deal, and the seat is handed back; all four transcripts end the same."""
+    ids = [Identity.generate(name) for name in ("Asel", "Bolat", "Saule", "Nurlan")]
+    fronts: list[BotFrontEnd] = [_SlowBot(make_bot("random", 80 + n)) for n in range(4)]
+    results: dict[int, GameResult] = {}
+    opened = trio.Event()
+    lobby: list[int] = []
+
+    async def on_lobby(event: LobbyEvent) -> None:
+        if isinstance(event, TableOpen):
+            lobby.append(event.lobby_port)
+            opened.set()
+
+    async def peer(n: int) -> None:
+        net = _net(tmp_path, n)
+        if n == 0:
+            options = {"goli": "off"}
+            results[0] = await host_game(
+                ids[0], "t", fronts[0], options=options, net=net, on_lobby=on_lobby
+            )
+            return
+        await opened.wait()
+        results[n] = await join_game(ids[n], "127.0.0.1", lobby[0], fronts[n], net=net)
+
+    async def victim_and_return() -> None:
+        with trio.CancelScope() as scope:
+            async with trio.open_nursery() as inner:
+                inner.start_soon(peer, LOST)
+                while _plays_in_deal(fronts[LOST].events) < 3 and not _over(fronts[LOST]):
+                    await trio.sleep(0.01)
+                scope.cancel()
+        while not any(isinstance(e, SeatChanged) for e in fronts[0].events):
+            await trio.sleep(0.05)
+        back = _SlowBot(make_bot("random", 99))
+        fronts[LOST] = back
+        net = _net(tmp_path, LOST)
+        store = GameStore.find(home=net.home)
+        results[LOST] = await resume_game(ids[LOST], store, back, net=net)
+
+    with trio.fail_after(240):
+        async with trio.open_nursery() as nursery:
+            for n in (0, 1, 3):
+                nursery.start_soon(peer, n)
+            nursery.start_soon(victim_and_return)
+    assert all(results[n].finished for n in range(4)), {n: r.aborted for n, r in results.items()}
+    seat = results[LOST].seat
+    for n in range(4):
+        changes = [e for e in fronts[n].events if isinstance(e, SeatChanged)]
+        assert [c.back for c in changes][-1:] == [True], (n, changes)
+    files = {results[n].store.transcript_path.read_bytes() for n in range(4)}
+    assert len(files) == 1, "the four transcripts differ"
+    report = verify_bytes(files.pop())
+    assert report.ok, report.verdict
+    first, second = report.change_lines
+    assert f"seat {seat} (" in first and "replaced by Bot for" in first
+    assert second.startswith(f"seat {seat} handed back to Saule [")

@@ -1,0 +1,123 @@
+"""The continuation ``table`` (its ``after`` map) and the seat-change control messages:
+canonical round trips, and malformed input refused naming the field."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.codec import ProtocolError, decode, encode
+from p2pbelka.protocol.envelope import Signer, seal_envelope
+from p2pbelka.protocol.handover import (
+    Agree,
+    ChainEnd,
+    ChainRecord,
+    ChainRequest,
+    Decline,
+    Offer,
+    Reclaim,
+    agreement_holds,
+    decode_handover,
+    encode_handover,
+    envelope_game,
+    sign_agreement,
+    statement,
+    with_agreements,
+)
+
+KEYS = [Signer.from_seed(bytes([n]) * 32) for n in range(4)]
+SEGMENT = bytes(range(16))
+
+
+def _table(**after: object) -> m.TableMsg:
+    fields: dict[str, object] = {
+        "segment": b"\x01" * 16,
+        "heads": tuple((n, bytes([n]) * 32) for n in range(4)),
+        "seat": 2,
+        "score": (3, 5),
+        "dealer": 1,
+        "deal": 7,
+    }
+    fields.update(after)
+    seats = tuple(m.SeatInfo(k.public_key, f"p{n}") for n, k in enumerate(KEYS))
+    return m.TableMsg("belka", "classic", {}, seats, 2, m.After(**fields))  # type: ignore[arg-type]
+
+
+def test_a_continuation_table_round_trips_canonically() -> None:
+    table = with_agreements(_table(), {0: b"a" * 64, 3: b"b" * 64})
+    wire = table.to_wire()
+    assert list(wire) == sorted(wire) and list(wire["after"]) == sorted(wire["after"])
+    assert m.parse_body("table", decode(encode(wire))) == table
+    plain = m.TableMsg("belka", "classic", {}, table.seats, 2)
+    assert "after" not in plain.to_wire()
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        ({"heads": [[0, b"x" * 32]] * 3}, "after.heads"),
+        ({"seat": 4}, "after.seat"),
+        ({"agreed": [[3, b"s" * 64], [1, b"s" * 64]]}, "after.agreed"),
+        ({"agreed": [[1, b"s" * 63]]}, "after.agreed[0][1]"),
+        ({"segment": b"x" * 15}, "after.segment"),
+        ({"score": []}, "after.score"),
+        ({"extra": 1}, "after"),
+    ],
+)
+def test_a_malformed_after_is_refused_naming_the_field(
+    change: dict[str, object], where: str
+) -> None:
+    wire = _table().to_wire()
+    wire["after"] = dict(sorted({**wire["after"], **change}.items()))
+    with pytest.raises(ProtocolError) as caught:
+        m.parse_body("table", wire)
+    assert where in str(caught.value)
+
+
+def test_agreements_bind_the_whole_change_and_the_segment() -> None:
+    table = _table()
+    sig = sign_agreement(KEYS[1], SEGMENT, table)
+    assert agreement_holds(KEYS[1].public_key, sig, SEGMENT, table)
+    # the signatures already gathered are not part of what is signed
+    assert agreement_holds(KEYS[1].public_key, sig, SEGMENT, with_agreements(table, {0: sig}))
+    assert not agreement_holds(KEYS[1].public_key, sig, bytes(16), table)
+    assert not agreement_holds(KEYS[1].public_key, sig, SEGMENT, _table(score=(3, 6)))
+    assert not agreement_holds(KEYS[0].public_key, sig, SEGMENT, table)
+    # as SPEC.md section 9.2 spells it: a three-element array, the label, the segment id
+    head = b"\x93\xb7p2pbelka/seat-change/v1\xc4\x10" + SEGMENT
+    assert statement(SEGMENT, table) == head + encode(table.to_wire(agreed=False))
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [
+        Offer(SEGMENT, with_agreements(_table(), {0: b"s" * 64})),
+        Agree(SEGMENT, b"s" * 64),
+        Decline(SEGMENT, "the player said no", True),
+        ChainRequest(12),
+        ChainRecord(3, b"\x92" + b"e" * 100),
+        ChainEnd(0),
+        Reclaim(SEGMENT),
+    ],
+)
+def test_control_messages_round_trip(msg: object) -> None:
+    payload = encode_handover(msg)  # type: ignore[arg-type]
+    assert decode_handover(payload) == msg
+
+
+def test_other_control_messages_are_left_to_the_lobby_codec() -> None:
+    with pytest.raises(ProtocolError, match="unknown message type"):
+        decode_handover(encode({"t": "resend", "start": [0]}))
+    with pytest.raises(ProtocolError, match="expected the keys"):
+        decode_handover(encode({"segment": SEGMENT, "t": "seat_agree"}))
+    with pytest.raises(ProtocolError, match="no after"):
+        plain = m.TableMsg("belka", "classic", {}, _table().seats, 2)
+        decode_handover(
+            encode({"segment": SEGMENT, "t": "seat_offer", "table": encode(plain.to_wire())})
+        )
+
+
+def test_the_segment_of_an_envelope_is_read_without_the_rest() -> None:
+    envelope = seal_envelope(KEYS[0], SEGMENT, 0, 0, bytes(32), m.ReadyMsg())
+    assert envelope_game(envelope.raw) == SEGMENT
+    assert envelope_game(b"\x92junk") is None

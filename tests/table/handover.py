@@ -1,0 +1,136 @@
+"""A seat lost for good and given to a bot, synchronously: the pieces the handover tests share.
+
+``lose_seat`` plays a seeded game until a deal is under way, then drops one seat
+for good (nothing more from it or to it) and lets the others settle, stuck on
+it.  ``hand_over`` builds the continuation the way peers do (the lowest
+remaining seat proposes, the others sign) and returns the next segment's tables.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from p2pbelka.bots import make_bot
+from p2pbelka.bots.base import Bot
+from p2pbelka.fairdeal.derive import new_seed
+from p2pbelka.peer.local import LocalGame
+from p2pbelka.peer.sync import run_sync
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.envelope import Envelope, Signer
+from p2pbelka.protocol.handover import sign_agreement, with_agreements
+from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.table import events as ev
+from p2pbelka.table.segments import previous_of, propose
+from p2pbelka.table.session import Table
+
+
+@dataclass
+class Game:
+    """Every seat's table of the current segment, the bots, and what each transcript
+    file holds so far (all segments)."""
+
+    tables: list[Table]
+    bots: list[Bot]
+    files: list[list[Envelope]] = field(default_factory=list)
+    events: list[list[ev.Event]] = field(default_factory=list)
+
+    def file(self, seat: int) -> bytes:
+        return dump_transcript(self.files[seat])
+
+    def settle(self, seats: list[int], until: Callable[[list[Table]], bool] | None = None) -> None:
+        """Deliver among ``seats`` only until nothing moves (or ``until``); save what
+        their tables accepted."""
+        tables = [self.tables[s] for s in seats]
+        stop = (lambda _events: until(tables)) if until is not None else None
+        got = run_sync(tables, [self.bots[s] for s in seats], until=stop)
+        for seat, table, events in zip(seats, tables, got, strict=True):
+            self.events[seat] += events
+            self.files[seat] += table.take_accepted()
+
+
+def start(seed: int, *, game_name: str = "belka", players: int = 4) -> tuple[Game, LocalGame]:
+    local = LocalGame.seeded(seed, game=game_name, players=players)
+    tables = local.make_tables()
+    bots = [make_bot("random", seed * 10 + s) for s in range(players)]
+    return Game(tables, bots, [[] for _ in tables], [[] for _ in tables]), local
+
+
+def audited(table: Table) -> int:
+    return table.track.deal_number if table.started else 0
+
+
+def lose_seat(game: Game, lost: int, *, after_deals: int, plays: int = 5) -> None:
+    """Play until ``after_deals`` deals were audited and ``plays`` cards of the next are
+    down (or it ended), then lose ``lost`` for good; the others settle, stuck."""
+    everyone = list(range(len(game.tables)))
+
+    def far_enough(tables: list[Table]) -> bool:
+        t = tables[0]
+        if t.finished or audited(t) < after_deals:
+            return False
+        return audited(t) > after_deals or (t.deal_id > after_deals and _played(t) >= plays)
+
+    game.settle(everyone, far_enough)
+    game.settle([s for s in everyone if s != lost])
+
+
+def _played(table: Table) -> int:
+    try:
+        return len(table.round.played)
+    except AssertionError:
+        return 0
+
+
+def hand_over(
+    game: Game,
+    seat: int,
+    key_signer: Signer,
+    name: str,
+    *,
+    seed_sources: dict[int, Callable[[], bytes]] | None = None,
+    previous_table: Table | None = None,
+    segment: bytes | None = None,
+    forge: Callable[[m.TableMsg], m.TableMsg] | None = None,
+) -> tuple[bytes, m.TableMsg]:
+    """The continuation putting ``key_signer``'s key in ``seat``: the lowest other
+    seat proposes and hosts it, every other seat signs; every seat's table of the
+    next segment replaces ``game.tables`` (the new holder's built on the proposer's
+    cut).  ``forge`` may change the finished ``table`` before it is sealed."""
+    segment = segment or os.urandom(16)
+    others = [s for s in range(len(game.tables)) if s != seat]
+    host = others[0]
+    signers = {s: _signer(game.tables[s]) for s in others}
+    previous = previous_of(game.tables[host])
+    proposal = propose(previous, seat, key_signer.public_key, name, signers[host], segment)
+    agreed = dict(proposal.after.agreed) if proposal.after else {}
+    for s in others[1:]:
+        assert previous_of(game.tables[s]).view == previous.view, "the views differ at the cut"
+        agreed[s] = sign_agreement(signers[s], segment, proposal)
+    final = with_agreements(proposal, agreed)
+    if forge is not None:
+        final = forge(final)
+    sources = seed_sources or {}
+    new: list[Table] = []
+    for s in range(len(game.tables)):
+        # a seat goes on drawing from its own source (a resumed peer replays them in order)
+        source = sources.get(s) or (game.tables[s].seed_source if s != seat else new_seed)
+        prev = (
+            previous_of(previous_table or game.tables[host])
+            if s == seat
+            else previous_of(game.tables[s])
+        )
+        if s == host:
+            new.append(Table.host(signers[s], segment, final, seed_source=source, previous=prev))
+        else:
+            signer = key_signer if s == seat else signers[s]
+            new.append(Table(segment, signer=signer, seed_source=source, previous=prev))
+    game.tables = new
+    return segment, final
+
+
+def _signer(table: Table) -> Signer:
+    signer = table._signer  # the test drives every seat, so it holds every key
+    assert signer is not None
+    return signer
