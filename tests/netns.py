@@ -15,7 +15,7 @@ import secrets
 import shutil
 import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -24,10 +24,29 @@ import pytest
 class Lan:
     namespaces: list[str]
     addresses: list[str]
+    cables: list[str] = field(default_factory=list)  # each namespace's veth, bridge side
+    interfaces: list[str] = field(default_factory=list)  # the same veths, inside
+
+    def link(self, k: int, up: bool) -> None:
+        """Pull namespace ``k``'s cable out of the switch (or plug it back in): its own
+        interface stays configured, what it sends is lost, and its connections hang."""
+        _ip("link", "set", self.cables[k], "up" if up else "down")
+
+    def limit(self, k: int, rate: str) -> None:
+        """Namespace ``k``'s cable carries ``rate`` (like ``100kbit``) each way (tbf)."""
+        shape = ["root", "tbf", "rate", rate, "burst", "16kbit", "latency", "500ms"]
+        _tc(self.cables[k], shape)
+        _tc(self.interfaces[k], shape, self.namespaces[k])
 
 
 def _ip(*args: str) -> None:
     subprocess.run(["ip", *args], check=True, capture_output=True, timeout=10)
+
+
+def _tc(device: str, qdisc: list[str], netns: str | None = None) -> None:
+    inside = ["ip", "netns", "exec", netns] if netns else []
+    command = [*inside, "tc", "qdisc", "add", "dev", device, *qdisc]
+    subprocess.run(command, check=True, capture_output=True, timeout=10)
 
 
 @contextlib.contextmanager
@@ -51,6 +70,8 @@ def namespace_lan(n: int, subnet: str, *, ipv6_only: bool = False) -> Iterator[L
                 _ip("netns", "add", ns)
                 undo.callback(subprocess.run, ["ip", "netns", "del", ns], capture_output=True)
                 inner, outer = f"pbk{tag}v{k}", f"pbk{tag}b{k}"
+                lan.cables.append(outer)
+                lan.interfaces.append(inner)
                 _ip("link", "add", inner, "type", "veth", "peer", "name", outer)
                 _ip("link", "set", inner, "netns", ns)
                 _ip("link", "set", outer, "master", bridge, "up")

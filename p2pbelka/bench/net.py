@@ -4,18 +4,18 @@ Four peers play Belka; with ``--game belot`` two or three (``--players``) play
 Belot.  Each peer is a separate ``p2pbelka host``/``join`` process with its own
 identity and config dir, so the figures include everything a real game pays:
 process scheduling (the peers share the cores), the handshakes, the mesh, the
-signatures and the deck, the transcript and secrets files.  Per deal: the wall
-time from the lot (or the previous deal's audit) to this deal's audit, the
-bytes each peer sent (frames with their length prefix and tag), and the
-transcript's bytes; and the CPU time each peer process spent over the same span
-(``cpu_*``: user and system, as the process counts it).  Apart from the deals:
-each peer's startup (interpreter, imports, arguments, identity) and lobby
-(finding the table, handshakes, seats, the mesh, the lot), and
-``process_cpu_ms_per_peer``, everything a peer process spent from start to exit
-(lingering at the end included).  ``_x`` figures are multiples of the yardstick
-(one PyNaCl ed25519 noclamp multiplication, timed in the same run, at the start
-and again at the end: ``yardstick_end_us``); the load average at the start and
-end says what else shared the cores.
+signatures and the deck, the transcript and secrets files, and the syncs to
+the disk before each send.  Per deal: the wall time from the lot (or the
+previous deal's audit) to this deal's audit, the bytes each peer sent (frames
+with their length prefix and tag), and the transcript's bytes; and the CPU time
+each peer process spent over the same span (``cpu_*``: user and system, as the
+process counts it).  Apart from the deals: each peer's startup (interpreter,
+imports, arguments, identity) and lobby (finding the table, handshakes, seats,
+the mesh, the lot), and ``process_cpu_ms_per_peer``, everything a peer process
+spent from start to exit (lingering at the end included).  ``_x`` figures are
+multiples of the yardstick (one PyNaCl ed25519 noclamp multiplication, timed in
+the same run, at the start and again at the end: ``yardstick_end_us``); the
+load average at the start and end says what else shared the cores.
 """
 
 from __future__ import annotations
@@ -63,8 +63,12 @@ def _lobby_port(proc: subprocess.Popen[bytes], out: Path) -> int:
     raise RuntimeError("the host did not open its table")
 
 
-def one_game(root: Path, game: str = "belka", players: int = 4) -> list[dict[str, Any]]:
+def one_game(
+    root: Path, game: str = "belka", players: int = 4, sync: bool = True
+) -> list[dict[str, Any]]:
     common = ["--bot", "random", "--quiet", "--stats", "--listen", "127.0.0.1", "--linger", "2"]
+    if not sync:
+        common.append("--no-sync")
     table = ["--game", game, "--players", str(players)]
     procs = []
     spawned: list[float] = []  # when each process was started (the monotonic clock)
@@ -101,6 +105,9 @@ def one_game(root: Path, game: str = "belka", players: int = 4) -> list[dict[str
 
 
 def run(quick: bool = False, game: str = "belka", players: int | None = None) -> dict[str, object]:
+    """Games as peers play them by default (every envelope synced to the disk before
+    it is sent); the full run alternates them with games that do not sync, so the
+    difference of the medians is the cost of the syncs, measured in the same run."""
     from p2pbelka.bench.deal_crypto import yardstick_us
 
     seats = players or (4 if game == "belka" else 3)
@@ -109,14 +116,20 @@ def run(quick: bool = False, game: str = "belka", players: int | None = None) ->
     load_start = os.getloadavg()[0]
     games = 1 if quick else 3
     deal_ms: list[float] = []
+    unsynced_ms: list[float] = []
     bytes_per_deal: list[float] = []
     rss: list[int] = []
     peers: list[dict[str, Any]] = []
+    sync_ms: list[float] = []
+    syncs: list[float] = []
+    spent = 0.0  # the synced games' processes' CPU time
     deals = transcript_bytes = 0
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     for _ in range(games):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         with tempfile.TemporaryDirectory() as tmp:
             stats = one_game(Path(tmp), game, seats)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        spent += (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         host = stats[0]
         deals += host["deals"]
         deal_ms += host["deal_ms"]
@@ -124,8 +137,11 @@ def run(quick: bool = False, game: str = "belka", players: int | None = None) ->
         bytes_per_deal += [s["bytes_sent"] / s["deals"] for s in stats]
         rss += [s["maxrss_kib"] for s in stats]
         peers += stats
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    spent = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        sync_ms += [s["sync_ms"] / s["deals"] for s in stats]
+        syncs += [s["syncs"] / s["deals"] for s in stats]
+        if not quick:
+            with tempfile.TemporaryDirectory() as tmp:
+                unsynced_ms += one_game(Path(tmp), game, seats, sync=False)[0]["deal_ms"]
     figures: dict[str, object] = {
         "game": game,
         "peers": seats,
@@ -143,12 +159,20 @@ def run(quick: bool = False, game: str = "belka", players: int | None = None) ->
         "bytes_sent_per_peer_per_deal": round(statistics.fmean(bytes_per_deal)),
         "bytes_sent_per_peer_per_deal_max": round(max(bytes_per_deal)),
         "transcript_bytes_per_deal": round(transcript_bytes / deals),
+        # each seat's envelopes are on the disk before they are sent: the syncs it
+        # waited for (one per step that signed), and the time they took
+        "fsyncs_per_peer_per_deal": round(statistics.fmean(syncs), 1),
+        "fsync_wait_ms_per_peer_per_deal": round(statistics.fmean(sync_ms), 1),
         "peak_rss_kib_per_peer_max": max(rss),
         "peak_rss_kib_per_peer_mean": round(statistics.fmean(rss)),
         "yardstick_end_us": round(yardstick_us(count), 1),
         "load_average_start": round(load_start, 2),
         "load_average_end": round(os.getloadavg()[0], 2),
     }
+    if unsynced_ms:
+        unsynced = statistics.median(unsynced_ms)
+        figures["ms_per_deal_median_without_fsync"] = round(unsynced, 1)
+        figures["fsync_cost_ms_per_deal"] = round(statistics.median(deal_ms) - unsynced, 1)
     return figures
 
 

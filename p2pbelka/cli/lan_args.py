@@ -81,6 +81,19 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
         help="end the game when a seat is gone, instead of offering to seat a bot",
     )
     net.add_argument("--linger", type=float, default=5.0, help="stay S for late peers at the end")
+    net.add_argument(
+        "--decide-limit",
+        type=float,
+        default=900.0,
+        metavar="S",
+        help="end the game when a connected player has not moved for S",
+    )
+    net.add_argument(
+        "--no-sync",
+        action="store_true",
+        help="send without waiting for the disk (after a power cut this seat may have to"
+        " rely on the others for what it signed)",
+    )
 
 
 def net_options(args: argparse.Namespace) -> NetOptions:
@@ -96,6 +109,8 @@ def net_options(args: argparse.Namespace) -> NetOptions:
         give_up_after=args.give_up_after,
         linger=args.linger,
         seat_bots=not args.no_seat_bot,
+        decide_limit=args.decide_limit,
+        sync=not args.no_sync,
     )
     if args.ipv6:
         from p2pbelka.net.discovery import DEFAULT_GROUP6
@@ -268,6 +283,10 @@ def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> in
             "started_at": fe.started,
             "bytes_sent": result.bytes_sent,
             "frames_sent": result.frames_sent,
+            # waiting for the disk before sending (critical path), and syncing ahead (not)
+            "sync_ms": round(1000 * result.store.sync_seconds, 1),
+            "syncs": result.store.syncs_done,
+            "sync_ahead_ms": round(1000 * result.store.ahead_seconds, 1),
             "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
             "transcript": str(result.store.transcript_path),
         }

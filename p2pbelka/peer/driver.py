@@ -11,7 +11,7 @@ what the table accepted (``take_accepted``) before anything else is done.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import time
 from dataclasses import dataclass
 from typing import Protocol, cast, runtime_checkable
 
@@ -24,6 +24,12 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.errors import MoveRefused
 from p2pbelka.table.moves import Move
 from p2pbelka.table.session import Table
+
+MAX_RESEND_INTERVAL = 8.0
+"""Seconds between resend requests at most, while asking brings nothing back."""
+INLINE_SYNC_LIMIT = 0.01
+"""Seconds a sync of the signed journal may block the driver's task before later
+syncs go to a worker thread."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,12 +45,14 @@ class TranscriptSink(Protocol):
 
 
 class SignedJournal(Protocol):
-    """Where a peer keeps what it signed before sending it.  When ``syncs`` (it waits
-    for the disk), the driver runs ``keep`` in a worker thread."""
+    """Where a peer keeps what it signed before sending it: ``keep`` writes (at once),
+    ``sync`` waits for the disk (the driver runs it in a worker thread when ``syncs``)."""
 
     syncs: bool
 
     def keep(self, envelopes: list[Envelope]) -> None: ...
+
+    def sync(self) -> None: ...
 
 
 class Transport(Protocol):
@@ -52,8 +60,9 @@ class Transport(Protocol):
 
     async def broadcast(self, raw: bytes) -> None: ...
 
-    async def receive(self) -> bytes:
-        """The next envelope from any peer; raises trio.EndOfChannel when none can come."""
+    async def receive(self) -> bytes | Release:
+        """The next envelope from any peer (or ``Release``, from a transport that
+        fetched what a resumed table needed); trio.EndOfChannel when none can come."""
         ...
 
 
@@ -100,13 +109,6 @@ class Connected(Protocol):
 
 
 @runtime_checkable
-class Pushing(Protocol):
-    """A transport that can hand envelopes straight to the driver's inbox."""
-
-    def push_to(self, sink: Callable[[bytes], None]) -> None: ...
-
-
-@runtime_checkable
 class Flushing(Protocol):
     """A transport that can say when what was broadcast has left (or a moment passed)."""
 
@@ -143,6 +145,7 @@ class PeerDriver:
         pause_after: float = 10.0,
         give_up_after: float = 60.0,
         resend_after: float = 1.0,
+        decide_limit: float = 900.0,
         transcript: TranscriptSink | None = None,
         journal: SignedJournal | None = None,
     ) -> None:
@@ -154,6 +157,9 @@ class PeerDriver:
         self.resend_after = resend_after
         self._sinks = [s for s in (transcript, front_end.transcript) if s is not None]
         self._journal = journal
+        self._sync_inline = True
+        self.decide_limit = decide_limit
+        self._refused: set[int] = set()  # seats that sent refused envelopes since progress
         self._inbox_send, self._inbox = trio.open_memory_channel[Inbox](math.inf)
         # Asked once: isinstance on a runtime-checkable protocol walks its members
         # (tens of microseconds), and ``_let_out`` runs for every envelope we send.
@@ -170,10 +176,7 @@ class PeerDriver:
     async def run(self) -> None:
         """Play until the table is finished (over or aborted)."""
         async with trio.open_nursery() as nursery:
-            if isinstance(self.transport, Pushing):
-                self.transport.push_to(self._inbox_send.send_nowait)
-            else:
-                nursery.start_soon(self._pump_transport)
+            nursery.start_soon(self._pump_transport)
             nursery.start_soon(self.front_end.run, self)
             await self._flush()
             await self._main_loop()
@@ -194,6 +197,7 @@ class PeerDriver:
         # frame: a peer that sends junk or duplicates must not keep the table waiting.
         progress = self._progress()
         quiet_since = asked_at = trio.current_time()
+        ask_every = self.resend_after  # doubles while asking brings nothing
         paused = False
         tick = min(self.pause_after, self.resend_after, 1.0)
         next_check = quiet_since + tick
@@ -213,6 +217,8 @@ class PeerDriver:
             now = trio.current_time()
             if self._progress() != progress:
                 progress, quiet_since, asked_at = self._progress(), now, now
+                ask_every = self.resend_after
+                self._refused.clear()
                 if paused:
                     paused = False
                     await self.front_end.on_event(self, Resumed())
@@ -222,14 +228,17 @@ class PeerDriver:
             # Only other seats can be given up on; our own player may take its time.
             silent = now - quiet_since
             missing = tuple(s for s in self.table.missing() if s != self.table.me)
-            if not missing:
+            # A resumed seat waiting for its own envelopes to come back asks for them too.
+            own = self.table.held or self.table.short_of_own
+            if not missing and not own:
                 quiet_since = now
                 continue
-            if recovering and now - asked_at >= self.resend_after:
-                asked_at = now
+            if recovering and now - asked_at >= ask_every:
+                # Backing off: after an outage the answers to one request are enough.
+                asked_at, ask_every = now, min(ask_every * 2, MAX_RESEND_INTERVAL)
                 await cast(Recovering, self.transport).ask_resend(self.table.wants())
-            gone = [s for s in missing if not self._may_be_deciding(s)]
-            if gone and silent >= self.give_up_after:
+            gone = [s for s in missing if not self._may_be_deciding(s, silent)]
+            if silent >= self.give_up_after and (gone or not missing):
                 await self.give_up(gone, silent)
             elif not paused and silent >= self.pause_after:
                 paused = True
@@ -237,19 +246,44 @@ class PeerDriver:
             await self._flush()
 
     async def give_up(self, seats: list[int], silent: float) -> None:
-        """``seats`` stayed silent past the timeout: end the game disputed.  (Asked again
-        at every tick while the table waits: a subclass may offer to seat a bot in
-        their place instead, ``handover.py``, and end the game only if that fails.)"""
-        self.table.abandon(seats, f"went silent for {silent:.0f} s")
+        """The table cannot go on: ``seats`` stayed silent past the timeout (or, with
+        none named, this held seat never got its own chain back).  End the game,
+        naming why.  (Asked again at every tick while the table waits: a subclass may
+        offer to seat a bot in their place instead, ``handover.py``, and end the game
+        only if that fails.)"""
+        self._give_up(seats, silent)
 
-    def _may_be_deciding(self, seat: int) -> bool:
+    def _may_be_deciding(self, seat: int, silent: float) -> bool:
         """A person choosing a card (or a re-deal, or the eggs) may take minutes: a seat
-        that owes such a choice is never given up on while its connection is alive."""
-        if not self.table.awaiting_player():
+        that owes such a choice is not given up on while its connection is alive, it
+        sent nothing that was refused, and ``decide_limit`` has not passed."""
+        if not self.table.awaiting_player() or seat in self._refused:
+            return False
+        if silent >= self.decide_limit:
             return False
         if isinstance(self.transport, Connected):
             return seat in self.transport.connected()
         return True
+
+    def _give_up(self, gone: list[int], silent: float) -> None:
+        """End a game that cannot go on, naming why: every game ends."""
+        me = self.table.me
+        if not gone and me is not None:
+            # Held, or short of its own chain: the others never sent back what this
+            # seat signed before it stopped, and it will not risk signing twice.
+            reachable = (
+                self.transport.connected() if isinstance(self.transport, Connected) else set()
+            )
+            others = [s for s in range(self.table.n_seats) if s != me and s not in reachable]
+            self.table.abandon(
+                [me, *others],
+                f"could not get back from the others, in {silent:.0f} s, what this seat"
+                " signed before it stopped (it signs nothing rather than risk signing twice)",
+            )
+        elif any(s in self._refused for s in gone):
+            self.table.abandon(gone, f"sent only envelopes that were refused for {silent:.0f} s")
+        else:
+            self.table.abandon(gone, f"went silent for {silent:.0f} s")
 
     async def _apply(self, item: Inbox) -> None:
         if isinstance(item, bytes):
@@ -270,12 +304,12 @@ class PeerDriver:
                     sink.append(envelope)
             signed = self.table.take_signed()
             if signed and self._journal is not None:
-                # Durable before it leaves: a crash must never make us sign another
-                # envelope for the same place in our chain.
+                # Durable before it leaves, one sync for all this step signed: a crash,
+                # even a power cut, must never make us sign another envelope for the
+                # same place in our chain.
+                self._journal.keep(signed)
                 if self._journal.syncs:
-                    await trio.to_thread.run_sync(self._journal.keep, signed)
-                else:
-                    self._journal.keep(signed)
+                    await self._sync(self._journal)
             outgoing = self.table.take_outgoing()
             events = self.table.take_events()
             if not outgoing and not events:
@@ -288,7 +322,21 @@ class PeerDriver:
             if outgoing and self.table.deferred:
                 await self._let_out()
             for event in events:
+                if isinstance(event, ev.Rejected) and event.seat is not None:
+                    self._refused.add(event.seat)
                 await self.front_end.on_event(self, event)
+
+    async def _sync(self, journal: SignedJournal) -> None:
+        """Wait for the disk.  In this task while syncs are quick (a worker thread's
+        round trip cost more than the sync itself: a fifth of the LAN deal time);
+        in a worker thread from the first slow one on, so a slow disk never freezes
+        the screen or the links."""
+        if not self._sync_inline:
+            await trio.to_thread.run_sync(journal.sync)
+            return
+        started = time.perf_counter()
+        journal.sync()
+        self._sync_inline = time.perf_counter() - started < INLINE_SYNC_LIMIT
 
     async def _let_out(self) -> None:
         """Let the transport put the envelopes on the wire before the table works on."""

@@ -34,6 +34,7 @@ from p2pbelka.peer.driver import (
     BotFrontEnd,
     FrontEnd,
     PeerDriver,
+    Release,
     SignedJournal,
 )
 from p2pbelka.peer.mesh import Mesh
@@ -113,8 +114,12 @@ class Handover:
         bot_level: str | None = None,
         home_seat: int = 0,
         names: list[str] | None = None,
+        decide_limit: float = 900.0,
     ) -> None:
         self.identity = identity
+        self.decide_limit = decide_limit
+        self.released = trio.Event()
+        """Set when the mesh releases a resumed seat (``Mesh(hold=True)``)."""
         self.signer = Signer(identity.private_key)
         self.mesh = mesh
         self.front_end = front_end
@@ -186,6 +191,7 @@ class Handover:
             pause_after=pause,
             give_up_after=give_up,
             resend_after=resend,
+            decide_limit=self.decide_limit,
             transcript=Collect(self.writer, self.transcript),
             journal=self.journal,
             handover=self,
@@ -266,6 +272,11 @@ class Handover:
         for the segment it belongs to (a continuation may open it)."""
         while True:
             raw = await self.mesh.receive()
+            if isinstance(raw, Release):
+                # every other seat gave back what this resumed seat signed: whether the
+                # table speaks again is the reclaimer's call (the seat may be a bot's)
+                self.released.set()
+                continue
             game = envelope_game(raw)
             if game is None or (self.table is not None and game == self.segment):
                 for endpoint in self.endpoints:

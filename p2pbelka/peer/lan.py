@@ -423,7 +423,7 @@ async def host_game(
         await started.wait()
         announcing.cancel()
         announcing_dnssd.cancel()
-        store = GameStore.create(game_id, net.home)
+        store = GameStore.create(game_id, net.home, sync=net.sync)
         writer = store.transcript_writer()
         table = Table.host(
             signer_of(identity),
@@ -755,7 +755,7 @@ async def join_game(
                     (host if i == 0 else _rescoped(a, host), p)
                     for i, (a, p) in enumerate(start.peers)
                 ]
-                store = GameStore.create(game_id, net.home)
+                store = GameStore.create(game_id, net.home, sync=net.sync)
                 writer = store.transcript_writer()
                 table = Table(
                     game_id,

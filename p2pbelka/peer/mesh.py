@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import logging
 import math
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import trio
 
@@ -31,6 +33,7 @@ from p2pbelka.net.connection import SecureChannel, dial
 from p2pbelka.net.errors import NetError
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
+from p2pbelka.peer.driver import Release
 from p2pbelka.protocol.chat import is_chat
 from p2pbelka.protocol.codec import MAX_FRAME
 
@@ -39,6 +42,18 @@ log = logging.getLogger(__name__)
 MAX_MESH_FRAME = MAX_FRAME + 1024
 """Channel frame limit during play: one envelope (64 KiB) plus the AEAD tag, with room."""
 FRAME_OVERHEAD = 4 + 16  # length prefix + AEAD tag
+FLAPS = 3
+"""Links to one seat that may fail within ``FLAP_WINDOW`` seconds before the seat no
+longer counts as connected (a peer that keeps reconnecting and failing is not one
+deciding at its leisure: it can be given up on)."""
+FLAP_WINDOW = 60.0
+LINK_SILENCE = 10.0
+"""Seconds a link may stay silent while our resend request on it is unanswered: then
+it is taken for dead (its cable is out; TCP would wait minutes) and closed, and the
+higher seat dials again, so the game goes on as soon as the network is back."""
+MAX_ANSWER_BACKLOG = 1024
+"""Frames queued on a link beyond which a resend request gets no envelopes (only
+``resent``): the asker will ask again once the backlog has drained."""
 
 
 @dataclass
@@ -48,6 +63,14 @@ class _Link:
     outbox: trio.MemorySendChannel[bytes]
     resent: trio.Event = field(default_factory=trio.Event)
     queued: int = 0  # frames given to this link and not yet handed to the kernel
+    asked_at: float | None = None  # our resend request not answered yet, sent then
+    heard_at: float = field(default_factory=trio.current_time)  # the last frame in
+
+
+class Source(Protocol):
+    """The table's ``envelopes_from``: what to answer a resend request with."""
+
+    def __call__(self, seat: int, seq: int, *, newest: bool = False) -> list[bytes]: ...
 
 
 class Mesh:
@@ -65,10 +88,11 @@ class Mesh:
         keys: list[bytes],
         peers: list[tuple[str, int]],
         *,
-        source: Callable[[int, int], list[bytes]],
+        source: Source,
         wants: Callable[[], list[int]],
         redial_backoff: float = 1.0,
         dial_all: bool = False,
+        hold: bool = False,
     ) -> None:
         self.identity = identity
         self.game_id = game_id
@@ -82,9 +106,12 @@ class Mesh:
         # to one seat are harmless (duplicates are dropped by the table).
         self.dial_all = dial_all
         self._links: dict[int, list[_Link]] = {s: [] for s in range(len(keys)) if s != me}
-        self._inbox_send, self._inbox = trio.open_memory_channel[bytes](math.inf)
-        self._sink: Callable[[bytes], None] | None = None  # see ``push_to``
+        self._inbox_send, self._inbox = trio.open_memory_channel[bytes | Release](math.inf)
+        # A resumed table signs nothing until every other seat has answered a resend:
+        # any of them may hold the last envelopes it sent before it stopped.
+        self._hold = hold
         self._done: set[int] = set()
+        self._failed: dict[int, deque[float]] = {s: deque(maxlen=FLAPS) for s in self._links}
         self._finished = False
         self._changed = trio.Event()
         self.bytes_sent = 0
@@ -96,9 +123,7 @@ class Mesh:
         """Control payloads the lobby codec does not know go here (a seat changing
         hands, ``handover.py``), with the sender's seat: True if it took them."""
 
-    def follow(
-        self, source: Callable[[int, int], list[bytes]], wants: Callable[[], list[int]]
-    ) -> None:
+    def follow(self, source: Source, wants: Callable[[], list[int]]) -> None:
         """Answer resend requests from another table, and ask for what it lacks: the
         next segment of the game, once a seat changed hands."""
         self._source, self._wants = source, wants
@@ -116,19 +141,10 @@ class Mesh:
             for link in links:
                 self._queue(link, raw)
 
-    async def receive(self) -> bytes:
+    async def receive(self) -> bytes | Release:
+        """The next envelope from any peer, or (once, with ``hold``) ``Release``: every
+        other seat has answered, and what they sent is before it in this stream."""
         return await self._inbox.receive()
-
-    def push_to(self, sink: Callable[[bytes], None]) -> None:
-        """Hand every envelope to ``sink`` as it arrives instead of queueing it for
-        ``receive`` (the driver's own inbox: one task and one queue fewer on the way
-        of every envelope).  What was queued already goes first."""
-        while True:
-            try:
-                sink(self._inbox.receive_nowait())
-            except trio.WouldBlock:
-                break
-        self._sink = sink
 
     def send_to(self, seat: int, payload: bytes) -> None:
         """Queue ``payload`` for one seat's links only (a long answer meant for it)."""
@@ -145,10 +161,18 @@ class Mesh:
     async def ask_resend(self, wants: list[int]) -> None:
         """Ask every connected peer for what the table still lacks (the driver calls
         this when the table has waited a while: a relay may hold it)."""
-        request = lb.encode_control(lb.Resend(tuple(wants)))
         for links in self._links.values():
             for link in links:
-                self._queue(link, request)
+                self._ask(link, wants)
+
+    def _ask(self, link: _Link, wants: list[int]) -> None:
+        """One request at a time on a link: while one is unanswered, later ones are
+        merged into it (after an outage a pile of stale requests would each bring
+        the same envelopes back, and more)."""
+        if link.asked_at is not None:
+            return
+        link.asked_at = trio.current_time()
+        self._queue(link, lb.encode_control(lb.Resend(tuple(wants))))
 
     # -- state ---------------------------------------------------------------------
 
@@ -158,19 +182,16 @@ class Mesh:
         return self.keys.index(key)
 
     def connected(self) -> set[int]:
-        return {seat for seat, links in self._links.items() if links}
+        """Seats with a live link, but for those whose links keep failing."""
+        return {seat for seat, links in self._links.items() if links and not self._flapping(seat)}
+
+    def _flapping(self, seat: int) -> bool:
+        failed = self._failed[seat]
+        return len(failed) == FLAPS and trio.current_time() - failed[0] < FLAP_WINDOW
 
     def authorize(self, key: bytes) -> bool:
         """For the listener: only the other seated players may connect."""
         return self.seat_of(key) is not None
-
-    async def caught_up(self, timeout: float) -> set[int]:
-        """Wait until every seat has answered a resend request on some link (or the
-        timeout passes); the seats that answered."""
-        with trio.move_on_after(timeout):
-            while self._answered() != set(self._links):
-                await self._changed.wait()
-        return self._answered()
 
     def _answered(self) -> set[int]:
         return {s for s, links in self._links.items() if any(lk.resent.is_set() for lk in links)}
@@ -229,19 +250,34 @@ class Mesh:
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._send_loop, link, queue, nursery.cancel_scope)
+                nursery.start_soon(self._watch, link, nursery.cancel_scope)
                 wants = self._wants()
                 if wants:
-                    self._queue(link, lb.encode_control(lb.Resend(tuple(wants))))
+                    self._ask(link, wants)
                 if self._finished:
                     self._queue(link, lb.encode_control(lb.Done()))
                 await self._receive_loop(link)
                 nursery.cancel_scope.cancel()
         finally:
             self._links[seat].remove(link)
+            self._failed[seat].append(trio.current_time())
             self._notify()
             with trio.CancelScope(shield=True):
                 await channel.aclose()
             log.info("link to seat %d down: %s", seat, channel.close_reason)
+
+    async def _watch(self, link: _Link, scope: trio.CancelScope) -> None:
+        """Close the link once it is silent while a request on it waits for an answer."""
+        while True:
+            await trio.sleep(1.0)
+            now = trio.current_time()
+            asked = link.asked_at
+            if asked is not None and min(now - asked, now - link.heard_at) >= LINK_SILENCE:
+                log.warning(
+                    "seat %d: no answer for %.0f s, the link is dead", link.seat, now - asked
+                )
+                scope.cancel()
+                return
 
     async def _send_loop(
         self, link: _Link, queue: trio.MemoryReceiveChannel[bytes], scope: trio.CancelScope
@@ -266,14 +302,12 @@ class Mesh:
             log.warning("link to seat %d dropped: %s: %s", link.seat, type(exc).__name__, exc)
 
     def _take(self, link: _Link, payload: bytes) -> None:
+        link.heard_at = trio.current_time()
         if lb.is_envelope(payload):
             if len(payload) > MAX_FRAME:
                 self._drop(link, f"an envelope of {len(payload)} bytes")
                 return
-            if self._sink is not None:
-                self._sink(payload)
-            else:
-                self._inbox_send.send_nowait(payload)
+            self._inbox_send.send_nowait(payload)
             return
         if is_chat(payload):
             if self.on_chat is not None:
@@ -287,13 +321,23 @@ class Mesh:
             self._drop(link, str(exc))
             return
         if isinstance(msg, lb.Resend):
+            if link.queued > MAX_ANSWER_BACKLOG:
+                self._queue(link, lb.encode_control(lb.Resent()))
+                return
             for seat, seq in enumerate(msg.start):
-                for raw in self._source(seat, seq):
+                # The asker's own chain ends with the newest we hold, even when the
+                # answer is cut: a resumed seat must learn how long its chain is.
+                for raw in self._source(seat, seq, newest=seat == link.seat):
                     self._queue(link, raw)
             self._queue(link, lb.encode_control(lb.Resent()))
         elif isinstance(msg, lb.Resent):
+            link.asked_at = None
             link.resent.set()
             self._notify()
+            if self._hold and self._answered() == set(self._links):
+                self._hold = False
+                log.info("every seat has answered: this seat may sign again")
+                self._inbox_send.send_nowait(Release())
         elif isinstance(msg, lb.Done):
             self._done.add(link.seat)
             self._notify()

@@ -138,8 +138,9 @@ class Reclaimer:
         seat changed hands.  If not, let its table speak again; if so, watch the game
         and ask for the seat back."""
         hub = self.hub
-        answered = await hub.mesh.caught_up(timeout)
-        log.info("resumed: caught up from seats %s", sorted(answered))
+        with trio.move_on_after(timeout):
+            await hub.released.wait()
+        log.info("resumed: every seat answered: %s", hub.released.is_set())
         start = 0
         await hub.mesh.broadcast(encode_handover(ChainRequest(start)))
         with trio.move_on_after(timeout):  # a first record, or "you hold your seat"
@@ -149,7 +150,14 @@ class Reclaimer:
             await self._answered.wait()
         chain = self._chain
         if chain is None or not self._watch(chain):
-            await driver.release()
+            # Never before every other seat gave back what we signed (durability):
+            # the release follows their envelopes in the seat's own stream.
+            await hub.released.wait()
+            in_order = getattr(driver.transport, "release_in_order", None)
+            if in_order is not None:  # the segment's endpoint: after what it holds
+                in_order()
+            else:
+                await driver.release()
             return
         await self._ask_for_the_seat()
 

@@ -55,11 +55,16 @@ class NetOptions:
     seat_bots: bool = True  # offer to seat a bot for a seat gone past the window
     offer_timeout: float = 60.0  # how long an offer waits for the players' answers
     resend_after: float = 1.0
+    decide_limit: float = 900.0  # a player who has not moved for this long is given up on
     linger: float = 5.0
-    catch_up: float = 3.0  # a resumed peer waits this long for the others' resends
     home: str | os.PathLike[str] | None = None  # the config dir (P2PBELKA_HOME by default)
     fresh_seeds: Callable[[], bytes] | None = None  # reproducible tests only
+    sync: bool = True  # what the seat signs is on the disk (fsync) before it is sent
     game_id: bytes | None = None  # the host's game id, reproducible games only
+
+
+CATCH_UP = 3.0
+"""Seconds a resumed peer gives the others to say whether its seat changed hands."""
 
 
 # --- lobby events, for a front end -----------------------------------------------------
@@ -89,18 +94,11 @@ async def resume_game(
     play on.  ``OrderError`` if the saved transcript does not replay."""
     meta = store.load_meta()
     net = net or NetOptions()
+    store.syncs = store.syncs and net.sync
     if bytes.fromhex(meta.keys[meta.seat]) != identity.public_key:
         raise OrderError("this game was played with another identity")
-    envelopes = store.saved_transcript()
+    table = resumed_table(signer_of(identity), store, net.fresh_seeds)
     writer = store.transcript_writer()
-    # Segment by segment if a seat changed hands (each drew its secrets in turn).
-    table = resume_segments(
-        signer_of(identity), envelopes, seed_source=store.seed_source(net.fresh_seeds)
-    )
-    # What we signed and sent before the crash stands: the table reuses each one when
-    # its turn comes, never signs another for the same place.
-    for envelope in store.saved_signed():
-        table.receive_envelope(envelope)
     if net.listen_port == 0:
         net.listen_port = meta.listen_port
         net.listen_host = meta.listen_host
@@ -130,6 +128,22 @@ async def resume_game(
         )
         nursery.cancel_scope.cancel()
     return result
+
+
+def resumed_table(
+    signer: Signer, store: GameStore, fresh: Callable[[], bytes] | None = None
+) -> Table:
+    """A seat's table rebuilt from its files: the transcript replayed (a tail that
+    cannot be read is moved aside), then what the seat signed and kept handed back.
+    The table is held: the others must first send back what the files lost, the
+    seat's own last envelopes above all (the mesh releases it; see ``Mesh``)."""
+    # Segment by segment if a seat changed hands (each drew its secrets in turn).
+    table = resume_segments(signer, store.saved_transcript(), seed_source=store.seed_source(fresh))
+    # What we signed before the crash stands: the table reuses each one when its turn
+    # comes, never signs another for the same place.
+    for envelope in store.saved_signed():
+        table.receive_envelope(envelope)
+    return table
 
 
 # --- play ----------------------------------------------------------------------------
@@ -215,6 +229,7 @@ async def play_seat(
         source=table.envelopes_from,
         wants=table.wants,
         dial_all=dial_all,
+        hold=resumed,
     )
     holder.mesh = mesh
     chat = _open_chat(identity, meta, keys, mesh, store)
@@ -234,6 +249,7 @@ async def play_seat(
         bot_level=meta.bot,
         home_seat=meta.seat,
         names=meta.names,
+        decide_limit=net.decide_limit,
     )
     if resumed:  # the game so far (a new table's records reach it through the driver)
         segments.transcript += store.saved_transcript()
@@ -241,13 +257,15 @@ async def play_seat(
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(mesh.run)
+            nursery.start_soon(store.keep_ahead)
             if isinstance(front_end, Chatting):  # a bot's front end is left out
                 chat.attach(front_end)
                 nursery.start_soon(chat.deliver)
             if resumed:
-                # once caught up, the table speaks again, or (its seat is a bot's) the
-                # player watches and asks for the seat back
-                nursery.start_soon(segments.reclaim.catch_up, driver, net.catch_up)
+                # once the others gave back what this seat signed (the mesh's Release),
+                # the table speaks again, or (its seat is a bot's) the player watches
+                # and asks for the seat back
+                nursery.start_soon(segments.reclaim.catch_up, driver, CATCH_UP)
             table = await segments.play()
             skip = {f.seat for f in table.faults} | segments.lost_seats
             await mesh.linger(net.linger, skip)
@@ -256,7 +274,9 @@ async def play_seat(
         writer.close()
         store.close()
     if table.finished:
-        store.mark_finished()
+        # Why it ended, in the saved game too: a seat that could not sign has no
+        # dispute of its own in the transcript.
+        store.mark_finished("; ".join(str(f) for f in table.faults if f.fatal))
     return GameResult(
         meta.seat,
         game_id,

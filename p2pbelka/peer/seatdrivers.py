@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from p2pbelka.peer.driver import FrontEnd, Inbox, PeerDriver, Transport
+from p2pbelka.peer.driver import FrontEnd, Inbox, PeerDriver, Release, Transport
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table import events as ev
@@ -74,7 +74,7 @@ class Endpoint:
 
     def __init__(self, hub: Handover) -> None:
         self.hub = hub
-        self.send_channel, self.inbox = trio.open_memory_channel[bytes](math.inf)
+        self.send_channel, self.inbox = trio.open_memory_channel[bytes | Release](math.inf)
 
     async def broadcast(self, raw: bytes) -> None:
         await self.hub.mesh.broadcast(raw)
@@ -82,8 +82,12 @@ class Endpoint:
             if other is not self:
                 other.send_channel.send_nowait(raw)
 
-    async def receive(self) -> bytes:
+    async def receive(self) -> bytes | Release:
         return await self.inbox.receive()
+
+    def release_in_order(self) -> None:
+        """Let the resumed table speak, after every envelope already handed to it."""
+        self.send_channel.send_nowait(Release())
 
     async def ask_resend(self, wants: list[int]) -> None:
         await self.hub.mesh.ask_resend(wants)

@@ -2,11 +2,18 @@
 
 ``games/<game id hex>/`` holds ``game.json`` (who sits where and how to reach
 them), ``secrets`` (every 32-byte value the table drew from its seed source:
-the lot value, then one seed per deal, in order) and ``transcript.p2pb``.  The
-directory and the secrets are readable by the user only: the seeds of a deal
-in progress would show the seat's hand.  A value is on disk before any
-envelope that depends on it is sent, so a peer killed at any point can rebuild
-its table exactly.
+the lot value, then one seed per deal, in order, and one drawn ahead),
+``signed.p2pb`` (every envelope this seat signed, kept before it was sent) and
+``transcript.p2pb``.  The directory and the secrets are readable by the user
+only: the seeds of a deal in progress would show the seat's hand.
+
+Durability, like a database that syncs before it acknowledges: an envelope the
+seat signed, and every secret it depends on, is on the disk (fsync) before the
+envelope is sent, so even a power cut can never make the seat sign another
+envelope for the same place in its chain.  The cost is kept off the critical
+path where it can be: one sync for everything one step signed (``keep`` then
+``sync``), and the next secret drawn and synced ahead, while the current deal
+is played (``sync_ahead``), so handing it out waits for nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +27,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
+
+import trio
 
 from p2pbelka.net.identity import config_dir
 from p2pbelka.protocol.envelope import Envelope
@@ -49,28 +58,44 @@ class GameMeta:
     table_name: str = ""
     started: float = 0.0
     finished: bool = False
+    ended: str = ""  # why the game was aborted, if it was
 
 
 class GameStore:
-    def __init__(self, directory: Path, *, sync: bool = False) -> None:
+    def __init__(self, directory: Path, *, sync: bool = True) -> None:
         self.directory = directory
         self.syncs = sync
-        """Whether ``keep`` waits for the disk (fsync): the seat's signatures then
-        survive a power cut too, at a cost of about three times the LAN deal time
-        here; without it they survive the process being killed (the kernel holds
-        them before they are sent)."""
+        """Whether ``sync`` waits for the disk (fsync): on by default, so the seat's
+        signatures and secrets survive a power cut; off, they survive the process
+        being killed only (the kernel holds them before they are sent)."""
         self.meta_path = directory / "game.json"
         self.secrets_path = directory / "secrets"
         self.transcript_path = directory / "transcript.p2pb"
         self.signed_path = directory / "signed.p2pb"
         self._signed_file: BinaryIO | None = None
+        self._journal_dirty = False
+        self._directory_dirty = False
+        # Secrets: values in the file, handed to the table, known to be on the disk.
+        self._secrets_written = 0
+        self._secrets_handed = 0
+        self._secrets_synced = 0
+        self._ahead = trio.Event()
+        self.sync_seconds = 0.0
+        """Time ``sync`` waited for the disk, in all (the cost on the critical path)."""
+        self.syncs_done = 0
+        self.ahead_seconds = 0.0
+        """Time ``sync_ahead`` spent, in all (off the critical path)."""
 
     @classmethod
-    def create(cls, game_id: bytes, home: str | os.PathLike[str] | None = None) -> GameStore:
+    def create(
+        cls, game_id: bytes, home: str | os.PathLike[str] | None = None, *, sync: bool = True
+    ) -> GameStore:
         directory = games_dir(home) / game_id.hex()
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         os.chmod(directory, 0o700)
-        return cls(directory)
+        if sync:  # once a game: its directory's name on the disk too
+            cls._sync_path(directory.parent)
+        return cls(directory, sync=sync)
 
     @classmethod
     def find(cls, prefix: str = "", home: str | os.PathLike[str] | None = None) -> GameStore:
@@ -108,9 +133,11 @@ class GameStore:
         data["peers"] = [(str(h), int(p)) for h, p in data["peers"]]
         return GameMeta(**data)
 
-    def mark_finished(self) -> None:
+    def mark_finished(self, why: str = "") -> None:
+        """The game is over (or aborted, ``why``): ``resume`` no longer offers it."""
         meta = self.load_meta()
         meta.finished = True
+        meta.ended = why
         self.save_meta(meta)
 
     # -- secrets -----------------------------------------------------------------
@@ -124,31 +151,78 @@ class GameStore:
 
     def seed_source(self, fresh: Callable[[], bytes] | None = None) -> Callable[[], bytes]:
         """Replays the saved values in order, then draws fresh ones (from the OS, or
-        ``fresh`` for reproducible tests) and saves each before handing it out."""
-        saved = iter(self.saved_secrets())
+        ``fresh`` for reproducible tests).  One value is always drawn and written
+        ahead of the one handed out, so ``sync_ahead`` can put it on the disk while
+        the deal is played; a value the table uses was saved first (and synced by
+        ``sync`` at the latest, before any envelope that depends on it is sent)."""
         # A torn tail would shift every later value: set it aside before appending.
         if self.secrets_path.exists():
             data = self.secrets_path.read_bytes()
             if len(data) % SEED_SIZE:
                 move_aside(self.secrets_path, data, len(data) - len(data) % SEED_SIZE)
+        values = self.saved_secrets()
+        # What a killed process wrote may be in the kernel only: synced again, once.
+        self._secrets_written, self._secrets_handed, self._secrets_synced = len(values), 0, 0
         draw = fresh or (lambda: secrets.token_bytes(SEED_SIZE))
 
-        def source() -> bytes:
-            value = next(saved, None)
-            if value is not None:
-                return value
+        def write_ahead() -> None:
             value = draw()
-            # In the kernel before any envelope uses it, so a killed process loses
-            # nothing.  No fsync (it cost ~5 ms a deal on the critical path): surviving
-            # a power cut would need the transcript synced as well.
             fd = os.open(self.secrets_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
             try:
                 os.write(fd, value)
             finally:
                 os.close(fd)
+            if not self._secrets_written:
+                self._directory_dirty = True
+            values.append(value)
+            self._secrets_written += 1
+            self._ahead.set()
+
+        def source() -> bytes:
+            if self._secrets_handed == len(values):
+                write_ahead()
+            value = values[self._secrets_handed]
+            self._secrets_handed += 1
+            if self._secrets_handed == len(values):
+                write_ahead()
             return value
 
+        if not values:
+            write_ahead()
+        else:
+            self._ahead.set()
         return source
+
+    def sync_ahead(self) -> None:
+        """Put the secrets written so far on the disk (blocking: for a worker thread,
+        while the table goes on)."""
+        started = time.perf_counter()
+        written = self._secrets_written
+        if written > self._secrets_synced:
+            self._sync_path(self.secrets_path)
+            self._secrets_synced = max(self._secrets_synced, written)
+        if self._directory_dirty:
+            self._directory_dirty = False
+            self._sync_path(self.directory)
+        self.ahead_seconds += time.perf_counter() - started
+
+    async def keep_ahead(self) -> None:
+        """Run ``sync_ahead`` in a worker thread whenever a secret was drawn ahead,
+        until cancelled (beside the driver)."""
+        if not self.syncs:
+            return
+        while True:
+            await self._ahead.wait()
+            self._ahead = trio.Event()
+            await trio.to_thread.run_sync(self.sync_ahead)
+
+    @staticmethod
+    def _sync_path(path: Path) -> None:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
     # -- the transcript ------------------------------------------------------------
 
@@ -169,25 +243,33 @@ class GameStore:
     # -- what this seat signed -------------------------------------------------------
 
     def keep(self, envelopes: list[Envelope]) -> None:
-        """Append what this seat signed before the envelopes are sent (a
-        ``SignedJournal`` for the driver); with ``syncs``, sync it and the seeds drawn
-        so far to the disk too."""
+        """Append what this seat signed (a ``SignedJournal`` for the driver), before
+        the envelopes are sent; ``sync`` then waits for the disk."""
         if self._signed_file is None:
             fresh = not self.signed_path.exists() or self.signed_path.stat().st_size == 0
             self._signed_file = open(self.signed_path, "ab")
             if fresh:
                 self._signed_file.write(MAGIC)
+                self._directory_dirty = True
         self._signed_file.write(b"".join(encode_record(e) for e in envelopes))
         self._signed_file.flush()
+        self._journal_dirty = True
+
+    def sync(self) -> None:
+        """Wait until what ``keep`` wrote, and every secret handed out, is on the disk
+        (blocking: the driver runs it in a worker thread).  One sync covers all that
+        one step signed.  Nothing to do without ``syncs``."""
         if not self.syncs:
             return
-        os.fsync(self._signed_file.fileno())
-        if self.secrets_path.exists():
-            fd = os.open(self.secrets_path, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+        started = time.perf_counter()
+        if self._journal_dirty and self._signed_file is not None:
+            self._journal_dirty = False
+            _datasync(self._signed_file.fileno())
+        if self._secrets_handed > self._secrets_synced or self._directory_dirty:
+            # The value drawn ahead was not synced yet (a very short deal): now, then.
+            self.sync_ahead()
+        self.sync_seconds += time.perf_counter() - started
+        self.syncs_done += 1
 
     def saved_signed(self) -> list[Envelope]:
         """Every envelope this seat signed and kept (its own, in order)."""
@@ -204,6 +286,14 @@ class GameStore:
         if self._signed_file is not None:
             self._signed_file.close()
             self._signed_file = None
+
+
+def _datasync(fd: int) -> None:
+    """The data of an append-only file on the disk (its size included)."""
+    if hasattr(os, "fdatasync"):
+        os.fdatasync(fd)
+    else:  # macOS has no fdatasync
+        os.fsync(fd)
 
 
 def move_aside(path: Path, data: bytes, keep: int) -> Path:

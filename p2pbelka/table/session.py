@@ -38,7 +38,7 @@ from p2pbelka.table.dealdeck import DealDeck, DeckFault
 from p2pbelka.table.errors import MoveRefused, OrderError
 from p2pbelka.table.flow import LotDraw, Schedule
 from p2pbelka.table.games import SCHEDULES, track_class
-from p2pbelka.table.intake import Equivocation, Intake, IntakeError
+from p2pbelka.table.intake import MAX_AHEAD, Equivocation, Intake, IntakeError
 from p2pbelka.table.phase import Abort, GamePhases, Phase, Question, Step
 from p2pbelka.table.round import DealRound
 from p2pbelka.table.track import GameTrack
@@ -102,6 +102,9 @@ class Table:
         # the local seat's own chain
         self._my_seq = 0
         self._my_prev = ZERO_HASH
+        # 1 + the highest sequence number of ours seen anywhere (kept, handed back, or
+        # refused as too far ahead): after a crash, no place below it is signed anew.
+        self._own_known = 0
         self._sent: set[SentKey] = set()
         self._question: tuple[SentKey, Question] | None = None
         # the schedule
@@ -261,6 +264,14 @@ class Table:
         return self._hold
 
     @property
+    def short_of_own(self) -> bool:
+        """True when the local seat must send next an envelope it signed before (a
+        crash lost it) that has not come back yet: it signs nothing until it has."""
+        if self._me is None or self._intake is None or self.finished:
+            return False
+        return self._my_seq < self._own_known and self._own_pending() is None
+
+    @property
     def deferred(self) -> bool:
         """True when the table stopped so its driver can send what it signed."""
         return self._deferred
@@ -341,6 +352,9 @@ class Table:
         if isinstance(envelope.msg, m.EvidenceMsg | m.DisputeMsg):
             self._receive_ending(seat, envelope)
             return
+        if seat == self._me:
+            # Ours, so signed by us: a place in our chain we must never fill again.
+            self._own_known = max(self._own_known, envelope.seq + 1)
         self._compare_view_early(seat, envelope)
         try:
             self._chains().offer(seat, envelope)
@@ -349,7 +363,8 @@ class Table:
             self._prove_equivocation(seat, ours, envelope)
             return
         except IntakeError as exc:
-            self._events.append(ev.Rejected(str(exc), seat))
+            if seat != self._me:  # ours too far ahead: noted above, asked for again later
+                self._events.append(ev.Rejected(str(exc), seat))
             return
         self._drain()
 
@@ -449,7 +464,9 @@ class Table:
         """The driver gave up waiting: end the game *disputed*, naming ``seats`` (or,
         while a view is unsettled, its reporter and the seat it accuses).  The local
         seat signs the accusation (a ``dispute`` envelope) so its transcript says who
-        it named and why; nothing in it proves the accusation."""
+        it named and why; nothing in it proves the accusation.  A seat that may not
+        sign yet (resumed, and not caught up with its own chain) ends its game
+        unsigned: a dispute could fill a place it filled before the crash."""
         if self.finished:
             return
         suspicion = self._suspicion
@@ -463,7 +480,7 @@ class Table:
             last = self._last_envelope_of(seats[0]) if seats else None
             since = f" after its envelope {last.digest.hex()[:16]}" if last else ""
             what = f"{why}{since} while {self._phase.value} was due"
-        if self._signer is not None and self._me is not None:
+        if self._signer is not None and self._me is not None and self._may_sign():
             record = self._seal(self._deal_id, m.DisputeMsg(tuple(sorted(set(seats))), what))
             self._outgoing.append(record.raw)
             self._accepted(record)
@@ -485,19 +502,27 @@ class Table:
             out[accused] = min(out[accused], self._suspicion.seq)
         return out
 
-    def envelopes_from(self, seat: int, seq: int, limit: int = 256) -> list[bytes]:
+    def envelopes_from(
+        self, seat: int, seq: int, limit: int = MAX_AHEAD, *, newest: bool = False
+    ) -> list[bytes]:
         """``seat``'s envelopes from ``seq`` on that this table holds, accepted or
-        waiting, in chain order: the answer to a resend request (any peer may relay)."""
+        waiting, in chain order: the answer to a resend request (any peer may relay).
+        At most ``limit`` (what the asker's table takes at once); with ``newest``
+        (``seat`` is the asker's own) the newest follows when the answer is cut, so
+        a resumed seat learns how long its chain is and never signs again a place it
+        filled before it stopped."""
         if self._intake is None or self._setup is None or not 0 <= seat < self.n_seats:
             return []
         key = self._setup.seats[seat].key
         out = [e.raw for e in self._transcript if e.sender == key and e.seq >= seq]
         chain = self._intake.chains[seat]
         nxt = max(seq, chain.next_seq)
-        while nxt in chain.waiting and len(out) < limit:
+        while nxt in chain.waiting:
             out.append(chain.waiting[nxt].raw)
             nxt += 1
-        return out[:limit]
+        if len(out) <= limit:
+            return out
+        return out[:limit] + out[-1:] if newest else out[:limit]
 
     # -- what a seat says, and how a message is handled -----------------------------------------
 
@@ -708,9 +733,11 @@ class Table:
         """Sign, broadcast and queue for ourselves (it is processed in its turn, like any)."""
         if key in self._sent:
             return
+        pending = self._own_pending()
+        if pending is None and not self._may_sign():
+            return
         self._sent.add(key)
         self._question = None
-        pending = self._own_pending()
         if pending is not None:
             # Sent before a crash and handed back by a peer: that one stands.
             envelope = pending
@@ -723,6 +750,11 @@ class Table:
         self._chains().offer(self._me, envelope)
         if not self._draining:
             self._drain()
+
+    def _may_sign(self) -> bool:
+        """Whether the local seat may sign its next envelope: not while a resumed table
+        is held, nor while a place it signed before is not back (``short_of_own``)."""
+        return not self._hold and self._my_seq >= self._own_known
 
     def _own_pending(self) -> Envelope | None:
         """Our own next envelope, if a peer handed it back (only after a resume)."""
@@ -943,7 +975,7 @@ class Table:
         what = f"signed two different envelopes for its sequence number {first.seq}"
         proof = (first.digest.hex(), second.digest.hex())
         fault = ev.Fault(seat, what, proof, True, self._deal_id or None)
-        if self._signer is not None and self._me is not None:
+        if self._signer is not None and self._me is not None and self._may_sign():
             record = self._seal(self._deal_id, m.EvidenceMsg(first.raw, second.raw))
             self._outgoing.append(record.raw)
             self._accepted(record)
@@ -1025,6 +1057,8 @@ class Table:
         if pending is not None and step.decision:
             self._send_once(key, pending.msg)
             return
+        if pending is None and not self._may_sign():
+            return  # what we sent here before a crash must come back first
         try:
             own = self.compose()
         except Abort as abort:

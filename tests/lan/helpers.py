@@ -21,6 +21,9 @@ from types import TracebackType
 from typing import Any
 
 from p2pbelka.cli.main import main
+from p2pbelka.peer.driver import PeerDriver
+from p2pbelka.peer.mesh import Mesh
+from p2pbelka.peer.seatdrivers import Endpoint
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -150,3 +153,40 @@ def verify(path: Path) -> str:
 
 def bot_args(*extra: str) -> list[str]:
     return ["--bot", "random", "--quiet", "--stats", "--listen", "127.0.0.1", *extra]
+
+
+def start_table(peers: PeerSet, *extra: str) -> tuple[Peer, list[Peer]]:
+    """A host and three joiners (by address), bots in every seat."""
+    name = ("--name", "Kitchen table")
+    host = peers.spawn("host", "host", "--auto-approve", *name, "--no-announce", *bot_args(*extra))
+    port = host.wait_for(r"lobby port (\d+)", 20).group(1)
+    joiners = [
+        peers.spawn(f"joiner{n}", "join", "--connect", f"127.0.0.1:{port}", *bot_args(*extra))
+        for n in range(1, 4)
+    ]
+    return host, joiners
+
+
+def transcript_of(peer: Peer) -> Path:
+    files = list(peer.home.glob("games/*/transcript.p2pb"))
+    return files[0] if files else peer.home / "none"
+
+
+def wait_for_bytes(peer: Peer, size: int, timeout: float) -> None:
+    """Wait until ``peer``'s transcript holds ``size`` bytes (the game is under way)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        path = transcript_of(peer)
+        if path.exists() and path.stat().st_size >= size:
+            return
+        assert peer.proc.poll() is None, peer.dump()
+        time.sleep(0.02)
+    raise AssertionError(f"{peer.name}'s transcript did not grow:\n{peer.dump()}")
+
+
+def mesh_of(driver: PeerDriver) -> Mesh:
+    """The seat's mesh, under the endpoint that also feeds a bot seat run here."""
+    transport = driver.transport
+    mesh = transport.hub.mesh if isinstance(transport, Endpoint) else transport
+    assert isinstance(mesh, Mesh)
+    return mesh

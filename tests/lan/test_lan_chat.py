@@ -33,24 +33,15 @@ from p2pbelka.peer.lan import (
     host_game,
     join_game,
 )
-from p2pbelka.peer.mesh import Mesh
-from p2pbelka.peer.seatdrivers import Endpoint
 from p2pbelka.peer.text import TextFrontEnd
 from p2pbelka.protocol.chat import seal_chat
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import verify_bytes
+from tests.lan.helpers import mesh_of
 
 HELLO = "salem, table!"
 FLOOD_LINES = 300
 GARBAGE = 100
-
-
-def mesh_of(driver: PeerDriver) -> Mesh:
-    """The seat's mesh, under the endpoint that also feeds a bot seat run here."""
-    transport = driver.transport
-    mesh = transport.hub.mesh if isinstance(transport, Endpoint) else transport
-    assert isinstance(mesh, Mesh)
-    return mesh
 
 
 async def all_links_up(driver: PeerDriver) -> None:

@@ -275,7 +275,7 @@ def test_join_table_refuses_a_name_two_hosts_answer_to(tmp_path: Path) -> None:
         assert peers.wait([joiner], 120) == [3]
         assert "names tables of 2 different hosts" in joiner.log()
         assert joiner.text().count("another host uses a name like this") == 2
-        fingerprint = hosts[1].wait_for(r"you are \S+ \[([0-9a-f ]+)\]", 10).group(1)
+        fingerprint = hosts[1].wait_for(r"you are .+? \[([0-9a-f ]+)\]", 10).group(1)
         chooser = peers.spawn(
             "chooser", "join", "--table", fingerprint, "--wait", "3", *bot_args(*where)
         )

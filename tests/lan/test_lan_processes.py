@@ -3,46 +3,18 @@ resumed, a peer killed for good.  Bots play; every process has a deadline."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.lan.helpers import Peer, PeerSet, bot_args, verify
+from tests.lan.helpers import PeerSet, bot_args, start_table, verify, wait_for_bytes
 
 GAME_TIMEOUT = 90.0
 
 
-def _start_table(peers: PeerSet, *extra: str) -> tuple[Peer, list[Peer]]:
-    name = ("--name", "Kitchen table")
-    host = peers.spawn("host", "host", "--auto-approve", *name, "--no-announce", *bot_args(*extra))
-    port = host.wait_for(r"lobby port (\d+)", 20).group(1)
-    joiners = [
-        peers.spawn(f"joiner{n}", "join", "--connect", f"127.0.0.1:{port}", *bot_args(*extra))
-        for n in range(1, 4)
-    ]
-    return host, joiners
-
-
-def _transcript_of(peer: Peer) -> Path:
-    files = list(peer.home.glob("games/*/transcript.p2pb"))
-    return files[0] if files else peer.home / "none"
-
-
-def _wait_for_bytes(peer: Peer, size: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        path = _transcript_of(peer)
-        if path.exists() and path.stat().st_size >= size:
-            return
-        assert peer.proc.poll() is None, peer.dump()
-        time.sleep(0.02)
-    raise AssertionError(f"{peer.name}'s transcript did not grow:\n{peer.dump()}")
-
-
 def test_four_processes_play_a_whole_game(tmp_path: Path) -> None:
     with PeerSet(tmp_path) as peers:
-        host, joiners = _start_table(peers)
+        host, joiners = start_table(peers)
         everyone = [host, *joiners]
         codes = peers.wait(everyone, GAME_TIMEOUT)
         assert codes == [0, 0, 0, 0], "\n".join(p.dump() for p in everyone)
@@ -62,11 +34,11 @@ def test_four_processes_play_a_whole_game(tmp_path: Path) -> None:
 )
 def test_a_killed_peer_resumes_and_the_game_finishes(tmp_path: Path, victim_index: int) -> None:
     with PeerSet(tmp_path) as peers:
-        host, joiners = _start_table(peers)
+        host, joiners = start_table(peers)
         everyone = [host, *joiners]
         victim = everyone[victim_index]
         seat = victim.seat()
-        _wait_for_bytes(victim, 20_000, 60)  # in the first deal: a game can end after one
+        wait_for_bytes(victim, 20_000, 60)  # in the first deal: a game can end after one
         victim.kill()
         back = peers.spawn("resumed", "resume", *bot_args(), home=victim.home)
         everyone[victim_index] = back
@@ -82,10 +54,10 @@ def test_a_peer_that_never_returns_ends_the_game_cleanly(tmp_path: Path) -> None
     # With no bot offered for the lost seat (test_lan_seat_bot.py has the bot).
     timing = ("--pause-after", "1", "--give-up-after", "3", "--linger", "1", "--no-seat-bot")
     with PeerSet(tmp_path) as peers:
-        host, joiners = _start_table(peers, *timing)
+        host, joiners = start_table(peers, *timing)
         victim = joiners[0]
         seat = victim.seat()
-        _wait_for_bytes(victim, 20_000, 60)
+        wait_for_bytes(victim, 20_000, 60)
         victim.kill()
         rest = [host, joiners[1], joiners[2]]
         codes = peers.wait(rest, 30)

@@ -15,6 +15,7 @@ import pytest
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.player import choose, pump
+from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import OrderError, Table
@@ -160,3 +161,53 @@ def test_a_table_sends_before_processing_and_changes_nothing_else() -> None:
     data = {dump_transcript(t.transcript) for t in tables}
     assert len(data) == 1
     assert verify_bytes(data.pop()).ok
+
+
+def test_a_resumed_seat_waits_for_its_own_chain_and_never_signs_a_place_again() -> None:
+    """A seat that lost almost its whole transcript gets its own envelopes back only up
+    to place ``K`` (and the newest, as an answer to a resend ends): when place ``K``
+    is due, it waits for it rather than sign another; then it signs nothing at all,
+    every place it reaches was filled before."""
+    victim, cut = 1, 40
+    game = LocalGame.seeded(78)
+    assert game.seed_sources is not None
+    recorded = Recorded(game.seed_sources[victim])
+    game.seed_sources[victim] = recorded
+    tables = game.make_tables()
+    run_sync(tables, [make_bot("random", s) for s in range(4)])
+    assert all(t.over for t in tables)
+    whole = list(tables[0].transcript)
+    key = game.signers[victim].public_key
+    own = [e for e in whole if e.sender == key]
+    assert len(own) > cut + 64  # more than one answer carries
+    resumed = Table.resume(game.signers[victim], whole[:8], seed_source=recorded.replaying())
+    bot = make_bot("random", 5)
+
+    def answer(own_up_to: int) -> None:
+        """What the others send back to a resend: their own chains whole, ours only up
+        to ``own_up_to`` but ending with the newest (as a cut answer does)."""
+        for seat, seq in enumerate(resumed.wants()):
+            chain = [e for e in whole if e.sender == game.signers[seat].public_key]
+            sent = [e for e in chain if e.seq >= seq][:64]
+            if seat == victim:
+                sent = [e for e in sent if e.seq < own_up_to] + chain[-1:]
+            for envelope in sent:
+                resumed.receive(envelope.raw)
+
+    def settle(own_up_to: int) -> None:
+        for _ in range(200):
+            before = len(resumed.transcript)
+            answer(own_up_to)
+            pump(resumed, bot, [])
+            assert not resumed.take_signed(), "a place of its own chain was signed again"
+            if len(resumed.transcript) == before:
+                return
+
+    answer(cut)
+    resumed.release()
+    settle(cut)
+    assert resumed.short_of_own and resumed.wants()[victim] == cut
+    assert not resumed.finished
+    settle(len(own))
+    assert resumed.over
+    assert [e.raw for e in resumed.transcript] == [e.raw for e in whole]

@@ -7,9 +7,10 @@ import trio
 
 from p2pbelka.bots import make_bot
 from p2pbelka.bots.base import Bot
-from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, Waiting
+from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, Transport, Waiting
 from p2pbelka.peer.local import LocalGame, memory_transports
 from p2pbelka.peer.player import choose
+from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
 
 PAUSE_AFTER = 0.05
@@ -68,3 +69,60 @@ async def test_a_slow_player_is_waited_for_not_given_up_on() -> None:
     waits = [e for e in front_ends[0].events if isinstance(e, Waiting)]
     assert any(w.seats == (1,) and w.seconds >= PAUSE_AFTER for w in waits)
     assert any(isinstance(e, ev.DealAudited) for e in front_ends[0].events)
+
+
+class Journal:
+    """A signed journal that remembers what it was told, in order."""
+
+    syncs = True
+
+    def __init__(self, log: list[tuple[str, bytes]]) -> None:
+        self.log = log
+        self.kept: list[bytes] = []
+
+    def keep(self, envelopes: list[Envelope]) -> None:
+        self.kept += [e.raw for e in envelopes]
+
+    def sync(self) -> None:
+        self.log += [("synced", raw) for raw in self.kept]
+        self.kept = []
+
+
+class Watched:
+    """A transport that notes what is broadcast (for the order of sync and send)."""
+
+    def __init__(self, inner: Transport, log: list[tuple[str, bytes]]) -> None:
+        self.inner, self.log = inner, log
+
+    async def broadcast(self, raw: bytes) -> None:
+        self.log.append(("sent", raw))
+        await self.inner.broadcast(raw)
+
+    async def receive(self) -> bytes:
+        return await self.inner.receive()
+
+
+async def test_what_a_seat_signs_is_synced_before_it_is_sent() -> None:
+    game = LocalGame.seeded(62)
+    tables = game.make_tables()
+    transports = memory_transports(4)
+    front_ends = [BotFrontEnd(make_bot("random", s)) for s in range(4)]
+    log: list[tuple[str, bytes]] = []
+    with trio.fail_after(300):
+        async with trio.open_nursery() as nursery:
+            for seat in range(4):
+                watched = seat == 2
+                driver = PeerDriver(
+                    tables[seat],
+                    Watched(transports[seat], log) if watched else transports[seat],
+                    front_ends[seat],
+                    journal=Journal(log) if watched else None,
+                )
+                nursery.start_soon(driver.run)
+            while tables[0].deal_id < 2 and not tables[0].finished:
+                await trio.sleep(0.05)
+            nursery.cancel_scope.cancel()
+    sent = [raw for what, raw in log if what == "sent"]
+    assert len(sent) > 10
+    for raw in sent:
+        assert log.index(("synced", raw)) < log.index(("sent", raw))

@@ -38,3 +38,37 @@ def test_a_torn_secret_is_moved_aside_not_cut(tmp_path: Path) -> None:
     assert source() == bytes(SEED_SIZE)
     (aside,) = tmp_path.rglob("*.damaged-*")
     assert aside.read_bytes() == b"half"
+
+
+def test_a_secret_is_drawn_and_written_ahead_of_its_use(tmp_path: Path) -> None:
+    """The next value is in the file (and can be synced off the critical path) before
+    the table asks for it; after a crash the same values come back in the same order."""
+    drawn = iter(bytes([n]) * SEED_SIZE for n in range(1, 100))
+    store = GameStore.create(bytes(16), tmp_path)
+    source = store.seed_source(lambda: next(drawn))
+    assert store.saved_secrets() == [bytes([1]) * SEED_SIZE]  # ahead, not yet handed out
+    assert source() == bytes([1]) * SEED_SIZE
+    assert store.saved_secrets() == [bytes([n]) * SEED_SIZE for n in (1, 2)]
+    store.sync_ahead()
+    assert source() == bytes([2]) * SEED_SIZE
+    again = GameStore(store.directory).seed_source(lambda: next(drawn))
+    assert [again(), again(), again()] == [bytes([n]) * SEED_SIZE for n in (1, 2, 3)]
+
+
+def test_what_a_step_signed_is_synced_once_with_the_secrets_it_used(tmp_path: Path) -> None:
+    game = LocalGame.seeded(5)
+    envelopes = list(game.make_tables()[0].transcript)
+    store = GameStore.create(game.game_id, tmp_path)
+    source = store.seed_source()
+    value = source()
+    store.keep(envelopes)
+    store.sync()
+    assert store.syncs_done == 1
+    assert [e.raw for e in store.saved_signed()] == [e.raw for e in envelopes]
+    assert value in store.saved_secrets()
+    store.close()
+    unsynced = GameStore(store.directory, sync=False)
+    unsynced.keep(envelopes)
+    unsynced.sync()
+    assert unsynced.syncs_done == 0
+    unsynced.close()

@@ -18,7 +18,6 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
 from p2pbelka.peer.chat import SEND_BURST, Chat, ChatLine
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
-from p2pbelka.peer.mesh import Mesh
 from p2pbelka.protocol.chat import MAX_CHAT_TEXT
 from p2pbelka.table import events as ev
 from p2pbelka.ui import i18n
@@ -26,6 +25,7 @@ from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.lan import LanScreen, join_on_screen
 from p2pbelka.ui.view import TableView
+from tests.lan.helpers import mesh_of
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 HELLO = "salem, all!"
@@ -57,8 +57,8 @@ class HostWhoChats(BotFrontEnd):
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
         if isinstance(event, ev.GameStarted):
-            mesh = driver.transport
-            assert isinstance(mesh, Mesh) and self.chat is not None
+            mesh = mesh_of(driver)
+            assert self.chat is not None
             await until(lambda: mesh.connected() == {1, 2, 3})
             self.chat.say(HELLO)
         await super().on_event(driver, event)

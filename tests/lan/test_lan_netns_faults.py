@@ -1,0 +1,109 @@
+"""Faults inside the namespaced LAN: a cable pulled out and plugged back in, and a
+slow link (tbf).  Four peer processes in four namespaces on one bridge play a
+whole game with bots; it must finish, the same for everyone, and verify.  Needs
+root and iproute2 (skipped with the reason otherwise).
+
+A pulled cable leaves every connection of that peer hanging, as on a real LAN:
+TCP would wait minutes before it gave up.  The peers close a link that stays
+silent while a resend request on it is unanswered, redial, and merge their
+requests, so the outage costs little traffic (``scripts/outage.py`` measures
+a 60 s cut).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.lan.helpers import Peer, PeerSet, verify
+from tests.netns import Lan, namespace_lan
+
+pytestmark = pytest.mark.netns
+
+CUT = 12.0  # longer than a link may stay silent (mesh.LINK_SILENCE): links die, and return
+VICTIM = 2
+
+
+@pytest.fixture
+def lan() -> Iterator[Lan]:
+    with namespace_lan(4, "10.77.9") as built:
+        yield built
+
+
+def _table(lan: Lan, peers: PeerSet, *extra: str) -> list[Peer]:
+    common = ["--bot", "random", "--quiet", "--stats", "--give-up-after", "120", *extra]
+
+    def at(k: int) -> list[str]:
+        return ["--listen", lan.addresses[k], "--interface", lan.addresses[k]]
+
+    host = peers.spawn(
+        "host",
+        "host",
+        "--auto-approve",
+        "--no-announce",
+        *common,
+        *at(0),
+        netns=lan.namespaces[0],
+    )
+    port = host.wait_for(r"lobby port (\d+)", 30).group(1)
+    everyone = [host]
+    for k in range(1, 4):
+        joiner = peers.spawn(
+            f"joiner{k}",
+            "join",
+            "--connect",
+            f"{lan.addresses[0]}:{port}",
+            *common,
+            *at(k),
+            netns=lan.namespaces[k],
+        )
+        joiner.wait_for(r"seats: ", 30)  # one at a time: peer k sits in seat k
+        everyone.append(joiner)
+    return everyone
+
+
+def _wait_for_transcript(peer: Peer, size: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        files = list(peer.home.glob("games/*/transcript.p2pb"))
+        if files and files[0].stat().st_size >= size:
+            return
+        assert peer.proc.poll() is None, peer.dump()
+        time.sleep(0.05)
+    raise AssertionError(f"{peer.name}'s game did not start:\n{peer.dump()}")
+
+
+def _finished_alike(peers: PeerSet, everyone: list[Peer], timeout: float) -> None:
+    codes = peers.wait(everyone, timeout)
+    assert codes == [0, 0, 0, 0], "\n".join(p.dump() for p in everyone)
+    data = {p.transcript().read_bytes() for p in everyone}
+    assert len(data) == 1, "the four transcripts differ"
+    assert verify(everyone[0].transcript()).startswith("OK")
+
+
+def test_a_cable_pulled_out_for_a_while_costs_little(lan: Lan, tmp_path: Path) -> None:
+    with PeerSet(tmp_path) as peers:
+        everyone = _table(lan, peers)
+        _wait_for_transcript(everyone[VICTIM], 8_000, 60)
+        lan.link(VICTIM, up=False)
+        time.sleep(CUT)
+        lan.link(VICTIM, up=True)
+        _finished_alike(peers, everyone, 240)
+        stats = [p.stats() for p in everyone]
+        others = statistics.median(s["bytes_sent"] for n, s in enumerate(stats) if n != VICTIM)
+        # Requests merged while unanswered: the peer cut off sends about what the others do.
+        assert stats[VICTIM]["bytes_sent"] <= 2 * others, [s["bytes_sent"] for s in stats]
+        logs = "".join(p.log() for p in everyone)
+        assert "the link is dead" in logs
+
+
+@pytest.mark.parametrize("rate", ["400kbit", pytest.param("100kbit", marks=pytest.mark.slow)])
+def test_a_slow_link_is_slow_and_nothing_else(lan: Lan, tmp_path: Path, rate: str) -> None:
+    lan.limit(VICTIM, rate)
+    with PeerSet(tmp_path) as peers:
+        everyone = _table(lan, peers)
+        _finished_alike(peers, everyone, 900)

@@ -1,0 +1,113 @@
+"""Every game ends: a table that cannot make progress stops within a bounded time,
+with the reason on every seat's events and, where the seat may sign, in its
+transcript.  (A person deciding on a card is waited for; see test_driver.py.)"""
+
+from __future__ import annotations
+
+import secrets
+
+import trio
+
+from p2pbelka.bots import make_bot
+from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, Transport
+from p2pbelka.peer.local import LocalGame, memory_transports
+from p2pbelka.peer.sync import resign, run_sync
+from p2pbelka.protocol.envelope import Signer, open_envelope
+from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.table import events as ev
+from p2pbelka.table.session import Table
+from p2pbelka.table.verify import verify_bytes
+from tests.table.crash import Recorded
+
+GIVE_UP_AFTER = 2.0
+
+
+class ConflictingChain:
+    """Seat 3's transport: from its first card on it sends, again and again, envelopes
+    for its next place that do not follow its own chain, and never a valid one."""
+
+    def __init__(self, inner: Transport, signer: Signer) -> None:
+        self.inner, self.signer = inner, signer
+        self.forged = 0
+        self.started = trio.Event()
+        self.first: bytes | None = None
+
+    async def broadcast(self, raw: bytes) -> None:
+        if self.first is None and open_envelope(raw).type == "play":
+            self.first = raw
+            self.started.set()
+            return
+        if self.first is None:
+            await self.inner.broadcast(raw)
+
+    async def receive(self) -> bytes:
+        return await self.inner.receive()
+
+    async def keep_sending(self) -> None:
+        await self.started.wait()
+        assert self.first is not None
+        envelope = open_envelope(self.first)
+        while True:
+            self.forged += 1
+            await self.inner.broadcast(resign(self.signer, envelope, prev=secrets.token_bytes(32)))
+            await trio.sleep(0.1)
+
+
+async def test_a_peer_that_keeps_sending_a_conflicting_chain_is_given_up_on() -> None:
+    game = LocalGame.seeded(64)
+    tables = game.make_tables()
+    transports = memory_transports(4)
+    rogue = ConflictingChain(transports[3], game.signers[3])
+    front_ends = [BotFrontEnd(make_bot("random", s)) for s in range(4)]
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(rogue.keep_sending)
+            async with trio.open_nursery() as players:
+                for seat in range(4):
+                    driver = PeerDriver(
+                        tables[seat],
+                        rogue if seat == 3 else transports[seat],
+                        front_ends[seat],
+                        pause_after=0.5,
+                        give_up_after=GIVE_UP_AFTER,
+                    )
+                    players.start_soon(driver.run)
+            nursery.cancel_scope.cancel()
+    assert rogue.forged > 3
+    assert all(t.aborted for t in tables)
+    for seat in range(3):
+        (ended,) = [e for e in front_ends[seat].events if isinstance(e, ev.GameAborted)]
+        assert [f.seat for f in ended.faults] == [3]
+        assert "refused" in ended.faults[0].what
+        verdict = verify_bytes(dump_transcript(tables[seat].transcript)).verdict
+        assert verdict.startswith("DISPUTED") and "seat 3" in verdict, verdict
+    # The rogue's own table heard why it was given up on.
+    (ended,) = [e for e in front_ends[3].events if isinstance(e, ev.GameAborted)]
+    assert "refused" in str(ended.faults[0])
+
+
+async def test_a_resumed_seat_nobody_answers_ends_its_game_and_signs_nothing() -> None:
+    """Held until the others send back what it signed before it stopped: if none of
+    them ever answers, the seat gives up, names why, and signs nothing."""
+    victim = 2
+    game = LocalGame.seeded(65)
+    assert game.seed_sources is not None
+    recorded = Recorded(game.seed_sources[victim])
+    game.seed_sources[victim] = recorded
+    tables = game.make_tables()
+    run_sync(tables, [make_bot("random", s) for s in range(4)])
+    whole = list(tables[0].transcript)
+    key = game.signers[victim].public_key
+    # Stopped right after its first card: its transcript ends before that card.
+    cut = next(i for i, e in enumerate(whole) if e.sender == key and e.type == "play")
+    resumed = Table.resume(game.signers[victim], whole[:cut], seed_source=recorded.replaying())
+    (alone,) = memory_transports(1)
+    front_end = BotFrontEnd(make_bot("random", victim))
+    driver = PeerDriver(resumed, alone, front_end, pause_after=0.5, give_up_after=GIVE_UP_AFTER)
+    with trio.fail_after(60):
+        await driver.run()
+    assert resumed.aborted and not resumed.take_signed()
+    assert resumed.transcript[-1].raw == whole[cut - 1].raw
+    (ended,) = [e for e in front_end.events if isinstance(e, ev.GameAborted)]
+    assert victim in [f.seat for f in ended.faults]
+    assert "could not get back" in ended.faults[0].what
