@@ -122,6 +122,7 @@ async def test_a_peer_that_keeps_reconnecting_and_failing_is_given_up_on(tmp_pat
             give_up_after=3.0,
             resend_after=0.5,
             linger=1.0,
+            seat_bots=False,  # the ending itself is tested here, not a bot in the seat
         )
         with scopes[n]:
             if n == 0:
