@@ -7,9 +7,15 @@ process scheduling (the peers share the cores), the handshakes, the mesh, the
 signatures and the deck, the transcript and secrets files, and the syncs to
 the disk before each send.  Per deal: the wall time from the lot (or the
 previous deal's audit) to this deal's audit, the bytes each peer sent (frames
-with their length prefix and tag), and the transcript's bytes.  ``_x`` figures
-are multiples of the yardstick (one PyNaCl ed25519 noclamp multiplication,
-timed in the same run).
+with their length prefix and tag), and the transcript's bytes; and the CPU time
+each peer process spent over the same span (``cpu_*``: user and system, as the
+process counts it).  Apart from the deals: each peer's startup (interpreter,
+imports, arguments, identity) and lobby (finding the table, handshakes, seats,
+the mesh, the lot), and ``process_cpu_ms_per_peer``, everything a peer process
+spent from start to exit (lingering at the end included).  ``_x`` figures are
+multiples of the yardstick (one PyNaCl ed25519 noclamp multiplication, timed in
+the same run, at the start and again at the end: ``yardstick_end_us``); the
+load average at the start and end says what else shared the cores.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import signal
 import statistics
 import subprocess
@@ -64,11 +71,14 @@ def one_game(
         common.append("--no-sync")
     table = ["--game", game, "--players", str(players)]
     procs = []
+    spawned: list[float] = []  # when each process was started (the monotonic clock)
     try:
+        spawned.append(time.monotonic())
         host = _spawn(root, "host", ["host", "--auto-approve", "--no-announce", *table, *common])
         procs.append(host)
         port = _lobby_port(*host)
         for n in range(1, players):
+            spawned.append(time.monotonic())
             procs.append(
                 _spawn(root, f"join{n}", ["join", "--connect", f"127.0.0.1:{port}", *common])
             )
@@ -88,8 +98,9 @@ def one_game(
         stats.append(json.loads(lines[-1]))
     if not all(s["finished"] for s in stats):
         raise RuntimeError("a benchmark game did not finish")
-    for s in stats:
+    for s, at in zip(stats, spawned, strict=True):
         s["transcript_bytes"] = Path(s["transcript"]).stat().st_size
+        s["spawned_at"] = at
     return stats
 
 
@@ -102,23 +113,30 @@ def run(quick: bool = False, game: str = "belka", players: int | None = None) ->
     seats = players or (4 if game == "belka" else 3)
     count = 200 if quick else 2000
     unit_ms = yardstick_us(count) / 1000
+    load_start = os.getloadavg()[0]
     games = 1 if quick else 3
     deal_ms: list[float] = []
     unsynced_ms: list[float] = []
     bytes_per_deal: list[float] = []
     rss: list[int] = []
+    peers: list[dict[str, Any]] = []
     sync_ms: list[float] = []
     syncs: list[float] = []
+    spent = 0.0  # the synced games' processes' CPU time
     deals = transcript_bytes = 0
     for _ in range(games):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         with tempfile.TemporaryDirectory() as tmp:
             stats = one_game(Path(tmp), game, seats)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        spent += (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         host = stats[0]
         deals += host["deals"]
         deal_ms += host["deal_ms"]
         transcript_bytes += host["transcript_bytes"]
         bytes_per_deal += [s["bytes_sent"] / s["deals"] for s in stats]
         rss += [s["maxrss_kib"] for s in stats]
+        peers += stats
         sync_ms += [s["sync_ms"] / s["deals"] for s in stats]
         syncs += [s["syncs"] / s["deals"] for s in stats]
         if not quick:
@@ -134,6 +152,10 @@ def run(quick: bool = False, game: str = "belka", players: int | None = None) ->
         "ms_per_deal_median": round(statistics.median(deal_ms), 1),
         "ms_per_deal_max": round(max(deal_ms), 1),
         "ms_per_deal_median_x": round(statistics.median(deal_ms) / unit_ms),
+        "ms_per_deal_mean_x": round(statistics.fmean(deal_ms) / unit_ms),
+        **cpu_figures(peers, deal_ms, seats, unit_ms),
+        "process_cpu_ms_per_peer": round(1000 * spent / len(peers), 1),
+        **startup_figures(peers),
         "bytes_sent_per_peer_per_deal": round(statistics.fmean(bytes_per_deal)),
         "bytes_sent_per_peer_per_deal_max": round(max(bytes_per_deal)),
         "transcript_bytes_per_deal": round(transcript_bytes / deals),
@@ -144,9 +166,51 @@ def run(quick: bool = False, game: str = "belka", players: int | None = None) ->
         "peak_rss_kib_per_peer_max": max(rss),
         "peak_rss_kib_per_peer_mean": round(statistics.fmean(rss)),
         "yardstick_end_us": round(yardstick_us(count), 1),
+        "load_average_start": round(load_start, 2),
+        "load_average_end": round(os.getloadavg()[0], 2),
     }
     if unsynced_ms:
         unsynced = statistics.median(unsynced_ms)
         figures["ms_per_deal_median_without_fsync"] = round(unsynced, 1)
         figures["fsync_cost_ms_per_deal"] = round(statistics.median(deal_ms) - unsynced, 1)
     return figures
+
+
+def cpu_figures(
+    peers: list[dict[str, Any]], deal_ms: list[float], seats: int, unit_ms: float
+) -> dict[str, object]:
+    """CPU time each peer process spent per deal (user and system, as the process
+    counts it), beside the wall time: the peers share the machine's cores, so
+    ``cores_busy`` (all peers' CPU over wall time) says whether the deal waits for
+    CPU or for messages."""
+    per_peer = [ms for s in peers for ms in s.get("deal_cpu_ms", [])]
+    if not per_peer:  # peers of an older build: whole games only
+        per_peer = [s["game_cpu_ms"] / s["deals"] for s in peers if s["deals"]]
+    all_peers = statistics.fmean(per_peer) * seats
+    return {
+        "cpu_ms_per_deal_per_peer_median": round(statistics.median(per_peer), 1),
+        "cpu_ms_per_deal_per_peer_mean": round(statistics.fmean(per_peer), 1),
+        "cpu_x_per_deal_per_peer_median": round(statistics.median(per_peer) / unit_ms),
+        "cpu_ms_per_deal_all_peers": round(all_peers, 1),
+        "cpu_x_per_deal_all_peers": round(all_peers / unit_ms),
+        "cores_busy_during_deals": round(all_peers / statistics.fmean(deal_ms), 2),
+    }
+
+
+def startup_figures(peers: list[dict[str, Any]]) -> dict[str, object]:
+    """Before the first deal, per peer: starting the program (interpreter, imports,
+    arguments, identity) and the lobby (finding the table, handshakes, seats, the
+    mesh, the lot), in wall and CPU time.  Not part of any deal's figures."""
+    startup = [1000 * (s["ready_at"] - s["spawned_at"]) for s in peers if "ready_at" in s]
+    lobby = [1000 * (s["started_at"] - s["ready_at"]) for s in peers if s.get("started_at")]
+    if not startup or not lobby:
+        return {}
+    return {
+        "startup_ms_per_peer_mean": round(statistics.fmean(startup), 1),
+        "startup_cpu_ms_per_peer_mean": round(
+            statistics.fmean(s["startup_cpu_ms"] for s in peers), 1
+        ),
+        "lobby_ms_per_peer_mean": round(statistics.fmean(lobby), 1),
+        "lobby_ms_max": round(max(lobby), 1),
+        "lobby_cpu_ms_per_peer_mean": round(statistics.fmean(s["lobby_cpu_ms"] for s in peers), 1),
+    }

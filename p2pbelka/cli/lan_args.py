@@ -287,8 +287,15 @@ def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> in
             "aborted": result.aborted,
             "deals": fe.deals,
             "deal_ms": fe.deal_ms,
+            "deal_cpu_ms": fe.deal_cpu_ms,
             "game_cpu_ms": round(1000 * fe.cpu_s, 1),
             "game_ms": round(1000 * game_s, 1),
+            # Before the game: the program's start (interpreter, imports, arguments,
+            # identity), then the lobby (discovery, handshakes, seats, the lot).
+            "startup_cpu_ms": round(1000 * fe.ready_cpu_s, 1),
+            "lobby_cpu_ms": round(1000 * (fe.started_cpu_s - fe.ready_cpu_s), 1),
+            "ready_at": fe.ready_at,
+            "started_at": fe.started,
             "bytes_sent": result.bytes_sent,
             "frames_sent": result.frames_sent,
             # waiting for the disk before sending (critical path), and syncing ahead (not)

@@ -150,19 +150,29 @@ def _first_bad(deck: list[bytes], group: Group) -> BadDeck:
 
 
 def combine_shares(
-    position: int, shares: Mapping[int, object], n_seats: int, group: Group
+    position: int,
+    shares: Mapping[int, object],
+    n_seats: int,
+    group: Group,
+    *,
+    checked: bool = False,
 ) -> bytes:
     """The product of every seat's share for ``position``.  Raises :class:`BadShare`
-    naming the seat whose share is malformed; a missing seat is a caller error."""
+    naming the seat whose share is malformed; a missing seat is a caller error.
+    ``checked``: the caller validated every share already (as a table does when a
+    share arrives), so they are not validated again."""
     missing = [seat for seat in range(n_seats) if seat not in shares]
     if missing:
         raise ValueError(f"position {position}: no share yet from seats {missing}")
     total: bytes | None = None
     for seat in range(n_seats):
-        try:
-            share = group.validate_scalar(shares[seat])
-        except BadScalar as exc:
-            raise BadShare(seat, position, str(exc)) from None
+        share = shares[seat]
+        if not checked:
+            try:
+                share = group.validate_scalar(share)
+            except BadScalar as exc:
+                raise BadShare(seat, position, str(exc)) from None
+        assert isinstance(share, bytes)
         total = share if total is None else group.scalar_mul(total, share)
     assert total is not None
     return total
@@ -173,16 +183,18 @@ def open_position(
     position: int,
     locked_point: bytes,
     shares: Mapping[int, object],
+    *,
+    checked: bool = False,
 ) -> int:
     """The card index at ``position`` of the final locked deck, given every seat's
-    share for it (the opener's own included).
+    share for it (the opener's own included; ``checked``: all validated already).
 
     Raises :class:`BadShare` (a seat's share is malformed), :class:`BadDeck` (the
     locked point is not a group element: blame the last locker) or
     :class:`NotACard` (only the audit can tell whose pass or share was wrong).
     """
     group = ctx.group
-    scalar = combine_shares(position, shares, ctx.n_seats, group)
+    scalar = combine_shares(position, shares, ctx.n_seats, group, checked=checked)
     try:
         point = group.mult(scalar, locked_point)
     except BadPoint:
@@ -208,11 +220,30 @@ class LocalSeat:
         self.seed = new_seed() if seed is None else seed
         self.secrets = derive_secrets(ctx, seat, self.seed)
         self.commitment = commit_seed(ctx, seat, self.seed)
+        self._first: list[bytes] = []  # the shuffle of the initial deck, as far as made
 
     def initial_deck(self) -> list[bytes]:
         return initial_deck(self.ctx)
 
+    def prepare_first_shuffle(self, count: int = 8) -> bool:
+        """Compute ``count`` more points of this seat's shuffle of the initial deck,
+        ahead of time (the first shuffler's input is always that deck); True if it
+        made some, False once all are made.  ``shuffle`` of the initial deck then
+        returns them."""
+        secrets, todo = self.secrets, self.ctx.n_positions - len(self._first)
+        if todo <= 0:
+            return False
+        deck, mult = initial_deck(self.ctx), self.ctx.group.mult
+        done = len(self._first)
+        self._first += [
+            mult(secrets.shuffle_scalar, deck[src])
+            for src in secrets.permutation[done : done + min(count, todo)]
+        ]
+        return True
+
     def shuffle(self, deck: object) -> list[bytes]:
+        if len(self._first) == self.ctx.n_positions and deck == initial_deck(self.ctx):
+            return list(self._first)  # made ahead by ``prepare_first_shuffle``
         return shuffle_pass(self.ctx, self.secrets, deck)
 
     def lock(self, deck: object) -> list[bytes]:
@@ -221,8 +252,16 @@ class LocalSeat:
     def share(self, position: int) -> bytes:
         return self.secrets.shares[position]
 
-    def open(self, position: int, locked_point: bytes, others: Mapping[int, object]) -> int:
-        """Open a position with the other seats' shares and this seat's own."""
+    def open(
+        self,
+        position: int,
+        locked_point: bytes,
+        others: Mapping[int, object],
+        *,
+        checked: bool = False,
+    ) -> int:
+        """Open a position with the other seats' shares (``checked``: validated
+        already) and this seat's own."""
         shares = dict(others)
         shares[self.seat] = self.share(position)
-        return open_position(self.ctx, position, locked_point, shares)
+        return open_position(self.ctx, position, locked_point, shares, checked=checked)

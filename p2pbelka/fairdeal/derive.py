@@ -12,7 +12,7 @@ import hmac
 import os
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Final
+from typing import Final, Literal
 
 from .group import Group, frame
 from .versions import check_version, group_for, label
@@ -166,17 +166,49 @@ class SeatSecrets:
 
 
 def derive_secrets(ctx: DealContext, seat: int, seed: bytes) -> SeatSecrets:
+    """Every secret of the seat's deal.  The arithmetic mod the group order is done
+    on Python integers, converted to the group's scalar bytes once at the end: the
+    same values as the group's own scalar operations (``scalar_from_64``,
+    ``invert_all``, ``scalar_mul``), in a third of the time (every audit derives
+    the other seats' secrets)."""
     group = ctx.group
-    scalar = XofReader(_seat_input(LABEL_SHUFFLE_SCALAR, ctx, seat, seed), 64).nonzero_scalar(group)
+    order, endian, size = group.order, group.byteorder, group.scalar_bytes
+    reader = XofReader(_seat_input(LABEL_SHUFFLE_SCALAR, ctx, seat, seed), 64)
+    scalar = _nonzero_int(reader, order, endian)
     lock_reader = XofReader(_seat_input(LABEL_LOCK_SCALARS, ctx, seat, seed), 64 * ctx.n_positions)
-    locks = tuple(lock_reader.nonzero_scalar(group) for _ in range(ctx.n_positions))
-    inverse, *shares = group.invert_all([scalar, *locks])
+    locks = [_nonzero_int(lock_reader, order, endian) for _ in range(ctx.n_positions)]
+    inverse, *shares = _invert_all(group, [scalar, *locks])
     return SeatSecrets(
         seat=seat,
-        shuffle_scalar=scalar,
-        shuffle_inverse=inverse,
+        shuffle_scalar=scalar.to_bytes(size, endian),
+        shuffle_inverse=inverse.to_bytes(size, endian),
         permutation=derive_permutation(ctx, seat, seed),
-        lock_scalars=locks,
-        shares=tuple(shares),
-        lock_factors=tuple(group.scalar_mul(inverse, k) for k in locks),
+        lock_scalars=tuple(k.to_bytes(size, endian) for k in locks),
+        shares=tuple(k.to_bytes(size, endian) for k in shares),
+        lock_factors=tuple((inverse * k % order).to_bytes(size, endian) for k in locks),
     )
+
+
+def _nonzero_int(reader: XofReader, order: int, endian: Literal["little", "big"]) -> int:
+    """``XofReader.nonzero_scalar`` as an integer: 64 bytes reduced mod ``order``,
+    a zero skipped."""
+    while True:
+        value = int.from_bytes(reader.read(64), endian) % order
+        if value:
+            return value
+
+
+def _invert_all(group: Group, values: list[int]) -> list[int]:
+    """Inverses mod the group order with one inversion (Montgomery's trick)."""
+    order = group.order
+    prefix = [values[0]]
+    for value in values[1:]:
+        prefix.append(prefix[-1] * value % order)
+    group.ops.scalar_invert += 1
+    inverse = pow(prefix[-1], -1, order)
+    out = [0] * len(values)
+    for i in range(len(values) - 1, 0, -1):
+        out[i] = inverse * prefix[i - 1] % order
+        inverse = inverse * values[i] % order
+    out[0] = inverse
+    return out

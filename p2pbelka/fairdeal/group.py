@@ -66,6 +66,8 @@ class Group(Protocol):
     point_bytes: int
     scalar_bytes: int
     order: int
+    byteorder: Literal["little", "big"]
+    """How a scalar's bytes encode its integer (canonical: below ``order``)."""
     ops: OpCounts
 
     def hash_to_group(self, domain: bytes, message: bytes) -> bytes:
@@ -111,6 +113,7 @@ class Ed25519Group:
     point_bytes = 32
     scalar_bytes = 32
     order = GROUP_ORDER
+    byteorder: Literal["little", "big"] = "little"
 
     def __init__(self) -> None:
         self.ops = OpCounts()

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final, Literal, cast
 
 from coincurve import PublicKey
 from coincurve._libsecp256k1 import ffi, lib  # the cffi module under coincurve's own API
@@ -162,6 +162,16 @@ def hash_to_curve(msg: bytes, dst: bytes) -> bytes:
 
 _CTX: Final = GLOBAL_CONTEXT.ctx
 _COMPRESSED: Final = lib.SECP256K1_EC_COMPRESSED
+_PUBKEY_SIZE: Final = 64  # libsecp256k1's parsed point (secp256k1_pubkey)
+_PUBKEY_P: Final = ffi.typeof("secp256k1_pubkey *")
+_OUT_T: Final = ffi.typeof("unsigned char[33]")
+_SIZE_P: Final = ffi.typeof("size_t *")
+_CARD_POINTS_KEEP: Final = 256
+"""Hashed points kept parsed: the card points of a few games (32 a game)."""
+_PARSED_KEEP: Final = 64
+"""Computed points kept parsed: the last two passes of 32, all a replay chain needs
+(pass m's output is pass m+1's input), and few enough that a bench repeating one
+deal finds nothing of the previous run left."""
 
 
 class Secp256k1Group:
@@ -172,14 +182,33 @@ class Secp256k1Group:
     point_bytes = POINT_BYTES
     scalar_bytes = SCALAR_BYTES
     order = N
+    byteorder: Literal["little", "big"] = "big"
 
     def __init__(self) -> None:
         self.ops = OpCounts()
+        # Points this group computed, parsed: a replay's output is the next pass's
+        # input, and parsing a compressed point (a square root) is a seventh of a
+        # multiplication.  Only libsecp256k1's own results go in, under the bytes
+        # it serialised them to, so a hit is exactly what parsing would give.
+        self._parsed: dict[bytes, Any] = {}
+        self._card_points: dict[bytes, Any] = {}  # the same for hashed points
+
+    def forget(self) -> None:
+        """Drop the computed points kept parsed (for benches: what one process keeps,
+        another does not have, and the four seats of a bench share one process)."""
+        self._parsed.clear()
 
     def hash_to_group(self, domain: bytes, message: bytes) -> bytes:
-        """RFC 9380 hash_to_curve with ``domain`` as the DST."""
+        """RFC 9380 hash_to_curve with ``domain`` as the DST.  The point is kept parsed
+        too: card points are the first shuffle's input in every deal of a game."""
         self.ops.hash_to_group += 1
-        return self.validate_point(hash_to_curve(message, domain))
+        point = self.validate_point(hash_to_curve(message, domain))
+        key = ffi.new(_PUBKEY_P)
+        if lib.secp256k1_ec_pubkey_parse(_CTX, key, point, POINT_BYTES):
+            if len(self._card_points) >= _CARD_POINTS_KEEP:
+                self._card_points.clear()
+            self._card_points[point] = key
+        return point
 
     def _parse(self, point: object) -> PublicKey:
         if not isinstance(point, bytes) or len(point) != POINT_BYTES:
@@ -213,15 +242,25 @@ class Secp256k1Group:
             self._parse(point)  # raises the precise BadPoint
         if not isinstance(scalar, bytes) or len(scalar) != SCALAR_BYTES:
             raise BadScalar(f"a scalar is {SCALAR_BYTES} bytes, got {describe(scalar)}")
-        key = ffi.new("secp256k1_pubkey *")
-        if not lib.secp256k1_ec_pubkey_parse(_CTX, key, point, POINT_BYTES):
+        key = ffi.new(_PUBKEY_P)
+        parsed = self._parsed.get(cast(bytes, point))  # a bytes point, checked above
+        if parsed is None:
+            parsed = self._card_points.get(cast(bytes, point))
+        if parsed is not None:
+            ffi.memmove(key, parsed, _PUBKEY_SIZE)
+        elif not lib.secp256k1_ec_pubkey_parse(_CTX, key, point, POINT_BYTES):
             raise BadPoint("not a point on secp256k1")
         if not lib.secp256k1_ec_pubkey_tweak_mul(_CTX, key, scalar):
             raise BadScalar("scalar not in 1..n-1")
-        out = ffi.new("unsigned char[33]")
-        size = ffi.new("size_t *", POINT_BYTES)
-        lib.secp256k1_ec_pubkey_serialize(_CTX, out, size, key, _COMPRESSED)
-        return bytes(ffi.buffer(out, POINT_BYTES))
+        out = ffi.new(_OUT_T)
+        lib.secp256k1_ec_pubkey_serialize(
+            _CTX, out, ffi.new(_SIZE_P, POINT_BYTES), key, _COMPRESSED
+        )
+        result: bytes = ffi.buffer(out)[:]
+        if len(self._parsed) >= _PARSED_KEEP:
+            del self._parsed[next(iter(self._parsed))]  # the oldest first
+        self._parsed[result] = key
+        return result
 
     def add(self, p: object, q: object) -> bytes:
         self.ops.add += 1

@@ -161,6 +161,9 @@ class PeerDriver:
         self.decide_limit = decide_limit
         self._refused: set[int] = set()  # seats that sent refused envelopes since progress
         self._inbox_send, self._inbox = trio.open_memory_channel[Inbox](math.inf)
+        # Asked once: isinstance on a runtime-checkable protocol walks its members
+        # (tens of microseconds), and ``_let_out`` runs for every envelope we send.
+        self._flushing = isinstance(transport, Flushing)
 
     async def submit(self, move: Move) -> None:
         """Make the local player's ``move`` in the driver's task (from a screen or a bot)."""
@@ -201,6 +204,10 @@ class PeerDriver:
         recovering = isinstance(self.transport, Recovering)
         while not self.table.finished:
             item: Inbox | None = None
+            # Nothing to do yet: work the table will need later (the next deal's
+            # secrets), a short piece at a time, looking at the inbox in between.
+            while not self._inbox.statistics().current_buffer_used and self.table.prepare():
+                await trio.lowlevel.checkpoint()
             # Only the wait is cancellable: a flush cut short would lose envelopes.
             with trio.move_on_at(next_check):
                 item = await self._inbox.receive()
@@ -333,7 +340,7 @@ class PeerDriver:
 
     async def _let_out(self) -> None:
         """Let the transport put the envelopes on the wire before the table works on."""
-        if isinstance(self.transport, Flushing):
-            await self.transport.flushed()
+        if self._flushing:
+            await cast(Flushing, self.transport).flushed()
         else:
             await trio.lowlevel.checkpoint()

@@ -164,9 +164,15 @@ class TextFrontEnd:
         self.finished: float | None = None
         self.deals = 0
         self.deal_ms: list[float] = []  # wall time of each deal, lot or last deal to audit
+        self.deal_cpu_ms: list[float] = []  # this process's CPU time over the same spans
         self._mark: float | None = None
         self.cpu_s = 0.0  # this process's CPU time from the lot to the end of the game
-        self._cpu_mark = 0.0
+        self._cpu_mark = self._deal_cpu_mark = 0.0
+        # For benches: when the program was ready (imports, arguments and identity done:
+        # the front end is made last) and what it had spent; the lobby follows.
+        self.ready_at = clock()
+        self.ready_cpu_s = time.process_time()
+        self.started_cpu_s = 0.0  # CPU time when the game started (startup and lobby)
         self.events: list[ev.Event] = []
         self.chat: Chat | None = None
         self.chat_lines: list[ChatLine] = []
@@ -183,13 +189,14 @@ class TextFrontEnd:
         self.events.append(event)
         if isinstance(event, ev.GameStarted):
             self.started = self._mark = self.clock()
-            self._cpu_mark = time.process_time()
+            self.started_cpu_s = self._cpu_mark = self._deal_cpu_mark = time.process_time()
         elif isinstance(event, ev.DealAudited):
             self.deals += 1
-            now = self.clock()
+            now, cpu = self.clock(), time.process_time()
             if self._mark is not None:
                 self.deal_ms.append(round(1000 * (now - self._mark), 1))
-            self._mark = now
+                self.deal_cpu_ms.append(round(1000 * (cpu - self._deal_cpu_mark), 1))
+            self._mark, self._deal_cpu_mark = now, cpu
         elif isinstance(event, ev.GameOver | ev.GameAborted):
             self.finished = self.clock()
             self.cpu_s = time.process_time() - self._cpu_mark

@@ -22,6 +22,10 @@ MAX_SEATS = 4
 MAX_NAME = 64
 MAX_WHY = 200
 MAX_EVIDENCE = 32_000
+FLOW = 2
+"""The schedule revision a new table names (``TableMsg.flow``)."""
+FLOWS = (1, 2)
+"""The schedule revisions this implementation plays and verifies."""
 """Each envelope an ``evidence`` message carries (two fit in one envelope's limit)."""
 
 
@@ -199,6 +203,11 @@ class TableMsg(Message):
     leaving the key out, so each table has exactly one encoding."""
     after: After | None = None
     """Only in a continuation segment; left out otherwise."""
+    flow: int = FLOW
+    """The schedule's revision (protocol/SPEC.md section 4): 2 (new tables) carries
+    each seat's commitment for the next deal on its ``deal_end``, so later deals
+    have no commit phase; 1 (tables from before, written by leaving the key out)
+    has a commit phase in every deal."""
 
     def to_wire(self, *, agreed: bool = True) -> dict[str, Any]:
         """The body; ``agreed=False`` leaves the signatures out of ``after``: what each
@@ -211,6 +220,8 @@ class TableMsg(Message):
         }
         if self.fairdeal != 1:
             wire["fairdeal"] = self.fairdeal
+        if self.flow != 1:
+            wire["flow"] = self.flow
         if self.after is not None:
             wire["after"] = self.after.to_wire(agreed=agreed)
         return dict(sorted(wire.items()))
@@ -305,10 +316,15 @@ class RevealMsg(Message):
 
 @dataclass(frozen=True, slots=True)
 class DealEndMsg(Message):
-    """The sender accepts the deal as audited.  What it saw of every chain is in the
-    envelope's view, which every receiver compares with its own."""
+    """The sender holds every envelope of the deal (its view says which); at a table
+    of flow 2, ``c`` is its commitment to its seed for the next deal id (absent at
+    flow 1, where a commit phase opens every deal)."""
 
     TYPE: ClassVar[str] = "deal_end"
+    c: bytes | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {} if self.c is None else {"c": self.c}
 
 
 @dataclass(frozen=True, slots=True)
@@ -430,6 +446,11 @@ def _parse_table(body: dict[str, Any]) -> TableMsg:
         fairdeal = _uint(body["fairdeal"], "fairdeal", 256)
         if fairdeal < 2:
             raise ProtocolError("version 1 is written by leaving the key out", "fairdeal")
+    flow = 1
+    if "flow" in body:
+        flow = _uint(body["flow"], "flow", 256)
+        if flow < 2:
+            raise ProtocolError("flow 1 is written by leaving the key out", "flow")
     after = _parse_after(body["after"], len(seats)) if "after" in body else None
     return TableMsg(
         game=_text(body["game"], "game", 16),
@@ -437,6 +458,7 @@ def _parse_table(body: dict[str, Any]) -> TableMsg:
         options=dict(options),
         seats=tuple(seats),
         fairdeal=fairdeal,
+        flow=flow,
         after=after,
     )
 
@@ -528,7 +550,10 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
         lambda b: PlayMsg(_uint(b["pos"], "pos", MAX_POSITIONS), _bin(b["key"], "key", 32)),
     ),
     "reveal": (frozenset({"seed"}), lambda b: RevealMsg(_bin(b["seed"], "seed", 32))),
-    "deal_end": (frozenset(), lambda b: DealEndMsg()),
+    "deal_end": (
+        frozenset(),
+        lambda b: DealEndMsg(_bin(b["c"], "c", 32) if "c" in b else None),
+    ),
     "evidence": (
         frozenset({"first", "second"}),
         lambda b: EvidenceMsg(
@@ -544,9 +569,13 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
     "unopened": (frozenset(), lambda b: UnopenedMsg()),
 }
 
-_OPTIONAL: dict[str, frozenset[str]] = {"table": frozenset({"fairdeal", "after"})}
-"""Keys a body may leave out (the table's fair-deal version: absent means 1; ``after``:
-absent in the first segment of a game)."""
+_OPTIONAL: dict[str, frozenset[str]] = {
+    "table": frozenset({"fairdeal", "flow", "after"}),
+    "deal_end": frozenset({"c"}),
+}
+"""Keys a body may leave out (the table's fair-deal version and flow: absent means 1;
+``after``: absent in the first segment of a game; a deal end's commitment: absent
+at flow 1)."""
 
 MESSAGE_TYPES = frozenset(_PARSERS)
 

@@ -40,6 +40,10 @@ class Previous:
     deal_id: int
     """The table's deal id at the cut: the deal voided, if one was in progress."""
     finished: bool
+    pending_seed: bytes | None = None
+    """The seed this seat drew ahead for a deal that had not begun at the cut (see
+    ``Table.prepare`` and flow 2's ``deal_end``): the continuation's first deal uses
+    it, so the seat's seeds are drawn in the same order live and when replayed."""
 
     @property
     def voided(self) -> int | None:
@@ -98,14 +102,15 @@ def check_change(
     if previous.state.finished:
         return f"the game was won in segment {name}: there is nothing to continue"
     before = previous.setup
-    same_rules = (table.game, table.preset, table.options, table.fairdeal) == (
+    same_rules = (table.game, table.preset, table.options, table.fairdeal, table.flow) == (
         before.game,
         before.preset,
         before.options,
         before.fairdeal,
+        before.flow,
     )
     if not same_rules:
-        return "a continuation must keep the game, preset, options and fair-deal version"
+        return "a continuation must keep the game, preset, options, fair-deal version and flow"
     if len(table.seats) != len(before.seats):
         return f"{len(table.seats)} seats, but segment {name} had {len(before.seats)}"
     seat = after.seat

@@ -46,6 +46,7 @@ class DealDeck:
         self.locks: list[list[bytes]] = []
         self.shares: dict[int, dict[int, bytes]] = {pos: {} for pos in range(ctx.n_positions)}
         self.opened: dict[int, int] = {}  # pos -> card index, opened to all
+        self.mine: dict[int, int] = {}  # pos -> card index: this seat's hand, as it read it
         self.computed: dict[tuple[Step, int], list[bytes]] = {}  # our own passes
 
     # -- passes ---------------------------------------------------------------------
@@ -112,7 +113,8 @@ class DealDeck:
     def open_to_all(self, pos: int) -> int:
         """Open a position every seat published its share for; ``FairDealError`` if it
         does not open to a card (only the audit can blame that)."""
-        card = open_position(self.ctx, pos, self.current()[pos], self.shares[pos])
+        # Every share here was validated when it arrived (``_add_share``).
+        card = open_position(self.ctx, pos, self.current()[pos], self.shares[pos], checked=True)
         self.opened[pos] = card
         return card
 
@@ -148,11 +150,12 @@ class DealDeck:
                 continue
             others = {s: k for s, k in self.shares[pos].items() if s != me}
             try:
-                hand[pos] = self.local.open(pos, self.current()[pos], others)
+                hand[pos] = self.local.open(pos, self.current()[pos], others, checked=True)
             except (FairDealError, ValueError):
                 return None
         if len(set(hand.values())) != len(hand):
             return None
+        self.mine.update(hand)
         return hand
 
     def open(self, seat: int, opening: Opening) -> int:
@@ -162,9 +165,21 @@ class DealDeck:
         if not 0 <= opening.pos < len(self.owners) or self.owners[opening.pos] != seat:
             raise DeckFault(seat, f"position {opening.pos} was not dealt to this seat")
         self._add_share(seat, opening)
-        card = open_position(
-            self.ctx, opening.pos, self.current()[opening.pos], self.shares[opening.pos]
-        )
+        known = self.mine.get(opening.pos)
+        local = self.local
+        if known is not None and local is not None and opening.key == local.share(opening.pos):
+            # Our own card, opened with our own share and the others' we read it with
+            # (``_add_share`` refuses any other share for them): the same product,
+            # the same card, without the multiplication.
+            card = known
+        else:
+            card = open_position(
+                self.ctx,
+                opening.pos,
+                self.current()[opening.pos],
+                self.shares[opening.pos],
+                checked=True,
+            )
         self.opened[opening.pos] = card
         return card
 

@@ -228,7 +228,11 @@ def on_reveal(table: Table, seat: int, msg: m.RevealMsg) -> None:
         raise Abort(table.fault(seat, "revealed a seed that does not match its commitment"))
 
 
-def finish_reveal(table: Table) -> Phase:
+def run_audit(table: Table) -> None:
+    """The end-of-deal audit: the deal end's prelude, so each seat's ``deal_end``
+    (which says nothing the audit could change) is on its way while the seat audits,
+    and no ``deal_end`` is processed before the audit passed: a failed audit ends
+    the game with the last ``reveal`` as the last record, as before."""
     report = table.phases.audit(table.round, table.track)
     for fault in report.faults:
         table.emit(ev.FaultFound(fault))
@@ -237,17 +241,31 @@ def finish_reveal(table: Table) -> Phase:
         raise Abort(*fatal)
     assert report.summary is not None
     table.emit(ev.DealAudited(table.deal_id, report.summary, table.track.standing()))
-    return Phase.DEAL_END
 
 
 def own_deal_end(table: Table) -> m.Message:
-    return m.DealEndMsg()
+    """At flow 2, with the commitment to this seat's seed for the next deal id: the
+    commit phase of the next deal is then not needed (if the game ends, or the next
+    deal comes after an eggs choice, the commitment waits or is never used)."""
+    return m.DealEndMsg(table.upcoming_commitment() if table.carries_commitments else None)
 
 
 def on_deal_end(table: Table, seat: int, msg: m.DealEndMsg) -> None:
-    """Nothing to do: the envelope's view, checked before this, says the sender saw
-    every chain of the deal (its reveal included) as we did."""
-    return None
+    """The envelope's view, checked before this, says the sender saw every chain of
+    the deal (its reveal included) as we did.  At flow 2 it commits the sender for
+    the next deal; at flow 1 a commitment is not the schedule's."""
+    if table.carries_commitments != (msg.c is not None):
+        what = "carries no commitment" if msg.c is None else "carries a commitment"
+        raise Abort(table.fault(seat, f"its deal_end {what} (flow {table.flow})"))
+    if msg.c is not None:
+        table.carry_commitment(seat, msg.c)
+
+
+def uncommitted(table: Table) -> list[int]:
+    """Who sends ``commit``: every seat, but at flow 2 after the first deal nobody
+    (their ``deal_end``s carried the commitments; the phase is skipped)."""
+    known = table.round.deck.commitments
+    return [s for s in all_seats(table) if s not in known]
 
 
 # -- the transition table --------------------------------------------------------------------
@@ -274,7 +292,7 @@ COMMON_STEPS: Mapping[Phase, Step] = {
         finish_lot,
         before_deals=True,
     ),
-    Phase.COMMIT: Step({m.CommitMsg: on_commit}, all_seats, own_commit, lambda t: Phase.SHUFFLE),
+    Phase.COMMIT: Step({m.CommitMsg: on_commit}, uncommitted, own_commit, lambda t: Phase.SHUFFLE),
     Phase.SHUFFLE: Step(
         {m.ShuffleMsg: on_pass}, pass_order, own_pass, lambda t: Phase.LOCK, parallel=False
     ),
@@ -292,9 +310,13 @@ COMMON_STEPS: Mapping[Phase, Step] = {
         turn_based=True,
         decision=True,
     ),
-    Phase.REVEAL: Step({m.RevealMsg: on_reveal}, all_seats, own_reveal, finish_reveal),
+    Phase.REVEAL: Step({m.RevealMsg: on_reveal}, all_seats, own_reveal, lambda t: Phase.DEAL_END),
     Phase.DEAL_END: Step(
-        {m.DealEndMsg: on_deal_end}, all_seats, own_deal_end, lambda t: t.phases.after_deal_end(t)
+        {m.DealEndMsg: on_deal_end},
+        all_seats,
+        own_deal_end,
+        lambda t: t.phases.after_deal_end(t),
+        prelude=run_audit,
     ),
     # ... the game's own phases after a deal (Belka's eggs choice), then the next deal
     # (next_deal_or_over) ...

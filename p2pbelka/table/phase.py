@@ -61,6 +61,7 @@ Order = Callable[["Table"], list[int]]
 Own = Callable[["Table"], m.Message | Question | None]
 Then = Callable[["Table"], Phase]
 Slot = Callable[["Table"], int]
+Prelude = Callable[["Table"], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,11 @@ class Step:
     """For a turn-based phase where one seat may send several messages in a row
     (Belot's bids, declarations and cards): which of them is due, so none is signed
     twice.  None: the phase's own rule (the speaker's place, or the cards played)."""
+    prelude: Prelude | None = None
+    """Work the table does once in this phase, after the local seat's own message
+    of the phase has left and before any envelope of the phase is processed (it may
+    raise ``Abort``).  The end-of-deal audit is the deal end's: a seat's
+    ``deal_end`` travels while it audits."""
 
     @property
     def accepts(self) -> frozenset[str]:

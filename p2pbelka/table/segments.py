@@ -31,6 +31,7 @@ def previous_of(table: Table) -> Previous:
         state=between_deals(table.game) if table.started else None,
         deal_id=table.deal_id,
         finished=table.finished,
+        pending_seed=table.pending_seed,
     )
 
 

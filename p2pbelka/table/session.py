@@ -110,12 +110,18 @@ class Table:
         # the schedule
         self._order: list[int] = []
         self._slot = 0
+        self._prelude_due = False  # the phase's prelude has not run yet
         self._draining = False
         self._deferred = False
         # A resumed seat stays silent until its driver has fetched what the others hold.
         self._hold = False
         # A view that differs from ours: processing waits for the envelope behind it.
         self._suspicion: Suspicion | None = None
+        # The local seat's next deal, made ahead of time by ``prepare``.
+        self._next_local: LocalSeat | None = None
+        # Flow 2: the next deal's commitments, carried on this deal's deal_ends.
+        self._carried: dict[int, bytes] = {}
+        self._seed_carried = False  # the previous segment's pending seed was used
 
     # -- construction ----------------------------------------------------------------
 
@@ -425,6 +431,35 @@ class Table:
         self._deferred = False
         self._drain()
 
+    def prepare(self) -> bool:
+        """Do one short piece of work that is not due yet but will be, while the
+        driver has nothing else to do: the local seat's secrets for the next deal,
+        then, if it will likely shuffle first in it, its shuffle of the initial deck
+        (32 multiplications that would otherwise start the next deal's passes).
+        True if it did something (call again when still idle).  The next deal's seed
+        is drawn early, but in the same order as ever (one per deal, after the lot),
+        so a resumed table's seed source still lines up; if the game ends first, the
+        seed is never used."""
+        if (
+            self._signer is None
+            or self._me is None
+            or self._hold
+            or self.finished
+            or self._round is None
+            or self._track is None
+            or self._setup is None
+        ):
+            return False
+        nxt = self._next_local
+        if nxt is None:
+            self.upcoming_commitment()
+            return True
+        # The next dealer is usually the seat after this one (a counted re-deal keeps
+        # the dealer, and then this work is wasted): its pass order starts after it.
+        if (self._track.dealer + 2) % self.n_seats != self._me:
+            return False
+        return nxt.prepare_first_shuffle()
+
     def abandon(self, seats: list[int], why: str = "went silent") -> None:
         """The driver gave up waiting: end the game *disputed*, naming ``seats`` (or,
         while a view is unsettled, its reporter and the seat it accuses).  The local
@@ -599,20 +634,76 @@ class Table:
             self.emit(ev.GameOver(track.winner, track.final_score))
             return Phase.OVER
         self.begin_deal()
-        return Phase.COMMIT
+        # Flow 2: every commitment came on a deal_end, so no commit phase.
+        committed = len(self.round.deck.commitments) == self.n_seats
+        return Phase.SHUFFLE if committed else Phase.COMMIT
+
+    @property
+    def flow(self) -> int:
+        """The schedule revision the table description names (``TableMsg.flow``)."""
+        return self._setup.flow if self._setup is not None else m.FLOW
+
+    @property
+    def carries_commitments(self) -> bool:
+        """Flow 2: a ``deal_end`` carries its sender's commitment for the next deal."""
+        return self.flow >= 2
+
+    def carry_commitment(self, seat: int, commitment: bytes) -> None:
+        """``seat``'s commitment for the next deal id, from its ``deal_end``."""
+        self._carried[seat] = commitment
+
+    @property
+    def pending_seed(self) -> bytes | None:
+        """The seed drawn ahead for the next deal, not used yet (a continuation segment
+        starts its first deal with it: ``Previous.pending_seed``); one the segment
+        before handed on and this one never used (it had no seat here) stays pending."""
+        if self._next_local is not None:
+            return self._next_local.seed
+        previous = self._previous
+        if previous is not None and not self._seed_carried:
+            return previous.pending_seed
+        return None
+
+    def upcoming_commitment(self) -> bytes:
+        """The local seat's commitment for the next deal id (its secrets for that deal
+        are made now, if ``prepare`` has not made them yet: the seed is drawn in the
+        same order as ever, one per deal)."""
+        assert self._me is not None
+        if self._next_local is None:
+            ctx = self._deal_context(self._deal_id + 1)
+            self._next_local = LocalSeat(ctx, self._me, self._seed_source())
+        return self._next_local.commitment
 
     def begin_deal(self) -> None:
         track = self.track
         self._deal_id += 1
         track.begin_deal()
-        assert self._setup is not None
-        version = self._setup.fairdeal
-        ctx = DealContext(self.game_id, self._deal_id, self.n_seats, N_POSITIONS, version)
-        local = LocalSeat(ctx, self._me, self._seed_source()) if self._me is not None else None
+        ctx = self._deal_context(self._deal_id)
+        local: LocalSeat | None = None
+        if self._next_local is not None and self._next_local.ctx == ctx:
+            local, self._next_local = self._next_local, None  # made ahead by ``prepare``
+        elif self._me is not None:
+            local = LocalSeat(ctx, self._me, self._carried_seed() or self._seed_source())
         order = [(track.dealer + 1 + i) % self.n_seats for i in range(self.n_seats)]
         deck = DealDeck(ctx, order, track.owners(), local)
+        deck.commitments.update(self._carried)  # flow 2: from the last deal's deal_ends
+        self._carried = {}
         self._round = DealRound(self._deal_id, deck)
         self.emit(ev.DealStarted(self._deal_id, track.deal_number, track.dealer, track.standing()))
+
+    def _carried_seed(self) -> bytes | None:
+        """The seed the segment before drew ahead and never used, once, for this
+        segment's first deal (``Previous.pending_seed``)."""
+        previous = self._previous
+        if previous is None or previous.pending_seed is None or self._seed_carried:
+            return None
+        self._seed_carried = True
+        return previous.pending_seed
+
+    def _deal_context(self, deal_id: int) -> DealContext:
+        assert self._setup is not None
+        version = self._setup.fairdeal
+        return DealContext(self.game_id, deal_id, self.n_seats, N_POSITIONS, version)
 
     # -- sending ---------------------------------------------------------------------------
 
@@ -684,6 +775,8 @@ class Table:
         try:
             track_class(setup.game).check_setup(setup)
             check_version(setup.fairdeal)
+            if setup.flow not in m.FLOWS:
+                raise ValueError(f"flow {setup.flow} is not one this peer knows")
         except ValueError as exc:
             self._events.append(ev.Rejected(f"bad rules: {exc}"))
             return
@@ -730,6 +823,7 @@ class Table:
         step = self._step_or_none()
         self._order = step.order(self) if step is not None else []
         self._slot = 0
+        self._prelude_due = step is not None and step.prelude is not None
 
     def _drain(self) -> None:
         """Process every envelope that is due, in the canonical order."""
@@ -747,6 +841,18 @@ class Table:
             if self._outgoing and self._signer is not None:
                 self._deferred = True
                 return
+            if self._prelude_due:
+                # After our own message of the phase left (the check above), before
+                # any envelope of the phase: see ``Step.prelude``.
+                self._prelude_due = False
+                prelude = self._step().prelude
+                assert prelude is not None
+                try:
+                    prelude(self)
+                except Abort as abort:
+                    self._abort(*abort.faults)
+                    return
+                continue
             seat = self._order[self._slot]
             envelope = intake.peek(seat)
             if envelope is None:

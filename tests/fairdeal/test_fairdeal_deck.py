@@ -185,3 +185,16 @@ def test_any_seeds_open_to_a_permutation(
     deal = make_deal(len(seeds), n_positions, seeds=seeds, version=version)
     cards = [deal.open(j, 0) for j in range(n_positions)]
     assert sorted(cards) == list(range(n_positions))
+
+
+@pytest.mark.parametrize("version", SUPPORTED_VERSIONS)
+def test_a_shuffle_made_ahead_is_the_shuffle(version: int) -> None:
+    ctx = DealContext(bytes(16), 3, 4, 32, version)
+    ahead, plain = LocalSeat(ctx, 2, bytes(32)), LocalSeat(ctx, 2, bytes(32))
+    pieces = 0
+    while ahead.prepare_first_shuffle():
+        pieces += 1
+    assert pieces == 4
+    assert ahead.shuffle(initial_deck(ctx)) == plain.shuffle(initial_deck(ctx))
+    other = plain.shuffle(initial_deck(ctx))  # any other input is shuffled as ever
+    assert ahead.shuffle(other) == plain.shuffle(other)

@@ -109,3 +109,19 @@ def test_mult_refuses_a_bad_scalar(bad: bytes) -> None:
     point = SECP256K1.hash_to_group(b"t", b"p")
     with pytest.raises(BadScalar):
         SECP256K1.mult(bad, point)
+
+
+def test_a_computed_point_multiplies_as_its_bytes_do() -> None:
+    """The group keeps the points it computed parsed; using them changes no result."""
+    from coincurve import PublicKey
+
+    point = SECP256K1.hash_to_group(b"test", b"kept")
+    a, b = SECP256K1.random_scalar(), SECP256K1.random_scalar()
+    once = SECP256K1.mult(a, point)
+    twice = SECP256K1.mult(b, once)  # ``once`` is reused parsed
+    expected = PublicKey(once).multiply(b).format(compressed=True)
+    assert twice == expected
+    # Flipping the prefix names another point (or none): it is parsed, not reused.
+    flipped = bytes([once[0] ^ 1]) + once[1:]
+    other = SECP256K1.mult(b, flipped)
+    assert other != twice and other == PublicKey(flipped).multiply(b).format(compressed=True)

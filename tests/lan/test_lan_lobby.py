@@ -63,5 +63,7 @@ async def test_a_loopback_table_plays_a_whole_game(tmp_path: Path) -> None:
     assert verify_bytes(data).ok
     secrets = results[2].store.secrets_path
     assert secrets.stat().st_mode & 0o077 == 0
-    # the lot value, one seed per deal, and the next one drawn ahead
-    assert secrets.stat().st_size == 32 * (2 + results[2].transcript[-1].deal)
+    # The lot value, one seed per deal, the one the last deal_end committed to (flow 2:
+    # a deal_end carries the next deal's commitment, even if no deal comes), and the
+    # next one the store writes ahead.
+    assert secrets.stat().st_size == 32 * (3 + results[2].transcript[-1].deal)

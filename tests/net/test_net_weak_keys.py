@@ -127,3 +127,27 @@ def test_a_lobby_listing_a_weak_key_is_refused() -> None:
     with pytest.raises(lobby_codec.LobbyError) as refused:
         lobby_codec.decode_control(lobby_codec.encode_control(state))
     assert "seats[0].key" in refused.value.where
+
+
+def test_a_signature_with_a_neutral_r_is_refused_under_a_sound_key() -> None:
+    """The one signature OpenSSL accepts under a sound key that libsodium refuses:
+    R = neutral, S = h * a.  Only the key's owner can make it, and no honest signer
+    does; every peer refuses it the same way (``p2pbelka.edkeys``)."""
+    import hashlib
+
+    from nacl import bindings as nacl
+
+    order = 2**252 + 27742317777372353535851937790883648493
+    seed = bytes(range(32))
+    key, _ = nacl.crypto_sign_seed_keypair(seed)
+    digest = bytearray(hashlib.sha512(seed).digest()[:32])
+    digest[0] &= 248
+    digest[31] &= 127
+    digest[31] |= 64
+    secret = int.from_bytes(digest, "little")
+    message = b"a message"
+    h = int.from_bytes(hashlib.sha512(NEUTRAL + key + message).digest(), "little") % order
+    signature = NEUTRAL + (h * secret % order).to_bytes(32, "little")
+    Ed25519PublicKey.from_public_bytes(key).verify(signature, message)  # OpenSSL: valid
+    assert is_sound_key(key)
+    assert not verify(key, signature, message)

@@ -18,8 +18,24 @@ def test_bench_deal_quick(capsys: pytest.CaptureFixture[str]) -> None:
         "audit_per_seat_ms",
         "verify_ms_per_deal",
         "transcript_bytes_per_deal",
+        "audit_x_per_seat_per_deal",
     ):
         assert figures[key] > 0
+    assert figures["game_fairdeal_version"] == 2
+    # The audit a seat runs skips its own shuffle and lock (2 of 8 passes of 32 points)
+    # and the positions opened in play: counted, not timed.
+    assert 6 * 32 <= figures["audit_mults_per_seat_per_deal"] < 7 * 32
+
+
+def test_timed_audits_restores_the_table() -> None:
+    from p2pbelka.bench.deal import timed_audits
+    from p2pbelka.table.dealdeck import DealDeck
+
+    original = DealDeck.audit
+    with timed_audits() as clock:
+        assert DealDeck.audit is not original
+    assert DealDeck.audit is original
+    assert clock.audits == 0
 
 
 @pytest.mark.parametrize("players", ["2", "3"])

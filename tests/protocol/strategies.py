@@ -29,7 +29,7 @@ BY_TYPE: dict[str, st.SearchStrategy[m.Message]] = {
     ),
     "play": st.builds(m.PlayMsg, st.integers(0, 63), points),
     "reveal": st.builds(m.RevealMsg, points),
-    "deal_end": st.just(m.DealEndMsg()),
+    "deal_end": st.builds(m.DealEndMsg, st.none() | st.binary(min_size=32, max_size=32)),
     "evidence": st.builds(
         m.EvidenceMsg, st.binary(min_size=1, max_size=300), st.binary(min_size=1, max_size=300)
     ),

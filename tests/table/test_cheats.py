@@ -149,6 +149,14 @@ class Reneges(Table):
         super().handle(seat, msg)
 
 
+class UncommittedDealEnd(Table):
+    """At flow 2, a deal_end without the commitment for the next deal."""
+
+    def compose(self) -> m.Message | Question | None:
+        msg = super().compose()
+        return m.DealEndMsg() if isinstance(msg, m.DealEndMsg) else msg
+
+
 def test_a_shuffle_that_duplicates_a_card() -> None:
     tables, events = play_sync(31, table_types={CHEATER: DuplicateCard})
     assert_caught(tables, events, "duplicated card")
@@ -167,6 +175,11 @@ def test_a_wrong_lock_pass() -> None:
 def test_a_wrong_key_share() -> None:
     tables, events = play_sync(34, table_types={CHEATER: WrongShare})
     assert_caught(tables, events, "share check failed")
+
+
+def test_a_deal_end_without_the_next_commitment() -> None:
+    tables, events = play_sync(35, table_types={CHEATER: UncommittedDealEnd})
+    assert_caught(tables, events, "its deal_end carries no commitment")
 
 
 def test_playing_a_card_it_was_not_dealt() -> None:

@@ -252,3 +252,37 @@ def test_a_remaining_seat_resumed_after_the_change_replays_every_segment() -> No
     assert all(t.over for t in game.tables), [t.phase for t in game.tables]
     assert game.file(1) == game.file(0)
     assert verify_bytes(game.file(1)).ok
+
+
+def test_a_seed_drawn_ahead_before_the_cut_opens_the_next_segment() -> None:
+    """A seat's driver draws its next deal's seed ahead (``Table.prepare``); the cut
+    voids that deal, so the new segment's first deal uses the seed drawn ahead: live
+    and when the seat is resumed from its files, its seeds come in the same order,
+    and its reveals open its commitments."""
+    game, local = start(12)
+    assert local.seed_sources is not None
+    recorded = Recorded(local.seed_sources[1])
+    signer = local.signers[1]
+    game.tables[1] = Table(local.game_id, signer=signer, seed_source=recorded)
+    lose_seat(game, LOST, after_deals=1)
+    while game.tables[1].prepare():  # what an idle driver does during the deal
+        pass
+    ahead = game.tables[1].pending_seed
+    assert ahead is not None
+    assert previous_of(game.tables[1]).pending_seed == ahead
+    hand_over(game, LOST, Signer.generate(), "Bot")
+    at = game.tables[0].deal_id
+    game.settle([0, 1, 2, 3], until=lambda tables: tables[1]._round is not None)
+    local_seat = game.tables[1].round.deck.local
+    assert local_seat is not None and local_seat.seed == ahead  # the new segment's first deal
+    game.settle([0, 1, 2, 3], until=lambda tables: audited(tables[1]) >= at + 1)
+    if game.tables[1].finished:
+        pytest.skip("the game ended before the crash")
+    resumed = resume_segments(signer, game.files[1], seed_source=recorded.replaying())
+    catch_up(resumed, [t for s, t in enumerate(game.tables) if s != 1])
+    resumed.release()
+    game.tables[1] = resumed
+    game.settle([0, 1, 2, 3])
+    assert all(t.over for t in game.tables), [t.phase for t in game.tables]
+    assert game.file(1) == game.file(0)
+    assert verify_bytes(game.file(1)).ok

@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from p2pbelka.cli.main import main
 from p2pbelka.peer.local import LocalGame, play_local_game
+from p2pbelka.protocol.envelope import open_envelope
 from p2pbelka.protocol.transcript import MAGIC, dump_transcript, iter_records
 from p2pbelka.table import events as ev
+from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
 from tests.table.helpers import play_sync
 
@@ -49,6 +52,33 @@ async def test_four_trio_peers_over_memory_channels() -> None:
     assert all(r.finished for r in results)
     assert len({tuple(e.digest for e in r.transcript) for r in results}) == 1
     assert verify_bytes(dump_transcript(results[0].transcript)).ok
+
+
+async def test_work_done_ahead_changes_no_byte() -> None:
+    """Drivers let idle tables make the next deal's secrets and first shuffle ahead
+    (``Table.prepare``); the seeds are still drawn in order, one per deal, so the
+    game is byte for byte the one the same seeds and bots give without it."""
+    from p2pbelka.bots import make_bot
+    from p2pbelka.peer.sync import run_sync
+
+    results = await play_local_game(LocalGame.seeded(21))
+    tables = LocalGame.seeded(21).make_tables()
+    run_sync(tables, [make_bot("random", seat) for seat in range(4)])
+    assert [e.digest for e in results[0].transcript] == [e.digest for e in tables[0].transcript]
+
+
+def test_prepare_makes_the_next_deal_and_the_first_shuffle() -> None:
+    tables, _ = play_sync(11, until=lambda t: t[0].phase.value == "play")
+    for table in tables:
+        deal, dealer = table.deal_id, table.track.dealer
+        steps = 0
+        while table.prepare():
+            steps += 1
+        nxt = table._next_local
+        assert nxt is not None and nxt.ctx.deal_id == deal + 1
+        first = (dealer + 2) % 4 == table.me
+        assert steps == (1 + 4 if first else 1)  # the secrets, then 4 pieces of 8 points
+        assert not table.prepare()
 
 
 def _records(data: bytes) -> list[tuple[int, int]]:
@@ -115,3 +145,97 @@ def test_selfplay_and_verify_commands(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["verify", str(path)]) == 1
     assert "INVALID" in capsys.readouterr().out
     assert main(["verify", str(tmp_path / "missing")]) == 2
+
+
+class _Recorder(Table):
+    """An honest table that notes when its deal_end leaves and when it audits."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.log: list[str] = []
+
+    def emit(self, event: ev.Event) -> None:
+        if isinstance(event, ev.DealAudited):
+            self.log.append(f"audited {event.deal_id}")
+        super().emit(event)
+
+    def take_outgoing(self) -> list[bytes]:
+        out = super().take_outgoing()
+        for raw in out:
+            envelope = open_envelope(raw)
+            if envelope.type == "deal_end":
+                self.log.append(f"deal_end {envelope.deal}")
+        return out
+
+
+def test_a_seat_sends_its_deal_end_before_it_audits() -> None:
+    """The audit runs while the deal_ends travel (SPEC 4.7), and the same bytes go
+    out as when a seat audited first: every transcript still verifies."""
+    tables, _ = play_sync(11, table_types={1: _Recorder})
+    recorder = tables[1]
+    assert isinstance(recorder, _Recorder)
+    deals = tables[1].deal_id
+    assert recorder.log == [
+        f"{what} {d}" for d in range(1, deals + 1) for what in ("deal_end", "audited")
+    ]
+    assert verify_bytes(dump_transcript(tables[0].transcript)).ok
+
+
+def _tables_with_flow(seed: int, flow: int) -> list[Table]:
+    import dataclasses
+
+    game = LocalGame.seeded(seed)
+    assert game.seed_sources is not None
+    setup = dataclasses.replace(game.setup(), flow=flow)
+    sources = game.seed_sources
+    host = Table.host(game.signers[0], game.game_id, setup, seed_source=sources[0])
+    others = [
+        Table(game.game_id, signer=signer, seed_source=sources[seat])
+        for seat, signer in enumerate(game.signers)
+        if seat
+    ]
+    return [host, *others]
+
+
+def _types_by_deal(table: Table) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for envelope in table.transcript:
+        out.setdefault(envelope.deal, []).append(envelope.type)
+    return out
+
+
+def test_flow_2_carries_the_next_commitments_on_deal_end() -> None:
+    """A new table (flow 2): only the first deal has a commit phase; every deal_end
+    commits its sender for the next deal id, and the game verifies."""
+    from p2pbelka.bots import make_bot
+    from p2pbelka.peer.sync import run_sync
+
+    tables = _tables_with_flow(11, 2)
+    run_sync(tables, [make_bot("random", 110 + s) for s in range(4)])
+    assert tables[0].over and tables[0].setup is not None and tables[0].setup.flow == 2
+    deals = _types_by_deal(tables[0])
+    assert len(deals) >= 3
+    assert deals[1].count("commit") == 4
+    assert all("commit" not in types for deal, types in deals.items() if deal > 1)
+    ends = [e for e in tables[0].transcript if e.type == "deal_end"]
+    assert ends and all(getattr(e.msg, "c", None) is not None for e in ends)
+    assert verify_bytes(dump_transcript(tables[0].transcript)).ok
+
+
+def test_flow_1_tables_from_before_still_play_and_verify() -> None:
+    """A table description without ``flow`` (every transcript made before flow 2):
+    a commit phase in every deal and empty deal_ends, as ever."""
+    from p2pbelka.bots import make_bot
+    from p2pbelka.peer.sync import run_sync
+
+    tables = _tables_with_flow(11, 1)
+    run_sync(tables, [make_bot("random", 110 + s) for s in range(4)])
+    assert tables[0].over
+    assert all(
+        types.count("commit") == 4 for deal, types in _types_by_deal(tables[0]).items() if deal
+    )
+    ends = [e for e in tables[0].transcript if e.type == "deal_end"]
+    assert ends and all(getattr(e.msg, "c", None) is None for e in ends)
+    data = dump_transcript(tables[0].transcript)
+    assert b"flow" not in data[:400]  # the table envelope leaves flow 1 out
+    assert verify_bytes(data).ok
