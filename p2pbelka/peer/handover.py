@@ -119,7 +119,7 @@ class Handover:
         self.identity = identity
         self.decide_limit = decide_limit
         self.released = trio.Event()
-        """Set when the mesh releases a resumed seat (``Mesh(hold=True)``)."""
+        """Set when the mesh releases a resumed seat (``Mesh(hold=...)``)."""
         self.signer = Signer(identity.private_key)
         self.mesh = mesh
         self.front_end = front_end

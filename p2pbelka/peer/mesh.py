@@ -92,7 +92,7 @@ class Mesh:
         wants: Callable[[], list[int]],
         redial_backoff: float = 1.0,
         dial_all: bool = False,
-        hold: bool = False,
+        hold: float | None = None,
     ) -> None:
         self.identity = identity
         self.game_id = game_id
@@ -107,9 +107,11 @@ class Mesh:
         self.dial_all = dial_all
         self._links: dict[int, list[_Link]] = {s: [] for s in range(len(keys)) if s != me}
         self._inbox_send, self._inbox = trio.open_memory_channel[bytes | Release](math.inf)
-        # A resumed table signs nothing until every other seat has answered a resend:
-        # any of them may hold the last envelopes it sent before it stopped.
+        # A resumed table signs nothing until every other seat has answered a resend
+        # (any of them may hold the last envelopes it sent before it stopped), or,
+        # after ``hold`` seconds, every seat that can be reached at all.
         self._hold = hold
+        self._holding = hold is not None
         self._done: set[int] = set()
         self._failed: dict[int, deque[float]] = {s: deque(maxlen=FLAPS) for s in self._links}
         self._finished = False
@@ -202,6 +204,8 @@ class Mesh:
         """Keep links to every other seat until cancelled.  ``adopt``: channels that
         are already open (a joiner's lobby channel to the host)."""
         async with trio.open_nursery() as nursery:
+            if self._hold is not None:
+                nursery.start_soon(self._hold_at_most, self._hold)
             for seat in self._links:
                 if seat < self.me or self.dial_all:
                     channel = (adopt or {}).get(seat)
@@ -334,15 +338,32 @@ class Mesh:
             link.asked_at = None
             link.resent.set()
             self._notify()
-            if self._hold and self._answered() == set(self._links):
-                self._hold = False
-                log.info("every seat has answered: this seat may sign again")
-                self._inbox_send.send_nowait(Release())
+            if self._holding and self._answered() == set(self._links):
+                self._release("every seat has answered")
         elif isinstance(msg, lb.Done):
             self._done.add(link.seat)
             self._notify()
         else:
             self._drop(link, f"a lobby message ({type(msg).__name__}) during play")
+
+    async def _hold_at_most(self, patience: float) -> None:
+        """After ``patience`` s a seat with no link at all is taken for gone (its player
+        left for good; a bot may play it now, and never answers for it): the seats
+        that can be reached are enough, once every one of them has answered."""
+        await trio.sleep(patience)
+        while self._holding:
+            answered = self._answered()
+            if answered and {s for s, links in self._links.items() if links} <= answered:
+                gone = sorted(set(self._links) - answered)
+                self._release(f"every seat that can be reached has answered (not {gone})")
+                return
+            await self._changed.wait()
+
+    def _release(self, why: str) -> None:
+        """Everything the answers brought is in the stream: say so, behind it."""
+        self._holding = False
+        log.info("%s: this seat may sign again", why)
+        self._inbox_send.send_nowait(Release())
 
     def _drop(self, link: _Link, why: str) -> None:
         self.dropped_payloads += 1

@@ -229,7 +229,9 @@ async def play_seat(
         source=table.envelopes_from,
         wants=table.wants,
         dial_all=dial_all,
-        hold=resumed,
+        # A seat out of reach for half the reconnect window is taken for gone (a bot
+        # may play it by now): the others' answers are then enough.
+        hold=net.give_up_after / 2 if resumed else None,
     )
     holder.mesh = mesh
     chat = _open_chat(identity, meta, keys, mesh, store)
