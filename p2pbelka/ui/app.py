@@ -508,9 +508,12 @@ class TableScreen:
             return [("class:hint", _("{name} to play.").format(name=view.name(view.turn)))]
         return [("", "")]
 
+    def _choose_hint(self) -> str:
+        return _("←→/1-8 choose")  # eight cards in a Belka hand
+
     def _hints(self) -> StyleAndTextTuples:
         items = [
-            (_("←→/1-8 choose"), None),
+            (self._choose_hint(), None),
             (_("Enter play"), None),
             (_("l last trick"), lambda: self.toggle("last")),
             (_("s scores"), lambda: self.toggle("sheet")),

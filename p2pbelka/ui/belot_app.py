@@ -284,23 +284,8 @@ class BelotScreen(TableScreen):
         out.append(("class:status", _("or play a card.")))
         return out
 
-    def _hints(self) -> StyleAndTextTuples:
-        items: list[tuple[str, Callable[[], object] | None]] = [
-            (_("←→/1-9 choose"), None),  # nine cards in a Belot hand
-            (_("Enter play"), None),
-            (_("l last trick"), lambda: self.toggle("last")),
-            (_("s scores"), lambda: self.toggle("sheet")),
-            (_("? rules"), lambda: self.toggle("help")),
-            (_("c chat"), lambda: self.app.layout.focus(self.chat)),
-            (_("q quit"), self.ask_quit),
-        ]
-        out: StyleAndTextTuples = []
-        for text, action in items:
-            if action is None:
-                out.append(("", f" {text} "))
-            else:
-                out.append(("class:hints.button", f" {text} ", on_click(action)))
-        return out
+    def _choose_hint(self) -> str:
+        return _("←→/1-9 choose")  # nine cards in a Belot hand
 
     # -- keys ---------------------------------------------------------------------------------
 
