@@ -11,9 +11,9 @@ from __future__ import annotations
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pbelka.cards import Card
-from p2pbelka.net.identity import fingerprint
 from p2pbelka.rules.belot.core import TARGET
 from p2pbelka.rules.belot.deal import PASS, PLAY
+from p2pbelka.ui import panels
 from p2pbelka.ui.belot_view import BelotView, call_name, combination_name
 from p2pbelka.ui.canvas import Canvas
 from p2pbelka.ui.i18n import _
@@ -185,16 +185,8 @@ def seats_lines(view: BelotView, width: int) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("class:heading", _("Seats in play order") + "\n")]
     leader = view.trick.leader if view.trick is not None and view.trick.winner is None else None
     for seat in range(view.players):
-        mark = "▶" if view.turn == seat else " "
         suit = view.trump.symbol if view.declarer == seat and view.trump is not None else " "
-        flags = (_("D") if view.dealer == seat else " ") + (_("L") if leader == seat else " ")
-        key = fingerprint(view.keys[seat])[:9] if seat < len(view.keys) else ""
-        name = view.name(seat)[: max(4, width - 19)].ljust(max(4, width - 19))
-        style = (
-            "class:seat.turn" if view.turn == seat else ("class:seat.me" if seat == view.me else "")
-        )
-        out.append((style, f"{mark}{name} {suit} {flags} "))
-        out.append(("class:hint", key + "\n"))
+        out += panels.seat_line(view, seat, suit, leader, width)
     return out
 
 

@@ -23,7 +23,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label, suit_name
-from p2pbelka.ui.view import TableView, TrickView
+from p2pbelka.ui.view import TableView, TrickView, alternating
 
 
 @dataclass
@@ -261,7 +261,7 @@ def sort_belot_hand(cards: list[Card], trump: Suit | None) -> list[Card]:
     """Trumps first (J 9 A 10 K Q 8 7), then the plain suits alternating colours,
     strongest first (A 10 K Q J 9 8 7)."""
     plain = [s for s in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS) if s != trump]
-    order = _alternate(plain)
+    order = alternating(plain)
 
     def key(card: Card) -> tuple[int, int]:
         rank = int(card.rank)
@@ -270,18 +270,6 @@ def sort_belot_hand(cards: list[Card], trump: Suit | None) -> list[Card]:
         return (1 + order.index(card.suit), -core.PLAIN_ORDER[rank])
 
     return sorted(cards, key=key)
-
-
-def _alternate(suits: list[Suit]) -> list[Suit]:
-    reds = [s for s in suits if s in (Suit.HEARTS, Suit.DIAMONDS)]
-    blacks = [s for s in suits if s not in reds]
-    longer, shorter = (reds, blacks) if len(reds) > len(blacks) else (blacks, reds)
-    out: list[Suit] = []
-    for i, suit in enumerate(longer):
-        out.append(suit)
-        if i < len(shorter):
-            out.append(shorter[i])
-    return out
 
 
 def combination_name(name: str, cards: tuple[Card, ...] | list[Card]) -> str:

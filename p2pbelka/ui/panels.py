@@ -192,14 +192,19 @@ def seats_lines(view: TableView, width: int) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("class:heading", _("Seats in play order") + "\n")]
     leader = view.trick.leader if view.trick is not None and view.trick.winner is None else None
     for seat in range(4):
-        mark = "▶" if view.turn == seat else " "
         suit = view.seat_suits[seat].symbol if view.seat_suits is not None else " "
-        flags = (_("D") if view.dealer == seat else " ") + (_("L") if leader == seat else " ")
-        key = fingerprint(view.keys[seat])[:9] if seat < len(view.keys) else ""
-        name = view.name(seat)[: max(4, width - 19)].ljust(max(4, width - 19))
-        style = (
-            "class:seat.turn" if view.turn == seat else ("class:seat.me" if seat == view.me else "")
-        )
-        out.append((style, f"{mark}{name} {suit} {flags} "))
-        out.append(("class:hint", key + "\n"))
+        out += seat_line(view, seat, suit, leader, width)
     return out
+
+
+def seat_line(
+    view: TableView, seat: int, suit: str, leader: int | None, width: int
+) -> StyleAndTextTuples:
+    """One seat in the seats panel: whose turn, name, a suit mark, dealer and leader
+    flags, the start of its key's fingerprint."""
+    mark = "▶" if view.turn == seat else " "
+    flags = (_("D") if view.dealer == seat else " ") + (_("L") if leader == seat else " ")
+    key = fingerprint(view.keys[seat])[:9] if seat < len(view.keys) else ""
+    name = view.name(seat)[: max(4, width - 19)].ljust(max(4, width - 19))
+    style = "class:seat.turn" if view.turn == seat else ("class:seat.me" if seat == view.me else "")
+    return [(style, f"{mark}{name} {suit} {flags} "), ("class:hint", key + "\n")]

@@ -299,7 +299,7 @@ def sort_hand(cards: list[Card], trump: Suit | None) -> list[Card]:
     Before the trump is known the jacks still go together: they are trumps whatever it is.
     """
     t = int(trump) if trump is not None else None
-    plain = _alternating(
+    plain = alternating(
         [s for s in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS) if s != t]
     )
 
@@ -315,7 +315,7 @@ def sort_hand(cards: list[Card], trump: Suit | None) -> list[Card]:
     return sorted(cards, key=key)
 
 
-def _alternating(suits: list[Suit]) -> list[Suit]:
+def alternating(suits: list[Suit]) -> list[Suit]:
     """The suits in an order where red and black alternate as far as they can."""
     reds = [s for s in suits if s in (Suit.HEARTS, Suit.DIAMONDS)]
     blacks = [s for s in suits if s not in reds]
