@@ -1,0 +1,58 @@
+"""Plain ``pytest`` from a fresh clone: the project's declared dependencies come first.
+
+The README's test command installs them (``pip install -e '.[test]' && pytest``);
+a bare ``pytest`` in an interpreter that lacks them would otherwise fail to
+collect with one import error per test module.  So when a module that
+``pyproject.toml`` declares is missing, this installs the project with its test
+extras into the interpreter running pytest (saying so), and loads the trio
+plugin that was not there when pytest started.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent
+# the import names of what pyproject.toml declares (dependencies and the test extras)
+DECLARED = (
+    "trio",
+    "msgpack",
+    "cryptography",
+    "nacl",
+    "coincurve",
+    "prompt_toolkit",
+    "zeroconf",
+    "pytest_trio",
+    "hypothesis",
+)
+
+
+def _missing() -> list[str]:
+    return [name for name in DECLARED if importlib.util.find_spec(name) is None]
+
+
+def _install(missing: list[str]) -> None:
+    print(
+        f"conftest: {', '.join(missing)} not installed; running"
+        f" {sys.executable} -m pip install -e '.[test]' first",
+        file=sys.stderr,
+        flush=True,
+    )
+    command = [sys.executable, "-m", "pip", "install", "-q", "-e", f"{ROOT}[test]"]
+    if subprocess.run(command, check=False).returncode != 0:
+        pytest.exit("could not install the test dependencies: run pip install -e '.[test]'", 4)
+    importlib.invalidate_caches()
+
+
+_trio_plugin_was_loaded = importlib.util.find_spec("pytest_trio") is not None
+if _missing():
+    _install(_missing())
+# pytest loads pytest-trio by its entry point at start-up; installed just now, it is
+# loaded here instead (from the top-level conftest, where pytest_plugins is allowed)
+pytest_plugins = [] if _trio_plugin_was_loaded else ["pytest_trio.plugin"]
