@@ -15,7 +15,7 @@ import math
 import os
 import random
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import replace
 from typing import Any
 
@@ -158,16 +158,31 @@ def run_tournament(
 ) -> dict[str, Any]:
     """Play ``matches`` duplicate matches (two games each) and summarize them."""
     key = {"a": level_a, "b": level_b, "seed": seed, "preset": preset}
+
+    def one(pool: ProcessPoolExecutor, i: int) -> Future[dict[str, Any]]:
+        return pool.submit(play_match, level_a, level_b, seed, i, preset, factory)
+
+    rows = run_matches(key, matches, one, workers, state, progress)
+    return summarize(level_a, level_b, rows, seed, preset)
+
+
+def run_matches(
+    key: dict[str, Any],
+    matches: int,
+    submit: Callable[[ProcessPoolExecutor, int], Future[dict[str, Any]]],
+    workers: int,
+    state: str | None,
+    progress: Callable[[int, int], None] | None,
+) -> list[dict[str, Any]]:
+    """Every match's row, in order: those already in ``state`` (for the same ``key``)
+    read back, the others played on worker processes and appended to it as they end."""
     done = _read_state(state, key)
     todo = [i for i in range(matches) if i not in done]
     if state is not None:
         _end_line(state)
     if todo:
         with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
-            futures = [
-                pool.submit(play_match, level_a, level_b, seed, i, preset, factory) for i in todo
-            ]
-            for future in as_completed(futures):
+            for future in as_completed([submit(pool, i) for i in todo]):
                 row = future.result()
                 row["key"] = key
                 done[row["match"]] = row
@@ -176,8 +191,7 @@ def run_tournament(
                         f.write(json.dumps(row) + "\n")
                 if progress is not None:
                     progress(len(done), matches)
-    rows = [done[i] for i in range(matches)]
-    return summarize(level_a, level_b, rows, seed, preset)
+    return [done[i] for i in range(matches)]
 
 
 def _mean_ci(values: Iterable[float]) -> tuple[float, float, float]:

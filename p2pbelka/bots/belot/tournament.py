@@ -12,14 +12,13 @@ Results go to a resumable state file as in :mod:`p2pbelka.bots.tournament`.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from p2pbelka.bots.belot.base import BelotBot, decide, make_belot_bot
-from p2pbelka.bots.tournament import _end_line, _mean_ci, _read_state
+from p2pbelka.bots.tournament import _mean_ci, run_matches
 from p2pbelka.cards import CARDS
 from p2pbelka.rules.belot.deal import Action
 from p2pbelka.rules.belot.game import BelotGame
@@ -130,23 +129,11 @@ def run_tournament(
 ) -> dict[str, Any]:
     """Play ``matches`` rotated matches (``players`` games each) and summarize them."""
     key = {"game": "belot", "a": level_a, "b": level_b, "seed": seed, "players": players}
-    done = _read_state(state, key)
-    todo = [i for i in range(matches) if i not in done]
-    if state is not None:
-        _end_line(state)
-    if todo:
-        with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
-            futures = [pool.submit(play_match, level_a, level_b, players, seed, i) for i in todo]
-            for future in as_completed(futures):
-                row = future.result()
-                row["key"] = key
-                done[row["match"]] = row
-                if state is not None:
-                    with open(state, "a", encoding="utf-8") as f:
-                        f.write(json.dumps(row) + "\n")
-                if progress is not None:
-                    progress(len(done), matches)
-    rows = [done[i] for i in range(matches)]
+
+    def one(pool: ProcessPoolExecutor, i: int) -> Future[dict[str, Any]]:
+        return pool.submit(play_match, level_a, level_b, players, seed, i)
+
+    rows = run_matches(key, matches, one, workers, state, progress)
     return summarize(level_a, level_b, players, rows, seed)
 
 
