@@ -13,10 +13,12 @@ position opened to every seat, as in a Belka deal where all cards are played):
   others play;
 - ``deal_hands_only``: the same without decoding the plays (the figure the
   issue tracker quoted before: passes and hands);
-- ``audit_one_seat``: the audit one seat really runs at the end of the deal,
-  its own passes and secrets reused and the played positions not decoded again;
+- ``audit_one_seat``: the audit one seat really runs at the end of the deal:
+  the other seats' secrets derived from their seeds, every share compared with
+  its seed's, and the final deck checked against the seeds' outcome (a played
+  position costs no multiplication);
 - ``audit_one_seat_nothing_opened``: the same if no position had been opened
-  (a deal abandoned before play): every position decoded;
+  (a deal abandoned before play): one multiplication per position;
 - ``verify_fairdeal``: what a verifier of the transcript spends on the deck: it
   has no seat, so it decodes every play once and replays every pass;
 - ``mult_us``: one multiplication of the version's group, parsing included;
@@ -169,6 +171,7 @@ def audit_as_seat(deal: PlayedDeal, seat: int | None, opened: bool) -> AuditRepo
         computed=computed,
         own=own,
         opened=deal.cards if opened else None,
+        every_pass=seat is None,
     )
     if not report.ok:
         raise RuntimeError(f"benchmark deal failed its audit: {report.faults}")

@@ -1,4 +1,14 @@
-"""The end-of-deal audit: replay every seat from its revealed seed and name faults.
+"""The end-of-deal audit: check the deal against every seat's revealed seed and name faults.
+
+A seat at the table checks the *outcome* first: with every seed revealed, the
+card at each position of the final deck follows from the seeds alone (the
+product of the seats' shuffles, and the product of their lock scalars), so a
+position whose card was opened in play costs no multiplication at all and one
+that was not costs one.  Only when that check fails is every pass replayed, to
+name who broke the deck.  The price: two colluding seats whose deviations
+cancel out exactly (the deck comes out as the seeds say) are not named by the
+seats' audit; nothing they did changed a card, and a verifier of the saved
+transcript (``every_pass``) still replays every pass and names them.
 
 Blame is local: a seat is blamed for a pass only if its published output is not
 what its seed produces from the input it actually received (the previous
@@ -63,8 +73,10 @@ def audit(
     computed: Mapping[tuple[Step, int], Sequence[bytes]] | None = None,
     own: SeatSecrets | None = None,
     opened: Mapping[int, int] | None = None,
+    every_pass: bool = False,
 ) -> AuditReport:
-    """Replay a deal.
+    """Check a deal; replay it pass by pass if the outcome does not match (or if
+    ``every_pass``, as a verifier does).
 
     ``order``: the seats in the order they shuffled and locked (a permutation of
     all seats; a caller error otherwise).  ``shuffles[m]`` / ``locks[m]``: the deck
@@ -83,6 +95,10 @@ def audit(
       with the published shares of every seat; they are not decoded again.  Each
       of those shares is still checked against its seat's seed, so a decode could
       only repeat the same multiplication with the same result.
+
+    The outcome check and the replay agree on every deal they both accept: the
+    check accepts only when every seed matches its commitment, every share is
+    its seed's and every position holds the card the seeds put there.
     """
     if sorted(order) != list(range(ctx.n_seats)):
         raise ValueError("order must list every seat once")
@@ -99,6 +115,11 @@ def audit(
             secrets[seat] = own
         else:
             secrets[seat] = derive_secrets(ctx, seat, seed)
+
+    if not every_pass and not faults:
+        outcome = _check_outcome(ctx, group, order, secrets, locks, shares, opened or {})
+        if outcome is not None:
+            return AuditReport(cards=outcome)
 
     deck: list[bytes | None] = list(initial_deck(ctx))
     broken = False
@@ -120,6 +141,62 @@ def audit(
 
     cards = _decode(ctx, group, deck, secrets, shares, faults, opened or {})
     return AuditReport(cards=cards, faults=tuple(faults))
+
+
+def _check_outcome(
+    ctx: DealContext,
+    group: Group,
+    order: Sequence[int],
+    secrets: Mapping[int, SeatSecrets],
+    locks: Sequence[object],
+    shares: Iterable[tuple[int, object, object]],
+    known: Mapping[int, int],
+) -> tuple[int, ...] | None:
+    """The card at every position if the final deck is exactly what the seeds make
+    of the initial one; ``None`` on any difference (the replay then finds who).
+
+    After every shuffle, position k holds card ``sigma[k]`` (the seats'
+    permutations composed in order); every lock pass multiplies position j by
+    the seat's lock scalar (its shuffle scalar cancels), so the final deck holds
+    ``L_j * P[sigma[j]]`` with ``L_j`` the product of the lock scalars at j.  A
+    position opened with every seat's seed-made share was decoded from exactly
+    that point, so only its card needs comparing."""
+    n = ctx.n_positions
+    if len(secrets) != ctx.n_seats or len(locks) != len(order):
+        return None
+    final = locks[-1]
+    if not isinstance(final, list | tuple) or len(final) != n:
+        return None
+    for entry in shares:
+        if not isinstance(entry, tuple | list) or len(entry) != 3:
+            return None
+        seat, position, share = entry
+        derived = secrets.get(seat) if isinstance(seat, int) else None
+        if derived is None or type(position) is not int or not 0 <= position < n:
+            return None
+        if share != derived.shares[position]:
+            return None
+    sigma = list(range(n))
+    for seat in order:
+        permutation = secrets[seat].permutation
+        sigma = [sigma[src] for src in permutation]
+    points = deal_cards(ctx).points
+    endian, size, modulus = group.byteorder, group.scalar_bytes, group.order
+    for j in range(n):
+        card = known.get(j)
+        if card is not None:
+            if card != sigma[j]:
+                return None
+            continue
+        product = 1
+        for seat in range(ctx.n_seats):
+            product = product * int.from_bytes(secrets[seat].lock_scalars[j], endian) % modulus
+        try:
+            if group.mult(product.to_bytes(size, endian), points[sigma[j]]) != final[j]:
+                return None
+        except BadPoint:
+            return None
+    return tuple(sigma)
 
 
 def _replay_pass(

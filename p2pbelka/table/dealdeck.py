@@ -205,5 +205,8 @@ class DealDeck:
             published,
             computed=self.computed,
             own=self.local.secrets if self.local is not None else None,
-            opened=self.opened,
+            # Our own hand was read with every seat's share too (ours from our seed).
+            opened={**self.mine, **self.opened},
+            # A seat checks the outcome; a verifier (no seat) replays every pass.
+            every_pass=self.local is None,
         )

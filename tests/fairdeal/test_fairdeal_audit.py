@@ -23,7 +23,11 @@ def run_audit(deal: Deal, **overrides: object) -> AuditReport:
         shares=deal.all_shares(),
     )
     args.update(overrides)
-    return audit(deal.ctx, deal.order, **args)  # type: ignore[arg-type]
+    report = audit(deal.ctx, deal.order, **args)  # type: ignore[arg-type]
+    # A seat's outcome check and a verifier's pass-by-pass replay reach one verdict.
+    replayed = audit(deal.ctx, deal.order, **args, every_pass=True)  # type: ignore[arg-type]
+    assert report == replayed
+    return report
 
 
 def redo_after(deal: Deal, kind: str, m: int, cheated: list[bytes]) -> None:
@@ -188,18 +192,59 @@ def test_wrong_lengths_and_types(version: int) -> None:
 def test_what_the_caller_knows_saves_work_and_changes_nothing(version: int) -> None:
     deal = make_deal(4, version=version)
     group = deal.ctx.group
-    full_before = group.ops.copy()
-    full = run_audit(deal)
-    full_mults = group.ops.since(full_before).mult
-    assert full.ok and full_mults == 8 * 32 + 32
+    args = dict(
+        commitments=deal.commitments(),
+        seeds=deal.seeds(),
+        shuffles=deal.shuffles,
+        locks=deal.locks,
+        shares=deal.all_shares(),
+    )
 
+    def mults(**extra: object) -> tuple[AuditReport, int]:
+        before = group.ops.copy()
+        report = audit(deal.ctx, deal.order, **args, **extra)  # type: ignore[arg-type]
+        return report, group.ops.since(before).mult
+
+    full, full_mults = mults(every_pass=True)
+    assert full.ok and full_mults == 8 * 32 + 32  # every pass replayed, every position decoded
     me = deal.seats[2]
     computed = {(Step.SHUFFLE, 2): deal.shuffles[2], (Step.LOCK, 2): deal.locks[2]}
     opened = {j: full.cards[j] for j in range(0, 32, 2)}
-    before = group.ops.copy()
-    lean = run_audit(deal, computed=computed, own=me.secrets, opened=opened)
-    assert group.ops.since(before).mult == 6 * 32 + 16
-    assert lean == full
+    lean, lean_mults = mults(computed=computed, own=me.secrets, opened=opened, every_pass=True)
+    assert lean == full and lean_mults == 6 * 32 + 16
+
+    # A seat checks the outcome: one multiplication per position not opened in play.
+    outcome, outcome_mults = mults()
+    assert outcome == full and outcome_mults == 32
+    outcome, outcome_mults = mults(own=me.secrets, opened=opened)
+    assert outcome == full and outcome_mults == 16
+    everything = {j: full.cards[j] for j in range(32)}
+    outcome, outcome_mults = mults(own=me.secrets, opened=everything)
+    assert outcome == full and outcome_mults == 0
+
+
+def test_colluders_whose_deviations_cancel_pass_a_seat_but_not_a_verifier(version: int) -> None:
+    """Seat order[1] publishes a shuffle with two cards swapped and order[2] undoes
+    the swap: the deck comes out exactly as the seeds say, so no card changed and a
+    seat's audit passes; a verifier's replay of every pass names both."""
+    deal = make_deal(4, version=version)
+    honest = run_audit(deal)
+    first, second = deal.order[1], deal.order[2]
+    cheated = list(deal.shuffles[1])
+    cheated[0], cheated[1] = cheated[1], cheated[0]
+    shuffles = [deal.shuffles[0], cheated, *deal.shuffles[2:]]
+    args = dict(
+        commitments=deal.commitments(),
+        seeds=deal.seeds(),
+        shuffles=shuffles,
+        locks=deal.locks,
+        shares=deal.all_shares(),
+    )
+    seat_view = audit(deal.ctx, deal.order, **args)  # type: ignore[arg-type]
+    assert seat_view.ok and seat_view.cards == honest.cards
+    verifier = audit(deal.ctx, deal.order, **args, every_pass=True)  # type: ignore[arg-type]
+    assert verifier.blamed() == {first, second}
+    assert all(f.step is Step.SHUFFLE for f in verifier.faults)
 
 
 def test_opened_positions_do_not_hide_a_wrong_share(version: int) -> None:
