@@ -36,14 +36,19 @@ from typing import Any
 TIMEOUT = 120.0
 
 
-def _spawn(root: Path, name: str, args: list[str]) -> tuple[subprocess.Popen[bytes], Path]:
+def _spawn(
+    root: Path, name: str, args: list[str], profile_dir: Path | None = None
+) -> tuple[subprocess.Popen[bytes], Path]:
     home = root / name
-    home.mkdir()
+    home.mkdir(parents=True)
     out = root / f"{name}.out"
     env = dict(os.environ, P2PBELKA_HOME=str(home))
+    python = [sys.executable]
+    if profile_dir is not None:  # ``bench net --profile``: see bench/netprofile.py
+        python += ["-m", "cProfile", "-o", str(profile_dir / f"{name}.prof")]
     with open(out, "wb") as fo:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "p2pbelka.cli.main", *args],
+            [*python, "-m", "p2pbelka.cli.main", *args],
             stdout=fo,
             stderr=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,
@@ -64,7 +69,11 @@ def _lobby_port(proc: subprocess.Popen[bytes], out: Path) -> int:
 
 
 def one_game(
-    root: Path, game: str = "belka", players: int = 4, sync: bool = True
+    root: Path,
+    game: str = "belka",
+    players: int = 4,
+    sync: bool = True,
+    profile_dir: Path | None = None,
 ) -> list[dict[str, Any]]:
     common = ["--bot", "random", "--quiet", "--stats", "--listen", "127.0.0.1", "--linger", "2"]
     if not sync:
@@ -74,13 +83,19 @@ def one_game(
     spawned: list[float] = []  # when each process was started (the monotonic clock)
     try:
         spawned.append(time.monotonic())
-        host = _spawn(root, "host", ["host", "--auto-approve", "--no-announce", *table, *common])
+        host_args = ["host", "--auto-approve", "--no-announce", *table, *common]
+        host = _spawn(root, "host", host_args, profile_dir)
         procs.append(host)
         port = _lobby_port(*host)
         for n in range(1, players):
             spawned.append(time.monotonic())
             procs.append(
-                _spawn(root, f"join{n}", ["join", "--connect", f"127.0.0.1:{port}", *common])
+                _spawn(
+                    root,
+                    f"join{n}",
+                    ["join", "--connect", f"127.0.0.1:{port}", *common],
+                    profile_dir,
+                )
             )
         deadline = time.monotonic() + TIMEOUT
         for proc, _ in procs:

@@ -36,10 +36,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players", type=int, default=None, help="seats: Belka 4; Belot 2 or 3 (default 3)"
     )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="bench net: one game with every peer under cProfile, and where its CPU went",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     module = importlib.import_module(f"p2pbelka.bench.{TOPICS[args.topic]}")
+    if args.profile:
+        if args.topic != "net":
+            print(f"bench {args.topic}: --profile is for bench net", file=sys.stderr)
+            return 2
+        module = importlib.import_module("p2pbelka.bench.netprofile")
     options: dict[str, object] = {"quick": args.quick}
     if args.game != "belka":
         # Topics measure Belka; those with a ``game`` parameter measure the others too.
