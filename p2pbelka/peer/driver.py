@@ -109,6 +109,14 @@ class Connected(Protocol):
 
 
 @runtime_checkable
+class Pushing(Protocol):
+    """A transport that puts what arrives straight into the driver's inbox (``attach``)
+    instead of being asked (``receive``): a task and a switch less per envelope."""
+
+    def attach(self, inbox: trio.MemorySendChannel[Inbox]) -> None: ...
+
+
+@runtime_checkable
 class Flushing(Protocol):
     """A transport that can say when what was broadcast has left (or a moment passed)."""
 
@@ -176,7 +184,10 @@ class PeerDriver:
     async def run(self) -> None:
         """Play until the table is finished (over or aborted)."""
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(self._pump_transport)
+            if isinstance(self.transport, Pushing):
+                self.transport.attach(self._inbox_send)
+            else:
+                nursery.start_soon(self._pump_transport)
             nursery.start_soon(self.front_end.run, self)
             await self._flush()
             await self._main_loop()
