@@ -193,11 +193,11 @@ def envelope_game(raw: bytes) -> bytes | None:
     rest or the signature (the table checks those): where a peer routes it.  Read
     where ``seal_envelope`` puts it when the bytes start as it writes them (every
     envelope does: a full decode here doubled the table's own for each one)."""
-    game = _game_at(raw, 3) if raw[:2] == b"\x92\xc4" else None
-    if game is None and raw[:2] == b"\x92\xc5":
-        game = _game_at(raw, 4)
-    if game is not None:
-        return game
+    fast = _game_at(raw, 3) if raw[:2] == b"\x92\xc4" else None
+    if fast is None and raw[:2] == b"\x92\xc5":
+        fast = _game_at(raw, 4)
+    if fast is not None:
+        return fast
     try:
         outer = decode(raw, "envelope")
         inner = decode(outer[0], "envelope.inner") if type(outer) is list and outer else None
