@@ -219,10 +219,12 @@ class Handover:
         """Play segment after segment until the local table's game ends; the last table."""
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            self.mesh.push_to(self._route)
             try:
                 while True:
                     self._next = None
+                    # From here the mesh hands us each envelope as it comes (again, for
+                    # a later segment: nothing is queued then), after what it queued.
+                    self.mesh.push_to(self._route)
                     async with trio.open_nursery() as segment:
                         self._segment_scope = segment.cancel_scope
                         for driver in self._drivers:
