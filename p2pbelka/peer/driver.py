@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, cast, runtime_checkable
 
@@ -30,6 +31,11 @@ MAX_RESEND_INTERVAL = 8.0
 INLINE_SYNC_LIMIT = 0.01
 """Seconds a sync of the signed journal may block the driver's task before later
 syncs go to a worker thread."""
+QUICK_SYNCS = 8
+"""Syncs in a row under ``INLINE_SYNC_LIMIT`` (in a worker thread) after which they
+are waited for in the driver's task again: one slow sync (the game's first, which
+creates the file, or a moment the disk was busy) must not cost a thread's round
+trip on every envelope for the rest of the game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +115,14 @@ class Connected(Protocol):
 
 
 @runtime_checkable
+class Pushing(Protocol):
+    """A transport that puts what arrives straight into the driver's inbox (``attach``)
+    instead of being asked (``receive``): a task and a switch less per envelope."""
+
+    def attach(self, inbox: trio.MemorySendChannel[Inbox]) -> None: ...
+
+
+@runtime_checkable
 class Flushing(Protocol):
     """A transport that can say when what was broadcast has left (or a moment passed)."""
 
@@ -158,6 +172,7 @@ class PeerDriver:
         self._sinks = [s for s in (transcript, front_end.transcript) if s is not None]
         self._journal = journal
         self._sync_inline = True
+        self._quick_syncs = 0  # in a row, while syncs run in a worker thread
         self.decide_limit = decide_limit
         self._refused: set[int] = set()  # seats that sent refused envelopes since progress
         self._inbox_send, self._inbox = trio.open_memory_channel[Inbox](math.inf)
@@ -176,7 +191,10 @@ class PeerDriver:
     async def run(self) -> None:
         """Play until the table is finished (over or aborted)."""
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(self._pump_transport)
+            if isinstance(self.transport, Pushing):
+                self.transport.attach(self._inbox_send)
+            else:
+                nursery.start_soon(self._pump_transport)
             nursery.start_soon(self.front_end.run, self)
             await self._flush()
             await self._main_loop()
@@ -209,8 +227,16 @@ class PeerDriver:
             while not self._inbox.statistics().current_buffer_used and self.table.prepare():
                 await trio.lowlevel.checkpoint()
             # Only the wait is cancellable: a flush cut short would lose envelopes.
-            with trio.move_on_at(next_check):
-                item = await self._inbox.receive()
+            # What is queued already is taken as ``receive`` would, without a cancel
+            # scope (a few microseconds each, for every envelope of the game).
+            await trio.lowlevel.checkpoint_if_cancelled()
+            try:
+                item = self._inbox.receive_nowait()
+            except trio.WouldBlock:
+                with trio.move_on_at(next_check):
+                    item = await self._inbox.receive()
+            else:
+                await trio.lowlevel.cancel_shielded_checkpoint()
             if item is not None:
                 await self._apply(item)
                 await self._flush()
@@ -330,13 +356,15 @@ class PeerDriver:
         """Wait for the disk.  In this task while syncs are quick (a worker thread's
         round trip cost more than the sync itself: a fifth of the LAN deal time);
         in a worker thread from the first slow one on, so a slow disk never freezes
-        the screen or the links."""
-        if not self._sync_inline:
-            await trio.to_thread.run_sync(journal.sync)
+        the screen or the links, until ``QUICK_SYNCS`` in a row were quick again."""
+        if self._sync_inline:
+            took = _timed(journal.sync)
+            self._sync_inline = took < INLINE_SYNC_LIMIT
             return
-        started = time.perf_counter()
-        journal.sync()
-        self._sync_inline = time.perf_counter() - started < INLINE_SYNC_LIMIT
+        took = await trio.to_thread.run_sync(_timed, journal.sync)
+        self._quick_syncs = self._quick_syncs + 1 if took < INLINE_SYNC_LIMIT else 0
+        if self._quick_syncs >= QUICK_SYNCS:
+            self._sync_inline, self._quick_syncs = True, 0
 
     async def _let_out(self) -> None:
         """Let the transport put the envelopes on the wire before the table works on."""
@@ -344,3 +372,10 @@ class PeerDriver:
             await cast(Flushing, self.transport).flushed()
         else:
             await trio.lowlevel.checkpoint()
+
+
+def _timed(work: Callable[[], None]) -> float:
+    """Seconds ``work`` took (where it ran: a worker thread's round trip not counted)."""
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started

@@ -208,7 +208,7 @@ class Handover:
         self.mesh.follow(table.envelopes_from, table.wants)
         for raw in self._pending.pop(table.game_id, []):
             for endpoint in self.endpoints:
-                endpoint.send_channel.send_nowait(raw)
+                endpoint.deliver(raw)
         self._pending.clear()
         self._busy = None
         self._failed = set()
@@ -219,18 +219,23 @@ class Handover:
         """Play segment after segment until the local table's game ends; the last table."""
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            nursery.start_soon(self._pump)
-            while True:
-                self._next = None
-                async with trio.open_nursery() as segment:
-                    self._segment_scope = segment.cancel_scope
-                    for driver in self._drivers:
-                        segment.start_soon(self._run, driver, segment.cancel_scope)
-                if self._next is None:
-                    break
-                table, bots = self._next
-                self._enter(table, bots)
-                await self._announce()
+            try:
+                while True:
+                    self._next = None
+                    # From here the mesh hands us each envelope as it comes (again, for
+                    # a later segment: nothing is queued then), after what it queued.
+                    self.mesh.push_to(self._route)
+                    async with trio.open_nursery() as segment:
+                        self._segment_scope = segment.cancel_scope
+                        for driver in self._drivers:
+                            segment.start_soon(self._run, driver, segment.cancel_scope)
+                    if self._next is None:
+                        break
+                    table, bots = self._next
+                    self._enter(table, bots)
+                    await self._announce()
+            finally:
+                self.mesh.push_to(None)
             nursery.cancel_scope.cancel()
         assert self.table is not None
         return self.table
@@ -267,25 +272,24 @@ class Handover:
                 self.lost_seats.add(change.seat)
             await self.front_end.on_event(driver, change)
 
-    async def _pump(self) -> None:
+    def _route(self, raw: bytes | Release) -> None:
         """Every envelope from the mesh goes to the current segment's tables, or waits
-        for the segment it belongs to (a continuation may open it)."""
-        while True:
-            raw = await self.mesh.receive()
-            if isinstance(raw, Release):
-                # every other seat gave back what this resumed seat signed: whether the
-                # table speaks again is the reclaimer's call (the seat may be a bot's)
-                self.released.set()
-                continue
-            game = envelope_game(raw)
-            if game is None or (self.table is not None and game == self.segment):
-                for endpoint in self.endpoints:
-                    endpoint.send_channel.send_nowait(raw)
-                continue
-            kept = self._pending.setdefault(game, [])
-            if sum(len(v) for v in self._pending.values()) < MAX_PENDING:
-                kept.append(raw)
-            self._maybe_continuation(raw)
+        for the segment it belongs to (a continuation may open it).  The mesh calls
+        this as each arrives (``push_to``), in order, while ``play`` runs."""
+        if isinstance(raw, Release):
+            # every other seat gave back what this resumed seat signed: whether the
+            # table speaks again is the reclaimer's call (the seat may be a bot's)
+            self.released.set()
+            return
+        game = envelope_game(raw)
+        if game is None or (self.table is not None and game == self.segment):
+            for endpoint in self.endpoints:
+                endpoint.deliver(raw)
+            return
+        kept = self._pending.setdefault(game, [])
+        if sum(len(v) for v in self._pending.values()) < MAX_PENDING:
+            kept.append(raw)
+        self._maybe_continuation(raw)
 
     def _maybe_continuation(self, raw: bytes) -> None:
         """The continuation we agreed to, sealed by the proposer (or, watching, the one

@@ -107,6 +107,7 @@ class Mesh:
         self.dial_all = dial_all
         self._links: dict[int, list[_Link]] = {s: [] for s in range(len(keys)) if s != me}
         self._inbox_send, self._inbox = trio.open_memory_channel[bytes | Release](math.inf)
+        self._deliver: Callable[[bytes | Release], None] | None = None
         # A resumed table signs nothing until every other seat has answered a resend
         # (any of them may hold the last envelopes it sent before it stopped), or,
         # after ``hold`` seconds, every seat that can be reached at all.
@@ -147,6 +148,25 @@ class Mesh:
         """The next envelope from any peer, or (once, with ``hold``) ``Release``: every
         other seat has answered, and what they sent is before it in this stream."""
         return await self._inbox.receive()
+
+    def push_to(self, deliver: Callable[[bytes | Release], None] | None) -> None:
+        """Hand what ``receive`` would return to ``deliver`` instead, at once, in the
+        link's receiving task: no task in between, one switch less per envelope (a
+        deal is CPU-bound on a small machine).  What is queued already goes first, so
+        the order is the same.  ``deliver`` must not block.  None: queue again."""
+        self._deliver = deliver
+        while deliver is not None:
+            try:
+                item = self._inbox.receive_nowait()
+            except trio.WouldBlock:
+                return
+            deliver(item)
+
+    def _put(self, item: bytes | Release) -> None:
+        if self._deliver is not None:
+            self._deliver(item)
+        else:
+            self._inbox_send.send_nowait(item)
 
     def send_to(self, seat: int, payload: bytes) -> None:
         """Queue ``payload`` for one seat's links only (a long answer meant for it)."""
@@ -311,7 +331,7 @@ class Mesh:
             if len(payload) > MAX_FRAME:
                 self._drop(link, f"an envelope of {len(payload)} bytes")
                 return
-            self._inbox_send.send_nowait(payload)
+            self._put(payload)
             return
         if is_chat(payload):
             if self.on_chat is not None:
@@ -363,7 +383,7 @@ class Mesh:
         """Everything the answers brought is in the stream: say so, behind it."""
         self._holding = False
         log.info("%s: this seat may sign again", why)
-        self._inbox_send.send_nowait(Release())
+        self._put(Release())
 
     def _drop(self, link: _Link, why: str) -> None:
         self.dropped_payloads += 1

@@ -74,20 +74,36 @@ class Endpoint:
 
     def __init__(self, hub: Handover) -> None:
         self.hub = hub
+        self.send_channel: trio.MemorySendChannel[bytes | Release]
         self.send_channel, self.inbox = trio.open_memory_channel[bytes | Release](math.inf)
+
+    def attach(self, inbox: trio.MemorySendChannel[Inbox]) -> None:
+        """The driver's own inbox takes what arrives from now on (``Pushing``), after
+        what was queued here: no task in between."""
+        while True:
+            try:
+                item = self.inbox.receive_nowait()
+            except trio.WouldBlock:
+                break
+            inbox.send_nowait(item)
+        self.send_channel = inbox
+
+    def deliver(self, item: bytes | Release) -> None:
+        """Hand one envelope (or ``Release``) to this endpoint's table, in order."""
+        self.send_channel.send_nowait(item)
 
     async def broadcast(self, raw: bytes) -> None:
         await self.hub.mesh.broadcast(raw)
         for other in self.hub.endpoints:
             if other is not self:
-                other.send_channel.send_nowait(raw)
+                other.deliver(raw)
 
     async def receive(self) -> bytes | Release:
         return await self.inbox.receive()
 
     def release_in_order(self) -> None:
         """Let the resumed table speak, after every envelope already handed to it."""
-        self.send_channel.send_nowait(Release())
+        self.deliver(Release())
 
     async def ask_resend(self, wants: list[int]) -> None:
         await self.hub.mesh.ask_resend(wants)

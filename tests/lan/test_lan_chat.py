@@ -78,6 +78,10 @@ class ChatBot(BotFrontEnd):
             if self.speak:
                 self.chat.say(self.speak)
             if self.flood:
+                # After the hello, so the speaker's first line is its own: which seat
+                # starts the game first is a race between the seats.
+                if self.wait_for:
+                    await heard(self.lines, self.wait_for)
                 self._flood(driver)
         if isinstance(event, ev.ChoiceNeeded) and self.wait_for:
             await heard(self.lines, self.wait_for)
@@ -128,7 +132,7 @@ async def test_chat_reaches_the_table_and_a_flood_does_not_stop_the_game(
     front_ends = [
         ChatBot(0, speak=HELLO),
         ChatBot(1, wait_for=HELLO),
-        ChatBot(2, flood=True),
+        ChatBot(2, flood=True, wait_for=HELLO),
         ChatText(3, out, wait_for=HELLO),
     ]
     results: list[GameResult] = []

@@ -121,3 +121,18 @@ def test_the_segment_of_an_envelope_is_read_without_the_rest() -> None:
     envelope = seal_envelope(KEYS[0], SEGMENT, 0, 0, bytes(32), m.ReadyMsg())
     assert envelope_game(envelope.raw) == SEGMENT
     assert envelope_game(b"\x92junk") is None
+
+
+def test_the_segment_is_read_in_place_and_by_decoding_alike() -> None:
+    """An inner part long enough for a 2-byte length (a pass of 32 points) is read in
+    place; bytes laid out otherwise than ``seal_envelope`` writes them are decoded,
+    as before (not canonical: no segment, the table refuses them)."""
+    points = tuple(bytes([2]) + bytes([n]) * 32 for n in range(32))
+    big = seal_envelope(KEYS[1], SEGMENT, 3, 5, bytes(32), m.ShuffleMsg(points, bytes(32)))
+    assert big.raw[:2] == b"\x92\xc5"
+    assert envelope_game(big.raw) == SEGMENT
+    inner = decode(big.raw)[0]
+    # the same fields in a longer length form than canonical: decoded, and refused
+    assert envelope_game(b"\x92\xc6" + len(inner).to_bytes(4, "big") + inner) is None
+    for cut in (1, 2, 3, 5, 10, 19):
+        assert envelope_game(big.raw[:cut]) is None
