@@ -133,6 +133,35 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int, tt: TT) -
         if hi < beta:
             beta = hi
         a0, b0 = alpha, beta
+        if not hand & (hand - 1):
+            # The last trick: one card a hand, nothing to choose, so no recursion (the
+            # value and what the table stores are those of the forced line).
+            c = hand.bit_length() - 1
+            pw = power[esuit[c]]
+            best_pw = pw[c]
+            winner = leader
+            best = points[c]
+            for seat in ((leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3):
+                c = h[seat].bit_length() - 1
+                best += points[c]
+                if pw[c] > best_pw:
+                    best_pw = pw[c]
+                    winner = seat
+            if winner & 1:
+                best = 0
+        else:
+            best = search(leader, hand, left, alpha, beta)
+        if best <= a0:
+            hi = min(hi, best)
+        elif best >= b0:
+            lo = max(lo, best)
+        else:
+            lo = hi = best
+        tt[key] = (lo, hi)
+        return best
+
+    def search(leader: int, hand: int, left: int, alpha: int, beta: int) -> int:
+        """The leader's choice of card at a trick start (the window already narrowed)."""
         moves = distinct_moves(hand, left, trump)
         moves.sort(key=lead_key)
         maximize = not leader & 1
@@ -154,13 +183,6 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int, tt: TT) -
                     beta = v
             if alpha >= beta:
                 break
-        if best <= a0:
-            hi = min(hi, best)
-        elif best >= b0:
-            lo = max(lo, best)
-        else:
-            lo = hi = best
-        tt[key] = (lo, hi)
         return best
 
     def follow(
