@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import replace
 
 from p2pbelka.bots.knowledge import Seen, seen_from
 from p2pbelka.bots.policy import choose, legal
@@ -73,7 +72,25 @@ def think_budget(think: int) -> tuple[int, int, int, int]:
 
 
 def _scratch(seen: Seen) -> Seen:
-    return replace(seen, trick=list(seen.trick), voids=list(seen.voids), led_by=list(seen.led_by))
+    """A copy a playout may change (its lists copied): built directly, as
+    ``dataclasses.replace`` is slow for the thousands of copies of a decision."""
+    return Seen(
+        seat=seen.seat,
+        trump=seen.trump,
+        jc_holder=seen.jc_holder,
+        hand=seen.hand,
+        played=seen.played,
+        trick=list(seen.trick),
+        leader=seen.leader,
+        voids=list(seen.voids),
+        led_by=list(seen.led_by),
+        counts=seen.counts,
+        led_suits=seen.led_suits,
+        points=seen.points,
+        ace_rule=seen.ace_rule,
+        history=seen.history,
+        first_leader=seen.first_leader,
+    )
 
 
 class StrongBot:
