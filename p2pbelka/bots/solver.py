@@ -104,6 +104,7 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int, tt: TT) -
     lead_key = _LEAD_KEY[trump].__getitem__
     neg_points = _NEG_POINTS.__getitem__
     points = POINTS
+    suit_memo = _SUIT_MOVES[trump]
     h = hands
 
     # The search visits the same nodes in the same order as a plain alpha-beta over
@@ -150,7 +151,29 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int, tt: TT) -
             if winner & 1:
                 best = 0
         else:
-            best = search(leader, hand, left, alpha, beta)
+            # The leader's choice of card.
+            moves = distinct_moves(hand, left, trump)
+            moves.sort(key=lead_key)
+            maximize = not leader & 1
+            best = -INF if maximize else INF
+            alpha1, beta1 = alpha, beta
+            for c in moves:
+                h[leader] = hand ^ (1 << c)
+                led = esuit[c]
+                pw = power[led]
+                v = follow(leader, 1, led, pw, alpha1, beta1, 0, pw[c], points[c], left)
+                if maximize:
+                    if v > best:
+                        best = v
+                        if v > alpha1:
+                            alpha1 = v
+                elif v < best:
+                    best = v
+                    if v < beta1:
+                        beta1 = v
+                if alpha1 >= beta1:
+                    break
+            h[leader] = hand
         if best <= a0:
             hi = min(hi, best)
         elif best >= b0:
@@ -160,55 +183,35 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int, tt: TT) -
         tt[key] = (lo, hi)
         return best
 
-    def search(leader: int, hand: int, left: int, alpha: int, beta: int) -> int:
-        """The leader's choice of card at a trick start (the window already narrowed)."""
-        moves = distinct_moves(hand, left, trump)
-        moves.sort(key=lead_key)
-        maximize = not leader & 1
-        best = -INF if maximize else INF
-        for c in moves:
-            bit = 1 << c
-            h[leader] = hand ^ bit
-            pw = power[esuit[c]]
-            v = follow(leader, [c], alpha, beta, pw, 0, pw[c], points[c], left)
-            h[leader] = hand
-            if maximize:
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        alpha = v
-            elif v < best:
-                best = v
-                if v < beta:
-                    beta = v
-            if alpha >= beta:
-                break
-        return best
-
     def follow(
         leader: int,
-        cards: list[int],
+        n: int,
+        led: int,
+        pw: tuple[int, ...],
         alpha: int,
         beta: int,
-        pw: tuple[int, ...],
         win_off: int,
         best_pw: int,
         pts: int,
         left: int,
     ) -> int:
-        """Inside a trick: ``pw`` the led suit's powers, the card at ``win_off`` winning
-        with ``best_pw``, ``pts`` points on the trick, ``left`` the cards at its start."""
-        n = len(cards)
+        """The ``n``-th card (1 to 3) of a trick led in suit ``led`` (``pw``: its powers):
+        the card at ``win_off`` wins so far with ``best_pw``, ``pts`` points are on the
+        trick, ``left`` the hands' cards at the trick's start."""
         seat = (leader + n) & 3
         hand = h[seat]
-        led = esuit[cards[0]]
         in_suit = hand & eff[led]
-        # Everything still to fall on this trick, or already on it: the hands' cards at
-        # the trick's start less this hand.
-        if in_suit:
-            moves: Sequence[int] = suit_moves(in_suit, left & ~hand, trump, led)
+        # Everything still to fall on this trick, or already on it: ``left`` less this hand.
+        if not in_suit:
+            moves: Sequence[int] = distinct_moves(hand, left & ~hand, trump)
+        elif in_suit & (in_suit - 1):
+            # suit_moves, its memo read here: this is the search's most frequent call.
+            moves_key = in_suit << 32 | left & ~hand & eff[led]
+            memo = suit_memo[led]
+            cached = memo.get(moves_key)
+            moves = cached if cached is not None else suit_moves(in_suit, left & ~hand, trump, led)
         else:
-            moves = distinct_moves(hand, left & ~hand, trump)
+            moves = (in_suit.bit_length() - 1,)
         if len(moves) > 1:
             if (leader + win_off - seat) & 1 == 0:
                 # The partner holds the trick: points first.
@@ -230,16 +233,12 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int, tt: TT) -
                 else:
                     gain = pts + points[c]
                     v = gain + lead(winner, alpha - gain, beta - gain)
+            elif p > best_pw:
+                v = follow(leader, n + 1, led, pw, alpha, beta, n, p, pts + points[c], left)
             else:
-                cards.append(c)
-                if p > best_pw:
-                    v = follow(leader, cards, alpha, beta, pw, n, p, pts + points[c], left)
-                else:
-                    v = follow(
-                        leader, cards, alpha, beta, pw, win_off, best_pw, pts + points[c], left
-                    )
-                cards.pop()
-            h[seat] = hand
+                v = follow(
+                    leader, n + 1, led, pw, alpha, beta, win_off, best_pw, pts + points[c], left
+                )
             if maximize:
                 if v > best:
                     best = v
@@ -251,26 +250,19 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int, tt: TT) -
                     beta = v
             if alpha >= beta:
                 break
+        h[seat] = hand
         return best
 
     if not trick:
         return lead(leader, -INF, INF)
-    pw = power[esuit[trick[0]]]
+    led = esuit[trick[0]]
+    pw = power[led]
     win_off = core.trick_winner(trick, trump)
     left = h[0] | h[1] | h[2] | h[3]
     for c in trick:
         left |= 1 << c
-    return follow(
-        leader,
-        list(trick),
-        -INF,
-        INF,
-        pw,
-        win_off,
-        pw[trick[win_off]],
-        sum(points[c] for c in trick),
-        left,
-    )
+    pts = sum(points[c] for c in trick)
+    return follow(leader, len(trick), led, pw, -INF, INF, win_off, pw[trick[win_off]], pts, left)
 
 
 def step(hands: list[int], seen: Seen, card: int) -> int:
