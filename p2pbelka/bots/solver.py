@@ -74,11 +74,17 @@ def distinct_moves(legal: int, blockers: int, trump: int) -> list[int]:
     Suit by suit (clubs first), strongest first within a suit.
     """
     moves: list[int] = []
-    eff = core.EFFECTIVE_SUIT_MASKS[trump]
-    for suit in range(4):
-        in_suit = legal & eff[suit]
-        if in_suit:
-            moves += suit_moves(in_suit, blockers, trump, suit)
+    memos = _SUIT_MOVES[trump]
+    for suit, suit_mask in enumerate(core.EFFECTIVE_SUIT_MASKS[trump]):
+        in_suit = legal & suit_mask
+        if not in_suit:
+            continue
+        # suit_moves inlined (a lone card; the memo), as the search calls this so often.
+        if not in_suit & (in_suit - 1):
+            moves.append(in_suit.bit_length() - 1)
+            continue
+        cached = memos[suit].get(in_suit << 32 | blockers & suit_mask)
+        moves += cached if cached is not None else suit_moves(in_suit, blockers, trump, suit)
     return moves
 
 
