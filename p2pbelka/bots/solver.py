@@ -218,7 +218,19 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int, tt: TT) -
             moves = cached if cached is not None else suit_moves(in_suit, left & ~hand, trump, led)
         else:
             moves = (in_suit.bit_length() - 1,)
-        if len(moves) > 1:
+        if len(moves) == 2:
+            # The usual case, ordered as the sort below would (a swap only on a strict
+            # inequality, as the sort is stable) without its call and key function.
+            a, b = moves
+            if (leader + win_off - seat) & 1 == 0:
+                if points[b] > points[a]:
+                    moves = (b, a)
+            else:
+                ka = pw[a] if pw[a] > best_pw else _LOSER + points[a]
+                kb = pw[b] if pw[b] > best_pw else _LOSER + points[b]
+                if kb < ka:
+                    moves = (b, a)
+        elif len(moves) > 2:
             if (leader + win_off - seat) & 1 == 0:
                 # The partner holds the trick: points first.
                 moves = sorted(moves, key=neg_points)
