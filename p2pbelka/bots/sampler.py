@@ -42,13 +42,18 @@ def sample_hands(seen: Seen, rng: random.Random) -> list[int]:
     return _Dealer(seen).hands(rng)
 
 
+_Plan = tuple[list[int], list[int], list[int], dict[int, list[int]], list[int]]
+"""(hands so far, cards each seat still needs, cards to place, their eligible seats,
+per card how many seats are eligible)."""
+
+
 class _Dealer:
     """:func:`sample_hands` for one view: what does not change between draws worked out once
     (the cards to place, the seats each may go to), so a decision's many draws share it."""
 
     def __init__(self, seen: Seen) -> None:
         self.seen = seen
-        self._plans: dict[bool, tuple[list[int], list[int], list[int], dict[int, list[int]]]] = {}
+        self._plans: dict[bool, _Plan] = {}
 
     def hands(self, rng: random.Random) -> list[int]:
         for _ in range(_TRIES):
@@ -60,10 +65,8 @@ class _Dealer:
         assert hands is not None
         return hands
 
-    def _plan(
-        self, respect_voids: bool
-    ) -> tuple[list[int], list[int], list[int], dict[int, list[int]]]:
-        """(hands so far, cards each seat still needs, cards to place, their eligible seats)."""
+    def _plan(self, respect_voids: bool) -> _Plan:
+        """The draws' common part (see :data:`_Plan`), for this view and voids kept or not."""
         plan = self._plans.get(respect_voids)
         if plan is not None:
             return plan
@@ -84,16 +87,17 @@ class _Dealer:
             need[holder] -= 1
         voids = seen.voids if respect_voids else [0, 0, 0, 0]
         eligible = {c: [s for s in seats if not voids[s] >> esuit[c] & 1] for c in cards}
-        plan = self._plans[respect_voids] = (hands, need, cards, eligible)
+        spread = [len(eligible.get(c, ())) for c in range(32)]
+        plan = self._plans[respect_voids] = (hands, need, cards, eligible, spread)
         return plan
 
     def _try(self, rng: random.Random, respect_voids: bool) -> list[int] | None:
-        base_hands, base_need, base_cards, eligible = self._plan(respect_voids)
+        base_hands, base_need, base_cards, eligible, spread = self._plan(respect_voids)
         hands = list(base_hands)
         need = list(base_need)
         cards = list(base_cards)
         rng.shuffle(cards)
-        cards.sort(key=lambda c: len(eligible[c]))
+        cards.sort(key=spread.__getitem__)
         randrange = rng.randrange
         for c in cards:
             places = [s for s in eligible[c] if need[s]]
