@@ -122,9 +122,10 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int, tt: TT) -
         hand = h[leader]
         if not hand:
             return 0
-        key = (h[0], h[1], h[2], h[3], leader)
+        h0, h1, h2, h3 = h
+        key = (h0, h1, h2, h3, leader)
         entry = tt.get(key)
-        left = h[0] | h[1] | h[2] | h[3]
+        left = h0 | h1 | h2 | h3
         if entry is None:
             lo, hi = 0, mask_points(left)
         else:
