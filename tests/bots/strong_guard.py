@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
+from p2pbelka.bots.base import make_bot
 from p2pbelka.bots.heuristic import HeuristicBot
 from p2pbelka.bots.strong import StrongBot
-from p2pbelka.bots.tournament import seat_view
+from p2pbelka.bots.tournament import play_game, seat_view
 from p2pbelka.bots.utility import after_deal
 from p2pbelka.rules.deal import Play
 from p2pbelka.rules.game import GameState
@@ -138,6 +140,33 @@ def decisions() -> list[str]:
         + _redeal_decisions()
         + _eggs_decisions()
     )
+
+
+def _deal_seeds(base: int) -> Callable[[int], int]:
+    """Deal ``k``'s seed in a match, as :func:`p2pbelka.bots.tournament.play_match` has it."""
+    return lambda k: base ^ (k * 0x9E3779B97F4A7C15)
+
+
+def tournament_lines(level_b: str, matches: int, preset: str) -> list[str]:
+    """Every deal of the first ``matches`` matches of ``tournament --a strong --b level_b
+    --seed 16``: its cards in play order, re-deal claim, eggs choice and the score after."""
+    options = options_from(preset)
+    lines = []
+    for index in range(matches):
+        base = random.Random(f"16:{index}").getrandbits(63)
+        for a_seat in (0, 1):
+            bots = [
+                make_bot("strong" if s & 1 == a_seat else level_b, base + 10 * a_seat + s)
+                for s in range(4)
+            ]
+            game = play_game(bots, options, _deal_seeds(base), index % 4)
+            for d in game.history:
+                deal = d.deal
+                lines.append(
+                    f"{index} {a_seat} {deal.plays} {deal.redeal_claim} {d.eggs_choice} {d.score}"
+                )
+            lines.append(f"{index} {a_seat} winner {game.winner} {game.score}")
+    return lines
 
 
 def fingerprint(lines: list[str]) -> str:
