@@ -12,7 +12,6 @@ that explain the cards the others chose to play.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from p2pbelka.bots.knowledge import Seen
 from p2pbelka.bots.policy import choose
@@ -170,13 +169,8 @@ class _Replay:
         for seat, card in seen.history:
             view = None
             if seat != seen.seat:
-                view = replace(
-                    scratch,
-                    seat=seat,
-                    trick=list(scratch.trick),
-                    voids=list(scratch.voids),
-                    led_by=list(scratch.led_by),
-                )
+                view = scratch.copy()
+                view.seat = seat
             self.plays.append((seat, card, view))
             self.played[seat] |= 1 << card
             step(nobody, scratch, card)

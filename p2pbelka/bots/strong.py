@@ -71,28 +71,6 @@ def think_budget(think: int) -> tuple[int, int, int, int]:
     return (SAMPLES * think, solve_cards, pool, exact)
 
 
-def _scratch(seen: Seen) -> Seen:
-    """A copy a playout may change (its lists copied): built directly, as
-    ``dataclasses.replace`` is slow for the thousands of copies of a decision."""
-    return Seen(
-        seat=seen.seat,
-        trump=seen.trump,
-        jc_holder=seen.jc_holder,
-        hand=seen.hand,
-        played=seen.played,
-        trick=list(seen.trick),
-        leader=seen.leader,
-        voids=list(seen.voids),
-        led_by=list(seen.led_by),
-        counts=seen.counts,
-        led_suits=seen.led_suits,
-        points=seen.points,
-        ace_rule=seen.ace_rule,
-        history=seen.history,
-        first_leader=seen.first_leader,
-    )
-
-
 class StrongBot:
     """Determinized search (see the module text); ``samples`` and ``solve_cards`` buy strength."""
 
@@ -171,7 +149,7 @@ class StrongBot:
         for hands in weighted_samples(seen, self.rng, samples, self.pool * samples, shares):
             for i, card in enumerate(moves):
                 h = list(hands)
-                s = _scratch(seen)
+                s = seen.copy()
                 got0 = step(h, s, card)
                 if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
                     got0 += playout(h, s, stop)
@@ -201,7 +179,7 @@ class StrongBot:
         cache: dict[int, float] = {}
         for _ in range(REDEAL_SAMPLES):
             hands = sample_hands(seen, self.rng)
-            points0 = playout(hands, _scratch(seen))
+            points0 = playout(hands, seen.copy())
             if points0 not in cache:
                 cache[points0] = win_chance(after_deal(game, points0), team)
             total += cache[points0]
