@@ -85,6 +85,28 @@ class Seen:
     def trump_team(self) -> int:
         return self.jc_holder & 1
 
+    def copy(self) -> Seen:
+        """A copy with its own ``trick``, ``voids`` and ``led_by`` (what :func:`step
+        <p2pbelka.bots.solver.step>` changes); built directly, as ``dataclasses.replace``
+        is slow for the thousands of copies a decision makes."""
+        return Seen(
+            seat=self.seat,
+            trump=self.trump,
+            jc_holder=self.jc_holder,
+            hand=self.hand,
+            played=self.played,
+            trick=list(self.trick),
+            leader=self.leader,
+            voids=list(self.voids),
+            led_by=list(self.led_by),
+            counts=self.counts,
+            led_suits=self.led_suits,
+            points=self.points,
+            ace_rule=self.ace_rule,
+            history=self.history,
+            first_leader=self.first_leader,
+        )
+
 
 def seen_from(deal: DealState, seat: int) -> Seen:
     """Read what ``seat`` knows from ``deal`` (only public facts and the seat's own hand)."""

@@ -40,11 +40,14 @@ def legal(s: Seen) -> int:
 
 def choose(s: Seen) -> int:
     """The card (index) a sound player would play now."""
+    if not s.trick:
+        options = s.hand  # anything may be led
+        if options & (options - 1) == 0:
+            return options.bit_length() - 1
+        return _lead(s, options)
     options = legal(s)
     if options & (options - 1) == 0:
         return options.bit_length() - 1
-    if not s.trick:
-        return _lead(s, options)
     return _follow(s, options)
 
 
@@ -74,11 +77,12 @@ def _discard(s: Seen, options: int) -> int:
     return best
 
 
-def _opp_can_beat(s: Seen, opp: int, led: int, best_pw: int) -> bool:
-    """Could ``opp`` (yet to play) take a trick whose best card has power ``best_pw``?"""
+def _opp_can_beat(s: Seen, opp: int, led: int, best_pw: int, others: int) -> bool:
+    """Could ``opp`` (yet to play) take a trick whose best card has power ``best_pw``?
+
+    ``others``: ``s.others``, worked out once by the caller."""
     t = s.trump
     pw = POWER[t][led]
-    others = s.others
     in_suit = others & EFF[t][led]
     trumps = others & TRUMPS[t]
     void = s.voids[opp]
@@ -104,23 +108,30 @@ def _follow(s: Seen, options: int) -> int:
     best_off = core.trick_winner(trick, t)
     best_pw = pw[trick[best_off]]
     winner = (s.leader + best_off) & 3
-    pts = sum(POINTS[c] for c in trick)
-    after = [(s.seat + i) & 3 for i in range(1, 4 - len(trick))]
-    opps_after = [x for x in after if (x ^ s.seat) & 1]
+    pts = 0
+    for c in trick:
+        pts += POINTS[c]
+    # The only opponent still to play, if any: the next seat (the one after it is the
+    # partner, and the one after that has led).
+    opp = (s.seat + 1) & 3 if len(trick) < 3 else -1
+    others = s.others
     following = bool(options & EFF[t][led])
 
     if winner == s.seat ^ 2:
-        if not any(_opp_can_beat(s, o, led, best_pw) for o in opps_after):
+        if opp < 0 or not _opp_can_beat(s, opp, led, best_pw, others):
             return _smear(s, options, led)
         beaters = [c for c in iter_bits(options) if pw[c] > best_pw]
-        safe = [c for c in beaters if not any(_opp_can_beat(s, o, led, pw[c]) for o in opps_after)]
+        safe = [c for c in beaters if not _opp_can_beat(s, opp, led, pw[c], others)]
         if safe and (following or pts >= 10):
             return min(safe, key=lambda c: pw[c])
         return _cheapest(options, t, led) if following else _discard(s, options)
 
     beaters = [c for c in iter_bits(options) if pw[c] > best_pw]
     if beaters:
-        safe = [c for c in beaters if not any(_opp_can_beat(s, o, led, pw[c]) for o in opps_after)]
+        if opp < 0:
+            safe = beaters
+        else:
+            safe = [c for c in beaters if not _opp_can_beat(s, opp, led, pw[c], others)]
         if safe:
             c = min(safe, key=lambda c: (pw[c], -POINTS[c]))
             # Not a high trump (ten and up) for a cheap trick: it is worth more later.
@@ -167,7 +178,8 @@ def _lead(s: Seen, options: int) -> int:
     opps = (s.seat ^ 1, s.seat ^ 3)
     trumps = s.hand & TRUMPS[t]
     out_trumps = others & TRUMPS[t]
-    opp_trumps = out_trumps and not all(s.voids[o] >> t & 1 for o in opps)
+    voids = s.voids
+    opp_trumps = out_trumps and not (voids[opps[0]] >> t & 1 and voids[opps[1]] >> t & 1)
     tp = POWER[t][t]
 
     if trumps and opp_trumps:
@@ -179,7 +191,8 @@ def _lead(s: Seen, options: int) -> int:
 
     cash = -1
     cash_pts = -1
-    for suit, mine in _plain_suits(s):
+    plain_suits = _plain_suits(s)
+    for suit, mine in plain_suits:
         top = top_card(mine, t, suit)
         top_out = top_card(others & EFF[t][suit], t, suit)
         if top_out >= 0 and POWER[t][suit][top_out] > POWER[t][suit][top]:
@@ -192,7 +205,7 @@ def _lead(s: Seen, options: int) -> int:
         return cash
 
     # The partner ruffs, or holds the suit's top: lead small into it.
-    for suit, mine in _plain_suits(s):
+    for suit, mine in plain_suits:
         partner_ruffs = (
             s.voids[partner] >> suit & 1
             and not s.voids[partner] >> t & 1
@@ -206,10 +219,13 @@ def _lead(s: Seen, options: int) -> int:
 
     best = -1
     best_key = (99, 99, 99)
+    tops_out = [-2, -2, -2, -2]  # per suit, the others' top card once looked up
     for c in iter_bits(options):
         suit = ESUIT[t][c]
         mine = s.hand & EFF[t][suit]
-        ace_out = top_card(others & EFF[t][suit], t, suit)
+        ace_out = tops_out[suit]
+        if ace_out == -2:
+            ace_out = tops_out[suit] = top_card(others & EFF[t][suit], t, suit)
         # Leading away from a guarded ten or king gives the opponents a cheap trick.
         exposed = POINTS[c] >= 3 and ace_out >= 0 and POWER[t][suit][ace_out] > POWER[t][suit][c]
         key = (

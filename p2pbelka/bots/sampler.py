@@ -38,48 +38,81 @@ re-deal: the share of such hands that did not ask, across the bots (``bench mode
 
 def sample_hands(seen: Seen, rng: random.Random) -> list[int]:
     """Four hands: the seat's own, and a consistent guess for each other seat."""
-    for _ in range(_TRIES):
-        hands = _try(seen, rng, respect_voids=True)
-        if hands is not None:
-            return hands
-    # Cannot happen with a consistent view; a guess ignoring voids still lets the bot play.
-    hands = _try(seen, rng, respect_voids=False)
-    assert hands is not None
-    return hands
+    return _Dealer(seen).hands(rng)
 
 
-def _try(seen: Seen, rng: random.Random, respect_voids: bool) -> list[int] | None:
-    esuit = core.EFFECTIVE_SUIT[seen.trump]
-    seats = [s for s in range(4) if s != seen.seat]
-    need = [0 if s == seen.seat else seen.counts[s] for s in range(4)]
-    hands = [0, 0, 0, 0]
-    hands[seen.seat] = seen.hand
-    cards = list(iter_bits(seen.others))
-    jc = core.JC_INDEX
-    if jc in cards:
-        cards.remove(jc)
-        holder = seen.jc_holder
-        if holder == seen.seat or need[holder] == 0:
-            holder = max(seats, key=lambda s: need[s])
-        hands[holder] |= 1 << jc
-        need[holder] -= 1
-    voids = seen.voids if respect_voids else [0, 0, 0, 0]
-    rng.shuffle(cards)
-    eligible = {c: [s for s in seats if not voids[s] >> esuit[c] & 1] for c in cards}
-    cards.sort(key=lambda c: len(eligible[c]))
-    for c in cards:
-        places = [s for s in eligible[c] if need[s]]
-        if not places:
-            return None
-        total = sum(need[s] for s in places)
-        pick = rng.randrange(total)
-        for s in places:
-            pick -= need[s]
-            if pick < 0:
-                break
-        hands[s] |= 1 << c
-        need[s] -= 1
-    return hands
+_Plan = tuple[list[int], list[int], list[int], dict[int, list[int]], list[int]]
+"""(hands so far, cards each seat still needs, cards to place, their eligible seats,
+per card how many seats are eligible)."""
+
+
+class _Dealer:
+    """:func:`sample_hands` for one view: what does not change between draws worked out once
+    (the cards to place, the seats each may go to), so a decision's many draws share it."""
+
+    def __init__(self, seen: Seen) -> None:
+        self.seen = seen
+        self._plans: dict[bool, _Plan] = {}
+
+    def hands(self, rng: random.Random) -> list[int]:
+        for _ in range(_TRIES):
+            hands = self._try(rng, respect_voids=True)
+            if hands is not None:
+                return hands
+        # Cannot happen with a consistent view; a guess ignoring voids still lets the bot play.
+        hands = self._try(rng, respect_voids=False)
+        assert hands is not None
+        return hands
+
+    def _plan(self, respect_voids: bool) -> _Plan:
+        """The draws' common part (see :data:`_Plan`), for this view and voids kept or not."""
+        plan = self._plans.get(respect_voids)
+        if plan is not None:
+            return plan
+        seen = self.seen
+        esuit = core.EFFECTIVE_SUIT[seen.trump]
+        seats = [s for s in range(4) if s != seen.seat]
+        need = [0 if s == seen.seat else seen.counts[s] for s in range(4)]
+        hands = [0, 0, 0, 0]
+        hands[seen.seat] = seen.hand
+        cards = list(iter_bits(seen.others))
+        jc = core.JC_INDEX
+        if jc in cards:
+            cards.remove(jc)
+            holder = seen.jc_holder
+            if holder == seen.seat or need[holder] == 0:
+                holder = max(seats, key=lambda s: need[s])
+            hands[holder] |= 1 << jc
+            need[holder] -= 1
+        voids = seen.voids if respect_voids else [0, 0, 0, 0]
+        eligible = {c: [s for s in seats if not voids[s] >> esuit[c] & 1] for c in cards}
+        spread = [len(eligible.get(c, ())) for c in range(32)]
+        plan = self._plans[respect_voids] = (hands, need, cards, eligible, spread)
+        return plan
+
+    def _try(self, rng: random.Random, respect_voids: bool) -> list[int] | None:
+        base_hands, base_need, base_cards, eligible, spread = self._plan(respect_voids)
+        hands = list(base_hands)
+        need = list(base_need)
+        cards = list(base_cards)
+        rng.shuffle(cards)
+        cards.sort(key=spread.__getitem__)
+        randrange = rng.randrange
+        for c in cards:
+            places = [s for s in eligible[c] if need[s]]
+            if not places:
+                return None
+            total = 0
+            for s in places:
+                total += need[s]
+            pick = randrange(total)
+            for s in places:
+                pick -= need[s]
+                if pick < 0:
+                    break
+            hands[s] |= 1 << c
+            need[s] -= 1
+        return hands
 
 
 def surprises(seen: Seen, hands: list[int]) -> int:
@@ -94,41 +127,76 @@ def surprises_by_seat(seen: Seen, hands: list[int]) -> tuple[list[int], list[int
     what it could see then.  Cards that play alike (small cards of one suit)
     count as the same choice.  The bot's own plays are not counted.
     """
-    esuit = core.EFFECTIVE_SUIT[seen.trump]
-    start = list(hands)
-    for seat, card in seen.history:
-        start[seat] |= 1 << card
-    scratch = Seen(
-        seat=seen.seat,
-        trump=seen.trump,
-        jc_holder=seen.jc_holder,
-        hand=0,
-        played=0,
-        trick=[],
-        leader=seen.first_leader,
-        voids=[0, 0, 0, 0],
-        led_by=[0, 0, 0, 0],
-        counts=[8, 8, 8, 8],
-        led_suits=0,
-        points=(0, 0),
-        ace_rule=seen.ace_rule,
-        history=[],
-        first_leader=seen.first_leader,
-    )
-    missed = [0, 0, 0, 0]
-    plays = [0, 0, 0, 0]
-    for seat, card in seen.history:
-        if seat != seen.seat:
-            scratch.seat = seat
-            scratch.hand = start[seat]
-            guess = choose(scratch)
-            plays[seat] += 1
-            if guess != card and not (
-                esuit[guess] == esuit[card] and POINTS[guess] == POINTS[card] == 0
-            ):
-                missed[seat] += 1
-        step(start, scratch, card)
-    return missed, plays
+    return _Replay(seen).surprises(hands)
+
+
+class _Replay:
+    """The deal so far as :func:`surprises_by_seat` replays it, for many guesses of the hands.
+
+    What each seat could see at each of its plays is public, the same whatever
+    the guess: it is worked out once, and a guess only supplies the hand.  A
+    seat holding the same hand at the same play in two guesses gets the
+    heuristic's verdict once.
+    """
+
+    def __init__(self, seen: Seen) -> None:
+        esuit = core.EFFECTIVE_SUIT[seen.trump]
+        scratch = Seen(
+            seat=seen.seat,
+            trump=seen.trump,
+            jc_holder=seen.jc_holder,
+            hand=0,
+            played=0,
+            trick=[],
+            leader=seen.first_leader,
+            voids=[0, 0, 0, 0],
+            led_by=[0, 0, 0, 0],
+            counts=[8, 8, 8, 8],
+            led_suits=0,
+            points=(0, 0),
+            ace_rule=seen.ace_rule,
+            history=[],
+            first_leader=seen.first_leader,
+        )
+        # (seat, card, the seat's view as it chose, or None for the reader's own plays)
+        self.plays: list[tuple[int, int, Seen | None]] = []
+        self.played = [0, 0, 0, 0]
+        """Per seat, the cards it played so far."""
+        self.esuit = esuit
+        self.reader = seen.seat
+        self._missed: dict[int, bool] = {}
+        nobody = [0, 0, 0, 0]
+        for seat, card in seen.history:
+            view = None
+            if seat != seen.seat:
+                view = scratch.copy()
+                view.seat = seat
+            self.plays.append((seat, card, view))
+            self.played[seat] |= 1 << card
+            step(nobody, scratch, card)
+
+    def surprises(self, hands: list[int]) -> tuple[list[int], list[int]]:
+        esuit = self.esuit
+        memo = self._missed
+        now = [hands[s] | self.played[s] for s in range(4)]
+        missed = [0, 0, 0, 0]
+        plays = [0, 0, 0, 0]
+        for k, (seat, card, view) in enumerate(self.plays):
+            hand = now[seat]
+            if view is not None:
+                plays[seat] += 1
+                key = hand << 5 | k
+                miss = memo.get(key)
+                if miss is None:
+                    view.hand = hand
+                    guess = choose(view)
+                    miss = memo[key] = guess != card and not (
+                        esuit[guess] == esuit[card] and POINTS[guess] == POINTS[card] == 0
+                    )
+                if miss:
+                    missed[seat] += 1
+            now[seat] = hand & ~(1 << card)
+        return missed, plays
 
 
 Shares = tuple[float, ...]
@@ -151,7 +219,16 @@ def likelihood(
     ``shares``: per seat, the weight of each player type as read so far in the
     game (:mod:`p2pbelka.bots.reading`); without them, the calibrated prior.
     """
-    missed, plays = surprises_by_seat(seen, hands)
+    return _likelihood(seen, _Replay(seen), hands, shares)
+
+
+def _likelihood(
+    seen: Seen,
+    replay: _Replay,
+    hands: list[int],
+    shares: list[Shares] | tuple[Shares, ...] | None,
+) -> float:
+    missed, plays = replay.surprises(hands)
     weight = 1.0
     for seat in range(4):
         if plays[seat]:
@@ -163,11 +240,7 @@ def likelihood(
             )
     for seat in range(4):
         if seat != seen.seat:
-            dealt = hands[seat]
-            for player, card in seen.history:
-                if player == seat:
-                    dealt |= 1 << card
-            if core.is_redeal_hand(dealt):
+            if core.is_redeal_hand(hands[seat] | replay.played[seat]):
                 weight *= DECLINED
     return weight
 
@@ -185,12 +258,14 @@ def weighted_samples(
     others' plays and the re-deal nobody asked for).  Drawn without
     replacement by weight (keys ``u ** (1 / w)``).
     """
+    dealer = _Dealer(seen)
     if pool <= n:
-        return [sample_hands(seen, rng) for _ in range(n)]
+        return [dealer.hands(rng) for _ in range(n)]
+    replay = _Replay(seen)
     keyed: list[tuple[float, list[int]]] = []
     for _ in range(pool):
-        hands = sample_hands(seen, rng)
-        weight = likelihood(seen, hands, shares)
+        hands = dealer.hands(rng)
+        weight = _likelihood(seen, replay, hands, shares)
         keyed.append((rng.random() ** (1.0 / weight), hands))
     keyed.sort(key=lambda kh: -kh[0])
     return [hands for _, hands in keyed[:n]]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import replace
 
 from p2pbelka.bots.knowledge import Seen, seen_from
 from p2pbelka.bots.policy import choose, legal
@@ -70,10 +69,6 @@ def think_budget(think: int) -> tuple[int, int, int, int]:
         return THINK[think]
     _, solve_cards, pool, exact = THINK[max(THINK)]
     return (SAMPLES * think, solve_cards, pool, exact)
-
-
-def _scratch(seen: Seen) -> Seen:
-    return replace(seen, trick=list(seen.trick), voids=list(seen.voids), led_by=list(seen.led_by))
 
 
 class StrongBot:
@@ -154,7 +149,7 @@ class StrongBot:
         for hands in weighted_samples(seen, self.rng, samples, self.pool * samples, shares):
             for i, card in enumerate(moves):
                 h = list(hands)
-                s = _scratch(seen)
+                s = seen.copy()
                 got0 = step(h, s, card)
                 if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
                     got0 += playout(h, s, stop)
@@ -184,7 +179,7 @@ class StrongBot:
         cache: dict[int, float] = {}
         for _ in range(REDEAL_SAMPLES):
             hands = sample_hands(seen, self.rng)
-            points0 = playout(hands, _scratch(seen))
+            points0 = playout(hands, seen.copy())
             if points0 not in cache:
                 cache[points0] = win_chance(after_deal(game, points0), team)
             total += cache[points0]
