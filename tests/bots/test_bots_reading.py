@@ -12,7 +12,7 @@ from p2pbelka.bench.opponents import RuleBot
 from p2pbelka.bots.base import Bot, is_level, make_bot, split_level, with_think
 from p2pbelka.bots.reading import FLOOR, Reading, deal_evidence, posterior
 from p2pbelka.bots.sampler import PRIOR, likelihood
-from p2pbelka.bots.strong import MAX_THINK, THINK, StrongBot
+from p2pbelka.bots.strong import MAX_THINK, SAMPLES, THINK, StrongBot
 from p2pbelka.bots.tournament import seat_view
 from p2pbelka.cards import CARDS
 from p2pbelka.cli import play_cmd
@@ -133,7 +133,7 @@ def test_think_levels_by_name() -> None:
     assert split_level("strong") == ("strong", 1)
     assert split_level("strong:4") == ("strong", 4)
     bot = make_bot("strong:4", 1)
-    assert isinstance(bot, StrongBot) and bot.samples == 160
+    assert isinstance(bot, StrongBot) and bot.samples == 4 * SAMPLES
     assert make_bot("strong:2", 1).samples == THINK[2][0]  # type: ignore[attr-defined]
     assert is_level("strong:3") and is_level("heuristic")
     assert not is_level("heuristic:2") and not is_level(f"strong:{MAX_THINK + 1}")

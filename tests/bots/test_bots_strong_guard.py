@@ -12,11 +12,11 @@ import pytest
 
 from tests.bots.strong_guard import decisions, fingerprint, tournament_lines
 
-RECORDED = "c19ce01b3a9ea9539972e77a4eaf2c6d29457b3840c6530a3486a6313e962cce"
+RECORDED = "6e658ff35e44f6c95a3c6cafe716da25c6bdcc21d43e113cc8bb63090eac2344"
 
 RECORDED_GAMES = {
-    "classic": "5fcbffd20f1744e8af1ec8ee737bd07e11d0c2e22dedb5a11585f5e65a2b323b",
-    "eyes": "1e608a8fef28bde9ade7329581b96668cf10a4f9d491de4184b160eb1b238474",
+    "classic": "6c82496f87ba30682d360e3a6b6527b6e2301f0450455cde64d6ef2921074b4f",
+    "eyes": "3ffdd144659e1d2921e705762a579aa1c14db966a038f879e123578f87267e2c",
 }
 
 
