@@ -1,4 +1,5 @@
-"""Plain ``pytest`` from a fresh clone: the project's declared dependencies come first.
+"""Plain ``pytest`` from a fresh clone: the project's declared dependencies come first,
+and the tests run on two worker processes.
 
 The README's test command installs them (``pip install -e '.[test]' && pytest``);
 a bare ``pytest`` in an interpreter that lacks them would otherwise fail to
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -30,7 +32,11 @@ DECLARED = (
     "zeroconf",
     "pytest_trio",
     "hypothesis",
+    "xdist",
 )
+WORKERS = 2
+"""Worker processes for a plain ``pytest``: most of the suite's time is peers and
+screens waiting on each other, so two workers halve it even on two cores."""
 
 
 def _missing() -> list[str]:
@@ -56,3 +62,14 @@ if _missing():
 # pytest loads pytest-trio by its entry point at start-up; installed just now, it is
 # loaded here instead (from the top-level conftest, where pytest_plugins is allowed)
 pytest_plugins = [] if _trio_plugin_was_loaded else ["pytest_trio.plugin"]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """``-n 2`` unless the command says otherwise (``-n 0`` runs in one process);
+    before pytest-xdist reads the option.  Without the plugin (installed just now
+    by this file), or under ``--pdb``, the run stays in one process."""
+    if not config.pluginmanager.hasplugin("xdist") or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    if config.option.numprocesses is None and not config.getoption("usepdb", False):
+        config.option.numprocesses = WORKERS

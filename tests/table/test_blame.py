@@ -347,7 +347,7 @@ lie_cases = st.tuples(
 )
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=150, deadline=None, derandomize=True)
 @given(case=lie_cases)
 def test_no_single_liar_can_get_an_honest_seat_proven(
     case: tuple[int, int, str, int, int],
