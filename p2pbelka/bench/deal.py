@@ -5,10 +5,12 @@ then whole games of four in-process peers running the full protocol (signing,
 checking, dealing, auditing), the verification of their transcripts, and
 transcript size.  The whole games use the fair-deal version the table puts in
 its games (``game_fairdeal_version``).  ``audit_*_per_seat_per_deal``: the deck
-audit each seat's table really ran at the end of each deal of those games (its
-own passes and secrets reused, the played positions not decoded again), timed
-and counted around the table's own call.  ``_x`` figures are multiples of the
-yardstick (one PyNaCl ed25519 noclamp multiplication, timed in the same run).
+audit each seat's table really ran at the end of each deal of those games (the
+final deck checked against the seeds, a played position costing nothing), timed
+and counted around the table's own call.  ``verify_*``: ``p2pbelka verify`` of
+each game's transcript; ``verify_every_pass_*``: the same with ``--every-pass``.
+``_x`` figures are multiples of the yardstick (one PyNaCl ed25519 noclamp
+multiplication, timed in the same run).
 
 With ``game="belot"`` (``bench deal --game belot --players 2|3``): the crypto of one
 Belot deal (``belot_`` figures of ``deal_crypto``), then whole Belot games of
@@ -97,7 +99,7 @@ def whole_games(quick: bool, game_name: str, seats: int, unit_ms: float) -> dict
     per deal (all peers), the audit each seat ran, the verification of the
     transcript, its size."""
     games = 1 if quick else 3
-    protocol_s = verify_s = 0.0
+    protocol_s = verify_s = every_pass_s = 0.0
     deals = size = envelopes = 0
     audits = AuditClock()
     for seed in range(games):
@@ -115,6 +117,12 @@ def whole_games(quick: bool, game_name: str, seats: int, unit_ms: float) -> dict
         start = time.process_time()
         report = verify_bytes(data)
         verify_s += time.process_time() - start
+        deal_crypto.forget_parsed()
+        start = time.process_time()
+        forensic = verify_bytes(data, every_pass=True)
+        every_pass_s += time.process_time() - start
+        if forensic.verdict != report.verdict:
+            raise RuntimeError(f"verify --every-pass disagrees: {forensic.verdict}")
         if not report.ok:
             raise RuntimeError(f"benchmark game failed to verify: {report.verdict}")
         deals += tables[0].deal_id
@@ -136,6 +144,8 @@ def whole_games(quick: bool, game_name: str, seats: int, unit_ms: float) -> dict
         "audit_mults_per_seat_per_deal": round(audits.mults / max(1, audits.audits), 1),
         "verify_ms_per_deal": round(1000 * verify_s / deals, 1),
         "verify_x_per_deal": round(1000 * verify_s / deals / unit_ms),
+        "verify_every_pass_ms_per_deal": round(1000 * every_pass_s / deals, 1),
+        "verify_every_pass_x_per_deal": round(1000 * every_pass_s / deals / unit_ms),
         "transcript_bytes_per_deal": round(size / deals),
         "envelopes_per_deal": round(envelopes / deals, 1),
     }

@@ -17,6 +17,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="OUT",
         help="also write the verified deals as a JSON game record (for `p2pbelka referee`)",
     )
+    parser.add_argument(
+        "--every-pass",
+        action="store_true",
+        help="replay every seat's shuffle and lock passes even where the deck came out"
+        " as the seeds say (also names cheats that cancelled out and changed no card)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     data = read_input(args.file, "verify")
     if data is None:
         return EXIT_USAGE
-    report = verify_bytes(data)
+    report = verify_bytes(data, every_pass=args.every_pass)
     if args.record is not None and report.game is not None and report.game.history:
         args.record.write_text(record_text(report.game) + "\n", encoding="utf-8")
     if args.json:

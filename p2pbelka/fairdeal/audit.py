@@ -7,8 +7,10 @@ position whose card was opened in play costs no multiplication at all and one
 that was not costs one.  Only when that check fails is every pass replayed, to
 name who broke the deck.  The price: two colluding seats whose deviations
 cancel out exactly (the deck comes out as the seeds say) are not named by the
-seats' audit; nothing they did changed a card, and a verifier of the saved
-transcript (``every_pass``) still replays every pass and names them.
+seats' audit; nothing they did changed a card, and it takes seats with no
+honest seat between them, who could as well have agreed in private.
+``every_pass`` (``p2pbelka verify --every-pass``) replays every pass anyway and
+names them.
 
 Blame is local: a seat is blamed for a pass only if its published output is not
 what its seed produces from the input it actually received (the previous
@@ -76,7 +78,7 @@ def audit(
     every_pass: bool = False,
 ) -> AuditReport:
     """Check a deal; replay it pass by pass if the outcome does not match (or if
-    ``every_pass``, as a verifier does).
+    ``every_pass``, as ``verify --every-pass`` does).
 
     ``order``: the seats in the order they shuffled and locked (a permutation of
     all seats; a caller error otherwise).  ``shuffles[m]`` / ``locks[m]``: the deck

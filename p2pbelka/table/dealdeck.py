@@ -35,8 +35,10 @@ class DealDeck:
         order: Sequence[int],
         owners: Sequence[int],
         local: LocalSeat | None,
+        every_pass: bool = False,
     ) -> None:
         self.ctx = ctx
+        self.every_pass = every_pass  # the audit replays every pass (forensic verify)
         self.order = tuple(order)  # the seats in shuffle and lock order
         self.owners = tuple(owners)  # owners[pos] = the seat the position is dealt to
         self.local = local
@@ -207,6 +209,5 @@ class DealDeck:
             own=self.local.secrets if self.local is not None else None,
             # Our own hand was read with every seat's share too (ours from our seed).
             opened={**self.mine, **self.opened},
-            # A seat checks the outcome; a verifier (no seat) replays every pass.
-            every_pass=self.local is None,
+            every_pass=self.every_pass,
         )

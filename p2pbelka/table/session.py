@@ -77,6 +77,9 @@ class Table:
         self.game_id = game_id
         self._signer = signer
         self._seed_source = seed_source
+        self.audit_every_pass = False
+        """Replay every seat's every pass at each deal's audit, even when the deck
+        came out as the seeds say (``verify --every-pass``; see ``fairdeal/audit.py``)."""
         self._previous = previous
         # A seat that stops before a deal (its seat changes hands there): ``_act`` sends
         # nothing for a deal with this id or later.
@@ -685,7 +688,7 @@ class Table:
         elif self._me is not None:
             local = LocalSeat(ctx, self._me, self._carried_seed() or self._seed_source())
         order = [(track.dealer + 1 + i) % self.n_seats for i in range(self.n_seats)]
-        deck = DealDeck(ctx, order, track.owners(), local)
+        deck = DealDeck(ctx, order, track.owners(), local, every_pass=self.audit_every_pass)
         deck.commitments.update(self._carried)  # flow 2: from the last deal's deal_ends
         self._carried = {}
         self._round = DealRound(self._deal_id, deck)

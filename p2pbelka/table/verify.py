@@ -80,7 +80,11 @@ class VerifyReport:
         return self.error is None and not self.aborted and self.finished
 
 
-def verify_bytes(data: bytes) -> VerifyReport:
+def verify_bytes(data: bytes, every_pass: bool = False) -> VerifyReport:
+    """Replay a saved transcript.  ``every_pass``: each deal's audit replays every
+    seat's shuffle and lock passes even when the deck came out exactly as the seeds
+    say, and so also names seats whose deviations cancelled out (changing no card);
+    without it a pass is replayed only when the outcome differs, to name the seat."""
     report = VerifyReport()
     table: Table | None = None
     first: Table | None = None
@@ -91,12 +95,14 @@ def verify_bytes(data: bytes) -> VerifyReport:
             envelope = record.envelope
             if table is None:
                 table = first = Table(envelope.game)
+                table.audit_every_pass = every_pass
             where = _describe(table, record.index, record.offset, envelope.sender, envelope.seq)
             if _continues(table, envelope):
                 # A continuation segment: the seat that changes hands, checked against
                 # the segment so far (carry.py); the old keys name the signer.
                 keys.update({s.key for s in table.setup.seats} if table.setup else set())
                 table = Table(envelope.game, previous=previous_of(table))
+                table.audit_every_pass = every_pass
             if table.finished:
                 report.error = f"{where}: envelope after the end of the game"
                 break

@@ -134,6 +134,8 @@ def test_selfplay_and_verify_commands(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["verify", str(path), "--record", str(record)]) == 0
     out = capsys.readouterr().out
     assert "OK: every deal was dealt fairly" in out
+    assert main(["verify", str(path), "--every-pass"]) == 0
+    assert "OK: every deal was dealt fairly" in capsys.readouterr().out
     # the rules engine's referee agrees with the fair-deal verifier on the whole game
     assert main(["referee", str(record)]) == 0
     refereed = json.loads(capsys.readouterr().out)
