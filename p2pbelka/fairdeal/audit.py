@@ -7,8 +7,10 @@ position whose card was opened in play costs no multiplication at all and one
 that was not costs one.  Only when that check fails is every pass replayed, to
 name who broke the deck.  The price: two colluding seats whose deviations
 cancel out exactly (the deck comes out as the seeds say) are not named by the
-seats' audit; nothing they did changed a card, and it takes seats with no
-honest seat between them, who could as well have agreed in private.
+seats' audit.  Nothing they did changed a card, and it gains them nothing: to
+undo a deviation after an honest seat's pass they must know what that pass did
+to it, so only deviations that pass through it unchanged can cancel (a known
+factor on one position of a lock), and those show them nothing new.
 ``every_pass`` (``p2pbelka verify --every-pass``) replays every pass anyway and
 names them.
 
