@@ -71,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--transport",
         choices=("loopback", "memory"),
         default="loopback",
-        help="how the four peers talk: TCP on this machine (default) or in-process channels",
+        help="how the table's peers talk: TCP on this machine (default) or in-process channels",
     )
     parser.add_argument(
         "--lang", choices=LANGUAGES, default=None, help="en, ru or kk (default: locale)"
