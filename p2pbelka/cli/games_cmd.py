@@ -38,6 +38,7 @@ class SavedGame:
     winner: int | None = None
     verdict: str = ""
     game_id: str | None = None  # a LAN game, or a local one left: ``resume`` continues it
+    ended: str = ""  # why this seat's game stopped, as the seat saved it (a LAN game)
 
     def commands(self) -> list[tuple[str, str]]:
         path = shlex.quote(self.path)
@@ -70,6 +71,10 @@ class SavedGame:
         if self.verdict and not self.verdict.startswith(("OK", "INCOMPLETE")):
             state += f"; {self.verdict}"
         out = [head, f"  {state}"]
+        if self.ended:
+            # What the seat knew when it stopped (a link lost, a seat never back), which
+            # the transcript alone may not say.
+            out.append(f"  ended: {self.ended}")
         out += [f"  {word + ':':<8}{command}" for word, command in self.commands()]
         return out
 
@@ -190,6 +195,7 @@ def saved_games(directories: list[Path]) -> list[SavedGame]:
                 if store.transcript_path.exists():
                     game = read_game(store.transcript_path, meta.started, meta.game_id, cache)
                     game.finished = game.finished or meta.finished
+                    game.ended = meta.ended
                     games.append(game)
     save_cache(cache)
     return sorted(games, key=lambda g: g.started, reverse=True)

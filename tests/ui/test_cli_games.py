@@ -69,3 +69,23 @@ def test_games_live_in_the_data_directory_and_identity_in_the_config_directory(
     from p2pbelka.net.identity import config_dir
 
     assert config_dir() == tmp_path / "config" / "p2pbelka"
+
+
+def test_games_says_why_a_lan_game_ended(tmp_path: Path) -> None:
+    """A seat that stopped its game keeps the reason beside it; ``games`` shows it."""
+    games = tmp_path / "data" / "p2pbelka" / "games"
+    games.mkdir(parents=True)
+    source = tmp_path / "whole.transcript"
+    run(tmp_path, "selfplay", "--games", "1", "--seed", "3", "--quiet", "--transcript", str(source))
+    data = source.read_bytes()
+    cut = next(r.offset for r in iter_records(data) if r.index == 40)
+    lan = games / GAME_ID
+    lan.mkdir()
+    (lan / "transcript.p2pb").write_bytes(data[:cut])
+    meta = GameMeta(GAME_ID, 2, [], ["Asel", "Bolat", "Saule", "Nurlan"], [], "0.0.0.0", 0)
+    meta.finished = True
+    meta.ended = "seat 1 (Bolat) silent for 120 s"
+    (lan / "game.json").write_text(json.dumps(meta.__dict__))
+    out = run(tmp_path, "games").stdout
+    assert "  ended: seat 1 (Bolat) silent for 120 s" in out
+    assert "resume" not in out
