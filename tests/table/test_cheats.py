@@ -62,11 +62,13 @@ class ReplaceCard(Table):
 
 
 class WrongLock(Table):
+    FACTOR = SCALAR  # put on position 5 of its lock, beside the seed's own
+
     def compose(self) -> m.Message | Question | None:
         msg = super().compose()
         if isinstance(msg, m.LockMsg):
             deck = list(msg.deck)
-            deck[5] = GROUP.mult(SCALAR, deck[5])
+            deck[5] = GROUP.mult(self.FACTOR, deck[5])
             return m.LockMsg(tuple(deck), msg.input)
         return msg
 
@@ -288,28 +290,10 @@ def test_bots_only_see_their_own_hand() -> None:
     assert seen and all(all(unknown) for unknown in seen)  # type: ignore[arg-type]
 
 
-class LocksAFactorIn(Table):
-    """Colludes with :class:`LocksItOut`: an extra known factor on position 5 of its lock."""
+class LocksItOut(WrongLock):
+    """Takes :class:`WrongLock`'s factor back out of position 5 in its own lock."""
 
-    def compose(self) -> m.Message | Question | None:
-        msg = super().compose()
-        if isinstance(msg, m.LockMsg):
-            deck = list(msg.deck)
-            deck[5] = GROUP.mult(SCALAR, deck[5])
-            return m.LockMsg(tuple(deck), msg.input)
-        return msg
-
-
-class LocksItOut(Table):
-    """Takes :class:`LocksAFactorIn`'s factor back out of position 5 in its own lock."""
-
-    def compose(self) -> m.Message | Question | None:
-        msg = super().compose()
-        if isinstance(msg, m.LockMsg):
-            deck = list(msg.deck)
-            deck[5] = GROUP.mult(GROUP.scalar_invert(SCALAR), deck[5])
-            return m.LockMsg(tuple(deck), msg.input)
-        return msg
+    FACTOR = GROUP.scalar_invert(SCALAR)
 
 
 def test_deviations_that_cancel_change_no_card_and_only_every_pass_names_them() -> None:
@@ -317,7 +301,7 @@ def test_deviations_that_cancel_change_no_card_and_only_every_pass_names_them() 
     honest seats' locks (a lock multiplies each position by a factor of its own), so
     every card is where the seeds put it: the table plays on, ``verify`` finds the
     game sound, and ``verify --every-pass`` names both seats, and no honest one."""
-    tables, events = play_sync(54, table_types={1: LocksAFactorIn, 3: LocksItOut}, give_up=True)
+    tables, events = play_sync(54, table_types={1: WrongLock, 3: LocksItOut}, give_up=True)
     for seat, table in enumerate(tables):
         assert table.over and not table.aborted, faults_of(events[seat])
     data = dump_transcript(tables[0].transcript)

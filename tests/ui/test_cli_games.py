@@ -24,19 +24,25 @@ def run(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished local game, and a LAN game left after a few envelopes."""
     home = tmp_path_factory.mktemp("home")
+    meta = GameMeta(GAME_ID, 2, [], ["Asel", "Bolat", "Saule", "Nurlan"], [], "0.0.0.0", 0)
+    meta.started = 1_900_000_000.0  # later than the local game
+    _saved_games(home, meta)
+    return home
+
+
+def _saved_games(home: Path, meta: GameMeta) -> None:
+    """A finished local game in the data directory, and the first 40 envelopes of it
+    as the transcript of a LAN game with ``meta``."""
     games = home / "data" / "p2pbelka" / "games"
     games.mkdir(parents=True)
     finished = games / "belka-20261130-211000.transcript"
     run(home, "selfplay", "--games", "1", "--seed", "3", "--quiet", "--transcript", str(finished))
     data = finished.read_bytes()
     cut = next(r.offset for r in iter_records(data) if r.index == 40)
-    lan = games / GAME_ID
+    lan = games / meta.game_id
     lan.mkdir()
     (lan / "transcript.p2pb").write_bytes(data[:cut])
-    meta = GameMeta(GAME_ID, 2, [], ["Asel", "Bolat", "Saule", "Nurlan"], [], "0.0.0.0", 0)
-    meta.started = 1_900_000_000.0  # later than the local game
     (lan / "game.json").write_text(json.dumps(meta.__dict__))
-    return home
 
 
 def test_games_lists_each_game_with_its_commands(home: Path) -> None:
@@ -73,19 +79,10 @@ def test_games_live_in_the_data_directory_and_identity_in_the_config_directory(
 
 def test_games_says_why_a_lan_game_ended(tmp_path: Path) -> None:
     """A seat that stopped its game keeps the reason beside it; ``games`` shows it."""
-    games = tmp_path / "data" / "p2pbelka" / "games"
-    games.mkdir(parents=True)
-    source = tmp_path / "whole.transcript"
-    run(tmp_path, "selfplay", "--games", "1", "--seed", "3", "--quiet", "--transcript", str(source))
-    data = source.read_bytes()
-    cut = next(r.offset for r in iter_records(data) if r.index == 40)
-    lan = games / GAME_ID
-    lan.mkdir()
-    (lan / "transcript.p2pb").write_bytes(data[:cut])
     meta = GameMeta(GAME_ID, 2, [], ["Asel", "Bolat", "Saule", "Nurlan"], [], "0.0.0.0", 0)
     meta.finished = True
     meta.ended = "seat 1 (Bolat) silent for 120 s"
-    (lan / "game.json").write_text(json.dumps(meta.__dict__))
+    _saved_games(tmp_path, meta)
     out = run(tmp_path, "games").stdout
     assert "  ended: seat 1 (Bolat) silent for 120 s" in out
     assert "resume" not in out
