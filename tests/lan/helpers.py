@@ -20,6 +20,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+import trio
+
 from p2pbelka.cli.main import main
 from p2pbelka.peer.driver import PeerDriver
 from p2pbelka.peer.mesh import Mesh
@@ -190,3 +192,25 @@ def mesh_of(driver: PeerDriver) -> Mesh:
     mesh = transport.hub.mesh if isinstance(transport, Endpoint) else transport
     assert isinstance(mesh, Mesh)
     return mesh
+
+
+async def host_or_join(
+    n: int,
+    ids: Any,
+    table: str,
+    front_ends: Any,
+    net: Any,
+    on_lobby: Any,
+    opened: trio.Event,
+    lobby_port: list[int],
+) -> Any:
+    """Seat ``n`` of an in-process LAN game on loopback: seat 0 hosts ``table``, the
+    others join it once it is open (``opened``, its port in ``lobby_port[0]``)."""
+    from p2pbelka.peer.lan import host_game, join_game
+
+    if n == 0:
+        return await host_game(ids[0], table, front_ends[0], net=net, on_lobby=on_lobby)
+    await opened.wait()
+    return await join_game(
+        ids[n], "127.0.0.1", lobby_port[0], front_ends[n], net=net, on_lobby=on_lobby
+    )

@@ -21,11 +21,10 @@ from p2pbelka.peer.lan import (
     NetOptions,
     OnLobby,
     TableOpen,
-    host_game,
-    join_game,
 )
 from p2pbelka.peer.mesh import FLAPS, MAX_MESH_FRAME
 from p2pbelka.table import events as ev
+from tests.lan.helpers import host_or_join
 
 VICTIM = 3
 
@@ -125,20 +124,9 @@ async def test_a_peer_that_keeps_reconnecting_and_failing_is_given_up_on(tmp_pat
             seat_bots=False,  # the ending itself is tested here, not a bot in the seat
         )
         with scopes[n]:
-            if n == 0:
-                result = await host_game(
-                    ids[0], "flapping", front_ends[0], net=net, on_lobby=events_for(0)
-                )
-            else:
-                await opened.wait()
-                result = await join_game(
-                    ids[n],
-                    "127.0.0.1",
-                    lobby_port[0],
-                    front_ends[n],
-                    net=net,
-                    on_lobby=events_for(n),
-                )
+            result = await host_or_join(
+                n, ids, "flapping", front_ends, net, events_for(n), opened, lobby_port
+            )
             results.append(result)
 
     made: list[int] = []

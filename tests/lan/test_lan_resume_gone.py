@@ -26,12 +26,11 @@ from p2pbelka.peer.lan import (
     NetOptions,
     OnLobby,
     TableOpen,
-    host_game,
-    join_game,
     resume_game,
 )
 from p2pbelka.peer.store import GameStore
 from p2pbelka.table import events as ev
+from tests.lan.helpers import host_or_join
 
 GONE, RESUMED = 3, 2
 
@@ -89,20 +88,9 @@ async def test_a_seat_resumed_beside_a_seat_gone_for_good_plays_on(
         # The seats that stay wait long: the resumed seat is the one to end the game.
         net = _net(tmp_path / f"peer{n}", 60.0)
         with scopes[n]:
-            if n == 0:
-                result = await host_game(
-                    ids[0], "gone", front_ends[0], net=net, on_lobby=events_for(0)
-                )
-            else:
-                await opened.wait()
-                result = await join_game(
-                    ids[n],
-                    "127.0.0.1",
-                    lobby_port[0],
-                    front_ends[n],
-                    net=net,
-                    on_lobby=events_for(n),
-                )
+            result = await host_or_join(
+                n, ids, "gone", front_ends, net, events_for(n), opened, lobby_port
+            )
             results[result.seat] = result
 
     resumed_end = BotFrontEnd(make_bot("random", 9))
