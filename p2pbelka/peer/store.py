@@ -3,8 +3,8 @@
 ``games/<game id hex>/`` holds ``game.json`` (who sits where and how to reach
 them), ``secrets`` (every 32-byte value the table drew from its seed source:
 the lot value, then one seed per deal, in order, and one drawn ahead),
-``signed.p2pb`` (every envelope this seat signed, kept before it was sent) and
-``transcript.p2pb``.  The directory and the secrets are readable by the user
+``signed.p2pb`` (every envelope this seat signed, kept before it was sent, then
+zeros: room written ahead, see ``keep``) and ``transcript.p2pb``.  The directory and the secrets are readable by the user
 only: the seeds of a deal in progress would show the seat's hand.
 
 Durability, like a database that syncs before it acknowledges: an envelope the
@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import trio
 
@@ -43,6 +43,9 @@ from p2pbelka.protocol.transcript import (
 log = logging.getLogger(__name__)
 
 SEED_SIZE = 32
+JOURNAL_ROOM = 256 * 1024
+"""Zeros written ahead in ``signed.p2pb`` for records to come (a record's length is
+never 0, so a reader stops there): about thirty deals of Belka."""
 
 
 @dataclass
@@ -72,7 +75,9 @@ class GameStore:
         self.secrets_path = directory / "secrets"
         self.transcript_path = directory / "transcript.p2pb"
         self.signed_path = directory / "signed.p2pb"
-        self._signed_file: BinaryIO | None = None
+        self._signed_fd: int | None = None
+        self._signed_end = 0  # where the next record goes
+        self._signed_size = 0  # the file's size: records, then room (zeros)
         self._journal_dirty = False
         self._directory_dirty = False
         # Secrets: values in the file, handed to the table, known to be on the disk.
@@ -243,17 +248,40 @@ class GameStore:
     # -- what this seat signed -------------------------------------------------------
 
     def keep(self, envelopes: list[Envelope]) -> None:
-        """Append what this seat signed (a ``SignedJournal`` for the driver), before
-        the envelopes are sent; ``sync`` then waits for the disk."""
-        if self._signed_file is None:
-            fresh = not self.signed_path.exists() or self.signed_path.stat().st_size == 0
-            self._signed_file = open(self.signed_path, "ab")
-            if fresh:
-                self._signed_file.write(MAGIC)
-                self._directory_dirty = True
-        self._signed_file.write(b"".join(encode_record(e) for e in envelopes))
-        self._signed_file.flush()
+        """Write what this seat signed (a ``SignedJournal`` for the driver) before the
+        envelopes are sent; ``sync`` then waits for the disk.
+
+        The records go into room written ahead as zeros, so that the file's size
+        does not change with each one: syncing data into blocks the file already
+        has is one disk write, where an append also waits for the file system's
+        journal (its new size and blocks), which every process on the machine
+        shares.  The room grows by ``JOURNAL_ROOM`` when it runs out, once a few
+        dozen deals."""
+        if self._signed_fd is None:
+            self._open_journal()
+            assert self._signed_fd is not None
+        blob = b"".join(encode_record(e) for e in envelopes)
+        end = self._signed_end + len(blob)
+        if end > self._signed_size:
+            grown = end + JOURNAL_ROOM
+            os.pwrite(self._signed_fd, bytes(grown - self._signed_size), self._signed_size)
+            self._signed_size = grown
+        os.pwrite(self._signed_fd, blob, self._signed_end)
+        self._signed_end = end
         self._journal_dirty = True
+
+    def _open_journal(self) -> None:
+        fd = os.open(self.signed_path, os.O_RDWR | os.O_CREAT, 0o600)
+        size = os.fstat(fd).st_size
+        if size == 0:
+            os.write(fd, MAGIC)
+            self._directory_dirty = True
+            self._signed_end = self._signed_size = len(MAGIC)
+        else:
+            # After ``saved_signed``, the file is whole records and room (zeros).
+            data = os.pread(fd, size, 0)
+            self._signed_end, self._signed_size = valid_prefix_length(data), size
+        self._signed_fd = fd
 
     def sync(self) -> None:
         """Wait until what ``keep`` wrote, and every secret handed out, is on the disk
@@ -262,9 +290,9 @@ class GameStore:
         if not self.syncs:
             return
         started = time.perf_counter()
-        if self._journal_dirty and self._signed_file is not None:
+        if self._journal_dirty and self._signed_fd is not None:
             self._journal_dirty = False
-            _datasync(self._signed_file.fileno())
+            _datasync(self._signed_fd)
         if self._secrets_handed > self._secrets_synced or self._directory_dirty:
             # The value drawn ahead was not synced yet (a very short deal): now, then.
             self.sync_ahead()
@@ -277,15 +305,15 @@ class GameStore:
             return []
         data = self.signed_path.read_bytes()
         keep = valid_prefix_length(data)
-        if keep < len(data):
+        if keep < len(data) and data.count(0, keep) < len(data) - keep:  # not just room
             move_aside(self.signed_path, data, keep)
-            data = data[:keep]
+        data = data[:keep]
         return [record.envelope for record in iter_records(data)] if keep else []
 
     def close(self) -> None:
-        if self._signed_file is not None:
-            self._signed_file.close()
-            self._signed_file = None
+        if self._signed_fd is not None:
+            os.close(self._signed_fd)
+            self._signed_fd = None
 
 
 def _datasync(fd: int) -> None:

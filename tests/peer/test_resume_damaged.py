@@ -25,7 +25,7 @@ from p2pbelka.peer.player import pump
 from p2pbelka.peer.seat import resumed_table
 from p2pbelka.peer.store import GameStore
 from p2pbelka.protocol.envelope import open_envelope
-from p2pbelka.protocol.transcript import dump_transcript, iter_records
+from p2pbelka.protocol.transcript import dump_transcript, iter_records, valid_prefix_length
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
@@ -34,8 +34,10 @@ VICTIM, WITNESS = 2, 3
 
 
 def _record_offsets(path: Path) -> list[tuple[int, int]]:
-    """(start, end) of every whole record of a transcript file."""
+    """(start, end) of every whole record of a transcript file (or of the signed
+    journal, whose room written ahead is left out)."""
     data = path.read_bytes()
+    data = data[: valid_prefix_length(data)]
     return [(r.offset, r.offset + 4 + len(r.envelope.raw)) for r in iter_records(data)]
 
 
