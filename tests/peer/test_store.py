@@ -72,3 +72,48 @@ def test_what_a_step_signed_is_synced_once_with_the_secrets_it_used(tmp_path: Pa
     unsynced.sync()
     assert unsynced.syncs_done == 0
     unsynced.close()
+
+
+def test_the_signed_journal_fills_room_kept_ahead_and_grows_when_it_runs_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The room is zeros after the records: the file's size changes only when it runs
+    # out; a resumed seat reads its records, keeps the room (not moved aside as
+    # damage) and writes on where they end.
+    monkeypatch.setattr("p2pbelka.peer.store.JOURNAL_ROOM", 4096)
+    game = LocalGame.seeded(5)
+    envelopes = list(game.make_tables()[0].transcript)
+    store = GameStore.create(game.game_id, tmp_path)
+    one = envelopes[:1]
+    store.keep(one)
+    size = store.signed_path.stat().st_size
+    assert size > len(one[0].raw) + 4096
+    store.keep(one)
+    assert store.signed_path.stat().st_size == size, "the second record fits in the room"
+    store.close()
+    resumed = GameStore(store.directory)
+    assert [e.raw for e in resumed.saved_signed()] == [one[0].raw] * 2
+    assert not list(tmp_path.rglob("*.damaged-*"))
+    big = one * (1 + 8192 // (len(one[0].raw) + 4))
+    resumed.keep(big)
+    resumed.sync()
+    assert resumed.signed_path.stat().st_size > size
+    assert [e.raw for e in resumed.saved_signed()] == [one[0].raw] * (2 + len(big))
+    resumed.close()
+
+
+def test_a_torn_record_in_the_room_is_moved_aside_with_the_room(tmp_path: Path) -> None:
+    game = LocalGame.seeded(5)
+    envelopes = list(game.make_tables()[0].transcript)
+    store = GameStore.create(game.game_id, tmp_path)
+    two = envelopes[:1] * 2
+    store.keep(two)
+    store.close()
+    data = store.signed_path.read_bytes()
+    end = len(dump_transcript(two))
+    torn = b"\x00\x00\x02\x00" + b"half a record"
+    store.signed_path.write_bytes(data[:end] + torn + data[end + len(torn) :])
+    assert [e.raw for e in GameStore(store.directory).saved_signed()] == [e.raw for e in two]
+    (aside,) = tmp_path.rglob("signed.p2pb.damaged-*")
+    assert aside.read_bytes().startswith(torn)
+    assert store.signed_path.stat().st_size == end
