@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import random
 from collections.abc import Awaitable, Callable
 from types import TracebackType
@@ -137,6 +138,8 @@ class SecureChannel:
         self._send_lock = trio.Lock()
         self._receive_lock = trio.Lock()
         self._closed_reason: str | None = None
+        self._unsent = b""  # the tail of a frame ``send_now`` sealed and the kernel left
+        self._socket = stream.socket if isinstance(stream, trio.SocketStream) else None
 
     @property
     def peer_fingerprint(self) -> str:
@@ -164,30 +167,82 @@ class SecureChannel:
             self._closed_reason = reason
         await trio.aclose_forcefully(self._stream)
 
+    def send_now(self, payload: bytes) -> bool:
+        """Encrypt one message and hand it to the kernel at once, in the caller's task,
+        when no send is under way (False: nothing done, ``send`` it).
+
+        A peer's every envelope goes to three or more links: done here, each costs a
+        write, where ``send`` costs a task switch and two scheduling rounds more.  A
+        frame the kernel takes only part of is sealed already (its nonce spent), so
+        the rest is kept and goes first in the next ``send`` or ``flush``: the
+        caller must make sure one follows when this returns True and ``pending``."""
+        if self._socket is None or self._unsent or self._send_lock.locked() or self.closed:
+            return False
+        fd = self._socket.fileno()  # asked each time: -1 once closed, never another file's
+        if fd < 0:
+            return False
+        if len(payload) > self.max_payload:
+            raise ValueError(f"payload of {len(payload)} bytes exceeds {self.max_payload}")
+        try:
+            body = self._session.seal(payload)
+        except NetError:
+            return False  # counter exhausted: ``send`` fails the channel and says so
+        frame = encode_frame(body, self._session.max_frame_size)
+        try:
+            written = os.write(fd, frame)
+        except BlockingIOError:
+            written = 0
+        except OSError as exc:
+            # ``send`` raises ChannelClosed with this reason; the stream is closed there.
+            self._closed_reason = f"connection lost while sending: {exc!r}"
+            return True
+        self._unsent = frame[written:]
+        return True
+
+    @property
+    def pending(self) -> bool:
+        """Part of a frame ``send_now`` started is still to go (``flush`` sends it)."""
+        return bool(self._unsent)
+
+    async def flush(self) -> None:
+        """Send what ``send_now`` left, if anything."""
+        async with _Held(self._send_lock):
+            self._check_open()
+            await self._send_unsent()
+
+    async def _send_unsent(self) -> None:
+        if not self._unsent:
+            return
+        frame, self._unsent = self._unsent, b""
+        await self._send_frame(frame)
+
     async def send(self, payload: bytes) -> None:
         """Encrypt and send one message (at most ``max_payload`` bytes)."""
         if len(payload) > self.max_payload:
             raise ValueError(f"payload of {len(payload)} bytes exceeds {self.max_payload}")
         async with _Held(self._send_lock):
             self._check_open()
+            await self._send_unsent()
             # Encrypt under the lock so nonce order equals wire order.
             try:
                 body = self._session.seal(payload)
             except NetError as exc:  # counter exhausted: these keys are spent
                 await self._fail(f"{type(exc).__name__}: {exc}")
                 raise
-            frame = encode_frame(body, self._session.max_frame_size)
-            try:
-                await self._stream.send_all(frame)
-            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-                await self._fail(f"connection lost while sending: {exc!r}")
-                raise ChannelClosed(self._closed_reason or "closed") from exc
-            except BaseException:
-                # Cancelled: part of the frame may be on the wire, and its nonce
-                # is spent either way, so the peer could never decrypt the next
-                # frame. The channel cannot continue.
-                await self._fail("send cancelled")
-                raise
+            await self._send_frame(encode_frame(body, self._session.max_frame_size))
+
+    async def _send_frame(self, frame: bytes) -> None:
+        try:
+            await self._stream.send_all(frame)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+            await self._fail(f"connection lost while sending: {exc!r}")
+            raise ChannelClosed(self._closed_reason or "closed") from exc
+        except BaseException:
+            # Cancelled: part of the frame may be on the wire, and its nonce
+            # is spent either way, so the peer could never decrypt the next
+            # frame. The channel cannot continue.
+            await self._fail("send cancelled")
+            raise
 
     async def receive(self) -> bytes:
         """The next message from the peer.

@@ -56,11 +56,19 @@ MAX_ANSWER_BACKLOG = 1024
 ``resent``): the asker will ask again once the backlog has drained."""
 
 
+class _Flush:
+    """Queued on a link whose channel holds the tail of a frame sent in part (or that
+    failed): its send task sends that tail (or finds the channel closed)."""
+
+
+_FLUSH = _Flush()
+
+
 @dataclass
 class _Link:
     seat: int
     channel: SecureChannel
-    outbox: trio.MemorySendChannel[bytes]
+    outbox: trio.MemorySendChannel[bytes | _Flush]
     resent: trio.Event = field(default_factory=trio.Event)
     queued: int = 0  # frames given to this link and not yet handed to the kernel
     asked_at: float | None = None  # our resend request not answered yet, sent then
@@ -105,7 +113,11 @@ class Mesh:
         # A resumed peer that lost its old port dials the higher seats too; two links
         # to one seat are harmless (duplicates are dropped by the table).
         self.dial_all = dial_all
-        self._links: dict[int, list[_Link]] = {s: [] for s in range(len(keys)) if s != me}
+        # The next seats first: after our card (or pass) one of them acts next, and the
+        # first link written to is the first peer woken.
+        n = len(keys)
+        ahead = sorted((s for s in range(n) if s != me), key=lambda s: (s - me) % n)
+        self._links: dict[int, list[_Link]] = {s: [] for s in ahead}
         self._inbox_send, self._inbox = trio.open_memory_channel[bytes | Release](math.inf)
         self._deliver: Callable[[bytes | Release], None] | None = None
         # A resumed table signs nothing until every other seat has answered a resend
@@ -266,7 +278,7 @@ class Mesh:
 
     async def serve_channel(self, seat: int, channel: SecureChannel) -> None:
         """Carry one link until it closes: a sender task, this receive loop."""
-        outbox, queue = trio.open_memory_channel[bytes](math.inf)
+        outbox, queue = trio.open_memory_channel[bytes | _Flush](math.inf)
         link = _Link(seat, channel, outbox)
         self._links[seat].append(link)
         self._notify()
@@ -304,16 +316,19 @@ class Mesh:
                 return
 
     async def _send_loop(
-        self, link: _Link, queue: trio.MemoryReceiveChannel[bytes], scope: trio.CancelScope
+        self, link: _Link, queue: trio.MemoryReceiveChannel[bytes | _Flush], scope: trio.CancelScope
     ) -> None:
         try:
             async for payload in queue:
-                await link.channel.send(payload)
+                if isinstance(payload, _Flush):
+                    await link.channel.flush()
+                else:
+                    await link.channel.send(payload)
+                    self.bytes_sent += len(payload) + FRAME_OVERHEAD
+                    self.frames_sent += 1
                 link.queued -= 1
                 if not link.queued:
                     self._notify()
-                self.bytes_sent += len(payload) + FRAME_OVERHEAD
-                self.frames_sent += 1
         except NetError as exc:
             log.info("sending to seat %d failed: %s", link.seat, exc)
         scope.cancel()
@@ -390,8 +405,18 @@ class Mesh:
         log.warning("ignored a payload from seat %d: %s", link.seat, why)
 
     def _queue(self, link: _Link, payload: bytes) -> None:
+        if not link.queued and link.channel.send_now(payload):
+            # Handed to the kernel here, with nothing queued before it: the send task
+            # need not wake (what the kernel did not take, or a failure, is its job).
+            self.bytes_sent += len(payload) + FRAME_OVERHEAD
+            self.frames_sent += 1
+            if not (link.channel.pending or link.channel.closed):
+                return
+            item: bytes | _Flush = _FLUSH
+        else:
+            item = payload
         try:
-            link.outbox.send_nowait(payload)
+            link.outbox.send_nowait(item)
             link.queued += 1
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             pass  # the link is going down; a resend on the next one covers it

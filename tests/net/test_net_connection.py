@@ -405,3 +405,76 @@ async def test_a_channel_over_ipv6_loopback() -> None:
             assert await channel.receive() == b"echo:six"
             assert channel.peer_address.startswith("[::1]:")
         nursery.cancel_scope.cancel()
+
+
+async def _channel_pair() -> tuple[SecureChannel, SecureChannel, trio.SocketListener]:
+    """Both ends of one real TCP connection (the reader side does not read until told)."""
+    listeners = await trio.open_tcp_listeners(0, host=HOST)
+    port = listeners[0].socket.getsockname()[1]
+    ends: dict[str, SecureChannel] = {}
+
+    async def accept() -> None:
+        stream = await listeners[0].accept()
+        ends["r"] = await open_secure_channel(stream, SERVER, Role.RESPONDER, context=CTX)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(accept)
+        stream = await trio.open_tcp_stream(HOST, port)
+        ends["i"] = await open_secure_channel(
+            stream, CLIENT, Role.INITIATOR, expected_peer_key=SERVER.public_key, context=CTX
+        )
+    return ends["i"], ends["r"], listeners[0]
+
+
+async def test_send_now_keeps_what_a_full_kernel_buffer_left_and_sends_it_first() -> None:
+    # The reader reads nothing until the writer's kernel buffers are full: a frame is
+    # then sealed but only partly written, and must go out whole, first, in order.
+    writer, reader, listener = await _channel_pair()
+    sent: list[bytes] = []
+    n = 0
+    while not writer.pending:
+        payload = bytes([n % 256]) * 40_000 + n.to_bytes(4, "big")
+        assert writer.send_now(payload), "nothing may be under way on the channel"
+        sent.append(payload)
+        n += 1
+    assert not writer.send_now(b"not now"), "a frame's tail waits: later ones must queue"
+    got: list[bytes] = []
+
+    async def read_all(count: int) -> None:
+        while len(got) < count:
+            got.append(await reader.receive())
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(read_all, len(sent) + 1)
+            await writer.flush()  # the tail, once the reader makes room
+            assert not writer.pending
+            await writer.send(b"after the tail")
+    assert got == [*sent, b"after the tail"]
+    await writer.aclose()
+    await reader.aclose()
+    await listener.aclose()
+
+
+async def test_send_now_on_a_closed_channel_does_nothing() -> None:
+    writer, reader, listener = await _channel_pair()
+    await writer.aclose()
+    assert not writer.send_now(b"too late")
+    with pytest.raises(ChannelClosed):
+        await writer.send(b"too late")
+    await reader.aclose()
+    await listener.aclose()
+
+
+async def test_send_now_to_a_peer_that_left_closes_the_channel_with_the_reason() -> None:
+    writer, reader, listener = await _channel_pair()
+    await reader.aclose()
+    with trio.fail_after(60):
+        while not writer.closed:  # the first writes may still be taken; then a reset
+            assert writer.send_now(b"anyone there?")
+            await trio.sleep(0.01)
+    assert "connection lost while sending" in (writer.close_reason or "")
+    with pytest.raises(ChannelClosed):
+        await writer.flush()
+    await writer.aclose()
+    await listener.aclose()
