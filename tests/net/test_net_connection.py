@@ -105,23 +105,28 @@ async def test_roundtrip_both_ways() -> None:
         nursery.cancel_scope.cancel()
 
 
-async def test_direct_stream_pair_agrees_on_session() -> None:
-    # Both ends on one real TCP connection, without the server helper.
+async def _channel_pair() -> tuple[SecureChannel, SecureChannel, trio.SocketListener]:
+    """Both ends of one real TCP connection (the reader side does not read until told)."""
     listeners = await trio.open_tcp_listeners(0, host=HOST)
     port = listeners[0].socket.getsockname()[1]
-    results: dict[str, SecureChannel] = {}
+    ends: dict[str, SecureChannel] = {}
 
     async def accept() -> None:
         stream = await listeners[0].accept()
-        results["r"] = await open_secure_channel(stream, SERVER, Role.RESPONDER, context=CTX)
+        ends["r"] = await open_secure_channel(stream, SERVER, Role.RESPONDER, context=CTX)
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(accept)
         stream = await trio.open_tcp_stream(HOST, port)
-        results["i"] = await open_secure_channel(
+        ends["i"] = await open_secure_channel(
             stream, CLIENT, Role.INITIATOR, expected_peer_key=SERVER.public_key, context=CTX
         )
-    i, r = results["i"], results["r"]
+    return ends["i"], ends["r"], listeners[0]
+
+
+async def test_direct_stream_pair_agrees_on_session() -> None:
+    # Both ends on one real TCP connection, without the server helper.
+    i, r, listener = await _channel_pair()
     assert i.session_id == r.session_id
     assert r.peer_key == CLIENT.public_key
     await r.send(b"from responder first")
@@ -132,7 +137,7 @@ async def test_direct_stream_pair_agrees_on_session() -> None:
     with pytest.raises(ChannelClosed):
         await r.send(b"after close")
     await r.aclose()
-    await listeners[0].aclose()
+    await listener.aclose()
 
 
 async def test_pinned_wrong_key_fails_fast(caplog: pytest.LogCaptureFixture) -> None:
@@ -405,25 +410,6 @@ async def test_a_channel_over_ipv6_loopback() -> None:
             assert await channel.receive() == b"echo:six"
             assert channel.peer_address.startswith("[::1]:")
         nursery.cancel_scope.cancel()
-
-
-async def _channel_pair() -> tuple[SecureChannel, SecureChannel, trio.SocketListener]:
-    """Both ends of one real TCP connection (the reader side does not read until told)."""
-    listeners = await trio.open_tcp_listeners(0, host=HOST)
-    port = listeners[0].socket.getsockname()[1]
-    ends: dict[str, SecureChannel] = {}
-
-    async def accept() -> None:
-        stream = await listeners[0].accept()
-        ends["r"] = await open_secure_channel(stream, SERVER, Role.RESPONDER, context=CTX)
-
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(accept)
-        stream = await trio.open_tcp_stream(HOST, port)
-        ends["i"] = await open_secure_channel(
-            stream, CLIENT, Role.INITIATOR, expected_peer_key=SERVER.public_key, context=CTX
-        )
-    return ends["i"], ends["r"], listeners[0]
 
 
 async def test_send_now_keeps_what_a_full_kernel_buffer_left_and_sends_it_first() -> None:
