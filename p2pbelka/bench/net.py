@@ -131,6 +131,7 @@ def run(quick: bool = False, game: str = "belka", players: int | None = None) ->
     load_start = os.getloadavg()[0]
     games = 1 if quick else 3
     deal_ms: list[float] = []
+    played: list[bool] = []  # per deal: cards played, or dealt again before any
     unsynced_ms: list[float] = []
     bytes_per_deal: list[float] = []
     rss: list[int] = []
@@ -148,6 +149,7 @@ def run(quick: bool = False, game: str = "belka", players: int | None = None) ->
         host = stats[0]
         deals += host["deals"]
         deal_ms += host["deal_ms"]
+        played += host.get("deal_played", [])
         transcript_bytes += host["transcript_bytes"]
         bytes_per_deal += [s["bytes_sent"] / s["deals"] for s in stats]
         rss += [s["maxrss_kib"] for s in stats]
@@ -168,6 +170,7 @@ def run(quick: bool = False, game: str = "belka", players: int | None = None) ->
         "ms_per_deal_max": round(max(deal_ms), 1),
         "ms_per_deal_median_x": round(statistics.median(deal_ms) / unit_ms),
         "ms_per_deal_mean_x": round(statistics.fmean(deal_ms) / unit_ms),
+        **kind_figures(deal_ms, played, unit_ms),
         **cpu_figures(peers, deal_ms, seats, unit_ms),
         "process_cpu_ms_per_peer": round(1000 * spent / len(peers), 1),
         **startup_figures(peers),
@@ -189,6 +192,21 @@ def run(quick: bool = False, game: str = "belka", players: int | None = None) ->
         figures["ms_per_deal_median_without_fsync"] = round(unsynced, 1)
         figures["fsync_cost_ms_per_deal"] = round(statistics.median(deal_ms) - unsynced, 1)
     return figures
+
+
+def kind_figures(deal_ms: list[float], played: list[bool], unit_ms: float) -> dict[str, object]:
+    """The median of each kind of deal apart: one dealt again before a card was
+    played costs half of one played out, so the median of all moves with how many
+    deals of a few games the bots happened to deal again."""
+    if len(played) != len(deal_ms):  # peers of an older build
+        return {}
+    out: dict[str, object] = {"deals_dealt_again": played.count(False)}
+    for label, kind in (("played", True), ("dealt_again", False)):
+        times = [ms for ms, was in zip(deal_ms, played, strict=True) if was is kind]
+        if times:
+            out[f"ms_per_deal_{label}_median"] = round(statistics.median(times), 1)
+            out[f"ms_per_deal_{label}_median_x"] = round(statistics.median(times) / unit_ms)
+    return out
 
 
 def cpu_figures(

@@ -288,6 +288,7 @@ def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> in
             "deals": fe.deals,
             "deal_ms": fe.deal_ms,
             "deal_cpu_ms": fe.deal_cpu_ms,
+            "deal_played": fe.deal_played,
             "game_cpu_ms": round(1000 * fe.cpu_s, 1),
             "game_ms": round(1000 * game_s, 1),
             # Before the game: the program's start (interpreter, imports, arguments,

@@ -4,8 +4,9 @@
 them), ``secrets`` (every 32-byte value the table drew from its seed source:
 the lot value, then one seed per deal, in order, and one drawn ahead),
 ``signed.p2pb`` (every envelope this seat signed, kept before it was sent, then
-zeros: room written ahead, see ``keep``) and ``transcript.p2pb``.  The directory and the secrets are readable by the user
-only: the seeds of a deal in progress would show the seat's hand.
+zeros: room written ahead, see ``keep``) and ``transcript.p2pb``.  The
+directory and the secrets are readable by the user only: the seeds of a deal
+in progress would show the seat's hand.
 
 Durability, like a database that syncs before it acknowledges: an envelope the
 seat signed, and every secret it depends on, is on the disk (fsync) before the

@@ -165,6 +165,8 @@ class TextFrontEnd:
         self.deals = 0
         self.deal_ms: list[float] = []  # wall time of each deal, lot or last deal to audit
         self.deal_cpu_ms: list[float] = []  # this process's CPU time over the same spans
+        self.deal_played: list[bool] = []  # whether cards were played (not dealt again)
+        self._cards_played = False
         self._mark: float | None = None
         self.cpu_s = 0.0  # this process's CPU time from the lot to the end of the game
         self._cpu_mark = self._deal_cpu_mark = 0.0
@@ -190,13 +192,17 @@ class TextFrontEnd:
         if isinstance(event, ev.GameStarted):
             self.started = self._mark = self.clock()
             self.started_cpu_s = self._cpu_mark = self._deal_cpu_mark = time.process_time()
+        elif isinstance(event, ev.CardPlayed):
+            self._cards_played = True
         elif isinstance(event, ev.DealAudited):
             self.deals += 1
             now, cpu = self.clock(), time.process_time()
             if self._mark is not None:
                 self.deal_ms.append(round(1000 * (now - self._mark), 1))
                 self.deal_cpu_ms.append(round(1000 * (cpu - self._deal_cpu_mark), 1))
+                self.deal_played.append(self._cards_played)
             self._mark, self._deal_cpu_mark = now, cpu
+            self._cards_played = False
         elif isinstance(event, ev.GameOver | ev.GameAborted):
             self.finished = self.clock()
             self.cpu_s = time.process_time() - self._cpu_mark

@@ -15,7 +15,8 @@ def test_bench_net_quick() -> None:
     assert figures["games"] == 1
     numbers = {k: v for k, v in figures.items() if k != "game"}
     assert all(isinstance(v, int | float) for v in numbers.values())
-    assert all(v > 0 for k, v in numbers.items() if not k.startswith("load_average"))
+    counts = ("load_average", "deals_dealt_again")  # may be 0
+    assert all(v > 0 for k, v in numbers.items() if not k.startswith(counts))
     assert figures["bytes_sent_per_peer_per_deal"] <= 64 * 1024
     for key in (
         "yardstick_us",
@@ -42,3 +43,9 @@ def test_bench_net_belot_quick(capsys: pytest.CaptureFixture[str]) -> None:
     assert figures["game"] == "belot" and figures["peers"] == 3 and figures["games"] == 1
     for key in ("ms_per_deal_median", "ms_per_deal_median_x", "transcript_bytes_per_deal"):
         assert figures[key] > 0, key
+    # Deals played out and deals dealt again before a card, apart: a game is played out
+    # at least once, and every deal is one or the other.
+    assert figures["ms_per_deal_played_median"] > 0
+    assert 0 <= figures["deals_dealt_again"] < figures["deals"]
+    if figures["deals_dealt_again"]:
+        assert figures["ms_per_deal_dealt_again_median"] > 0
