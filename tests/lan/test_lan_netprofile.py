@@ -14,6 +14,7 @@ def test_functions_land_in_the_buckets_a_reader_looks_for() -> None:
     assert bucket("~", "<built-in method _sodium.crypto_sign_open>") == "signatures"
     assert bucket("~", "<built-in method posix.fdatasync>") == "disk syncs"
     assert bucket("~", "<method 'poll' of 'select.epoll' objects>") == "idle"
+    assert bucket("~", "<built-in method posix.write>") == "sockets"  # SecureChannel.send_now
     assert bucket("/x/site-packages/trio/_core/_run.py", "unrolled_run") == "trio"
     assert bucket("/x/p2pbelka/table/session.py", "receive") == "p2pbelka.table"
     assert bucket("/x/p2pbelka/cli/main.py", "main") == "start-up and imports"
