@@ -139,7 +139,9 @@ class SecureChannel:
         self._receive_lock = trio.Lock()
         self._closed_reason: str | None = None
         self._unsent = b""  # the tail of a frame ``send_now`` sealed and the kernel left
-        self._socket = stream.socket if isinstance(stream, trio.SocketStream) else None
+        # A socket's descriptor takes ``os.write`` on POSIX systems only.
+        direct = isinstance(stream, trio.SocketStream) and os.name == "posix"
+        self._socket = stream.socket if direct else None
 
     @property
     def peer_fingerprint(self) -> str:
