@@ -140,8 +140,8 @@ class SecureChannel:
         self._closed_reason: str | None = None
         self._unsent = b""  # the tail of a frame ``send_now`` sealed and the kernel left
         # A socket's descriptor takes ``os.write`` on POSIX systems only.
-        direct = isinstance(stream, trio.SocketStream) and os.name == "posix"
-        self._socket = stream.socket if direct else None
+        posix = os.name == "posix"
+        self._socket = stream.socket if isinstance(stream, trio.SocketStream) and posix else None
 
     @property
     def peer_fingerprint(self) -> str:
