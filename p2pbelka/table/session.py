@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2pbelka.cards import CARDS
-from p2pbelka.fairdeal.deck import LocalSeat
+from p2pbelka.fairdeal.deck import LocalSeat, initial_deck
 from p2pbelka.fairdeal.derive import DealContext, new_seed
 from p2pbelka.fairdeal.errors import FairDealError
 from p2pbelka.fairdeal.versions import check_version
@@ -92,6 +92,7 @@ class Table:
         self._schedule: Schedule | None = None
         self._track: GameTrack | None = None
         self._round: DealRound | None = None
+        self._cards_ready = False  # the game's card points are computed (``prepare``)
         self.lots = LotDraw()
         self._deal_id = 0
         self._transcript: list[Envelope] = []
@@ -442,7 +443,15 @@ class Table:
         True if it did something (call again when still idle).  The next deal's seed
         is drawn early, but in the same order as ever (one per deal, after the lot),
         so a resumed table's seed source still lines up; if the game ends first, the
-        seed is never used."""
+        seed is never used.
+
+        Before the first deal, while the seats draw lots: the game's card points (in
+        fair-deal version 2 hashing to the group costs about 11 ms for the deck),
+        which every seat needs at the first pass, the first shuffler at once."""
+        if not self._cards_ready and self._setup is not None and not self.finished:
+            self._cards_ready = True
+            initial_deck(self._deal_context(self._deal_id))
+            return True
         if (
             self._signer is None
             or self._me is None
@@ -692,6 +701,7 @@ class Table:
         deck.commitments.update(self._carried)  # flow 2: from the last deal's deal_ends
         self._carried = {}
         self._round = DealRound(self._deal_id, deck)
+        self._cards_ready = True  # the deal computed them if ``prepare`` had not
         self.emit(ev.DealStarted(self._deal_id, track.deal_number, track.dealer, track.standing()))
 
     def _carried_seed(self) -> bytes | None:
