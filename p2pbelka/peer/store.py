@@ -272,16 +272,14 @@ class GameStore:
         self._journal_dirty = True
 
     def _open_journal(self) -> None:
+        records = self._journal_records() if self.signed_path.exists() else b""
         fd = os.open(self.signed_path, os.O_RDWR | os.O_CREAT, 0o600)
-        size = os.fstat(fd).st_size
-        if size == 0:
+        if not records:
+            os.ftruncate(fd, 0)  # nothing readable was left in it (moved aside)
             os.write(fd, MAGIC)
             self._directory_dirty = True
-            self._signed_end = self._signed_size = len(MAGIC)
-        else:
-            # After ``saved_signed``, the file is whole records and room (zeros).
-            data = os.pread(fd, size, 0)
-            self._signed_end, self._signed_size = valid_prefix_length(data), size
+            records = MAGIC
+        self._signed_end, self._signed_size = len(records), os.fstat(fd).st_size
         self._signed_fd = fd
 
     def sync(self) -> None:
@@ -304,12 +302,17 @@ class GameStore:
         """Every envelope this seat signed and kept (its own, in order)."""
         if not self.signed_path.exists():
             return []
+        data = self._journal_records()
+        return [record.envelope for record in iter_records(data)] if data else []
+
+    def _journal_records(self) -> bytes:
+        """The journal's whole records (with the magic; empty if none could be read).
+        What follows them and is not room (zeros) is moved aside, never overwritten."""
         data = self.signed_path.read_bytes()
         keep = valid_prefix_length(data)
         if keep < len(data) and data.count(0, keep) < len(data) - keep:  # not just room
             move_aside(self.signed_path, data, keep)
-        data = data[:keep]
-        return [record.envelope for record in iter_records(data)] if keep else []
+        return data[:keep]
 
     def close(self) -> None:
         if self._signed_fd is not None:

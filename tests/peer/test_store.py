@@ -117,3 +117,24 @@ def test_a_torn_record_in_the_room_is_moved_aside_with_the_room(tmp_path: Path) 
     (aside,) = tmp_path.rglob("signed.p2pb.damaged-*")
     assert aside.read_bytes().startswith(torn)
     assert store.signed_path.stat().st_size == end
+
+
+def test_keeping_after_an_unreadable_tail_moves_it_aside_before_writing(tmp_path: Path) -> None:
+    # Even when the seat writes before it read its journal back, bytes it could not
+    # read are moved aside, not written over.
+    game = LocalGame.seeded(5)
+    one = list(game.make_tables()[0].transcript)[:1]
+    store = GameStore.create(game.game_id, tmp_path)
+    store.keep(one)
+    store.close()
+    end = len(dump_transcript(one))
+    garbage = b"\x00\x00\x02\x00" + bytes(range(1, 200))
+    with open(store.signed_path, "r+b") as f:
+        f.seek(end)
+        f.write(garbage)
+    again = GameStore(store.directory)
+    again.keep(one)
+    again.close()
+    (aside,) = tmp_path.rglob("signed.p2pb.damaged-*")
+    assert aside.read_bytes().startswith(garbage)
+    assert [e.raw for e in GameStore(store.directory).saved_signed()] == [one[0].raw] * 2
