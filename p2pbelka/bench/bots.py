@@ -21,21 +21,19 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import replace
 
-from p2pbelka.bots.base import make_bot, with_think
+from p2pbelka.bots.base import Bot, make_bot, with_think
 from p2pbelka.bots.belot.base import BelotBot
 from p2pbelka.bots.knowledge import seen_from
 from p2pbelka.bots.policy import legal
 from p2pbelka.bots.solver import distinct_moves
-from p2pbelka.cards import CARDS
+from p2pbelka.cards import CARDS, Card
 from p2pbelka.rules.belot.deal import Action as BelotAction
 from p2pbelka.rules.belot.deal import DealState as BelotDeal
 from p2pbelka.rules.belot.game import BelotGame
-from p2pbelka.rules.deal import Play
 from p2pbelka.rules.game import GameState
 from p2pbelka.rules.options import options_from
-from p2pbelka.rules.randomplay import random_hands
+from p2pbelka.rules.randomplay import play_deal, random_hands
 
 
 def _percentile(sorted_ms: list[float], q: float) -> float:
@@ -53,22 +51,21 @@ def time_level(level: str, deals: int, seed: int = 20261130) -> dict[str, object
     for i in range(deals):
         bots = [make_bot(level if s % 2 == 0 else "heuristic", seed + 4 * i + s) for s in range(4)]
         game = GameState.new(options, first_dealer=i % 4).start_deal(random_hands(rng, i % 4))
-        deal = game.deal
-        assert deal is not None
-        while not deal.finished:
-            seat = deal.turn
-            assert seat is not None
-            view = replace(game, deal=deal.view(seat))
+
+        def timed(view: GameState, seat: int, bots: list[Bot] = bots) -> Card:
             start = time.perf_counter()
             card = bots[seat].play(view, seat)
             elapsed = (time.perf_counter() - start) * 1000
             if seat % 2 == 0:
                 every.append(elapsed)
-                seen = seen_from(deal, seat)
+                assert view.deal is not None
+                seen = seen_from(view.deal, seat)  # public facts and its own hand
                 blockers = seen.others | sum(1 << c for c in seen.trick)
                 if len(distinct_moves(legal(seen), blockers, seen.trump)) > 1:
                     choices.append(elapsed)
-            deal = deal.apply(Play(seat, CARDS[card.index]))
+            return card
+
+        play_deal(game, timed)
     every.sort()
     choices.sort()
     return {

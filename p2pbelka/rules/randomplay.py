@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
-from p2pbelka.cards import CARDS, iter_bits
+from p2pbelka.cards import CARDS, Card, iter_bits
 from p2pbelka.rules.core import deal_pattern
 from p2pbelka.rules.deal import DealState, Play, RedealClaim
 from p2pbelka.rules.game import EGGS_CHOICES, EggsChoice, GameState
@@ -20,6 +21,18 @@ def random_hands(rng: random.Random, dealer: int = 0) -> tuple[int, int, int, in
     for card, seat in zip(deck, deal_pattern(dealer), strict=True):
         hands[seat] |= 1 << card
     return (hands[0], hands[1], hands[2], hands[3])
+
+
+def play_deal(game: GameState, choose: Callable[[GameState, int], Card]) -> DealState:
+    """Play ``game``'s started deal to its end, each card from ``choose(view, seat)``,
+    where ``view`` is the game as that seat sees it (the others' hands unknown)."""
+    deal = game.deal
+    assert deal is not None
+    while not deal.finished:
+        seat = deal.turn
+        assert seat is not None
+        deal = deal.apply(Play(seat, choose(replace(game, deal=deal.view(seat)), seat)))
+    return deal
 
 
 def play_random_deal(deal: DealState, rng: random.Random) -> DealState:

@@ -19,10 +19,10 @@ from p2pbelka.bots.heuristic import HeuristicBot
 from p2pbelka.bots.strong import StrongBot
 from p2pbelka.bots.tournament import play_game, seat_view
 from p2pbelka.bots.utility import after_deal
-from p2pbelka.rules.deal import Play
+from p2pbelka.cards import Card
 from p2pbelka.rules.game import GameState
 from p2pbelka.rules.options import options_from
-from p2pbelka.rules.randomplay import random_hands
+from p2pbelka.rules.randomplay import play_deal, random_hands
 from tests.bots.test_bots_play import random_game
 
 # (seed, cards played, preset, no_unled_ace_discard): early, middle and late positions.
@@ -70,19 +70,15 @@ def _later_deal(preset: str, seed: int) -> list[str]:
     for number in range(2):
         rng = random.Random(seed * 100 + number)
         game = game.start_deal(random_hands(rng, game.dealer))
-        deal = game.deal
-        assert deal is not None
-        while not deal.finished:
-            seat = deal.turn
-            assert seat is not None
-            view = replace(game, deal=deal.view(seat))
+
+        def choose(view: GameState, seat: int, number: int = number) -> Card:
             if number == 1 and seat & 1 == 0:
                 card = strong.play(view, seat)
                 out.append(f"deal {preset} {seed} seat {seat}: {card.index}")
-            else:
-                card = heur[seat].play(view, seat)
-            deal = deal.apply(Play(seat, card))
-        game = replace(game, deal=deal).finish_deal()
+                return card
+            return heur[seat].play(view, seat)
+
+        game = replace(game, deal=play_deal(game, choose)).finish_deal()
         if game.pending_choice is not None or game.finished:
             break
     out.append(f"deal {preset} {seed} end {game.score} {_rng_tail(strong)}")

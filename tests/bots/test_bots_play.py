@@ -14,12 +14,12 @@ from p2pbelka.bots.knowledge import seen_from
 from p2pbelka.bots.sampler import sample_hands, surprises, weighted_samples
 from p2pbelka.bots.strong import StrongBot
 from p2pbelka.bots.tournament import seat_view
-from p2pbelka.cards import CARDS, Suit
+from p2pbelka.cards import Suit
 from p2pbelka.rules import core
 from p2pbelka.rules.deal import DealState, Play
 from p2pbelka.rules.game import GameState
 from p2pbelka.rules.options import options_from
-from p2pbelka.rules.randomplay import random_hands
+from p2pbelka.rules.randomplay import play_deal, random_hands
 
 
 def random_game(
@@ -143,14 +143,7 @@ def test_sampled_hands_fit_what_the_seat_knows() -> None:
 def _play_deal(level: str, seed: int) -> tuple[int, ...]:
     game = random_game(seed, 0)
     bots = [make_bot(level, seed * 10 + s) for s in range(4)]
-    deal = game.deal
-    assert deal is not None
-    while not deal.finished:
-        seat = deal.turn
-        assert seat is not None
-        card = bots[seat].play(replace(game, deal=deal.view(seat)), seat)
-        deal = deal.apply(Play(seat, CARDS[card.index]))
-    return deal.plays
+    return play_deal(game, lambda view, seat: bots[seat].play(view, seat)).plays
 
 
 def test_seeded_bots_are_reproducible() -> None:
