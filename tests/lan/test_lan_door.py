@@ -131,6 +131,8 @@ async def test_the_host_decides_who_sits_and_can_remove_a_seat(tmp_path: Path) -
         # Nobody sits before the host says so: the game cannot start by itself.
         assert host.seated() == [host.identity.public_key]
         assert {r.fingerprint for r in host.asking} == {s.fingerprint for s in strangers}
+        # The host counts a joiner as asking before the joiner hears it is waiting.
+        await until(lambda: isinstance((heard["stranger0"] or [None])[-1], AwaitingApproval))
         assert all(isinstance(e, AwaitingApproval) for e in (heard["stranger0"][-1],))
         host.decide(strangers[0].public_key, False)
         host.decide(strangers[1].public_key, True)
