@@ -20,6 +20,10 @@ class Faults:
     stall_chance: float = 0.0  # per frame
     stall: float = 0.0  # seconds
     life: float | None = None  # mean lifetime of a connection before the cut
+    # Cut each relay's first connection after this many frames: a cut bound to the
+    # game's progress, so that even a game short enough to outrun every random
+    # lifetime still sees one.
+    first_cut_after: int | None = None
 
 
 class Relay:
@@ -30,6 +34,7 @@ class Relay:
         self.port = 0
         self.cuts = 0
         self.frames = 0
+        self.connections = 0
 
     async def serve(self, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -51,18 +56,26 @@ class Relay:
             await client.aclose()
             return
         life = self.rng.expovariate(1 / self.faults.life) if self.faults.life else None
+        self.connections += 1
+        budget = self.faults.first_cut_after if self.connections == 1 else None
+        link = _Link(budget)
         async with client, upstream:
             with trio.move_on_after(life if life is not None else float("inf")) as scope:
+                link.cut = scope
                 async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._pump, client, upstream, nursery.cancel_scope)
-                    nursery.start_soon(self._pump, upstream, client, nursery.cancel_scope)
+                    nursery.start_soon(self._pump, client, upstream, nursery.cancel_scope, link)
+                    nursery.start_soon(self._pump, upstream, client, nursery.cancel_scope, link)
             if scope.cancelled_caught:
                 self.cuts += 1
             await trio.aclose_forcefully(client)
             await trio.aclose_forcefully(upstream)
 
     async def _pump(
-        self, source: trio.SocketStream, sink: trio.SocketStream, scope: trio.CancelScope
+        self,
+        source: trio.SocketStream,
+        sink: trio.SocketStream,
+        scope: trio.CancelScope,
+        link: _Link,
     ) -> None:
         buffer = b""
         try:
@@ -79,6 +92,7 @@ class Relay:
                     await self._delay()
                     await sink.send_all(frame)
                     self.frames += 1
+                    link.forwarded(1)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
         scope.cancel()
@@ -89,3 +103,19 @@ class Relay:
             await trio.sleep(self.rng.uniform(0, f.delay))
         if f.stall_chance and self.rng.random() < f.stall_chance:
             await trio.sleep(f.stall)
+
+
+class _Link:
+    """One relayed connection: its frames forwarded both ways, and the scope whose
+    cancellation cuts it."""
+
+    def __init__(self, budget: int | None) -> None:
+        self.budget = budget
+        self.cut: trio.CancelScope | None = None
+
+    def forwarded(self, frames: int) -> None:
+        if self.budget is None:
+            return
+        self.budget -= frames
+        if self.budget <= 0 and self.cut is not None:
+            self.cut.cancel()
