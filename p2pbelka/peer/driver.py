@@ -52,13 +52,16 @@ class TranscriptSink(Protocol):
 
 class SignedJournal(Protocol):
     """Where a peer keeps what it signed before sending it: ``keep`` writes (at once),
-    ``sync`` waits for the disk (the driver runs it in a worker thread when ``syncs``)."""
+    ``sync`` waits for the disk (the driver runs it in a worker thread when ``syncs``),
+    ``sync_inputs`` only for what envelopes a restart signs again depend on."""
 
     syncs: bool
 
     def keep(self, envelopes: list[Envelope]) -> None: ...
 
     def sync(self) -> None: ...
+
+    def sync_inputs(self) -> None: ...
 
 
 class Transport(Protocol):
@@ -332,10 +335,15 @@ class PeerDriver:
             if signed and self._journal is not None:
                 # Durable before it leaves, one sync for all this step signed: a crash,
                 # even a power cut, must never make us sign another envelope for the
-                # same place in our chain.
+                # same place in our chain.  What a restart would sign again byte for
+                # byte waits only for its inputs (passes, shares, forced cards: most
+                # of a deal's steps, which the next seat waits for).
                 self._journal.keep(signed)
                 if self._journal.syncs:
-                    await self._sync(self._journal)
+                    if all(self.table.reproducible(e) for e in signed):
+                        self._journal.sync_inputs()
+                    else:
+                        await self._sync(self._journal)
             outgoing = self.table.take_outgoing()
             events = self.table.take_events()
             if not outgoing and not events:

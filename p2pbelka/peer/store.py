@@ -8,13 +8,18 @@ zeros: room written ahead, see ``keep``) and ``transcript.p2pb``.  The
 directory and the secrets are readable by the user only: the seeds of a deal
 in progress would show the seat's hand.
 
-Durability, like a database that syncs before it acknowledges: an envelope the
-seat signed, and every secret it depends on, is on the disk (fsync) before the
-envelope is sent, so even a power cut can never make the seat sign another
-envelope for the same place in its chain.  The cost is kept off the critical
-path where it can be: one sync for everything one step signed (``keep`` then
-``sync``), and the next secret drawn and synced ahead, while the current deal
-is played (``sync_ahead``), so handing it out waits for nothing.
+Durability, like a database that syncs before it acknowledges: every secret
+the seat drew is on the disk (fsync) before anything that depends on it is
+sent, and so is every envelope it signed that a restart could not sign again
+byte for byte (a choice among several moves, anything before the first deal),
+so even a power cut can never make the seat sign another envelope for the same
+place in its chain.  The rest (passes, shares, reveals, forced cards: see
+``Table.reproducible``) is written before it is sent and synced with the next
+envelope that needs it: lost, it is signed again unchanged.  The cost is kept
+off the critical path where it can be: one sync for everything one step signed
+(``keep`` then ``sync``), none for a reproducible step (``sync_inputs``), and
+the next secret drawn and synced ahead, while the current deal is played
+(``sync_ahead``), so handing it out waits for nothing.
 """
 
 from __future__ import annotations
@@ -297,6 +302,18 @@ class GameStore:
             self.sync_ahead()
         self.sync_seconds += time.perf_counter() - started
         self.syncs_done += 1
+
+    def sync_inputs(self) -> None:
+        """Before sending envelopes a restart would sign again unchanged: what they
+        depend on, not they themselves, must be on the disk, the secrets handed out
+        and the game's directory (almost always synced ahead already: then nothing
+        waits).  Nothing to do without ``syncs``."""
+        if not self.syncs:
+            return
+        if self._secrets_handed > self._secrets_synced or self._directory_dirty:
+            started = time.perf_counter()
+            self.sync_ahead()
+            self.sync_seconds += time.perf_counter() - started
 
     def saved_signed(self) -> list[Envelope]:
         """Every envelope this seat signed and kept (its own, in order)."""

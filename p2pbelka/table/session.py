@@ -103,6 +103,8 @@ class Table:
         self._events: list[ev.Event] = []
         self._new_accepted: list[Envelope] = []
         self._new_signed: list[Envelope] = []
+        # Digests of those a restart would sign again byte for byte (``reproducible``).
+        self._reproducible: set[bytes] = set()
         # the local seat's own chain
         self._my_seq = 0
         self._my_prev = ZERO_HASH
@@ -115,6 +117,7 @@ class Table:
         self._order: list[int] = []
         self._slot = 0
         self._prelude_due = False  # the phase's prelude has not run yet
+        self._entry_view: tuple[tuple[int, bytes], ...] = ()  # when the phase began
         self._draining = False
         self._deferred = False
         # A resumed seat stays silent until its driver has fetched what the others hold.
@@ -319,9 +322,21 @@ class Table:
     def take_signed(self) -> list[Envelope]:
         """Envelopes this table signed since the last call.  A peer makes them durable
         before it sends them (``take_outgoing``), so that after a crash it hands them
-        back to a resumed table instead of signing a different one for the same place."""
+        back to a resumed table instead of signing a different one for the same place
+        (except those ``reproducible`` says a restart signs again unchanged)."""
         out, self._new_signed = self._new_signed, []
         return out
+
+    def reproducible(self, envelope: Envelope) -> bool:
+        """Whether a table resumed before ``envelope`` (which it signed) would sign the
+        same bytes again for that place, so a peer need not wait for the disk before
+        sending it: a message the schedule makes by itself in a deal (a pass, shares,
+        a reveal, a deal end...) or a decision with one legal move in a phase where
+        seats speak in turn.  Its body follows from the seat's saved secrets and the
+        transcript before it, its view from where the schedule stands (``_seal``),
+        and Ed25519 signatures are deterministic.  A choice among several moves, and
+        anything before the first deal or outside the schedule, is not."""
+        return envelope.digest in self._reproducible
 
     def take_accepted(self) -> list[Envelope]:
         """Envelopes accepted into the transcript since the last call, in order."""
@@ -406,8 +421,11 @@ class Table:
             kind = self._question[1].kind if self._question else "move"
             raise MoveRefused(f"{move} is not a legal {kind} now")
         assert self._question is not None
-        key = self._question[0]
-        self._send_once(key, self._schedule_or_fail().moves[type(move)](self, move))
+        key, question = self._question
+        step = self._step()
+        forced = len(question.moves) == 1 and not step.parallel and not step.before_deals
+        msg = self._schedule_or_fail().moves[type(move)](self, move)
+        self._send_once(key, msg, reproducible=forced)
 
     # -- the driver's controls ----------------------------------------------------------------
 
@@ -731,18 +749,26 @@ class Table:
             return (deal, self._phase.value, len(self.round.played))
         return (deal, self._phase.value, self._slot)
 
-    def _seal(self, deal: int, msg: m.Message) -> Envelope:
+    def _seal(self, deal: int, msg: m.Message, reproducible: bool = False) -> Envelope:
         assert self._signer is not None
         view = self._intake.view() if self._intake is not None else ()
+        if reproducible and self._step().parallel:
+            # What we accepted when the phase began, which the schedule fixes, not what
+            # has come in since (a resumed table may have more of the phase already).
+            # Every seat speaks at a parallel phase's start, so this is what we hold
+            # anyway unless our own message was held back (a resume, a handover).
+            view = self._entry_view
         envelope = seal_envelope(
             self._signer, self.game_id, deal, self._my_seq, self._my_prev, msg, view
         )
         self._new_signed.append(envelope)
+        if reproducible:
+            self._reproducible.add(envelope.digest)
         self._my_seq += 1
         self._my_prev = envelope.digest
         return envelope
 
-    def _send_once(self, key: SentKey, msg: m.Message) -> None:
+    def _send_once(self, key: SentKey, msg: m.Message, reproducible: bool = False) -> None:
         """Sign, broadcast and queue for ourselves (it is processed in its turn, like any)."""
         if key in self._sent:
             return
@@ -757,7 +783,7 @@ class Table:
             self._my_seq += 1
             self._my_prev = envelope.digest
         else:
-            envelope = self._seal(key[0], msg)
+            envelope = self._seal(key[0], msg, reproducible)
         self._outgoing.append(envelope.raw)
         assert self._me is not None
         self._chains().offer(self._me, envelope)
@@ -837,6 +863,7 @@ class Table:
         self._order = step.order(self) if step is not None else []
         self._slot = 0
         self._prelude_due = step is not None and step.prelude is not None
+        self._entry_view = self._intake.view() if self._intake is not None else ()
 
     def _drain(self) -> None:
         """Process every envelope that is due, in the canonical order."""
@@ -1082,7 +1109,7 @@ class Table:
                 self._question = (key, own)
                 self._events.append(ev.ChoiceNeeded(own.kind, own.moves))
         elif own is not None:
-            self._send_once(key, own)
+            self._send_once(key, own, reproducible=not step.before_deals)
 
     def _abort(self, *faults: ev.Fault) -> None:
         if self._signer is not None:
