@@ -207,8 +207,8 @@ class TableScreen:
         """A line of the table's chat (ours included), from the front end."""
         self.chat_lines.append(line)
         del self.chat_lines[:-50]
-        if line.mine:
-            self.chat_note = ""
+        # The note stays: sending cleared it, so it is about a later line (one refused
+        # while this one was on its way back), which this line must not hide.
         self.app.invalidate()
 
     def chat_refused(self, refused: ChatDropped, text: str) -> None:

@@ -20,7 +20,7 @@ from p2pbelka.protocol.lobby import LobbyState, SeatView
 from p2pbelka.ui.i18n import set_language
 from p2pbelka.ui.lan import BelotLanScreen, LanScreen, host_on_screen, join_on_screen
 from p2pbelka.ui.lobby import LobbyView, lobby_keys, lobby_lines
-from tests.ui.test_ui_lan import ANSI, net, terminal, until
+from tests.ui.test_ui_lan import drawn, net, terminal, until
 
 KEYS = [Identity.generate().public_key for _ in range(4)]
 
@@ -71,14 +71,14 @@ def test_the_table_list_says_which_game_and_how_many_seats() -> None:
 
 def test_the_host_changes_a_rule_then_bots_fill_a_belot_table(tmp_path: Path) -> None:
     me = Identity.generate("Hostess")
-    stream, output = terminal()
+    _, output = terminal()
     seen: dict[str, object] = {}
 
     async def robot(screen: LanScreen) -> None:
         lobby = screen.lobby
         await until(lambda: lobby.state is not None and lobby.lobby_port is not None)
-        await until(lambda: "Belot for 3" in ANSI.sub("", stream.getvalue()))
-        seen["address"] = "This machine is 127.0.0.1" in ANSI.sub("", stream.getvalue())
+        await until(lambda: "Belot for 3" in drawn(screen))
+        seen["address"] = "This machine is 127.0.0.1" in drawn(screen)
         seen["game"] = screen.lan.game
         pipe.send_text("o")
         await until(lambda: lobby.editing)
@@ -119,7 +119,7 @@ def test_the_host_changes_a_rule_then_bots_fill_a_belot_table(tmp_path: Path) ->
 
 def test_a_joiner_sees_the_rules_change_then_says_ready(tmp_path: Path) -> None:
     me = Identity.generate("Joiner")
-    stream, output = terminal()
+    _, output = terminal()
     seen: dict[str, object] = {}
 
     async def robot(screen: LanScreen) -> None:
@@ -151,12 +151,12 @@ def test_a_joiner_sees_the_rules_change_then_says_ready(tmp_path: Path) -> None:
         await until(lambda: screen.app.layout.has_focus(screen.address))
         pipe.send_text(f"127.0.0.1:{port}\r")
         await until(lambda: screen.lobby.me == 1)
-        await until(lambda: "Belot for 2" in ANSI.sub("", stream.getvalue()))
+        await until(lambda: "Belot for 2" in drawn(screen))
         # Seated, not ready: the host changes a rule (ready would start a table of two).
         host_control = control()
         assert host_control is not None
         await host_control.set_rules("classic", {"four_sevens": "50"})
-        await until(lambda: "The host changed the rules" in ANSI.sub("", stream.getvalue()))
+        await until(lambda: "The host changed the rules" in drawn(screen))
         seen["options"] = dict(screen.lobby.state.options)  # type: ignore[union-attr]
         # the lobby told the game: Belot's own screen took over, still in the lobby
         belot = screen.lan.screen
