@@ -297,9 +297,7 @@ class GameStore:
         if self._journal_dirty and self._signed_fd is not None:
             self._journal_dirty = False
             _datasync(self._signed_fd)
-        if self._secrets_handed > self._secrets_synced or self._directory_dirty:
-            # The value drawn ahead was not synced yet (a very short deal): now, then.
-            self.sync_ahead()
+        self._sync_handed()
         self.sync_seconds += time.perf_counter() - started
         self.syncs_done += 1
 
@@ -310,10 +308,14 @@ class GameStore:
         waits).  Nothing to do without ``syncs``."""
         if not self.syncs:
             return
+        started = time.perf_counter()
+        self._sync_handed()
+        self.sync_seconds += time.perf_counter() - started
+
+    def _sync_handed(self) -> None:
         if self._secrets_handed > self._secrets_synced or self._directory_dirty:
-            started = time.perf_counter()
+            # The value drawn ahead was not synced yet (a very short deal): now, then.
             self.sync_ahead()
-            self.sync_seconds += time.perf_counter() - started
 
     def saved_signed(self) -> list[Envelope]:
         """Every envelope this seat signed and kept (its own, in order)."""
