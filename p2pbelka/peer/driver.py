@@ -182,6 +182,7 @@ class PeerDriver:
         # Asked once: isinstance on a runtime-checkable protocol walks its members
         # (tens of microseconds), and ``_let_out`` runs for every envelope we send.
         self._flushing = isinstance(transport, Flushing)
+        self._links = transport if isinstance(transport, Connected) else None
 
     async def submit(self, move: Move) -> None:
         """Make the local player's ``move`` in the driver's task (from a screen or a bot)."""
@@ -340,7 +341,7 @@ class PeerDriver:
                 # of a deal's steps, which the next seat waits for).
                 self._journal.keep(signed)
                 if self._journal.syncs:
-                    if all(self.table.reproducible(e) for e in signed):
+                    if all(self.table.reproducible(e) for e in signed) and self._all_linked():
                         self._journal.sync_inputs()
                     else:
                         await self._sync(self._journal)
@@ -359,6 +360,20 @@ class PeerDriver:
                 if isinstance(event, ev.Rejected) and event.seat is not None:
                     self._refused.add(event.seat)
                 await self.front_end.on_event(self, event)
+
+    def _all_linked(self) -> bool:
+        """Whether every other seat has a live link now (always, without a network).
+
+        An envelope that is not synced must reach every seat: a seat resumed after a
+        power cut then gets it back from an honest one.  Sent to one seat only (the
+        others' links down), a seat that lied about an envelope ours depends on
+        could keep it, hand the resumed seat another version of its own, and hold
+        two different envelopes of ours for one place."""
+        if self._links is None:
+            return True
+        me = self.table.me
+        others = {s for s in range(self.table.n_seats) if s != me}
+        return others <= self._links.connected()
 
     async def _sync(self, journal: SignedJournal) -> None:
         """Wait for the disk.  In this task while syncs are quick (a worker thread's

@@ -15,7 +15,8 @@ byte for byte (a choice among several moves, anything before the first deal),
 so even a power cut can never make the seat sign another envelope for the same
 place in its chain.  The rest (passes, shares, reveals, forced cards: see
 ``Table.reproducible``) is written before it is sent and synced with the next
-envelope that needs it: lost, it is signed again unchanged.  The cost is kept
+envelope that needs it, when every other seat can receive it at once (the
+driver decides): lost, it is signed again unchanged.  The cost is kept
 off the critical path where it can be: one sync for everything one step signed
 (``keep`` then ``sync``), none for a reproducible step (``sync_inputs``), and
 the next secret drawn and synced ahead, while the current deal is played

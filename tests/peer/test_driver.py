@@ -11,6 +11,7 @@ from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, Transport, Waiting
 from p2pbelka.peer.local import LocalGame, memory_transports
 from p2pbelka.peer.player import choose
 from p2pbelka.protocol.envelope import Envelope, open_envelope
+from p2pbelka.table import Table
 from p2pbelka.table import events as ev
 
 PAUSE_AFTER = 0.05
@@ -106,7 +107,15 @@ class Watched:
         return await self.inner.receive()
 
 
-async def test_what_a_seat_signs_is_synced_before_it_is_sent() -> None:
+class Cut(Watched):
+    """Watched, and says seat 3 has no live link."""
+
+    def connected(self) -> set[int]:
+        return {0, 1}
+
+
+async def _watch_seat_2(watched: type[Watched]) -> tuple[list[Table], list[tuple[str, bytes]]]:
+    """Two deals of a game where seat 2's sends and syncs are logged in order."""
     game = LocalGame.seeded(62)
     tables = game.make_tables()
     transports = memory_transports(4)
@@ -115,17 +124,21 @@ async def test_what_a_seat_signs_is_synced_before_it_is_sent() -> None:
     with trio.fail_after(300):
         async with trio.open_nursery() as nursery:
             for seat in range(4):
-                watched = seat == 2
                 driver = PeerDriver(
                     tables[seat],
-                    Watched(transports[seat], log) if watched else transports[seat],
+                    watched(transports[seat], log) if seat == 2 else transports[seat],
                     front_ends[seat],
-                    journal=Journal(log) if watched else None,
+                    journal=Journal(log) if seat == 2 else None,
                 )
                 nursery.start_soon(driver.run)
             while tables[0].deal_id < 2 and not tables[0].finished:
                 await trio.sleep(0.05)
             nursery.cancel_scope.cancel()
+    return tables, log
+
+
+async def test_what_a_seat_signs_is_synced_before_it_is_sent() -> None:
+    tables, log = await _watch_seat_2(Watched)
     sent = [raw for what, raw in log if what == "sent"]
     assert len(sent) > 10
     unsynced: list[str] = []
@@ -142,3 +155,13 @@ async def test_what_a_seat_signs_is_synced_before_it_is_sent() -> None:
     assert {"shuffle", "lock", "shares", "reveal"} <= set(unsynced)
     assert {"table", "sit", "lot_commit", "lot_reveal"} & set(synced)
     assert "play" in synced  # a card chosen among several waits for the disk
+
+
+async def test_while_a_seat_is_unreachable_everything_is_synced_before_it_is_sent() -> None:
+    """Unsynced, an envelope must reach every seat, or a liar could keep the only copy."""
+    tables, log = await _watch_seat_2(Cut)
+    sent = [raw for what, raw in log if what == "sent"]
+    assert len(sent) > 10
+    assert any(tables[2].reproducible(open_envelope(raw)) for raw in sent)
+    for raw in sent:
+        assert log.index(("synced", raw)) < log.index(("sent", raw)), open_envelope(raw).type
