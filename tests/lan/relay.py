@@ -92,7 +92,7 @@ class Relay:
                     await self._delay()
                     await sink.send_all(frame)
                     self.frames += 1
-                    link.forwarded(1)
+                    link.forwarded()
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
         scope.cancel()
@@ -113,9 +113,9 @@ class _Link:
         self.budget = budget
         self.cut: trio.CancelScope | None = None
 
-    def forwarded(self, frames: int) -> None:
+    def forwarded(self) -> None:
         if self.budget is None:
             return
-        self.budget -= frames
+        self.budget -= 1
         if self.budget <= 0 and self.cut is not None:
             self.cut.cancel()
