@@ -11,11 +11,12 @@ import pytest
 import trio
 
 from p2pbelka.bots import make_bot
+from p2pbelka.bots.base import Bot
 from p2pbelka.net.connection import dial
 from p2pbelka.net.errors import NetError
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
-from p2pbelka.peer.driver import BotFrontEnd
+from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
 from p2pbelka.peer.lan import (
     GameResult,
     GameStarting,
@@ -131,7 +132,8 @@ async def test_garbage_from_a_connection_is_rejected_and_the_game_goes_on(
 ) -> None:
     caplog.set_level(logging.INFO)
     ids = [Identity.generate(f"p{n}") for n in range(4)]
-    host_fe = BotFrontEnd(make_bot("random", 1))
+    attacked = trio.Event()
+    host_fe = HoldsItsChoices(make_bot("random", 1), attacked)
     opened = trio.Event()
     where: list[TableOpen] = []
 
@@ -189,7 +191,10 @@ async def test_garbage_from_a_connection_is_rejected_and_the_game_goes_on(
     async with trio.open_nursery() as nursery:
 
         async def run_attack() -> None:
-            found.append(await attack())
+            try:
+                found.append(await attack())
+            finally:
+                attacked.set()
 
         nursery.start_soon(run_attack)
         results = await loopback_table(
@@ -211,6 +216,20 @@ async def test_garbage_from_a_connection_is_rejected_and_the_game_goes_on(
     assert "ignored a payload from seat 3" in logged
     assert "lobby message" in logged
     assert "FrameTooLarge" in logged or "too large" in logged.lower()
+
+
+class HoldsItsChoices(BotFrontEnd):
+    """A bot that makes no choice until ``go`` is set: a game of bots can end before
+    an attack's last frame arrives, and a game that is over reads no more frames."""
+
+    def __init__(self, bot: Bot, go: trio.Event) -> None:
+        super().__init__(bot)
+        self.go = go
+
+    async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
+        if isinstance(event, ev.ChoiceNeeded):
+            await self.go.wait()
+        await super().on_event(driver, event)
 
 
 def data_equal(results: list[GameResult]) -> bool:
