@@ -28,12 +28,12 @@ from p2pbelka.bots.knowledge import seen_from
 from p2pbelka.bots.policy import legal
 from p2pbelka.bots.solver import distinct_moves
 from p2pbelka.cards import CARDS, Card
+from p2pbelka.rules.belka.game import GameState
+from p2pbelka.rules.belka.options import options_from
+from p2pbelka.rules.belka.randomplay import play_deal, random_hands
 from p2pbelka.rules.belot.deal import Action as BelotAction
 from p2pbelka.rules.belot.deal import DealState as BelotDeal
 from p2pbelka.rules.belot.game import BelotGame
-from p2pbelka.rules.game import GameState
-from p2pbelka.rules.options import options_from
-from p2pbelka.rules.randomplay import play_deal, random_hands
 
 
 def _percentile(sorted_ms: list[float], q: float) -> float:

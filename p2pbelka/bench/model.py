@@ -23,11 +23,11 @@ from p2pbelka.bots.knowledge import seen_from
 from p2pbelka.bots.policy import choose
 from p2pbelka.bots.sampler import sample_hands
 from p2pbelka.cards import CARDS
-from p2pbelka.rules import core
-from p2pbelka.rules.deal import Play
-from p2pbelka.rules.game import GameState
-from p2pbelka.rules.options import options_from
-from p2pbelka.rules.randomplay import random_hands
+from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka.game import GameState
+from p2pbelka.rules.belka.options import options_from
+from p2pbelka.rules.belka.randomplay import random_hands
+from p2pbelka.rules.common.play import Play
 
 MIX = ("heuristic", "rules", "mc", "strong")
 

@@ -29,8 +29,8 @@ from p2pbelka.bots.policy import legal
 from p2pbelka.bots.sampler import sample_hands
 from p2pbelka.bots.solver import TT, distinct_moves, playout, solve, step
 from p2pbelka.cards import CARDS, Card, iter_bits
-from p2pbelka.rules import core
-from p2pbelka.rules.game import GameState
+from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka.game import GameState
 
 POINTS = core.POINTS
 EFF = core.EFFECTIVE_SUIT_MASKS

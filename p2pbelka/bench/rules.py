@@ -3,11 +3,11 @@
 Figures:
 
 - ``fast_core_deals_per_s``: random legal full deals through
-  :func:`p2pbelka.rules.core.play_random_deal` (legal-card masks, trick
-  winners, card points) plus :func:`p2pbelka.rules.scoring.deal_score`;
+  :func:`p2pbelka.rules.belka.core.play_random_deal` (legal-card masks, trick
+  winners, card points) plus :func:`p2pbelka.rules.belka.scoring.deal_score`;
 - ``clean_api_deals_per_s``: the same through the immutable ``DealState``
   (every play checked and a new state made);
-- ``legal_mask_calls_per_s``: :func:`p2pbelka.rules.core.legal_mask` alone;
+- ``legal_mask_calls_per_s``: :func:`p2pbelka.rules.belka.core.legal_mask` alone;
 - ``belot_fast_core_deals_per_s`` (3 players) and ``belot2_fast_core_deals_per_s``
   (2 players): random legal Belot deals through
   :func:`p2pbelka.rules.belot.core.play_random_deal`: bidding, the three more
@@ -29,15 +29,15 @@ import random
 import time
 
 from p2pbelka.cards import CARDS
-from p2pbelka.rules import core
+from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka.deal import DealState
+from p2pbelka.rules.belka.options import options_from
+from p2pbelka.rules.belka.randomplay import play_random_deal, random_hands
+from p2pbelka.rules.belka.scoring import deal_score
 from p2pbelka.rules.belot import core as belot_core
 from p2pbelka.rules.belot.deal import DealState as BelotDeal
 from p2pbelka.rules.belot.options import belot_options
 from p2pbelka.rules.belot.randomplay import choose, random_deck
-from p2pbelka.rules.deal import DealState
-from p2pbelka.rules.options import options_from
-from p2pbelka.rules.randomplay import play_random_deal, random_hands
-from p2pbelka.rules.scoring import deal_score
 
 
 def run(quick: bool = False) -> dict[str, object]:

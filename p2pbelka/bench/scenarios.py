@@ -28,7 +28,7 @@ from p2pbelka.peer.sync import Deliver, Fork, Tamper, resign, run_sync
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, open_envelope
 from p2pbelka.protocol.transcript import dump_transcript
-from p2pbelka.rules.game import GameState
+from p2pbelka.rules.belka.game import GameState
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes

@@ -6,7 +6,7 @@ import random
 from typing import Protocol
 
 from p2pbelka.cards import Card
-from p2pbelka.rules.game import EGGS_CHOICES, GameState
+from p2pbelka.rules.belka.game import EGGS_CHOICES, GameState
 
 
 class Bot(Protocol):

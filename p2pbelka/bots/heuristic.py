@@ -8,8 +8,8 @@ from p2pbelka.bots.knowledge import seen_from
 from p2pbelka.bots.policy import choose
 from p2pbelka.bots.utility import after_redeal, best_eggs, win_chance
 from p2pbelka.cards import CARDS, Card
-from p2pbelka.rules import core
-from p2pbelka.rules.game import GameState
+from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka.game import GameState
 
 
 def hand_strength(hand: int, trump: int) -> float:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from p2pbelka.cards import FULL_MASK
-from p2pbelka.rules import core
-from p2pbelka.rules.deal import DealState
+from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka.deal import DealState
 
 
 def _order(trump: int, suit: int) -> tuple[int, ...]:

@@ -23,7 +23,7 @@ from typing import Final
 
 from p2pbelka.bots.knowledge import ORDER, Seen, low_card, top_card
 from p2pbelka.cards import iter_bits
-from p2pbelka.rules import core
+from p2pbelka.rules.belka import core
 
 POINTS: Final = core.POINTS
 EFF: Final = core.EFFECTIVE_SUIT_MASKS

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from p2pbelka.bots.knowledge import seen_from
 from p2pbelka.bots.sampler import PLAYER_TYPES, PRIOR, Shares, surprises_by_seat
-from p2pbelka.rules.deal import DealState
-from p2pbelka.rules.game import GameState
+from p2pbelka.rules.belka.deal import DealState
+from p2pbelka.rules.belka.game import GameState
 
 FLOOR = 0.01
 """No type's share falls below this: a player may change style, or slip."""

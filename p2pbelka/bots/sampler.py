@@ -17,7 +17,7 @@ from p2pbelka.bots.knowledge import Seen
 from p2pbelka.bots.policy import choose
 from p2pbelka.bots.solver import step
 from p2pbelka.cards import iter_bits
-from p2pbelka.rules import core
+from p2pbelka.rules.belka import core
 
 _TRIES = 40
 POINTS = core.POINTS

@@ -20,7 +20,7 @@ from typing import Final
 
 from p2pbelka.bots.knowledge import ORDER, Seen
 from p2pbelka.bots.policy import choose
-from p2pbelka.rules import core
+from p2pbelka.rules.belka import core
 
 POINTS: Final = core.POINTS
 INF: Final = 1000

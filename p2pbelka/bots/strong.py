@@ -32,8 +32,8 @@ from p2pbelka.bots.utility import (
     win_chance,
 )
 from p2pbelka.cards import CARDS, Card
-from p2pbelka.rules.game import GameState
-from p2pbelka.rules.options import Options
+from p2pbelka.rules.belka.game import GameState
+from p2pbelka.rules.belka.options import Options
 
 SAMPLES = 80
 """Deals sampled per decision."""

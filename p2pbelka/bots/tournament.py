@@ -21,10 +21,11 @@ from typing import Any
 
 from p2pbelka.bots.base import Bot, make_bot
 from p2pbelka.cards import CARDS
-from p2pbelka.rules.deal import Play, RedealClaim
-from p2pbelka.rules.game import EggsChoice, GameState
-from p2pbelka.rules.options import Options, options_from
-from p2pbelka.rules.randomplay import random_hands
+from p2pbelka.rules.belka.deal import RedealClaim
+from p2pbelka.rules.belka.game import EggsChoice, GameState
+from p2pbelka.rules.belka.options import Options, options_from
+from p2pbelka.rules.belka.randomplay import random_hands
+from p2pbelka.rules.common.play import Play
 
 MAX_DEALS = 80
 """A game still open after this many deals (re-deals included) counts as a draw."""

@@ -2,7 +2,7 @@
 
 The bots never hold their own copy of the scoring: the consequences of a
 deal's result, a re-deal claim or an eggs choice are found by letting
-:class:`~p2pbelka.rules.game.GameState` score them (:func:`after_deal`,
+:class:`~p2pbelka.rules.belka.game.GameState` score them (:func:`after_deal`,
 :func:`after_redeal`, :func:`after_eggs`), so a rule change reaches the bots
 with no edit here.
 
@@ -27,11 +27,12 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Final
 
-from p2pbelka.rules import core
-from p2pbelka.rules.deal import RedealClaim, Trick, seat_suits_from
-from p2pbelka.rules.game import EGGS_CHOICES, EggsChoice, GameState
-from p2pbelka.rules.options import TARGET, Options
-from p2pbelka.rules.randomplay import random_hands
+from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka.deal import RedealClaim, seat_suits_from
+from p2pbelka.rules.belka.game import EGGS_CHOICES, EggsChoice, GameState
+from p2pbelka.rules.belka.options import TARGET, Options
+from p2pbelka.rules.belka.randomplay import random_hands
+from p2pbelka.rules.common.play import Trick
 
 OUTCOMES: Final[tuple[tuple[int, float], ...]] = (
     (0, 0.002),

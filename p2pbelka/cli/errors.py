@@ -66,7 +66,7 @@ def _project_error(exc: BaseException) -> tuple[int, str] | None:
     from p2pbelka.fairdeal.errors import FairDealError
     from p2pbelka.net.errors import NetError
     from p2pbelka.net.identity import IdentityError
-    from p2pbelka.rules.errors import RuleViolation
+    from p2pbelka.rules.common.errors import RuleViolation
     from p2pbelka.table.errors import TableError
 
     if isinstance(exc, NetError | IdentityError):

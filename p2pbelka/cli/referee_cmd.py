@@ -23,8 +23,8 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from p2pbelka.net.oserrors import explain
-    from p2pbelka.rules.errors import RuleViolation
-    from p2pbelka.rules.recordio import RecordError
+    from p2pbelka.rules.common.errors import RuleViolation
+    from p2pbelka.rules.common.recordio import RecordError
 
     try:
         if args.file == "-":
@@ -73,6 +73,6 @@ def _records_module(data: object) -> Any:
         from p2pbelka.rules.belot import records as belot_records
 
         return belot_records
-    from p2pbelka.rules import records
+    from p2pbelka.rules.belka import records
 
     return records

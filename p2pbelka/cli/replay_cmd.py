@@ -27,8 +27,8 @@ def run(args: argparse.Namespace) -> int:
     data = read_input(args.file, "replay")
     if data is None:
         return EXIT_USAGE
+    from p2pbelka.rules.belka.game import GameState
     from p2pbelka.rules.belot.game import BelotGame
-    from p2pbelka.rules.game import GameState
 
     report = verify_bytes(data)
     print(report.verdict)

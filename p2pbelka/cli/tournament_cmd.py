@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.bench.opponents import bench_bot, bench_levels
     from p2pbelka.bots.base import is_level, with_think
     from p2pbelka.bots.tournament import run_tournament
-    from p2pbelka.rules.options import PRESETS
+    from p2pbelka.rules.belka.options import PRESETS
 
     for level in (args.a, args.b):
         if level not in bench_levels() and not is_level(level):

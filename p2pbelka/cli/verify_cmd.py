@@ -119,6 +119,6 @@ def record_text(game: Any) -> str:
 
         # Only audited deals: a deal cut short by a fault holds unknown hands.
         return dump_belot(replace(game, deal=None))
-    from p2pbelka.rules.records import dump_record
+    from p2pbelka.rules.belka.records import dump_record
 
     return dump_record(game)

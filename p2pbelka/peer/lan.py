@@ -55,7 +55,7 @@ from p2pbelka.peer.store import GameStore
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import open_envelope
-from p2pbelka.rules.game import GAME, SEATS
+from p2pbelka.rules.belka.game import GAME, SEATS
 from p2pbelka.table import events as ev
 from p2pbelka.table.games import GAMES
 from p2pbelka.table.session import Table

@@ -34,7 +34,7 @@ from p2pbelka.protocol.lobby import (
     encode_control,
     is_envelope,
 )
-from p2pbelka.rules.game import GAME, SEATS
+from p2pbelka.rules.belka.game import GAME, SEATS
 from p2pbelka.table.games import seat_counts, track_class
 
 __all__ = [

@@ -20,7 +20,7 @@ from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, TranscriptSink
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
-from p2pbelka.rules.game import GAME, SEATS
+from p2pbelka.rules.belka.game import GAME, SEATS
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 

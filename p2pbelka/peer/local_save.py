@@ -44,7 +44,7 @@ from p2pbelka.peer.seat import GameResult, NetOptions, resume_game
 from p2pbelka.peer.store import GameStore, games_dir, move_aside, now
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import MAGIC, encode_record, iter_records, valid_prefix_length
-from p2pbelka.rules.game import GAME
+from p2pbelka.rules.belka.game import GAME
 
 PREFIX = "local-"
 GONE = ".gone-"  # a game's directory being removed

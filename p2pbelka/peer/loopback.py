@@ -32,7 +32,7 @@ from p2pbelka.peer.lan import (
     join_game,
 )
 from p2pbelka.peer.local import SEAT_NAMES
-from p2pbelka.rules.game import GAME
+from p2pbelka.rules.belka.game import GAME
 
 DEFAULT_BOT = "heuristic" if "heuristic" in BOT_LEVELS else "random"
 BOT_NAMES = SEAT_NAMES[1:]

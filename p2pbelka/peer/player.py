@@ -11,8 +11,8 @@ from p2pbelka.rules.belot.deal import Bid as BelotBid
 from p2pbelka.rules.belot.deal import Claim as BelotClaim
 from p2pbelka.rules.belot.deal import Declare as BelotDeclare
 from p2pbelka.rules.belot.game import BelotGame
-from p2pbelka.rules.deal import Play
-from p2pbelka.rules.errors import RuleViolation
+from p2pbelka.rules.common.errors import RuleViolation
+from p2pbelka.rules.common.play import Play
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.table.session import Table

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from p2pbelka.edkeys import KEY_SIZE, is_sound_key
 from p2pbelka.protocol.codec import ProtocolError
-from p2pbelka.rules.game import EGGS_CHOICES
+from p2pbelka.rules.belka.game import EGGS_CHOICES
 
 MAX_POSITIONS = 64
 MAX_SEATS = 4

@@ -1,57 +1,14 @@
-"""The Belka rules engine: immutable states, legal actions, scoring, records.
+"""The rules engines of the games, as siblings, and the one registry every layer asks.
 
-- :class:`GameState` -- a game: deals in turn, score, winner (``p2pbelka.rules.game``);
-- :class:`DealState` -- one deal: hands, tricks, whose turn (``p2pbelka.rules.deal``);
-- actions :class:`Play`, :class:`RedealClaim`, :class:`EggsChoice`;
-- :class:`RuleViolation` -- an illegal action, naming deal, trick, seat, card and rule;
-- :func:`options_from` / :class:`Options` -- presets ``classic`` and ``eyes`` and house rules;
-- :mod:`p2pbelka.rules.core` -- the same rules on plain ints, fast, for bots;
-- :mod:`p2pbelka.rules.records` -- JSON game records and their replay (the referee).
+- :mod:`p2pbelka.rules.common` -- what every game shares: plays, tricks, the rules'
+  exception, record plumbing;
+- :mod:`p2pbelka.rules.belka` -- Belka (four players, two teams);
+- :mod:`p2pbelka.rules.belot` -- Belot (two or three players, each for themself);
+- :mod:`p2pbelka.rules.spec` -- :class:`~p2pbelka.rules.spec.GameSpec`, what a game
+  says of itself (name, seat counts, teams, presets and options, record format);
+- :mod:`p2pbelka.rules.registry` -- ``spec(name)``, the games this version plays.
 
-Belot (2 or 3 players) lives in :mod:`p2pbelka.rules.belot`, built the same way
-over the same cards, plays, tricks, errors and record plumbing
-(:mod:`p2pbelka.rules.recordio`).
+Each engine is built the same way: immutable states, ``apply(action)`` returning a
+new state or raising :class:`~p2pbelka.rules.common.errors.RuleViolation`, a fast
+int core for bots, and JSON game records that the referee replays.
 """
-
-from p2pbelka.rules.core import deal_pattern, legal_mask, mask_points, trick_winner
-from p2pbelka.rules.deal import (
-    DealState,
-    Offense,
-    Play,
-    RedealClaim,
-    Trick,
-    hand_mask,
-    seat_suits_from,
-)
-from p2pbelka.rules.errors import RuleViolation
-from p2pbelka.rules.game import EGGS_TITLE, GOAT_TITLE, DealResult, EggsChoice, GameState
-from p2pbelka.rules.options import CHOICES, PRESETS, TARGET, OptionError, Options, options_from
-from p2pbelka.rules.scoring import DealScore, deal_score
-
-__all__ = [
-    "CHOICES",
-    "EGGS_TITLE",
-    "GOAT_TITLE",
-    "PRESETS",
-    "TARGET",
-    "DealResult",
-    "DealScore",
-    "DealState",
-    "EggsChoice",
-    "GameState",
-    "Offense",
-    "OptionError",
-    "Options",
-    "Play",
-    "RedealClaim",
-    "RuleViolation",
-    "Trick",
-    "deal_pattern",
-    "deal_score",
-    "hand_mask",
-    "legal_mask",
-    "mask_points",
-    "options_from",
-    "seat_suits_from",
-    "trick_winner",
-]

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from p2pbelka.cards import CARDS, Card, format_cards, from_mask
 from p2pbelka.protocol import messages as m
-from p2pbelka.rules import core
-from p2pbelka.rules.deal import DealState, Play, RedealClaim
-from p2pbelka.rules.errors import RuleViolation
-from p2pbelka.rules.game import EGGS_CHOICES, GAME, SEATS, DealResult, EggsChoice, GameState
-from p2pbelka.rules.options import options_from
+from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka.deal import DealState, RedealClaim
+from p2pbelka.rules.belka.game import EGGS_CHOICES, GAME, SEATS, DealResult, EggsChoice, GameState
+from p2pbelka.rules.belka.options import options_from
+from p2pbelka.rules.common.errors import RuleViolation
+from p2pbelka.rules.common.play import Play
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.table.errors import MoveRefused

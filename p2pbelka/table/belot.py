@@ -32,8 +32,8 @@ from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot.deal import Action, Bid, Claim, DealState, Declare
 from p2pbelka.rules.belot.game import BelotGame, DealResult
 from p2pbelka.rules.belot.options import belot_options
-from p2pbelka.rules.deal import Play
-from p2pbelka.rules.errors import RuleViolation
+from p2pbelka.rules.common.errors import RuleViolation
+from p2pbelka.rules.common.play import Play
 from p2pbelka.table import events as ev
 from p2pbelka.table import flow
 from p2pbelka.table import moves as mv

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from p2pbelka.cards import CARDS
 from p2pbelka.fairdeal.lots import check_lot, commit_lot, resolve_lots
 from p2pbelka.protocol import messages as m
-from p2pbelka.rules.errors import RuleViolation
+from p2pbelka.rules.common.errors import RuleViolation
 from p2pbelka.table import belka
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from p2pbelka.rules.game import SEATS as BELKA_SEATS
+from p2pbelka.rules.belka.game import SEATS as BELKA_SEATS
 from p2pbelka.table import belot, flow
 from p2pbelka.table.belka import BelkaTrack
 from p2pbelka.table.belot import BelotTrack

@@ -18,8 +18,8 @@ import msgpack
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import MAGIC, TranscriptError, iter_records
+from p2pbelka.rules.belka.game import GameState
 from p2pbelka.rules.belot.game import BelotGame
-from p2pbelka.rules.game import GameState
 from p2pbelka.table import events as ev
 from p2pbelka.table.errors import OrderError
 from p2pbelka.table.segments import SeatChanged, change_of, describe_change, previous_of

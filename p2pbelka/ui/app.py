@@ -34,7 +34,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 
 from p2pbelka.peer.chat import SLOW_DOWN, TOO_LONG, ChatDropped, ChatLine
 from p2pbelka.protocol.chat import MAX_CHAT_TEXT, clean_chat
-from p2pbelka.rules.game import EGGS_CHOICES
+from p2pbelka.rules.belka.game import EGGS_CHOICES
 from p2pbelka.table import moves as mv
 from p2pbelka.ui import panels, reports
 from p2pbelka.ui.i18n import _

@@ -14,7 +14,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from p2pbelka.cards import Card, Suit, parse_cards
 from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot.options import belot_options
-from p2pbelka.rules.deal import hand_mask
+from p2pbelka.rules.common.play import hand_mask
 from p2pbelka.ui.belot_view import BelotView, call_name, combination_name, sort_belot_hand
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.reports import verdict

@@ -18,7 +18,7 @@ from p2pbelka.cards import Card, Suit
 from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot.deal import PASS, PLAY, SEQUENCE_NAMES, DealState
 from p2pbelka.rules.belot.game import BelotGame
-from p2pbelka.rules.deal import hand_mask
+from p2pbelka.rules.common.play import hand_mask
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.ui.i18n import _

@@ -47,7 +47,7 @@ from p2pbelka.peer import lan
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd
 from p2pbelka.peer.loopback import DEFAULT_BOT
 from p2pbelka.peer.store import GameStore, games_dir
-from p2pbelka.rules.game import GAME
+from p2pbelka.rules.belka.game import GAME
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.belot_app import BelotScreen
 from p2pbelka.ui.belot_view import BelotView

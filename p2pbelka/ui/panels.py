@@ -9,7 +9,7 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from p2pbelka.cards import Card
 from p2pbelka.net.identity import fingerprint
-from p2pbelka.rules.options import TARGET
+from p2pbelka.rules.belka.options import TARGET
 from p2pbelka.ui.canvas import Canvas, Handler
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label, is_red, suit_name, team_name

@@ -38,7 +38,7 @@ from p2pbelka.peer.local_save import (
 from p2pbelka.peer.loopback import BOT_NAMES
 from p2pbelka.peer.store import data_home
 from p2pbelka.protocol.transcript import TranscriptWriter
-from p2pbelka.rules.game import GAME, SEATS
+from p2pbelka.rules.belka.game import GAME, SEATS
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.belot_app import BelotScreen
 from p2pbelka.ui.belot_view import BelotView

@@ -14,7 +14,7 @@ from typing import Any
 from p2pbelka.cards import Card, Suit
 from p2pbelka.peer.driver import Waiting
 from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
-from p2pbelka.rules import core
+from p2pbelka.rules.belka import core
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import PlayCard
 from p2pbelka.table.segments import SeatChanged

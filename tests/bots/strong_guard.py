@@ -20,9 +20,9 @@ from p2pbelka.bots.strong import StrongBot
 from p2pbelka.bots.tournament import play_game, seat_view
 from p2pbelka.bots.utility import after_deal
 from p2pbelka.cards import Card
-from p2pbelka.rules.game import GameState
-from p2pbelka.rules.options import options_from
-from p2pbelka.rules.randomplay import play_deal, random_hands
+from p2pbelka.rules.belka.game import GameState
+from p2pbelka.rules.belka.options import options_from
+from p2pbelka.rules.belka.randomplay import play_deal, random_hands
 from tests.bots.test_bots_play import random_game
 
 # (seed, cards played, preset, no_unled_ace_discard): early, middle and late positions.

@@ -21,7 +21,7 @@ from p2pbelka.rules.belot.deal import Bid, Claim, DealState, Declare
 from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.rules.belot.options import belot_options
 from p2pbelka.rules.belot.randomplay import random_deck
-from p2pbelka.rules.deal import Play
+from p2pbelka.rules.common.play import Play
 from tests.bots.belot_helpers import bot_deal
 
 

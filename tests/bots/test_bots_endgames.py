@@ -15,8 +15,8 @@ from p2pbelka.bots.policy import choose
 from p2pbelka.bots.solver import solve
 from p2pbelka.bots.strong import StrongBot
 from p2pbelka.cards import FULL_MASK, Card, Suit, parse_cards, to_mask
-from p2pbelka.rules import core
-from p2pbelka.rules.options import options_from
+from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka.options import options_from
 
 # trump, the four hands (seat 0 leads), the best card for seat 0
 ENDINGS = [

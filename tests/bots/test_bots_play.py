@@ -15,11 +15,12 @@ from p2pbelka.bots.sampler import sample_hands, surprises, weighted_samples
 from p2pbelka.bots.strong import StrongBot
 from p2pbelka.bots.tournament import seat_view
 from p2pbelka.cards import Suit
-from p2pbelka.rules import core
-from p2pbelka.rules.deal import DealState, Play
-from p2pbelka.rules.game import GameState
-from p2pbelka.rules.options import options_from
-from p2pbelka.rules.randomplay import play_deal, random_hands
+from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka.deal import DealState
+from p2pbelka.rules.belka.game import GameState
+from p2pbelka.rules.belka.options import options_from
+from p2pbelka.rules.belka.randomplay import play_deal, random_hands
+from p2pbelka.rules.common.play import Play
 
 
 def random_game(

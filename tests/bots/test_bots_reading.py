@@ -17,10 +17,11 @@ from p2pbelka.bots.tournament import seat_view
 from p2pbelka.cards import CARDS
 from p2pbelka.cli import play_cmd
 from p2pbelka.cli.main import main
-from p2pbelka.rules.deal import Play, RedealClaim
-from p2pbelka.rules.game import GameState
-from p2pbelka.rules.options import options_from
-from p2pbelka.rules.randomplay import random_hands
+from p2pbelka.rules.belka.deal import RedealClaim
+from p2pbelka.rules.belka.game import GameState
+from p2pbelka.rules.belka.options import options_from
+from p2pbelka.rules.belka.randomplay import random_hands
+from p2pbelka.rules.common.play import Play
 
 HEURISTIC = 0
 """Index of the heuristic-like type in the shares."""

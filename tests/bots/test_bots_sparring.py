@@ -14,9 +14,9 @@ from p2pbelka.bots.policy import choose, legal
 from p2pbelka.bots.strong import THINK, StrongBot
 from p2pbelka.bots.tournament import play_game, play_match, run_tournament
 from p2pbelka.cli.main import main
-from p2pbelka.rules.game import GameState
-from p2pbelka.rules.options import options_from
-from p2pbelka.rules.randomplay import random_hands
+from p2pbelka.rules.belka.game import GameState
+from p2pbelka.rules.belka.options import options_from
+from p2pbelka.rules.belka.randomplay import random_hands
 
 
 @pytest.mark.parametrize("level", sorted(SPARRING))

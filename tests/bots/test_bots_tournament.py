@@ -11,7 +11,7 @@ from p2pbelka.bots.base import Bot, RandomBot
 from p2pbelka.bots.strong import StrongBot
 from p2pbelka.bots.tournament import play_game, play_match, run_tournament
 from p2pbelka.cli.main import main
-from p2pbelka.rules.options import options_from
+from p2pbelka.rules.belka.options import options_from
 
 
 def test_a_match_is_two_games_on_the_same_cards() -> None:

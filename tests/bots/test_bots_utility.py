@@ -22,10 +22,10 @@ from p2pbelka.bots.utility import (
     win_chance,
 )
 from p2pbelka.cards import parse_cards, to_mask
-from p2pbelka.rules import core
-from p2pbelka.rules.deal import seat_suits_from
-from p2pbelka.rules.game import GameState
-from p2pbelka.rules.options import options_from
+from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka.deal import seat_suits_from
+from p2pbelka.rules.belka.game import GameState
+from p2pbelka.rules.belka.options import options_from
 
 # Seat 1's hands: all sevens and eights (0 card points), and all four nines with
 # both black jacks and two aces (26 card points, a strong hand that may still ask).

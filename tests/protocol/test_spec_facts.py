@@ -16,7 +16,7 @@ from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import ZERO_HASH, Signer, seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript, iter_records
-from p2pbelka.rules.options import CHOICES, PRESETS
+from p2pbelka.rules.belka.options import CHOICES, PRESETS
 from p2pbelka.table.verify import verify_bytes
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "protocol"

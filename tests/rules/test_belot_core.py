@@ -6,7 +6,7 @@ import pytest
 
 from p2pbelka.cards import Card, parse_cards, to_mask
 from p2pbelka.rules.belot import belot_options, core
-from p2pbelka.rules.options import OptionError
+from p2pbelka.rules.common.options import OptionError
 
 C, D, H, S = range(4)
 FOURS = core.FOUR_VALUES

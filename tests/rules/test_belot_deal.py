@@ -7,9 +7,9 @@ from dataclasses import replace
 import pytest
 
 from p2pbelka.cards import Card, Suit
-from p2pbelka.rules import errors as E
 from p2pbelka.rules.belot import Bid, Claim, DealState, Declare, Play, belot_options, core
-from p2pbelka.rules.errors import RuleViolation
+from p2pbelka.rules.common import errors as E
+from p2pbelka.rules.common.errors import RuleViolation
 from tests.rules.belot_helpers import A_FIRST, A_STOCK, A_TURNED, cards, deal_a, m
 
 

@@ -7,9 +7,9 @@ from dataclasses import replace
 import pytest
 
 from p2pbelka.cards import Card
-from p2pbelka.rules import errors as E
 from p2pbelka.rules.belot import BelotGame, Bid, Claim, Declare, Play, belot_options
-from p2pbelka.rules.errors import RuleViolation
+from p2pbelka.rules.common import errors as E
+from p2pbelka.rules.common.errors import RuleViolation
 from tests.rules.belot_helpers import A_EXTRA, A_FIRST, A_TURNED, cards, finish, m, void
 
 TOGETHER = belot_options()

@@ -270,8 +270,8 @@ def _mutations(rec: dict[str, Any], rng: random.Random) -> None:
 
 def test_mutated_records_never_crash_the_referee() -> None:
     from p2pbelka.rules.belot.records import parse_record, replay_record, report
-    from p2pbelka.rules.errors import RuleViolation
-    from p2pbelka.rules.recordio import RecordError
+    from p2pbelka.rules.common.errors import RuleViolation
+    from p2pbelka.rules.common.recordio import RecordError
 
     outcomes = set()
     for seed in range(150):

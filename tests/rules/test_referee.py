@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from p2pbelka.cli.main import main
-from p2pbelka.rules import options_from
-from p2pbelka.rules.randomplay import play_random_game
-from p2pbelka.rules.records import game_to_record, parse_record, replay_record
+from p2pbelka.rules.belka import options_from
+from p2pbelka.rules.belka.randomplay import play_random_game
+from p2pbelka.rules.belka.records import game_to_record, parse_record, replay_record
 from tests.rules.referee_helpers import referee
 
 HANDS = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from p2pbelka.cards import FULL_MASK, Card, parse_cards, to_mask
-from p2pbelka.rules import core
-from p2pbelka.rules.core import legal_mask, mask_points, trick_winner, unled_aces
+from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka.core import legal_mask, mask_points, trick_winner, unled_aces
 
 C, D, H, S = 0, 1, 2, 3
 

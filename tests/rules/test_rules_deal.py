@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from p2pbelka.cards import Card, Suit, parse_cards, to_mask
-from p2pbelka.rules import (
+from p2pbelka.rules.belka import (
     DealState,
     Play,
     RedealClaim,

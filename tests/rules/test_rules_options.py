@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pbelka.rules import CHOICES, PRESETS, OptionError, Options, options_from
+from p2pbelka.rules.belka import CHOICES, PRESETS, OptionError, Options, options_from
 
 
 def test_presets() -> None:

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pbelka.cards import CARDS, Card, iter_bits
-from p2pbelka.rules import DealState, Play, core, options_from, seat_suits_from
-from p2pbelka.rules.randomplay import play_random_game
+from p2pbelka.rules.belka import DealState, Play, core, options_from, seat_suits_from
+from p2pbelka.rules.belka.randomplay import play_random_game
 
 SETTINGS = settings(max_examples=40, deadline=None)
 

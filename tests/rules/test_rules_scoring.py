@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from p2pbelka.cards import Card, Suit
-from p2pbelka.rules import (
+from p2pbelka.rules.belka import (
     EGGS_TITLE,
     GOAT_TITLE,
     EggsChoice,
@@ -290,7 +290,7 @@ def test_choice_seat_is_the_first_of_the_team_after_the_dealer() -> None:
 
 def test_finish_with_an_audited_deal_charges_reneges() -> None:
     from p2pbelka.cards import parse_cards
-    from p2pbelka.rules import Play
+    from p2pbelka.rules.belka import Play
 
     hands = [
         parse_cards("AC TC KC 7D 8D AH 7S 8S"),

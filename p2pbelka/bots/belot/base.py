@@ -26,7 +26,7 @@ from typing import Protocol
 from p2pbelka.cards import Card
 from p2pbelka.rules.belot.deal import Action, Bid, Claim, Declare
 from p2pbelka.rules.belot.game import BelotGame
-from p2pbelka.rules.deal import Play
+from p2pbelka.rules.common.play import Play
 
 
 class BelotBot(Protocol):
@@ -49,7 +49,7 @@ def seat_view(game: BelotGame, seat: int) -> BelotGame:
 def decide(bot: BelotBot, game: BelotGame, seat: int) -> list[Action]:
     """The actions ``seat`` takes at its turn, asked of ``bot`` from the seat's view.
 
-    Raises :class:`~p2pbelka.rules.errors.RuleViolation` if the bot answers
+    Raises :class:`~p2pbelka.rules.common.errors.RuleViolation` if the bot answers
     with an illegal move (a bug in the bot: a table should then fall back on
     a random legal move) and ``ValueError`` when it is not the seat's turn.
     """

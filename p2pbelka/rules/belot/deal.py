@@ -1,7 +1,7 @@
 """One Belot deal as an immutable state: bidding, the extra cards, declarations, tricks.
 
 A :class:`DealState` never changes; :meth:`DealState.apply` returns a new one
-or raises :class:`~p2pbelka.rules.errors.RuleViolation` naming the deal, the
+or raises :class:`~p2pbelka.rules.common.errors.RuleViolation` naming the deal, the
 trick, the seat, the card or call and the rule.  The phases, in order:
 
 1. ``bidding``: six cards each are dealt and the ``turned`` card is known;
@@ -23,11 +23,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from p2pbelka.cards import CARDS, FULL_MASK, SUIT_LETTERS, Card, Suit, from_mask
-from p2pbelka.rules import errors as E
 from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot.options import BelotOptions
-from p2pbelka.rules.deal import HandInput, Play, Trick, hand_mask
-from p2pbelka.rules.errors import RuleViolation
+from p2pbelka.rules.common import errors as E
+from p2pbelka.rules.common.errors import RuleViolation
+from p2pbelka.rules.common.play import HandInput, Play, Trick, hand_mask
 
 PLAY, PASS = "play", "pass"
 SEQUENCE_NAMES = {3: "terz", 4: "berz", 5: "quint", 6: "six", 7: "seven", 8: "eight"}

@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from p2pbelka.cards import Card
-from p2pbelka.rules import errors as E
 from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot.deal import Action, DealState
 from p2pbelka.rules.belot.options import BelotOptions, belot_options
-from p2pbelka.rules.deal import HandInput
-from p2pbelka.rules.errors import RuleViolation
+from p2pbelka.rules.common import errors as E
+from p2pbelka.rules.common.errors import RuleViolation
+from p2pbelka.rules.common.play import HandInput
 
 CLAIMED = "claim"
 """The ``result`` of a deal ended by a claim of 1001."""

@@ -4,7 +4,7 @@
 
     belot_options({"hanging_twice": "one_each", "four_sevens": "50"})
 
-Unknown names and values raise :class:`~p2pbelka.rules.options.OptionError`.
+Unknown names and values raise :class:`~p2pbelka.rules.belka.options.OptionError`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from p2pbelka.rules.belot import core
-from p2pbelka.rules.options import OptionError
+from p2pbelka.rules.common.options import OptionError
 
 HANGING_TWICE: Final = ("together", "one_each")
 DEFAULTS: Final[dict[str, str]] = {

@@ -13,9 +13,9 @@ The format (docs/records.md)::
                 "plays": ["7H", ...],
                 "claim": {"seat": 2, "trick": 5}}]}       # optional; ends the game
 
-:func:`parse_record` raises :class:`~p2pbelka.rules.recordio.RecordError` with a
+:func:`parse_record` raises :class:`~p2pbelka.rules.common.recordio.RecordError` with a
 JSON path; :func:`replay_record` raises
-:class:`~p2pbelka.rules.errors.RuleViolation` at the first illegal action.
+:class:`~p2pbelka.rules.common.errors.RuleViolation` at the first illegal action.
 """
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2pbelka.cards import CARDS, Card, from_mask
-from p2pbelka.rules import errors as E
 from p2pbelka.rules.belot.deal import Bid, Claim, DealState, Declare
 from p2pbelka.rules.belot.game import BelotGame, DealResult
 from p2pbelka.rules.belot.options import BelotOptions, belot_options
-from p2pbelka.rules.deal import Play
-from p2pbelka.rules.errors import RuleViolation
-from p2pbelka.rules.options import OptionError
-from p2pbelka.rules.recordio import RecordError, card, cards, expect, seat
+from p2pbelka.rules.common import errors as E
+from p2pbelka.rules.common.errors import RuleViolation
+from p2pbelka.rules.common.options import OptionError
+from p2pbelka.rules.common.play import Play
+from p2pbelka.rules.common.recordio import RecordError, card, cards, expect, seat
 
 DEAL_FIELDS = ("hands", "turned", "bids", "extra", "declarations", "plays", "claim")
 CALLS = ("play", "pass", "C", "D", "H", "S")

@@ -1,7 +1,7 @@
 """One Belka deal as an immutable state: the hands, the tricks, whose turn.
 
 A :class:`DealState` never changes; :meth:`DealState.apply` returns a new one
-or raises :class:`~p2pbelka.rules.errors.RuleViolation` naming the seat, the
+or raises :class:`~p2pbelka.rules.common.errors.RuleViolation` naming the seat, the
 card and the rule.  Hands are 32-bit masks, or None for a hand this state does
 not know (a peer knows only its own hand during play; a bot is given
 :meth:`DealState.view`).  With an unknown hand only the turn and the card's
@@ -15,21 +15,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from p2pbelka.cards import CARDS, FULL_MASK, Card, Suit, from_mask
-from p2pbelka.rules import core
-from p2pbelka.rules import errors as E
-from p2pbelka.rules.errors import RuleViolation
-from p2pbelka.rules.options import Options
-
-HandInput = int | Iterable[Card] | None
-"""A hand given to the engine: a mask, cards, or None when unknown."""
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """``seat`` plays ``card``."""
-
-    seat: int
-    card: Card
+from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka.options import Options
+from p2pbelka.rules.common import errors as E
+from p2pbelka.rules.common.errors import RuleViolation
+from p2pbelka.rules.common.play import HandInput, Play, Trick, hand_mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,15 +30,6 @@ class RedealClaim:
 
 
 @dataclass(frozen=True, slots=True)
-class Trick:
-    """A finished trick: who led, the four cards in play order, who took it."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-
-
-@dataclass(frozen=True, slots=True)
 class Offense:
     """A renege accepted in audit mode: ``seat`` played ``card`` in ``trick`` against ``rule``."""
 
@@ -56,16 +37,6 @@ class Offense:
     trick: int
     card: Card
     rule: str
-
-
-def hand_mask(hand: int | Iterable[Card]) -> int:
-    """A hand as a mask (a mask passes through)."""
-    if isinstance(hand, int):
-        return hand
-    mask = 0
-    for card in hand:
-        mask |= card.bit
-    return mask
 
 
 def seat_suits_from(jc_holder: int, trump_order: str) -> tuple[Suit, ...]:

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Final
 
+from p2pbelka.rules.common.options import OptionError
+
 TARGET: Final = 12
 """Game points to win (classic) and eyes per team (eyes variant)."""
 
@@ -55,10 +57,6 @@ PRESETS: Final[dict[str, dict[str, str]]] = {
         "all_tricks": "wins_game",
     },
 }
-
-
-class OptionError(ValueError):
-    """An unknown preset, option name or option value."""
 
 
 @dataclass(frozen=True, slots=True)

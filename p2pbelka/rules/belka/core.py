@@ -3,7 +3,7 @@
 Cards are indices ``0..31`` (``suit * 8 + rank``, as in :mod:`p2pbelka.cards`),
 sets of cards are 32-bit masks, suits and trumps are ints ``0..3`` (C D H S).
 Nothing here allocates objects per card, so a bot can search millions of
-positions.  The clean API in :mod:`p2pbelka.rules.deal` is built on these.
+positions.  The clean API in :mod:`p2pbelka.rules.belka.deal` is built on these.
 
 Jacks always belong to the trump suit: the *effective suit* of a jack is the
 trump, and ``EFFECTIVE_SUIT_MASKS[trump][suit]`` is the set of cards that

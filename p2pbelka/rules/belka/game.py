@@ -20,19 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from p2pbelka.cards import Suit
-from p2pbelka.rules import errors as E
-from p2pbelka.rules.deal import (
-    DealState,
-    HandInput,
-    Offense,
-    Play,
-    RedealClaim,
-    Trick,
-    seat_suits_from,
-)
-from p2pbelka.rules.errors import RuleViolation
-from p2pbelka.rules.options import TARGET, Options, options_from
-from p2pbelka.rules.scoring import deal_score
+from p2pbelka.rules.belka.deal import DealState, Offense, RedealClaim, seat_suits_from
+from p2pbelka.rules.belka.options import TARGET, Options, options_from
+from p2pbelka.rules.belka.scoring import deal_score
+from p2pbelka.rules.common import errors as E
+from p2pbelka.rules.common.errors import RuleViolation
+from p2pbelka.rules.common.play import HandInput, Play, Trick
 
 GAME = "belka"
 """The game's name in table descriptions, records and beacons."""

@@ -7,10 +7,11 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from p2pbelka.cards import CARDS, Card, iter_bits
-from p2pbelka.rules.core import deal_pattern
-from p2pbelka.rules.deal import DealState, Play, RedealClaim
-from p2pbelka.rules.game import EGGS_CHOICES, EggsChoice, GameState
-from p2pbelka.rules.options import Options
+from p2pbelka.rules.belka.core import deal_pattern
+from p2pbelka.rules.belka.deal import DealState, RedealClaim
+from p2pbelka.rules.belka.game import EGGS_CHOICES, EggsChoice, GameState
+from p2pbelka.rules.belka.options import Options
+from p2pbelka.rules.common.play import Play
 
 
 def random_hands(rng: random.Random, dealer: int = 0) -> tuple[int, int, int, int]:

@@ -3,14 +3,14 @@
 Classic count: the team with more than 60 card points *wins* game points.
 Eyes variant: the team with more than 60 *opens eyes against* the losers.
 Either way one number, :attr:`DealScore.base`, goes to (classic) or against
-(eyes) one team; :mod:`p2pbelka.rules.game` adds the eggs bonus and penalties.
+(eyes) one team; :mod:`p2pbelka.rules.belka.game` adds the eggs bonus and penalties.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2pbelka.rules.options import Options
+from p2pbelka.rules.belka.options import Options
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Shared plumbing of game records: the malformed-record error and typed JSON readers.
 
-Each game's record module (Belka's :mod:`p2pbelka.rules.records`, Belot's
+Each game's record module (Belka's :mod:`p2pbelka.rules.belka.records`, Belot's
 :mod:`p2pbelka.rules.belot.records`) reads decoded JSON with these, so every
 malformed record is reported the same way: a JSON path and what was expected.
 """

@@ -12,7 +12,7 @@ The format (docs/records.md)::
 
 :func:`parse_record` raises :class:`RecordError` (with a JSON path such as
 ``deals[3].hands[2][5]``) for a malformed record; :func:`replay_record` raises
-:class:`~p2pbelka.rules.errors.RuleViolation` for an illegal action.
+:class:`~p2pbelka.rules.common.errors.RuleViolation` for an illegal action.
 """
 
 from __future__ import annotations
@@ -22,15 +22,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2pbelka.cards import CARDS, Card, from_mask
-from p2pbelka.rules import errors as E
-from p2pbelka.rules.deal import Play, RedealClaim
-from p2pbelka.rules.errors import RuleViolation
-from p2pbelka.rules.game import EGGS_CHOICES, DealResult, EggsChoice, GameState
-from p2pbelka.rules.options import OptionError, Options, options_from
-from p2pbelka.rules.recordio import RecordError
-from p2pbelka.rules.recordio import card as _card
-from p2pbelka.rules.recordio import expect as _expect
-from p2pbelka.rules.recordio import seat as _seat
+from p2pbelka.rules.belka.deal import RedealClaim
+from p2pbelka.rules.belka.game import EGGS_CHOICES, DealResult, EggsChoice, GameState
+from p2pbelka.rules.belka.options import Options, options_from
+from p2pbelka.rules.common import errors as E
+from p2pbelka.rules.common.errors import RuleViolation
+from p2pbelka.rules.common.options import OptionError
+from p2pbelka.rules.common.play import Play
+from p2pbelka.rules.common.recordio import RecordError
+from p2pbelka.rules.common.recordio import card as _card
+from p2pbelka.rules.common.recordio import expect as _expect
+from p2pbelka.rules.common.recordio import seat as _seat
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,83 @@
+"""What a game says of itself to every layer: :class:`GameSpec`.
+
+A game's package fills one in (``rules/<game>/spec.py``) and the registry
+(:mod:`p2pbelka.rules.registry`) lists it by name.  Code outside the games asks
+the spec instead of naming a game: how many seats, who plays with whom, which
+presets and options, how a JSON record is read, replayed and reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class RecordFormat(Protocol):
+    """A game's JSON game records (the referee's input): read, replay, report, write."""
+
+    def parse_record(self, data: object) -> Any:
+        """The record in ``data`` (decoded JSON); ``RecordError`` naming the JSON path."""
+        ...
+
+    def replay_record(self, record: Any) -> Any:
+        """The game the record's actions lead to; ``RuleViolation`` at the first illegal one."""
+        ...
+
+    def report(self, game: Any) -> dict[str, Any]:
+        """The game as the rules score it, as JSON."""
+        ...
+
+    def game_to_record(self, game: Any) -> dict[str, Any]:
+        """A game as a record (the inverse of replaying one)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """One game, as every layer may ask about it without naming it."""
+
+    name: str
+    """The name a ``table`` envelope, a record's ``game`` field and ``--game`` give."""
+    title: str
+    """The game's name for people (``Belka``)."""
+    seat_counts: tuple[int, ...]
+    """The numbers of seats the game is played by, smallest first."""
+    default_seats: int
+    """The seats a table has when nobody says (``--players`` left out)."""
+    presets: tuple[str, ...]
+    """The presets, the default first."""
+    menu: Mapping[str, tuple[str, ...]]
+    """Every option with the values a menu offers, in the rules' order (a game may
+    accept other values where one is typed: :attr:`check_rules` decides)."""
+    preset_values: Callable[[str], dict[str, str]]
+    """Every option's value under a preset alone."""
+    check_rules: Callable[[str, Mapping[str, str]], None]
+    """Raise ``ValueError`` (an ``OptionError``) for an unknown preset, option or value."""
+    teams: Callable[[int], tuple[tuple[int, ...], ...]]
+    """The sides at a table of that many seats, each a tuple of seats (one seat each
+    in a game played each for oneself)."""
+    records: RecordFormat
+    """The game's JSON records."""
+
+    @property
+    def default_preset(self) -> str:
+        return self.presets[0]
+
+    @property
+    def partnership(self) -> bool:
+        """Seats play in teams of more than one."""
+        return any(len(team) > 1 for team in self.teams(self.default_seats))
+
+    def check_seats(self, seats: int) -> None:
+        """``ValueError`` unless the game is played by ``seats``."""
+        if seats not in self.seat_counts:
+            counts = " or ".join(str(n) for n in self.seat_counts)
+            raise ValueError(f"{self.title} is played by {counts}, not {seats}")
+
+    def team_of(self, seats: int, seat: int) -> int:
+        """The index of ``seat``'s side at a table of ``seats``."""
+        for index, team in enumerate(self.teams(seats)):
+            if seat in team:
+                return index
+        raise ValueError(f"no seat {seat} at a table of {seats}")
