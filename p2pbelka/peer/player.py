@@ -7,6 +7,8 @@ from typing import Any
 
 from p2pbelka.bots.base import BOT_LEVELS, Bot
 from p2pbelka.bots.belot import decide, make_belot_bot
+from p2pbelka.rules.belka import moves as belka_mv
+from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot.deal import Bid as BelotBid
 from p2pbelka.rules.belot.deal import Claim as BelotClaim
 from p2pbelka.rules.belot.deal import Declare as BelotDeclare
@@ -25,9 +27,9 @@ def choose(bot: Bot, game: Any, seat: int, question: ev.ChoiceNeeded) -> mv.Move
     if question.kind == "play":
         return mv.PlayCard(bot.play(game, seat))
     if question.kind == "redeal":
-        return mv.ClaimRedeal() if bot.claim_redeal(game, seat) else mv.Ready()
+        return belka_mv.ClaimRedeal() if bot.claim_redeal(game, seat) else belka_mv.Ready()
     if question.kind == "eggs":
-        return mv.ChooseEggs(bot.choose_eggs(game, seat))
+        return belka_mv.ChooseEggs(bot.choose_eggs(game, seat))
     raise ValueError(f"a bot cannot answer a {question.kind!r} question")
 
 
@@ -91,11 +93,11 @@ def _belot_seat(bot: Bot) -> BelotSeat:
 
 def _as_move(action: object) -> mv.Move:
     if isinstance(action, BelotBid):
-        return mv.Bid(action.call)
+        return belot_mv.Bid(action.call)
     if isinstance(action, BelotDeclare):
-        return mv.Declare(tuple(action.cards))
+        return belot_mv.Declare(tuple(action.cards))
     if isinstance(action, BelotClaim):
-        return mv.Claim1001()
+        return belot_mv.Claim1001()
     if isinstance(action, Play):
         return mv.PlayCard(action.card)
     raise ValueError(f"not a Belot action: {action!r}")

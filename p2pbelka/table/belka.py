@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from p2pbelka.cards import CARDS, Card, format_cards, from_mask
 from p2pbelka.protocol import messages as m
 from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka import moves as belka_mv
 from p2pbelka.rules.belka.deal import DealState, RedealClaim
 from p2pbelka.rules.belka.game import EGGS_CHOICES, GAME, SEATS, DealResult, EggsChoice, GameState
 from p2pbelka.rules.belka.options import options_from
@@ -278,7 +279,7 @@ def after_trump(table: Table) -> Phase:
 def own_ready(table: Table) -> m.Message | Question:
     assert table.me is not None
     if BelkaTrack.can_claim_redeal(table.round.my_mask()):
-        return Question("redeal", (mv.ClaimRedeal(), mv.Ready()))
+        return Question("redeal", (belka_mv.ClaimRedeal(), belka_mv.Ready()))
     return m.ReadyMsg()
 
 
@@ -331,7 +332,7 @@ def choosers(table: Table) -> list[int]:
 
 
 def ask_eggs(table: Table) -> Question:
-    return Question("eggs", tuple(mv.ChooseEggs(c) for c in EGGS_CHOICES))
+    return Question("eggs", tuple(belka_mv.ChooseEggs(c) for c in EGGS_CHOICES))
 
 
 def on_choice(table: Table, seat: int, msg: m.ChoiceMsg) -> None:
@@ -370,9 +371,9 @@ PHASES = GamePhases(
     after_shares=Phase.TRUMP,
     after_deal_end=after_deal_end,
     moves={
-        mv.ClaimRedeal: claim_redeal,
-        mv.Ready: lambda t, move: m.ReadyMsg(),
-        mv.ChooseEggs: lambda t, move: m.ChoiceMsg(move.choice),
+        belka_mv.ClaimRedeal: claim_redeal,
+        belka_mv.Ready: lambda t, move: m.ReadyMsg(),
+        belka_mv.ChooseEggs: lambda t, move: m.ChoiceMsg(move.choice),
     },
 )
 """Belka's place in the schedule: after the shares every seat says whether it holds the

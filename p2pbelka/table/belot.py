@@ -29,6 +29,7 @@ from p2pbelka.cards import CARDS, Card, format_cards, from_mask
 from p2pbelka.fairdeal.errors import FairDealError
 from p2pbelka.protocol import messages as m
 from p2pbelka.rules.belot import core
+from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot.deal import Action, Bid, Claim, DealState, Declare
 from p2pbelka.rules.belot.game import BelotGame, DealResult
 from p2pbelka.rules.belot.options import belot_options
@@ -413,7 +414,7 @@ def bidder(table: Table) -> list[int]:
 def ask_bid(table: Table) -> Question:
     assert table.me is not None
     calls = _track(table).deal.legal_calls(table.me)
-    return Question("bid", tuple(mv.Bid(c) for c in calls))
+    return Question("bid", tuple(belot_mv.Bid(c) for c in calls))
 
 
 def on_bid(table: Table, seat: int, msg: m.BidMsg) -> None:
@@ -455,14 +456,14 @@ def ask_move(table: Table) -> m.Message | Question:
         return m.UnopenedMsg()  # its three more did not open: it cannot play
     moves: list[mv.Move] = []
     if deal.can_claim(me):
-        moves.append(mv.Claim1001())
-    moves += [mv.Declare(cards) for cards in deal.legal_declarations(me)]
+        moves.append(belot_mv.Claim1001())
+    moves += [belot_mv.Declare(cards) for cards in deal.legal_declarations(me)]
     moves += [mv.PlayCard(c) for c in deal.legal_cards(me)]
     return Question("play", tuple(moves))
 
 
 def declare(table: Table, move: mv.Move) -> m.Message:
-    assert isinstance(move, mv.Declare)
+    assert isinstance(move, belot_mv.Declare)
     rnd = table.round
     openings = []
     for card in move.cards:
@@ -548,9 +549,9 @@ PHASES = GamePhases(
     after_deal_end=lambda t: t.next_deal_or_over(),
     audit=audit_belot_deal,
     moves={
-        mv.Bid: lambda t, move: m.BidMsg(move.call),
-        mv.Declare: declare,
-        mv.Claim1001: lambda t, move: m.ClaimMsg(),
+        belot_mv.Bid: lambda t, move: m.BidMsg(move.call),
+        belot_mv.Declare: declare,
+        belot_mv.Claim1001: lambda t, move: m.ClaimMsg(),
     },
 )
 """Belot's place in the schedule: its own shares (the first six only), the turned card,

@@ -34,6 +34,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 
 from p2pbelka.peer.chat import SLOW_DOWN, TOO_LONG, ChatDropped, ChatLine
 from p2pbelka.protocol.chat import MAX_CHAT_TEXT, clean_chat
+from p2pbelka.rules.belka import moves as belka_mv
 from p2pbelka.rules.belka.game import EGGS_CHOICES
 from p2pbelka.table import moves as mv
 from p2pbelka.ui import panels, reports
@@ -140,13 +141,13 @@ class TableScreen:
             return
         if self.view.choice == "redeal":
             self.view.choice, self.view.status = None, ""
-            self.post_move(mv.ClaimRedeal() if claim else mv.Ready())
+            self.post_move(belka_mv.ClaimRedeal() if claim else belka_mv.Ready())
             self.app.invalidate()
 
     def choose_eggs(self, choice: str) -> None:
         if self.view.choice == "eggs":
             self.view.choice, self.view.status = None, ""
-            self.post_move(mv.ChooseEggs(choice))
+            self.post_move(belka_mv.ChooseEggs(choice))
             self.app.invalidate()
 
     def close_overlay(self) -> None:

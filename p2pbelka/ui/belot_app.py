@@ -37,6 +37,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame
 
 from p2pbelka.cards import SUIT_LETTERS, Suit
+from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot.deal import PASS, PLAY
 from p2pbelka.table import moves as mv
 from p2pbelka.ui import belot_panels, belot_reports, panels
@@ -84,7 +85,7 @@ class BelotScreen(TableScreen):
         view = self.view
         if view.bidding and call in view.offered_calls:
             view.choice, view.status = None, ""
-            self.post_move(mv.Bid(call))
+            self.post_move(belot_mv.Bid(call))
             self.app.invalidate()
 
     def open_declarations(self) -> None:
@@ -100,14 +101,14 @@ class BelotScreen(TableScreen):
             # same choice is open again)
             view.choice, view.status = None, ""
             self.overlay = None
-            self.post_move(mv.Declare(cards))
+            self.post_move(belot_mv.Declare(cards))
             self.app.invalidate()
 
     def claim(self) -> None:
         view = self.view
         if view.my_turn and view.claim_offered:
             view.choice, view.status = None, ""
-            self.post_move(mv.Claim1001())
+            self.post_move(belot_mv.Claim1001())
             self.app.invalidate()
 
     def play(self, index: int) -> None:

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 
 from p2pbelka.cards import Card, Suit
 from p2pbelka.rules.belot import core
+from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot.deal import PASS, PLAY, SEQUENCE_NAMES, DealState
 from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.rules.common.play import hand_mask
 from p2pbelka.table import events as ev
-from p2pbelka.table import moves as mv
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label, suit_name
 from p2pbelka.ui.view import TableView, TrickView, alternating
@@ -142,17 +142,17 @@ class BelotView(TableView):
     def _on_ChoiceNeeded(self, event: ev.ChoiceNeeded) -> None:
         if event.kind == "bid":
             self.choice = self.asked = "bid"
-            self.offered_calls = [m.call for m in event.moves if isinstance(m, mv.Bid)]
+            self.offered_calls = [m.call for m in event.moves if isinstance(m, belot_mv.Bid)]
             self.turn = self.me
             self.status = ""
             return
         super()._on_ChoiceNeeded(event)
         if event.kind == "play":
             self.turn = self.me
-            found = [m.cards for m in event.moves if isinstance(m, mv.Declare)]
+            found = [m.cards for m in event.moves if isinstance(m, belot_mv.Declare)]
             # best first: the most points, then the longer
             self.offered = sorted(found, key=lambda c: (-self.worth(c)[1], -len(c)))
-            self.claim_offered = any(isinstance(m, mv.Claim1001) for m in event.moves)
+            self.claim_offered = any(isinstance(m, belot_mv.Claim1001) for m in event.moves)
             if self.offered or self.claim_offered:
                 self.status = ""  # the screen asks at the lead: declare, claim or a card
             if self.claim_offered:

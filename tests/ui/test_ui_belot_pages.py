@@ -6,6 +6,7 @@ import pytest
 from prompt_toolkit.output import ColorDepth
 
 from p2pbelka.cards import Card, Suit, parse_cards
+from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
@@ -51,7 +52,7 @@ def test_the_view_follows_the_calls_and_the_turned_card() -> None:
     assert view.turned == Card.parse("JH") and view.turn == 2
     assert view.stock_left == 4  # no rules state yet: as after the three more
     view.apply(ev.BidMade(2, "pass", None, None, 0, False))
-    view.apply(ev.ChoiceNeeded("bid", (mv.Bid("play"), mv.Bid("pass"))))
+    view.apply(ev.ChoiceNeeded("bid", (belot_mv.Bid("play"), belot_mv.Bid("pass"))))
     assert view.bidding and view.offered_calls == ["play", "pass"]
     view.apply(ev.BidMade(0, "play", 0, "H", None, False))
     assert not view.bidding and view.declarer == 0 and view.trump is Suit.HEARTS
@@ -73,7 +74,7 @@ def test_the_view_reads_values_and_claims_from_the_rules_state() -> None:
     view = started()
     view.observe(game)
     assert view.stock_left == 4
-    offered = (mv.Declare(tuple(parse_cards("7C 8C 9C TC"))), mv.PlayCard(Card.parse("7C")))
+    offered = (belot_mv.Declare(tuple(parse_cards("7C 8C 9C TC"))), mv.PlayCard(Card.parse("7C")))
     view.apply(ev.ChoiceNeeded("play", offered))
     assert view.may_declare and view.worth(view.offered[0]) == ("berz", 50)
     assert belot_panels.combination_line(view, view.offered[0]) == "berz  7♣ 8♣ 9♣ 10♣  · 50"

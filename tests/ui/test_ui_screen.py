@@ -19,8 +19,9 @@ from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from p2pbelka.cards import Card, Suit, parse_cards
+from p2pbelka.rules.belka.moves import ChooseEggs, ClaimRedeal, Ready
 from p2pbelka.table import events as ev
-from p2pbelka.table.moves import ChooseEggs, ClaimRedeal, Move, PlayCard, Ready
+from p2pbelka.table.moves import Move, PlayCard
 from p2pbelka.ui import i18n, panels, reports
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.canvas import plain_text
