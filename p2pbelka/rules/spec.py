@@ -32,6 +32,11 @@ class RecordFormat(Protocol):
         """A game as a record (the inverse of replaying one)."""
         ...
 
+    def finished_to_record(self, game: Any) -> dict[str, Any]:
+        """The record of the game's finished deals alone: what ``verify --record``
+        writes, since a deal cut short holds hands nobody saw."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class GameSpec:

@@ -42,6 +42,8 @@ class VerifyReport:
     hands): a game record can be made of it."""
     changes: list[SeatChanged] = field(default_factory=list)
     """Every seat that changed hands (a continuation segment), in order."""
+    game_name: str | None = None
+    """The game the table description names (``rules.registry.spec`` tells the rest)."""
 
     @property
     def change_lines(self) -> list[str]:
@@ -124,6 +126,7 @@ def verify_bytes(data: bytes, every_pass: bool = False) -> VerifyReport:
     if table is not None:
         # The players who sat down; the changes say who took a seat later.
         report.names = tuple(s.name for s in first.setup.seats) if first and first.setup else ()
+        report.game_name = first.setup.game if first and first.setup else None
         report.finished = table.over
         report.aborted = table.aborted
         if table.started:

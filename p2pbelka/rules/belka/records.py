@@ -76,6 +76,11 @@ def game_to_record(game: GameState) -> dict[str, Any]:
     }
 
 
+def finished_to_record(game: GameState) -> dict[str, Any]:
+    """The record of the finished deals (the game's record: one in progress is never written)."""
+    return game_to_record(game)
+
+
 def dump_record(game: GameState) -> str:
     return json.dumps(game_to_record(game), indent=1, ensure_ascii=False)
 

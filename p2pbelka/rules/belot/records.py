@@ -21,7 +21,7 @@ JSON path; :func:`replay_record` raises
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from p2pbelka.cards import CARDS, Card, from_mask
@@ -104,6 +104,11 @@ def game_to_record(game: BelotGame) -> dict[str, Any]:
         "first_dealer": game.first_dealer,
         "deals": deals,
     }
+
+
+def finished_to_record(game: BelotGame) -> dict[str, Any]:
+    """The record of the finished deals alone (a deal cut short holds unknown hands)."""
+    return game_to_record(replace(game, deal=None))
 
 
 def dump_record(game: BelotGame) -> str:
