@@ -1,6 +1,7 @@
 """``p2pbelka referee FILE``: check a game record (Belka or Belot) with the rules engine.
 
-The record's ``game`` field picks the game: ``"belka"`` or ``"belot"``.
+The record's ``game`` field picks the game (any the registry knows: each reads its own
+records).
 
 Prints the game as the rules score it (JSON).  Exit status: 0 when every
 action is legal, 1 at the first illegal action (the message names the deal,
@@ -12,7 +13,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+
+from p2pbelka.rules.spec import RecordFormat
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,12 +69,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _records_module(data: object) -> Any:
-    """Belot's record reader for ``"game": "belot"``, else Belka's (which names a bad game)."""
-    if isinstance(data, dict) and data.get("game") == "belot":
-        from p2pbelka.rules.belot import records as belot_records
+def _records_module(data: object) -> RecordFormat:
+    """The record reader of the game the record names, else the default game's (which
+    names what is wrong: not an object, or a game it does not know)."""
+    from p2pbelka.rules import registry
 
-        return belot_records
-    from p2pbelka.rules.belka import records
-
-    return records
+    named = data.get("game") if isinstance(data, dict) else None
+    game = named if isinstance(named, str) and named in registry.names() else registry.DEFAULT
+    return registry.spec(game).records

@@ -21,15 +21,12 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import EXIT_USAGE, read_input
     from p2pbelka.table.verify import verify_bytes
     from p2pbelka.ui.i18n import default_language, set_language
-    from p2pbelka.ui.replay import Replay, ReplayScreen
+    from p2pbelka.ui.replays import replay_screen
 
     set_language(args.lang or default_language())
     data = read_input(args.file, "replay")
     if data is None:
         return EXIT_USAGE
-    from p2pbelka.rules.belka.game import GameState
-    from p2pbelka.rules.belot.game import BelotGame
-
     report = verify_bytes(data)
     print(report.verdict)
     if not report.deals:
@@ -38,26 +35,5 @@ def run(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("p2pbelka replay: needs a terminal (`p2pbelka verify FILE` prints the deals)")
         return 2
-    if isinstance(report.game, BelotGame):
-        from p2pbelka.ui.belot_replay import BelotReplay, BelotReplayScreen
-
-        belot = BelotReplay(
-            report.deals,
-            list(report.names),
-            verdict=report.verdict,
-            faults=list(report.faults),
-            seats=report.game.players,
-        )
-        belot.jump(args.deal - 1)
-        BelotReplayScreen(belot).app.run()
-        return 0 if report.ok else 1
-    replay = Replay(
-        report.deals,
-        list(report.names),
-        verdict=report.verdict,
-        scoring=report.game.options.scoring if isinstance(report.game, GameState) else "classic",
-        faults=list(report.faults),
-    )
-    replay.jump(args.deal - 1)
-    ReplayScreen(replay).app.run()
+    replay_screen(report, args.deal).app.run()
     return 0 if report.ok else 1

@@ -33,8 +33,10 @@ def run(args: argparse.Namespace) -> int:
     if data is None:
         return EXIT_USAGE
     report = verify_bytes(data, every_pass=args.every_pass)
-    if args.record is not None and report.game is not None and report.game.history:
-        args.record.write_text(record_text(report.game) + "\n", encoding="utf-8")
+    if args.record is not None and report.game_name is not None and report.game is not None:
+        if report.game.history:
+            text = record_text(report.game_name, report.game)
+            args.record.write_text(text + "\n", encoding="utf-8")
     if args.json:
         print(
             json.dumps(
@@ -108,17 +110,10 @@ def describe_belot_deal(deal: dict[str, Any]) -> str:
     )
 
 
-def record_text(game: Any) -> str:
-    """The game record of the audited deals (Belka's or Belot's format)."""
-    from p2pbelka.rules.belot.game import BelotGame
+def record_text(game_name: str, game: Any) -> str:
+    """The game record of the audited deals, in the format of the game ``game_name``."""
+    from p2pbelka.rules import registry
 
-    if isinstance(game, BelotGame):
-        from dataclasses import replace
-
-        from p2pbelka.rules.belot.records import dump_record as dump_belot
-
-        # Only audited deals: a deal cut short by a fault holds unknown hands.
-        return dump_belot(replace(game, deal=None))
-    from p2pbelka.rules.belka.records import dump_record
-
-    return dump_record(game)
+    # Only audited deals: a deal cut short by a fault holds unknown hands.
+    record = registry.spec(game_name).records.finished_to_record(game)
+    return json.dumps(record, indent=1, ensure_ascii=False)

@@ -90,3 +90,12 @@ def test_the_belot_replay_screen_is_driven_by_keys(saved: Path) -> None:
 
         run_with_app(screen.app, main)
     assert "The whole game" in shown() and "OK: every deal" in shown()
+
+
+def test_the_replay_command_shows_belot_on_belot_s_screen(saved: Path) -> None:
+    from p2pbelka.ui.replays import replay_screen
+
+    report = verify_bytes(saved.read_bytes())
+    screen = replay_screen(report, 2)
+    assert isinstance(screen, BelotReplayScreen) and isinstance(screen.replay, BelotReplay)
+    assert screen.replay.deal == 1 and screen.replay.seats == len(report.names)

@@ -108,3 +108,11 @@ def test_replay_verifies_first_and_needs_a_terminal_for_the_screen(
     missing = run_cli(tmp_path, "replay", "nothing.transcript")
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
     assert "nothing.transcript does not exist" in missing.stderr
+
+
+def test_the_replay_command_shows_belka_on_belka_s_screen(saved: Path) -> None:
+    from p2pbelka.ui.replays import replay_screen
+
+    screen = replay_screen(verify_bytes(saved.read_bytes()), 2)
+    assert type(screen) is ReplayScreen and type(screen.replay) is Replay
+    assert screen.replay.deal == 1 and screen.replay.played == 0
