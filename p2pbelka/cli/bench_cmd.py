@@ -8,6 +8,9 @@ import inspect
 import json
 import sys
 
+from p2pbelka.cli import game_args
+from p2pbelka.rules import registry
+
 # topic -> module under p2pbelka.bench; each has ``run(quick: bool) -> dict[str, object]``
 TOPICS: dict[str, str] = {
     "rules": "rules",
@@ -23,9 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("topic", choices=sorted(TOPICS), help="what to measure")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quick", action="store_true", help="a short run, for smoke tests")
-    parser.add_argument(
-        "--game", choices=("belka", "belot"), default="belka", help="which game (default belka)"
-    )
+    game_args.add_game_argument(parser, "which game")
     parser.add_argument(
         "--think",
         type=int,
@@ -33,9 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="bench bots: time the strong level at think level N (1-8) in place of strong+",
     )
-    parser.add_argument(
-        "--players", type=int, default=None, help="seats: Belka 4; Belot 2 or 3 (default 3)"
-    )
+    game_args.add_players_argument(parser)
     parser.add_argument(
         "--profile",
         action="store_true",
@@ -51,17 +50,15 @@ def run(args: argparse.Namespace) -> int:
             return 2
         module = importlib.import_module("p2pbelka.bench.netprofile")
     options: dict[str, object] = {"quick": args.quick}
-    if args.game != "belka":
-        # Topics measure Belka; those with a ``game`` parameter measure the others too.
+    if args.game != registry.DEFAULT:
+        # Topics measure the default game; those with a ``game`` parameter the others too.
         if "game" not in inspect.signature(module.run).parameters:
             print(f"bench {args.topic}: no {args.game} figures yet", file=sys.stderr)
             return 2
         options["game"] = args.game
     if args.players is not None:
-        from p2pbelka.cli.selfplay_cmd import seat_count
-
         try:
-            options["players"] = seat_count(args)
+            options["players"] = game_args.seats_of(args.game, args.players)
         except ValueError as exc:
             print(f"bench {args.topic}: {exc}", file=sys.stderr)
             return 2

@@ -39,6 +39,7 @@ class SavedGame:
     verdict: str = ""
     game_id: str | None = None  # a LAN game, or a local one left: ``resume`` continues it
     ended: str = ""  # why this seat's game stopped, as the seat saved it (a LAN game)
+    teams: list[list[int]] | None = None  # the sides, by seat, as the game's rules say
 
     def commands(self) -> list[tuple[str, str]]:
         path = shlex.quote(self.path)
@@ -49,23 +50,33 @@ class SavedGame:
         out.append(("replay", f"p2pbelka replay {path}"))
         return out
 
+    def _side(self, team: int) -> str:
+        """The players of side ``team`` (``Ann & Cleo``; a player alone, in a game played
+        each for oneself)."""
+        seats = self.teams[team] if self.teams is not None else [team]
+        return " & ".join(self.names[seat] for seat in seats if seat < len(self.names))
+
+    @property
+    def _pairs(self) -> bool:
+        """Two sides of partners (``Ann & Cleo 12:9 Bob & Dan``)."""
+        teams = self.teams or []
+        return len(teams) == 2 and any(len(team) > 1 for team in teams)
+
     def lines(self) -> list[str]:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.started))
-        if self.score is not None and len(self.names) == 4:
+        sides = len(self.teams) if self.teams is not None else len(self.names)
+        if self.score is not None and self._pairs and len(self.score) == 2:
             a, b = self.score
-            n = self.names
-            head = f"{when}  {n[0]} & {n[2]} {a}:{b} {n[1]} & {n[3]}"
-        elif self.score is not None and len(self.score) == len(self.names):  # Belot
+            head = f"{when}  {self._side(0)} {a}:{b} {self._side(1)}"
+        elif self.score is not None and len(self.score) == sides == len(self.names):
             scores = zip(self.names, self.score, strict=True)
             head = f"{when}  " + ", ".join(f"{name} {points}" for name, points in scores)
         else:
             head = f"{when}  " + (", ".join(self.names) or "(no players recorded)")
         if self.finished:
             state = "finished"
-            if self.winner is not None and len(self.names) == 4:
-                state += f", {self.names[self.winner]} & {self.names[self.winner + 2]} won"
-            elif self.winner is not None and self.winner < len(self.names):
-                state += f", {self.names[self.winner]} won"
+            if self.winner is not None and 0 <= self.winner < sides:
+                state += f", {self._side(self.winner)} won"
         else:
             state = f"not finished ({self.deals} deals played)"
         if self.verdict and not self.verdict.startswith(("OK", "INCOMPLETE")):
@@ -112,9 +123,12 @@ def read_game(
     stat = transcript.stat()
     stamp = [stat.st_size, stat.st_mtime_ns]
     known = cache.get(str(transcript))
-    if isinstance(known, dict) and known.get("stamp") == stamp:
+    known = known if isinstance(known, dict) else {}
+    saved = known.get("game")
+    # An entry without the sides was written before the listing asked the game for them.
+    if isinstance(saved, dict) and known.get("stamp") == stamp and "teams" in saved:
         try:
-            return SavedGame(**known["game"])
+            return SavedGame(**saved)
         except TypeError:
             pass
     from p2pbelka.table.verify import verify_bytes
@@ -130,15 +144,32 @@ def read_game(
         winner=report.winner,
         verdict=report.verdict,
         game_id=game_id,
+        teams=_teams(report.game_name, len(report.names)),
     )
     cache[str(transcript)] = {"stamp": stamp, "game": asdict(game)}
     return game
 
 
+def _teams(game: str | None, seats: int) -> list[list[int]] | None:
+    """The sides of a table of ``game`` with ``seats`` (None for a game this version
+    does not know, or no seat at all)."""
+    from p2pbelka.rules import registry
+
+    if game not in registry.names() or not seats:
+        return None
+    try:
+        return [list(team) for team in registry.spec(game).teams(seats)]
+    except ValueError:
+        return None
+
+
 def started_of(path: Path) -> float:
-    """``belka-20261201-045058.transcript`` (or ``belot-…``) started then; otherwise the
-    file's time."""
-    stem = path.stem.removeprefix("belka-").removeprefix("belot-")[:15]
+    """``<game>-20261201-045058.transcript`` (a local game's: ``ui/play.py`` names it) started
+    then; otherwise the file's time."""
+    from p2pbelka.rules import registry
+
+    game, _, stamp = path.stem.partition("-")
+    stem = (stamp if game in registry.names() else path.stem)[:15]
     try:
         return time.mktime(time.strptime(stem, "%Y%m%d-%H%M%S"))
     except ValueError:

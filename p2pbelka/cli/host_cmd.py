@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from p2pbelka.cli import game_args
 from p2pbelka.cli.lan_args import add_network_arguments, add_player_arguments
 
 
@@ -14,19 +15,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--table",
         default=None,
         metavar="NAME",
-        help="the table's name on the LAN (default: Belka table, or Belot table)",
+        help=f"the table's name on the LAN (default: {game_args.table_help()})",
     )
     # the old spelling of --table: kept so scripts go on working (--player names you)
     parser.add_argument("--name", dest="table_old", default=None, help=argparse.SUPPRESS)
-    parser.add_argument(
-        "--game", choices=("belka", "belot"), default="belka", help="the game (default belka)"
-    )
-    parser.add_argument(
-        "--players", type=int, default=None, help="seats: Belka 4; Belot 2 or 3 (default 3)"
-    )
-    parser.add_argument(
-        "--preset", default="classic", help="Belka: classic (default) or eyes; Belot: classic"
-    )
+    game_args.add_game_argument(parser)
+    game_args.add_players_argument(parser)
+    parser.add_argument("--preset", default="classic", help=game_args.presets_help())
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a house rule"
     )
@@ -73,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         )
         args.table = args.table_old
     if args.table is None:
-        args.table = f"{args.game.capitalize()} table"
+        args.table = game_args.table_name(args.game)
     player = lan_args.prepare(args, "host")
     if player is None:
         return 2

@@ -8,18 +8,16 @@ import os
 import sys
 from pathlib import Path
 
+from p2pbelka.cli import game_args
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from p2pbelka.bots.base import BOT_LEVELS
     from p2pbelka.ui.i18n import LANGUAGES
 
     levels = ", ".join(BOT_LEVELS)
-    parser.add_argument(
-        "--game", choices=("belka", "belot"), default="belka", help="the game (default belka)"
-    )
-    parser.add_argument(
-        "--players", type=int, default=None, help="seats: Belka 4; Belot 2 or 3 (default 3)"
-    )
+    game_args.add_game_argument(parser)
+    game_args.add_players_argument(parser)
     parser.add_argument(
         "--name", "--player", dest="name", default=None, help="your name at the table"
     )
@@ -42,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="L1,L2,L3",
         help="a level for each bot seat in play order, e.g. random,strong,heuristic",
     )
-    parser.add_argument("--preset", default="classic", help="classic (default) or eyes")
+    parser.add_argument("--preset", default="classic", help=game_args.presets_help())
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a house rule"
     )

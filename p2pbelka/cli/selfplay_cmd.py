@@ -8,18 +8,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from p2pbelka.cli import game_args
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--game", choices=("belka", "belot"), default="belka", help="the game (default belka)"
-    )
-    parser.add_argument(
-        "--players", type=int, default=None, help="seats: Belka 4; Belot 2 or 3 (default 3)"
-    )
+    game_args.add_game_argument(parser)
+    game_args.add_players_argument(parser)
     parser.add_argument("--games", type=int, default=1, help="how many games (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="reproducible keys, deals and bots")
     parser.add_argument("--transcript", type=Path, default=None, help="save the transcript here")
-    parser.add_argument("--preset", default="classic", help="classic (default) or eyes")
+    parser.add_argument("--preset", default="classic", help=game_args.presets_help())
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a house rule"
     )
@@ -59,22 +57,16 @@ def describe_deal(deal_id: int, s: dict[str, Any]) -> str:
 
 def seat_count(args: argparse.Namespace) -> int:
     """The seats of the chosen game (``ValueError`` for a count it is not played by)."""
-    if args.game == "belka":
-        if args.players not in (None, 4):
-            raise ValueError(f"Belka is played by 4, not {args.players}")
-        return 4
-    if args.players not in (None, 2, 3):
-        raise ValueError(f"Belot is played by 2 or 3, not {args.players}")
-    return int(args.players or 3)
+    return game_args.seats_of(args.game, args.players)
 
 
 def run(args: argparse.Namespace) -> int:
-    from p2pbelka.table.games import track_class
+    from p2pbelka.rules import registry
 
     try:
         options = parse_options(args.option)
         args.players = seat_count(args)
-        track_class(args.game).check_rules(args.preset, options)
+        registry.spec(args.game).check_rules(args.preset, options)
     except ValueError as exc:
         print(f"p2pbelka selfplay: {exc}", file=sys.stderr)
         return 2
@@ -93,6 +85,7 @@ def play_one(args: argparse.Namespace, k: int, options: dict[str, str]) -> int:
     from p2pbelka.bots import make_bot
     from p2pbelka.peer.local import LocalGame, play_local_game
     from p2pbelka.protocol.transcript import TranscriptWriter
+    from p2pbelka.rules import registry
     from p2pbelka.table import events as ev
 
     seed = None if args.seed is None else args.seed * 1000 + k
@@ -117,7 +110,7 @@ def play_one(args: argparse.Namespace, k: int, options: dict[str, str]) -> int:
                 print(f"game {k + 1} " + describe_deal(event.deal_id, event.summary))
     final = [e for e in results[0].events if isinstance(e, ev.GameOver | ev.GameAborted)]
     outcome = final[0] if final else None
-    if isinstance(outcome, ev.GameOver) and args.game == "belot":
+    if isinstance(outcome, ev.GameOver) and not registry.spec(args.game).partnership:
         score = ":".join(str(points) for points in outcome.score)
         print(f"game {k + 1}: seat {outcome.winner} wins {score}")
     elif isinstance(outcome, ev.GameOver):

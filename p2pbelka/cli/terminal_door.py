@@ -21,6 +21,7 @@ from p2pbelka.peer.lan import (
 )
 from p2pbelka.peer.text import read_line
 from p2pbelka.protocol.lobby import LobbyState
+from p2pbelka.rules import registry
 from p2pbelka.table.rulebook import choices, overrides_for, presets, resolved
 
 HELP = (
@@ -129,7 +130,7 @@ class TerminalDoor:
 
     @property
     def _variant(self) -> str:
-        return self._state.variant if self._state is not None else "belka"
+        return self._state.variant if self._state is not None else registry.DEFAULT
 
 
 def _rule_menu(variant: str, preset: str, options: dict[str, str]) -> str:

@@ -18,11 +18,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from p2pbelka.cli import game_args
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--game", choices=("belka", "belot"), default="belka", help="which game (default belka)"
-    )
+    game_args.add_game_argument(parser, "which game")
     parser.add_argument(
         "--players", type=int, default=3, help="Belot only: 2 or 3 seats (default 3)"
     )
