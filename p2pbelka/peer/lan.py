@@ -40,7 +40,6 @@ from p2pbelka.net.identity import Identity, fingerprint, matches_pin
 from p2pbelka.net.oserrors import explain, first_os_error
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import FrontEnd
-from p2pbelka.peer.local import BELOT_SEATS
 from p2pbelka.peer.seat import (
     GameResult,
     MeshHolder,
@@ -55,9 +54,8 @@ from p2pbelka.peer.store import GameStore
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import open_envelope
-from p2pbelka.rules.belka.game import GAME, SEATS
+from p2pbelka.rules import registry
 from p2pbelka.table import events as ev
-from p2pbelka.table.games import GAMES
 from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
@@ -330,7 +328,7 @@ def _merged(
         del hints[key]
     signed = {(t.table_id, t.host_key) for t in beacons}
     extra = [t for k, t in sorted(hints.items()) if k not in signed]
-    return [t for t in beacons + extra if t.variant in GAMES]
+    return [t for t in beacons + extra if t.variant in registry.names()]
 
 
 async def _browse(hint: Callable[[TableInfo], None], net: NetOptions) -> None:
@@ -368,11 +366,11 @@ async def host_game(
     bot: str | None = None,
     approve: Approve | None = None,
     invite: str | None = None,
-    game: str = GAME,
+    game: str = registry.DEFAULT,
     players: int | None = None,
 ) -> GameResult:
-    """Open a table of ``game`` (``belka``, four seats; ``belot``, ``players`` = 2 or 3,
-    by default 3), seat the joiners, then play seat 0 until the game ends.
+    """Open a table of ``game`` with ``players`` seats (by default as many as the game's
+    table has), seat the joiners, then play seat 0 until the game ends.
 
     ``approve`` is asked about every joiner before its seat counts (None lets
     everyone in: scripts, bots and tests); the host's front end can also remove a
@@ -492,8 +490,9 @@ def _rescoped(address: str, like: str) -> str:
 
 
 def default_seats(game: str) -> int:
-    """The seats of a table of ``game`` when not said: Belka 4, Belot 3."""
-    return SEATS if game == GAME else BELOT_SEATS
+    """The seats of a table of ``game`` when not said (``ValueError`` for a game this
+    version does not play)."""
+    return registry.spec(game).default_seats
 
 
 async def _announce(

@@ -34,8 +34,7 @@ from p2pbelka.protocol.lobby import (
     encode_control,
     is_envelope,
 )
-from p2pbelka.rules.belka.game import GAME, SEATS
-from p2pbelka.table.games import seat_counts, track_class
+from p2pbelka.rules import registry
 
 __all__ = [
     "ENVELOPE_PREFIX",
@@ -90,11 +89,13 @@ class SeatingPlan:
     options: dict[str, str]
     host: Sitter
     seats: list[Sitter | None] = field(default_factory=list)
-    variant: str = GAME
-    n_seats: int = SEATS
+    variant: str = registry.DEFAULT
+    n_seats: int = 0
+    """0: as many as a table of the game has when not said."""
     rules: int = 0
 
     def __post_init__(self) -> None:
+        self.n_seats = self.n_seats or registry.spec(self.variant).default_seats
         check_table(self.variant, self.n_seats, self.preset, self.options)
         if not self.seats:
             self.host.ready = True
@@ -146,7 +147,7 @@ class SeatingPlan:
     def set_rules(self, preset: str, options: dict[str, str]) -> bool:
         """The host changes the preset and options (``ValueError`` if the game refuses
         them); every joiner must say ready again.  False if nothing changed."""
-        track_class(self.variant).check_rules(preset, options)
+        registry.spec(self.variant).check_rules(preset, options)
         if (preset, options) == (self.preset, self.options):
             return False
         self.preset, self.options = preset, dict(options)
@@ -190,8 +191,6 @@ def check_table(variant: str, n_seats: int, preset: str, options: dict[str, str]
     """``ValueError`` in words for a game this version does not play, a seat count the
     game is not played by, or rules it refuses: before a lobby opens, or when a
     joiner first reads one."""
-    counts = seat_counts(variant)
-    if n_seats not in counts:
-        allowed = " or ".join(str(n) for n in counts)
-        raise ValueError(f"{variant.capitalize()} is played by {allowed}, not {n_seats}")
-    track_class(variant).check_rules(preset, options)
+    game = registry.spec(variant)
+    game.check_seats(n_seats)
+    game.check_rules(preset, options)

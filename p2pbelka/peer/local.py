@@ -20,13 +20,11 @@ from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, TranscriptSink
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
-from p2pbelka.rules.belka.game import GAME, SEATS
+from p2pbelka.rules import registry
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 
 SILENCE_TIMEOUT = 10.0
-BELOT_SEATS = 3
-"""Belot's seats when not said (it is played by 2 or 3)."""
 
 
 @dataclass
@@ -48,8 +46,8 @@ class LocalGame:
     preset: str = "classic"
     options: dict[str, str] = field(default_factory=dict)
     seed_sources: list[Callable[[], bytes]] | None = None
-    game: str = GAME
-    """The game's name in the table description: ``belka`` (four seats) or ``belot``."""
+    game: str = registry.DEFAULT
+    """The game's name in the table description (``rules.registry`` knows its seats)."""
     fairdeal: int = FAIRDEAL_VERSION
     """The fair-deal version the table description names."""
 
@@ -60,15 +58,15 @@ class LocalGame:
         preset: str = "classic",
         options: dict[str, str] | None = None,
         *,
-        game: str = GAME,
+        game: str = registry.DEFAULT,
         players: int | None = None,
         fairdeal: int = FAIRDEAL_VERSION,
     ) -> LocalGame:
         """Keys, game id and every deal seed from one integer (reproducible, for tests and
         demos only: a real peer draws its seeds from the OS); ``None`` draws them fresh.
-        ``players`` seats play ``game`` (Belka: 4; Belot: 2 or 3, by default 3)."""
+        ``players`` seats play ``game`` (by default as many as its table has when not said)."""
         if players is None:
-            players = SEATS if game == GAME else BELOT_SEATS
+            players = registry.spec(game).default_seats
         names = _names()[:players]
         if seed is None:
             signers = [Signer.generate() for _ in range(players)]

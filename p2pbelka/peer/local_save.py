@@ -44,7 +44,7 @@ from p2pbelka.peer.seat import GameResult, NetOptions, resume_game
 from p2pbelka.peer.store import GameStore, games_dir, move_aside, now
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import MAGIC, encode_record, iter_records, valid_prefix_length
-from p2pbelka.rules.belka.game import GAME
+from p2pbelka.rules import registry
 
 PREFIX = "local-"
 GONE = ".gone-"  # a game's directory being removed
@@ -69,7 +69,7 @@ class LocalPlan:
     seed: int | None = None
     preset: str = "classic"
     options: dict[str, str] = field(default_factory=dict)
-    game: str = GAME
+    game: str = registry.DEFAULT  # a plan saved before there were other games has none
     pace: float = 0.7  # the screen's settings, so a resumed game looks the same
     lang: str = "en"
     started: float = 0.0
@@ -89,7 +89,7 @@ def new_plan(
     seed: int | None = None,
     preset: str = "classic",
     options: dict[str, str] | None = None,
-    game: str = GAME,
+    game: str = registry.DEFAULT,
     pace: float = 0.7,
     lang: str = "en",
 ) -> LocalPlan:

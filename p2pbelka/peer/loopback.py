@@ -32,7 +32,7 @@ from p2pbelka.peer.lan import (
     join_game,
 )
 from p2pbelka.peer.local import SEAT_NAMES
-from p2pbelka.rules.belka.game import GAME
+from p2pbelka.rules import registry
 
 DEFAULT_BOT = "heuristic" if "heuristic" in BOT_LEVELS else "random"
 BOT_NAMES = SEAT_NAMES[1:]
@@ -44,7 +44,7 @@ async def _ignore(event: LobbyEvent) -> None:
 
 async def loopback_table(
     front_end_seat0: FrontEnd,
-    bots: Sequence[str | Bot] = (DEFAULT_BOT,) * 3,
+    bots: Sequence[str | Bot] | None = None,
     *,
     preset: str = "classic",
     options: dict[str, str] | None = None,
@@ -55,17 +55,20 @@ async def loopback_table(
     net: NetOptions | None = None,
     on_lobby: OnLobby = _ignore,
     table_name: str = "loopback table",
-    game: str = GAME,
+    game: str = registry.DEFAULT,
 ) -> list[GameResult]:
     """Play one game of ``game``: seat 0 is ``front_end_seat0``, the other seats are
-    ``bots`` (levels or ``Bot`` objects; three for Belka, one or two for Belot).  Every
-    peer keeps its game under ``transcript_dir/seat<N>`` (a fresh temporary directory by
-    default); the results come in seat order.
+    ``bots`` (levels or ``Bot`` objects, one for each other seat; by default a
+    ``DEFAULT_BOT`` for each other seat of the game's default table).  Every peer keeps
+    its game under ``transcript_dir/seat<N>`` (a fresh temporary directory by default);
+    the results come in seat order.
 
     ``seed`` makes keys, deals and bots reproducible (tests and demos only).
     ``identity`` is seat 0's (the user's); by default a fresh one.  ``identities``
     gives every seat's (tests that speak for a seat); ``on_lobby`` hears the host's lobby.
     """
+    if bots is None:
+        bots = (DEFAULT_BOT,) * (registry.spec(game).default_seats - 1)
     seats = len(bots) + 1
     root = Path(transcript_dir) if transcript_dir is not None else Path(tempfile.mkdtemp())
     parts = seeded(seed, seats, game) if seed is not None else None
@@ -156,12 +159,13 @@ class Seeded:
     streams: list[bytes]  # each seat's stream of fresh secrets: ``stream(key)``
 
 
-def seeded(seed: int, seats: int, game: str = GAME) -> Seeded:
+def seeded(seed: int, seats: int, game: str = registry.DEFAULT) -> Seeded:
     """The keys, game id and secret streams ``seed`` gives ``seats`` seats of ``game``;
-    a resumed game asks again for the same ones.  Belot's two and three seats draw
-    from seeds of their own, so one ``--seed`` never names two games (a local game is
-    kept under its game id, ``local_save.py``)."""
-    rng = random.Random(seed if game == GAME else f"{game}/{seats}/{seed}")
+    a resumed game asks again for the same ones.  Every game but the default one draws
+    from seeds of its own for each seat count, so one ``--seed`` never names two games (a
+    local game is kept under its game id, ``local_save.py``); the default game's seeds
+    are the ones it drew before there were other games."""
+    rng = random.Random(seed if game == registry.DEFAULT else f"{game}/{seats}/{seed}")
     keys = [rng.randbytes(32) for _ in SEAT_NAMES]
     game_id = rng.randbytes(16)
     return Seeded(keys, game_id, [rng.randbytes(8) for _ in range(seats)])
