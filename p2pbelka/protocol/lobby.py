@@ -17,6 +17,7 @@ from typing import Any
 
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError, decode, encode
+from p2pbelka.rules import registry
 
 MIN_SEATS = 2
 N_SEATS = 4
@@ -73,7 +74,7 @@ class SeatView:
 class LobbyState:
     """Host -> joiner, first on every lobby connection and again on every change: the
     table, its game id (the context of every channel of the game), the game played
-    (``variant``: ``belka`` or ``belot``) and its rules, and who sits where (one
+    (``variant``, a name ``rules.registry`` knows) and its rules, and who sits where (one
     entry per seat: the seat count is the table's).  ``rules`` counts the host's
     changes of preset and options; each one un-readies every joiner."""
 
@@ -82,7 +83,7 @@ class LobbyState:
     preset: str
     options: dict[str, str]
     seats: tuple[SeatView | None, ...]
-    variant: str = "belka"
+    variant: str = registry.DEFAULT
     rules: int = 0
 
     def seat_of(self, key: bytes) -> int | None:

@@ -15,7 +15,6 @@ from typing import Any, ClassVar
 
 from p2pbelka.edkeys import KEY_SIZE, is_sound_key
 from p2pbelka.protocol.codec import ProtocolError
-from p2pbelka.rules.belka.game import EGGS_CHOICES
 
 MAX_POSITIONS = 64
 MAX_SEATS = 4
@@ -327,6 +326,10 @@ class DealEndMsg(Message):
         return {} if self.c is None else {"c": self.c}
 
 
+EGGS = ("plus4", "title")
+"""The choices a ``choice`` carries (SPEC.md section 3); any other is malformed."""
+
+
 @dataclass(frozen=True, slots=True)
 class ChoiceMsg(Message):
     """The winners' eggs choice (``plus4`` or ``title``), where the rules ask for one."""
@@ -362,8 +365,10 @@ def deck_digest(deck: Sequence[bytes]) -> bytes:
 
 # --- Belot's messages (protocol/SPEC.md §6) ----------------------------------------
 
-BELOT_CALLS = ("play", "pass", "C", "D", "H", "S")
-"""A Belot call: round 1 ``play`` or ``pass``, round 2 a suit letter or ``pass``."""
+CALLS = ("play", "pass", "C", "D", "H", "S")
+"""The calls a ``bid`` carries (SPEC.md section 8.1): round 1 ``play`` or ``pass``, round 2
+a suit letter or ``pass``.  The wire's own words, checked before any game sees them (any
+other is malformed, section 3); which one is legal now is the rules' business."""
 MAX_DECLARED = 8
 
 
@@ -417,8 +422,8 @@ def _parse_turned(body: dict[str, Any]) -> TurnedMsg:
 
 
 def _parse_bid(body: dict[str, Any]) -> BidMsg:
-    if body["call"] not in BELOT_CALLS:
-        raise ProtocolError(f"expected one of {', '.join(BELOT_CALLS)}", "call")
+    if body["call"] not in CALLS:
+        raise ProtocolError(f"expected one of {', '.join(CALLS)}", "call")
     return BidMsg(call=body["call"])
 
 
@@ -522,8 +527,8 @@ def _parse_dispute(body: dict[str, Any]) -> DisputeMsg:
 
 
 def _parse_choice(body: dict[str, Any]) -> ChoiceMsg:
-    if body["eggs"] not in EGGS_CHOICES:
-        raise ProtocolError(f"expected one of {', '.join(EGGS_CHOICES)}", "eggs")
+    if body["eggs"] not in EGGS:
+        raise ProtocolError(f"expected one of {', '.join(EGGS)}", "eggs")
     return ChoiceMsg(eggs=body["eggs"])
 
 

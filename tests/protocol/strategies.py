@@ -40,7 +40,7 @@ BY_TYPE: dict[str, st.SearchStrategy[m.Message]] = {
     ),
     "choice": st.builds(m.ChoiceMsg, st.sampled_from(["plus4", "title"])),
     "turned": st.builds(m.TurnedMsg, openings, st.booleans()),
-    "bid": st.builds(m.BidMsg, st.sampled_from(m.BELOT_CALLS)),
+    "bid": st.builds(m.BidMsg, st.sampled_from(m.CALLS)),
     "declare": st.builds(
         m.DeclareMsg,
         st.lists(openings, min_size=2, max_size=8, unique_by=lambda o: o.pos).map(tuple),

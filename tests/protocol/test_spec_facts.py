@@ -158,3 +158,33 @@ def _error(data: bytes) -> str:
     error = verify_bytes(data).error
     assert error is not None
     return error
+
+
+def test_the_wire_words_are_the_rules_words() -> None:
+    """The codec checks a ``bid``'s call and a ``choice``'s eggs against the wire's own
+    words (a body with any other is malformed, refused before a game sees it); those
+    words are the rules' calls and choices, so neither can change without the other."""
+    from p2pbelka.rules.belka.game import EGGS_CHOICES
+    from p2pbelka.rules.belot.records import CALLS
+
+    assert m.CALLS == CALLS
+    assert m.EGGS == EGGS_CHOICES
+    with pytest.raises(ProtocolError, match="expected one of play, pass, C, D, H, S"):
+        m.parse_body("bid", {"call": "X"})
+    with pytest.raises(ProtocolError, match="expected one of plus4, title"):
+        m.parse_body("choice", {"eggs": "four"})
+
+
+def test_every_game_fits_the_wire() -> None:
+    """Each game's tables fit what a ``table`` and a ``lobby`` message can carry and
+    what the fair deal deals to."""
+    from p2pbelka.fairdeal.derive import MAX_SEATS as DEAL_MAX
+    from p2pbelka.fairdeal.derive import MIN_SEATS as DEAL_MIN
+    from p2pbelka.protocol import lobby
+    from p2pbelka.rules import registry
+
+    for name in registry.names():
+        for seats in registry.spec(name).seat_counts:
+            assert 2 <= seats <= m.MAX_SEATS, name
+            assert lobby.MIN_SEATS <= seats <= lobby.N_SEATS, name
+            assert DEAL_MIN <= seats <= DEAL_MAX, name
