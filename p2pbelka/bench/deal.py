@@ -12,9 +12,10 @@ each game's transcript; ``verify_every_pass_*``: the same with ``--every-pass``.
 ``_x`` figures are multiples of the yardstick (one PyNaCl ed25519 noclamp
 multiplication, timed in the same run).
 
-With ``game="belot"`` (``bench deal --game belot --players 2|3``): the crypto of one
-Belot deal (``belot_`` figures of ``deal_crypto``), then whole Belot games of
-two or three in-process peers, measured the same way.
+Each game arranges its own figures around the whole games (``bench/<game>_deal.py``:
+Belka's are every fair-deal version's crypto, Belot's one deal of its own, ``bench deal
+--game belot --players 2|3``); a game without such a part has the whole games alone,
+between two yardsticks.
 
 The tables of a whole game share one process, and so the points the group
 keeps parsed (``Secp256k1Group.forget``): a seat finds the pass the seat before
@@ -29,14 +30,17 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 
 from p2pbelka.bench import deal_crypto
+from p2pbelka.bench.game_parts import game_part
 from p2pbelka.bots import make_bot
 from p2pbelka.fairdeal.audit import AuditReport
 from p2pbelka.fairdeal.versions import group_for
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.rules import registry
 from p2pbelka.table.dealdeck import DealDeck
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
@@ -76,21 +80,22 @@ def timed_audits() -> Iterator[AuditClock]:
         DealDeck.audit = original  # type: ignore[method-assign]
 
 
-def run(quick: bool = False, game: str = "belka", players: int | None = None) -> dict[str, object]:
-    if game == "belot":
-        seats = players or 3
-        count = 200 if quick else 2000
-        unit_us = deal_crypto.yardstick_us(count)
-        figures: dict[str, object] = {"yardstick_us": round(unit_us, 1)}
-        figures.update(deal_crypto.belot_figures(seats, quick, unit_us))
-        figures.update(whole_games(quick, game, seats, unit_us / 1000))
-        figures["yardstick_end_us"] = round(deal_crypto.yardstick_us(count), 1)
+def run(
+    quick: bool = False, game: str = registry.DEFAULT, players: int | None = None
+) -> dict[str, object]:
+    spec = registry.spec(game)
+    seats = spec.default_seats if players is None else players
+    spec.check_seats(seats)
+    games = partial(whole_games, quick, game, seats)
+    part = game_part("deal", game)
+    if part is not None:
+        figures: dict[str, object] = part.run(quick, seats, games)
         return figures
-    if players not in (None, 4):
-        raise ValueError(f"Belka is played by 4, not {players}")
-    figures = dict(deal_crypto.run(quick=quick))
-    unit_ms = float(figures["yardstick_us"]) / 1000  # type: ignore[arg-type]
-    figures.update(whole_games(quick, game, 4, unit_ms))
+    count = 200 if quick else 2000
+    unit_us = deal_crypto.yardstick_us(count)
+    figures = {"yardstick_us": round(unit_us, 1)}
+    figures.update(games(unit_us / 1000))
+    figures["yardstick_end_us"] = round(deal_crypto.yardstick_us(count), 1)
     return figures
 
 

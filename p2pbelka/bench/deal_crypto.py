@@ -28,10 +28,8 @@ position opened to every seat, as in a Belka deal where all cards are played):
 ``candidate_*`` are unit costs of groups considered for version 2 that are not
 dependencies (measured only where installed).
 
-:func:`belot_figures` measures a Belot deal of two or three seats the same way,
-with the table's fair-deal version: nine positions opened to each owner and
-played (decoded by every other seat), the turned card opened to all, and the
-stock left face down until the audit decodes it.
+A game measures its own deal the same way (``bench/<game>_deal.py``), with
+:func:`play_deal`'s ``owners`` and :func:`measure`.
 """
 
 from __future__ import annotations
@@ -58,8 +56,10 @@ from p2pbelka.fairdeal import (
     group_for,
     initial_deck,
 )
+from p2pbelka.fairdeal.derive import MAX_SEATS
 
-N_SEATS = 4
+N_SEATS = MAX_SEATS
+"""The most seats the fair deal deals to: the costliest deal."""
 N_POSITIONS = 32
 PEER_POINTS = 128
 
@@ -94,7 +94,7 @@ def yardstick_us(count: int) -> float:
 
 
 TURNED, STOCK = -1, -2
-"""Owners of Belot's turned card (opened to everyone) and of the stock (opened to nobody)."""
+"""Owners of a turned card (opened to everyone) and of a stock (opened to nobody)."""
 
 
 @dataclass
@@ -187,7 +187,7 @@ def verify_deck(deal: PlayedDeal) -> None:
     audit_as_seat(deal, None, opened=True)
 
 
-def _measure(
+def measure(
     figures: dict[str, object], key: str, fn: Callable[[], object], repeats: int, unit_us: float
 ) -> None:
     """Time ``fn`` and count its multiplications; ``key_ms``, ``key_x``, ``key_mults``."""
@@ -228,43 +228,18 @@ def version_figures(version: int, quick: bool, unit_us: float) -> dict[str, obje
     figures[f"v{version}_mult_x"] = round(mult_us / unit_us, 3)
 
     v = f"v{version}"
-    _measure(figures, f"{v}_deal_all_seats", lambda: play_deal(ctx), repeats, unit_us)
-    _measure(figures, f"{v}_deal_hands_only", lambda: play_deal(ctx, False), repeats, unit_us)
+    measure(figures, f"{v}_deal_all_seats", lambda: play_deal(ctx), repeats, unit_us)
+    measure(figures, f"{v}_deal_hands_only", lambda: play_deal(ctx, False), repeats, unit_us)
     deal = play_deal(ctx, decode_plays=False)
-    _measure(figures, f"{v}_audit_one_seat", lambda: audit_as_seat(deal, 0, True), repeats, unit_us)
-    _measure(
+    measure(figures, f"{v}_audit_one_seat", lambda: audit_as_seat(deal, 0, True), repeats, unit_us)
+    measure(
         figures,
         f"{v}_audit_one_seat_nothing_opened",
         lambda: audit_as_seat(deal, 0, False),
         repeats,
         unit_us,
     )
-    _measure(figures, f"{v}_verify_fairdeal", lambda: verify_deck(deal), repeats, unit_us)
-    return figures
-
-
-def belot_figures(players: int, quick: bool, unit_us: float) -> dict[str, object]:
-    """One Belot deal of ``players`` seats with the table's fair-deal version: ``belot_``
-    figures as ``version_figures`` names them (``_ms``, ``_x``, ``_mults``)."""
-    from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
-    from p2pbelka.rules.belot.core import deal_pattern
-
-    repeats = 3 if quick else 11
-    version = FAIRDEAL_VERSION
-    ctx = DealContext(os.urandom(16), 0, players, N_POSITIONS, version)
-    owners = deal_pattern(players, 0)
-    deal_cards(ctx)  # per-game setup, cached
-    figures: dict[str, object] = {"belot_fairdeal_version": version, "belot_seats": players}
-    deal = play_deal(ctx, decode_plays=False, owners=owners)
-    steps: list[tuple[str, Callable[[], object]]] = [
-        ("deal_all_seats", lambda: play_deal(ctx, owners=owners)),
-        ("audit_one_seat", lambda: audit_as_seat(deal, 0, True)),
-        ("verify_fairdeal", lambda: verify_deck(deal)),
-    ]
-    for name, fn in steps:
-        one: dict[str, object] = {}
-        _measure(one, f"v{version}_{name}", fn, repeats, unit_us)
-        figures.update({key.replace(f"v{version}_", "belot_", 1): v for key, v in one.items()})
+    measure(figures, f"{v}_verify_fairdeal", lambda: verify_deck(deal), repeats, unit_us)
     return figures
 
 

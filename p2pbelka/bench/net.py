@@ -33,6 +33,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from p2pbelka.rules import registry
+
 TIMEOUT = 120.0
 
 
@@ -70,14 +72,15 @@ def _lobby_port(proc: subprocess.Popen[bytes], out: Path) -> int:
 
 def one_game(
     root: Path,
-    game: str = "belka",
-    players: int = 4,
+    game: str = registry.DEFAULT,
+    players: int | None = None,
     sync: bool = True,
     profile_dir: Path | None = None,
 ) -> list[dict[str, Any]]:
     common = ["--bot", "random", "--quiet", "--stats", "--listen", "127.0.0.1", "--linger", "2"]
     if not sync:
         common.append("--no-sync")
+    players = players or registry.spec(game).default_seats
     table = ["--game", game, "--players", str(players)]
     procs = []
     spawned: list[float] = []  # when each process was started (the monotonic clock)
@@ -119,13 +122,15 @@ def one_game(
     return stats
 
 
-def run(quick: bool = False, game: str = "belka", players: int | None = None) -> dict[str, object]:
+def run(
+    quick: bool = False, game: str = registry.DEFAULT, players: int | None = None
+) -> dict[str, object]:
     """Games as peers play them by default (every envelope synced to the disk before
     it is sent); the full run alternates them with games that do not sync, so the
     difference of the medians is the cost of the syncs, measured in the same run."""
     from p2pbelka.bench.deal_crypto import yardstick_us
 
-    seats = players or (4 if game == "belka" else 3)
+    seats = players or registry.spec(game).default_seats
     count = 200 if quick else 2000
     unit_ms = yardstick_us(count) / 1000
     load_start = os.getloadavg()[0]

@@ -18,6 +18,8 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+from p2pbelka.rules import registry
+
 # (bucket, test on "file:function"); the first that matches wins.
 _C_CALLS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("idle", ("epoll' objects",)),
@@ -88,11 +90,13 @@ def breakdown(profiles: list[Path], deals: int) -> dict[str, float]:
     }
 
 
-def run(quick: bool = False, game: str = "belka", players: int | None = None) -> dict[str, object]:
+def run(
+    quick: bool = False, game: str = registry.DEFAULT, players: int | None = None
+) -> dict[str, object]:
     """One profiled game (``quick`` changes nothing: a profile needs a whole game)."""
     from p2pbelka.bench.net import one_game
 
-    seats = players or (4 if game == "belka" else 3)
+    seats = players or registry.spec(game).default_seats
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         profiles = root / "profiles"

@@ -21,6 +21,7 @@ from p2pbelka.net.connection import SecureChannel, dial, serve_secure
 from p2pbelka.net.discovery import TableAd, TableDirectory, encode_beacon, new_table_id
 from p2pbelka.net.handshake import Handshake, Role
 from p2pbelka.net.identity import Identity
+from p2pbelka.rules import registry
 
 _HOST = "127.0.0.1"
 _CTX = b"bench"
@@ -42,7 +43,8 @@ def _handshakes(n: int, server: Identity, client: Identity) -> float:
 
 
 def _beacons(n: int, host: Identity) -> float:
-    ad = TableAd(new_table_id(), "bench", "belka", 4, 3, 5000)
+    seats = registry.spec(registry.DEFAULT).default_seats
+    ad = TableAd(new_table_id(), "bench", registry.DEFAULT, seats, seats - 1, 5000)
     datagrams = [encode_beacon(host, ad, seq, 0) for seq in range(1, n + 1)]
     directory = TableDirectory()
     start = time.perf_counter()

@@ -3,9 +3,9 @@
 ``python -m p2pbelka.bench.vectors DIR`` writes ``DIR/first-deal.p2pb`` (the
 transcript prefix) and ``DIR/first-deal.json`` (every record's type, seat, seq
 and hash, what ``verify`` says of the file, and the audited first deal; each
-field is described in protocol/SPEC.md section 5.2), and the same for a
-three-seat Belot game (``belot-first-deal``: the turned card, bids, a
-declaration).  A second implementation checks itself by verifying the
+field is described in protocol/SPEC.md section 5.2), and the same for every other
+game at its default table (``<game>-first-deal``: for Belot's three seats, the turned
+card, bids, a declaration).  A second implementation checks itself by verifying the
 transcript and recomputing those hashes; the reference implementation also
 regenerates the bytes from the seed (tests/protocol/test_vectors.py).
 """
@@ -24,6 +24,7 @@ from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.rules import registry
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import verify_bytes
 
@@ -33,14 +34,20 @@ ABOUT = (
     "p2pbelka game-protocol test vector: a fixed-seed game up to the end of its first deal;"
     " every field is described in protocol/SPEC.md section 5.2. Bytes are hex."
 )
-BELOT_SEED = 1
-"""A three-seat Belot game whose first deal is played, with a declaration."""
-BELOT_NAME = "belot-first-deal"
+
+
+def vector_name(game: str) -> str:
+    """``first-deal`` for the default game (its name from before there were others),
+    ``<game>-first-deal`` for every other."""
+    return NAME if game == registry.DEFAULT else f"{game}-{NAME}"
 
 
 def generate(
-    seed: int = SEED, game_name: str = "belka", players: int = 4
+    seed: int = SEED, game_name: str = registry.DEFAULT, players: int | None = None
 ) -> tuple[bytes, dict[str, Any]]:
+    """The vector of ``game_name`` at a table of ``players`` (by default the game's
+    default table)."""
+    players = players or registry.spec(game_name).default_seats
     game = LocalGame.seeded(seed, game=game_name, players=players)
     tables = game.make_tables()
     events = run_sync(tables, [make_bot("random", seed * 10 + s) for s in range(players)])
@@ -87,10 +94,9 @@ def record_rows(envelopes: Sequence[Envelope], seats: Sequence[bytes]) -> list[d
 
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else Path("protocol/vectors")
-    for name, (data, description) in (
-        (NAME, generate()),
-        (BELOT_NAME, generate(BELOT_SEED, "belot", 3)),
-    ):
+    for game in registry.names():
+        name = vector_name(game)
+        data, description = generate(SEED, game)
         (out / f"{name}.p2pb").write_bytes(data)
         text = json.dumps(description, indent=1, ensure_ascii=False)
         (out / f"{name}.json").write_text(text + "\n", encoding="utf-8")
