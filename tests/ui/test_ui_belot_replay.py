@@ -12,7 +12,6 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from p2pbelka.cards import parse_cards
 from p2pbelka.table.verify import verify_bytes
 from p2pbelka.ui import i18n
 from p2pbelka.ui.belot_replay import BelotReplay, BelotReplayScreen, title
@@ -43,9 +42,9 @@ def replay_of(path: Path) -> BelotReplay:
 def test_stepping_walks_the_cards_of_two_or_three_seats(saved: Path) -> None:
     replay = replay_of(saved)
     n = replay.seats
-    while replay.summary["void"]:  # a deal where all passed has no cards to show
+    while replay.summary.void:  # a deal where all passed has no cards to show
         replay.jump(replay.deal + 1)
-    first = replay.summary
+    first = replay.summary.played
     assert all(len(hand) == 9 for hand in replay.hands())
     replay.step(n + 1)
     seat, card = replay.plays[n]
@@ -54,10 +53,10 @@ def test_stepping_walks_the_cards_of_two_or_three_seats(saved: Path) -> None:
     assert trick is not None and trick.cards == [card] and trick.winner is None
     replay.trick_step(-1)
     trick = replay.trick()
-    assert trick is not None and trick.winner == first["tricks"][0]["winner"]
-    assert trick.cards == parse_cards(first["tricks"][0]["cards"])
+    assert trick is not None and trick.winner == first.tricks[0].winner
+    assert trick.cards == list(first.tricks[0].cards)
     view = replay.view()
-    assert view.players == n and view.declarer == first["declarer"] and view.turned is not None
+    assert view.players == n and view.declarer == first.declarer and view.turned is not None
 
 
 def test_the_belot_replay_screen_is_driven_by_keys(saved: Path) -> None:
