@@ -12,10 +12,13 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from p2pbelka.table.verify import verify_bytes
+from p2pbelka.rules.belot.summary import BelotSummary
+from p2pbelka.table.verify import VerifiedDeal, verify_bytes
 from p2pbelka.ui import i18n
-from p2pbelka.ui.belot_replay import BelotReplay, BelotReplayScreen, title
+from p2pbelka.ui.belot_replay import BelotReplay, BelotReplayScreen, side_lines, title
+from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.hostloop import Bridge, run_with_app
+from tests.ui.belot_summaries import BAIT, MADE, VOID
 from tests.ui.cli import run_cli
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
@@ -89,3 +92,20 @@ def test_the_belot_replay_screen_is_driven_by_keys(saved: Path) -> None:
 
         run_with_app(screen.app, main)
     assert "The whole game" in shown() and "OK: every deal" in shown()
+
+
+def test_stepping_crosses_a_void_deal_which_has_no_cards() -> None:
+    i18n.set_language("en")
+    deals = [
+        VerifiedDeal(k + 1, BelotSummary.from_json(s)) for k, s in enumerate((MADE, VOID, BAIT))
+    ]
+    replay = BelotReplay(deals, ["Asel", "Bolat", "Saule"], seats=3)
+    replay.step(len(replay.plays) + 1)  # past the first deal's last card
+    assert (replay.deal, replay.played, replay.plays) == (1, 0, [])
+    assert all(len(hand) == 6 for hand in replay.hands()) and replay.trick() is None
+    assert "deal 2 of 3" in title(replay) and "trumps" not in title(replay)
+    assert "void" in plain_text(side_lines(replay))
+    replay.step(1)  # nothing to play in it: on to the next deal
+    assert (replay.deal, replay.played) == (2, 0)
+    replay.step(-1)
+    assert (replay.deal, replay.played) == (1, 0)
