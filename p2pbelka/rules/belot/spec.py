@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from p2pbelka.rules.belot import options, records
-from p2pbelka.rules.belot.game import GAME
+from p2pbelka.rules.belot.game import GAME as GAME  # still spec.GAME, as before
 from p2pbelka.rules.belot.summary import BelotSummary
 from p2pbelka.rules.common.options import OptionError
 from p2pbelka.rules.spec import GameSpec
 
-__all__ = ["GAME", "PRESET", "SEAT_COUNTS", "SPEC"]
 PRESET = "classic"
 SEAT_COUNTS = (2, 3)
 
