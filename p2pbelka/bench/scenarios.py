@@ -29,6 +29,7 @@ from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, open_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules.belka.game import GameState
+from p2pbelka.rules.belka.summary import BelkaSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
@@ -62,12 +63,17 @@ class Scenario:
     cheat: str | None = None  # "equivocate" or "lie"
 
 
-def _audited(events: list[ev.Event]) -> list[ev.DealAudited]:
-    return [e for e in events if isinstance(e, ev.DealAudited)]
+def _audited(events: list[ev.Event]) -> list[BelkaSummary]:
+    """The summaries of the deals audited (these scenarios are Belka's)."""
+    return [
+        e.summary
+        for e in events
+        if isinstance(e, ev.DealAudited) and isinstance(e.summary, BelkaSummary)
+    ]
 
 
-def _played(events: list[ev.Event]) -> list[ev.DealAudited]:
-    return [e for e in _audited(events) if e.summary["redeal_claim"] is None]
+def _played(events: list[ev.Event]) -> list[BelkaSummary]:
+    return [s for s in _audited(events) if s.redeal_claim is None]
 
 
 SCENARIOS = [
@@ -75,14 +81,14 @@ SCENARIOS = [
         "redeal",
         3,
         "a re-deal claimed (the claimant's hand opened to all), then the same dealer deals",
-        lambda evs: any(e.summary["redeal_claim"] is not None for e in _audited(evs)),
+        lambda evs: any(s.redeal_claim is not None for s in _audited(evs)),
         bot=ClaimsEveryRedeal,
     ),
     Scenario(
         "three-redeals",
         57,
         "three re-deals in a row: the classic point to the team not dealing",
-        lambda evs: any("three re-deals" in " ".join(e.summary["notes"]) for e in _audited(evs)),
+        lambda evs: any("three re-deals" in " ".join(s.notes) for s in _audited(evs)),
         bot=ClaimsEveryRedeal,
     ),
     Scenario(
@@ -204,7 +210,7 @@ def describe(scenario: Scenario, seed: int, envelopes: list[Envelope]) -> dict[s
                 for f in report.faults
             ],
         },
-        "deals": report.deals,
+        "deals": [deal.to_json() for deal in report.deals],
     }
 
 

@@ -73,7 +73,7 @@ def generate(
             "records": report.records,
             "faults": [str(f) for f in report.faults],
         },
-        "first_deal": {"deal_id": audited.deal_id, **audited.summary},
+        "first_deal": {"deal_id": audited.deal_id, **audited.summary.to_json()},
     }
     return data, description
 

@@ -16,7 +16,7 @@ import os
 import random
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from p2pbelka.bots.base import Bot, make_bot
@@ -156,7 +156,7 @@ def run_tournament(
     state: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     factory: BotFactory = make_bot,
-) -> dict[str, Any]:
+) -> TournamentSummary:
     """Play ``matches`` duplicate matches (two games each) and summarize them."""
     key = {"a": level_a, "b": level_b, "seed": seed, "preset": preset}
 
@@ -207,9 +207,48 @@ def _mean_ci(values: Iterable[float]) -> tuple[float, float, float]:
     return (mean, mean - half, mean + half)
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentSummary:
+    """What the matches between level ``a`` (team A) and level ``b`` came to: games and
+    deals won, A's share of the games (a draw is half) and the game points per deal,
+    each with its 95% interval over matches."""
+
+    a: str
+    b: str
+    preset: str
+    seed: int
+    matches: int
+    games: int
+    games_a: int
+    games_b: int
+    draws: int
+    win_rate_a: float
+    win_rate_a_ci95: tuple[float, float]
+    deals: int
+    deals_a: int
+    deals_b: int
+    game_points_per_deal_a: float
+    game_points_per_deal_b: float
+    net_game_points_per_deal_a: float
+    net_game_points_per_deal_a_ci95: tuple[float, float]
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as ``tournament --json`` prints them (intervals as lists)."""
+        return summary_json(self)
+
+
+def summary_json(summary: Any) -> dict[str, Any]:
+    """A dataclass of figures as JSON, field by field in order (tuples as lists)."""
+    out = {}
+    for f in fields(summary):
+        value = getattr(summary, f.name)
+        out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
 def summarize(
     level_a: str, level_b: str, rows: list[dict[str, Any]], seed: int, preset: str
-) -> dict[str, Any]:
+) -> TournamentSummary:
     games = 2 * len(rows)
     deals = sum(r["deals"] for r in rows)
     # Each match scores A's share of its two games (a draw is half): matches are independent.
@@ -217,23 +256,23 @@ def summarize(
     net, net_low, net_high = _mean_ci(
         (r["gain_a"] - r["gain_b"]) / max(1, r["deals"]) for r in rows
     )
-    return {
-        "a": level_a,
-        "b": level_b,
-        "preset": preset,
-        "seed": seed,
-        "matches": len(rows),
-        "games": games,
-        "games_a": sum(r["games_a"] for r in rows),
-        "games_b": sum(r["games_b"] for r in rows),
-        "draws": sum(r["draws"] for r in rows),
-        "win_rate_a": round(share, 4),
-        "win_rate_a_ci95": [round(low, 4), round(high, 4)],
-        "deals": deals,
-        "deals_a": sum(r["deals_a"] for r in rows),
-        "deals_b": sum(r["deals_b"] for r in rows),
-        "game_points_per_deal_a": round(sum(r["gain_a"] for r in rows) / max(1, deals), 4),
-        "game_points_per_deal_b": round(sum(r["gain_b"] for r in rows) / max(1, deals), 4),
-        "net_game_points_per_deal_a": round(net, 4),
-        "net_game_points_per_deal_a_ci95": [round(net_low, 4), round(net_high, 4)],
-    }
+    return TournamentSummary(
+        a=level_a,
+        b=level_b,
+        preset=preset,
+        seed=seed,
+        matches=len(rows),
+        games=games,
+        games_a=sum(r["games_a"] for r in rows),
+        games_b=sum(r["games_b"] for r in rows),
+        draws=sum(r["draws"] for r in rows),
+        win_rate_a=round(share, 4),
+        win_rate_a_ci95=(round(low, 4), round(high, 4)),
+        deals=deals,
+        deals_a=sum(r["deals_a"] for r in rows),
+        deals_b=sum(r["deals_b"] for r in rows),
+        game_points_per_deal_a=round(sum(r["gain_a"] for r in rows) / max(1, deals), 4),
+        game_points_per_deal_b=round(sum(r["gain_b"] for r in rows) / max(1, deals), 4),
+        net_game_points_per_deal_a=round(net, 4),
+        net_game_points_per_deal_a_ci95=(round(net_low, 4), round(net_high, 4)),
+    )

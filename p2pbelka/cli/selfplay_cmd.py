@@ -6,7 +6,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from p2pbelka.rules.common.summary import DealSummary
 
 from p2pbelka.cli import game_args
 
@@ -43,16 +46,8 @@ def transcript_path(base: Path, game: int, games: int) -> Path:
     return base if games == 1 else base.with_name(f"{base.stem}-{game + 1}{base.suffix}")
 
 
-def describe_deal(deal_id: int, s: dict[str, Any]) -> str:
-    if s.get("game") == "belot":
-        from p2pbelka.cli.verify_cmd import describe_belot_deal
-
-        return f"deal {deal_id}: " + describe_belot_deal(s)
-    kind = "re-deal" if s["redeal_claim"] is not None else f"trump {s['trump']}"
-    return (
-        f"deal {deal_id}: dealer {s['dealer']}, {kind}, card points {s['card_points']},"
-        f" awarded {s['awarded']}, score {s['score']}"
-    )
+def describe_deal(deal_id: int, summary: DealSummary) -> str:
+    return f"deal {deal_id}: {summary.line()}"
 
 
 def seat_count(args: argparse.Namespace) -> int:

@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from p2pbelka.cli import game_args
 
@@ -52,12 +52,18 @@ def _progress(args: argparse.Namespace) -> Callable[[int, int], None]:
     return progress
 
 
-def _printed_json(args: argparse.Namespace, summary: dict[str, Any]) -> bool:
+class Figures(Protocol):
+    """A tournament's summary (either game's)."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+def _printed_json(args: argparse.Namespace, summary: Figures) -> bool:
     """End the progress line; print the summary as JSON if asked (then nothing else)."""
     if not args.quiet:
         print(file=sys.stderr)
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print(json.dumps(summary.to_json(), indent=2))
     return bool(args.json)
 
 
@@ -99,18 +105,18 @@ def run(args: argparse.Namespace) -> int:
     )
     if _printed_json(args, summary):
         return 0
-    a, b = summary["a"], summary["b"]
-    low, high = summary["win_rate_a_ci95"]
-    gl, gh = summary["net_game_points_per_deal_a_ci95"]
-    print(f"{a} (A) vs {b} (B), preset {summary['preset']}, seed {summary['seed']}")
-    print(f"matches {summary['matches']}, games {summary['games']}, deals {summary['deals']}")
-    print(f"games won    A {summary['games_a']}  B {summary['games_b']}  draws {summary['draws']}")
-    print(f"A win rate   {summary['win_rate_a']:.1%}  (95% CI {low:.1%} .. {high:.1%})")
-    print(f"deals won    A {summary['deals_a']}  B {summary['deals_b']}")
+    s = summary
+    low, high = s.win_rate_a_ci95
+    gl, gh = s.net_game_points_per_deal_a_ci95
+    print(f"{s.a} (A) vs {s.b} (B), preset {s.preset}, seed {s.seed}")
+    print(f"matches {s.matches}, games {s.games}, deals {s.deals}")
+    print(f"games won    A {s.games_a}  B {s.games_b}  draws {s.draws}")
+    print(f"A win rate   {s.win_rate_a:.1%}  (95% CI {low:.1%} .. {high:.1%})")
+    print(f"deals won    A {s.deals_a}  B {s.deals_b}")
     print(
-        f"game points per deal  A {summary['game_points_per_deal_a']:.3f}"
-        f"  B {summary['game_points_per_deal_b']:.3f}"
-        f"  A-B {summary['net_game_points_per_deal_a']:+.3f} (95% CI {gl:+.3f} .. {gh:+.3f})"
+        f"game points per deal  A {s.game_points_per_deal_a:.3f}"
+        f"  B {s.game_points_per_deal_b:.3f}"
+        f"  A-B {s.net_game_points_per_deal_a:+.3f} (95% CI {gl:+.3f} .. {gh:+.3f})"
     )
     return 0
 
@@ -138,17 +144,17 @@ def run_belot(args: argparse.Namespace) -> int:
     )
     if _printed_json(args, summary):
         return 0
-    a, b, n = summary["a"], summary["b"], summary["players"]
-    low, high = summary["win_rate_a_ci95"]
-    print(f"Belot, {n} players: one {a} (A) against {n - 1} {b}, seed {summary['seed']}")
-    print(f"matches {summary['matches']}, games {summary['games']}, deals {summary['deals']}")
-    print(f"games won    A {summary['wins_a']}  B {summary['wins_b']}  draws {summary['draws']}")
+    s, n = summary, summary.players
+    low, high = s.win_rate_a_ci95
+    print(f"Belot, {n} players: one {s.a} (A) against {n - 1} {s.b}, seed {s.seed}")
+    print(f"matches {s.matches}, games {s.games}, deals {s.deals}")
+    print(f"games won    A {s.wins_a}  B {s.wins_b}  draws {s.draws}")
     print(
-        f"A win rate   {summary['win_rate_a']:.1%}  (95% CI {low:.1%} .. {high:.1%};"
-        f" equal bots {summary['even_share']:.1%})"
+        f"A win rate   {s.win_rate_a:.1%}  (95% CI {low:.1%} .. {high:.1%};"
+        f" equal bots {s.even_share:.1%})"
     )
     print(
-        f"A declared   {summary['declared_a']} deals, made {summary['made_rate_a']:.1%};"
-        f" mean final score A {summary['mean_score_a']}  B {summary['mean_score_b']}"
+        f"A declared   {s.declared_a} deals, made {s.made_rate_a:.1%};"
+        f" mean final score A {s.mean_score_a}  B {s.mean_score_b}"
     )
     return 0

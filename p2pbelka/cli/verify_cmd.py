@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from p2pbelka.table.verify import VerifiedDeal
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
                     "records": report.records,
                     "players": list(report.names),
                     "changes": report.change_lines,
-                    "deals": report.deals,
+                    "deals": [deal.to_json() for deal in report.deals],
                     "faults": [
                         {
                             "seat": f.seat,
@@ -71,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         # Each change of hands just before the first deal it applies to.
         changes = list(zip(report.changes, report.change_lines, strict=True))
         for deal in report.deals:
-            while changes and changes[0][0].from_deal <= deal["deal_id"]:
+            while changes and changes[0][0].from_deal <= deal.deal_id:
                 print(changes.pop(0)[1])
             print(describe_verified_deal(deal))
         for _change, line in changes:
@@ -83,31 +86,8 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def describe_verified_deal(deal: dict[str, Any]) -> str:
-    if deal.get("game") == "belot":
-        return f"deal {deal['deal_id']}: shuffle and 32 cards verified, " + describe_belot_deal(
-            deal
-        )
-    kind = "re-deal" if deal["redeal_claim"] is not None else f"trump {deal['trump']}"
-    return (
-        f"deal {deal['deal_id']}: dealer {deal['dealer']}, {kind}, shuffle and 32 cards"
-        f" verified, card points {deal['card_points']}, awarded {deal['awarded']},"
-        f" score {deal['score']}"
-    )
-
-
-def describe_belot_deal(deal: dict[str, Any]) -> str:
-    """One audited Belot deal on a line: who dealt and took it, the result, the score."""
-    head = f"dealer {deal['dealer']}, turned {deal['turned']}"
-    if deal["void"]:
-        return f"{head}, void (all passed), score {deal['score']}"
-    declared = "; ".join(f"seat {d['seat']} {d['name']} {d['cards']}" for d in deal["declarations"])
-    claim = f", seat {deal['claim']} claimed 1001" if deal["claim"] is not None else ""
-    return (
-        f"{head}, seat {deal['declarer']} plays {deal['trump']},"
-        f" declared [{declared}], totals {deal['totals']}, {deal['result']}{claim},"
-        f" written {deal['written']}, hanging {deal['hanging']}, score {deal['score']}"
-    )
+def describe_verified_deal(deal: VerifiedDeal) -> str:
+    return f"deal {deal.deal_id}: {deal.summary.line(verified=True)}"
 
 
 def record_text(game_name: str, game: Any) -> str:

@@ -11,7 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TextIO
 
 import trio
 
@@ -20,6 +20,7 @@ from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
 from p2pbelka.peer.driver import PeerDriver, Resumed, TranscriptSink, Waiting
 from p2pbelka.peer.player import choose
 from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
+from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.table.segments import SeatChanged, describe_change
@@ -50,14 +51,9 @@ def describe(event: ev.Event, table: Table) -> str:
     if isinstance(event, ev.TrickTaken):
         return f"seat {event.winner} takes the trick"
     if isinstance(event, ev.DealAudited):
-        s = event.summary
         head = table.transcript[-1].digest.hex()[:16] if table.transcript else "-"
-        if s.get("game") == "belot":
-            return f"deal id {event.deal_id} verified: {_belot_deal(s)}; transcript head {head}"
-        kind = "re-deal" if s.get("redeal_claim") is not None else f"trump {s.get('trump')}"
         return (
-            f"deal id {event.deal_id} verified: {kind}, card points {s.get('card_points')},"
-            f" awarded {s.get('awarded')}, score {s.get('score')}; transcript head {head}"
+            f"deal id {event.deal_id} verified: {event.summary.log_line()}; transcript head {head}"
         )
     if isinstance(event, ev.EggsChosen):
         return f"seat {event.seat} chooses {event.choice}"
@@ -65,8 +61,8 @@ def describe(event: ev.Event, table: Table) -> str:
         return f"FAULT: {event.fault}"
     if isinstance(event, ev.GameOver):
         score = ":".join(str(p) for p in event.score)
-        if table.setup is not None and table.setup.game == "belot":  # each for themselves
-            return f"game over: seat {event.winner} wins, score {score}"
+        if table.setup is not None and not spec(table.setup.game).partnership:
+            return f"game over: seat {event.winner} wins, score {score}"  # each for oneself
         return f"game over: team {event.winner} wins {score}"
     if isinstance(event, ev.CardTurned):
         return f"turned card {event.card}; seat {event.turn} calls first"
@@ -119,16 +115,6 @@ def chat_line(line: ChatLine) -> str:
     """A chat line as the text front end prints it."""
     earlier = " (earlier)" if line.earlier else ""
     return f"chat{earlier}: {line.name} (seat {line.seat}): {line.text}"
-
-
-def _belot_deal(s: dict[str, Any]) -> str:
-    """A Belot deal's audit on a line: the call, the result, the score."""
-    if s.get("void"):
-        return f"turned {s.get('turned')}, void (all passed), score {s.get('score')}"
-    return (
-        f"seat {s.get('declarer')} played {s.get('trump')}, totals {s.get('totals')},"
-        f" {s.get('result')}, written {s.get('written')}, score {s.get('score')}"
-    )
 
 
 class TextFrontEnd:

@@ -3,7 +3,8 @@
 A game's package fills one in (``rules/<game>/spec.py``) and the registry
 (:mod:`p2pbelka.rules.registry`) lists it by name.  Code outside the games asks
 the spec instead of naming a game: how many seats, who plays with whom, which
-presets and options, how a JSON record is read, replayed and reported.
+presets and options, how a JSON record is read, replayed and reported, how a deal's
+summary is read back.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from p2pbelka.rules.common.summary import DealSummary
 
 
 class RecordFormat(Protocol):
@@ -64,6 +67,10 @@ class GameSpec:
     in a game played each for oneself)."""
     records: RecordFormat
     """The game's JSON records."""
+    summary_from_json: Callable[[object, str], DealSummary]
+    """A deal's summary read back from its ``to_json`` (decoded JSON, and its path in
+    the document it came from: ``""`` for the whole); ``RecordError`` names the JSON
+    path of a malformed field."""
 
     @property
     def default_preset(self) -> str:

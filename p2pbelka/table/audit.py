@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
+from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table.events import Fault
 from p2pbelka.table.round import DealRound
 from p2pbelka.table.track import GameTrack, Settlement
@@ -21,7 +21,7 @@ from p2pbelka.table.track import GameTrack, Settlement
 @dataclass
 class DealAudit:
     faults: list[Fault] = field(default_factory=list)
-    summary: dict[str, Any] | None = None
+    summary: DealSummary | None = None
 
 
 Settle = Callable[[list[int]], Settlement]

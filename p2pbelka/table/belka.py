@@ -14,15 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from p2pbelka.cards import CARDS, Card, format_cards, from_mask
+from p2pbelka.cards import CARDS, Card
 from p2pbelka.protocol import messages as m
 from p2pbelka.rules.belka import core
 from p2pbelka.rules.belka import moves as belka_mv
 from p2pbelka.rules.belka.deal import DealState, RedealClaim
 from p2pbelka.rules.belka.game import EGGS_CHOICES, GAME, SEATS, DealResult, EggsChoice, GameState
 from p2pbelka.rules.belka.options import options_from
+from p2pbelka.rules.belka.summary import summarize
 from p2pbelka.rules.common.errors import RuleViolation
 from p2pbelka.rules.common.play import Play
 from p2pbelka.table import events as ev
@@ -205,28 +206,6 @@ class BelkaTrack:
             self._game = replace(self._game, deal=deal)
         self._game = self._game.finish_deal(self.deal.audited(hands))
         return self._game.history[-1]
-
-
-def summarize(result: DealResult, hands: Sequence[int]) -> dict[str, Any]:
-    """The deal as players read it afterwards (and as ``verify`` prints it)."""
-    return {
-        "number": result.number,
-        "dealer": result.dealer,
-        "trump": result.trump.letter,
-        "trump_team": result.trump_team,
-        "hands": [format_cards(from_mask(h)) for h in hands],
-        "redeal_claim": result.redeal_claim,
-        "tricks": [
-            {"leader": t.leader, "cards": format_cards(t.cards), "winner": t.winner}
-            for t in result.tricks
-        ],
-        "card_points": list(result.card_points),
-        "awarded": list(result.awarded),
-        "score": list(result.score),
-        "offenses": [f"seat {o.seat}: {o.rule} with {o.card}" for o in result.offenses],
-        "notes": list(result.notes),
-        "cards_checked": len(result.plays) or len(CARDS),
-    }
 
 
 # -- Belka's own phases (see the transition table in table/flow.py) -----------------------

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from p2pbelka.cards import CARDS, Card, format_cards, from_mask
+from p2pbelka.cards import CARDS, Card
 from p2pbelka.fairdeal.errors import FairDealError
 from p2pbelka.protocol import messages as m
 from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot import moves as belot_mv
+from p2pbelka.rules.belot import summary as belot_summary
 from p2pbelka.rules.belot.deal import Action, Bid, Claim, DealState, Declare
 from p2pbelka.rules.belot.game import BelotGame, DealResult
 from p2pbelka.rules.belot.options import belot_options
@@ -235,7 +236,7 @@ class BelotTrack:
             out.faults.append(Fault(seat, f"the audited deal breaks the rules: {exc}", deal=deal))
             return out
         self._game = game
-        out.summary = summarize(game.history[-1], first, extra, cards, self.owners_of_deal())
+        out.summary = summarize(game.history[-1], cards, self.owners_of_deal())
         return out
 
     def owners_of_deal(self) -> tuple[int, ...]:
@@ -270,53 +271,11 @@ def split_deck(owners: Sequence[int], cards: Sequence[int]) -> tuple[list[int], 
 
 
 def summarize(
-    result: DealResult,
-    first: Sequence[int],
-    extra: Sequence[int],
-    cards: Sequence[int],
-    owners: Sequence[int],
-) -> dict[str, Any]:
+    result: DealResult, cards: Sequence[int], owners: Sequence[int]
+) -> belot_summary.BelotSummary:
     """The deal as players read it afterwards (and as ``verify`` prints it)."""
-    deal = result.deal
     stock = [CARDS[c] for c, o in zip(cards, owners, strict=True) if o == -2]
-    out: dict[str, Any] = {
-        "game": GAME,
-        "number": result.number,
-        "dealer": result.dealer,
-        "hands": [format_cards(from_mask(h)) for h in first],
-        "turned": str(deal.turned),
-        "bids": list(deal.bids),
-        "void": result.void,
-        "stock": format_cards(stock),
-        "score": list(result.score),
-        "hanging": result.hanging,
-        "cards_checked": len(cards),
-    }
-    if result.void:
-        return out
-    assert deal.trump is not None
-    out.update(
-        declarer=deal.declarer,
-        trump=deal.trump.letter,
-        extra=[format_cards(from_mask(h)) for h in extra],
-        declarations=[
-            {"seat": d.seat, "trick": d.trick, "cards": format_cards(d.cards), "name": d.name}
-            for d in deal.declarations
-        ],
-        tricks=[
-            {"leader": t.leader, "cards": format_cards(t.cards), "winner": t.winner}
-            for t in deal.tricks
-        ],
-        card_points=list(deal.card_points),
-        last_trick=deal.last_trick,
-        combinations=list(result.combinations),
-        totals=list(result.totals),
-        result=result.result,
-        written=list(result.written),
-        paid=result.paid,
-        claim=deal.claim,
-    )
-    return out
+    return belot_summary.summarize(result, stock, len(cards))
 
 
 # -- Belot's own phases (see the transition table in table/flow.py) -----------------------

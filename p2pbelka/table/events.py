@@ -8,9 +8,9 @@ audit carries the deal as verified and the score after it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pbelka.cards import Card, Suit
+from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table.moves import Move
 
 
@@ -170,7 +170,7 @@ class DealAudited(Event):
     and the score after it."""
 
     deal_id: int
-    summary: dict[str, Any] = field(hash=False)
+    summary: DealSummary = field(hash=False)
     score: Score
 
 

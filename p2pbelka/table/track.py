@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Protocol
 
 from p2pbelka.cards import Card
 from p2pbelka.protocol import messages as m
+from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table.events import Fault, Score
 
 
@@ -40,7 +41,7 @@ class Settlement:
     non-fatal fault) and, when the deal could be scored, its summary."""
 
     faults: list[Fault] = field(default_factory=list)
-    summary: dict[str, Any] | None = None
+    summary: DealSummary | None = None
 
 
 class GameTrack(Protocol):

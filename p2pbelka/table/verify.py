@@ -20,16 +20,39 @@ from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import MAGIC, TranscriptError, iter_records
 from p2pbelka.rules.belka.game import GameState
 from p2pbelka.rules.belot.game import BelotGame
+from p2pbelka.rules.common.recordio import expect
+from p2pbelka.rules.common.summary import DealSummary, field_path
+from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
 from p2pbelka.table.errors import OrderError
 from p2pbelka.table.segments import SeatChanged, change_of, describe_change, previous_of
 from p2pbelka.table.session import Table
 
 
+@dataclass(frozen=True, slots=True)
+class VerifiedDeal:
+    """A deal the audit verified: its id on the wire and its summary."""
+
+    deal_id: int
+    summary: DealSummary
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary's JSON with the deal's id first (``verify --json``)."""
+        return {"deal_id": self.deal_id, **self.summary.to_json()}
+
+    @classmethod
+    def from_json(cls, value: object, game: str, path: str = "") -> VerifiedDeal:
+        """What ``to_json`` gave, for ``game``; ``RecordError`` naming a bad field's path."""
+        obj = expect(value, dict, path, "an object")
+        deal_id = expect(obj.get("deal_id"), int, field_path(path, "deal_id"), "a whole number")
+        rest = {k: v for k, v in obj.items() if k != "deal_id"}
+        return cls(deal_id, spec(game).summary_from_json(rest, path))
+
+
 @dataclass
 class VerifyReport:
     records: int = 0
-    deals: list[dict[str, Any]] = field(default_factory=list)
+    deals: list[VerifiedDeal] = field(default_factory=list)
     faults: list[ev.Fault] = field(default_factory=list)
     names: tuple[str, ...] = ()
     error: str | None = None
@@ -139,7 +162,7 @@ def verify_bytes(data: bytes, every_pass: bool = False) -> VerifyReport:
 def _collect(report: VerifyReport, events: list[ev.Event]) -> None:
     for event in events:
         if isinstance(event, ev.DealAudited):
-            report.deals.append({"deal_id": event.deal_id, **event.summary})
+            report.deals.append(VerifiedDeal(event.deal_id, event.summary))
         elif isinstance(event, ev.FaultFound):
             report.faults.append(event.fault)
         elif isinstance(event, ev.GameAborted):

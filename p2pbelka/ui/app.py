@@ -42,7 +42,7 @@ from p2pbelka.ui.i18n import _
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.style import STYLE
 from p2pbelka.ui.text import card_label, red_suits
-from p2pbelka.ui.view import TableView
+from p2pbelka.ui.view import DealEnd, TableView
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 RIGHT_WIDTH = 31
@@ -309,8 +309,8 @@ class TableScreen:
                 ]
             )
         if self.overlay == "deal_end" and self.view.deal_ends:
-            summary = self.view.deal_ends[-1]
-            return self._report(lambda: self._deal_end_page(summary), True)
+            end = self.view.deal_ends[-1]
+            return self._report(lambda: self._deal_end_page(end), True)
         if self.overlay == "sheet":
             return self._report(self._sheet_page, True)
         return VSplit(
@@ -379,8 +379,8 @@ class TableScreen:
     # -- content -----------------------------------------------------------------------------
     # The pages and lines a game draws its own way (ui/belot_app.py overrides them).
 
-    def _deal_end_page(self, summary: dict[str, Any]) -> StyleAndTextTuples:
-        return reports.deal_end_lines(self.view, summary)
+    def _deal_end_page(self, end: DealEnd) -> StyleAndTextTuples:
+        return reports.deal_end_lines(self.view, end)
 
     def _sheet_page(self) -> StyleAndTextTuples:
         return reports.score_sheet_lines(self.view)
@@ -388,8 +388,8 @@ class TableScreen:
     def _game_end_page(self) -> StyleAndTextTuples:
         return reports.game_end_lines(self.view)
 
-    def _deal_title(self, summary: dict[str, Any]) -> str:
-        return reports.summary_title(self.view, summary)
+    def _deal_title(self, end: DealEnd) -> str:
+        return reports.summary_title(self.view, end)
 
     def _title_line(self) -> str:
         return panels.title_line(self.view)

@@ -46,6 +46,7 @@ from p2pbelka.ui.belot_view import BelotView
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.text import card_label, red_suits, suit_name
+from p2pbelka.ui.view import DealEnd
 
 DECLARE_WIDTH = 60
 
@@ -181,8 +182,8 @@ class BelotScreen(TableScreen):
 
     # -- content -----------------------------------------------------------------------------
 
-    def _deal_end_page(self, summary: dict[str, object]) -> StyleAndTextTuples:
-        return belot_reports.deal_end_lines(self.view, summary, self._width())
+    def _deal_end_page(self, end: DealEnd) -> StyleAndTextTuples:
+        return belot_reports.deal_end_lines(self.view, end, self._width())
 
     def _sheet_page(self) -> StyleAndTextTuples:
         return belot_reports.score_sheet_lines(self.view)
@@ -190,8 +191,8 @@ class BelotScreen(TableScreen):
     def _game_end_page(self) -> StyleAndTextTuples:
         return belot_reports.game_end_lines(self.view)
 
-    def _deal_title(self, summary: dict[str, object]) -> str:
-        return belot_reports.summary_title(self.view, summary)
+    def _deal_title(self, end: DealEnd) -> str:
+        return belot_reports.summary_title(self.view, end)
 
     def _title_line(self) -> str:
         return belot_panels.title_line(self.view)

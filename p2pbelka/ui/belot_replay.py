@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from p2pbelka.cards import Card, Suit, parse_cards
+from p2pbelka.cards import Card
+from p2pbelka.rules.belot.summary import BelotSummary
+from p2pbelka.rules.common.summary import TrickSummary
 from p2pbelka.table import events as ev
 from p2pbelka.ui import belot_panels, belot_reports, reports
 from p2pbelka.ui.belot_view import BelotView, combination_name, sort_belot_hand
@@ -24,17 +26,24 @@ from p2pbelka.ui.text import card_label, suit_name
 class BelotReplay(Replay):
     """Where a Belot replay stands.  ``seats`` is 2 or 3."""
 
+    @property
+    def belot(self) -> BelotSummary:
+        return belot_reports.belot_summary(self.summary)
+
+    def tricks(self) -> tuple[TrickSummary, ...]:
+        deal = self.belot.played
+        return deal.tricks if deal is not None else ()
+
     def hands(self) -> list[list[Card]]:
         """Each seat's nine cards (six, and three more) still in hand, trumps first."""
-        summary = self.summary
+        summary = self.belot
+        deal = summary.played
         played = {card for _seat, card in self.plays[: self.played]}
-        trump = Suit.parse(summary["trump"]) if summary.get("trump") else None
-        extra = summary.get("extra") or [""] * self.seats
+        trump = deal.trump if deal is not None else None
+        extra = deal.extra if deal is not None else ((),) * self.seats
         return [
-            sort_belot_hand(
-                [c for c in parse_cards(first) + parse_cards(more) if c not in played], trump
-            )
-            for first, more in zip(summary["hands"], extra, strict=True)
+            sort_belot_hand([c for c in first + more if c not in played], trump)
+            for first, more in zip(summary.hands, extra, strict=True)
         ]
 
     def trick_number(self) -> int:
@@ -42,42 +51,41 @@ class BelotReplay(Replay):
         return (self.played - 1) // self.seats if self.played else 0
 
     def view(self) -> BelotView:
-        summary = self.summary
+        summary = self.belot
+        deal = summary.played
         trick = self.trick()
         view = BelotView(names=list(self.names), players=self.seats)
-        view.dealer, view.deal_number = summary["dealer"], summary["number"]
-        view.turned = Card.parse(summary["turned"])
+        view.dealer, view.deal_number = summary.dealer, summary.number
+        view.turned = summary.turned
         n = self.seats
-        view.calls = [
-            ((summary["dealer"] + 1 + i) % n, call) for i, call in enumerate(summary["bids"])
-        ]
-        if summary.get("trump"):
-            view.trump = Suit.parse(summary["trump"])
-            view.declarer = summary["declarer"]
+        view.calls = [((summary.dealer + 1 + i) % n, call) for i, call in enumerate(summary.bids)]
+        if deal is not None:
+            view.trump = deal.trump
+            view.declarer = deal.declarer
         view.trick = trick
         if trick is not None and trick.winner is None:
             view.turn = (trick.leader + len(trick.cards)) % n
         elif self.played < len(self.plays):
             view.turn = self.plays[self.played][0]
         view.declared = [
-            ev.Declared(d["seat"], tuple(parse_cards(d["cards"])), d["name"], 0)
-            for d in summary.get("declarations", [])
-            if d["trick"] <= self.trick_number()
+            ev.Declared(d.seat, d.cards, d.name, 0)
+            for d in (deal.declarations if deal is not None else ())
+            if d.trick <= self.trick_number()
         ]
         return view
 
 
 def title(replay: BelotReplay) -> str:
-    summary = replay.summary
+    deal = replay.belot.played
     parts = [
         _("p2pbelka replay"),
         _("Belot"),
         _("deal {n} of {m}").format(n=replay.deal + 1, m=len(replay.deals)),
     ]
-    if summary.get("trump"):
-        parts.append(_("trumps: {suit}").format(suit=suit_name(Suit.parse(summary["trump"]))))
+    if deal is not None:
+        parts.append(_("trumps: {suit}").format(suit=suit_name(deal.trump)))
         view = replay.view()
-        parts.append(_("declarer: {name}").format(name=view.name(summary["declarer"])))
+        parts.append(_("declarer: {name}").format(name=view.name(deal.declarer)))
     return " · ".join(parts)
 
 
@@ -96,25 +104,24 @@ def hands_lines(replay: BelotReplay, width: int) -> StyleAndTextTuples:
 
 def side_lines(replay: BelotReplay) -> StyleAndTextTuples:
     """The deal's calls, its declarations so far, its result and the audit's verdict."""
-    summary = dict(replay.summary)
-    summary["faults"] = replay.deal_faults()
+    summary = replay.belot
     view = replay.view()
     out: StyleAndTextTuples = [
-        ("class:heading", _("Deal {n}").format(n=summary["number"] + 1) + "\n"),
-        ("", _("{name} deals.").format(name=view.name(summary["dealer"])) + "\n"),
+        ("class:heading", _("Deal {n}").format(n=summary.number + 1) + "\n"),
+        ("", _("{name} deals.").format(name=view.name(summary.dealer)) + "\n"),
         ("", _("Calls:") + " " + belot_reports.calls_text(view, summary) + "\n"),
     ]
-    if summary.get("trump"):
-        shown = min(len(summary["tricks"]), replay.trick_number() + 1)
+    if summary.played is not None:
+        shown = min(len(summary.played.tricks), replay.trick_number() + 1)
         out.append(("", _("trick {n} of 9").format(n=shown) + "\n"))
     for d in view.declared:
         cards = " ".join(card_label(c) for c in d.cards)
         what = combination_name(d.name, d.cards)
         out.append(("class:hint", f"{view.name(d.seat)}: {what} {cards}\n"))
     out.append(("", belot_reports.outcome_text(view, summary) + "\n"))
-    score = ", ".join(f"{view.name(s)} {points}" for s, points in enumerate(summary["score"]))
+    score = ", ".join(f"{view.name(s)} {points}" for s, points in enumerate(summary.score))
     out.append(("", _("Score: {score}").format(score=score) + "\n"))
-    style, text = reports.verdict(summary)
+    style, text = reports.verdict(summary, replay.deal_faults())
     out.append((style, text + "\n"))
     out.append(("", "\n"))
     out.append(("class:heading", _("The whole game") + "\n"))

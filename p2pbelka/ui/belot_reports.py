@@ -1,24 +1,25 @@
 """Belot's pages: the end of a deal, the score sheet, the end of the game, the rules.
 
-Each page is drawn from the deal summaries the audit reports (``summarize`` in
-``table/belot.py``: hands as dealt, the calls, the declarations, the tricks,
-the totals, what each seat wrote), never from the live table.
+Each page is drawn from the deal summaries the audit reports
+(:class:`~p2pbelka.rules.belot.summary.BelotSummary`: hands as dealt, the calls, the
+declarations, the tricks, the totals, what each seat wrote), never from the live table.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from p2pbelka.cards import Card, Suit, parse_cards
+from p2pbelka.cards import Card, Suit
 from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot.options import belot_options
+from p2pbelka.rules.belot.summary import BelotPlay, BelotSummary
 from p2pbelka.rules.common.play import hand_mask
+from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.ui.belot_view import BelotView, call_name, combination_name, sort_belot_hand
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.reports import verdict
 from p2pbelka.ui.text import card_label, suit_name
+from p2pbelka.ui.view import DealEnd
 
 TRICK_COLUMN = 40
 """Width of one column of tricks: two side by side when the page is wide enough."""
@@ -28,9 +29,14 @@ def _cards(cards: list[Card], trump: Suit | None = None) -> str:
     return " ".join(card_label(c) for c in sort_belot_hand(cards, trump))
 
 
-def _trump(summary: dict[str, Any]) -> Suit | None:
-    trump = summary.get("trump")
-    return Suit.parse(trump) if trump else None
+def belot_summary(summary: DealSummary) -> BelotSummary:
+    """The summary of a deal on Belot's pages (they are shown Belot's deals only)."""
+    assert isinstance(summary, BelotSummary), type(summary)
+    return summary
+
+
+def _trump(summary: BelotSummary) -> Suit | None:
+    return summary.played.trump if summary.played is not None else None
 
 
 def _fours(view: BelotView) -> tuple[int, ...]:
@@ -39,51 +45,52 @@ def _fours(view: BelotView) -> tuple[int, ...]:
     return belot_options().fours
 
 
-def _players(view: BelotView, summary: dict[str, Any]) -> int:
-    return len(summary.get("hands", ())) or view.players
+def _players(view: BelotView, summary: BelotSummary) -> int:
+    return len(summary.hands) or view.players
 
 
-def summary_title(view: BelotView, summary: dict[str, Any]) -> str:
+def summary_title(view: BelotView, end: DealEnd) -> str:
     """The title line of a finished deal's page: that deal, not the one now dealt."""
-    parts = ["p2pbelka", _("Belot"), _("deal {n}").format(n=summary["number"] + 1)]
-    trump = _trump(summary)
-    if trump is not None:
-        parts.append(_("trumps: {suit}").format(suit=suit_name(trump)))
-        parts.append(_("declarer: {name}").format(name=view.name(summary["declarer"])))
+    summary = belot_summary(end.summary)
+    parts = ["p2pbelka", _("Belot"), _("deal {n}").format(n=summary.number + 1)]
+    played = summary.played
+    if played is not None:
+        parts.append(_("trumps: {suit}").format(suit=suit_name(played.trump)))
+        parts.append(_("declarer: {name}").format(name=view.name(played.declarer)))
     return " · ".join(parts)
 
 
-def calls_text(view: BelotView, summary: dict[str, Any]) -> str:
+def calls_text(view: BelotView, summary: BelotSummary) -> str:
     """The deal's calls in order, with who made them."""
     n = _players(view, summary)
-    turned = Card.parse(summary["turned"])
     said = [
-        f"{view.name((summary['dealer'] + 1 + i) % n)} {call_name(call, turned)}"
-        for i, call in enumerate(summary["bids"])
+        f"{view.name((summary.dealer + 1 + i) % n)} {call_name(call, summary.turned)}"
+        for i, call in enumerate(summary.bids)
     ]
     return " · ".join(said)
 
 
-def outcome_text(view: BelotView, summary: dict[str, Any]) -> str:
+def outcome_text(view: BelotView, summary: BelotSummary) -> str:
     """What the deal came to: made, bait, hanging bait, a claim of 1001, or void."""
-    if summary["void"]:
+    played = summary.played
+    if played is None:
         return _("Everybody passed twice: the deal is void and nobody scores.")
-    declarer = view.name(summary["declarer"])
-    totals = summary["totals"]
-    result = summary["result"]
-    if result == "claim":
-        seat = summary["claim"]
+    declarer = view.name(played.declarer)
+    totals = played.totals
+    result = played.result
+    if result == "claim" and played.claim is not None:
+        seat = played.claim
         return _("{name} claimed 1001 with {total}: the deal ends there, and the game.").format(
-            name=view.name(seat), total=summary["score"][seat]
+            name=view.name(seat), total=summary.score[seat]
         )
     if result == "made":
         return _("Made: {name}, the declarer, has the most; everyone writes their total.").format(
             name=declarer
         )
     if result == "bait":
-        best = max(t for s, t in enumerate(totals) if s != summary["declarer"])
+        best = max(t for s, t in enumerate(totals) if s != played.declarer)
         over = ", ".join(
-            view.name(s) for s, t in enumerate(totals) if t == best and s != summary["declarer"]
+            view.name(s) for s, t in enumerate(totals) if t == best and s != played.declarer
         )
         return _("Bait: {others} took more than {name}, the declarer, who writes nothing.").format(
             others=over, name=declarer
@@ -91,42 +98,42 @@ def outcome_text(view: BelotView, summary: dict[str, Any]) -> str:
     return _(
         "Hanging bait: {name}, the declarer, ties for the most; {points} points hang"
         " and {name} deals next."
-    ).format(name=declarer, points=totals[summary["declarer"]])
+    ).format(name=declarer, points=totals[played.declarer])
 
 
-def _declaration_counts(summary: dict[str, Any], seat: int, name: str) -> bool:
+def _declaration_counts(played: BelotPlay, seat: int, name: str) -> bool:
     """Whether a declaration of ``seat`` scored: belle if its owner took a trick, the
     others if their owner had the best combination (and so scores all of theirs)."""
-    took = {t["winner"] for t in summary.get("tricks", ())}
+    took = {t.winner for t in played.tricks}
     if seat not in took:
         return False
     belle = sum(
-        core.BELLE_VALUE
-        for d in summary.get("declarations", ())
-        if d["seat"] == seat and d["name"] == "belle"
+        core.BELLE_VALUE for d in played.declarations if d.seat == seat and d.name == "belle"
     )
     if name == "belle":
         return True
-    return int(summary["combinations"][seat]) - belle > 0
+    return played.combinations[seat] - belle > 0
 
 
-def deal_end_lines(view: BelotView, summary: dict[str, Any], width: int = 80) -> StyleAndTextTuples:
+def deal_end_lines(view: BelotView, end: DealEnd, width: int = 80) -> StyleAndTextTuples:
+    summary = belot_summary(end.summary)
+    played = summary.played
     n = _players(view, summary)
     trump = _trump(summary)
-    turned = Card.parse(summary["turned"])
+    turned = summary.turned
     names = [view.name(s) for s in range(n)]
     pad = max(len(name) for name in names) + 1
     out: StyleAndTextTuples = []
     head = _("Deal {n}, dealt by {dealer}; turned {card}").format(
-        n=summary["number"] + 1, dealer=view.name(summary["dealer"]), card=card_label(turned)
+        n=summary.number + 1, dealer=view.name(summary.dealer), card=card_label(turned)
     )
-    if trump is not None:
+    if played is not None:
         head += "; " + _("{name} plays {suit}").format(
-            name=view.name(summary["declarer"]), suit=suit_name(trump)
+            name=view.name(played.declarer), suit=suit_name(played.trump)
         )
     out.append(("class:heading", head + "\n"))
     out.append(("", _("Calls:") + " " + calls_text(view, summary) + "\n"))
-    extra = summary.get("extra")
+    extra = played.extra if played is not None else None
     out.append(
         (
             "class:hint",
@@ -134,67 +141,64 @@ def deal_end_lines(view: BelotView, summary: dict[str, Any], width: int = 80) ->
         )
     )
     for seat in range(n):
-        first = _cards(parse_cards(summary["hands"][seat]), trump)
-        more = f"  + {_cards(parse_cards(extra[seat]), trump)}" if extra else ""
+        first = _cards(list(summary.hands[seat]), trump)
+        more = f"  + {_cards(list(extra[seat]), trump)}" if extra else ""
         out.append(("", f" {names[seat].ljust(pad)} {first}{more}\n"))
-    stock = parse_cards(summary["stock"])
     out.append(
         (
             "class:hint",
             " "
             + _("Stock: {cards}; the turned {card} under it").format(
-                cards=_cards(stock) or "-", card=card_label(turned)
+                cards=_cards(list(summary.stock)) or "-", card=card_label(turned)
             )
             + "\n",
         )
     )
-    if summary["void"]:
+    if played is None:
         out.append(("class:heading", outcome_text(view, summary) + "\n"))
-        if summary.get("hanging"):
-            out.append(("", _("Still hanging: {n} points.").format(n=summary["hanging"]) + "\n"))
-        out.append(verdict(summary))
+        if summary.hanging:
+            out.append(("", _("Still hanging: {n} points.").format(n=summary.hanging) + "\n"))
+        out.append(verdict(summary, end.faults))
         out.append(("", "\n"))
         return out
-    out += _declarations(view, summary)
-    out += _tricks(view, summary, names, pad, width)
-    out += _totals(view, summary, names, pad)
+    out += _declarations(view, played)
+    out += _tricks(played, names, pad, width)
+    out += _totals(view, played, names, pad)
     out.append(("class:heading", outcome_text(view, summary) + "\n"))
-    if summary.get("paid"):
-        top = core.top_seat(summary["totals"])
+    if played.paid:
+        top = core.top_seat(played.totals)
         out.append(
             (
                 "",
                 _("{points} hanging points go to {name}.").format(
-                    points=summary["paid"], name=view.name(top)
+                    points=played.paid, name=view.name(top)
                 )
                 + "\n",
             )
         )
-    if summary.get("hanging"):
-        out.append(("", _("Still hanging: {n} points.").format(n=summary["hanging"]) + "\n"))
-    score = ", ".join(f"{names[s]} {summary['score'][s]}" for s in range(n))
+    if summary.hanging:
+        out.append(("", _("Still hanging: {n} points.").format(n=summary.hanging) + "\n"))
+    score = ", ".join(f"{names[s]} {summary.score[s]}" for s in range(n))
     out.append(("class:heading", _("Score: {score}").format(score=score) + "\n"))
-    out.append(verdict(summary))
+    out.append(verdict(summary, end.faults))
     out.append(("", "\n"))
     return out
 
 
-def _declarations(view: BelotView, summary: dict[str, Any]) -> StyleAndTextTuples:
-    declared = summary.get("declarations", [])
+def _declarations(view: BelotView, played: BelotPlay) -> StyleAndTextTuples:
+    declared = played.declarations
     if not declared:
         return [("class:hint", _("Combinations: none declared.") + "\n")]
-    trump = _trump(summary)
-    assert trump is not None
     fours = _fours(view)
     parts: StyleAndTextTuples = [("class:hint", _("Combinations:") + " ")]
     for i, d in enumerate(declared):
-        cards = parse_cards(d["cards"])
-        found = core.combination(hand_mask(cards), int(trump), fours)
+        cards = list(d.cards)
+        found = core.combination(hand_mask(cards), int(played.trump), fours)
         value = found[1] if found is not None else 0
-        counts = _declaration_counts(summary, d["seat"], d["name"])
+        counts = _declaration_counts(played, d.seat, d.name)
         mark = "✔" if counts else "✘"
         text = (
-            f"{view.name(d['seat'])} {combination_name(d['name'], cards)}"
+            f"{view.name(d.seat)} {combination_name(d.name, cards)}"
             f" {' '.join(card_label(c) for c in cards)} {value} {mark}"
         )
         if i:
@@ -204,19 +208,15 @@ def _declarations(view: BelotView, summary: dict[str, Any]) -> StyleAndTextTuple
     return parts
 
 
-def _tricks(
-    view: BelotView, summary: dict[str, Any], names: list[str], pad: int, width: int
-) -> StyleAndTextTuples:
-    tricks = summary.get("tricks", [])
+def _tricks(played: BelotPlay, names: list[str], pad: int, width: int) -> StyleAndTextTuples:
+    tricks = played.tricks
     if not tricks:
         return []
     out: StyleAndTextTuples = [("class:hint", _("Tricks (leader: cards → taken by):") + "\n")]
     cells = []
     for i, trick in enumerate(tricks):
-        cards = " ".join(card_label(c).ljust(3) for c in parse_cards(trick["cards"]))
-        cells.append(
-            f"{i + 1:>2} {names[trick['leader']].ljust(pad)}{cards} → {names[trick['winner']]}"
-        )
+        cards = " ".join(card_label(c).ljust(3) for c in trick.cards)
+        cells.append(f"{i + 1:>2} {names[trick.leader].ljust(pad)}{cards} → {names[trick.winner]}")
     column = max(TRICK_COLUMN, max(len(c) for c in cells) + 2)
     if width >= 2 * column:
         half = (len(cells) + 1) // 2
@@ -230,23 +230,20 @@ def _tricks(
     return out
 
 
-def _totals(
-    view: BelotView, summary: dict[str, Any], names: list[str], pad: int
-) -> StyleAndTextTuples:
+def _totals(view: BelotView, played: BelotPlay, names: list[str], pad: int) -> StyleAndTextTuples:
     """Cards, the last trick, combinations, the total and what each seat writes."""
     n = len(names)
     heads = (_("cards"), _("last"), _("comb."), _("total"), _("writes"))
     widths = [max(6, len(h) + 1) for h in heads]
     line = " " + "".ljust(pad) + "".join(h.rjust(w) for h, w in zip(heads, widths, strict=True))
     out: StyleAndTextTuples = [("class:hint", line + "\n")]
-    last = summary.get("last_trick")
     for seat in range(n):
         values = (
-            str(summary["card_points"][seat]),
-            str(core.LAST_TRICK) if seat == last else "",
-            str(summary["combinations"][seat]),
-            str(summary["totals"][seat]),
-            str(summary["written"][seat]),
+            str(played.card_points[seat]),
+            str(core.LAST_TRICK) if seat == played.last_trick else "",
+            str(played.combinations[seat]),
+            str(played.totals[seat]),
+            str(played.written[seat]),
         )
         row = " " + names[seat].ljust(pad)
         row += "".join(v.rjust(w) for v, w in zip(values, widths, strict=True))
@@ -255,8 +252,8 @@ def _totals(
     return out
 
 
-def result_name(summary: dict[str, Any]) -> str:
-    if summary["void"]:
+def result_name(summary: BelotSummary) -> str:
+    if summary.played is None:
         return _("void")
     names = {
         "made": _("made"),
@@ -264,7 +261,7 @@ def result_name(summary: dict[str, Any]) -> str:
         "hanging": _("hanging"),
         "claim": _("1001 claimed"),
     }
-    result = str(summary["result"])
+    result = summary.played.result
     return names.get(result, result)
 
 
@@ -293,34 +290,34 @@ def score_sheet_lines(view: BelotView) -> StyleAndTextTuples:
     )
     if not view.deal_ends:
         out.append(("class:hint", _("No deal has ended yet.") + "\n"))
-    for summary in view.deal_ends:
-        suit = _trump(summary)
-        played = suit is not None
-        who = view.name(summary["declarer"])[:9] if played else "-"
-        symbol = suit.symbol if suit is not None else "-"
+    for end in view.deal_ends:
+        summary = belot_summary(end.summary)
+        played = summary.played
+        who = view.name(played.declarer)[:9] if played is not None else "-"
+        symbol = played.trump.symbol if played is not None else "-"
         cells = ""
         for s in range(n):
-            written = str(summary["written"][s]) if played else ""
-            cells += f"{written:>5}{summary['score'][s]:>6}"
-        mark = verdict(summary)
+            written = str(played.written[s]) if played is not None else ""
+            cells += f"{written:>5}{summary.score[s]:>6}"
+        mark = verdict(summary, end.faults)
         out.append(
             (
                 "",
-                f"{summary['number'] + 1:>4}  {view.name(summary['dealer'])[:9]:<9}"
+                f"{summary.number + 1:>4}  {view.name(summary.dealer)[:9]:<9}"
                 f" {symbol:<6} {who:<9}{cells}  {result_name(summary)} ",
             )
         )
         out.append((mark[0], mark[1][:1] + "\n"))
-        if summary.get("paid"):
-            top = core.top_seat(summary["totals"])
+        if played is not None and played.paid:
+            top = core.top_seat(played.totals)
             note = _("{points} hanging points go to {name}.").format(
-                points=summary["paid"], name=view.name(top)
+                points=played.paid, name=view.name(top)
             )
             out.append(("class:hint", f"      · {note}\n"))
-        if summary.get("result") == "hanging":
-            note = _("{points} points hang.").format(points=summary["totals"][summary["declarer"]])
+        if played is not None and played.result == "hanging":
+            note = _("{points} points hang.").format(points=played.totals[played.declarer])
             out.append(("class:hint", f"      · {note}\n"))
-        for fault in summary.get("faults", []):
+        for fault in end.faults:
             out.append(("class:verdict.bad", f"      ✘ {view.describe_fault(fault)}\n"))
     if view.hanging:
         out.append(("class:status", _("Hanging: {n} points").format(n=view.hanging) + "\n"))
@@ -342,7 +339,7 @@ def game_end_lines(view: BelotView) -> StyleAndTextTuples:
                 name=view.name(over.winner), points=over.score[over.winner], score=score
             )
         out.append(("class:verdict.ok", text + "\n"))
-        faults = [f for s in view.deal_ends for f in s.get("faults", [])]
+        faults = [f for end in view.deal_ends for f in end.faults]
         if view.deal_ends and not faults:
             text = _("✔ All {n} deals verified: every shuffle, key share and card checked.")
             out.append(("class:verdict.ok", text.format(n=len(view.deal_ends)) + "\n"))
@@ -367,12 +364,13 @@ def game_end_lines(view: BelotView) -> StyleAndTextTuples:
             )
         )
     out.append(("", "\n"))
-    for summary in view.deal_ends:
-        line = _("Deal {n}: {result}").format(n=summary["number"] + 1, result=result_name(summary))
-        if not summary["void"]:
-            written = ", ".join(f"{names[s]} {summary['written'][s]}" for s in range(len(names)))
-            line += f" · {written}"
-        out.append(("", f"{line}  {verdict(summary)[1][:1]}\n"))
+    for end in view.deal_ends:
+        summary = belot_summary(end.summary)
+        line = _("Deal {n}: {result}").format(n=summary.number + 1, result=result_name(summary))
+        if summary.played is not None:
+            written = summary.played.written
+            line += " · " + ", ".join(f"{names[s]} {written[s]}" for s in range(len(names)))
+        out.append(("", f"{line}  {verdict(summary, end.faults)[1][:1]}\n"))
     return out
 
 

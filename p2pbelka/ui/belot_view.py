@@ -19,6 +19,7 @@ from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot.deal import PASS, PLAY, SEQUENCE_NAMES, DealState
 from p2pbelka.rules.belot.game import BelotGame
+from p2pbelka.rules.belot.summary import BelotSummary
 from p2pbelka.rules.common.play import hand_mask
 from p2pbelka.table import events as ev
 from p2pbelka.ui.i18n import _
@@ -235,7 +236,8 @@ class BelotView(TableView):
     def _on_DealAudited(self, event: ev.DealAudited) -> None:
         super()._on_DealAudited(event)
         self.offered_calls, self.offered, self.claim_offered = [], [], False
-        self.hanging = int(event.summary.get("hanging", self.hanging))
+        if isinstance(event.summary, BelotSummary):
+            self.hanging = event.summary.hanging
 
     def _on_GameOver(self, event: ev.GameOver) -> None:
         self.game_over = event

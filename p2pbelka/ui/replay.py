@@ -18,8 +18,10 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, VSplit, Window
 from prompt_toolkit.output import ColorDepth, Output
 
-from p2pbelka.cards import Card, Suit, parse_cards
+from p2pbelka.cards import Card
+from p2pbelka.rules.common.summary import DealSummary, TrickSummary
 from p2pbelka.table import events as ev
+from p2pbelka.table.verify import VerifiedDeal
 from p2pbelka.ui import panels, reports
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.style import STYLE
@@ -33,7 +35,7 @@ RIGHT_WIDTH = 34
 class Replay:
     """Where the replay stands: a deal, and how many of its cards are on the table."""
 
-    deals: list[dict[str, Any]]
+    deals: list[VerifiedDeal]
     names: list[str]
     verdict: str = ""
     scoring: str = "classic"
@@ -46,16 +48,20 @@ class Replay:
     # -- the position ---------------------------------------------------------------
 
     @property
-    def summary(self) -> dict[str, Any]:
-        return self.deals[self.deal]
+    def summary(self) -> DealSummary:
+        return self.deals[self.deal].summary
+
+    def tricks(self) -> tuple[TrickSummary, ...]:
+        """This deal's tricks (a game's replay reads them off its own summary)."""
+        return reports.belka_summary(self.summary).tricks
 
     @property
     def plays(self) -> list[tuple[int, Card]]:
         """Every card of this deal in order of play, with who played it."""
         out = []
-        for trick in self.summary["tricks"]:
-            for i, card in enumerate(parse_cards(trick["cards"])):
-                out.append(((trick["leader"] + i) % self.seats, card))
+        for trick in self.tricks():
+            for i, card in enumerate(trick.cards):
+                out.append(((trick.leader + i) % self.seats, card))
         return out
 
     def step(self, by: int) -> None:
@@ -89,32 +95,32 @@ class Replay:
             return None
         n = self.seats
         index = (self.played - 1) // n
-        trick = self.summary["tricks"][index]
-        cards = parse_cards(trick["cards"])[: self.played - n * index]
-        winner = trick["winner"] if len(cards) == n else None
-        return TrickView(trick["leader"], cards, winner, n)
+        trick = self.tricks()[index]
+        cards = list(trick.cards[: self.played - n * index])
+        winner = trick.winner if len(cards) == n else None
+        return TrickView(trick.leader, cards, winner, n)
 
     def hands(self) -> list[list[Card]]:
         """Each seat's cards still in hand, trumps first."""
         played = {card for _seat, card in self.plays[: self.played]}
-        trump = Suit.parse(self.summary["trump"])
+        trump = reports.belka_summary(self.summary).trump
         return [
-            sort_hand([c for c in parse_cards(hand) if c not in played], trump)
-            for hand in self.summary["hands"]
+            sort_hand([c for c in hand if c not in played], trump) for hand in self.summary.hands
         ]
 
-    def deal_faults(self) -> list[ev.Fault]:
-        return [f for f in self.faults if f.deal == self.summary.get("deal_id")]
+    def deal_faults(self) -> tuple[ev.Fault, ...]:
+        deal_id = self.deals[self.deal].deal_id
+        return tuple(f for f in self.faults if f.deal == deal_id)
 
     def view(self) -> TableView:
         """A table view of this position, for the table panel."""
-        summary = self.summary
+        summary = reports.belka_summary(self.summary)
         trick = self.trick()
         view = TableView(names=list(self.names), scoring=self.scoring)
-        view.dealer = summary["dealer"]
-        view.deal_number = summary["number"]
-        view.trump = Suit.parse(summary["trump"])
-        view.trump_team = summary["trump_team"]
+        view.dealer = summary.dealer
+        view.deal_number = summary.number
+        view.trump = summary.trump
+        view.trump_team = summary.trump_team
         view.trick = trick
         if trick is not None and trick.winner is None:
             view.turn = (trick.leader + len(trick.cards)) % 4
@@ -127,13 +133,13 @@ class Replay:
 
 
 def title(replay: Replay) -> str:
-    summary = replay.summary
+    summary = reports.belka_summary(replay.summary)
     return " · ".join(
         [
             _("p2pbelka replay"),
             _("deal {n} of {m}").format(n=replay.deal + 1, m=len(replay.deals)),
-            _("trumps: {suit}").format(suit=suit_name(Suit.parse(summary["trump"]))),
-            _("trump team: {team}").format(team=team_name(summary["trump_team"], replay.names)),
+            _("trumps: {suit}").format(suit=suit_name(summary.trump)),
+            _("trump team: {team}").format(team=team_name(summary.trump_team, replay.names)),
         ]
     )
 
@@ -153,28 +159,27 @@ def hands_lines(replay: Replay, width: int) -> StyleAndTextTuples:
 
 def side_lines(replay: Replay) -> StyleAndTextTuples:
     """The deal's facts, its score, and the audit's verdict on it."""
-    summary = dict(replay.summary)
-    summary["faults"] = replay.deal_faults()
+    summary = reports.belka_summary(replay.summary)
     names = replay.names
-    tricks = len(summary["tricks"])
+    tricks = len(summary.tricks)
     out: StyleAndTextTuples = [
-        ("class:heading", _("Deal {n}").format(n=summary["number"] + 1) + "\n"),
-        ("", _("{name} deals.").format(name=replay.view().name(summary["dealer"])) + "\n"),
+        ("class:heading", _("Deal {n}").format(n=summary.number + 1) + "\n"),
+        ("", _("{name} deals.").format(name=replay.view().name(summary.dealer)) + "\n"),
         (
             "class:hint",
             _("{a} against {b}").format(a=team_name(0, names), b=team_name(1, names)) + "\n",
         ),
     ]
-    if summary.get("redeal_claim") is not None:
-        claim = replay.view().name(summary["redeal_claim"])
+    if summary.redeal_claim is not None:
+        claim = replay.view().name(summary.redeal_claim)
         out.append(("", _("{name} claimed a re-deal.").format(name=claim) + "\n"))
     else:
         shown = (replay.played - 1) // 4 + 1 if replay.played else 1
         out.append(("", _("trick {n} of 8").format(n=min(tricks, shown)) + "\n"))
-    a, b = summary["card_points"]
+    a, b = summary.card_points
     out.append(("", _("Card points in the deal {a}:{b}").format(a=a, b=b) + "\n"))
     key = _("eyes opened") if replay.scoring == "eyes" else _("game points")
-    awarded, score = summary["awarded"], summary["score"]
+    awarded, score = summary.awarded, summary.score
     out.append(
         (
             "",
@@ -184,7 +189,7 @@ def side_lines(replay: Replay) -> StyleAndTextTuples:
             + "\n",
         )
     )
-    style, text = reports.verdict(summary)
+    style, text = reports.verdict(summary, replay.deal_faults())
     out.append((style, text + "\n"))
     out.append(("", "\n"))
     out.append(("class:heading", _("The whole game") + "\n"))

@@ -2,56 +2,65 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from p2pbelka.cards import Suit, parse_cards
+from p2pbelka.cards import Card, Suit
+from p2pbelka.rules.belka.summary import BelkaSummary
+from p2pbelka.rules.common.summary import DealSummary
+from p2pbelka.table.events import Fault
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label, name_seats, sides, suit_name, team_name
-from p2pbelka.ui.view import TableView, sort_hand
+from p2pbelka.ui.view import DealEnd, TableView, sort_hand
 
 
-def _cards(text: str, trump: Suit | None = None) -> str:
-    cards = parse_cards(text)
+def _cards(cards: Sequence[Card], trump: Suit | None = None) -> str:
     if trump is not None:
-        cards = sort_hand(cards, trump)
+        cards = sort_hand(list(cards), trump)
     return " ".join(card_label(c).ljust(3) for c in cards)
 
 
-def verdict(summary: dict[str, Any]) -> tuple[str, str]:
-    """The audit's word on a deal, and its style."""
-    if summary.get("faults"):
+def belka_summary(summary: DealSummary) -> BelkaSummary:
+    """The summary of a deal on Belka's pages (they are shown Belka's deals only)."""
+    assert isinstance(summary, BelkaSummary), type(summary)
+    return summary
+
+
+def verdict(summary: DealSummary, faults: Sequence[Fault]) -> tuple[str, str]:
+    """The audit's word on a deal (the faults it charged in it), and its style."""
+    if faults:
         return "class:verdict.bad", _("✘ The audit charged: {faults}").format(
-            faults="; ".join(f.what for f in summary["faults"])
+            faults="; ".join(f.what for f in faults)
         )
     return "class:verdict.ok", _(
         "✔ Fair deal verified: every shuffle, key share and card checked ({n} cards)."
-    ).format(n=summary.get("cards_checked", 32))
+    ).format(n=summary.cards_checked)
 
 
-def deal_end_lines(view: TableView, summary: dict[str, Any]) -> StyleAndTextTuples:
-    trump = Suit.parse(summary["trump"])
+def deal_end_lines(view: TableView, end: DealEnd) -> StyleAndTextTuples:
+    summary = belka_summary(end.summary)
+    trump = summary.trump
     names = view.names
     out: StyleAndTextTuples = []
     out.append(
         (
             "class:heading",
             _("Deal {n}, dealt by {dealer}; trumps {suit}, trump team {team}").format(
-                n=summary["number"] + 1,
-                dealer=view.name(summary["dealer"]),
+                n=summary.number + 1,
+                dealer=view.name(summary.dealer),
                 suit=suit_name(trump),
-                team=team_name(summary["trump_team"], names),
+                team=team_name(summary.trump_team, names),
             )
             + "\n",
         )
     )
     out.append(("class:hint", _("Hands as dealt:") + "\n"))
     width = max(len(n) for n in names) + 1
-    for seat, hand in enumerate(summary["hands"]):
+    for seat, hand in enumerate(summary.hands):
         out.append(("", f" {view.name(seat).ljust(width)} {_cards(hand, trump)}\n"))
     out.append(("class:hint", sides(view.me, names) + "\n"))
-    claim = summary.get("redeal_claim")
+    claim = summary.redeal_claim
     if claim is not None:
         out.append(
             (
@@ -60,17 +69,17 @@ def deal_end_lines(view: TableView, summary: dict[str, Any]) -> StyleAndTextTupl
                 + "\n",
             )
         )
-    elif summary["tricks"]:
+    elif summary.tricks:
         out.append(("class:hint", _("Tricks (leader: cards → taken by):") + "\n"))
-        for i, trick in enumerate(summary["tricks"]):
+        for i, trick in enumerate(summary.tricks):
             out.append(
                 (
                     "",
-                    f" {i + 1} {view.name(trick['leader']).ljust(width)} {_cards(trick['cards'])}"
-                    f" → {view.name(trick['winner'])}\n",
+                    f" {i + 1} {view.name(trick.leader).ljust(width)} {_cards(trick.cards)}"
+                    f" → {view.name(trick.winner)}\n",
                 )
             )
-    a, b = summary["card_points"]
+    a, b = summary.card_points
     out.append(
         (
             "",
@@ -80,7 +89,7 @@ def deal_end_lines(view: TableView, summary: dict[str, Any]) -> StyleAndTextTupl
             + "\n",
         )
     )
-    awarded, score = summary["awarded"], summary["score"]
+    awarded, score = summary.awarded, summary.score
     key = _("eyes opened") if view.scoring == "eyes" else _("game points")
     out.append(
         (
@@ -91,21 +100,22 @@ def deal_end_lines(view: TableView, summary: dict[str, Any]) -> StyleAndTextTupl
             + "\n",
         )
     )
-    for note in [*summary.get("notes", []), *summary.get("offenses", [])]:
+    for note in [*summary.notes, *summary.offenses]:
         out.append(("class:hint", f"· {name_seats(note, names)}\n"))
-    out.append(verdict(summary))
+    out.append(verdict(summary, end.faults))
     out.append(("", "\n"))
     return out
 
 
-def summary_title(view: TableView, summary: dict[str, Any]) -> str:
+def summary_title(view: TableView, end: DealEnd) -> str:
     """The title line of a finished deal's page: that deal, not the one now dealt."""
+    summary = belka_summary(end.summary)
     return " · ".join(
         [
             "p2pbelka",
-            _("deal {n}").format(n=summary["number"] + 1),
-            _("trumps: {suit}").format(suit=suit_name(Suit.parse(summary["trump"]))),
-            _("trump team: {team}").format(team=team_name(summary["trump_team"], view.names)),
+            _("deal {n}").format(n=summary.number + 1),
+            _("trumps: {suit}").format(suit=suit_name(summary.trump)),
+            _("trump team: {team}").format(team=team_name(summary.trump_team, view.names)),
         ]
     )
 
@@ -136,18 +146,19 @@ def score_sheet_lines(view: TableView) -> StyleAndTextTuples:
     out.append(("class:heading", header + "\n"))
     if not view.deal_ends:
         out.append(("class:hint", _("No deal has ended yet.") + "\n"))
-    for summary in view.deal_ends:
-        trump = Suit.parse(summary["trump"])
-        team = "AB"[summary["trump_team"]] if summary.get("trump_team") is not None else "-"
-        claim = summary.get("redeal_claim")
-        cards = "-" if claim is not None else "{}:{}".format(*summary["card_points"])
-        awarded = "{}:{}".format(*summary["awarded"])
-        total = "{}:{}".format(*summary["score"])
-        mark = verdict(summary)
+    for end in view.deal_ends:
+        summary = belka_summary(end.summary)
+        trump = summary.trump
+        team = "AB"[summary.trump_team]
+        claim = summary.redeal_claim
+        cards = "-" if claim is not None else "{}:{}".format(*summary.card_points)
+        awarded = "{}:{}".format(*summary.awarded)
+        total = "{}:{}".format(*summary.score)
+        mark = verdict(summary, end.faults)
         out.append(
             (
                 "",
-                f"{summary['number'] + 1:>4}  {view.name(summary['dealer']):<14}"
+                f"{summary.number + 1:>4}  {view.name(summary.dealer):<14}"
                 f" {suit_name(trump):<10} {team:<10} {cards:>7} {awarded:>7} {total:>7} ",
             )
         )
@@ -159,11 +170,11 @@ def score_sheet_lines(view: TableView) -> StyleAndTextTuples:
                     "      " + _("re-deal claimed by {name}").format(name=view.name(claim)) + "\n",
                 )
             )
-        for note in [*summary.get("notes", []), *summary.get("offenses", [])]:
+        for note in [*summary.notes, *summary.offenses]:
             if claim is not None and "re-deal" in note and "three" not in note:
                 continue  # said just above, with the name
             out.append(("class:hint", f"      · {name_seats(note, names)}\n"))
-        for fault in summary.get("faults", []):
+        for fault in end.faults:
             out.append(("class:verdict.bad", f"      ✘ {view.describe_fault(fault)}\n"))
     return out
 
@@ -185,12 +196,13 @@ def game_end_lines(view: TableView) -> StyleAndTextTuples:
         for fault in view.aborted.faults:
             out.append(("class:verdict.bad", f" {view.describe_fault(fault)}\n"))
     key = _("eyes opened") if view.scoring == "eyes" else _("game points")
-    for summary in view.deal_ends:
-        awarded = summary["awarded"]
+    for end in view.deal_ends:
+        summary = belka_summary(end.summary)
+        awarded = summary.awarded
         line = _("Deal {n}: {what} {a}:{b}").format(
-            n=summary["number"] + 1, what=key, a=awarded[0], b=awarded[1]
+            n=summary.number + 1, what=key, a=awarded[0], b=awarded[1]
         )
-        out.append(("", f"{line}  {verdict(summary)[1][:1]}\n"))
+        out.append(("", f"{line}  {verdict(summary, end.faults)[1][:1]}\n"))
     if view.transcript_path:
         out.append(
             ("", "\n" + _("Transcript saved to {path}").format(path=view.transcript_path) + "\n")

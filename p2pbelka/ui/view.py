@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pbelka.cards import Card, Suit
 from p2pbelka.peer.driver import Waiting
 from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
 from p2pbelka.rules.belka import core
+from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import PlayCard
 from p2pbelka.table.segments import SeatChanged
@@ -33,6 +33,16 @@ class TrickView:
 
     def by_seat(self) -> dict[int, Card]:
         return {(self.leader + i) % self.seats: card for i, card in enumerate(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class DealEnd:
+    """A deal the audit verified, as the pages show it: its summary, the faults the
+    audit charged in it, and when it ended (``time.time()``)."""
+
+    summary: DealSummary
+    faults: tuple[ev.Fault, ...] = ()
+    when: float = 0.0
 
 
 @dataclass
@@ -63,7 +73,7 @@ class TableView:
     titles: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     eggs_pending: bool = False
     log: list[str] = field(default_factory=list)
-    deal_ends: list[dict[str, Any]] = field(default_factory=list)
+    deal_ends: list[DealEnd] = field(default_factory=list)
     game_over: ev.GameOver | None = None
     aborted: ev.GameAborted | None = None
     faults: list[ev.Fault] = field(default_factory=list)
@@ -185,10 +195,8 @@ class TableView:
         )
 
     def _on_DealAudited(self, event: ev.DealAudited) -> None:
-        summary = dict(event.summary)
-        summary["faults"] = [f for f in self.faults if f.deal == event.deal_id]
-        summary["when"] = time.time()
-        self.deal_ends.append(summary)
+        faults = tuple(f for f in self.faults if f.deal == event.deal_id)
+        self.deal_ends.append(DealEnd(event.summary, faults, time.time()))
         self._standing(event.score)
         self.turn = None
         self.choice = self.asked = None

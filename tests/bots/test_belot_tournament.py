@@ -71,8 +71,8 @@ def test_tournament_resumes_from_its_state_file(tmp_path: Path) -> None:
     first = run_tournament("heuristic", "random", 2, seed=3, players=2, workers=1, state=str(state))
     again = run_tournament("heuristic", "random", 3, seed=3, players=2, workers=1, state=str(state))
     assert len(state.read_text().splitlines()) == 3
-    assert first["games"] == 4 and again["games"] == 6
-    assert again["wins_a"] >= first["wins_a"]
+    assert first.games == 4 and again.games == 6
+    assert again.wins_a >= first.wins_a
 
 
 @pytest.mark.parametrize("players", ["2", "3"])
@@ -96,10 +96,10 @@ def test_tournament_command_refuses_a_bad_belot_table(capsys: pytest.CaptureFixt
 @pytest.mark.slow
 def test_heuristic_beats_two_random_seats_in_nine_games_of_ten() -> None:
     summary = run_tournament("heuristic", "random", matches=100, seed=1, players=3)
-    assert summary["win_rate_a"] >= 0.9
+    assert summary.win_rate_a >= 0.9
 
 
 @pytest.mark.slow
 def test_strong_beats_two_heuristic_seats() -> None:
     summary = run_tournament("strong", "heuristic", matches=100, seed=2026, players=3)
-    assert summary["win_rate_a"] >= 0.55
+    assert summary.win_rate_a >= 0.55

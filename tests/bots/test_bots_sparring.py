@@ -75,4 +75,4 @@ def test_strong_beats_every_opponent(preset: str, opponent: str) -> None:
     summary = run_tournament(
         "strong", opponent, matches=40, seed=2, preset=preset, factory=bench_bot
     )
-    assert summary["win_rate_a_ci95"][0] > 0.5
+    assert summary.win_rate_a_ci95[0] > 0.5

@@ -31,8 +31,8 @@ def test_tournament_resumes_from_its_state_file(tmp_path: Path) -> None:
     again = run_tournament("heuristic", "random", matches=3, seed=9, workers=2, state=str(state))
     lines = state.read_text().splitlines()
     assert len(lines) == 4 and json.loads(lines[3])["match"] == 2
-    assert again["matches"] == 3 and again["games"] == 6
-    assert first["games_a"] <= again["games_a"]
+    assert again.matches == 3 and again.games == 6
+    assert first.games_a <= again.games_a
 
 
 def test_tournament_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,10 +53,10 @@ def test_strong_plays_a_whole_game() -> None:
 @pytest.mark.slow
 def test_heuristic_beats_random_in_nine_games_of_ten() -> None:
     summary = run_tournament("heuristic", "random", matches=100, seed=1)
-    assert summary["games_a"] >= 0.9 * summary["games"]
+    assert summary.games_a >= 0.9 * summary.games
 
 
 @pytest.mark.slow
 def test_strong_beats_heuristic() -> None:
     summary = run_tournament("strong", "heuristic", matches=50, seed=1)
-    assert summary["win_rate_a_ci95"][0] > 0.5
+    assert summary.win_rate_a_ci95[0] > 0.5

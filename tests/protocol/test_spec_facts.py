@@ -115,7 +115,7 @@ def test_the_lot_functions_byte_for_byte() -> None:
     assert r.hex() == "e5d5da550110ccc4"
     outcome = resolve_lots(game, b"first-dealer", commits, values, 4)
     assert outcome.choice == int.from_bytes(r, "big") % 4 == r[7] & 3 == 0
-    assert verify_bytes(FIRST_DEAL).deals[0]["dealer"] == outcome.choice
+    assert verify_bytes(FIRST_DEAL).deals[0].summary.dealer == outcome.choice
 
 
 def test_inner_is_what_is_signed_and_hashed() -> None:

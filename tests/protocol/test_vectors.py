@@ -13,7 +13,7 @@ from p2pbelka.bench.scenarios import Scenario
 from p2pbelka.bench.scenarios import generate as generate_scenario
 from p2pbelka.bench.vectors import SEED, generate, vector_name
 from p2pbelka.protocol.transcript import iter_records
-from p2pbelka.table.verify import verify_bytes
+from p2pbelka.table.verify import VerifiedDeal, verify_bytes
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 BELOT_NAME = vector_name("belot")
@@ -28,7 +28,8 @@ def test_first_deal_vector_verifies_and_matches_its_description() -> None:
     assert [r.envelope.digest.hex() for r in records] == [r["hash"] for r in description["records"]]
     report = verify_bytes(data)
     assert report.error is None and not report.aborted
-    assert report.deals[0] == description["first_deal"]
+    assert report.deals[0].to_json() == description["first_deal"]
+    assert VerifiedDeal.from_json(description["first_deal"], "belka") == report.deals[0]
     expected = description["verify"]
     assert report.verdict.split(":", 1)[0] == expected["verdict"] == "INCOMPLETE"
     assert report.records == expected["records"] == len(records)
@@ -67,9 +68,10 @@ def test_the_belot_vector_verifies_and_regenerates() -> None:
     assert hashlib.sha256(data).hexdigest() == description["transcript_sha256"]
     report = verify_bytes(data)
     assert report.error is None and not report.aborted
-    first = report.deals[0]
+    first = report.deals[0].to_json()
     assert first == {"deal_id": 1, **description["first_deal"]}
     assert first["declarations"] and first["turned"] and first["stock"]
+    assert VerifiedDeal.from_json(first, "belot") == report.deals[0]
     types = {r["type"] for r in description["records"]}
     assert {"turned", "bid", "declare", "shares", "play", "deal_end"} <= types
     assert (data, description) == generate(BELOT_SEED, "belot", 3)

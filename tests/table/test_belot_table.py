@@ -18,7 +18,7 @@ from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.table import events as ev
 from p2pbelka.table.belot import extra_positions, first_positions, turned_position
 from p2pbelka.table.session import Phase
-from p2pbelka.table.verify import verify_bytes
+from p2pbelka.table.verify import VerifiedDeal, verify_bytes
 from tests.table.crash import play_with_a_crash
 from tests.table.helpers import faults_of, play_sync
 
@@ -40,13 +40,16 @@ def test_a_whole_belot_game_over_run_sync(players: int, seed: int) -> None:
     # every seat saw the same deals, and each was dealt and audited
     audited = [[e.summary for e in log if isinstance(e, ev.DealAudited)] for log in events]
     assert all(a == audited[0] for a in audited)
-    kinds = {d["result"] for d in audited[0] if not d["void"]}
+    kinds = {d.played.result for d in audited[0] if d.played is not None}
     assert kinds & {"made", "bait"}
     report = verify_bytes(dump_transcript(tables[0].transcript))
     assert report.ok, report.verdict
     assert report.score == score
     assert isinstance(report.game, BelotGame) and report.game.players == players
-    assert report.deals == [{"deal_id": i + 1, **d} for i, d in enumerate(audited[0])]
+    assert report.deals == [VerifiedDeal(i + 1, d) for i, d in enumerate(audited[0])]
+    assert [d.to_json() for d in report.deals] == [
+        {"deal_id": i + 1, **d.to_json()} for i, d in enumerate(audited[0])
+    ]
 
 
 def test_each_seat_sees_only_its_own_cards_until_the_audit() -> None:
@@ -59,7 +62,7 @@ def test_each_seat_sees_only_its_own_cards_until_the_audit() -> None:
     turned = [e.card for e in events[0] if isinstance(e, ev.CardTurned)]
     assert turned == [e.card for e in events[1] if isinstance(e, ev.CardTurned)]
     summaries = [e.summary for e in events[0] if isinstance(e, ev.DealAudited)]
-    assert [s["turned"] for s in summaries] == [str(c) for c in turned]
+    assert [str(s.turned) for s in summaries] == [str(c) for c in turned]
 
 
 def test_the_position_schedule_follows_the_rules_deal_pattern() -> None:
@@ -80,12 +83,12 @@ def test_void_deals_are_audited_and_the_next_seat_deals() -> None:
     for seed in range(10, 30):
         _, events = play_sync(seed, game_name="belot", players=2)
         deals = [e.summary for e in events[0] if isinstance(e, ev.DealAudited)]
-        voids = [k for k, d in enumerate(deals) if d["void"]]
+        voids = [k for k, d in enumerate(deals) if d.void]
         if voids:
             k = voids[0]
-            assert deals[k]["bids"] == ["pass"] * 4 and deals[k]["cards_checked"] == 32
+            assert list(deals[k].bids) == ["pass"] * 4 and deals[k].cards_checked == 32
             if k + 1 < len(deals):
-                assert deals[k + 1]["dealer"] == (deals[k]["dealer"] + 1) % 2
+                assert deals[k + 1].dealer == (deals[k].dealer + 1) % 2
             return
     pytest.fail("no seed gave a void deal")
 
@@ -119,7 +122,7 @@ def test_verify_exports_the_record_the_referee_scores_alike(
     assert refereed["score"] == list(_score_of(events[0]))
     assert refereed["winner"] == next(e.winner for e in events[0] if isinstance(e, ev.GameOver))
     assert [d["score"] for d in refereed["deals"] if not d["void"]] == [
-        d["score"] for d in audited if not d["void"]
+        list(d.score) for d in audited if not d.void
     ]
     assert json.loads(record.read_text())["players"] == 3
 

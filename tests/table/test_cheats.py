@@ -243,11 +243,11 @@ def test_a_renege_is_charged_and_the_game_goes_on() -> None:
     assert reneges and all(f.seat == CHEATER and not f.fatal for f in reneges)
     report = verify_bytes(dump_transcript(tables[0].transcript))
     assert report.ok and "renege" in report.verdict
-    charged = [d for d in report.deals if d["offenses"]]
+    charged = [d.summary for d in report.deals if d.summary.offenses]
     assert charged
     for deal in charged:
         # classic count: the other team gets a game point per renege
-        assert deal["awarded"][1 - CHEATER % 2] >= len(deal["offenses"])
+        assert deal.awarded[1 - CHEATER % 2] >= len(deal.offenses)
 
 
 def test_garbage_and_foreign_envelopes_do_not_disturb_a_game() -> None:

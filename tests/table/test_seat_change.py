@@ -61,7 +61,7 @@ def test_a_bot_takes_the_lost_seat_and_the_game_finishes() -> None:
         f"seat 2 (Saule) replaced by Bot for Saule [{_fp(bot)}] from deal {voided},"
         f" agreed by seats 0, 1, 3; deal {voided}, unfinished, voided"
     ]
-    assert [d["deal_id"] for d in report.deals] == list(range(1, len(report.deals) + 1))
+    assert [d.deal_id for d in report.deals] == list(range(1, len(report.deals) + 1))
 
 
 def test_the_player_takes_the_seat_back_between_deals() -> None:

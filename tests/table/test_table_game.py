@@ -35,9 +35,9 @@ def test_a_whole_game_verifies(classic_game: bytes) -> None:
     assert report.winner in (0, 1)
     assert len(report.deals) >= 3
     for deal in report.deals:
-        if deal["redeal_claim"] is None:
-            assert sum(deal["card_points"]) == 120
-            assert len(deal["tricks"]) == 8
+        if deal.summary.redeal_claim is None:
+            assert sum(deal.summary.card_points) == 120
+            assert len(deal.summary.tricks) == 8
 
 
 def test_eyes_preset_game_verifies() -> None:

@@ -24,6 +24,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from p2pbelka.ui.belot_app import BelotScreen
 from p2pbelka.ui.play import PlayConfig, play_local
+from p2pbelka.ui.view import DealEnd
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 
@@ -77,7 +78,7 @@ class BelotRobot:
     declared: list[str] = field(default_factory=list)
     claimed: bool = False
     cards_played: int = 0
-    pages: list[dict[str, Any]] = field(default_factory=list)
+    pages: list[DealEnd] = field(default_factory=list)
     screens: list[str] = field(default_factory=list)
     """The terminal as drawn at moments worth a look (a prompt, a page)."""
     look_around: bool = False
@@ -118,8 +119,7 @@ class BelotRobot:
                     self.screens.append(self.shown())
                     break
                 if screen.overlay == "deal_end":
-                    summary = view.deal_ends[-1]
-                    self.pages.append(summary)
+                    self.pages.append(view.deal_ends[-1])
                     await self.until(self.drawn(TEXTS[self.lang][0]))
                     self.screens.append(self.shown())
                     if self.deals and len(self.pages) >= self.deals:

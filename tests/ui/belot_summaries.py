@@ -1,9 +1,19 @@
-"""Belot deal summaries as the audit reports them (from seeded games of random bots),
-for tests of the pages drawn from them."""
+"""Belot deal summaries as the audit reports them (from seeded games of random bots, as
+JSON), for tests of the pages drawn from them (:func:`end` reads one back)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from p2pbelka.rules.belot.summary import BelotSummary
+from p2pbelka.table.events import Fault
+from p2pbelka.ui.view import DealEnd
+
+
+def end(summary: dict[str, Any], *faults: Fault) -> DealEnd:
+    """The deal as a page shows it: the summary read back, and the faults charged in it."""
+    return DealEnd(BelotSummary.from_json(summary), faults)
+
 
 MADE: dict[str, Any] = {
     "game": "belot",

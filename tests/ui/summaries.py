@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
 
-def summary(**changes: object) -> dict[str, object]:
+from p2pbelka.rules.belka.summary import BelkaSummary
+from p2pbelka.table.events import Fault
+from p2pbelka.ui.view import DealEnd
+
+
+def summary(**changes: Any) -> DealEnd:
+    """A deal as a page shows it: the summary's JSON with ``changes`` read back, and
+    the ``faults`` charged in it."""
     base: dict[str, object] = {
         "number": 0,
         "dealer": 3,
@@ -18,6 +26,6 @@ def summary(**changes: object) -> dict[str, object]:
         "offenses": [],
         "notes": [],
         "cards_checked": 32,
-        "faults": [],
     }
-    return {**base, **changes}
+    faults: list[Fault] = changes.pop("faults", [])
+    return DealEnd(BelkaSummary.from_json({**base, **changes}), tuple(faults))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pbelka.cards import Card, Suit
+from p2pbelka.cards import Suit
 from p2pbelka.cli import play_cmd
 from p2pbelka.cli.games_cmd import saved_games
 from p2pbelka.table.verify import verify_bytes
@@ -36,19 +36,20 @@ def test_three_seats_a_call_a_declaration_and_cards_by_keys(tmp_path: Path) -> N
     screen, robot = play_belot(tmp_path, seed=1, players=3, look_around=True)
     assert robot.calls == ["play"]  # y: the turned suit, and seat 0 declares
     assert robot.declared and robot.cards_played == 9
-    summary = robot.pages[0]
-    assert summary["declarer"] == 0 and len(summary["tricks"]) == 9
-    assert [d["seat"] for d in summary["declarations"]].count(0) == len(robot.declared)
+    shown = robot.pages[0]
+    summary = shown.summary.played
+    assert summary is not None and summary.declarer == 0 and len(summary.tricks) == 9
+    assert [d.seat for d in summary.declarations].count(0) == len(robot.declared)
     drawn = next(s for s in robot.screens if "Fair deal verified" in s)
     for text in ("Hands as dealt", "Stock:", "Calls:", "Tricks (leader", "writes"):
         assert text in drawn
     # the page's words, as drawn from the audited deal (the terminal gets only changes)
-    page = plain_text(belot_reports.deal_end_lines(screen.view, summary))
+    page = plain_text(belot_reports.deal_end_lines(screen.view, shown))
     assert "Hands as dealt (six, then three more)" in page
-    turned = suit_name(Card.parse(summary["turned"]).suit)
+    turned = suit_name(shown.summary.turned.suit)
     assert f"Calls: Tester play {turned}" in page  # seed 1: Tester calls first
     assert any(word in page for word in ("Made:", "Bait:", "Hanging bait:"))
-    assert "Tester " + combination_name(summary["declarations"][0]["name"], []) in page
+    assert "Tester " + combination_name(summary.declarations[0].name, []) in page
     declare_dialog = next(s for s in robot.screens if "Enter declares" in s)
     assert "[1] " in declare_dialog
     assert robot.seen == ["None", "last", "None", "sheet", "None", "help", "None"]
@@ -67,12 +68,14 @@ def test_two_seats_round_two_names_a_suit_by_key(tmp_path: Path) -> None:
         "H",
         "S",
     )  # 1: the first other suit
-    summary = robot.pages[0]
-    assert summary["trump"] == robot.calls[1] and summary["declarer"] == 0
+    shown = robot.pages[0]
+    summary = shown.summary.played
+    assert summary is not None
+    assert summary.trump.letter == robot.calls[1] and summary.declarer == 0
     assert robot.declared and robot.cards_played == 9
-    assert view.players == 2 and len(summary["hands"]) == 2
+    assert view.players == 2 and len(shown.summary.hands) == 2
     assert "Stock:" in next(s for s in robot.screens if "Fair deal verified" in s)
-    page = plain_text(belot_reports.deal_end_lines(view, summary))
+    page = plain_text(belot_reports.deal_end_lines(view, shown))
     named = suit_name(Suit.parse(robot.calls[1]))
     assert "Tester pass · Bolat pass · Tester " + named in page
     verified(tmp_path / "game.transcript")
@@ -99,8 +102,8 @@ def test_a_whole_two_seat_game_won_by_a_claim_of_1001(
     view = screen.view
     assert robot.claimed  # w: the claim was offered when true, and taken
     assert view.game_over is not None and view.game_over.winner == 0
-    last = view.deal_ends[-1]
-    assert last["result"] == "claim" and last["claim"] == 0
+    last = view.deal_ends[-1].summary.played
+    assert last is not None and last.result == "claim" and last.claim == 0
     assert any("claims 1001" in line for line in view.log)
     assert "Game over: Tester wins" in robot.screens[-1]
     report = verify_bytes((tmp_path / "game.transcript").read_bytes())
@@ -155,6 +158,6 @@ def test_the_same_seed_deals_the_same_belot_deal(tmp_path: Path) -> None:
     (tmp_path / "two").mkdir()
     _screen, first = play_belot(tmp_path / "one", seed=7, players=3)
     _screen, again = play_belot(tmp_path / "two", seed=7, players=3)
-    assert first.pages[0]["hands"] == again.pages[0]["hands"]
-    assert first.pages[0]["dealer"] == again.pages[0]["dealer"]
-    assert first.pages[0]["turned"] == again.pages[0]["turned"]
+    assert first.pages[0].summary.hands == again.pages[0].summary.hands
+    assert first.pages[0].summary.dealer == again.pages[0].summary.dealer
+    assert first.pages[0].summary.turned == again.pages[0].summary.turned

@@ -15,7 +15,7 @@ from p2pbelka.ui.belot_app import BelotScreen
 from p2pbelka.ui.belot_view import BelotView, sort_belot_hand
 from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.text import RED_STYLE, red_suits
-from tests.ui.belot_summaries import BAIT, CLAIM, HANGING, MADE, PAID, VOID
+from tests.ui.belot_summaries import BAIT, CLAIM, HANGING, MADE, PAID, VOID, end
 
 NAMES = ("Asel", "Bolat", "Saule")
 
@@ -94,7 +94,7 @@ def test_the_score_shows_each_seat_towards_1001_and_the_hanging_points() -> None
 
 def test_a_made_deal_page_has_hands_stock_tricks_totals_and_the_verdict() -> None:
     view = started()
-    page = plain_text(belot_reports.deal_end_lines(view, MADE, 100))
+    page = plain_text(belot_reports.deal_end_lines(view, end(MADE), 100))
     assert "Deal 1, dealt by Saule; turned Q♥; Asel plays ♥ hearts" in page
     assert "Calls: Asel play ♥ hearts" in page
     assert "Hands as dealt (six, then three more):" in page
@@ -111,7 +111,7 @@ def test_bait_hanging_paid_void_and_claim_say_what_happened() -> None:
     view = started()
 
     def page(summary: dict[str, object]) -> str:
-        return plain_text(belot_reports.deal_end_lines(view, summary))
+        return plain_text(belot_reports.deal_end_lines(view, end(summary)))
 
     assert "Bait: Asel took more than Bolat, the declarer, who writes nothing." in page(BAIT)
     hanging = page(HANGING)
@@ -126,8 +126,8 @@ def test_bait_hanging_paid_void_and_claim_say_what_happened() -> None:
 
 def test_the_score_sheet_keeps_every_deal_as_on_paper() -> None:
     view = started()
-    view.deal_ends = [MADE, BAIT, HANGING, PAID, VOID, CLAIM]
-    view.deal_ends[1] = {**BAIT, "faults": [ev.Fault(1, "a card not held", deal=2)]}
+    view.deal_ends = [end(s) for s in (MADE, BAIT, HANGING, PAID, VOID, CLAIM)]
+    view.deal_ends[1] = end(BAIT, ev.Fault(1, "a card not held", deal=2))
     text = plain_text(belot_reports.score_sheet_lines(view))
     lines = text.splitlines()
     header = next(line for line in lines if "dealer" in line)
@@ -145,7 +145,7 @@ def test_the_score_sheet_keeps_every_deal_as_on_paper() -> None:
 
 def test_the_end_page_puts_the_result_and_the_verdict_first() -> None:
     view = started()
-    view.deal_ends = [MADE, CLAIM]
+    view.deal_ends = [end(MADE), end(CLAIM)]
     view.transcript_path = "/tmp/g.transcript"
     view.apply(ev.GameOver(0, (1018, 681, 920)))
     lines = plain_text(belot_reports.game_end_lines(view)).splitlines()
@@ -157,7 +157,7 @@ def test_the_end_page_puts_the_result_and_the_verdict_first() -> None:
 
 def test_red_suits_on_the_belot_pages() -> None:
     view = started()
-    page = red_suits(belot_reports.deal_end_lines(view, MADE))
+    page = red_suits(belot_reports.deal_end_lines(view, end(MADE)))
     red = [f[1] for f in page if RED_STYLE in f[0]]
     assert "Q♥" in red and not any("♣" in text or "♠" in text for text in red)
 
@@ -166,7 +166,7 @@ def test_red_suits_on_the_belot_pages() -> None:
 def test_the_pages_are_translated(lang: str) -> None:
     i18n.set_language(lang)
     view = started()
-    page = plain_text(belot_reports.deal_end_lines(view, HANGING))
+    page = plain_text(belot_reports.deal_end_lines(view, end(HANGING)))
     assert "Висячий байд" in page and "терц" in page
     assert "Hands" not in page and "Stock" not in page
 

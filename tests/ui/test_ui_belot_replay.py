@@ -12,11 +12,13 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from p2pbelka.cards import parse_cards
-from p2pbelka.table.verify import verify_bytes
+from p2pbelka.rules.belot.summary import BelotSummary
+from p2pbelka.table.verify import VerifiedDeal, verify_bytes
 from p2pbelka.ui import i18n
-from p2pbelka.ui.belot_replay import BelotReplay, BelotReplayScreen, title
+from p2pbelka.ui.belot_replay import BelotReplay, BelotReplayScreen, side_lines, title
+from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.hostloop import Bridge, run_with_app
+from tests.ui.belot_summaries import BAIT, MADE, VOID
 from tests.ui.cli import run_cli
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
@@ -43,9 +45,9 @@ def replay_of(path: Path) -> BelotReplay:
 def test_stepping_walks_the_cards_of_two_or_three_seats(saved: Path) -> None:
     replay = replay_of(saved)
     n = replay.seats
-    while replay.summary["void"]:  # a deal where all passed has no cards to show
+    while replay.summary.void:  # a deal where all passed has no cards to show
         replay.jump(replay.deal + 1)
-    first = replay.summary
+    first = replay.summary.played
     assert all(len(hand) == 9 for hand in replay.hands())
     replay.step(n + 1)
     seat, card = replay.plays[n]
@@ -54,10 +56,10 @@ def test_stepping_walks_the_cards_of_two_or_three_seats(saved: Path) -> None:
     assert trick is not None and trick.cards == [card] and trick.winner is None
     replay.trick_step(-1)
     trick = replay.trick()
-    assert trick is not None and trick.winner == first["tricks"][0]["winner"]
-    assert trick.cards == parse_cards(first["tricks"][0]["cards"])
+    assert trick is not None and trick.winner == first.tricks[0].winner
+    assert trick.cards == list(first.tricks[0].cards)
     view = replay.view()
-    assert view.players == n and view.declarer == first["declarer"] and view.turned is not None
+    assert view.players == n and view.declarer == first.declarer and view.turned is not None
 
 
 def test_the_belot_replay_screen_is_driven_by_keys(saved: Path) -> None:
@@ -99,3 +101,20 @@ def test_the_replay_command_shows_belot_on_belot_s_screen(saved: Path) -> None:
     screen = replay_screen(report, 2)
     assert isinstance(screen, BelotReplayScreen) and isinstance(screen.replay, BelotReplay)
     assert screen.replay.deal == 1 and screen.replay.seats == len(report.names)
+
+
+def test_stepping_crosses_a_void_deal_which_has_no_cards() -> None:
+    i18n.set_language("en")
+    deals = [
+        VerifiedDeal(k + 1, BelotSummary.from_json(s)) for k, s in enumerate((MADE, VOID, BAIT))
+    ]
+    replay = BelotReplay(deals, ["Asel", "Bolat", "Saule"], seats=3)
+    replay.step(len(replay.plays) + 1)  # past the first deal's last card
+    assert (replay.deal, replay.played, replay.plays) == (1, 0, [])
+    assert all(len(hand) == 6 for hand in replay.hands()) and replay.trick() is None
+    assert "deal 2 of 3" in title(replay) and "trumps" not in title(replay)
+    assert "void" in plain_text(side_lines(replay))
+    replay.step(1)  # nothing to play in it: on to the next deal
+    assert (replay.deal, replay.played) == (2, 0)
+    replay.step(-1)
+    assert (replay.deal, replay.played) == (1, 0)

@@ -44,8 +44,9 @@ def terminal() -> tuple[Terminal, Vt100_Output]:
 def played_a_deal(screen: LanScreen, robot: BelotRobot) -> None:
     assert isinstance(screen, BelotLanScreen) and screen.quit_requested
     assert robot.cards_played == 9 and len(robot.pages) == 1
-    summary = robot.pages[0]
-    assert len(summary["hands"]) == screen.view.players and len(summary["tricks"]) == 9
+    summary = robot.pages[0].summary
+    assert len(summary.hands) == screen.view.players
+    assert summary.played is not None and len(summary.played.tricks) == 9
     drawn = next(s for s in robot.screens if "Fair deal verified" in s)
     assert "Stock:" in drawn and "Hands as dealt" in drawn
     report = verify_bytes(Path(str(screen.view.transcript_path)).read_bytes())

@@ -18,6 +18,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
+from p2pbelka.rules.belka.summary import BelkaSummary
 from p2pbelka.table.verify import verify_bytes
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.play import PlayConfig, play_local
@@ -33,7 +34,7 @@ class KeyRobot:
         self.stream = stream
         self.verdict, self.help = verdict, help
         self.cards_played = 0
-        self.summary: dict[str, object] | None = None
+        self.summary: BelkaSummary | None = None
         self.seen: list[str] = []
 
     async def until(self, condition: Callable[[], bool]) -> None:
@@ -50,8 +51,9 @@ class KeyRobot:
             while True:
                 await trio.sleep(0.005)
                 if screen.overlay == "deal_end":
-                    summary = view.deal_ends[-1]
-                    if summary["redeal_claim"] is not None:
+                    summary = view.deal_ends[-1].summary
+                    assert isinstance(summary, BelkaSummary)
+                    if summary.redeal_claim is not None:
                         self.pipe.send_text("\r")  # a bot re-dealt: on to the next deal
                         await self.until(lambda: screen.overlay is None)
                         continue
@@ -116,7 +118,7 @@ def play(
 
 def test_a_whole_deal_played_by_keys(tmp_path: Path) -> None:
     screen, robot, shown = play(tmp_path, seed=11)
-    assert robot.summary is not None and len(robot.summary["tricks"]) == 8  # type: ignore[arg-type]
+    assert robot.summary is not None and len(robot.summary.tricks) == 8
     assert robot.cards_played == 8
     assert robot.seen == ["None", "last", "None", "help"]
     assert screen.quit_requested

@@ -12,7 +12,6 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from p2pbelka.cards import parse_cards
 from p2pbelka.table.verify import verify_bytes
 from p2pbelka.ui import i18n
 from p2pbelka.ui.hostloop import Bridge, run_with_app
@@ -47,8 +46,8 @@ def test_stepping_walks_the_cards_and_crosses_deals(saved: Path) -> None:
     assert trick is not None and trick.cards == [card] and trick.winner is None
     replay.step(-1)
     trick = replay.trick()
-    assert trick is not None and trick.winner == first["tricks"][0]["winner"]
-    assert trick.cards == parse_cards(first["tricks"][0]["cards"])
+    assert trick is not None and trick.winner == first.tricks[0].winner
+    assert trick.cards == list(first.tricks[0].cards)
     replay.step(len(replay.plays) - replay.played + 1)  # past the last card: the next deal
     assert (replay.deal, replay.played) == (1, 0)
     replay.step(-1)
@@ -79,7 +78,7 @@ def test_the_replay_screen_is_driven_by_keys(saved: Path) -> None:
             await until(lambda: "deal 1 of" in shown() and "Fair deal verified" in shown())
             assert all(name in shown() for name in names)
             pipe.send_text("\x1b[C" * 4)  # four cards: the first trick, and who took it
-            winner = names[replay.summary["tricks"][0]["winner"]]
+            winner = names[replay.summary.tricks[0].winner]
             await until(lambda: replay.played == 4 and f"{winner} takes it" in shown())
             pipe.send_text("\x1b[D")
             await until(lambda: replay.played == 3)

@@ -15,10 +15,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from p2pbelka.bots.belot.base import BelotBot, decide, make_belot_bot
-from p2pbelka.bots.tournament import _mean_ci, run_matches
+from p2pbelka.bots.tournament import _mean_ci, run_matches, summary_json
 from p2pbelka.cards import CARDS
 from p2pbelka.rules.belot.deal import Action
 from p2pbelka.rules.belot.game import BelotGame
@@ -126,7 +127,7 @@ def run_tournament(
     workers: int = 2,
     state: str | None = None,
     progress: Callable[[int, int], None] | None = None,
-) -> dict[str, Any]:
+) -> BelotTournamentSummary:
     """Play ``matches`` rotated matches (``players`` games each) and summarize them."""
     key = {"game": "belot", "a": level_a, "b": level_b, "seed": seed, "players": players}
 
@@ -137,30 +138,60 @@ def run_tournament(
     return summarize(level_a, level_b, players, rows, seed)
 
 
+@dataclass(frozen=True, slots=True)
+class BelotTournamentSummary:
+    """What the matches between one bot of level ``a`` and ``players - 1`` of level ``b``
+    came to: games won, A's share of them (against ``even_share`` for equal bots, with
+    its 95% interval over matches), A's contracts made and the mean final scores."""
+
+    game: str
+    players: int
+    a: str
+    b: str
+    seed: int
+    matches: int
+    games: int
+    wins_a: int
+    wins_b: int
+    draws: int
+    win_rate_a: float
+    win_rate_a_ci95: tuple[float, float]
+    even_share: float
+    deals: int
+    declared_a: int
+    made_rate_a: float
+    mean_score_a: float
+    mean_score_b: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as ``tournament --json`` prints them (the interval as a list)."""
+        return summary_json(self)
+
+
 def summarize(
     level_a: str, level_b: str, players: int, rows: list[dict[str, Any]], seed: int
-) -> dict[str, Any]:
+) -> BelotTournamentSummary:
     games = sum(r["games"] for r in rows)
     # Each match scores A's share of its games (a draw counts 1/players): matches are independent.
     share, low, high = _mean_ci((r["wins_a"] + r["draws"] / players) / r["games"] for r in rows)
     declared = sum(r["declared_a"] for r in rows)
-    return {
-        "game": "belot",
-        "players": players,
-        "a": level_a,
-        "b": level_b,
-        "seed": seed,
-        "matches": len(rows),
-        "games": games,
-        "wins_a": sum(r["wins_a"] for r in rows),
-        "wins_b": sum(r["wins_b"] for r in rows),
-        "draws": sum(r["draws"] for r in rows),
-        "win_rate_a": round(share, 4),
-        "win_rate_a_ci95": [round(low, 4), round(high, 4)],
-        "even_share": round(1 / players, 4),
-        "deals": sum(r["deals"] for r in rows),
-        "declared_a": declared,
-        "made_rate_a": round(sum(r["made_a"] for r in rows) / max(1, declared), 4),
-        "mean_score_a": round(sum(r["score_a"] for r in rows) / max(1, games), 1),
-        "mean_score_b": round(sum(r["score_b"] for r in rows) / max(1, games * (players - 1)), 1),
-    }
+    return BelotTournamentSummary(
+        game="belot",
+        players=players,
+        a=level_a,
+        b=level_b,
+        seed=seed,
+        matches=len(rows),
+        games=games,
+        wins_a=sum(r["wins_a"] for r in rows),
+        wins_b=sum(r["wins_b"] for r in rows),
+        draws=sum(r["draws"] for r in rows),
+        win_rate_a=round(share, 4),
+        win_rate_a_ci95=(round(low, 4), round(high, 4)),
+        even_share=round(1 / players, 4),
+        deals=sum(r["deals"] for r in rows),
+        declared_a=declared,
+        made_rate_a=round(sum(r["made_a"] for r in rows) / max(1, declared), 4),
+        mean_score_a=round(sum(r["score_a"] for r in rows) / max(1, games), 1),
+        mean_score_b=round(sum(r["score_b"] for r in rows) / max(1, games * (players - 1)), 1),
+    )

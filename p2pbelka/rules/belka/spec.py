@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from p2pbelka.rules.belka import options, records
 from p2pbelka.rules.belka.game import GAME, SEATS
+from p2pbelka.rules.belka.summary import BelkaSummary
 from p2pbelka.rules.spec import GameSpec
 
 
@@ -28,4 +29,5 @@ SPEC = GameSpec(
     check_rules=_check_rules,
     teams=_teams,
     records=records,  # a module with the format's functions
+    summary_from_json=BelkaSummary.from_json,
 )

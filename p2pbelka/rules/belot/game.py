@@ -27,6 +27,9 @@ from p2pbelka.rules.common import errors as E
 from p2pbelka.rules.common.errors import RuleViolation
 from p2pbelka.rules.common.play import HandInput
 
+GAME = "belot"
+"""The game's name in the registry, in records and in summaries."""
+
 CLAIMED = "claim"
 """The ``result`` of a deal ended by a claim of 1001."""
 

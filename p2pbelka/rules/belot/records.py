@@ -26,8 +26,9 @@ from typing import Any
 
 from p2pbelka.cards import CARDS, Card, from_mask
 from p2pbelka.rules.belot.deal import Bid, Claim, DealState, Declare
-from p2pbelka.rules.belot.game import BelotGame, DealResult
+from p2pbelka.rules.belot.game import GAME, BelotGame, DealResult
 from p2pbelka.rules.belot.options import BelotOptions, belot_options
+from p2pbelka.rules.belot.summary import summarize
 from p2pbelka.rules.common import errors as E
 from p2pbelka.rules.common.errors import RuleViolation
 from p2pbelka.rules.common.options import OptionError
@@ -98,7 +99,7 @@ def game_to_record(game: BelotGame) -> dict[str, Any]:
     if game.deal is not None:
         deals.append(_deal_entry(game.deal))
     return {
-        "game": "belot",
+        "game": GAME,
         "players": game.players,
         "rules": {"options": game.options.to_dict()},
         "first_dealer": game.first_dealer,
@@ -328,23 +329,28 @@ def _tricks(deal: DealState) -> list[dict[str, Any]]:
 
 
 def _deal_report(r: DealResult) -> dict[str, Any]:
-    deal = r.deal
-    out: dict[str, Any] = {"dealer": deal.dealer, "void": deal.void}
-    if deal.void:
+    """A finished deal as the referee reports it: read off the deal's summary (the one
+    the table writes), so the referee and ``verify`` say the same of it."""
+    s = summarize(r)
+    out: dict[str, Any] = {"dealer": s.dealer, "void": s.void}
+    played = s.played
+    if played is None:
         return out
-    assert deal.trump is not None
     out.update(
-        declarer=deal.declarer,
-        trump=deal.trump.letter,
-        tricks=_tricks(deal),
-        card_points=list(deal.card_points),
-        last_trick=deal.last_trick,
-        combinations=list(r.combinations),
-        totals=list(r.totals),
-        result=r.result,
-        written=list(r.written),
-        hanging=r.hanging,
-        score=list(r.score),
+        declarer=played.declarer,
+        trump=played.trump.letter,
+        tricks=[
+            {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+            for t in played.tricks
+        ],
+        card_points=list(played.card_points),
+        last_trick=played.last_trick,
+        combinations=list(played.combinations),
+        totals=list(played.totals),
+        result=played.result,
+        written=list(played.written),
+        hanging=s.hanging,
+        score=list(s.score),
     )
     return out
 

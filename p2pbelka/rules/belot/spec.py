@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from p2pbelka.rules.belot import options, records
+from p2pbelka.rules.belot.game import GAME as GAME  # still spec.GAME, as before
+from p2pbelka.rules.belot.summary import BelotSummary
 from p2pbelka.rules.common.options import OptionError
 from p2pbelka.rules.spec import GameSpec
 
-GAME = "belot"
 PRESET = "classic"
 SEAT_COUNTS = (2, 3)
 
@@ -43,4 +44,5 @@ SPEC = GameSpec(
     check_rules=_check_rules,
     teams=_teams,
     records=records,  # a module with the format's functions
+    summary_from_json=BelotSummary.from_json,
 )
