@@ -69,12 +69,12 @@ def seat_count(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from p2pbelka.table.games import track_class
+    from p2pbelka.rules.registry import spec
 
     try:
         options = parse_options(args.option)
         args.players = seat_count(args)
-        track_class(args.game).check_rules(args.preset, options)
+        spec(args.game).check_rules(args.preset, options)
     except ValueError as exc:
         print(f"p2pbelka selfplay: {exc}", file=sys.stderr)
         return 2

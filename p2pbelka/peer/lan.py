@@ -57,7 +57,7 @@ from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import open_envelope
 from p2pbelka.rules.belka.game import GAME, SEATS
 from p2pbelka.table import events as ev
-from p2pbelka.table.games import GAMES
+from p2pbelka.table import registry as table_games
 from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
@@ -330,7 +330,7 @@ def _merged(
         del hints[key]
     signed = {(t.table_id, t.host_key) for t in beacons}
     extra = [t for k, t in sorted(hints.items()) if k not in signed]
-    return [t for t in beacons + extra if t.variant in GAMES]
+    return [t for t in beacons + extra if t.variant in table_games.names()]
 
 
 async def _browse(hint: Callable[[TableInfo], None], net: NetOptions) -> None:

@@ -35,7 +35,7 @@ from p2pbelka.protocol.lobby import (
     is_envelope,
 )
 from p2pbelka.rules.belka.game import GAME, SEATS
-from p2pbelka.table.games import seat_counts, track_class
+from p2pbelka.rules.registry import spec
 
 __all__ = [
     "ENVELOPE_PREFIX",
@@ -146,7 +146,7 @@ class SeatingPlan:
     def set_rules(self, preset: str, options: dict[str, str]) -> bool:
         """The host changes the preset and options (``ValueError`` if the game refuses
         them); every joiner must say ready again.  False if nothing changed."""
-        track_class(self.variant).check_rules(preset, options)
+        spec(self.variant).check_rules(preset, options)
         if (preset, options) == (self.preset, self.options):
             return False
         self.preset, self.options = preset, dict(options)
@@ -190,8 +190,8 @@ def check_table(variant: str, n_seats: int, preset: str, options: dict[str, str]
     """``ValueError`` in words for a game this version does not play, a seat count the
     game is not played by, or rules it refuses: before a lobby opens, or when a
     joiner first reads one."""
-    counts = seat_counts(variant)
+    counts = spec(variant).seat_counts
     if n_seats not in counts:
         allowed = " or ".join(str(n) for n in counts)
         raise ValueError(f"{variant.capitalize()} is played by {allowed}, not {n_seats}")
-    track_class(variant).check_rules(preset, options)
+    spec(variant).check_rules(preset, options)

@@ -12,7 +12,7 @@ Belka adds three phases to the common schedule (``table/flow.py``): ``trump``
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -54,16 +54,6 @@ class BelkaTrack:
     def __init__(self, game: GameState) -> None:
         self._game = game
         self.said = Announcements()
-
-    @classmethod
-    def check_rules(cls, preset: str, options: Mapping[str, str]) -> None:
-        options_from(preset, dict(options))
-
-    @classmethod
-    def check_setup(cls, setup: m.TableMsg) -> None:
-        if len(setup.seats) != SEATS:
-            raise ValueError(f"Belka is played by {SEATS}, not {len(setup.seats)}")
-        cls.check_rules(setup.preset, setup.options)
 
     @classmethod
     def new(cls, setup: m.TableMsg, first_dealer: int) -> BelkaTrack:

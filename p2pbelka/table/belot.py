@@ -21,7 +21,7 @@ seat deals.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -33,6 +33,7 @@ from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot.deal import Action, Bid, Claim, DealState, Declare
 from p2pbelka.rules.belot.game import BelotGame, DealResult
 from p2pbelka.rules.belot.options import belot_options
+from p2pbelka.rules.belot.spec import GAME
 from p2pbelka.rules.common.errors import RuleViolation
 from p2pbelka.rules.common.play import Play
 from p2pbelka.table import events as ev
@@ -58,10 +59,6 @@ from p2pbelka.table.track import GameTrack, Settlement, TrickDone, TrickSoFar
 if TYPE_CHECKING:
     from p2pbelka.table.session import Table
 
-GAME = "belot"
-PRESET = "classic"
-"""Belot has no presets: its house rules are options (``rules.belot.options``)."""
-SEAT_COUNTS = (2, 3)
 FIRST, EXTRA = 6, 3
 
 
@@ -94,18 +91,6 @@ class BelotTrack:
         """The game before the deal in progress: the audit replays the deal from it."""
         self.actions: list[Action] = []
         """The deal's calls, declarations, cards and claim, in order."""
-
-    @classmethod
-    def check_rules(cls, preset: str, options: Mapping[str, str]) -> None:
-        if preset != PRESET:
-            raise ValueError(f"Belot has no preset {preset!r:.20} (use {PRESET!r} and options)")
-        belot_options(dict(options))
-
-    @classmethod
-    def check_setup(cls, setup: m.TableMsg) -> None:
-        if len(setup.seats) not in SEAT_COUNTS:
-            raise ValueError(f"Belot is played by 2 or 3, not {len(setup.seats)}")
-        cls.check_rules(setup.preset, setup.options)
 
     @classmethod
     def new(cls, setup: m.TableMsg, first_dealer: int) -> BelotTrack:

@@ -6,8 +6,8 @@ speaks in it and in which order, what the local seat sends when its turn comes
 phase comes next once every speaker has spoken.  Read it top to bottom and you
 have one deal: commit, shuffle, lock, shares, the game's own announcements,
 play, reveal and audit, deal end, and the next deal or the end of the game.
-A game adds its own phases (``GamePhases``: Belka's in ``belka.PHASES``), and
-``SCHEDULES`` holds each game's whole schedule.
+A game adds its own phases (``GamePhases``, in the game's module), and
+``registry.py`` holds each game's whole schedule.
 
 In a *parallel* phase every seat sends at once and the envelopes are processed
 in the phase's order; in the others seats speak in turn.  A handler that finds
@@ -25,7 +25,6 @@ from p2pbelka.cards import CARDS
 from p2pbelka.fairdeal.lots import check_lot, commit_lot, resolve_lots
 from p2pbelka.protocol import messages as m
 from p2pbelka.rules.common.errors import RuleViolation
-from p2pbelka.table import belka
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.table.dealdeck import DeckFault
@@ -338,7 +337,3 @@ class Schedule:
 
 def schedule_for(game: GamePhases) -> Schedule:
     return Schedule({**COMMON_STEPS, **game.steps}, game, {**COMMON_MOVES, **game.moves})
-
-
-SCHEDULES: Mapping[str, Schedule] = {belka.BelkaTrack.name: schedule_for(belka.PHASES)}
-"""Every game's schedule, by the name a table description gives."""

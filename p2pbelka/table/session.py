@@ -31,13 +31,14 @@ from p2pbelka.fairdeal.versions import check_version
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, Signer, open_envelope, seal_envelope
+from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
+from p2pbelka.table import registry
 from p2pbelka.table.carry import Previous, check_continuation
 from p2pbelka.table.dealdeck import DealDeck, DeckFault
 from p2pbelka.table.errors import MoveRefused, OrderError
 from p2pbelka.table.flow import LotDraw, Schedule
-from p2pbelka.table.games import SCHEDULES, track_class
 from p2pbelka.table.intake import MAX_AHEAD, Equivocation, Intake, IntakeError
 from p2pbelka.table.phase import Abort, GamePhases, Phase, Question, Step
 from p2pbelka.table.round import DealRound
@@ -626,7 +627,7 @@ class Table:
         if previous is None:
             return Phase.LOT_COMMIT
         assert self._setup is not None
-        track = track_class(self._setup.game).resumed(self._setup, previous.state)
+        track = registry.track_class(self._setup.game).resumed(self._setup, previous.state)
         self._track = track
         self._deal_id = track.deal_number
         self._emit_started(track.dealer)
@@ -634,7 +635,7 @@ class Table:
 
     def start_game(self, first_dealer: int) -> None:
         assert self._setup is not None
-        self._track = track_class(self._setup.game).new(self._setup, first_dealer)
+        self._track = registry.track_class(self._setup.game).new(self._setup, first_dealer)
         self._emit_started(first_dealer)
         self.begin_deal()
 
@@ -812,7 +813,10 @@ class Table:
             self._events.append(ev.Rejected("the table description must open its sender's chain"))
             return
         try:
-            track_class(setup.game).check_setup(setup)
+            schedule = registry.schedule(setup.game)
+            rules = spec(setup.game)
+            rules.check_seats(len(setup.seats))
+            rules.check_rules(setup.preset, setup.options)
             check_version(setup.fairdeal)
             if setup.flow not in m.FLOWS:
                 raise ValueError(f"flow {setup.flow} is not one this peer knows")
@@ -829,7 +833,7 @@ class Table:
                 self._events.append(ev.Rejected(f"not a valid continuation: {why}", host))
                 return
         self._setup, self._host = setup, host
-        self._schedule = SCHEDULES[setup.game]
+        self._schedule = schedule
         if self._signer is not None:
             self._me = self.seat_of(self._signer.public_key)
         self._intake = Intake(len(setup.seats))
