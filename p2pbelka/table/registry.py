@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from p2pbelka.rules.registry import spec
 from p2pbelka.table import belka, belot
 from p2pbelka.table.flow import Schedule, schedule_for
-from p2pbelka.table.phase import GamePhases
+from p2pbelka.table.phase import GamePhases, PhaseId
 from p2pbelka.table.track import GameTrack
 
 
@@ -74,6 +74,11 @@ def track_class(name: str) -> type[GameTrack]:
 def schedule(name: str) -> Schedule:
     """The whole schedule of the game ``name`` (``ValueError`` naming the games known)."""
     return game(name).schedule
+
+
+def machine(name: str) -> dict[PhaseId, frozenset[PhaseId]]:
+    """The game's phases as data: each phase and the phases that may follow it."""
+    return schedule(name).machine()
 
 
 register(belka.BelkaTrack.name, belka.BelkaTrack, belka.PHASES)

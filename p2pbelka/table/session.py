@@ -37,10 +37,11 @@ from p2pbelka.table import moves as mv
 from p2pbelka.table import registry
 from p2pbelka.table.carry import Previous, check_continuation
 from p2pbelka.table.dealdeck import DealDeck, DeckFault
+from p2pbelka.table.dealsetup import LotDraw
 from p2pbelka.table.errors import MoveRefused, OrderError
-from p2pbelka.table.flow import LotDraw, Schedule
+from p2pbelka.table.flow import Schedule
 from p2pbelka.table.intake import MAX_AHEAD, Equivocation, Intake, IntakeError
-from p2pbelka.table.phase import Abort, GamePhases, Phase, Question, Step
+from p2pbelka.table.phase import Abort, Phase, PhaseId, Question, Step
 from p2pbelka.table.round import DealRound
 from p2pbelka.table.track import GameTrack
 
@@ -89,7 +90,9 @@ class Table:
         self._setup: m.TableMsg | None = None
         self._host = 0
         self.table_digest: bytes = b""
-        self._phase = Phase.SIT
+        self._phase: PhaseId = Phase.SIT
+        self.on_transition: Callable[[PhaseId, PhaseId], None] | None = None
+        """Told every change of phase, (from, to): for a test or a tracer."""
         self._schedule: Schedule | None = None
         self._track: GameTrack | None = None
         self._round: DealRound | None = None
@@ -186,7 +189,8 @@ class Table:
     # -- what anyone may read ---------------------------------------------------------
 
     @property
-    def phase(self) -> Phase:
+    def phase(self) -> PhaseId:
+        """The phase the table is in: one of ``Phase`` or of the game's own."""
         return self._phase
 
     @property
@@ -619,19 +623,18 @@ class Table:
         rnd.public_cards[card] = seat
         return card
 
-    def after_seating(self) -> Phase:
-        """Every seat sat: draw the first dealer, or, in a continuation segment, go on
-        from the rules' state the previous segment left (no lot: the dealer is the
-        one that segment's deals give)."""
+    def continue_game(self) -> bool:
+        """Every seat sat: in a continuation segment, go on from the rules' state the
+        previous segment left (True); False in a game's first segment (the lot follows)."""
         previous = self._previous
         if previous is None:
-            return Phase.LOT_COMMIT
+            return False
         assert self._setup is not None
         track = registry.track_class(self._setup.game).resumed(self._setup, previous.state)
         self._track = track
         self._deal_id = track.deal_number
         self._emit_started(track.dealer)
-        return self.phases.after_deal_end(self)
+        return True
 
     def start_game(self, first_dealer: int) -> None:
         assert self._setup is not None
@@ -653,21 +656,6 @@ class Table:
                 track.standing(),
             )
         )
-
-    @property
-    def phases(self) -> GamePhases:
-        """The game's own part of the schedule."""
-        return self._schedule_or_fail().game
-
-    def next_deal_or_over(self) -> Phase:
-        track = self.track
-        if track.finished:
-            self.emit(ev.GameOver(track.winner, track.final_score))
-            return Phase.OVER
-        self.begin_deal()
-        # Flow 2: every commitment came on a deal_end, so no commit phase.
-        committed = len(self.round.deck.commitments) == self.n_seats
-        return Phase.SHUFFLE if committed else Phase.COMMIT
 
     @property
     def flow(self) -> int:
@@ -746,8 +734,6 @@ class Table:
             return (deal, self._phase.value, -1)
         if step.slot is not None:
             return (deal, self._phase.value, step.slot(self))
-        if self._phase is Phase.PLAY:
-            return (deal, self._phase.value, len(self.round.played))
         return (deal, self._phase.value, self._slot)
 
     def _seal(self, deal: int, msg: m.Message, reproducible: bool = False) -> Envelope:
@@ -861,7 +847,7 @@ class Table:
     def _step(self) -> Step:
         return self._schedule_or_fail().steps[self._phase]
 
-    def _start(self, phase: Phase) -> None:
+    def _start(self, phase: PhaseId) -> None:
         self._phase = phase
         step = self._step_or_none()
         self._order = step.order(self) if step is not None else []
@@ -933,7 +919,10 @@ class Table:
             self._slot += 1
             if self._slot < len(self._order):
                 return
-        self._start(current.then(self))
+        nxt = current.leave(self)
+        if self.on_transition is not None:
+            self.on_transition(self._phase, nxt)
+        self._start(nxt)
 
     def _refusal(self, seat: int, envelope: Envelope) -> str:
         chain = self._chains().chains[seat]
@@ -1122,6 +1111,8 @@ class Table:
             proof = {h for f in faults if f.proven for h in f.evidence}
             self._outgoing += [e.raw for e in self._transcript if e.digest.hex() in proof]
         self._faults.extend(faults)
+        if self.on_transition is not None:
+            self.on_transition(self._phase, Phase.ABORTED)
         self._phase = Phase.ABORTED
         self._order = []
         self._events.append(ev.GameAborted(tuple(faults)))
