@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from p2pbelka.cards import CARDS
+from p2pbelka.fairdeal.errors import FairDealError
 from p2pbelka.fairdeal.lots import check_lot, commit_lot, resolve_lots
 from p2pbelka.protocol import messages as m
 from p2pbelka.rules.common.errors import RuleViolation
@@ -166,6 +167,31 @@ def read_hand(table: TableContext) -> None:
         if hand is not None:
             cards = tuple(sorted(CARDS[c] for c in hand.values()))
             table.emit(ev.HandDealt(table.me, cards))
+
+
+# -- cards opened to all -------------------------------------------------------------------
+
+
+def open_position(table: TableContext, seat: int, opening: m.Opening) -> int | None:
+    """Open a position of ``seat``'s to all; None (and a dispute) if it does not open."""
+    rnd = table.round
+    try:
+        card = rnd.deck.open(seat, opening)
+    except DeckFault as exc:
+        raise Abort(table.fault(exc.seat, exc.what)) from None
+    except FairDealError as exc:
+        table.dispute(seat, f"opened a position that is not a card: {exc}")
+        return None
+    if rnd.public_cards.get(card, seat) != seat:
+        table.dispute(seat, f"opened {CARDS[card]}, already shown by another seat")
+        return None
+    if seat != table.me and card in rnd.my_hand.values():
+        # Not the opener's fault on its face: a pass may have copied our card into
+        # its hand.  The audit finds whose pass or share it was.
+        table.dispute(seat, f"opened {CARDS[card]}, a card dealt to this seat")
+        return None
+    rnd.public_cards[card] = seat
+    return card
 
 
 # -- trick play ------------------------------------------------------------------------------
