@@ -49,13 +49,11 @@ class Runner:
     def __init__(
         self, host: Host, chains: Chains, own: OwnChain, blame: Blame, out: Outbox
     ) -> None:
-        self._host, self._chains, self._own, self._blame, self._out = (
-            host,
-            chains,
-            own,
-            blame,
-            out,
-        )
+        self._host = host
+        self._chains = chains
+        self._own = own
+        self._blame = blame
+        self._out = out
         self.phase: PhaseId = Phase.SIT
         self.schedule: Schedule | None = None
         self.order: list[int] = []

@@ -38,7 +38,7 @@ from p2pbelka.table import flow, registry
 from p2pbelka.table import moves as mv
 from p2pbelka.table.blame import Blame, Suspicion, disputed
 from p2pbelka.table.carry import Previous
-from p2pbelka.table.chains import Chains, OwnChain, SentKey, View
+from p2pbelka.table.chains import Chains, OwnChain, View
 from p2pbelka.table.dealsetup import DealSetup, LotDraw
 from p2pbelka.table.errors import OrderError
 from p2pbelka.table.intake import MAX_AHEAD
@@ -48,7 +48,7 @@ from p2pbelka.table.round import DealRound
 from p2pbelka.table.runner import Outbox, Runner
 from p2pbelka.table.track import GameTrack
 
-__all__ = ["OrderError", "Phase", "SentKey", "Suspicion", "Table"]
+__all__ = ["OrderError", "Phase", "Suspicion", "Table"]
 
 
 class Table:
@@ -197,10 +197,12 @@ class Table:
 
     @property
     def _round(self) -> DealRound | None:
+        """The deal in progress, or None (for tests that wait for one)."""
         return self._deals.round
 
     @property
     def _next_local(self) -> LocalSeat | None:
+        """The local seat's next deal made ahead by ``prepare`` (for its tests)."""
         return self._deals.next_local
 
     @property
