@@ -1,8 +1,9 @@
-"""The package's layers go one way, and no module imports itself round a cycle.
+"""The package's layers go one way, no module imports itself round a cycle, and the
+table's core imports no game.
 
 The order is written once, here: a subpackage may import from a lower rank
 (and from itself), never from its own rank or above.  Imports inside ``if
-TYPE_CHECKING:`` are for annotations only and are not counted.
+TYPE_CHECKING:`` count like any other: an annotation is knowledge too.
 """
 
 from __future__ import annotations
@@ -40,16 +41,10 @@ def layer_of(module: str) -> str | None:
     return parts[1] if len(parts) > 1 and parts[0] == "p2pbelka" else None
 
 
-def is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def imports_of(path: Path, modules: set[str]) -> set[str]:
-    """Every p2pbelka module ``path`` imports at run time (module level or in functions).
-    ``from package import submodule`` counts as importing the submodule only."""
+    """Every p2pbelka module ``path`` imports (module level, in functions, or for
+    annotations only).  ``from package import submodule`` counts as importing the
+    submodule only."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = (
         module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
@@ -57,10 +52,6 @@ def imports_of(path: Path, modules: set[str]) -> set[str]:
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and is_type_checking(node):
-            for child in node.orelse:
-                visit(child)
-            return
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.startswith("p2pbelka"))
         elif isinstance(node, ast.ImportFrom):
@@ -106,8 +97,29 @@ def test_no_module_imports_its_own_rank_or_above() -> None:
     assert not wrong, "\n".join(sorted(wrong))
 
 
-def test_no_import_cycle() -> None:
+KNOWN_CYCLES: frozenset[tuple[str, str]] = frozenset(
+    {
+        # Cycles through imports for annotations only, left to fix in this very issue
+        # (each entry is an import, importer -> imported, that closes a cycle): this
+        # list must be empty before the issue is done.
+        ("p2pbelka.peer.reclaim", "p2pbelka.peer.handover"),
+        ("p2pbelka.peer.seatdrivers", "p2pbelka.peer.handover"),
+    }
+)
+
+
+def test_the_known_cycles_are_still_imports() -> None:
+    """An entry that no longer names an import goes (the cycle was fixed)."""
     graph = package_modules()
+    stale = [f"{a} -> {b}" for a, b in sorted(KNOWN_CYCLES) if b not in graph.get(a, set())]
+    assert not stale, "\n".join(stale)
+
+
+def test_no_import_cycle() -> None:
+    graph = {
+        module: {i for i in imported if (module, i) not in KNOWN_CYCLES}
+        for module, imported in package_modules().items()
+    }
     done: set[str] = set()
     path: list[str] = []
 
@@ -128,3 +140,24 @@ def test_no_import_cycle() -> None:
     for start in sorted(graph):
         cycle = walk(start)
         assert cycle is None, " -> ".join(cycle)
+
+
+GAMES = ("belka", "belot")
+"""The games, as the names of their modules and packages in every layer."""
+
+
+def is_game(module: str) -> bool:
+    """A game's own module or package: ``rules/belka/``, ``table/belot.py``, ``bots/belka*``..."""
+    parts = module.split(".")
+    return len(parts) > 2 and parts[1] in ("rules", "table", "bots") and parts[2].startswith(GAMES)
+
+
+def test_the_table_core_imports_no_game() -> None:
+    """Games depend on the core, never the reverse: no module of ``table/`` but the games'
+    own and the registry (which lists them) imports a game of any layer."""
+    wrong = []
+    for module, imported in package_modules().items():
+        if layer_of(module) != "table" or is_game(module) or module == "p2pbelka.table.registry":
+            continue
+        wrong += [f"{module} imports {target}" for target in sorted(imported) if is_game(target)]
+    assert not wrong, "\n".join(sorted(wrong))

@@ -81,7 +81,7 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from p2pbelka.bots.base import BELOT_BOT_LEVELS, BOT_LEVELS, is_level, with_think
     from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
     from p2pbelka.net.identity import clean_name
-    from p2pbelka.table.games import track_class
+    from p2pbelka.rules.registry import spec
     from p2pbelka.ui.i18n import _, default_language, set_language
     from p2pbelka.ui.play import DEFAULT_LEVEL, PlayConfig
 
@@ -89,7 +89,7 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     set_language(lang)
     options = parse_options(args.option)
     players = seat_count(args)
-    track_class(args.game).check_rules(args.preset, options)
+    spec(args.game).check_rules(args.preset, options)
     known = BOT_LEVELS if args.game == "belka" else BELOT_BOT_LEVELS
     level = args.bot_level or DEFAULT_LEVEL
     bots = players - 1

@@ -1,7 +1,12 @@
 """One seat's game as a sans-IO state machine: see ``session.Table``.
 
-``flow.py`` is the transition table (the life of a deal), ``belka.py`` the
-game Belka as the table drives it, ``track.py`` what any game provides.
+The core: ``flow.py`` is the transition table of the phases every game shares (the
+life of a deal), ``phase.py`` what a phase is made of, ``context.py`` what a phase's
+code sees of its table, ``track.py`` what any game provides, ``session.py`` the
+table's face over its parts (``chains.py``, ``blame.py``, ``runner.py``,
+``dealsetup.py``, ``opening.py``, ``segments.py``).  The games sit beside the core,
+each in its own module with its track and its own phases, and ``registry.py``
+lists them by the name their rules go by; the core imports none of them.
 """
 
 from p2pbelka.table.errors import MoveRefused, OrderError, TableError

@@ -12,9 +12,10 @@ Belka adds three phases to the common schedule (``table/flow.py``): ``trump``
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, ClassVar
+from enum import StrEnum
+from typing import ClassVar
 
 from p2pbelka.cards import CARDS, Card
 from p2pbelka.protocol import messages as m
@@ -28,16 +29,23 @@ from p2pbelka.rules.common.errors import RuleViolation
 from p2pbelka.rules.common.play import Play
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
+from p2pbelka.table.context import TableContext
 from p2pbelka.table.errors import MoveRefused
 from p2pbelka.table.events import Fault, Score
-from p2pbelka.table.phase import Abort, GamePhases, Phase, Question, Step, all_seats
+from p2pbelka.table.flow import NEXT_DEAL, close_deal, next_deal_or_over
+from p2pbelka.table.phase import Abort, GamePhases, Phase, Question, Step, all_seats, leads_to
 from p2pbelka.table.track import Settlement, TrickDone, TrickSoFar
-
-if TYPE_CHECKING:
-    from p2pbelka.table.session import Table
 
 ROUNDS = 4
 CARDS_PER_ROUND = 2
+
+
+class BelkaPhase(StrEnum):
+    """Belka's own phases (the others are every game's: ``phase.Phase``)."""
+
+    TRUMP = "trump"
+    READY = "ready"
+    CHOICE = "choice"
 
 
 @dataclass
@@ -55,16 +63,6 @@ class BelkaTrack:
     def __init__(self, game: GameState) -> None:
         self._game = game
         self.said = Announcements()
-
-    @classmethod
-    def check_rules(cls, preset: str, options: Mapping[str, str]) -> None:
-        options_from(preset, dict(options))
-
-    @classmethod
-    def check_setup(cls, setup: m.TableMsg) -> None:
-        if len(setup.seats) != SEATS:
-            raise ValueError(f"Belka is played by {SEATS}, not {len(setup.seats)}")
-        cls.check_rules(setup.preset, setup.options)
 
     @classmethod
     def new(cls, setup: m.TableMsg, first_dealer: int) -> BelkaTrack:
@@ -211,13 +209,13 @@ class BelkaTrack:
 # -- Belka's own phases (see the transition table in table/flow.py) -----------------------
 
 
-def _track(table: Table) -> BelkaTrack:
+def _track(table: TableContext) -> BelkaTrack:
     track = table.track
     assert isinstance(track, BelkaTrack)
     return track
 
 
-def own_trump(table: Table) -> m.Message:
+def own_trump(table: TableContext) -> m.Message:
     """Say whether this seat holds the J♣ (opening it if so) and whether its hand opened."""
     rnd = table.round
     pos = rnd.position_of(core.JC_INDEX)
@@ -225,7 +223,7 @@ def own_trump(table: Table) -> m.Message:
     return m.TrumpMsg(jack, bool(rnd.my_hand))
 
 
-def on_trump(table: Table, seat: int, msg: m.TrumpMsg) -> None:
+def on_trump(table: TableContext, seat: int, msg: m.TrumpMsg) -> None:
     said = _track(table).said
     said.trump[seat] = msg
     if not msg.hand_ok:
@@ -240,40 +238,45 @@ def on_trump(table: Table, seat: int, msg: m.TrumpMsg) -> None:
     said.jc_claims.append(seat)
 
 
-def after_trump(table: Table) -> Phase:
+def trump_found(table: TableContext) -> None:
+    """Every seat spoke: exactly one must have shown the J♣, whose holder's suit is
+    trumps; play starts for the engine (else the deal is disputed)."""
     track, rnd = _track(table), table.round
     claims = track.said.jc_claims
     if not rnd.disputes and len(claims) != 1:
         table.dispute(-1, "nobody claimed the J♣" if not claims else "the J♣ was claimed twice")
     if rnd.disputes:
-        return Phase.REVEAL
+        return
     holder = claims[0]
     mine = rnd.my_mask() if table.me is not None else None
     track.start_play(holder, table.me, mine)
     deal = track.deal
     table.emit(ev.TrumpAnnounced(holder, deal.trump.letter, deal.trump_team, track.game.seat_suits))
-    return Phase.READY
 
 
-def own_ready(table: Table) -> m.Message | Question:
+def after_trump(table: TableContext) -> Phase | BelkaPhase:
+    return Phase.REVEAL if table.round.disputes else BelkaPhase.READY
+
+
+def own_ready(table: TableContext) -> m.Message | Question:
     assert table.me is not None
     if BelkaTrack.can_claim_redeal(table.round.my_mask()):
         return Question("redeal", (belka_mv.ClaimRedeal(), belka_mv.Ready()))
     return m.ReadyMsg()
 
 
-def claim_redeal(table: Table, move: mv.Move) -> m.Message:
+def claim_redeal(table: TableContext, move: mv.Move) -> m.Message:
     rnd = table.round
     if not BelkaTrack.can_claim_redeal(rnd.my_mask()):
         raise MoveRefused("this hand does not allow a re-deal")
     return m.RedealMsg(tuple(rnd.deck.my_opening(pos) for pos in sorted(rnd.my_hand)))
 
 
-def on_ready(table: Table, seat: int, msg: m.ReadyMsg) -> None:
+def on_ready(table: TableContext, seat: int, msg: m.ReadyMsg) -> None:
     return None
 
 
-def on_redeal(table: Table, seat: int, msg: m.RedealMsg) -> None:
+def on_redeal(table: TableContext, seat: int, msg: m.RedealMsg) -> None:
     rnd = table.round
     positions = sorted(o.pos for o in msg.hand)
     if positions != rnd.deck.positions_of(seat):
@@ -292,29 +295,36 @@ def on_redeal(table: Table, seat: int, msg: m.RedealMsg) -> None:
         said.redeal = (seat, mask)
 
 
-def after_ready(table: Table) -> Phase:
-    if table.round.disputes or _track(table).said.redeal is not None:
-        return Phase.REVEAL
-    turn = table.track.turn
-    assert turn is not None
-    table.emit(ev.TurnToPlay(turn))
-    return Phase.PLAY
+def _plays(table: TableContext) -> bool:
+    """The deal is played: nothing is disputed and nobody claimed a re-deal."""
+    return not table.round.disputes and _track(table).said.redeal is None
 
 
-def chooser(table: Table) -> int | None:
+def ready(table: TableContext) -> None:
+    if _plays(table):
+        turn = table.track.turn
+        assert turn is not None
+        table.emit(ev.TurnToPlay(turn))
+
+
+def after_ready(table: TableContext) -> Phase:
+    return Phase.PLAY if _plays(table) else Phase.REVEAL
+
+
+def chooser(table: TableContext) -> int | None:
     return _track(table).chooser
 
 
-def choosers(table: Table) -> list[int]:
+def choosers(table: TableContext) -> list[int]:
     seat = chooser(table)
     return [] if seat is None else [seat]
 
 
-def ask_eggs(table: Table) -> Question:
+def ask_eggs(table: TableContext) -> Question:
     return Question("eggs", tuple(belka_mv.ChooseEggs(c) for c in EGGS_CHOICES))
 
 
-def on_choice(table: Table, seat: int, msg: m.ChoiceMsg) -> None:
+def on_choice(table: TableContext, seat: int, msg: m.ChoiceMsg) -> None:
     track = _track(table)
     try:
         track.choose_eggs(seat, msg.eggs)
@@ -323,32 +333,39 @@ def on_choice(table: Table, seat: int, msg: m.ChoiceMsg) -> None:
     table.emit(ev.EggsChosen(seat, msg.eggs, track.standing()))
 
 
-def after_deal_end(table: Table) -> Phase:
-    return Phase.CHOICE if chooser(table) is not None else table.next_deal_or_over()
-
-
 PHASES = GamePhases(
     steps={
-        Phase.TRUMP: Step({m.TrumpMsg: on_trump}, all_seats, own_trump, after_trump),
-        Phase.READY: Step(
+        BelkaPhase.TRUMP: Step(
+            {m.TrumpMsg: on_trump},
+            all_seats,
+            own_trump,
+            leads_to(BelkaPhase.READY, Phase.REVEAL),
+            then=after_trump,
+            on_exit=trump_found,
+        ),
+        BelkaPhase.READY: Step(
             {m.ReadyMsg: on_ready, m.RedealMsg: on_redeal},
             all_seats,
             own_ready,
-            after_ready,
+            leads_to(Phase.PLAY, Phase.REVEAL),
+            then=after_ready,
+            on_exit=ready,
             decision=True,
         ),
-        Phase.CHOICE: Step(
+        BelkaPhase.CHOICE: Step(
             {m.ChoiceMsg: on_choice},
             choosers,
             ask_eggs,
-            lambda t: t.next_deal_or_over(),
+            NEXT_DEAL,
+            then=next_deal_or_over,
+            on_exit=close_deal,
             parallel=False,
             turn_based=True,
             decision=True,
         ),
     },
-    after_shares=Phase.TRUMP,
-    after_deal_end=after_deal_end,
+    after_shares=BelkaPhase.TRUMP,
+    between_deals=BelkaPhase.CHOICE,
     moves={
         belka_mv.ClaimRedeal: claim_redeal,
         belka_mv.Ready: lambda t, move: m.ReadyMsg(),

@@ -21,9 +21,10 @@ seat deals.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from enum import StrEnum
+from typing import ClassVar
 
 from p2pbelka.cards import CARDS, Card
 from p2pbelka.fairdeal.errors import FairDealError
@@ -34,12 +35,14 @@ from p2pbelka.rules.belot import summary as belot_summary
 from p2pbelka.rules.belot.deal import Action, Bid, Claim, DealState, Declare
 from p2pbelka.rules.belot.game import BelotGame, DealResult
 from p2pbelka.rules.belot.options import belot_options
+from p2pbelka.rules.belot.spec import GAME
 from p2pbelka.rules.common.errors import RuleViolation
 from p2pbelka.rules.common.play import Play
 from p2pbelka.table import events as ev
 from p2pbelka.table import flow
 from p2pbelka.table import moves as mv
 from p2pbelka.table.audit import DealAudit, audit_deal
+from p2pbelka.table.context import TableContext
 from p2pbelka.table.dealdeck import DeckFault
 from p2pbelka.table.errors import MoveRefused
 from p2pbelka.table.events import Fault, Score
@@ -48,22 +51,25 @@ from p2pbelka.table.phase import (
     GamePhases,
     Handler,
     Phase,
+    PhaseId,
     Question,
     Step,
-    Then,
     all_seats,
+    leads_to,
 )
+from p2pbelka.table.phase import Action as Closing
 from p2pbelka.table.round import DealRound
 from p2pbelka.table.track import GameTrack, Settlement, TrickDone, TrickSoFar
 
-if TYPE_CHECKING:
-    from p2pbelka.table.session import Table
-
-GAME = "belot"
-PRESET = "classic"
-"""Belot has no presets: its house rules are options (``rules.belot.options``)."""
-SEAT_COUNTS = (2, 3)
 FIRST, EXTRA = 6, 3
+
+
+class BelotPhase(StrEnum):
+    """Belot's own phases (the others are every game's: ``phase.Phase``)."""
+
+    TURN = "turn"
+    BID = "bid"
+    EXTRA = "extra"
 
 
 # -- the position schedule ------------------------------------------------------------
@@ -95,18 +101,6 @@ class BelotTrack:
         """The game before the deal in progress: the audit replays the deal from it."""
         self.actions: list[Action] = []
         """The deal's calls, declarations, cards and claim, in order."""
-
-    @classmethod
-    def check_rules(cls, preset: str, options: Mapping[str, str]) -> None:
-        if preset != PRESET:
-            raise ValueError(f"Belot has no preset {preset!r:.20} (use {PRESET!r} and options)")
-        belot_options(dict(options))
-
-    @classmethod
-    def check_setup(cls, setup: m.TableMsg) -> None:
-        if len(setup.seats) not in SEAT_COUNTS:
-            raise ValueError(f"Belot is played by 2 or 3, not {len(setup.seats)}")
-        cls.check_rules(setup.preset, setup.options)
 
     @classmethod
     def new(cls, setup: m.TableMsg, first_dealer: int) -> BelotTrack:
@@ -281,39 +275,39 @@ def summarize(
 # -- Belot's own phases (see the transition table in table/flow.py) -----------------------
 
 
-def _track(table: Table) -> BelotTrack:
+def _track(table: TableContext) -> BelotTrack:
     track = table.track
     assert isinstance(track, BelotTrack)
     return track
 
 
-def _deck_fault(table: Table, exc: DeckFault) -> Abort:
+def _deck_fault(table: TableContext, exc: DeckFault) -> Abort:
     return Abort(table.fault(exc.seat, exc.what))
 
 
-def shares_step(batch: Callable[[int], range], then: Then) -> Step:
-    """A shares phase opening the positions ``batch(players)`` to their owners: the
-    common ``shares`` step with the batch (so whatever else it accepts is kept)."""
+def shares_step(batch: Callable[[int], range], read: Closing, then: PhaseId) -> Step:
+    """A shares phase opening the positions ``batch(players)`` to their owners, which
+    ``read`` reads, before ``then``: the common ``shares`` step with the batch (so
+    whatever else it accepts is kept)."""
 
-    def own(table: Table) -> m.Message:
+    def own(table: TableContext) -> m.Message:
         return m.SharesMsg(tuple(table.round.deck.my_shares(batch(table.n_seats))))
 
-    def on(table: Table, seat: int, msg: m.SharesMsg) -> None:
+    def on(table: TableContext, seat: int, msg: m.SharesMsg) -> None:
         try:
             table.round.deck.add_shares(seat, msg.shares, batch(table.n_seats))
         except DeckFault as exc:
             raise _deck_fault(table, exc) from None
 
-    common = flow.COMMON_STEPS[Phase.SHARES]
-    return replace(common, handlers={**common.handlers, m.SharesMsg: on}, own=own, then=then)
+    common = flow.shares_step(then)
+    return replace(common, handlers={**common.handlers, m.SharesMsg: on}, own=own, on_exit=read)
 
 
-def read_first_six(table: Table) -> Phase:
+def read_first_six(table: TableContext) -> None:
     _read(table, first_positions(table.n_seats))
-    return Phase.TURN
 
 
-def _read(table: Table, batch: range) -> dict[int, int] | None:
+def _read(table: TableContext, batch: range) -> dict[int, int] | None:
     """The local seat reads its positions in ``batch`` (None: they do not open)."""
     if table.me is None:
         return None
@@ -325,12 +319,12 @@ def _read(table: Table, batch: range) -> dict[int, int] | None:
     return cards
 
 
-def own_turned(table: Table) -> m.Message:
+def own_turned(table: TableContext) -> m.Message:
     rnd = table.round
     return m.TurnedMsg(rnd.deck.my_opening(turned_position(table.n_seats)), bool(rnd.my_hand))
 
 
-def on_turned(table: Table, seat: int, msg: m.TurnedMsg) -> None:
+def on_turned(table: TableContext, seat: int, msg: m.TurnedMsg) -> None:
     pos = turned_position(table.n_seats)
     if msg.share.pos != pos:
         raise Abort(
@@ -344,39 +338,43 @@ def on_turned(table: Table, seat: int, msg: m.TurnedMsg) -> None:
         table.dispute(seat, "says its first six cards did not open")
 
 
-def after_turned(table: Table) -> Phase:
-    """Every share of the turned card is in: open it, and the deal starts for the engine."""
+def open_turned(table: TableContext) -> None:
+    """Every share of the turned card is in: open it, and the deal starts for the engine
+    (unless the deal is disputed)."""
     rnd = table.round
     if rnd.disputes:
-        return Phase.REVEAL
+        return
     try:
         card = rnd.deck.open_to_all(turned_position(table.n_seats))
     except FairDealError as exc:
         table.dispute(-1, f"the turned card does not open: {exc}")
-        return Phase.REVEAL
+        return
     if card in rnd.my_hand.values():
         table.dispute(-1, f"the turned card {CARDS[card]} is in a hand too")
-        return Phase.REVEAL
+        return
     rnd.public_cards[card] = -1
     track = _track(table)
     mine = rnd.my_mask() if table.me is not None else None
     track.start_deal(CARDS[card], table.me, mine)
     table.emit(ev.CardTurned(CARDS[card], track.deal.turn))
-    return Phase.BID
 
 
-def bidder(table: Table) -> list[int]:
+def after_turned(table: TableContext) -> PhaseId:
+    return Phase.REVEAL if table.round.disputes else BelotPhase.BID
+
+
+def bidder(table: TableContext) -> list[int]:
     deal = _track(table).deal
     return [deal.turn] if deal.phase == "bidding" and deal.turn is not None else []
 
 
-def ask_bid(table: Table) -> Question:
+def ask_bid(table: TableContext) -> Question:
     assert table.me is not None
     calls = _track(table).deal.legal_calls(table.me)
     return Question("bid", tuple(belot_mv.Bid(c) for c in calls))
 
 
-def on_bid(table: Table, seat: int, msg: m.BidMsg) -> None:
+def on_bid(table: TableContext, seat: int, msg: m.BidMsg) -> None:
     track = _track(table)
     try:
         track.act(Bid(seat, msg.call))
@@ -387,11 +385,11 @@ def on_bid(table: Table, seat: int, msg: m.BidMsg) -> None:
     table.emit(ev.BidMade(seat, msg.call, deal.declarer, trump, deal.turn, deal.void))
 
 
-def after_bidding(table: Table) -> Phase:
-    return Phase.REVEAL if _track(table).deal.void else Phase.EXTRA
+def after_bidding(table: TableContext) -> PhaseId:
+    return Phase.REVEAL if _track(table).deal.void else BelotPhase.EXTRA
 
 
-def read_extra(table: Table) -> Phase:
+def read_extra(table: TableContext) -> None:
     track = _track(table)
     cards = _read(table, extra_positions(table.n_seats))
     mask = None
@@ -403,10 +401,9 @@ def read_extra(table: Table) -> Phase:
     turn = track.turn
     assert turn is not None
     table.emit(ev.TurnToPlay(turn))
-    return Phase.PLAY
 
 
-def ask_move(table: Table) -> m.Message | Question:
+def ask_move(table: TableContext) -> m.Message | Question:
     """At its lead a seat may also declare, or claim 1001; then (always) a card."""
     me = table.me
     assert me is not None
@@ -421,7 +418,7 @@ def ask_move(table: Table) -> m.Message | Question:
     return Question("play", tuple(moves))
 
 
-def declare(table: Table, move: mv.Move) -> m.Message:
+def declare(table: TableContext, move: mv.Move) -> m.Message:
     assert isinstance(move, belot_mv.Declare)
     rnd = table.round
     openings = []
@@ -433,7 +430,7 @@ def declare(table: Table, move: mv.Move) -> m.Message:
     return m.DeclareMsg(tuple(openings))
 
 
-def on_declare(table: Table, seat: int, msg: m.DeclareMsg) -> None:
+def on_declare(table: TableContext, seat: int, msg: m.DeclareMsg) -> None:
     cards = []
     for opening in msg.cards:
         if opening.pos in table.round.played:
@@ -451,7 +448,7 @@ def on_declare(table: Table, seat: int, msg: m.DeclareMsg) -> None:
     table.emit(ev.Declared(seat, tuple(made.cards), made.name, made.value))
 
 
-def on_claim(table: Table, seat: int, msg: m.ClaimMsg) -> None:
+def on_claim(table: TableContext, seat: int, msg: m.ClaimMsg) -> None:
     track = _track(table)
     try:
         track.act(Claim(seat))
@@ -460,7 +457,7 @@ def on_claim(table: Table, seat: int, msg: m.ClaimMsg) -> None:
     table.emit(ev.Claimed(seat, track.deal.claim_total(seat)))
 
 
-def on_unopened(table: Table, seat: int, msg: m.UnopenedMsg) -> None:
+def on_unopened(table: TableContext, seat: int, msg: m.UnopenedMsg) -> None:
     table.dispute(seat, "says its three more cards did not open")
 
 
@@ -473,7 +470,7 @@ def audit_belot_deal(rnd: DealRound, track: GameTrack) -> DealAudit:
 def play_step() -> Step:
     """The common trick play, where the seat to act may also declare, claim or say its
     three more did not open; one seat sends several messages in a row (``slot``)."""
-    common = flow.COMMON_STEPS[Phase.PLAY]
+    common = flow.PLAY_STEP
     handlers: dict[type[m.Message], Handler] = {
         **common.handlers,
         m.DeclareMsg: on_declare,
@@ -483,29 +480,36 @@ def play_step() -> Step:
     return replace(common, handlers=handlers, own=ask_move, slot=action_slot)
 
 
-def action_slot(table: Table) -> int:
+def action_slot(table: TableContext) -> int:
     return _track(table).action_count()
 
 
 PHASES = GamePhases(
     steps={
-        Phase.SHARES: shares_step(first_positions, read_first_six),
-        Phase.TURN: Step({m.TurnedMsg: on_turned}, all_seats, own_turned, after_turned),
-        Phase.BID: Step(
+        Phase.SHARES: shares_step(first_positions, read_first_six, BelotPhase.TURN),
+        BelotPhase.TURN: Step(
+            {m.TurnedMsg: on_turned},
+            all_seats,
+            own_turned,
+            leads_to(BelotPhase.BID, Phase.REVEAL),
+            then=after_turned,
+            on_exit=open_turned,
+        ),
+        BelotPhase.BID: Step(
             {m.BidMsg: on_bid},
             bidder,
             ask_bid,
-            after_bidding,
+            leads_to(BelotPhase.EXTRA, Phase.REVEAL),
+            then=after_bidding,
             parallel=False,
             turn_based=True,
             decision=True,
             slot=action_slot,
         ),
-        Phase.EXTRA: shares_step(extra_positions, read_extra),
+        BelotPhase.EXTRA: shares_step(extra_positions, read_extra, Phase.PLAY),
         Phase.PLAY: play_step(),
     },
-    after_shares=Phase.TURN,
-    after_deal_end=lambda t: t.next_deal_or_over(),
+    after_shares=BelotPhase.TURN,
     audit=audit_belot_deal,
     moves={
         belot_mv.Bid: lambda t, move: m.BidMsg(move.call),

@@ -3,12 +3,13 @@
 The table runs the fair deal, the hash chains and the schedule for any game;
 the game's rules come in through a track: the rules engine's state, whose
 turn it is, which deck positions go to which seat, what a card does, and how
-a deal ends and is scored.  ``table/games.py`` lists the games.
+a deal ends and is scored.  ``table/registry.py`` lists the games; the seats and
+rules a game is played by are its rules' (``p2pbelka.rules.registry.spec``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -46,16 +47,6 @@ class Settlement:
 
 class GameTrack(Protocol):
     name: ClassVar[str]
-
-    @classmethod
-    def check_rules(cls, preset: str, options: Mapping[str, str]) -> None:
-        """Raise ``ValueError`` for an unknown preset, option or value."""
-        ...
-
-    @classmethod
-    def check_setup(cls, setup: m.TableMsg) -> None:
-        """Raise ``ValueError`` naming what is wrong: seats, preset or options."""
-        ...
 
     @classmethod
     def new(cls, setup: m.TableMsg, first_dealer: int) -> GameTrack: ...

@@ -18,8 +18,6 @@ import msgpack
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import MAGIC, TranscriptError, iter_records
-from p2pbelka.rules.belka.game import GameState
-from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.rules.common.recordio import expect
 from p2pbelka.rules.common.summary import DealSummary, field_path
 from p2pbelka.rules.registry import spec
@@ -60,9 +58,10 @@ class VerifyReport:
     aborted: bool = False
     winner: int | None = None
     score: tuple[int, ...] | None = None
-    game: GameState | BelotGame | None = None
-    """The audited game, Belka's or Belot's engine state (every finished deal with all
-    hands): a game record can be made of it."""
+    game: Any = None
+    """The audited game, as its rules engine holds it (every finished deal with all
+    hands): a game record can be made of it (its spec's ``records``).  The table
+    core knows no game's engine: ``GameTrack.game`` is opaque to it."""
     changes: list[SeatChanged] = field(default_factory=list)
     """Every seat that changed hands (a continuation segment), in order."""
     game_name: str | None = None

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.protocol.envelope import Envelope, seal_envelope
 from p2pbelka.table import events as ev
-from p2pbelka.table.games import SCHEDULES
+from p2pbelka.table import registry
 from p2pbelka.table.session import Phase, Table
 from tests.protocol.strategies import BY_TYPE, MESSAGES
 
@@ -23,7 +23,7 @@ def forge_after(game: LocalGame, transcript: list[Envelope], cut: int, data: st.
     if seat is None:
         return
     # mostly a message of the type the phase expects, so it reaches the handlers
-    step = SCHEDULES[game.game].steps[table.phase]
+    step = registry.schedule(game.game).steps[table.phase]
     expected = sorted(step.accepts)
     likely = st.one_of(*(BY_TYPE[t] for t in expected)) if expected else MESSAGES
     msg = data.draw(st.one_of(likely, likely, likely, MESSAGES))

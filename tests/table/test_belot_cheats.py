@@ -20,7 +20,7 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot.deal import DealState
 from p2pbelka.table import events as ev
-from p2pbelka.table.belot import BelotTrack
+from p2pbelka.table.belot import BelotPhase, BelotTrack
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Phase, Table
 from p2pbelka.table.verify import verify_bytes
@@ -114,7 +114,7 @@ class WrongExtraShare(Table):
 
     def compose(self) -> m.Message | Question | None:
         msg = super().compose()
-        if isinstance(msg, m.SharesMsg) and self.phase is Phase.EXTRA:
+        if isinstance(msg, m.SharesMsg) and self.phase is BelotPhase.EXTRA:
             first = msg.shares[0]
             return m.SharesMsg((m.Opening(first.pos, SCALAR), *msg.shares[1:]))
         return msg

@@ -20,7 +20,7 @@ from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
-from p2pbelka.table.belka import BelkaTrack
+from p2pbelka.table.belka import BelkaPhase, BelkaTrack
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Phase, Table
 from p2pbelka.table.verify import verify_bytes
@@ -104,7 +104,7 @@ class HidesTheJack(Table):
 
 class FalseRedeal(Table):
     def compose(self) -> m.Message | Question | None:
-        if self.phase is Phase.READY:
+        if self.phase is BelkaPhase.READY:
             deck = self.round.deck
             return m.RedealMsg(tuple(deck.my_opening(p) for p in sorted(self.round.my_hand)))
         return super().compose()

@@ -1,0 +1,166 @@
+"""Who is at fault, and how the table knows: signed views compared with ours, two
+envelopes for one place proven, evidence and disputes from other seats checked, and
+the faults found so far.
+
+Everything here decides; the runner acts on it (ends the game, sends the proof).
+A fault is *proven* when the seat's own signed envelopes show it; a view nobody
+can back, a seat gone silent or another seat's dispute only name the seats
+involved, and the game ends disputed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.codec import ProtocolError
+from p2pbelka.protocol.envelope import Envelope, open_envelope
+from p2pbelka.table import events as ev
+from p2pbelka.table.chains import Chains
+from p2pbelka.table.phase import Abort
+
+
+@dataclass(frozen=True, slots=True)
+class Suspicion:
+    """``reporter`` signed a view in which ``accused``'s envelope number ``seq`` hashes
+    to ``claimed``, not to the one we accepted."""
+
+    reporter: int
+    accused: int
+    seq: int
+    claimed: bytes
+
+
+def equivocation(seat: int, first: Envelope, second: Envelope, deal: int) -> ev.Fault:
+    """``seat`` signed ``first`` and ``second`` for one place in its chain."""
+    what = f"signed two different envelopes for its sequence number {first.seq}"
+    proof = (first.digest.hex(), second.digest.hex())
+    return ev.Fault(seat, what, proof, True, deal or None)
+
+
+def disputed(seats: Sequence[int], what: str, deal: int) -> list[ev.Fault]:
+    """Unproven faults naming ``seats``: the game ends disputed."""
+    return [ev.Fault(s, what, (), True, deal or None, proven=False) for s in sorted(set(seats))]
+
+
+class Blame:
+    def __init__(self, chains: Chains, game_id: bytes, note: Callable[[ev.Event], None]) -> None:
+        self._chains = chains
+        self._game_id = game_id
+        self._note = note
+        self.suspicion: Suspicion | None = None
+        """A view that differs from ours: processing waits for the envelope behind it."""
+        self.faults: list[ev.Fault] = []
+
+    def fault(
+        self, seat: int, what: str, envelope: Envelope | None, fatal: bool, deal: int
+    ) -> ev.Fault:
+        """A fault proven by ``seat``'s envelope (by default the last one accepted)."""
+        transcript = self._chains.transcript
+        if envelope is None and transcript:
+            envelope = transcript[-1]
+        evidence = (envelope.digest.hex(),) if envelope is not None else ()
+        return ev.Fault(seat, what, evidence, fatal, deal or None)
+
+    # -- views -----------------------------------------------------------------------
+
+    def view_agrees(self, seat: int, envelope: Envelope, deal: int) -> bool:
+        """Compare ``seat``'s signed view with ours, before its envelope is accepted.
+
+        An honest seat signs only after accepting, in the canonical order, what
+        comes before its envelope: so it cannot have seen more of a chain than we
+        have now (a provable lie), and what it saw must be what we accepted.  A
+        different hash is not yet anyone's fault: either the seat in that chain
+        signed two envelopes (we will hold both once the other reaches us: proof)
+        or the reporter lies (nobody can back it; the driver gives up: disputed).
+        """
+        intake = self._chains.intake
+        if self.suspicion is not None:
+            return False
+        for other, (count, head) in enumerate(envelope.view):
+            if other == seat:
+                continue
+            ours = intake.digest_at(other, count)
+            if ours is None:
+                have = intake.chains[other].next_seq
+                what = (
+                    f"its view claims {count} envelopes of seat {other}, but only {have}"
+                    " come before its own in the schedule"
+                )
+                raise Abort(self.fault(seat, what, envelope, True, deal))
+            if ours != head:
+                self._suspect(seat, other, count - 1, head)
+                return False
+        return True
+
+    def compare_view_early(self, seat: int, envelope: Envelope) -> None:
+        """Compare a view as soon as its envelope arrives, where we can: an envelope
+        that is out of turn *because* its sender saw another chain is never processed,
+        yet its view shows where the chains part."""
+        if self.suspicion is not None or len(envelope.view) != len(self._chains.keys):
+            return
+        intake = self._chains.intake
+        for other, (count, head) in enumerate(envelope.view):
+            if other == seat:
+                continue
+            ours = intake.digest_at(other, count)
+            if ours is not None and ours != head:
+                self._suspect(seat, other, count - 1, head)
+                return
+
+    def _suspect(self, reporter: int, accused: int, seq: int, claimed: bytes) -> None:
+        self.suspicion = Suspicion(reporter, accused, seq, claimed)
+        self._note(ev.ViewConflict(reporter, accused, seq))
+
+    def wants(self) -> list[int]:
+        """The chains' first missing sequence numbers, and while a view is unsettled the
+        accused seat's envelope behind it (see ``Table.wants``)."""
+        out = self._chains.wants()
+        if self.suspicion is not None and out:
+            accused = self.suspicion.accused
+            out[accused] = min(out[accused], self.suspicion.seq)
+        return out
+
+    # -- what other seats end a game with ------------------------------------------------
+
+    def ending(self, seat: int, envelope: Envelope, deal: int) -> list[ev.Fault]:
+        """The faults an accepted ``evidence`` or ``dispute`` from ``seat`` names."""
+        if isinstance(envelope.msg, m.DisputeMsg):
+            named = [s for s in envelope.msg.seats if s < len(self._chains.keys)]
+            return disputed(named or [seat], f"named by seat {seat}: {envelope.msg.why}", deal)
+        assert isinstance(envelope.msg, m.EvidenceMsg)
+        try:
+            accused, first, second = self.check_evidence(envelope.msg)
+        except ValueError as exc:
+            what = f"sent evidence that proves nothing: {exc}"
+            return [ev.Fault(seat, what, (envelope.digest.hex(),), True, deal)]
+        return [equivocation(accused, first, second, deal)]
+
+    def check_evidence(self, msg: m.EvidenceMsg) -> tuple[int, Envelope, Envelope]:
+        try:
+            first, second = open_envelope(msg.first), open_envelope(msg.second)
+        except ProtocolError as exc:
+            raise ValueError(f"an enclosed envelope does not open: {exc}") from None
+        accused = self._chains.seat_of(first.sender)
+        if accused is None or first.sender != second.sender:
+            raise ValueError("the two envelopes are not both from one seat")
+        if first.game != self._game_id or second.game != self._game_id:
+            raise ValueError("an enclosed envelope belongs to another game")
+        if first.seq != second.seq or first.digest == second.digest:
+            raise ValueError("not two different envelopes for one sequence number")
+        return accused, first, second
+
+    def abandoned(self, seats: list[int], why: str, phase: str) -> tuple[list[int], str]:
+        """Whom a driver that gives up names, and why: ``seats`` for ``why``, or, while a
+        view is unsettled, its reporter and the seat it accuses."""
+        suspicion = self.suspicion
+        if suspicion is not None:
+            what = (
+                f"seat {suspicion.reporter} signed a view of seat {suspicion.accused}'s chain"
+                f" at envelope {suspicion.seq} that no signed envelope backed (unresolved)"
+            )
+            return [suspicion.reporter, suspicion.accused], what
+        last = self._chains.last_envelope_of(seats[0]) if seats else None
+        since = f" after its envelope {last.digest.hex()[:16]}" if last else ""
+        return seats, f"{why}{since} while {phase} was due"

@@ -1,0 +1,366 @@
+"""The phase runner: the schedule of one game driven over the chains, in the one canonical
+order every peer processes envelopes in, and the local seat's part in it.
+
+``drain`` takes the envelope due next (the speaker the phase's order names), checks
+it fits (chain, deal, phase, view) and hands it to the phase's handler; once every
+speaker has spoken the step closes and names the next phase.  ``act`` has the local
+seat say what it owes when its turn comes (a message the schedule makes, or a
+question for its player: ``legal_moves``/``apply``).  What the local seat signs
+leaves first: the runner stops (``deferred``) until the driver sent it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.envelope import Envelope
+from p2pbelka.table import events as ev
+from p2pbelka.table import moves as mv
+from p2pbelka.table.blame import Blame, equivocation
+from p2pbelka.table.chains import Chains, OwnChain, SentKey, View
+from p2pbelka.table.context import TableContext
+from p2pbelka.table.errors import MoveRefused
+from p2pbelka.table.flow import Schedule
+from p2pbelka.table.intake import Equivocation, IntakeError
+from p2pbelka.table.phase import ENDS, Abort, Phase, PhaseId, Question, Step
+
+
+@dataclass
+class Outbox:
+    """What the driver takes: envelopes to broadcast, events for the screen or bot."""
+
+    outgoing: list[bytes] = field(default_factory=list)
+    events: list[ev.Event] = field(default_factory=list)
+
+
+class Host(TableContext, Protocol):
+    """The table the runner serves: the phases' context, and the two places a test's
+    dishonest table changes what a seat says and how a message is handled."""
+
+    def compose(self) -> m.Message | Question | None: ...
+
+    def handle(self, seat: int, msg: m.Message) -> None: ...
+
+
+class Runner:
+    def __init__(
+        self, host: Host, chains: Chains, own: OwnChain, blame: Blame, out: Outbox
+    ) -> None:
+        self._host = host
+        self._chains = chains
+        self._own = own
+        self._blame = blame
+        self._out = out
+        self.phase: PhaseId = Phase.SIT
+        self.schedule: Schedule | None = None
+        self.order: list[int] = []
+        self.slot = 0
+        self._prelude_due = False  # the phase's prelude has not run yet
+        self._entry_view: View = ()  # when the phase began
+        self._draining = False
+        self.deferred = False
+        self.held = False
+        """A resumed seat stays silent until its driver has fetched what the others hold."""
+        self.stop_at_deal: int | None = None
+        """A seat that stops before a deal (its seat changes hands there) sends nothing
+        for a deal with this id or later."""
+        self.question: tuple[SentKey, Question] | None = None
+        self.on_transition: Callable[[PhaseId, PhaseId], None] | None = None
+
+    # -- where the schedule stands ---------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.phase in ENDS
+
+    @property
+    def turn(self) -> int | None:
+        if self.finished or not self.order:
+            return None
+        return self.order[self.slot]
+
+    def step_or_none(self) -> Step | None:
+        return None if self.schedule is None else self.schedule.steps.get(self.phase)
+
+    def step(self) -> Step:
+        assert self.schedule is not None, "no table yet"
+        return self.schedule.steps[self.phase]
+
+    def start(self, phase: PhaseId) -> None:
+        self.phase = phase
+        step = self.step_or_none()
+        self.order = step.order(self._host) if step is not None else []
+        self.slot = 0
+        self._prelude_due = step is not None and step.prelude is not None
+        self._entry_view = self._chains.view()
+
+    def _moved(self, before: PhaseId, after: PhaseId) -> None:
+        if self.on_transition is not None:
+            self.on_transition(before, after)
+
+    # -- envelopes in ------------------------------------------------------------------------
+
+    def offer(self, seat: int, envelope: Envelope) -> None:
+        """An envelope of ``seat``'s chain (not an ending), in whatever order it came."""
+        if seat == self._host.me:
+            # Ours, so signed by us: a place in our chain we must never fill again.
+            self._own.saw(envelope.seq)
+        self._blame.compare_view_early(seat, envelope)
+        try:
+            self._chains.intake.offer(seat, envelope)
+        except Equivocation as exc:
+            ours = exc.known or self._chains.accepted_envelope(seat, exc.seq)
+            self.prove_equivocation(seat, ours, envelope)
+            return
+        except IntakeError as exc:
+            if seat != self._host.me:  # ours too far ahead: noted above, asked for again
+                self._out.events.append(ev.Rejected(str(exc), seat))
+            return
+        self.drain()
+
+    def ending(self, seat: int, envelope: Envelope) -> None:
+        """Evidence or a dispute from ``seat``: checked here, out of the schedule."""
+        self.accepted(envelope)
+        self.abort(*self._blame.ending(seat, envelope, self._host.deal_id))
+
+    def accepted(self, envelope: Envelope) -> None:
+        self._chains.accept(envelope)
+        if self._own.is_ours(envelope) and envelope.seq >= self._own.seq:
+            self._own_replayed(envelope)
+
+    def _own_replayed(self, envelope: Envelope) -> None:
+        """One of our own envelopes from before a crash: continue our chain after it."""
+        self._own.follow(envelope)
+        if isinstance(envelope.msg, m.TableMsg):
+            return
+        self._own.sent.add(self.sent_key())
+        lots = self._host.lots
+        if isinstance(envelope.msg, m.LotCommitMsg) and lots.mine is None:
+            # Drawn here, in the order the lost table drew it, so later seeds line up.
+            lots.mine = self._host.draw_secret()
+
+    # -- the canonical order -------------------------------------------------------------------
+
+    def drain(self) -> None:
+        """Process every envelope that is due, in the canonical order."""
+        if self._draining:
+            return
+        self._draining = True
+        try:
+            self._drain_loop()
+        finally:
+            self._draining = False
+
+    def _drain_loop(self) -> None:
+        while self._chains.opened and not self.finished and self.order:
+            if self._out.outgoing and self._own.signer is not None:
+                self.deferred = True
+                return
+            if self._prelude_due:
+                # After our own message of the phase left (the check above), before
+                # any envelope of the phase: see ``Step.prelude``.
+                self._prelude_due = False
+                prelude = self.step().prelude
+                assert prelude is not None
+                try:
+                    prelude(self._host)
+                except Abort as abort:
+                    self.abort(*abort.faults)
+                    return
+                continue
+            if not self._process_next():
+                return
+            self.act()
+
+    def _process_next(self) -> bool:
+        """Handle the envelope due next, if it came and fits; False to stop draining."""
+        intake = self._chains.intake
+        seat = self.order[self.slot]
+        envelope = intake.peek(seat)
+        if envelope is None:
+            return False
+        refusal = self._refusal(seat, envelope)
+        if refusal:
+            intake.drop(seat)
+            self._out.events.append(ev.Rejected(refusal, seat))
+            return True
+        try:
+            if not self._blame.view_agrees(seat, envelope, self._host.deal_id):
+                return False  # until the envelope behind the view comes, or the driver gives up
+            intake.accept(seat)
+            self.accepted(envelope)
+            self._host.handle(seat, envelope.msg)
+            self._advance()
+        except Abort as abort:
+            self.abort(*abort.faults)
+            return False
+        return True
+
+    def _advance(self) -> None:
+        """Move the schedule on after an envelope was handled."""
+        current = self.step()
+        if current.turn_based:
+            self.order, self.slot = current.order(self._host), 0
+            if self.order:
+                return
+        else:
+            self.slot += 1
+            if self.slot < len(self.order):
+                return
+        nxt = current.leave(self._host)
+        self._moved(self.phase, nxt)
+        self.start(nxt)
+
+    def _refusal(self, seat: int, envelope: Envelope) -> str:
+        chain = self._chains.intake.chains[seat]
+        if envelope.prev != chain.head:
+            return "does not follow the sender's previous envelope (broken hash chain)"
+        step = self.step()
+        expected_deal = 0 if step.before_deals else self._host.deal_id
+        if envelope.deal != expected_deal:
+            return f"belongs to deal {envelope.deal}, but deal {expected_deal} is being played"
+        if type(envelope.msg) not in step.handlers:
+            allowed = "/".join(sorted(step.accepts))
+            return f"out of turn: a {envelope.type} while {allowed} is due"
+        n_seats = self._host.n_seats
+        if len(envelope.view) != n_seats:
+            return f"its view lists {len(envelope.view)} seats, the table has {n_seats}"
+        if envelope.view[seat] != (envelope.seq, envelope.prev):
+            return "its view of its own chain does not match its seq and prev"
+        return ""
+
+    # -- the local seat's part ------------------------------------------------------------------
+
+    def act(self) -> None:
+        """Send whatever the local seat owes now; ask the player where the rules give a choice."""
+        me = self._host.me
+        if self.held or me is None or self.finished or me not in self.order:
+            return
+        if self.stop_at_deal is not None and self._host.deal_id >= self.stop_at_deal:
+            return
+        step = self.step()
+        if not step.parallel and self.turn != me:
+            return
+        key = self.sent_key()
+        if key in self._own.sent:
+            return
+        pending = self.own_pending()
+        if pending is not None and step.decision:
+            self.send_once(key, pending.msg)
+            return
+        if pending is None and not self.may_sign():
+            return  # what we sent here before a crash must come back first
+        try:
+            own = self._host.compose()
+        except Abort as abort:
+            self.abort(*abort.faults)
+            return
+        if isinstance(own, Question):
+            if self.question is None or self.question[0] != key:
+                self.question = (key, own)
+                self._out.events.append(ev.ChoiceNeeded(own.kind, own.moves))
+        elif own is not None:
+            self.send_once(key, own, reproducible=not step.before_deals)
+
+    def legal_moves(self) -> list[mv.Move]:
+        if self.question is None or self.question[0] in self._own.sent:
+            return []
+        return list(self.question[1].moves)
+
+    def apply(self, move: mv.Move) -> None:
+        moves = self.legal_moves()
+        if not moves:
+            raise MoveRefused(f"{move}: nothing is asked of you now")
+        if move not in moves:
+            kind = self.question[1].kind if self.question else "move"
+            raise MoveRefused(f"{move} is not a legal {kind} now")
+        assert self.question is not None and self.schedule is not None
+        key, question = self.question
+        step = self.step()
+        forced = len(question.moves) == 1 and not step.parallel and not step.before_deals
+        msg = self.schedule.moves[type(move)](self._host, move)
+        self.send_once(key, msg, reproducible=forced)
+
+    def sent_key(self) -> SentKey:
+        step = self.step()
+        deal = 0 if step.before_deals else self._host.deal_id
+        if step.parallel:
+            return (deal, self.phase.value, -1)
+        if step.slot is not None:
+            return (deal, self.phase.value, step.slot(self._host))
+        return (deal, self.phase.value, self.slot)
+
+    def seal(self, deal: int, msg: m.Message, reproducible: bool = False) -> Envelope:
+        view = self._chains.view()
+        if reproducible and self.step().parallel:
+            # What we accepted when the phase began, which the schedule fixes, not what
+            # has come in since (a resumed table may have more of the phase already).
+            # Every seat speaks at a parallel phase's start, so this is what we hold
+            # anyway unless our own message was held back (a resume, a handover).
+            view = self._entry_view
+        return self._own.seal(deal, msg, view, reproducible)
+
+    def send_once(self, key: SentKey, msg: m.Message, reproducible: bool = False) -> None:
+        """Sign, broadcast and queue for ourselves (it is processed in its turn, like any)."""
+        if key in self._own.sent:
+            return
+        pending = self.own_pending()
+        if pending is None and not self.may_sign():
+            return
+        self._own.sent.add(key)
+        self.question = None
+        if pending is not None:
+            # Sent before a crash and handed back by a peer: that one stands.
+            envelope = pending
+            self._own.follow(envelope)
+        else:
+            envelope = self.seal(key[0], msg, reproducible)
+        self._out.outgoing.append(envelope.raw)
+        me = self._host.me
+        assert me is not None
+        self._chains.intake.offer(me, envelope)
+        if not self._draining:
+            self.drain()
+
+    def may_sign(self) -> bool:
+        """Whether the local seat may sign its next envelope (see ``Table.short_of_own``)."""
+        return self._own.may_sign(self.held)
+
+    def own_pending(self) -> Envelope | None:
+        """Our own next envelope, if a peer handed it back (only after a resume)."""
+        me = self._host.me
+        if me is None or not self._chains.opened:
+            return None
+        return self._chains.intake.chains[me].waiting.get(self._own.seq)
+
+    # -- the end of a game --------------------------------------------------------------------
+
+    def sign_ending(self, msg: m.EvidenceMsg | m.DisputeMsg) -> None:
+        """Sign ``msg`` into our chain and the transcript, if the local seat may sign."""
+        if self._own.signer is not None and self._host.me is not None and self.may_sign():
+            record = self.seal(self._host.deal_id, msg)
+            self._out.outgoing.append(record.raw)
+            self.accepted(record)
+
+    def prove_equivocation(self, seat: int, first: Envelope, second: Envelope) -> None:
+        """Two envelopes ``seat`` signed for one place in its chain: end the game, and
+        send the pair to every peer as ``evidence`` (they check it themselves)."""
+        fault = equivocation(seat, first, second, self._host.deal_id)
+        self.sign_ending(m.EvidenceMsg(first.raw, second.raw))
+        self.abort(fault)
+
+    def abort(self, *faults: ev.Fault) -> None:
+        if self._own.signer is not None:
+            # Pass on the envelopes that prove it: a peer that holds other ones for
+            # the same places (the liar told it something else) then holds the proof.
+            proof = {h for f in faults if f.proven for h in f.evidence}
+            transcript = self._chains.transcript
+            self._out.outgoing += [e.raw for e in transcript if e.digest.hex() in proof]
+        self._blame.faults.extend(faults)
+        self._moved(self.phase, Phase.ABORTED)
+        self.phase = Phase.ABORTED
+        self.order = []
+        self._out.events.append(ev.GameAborted(tuple(faults)))
