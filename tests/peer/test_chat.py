@@ -9,6 +9,7 @@ import pytest
 import trio
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from trio.testing import MockClock
 
 from p2pbelka.peer.chat import (
     FLOOD,
@@ -212,7 +213,7 @@ def test_the_log_reads_back_and_skips_a_torn_line(tmp_path: Path) -> None:
     assert b"93a4636861\n" in path.read_bytes()  # what could not be read stays
 
 
-async def test_chat_says_hears_logs_and_resumes(tmp_path: Path) -> None:
+async def test_chat_says_hears_logs_and_resumes(tmp_path: Path, autojump_clock: MockClock) -> None:
     sent: list[bytes] = []
     names = ["Aigerim", "Bolat", "Saule", "Nurlan"]
     lines: list[ChatLine] = []
@@ -252,7 +253,9 @@ async def test_chat_says_hears_logs_and_resumes(tmp_path: Path) -> None:
     assert again.gate.counter >= chat.gate.counter
 
 
-async def test_the_text_front_end_prints_chat_and_says_lines() -> None:
+async def test_the_text_front_end_prints_chat_and_says_lines(autojump_clock: MockClock) -> None:
+    # Virtual seconds: the burst of lines is said at one instant however busy the
+    # machine, so exactly one line too many is told to slow down.
     out = io.StringIO()
     text = TextFrontEnd(None, out)
     text._say("hello")  # no chat at this table (yet)
@@ -280,7 +283,9 @@ def test_whatever_a_peer_sends_is_only_ever_dropped(seat: int, tail: bytes) -> N
             g.hear(seat, raw, 0.0)
 
 
-async def test_a_bot_s_chat_is_checked_and_logged_but_shown_to_nobody(tmp_path: Path) -> None:
+async def test_a_bot_s_chat_is_checked_and_logged_but_shown_to_nobody(
+    tmp_path: Path, autojump_clock: MockClock
+) -> None:
     chat = Chat(SIGNERS[0], GAME, 0, KEYS, list("ABCD"), lambda raw: None, log_path=tmp_path / "c")
     for n in range(100):
         chat.heard(1 + n % 3, said(1 + n % 3, n + 1))

@@ -4,6 +4,7 @@ deciding on a card is not."""
 from __future__ import annotations
 
 import trio
+from trio.testing import MockClock
 
 from p2pbelka.bots import make_bot
 from p2pbelka.bots.base import Bot
@@ -17,6 +18,21 @@ from p2pbelka.table import events as ev
 PAUSE_AFTER = 0.05
 GIVE_UP_AFTER = 3.0
 """Long enough that the others' automatic work never looks gone on a busy machine."""
+
+
+class UntilTheSecondDeal(BotFrontEnd):
+    """Seat 0's bot, which says when its table reaches the second deal (or the end):
+    the test stops everyone then.  Told by an event, not looked at every so often: on
+    a virtual clock a whole game can pass without a moment of it."""
+
+    def __init__(self, bot: Bot) -> None:
+        super().__init__(bot)
+        self.reached = trio.Event()
+
+    async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
+        if driver.table.deal_id >= 2 or driver.table.finished:
+            self.reached.set()
+        await super().on_event(driver, event)
 
 
 class SlowPlayer(BotFrontEnd):
@@ -45,12 +61,15 @@ class SlowPlayer(BotFrontEnd):
         return any(isinstance(e, Waiting) and 1 in e.seats for e in self.watched.events)
 
 
-async def test_a_slow_player_is_waited_for_not_given_up_on() -> None:
+async def test_a_slow_player_is_waited_for_not_given_up_on(autojump_clock: MockClock) -> None:
+    # Virtual seconds (no real I/O here): they pass only while every peer waits, so the
+    # player's long think takes no time and a busy machine cannot time a peer out.
     game = LocalGame.seeded(61)
     tables = game.make_tables()
     transports = memory_transports(4)
-    front_ends = [BotFrontEnd(make_bot("random", s)) for s in range(4)]
-    front_ends[1] = SlowPlayer(make_bot("random", 1), front_ends[0])
+    watched = UntilTheSecondDeal(make_bot("random", 0))
+    front_ends = [watched, *(BotFrontEnd(make_bot("random", s)) for s in range(1, 4))]
+    front_ends[1] = SlowPlayer(make_bot("random", 1), watched)
     with trio.fail_after(300):
         async with trio.open_nursery() as nursery:
             for seat in range(4):
@@ -63,8 +82,7 @@ async def test_a_slow_player_is_waited_for_not_given_up_on() -> None:
                 )
                 nursery.start_soon(driver.run)
             # one deal is enough to show patience: then stop everyone
-            while tables[0].deal_id < 2 and not tables[0].finished:
-                await trio.sleep(0.05)
+            await watched.reached.wait()
             nursery.cancel_scope.cancel()
     assert not any(t.finished for t in tables), "nobody was given up on"
     waits = [e for e in front_ends[0].events if isinstance(e, Waiting)]
@@ -114,25 +132,28 @@ class Cut(Watched):
         return {0, 1}
 
 
-async def _watch_seat_2(watched: type[Watched]) -> tuple[list[Table], list[tuple[str, bytes]]]:
-    """Two deals of a game where seat 2's sends and syncs are logged in order."""
+async def _watch_seat_2(watching: type[Watched]) -> tuple[list[Table], list[tuple[str, bytes]]]:
+    """Two deals of a game where seat 2's sends and syncs are logged in order.  On real
+    seconds: after one slow sync (over ``INLINE_SYNC_LIMIT``) a driver syncs in a worker
+    thread, and a virtual clock jumps ahead while a thread runs, which could make a
+    seat look silent."""
     game = LocalGame.seeded(62)
     tables = game.make_tables()
     transports = memory_transports(4)
-    front_ends = [BotFrontEnd(make_bot("random", s)) for s in range(4)]
+    watched = UntilTheSecondDeal(make_bot("random", 0))
+    front_ends = [watched, *(BotFrontEnd(make_bot("random", s)) for s in range(1, 4))]
     log: list[tuple[str, bytes]] = []
     with trio.fail_after(300):
         async with trio.open_nursery() as nursery:
             for seat in range(4):
                 driver = PeerDriver(
                     tables[seat],
-                    watched(transports[seat], log) if seat == 2 else transports[seat],
+                    watching(transports[seat], log) if seat == 2 else transports[seat],
                     front_ends[seat],
                     journal=Journal(log) if seat == 2 else None,
                 )
                 nursery.start_soon(driver.run)
-            while tables[0].deal_id < 2 and not tables[0].finished:
-                await trio.sleep(0.05)
+            await watched.reached.wait()
             nursery.cancel_scope.cancel()
     return tables, log
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 
 import trio
+from trio.testing import MockClock
 
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, Transport
@@ -53,7 +54,11 @@ class ConflictingChain:
             await trio.sleep(0.1)
 
 
-async def test_a_peer_that_keeps_sending_a_conflicting_chain_is_given_up_on() -> None:
+async def test_a_peer_that_keeps_sending_a_conflicting_chain_is_given_up_on(
+    autojump_clock: MockClock,
+) -> None:
+    # Virtual seconds (no real I/O here): they pass only while every peer waits, so
+    # the silence before giving up takes no time and a busy machine adds none to it.
     game = LocalGame.seeded(64)
     tables = game.make_tables()
     transports = memory_transports(4)
@@ -86,7 +91,9 @@ async def test_a_peer_that_keeps_sending_a_conflicting_chain_is_given_up_on() ->
     assert "refused" in str(ended.faults[0])
 
 
-async def test_a_resumed_seat_nobody_answers_ends_its_game_and_signs_nothing() -> None:
+async def test_a_resumed_seat_nobody_answers_ends_its_game_and_signs_nothing(
+    autojump_clock: MockClock,
+) -> None:
     """Held until the others send back what it signed before it stopped: if none of
     them ever answers, the seat gives up, names why, and signs nothing."""
     victim = 2

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from trio.testing import MockClock
 
 from p2pbelka.bots.base import make_bot
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
@@ -36,7 +37,8 @@ NET = NetOptions(give_up_after=math.inf, linger=0.5)
 
 @pytest.fixture(scope="module")
 def envelopes() -> list[Envelope]:
-    results = trio.run(play_local_game, LocalGame.seeded(3))
+    # in memory, on virtual seconds: they pass only while every peer waits
+    results = trio.run(play_local_game, LocalGame.seeded(3), clock=MockClock(autojump_threshold=0))
     return results[0].transcript[:30]
 
 

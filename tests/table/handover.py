@@ -4,13 +4,18 @@
 for good (nothing more from it or to it) and lets the others settle, stuck on
 it.  ``hand_over`` builds the continuation the way peers do (the lowest
 remaining seat proposes, the others sign) and returns the next segment's tables.
+``seeded_bot`` makes the new holder's key, seeds and the segment id from the
+game's seed, so the game after the change is the same on every run; ``first_seed``
+finds a seed whose game reaches what a test needs, or fails saying so.
 """
 
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from p2pbelka.bots import make_bot
 from p2pbelka.bots.base import Bot
@@ -24,6 +29,8 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import previous_of, propose
 from p2pbelka.table.session import Table
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -134,3 +141,37 @@ def _signer(table: Table) -> Signer:
     signer = table._signer  # the test drives every seat, so it holds every key
     assert signer is not None
     return signer
+
+
+@dataclass(frozen=True)
+class SeededBot:
+    """What a seat's new holder brings, drawn from a seed rather than the OS: its key,
+    its deal seeds, and the id of the segment it starts."""
+
+    signer: Signer
+    seed_source: Callable[[], bytes]
+    segment: bytes
+
+
+def seeded_bot(seed: int) -> SeededBot:
+    # not the game's own stream: LocalGame.seeded(seed) draws the seats' keys from
+    # random.Random(seed), and a bot with a seated player's key is refused
+    rng = random.Random(f"the bot of game {seed}")
+    deals = random.Random(rng.randbytes(8))
+    return SeededBot(
+        Signer.from_seed(rng.randbytes(32)), lambda: deals.randbytes(32), rng.randbytes(16)
+    )
+
+
+def first_seed(situation: Callable[[int], T | None], seeds: range, what: str) -> T:
+    """``situation(seed)`` for the first of ``seeds`` where it is not None.
+
+    A seeded game reaches a given point (a deal still to come, a game not yet over)
+    only for some seeds, and which ones changes with the rules and the bots: the
+    test looks for one, in a bounded range, rather than skipping or passing without
+    checking anything; if no seed gives ``what``, it fails and says so."""
+    for seed in seeds:
+        found = situation(seed)
+        if found is not None:
+            return found
+    raise AssertionError(f"no seed in {seeds.start}..{seeds.stop - 1} gives {what}")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from trio.testing import MockClock
 
 from p2pbelka.bots import make_bot
 from p2pbelka.cli import main as cli
@@ -94,7 +95,10 @@ def test_void_deals_are_audited_and_the_next_seat_deals() -> None:
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 11), (3, 12)])
-async def test_a_whole_belot_game_over_memory_channels(players: int, seed: int) -> None:
+async def test_a_whole_belot_game_over_memory_channels(
+    players: int, seed: int, autojump_clock: MockClock
+) -> None:
+    # Virtual seconds (no real I/O here): they pass only while every peer waits.
     game = LocalGame.seeded(seed, game="belot", players=players)
     bots = [make_bot("random", seed * 10 + s) for s in range(players)]
     with trio.fail_after(300):

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import pytest
 import trio
+from trio.testing import MockClock
 
 from p2pbelka.bots import make_bot
 from p2pbelka.cards import CARDS
@@ -219,7 +220,8 @@ def test_refusing_to_reveal_its_seed() -> None:
             assert table.faults[0].seat == CHEATER and "reveal" in table.faults[0].what
 
 
-async def test_refusing_to_reveal_over_trio_times_out() -> None:
+async def test_refusing_to_reveal_over_trio_times_out(autojump_clock: MockClock) -> None:
+    # Virtual seconds (no real I/O here): the silence before giving up takes no time.
     game = LocalGame.seeded(37)
     tables = game.make_tables()
     assert game.seed_sources is not None

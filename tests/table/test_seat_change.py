@@ -4,10 +4,9 @@ whose agreement is missing or forged, or the wrong carried score)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-import pytest
-
+from p2pbelka.peer.local import LocalGame
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Signer, seal_envelope
 from p2pbelka.protocol.handover import sign_agreement, with_agreements
@@ -23,7 +22,15 @@ from p2pbelka.table.segments import (
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
 from tests.table.crash import Recorded, catch_up
-from tests.table.handover import Game, audited, hand_over, lose_seat, start
+from tests.table.handover import (
+    Game,
+    audited,
+    first_seed,
+    hand_over,
+    lose_seat,
+    seeded_bot,
+    start,
+)
 
 LOST = 2
 NEW_ID = bytes(range(16))
@@ -64,18 +71,32 @@ def test_a_bot_takes_the_lost_seat_and_the_game_finishes() -> None:
     assert [d.deal_id for d in report.deals] == list(range(1, len(report.deals) + 1))
 
 
-def test_the_player_takes_the_seat_back_between_deals() -> None:
-    game = _lost_game(seed=8)
+def _bot_until_two_deals_on(seed: int) -> tuple[Game, int, Signer] | None:
+    """Seat 2 lost and given to a bot that hands it back before deal ``at``, two deals
+    on: the game, ``at`` and the player's signer; None if the game ended before."""
+    game = _lost_game(seed=seed)
     original = game.tables[LOST]
     player = original._signer
     assert player is not None
     at = game.tables[0].deal_id + 2
-    bot = Signer.generate()
-    hand_over(game, LOST, bot, "Bot for Saule")
+    bot = seeded_bot(seed)
+    hand_over(
+        game,
+        LOST,
+        bot.signer,
+        "Bot for Saule",
+        seed_sources={LOST: bot.seed_source},
+        segment=bot.segment,
+    )
     game.tables[LOST].stop_at_deal(at)  # the bot hands over before deal `at`
     game.settle([0, 1, 2, 3])
-    if game.tables[0].finished:
-        pytest.skip("the game ended before the player came back")
+    return None if game.tables[0].finished else (game, at, player)
+
+
+def test_the_player_takes_the_seat_back_between_deals() -> None:
+    game, at, player = first_seed(
+        _bot_until_two_deals_on, range(8, 40), "a game still on when the player comes back"
+    )
     assert game.tables[0].deal_id == at and game.tables[0].missing() == [LOST]
     assert audited(game.tables[0]) == at - 1, "no card of deal `at` is dealt"
     # The player rebuilds the game from a remaining seat's transcript (observer replay).
@@ -229,20 +250,49 @@ def _fp(signer: Signer) -> str:
     return fingerprint(signer.public_key)
 
 
+@dataclass
+class Crash:
+    """A game where seat 1 is about to crash, a deal after the seat change, and what
+    it needs to rebuild its table: its signer and its recorded secrets."""
+
+    game: Game
+    signer: Signer
+    recorded: Recorded
+
+
+def _seat_1_recorded(seed: int) -> tuple[Game, LocalGame, Recorded]:
+    """A seeded game whose seat 1 records the secrets it draws, as a peer's files do."""
+    game, local = start(seed)
+    assert local.seed_sources is not None
+    recorded = Recorded(local.seed_sources[1])
+    game.tables[1] = Table(local.game_id, signer=local.signers[1], seed_source=recorded)
+    return game, local, recorded
+
+
+def _handed_over(game: Game, seed: int) -> int:
+    """Seat 2 to a bot (its key and seeds from ``seed``); the new segment's first deal."""
+    bot = seeded_bot(seed)
+    hand_over(
+        game, LOST, bot.signer, "Bot", seed_sources={LOST: bot.seed_source}, segment=bot.segment
+    )
+    return game.tables[0].deal_id
+
+
+def _crash_a_deal_after_the_change(seed: int) -> Crash | None:
+    """Seat 2 handed to a bot after the first deal; the new segment's first deal
+    audited at seat 1; None if the game ended before that."""
+    game, local, recorded = _seat_1_recorded(seed)
+    lose_seat(game, LOST, after_deals=1)
+    at = _handed_over(game, seed)
+    game.settle([0, 1, 2, 3], until=lambda tables: audited(tables[1]) >= at + 1)
+    return None if game.tables[1].finished else Crash(game, local.signers[1], recorded)
+
+
 def test_a_remaining_seat_resumed_after_the_change_replays_every_segment() -> None:
     """A crash after the change: the seat rebuilds both segments from its transcript
     and its secrets (drawn in the same order), catches up and plays to the end."""
-    game, local = start(12)
-    assert local.seed_sources is not None
-    recorded = Recorded(local.seed_sources[1])
-    signer = local.signers[1]
-    game.tables[1] = Table(local.game_id, signer=signer, seed_source=recorded)
-    lose_seat(game, LOST, after_deals=1)
-    hand_over(game, LOST, Signer.generate(), "Bot")
-    at = game.tables[0].deal_id
-    game.settle([0, 1, 2, 3], until=lambda tables: audited(tables[1]) >= at + 1)
-    if game.tables[1].finished:
-        pytest.skip("the game ended before the crash")
+    crash = first_seed(_crash_a_deal_after_the_change, range(12, 44), "a game on at the crash")
+    game, signer, recorded = crash.game, crash.signer, crash.recorded
     resumed = resume_segments(signer, game.files[1], seed_source=recorded.replaying())
     assert resumed.previous is not None and resumed.game_id == game.tables[1].game_id
     catch_up(resumed, [t for s, t in enumerate(game.tables) if s != 1])
@@ -259,25 +309,8 @@ def test_a_seed_drawn_ahead_before_the_cut_opens_the_next_segment() -> None:
     voids that deal, so the new segment's first deal uses the seed drawn ahead: live
     and when the seat is resumed from its files, its seeds come in the same order,
     and its reveals open its commitments."""
-    game, local = start(12)
-    assert local.seed_sources is not None
-    recorded = Recorded(local.seed_sources[1])
-    signer = local.signers[1]
-    game.tables[1] = Table(local.game_id, signer=signer, seed_source=recorded)
-    lose_seat(game, LOST, after_deals=1)
-    while game.tables[1].prepare():  # what an idle driver does during the deal
-        pass
-    ahead = game.tables[1].pending_seed
-    assert ahead is not None
-    assert previous_of(game.tables[1]).pending_seed == ahead
-    hand_over(game, LOST, Signer.generate(), "Bot")
-    at = game.tables[0].deal_id
-    game.settle([0, 1, 2, 3], until=lambda tables: tables[1]._round is not None)
-    local_seat = game.tables[1].round.deck.local
-    assert local_seat is not None and local_seat.seed == ahead  # the new segment's first deal
-    game.settle([0, 1, 2, 3], until=lambda tables: audited(tables[1]) >= at + 1)
-    if game.tables[1].finished:
-        pytest.skip("the game ended before the crash")
+    crash = first_seed(_crash_after_a_seed_drawn_ahead, range(12, 44), "a game on at the crash")
+    game, signer, recorded = crash.game, crash.signer, crash.recorded
     resumed = resume_segments(signer, game.files[1], seed_source=recorded.replaying())
     catch_up(resumed, [t for s, t in enumerate(game.tables) if s != 1])
     resumed.release()
@@ -286,3 +319,22 @@ def test_a_seed_drawn_ahead_before_the_cut_opens_the_next_segment() -> None:
     assert all(t.over for t in game.tables), [t.phase for t in game.tables]
     assert game.file(1) == game.file(0)
     assert verify_bytes(game.file(1)).ok
+
+
+def _crash_after_a_seed_drawn_ahead(seed: int) -> Crash | None:
+    """Seat 1 draws its next deal's seed ahead before seat 2 is handed to a bot; the
+    new segment's first deal uses it and is audited at seat 1; None if the game ended
+    before that."""
+    game, local, recorded = _seat_1_recorded(seed)
+    lose_seat(game, LOST, after_deals=1)
+    while game.tables[1].prepare():  # what an idle driver does during the deal
+        pass
+    ahead = game.tables[1].pending_seed
+    assert ahead is not None
+    assert previous_of(game.tables[1]).pending_seed == ahead
+    at = _handed_over(game, seed)
+    game.settle([0, 1, 2, 3], until=lambda tables: tables[1]._round is not None)
+    local_seat = game.tables[1].round.deck.local
+    assert local_seat is not None and local_seat.seed == ahead  # the new segment's first deal
+    game.settle([0, 1, 2, 3], until=lambda tables: audited(tables[1]) >= at + 1)
+    return None if game.tables[1].finished else Crash(game, local.signers[1], recorded)

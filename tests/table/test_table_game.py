@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from trio.testing import MockClock
 
 from p2pbelka.cli.main import main
 from p2pbelka.peer.local import LocalGame, play_local_game
@@ -47,14 +48,16 @@ def test_eyes_preset_game_verifies() -> None:
     assert report.winner in (0, 1)
 
 
-async def test_four_trio_peers_over_memory_channels() -> None:
+async def test_four_trio_peers_over_memory_channels(autojump_clock: MockClock) -> None:
+    # Virtual seconds (no real I/O here): they pass only while every peer waits, so a
+    # busy machine cannot make a peer look silent.
     results = await play_local_game(LocalGame.seeded(21))
     assert all(r.finished for r in results)
     assert len({tuple(e.digest for e in r.transcript) for r in results}) == 1
     assert verify_bytes(dump_transcript(results[0].transcript)).ok
 
 
-async def test_work_done_ahead_changes_no_byte() -> None:
+async def test_work_done_ahead_changes_no_byte(autojump_clock: MockClock) -> None:
     """Drivers let idle tables make the next deal's secrets and first shuffle ahead
     (``Table.prepare``); the seeds are still drawn in order, one per deal, so the
     game is byte for byte the one the same seeds and bots give without it."""

@@ -1,27 +1,122 @@
-"""The real ``p2pbelka`` program as a subprocess, in a home of its own."""
+"""The ``p2pbelka`` command in a home of its own: ``run_main`` calls ``main(argv)`` in
+this process, for what a test checks of its exit status and output; ``run_cli`` and
+``first_line_matching`` run the real program as a subprocess, for what is about the
+program itself (its entry point, a program that waits on until stopped).
+"""
 
 from __future__ import annotations
 
+import io
+import logging
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
+
+from p2pbelka.cli.main import main
+from p2pbelka.ui import i18n
+
+NOT_INHERITED = ("P2PBELKA_HOME", "P2PBELKA_DEBUG")
+"""Variables of the tester's own environment the command must not see."""
+
+
+def home_env(home: Path) -> dict[str, str]:
+    """The variables that put the command's config, data and cache under ``home``."""
+    return {
+        "HOME": str(home),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+        "USER": "tester",
+    }
 
 
 def cli_env(home: Path) -> dict[str, str]:
     env = dict(os.environ)
-    env.update(
-        HOME=str(home),
-        XDG_DATA_HOME=str(home / "data"),
-        XDG_CONFIG_HOME=str(home / "config"),
-        XDG_CACHE_HOME=str(home / "cache"),
-        USER="tester",
-    )
-    env.pop("P2PBELKA_HOME", None)
-    env.pop("P2PBELKA_DEBUG", None)
+    env.update(home_env(home))
+    for name in NOT_INHERITED:
+        env.pop(name, None)
     return env
+
+
+@dataclass(frozen=True)
+class Ran:
+    """What ``main`` returned and wrote: read as a finished program's is."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_main(home: Path, *argv: str, check: bool = False, timeout: float = 300.0) -> Ran:
+    """``p2pbelka ARGV`` as ``run_cli`` runs it (its environment, ``home`` as working
+    directory, no terminal, nothing to read), but by calling ``main(argv)`` in this
+    process: no interpreter to start and no package to import again.
+
+    It runs in a thread of its own, so a command that waits when it should have
+    failed fails the test after ``timeout`` instead of hanging the suite.  What it
+    logs goes to its ``stderr`` as in the program (the root logger starts without the
+    test's handlers); the language and the logging set-up a command changes are put
+    back."""
+    out, err = io.StringIO(), io.StringIO()
+    ended: list[int] = []
+    raised: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            ended.append(main(list(argv)))
+        except SystemExit as exc:  # argparse's usage errors, --help and --version
+            ended.append(_status(exc.code, err))
+        except BaseException as exc:  # handed to the test's thread, which raises it
+            raised.append(exc)
+
+    language, root = i18n.language(), logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    worker = threading.Thread(target=call, name=f"p2pbelka {' '.join(argv)}", daemon=True)
+    try:
+        with pytest.MonkeyPatch.context() as patch, redirect_stdout(out), redirect_stderr(err):
+            for name, value in home_env(home).items():
+                patch.setenv(name, value)
+            for name in NOT_INHERITED:
+                patch.delenv(name, raising=False)
+            patch.setenv("COLUMNS", "80")  # help laid out as for a pipe, not this terminal
+            patch.chdir(home)
+            patch.setattr(sys, "stdin", io.StringIO())
+            root.handlers[:] = []
+            worker.start()
+            worker.join(timeout)
+    finally:
+        i18n.set_language(language)
+        root.handlers[:], root.level = handlers, level
+    if worker.is_alive():
+        raise AssertionError(
+            f"p2pbelka {' '.join(argv)} still runs after {timeout} s:\n"
+            + out.getvalue()
+            + err.getvalue()
+        )
+    if raised:
+        raise raised[0]
+    ran = Ran(ended[0], out.getvalue(), err.getvalue())
+    if check and ran.returncode != 0:
+        raise AssertionError(f"p2pbelka {' '.join(argv)} ended {ran.returncode}:\n{ran.stderr}")
+    return ran
+
+
+def _status(code: object, err: io.StringIO) -> int:
+    """The exit status ``sys.exit(code)`` gives (a message is written, status 1)."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=err)
+    return 1
 
 
 def run_cli(home: Path, *argv: str, check: bool = False) -> subprocess.CompletedProcess[str]:

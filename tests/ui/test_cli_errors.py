@@ -1,24 +1,25 @@
 """Set-up and input errors end as one line in a player's words and a documented
-exit status, never a traceback (the real program, run as a subprocess)."""
+exit status, never a traceback.  The command runs in this process (``main(argv)``);
+the real program, as a subprocess, shows its entry point ends the same way, and
+says what is wrong while it keeps trying to reach a host."""
 
 from __future__ import annotations
 
 import argparse
 import socket
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from p2pbelka.cli.errors import EXIT_BUG, EXIT_INTERRUPTED, EXIT_SETUP, EXIT_USAGE, classify
-from tests.ui.cli import first_line_matching, run_cli
+from tests.ui.cli import Ran, first_line_matching, run_cli, run_main
 
 
-def run(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    return run_cli(home, *argv, check=False)
+def run(home: Path, *argv: str) -> Ran:
+    return run_main(home, *argv, check=False)
 
 
-def one_line(done: subprocess.CompletedProcess[str]) -> str:
+def one_line(done: Ran) -> str:
     """The error line; fails on a traceback or a Python repr."""
     assert "Traceback" not in done.stderr
     assert "Errno" not in done.stderr and "OSError(" not in done.stderr
@@ -38,6 +39,22 @@ def test_random_bytes_name_the_file_and_the_byte(tmp_path: Path) -> None:
     assert done.returncode == EXIT_USAGE
     line = one_line(done)
     assert "noise.bin" in line and "byte 0xf9 at offset 0" in line
+
+
+@pytest.mark.parametrize("argv", [["referee", "missing.json"], ["play", "--bogus"]])
+def test_the_program_ends_with_the_status_and_the_words_of_main(
+    tmp_path: Path, argv: list[str]
+) -> None:
+    """The entry point (``python -m p2pbelka.cli.main``) exits with the status ``main``
+    returns, or argparse's, and writes what it writes: the tests above may call it."""
+    real = run_cli(tmp_path, *argv)
+    assert real.returncode == EXIT_USAGE and "Traceback" not in real.stderr
+    called = run(tmp_path, *argv)
+    assert (called.returncode, called.stdout, called.stderr) == (
+        real.returncode,
+        real.stdout,
+        real.stderr,
+    )
 
 
 def test_nothing_listening_says_so_and_how_to_check(tmp_path: Path) -> None:

@@ -4,20 +4,19 @@ the commands to resume, verify or replay it."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from p2pbelka.peer.store import GameMeta, games_dir
 from p2pbelka.protocol.transcript import iter_records
-from tests.ui.cli import run_cli
+from tests.ui.cli import Ran, run_main
 
 GAME_ID = "3e395f24e1102c96f575b61ff0e6df0d"
 
 
-def run(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    return run_cli(home, *argv, check=True)
+def run(home: Path, *argv: str) -> Ran:
+    return run_main(home, *argv, check=True)
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import trio
 from p2pbelka.peer.local_save import LocalSave, new_plan, play_saved_table
 from p2pbelka.protocol.transcript import TranscriptWriter
 from tests.peer.test_local_save import NET, StopAfter
-from tests.ui.cli import run_cli
+from tests.ui.cli import run_main
 
 
 def left_game(home: Path) -> tuple[LocalSave, Path]:
@@ -34,7 +34,7 @@ def left_game(home: Path) -> tuple[LocalSave, Path]:
 
 def test_games_lists_a_local_game_left_with_its_resume_command(tmp_path: Path) -> None:
     save, transcript = left_game(tmp_path)
-    out = run_cli(tmp_path, "games", check=True).stdout
+    out = run_main(tmp_path, "games", check=True).stdout
     entry = next(part for part in out.split("\n\n") if str(transcript) in part)
     assert "2026-12-01 20:14  Tester & Saule" in entry and "not finished" in entry
     assert f"resume: p2pbelka resume {save.game_id[:12]}" in entry
@@ -43,9 +43,9 @@ def test_games_lists_a_local_game_left_with_its_resume_command(tmp_path: Path) -
 
 def test_resume_of_a_local_game_needs_the_terminal(tmp_path: Path) -> None:
     save, _transcript = left_game(tmp_path)
-    done = run_cli(tmp_path, "resume")
+    done = run_main(tmp_path, "resume")
     assert done.returncode == 2 and "needs a terminal" in done.stderr
-    done = run_cli(tmp_path, "resume", save.game_id[:8], "--bot")
+    done = run_main(tmp_path, "resume", save.game_id[:8], "--bot")
     assert done.returncode == 2 and "local table" in done.stderr
     assert "Traceback" not in done.stderr
     assert save.resumable(), "nothing was touched"
@@ -53,6 +53,6 @@ def test_resume_of_a_local_game_needs_the_terminal(tmp_path: Path) -> None:
 
 def test_nothing_to_resume_is_said_in_one_line(tmp_path: Path) -> None:
     for argv in (["resume"], ["play", "--resume"], ["--resume"], ["resume", "ffff"]):
-        done = run_cli(tmp_path, *argv)
+        done = run_main(tmp_path, *argv)
         assert done.returncode == 2, argv
         assert done.stderr.count("\n") == 1 and "no game to resume" in done.stderr, done.stderr

@@ -19,7 +19,7 @@ from p2pbelka.ui.belot_replay import BelotReplay, BelotReplayScreen, side_lines,
 from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from tests.ui.belot_summaries import BAIT, MADE, VOID
-from tests.ui.cli import run_cli
+from tests.ui.cli import run_main
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 
@@ -28,7 +28,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 def saved(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("belot-replay")
     path = home / "game.transcript"
-    run_cli(
+    run_main(
         home, "selfplay", "--game", "belot", "--players", str(request.param), "--seed", "9",
         "--quiet", "--transcript", str(path), check=True,
     )  # fmt: skip

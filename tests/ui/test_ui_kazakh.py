@@ -10,7 +10,7 @@ from p2pbelka.ui import i18n, reports
 from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.text import card_label, suit_name
 from p2pbelka.ui.view import TableView
-from tests.ui.cli import run_cli
+from tests.ui.cli import run_main
 from tests.ui.summaries import summary
 
 PLACEHOLDER = re.compile(r"\{\w*\}")
@@ -46,6 +46,6 @@ def test_the_end_of_a_deal_in_kazakh() -> None:
 
 
 def test_the_bare_command_takes_lang_kk(tmp_path: Path) -> None:
-    done = run_cli(tmp_path, "--lang", "kk")
+    done = run_main(tmp_path, "--lang", "kk")
     assert "invalid choice" not in done.stderr
     assert "needs a terminal" in done.stderr

@@ -16,7 +16,7 @@ from p2pbelka.table.verify import verify_bytes
 from p2pbelka.ui import i18n
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.replay import Replay, ReplayScreen, title
-from tests.ui.cli import run_cli
+from tests.ui.cli import run_main
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 
@@ -25,7 +25,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("replay")
     path = home / "game.transcript"
-    run_cli(home, "selfplay", "--games", "1", "--seed", "3", "--quiet", "--transcript", str(path))
+    run_main(home, "selfplay", "--games", "1", "--seed", "3", "--quiet", "--transcript", str(path))
     return path
 
 
@@ -101,10 +101,10 @@ def test_the_replay_screen_is_driven_by_keys(saved: Path) -> None:
 def test_replay_verifies_first_and_needs_a_terminal_for_the_screen(
     saved: Path, tmp_path: Path
 ) -> None:
-    done = run_cli(tmp_path, "replay", str(saved))
+    done = run_main(tmp_path, "replay", str(saved))
     assert done.stdout.startswith("OK: every deal was dealt fairly")
     assert "needs a terminal" in done.stdout and done.returncode == 2
-    missing = run_cli(tmp_path, "replay", "nothing.transcript")
+    missing = run_main(tmp_path, "replay", "nothing.transcript")
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
     assert "nothing.transcript does not exist" in missing.stderr
 
