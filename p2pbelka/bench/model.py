@@ -1,6 +1,6 @@
 """``p2pbelka bench model``: calibrate the ``strong`` level's reading of the other seats.
 
-The sampler (:mod:`p2pbelka.bots.sampler`) weighs a guess of the hidden hands
+The sampler (:mod:`p2pbelka.bots.belka.sampler`) weighs a guess of the hidden hands
 by how well it explains the play.  Two numbers set that weight, and they are
 measured here on games between *different* bots (the heuristic, the
 rule-based and the plain Monte-Carlo sparring partners, seats mixed), so that
@@ -19,9 +19,9 @@ import random
 from dataclasses import replace
 
 from p2pbelka.bench.opponents import bench_bot
-from p2pbelka.bots.knowledge import seen_from
-from p2pbelka.bots.policy import choose
-from p2pbelka.bots.sampler import sample_hands
+from p2pbelka.bots.belka.knowledge import seen_from
+from p2pbelka.bots.belka.policy import choose
+from p2pbelka.bots.belka.sampler import sample_hands
 from p2pbelka.cards import CARDS
 from p2pbelka.rules.belka import core
 from p2pbelka.rules.belka.game import GameState

@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from p2pbelka.bench.vectors import record_rows
-from p2pbelka.bots.base import Bot, RandomBot
+from p2pbelka.bots.belka.base import RandomBot
+from p2pbelka.bots.belka.seat import BelkaSeatBot
+from p2pbelka.bots.common.seat import Bot, as_bot
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import Deliver, Fork, Tamper, resign, run_sync
 from p2pbelka.protocol import messages as m
@@ -159,7 +161,7 @@ def play(scenario: Scenario, seed: int) -> tuple[list[Table], list[Envelope]] | 
     the deal that shows the case, or None if the game never shows it."""
     game = LocalGame.seeded(seed, scenario.preset, scenario.options, fairdeal=FAIRDEAL)
     tables = game.make_tables()
-    bots: list[Bot] = [scenario.bot(seed * 10 + s) for s in range(4)]
+    bots: list[Bot] = [as_bot(BelkaSeatBot(scenario.bot(seed * 10 + s))) for s in range(4)]
     tamper, deliver = _network(game, scenario.cheat)
     target: list[int] = []
 

@@ -169,7 +169,7 @@ def prepare(args: argparse.Namespace, command: str, saved_bot: str | None = None
         identity = Identity.load_or_create()
         level = bot_level(args.bot if args.bot is not None else saved_bot)
         if level and getattr(args, "think", None) is not None:
-            from p2pbelka.bots.base import with_think
+            from p2pbelka.bots import with_think
 
             level = with_think(level, args.think)
         if level and args.bot is not None and not getattr(args, "player", None):

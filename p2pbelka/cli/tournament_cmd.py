@@ -62,43 +62,56 @@ def _printed_json(args: argparse.Namespace, summary: dict[str, Any]) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.game == "belot":
-        return run_belot(args)
-    from p2pbelka.bench.opponents import bench_bot, bench_levels
-    from p2pbelka.bots.base import is_level, with_think
-    from p2pbelka.bots.tournament import run_tournament
-    from p2pbelka.rules.belka.options import PRESETS
+    from p2pbelka.bench.opponents import bench_bot, sparring
+    from p2pbelka.bots import is_level, with_think
+    from p2pbelka.bots import levels as bot_levels
+    from p2pbelka.bots.registry import thinking, tournament
+    from p2pbelka.rules.registry import spec
 
-    for level in (args.a, args.b):
-        if level not in bench_levels() and not is_level(level):
-            levels = ", ".join(bench_levels())
-            print(f"tournament: unknown level {level!r} ({levels}, strong:N)", file=sys.stderr)
-            return 2
     try:
-        args.a, args.b = with_think(args.a, args.think), with_think(args.b, args.think)
+        cup = tournament(args.game)
     except ValueError as exc:
         print(f"tournament: {exc}", file=sys.stderr)
         return 2
-    if args.preset not in PRESETS:
-        print(f"tournament: unknown preset {args.preset!r} ({', '.join(PRESETS)})", file=sys.stderr)
+    partners = sparring(args.game)
+    for level in (args.a, args.b):
+        if level not in partners and not is_level(level, args.game):
+            named = [*bot_levels(args.game), *partners, *(f"{n}:N" for n in thinking(args.game))]
+            title = spec(args.game).title
+            print(
+                f"tournament: unknown {title} level {level!r} ({', '.join(named)})", file=sys.stderr
+            )
+            return 2
+    try:
+        args.a = with_think(args.a, args.think, args.game)
+        args.b = with_think(args.b, args.think, args.game)
+    except ValueError as exc:
+        print(f"tournament: {exc}", file=sys.stderr)
         return 2
-    if args.games < 2:
-        print("tournament: --games must be at least 2 (one match)", file=sys.stderr)
+    problem = cup.problem(args.preset, args.players, args.games)
+    if problem is not None:
+        print(f"tournament: {problem}", file=sys.stderr)
         return 2
 
-    summary = run_tournament(
+    summary = cup.run(
         args.a,
         args.b,
-        matches=args.games // 2,
-        seed=args.seed,
+        args.games,
+        args.seed,
         preset=args.preset,
+        players=args.players,
         workers=args.workers,
         state=args.state,
         progress=_progress(args),
-        factory=bench_bot,
+        factory=bench_bot if partners else None,
     )
     if _printed_json(args, summary):
         return 0
+    REPORTS[cup.kind](summary)
+    return 0
+
+
+def _report_duplicate(summary: dict[str, Any]) -> None:
     a, b = summary["a"], summary["b"]
     low, high = summary["win_rate_a_ci95"]
     gl, gh = summary["net_game_points_per_deal_a_ci95"]
@@ -112,32 +125,9 @@ def run(args: argparse.Namespace) -> int:
         f"  B {summary['game_points_per_deal_b']:.3f}"
         f"  A-B {summary['net_game_points_per_deal_a']:+.3f} (95% CI {gl:+.3f} .. {gh:+.3f})"
     )
-    return 0
 
 
-def run_belot(args: argparse.Namespace) -> int:
-    from p2pbelka.bots.belot.base import BELOT_BOT_LEVELS
-    from p2pbelka.bots.belot.tournament import run_tournament
-
-    for level in (args.a, args.b):
-        if level not in BELOT_BOT_LEVELS:
-            levels = ", ".join(BELOT_BOT_LEVELS)
-            print(f"tournament: unknown Belot level {level!r} ({levels})", file=sys.stderr)
-            return 2
-    if args.players not in (2, 3):
-        print("tournament: Belot is for --players 2 or 3", file=sys.stderr)
-        return 2
-    if args.games < args.players:
-        print(f"tournament: --games must be at least {args.players} (one match)", file=sys.stderr)
-        return 2
-
-    matches = args.games // args.players
-    progress = _progress(args)
-    summary = run_tournament(
-        args.a, args.b, matches, args.seed, args.players, args.workers, args.state, progress
-    )
-    if _printed_json(args, summary):
-        return 0
+def _report_rotation(summary: dict[str, Any]) -> None:
     a, b, n = summary["a"], summary["b"], summary["players"]
     low, high = summary["win_rate_a_ci95"]
     print(f"Belot, {n} players: one {a} (A) against {n - 1} {b}, seed {summary['seed']}")
@@ -151,4 +141,10 @@ def run_belot(args: argparse.Namespace) -> int:
         f"A declared   {summary['declared_a']} deals, made {summary['made_rate_a']:.1%};"
         f" mean final score A {summary['mean_score_a']}  B {summary['mean_score_b']}"
     )
-    return 0
+
+
+REPORTS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "duplicate": _report_duplicate,
+    "rotation": _report_rotation,
+}
+"""How a summary is printed, by the kind of the game's tournament."""

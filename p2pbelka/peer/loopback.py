@@ -18,7 +18,7 @@ from pathlib import Path
 
 import trio
 
-from p2pbelka.bots.base import BOT_LEVELS, Bot, make_bot
+from p2pbelka.bots import Bot, levels, make_bot
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd
 from p2pbelka.peer.lan import (
@@ -34,7 +34,7 @@ from p2pbelka.peer.lan import (
 from p2pbelka.peer.local import SEAT_NAMES
 from p2pbelka.rules.belka.game import GAME
 
-DEFAULT_BOT = "heuristic" if "heuristic" in BOT_LEVELS else "random"
+DEFAULT_BOT = "heuristic" if "heuristic" in levels() else "random"
 BOT_NAMES = SEAT_NAMES[1:]
 
 
@@ -58,7 +58,8 @@ async def loopback_table(
     game: str = GAME,
 ) -> list[GameResult]:
     """Play one game of ``game``: seat 0 is ``front_end_seat0``, the other seats are
-    ``bots`` (levels or ``Bot`` objects; three for Belka, one or two for Belot).  Every
+    ``bots`` (levels, or ``Bot`` objects (``bots.make_bot``); three for Belka, one or two
+    for Belot).  Every
     peer keeps its game under ``transcript_dir/seat<N>`` (a fresh temporary directory by
     default); the results come in seat order.
 

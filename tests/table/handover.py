@@ -12,8 +12,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pbelka.bots import make_bot
-from p2pbelka.bots.base import Bot
+from p2pbelka.bots import Bot, make_bot
 from p2pbelka.fairdeal.derive import new_seed
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync
