@@ -10,8 +10,8 @@ the ``moves`` the table accepts now), and answers with one of those moves:
 Levels are text parsed once into a :class:`BotLevel`: ``random``,
 ``heuristic`` (a club player's rules of thumb), ``strong`` (search over the
 hidden cards, valued in the game it is played in), ``strong:N`` (the same
-thinking N times as long, ``--think N``), and Belka's ``strong+``
-(``strong:3``); see docs/bots.md.  ``make_bot(level, seed)`` is a bot for a
+thinking N times as long, ``--think N``), and ``strong+`` (``strong:3``) where a
+game's bots have it; see docs/bots.md.  ``make_bot(level, seed)`` is a bot for a
 table of any game: it builds the game's seat bot when the table names its game.
 
 The games' bots are siblings: :mod:`p2pbelka.bots.belka` and

@@ -62,7 +62,7 @@ def _printed_json(args: argparse.Namespace, summary: dict[str, Any]) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from p2pbelka.bench.opponents import bench_bot, sparring
+    from p2pbelka.bench.bots import sparring
     from p2pbelka.bots import is_level, with_think
     from p2pbelka.bots import levels as bot_levels
     from p2pbelka.bots.registry import thinking, tournament
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"tournament: {exc}", file=sys.stderr)
         return 2
-    partners = sparring(args.game)
+    partners, factory = sparring(args.game)
     for level in (args.a, args.b):
         if level not in partners and not is_level(level, args.game):
             named = [*bot_levels(args.game), *partners, *(f"{n}:N" for n in thinking(args.game))]
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         state=args.state,
         progress=_progress(args),
-        factory=bench_bot if partners else None,
+        factory=factory,
     )
     if _printed_json(args, summary):
         return 0

@@ -30,7 +30,8 @@ from p2pbelka.bots.belka.sampler import sample_hands
 from p2pbelka.bots.belka.solver import TT, distinct_moves, playout, solve, step
 from p2pbelka.cards import CARDS, Card, iter_bits
 from p2pbelka.rules.belka import core
-from p2pbelka.rules.belka.game import GAME, GameState
+from p2pbelka.rules.belka.game import GAME as GAME
+from p2pbelka.rules.belka.game import GameState
 
 POINTS = core.POINTS
 EFF = core.EFFECTIVE_SUIT_MASKS
@@ -197,11 +198,6 @@ class PlainMCBot:
 
 SPARRING: dict[str, type] = {"mc": PlainMCBot, "rules": RuleBot}
 """The sparring levels, by name."""
-
-
-def sparring(game: str) -> dict[str, type]:
-    """The sparring partners of ``game``'s bots, by name (Belka's: these; others' none)."""
-    return dict(SPARRING) if game == GAME else {}
 
 
 def bench_levels() -> list[str]:
