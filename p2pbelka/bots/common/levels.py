@@ -49,13 +49,6 @@ def parse(
     return BotLevel(name, int(think))
 
 
-def checked(
-    level: BotLevel, levels: Sequence[str], thinking: Mapping[str, int], what: str = "bot level"
-) -> BotLevel:
-    """``level`` if ``levels`` and ``thinking`` allow it; ``ValueError`` as :func:`parse` says."""
-    return parse(str(level), levels, thinking, what)
-
-
 def with_think(level: str, think: int | None, thinking: Mapping[str, int]) -> str:
     """``level`` thinking at ``think`` (``--think N``): only the levels of ``thinking`` scale,
     and 1 is the level itself; ``ValueError`` for a think level none of them reaches."""
