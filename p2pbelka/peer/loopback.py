@@ -59,9 +59,8 @@ async def loopback_table(
 ) -> list[GameResult]:
     """Play one game of ``game``: seat 0 is ``front_end_seat0``, the other seats are
     ``bots`` (levels, or ``Bot`` objects (``bots.make_bot``); three for Belka, one or two
-    for Belot).  Every
-    peer keeps its game under ``transcript_dir/seat<N>`` (a fresh temporary directory by
-    default); the results come in seat order.
+    for Belot).  Every peer keeps its game under ``transcript_dir/seat<N>`` (a fresh
+    temporary directory by default); the results come in seat order.
 
     ``seed`` makes keys, deals and bots reproducible (tests and demos only).
     ``identity`` is seat 0's (the user's); by default a fresh one.  ``identities``
