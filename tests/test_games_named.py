@@ -23,16 +23,7 @@ CHECKED: tuple[str, ...] = ("", "bench", "cli", "fairdeal", "net", "peer", "prot
 """The folders checked, relative to the package ("": its root modules alone, such as
 ``cards.py``).  Widen to every folder as each layer comes to ask its registry."""
 
-PENDING: dict[str, frozenset[str]] = {
-    # the bots' interface and their benchmarks are being replaced
-    "bench/bots.py": frozenset({"*"}),
-    "bench/model.py": frozenset({"*"}),
-    "bench/opponents.py": frozenset({"*"}),
-    "bench/scenarios.py": frozenset({"*"}),
-    "cli/play_cmd.py": frozenset({"config_from"}),
-    "cli/tournament_cmd.py": frozenset({"run", "run_belot"}),
-    "peer/player.py": frozenset({"*"}),
-}
+PENDING: dict[str, frozenset[str]] = {}
 """Work under way inside :data:`CHECKED`: a module ("*") or its functions and classes (by
 qualified name) still being moved onto the registries.  Empty it as that work lands."""
 

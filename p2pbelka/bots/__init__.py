@@ -1,22 +1,50 @@
 """Bots: choose what one seat does, from what that seat may know.
 
-A bot is asked three kinds of question, each with the game state *as the seat
-sees it* (``GameState`` whose current deal has every other hand unknown):
+Every game's bots answer the table's question through one interface
+(:mod:`p2pbelka.bots.common.seat`): a seat bot is given the game as its seat
+sees it (every other hand unknown), its seat and the question (its ``kind`` and
+the ``moves`` the table accepts now), and answers with one of those moves:
 
-- ``play(game, seat) -> Card``: a legal card (``game.deal.legal_cards(seat)``);
-- ``claim_redeal(game, seat) -> bool``: ask for a re-deal when the hand allows;
-- ``choose_eggs(game, seat) -> str``: ``"plus4"`` or ``"title"``.
+``make_seat_bot(game, level, seed).choose(game_state, seat, question) -> Move``
 
-``make_bot(level, seed)`` builds one by name: ``random``, ``heuristic`` (a club
-player's rules of thumb), ``strong`` (search over the hidden cards, valued in
-the game it is played in), ``strong:N`` (the same thinking N times as long,
-``--think N``) or ``strong+`` (``strong:3``); see docs/bots.md.
-``p2pbelka tournament`` measures one level against another.
+Levels are text parsed once into a :class:`BotLevel`: ``random``,
+``heuristic`` (a club player's rules of thumb), ``strong`` (search over the
+hidden cards, valued in the game it is played in), ``strong:N`` (the same
+thinking N times as long, ``--think N``), and ``strong+`` (``strong:3``) where a
+game's bots have it; see docs/bots.md.  ``make_bot(level, seed)`` is a bot for a
+table of any game: it builds the game's seat bot when the table names its game.
 
-Belot (2 or 3 players) has its own interface and levels in
-:mod:`p2pbelka.bots.belot` (``make_belot_bot``, ``decide``).
+The games' bots are siblings: :mod:`p2pbelka.bots.belka` and
+:mod:`p2pbelka.bots.belot`, each with its own questions behind its seat bot;
+:mod:`p2pbelka.bots.registry` lists them by game (``register`` adds another);
+:mod:`p2pbelka.bots.common` holds what they share.  ``p2pbelka tournament``
+measures one level against another.
 """
 
-from p2pbelka.bots.base import BOT_LEVELS, Bot, make_bot
+from p2pbelka.bots.common.levels import BotLevel
+from p2pbelka.bots.common.seat import Bot, Question, SeatBot
+from p2pbelka.bots.registry import (
+    LevelBot,
+    is_level,
+    levels,
+    make_bot,
+    make_seat_bot,
+    max_think,
+    parse_level,
+    with_think,
+)
 
-__all__ = ["BOT_LEVELS", "Bot", "make_bot"]
+__all__ = [
+    "Bot",
+    "BotLevel",
+    "LevelBot",
+    "Question",
+    "SeatBot",
+    "is_level",
+    "levels",
+    "make_bot",
+    "make_seat_bot",
+    "max_think",
+    "parse_level",
+    "with_think",
+]

@@ -69,10 +69,10 @@ def run(args: argparse.Namespace) -> int:
         if "think" not in inspect.signature(module.run).parameters:
             print(f"bench {args.topic}: --think is for bench bots", file=sys.stderr)
             return 2
-        from p2pbelka.bots.base import MAX_THINK
+        from p2pbelka.bots import max_think
 
-        if not 1 <= args.think <= MAX_THINK:
-            print(f"bench {args.topic}: --think expects 1 to {MAX_THINK}", file=sys.stderr)
+        if not 1 <= args.think <= max_think():
+            print(f"bench {args.topic}: --think expects 1 to {max_think()}", file=sys.stderr)
             return 2
         options["think"] = args.think
     figures: dict[str, object] = module.run(**options)

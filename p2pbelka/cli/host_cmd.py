@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         args.table = args.table_old
     if args.table is None:
         args.table = game_args.table_name(args.game)
-    player = lan_args.prepare(args, "host")
+    player = lan_args.prepare(args, "host", game=args.game)
     if player is None:
         return 2
     identity, level, fe = player

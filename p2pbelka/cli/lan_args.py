@@ -149,16 +149,24 @@ def bot_level(requested: str | None) -> str | None:
     return requested or DEFAULT_BOT
 
 
-def front_end(level: str | None, quiet: bool) -> TextFrontEnd:
-    from p2pbelka.bots import make_bot
+def front_end(level: str | None, quiet: bool, game: str | None = None) -> TextFrontEnd:
+    """The text front end; with ``level``, its bot (of ``game``'s levels when known)."""
+    from p2pbelka.bots import make_bot, parse_level
     from p2pbelka.peer.text import TextFrontEnd
 
+    if level and game is not None:
+        parse_level(level, game)  # the host's game is known: say now if its bots lack the level
     return TextFrontEnd(make_bot(level) if level else None, quiet=quiet)
 
 
-def prepare(args: argparse.Namespace, command: str, saved_bot: str | None = None) -> Player | None:
+def prepare(
+    args: argparse.Namespace,
+    command: str,
+    saved_bot: str | None = None,
+    game: str | None = None,
+) -> Player | None:
     """Logging, the user's identity and who plays the seat; None (after saying why)
-    if one of them cannot be had."""
+    if one of them cannot be had.  ``game``: the table's game, when known already."""
     from p2pbelka.net.identity import Identity, IdentityError
 
     setup_logging(args)
@@ -169,13 +177,13 @@ def prepare(args: argparse.Namespace, command: str, saved_bot: str | None = None
         identity = Identity.load_or_create()
         level = bot_level(args.bot if args.bot is not None else saved_bot)
         if level and getattr(args, "think", None) is not None:
-            from p2pbelka.bots.base import with_think
+            from p2pbelka.bots import with_think
 
-            level = with_think(level, args.think)
+            level = with_think(level, args.think, game)
         if level and args.bot is not None and not getattr(args, "player", None):
             # a bot seat says what it is, not its owner's login (or "player")
             identity = dataclasses.replace(identity, name=f"{level.split(':')[0].capitalize()} bot")
-        fe = front_end(level, args.quiet)
+        fe = front_end(level, args.quiet, game)
         fe.auto_approve = bool(getattr(args, "auto_approve", False))
     except (ValueError, IdentityError) as exc:
         print(f"p2pbelka {command}: {exc}", file=sys.stderr)

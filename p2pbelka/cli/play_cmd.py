@@ -12,10 +12,10 @@ from p2pbelka.cli import game_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from p2pbelka.bots.base import BOT_LEVELS
+    from p2pbelka.bots import levels as bot_levels
     from p2pbelka.ui.i18n import LANGUAGES
 
-    levels = ", ".join(BOT_LEVELS)
+    levels = ", ".join(bot_levels())
     game_args.add_game_argument(parser)
     game_args.add_players_argument(parser)
     parser.add_argument(
@@ -78,7 +78,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """The play configuration the arguments ask for; ``ValueError`` says what is wrong."""
-    from p2pbelka.bots.base import BELOT_BOT_LEVELS, BOT_LEVELS, is_level, with_think
+    from p2pbelka.bots import is_level, with_think
+    from p2pbelka.bots import levels as bot_levels
     from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
     from p2pbelka.net.identity import clean_name
     from p2pbelka.rules.registry import spec
@@ -90,18 +91,15 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     options = parse_options(args.option)
     players = seat_count(args)
     spec(args.game).check_rules(args.preset, options)
-    known = BOT_LEVELS if args.game == "belka" else BELOT_BOT_LEVELS
+    known = bot_levels(args.game)
     level = args.bot_level or DEFAULT_LEVEL
     bots = players - 1
     levels = args.bots.split(",") if args.bots else [level] * bots
     if len(levels) != bots:
         raise ValueError(f"--bots expects {bots} levels, got {len(levels)}")
-    if args.game == "belka":
-        levels = [with_think(name, args.think) for name in levels]
-    elif args.think is not None:
-        raise ValueError("--think is for Belka's strong bots")
+    levels = [with_think(name, args.think, args.game) for name in levels]
     for name in levels:
-        if name not in known and not (args.game == "belka" and is_level(name)):
+        if not is_level(name, args.game):
             raise ValueError(f"unknown bot level {name!r} (expected one of {', '.join(known)})")
     if args.pace is not None and args.pace < 0:
         raise ValueError("--pace must not be negative")

@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bot",
         default="random",
-        help="bot level for every seat (Belot: random legal moves until its bots land)",
+        help="bot level for every seat (random, heuristic, strong, strong:N; default random)",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
@@ -56,12 +56,14 @@ def seat_count(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from p2pbelka.bots import parse_level
     from p2pbelka.rules import registry
 
     try:
         options = parse_options(args.option)
         args.players = seat_count(args)
         registry.spec(args.game).check_rules(args.preset, options)
+        parse_level(args.bot, args.game)
     except ValueError as exc:
         print(f"p2pbelka selfplay: {exc}", file=sys.stderr)
         return 2

@@ -16,8 +16,8 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, Protocol
 
+from p2pbelka.bots.common.tournament import TournamentSummary
 from p2pbelka.cli import game_args
 
 
@@ -52,13 +52,7 @@ def _progress(args: argparse.Namespace) -> Callable[[int, int], None]:
     return progress
 
 
-class Figures(Protocol):
-    """A tournament's summary (either game's)."""
-
-    def to_json(self) -> dict[str, Any]: ...
-
-
-def _printed_json(args: argparse.Namespace, summary: Figures) -> bool:
+def _printed_json(args: argparse.Namespace, summary: TournamentSummary) -> bool:
     """End the progress line; print the summary as JSON if asked (then nothing else)."""
     if not args.quiet:
         print(file=sys.stderr)
@@ -68,93 +62,51 @@ def _printed_json(args: argparse.Namespace, summary: Figures) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.game == "belot":
-        return run_belot(args)
-    from p2pbelka.bench.opponents import bench_bot, bench_levels
-    from p2pbelka.bots.base import is_level, with_think
-    from p2pbelka.bots.tournament import run_tournament
-    from p2pbelka.rules.belka.options import PRESETS
+    from p2pbelka.bench.bots import sparring
+    from p2pbelka.bots import is_level, with_think
+    from p2pbelka.bots import levels as bot_levels
+    from p2pbelka.bots.registry import thinking, tournament
+    from p2pbelka.rules.registry import spec
 
-    for level in (args.a, args.b):
-        if level not in bench_levels() and not is_level(level):
-            levels = ", ".join(bench_levels())
-            print(f"tournament: unknown level {level!r} ({levels}, strong:N)", file=sys.stderr)
-            return 2
     try:
-        args.a, args.b = with_think(args.a, args.think), with_think(args.b, args.think)
+        cup = tournament(args.game)
     except ValueError as exc:
         print(f"tournament: {exc}", file=sys.stderr)
         return 2
-    if args.preset not in PRESETS:
-        print(f"tournament: unknown preset {args.preset!r} ({', '.join(PRESETS)})", file=sys.stderr)
+    partners, factory = sparring(args.game)
+    for level in (args.a, args.b):
+        if level not in partners and not is_level(level, args.game):
+            named = [*bot_levels(args.game), *partners, *(f"{n}:N" for n in thinking(args.game))]
+            title = spec(args.game).title
+            print(
+                f"tournament: unknown {title} level {level!r} ({', '.join(named)})", file=sys.stderr
+            )
+            return 2
+    try:
+        args.a = with_think(args.a, args.think, args.game)
+        args.b = with_think(args.b, args.think, args.game)
+    except ValueError as exc:
+        print(f"tournament: {exc}", file=sys.stderr)
         return 2
-    if args.games < 2:
-        print("tournament: --games must be at least 2 (one match)", file=sys.stderr)
+    problem = cup.problem(args.preset, args.players, args.games)
+    if problem is not None:
+        print(f"tournament: {problem}", file=sys.stderr)
         return 2
 
-    summary = run_tournament(
+    summary = cup.run(
         args.a,
         args.b,
-        matches=args.games // 2,
-        seed=args.seed,
+        args.games,
+        args.seed,
         preset=args.preset,
+        players=args.players,
         workers=args.workers,
         state=args.state,
         progress=_progress(args),
-        factory=bench_bot,
+        factory=factory,
     )
     if _printed_json(args, summary):
         return 0
-    s = summary
-    low, high = s.win_rate_a_ci95
-    gl, gh = s.net_game_points_per_deal_a_ci95
-    print(f"{s.a} (A) vs {s.b} (B), preset {s.preset}, seed {s.seed}")
-    print(f"matches {s.matches}, games {s.games}, deals {s.deals}")
-    print(f"games won    A {s.games_a}  B {s.games_b}  draws {s.draws}")
-    print(f"A win rate   {s.win_rate_a:.1%}  (95% CI {low:.1%} .. {high:.1%})")
-    print(f"deals won    A {s.deals_a}  B {s.deals_b}")
-    print(
-        f"game points per deal  A {s.game_points_per_deal_a:.3f}"
-        f"  B {s.game_points_per_deal_b:.3f}"
-        f"  A-B {s.net_game_points_per_deal_a:+.3f} (95% CI {gl:+.3f} .. {gh:+.3f})"
-    )
-    return 0
-
-
-def run_belot(args: argparse.Namespace) -> int:
-    from p2pbelka.bots.belot.base import BELOT_BOT_LEVELS
-    from p2pbelka.bots.belot.tournament import run_tournament
-
-    for level in (args.a, args.b):
-        if level not in BELOT_BOT_LEVELS:
-            levels = ", ".join(BELOT_BOT_LEVELS)
-            print(f"tournament: unknown Belot level {level!r} ({levels})", file=sys.stderr)
-            return 2
-    if args.players not in (2, 3):
-        print("tournament: Belot is for --players 2 or 3", file=sys.stderr)
-        return 2
-    if args.games < args.players:
-        print(f"tournament: --games must be at least {args.players} (one match)", file=sys.stderr)
-        return 2
-
-    matches = args.games // args.players
-    progress = _progress(args)
-    summary = run_tournament(
-        args.a, args.b, matches, args.seed, args.players, args.workers, args.state, progress
-    )
-    if _printed_json(args, summary):
-        return 0
-    s, n = summary, summary.players
-    low, high = s.win_rate_a_ci95
-    print(f"Belot, {n} players: one {s.a} (A) against {n - 1} {s.b}, seed {s.seed}")
-    print(f"matches {s.matches}, games {s.games}, deals {s.deals}")
-    print(f"games won    A {s.wins_a}  B {s.wins_b}  draws {s.draws}")
-    print(
-        f"A win rate   {s.win_rate_a:.1%}  (95% CI {low:.1%} .. {high:.1%};"
-        f" equal bots {s.even_share:.1%})"
-    )
-    print(
-        f"A declared   {s.declared_a} deals, made {s.made_rate_a:.1%};"
-        f" mean final score A {s.mean_score_a}  B {s.mean_score_b}"
-    )
+    for line in summary.lines():
+        print(line)
     return 0

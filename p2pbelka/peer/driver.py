@@ -18,8 +18,8 @@ from typing import Protocol, cast, runtime_checkable
 
 import trio
 
-from p2pbelka.bots.base import Bot
-from p2pbelka.peer.player import choose
+from p2pbelka.bots.common.seat import Bot
+from p2pbelka.peer.sync import answer
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table.errors import MoveRefused
@@ -133,7 +133,8 @@ class Flushing(Protocol):
 
 
 class BotFrontEnd:
-    """A bot in the seat: answers every choice at once."""
+    """A bot in the seat: answers every choice at once (``bot`` builds the seat bot of
+    the table's game when the table asks its first question)."""
 
     transcript: TranscriptSink | None = None
 
@@ -147,9 +148,11 @@ class BotFrontEnd:
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
         self.events.append(event)
         if isinstance(event, ev.ChoiceNeeded):
-            table = driver.table
-            assert table.me is not None
-            await driver.submit(choose(self.bot, table.game, table.me, event))
+            await driver.submit(self.move(driver.table, event))
+
+    def move(self, table: Table, question: ev.ChoiceNeeded) -> Move:
+        """The bot's answer to ``table``'s question."""
+        return answer(self.bot, table, question)
 
 
 class PeerDriver:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import trio
 
-from p2pbelka.bots.base import BOT_LEVELS, make_bot
+from p2pbelka.bots import levels, make_bot
 from p2pbelka.fairdeal.derive import new_seed
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import (
@@ -75,7 +75,7 @@ from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BOT = "heuristic" if "heuristic" in BOT_LEVELS else "random"
+DEFAULT_BOT = "heuristic" if "heuristic" in levels() else "random"
 """The level of a bot this peer runs for a lost seat, unless its own seat is a bot."""
 MAX_PENDING = 4096
 """Envelopes of a segment this peer has not entered yet, kept until it does."""

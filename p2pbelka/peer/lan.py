@@ -24,6 +24,7 @@ from functools import partial
 
 import trio
 
+from p2pbelka.bots import parse_level
 from p2pbelka.net.connection import SecureChannel, dial, format_host_port, serve_secure
 from p2pbelka.net.discovery import (
     TableAd,
@@ -731,6 +732,11 @@ async def join_game(
             lb.check_table(first.variant, len(first.seats), first.preset, first.options)
         except ValueError as exc:
             raise LobbyRefused(f"this version cannot play that table: {exc}") from None
+        if bot is not None:  # our bot sits down only where its game has its level
+            try:
+                parse_level(bot, first.variant)
+            except ValueError as exc:
+                raise LobbyRefused(f"no {bot} bot at this table: {exc}") from None
         await on_lobby(TableRules(first))
         game_id = first.game
         holder = MeshHolder()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import trio
 
-from p2pbelka.bots.base import Bot, make_bot
+from p2pbelka.bots import Bot, make_bot
 from p2pbelka.fairdeal.derive import new_seed
 from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, TranscriptSink

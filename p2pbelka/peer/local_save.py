@@ -35,7 +35,7 @@ from typing import Any
 
 import trio
 
-from p2pbelka.bots.base import make_bot
+from p2pbelka.bots import make_bot
 from p2pbelka.net.discovery import new_table_id
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd

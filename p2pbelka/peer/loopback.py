@@ -18,7 +18,7 @@ from pathlib import Path
 
 import trio
 
-from p2pbelka.bots.base import BOT_LEVELS, Bot, make_bot
+from p2pbelka.bots import Bot, levels, make_bot
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd
 from p2pbelka.peer.lan import (
@@ -34,7 +34,7 @@ from p2pbelka.peer.lan import (
 from p2pbelka.peer.local import SEAT_NAMES
 from p2pbelka.rules import registry
 
-DEFAULT_BOT = "heuristic" if "heuristic" in BOT_LEVELS else "random"
+DEFAULT_BOT = "heuristic" if "heuristic" in levels() else "random"
 BOT_NAMES = SEAT_NAMES[1:]
 
 
@@ -58,10 +58,10 @@ async def loopback_table(
     game: str = registry.DEFAULT,
 ) -> list[GameResult]:
     """Play one game of ``game``: seat 0 is ``front_end_seat0``, the other seats are
-    ``bots`` (levels or ``Bot`` objects, one for each other seat; by default a
-    ``DEFAULT_BOT`` for each other seat of the game's default table).  Every peer keeps
-    its game under ``transcript_dir/seat<N>`` (a fresh temporary directory by default);
-    the results come in seat order.
+    ``bots`` (levels or ``Bot`` objects (``bots.make_bot``), one for each other seat; by
+    default a ``DEFAULT_BOT`` for each other seat of the game's default table).  Every
+    peer keeps its game under ``transcript_dir/seat<N>`` (a fresh temporary directory
+    by default); the results come in seat order.
 
     ``seed`` makes keys, deals and bots reproducible (tests and demos only).
     ``identity`` is seat 0's (the user's); by default a fresh one.  ``identities``

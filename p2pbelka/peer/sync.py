@@ -2,7 +2,8 @@
 
 Sans-IO pays off here: the whole protocol runs deterministically in one call
 stack, with an optional hook that can drop, alter or inject envelopes on the
-way (the tests' dishonest network).
+way (the tests' dishonest network).  :func:`pump` runs one table with a bot;
+:func:`answer` is a bot's move for a table's question (the front ends ask it too).
 """
 
 from __future__ import annotations
@@ -11,12 +12,12 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from p2pbelka.bots.base import Bot
-from p2pbelka.peer.player import pump
+from p2pbelka.bots.common.seat import Bot
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope, seal_envelope
 from p2pbelka.table import events as ev
+from p2pbelka.table.moves import Move
 from p2pbelka.table.session import Table
 
 Tamper = Callable[[int, bytes], list[bytes]]
@@ -24,6 +25,33 @@ Tamper = Callable[[int, bytes], list[bytes]]
 
 Deliver = Callable[[int, int, bytes], bytes | None]
 """Given sender, recipient and an envelope, what that recipient gets (None: nothing)."""
+
+
+def answer(bot: Bot, table: Table, question: ev.ChoiceNeeded) -> Move:
+    """The move ``bot`` makes for ``table``'s own seat when the table asks ``question``:
+    the seat bot of the game the table's setup names, asked from the seat's view."""
+    setup, seat = table.setup, table.me
+    assert setup is not None and seat is not None
+    return bot.for_game(setup.game).choose(table.game, seat, question)
+
+
+def pump(table: Table, bot: Bot, log: list[ev.Event]) -> list[bytes]:
+    """Take everything ``table`` wants sent, answering its questions with ``bot``, until
+    it is quiet; the events go to ``log``."""
+    sent: list[bytes] = []
+    while True:
+        outgoing = table.take_outgoing()
+        new = table.take_events()
+        if not outgoing and not new:
+            if not table.deferred:
+                return sent
+            table.proceed()
+            continue
+        sent += outgoing
+        for event in new:
+            log.append(event)
+            if isinstance(event, ev.ChoiceNeeded):
+                table.apply(answer(bot, table, event))
 
 
 def run_sync(

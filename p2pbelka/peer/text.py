@@ -15,11 +15,11 @@ from typing import TextIO
 
 import trio
 
-from p2pbelka.bots.base import Bot
+from p2pbelka.bots.common.seat import Bot
 from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
 from p2pbelka.peer.driver import PeerDriver, Resumed, TranscriptSink, Waiting
-from p2pbelka.peer.player import choose
 from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
+from p2pbelka.peer.sync import answer
 from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
@@ -202,9 +202,7 @@ class TextFrontEnd:
                 self._questions_in.send_nowait(event)
         if isinstance(event, ev.ChoiceNeeded | ev.MoveRejected):
             if self.bot is not None and isinstance(event, ev.ChoiceNeeded):
-                table = driver.table
-                assert table.me is not None
-                await driver.submit(choose(self.bot, table.game, table.me, event))
+                await driver.submit(answer(self.bot, driver.table, event))
             elif self.bot is None:
                 again = ev.ChoiceNeeded("move", tuple(driver.table.legal_moves()))
                 self._questions_in.send_nowait(

@@ -39,7 +39,7 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
-from p2pbelka.bots.base import make_bot
+from p2pbelka.bots import make_bot
 from p2pbelka.net.connection import parse_host_port
 from p2pbelka.net.errors import NetError
 from p2pbelka.net.identity import Identity

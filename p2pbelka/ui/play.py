@@ -24,7 +24,7 @@ import trio
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from p2pbelka.bots.base import BOT_LEVELS, make_bot
+from p2pbelka.bots import levels, make_bot
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd, PeerDriver
 from p2pbelka.peer.lan import NetOptions
 from p2pbelka.peer.local import LocalGame, memory_transports
@@ -47,7 +47,7 @@ from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.i18n import set_language
 from p2pbelka.ui.view import TableView
 
-DEFAULT_LEVEL = "heuristic" if "heuristic" in BOT_LEVELS else "random"
+DEFAULT_LEVEL = "heuristic" if "heuristic" in levels() else "random"
 
 
 @dataclass

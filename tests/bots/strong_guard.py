@@ -14,11 +14,11 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
-from p2pbelka.bots.base import make_bot
-from p2pbelka.bots.heuristic import HeuristicBot
-from p2pbelka.bots.strong import StrongBot
-from p2pbelka.bots.tournament import play_game, seat_view
-from p2pbelka.bots.utility import after_deal
+from p2pbelka.bots.belka.base import make_belka_bot
+from p2pbelka.bots.belka.heuristic import HeuristicBot
+from p2pbelka.bots.belka.strong import StrongBot
+from p2pbelka.bots.belka.tournament import play_game, seat_view
+from p2pbelka.bots.belka.utility import after_deal
 from p2pbelka.cards import Card
 from p2pbelka.rules.belka.game import GameState
 from p2pbelka.rules.belka.options import options_from
@@ -139,7 +139,7 @@ def decisions() -> list[str]:
 
 
 def _deal_seeds(base: int) -> Callable[[int], int]:
-    """Deal ``k``'s seed in a match, as :func:`p2pbelka.bots.tournament.play_match` has it."""
+    """Deal ``k``'s seed in a match, as :func:`p2pbelka.bots.belka.tournament.play_match` has it."""
     return lambda k: base ^ (k * 0x9E3779B97F4A7C15)
 
 
@@ -152,7 +152,7 @@ def tournament_lines(level_b: str, matches: int, preset: str) -> list[str]:
         base = random.Random(f"16:{index}").getrandbits(63)
         for a_seat in (0, 1):
             bots = [
-                make_bot("strong" if s & 1 == a_seat else level_b, base + 10 * a_seat + s)
+                make_belka_bot("strong" if s & 1 == a_seat else level_b, base + 10 * a_seat + s)
                 for s in range(4)
             ]
             game = play_game(bots, options, _deal_seeds(base), index % 4)

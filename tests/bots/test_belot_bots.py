@@ -8,8 +8,13 @@ from dataclasses import replace
 
 import pytest
 
-from p2pbelka.bots.base import BELOT_BOT_LEVELS, make_belot_bot
-from p2pbelka.bots.belot.base import BelotBot, RandomBelotBot, decide
+from p2pbelka.bots.belot.base import (
+    BELOT_BOT_LEVELS,
+    BelotBot,
+    RandomBelotBot,
+    decide,
+    make_belot_bot,
+)
 from p2pbelka.bots.belot.heuristic import HeuristicBelotBot
 from p2pbelka.bots.belot.knowledge import Known
 from p2pbelka.bots.belot.policy import declaration_plan

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from p2pbelka.bots.knowledge import Seen
-from p2pbelka.bots.policy import choose
-from p2pbelka.bots.solver import solve
-from p2pbelka.bots.strong import StrongBot
+from p2pbelka.bots.belka.knowledge import Seen
+from p2pbelka.bots.belka.policy import choose
+from p2pbelka.bots.belka.solver import solve
+from p2pbelka.bots.belka.strong import StrongBot
 from p2pbelka.cards import FULL_MASK, Card, Suit, parse_cards, to_mask
 from p2pbelka.rules.belka import core
 from p2pbelka.rules.belka.options import options_from

@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from p2pbelka.bots.knowledge import Seen
-from p2pbelka.bots.sampler import sample_hands
-from p2pbelka.bots.solver import solve
-from p2pbelka.bots.strong import StrongBot
+from p2pbelka.bots.belka.knowledge import Seen
+from p2pbelka.bots.belka.sampler import sample_hands
+from p2pbelka.bots.belka.solver import solve
+from p2pbelka.bots.belka.strong import StrongBot
 from p2pbelka.cards import FULL_MASK, Card, Suit, parse_cards, to_mask
 from p2pbelka.rules.belka import core
 from p2pbelka.rules.belka.options import options_from

@@ -8,12 +8,12 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pbelka.bots import make_bot
-from p2pbelka.bots.heuristic import wants_redeal
-from p2pbelka.bots.knowledge import seen_from
-from p2pbelka.bots.sampler import sample_hands, surprises, weighted_samples
-from p2pbelka.bots.strong import StrongBot
-from p2pbelka.bots.tournament import seat_view
+from p2pbelka.bots.belka.base import make_belka_bot
+from p2pbelka.bots.belka.heuristic import wants_redeal
+from p2pbelka.bots.belka.knowledge import seen_from
+from p2pbelka.bots.belka.sampler import sample_hands, surprises, weighted_samples
+from p2pbelka.bots.belka.strong import StrongBot
+from p2pbelka.bots.belka.tournament import seat_view
 from p2pbelka.cards import Suit
 from p2pbelka.rules.belka import core
 from p2pbelka.rules.belka.deal import DealState
@@ -58,7 +58,7 @@ def test_simple_bots_play_legal_cards(
     assert game.deal is not None
     seat = game.deal.turn
     assert seat is not None
-    card = make_bot(level, seed).play(seat_view(game, seat), seat)
+    card = make_belka_bot(level, seed).play(seat_view(game, seat), seat)
     assert card in game.deal.legal_cards(seat)
 
 
@@ -143,7 +143,7 @@ def test_sampled_hands_fit_what_the_seat_knows() -> None:
 
 def _play_deal(level: str, seed: int) -> tuple[int, ...]:
     game = random_game(seed, 0)
-    bots = [make_bot(level, seed * 10 + s) for s in range(4)]
+    bots = [make_belka_bot(level, seed * 10 + s) for s in range(4)]
     return play_deal(game, lambda view, seat: bots[seat].play(view, seat)).plays
 
 
@@ -166,7 +166,7 @@ def test_redeal_minds_three_in_a_row() -> None:
     assert wants_redeal(view, 0)
     # Our team deals and two re-deals came before: a third would cost us a point.
     assert not wants_redeal(replace(view, redeal_streak=2), 0)
-    assert make_bot("heuristic").choose_eggs(view, 0) == "plus4"
+    assert make_belka_bot("heuristic").choose_eggs(view, 0) == "plus4"
 
 
 def test_real_hands_explain_the_play_of_sound_players() -> None:
@@ -175,7 +175,7 @@ def test_real_hands_explain_the_play_of_sound_players() -> None:
         game = random_game(seed, 0)
         deal = game.deal
         assert deal is not None
-        bot = make_bot("heuristic")
+        bot = make_belka_bot("heuristic")
         for _ in range(13 + seed):
             seat = deal.turn
             assert seat is not None

@@ -8,12 +8,13 @@ import random
 
 import pytest
 
-from p2pbelka.bench.opponents import RuleBot
-from p2pbelka.bots.base import Bot, is_level, make_bot, split_level, with_think
-from p2pbelka.bots.reading import FLOOR, Reading, deal_evidence, posterior
-from p2pbelka.bots.sampler import PRIOR, likelihood
-from p2pbelka.bots.strong import MAX_THINK, SAMPLES, THINK, StrongBot
-from p2pbelka.bots.tournament import seat_view
+from p2pbelka.bench.belka_opponents import RuleBot
+from p2pbelka.bots import BotLevel, is_level, make_bot, parse_level, with_think
+from p2pbelka.bots.belka.base import BelkaBot, make_belka_bot
+from p2pbelka.bots.belka.reading import FLOOR, Reading, deal_evidence, posterior
+from p2pbelka.bots.belka.sampler import PRIOR, likelihood
+from p2pbelka.bots.belka.strong import MAX_THINK, SAMPLES, THINK, StrongBot
+from p2pbelka.bots.belka.tournament import seat_view
 from p2pbelka.cards import CARDS
 from p2pbelka.cli import play_cmd
 from p2pbelka.cli.main import main
@@ -27,7 +28,7 @@ HEURISTIC = 0
 """Index of the heuristic-like type in the shares."""
 
 
-def play_deals(bots: list[Bot], deals: int, seed: int) -> GameState:
+def play_deals(bots: list[BelkaBot], deals: int, seed: int) -> GameState:
     """``deals`` played deals of one game (no re-deals asked), every seat from its view."""
     rng = random.Random(seed)
     game = GameState.new(options_from("classic"), first_dealer=seed % 4)
@@ -57,7 +58,12 @@ def test_the_posterior_follows_the_plays() -> None:
 
 def test_a_seat_playing_like_the_rule_based_player_is_read_as_another_kind() -> None:
     # Seats 1 and 3 play by the rule-based sparring partner's rules; 0 and 2 like the heuristic.
-    bots: list[Bot] = [make_bot("heuristic"), RuleBot(1), make_bot("heuristic"), RuleBot(3)]
+    bots: list[BelkaBot] = [
+        make_belka_bot("heuristic"),
+        RuleBot(1),
+        make_belka_bot("heuristic"),
+        RuleBot(3),
+    ]
     game = play_deals(bots, 3, seed=11)
     assert len(game.history) >= 2
     reading = Reading(0)
@@ -80,7 +86,7 @@ def test_a_seat_playing_like_the_rule_based_player_is_read_as_another_kind() -> 
 def test_the_reading_weighs_a_guess_by_the_seat_read() -> None:
     # A deal in progress, read under the prior and under "seat plays like the heuristic":
     # a guess contradicting the heuristic-like play loses more weight in the second.
-    bots: list[Bot] = [make_bot("heuristic") for _ in range(4)]
+    bots: list[BelkaBot] = [make_belka_bot("heuristic") for _ in range(4)]
     game = play_deals(bots, 1, seed=5)
     rng = random.Random(5)
     game = game.start_deal(random_hands(rng, game.dealer))
@@ -92,8 +98,8 @@ def test_the_reading_weighs_a_guess_by_the_seat_read() -> None:
     assert game.deal is not None
     me = game.deal.turn
     assert me is not None
-    from p2pbelka.bots.knowledge import seen_from
-    from p2pbelka.bots.sampler import sample_hands, surprises
+    from p2pbelka.bots.belka.knowledge import seen_from
+    from p2pbelka.bots.belka.sampler import sample_hands, surprises
 
     seen = seen_from(game.deal.view(me), me)
     sure = [posterior(60, 0) if s != me else PRIOR for s in range(4)]
@@ -122,7 +128,7 @@ def test_a_re_deal_shows_no_hand() -> None:
 
 
 def test_a_new_game_is_read_afresh() -> None:
-    bots: list[Bot] = [make_bot("heuristic") for _ in range(4)]
+    bots: list[BelkaBot] = [make_belka_bot("heuristic") for _ in range(4)]
     reading = Reading(1)
     reading.update(play_deals(bots, 2, seed=1))
     assert sum(reading.matched) > 0
@@ -131,11 +137,11 @@ def test_a_new_game_is_read_afresh() -> None:
 
 
 def test_think_levels_by_name() -> None:
-    assert split_level("strong") == ("strong", 1)
-    assert split_level("strong:4") == ("strong", 4)
-    bot = make_bot("strong:4", 1)
+    assert parse_level("strong") == BotLevel("strong", 1)
+    assert parse_level("strong:4") == BotLevel("strong", 4)
+    bot = make_belka_bot("strong:4", 1)
     assert isinstance(bot, StrongBot) and bot.samples == 4 * SAMPLES
-    assert make_bot("strong:2", 1).samples == THINK[2][0]  # type: ignore[attr-defined]
+    assert make_belka_bot("strong:2", 1).samples == THINK[2][0]  # type: ignore[attr-defined]
     assert is_level("strong:3") and is_level("heuristic")
     assert not is_level("heuristic:2") and not is_level(f"strong:{MAX_THINK + 1}")
     assert not is_level("strong:x") and not is_level("strong:0")

@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from p2pbelka.bench.model import measure
-from p2pbelka.bench.opponents import SPARRING, bench_bot, bench_levels, rules_choice
-from p2pbelka.bots.base import BOT_LEVELS, Bot, make_bot
-from p2pbelka.bots.knowledge import seen_from
-from p2pbelka.bots.policy import choose, legal
-from p2pbelka.bots.strong import THINK, StrongBot
-from p2pbelka.bots.tournament import play_game, play_match, run_tournament
+from p2pbelka.bench.belka_model import measure
+from p2pbelka.bench.belka_opponents import SPARRING, bench_bot, bench_levels, rules_choice
+from p2pbelka.bots.belka.base import BELKA_BOT_LEVELS, BelkaBot, make_belka_bot
+from p2pbelka.bots.belka.knowledge import seen_from
+from p2pbelka.bots.belka.policy import choose, legal
+from p2pbelka.bots.belka.strong import THINK, StrongBot
+from p2pbelka.bots.belka.tournament import play_game, play_match, run_tournament
 from p2pbelka.cli.main import main
 from p2pbelka.rules.belka.game import GameState
 from p2pbelka.rules.belka.options import options_from
@@ -21,7 +21,7 @@ from p2pbelka.rules.belka.randomplay import random_hands
 
 @pytest.mark.parametrize("level", sorted(SPARRING))
 def test_sparring_partners_play_whole_games(level: str) -> None:
-    bots: list[Bot] = [bench_bot(level, s) for s in range(4)]
+    bots: list[BelkaBot] = [bench_bot(level, s) for s in range(4)]
     if level == "mc":
         bots = [SPARRING["mc"](s, samples=3) for s in range(4)]
     game = play_game(bots, options_from("classic"), lambda k: 77 + k)
@@ -46,9 +46,9 @@ def test_the_rule_based_player_is_not_the_heuristic() -> None:
 
 
 def test_levels_by_name() -> None:
-    assert "strong+" in BOT_LEVELS
+    assert "strong+" in BELKA_BOT_LEVELS
     assert set(SPARRING) <= set(bench_levels())
-    assert isinstance(make_bot("strong+", 1), StrongBot)
+    assert isinstance(make_belka_bot("strong+", 1), StrongBot)
     assert StrongBot.thinking(2).samples == THINK[2][0]
     with pytest.raises(ValueError, match="think level"):
         StrongBot.thinking(9)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from p2pbelka.bots.base import Bot, RandomBot
-from p2pbelka.bots.strong import StrongBot
-from p2pbelka.bots.tournament import play_game, play_match, run_tournament
+from p2pbelka.bots.belka.base import BelkaBot, RandomBot
+from p2pbelka.bots.belka.strong import StrongBot
+from p2pbelka.bots.belka.tournament import play_game, play_match, run_tournament
 from p2pbelka.cli.main import main
 from p2pbelka.rules.belka.options import options_from
 
@@ -45,7 +45,9 @@ def test_tournament_command_prints_json(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_strong_plays_a_whole_game() -> None:
-    bots: list[Bot] = [StrongBot(s, samples=6) if s % 2 == 0 else RandomBot(s) for s in range(4)]
+    bots: list[BelkaBot] = [
+        StrongBot(s, samples=6) if s % 2 == 0 else RandomBot(s) for s in range(4)
+    ]
     game = play_game(bots, options_from("eyes"), lambda k: 1000 + k)
     assert game.finished and game.winner == 0
 

@@ -12,8 +12,8 @@ from dataclasses import replace
 
 import pytest
 
-from p2pbelka.bots.strong import StrongBot
-from p2pbelka.bots.utility import (
+from p2pbelka.bots.belka.strong import StrongBot
+from p2pbelka.bots.belka.utility import (
     after_deal,
     after_redeal,
     best_eggs,

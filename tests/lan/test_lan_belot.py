@@ -7,13 +7,18 @@ Bots play; every process has a deadline; the transcripts must agree and verify.
 
 from __future__ import annotations
 
+import re
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
+import trio
 
 from p2pbelka.bots import make_bot
+from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd
+from p2pbelka.peer.lan import LobbyEvent, LobbyRefused, NetOptions, TableOpen, host_game, join_game
 from p2pbelka.peer.loopback import loopback_table
 from p2pbelka.table.verify import verify_bytes
 from tests.lan.helpers import Peer, PeerSet, bot_args, verify
@@ -116,3 +121,57 @@ def test_host_refuses_a_table_the_game_is_not_played_as(
     assert main(["host", "--auto-approve", "--no-announce", *argv]) == 2
     err = capsys.readouterr().err
     assert why in err and "Traceback" not in err
+
+
+def test_host_refuses_a_bot_level_belot_has_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from p2pbelka.cli.main import main
+
+    monkeypatch.setenv("P2PBELKA_HOME", str(tmp_path))
+    argv = ["host", "--auto-approve", "--no-announce", "--game", "belot", "--bot", "strong+"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "unknown bot level 'strong+'" in err and "Traceback" not in err
+
+
+async def test_a_bot_joiner_sits_only_where_the_game_has_its_level(tmp_path: Path) -> None:
+    """A joiner's ``--bot`` is read before it knows the game: at a Belot table, ``strong+``
+    (Belka's only) is refused in the lobby, before the joiner sits down."""
+    host = Identity.generate("host")
+    opened = trio.Event()
+    ports: list[int] = []
+
+    def net(name: str) -> NetOptions:
+        return NetOptions(listen_host="127.0.0.1", announce=False, home=tmp_path / name)
+
+    async def on_lobby(event: LobbyEvent) -> None:
+        if isinstance(event, TableOpen):
+            ports.append(event.lobby_port)
+            opened.set()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(
+            partial(
+                host_game,
+                host,
+                "Belot table",
+                BotFrontEnd(make_bot("random", 0)),
+                net=net("host"),
+                on_lobby=on_lobby,
+                game="belot",
+                players=2,
+            )
+        )
+        await opened.wait()
+        with pytest.raises(LobbyRefused, match=re.escape("unknown bot level 'strong+'")):
+            await join_game(
+                Identity.generate("joiner"),
+                "127.0.0.1",
+                ports[0],
+                BotFrontEnd(make_bot("strong+")),
+                host_key=host.public_key,
+                net=net("joiner"),
+                bot="strong+",
+            )
+        nursery.cancel_scope.cancel()

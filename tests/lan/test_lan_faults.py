@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from p2pbelka.bots import make_bot
-from p2pbelka.bots.base import Bot
+from p2pbelka.bots import Bot, make_bot
 from p2pbelka.net.connection import dial
 from p2pbelka.net.errors import NetError
 from p2pbelka.net.identity import Identity

@@ -14,8 +14,7 @@ import pytest
 
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame
-from p2pbelka.peer.player import choose, pump
-from p2pbelka.peer.sync import run_sync
+from p2pbelka.peer.sync import answer, pump, run_sync
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import OrderError, Table
@@ -143,8 +142,7 @@ def test_a_table_sends_before_processing_and_changes_nothing_else() -> None:
                 queue.extend((seat, raw) for raw in out)
                 asked = [e for e in table.take_events() if isinstance(e, ev.ChoiceNeeded)]
                 for question in asked:
-                    assert table.me is not None
-                    table.apply(choose(bots[seat], table.game, table.me, question))
+                    table.apply(answer(bots[seat], table, question))
                 if table.deferred:
                     stopped += 1
                     table.proceed()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import trio
 
-from p2pbelka.bots.base import make_bot
+from p2pbelka.bots import make_bot
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.local_save import (
     LocalSave,

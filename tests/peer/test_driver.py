@@ -6,11 +6,9 @@ from __future__ import annotations
 import trio
 from trio.testing import MockClock
 
-from p2pbelka.bots import make_bot
-from p2pbelka.bots.base import Bot
+from p2pbelka.bots import Bot, make_bot
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, Transport, Waiting
 from p2pbelka.peer.local import LocalGame, memory_transports
-from p2pbelka.peer.player import choose
 from p2pbelka.protocol.envelope import Envelope, open_envelope
 from p2pbelka.table import Table
 from p2pbelka.table import events as ev
@@ -53,9 +51,7 @@ class SlowPlayer(BotFrontEnd):
                     while not self._waited_for():
                         await trio.sleep(0.01)
                 await trio.sleep(GIVE_UP_AFTER * 1.5)
-            table = driver.table
-            assert table.me is not None
-            await driver.submit(choose(self.bot, table.game, table.me, event))
+            await driver.submit(self.move(driver.table, event))
 
     def _waited_for(self) -> bool:
         return any(isinstance(e, Waiting) and 1 in e.seats for e in self.watched.events)

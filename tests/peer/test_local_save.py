@@ -13,7 +13,7 @@ import pytest
 import trio
 from trio.testing import MockClock
 
-from p2pbelka.bots.base import make_bot
+from p2pbelka.bots import make_bot
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
 from p2pbelka.peer.local import LocalGame, play_local_game
 from p2pbelka.peer.local_save import (

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pbelka.bots.base import make_bot
+from p2pbelka.bots import make_bot
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.meshtable import mesh_table, seeded_identities
 from p2pbelka.protocol.transcript import TranscriptWriter

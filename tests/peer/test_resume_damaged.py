@@ -23,9 +23,9 @@ import pytest
 
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame
-from p2pbelka.peer.player import pump
 from p2pbelka.peer.seat import resumed_table
 from p2pbelka.peer.store import GameStore
+from p2pbelka.peer.sync import pump
 from p2pbelka.protocol.envelope import open_envelope
 from p2pbelka.protocol.transcript import dump_transcript, iter_records, valid_prefix_length
 from p2pbelka.table import events as ev

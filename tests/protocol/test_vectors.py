@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from p2pbelka.bench.scenarios import SCENARIOS as SCENARIOS_BY_NAME
-from p2pbelka.bench.scenarios import Scenario
-from p2pbelka.bench.scenarios import generate as generate_scenario
+from p2pbelka.bench.belka_scenarios import SCENARIOS as SCENARIOS_BY_NAME
+from p2pbelka.bench.belka_scenarios import Scenario
+from p2pbelka.bench.belka_scenarios import generate as generate_scenario
 from p2pbelka.bench.vectors import SEED, generate, vector_name
 from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.table.verify import VerifiedDeal, verify_bytes

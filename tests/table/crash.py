@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame
-from p2pbelka.peer.player import pump
+from p2pbelka.peer.sync import pump
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table

@@ -17,8 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from p2pbelka.bots import make_bot
-from p2pbelka.bots.base import Bot
+from p2pbelka.bots import Bot, make_bot
 from p2pbelka.fairdeal.derive import new_seed
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync

@@ -13,7 +13,7 @@ import pytest
 import trio
 from trio.testing import MockClock
 
-from p2pbelka.bots import make_bot
+from p2pbelka.bots.belka.base import make_belka_bot
 from p2pbelka.cards import CARDS
 from p2pbelka.fairdeal import FAIRDEAL_VERSION, group_for
 from p2pbelka.peer.local import LocalGame, play_local_game
@@ -273,7 +273,7 @@ def test_bots_only_see_their_own_hand() -> None:
 
     class Spy:
         def __init__(self, seat: int) -> None:
-            self.inner = make_bot("random", seat)
+            self.inner = make_belka_bot("random", seat)
 
         def play(self, game, seat):  # type: ignore[no-untyped-def]
             seen.append([h is None for s, h in enumerate(game.deal.hands) if s != seat])
@@ -285,10 +285,12 @@ def test_bots_only_see_their_own_hand() -> None:
         def choose_eggs(self, game, seat):  # type: ignore[no-untyped-def]
             return "plus4"
 
+    from p2pbelka.bots.belka.seat import BelkaSeatBot
+    from p2pbelka.bots.common.seat import as_bot
     from p2pbelka.peer.sync import run_sync
 
     game = LocalGame.seeded(41)
-    run_sync(game.make_tables(), [Spy(s) for s in range(4)])  # type: ignore[list-item]
+    run_sync(game.make_tables(), [as_bot(BelkaSeatBot(Spy(s))) for s in range(4)])
     assert seen and all(all(unknown) for unknown in seen)  # type: ignore[arg-type]
 
 

@@ -13,8 +13,7 @@ import pytest
 
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame
-from p2pbelka.peer.player import pump
-from p2pbelka.peer.sync import run_sync
+from p2pbelka.peer.sync import pump, run_sync
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import Table
 from p2pbelka.table import events as ev

@@ -12,7 +12,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from p2pbelka.bots.base import make_bot
+from p2pbelka.bots import make_bot
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
 from p2pbelka.peer.driver import BotFrontEnd

@@ -11,7 +11,7 @@ from pathlib import Path
 import trio
 from prompt_toolkit.input import create_pipe_input
 
-from p2pbelka.bots.base import make_bot
+from p2pbelka.bots import make_bot
 from p2pbelka.net.discovery import TableInfo
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan

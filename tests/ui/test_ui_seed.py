@@ -6,7 +6,7 @@ from pathlib import Path
 
 import trio
 
-from p2pbelka.bots.base import make_bot
+from p2pbelka.bots import make_bot
 from p2pbelka.cards import Card
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
 from p2pbelka.table import events as ev

@@ -23,6 +23,7 @@ import random
 from dataclasses import replace
 from typing import Protocol
 
+from p2pbelka.bots.common.levels import BotLevel, parse
 from p2pbelka.cards import Card
 from p2pbelka.rules.belot.deal import Action, Bid, Claim, Declare
 from p2pbelka.rules.belot.game import BelotGame
@@ -115,16 +116,30 @@ def _levels() -> dict[str, type]:
     return {"random": RandomBelotBot, "heuristic": HeuristicBelotBot, "strong": StrongBelotBot}
 
 
+def _max_think() -> int:
+    from p2pbelka.bots.belot.strong import MAX_THINK as highest
+
+    return highest
+
+
 BELOT_BOT_LEVELS: dict[str, type] = _levels()
+BELOT_THINKING: dict[str, int] = {"strong": _max_think()}
+"""The levels that think at more than one level (``strong:N``), to their highest."""
 
 
-def make_belot_bot(level: str, seed: int | None = None) -> BelotBot:
-    """A Belot bot of ``level`` (``random``, ``heuristic`` or ``strong``), seeded."""
-    try:
-        factory = BELOT_BOT_LEVELS[level]
-    except KeyError:
-        raise ValueError(
-            f"unknown Belot bot level {level!r} (expected one of {', '.join(BELOT_BOT_LEVELS)})"
-        ) from None
+def belot_level(level: BotLevel | str) -> BotLevel:
+    """``level`` as a Belot level: ``random``, ``heuristic``, ``strong`` or ``strong:N``;
+    ``ValueError`` otherwise."""
+    return parse(str(level), tuple(BELOT_BOT_LEVELS), BELOT_THINKING, "Belot bot level")
+
+
+def make_belot_bot(level: BotLevel | str, seed: int | None = None) -> BelotBot:
+    """A Belot bot of ``level`` (``random``, ``heuristic``, ``strong`` or ``strong:N``),
+    seeded."""
+    parsed = belot_level(level)
+    factory = BELOT_BOT_LEVELS[parsed.name]
+    if parsed.think != 1:
+        thinking: BelotBot = factory.thinking(parsed.think, seed)  # type: ignore[attr-defined]
+        return thinking
     bot: BelotBot = factory(seed)
     return bot

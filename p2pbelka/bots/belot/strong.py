@@ -17,6 +17,10 @@ with the best mean utility is made (ties to the rules of thumb).
 
 Declarations and claims follow the rules of thumb: declare what can score,
 claim 1001 as soon as it is true.  Seeded: the same seed makes the same moves.
+
+``strong:N`` (:meth:`StrongBelotBot.thinking`, ``--think N``) samples N times as
+many deals for each card and each call: N times as long, and closer to the
+search's best.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ BID_SAMPLES = 40
 """Deals sampled per call."""
 SOLVE_CARDS = 2
 """Cards a hand at most when the exact search takes over from the rules of thumb."""
+MAX_THINK = 8
+"""The highest think level (``strong:N``): N times the sampled deals of each decision."""
 
 
 class StrongBelotBot(HeuristicBelotBot):
@@ -60,6 +66,14 @@ class StrongBelotBot(HeuristicBelotBot):
         self.samples = samples
         self.bid_samples = bid_samples
         self.solve_cards = solve_cards
+
+    @classmethod
+    def thinking(cls, think: int, seed: int | None = None) -> StrongBelotBot:
+        """The bot at think level ``think`` (1 to :data:`MAX_THINK`): ``think`` times the
+        deals sampled for each card and each call, so about as many times as long."""
+        if not 1 <= think <= MAX_THINK:
+            raise ValueError(f"think level {think} (expected 1 to {MAX_THINK})")
+        return cls(seed, samples=SAMPLES * think, bid_samples=BID_SAMPLES * think)
 
     # -- bidding --------------------------------------------------------------------
 

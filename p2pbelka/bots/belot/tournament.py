@@ -7,7 +7,9 @@ the A bot so holds every seat's hand of each deal (as long as the games' deals
 stay in step; a hanging bait moves the deal on differently), and the luck of
 the cards cancels out.  The figure is the share of games the A seat wins,
 against ``1 / players`` for equal bots; its 95% interval is over matches.
-Results go to a resumable state file as in :mod:`p2pbelka.bots.tournament`.
+Results go to a resumable state file (:mod:`p2pbelka.bots.common.tournament`);
+:data:`TOURNAMENT` is what Belot's entry in the bots' registry offers the
+``tournament`` command.
 """
 
 from __future__ import annotations
@@ -19,12 +21,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2pbelka.bots.belot.base import BelotBot, decide, make_belot_bot
-from p2pbelka.bots.tournament import _mean_ci, run_matches, summary_json
+from p2pbelka.bots.common.tournament import (
+    BotFactory,
+    Progress,
+    mean_ci,
+    run_matches,
+    summary_json,
+)
 from p2pbelka.cards import CARDS
 from p2pbelka.rules.belot.deal import Action
 from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.rules.belot.options import BelotOptions, belot_options
 from p2pbelka.rules.belot.randomplay import random_deck
+from p2pbelka.rules.belot.spec import SEAT_COUNTS
 
 MAX_DEALS = 200
 """A game still open after this many deals (void ones included) counts as a draw."""
@@ -81,7 +90,14 @@ def match_base(seed: int, index: int) -> int:
     return random.Random(f"belot:{seed}:{index}").getrandbits(63)
 
 
-def play_match(level_a: str, level_b: str, players: int, seed: int, index: int) -> dict[str, Any]:
+def play_match(
+    level_a: str,
+    level_b: str,
+    players: int,
+    seed: int,
+    index: int,
+    factory: BotFactory = make_belot_bot,
+) -> dict[str, Any]:
     """Match ``index``: ``players`` games on the same cards, A on each seat in turn."""
     options = belot_options()
     base = match_base(seed, index)
@@ -90,7 +106,7 @@ def play_match(level_a: str, level_b: str, players: int, seed: int, index: int) 
     deals = declared = made = score_a = score_b = 0
     for r in range(players):
         levels = seating(level_a, level_b, players, r)
-        bots = [make_belot_bot(level, base + 10 * r + s) for s, level in enumerate(levels)]
+        bots = [factory(level, base + 10 * r + s) for s, level in enumerate(levels)]
         game = play_game(bots, options, base, first_dealer)
         if game.winner is None:
             row["draws"] += 1
@@ -126,13 +142,14 @@ def run_tournament(
     players: int = 3,
     workers: int = 2,
     state: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
+    factory: BotFactory = make_belot_bot,
 ) -> BelotTournamentSummary:
     """Play ``matches`` rotated matches (``players`` games each) and summarize them."""
     key = {"game": "belot", "a": level_a, "b": level_b, "seed": seed, "players": players}
 
     def one(pool: ProcessPoolExecutor, i: int) -> Future[dict[str, Any]]:
-        return pool.submit(play_match, level_a, level_b, players, seed, i)
+        return pool.submit(play_match, level_a, level_b, players, seed, i, factory)
 
     rows = run_matches(key, matches, one, workers, state, progress)
     return summarize(level_a, level_b, players, rows, seed)
@@ -167,13 +184,26 @@ class BelotTournamentSummary:
         """The figures as ``tournament --json`` prints them (the interval as a list)."""
         return summary_json(self)
 
+    def lines(self) -> list[str]:
+        n = self.players
+        low, high = self.win_rate_a_ci95
+        return [
+            f"Belot, {n} players: one {self.a} (A) against {n - 1} {self.b}, seed {self.seed}",
+            f"matches {self.matches}, games {self.games}, deals {self.deals}",
+            f"games won    A {self.wins_a}  B {self.wins_b}  draws {self.draws}",
+            f"A win rate   {self.win_rate_a:.1%}  (95% CI {low:.1%} .. {high:.1%};"
+            f" equal bots {self.even_share:.1%})",
+            f"A declared   {self.declared_a} deals, made {self.made_rate_a:.1%};"
+            f" mean final score A {self.mean_score_a}  B {self.mean_score_b}",
+        ]
+
 
 def summarize(
     level_a: str, level_b: str, players: int, rows: list[dict[str, Any]], seed: int
 ) -> BelotTournamentSummary:
     games = sum(r["games"] for r in rows)
     # Each match scores A's share of its games (a draw counts 1/players): matches are independent.
-    share, low, high = _mean_ci((r["wins_a"] + r["draws"] / players) / r["games"] for r in rows)
+    share, low, high = mean_ci((r["wins_a"] + r["draws"] / players) / r["games"] for r in rows)
     declared = sum(r["declared_a"] for r in rows)
     return BelotTournamentSummary(
         game="belot",
@@ -195,3 +225,39 @@ def summarize(
         mean_score_a=round(sum(r["score_a"] for r in rows) / max(1, games), 1),
         mean_score_b=round(sum(r["score_b"] for r in rows) / max(1, games * (players - 1)), 1),
     )
+
+
+class BelotTournament:
+    """Belot's rotated tournament: one A seat against B seats, A on every seat in turn."""
+
+    kind = "rotation"
+
+    def problem(self, preset: str, players: int, games: int) -> str | None:
+        if players not in SEAT_COUNTS:
+            return f"Belot is for --players {' or '.join(str(n) for n in SEAT_COUNTS)}"
+        if games < players:
+            return f"--games must be at least {players} (one match)"
+        return None
+
+    def run(
+        self,
+        level_a: str,
+        level_b: str,
+        games: int,
+        seed: int,
+        *,
+        preset: str,
+        players: int,
+        workers: int,
+        state: str | None,
+        progress: Progress | None,
+        factory: BotFactory | None = None,
+    ) -> BelotTournamentSummary:
+        matches = games // players
+        factory = factory or make_belot_bot
+        return run_tournament(
+            level_a, level_b, matches, seed, players, workers, state, progress, factory
+        )
+
+
+TOURNAMENT = BelotTournament()

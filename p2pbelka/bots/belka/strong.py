@@ -1,13 +1,13 @@
 """The ``strong`` level: determinized search over the hidden cards.
 
 For each decision the bot deals the hidden cards again many times, each time
-consistently with what its seat knows (:mod:`p2pbelka.bots.sampler`), and
+consistently with what its seat knows (:mod:`p2pbelka.bots.belka.sampler`), and
 scores every distinct legal card on every such deal: the heuristic policy plays
 the deal on (each seat seeing only its own cards) until few cards are left, and
-an exact double-dummy search (:func:`p2pbelka.bots.solver.solve`) finishes it.
+an exact double-dummy search (:func:`p2pbelka.bots.belka.solver.solve`) finishes it.
 With five cards or fewer in hand the exact search starts at once.  A card's
 score is the mean, over the deals, of what the deal's result is worth to the
-bot's team in the game as it stands (:func:`p2pbelka.bots.utility.deal_values`,
+bot's team in the game as it stands (:func:`p2pbelka.bots.belka.utility.deal_values`,
 scored by the rules engine: the 12-point goal, goli and the eggs bonus weigh
 as they do at the table).  Re-deal claims and the eggs choice are valued the
 same way.  Seeded: the same seed plays the same cards.
@@ -18,12 +18,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from p2pbelka.bots.knowledge import Seen, seen_from
-from p2pbelka.bots.policy import choose, legal
-from p2pbelka.bots.reading import Reading
-from p2pbelka.bots.sampler import Shares, sample_hands, weighted_samples
-from p2pbelka.bots.solver import TT, distinct_moves, playout, solve, step
-from p2pbelka.bots.utility import (
+from p2pbelka.bots.belka.knowledge import Seen, seen_from
+from p2pbelka.bots.belka.policy import choose, legal
+from p2pbelka.bots.belka.reading import Reading
+from p2pbelka.bots.belka.sampler import Shares, sample_hands, weighted_samples
+from p2pbelka.bots.belka.solver import TT, distinct_moves, playout, solve, step
+from p2pbelka.bots.belka.utility import (
     after_deal,
     after_redeal,
     best_eggs,
@@ -124,10 +124,10 @@ class StrongBot:
         """The card to play, from the seat's knowledge only.
 
         ``value``: game-point equivalents of the team's card points at the end of
-        the deal (:func:`~p2pbelka.bots.utility.deal_values`); without one, as
-        at 0:0 (:func:`~p2pbelka.bots.utility.fresh_deal_values`).  ``shares``:
+        the deal (:func:`~p2pbelka.bots.belka.utility.deal_values`); without one, as
+        at 0:0 (:func:`~p2pbelka.bots.belka.utility.fresh_deal_values`).  ``shares``:
         per seat, the player types read in the game's earlier deals
-        (:class:`~p2pbelka.bots.reading.Reading`); without them, the prior.
+        (:class:`~p2pbelka.bots.belka.reading.Reading`); without them, the prior.
         """
         trump = seen.trump
         blockers = seen.others

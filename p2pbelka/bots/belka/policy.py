@@ -1,6 +1,6 @@
 """The club player's card choice, on ints: the ``heuristic`` level and the playout policy.
 
-:func:`choose` reads only a :class:`~p2pbelka.bots.knowledge.Seen`, so the same
+:func:`choose` reads only a :class:`~p2pbelka.bots.belka.knowledge.Seen`, so the same
 code plays for the ``heuristic`` bot (from its view) and inside the ``strong``
 bot's playouts (from a sampled deal, one seat at a time).
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from p2pbelka.bots.knowledge import ORDER, Seen, low_card, top_card
+from p2pbelka.bots.belka.knowledge import ORDER, Seen, low_card, top_card
 from p2pbelka.cards import iter_bits
 from p2pbelka.rules.belka import core
 

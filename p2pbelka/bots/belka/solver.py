@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from p2pbelka.bots.knowledge import ORDER, Seen
-from p2pbelka.bots.policy import choose
+from p2pbelka.bots.belka.knowledge import ORDER, Seen
+from p2pbelka.bots.belka.policy import choose
 from p2pbelka.rules.belka import core
 
 POINTS: Final = core.POINTS

@@ -1,6 +1,6 @@
 """Deal the hidden cards again, consistently with what one seat knows.
 
-Input is a :class:`~p2pbelka.bots.knowledge.Seen` (built from the seat's view)
+Input is a :class:`~p2pbelka.bots.belka.knowledge.Seen` (built from the seat's view)
 and nothing else: the cards no one has shown go to the other seats, as many as
 each still holds, never into a suit the seat has shown void in, and the J♣ to
 its announced holder.  Cards are placed most-constrained first, each to a seat
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import random
 
-from p2pbelka.bots.knowledge import Seen
-from p2pbelka.bots.policy import choose
-from p2pbelka.bots.solver import step
+from p2pbelka.bots.belka.knowledge import Seen
+from p2pbelka.bots.belka.policy import choose
+from p2pbelka.bots.belka.solver import step
 from p2pbelka.cards import iter_bits
 from p2pbelka.rules.belka import core
 
@@ -217,7 +217,7 @@ def likelihood(
     multiplies the weight by :data:`DECLINED`.
 
     ``shares``: per seat, the weight of each player type as read so far in the
-    game (:mod:`p2pbelka.bots.reading`); without them, the calibrated prior.
+    game (:mod:`p2pbelka.bots.belka.reading`); without them, the calibrated prior.
     """
     return _likelihood(seen, _Replay(seen), hands, shares)
 

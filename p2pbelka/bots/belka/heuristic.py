@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from p2pbelka.bots.knowledge import seen_from
-from p2pbelka.bots.policy import choose
-from p2pbelka.bots.utility import after_redeal, best_eggs, win_chance
+from p2pbelka.bots.belka.knowledge import seen_from
+from p2pbelka.bots.belka.policy import choose
+from p2pbelka.bots.belka.utility import after_redeal, best_eggs, win_chance
 from p2pbelka.cards import CARDS, Card
 from p2pbelka.rules.belka import core
 from p2pbelka.rules.belka.game import GameState
@@ -41,7 +41,8 @@ def wants_redeal(game: GameState, seat: int) -> bool:
 
 
 class HeuristicBot:
-    """Rules of thumb (see :mod:`p2pbelka.bots.policy`); ties never arise, so no randomness."""
+    """Rules of thumb (see :mod:`p2pbelka.bots.belka.policy`); ties never arise, so no
+    randomness."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)

@@ -2,7 +2,7 @@
 choice, seat suits, the eyes count, the ace rule, and deals that end PROVEN or
 DISPUTED.
 
-``python -m p2pbelka.bench.scenarios DIR`` writes ``DIR/scenarios/NAME.p2pb`` and
+``python -m p2pbelka.bench.belka_scenarios DIR`` writes ``DIR/scenarios/NAME.p2pb`` and
 ``NAME.json`` for each scenario below: a seeded game between random bots, cut
 after the deal that shows the case (the whole transcript of an honest seat for
 the two endings).  Each JSON gives the seed, the rules, every record's hash and
@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from p2pbelka.bench.vectors import record_rows
-from p2pbelka.bots.base import Bot, RandomBot
+from p2pbelka.bots.belka.base import RandomBot
+from p2pbelka.bots.belka.seat import BelkaSeatBot
+from p2pbelka.bots.common.seat import Bot, as_bot
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import Deliver, Fork, Tamper, resign, run_sync
 from p2pbelka.protocol import messages as m
@@ -165,7 +167,7 @@ def play(scenario: Scenario, seed: int) -> tuple[list[Table], list[Envelope]] | 
     the deal that shows the case, or None if the game never shows it."""
     game = LocalGame.seeded(seed, scenario.preset, scenario.options, fairdeal=FAIRDEAL)
     tables = game.make_tables()
-    bots: list[Bot] = [scenario.bot(seed * 10 + s) for s in range(4)]
+    bots: list[Bot] = [as_bot(BelkaSeatBot(scenario.bot(seed * 10 + s))) for s in range(4)]
     tamper, deliver = _network(game, scenario.cheat)
     target: list[int] = []
 

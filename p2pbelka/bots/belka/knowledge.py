@@ -87,7 +87,7 @@ class Seen:
 
     def copy(self) -> Seen:
         """A copy with its own ``trick``, ``voids`` and ``led_by`` (what :func:`step
-        <p2pbelka.bots.solver.step>` changes); built directly, as ``dataclasses.replace``
+        <p2pbelka.bots.belka.solver.step>` changes); built directly, as ``dataclasses.replace``
         is slow for the thousands of copies a decision makes."""
         return Seen(
             seat=self.seat,

@@ -1,7 +1,7 @@
 """Reading the other players across the deals of a game: which kind of player sits there.
 
-The sampler (:mod:`p2pbelka.bots.sampler`) reads each other seat as a mixture
-of player types (:data:`~p2pbelka.bots.sampler.PLAYER_TYPES`: one much like
+The sampler (:mod:`p2pbelka.bots.belka.sampler`) reads each other seat as a mixture
+of player types (:data:`~p2pbelka.bots.belka.sampler.PLAYER_TYPES`: one much like
 the heuristic, one who plays otherwise), with shares calibrated by
 ``p2pbelka bench model`` on games between different bots.  Those shares are
 only the prior.  Every finished deal shows every card each seat played, so
@@ -19,8 +19,8 @@ re-deal's hands were never shown, and are skipped).
 
 from __future__ import annotations
 
-from p2pbelka.bots.knowledge import seen_from
-from p2pbelka.bots.sampler import PLAYER_TYPES, PRIOR, Shares, surprises_by_seat
+from p2pbelka.bots.belka.knowledge import seen_from
+from p2pbelka.bots.belka.sampler import PLAYER_TYPES, PRIOR, Shares, surprises_by_seat
 from p2pbelka.rules.belka.deal import DealState
 from p2pbelka.rules.belka.game import GameState
 

@@ -3,27 +3,32 @@
 A match is two games on the same cards: the ``k``-th deal of both games is
 dealt from the same seed, team A sits on seats 0/2 in the first game and on
 seats 1/3 in the second.  Luck of the cards cancels out, so fewer games tell
-the levels apart.  :func:`run_tournament` plays matches on worker processes,
-appends each finished match to a results file as one JSON line, and skips the
-matches already there: a stopped tournament resumes where it was.
+the levels apart.  :func:`run_tournament` plays matches on worker processes and
+keeps a resumable results file (:mod:`p2pbelka.bots.common.tournament`);
+:data:`TOURNAMENT` is what Belka's entry in the bots' registry offers the
+``tournament`` command.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import os
 import random
-from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, replace
 from typing import Any
 
-from p2pbelka.bots.base import Bot, make_bot
+from p2pbelka.bots.belka.base import BelkaBot, make_belka_bot
+from p2pbelka.bots.common.tournament import (
+    BotFactory,
+    Progress,
+    mean_ci,
+    run_matches,
+    summary_json,
+)
 from p2pbelka.cards import CARDS
 from p2pbelka.rules.belka.deal import RedealClaim
 from p2pbelka.rules.belka.game import EggsChoice, GameState
-from p2pbelka.rules.belka.options import Options, options_from
+from p2pbelka.rules.belka.options import PRESETS, Options, options_from
 from p2pbelka.rules.belka.randomplay import random_hands
 from p2pbelka.rules.common.play import Play
 
@@ -39,7 +44,7 @@ def seat_view(game: GameState, seat: int) -> GameState:
 
 
 def play_game(
-    bots: list[Bot], options: Options, deal_seed: Callable[[int], int], first_dealer: int = 0
+    bots: list[BelkaBot], options: Options, deal_seed: Callable[[int], int], first_dealer: int = 0
 ) -> GameState:
     """One game; deal ``k`` (re-deals counted) is dealt from ``deal_seed(k)``."""
     game = GameState.new(options, first_dealer)
@@ -72,17 +77,13 @@ def _team_gain(options: Options, awarded: tuple[int, int], team: int) -> int:
     return awarded[1 - team] if options.eyes else awarded[team]
 
 
-BotFactory = Callable[[str, int], Bot]
-"""Builds a bot from a level name and a seed (a module-level function: it goes to workers)."""
-
-
 def play_match(
     level_a: str,
     level_b: str,
     seed: int,
     index: int,
     preset: str = "classic",
-    factory: BotFactory = make_bot,
+    factory: BotFactory = make_belka_bot,
 ) -> dict[str, Any]:
     """Match ``index`` of a tournament: two games on the same cards, seats swapped."""
     options = options_from(preset)
@@ -116,36 +117,6 @@ def play_match(
     return result
 
 
-def _read_state(path: str | None, key: dict[str, Any]) -> dict[int, dict[str, Any]]:
-    done: dict[int, dict[str, Any]] = {}
-    if path is None or not os.path.exists(path):
-        return done
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by a stop: that match is played again
-            if row.get("key") == key:
-                done[int(row["match"])] = row
-    return done
-
-
-def _end_line(path: str) -> None:
-    """End a line cut short by a stop, so the next row starts on a line of its own."""
-    if not os.path.exists(path) or os.path.getsize(path) == 0:
-        return
-    with open(path, "rb") as f:
-        f.seek(-1, os.SEEK_END)
-        last = f.read(1)
-    if last != b"\n":
-        with open(path, "a", encoding="utf-8") as f:
-            f.write("\n")
-
-
 def run_tournament(
     level_a: str,
     level_b: str,
@@ -154,9 +125,9 @@ def run_tournament(
     preset: str = "classic",
     workers: int = 2,
     state: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    factory: BotFactory = make_bot,
-) -> TournamentSummary:
+    progress: Progress | None = None,
+    factory: BotFactory = make_belka_bot,
+) -> DuplicateSummary:
     """Play ``matches`` duplicate matches (two games each) and summarize them."""
     key = {"a": level_a, "b": level_b, "seed": seed, "preset": preset}
 
@@ -167,48 +138,8 @@ def run_tournament(
     return summarize(level_a, level_b, rows, seed, preset)
 
 
-def run_matches(
-    key: dict[str, Any],
-    matches: int,
-    submit: Callable[[ProcessPoolExecutor, int], Future[dict[str, Any]]],
-    workers: int,
-    state: str | None,
-    progress: Callable[[int, int], None] | None,
-) -> list[dict[str, Any]]:
-    """Every match's row, in order: those already in ``state`` (for the same ``key``)
-    read back, the others played on worker processes and appended to it as they end."""
-    done = _read_state(state, key)
-    todo = [i for i in range(matches) if i not in done]
-    if state is not None:
-        _end_line(state)
-    if todo:
-        with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
-            for future in as_completed([submit(pool, i) for i in todo]):
-                row = future.result()
-                row["key"] = key
-                done[row["match"]] = row
-                if state is not None:
-                    with open(state, "a", encoding="utf-8") as f:
-                        f.write(json.dumps(row) + "\n")
-                if progress is not None:
-                    progress(len(done), matches)
-    return [done[i] for i in range(matches)]
-
-
-def _mean_ci(values: Iterable[float]) -> tuple[float, float, float]:
-    """Mean and a normal 95% interval over independent matches."""
-    xs = list(values)
-    n = len(xs)
-    if n == 0:
-        return (0.0, 0.0, 0.0)
-    mean = sum(xs) / n
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
-    half = 1.96 * math.sqrt(var / n)
-    return (mean, mean - half, mean + half)
-
-
 @dataclass(frozen=True, slots=True)
-class TournamentSummary:
+class DuplicateSummary:
     """What the matches between level ``a`` (team A) and level ``b`` came to: games and
     deals won, A's share of the games (a draw is half) and the game points per deal,
     each with its 95% interval over matches."""
@@ -236,27 +167,30 @@ class TournamentSummary:
         """The figures as ``tournament --json`` prints them (intervals as lists)."""
         return summary_json(self)
 
-
-def summary_json(summary: Any) -> dict[str, Any]:
-    """A dataclass of figures as JSON, field by field in order (tuples as lists)."""
-    out = {}
-    for f in fields(summary):
-        value = getattr(summary, f.name)
-        out[f.name] = list(value) if isinstance(value, tuple) else value
-    return out
+    def lines(self) -> list[str]:
+        low, high = self.win_rate_a_ci95
+        gl, gh = self.net_game_points_per_deal_a_ci95
+        return [
+            f"{self.a} (A) vs {self.b} (B), preset {self.preset}, seed {self.seed}",
+            f"matches {self.matches}, games {self.games}, deals {self.deals}",
+            f"games won    A {self.games_a}  B {self.games_b}  draws {self.draws}",
+            f"A win rate   {self.win_rate_a:.1%}  (95% CI {low:.1%} .. {high:.1%})",
+            f"deals won    A {self.deals_a}  B {self.deals_b}",
+            f"game points per deal  A {self.game_points_per_deal_a:.3f}"
+            f"  B {self.game_points_per_deal_b:.3f}"
+            f"  A-B {self.net_game_points_per_deal_a:+.3f} (95% CI {gl:+.3f} .. {gh:+.3f})",
+        ]
 
 
 def summarize(
     level_a: str, level_b: str, rows: list[dict[str, Any]], seed: int, preset: str
-) -> TournamentSummary:
+) -> DuplicateSummary:
     games = 2 * len(rows)
     deals = sum(r["deals"] for r in rows)
     # Each match scores A's share of its two games (a draw is half): matches are independent.
-    share, low, high = _mean_ci((r["games_a"] + 0.5 * r["draws"]) / 2 for r in rows)
-    net, net_low, net_high = _mean_ci(
-        (r["gain_a"] - r["gain_b"]) / max(1, r["deals"]) for r in rows
-    )
-    return TournamentSummary(
+    share, low, high = mean_ci((r["games_a"] + 0.5 * r["draws"]) / 2 for r in rows)
+    net, net_low, net_high = mean_ci((r["gain_a"] - r["gain_b"]) / max(1, r["deals"]) for r in rows)
+    return DuplicateSummary(
         a=level_a,
         b=level_b,
         preset=preset,
@@ -276,3 +210,45 @@ def summarize(
         net_game_points_per_deal_a=round(net, 4),
         net_game_points_per_deal_a_ci95=(round(net_low, 4), round(net_high, 4)),
     )
+
+
+class BelkaTournament:
+    """Belka's duplicate tournament: two games a match, team A on seats 0/2, then 1/3."""
+
+    kind = "duplicate"
+
+    def problem(self, preset: str, players: int, games: int) -> str | None:
+        if preset not in PRESETS:
+            return f"unknown preset {preset!r} ({', '.join(PRESETS)})"
+        if games < 2:
+            return "--games must be at least 2 (one match)"
+        return None
+
+    def run(
+        self,
+        level_a: str,
+        level_b: str,
+        games: int,
+        seed: int,
+        *,
+        preset: str,
+        players: int,
+        workers: int,
+        state: str | None,
+        progress: Progress | None,
+        factory: BotFactory | None = None,
+    ) -> DuplicateSummary:
+        return run_tournament(
+            level_a,
+            level_b,
+            matches=games // 2,
+            seed=seed,
+            preset=preset,
+            workers=workers,
+            state=state,
+            progress=progress,
+            factory=factory or make_belka_bot,
+        )
+
+
+TOURNAMENT = BelkaTournament()

@@ -23,13 +23,14 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from p2pbelka.bots.base import BOT_LEVELS, Bot, make_bot
-from p2pbelka.bots.knowledge import Seen, low_card, seen_from, top_card
-from p2pbelka.bots.policy import legal
-from p2pbelka.bots.sampler import sample_hands
-from p2pbelka.bots.solver import TT, distinct_moves, playout, solve, step
+from p2pbelka.bots.belka.base import BELKA_BOT_LEVELS, BelkaBot, make_belka_bot
+from p2pbelka.bots.belka.knowledge import Seen, low_card, seen_from, top_card
+from p2pbelka.bots.belka.policy import legal
+from p2pbelka.bots.belka.sampler import sample_hands
+from p2pbelka.bots.belka.solver import TT, distinct_moves, playout, solve, step
 from p2pbelka.cards import CARDS, Card, iter_bits
 from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka.game import GAME as GAME
 from p2pbelka.rules.belka.game import GameState
 
 POINTS = core.POINTS
@@ -200,13 +201,13 @@ SPARRING: dict[str, type] = {"mc": PlainMCBot, "rules": RuleBot}
 
 
 def bench_levels() -> list[str]:
-    return [*BOT_LEVELS, *SPARRING]
+    return [*BELKA_BOT_LEVELS, *SPARRING]
 
 
-def bench_bot(level: str, seed: int | None = None) -> Bot:
+def bench_bot(level: str, seed: int | None = None) -> BelkaBot:
     """A registered level (``strong:N`` too) or a sparring partner, by name."""
     factory = SPARRING.get(level)
     if factory is None:
-        return make_bot(level, seed)
-    bot: Bot = factory(seed)
+        return make_belka_bot(level, seed)
+    bot: BelkaBot = factory(seed)
     return bot
