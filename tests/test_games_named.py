@@ -19,23 +19,30 @@ from pathlib import Path
 import p2pbelka
 from p2pbelka.rules import registry
 
-CHECKED: tuple[str, ...] = ("", "bench", "cli", "fairdeal", "net", "peer", "protocol")
+ALLOWED_FOLDERS: tuple[str, ...] = ("ui",)
+"""Folders that may name games (the screens follow in a later step)."""
+
+ROOT = Path(p2pbelka.__file__).parent
+
+CHECKED: tuple[str, ...] = (
+    "",
+    *sorted(
+        p.name
+        for p in ROOT.iterdir()
+        if (p / "__init__.py").exists() and p.name not in ALLOWED_FOLDERS
+    ),
+)
 """The folders checked, relative to the package ("": its root modules alone, such as
-``cards.py``).  Widen to every folder as each layer comes to ask its registry."""
+``cards.py``): every one but :data:`ALLOWED_FOLDERS`, a new one included."""
 
 PENDING: dict[str, frozenset[str]] = {}
 """Work under way inside :data:`CHECKED`: a module ("*") or its functions and classes (by
 qualified name) still being moved onto the registries.  Empty it as that work lands."""
 
-ALLOWED_FOLDERS: tuple[str, ...] = ("ui",)
-"""Folders that may name games (the screens follow in a later step)."""
-
 REGISTRIES: frozenset[str] = frozenset(
     {"rules/registry.py", "table/registry.py", "bots/registry.py"}
 )
 """The modules that list the games by name, one per layer."""
-
-ROOT = Path(p2pbelka.__file__).parent
 
 
 @dataclass(frozen=True)
