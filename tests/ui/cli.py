@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
@@ -55,31 +54,18 @@ class Ran:
     stderr: str
 
 
-def run_main(home: Path, *argv: str, check: bool = False, timeout: float = 300.0) -> Ran:
+def run_main(home: Path, *argv: str, check: bool = False) -> Ran:
     """``p2pbelka ARGV`` as ``run_cli`` runs it (its environment, ``home`` as working
     directory, no terminal, nothing to read), but by calling ``main(argv)`` in this
     process: no interpreter to start and no package to import again.
 
-    It runs in a thread of its own, so a command that waits when it should have
-    failed fails the test after ``timeout`` instead of hanging the suite.  What it
-    logs goes to its ``stderr`` as in the program (the root logger starts without the
-    test's handlers); the language and the logging set-up a command changes are put
-    back."""
+    What it logs goes to its ``stderr`` as in the program (the root logger starts
+    without the test's handlers); the language and the logging set-up a command
+    changes are put back.  (A command that should fail but waits would hang here:
+    the checks run through this are the ones that end at once.)"""
     out, err = io.StringIO(), io.StringIO()
-    ended: list[int] = []
-    raised: list[BaseException] = []
-
-    def call() -> None:
-        try:
-            ended.append(main(list(argv)))
-        except SystemExit as exc:  # argparse's usage errors, --help and --version
-            ended.append(_status(exc.code, err))
-        except BaseException as exc:  # handed to the test's thread, which raises it
-            raised.append(exc)
-
     language, root = i18n.language(), logging.getLogger()
     handlers, level = list(root.handlers), root.level
-    worker = threading.Thread(target=call, name=f"p2pbelka {' '.join(argv)}", daemon=True)
     try:
         with pytest.MonkeyPatch.context() as patch, redirect_stdout(out), redirect_stderr(err):
             for name, value in home_env(home).items():
@@ -90,20 +76,14 @@ def run_main(home: Path, *argv: str, check: bool = False, timeout: float = 300.0
             patch.chdir(home)
             patch.setattr(sys, "stdin", io.StringIO())
             root.handlers[:] = []
-            worker.start()
-            worker.join(timeout)
+            try:
+                status = main(list(argv))
+            except SystemExit as exc:  # argparse's usage errors, --help and --version
+                status = _status(exc.code, err)
     finally:
         i18n.set_language(language)
         root.handlers[:], root.level = handlers, level
-    if worker.is_alive():
-        raise AssertionError(
-            f"p2pbelka {' '.join(argv)} still runs after {timeout} s:\n"
-            + out.getvalue()
-            + err.getvalue()
-        )
-    if raised:
-        raise raised[0]
-    ran = Ran(ended[0], out.getvalue(), err.getvalue())
+    ran = Ran(status, out.getvalue(), err.getvalue())
     if check and ran.returncode != 0:
         raise AssertionError(f"p2pbelka {' '.join(argv)} ended {ran.returncode}:\n{ran.stderr}")
     return ran
