@@ -32,6 +32,7 @@ from p2pbelka.protocol.envelope import Envelope, open_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules.belka.game import GameState
 from p2pbelka.rules.belka.summary import BelkaSummary
+from p2pbelka.table import belka_events as belka_ev
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
@@ -97,7 +98,7 @@ SCENARIOS = [
         "eggs-choice",
         0,
         "60:60, then the winners of the next deal choose plus4 or the title",
-        lambda evs: any(isinstance(e, ev.EggsChosen) for e in evs),
+        lambda evs: any(isinstance(e, belka_ev.EggsChosen) for e in evs),
     ),
     Scenario(
         "seat-suits",

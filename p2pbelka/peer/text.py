@@ -38,10 +38,8 @@ def describe(event: ev.Event, table: Table) -> str:
         return f"deal {event.number} (id {event.deal_id}): dealer seat {event.dealer}"
     if isinstance(event, ev.HandDealt):
         return f"your hand: {' '.join(str(c) for c in event.cards)}"
-    if isinstance(event, ev.TrumpAnnounced):
-        return f"trump {event.trump} (J♣ with seat {event.holder})"
-    if isinstance(event, ev.RedealClaimed):
-        return f"seat {event.seat} claims a re-deal: {' '.join(str(c) for c in event.cards)}"
+    if isinstance(event, ev.GameEvent):
+        return event.log_line()  # a game's own event says itself
     if isinstance(event, ev.ChoiceNeeded):
         return f"your move ({event.kind}): {' '.join(str(o) for o in event.moves)}"
     if isinstance(event, ev.TurnToPlay):
@@ -55,8 +53,6 @@ def describe(event: ev.Event, table: Table) -> str:
         return (
             f"deal id {event.deal_id} verified: {event.summary.log_line()}; transcript head {head}"
         )
-    if isinstance(event, ev.EggsChosen):
-        return f"seat {event.seat} chooses {event.choice}"
     if isinstance(event, ev.FaultFound):
         return f"FAULT: {event.fault}"
     if isinstance(event, ev.GameOver):
@@ -64,20 +60,6 @@ def describe(event: ev.Event, table: Table) -> str:
         if table.setup is not None and not spec(table.setup.game).partnership:
             return f"game over: seat {event.winner} wins, score {score}"  # each for oneself
         return f"game over: team {event.winner} wins {score}"
-    if isinstance(event, ev.CardTurned):
-        return f"turned card {event.card}; seat {event.turn} calls first"
-    if isinstance(event, ev.BidMade):
-        line = f"seat {event.seat} calls {event.call}"
-        if event.declarer is not None:
-            line += f": seat {event.declarer} plays, trump {event.trump}"
-        if event.void:
-            line += ": all passed twice, the deal is void"
-        return line
-    if isinstance(event, ev.Declared):
-        cards = " ".join(str(c) for c in event.cards)
-        return f"seat {event.seat} declares {event.name} ({event.value}): {cards}"
-    if isinstance(event, ev.Claimed):
-        return f"seat {event.seat} claims 1001 ({event.total})"
     if isinstance(event, ev.GameAborted):
         faults = "; ".join(str(f) for f in event.faults)
         if any(MISMATCH in f.what for f in event.faults):

@@ -8,6 +8,7 @@ Belka adds three phases to the common schedule (``table/flow.py``): ``trump``
 (every seat says whether it holds the J♣, its holder opening it), ``ready``
 (a seat whose hand allows it may claim a re-deal, opening its hand) and
 ``choice`` (after eggs, the winners of the next deal choose their bonus).
+Belka's own events and its standing are in ``table/belka_events.py``.
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ from p2pbelka.rules.common.errors import RuleViolation
 from p2pbelka.rules.common.play import Play
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
+from p2pbelka.table.belka_events import BelkaScore, EggsChosen, RedealClaimed, TrumpAnnounced
 from p2pbelka.table.context import TableContext
 from p2pbelka.table.errors import MoveRefused
-from p2pbelka.table.events import Fault, Score
+from p2pbelka.table.events import Fault
 from p2pbelka.table.flow import NEXT_DEAL, close_deal, next_deal_or_over
 from p2pbelka.table.phase import Abort, GamePhases, Phase, Question, Step, all_seats, leads_to
 from p2pbelka.table.track import Settlement, TrickDone, TrickSoFar
@@ -116,9 +118,9 @@ class BelkaTrack:
         """The seat that sends the eggs choice, when the rules ask for one."""
         return self._game.choice_seat
 
-    def standing(self) -> Score:
+    def standing(self) -> BelkaScore:
         game = self._game
-        return Score(game.score, game.titles, game.eggs_pending, game.seat_suits)
+        return BelkaScore(game.score, game.titles, game.eggs_pending, game.seat_suits)
 
     def owners(self) -> tuple[int, ...]:
         """Four rounds of two cards a seat, from the seat after the dealer."""
@@ -251,7 +253,7 @@ def trump_found(table: TableContext) -> None:
     mine = rnd.my_mask() if table.me is not None else None
     track.start_play(holder, table.me, mine)
     deal = track.deal
-    table.emit(ev.TrumpAnnounced(holder, deal.trump.letter, deal.trump_team, track.game.seat_suits))
+    table.emit(TrumpAnnounced(holder, deal.trump.letter, deal.trump_team, track.game.seat_suits))
 
 
 def after_trump(table: TableContext) -> Phase | BelkaPhase:
@@ -289,7 +291,7 @@ def on_redeal(table: TableContext, seat: int, msg: m.RedealMsg) -> None:
         mask |= 1 << card
     if not BelkaTrack.can_claim_redeal(mask):
         raise Abort(table.fault(seat, "claimed a re-deal with a hand that does not allow one"))
-    table.emit(ev.RedealClaimed(seat, tuple(sorted(CARDS[c] for c in range(32) if mask >> c & 1))))
+    table.emit(RedealClaimed(seat, tuple(sorted(CARDS[c] for c in range(32) if mask >> c & 1))))
     said = _track(table).said
     if said.redeal is None:  # two claims at once: the first in seat order counts
         said.redeal = (seat, mask)
@@ -330,7 +332,7 @@ def on_choice(table: TableContext, seat: int, msg: m.ChoiceMsg) -> None:
         track.choose_eggs(seat, msg.eggs)
     except RuleViolation as exc:
         raise Abort(table.fault(seat, f"illegal eggs choice: {exc}")) from None
-    table.emit(ev.EggsChosen(seat, msg.eggs, track.standing()))
+    table.emit(EggsChosen(seat, msg.eggs, track.standing()))
 
 
 PHASES = GamePhases(

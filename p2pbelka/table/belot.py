@@ -16,7 +16,7 @@ positions open in stages (protocol/fairdeal.md, "Belot's position schedule"):
 During a deal a peer knows its own hand only; at the end the audit replays the
 deal with every position known (first six, turned card, three more, stock) and
 scores it with the engine.  A void deal is audited the same way, then the next
-seat deals.
+seat deals.  Belot's own events are in ``table/belot_events.py``.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table import flow
 from p2pbelka.table import moves as mv
 from p2pbelka.table.audit import DealAudit, audit_deal
+from p2pbelka.table.belot_events import BidMade, CardTurned, Claimed, Declared
 from p2pbelka.table.context import TableContext
 from p2pbelka.table.dealdeck import DeckFault
 from p2pbelka.table.errors import MoveRefused
@@ -356,7 +357,7 @@ def open_turned(table: TableContext) -> None:
     track = _track(table)
     mine = rnd.my_mask() if table.me is not None else None
     track.start_deal(CARDS[card], table.me, mine)
-    table.emit(ev.CardTurned(CARDS[card], track.deal.turn))
+    table.emit(CardTurned(CARDS[card], track.deal.turn))
 
 
 def after_turned(table: TableContext) -> PhaseId:
@@ -382,7 +383,7 @@ def on_bid(table: TableContext, seat: int, msg: m.BidMsg) -> None:
         raise Abort(table.fault(seat, f"illegal call: {exc}")) from None
     deal = track.deal
     trump = None if deal.trump is None else deal.trump.letter
-    table.emit(ev.BidMade(seat, msg.call, deal.declarer, trump, deal.turn, deal.void))
+    table.emit(BidMade(seat, msg.call, deal.declarer, trump, deal.turn, deal.void))
 
 
 def after_bidding(table: TableContext) -> PhaseId:
@@ -445,7 +446,7 @@ def on_declare(table: TableContext, seat: int, msg: m.DeclareMsg) -> None:
     except RuleViolation as exc:
         raise Abort(table.fault(seat, f"false declaration: {exc}")) from None
     made = track.deal.declarations[-1]
-    table.emit(ev.Declared(seat, tuple(made.cards), made.name, made.value))
+    table.emit(Declared(seat, tuple(made.cards), made.name, made.value))
 
 
 def on_claim(table: TableContext, seat: int, msg: m.ClaimMsg) -> None:
@@ -454,7 +455,7 @@ def on_claim(table: TableContext, seat: int, msg: m.ClaimMsg) -> None:
         track.act(Claim(seat))
     except RuleViolation as exc:
         raise Abort(table.fault(seat, f"false claim of 1001: {exc}")) from None
-    table.emit(ev.Claimed(seat, track.deal.claim_total(seat)))
+    table.emit(Claimed(seat, track.deal.claim_total(seat)))
 
 
 def on_unopened(table: TableContext, seat: int, msg: m.UnopenedMsg) -> None:

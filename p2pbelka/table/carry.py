@@ -10,8 +10,8 @@ that the earlier segment's audited deals give.  The deal in progress at the cut
 (if any) is voided: it was never audited, its secrets stay unrevealed, and it
 scores nothing, so the fair deal of every counted deal is untouched.
 
-The rules engine goes on whole (score, dealer, seat suits, titles, eggs,
-re-deal streak, history): both peers and ``verify`` rebuild it by replaying
+The rules engine goes on whole (score, dealer, history and whatever else a
+game's own standing holds): both peers and ``verify`` rebuild it by replaying
 the earlier segment, and only its between-deals state crosses the cut.
 """
 

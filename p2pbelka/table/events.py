@@ -3,13 +3,18 @@
 Each event carries what a screen draws of it, so a front end never reads the
 table: a card played names the trick so far and whose turn is next; a deal's
 audit carries the deal as verified and the score after it.
+
+These are the events every game shares.  A game's own events (a call, a bonus
+chosen...) are :class:`GameEvent` subclasses in the game's own module beside its
+phases (``table/<game>_events.py``), so a driver that knows no game can still log
+them; a game with more to its standing than points subclasses :class:`Score` there.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from p2pbelka.cards import Card, Suit
+from p2pbelka.cards import Card
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table.moves import Move
 
@@ -17,6 +22,15 @@ from p2pbelka.table.moves import Move
 @dataclass(frozen=True, slots=True)
 class Event:
     pass
+
+
+@dataclass(frozen=True, slots=True)
+class GameEvent(Event):
+    """An event of a game's own, not every game's (defined with the game's phases)."""
+
+    def log_line(self) -> str:
+        """One line for a game's log (what the text front end prints of it)."""
+        return repr(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +59,11 @@ class Fault:
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """The game's standing: points or eyes by team, titles, a pending eggs bonus."""
+    """The game's standing: its points by team (by seat in a game each plays for
+    oneself).  A game whose standing holds more (a game's own titles or bonuses)
+    subclasses it beside its own events."""
 
     points: tuple[int, ...]
-    titles: tuple[tuple[str, ...], ...] = ()
-    eggs_pending: bool = False
-    seat_suits: tuple[Suit, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,22 +121,6 @@ class HandDealt(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class TrumpAnnounced(Event):
-    """Belka: the J♣ is shown; its holder's suit is trumps."""
-
-    holder: int
-    trump: str
-    trump_team: int
-    seat_suits: tuple[Suit, ...] | None
-
-
-@dataclass(frozen=True, slots=True)
-class RedealClaimed(Event):
-    seat: int
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class TurnToPlay(Event):
     """Trick play begins: ``seat`` leads the first trick."""
 
@@ -132,7 +129,8 @@ class TurnToPlay(Event):
 
 @dataclass(frozen=True, slots=True)
 class ChoiceNeeded(Event):
-    """The local seat must decide: ``kind`` is ``play``, ``redeal`` or ``eggs``;
+    """The local seat must decide: ``kind`` is ``play`` (a card, with any of a game's
+    own moves allowed beside it) or a game's own decision (a call, a bonus...);
     ``moves`` are the moves ``Table.apply`` accepts now."""
 
     kind: str
@@ -154,7 +152,8 @@ class CardPlayed(Event):
 @dataclass(frozen=True, slots=True)
 class TrickTaken(Event):
     """``turn``: who leads next (None after the last trick).  ``tricks_won`` and
-    ``card_points`` by team, as played so far."""
+    ``card_points`` by team (by seat in a game each plays for oneself), as played
+    so far."""
 
     leader: int
     cards: tuple[Card, ...]
@@ -175,13 +174,6 @@ class DealAudited(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class EggsChosen(Event):
-    seat: int
-    choice: str
-    score: Score
-
-
-@dataclass(frozen=True, slots=True)
 class FaultFound(Event):
     fault: Fault
 
@@ -195,45 +187,3 @@ class GameOver(Event):
 @dataclass(frozen=True, slots=True)
 class GameAborted(Event):
     faults: tuple[Fault, ...]
-
-
-# -- Belot ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class CardTurned(Event):
-    """Belot: the card under the stock is opened to all; bidding begins with ``turn``."""
-
-    card: Card
-    turn: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class BidMade(Event):
-    """Belot: ``seat`` called; ``declarer`` and ``trump`` once someone took the deal,
-    ``turn`` the next seat to call (None when bidding is over), ``void`` when all passed."""
-
-    seat: int
-    call: str
-    declarer: int | None
-    trump: str | None
-    turn: int | None
-    void: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Declared(Event):
-    """Belot: ``seat`` showed a combination (or belle) worth ``value``."""
-
-    seat: int
-    cards: tuple[Card, ...]
-    name: str
-    value: int
-
-
-@dataclass(frozen=True, slots=True)
-class Claimed(Event):
-    """Belot: ``seat`` claimed 1001, and every peer's engine agreed (``total``)."""
-
-    seat: int
-    total: int

@@ -273,7 +273,8 @@ def run_audit(game: GamePhases, table: TableContext) -> None:
 def own_deal_end(table: TableContext) -> m.Message:
     """At flow 2, with the commitment to this seat's seed for the next deal id: the
     commit phase of the next deal is then not needed (if the game ends, or the next
-    deal comes after an eggs choice, the commitment waits or is never used)."""
+    deal comes after a game's own phase between deals, the commitment waits or is never
+    used)."""
     return m.DealEndMsg(table.upcoming_commitment() if table.carries_commitments else None)
 
 

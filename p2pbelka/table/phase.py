@@ -99,7 +99,8 @@ class Step:
     parallel: bool = True
     """Every seat sends at once (processed in ``order``); else seats speak in turn."""
     turn_based: bool = False
-    """``order`` is asked again after each message (trick play, the eggs choice)."""
+    """``order`` is asked again after each message (trick play, a game's own choice
+    between deals)."""
     before_deals: bool = False
     """Envelopes of this phase belong to no deal (deal number 0)."""
     decision: bool = False

@@ -259,8 +259,8 @@ class Table:
         return self._chains.seat_of(key)
 
     def awaiting_player(self) -> bool:
-        """Whether what is due may be a person's decision (a card, a re-deal, the eggs),
-        rather than work a program does in milliseconds."""
+        """Whether what is due may be a person's decision (a card, a game's own call or
+        choice), rather than work a program does in milliseconds."""
         step = self._runner.step_or_none()
         return step is not None and step.decision and self.suspicion is None
 

@@ -14,7 +14,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from p2pbelka.cards import Card
 from p2pbelka.rules.belot.summary import BelotSummary
 from p2pbelka.rules.common.summary import TrickSummary
-from p2pbelka.table import events as ev
+from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.ui import belot_panels, belot_reports, reports
 from p2pbelka.ui.belot_view import BelotView, combination_name, sort_belot_hand
 from p2pbelka.ui.i18n import _
@@ -68,7 +68,7 @@ class BelotReplay(Replay):
         elif self.played < len(self.plays):
             view.turn = self.plays[self.played][0]
         view.declared = [
-            ev.Declared(d.seat, d.cards, d.name, 0)
+            belot_ev.Declared(d.seat, d.cards, d.name, 0)
             for d in (deal.declarations if deal is not None else ())
             if d.trick <= self.trick_number()
         ]

@@ -21,6 +21,7 @@ from p2pbelka.rules.belot.deal import PASS, PLAY, SEQUENCE_NAMES, DealState
 from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.rules.belot.summary import BelotSummary
 from p2pbelka.rules.common.play import hand_mask
+from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.table import events as ev
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label, suit_name
@@ -39,7 +40,7 @@ class BelotView(TableView):
     calls: list[tuple[int, str]] = field(default_factory=list)
     """This deal's calls in order: (seat, ``play``/``pass``/suit letter)."""
     declarer: int | None = None
-    declared: list[ev.Declared] = field(default_factory=list)
+    declared: list[belot_ev.Declared] = field(default_factory=list)
     """This deal's declarations (combinations and belle) as shown."""
     offered_calls: list[str] = field(default_factory=list)
     """The calls the rules allow us now (while ``choice == "bid"``)."""
@@ -131,7 +132,7 @@ class BelotView(TableView):
         if len(event.cards) > 6:
             self.say(_("Three more cards each: nine in every hand."))
 
-    def _on_CardTurned(self, event: ev.CardTurned) -> None:
+    def _on_CardTurned(self, event: belot_ev.CardTurned) -> None:
         self.turned = event.card
         self.turn = event.turn
         self.say(
@@ -163,7 +164,7 @@ class BelotView(TableView):
                     )
                 )
 
-    def _on_BidMade(self, event: ev.BidMade) -> None:
+    def _on_BidMade(self, event: belot_ev.BidMade) -> None:
         self.calls.append((event.seat, event.call))
         self.turn = event.turn
         if event.seat == self.me:
@@ -190,7 +191,7 @@ class BelotView(TableView):
         if event.void:
             self.say(_("Everybody passed twice: the deal is void, the next seat deals."))
 
-    def _on_Declared(self, event: ev.Declared) -> None:
+    def _on_Declared(self, event: belot_ev.Declared) -> None:
         self.declared.append(event)
         if event.seat == self.me:
             self.choice = self.asked = None
@@ -204,7 +205,7 @@ class BelotView(TableView):
             )
         )
 
-    def _on_Claimed(self, event: ev.Claimed) -> None:
+    def _on_Claimed(self, event: belot_ev.Claimed) -> None:
         if event.seat == self.me:
             self.choice = self.asked = None
             self.claim_offered = False

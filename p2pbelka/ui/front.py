@@ -9,6 +9,7 @@ import trio
 from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
 from p2pbelka.peer.driver import PeerDriver, TranscriptSink
 from p2pbelka.peer.seatdrivers import SeatOffer
+from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.ui.app import TableScreen
@@ -92,7 +93,7 @@ class ScreenFrontEnd:
         # and the reports of deals already played are not opened again.
         replaying = driver.table.held
         # another player's card, and in Belot their call or declaration, waits its turn
-        paced = ev.CardPlayed | ev.BidMade | ev.Declared
+        paced = ev.CardPlayed | belot_ev.BidMade | belot_ev.Declared
         if isinstance(event, paced) and event.seat != view.me and self.pace > 0:
             if not replaying:
                 after_a_trick = view.trick is not None and view.trick.winner is not None

@@ -15,6 +15,7 @@ from p2pbelka.peer.driver import Waiting
 from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
 from p2pbelka.rules.belka import core
 from p2pbelka.rules.common.summary import DealSummary
+from p2pbelka.table import belka_events as belka_ev
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import PlayCard
 from p2pbelka.table.segments import SeatChanged
@@ -99,9 +100,11 @@ class TableView:
 
     def _standing(self, score: ev.Score) -> None:
         self.score = (score.points[0], score.points[1])
-        self.titles = (score.titles[0], score.titles[1]) if score.titles else ((), ())
-        self.eggs_pending = score.eggs_pending
-        self.seat_suits = score.seat_suits
+        # Belka's standing says more than the points; plain points leave none of it
+        own = score if isinstance(score, belka_ev.BelkaScore) else belka_ev.BelkaScore(score.points)
+        self.titles = (own.titles[0], own.titles[1]) if own.titles else ((), ())
+        self.eggs_pending = own.eggs_pending
+        self.seat_suits = own.seat_suits
 
     def _on_GameStarted(self, event: ev.GameStarted) -> None:
         self.names = list(event.names)
@@ -133,7 +136,7 @@ class TableView:
             self.hand = sort_hand(list(event.cards), self.trump)
             self.selected = 0
 
-    def _on_TrumpAnnounced(self, event: ev.TrumpAnnounced) -> None:
+    def _on_TrumpAnnounced(self, event: belka_ev.TrumpAnnounced) -> None:
         self.trump, self.jc_holder, self.trump_team = (
             Suit.parse(event.trump),
             event.holder,
@@ -149,7 +152,7 @@ class TableView:
             )
         )
 
-    def _on_RedealClaimed(self, event: ev.RedealClaimed) -> None:
+    def _on_RedealClaimed(self, event: belka_ev.RedealClaimed) -> None:
         self.choice = self.asked = None
         self.say(
             _("{name} shows {cards} and claims a re-deal.").format(
@@ -204,7 +207,7 @@ class TableView:
         self.status = ""
         self.say(_("Deal verified: the shuffle was fair and every card checked."))
 
-    def _on_EggsChosen(self, event: ev.EggsChosen) -> None:
+    def _on_EggsChosen(self, event: belka_ev.EggsChosen) -> None:
         self._standing(event.score)
         if event.seat == self.me:
             self.choice, self.asked, self.status = None, None, ""

@@ -19,6 +19,7 @@ from p2pbelka.protocol.envelope import open_envelope, seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot.deal import DealState
+from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.table import events as ev
 from p2pbelka.table.belot import BelotPhase, BelotTrack
 from p2pbelka.table.phase import Question
@@ -143,7 +144,7 @@ def test_a_wrong_share_for_the_turned_card(players: int) -> None:
     tables, events = play_belot(54, WrongTurnedShare, players)
     assert_caught(tables, events, "share check failed")
     # nobody saw the turned card: the deal went straight to the reveal and the audit
-    assert not any(isinstance(e, ev.CardTurned) for e in events[0])
+    assert not any(isinstance(e, belot_ev.CardTurned) for e in events[0])
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -16,6 +16,7 @@ from p2pbelka.peer.local import LocalGame, play_local_game
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules.belot.core import deal_pattern
 from p2pbelka.rules.belot.game import BelotGame
+from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.table import events as ev
 from p2pbelka.table.belot import extra_positions, first_positions, turned_position
 from p2pbelka.table.session import Phase
@@ -60,8 +61,8 @@ def test_each_seat_sees_only_its_own_cards_until_the_audit() -> None:
         assert dealt and all(e.seat == seat for e in dealt)
         # six, then nine after the bidding (unless the deal was void)
         assert {len(e.cards) for e in dealt} <= {6, 9}
-    turned = [e.card for e in events[0] if isinstance(e, ev.CardTurned)]
-    assert turned == [e.card for e in events[1] if isinstance(e, ev.CardTurned)]
+    turned = [e.card for e in events[0] if isinstance(e, belot_ev.CardTurned)]
+    assert turned == [e.card for e in events[1] if isinstance(e, belot_ev.CardTurned)]
     summaries = [e.summary for e in events[0] if isinstance(e, ev.DealAudited)]
     assert [str(s.turned) for s in summaries] == [str(c) for c in turned]
 

@@ -8,6 +8,7 @@ from prompt_toolkit.output import ColorDepth
 from p2pbelka.cards import Card, Suit, parse_cards
 from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot.game import BelotGame
+from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.ui import belot_panels, belot_reports, i18n
@@ -48,13 +49,13 @@ def test_the_view_follows_the_calls_and_the_turned_card() -> None:
     view = started()
     hand = tuple(parse_cards("7C 8C 9C QH KH AS"))
     view.apply(ev.HandDealt(0, hand))
-    view.apply(ev.CardTurned(Card.parse("JH"), 2))
+    view.apply(belot_ev.CardTurned(Card.parse("JH"), 2))
     assert view.turned == Card.parse("JH") and view.turn == 2
     assert view.stock_left == 4  # no rules state yet: as after the three more
-    view.apply(ev.BidMade(2, "pass", None, None, 0, False))
+    view.apply(belot_ev.BidMade(2, "pass", None, None, 0, False))
     view.apply(ev.ChoiceNeeded("bid", (belot_mv.Bid("play"), belot_mv.Bid("pass"))))
     assert view.bidding and view.offered_calls == ["play", "pass"]
-    view.apply(ev.BidMade(0, "play", 0, "H", None, False))
+    view.apply(belot_ev.BidMade(0, "play", 0, "H", None, False))
     assert not view.bidding and view.declarer == 0 and view.trump is Suit.HEARTS
     assert [str(c) for c in view.hand[:2]] == ["KH", "QH"]  # re-sorted: trumps first
     assert view.calls == [(2, "pass"), (0, "play")]
@@ -179,6 +180,6 @@ def test_no_color_is_respected_on_the_belot_screen(monkeypatch: pytest.MonkeyPat
 
 def test_the_table_panel_paints_hearts_and_diamonds_red() -> None:
     view = started()
-    view.apply(ev.CardTurned(Card.parse("QD"), 1))
+    view.apply(belot_ev.CardTurned(Card.parse("QD"), 1))
     table = red_suits(belot_panels.table_panel(view, 60).fragments())
     assert any("♦" in f[1] and ("card.red" in f[0] or RED_STYLE in f[0]) for f in table)

@@ -10,7 +10,8 @@ from prompt_toolkit.output import DummyOutput
 from p2pbelka.cards import Card
 from p2pbelka.peer.seatdrivers import Decision, OfferClosed, SeatOffer
 from p2pbelka.rules.belot.moves import Bid
-from p2pbelka.table.events import CardTurned, ChoiceNeeded
+from p2pbelka.table.belot_events import CardTurned
+from p2pbelka.table.events import ChoiceNeeded
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.belot_app import BelotScreen
