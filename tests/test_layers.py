@@ -103,7 +103,6 @@ KNOWN_CYCLES: frozenset[tuple[str, str]] = frozenset(
         # (each entry is an import, importer -> imported, that closes a cycle): this
         # list must be empty before the issue is done.
         ("p2pbelka.peer.reclaim", "p2pbelka.peer.handover"),
-        ("p2pbelka.peer.seatdrivers", "p2pbelka.peer.handover"),
     }
 )
 

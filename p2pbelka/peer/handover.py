@@ -43,10 +43,10 @@ from p2pbelka.peer.seatdrivers import (
     BotSeatDriver,
     Collect,
     Decision,
-    Endpoint,
     OfferClosed,
     SeatOffer,
     SegmentDriver,
+    SharedMesh,
 )
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
@@ -141,8 +141,8 @@ class Handover:
         self.first_segment = mesh.game_id
         """The game's first segment id (the mesh's channels keep it as their context)."""
         self._tables_seen: list[bytes] = []
-        self.endpoints: list[Endpoint] = []
-        self.local_seats: set[int] = set()
+        self.shared = SharedMesh(mesh)
+        """The current segment's tables on this peer, on the one mesh."""
         self.lost_seats: set[int] = set()
         """Seats whose player is gone for good (their peers never say done)."""
         self.transcript: list[Envelope] = []
@@ -178,12 +178,10 @@ class Handover:
         """Make ``table`` (and the bots' tables) the current segment; no checkpoint, so
         no envelope can slip between the old segment and the new."""
         self.table = table
-        self.endpoints = []
+        self.shared = SharedMesh(self.mesh)
         self._drivers = []
-        self.local_seats = set()
         pause, give_up, resend = self.timing
-        mine = Endpoint(self)
-        self.endpoints.append(mine)
+        mine = self.shared.endpoint()
         self.driver = SegmentDriver(
             table,
             mine,
@@ -194,21 +192,19 @@ class Handover:
             decide_limit=self.decide_limit,
             transcript=Collect(self.writer, self.transcript),
             journal=self.journal,
-            handover=self,
+            seat_gone=self.seat_gone,
         )
         self._drivers.append(self.driver)
         for bot_table, seat in bots:
-            endpoint = Endpoint(self)
-            self.endpoints.append(endpoint)
-            self.local_seats.add(seat)
+            endpoint = self.shared.endpoint()
+            self.shared.bot_seats.add(seat)
             front = BotFrontEnd(make_bot(self.bot_level))
             self._drivers.append(
                 BotSeatDriver(bot_table, endpoint, front, pause_after=pause, give_up_after=give_up)
             )
         self.mesh.follow(table.envelopes_from, table.wants)
         for raw in self._pending.pop(table.game_id, []):
-            for endpoint in self.endpoints:
-                endpoint.deliver(raw)
+            self.shared.deliver(raw)
         self._pending.clear()
         self._busy = None
         self._failed = set()
@@ -283,8 +279,7 @@ class Handover:
             return
         game = envelope_game(raw)
         if game is None or (self.table is not None and game == self.segment):
-            for endpoint in self.endpoints:
-                endpoint.deliver(raw)
+            self.shared.deliver(raw)
             return
         kept = self._pending.setdefault(game, [])
         if sum(len(v) for v in self._pending.values()) < MAX_PENDING:
