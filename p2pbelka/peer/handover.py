@@ -118,8 +118,6 @@ class Handover:
     ) -> None:
         self.identity = identity
         self.decide_limit = decide_limit
-        self.released = trio.Event()
-        """Set when the mesh releases a resumed seat (``Mesh(hold=...)``)."""
         self.signer = Signer(identity.private_key)
         self.mesh = mesh
         self.front_end = front_end
@@ -150,7 +148,8 @@ class Handover:
         self._bots: dict[int, Signer] = {}
         self._pending: dict[bytes, list[bytes]] = {}
         self._answers: dict[bytes, trio.MemorySendChannel[tuple[int, HandoverMsg]]] = {}
-        self._busy: int | None = None  # the seat an offer is about
+        self.busy: int | None = None
+        """The seat an offer is about (one at a time)."""
         self._failed: set[int] = set()
         self._agreement: _Agreement | None = None
         self._next: tuple[Table, list[tuple[Table, int]]] | None = None
@@ -206,7 +205,7 @@ class Handover:
         for raw in self._pending.pop(table.game_id, []):
             self.shared.deliver(raw)
         self._pending.clear()
-        self._busy = None
+        self.busy = None
         self._failed = set()
         self._agreement = None
         self.watching = table.me is None
@@ -275,7 +274,7 @@ class Handover:
         if isinstance(raw, Release):
             # every other seat gave back what this resumed seat signed: whether the
             # table speaks again is the reclaimer's call (the seat may be a bot's)
-            self.released.set()
+            self.reclaim.released.set()
             return
         game = envelope_game(raw)
         if game is None or (self.table is not None and game == self.segment):
@@ -304,7 +303,8 @@ class Handover:
             # the offer): stop, fetch the game and ask for the seat back.
             ours = msg.after.seat == self.home_seat and msg.after.segment == self.segment
             if ours and msg.seats[self.home_seat].key != self.signer.public_key:
-                self.reclaim.replaced()
+                if self._nursery is not None:
+                    self.reclaim.replaced(self._nursery)
             return
         if raw not in self._tables_seen:
             self._tables_seen = [*self._tables_seen[-7:], raw]
@@ -343,9 +343,9 @@ class Handover:
         seat = seats[0]
         if seat in self._failed:
             return False
-        if self._busy is not None:
+        if self.busy is not None:
             return True
-        self._busy = seat
+        self.busy = seat
         remaining = [s for s in range(table.n_seats) if s != seat]
         assert self._nursery is not None
         if table.me == remaining[0]:
@@ -357,11 +357,11 @@ class Handover:
     def _fail(self, seat: int, why: str) -> None:
         log.warning("no bot for seat %d: %s", seat, why)
         self._failed.add(seat)
-        self._busy = None
+        self.busy = None
         if self.driver is not None and self.driver.frozen and self._agreement is None:
             self.driver.thaw()
 
-    async def _ask_player(self, seat: int, silent: float, back: str | None = None) -> bool:
+    async def ask_player(self, seat: int, silent: float, back: str | None = None) -> bool:
         """Ask our player about a bot for ``seat`` (or, with ``back``, about handing it
         back to its player of that name); a bot in our seat says yes."""
         table, driver = self.table, self.driver
@@ -378,11 +378,11 @@ class Handover:
         """The proposer's side of a bot for a lost seat: ask our player, then offer."""
         table = self.table
         assert table is not None and table.setup is not None
-        if not await self._ask_player(seat, silent):
+        if not await self.ask_player(seat, silent):
             await self._closed(seat, "this seat's player did not want a bot")
             return
         if self.table is not table or seat not in table.missing():
-            self._busy = None  # the seat came back meanwhile
+            self.busy = None  # the seat came back meanwhile
             return
         bot = Signer.generate()
         name = _bot_name(table.setup.seats[seat].name)
@@ -448,6 +448,12 @@ class Handover:
         self._switch(host, bots)
         return ""
 
+    def bot_table(self, seat: int) -> Table | None:
+        """The table of the bot this peer runs for ``seat`` in this segment, if any."""
+        if seat not in self._bots:
+            return None
+        return next((d.table for d in self._drivers if d.table.me == seat), None)
+
     async def _closed(self, seat: int, why: str) -> None:
         self._fail(seat, why)
         if self.driver is not None:
@@ -456,7 +462,7 @@ class Handover:
     async def _await_offer(self, seat: int) -> None:
         """Not the proposer: wait for its offer; none in time ends the game."""
         await trio.sleep(self.offer_timeout)
-        if self._busy == seat and self._agreement is None and not self._considering:
+        if self.busy == seat and self._agreement is None and not self._considering:
             await self._closed(seat, "no offer came from the proposing seat")
 
     _considering = False
@@ -501,7 +507,7 @@ class Handover:
         silent = self.timing[1]
         holder = offer.table.seats[seat]
         back = holder.name if holder.key == self.mesh.keys[seat] else None
-        if not await self._ask_player(seat, silent, back):
+        if not await self.ask_player(seat, silent, back):
             if back is not None:  # the bot plays on
                 await decline("the player does not want to hand the seat back", False)
                 return
@@ -516,7 +522,7 @@ class Handover:
             return
         sig = sign_agreement(self.signer, offer.segment, offer.table)
         self._agreement = _Agreement(offer.segment, previous_of(table), sig, seat)
-        self._busy = seat
+        self.busy = seat
         message = encode_handover(Agree(offer.segment, sig))
         with trio.move_on_after(self.offer_timeout):
             while self.table is table and self._next is None:
@@ -526,7 +532,7 @@ class Handover:
             # We signed: the old segment stays cut.  Nothing came, so the game ends.
             self._agreement = None
             self._failed.add(seat)
-            self._busy = None
+            self.busy = None
             driver.thaw()
             await self.front_end.on_event(driver, OfferClosed(seat, "the proposer never sealed it"))
 
@@ -558,7 +564,10 @@ class Handover:
         if isinstance(msg, Offer):
             if self._nursery is not None:
                 self._nursery.start_soon(self._consider, seat, msg)
-        elif isinstance(msg, ChainRequest | ChainRecord | ChainEnd | Reclaim):
+        elif isinstance(msg, Reclaim):
+            if self._nursery is not None:
+                self._nursery.start_soon(self.reclaim.hand_back, seat, msg.segment)
+        elif isinstance(msg, ChainRequest | ChainRecord | ChainEnd):
             self.reclaim.heard(seat, msg)
         else:
             channel = self._answers.get(msg.segment)
