@@ -22,8 +22,10 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeVarTuple
 
 import trio
 
@@ -74,6 +76,7 @@ from p2pbelka.table.segments import change_of, previous_of, propose
 from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
+Args = TypeVarTuple("Args")
 
 DEFAULT_BOT = "heuristic" if "heuristic" in BOT_LEVELS else "random"
 """The level of a bot this peer runs for a lost seat, unless its own seat is a bot."""
@@ -150,11 +153,15 @@ class Handover:
         self._answers: dict[bytes, trio.MemorySendChannel[tuple[int, HandoverMsg]]] = {}
         self.busy: int | None = None
         """The seat an offer is about (one at a time)."""
+        self.refused: Counter[str] = Counter()
+        """Seat-change messages this peer could not act on, by type: one that needs
+        the game's tasks while the game is not in play here (before ``play``, or after
+        it ended), an answer to no offer of ours that is open."""
         self._failed: set[int] = set()
         self._agreement: _Agreement | None = None
         self._next: tuple[Table, list[tuple[Table, int]]] | None = None
         self._segment_scope: trio.CancelScope | None = None
-        self._nursery: trio.Nursery | None = None
+        self._nursery: trio.Nursery | None = None  # while ``play`` runs: the game's tasks
         self.table: Table | None = None
         self.driver: SegmentDriver | None = None
         self._drivers: list[PeerDriver] = []
@@ -231,6 +238,7 @@ class Handover:
                     await self._announce()
             finally:
                 self.mesh.push_to(None)
+                self._nursery = None  # what comes from now on is refused (``_start``)
             nursery.cancel_scope.cancel()
         assert self.table is not None
         return self.table
@@ -303,7 +311,9 @@ class Handover:
             # the offer): stop, fetch the game and ask for the seat back.
             ours = msg.after.seat == self.home_seat and msg.after.segment == self.segment
             if ours and msg.seats[self.home_seat].key != self.signer.public_key:
-                if self._nursery is not None:
+                if self._nursery is None:  # the game is not in play here: nothing to fetch
+                    log.warning("seat %d went to another key after our game ended", self.home_seat)
+                else:
                     self.reclaim.replaced(self._nursery)
             return
         if raw not in self._tables_seen:
@@ -562,18 +572,32 @@ class Handover:
             log.warning("ignored a seat-change message from seat %d: %s", seat, exc)
             return True
         if isinstance(msg, Offer):
-            if self._nursery is not None:
-                self._nursery.start_soon(self._consider, seat, msg)
+            self._start(seat, "seat_offer", self._consider, seat, msg)
         elif isinstance(msg, Reclaim):
-            if self._nursery is not None:
-                self._nursery.start_soon(self.reclaim.hand_back, seat, msg.segment)
+            self._start(seat, "seat_reclaim", self.reclaim.hand_back, seat, msg.segment)
         elif isinstance(msg, ChainRequest | ChainRecord | ChainEnd):
             self.reclaim.heard(seat, msg)
         else:
             channel = self._answers.get(msg.segment)
             if channel is not None:
                 channel.send_nowait((seat, msg))
+            else:  # a resent answer after the offer closed, or one to another's offer
+                kind = "seat_agree" if isinstance(msg, Agree) else "seat_decline"
+                self.refused[kind] += 1
+                log.debug("ignored a %s from seat %d: no offer of ours is open", kind, seat)
         return True
+
+    def _start(
+        self, seat: int, kind: str, task: Callable[[*Args], Awaitable[object]], *args: *Args
+    ) -> None:
+        """Answer ``seat``'s ``kind`` message in a task of the game's, or refuse it (counted
+        and logged) while the game is not in play here: it may come before ``play``
+        starts, or after it ended (the mesh lingers), and must never crash the peer."""
+        if self._nursery is None:
+            self.refused[kind] += 1
+            log.warning("refused a %s from seat %d: the game is not in play here", kind, seat)
+            return
+        self._nursery.start_soon(task, *args)
 
 
 def _bot_name(name: str) -> str:
