@@ -22,8 +22,10 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeVarTuple
 
 import trio
 
@@ -43,10 +45,10 @@ from p2pbelka.peer.seatdrivers import (
     BotSeatDriver,
     Collect,
     Decision,
-    Endpoint,
     OfferClosed,
     SeatOffer,
     SegmentDriver,
+    SharedMesh,
 )
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
@@ -74,6 +76,7 @@ from p2pbelka.table.segments import change_of, previous_of, propose
 from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
+Args = TypeVarTuple("Args")
 
 DEFAULT_BOT = "heuristic" if "heuristic" in levels() else "random"
 """The level of a bot this peer runs for a lost seat, unless its own seat is a bot."""
@@ -118,8 +121,6 @@ class Handover:
     ) -> None:
         self.identity = identity
         self.decide_limit = decide_limit
-        self.released = trio.Event()
-        """Set when the mesh releases a resumed seat (``Mesh(hold=...)``)."""
         self.signer = Signer(identity.private_key)
         self.mesh = mesh
         self.front_end = front_end
@@ -141,8 +142,8 @@ class Handover:
         self.first_segment = mesh.game_id
         """The game's first segment id (the mesh's channels keep it as their context)."""
         self._tables_seen: list[bytes] = []
-        self.endpoints: list[Endpoint] = []
-        self.local_seats: set[int] = set()
+        self.shared = SharedMesh(mesh)
+        """The current segment's tables on this peer, on the one mesh."""
         self.lost_seats: set[int] = set()
         """Seats whose player is gone for good (their peers never say done)."""
         self.transcript: list[Envelope] = []
@@ -150,12 +151,17 @@ class Handover:
         self._bots: dict[int, Signer] = {}
         self._pending: dict[bytes, list[bytes]] = {}
         self._answers: dict[bytes, trio.MemorySendChannel[tuple[int, HandoverMsg]]] = {}
-        self._busy: int | None = None  # the seat an offer is about
+        self.busy: int | None = None
+        """The seat an offer is about (one at a time)."""
+        self.refused: Counter[str] = Counter()
+        """Seat-change messages this peer could not act on, by type: one that needs
+        the game's tasks while the game is not in play here (before ``play``, or after
+        it ended), an answer to no offer of ours that is open."""
         self._failed: set[int] = set()
         self._agreement: _Agreement | None = None
         self._next: tuple[Table, list[tuple[Table, int]]] | None = None
         self._segment_scope: trio.CancelScope | None = None
-        self._nursery: trio.Nursery | None = None
+        self._nursery: trio.Nursery | None = None  # while ``play`` runs: the game's tasks
         self.table: Table | None = None
         self.driver: SegmentDriver | None = None
         self._drivers: list[PeerDriver] = []
@@ -178,12 +184,10 @@ class Handover:
         """Make ``table`` (and the bots' tables) the current segment; no checkpoint, so
         no envelope can slip between the old segment and the new."""
         self.table = table
-        self.endpoints = []
+        self.shared = SharedMesh(self.mesh)
         self._drivers = []
-        self.local_seats = set()
         pause, give_up, resend = self.timing
-        mine = Endpoint(self)
-        self.endpoints.append(mine)
+        mine = self.shared.endpoint()
         self.driver = SegmentDriver(
             table,
             mine,
@@ -194,23 +198,21 @@ class Handover:
             decide_limit=self.decide_limit,
             transcript=Collect(self.writer, self.transcript),
             journal=self.journal,
-            handover=self,
+            seat_gone=self.seat_gone,
         )
         self._drivers.append(self.driver)
         for bot_table, seat in bots:
-            endpoint = Endpoint(self)
-            self.endpoints.append(endpoint)
-            self.local_seats.add(seat)
+            endpoint = self.shared.endpoint()
+            self.shared.bot_seats.add(seat)
             front = BotFrontEnd(make_bot(self.bot_level))
             self._drivers.append(
                 BotSeatDriver(bot_table, endpoint, front, pause_after=pause, give_up_after=give_up)
             )
         self.mesh.follow(table.envelopes_from, table.wants)
         for raw in self._pending.pop(table.game_id, []):
-            for endpoint in self.endpoints:
-                endpoint.deliver(raw)
+            self.shared.deliver(raw)
         self._pending.clear()
-        self._busy = None
+        self.busy = None
         self._failed = set()
         self._agreement = None
         self.watching = table.me is None
@@ -236,6 +238,7 @@ class Handover:
                     await self._announce()
             finally:
                 self.mesh.push_to(None)
+                self._nursery = None  # what comes from now on is refused (``_start``)
             nursery.cancel_scope.cancel()
         assert self.table is not None
         return self.table
@@ -279,12 +282,11 @@ class Handover:
         if isinstance(raw, Release):
             # every other seat gave back what this resumed seat signed: whether the
             # table speaks again is the reclaimer's call (the seat may be a bot's)
-            self.released.set()
+            self.reclaim.released.set()
             return
         game = envelope_game(raw)
         if game is None or (self.table is not None and game == self.segment):
-            for endpoint in self.endpoints:
-                endpoint.deliver(raw)
+            self.shared.deliver(raw)
             return
         kept = self._pending.setdefault(game, [])
         if sum(len(v) for v in self._pending.values()) < MAX_PENDING:
@@ -309,7 +311,10 @@ class Handover:
             # the offer): stop, fetch the game and ask for the seat back.
             ours = msg.after.seat == self.home_seat and msg.after.segment == self.segment
             if ours and msg.seats[self.home_seat].key != self.signer.public_key:
-                self.reclaim.replaced()
+                if self._nursery is None:  # the game is not in play here: nothing to fetch
+                    log.warning("seat %d went to another key after our game ended", self.home_seat)
+                else:
+                    self.reclaim.replaced(self._nursery)
             return
         if raw not in self._tables_seen:
             self._tables_seen = [*self._tables_seen[-7:], raw]
@@ -348,9 +353,9 @@ class Handover:
         seat = seats[0]
         if seat in self._failed:
             return False
-        if self._busy is not None:
+        if self.busy is not None:
             return True
-        self._busy = seat
+        self.busy = seat
         remaining = [s for s in range(table.n_seats) if s != seat]
         assert self._nursery is not None
         if table.me == remaining[0]:
@@ -362,11 +367,11 @@ class Handover:
     def _fail(self, seat: int, why: str) -> None:
         log.warning("no bot for seat %d: %s", seat, why)
         self._failed.add(seat)
-        self._busy = None
+        self.busy = None
         if self.driver is not None and self.driver.frozen and self._agreement is None:
             self.driver.thaw()
 
-    async def _ask_player(self, seat: int, silent: float, back: str | None = None) -> bool:
+    async def ask_player(self, seat: int, silent: float, back: str | None = None) -> bool:
         """Ask our player about a bot for ``seat`` (or, with ``back``, about handing it
         back to its player of that name); a bot in our seat says yes."""
         table, driver = self.table, self.driver
@@ -383,11 +388,11 @@ class Handover:
         """The proposer's side of a bot for a lost seat: ask our player, then offer."""
         table = self.table
         assert table is not None and table.setup is not None
-        if not await self._ask_player(seat, silent):
+        if not await self.ask_player(seat, silent):
             await self._closed(seat, "this seat's player did not want a bot")
             return
         if self.table is not table or seat not in table.missing():
-            self._busy = None  # the seat came back meanwhile
+            self.busy = None  # the seat came back meanwhile
             return
         bot = Signer.generate()
         name = _bot_name(table.setup.seats[seat].name)
@@ -453,6 +458,12 @@ class Handover:
         self._switch(host, bots)
         return ""
 
+    def bot_table(self, seat: int) -> Table | None:
+        """The table of the bot this peer runs for ``seat`` in this segment, if any."""
+        if seat not in self._bots:
+            return None
+        return next((d.table for d in self._drivers if d.table.me == seat), None)
+
     async def _closed(self, seat: int, why: str) -> None:
         self._fail(seat, why)
         if self.driver is not None:
@@ -461,7 +472,7 @@ class Handover:
     async def _await_offer(self, seat: int) -> None:
         """Not the proposer: wait for its offer; none in time ends the game."""
         await trio.sleep(self.offer_timeout)
-        if self._busy == seat and self._agreement is None and not self._considering:
+        if self.busy == seat and self._agreement is None and not self._considering:
             await self._closed(seat, "no offer came from the proposing seat")
 
     _considering = False
@@ -506,7 +517,7 @@ class Handover:
         silent = self.timing[1]
         holder = offer.table.seats[seat]
         back = holder.name if holder.key == self.mesh.keys[seat] else None
-        if not await self._ask_player(seat, silent, back):
+        if not await self.ask_player(seat, silent, back):
             if back is not None:  # the bot plays on
                 await decline("the player does not want to hand the seat back", False)
                 return
@@ -521,7 +532,7 @@ class Handover:
             return
         sig = sign_agreement(self.signer, offer.segment, offer.table)
         self._agreement = _Agreement(offer.segment, previous_of(table), sig, seat)
-        self._busy = seat
+        self.busy = seat
         message = encode_handover(Agree(offer.segment, sig))
         with trio.move_on_after(self.offer_timeout):
             while self.table is table and self._next is None:
@@ -531,7 +542,7 @@ class Handover:
             # We signed: the old segment stays cut.  Nothing came, so the game ends.
             self._agreement = None
             self._failed.add(seat)
-            self._busy = None
+            self.busy = None
             driver.thaw()
             await self.front_end.on_event(driver, OfferClosed(seat, "the proposer never sealed it"))
 
@@ -561,15 +572,32 @@ class Handover:
             log.warning("ignored a seat-change message from seat %d: %s", seat, exc)
             return True
         if isinstance(msg, Offer):
-            if self._nursery is not None:
-                self._nursery.start_soon(self._consider, seat, msg)
-        elif isinstance(msg, ChainRequest | ChainRecord | ChainEnd | Reclaim):
+            self._start(seat, "seat_offer", self._consider, seat, msg)
+        elif isinstance(msg, Reclaim):
+            self._start(seat, "seat_reclaim", self.reclaim.hand_back, seat, msg.segment)
+        elif isinstance(msg, ChainRequest | ChainRecord | ChainEnd):
             self.reclaim.heard(seat, msg)
         else:
             channel = self._answers.get(msg.segment)
             if channel is not None:
                 channel.send_nowait((seat, msg))
+            else:  # a resent answer after the offer closed, or one to another's offer
+                kind = "seat_agree" if isinstance(msg, Agree) else "seat_decline"
+                self.refused[kind] += 1
+                log.debug("ignored a %s from seat %d: no offer of ours is open", kind, seat)
         return True
+
+    def _start(
+        self, seat: int, kind: str, task: Callable[[*Args], Awaitable[object]], *args: *Args
+    ) -> None:
+        """Answer ``seat``'s ``kind`` message in a task of the game's, or refuse it (counted
+        and logged) while the game is not in play here: it may come before ``play``
+        starts, or after it ended (the mesh lingers), and must never crash the peer."""
+        if self._nursery is None:
+            self.refused[kind] += 1
+            log.warning("refused a %s from seat %d: the game is not in play here", kind, seat)
+            return
+        self._nursery.start_soon(task, *args)
 
 
 def _bot_name(name: str) -> str:

@@ -10,33 +10,35 @@ bot lets the bot finish the deal in progress and stop before the next one; at
 that cut nothing of the next deal is dealt to the seat, and the remaining seats
 agree to hand it back exactly as they agreed to the bot (``handover.py``).
 The continuation names the player's own key, so it goes on as itself.
+
+What this needs of the game's segments is ``Segments``, which ``handover.Handover``
+provides; a task it starts, it starts in the nursery it is handed.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import trio
 
 from p2pbelka.peer.driver import PeerDriver
+from p2pbelka.peer.mesh import Mesh
+from p2pbelka.peer.seatdrivers import SegmentDriver
 from p2pbelka.peer.store import move_aside
 from p2pbelka.protocol.codec import ProtocolError
-from p2pbelka.protocol.envelope import Envelope, open_envelope
+from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope
 from p2pbelka.protocol.handover import (
     ChainEnd,
     ChainRecord,
     ChainRequest,
-    HandoverMsg,
     Reclaim,
     encode_handover,
 )
-from p2pbelka.protocol.transcript import MAGIC, iter_records
+from p2pbelka.protocol.transcript import MAGIC, TranscriptWriter, iter_records
 from p2pbelka.table.errors import OrderError
 from p2pbelka.table.segments import observe_segments
-
-if TYPE_CHECKING:
-    from p2pbelka.peer.handover import Handover
+from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +49,91 @@ ASK_EVERY = 5.0
 come while the bot's peer is busy)."""
 
 
-class Reclaimer:
-    """Both sides of taking a seat back; ``heard`` gets the control messages."""
+class Segments(Protocol):
+    """What taking a seat back needs of the game's segments (``handover.Handover``
+    provides it).  Every member here is one the reclaimer uses."""
 
-    def __init__(self, hub: Handover) -> None:
+    # -- the game, and this peer's seat in it ------------------------------------------
+
+    @property
+    def mesh(self) -> Mesh: ...
+
+    @property
+    def signer(self) -> Signer:
+        """This player's own key."""
+        ...
+
+    @property
+    def home_seat(self) -> int:
+        """The seat this player sat down in."""
+        ...
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names as they sat down, by seat."""
+        ...
+
+    @property
+    def first_segment(self) -> bytes: ...
+
+    @property
+    def writer(self) -> TranscriptWriter: ...
+
+    @property
+    def transcript(self) -> list[Envelope]:
+        """Every segment's envelopes, as the transcript file has them (kept in step)."""
+        ...
+
+    # -- the segment in play ----------------------------------------------------------
+
+    @property
+    def table(self) -> Table | None: ...
+
+    @property
+    def segment(self) -> bytes: ...
+
+    @property
+    def driver(self) -> SegmentDriver | None: ...
+
+    @property
+    def watching(self) -> bool:
+        """A bot plays our seat: our table is an observer's."""
+        ...
+
+    busy: int | None
+    """The seat an offer is about (one at a time); set while we hand a seat back."""
+
+    def bot_table(self, seat: int) -> Table | None:
+        """The table of the bot this peer runs for ``seat`` now; None if it runs none."""
+        ...
+
+    # -- the steps of a seat change ---------------------------------------------------
+
+    async def ask_player(self, seat: int, silent: float, back: str | None = None) -> bool:
+        """Our player's yes or no to a bot for ``seat`` (``back``: to its player back)."""
+        ...
+
+    async def offer_change(self, seat: int, key: bytes, name: str, bot: Signer | None) -> str:
+        """Offer ``seat`` to ``key`` and go on in the continuation: "", else why not."""
+        ...
+
+    def watch(self, table: Table) -> None:
+        """Follow the game as an observer, ``table`` its current segment."""
+        ...
+
+    def retry_pending(self) -> None:
+        """Try again the continuations heard so far."""
+        ...
+
+
+class Reclaimer:
+    """Both sides of taking a seat back: ``heard`` gets the game's records, ``hand_back``
+    answers a ``Reclaim``, ``catch_up`` and ``replaced`` are the returning player's."""
+
+    def __init__(self, hub: Segments) -> None:
         self.hub = hub
+        self.released = trio.Event()
+        """Set when the mesh releases a resumed seat (``Mesh(hold=...)``)."""
         self._records: dict[int, list[bytes]] = {}
         self._chain: list[bytes] | None = None
         self._answered = trio.Event()  # a chain, or a peer saying we hold our seat
@@ -60,7 +142,8 @@ class Reclaimer:
         self._fetching = False
         self._refused: set[tuple[bytes, int]] = set()
 
-    def heard(self, seat: int, msg: HandoverMsg) -> None:
+    def heard(self, seat: int, msg: ChainRequest | ChainRecord | ChainEnd) -> None:
+        """The game's records: asked for by ``seat``, or sent by it."""
         if isinstance(msg, ChainRequest):
             self._send_chain(seat, msg.start)
         elif isinstance(msg, ChainRecord):
@@ -75,8 +158,6 @@ class Reclaimer:
             elif msg.total == len(records) and self._chain is None:
                 self._chain = records
                 self._answered.set()
-        elif isinstance(msg, Reclaim) and self.hub._nursery is not None:
-            self.hub._nursery.start_soon(self._hand_back, seat, msg.segment)
 
     # -- the peers that kept playing --------------------------------------------------
 
@@ -93,23 +174,27 @@ class Reclaimer:
             hub.mesh.send_to(seat, encode_handover(record))
         hub.mesh.send_to(seat, encode_handover(ChainEnd(len(hub.transcript))))
 
-    async def _hand_back(self, seat: int, segment: bytes) -> None:
-        """``seat``'s player asks for its seat, which a bot of ours plays: let the bot
-        finish this deal and stop, then offer the seat back to the player's key."""
+    async def hand_back(self, seat: int, segment: bytes) -> None:
+        """``seat``'s player asks for its seat (``Reclaim``), which a bot of ours plays:
+        let the bot finish this deal and stop, then offer the seat back to the
+        player's key."""
         hub, table = self.hub, self.hub.table
-        if table is None or segment != hub.segment or seat not in hub._bots:
+        bot_table = hub.bot_table(seat)
+        if table is None or bot_table is None:
+            return  # no bot of ours plays that seat
+        if segment != hub.segment:
+            log.info("seat %d asks for its seat back in a segment not in play here", seat)
             return
-        if seat in self._handing or hub._busy is not None or (segment, seat) in self._refused:
-            log.info("seat %d asks for its seat back: busy (%s)", seat, hub._busy)
+        if seat in self._handing or hub.busy is not None or (segment, seat) in self._refused:
+            log.info("seat %d asks for its seat back: busy (%s)", seat, hub.busy)
             return
-        bot_table = next((d.table for d in hub._drivers if d.table.me == seat), None)
-        if bot_table is None or table.finished:
+        if table.finished:
             return
         self._handing.add(seat)
-        hub._busy = seat
+        hub.busy = seat
         try:
             name = hub.names[seat] if seat < len(hub.names) else f"seat {seat}"
-            if not await hub._ask_player(seat, 0.0, back=name):
+            if not await hub.ask_player(seat, 0.0, back=name):
                 self._refused.add((segment, seat))
                 return
             stop = bot_table.deal_id + 1
@@ -129,7 +214,7 @@ class Reclaimer:
         finally:
             self._handing.discard(seat)
             if hub.table is table:
-                hub._busy = None
+                hub.busy = None
 
     # -- the returning player -------------------------------------------------------------
 
@@ -139,8 +224,8 @@ class Reclaimer:
         and ask for the seat back."""
         hub = self.hub
         with trio.move_on_after(timeout):
-            await hub.released.wait()
-        log.info("resumed: every seat answered: %s", hub.released.is_set())
+            await self.released.wait()
+        log.info("resumed: every seat answered: %s", self.released.is_set())
         start = 0
         await hub.mesh.broadcast(encode_handover(ChainRequest(start)))
         with trio.move_on_after(timeout):  # a first record, or "you hold your seat"
@@ -152,7 +237,7 @@ class Reclaimer:
         if chain is None or not self._watch(chain):
             # Never before every other seat gave back what we signed (durability):
             # the release follows their envelopes in the seat's own stream.
-            await hub.released.wait()
+            await self.released.wait()
             in_order = getattr(driver.transport, "release_in_order", None)
             if in_order is not None:  # the segment's endpoint: after what it holds
                 in_order()
@@ -161,15 +246,16 @@ class Reclaimer:
             return
         await self._ask_for_the_seat()
 
-    def replaced(self) -> None:
+    def replaced(self, nursery: trio.Nursery) -> None:
         """A continuation gave our seat to another key while our table was still in the
-        segment before (we came back during the offer): fetch the game and watch."""
+        segment before (we came back during the offer): fetch the game and watch, in a
+        task of ``nursery``."""
         hub = self.hub
-        if self._fetching or hub.driver is None or hub._nursery is None:
+        if self._fetching or hub.driver is None:
             return
         self._fetching = True
         hub.driver.freeze()  # nothing more of ours in a segment the others have left
-        hub._nursery.start_soon(self._fetch_and_watch)
+        nursery.start_soon(self._fetch_and_watch)
 
     async def _fetch_and_watch(self) -> None:
         hub = self.hub

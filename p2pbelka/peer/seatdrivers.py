@@ -1,30 +1,29 @@
 """The drivers and transports of a game played in segments (``handover.py``).
 
 A peer's seat, and any bot it runs for a lost seat, each have a table and a
-``PeerDriver``; they share the peer's one mesh through an ``Endpoint`` each, so
-what one of them sends reaches the others on this machine too.  The seat's
-driver can be stopped where it stands (``freeze``) while the players decide on
-a change; its give-up goes through the handover first.  ``SeatOffer`` is what a
-front end is asked, answered through its ``Decision``.
+``PeerDriver``; they share the peer's one mesh (``SharedMesh``) through an
+``Endpoint`` each, so what one of them sends reaches the others on this machine
+too.  The seat's driver can be stopped where it stands (``freeze``) while the
+players decide on a change; its give-up goes through the handover first
+(``SeatGone``).  ``SeatOffer`` is what a front end is asked, answered through its
+``Decision``.  Nothing here knows the handover: it hands in what these need.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import trio
 
 from p2pbelka.peer.driver import FrontEnd, Inbox, PeerDriver, Release, Transport
+from p2pbelka.peer.mesh import Mesh
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.table.session import Table
-
-if TYPE_CHECKING:
-    from p2pbelka.peer.handover import Handover
 
 
 class Decision:
@@ -68,12 +67,34 @@ class OfferClosed(ev.Event):
     why: str
 
 
+class SharedMesh:
+    """The peer's one mesh, shared by the tables it runs in one segment: its seat's,
+    and a bot's for each seat it plays for a lost player (``bot_seats``)."""
+
+    def __init__(self, mesh: Mesh) -> None:
+        self.mesh = mesh
+        self.endpoints: list[Endpoint] = []
+        self.bot_seats: set[int] = set()
+        """Seats played here: connected, though the mesh has no link to them."""
+
+    def endpoint(self) -> Endpoint:
+        """The transport of one more table of this segment."""
+        endpoint = Endpoint(self)
+        self.endpoints.append(endpoint)
+        return endpoint
+
+    def deliver(self, item: bytes | Release) -> None:
+        """What came from the mesh, to every table of the segment, in order."""
+        for endpoint in self.endpoints:
+            endpoint.deliver(item)
+
+
 class Endpoint:
     """One local table's transport: the mesh, and the other tables this peer runs
     (a bot's), which hear everything it sends."""
 
-    def __init__(self, hub: Handover) -> None:
-        self.hub = hub
+    def __init__(self, shared: SharedMesh) -> None:
+        self.shared = shared
         self.send_channel: trio.MemorySendChannel[bytes | Release]
         self.send_channel, self.inbox = trio.open_memory_channel[bytes | Release](math.inf)
 
@@ -92,9 +113,13 @@ class Endpoint:
         """Hand one envelope (or ``Release``) to this endpoint's table, in order."""
         self.send_channel.send_nowait(item)
 
+    @property
+    def mesh(self) -> Mesh:
+        return self.shared.mesh
+
     async def broadcast(self, raw: bytes) -> None:
-        await self.hub.mesh.broadcast(raw)
-        for other in self.hub.endpoints:
+        await self.mesh.broadcast(raw)
+        for other in self.shared.endpoints:
             if other is not self:
                 other.deliver(raw)
 
@@ -106,17 +131,25 @@ class Endpoint:
         self.deliver(Release())
 
     async def ask_resend(self, wants: list[int]) -> None:
-        await self.hub.mesh.ask_resend(wants)
+        await self.mesh.ask_resend(wants)
 
     def connected(self) -> set[int]:
-        return self.hub.mesh.connected() | self.hub.local_seats
+        return self.mesh.connected() | self.shared.bot_seats
 
     async def flushed(self) -> None:
-        await self.hub.mesh.flushed()
+        await self.mesh.flushed()
+
+
+class SeatGone(Protocol):
+    """Asked when a segment's driver has waited past the window for ``seats``
+    (``Handover.seat_gone``): True if the seat change takes it from there (an offer is
+    made or awaited), False to end the game as before."""
+
+    def __call__(self, driver: PeerDriver, seats: list[int], silent: float) -> bool: ...
 
 
 class SegmentDriver(PeerDriver):
-    """A driver whose give-up goes through ``Handover`` first, and whose table can be
+    """A driver whose give-up goes through ``seat_gone`` first, and whose table can be
     stopped where it stands (``freeze``) while the seats decide on a change."""
 
     def __init__(
@@ -125,16 +158,16 @@ class SegmentDriver(PeerDriver):
         transport: Transport,
         front_end: FrontEnd,
         *,
-        handover: Handover,
+        seat_gone: SeatGone,
         **kwargs: Any,
     ) -> None:
         super().__init__(table, transport, front_end, **kwargs)
-        self.handover = handover
+        self.seat_gone = seat_gone
         self.frozen = False
         self._held: list[Inbox] = []
 
     async def give_up(self, seats: list[int], silent: float) -> None:
-        if not self.handover.seat_gone(self, seats, silent):
+        if not self.seat_gone(self, seats, silent):
             await super().give_up(seats, silent)
 
     async def _apply(self, item: Inbox) -> None:

@@ -189,7 +189,7 @@ def wait_for_bytes(peer: Peer, size: int, timeout: float) -> None:
 def mesh_of(driver: PeerDriver) -> Mesh:
     """The seat's mesh, under the endpoint that also feeds a bot seat run here."""
     transport = driver.transport
-    mesh = transport.hub.mesh if isinstance(transport, Endpoint) else transport
+    mesh = transport.mesh if isinstance(transport, Endpoint) else transport
     assert isinstance(mesh, Mesh)
     return mesh
 
