@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import os
 import random
 import socket
 from collections.abc import Awaitable, Callable
@@ -51,7 +52,7 @@ from p2pbelka.peer.seat import (
     serve_mesh,
     signer_of,
 )
-from p2pbelka.peer.store import GameStore
+from p2pbelka.peer.store import GameIdUsed, GameStore, id_used_reason, known_game
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import open_envelope
@@ -382,7 +383,9 @@ async def host_game(
     options = dict(options or {})
     n_seats = players or default_seats(game)
     lb.check_table(game, n_seats, preset, options)
-    game_id = net.game_id or new_table_id()
+    game_id = net.game_id or _fresh_game_id(net.home)
+    if known_game(game_id, net.home):  # an id given by the caller
+        raise GameIdUsed(id_used_reason(game_id))
     started = trio.Event()
     holder = MeshHolder()
     psk = await trio.to_thread.run_sync(invite_key, invite) if invite else None
@@ -428,7 +431,7 @@ async def host_game(
             signer_of(identity),
             game_id,
             plan.setup(),
-            seed_source=store.seed_source(net.fresh_seeds),
+            seed_source=store.seed_source(net.fresh_seeds, new_game=True),
         )
         meta = game_meta(
             game_id, 0, plan.setup(), list(plan.peers()), net, mesh_port, bot, table_name
@@ -439,6 +442,15 @@ async def host_game(
         result = await play_seat(identity, table, meta, store, writer, front_end, net, holder)
         nursery.cancel_scope.cancel()
     return result
+
+
+def _fresh_game_id(home: str | os.PathLike[str] | None) -> bytes:
+    """A random id no game on this machine had (a collision is all but impossible;
+    drawn again if it happens, so a store never opens another game's files)."""
+    while True:
+        game_id = new_table_id()
+        if not known_game(game_id, home):
+            return game_id
 
 
 def _specific(listen_host: str) -> str:
@@ -739,6 +751,10 @@ async def join_game(
                 raise LobbyRefused(f"no {bot} bot at this table: {exc}") from None
         await on_lobby(TableRules(first))
         game_id = first.game
+        if known_game(game_id, net.home):
+            # Before we sit (and so before we sign anything): a place is (game id,
+            # seat, seq), so an id we used before would let our old envelopes count.
+            raise LobbyRefused(id_used_reason(game_id))
         holder = MeshHolder()
         refused: LobbyRefused | None = None
         result: GameResult | None = None
@@ -765,7 +781,7 @@ async def join_game(
                 table = Table(
                     game_id,
                     signer=signer_of(identity),
-                    seed_source=store.seed_source(net.fresh_seeds),
+                    seed_source=store.seed_source(net.fresh_seeds, new_game=True),
                 )
                 table.receive(start.table)
                 assert table.me is not None

@@ -105,7 +105,7 @@ async def mesh_table(
         stores: list[GameStore] = []
         for seat in range(n):
             store = GameStore.create(local.game_id, nets[seat].home)
-            source = store.seed_source(nets[seat].fresh_seeds)
+            source = store.seed_source(nets[seat].fresh_seeds, new_game=True)
             signer = signer_of(identities[seat])
             if seat == 0:
                 table = Table.host(signer, local.game_id, setup, seed_source=source)

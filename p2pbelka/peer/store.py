@@ -71,6 +71,48 @@ class GameMeta:
     ended: str = ""  # why the game was aborted, if it was
 
 
+KNOWN_IDS = "known-game-ids"
+"""Beside the games directory (not in it, where every entry is a game): the id of
+every game this machine created a store for, one hex id a line, appended and never
+rewritten, so an id stays known after its game's directory was moved aside or
+removed."""
+
+
+class GameIdUsed(ValueError):
+    """A new game under an id this machine already played or saved."""
+
+
+def id_used_reason(game_id: bytes | str) -> str:
+    hex_id = game_id if isinstance(game_id, str) else game_id.hex()
+    return (
+        f"this machine already played a game with id {hex_id}: a host that reuses"
+        " an id could make your old messages count again"
+    )
+
+
+def known_game(game_id: bytes, home: str | os.PathLike[str] | None = None) -> bool:
+    """Whether this machine ever kept a game with this id: its directory is there, or
+    the id is in ``known-game-ids`` (its directory moved aside or removed since)."""
+    root = games_dir(home)
+    if (root / game_id.hex()).exists():
+        return True
+    try:
+        lines = (root.parent / KNOWN_IDS).read_text().split()
+    except FileNotFoundError:
+        return False
+    return game_id.hex() in lines
+
+
+def _remember_id(root: Path, game_id: bytes, sync: bool) -> None:
+    fd = os.open(root.parent / KNOWN_IDS, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.write(fd, game_id.hex().encode() + b"\n")
+        if sync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 class GameStore:
     def __init__(self, directory: Path, *, sync: bool = True) -> None:
         self.directory = directory
@@ -102,8 +144,19 @@ class GameStore:
     def create(
         cls, game_id: bytes, home: str | os.PathLike[str] | None = None, *, sync: bool = True
     ) -> GameStore:
-        directory = games_dir(home) / game_id.hex()
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        """A new game's directory.  ``GameIdUsed`` if this machine already knows the
+        id (``known_game``): a new game never opens another game's files, so it never
+        appends to its transcript or replays its secrets (revealed at its deals' ends).
+        A game that goes on opens its directory with ``GameStore(directory)``."""
+        root = games_dir(home)
+        directory = root / game_id.hex()
+        if known_game(game_id, home):
+            raise GameIdUsed(id_used_reason(game_id))
+        _remember_id(root, game_id, sync)
+        try:
+            directory.mkdir(mode=0o700)
+        except FileExistsError:  # made meanwhile by another process
+            raise GameIdUsed(id_used_reason(game_id)) from None
         os.chmod(directory, 0o700)
         if sync:  # once a game: its directory's name on the disk too
             cls._sync_path(directory.parent)
@@ -161,18 +214,27 @@ class GameStore:
         whole = len(data) - len(data) % SEED_SIZE  # a torn last write was never used
         return [data[i : i + SEED_SIZE] for i in range(0, whole, SEED_SIZE)]
 
-    def seed_source(self, fresh: Callable[[], bytes] | None = None) -> Callable[[], bytes]:
+    def seed_source(
+        self, fresh: Callable[[], bytes] | None = None, *, new_game: bool = False
+    ) -> Callable[[], bytes]:
         """Replays the saved values in order, then draws fresh ones (from the OS, or
-        ``fresh`` for reproducible tests).  One value is always drawn and written
-        ahead of the one handed out, so ``sync_ahead`` can put it on the disk while
-        the deal is played; a value the table uses was saved first (and synced by
-        ``sync`` at the latest, before any envelope that depends on it is sent)."""
+        ``fresh`` for reproducible tests).  The values are bound to this game: they
+        live in its own directory (named by its id, never reused: ``create``) and are
+        handed out by position, in the order its segments drew them, so they are
+        replayed only to the same game resumed from its own transcript; a
+        ``new_game`` refuses (``GameIdUsed``) a directory that already holds any.
+        One value is always drawn and written ahead of the one handed out, so
+        ``sync_ahead`` can put it on the disk while the deal is played; a value the
+        table uses was saved first (and synced by ``sync`` at the latest, before any
+        envelope that depends on it is sent)."""
         # A torn tail would shift every later value: set it aside before appending.
         if self.secrets_path.exists():
             data = self.secrets_path.read_bytes()
             if len(data) % SEED_SIZE:
                 move_aside(self.secrets_path, data, len(data) - len(data) % SEED_SIZE)
         values = self.saved_secrets()
+        if new_game and values:
+            raise GameIdUsed(id_used_reason(self.directory.name))
         # What a killed process wrote may be in the kernel only: synced again, once.
         self._secrets_written, self._secrets_handed, self._secrets_synced = len(values), 0, 0
         draw = fresh or (lambda: secrets.token_bytes(SEED_SIZE))

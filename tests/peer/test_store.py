@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from p2pbelka.peer.local import LocalGame
-from p2pbelka.peer.store import SEED_SIZE, GameStore
+from p2pbelka.peer.store import KNOWN_IDS, SEED_SIZE, GameIdUsed, GameStore, games_dir, known_game
 from p2pbelka.protocol.transcript import dump_transcript
 
 
@@ -138,3 +138,42 @@ def test_keeping_after_an_unreadable_tail_moves_it_aside_before_writing(tmp_path
     (aside,) = tmp_path.rglob("signed.p2pb.damaged-*")
     assert aside.read_bytes().startswith(garbage)
     assert [e.raw for e in GameStore(store.directory).saved_signed()] == [one[0].raw] * 2
+
+
+# -- a game id is used once --------------------------------------------------------------------
+
+
+def test_a_new_game_never_opens_the_directory_of_another(tmp_path: Path) -> None:
+    game_id = bytes(range(16))
+    first = GameStore.create(game_id, tmp_path)
+    first.seed_source()()
+    assert known_game(game_id, tmp_path)
+    with pytest.raises(GameIdUsed, match=f"already played a game with id {game_id.hex()}"):
+        GameStore.create(game_id, tmp_path)
+    # moved aside, or removed: the id stays known
+    first.directory.rename(tmp_path / "aside")
+    assert known_game(game_id, tmp_path)
+    with pytest.raises(GameIdUsed, match="could make your old messages count again"):
+        GameStore.create(game_id, tmp_path)
+    assert not known_game(bytes(16), tmp_path)
+    GameStore.create(bytes(16), tmp_path)  # another id is new
+
+
+def test_a_second_game_under_a_reused_id_does_not_draw_the_first_games_secrets(
+    tmp_path: Path,
+) -> None:
+    game_id = bytes(range(16))
+    first = GameStore.create(game_id, tmp_path, sync=False)
+    source = first.seed_source()
+    drawn = [source() for _ in range(3)]
+    # the same directory opened for a new game (the store's own check bypassed)
+    with pytest.raises(GameIdUsed, match=game_id.hex()):
+        GameStore(first.directory).seed_source(new_game=True)
+    # resuming the same game replays them, in order
+    again = GameStore(first.directory).seed_source()
+    assert [again() for _ in range(3)] == drawn
+    # forced through: the old directory and the list of known ids gone
+    first.directory.rename(tmp_path / "aside")
+    (games_dir(tmp_path).parent / KNOWN_IDS).unlink()
+    second = GameStore.create(game_id, tmp_path, sync=False).seed_source(new_game=True)
+    assert not {second() for _ in range(3)} & set(drawn)
