@@ -411,6 +411,8 @@ class Handover:
         driver.freeze()
         previous = previous_of(table)
         segment = os.urandom(16)
+        while segment in previous.used:  # all but impossible; every peer would refuse it
+            segment = os.urandom(16)
         proposal = propose(previous, seat, key, name, self.signer, segment)
         assert proposal.after is not None
         signed = dict(proposal.after.agreed)

@@ -44,6 +44,15 @@ class Previous:
     """The seed this seat drew ahead for a deal that had not begun at the cut (see
     ``Table.prepare`` and flow 2's ``deal_end``): the continuation's first deal uses
     it, so the seat's seeds are drawn in the same order live and when replayed."""
+    earlier: tuple[bytes, ...] = ()
+    """The ids of the segments before it, the game's first id first: a continuation's
+    id must be none of them (a place is judged by segment id, seat and seq, so a
+    reused id would let the old segment's envelopes count again)."""
+
+    @property
+    def used(self) -> tuple[bytes, ...]:
+        """Every segment id of the game so far, this one's last."""
+        return (*self.earlier, self.segment)
 
     @property
     def voided(self) -> int | None:
@@ -93,8 +102,11 @@ def check_change(
         return f"expected a continuation of segment {name}, got the table of a new game"
     if after.segment != previous.segment:
         return f"it continues segment {after.segment.hex()[:16]}, not {name}, the one before it"
-    if envelope_game == previous.segment:
-        return "a continuation must have a segment id of its own"
+    if envelope_game in previous.used:
+        return (
+            f"a continuation must have a segment id of its own: {envelope_game.hex()[:16]}"
+            " is an earlier segment's of this game, and its old envelopes would count again"
+        )
     if previous.finished:
         return f"segment {name} had ended: a finished game is not continued"
     if previous.state is None:

@@ -32,6 +32,7 @@ def previous_of(table: Table) -> Previous:
         deal_id=table.deal_id,
         finished=table.finished,
         pending_seed=table.pending_seed,
+        earlier=table.previous.used if table.previous is not None else (),
     )
 
 

@@ -174,3 +174,30 @@ def first_seed(situation: Callable[[int], T | None], seeds: range, what: str) ->
         if found is not None:
             return found
     raise AssertionError(f"no seed in {seeds.start}..{seeds.stop - 1} gives {what}")
+
+
+def bot_then_back(game_name: str, players: int, lost: int) -> tuple[Game, bytes, bytes, Signer]:
+    """A seat lost, given to a bot (segment 2) that stops before a later deal: the game,
+    the game's first id, segment 2's id and the player's signer (the first seed whose
+    game is still on then)."""
+
+    def situation(seed: int) -> tuple[Game, bytes, bytes, Signer] | None:
+        game, local = start(seed, game_name=game_name, players=players)
+        lose_seat(game, lost, after_deals=1, plays=2)
+        if any(t.finished for t in game.tables):
+            return None
+        player = game.tables[lost]._signer
+        assert player is not None
+        at = game.tables[0].deal_id + 1
+        bot = seeded_bot(seed)
+        segment, _ = hand_over(
+            game, lost, bot.signer, "Bot", seed_sources={lost: bot.seed_source}, segment=bot.segment
+        )
+        game.tables[lost].stop_at_deal(at)
+        everyone = list(range(players))
+        game.settle(everyone)
+        if game.tables[0].finished:
+            return None
+        return game, local.game_id, segment, player
+
+    return first_seed(situation, range(3, 40), "a game still on when the player comes back")

@@ -1,0 +1,70 @@
+"""A segment id is used once in a game: a continuation under the id of any earlier
+segment (the game's first id included) is refused by every honest table and by
+``verify``, naming the proposer, since a place is judged by (segment id, seat, seq)
+and the old segment's envelopes would count again in it."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2pbelka.protocol.envelope import seal_envelope
+from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.table import events as ev
+from p2pbelka.table.segments import observe_segments
+from p2pbelka.table.verify import verify_bytes
+from tests.table.handover import Game, bot_then_back, hand_over
+
+REUSED = "a continuation must have a segment id of its own"
+TABLES = [("belka", 4, 2), ("belot", 3, 1), ("belot", 2, 1)]
+
+
+def _deliver(game: Game, host: int) -> None:
+    """The host's continuation to every other seat's table of the next segment."""
+    sent = game.tables[host].take_outgoing()
+    for seat, table in enumerate(game.tables):
+        if seat != host:
+            for raw in sent:
+                table.receive(raw)
+
+
+def _rejections(game: Game) -> list[list[ev.Rejected]]:
+    return [[e for e in t.take_events() if isinstance(e, ev.Rejected)] for t in game.tables]
+
+
+@pytest.mark.parametrize(("game_name", "players", "lost"), TABLES)
+def test_a_hand_back_under_the_first_segments_id_is_refused_everywhere(
+    game_name: str, players: int, lost: int
+) -> None:
+    game, first_id, second_id, player = bot_then_back(game_name, players, lost)
+    host = next(s for s in range(players) if s != lost)
+    kept = game.files[host]
+    rebuilt = observe_segments(kept)
+    _, final = hand_over(game, lost, player, "Back", previous_table=rebuilt, segment=first_id)
+    _deliver(game, host)
+    for seat, (table, refused) in enumerate(zip(game.tables, _rejections(game), strict=True)):
+        assert table.setup is None, f"seat {seat} accepted a reused segment id"
+        assert any(REUSED in r.reason and r.seat == host for r in refused), (seat, refused)
+    # verify of an honest file with the continuation appended says the same
+    signer = game.tables[host]._signer
+    assert signer is not None
+    envelope = seal_envelope(signer, first_id, 0, 0, bytes(32), final)
+    report = verify_bytes(dump_transcript([*kept, envelope]))
+    assert not report.ok and REUSED in report.verdict, report.verdict
+    assert f"seat {host}" in report.verdict
+    assert second_id != first_id
+
+
+@pytest.mark.parametrize(("game_name", "players", "lost"), TABLES[:1])
+def test_a_fresh_hand_back_id_is_accepted(game_name: str, players: int, lost: int) -> None:
+    game, _first, _second, player = bot_then_back(game_name, players, lost)
+    host = next(s for s in range(players) if s != lost)
+    rebuilt = observe_segments(game.files[host])
+    hand_over(game, lost, player, "Back", previous_table=rebuilt)
+    _deliver(game, host)
+    assert all(t.setup is not None for t in game.tables)
+    assert previous_used_all(game)
+
+
+def previous_used_all(game: Game) -> bool:
+    """Every table of the third segment knows both earlier ids."""
+    return all(t.previous is not None and len(t.previous.used) == 2 for t in game.tables)
