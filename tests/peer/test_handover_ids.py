@@ -9,15 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from p2pbelka.bots import make_bot
-from p2pbelka.net.identity import Identity
-from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.handover import Handover
-from p2pbelka.peer.mesh import Mesh
 from p2pbelka.protocol.handover import Offer
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table.segments import observe_segments, previous_of, propose
 from p2pbelka.table.session import Table
+from tests.peer.handovers import unlinked_handover
 from tests.table.handover import bot_then_back
 
 LOST, SIGNER, PROPOSER = 2, 1, 0
@@ -30,25 +27,7 @@ def writer(tmp_path: Path) -> Iterator[TranscriptWriter]:
 
 
 def _handover(table: Table, writer: TranscriptWriter) -> Handover:
-    assert table.setup is not None
-    keys = [s.key for s in table.setup.seats]
-    identity = Identity.generate("Seat 1")
-    mesh = Mesh(
-        identity, table.game_id, SIGNER, keys, [], source=table.envelopes_from, wants=table.wants
-    )
-    return Handover(
-        identity,
-        mesh,
-        BotFrontEnd(make_bot("random", 1)),
-        writer=writer,
-        journal=None,
-        seed_source=table.seed_source,
-        pause_after=1.0,
-        give_up_after=5.0,
-        resend_after=1.0,
-        offer_timeout=30.0,
-        names=[s.name for s in table.setup.seats],
-    )
+    return unlinked_handover(table, SIGNER, "Seat 1", writer, bot_seed=1)[0]
 
 
 @pytest.mark.parametrize("reused", ["first", "second"])

@@ -14,15 +14,13 @@ import pytest
 import trio
 from trio.testing import MockClock
 
-from p2pbelka.bots import make_bot
-from p2pbelka.net.identity import Identity
-from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.handover import Handover
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.mesh import Mesh
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.handover import Agree, Decline, Offer, Reclaim, encode_handover
 from p2pbelka.protocol.transcript import TranscriptWriter
+from tests.peer.handovers import unlinked_handover
 
 SEGMENT = bytes(range(16))
 SENDER = 1
@@ -39,24 +37,7 @@ def _alone(writer: TranscriptWriter) -> tuple[Handover, Mesh, LocalGame]:
     so its table gives up on them and the game ends (in virtual seconds)."""
     local = LocalGame.seeded(7)
     table = local.make_tables()[0]
-    identity = Identity.generate(local.names[0])
-    keys = [s.public_key for s in local.signers]
-    mesh = Mesh(
-        identity, local.game_id, 0, keys, [], source=table.envelopes_from, wants=table.wants
-    )
-    handover = Handover(
-        identity,
-        mesh,
-        BotFrontEnd(make_bot("random", 7)),
-        writer=writer,
-        journal=None,
-        seed_source=table.seed_source,
-        pause_after=1.0,
-        give_up_after=5.0,
-        resend_after=1.0,
-        offer_timeout=30.0,
-        names=local.names,
-    )
+    handover, mesh = unlinked_handover(table, 0, local.names[0], writer, bot_seed=7)
     handover.start(table)
     return handover, mesh, local
 

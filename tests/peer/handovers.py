@@ -1,0 +1,38 @@
+"""A peer's ``Handover`` on a mesh with no links, for tests that hand it seat-change
+messages directly (a fixed configuration: short pauses, a long offer timeout)."""
+
+from __future__ import annotations
+
+from p2pbelka.bots import make_bot
+from p2pbelka.net.identity import Identity
+from p2pbelka.peer.driver import BotFrontEnd
+from p2pbelka.peer.handover import Handover
+from p2pbelka.peer.mesh import Mesh
+from p2pbelka.protocol.transcript import TranscriptWriter
+from p2pbelka.table.session import Table
+
+
+def unlinked_handover(
+    table: Table, seat: int, name: str, writer: TranscriptWriter, bot_seed: int
+) -> tuple[Handover, Mesh]:
+    """``table``'s seat ``seat`` with its handover, on a mesh that reaches nobody."""
+    assert table.setup is not None
+    keys = [s.key for s in table.setup.seats]
+    identity = Identity.generate(name)
+    mesh = Mesh(
+        identity, table.game_id, seat, keys, [], source=table.envelopes_from, wants=table.wants
+    )
+    handover = Handover(
+        identity,
+        mesh,
+        BotFrontEnd(make_bot("random", bot_seed)),
+        writer=writer,
+        journal=None,
+        seed_source=table.seed_source,
+        pause_after=1.0,
+        give_up_after=5.0,
+        resend_after=1.0,
+        offer_timeout=30.0,
+        names=[s.name for s in table.setup.seats],
+    )
+    return handover, mesh
