@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import trio
 from prompt_toolkit.input import create_pipe_input
 
 from p2pbelka.bots import make_bot
@@ -93,7 +92,7 @@ def test_the_host_changes_a_rule_then_bots_fill_a_belot_table(tmp_path: Path) ->
         await until(lambda: not lobby.free_seats)
         seen["names"] = [s.name for s in lobby.state.seats if s is not None]  # type: ignore[union-attr]
         await until(lambda: screen.overlay != "lobby", 30)
-        await trio.sleep(0.2)
+        await until(lambda: len(screen.view.names) == 3, 30)  # the game has started here
         pipe.send_text("q")
         await until(lambda: screen.overlay == "quit")
         pipe.send_text("y")
@@ -164,7 +163,7 @@ def test_a_joiner_sees_the_rules_change_then_says_ready(tmp_path: Path) -> None:
         assert belot.overlay == "lobby"  # not ready for the new rules: no game yet
         pipe.send_text("r")
         await until(lambda: belot.overlay != "lobby", 30)
-        await trio.sleep(0.2)
+        await until(lambda: len(belot.view.names) == 2, 30)  # the game has started here
         pipe.send_text("q")
         await until(lambda: belot.overlay == "quit")
         pipe.send_text("y")
