@@ -22,32 +22,28 @@ from p2pbelka.bots.common.levels import BotLevel
 from p2pbelka.bots.common.seat import SeatBot
 from p2pbelka.bots.common.tournament import Tournament
 from p2pbelka.rules import registry as games
+from p2pbelka.rules.common.byname import ByName
 
-_GAMES: dict[str, GameBots] = {BELKA.game: BELKA, BELOT.game: BELOT}
+_GAMES: ByName[GameBots] = ByName(
+    {BELKA.game: BELKA, BELOT.game: BELOT},
+    taken="the game {name!r} has bots registered already",
+    unknown="no bots for the game {name!r:.20} (bots play {known})",
+)
 
 
 def register(bots: GameBots) -> None:
     """Add a game's bots (``ValueError`` if the game has others already)."""
-    known = _GAMES.get(bots.game)
-    if known is not None and known is not bots:
-        raise ValueError(f"the game {bots.game!r} has bots registered already")
-    _GAMES[bots.game] = bots
+    _GAMES.add(bots.game, bots)
 
 
 def unregister(game: str) -> None:
     """Forget a game's bots added with :func:`register` (the built-in games' stay)."""
-    if game not in (BELKA.game, BELOT.game):
-        _GAMES.pop(game, None)
+    _GAMES.remove(game)
 
 
 def bots_of(game: str) -> GameBots:
     """The bots of ``game``; ``ValueError`` naming the games that have bots."""
-    try:
-        return _GAMES[game]
-    except KeyError:
-        raise ValueError(
-            f"no bots for the game {game!r:.20} (bots play {', '.join(_GAMES)})"
-        ) from None
+    return _GAMES.get(game)
 
 
 def levels(game: str | None = None) -> tuple[str, ...]:

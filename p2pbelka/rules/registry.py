@@ -11,9 +11,14 @@ from __future__ import annotations
 
 from p2pbelka.rules.belka.spec import SPEC as BELKA
 from p2pbelka.rules.belot.spec import SPEC as BELOT
+from p2pbelka.rules.common.byname import ByName
 from p2pbelka.rules.spec import GameSpec
 
-_GAMES: dict[str, GameSpec] = {BELKA.name: BELKA, BELOT.name: BELOT}
+_GAMES: ByName[GameSpec] = ByName(
+    {BELKA.name: BELKA, BELOT.name: BELOT},
+    taken="a game named {name!r} is registered already",
+    unknown="unknown game {name!r:.20} (this version plays {known})",
+)
 
 DEFAULT = BELKA.name
 """The game played when nobody says which (``p2pbelka`` alone)."""
@@ -21,28 +26,19 @@ DEFAULT = BELKA.name
 
 def register(game: GameSpec) -> None:
     """Add a game (``ValueError`` if its name is taken by another)."""
-    known = _GAMES.get(game.name)
-    if known is not None and known is not game:
-        raise ValueError(f"a game named {game.name!r} is registered already")
-    _GAMES[game.name] = game
+    _GAMES.add(game.name, game)
 
 
 def unregister(name: str) -> None:
     """Forget a game added with :func:`register` (the built-in games stay)."""
-    if name not in (BELKA.name, BELOT.name):
-        _GAMES.pop(name, None)
+    _GAMES.remove(name)
 
 
 def names() -> tuple[str, ...]:
     """Every game's name, the default first."""
-    return tuple(_GAMES)
+    return _GAMES.names()
 
 
 def spec(name: str) -> GameSpec:
     """The game called ``name``; ``ValueError`` naming the games this version plays."""
-    try:
-        return _GAMES[name]
-    except KeyError:
-        raise ValueError(
-            f"unknown game {name!r:.20} (this version plays {', '.join(_GAMES)})"
-        ) from None
+    return _GAMES.get(name)

@@ -2,8 +2,8 @@
 each game's track and its own phases, and the whole schedule they make with the common
 phases of ``flow.py``.
 
-The table's core names no game: it asks here.  The built-in games are registered at
-the end of this module (a registry may name them); a test adds a game of its own with
+The table's core names no game: it asks here.  The built-in games are listed in
+this module (a registry may name them); a test adds a game of its own with
 ``register`` and takes it away with ``unregister``, touching no shared file.  What is
 not the table's (a game's seat counts, teams, presets and options) is the rules'
 spec's: ``p2pbelka.rules.registry.spec``.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2pbelka.rules.common.byname import ByName
 from p2pbelka.rules.registry import spec
 from p2pbelka.table import belka, belot
 from p2pbelka.table.flow import Schedule, schedule_for
@@ -29,41 +30,44 @@ class TableGame:
     schedule: Schedule
 
 
-_GAMES: dict[str, TableGame] = {}
+def _table_game(name: str, track: type[GameTrack], phases: GamePhases) -> TableGame:
+    spec(name)  # the rules know it
+    return TableGame(track, phases, schedule_for(phases))
+
+
+_GAMES: ByName[TableGame] = ByName(
+    {
+        game.name: _table_game(game.name, game, phases)
+        for game, phases in ((belka.BelkaTrack, belka.PHASES), (belot.BelotTrack, belot.PHASES))
+    },
+    taken="a table game named {name!r} is registered already",
+    unknown="unknown game {name!r:.20} (this version plays {known})",
+)
 
 
 def register(name: str, track: type[GameTrack], phases: GamePhases) -> None:
     """Add the game the rules registry knows as ``name``: its track and its phases.
     ``ValueError`` if the rules do not know it, if the name is taken by another game,
     or if its phases do not make a schedule (see ``flow.schedule_for``)."""
-    spec(name)
-    known = _GAMES.get(name)
-    if known is not None:
-        if known.track is track and known.phases is phases:
-            return
-        raise ValueError(f"a table game named {name!r} is registered already")
-    _GAMES[name] = TableGame(track, phases, schedule_for(phases))
+    known = _GAMES.find(name)
+    if known is not None and known.track is track and known.phases is phases:
+        return  # the same game again
+    _GAMES.add(name, _table_game(name, track, phases))
 
 
 def unregister(name: str) -> None:
     """Forget a game added with :func:`register` (the built-in games stay)."""
-    if name not in _BUILT_IN:
-        _GAMES.pop(name, None)
+    _GAMES.remove(name)
 
 
 def names() -> tuple[str, ...]:
     """Every game a table can run, in the order they were registered."""
-    return tuple(_GAMES)
+    return _GAMES.names()
 
 
 def game(name: str) -> TableGame:
     """The game called ``name``; ``ValueError`` naming the games a table can run."""
-    try:
-        return _GAMES[name]
-    except KeyError:
-        raise ValueError(
-            f"unknown game {name!r:.20} (this version plays {', '.join(_GAMES)})"
-        ) from None
+    return _GAMES.get(name)
 
 
 def track_class(name: str) -> type[GameTrack]:
@@ -79,8 +83,3 @@ def schedule(name: str) -> Schedule:
 def machine(name: str) -> dict[PhaseId, frozenset[PhaseId]]:
     """The game's phases as data: each phase and the phases that may follow it."""
     return schedule(name).machine()
-
-
-register(belka.BelkaTrack.name, belka.BelkaTrack, belka.PHASES)
-register(belot.BelotTrack.name, belot.BelotTrack, belot.PHASES)
-_BUILT_IN = frozenset(_GAMES)
