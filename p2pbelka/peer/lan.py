@@ -381,7 +381,7 @@ async def host_game(
     handshake (see ``invite_key``)."""
     net = net or NetOptions()
     options = dict(options or {})
-    n_seats = players or default_seats(game)
+    n_seats = players or registry.spec(game).default_seats
     lb.check_table(game, n_seats, preset, options)
     game_id = net.game_id or _fresh_game_id(net.home)
     if known_game(game_id, net.home):  # an id given by the caller
@@ -500,12 +500,6 @@ def _rescoped(address: str, like: str) -> str:
     except ValueError:
         return address
     return address.split("%", 1)[0] + "%" + like.rsplit("%", 1)[1]
-
-
-def default_seats(game: str) -> int:
-    """The seats of a table of ``game`` when not said (``ValueError`` for a game this
-    version does not play)."""
-    return registry.spec(game).default_seats
 
 
 async def _announce(

@@ -47,6 +47,7 @@ from p2pbelka.peer import lan
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd
 from p2pbelka.peer.loopback import DEFAULT_BOT
 from p2pbelka.peer.store import GameStore, games_dir
+from p2pbelka.rules import registry
 from p2pbelka.rules.belka.game import GAME
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.belot_app import BelotScreen
@@ -63,7 +64,7 @@ Extra = Callable[["LanScreen"], Awaitable[None]]
 
 
 def seats_of(game: str, players: int | None) -> int:
-    return players or lan.default_seats(game)
+    return players or registry.spec(game).default_seats
 
 
 class LanSession:
