@@ -11,7 +11,10 @@ a driver's timeout would.  ``breaches`` then says where the promise broke:
 - ``honest proven``: an honest table, or ``verify`` of an honest file, proves an
   honest seat at fault;
 - ``held unproven``: an honest table received two different envelopes one seat
-  signed for one place, and does not prove that seat;
+  signed for one place, holds both, and does not prove that seat;
+- ``forgotten unproven``: the same, but the table refused one of them when it was
+  due (out of turn, another deal, a broken hash chain) and forgot it;
+- ``late unproven``: the same, but one of them came after the table had finished;
 - ``reached unproven``: two versions of one place reached honest tables of the
   game's last segment, and one of them, finished, does not prove the seat;
 - ``verdict differs``: what an honest table concluded is not what ``verify`` of
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import random
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
@@ -36,7 +40,7 @@ from p2pbelka.protocol.envelope import Envelope, Signer
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.carry import check_change
-from p2pbelka.table.segments import previous_of, propose
+from p2pbelka.table.segments import observe_segments, previous_of, propose
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import VerifyReport, verify_bytes
 from tests.table import handover
@@ -80,6 +84,8 @@ class Change:
     seat: int
     tick: int
     reuse: str = ""
+    back: bool = False
+    """The seat's player takes it back from the bot a deal later (a third segment)."""
 
 
 @dataclass(frozen=True)
@@ -199,9 +205,10 @@ def _play(sc: Scenario, outcome: Outcome) -> None:
         record.fired = coalition.fired
 
 
-def _stream(seed: int, game: int, seat: int) -> random.Random:
+def _stream(seed: int, game: int, seat: int) -> Callable[[], bytes]:
+    """A seat's secrets in one game (fresh in each: none is used twice)."""
     rng = random.Random(f"{seed}: seat {seat} in game {game}")
-    return lambda: rng.randbytes(32)  # type: ignore[return-value]
+    return lambda: rng.randbytes(32)
 
 
 class GameRun:
@@ -226,6 +233,7 @@ class GameRun:
         self.down_at: int | None = None
         self.cut_done = False
         self.lost: int | None = None
+        self.returning: Node | None = None
         self.steps = 0
 
     # -- the loop -------------------------------------------------------------------------
@@ -276,7 +284,7 @@ class GameRun:
                     for dest, out in self.coalition.route(node.seat, raw, node.table):
                         self.net.send(node.seat, dest, out)
 
-    def _cheater_moves(self, node: Node):  # type: ignore[no-untyped-def]
+    def _cheater_moves(self, node: Node) -> Callable[[Table, ev.ChoiceNeeded], None]:
         def moves(table: Table, question: ev.ChoiceNeeded) -> None:
             move = answer(node.bot, table, question)
             self.coalition.choose(node.seat, table, question, move)
@@ -408,58 +416,79 @@ class GameRun:
     # -- a seat changes hands ------------------------------------------------------------------
 
     def hand_over(self) -> None:
-        lost = self.lost
-        assert lost is not None
+        """The seat lost (or the bot that stopped for the player's return) changes hands,
+        if every remaining seat is stuck on it at one cut and the honest ones sign."""
+        seat = self.lost
+        assert seat is not None
         self.lost = None
-        remaining = [n for n in self.nodes if n.seat != lost]
+        returning, self.returning = self.returning, None
+        remaining = [n for n in self.nodes if n.seat != seat]
         if not all(n.up and not n.lost for n in remaining):
             return
         tables = [n.table for n in remaining]
-        if any(t.finished or not t.started or t.missing() != [lost] for t in tables):
+        if any(t.finished or not t.started or t.missing() != [seat] for t in tables):
             return
         if len({previous_of(t).view for t in tables}) != 1:
             return  # no two remaining seats agree where the segment stops: no change
         host = remaining[0]
-        segment = random.Random(f"{self.sc.seed}: segment {self.g}.{self.segment}").randbytes(16)
+        name = f"{self.sc.seed}: segment {self.g}.{self.segment}"
+        segment = random.Random(name).randbytes(16)
         reuse = self.sc.change.reuse if self.sc.change is not None else ""
         if not host.honest and reuse == "first":
             segment = self.record.segments[0]
         elif not host.honest and reuse == "game1":
             segment = self.first_id
-        holder = Signer.from_seed(
-            random.Random(f"{self.sc.seed}: holder {self.g}.{self.segment}").randbytes(32)
+        holder = (
+            returning.signer
+            if returning is not None
+            else Signer.from_seed(random.Random(f"{name} holder").randbytes(32))
         )
         previous = previous_of(host.table)
-        offer = propose(previous, lost, holder.public_key, "Bot", host.signer, segment)
+        offer = propose(previous, seat, holder.public_key, "Bot", host.signer, segment)
         for node in remaining[1:]:
             if node.honest and check_change(previous_of(node.table), host.seat, segment, offer):
                 return  # an honest seat does not sign it: no change, the game is given up
-        source = Recorded(_stream(self.sc.seed, self.g, 10 + lost))
-        was = self.nodes[lost]
+        source = Recorded(_stream(self.sc.seed, self.g, 10 + self.segment))
+        was = self.nodes[seat]
+        was.lost = was.now.lost = True
+        at = host.table.deal_id + 1
         cut = handover.Game([n.table for n in self.nodes], [n.bot for n in self.nodes])
-        handover.hand_over(cut, lost, holder, "Bot", seed_sources={lost: source}, segment=segment)
+        # A player taking its seat back rebuilds the game from a remaining seat's file.
+        rebuilt = observe_segments(host.file) if returning is not None else None
+        handover.hand_over(
+            cut,
+            seat,
+            holder,
+            "Bot" if returning is None else "Back",
+            seed_sources={seat: source},
+            previous_table=rebuilt,
+            segment=segment,
+        )
         self.segment += 1
         self.record.segments.append(segment)
         self.record.changed = True
         new = Node(
-            lost,
+            seat,
             was.honest,
             holder,
-            make_bot("random", self.sc.seed * 10 + 7 + lost),
+            returning.bot if returning is not None else make_bot("random", self.sc.seed + seat),
             source,
-            cut.tables[lost],
+            cut.tables[seat],
             Disk(was.disk.model),
             file=list(host.file),
         )
         new.disk.file = len(new.file)
-        new.incarnations.append(Incarnation(cut.tables[lost], self.segment))
+        new.incarnations.append(Incarnation(cut.tables[seat], self.segment))
         for node in remaining:
             node.start(cut.tables[node.seat], self.segment)
-        self.nodes[lost] = new
+        self.nodes[seat] = new
         self.record.nodes.append(new)
         self.net.clear()
-        signers = {s: self.nodes[s].signer for s in self.sc.cheaters}
-        self.coalition.new_segment(signers)
+        self.coalition.new_segment({s: self.nodes[s].signer for s in self.sc.cheaters})
+        if returning is None and self.sc.change is not None and self.sc.change.back:
+            # The bot plays one deal, then the player takes the seat back.
+            new.table.stop_at_deal(at)
+            self.lost, self.returning = seat, was
 
 
 @dataclass(frozen=True, slots=True)
@@ -519,7 +548,7 @@ def _table_breaches(g: int, seat: int, inc: Incarnation, honest: set[int]) -> li
             kinds = sorted({e.type for e in versions.values()})
             out.append(
                 Breach(
-                    "held unproven",
+                    _unproven(inc, who, seq, set(versions)),
                     g,
                     seat,
                     f"held {len(versions)} envelopes of seat {who} for seq {seq}"
@@ -527,6 +556,28 @@ def _table_breaches(g: int, seat: int, inc: Incarnation, honest: set[int]) -> li
                 )
             )
     return out
+
+
+def _unproven(inc: Incarnation, seat: int, seq: int, versions: set[bytes]) -> str:
+    """Which case an unproven pair a table received is: it holds both (``held``), it
+    refused one when it was due and forgot it (``forgotten``), or one came after the
+    table had finished (``late``)."""
+    dropped = versions - _kept(inc.table, seat, seq)
+    if not dropped:
+        return "held unproven"
+    return "late unproven" if dropped <= inc.late else "forgotten unproven"
+
+
+def _kept(table: Table, seat: int, seq: int) -> set[bytes]:
+    """The digests of ``seat``'s envelopes for ``seq`` that ``table`` still holds
+    (accepted, or waiting its turn): one it refused is not among them."""
+    key = table.setup.seats[seat].key if table.setup is not None else b""
+    kept = {e.digest for e in table.transcript if e.sender == key and e.seq == seq}
+    for raw in table.envelopes_from(seat, seq, limit=1):
+        envelope = opened(raw)
+        if envelope is not None and envelope.seq == seq:
+            kept.add(envelope.digest)
+    return kept
 
 
 _VERIFIED: dict[bytes, VerifyReport] = {}
@@ -595,17 +646,25 @@ def _reached(record: GameRecord, honest: set[int]) -> list[Breach]:
             if place[0] == table0.game_id:
                 union.setdefault(place, set()).update(versions)
     out = []
-    for (_game, sender, seq), digests in union.items():
+    for place, digests in union.items():
+        _game, sender, seq = place
         if len(digests) < 2:
             continue
         who = table0.seat_of(sender)
         if who is None:
             continue
+        # Where a table received both and dropped one, that is the root of it.
+        cases = {
+            _unproven(inc, who, seq, set(inc.held[place]))
+            for _node, inc in finals
+            if len(inc.held.get(place, {})) > 1
+        } - {"held unproven"}
+        root = min(cases) if cases else "reached unproven"
         for node, inc in finals:
             if who not in {f.seat for f in proven_faults(inc)}:
                 out.append(
                     Breach(
-                        "reached unproven",
+                        root,
                         record.game,
                         node.seat,
                         f"{len(digests)} versions of seat {who}'s seq {seq} reached honest"
@@ -727,6 +786,7 @@ def scenarios(
             1 if reuse else draw(st.integers(0, n - 1), label="lost seat"),
             draw(st.integers(60, 400 if short else 900), label="change tick"),
             "game1" if reuse else "",
+            draw(st.booleans(), label="back"),
         )
     return Scenario(
         kind,

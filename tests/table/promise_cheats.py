@@ -24,8 +24,9 @@ coalition's lies back each other).  What an attack changes at its place:
   place for the victims, the normal envelope for the others;
 - ``fork_final``: another version of the liar's ``deal_end`` of the game's last deal;
 - ``withhold_final``: that ``deal_end`` never reaches the victims from the liar;
-- ``replay_game1``: the envelopes the coalition holds from the first game (the
-  victims' own among them) sent again into the second, at that point;
+- ``replay_game1``: the envelopes the coalition holds from the first game and the
+  earlier segments (the victims' own among them) sent again into the second game,
+  at that point;
 - ``withhold_own``: a resend request from a victim gets nothing of its own chain
   back (what it signed before a power cut stays away);
 - ``fork_on_resend``: the same, and the liar's envelopes the victim asks for come
@@ -105,7 +106,7 @@ class Coalition:
     attack: Attack | None = None
     game: int = 0
     old: list[Envelope] = field(default_factory=list)
-    """Every envelope the coalition saw in the games before this one."""
+    """Every envelope the coalition saw in the games and segments before this one."""
     true: dict[int, dict[int, Envelope]] = field(default_factory=dict)
     twins: dict[int, dict[int, dict[int, Envelope]]] = field(default_factory=dict)
     forks: dict[tuple[int, int], int] = field(default_factory=dict)
@@ -125,7 +126,10 @@ class Coalition:
     # -- per game and segment --------------------------------------------------------------
 
     def new_segment(self, signers: dict[int, Signer]) -> None:
-        """A seat change (or a new game): the chains start over under a new id."""
+        """A seat change (or a new game): the chains start over under a new id (what
+        the coalition saw so far it may replay into the next)."""
+        self.old += self.seen
+        self.seen = []
         self.signers = signers
         self.true.clear()
         self.twins.clear()
@@ -137,8 +141,6 @@ class Coalition:
         self.held_back.clear()
 
     def new_game(self, game: int, attack: Attack | None, signers: dict[int, Signer]) -> None:
-        self.old += self.seen
-        self.seen = []
         self.game, self.attack = game, attack
         self.fired = False
         self.counts.clear()

@@ -106,13 +106,18 @@ class Incarnation:
     segment: int
     """Which segment of the game (0 first; a seat change starts the next)."""
     held: dict[Place, dict[bytes, Envelope]] = field(default_factory=dict)
+    late: set[bytes] = field(default_factory=set)
+    """What reached the table after it had finished (a finished table takes nothing)."""
     events: list[ev.Event] = field(default_factory=list)
     lost: bool = False
     """The seat was lost for good (its seat changed hands) while this table ran."""
 
     def hold(self, envelope: Envelope) -> None:
         place = (envelope.game, envelope.sender, envelope.seq)
-        self.held.setdefault(place, {})[envelope.digest] = envelope
+        versions = self.held.setdefault(place, {})
+        if envelope.digest not in versions and self.table.finished:
+            self.late.add(envelope.digest)
+        versions[envelope.digest] = envelope
 
 
 @dataclass

@@ -23,60 +23,120 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from tests.table.promise import KINDS, WHATS, Kind, Scenario, breaches, describe, play, scenarios
+from tests.table.promise import (
+    KINDS,
+    WHATS,
+    Breach,
+    Kind,
+    Scenario,
+    breaches,
+    describe,
+    play,
+    scenarios,
+)
 from tests.table.promise_cheats import Attack, Conduct
 
-KNOWN: dict[str, str] = {
+
+class KnownBreach(Exception):
+    """Only breaches of the kinds a known case makes: the case is not fixed yet."""
+
+
+FORGOTTEN = (
+    "an envelope refused when it is due (out of turn, another deal, a broken hash chain)"
+    " is forgotten: the other version of its place is then taken and nothing is proven"
+    " (not in the issue)"
+)
+TURN = "a fork that changes whose turn it is stalls with no view compared (endings)"
+KNOWN: dict[str, tuple[str, frozenset[str]]] = {
     "ending_split": (
         "an ending outside the chain: a dispute for a place the others hold another"
-        " envelope for is never compared with it (endings)"
+        " envelope for is never compared with it, nor relayed (endings)",
+        frozenset({"reached unproven", "held unproven"}),
     ),
     "lie_view": (
         "a view lying about a third seat's chain, told to some seats only: the"
         " suspicion waits for the accused's envelope and never fetches the reporter's"
-        " other version (endings: disputes' views compared)"
+        " other version (endings: a suspicion means the reporter may lie)",
+        frozenset({"reached unproven"}),
     ),
     "lie_own_view": (
         "a suspicion against myself: only my own envelopes are asked for, never the"
-        " reporter's other version; the driver never gives up (endings)"
+        " reporter's other version, and the driver never gives up (endings)",
+        frozenset({"reached unproven", "hang"}),
     ),
     "overcount_view": (
-        "a view over-count is proven but the envelope is never recorded (verify says"
-        " INCOMPLETE) nor relayed (endings: over-count recorded)"
+        "a view over-count is proven but the envelope is neither recorded (verify of"
+        " the file says INCOMPLETE) nor relayed (endings: over-count recorded)",
+        frozenset({"verdict differs", "reached unproven"}),
     ),
-    "fork_final": "the game's last deal_end is covered by nothing signed after it (endings)",
-    "fork_move": (
-        "a fork that changes whose turn it is stalls with no view compared (endings);"
-        " an envelope refused for a broken hash chain is forgotten, so the other"
-        " version of its place proves nothing (not in the issue)"
+    "fork_final": (
+        "the game's last deal_end is covered by nothing signed after it (endings)",
+        frozenset({"reached unproven"}),
     ),
-    "fork_on_resend": "a held (resumed) seat proves but cannot record the evidence (endings)",
-    "refused_first": (
-        "an envelope refused when due (wrong deal, out of turn, broken chain) is"
-        " forgotten: the other version of its place is accepted and nothing is proven"
-        " (not in the issue)"
+    "fork_move": (TURN, frozenset({"reached unproven"})),
+    "fork_on_resend": (
+        "a held (resumed) seat proves an equivocation but cannot record the evidence (endings)",
+        frozenset({"verdict differs"}),
     ),
+    "refused_first": (FORGOTTEN, frozenset()),
     "power_cut_unsynced": (
         "a power cut on the reproducible-unsynced path: the resumed seat signs a place"
-        " again on another version of its lost inputs (durable)"
+        " again on another version of its lost inputs (durable)",
+        frozenset({"honest proven", "held unproven", "reached unproven", "verdict differs"}),
     ),
     "reuse_game_id": (
-        "a table accepts a second game under an id it played: old envelopes count again (ids)"
+        "a table accepts a second game under an id it played: the old envelopes count again (ids)",
+        frozenset({"honest proven", "held unproven", "reached unproven", "verdict differs"}),
     ),
     "reuse_segment_id": (
         "a continuation under another game's id is accepted: that game's envelopes"
-        " count again (ids)"
+        " count again (ids)",
+        frozenset({"honest proven", "held unproven", "reached unproven", "verdict differs"}),
     ),
 }
+LATE = (
+    "a finished table takes nothing: the other version of a place it accepted, coming"
+    " after its end, proves nothing (endings: post-end proofs)"
+)
+ALWAYS = {"forgotten unproven": FORGOTTEN, "late unproven": LATE}
+"""Known in every kind of cheating that forks a chain."""
 HOLDING = tuple(w for w in WHATS if w not in KNOWN)
 EXAMPLES = int(os.environ.get("PROMISE_EXAMPLES", "60"))
 SHRINK = os.environ.get("PROMISE_SHRINK") == "1"
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
 
 
-def check(sc: Scenario) -> None:
+def known_kinds(what: str) -> set[str]:
+    return set(ALWAYS) | (KNOWN[what][1] if what in KNOWN else frozenset())
+
+
+def examine(sc: Scenario, what: str) -> list[Breach]:
+    """The breaches of ``sc`` of known kinds; fails at once on any other."""
     found = breaches(play(sc))
-    assert not found, "\n".join([describe(sc), repr(sc), *map(str, found[:8])])
+    unknown = [b for b in found if b.kind not in known_kinds(what)]
+    assert not unknown, report(sc, unknown)
+    return found
+
+
+def report(sc: Scenario, found: list[Breach]) -> str:
+    return "\n".join([describe(sc), repr(sc), *map(str, found[:8])])
+
+
+def settle(what: str, known: list[str]) -> None:
+    """After the examples: the known breaches seen say the case is still open."""
+    if not known:
+        return
+    if what in KNOWN:
+        raise KnownBreach("\n\n".join(known[:3]))
+    kinds = {line.split(" (game")[0] for case in known for line in case.splitlines()}
+    reasons = "; ".join(reason for kind, reason in ALWAYS.items() if kind in kinds)
+    pytest.xfail(f"{reasons}:\n" + "\n\n".join(known[:3]))
+
+
+def xfail(what: str) -> list[pytest.MarkDecorator]:
+    if what not in KNOWN:
+        return []
+    return [pytest.mark.xfail(strict=False, raises=KnownBreach, reason=KNOWN[what][0])]
 
 
 # -- the default suite: a few short scenarios per table ---------------------------------------
@@ -85,14 +145,20 @@ def check(sc: Scenario) -> None:
 @pytest.mark.parametrize("table", list(KINDS))
 def test_no_honest_seat_is_proven_and_every_equivocation_is(table: str) -> None:
     kind = KINDS[table]
-    short = st.sampled_from(HOLDING).flatmap(lambda what: scenarios(kind, what, short=True))
+    what = st.sampled_from(HOLDING)
+    short = what.flatmap(lambda w: scenarios(kind, w, short=True).map(lambda sc: (w, sc)))
+
+    known: list[str] = []
 
     @settings(max_examples=3, deadline=None, derandomize=True, database=None, phases=NO_SHRINK)
-    @given(sc=short)
-    def run(sc: Scenario) -> None:
-        check(sc)
+    @given(case=short)
+    def run(case: tuple[str, Scenario]) -> None:
+        found = examine(case[1], case[0])
+        if found:
+            known.append(report(case[1], found))
 
     run()
+    settle("network", known)  # only the kinds every fork may show (none of KNOWN's)
 
 
 # -- the counterexamples found, minimized: each a regression test of its case -----------------
@@ -102,14 +168,12 @@ COUNTEREXAMPLES: dict[str, tuple[str, Scenario]] = {}
 
 
 @pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=False, reason=KNOWN[what]))
-        for name, (what, _sc) in COUNTEREXAMPLES.items()
-    ],
+    "name", [pytest.param(name, marks=xfail(what)) for name, (what, _) in COUNTEREXAMPLES.items()]
 )
 def test_a_counterexample_found(name: str) -> None:
-    check(COUNTEREXAMPLES[name][1])
+    what, sc = COUNTEREXAMPLES[name]
+    found = examine(sc, what)
+    settle(what, [report(sc, found)] if found else [])
 
 
 # -- the fuzzer -------------------------------------------------------------------------------
@@ -117,12 +181,7 @@ def test_a_counterexample_found(name: str) -> None:
 
 def _cases() -> list[object]:
     return [
-        pytest.param(
-            table,
-            what,
-            marks=[pytest.mark.xfail(strict=False, reason=KNOWN[what])] if what in KNOWN else [],
-            id=f"{table}-{what}",
-        )
+        pytest.param(table, what, marks=xfail(what), id=f"{table}-{what}")
         for what in WHATS
         for table in KINDS
     ]
@@ -132,6 +191,7 @@ def _cases() -> list[object]:
 @pytest.mark.parametrize(("table", "what"), _cases())
 def test_the_promise_long(table: str, what: str) -> None:
     kind: Kind = KINDS[table]
+    known: list[str] = []
 
     @settings(
         max_examples=EXAMPLES,
@@ -142,9 +202,12 @@ def test_the_promise_long(table: str, what: str) -> None:
     )
     @given(sc=scenarios(kind, what))
     def run(sc: Scenario) -> None:
-        check(sc)
+        found = examine(sc, what)
+        if found:
+            known.append(report(sc, found))
 
     run()
+    settle(what, known)
 
 
 _ = (Attack, Conduct, B4, B3, B2)
