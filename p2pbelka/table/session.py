@@ -287,22 +287,11 @@ class Table:
         return out
 
     def take_signed(self) -> list[Envelope]:
-        """Envelopes this table signed since the last call.  A peer makes them durable
-        before it sends them (``take_outgoing``), so that after a crash it hands them
-        back to a resumed table instead of signing a different one for the same place
-        (except those ``reproducible`` says a restart signs again unchanged)."""
+        """Envelopes this table signed since the last call.  A peer makes them durable,
+        with everything they were computed from, before it sends them
+        (``take_outgoing``), so that after a crash it hands them back to a resumed
+        table instead of signing a different one for the same place."""
         return self._own.take_signed()
-
-    def reproducible(self, envelope: Envelope) -> bool:
-        """Whether a table resumed before ``envelope`` (which it signed) would sign the
-        same bytes again for that place, so a peer need not wait for the disk before
-        sending it: a message the schedule makes by itself in a deal (a pass, shares,
-        a reveal, a deal end...) or a decision with one legal move in a phase where
-        seats speak in turn.  Its body follows from the seat's saved secrets and the
-        transcript before it, its view from where the schedule stands (``Runner.seal``),
-        and Ed25519 signatures are deterministic.  A choice among several moves, and
-        anything before the first deal or outside the schedule, is not."""
-        return self._own.reproducible(envelope)
 
     def take_accepted(self) -> list[Envelope]:
         """Envelopes accepted into the transcript since the last call, in order."""
