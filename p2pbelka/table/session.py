@@ -454,8 +454,14 @@ class Table:
         At most ``limit`` (what the asker's table takes at once); with ``newest``
         (``seat`` is the asker's own) the newest follows when the answer is cut, so
         a resumed seat learns how long its chain is and never signs again a place it
-        filled before it stopped."""
-        return self._chains.envelopes_from(seat, seq, limit, newest)
+        filled before it stopped.  The local seat's envelopes its driver has not
+        taken to send yet are left out: they leave only once they are on the disk
+        (the driver may be waiting for it while the links answer)."""
+        found = self._chains.envelopes_from(seat, seq, limit, newest)
+        if seat != self._me or not self._out.outgoing:
+            return found
+        unsent = set(self._out.outgoing)
+        return [raw for raw in found if raw not in unsent]
 
     def chain_heads(self) -> tuple[bytes, ...]:
         return self._chains.intake.heads()

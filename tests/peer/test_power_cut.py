@@ -384,3 +384,17 @@ async def test_a_seat_resumed_from_its_disk_needs_none_of_its_own_envelopes_back
     assert [r.envelope.raw for r in iter_records(data)] == [
         e.raw for e in links.tables[0].transcript
     ]
+
+
+def test_a_resend_answered_while_the_driver_waits_for_the_disk_leaves_out_what_it_signed() -> None:
+    """The links answer resends from the table in their own tasks, also while the driver
+    waits for a slow sync in a worker thread: an envelope the table signed is not
+    handed out before the driver took it to send, after its sync."""
+    local = LocalGame.seeded(14)
+    tables = local.make_tables()
+    joiner = tables[1]
+    joiner.receive(tables[0].transcript[0].raw)  # the table description: it sits
+    (sit,) = joiner.take_signed()
+    assert joiner.envelopes_from(1, 0, newest=True) == []
+    assert joiner.take_outgoing() == [sit.raw]  # the driver synced it and sends it now
+    assert joiner.envelopes_from(1, 0, newest=True) == [sit.raw]
