@@ -33,6 +33,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,7 @@ class GameStore:
         self.transcript_path = directory / "transcript.p2pb"
         self.signed_path = directory / "signed.p2pb"
         self._transcript: TranscriptWriter | None = None
+        self._sync_helper: ThreadPoolExecutor | None = None
         self._signed_fd: int | None = None
         self._signed_end = 0  # where the next record goes
         self._signed_size = 0  # the file's size: records, then room (zeros)
@@ -378,17 +380,30 @@ class GameStore:
         """Wait until everything the envelopes ``keep`` wrote were computed from is on
         the disk, and they too (blocking: the driver may run it in a worker thread):
         the transcript appended so far, the journal, every secret handed out and the
-        directory's names.  One sync (one ``fdatasync`` a file) covers all that one
-        step signed.  Nothing to do without ``syncs``."""
+        directory's names.  One sync (one ``fdatasync`` a file, the transcript's and
+        the journal's at once) covers all that one step signed.  Nothing to do
+        without ``syncs``."""
         if not self.syncs:
             return
         started = time.perf_counter()
-        if self._transcript is not None and self._transcript.sync():
+        transcript = self._transcript
+        journal = self._signed_fd if self._journal_dirty else None
+        beside: Future[bool] | None = None
+        if transcript is not None and transcript.unsynced:
             self.file_syncs += 1
-        if self._journal_dirty and self._signed_fd is not None:
+            if journal is None:
+                transcript.sync()
+            else:
+                # Both at once, the transcript's in a helper thread: a busy disk
+                # flushes them together (flushes under way are merged), so the pair
+                # costs about one sync's wait, not two in a row.
+                beside = self._helper().submit(transcript.sync)
+        if journal is not None:
             self._journal_dirty = False
-            datasync(self._signed_fd)
+            datasync(journal)
             self.file_syncs += 1
+        if beside is not None:
+            beside.result()
         with self._ahead_lock:  # after a worker's sync_ahead under way, if any
             if self._secrets_handed > self._secrets_synced or self._directory_dirty:
                 # The value drawn ahead was not synced yet (a very short deal), or a
@@ -396,6 +411,11 @@ class GameStore:
                 self.file_syncs += self._sync_written()
         self.sync_seconds += time.perf_counter() - started
         self.syncs_done += 1
+
+    def _helper(self) -> ThreadPoolExecutor:
+        if self._sync_helper is None:
+            self._sync_helper = ThreadPoolExecutor(1, thread_name_prefix="p2pbelka-sync")
+        return self._sync_helper
 
     def saved_signed(self) -> list[Envelope]:
         """Every envelope this seat signed and kept (its own, in order)."""
@@ -414,6 +434,9 @@ class GameStore:
         return data[:keep]
 
     def close(self) -> None:
+        if self._sync_helper is not None:
+            self._sync_helper.shutdown()
+            self._sync_helper = None
         if self._transcript is not None:
             self._transcript.close()
         if self._signed_fd is not None:

@@ -114,6 +114,11 @@ class TranscriptWriter:
         self._file.flush()
         self._unsynced = True
 
+    @property
+    def unsynced(self) -> bool:
+        """Records (or the magic) were written since the last ``sync``."""
+        return self._unsynced and not self._file.closed
+
     def sync(self) -> bool:
         """Wait until the records appended so far are on the disk (``fdatasync``: the
         data and the file's size).  False if there was nothing to wait for."""
