@@ -14,7 +14,8 @@ power cut can never make it sign another envelope for the same place in its
 chain.  Before any step's envelopes leave (``keep`` then ``sync``, the driver's
 one group commit): the transcript so far (every envelope the table accepted:
 the inputs), the envelopes themselves (``signed.p2pb``) and every secret the
-table was handed, each file with one ``fdatasync`` if it changed.  After a cut
+table was handed, each file with one ``fdatasync`` if it changed (the transcript's
+and the journal's at once).  After a cut
 the disk holds, for every envelope any other seat may hold of ours, the envelope
 and what it followed: a resumed seat reuses its envelopes as they are, and an
 envelope of another seat's that comes back different is a second version of a
