@@ -27,8 +27,8 @@ from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.transcript import dump_transcript
-from p2pbelka.table import events as ev
 from p2pbelka.rules.common.moves import Move
+from p2pbelka.table import events as ev
 from p2pbelka.table.moves import PlayCard
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Table
