@@ -55,13 +55,17 @@ INVALID: dict[int, dict[str, bytes]] = {
 GAMES = [("belka", 4), ("belot", 3), ("belot", 2)]
 
 
-def bad_pass(kind: type[m.ShuffleMsg] | type[m.LockMsg], position: int, point: bytes) -> type:
-    """A table that signs its first ``kind`` pass with ``point`` at ``position``."""
+def bad_pass(
+    kind: type[m.ShuffleMsg] | type[m.LockMsg], position: int, point: bytes, last: bool = False
+) -> type:
+    """A table that signs its first ``kind`` pass with ``point`` at ``position`` (``last``:
+    its first pass that is the deal's last lock, which no seat multiplies)."""
 
     class InvalidPoint(Table):
         def compose(self) -> m.Message | Question | None:
             msg = super().compose()
-            if isinstance(msg, kind) and self.deal_id == 1:
+            final = len(self.round.deck.locks) == self.n_seats - 1 if self._round else False
+            if isinstance(msg, kind) and (final if last else self.deal_id == 1):
                 deck = list(msg.deck)
                 deck[position] = point
                 return kind(tuple(deck), msg.input)
@@ -113,6 +117,26 @@ def test_every_kind_of_invalid_point_is_proven_by_every_table(
             assert_proven_at_the_pass(tables, events, cheater)
         except AssertionError as exc:
             raise AssertionError(f"{name}: {exc}") from exc
+
+
+@pytest.mark.parametrize("version", SUPPORTED_VERSIONS)
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_an_invalid_point_in_the_last_lock(game: str, players: int, version: int) -> None:
+    """The final deck: nobody multiplies it as a pass, every seat opens it.  Before, each
+    seat's hand then failed to open (a dispute, the audit); now every table proves the
+    last locker at its lock."""
+    cheater = 1
+    for point in INVALID[version].values():
+        tables, events = play_sync(
+            62,
+            game_name=game,
+            players=players,
+            table_types={cheater: bad_pass(m.LockMsg, 3, point, last=True)},
+            fairdeal=version,
+            give_up=True,
+        )
+        assert_proven_at_the_pass(tables, events, cheater)
+        assert tables[0].track.dealer == cheater  # the dealer locks last
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
