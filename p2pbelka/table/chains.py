@@ -104,8 +104,7 @@ class Chains:
 
 
 class OwnChain:
-    """The local seat's own chain: where it stands, what it owes and has sent, and what
-    a restart would sign again byte for byte."""
+    """The local seat's own chain: where it stands, what it owes and has sent."""
 
     def __init__(self, signer: Signer | None, game_id: bytes) -> None:
         self.signer = signer
@@ -116,7 +115,6 @@ class OwnChain:
         """1 + the highest sequence number of ours seen anywhere (kept, handed back, or
         refused as too far ahead): after a crash, no place below it is signed anew."""
         self.sent: set[SentKey] = set()
-        self._reproducible: set[bytes] = set()
         self._new_signed: list[Envelope] = []
 
     def is_ours(self, envelope: Envelope) -> bool:
@@ -135,12 +133,10 @@ class OwnChain:
         self.seq = envelope.seq + 1
         self.prev = envelope.digest
 
-    def seal(self, deal: int, msg: m.Message, view: View, reproducible: bool) -> Envelope:
+    def seal(self, deal: int, msg: m.Message, view: View) -> Envelope:
         assert self.signer is not None
         envelope = seal_envelope(self.signer, self._game_id, deal, self.seq, self.prev, msg, view)
         self._new_signed.append(envelope)
-        if reproducible:
-            self._reproducible.add(envelope.digest)
         self.follow(envelope)
         return envelope
 
@@ -150,6 +146,3 @@ class OwnChain:
 
     def forget_signed(self) -> None:
         self._new_signed.clear()
-
-    def reproducible(self, envelope: Envelope) -> bool:
-        return envelope.digest in self._reproducible

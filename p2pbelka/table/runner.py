@@ -263,7 +263,7 @@ class Runner:
                 self.question = (key, own)
                 self._out.events.append(ev.ChoiceNeeded(own.kind, own.moves))
         elif own is not None:
-            self.send_once(key, own, reproducible=not step.before_deals)
+            self.send_once(key, own, at_entry=step.parallel and not step.before_deals)
 
     def legal_moves(self) -> list[mv.Move]:
         if self.question is None or self.question[0] in self._own.sent:
@@ -278,11 +278,8 @@ class Runner:
             kind = self.question[1].kind if self.question else "move"
             raise MoveRefused(f"{move} is not a legal {kind} now")
         assert self.question is not None and self.schedule is not None
-        key, question = self.question
-        step = self.step()
-        forced = len(question.moves) == 1 and not step.parallel and not step.before_deals
         msg = self.schedule.moves[type(move)](self._host, move)
-        self.send_once(key, msg, reproducible=forced)
+        self.send_once(self.question[0], msg)
 
     def sent_key(self) -> SentKey:
         step = self.step()
@@ -293,17 +290,17 @@ class Runner:
             return (deal, self.phase.value, step.slot(self._host))
         return (deal, self.phase.value, self.slot)
 
-    def seal(self, deal: int, msg: m.Message, reproducible: bool = False) -> Envelope:
-        view = self._chains.view()
-        if reproducible and self.step().parallel:
-            # What we accepted when the phase began, which the schedule fixes, not what
-            # has come in since (a resumed table may have more of the phase already).
-            # Every seat speaks at a parallel phase's start, so this is what we hold
-            # anyway unless our own message was held back (a resume, a handover).
-            view = self._entry_view
-        return self._own.seal(deal, msg, view, reproducible)
+    def seal(self, deal: int, msg: m.Message, at_entry: bool = False) -> Envelope:
+        """Sign ``msg`` as our chain's next envelope.  ``at_entry`` (what the schedule
+        makes in a parallel phase of a deal): its view is what we accepted when the
+        phase began, not what has come in since (a table held back, by a resume or
+        a handover, may have more of the phase already).  Every seat speaks at a
+        parallel phase's start, so this is what it holds anyway otherwise; the rule
+        fixes these envelopes' bytes (SPEC section 2.1, and the vectors)."""
+        view = self._entry_view if at_entry else self._chains.view()
+        return self._own.seal(deal, msg, view)
 
-    def send_once(self, key: SentKey, msg: m.Message, reproducible: bool = False) -> None:
+    def send_once(self, key: SentKey, msg: m.Message, at_entry: bool = False) -> None:
         """Sign, broadcast and queue for ourselves (it is processed in its turn, like any)."""
         if key in self._own.sent:
             return
@@ -317,7 +314,7 @@ class Runner:
             envelope = pending
             self._own.follow(envelope)
         else:
-            envelope = self.seal(key[0], msg, reproducible)
+            envelope = self.seal(key[0], msg, at_entry)
         self._out.outgoing.append(envelope.raw)
         me = self._host.me
         assert me is not None

@@ -287,22 +287,11 @@ class Table:
         return out
 
     def take_signed(self) -> list[Envelope]:
-        """Envelopes this table signed since the last call.  A peer makes them durable
-        before it sends them (``take_outgoing``), so that after a crash it hands them
-        back to a resumed table instead of signing a different one for the same place
-        (except those ``reproducible`` says a restart signs again unchanged)."""
+        """Envelopes this table signed since the last call.  A peer makes them durable,
+        with everything they were computed from, before it sends them
+        (``take_outgoing``), so that after a crash it hands them back to a resumed
+        table instead of signing a different one for the same place."""
         return self._own.take_signed()
-
-    def reproducible(self, envelope: Envelope) -> bool:
-        """Whether a table resumed before ``envelope`` (which it signed) would sign the
-        same bytes again for that place, so a peer need not wait for the disk before
-        sending it: a message the schedule makes by itself in a deal (a pass, shares,
-        a reveal, a deal end...) or a decision with one legal move in a phase where
-        seats speak in turn.  Its body follows from the seat's saved secrets and the
-        transcript before it, its view from where the schedule stands (``Runner.seal``),
-        and Ed25519 signatures are deterministic.  A choice among several moves, and
-        anything before the first deal or outside the schedule, is not."""
-        return self._own.reproducible(envelope)
 
     def take_accepted(self) -> list[Envelope]:
         """Envelopes accepted into the transcript since the last call, in order."""
@@ -395,6 +384,9 @@ class Table:
             return
         runner.held = False
         runner.question = None
+        if self._deals.round is not None:
+            deck = self._deals.round.deck
+            deck.multiply_ahead = deck.local is not None
         runner.act()
         runner.drain()
 
@@ -465,8 +457,14 @@ class Table:
         At most ``limit`` (what the asker's table takes at once); with ``newest``
         (``seat`` is the asker's own) the newest follows when the answer is cut, so
         a resumed seat learns how long its chain is and never signs again a place it
-        filled before it stopped."""
-        return self._chains.envelopes_from(seat, seq, limit, newest)
+        filled before it stopped.  The local seat's envelopes its driver has not
+        taken to send yet are left out: they leave only once they are on the disk
+        (the driver may be waiting for it while the links answer)."""
+        found = self._chains.envelopes_from(seat, seq, limit, newest)
+        if seat != self._me or not self._out.outgoing:
+            return found
+        unsent = set(self._out.outgoing)
+        return [raw for raw in found if raw not in unsent]
 
     def chain_heads(self) -> tuple[bytes, ...]:
         return self._chains.intake.heads()
@@ -570,3 +568,5 @@ class Table:
 
     def begin_deal(self) -> None:
         self.emit(self._deals.begin(self.track, self.audit_every_pass))
+        # A held table replays its own transcript: its passes are there already.
+        self.round.deck.multiply_ahead = self.round.deck.local is not None and not self.held
