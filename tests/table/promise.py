@@ -69,7 +69,6 @@ class Cut:
     game: int
     seat: int
     tick: int
-    disk: str = "synced"
     down: int = 0
 
 
@@ -195,7 +194,7 @@ def _play(sc: Scenario, outcome: Outcome) -> None:
                 make_bot("random", sc.seed * 10 + seat + 100 * g),
                 sources[seat],
                 table,
-                Disk(sc.cut.disk if sc.cut else "synced"),
+                Disk(),
             )
             node.incarnations.append(Incarnation(table, 0))
             nodes.append(node)
@@ -448,7 +447,13 @@ class GameRun:
         for node in remaining[1:]:
             if node.honest and check_change(previous_of(node.table), host.seat, segment, offer):
                 return  # an honest seat does not sign it: no change, the game is given up
-        source = Recorded(_stream(self.sc.seed, self.g, 10 + self.segment))
+        # A player taking its seat back draws on from its own secrets (a resumed table
+        # replays the first segment's with them).
+        source = (
+            returning.source
+            if returning is not None
+            else Recorded(_stream(self.sc.seed, self.g, 10 + self.segment))
+        )
         was = self.nodes[seat]
         was.lost = was.now.lost = True
         at = host.table.deal_id + 1
@@ -474,7 +479,7 @@ class GameRun:
             returning.bot if returning is not None else make_bot("random", self.sc.seed + seat),
             source,
             cut.tables[seat],
-            Disk(was.disk.model),
+            Disk(),
             file=list(host.file),
         )
         new.disk.file = len(new.file)
@@ -690,14 +695,13 @@ def describe(sc: Scenario) -> str:
 
 # -- scenarios, drawn ----------------------------------------------------------------------
 
-WHATS = (*ATTACKS, "reuse_game_id", "reuse_segment_id", "power_cut_unsynced", "network")
+WHATS = (*ATTACKS, "reuse_game_id", "reuse_segment_id", "network")
 """What a scenario's cheating is about (a test per kind; see ``scenarios``): an attack
 of ``promise_cheats.ATTACKS``; ``reuse_game_id`` the second game opened by a cheating
 host under the first one's id, the victims' old envelopes replayed in it;
 ``reuse_segment_id`` a cheating proposer's continuation in the second game under the
-first game's id, the same replay after it; ``power_cut_unsynced`` a power cut on the
-reproducible path (``lost_tail``), the liar handing back other versions of what was
-lost; ``network`` no lie, only the network's and the coalition's conduct."""
+first game's id, the same replay after it; ``network`` no lie, only the network's
+and the coalition's conduct."""
 
 SHORT_GAMES = {"Belka-4": (16, 24, 27, 37), "Belot-3": (41, 46, 29), "Belot-2": (59, 31, 47)}
 """Seeds whose first game is among the shortest (Belka's can end after one deal)."""
@@ -705,7 +709,6 @@ SHORT_GAMES = {"Belka-4": (16, 24, 27, 37), "Belot-3": (41, 46, 29), "Belot-2": 
 _ATTACK_OF = {
     "reuse_game_id": "replay_game1",
     "reuse_segment_id": "replay_game1",
-    "power_cut_unsynced": "fork_on_resend",
 }
 _TWO_GAMES = ("replay_game1", "reuse_game_id", "reuse_segment_id")
 
@@ -777,7 +780,6 @@ def scenarios(
             main.game if main else draw(st.integers(0, games - 1), label="cut game"),
             draw(st.sampled_from(main.victims if resent and main else honest), label="cut seat"),
             draw(st.integers(0, 300 if short else 1200), label="cut tick"),
-            "lost_tail" if what == "power_cut_unsynced" else "synced",
             draw(st.sampled_from([0, 0, 5, 40]), label="down"),
         )
     change_plan = None

@@ -8,13 +8,10 @@ links are served in an order the test's random stream picks.
 
 A ``Node`` is one seat's peer: its table, the file it writes (every accepted
 envelope, all segments of one game), what it signed, what reached it, and what
-of that is durable.  The disk model is the rule a seat follows before it sends
-(``Disk``): with ``synced``, everything the seat had accepted and signed before
-its last send is on its disk (a seat signs only on durable inputs); with
-``lost_tail``, the transcript and the journal are synced only before an envelope
-a restart could not sign again byte for byte (the reproducible path sends on
-unsynced inputs), and a power cut loses what came after.  The secrets are
-durable as drawn either way (``crash.Recorded``).
+of that is durable (``Disk``): the rule a peer's driver follows, one group commit
+before anything leaves, so everything the seat had accepted and signed before its
+last send is on its disk, and a power cut loses only what came after.  The
+secrets are durable as drawn (``crash.Recorded``).
 """
 
 from __future__ import annotations
@@ -33,8 +30,6 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.segments import resume_segments
 from p2pbelka.table.session import Table
 from tests.table.crash import Recorded
-
-DISKS = ("synced", "lost_tail")
 
 
 @dataclass
@@ -125,7 +120,6 @@ class Disk:
     """What a node's files hold durably: the first ``file`` records of its transcript
     and the first ``journal`` of what it signed."""
 
-    model: str
     file: int = 0
     journal: int = 0
 
@@ -167,7 +161,7 @@ class Node:
     def pump(self, moves: Callable[[Table, ev.ChoiceNeeded], None] | None = None) -> list[bytes]:
         """What the table sends until it is quiet, answering its questions with the bot
         (or ``moves``), keeping the file and the journal as a driver does and making
-        them durable before each send as the disk model says."""
+        them durable before each send."""
         sent: list[bytes] = []
         table = self.table
         while True:
@@ -182,7 +176,7 @@ class Node:
                 table.proceed()
                 continue
             if outgoing or signed:
-                self._sync(signed)
+                self.disk.file, self.disk.journal = len(self.file), len(self.journal)
             sent += outgoing
             self.sends += len(outgoing)
             for event in new:
@@ -192,14 +186,6 @@ class Node:
                         moves(table, event)
                     else:
                         table.apply(answer(self.bot, table, event))
-
-    def _sync(self, signed: list[Envelope]) -> None:
-        disk = self.disk
-        if disk.model == "lost_tail" and signed and all(self.table.reproducible(e) for e in signed):
-            return  # only the secrets (kept as drawn)
-        if disk.model == "lost_tail" and not signed:
-            return
-        disk.file, disk.journal = len(self.file), len(self.journal)
 
     # -- a power cut -------------------------------------------------------------------------
 

@@ -83,11 +83,6 @@ KNOWN: dict[str, tuple[str, frozenset[str]]] = {
         frozenset({"verdict differs"}),
     ),
     "refused_first": (FORGOTTEN, frozenset()),
-    "power_cut_unsynced": (
-        "a power cut on the reproducible-unsynced path: the resumed seat signs a place"
-        " again on another version of its lost inputs (durable)",
-        frozenset({"honest proven", "held unproven", "reached unproven", "verdict differs"}),
-    ),
     "reuse_game_id": (
         "a table accepts a second game under an id it played: the old envelopes count again (ids)",
         frozenset({"honest proven", "held unproven", "reached unproven", "verdict differs"}),
@@ -154,7 +149,7 @@ def test_no_honest_seat_is_proven_and_every_equivocation_is(table: str) -> None:
 
     known: list[str] = []
 
-    @settings(max_examples=4, deadline=None, derandomize=True, database=None, phases=NO_SHRINK)
+    @settings(max_examples=3, deadline=None, derandomize=True, database=None, phases=NO_SHRINK)
     @given(case=short)
     def run(case: tuple[str, Scenario]) -> None:
         found = examine(case[1], case[0])
@@ -204,26 +199,10 @@ COUNTEREXAMPLES: dict[str, tuple[str, Scenario]] = {
             quit=500,
         ),
     ),
-    # A power cut loses the unsynced tail; the cheater hands back another version of
-    # the lost inputs and keeps the victim's own envelope: the victim signs again.
-    "belot2-power_cut_unsynced": (
-        "power_cut_unsynced",
-        Scenario(
-            B2,
-            0,
-            frozenset({1}),
-            (_attack("fork_on_resend", 1, 0, (0,)),),
-            Conduct("mine"),
-            cut=Cut(0, 0, 102, "lost_tail"),
-            games=1,
-        ),
-    ),
     # Seat 2 sends seat 1 a dispute for its lot reveal, the others the reveal.
     "belka4-ending_split": (
         "ending_split",
-        Scenario(
-            B4, 0, frozenset({0, 2, 3}), (_attack("ending_split", 2, 2, (1,)),), HONEST, games=1
-        ),
+        Scenario(B4, 16, frozenset({2}), (_attack("ending_split", 2, 2, (1,)),), HONEST, games=1),
     ),
     "belot3-ending_split": (
         "ending_split",
