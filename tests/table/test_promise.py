@@ -255,10 +255,16 @@ COUNTEREXAMPLES: dict[str, tuple[str, Scenario]] = {
             B2, 0, frozenset({1}), (_attack("refused_first", 1, 0, (0,)),), HONEST, games=1, quit=60
         ),
     ),
-    # A coalition plays another card to seat 0; seat 3's re-chained envelope after it
-    # is refused for its hash chain, and the other version is taken later.
+    # Seat 0 ends a trick with another card for seat 3: there seat 0 takes the trick
+    # and leads, for seats 1 and 2 seat 3 does; no honest seat signs again.
     "belka4-fork_move": (
         "fork_move",
+        Scenario(B4, 27, frozenset({0}), (_attack("fork_move", 0, 5, (3,)),), HONEST, games=1),
+    ),
+    # A coalition plays another card to seat 0; seat 3's re-chained envelope after it
+    # is refused for its hash chain, and the other version is taken later.
+    "belka4-fork_move_refused": (
+        "refused_first",
         Scenario(
             B4, 0, frozenset({1, 2, 3}), (_attack("fork_move", 2, 10, (0,)),), HONEST, games=1
         ),
