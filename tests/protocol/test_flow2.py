@@ -43,9 +43,7 @@ def test_a_whole_flow_2_game_ends_without_a_close(game: str, players: int) -> No
     local = LocalGame.seeded(5, game=game, players=players)
     assert local.seed_sources is not None
     setup = replace(local.setup(), flow=2)
-    tables = [
-        Table.host(local.signers[0], local.game_id, setup, seed_source=local.seed_sources[0])
-    ]
+    tables = [Table.host(local.signers[0], local.game_id, setup, seed_source=local.seed_sources[0])]
     tables += [
         Table(local.game_id, signer=local.signers[s], seed_source=local.seed_sources[s])
         for s in range(1, players)

@@ -180,7 +180,7 @@ def test_an_ending_for_a_place_held_is_proof(case: tuple[str, int], kind: str) -
     sent: list[Envelope] = []
 
     def tamper(seat: int, raw: bytes) -> list[bytes]:
-        if seat != CHEATER:
+        if seat != CHEATER or open_envelope(raw).sender != signer.public_key:
             return [raw]
         sent.append(open_envelope(raw))
         if len(sent) != 8:
@@ -519,7 +519,7 @@ def test_an_over_count_is_recorded_and_verify_proves_it(case: tuple[str, int]) -
     sent: list[bytes] = []
 
     def tamper(seat: int, raw: bytes) -> list[bytes]:
-        if seat != CHEATER:
+        if seat != CHEATER or open_envelope(raw).sender != signer.public_key:
             return [raw]
         sent.append(raw)
         if len(sent) != 6:
