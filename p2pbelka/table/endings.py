@@ -20,7 +20,7 @@ another envelope for a place it holds is proof, and the verdict becomes that pro
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope
@@ -28,10 +28,48 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.blame import Blame, equivocation
 from p2pbelka.table.chains import Chains, OwnChain
 from p2pbelka.table.intake import Equivocation, IntakeError
-from p2pbelka.table.phase import Phase
+from p2pbelka.table.phase import Phase, PhaseId
 
-if TYPE_CHECKING:
-    from p2pbelka.table.runner import Outbox, Runner
+
+class Mail(Protocol):
+    """Where the table's envelopes to send and its events go (the runner's outbox)."""
+
+    outgoing: list[bytes]
+    events: list[ev.Event]
+
+
+class Schedule(Protocol):
+    """What the endings read of the runner, and how they end the game."""
+
+    @property
+    def me(self) -> int | None: ...
+
+    @property
+    def n_seats(self) -> int: ...
+
+    @property
+    def flow(self) -> int: ...
+
+    @property
+    def deal_id(self) -> int: ...
+
+    @property
+    def phase(self) -> PhaseId: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def proven(self) -> bool: ...
+
+    def accepted(self, envelope: Envelope) -> None: ...
+
+    def sign_ending(self, msg: m.EvidenceMsg | m.DisputeMsg) -> Envelope | None: ...
+
+    def abort(self, *faults: ev.Fault) -> None: ...
+
+    def end_won(self, unclosed: list[ev.Fault]) -> None: ...
+
 
 BROKEN_CHAIN = "does not follow the sender's previous envelope (broken hash chain)"
 
@@ -42,7 +80,7 @@ def is_ending(envelope: Envelope) -> bool:
 
 class Endings:
     def __init__(
-        self, runner: Runner, chains: Chains, own: OwnChain, blame: Blame, out: Outbox
+        self, runner: Schedule, chains: Chains, own: OwnChain, blame: Blame, out: Mail
     ) -> None:
         self._runner = runner
         self._chains = chains
@@ -166,20 +204,18 @@ class Endings:
         runner.abort(*self._blame.ending(seat, envelope, deal))
 
     def needs(self) -> list[int]:
-        """The seats whose envelopes a waiting ending needs before it can be taken: its
-        sender's earlier ones, or those its view names further than we hold."""
+        """The senders of the endings that wait to be taken: their earlier envelopes,
+        or those their views name further than we hold, have not come.  (They are
+        asked for as any missing envelope is; if they never come, it is the sender's
+        claim that nobody could check, so the sender is the seat waited for.)"""
         if not self.waiting:
             return []
-        intake = self._chains.intake
-        out: set[int] = set()
+        closing = self._runner.phase is Phase.CLOSE
+        out = set()
         for seat, seq in self.waiting:
-            envelope = intake.held(seat, seq)
-            if envelope is None:
-                continue
-            if intake.held_digest(seat, seq) is None:
+            envelope = self._chains.intake.held(seat, seq)
+            if envelope is not None and not (closing and isinstance(envelope.msg, m.DisputeMsg)):
                 out.add(seat)
-            elif self._runner.phase is not Phase.CLOSE or isinstance(envelope.msg, m.EvidenceMsg):
-                out.update(self._blame.compare_ending(seat, envelope, False)[0])
         return sorted(out)
 
     # -- proofs --------------------------------------------------------------------------
