@@ -294,7 +294,16 @@ def test_a_coalition_of_two_cannot_frame_an_honest_seat(victim: int) -> None:
 
 # -- any single liar, any lie: a property ---------------------------------------------------
 
-LIES = ("equivocate", "corrupt_point", "wrong_share", "lie_in_view", "replay_old")
+LIES = (
+    "equivocate",
+    "corrupt_point",
+    "wrong_share",
+    "lie_in_view",
+    "replay_old",
+    "dispute_for_one",
+    "dispute_for_a_held_place",
+    "dispute_in_view",
+)
 
 
 def _other_message(envelope: Envelope) -> m.Message | None:
@@ -361,9 +370,22 @@ def _play_a_lie(seed: int, cheater: int, lie: str, k: int, victim: int) -> list[
         fork = Fork(signer, cheater, victim, change)
         tables, _ = play_sync(seed, deliver=fork, give_up=True, until=_first_deal_over)
         return tables
+    named = (victim + 1) % 4
+    if lie == "dispute_for_one":
+        # The victim gets a dispute naming another seat where the others get the
+        # cheater's next envelope (and a chain that follows the dispute after it).
+        count = [0]
+
+        def to_dispute(envelope: Envelope) -> m.Message | None:
+            count[0] += 1
+            return m.DisputeMsg((named,), "made up") if count[0] > k else None
+
+        fork = Fork(signer, cheater, victim, to_dispute)
+        tables, _ = play_sync(seed, deliver=fork, give_up=True, until=_first_deal_over)
+        return tables
 
     def tamper(seat: int, raw: bytes) -> list[bytes]:
-        if seat != cheater:
+        if seat != cheater or open_envelope(raw).sender != signer.public_key:
             return [raw]
         sent.append(raw)
         if len(sent) != k + 1:
@@ -371,12 +393,16 @@ def _play_a_lie(seed: int, cheater: int, lie: str, k: int, victim: int) -> list[
         envelope = open_envelope(raw)
         if lie == "replay_old":
             return [raw, sent[len(sent) // 2]]
+        if lie == "dispute_for_a_held_place":
+            old = open_envelope(sent[len(sent) // 2])
+            return [raw, resign(signer, old, msg=m.DisputeMsg((named,), "made up"))]
         view = list(envelope.view)
         if not view:
             return [raw]
         count, _head = view[victim]
         view[victim] = (count, bytes(32 * [5]))
-        return [resign(signer, envelope, view=tuple(view))]
+        msg = m.DisputeMsg((named,), "made up") if lie == "dispute_in_view" else envelope.msg
+        return [resign(signer, envelope, view=tuple(view), msg=msg)]
 
     tables, _ = play_sync(seed, tamper=tamper, give_up=True, until=_first_deal_over)
     return tables
