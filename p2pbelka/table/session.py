@@ -516,10 +516,13 @@ class Table:
         if self.closing and self._blame.suspicion is None:
             # The game is won: the seats that did not close are named, and the result
             # stands (a seat cannot deny the others theirs by never closing).
-            named = m.DisputeMsg(tuple(sorted(set(runner.unclosed() or seats))), why)
-            runner.sign_ending(named)
-            me = self._me if self._me is not None else -1
-            runner.end_won(self._blame.unclosed(me, named, self.deal_id))
+            unclosed = sorted({s for s in runner.unclosed() if s != self._me} or set(seats))
+            named = m.DisputeMsg(tuple(unclosed), why)
+            if unclosed and self._me is not None:
+                runner.sign_ending(named)
+                runner.end_won(self._blame.unclosed(self._me, named, self.deal_id))
+            else:
+                runner.end_won([])
             return
         seats, what = self._blame.abandoned(seats, why, self.phase.value, self._me)
         runner.sign_ending(m.DisputeMsg(tuple(sorted(set(seats))), what))
