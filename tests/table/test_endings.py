@@ -233,6 +233,46 @@ def test_an_ending_off_its_senders_chain_is_refused(case: tuple[str, int]) -> No
     assert_agree(tables)
 
 
+@pytest.mark.parametrize("case", GAMES, ids=ids)
+def test_a_give_up_while_an_ending_waits_records_only_its_own_dispute(
+    case: tuple[str, int],
+) -> None:
+    """A dispute past a gap in its sender's chain waits for the envelopes before it
+    (the table waits for its sender and asks for them).  If they never come, the
+    driver's give-up records the table's own dispute, naming the sender; the one that
+    waited is not recorded (it was never taken), so the file replays in order."""
+    game, players = case
+    local = LocalGame.seeded(62, game=game, players=players)
+    tables = local.make_tables()
+    bots = [make_bot("random", s) for s in range(players)]
+    run_sync(tables, bots, until=lambda events: tables[0].deal_id >= 1)
+    table = tables[0]
+    key = local.signers[CHEATER].public_key
+    head = next(e for e in reversed(table.transcript) if e.sender == key)
+    view = list(table.view())
+    view[CHEATER] = (head.seq + 2, bytes(32))
+    ahead = resign(
+        local.signers[CHEATER],
+        head,
+        seq=head.seq + 2,
+        prev=bytes(32),
+        view=tuple(view),
+        msg=m.DisputeMsg((0,), "made up"),
+    )
+    table.receive(ahead)
+    table.take_outgoing()
+    table.proceed()
+    assert not table.finished and CHEATER in table.missing()
+    assert CHEATER in [s for s, seq in enumerate(table.wants()) if seq <= head.seq + 1]
+    table.abandon([s for s in table.missing() if s != table.me], "went silent")
+    assert table.aborted and not table.proven
+    assert CHEATER in {f.seat for f in table.faults}
+    last = table.transcript[-1]
+    assert isinstance(last.msg, m.DisputeMsg) and last.sender == local.signers[0].public_key
+    assert all(e.raw != ahead for e in table.transcript)
+    assert live_verdict(table) == file_verdict(table)
+
+
 # -- a dispute whose view differs -----------------------------------------------------------
 
 
