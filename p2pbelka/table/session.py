@@ -459,6 +459,9 @@ class Table:
             return
         runner.held = False
         runner.question = None
+        if self._deals.round is not None:
+            deck = self._deals.round.deck
+            deck.multiply_ahead = deck.local is not None
         runner.act()
         runner.drain()
 
@@ -647,6 +650,8 @@ class Table:
 
     def begin_deal(self) -> None:
         self.emit(self._deals.begin(self.track, self.audit_every_pass))
+        # A held table replays its own transcript: its passes are there already.
+        self.round.deck.multiply_ahead = self.round.deck.local is not None and not self.held
 
 
 def _pair(first: Envelope, second: Envelope | None) -> bool:
