@@ -205,6 +205,24 @@ class PeerDriver:
             await self._main_loop()
             nursery.cancel_scope.cancel()
 
+    async def after_end(self) -> None:
+        """The game has ended: go on taking what arrives, until cancelled, while the
+        peer stays to answer the others (protocol/SPEC.md section 7.3).  The table
+        takes it for one purpose: another envelope for a place it holds still proves
+        its sender, and then the table records the proof and sends its evidence.
+        (A transport that pushes keeps pushing into the inbox; one that is asked is
+        asked here.)"""
+        async with trio.open_nursery() as nursery:
+            if not isinstance(self.transport, Pushing):
+                nursery.start_soon(self._pump_transport)
+            while True:
+                await self._apply(await self._inbox.receive())
+                await self._flush()
+
+    def idle(self) -> bool:
+        """Nothing is waiting to be taken: whatever arrived has been processed."""
+        return not self._inbox.statistics().current_buffer_used
+
     async def _pump_transport(self) -> None:
         try:
             while True:

@@ -21,11 +21,11 @@ MAX_SEATS = 4
 MAX_NAME = 64
 MAX_WHY = 200
 MAX_EVIDENCE = 32_000
-FLOW = 2
-"""The schedule revision a new table names (``TableMsg.flow``)."""
-FLOWS = (1, 2)
-"""The schedule revisions this implementation plays and verifies."""
 """Each envelope an ``evidence`` message carries (two fit in one envelope's limit)."""
+FLOW = 3
+"""The schedule revision a new table names (``TableMsg.flow``)."""
+FLOWS = (1, 2, 3)
+"""The schedule revisions this implementation plays and verifies."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,10 +203,11 @@ class TableMsg(Message):
     after: After | None = None
     """Only in a continuation segment; left out otherwise."""
     flow: int = FLOW
-    """The schedule's revision (protocol/SPEC.md section 4): 2 (new tables) carries
-    each seat's commitment for the next deal on its ``deal_end``, so later deals
-    have no commit phase; 1 (tables from before, written by leaving the key out)
-    has a commit phase in every deal."""
+    """The schedule's revision (protocol/SPEC.md section 4): from 2 on each seat's
+    commitment for the next deal travels on its ``deal_end``, so later deals have no
+    commit phase; 3 (new tables) ends a won game with the closing exchange
+    (``close``); 1 (tables from before, written by leaving the key out) has a commit
+    phase in every deal."""
 
     def to_wire(self, *, agreed: bool = True) -> dict[str, Any]:
         """The body; ``agreed=False`` leaves the signatures out of ``after``: what each
@@ -336,6 +337,14 @@ class ChoiceMsg(Message):
 
     TYPE: ClassVar[str] = "choice"
     eggs: str
+
+
+@dataclass(frozen=True, slots=True)
+class CloseMsg(Message):
+    """Flow 3, once the rules say the game is won: the sender's last envelope of the
+    game, whose view covers every envelope of it (the final ``deal_end``s included)."""
+
+    TYPE: ClassVar[str] = "close"
 
 
 @dataclass(frozen=True, slots=True)
@@ -567,6 +576,7 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
     ),
     "dispute": (frozenset({"seats", "why"}), _parse_dispute),
     "choice": (frozenset({"eggs"}), _parse_choice),
+    "close": (frozenset(), lambda b: CloseMsg()),
     "turned": (frozenset({"share", "hand_ok"}), _parse_turned),
     "bid": (frozenset({"call"}), _parse_bid),
     "declare": (frozenset({"cards"}), _parse_declare),

@@ -28,6 +28,7 @@ class Chains:
         self.keys: tuple[bytes, ...] = ()
         """Every seat's key, in seat order (none before the table description)."""
         self.transcript: list[Envelope] = []
+        self._recorded: set[bytes] = set()  # the digests of the transcript
         self._new_accepted: list[Envelope] = []
 
     def open(self, keys: tuple[bytes, ...]) -> None:
@@ -49,9 +50,15 @@ class Chains:
 
     def accept(self, envelope: Envelope) -> None:
         """``envelope`` joins the transcript (its chain took it already, or it is an
-        ending outside the chains)."""
+        ending outside the canonical order, or a proof record: the second envelope of
+        a place the chain holds another for)."""
         self.transcript.append(envelope)
+        self._recorded.add(envelope.digest)
         self._new_accepted.append(envelope)
+
+    def recorded(self, envelope: Envelope) -> bool:
+        """Whether ``envelope`` is in the transcript."""
+        return envelope.digest in self._recorded
 
     def take_accepted(self) -> list[Envelope]:
         out, self._new_accepted = self._new_accepted, []
@@ -92,12 +99,21 @@ class Chains:
         if self._intake is None or not 0 <= seat < len(self.keys):
             return []
         key = self.keys[seat]
-        out = [e.raw for e in self.transcript if e.sender == key and e.seq >= seq]
+        found = [e for e in self.transcript if e.sender == key and e.seq >= seq]
         chain = self._intake.chains[seat]
         nxt = max(seq, chain.next_seq)
         while nxt in chain.waiting:
-            out.append(chain.waiting[nxt].raw)
+            found.append(chain.waiting[nxt])
             nxt += 1
+        # Then the rest of what waits, past a gap: an ending there, or a place another
+        # seat's view names, lets the asker compare it or hold the proof.
+        found += [e for q, e in sorted(chain.waiting.items()) if q > nxt]
+        seen: set[bytes] = set()
+        out = []
+        for envelope in found:  # a proof record may also wait in the chain
+            if envelope.digest not in seen:
+                seen.add(envelope.digest)
+                out.append(envelope.raw)
         if len(out) <= limit:
             return out
         return out[:limit] + out[-1:] if newest else out[:limit]

@@ -328,27 +328,46 @@ def uncommitted(table: TableContext) -> list[int]:
 
 # -- between deals ---------------------------------------------------------------------------
 
-NEXT_DEAL = leads_to(Phase.COMMIT, Phase.SHUFFLE, Phase.OVER)
+NEXT_DEAL = leads_to(Phase.COMMIT, Phase.SHUFFLE, Phase.CLOSE, Phase.OVER)
 """What follows a deal (and whatever a game does between deals): the next deal's
-commit (or, when every commitment came on a ``deal_end``, its shuffle), or the end."""
+commit (or, when every commitment came on a ``deal_end``, its shuffle), or the end
+(from flow 3 through the closing exchange)."""
+
+
+def closes(table: TableContext) -> bool:
+    """Flow 3: a won game ends with the closing exchange, whose views cover the last
+    deal's ``deal_end``s (nothing else signed comes after them)."""
+    return table.flow >= 3
 
 
 def close_deal(table: TableContext) -> None:
-    """A deal and all that follows it are done: the game is over, or the next deal begins."""
+    """A deal and all that follows it are done: the game is won (over, or from flow 3
+    closing), or the next deal begins."""
     track = table.track
-    if track.finished:
-        table.emit(ev.GameOver(track.winner, track.final_score))
-    else:
+    if not track.finished:
         table.begin_deal()
+    elif not closes(table):
+        game_over(table)
+
+
+def game_over(table: TableContext) -> None:
+    track = table.track
+    table.emit(ev.GameOver(track.winner, track.final_score))
 
 
 def next_deal_or_over(table: TableContext) -> PhaseId:
-    """After ``close_deal``: the end, or the next deal's first phase (flow 2: every
-    commitment came on a ``deal_end``, so no commit phase)."""
+    """After ``close_deal``: the closing exchange (flow 3) or the end, or the next
+    deal's first phase (from flow 2 every commitment came on a ``deal_end``, so no
+    commit phase)."""
     if table.track.finished:
-        return Phase.OVER
+        return Phase.CLOSE if closes(table) else Phase.OVER
     committed = len(table.round.deck.commitments) == table.n_seats
     return Phase.SHUFFLE if committed else Phase.COMMIT
+
+
+def on_close(table: TableContext, seat: int, msg: m.CloseMsg) -> None:
+    """Nothing to check but the view, which the runner compared before this: it covers
+    every envelope of the game as ours does."""
 
 
 def between_deals(game: GamePhases, table: TableContext) -> PhaseId | None:
@@ -470,7 +489,14 @@ def common_steps(game: GamePhases) -> dict[PhaseId, Step]:
             prelude=lambda t: run_audit(game, t),
         ),
         # ... the game's own phase between deals (Belka's eggs choice), then the next
-        # deal (close_deal, next_deal_or_over) ...
+        # deal (close_deal, next_deal_or_over), or the end ...
+        Phase.CLOSE: Step(
+            {m.CloseMsg: on_close},
+            all_seats,
+            lambda t: m.CloseMsg(),
+            leads_to(Phase.OVER),
+            on_exit=game_over,
+        ),
     }
 
 

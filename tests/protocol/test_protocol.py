@@ -111,7 +111,8 @@ def test_signatures_are_the_bytes_openssl_makes(data: bytes) -> None:
 def test_flow_and_the_deal_end_commitment_have_one_encoding_each() -> None:
     seats = tuple(m.SeatInfo(Signer.generate().public_key, f"P{i}") for i in range(4))
     table = m.TableMsg("belka", "classic", {}, seats, 2)
-    assert table.flow == m.FLOW == 2 and table.to_wire()["flow"] == 2
+    assert table.flow == m.FLOW == 3 and table.to_wire()["flow"] == 3
+    assert m.TableMsg("belka", "classic", {}, seats, 2, flow=2).to_wire()["flow"] == 2
     assert "flow" not in m.TableMsg("belka", "classic", {}, seats, 2, flow=1).to_wire()
     with pytest.raises(ProtocolError, match="flow 1 is written by leaving the key out"):
         m.parse_body("table", {**table.to_wire(), "flow": 1})
@@ -120,6 +121,9 @@ def test_flow_and_the_deal_end_commitment_have_one_encoding_each() -> None:
     assert m.parse_body("deal_end", {"c": bytes(32)}) == m.DealEndMsg(bytes(32))
     with pytest.raises(ProtocolError, match=r"body of deal_end\.c"):
         m.parse_body("deal_end", {"c": bytes(31)})
+    assert m.parse_body("close", {}) == m.CloseMsg()
+    with pytest.raises(ProtocolError, match="unknown field"):
+        m.parse_body("close", {"c": bytes(32)})
 
 
 def test_belot_messages_are_checked_field_by_field() -> None:
