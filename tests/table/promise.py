@@ -15,6 +15,8 @@ a driver's timeout would.  ``breaches`` then says where the promise broke:
 - ``forgotten unproven``: the same, but the table refused one of them when it was
   due (out of turn, another deal, a broken hash chain) and forgot it;
 - ``late unproven``: the same, but one of them came after the table had finished;
+- ``second unproven``: the same (or as ``reached unproven``), where the table
+  proves another seat already (a coalition's second liar goes unproven);
 - ``reached unproven``: two versions of one place reached honest tables of the
   game's last segment, and one of them, finished, does not prove the seat;
 - ``verdict differs``: what an honest table concluded is not what ``verify`` of
@@ -390,13 +392,14 @@ class GameRun:
         self.record.quit = True
         self.net.clear()
         self.coalition.release()
-        stuck = [n for n in self.live() if not n.table.finished]
+        stuck = [n for n in self.live() if not n.table.finished and n.table.setup is not None]
         for node in stuck:
             node.table.abandon(node.table.missing() or [], "left")
         return bool(stuck)
 
     def give_up_one(self) -> bool:
-        stuck = [n for n in self.live() if not n.table.finished]
+        # A table with no description yet has no driver to give up (the lobby hands it).
+        stuck = [n for n in self.live() if not n.table.finished and n.table.setup is not None]
         if not stuck:
             return False
         node = self.rng.choice(stuck)
@@ -564,9 +567,12 @@ def _table_breaches(g: int, seat: int, inc: Incarnation, honest: set[int]) -> li
 
 
 def _unproven(inc: Incarnation, seat: int, seq: int, versions: set[bytes]) -> str:
-    """Which case an unproven pair a table received is: it holds both (``held``), it
+    """Which case an unproven pair a table received is: the table proves another seat
+    already (``second``: a coalition's second liar), it holds both (``held``), it
     refused one when it was due and forgot it (``forgotten``), or one came after the
     table had finished (``late``)."""
+    if _fatal_seats(proven_faults(inc)):
+        return "second unproven"
     dropped = versions - _kept(inc.table, seat, seq)
     if not dropped:
         return "held unproven"
@@ -669,7 +675,7 @@ def _reached(record: GameRecord, honest: set[int]) -> list[Breach]:
             if who not in {f.seat for f in proven_faults(inc)}:
                 out.append(
                     Breach(
-                        root,
+                        "second unproven" if _fatal_seats(proven_faults(inc)) else root,
                         record.game,
                         node.seat,
                         f"{len(digests)} versions of seat {who}'s seq {seq} reached honest"
@@ -753,6 +759,8 @@ def scenarios(
         at = draw(far, label="at")
         if attack_kind == "fork_move":
             at %= 12
+        if liar == 0 and at == 0 and attack_kind in ("ending_split", "refused_first"):
+            at = 1  # not the table envelope: a table without one judges nothing
         if what == "reuse_segment_id":
             at += 60  # after the change
         victims = tuple(sorted(draw(st.sets(st.sampled_from(honest), min_size=1), label="victims")))

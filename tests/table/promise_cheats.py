@@ -24,6 +24,8 @@ coalition's lies back each other).  What an attack changes at its place:
   place for the victims, the normal envelope for the others;
 - ``fork_final``: another version of the liar's ``deal_end`` of the game's last deal;
 - ``withhold_final``: that ``deal_end`` never reaches the victims from the liar;
+- ``fork_close``: another version of the liar's ``close`` (flow 3: its last envelope
+  of the game), with an older view (``variant`` 1: a view lying about a chain);
 - ``replay_game1``: the envelopes the coalition holds from the first game and the
   earlier segments (the victims' own among them) sent again into the second game,
   at that point;
@@ -64,7 +66,7 @@ FORKS = (
     "ending_split",
     "refused_first",
 )
-FINALS = ("fork_final", "withhold_final")
+FINALS = ("fork_final", "withhold_final", "fork_close")
 ATTACKS = (*FORKS, *FINALS, "withhold_own", "fork_on_resend", "replay_game1")
 RESENDS = ("honest", "mine", "other")
 
@@ -225,7 +227,10 @@ class Coalition:
         if attack is None or self.fired or attack.liar != seat:
             return [], []
         kind = attack.kind
-        if kind in FINALS:
+        if kind == "fork_close":
+            if not isinstance(envelope.msg, m.CloseMsg):
+                return [], []
+        elif kind in FINALS:
             if not is_final_deal_end(table, envelope):
                 return [], []
         elif kind == "fork_move":
@@ -316,7 +321,9 @@ class Coalition:
             if msg is not None:
                 return msg, envelope.view
             return envelope.msg, older_view(table, envelope, seat) or lying_view(envelope, seat)
-        if kind == "fork_view":
+        if kind == "fork_close" and attack.variant == 1:
+            return envelope.msg, lying_view(envelope, seat)
+        if kind in ("fork_view", "fork_close"):
             return envelope.msg, older_view(table, envelope, seat) or lying_view(envelope, seat)
         if kind in ("lie_view", "overcount_view"):
             target = attack.target if attack.target != seat else (seat + 1) % self.n_seats
