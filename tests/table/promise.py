@@ -21,7 +21,8 @@ a driver's timeout would.  ``breaches`` then says where the promise broke:
   game's last segment, and one of them, finished, does not prove the seat;
 - ``verdict differs``: what an honest table concluded is not what ``verify`` of
   its own file says;
-- ``file invalid``: ``verify`` of an honest file fails;
+- ``file invalid``: ``verify`` of an honest file fails (``record refused``: at a
+  record after the end of the game, which the table wrote as a proof record);
 - ``hang``: an honest table waits with nobody to wait for (its driver never ends it);
 - ``crash``: the table code raised.
 """
@@ -610,7 +611,9 @@ def _file_breaches(g: int, node: Node, honest: set[int]) -> list[Breach]:
     report = verified(node.file)
     out = []
     if report.error is not None:
-        out.append(Breach("file invalid", g, node.seat, report.error))
+        # A record verify refuses after the end: the table wrote it as a proof record.
+        late = "after the end of the game" in report.error
+        out.append(Breach("record refused" if late else "file invalid", g, node.seat, report.error))
         return out
     for fault in report.faults:
         if fault.proven and fault.seat in honest:

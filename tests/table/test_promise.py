@@ -79,7 +79,18 @@ SECOND = (
     "a table that proved one seat takes nothing more: a coalition's second liar,"
     " whose two versions reach it afterwards, goes unproven (not in the issue)"
 )
-ALWAYS = {"forgotten unproven": FORGOTTEN, "late unproven": LATE, "second unproven": SECOND}
+RECORDS = (
+    "a table that holds a queued envelope and gets another for its place writes both"
+    " as proof records; verify, replaying the first, takes it in the schedule where it"
+    " happens to be due, proves something else (a view over-count), and refuses the"
+    " second as after the end: the honest file is INVALID (endings)"
+)
+ALWAYS = {
+    "forgotten unproven": FORGOTTEN,
+    "late unproven": LATE,
+    "second unproven": SECOND,
+    "record refused": RECORDS,
+}
 """Known in every kind of cheating that forks a chain."""
 HOLDING = tuple(w for w in WHATS if w not in KNOWN)
 EXAMPLES = int(os.environ.get("PROMISE_EXAMPLES", "60"))
@@ -235,6 +246,20 @@ COUNTEREXAMPLES: dict[str, tuple[str, Scenario]] = {
         "refused_first",
         Scenario(
             B2, 0, frozenset({1}), (_attack("refused_first", 1, 0, (0,)),), HONEST, games=1, quit=60
+        ),
+    ),
+    # Seat 1 shows seats 0 and 3 another shuffle late in the second game, its envelopes
+    # to them delayed: seat 3 writes seat 1's two reveals as proof records, and verify
+    # of its file takes the first in the schedule.
+    "belka4-proof_records": (
+        "fork_body",
+        Scenario(
+            B4,
+            2411,
+            frozenset({1}),
+            (_attack("fork_body", 1, 113, (0, 3), game=1),),
+            Conduct("mine", 0.3),
+            schedule=532,
         ),
     ),
     # Seat 0 closes the game with an older view for seat 1, its true close for 2, 3.
