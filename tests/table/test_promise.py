@@ -52,8 +52,10 @@ KNOWN: dict[str, tuple[str, frozenset[str]]] = {
     "refused_first": (FORGOTTEN, frozenset()),
     "fork_close": (
         "a second close of one seat, with an older view, is taken and never compared:"
-        " nothing covers the closes, the last envelopes of the game (endings)",
-        frozenset({"reached unproven"}),
+        " nothing covers the closes, the last envelopes of the game; a close lying in its"
+        " view leaves the table disputed, but the dispute it records reads to verify as a"
+        " won game with seats that did not close (OK) (endings)",
+        frozenset({"reached unproven", "verdict differs"}),
     ),
     "reuse_game_id": (
         "a table accepts a second game under an id it played: the old envelopes count again (ids)",
@@ -71,10 +73,6 @@ now pass): an ending outside the chain, a lie in a view about a third seat's cha
 or the receiver's own (a suspicion against myself), a view over-count, the game's
 last ``deal_end``, a fork that changes whose turn it is, a held seat's evidence
 (endings); a power cut on the unsynced path (durable)."""
-LATE = (
-    "a finished table takes nothing: the other version of a place it accepted, coming"
-    " after its end, proves nothing (endings: post-end proofs)"
-)
 SECOND = (
     "a table that proved one seat takes nothing more: a coalition's second liar,"
     " whose two versions reach it afterwards, goes unproven (not in the issue)"
@@ -87,11 +85,12 @@ RECORDS = (
 )
 ALWAYS = {
     "forgotten unproven": FORGOTTEN,
-    "late unproven": LATE,
     "second unproven": SECOND,
     "record refused": RECORDS,
 }
-"""Known in every kind of cheating that forks a chain."""
+"""Known in every kind of cheating that forks a chain.  (``late unproven``, a finished
+table that took nothing more, was known here until the endings part's proofs after
+the end.)"""
 HOLDING = tuple(w for w in WHATS if w not in KNOWN)
 EXAMPLES = int(os.environ.get("PROMISE_EXAMPLES", "60"))
 SHRINK = os.environ.get("PROMISE_SHRINK") == "1"
@@ -266,6 +265,19 @@ COUNTEREXAMPLES: dict[str, tuple[str, Scenario]] = {
     "belka4-fork_close": (
         "fork_close",
         Scenario(B4, 16, frozenset({0}), (_attack("fork_close", 0, 0, (1,)),), HONEST, games=1),
+    ),
+    # A coalition's close lies to seat 1 about seat 0's chain: seat 1 gives up with the
+    # view unsettled, disputed, and verify of its file says the game was won.
+    "belka4-close_dispute": (
+        "fork_close",
+        Scenario(
+            B4,
+            16,
+            frozenset({0, 2, 3}),
+            (_attack("fork_close", 2, 0, (1,), variant=1),),
+            Conduct("mine"),
+            games=1,
+        ),
     ),
     # Seat 0 ends a trick with another card for seat 3: there seat 0 takes the trick
     # and leads, for seats 1 and 2 seat 3 does; no honest seat signs again.
