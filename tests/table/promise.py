@@ -6,25 +6,8 @@ the other, in one process and deterministically (sans-IO tables, the network of
 (``promise_cheats.py``), and perhaps a power cut of an honest seat and a seat
 lost for good and handed to a new key (a continuation segment).  When nothing
 moves any more, every table still waiting is given up on (``Table.abandon``), as
-a driver's timeout would.  ``breaches`` then says where the promise broke:
-
-- ``honest proven``: an honest table, or ``verify`` of an honest file, proves an
-  honest seat at fault;
-- ``held unproven``: an honest table received two different envelopes one seat
-  signed for one place, holds both, and does not prove that seat;
-- ``forgotten unproven``: the same, but the table refused one of them when it was
-  due (out of turn, another deal, a broken hash chain) and forgot it;
-- ``late unproven``: the same, but one of them came after the table had finished;
-- ``second unproven``: the same (or as ``reached unproven``), where the table
-  proves another seat already (a coalition's second liar goes unproven);
-- ``reached unproven``: two versions of one place reached honest tables of the
-  game's last segment, and one of them, finished, does not prove the seat;
-- ``verdict differs``: what an honest table concluded is not what ``verify`` of
-  its own file says;
-- ``file invalid``: ``verify`` of an honest file fails (``record refused``: at a
-  record after the end of the game, which the table wrote as a proof record);
-- ``hang``: an honest table waits with nobody to wait for (its driver never ends it);
-- ``crash``: the table code raised.
+a driver's timeout would.  What is checked then is ``promise_checks.py``; the
+scenarios hypothesis draws, ``promise_scenarios.py``.
 """
 
 from __future__ import annotations
@@ -34,21 +17,17 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hypothesis import strategies as st
-
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import answer
-from p2pbelka.protocol.envelope import Envelope, Signer
-from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.protocol.envelope import Signer
 from p2pbelka.table import events as ev
 from p2pbelka.table.carry import check_change
 from p2pbelka.table.segments import observe_segments, previous_of, propose
 from p2pbelka.table.session import Table
-from p2pbelka.table.verify import VerifyReport, verify_bytes
 from tests.table import handover
 from tests.table.crash import Recorded
-from tests.table.promise_cheats import ATTACKS, RESENDS, Attack, Coalition, Conduct
+from tests.table.promise_cheats import Attack, Coalition, Conduct
 from tests.table.promise_net import Disk, Incarnation, Network, Node, answer_resend, opened
 
 
@@ -114,17 +93,6 @@ class Scenario:
     @property
     def honest(self) -> list[int]:
         return [s for s in range(self.kind.players) if s not in self.cheaters]
-
-
-@dataclass(frozen=True)
-class Breach:
-    kind: str
-    game: int
-    seat: int
-    detail: str
-
-    def __str__(self) -> str:
-        return f"{self.kind} (game {self.game + 1}, seat {self.seat}): {self.detail}"
 
 
 @dataclass
@@ -507,188 +475,6 @@ class Hang(ev.Event):
     phase: str
 
 
-# -- the checks ------------------------------------------------------------------------------
-
-
-def proven_faults(inc: Incarnation) -> list[ev.Fault]:
-    found = [f for f in inc.table.faults if f.proven]
-    for event in inc.events:
-        if isinstance(event, ev.FaultFound) and event.fault.proven and event.fault not in found:
-            found.append(event.fault)
-    return found
-
-
-def breaches(outcome: Outcome) -> list[Breach]:
-    sc = outcome.scenario
-    out: list[Breach] = []
-    if outcome.crash:
-        out.append(Breach("crash", -1, -1, outcome.crash.strip().splitlines()[-1]))
-        return out
-    honest = set(sc.honest)
-    for record in outcome.games:
-        g = record.game
-        for node in record.nodes:
-            if not node.honest:
-                continue
-            for inc in node.incarnations:
-                out += _table_breaches(g, node.seat, inc, honest)
-            out += _file_breaches(g, node, honest)
-        out += _reached(record, honest)
-    return out
-
-
-def _table_breaches(g: int, seat: int, inc: Incarnation, honest: set[int]) -> list[Breach]:
-    out = []
-    proven = proven_faults(inc)
-    for fault in proven:
-        if fault.seat in honest:
-            out.append(Breach("honest proven", g, seat, f"by its table: {fault}"))
-    table = inc.table
-    if table.setup is None:
-        return out  # it never sat down (the table envelope itself was the lie)
-    if any(isinstance(e, Hang) for e in inc.events):
-        out.append(Breach("hang", g, seat, f"waited for nobody in {table.phase}"))
-    named = {f.seat for f in proven}
-    for (game, sender, seq), versions in inc.held.items():
-        if len(versions) < 2 or game != table.game_id:
-            continue
-        who = table.seat_of(sender)
-        if who is not None and who not in named:
-            kinds = sorted({e.type for e in versions.values()})
-            out.append(
-                Breach(
-                    _unproven(inc, who, seq, set(versions)),
-                    g,
-                    seat,
-                    f"held {len(versions)} envelopes of seat {who} for seq {seq}"
-                    f" ({'/'.join(kinds)}) and proves {sorted(named) or 'nobody'} ({table.phase})",
-                )
-            )
-    return out
-
-
-def _unproven(inc: Incarnation, seat: int, seq: int, versions: set[bytes]) -> str:
-    """Which case an unproven pair a table received is: the table proves another seat
-    already (``second``: a coalition's second liar), it holds both (``held``), it
-    refused one when it was due and forgot it (``forgotten``), or one came after the
-    table had finished (``late``)."""
-    if _fatal_seats(proven_faults(inc)):
-        return "second unproven"
-    dropped = versions - _kept(inc.table, seat, seq)
-    if not dropped:
-        return "held unproven"
-    return "late unproven" if dropped <= inc.late else "forgotten unproven"
-
-
-def _kept(table: Table, seat: int, seq: int) -> set[bytes]:
-    """The digests of ``seat``'s envelopes for ``seq`` that ``table`` still holds
-    (accepted, or waiting its turn): one it refused is not among them."""
-    key = table.setup.seats[seat].key if table.setup is not None else b""
-    kept = {e.digest for e in table.transcript if e.sender == key and e.seq == seq}
-    for raw in table.envelopes_from(seat, seq, limit=1):
-        envelope = opened(raw)
-        if envelope is not None and envelope.seq == seq:
-            kept.add(envelope.digest)
-    return kept
-
-
-_VERIFIED: dict[bytes, VerifyReport] = {}
-
-
-def verified(envelopes: list[Envelope]) -> VerifyReport:
-    data = dump_transcript(envelopes)
-    report = _VERIFIED.get(data)
-    if report is None:
-        if len(_VERIFIED) > 64:
-            _VERIFIED.clear()
-        report = _VERIFIED[data] = verify_bytes(data)
-    return report
-
-
-def _file_breaches(g: int, node: Node, honest: set[int]) -> list[Breach]:
-    if not node.file:
-        return []
-    report = verified(node.file)
-    out = []
-    if report.error is not None:
-        # A record verify refuses after the end: the table wrote it as a proof record.
-        late = "after the end of the game" in report.error
-        out.append(Breach("record refused" if late else "file invalid", g, node.seat, report.error))
-        return out
-    for fault in report.faults:
-        if fault.proven and fault.seat in honest:
-            out.append(Breach("honest proven", g, node.seat, f"by verify of its file: {fault}"))
-    table = node.now.table
-    said = (table.over, table.aborted, _fatal_seats(proven_faults(node.now)))
-    says = (report.finished, report.aborted, _fatal_seats([f for f in report.faults if f.proven]))
-    if said != says:
-        out.append(
-            Breach(
-                "verdict differs",
-                g,
-                node.seat,
-                f"the table: over={said[0]} aborted={said[1]} proven={sorted(said[2])};"
-                f" verify: {report.verdict}",
-            )
-        )
-    return out
-
-
-def _fatal_seats(faults: list[ev.Fault]) -> set[int]:
-    return {f.seat for f in faults if f.fatal}
-
-
-def _reached(record: GameRecord, honest: set[int]) -> list[Breach]:
-    """Two versions of one place that reached honest tables of the game's last segment:
-    every one of them that finished must prove the seat."""
-    if record.quit:
-        return []
-    last = len(record.segments) - 1
-    finals = [
-        (node, inc)
-        for node in record.nodes
-        if node.honest and not node.lost
-        for inc in node.incarnations[-1:]
-        if inc.segment == last and not inc.lost and inc.table.finished and inc.table.setup
-    ]
-    if not finals:
-        return []
-    table0 = finals[0][1].table
-    union: dict[tuple[bytes, bytes, int], set[bytes]] = {}
-    for _node, inc in finals:
-        for place, versions in inc.held.items():
-            if place[0] == table0.game_id:
-                union.setdefault(place, set()).update(versions)
-    out = []
-    for place, digests in union.items():
-        _game, sender, seq = place
-        if len(digests) < 2:
-            continue
-        who = table0.seat_of(sender)
-        if who is None:
-            continue
-        # Where a table received both and dropped one, that is the root of it.
-        cases = {
-            _unproven(inc, who, seq, set(inc.held[place]))
-            for _node, inc in finals
-            if len(inc.held.get(place, {})) > 1
-        } - {"held unproven"}
-        root = min(cases) if cases else "reached unproven"
-        for node, inc in finals:
-            if who not in {f.seat for f in proven_faults(inc)}:
-                out.append(
-                    Breach(
-                        "second unproven" if _fatal_seats(proven_faults(inc)) else root,
-                        record.game,
-                        node.seat,
-                        f"{len(digests)} versions of seat {who}'s seq {seq} reached honest"
-                        f" tables; this one ({inc.table.phase}) proves"
-                        f" {sorted({f.seat for f in proven_faults(inc)}) or 'nobody'}",
-                    )
-                )
-    return out
-
-
 def describe(sc: Scenario) -> str:
     parts = [f"{sc.kind}, seed {sc.seed}, cheaters {sorted(sc.cheaters)}"]
     parts += [f"{a}" for a in sc.attacks]
@@ -700,125 +486,3 @@ def describe(sc: Scenario) -> str:
         parts.append("second game under the first one's id")
     parts.append(f"{sc.conduct}, schedule {sc.schedule}")
     return "; ".join(parts)
-
-
-# -- scenarios, drawn ----------------------------------------------------------------------
-
-WHATS = (*ATTACKS, "reuse_game_id", "reuse_segment_id", "network")
-"""What a scenario's cheating is about (a test per kind; see ``scenarios``): an attack
-of ``promise_cheats.ATTACKS``; ``reuse_game_id`` the second game opened by a cheating
-host under the first one's id, the victims' old envelopes replayed in it;
-``reuse_segment_id`` a cheating proposer's continuation in the second game under the
-first game's id, the same replay after it; ``network`` no lie, only the network's
-and the coalition's conduct."""
-
-SHORT_GAMES = {"Belka-4": (16, 24, 27, 37), "Belot-3": (41, 46, 29), "Belot-2": (59, 31, 47)}
-"""Seeds whose first game is among the shortest (Belka's can end after one deal)."""
-
-_ATTACK_OF = {
-    "reuse_game_id": "replay_game1",
-    "reuse_segment_id": "replay_game1",
-}
-_TWO_GAMES = ("replay_game1", "reuse_game_id", "reuse_segment_id")
-
-
-@st.composite
-def scenarios(
-    draw: st.DrawFn,
-    kind: Kind,
-    what: str,
-    *,
-    short: bool = False,
-    cut: bool | None = None,
-    change: bool | None = None,
-) -> Scenario:
-    """A scenario of ``kind`` whose cheating is ``what`` (one of ``WHATS``).
-
-    ``cut``/``change``: always, never, or (None) maybe a power cut / a seat change.
-    ``short`` keeps it quick (the default suite): one game unless the cheating needs
-    the second, the first then ended early by a cheater caught equivocating; the
-    attack, the cut and the change early in their game."""
-    n = kind.players
-    seeds = st.sampled_from(SHORT_GAMES[str(kind)]) if short else st.integers(0, 5_000)
-    seed = draw(seeds, label="seed")
-    if what in ("reuse_game_id", "reuse_segment_id"):
-        # the second game's host (seat 0), or the lowest remaining seat, cheats
-        cheaters = frozenset(range(n - 1)) if n > 2 else frozenset({0})
-    elif n == 2 or draw(st.booleans(), label="coalition of all but one?"):
-        honest_seat = draw(st.integers(0, n - 1), label="the honest seat")
-        cheaters = frozenset(s for s in range(n) if s != honest_seat)
-    else:
-        cheaters = frozenset({draw(st.integers(0, n - 1), label="the cheater")})
-    honest = [s for s in range(n) if s not in cheaters]
-    two = what in _TWO_GAMES or not short
-    attacks: list[Attack] = []
-    attack_kind = _ATTACK_OF.get(what, what)
-    if attack_kind in ATTACKS:
-        game = 1 if attack_kind == "replay_game1" else 0
-        if two and attack_kind != "replay_game1":
-            game = draw(st.integers(0, 1), label="game")
-        liar = 0 if what == "reuse_segment_id" else draw(st.sampled_from(sorted(cheaters)))
-        far = st.integers(0, 40) if short else st.one_of(st.integers(0, 40), st.integers(0, 250))
-        at = draw(far, label="at")
-        if attack_kind == "fork_move":
-            at %= 12
-        if liar == 0 and at == 0 and attack_kind in ("ending_split", "refused_first"):
-            at = 1  # not the table envelope: a table without one judges nothing
-        if what == "reuse_segment_id":
-            at += 60  # after the change
-        victims = tuple(sorted(draw(st.sets(st.sampled_from(honest), min_size=1), label="victims")))
-        third = [s for s in range(n) if s != liar and s not in victims]
-        if attack_kind == "lie_view" and not third:
-            attack_kind = "lie_own_view"  # two seats: the only other chain is the victim's
-        target = draw(st.sampled_from(third or [s for s in range(n) if s != liar]), label="target")
-        variant = draw(st.integers(0, 1), label="variant")
-        attacks.append(Attack(attack_kind, game, liar, at, victims, target, variant))
-    if two and short and not any(a.game == 0 for a in attacks):
-        # the first game ends early: a cheater caught equivocating in it
-        liar = min(cheaters)
-        early = draw(st.integers(0, 20), label="early")
-        attacks.append(Attack("fork_body", 0, liar, early, tuple(honest)))
-    conduct = Conduct(
-        draw(st.sampled_from(RESENDS), label="resend"),
-        draw(st.sampled_from([0.0, 0.0, 0.1, 0.3]), label="delay"),
-    )
-    games = 2 if two else 1
-    cut_plan = None
-    resent = attack_kind in ("withhold_own", "fork_on_resend")
-    if resent or (cut if cut is not None else draw(st.booleans())):
-        main = next((a for a in attacks if a.kind == attack_kind), None)
-        cut_plan = Cut(
-            main.game if main else draw(st.integers(0, games - 1), label="cut game"),
-            draw(st.sampled_from(main.victims if resent and main else honest), label="cut seat"),
-            draw(st.integers(0, 300 if short else 1200), label="cut tick"),
-            draw(st.sampled_from([0, 0, 5, 40]), label="down"),
-        )
-    change_plan = None
-    if n > 2 and (
-        what == "reuse_segment_id" or (change if change is not None else draw(st.booleans()))
-    ):
-        reuse = what == "reuse_segment_id"
-        change_plan = Change(
-            1 if reuse else draw(st.integers(0, games - 1), label="change game"),
-            1 if reuse else draw(st.integers(0, n - 1), label="lost seat"),
-            draw(st.integers(60, 400 if short else 900), label="change tick"),
-            "game1" if reuse else "",
-            draw(st.booleans(), label="back"),
-        )
-    return Scenario(
-        kind,
-        seed,
-        cheaters,
-        tuple(attacks),
-        conduct,
-        cut_plan,
-        change_plan,
-        reuse_game_id=what == "reuse_game_id",
-        schedule=draw(st.integers(0, 2**32 - 1), label="schedule"),
-        games=games,
-        quit=500 if short and what in QUICK else None,
-    )
-
-
-QUICK = ("fork_body", "fork_view", "withhold_own", "replay_game1", "network")
-"""What a short scenario (``quit``) may cut short: nothing in it needs the game's end."""

@@ -4,12 +4,13 @@ honest peer is proven by it.
 
 Each scenario combines two games of the same players, a seat change, a power cut
 of an honest seat and one cheater or a coalition of all seats but one
-(``promise.py``), at Belka for 4 and Belot for 3 and 2.  The default suite draws a
-few short scenarios per table from the kinds of cheating the protocol withstands
-today, and replays the counterexamples found so far (``COUNTEREXAMPLES``).  ``-m
-slow`` is the fuzzer: every kind of cheating (``promise.WHATS``) at every table,
-``PROMISE_EXAMPLES`` examples each (60 by default), long games, late attacks;
-``PROMISE_SHRINK=1`` shrinks what fails to a minimal scenario.
+(``promise.py``, checked by ``promise_checks.py``), at Belka for 4 and Belot for 3
+and 2.  The default suite draws a few short scenarios per table from the kinds of
+cheating the protocol withstands today, and replays the counterexamples found so
+far (``COUNTEREXAMPLES``).  ``-m slow`` is the fuzzer: every kind of cheating
+(``promise_scenarios.WHATS``) at every table, ``PROMISE_EXAMPLES`` examples each
+(60 by default), long games, late attacks; ``PROMISE_SHRINK=1`` shrinks what fails
+to a minimal scenario (``scripts/promise-fuzz`` runs it).
 
 What the protocol does not withstand yet is marked ``xfail`` per kind of cheating,
 with the part of the work that fixes it (not strict: they pass once it lands).
@@ -23,20 +24,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from tests.table.promise import (
-    KINDS,
-    WHATS,
-    Breach,
-    Change,
-    Cut,
-    Kind,
-    Scenario,
-    breaches,
-    describe,
-    play,
-    scenarios,
-)
+from tests.table.promise import KINDS, Change, Cut, Kind, Scenario, describe, play
 from tests.table.promise_cheats import Attack, Conduct
+from tests.table.promise_checks import Breach, breaches
+from tests.table.promise_scenarios import WHATS, scenarios
 
 
 class KnownBreach(Exception):
