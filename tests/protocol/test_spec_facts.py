@@ -15,6 +15,7 @@ from p2pbelka.fairdeal.lots import commit_lot, resolve_lots
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import ZERO_HASH, Signer, seal_envelope
+from p2pbelka.protocol.ids import game_id_of
 from p2pbelka.protocol.transcript import dump_transcript, iter_records
 from p2pbelka.rules.belka.options import CHOICES, PRESETS
 from p2pbelka.table.verify import verify_bytes
@@ -68,8 +69,9 @@ def test_the_option_table_is_the_code_s() -> None:
 def _table_envelope(options: dict[str, str], preset: str = "classic") -> bytes:
     signers = [Signer.from_seed(bytes([i + 1]) * 32) for i in range(4)]
     seats = tuple(m.SeatInfo(s.public_key, f"p{i}") for i, s in enumerate(signers))
-    msg = m.TableMsg("belka", preset, options, seats)
-    envelope = seal_envelope(signers[0], bytes(16), 0, 0, ZERO_HASH, msg)
+    nonces = tuple(bytes([i]) * 16 for i in range(4))
+    msg = m.TableMsg("belka", preset, options, seats, nonces=nonces)
+    envelope = seal_envelope(signers[0], game_id_of(nonces), 0, 0, ZERO_HASH, msg)
     return dump_transcript([envelope])
 
 
