@@ -82,21 +82,21 @@ def _played(events: list[ev.Event]) -> list[BelkaSummary]:
 SCENARIOS = [
     Scenario(
         "redeal",
-        3,
+        0,
         "a re-deal claimed (the claimant's hand opened to all), then the same dealer deals",
         lambda evs: any(s.redeal_claim is not None for s in _audited(evs)),
         bot=ClaimsEveryRedeal,
     ),
     Scenario(
         "three-redeals",
-        57,
+        10,
         "three re-deals in a row: the classic point to the team not dealing",
         lambda evs: any("three re-deals" in " ".join(s.notes) for s in _audited(evs)),
         bot=ClaimsEveryRedeal,
     ),
     Scenario(
         "eggs-choice",
-        0,
+        1,
         "60:60, then the winners of the next deal choose plus4 or the title",
         lambda evs: any(isinstance(e, belka_ev.EggsChosen) for e in evs),
     ),

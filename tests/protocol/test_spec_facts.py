@@ -114,10 +114,38 @@ def test_the_lot_functions_byte_for_byte() -> None:
     values = [e.msg.v for e in envelopes if isinstance(e.msg, m.LotRevealMsg)]
     head = b"\x17p2pbelka/lots/v1/result\x10" + game + b"\x0cfirst-dealer\x04"
     r = hashlib.shake_256(head + b"".join(values)).digest(8)
-    assert r.hex() == "e5d5da550110ccc4"
+    assert r.hex() == "cf9bea35d90779fa"
     outcome = resolve_lots(game, b"first-dealer", commits, values, 4)
-    assert outcome.choice == int.from_bytes(r, "big") % 4 == r[7] & 3 == 0
+    assert outcome.choice == int.from_bytes(r, "big") % 4 == r[7] & 3 == 2
     assert verify_bytes(FIRST_DEAL).deals[0].summary.dealer == outcome.choice
+
+
+def test_the_game_id_is_derived_byte_for_byte() -> None:
+    """SPEC section 2.3: the game id is the first 16 bytes of SHA-256 over 92, b3 and
+    the 19 label bytes, 90 + n, and c4 10 and the 16 bytes of each seat's nonce."""
+    table = next(iter_records(FIRST_DEAL)).envelope
+    assert isinstance(table.msg, m.TableMsg) and table.msg.flow == 3
+    nonces = table.msg.nonces
+    data = b"\x92\xb3p2pbelka/game-id/v1\x94" + b"".join(b"\xc4\x10" + n for n in nonces)
+    assert len(data) == 22 + 18 * 4 == 94
+    assert table.game == hashlib.sha256(data).digest()[:16] == game_id_of(nonces)
+    assert table.game.hex().startswith("c6f26a49")
+
+
+def test_a_segment_id_is_derived_byte_for_byte() -> None:
+    """SPEC section 2.3: a continuation's id is the first 16 bytes of SHA-256 over 92,
+    b6 and the 22 label bytes, then the body without the agreements."""
+    from p2pbelka.protocol.ids import segment_id_of
+
+    seats = tuple(
+        m.SeatInfo(Signer.from_seed(bytes([i + 1]) * 32).public_key, "p") for i in range(2)
+    )
+    after = m.After(bytes(16), ((1, bytes(32)), (1, bytes(32))), 1, (0, 0), 0, 2, ((0, bytes(64)),))
+    table = m.TableMsg("belot", "classic", {}, seats, 2, after, nonces=(bytes(16), b"n" * 16))
+    body = msgpack.packb(table.to_wire(agreed=False), use_bin_type=True)
+    data = b"\x92\xb6p2pbelka/segment-id/v1" + body
+    assert segment_id_of(table) == hashlib.sha256(data).digest()[:16]
+    assert b"agreed" not in body
 
 
 def test_inner_is_what_is_signed_and_hashed() -> None:

@@ -11,13 +11,13 @@ import pytest
 from p2pbelka.bench.belka_scenarios import SCENARIOS as SCENARIOS_BY_NAME
 from p2pbelka.bench.belka_scenarios import Scenario
 from p2pbelka.bench.belka_scenarios import generate as generate_scenario
-from p2pbelka.bench.vectors import SEED, generate, vector_name
+from p2pbelka.bench.vectors import generate, seed_of, vector_name
 from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.table.verify import VerifiedDeal, verify_bytes
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 BELOT_NAME = vector_name("belot")
-BELOT_SEED = SEED
+BELOT_SEED = seed_of("belot")
 
 
 def test_first_deal_vector_verifies_and_matches_its_description() -> None:
