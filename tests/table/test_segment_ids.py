@@ -1,12 +1,14 @@
-"""A segment id is used once in a game: a continuation under the id of any earlier
-segment (the game's first id included) is refused by every honest table and by
-``verify``, naming the proposer, since a place is judged by (segment id, seat, seq)
-and the old segment's envelopes would count again in it."""
+"""A segment id is used once: a continuation under the id of any earlier segment
+(the game's first id included), or of another game, or under any id but the one
+its own body derives, is refused by every honest table and by ``verify``, naming
+the proposer, since a place is judged by (segment id, seat, seq) and an old
+segment's envelopes would count again in it."""
 
 from __future__ import annotations
 
 import pytest
 
+from p2pbelka.peer.local import LocalGame
 from p2pbelka.protocol.envelope import seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
@@ -15,6 +17,7 @@ from p2pbelka.table.verify import verify_bytes
 from tests.table.handover import Game, bot_then_back, hand_over
 
 REUSED = "a continuation must have a segment id of its own"
+NOT_DERIVED = "is not the one its table derives"
 TABLES = [("belka", 4, 2), ("belot", 3, 1), ("belot", 2, 1)]
 
 
@@ -52,6 +55,31 @@ def test_a_hand_back_under_the_first_segments_id_is_refused_everywhere(
     assert not report.ok and REUSED in report.verdict, report.verdict
     assert f"seat {host}" in report.verdict
     assert second_id != first_id
+
+
+@pytest.mark.parametrize(("game_name", "players", "lost"), TABLES)
+def test_a_hand_back_under_another_games_id_is_refused_everywhere(
+    game_name: str, players: int, lost: int
+) -> None:
+    """The proposer names the id of another game the seats played (or any id it
+    chose): not the one the continuation derives, so every table and ``verify``
+    refuse it, naming the proposer, and nobody sits in it."""
+    game, _first_id, _second_id, player = bot_then_back(game_name, players, lost)
+    other = LocalGame.seeded(99, game=game_name, players=players).game_id
+    host = next(s for s in range(players) if s != lost)
+    kept = game.files[host]
+    rebuilt = observe_segments(kept)
+    _, final = hand_over(game, lost, player, "Back", previous_table=rebuilt, segment=other)
+    _deliver(game, host)
+    for seat, (table, refused) in enumerate(zip(game.tables, _rejections(game), strict=True)):
+        assert table.setup is None, f"seat {seat} accepted a chosen segment id"
+        assert any(NOT_DERIVED in r.reason and r.seat == host for r in refused), (seat, refused)
+        assert not table.take_outgoing() or seat == host, f"seat {seat} signed in it"
+    signer = game.tables[host]._signer
+    assert signer is not None
+    envelope = seal_envelope(signer, other, 0, 0, bytes(32), final)
+    report = verify_bytes(dump_transcript([*kept, envelope]))
+    assert not report.ok and NOT_DERIVED in report.verdict and f"seat {host}" in report.verdict
 
 
 @pytest.mark.parametrize(("game_name", "players", "lost"), TABLES[:1])
