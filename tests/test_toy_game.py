@@ -118,4 +118,10 @@ def test_toy_s_machine_is_whole_and_its_games_take_only_declared_transitions(toy
     assert all(t.phase == Phase.OVER for t in tables)
     for before, after in taken:
         assert Phase(after) in machine[Phase(before)], f"{before} -> {after} is not declared"
-    assert {("shares", "play"), ("play", "reveal"), ("deal_end", "over")} <= taken
+    # flow 3: a won game ends with the closing exchange
+    assert {
+        ("shares", "play"),
+        ("play", "reveal"),
+        ("deal_end", "close"),
+        ("close", "over"),
+    } <= taken

@@ -1,12 +1,13 @@
 """Game-protocol vectors for what the first deal never reaches: re-deals, the eggs
 choice, seat suits, the eyes count, the ace rule, and deals that end PROVEN or
-DISPUTED.
+DISPUTED, or PROVEN after a dispute.
 
 ``python -m p2pbelka.bench.belka_scenarios DIR`` writes ``DIR/scenarios/NAME.p2pb`` and
 ``NAME.json`` for each scenario below: a seeded game between random bots, cut
-after the deal that shows the case (the whole transcript of an honest seat for
-the two endings).  Each JSON gives the seed, the rules, every record's hash and
-what ``verify`` says (verdict, faults, the audited deals), as in
+after the deal that shows the case (for the endings, the whole transcript of an
+honest seat: seat 0's, the victim of the last one).  Each JSON gives the seed, the
+rules, every record's hash and what ``verify`` says (verdict, faults, the audited
+deals), as in
 ``first-deal.json`` (protocol/SPEC.md section 5.2).  The seeds were found once
 by search and are fixed here, so the bytes are reproducible.
 """
@@ -28,7 +29,7 @@ from p2pbelka.bots.common.seat import Bot, as_bot
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import Deliver, Fork, Tamper, resign, run_sync
 from p2pbelka.protocol import messages as m
-from p2pbelka.protocol.envelope import Envelope, open_envelope
+from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules.belka.game import GameState
 from p2pbelka.rules.belka.summary import BelkaSummary
@@ -63,7 +64,7 @@ class Scenario:
     preset: str = "classic"
     options: dict[str, str] = field(default_factory=dict)
     bot: type[RandomBot] = RandomBot
-    cheat: str | None = None  # "equivocate" or "lie"
+    cheat: str | None = None  # "equivocate", "lie" or "dispute"
 
 
 def _audited(events: list[ev.Event]) -> list[BelkaSummary]:
@@ -136,6 +137,16 @@ SCENARIOS = [
         lambda evs: False,
         cheat="lie",
     ),
+    Scenario(
+        "dispute-proven",
+        10,
+        f"seat {CHEATER} sends seat 0 a dispute naming seat 1 where the others get its"
+        " shares: seat 0 ends DISPUTED on it and passes it on, the others hold two"
+        " envelopes for one place, and what they send back makes seat 0's ending"
+        " CHEATING PROVEN after the end, with a proof record and an evidence record",
+        lambda evs: False,
+        cheat="dispute",
+    ),
 ]
 
 
@@ -150,17 +161,54 @@ def _network(game: LocalGame, cheat: str | None) -> tuple[Tamper | None, Deliver
 
         return None, Fork(signer, CHEATER, 3, other_shares)
     if cheat == "lie":
+        lies: dict[bytes, bytes] = {}
 
         def lie(seat: int, raw: bytes) -> list[bytes]:
             envelope = open_envelope(raw)
-            if seat != CHEATER or not isinstance(envelope.msg, m.DealEndMsg):
+            mine = envelope.sender == signer.public_key  # not another's it passes on
+            if seat != CHEATER or not mine or not isinstance(envelope.msg, m.DealEndMsg):
                 return [raw]
             view = list(envelope.view)
             view[1] = (view[1][0], bytes(32 * [7]))
-            return [resign(signer, envelope, view=tuple(view))]
+            lies[raw] = resign(signer, envelope, view=tuple(view))
+            return [lies[raw]]
 
-        return lie, None
+        def only_the_lie(source: int, dest: int, raw: bytes) -> bytes | None:
+            # Asked again for it, the liar shows the same lie, never its own copy, and
+            # after it says nothing more (its own table's later envelopes follow the
+            # copy it kept).
+            if source != CHEATER:
+                return raw
+            envelope = open_envelope(raw)
+            told = [open_envelope(lie).seq for lie in lies.values()]
+            if envelope.sender == signer.public_key and told and envelope.seq > max(told):
+                return None
+            return lies.get(raw, raw)
+
+        return lie, only_the_lie
+    if cheat == "dispute":
+        return None, _dispute_for_seat_0(signer)
     return None, None
+
+
+def _dispute_for_seat_0(signer: Signer) -> Deliver:
+    """The cheater's first shares reach seat 0 as a dispute naming seat 1 (an honest
+    seat), the others as they are."""
+    twins: dict[int, bytes] = {}
+
+    def deliver(source: int, dest: int, raw: bytes) -> bytes | None:
+        if source != CHEATER or dest != 0:
+            return raw
+        envelope = open_envelope(raw)
+        if envelope.sender != signer.public_key or not isinstance(envelope.msg, m.SharesMsg):
+            return raw
+        if not twins or envelope.seq in twins:
+            why = "seat 1 sent nothing"
+            twins.setdefault(envelope.seq, resign(signer, envelope, msg=m.DisputeMsg((1,), why)))
+            return twins[envelope.seq]
+        return raw
+
+    return deliver
 
 
 def play(scenario: Scenario, seed: int) -> tuple[list[Table], list[Envelope]] | None:

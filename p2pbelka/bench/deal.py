@@ -9,6 +9,9 @@ audit each seat's table really ran at the end of each deal of those games (the
 final deck checked against the seeds, a played position costing nothing), timed
 and counted around the table's own call.  ``verify_*``: ``p2pbelka verify`` of
 each game's transcript; ``verify_every_pass_*``: the same with ``--every-pass``.
+``point_checks_per_peer_per_deal``: the points each peer validated outside a
+multiplication (every pass it neither made nor multiplies next, fairdeal.md
+section 8).
 ``_x`` figures are multiples of the yardstick (one PyNaCl ed25519 noclamp
 multiplication, timed in the same run).
 
@@ -20,8 +23,12 @@ between two yardsticks.
 The tables of a whole game share one process, and so the points the group
 keeps parsed (``Secp256k1Group.forget``): a seat finds the pass the seat before
 it computed already parsed, where a LAN peer parses what it receives.  That
-saves at most about 300 point parses a deal (under 3% of ``protocol_*``); the
-crypto figures (``deal_crypto``) forget between seats and between repeats.
+saves at most about 300 point parses a deal for the multiplications, and the
+parses of every point check (``point_checks_per_peer_per_deal`` times the seats:
+about 540 in a Belka deal), together under 9% of ``protocol_*``; the crypto
+figures (``deal_crypto``: ``deal_all_seats`` against ``deal_all_seats_unchecked``,
+``check_pass``) forget between seats and between repeats, and show what the
+checks cost a LAN peer.
 """
 
 from __future__ import annotations
@@ -105,15 +112,18 @@ def whole_games(quick: bool, game_name: str, seats: int, unit_ms: float) -> dict
     transcript, its size."""
     games = 1 if quick else 3
     protocol_s = verify_s = every_pass_s = 0.0
-    deals = size = envelopes = 0
+    deals = size = envelopes = checks = 0
     audits = AuditClock()
     for seed in range(games):
         game = LocalGame.seeded(1000 + seed, game=game_name, players=seats)
         tables = game.make_tables()
+        group = group_for(game.fairdeal)
+        before = group.ops.copy()
         with timed_audits() as clock:
             start = time.process_time()
             run_sync(tables, [make_bot("random", s) for s in range(seats)])
             protocol_s += time.process_time() - start
+        checks += group.ops.since(before).validate
         audits.audits += clock.audits
         audits.cpu_s += clock.cpu_s
         audits.mults += clock.mults
@@ -147,6 +157,7 @@ def whole_games(quick: bool, game_name: str, seats: int, unit_ms: float) -> dict
             1000 * audits.cpu_s / max(1, audits.audits) / unit_ms, 1
         ),
         "audit_mults_per_seat_per_deal": round(audits.mults / max(1, audits.audits), 1),
+        "point_checks_per_peer_per_deal": round(checks / deals / seats, 1),
         "verify_ms_per_deal": round(1000 * verify_s / deals, 1),
         "verify_x_per_deal": round(1000 * verify_s / deals / unit_ms),
         "verify_every_pass_ms_per_deal": round(1000 * every_pass_s / deals, 1),

@@ -3,16 +3,22 @@
 Every time is printed twice: in milliseconds, and as ``_x``, a multiple of one
 PyNaCl ed25519 noclamp scalar multiplication timed in the same run (the
 yardstick, ``yardstick_us``), so figures from different machines compare.
-``_mults`` counts the group multiplications the step performed.
+``_mults`` counts the group multiplications the step performed, ``_checks`` the
+point validations outside a multiplication.
 
 Per version ``vN_``, for one four-seat deal of 32 positions played out (every
 position opened to every seat, as in a Belka deal where all cards are played):
 
 - ``deal_all_seats``: all four seats' crypto: deriving secrets, shuffle and
-  lock passes, each seat reading its own hand and decoding the 24 cards the
+  lock passes, every seat checking every point of every pass it neither made
+  nor multiplies next (fairdeal.md section 8; the next seat's multiplication
+  checks them), each seat reading its own hand and decoding the 24 cards the
   others play;
-- ``deal_hands_only``: the same without decoding the plays (the figure the
-  issue tracker quoted before: passes and hands);
+- ``deal_all_seats_unchecked``: the same without those point checks (what a
+  deal cost before every seat made them);
+- ``deal_hands_only``: the same as ``deal_all_seats`` without decoding the
+  plays (the figure the issue tracker quoted before: passes and hands);
+- ``check_pass``: one seat checking the 32 points of one pass it received;
 - ``audit_one_seat``: the audit one seat really runs at the end of the deal:
   the other seats' secrets derived from their seeds, every share compared with
   its seed's, and the final deck checked against the seeds' outcome (a played
@@ -52,6 +58,7 @@ from p2pbelka.fairdeal import (
     Step,
     audit,
     card_point,
+    check_deck_points,
     deal_cards,
     group_for,
     initial_deck,
@@ -114,24 +121,33 @@ class PlayedDeal:
 
 
 def play_deal(
-    ctx: DealContext, decode_plays: bool = True, owners: Sequence[int] | None = None
+    ctx: DealContext,
+    decode_plays: bool = True,
+    owners: Sequence[int] | None = None,
+    check_points: bool = True,
 ) -> PlayedDeal:
     """Every seat's crypto for one deal: position j is dealt to ``owners[j]`` (by
-    default seat j mod 4); ``TURNED`` is opened by every seat, ``STOCK`` by none."""
+    default seat j mod 4); ``TURNED`` is opened by every seat, ``STOCK`` by none.
+    ``check_points``: every seat that neither made a pass nor multiplies it next
+    checks its points, each in a process of its own (its parse is not shared); the
+    opening of the final deck below parses it again, which a real process need not
+    (it keeps the checked points parsed): at most 32 parses a seat too many."""
     n = ctx.n_seats
     owners = owners if owners is not None else [j % n for j in range(N_POSITIONS)]
     seats = [LocalSeat(ctx, seat) for seat in range(n)]
     shuffles: list[list[bytes]] = []
     locks: list[list[bytes]] = []
     deck = initial_deck(ctx)
-    for seat in seats:
+    authors = [*seats, *seats]
+    for m, author in enumerate(authors):
         forget_parsed()  # the seat's own process parses what the one before it sent
-        deck = seat.shuffle(deck)
-        shuffles.append(deck)
-    for seat in seats:
-        forget_parsed()
-        deck = seat.lock(deck)
-        locks.append(deck)
+        deck = author.shuffle(deck) if m < n else author.lock(deck)
+        (shuffles if m < n else locks).append(deck)
+        after = authors[m + 1] if m + 1 < len(authors) else None
+        for seat in seats if check_points else ():
+            if seat is not author and seat is not after:
+                forget_parsed()
+                check_deck_points(ctx, deck)
     forget_parsed()  # the other seats parse the final deck they decode
     cards: dict[int, int] = {}
     for j in range(N_POSITIONS):
@@ -179,7 +195,10 @@ def audit_as_seat(deal: PlayedDeal, seat: int | None, opened: bool) -> AuditRepo
 
 
 def verify_deck(deal: PlayedDeal) -> None:
-    """A verifier's deck work: decode every play once, then replay every pass."""
+    """A verifier's deck work: check every point of every pass, decode every play
+    once, then replay every pass."""
+    for deck in (*deal.shuffles, *deal.locks):
+        check_deck_points(deal.ctx, deck)
     final = deal.locks[-1]
     for j in deal.cards:
         shares = {s.seat: s.share(j) for s in deal.seats}
@@ -194,11 +213,12 @@ def measure(
     group = group_for(int(key[1]))
     before = group.ops.copy()
     fn()
-    mults = group.ops.since(before).mult
+    spent = group.ops.since(before)
     ms = _cpu_ms(fn, repeats)
     figures[f"{key}_ms"] = round(ms, 2)
     figures[f"{key}_x"] = round(1000 * ms / unit_us, 1)
-    figures[f"{key}_mults"] = mults
+    figures[f"{key}_mults"] = spent.mult
+    figures[f"{key}_checks"] = spent.validate
 
 
 def version_figures(version: int, quick: bool, unit_us: float) -> dict[str, object]:
@@ -229,6 +249,15 @@ def version_figures(version: int, quick: bool, unit_us: float) -> dict[str, obje
 
     v = f"v{version}"
     measure(figures, f"{v}_deal_all_seats", lambda: play_deal(ctx), repeats, unit_us)
+    measure(
+        figures,
+        f"{v}_deal_all_seats_unchecked",
+        lambda: play_deal(ctx, check_points=False),
+        repeats,
+        unit_us,
+    )
+    received = points[:N_POSITIONS]
+    measure(figures, f"{v}_check_pass", lambda: check_deck_points(ctx, received), repeats, unit_us)
     measure(figures, f"{v}_deal_hands_only", lambda: play_deal(ctx, False), repeats, unit_us)
     deal = play_deal(ctx, decode_plays=False)
     measure(figures, f"{v}_audit_one_seat", lambda: audit_as_seat(deal, 0, True), repeats, unit_us)

@@ -143,6 +143,7 @@ def run(
     peers: list[dict[str, Any]] = []
     sync_ms: list[float] = []
     syncs: list[float] = []
+    file_syncs: list[float] = []
     spent = 0.0  # the synced games' processes' CPU time
     deals = transcript_bytes = 0
     for _ in range(games):
@@ -161,6 +162,7 @@ def run(
         peers += stats
         sync_ms += [s["sync_ms"] / s["deals"] for s in stats]
         syncs += [s["syncs"] / s["deals"] for s in stats]
+        file_syncs += [s["file_syncs"] / s["deals"] for s in stats if "file_syncs" in s]
         if not quick:
             with tempfile.TemporaryDirectory() as tmp:
                 unsynced_ms += one_game(Path(tmp), game, seats, sync=False)[0]["deal_ms"]
@@ -182,9 +184,16 @@ def run(
         "bytes_sent_per_peer_per_deal": round(statistics.fmean(bytes_per_deal)),
         "bytes_sent_per_peer_per_deal_max": round(max(bytes_per_deal)),
         "transcript_bytes_per_deal": round(transcript_bytes / deals),
-        # each seat's envelopes are on the disk before they are sent: the syncs it
-        # waited for (one per step that signed), and the time they took
+        # each seat's envelopes are on the disk with their inputs before they are
+        # sent: the syncs it waited for (one group commit per step that signed), the
+        # files they synced (transcript, journal, rarely secrets or the directory),
+        # and the time they took
         "fsyncs_per_peer_per_deal": round(statistics.fmean(syncs), 1),
+        **(
+            {"file_syncs_per_peer_per_deal": round(statistics.fmean(file_syncs), 1)}
+            if file_syncs
+            else {}
+        ),
         "fsync_wait_ms_per_peer_per_deal": round(statistics.fmean(sync_ms), 1),
         "peak_rss_kib_per_peer_max": max(rss),
         "peak_rss_kib_per_peer_mean": round(statistics.fmean(rss)),

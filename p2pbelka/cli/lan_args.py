@@ -310,6 +310,7 @@ def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> in
             # waiting for the disk before sending (critical path), and syncing ahead (not)
             "sync_ms": round(1000 * result.store.sync_seconds, 1),
             "syncs": result.store.syncs_done,
+            "file_syncs": result.store.file_syncs,
             "sync_ahead_ms": round(1000 * result.store.ahead_seconds, 1),
             "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
             "transcript": str(result.store.transcript_path),

@@ -169,9 +169,10 @@ _SIZE_P: Final = ffi.typeof("size_t *")
 _CARD_POINTS_KEEP: Final = 256
 """Hashed points kept parsed: the card points of a few games (32 a game)."""
 _PARSED_KEEP: Final = 64
-"""Computed points kept parsed: the last two passes of 32, all a replay chain needs
-(pass m's output is pass m+1's input), and few enough that a bench repeating one
-deal finds nothing of the previous run left."""
+"""Points kept parsed, computed here or validated: the last two passes of 32, all a
+replay chain needs (pass m's output is pass m+1's input; a seat's own pass and the
+one it works on), and few enough that a bench repeating one deal finds nothing of
+the previous run left."""
 
 
 class Secp256k1Group:
@@ -202,12 +203,13 @@ class Secp256k1Group:
         """RFC 9380 hash_to_curve with ``domain`` as the DST.  The point is kept parsed
         too: card points are the first shuffle's input in every deal of a game."""
         self.ops.hash_to_group += 1
-        point = self.validate_point(hash_to_curve(message, domain))
+        point = hash_to_curve(message, domain)
         key = ffi.new(_PUBKEY_P)
-        if lib.secp256k1_ec_pubkey_parse(_CTX, key, point, POINT_BYTES):
-            if len(self._card_points) >= _CARD_POINTS_KEEP:
-                self._card_points.clear()
-            self._card_points[point] = key
+        if not lib.secp256k1_ec_pubkey_parse(_CTX, key, point, POINT_BYTES):
+            raise BadPoint("hash to curve gave no point")  # libsecp256k1 made it: never
+        if len(self._card_points) >= _CARD_POINTS_KEEP:
+            self._card_points.clear()
+        self._card_points[point] = key
         return point
 
     def _parse(self, point: object) -> PublicKey:
@@ -229,10 +231,25 @@ class Secp256k1Group:
         return True
 
     def validate_point(self, point: object) -> bytes:
+        """``point`` if valid, kept parsed: a table checks every point of every pass it
+        handles, and the seat that multiplies that deck next (or opens a position of
+        the final deck) then finds it parsed, so the check costs it nothing more."""
         self.ops.validate += 1
-        self._parse(point)
+        if not isinstance(point, bytes) or len(point) != POINT_BYTES or point[0] not in (2, 3):
+            self._parse(point)  # raises the precise BadPoint
         assert isinstance(point, bytes)
+        if point in self._parsed or point in self._card_points:
+            return point
+        key = ffi.new(_PUBKEY_P)
+        if not lib.secp256k1_ec_pubkey_parse(_CTX, key, point, POINT_BYTES):
+            raise BadPoint("not a point on secp256k1")  # x >= p, or no point with this x
+        self._keep(point, key)
         return point
+
+    def _keep(self, point: bytes, key: Any) -> None:
+        if len(self._parsed) >= _PARSED_KEEP:
+            del self._parsed[next(iter(self._parsed))]  # the oldest first
+        self._parsed[point] = key
 
     def mult(self, scalar: bytes, point: object) -> bytes:
         # Straight to libsecp256k1 (parse, ecmult_const, serialize): coincurve's
@@ -257,9 +274,8 @@ class Secp256k1Group:
             _CTX, out, ffi.new(_SIZE_P, POINT_BYTES), key, _COMPRESSED
         )
         result: bytes = ffi.buffer(out)[:]
-        if len(self._parsed) >= _PARSED_KEEP:
-            del self._parsed[next(iter(self._parsed))]  # the oldest first
-        self._parsed[result] = key
+        if result not in self._card_points:  # an opened card is kept parsed there already
+            self._keep(result, key)
         return result
 
     def add(self, p: object, q: object) -> bytes:

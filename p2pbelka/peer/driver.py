@@ -52,16 +52,15 @@ class TranscriptSink(Protocol):
 
 class SignedJournal(Protocol):
     """Where a peer keeps what it signed before sending it: ``keep`` writes (at once),
-    ``sync`` waits for the disk (the driver runs it in a worker thread when ``syncs``),
-    ``sync_inputs`` only for what envelopes a restart signs again depend on."""
+    ``sync`` waits until the disk holds those envelopes and everything they were
+    computed from (the transcript the driver wrote so far, the secrets), when
+    ``syncs``; the driver may run it in a worker thread."""
 
     syncs: bool
 
     def keep(self, envelopes: list[Envelope]) -> None: ...
 
     def sync(self) -> None: ...
-
-    def sync_inputs(self) -> None: ...
 
 
 class Transport(Protocol):
@@ -185,7 +184,6 @@ class PeerDriver:
         # Asked once: isinstance on a runtime-checkable protocol walks its members
         # (tens of microseconds), and ``_let_out`` runs for every envelope we send.
         self._flushing = isinstance(transport, Flushing)
-        self._links = transport if isinstance(transport, Connected) else None
 
     async def submit(self, move: Move) -> None:
         """Make the local player's ``move`` in the driver's task (from a screen or a bot)."""
@@ -206,6 +204,24 @@ class PeerDriver:
             await self._flush()
             await self._main_loop()
             nursery.cancel_scope.cancel()
+
+    async def after_end(self) -> None:
+        """The game has ended: go on taking what arrives, until cancelled, while the
+        peer stays to answer the others (protocol/SPEC.md section 7.3).  The table
+        takes it for one purpose: another envelope for a place it holds still proves
+        its sender, and then the table records the proof and sends its evidence.
+        (A transport that pushes keeps pushing into the inbox; one that is asked is
+        asked here.)"""
+        async with trio.open_nursery() as nursery:
+            if not isinstance(self.transport, Pushing):
+                nursery.start_soon(self._pump_transport)
+            while True:
+                await self._apply(await self._inbox.receive())
+                await self._flush()
+
+    def idle(self) -> bool:
+        """Nothing is waiting to be taken: whatever arrived has been processed."""
+        return not self._inbox.statistics().current_buffer_used
 
     async def _pump_transport(self) -> None:
         try:
@@ -337,17 +353,15 @@ class PeerDriver:
                     sink.append(envelope)
             signed = self.table.take_signed()
             if signed and self._journal is not None:
-                # Durable before it leaves, one sync for all this step signed: a crash,
-                # even a power cut, must never make us sign another envelope for the
-                # same place in our chain.  What a restart would sign again byte for
-                # byte waits only for its inputs (passes, shares, forced cards: most
-                # of a deal's steps, which the next seat waits for).
+                # Durable before it leaves, with all it was computed from: one group
+                # commit for all this step signed.  A power cut must never make us
+                # sign another envelope for the same place in our chain, and an
+                # input lost would let the seat that sent it hand us another version
+                # to sign on: only with the inputs on the disk is that version a
+                # second envelope for a place of *its* chain, its proof.
                 self._journal.keep(signed)
                 if self._journal.syncs:
-                    if all(self.table.reproducible(e) for e in signed) and self._all_linked():
-                        self._journal.sync_inputs()
-                    else:
-                        await self._sync(self._journal)
+                    await self._sync(self._journal)
             outgoing = self.table.take_outgoing()
             events = self.table.take_events()
             if not outgoing and not events:
@@ -363,20 +377,6 @@ class PeerDriver:
                 if isinstance(event, ev.Rejected) and event.seat is not None:
                     self._refused.add(event.seat)
                 await self.front_end.on_event(self, event)
-
-    def _all_linked(self) -> bool:
-        """Whether every other seat has a live link now (always, without a network).
-
-        An envelope that is not synced must reach every seat: a seat resumed after a
-        power cut then gets it back from an honest one.  Sent to one seat only (the
-        others' links down), a seat that lied about an envelope ours depends on
-        could keep it, hand the resumed seat another version of its own, and hold
-        two different envelopes of ours for one place."""
-        if self._links is None:
-            return True
-        me = self.table.me
-        others = {s for s in range(self.table.n_seats) if s != me}
-        return others <= self._links.connected()
 
     async def _sync(self, journal: SignedJournal) -> None:
         """Wait for the disk.  In this task while syncs are quick (a worker thread's

@@ -275,6 +275,23 @@ class Handover:
         assert self.table is not None
         return self.table
 
+    async def after_end(self) -> None:
+        """The game ended here: the seat's table goes on taking what the mesh hands it
+        while the peer stays (a proof may still come: ``PeerDriver.after_end``), until
+        cancelled."""
+        driver = self.driver
+        if driver is None:
+            return
+        self.mesh.push_to(self._route)
+        try:
+            await driver.after_end()
+        finally:
+            self.mesh.push_to(None)
+
+    def settled(self) -> bool:
+        """The seat's table has taken everything that came (see ``Mesh.linger``)."""
+        return self.driver is None or self.driver.idle()
+
     async def _run(self, driver: PeerDriver, scope: trio.CancelScope) -> None:
         await driver.run()
         if driver is self.driver:
@@ -395,6 +412,8 @@ class Handover:
             return False
         if len(seats) != 1 or not table.started or table.finished or table.me is None:
             return False
+        if table.closing:
+            return False  # the game is won: there is no next deal to seat a bot for
         seat = seats[0]
         if seat in self._failed:
             return False

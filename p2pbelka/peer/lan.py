@@ -446,6 +446,10 @@ async def host_game(
         )
         meta = game_meta(game_id, 0, setup, list(plan.peers()), net, mesh_port, bot, table_name)
         store.save_meta(meta)
+        # The lobby hands the table description out before the driver runs: on the
+        # disk first, like everything this seat signs (the driver keeps the rest).
+        store.keep(table.take_signed())
+        store.sync()
         await lobby.start(table.transcript[0].raw)
         await on_lobby(_starting(game_id, 0, setup, mesh_port))
         result = await play_seat(identity, table, meta, store, writer, front_end, net, holder)

@@ -428,9 +428,16 @@ class Mesh:
 
     # -- the end -----------------------------------------------------------------------
 
-    async def linger(self, timeout: float, skip: set[int] | None = None) -> None:
+    async def linger(
+        self,
+        timeout: float,
+        skip: set[int] | None = None,
+        settled: Callable[[], bool] | None = None,
+    ) -> None:
         """Say we are done, then stay up (answering resends) until every other seat
-        is done too, except ``skip`` (seats given up on), or ``timeout`` passes."""
+        is done too, except ``skip`` (seats given up on), and (``settled``) our table
+        has taken everything that came before their ``done`` (a proof may be among
+        it, and what the table sends about it must leave too), or ``timeout`` passes."""
         self._finished = True
         done = lb.encode_control(lb.Done())
         for links in self._links.values():
@@ -440,6 +447,8 @@ class Mesh:
         with trio.move_on_after(timeout):
             while not waiting_for <= self._done:
                 await self._changed.wait()
+            while settled is not None and not settled():
+                await trio.sleep(0.01)
         # Let the last frames leave before the channels close.
         with trio.move_on_after(1.0):
             while any(link.queued for link in self._all()):

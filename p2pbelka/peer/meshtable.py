@@ -109,6 +109,8 @@ async def mesh_table(
             signer = signer_of(identities[seat])
             if seat == 0:
                 table = Table.host(signer, setup, seed_source=source)
+                store.keep(table.take_signed())  # on the disk before the others have it
+                store.sync()
             else:
                 nonce = local.nonces[seat]
                 table = Table(local.game_id, signer=signer, seed_source=source, nonce=nonce)

@@ -309,7 +309,11 @@ async def play_seat(
                 nursery.start_soon(segments.reclaim.catch_up, driver, CATCH_UP)
             table = await segments.play()
             skip = {f.seat for f in table.faults} | segments.lost_seats
-            await mesh.linger(net.linger, skip)
+            async with trio.open_nursery() as after:
+                # The table still takes what arrives while we stay: a proof may come.
+                after.start_soon(segments.after_end)
+                await mesh.linger(net.linger, skip, segments.settled)
+                after.cancel_scope.cancel()
             nursery.cancel_scope.cancel()
     finally:
         writer.close()

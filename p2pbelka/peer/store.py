@@ -10,19 +10,21 @@ and ``transcript.p2pb``.  The
 directory and the secrets are readable by the user only: the seeds of a deal
 in progress would show the seat's hand.
 
-Durability, like a database that syncs before it acknowledges: every secret
-the seat drew is on the disk (fsync) before anything that depends on it is
-sent, and so is every envelope it signed that a restart could not sign again
-byte for byte (a choice among several moves, anything before the first deal),
-so even a power cut can never make the seat sign another envelope for the same
-place in its chain.  The rest (passes, shares, reveals, forced cards: see
-``Table.reproducible``) is written before it is sent and synced with the next
-envelope that needs it, when every other seat can receive it at once (the
-driver decides): lost, it is signed again unchanged.  The cost is kept
-off the critical path where it can be: one sync for everything one step signed
-(``keep`` then ``sync``), none for a reproducible step (``sync_inputs``), and
-the next secret drawn and synced ahead, while the current deal is played
-(``sync_ahead``), so handing it out waits for nothing.
+Durability, like a database that syncs before it acknowledges: a seat sends an
+envelope only once everything it was computed from is on the disk, so even a
+power cut can never make it sign another envelope for the same place in its
+chain.  Before any step's envelopes leave (``keep`` then ``sync``, the driver's
+one group commit): the transcript so far (every envelope the table accepted:
+the inputs), the envelopes themselves (``signed.p2pb``) and every secret the
+table was handed, each file with one ``fdatasync`` if it changed (the transcript's
+and the journal's at once).  After a cut
+the disk holds, for every envelope any other seat may hold of ours, the envelope
+and what it followed: a resumed seat reuses its envelopes as they are, and an
+envelope of another seat's that comes back different is a second version of a
+place it filled, its proof.  The cost is kept off the critical path where it can
+be: the journal's records go into room written ahead (a sync that does not
+change the file's size), and the next secret is drawn and synced ahead, while
+the current deal is played (``sync_ahead``), so handing it out waits for nothing.
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ import json
 import logging
 import os
 import secrets
+import threading
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +48,7 @@ from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import (
     MAGIC,
     TranscriptWriter,
+    datasync,
     encode_record,
     iter_records,
     valid_prefix_length,
@@ -135,13 +140,15 @@ class GameStore:
     def __init__(self, directory: Path, *, sync: bool = True) -> None:
         self.directory = directory
         self.syncs = sync
-        """Whether ``sync`` waits for the disk (fsync): on by default, so the seat's
-        signatures and secrets survive a power cut; off, they survive the process
-        being killed only (the kernel holds them before they are sent)."""
+        """Whether ``sync`` waits for the disk (fdatasync): on by default, so the seat's
+        signatures, transcript and secrets survive a power cut; off, they survive the
+        process being killed only (the kernel holds them before they are sent)."""
         self.meta_path = directory / "game.json"
         self.secrets_path = directory / "secrets"
         self.transcript_path = directory / "transcript.p2pb"
         self.signed_path = directory / "signed.p2pb"
+        self._transcript: TranscriptWriter | None = None
+        self._sync_helper: ThreadPoolExecutor | None = None
         self._signed_fd: int | None = None
         self._signed_end = 0  # where the next record goes
         self._signed_size = 0  # the file's size: records, then room (zeros)
@@ -150,9 +157,13 @@ class GameStore:
         self._secrets: list[_Secrets] = []
         """Every segment's secrets opened so far (``seed_source``)."""
         self._ahead = trio.Event()
+        self._ahead_lock = threading.Lock()
         self.sync_seconds = 0.0
         """Time ``sync`` waited for the disk, in all (the cost on the critical path)."""
         self.syncs_done = 0
+        """Calls of ``sync`` that waited for the disk: one per step that signed."""
+        self.file_syncs = 0
+        """The ``fdatasync``/``fsync`` calls those made (files and the directory)."""
         self.ahead_seconds = 0.0
         """Time ``sync_ahead`` spent, in all (off the critical path)."""
 
@@ -208,7 +219,8 @@ class GameStore:
 
     def remember(self, segment: bytes) -> None:
         """A continuation segment this seat sits in: its id is used from now on (synced
-        before the seat signs anything in it).  ``GameIdUsed`` if it was already."""
+        before anything the seat signs in it leaves).  ``GameIdUsed`` if it was
+        already."""
         if self.knows(segment):
             raise GameIdUsed(id_used_reason(segment))
         _remember_id(self.directory.parent, segment, self.syncs)
@@ -287,7 +299,8 @@ class GameStore:
         if new_game and values:
             raise GameIdUsed(id_used_reason(self.directory.name))
         stream = _Secrets(path, values)
-        self._secrets.append(stream)
+        with self._ahead_lock:
+            self._secrets.append(stream)
         draw = fresh or (lambda: secrets.token_bytes(SEED_SIZE))
 
         def write_ahead() -> None:
@@ -319,18 +332,28 @@ class GameStore:
         return source
 
     def sync_ahead(self) -> None:
-        """Put the secrets written so far on the disk (blocking: for a worker thread,
-        while the table goes on)."""
+        """Put the secrets written so far, and the directory's new names, on the disk
+        (blocking: for a worker thread, while the table goes on)."""
         started = time.perf_counter()
+        with self._ahead_lock:
+            self._sync_written()
+        self.ahead_seconds += time.perf_counter() - started
+
+    def _sync_written(self) -> int:
+        """``sync_ahead``'s work, under its lock (the driver's ``sync`` waits for a
+        worker's sync under way, whose flags already say done): the syncs it made."""
+        done = 0
         for stream in list(self._secrets):
             written = stream.written
             if written > stream.synced:
                 self._sync_path(stream.path)
                 stream.synced = max(stream.synced, written)
+                done += 1
         if self._directory_dirty:
             self._directory_dirty = False
             self._sync_path(self.directory)
-        self.ahead_seconds += time.perf_counter() - started
+            done += 1
+        return done
 
     async def keep_ahead(self) -> None:
         """Run ``sync_ahead`` in a worker thread whenever a secret was drawn ahead,
@@ -364,7 +387,13 @@ class GameStore:
         return [record.envelope for record in iter_records(data)] if keep else []
 
     def transcript_writer(self) -> TranscriptWriter:
-        return TranscriptWriter(self.transcript_path)
+        """The writer the driver appends accepted envelopes with; ``sync`` puts what it
+        wrote on the disk (the inputs of what the seat sends next)."""
+        writer = TranscriptWriter(self.transcript_path)
+        if writer.created:
+            self._directory_dirty = True  # its name, with the next sync
+        self._transcript = writer
+        return writer
 
     # -- what this seat signed -------------------------------------------------------
 
@@ -403,35 +432,46 @@ class GameStore:
         self._signed_fd = fd
 
     def sync(self) -> None:
-        """Wait until what ``keep`` wrote, and every secret handed out, is on the disk
-        (blocking: the driver runs it in a worker thread).  One sync covers all that
-        one step signed.  Nothing to do without ``syncs``."""
+        """Wait until everything the envelopes ``keep`` wrote were computed from is on
+        the disk, and they too (blocking: the driver may run it in a worker thread):
+        the transcript appended so far, the journal, every secret handed out and the
+        directory's names.  One sync (one ``fdatasync`` a file, the transcript's and
+        the journal's at once) covers all that one step signed.  Nothing to do
+        without ``syncs``."""
         if not self.syncs:
             return
         started = time.perf_counter()
-        if self._journal_dirty and self._signed_fd is not None:
+        transcript = self._transcript
+        journal = self._signed_fd if self._journal_dirty else None
+        beside: Future[bool] | None = None
+        if transcript is not None and transcript.unsynced:
+            self.file_syncs += 1
+            if journal is None:
+                transcript.sync()
+            else:
+                # Both at once, the transcript's in a helper thread: a busy disk
+                # flushes them together (flushes under way are merged), so the pair
+                # costs about one sync's wait, not two in a row.
+                beside = self._helper().submit(transcript.sync)
+        if journal is not None:
             self._journal_dirty = False
-            _datasync(self._signed_fd)
-        self._sync_handed()
+            datasync(journal)
+            self.file_syncs += 1
+        if beside is not None:
+            beside.result()
+        with self._ahead_lock:  # after a worker's sync_ahead under way, if any
+            unsynced = any(stream.handed > stream.synced for stream in self._secrets)
+            if unsynced or self._directory_dirty:
+                # The value drawn ahead was not synced yet (a very short deal), or a
+                # file is new: now, then.
+                self.file_syncs += self._sync_written()
         self.sync_seconds += time.perf_counter() - started
         self.syncs_done += 1
 
-    def sync_inputs(self) -> None:
-        """Before sending envelopes a restart would sign again unchanged: what they
-        depend on, not they themselves, must be on the disk, the secrets handed out
-        and the game's directory (almost always synced ahead already: then nothing
-        waits).  Nothing to do without ``syncs``."""
-        if not self.syncs:
-            return
-        started = time.perf_counter()
-        self._sync_handed()
-        self.sync_seconds += time.perf_counter() - started
-
-    def _sync_handed(self) -> None:
-        unsynced = any(stream.handed > stream.synced for stream in self._secrets)
-        if unsynced or self._directory_dirty:
-            # The value drawn ahead was not synced yet (a very short deal): now, then.
-            self.sync_ahead()
+    def _helper(self) -> ThreadPoolExecutor:
+        if self._sync_helper is None:
+            self._sync_helper = ThreadPoolExecutor(1, thread_name_prefix="p2pbelka-sync")
+        return self._sync_helper
 
     def saved_signed(self) -> list[Envelope]:
         """Every envelope this seat signed and kept (its own, in order)."""
@@ -450,17 +490,14 @@ class GameStore:
         return data[:keep]
 
     def close(self) -> None:
+        if self._sync_helper is not None:
+            self._sync_helper.shutdown()
+            self._sync_helper = None
+        if self._transcript is not None:
+            self._transcript.close()
         if self._signed_fd is not None:
             os.close(self._signed_fd)
             self._signed_fd = None
-
-
-def _datasync(fd: int) -> None:
-    """The data of an append-only file on the disk (its size included)."""
-    if hasattr(os, "fdatasync"):
-        os.fdatasync(fd)
-    else:  # macOS has no fdatasync
-        os.fsync(fd)
 
 
 def move_aside(path: Path, data: bytes, keep: int) -> Path:

@@ -53,6 +53,12 @@ def describe(event: ev.Event, table: Table) -> str:
         return (
             f"deal id {event.deal_id} verified: {event.summary.log_line()}; transcript head {head}"
         )
+    if isinstance(event, ev.CardInTwoHands):
+        who = f"seat {event.seat} showed" if event.seat >= 0 else "the open card is"
+        return (
+            f"DECK TAMPERED WITH: {who} {event.card}, which is in your hand too;"
+            " your next card shows your copy to all, and the audit names who did it"
+        )
     if isinstance(event, ev.FaultFound):
         return f"FAULT: {event.fault}"
     if isinstance(event, ev.GameOver):

@@ -26,7 +26,7 @@ FLOW = 3
 """The schedule revision a new table names (``TableMsg.flow``).  Every revision that
 changes what a new table is goes here, and nowhere else."""
 FLOWS = (1, 2, 3)
-"""The schedule revisions this implementation verifies."""
+"""The schedule revisions this implementation plays and verifies."""
 NONCES_FLOW = 3
 """The first revision whose tables carry every seat's nonce and derive their ids
 (``protocol/ids.py``)."""
@@ -213,11 +213,12 @@ class TableMsg(Message):
     after: After | None = None
     """Only in a continuation segment; left out otherwise."""
     flow: int = FLOW
-    """The schedule's revision (protocol/SPEC.md section 4): from 2 on, each seat's
+    """The schedule's revision (protocol/SPEC.md section 4): from 2 on each seat's
     commitment for the next deal travels on its ``deal_end``, so later deals have no
-    commit phase; 1 (tables from before, written by leaving the key out) has a commit
-    phase in every deal; 3 (new tables) adds ``nonces``, from which the game id and
-    every segment id are derived (``protocol/ids.py``)."""
+    commit phase; 3 (new tables) adds ``nonces``, from which the game id and every
+    segment id are derived (``protocol/ids.py``), and ends a won game with the closing
+    exchange (``close``); 1 (tables from before, written by leaving the key out) has a
+    commit phase in every deal."""
     nonces: tuple[bytes, ...] = ()
     """Flow 3 and later: one fresh 16-byte nonce per seat, in seat order (the first
     segment's id is derived from them); left out before flow 3."""
@@ -352,6 +353,14 @@ class ChoiceMsg(Message):
 
     TYPE: ClassVar[str] = "choice"
     eggs: str
+
+
+@dataclass(frozen=True, slots=True)
+class CloseMsg(Message):
+    """Flow 3, once the rules say the game is won: the sender's last envelope of the
+    game, whose view covers every envelope of it (the final ``deal_end``s included)."""
+
+    TYPE: ClassVar[str] = "close"
 
 
 @dataclass(frozen=True, slots=True)
@@ -597,6 +606,7 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
     ),
     "dispute": (frozenset({"seats", "why"}), _parse_dispute),
     "choice": (frozenset({"eggs"}), _parse_choice),
+    "close": (frozenset(), lambda b: CloseMsg()),
     "turned": (frozenset({"share", "hand_ok"}), _parse_turned),
     "bid": (frozenset({"call"}), _parse_bid),
     "declare": (frozenset({"cards"}), _parse_declare),

@@ -2,8 +2,10 @@
 
 Layout: the 16-byte magic ``MAGIC``, then one record per envelope: a 4-byte
 big-endian length and the envelope's bytes.  Peers append a record as soon
-as they accept an envelope, so a crash loses at most the record being
-written; the reader names the byte offset of anything it cannot read.
+as they accept an envelope, so a killed process loses at most the record being
+written, and sync the file before they send anything computed from it, so a
+power cut loses only records nothing sent depended on; the reader names the
+byte offset of anything it cannot read.
 """
 
 from __future__ import annotations
@@ -89,22 +91,42 @@ def encode_record(envelope: Envelope) -> bytes:
 
 
 class TranscriptWriter:
-    """Appends envelopes to a transcript file, creating it with the magic if new."""
+    """Appends envelopes to a transcript file, creating it with the magic if new.
 
-    def __init__(self, path: str | os.PathLike[str], *, sync: bool = False) -> None:
+    Each record is written at once (a killed process loses at most the one being
+    written); ``sync`` waits until the disk has every record appended so far, which
+    a peer does before it sends anything computed from them (``GameStore.sync``)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self._sync = sync
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        self.created = not self.path.exists()
+        """The file is new: its name reaches the disk only with its directory's sync."""
+        fresh = self.created or self.path.stat().st_size == 0
         self._file: BinaryIO = open(self.path, "ab")
+        self._unsynced = False
         if fresh:
             self._file.write(MAGIC)
             self._file.flush()
+            self._unsynced = True
 
     def append(self, envelope: Envelope) -> None:
         self._file.write(encode_record(envelope))
         self._file.flush()
-        if self._sync:
-            os.fsync(self._file.fileno())
+        self._unsynced = True
+
+    @property
+    def unsynced(self) -> bool:
+        """Records (or the magic) were written since the last ``sync``."""
+        return self._unsynced and not self._file.closed
+
+    def sync(self) -> bool:
+        """Wait until the records appended so far are on the disk (``fdatasync``: the
+        data and the file's size).  False if there was nothing to wait for."""
+        if not self._unsynced or self._file.closed:
+            return False
+        self._unsynced = False
+        datasync(self._file.fileno())
+        return True
 
     def close(self) -> None:
         self._file.close()
@@ -114,6 +136,15 @@ class TranscriptWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def datasync(fd: int) -> None:
+    """The data of a file on the disk, its size included (``fsync`` where the system
+    has no ``fdatasync``: macOS)."""
+    if hasattr(os, "fdatasync"):
+        os.fdatasync(fd)
+    else:
+        os.fsync(fd)
 
 
 def dump_transcript(envelopes: Sequence[Envelope]) -> bytes:

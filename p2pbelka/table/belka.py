@@ -133,6 +133,14 @@ class BelkaTrack:
     def legal_cards(self, seat: int) -> list[Card]:
         return self.deal.legal_cards(seat)
 
+    def forget_hand(self, seat: int) -> None:
+        deal = self._game.deal
+        if deal is None:
+            return  # before the trump is found: ``trump_found`` starts it without
+        hands = tuple(None if s == seat else h for s, h in enumerate(deal.hands))
+        dealt = tuple(None if s == seat else h for s, h in enumerate(deal.dealt))
+        self._game = replace(self._game, deal=replace(deal, hands=hands, dealt=dealt))
+
     def trick_so_far(self) -> TrickSoFar:
         return TrickSoFar(self.deal.leader, self.deal.current_trick)
 
@@ -250,7 +258,8 @@ def trump_found(table: TableContext) -> None:
     if rnd.disputes:
         return
     holder = claims[0]
-    mine = rnd.my_mask() if table.me is not None else None
+    # Without our hand if another seat showed a card of it (``flow.note_shown_twice``).
+    mine = rnd.my_mask() if table.me is not None and rnd.shown_twice is None else None
     track.start_play(holder, table.me, mine)
     deal = track.deal
     table.emit(TrumpAnnounced(holder, deal.trump.letter, deal.trump_team, track.game.seat_suits))
@@ -262,6 +271,8 @@ def after_trump(table: TableContext) -> Phase | BelkaPhase:
 
 def own_ready(table: TableContext) -> m.Message | Question:
     assert table.me is not None
+    if table.round.shown_twice is not None:
+        return m.ReadyMsg()  # a card of our hand was shown by another seat: no claim
     if BelkaTrack.can_claim_redeal(table.round.my_mask()):
         return Question("redeal", (belka_mv.ClaimRedeal(), belka_mv.Ready()))
     return m.ReadyMsg()

@@ -32,7 +32,7 @@ from p2pbelka.protocol import messages as m
 from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot import summary as belot_summary
-from p2pbelka.rules.belot.deal import Action, Bid, Claim, DealState, Declare
+from p2pbelka.rules.belot.deal import PASS, Action, Bid, Claim, DealState, Declare
 from p2pbelka.rules.belot.game import BelotGame, DealResult
 from p2pbelka.rules.belot.options import belot_options
 from p2pbelka.rules.belot.spec import GAME
@@ -161,6 +161,18 @@ class BelotTrack:
 
     def legal_cards(self, seat: int) -> list[Card]:
         return self.deal.legal_cards(seat)
+
+    def forget_hand(self, seat: int) -> None:
+        deal = self._game.deal
+        if deal is None:
+            return  # before the card is turned: ``open_turned`` starts it without
+
+        def without(masks: tuple[int | None, ...]) -> tuple[int | None, ...]:
+            return tuple(None if s == seat else h for s, h in enumerate(masks))
+
+        extra = None if deal.extra is None else without(deal.extra)
+        deal = replace(deal, hands=without(deal.hands), dealt=without(deal.dealt), extra=extra)
+        self._game = replace(self._game, deal=deal)
 
     def trick_so_far(self) -> TrickSoFar:
         deal = self.deal
@@ -309,11 +321,15 @@ def read_first_six(table: TableContext) -> None:
 
 
 def _read(table: TableContext, batch: range) -> dict[int, int] | None:
-    """The local seat reads its positions in ``batch`` (None: they do not open)."""
+    """The local seat reads its positions in ``batch`` (None: they do not open to
+    distinct cards new to it: not in its hand already, not the turned card)."""
     if table.me is None:
         return None
     rnd = table.round
     cards = rnd.deck.read_my_hand(batch)
+    seen = set(rnd.my_hand.values()) | set(rnd.public_cards)
+    if cards is not None and seen & set(cards.values()):
+        cards = None
     if cards is not None:
         rnd.my_hand.update(cards)
         table.emit(ev.HandDealt(table.me, tuple(sorted(CARDS[c] for c in rnd.my_hand.values()))))
@@ -351,11 +367,10 @@ def open_turned(table: TableContext) -> None:
         table.dispute(-1, f"the turned card does not open: {exc}")
         return
     if card in rnd.my_hand.values():
-        table.dispute(-1, f"the turned card {CARDS[card]} is in a hand too")
-        return
+        flow.note_shown_twice(table, -1, card)  # we show our copy at our first card
     rnd.public_cards[card] = -1
     track = _track(table)
-    mine = rnd.my_mask() if table.me is not None else None
+    mine = rnd.my_mask() if table.me is not None and rnd.shown_twice is None else None
     track.start_deal(CARDS[card], table.me, mine)
     table.emit(CardTurned(CARDS[card], track.deal.turn))
 
@@ -369,8 +384,12 @@ def bidder(table: TableContext) -> list[int]:
     return [deal.turn] if deal.phase == "bidding" and deal.turn is not None else []
 
 
-def ask_bid(table: TableContext) -> Question:
+def ask_bid(table: TableContext) -> m.Message | Question:
     assert table.me is not None
+    if table.round.shown_twice is not None:
+        # Our hand holds a card shown elsewhere: the deal is going to the audit, and
+        # our copy is shown at our first card; pass is always a legal call.
+        return m.BidMsg(PASS)
     calls = _track(table).deal.legal_calls(table.me)
     return Question("bid", tuple(belot_mv.Bid(c) for c in calls))
 
@@ -394,7 +413,7 @@ def read_extra(table: TableContext) -> None:
     track = _track(table)
     cards = _read(table, extra_positions(table.n_seats))
     mask = None
-    if cards is not None:
+    if cards is not None and table.round.shown_twice is None:
         mask = 0
         for card in cards.values():
             mask |= 1 << card
@@ -408,6 +427,9 @@ def ask_move(table: TableContext) -> m.Message | Question:
     """At its lead a seat may also declare, or claim 1001; then (always) a card."""
     me = table.me
     assert me is not None
+    forced = flow.forced_play(table)
+    if forced is not None:
+        return forced  # another seat showed a card of our hand: our copy, for all to see
     deal = _track(table).deal
     if deal.hands[me] is None:
         return m.UnopenedMsg()  # its three more did not open: it cannot play

@@ -23,13 +23,19 @@ from p2pbelka.table.phase import Abort
 
 @dataclass(frozen=True, slots=True)
 class Suspicion:
-    """``reporter`` signed a view in which ``accused``'s envelope number ``seq`` hashes
-    to ``claimed``, not to the one we accepted."""
+    """``reporter`` signed a view (in its envelope number ``reporter_seq``) in which
+    ``accused``'s envelope number ``seq`` hashes to ``claimed``, not to the one we hold.
+
+    Either ``accused`` signed two envelopes for that place, or ``reporter`` lies (and
+    may have signed two of its own: the view it showed us, and another for the
+    others).  When ``accused`` is the local seat, the table knows its own chain: the
+    reporter lies."""
 
     reporter: int
     accused: int
     seq: int
     claimed: bytes
+    reporter_seq: int
 
 
 def equivocation(seat: int, first: Envelope, second: Envelope, deal: int) -> ev.Fault:
@@ -90,7 +96,7 @@ class Blame:
                 )
                 raise Abort(self.fault(seat, what, envelope, True, deal))
             if ours != head:
-                self._suspect(seat, other, count - 1, head)
+                self._suspect(seat, envelope, other, count - 1, head)
                 return False
         return True
 
@@ -106,29 +112,72 @@ class Blame:
                 continue
             ours = intake.digest_at(other, count)
             if ours is not None and ours != head:
-                self._suspect(seat, other, count - 1, head)
+                self._suspect(seat, envelope, other, count - 1, head)
                 return
 
-    def _suspect(self, reporter: int, accused: int, seq: int, claimed: bytes) -> None:
-        self.suspicion = Suspicion(reporter, accused, seq, claimed)
+    def compare_ending(
+        self, seat: int, envelope: Envelope, from_file: bool
+    ) -> tuple[list[int], tuple[int, int, bytes] | None]:
+        """Compare the view of ``seat``'s ending with what we hold (accepted, or waiting
+        with no gap), before it is taken: the seats whose chains it names further than
+        we hold (to fetch, then compare), and the first place where it differs
+        (accused, seq, the hash it claims), if any.  Replaying a transcript
+        (``from_file``), only what the transcript accepted is compared; its recorder
+        held the rest."""
+        intake = self._chains.intake
+        ahead = []
+        for other, (count, head) in enumerate(envelope.view):
+            if other == seat:
+                continue
+            ours = intake.digest_at(other, count) if from_file else intake.held_digest(other, count)
+            if ours is None:
+                ahead.append(other)
+            elif ours != head:
+                return ahead, (other, count - 1, head)
+        return ([] if from_file else ahead), None
+
+    def suspect_view(
+        self, reporter: int, envelope: Envelope, accused: int, seq: int, claimed: bytes
+    ) -> None:
+        """A view that differs from ours (one suspicion at a time: the first stands)."""
+        if self.suspicion is None:
+            self._suspect(reporter, envelope, accused, seq, claimed)
+
+    def _suspect(
+        self, reporter: int, envelope: Envelope, accused: int, seq: int, claimed: bytes
+    ) -> None:
+        self.suspicion = Suspicion(reporter, accused, seq, claimed, envelope.seq)
         self._note(ev.ViewConflict(reporter, accused, seq))
 
-    def wants(self) -> list[int]:
+    def wants(self, me: int | None) -> list[int]:
         """The chains' first missing sequence numbers, and while a view is unsettled the
-        accused seat's envelope behind it (see ``Table.wants``)."""
+        envelopes that could settle it: the accused seat's behind the view (unless it
+        is ours: we know our own chain), and the reporter's own that carried it (if it
+        showed the others another, any of them may hold it)."""
         out = self._chains.wants()
-        if self.suspicion is not None and out:
-            accused = self.suspicion.accused
-            out[accused] = min(out[accused], self.suspicion.seq)
+        suspicion = self.suspicion
+        if suspicion is not None and out:
+            if suspicion.accused != me:
+                out[suspicion.accused] = min(out[suspicion.accused], suspicion.seq)
+            reporter = suspicion.reporter
+            out[reporter] = min(out[reporter], suspicion.reporter_seq)
         return out
+
+    def waited_for(self, me: int | None) -> int | None:
+        """The seat whose envelope would settle a differing view, if one differs: the
+        accused, or the reporter when the view is about our own chain."""
+        suspicion = self.suspicion
+        if suspicion is None:
+            return None
+        return suspicion.reporter if suspicion.accused == me else suspicion.accused
 
     # -- what other seats end a game with ------------------------------------------------
 
     def ending(self, seat: int, envelope: Envelope, deal: int) -> list[ev.Fault]:
         """The faults an accepted ``evidence`` or ``dispute`` from ``seat`` names."""
         if isinstance(envelope.msg, m.DisputeMsg):
-            named = [s for s in envelope.msg.seats if s < len(self._chains.keys)]
-            return disputed(named or [seat], f"named by seat {seat}: {envelope.msg.why}", deal)
+            named = self.named(seat, envelope.msg)
+            return disputed(named, f"named by seat {seat}: {envelope.msg.why}", deal)
         assert isinstance(envelope.msg, m.EvidenceMsg)
         try:
             accused, first, second = self.check_evidence(envelope.msg)
@@ -136,6 +185,18 @@ class Blame:
             what = f"sent evidence that proves nothing: {exc}"
             return [ev.Fault(seat, what, (envelope.digest.hex(),), True, deal)]
         return [equivocation(accused, first, second, deal)]
+
+    def named(self, seat: int, msg: m.DisputeMsg) -> list[int]:
+        """The seats a dispute from ``seat`` names (itself, if it names none seated)."""
+        return [s for s in msg.seats if s < len(self._chains.keys)] or [seat]
+
+    def unclosed(self, seat: int, msg: m.DisputeMsg, deal: int) -> list[ev.Fault]:
+        """What a ``dispute`` signed in the closing exchange names: the seats whose
+        ``close`` its sender (``seat``) did not get.  The game is won and its result
+        stands; they are only named (not proven, not fatal)."""
+        what = f"did not close the game (named by seat {seat}: {msg.why})"
+        named = sorted(set(self.named(seat, msg)))
+        return [ev.Fault(s, what, (), False, deal or None, proven=False) for s in named]
 
     def check_evidence(self, msg: m.EvidenceMsg) -> tuple[int, Envelope, Envelope]:
         try:
@@ -151,10 +212,19 @@ class Blame:
             raise ValueError("not two different envelopes for one sequence number")
         return accused, first, second
 
-    def abandoned(self, seats: list[int], why: str, phase: str) -> tuple[list[int], str]:
+    def abandoned(
+        self, seats: list[int], why: str, phase: str, me: int | None
+    ) -> tuple[list[int], str]:
         """Whom a driver that gives up names, and why: ``seats`` for ``why``, or, while a
-        view is unsettled, its reporter and the seat it accuses."""
+        view is unsettled, its reporter and the seat it accuses (only the reporter when
+        the view is about our own chain: never ourselves)."""
         suspicion = self.suspicion
+        if suspicion is not None and suspicion.accused == me:
+            what = (
+                f"seat {suspicion.reporter} signed a view of this seat's own chain at"
+                f" envelope {suspicion.seq} with a hash this seat never signed"
+            )
+            return [suspicion.reporter], what
         if suspicion is not None:
             what = (
                 f"seat {suspicion.reporter} signed a view of seat {suspicion.accused}'s chain"

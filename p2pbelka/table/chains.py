@@ -28,6 +28,7 @@ class Chains:
         self.keys: tuple[bytes, ...] = ()
         """Every seat's key, in seat order (none before the table description)."""
         self.transcript: list[Envelope] = []
+        self._recorded: set[bytes] = set()  # the digests of the transcript
         self._new_accepted: list[Envelope] = []
 
     def open(self, keys: tuple[bytes, ...]) -> None:
@@ -49,9 +50,15 @@ class Chains:
 
     def accept(self, envelope: Envelope) -> None:
         """``envelope`` joins the transcript (its chain took it already, or it is an
-        ending outside the chains)."""
+        ending outside the canonical order, or a proof record: the second envelope of
+        a place the chain holds another for)."""
         self.transcript.append(envelope)
+        self._recorded.add(envelope.digest)
         self._new_accepted.append(envelope)
+
+    def recorded(self, envelope: Envelope) -> bool:
+        """Whether ``envelope`` is in the transcript."""
+        return envelope.digest in self._recorded
 
     def take_accepted(self) -> list[Envelope]:
         out, self._new_accepted = self._new_accepted, []
@@ -92,20 +99,28 @@ class Chains:
         if self._intake is None or not 0 <= seat < len(self.keys):
             return []
         key = self.keys[seat]
-        out = [e.raw for e in self.transcript if e.sender == key and e.seq >= seq]
+        found = [e for e in self.transcript if e.sender == key and e.seq >= seq]
         chain = self._intake.chains[seat]
         nxt = max(seq, chain.next_seq)
         while nxt in chain.waiting:
-            out.append(chain.waiting[nxt].raw)
+            found.append(chain.waiting[nxt])
             nxt += 1
+        # Then the rest of what waits, past a gap: an ending there, or a place another
+        # seat's view names, lets the asker compare it or hold the proof.
+        found += [e for q, e in sorted(chain.waiting.items()) if q > nxt]
+        seen: set[bytes] = set()
+        out = []
+        for envelope in found:  # a proof record may also wait in the chain
+            if envelope.digest not in seen:
+                seen.add(envelope.digest)
+                out.append(envelope.raw)
         if len(out) <= limit:
             return out
         return out[:limit] + out[-1:] if newest else out[:limit]
 
 
 class OwnChain:
-    """The local seat's own chain: where it stands, what it owes and has sent, and what
-    a restart would sign again byte for byte."""
+    """The local seat's own chain: where it stands, what it owes and has sent."""
 
     def __init__(self, signer: Signer | None, game_id: bytes) -> None:
         self.signer = signer
@@ -116,7 +131,6 @@ class OwnChain:
         """1 + the highest sequence number of ours seen anywhere (kept, handed back, or
         refused as too far ahead): after a crash, no place below it is signed anew."""
         self.sent: set[SentKey] = set()
-        self._reproducible: set[bytes] = set()
         self._new_signed: list[Envelope] = []
 
     def is_ours(self, envelope: Envelope) -> bool:
@@ -135,12 +149,10 @@ class OwnChain:
         self.seq = envelope.seq + 1
         self.prev = envelope.digest
 
-    def seal(self, deal: int, msg: m.Message, view: View, reproducible: bool) -> Envelope:
+    def seal(self, deal: int, msg: m.Message, view: View) -> Envelope:
         assert self.signer is not None
         envelope = seal_envelope(self.signer, self._game_id, deal, self.seq, self.prev, msg, view)
         self._new_signed.append(envelope)
-        if reproducible:
-            self._reproducible.add(envelope.digest)
         self.follow(envelope)
         return envelope
 
@@ -150,6 +162,3 @@ class OwnChain:
 
     def forget_signed(self) -> None:
         self._new_signed.clear()
-
-    def reproducible(self, envelope: Envelope) -> bool:
-        return envelope.digest in self._reproducible

@@ -10,7 +10,13 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from p2pbelka.fairdeal.audit import AuditReport, Step, audit
-from p2pbelka.fairdeal.deck import LocalSeat, check_deck_shape, initial_deck, open_position
+from p2pbelka.fairdeal.deck import (
+    LocalSeat,
+    check_deck_points,
+    check_deck_shape,
+    initial_deck,
+    open_position,
+)
 from p2pbelka.fairdeal.derive import DealContext, check_commitment
 from p2pbelka.fairdeal.errors import BadDeck, BadScalar, FairDealError
 from p2pbelka.protocol.messages import Opening
@@ -50,6 +56,10 @@ class DealDeck:
         self.opened: dict[int, int] = {}  # pos -> card index, opened to all
         self.mine: dict[int, int] = {}  # pos -> card index: this seat's hand, as it read it
         self.computed: dict[tuple[Step, int], list[bytes]] = {}  # our own passes
+        self.multiply_ahead = local is not None
+        """Compute our pass as soon as the pass before it is handled (its check): off
+        while the table only replays its own transcript (a resumed table, held), which
+        holds our pass already, so the points are only checked."""
 
     # -- passes ---------------------------------------------------------------------
 
@@ -62,23 +72,52 @@ class DealDeck:
         return initial_deck(self.ctx)
 
     def add_pass(self, seat: int, deck: Sequence[bytes]) -> None:
+        """``seat``'s pass, handled in the schedule's order.  Every point is checked
+        here, by every table (fairdeal.md section 8): a point that is not a valid group
+        element is its author's fault at this record, for every honest table alike,
+        not only for the seat that would multiply it next.  That seat checks it by
+        multiplying it now (its pass is due next; ``multiply_ahead``), so it pays
+        nothing more; a pass of our own that we computed needs no check."""
         try:
             points = check_deck_shape(self.ctx, list(deck))
         except BadDeck as exc:
             raise DeckFault(seat, f"published a bad deck: {exc}") from None
-        done = len(self.shuffles) + len(self.locks)
-        (self.shuffles if done < len(self.order) else self.locks).append(points)
+        step = Step.SHUFFLE if self._done() < len(self.order) else Step.LOCK
+        (self.shuffles if step is Step.SHUFFLE else self.locks).append(points)
+        local = self.local
+        if local is not None and self.computed.get((step, local.seat)) == points:
+            return  # ours, as we computed it: valid points
+        if local is not None and self.multiply_ahead and self._next_author() == local.seat:
+            self.local_pass()  # validates every point, naming ``seat`` if one is not
+            return
+        try:
+            check_deck_points(self.ctx, points)
+        except BadDeck as exc:
+            raise DeckFault(seat, f"published a bad deck: {exc}") from None
+
+    def _done(self) -> int:
+        return len(self.shuffles) + len(self.locks)
+
+    def _next_author(self) -> int | None:
+        """The seat whose pass comes next, or None after the last lock."""
+        done = self._done()
+        return self.order[done % len(self.order)] if done < 2 * len(self.order) else None
 
     def local_pass(self) -> list[bytes]:
-        """This seat's shuffle or lock of the current deck; blames the previous author."""
+        """This seat's shuffle or lock of the current deck; blames the previous author.
+        Computed once (when the pass before it is handled, or when due)."""
         assert self.local is not None
-        done = len(self.shuffles) + len(self.locks)
+        done = self._done()
+        step = Step.SHUFFLE if done < len(self.order) else Step.LOCK
+        made = self.computed.get((step, self.local.seat))
+        if made is not None:
+            return made
         previous = (list(self.order) * 2)[done - 1] if done else None
         try:
-            if done < len(self.order):
-                step, points = Step.SHUFFLE, self.local.shuffle(self.current())
+            if step is Step.SHUFFLE:
+                points = self.local.shuffle(self.current())
             else:
-                step, points = Step.LOCK, self.local.lock(self.current())
+                points = self.local.lock(self.current())
         except BadDeck as exc:
             assert previous is not None, "the initial deck is always valid"
             raise DeckFault(previous, f"published a bad deck: {exc}") from None

@@ -121,6 +121,17 @@ class HandDealt(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CardInTwoHands(Event):
+    """``seat`` showed ``card`` (-1: a card open to all that is no seat's, such as
+    Belot's turned card), and the local seat holds it too: the deck is unsound.  The
+    local seat shows its copy in its next play, where every table sees the card twice;
+    the deal then goes to the reveal, and the audit names whoever broke the deck."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
 class TurnToPlay(Event):
     """Trick play begins: ``seat`` leads the first trick."""
 

@@ -182,23 +182,53 @@ def open_position(table: TableContext, seat: int, opening: m.Opening) -> int | N
     except FairDealError as exc:
         table.dispute(seat, f"opened a position that is not a card: {exc}")
         return None
-    if rnd.public_cards.get(card, seat) != seat:
-        table.dispute(seat, f"opened {CARDS[card]}, already shown by another seat")
+    shown = rnd.public_cards.get(card, seat)
+    if shown != seat:
+        by = f"by seat {shown}" if shown >= 0 else "to all, as no seat's card"
+        table.dispute(seat, f"opened {CARDS[card]}, already shown {by}")
         return None
     if seat != table.me and card in rnd.my_hand.values():
-        # Not the opener's fault on its face: a pass may have copied our card into
-        # its hand.  The audit finds whose pass or share it was.
-        table.dispute(seat, f"opened {CARDS[card]}, a card dealt to this seat")
-        return None
+        note_shown_twice(table, seat, card)
     rnd.public_cards[card] = seat
     return card
+
+
+def note_shown_twice(table: TableContext, seat: int, card: int) -> None:
+    """``seat`` (-1: no seat's, as Belot's turned card) showed ``card``, which the local
+    seat holds too: the deck is unsound (a pass copied a position).
+
+    Not a dispute of this table alone: it would leave the schedule by itself while
+    the others, who cannot know, play on.  The table goes on like every other, its
+    rules engine no longer judging by its own hand (as the others do not), and the
+    local seat shows its copy in its next play (``forced_play``): every table then
+    sees the card shown twice at the same record and goes to the reveal, where the
+    audit names the pass that did it (SPEC section 4.6)."""
+    rnd, me = table.round, table.me
+    if rnd.shown_twice is not None or me is None:
+        return  # the first such card is the one shown
+    rnd.shown_twice = rnd.position_of(card)
+    table.track.forget_hand(me)
+    table.emit(ev.CardInTwoHands(seat, CARDS[card]))
+
+
+def forced_play(table: TableContext) -> m.PlayMsg | None:
+    """The local seat's next play when another seat showed a card of its hand: that
+    position, whatever the rules would allow (every table disputes it before the
+    rules see it); None otherwise."""
+    pos = table.round.shown_twice
+    if pos is None:
+        return None
+    return m.PlayMsg(pos, table.round.deck.my_opening(pos).key)
 
 
 # -- trick play ------------------------------------------------------------------------------
 
 
-def ask_card(table: TableContext) -> Question:
+def ask_card(table: TableContext) -> m.Message | Question:
     assert table.me is not None
+    forced = forced_play(table)
+    if forced is not None:
+        return forced
     cards = table.track.legal_cards(table.me)
     return Question("play", tuple(mv.PlayCard(c) for c in cards))
 
@@ -298,27 +328,46 @@ def uncommitted(table: TableContext) -> list[int]:
 
 # -- between deals ---------------------------------------------------------------------------
 
-NEXT_DEAL = leads_to(Phase.COMMIT, Phase.SHUFFLE, Phase.OVER)
+NEXT_DEAL = leads_to(Phase.COMMIT, Phase.SHUFFLE, Phase.CLOSE, Phase.OVER)
 """What follows a deal (and whatever a game does between deals): the next deal's
-commit (or, when every commitment came on a ``deal_end``, its shuffle), or the end."""
+commit (or, when every commitment came on a ``deal_end``, its shuffle), or the end
+(from flow 3 through the closing exchange)."""
+
+
+def closes(table: TableContext) -> bool:
+    """Flow 3: a won game ends with the closing exchange, whose views cover the last
+    deal's ``deal_end``s (nothing else signed comes after them)."""
+    return table.flow >= 3
 
 
 def close_deal(table: TableContext) -> None:
-    """A deal and all that follows it are done: the game is over, or the next deal begins."""
+    """A deal and all that follows it are done: the game is won (over, or from flow 3
+    closing), or the next deal begins."""
     track = table.track
-    if track.finished:
-        table.emit(ev.GameOver(track.winner, track.final_score))
-    else:
+    if not track.finished:
         table.begin_deal()
+    elif not closes(table):
+        game_over(table)
+
+
+def game_over(table: TableContext) -> None:
+    track = table.track
+    table.emit(ev.GameOver(track.winner, track.final_score))
 
 
 def next_deal_or_over(table: TableContext) -> PhaseId:
-    """After ``close_deal``: the end, or the next deal's first phase (flow 2: every
-    commitment came on a ``deal_end``, so no commit phase)."""
+    """After ``close_deal``: the closing exchange (flow 3) or the end, or the next
+    deal's first phase (from flow 2 every commitment came on a ``deal_end``, so no
+    commit phase)."""
     if table.track.finished:
-        return Phase.OVER
+        return Phase.CLOSE if closes(table) else Phase.OVER
     committed = len(table.round.deck.commitments) == table.n_seats
     return Phase.SHUFFLE if committed else Phase.COMMIT
+
+
+def on_close(table: TableContext, seat: int, msg: m.CloseMsg) -> None:
+    """Nothing to check but the view, which the runner compared before this: it covers
+    every envelope of the game as ours does."""
 
 
 def between_deals(game: GamePhases, table: TableContext) -> PhaseId | None:
@@ -440,7 +489,14 @@ def common_steps(game: GamePhases) -> dict[PhaseId, Step]:
             prelude=lambda t: run_audit(game, t),
         ),
         # ... the game's own phase between deals (Belka's eggs choice), then the next
-        # deal (close_deal, next_deal_or_over) ...
+        # deal (close_deal, next_deal_or_over), or the end ...
+        Phase.CLOSE: Step(
+            {m.CloseMsg: on_close},
+            all_seats,
+            lambda t: m.CloseMsg(),
+            leads_to(Phase.OVER),
+            on_exit=game_over,
+        ),
     }
 
 

@@ -34,7 +34,11 @@ class Equivocation(IntakeError):
 
 @dataclass
 class Chain:
-    """What one seat has said so far: the next sequence number and the last hash."""
+    """What one seat has said so far: the next sequence number and the last hash.
+
+    ``accepted`` holds every place taken into the transcript: the chain in the
+    canonical order below ``next_seq``, and an ending taken outside the schedule
+    (``Intake.hold``), which may lie beyond it."""
 
     next_seq: int = 0
     head: bytes = ZERO_HASH
@@ -49,8 +53,9 @@ class Intake:
     def offer(self, seat: int, envelope: Envelope) -> bool:
         """Queue an envelope from ``seat``.  False for a harmless duplicate."""
         chain = self.chains[seat]
-        if envelope.seq < chain.next_seq:
-            if chain.accepted.get(envelope.seq) == envelope.digest:
+        taken = chain.accepted.get(envelope.seq)
+        if taken is not None:
+            if taken == envelope.digest:
                 return False
             raise Equivocation(envelope.seq, None)
         if envelope.seq >= chain.next_seq + MAX_AHEAD:
@@ -83,6 +88,44 @@ class Intake:
         chain.head = envelope.digest
         chain.next_seq += 1
         return envelope
+
+    def hold(self, seat: int, envelope: Envelope) -> None:
+        """``envelope`` (an ending) is taken into the transcript outside the canonical
+        order: its place stays taken, so another envelope there is proof."""
+        chain = self.chains[seat]
+        chain.waiting.pop(envelope.seq, None)
+        chain.accepted[envelope.seq] = envelope.digest
+
+    def held(self, seat: int, seq: int) -> Envelope | None:
+        """The envelope waiting at ``seat``'s place ``seq``, if one is (an accepted one
+        is in the transcript)."""
+        return self.chains[seat].waiting.get(seq)
+
+    def held_digest(self, seat: int, count: int) -> bytes | None:
+        """Like ``digest_at``, but counting what waits too: the hash of ``seat``'s
+        envelope number ``count - 1`` if this table holds the chain up to it (accepted,
+        then waiting with no gap), else None."""
+        chain = self.chains[seat]
+        if count <= chain.next_seq:
+            return self.digest_at(seat, count)
+        if any(seq not in chain.waiting for seq in range(chain.next_seq, count)):
+            return None
+        return chain.waiting[count - 1].digest
+
+    def linked(self, seat: int, envelope: Envelope) -> bool | None:
+        """Whether the chain held of ``seat`` leads to ``envelope``: every place before it
+        accepted or waiting, each naming the hash of the one before.  None while a
+        place is missing; False when the chain breaks (at ``envelope`` or before)."""
+        chain = self.chains[seat]
+        head = chain.head
+        for seq in range(chain.next_seq, envelope.seq):
+            before = chain.waiting.get(seq)
+            if before is None:
+                return None
+            if before.prev != head:
+                return False
+            head = before.digest
+        return envelope.prev == head
 
     def heads(self) -> tuple[bytes, ...]:
         return tuple(chain.head for chain in self.chains)

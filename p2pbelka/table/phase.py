@@ -42,6 +42,7 @@ class Phase(StrEnum):
     PLAY = "play"
     REVEAL = "reveal"
     DEAL_END = "deal_end"
+    CLOSE = "close"
     OVER = "over"
     ABORTED = "aborted"
 

@@ -26,6 +26,10 @@ class DealRound:
     """Positions played to a trick."""
     public_cards: dict[int, int] = field(default_factory=dict)
     """Card index -> the seat that showed it, for every card opened to all."""
+    shown_twice: int | None = None
+    """The position of this seat's hand whose card another seat showed (the deck is
+    unsound): this seat shows it in its next play, so every table sees the card twice
+    (``flow.note_shown_twice``).  None while no such card was shown."""
 
     def my_mask(self) -> int:
         mask = 0

@@ -19,12 +19,12 @@ from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
-from p2pbelka.table.blame import Blame, equivocation
+from p2pbelka.table.blame import Blame
 from p2pbelka.table.chains import Chains, OwnChain, SentKey, View
 from p2pbelka.table.context import TableContext
+from p2pbelka.table.endings import Endings, is_ending
 from p2pbelka.table.errors import MoveRefused
-from p2pbelka.table.flow import Schedule
-from p2pbelka.table.intake import Equivocation, IntakeError
+from p2pbelka.table.flow import Schedule, game_over
 from p2pbelka.table.phase import ENDS, Abort, Phase, PhaseId, Question, Step
 
 
@@ -69,12 +69,36 @@ class Runner:
         for a deal with this id or later."""
         self.question: tuple[SentKey, Question] | None = None
         self.on_transition: Callable[[PhaseId, PhaseId], None] | None = None
+        self.endings = Endings(self, chains, own, blame, out)
+
+    # -- what the endings read of the table ---------------------------------------------------
+
+    @property
+    def me(self) -> int | None:
+        return self._host.me
+
+    @property
+    def n_seats(self) -> int:
+        return self._host.n_seats
+
+    @property
+    def flow(self) -> int:
+        return self._host.flow
+
+    @property
+    def deal_id(self) -> int:
+        return self._host.deal_id
 
     # -- where the schedule stands ---------------------------------------------------------
 
     @property
     def finished(self) -> bool:
         return self.phase in ENDS
+
+    @property
+    def proven(self) -> bool:
+        """The game ended on a proven fault: nothing that comes after can change it."""
+        return self.finished and any(f.fatal and f.proven for f in self._blame.faults)
 
     @property
     def turn(self) -> int | None:
@@ -104,27 +128,14 @@ class Runner:
     # -- envelopes in ------------------------------------------------------------------------
 
     def offer(self, seat: int, envelope: Envelope) -> None:
-        """An envelope of ``seat``'s chain (not an ending), in whatever order it came."""
+        """An envelope of ``seat``'s chain (an ending too), in whatever order it came."""
         if seat == self._host.me:
             # Ours, so signed by us: a place in our chain we must never fill again.
             self._own.saw(envelope.seq)
         self._blame.compare_view_early(seat, envelope)
-        try:
-            self._chains.intake.offer(seat, envelope)
-        except Equivocation as exc:
-            ours = exc.known or self._chains.accepted_envelope(seat, exc.seq)
-            self.prove_equivocation(seat, ours, envelope)
-            return
-        except IntakeError as exc:
-            if seat != self._host.me:  # ours too far ahead: noted above, asked for again
-                self._out.events.append(ev.Rejected(str(exc), seat))
-            return
-        self.drain()
-
-    def ending(self, seat: int, envelope: Envelope) -> None:
-        """Evidence or a dispute from ``seat``: checked here, out of the schedule."""
-        self.accepted(envelope)
-        self.abort(*self._blame.ending(seat, envelope, self._host.deal_id))
+        self.endings.offer(seat, envelope)
+        if not self.finished:
+            self.drain()
 
     def accepted(self, envelope: Envelope) -> None:
         self._chains.accept(envelope)
@@ -155,10 +166,12 @@ class Runner:
             self._draining = False
 
     def _drain_loop(self) -> None:
-        while self._chains.opened and not self.finished and self.order:
+        while self._chains.opened and not self.finished:
             if self._out.outgoing and self._own.signer is not None:
                 self.deferred = True
                 return
+            if not self.order:
+                break
             if self._prelude_due:
                 # After our own message of the phase left (the check above), before
                 # any envelope of the phase: see ``Step.prelude``.
@@ -172,24 +185,36 @@ class Runner:
                     return
                 continue
             if not self._process_next():
-                return
+                break
             self.act()
+        if self._chains.opened and not self.finished:
+            # The schedule waits: an ending that came may be taken now.
+            self.endings.take_due()
 
     def _process_next(self) -> bool:
         """Handle the envelope due next, if it came and fits; False to stop draining."""
         intake = self._chains.intake
         seat = self.order[self.slot]
         envelope = intake.peek(seat)
-        if envelope is None:
-            return False
+        if envelope is None or is_ending(envelope):
+            return False  # an ending is taken outside the schedule (``Endings``)
         refusal = self._refusal(seat, envelope)
         if refusal:
             intake.drop(seat)
             self._out.events.append(ev.Rejected(refusal, seat))
             return True
         try:
-            if not self._blame.view_agrees(seat, envelope, self._host.deal_id):
-                return False  # until the envelope behind the view comes, or the driver gives up
+            agrees = self._blame.view_agrees(seat, envelope, self._host.deal_id)
+        except Abort as abort:
+            # A view that claims more than the schedule gave: proven by the envelope
+            # itself, so it goes into the transcript first, and the file proves it too.
+            intake.accept(seat)
+            self.accepted(envelope)
+            self.abort(*abort.faults)
+            return False
+        if not agrees:
+            return False  # until the envelope behind the view comes, or the driver gives up
+        try:
             intake.accept(seat)
             self.accepted(envelope)
             self._host.handle(seat, envelope.msg)
@@ -263,7 +288,7 @@ class Runner:
                 self.question = (key, own)
                 self._out.events.append(ev.ChoiceNeeded(own.kind, own.moves))
         elif own is not None:
-            self.send_once(key, own, reproducible=not step.before_deals)
+            self.send_once(key, own, at_entry=step.parallel and not step.before_deals)
 
     def legal_moves(self) -> list[mv.Move]:
         if self.question is None or self.question[0] in self._own.sent:
@@ -278,11 +303,8 @@ class Runner:
             kind = self.question[1].kind if self.question else "move"
             raise MoveRefused(f"{move} is not a legal {kind} now")
         assert self.question is not None and self.schedule is not None
-        key, question = self.question
-        step = self.step()
-        forced = len(question.moves) == 1 and not step.parallel and not step.before_deals
         msg = self.schedule.moves[type(move)](self._host, move)
-        self.send_once(key, msg, reproducible=forced)
+        self.send_once(self.question[0], msg)
 
     def sent_key(self) -> SentKey:
         step = self.step()
@@ -293,17 +315,17 @@ class Runner:
             return (deal, self.phase.value, step.slot(self._host))
         return (deal, self.phase.value, self.slot)
 
-    def seal(self, deal: int, msg: m.Message, reproducible: bool = False) -> Envelope:
-        view = self._chains.view()
-        if reproducible and self.step().parallel:
-            # What we accepted when the phase began, which the schedule fixes, not what
-            # has come in since (a resumed table may have more of the phase already).
-            # Every seat speaks at a parallel phase's start, so this is what we hold
-            # anyway unless our own message was held back (a resume, a handover).
-            view = self._entry_view
-        return self._own.seal(deal, msg, view, reproducible)
+    def seal(self, deal: int, msg: m.Message, at_entry: bool = False) -> Envelope:
+        """Sign ``msg`` as our chain's next envelope.  ``at_entry`` (what the schedule
+        makes in a parallel phase of a deal): its view is what we accepted when the
+        phase began, not what has come in since (a table held back, by a resume or
+        a handover, may have more of the phase already).  Every seat speaks at a
+        parallel phase's start, so this is what it holds anyway otherwise; the rule
+        fixes these envelopes' bytes (SPEC section 2.1, and the vectors)."""
+        view = self._entry_view if at_entry else self._chains.view()
+        return self._own.seal(deal, msg, view)
 
-    def send_once(self, key: SentKey, msg: m.Message, reproducible: bool = False) -> None:
+    def send_once(self, key: SentKey, msg: m.Message, at_entry: bool = False) -> None:
         """Sign, broadcast and queue for ourselves (it is processed in its turn, like any)."""
         if key in self._own.sent:
             return
@@ -317,7 +339,7 @@ class Runner:
             envelope = pending
             self._own.follow(envelope)
         else:
-            envelope = self.seal(key[0], msg, reproducible)
+            envelope = self.seal(key[0], msg, at_entry)
         self._out.outgoing.append(envelope.raw)
         me = self._host.me
         assert me is not None
@@ -338,29 +360,67 @@ class Runner:
 
     # -- the end of a game --------------------------------------------------------------------
 
-    def sign_ending(self, msg: m.EvidenceMsg | m.DisputeMsg) -> None:
-        """Sign ``msg`` into our chain and the transcript, if the local seat may sign."""
-        if self._own.signer is not None and self._host.me is not None and self.may_sign():
-            record = self.seal(self._host.deal_id, msg)
-            self._out.outgoing.append(record.raw)
-            self.accepted(record)
+    def sign_ending(self, msg: m.EvidenceMsg | m.DisputeMsg) -> Envelope | None:
+        """Sign ``msg`` into our chain and the transcript, if the local seat may sign: an
+        ending is our next envelope, outside the schedule, its view what we accepted
+        (our own entry our chain as signed: our last envelope may not be processed)."""
+        me = self._host.me
+        if self._own.signer is None or me is None or not self.may_sign():
+            return None
+        view = list(self._chains.view())
+        view[me] = (self._own.seq, self._own.prev)
+        record = self._own.seal(self._host.deal_id, msg, tuple(view))
+        self._out.outgoing.append(record.raw)
+        self._chains.intake.hold(me, record)
+        self.accepted(record)
+        return record
 
-    def prove_equivocation(self, seat: int, first: Envelope, second: Envelope) -> None:
-        """Two envelopes ``seat`` signed for one place in its chain: end the game, and
-        send the pair to every peer as ``evidence`` (they check it themselves)."""
-        fault = equivocation(seat, first, second, self._host.deal_id)
-        self.sign_ending(m.EvidenceMsg(first.raw, second.raw))
-        self.abort(fault)
+    def after_end(self, seat: int, envelope: Envelope) -> None:
+        """An envelope for a finished table (see ``Endings.after_end``)."""
+        self.endings.after_end(seat, envelope)
+
+    def unclosed(self) -> list[int]:
+        """In the closing exchange: the seats whose ``close`` has not come."""
+        if self.phase is not Phase.CLOSE:
+            return []
+        intake = self._chains.intake
+        return [s for s in self.order[self.slot :] if intake.peek(s) is None]
+
+    def _relay_proof(self, faults: tuple[ev.Fault, ...]) -> None:
+        """Pass on what the end rests on.  Proven: the envelopes that prove it, so a peer
+        that holds other ones for the same places (the liar told it something else)
+        comes to hold the proof.  Not proven: the last envelope we hold of every other
+        chain, so a peer that holds another for that place (a fork that left every
+        honest seat waiting) holds the proof too."""
+        if self._own.signer is None:
+            return
+        transcript = self._chains.transcript
+        proof = {h for f in faults if f.proven for h in f.evidence}
+        if not proof and self._chains.opened:
+            me = self._host.me
+            heads = (self._chains.last_envelope_of(s) for s in range(self.n_seats) if s != me)
+            proof = {e.digest.hex() for e in heads if e is not None}
+        self._out.outgoing += [e.raw for e in transcript if e.digest.hex() in proof]
 
     def abort(self, *faults: ev.Fault) -> None:
-        if self._own.signer is not None:
-            # Pass on the envelopes that prove it: a peer that holds other ones for
-            # the same places (the liar told it something else) then holds the proof.
-            proof = {h for f in faults if f.proven for h in f.evidence}
-            transcript = self._chains.transcript
-            self._out.outgoing += [e.raw for e in transcript if e.digest.hex() in proof]
+        fatal = tuple(f for f in faults if f.fatal)
+        self._relay_proof(fatal if any(f.proven for f in fatal) else ())
         self._blame.faults.extend(faults)
-        self._moved(self.phase, Phase.ABORTED)
-        self.phase = Phase.ABORTED
-        self.order = []
+        self._end(Phase.ABORTED)
         self._out.events.append(ev.GameAborted(tuple(faults)))
+
+    def end_won(self, unclosed: list[ev.Fault]) -> None:
+        """The closing exchange ended without every ``close``: the game is won as the
+        rules said, and ``unclosed`` names (not proven, not fatal) who did not close."""
+        self._relay_proof(())
+        for fault in unclosed:
+            self._out.events.append(ev.FaultFound(fault))
+        self._blame.faults.extend(unclosed)
+        self._end(Phase.OVER)
+        game_over(self._host)
+
+    def _end(self, phase: Phase) -> None:
+        if not self.finished:
+            self._moved(self.phase, phase)
+        self.phase = phase
+        self.order = []

@@ -41,6 +41,7 @@ from p2pbelka.table.blame import Blame, Suspicion, disputed
 from p2pbelka.table.carry import Previous
 from p2pbelka.table.chains import Chains, OwnChain, View
 from p2pbelka.table.dealsetup import DealSetup, LotDraw
+from p2pbelka.table.endings import is_ending
 from p2pbelka.table.errors import OrderError
 from p2pbelka.table.intake import MAX_AHEAD
 from p2pbelka.table.opening import check_table
@@ -97,6 +98,7 @@ class Table:
         self._blame = Blame(self._chains, game_id, lambda event: self._out.events.append(event))
         self._deals = DealSetup(game_id, seed_source)
         self._runner = Runner(self, self._chains, self._own, self._blame, self._out)
+        self._pending_record: Envelope | None = None
 
     # -- construction ----------------------------------------------------------------
 
@@ -154,10 +156,10 @@ class Table:
             raise OrderError("an empty transcript: nothing to resume")
         table = cls(envelopes[0].game, signer=signer, seed_source=seed_source, previous=previous)
         table._runner.held = True
-        for envelope in envelopes:
+        for i, envelope in enumerate(envelopes):
             if table.finished:
                 raise OrderError("envelope after the end of the game")
-            table.replay(envelope)
+            table.replay(envelope, envelopes[i + 1] if i + 1 < len(envelopes) else None)
         table._chains.forget_accepted()
         table._own.forget_signed()
         table._out.outgoing.clear()
@@ -271,6 +273,11 @@ class Table:
         return self.phase is Phase.ABORTED
 
     @property
+    def proven(self) -> bool:
+        """The game ended on a proven fault (nothing that comes after changes that)."""
+        return self._runner.proven
+
+    @property
     def held(self) -> bool:
         return self._runner.held
 
@@ -297,12 +304,25 @@ class Table:
         return step is not None and step.decision and self.suspicion is None
 
     def missing(self) -> list[int]:
-        """Seats the table is waiting for (for a driver's timeout): the seat due, or the
-        seat whose envelope would settle a differing view."""
-        if self.suspicion is not None and not self.finished:
-            return [self.suspicion.accused]
-        seat = self.turn
-        return [] if seat is None else [seat]
+        """Seats the table is waiting for (for a driver's timeout): the seat whose
+        envelope would settle a differing view; else the seats an ending that came
+        waits for, and the seat due (in the closing exchange, every seat whose
+        ``close`` has not come)."""
+        if self.finished:
+            return []
+        settles = self._blame.waited_for(self._me)
+        if settles is not None:
+            return [settles]
+        seats = set(self._runner.endings.needs())
+        seats.update(self._runner.unclosed())
+        if self.turn is not None:
+            seats.add(self.turn)
+        return sorted(seats)
+
+    @property
+    def closing(self) -> bool:
+        """In the closing exchange: the rules say the game is won (flow 3)."""
+        return self.phase is Phase.CLOSE
 
     @property
     def suspicion(self) -> Suspicion | None:
@@ -319,22 +339,11 @@ class Table:
         return out
 
     def take_signed(self) -> list[Envelope]:
-        """Envelopes this table signed since the last call.  A peer makes them durable
-        before it sends them (``take_outgoing``), so that after a crash it hands them
-        back to a resumed table instead of signing a different one for the same place
-        (except those ``reproducible`` says a restart signs again unchanged)."""
+        """Envelopes this table signed since the last call.  A peer makes them durable,
+        with everything they were computed from, before it sends them
+        (``take_outgoing``), so that after a crash it hands them back to a resumed
+        table instead of signing a different one for the same place."""
         return self._own.take_signed()
-
-    def reproducible(self, envelope: Envelope) -> bool:
-        """Whether a table resumed before ``envelope`` (which it signed) would sign the
-        same bytes again for that place, so a peer need not wait for the disk before
-        sending it: a message the schedule makes by itself in a deal (a pass, shares,
-        a reveal, a deal end...) or a decision with one legal move in a phase where
-        seats speak in turn.  Its body follows from the seat's saved secrets and the
-        transcript before it, its view from where the schedule stands (``Runner.seal``),
-        and Ed25519 signatures are deterministic.  A choice among several moves, and
-        anything before the first deal or outside the schedule, is not."""
-        return self._own.reproducible(envelope)
 
     def take_accepted(self) -> list[Envelope]:
         """Envelopes accepted into the transcript since the last call, in order."""
@@ -363,29 +372,73 @@ class Table:
             self._out.events.append(ev.Rejected("sender is not seated at this table"))
             return
         if self.finished:
-            self._out.events.append(ev.Rejected("the game is over", seat))
+            # Still taken for one purpose: another envelope for a place held is proof.
+            self._runner.after_end(seat, envelope)
             return
-        if isinstance(envelope.msg, m.EvidenceMsg | m.DisputeMsg):
-            self._runner.ending(seat, envelope)
-            return
+        endings = self._runner.endings
+        if isinstance(envelope.msg, m.EvidenceMsg) and not endings.from_file:
+            if endings.from_evidence(envelope.msg):
+                return
         self._runner.offer(seat, envelope)
 
-    def replay(self, envelope: Envelope) -> None:
-        """Feed a transcript envelope, which must be exactly the one due next (verify)."""
-        ending = isinstance(envelope.msg, m.EvidenceMsg | m.DisputeMsg)
-        if self._setup is not None and not self.finished and not ending:
-            due = self.turn
-            seat = self.seat_of(envelope.sender)
-            next_seq = self._chains.intake.chains[seat].next_seq if seat is not None else -1
-            if seat is None or seat != due or envelope.seq != next_seq:
-                who = "an unseated key" if seat is None else f"seat {seat} (seq {envelope.seq})"
-                raise OrderError(f"out of order: expected seat {due}'s next message, got {who}")
-        before = len(self.transcript)
-        self.receive_envelope(envelope)
-        self.proceed()
-        if len(self.transcript) == before and not self.finished:
-            rejected = [e for e in self._out.events if isinstance(e, ev.Rejected)]
-            raise OrderError(rejected[-1].reason if rejected else "envelope not accepted")
+    def replay(self, envelope: Envelope, following: Envelope | None = None) -> None:
+        """Feed a transcript envelope (verify, resume): the one due next, an ending, a
+        proof record (another envelope for a place an earlier record holds), or the
+        first of two proof records (``following`` is another envelope for its place).
+        Raises ``OrderError`` for anything else."""
+        pending, self._pending_record = self._pending_record, None
+        expected = len(self.transcript) + (2 if pending is not None else 1)
+        if self._setup is not None and not self.finished and pending is None:
+            self._check_order(envelope, following)
+        endings = self._runner.endings
+        endings.from_file = True
+        try:
+            self.receive_envelope(envelope)
+            self.proceed()
+        finally:
+            endings.from_file = False
+        recorded = len(self.transcript)
+        if recorded == expected:
+            return
+        if recorded == expected - 1 and pending is None and _pair(envelope, following):
+            self._pending_record = envelope
+            return
+        if pending is not None:
+            raise OrderError(
+                f"the record before (seat {self.seat_of(pending.sender)}, seq {pending.seq})"
+                " came out of order, and this one is no other envelope for its place"
+            )
+        rejected = [e for e in self._out.events if isinstance(e, ev.Rejected)]
+        if rejected:
+            raise OrderError(rejected[-1].reason)
+        raise OrderError("envelope after the end of the game" if self.finished else "not accepted")
+
+    @property
+    def pending_record(self) -> Envelope | None:
+        """A transcript record replayed as the first of two proof records, whose second
+        has not come yet (at the end of a file: a record out of order)."""
+        return self._pending_record
+
+    def _check_order(self, envelope: Envelope, following: Envelope | None) -> None:
+        """A record of a game in progress must be due next, an ending, a proof record, or
+        the first of two."""
+        seat = self.seat_of(envelope.sender)
+        if seat is None:
+            raise OrderError(
+                f"out of order: expected seat {self.turn}'s next message, got an unseated key"
+            )
+        chain = self._chains.intake.chains[seat]
+        due = seat == self.turn and envelope.seq == chain.next_seq
+        held = chain.accepted.get(envelope.seq)
+        proof = held is not None and held != envelope.digest
+        queued = chain.waiting.get(envelope.seq)
+        proof = proof or (queued is not None and queued.digest != envelope.digest)
+        if due or proof or is_ending(envelope) or _pair(envelope, following):
+            return
+        raise OrderError(
+            f"out of order: expected seat {self.turn}'s next message,"
+            f" got seat {seat} (seq {envelope.seq})"
+        )
 
     def _receive_table(self, envelope: Envelope) -> None:
         checked = check_table(envelope, self._previous, self._oldest_flow)
@@ -447,6 +500,9 @@ class Table:
             return
         runner.held = False
         runner.question = None
+        if self._deals.round is not None:
+            deck = self._deals.round.deck
+            deck.multiply_ahead = deck.local is not None
         runner.act()
         runner.drain()
 
@@ -500,14 +556,27 @@ class Table:
         unsigned: a dispute could fill a place it filled before the crash."""
         if self.finished:
             return
-        seats, what = self._blame.abandoned(seats, why, self.phase.value)
-        self._runner.sign_ending(m.DisputeMsg(tuple(sorted(set(seats))), what))
-        self._runner.abort(*disputed(seats, what, self.deal_id))
+        runner = self._runner
+        if self.closing and self._blame.suspicion is None:
+            # The game is won: the seats that did not close are named, and the result
+            # stands (a seat cannot deny the others theirs by never closing).
+            unclosed = sorted({s for s in runner.unclosed() if s != self._me} or set(seats))
+            named = m.DisputeMsg(tuple(unclosed), why)
+            if unclosed and self._me is not None:
+                runner.sign_ending(named)
+                runner.end_won(self._blame.unclosed(self._me, named, self.deal_id))
+            else:
+                runner.end_won([])
+            return
+        seats, what = self._blame.abandoned(seats, why, self.phase.value, self._me)
+        runner.sign_ending(m.DisputeMsg(tuple(sorted(set(seats))), what))
+        runner.abort(*disputed(seats, what, self.deal_id))
 
     def wants(self) -> list[int]:
         """For each seat, the first sequence number this table does not hold (for a
-        resend request); empty before the table description arrived."""
-        return self._blame.wants()
+        resend request), and while a view is unsettled the places that could settle
+        it; empty before the table description arrived."""
+        return self._blame.wants(self._me)
 
     def envelopes_from(
         self, seat: int, seq: int, limit: int = MAX_AHEAD, *, newest: bool = False
@@ -517,8 +586,14 @@ class Table:
         At most ``limit`` (what the asker's table takes at once); with ``newest``
         (``seat`` is the asker's own) the newest follows when the answer is cut, so
         a resumed seat learns how long its chain is and never signs again a place it
-        filled before it stopped."""
-        return self._chains.envelopes_from(seat, seq, limit, newest)
+        filled before it stopped.  The local seat's envelopes its driver has not
+        taken to send yet are left out: they leave only once they are on the disk
+        (the driver may be waiting for it while the links answer)."""
+        found = self._chains.envelopes_from(seat, seq, limit, newest)
+        if seat != self._me or not self._out.outgoing:
+            return found
+        unsent = set(self._out.outgoing)
+        return [raw for raw in found if raw not in unsent]
 
     def chain_heads(self) -> tuple[bytes, ...]:
         return self._chains.intake.heads()
@@ -616,3 +691,17 @@ class Table:
 
     def begin_deal(self) -> None:
         self.emit(self._deals.begin(self.track, self.audit_every_pass))
+        # A held table replays its own transcript: its passes are there already.
+        self.round.deck.multiply_ahead = self.round.deck.local is not None and not self.held
+
+
+def _pair(first: Envelope, second: Envelope | None) -> bool:
+    """Whether ``second`` is another envelope for ``first``'s place: two records of a
+    transcript that prove their sender signed twice."""
+    return (
+        second is not None
+        and second.game == first.game
+        and second.sender == first.sender
+        and second.seq == first.seq
+        and second.digest != first.digest
+    )

@@ -95,6 +95,12 @@ class GameTrack(Protocol):
         """Forget the last deal's announcements: a new deal (or re-deal) starts."""
         ...
 
+    def forget_hand(self, seat: int) -> None:
+        """From now on the deal in progress goes on for the engine without ``seat``'s
+        hand, as every other table sees it (a card of that hand was shown by another
+        seat: ``flow.note_shown_twice``); nothing to do before the engine's deal starts."""
+        ...
+
     def legal_cards(self, seat: int) -> list[Card]: ...
 
     def play(self, seat: int, card: Card) -> TrickDone | None:

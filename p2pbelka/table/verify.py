@@ -10,6 +10,7 @@ sequence number.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +18,7 @@ import msgpack
 
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope
-from p2pbelka.protocol.transcript import MAGIC, TranscriptError, iter_records
+from p2pbelka.protocol.transcript import MAGIC, Record, TranscriptError, iter_records
 from p2pbelka.rules.common.recordio import expect
 from p2pbelka.rules.common.summary import DealSummary, field_path
 from p2pbelka.rules.registry import spec
@@ -86,8 +87,12 @@ class VerifyReport:
             )
         if not self.finished:
             return "INCOMPLETE: every record checks out, but the game did not finish"
-        charged = [f for f in self.faults if not f.fatal]
+        charged = [f for f in self.faults if not f.fatal and f.proven]
         extra = f" ({len(charged)} renege(s) charged by the rules)" if charged else ""
+        unclosed = sorted({f.seat for f in self.faults if not f.fatal and not f.proven})
+        if unclosed:
+            seats = ", ".join(map(str, unclosed))
+            extra += f"; seat(s) {seats} did not close the game (named, not proven)"
         return f"OK: every deal was dealt fairly and played legally{extra}"
 
     @property
@@ -114,7 +119,7 @@ def verify_bytes(data: bytes, every_pass: bool = False) -> VerifyReport:
     first: Table | None = None
     keys: set[bytes] = set()  # every key seated in an earlier segment
     try:
-        for record in iter_records(data):
+        for record, following in _with_next(iter_records(data)):
             report.records = record.index + 1
             envelope = record.envelope
             if table is None:
@@ -127,11 +132,8 @@ def verify_bytes(data: bytes, every_pass: bool = False) -> VerifyReport:
                 keys.update({s.key for s in table.setup.seats} if table.setup else set())
                 table = Table(envelope.game, previous=previous_of(table))
                 table.audit_every_pass = every_pass
-            if table.finished:
-                report.error = f"{where}: envelope after the end of the game"
-                break
             try:
-                table.replay(envelope)
+                table.replay(envelope, following.envelope if following is not None else None)
             except OrderError as exc:
                 report.error = f"{where}: {exc}"
                 break
@@ -146,6 +148,15 @@ def verify_bytes(data: bytes, every_pass: bool = False) -> VerifyReport:
     if table is None and report.error is None:
         report.error = "the transcript holds no envelope"
     if table is not None:
+        pending = table.pending_record
+        if pending is not None and report.error is None:
+            report.error = (
+                f"record {report.records - 1}: out of order (seq {pending.seq}), and no other"
+                " envelope for its place follows"
+            )
+        if table.proven:
+            # A proof after an unproven ending: the verdict is the proof.
+            report.faults = [f for f in report.faults if f.proven]
         # The players who sat down; the changes say who took a seat later.
         report.names = tuple(s.name for s in first.setup.seats) if first and first.setup else ()
         report.game_name = first.setup.game if first and first.setup else None
@@ -156,6 +167,20 @@ def verify_bytes(data: bytes, every_pass: bool = False) -> VerifyReport:
             report.score = table.track.final_score
             report.game = table.game
     return report
+
+
+def _with_next(records: Iterator[Record]) -> Iterator[tuple[Record, Record | None]]:
+    """Each record with the one after it (None at the end, or when that one does not
+    read: its error comes when its turn comes, after the record before it)."""
+    current = next(records, None)
+    while current is not None:
+        try:
+            following = next(records, None)
+        except TranscriptError as exc:
+            yield current, None
+            raise exc from None
+        yield current, following
+        current = following
 
 
 def _collect(report: VerifyReport, events: list[ev.Event]) -> None:

@@ -218,6 +218,20 @@ class TableView:
         )
         self.say(_("{name} chooses {what}.").format(name=self.name(event.seat), what=what))
 
+    def _on_CardInTwoHands(self, event: ev.CardInTwoHands) -> None:
+        card = card_label(event.card)
+        if event.seat < 0:
+            line = _(
+                "The open card {card} is in your hand too: the deck was tampered with."
+                " Your next card shows your copy to all, and the audit names who did it."
+            ).format(card=card)
+        else:
+            line = _(
+                "{name} showed {card}, which is in your hand too: the deck was tampered"
+                " with. Your next card shows your copy to all, and the audit names who did it."
+            ).format(name=self.name(event.seat), card=card)
+        self.say(line)
+
     def _on_FaultFound(self, event: ev.FaultFound) -> None:
         self.faults.append(event.fault)
         self.say(_("Fault: {fault}").format(fault=self.describe_fault(event.fault)))

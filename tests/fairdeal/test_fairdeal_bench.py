@@ -27,3 +27,16 @@ def test_multiplication_counts_of_a_played_deal() -> None:
         assert figures[f"{v}_audit_one_seat_nothing_opened_mults"] == 32
         # A verifier: every play decoded once, every pass replayed.
         assert figures[f"{v}_verify_fairdeal_mults"] == 32 + 4 * 64
+
+
+def test_point_checks_of_a_played_deal() -> None:
+    """Every seat checks every pass it neither made nor multiplies next (4 seats: two
+    check each pass, three the last lock, which nobody multiplies); a verifier checks
+    every pass once."""
+    figures = deal_crypto.run(quick=True)
+    for version in SUPPORTED_VERSIONS:
+        v = f"v{version}"
+        assert figures[f"{v}_deal_all_seats_checks"] == (7 * 2 + 3) * 32
+        assert figures[f"{v}_deal_all_seats_unchecked_checks"] == 0
+        assert figures[f"{v}_check_pass_checks"] == 32
+        assert figures[f"{v}_verify_fairdeal_checks"] == 8 * 32

@@ -3,6 +3,7 @@ deciding on a card is not."""
 
 from __future__ import annotations
 
+import pytest
 import trio
 from trio.testing import MockClock
 
@@ -87,34 +88,38 @@ async def test_a_slow_player_is_waited_for_not_given_up_on(autojump_clock: MockC
 
 
 class Journal:
-    """A signed journal that remembers what it was told, in order."""
+    """A signed journal, and the transcript it syncs, that remember what they were told,
+    in order: ``log`` gets ("synced", raw) for every envelope kept and every envelope
+    appended to the transcript, when they are synced."""
 
     syncs = True
 
     def __init__(self, log: list[tuple[str, bytes]]) -> None:
         self.log = log
-        self.kept: list[bytes] = []
+        self.written: list[bytes] = []
+
+    def append(self, envelope: Envelope) -> None:
+        self.written.append(envelope.raw)
 
     def keep(self, envelopes: list[Envelope]) -> None:
-        self.kept += [e.raw for e in envelopes]
+        self.written += [e.raw for e in envelopes]
 
     def sync(self) -> None:
-        self.log += [("synced", raw) for raw in self.kept]
-        self.kept = []
-
-    def sync_inputs(self) -> None:
-        # Kept, not synced: the next ``sync`` takes them along.
-        self.log += [("inputs synced", raw) for raw in self.kept]
+        self.log += [("synced", raw) for raw in self.written]
+        self.written = []
 
 
 class Watched:
-    """A transport that notes what is broadcast (for the order of sync and send)."""
+    """A transport that notes what is broadcast (for the order of sync and send), and
+    what the table had accepted by then (``inputs``)."""
 
-    def __init__(self, inner: Transport, log: list[tuple[str, bytes]]) -> None:
-        self.inner, self.log = inner, log
+    def __init__(self, inner: Transport, log: list[tuple[str, bytes]], table: Table) -> None:
+        self.inner, self.log, self.table = inner, log, table
+        self.inputs: dict[bytes, list[bytes]] = {}
 
     async def broadcast(self, raw: bytes) -> None:
         self.log.append(("sent", raw))
+        self.inputs[raw] = [e.raw for e in self.table.transcript]
         await self.inner.broadcast(raw)
 
     async def receive(self) -> bytes:
@@ -128,7 +133,9 @@ class Cut(Watched):
         return {0, 1}
 
 
-async def _watch_seat_2(watching: type[Watched]) -> tuple[list[Table], list[tuple[str, bytes]]]:
+async def _watch_seat_2(
+    watching: type[Watched],
+) -> tuple[list[Table], Watched, list[tuple[str, bytes]]]:
     """Two deals of a game where seat 2's sends and syncs are logged in order.  On real
     seconds: after one slow sync (over ``INLINE_SYNC_LIMIT``) a driver syncs in a worker
     thread, and a virtual clock jumps ahead while a thread runs, which could make a
@@ -139,46 +146,44 @@ async def _watch_seat_2(watching: type[Watched]) -> tuple[list[Table], list[tupl
     watched = UntilTheSecondDeal(make_bot("random", 0))
     front_ends = [watched, *(BotFrontEnd(make_bot("random", s)) for s in range(1, 4))]
     log: list[tuple[str, bytes]] = []
+    journal = Journal(log)
+    seat_2 = watching(transports[2], log, tables[2])
     with trio.fail_after(300):
         async with trio.open_nursery() as nursery:
             for seat in range(4):
                 driver = PeerDriver(
                     tables[seat],
-                    watching(transports[seat], log) if seat == 2 else transports[seat],
+                    seat_2 if seat == 2 else transports[seat],
                     front_ends[seat],
-                    journal=Journal(log) if seat == 2 else None,
+                    transcript=journal if seat == 2 else None,
+                    journal=journal if seat == 2 else None,
                 )
                 nursery.start_soon(driver.run)
             await watched.reached.wait()
             nursery.cancel_scope.cancel()
-    return tables, log
+    return tables, seat_2, log
 
 
-async def test_what_a_seat_signs_is_synced_before_it_is_sent() -> None:
-    tables, log = await _watch_seat_2(Watched)
-    sent = [raw for what, raw in log if what == "sent"]
-    assert len(sent) > 10
-    unsynced: list[str] = []
-    synced: list[str] = []
-    for raw in sent:
-        if ("synced", raw) in log and log.index(("synced", raw)) < log.index(("sent", raw)):
-            synced.append(open_envelope(raw).type)
-            continue
-        # Sent before its own sync: only what a restart signs again byte for byte.
-        assert log.index(("inputs synced", raw)) < log.index(("sent", raw))
+@pytest.mark.parametrize("watching", [Watched, Cut], ids=["all linked", "a seat unreachable"])
+async def test_what_a_seat_signs_is_synced_with_its_inputs_before_it_is_sent(
+    watching: type[Watched],
+) -> None:
+    """Every envelope, whatever the links: the envelope itself and everything the table
+    had accepted (what it was computed from) are synced before it is sent.  Sent
+    with an input not on the disk, after a power cut the seat could be handed another
+    version of that input by the seat that signed it, and sign its place again."""
+    tables, seat_2, log = await _watch_seat_2(watching)
+    setup = tables[2].setup
+    assert setup is not None
+    key = setup.seats[2].key
+    types: set[str] = set()
+    for at, (what, raw) in enumerate(log):
         envelope = open_envelope(raw)
-        assert tables[2].reproducible(envelope), envelope.type
-        unsynced.append(envelope.type)
-    assert {"shuffle", "lock", "shares", "reveal"} <= set(unsynced)
-    assert {"table", "sit", "lot_commit", "lot_reveal"} & set(synced)
-    assert "play" in synced  # a card chosen among several waits for the disk
-
-
-async def test_while_a_seat_is_unreachable_everything_is_synced_before_it_is_sent() -> None:
-    """Unsynced, an envelope must reach every seat, or a liar could keep the only copy."""
-    tables, log = await _watch_seat_2(Cut)
-    sent = [raw for what, raw in log if what == "sent"]
-    assert len(sent) > 10
-    assert any(tables[2].reproducible(open_envelope(raw)) for raw in sent)
-    for raw in sent:
-        assert log.index(("synced", raw)) < log.index(("sent", raw)), open_envelope(raw).type
+        if what != "sent" or envelope.sender != key:
+            continue  # a sync, or another seat's envelope passed on
+        types.add(envelope.type)
+        synced = {r for w, r in log[:at] if w == "synced"}
+        assert raw in synced, f"{envelope.type} sent before it was synced"
+        missing = [r for r in seat_2.inputs[raw] if r not in synced]
+        assert not missing, f"{envelope.type} sent before its inputs were synced"
+    assert {"sit", "shuffle", "lock", "shares", "reveal", "play"} <= types

@@ -11,9 +11,10 @@ from trio.testing import MockClock
 
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, Transport
-from p2pbelka.peer.local import LocalGame, memory_transports
+from p2pbelka.peer.local import LocalGame, MemoryTransport, memory_transports
 from p2pbelka.peer.sync import resign, run_sync
-from p2pbelka.protocol.envelope import Signer, open_envelope
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
@@ -118,3 +119,82 @@ async def test_a_resumed_seat_nobody_answers_ends_its_game_and_signs_nothing(
     (ended,) = [e for e in front_end.events if isinstance(e, ev.GameAborted)]
     assert victim in [f.seat for f in ended.faults]
     assert "could not get back" in ended.faults[0].what
+
+
+class DisputeForOne:
+    """The cheater's transport: its first shares go to ``victim`` as a dispute naming
+    seat 0, and to the others as they are."""
+
+    def __init__(self, inner: MemoryTransport, seat: int, victim: int, signer: Signer) -> None:
+        self.inner, self.signer = inner, signer
+        self.dests = [s for s in range(len(inner.outboxes) + 1) if s != seat]
+        self.victim = victim
+        self.sent = False
+
+    async def broadcast(self, raw: bytes) -> None:
+        envelope = open_envelope(raw)
+        if self.sent or not isinstance(envelope.msg, m.SharesMsg):
+            await self.inner.broadcast(raw)
+            return
+        self.sent = True
+        dispute = resign(self.signer, envelope, msg=m.DisputeMsg((0,), "made up"))
+        for dest, outbox in zip(self.dests, self.inner.outboxes, strict=True):
+            await outbox.send(dispute if dest == self.victim else raw)
+
+    async def receive(self) -> bytes:
+        return await self.inner.receive()
+
+
+async def test_a_finished_table_is_still_fed_and_the_proof_reaches_its_file(
+    autojump_clock: MockClock,
+) -> None:
+    """The victim ends on the cheater's dispute; the others hold the cheater's shares
+    for that place and prove it.  What they send then reaches the victim after its
+    end, because its driver keeps feeding the finished table while the peer stays:
+    its transcript ends with the proof record and its evidence."""
+    cheater, victim = 1, 2
+    game = LocalGame.seeded(60)
+    tables = game.make_tables()
+    transports: list[Transport] = list(memory_transports(4))
+    inner = transports[cheater]
+    assert isinstance(inner, MemoryTransport)
+    transports[cheater] = DisputeForOne(inner, cheater, victim, game.signers[cheater])
+    files: list[list[Envelope]] = [[] for _ in range(4)]
+    drivers = [
+        PeerDriver(
+            tables[seat],
+            transports[seat],
+            BotFrontEnd(make_bot("random", seat)),
+            pause_after=0.5,
+            give_up_after=GIVE_UP_AFTER,
+            transcript=Sink(files[seat]),
+        )
+        for seat in range(4)
+    ]
+
+    async def play(driver: PeerDriver) -> None:
+        await driver.run()
+        await driver.after_end()
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            for driver in drivers:
+                nursery.start_soon(play, driver)
+            while not all(t.finished for t in tables):
+                await trio.sleep(0.5)
+            await trio.sleep(10 * GIVE_UP_AFTER)
+            nursery.cancel_scope.cancel()
+    ended = tables[victim]
+    assert ended.proven and {f.seat for f in ended.faults} == {cheater}, ended.faults
+    saved = files[victim]
+    assert isinstance(saved[-1].msg, m.EvidenceMsg) and isinstance(saved[-2].msg, m.SharesMsg)
+    report = verify_bytes(dump_transcript(saved))
+    assert report.proven and {f.seat for f in report.faults} == {cheater}, report.verdict
+
+
+class Sink:
+    def __init__(self, into: list[Envelope]) -> None:
+        self.into = into
+
+    def append(self, envelope: Envelope) -> None:
+        self.into.append(envelope)

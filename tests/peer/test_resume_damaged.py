@@ -1,11 +1,10 @@
 """A seat resumed from damaged files never signs twice for one place in its chain.
 
 The victim keeps its files as a LAN peer does: the transcript of what it
-accepted, the signed journal synced before each send of what a restart could
-not sign again unchanged (``Table.reproducible``), the secrets drawn ahead.
-It dies right after sending a card to one peer only (the witness),
-and its files lose their tail in one of several ways; or a power cut takes
-everything not synced, right after it sent what it did not sync.  The resumed table is
+accepted and the signed journal, both synced before each send, the secrets
+drawn ahead.  It dies right after sending a card to one peer only (the
+witness), and its files lose their tail in one of several ways; or a power cut
+takes everything not synced, right after a send.  The resumed table is
 held until every other seat has answered a resend (as the mesh holds it), the
 witness last; it must take its own envelopes back from the others and never
 sign a different one for a place it filled.  The game must finish, the same
@@ -80,14 +79,15 @@ def _start_only(store: GameStore) -> None:
     store.signed_path.unlink()
 
 
-def _power_cut(store: GameStore, synced: int) -> None:
+def _power_cut(store: GameStore, synced: tuple[int, int]) -> None:
     """What the disk held at the last sync: the journal's records up to it, the
-    transcript (never synced) short of its last few records."""
-    _keep_first(store.signed_path, synced)
-    _keep_first(store.transcript_path, max(8, len(_record_offsets(store.transcript_path)) - 5))
+    transcript's bytes up to it."""
+    records, size = synced
+    os.truncate(store.signed_path, _record_offsets(store.signed_path)[records - 1][1])
+    os.truncate(store.transcript_path, size)
 
 
-POWER_CUT = "power cut after an unsynced send"
+POWER_CUT = "power cut after a send"
 
 DAMAGES: dict[str, Callable[[GameStore], None]] = {
     "intact": lambda store: None,
@@ -147,8 +147,7 @@ def test_a_resumed_seat_never_signs_twice_whatever_its_files_lost(
     logs: list[list[ev.Event]] = [[] for _ in range(4)]
     queue: deque[tuple[int, bytes]] = deque()
     crashed = False
-    synced = [0]  # the journal's records on the disk at the last sync
-    unsynced: set[bytes] = set()
+    synced = [(0, 0)]  # the journal's records and transcript's bytes at the last sync
 
     def step(seat: int) -> list[bytes]:
         table = tables[seat]
@@ -159,19 +158,15 @@ def test_a_resumed_seat_never_signs_twice_whatever_its_files_lost(
             kept = table.take_signed()
             if kept:
                 store.keep(kept)  # as the driver does
-                if all(table.reproducible(e) for e in kept):
-                    store.sync_inputs()
-                    unsynced.update(e.raw for e in kept)
-                else:
-                    store.sync()
-                    synced[0] = len(_record_offsets(store.signed_path))
-                    unsynced.clear()
+                store.sync()
+                size = store.transcript_path.stat().st_size
+                synced[0] = (len(_record_offsets(store.signed_path)), size)
             signed.note([e.raw for e in kept] + out)
         return out
 
     def crashes_now(out: list[bytes]) -> bool:
-        if damage == POWER_CUT:  # sent what the disk does not hold yet, past the start
-            return synced[0] > 8 and any(raw in unsynced for raw in out)
+        if damage == POWER_CUT:  # sent what the disk holds, past the start
+            return synced[0][0] > 8 and bool(out)
         return _plays(out)
 
     for deliveries in range(1_000_000):

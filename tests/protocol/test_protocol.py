@@ -115,6 +115,7 @@ def test_flow_and_the_deal_end_commitment_have_one_encoding_each() -> None:
     table = m.TableMsg("belka", "classic", {}, seats, 2, nonces=nonces)
     assert table.flow == m.FLOW == 3 and table.to_wire()["flow"] == 3
     assert table.to_wire()["nonces"] == list(nonces)
+    assert m.TableMsg("belka", "classic", {}, seats, 2, flow=2).to_wire()["flow"] == 2
     assert "flow" not in m.TableMsg("belka", "classic", {}, seats, 2, flow=1).to_wire()
     with pytest.raises(ProtocolError, match="flow 1 is written by leaving the key out"):
         m.parse_body("table", {**table.to_wire(), "flow": 1})
@@ -146,6 +147,9 @@ def test_nonces_come_with_flow_3_one_per_seat(change: dict[str, object], why: st
     assert m.parse_body("deal_end", {"c": bytes(32)}) == m.DealEndMsg(bytes(32))
     with pytest.raises(ProtocolError, match=r"body of deal_end\.c"):
         m.parse_body("deal_end", {"c": bytes(31)})
+    assert m.parse_body("close", {}) == m.CloseMsg()
+    with pytest.raises(ProtocolError, match="unknown field"):
+        m.parse_body("close", {"c": bytes(32)})
 
 
 def test_belot_messages_are_checked_field_by_field() -> None:

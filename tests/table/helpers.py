@@ -24,8 +24,10 @@ def play_sync(
     bot: str = "random",
     game_name: str = "belka",
     players: int = 4,
+    fairdeal: int | None = None,
 ) -> tuple[list[Table], list[list[ev.Event]]]:
-    game = LocalGame.seeded(seed, preset, options, game=game_name, players=players)
+    versions = {} if fairdeal is None else {"fairdeal": fairdeal}
+    game = LocalGame.seeded(seed, preset, options, game=game_name, players=players, **versions)
     tables = game.make_tables()
     for seat, cls in (table_types or {}).items():
         tables[seat] = _rebuild(game, seat, cls, tables)

@@ -68,27 +68,57 @@ def game_signer(seed: int, seat: int) -> LocalGame:
 
 
 def test_a_false_report_names_nobody_as_proven() -> None:
-    """Seat 2 signs a deal-end whose view of seat 1's chain is wrong.  Nobody can back
-    it with seat 1's signature, so the game ends disputed: never proven against seat 1."""
+    """Seat 2 signs a deal-end whose view of seat 1's chain is wrong, and shows only
+    that one (its own table's other copy never leaves it).  Nobody can back the view
+    with seat 1's signature, so the game ends disputed: never proven against seat 1,
+    and seat 1, which knows its own chain, names only seat 2."""
+    signer = LocalGame.seeded(50).signers[CHEATER]
+    lies: dict[bytes, bytes] = {}
+
+    def lie(seat: int, raw: bytes) -> list[bytes]:
+        envelope = open_envelope(raw)
+        mine = envelope.sender == signer.public_key  # not another's it passes on
+        if seat != CHEATER or not mine or not isinstance(envelope.msg, m.DealEndMsg):
+            return [raw]
+        view = list(envelope.view)
+        view[1] = (view[1][0], bytes(32 * [7]))
+        lies[raw] = resign(signer, envelope, view=tuple(view))
+        return [lies[raw]]
+
+    def only_the_lie(source: int, dest: int, raw: bytes) -> bytes | None:
+        return lies.get(raw, raw) if source == CHEATER else raw
+
+    tables, events = play_sync(
+        50, tamper=lie, deliver=only_the_lie, give_up=True, until=_first_deal_over
+    )
+    for seat in (0, 1, 3):
+        assert tables[seat].aborted
+        named = faults_of(events[seat])
+        assert named and not any(f.proven for f in named), named
+        assert {f.seat for f in named} <= {1, CHEATER}
+    assert {f.seat for f in tables[1].faults} == {CHEATER}, "seat 1 knows its own chain"
+    for report in verdicts(tables, CHEATER):
+        assert report.disputed and not report.proven, report.verdict
+        assert report.verdict.startswith("DISPUTED")
+
+
+def test_a_false_report_shown_to_one_seat_is_proven_by_its_own_other_copy() -> None:
+    """The same lie, but the liar's table keeps (and gives back when asked) the honest
+    copy of its deal-end: the seat the lie is about asks every peer for the reporter's
+    envelope at that place, and two signatures for one place prove the liar."""
     signer = LocalGame.seeded(50).signers[CHEATER]
 
     def lie(seat: int, raw: bytes) -> list[bytes]:
         envelope = open_envelope(raw)
-        if seat != CHEATER or not isinstance(envelope.msg, m.DealEndMsg):
+        mine = envelope.sender == signer.public_key  # not another's it passes on
+        if seat != CHEATER or not mine or not isinstance(envelope.msg, m.DealEndMsg):
             return [raw]
         view = list(envelope.view)
         view[1] = (view[1][0], bytes(32 * [7]))
         return [resign(signer, envelope, view=tuple(view))]
 
     tables, events = play_sync(50, tamper=lie, give_up=True, until=_first_deal_over)
-    for seat in (0, 1, 3):
-        assert tables[seat].aborted
-        named = faults_of(events[seat])
-        assert named and not any(f.proven for f in named), named
-        assert {f.seat for f in named} <= {1, CHEATER}
-    for report in verdicts(tables, CHEATER):
-        assert report.disputed and not report.proven, report.verdict
-        assert report.verdict.startswith("DISPUTED")
+    assert_proven(tables, events, CHEATER)
 
 
 def _wrong_share_for(victim: int) -> object:
@@ -158,8 +188,10 @@ def test_a_second_envelope_for_an_old_sequence_number_is_proof() -> None:
     assert_proven(tables, events, CHEATER)
 
 
-def test_evidence_that_proves_nothing_is_the_senders_fault() -> None:
-    game = LocalGame.seeded(54)
+def _bogus_evidence(seed: int, seq_offset: int = 1, chained: bool = True) -> list[Table]:
+    """Seat 2 sends seat 0, as its next envelope (or ``seq_offset`` past its chain's
+    head, or off its chain), evidence whose two envelopes are the same one."""
+    game = LocalGame.seeded(seed)
     signer = game.signers[CHEATER]
     tables = game.make_tables()
     from p2pbelka.bots import make_bot
@@ -168,16 +200,43 @@ def test_evidence_that_proves_nothing_is_the_senders_fault() -> None:
     bots = [make_bot("random", s) for s in range(4)]
     run_sync(tables, bots, until=lambda events: tables[0].deal_id >= 1)
     honest = tables[1].transcript[-1]
+    last = tables[0].transcript[-1]
+    head = next(e for e in reversed(tables[0].transcript) if e.sender == signer.public_key)
+    view = list(tables[0].view())
+    view[CHEATER] = (head.seq + seq_offset, head.digest)
     bogus = resign(
         signer,
-        tables[CHEATER].transcript[-1],
-        seq=99,
+        last,
+        seq=head.seq + seq_offset,
+        prev=head.digest if chained else bytes(32),
+        view=tuple(view),
         msg=m.EvidenceMsg(honest.raw, honest.raw),
     )
     tables[0].receive(bogus)
+    tables[0].take_outgoing()  # the driver sends what the table passes on, then it goes on
+    tables[0].proceed()
+    return tables
+
+
+def test_evidence_that_proves_nothing_is_the_senders_fault() -> None:
+    tables = _bogus_evidence(54)
     assert tables[0].aborted
     (fault,) = tables[0].faults
     assert fault.seat == CHEATER and fault.proven and "proves nothing" in fault.what
+    report = verify_bytes(dump_transcript(tables[0].transcript))
+    assert report.proven and {f.seat for f in report.faults} == {CHEATER}, report.verdict
+
+
+def test_an_ending_off_its_senders_chain_is_refused() -> None:
+    """Endings are in the chain: one that does not follow its sender's last envelope
+    is refused like any (nobody named), one far ahead is refused too, and one past a
+    gap waits for the envelopes before it."""
+    broken = _bogus_evidence(54, chained=False)
+    assert not broken[0].finished and not broken[0].faults
+    far = _bogus_evidence(54, seq_offset=99)
+    assert not far[0].finished and not far[0].faults
+    gap = _bogus_evidence(54, seq_offset=2)
+    assert not gap[0].finished and CHEATER in gap[0].missing()
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -235,7 +294,16 @@ def test_a_coalition_of_two_cannot_frame_an_honest_seat(victim: int) -> None:
 
 # -- any single liar, any lie: a property ---------------------------------------------------
 
-LIES = ("equivocate", "corrupt_point", "wrong_share", "lie_in_view", "replay_old")
+LIES = (
+    "equivocate",
+    "corrupt_point",
+    "wrong_share",
+    "lie_in_view",
+    "replay_old",
+    "dispute_for_one",
+    "dispute_for_a_held_place",
+    "dispute_in_view",
+)
 
 
 def _other_message(envelope: Envelope) -> m.Message | None:
@@ -302,9 +370,22 @@ def _play_a_lie(seed: int, cheater: int, lie: str, k: int, victim: int) -> list[
         fork = Fork(signer, cheater, victim, change)
         tables, _ = play_sync(seed, deliver=fork, give_up=True, until=_first_deal_over)
         return tables
+    named = (victim + 1) % 4
+    if lie == "dispute_for_one":
+        # The victim gets a dispute naming another seat where the others get the
+        # cheater's next envelope (and a chain that follows the dispute after it).
+        count = [0]
+
+        def to_dispute(envelope: Envelope) -> m.Message | None:
+            count[0] += 1
+            return m.DisputeMsg((named,), "made up") if count[0] > k else None
+
+        fork = Fork(signer, cheater, victim, to_dispute)
+        tables, _ = play_sync(seed, deliver=fork, give_up=True, until=_first_deal_over)
+        return tables
 
     def tamper(seat: int, raw: bytes) -> list[bytes]:
-        if seat != cheater:
+        if seat != cheater or open_envelope(raw).sender != signer.public_key:
             return [raw]
         sent.append(raw)
         if len(sent) != k + 1:
@@ -312,12 +393,16 @@ def _play_a_lie(seed: int, cheater: int, lie: str, k: int, victim: int) -> list[
         envelope = open_envelope(raw)
         if lie == "replay_old":
             return [raw, sent[len(sent) // 2]]
+        if lie == "dispute_for_a_held_place":
+            old = open_envelope(sent[len(sent) // 2])
+            return [raw, resign(signer, old, msg=m.DisputeMsg((named,), "made up"))]
         view = list(envelope.view)
         if not view:
             return [raw]
         count, _head = view[victim]
         view[victim] = (count, bytes(32 * [5]))
-        return [resign(signer, envelope, view=tuple(view))]
+        msg = m.DisputeMsg((named,), "made up") if lie == "dispute_in_view" else envelope.msg
+        return [resign(signer, envelope, view=tuple(view), msg=msg)]
 
     tables, _ = play_sync(seed, tamper=tamper, give_up=True, until=_first_deal_over)
     return tables

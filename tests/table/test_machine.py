@@ -57,7 +57,7 @@ def test_the_machines_keep_the_phase_names_on_the_record() -> None:
     belka = {str(p) for p in registry.machine("belka")}
     belot = {str(p) for p in registry.machine("belot")}
     common = {"sit", "lot_commit", "lot_reveal", "commit", "shuffle", "lock", "shares"}
-    common |= {"play", "reveal", "deal_end"}
+    common |= {"play", "reveal", "deal_end", "close"}
     assert belka == common | {"trump", "ready", "choice"}
     assert belot == common | {"turn", "bid", "extra"}
 
@@ -98,7 +98,9 @@ def test_real_games_take_only_declared_transitions(
             assert after in machine[before], f"{before} -> {after} is not declared"
         taken = {(str(a), str(b)) for a, b in table.taken}
         assert own <= taken
-        assert ("deal_end", "over") in taken or ("choice", "over") in taken
+        # flow 3: a won game ends with the closing exchange
+        assert ("deal_end", "close") in taken or ("choice", "close") in taken
+        assert ("close", "over") in taken
 
 
 def test_a_step_may_only_pick_a_declared_successor() -> None:

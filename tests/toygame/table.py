@@ -5,6 +5,7 @@ only starts its deal once the hands are read."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from p2pbelka.cards import Card
@@ -89,6 +90,12 @@ class ToyTrack:
 
     def legal_cards(self, seat: int) -> list[Card]:
         return self.deal.legal_cards(seat)
+
+    def forget_hand(self, seat: int) -> None:
+        deal = self._game.deal
+        if deal is not None:
+            hands = tuple(None if s == seat else h for s, h in enumerate(deal.hands))
+            self._game = replace(self._game, deal=replace(deal, hands=hands))
 
     def play(self, seat: int, card: Card) -> TrickDone | None:
         before = len(self.deal.tricks)

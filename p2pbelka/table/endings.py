@@ -1,0 +1,261 @@
+"""The end of a game, in the chains: endings taken, equivocations proven and recorded,
+and the proofs that still come after the end (protocol/SPEC.md sections 2.2 and 4.6).
+
+An ``evidence`` or a ``dispute`` is an envelope of its sender's chain like any other:
+it is offered to the intake (so an ending for a place that holds another envelope
+of its sender is proof, and an identical one is ignored), and it is passed on to
+every seat the first time it arrives, since its sender may have told only one.  It
+is taken outside the schedule once the chain we hold of its sender leads to it and
+its view agrees with what we hold; where its view names more of a chain than we
+hold, that is asked for and compared first, and a hash that differs is a suspicion
+like any view's.  A dispute signed in the closing exchange does not end a won game.
+
+Every proof the table states is in its transcript: the envelopes of the pair it
+does not hold there yet (*proof records*) come first, then the ``evidence`` the
+local seat signs, if it may sign.  A valid ``evidence`` from another seat is
+itself two signatures for one place, so the table proves it the same way, with
+its own records.  A finished table still takes what arrives for one purpose:
+another envelope for a place it holds is proof, and the verdict becomes that proof.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.envelope import Envelope
+from p2pbelka.table import events as ev
+from p2pbelka.table.blame import Blame, equivocation
+from p2pbelka.table.chains import Chains, OwnChain
+from p2pbelka.table.intake import Equivocation, IntakeError
+from p2pbelka.table.phase import Phase, PhaseId
+
+
+class Mail(Protocol):
+    """Where the table's envelopes to send and its events go (the runner's outbox)."""
+
+    outgoing: list[bytes]
+    events: list[ev.Event]
+
+
+class Schedule(Protocol):
+    """What the endings read of the runner, and how they end the game."""
+
+    @property
+    def me(self) -> int | None: ...
+
+    @property
+    def n_seats(self) -> int: ...
+
+    @property
+    def flow(self) -> int: ...
+
+    @property
+    def deal_id(self) -> int: ...
+
+    @property
+    def phase(self) -> PhaseId: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def proven(self) -> bool: ...
+
+    def accepted(self, envelope: Envelope) -> None: ...
+
+    def sign_ending(self, msg: m.EvidenceMsg | m.DisputeMsg) -> Envelope | None: ...
+
+    def abort(self, *faults: ev.Fault) -> None: ...
+
+    def end_won(self, unclosed: list[ev.Fault]) -> None: ...
+
+
+BROKEN_CHAIN = "does not follow the sender's previous envelope (broken hash chain)"
+
+
+def is_ending(envelope: Envelope) -> bool:
+    return isinstance(envelope.msg, m.EvidenceMsg | m.DisputeMsg)
+
+
+class Endings:
+    def __init__(
+        self, runner: Schedule, chains: Chains, own: OwnChain, blame: Blame, out: Mail
+    ) -> None:
+        self._runner = runner
+        self._chains = chains
+        self._own = own
+        self._blame = blame
+        self._out = out
+        self.waiting: set[tuple[int, int]] = set()
+        """(seat, seq) of every ending offered and not taken yet."""
+        self.from_file = False
+        """Replaying a transcript: an ending its recorder took is taken as it stands
+        (the envelopes of its sender that came before it need not be in the file)."""
+        self._recorded_evidence = False
+
+    # -- envelopes in ----------------------------------------------------------------
+
+    def offer(self, seat: int, envelope: Envelope) -> bool:
+        """Offer ``envelope`` to ``seat``'s chain; True if it is new there.  Another
+        envelope for a place held is proven at once."""
+        try:
+            new = self._chains.intake.offer(seat, envelope)
+        except Equivocation as exc:
+            held = exc.known or self._chains.accepted_envelope(seat, exc.seq)
+            self.prove(seat, held, envelope)
+            return False
+        except IntakeError as exc:
+            # Ours too far ahead: our own chain notes it and asks for it again.
+            if seat != self._runner.me and not self._runner.finished:
+                self._out.events.append(ev.Rejected(str(exc), seat))
+            return False
+        if new and is_ending(envelope):
+            self.waiting.add((seat, envelope.seq))
+            if seat != self._runner.me:
+                self._relay(envelope)
+        return new
+
+    def _relay(self, envelope: Envelope) -> None:
+        """Pass another seat's ending on to every seat (an observer relays nothing)."""
+        if self._own.signer is not None:
+            self._out.outgoing.append(envelope.raw)
+
+    def from_evidence(self, msg: m.EvidenceMsg) -> bool:
+        """A valid ``evidence`` is two envelopes its accused signed for one place: we
+        offer both to that chain, so we hold the pair and prove it ourselves (True).
+        False when it proves nothing (its sender is at fault once its chain reaches
+        it) or the place is too far ahead of what we hold (taken as it stands)."""
+        try:
+            accused, first, second = self._blame.check_evidence(msg)
+        except ValueError:
+            return False
+        for enclosed in (first, second):
+            try:
+                self._chains.intake.offer(accused, enclosed)
+            except Equivocation as exc:
+                held = exc.known or self._chains.accepted_envelope(accused, exc.seq)
+                self.prove(accused, held, enclosed)
+                return True
+            except IntakeError:
+                return False
+        return False  # unreachable: two envelopes for one place never both fit
+
+    # -- taking an ending ------------------------------------------------------------------
+
+    def take_due(self) -> None:
+        """Take every ending that may be taken now: the schedule is waiting."""
+        intake = self._chains.intake
+        for seat, seq in sorted(self.waiting):
+            if self._runner.finished:
+                return
+            envelope = intake.held(seat, seq)
+            if envelope is None or not is_ending(envelope):
+                self.waiting.discard((seat, seq))
+            elif seq == min(q for s, q in self.waiting if s == seat):
+                self._try(seat, envelope)
+
+    def _try(self, seat: int, envelope: Envelope) -> None:
+        runner = self._runner
+        if runner.phase is Phase.CLOSE and isinstance(envelope.msg, m.DisputeMsg):
+            if not self.from_file:
+                return  # the game is won: another seat's dispute does not undo it
+        chain = self._chains.intake.chains[seat]
+        if self.from_file and envelope.seq > chain.next_seq:
+            linked = True  # its recorder held the chain up to it
+        else:
+            before = self._chains.intake.held_digest(seat, envelope.seq)
+            if before is None:
+                return  # its sender's earlier envelopes first (``needs``: asked for)
+            linked = envelope.prev == before
+        refusal = self._refusal(seat, envelope) if linked else BROKEN_CHAIN
+        if refusal:
+            chain.waiting.pop(envelope.seq, None)
+            self.waiting.discard((seat, envelope.seq))
+            self._out.events.append(ev.Rejected(refusal, seat))
+            return
+        ahead, conflict = self._blame.compare_ending(seat, envelope, self.from_file)
+        if conflict is not None:
+            self._blame.suspect_view(seat, envelope, *conflict)
+            return
+        if not ahead:
+            self.take(seat, envelope)
+
+    def _refusal(self, seat: int, envelope: Envelope) -> str:
+        n_seats = self._runner.n_seats
+        if len(envelope.view) != n_seats:
+            return f"its view lists {len(envelope.view)} seats, the table has {n_seats}"
+        own = (envelope.seq, envelope.prev)
+        if self._runner.flow >= 3 and envelope.view[seat] != own:
+            return "its view of its own chain does not match its seq and prev"
+        return ""
+
+    def take(self, seat: int, envelope: Envelope) -> None:
+        """Take ``seat``'s ending into the transcript: the game ends as it says (a won
+        game, in the closing exchange, with the seats it names as not closing)."""
+        runner = self._runner
+        self._chains.intake.hold(seat, envelope)
+        self.waiting.discard((seat, envelope.seq))
+        runner.accepted(envelope)
+        deal = runner.deal_id
+        if runner.phase is Phase.CLOSE and isinstance(envelope.msg, m.DisputeMsg):
+            runner.end_won(self._blame.unclosed(seat, envelope.msg, deal))
+            return
+        runner.abort(*self._blame.ending(seat, envelope, deal))
+
+    def needs(self) -> list[int]:
+        """The senders of the endings that wait to be taken: their earlier envelopes,
+        or those their views name further than we hold, have not come.  (They are
+        asked for as any missing envelope is; if they never come, it is the sender's
+        claim that nobody could check, so the sender is the seat waited for.)"""
+        if not self.waiting:
+            return []
+        closing = self._runner.phase is Phase.CLOSE
+        out = set()
+        for seat, seq in self.waiting:
+            envelope = self._chains.intake.held(seat, seq)
+            if envelope is not None and not (closing and isinstance(envelope.msg, m.DisputeMsg)):
+                out.add(seat)
+        return sorted(out)
+
+    # -- proofs --------------------------------------------------------------------------
+
+    def prove(self, seat: int, first: Envelope, second: Envelope) -> None:
+        """Two envelopes ``seat`` signed for one place in its chain: record whichever
+        of them the transcript lacks (the proof records), sign ``evidence`` of the pair
+        if the local seat may sign (every peer checks it itself), and end the game on
+        the proof (after the end: the verdict becomes this proof)."""
+        fault = equivocation(seat, first, second, self._runner.deal_id)
+        for envelope in (first, second):
+            if not self._chains.recorded(envelope):
+                self._chains.accept(envelope)
+        self._runner.sign_ending(m.EvidenceMsg(first.raw, second.raw))
+        if self._runner.finished:
+            # What an unproven ending named gives way to the proof.
+            self._blame.faults[:] = [f for f in self._blame.faults if f.proven]
+        self._runner.abort(fault)
+
+    def after_end(self, seat: int, envelope: Envelope) -> None:
+        """An envelope for a finished table: proof, if it is another for a place held
+        (or a valid ``evidence`` of two); else kept at its place, for a later one."""
+        if self._runner.proven:
+            # Nothing more is needed; a transcript may still hold its recorder's own
+            # evidence after the proof records.
+            if self.from_file and not self._recorded_evidence and self._valid(envelope):
+                self._recorded_evidence = True
+                self._chains.intake.hold(seat, envelope)
+                self._chains.accept(envelope)
+            return
+        if isinstance(envelope.msg, m.EvidenceMsg) and not self.from_file:
+            if self.from_evidence(envelope.msg):
+                return
+        self.offer(seat, envelope)
+
+    def _valid(self, envelope: Envelope) -> bool:
+        if not isinstance(envelope.msg, m.EvidenceMsg):
+            return False
+        try:
+            self._blame.check_evidence(envelope.msg)
+        except ValueError:
+            return False
+        return True
