@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from p2pbelka.bench.game_parts import game_part
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync
@@ -29,9 +30,6 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.verify import verify_bytes
 
 SEED = 1
-SEEDS = {"belot": 4}
-"""A game whose vector needs another seed than ``SEED`` to show what its vector shows
-(Belot's first deal: the turned card, the bids and a declaration)."""
 NAME = "first-deal"
 ABOUT = (
     "p2pbelka game-protocol test vector: a fixed-seed game up to the end of its first deal;"
@@ -40,8 +38,13 @@ ABOUT = (
 
 
 def seed_of(game: str) -> int:
-    """The seed of ``game``'s vector."""
-    return SEEDS.get(game, SEED)
+    """The seed of ``game``'s vector: ``SEED``, unless the game's own part of the
+    vectors (``bench/<game>_vectors.py``) names another, one whose first deal shows
+    what that game's vector shows."""
+    part = game_part("vectors", game)
+    seed = getattr(part, "SEED", SEED) if part is not None else SEED
+    assert isinstance(seed, int)
+    return seed
 
 
 def vector_name(game: str) -> str:

@@ -12,7 +12,8 @@ from p2pbelka.peer.local import LocalGame
 from p2pbelka.protocol.envelope import seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
-from p2pbelka.table.segments import observe_segments
+from p2pbelka.table.segments import observe_segments, previous_of
+from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
 from tests.table.handover import Game, bot_then_back, hand_over
 
@@ -96,3 +97,29 @@ def test_a_fresh_hand_back_id_is_accepted(game_name: str, players: int, lost: in
 def previous_used_all(game: Game) -> bool:
     """Every table of the third segment knows both earlier ids."""
     return all(t.previous is not None and len(t.previous.used) == 2 for t in game.tables)
+
+
+@pytest.mark.parametrize(("game_name", "players", "lost"), TABLES)
+def test_a_hand_back_without_the_players_fresh_nonce_is_refused_by_the_player(
+    game_name: str, players: int, lost: int
+) -> None:
+    """The returning player sends a fresh nonce with its ``seat_reclaim``: a hand-back
+    carrying another (the proposer's choice, or the player's old one) could have an id
+    the player signed under before, so the player's table refuses it before it sits;
+    the one carrying its nonce is taken."""
+    game, _first_id, _second_id, player = bot_then_back(game_name, players, lost)
+    host = next(s for s in range(players) if s != lost)
+    rebuilt = observe_segments(game.files[host])
+    mine = bytes(range(200, 216))
+    for brought, taken in ((bytes(range(16)), False), (mine, True)):
+        trial = Game(list(game.tables), game.bots, [list(f) for f in game.files], game.events)
+        segment, _ = hand_over(trial, lost, player, "Back", previous_table=rebuilt, nonce=brought)
+        opening = trial.tables[host].take_outgoing()
+        back = Table(segment, signer=player, previous=previous_of(rebuilt), nonce=mine)
+        for raw in opening:
+            back.receive(raw)
+        assert (back.setup is not None) == taken
+        if not taken:
+            refused = [e.reason for e in back.take_events() if isinstance(e, ev.Rejected)]
+            assert any("does not carry this seat's nonce" in r for r in refused), refused
+            assert not back.take_outgoing(), "the player signed in it"
