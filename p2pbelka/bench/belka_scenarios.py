@@ -236,7 +236,14 @@ def play(scenario: Scenario, seed: int) -> tuple[list[Table], list[Envelope]] | 
     return tables, transcript[: last + 1]
 
 
-def describe(scenario: Scenario, seed: int, envelopes: list[Envelope]) -> dict[str, Any]:
+def describe(
+    scenario: Scenario,
+    seed: int,
+    envelopes: list[Envelope],
+    rows: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The JSON of a scenario's file; ``rows`` its records, if not those of
+    ``record_rows`` (seats numbered in the first segment's ``table``)."""
     data = dump_transcript(envelopes)
     report = verify_bytes(data)
     setup = envelopes[0].msg
@@ -252,7 +259,7 @@ def describe(scenario: Scenario, seed: int, envelopes: list[Envelope]) -> dict[s
         "seat_keys": [k.hex() for k in seats],
         "transcript_sha256": hashlib.sha256(data).hexdigest(),
         "transcript_bytes": len(data),
-        "records": record_rows(envelopes, seats),
+        "records": rows if rows is not None else record_rows(envelopes, seats),
         "verify": {
             "verdict": report.verdict.split(":", 1)[0],
             "records": report.records,
