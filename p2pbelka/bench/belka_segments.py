@@ -32,14 +32,15 @@ from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
 
 LOST = 3
-"""The seat that changes hands: lost for good during deal 2, given to a bot from deal 3.
-Seat 0, the lowest remaining seat, proposes and hosts the continuation."""
+"""The seat that changes hands: lost for good during deal 2, given to a bot, which plays
+deal 2 again from the start (the unfinished one is voided).  Seat 0, the lowest
+remaining seat, proposes and hosts the continuation."""
 
 SEAT_CHANGE = Scenario(
     "seat-change",
     1,
     f"seat {LOST} is lost for good during deal 2; seat 0 proposes a continuation segment"
-    f" that gives seat {LOST} to a bot from deal 3 (its key and fresh nonce in the new"
+    f" that gives seat {LOST} to a bot from deal 2, voided and dealt again (its key and fresh nonce in the new"
     " `table`, the segment id derived from it, every remaining seat's signature in"
     " after.agreed), and the new segment plays one audited deal: seat 0's file, both"
     " segments",
@@ -62,6 +63,7 @@ class _Seats:
     def __init__(self, seed: int) -> None:
         local = LocalGame.seeded(seed, fairdeal=FAIRDEAL)
         self.tables = local.make_tables()
+        self.signers = list(local.signers)  # the generator drives every seat
         self.bots: list[Bot] = [make_bot("random", seed * 10 + s) for s in range(4)]
         self.file: list[Envelope] = []
 
@@ -87,12 +89,6 @@ def _deal_two_under_way(tables: list[Table]) -> bool:
     return t.finished or (t.deal_id >= 2 and _played(t) >= 2)
 
 
-def _signer(table: Table) -> Signer:
-    signer = table._signer  # the generator drives every seat, so it holds every key
-    assert signer is not None
-    return signer
-
-
 def _stream(rng: random.Random) -> Callable[[], bytes]:
     return lambda: rng.randbytes(32)
 
@@ -108,11 +104,12 @@ def _hand_over(seats: _Seats, seed: int) -> int:
     bot_secrets = _stream(random.Random(rng.randbytes(8)))
     nonce = rng.randbytes(m.NONCE_SIZE)
     others = [s for s in range(4) if s != LOST]
-    signers = {s: _signer(seats.tables[s]) for s in others}
+    signers = seats.signers
     previous = previous_of(seats.tables[0])
     segment, proposal = propose(previous, LOST, bot.public_key, "Bot", nonce, signers[0])
     agreed = dict(proposal.after.agreed) if proposal.after else {}
     for s in others[1:]:
+        assert previous_of(seats.tables[s]).view == previous.view, "the views differ at the cut"
         agreed[s] = sign_agreement(signers[s], segment, proposal)
     final = with_agreements(proposal, agreed)
     new: list[Table] = []
@@ -129,6 +126,7 @@ def _hand_over(seats: _Seats, seed: int) -> int:
             table = Table(segment, signer=signers[s], seed_source=source, previous=previous_of(old))
         new.append(table)
     seats.tables = new
+    signers[LOST] = bot
     assert final.after is not None
     return final.after.deal
 
