@@ -40,7 +40,8 @@ SEAT_CHANGE = Scenario(
     "seat-change",
     1,
     f"seat {LOST} is lost for good during deal 2; seat 0 proposes a continuation segment"
-    f" that gives seat {LOST} to a bot from deal 2, voided and dealt again (its key and fresh nonce in the new"
+    f" that gives seat {LOST} to a bot from deal 2, voided and dealt again (its key and"
+    " fresh nonce in the new"
     " `table`, the segment id derived from it, every remaining seat's signature in"
     " after.agreed), and the new segment plays one audited deal: seat 0's file, both"
     " segments",
