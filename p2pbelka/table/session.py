@@ -43,7 +43,7 @@ from p2pbelka.table.chains import Chains, OwnChain, View
 from p2pbelka.table.dealsetup import DealSetup, LotDraw
 from p2pbelka.table.endings import is_ending
 from p2pbelka.table.errors import OrderError
-from p2pbelka.table.intake import MAX_AHEAD
+from p2pbelka.table.intake import MAX_AHEAD, IntakeError
 from p2pbelka.table.opening import check_table
 from p2pbelka.table.phase import Phase, PhaseId, Question
 from p2pbelka.table.round import DealRound
@@ -390,6 +390,8 @@ class Table:
         expected = len(self.transcript) + (2 if pending is not None else 1)
         if self._setup is not None and not self.finished and pending is None:
             self._check_order(envelope, following)
+            if self._hold_first_of_pair(envelope, following):
+                return
         endings = self._runner.endings
         endings.from_file = True
         try:
@@ -412,6 +414,24 @@ class Table:
         if rejected:
             raise OrderError(rejected[-1].reason)
         raise OrderError("envelope after the end of the game" if self.finished else "not accepted")
+
+    def _hold_first_of_pair(self, envelope: Envelope, following: Envelope | None) -> bool:
+        """The first of two proof records is queued at its place, never processed: the
+        live table held it waiting when the other came, and it may happen to be due
+        here (processed, it would prove something else, or the second would come
+        after the end).  True if it was queued so."""
+        seat = self.seat_of(envelope.sender)
+        if seat is None or is_ending(envelope) or not _pair(envelope, following):
+            return False
+        chain = self._chains.intake.chains[seat]
+        if envelope.seq < chain.next_seq or envelope.seq in chain.waiting:
+            return False  # its place is held already: the ordinary path proves it
+        try:
+            self._chains.intake.offer(seat, envelope)
+        except IntakeError:
+            return False
+        self._pending_record = envelope
+        return True
 
     @property
     def pending_record(self) -> Envelope | None:
