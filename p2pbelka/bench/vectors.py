@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from p2pbelka.bench.game_parts import game_part
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync
@@ -34,6 +35,16 @@ ABOUT = (
     "p2pbelka game-protocol test vector: a fixed-seed game up to the end of its first deal;"
     " every field is described in protocol/SPEC.md section 5.2. Bytes are hex."
 )
+
+
+def seed_of(game: str) -> int:
+    """The seed of ``game``'s vector: ``SEED``, unless the game's own part of the
+    vectors (``bench/<game>_vectors.py``) names another, one whose first deal shows
+    what that game's vector shows."""
+    part = game_part("vectors", game)
+    seed = getattr(part, "SEED", SEED) if part is not None else SEED
+    assert isinstance(seed, int)
+    return seed
 
 
 def vector_name(game: str) -> str:
@@ -96,7 +107,7 @@ def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else Path("protocol/vectors")
     for game in registry.names():
         name = vector_name(game)
-        data, description = generate(SEED, game)
+        data, description = generate(seed_of(game), game)
         (out / f"{name}.p2pb").write_bytes(data)
         text = json.dumps(description, indent=1, ensure_ascii=False)
         (out / f"{name}.json").write_text(text + "\n", encoding="utf-8")

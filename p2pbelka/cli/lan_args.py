@@ -231,7 +231,7 @@ async def print_lobby(event: LobbyEvent) -> None:
     if isinstance(event, TableOpen):
         say(
             f"table open: lobby port {event.lobby_port}, game port {event.mesh_port},"
-            f" game id {event.game_id.hex()}"
+            f" table id {event.table_id.hex()}"
         )
         if event.address:
             from p2pbelka.net.connection import format_host_port

@@ -434,7 +434,7 @@ async def serve_secure(
     *,
     host: str = "0.0.0.0",
     port: int = 0,
-    context: bytes = b"",
+    context: bytes | Callable[[], bytes] = b"",
     authorize: Callable[[bytes], bool] | None = None,
     handshake_timeout: float | None = None,
     max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
@@ -456,7 +456,9 @@ async def serve_secure(
     is read: limits per source address, a rate per address, fair slots and a
     short deadline for the whole handshake.  Refusals are logged as one
     summary line every few seconds.  ``host`` may be an IPv6 address (``"::"``
-    for every IPv6 address of the machine).
+    for every IPv6 address of the machine).  ``context`` may be a callable, asked at
+    each handshake: a listener that opens before it knows what it serves (a seat's
+    game listener, before the game's id is derived from every seat's nonce).
     """
     if door is None:
         policy = DoorPolicy()
@@ -493,7 +495,7 @@ async def serve_secure(
                     identity,
                     Role.RESPONDER,
                     authorize=authorize,
-                    context=context,
+                    context=context() if callable(context) else context,
                     timeout=door.policy.handshake_timeout,
                     max_frame_size=max_frame_size,
                     psk=psk,

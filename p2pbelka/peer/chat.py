@@ -102,7 +102,7 @@ MALFORMED, NOT_SEATED, NOT_ITS_LINK, OTHER_TABLE = (
     "malformed",
     "not seated",
     "not from its author",
-    "another table",
+    "another table or segment",
 )
 FLOOD, REPLAYED, FORGED = "flood", "replayed", "bad signature"
 
@@ -117,13 +117,18 @@ class ChatGate:
 
     def __init__(
         self,
-        game: bytes,
+        segment: bytes,
         me: int,
         keys: Sequence[bytes],
         *,
+        earlier: Sequence[bytes] = (),
         wall_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000,
     ) -> None:
-        self.game = game
+        self.segment = segment
+        """The segment in play here (the game id in the first): lines are signed for it,
+        and a line heard for any other is dropped (protocol/SPEC.md section 7.4)."""
+        self.segments = {*earlier, segment}
+        """Every segment of this game so far: a saved line of any of them is read back."""
         self.me = me
         self.keys = list(keys)
         self.wall_ms = wall_ms
@@ -144,7 +149,14 @@ class ChatGate:
             wait = self.send_limit.wait(now)
             raise ChatDropped(SLOW_DOWN, f"wait {wait:.0f} s", wait)
         self.counter = min(MAX_COUNTER - 1, max(self.counter + 1, self.wall_ms()))
-        return seal_chat(signer, self.game, self.counter, clean)
+        return seal_chat(signer, self.segment, self.counter, clean)
+
+    def enter(self, segment: bytes) -> None:
+        """The game goes on in another segment (a seat changed hands): from now on lines
+        are said and heard for it alone (one said for the segment before is dropped,
+        like a line lost while a link was down)."""
+        self.segment = segment
+        self.segments.add(segment)
 
     def hear(self, seat: int, raw: bytes, now: float) -> ChatMsg:
         """Check a payload that came on seat ``seat``'s link; the message, or
@@ -167,8 +179,8 @@ class ChatGate:
             # Chat is not relayed: each author sends to every seat itself.
             why = NOT_SEATED if msg.sender not in self.keys else NOT_ITS_LINK
             raise ChatDropped(why, f"signed by another key than seat {seat}'s")
-        if msg.game != self.game:
-            raise ChatDropped(OTHER_TABLE, f"game {msg.game.hex()}")
+        if msg.game != self.segment:
+            raise ChatDropped(OTHER_TABLE, f"segment {msg.game.hex()}")
         if not self.hear_limits[seat].allow(now):
             raise ChatDropped(FLOOD, f"seat {seat}")
         if msg.counter <= self.last.get(seat, -1):
@@ -182,8 +194,9 @@ class ChatGate:
 
     def remember(self, msg: ChatMsg) -> int | None:
         """A message from the saved log: its counter stays used.  The seat, or None if
-        the key is not seated here or the message is of another game."""
-        if msg.game != self.game or msg.sender not in self.keys:
+        the key is not seated here or the message is of another game (of no segment of
+        this one)."""
+        if msg.game not in self.segments or msg.sender not in self.keys:
             return None
         seat = self.keys.index(msg.sender)
         if seat == self.me:
@@ -272,16 +285,19 @@ class Chat:
     def __init__(
         self,
         signer: ChatSigner,
-        game: bytes,
+        segment: bytes,
         me: int,
         keys: Sequence[bytes],
         names: Sequence[str],
         send: Callable[[bytes], None],
         *,
         log_path: Path | None = None,
+        earlier: Sequence[bytes] = (),
     ) -> None:
+        """``segment``: the segment in play (the game id in the first); ``earlier``: the
+        game's segments before it, whose saved lines are read back."""
         self.signer = signer
-        self.gate = ChatGate(game, me, keys)
+        self.gate = ChatGate(segment, me, keys, earlier=earlier)
         self.names = list(names)
         self.send = send
         self.log = ChatLog(log_path) if log_path is not None else None
@@ -298,6 +314,10 @@ class Chat:
     @property
     def dropped(self) -> Counter[str]:
         return self.gate.dropped
+
+    def enter(self, segment: bytes) -> None:
+        """The game went on in the continuation ``segment``: chat is bound to it now."""
+        self.gate.enter(segment)
 
     def _line(self, seat: int, text: str, *, earlier: bool = False) -> ChatLine:
         name = self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"

@@ -25,7 +25,7 @@ import os
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TypeVarTuple
+from typing import Protocol, TypeVarTuple
 
 import trio
 
@@ -72,7 +72,7 @@ from p2pbelka.protocol.handover import (
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table import events as ev
 from p2pbelka.table.carry import Previous, check_change
-from p2pbelka.table.segments import change_of, previous_of, propose
+from p2pbelka.table.segments import SeedSources, change_of, previous_of, propose
 from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
@@ -84,6 +84,27 @@ MAX_PENDING = 4096
 """Envelopes of a segment this peer has not entered yet, kept until it does."""
 RESEND_EVERY = 2.0
 """An offer or an agreement not yet answered is sent again this often."""
+
+
+class KnownIds(Protocol):
+    """The game and segment ids a peer has seen (``GameStore``: its machine's list)."""
+
+    def knows(self, segment: bytes) -> bool: ...
+
+    def remember(self, segment: bytes) -> None: ...
+
+
+class MemoryIds:
+    """``KnownIds`` kept in memory only (a peer without files: tests)."""
+
+    def __init__(self) -> None:
+        self.ids: set[bytes] = set()
+
+    def knows(self, segment: bytes) -> bool:
+        return segment in self.ids
+
+    def remember(self, segment: bytes) -> None:
+        self.ids.add(segment)
 
 
 @dataclass
@@ -108,7 +129,10 @@ class Handover:
         *,
         writer: TranscriptWriter,
         journal: SignedJournal | None,
-        seed_source: Callable[[], bytes],
+        seed_sources: SeedSources,
+        known: KnownIds | None = None,
+        new_nonce: Callable[[], bytes] = lambda: os.urandom(m.NONCE_SIZE),
+        entered: Callable[[bytes], None] | None = None,
         pause_after: float,
         give_up_after: float,
         resend_after: float,
@@ -126,7 +150,13 @@ class Handover:
         self.front_end = front_end
         self.writer = writer
         self.journal = journal
-        self.seed_source = seed_source
+        self.seed_sources = seed_sources
+        """Each new segment's secrets, from a source of its own (``SeedSources``)."""
+        self.known = known if known is not None else MemoryIds()
+        """Every game and segment id this peer has seen: it sits in none of them again."""
+        self.new_nonce = new_nonce
+        self.entered = entered
+        """Told the id of every segment this peer enters (the chat binds its lines to it)."""
         self.timing = (pause_after, give_up_after, resend_after)
         self.offer_timeout = offer_timeout
         self.seat_bots = seat_bots
@@ -209,6 +239,8 @@ class Handover:
                 BotSeatDriver(bot_table, endpoint, front, pause_after=pause, give_up_after=give_up)
             )
         self.mesh.follow(table.envelopes_from, table.wants)
+        if self.entered is not None:
+            self.entered(table.game_id)
         for raw in self._pending.pop(table.game_id, []):
             self.shared.deliver(raw)
         self._pending.clear()
@@ -335,6 +367,7 @@ class Handover:
             return
         if raw not in self._tables_seen:
             self._tables_seen = [*self._tables_seen[-7:], raw]
+        nonce: bytes | None = None
         if agreed is not None:
             if envelope.game != agreed.segment:
                 return
@@ -345,14 +378,26 @@ class Handover:
                 return
             assert self.table is not None
             previous = previous_of(self.table)
+            # the seat comes back to us only under an id derived from our fresh nonce
+            nonce = self.reclaim.nonce if msg.flow >= m.NONCES_FLOW else None
+            if nonce is None and msg.flow >= m.NONCES_FLOW:
+                return
+        if self.known.knows(envelope.game):
+            log.warning("refused a continuation under id %s, seen before", envelope.game.hex())
+            return
         table = Table(
-            envelope.game, signer=self.signer, seed_source=self.seed_source, previous=previous
+            envelope.game,
+            signer=self.signer,
+            seed_source=self.seed_sources(envelope.game),
+            previous=previous,
+            nonce=nonce,
         )
         table.receive_envelope(envelope)
         if table.setup is None:
             why = "; ".join(e.reason for e in table.take_events() if isinstance(e, ev.Rejected))
             log.warning("refused a continuation: %s", why)
             return
+        self.known.remember(envelope.game)  # before we sign anything in it
         self._switch(table, [])
 
     # -- a seat is gone ---------------------------------------------------------------
@@ -419,20 +464,26 @@ class Handover:
         if why:
             await self._closed(seat, why)
 
-    async def offer_change(self, seat: int, key: bytes, name: str, bot: Signer | None) -> str:
+    async def offer_change(
+        self, seat: int, key: bytes, name: str, bot: Signer | None, nonce: bytes | None = None
+    ) -> str:
         """Cut our table, offer ``key`` (``name``) for ``seat`` to every other remaining
         seat, gather their signatures, seal the continuation and go on in it; ``bot``:
-        the new holder is a bot this peer runs (None: a player takes its seat back).
-        "" once the next segment is on its way, else why not (our table is cut
-        still: the caller decides what follows)."""
+        the new holder is a bot this peer runs (None: a player takes its seat back,
+        with the ``nonce`` of its ``seat_reclaim``).  "" once the next segment is on
+        its way, else why not (our table is cut still: the caller decides what
+        follows)."""
         table, driver = self.table, self.driver
         assert table is not None and table.setup is not None and driver is not None
         driver.freeze()
         previous = previous_of(table)
-        segment = os.urandom(16)
-        while segment in previous.used:  # all but impossible; every peer would refuse it
-            segment = os.urandom(16)
-        proposal = propose(previous, seat, key, name, self.signer, segment)
+        # The segment id is derived from the continuation (the cut, the new key and the
+        # new holder's fresh nonce: a bot's is drawn here), never chosen.
+        segment, proposal = propose(
+            previous, seat, key, name, nonce or self.new_nonce(), self.signer
+        )
+        if segment in previous.used or self.known.knows(segment):
+            return f"the continuation's id {segment.hex()[:16]} was used before"
         assert proposal.after is not None
         signed = dict(proposal.after.agreed)
         for local, signer in self._bots.items():
@@ -464,8 +515,11 @@ class Handover:
         if why:
             return why
         final = with_agreements(proposal, signed)
+        if self.known.knows(segment):
+            return f"the continuation's id {segment.hex()[:16]} was used before"
+        self.known.remember(segment)  # before the table envelope is signed in it
         host = Table.host(
-            self.signer, segment, final, seed_source=self.seed_source, previous=previous
+            self.signer, final, seed_source=self.seed_sources(segment), previous=previous
         )
         if host.setup is None:  # our own checks refuse it: a bug, not the others' fault
             return "the continuation did not pass its own checks"
@@ -574,6 +628,8 @@ class Handover:
         problem = check_change(previous, sender, offer.segment, offer.table)
         if problem:
             return problem
+        if self.known.knows(offer.segment):
+            return f"segment {offer.segment.hex()[:16]}: this peer has seen that id before"
         if after.seat not in table.missing():
             return f"seat {after.seat} is not missing here"
         key = previous.setup.seats[sender].key
@@ -595,7 +651,7 @@ class Handover:
         if isinstance(msg, Offer):
             self._start(seat, "seat_offer", self._consider, seat, msg)
         elif isinstance(msg, Reclaim):
-            self._start(seat, "seat_reclaim", self.reclaim.hand_back, seat, msg.segment)
+            self._start(seat, "seat_reclaim", self.reclaim.hand_back, seat, msg.segment, msg.nonce)
         elif isinstance(msg, ChainRequest | ChainRecord | ChainEnd):
             self.reclaim.heard(seat, msg)
         else:

@@ -52,10 +52,11 @@ from p2pbelka.peer.seat import (
     serve_mesh,
     signer_of,
 )
-from p2pbelka.peer.store import GameIdUsed, GameStore, id_used_reason, known_game
+from p2pbelka.peer.store import GameStore, id_used_reason, known_game
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import open_envelope
+from p2pbelka.protocol.ids import game_id_of
 from p2pbelka.rules import registry
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
@@ -103,9 +104,11 @@ class LobbyEvent:
 @dataclass(frozen=True)
 class TableOpen(LobbyEvent):
     """The host's lobby listens (and is announced, unless switched off); ``address``
-    is this machine's address on the LAN, for joiners that dial it by hand."""
+    is this machine's address on the LAN, for joiners that dial it by hand.
+    ``table_id`` names the table in the lobby and its beacons only: the game id is
+    derived from every seat's nonce when the game starts (``GameStarting``)."""
 
-    game_id: bytes
+    table_id: bytes
     lobby_port: int
     mesh_port: int
     address: str = ""
@@ -137,7 +140,8 @@ class TableRules(LobbyEvent):
 
 @dataclass(frozen=True)
 class GameStarting(LobbyEvent):
-    """Every seat is taken: the game begins (``mesh_port``: where this peer listens)."""
+    """Every seat is taken: the game begins (``mesh_port``: where this peer listens);
+    ``game_id`` is the id its seats' nonces give."""
 
     game_id: bytes
     seat: int
@@ -383,17 +387,23 @@ async def host_game(
     options = dict(options or {})
     n_seats = players or registry.spec(game).default_seats
     lb.check_table(game, n_seats, preset, options)
-    game_id = net.game_id or _fresh_game_id(net.home)
-    if known_game(game_id, net.home):  # an id given by the caller
-        raise GameIdUsed(id_used_reason(game_id))
+    # The lobby's table id names the table for joiners; the game id is derived from
+    # every seat's nonce at the start, so no host chooses it (protocol/ids.py).
+    table_id = net.table_id or new_table_id()
     started = trio.Event()
     holder = MeshHolder()
     psk = await trio.to_thread.run_sync(invite_key, invite) if invite else None
     async with trio.open_nursery() as nursery:
-        mesh_port = await nursery.start(serve_mesh, identity, game_id, net, holder)
-        me = lb.Sitter(identity.public_key, identity.name, "", net.advertise_port or mesh_port)
+        mesh_port = await nursery.start(serve_mesh, identity, net, holder)
+        me = lb.Sitter(
+            identity.public_key,
+            identity.name,
+            "",
+            net.advertise_port or mesh_port,
+            net.new_nonce(),
+        )
         plan = lb.SeatingPlan(
-            game_id, table_name, preset, options, me, variant=game, n_seats=n_seats
+            table_id, table_name, preset, options, me, variant=game, n_seats=n_seats
         )
         lobby = _HostLobby(plan, started, on_lobby, approve)
         lobby_port = await nursery.start(
@@ -413,48 +423,38 @@ async def host_game(
             address = _specific(net.listen_host)
 
             def ad() -> TableAd:
-                return TableAd(game_id, table_name, game, n_seats, plan.free, lobby_port, address)
+                return TableAd(table_id, table_name, game, n_seats, plan.free, lobby_port, address)
 
             nursery.start_soon(_announce, announcing, identity, ad, net)
             if _multicast(net.group):  # beacons sent to one address: no mDNS either
                 nursery.start_soon(_announce_dnssd, announcing_dnssd, identity, ad, net)
         here = lan_address(net.listen_host)  # a route look-up: nothing is sent
-        await on_lobby(TableOpen(game_id, lobby_port, mesh_port, here))
+        await on_lobby(TableOpen(table_id, lobby_port, mesh_port, here))
         await on_lobby(TableRules(plan.state()))
         await on_lobby(SeatsChanged(plan.state(), 0, host_control=HostControl(lobby)))
         await started.wait()
         announcing.cancel()
         announcing_dnssd.cancel()
+        setup = plan.setup()
+        game_id = game_id_of(setup.nonces)
         store = GameStore.create(game_id, net.home, sync=net.sync)
         writer = store.transcript_writer()
         table = Table.host(
             signer_of(identity),
-            game_id,
-            plan.setup(),
+            setup,
             seed_source=store.seed_source(net.fresh_seeds, new_game=True),
         )
-        meta = game_meta(
-            game_id, 0, plan.setup(), list(plan.peers()), net, mesh_port, bot, table_name
-        )
+        meta = game_meta(game_id, 0, setup, list(plan.peers()), net, mesh_port, bot, table_name)
         store.save_meta(meta)
         # The lobby hands the table description out before the driver runs: on the
         # disk first, like everything this seat signs (the driver keeps the rest).
         store.keep(table.take_signed())
         store.sync()
         await lobby.start(table.transcript[0].raw)
-        await on_lobby(_starting(game_id, 0, plan.setup(), mesh_port))
+        await on_lobby(_starting(game_id, 0, setup, mesh_port))
         result = await play_seat(identity, table, meta, store, writer, front_end, net, holder)
         nursery.cancel_scope.cancel()
     return result
-
-
-def _fresh_game_id(home: str | os.PathLike[str] | None) -> bytes:
-    """A random id no game on this machine had (a collision is all but impossible;
-    drawn again if it happens, so a store never opens another game's files)."""
-    while True:
-        game_id = new_table_id()
-        if not known_game(game_id, home):
-            return game_id
 
 
 def _specific(listen_host: str) -> str:
@@ -748,24 +748,24 @@ async def join_game(
             except ValueError as exc:
                 raise LobbyRefused(f"no {bot} bot at this table: {exc}") from None
         await on_lobby(TableRules(first))
-        game_id = first.game
-        if known_game(game_id, net.home):
-            # Before we sit (and so before we sign anything): a place is (game id,
-            # seat, seq), so an id we used before would let our old envelopes count.
-            raise LobbyRefused(id_used_reason(game_id))
+        # Fresh for this lobby connection: the table must carry it at our seat, so its
+        # game id (derived from every seat's nonce) is one we never signed under.
+        nonce = net.new_nonce()
         holder = MeshHolder()
         refused: LobbyRefused | None = None
         result: GameResult | None = None
         async with trio.open_nursery() as nursery:
-            mesh_port = await nursery.start(serve_mesh, identity, game_id, net, holder)
+            mesh_port = await nursery.start(serve_mesh, identity, net, holder)
             try:
-                start, setup = await _sit(
+                start, setup, game_id = await _sit(
                     lobby_channel,
                     identity,
                     first,
                     net.advertise_port or mesh_port,
                     ready,
                     on_lobby,
+                    nonce,
+                    net.home,
                 )
             except LobbyRefused as exc:
                 refused = exc  # raised below, not inside the nursery's exception group
@@ -780,6 +780,7 @@ async def join_game(
                     game_id,
                     signer=signer_of(identity),
                     seed_source=store.seed_source(net.fresh_seeds, new_game=True),
+                    nonce=nonce,
                 )
                 table.receive(start.table)
                 assert table.me is not None
@@ -870,21 +871,25 @@ async def _sit(
     port: int,
     ready: bool,
     on_lobby: OnLobby,
-) -> tuple[lb.Start, m.TableMsg]:
-    """Say hello, wait for the start; ``LobbyRefused`` if it does not come.  With
-    ``ready`` the seat says ready at once, and again after each change of the rules
-    (a script or bot takes any rules the game allows)."""
+    nonce: bytes,
+    home: str | os.PathLike[str] | None,
+) -> tuple[lb.Start, m.TableMsg, bytes]:
+    """Say hello (with our ``nonce``), wait for the start; ``LobbyRefused`` if it does
+    not come, or does not pass ``_checked_setup``.  With ``ready`` the seat says ready
+    at once, and again after each change of the rules (a script or bot takes any
+    rules the game allows).  The start, its table and the game id."""
     control = LobbyControl(channel)
     control.rules = first.rules
     try:
-        await channel.send(lb.encode_control(lb.Hello(identity.name, "", port)))
+        await channel.send(lb.encode_control(lb.Hello(identity.name, "", port, nonce)))
         if ready:
             await control.ready(True)
     except NetError as exc:
         raise LobbyRefused(f"the lobby connection failed: {exc}") from exc
     last = [first]
     start = await _wait_for_start(channel, identity, control, on_lobby, ready, last)
-    return start, _checked_setup(identity, last[0], start, channel.peer_key)
+    setup, game_id = _checked_setup(identity, last[0], start, channel.peer_key, nonce, home)
+    return start, setup, game_id
 
 
 class LobbyRefused(Exception):
@@ -944,17 +949,24 @@ def _same_table(state: lb.LobbyState, first: lb.LobbyState) -> bool:
 
 
 def _checked_setup(
-    identity: Identity, lobby: lb.LobbyState, start: lb.Start, host_key: bytes
-) -> m.TableMsg:
-    """Check the host's ``table`` envelope before building anything on it: a valid
-    table of the lobby's game id, signed by the host, that seats us, with the game,
-    seats and rules the lobby showed last."""
+    identity: Identity,
+    lobby: lb.LobbyState,
+    start: lb.Start,
+    host_key: bytes,
+    nonce: bytes,
+    home: str | os.PathLike[str] | None,
+) -> tuple[m.TableMsg, bytes]:
+    """Check the host's ``table`` envelope before building anything on it (and so
+    before we sit and sign): a valid table, signed by the host, that seats us, under
+    the game id its seats' nonces give, with our ``nonce`` at our seat, an id this
+    machine never kept a game under, and the game, seats and rules the lobby showed
+    last.  The table and the game id."""
     try:
         envelope = open_envelope(start.table)
     except ProtocolError as exc:
         raise LobbyRefused(f"the host sent a bad table envelope: {exc}") from None
-    game_id = lobby.game
-    probe = Table(game_id, signer=signer_of(identity))
+    game_id = envelope.game
+    probe = Table(game_id, signer=signer_of(identity), nonce=nonce)
     probe.receive_envelope(envelope)
     problems = [e.reason for e in probe.take_events() if isinstance(e, ev.Rejected)]
     if probe.setup is None or problems:
@@ -969,4 +981,8 @@ def _checked_setup(
         raise LobbyRefused("the host's table has other rules or seats than its lobby showed")
     if len(start.peers) != len(setup.seats):
         raise LobbyRefused("the host's start names a different number of seats than its table")
-    return setup
+    if known_game(game_id, home):
+        # All but impossible with our fresh nonce in it: refused all the same, since a
+        # place is (game id, seat, seq) and an id we used would let old envelopes count.
+        raise LobbyRefused(id_used_reason(game_id))
+    return setup, game_id

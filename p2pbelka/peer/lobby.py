@@ -73,6 +73,8 @@ class Sitter:
     name: str
     addr: str
     port: int
+    nonce: bytes
+    """The seat's fresh nonce for this table (a joiner's ``hello``; the host's own)."""
     ready: bool = False
 
 
@@ -84,6 +86,7 @@ class SeatingPlan:
     un-readies every joiner, and a ready given for older rules does not count."""
 
     game: bytes
+    """The table id (beacons, ``lobby.game``): a lobby's name, not the game id."""
     name: str
     preset: str
     options: dict[str, str]
@@ -118,7 +121,9 @@ class SeatingPlan:
         free = [i for i, s in enumerate(self.seats) if s is None]
         if not free:
             raise ValueError("the table is full")
-        self.seats[free[0]] = Sitter(key, hello.name, hello.addr or observed_addr, hello.port)
+        self.seats[free[0]] = Sitter(
+            key, hello.name, hello.addr or observed_addr, hello.port, hello.nonce
+        )
         return free[0]
 
     def move(self, key: bytes, seat: int) -> None:
@@ -178,10 +183,16 @@ class SeatingPlan:
         )
 
     def setup(self) -> m.TableMsg:
+        """The table description: the seats, the rules, and every seat's nonce, from
+        which the game id is derived (``protocol/ids.py``)."""
         assert self.complete
-        seats = tuple(m.SeatInfo(s.key, s.name) for s in self.seats if s is not None)
+        sitters = [s for s in self.seats if s is not None]
+        seats = tuple(m.SeatInfo(s.key, s.name) for s in sitters)
         options = dict(sorted(self.options.items()))
-        return m.TableMsg(self.variant, self.preset, options, seats, FAIRDEAL_VERSION)
+        nonces = tuple(s.nonce for s in sitters)
+        return m.TableMsg(
+            self.variant, self.preset, options, seats, FAIRDEAL_VERSION, nonces=nonces
+        )
 
     def peers(self) -> tuple[tuple[str, int], ...]:
         return tuple(("" if i == 0 else s.addr, s.port) for i, s in enumerate(self.seats) if s)

@@ -8,6 +8,7 @@ is the bytes of signed envelopes, exactly as on the network.
 from __future__ import annotations
 
 import math
+import os
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, TranscriptSink
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
+from p2pbelka.protocol.ids import game_id_of
 from p2pbelka.rules import registry
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
@@ -38,9 +40,9 @@ class PeerResult:
 
 @dataclass
 class LocalGame:
-    """The ingredients of one in-process game; ``make_tables`` builds the tables."""
+    """The ingredients of one in-process game; ``make_tables`` builds the tables.  The
+    game id is not among them: it is derived from every seat's nonce (``game_id``)."""
 
-    game_id: bytes
     signers: list[Signer]
     names: list[str]
     preset: str = "classic"
@@ -50,6 +52,18 @@ class LocalGame:
     """The game's name in the table description (``rules.registry`` knows its seats)."""
     fairdeal: int = FAIRDEAL_VERSION
     """The fair-deal version the table description names."""
+    nonces: list[bytes] = field(default_factory=list)
+    """Every seat's fresh nonce for this table, in seat order (drawn from the OS when
+    none are given)."""
+
+    def __post_init__(self) -> None:
+        if not self.nonces:
+            self.nonces = [os.urandom(m.NONCE_SIZE) for _ in self.signers]
+
+    @property
+    def game_id(self) -> bytes:
+        """The game id the seats' nonces give (``protocol/ids.py``): nobody chose it."""
+        return game_id_of(self.nonces)
 
     @classmethod
     def seeded(
@@ -62,44 +76,46 @@ class LocalGame:
         players: int | None = None,
         fairdeal: int = FAIRDEAL_VERSION,
     ) -> LocalGame:
-        """Keys, game id and every deal seed from one integer (reproducible, for tests and
-        demos only: a real peer draws its seeds from the OS); ``None`` draws them fresh.
-        ``players`` seats play ``game`` (by default as many as its table has when not said)."""
+        """Keys, nonces and every deal seed from one integer (reproducible, for tests and
+        demos only: a real peer draws its nonces and seeds from the OS); ``None`` draws
+        them fresh.  ``players`` seats play ``game`` (by default as many as its table has
+        when not said)."""
         if players is None:
             players = registry.spec(game).default_seats
         names = _names()[:players]
         if seed is None:
             signers = [Signer.generate() for _ in range(players)]
-            return cls(
-                random.SystemRandom().randbytes(16),
-                signers,
-                names,
-                preset,
-                options or {},
-                game=game,
-                fairdeal=fairdeal,
-            )
+            return cls(signers, names, preset, options or {}, game=game, fairdeal=fairdeal)
         rng = random.Random(seed)
         signers = [Signer.from_seed(rng.randbytes(32)) for _ in range(players)]
-        game_id = rng.randbytes(16)
+        nonces = [rng.randbytes(m.NONCE_SIZE) for _ in range(players)]
         sources = [_seed_stream(rng.randbytes(8)) for _ in range(players)]
-        return cls(game_id, signers, names, preset, options or {}, sources, game, fairdeal)
+        return cls(signers, names, preset, options or {}, sources, game, fairdeal, nonces)
 
     def setup(self) -> m.TableMsg:
         seats = tuple(
             m.SeatInfo(s.public_key, n) for s, n in zip(self.signers, self.names, strict=True)
         )
         options = dict(sorted(self.options.items()))
-        return m.TableMsg(self.game, self.preset, options, seats, self.fairdeal)
+        return m.TableMsg(
+            self.game, self.preset, options, seats, self.fairdeal, nonces=tuple(self.nonces)
+        )
 
     def make_tables(self) -> list[Table]:
         tables = []
         for seat, signer in enumerate(self.signers):
             source = self.seed_sources[seat] if self.seed_sources is not None else new_seed
             if seat == 0:
-                tables.append(Table.host(signer, self.game_id, self.setup(), seed_source=source))
+                tables.append(Table.host(signer, self.setup(), seed_source=source))
             else:
-                tables.append(Table(self.game_id, signer=signer, seed_source=source))
+                tables.append(
+                    Table(
+                        self.game_id,
+                        signer=signer,
+                        seed_source=source,
+                        nonce=self.nonces[seat],
+                    )
+                )
         return tables
 
 

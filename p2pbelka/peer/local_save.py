@@ -61,7 +61,8 @@ class GameBusy(LookupError):
 class LocalPlan:
     """What ``local.json`` holds: enough to seat the same players again."""
 
-    game_id: str  # hex
+    game_id: str  # hex: the table's id (its lobby's), which names this save; the game
+    # id is derived from the seats' nonces when the game starts (the seats' stores)
     transcript: str  # the player's copy of the game ("" if none is kept)
     names: list[str]  # by seat; seat 0 is the player
     keys: list[str]  # each seat's private key (hex): the bots have no other home
@@ -205,9 +206,12 @@ class LocalSave:
 
     # -- the seats' stores -----------------------------------------------------------------
 
-    def store(self, seat: int, game_id: str | None = None) -> GameStore:
-        game_id = game_id or self.game_id
-        return GameStore(seat_home(self.directory, seat) / "games" / game_id)
+    def store(self, seat: int) -> GameStore:
+        """``seat``'s game files: the one game its home holds (named by the game id the
+        seats' nonces gave when the game started, not by this save's table id)."""
+        games = seat_home(self.directory, seat) / "games"
+        found = sorted(d for d in games.iterdir() if d.is_dir()) if games.is_dir() else []
+        return GameStore(found[0] if found else games / self.game_id)
 
     def started(self) -> bool:
         """Whether the game began: the player's seat holds the table's description."""
@@ -321,7 +325,7 @@ async def play_saved_table(
             seed=plan.seed,
             transcript_dir=save.directory,
             identities=plan.identities(),
-            net=replace(net or NetOptions(), game_id=bytes.fromhex(plan.game_id)),
+            net=replace(net or NetOptions(), table_id=bytes.fromhex(plan.game_id)),
             game=plan.game,
         )
     _forget_if_over(save, results)
@@ -341,7 +345,7 @@ async def resume_saved_table(
         if save.finished():
             raise LookupError(f"game {save.game_id[:12]} is over: nothing to resume")
         seats = len(plan.keys)
-        stores = [save.store(n, plan.game_id) for n in range(seats)]
+        stores = [save.store(n) for n in range(seats)]
         _complete_seats(stores)
         _choose_ports(stores)
         parts = seeded(plan.seed, seats, plan.game) if plan.seed is not None else None
@@ -357,7 +361,7 @@ async def resume_saved_table(
             fresh = None
             if parts is not None:
                 # the values the seat drew before are saved: the stream goes on after them
-                drawn = len(stores[seat].saved_secrets())
+                drawn = stores[seat].saved_secret_count()
                 fresh = stream(parts.streams[seat], skip=drawn)
             seat_net = replace(base, home=seat_home(save.directory, seat), fresh_seeds=fresh)
             results[seat] = await resume_game(

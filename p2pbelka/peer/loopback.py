@@ -82,8 +82,9 @@ async def loopback_table(
         ids[0] = identity
     base = net or NetOptions()
     if parts is not None:
-        # the game id goes into every deal's shuffle and the dealer's lots
-        base = replace(base, game_id=parts.game_id)
+        # the table id names the lobby; the seats' nonces give the game id, which goes
+        # into every deal's shuffle and the dealer's lots
+        base = replace(base, table_id=parts.game_id)
     nets = [
         replace(
             base,
@@ -91,6 +92,7 @@ async def loopback_table(
             announce=False,
             home=seat_home(root, n),
             fresh_seeds=stream(parts.streams[n]) if parts else None,
+            fresh_nonces=stream(parts.nonces[n], size=16) if parts else base.fresh_nonces,
         )
         for n in range(seats)
     ]
@@ -155,8 +157,9 @@ class Seeded:
     """What one integer fixes in a reproducible game (tests and demos only)."""
 
     keys: list[bytes]  # each seat's identity seed (one for every name, whatever the seats)
-    game_id: bytes
+    game_id: bytes  # the lobby's table id (the game id is derived from the nonces)
     streams: list[bytes]  # each seat's stream of fresh secrets: ``stream(key)``
+    nonces: list[bytes]  # each seat's stream of table nonces: ``stream(key, size=16)``
 
 
 def seeded(seed: int, seats: int, game: str = registry.DEFAULT) -> Seeded:
@@ -168,16 +171,17 @@ def seeded(seed: int, seats: int, game: str = registry.DEFAULT) -> Seeded:
     rng = random.Random(seed if game == registry.DEFAULT else f"{game}/{seats}/{seed}")
     keys = [rng.randbytes(32) for _ in SEAT_NAMES]
     game_id = rng.randbytes(16)
-    return Seeded(keys, game_id, [rng.randbytes(8) for _ in range(seats)])
+    streams = [rng.randbytes(8) for _ in range(seats)]
+    return Seeded(keys, game_id, streams, [rng.randbytes(8) for _ in range(seats)])
 
 
-def stream(key: bytes, skip: int = 0) -> Callable[[], bytes]:
-    """32-byte values from ``key``, after the first ``skip`` (those a resumed seat
+def stream(key: bytes, skip: int = 0, size: int = 32) -> Callable[[], bytes]:
+    """``size``-byte values from ``key``, after the first ``skip`` (those a resumed seat
     already drew and saved)."""
     rng = random.Random(key)
     for _ in range(skip):
-        rng.randbytes(32)
-    return lambda: rng.randbytes(32)
+        rng.randbytes(size)
+    return lambda: rng.randbytes(size)
 
 
 def bot_seed(seed: int | None, seat: int) -> int | None:

@@ -34,6 +34,7 @@ from p2pbelka.peer.seat import (
     signer_of,
 )
 from p2pbelka.peer.store import GameStore
+from p2pbelka.protocol import messages as m
 from p2pbelka.table.session import Table
 
 LOOPBACK = "127.0.0.1"
@@ -41,15 +42,16 @@ LOOPBACK = "127.0.0.1"
 
 def seeded_identities(
     names: Sequence[str], seed: int | None
-) -> tuple[list[Identity], bytes | None, list[Callable[[], bytes]] | None]:
-    """Keys for every seat, the game id and each seat's stream of deal seeds, all from
-    ``seed`` (reproducible: tests and practice); with None, fresh keys and OS seeds."""
+) -> tuple[list[Identity], list[bytes] | None, list[Callable[[], bytes]] | None]:
+    """Keys for every seat, every seat's nonce (the game id is derived from them) and
+    each seat's stream of deal seeds, all from ``seed`` (reproducible: tests and
+    practice); with None, fresh keys, nonces and OS seeds."""
     if seed is None:
         return [Identity.generate(name) for name in names], None, None
     rng = random.Random(seed)
     ids = [Identity.from_seed(rng.randbytes(32), name) for name in names]
-    game_id = rng.randbytes(16)
-    return ids, game_id, [_stream(rng.randbytes(8)) for _ in names]
+    nonces = [rng.randbytes(m.NONCE_SIZE) for _ in names]
+    return ids, nonces, [_stream(rng.randbytes(8)) for _ in names]
 
 
 async def mesh_table(
@@ -60,7 +62,7 @@ async def mesh_table(
     home: Path,
     preset: str = "classic",
     options: dict[str, str] | None = None,
-    game_id: bytes | None = None,
+    nonces: Sequence[bytes] | None = None,
     fresh_seeds: Sequence[Callable[[], bytes]] | None = None,
     net: NetOptions | None = None,
     table_name: str = "loopback table",
@@ -82,12 +84,12 @@ async def mesh_table(
         for seat in range(n)
     ]
     local = LocalGame(
-        game_id if game_id is not None else random.SystemRandom().randbytes(16),
         [signer_of(identity) for identity in identities],
         [identity.name for identity in identities],
         preset,
         dict(options or {}),
         game=game,
+        nonces=list(nonces or []),
     )
     setup = local.setup()
     results: list[GameResult | None] = [None] * n
@@ -96,9 +98,7 @@ async def mesh_table(
         ports = []
         for seat in range(n):
             ports.append(
-                await nursery.start(
-                    serve_mesh, identities[seat], local.game_id, nets[seat], holders[seat]
-                )
+                await nursery.start(serve_mesh, identities[seat], nets[seat], holders[seat])
             )
         peers = [(LOOPBACK, port) for port in ports]
         tables: list[Table] = []
@@ -108,11 +108,12 @@ async def mesh_table(
             source = store.seed_source(nets[seat].fresh_seeds, new_game=True)
             signer = signer_of(identities[seat])
             if seat == 0:
-                table = Table.host(signer, local.game_id, setup, seed_source=source)
+                table = Table.host(signer, setup, seed_source=source)
                 store.keep(table.take_signed())  # on the disk before the others have it
                 store.sync()
             else:
-                table = Table(local.game_id, signer=signer, seed_source=source)
+                nonce = local.nonces[seat]
+                table = Table(local.game_id, signer=signer, seed_source=source, nonce=nonce)
                 table.receive(tables[0].transcript[0].raw)  # what the lobby would hand over
             tables.append(table)
             stores.append(store)

@@ -113,8 +113,15 @@ class Segments(Protocol):
         """Our player's yes or no to a bot for ``seat`` (``back``: to its player back)."""
         ...
 
-    async def offer_change(self, seat: int, key: bytes, name: str, bot: Signer | None) -> str:
-        """Offer ``seat`` to ``key`` and go on in the continuation: "", else why not."""
+    async def offer_change(
+        self, seat: int, key: bytes, name: str, bot: Signer | None, nonce: bytes | None = None
+    ) -> str:
+        """Offer ``seat`` to ``key`` (with the new holder's ``nonce``: a bot's is drawn)
+        and go on in the continuation: "", else why not."""
+        ...
+
+    def new_nonce(self) -> bytes:
+        """A fresh nonce (16 bytes) for a seat this player asks back."""
         ...
 
     def watch(self, table: Table) -> None:
@@ -141,6 +148,10 @@ class Reclaimer:
         self._handing: set[int] = set()
         self._fetching = False
         self._refused: set[tuple[bytes, int]] = set()
+        self.nonce: bytes | None = None
+        """What this player sends in its ``Reclaim`` (drawn fresh for each segment it
+        asks in): the seat comes back to it only in a continuation carrying it."""
+        self._nonce_for: bytes | None = None
 
     def heard(self, seat: int, msg: ChainRequest | ChainRecord | ChainEnd) -> None:
         """The game's records: asked for by ``seat``, or sent by it."""
@@ -174,10 +185,11 @@ class Reclaimer:
             hub.mesh.send_to(seat, encode_handover(record))
         hub.mesh.send_to(seat, encode_handover(ChainEnd(len(hub.transcript))))
 
-    async def hand_back(self, seat: int, segment: bytes) -> None:
+    async def hand_back(self, seat: int, segment: bytes, nonce: bytes) -> None:
         """``seat``'s player asks for its seat (``Reclaim``), which a bot of ours plays:
         let the bot finish this deal and stop, then offer the seat back to the
-        player's key."""
+        player's key, with the player's fresh ``nonce`` at its seat (the continuation's
+        id is derived from it)."""
         hub, table = self.hub, self.hub.table
         bot_table = hub.bot_table(seat)
         if table is None or bot_table is None:
@@ -205,7 +217,7 @@ class Reclaimer:
                 await trio.sleep(0.1)
             if hub.table is not table or table.finished:
                 return
-            why = await hub.offer_change(seat, hub.mesh.keys[seat], name, None)
+            why = await hub.offer_change(seat, hub.mesh.keys[seat], name, None, nonce)
             if why:
                 log.warning("seat %d not handed back: %s", seat, why)
                 bot_table.stop_at_deal(None)
@@ -278,7 +290,10 @@ class Reclaimer:
         while hub.watching and hub.table is not None and hub.table.me is not None:
             await trio.sleep(0.05)  # the watching table takes over
         while hub.watching:
-            await hub.mesh.broadcast(encode_handover(Reclaim(hub.segment)))
+            if self._nonce_for != hub.segment:  # fresh for every segment we ask in
+                self.nonce, self._nonce_for = hub.new_nonce(), hub.segment
+            assert self.nonce is not None
+            await hub.mesh.broadcast(encode_handover(Reclaim(hub.segment, self.nonce)))
             with trio.move_on_after(ASK_EVERY):
                 while hub.watching:
                     hub.retry_pending()

@@ -27,7 +27,7 @@ from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table.errors import OrderError
-from p2pbelka.table.segments import resume_segments
+from p2pbelka.table.segments import SeedSources, resume_segments, split_segments
 from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
@@ -59,8 +59,16 @@ class NetOptions:
     linger: float = 5.0
     home: str | os.PathLike[str] | None = None  # the config dir (P2PBELKA_HOME by default)
     fresh_seeds: Callable[[], bytes] | None = None  # reproducible tests only
+    fresh_nonces: Callable[[], bytes] | None = None  # a seat's table nonces: the same
     sync: bool = True  # what the seat signs is on the disk (fsync) before it is sent
-    game_id: bytes | None = None  # the host's game id, reproducible games only
+    table_id: bytes | None = None  # the host's lobby table id, reproducible games only
+    # (the game id is not chosen: it is derived from every seat's nonce)
+
+    def new_nonce(self) -> bytes:
+        """A fresh nonce for one table (a lobby connection, a seat reclaimed)."""
+        nonce = self.fresh_nonces() if self.fresh_nonces is not None else os.urandom(16)
+        assert len(nonce) == m.NONCE_SIZE
+        return nonce
 
 
 CATCH_UP = 3.0
@@ -105,15 +113,14 @@ async def resume_game(
     holder = MeshHolder()
     dial_all = False
     async with trio.open_nursery() as nursery:
-        game_id = bytes.fromhex(meta.game_id)
         try:
-            await nursery.start(serve_mesh, identity, game_id, net, holder)
+            await nursery.start(serve_mesh, identity, net, holder)
         except OSError as exc:
             # The higher seats redial the old port in vain: we dial them instead.
             log.warning("cannot listen on port %d again: %s", net.listen_port, exc)
             net.listen_port = 0
             dial_all = True
-            await nursery.start(serve_mesh, identity, game_id, net, holder)
+            await nursery.start(serve_mesh, identity, net, holder)
         result = await play_seat(
             identity,
             table,
@@ -137,8 +144,10 @@ def resumed_table(
     cannot be read is moved aside), then what the seat signed and kept handed back.
     The table is held: the others must first send back what the files lost, the
     seat's own last envelopes above all (the mesh releases it; see ``Mesh``)."""
-    # Segment by segment if a seat changed hands (each drew its secrets in turn).
-    table = resume_segments(signer, store.saved_transcript(), seed_source=store.seed_source(fresh))
+    # Segment by segment if a seat changed hands (each from secrets of its own).
+    table = resume_segments(
+        signer, store.saved_transcript(), seed_sources=_segment_sources(store, fresh)
+    )
     # What we signed before the crash stands: the table reuses each one when its turn
     # comes, never signs another for the same place.
     for envelope in store.saved_signed():
@@ -149,10 +158,36 @@ def resumed_table(
 # --- play ----------------------------------------------------------------------------
 
 
+def _segment_sources(store: GameStore, fresh: Callable[[], bytes] | None) -> SeedSources:
+    """Each segment's secrets from a file of its own (``GameStore.seed_source``), each
+    opened once, when the segment first draws: a continuation heard and refused opens
+    nothing."""
+    opened: dict[bytes | None, Callable[[], bytes]] = {}
+
+    def sources(segment: bytes | None) -> Callable[[], bytes]:
+        def draw() -> bytes:
+            if segment not in opened:
+                opened[segment] = store.seed_source(fresh, segment=segment)
+            return opened[segment]()
+
+        return draw
+
+    return sources
+
+
+NO_GAME_YET = b"p2pbelka/v1 no game yet"
+"""The game listener's context before the mesh exists: it matches no dialler."""
+
+
 class MeshHolder:
-    """The mesh listener starts before the mesh exists (its port goes in the hello)."""
+    """The mesh listener starts before the mesh exists (its port goes in the hello),
+    and before the game's id is known (it is derived from every seat's nonce when the
+    host starts the game): the channels' context is the mesh's game id."""
 
     mesh: Mesh | None = None
+
+    def context(self) -> bytes:
+        return self.mesh.game_id if self.mesh is not None else NO_GAME_YET
 
     def authorize(self, key: bytes) -> bool:
         return self.mesh is not None and self.mesh.authorize(key)
@@ -164,7 +199,6 @@ class MeshHolder:
 
 async def serve_mesh(
     identity: Identity,
-    game_id: bytes,
     net: NetOptions,
     holder: MeshHolder,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
@@ -174,7 +208,7 @@ async def serve_mesh(
         identity,
         host=net.listen_host,
         port=net.listen_port,
-        context=game_id,
+        context=holder.context,
         authorize=holder.authorize,
         max_frame_size=MAX_MESH_FRAME,
         task_status=task_status,
@@ -234,7 +268,9 @@ async def play_seat(
         hold=net.give_up_after / 2 if resumed else None,
     )
     holder.mesh = mesh
-    chat = _open_chat(identity, meta, keys, mesh, store)
+    earlier = split_segments(store.saved_transcript()) if resumed else []
+    ids = [segment[0].game for segment in earlier]
+    chat = _open_chat(identity, meta, keys, mesh, store, table.game_id, ids)
     # The game's segments (a seat may change hands, handover.py): the first is this table.
     segments = Handover(
         identity,
@@ -242,7 +278,10 @@ async def play_seat(
         front_end,
         writer=writer,
         journal=store,
-        seed_source=table.seed_source,
+        seed_sources=_segment_sources(store, net.fresh_seeds),
+        known=store,
+        new_nonce=net.new_nonce,
+        entered=chat.enter,
         pause_after=net.pause_after,
         give_up_after=net.give_up_after,
         resend_after=net.resend_after,
@@ -296,17 +335,26 @@ async def play_seat(
 
 
 def _open_chat(
-    identity: Identity, meta: GameMeta, keys: list[bytes], mesh: Mesh, store: GameStore
+    identity: Identity,
+    meta: GameMeta,
+    keys: list[bytes],
+    mesh: Mesh,
+    store: GameStore,
+    segment: bytes,
+    earlier: list[bytes],
 ) -> Chat:
-    """The table's chat, kept beside the transcript; the mesh hands it what it hears."""
+    """The table's chat, bound to the segment in play (``segment``; ``earlier``: the
+    game's segments so far, whose saved lines are read back), kept beside the
+    transcript; the mesh hands it what it hears."""
     chat = Chat(
         identity,
-        bytes.fromhex(meta.game_id),
+        segment,
         meta.seat,
         keys,
         meta.names,
         mesh.send_chat,
         log_path=store.directory / CHAT_LOG,
+        earlier=earlier,
     )
     mesh.on_chat = chat.heard
     return chat

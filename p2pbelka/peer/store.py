@@ -2,9 +2,11 @@
 
 ``games/<game id hex>/`` holds ``game.json`` (who sits where and how to reach
 them), ``secrets`` (every 32-byte value the table drew from its seed source:
-the lot value, then one seed per deal, in order, and one drawn ahead),
-``signed.p2pb`` (every envelope this seat signed, kept before it was sent, then
-zeros: room written ahead, see ``keep``) and ``transcript.p2pb``.  The
+the lot value, then one seed per deal, in order, and one drawn ahead; a
+continuation segment's values go to ``secrets-<segment id hex>``, so no secret
+is ever used in two segments), ``signed.p2pb`` (every envelope this seat
+signed, kept before it was sent, then zeros: room written ahead, see ``keep``)
+and ``transcript.p2pb``.  The
 directory and the secrets are readable by the user only: the seeds of a deal
 in progress would show the seat's hand.
 
@@ -97,8 +99,12 @@ def id_used_reason(game_id: bytes | str) -> str:
 
 def known_game(game_id: bytes, home: str | os.PathLike[str] | None = None) -> bool:
     """Whether this machine ever kept a game with this id: its directory is there, or
-    the id is in ``known-game-ids`` (its directory moved aside or removed since)."""
-    root = games_dir(home)
+    the id is in ``known-game-ids`` (its directory moved aside or removed since, or a
+    continuation segment a seat sat in)."""
+    return _known_in(games_dir(home), game_id)
+
+
+def _known_in(root: Path, game_id: bytes) -> bool:
     if (root / game_id.hex()).exists():
         return True
     try:
@@ -116,6 +122,18 @@ def _remember_id(root: Path, game_id: bytes, sync: bool) -> None:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+class _Secrets:
+    """One segment's values: the file, what is in it, handed out and on the disk."""
+
+    def __init__(self, path: Path, values: list[bytes]) -> None:
+        self.path = path
+        self.values = values
+        self.written = len(values)
+        self.handed = 0
+        # What a killed process wrote may be in the kernel only: synced again, once.
+        self.synced = 0
 
 
 class GameStore:
@@ -136,10 +154,8 @@ class GameStore:
         self._signed_size = 0  # the file's size: records, then room (zeros)
         self._journal_dirty = False
         self._directory_dirty = False
-        # Secrets: values in the file, handed to the table, known to be on the disk.
-        self._secrets_written = 0
-        self._secrets_handed = 0
-        self._secrets_synced = 0
+        self._secrets: list[_Secrets] = []
+        """Every segment's secrets opened so far (``seed_source``)."""
         self._ahead = trio.Event()
         self._ahead_lock = threading.Lock()
         self.sync_seconds = 0.0
@@ -195,6 +211,20 @@ class GameStore:
             raise LookupError(f"several games start with {prefix}")
         return max(found, key=lambda pair: pair[0])[1]
 
+    # -- the ids this machine has seen ----------------------------------------------
+
+    def knows(self, segment: bytes) -> bool:
+        """Whether this machine kept a game, or sat in a segment, with this id."""
+        return _known_in(self.directory.parent, segment)
+
+    def remember(self, segment: bytes) -> None:
+        """A continuation segment this seat sits in: its id is used from now on (synced
+        before anything the seat signs in it leaves).  ``GameIdUsed`` if it was
+        already."""
+        if self.knows(segment):
+            raise GameIdUsed(id_used_reason(segment))
+        _remember_id(self.directory.parent, segment, self.syncs)
+
     # -- game.json ---------------------------------------------------------------
 
     def save_meta(self, meta: GameMeta) -> None:
@@ -218,57 +248,80 @@ class GameStore:
 
     # -- secrets -----------------------------------------------------------------
 
-    def saved_secrets(self) -> list[bytes]:
-        if not self.secrets_path.exists():
+    def saved_secrets(self, segment: bytes | None = None) -> list[bytes]:
+        """The values saved for the game's first segment (``segment`` None) or for the
+        continuation ``segment``."""
+        path = self._secrets_path(segment)
+        if not path.exists():
             return []
-        data = self.secrets_path.read_bytes()
+        data = path.read_bytes()
         whole = len(data) - len(data) % SEED_SIZE  # a torn last write was never used
         return [data[i : i + SEED_SIZE] for i in range(0, whole, SEED_SIZE)]
 
+    def saved_secret_count(self) -> int:
+        """How many values every segment's files hold together (what a reproducible
+        stream of fresh values has given so far)."""
+        paths = [self.secrets_path, *self.directory.glob(f"{self.secrets_path.name}-*")]
+        return sum(p.stat().st_size // SEED_SIZE for p in paths if p.is_file())
+
+    def _secrets_path(self, segment: bytes | None) -> Path:
+        if segment is None:
+            return self.secrets_path
+        return self.secrets_path.with_name(f"{self.secrets_path.name}-{segment.hex()}")
+
     def seed_source(
-        self, fresh: Callable[[], bytes] | None = None, *, new_game: bool = False
+        self,
+        fresh: Callable[[], bytes] | None = None,
+        *,
+        new_game: bool = False,
+        segment: bytes | None = None,
     ) -> Callable[[], bytes]:
         """Replays the saved values in order, then draws fresh ones (from the OS, or
-        ``fresh`` for reproducible tests).  The values are bound to this game: they
-        live in its own directory (named by its id, never reused: ``create``) and are
-        handed out by position, in the order its segments drew them, so they are
-        replayed only to the same game resumed from its own transcript; a
-        ``new_game`` refuses (``GameIdUsed``) a directory that already holds any.
+        ``fresh`` for reproducible tests).  The values are bound to this game and to
+        one segment of it: they live in its own directory (named by its id, never
+        reused: ``create``), in a file of the segment's own (``segment``: None for the
+        game's first, else the continuation's id), and are handed out by position, in
+        the order the segment's table drew them, so they are replayed only to the same
+        segment resumed from its own transcript, and a new segment never uses a value
+        drawn for another (a seed drawn ahead for a deal the cut voided stays unused).
+        A ``new_game`` refuses (``GameIdUsed``) a directory that already holds any.
         One value is always drawn and written ahead of the one handed out, so
         ``sync_ahead`` can put it on the disk while the deal is played; a value the
         table uses was saved first (and synced by ``sync`` at the latest, before any
-        envelope that depends on it is sent)."""
+        envelope that depends on it is sent).  Open each segment's source once."""
+        path = self._secrets_path(segment)
         # A torn tail would shift every later value: set it aside before appending.
-        if self.secrets_path.exists():
-            data = self.secrets_path.read_bytes()
+        if path.exists():
+            data = path.read_bytes()
             if len(data) % SEED_SIZE:
-                move_aside(self.secrets_path, data, len(data) - len(data) % SEED_SIZE)
-        values = self.saved_secrets()
+                move_aside(path, data, len(data) - len(data) % SEED_SIZE)
+        values = self.saved_secrets(segment)
         if new_game and values:
             raise GameIdUsed(id_used_reason(self.directory.name))
-        # What a killed process wrote may be in the kernel only: synced again, once.
-        self._secrets_written, self._secrets_handed, self._secrets_synced = len(values), 0, 0
+        stream = _Secrets(path, values)
+        with self._ahead_lock:
+            self._secrets.append(stream)
         draw = fresh or (lambda: secrets.token_bytes(SEED_SIZE))
 
         def write_ahead() -> None:
             value = draw()
-            fd = os.open(self.secrets_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            fd = os.open(stream.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
             try:
                 os.write(fd, value)
             finally:
                 os.close(fd)
-            if not self._secrets_written:
+            if not stream.written:
                 self._directory_dirty = True
             values.append(value)
-            self._secrets_written += 1
+            stream.written += 1
             self._ahead.set()
 
         def source() -> bytes:
-            if self._secrets_handed == len(values):
+            if stream.handed == len(values):
                 write_ahead()
-            value = values[self._secrets_handed]
-            self._secrets_handed += 1
-            if self._secrets_handed == len(values):
+            value = values[stream.handed]
+            stream.handed += 1
+            if stream.handed == len(values):
                 write_ahead()
             return value
 
@@ -290,11 +343,12 @@ class GameStore:
         """``sync_ahead``'s work, under its lock (the driver's ``sync`` waits for a
         worker's sync under way, whose flags already say done): the syncs it made."""
         done = 0
-        written = self._secrets_written
-        if written > self._secrets_synced:
-            self._sync_path(self.secrets_path)
-            self._secrets_synced = max(self._secrets_synced, written)
-            done += 1
+        for stream in list(self._secrets):
+            written = stream.written
+            if written > stream.synced:
+                self._sync_path(stream.path)
+                stream.synced = max(stream.synced, written)
+                done += 1
         if self._directory_dirty:
             self._directory_dirty = False
             self._sync_path(self.directory)
@@ -406,7 +460,8 @@ class GameStore:
         if beside is not None:
             beside.result()
         with self._ahead_lock:  # after a worker's sync_ahead under way, if any
-            if self._secrets_handed > self._secrets_synced or self._directory_dirty:
+            unsynced = any(stream.handed > stream.synced for stream in self._secrets)
+            if unsynced or self._directory_dirty:
                 # The value drawn ahead was not synced yet (a very short deal), or a
                 # file is new: now, then.
                 self.file_syncs += self._sync_written()

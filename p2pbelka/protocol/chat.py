@@ -3,12 +3,18 @@
 A chat message is not an envelope: it has no place in any seat's chain, no
 view, and the table never sees it, so it cannot change the game, the fair-deal
 transcript or anyone's blame (protocol/SPEC.md section 7.4 says why).  It is
-still signed by the author's seat key, over bytes that name the game and a
-counter, so it cannot be forged, moved to another table or replayed::
+still signed by the author's seat key, over bytes that name the segment it is
+said in and a counter, so it cannot be forged, moved to another table or
+segment, or replayed::
 
     chat  = msgpack ["chat", inner: bin, sig: bin(64)]        (first byte 0x93)
     inner = msgpack ["p2pbelka/v1 chat", game: bin(16), sender: bin(32),
                      counter: uint64, text: str]
+
+``game`` is the id of the segment in play (the game id in a game's first
+segment, a continuation's segment id after a seat changed hands): ids derived
+from every seat's fresh randomness (``protocol/ids.py``), so no line said in
+one game or segment names another.
 
 The signature is Ed25519 by ``sender`` over the content of ``inner``; its first
 element, a text label, keeps it apart from every other thing a key signs (an
@@ -48,7 +54,8 @@ class ChatSigner(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class ChatMsg:
-    """A chat message whose signature checked out (or that we signed)."""
+    """A chat message whose signature checked out (or that we signed); ``game`` is the
+    id of the segment it was said in."""
 
     game: bytes
     sender: bytes
@@ -82,7 +89,8 @@ def is_chat(payload: bytes) -> bool:
 
 
 def seal_chat(signer: ChatSigner, game: bytes, counter: int, text: str) -> ChatMsg:
-    """Sign ``text`` for ``game``; ``ProtocolError`` if the text or counter breaks the rule."""
+    """Sign ``text`` for ``game`` (the segment in play); ``ProtocolError`` if the text or
+    counter breaks the rule."""
     check_chat_text(text)
     if len(game) != GAME_ID_SIZE:
         raise ProtocolError(f"expected {GAME_ID_SIZE} bytes", "chat.game")

@@ -30,7 +30,8 @@ MAX_WHY = 200
 def statement(segment: bytes, table: m.TableMsg) -> bytes:
     """The bytes each agreeing seat signs: the label, the new segment's id and the
     continuation's ``table`` body without the signatures, as one canonical msgpack
-    array.  The segment id binds the agreement to one continuation."""
+    array.  The segment id binds the agreement to one continuation (from flow 3 on it
+    is derived from that same body, ``protocol/ids.py``)."""
     return encode([STATEMENT_LABEL, segment, table.to_wire(agreed=False)])
 
 
@@ -105,9 +106,11 @@ class ChainEnd:
 @dataclass(frozen=True, slots=True)
 class Reclaim:
     """A player whose seat a bot plays -> every peer: I am back; hand my seat back
-    from the next deal of segment ``segment``."""
+    from the next deal of segment ``segment``, with ``nonce`` (fresh, 16 bytes) as my
+    seat's nonce in the continuation, so its id is derived from randomness of mine."""
 
     segment: bytes
+    nonce: bytes
 
 
 HandoverMsg = Offer | Agree | Decline | ChainRequest | ChainRecord | ChainEnd | Reclaim
@@ -129,7 +132,7 @@ def encode_handover(msg: HandoverMsg) -> bytes:
     elif isinstance(msg, ChainEnd):
         body = {"t": "seat_chain_end", "total": msg.total}
     else:
-        body = {"t": "seat_reclaim", "segment": msg.segment}
+        body = {"t": "seat_reclaim", "segment": msg.segment, "nonce": msg.nonce}
     return encode(dict(sorted(body.items())))
 
 
@@ -160,7 +163,7 @@ def decode_handover(payload: bytes) -> HandoverMsg:
         return ChainEnd(m.check_uint(body["total"], "seat_chain_end.total"))
     segment = m.check_bin(body["segment"], f"{kind}.segment", 16)
     if kind == "seat_reclaim":
-        return Reclaim(segment)
+        return Reclaim(segment, m.check_bin(body["nonce"], "seat_reclaim.nonce", m.NONCE_SIZE))
     if kind == "seat_offer":
         raw = body["table"]
         if type(raw) is not bytes:
@@ -184,7 +187,7 @@ _KEYS = {
     "seat_chain": ["start", "t"],
     "seat_record": ["index", "record", "t"],
     "seat_chain_end": ["t", "total"],
-    "seat_reclaim": ["segment", "t"],
+    "seat_reclaim": ["nonce", "segment", "t"],
 }
 
 

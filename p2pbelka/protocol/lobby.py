@@ -39,11 +39,14 @@ class LobbyError(ProtocolError):
 
 @dataclass(frozen=True, slots=True)
 class Hello:
-    """Joiner -> host: who I am and where the others can reach me once play starts."""
+    """Joiner -> host: who I am, where the others can reach me once play starts, and my
+    fresh nonce for this table (drawn for this lobby connection): the ``table`` must
+    carry it at my seat, and the game id is derived from every seat's nonce."""
 
     name: str
     addr: str  # "" = the address the host sees the connection come from
     port: int
+    nonce: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +76,8 @@ class SeatView:
 @dataclass(frozen=True, slots=True)
 class LobbyState:
     """Host -> joiner, first on every lobby connection and again on every change: the
-    table, its game id (the context of every channel of the game), the game played
+    table, its table id (the beacons'; only a lobby's name: the game id is derived
+    from every seat's nonce when the game starts), the game played
     (``variant``, a name ``rules.registry`` knows) and its rules, and who sits where (one
     entry per seat: the seat count is the table's).  ``rules`` counts the host's
     changes of preset and options; each one un-readies every joiner."""
@@ -110,8 +114,8 @@ class Wait:
 @dataclass(frozen=True, slots=True)
 class Start:
     """Host -> joiners: the game is on.  ``table`` is the signed ``table`` envelope
-    (of the lobby's game id); ``peers[i]`` is where seat ``i`` listens for the
-    mesh (seat 0's address is "": the address the joiner dialled)."""
+    (under the game id its seats' nonces give); ``peers[i]`` is where seat ``i``
+    listens for the mesh (seat 0's address is "": the address the joiner dialled)."""
 
     table: bytes
     peers: tuple[tuple[str, int], ...]
@@ -144,7 +148,13 @@ Control = Hello | TakeSeat | Ready | LobbyState | Refuse | Wait | Start | Resend
 def encode_control(msg: Control) -> bytes:
     body: dict[str, Any]
     if isinstance(msg, Hello):
-        body = {"t": "hello", "name": msg.name, "addr": msg.addr, "port": msg.port}
+        body = {
+            "t": "hello",
+            "name": msg.name,
+            "addr": msg.addr,
+            "port": msg.port,
+            "nonce": msg.nonce,
+        }
     elif isinstance(msg, TakeSeat):
         body = {"t": "seat", "seat": msg.seat}
     elif isinstance(msg, Ready):
@@ -293,9 +303,12 @@ def _parse_resend(body: dict[str, Any]) -> Resend:
 
 _PARSERS: dict[str, tuple[set[str], Callable[[dict[str, Any]], Control]]] = {
     "hello": (
-        {"name", "addr", "port"},
+        {"name", "addr", "port", "nonce"},
         lambda b: Hello(
-            _name(b["name"], "name"), _addr(b["addr"], "addr"), _port(b["port"], "port")
+            _name(b["name"], "name"),
+            _addr(b["addr"], "addr"),
+            _port(b["port"], "port"),
+            m.check_bin(b["nonce"], "nonce", m.NONCE_SIZE),
         ),
     ),
     "seat": ({"seat"}, lambda b: TakeSeat(_seat(b["seat"], "seat"))),

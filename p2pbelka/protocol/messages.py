@@ -23,9 +23,19 @@ MAX_WHY = 200
 MAX_EVIDENCE = 32_000
 """Each envelope an ``evidence`` message carries (two fit in one envelope's limit)."""
 FLOW = 3
-"""The schedule revision a new table names (``TableMsg.flow``)."""
+"""The schedule revision a new table names (``TableMsg.flow``).  Every revision that
+changes what a new table is goes here, and nowhere else."""
 FLOWS = (1, 2, 3)
 """The schedule revisions this implementation plays and verifies."""
+NONCES_FLOW = 3
+"""The first revision whose tables carry every seat's nonce and derive their ids
+(``protocol/ids.py``)."""
+OLDEST_LIVE_FLOW = NONCES_FLOW
+"""The oldest revision a seat sits down to (a lobby, a local game, a resume, a
+continuation): before flow 3 the host chose the game id, so an older table's places
+are not bound to its seats' own randomness; ``verify`` still reads them."""
+NONCE_SIZE = 16
+"""A seat's fresh randomness for one table (flow 3: ``TableMsg.nonces``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,9 +215,13 @@ class TableMsg(Message):
     flow: int = FLOW
     """The schedule's revision (protocol/SPEC.md section 4): from 2 on each seat's
     commitment for the next deal travels on its ``deal_end``, so later deals have no
-    commit phase; 3 (new tables) ends a won game with the closing exchange
-    (``close``); 1 (tables from before, written by leaving the key out) has a commit
-    phase in every deal."""
+    commit phase; 3 (new tables) adds ``nonces``, from which the game id and every
+    segment id are derived (``protocol/ids.py``), and ends a won game with the closing
+    exchange (``close``); 1 (tables from before, written by leaving the key out) has a
+    commit phase in every deal."""
+    nonces: tuple[bytes, ...] = ()
+    """Flow 3 and later: one fresh 16-byte nonce per seat, in seat order (the first
+    segment's id is derived from them); left out before flow 3."""
 
     def to_wire(self, *, agreed: bool = True) -> dict[str, Any]:
         """The body; ``agreed=False`` leaves the signatures out of ``after``: what each
@@ -222,6 +236,8 @@ class TableMsg(Message):
             wire["fairdeal"] = self.fairdeal
         if self.flow != 1:
             wire["flow"] = self.flow
+        if self.nonces:
+            wire["nonces"] = list(self.nonces)
         if self.after is not None:
             wire["after"] = self.after.to_wire(agreed=agreed)
         return dict(sorted(wire.items()))
@@ -474,7 +490,21 @@ def _parse_table(body: dict[str, Any]) -> TableMsg:
         fairdeal=fairdeal,
         flow=flow,
         after=after,
+        nonces=_parse_nonces(body, flow, len(seats)),
     )
+
+
+def _parse_nonces(body: dict[str, Any], flow: int, n_seats: int) -> tuple[bytes, ...]:
+    """``nonces``: one per seat from flow 3 on, absent before (so a table has one
+    encoding, and an old table cannot be passed off as one whose ids are derived)."""
+    if flow < NONCES_FLOW:
+        if "nonces" in body:
+            raise ProtocolError(f"nonces come with flow {NONCES_FLOW} and later", "nonces")
+        return ()
+    if "nonces" not in body:
+        raise ProtocolError(f"flow {flow} requires one nonce per seat", "nonces")
+    items = _list(body["nonces"], "nonces", n_seats, n_seats)
+    return tuple(_bin(item, f"nonces[{i}]", NONCE_SIZE) for i, item in enumerate(items))
 
 
 _AFTER_KEYS = ["agreed", "deal", "dealer", "heads", "score", "seat", "segment"]
@@ -585,12 +615,12 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
 }
 
 _OPTIONAL: dict[str, frozenset[str]] = {
-    "table": frozenset({"fairdeal", "flow", "after"}),
+    "table": frozenset({"fairdeal", "flow", "after", "nonces"}),
     "deal_end": frozenset({"c"}),
 }
 """Keys a body may leave out (the table's fair-deal version and flow: absent means 1;
-``after``: absent in the first segment of a game; a deal end's commitment: absent
-at flow 1)."""
+``after``: absent in the first segment of a game; ``nonces``: absent before flow 3;
+a deal end's commitment: absent at flow 1)."""
 
 MESSAGE_TYPES = frozenset(_PARSERS)
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.handover import agreement_holds
+from p2pbelka.protocol.ids import DERIVED_FLOW, segment_id_of
 
 View = tuple[tuple[int, bytes], ...]
 
@@ -40,10 +41,6 @@ class Previous:
     deal_id: int
     """The table's deal id at the cut: the deal voided, if one was in progress."""
     finished: bool
-    pending_seed: bytes | None = None
-    """The seed this seat drew ahead for a deal that had not begun at the cut (see
-    ``Table.prepare`` and flow 2's ``deal_end``): the continuation's first deal uses
-    it, so the seat's seeds are drawn in the same order live and when replayed."""
     earlier: tuple[bytes, ...] = ()
     """The ids of the segments before it, the game's first id first: a continuation's
     id must be none of them (a place is judged by segment id, seat and seq, so a
@@ -107,6 +104,11 @@ def check_change(
             f"a continuation must have a segment id of its own: {envelope_game.hex()[:16]}"
             " is an earlier segment's of this game, and its old envelopes would count again"
         )
+    if table.flow >= DERIVED_FLOW and envelope_game != segment_id_of(table):
+        return (
+            f"the segment id {envelope_game.hex()[:16]} is not the one its table derives"
+            f" ({segment_id_of(table).hex()[:16]}): no seat chooses the id of a segment"
+        )
     if previous.finished:
         return f"segment {name} had ended: a finished game is not continued"
     if previous.state is None:
@@ -133,6 +135,9 @@ def check_change(
             return f"seat {other} changes too (only seat {seat} may change hands)"
     if table.seats[seat].key == before.seats[seat].key:
         return f"seat {seat} keeps its key: nothing changes hands"
+    why = _nonces_problem(before, table, seat)
+    if why:
+        return why
     for s, ((count, head), (held, ours)) in enumerate(zip(after.heads, previous.view, strict=True)):
         if (count, head) != (held, ours):
             return (
@@ -146,6 +151,21 @@ def check_change(
             f" {after.dealer}, next deal {after.deal}, but segment {name}'s audited deals"
             f" give score {list(score)}, dealer {dealer}, next deal {deal}"
         )
+    return ""
+
+
+def _nonces_problem(before: m.TableMsg, table: m.TableMsg, seat: int) -> str:
+    """From flow 3 on: every seat keeps its nonce but ``seat``, whose new holder brings
+    a fresh one (a returning player checks it is the one it sent)."""
+    if table.flow < DERIVED_FLOW:
+        return ""
+    if len(table.nonces) != len(before.nonces):
+        return f"{len(table.nonces)} nonces for {len(before.nonces)} seats"
+    for other, (now, then) in enumerate(zip(table.nonces, before.nonces, strict=True)):
+        if other != seat and now != then:
+            return f"seat {other}'s nonce changes too (only seat {seat}'s new holder brings one)"
+    if table.nonces[seat] == before.nonces[seat]:
+        return f"seat {seat}'s new holder brings no nonce of its own (it keeps the old one)"
     return ""
 
 

@@ -4,9 +4,11 @@ ahead of time while the driver is idle (``prepare``).
 
 The local seat's secrets come from its seed source in one fixed order (the lot
 value, then one seed per deal), whether drawn when due or ahead of time, so a
-resumed table that draws from the same source lines up.  At flow 2 a deal's
-``deal_end``s carry every seat's commitment for the next deal; a continuation
-segment's first deal uses the seed the segment before drew ahead and never used.
+resumed table that draws from the same source lines up.  From flow 2 on a deal's
+``deal_end``s carry every seat's commitment for the next deal.  A continuation
+segment draws every secret fresh from a source of its own (a peer keeps one per
+segment): nothing drawn for the segment before, not even the seed drawn ahead for
+the deal the cut voided, is used in it (protocol/SPEC.md section 9.1).
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from p2pbelka.fairdeal.deck import LocalSeat, initial_deck
 from p2pbelka.fairdeal.derive import DealContext
 from p2pbelka.protocol import messages as m
 from p2pbelka.table import events as ev
-from p2pbelka.table.carry import Previous
 from p2pbelka.table.dealdeck import DealDeck
 from p2pbelka.table.round import DealRound
 from p2pbelka.table.track import GameTrack
@@ -36,12 +37,9 @@ class LotDraw:
 
 
 class DealSetup:
-    def __init__(
-        self, game_id: bytes, seed_source: Callable[[], bytes], previous: Previous | None
-    ) -> None:
+    def __init__(self, game_id: bytes, seed_source: Callable[[], bytes]) -> None:
         self._game_id = game_id
         self.seed_source = seed_source
-        self._previous = previous
         self._setup: m.TableMsg | None = None
         self._me: int | None = None
         self.lots = LotDraw()
@@ -53,8 +51,6 @@ class DealSetup:
         """The local seat's next deal, made ahead of time (``prepare``)."""
         self._carried: dict[int, bytes] = {}
         """Flow 2: the next deal's commitments, carried on this deal's deal_ends."""
-        self._seed_carried = False
-        """The previous segment's pending seed was used."""
 
     def seat(self, setup: m.TableMsg, me: int | None) -> None:
         """The table description is accepted: ``me`` is the local seat (None: none)."""
@@ -74,7 +70,7 @@ class DealSetup:
         if self.next_local is not None and self.next_local.ctx == ctx:
             local, self.next_local = self.next_local, None  # made ahead by ``prepare``
         elif self._me is not None:
-            local = LocalSeat(ctx, self._me, self._carried_seed() or self.seed_source())
+            local = LocalSeat(ctx, self._me, self.seed_source())
         assert self._setup is not None
         n = len(self._setup.seats)
         order = [(track.dealer + 1 + i) % n for i in range(n)]
@@ -96,25 +92,6 @@ class DealSetup:
             ctx = self.context(self.deal_id + 1)
             self.next_local = LocalSeat(ctx, self._me, self.seed_source())
         return self.next_local.commitment
-
-    @property
-    def pending_seed(self) -> bytes | None:
-        """The seed drawn ahead for the next deal, not used yet (see ``Table.pending_seed``)."""
-        if self.next_local is not None:
-            return self.next_local.seed
-        previous = self._previous
-        if previous is not None and not self._seed_carried:
-            return previous.pending_seed
-        return None
-
-    def _carried_seed(self) -> bytes | None:
-        """The seed the segment before drew ahead and never used, once, for this
-        segment's first deal (``Previous.pending_seed``)."""
-        previous = self._previous
-        if previous is None or previous.pending_seed is None or self._seed_carried:
-            return None
-        self._seed_carried = True
-        return previous.pending_seed
 
     def prepare_cards(self) -> bool:
         """Before the first deal: the game's card points, once (see ``Table.prepare``)."""

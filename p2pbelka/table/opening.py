@@ -1,13 +1,15 @@
 """The opening envelope: the table description, and what a table checks before it sits
 down to one (the game is one this peer plays, by the seats and rules its spec allows;
-the fair-deal version and flow are known; the host is seated; a continuation
-continues the segment before it)."""
+the fair-deal version and flow are known, and a seat's table sits only at a flow
+whose ids are derived; the envelope names the id its table derives; the host is
+seated; a continuation continues the segment before it)."""
 
 from __future__ import annotations
 
 from p2pbelka.fairdeal.versions import check_version
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import ZERO_HASH, Envelope
+from p2pbelka.protocol.ids import derived_id
 from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
 from p2pbelka.table import registry
@@ -16,10 +18,11 @@ from p2pbelka.table.flow import Schedule
 
 
 def check_table(
-    envelope: Envelope, previous: Previous | None
+    envelope: Envelope, previous: Previous | None, oldest_flow: int = 1
 ) -> tuple[int, Schedule] | ev.Rejected:
     """The host's seat and the game's schedule, if ``envelope`` is a table description
-    this peer plays (after ``previous``, for a continuation); else why it is rejected."""
+    this peer plays (after ``previous``, for a continuation) at a flow of at least
+    ``oldest_flow``; else why it is rejected."""
     if not isinstance(envelope.msg, m.TableMsg):
         return ev.Rejected(f"expected the table description, got {envelope.type}")
     setup = envelope.msg
@@ -35,6 +38,12 @@ def check_table(
             raise ValueError(f"flow {setup.flow} is not one this peer knows")
     except ValueError as exc:
         return ev.Rejected(f"bad rules: {exc}")
+    if setup.flow < oldest_flow:
+        return ev.Rejected(
+            f"a table of flow {setup.flow}, whose host chose its game id: a seat sits down"
+            f" only at flow {oldest_flow} or later, where the id is derived from every"
+            " seat's nonce (an older file is for verify)"
+        )
     host = next((s for s, info in enumerate(setup.seats) if info.key == envelope.sender), None)
     if host is None:
         return ev.Rejected("the host is not one of the seats")
@@ -42,4 +51,11 @@ def check_table(
         why = check_continuation(previous, host, envelope.game, setup)
         if why:
             return ev.Rejected(f"not a valid continuation: {why}", host)
+        return host, schedule
+    expected = derived_id(setup)
+    if expected is not None and envelope.game != expected:
+        return ev.Rejected(
+            f"the game id {envelope.game.hex()} is not the one the seats' nonces give"
+            f" ({expected.hex()}): no seat chooses the id of a game"
+        )
     return host, schedule

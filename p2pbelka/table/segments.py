@@ -15,6 +15,7 @@ from p2pbelka.net.identity import fingerprint
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
 from p2pbelka.protocol.handover import sign_agreement, with_agreements
+from p2pbelka.protocol.ids import segment_id_of
 from p2pbelka.table import events as ev
 from p2pbelka.table.carry import Previous, between_deals, carried
 from p2pbelka.table.errors import OrderError
@@ -31,23 +32,35 @@ def previous_of(table: Table) -> Previous:
         state=between_deals(table.game) if table.started else None,
         deal_id=table.deal_id,
         finished=table.finished,
-        pending_seed=table.pending_seed,
         earlier=table.previous.used if table.previous is not None else (),
     )
 
 
 def propose(
-    previous: Previous, seat: int, key: bytes, name: str, proposer: Signer, segment: bytes
-) -> m.TableMsg:
-    """The continuation that puts ``key`` (called ``name``) in ``seat`` from the next
-    deal, signed by the proposer (a remaining seat, who will host it) so far."""
+    previous: Previous,
+    seat: int,
+    key: bytes,
+    name: str,
+    nonce: bytes,
+    proposer: Signer,
+    segment: bytes | None = None,
+) -> tuple[bytes, m.TableMsg]:
+    """The continuation that puts ``key`` (called ``name``, bringing the fresh ``nonce``)
+    in ``seat`` from the next deal, and its segment id (derived from it; ``segment``
+    names another only to build a forgery in a test), signed by the proposer (a
+    remaining seat, who will host it) so far."""
     score, dealer, deal = carried(previous.state)
     seats = list(previous.setup.seats)
     seats[seat] = m.SeatInfo(key, name)
+    nonces = list(previous.setup.nonces)
+    if nonces:  # flow 3 and later: the new holder's own
+        nonces[seat] = nonce
     after = m.After(previous.segment, previous.view, seat, score, dealer, deal)
-    table = replace(previous.setup, seats=tuple(seats), after=after)
+    table = replace(previous.setup, seats=tuple(seats), after=after, nonces=tuple(nonces))
+    if segment is None:
+        segment = segment_id_of(table)
     mine = next(s for s, info in enumerate(previous.setup.seats) if info.key == proposer.public_key)
-    return with_agreements(table, {mine: sign_agreement(proposer, segment, table)})
+    return segment, with_agreements(table, {mine: sign_agreement(proposer, segment, table)})
 
 
 # -- reading a game of several segments -----------------------------------------------------
@@ -63,23 +76,30 @@ def split_segments(envelopes: Sequence[Envelope]) -> list[list[Envelope]]:
     return out
 
 
+SeedSources = Callable[[bytes | None], Callable[[], bytes]]
+"""A seat's secrets, one source per segment: None names the game's first segment,
+else the continuation's id.  A peer keeps each segment's values apart
+(``peer/store.py``), so a segment never uses a secret drawn for another, and a
+resumed seat replays each segment's draws in its own order."""
+
+
 def resume_segments(
     signer: Signer,
     envelopes: Sequence[Envelope],
     *,
-    seed_source: Callable[[], bytes],
-    previous_hint: Previous | None = None,
+    seed_sources: SeedSources,
 ) -> Table:
-    """``Table.resume`` across segments: replay each with the seat's signer (so the
-    secrets are drawn in the order the live tables drew them) and return the last,
-    held.  ``OrderError`` if a segment does not replay or does not continue the one
-    before it."""
-    previous = previous_hint
+    """``Table.resume`` across segments: replay each with the seat's signer and that
+    segment's own secrets (in the order the live table drew them) and return the
+    last, held.  ``OrderError`` if a segment does not replay or does not continue
+    the one before it."""
+    previous: Previous | None = None
     table: Table | None = None
-    for segment in split_segments(envelopes):
+    for index, segment in enumerate(split_segments(envelopes)):
         if table is not None:
             previous = previous_of(table)
-        table = Table.resume(signer, segment, seed_source=seed_source, previous=previous)
+        source = seed_sources(None if index == 0 else segment[0].game)
+        table = Table.resume(signer, segment, seed_source=source, previous=previous)
         if table.setup is None:
             raise OrderError("a segment's table description was refused")
     if table is None:

@@ -33,6 +33,7 @@ from p2pbelka.fairdeal.derive import new_seed
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope
+from p2pbelka.protocol.ids import derived_id
 from p2pbelka.table import events as ev
 from p2pbelka.table import flow, registry
 from p2pbelka.table import moves as mv
@@ -42,7 +43,7 @@ from p2pbelka.table.chains import Chains, OwnChain, View
 from p2pbelka.table.dealsetup import DealSetup, LotDraw
 from p2pbelka.table.endings import is_ending
 from p2pbelka.table.errors import OrderError
-from p2pbelka.table.intake import MAX_AHEAD
+from p2pbelka.table.intake import MAX_AHEAD, IntakeError
 from p2pbelka.table.opening import check_table
 from p2pbelka.table.phase import Phase, PhaseId, Question
 from p2pbelka.table.round import DealRound
@@ -60,10 +61,27 @@ class Table:
         signer: Signer | None = None,
         seed_source: Callable[[], bytes] = new_seed,
         previous: Previous | None = None,
+        nonce: bytes | None = None,
+        oldest_flow: int | None = None,
     ) -> None:
         """``previous``: the segment this one continues (its ``table`` must say so, and
-        is checked against it: ``table/carry.py``); None for the first segment."""
+        is checked against it: ``table/carry.py``); None for the first segment.
+
+        ``nonce``: the fresh nonce the local seat contributed to this table (its lobby
+        ``hello``, its ``seat_reclaim``): a table description that does not carry it at
+        the local seat is refused before anything is signed, since an id derived from
+        other nonces could be one the seat signed under before.  None: not checked (a
+        resumed table, whose description the seat accepted before; a remaining seat of
+        a continuation, whose own head at the cut binds it).
+
+        ``oldest_flow``: the oldest schedule revision this table sits down to; by
+        default ``messages.OLDEST_LIVE_FLOW`` for a seat's table (whose older tables
+        let the host choose the game id) and any flow for an observer (``verify``)."""
         self.game_id = game_id
+        self._nonce = nonce
+        if oldest_flow is None:
+            oldest_flow = m.OLDEST_LIVE_FLOW if signer is not None else min(m.FLOWS)
+        self._oldest_flow = oldest_flow
         self._signer = signer
         self.audit_every_pass = False
         """Replay every seat's every pass at each deal's audit, even when the deck
@@ -78,7 +96,7 @@ class Table:
         self._chains = Chains()
         self._own = OwnChain(signer, game_id)
         self._blame = Blame(self._chains, game_id, lambda event: self._out.events.append(event))
-        self._deals = DealSetup(game_id, seed_source, previous)
+        self._deals = DealSetup(game_id, seed_source)
         self._runner = Runner(self, self._chains, self._own, self._blame, self._out)
         self._pending_record: Envelope | None = None
 
@@ -88,15 +106,28 @@ class Table:
     def host(
         cls,
         signer: Signer,
-        game_id: bytes,
         setup: m.TableMsg,
         *,
         seed_source: Callable[[], bytes] = new_seed,
         previous: Previous | None = None,
+        game_id: bytes | None = None,
+        oldest_flow: int | None = None,
     ) -> Table:
         """The hosting seat's table: it signs the ``table`` envelope that opens the game
-        (or a continuation segment of it, after ``previous``)."""
-        table = cls(game_id, signer=signer, seed_source=seed_source, previous=previous)
+        (or a continuation segment of it, after ``previous``), under the id ``setup``
+        derives (``protocol/ids.py``).  ``game_id``: only for a table before flow 3,
+        whose host named one (tests of old transcripts)."""
+        if game_id is None:
+            game_id = derived_id(setup)
+            if game_id is None:
+                raise ValueError(f"a table of flow {setup.flow} derives no id: name one")
+        table = cls(
+            game_id,
+            signer=signer,
+            seed_source=seed_source,
+            previous=previous,
+            oldest_flow=oldest_flow,
+        )
         envelope = table._runner.seal(0, setup)
         table._out.outgoing.append(envelope.raw)
         table.receive(envelope.raw)
@@ -169,8 +200,9 @@ class Table:
 
     @property
     def seed_source(self) -> Callable[[], bytes]:
-        """Where the local seat's secrets come from: a continuation segment of this game
-        draws from the same source, so a resumed peer draws them in the same order."""
+        """Where the local seat's secrets for this segment come from (a continuation
+        segment has a source of its own: nothing drawn for one segment is used in
+        another)."""
         return self._deals.seed_source
 
     @property
@@ -358,6 +390,8 @@ class Table:
         expected = len(self.transcript) + (2 if pending is not None else 1)
         if self._setup is not None and not self.finished and pending is None:
             self._check_order(envelope, following)
+            if self._hold_first_of_pair(envelope, following):
+                return
         endings = self._runner.endings
         endings.from_file = True
         try:
@@ -380,6 +414,24 @@ class Table:
         if rejected:
             raise OrderError(rejected[-1].reason)
         raise OrderError("envelope after the end of the game" if self.finished else "not accepted")
+
+    def _hold_first_of_pair(self, envelope: Envelope, following: Envelope | None) -> bool:
+        """The first of two proof records is queued at its place, never processed: the
+        live table held it waiting when the other came, and it may happen to be due
+        here (processed, it would prove something else, or the second would come
+        after the end).  True if it was queued so."""
+        seat = self.seat_of(envelope.sender)
+        if seat is None or is_ending(envelope) or not _pair(envelope, following):
+            return False
+        chain = self._chains.intake.chains[seat]
+        if envelope.seq < chain.next_seq or envelope.seq in chain.waiting:
+            return False  # its place is held already: the ordinary path proves it
+        try:
+            self._chains.intake.offer(seat, envelope)
+        except IntakeError:
+            return False
+        self._pending_record = envelope
+        return True
 
     @property
     def pending_record(self) -> Envelope | None:
@@ -409,11 +461,15 @@ class Table:
         )
 
     def _receive_table(self, envelope: Envelope) -> None:
-        checked = check_table(envelope, self._previous)
+        checked = check_table(envelope, self._previous, self._oldest_flow)
         if isinstance(checked, ev.Rejected):
             self._out.events.append(checked)
             return
         assert isinstance(envelope.msg, m.TableMsg)
+        why = self._not_ours(envelope.msg)
+        if why:
+            self._out.events.append(ev.Rejected(why))
+            return
         self._setup, (self._host, self._runner.schedule) = envelope.msg, checked
         self._chains.open(tuple(info.key for info in self._setup.seats))
         if self._signer is not None:
@@ -427,6 +483,22 @@ class Table:
         self._runner.start(Phase.SIT)
         self._runner.act()
         self._runner.drain()
+
+    def _not_ours(self, setup: m.TableMsg) -> str:
+        """Why a table description carrying no nonce of ours at our seat is refused
+        ("" if it carries it, or if there is no nonce to check)."""
+        if self._nonce is None or self._signer is None:
+            return ""
+        key = self._signer.public_key
+        seat = next((s for s, info in enumerate(setup.seats) if info.key == key), None)
+        if seat is None:
+            return "the table description does not seat this key"
+        if seat >= len(setup.nonces) or setup.nonces[seat] != self._nonce:
+            return (
+                f"the table description does not carry this seat's nonce at seat {seat}:"
+                " it was not made for this sitting (its id could be one we signed under)"
+            )
+        return ""
 
     # -- the local player's moves ------------------------------------------------------------
 
@@ -623,19 +695,13 @@ class Table:
 
     @property
     def carries_commitments(self) -> bool:
-        """Flow 2: a ``deal_end`` carries its sender's commitment for the next deal."""
+        """Flow 2 and later: a ``deal_end`` carries its sender's commitment for the next
+        deal."""
         return self.flow >= 2
 
     def carry_commitment(self, seat: int, commitment: bytes) -> None:
         """``seat``'s commitment for the next deal id, from its ``deal_end``."""
         self._deals.carry_commitment(seat, commitment)
-
-    @property
-    def pending_seed(self) -> bytes | None:
-        """The seed drawn ahead for the next deal, not used yet (a continuation segment
-        starts its first deal with it: ``Previous.pending_seed``); one the segment
-        before handed on and this one never used (it had no seat here) stays pending."""
-        return self._deals.pending_seed
 
     def upcoming_commitment(self) -> bytes:
         """The local seat's commitment for the next deal id (its secrets for that deal

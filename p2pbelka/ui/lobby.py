@@ -28,7 +28,7 @@ class LobbyView:
     chosen: int = 0
     listening: bool = False  # a joiner still choosing a table
     lobby_port: int | None = None
-    game_id: bytes = b""
+    table_id: bytes = b""  # the lobby's (the game id is derived at the start)
     state: LobbyState | None = None
     me: int | None = None
     control: lan.LobbyControl | None = None
@@ -50,7 +50,7 @@ class LobbyView:
             self.tables = event.tables
             self.chosen = min(self.chosen, max(0, len(self.tables) - 1))
         elif isinstance(event, lan.TableOpen):
-            self.lobby_port, self.game_id = event.lobby_port, event.game_id
+            self.lobby_port, self.table_id = event.lobby_port, event.table_id
             self.address = event.address
         elif isinstance(event, lan.TableRules):
             self.state = self.state or event.state  # a joiner sees the rules before its seat

@@ -80,7 +80,7 @@ def resume_local(
         plan.transcript = str(new_transcript_path(data_dir(), plan.game).resolve())
         save.save_plan(plan)
     transcript = Path(plan.transcript)
-    bring_up_to_date(transcript, save.store(0, plan.game_id).saved_transcript())
+    bring_up_to_date(transcript, save.store(0).saved_transcript())
     config = PlayConfig(
         name=plan.names[0],
         seed=plan.seed,

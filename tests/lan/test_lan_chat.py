@@ -92,7 +92,7 @@ class ChatBot(BotFrontEnd):
         """What a peer that ignores its own limiter could send: all signed by its key."""
         assert self.chat is not None
         mesh = mesh_of(driver)
-        game = self.chat.gate.game
+        game = self.chat.gate.segment
         for n in range(FLOOD_LINES):
             mesh.send_chat(seal_chat(self.chat.signer, game, n + 1, f"spam {n}").raw)
         for n in range(GARBAGE):

@@ -133,17 +133,17 @@ async def test_garbage_from_a_connection_is_rejected_and_the_game_goes_on(
     ids = [Identity.generate(f"p{n}") for n in range(4)]
     attacked = trio.Event()
     host_fe = HoldsItsChoices(make_bot("random", 1), attacked)
-    opened = trio.Event()
-    where: list[TableOpen] = []
+    started = trio.Event()
+    where: list[GameStarting] = []
 
     async def on_lobby(event: LobbyEvent) -> None:
-        if isinstance(event, TableOpen):
+        if isinstance(event, GameStarting):  # the game id: derived at the start
             where.append(event)
-            opened.set()
+            started.set()
 
     async def attack() -> list[str]:
         """Speak for seat 3 on a second channel to the host, and for nobody on a third."""
-        await opened.wait()
+        await started.wait()
         table = where[0]
         outcomes = []
         stranger = Identity.generate("stranger")
@@ -169,7 +169,7 @@ async def test_garbage_from_a_connection_is_rejected_and_the_game_goes_on(
         ) as channel:
             for payload in (
                 b"junk, not msgpack",
-                lb.encode_control(lb.Hello("x", "", 1)),
+                lb.encode_control(lb.Hello("x", "", 1, bytes(16))),
                 b"\x92" + b"\x00" * 40,
                 forged.raw,
                 other.raw,

@@ -19,21 +19,21 @@ GAME = bytes(16)
 
 def test_the_seating_plan() -> None:
     K = {c: Identity.generate().public_key for c in "habcd"}
-    host = lb.Sitter(K["h"], "Host", "", 1000)
+    host = lb.Sitter(K["h"], "Host", "", 1000, bytes(16))
     plan = lb.SeatingPlan(GAME, "t", "classic", {}, host)
     assert plan.free == 3 and not plan.complete
-    seat = plan.sit(K["a"], lb.Hello("A", "", 2001), "10.77.0.2")
+    seat = plan.sit(K["a"], lb.Hello("A", "", 2001, bytes(16)), "10.77.0.2")
     assert seat == 1
     with pytest.raises(ValueError, match="already seated"):
-        plan.sit(K["a"], lb.Hello("A", "", 2001), "10.77.0.2")
+        plan.sit(K["a"], lb.Hello("A", "", 2001, bytes(16)), "10.77.0.2")
     plan.move(K["a"], 2)
     assert plan.seat_of(K["a"]) == 2
     with pytest.raises(ValueError, match="taken"):
         plan.move(K["a"], 0)
-    plan.sit(K["b"], lb.Hello("B", "10.77.0.9", 2002), "10.77.0.3")
-    plan.sit(K["c"], lb.Hello("C", "", 2003), "10.77.0.4")
+    plan.sit(K["b"], lb.Hello("B", "10.77.0.9", 2002, bytes(16)), "10.77.0.3")
+    plan.sit(K["c"], lb.Hello("C", "", 2003, bytes(16)), "10.77.0.4")
     with pytest.raises(ValueError, match="full"):
-        plan.sit(K["d"], lb.Hello("D", "", 2004), "10.77.0.5")
+        plan.sit(K["d"], lb.Hello("D", "", 2004, bytes(16)), "10.77.0.5")
     assert not plan.complete
     for key in "abc":
         plan.set_ready(K[key], True)

@@ -37,7 +37,7 @@ def _plan(
     variant: str = "belot", seats: int = 3, **rules: str
 ) -> tuple[lb.SeatingPlan, list[bytes]]:
     keys = [Identity.generate().public_key for _ in range(4)]
-    host = lb.Sitter(keys[0], "Host", "", 1000)
+    host = lb.Sitter(keys[0], "Host", "", 1000, bytes(16))
     plan = lb.SeatingPlan(GAME, "t", "classic", dict(rules), host, variant=variant, n_seats=seats)
     return plan, keys
 
@@ -45,12 +45,12 @@ def _plan(
 def test_a_belot_plan_has_two_or_three_seats() -> None:
     plan, keys = _plan()
     assert plan.free == 2 and len(plan.state().seats) == 3
-    plan.sit(keys[1], lb.Hello("A", "", 2001), "10.77.0.2")
+    plan.sit(keys[1], lb.Hello("A", "", 2001, bytes(16)), "10.77.0.2")
     with pytest.raises(ValueError, match=r"seats 0\.\.2, not 3"):
         plan.move(keys[1], 3)
-    plan.sit(keys[2], lb.Hello("B", "", 2002), "10.77.0.3")
+    plan.sit(keys[2], lb.Hello("B", "", 2002, bytes(16)), "10.77.0.3")
     with pytest.raises(ValueError, match="full"):
-        plan.sit(keys[3], lb.Hello("C", "", 2003), "10.77.0.4")
+        plan.sit(keys[3], lb.Hello("C", "", 2003, bytes(16)), "10.77.0.4")
     plan.set_ready(keys[1], True)
     plan.set_ready(keys[2], True)
     setup = plan.setup()
@@ -81,8 +81,8 @@ def test_a_table_the_game_refuses_is_named_in_words(
 
 def test_changing_the_rules_unreadies_every_joiner_and_old_readies_do_not_count() -> None:
     plan, keys = _plan()
-    plan.sit(keys[1], lb.Hello("A", "", 2001), "10.77.0.2")
-    plan.sit(keys[2], lb.Hello("B", "", 2002), "10.77.0.3")
+    plan.sit(keys[1], lb.Hello("A", "", 2001, bytes(16)), "10.77.0.2")
+    plan.sit(keys[2], lb.Hello("B", "", 2002, bytes(16)), "10.77.0.3")
     plan.set_ready(keys[1], True, 0)
     assert plan.set_rules("classic", {"four_sevens": "50"})
     assert plan.rules == 1 and not plan.complete

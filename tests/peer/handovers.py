@@ -28,7 +28,7 @@ def unlinked_handover(
         BotFrontEnd(make_bot("random", bot_seed)),
         writer=writer,
         journal=None,
-        seed_source=table.seed_source,
+        seed_sources=lambda segment: table.seed_source,
         pause_after=1.0,
         give_up_after=5.0,
         resend_after=1.0,

@@ -140,6 +140,42 @@ def test_a_line_of_another_table_is_dropped() -> None:
     assert refused(g, 1, said(1, 9, game=bytes(16))) == OTHER_TABLE
 
 
+def test_a_line_is_bound_to_the_segment_it_was_said_in() -> None:
+    """A seat changed hands: the game goes on in a continuation segment, and chat with
+    it.  A line said in the segment before (or in another game, even by the same key
+    and with a fresh counter) is dropped as of another table or segment; lines are
+    signed for the new segment from now on."""
+    g = gate()
+    assert g.hear(1, said(1, 5), 0.0).game == GAME
+    second = bytes(range(16, 32))
+    g.enter(second)
+    assert refused(g, 1, said(1, 6)) == OTHER_TABLE  # the segment before: carried over
+    assert refused(g, 1, said(1, 7, game=bytes(16))) == OTHER_TABLE  # another game
+    assert g.hear(1, said(1, 8, game=second), 0.0).game == second
+    assert g.compose(SIGNERS[0], "hi", 0.0).game == second
+    # the counter still orders a seat's lines across segments: no replay of an old one
+    assert refused(g, 1, said(1, 4, game=second)) == REPLAYED
+
+
+async def test_saved_lines_of_every_segment_of_the_game_are_read_back(
+    tmp_path: Path, autojump_clock: MockClock
+) -> None:
+    """A resumed seat reads its chat log back: lines of the game's earlier segments and
+    of its current one (their counters stay used), never a line of another game."""
+    names = ["Aigerim", "Bolat", "Saule", "Nurlan"]
+    second = bytes(range(16, 32))
+    log = ChatLog(tmp_path / "chat.log")
+    for raw in (said(1, 5), said(1, 9, "later", game=second), said(2, 3, game=bytes(16))):
+        log.append(open_chat(raw))
+    chat = Chat(
+        SIGNERS[0], second, 0, KEYS, names, lambda raw: None, log_path=log.path, earlier=[GAME]
+    )
+    assert [line.text for line in chat.earlier] == ["hello", "later"]
+    assert chat.gate.last == {1: 9}
+    chat.heard(1, said(1, 9, "later", game=second))
+    assert chat.dropped == {REPLAYED: 1}
+
+
 def test_a_line_must_come_from_its_author_s_own_link() -> None:
     g = gate()
     assert refused(g, 2, said(1, 9)) == NOT_ITS_LINK  # seat 2 relays seat 1's line

@@ -18,6 +18,7 @@ from tests.peer.handovers import unlinked_handover
 from tests.table.handover import bot_then_back
 
 LOST, SIGNER, PROPOSER = 2, 1, 0
+NONCE = bytes(range(100, 116))
 
 
 @pytest.fixture
@@ -42,11 +43,41 @@ def test_an_offer_under_an_earlier_segments_id_is_not_signed(
     handover = _handover(table, writer)
     rebuilt = previous_of(observe_segments(game.files[PROPOSER]))
 
-    def offer(segment: bytes) -> Offer:
-        return Offer(segment, propose(rebuilt, LOST, player.public_key, "Back", proposer, segment))
+    def offer(segment: bytes | None) -> Offer:
+        return Offer(*propose(rebuilt, LOST, player.public_key, "Back", NONCE, proposer, segment))
 
     segment = first_id if reused == "first" else second_id
     problem = handover._offer_problem(PROPOSER, offer(segment), table)
     assert "a continuation must have a segment id of its own" in problem
     assert segment.hex()[:16] in problem
-    assert handover._offer_problem(PROPOSER, offer(bytes(range(16))), table) == ""
+    assert handover._offer_problem(PROPOSER, offer(None), table) == ""  # its derived id
+
+
+def test_an_offer_under_an_id_not_derived_from_it_is_not_signed(writer: TranscriptWriter) -> None:
+    """A fresh id the proposer chose (not the one the continuation derives): refused,
+    since a proposer that chooses ids can choose one a seat signed under before."""
+    game, _first_id, _second_id, player = bot_then_back("belka", 4, LOST)
+    table = game.tables[SIGNER]
+    proposer = game.tables[PROPOSER]._signer
+    assert proposer is not None
+    handover = _handover(table, writer)
+    rebuilt = previous_of(observe_segments(game.files[PROPOSER]))
+    chosen = Offer(
+        *propose(rebuilt, LOST, player.public_key, "Back", NONCE, proposer, bytes(range(16)))
+    )
+    problem = handover._offer_problem(PROPOSER, chosen, table)
+    assert "is not the one its table derives" in problem, problem
+
+
+def test_an_offer_under_an_id_this_peer_has_seen_is_not_signed(writer: TranscriptWriter) -> None:
+    """The derived id of an offer is one this peer's list of ids holds (it sat in a
+    segment of that id before): not signed, whatever else holds."""
+    game, _first_id, _second_id, player = bot_then_back("belka", 4, LOST)
+    table = game.tables[SIGNER]
+    proposer = game.tables[PROPOSER]._signer
+    assert proposer is not None
+    handover = _handover(table, writer)
+    rebuilt = previous_of(observe_segments(game.files[PROPOSER]))
+    offer = Offer(*propose(rebuilt, LOST, player.public_key, "Back", NONCE, proposer))
+    handover.known.remember(offer.segment)
+    assert "has seen that id before" in handover._offer_problem(PROPOSER, offer, table)

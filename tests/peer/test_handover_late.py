@@ -51,7 +51,7 @@ def _offer(local: LocalGame) -> bytes:
 
 LATE = {
     "seat_offer": _offer,
-    "seat_reclaim": lambda _local: encode_handover(Reclaim(SEGMENT)),
+    "seat_reclaim": lambda _local: encode_handover(Reclaim(SEGMENT, bytes(16))),
 }
 
 

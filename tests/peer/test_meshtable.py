@@ -18,10 +18,10 @@ from p2pbelka.table.verify import verify_bytes
 @pytest.mark.parametrize("players", [2, 3])
 async def test_a_whole_belot_game_over_the_mesh_on_loopback(players: int, tmp_path: Path) -> None:
     names = ["Asel", "Bolat", "Saule"][:players]
-    ids, game_id, fresh = seeded_identities(names, 11)
+    ids, nonces, fresh = seeded_identities(names, 11)
     bots = [BotFrontEnd(make_bot("random", seat)) for seat in range(players)]
     results = await mesh_table(
-        ids, bots, game="belot", home=tmp_path, game_id=game_id, fresh_seeds=fresh
+        ids, bots, game="belot", home=tmp_path, nonces=nonces, fresh_seeds=fresh
     )
     assert [r.seat for r in results] == list(range(players))
     assert all(r.finished and not r.aborted for r in results)
@@ -42,10 +42,10 @@ async def test_a_whole_belot_game_over_the_mesh_on_loopback(players: int, tmp_pa
 async def test_the_same_seed_gives_the_same_game(tmp_path: Path) -> None:
     games = []
     for run in ("one", "two"):
-        ids, game_id, fresh = seeded_identities(["Asel", "Bolat"], 5)
+        ids, nonces, fresh = seeded_identities(["Asel", "Bolat"], 5)
         bots = [BotFrontEnd(make_bot("random", seat)) for seat in range(2)]
         results = await mesh_table(
-            ids, bots, game="belot", home=tmp_path / run, game_id=game_id, fresh_seeds=fresh
+            ids, bots, game="belot", home=tmp_path / run, nonces=nonces, fresh_seeds=fresh
         )
         games.append([envelope.raw for envelope in results[0].transcript])
     assert games[0] == games[1]

@@ -31,7 +31,8 @@ def test_every_message_round_trips(msg: m.Message, seq: int) -> None:
 
 def test_table_message_round_trips() -> None:
     seats = tuple(m.SeatInfo(Signer.generate().public_key, f"P{i}") for i in range(4))
-    msg = m.TableMsg("belka", "eyes", {"eggs": "double", "goli": "continues"}, seats)
+    nonces = tuple(bytes([i]) * 16 for i in range(4))
+    msg = m.TableMsg("belka", "eyes", {"eggs": "double", "goli": "continues"}, seats, nonces=nonces)
     assert open_envelope(seal(msg)).msg == msg
 
 
@@ -110,13 +111,38 @@ def test_signatures_are_the_bytes_openssl_makes(data: bytes) -> None:
 
 def test_flow_and_the_deal_end_commitment_have_one_encoding_each() -> None:
     seats = tuple(m.SeatInfo(Signer.generate().public_key, f"P{i}") for i in range(4))
-    table = m.TableMsg("belka", "classic", {}, seats, 2)
+    nonces = tuple(bytes([i]) * 16 for i in range(4))
+    table = m.TableMsg("belka", "classic", {}, seats, 2, nonces=nonces)
     assert table.flow == m.FLOW == 3 and table.to_wire()["flow"] == 3
+    assert table.to_wire()["nonces"] == list(nonces)
     assert m.TableMsg("belka", "classic", {}, seats, 2, flow=2).to_wire()["flow"] == 2
     assert "flow" not in m.TableMsg("belka", "classic", {}, seats, 2, flow=1).to_wire()
     with pytest.raises(ProtocolError, match="flow 1 is written by leaving the key out"):
         m.parse_body("table", {**table.to_wire(), "flow": 1})
     assert m.parse_body("table", table.to_wire()) == table
+    flow_2 = m.TableMsg("belka", "classic", {}, seats, 2, flow=2)
+    assert "nonces" not in flow_2.to_wire()
+    assert m.parse_body("table", flow_2.to_wire()) == flow_2
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ({"nonces": None}, "flow 3 requires one nonce per seat"),
+        ({"nonces": [bytes(16)] * 3}, "expected a list of 4..4 items"),
+        ({"nonces": [bytes(16)] * 3 + [bytes(15)]}, r"nonces\[3\]"),
+        ({"flow": 2}, "nonces come with flow 3 and later"),
+    ],
+)
+def test_nonces_come_with_flow_3_one_per_seat(change: dict[str, object], why: str) -> None:
+    """A table of flow 3 names every seat's 16-byte nonce, in seat order; an older one
+    none (so its game id cannot pass for one derived from them)."""
+    seats = tuple(m.SeatInfo(Signer.generate().public_key, f"P{i}") for i in range(4))
+    wire = m.TableMsg("belka", "classic", {}, seats, nonces=(bytes(16),) * 4).to_wire()
+    wire.update(change)
+    wire = {k: v for k, v in sorted(wire.items()) if v is not None}
+    with pytest.raises(ProtocolError, match=why):
+        m.parse_body("table", wire)
     assert m.parse_body("deal_end", {}) == m.DealEndMsg()
     assert m.parse_body("deal_end", {"c": bytes(32)}) == m.DealEndMsg(bytes(32))
     with pytest.raises(ProtocolError, match=r"body of deal_end\.c"):

@@ -27,6 +27,7 @@ from p2pbelka.protocol.handover import (
 
 KEYS = [Signer.from_seed(bytes([n]) * 32) for n in range(4)]
 SEGMENT = bytes(range(16))
+NONCES = tuple(bytes([n]) * 16 for n in range(4))
 
 
 def _table(**after: object) -> m.TableMsg:
@@ -40,7 +41,8 @@ def _table(**after: object) -> m.TableMsg:
     }
     fields.update(after)
     seats = tuple(m.SeatInfo(k.public_key, f"p{n}") for n, k in enumerate(KEYS))
-    return m.TableMsg("belka", "classic", {}, seats, 2, m.After(**fields))  # type: ignore[arg-type]
+    after = m.After(**fields)  # type: ignore[arg-type]
+    return m.TableMsg("belka", "classic", {}, seats, 2, after, nonces=NONCES)
 
 
 def test_a_continuation_table_round_trips_canonically() -> None:
@@ -48,7 +50,7 @@ def test_a_continuation_table_round_trips_canonically() -> None:
     wire = table.to_wire()
     assert list(wire) == sorted(wire) and list(wire["after"]) == sorted(wire["after"])
     assert m.parse_body("table", decode(encode(wire))) == table
-    plain = m.TableMsg("belka", "classic", {}, table.seats, 2)
+    plain = m.TableMsg("belka", "classic", {}, table.seats, 2, nonces=NONCES)
     assert "after" not in plain.to_wire()
 
 
@@ -97,7 +99,7 @@ def test_agreements_bind_the_whole_change_and_the_segment() -> None:
         ChainRequest(12),
         ChainRecord(3, b"\x92" + b"e" * 100),
         ChainEnd(0),
-        Reclaim(SEGMENT),
+        Reclaim(SEGMENT, b"n" * 16),
     ],
 )
 def test_control_messages_round_trip(msg: object) -> None:
@@ -111,7 +113,7 @@ def test_other_control_messages_are_left_to_the_lobby_codec() -> None:
     with pytest.raises(ProtocolError, match="expected the keys"):
         decode_handover(encode({"segment": SEGMENT, "t": "seat_agree"}))
     with pytest.raises(ProtocolError, match="no after"):
-        plain = m.TableMsg("belka", "classic", {}, _table().seats, 2)
+        plain = m.TableMsg("belka", "classic", {}, _table().seats, 2, nonces=NONCES)
         decode_handover(
             encode({"segment": SEGMENT, "t": "seat_offer", "table": encode(plain.to_wire())})
         )

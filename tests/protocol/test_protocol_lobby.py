@@ -14,8 +14,8 @@ KEY2 = Signer.generate().public_key
 GAME = bytes(16)
 
 SAMPLES: list[lb.Control] = [
-    lb.Hello("Ann", "", 5000),
-    lb.Hello("Bob", "10.77.0.2", 65535),
+    lb.Hello("Ann", "", 5000, bytes(16)),
+    lb.Hello("Bob", "10.77.0.2", 65535, bytes(range(16))),
     lb.TakeSeat(2),
     lb.Ready(True),
     lb.Ready(False, 7),
@@ -66,13 +66,21 @@ def _raw(body: object) -> bytes:
         _raw([1, 2]),
         _raw({"t": "nope"}),
         _raw({"t": 5}),
-        _raw({"port": 1, "name": "a", "addr": "", "t": "hello"}),  # keys not sorted
-        _raw({"addr": "", "name": "a", "port": 0, "t": "hello"}),  # port 0
-        _raw({"addr": "", "name": "a", "port": True, "t": "hello"}),  # bool is not a port
-        _raw({"addr": "nowhere", "name": "a", "port": 1, "t": "hello"}),
-        _raw({"addr": "", "name": "a\x1b[2J", "port": 1, "t": "hello"}),  # escape sequence
-        _raw({"addr": "", "name": "", "port": 1, "t": "hello"}),
-        _raw({"addr": "", "extra": 1, "name": "a", "port": 1, "t": "hello"}),
+        _raw(
+            {"port": 1, "name": "a", "nonce": bytes(16), "addr": "", "t": "hello"}
+        ),  # keys not sorted
+        _raw({"addr": "", "name": "a", "nonce": bytes(16), "port": 0, "t": "hello"}),  # port 0
+        _raw(
+            {"addr": "", "name": "a", "nonce": bytes(16), "port": True, "t": "hello"}
+        ),  # bool is not a port
+        _raw({"addr": "nowhere", "name": "a", "nonce": bytes(16), "port": 1, "t": "hello"}),
+        _raw(
+            {"addr": "", "name": "a\x1b[2J", "nonce": bytes(16), "port": 1, "t": "hello"}
+        ),  # escape sequence
+        _raw({"addr": "", "name": "", "nonce": bytes(16), "port": 1, "t": "hello"}),
+        _raw({"addr": "", "name": "a", "port": 1, "t": "hello"}),  # no nonce
+        _raw({"addr": "", "name": "a", "nonce": bytes(15), "port": 1, "t": "hello"}),
+        _raw({"addr": "", "extra": 1, "name": "a", "nonce": bytes(16), "port": 1, "t": "hello"}),
         _raw({"seat": 4, "t": "seat"}),
         _raw({"ready": 1, "rules": 0, "t": "ready"}),
         _raw({"ready": True, "t": "ready"}),  # no rules revision

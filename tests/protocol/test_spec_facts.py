@@ -15,6 +15,7 @@ from p2pbelka.fairdeal.lots import commit_lot, resolve_lots
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import ZERO_HASH, Signer, seal_envelope
+from p2pbelka.protocol.ids import game_id_of
 from p2pbelka.protocol.transcript import dump_transcript, iter_records
 from p2pbelka.rules.belka.options import CHOICES, PRESETS
 from p2pbelka.table.verify import verify_bytes
@@ -68,8 +69,9 @@ def test_the_option_table_is_the_code_s() -> None:
 def _table_envelope(options: dict[str, str], preset: str = "classic") -> bytes:
     signers = [Signer.from_seed(bytes([i + 1]) * 32) for i in range(4)]
     seats = tuple(m.SeatInfo(s.public_key, f"p{i}") for i, s in enumerate(signers))
-    msg = m.TableMsg("belka", preset, options, seats)
-    envelope = seal_envelope(signers[0], bytes(16), 0, 0, ZERO_HASH, msg)
+    nonces = tuple(bytes([i]) * 16 for i in range(4))
+    msg = m.TableMsg("belka", preset, options, seats, nonces=nonces)
+    envelope = seal_envelope(signers[0], game_id_of(nonces), 0, 0, ZERO_HASH, msg)
     return dump_transcript([envelope])
 
 
@@ -112,10 +114,38 @@ def test_the_lot_functions_byte_for_byte() -> None:
     values = [e.msg.v for e in envelopes if isinstance(e.msg, m.LotRevealMsg)]
     head = b"\x17p2pbelka/lots/v1/result\x10" + game + b"\x0cfirst-dealer\x04"
     r = hashlib.shake_256(head + b"".join(values)).digest(8)
-    assert r.hex() == "e5d5da550110ccc4"
+    assert r.hex() == "cf9bea35d90779fa"
     outcome = resolve_lots(game, b"first-dealer", commits, values, 4)
-    assert outcome.choice == int.from_bytes(r, "big") % 4 == r[7] & 3 == 0
+    assert outcome.choice == int.from_bytes(r, "big") % 4 == r[7] & 3 == 2
     assert verify_bytes(FIRST_DEAL).deals[0].summary.dealer == outcome.choice
+
+
+def test_the_game_id_is_derived_byte_for_byte() -> None:
+    """SPEC section 2.3: the game id is the first 16 bytes of SHA-256 over 92, b3 and
+    the 19 label bytes, 90 + n, and c4 10 and the 16 bytes of each seat's nonce."""
+    table = next(iter_records(FIRST_DEAL)).envelope
+    assert isinstance(table.msg, m.TableMsg) and table.msg.flow == 3
+    nonces = table.msg.nonces
+    data = b"\x92\xb3p2pbelka/game-id/v1\x94" + b"".join(b"\xc4\x10" + n for n in nonces)
+    assert len(data) == 22 + 18 * 4 == 94
+    assert table.game == hashlib.sha256(data).digest()[:16] == game_id_of(nonces)
+    assert table.game.hex().startswith("c6f26a49")
+
+
+def test_a_segment_id_is_derived_byte_for_byte() -> None:
+    """SPEC section 2.3: a continuation's id is the first 16 bytes of SHA-256 over 92,
+    b6 and the 22 label bytes, then the body without the agreements."""
+    from p2pbelka.protocol.ids import segment_id_of
+
+    seats = tuple(
+        m.SeatInfo(Signer.from_seed(bytes([i + 1]) * 32).public_key, "p") for i in range(2)
+    )
+    after = m.After(bytes(16), ((1, bytes(32)), (1, bytes(32))), 1, (0, 0), 0, 2, ((0, bytes(64)),))
+    table = m.TableMsg("belot", "classic", {}, seats, 2, after, nonces=(bytes(16), b"n" * 16))
+    body = msgpack.packb(table.to_wire(agreed=False), use_bin_type=True)
+    data = b"\x92\xb6p2pbelka/segment-id/v1" + body
+    assert segment_id_of(table) == hashlib.sha256(data).digest()[:16]
+    assert b"agreed" not in body
 
 
 def test_inner_is_what_is_signed_and_hashed() -> None:

@@ -5,19 +5,24 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from p2pbelka.bench.belka_scenarios import SCENARIOS as SCENARIOS_BY_NAME
 from p2pbelka.bench.belka_scenarios import Scenario
 from p2pbelka.bench.belka_scenarios import generate as generate_scenario
-from p2pbelka.bench.vectors import SEED, generate, vector_name
+from p2pbelka.bench.belka_segments import REFUSED_ID, SEAT_CHANGE
+from p2pbelka.bench.belka_segments import generate as generate_segment_vector
+from p2pbelka.bench.vectors import generate, seed_of, vector_name
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.ids import game_id_of
 from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.table.verify import VerifiedDeal, verify_bytes
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 BELOT_NAME = vector_name("belot")
-BELOT_SEED = SEED
+BELOT_SEED = seed_of("belot")
 
 
 def test_first_deal_vector_verifies_and_matches_its_description() -> None:
@@ -75,3 +80,57 @@ def test_the_belot_vector_verifies_and_regenerates() -> None:
     types = {r["type"] for r in description["records"]}
     assert {"turned", "bid", "declare", "shares", "play", "deal_end"} <= types
     assert (data, description) == generate(BELOT_SEED, "belot", 3)
+
+
+def _scenario_file(name: str) -> tuple[bytes, dict[str, Any]]:
+    data = (SCENARIOS / f"{name}.p2pb").read_bytes()
+    return data, json.loads((SCENARIOS / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def test_the_seat_change_vector_holds_both_segments_and_regenerates() -> None:
+    data, description = _scenario_file(SEAT_CHANGE.name)
+    assert hashlib.sha256(data).hexdigest() == description["transcript_sha256"]
+    records = [r.envelope for r in iter_records(data)]
+    assert [e.digest.hex() for e in records] == [r["hash"] for r in description["records"]]
+    assert [e.game.hex() for e in records] == [r["segment"] for r in description["records"]]
+    report = verify_bytes(data)
+    expected = description["verify"]
+    assert report.error is None and not report.aborted
+    assert report.verdict.split(":", 1)[0] == expected["verdict"] == "INCOMPLETE"
+    assert report.records == expected["records"] == len(records)
+    assert report.change_lines == expected["changes"] and len(expected["changes"]) == 1
+    assert [d.to_json() for d in report.deals] == description["deals"]
+    # two segments, each under the id its own table derives; the new holder's nonce
+    # and every remaining seat's agreement are in the continuation
+    first, second = description["segments"]
+    assert first["record"] == 0 and first["id"] == first["derived_id"]
+    assert second["id"] == second["derived_id"] != first["id"]
+    opening, continuation = records[0].msg, records[second["record"]].msg
+    assert isinstance(opening, m.TableMsg) and isinstance(continuation, m.TableMsg)
+    assert continuation.after is not None and continuation.after.segment == records[0].game
+    lost = continuation.after.seat
+    assert continuation.nonces[lost] != opening.nonces[lost]
+    assert [s for s, _ in continuation.after.agreed] == [s for s in range(4) if s != lost]
+    # at least one deal audited in the new segment
+    new_deals = {r.deal for r in records[second["record"] :]} - {0}
+    assert new_deals & {d.deal_id for d in report.deals}
+    assert (data, description) == generate_segment_vector(SEAT_CHANGE)
+
+
+def test_the_refused_id_vector_is_invalid_at_its_first_record_and_regenerates() -> None:
+    data, description = _scenario_file(REFUSED_ID.name)
+    records = [r.envelope for r in iter_records(data)]
+    assert [e.type for e in records] == ["table", "sit"]
+    assert [e.digest.hex() for e in records] == [r["hash"] for r in description["records"]]
+    table = records[0].msg
+    assert isinstance(table, m.TableMsg) and table.flow >= 3 and table.after is None
+    derived = game_id_of(table.nonces).hex()
+    assert description["derived_game_id"] == derived != records[0].game.hex()
+    report = verify_bytes(data)
+    expected = description["verify"]
+    assert report.verdict.split(":", 1)[0] == expected["verdict"] == "INVALID"
+    assert report.records == expected["records"] == 1
+    assert report.error == expected["error"]
+    assert report.error is not None and report.error.startswith("record 0 ")
+    assert derived in report.error and records[0].game.hex() in report.error
+    assert (data, description) == generate_segment_vector(REFUSED_ID)

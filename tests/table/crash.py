@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import deque
 from collections.abc import Callable
 
@@ -10,6 +11,7 @@ from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import pump
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
+from p2pbelka.table.segments import SeedSources
 from p2pbelka.table.session import Table
 
 
@@ -28,6 +30,30 @@ class Recorded:
     def replaying(self) -> Callable[[], bytes]:
         saved = iter(list(self.drawn))
         return lambda: next(saved, None) or self()
+
+
+class RecordedSegments:
+    """A seat's secrets as a peer keeps them: one recorded source per segment (the
+    first from ``first``, each later one a stream of its own), and, to resume, a
+    ``SeedSources`` that replays each segment's values in turn."""
+
+    def __init__(self, first: Callable[[], bytes]) -> None:
+        self.first = Recorded(first)
+        self.later: list[Recorded] = []
+
+    def next_segment(self) -> Recorded:
+        """The source of the seat's next segment (fresh values, none of the first's)."""
+        rng = random.Random(f"segment {len(self.later) + 1} of {self.first.source!r}")
+        source = Recorded(lambda: rng.randbytes(32))
+        self.later.append(source)
+        return source
+
+    def drawn(self) -> list[bytes]:
+        return [value for source in (self.first, *self.later) for value in source.drawn]
+
+    def replaying(self) -> SeedSources:
+        sources = iter([self.first, *self.later])
+        return lambda segment: next(sources).replaying()
 
 
 def catch_up(table: Table, others: list[Table]) -> None:

@@ -4,8 +4,8 @@
 for good (nothing more from it or to it) and lets the others settle, stuck on
 it.  ``hand_over`` builds the continuation the way peers do (the lowest
 remaining seat proposes, the others sign) and returns the next segment's tables.
-``seeded_bot`` makes the new holder's key, seeds and the segment id from the
-game's seed, so the game after the change is the same on every run; ``first_seed``
+``seeded_bot`` makes the new holder's key, seeds and nonce (so the segment id) from
+the game's seed, so the game after the change is the same on every run; ``first_seed``
 finds a seed whose game reaches what a test needs, or fails saying so.
 """
 
@@ -97,19 +97,29 @@ def hand_over(
     *,
     seed_sources: dict[int, Callable[[], bytes]] | None = None,
     previous_table: Table | None = None,
+    nonce: bytes | None = None,
     segment: bytes | None = None,
     forge: Callable[[m.TableMsg], m.TableMsg] | None = None,
 ) -> tuple[bytes, m.TableMsg]:
-    """The continuation putting ``key_signer``'s key in ``seat``: the lowest other
-    seat proposes and hosts it, every other seat signs; every seat's table of the
-    next segment replaces ``game.tables`` (the new holder's built on the proposer's
-    cut).  ``forge`` may change the finished ``table`` before it is sealed."""
-    segment = segment or os.urandom(16)
+    """The continuation putting ``key_signer``'s key in ``seat`` (with the new holder's
+    ``nonce``, fresh from the OS by default): the lowest other seat proposes and hosts
+    it, every other seat signs; every seat's table of the next segment replaces
+    ``game.tables`` (the new holder's built on the proposer's cut).  Its segment id is
+    derived from it; ``segment`` names another (an attack), and ``forge`` may change
+    the finished ``table`` before it is sealed."""
     others = [s for s in range(len(game.tables)) if s != seat]
     host = others[0]
     signers = {s: _signer(game.tables[s]) for s in others}
     previous = previous_of(game.tables[host])
-    proposal = propose(previous, seat, key_signer.public_key, name, signers[host], segment)
+    segment, proposal = propose(
+        previous,
+        seat,
+        key_signer.public_key,
+        name,
+        nonce or os.urandom(16),
+        signers[host],
+        segment,
+    )
     agreed = dict(proposal.after.agreed) if proposal.after else {}
     for s in others[1:]:
         assert previous_of(game.tables[s]).view == previous.view, "the views differ at the cut"
@@ -120,20 +130,29 @@ def hand_over(
     sources = seed_sources or {}
     new: list[Table] = []
     for s in range(len(game.tables)):
-        # a seat goes on drawing from its own source (a resumed peer replays them in order)
-        source = sources.get(s) or (game.tables[s].seed_source if s != seat else new_seed)
+        # a new segment draws its secrets fresh (a peer keeps a source for each)
+        source = sources.get(s) or (_fresh(game.tables[s].seed_source) if s != seat else new_seed)
         prev = (
             previous_of(previous_table or game.tables[host])
             if s == seat
             else previous_of(game.tables[s])
         )
         if s == host:
-            new.append(Table.host(signers[s], segment, final, seed_source=source, previous=prev))
+            new.append(
+                Table.host(signers[s], final, seed_source=source, previous=prev, game_id=segment)
+            )
         else:
             signer = key_signer if s == seat else signers[s]
             new.append(Table(segment, signer=signer, seed_source=source, previous=prev))
     game.tables = new
     return segment, final
+
+
+def _fresh(source: Callable[[], bytes]) -> Callable[[], bytes]:
+    """A segment's own stream of secrets, seeded from the seat's (reproducible, and
+    never one of the values the seat drew before)."""
+    rng = random.Random(source())
+    return lambda: rng.randbytes(32)
 
 
 def _signer(table: Table) -> Signer:
@@ -145,11 +164,11 @@ def _signer(table: Table) -> Signer:
 @dataclass(frozen=True)
 class SeededBot:
     """What a seat's new holder brings, drawn from a seed rather than the OS: its key,
-    its deal seeds, and the id of the segment it starts."""
+    its deal seeds, and its nonce for the segment it starts."""
 
     signer: Signer
     seed_source: Callable[[], bytes]
-    segment: bytes
+    nonce: bytes
 
 
 def seeded_bot(seed: int) -> SeededBot:
@@ -191,7 +210,7 @@ def bot_then_back(game_name: str, players: int, lost: int) -> tuple[Game, bytes,
         at = game.tables[0].deal_id + 1
         bot = seeded_bot(seed)
         segment, _ = hand_over(
-            game, lost, bot.signer, "Bot", seed_sources={lost: bot.seed_source}, segment=bot.segment
+            game, lost, bot.signer, "Bot", seed_sources={lost: bot.seed_source}, nonce=bot.nonce
         )
         game.tables[lost].stop_at_deal(at)
         everyone = list(range(players))

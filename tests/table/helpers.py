@@ -42,8 +42,8 @@ def _rebuild(game: LocalGame, seat: int, cls: type[Table], tables: list[Table]) 
     assert game.seed_sources is not None
     kwargs = {"seed_source": game.seed_sources[seat]}
     if seat == 0:
-        return cls.host(game.signers[0], game.game_id, game.setup(), **kwargs)
-    return cls(game.game_id, signer=game.signers[seat], **kwargs)
+        return cls.host(game.signers[0], game.setup(), **kwargs)
+    return cls(game.game_id, signer=game.signers[seat], nonce=game.nonces[seat], **kwargs)
 
 
 def faults_of(events: list[ev.Event]) -> list[ev.Fault]:

@@ -77,7 +77,7 @@ class _Traced(Table):
         (
             "belka",
             4,
-            1,
+            11,
             {("shares", "trump"), ("trump", "ready"), ("ready", "play"), ("deal_end", "choice")},
         ),
         ("belot", 3, 1, {("shares", "turn"), ("turn", "bid"), ("bid", "extra")}),

@@ -4,12 +4,14 @@ whose agreement is missing or forged, or the wrong carried score)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Signer, seal_envelope
 from p2pbelka.protocol.handover import sign_agreement, with_agreements
+from p2pbelka.protocol.ids import segment_id_of
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import (
@@ -21,7 +23,7 @@ from p2pbelka.table.segments import (
 )
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
-from tests.table.crash import Recorded, catch_up
+from tests.table.crash import RecordedSegments, catch_up
 from tests.table.handover import (
     Game,
     audited,
@@ -33,7 +35,6 @@ from tests.table.handover import (
 )
 
 LOST = 2
-NEW_ID = bytes(range(16))
 
 
 def _lost_game(seed: int = 5, after_deals: int = 1) -> Game:
@@ -86,7 +87,7 @@ def _bot_until_two_deals_on(seed: int) -> tuple[Game, int, Signer] | None:
         bot.signer,
         "Bot for Saule",
         seed_sources={LOST: bot.seed_source},
-        segment=bot.segment,
+        nonce=bot.nonce,
     )
     game.tables[LOST].stop_at_deal(at)  # the bot hands over before deal `at`
     game.settle([0, 1, 2, 3])
@@ -136,25 +137,27 @@ def _continuation(game: Game, change: object = None) -> tuple[bytes, m.TableMsg,
     assert all(s is not None for s in signers)
     keys = [s for s in signers if s is not None]
     previous = previous_of(game.tables[0])
-    table = propose(previous, LOST, Signer.generate().public_key, "Bot", keys[0], NEW_ID)
+    bot = Signer.generate().public_key
+    segment, table = propose(previous, LOST, bot, "Bot", os.urandom(16), keys[0])
     agreed = dict(table.after.agreed) if table.after else {}
     for s in (1, 3):
-        agreed[s] = sign_agreement(keys[s], NEW_ID, table)
-    return NEW_ID, with_agreements(table, agreed), keys
+        agreed[s] = sign_agreement(keys[s], segment, table)
+    return segment, with_agreements(table, agreed), keys
 
 
 def _verify_with(game: Game, table: m.TableMsg, host: Signer) -> str:
-    envelope = seal_envelope(host, NEW_ID, 0, 0, bytes(32), table)
+    envelope = seal_envelope(host, segment_id_of(table), 0, 0, bytes(32), table)
     report = verify_bytes(dump_transcript([*game.files[0], envelope]))
     return report.verdict
 
 
 def _refused_live(game: Game, table: m.TableMsg, host: Signer) -> str:
     """What seat 1's live table says of this continuation from seat 0."""
-    envelope = seal_envelope(host, NEW_ID, 0, 0, bytes(32), table)
+    segment = segment_id_of(table)
+    envelope = seal_envelope(host, segment, 0, 0, bytes(32), table)
     from p2pbelka.table.session import Table
 
-    live = Table(NEW_ID, signer=game.tables[1]._signer, previous=previous_of(game.tables[1]))
+    live = Table(segment, signer=game.tables[1]._signer, previous=previous_of(game.tables[1]))
     live.receive(envelope.raw)
     assert live.setup is None
     return " ".join(e.reason for e in live.take_events() if isinstance(e, ev.Rejected))
@@ -172,7 +175,7 @@ def test_a_forged_agreement_is_refused_naming_the_seat() -> None:
     assert table.after is not None
     # seat 0 signs in seat 1's name with its own key
     forged = dict(table.after.agreed)
-    forged[1] = sign_agreement(keys[0], NEW_ID, table)
+    forged[1] = sign_agreement(keys[0], segment_id_of(table), table)
     bad = with_agreements(table, forged)
     verdict = _verify_with(game, bad, keys[0])
     assert verdict.startswith("INVALID") and "seat 1's agreement is not its signature" in verdict
@@ -187,7 +190,7 @@ def test_an_agreement_made_for_another_change_is_refused() -> None:
         table, seats=(*table.seats[:2], m.SeatInfo(table.seats[2].key, "X"), table.seats[3])
     )
     agreed = dict(table.after.agreed)
-    agreed[3] = sign_agreement(keys[3], NEW_ID, other)
+    agreed[3] = sign_agreement(keys[3], segment_id_of(table), other)
     verdict = _verify_with(game, with_agreements(table, agreed), keys[0])
     assert "seat 3's agreement is not its signature on this change" in verdict
 
@@ -210,7 +213,7 @@ def test_a_wrong_carried_score_is_refused() -> None:
     score = (honest.after.score[0] + 1, *honest.after.score[1:])
     lie = replace(honest, after=replace(honest.after, score=score, agreed=()))
     # every remaining seat signs the lie: the score is still not what the deals give
-    agreed = {s: sign_agreement(keys[s], NEW_ID, lie) for s in (0, 1, 3)}
+    agreed = {s: sign_agreement(keys[s], segment_id_of(lie), lie) for s in (0, 1, 3)}
     verdict = _verify_with(game, with_agreements(lie, agreed), keys[0])
     assert verdict.startswith("INVALID")
     assert f"seat 0's continuation carries score {list(score)}" in verdict
@@ -221,7 +224,7 @@ def test_a_cut_that_is_not_where_the_segment_ends_is_refused() -> None:
     game = _lost_game()
     _, table, keys = _continuation(game)
     shorter = game.files[0][:-1]
-    envelope = seal_envelope(keys[0], NEW_ID, 0, 0, bytes(32), table)
+    envelope = seal_envelope(keys[0], segment_id_of(table), 0, 0, bytes(32), table)
     verdict = verify_bytes(dump_transcript([*shorter, envelope])).verdict
     assert verdict.startswith("INVALID") and "it cuts seat" in verdict and "but segment" in verdict
 
@@ -231,15 +234,15 @@ def test_the_seat_that_changes_hands_cannot_host_or_agree() -> None:
     _, table, keys = _continuation(game)
     assert table.after is not None
     agreed = dict(table.after.agreed)
-    agreed[LOST] = sign_agreement(keys[LOST], NEW_ID, table)
+    agreed[LOST] = sign_agreement(keys[LOST], segment_id_of(table), table)
     verdict = _verify_with(game, with_agreements(table, agreed), keys[0])
     assert "seat 2, the seat that changes hands, cannot agree" in verdict
 
 
 def test_a_continuation_with_no_segment_before_it_is_refused() -> None:
     game = _lost_game()
-    _, table, keys = _continuation(game)
-    envelope = seal_envelope(keys[0], NEW_ID, 0, 0, bytes(32), table)
+    segment, table, keys = _continuation(game)
+    envelope = seal_envelope(keys[0], segment, 0, 0, bytes(32), table)
     verdict = verify_bytes(dump_transcript([envelope])).verdict
     assert verdict.startswith("INVALID") and "no segment comes before it" in verdict
 
@@ -253,29 +256,33 @@ def _fp(signer: Signer) -> str:
 @dataclass
 class Crash:
     """A game where seat 1 is about to crash, a deal after the seat change, and what
-    it needs to rebuild its table: its signer and its recorded secrets."""
+    it needs to rebuild its table: its signer and its recorded secrets (a source for
+    each segment, as a peer's files keep them)."""
 
     game: Game
     signer: Signer
-    recorded: Recorded
+    recorded: RecordedSegments
 
 
-def _seat_1_recorded(seed: int) -> tuple[Game, LocalGame, Recorded]:
+def _seat_1_recorded(seed: int) -> tuple[Game, LocalGame, RecordedSegments]:
     """A seeded game whose seat 1 records the secrets it draws, as a peer's files do."""
     game, local = start(seed)
     assert local.seed_sources is not None
-    recorded = Recorded(local.seed_sources[1])
-    game.tables[1] = Table(local.game_id, signer=local.signers[1], seed_source=recorded)
+    recorded = RecordedSegments(local.seed_sources[1])
+    game.tables[1] = Table(
+        local.game_id, signer=local.signers[1], seed_source=recorded.first, nonce=local.nonces[1]
+    )
     return game, local, recorded
 
 
-def _handed_over(game: Game, seed: int) -> int:
-    """Seat 2 to a bot (its key and seeds from ``seed``); the new segment's first deal."""
+def _handed_over(game: Game, seed: int, recorded: RecordedSegments) -> int:
+    """Seat 2 to a bot (its key and seeds from ``seed``); the new segment's first deal
+    (the one the cut voids, dealt again)."""
+    first = game.tables[0].deal_id
     bot = seeded_bot(seed)
-    hand_over(
-        game, LOST, bot.signer, "Bot", seed_sources={LOST: bot.seed_source}, segment=bot.segment
-    )
-    return game.tables[0].deal_id
+    sources = {LOST: bot.seed_source, 1: recorded.next_segment()}
+    hand_over(game, LOST, bot.signer, "Bot", seed_sources=sources, nonce=bot.nonce)
+    return first
 
 
 def _crash_a_deal_after_the_change(seed: int) -> Crash | None:
@@ -283,17 +290,16 @@ def _crash_a_deal_after_the_change(seed: int) -> Crash | None:
     audited at seat 1; None if the game ended before that."""
     game, local, recorded = _seat_1_recorded(seed)
     lose_seat(game, LOST, after_deals=1)
-    at = _handed_over(game, seed)
-    game.settle([0, 1, 2, 3], until=lambda tables: audited(tables[1]) >= at + 1)
+    at = _handed_over(game, seed, recorded)
+    game.settle([0, 1, 2, 3], until=lambda tables: audited(tables[1]) >= at)
     return None if game.tables[1].finished else Crash(game, local.signers[1], recorded)
 
 
-def test_a_remaining_seat_resumed_after_the_change_replays_every_segment() -> None:
-    """A crash after the change: the seat rebuilds both segments from its transcript
-    and its secrets (drawn in the same order), catches up and plays to the end."""
-    crash = first_seed(_crash_a_deal_after_the_change, range(12, 44), "a game on at the crash")
+def _resume_seat_1(crash: Crash) -> None:
+    """Seat 1 rebuilt from its transcript and each segment's secrets, caught up, and
+    played to the end with the others: the same file as theirs, and it verifies."""
     game, signer, recorded = crash.game, crash.signer, crash.recorded
-    resumed = resume_segments(signer, game.files[1], seed_source=recorded.replaying())
+    resumed = resume_segments(signer, game.files[1], seed_sources=recorded.replaying())
     assert resumed.previous is not None and resumed.game_id == game.tables[1].game_id
     catch_up(resumed, [t for s, t in enumerate(game.tables) if s != 1])
     resumed.release()
@@ -304,37 +310,50 @@ def test_a_remaining_seat_resumed_after_the_change_replays_every_segment() -> No
     assert verify_bytes(game.file(1)).ok
 
 
-def test_a_seed_drawn_ahead_before_the_cut_opens_the_next_segment() -> None:
-    """A seat's driver draws its next deal's seed ahead (``Table.prepare``); the cut
-    voids that deal, so the new segment's first deal uses the seed drawn ahead: live
-    and when the seat is resumed from its files, its seeds come in the same order,
-    and its reveals open its commitments."""
+def test_a_remaining_seat_resumed_after_the_change_replays_every_segment() -> None:
+    """A crash after the change: the seat rebuilds both segments from its transcript
+    and its secrets (each segment's drawn in the same order), catches up and plays to
+    the end."""
+    crash = first_seed(_crash_a_deal_after_the_change, range(12, 44), "a game on at the crash")
+    _resume_seat_1(crash)
+
+
+def test_a_seed_drawn_ahead_before_the_cut_is_never_used_in_the_next_segment() -> None:
+    """A seat's driver draws its next deal's seed ahead (``Table.prepare``; at flow 2
+    and later its last ``deal_end`` committed to it); the cut voids that deal, and
+    the new segment draws every secret fresh: no seed drawn for the segment before
+    (revealed or only committed) is used in it.  Resumed from its files after the
+    change, the seat still replays both segments and plays on."""
     crash = first_seed(_crash_after_a_seed_drawn_ahead, range(12, 44), "a game on at the crash")
-    game, signer, recorded = crash.game, crash.signer, crash.recorded
-    resumed = resume_segments(signer, game.files[1], seed_source=recorded.replaying())
-    catch_up(resumed, [t for s, t in enumerate(game.tables) if s != 1])
-    resumed.release()
-    game.tables[1] = resumed
-    game.settle([0, 1, 2, 3])
-    assert all(t.over for t in game.tables), [t.phase for t in game.tables]
-    assert game.file(1) == game.file(0)
-    assert verify_bytes(game.file(1)).ok
+    _resume_seat_1(crash)
 
 
 def _crash_after_a_seed_drawn_ahead(seed: int) -> Crash | None:
     """Seat 1 draws its next deal's seed ahead before seat 2 is handed to a bot; the
-    new segment's first deal uses it and is audited at seat 1; None if the game ended
-    before that."""
+    new segment's first deal is audited at seat 1; None if the game ended before."""
     game, local, recorded = _seat_1_recorded(seed)
     lose_seat(game, LOST, after_deals=1)
     while game.tables[1].prepare():  # what an idle driver does during the deal
         pass
-    ahead = game.tables[1].pending_seed
+    ahead = game.tables[1]._next_local
     assert ahead is not None
-    assert previous_of(game.tables[1]).pending_seed == ahead
-    at = _handed_over(game, seed)
+    before = list(recorded.first.drawn)
+    assert ahead.seed in before
+    at = _handed_over(game, seed, recorded)
     game.settle([0, 1, 2, 3], until=lambda tables: tables[1]._round is not None)
     local_seat = game.tables[1].round.deck.local
-    assert local_seat is not None and local_seat.seed == ahead  # the new segment's first deal
-    game.settle([0, 1, 2, 3], until=lambda tables: audited(tables[1]) >= at + 1)
-    return None if game.tables[1].finished else Crash(game, local.signers[1], recorded)
+    assert local_seat is not None
+    assert local_seat.seed != ahead.seed, "the seed drawn ahead for the voided deal was used"
+    assert local_seat.seed not in before, "a seed drawn for the segment before was used"
+    game.settle([0, 1, 2, 3], until=lambda tables: audited(tables[1]) >= at)
+    table = game.tables[1]
+    drawn_here = set(recorded.later[0].drawn)
+    assert drawn_here and not drawn_here & set(before)
+    revealed = {e.msg.seed for e in table.transcript if isinstance(e.msg, m.RevealMsg)}
+    mine = {
+        e.msg.seed
+        for e in table.transcript
+        if isinstance(e.msg, m.RevealMsg) and e.sender == local.signers[1].public_key
+    }
+    assert mine and mine <= drawn_here and not revealed & set(before)
+    return None if table.finished else Crash(game, local.signers[1], recorded)
