@@ -20,15 +20,23 @@ from dataclasses import dataclass, field
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import answer
+from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Signer
 from p2pbelka.table import events as ev
 from p2pbelka.table.carry import check_change
 from p2pbelka.table.segments import observe_segments, previous_of, propose
 from p2pbelka.table.session import Table
 from tests.table import handover
-from tests.table.crash import Recorded
 from tests.table.promise_cheats import Attack, Coalition, Conduct
-from tests.table.promise_net import Disk, Incarnation, Network, Node, answer_resend, opened
+from tests.table.promise_net import (
+    Disk,
+    Incarnation,
+    Network,
+    Node,
+    Secrets,
+    answer_resend,
+    opened,
+)
 
 
 @dataclass(frozen=True)
@@ -138,32 +146,32 @@ def _play(sc: Scenario, outcome: Outcome) -> None:
         random.Random(sc.schedule + 1),
         kind.players,
     )
-    first_id = local.game_id
+    first = local
     for g in range(sc.games):
-        if g == 0:
-            game_id = first_id
-        elif sc.reuse_game_id and 0 in sc.cheaters:
-            game_id = first_id
-        else:
-            game_id = random.Random(f"{sc.seed}: game {g}").randbytes(16)
-        record = GameRecord(g, segments=[game_id])
-        outcome.games.append(record)
-        sources = [Recorded(_stream(sc.seed, g, s)) for s in range(kind.players)]
+        secrets = [Secrets() for _ in range(kind.players)]
+        sources = [secrets[s].new(None, _stream(sc.seed, g, s)) for s in range(kind.players)]
         game = LocalGame(
-            game_id,
             list(local.signers),
             list(local.names),
             game=kind.game,
             seed_sources=list(sources),
+            nonces=[_nonce(sc.seed, g, s) for s in range(kind.players)],
         )
+        tables = game.make_tables()
+        if g > 0 and sc.reuse_game_id and 0 in sc.cheaters:
+            tables = _reused(game, first, tables)
+        record = GameRecord(g, segments=[tables[0].game_id])
+        outcome.games.append(record)
+        if g == 0:
+            first = game
         nodes = []
-        for seat, table in enumerate(game.make_tables()):
+        for seat, table in enumerate(tables):
             node = Node(
                 seat,
                 seat not in sc.cheaters,
                 local.signers[seat],
                 make_bot("random", sc.seed * 10 + seat + 100 * g),
-                sources[seat],
+                secrets[seat],
                 table,
                 Disk(),
             )
@@ -171,8 +179,26 @@ def _play(sc: Scenario, outcome: Outcome) -> None:
             nodes.append(node)
         record.nodes = list(nodes)
         coalition.new_game(g, sc.attack_in(g), {s: local.signers[s] for s in sc.cheaters})
-        GameRun(sc, g, nodes, record, coalition, rng, first_id).run()
+        GameRun(sc, g, nodes, record, coalition, rng, first.game_id).run()
         record.fired = coalition.fired
+
+
+def _nonce(seed: int, game: int, seat: int) -> bytes:
+    """A seat's fresh nonce for one game's table (seeded: the same on every run)."""
+    return random.Random(f"{seed}: nonce {seat} in game {game}").randbytes(m.NONCE_SIZE)
+
+
+def _reused(game: LocalGame, first: LocalGame, tables: list[Table]) -> list[Table]:
+    """The second game as a cheating host (seat 0) opens it: under the first game's
+    table (its nonces, so its id), which the joiners are told is the game's; each
+    honest joiner still brings its own fresh nonce."""
+    old = first.setup()
+    host = Table.host(first.signers[0], old, seed_source=tables[0].seed_source)
+    joiners = [
+        Table(host.game_id, signer=signer, seed_source=t.seed_source, nonce=nonce)
+        for signer, t, nonce in zip(game.signers[1:], tables[1:], game.nonces[1:], strict=True)
+    ]
+    return [host, *joiners]
 
 
 def _stream(seed: int, game: int, seat: int) -> Callable[[], bytes]:
@@ -403,30 +429,33 @@ class GameRun:
             return  # no two remaining seats agree where the segment stops: no change
         host = remaining[0]
         name = f"{self.sc.seed}: segment {self.g}.{self.segment}"
-        segment = random.Random(name).randbytes(16)
         reuse = self.sc.change.reuse if self.sc.change is not None else ""
+        forced = None  # the segment id is derived, unless a cheating proposer names one
         if not host.honest and reuse == "first":
-            segment = self.record.segments[0]
+            forced = self.record.segments[0]
         elif not host.honest and reuse == "game1":
-            segment = self.first_id
+            forced = self.first_id
         holder = (
             returning.signer
             if returning is not None
             else Signer.from_seed(random.Random(f"{name} holder").randbytes(32))
         )
+        nonce = random.Random(f"{name} nonce").randbytes(m.NONCE_SIZE)
+        who = "Bot" if returning is None else "Back"
         previous = previous_of(host.table)
-        offer = propose(previous, seat, holder.public_key, "Bot", host.signer, segment)
+        segment, offer = propose(previous, seat, holder.public_key, who, nonce, host.signer, forced)
         for node in remaining[1:]:
             if node.honest and check_change(previous_of(node.table), host.seat, segment, offer):
                 return  # an honest seat does not sign it: no change, the game is given up
-        # A player taking its seat back draws on from its own secrets (a resumed table
-        # replays the first segment's with them).
-        source = (
-            returning.source
-            if returning is not None
-            else Recorded(_stream(self.sc.seed, self.g, 10 + self.segment))
-        )
         was = self.nodes[seat]
+        # Each seat draws the new segment's secrets from a source of its own; a player
+        # taking its seat back keeps those of the segments it sat in.
+        secrets = returning.secrets if returning is not None else Secrets()
+        sources: dict[int, Callable[[], bytes]] = {
+            n.seat: n.secrets.new(segment, _stream(self.sc.seed, self.g, 10 * n.seat + 100))
+            for n in remaining
+        }
+        sources[seat] = secrets.new(segment, _stream(self.sc.seed, self.g, 1000 + seat))
         was.lost = was.now.lost = True
         at = host.table.deal_id + 1
         cut = handover.Game([n.table for n in self.nodes], [n.bot for n in self.nodes])
@@ -436,10 +465,11 @@ class GameRun:
             cut,
             seat,
             holder,
-            "Bot" if returning is None else "Back",
-            seed_sources={seat: source},
+            who,
+            seed_sources=sources,
             previous_table=rebuilt,
-            segment=segment,
+            nonce=nonce,
+            segment=forced,
         )
         self.segment += 1
         self.record.segments.append(segment)
@@ -449,7 +479,7 @@ class GameRun:
             was.honest,
             holder,
             returning.bot if returning is not None else make_bot("random", self.sc.seed + seat),
-            source,
+            secrets,
             cut.tables[seat],
             Disk(),
             file=list(host.file),

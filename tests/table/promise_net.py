@@ -11,7 +11,8 @@ envelope, all segments of one game), what it signed, what reached it, and what
 of that is durable (``Disk``): the rule a peer's driver follows, one group commit
 before anything leaves, so everything the seat had accepted and signed before its
 last send is on its disk, and a power cut loses only what came after.  The
-secrets are durable as drawn (``crash.Recorded``).
+secrets are durable as drawn, a source of their own for each segment
+(``Secrets``, of ``crash.Recorded``).
 """
 
 from __future__ import annotations
@@ -124,13 +125,39 @@ class Disk:
     journal: int = 0
 
 
+class Secrets:
+    """A seat's secrets as its peer keeps them: one recorded source per segment it sat
+    in (None: the game's first), replayed segment by segment on resume."""
+
+    def __init__(self) -> None:
+        self.by_segment: dict[bytes | None, Recorded] = {}
+
+    def new(self, segment: bytes | None, stream: Callable[[], bytes]) -> Recorded:
+        source = self.by_segment[segment] = Recorded(stream)
+        return source
+
+    def replaying(self) -> Callable[[bytes | None], Callable[[], bytes]]:
+        """``resume_segments``'s sources: each segment's values again, in order (one the
+        seat did not sit in draws nothing)."""
+        return lambda segment: (
+            self.by_segment[segment].replaying() if segment in self.by_segment else _none
+        )
+
+    def __repr__(self) -> str:
+        return f"Secrets({len(self.by_segment)} segments)"
+
+
+def _none() -> bytes:
+    raise AssertionError("a seat drew a secret in a segment it did not sit in")
+
+
 @dataclass
 class Node:
     seat: int
     honest: bool
     signer: Signer
     bot: Bot
-    source: Recorded
+    secrets: Secrets
     table: Table
     disk: Disk
     file: list[Envelope] = field(default_factory=list)
@@ -205,7 +232,7 @@ class Node:
     def resume(self, segment: int) -> None:
         """Rebuild the table from the files, as ``p2pbelka resume`` does
         (``peer.seat.resumed_table``): held until the others answered."""
-        table = resume_segments(self.signer, self.file, seed_source=self.source.replaying())
+        table = resume_segments(self.signer, self.file, seed_sources=self.secrets.replaying())
         self.start(table, segment)
         for envelope in [*self.file, *self.journal]:
             self.now.hold(envelope)

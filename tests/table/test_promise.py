@@ -48,40 +48,26 @@ KNOWN: dict[str, tuple[str, frozenset[str]]] = {
         " won game with seats that did not close (OK) (endings)",
         frozenset({"reached unproven", "verdict differs"}),
     ),
-    "reuse_game_id": (
-        "a table accepts a second game under an id it played: the old envelopes count again (ids)",
-        frozenset({"honest proven", "held unproven", "reached unproven", "verdict differs"}),
-    ),
-    "reuse_segment_id": (
-        "a continuation under another game's id is accepted: that game's envelopes"
-        " count again (ids)",
-        frozenset({"honest proven", "held unproven", "reached unproven", "verdict differs"}),
-    ),
 }
 """The kinds of cheating the protocol does not withstand yet, with the part that fixes
 them and the kinds of breach they show.  Fixed so far (their counterexamples below
 now pass): an ending outside the chain, a lie in a view about a third seat's chain
 or the receiver's own (a suspicion against myself), a view over-count, the game's
-last ``deal_end``, a fork that changes whose turn it is, a held seat's evidence
-(endings); a power cut on the unsynced path (durable)."""
+last ``deal_end``, a fork that changes whose turn it is, a held seat's evidence,
+verify of two proof records (endings); a power cut on the unsynced path (durable);
+a second game under the first one's id, a continuation under another game's id
+(ids)."""
 SECOND = (
     "a table that proved one seat takes nothing more: a coalition's second liar,"
     " whose two versions reach it afterwards, goes unproven (not in the issue)"
 )
-RECORDS = (
-    "a table that holds a queued envelope and gets another for its place writes both"
-    " as proof records; verify, replaying the first, takes it in the schedule where it"
-    " happens to be due, proves something else (a view over-count), and refuses the"
-    " second as after the end: the honest file is INVALID (endings)"
-)
 ALWAYS = {
     "forgotten unproven": FORGOTTEN,
     "second unproven": SECOND,
-    "record refused": RECORDS,
 }
-"""Known in every kind of cheating that forks a chain.  (``late unproven``, a finished
-table that took nothing more, was known here until the endings part's proofs after
-the end.)"""
+"""Known in every kind of cheating that forks a chain.  (Known here until their fixes
+landed: ``late unproven``, a finished table that took nothing more, and ``record
+refused``, verify taking the first of two proof records in the schedule.)"""
 HOLDING = tuple(w for w in WHATS if w not in KNOWN)
 EXAMPLES = int(os.environ.get("PROMISE_EXAMPLES", "60"))
 SHRINK = os.environ.get("PROMISE_SHRINK") == "1"
