@@ -17,10 +17,10 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from p2pbelka.bench.vectors import record_rows
 from p2pbelka.bots.belka.base import RandomBot
@@ -289,10 +289,28 @@ def search(scenario: Scenario, seeds: range) -> int | None:
 
 
 def main(argv: list[str]) -> int:
+    return write_scenarios(argv, SCENARIOS, generate)
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+S = TypeVar("S", bound=_Named)
+
+
+def write_scenarios(
+    argv: list[str],
+    scenarios: Sequence[S],
+    make: Callable[[S], tuple[bytes, dict[str, Any]]],
+) -> int:
+    """Write each scenario's ``.p2pb`` and ``.json`` under ``argv[0]``/scenarios (by
+    default the repository's protocol/vectors): the command line of each generator."""
     out = (Path(argv[0]) if argv else Path("protocol/vectors")) / "scenarios"
     out.mkdir(parents=True, exist_ok=True)
-    for scenario in SCENARIOS:
-        data, description = generate(scenario)
+    for scenario in scenarios:
+        data, description = make(scenario)
         (out / f"{scenario.name}.p2pb").write_bytes(data)
         text = json.dumps(description, indent=1, ensure_ascii=False, default=str)
         (out / f"{scenario.name}.json").write_text(text + "\n", encoding="utf-8")

@@ -10,14 +10,12 @@ the new holder's), so the bytes are reproducible.
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from p2pbelka.bench.belka_scenarios import FAIRDEAL, Scenario, describe
+from p2pbelka.bench.belka_scenarios import FAIRDEAL, Scenario, describe, write_scenarios
 from p2pbelka.bench.vectors import record_rows
 from p2pbelka.bots import Bot, make_bot
 from p2pbelka.peer.local import LocalGame
@@ -214,14 +212,7 @@ def generate(scenario: Scenario) -> tuple[bytes, dict[str, Any]]:
 
 
 def main(argv: list[str]) -> int:
-    out = (Path(argv[0]) if argv else Path("protocol/vectors")) / "scenarios"
-    out.mkdir(parents=True, exist_ok=True)
-    for scenario in SCENARIOS:
-        data, description = generate(scenario)
-        (out / f"{scenario.name}.p2pb").write_bytes(data)
-        text = json.dumps(description, indent=1, ensure_ascii=False, default=str)
-        (out / f"{scenario.name}.json").write_text(text + "\n", encoding="utf-8")
-    return 0
+    return write_scenarios(argv, SCENARIOS, generate)
 
 
 if __name__ == "__main__":
