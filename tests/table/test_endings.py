@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 
-from p2pbelka.bots import make_bot
+from p2pbelka.bots import Bot, make_bot
 from p2pbelka.cards import CARDS
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import Fork, resign, run_sync
@@ -202,25 +202,8 @@ def test_an_ending_for_a_place_held_is_proof(case: tuple[str, int], kind: str) -
 def test_an_ending_off_its_senders_chain_is_refused(case: tuple[str, int]) -> None:
     """A dispute that does not follow its sender's last envelope is refused like any
     envelope that breaks its chain: nobody is named, and the game goes on."""
-    game, players = case
-    local = LocalGame.seeded(62, game=game, players=players)
-    tables = local.make_tables()
-    bots = [make_bot("random", s) for s in range(players)]
-    run_sync(tables, bots, until=lambda events: tables[0].deal_id >= 1)
+    tables, bots, _, broken = _a_made_up_dispute(case, skip=1)
     table = tables[0]
-    head = next(
-        e for e in reversed(table.transcript) if e.sender == local.signers[CHEATER].public_key
-    )
-    view = list(table.view())
-    view[CHEATER] = (head.seq + 1, bytes(32))
-    broken = resign(
-        local.signers[CHEATER],
-        head,
-        seq=head.seq + 1,
-        prev=bytes(32),
-        view=tuple(view),
-        msg=m.DisputeMsg((0,), "made up"),
-    )
     table.receive(broken)
     table.take_outgoing()
     table.proceed()
@@ -241,24 +224,8 @@ def test_a_give_up_while_an_ending_waits_records_only_its_own_dispute(
     (the table waits for its sender and asks for them).  If they never come, the
     driver's give-up records the table's own dispute, naming the sender; the one that
     waited is not recorded (it was never taken), so the file replays in order."""
-    game, players = case
-    local = LocalGame.seeded(62, game=game, players=players)
-    tables = local.make_tables()
-    bots = [make_bot("random", s) for s in range(players)]
-    run_sync(tables, bots, until=lambda events: tables[0].deal_id >= 1)
+    tables, _, head, ahead = _a_made_up_dispute(case, skip=2)
     table = tables[0]
-    key = local.signers[CHEATER].public_key
-    head = next(e for e in reversed(table.transcript) if e.sender == key)
-    view = list(table.view())
-    view[CHEATER] = (head.seq + 2, bytes(32))
-    ahead = resign(
-        local.signers[CHEATER],
-        head,
-        seq=head.seq + 2,
-        prev=bytes(32),
-        view=tuple(view),
-        msg=m.DisputeMsg((0,), "made up"),
-    )
     table.receive(ahead)
     table.take_outgoing()
     table.proceed()
@@ -268,7 +235,7 @@ def test_a_give_up_while_an_ending_waits_records_only_its_own_dispute(
     assert table.aborted and not table.proven
     assert CHEATER in {f.seat for f in table.faults}
     last = table.transcript[-1]
-    assert isinstance(last.msg, m.DisputeMsg) and last.sender == local.signers[0].public_key
+    assert isinstance(last.msg, m.DisputeMsg) and last.sender == table.setup.seats[0].key
     assert all(e.raw != ahead for e in table.transcript)
     assert live_verdict(table) == file_verdict(table)
 
@@ -613,3 +580,29 @@ def test_a_held_seat_records_the_proof_and_a_signing_seat_its_evidence(
         assert live_verdict(table) == file_verdict(table)
     assert held.transcript[-1] == twin, "the held seat records the proof itself"
     assert live.transcript[-2] == twin and isinstance(live.transcript[-1].msg, m.EvidenceMsg)
+
+
+def _a_made_up_dispute(
+    case: tuple[str, int], skip: int
+) -> tuple[list[Table], list[Bot], Envelope, bytes]:
+    """A game played into its first deal, the cheater's last envelope seat 0 holds, and
+    a dispute the cheater signed ``skip`` places past it with a zero ``prev`` (1: a
+    broken hash chain; 2: past a gap in its chain)."""
+    game, players = case
+    local = LocalGame.seeded(62, game=game, players=players)
+    tables = local.make_tables()
+    bots = [make_bot("random", s) for s in range(players)]
+    run_sync(tables, bots, until=lambda events: tables[0].deal_id >= 1)
+    key = local.signers[CHEATER].public_key
+    head = next(e for e in reversed(tables[0].transcript) if e.sender == key)
+    view = list(tables[0].view())
+    view[CHEATER] = (head.seq + skip, bytes(32))
+    forged = resign(
+        local.signers[CHEATER],
+        head,
+        seq=head.seq + skip,
+        prev=bytes(32),
+        view=tuple(view),
+        msg=m.DisputeMsg((0,), "made up"),
+    )
+    return tables, bots, head, forged
