@@ -255,6 +255,10 @@ class Runner:
             return f"its view lists {len(envelope.view)} seats, the table has {n_seats}"
         if envelope.view[seat] != (envelope.seq, envelope.prev):
             return "its view of its own chain does not match its seq and prev"
+        if isinstance(envelope.msg, m.CloseMsg) and envelope.view != self._entry_view:
+            # Every seat signs its close at the exchange's start (SPEC section 2.1):
+            # one view for all, so a close says exactly what it covers.
+            return "its close's view is not the one the closing exchange began with"
         return ""
 
     # -- the local seat's part ------------------------------------------------------------------

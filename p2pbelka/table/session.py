@@ -577,12 +577,20 @@ class Table:
         if self.finished:
             return
         runner = self._runner
-        if self.closing and self._blame.suspicion is None:
+        if self.closing:
             # The game is won: the seats that did not close are named, and the result
-            # stands (a seat cannot deny the others theirs by never closing).
-            unclosed = sorted({s for s in runner.unclosed() if s != self._me} or set(seats))
-            named = m.DisputeMsg(tuple(unclosed), why)
-            if unclosed and self._me is not None:
+            # stands (a seat cannot deny the others theirs by never closing).  A view
+            # in a close that nobody backed names its reporter (and the seat it
+            # accuses, unless that is us) the same way: the closes' views cover only
+            # the last deal's ``deal_end``s, which change nothing of the result, and
+            # ``verify`` reads the dispute signed here as a won game too.
+            unclosed = {s for s in runner.unclosed() if s != self._me}
+            if self._blame.suspicion is not None:
+                suspects, why = self._blame.abandoned(seats, why, self.phase.value, self._me)
+                unclosed.update(suspects)
+            named_seats = sorted(unclosed or set(seats))
+            named = m.DisputeMsg(tuple(named_seats), why)
+            if named_seats and self._me is not None:
                 runner.sign_ending(named)
                 runner.end_won(self._blame.unclosed(self._me, named, self.deal_id))
             else:
