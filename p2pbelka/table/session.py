@@ -578,16 +578,17 @@ class Table:
             return
         runner = self._runner
         if self.closing:
-            # The game is won: the seats that did not close are named, and the result
-            # stands (a seat cannot deny the others theirs by never closing).  A view
-            # in a close that nobody backed names its reporter (and the seat it
-            # accuses, unless that is us) the same way: the closes' views cover only
-            # the last deal's ``deal_end``s, which change nothing of the result, and
-            # ``verify`` reads the dispute signed here as a won game too.
+            # The game is won: the seats whose close was not taken are named, and the
+            # result stands (a seat cannot deny the others theirs by never closing).
+            # A close whose view nobody backed was not taken either: its sender is
+            # named the same way (the closes' views cover only the last deal's
+            # ``deal_end``s, which change nothing of the result), and ``verify``
+            # reads the dispute signed here as a won game too.
             unclosed = {s for s in runner.unclosed() if s != self._me}
-            if self._blame.suspicion is not None:
-                suspects, why = self._blame.abandoned(seats, why, self.phase.value, self._me)
-                unclosed.update(suspects)
+            suspicion = self._blame.suspicion
+            if suspicion is not None:
+                _, why = self._blame.abandoned(seats, why, self.phase.value, self._me)
+                unclosed.add(suspicion.reporter)
             named_seats = sorted(unclosed or set(seats))
             named = m.DisputeMsg(tuple(named_seats), why)
             if named_seats and self._me is not None:
