@@ -28,7 +28,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.blame import Blame, equivocation
 from p2pbelka.table.chains import Chains, OwnChain
 from p2pbelka.table.intake import Equivocation, IntakeError
-from p2pbelka.table.phase import Phase, PhaseId
+from p2pbelka.table.phase import PhaseId
 
 
 class Mail(Protocol):
@@ -55,6 +55,9 @@ class Schedule(Protocol):
 
     @property
     def phase(self) -> PhaseId: ...
+
+    @property
+    def won(self) -> bool: ...
 
     @property
     def finished(self) -> bool: ...
@@ -175,7 +178,7 @@ class Endings:
 
     def _try(self, seat: int, envelope: Envelope) -> None:
         runner = self._runner
-        if runner.phase is Phase.CLOSE and isinstance(envelope.msg, m.DisputeMsg):
+        if runner.won and isinstance(envelope.msg, m.DisputeMsg):
             if not self.from_file:
                 return  # the game is won: another seat's dispute does not undo it
         chain = self._chains.intake.chains[seat]
@@ -216,7 +219,7 @@ class Endings:
         self.waiting.discard((seat, envelope.seq))
         runner.accepted(envelope)
         deal = runner.deal_id
-        if runner.phase is Phase.CLOSE and isinstance(envelope.msg, m.DisputeMsg):
+        if runner.won and isinstance(envelope.msg, m.DisputeMsg):
             runner.end_won(self._blame.unclosed(seat, envelope.msg, deal))
             return
         runner.abort(*self._blame.ending(seat, envelope, deal))
@@ -228,7 +231,7 @@ class Endings:
         claim that nobody could check, so the sender is the seat waited for.)"""
         if not self.waiting:
             return []
-        closing = self._runner.phase is Phase.CLOSE
+        closing = self._runner.won
         out = set()
         for seat, seq in self.waiting:
             envelope = self._chains.intake.held(seat, seq)

@@ -321,8 +321,10 @@ class Table:
 
     @property
     def closing(self) -> bool:
-        """In the closing exchange: the rules say the game is won (flow 3)."""
-        return self.phase is Phase.CLOSE
+        """The rules say the game is won and its last audit passed (flow 3): its last
+        ``deal_end``s and the closing exchange are due, and a give-up ends the game
+        won, naming the seats that did not close."""
+        return self._runner.won
 
     @property
     def suspicion(self) -> Suspicion | None:

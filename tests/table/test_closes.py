@@ -18,6 +18,7 @@ from p2pbelka.peer.sync import resign
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, Signer, open_envelope
 from p2pbelka.table import events as ev
+from p2pbelka.table.session import Table
 from tests.table.helpers import play_sync
 from tests.table.test_endings import (
     CHEATER,
@@ -202,3 +203,47 @@ def test_a_proven_table_proves_the_second_liar_too(case: tuple[str, int]) -> Non
         assert report.proven, report.verdict
         assert {f.seat for f in report.faults if f.fatal and f.proven} == liars, report.verdict
         assert live_verdict(table) == file_verdict(table)
+
+
+# -- a withheld final deal end ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", GAMES, ids=ids)
+def test_a_withheld_final_deal_end_cannot_deny_the_result(case: tuple[str, int]) -> None:
+    """A coalition of every seat but the victim keeps the liar's last ``deal_end`` from
+    it (the game is won, its last audit passed).  The victim gives up waiting: the
+    game is over with its result, the liar named as not closing (not proven), as a
+    seat that never closes is; ``verify`` of the victim's file reads the same."""
+    game, players = case
+    liar = CHEATER
+    victim = 0 if players == 2 else VICTIM
+    holder: list[Table] = []
+
+    class Liar(Table):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            holder.append(self)
+
+    signer = _signers(74, game, players)[liar]
+    kept: list[Envelope] = []
+
+    def deliver(source: int, dest: int, raw: bytes) -> bytes | None:
+        envelope = _opened(raw)
+        if dest != victim or envelope is None:
+            return raw
+        if isinstance(envelope.msg, m.EvidenceMsg):
+            return None
+        final = isinstance(envelope.msg, m.DealEndMsg) and holder[0].track.finished
+        if envelope.sender == signer.public_key and final:
+            kept.append(envelope)
+            return None
+        return raw
+
+    tables = play(74, game, players, deliver=deliver, table_types={liar: Liar}, whole=True)
+    assert kept, "the game did not end"
+    table = tables[victim]
+    assert table.over, (table.phase, table.faults)
+    assert [(f.seat, f.proven, f.fatal) for f in table.faults] == [(liar, False, False)]
+    assert live_verdict(table) == file_verdict(table)
+    report = report_of(table)
+    assert report.ok and report.winner == table.track.winner, report.verdict
