@@ -408,6 +408,11 @@ class Runner:
         intake = self._chains.intake
         return [s for s in self.order[self.slot :] if intake.peek(s) is None]
 
+    def untaken(self) -> list[int]:
+        """Once the game is won (``won``): the seats whose ``close`` (or last
+        ``deal_end``) has not been taken into the transcript, come or not."""
+        return list(self.order[self.slot :]) if self.won else []
+
     def _relay_proof(self, faults: tuple[ev.Fault, ...]) -> None:
         """Pass on what the end rests on.  Proven: the envelopes that prove it, so a peer
         that holds other ones for the same places (the liar told it something else)

@@ -593,15 +593,22 @@ class Table:
                 unclosed.add(suspicion.reporter)
             named_seats = sorted(unclosed or set(seats))
             named = m.DisputeMsg(tuple(named_seats), why)
-            if named_seats and self._me is not None:
-                runner.sign_ending(named)
+            if named_seats and self._me is not None and runner.sign_ending(named):
                 runner.end_won(self._blame.unclosed(self._me, named, self.deal_id))
             else:
-                runner.end_won([])
+                # Nothing recorded (a seat that may not sign): named as its file
+                # will be read, every seat whose close it does not hold.
+                runner.end_won(self.unrecorded_closes())
             return
         seats, what = self._blame.abandoned(seats, why, self.phase.value, self._me)
         runner.sign_ending(m.DisputeMsg(tuple(sorted(set(seats))), what))
         runner.abort(*disputed(seats, what, self.deal_id))
+
+    def unrecorded_closes(self) -> list[ev.Fault]:
+        """Once the game is won (``closing``): a note naming every seat whose ``close``
+        (or last ``deal_end``) the transcript does not hold; ``verify`` of a file that
+        ends there reads a won game naming these (SPEC section 5.1)."""
+        return self._blame.not_recorded(self._runner.untaken(), self.deal_id)
 
     def wants(self) -> list[int]:
         """For each seat, the first sequence number this table does not hold (for a

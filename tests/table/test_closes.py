@@ -247,3 +247,35 @@ def test_a_withheld_final_deal_end_cannot_deny_the_result(case: tuple[str, int])
     assert live_verdict(table) == file_verdict(table)
     report = report_of(table)
     assert report.ok and report.winner == table.track.winner, report.verdict
+
+
+# -- a held seat gives up in the closing exchange ------------------------------------------
+
+
+@pytest.mark.parametrize("case", GAMES, ids=ids)
+def test_a_held_seat_giving_up_in_the_closing_exchange_ends_as_its_file_reads(
+    case: tuple[str, int],
+) -> None:
+    """A seat resumed from a transcript that ends as the closing exchange begins (the
+    game won, no close in it) gives up while it is held: it may sign nothing, so it
+    records nothing, and ends the game over with its result, every seat whose close
+    it does not hold named (not proven); ``verify`` of its file reads the same won
+    game, naming the same seats (before, it said INCOMPLETE)."""
+    game, players = case
+    seat = 0 if players == 2 else VICTIM
+    tables = play(75, game, players, whole=True)
+    full = tables[seat]
+    assert full.over and isinstance(full.transcript[-1].msg, m.CloseMsg)
+    cut = [e for e in full.transcript if not isinstance(e.msg, m.CloseMsg)]
+    fresh = LocalGame.seeded(75, game=game, players=players)
+    assert fresh.seed_sources is not None
+    table = Table.resume(fresh.signers[seat], cut, seed_source=fresh.seed_sources[seat])
+    assert table.held and table.closing
+    table.abandon(table.missing())
+    assert table.over, (table.phase, table.faults)
+    assert table.track.winner == full.track.winner
+    assert {f.seat for f in table.faults} == set(range(players))
+    assert all(not f.proven and not f.fatal for f in table.faults)
+    assert live_verdict(table) == file_verdict(table)
+    report = report_of(table)
+    assert report.ok and report.winner == full.track.winner, report.verdict
