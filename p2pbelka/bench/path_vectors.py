@@ -15,6 +15,7 @@ the fields of a scenario vector (protocol/SPEC.md section 5.3), ``verify`` also 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import sys
 from collections.abc import Callable
@@ -100,6 +101,31 @@ class FalseUnopened(Table):
         return msg
 
 
+class FalseClaim(Table):
+    """Belot: claims 1001 at its first turn to play (before any trick: a false claim)."""
+
+    def compose(self) -> m.Message | Question | None:
+        msg = super().compose()
+        if isinstance(msg, Question) and msg.kind == "play" and self.deal_id == 1:
+            return m.ClaimMsg()
+        return msg
+
+
+class FalseDeclaration(Table):
+    """Belot: at its first turn to play, declares two cards of its own that make no
+    combination (their positions opened with its own shares: no dispute)."""
+
+    def compose(self) -> m.Message | Question | None:
+        msg = super().compose()
+        if isinstance(msg, Question) and msg.kind == "play" and self.deal_id == 1:
+            rnd = self.round
+            cards = sorted(rnd.my_hand.items())
+            for (p1, c1), (p2, c2) in itertools.pairwise(cards):
+                if c1 >> 3 != c2 >> 3:  # two suits: never belle, never a sequence
+                    return m.DeclareMsg((rnd.deck.my_opening(p1), rnd.deck.my_opening(p2)))
+        return msg
+
+
 # -- the vectors ------------------------------------------------------------------------
 
 
@@ -121,6 +147,8 @@ class PathVector:
     """The whole transcript of seat 0 (else it is cut after the first deal)."""
     edit: Edit | None = None
     options: dict[str, str] = field(default_factory=dict)
+    deals: int = 1
+    """When cut (``whole`` false): the deals kept."""
 
 
 def _tables(vector: PathVector, game: LocalGame) -> list[Table]:
@@ -140,8 +168,12 @@ def _tables(vector: PathVector, game: LocalGame) -> list[Table]:
     return tables
 
 
-def _first_deal_over(events: list[list[ev.Event]]) -> bool:
-    return any(isinstance(e, ev.DealAudited | ev.GameAborted) for e in events[0])
+def _deals_over(deals: int) -> Callable[[list[list[ev.Event]]], bool]:
+    def over(events: list[list[ev.Event]]) -> bool:
+        audited = sum(isinstance(e, ev.DealAudited) for e in events[0])
+        return audited >= deals or any(isinstance(e, ev.GameAborted) for e in events[0])
+
+    return over
 
 
 def play(vector: PathVector) -> tuple[LocalGame, list[Envelope]]:
@@ -154,11 +186,13 @@ def play(vector: PathVector) -> tuple[LocalGame, list[Envelope]]:
     )
     tables = _tables(vector, game)
     bots = [make_bot("random", vector.seed * 10 + s) for s in range(vector.players)]
-    until = None if vector.whole else _first_deal_over
+    whole = vector.whole and vector.edit is None and vector.deals == 1
+    until = None if whole else _deals_over(vector.deals)
     run_sync(tables, bots, give_up=True, until=until)
     transcript = list(tables[0].transcript)
     if not vector.whole and not tables[0].finished:
-        ends = [i for i, e in enumerate(transcript) if e.type == "deal_end" and e.deal == 1]
+        last = vector.deals
+        ends = [i for i, e in enumerate(transcript) if e.type == "deal_end" and e.deal == last]
         transcript = transcript[: ends[0] + vector.players] if ends else transcript
     return game, transcript
 
@@ -292,6 +326,43 @@ VECTORS = [
         f"an audit fault: seat {CHEATER} publishes a share off its seed, a position does"
         " not open, and the audit names the share's author",
         cheat=WrongShare,
+    ),
+    PathVector(
+        "belot-fairdeal-1",
+        4,
+        "three-seat Belot under fair-deal version 1 (32-byte points), to the end of its first deal",
+        game="belot",
+        players=3,
+        fairdeal=1,
+        whole=False,
+    ),
+    PathVector(
+        "options",
+        1,
+        "Belka with trump_order=DSH, first_lead=before_dealer and first_deal_two=on: the"
+        " first deal led by the seat before the dealer and awarded exactly 2, then the"
+        " second deal, whose trump is the J♣ holder's seat suit by the DSH order",
+        options={"first_deal_two": "on", "first_lead": "before_dealer", "trump_order": "DSH"},
+        whole=False,
+        deals=2,
+    ),
+    PathVector(
+        "belot-false-claim",
+        4,
+        f"three-seat Belot: seat {CHEATER} claims 1001 at its first turn to play (a false"
+        " claim, a fault on its face)",
+        game="belot",
+        players=3,
+        cheat=FalseClaim,
+    ),
+    PathVector(
+        "belot-false-declaration",
+        4,
+        f"three-seat Belot: seat {CHEATER} declares two of its own cards that make no"
+        " combination (a false declaration, a fault on its face)",
+        game="belot",
+        players=3,
+        cheat=FalseDeclaration,
     ),
     PathVector(
         "belot-false-unopened",

@@ -47,6 +47,10 @@ EXPECTED = {
     "false-dispute": "CHEATING PROVEN",
     "no-jack-claim": "CHEATING PROVEN",
     "wrong-share": "CHEATING PROVEN",
+    "belot-fairdeal-1": "INCOMPLETE",
+    "options": "INCOMPLETE",
+    "belot-false-claim": "CHEATING PROVEN",
+    "belot-false-declaration": "CHEATING PROVEN",
     "belot-false-unopened": "CHEATING PROVEN",
 }
 
@@ -73,14 +77,19 @@ def test_each_vector_shows_the_path_it_is_named_for() -> None:
         n: [(f["seat"], f["proven"], f["fatal"]) for f in d["verify"]["faults"]]
         for n, d in described.items()
     }
-    for name in (
-        "wrong-input",
-        "false-dispute",
-        "no-jack-claim",
-        "wrong-share",
-        "belot-false-unopened",
-    ):
+    cheats = ("wrong-input", "false-dispute", "no-jack-claim", "wrong-share")
+    belot_cheats = ("belot-false-unopened", "belot-false-claim", "belot-false-declaration")
+    for name in (*cheats, *belot_cheats):
         assert faults[name] == [(2, True, True)], name
+    whats = {n: described[n]["verify"]["faults"][0]["what"] for n in belot_cheats}
+    assert whats["belot-false-claim"].startswith("false claim of 1001")
+    assert whats["belot-false-declaration"].startswith("false declaration")
+    first, second = described["options"]["deals"]
+    assert second["trump"] in "DSH" and second["dealer"] == (first["dealer"] + 1) % 4
+    assert first["tricks"][0]["leader"] == (first["dealer"] + 3) % 4
+    assert first["awarded"] in ([2, 0], [0, 2]) and first["trump"] == "C"
+    v1 = (PATHS / "belot-fairdeal-1.p2pb").read_bytes()
+    assert b"fairdeal" not in v1[:400]  # version 1 is written by leaving the key out
     assert faults["view-ahead"] == [(0, True, True)]
     assert "false dispute" in described["false-dispute"]["verify"]["faults"][0]["what"]
     assert described["invalid-signature"]["verify"]["error"].startswith("byte ")
