@@ -32,7 +32,7 @@ from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import resign, run_sync
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
-from p2pbelka.protocol.envelope import Envelope, open_envelope
+from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, open_envelope, seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.phase import Question
@@ -242,6 +242,37 @@ def view_differs(envelopes: list[Envelope], game: LocalGame) -> list[bytes]:
     return [e.raw for e in envelopes[:index]] + [lie, *(e.raw for e in envelopes[index + 1 : 12])]
 
 
+def _ending(envelopes: list[Envelope], game: LocalGame, seat: int, msg: m.Message) -> bytes:
+    """``seat``'s next envelope after ``envelopes``, an ending ``msg``, with its view of
+    every chain as the file holds it (its own entry its chain as signed)."""
+    signer, heads = game.signers[seat], []
+    for other in game.signers:
+        chain = [e for e in envelopes if e.sender == other.public_key]
+        heads.append((len(chain), chain[-1].digest if chain else ZERO_HASH))
+    count, prev = heads[seat]
+    deal = envelopes[-1].deal
+    return seal_envelope(signer, envelopes[0].game, deal, count, prev, msg, tuple(heads)).raw
+
+
+def evidence_of_nothing(envelopes: list[Envelope], game: LocalGame) -> list[bytes]:
+    """After the lot, seat 1 sends evidence of two envelopes of seat 2 for two places
+    (its lot_commit and its lot_reveal): a claim that proves nothing, its sender's
+    fault, proven by the evidence itself."""
+    prefix = envelopes[:13]
+    key = game.signers[2].public_key
+    first, second = [e for e in prefix if e.sender == key and e.type.startswith("lot_")][:2]
+    msg = m.EvidenceMsg(first.raw, second.raw)
+    return [*(e.raw for e in prefix), _ending(prefix, game, 1, msg)]
+
+
+def dispute_of_odd_seats(envelopes: list[Envelope], game: LocalGame) -> list[bytes]:
+    """Three-seat Belot: after the lot, seat 1 signs a dispute whose seats repeat and
+    name a seat the table does not have (3): it names seats 0 and 2 only."""
+    prefix = envelopes[:10]
+    msg = m.DisputeMsg((3, 2, 0, 2), "seats 3, 2, 0, 2 named")
+    return [*(e.raw for e in prefix), _ending(prefix, game, 1, msg)]
+
+
 def _first(
     envelopes: list[Envelope], game: LocalGame, kind: str, seat: int
 ) -> tuple[int, Envelope]:
@@ -298,6 +329,22 @@ VECTORS = [
         1,
         "INVALID: seat 2's lot_reveal names a head of seat 0's chain that is not seat 0's envelope",
         edit=view_differs,
+    ),
+    PathVector(
+        "evidence-of-nothing",
+        1,
+        "seat 1's evidence encloses two envelopes of seat 2 for two different places: it"
+        " proves nothing, and is seat 1's own fault (an ending taken outside the schedule)",
+        edit=evidence_of_nothing,
+    ),
+    PathVector(
+        "dispute-odd-seats",
+        4,
+        "three-seat Belot: seat 1's dispute after the lot lists seats 3, 2, 0, 2; it names"
+        " seats 0 and 2 (repeats collapse, a seat the table lacks is ignored)",
+        game="belot",
+        players=3,
+        edit=dispute_of_odd_seats,
     ),
     PathVector(
         "wrong-input",

@@ -47,6 +47,8 @@ EXPECTED = {
     "false-dispute": "CHEATING PROVEN",
     "no-jack-claim": "CHEATING PROVEN",
     "wrong-share": "CHEATING PROVEN",
+    "evidence-of-nothing": "CHEATING PROVEN",
+    "dispute-odd-seats": "DISPUTED",
     "belot-fairdeal-1": "INCOMPLETE",
     "options": "INCOMPLETE",
     "belot-false-claim": "CHEATING PROVEN",
@@ -91,6 +93,9 @@ def test_each_vector_shows_the_path_it_is_named_for() -> None:
     v1 = (PATHS / "belot-fairdeal-1.p2pb").read_bytes()
     assert b"fairdeal" not in v1[:400]  # version 1 is written by leaving the key out
     assert faults["view-ahead"] == [(0, True, True)]
+    assert faults["evidence-of-nothing"] == [(1, True, True)]
+    assert faults["dispute-odd-seats"] == [(0, False, True), (2, False, True)]
+    assert described["dispute-odd-seats"]["records"][-1]["type"] == "dispute"
     assert "false dispute" in described["false-dispute"]["verify"]["faults"][0]["what"]
     assert described["invalid-signature"]["verify"]["error"].startswith("byte ")
     assert described["invalid-order"]["verify"]["error"].startswith("record 2 ")
