@@ -108,6 +108,9 @@ class Chains:
         # Then the rest of what waits, past a gap: an ending there, or a place another
         # seat's view names, lets the asker compare it or hold the proof.
         found += [e for q, e in sorted(chain.waiting.items()) if q > nxt]
+        # And what was refused at its place (an ending's is in no transcript): a peer
+        # that holds another envelope there holds the proof.
+        found += [e for q, e in sorted(chain.refused.items()) if q >= seq]
         seen: set[bytes] = set()
         out = []
         for envelope in found:  # a proof record may also wait in the chain

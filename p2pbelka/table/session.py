@@ -426,6 +426,8 @@ class Table:
         chain = self._chains.intake.chains[seat]
         if envelope.seq < chain.next_seq or envelope.seq in chain.waiting:
             return False  # its place is held already: the ordinary path proves it
+        if envelope.seq in chain.refused:
+            return False  # kept there though refused: the same
         try:
             self._chains.intake.offer(seat, envelope)
         except IntakeError:
@@ -451,7 +453,7 @@ class Table:
         due = seat == self.turn and envelope.seq == chain.next_seq
         held = chain.accepted.get(envelope.seq)
         proof = held is not None and held != envelope.digest
-        queued = chain.waiting.get(envelope.seq)
+        queued = chain.waiting.get(envelope.seq) or chain.refused.get(envelope.seq)
         proof = proof or (queued is not None and queued.digest != envelope.digest)
         if due or proof or is_ending(envelope) or _pair(envelope, following):
             return
