@@ -30,6 +30,8 @@ class Chains:
         self.transcript: list[Envelope] = []
         self._recorded: set[bytes] = set()  # the digests of the transcript
         self._new_accepted: list[Envelope] = []
+        self.refused_records = 0
+        """How many records of the transcript are envelopes refused when due, kept."""
 
     def open(self, keys: tuple[bytes, ...]) -> None:
         """The table description seats these keys: one chain each."""

@@ -233,6 +233,7 @@ class Runner:
         kept = self._chains.intake.refuse(seat)
         assert kept is not None
         self._chains.accept(kept)
+        self._chains.refused_records += 1
         self._blame.compare_view_early(seat, kept)
         self._out.events.append(ev.Rejected(refusal, seat))
 

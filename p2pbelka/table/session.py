@@ -257,6 +257,12 @@ class Table:
         return self._chains.transcript
 
     @property
+    def progress(self) -> int:
+        """How far the game got: the transcript's length, less the envelopes refused
+        when due that it records (a seat whose envelopes are refused makes none)."""
+        return len(self._chains.transcript) - self._chains.refused_records
+
+    @property
     def faults(self) -> Sequence[ev.Fault]:
         return self._blame.faults
 
