@@ -84,7 +84,9 @@ class Chains:
         return next((e for e in reversed(self.transcript) if e.sender == key), None)
 
     def wants(self) -> list[int]:
-        """For each seat, the first sequence number this table does not hold."""
+        """For each seat, the first sequence number this table does not hold (a place
+        where it keeps a refused envelope counts as not held: asked for again, another
+        version there is proof)."""
         if self._intake is None:
             return []
         out = []
