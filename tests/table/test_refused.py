@@ -77,6 +77,8 @@ class Attack:
         self.first: bytes = b""
         self.true: Envelope | None = None
         self.withhold = False
+        self.everyone = False
+        """Every honest seat gets the refused version, and none the true one."""
 
     def tamper(self, seat: int, raw: bytes) -> list[bytes]:
         envelope = _opened(raw)
@@ -91,9 +93,11 @@ class Attack:
 
     def deliver(self, source: int, dest: int, raw: bytes) -> bytes | None:
         if raw == self.first:
-            return raw if dest == self.victim else None
-        if self.withhold and source == CHEATER and dest == self.victim and self._is_true(raw):
-            return None
+            return raw if dest == self.victim or self.everyone else None
+        if self.withhold and source == CHEATER and self._is_true(raw):
+            return raw if self.everyone or dest != self.victim else None
+        if self.everyone and self._is_true(raw):
+            return None  # every honest seat sees only the refused one
         return raw
 
     def _is_true(self, raw: bytes) -> bool:
@@ -102,14 +106,17 @@ class Attack:
 
 
 def play(
-    case: tuple[str, int], make: Callable[[LocalGame, Envelope], bytes], withhold: bool = False
+    case: tuple[str, int],
+    make: Callable[[LocalGame, Envelope], bytes],
+    withhold: bool = False,
+    everyone: bool = False,
 ) -> tuple[list[Table], list[list[ev.Event]], Attack]:
     game, players = case
     local = LocalGame.seeded(70, game=game, players=players)
     tables = local.make_tables()
     bots = [make_bot("random", s) for s in range(players)]
     attack = Attack(local, victim_of(players), lambda e: make(local, e))
-    attack.withhold = withhold
+    attack.withhold, attack.everyone = withhold, everyone
     events = run_sync(
         tables,
         bots,
@@ -227,6 +234,26 @@ def test_a_copy_of_the_refused_envelope_is_ignored(case: tuple[str, int]) -> Non
     chain = observer._chains.intake.chains[CHEATER]  # the bound: one kept per place
     assert list(chain.refused) == [refused.seq]
     assert sum(e.raw == attack.first for e in observer.transcript) == 1
+
+
+@pytest.mark.parametrize("case", GAMES, ids=ids)
+def test_a_refused_envelope_relayed_by_every_honest_seat_proves_nothing(
+    case: tuple[str, int],
+) -> None:
+    """Every honest seat gets only the refused version (each refuses and keeps it) and
+    they relay it to each other (resend answers, the last envelopes passed on with a
+    dispute): one envelope, however often it comes, is no pair.  Every honest table
+    gives up on the cheater, unproven, and its file says the same."""
+    tables, events, _ = play(
+        case, lambda local, e: refused_version(local, e, "deal"), everyone=True
+    )
+    for seat, table in enumerate(tables):
+        if seat == CHEATER:
+            continue
+        assert refusals(events[seat]), seat
+        assert table.aborted and not table.proven, (seat, table.faults)
+        assert {(f.seat, f.proven) for f in table.faults if f.fatal} == {(CHEATER, False)}
+        assert verdict_of_file(table) == verdict_of_table(table), seat
 
 
 @pytest.mark.parametrize("case", GAMES, ids=ids)
