@@ -19,7 +19,7 @@ import itertools
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -149,22 +149,32 @@ class PathVector:
     options: dict[str, str] = field(default_factory=dict)
     deals: int = 1
     """When cut (``whole`` false): the deals kept."""
+    flow: int = m.FLOW
+    """Before flow 3 the host names the game id (``OLD_GAME_ID``) and no nonce is sent."""
+
+
+OLD_GAME_ID = hashlib.sha256(b"p2pbelka path vector: a game id its host chose").digest()[:16]
 
 
 def _tables(vector: PathVector, game: LocalGame) -> list[Table]:
     """Every seat's table, the host being ``vector.host``, the cheater's dishonest."""
     assert game.seed_sources is not None
-    setup = game.setup()
+    setup, game_id, old = game.setup(), game.game_id, vector.flow < m.NONCES_FLOW
+    if old:
+        setup, game_id = replace(setup, flow=vector.flow, nonces=()), OLD_GAME_ID
     tables: list[Table] = []
     for seat, signer in enumerate(game.signers):
         cls = vector.cheat if vector.cheat is not None and seat == CHEATER else Table
         source = game.seed_sources[seat]
         if seat == vector.host:
-            tables.append(cls.host(signer, setup, seed_source=source))
-        else:
+            named, oldest = (game_id, vector.flow) if old else (None, None)
             tables.append(
-                cls(game.game_id, signer=signer, seed_source=source, nonce=game.nonces[seat])
+                cls.host(signer, setup, seed_source=source, game_id=named, oldest_flow=oldest)
             )
+        elif old:
+            tables.append(cls(game_id, signer=signer, seed_source=source, oldest_flow=1))
+        else:
+            tables.append(cls(game_id, signer=signer, seed_source=source, nonce=game.nonces[seat]))
     return tables
 
 
@@ -375,6 +385,23 @@ VECTORS = [
         cheat=WrongShare,
     ),
     PathVector(
+        "flow-1",
+        1,
+        "a Belka table of flow 1 (no flow key, no nonces: a game id its host chose): every"
+        " deal starts with the commit phase and deal_end is {}; two deals",
+        flow=1,
+        whole=False,
+        deals=2,
+    ),
+    PathVector(
+        "flow-2",
+        1,
+        "a Belka table of flow 2 (a game id its host chose, no nonces): the next deal's"
+        " commitments on the deal_ends; to the end of the first deal",
+        flow=2,
+        whole=False,
+    ),
+    PathVector(
         "belot-fairdeal-1",
         4,
         "three-seat Belot under fair-deal version 1 (32-byte points), to the end of its first deal",
@@ -456,7 +483,8 @@ def describe(vector: PathVector, game: LocalGame, data: bytes) -> dict[str, Any]
         "players": vector.players,
         "host": vector.host,
         "options": vector.options,
-        "game_id": game.game_id.hex(),
+        "game_id": (OLD_GAME_ID if vector.flow < m.NONCES_FLOW else game.game_id).hex(),
+        "flow": vector.flow,
         "seat_keys": [k.hex() for k in seats],
         "transcript_sha256": _sha(data),
         "transcript_bytes": len(data),

@@ -49,6 +49,8 @@ EXPECTED = {
     "wrong-share": "CHEATING PROVEN",
     "evidence-of-nothing": "CHEATING PROVEN",
     "dispute-odd-seats": "DISPUTED",
+    "flow-1": "INCOMPLETE",
+    "flow-2": "INCOMPLETE",
     "belot-fairdeal-1": "INCOMPLETE",
     "options": "INCOMPLETE",
     "belot-false-claim": "CHEATING PROVEN",
@@ -90,6 +92,9 @@ def test_each_vector_shows_the_path_it_is_named_for() -> None:
     assert second["trump"] in "DSH" and second["dealer"] == (first["dealer"] + 1) % 4
     assert first["tricks"][0]["leader"] == (first["dealer"] + 3) % 4
     assert first["awarded"] in ([2, 0], [0, 2]) and first["trump"] == "C"
+    types = {n: [r["type"] for r in described[n]["records"]] for n in ("flow-1", "flow-2")}
+    assert types["flow-1"].count("commit") == 8 and types["flow-2"].count("commit") == 4
+    assert described["flow-1"]["flow"] == 1 and described["flow-2"]["flow"] == 2
     v1 = (PATHS / "belot-fairdeal-1.p2pb").read_bytes()
     assert b"fairdeal" not in v1[:400]  # version 1 is written by leaving the key out
     assert faults["view-ahead"] == [(0, True, True)]
