@@ -1,11 +1,11 @@
 """Game-protocol vectors for the paths a second implementation most needs beyond the
 first deal and the scenarios: whole games to an OK verdict, INVALID files, views that
 differ or count ahead, a host other than seat 0, faults on the face of a message and
-at the audit, disputes inside a deal and false disputes, two-seat Belot.
+at the audit, disputes inside a deal and false disputes.
 
 ``python -m p2pbelka.bench.path_vectors DIR`` writes ``DIR/paths/NAME.p2pb`` and
-``NAME.json`` for each vector below (protocol/vectors/README.md says what each one
-exercises).  Every vector is a seeded game between random bots (a dishonest seat is a
+``NAME.json`` for each vector of every game's own list (``bench/<game>_paths.py``,
+``VECTORS``; protocol/vectors/README.md says what each one exercises).  Every vector is a seeded game between random bots (a dishonest seat is a
 table that changes what it composes), or a few records of the first-deal game changed
 and re-signed with the seat's own key, so the bytes are reproducible.  Each JSON has
 the fields of a scenario vector (protocol/SPEC.md section 5.3), ``verify`` also giving
@@ -15,7 +15,6 @@ the fields of a scenario vector (protocol/SPEC.md section 5.3), ``verify`` also 
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 import sys
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from typing import Any
 
 import msgpack
 
+from p2pbelka.bench.game_parts import game_part
 from p2pbelka.bench.vectors import record_rows
 from p2pbelka.bots import make_bot
 from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
@@ -34,96 +34,13 @@ from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, open_envelope, seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.rules import registry
 from p2pbelka.table import events as ev
-from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
 
 CHEATER = 2
 """The dishonest seat of every vector that has one."""
-ZERO_KEY = bytes(32)
-
-
-# -- dishonest tables: each changes one thing it composes --------------------------------
-
-
-class WrongInput(Table):
-    """Its first shuffle names a deck it was not computed from: a fault on its face."""
-
-    def compose(self) -> m.Message | Question | None:
-        msg = super().compose()
-        if isinstance(msg, m.ShuffleMsg) and self.deal_id == 1:
-            return m.ShuffleMsg(msg.deck, bytes(32 * [0x5A]))
-        return msg
-
-
-class FalseDispute(Table):
-    """Says its hand did not open when it did: a dispute the audit finds false."""
-
-    def compose(self) -> m.Message | Question | None:
-        msg = super().compose()
-        if isinstance(msg, m.TrumpMsg) and self.deal_id == 1:
-            return m.TrumpMsg(msg.jack, False)
-        return msg
-
-
-class HidesTheJack(Table):
-    """Holds the J♣ and says nothing (the first deal it holds it in): no J♣ claim, a
-    dispute (seat −1) the audit settles by naming the holder."""
-
-    def compose(self) -> m.Message | Question | None:
-        msg = super().compose()
-        if isinstance(msg, m.TrumpMsg) and msg.jack is not None:
-            return m.TrumpMsg(None, msg.hand_ok)
-        return msg
-
-
-class WrongShare(Table):
-    """Publishes one share that is not its seed's: the position does not open, and the
-    audit names it."""
-
-    def compose(self) -> m.Message | Question | None:
-        msg = super().compose()
-        if isinstance(msg, m.SharesMsg) and self.deal_id == 1:
-            last = msg.shares[-1]
-            other = (int.from_bytes(last.key, "little") % 1000 + 7).to_bytes(32, "little")
-            return m.SharesMsg((*msg.shares[:-1], m.Opening(last.pos, other)))
-        return msg
-
-
-class FalseUnopened(Table):
-    """Belot: says its three more did not open when they did (a false dispute)."""
-
-    def compose(self) -> m.Message | Question | None:
-        msg = super().compose()
-        if isinstance(msg, Question) and msg.kind == "play" and self.deal_id == 1:
-            return m.UnopenedMsg()
-        return msg
-
-
-class FalseClaim(Table):
-    """Belot: claims 1001 at its first turn to play (before any trick: a false claim)."""
-
-    def compose(self) -> m.Message | Question | None:
-        msg = super().compose()
-        if isinstance(msg, Question) and msg.kind == "play" and self.deal_id == 1:
-            return m.ClaimMsg()
-        return msg
-
-
-class FalseDeclaration(Table):
-    """Belot: at its first turn to play, declares two cards of its own that make no
-    combination (their positions opened with its own shares: no dispute)."""
-
-    def compose(self) -> m.Message | Question | None:
-        msg = super().compose()
-        if isinstance(msg, Question) and msg.kind == "play" and self.deal_id == 1:
-            rnd = self.round
-            cards = sorted(rnd.my_hand.items())
-            for (p1, c1), (p2, c2) in itertools.pairwise(cards):
-                if c1 >> 3 != c2 >> 3:  # two suits: never belle, never a sequence
-                    return m.DeclareMsg((rnd.deck.my_opening(p1), rnd.deck.my_opening(p2)))
-        return msg
 
 
 # -- the vectors ------------------------------------------------------------------------
@@ -138,7 +55,7 @@ class PathVector:
     name: str
     seed: int
     what: str
-    game: str = "belka"
+    game: str = registry.DEFAULT
     players: int = 4
     fairdeal: int | None = None
     host: int = 0
@@ -290,164 +207,13 @@ def _first(
     return next((i, e) for i, e in enumerate(envelopes) if e.type == kind and e.sender == key)
 
 
-VECTORS = [
-    PathVector(
-        "game-ok",
-        17,
-        "a whole Belka game (classic preset, fair-deal version 2) played to OK: its"
-        " first deal, then a second won outright (goli: all 120 card points, all eight"
-        " tricks), the four closes",
-    ),
-    PathVector(
-        "belot-2-game",
-        8,
-        "a whole two-seat Belot game (fair-deal version 2) played to OK: deals made,"
-        " bait, a void deal, a hanging bait and its points paid, a true claim of 1001"
-        " that ends the game, the closes",
-        game="belot",
-        players=2,
-    ),
-    PathVector(
-        "host-seat-2",
-        1,
-        "a Belka game hosted by seat 2 (its table is record 0; seats 0, 1 and 3 sit),"
-        " to the end of its first deal",
-        host=2,
-        whole=False,
-    ),
-    PathVector(
-        "invalid-order",
-        1,
-        "INVALID: seat 3's sit recorded before seat 2's (not the envelope due next)",
-        edit=swapped_sits,
-    ),
-    PathVector(
-        "invalid-signature",
-        1,
-        "INVALID: record 5's signature does not verify (a record that fails on its own)",
-        edit=bad_signature,
-    ),
-    PathVector(
-        "view-ahead",
-        1,
-        "CHEATING PROVEN: seat 0's lot_reveal has a view that counts seat 3's lot_reveal,"
-        " which comes after it in the schedule",
-        edit=view_ahead,
-    ),
-    PathVector(
-        "view-differs",
-        1,
-        "INVALID: seat 2's lot_reveal names a head of seat 0's chain that is not seat 0's envelope",
-        edit=view_differs,
-    ),
-    PathVector(
-        "evidence-of-nothing",
-        1,
-        "seat 1's evidence encloses two envelopes of seat 2 for two different places: it"
-        " proves nothing, and is seat 1's own fault (an ending taken outside the schedule)",
-        edit=evidence_of_nothing,
-    ),
-    PathVector(
-        "dispute-odd-seats",
-        4,
-        "three-seat Belot: seat 1's dispute after the lot lists seats 3, 2, 0, 2; it names"
-        " seats 0 and 2 (repeats collapse, a seat the table lacks is ignored)",
-        game="belot",
-        players=3,
-        edit=dispute_of_odd_seats,
-    ),
-    PathVector(
-        "wrong-input",
-        1,
-        f"CHEATING PROVEN on the face of a message: seat {CHEATER}'s shuffle names an"
-        " input that is not the digest of the deck before it",
-        cheat=WrongInput,
-    ),
-    PathVector(
-        "false-dispute",
-        1,
-        f"a dispute inside a deal: seat {CHEATER} says its hand did not open; the audit"
-        " finds the deck sound and proves the dispute false",
-        cheat=FalseDispute,
-    ),
-    PathVector(
-        "no-jack-claim",
-        2,
-        f"zero J♣ claims: seat {CHEATER}, in the first deal where it holds the J♣, sends"
-        " jack nil; the deal is disputed (no seat) and the audit names the holder",
-        cheat=HidesTheJack,
-    ),
-    PathVector(
-        "wrong-share",
-        1,
-        f"an audit fault: seat {CHEATER} publishes a share off its seed, a position does"
-        " not open, and the audit names the share's author",
-        cheat=WrongShare,
-    ),
-    PathVector(
-        "flow-1",
-        1,
-        "a Belka table of flow 1 (no flow key, no nonces: a game id its host chose): every"
-        " deal starts with the commit phase and deal_end is {}; two deals",
-        flow=1,
-        whole=False,
-        deals=2,
-    ),
-    PathVector(
-        "flow-2",
-        1,
-        "a Belka table of flow 2 (a game id its host chose, no nonces): the next deal's"
-        " commitments on the deal_ends; to the end of the first deal",
-        flow=2,
-        whole=False,
-    ),
-    PathVector(
-        "belot-fairdeal-1",
-        4,
-        "three-seat Belot under fair-deal version 1 (32-byte points), to the end of its first deal",
-        game="belot",
-        players=3,
-        fairdeal=1,
-        whole=False,
-    ),
-    PathVector(
-        "options",
-        1,
-        "Belka with trump_order=DSH, first_lead=before_dealer and first_deal_two=on: the"
-        " first deal led by the seat before the dealer and awarded exactly 2, then the"
-        " second deal, whose trump is the J♣ holder's seat suit by the DSH order",
-        options={"first_deal_two": "on", "first_lead": "before_dealer", "trump_order": "DSH"},
-        whole=False,
-        deals=2,
-    ),
-    PathVector(
-        "belot-false-claim",
-        4,
-        f"three-seat Belot: seat {CHEATER} claims 1001 at its first turn to play (a false"
-        " claim, a fault on its face)",
-        game="belot",
-        players=3,
-        cheat=FalseClaim,
-    ),
-    PathVector(
-        "belot-false-declaration",
-        4,
-        f"three-seat Belot: seat {CHEATER} declares two of its own cards that make no"
-        " combination (a false declaration, a fault on its face)",
-        game="belot",
-        players=3,
-        cheat=FalseDeclaration,
-    ),
-    PathVector(
-        "belot-false-unopened",
-        4,
-        f"three-seat Belot: seat {CHEATER} sends unopened when its cards opened (a false"
-        " dispute the audit proves)",
-        game="belot",
-        players=3,
-        cheat=FalseUnopened,
-    ),
-]
+def all_vectors() -> list[PathVector]:
+    """Every game's path vectors (``bench/<game>_paths.py``, each a ``VECTORS`` list)."""
+    vectors: list[PathVector] = []
+    for name in registry.names():
+        part = game_part("paths", name)
+        vectors += getattr(part, "VECTORS", []) if part is not None else []
+    return vectors
 
 
 def generate(vector: PathVector) -> tuple[bytes, dict[str, Any]]:
@@ -519,7 +285,7 @@ def _raw_records(data: bytes) -> list[bytes]:
 def main(argv: list[str]) -> int:
     out = (Path(argv[0]) if argv else Path("protocol/vectors")) / "paths"
     out.mkdir(parents=True, exist_ok=True)
-    for vector in VECTORS:
+    for vector in all_vectors():
         data, description = generate(vector)
         (out / f"{vector.name}.p2pb").write_bytes(data)
         text = json.dumps(description, indent=1, ensure_ascii=False)
