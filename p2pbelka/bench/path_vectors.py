@@ -5,11 +5,12 @@ at the audit, disputes inside a deal and false disputes.
 
 ``python -m p2pbelka.bench.path_vectors DIR`` writes ``DIR/paths/NAME.p2pb`` and
 ``NAME.json`` for each vector of every game's own list (``bench/<game>_paths.py``,
-``VECTORS``; protocol/vectors/README.md says what each one exercises).  Every vector is a seeded game between random bots (a dishonest seat is a
-table that changes what it composes), or a few records of the first-deal game changed
-and re-signed with the seat's own key, so the bytes are reproducible.  Each JSON has
-the fields of a scenario vector (protocol/SPEC.md section 5.3), ``verify`` also giving
-``error`` (null unless INVALID) and ``changes``.
+``VECTORS``; protocol/vectors/README.md says what each one exercises).  Every vector
+is a seeded game between random bots (a dishonest seat is a table that changes what
+it composes), or a few records of the first-deal game changed and re-signed with the
+seat's own key, so the bytes are reproducible.  Each JSON has the fields of a
+scenario vector (protocol/SPEC.md section 5.3), ``verify`` also giving ``error``
+(null unless INVALID) and ``changes``.
 """
 
 from __future__ import annotations
