@@ -1,0 +1,697 @@
+"""The seat change as a machine of its own: every decision, no task, no clock read.
+
+Inputs: a seat given up on (``lost``), the other seats' control messages
+(``heard``: offers, agreements, declines), a continuation ``table`` envelope
+(``seen``), a player asking its seat back (``hand_back``), our player's answer
+(``answered``) and the time (``tick``; every input takes ``now``).  Outputs: the
+steps of ``seatsteps.py`` (send, ask the player, switch to a segment, closed and
+why), taken with ``take``.  Nothing here raises on another peer's input: what it
+cannot act on is counted (``refused``, ``outcomes``) and logged.
+
+One change at a time (``busy``), in one stage:
+
+- the proposer (the lowest seat but the lost one): ``ASKING`` its player, then
+  ``OFFERING`` the continuation until every other remaining seat signed it
+  (seal and switch), one said no, or the time ran out;
+- every other remaining seat: ``AWAITING`` the offer, ``CONSIDERING`` it (its
+  player is asked), then ``AGREED`` until the sealed continuation comes;
+- the peer whose bot plays a seat its player asks back: ``HANDING`` (its player is
+  asked), ``DRAINING`` (the bot finishes the deal in progress), then ``OFFERING``.
+
+What a continuation is and how it is checked is ``table/carry.py``; this module
+only decides when to build, sign and follow one.  A seat signs at most one
+continuation of a segment (a second offer from the same cut, or another cut of
+it, is declined), so no proposer can hold two of its agreements.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from p2pbelka.fairdeal.derive import new_seed
+from p2pbelka.peer.seatsteps import (
+    AskPlayer,
+    Broadcast,
+    Closed,
+    Freeze,
+    Remember,
+    Replaced,
+    Step,
+    Switch,
+    Thaw,
+)
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.codec import ProtocolError
+from p2pbelka.protocol.envelope import Signer, open_envelope
+from p2pbelka.protocol.handover import (
+    Agree,
+    Decline,
+    Offer,
+    agreement_holds,
+    encode_handover,
+    sign_agreement,
+    with_agreements,
+)
+from p2pbelka.table import events as ev
+from p2pbelka.table.carry import Previous, check_change
+from p2pbelka.table.segments import SeedSources, previous_of, propose
+from p2pbelka.table.session import Table
+
+log = logging.getLogger(__name__)
+
+RESEND_EVERY = 2.0
+"""An offer or an agreement not yet answered is sent again this often."""
+DRAIN_EVERY = 0.1
+"""How often a bot finishing its deal before a hand-back is looked at."""
+
+
+class Stage(enum.Enum):
+    IDLE = "idle"
+    ASKING = "asking"
+    OFFERING = "offering"
+    AWAITING = "awaiting"
+    CONSIDERING = "considering"
+    AGREED = "agreed"
+    HANDING = "handing"
+    DRAINING = "draining"
+    SWITCHED = "switched"
+    """A switch is out: nothing more until the runner enters the next segment."""
+
+
+OWN_CHANGE = {Stage.ASKING, Stage.OFFERING, Stage.HANDING, Stage.DRAINING}
+"""Stages of a change this peer proposes: another's offer waits till it is over."""
+
+
+@dataclass
+class _Offering:
+    """The proposer's open offer: what is signed so far, and who still must."""
+
+    seat: int
+    segment: bytes
+    proposal: m.TableMsg
+    previous: Previous
+    signed: dict[int, bytes]
+    due: set[int]
+    bot: Signer | None
+    until: float
+    resend: float
+    back: bool
+
+    def missing(self) -> list[int]:
+        return sorted(self.due - set(self.signed))
+
+
+@dataclass
+class _Agreement:
+    """What this peer signed for an offer: from then on its old segment stays cut."""
+
+    segment: bytes
+    previous: Previous
+    sig: bytes
+    seat: int
+    until: float
+    resend: float
+
+
+@dataclass
+class _Ask:
+    """A question out to our player, and what its answer goes on with."""
+
+    ask: int
+    seat: int
+    until: float
+    silent: float = 0.0
+    offer: Offer | None = None  # CONSIDERING: the offer it is about
+    back: bool = False  # CONSIDERING: the offer hands the seat back to its player
+    nonce: bytes = b""  # HANDING: the returning player's nonce
+
+
+@dataclass
+class _Draining:
+    seat: int
+    stop: int
+    nonce: bytes
+    at: float
+
+
+@dataclass
+class Config:
+    """How long things take (the peer's ``NetOptions``; tests shrink them)."""
+
+    offer_timeout: float
+    give_up_after: float
+    resend_every: float = RESEND_EVERY
+    seat_bots: bool = True
+
+
+@dataclass
+class Identities:
+    """Where this seat's keys, ids and secrets come from (the peer's, or a test's)."""
+
+    signer: Signer
+    keys: list[bytes]
+    """The players' own keys, by seat, as they sat down."""
+    home_seat: int
+    names: list[str]
+    seed_sources: SeedSources
+    knows: Callable[[bytes], bool]
+    """Whether an id is in this machine's list (``KnownIds.knows``)."""
+    new_nonce: Callable[[], bytes]
+    new_bot: Callable[[], Signer] = Signer.generate
+    bot_seeds: Callable[[], bytes] = new_seed
+    seen_ids: set[bytes] = field(default_factory=set)
+    """Ids this machine told its runner to remember (asked before ``knows``)."""
+
+    def known(self, segment: bytes) -> bool:
+        return segment in self.seen_ids or self.knows(segment)
+
+
+class SeatChange:
+    """The seat change of one peer, for the segment in play (``enter``)."""
+
+    def __init__(self, ids: Identities, config: Config) -> None:
+        self.ids = ids
+        self.config = config
+        self.table: Table | None = None
+        self.watching = False
+        """Our seat is a bot's: our table is an observer's until the seat comes back."""
+        self.stage = Stage.IDLE
+        self.busy: int | None = None
+        """The seat the change under way is about."""
+        self.bots: dict[int, Signer] = {}
+        """The bots this peer runs for lost seats, by seat."""
+        self.refused: Counter[str] = Counter()
+        """Control messages not acted on, by type (an answer to no offer of ours)."""
+        self.outcomes: Counter[str] = Counter()
+        """How changes ended here: agreed, declined, no answer, sealed, switched..."""
+        self._bot_tables: dict[int, Table] = {}
+        self._failed: set[int] = set()
+        self._out: list[Step] = []
+        self._asks = 0
+        self._ask: _Ask | None = None
+        self._offer: _Offering | None = None
+        self._agreement: _Agreement | None = None
+        self._awaiting: float | None = None  # an offer is due by then
+        self._draining: _Draining | None = None
+        self._signed_from: dict[bytes, bytes] = {}  # segment -> the continuation we signed
+        self._refused_back: set[tuple[bytes, int]] = set()
+        self._tables_seen: list[bytes] = []
+
+    # -- the runner's side -------------------------------------------------------------
+
+    def take(self) -> list[Step]:
+        """The steps to do, in order; the outbox is empty after."""
+        out, self._out = self._out, []
+        return out
+
+    def deadline(self) -> float | None:
+        """When ``tick`` next has something to do (None: nothing is timed)."""
+        times = [self._awaiting if self.stage is Stage.AWAITING else None]
+        if self._ask is not None:
+            times.append(self._ask.until)
+        if self._offer is not None and self.stage is Stage.OFFERING:
+            times += [self._offer.until, self._offer.resend]
+        if self._agreement is not None and self.stage is Stage.AGREED:
+            times += [self._agreement.until, self._agreement.resend]
+        if self._draining is not None and self.stage is Stage.DRAINING:
+            times.append(self._draining.at)
+        return min((t for t in times if t is not None), default=None)
+
+    @property
+    def segment(self) -> bytes:
+        assert self.table is not None
+        return self.table.game_id
+
+    def enter(self, table: Table, bots: dict[int, Table]) -> None:
+        """``table`` (and the bots' ``bots``, by seat) is the segment in play now."""
+        self.table, self._bot_tables = table, dict(bots)
+        self.watching = table.me is None
+        self.stage, self.busy = Stage.IDLE, None
+        self._failed = set()
+        self._ask = self._offer = self._agreement = self._draining = None
+        self._awaiting = None
+
+    def watch(self, table: Table) -> None:
+        """Follow the game as an observer (our seat is a bot's until handed back)."""
+        self.watching = True
+        self._switch(table, ())
+
+    def bot_table(self, seat: int) -> Table | None:
+        """The table of the bot this peer runs for ``seat`` in this segment, if any."""
+        return self._bot_tables.get(seat) if seat in self.bots else None
+
+    # -- inputs ---------------------------------------------------------------------------
+
+    def lost(self, seats: list[int], silent: float, now: float) -> bool:
+        """The driver waited past the window for ``seats``.  True: leave it to the seat
+        change (an offer is made or awaited); False: end the game as before."""
+        table = self.table
+        if self.watching:
+            return True  # a bot plays our seat: the seated peers decide
+        if table is None or not self.config.seat_bots or len(seats) != 1:
+            return False
+        if not table.started or table.finished or table.me is None or table.closing:
+            return False  # (closing: the game is won, there is no next deal for a bot)
+        seat = seats[0]
+        if seat in self._failed:
+            return False
+        if self.busy is not None:
+            return True
+        self.busy = seat
+        if table.me == _proposer(table, seat):
+            self._ask_player(seat, silent, now)
+            self.stage = Stage.ASKING
+        else:
+            self._awaiting = now + self.config.offer_timeout
+            if self.stage is Stage.IDLE:
+                self.stage = Stage.AWAITING
+        return True
+
+    def heard(self, sender: int, msg: Offer | Agree | Decline, now: float) -> None:
+        """A control message of the seat change from ``sender``'s peer."""
+        if isinstance(msg, Offer):
+            self._on_offer(sender, msg, now)
+            return
+        offer = self._offer
+        if offer is None or offer.segment != msg.segment or self.stage is not Stage.OFFERING:
+            kind = "seat_agree" if isinstance(msg, Agree) else "seat_decline"
+            self.refused[kind] += 1
+            log.debug("ignored a %s from seat %d: no offer of ours is open", kind, sender)
+            return
+        if sender not in offer.due:
+            return
+        if isinstance(msg, Agree):
+            holder = offer.previous.setup.seats[sender].key
+            if agreement_holds(holder, msg.sig, offer.segment, offer.proposal):
+                offer.signed[sender] = msg.sig
+                if not offer.missing():
+                    self._seal(now)
+            else:
+                self.outcomes["bad agreement"] += 1
+                log.warning("seat %d's agreement is not its signature on our offer", sender)
+        elif not msg.retry:
+            self._offer_failed(f"seat {sender} said no: {msg.why}")
+
+    def answered(self, ask: int, yes: bool, now: float) -> None:
+        """Our player's answer to ``AskPlayer(ask, ...)`` (a late one is dropped)."""
+        pending = self._ask
+        if pending is None or pending.ask != ask:
+            return
+        self._ask = None
+        then = {
+            Stage.ASKING: self._asked_to_propose,
+            Stage.CONSIDERING: self._asked_to_sign,
+            Stage.HANDING: self._asked_to_hand_back,
+        }.get(self.stage)
+        if then is not None:
+            then(pending, yes, now)
+
+    def hand_back(self, seat: int, segment: bytes, nonce: bytes, now: float) -> None:
+        """``seat``'s player asks its seat back (``Reclaim``), which a bot of ours plays:
+        ask our player, let the bot finish this deal, then offer the seat to the
+        player's own key with its fresh ``nonce`` (the new id is derived from it)."""
+        table, bot_table = self.table, self.bot_table(seat)
+        if table is None or bot_table is None:
+            return  # no bot of ours plays that seat
+        if segment != table.game_id:
+            log.info("seat %d asks for its seat back in a segment not in play here", seat)
+            return
+        if self.busy is not None or (segment, seat) in self._refused_back or table.finished:
+            log.info("seat %d asks for its seat back: busy (%s)", seat, self.busy)
+            return
+        self.busy, self.stage = seat, Stage.HANDING
+        name = self._name(seat)
+        self._ask_player(seat, 0.0, now, back=name)
+        assert self._ask is not None
+        self._ask.nonce = nonce
+
+    def seen(self, raw: bytes, nonce: bytes | None) -> None:
+        """A ``table`` envelope of a segment not in play here: the continuation we
+        agreed to, sealed (or, watching, the one that hands our seat back): follow it.
+        ``nonce``: the one our ``Reclaim`` sent in this segment, if any."""
+        table = self.table
+        if self.stage is Stage.SWITCHED or table is None:
+            return
+        try:
+            envelope = open_envelope(raw)
+        except ProtocolError:
+            return
+        msg = envelope.msg
+        if not isinstance(msg, m.TableMsg) or msg.after is None:
+            return
+        agreed = self._agreement if self.stage is Stage.AGREED else None
+        home = msg.after.seat == self.ids.home_seat and msg.after.segment == table.game_id
+        ours = home and msg.seats[self.ids.home_seat].key == self.ids.signer.public_key
+        if agreed is None and not self.watching:
+            if home and not ours:  # our own seat given to another while we were away
+                self._out.append(Replaced())
+            return
+        if raw not in self._tables_seen:
+            self._tables_seen = [*self._tables_seen[-7:], raw]
+        if agreed is not None:
+            if envelope.game != agreed.segment:
+                return
+            previous, nonce = agreed.previous, None
+        else:
+            if not ours:
+                return
+            previous = previous_of(table)
+            # the seat comes back to us only under an id derived from our fresh nonce
+            nonce = nonce if msg.flow >= m.NONCES_FLOW else None
+            if nonce is None and msg.flow >= m.NONCES_FLOW:
+                return
+        if self.ids.known(envelope.game):
+            log.warning("refused a continuation under id %s, seen before", envelope.game.hex())
+            return
+        following = Table(
+            envelope.game,
+            signer=self.ids.signer,
+            seed_source=self.ids.seed_sources(envelope.game),
+            previous=previous,
+            nonce=nonce,
+        )
+        following.receive_envelope(envelope)
+        if following.setup is None:
+            why = "; ".join(e.reason for e in following.take_events() if isinstance(e, ev.Rejected))
+            log.warning("refused a continuation: %s", why)
+            return
+        self._remember(envelope.game)  # before we sign anything in it
+        self.outcomes["followed"] += 1
+        self._switch(following, ())
+
+    def retry(self, nonce: bytes | None) -> None:
+        """Try again the continuations seen so far (our table may have caught up)."""
+        for raw in list(self._tables_seen):
+            self.seen(raw, nonce)
+
+    def tick(self, now: float) -> None:
+        """The time is ``now``: what is due by then is done."""
+        if self._ask is not None and now >= self._ask.until:
+            self.answered(self._ask.ask, False, now)  # no answer is no
+        if self._offer is not None and self.stage is Stage.OFFERING:
+            self._tick_offer(self._offer, now)
+        if self._agreement is not None and self.stage is Stage.AGREED:
+            self._tick_agreement(self._agreement, now)
+        # (an offer being considered when the wait ends is answered first: the stage
+        # is back to AWAITING after, and the next tick closes it)
+        waited = self._awaiting is not None and now >= self._awaiting
+        if waited and self.stage is Stage.AWAITING and self.busy is not None:
+            self._close(self.busy, "no offer came from the proposing seat")
+        drain = self._draining
+        if drain is not None and self.stage is Stage.DRAINING and now >= drain.at:
+            self._tick_drain(drain, now)
+
+    # -- the proposer -------------------------------------------------------------------
+
+    def _asked_to_propose(self, ask: _Ask, yes: bool, now: float) -> None:
+        table, seat = self.table, ask.seat
+        assert table is not None and table.setup is not None
+        if not yes:
+            self._close(seat, "this seat's player did not want a bot")
+        elif seat not in table.missing():
+            self._idle()  # the seat came back meanwhile
+        else:
+            bot = self.ids.new_bot()
+            self._offer_change(
+                seat, bot.public_key, _bot_name(table.setup.seats[seat].name), now, bot
+            )
+
+    def _offer_change(
+        self,
+        seat: int,
+        key: bytes,
+        name: str,
+        now: float,
+        bot: Signer | None,
+        nonce: bytes | None = None,
+    ) -> None:
+        """Cut our table and offer ``key`` (``name``) for ``seat`` to every other remaining
+        seat; ``bot``: a bot this peer runs (None: a player takes its seat back with
+        the ``nonce`` of its ``Reclaim``)."""
+        table = self.table
+        assert table is not None
+        self._out.append(Freeze())
+        previous = previous_of(table)
+        # The id is derived from the continuation (the cut, the new key and the new
+        # holder's fresh nonce: a bot's is drawn here), never chosen.
+        fresh = nonce or self.ids.new_nonce()
+        segment, proposal = propose(previous, seat, key, name, fresh, self.ids.signer)
+        assert proposal.after is not None
+        signed = dict(proposal.after.agreed)
+        for local, signer in self.bots.items():
+            if local != seat:  # the bots we run agree through us
+                signed[local] = sign_agreement(signer, segment, proposal)
+        due = {s for s in range(table.n_seats) if s != seat}
+        until = now + self.config.offer_timeout
+        self._offer = _Offering(
+            seat, segment, proposal, previous, signed, due, bot, until, now, bot is None
+        )
+        self.stage = Stage.OFFERING
+        other = self._signed_from.get(previous.segment, segment)
+        if segment in previous.used or self.ids.known(segment):
+            self._offer_failed(f"the continuation's id {segment.hex()[:16]} was used before")
+        elif other != segment:
+            self._offer_failed(_one_only(previous.segment, other))
+        elif not self._offer.missing():
+            self._signed_from[previous.segment] = segment
+            self._seal(now)
+        else:
+            self._signed_from[previous.segment] = segment
+            self._tick_offer(self._offer, now)
+
+    def _tick_offer(self, offer: _Offering, now: float) -> None:
+        if now >= offer.until:
+            self._offer_failed(f"seats {offer.missing()} did not answer in time")
+        elif now >= offer.resend:
+            offer.resend = now + self.config.resend_every
+            self._out.append(Broadcast(encode_handover(Offer(offer.segment, offer.proposal))))
+
+    def _seal(self, now: float) -> None:
+        offer = self._offer
+        assert offer is not None
+        final = with_agreements(offer.proposal, offer.signed)
+        if self.ids.known(offer.segment):
+            self._offer_failed(f"the continuation's id {offer.segment.hex()[:16]} was used before")
+            return
+        self._remember(offer.segment)  # before the table envelope is signed in it
+        host = Table.host(
+            self.ids.signer,
+            final,
+            seed_source=self.ids.seed_sources(offer.segment),
+            previous=offer.previous,
+        )
+        if host.setup is None:  # our own checks refuse it: a bug, not the others' fault
+            self._offer_failed("the continuation did not pass its own checks")
+            return
+        self.bots.pop(offer.seat, None)
+        if offer.bot is not None:
+            self.bots[offer.seat] = offer.bot
+        bots = tuple(
+            (
+                Table(
+                    offer.segment, signer=s, seed_source=self.ids.bot_seeds, previous=offer.previous
+                ),
+                other,
+            )
+            for other, s in self.bots.items()
+        )
+        self._offer = None
+        self.outcomes["sealed"] += 1
+        self._switch(host, bots)
+
+    def _offer_failed(self, why: str) -> None:
+        offer = self._offer
+        assert offer is not None
+        self._offer = None
+        if not offer.back:
+            self._close(offer.seat, why)
+            return
+        self.outcomes["not handed back"] += 1
+        bot_table = self._bot_tables.get(offer.seat)
+        if bot_table is not None:
+            bot_table.stop_at_deal(None)  # the bot plays on
+        self._out += [Thaw(), Closed(offer.seat, why, back=True)]
+        self._idle()
+
+    # -- handing a seat back ----------------------------------------------------------------
+
+    def _asked_to_hand_back(self, ask: _Ask, yes: bool, now: float) -> None:
+        table, bot_table = self.table, self._bot_tables.get(ask.seat)
+        assert table is not None
+        if not yes or bot_table is None:
+            self._refused_back.add((table.game_id, ask.seat))
+            self._idle()
+            return
+        stop = bot_table.deal_id + 1
+        bot_table.stop_at_deal(stop)  # the bot finishes this deal and deals itself nothing more
+        self._draining = _Draining(ask.seat, stop, ask.nonce, now)
+        self.stage = Stage.DRAINING
+        self._tick_drain(self._draining, now)
+
+    def _tick_drain(self, drain: _Draining, now: float) -> None:
+        table = self.table
+        assert table is not None
+        if table.finished:
+            self._draining = None
+            self._idle()
+        elif table.deal_id >= drain.stop and table.missing() == [drain.seat]:
+            self._draining = None
+            seat = drain.seat
+            self._offer_change(seat, self.ids.keys[seat], self._name(seat), now, None, drain.nonce)
+        else:
+            drain.at = now + DRAIN_EVERY
+
+    # -- a remaining seat ---------------------------------------------------------------------
+
+    def _on_offer(self, sender: int, offer: Offer, now: float) -> None:
+        table, after = self.table, offer.table.after
+        if table is None or after is None or table.setup is None:
+            return
+        if self.stage is Stage.AGREED:
+            agreed = self._agreement
+            if agreed is not None and agreed.segment == offer.segment:  # ours was lost
+                self._out.append(Broadcast(encode_handover(Agree(offer.segment, agreed.sig))))
+            return
+        if self.stage in (Stage.CONSIDERING, Stage.SWITCHED) or table.me in (None, after.seat):
+            return
+        if sender != _proposer(table, after.seat):
+            return
+        if self.stage in OWN_CHANGE:
+            self._decline(offer, f"seat {table.me} is busy with seat {self.busy}", True)
+            return
+        problem = self.offer_problem(sender, offer, table)
+        if problem:
+            returned = after.seat not in table.missing()
+            self._decline(
+                offer, f"seat {after.seat} is back" if returned else problem, not returned
+            )
+            return
+        holder = offer.table.seats[after.seat]
+        back = holder.name if holder.key == self.ids.keys[after.seat] else None
+        self._ask_player(after.seat, self.config.give_up_after, now, back=back)
+        assert self._ask is not None
+        self._ask.offer, self._ask.back = offer, back is not None
+        self.stage = Stage.CONSIDERING
+
+    def _asked_to_sign(self, ask: _Ask, yes: bool, now: float) -> None:
+        table, offer, seat = self.table, ask.offer, ask.seat
+        assert table is not None and offer is not None
+        self.stage = Stage.AWAITING if self._awaiting is not None else Stage.IDLE
+        if not yes:
+            if ask.back:  # the bot plays on
+                self._decline(offer, "the player does not want to hand the seat back", False)
+                return
+            self._decline(offer, "the player does not want a bot", False)
+            self._close(seat, "this seat's player did not want a bot")
+            return
+        self._out.append(Freeze())
+        sender = _proposer(table, seat)
+        problem = self.offer_problem(sender, offer, table)
+        if problem:
+            self._out.append(Thaw())
+            self._decline(offer, problem, True)
+            return
+        previous = previous_of(table)
+        sig = sign_agreement(self.ids.signer, offer.segment, offer.table)
+        self._signed_from[previous.segment] = offer.segment
+        until = now + self.config.offer_timeout
+        self._agreement = _Agreement(offer.segment, previous, sig, seat, until, now)
+        self.busy, self.stage = seat, Stage.AGREED
+        self.outcomes["agreed"] += 1
+        self._tick_agreement(self._agreement, now)
+
+    def _tick_agreement(self, agreed: _Agreement, now: float) -> None:
+        if now >= agreed.until:
+            # We signed: the old segment stays cut.  Nothing came, so the game ends.
+            self._agreement = None
+            self._failed.add(agreed.seat)
+            self.busy, self.stage = None, Stage.IDLE
+            self.outcomes["never sealed"] += 1
+            self._out += [Thaw(), Closed(agreed.seat, "the proposer never sealed it")]
+        elif now >= agreed.resend:
+            agreed.resend = now + self.config.resend_every
+            self._out.append(Broadcast(encode_handover(Agree(agreed.segment, agreed.sig))))
+
+    def offer_problem(self, sender: int, offer: Offer, table: Table) -> str:
+        """Why this seat does not sign ``sender``'s ``offer`` on ``table`` ("" if it may)."""
+        after = offer.table.after
+        assert after is not None and table.setup is not None
+        previous = previous_of(table)
+        problem = check_change(previous, sender, offer.segment, offer.table)
+        if problem:
+            return problem
+        if self.ids.known(offer.segment):
+            return f"segment {offer.segment.hex()[:16]}: this peer has seen that id before"
+        signed = self._signed_from.get(previous.segment)
+        if signed is not None and signed != offer.segment:
+            return _one_only(previous.segment, signed)
+        if after.seat not in table.missing():
+            return f"seat {after.seat} is not missing here"
+        key = previous.setup.seats[sender].key
+        theirs = dict(after.agreed).get(sender)
+        if theirs is None or not agreement_holds(key, theirs, offer.segment, offer.table):
+            return "the offer does not carry the proposer's own signature"
+        return ""
+
+    # -- shared steps -------------------------------------------------------------------------
+
+    def _ask_player(self, seat: int, silent: float, now: float, back: str | None = None) -> None:
+        table = self.table
+        assert table is not None and table.setup is not None
+        name = table.setup.seats[seat].name
+        bot = back if back is not None else _bot_name(name)
+        self._asks += 1
+        timeout = self.config.offer_timeout
+        self._ask = _Ask(self._asks, seat, now + timeout, silent)
+        self._out.append(AskPlayer(self._asks, seat, name, silent, bot, back is not None, timeout))
+
+    def _decline(self, offer: Offer, why: str, retry: bool) -> None:
+        self.outcomes["declined"] += 1
+        self._out.append(Broadcast(encode_handover(Decline(offer.segment, why, retry))))
+
+    def _close(self, seat: int, why: str) -> None:
+        """The change about ``seat`` failed: the driver ends the game the next time it
+        gives up on that seat."""
+        log.warning("no bot for seat %d: %s", seat, why)
+        self._failed.add(seat)
+        self.outcomes["closed"] += 1
+        if self._agreement is None:
+            self._out.append(Thaw())
+        self._out.append(Closed(seat, why))
+        self._idle()
+
+    def _idle(self) -> None:
+        self.busy, self._awaiting = None, None
+        self.stage = Stage.IDLE
+
+    def _remember(self, segment: bytes) -> None:
+        self.ids.seen_ids.add(segment)
+        self._out.append(Remember(segment))
+
+    def _switch(self, table: Table, bots: tuple[tuple[Table, int], ...]) -> None:
+        self.stage = Stage.SWITCHED
+        self._out.append(Switch(table, bots))
+
+    def _name(self, seat: int) -> str:
+        names = self.ids.names
+        return names[seat] if seat < len(names) else f"seat {seat}"
+
+
+def _proposer(table: Table, lost: int) -> int:
+    """The seat that proposes (and hosts) a change of ``lost``: the lowest other seat."""
+    return next(s for s in range(table.n_seats) if s != lost)
+
+
+def _bot_name(name: str) -> str:
+    return f"Bot for {name}"[: m.MAX_NAME]
+
+
+def _one_only(segment: bytes, signed: bytes) -> str:
+    return (
+        f"this seat signed another continuation of segment {segment.hex()[:16]}"
+        f" ({signed.hex()[:16]}): it signs one only"
+    )
