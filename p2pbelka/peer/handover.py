@@ -36,7 +36,7 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd, PeerDriver, Release, SignedJournal
 from p2pbelka.peer.mesh import Mesh
 from p2pbelka.peer.reclaim import Reclaimer
-from p2pbelka.peer.seatchange import Config, Identities, SeatChange
+from p2pbelka.peer.seatchange import SeatChange
 from p2pbelka.peer.seatdrivers import (
     BotSeatDriver,
     Collect,
@@ -51,7 +51,9 @@ from p2pbelka.peer.seatsteps import (
     AskPlayer,
     Broadcast,
     Closed,
+    Config,
     Freeze,
+    Identities,
     Remember,
     Replaced,
     Step,
@@ -395,9 +397,13 @@ class Handover:
                 driver.thaw()
         elif isinstance(step, Remember):
             self.known.remember(step.segment)
-        elif isinstance(step, Replaced) and not self._serving:
-            home = self.state.home_seat
-            log.warning("seat %d went to another key after our game ended", home)
+        elif isinstance(step, Replaced):
+            if not self._serving:  # the game is not in play here: nothing to fetch
+                home = self.state.home_seat
+                log.warning("seat %d went to another key after our game ended", home)
+            elif driver is not None and self.reclaim.begin_fetch():
+                driver.freeze()  # nothing more of ours in a segment the others have left
+                self._jobs_in.send_nowait(step)
         elif self._serving:
             self._jobs_in.send_nowait(step)
 
@@ -420,9 +426,7 @@ class Handover:
         elif isinstance(job, AskPlayer):
             nursery.start_soon(self._ask, job)
         elif isinstance(job, Replaced):
-            if self.driver is not None and self.reclaim.begin_fetch():
-                self.driver.freeze()  # nothing more of ours in a segment the others left
-                nursery.start_soon(self.reclaim.fetch_and_watch)
+            nursery.start_soon(self.reclaim.fetch_and_watch)
         elif job.back:
             log.warning("seat %d not handed back: %s", job.seat, job.why)
         elif self.driver is not None:

@@ -29,15 +29,24 @@ from __future__ import annotations
 import enum
 import logging
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from p2pbelka.fairdeal.derive import new_seed
+from p2pbelka.peer.seatoffer import (
+    Bots,
+    Offering,
+    build_offer,
+    follow,
+    offer_problem,
+    one_only,
+    seal,
+)
 from p2pbelka.peer.seatsteps import (
     AskPlayer,
     Broadcast,
     Closed,
+    Config,
     Freeze,
+    Identities,
     Remember,
     Replaced,
     Step,
@@ -47,24 +56,13 @@ from p2pbelka.peer.seatsteps import (
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Signer, open_envelope
-from p2pbelka.protocol.handover import (
-    Agree,
-    Decline,
-    Offer,
-    agreement_holds,
-    encode_handover,
-    sign_agreement,
-    with_agreements,
-)
-from p2pbelka.table import events as ev
-from p2pbelka.table.carry import Previous, check_change
-from p2pbelka.table.segments import SeedSources, previous_of, propose
+from p2pbelka.protocol.handover import Agree, Decline, Offer, encode_handover, sign_agreement
+from p2pbelka.table.carry import Previous
+from p2pbelka.table.segments import previous_of
 from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
 
-RESEND_EVERY = 2.0
-"""An offer or an agreement not yet answered is sent again this often."""
 DRAIN_EVERY = 0.1
 """How often a bot finishing its deal before a hand-back is looked at."""
 
@@ -84,25 +82,6 @@ class Stage(enum.Enum):
 
 OWN_CHANGE = {Stage.ASKING, Stage.OFFERING, Stage.HANDING, Stage.DRAINING}
 """Stages of a change this peer proposes: another's offer waits till it is over."""
-
-
-@dataclass
-class _Offering:
-    """The proposer's open offer: what is signed so far, and who still must."""
-
-    seat: int
-    segment: bytes
-    proposal: m.TableMsg
-    previous: Previous
-    signed: dict[int, bytes]
-    due: set[int]
-    bot: Signer | None
-    until: float
-    resend: float
-    back: bool
-
-    def missing(self) -> list[int]:
-        return sorted(self.due - set(self.signed))
 
 
 @dataclass
@@ -138,38 +117,6 @@ class _Draining:
     at: float
 
 
-@dataclass
-class Config:
-    """How long things take (the peer's ``NetOptions``; tests shrink them)."""
-
-    offer_timeout: float
-    give_up_after: float
-    resend_every: float = RESEND_EVERY
-    seat_bots: bool = True
-
-
-@dataclass
-class Identities:
-    """Where this seat's keys, ids and secrets come from (the peer's, or a test's)."""
-
-    signer: Signer
-    keys: list[bytes]
-    """The players' own keys, by seat, as they sat down."""
-    home_seat: int
-    names: list[str]
-    seed_sources: SeedSources
-    knows: Callable[[bytes], bool]
-    """Whether an id is in this machine's list (``KnownIds.knows``)."""
-    new_nonce: Callable[[], bytes]
-    new_bot: Callable[[], Signer] = Signer.generate
-    bot_seeds: Callable[[], bytes] = new_seed
-    seen_ids: set[bytes] = field(default_factory=set)
-    """Ids this machine told its runner to remember (asked before ``knows``)."""
-
-    def known(self, segment: bytes) -> bool:
-        return segment in self.seen_ids or self.knows(segment)
-
-
 class SeatChange:
     """The seat change of one peer, for the segment in play (``enter``)."""
 
@@ -193,7 +140,7 @@ class SeatChange:
         self._out: list[Step] = []
         self._asks = 0
         self._ask: _Ask | None = None
-        self._offer: _Offering | None = None
+        self._offer: Offering | None = None
         self._agreement: _Agreement | None = None
         self._awaiting: float | None = None  # an offer is due by then
         self._draining: _Draining | None = None
@@ -282,14 +229,12 @@ class SeatChange:
             self.refused[kind] += 1
             log.debug("ignored a %s from seat %d: no offer of ours is open", kind, sender)
             return
-        if sender not in offer.due:
+        if sender == offer.seat or sender not in range(len(offer.previous.setup.seats)):
             return
         if isinstance(msg, Agree):
-            holder = offer.previous.setup.seats[sender].key
-            if agreement_holds(holder, msg.sig, offer.segment, offer.proposal):
-                offer.signed[sender] = msg.sig
+            if offer.agree(sender, msg.sig):
                 if not offer.missing():
-                    self._seal(now)
+                    self._seal()
             else:
                 self.outcomes["bad agreement"] += 1
                 log.warning("seat %d's agreement is not its signature on our offer", sender)
@@ -364,20 +309,9 @@ class SeatChange:
             nonce = nonce if msg.flow >= m.NONCES_FLOW else None
             if nonce is None and msg.flow >= m.NONCES_FLOW:
                 return
-        if self.ids.known(envelope.game):
-            log.warning("refused a continuation under id %s, seen before", envelope.game.hex())
-            return
-        following = Table(
-            envelope.game,
-            signer=self.ids.signer,
-            seed_source=self.ids.seed_sources(envelope.game),
-            previous=previous,
-            nonce=nonce,
-        )
-        following.receive_envelope(envelope)
-        if following.setup is None:
-            why = "; ".join(e.reason for e in following.take_events() if isinstance(e, ev.Rejected))
-            log.warning("refused a continuation: %s", why)
+        following = follow(envelope, self.ids, previous, nonce)
+        if isinstance(following, str):
+            log.warning("refused a continuation: %s", following)
             return
         self._remember(envelope.game)  # before we sign anything in it
         self.outcomes["followed"] += 1
@@ -435,73 +369,47 @@ class SeatChange:
         table = self.table
         assert table is not None
         self._out.append(Freeze())
-        previous = previous_of(table)
-        # The id is derived from the continuation (the cut, the new key and the new
-        # holder's fresh nonce: a bot's is drawn here), never chosen.
-        fresh = nonce or self.ids.new_nonce()
-        segment, proposal = propose(previous, seat, key, name, fresh, self.ids.signer)
-        assert proposal.after is not None
-        signed = dict(proposal.after.agreed)
-        for local, signer in self.bots.items():
-            if local != seat:  # the bots we run agree through us
-                signed[local] = sign_agreement(signer, segment, proposal)
-        due = {s for s in range(table.n_seats) if s != seat}
         until = now + self.config.offer_timeout
-        self._offer = _Offering(
-            seat, segment, proposal, previous, signed, due, bot, until, now, bot is None
+        fresh = nonce or self.ids.new_nonce()  # a bot's is drawn here
+        offer = build_offer(
+            table, seat, key, name, fresh, self.ids.signer, self.bots, bot=bot, now=now, until=until
         )
-        self.stage = Stage.OFFERING
-        other = self._signed_from.get(previous.segment, segment)
-        if segment in previous.used or self.ids.known(segment):
-            self._offer_failed(f"the continuation's id {segment.hex()[:16]} was used before")
-        elif other != segment:
-            self._offer_failed(_one_only(previous.segment, other))
-        elif not self._offer.missing():
-            self._signed_from[previous.segment] = segment
-            self._seal(now)
+        self._offer, self.stage = offer, Stage.OFFERING
+        cut = offer.previous.segment
+        other = self._signed_from.setdefault(cut, offer.segment)
+        if offer.segment in offer.previous.used or self.ids.known(offer.segment):
+            self._offer_failed(f"the continuation's id {offer.segment.hex()[:16]} was used before")
+        elif other != offer.segment:
+            self._offer_failed(one_only(cut, other))
+        elif not offer.missing():
+            self._seal()
         else:
-            self._signed_from[previous.segment] = segment
-            self._tick_offer(self._offer, now)
+            self._tick_offer(offer, now)
 
-    def _tick_offer(self, offer: _Offering, now: float) -> None:
+    def _tick_offer(self, offer: Offering, now: float) -> None:
         if now >= offer.until:
             self._offer_failed(f"seats {offer.missing()} did not answer in time")
         elif now >= offer.resend:
             offer.resend = now + self.config.resend_every
-            self._out.append(Broadcast(encode_handover(Offer(offer.segment, offer.proposal))))
+            self._out.append(Broadcast(encode_handover(offer.offer)))
 
-    def _seal(self, now: float) -> None:
+    def _seal(self) -> None:
         offer = self._offer
         assert offer is not None
-        final = with_agreements(offer.proposal, offer.signed)
         if self.ids.known(offer.segment):
             self._offer_failed(f"the continuation's id {offer.segment.hex()[:16]} was used before")
             return
         self._remember(offer.segment)  # before the table envelope is signed in it
-        host = Table.host(
-            self.ids.signer,
-            final,
-            seed_source=self.ids.seed_sources(offer.segment),
-            previous=offer.previous,
-        )
-        if host.setup is None:  # our own checks refuse it: a bug, not the others' fault
-            self._offer_failed("the continuation did not pass its own checks")
-            return
-        self.bots.pop(offer.seat, None)
+        bots = {s: b for s, b in self.bots.items() if s != offer.seat}
         if offer.bot is not None:
-            self.bots[offer.seat] = offer.bot
-        bots = tuple(
-            (
-                Table(
-                    offer.segment, signer=s, seed_source=self.ids.bot_seeds, previous=offer.previous
-                ),
-                other,
-            )
-            for other, s in self.bots.items()
-        )
-        self._offer = None
+            bots[offer.seat] = offer.bot
+        sealed = seal(offer, self.ids, bots)
+        if isinstance(sealed, str):
+            self._offer_failed(sealed)
+            return
+        self.bots, self._offer = bots, None
         self.outcomes["sealed"] += 1
-        self._switch(host, bots)
+        self._switch(*sealed)
 
     def _offer_failed(self, why: str) -> None:
         offer = self._offer
@@ -618,24 +526,8 @@ class SeatChange:
 
     def offer_problem(self, sender: int, offer: Offer, table: Table) -> str:
         """Why this seat does not sign ``sender``'s ``offer`` on ``table`` ("" if it may)."""
-        after = offer.table.after
-        assert after is not None and table.setup is not None
-        previous = previous_of(table)
-        problem = check_change(previous, sender, offer.segment, offer.table)
-        if problem:
-            return problem
-        if self.ids.known(offer.segment):
-            return f"segment {offer.segment.hex()[:16]}: this peer has seen that id before"
-        signed = self._signed_from.get(previous.segment)
-        if signed is not None and signed != offer.segment:
-            return _one_only(previous.segment, signed)
-        if after.seat not in table.missing():
-            return f"seat {after.seat} is not missing here"
-        key = previous.setup.seats[sender].key
-        theirs = dict(after.agreed).get(sender)
-        if theirs is None or not agreement_holds(key, theirs, offer.segment, offer.table):
-            return "the offer does not carry the proposer's own signature"
-        return ""
+        signed = self._signed_from.get(table.game_id)
+        return offer_problem(table, sender, offer, self.ids, signed)
 
     # -- shared steps -------------------------------------------------------------------------
 
@@ -672,7 +564,7 @@ class SeatChange:
         self.ids.seen_ids.add(segment)
         self._out.append(Remember(segment))
 
-    def _switch(self, table: Table, bots: tuple[tuple[Table, int], ...]) -> None:
+    def _switch(self, table: Table, bots: Bots) -> None:
         self.stage = Stage.SWITCHED
         self._out.append(Switch(table, bots))
 
@@ -688,10 +580,3 @@ def _proposer(table: Table, lost: int) -> int:
 
 def _bot_name(name: str) -> str:
     return f"Bot for {name}"[: m.MAX_NAME]
-
-
-def _one_only(segment: bytes, signed: bytes) -> str:
-    return (
-        f"this seat signed another continuation of segment {segment.hex()[:16]}"
-        f" ({signed.hex()[:16]}): it signs one only"
-    )

@@ -1,6 +1,8 @@
-"""What the seat-change machine (``seatchange.py``) tells its runner to do.
+"""The seat-change machine's terms with its runner: what it is given, what it asks.
 
-The machine never sends, waits or asks by itself: each of its inputs leaves zero
+``Config`` and ``Identities`` are what the runner hands the machine
+(``seatchange.py``) once.  The machine never sends, waits or asks by itself: each
+of its inputs leaves zero
 or more of these in its outbox (``SeatChange.take``), in the order they must be
 done.  The runner (``handover.py``) does them: the quick ones at once (a switch,
 freezing the table, remembering an id), the ones that wait (sending, asking the
@@ -9,9 +11,51 @@ player, telling the front end) in its one task, in order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
+from p2pbelka.fairdeal.derive import new_seed
+from p2pbelka.protocol.envelope import Signer
+from p2pbelka.table.segments import SeedSources
 from p2pbelka.table.session import Table
+
+RESEND_EVERY = 2.0
+"""An offer or an agreement not yet answered is sent again this often."""
+
+
+@dataclass
+class Config:
+    """How long things take (the peer's ``NetOptions``; tests shrink them)."""
+
+    offer_timeout: float
+    give_up_after: float
+    resend_every: float = RESEND_EVERY
+    seat_bots: bool = True
+
+
+@dataclass
+class Identities:
+    """Where this seat's keys, ids and secrets come from (the peer's, or a test's)."""
+
+    signer: Signer
+    keys: list[bytes]
+    """The players' own keys, by seat, as they sat down."""
+    home_seat: int
+    names: list[str]
+    seed_sources: SeedSources
+    knows: Callable[[bytes], bool]
+    """Whether an id is in this machine's list (``KnownIds.knows``)."""
+    new_nonce: Callable[[], bytes]
+    new_bot: Callable[[], Signer] = Signer.generate
+    bot_seeds: Callable[[], bytes] = new_seed
+    seen_ids: set[bytes] = field(default_factory=set)
+    """Ids this machine told its runner to remember (asked before ``knows``)."""
+
+    def known(self, segment: bytes) -> bool:
+        return segment in self.seen_ids or self.knows(segment)
+
+
+# -- the steps -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,12 +15,14 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pbelka.peer.seatchange import Config, Identities, SeatChange
+from p2pbelka.peer.seatchange import SeatChange
 from p2pbelka.peer.seatsteps import (
     AskPlayer,
     Broadcast,
     Closed,
+    Config,
     Freeze,
+    Identities,
     Remember,
     Replaced,
     Switch,
