@@ -21,7 +21,8 @@ One change at a time (``busy``), in one stage:
 What a continuation is and how it is checked is ``table/carry.py``; this module
 only decides when to build, sign and follow one.  A seat signs at most one
 continuation of a segment (a second offer from the same cut, or another cut of
-it, is declined), so no proposer can hold two of its agreements.
+it, is declined), so no proposer can hold two of its agreements, and once it
+signed it processes nothing more of that segment (it stays frozen).
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ from p2pbelka.peer.seatoffer import (
     build_offer,
     follow,
     offer_problem,
-    one_only,
     seal,
 )
 from p2pbelka.peer.seatsteps import (
@@ -375,12 +375,8 @@ class SeatChange:
             table, seat, key, name, fresh, self.ids.signer, self.bots, bot=bot, now=now, until=until
         )
         self._offer, self.stage = offer, Stage.OFFERING
-        cut = offer.previous.segment
-        other = self._signed_from.setdefault(cut, offer.segment)
         if offer.segment in offer.previous.used or self.ids.known(offer.segment):
             self._offer_failed(f"the continuation's id {offer.segment.hex()[:16]} was used before")
-        elif other != offer.segment:
-            self._offer_failed(one_only(cut, other))
         elif not offer.missing():
             self._seal()
         else:
@@ -422,7 +418,8 @@ class SeatChange:
         bot_table = self._bot_tables.get(offer.seat)
         if bot_table is not None:
             bot_table.stop_at_deal(None)  # the bot plays on
-        self._out += [Thaw(), Closed(offer.seat, why, back=True)]
+        self._thaw()
+        self._out.append(Closed(offer.seat, why, back=True))
         self._idle()
 
     # -- handing a seat back ----------------------------------------------------------------
@@ -500,7 +497,7 @@ class SeatChange:
         sender = _proposer(table, seat)
         problem = self.offer_problem(sender, offer, table)
         if problem:
-            self._out.append(Thaw())
+            self._thaw()
             self._decline(offer, problem, True)
             return
         previous = previous_of(table)
@@ -514,12 +511,14 @@ class SeatChange:
 
     def _tick_agreement(self, agreed: _Agreement, now: float) -> None:
         if now >= agreed.until:
-            # We signed: the old segment stays cut.  Nothing came, so the game ends.
+            # We signed: the old segment stays cut (no thaw, SPEC 9.4: a proposer that
+            # seals later cannot show our agreement beside envelopes we signed after
+            # the cut).  Nothing came, so the game ends.
             self._agreement = None
             self._failed.add(agreed.seat)
             self.busy, self.stage = None, Stage.IDLE
             self.outcomes["never sealed"] += 1
-            self._out += [Thaw(), Closed(agreed.seat, "the proposer never sealed it")]
+            self._out.append(Closed(agreed.seat, "the proposer never sealed it"))
         elif now >= agreed.resend:
             agreed.resend = now + self.config.resend_every
             self._out.append(Broadcast(encode_handover(Agree(agreed.segment, agreed.sig))))
@@ -551,10 +550,16 @@ class SeatChange:
         log.warning("no bot for seat %d: %s", seat, why)
         self._failed.add(seat)
         self.outcomes["closed"] += 1
-        if self._agreement is None:
-            self._out.append(Thaw())
+        self._thaw()
         self._out.append(Closed(seat, why))
         self._idle()
+
+    def _thaw(self) -> None:
+        """Go on with the segment in play, unless we signed a continuation of it: a seat
+        that signed processes nothing more of the old segment (the proposer, who alone
+        can seal its offer, goes on when it fails)."""
+        if self.table is not None and self.table.game_id not in self._signed_from:
+            self._out.append(Thaw())
 
     def _idle(self) -> None:
         self.busy, self._awaiting = None, None
