@@ -306,7 +306,7 @@ def test_an_offer_from_a_seat_that_does_not_propose_is_ignored() -> None:
     """(Belka-4: in Belot for three the only other seat is the proposer.)"""
     game, net = _lost("belka", 4, 2, 5)
     signer, other = 1, 3
-    offer, _ = _forged_offer(game, lost, other)
+    offer, _ = _forged_offer(game, 2, other)
     net.deliver(other, offer, to=[signer])
     assert not net.node(signer).sent and not net.node(signer).asked
 
