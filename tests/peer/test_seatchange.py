@@ -318,3 +318,24 @@ def test_a_continuation_giving_our_seat_away_while_we_are_seated_is_told() -> No
     lost = machine_of(game.tables[2], 2)  # the lost seat's peer comes back now
     lost.seen(sealed, None)
     assert [type(s).__name__ for s in lost.take()] == ["Replaced"]
+
+
+def test_what_another_peer_sends_never_raises() -> None:
+    """Answers to no offer, seats out of range, bytes that are no envelope, a
+    hand-back of a seat no bot of ours plays: counted or ignored, never raised."""
+    game, net = _lost("belka", 4, 2, 5)
+    node = net.node(1)
+    change = node.change
+    offer, _ = _forged_offer(game, 2, 0)
+    change.heard(0, Agree(offer.segment, bytes(64)), 0.0)
+    change.heard(0, Decline(offer.segment, "no", False), 0.0)
+    assert change.refused == {"seat_agree": 1, "seat_decline": 1}
+    for sender in (9, 2, 1):  # no such seat, the lost seat, ourselves
+        change.heard(sender, offer, 0.0)
+    change.hand_back(3, change.segment, bytes(16), 0.0)
+    change.hand_back(9, bytes(16), bytes(16), 0.0)
+    for raw in (b"", b"\x92\xc4", offer.table.to_wire().__repr__().encode()):
+        change.seen(raw, None)
+    change.answered(12345, True, 0.0)
+    change.tick(1e9)
+    assert change.take() == [] and change.stage is Stage.IDLE
