@@ -46,7 +46,7 @@ from p2pbelka.peer.seatdrivers import (
     SegmentDriver,
     SharedMesh,
 )
-from p2pbelka.peer.seating import Seating
+from p2pbelka.peer.seatstate import SeatState
 from p2pbelka.peer.seatsteps import (
     AskPlayer,
     Broadcast,
@@ -163,7 +163,7 @@ class Handover:
         )
         self.change = SeatChange(ids, Config(offer_timeout, give_up_after, seat_bots=seat_bots))
         """Every decision of the seat change (sans-IO): this runner feeds it and acts."""
-        self.state = Seating(
+        self.state = SeatState(
             mesh, self.signer, home_seat, mesh.game_id, writer, self.transcript, self.change
         )
         """What this runner shares with the reclaimer."""

@@ -13,7 +13,7 @@ The continuation names the player's own key, so it goes on as itself.
 
 The bot's side (letting the bot finish its deal, offering the seat back) is the
 seat-change machine's (``seatchange.py``); this module is the returning player's
-side and the game's records.  What it shares with the runner is ``Seating``; it
+side and the game's records.  What it shares with the runner is ``SeatState``; it
 starts no task: the runner starts its ``fetch_and_watch`` in its own nursery.
 """
 
@@ -25,7 +25,7 @@ from collections.abc import Callable
 import trio
 
 from p2pbelka.peer.driver import PeerDriver
-from p2pbelka.peer.seating import Seating
+from p2pbelka.peer.seatstate import SeatState
 from p2pbelka.peer.store import move_aside
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Envelope, open_envelope
@@ -56,7 +56,7 @@ class Reclaimer:
 
     def __init__(
         self,
-        hub: Seating,
+        hub: SeatState,
         *,
         new_nonce: Callable[[], bytes],
         watch: Callable[[Table], None],

@@ -19,7 +19,7 @@ from p2pbelka.table.session import Table
 
 
 @dataclass
-class Seating:
+class SeatState:
     """A game played in segments, as this peer holds it."""
 
     mesh: Mesh
