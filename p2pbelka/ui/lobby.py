@@ -12,12 +12,18 @@ from p2pbelka.net.discovery import TableInfo, look_alikes
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.peer import lan
 from p2pbelka.protocol.lobby import LobbyState
+from p2pbelka.rules import registry
 from p2pbelka.table import rulebook
 from p2pbelka.ui.i18n import _
 
-GAME_NAMES = {"belka": "Belka", "belot": "Belot"}
-"""Games by their names on the wire, as players call them (the same in every language
-the screens speak: both are names)."""
+
+def game_title(name: str) -> str:
+    """A game by its name on the wire, as players call it (the same in every language the
+    screens speak: a name); a game this version does not know, by its wire name."""
+    try:
+        return registry.spec(name).title
+    except ValueError:
+        return name
 
 
 @dataclass
@@ -82,7 +88,7 @@ class LobbyView:
 
     @property
     def variant(self) -> str:
-        return self.state.variant if self.state is not None else "belka"
+        return self.state.variant if self.state is not None else registry.DEFAULT
 
     def rule_lines(self) -> list[tuple[str, str]]:
         """The rules as (name, value) lines: the preset first, then every option."""
@@ -199,7 +205,7 @@ def sides(view: LobbyView) -> str:
 def _rules(view: LobbyView) -> StyleAndTextTuples:
     """The game and every rule; the host's line marked while it changes them."""
     assert view.state is not None
-    game = GAME_NAMES.get(view.variant, view.variant)
+    game = game_title(view.variant)
     head = _("{game} for {n}; the rules:").format(game=game, n=len(view.state.seats))
     out: StyleAndTextTuples = [("", "\n" + head + "\n")]
     lines = view.rule_lines()
@@ -266,7 +272,7 @@ def _table_list(view: LobbyView) -> StyleAndTextTuples:
         ).format(
             n=n + 1,
             name=table.name,
-            game=GAME_NAMES.get(table.variant, table.variant),
+            game=game_title(table.variant),
             seats=table.seats,
             host=table.host,
             port=table.port,
