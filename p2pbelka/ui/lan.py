@@ -35,6 +35,7 @@ from p2pbelka.peer import lan
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd
 from p2pbelka.peer.loopback import DEFAULT_BOT
 from p2pbelka.peer.store import GameStore, games_dir
+from p2pbelka.rules.registry import DEFAULT
 from p2pbelka.ui import registry
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.front import ScreenFrontEnd
@@ -334,7 +335,7 @@ def host_on_screen(
     identity: Identity,
     table_name: str,
     *,
-    game: str = "belka",
+    game: str = DEFAULT,
     players: int | None = None,
     preset: str = "classic",
     options: dict[str, str] | None = None,
