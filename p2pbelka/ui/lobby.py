@@ -183,8 +183,8 @@ def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
 
 
 def sides(view: LobbyView) -> str:
-    """Who plays with whom, in names: "you and Saule against Bolat and Nurlan" (Belka's
-    partners sit opposite), or everyone for themselves (Belot)."""
+    """Who plays with whom, in names, as the game's teams go: "you and Saule against
+    Bolat and Nurlan" (two pairs), or everyone for themselves."""
     assert view.state is not None
     names = []
     for seat, info in enumerate(view.state.seats):
@@ -194,12 +194,21 @@ def sides(view: LobbyView) -> str:
             names.append(_("seat {n} (free)").format(n=seat))
         else:
             names.append(info.name[:16])
-    if len(names) != 4:
+    teams = _teams(view.variant, len(names))
+    if len(teams) != 2 or any(len(team) != 2 for team in teams):
         return _("each for themselves: {names}").format(names=", ".join(names))
-    mine = (view.me or 0) % 2
+    mine, other = teams if (view.me or 0) in teams[0] else teams[::-1]
     return _("{a} and {b} against {c} and {d}").format(
-        a=names[mine], b=names[mine + 2], c=names[1 - mine], d=names[3 - mine]
+        a=names[mine[0]], b=names[mine[1]], c=names[other[0]], d=names[other[1]]
     )
+
+
+def _teams(game: str, seats: int) -> tuple[tuple[int, ...], ...]:
+    """The game's sides at a table of ``seats`` (one seat each for a game not known)."""
+    try:
+        return registry.spec(game).teams(seats)
+    except ValueError:
+        return tuple((seat,) for seat in range(seats))
 
 
 def _rules(view: LobbyView) -> StyleAndTextTuples:

@@ -50,7 +50,7 @@ def hand_panel(
 ) -> Canvas:
     """Your cards, trumps first; the chosen one raised, legal ones bright, numbers below."""
     canvas = Canvas(width, HAND_HEIGHT)
-    # a gap between cards when they fit with it (Belot's nine need not, at 80 columns)
+    # a gap between cards when they fit with it (nine need not, at 80 columns)
     step = CARD_WIDTH + 1 if (CARD_WIDTH + 1) * len(view.hand) <= width else CARD_WIDTH
     x0 = max(0, (width - step * len(view.hand)) // 2)
     for i, card in enumerate(view.hand):

@@ -1,5 +1,5 @@
-"""``p2pbelka play``: you in seat 0 and three bot peers, each with its own keys
-(Belot: one or two).
+"""``p2pbelka play``: you in seat 0 and a bot peer in every other seat, each with its
+own keys.
 
 The bots are real peers: their own tables, keys and deck secrets, talking to
 yours only through signed envelopes.  They run in this process and meet over

@@ -19,8 +19,9 @@ from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.games.belka import reports
 from p2pbelka.ui.games.belka.screen import UI as BELKA
 from p2pbelka.ui.games.belka.view import BelkaView
+from p2pbelka.ui.games.belka.words import sides
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.text import RED_STYLE, red_suits, sides
+from p2pbelka.ui.text import RED_STYLE, red_suits
 from tests.ui.summaries import summary
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")

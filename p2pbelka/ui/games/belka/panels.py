@@ -9,9 +9,10 @@ from p2pbelka.rules.belka.options import TARGET
 from p2pbelka.ui import panels
 from p2pbelka.ui.canvas import Canvas
 from p2pbelka.ui.games.belka.view import BelkaView
+from p2pbelka.ui.games.belka.words import team_name
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.panels import CARD_WIDTH, TABLE_HEIGHT, card_box
-from p2pbelka.ui.text import suit_name, team_name
+from p2pbelka.ui.text import suit_name
 from p2pbelka.ui.view import TrickView
 
 

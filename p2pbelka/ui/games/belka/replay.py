@@ -14,9 +14,10 @@ from p2pbelka.table.verify import VerifyReport
 from p2pbelka.ui.games.belka import panels
 from p2pbelka.ui.games.belka.reports import belka_summary
 from p2pbelka.ui.games.belka.view import BelkaView
+from p2pbelka.ui.games.belka.words import team_name
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.replay import RIGHT_WIDTH, Replay, verdict_lines, wrapped
-from p2pbelka.ui.text import suit_name, team_name
+from p2pbelka.ui.text import suit_name
 
 
 @dataclass

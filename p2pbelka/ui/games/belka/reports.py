@@ -10,9 +10,10 @@ from p2pbelka.cards import Card, Suit
 from p2pbelka.rules.belka.summary import BelkaSummary
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.ui.games.belka.view import BelkaView, sort_hand
+from p2pbelka.ui.games.belka.words import sides, team_name
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.reports import transcript_lines, verdict
-from p2pbelka.ui.text import card_label, name_seats, sides, suit_name, team_name
+from p2pbelka.ui.text import card_label, name_seats, suit_name
 from p2pbelka.ui.view import DealEnd
 
 

@@ -11,8 +11,9 @@ from p2pbelka.cards import Card, Suit
 from p2pbelka.rules.belka import core
 from p2pbelka.table import belka_events as belka_ev
 from p2pbelka.table import events as ev
+from p2pbelka.ui.games.belka.words import team_name
 from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label, suit_name, team_name
+from p2pbelka.ui.text import card_label, suit_name
 from p2pbelka.ui.view import TableView, alternating
 
 
