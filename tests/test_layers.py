@@ -9,6 +9,7 @@ TYPE_CHECKING:`` count like any other: an annotation is knowledge too.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import p2pbelka
@@ -156,3 +157,21 @@ def test_the_table_core_imports_no_game() -> None:
             continue
         wrong += [f"{module} imports {target}" for target in sorted(imported) if is_game(target)]
     assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_the_peer_layer_knows_no_game() -> None:
+    """Networking, storage and seat changes serve any registered game: no module of
+    ``peer/`` imports a game of any layer or names one (a game's behaviour belongs to
+    its registrations below)."""
+    wrong = []
+    for module, imported in package_modules().items():
+        if layer_of(module) == "peer":
+            wrong += [
+                f"{module} imports {target}" for target in sorted(imported) if is_game(target)
+            ]
+    named = re.compile(r"\b(" + "|".join(GAMES) + r")\b", re.IGNORECASE)
+    for path in sorted((ROOT / "peer").rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if named.search(line):
+                wrong.append(f"{module_name(path)}:{number} names a game: {line.strip()}")
+    assert not wrong, "\n".join(wrong)

@@ -38,6 +38,7 @@ from p2pbelka.rules import registry
 
 __all__ = [
     "ENVELOPE_PREFIX",
+    "LOBBY_CONTEXT",
     "MAX_CONTROL",
     "MAX_NAME",
     "MAX_WHY",
@@ -63,6 +64,10 @@ __all__ = [
     "is_envelope",
 ]
 
+LOBBY_CONTEXT = b"p2pbelka/v1 lobby"
+"""The lobby channel's handshake context: a joiner that dials an address learns the
+game id only in the lobby.  Every channel of the game itself has the game id as context."""
+
 
 # --- the host's seating plan ----------------------------------------------------------------
 
@@ -81,7 +86,7 @@ class Sitter:
 @dataclass
 class SeatingPlan:
     """Who sits where before the game starts, and the rules: the host is seat 0 and
-    always ready; ``variant`` is the game (``belka``, ``belot``) and ``n_seats`` its
+    always ready; ``variant`` is the game's registered name and ``n_seats`` its
     seat count.  ``rules`` counts changes of the preset and options: a change
     un-readies every joiner, and a ready given for older rules does not count."""
 

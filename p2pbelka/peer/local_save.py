@@ -1,6 +1,6 @@
 """A local table kept on disk, so a game left (or killed) can be continued.
 
-``p2pbelka play`` (Belka, or Belot for two or three) seats you and bot peers
+``p2pbelka play`` (any registered game) seats you and bot peers
 over loopback (``loopback.py``, through the lobby as on a LAN), each peer
 keeping its game in a home of its own exactly as on a LAN (``store.py``:
 secrets drawn, transcript, what it signed).  Those homes live in the games

@@ -1,5 +1,5 @@
-"""A whole table on this machine, in one call: real peers over loopback TCP (four for
-Belka, two or three for Belot).
+"""A whole table on this machine, in one call: real peers over loopback TCP, as many
+as the game's table seats.
 
 Each seat has its own identity, its own listener, its own game directory and
 its own table; they meet in the host's lobby and play over the mesh exactly as

@@ -24,18 +24,9 @@ import trio
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import FrontEnd
 from p2pbelka.peer.local import LocalGame
-from p2pbelka.peer.seat import (
-    GameResult,
-    MeshHolder,
-    NetOptions,
-    game_meta,
-    play_seat,
-    serve_mesh,
-    signer_of,
-)
-from p2pbelka.peer.store import GameStore
+from p2pbelka.peer.newseat import NewSeat, Seating, host_seat, join_seat, play_new_seat
+from p2pbelka.peer.seat import GameResult, MeshHolder, NetOptions, serve_mesh, signer_of
 from p2pbelka.protocol import messages as m
-from p2pbelka.table.session import Table
 
 LOOPBACK = "127.0.0.1"
 
@@ -101,37 +92,19 @@ async def mesh_table(
                 await nursery.start(serve_mesh, identities[seat], nets[seat], holders[seat])
             )
         peers = [(LOOPBACK, port) for port in ports]
-        tables: list[Table] = []
-        stores: list[GameStore] = []
+        seats: list[NewSeat] = []
         for seat in range(n):
-            store = GameStore.create(local.game_id, nets[seat].home)
-            source = store.seed_source(nets[seat].fresh_seeds, new_game=True)
-            signer = signer_of(identities[seat])
+            seating = Seating(local.game_id, setup, peers, ports[seat], None, table_name)
             if seat == 0:
-                table = Table.host(signer, setup, seed_source=source)
-                store.keep(table.take_signed())  # on the disk before the others have it
-                store.sync()
-            else:
+                seats.append(host_seat(identities[seat], nets[seat], seating))
+            else:  # the host's table description, as the lobby would hand it over
+                described = seats[0].table.transcript[0].raw
                 nonce = local.nonces[seat]
-                table = Table(local.game_id, signer=signer, seed_source=source, nonce=nonce)
-                table.receive(tables[0].transcript[0].raw)  # what the lobby would hand over
-            tables.append(table)
-            stores.append(store)
+                seats.append(join_seat(identities[seat], nets[seat], seating, nonce, described))
 
         async def run(seat: int) -> None:
-            meta = game_meta(
-                local.game_id, seat, setup, peers, nets[seat], ports[seat], None, table_name
-            )
-            stores[seat].save_meta(meta)
-            results[seat] = await play_seat(
-                identities[seat],
-                tables[seat],
-                meta,
-                stores[seat],
-                stores[seat].transcript_writer(),
-                front_ends[seat],
-                nets[seat],
-                holders[seat],
+            results[seat] = await play_new_seat(
+                identities[seat], seats[seat], front_ends[seat], nets[seat], holders[seat]
             )
 
         async with trio.open_nursery() as players:

@@ -1,9 +1,10 @@
 """Playing one seat of a game over the mesh: the driver, the transcript, resume.
 
-``lan.py`` seats the players; from the ``table`` envelope on, every peer runs
-``play_seat``: a ``Mesh`` to the other seats, a ``PeerDriver`` for its table,
-the transcript and secrets in its ``GameStore``.  ``resume_game`` rebuilds a
-seat's table after a crash and goes the same way.
+The lobby (``lan/``) seats the players; from the ``table`` envelope on, every
+peer runs ``play_seat`` (a new game through ``newseat.py``): a ``Mesh`` to the
+other seats, a ``PeerDriver`` for its table, the transcript and secrets in its
+``GameStore``.  ``resume_game`` rebuilds a seat's table after a crash and goes
+the same way.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ CATCH_UP = 3.0
 """Seconds a resumed peer gives the others to say whether its seat changed hands."""
 
 
-# --- lobby events, for a front end -----------------------------------------------------
+# --- a game's end, and resuming one ------------------------------------------------------
 
 
 @dataclass

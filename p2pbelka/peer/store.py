@@ -59,7 +59,7 @@ log = logging.getLogger(__name__)
 SEED_SIZE = 32
 JOURNAL_ROOM = 256 * 1024
 """Zeros written ahead in ``signed.p2pb`` for records to come (a record's length is
-never 0, so a reader stops there): about thirty deals of Belka."""
+never 0, so a reader stops there): about thirty deals of a four-seat game."""
 
 
 @dataclass

@@ -21,7 +21,6 @@ import trio
 
 from p2pbelka.bots import make_bot
 from p2pbelka.net.identity import Identity
-from p2pbelka.peer import lan
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.lan import (
@@ -33,6 +32,7 @@ from p2pbelka.peer.lan import (
     host_game,
     join_game,
 )
+from p2pbelka.peer.lan.hostlobby import HostLobby
 from p2pbelka.peer.loopback import loopback_table, seat_home
 from p2pbelka.peer.seat import signer_of
 from p2pbelka.peer.store import GameStore, id_used_reason, known_game
@@ -93,14 +93,14 @@ async def _join_a_hostile_host(
 
     with pytest.MonkeyPatch.context() as patch:
         if aim == "sign":  # the host signs its table again, under the old id
-            honest_start = lan._HostLobby.start
+            honest_start = HostLobby.start
 
-            async def forged_start(lobby: lan._HostLobby, table_raw: bytes) -> None:
+            async def forged_start(lobby: HostLobby, table_raw: bytes) -> None:
                 table = open_envelope(table_raw)
                 forged = seal_envelope(signer_of(attacker), game_id, 0, 0, ZERO_HASH, table.msg)
                 await honest_start(lobby, forged.raw)
 
-            patch.setattr(lan._HostLobby, "start", forged_start)
+            patch.setattr(HostLobby, "start", forged_start)
         elif aim == "derive":  # the old game's nonces in the new table
             honest = lb.SeatingPlan.setup
             patch.setattr(
@@ -202,7 +202,7 @@ async def test_a_lobby_named_as_the_old_game_plays_a_game_of_a_new_id(tmp_path: 
 def test_a_derived_id_the_joiner_knows_is_refused_before_it_sits(tmp_path: Path) -> None:
     """All but impossible with the joiner's fresh nonce in it, and refused all the
     same: the lobby's last check, on a table that passes every other."""
-    from p2pbelka.peer.lan import _checked_setup
+    from p2pbelka.peer.lan.join import checked_setup
     from p2pbelka.peer.local import LocalGame
     from p2pbelka.protocol.lobby import LobbyState, SeatView, Start
 
@@ -215,8 +215,8 @@ def test_a_derived_id_the_joiner_knows_is_refused_before_it_sits(tmp_path: Path)
     lobby = LobbyState(bytes(16), "t", setup.preset, setup.options, views, "belot")
     start = Start(host_table.transcript[0].raw, (("", 1), ("", 2)))
     with pytest.raises(LobbyRefused, match=re.escape(id_used_reason(local.game_id))):
-        _checked_setup(ids[1], lobby, start, ids[0].public_key, local.nonces[1], tmp_path)
+        checked_setup(ids[1], lobby, start, ids[0].public_key, local.nonces[1], tmp_path)
     # the same table, to a joiner that does not know the id: taken
     fresh = tmp_path / "elsewhere"
-    taken, game_id = _checked_setup(ids[1], lobby, start, ids[0].public_key, local.nonces[1], fresh)
+    taken, game_id = checked_setup(ids[1], lobby, start, ids[0].public_key, local.nonces[1], fresh)
     assert game_id == local.game_id and taken == setup

@@ -204,7 +204,7 @@ async def test_a_joiner_leaves_a_table_of_a_game_it_does_not_play(tmp_path: Path
     me = Identity.generate("joiner")
     host_id = Identity.generate("host")
     from p2pbelka.net.connection import serve_secure
-    from p2pbelka.peer.lan import LOBBY_CONTEXT
+    from p2pbelka.peer.lobby import LOBBY_CONTEXT
 
     async def newer_host(channel: object) -> None:
         state = codec.LobbyState(GAME, "t", "classic", {}, (None, None), "durak")

@@ -1,0 +1,76 @@
+"""A game on the LAN: host a table, find and join one, play it over the mesh, resume it.
+
+The host opens a *lobby* listener (announced by multicast beacons) where
+joiners see the game and its rules and take seats; when every seat the game's
+table has is taken and ready it signs the ``table`` envelope and sends it with
+every seat's mesh address.  From then on every peer, the host included, is an
+ordinary member of the mesh (``mesh.py``) and a ``PeerDriver`` plays its seat.
+Each peer keeps its game in the config directory (``store.py``), so
+``resume_game`` can rebuild it after a crash.
+
+The API is for front ends, and is what this package exports: lobby progress
+arrives as ``LobbyEvent``s through ``on_lobby``; play arrives through the
+``FrontEnd`` given to the driver.  One module per job:
+
+- ``events.py``: the lobby events, and the controls some of them carry;
+- ``finding.py``: ``discover_tables``, from beacons and DNS-SD hints;
+- ``host.py``: ``host_game``, the lobby listener and its beacons;
+- ``hostlobby.py``: the host's side of each joiner's lobby channel;
+- ``join.py``: ``join_game``, reaching the lobby, sitting, checking the table;
+- ``addresses.py``: this machine's LAN address and the others' as we dial them.
+
+The start of a game, once seated, is ``peer/newseat.py``'s, shared by host and join.
+"""
+
+from p2pbelka.peer.lan.addresses import lan_address
+from p2pbelka.peer.lan.events import (
+    Approve,
+    AwaitingApproval,
+    GameStarting,
+    HostControl,
+    HostReached,
+    JoinersAsking,
+    JoinRequest,
+    LobbyClosed,
+    LobbyControl,
+    LobbyEvent,
+    LobbyRefused,
+    OnLobby,
+    SeatsChanged,
+    StillTrying,
+    TableOpen,
+    TableRules,
+    TablesHeard,
+)
+from p2pbelka.peer.lan.finding import discover_tables
+from p2pbelka.peer.lan.host import host_game
+from p2pbelka.peer.lan.join import join_game
+from p2pbelka.peer.seat import GameResult, NetOptions, resume_game, signer_of
+
+__all__ = [
+    "Approve",
+    "AwaitingApproval",
+    "GameResult",
+    "GameStarting",
+    "HostControl",
+    "HostReached",
+    "JoinRequest",
+    "JoinersAsking",
+    "LobbyClosed",
+    "LobbyControl",
+    "LobbyEvent",
+    "LobbyRefused",
+    "NetOptions",
+    "OnLobby",
+    "SeatsChanged",
+    "StillTrying",
+    "TableOpen",
+    "TableRules",
+    "TablesHeard",
+    "discover_tables",
+    "host_game",
+    "join_game",
+    "lan_address",
+    "resume_game",
+    "signer_of",
+]

@@ -1,0 +1,172 @@
+"""Hosting a table: the lobby listener and its beacons, then the host's seat.
+
+The host listens for the mesh first (its port goes in the seating plan), opens
+the lobby (``HostLobby`` follows each joiner), announces the table until every
+seat is taken and ready, then signs the table description, hands it to every
+joiner with every seat's mesh address, and plays seat 0 like any other seat.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from collections.abc import Callable
+from functools import partial
+
+import trio
+
+from p2pbelka.net.connection import serve_secure
+from p2pbelka.net.discovery import TableAd, announce_table, new_table_id
+from p2pbelka.net.dnssd import announce_dnssd, local_addresses
+from p2pbelka.net.handshake import invite_key
+from p2pbelka.net.identity import Identity
+from p2pbelka.peer import lobby as lb
+from p2pbelka.peer.driver import FrontEnd
+from p2pbelka.peer.lan.addresses import beacon_address, is_multicast, lan_address
+from p2pbelka.peer.lan.events import (
+    Approve,
+    GameStarting,
+    HostControl,
+    OnLobby,
+    SeatsChanged,
+    TableOpen,
+    TableRules,
+    ignore,
+)
+from p2pbelka.peer.lan.hostlobby import HostLobby
+from p2pbelka.peer.newseat import Seating, host_seat, play_new_seat
+from p2pbelka.peer.seat import GameResult, MeshHolder, NetOptions, serve_mesh
+from p2pbelka.protocol.ids import game_id_of
+from p2pbelka.rules import registry
+
+log = logging.getLogger(__name__)
+
+
+async def host_game(
+    identity: Identity,
+    table_name: str,
+    front_end: FrontEnd,
+    *,
+    preset: str = "classic",
+    options: dict[str, str] | None = None,
+    net: NetOptions | None = None,
+    on_lobby: OnLobby = ignore,
+    bot: str | None = None,
+    approve: Approve | None = None,
+    invite: str | None = None,
+    game: str = registry.DEFAULT,
+    players: int | None = None,
+) -> GameResult:
+    """Open a table of ``game`` with ``players`` seats (by default as many as the game's
+    table has), seat the joiners, then play seat 0 until the game ends.
+
+    ``approve`` is asked about every joiner before its seat counts (None lets
+    everyone in: scripts, bots and tests); the host's front end can also remove a
+    seated joiner before the start through ``SeatsChanged.host_control``.  With an
+    ``invite`` code only joiners who give the same code can finish the lobby
+    handshake (see ``invite_key``)."""
+    net = net or NetOptions()
+    options = dict(options or {})
+    n_seats = players or registry.spec(game).default_seats
+    lb.check_table(game, n_seats, preset, options)
+    # The lobby's table id names the table for joiners; the game id is derived from
+    # every seat's nonce at the start, so no host chooses it (protocol/ids.py).
+    table_id = net.table_id or new_table_id()
+    holder = MeshHolder()
+    psk = await trio.to_thread.run_sync(invite_key, invite) if invite else None
+    async with trio.open_nursery() as nursery:
+        mesh_port = await nursery.start(serve_mesh, identity, net, holder)
+        nonce = net.new_nonce()
+        me = lb.Sitter(
+            identity.public_key, identity.name, "", net.advertise_port or mesh_port, nonce
+        )
+        plan = lb.SeatingPlan(
+            table_id, table_name, preset, options, me, variant=game, n_seats=n_seats
+        )
+        lobby = HostLobby(plan, on_lobby, approve)
+        lobby_port = await nursery.start(serve_lobby, identity, lobby, net, psk)
+        here = lan_address(net.listen_host)  # a route look-up: nothing is sent
+        await on_lobby(TableOpen(table_id, lobby_port, mesh_port, here))
+        await on_lobby(TableRules(plan.state()))
+        await on_lobby(SeatsChanged(plan.state(), 0, host_control=HostControl(lobby)))
+        await lobby.seated.wait()
+        setup = plan.setup()
+        seating = Seating(
+            game_id_of(setup.nonces), setup, list(plan.peers()), mesh_port, bot, table_name
+        )
+        new = host_seat(identity, net, seating)
+        await lobby.start(new.table.transcript[0].raw)
+        await on_lobby(GameStarting.of(new, mesh_port))
+        result = await play_new_seat(identity, new, front_end, net, holder)
+        nursery.cancel_scope.cancel()
+    return result
+
+
+async def serve_lobby(
+    identity: Identity,
+    lobby: HostLobby,
+    net: NetOptions,
+    psk: bytes | None,
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """The lobby listener (its port reported), and the table's beacons until every
+    seat is taken; the listener stays, to tell latecomers the game has started."""
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(
+            partial(
+                serve_secure,
+                lobby.serve,
+                identity,
+                host=net.listen_host,
+                port=net.lobby_port,
+                context=lb.LOBBY_CONTEXT,
+                psk=psk,
+            )
+        )
+        if net.announce:
+            nursery.start_soon(_announce_until_seated, identity, lobby, port, net)
+        task_status.started(port)
+
+
+async def _announce_until_seated(
+    identity: Identity, lobby: HostLobby, lobby_port: int, net: NetOptions
+) -> None:
+    plan = lobby.plan
+    address = beacon_address(net.listen_host)
+
+    def ad() -> TableAd:
+        return TableAd(
+            plan.game, plan.name, plan.variant, plan.n_seats, plan.free, lobby_port, address
+        )
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_announce, identity, ad, net)
+        if is_multicast(net.group):  # beacons sent to one address: no mDNS either
+            nursery.start_soon(_announce_dnssd, identity, ad, net)
+        await lobby.seated.wait()
+        nursery.cancel_scope.cancel()
+
+
+async def _announce(identity: Identity, ad: Callable[[], TableAd], net: NetOptions) -> None:
+    try:
+        await announce_table(
+            identity, ad, group=net.group, port=net.beacon_port, interface=net.interface
+        )
+    except OSError as exc:
+        log.warning("cannot announce the table: %s (joiners need --connect)", exc)
+
+
+async def _announce_dnssd(identity: Identity, ad: Callable[[], TableAd], net: NetOptions) -> None:
+    """The same table for standard tools (avahi-browse, dns-sd): a hint, not trusted."""
+    ipv6 = ":" in net.group
+    family = socket.AF_INET6 if ipv6 else socket.AF_INET
+    try:
+        await announce_dnssd(
+            identity,
+            ad,
+            local_addresses(net.listen_host, family),
+            interface=net.interface,
+            ipv6=ipv6,
+        )
+    except Exception as exc:  # an optional extra: the beacon is what joiners trust
+        log.warning("cannot announce the table by DNS-SD: %s: %s", type(exc).__name__, exc)

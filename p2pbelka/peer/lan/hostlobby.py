@@ -1,0 +1,191 @@
+"""The host's side of the lobby: one task per joiner's channel (run by the lobby
+listener), each asking the host about its joiner, seating it in the plan and
+following its seat changes and readiness until every seat is taken and ready."""
+
+from __future__ import annotations
+
+import logging
+
+import trio
+
+from p2pbelka.net.connection import SecureChannel
+from p2pbelka.net.errors import NetError
+from p2pbelka.peer import lobby as lb
+from p2pbelka.peer.lan.events import (
+    Approve,
+    HostControl,
+    JoinersAsking,
+    JoinRequest,
+    OnLobby,
+    SeatsChanged,
+    TableRules,
+)
+
+log = logging.getLogger(__name__)
+
+HELLO_TIMEOUT = 10.0
+"""Seconds a joiner has to say hello, and to read the start once the game began."""
+
+MAX_ASKING = 8
+"""Joiners waiting for the host's decision at once; more are told to try later."""
+
+
+class HostLobby:
+    """The seating ``plan`` as the joiners' channels change it; ``seated`` is set once
+    every seat is taken and ready (the game has begun: latecomers are refused)."""
+
+    def __init__(self, plan: lb.SeatingPlan, on_lobby: OnLobby, approve: Approve | None) -> None:
+        self.plan = plan
+        self.on_lobby = on_lobby
+        self.approve = approve
+        self.seated = trio.Event()
+        self.channels: dict[bytes, SecureChannel] = {}
+        self.asking: dict[bytes, JoinRequest] = {}
+        self.removed: set[bytes] = set()
+
+    @property
+    def begun(self) -> bool:
+        return self.seated.is_set()
+
+    async def serve(self, channel: SecureChannel) -> None:
+        """One joiner's channel, from its hello to its seat's end in the lobby."""
+        key = channel.peer_key
+        if self.begun:
+            await self._refuse(channel, "the game has started")
+            return
+        if key in self.removed:
+            await self._refuse(channel, "the host removed you from this table")
+            return
+        await channel.send(lb.encode_control(self.plan.state()))
+        try:
+            with trio.fail_after(HELLO_TIMEOUT):
+                hello = lb.decode_control(await channel.receive())
+        except (trio.TooSlowError, lb.LobbyError, NetError) as exc:
+            log.info("lobby: no valid hello from %s: %s", channel.peer_fingerprint, exc)
+            return
+        if not isinstance(hello, lb.Hello):
+            log.info("lobby: expected hello from %s", channel.peer_fingerprint)
+            return
+        address = channel.peer_address.rsplit(":", 1)[0].strip("[]")
+        why = await self._admit(channel, JoinRequest(key, hello.name, address))
+        if not why:
+            try:
+                self.plan.sit(key, hello, address)
+            except ValueError as exc:
+                why = str(exc)
+        if why:
+            await self._refuse(channel, why)
+            return
+        self.channels[key] = channel
+        try:
+            await self._follow(key, channel)
+        except NetError as exc:
+            log.warning("lobby: %s left: %s", channel.peer_fingerprint, exc)
+        finally:
+            if self.channels.get(key) is channel:
+                del self.channels[key]
+            if not self.begun:
+                self.plan.leave(key)
+                await self._changed()
+
+    async def _follow(self, key: bytes, channel: SecureChannel) -> None:
+        await self._changed()
+        async for payload in channel:
+            if self.begun:
+                break
+            self._handle(key, payload)
+            await self._changed()
+        # Stay open after the start until the joiner closes: it reads ``start`` first.
+        if self.begun:
+            with trio.move_on_after(HELLO_TIMEOUT):
+                async for _ in channel:
+                    pass
+
+    async def _admit(self, channel: SecureChannel, request: JoinRequest) -> str:
+        """Ask the host about a joiner; "" lets it sit, else the reason it may not."""
+        if self.approve is None:
+            return ""
+        if request.key in self.asking or self.plan.seat_of(request.key) is not None:
+            return "this key is already at the table"
+        if self.plan.free == 0:
+            return "the table is full"
+        if len(self.asking) >= MAX_ASKING:
+            return "the host has too many joiners to decide on; try again later"
+        self.asking[request.key] = request
+        try:
+            await channel.send(lb.encode_control(lb.Wait()))
+            await self._asking_changed()
+            admitted = await self.approve(request)
+        except NetError:
+            return "the connection failed while the host decided"
+        finally:
+            del self.asking[request.key]
+            await self._asking_changed()
+        if self.begun:
+            return "the game has started"
+        if request.key in self.removed:
+            return "the host removed you from this table"
+        return "" if admitted else "the host did not let you in"
+
+    async def _asking_changed(self) -> None:
+        await self.on_lobby(JoinersAsking(tuple(self.asking.values())))
+
+    async def remove(self, seat: int) -> bool:
+        key = self.plan.key_at(seat)
+        if self.begun or seat == 0 or key is None:
+            return False
+        self.removed.add(key)
+        self.plan.leave(key)
+        channel = self.channels.pop(key, None)
+        if channel is not None:
+            await self._refuse(channel, "the host removed you from this table")
+            await channel.aclose()
+        await self._changed()
+        return True
+
+    async def set_rules(self, preset: str, options: dict[str, str]) -> bool:
+        if self.begun or not self.plan.set_rules(preset, options):
+            return False
+        await self.on_lobby(TableRules(self.plan.state(), changed=True))
+        await self._changed()
+        return True
+
+    def _handle(self, key: bytes, payload: bytes) -> None:
+        try:
+            msg = lb.decode_control(payload)
+            if isinstance(msg, lb.TakeSeat):
+                self.plan.move(key, msg.seat)
+            elif isinstance(msg, lb.Ready):
+                self.plan.set_ready(key, msg.ready, msg.rules)
+            else:
+                raise ValueError(f"unexpected {type(msg).__name__} in the lobby")
+        except (lb.LobbyError, ValueError) as exc:
+            log.warning("lobby: ignored a message: %s", exc)
+
+    async def _refuse(self, channel: SecureChannel, why: str) -> None:
+        log.info("lobby: refused %s: %s", channel.peer_fingerprint, why)
+        try:
+            await channel.send(lb.encode_control(lb.Refuse(why[: lb.MAX_WHY])))
+        except NetError:
+            pass
+
+    async def _changed(self) -> None:
+        state = self.plan.state()
+        payload = lb.encode_control(state)
+        for channel in list(self.channels.values()):
+            try:
+                await channel.send(payload)
+            except NetError:
+                pass
+        await self.on_lobby(SeatsChanged(state, 0, host_control=HostControl(self)))
+        if self.plan.complete and not self.begun:
+            self.seated.set()
+
+    async def start(self, table_raw: bytes) -> None:
+        """Hand every joiner the signed table description and every seat's address."""
+        payload = lb.encode_control(lb.Start(table_raw, self.plan.peers()))
+        for channel in list(self.channels.values()):
+            try:
+                await channel.send(payload)
+            except NetError as exc:
+                log.warning("lobby: could not send the start to a joiner: %s", exc)
