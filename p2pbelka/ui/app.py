@@ -327,7 +327,7 @@ class TableScreen:
                 ]
             )
         if self.view.finished and game is not None:
-            return self.pages.container(lambda: game.game_end(self.view), None)
+            return self.pages.container(lambda: game.game_end(self.view), None, self._left_width)
         return HSplit(
             [
                 Window(FormattedTextControl(self._table), height=panels.TABLE_HEIGHT),

@@ -34,13 +34,18 @@ class Pages:
         self,
         lines: Callable[[], StyleAndTextTuples],
         footer: Callable[[], StyleAndTextTuples] | None,
+        width: Callable[[], int] | None = None,
     ) -> AnyContainer:
+        """The page of ``lines`` (and ``footer`` under it), wrapped at ``width`` (the
+        screen's, unless given: a page beside the seats is narrower)."""
+
         def painted() -> StyleAndTextTuples:
             page = self._which()
             if page != self._page:
                 self._page, self.scroll = page, 0
             size = get_app().output.get_size()
-            rows = wrapped_rows(red_suits(lines()), max(1, size.columns))
+            columns = width() if width is not None else size.columns
+            rows = wrapped_rows(red_suits(lines()), max(1, columns))
             while rows and not "".join(f[1] for f in rows[-1]).strip():
                 rows.pop()
             height = max(1, size.rows - FRAME_ROWS - (1 if footer else 0))

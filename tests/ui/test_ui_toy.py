@@ -54,7 +54,8 @@ class ToyRobot:
     async def run(self, screen: TableScreen) -> None:
         send = self.pipe.send_text  # type: ignore[attr-defined]
         with trio.fail_after(60):  # a hang, not a speed limit
-            while not screen.view.finished:
+            # the game's end comes right after its last deal's page, which stays up
+            while not (screen.view.finished and screen.overlay is None):
                 await trio.sleep(0.005)
                 view = screen.view
                 if screen.overlay == "deal_end":
