@@ -191,7 +191,8 @@ class Endings:
             linked = envelope.prev == before
         refusal = self._refusal(seat, envelope) if linked else BROKEN_CHAIN
         if refusal:
-            chain.waiting.pop(envelope.seq, None)
+            # Kept at its place (not recorded: a proof records it with its pair).
+            self._chains.intake.refuse(seat, envelope.seq)
             self.waiting.discard((seat, envelope.seq))
             self._out.events.append(ev.Rejected(refusal, seat))
             return

@@ -217,9 +217,8 @@ class Runner:
             return False  # an ending is taken outside the schedule (``Endings``)
         refusal = self._refusal(seat, envelope)
         if refusal:
-            intake.drop(seat)
-            self._out.events.append(ev.Rejected(refusal, seat))
-            return True
+            self._keep_refused(seat, refusal)
+            return False
         try:
             agrees = self._blame.view_agrees(seat, envelope, self._host.deal_id)
         except Abort as abort:
@@ -240,6 +239,20 @@ class Runner:
             self.abort(*abort.faults)
             return False
         return True
+
+    def _keep_refused(self, seat: int, refusal: str) -> None:
+        """``seat``'s envelope due next is refused: kept at its place and recorded, so a
+        different one there later is proven (here and by ``verify`` of the file, which
+        refuses the record just as we did), and a resend answer or a dispute's relay
+        passes it on.  Its sender's chain goes no further here: the game waits for
+        the seat (and ends disputed) unless a proof comes.  Its view is compared now,
+        as ``verify`` compares it when it reaches the record, so both conclude alike."""
+        kept = self._chains.intake.refuse(seat)
+        assert kept is not None
+        self._chains.accept(kept)
+        self._chains.refused_records += 1
+        self._blame.compare_view_early(seat, kept)
+        self._out.events.append(ev.Rejected(refusal, seat))
 
     def _advance(self) -> None:
         """Move the schedule on after an envelope was handled."""

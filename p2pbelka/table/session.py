@@ -257,6 +257,12 @@ class Table:
         return self._chains.transcript
 
     @property
+    def progress(self) -> int:
+        """How far the game got: the transcript's length, less the envelopes refused
+        when due that it records (a seat whose envelopes are refused makes none)."""
+        return len(self._chains.transcript) - self._chains.refused_records
+
+    @property
     def faults(self) -> Sequence[ev.Fault]:
         return self._blame.faults
 
@@ -428,6 +434,8 @@ class Table:
         chain = self._chains.intake.chains[seat]
         if envelope.seq < chain.next_seq or envelope.seq in chain.waiting:
             return False  # its place is held already: the ordinary path proves it
+        if envelope.seq in chain.refused:
+            return False  # kept there though refused: the same
         try:
             self._chains.intake.offer(seat, envelope)
         except IntakeError:
@@ -453,7 +461,7 @@ class Table:
         due = seat == self.turn and envelope.seq == chain.next_seq
         held = chain.accepted.get(envelope.seq)
         proof = held is not None and held != envelope.digest
-        queued = chain.waiting.get(envelope.seq)
+        queued = chain.waiting.get(envelope.seq) or chain.refused.get(envelope.seq)
         proof = proof or (queued is not None and queued.digest != envelope.digest)
         if due or proof or is_ending(envelope) or _pair(envelope, following):
             return
