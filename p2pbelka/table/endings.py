@@ -133,8 +133,12 @@ class Endings:
         """Pass another seat's ending or close on to every seat (an observer relays
         nothing), once: a refused one that comes again is not passed on again (two
         honest peers would pass it back and forth), and at most two versions of a
-        place (two are the proof; a seat that signs more is not worth our traffic)."""
-        if self._own.signer is None:
+        place (two are the proof; a seat that signs more is not worth our traffic).
+        Nor does a transcript replayed (a resume): what it would pass on is dropped
+        with the replay (``Table.resume``), and waiting in the outbox it would stop
+        the schedule there (the runner lets its own sends out before it processes
+        more), so the records after a close of another seat were never taken."""
+        if self._own.signer is None or self.from_file:
             return
         versions = self._relayed.setdefault((seat, envelope.seq), set())
         if envelope.digest in versions or len(versions) >= 2:
