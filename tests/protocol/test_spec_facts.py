@@ -218,3 +218,196 @@ def test_every_game_fits_the_wire() -> None:
             assert 2 <= seats <= m.MAX_SEATS, name
             assert lobby.MIN_SEATS <= seats <= lobby.N_SEATS, name
             assert DEAL_MIN <= seats <= DEAL_MAX, name
+
+
+FAIRDEAL = (PROTOCOL / "fairdeal.md").read_text(encoding="utf-8")
+TRANSPORT = (PROTOCOL / "transport.md").read_text(encoding="utf-8")
+
+
+def _hex_constants(text: str) -> list[int]:
+    return [int(h, 16) for h in re.findall(r"`(0x[0-9a-f]{64})`", text)]
+
+
+def test_fair_deal_version_2_constants_are_the_code_s() -> None:
+    """fairdeal.md section 12 restates RFC 9380's constants: they must be the ones the
+    reference hashes to the curve with, in the order listed."""
+    from p2pbelka.fairdeal import secp256k1 as k1
+
+    text = FAIRDEAL[FAIRDEAL.index("## 12.") : FAIRDEAL.index("## 13.")]
+    listed = _hex_constants(text)
+    iso = [*k1._X_NUM, *k1._X_DEN[:2], *k1._Y_NUM, *k1._Y_DEN[:3]]
+    assert listed == iso
+    assert f"`A' = 0x{k1._ISO_A:064x}`" in text
+    assert "`B' = 1771`" in text and k1._ISO_B == 1771
+    assert "`Z = −11`" in text and k1._Z == k1.P - 11
+    assert k1._X_DEN[2] == k1._Y_DEN[3] == 1
+
+
+_P25519 = 2**255 - 19
+_D25519 = -121665 * pow(121666, -1, _P25519) % _P25519
+
+
+def _decode_x(y: int, sign: int) -> int | None:
+    """fairdeal.md section 1's decoding: x from y and the sign bit."""
+    p = _P25519
+    u, v = (y * y - 1) % p, (_D25519 * y * y + 1) % p
+    x = u * pow(v, 3, p) * pow(u * pow(v, 7, p), (p - 5) // 8, p) % p
+    if v * x * x % p == (-u) % p:
+        x = x * pow(2, (p - 1) // 4, p) % p
+    if v * x * x % p != u:
+        return None
+    return (p - x) % p if x & 1 != sign else x
+
+
+def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    p, (x1, y1), (x2, y2) = _P25519, a, b
+    t = _D25519 * x1 * x2 * y1 * y2 % p
+    return (x1 * y2 + x2 * y1) * pow(1 + t, -1, p) % p, (y1 * y2 + x1 * x2) * pow(1 - t, -1, p) % p
+
+
+def _map_as_written(r: bytes) -> bytes:
+    """fairdeal.md section 1's ``map``, step by step."""
+    p, a = _P25519, 486662
+    sign, t = r[31] >> 7, (int.from_bytes(r, "little") & ((1 << 255) - 1)) % p
+    u = -a * pow(1 + 2 * t * t, -1, p) % p
+    if pow((u**3 + a * u * u + u) % p, (p - 1) // 2, p) == p - 1:
+        u = (-u - a) % p
+    y = (u - 1) * pow(u + 1, -1, p) % p
+    x = _decode_x(y, sign)
+    assert x is not None
+    point = (x, y)
+    for _ in range(3):
+        point = _add(point, point)
+    return (point[1] | (point[0] & 1) << 255).to_bytes(32, "little")
+
+
+def test_fair_deal_version_1_map_is_what_the_text_says() -> None:
+    """fairdeal.md section 1 defines ``map`` without pointing to libsodium: its steps
+    give libsodium's ``crypto_core_ed25519_from_uniform`` byte for byte, and the card
+    points of the vector."""
+    from nacl.bindings import crypto_core_ed25519_from_uniform
+
+    from p2pbelka.fairdeal.deck import card_point
+
+    text = FAIRDEAL[FAIRDEAL.index("## 1.") : FAIRDEAL.index("## 2.")]
+    assert "libsodium" in text and "`A = 486662`" in text and "times 8" in text
+    for i in range(48):
+        r = hashlib.sha256(i.to_bytes(2, "big")).digest()
+        assert _map_as_written(r) == crypto_core_ed25519_from_uniform(r)
+    game = bytes(range(16))
+    label = b"\x0dp2pbelka/card" + b"\x10" + game
+    for i in (0, 4, 31):
+        r = hashlib.sha256(label + i.to_bytes(2, "big")).digest()
+        assert card_point(game, i, 1) == _map_as_written(r)
+
+
+def test_the_two_deck_digests_differ_as_said() -> None:
+    from p2pbelka.fairdeal.deck import deck_digest as labelled
+
+    deck = [bytes([2, i]) * 16 + b"\x01" for i in range(32)]  # the digests read no point
+    assert m.deck_digest(deck) == hashlib.sha256(b"".join(deck)).digest()
+    framed = b"\x19p2pbelka/fairdeal/v2/deck" + b"".join(deck)
+    assert labelled(deck, 2) == hashlib.sha256(framed).digest() != m.deck_digest(deck)
+    assert "no label and no length" in section("## 3.")
+
+
+def test_the_belot_options_are_the_code_s() -> None:
+    from p2pbelka.rules.belot.options import DEFAULTS, HANGING_TWICE, MAX_FOUR, belot_options
+    from p2pbelka.rules.common.options import OptionError
+
+    rows = {r[0]: r for r in table_rows(section("## 8.")) if len(r) == 3}
+    assert list(rows) == list(DEFAULTS)
+    assert rows["hanging_twice"][1].replace("`", "") == ", ".join(HANGING_TWICE)
+    assert DEFAULTS["hanging_twice"] == rows["hanging_twice"][2] == "together"
+    for name in ("four_eights", "four_sevens"):
+        assert rows[name][1].replace("`", "") == f'"0" to "{MAX_FOUR}"' and DEFAULTS[name] == "0"
+    for good in ("0", "50", "200"):
+        belot_options({"four_eights": good})
+    for bad in ("00", "050", "+5", "201", "-1", " 5"):
+        with pytest.raises(OptionError):
+            belot_options({"four_sevens": bad})
+
+
+def test_the_belot_deal_pattern_is_the_text_s() -> None:
+    from p2pbelka.rules.belot.core import deal_pattern
+
+    for n in (2, 3):
+        for d in range(n):
+            text_pattern = []
+            for p in range(32):
+                if p < 6 * n:
+                    text_pattern.append((d + 1 + (p % (3 * n)) // 3) % n)
+                elif p == 6 * n:
+                    text_pattern.append(-1)
+                elif p <= 9 * n:
+                    text_pattern.append((d + 1 + (p - 6 * n - 1) // 3) % n)
+                else:
+                    text_pattern.append(-2)
+            assert tuple(text_pattern) == deal_pattern(n, d)
+        assert text_pattern.count(-2) == {2: 13, 3: 4}[n]
+
+
+def test_the_pass_order_names_each_seat_once() -> None:
+    from p2pbelka.table.flow import pass_order
+
+    class At:
+        def __init__(self, dealer: int, n: int) -> None:
+            self.n_seats = n
+            self.track = type("T", (), {"dealer": dealer})()
+
+    assert "`d+1, ..., d+n−1, d`" in section("## 8.")
+    for n in (2, 3, 4):
+        for d in range(n):
+            order = pass_order(At(d, n))  # type: ignore[arg-type]
+            assert order == [*((d + i) % n for i in range(1, n)), d]
+
+
+def test_the_table_of_checks_lists_every_message() -> None:
+    rows = table_rows(section("### 10.1"))
+    listed = {t.strip().strip("`") for r in rows[1:] for t in r[0].split(",")}
+    assert listed == set(m._PARSERS), listed ^ set(m._PARSERS)
+
+
+def test_the_fingerprint_is_the_text_s() -> None:
+    from p2pbelka.net.identity import fingerprint
+
+    key = Signer.from_seed(bytes(32)).public_key
+    digest = hashlib.sha256(key).hexdigest()
+    assert fingerprint(key) == " ".join(digest[i : i + 4] for i in range(0, 16, 4))
+    assert "first 8 bytes of\n  SHA-256" in section("### 10.6")
+
+
+def test_a_dispute_s_seats_are_read_as_said() -> None:
+    """SPEC 10.1: repeats collapse, seats beyond the table are ignored, and a dispute
+    that names no seat of the table names its sender."""
+    body = m.parse_body("dispute", {"seats": [3, 1, 1], "why": "é" * 200})
+    assert isinstance(body, m.DisputeMsg) and body.seats == (3, 1, 1)
+    for bad in (
+        {"seats": [], "why": "x"},
+        {"seats": [4], "why": "x"},
+        {"seats": [0], "why": "é" * 201},
+    ):
+        with pytest.raises(ProtocolError):
+            m.parse_body("dispute", bad)
+
+
+def test_a_deal_end_s_commitment_is_optional_on_the_wire() -> None:
+    assert isinstance(m.parse_body("deal_end", {}), m.DealEndMsg)
+    assert isinstance(m.parse_body("deal_end", {"c": bytes(32)}), m.DealEndMsg)
+
+
+def test_a_protocol_1_file_is_invalid_at_byte_0() -> None:
+    report = verify_bytes(b"P2PBELKA-TRN-v1\n")
+    assert report.verdict.startswith("INVALID: byte 0: a transcript of protocol version 1")
+    assert "`INVALID: byte 0: a transcript of protocol version 1" in section("### 10.5")
+
+
+def test_the_beacon_vector_keys_are_in_the_table_s_order() -> None:
+    """transport.md section 8 names the order its beacon vector's keys are in: the
+    order of section 5.1's table, which is the reference sender's."""
+    text = TRANSPORT[TRANSPORT.index("### 5.1") : TRANSPORT.index("### 5.2")]
+    keys = [r[0] for r in table_rows(text)][1:]
+    assert keys == ["id", "name", "variant", "seats", "free", "addr", "port", "key", "seq", "ts"]
+    assert (
+        "`id`, `name`,\n`variant`, `seats`, `free`, `addr`, `port`, `key`, `seq`, `ts`" in TRANSPORT
+    )

@@ -1,0 +1,299 @@
+"""Game-protocol vectors for the paths a second implementation most needs beyond the
+first deal and the scenarios: whole games to an OK verdict, INVALID files, views that
+differ or count ahead, a host other than seat 0, faults on the face of a message and
+at the audit, disputes inside a deal and false disputes.
+
+``python -m p2pbelka.bench.path_vectors DIR`` writes ``DIR/paths/NAME.p2pb`` and
+``NAME.json`` for each vector of every game's own list (``bench/<game>_paths.py``,
+``VECTORS``; protocol/vectors/README.md says what each one exercises).  Every vector
+is a seeded game between random bots (a dishonest seat is a table that changes what
+it composes), or a few records of the first-deal game changed and re-signed with the
+seat's own key, so the bytes are reproducible.  Each JSON has the fields of a
+scenario vector (protocol/SPEC.md section 5.3), ``verify`` also giving ``error``
+(null unless INVALID) and ``changes``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from p2pbelka.bench.game_parts import game_part
+from p2pbelka.bench.vectors import record_rows
+from p2pbelka.bots import make_bot
+from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
+from p2pbelka.peer.local import LocalGame
+from p2pbelka.peer.sync import resign, run_sync
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.codec import ProtocolError
+from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, open_envelope, seal_envelope
+from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.rules import registry
+from p2pbelka.table import events as ev
+from p2pbelka.table.session import Table
+from p2pbelka.table.verify import verify_bytes
+
+CHEATER = 2
+"""The dishonest seat of every vector that has one."""
+
+
+# -- the vectors ------------------------------------------------------------------------
+
+
+Edit = Callable[[list[Envelope], LocalGame], list[bytes]]
+"""Turns a game's transcript into the vector's records (raw envelopes)."""
+
+
+@dataclass
+class PathVector:
+    name: str
+    seed: int
+    what: str
+    game: str = registry.DEFAULT
+    players: int = 4
+    fairdeal: int | None = None
+    host: int = 0
+    cheat: type[Table] | None = None
+    whole: bool = True
+    """The whole transcript of seat 0 (else it is cut after the first deal)."""
+    edit: Edit | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    deals: int = 1
+    """When cut (``whole`` false): the deals kept."""
+    flow: int = m.FLOW
+    """Before flow 3 the host names the game id (``OLD_GAME_ID``) and no nonce is sent."""
+
+
+OLD_GAME_ID = hashlib.sha256(b"p2pbelka path vector: a game id its host chose").digest()[:16]
+
+
+def _tables(vector: PathVector, game: LocalGame) -> list[Table]:
+    """Every seat's table, the host being ``vector.host``, the cheater's dishonest."""
+    assert game.seed_sources is not None
+    setup, game_id, old = game.setup(), game.game_id, vector.flow < m.NONCES_FLOW
+    if old:
+        setup, game_id = replace(setup, flow=vector.flow, nonces=()), OLD_GAME_ID
+    tables: list[Table] = []
+    for seat, signer in enumerate(game.signers):
+        cls = vector.cheat if vector.cheat is not None and seat == CHEATER else Table
+        source = game.seed_sources[seat]
+        if seat == vector.host:
+            named, oldest = (game_id, vector.flow) if old else (None, None)
+            tables.append(
+                cls.host(signer, setup, seed_source=source, game_id=named, oldest_flow=oldest)
+            )
+        elif old:
+            tables.append(cls(game_id, signer=signer, seed_source=source, oldest_flow=1))
+        else:
+            tables.append(cls(game_id, signer=signer, seed_source=source, nonce=game.nonces[seat]))
+    return tables
+
+
+def _deals_over(deals: int) -> Callable[[list[list[ev.Event]]], bool]:
+    def over(events: list[list[ev.Event]]) -> bool:
+        audited = sum(isinstance(e, ev.DealAudited) for e in events[0])
+        return audited >= deals or any(isinstance(e, ev.GameAborted) for e in events[0])
+
+    return over
+
+
+def play(vector: PathVector) -> tuple[LocalGame, list[Envelope]]:
+    game = LocalGame.seeded(
+        vector.seed,
+        options=vector.options,
+        game=vector.game,
+        players=vector.players,
+        fairdeal=vector.fairdeal if vector.fairdeal is not None else FAIRDEAL_VERSION,
+    )
+    tables = _tables(vector, game)
+    bots = [make_bot("random", vector.seed * 10 + s) for s in range(vector.players)]
+    whole = vector.whole and vector.edit is None and vector.deals == 1
+    until = None if whole else _deals_over(vector.deals)
+    run_sync(tables, bots, give_up=True, until=until)
+    transcript = list(tables[0].transcript)
+    if not vector.whole and not tables[0].finished:
+        last = vector.deals
+        ends = [i for i, e in enumerate(transcript) if e.type == "deal_end" and e.deal == last]
+        transcript = transcript[: ends[0] + vector.players] if ends else transcript
+    return game, transcript
+
+
+# -- edits of the first-deal game (records re-signed with the seat's own key) ------------
+
+
+def _signer_of(game: LocalGame, envelope: Envelope) -> Any:
+    return next(s for s in game.signers if s.public_key == envelope.sender)
+
+
+def swapped_sits(envelopes: list[Envelope], game: LocalGame) -> list[bytes]:
+    """The lot phase's first records with seat 3's ``sit`` before seat 2's: not the
+    envelope due next (the sit phase is processed in ascending seat order)."""
+    raws = [e.raw for e in envelopes[:8]]
+    raws[2], raws[3] = raws[3], raws[2]
+    return raws
+
+
+def bad_signature(envelopes: list[Envelope], game: LocalGame) -> list[bytes]:
+    """Record 5 with the last byte of its signature flipped: it fails on its own."""
+    raws = [e.raw for e in envelopes[:8]]
+    raws[5] = raws[5][:-1] + bytes([raws[5][-1] ^ 1])
+    return raws
+
+
+def view_ahead(envelopes: list[Envelope], game: LocalGame) -> list[bytes]:
+    """Seat 0's ``lot_reveal`` claims seat 3's ``lot_reveal`` (the real hash), which the
+    schedule processes after it: a proven fault of seat 0, and the game ends there."""
+    index, envelope = _first(envelopes, game, "lot_reveal", 0)
+    seat3 = game.signers[3].public_key
+    count = envelope.view[3][0]
+    ahead = next(e for e in envelopes if e.sender == seat3 and e.seq == count)
+    view = list(envelope.view)
+    view[3] = (count + 1, ahead.digest)
+    lie = resign(_signer_of(game, envelope), envelope, view=tuple(view))
+    return [e.raw for e in envelopes[:index]] + [lie]
+
+
+def view_differs(envelopes: list[Envelope], game: LocalGame) -> list[bytes]:
+    """Seat 2's ``lot_reveal`` names, for seat 0's chain, a head that is not seat 0's
+    envelope: a record its recorder could not have accepted (INVALID there)."""
+    index, envelope = _first(envelopes, game, "lot_reveal", 2)
+    view = list(envelope.view)
+    view[0] = (view[0][0], bytes(32 * [7]))
+    lie = resign(_signer_of(game, envelope), envelope, view=tuple(view))
+    return [e.raw for e in envelopes[:index]] + [lie, *(e.raw for e in envelopes[index + 1 : 12])]
+
+
+def _ending(envelopes: list[Envelope], game: LocalGame, seat: int, msg: m.Message) -> bytes:
+    """``seat``'s next envelope after ``envelopes``, an ending ``msg``, with its view of
+    every chain as the file holds it (its own entry its chain as signed)."""
+    signer, heads = game.signers[seat], []
+    for other in game.signers:
+        chain = [e for e in envelopes if e.sender == other.public_key]
+        heads.append((len(chain), chain[-1].digest if chain else ZERO_HASH))
+    count, prev = heads[seat]
+    deal = envelopes[-1].deal
+    return seal_envelope(signer, envelopes[0].game, deal, count, prev, msg, tuple(heads)).raw
+
+
+def evidence_of_nothing(envelopes: list[Envelope], game: LocalGame) -> list[bytes]:
+    """After the lot, seat 1 sends evidence of two envelopes of seat 2 for two places
+    (its lot_commit and its lot_reveal): a claim that proves nothing, its sender's
+    fault, proven by the evidence itself."""
+    prefix = envelopes[:13]
+    key = game.signers[2].public_key
+    first, second = [e for e in prefix if e.sender == key and e.type.startswith("lot_")][:2]
+    msg = m.EvidenceMsg(first.raw, second.raw)
+    return [*(e.raw for e in prefix), _ending(prefix, game, 1, msg)]
+
+
+def dispute_of_odd_seats(envelopes: list[Envelope], game: LocalGame) -> list[bytes]:
+    """Three-seat Belot: after the lot, seat 1 signs a dispute whose seats repeat and
+    name a seat the table does not have (3): it names seats 0 and 2 only."""
+    prefix = envelopes[:10]
+    msg = m.DisputeMsg((3, 2, 0, 2), "seats 3, 2, 0, 2 named")
+    return [*(e.raw for e in prefix), _ending(prefix, game, 1, msg)]
+
+
+def _first(
+    envelopes: list[Envelope], game: LocalGame, kind: str, seat: int
+) -> tuple[int, Envelope]:
+    key = game.signers[seat].public_key
+    return next((i, e) for i, e in enumerate(envelopes) if e.type == kind and e.sender == key)
+
+
+def all_vectors() -> list[PathVector]:
+    """Every game's path vectors (``bench/<game>_paths.py``, each a ``VECTORS`` list)."""
+    vectors: list[PathVector] = []
+    for name in registry.names():
+        part = game_part("paths", name)
+        vectors += getattr(part, "VECTORS", []) if part is not None else []
+    return vectors
+
+
+def generate(vector: PathVector) -> tuple[bytes, dict[str, Any]]:
+    game, envelopes = play(vector)
+    if vector.edit is not None:
+        raws = vector.edit(envelopes, game)
+    else:
+        raws = [e.raw for e in envelopes]
+    data = b"".join([_magic(), *(len(r).to_bytes(4, "big") + r for r in raws)])
+    return data, describe(vector, game, data)
+
+
+def _magic() -> bytes:
+    return dump_transcript([])
+
+
+def describe(vector: PathVector, game: LocalGame, data: bytes) -> dict[str, Any]:
+    report = verify_bytes(data)
+    seats = [s.public_key for s in game.signers]
+    rows = []
+    for raw in _raw_records(data):
+        try:
+            rows.extend(record_rows([open_envelope(raw)], seats))
+        except ProtocolError:  # it does not open: its hash is still SHA-256 of inner
+            inner = msgpack.unpackb(raw)[0]
+            row = dict(zip(("seq", "deal"), msgpack.unpackb(inner)[3:1:-1], strict=True))
+            rows.append({"type": None, "seat": None, **row, "hash": _sha(inner)})
+    return {
+        "about": f"p2pbelka game-protocol path vector: {vector.what}."
+        " Fields as in the scenario vectors (protocol/SPEC.md section 5.3). Bytes are hex.",
+        "seed": vector.seed,
+        "game": vector.game,
+        "players": vector.players,
+        "host": vector.host,
+        "options": vector.options,
+        "game_id": (OLD_GAME_ID if vector.flow < m.NONCES_FLOW else game.game_id).hex(),
+        "flow": vector.flow,
+        "seat_keys": [k.hex() for k in seats],
+        "transcript_sha256": _sha(data),
+        "transcript_bytes": len(data),
+        "records": rows,
+        "verify": {
+            "verdict": report.verdict.split(":", 1)[0],
+            "records": report.records,
+            "error": report.error,
+            "faults": [
+                {"seat": f.seat, "what": f.what, "proven": f.proven, "fatal": f.fatal}
+                for f in report.faults
+            ],
+            "changes": list(report.change_lines),
+        },
+        "deals": [deal.to_json() for deal in report.deals],
+    }
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _raw_records(data: bytes) -> list[bytes]:
+    out, at = [], len(_magic())
+    while at + 4 <= len(data):
+        size = int.from_bytes(data[at : at + 4], "big")
+        out.append(data[at + 4 : at + 4 + size])
+        at += 4 + size
+    return out
+
+
+def main(argv: list[str]) -> int:
+    out = (Path(argv[0]) if argv else Path("protocol/vectors")) / "paths"
+    out.mkdir(parents=True, exist_ok=True)
+    for vector in all_vectors():
+        data, description = generate(vector)
+        (out / f"{vector.name}.p2pb").write_bytes(data)
+        text = json.dumps(description, indent=1, ensure_ascii=False)
+        (out / f"{vector.name}.json").write_text(text + "\n", encoding="utf-8")
+        print(vector.name, len(data), description["verify"]["verdict"], flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
