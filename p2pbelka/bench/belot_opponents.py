@@ -47,6 +47,7 @@ from p2pbelka.bots.belot.search import (
     step,
     utility,
 )
+from p2pbelka.bots.belot.strong import StrongBelotBot
 from p2pbelka.cards import CARDS, FULL_MASK, SUIT_MASKS, Card, from_mask, iter_bits
 from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot.deal import Declare
@@ -321,8 +322,21 @@ def _call_value(known: Known, first: list[int], extra: list[int], call: str) -> 
     return utility(sim, known.seat)
 
 
-SPARRING: dict[str, type] = {"pimc": PlainPIMCBelotBot, "rules": RulesBelotBot}
-"""The sparring levels, by name."""
+class StrongInferBot(StrongBelotBot):
+    """``strong-infer``: the ``strong`` level with its worlds weighed by the calls they
+    explain (:mod:`p2pbelka.bots.belot.inference`): an experiment measured here before it
+    becomes the level's default, not a sparring partner."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, infer=True)
+
+
+SPARRING: dict[str, type] = {
+    "pimc": PlainPIMCBelotBot,
+    "rules": RulesBelotBot,
+    "strong-infer": StrongInferBot,
+}
+"""The sparring levels (and the strong level's experiments), by name."""
 
 
 def bench_levels() -> list[str]:

@@ -21,6 +21,7 @@ from p2pbelka.bench.belot_opponents import (
 from p2pbelka.bots.belot.base import BELOT_BOT_LEVELS, BelotBot
 from p2pbelka.bots.belot.heuristic import heuristic_card
 from p2pbelka.bots.belot.knowledge import known_from
+from p2pbelka.bots.belot.strong import StrongBelotBot
 from p2pbelka.bots.belot.tournament import play_match, summarize
 from p2pbelka.cards import CARDS, Card
 from p2pbelka.cli.main import main
@@ -32,8 +33,13 @@ def _cards(*names: str) -> int:
     return sum(1 << by_name[name] for name in names)
 
 
-def _small_pimc(seed: int) -> PlainPIMCBelotBot:
-    return PlainPIMCBelotBot(seed, samples=3, bid_samples=3)
+def _small(level: str, seed: int) -> BelotBot:
+    """``level`` with a few worlds a decision, for speed."""
+    if level == "pimc":
+        return PlainPIMCBelotBot(seed, samples=3, bid_samples=3)
+    if level == "strong-infer":
+        return StrongBelotBot(seed, samples=3, bid_samples=3, infer=True)
+    return bench_bot(level, seed)
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -41,15 +47,13 @@ def _small_pimc(seed: int) -> PlainPIMCBelotBot:
 def test_sparring_partners_play_whole_deals(level: str, players: int) -> None:
     # bot_deal asks every turn through decide, which checks each action with the engine.
     for seed in range(3):
-        bots: list[BelotBot] = [
-            _small_pimc(s) if level == "pimc" else bench_bot(level, s) for s in range(players)
-        ]
+        bots: list[BelotBot] = [_small(level, s) for s in range(players)]
         game, actions = bot_deal(bots, seed)
         assert actions and game.history
 
 
 def test_levels_by_name() -> None:
-    assert set(SPARRING) == {"pimc", "rules"}
+    assert set(SPARRING) == {"pimc", "rules", "strong-infer"}
     assert set(bench_levels()) == {*BELOT_BOT_LEVELS, *SPARRING}
     assert isinstance(bench_bot("rules", 1), RulesBelotBot)
     assert isinstance(bench_bot("pimc", 1), PlainPIMCBelotBot)

@@ -55,6 +55,8 @@ class Known:
     hanging: int
     fours: tuple[int, ...]
     bids: tuple[str, ...]
+    played_by: tuple[int, ...] = ()
+    """Per seat, the cards it played in this deal (empty: not read)."""
 
     @property
     def unseen(self) -> int:
@@ -85,6 +87,7 @@ def known_from(game: BelotGame, seat: int) -> Known:
     shown = [0] * n
     counts = [9 if deal.extra is not None else 6] * n
     played = 0
+    played_by = [0] * n
     tricks = [(t.leader, [c.index for c in t.cards]) for t in deal.tricks]
     if deal.trick:
         tricks.append((deal.leader, list(deal.trick)))
@@ -97,6 +100,7 @@ def known_from(game: BelotGame, seat: int) -> Known:
             s = (leader + offset) % n
             counts[s] -= 1
             played |= 1 << card
+            played_by[s] |= 1 << card
             if card >> 3 != suit:
                 excluded[s] |= SUIT_MASKS[suit]
             elif top >= 0 and offset > 0:
@@ -134,4 +138,5 @@ def known_from(game: BelotGame, seat: int) -> Known:
         hanging=game.hanging_total,
         fours=deal.options.fours,
         bids=deal.bids,
+        played_by=tuple(played_by),
     )
