@@ -43,6 +43,7 @@ from p2pbelka.bots.belot.search import (
     step,
     utility,
 )
+from p2pbelka.bots.common.budget import UNLIMITED, Budget
 from p2pbelka.cards import CARDS, FULL_MASK, Card
 from p2pbelka.rules.belot.game import BelotGame
 
@@ -69,8 +70,11 @@ class StrongBelotBot(HeuristicBelotBot):
         solve_cards: int = SOLVE_CARDS,
         infer: bool = False,
         pool: int = POOL,
+        budget: Budget = UNLIMITED,
     ) -> None:
         super().__init__(seed)
+        self.budget = budget
+        """The time a call or a card may take (worlds stop being added once it is spent)."""
         self.samples = samples
         self.bid_samples = bid_samples
         self.solve_cards = solve_cards
@@ -102,7 +106,10 @@ class StrongBelotBot(HeuristicBelotBot):
             )
         else:
             worlds = [sample_bidding(known, self.rng) for _ in range(self.bid_samples)]
-        for first, extra in worlds:
+        spent = self.budget.start()
+        for k, (first, extra) in enumerate(worlds):
+            if spent(k):
+                break
             for i, call in enumerate(calls):
                 values[i] += _call_value(known, first, extra, call)
         best = max(range(len(calls)), key=lambda i: (values[i], calls[i] == hint))
@@ -129,7 +136,10 @@ class StrongBelotBot(HeuristicBelotBot):
             worlds = weighted_hands(known, self.rng, self.samples, self.pool * self.samples)
         else:
             worlds = [sample_hands(known, self.rng) for _ in range(self.samples)]
-        for hands in worlds:
+        spent = self.budget.start()
+        for k, hands in enumerate(worlds):
+            if spent(k):
+                break
             base = sim_from(known, hands)
             for i, card in enumerate(moves):
                 sim = base.copy()
