@@ -331,10 +331,20 @@ class StrongInferBot(StrongBelotBot):
         super().__init__(seed, infer=True)
 
 
+class StrongNextBot(StrongBelotBot):
+    """``strong-next``: the candidate for the next ``strong`` -- inference from the calls,
+    more worlds (64 a card, 120 a call: the level's turns take a tenth of the budget) and
+    the exact search from three cards a hand; measured here before it becomes the level."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, samples=64, bid_samples=120, solve_cards=3, infer=True)
+
+
 SPARRING: dict[str, type] = {
     "pimc": PlainPIMCBelotBot,
     "rules": RulesBelotBot,
     "strong-infer": StrongInferBot,
+    "strong-next": StrongNextBot,
 }
 """The sparring levels (and the strong level's experiments), by name."""
 

@@ -37,8 +37,8 @@ def _small(level: str, seed: int) -> BelotBot:
     """``level`` with a few worlds a decision, for speed."""
     if level == "pimc":
         return PlainPIMCBelotBot(seed, samples=3, bid_samples=3)
-    if level == "strong-infer":
-        return StrongBelotBot(seed, samples=3, bid_samples=3, infer=True)
+    if level.startswith("strong-"):
+        return StrongBelotBot(seed, samples=3, bid_samples=3, solve_cards=3, infer=True)
     return bench_bot(level, seed)
 
 
@@ -53,7 +53,7 @@ def test_sparring_partners_play_whole_deals(level: str, players: int) -> None:
 
 
 def test_levels_by_name() -> None:
-    assert set(SPARRING) == {"pimc", "rules", "strong-infer"}
+    assert set(SPARRING) == {"pimc", "rules", "strong-infer", "strong-next"}
     assert set(bench_levels()) == {*BELOT_BOT_LEVELS, *SPARRING}
     assert isinstance(bench_bot("rules", 1), RulesBelotBot)
     assert isinstance(bench_bot("pimc", 1), PlainPIMCBelotBot)
