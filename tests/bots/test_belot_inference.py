@@ -9,7 +9,9 @@ from dataclasses import replace
 from p2pbelka.bots.belot.base import decide, make_belot_bot
 from p2pbelka.bots.belot.inference import (
     FLOOR,
+    UNDECLARED,
     calls_likelihood,
+    declarations_likelihood,
     play_likelihood,
     take_chance,
     weighted_bidding,
@@ -24,6 +26,7 @@ from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot.deal import Bid, DealState
 from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.rules.belot.options import belot_options
+from p2pbelka.rules.common.play import Play
 from tests.bots.belot_helpers import bot_deal
 
 TURNED = "7H"
@@ -144,3 +147,41 @@ def test_the_strong_level_with_inference_plays_legal_whole_deals() -> None:
         bots = [StrongBelotBot(s, samples=3, bid_samples=3, infer=True) for s in range(players)]
         game, actions = bot_deal(list(bots), players)
         assert actions and game.history
+
+
+def _after_a_silent_lead() -> tuple[Known, list[int]]:
+    """Three players, seat 2 dealt, seat 1 took hearts; seat 0 led AC declaring nothing
+    (it holds no combination); seat 1 to play. Also every seat's real hand now."""
+    cards = [
+        parse_cards("AC TC 7D 9D JD AS 8S TH 8H"),
+        parse_cards("KC QC AD KD QS KS AH 9H 7S"),
+        parse_cards("7C 8C 9C JC TD QD JS 9S QH"),
+    ]
+    deal = DealState.start(belot_options(), 3, 2, [c[:6] for c in cards], parse_cards("7H")[0])
+    deal = deal.apply(Bid(0, "pass")).apply(Bid(1, "play"))
+    deal = deal.with_extra([c[6:] for c in cards])
+    deal = deal.apply(Play(0, parse_cards("AC")[0]))
+    hands = [h for h in deal.hands if h is not None]
+    game = replace(BelotGame.new(players=3, first_dealer=2), deal=deal.view(1))
+    return known_from(game, 1), hands
+
+
+def test_a_combination_not_declared_at_a_lead_weighs_the_world_down() -> None:
+    known, real = _after_a_silent_lead()
+    assert known.led >> 0 & 1 and not known.led >> 2 & 1
+    assert declarations_likelihood(known, real) == 1.0
+    # The same deal with seat 0 holding the terz 7-8-9 of clubs, given for three cards of its
+    # own: it would have held the terz at its lead, and did not declare it.
+    terz, given = to_mask(parse_cards("7C 8C 9C")), to_mask(parse_cards("TC 7D 9D"))
+    world = [real[0] & ~given | terz, real[1], real[2] & ~terz | given]
+    assert declarations_likelihood(known, world) == UNDECLARED
+    # Seat 2 has not had its lead: its terz says nothing yet.
+    assert real[2] & terz == terz
+
+
+def test_a_seat_that_declared_is_not_weighed_down_for_the_cards_it_declared() -> None:
+    known, real = _after_a_silent_lead()
+    terz, given = to_mask(parse_cards("7C 8C 9C")), to_mask(parse_cards("TC 7D 9D"))
+    world = [real[0] & ~given | terz, real[1], real[2] & ~terz | given]
+    declared = replace(known, declared=[(0, core.SEQUENCE, 20, 0, terz)])
+    assert declarations_likelihood(declared, world) == 1.0

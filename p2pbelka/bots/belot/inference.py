@@ -21,7 +21,12 @@ worlds by the bidding):
 - in the play the six cards a seat called on are not known: its nine (held
   and played) less three of them, drawn :data:`SUBSETS` times at random, the
   weight the mean over the draws (the three more cards are random, so every
-  choice of three is as likely).
+  choice of three is as likely);
+- a seat that has had its lead (its moment to declare) and held there, in the
+  world, a combination sharing no card with what it declared (a sequence, a
+  declarable four, belle) is weighed by :data:`UNDECLARED`: players mostly
+  declare what they hold, though not always (a combination beaten by one
+  already declared scores nothing).
 
 :func:`weighted_hands` and :func:`weighted_bidding` draw ``pool`` worlds and
 keep ``n`` of them by weight, without replacement (keys ``u ** (1 / w)``).
@@ -40,6 +45,7 @@ from p2pbelka.bots.belot.knowledge import Known
 from p2pbelka.bots.belot.policy import BID_THRESHOLD, suit_strength
 from p2pbelka.bots.belot.search import sample_bidding, sample_hands
 from p2pbelka.cards import iter_bits
+from p2pbelka.rules.belot.core import combinations_in
 
 BID_SPREAD: Final = 0.8
 """Width of the logistic curve of a call's chance, in hand strength (about a side ace)."""
@@ -48,6 +54,30 @@ FLOOR: Final = 0.05
 SUBSETS: Final = 3
 """Draws of the three more cards per world in the play (the six called on unknown)."""
 SUITS: Final = "CDHS"
+UNDECLARED: Final = 0.3
+"""Weight of a world in which a seat held, at its lead, a combination it did not declare."""
+
+
+def declarations_likelihood(known: Known, hands: Sequence[int]) -> float:
+    """How likely the other seats' declarations (and silences) at their leads are, had they
+    held the world's ``hands`` (every seat's cards now): :data:`UNDECLARED` for each seat
+    that held at its lead a combination disjoint from what it declared."""
+    if known.trump < 0 or not known.played_by or not known.before_lead:
+        return 1.0
+    weight = 1.0
+    for s in range(known.players):
+        if s == known.seat or not known.led >> s & 1:
+            continue
+        at_lead = (hands[s] | known.played_by[s]) & ~known.before_lead[s]
+        declared = 0
+        for seat, _kind, _value, _key, mask in known.declared:
+            if seat == s:
+                declared |= mask
+        for mask in combinations_in(at_lead, known.trump, known.fours):
+            if not mask & declared:
+                weight *= UNDECLARED
+                break
+    return weight
 
 
 @lru_cache(maxsize=1 << 16)
@@ -97,11 +127,12 @@ def _without_three(cards: int, rng: random.Random) -> int:
 
 
 def play_likelihood(known: Known, hands: Sequence[int], rng: random.Random) -> float:
-    """:func:`calls_likelihood` of a play-phase world (every seat's hand now): each other
-    seat's nine cards (held and played) less three at random, averaged over
-    :data:`SUBSETS` draws."""
+    """The weight of a play-phase world (every seat's hand now): :func:`calls_likelihood`
+    of each other seat's nine cards (held and played) less three at random, averaged over
+    :data:`SUBSETS` draws, times :func:`declarations_likelihood`."""
+    declarations = declarations_likelihood(known, hands)
     if not known.bids:
-        return 1.0
+        return declarations
     played_by = known.played_by or (0,) * known.players
     nine = [hands[s] | played_by[s] for s in range(known.players)]
     total = 0.0
@@ -111,7 +142,7 @@ def play_likelihood(known: Known, hands: Sequence[int], rng: random.Random) -> f
             for s in range(known.players)
         ]
         total += calls_likelihood(known, first)
-    return total / SUBSETS
+    return declarations * total / SUBSETS
 
 
 def _keep(keyed: list[tuple[float, int]], n: int) -> list[int]:

@@ -57,6 +57,8 @@ class Known:
     bids: tuple[str, ...]
     played_by: tuple[int, ...] = ()
     """Per seat, the cards it played in this deal (empty: not read)."""
+    before_lead: tuple[int, ...] = ()
+    """Per seat, the cards it played before its first lead (its moment to declare)."""
 
     @property
     def unseen(self) -> int:
@@ -92,8 +94,12 @@ def known_from(game: BelotGame, seat: int) -> Known:
     if deal.trick:
         tricks.append((deal.leader, list(deal.trick)))
     led = 0
+    before_lead = [0] * n
     for leader, cards in tricks:
         led |= 1 << leader
+        for offset, card in enumerate(cards):
+            if not led >> ((leader + offset) % n) & 1:
+                before_lead[(leader + offset) % n] |= 1 << card
         suit = cards[0] >> 3
         top = cards[0] if suit == trump else -1
         for offset, card in enumerate(cards):
@@ -139,4 +145,5 @@ def known_from(game: BelotGame, seat: int) -> Known:
         fours=deal.options.fours,
         bids=deal.bids,
         played_by=tuple(played_by),
+        before_lead=tuple(before_lead),
     )
