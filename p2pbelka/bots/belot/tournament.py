@@ -26,6 +26,7 @@ from p2pbelka.bots.common.tournament import (
     Progress,
     mean_ci,
     run_matches,
+    share_ci,
     summary_json,
 )
 from p2pbelka.cards import CARDS
@@ -211,7 +212,7 @@ def summarize(
 ) -> BelotTournamentSummary:
     games = sum(r["games"] for r in rows)
     # Each match scores A's share of its games (a draw counts 1/players): matches are independent.
-    share, low, high = mean_ci((r["wins_a"] + r["draws"] / players) / r["games"] for r in rows)
+    share, low, high = share_ci((r["wins_a"] + r["draws"] / players) / r["games"] for r in rows)
     declared = sum(r["declared_a"] for r in rows)
     deals = sum(r["deals"] for r in rows)
     # A's written points per deal less one B seat's (the B seats' mean), match by match.
