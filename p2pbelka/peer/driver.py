@@ -231,7 +231,7 @@ class PeerDriver:
             return
 
     def _progress(self) -> tuple[int, tuple[int, ...]]:
-        return len(self.table.transcript), tuple(self.table.missing())
+        return self.table.progress, tuple(self.table.missing())
 
     async def _main_loop(self) -> None:
         # Silence is measured from the last *progress* of the table, not from the last

@@ -198,6 +198,14 @@ class Blame:
         named = sorted(set(self.named(seat, msg)))
         return [ev.Fault(s, what, (), False, deal or None, proven=False) for s in named]
 
+    def not_recorded(self, seats: list[int], deal: int) -> list[ev.Fault]:
+        """The seats a won game's transcript holds no ``close`` (or last ``deal_end``) of,
+        where nothing names them: what ``verify`` of a file that ends there names, and
+        what a seat that may not sign names when it gives up there (not proven, not
+        fatal: the result stands)."""
+        what = "did not close the game (the transcript ends without its close)"
+        return [ev.Fault(s, what, (), False, deal or None, proven=False) for s in seats]
+
     def check_evidence(self, msg: m.EvidenceMsg) -> tuple[int, Envelope, Envelope]:
         try:
             first, second = open_envelope(msg.first), open_envelope(msg.second)

@@ -30,6 +30,8 @@ class Chains:
         self.transcript: list[Envelope] = []
         self._recorded: set[bytes] = set()  # the digests of the transcript
         self._new_accepted: list[Envelope] = []
+        self.refused_records = 0
+        """How many records of the transcript are envelopes refused when due, kept."""
 
     def open(self, keys: tuple[bytes, ...]) -> None:
         """The table description seats these keys: one chain each."""
@@ -82,7 +84,9 @@ class Chains:
         return next((e for e in reversed(self.transcript) if e.sender == key), None)
 
     def wants(self) -> list[int]:
-        """For each seat, the first sequence number this table does not hold."""
+        """For each seat, the first sequence number this table does not hold (a place
+        where it keeps a refused envelope counts as not held: asked for again, another
+        version there is proof)."""
         if self._intake is None:
             return []
         out = []
@@ -108,6 +112,9 @@ class Chains:
         # Then the rest of what waits, past a gap: an ending there, or a place another
         # seat's view names, lets the asker compare it or hold the proof.
         found += [e for q, e in sorted(chain.waiting.items()) if q > nxt]
+        # And what was refused at its place (an ending's is in no transcript): a peer
+        # that holds another envelope there holds the proof.
+        found += [e for q, e in sorted(chain.refused.items()) if q >= seq]
         seen: set[bytes] = set()
         out = []
         for envelope in found:  # a proof record may also wait in the chain

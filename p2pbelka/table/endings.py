@@ -28,7 +28,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.blame import Blame, equivocation
 from p2pbelka.table.chains import Chains, OwnChain
 from p2pbelka.table.intake import Equivocation, IntakeError
-from p2pbelka.table.phase import Phase, PhaseId
+from p2pbelka.table.phase import PhaseId
 
 
 class Mail(Protocol):
@@ -57,6 +57,9 @@ class Schedule(Protocol):
     def phase(self) -> PhaseId: ...
 
     @property
+    def won(self) -> bool: ...
+
+    @property
     def finished(self) -> bool: ...
 
     @property
@@ -78,6 +81,15 @@ def is_ending(envelope: Envelope) -> bool:
     return isinstance(envelope.msg, m.EvidenceMsg | m.DisputeMsg)
 
 
+def is_last(envelope: Envelope) -> bool:
+    """Whether nothing its sender's peers sign later covers ``envelope`` (an ending, or
+    a ``close``: the closing exchange's views cover the last deal's ``deal_end``s, and
+    nothing covers the closes).  Such an envelope is passed on to every seat the
+    first time it arrives, so a second version of it shown to another seat meets
+    this one at some honest peer."""
+    return is_ending(envelope) or isinstance(envelope.msg, m.CloseMsg)
+
+
 class Endings:
     def __init__(
         self, runner: Schedule, chains: Chains, own: OwnChain, blame: Blame, out: Mail
@@ -89,10 +101,11 @@ class Endings:
         self._out = out
         self.waiting: set[tuple[int, int]] = set()
         """(seat, seq) of every ending offered and not taken yet."""
+        self._relayed: dict[tuple[int, int], set[bytes]] = {}
+        """(seat, seq) -> the digests passed on of that place (``_relay``)."""
         self.from_file = False
         """Replaying a transcript: an ending its recorder took is taken as it stands
         (the envelopes of its sender that came before it need not be in the file)."""
-        self._recorded_evidence = False
 
     # -- envelopes in ----------------------------------------------------------------
 
@@ -112,14 +125,22 @@ class Endings:
             return False
         if new and is_ending(envelope):
             self.waiting.add((seat, envelope.seq))
-            if seat != self._runner.me:
-                self._relay(envelope)
+        if new and is_last(envelope) and seat != self._runner.me:
+            self._relay(seat, envelope)
         return new
 
-    def _relay(self, envelope: Envelope) -> None:
-        """Pass another seat's ending on to every seat (an observer relays nothing)."""
-        if self._own.signer is not None:
-            self._out.outgoing.append(envelope.raw)
+    def _relay(self, seat: int, envelope: Envelope) -> None:
+        """Pass another seat's ending or close on to every seat (an observer relays
+        nothing), once: a refused one that comes again is not passed on again (two
+        honest peers would pass it back and forth), and at most two versions of a
+        place (two are the proof; a seat that signs more is not worth our traffic)."""
+        if self._own.signer is None:
+            return
+        versions = self._relayed.setdefault((seat, envelope.seq), set())
+        if envelope.digest in versions or len(versions) >= 2:
+            return
+        versions.add(envelope.digest)
+        self._out.outgoing.append(envelope.raw)
 
     def from_evidence(self, msg: m.EvidenceMsg) -> bool:
         """A valid ``evidence`` is two envelopes its accused signed for one place: we
@@ -157,7 +178,7 @@ class Endings:
 
     def _try(self, seat: int, envelope: Envelope) -> None:
         runner = self._runner
-        if runner.phase is Phase.CLOSE and isinstance(envelope.msg, m.DisputeMsg):
+        if runner.won and isinstance(envelope.msg, m.DisputeMsg):
             if not self.from_file:
                 return  # the game is won: another seat's dispute does not undo it
         chain = self._chains.intake.chains[seat]
@@ -170,7 +191,8 @@ class Endings:
             linked = envelope.prev == before
         refusal = self._refusal(seat, envelope) if linked else BROKEN_CHAIN
         if refusal:
-            chain.waiting.pop(envelope.seq, None)
+            # Kept at its place (not recorded: a proof records it with its pair).
+            self._chains.intake.refuse(seat, envelope.seq)
             self.waiting.discard((seat, envelope.seq))
             self._out.events.append(ev.Rejected(refusal, seat))
             return
@@ -198,7 +220,7 @@ class Endings:
         self.waiting.discard((seat, envelope.seq))
         runner.accepted(envelope)
         deal = runner.deal_id
-        if runner.phase is Phase.CLOSE and isinstance(envelope.msg, m.DisputeMsg):
+        if runner.won and isinstance(envelope.msg, m.DisputeMsg):
             runner.end_won(self._blame.unclosed(seat, envelope.msg, deal))
             return
         runner.abort(*self._blame.ending(seat, envelope, deal))
@@ -210,7 +232,7 @@ class Endings:
         claim that nobody could check, so the sender is the seat waited for.)"""
         if not self.waiting:
             return []
-        closing = self._runner.phase is Phase.CLOSE
+        closing = self._runner.won
         out = set()
         for seat, seq in self.waiting:
             envelope = self._chains.intake.held(seat, seq)
@@ -224,32 +246,60 @@ class Endings:
         """Two envelopes ``seat`` signed for one place in its chain: record whichever
         of them the transcript lacks (the proof records), sign ``evidence`` of the pair
         if the local seat may sign (every peer checks it itself), and end the game on
-        the proof (after the end: the verdict becomes this proof)."""
+        the proof (after the end: the verdict becomes this proof; after a proof of
+        another seat, this one joins it).  A seat proven already is proven once."""
+        if seat in self.proven_seats():
+            return
         fault = equivocation(seat, first, second, self._runner.deal_id)
         for envelope in (first, second):
             if not self._chains.recorded(envelope):
                 self._chains.accept(envelope)
         self._runner.sign_ending(m.EvidenceMsg(first.raw, second.raw))
+        if self._runner.proven:
+            self._prove_further(fault, first, second)
+            return
         if self._runner.finished:
             # What an unproven ending named gives way to the proof.
             self._blame.faults[:] = [f for f in self._blame.faults if f.proven]
         self._runner.abort(fault)
 
+    def proven_seats(self) -> set[int]:
+        """The seats a fatal fault proven so far names."""
+        return {f.seat for f in self._blame.faults if f.fatal and f.proven}
+
+    def _prove_further(self, fault: ev.Fault, first: Envelope, second: Envelope) -> None:
+        """A proof after the game ended proven: it joins the verdict (a coalition's
+        second liar is proven like the first), and its pair goes to every seat."""
+        self._blame.faults.append(fault)
+        self._out.events.append(ev.FaultFound(fault))
+        if self._own.signer is not None:
+            self._out.outgoing += [first.raw, second.raw]
+
     def after_end(self, seat: int, envelope: Envelope) -> None:
         """An envelope for a finished table: proof, if it is another for a place held
-        (or a valid ``evidence`` of two); else kept at its place, for a later one."""
-        if self._runner.proven:
-            # Nothing more is needed; a transcript may still hold its recorder's own
-            # evidence after the proof records.
-            if self.from_file and not self._recorded_evidence and self._valid(envelope):
-                self._recorded_evidence = True
-                self._chains.intake.hold(seat, envelope)
-                self._chains.accept(envelope)
+        (or a valid ``evidence`` of two), of every seat not proven yet; else kept at
+        its place, for a later one (the intake bounds what is kept: ``MAX_AHEAD`` a
+        chain).  A transcript holds, after the end, the proof records and its
+        recorder's own ``evidence`` of each pair."""
+        if self.from_file and self._runner.proven and self._valid(envelope):
+            self._take_recorded_evidence(seat, envelope)
             return
         if isinstance(envelope.msg, m.EvidenceMsg) and not self.from_file:
             if self.from_evidence(envelope.msg):
                 return
         self.offer(seat, envelope)
+
+    def _take_recorded_evidence(self, seat: int, envelope: Envelope) -> None:
+        """The recorder's ``evidence`` of a pair its proof records hold: a record of its
+        chain, nothing more (another envelope at its place is proof, as ever)."""
+        try:
+            new = self._chains.intake.offer(seat, envelope)
+        except IntakeError:
+            self.offer(seat, envelope)  # proof, or refused naming why
+            return
+        if new:
+            self._chains.intake.hold(seat, envelope)
+            self._chains.accept(envelope)
 
     def _valid(self, envelope: Envelope) -> bool:
         if not isinstance(envelope.msg, m.EvidenceMsg):

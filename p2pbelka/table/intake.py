@@ -5,6 +5,10 @@ envelopes in one canonical order (protocol/SPEC.md, "Schedule"), so every
 transcript of a game is the same byte string.  An envelope that is next in its
 sender's chain but not yet due waits here; the table pulls it when that seat's
 turn comes.
+
+An envelope the table refuses when it is due is kept at its place (``refuse``):
+its sender signed it, and an honest seat never signs two envelopes for one place,
+so another one there later is proof, and the chain goes no further than it.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ class IntakeError(ValueError):
 
 class Equivocation(IntakeError):
     """A second, different envelope for a place in a chain that already has one: two
-    signatures of one seat on conflicting statements.  ``known`` is the one queued
-    first, when it has not been accepted yet (else it is in the transcript)."""
+    signatures of one seat on conflicting statements.  ``known`` is the one held
+    first, when it has not been accepted (queued, or kept though refused); else it
+    is in the transcript."""
 
     def __init__(self, seq: int, known: Envelope | None) -> None:
         super().__init__(f"a different envelope with sequence number {seq} came first")
@@ -38,12 +43,16 @@ class Chain:
 
     ``accepted`` holds every place taken into the transcript: the chain in the
     canonical order below ``next_seq``, and an ending taken outside the schedule
-    (``Intake.hold``), which may lie beyond it."""
+    (``Intake.hold``), which may lie beyond it.  ``refused`` holds the envelopes
+    refused when they were due, each at its place: none is ever at or past
+    ``next_seq + MAX_AHEAD``, and the chain never gets past one, so there are at most
+    ``MAX_AHEAD`` of them, one per place."""
 
     next_seq: int = 0
     head: bytes = ZERO_HASH
     accepted: dict[int, bytes] = field(default_factory=dict)  # seq -> digest
     waiting: dict[int, Envelope] = field(default_factory=dict)
+    refused: dict[int, Envelope] = field(default_factory=dict)
 
 
 class Intake:
@@ -58,6 +67,11 @@ class Intake:
             if taken == envelope.digest:
                 return False
             raise Equivocation(envelope.seq, None)
+        kept = chain.refused.get(envelope.seq)
+        if kept is not None:
+            if kept.digest == envelope.digest:
+                return False
+            raise Equivocation(envelope.seq, kept)
         if envelope.seq >= chain.next_seq + MAX_AHEAD:
             raise IntakeError(
                 f"sequence number {envelope.seq} is too far ahead (next is {chain.next_seq})"
@@ -75,11 +89,20 @@ class Intake:
         chain = self.chains[seat]
         return chain.waiting.get(chain.next_seq)
 
-    def drop(self, seat: int) -> Envelope | None:
-        """Discard the next envelope of ``seat`` (it was refused); the sequence number
-        stays open for a correct one."""
+    def refuse(self, seat: int, seq: int | None = None) -> Envelope | None:
+        """``seat``'s envelope waiting at ``seq`` (by default its next) was refused when
+        it was due: it is kept at its place, never processed, so an identical copy is
+        ignored and a different envelope there is an ``Equivocation``.  The refused
+        envelope, or None if none waited there."""
         chain = self.chains[seat]
-        return chain.waiting.pop(chain.next_seq, None)
+        envelope = chain.waiting.pop(chain.next_seq if seq is None else seq, None)
+        if envelope is not None:
+            chain.refused[envelope.seq] = envelope
+        return envelope
+
+    def refused(self, seat: int, seq: int) -> Envelope | None:
+        """The envelope kept at ``seat``'s place ``seq`` though refused, if one is."""
+        return self.chains[seat].refused.get(seq)
 
     def accept(self, seat: int) -> Envelope:
         chain = self.chains[seat]

@@ -101,6 +101,23 @@ class Runner:
         return self.finished and any(f.fatal and f.proven for f in self._blame.faults)
 
     @property
+    def won(self) -> bool:
+        """The rules say the game is won and its last audit passed (flow 3): the last
+        deal's ``deal_end``s and the closing exchange are due.  What is left only
+        covers what came before and changes nothing of the result, so a seat that
+        never sends it cannot deny the others theirs (SPEC section 4.7)."""
+        if self.phase is Phase.CLOSE:
+            return True
+        host = self._host
+        return (
+            self.phase is Phase.DEAL_END
+            and host.flow >= 3
+            and not self._prelude_due
+            and host.started
+            and host.track.finished
+        )
+
+    @property
     def turn(self) -> int | None:
         if self.finished or not self.order:
             return None
@@ -200,9 +217,8 @@ class Runner:
             return False  # an ending is taken outside the schedule (``Endings``)
         refusal = self._refusal(seat, envelope)
         if refusal:
-            intake.drop(seat)
-            self._out.events.append(ev.Rejected(refusal, seat))
-            return True
+            self._keep_refused(seat, refusal)
+            return False
         try:
             agrees = self._blame.view_agrees(seat, envelope, self._host.deal_id)
         except Abort as abort:
@@ -223,6 +239,20 @@ class Runner:
             self.abort(*abort.faults)
             return False
         return True
+
+    def _keep_refused(self, seat: int, refusal: str) -> None:
+        """``seat``'s envelope due next is refused: kept at its place and recorded, so a
+        different one there later is proven (here and by ``verify`` of the file, which
+        refuses the record just as we did), and a resend answer or a dispute's relay
+        passes it on.  Its sender's chain goes no further here: the game waits for
+        the seat (and ends disputed) unless a proof comes.  Its view is compared now,
+        as ``verify`` compares it when it reaches the record, so both conclude alike."""
+        kept = self._chains.intake.refuse(seat)
+        assert kept is not None
+        self._chains.accept(kept)
+        self._chains.refused_records += 1
+        self._blame.compare_view_early(seat, kept)
+        self._out.events.append(ev.Rejected(refusal, seat))
 
     def _advance(self) -> None:
         """Move the schedule on after an envelope was handled."""
@@ -255,6 +285,10 @@ class Runner:
             return f"its view lists {len(envelope.view)} seats, the table has {n_seats}"
         if envelope.view[seat] != (envelope.seq, envelope.prev):
             return "its view of its own chain does not match its seq and prev"
+        if isinstance(envelope.msg, m.CloseMsg) and envelope.view != self._entry_view:
+            # Every seat signs its close at the exchange's start (SPEC section 2.1):
+            # one view for all, so a close says exactly what it covers.
+            return "its close's view is not the one the closing exchange began with"
         return ""
 
     # -- the local seat's part ------------------------------------------------------------------
@@ -380,11 +414,17 @@ class Runner:
         self.endings.after_end(seat, envelope)
 
     def unclosed(self) -> list[int]:
-        """In the closing exchange: the seats whose ``close`` has not come."""
-        if self.phase is not Phase.CLOSE:
+        """Once the game is won (``won``): the seats whose ``close`` (or last
+        ``deal_end``) has not come."""
+        if not self.won:
             return []
         intake = self._chains.intake
         return [s for s in self.order[self.slot :] if intake.peek(s) is None]
+
+    def untaken(self) -> list[int]:
+        """Once the game is won (``won``): the seats whose ``close`` (or last
+        ``deal_end``) has not been taken into the transcript, come or not."""
+        return list(self.order[self.slot :]) if self.won else []
 
     def _relay_proof(self, faults: tuple[ev.Fault, ...]) -> None:
         """Pass on what the end rests on.  Proven: the envelopes that prove it, so a peer

@@ -257,6 +257,12 @@ class Table:
         return self._chains.transcript
 
     @property
+    def progress(self) -> int:
+        """How far the game got: the transcript's length, less the envelopes refused
+        when due that it records (a seat whose envelopes are refused makes none)."""
+        return len(self._chains.transcript) - self._chains.refused_records
+
+    @property
     def faults(self) -> Sequence[ev.Fault]:
         return self._blame.faults
 
@@ -321,8 +327,10 @@ class Table:
 
     @property
     def closing(self) -> bool:
-        """In the closing exchange: the rules say the game is won (flow 3)."""
-        return self.phase is Phase.CLOSE
+        """The rules say the game is won and its last audit passed (flow 3): its last
+        ``deal_end``s and the closing exchange are due, and a give-up ends the game
+        won, naming the seats that did not close."""
+        return self._runner.won
 
     @property
     def suspicion(self) -> Suspicion | None:
@@ -426,6 +434,8 @@ class Table:
         chain = self._chains.intake.chains[seat]
         if envelope.seq < chain.next_seq or envelope.seq in chain.waiting:
             return False  # its place is held already: the ordinary path proves it
+        if envelope.seq in chain.refused:
+            return False  # kept there though refused: the same
         try:
             self._chains.intake.offer(seat, envelope)
         except IntakeError:
@@ -451,7 +461,7 @@ class Table:
         due = seat == self.turn and envelope.seq == chain.next_seq
         held = chain.accepted.get(envelope.seq)
         proof = held is not None and held != envelope.digest
-        queued = chain.waiting.get(envelope.seq)
+        queued = chain.waiting.get(envelope.seq) or chain.refused.get(envelope.seq)
         proof = proof or (queued is not None and queued.digest != envelope.digest)
         if due or proof or is_ending(envelope) or _pair(envelope, following):
             return
@@ -577,20 +587,36 @@ class Table:
         if self.finished:
             return
         runner = self._runner
-        if self.closing and self._blame.suspicion is None:
-            # The game is won: the seats that did not close are named, and the result
-            # stands (a seat cannot deny the others theirs by never closing).
-            unclosed = sorted({s for s in runner.unclosed() if s != self._me} or set(seats))
-            named = m.DisputeMsg(tuple(unclosed), why)
-            if unclosed and self._me is not None:
-                runner.sign_ending(named)
+        if self.closing:
+            # The game is won: the seats whose close was not taken are named, and the
+            # result stands (a seat cannot deny the others theirs by never closing).
+            # A close whose view nobody backed was not taken either: its sender is
+            # named the same way (the closes' views cover only the last deal's
+            # ``deal_end``s, which change nothing of the result), and ``verify``
+            # reads the dispute signed here as a won game too.
+            unclosed = {s for s in runner.unclosed() if s != self._me}
+            suspicion = self._blame.suspicion
+            if suspicion is not None:
+                _, why = self._blame.abandoned(seats, why, self.phase.value, self._me)
+                unclosed.add(suspicion.reporter)
+            named_seats = sorted(unclosed or set(seats))
+            named = m.DisputeMsg(tuple(named_seats), why)
+            if named_seats and self._me is not None and runner.sign_ending(named):
                 runner.end_won(self._blame.unclosed(self._me, named, self.deal_id))
             else:
-                runner.end_won([])
+                # Nothing recorded (a seat that may not sign): named as its file
+                # will be read, every seat whose close it does not hold.
+                runner.end_won(self.unrecorded_closes())
             return
         seats, what = self._blame.abandoned(seats, why, self.phase.value, self._me)
         runner.sign_ending(m.DisputeMsg(tuple(sorted(set(seats))), what))
         runner.abort(*disputed(seats, what, self.deal_id))
+
+    def unrecorded_closes(self) -> list[ev.Fault]:
+        """Once the game is won (``closing``): a note naming every seat whose ``close``
+        (or last ``deal_end``) the transcript does not hold; ``verify`` of a file that
+        ends there reads a won game naming these (SPEC section 5.1)."""
+        return self._blame.not_recorded(self._runner.untaken(), self.deal_id)
 
     def wants(self) -> list[int]:
         """For each seat, the first sequence number this table does not hold (for a

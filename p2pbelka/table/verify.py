@@ -162,6 +162,11 @@ def verify_bytes(data: bytes, every_pass: bool = False) -> VerifyReport:
         report.game_name = first.setup.game if first and first.setup else None
         report.finished = table.over
         report.aborted = table.aborted
+        if table.closing and not table.finished and report.error is None:
+            # The rules say the game is won and its last audit passed: the closes
+            # missing change nothing of the result (SPEC section 4.7).
+            report.finished = True
+            report.faults += table.unrecorded_closes()
         if table.started:
             report.winner = table.track.winner
             report.score = table.track.final_score

@@ -25,11 +25,13 @@ GIVE_UP_AFTER = 2.0
 
 
 class ConflictingChain:
-    """Seat 3's transport: from its first card on it sends, again and again, envelopes
-    for its next place that do not follow its own chain, and never a valid one."""
+    """Seat 3's transport: from its first card on it sends, again and again, an envelope
+    for its next place that does not follow its own chain, and never a valid one
+    (``vary``: a new one each time, else the same one again)."""
 
-    def __init__(self, inner: Transport, signer: Signer) -> None:
+    def __init__(self, inner: Transport, signer: Signer, vary: bool = False) -> None:
         self.inner, self.signer = inner, signer
+        self.vary = vary
         self.forged = 0
         self.started = trio.Event()
         self.first: bytes | None = None
@@ -49,21 +51,22 @@ class ConflictingChain:
         await self.started.wait()
         assert self.first is not None
         envelope = open_envelope(self.first)
+        forged = resign(self.signer, envelope, prev=secrets.token_bytes(32))
         while True:
             self.forged += 1
-            await self.inner.broadcast(resign(self.signer, envelope, prev=secrets.token_bytes(32)))
+            await self.inner.broadcast(forged)
             await trio.sleep(0.1)
+            if self.vary:
+                forged = resign(self.signer, envelope, prev=secrets.token_bytes(32))
 
 
-async def test_a_peer_that_keeps_sending_a_conflicting_chain_is_given_up_on(
-    autojump_clock: MockClock,
-) -> None:
-    # Virtual seconds (no real I/O here): they pass only while every peer waits, so
-    # the silence before giving up takes no time and a busy machine adds none to it.
+async def _play_against(
+    vary: bool,
+) -> tuple[list[Table], list[BotFrontEnd], ConflictingChain]:
     game = LocalGame.seeded(64)
     tables = game.make_tables()
     transports = memory_transports(4)
-    rogue = ConflictingChain(transports[3], game.signers[3])
+    rogue = ConflictingChain(transports[3], game.signers[3], vary)
     front_ends = [BotFrontEnd(make_bot("random", s)) for s in range(4)]
     with trio.fail_after(120):
         async with trio.open_nursery() as nursery:
@@ -79,6 +82,17 @@ async def test_a_peer_that_keeps_sending_a_conflicting_chain_is_given_up_on(
                     )
                     players.start_soon(driver.run)
             nursery.cancel_scope.cancel()
+    return tables, front_ends, rogue
+
+
+async def test_a_peer_that_keeps_sending_a_refused_envelope_is_given_up_on(
+    autojump_clock: MockClock,
+) -> None:
+    """The one envelope, refused when due, is kept at its place; the same one again is
+    a copy: nothing is proven, and the others give up on seat 3, naming why."""
+    # Virtual seconds (no real I/O here): they pass only while every peer waits, so
+    # the silence before giving up takes no time and a busy machine adds none to it.
+    tables, front_ends, rogue = await _play_against(vary=False)
     assert rogue.forged > 3
     assert all(t.aborted for t in tables)
     for seat in range(3):
@@ -90,6 +104,20 @@ async def test_a_peer_that_keeps_sending_a_conflicting_chain_is_given_up_on(
     # The rogue's own table heard why it was given up on.
     (ended,) = [e for e in front_ends[3].events if isinstance(e, ev.GameAborted)]
     assert "refused" in str(ended.faults[0])
+
+
+async def test_a_peer_that_sends_conflicting_envelopes_for_one_place_is_proven(
+    autojump_clock: MockClock,
+) -> None:
+    """A second, different envelope for the place the refused one is kept at is two
+    signatures for one place: every honest seat proves seat 3, and its file says so."""
+    tables, _, rogue = await _play_against(vary=True)
+    assert rogue.forged >= 2
+    for seat in range(3):
+        assert tables[seat].proven, (seat, tables[seat].faults)
+        assert {f.seat for f in tables[seat].faults if f.fatal} == {3}
+        verdict = verify_bytes(dump_transcript(tables[seat].transcript)).verdict
+        assert verdict.startswith("CHEATING PROVEN") and "seat 3" in verdict, verdict
 
 
 async def test_a_resumed_seat_nobody_answers_ends_its_game_and_signs_nothing(

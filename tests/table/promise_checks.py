@@ -104,16 +104,16 @@ def _table_breaches(g: int, seat: int, inc: Incarnation, honest: set[int]) -> li
 
 
 def _unproven(inc: Incarnation, seat: int, seq: int, versions: set[bytes]) -> str:
-    """Which case an unproven pair a table received is: the table proves another seat
-    already (``second``: a coalition's second liar), it holds both (``held``), it
-    refused one when it was due and forgot it (``forgotten``), or one came after the
-    table had finished (``late``)."""
+    """Which case an unproven pair a table received is: it refused one when it was due
+    and forgot it (``forgotten``, whatever else it proves: that is the root), the
+    table proves another seat already (``second``: a coalition's second liar), it
+    holds both (``held``), or one came after the table had finished (``late``)."""
+    dropped = versions - _kept(inc.table, seat, seq)
+    if dropped and not dropped <= inc.late:
+        return "forgotten unproven"
     if _fatal_seats(proven_faults(inc)):
         return "second unproven"
-    dropped = versions - _kept(inc.table, seat, seq)
-    if not dropped:
-        return "held unproven"
-    return "late unproven" if dropped <= inc.late else "forgotten unproven"
+    return "late unproven" if dropped else "held unproven"
 
 
 def _kept(table: Table, seat: int, seq: int) -> set[bytes]:
@@ -174,6 +174,14 @@ def _fatal_seats(faults: list[ev.Fault]) -> set[int]:
     return {f.seat for f in faults if f.fatal}
 
 
+def _second_or(root: str, inc: Incarnation) -> str:
+    """``root``, unless the table proves another seat (``second``); a refused version
+    forgotten stays the root."""
+    if root != "forgotten unproven" and _fatal_seats(proven_faults(inc)):
+        return "second unproven"
+    return root
+
+
 def _reached(record: GameRecord, honest: set[int]) -> list[Breach]:
     """Two versions of one place that reached honest tables of the game's last segment:
     every one of them that finished must prove the seat."""
@@ -214,7 +222,7 @@ def _reached(record: GameRecord, honest: set[int]) -> list[Breach]:
             if who not in {f.seat for f in proven_faults(inc)}:
                 out.append(
                     Breach(
-                        "second unproven" if _fatal_seats(proven_faults(inc)) else root,
+                        _second_or(root, inc),
                         record.game,
                         node.seat,
                         f"{len(digests)} versions of seat {who}'s seq {seq} reached honest"

@@ -34,40 +34,24 @@ class KnownBreach(Exception):
     """Only breaches of the kinds a known case makes: the case is not fixed yet."""
 
 
-FORGOTTEN = (
-    "an envelope refused when it is due (out of turn, another deal, a broken hash chain)"
-    " is forgotten: the other version of its place is then taken and nothing is proven"
-    " (not in the issue)"
-)
-KNOWN: dict[str, tuple[str, frozenset[str]]] = {
-    "refused_first": (FORGOTTEN, frozenset()),
-    "fork_close": (
-        "a second close of one seat, with an older view, is taken and never compared:"
-        " nothing covers the closes, the last envelopes of the game; a close lying in its"
-        " view leaves the table disputed, but the dispute it records reads to verify as a"
-        " won game with seats that did not close (OK) (endings)",
-        frozenset({"reached unproven", "verdict differs"}),
-    ),
-}
+KNOWN: dict[str, tuple[str, frozenset[str]]] = {}
 """The kinds of cheating the protocol does not withstand yet, with the part that fixes
 them and the kinds of breach they show.  Fixed so far (their counterexamples below
 now pass): an ending outside the chain, a lie in a view about a third seat's chain
 or the receiver's own (a suspicion against myself), a view over-count, the game's
 last ``deal_end``, a fork that changes whose turn it is, a held seat's evidence,
-verify of two proof records (endings); a power cut on the unsynced path (durable);
+verify of two proof records (endings); a second close of one seat, a close lying
+in its view (closes); a power cut on the unsynced path (durable);
 a second game under the first one's id, a continuation under another game's id
-(ids)."""
-SECOND = (
-    "a table that proved one seat takes nothing more: a coalition's second liar,"
-    " whose two versions reach it afterwards, goes unproven (not in the issue)"
-)
-ALWAYS = {
-    "forgotten unproven": FORGOTTEN,
-    "second unproven": SECOND,
-}
-"""Known in every kind of cheating that forks a chain.  (Known here until their fixes
-landed: ``late unproven``, a finished table that took nothing more, and ``record
-refused``, verify taking the first of two proof records in the schedule.)"""
+(ids); an envelope refused when it is due, then the other version of its place
+(refused: the refused one is kept at its place)."""
+ALWAYS: dict[str, str] = {}
+"""Known in every kind of cheating that forks a chain: none now.  (Known here until
+their fixes landed: ``late unproven``, a finished table that took nothing more;
+``record refused``, verify taking the first of two proof records in the schedule;
+``second unproven``, a proven table that took nothing more, so a coalition's second
+liar went unproven; ``forgotten unproven``, an envelope refused when it was due and
+forgotten.)"""
 HOLDING = tuple(w for w in WHATS if w not in KNOWN)
 EXAMPLES = int(os.environ.get("PROMISE_EXAMPLES", "60"))
 SHRINK = os.environ.get("PROMISE_SHRINK") == "1"
