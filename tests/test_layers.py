@@ -101,7 +101,8 @@ def test_no_module_imports_its_own_rank_or_above() -> None:
 KNOWN_CYCLES: frozenset[tuple[str, str]] = frozenset()
 """Imports (importer -> imported) allowed to close a cycle for a while, each to go: none now.
 A cycle is fixed by the lower module declaring what it needs (a protocol the upper
-one provides: ``table.context.TableContext``, ``peer.reclaim.Segments``), not here."""
+one provides: ``table.context.TableContext``; or a state both share:
+``peer.seatstate.SeatState``), not here."""
 
 
 def test_the_known_cycles_are_still_imports() -> None:

@@ -8,26 +8,27 @@ transcript where the two agree and sets the rest aside, and *watches* the game
 as an observer while it asks for its seat (``Reclaim``).  The peer that runs the
 bot lets the bot finish the deal in progress and stop before the next one; at
 that cut nothing of the next deal is dealt to the seat, and the remaining seats
-agree to hand it back exactly as they agreed to the bot (``handover.py``).
+agree to hand it back exactly as they agreed to the bot (``seatchange.py``).
 The continuation names the player's own key, so it goes on as itself.
 
-What this needs of the game's segments is ``Segments``, which ``handover.Handover``
-provides; a task it starts, it starts in the nursery it is handed.
+The bot's side (letting the bot finish its deal, offering the seat back) is the
+seat-change machine's (``seatchange.py``); this module is the returning player's
+side and the game's records.  What it shares with the runner is ``SeatState``; it
+starts no task: the runner starts its ``fetch_and_watch`` in its own nursery.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Protocol
+from collections.abc import Callable
 
 import trio
 
 from p2pbelka.peer.driver import PeerDriver
-from p2pbelka.peer.mesh import Mesh
-from p2pbelka.peer.seatdrivers import SegmentDriver
+from p2pbelka.peer.seatstate import SeatState
 from p2pbelka.peer.store import move_aside
 from p2pbelka.protocol.codec import ProtocolError
-from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope
+from p2pbelka.protocol.envelope import Envelope, open_envelope
 from p2pbelka.protocol.handover import (
     ChainEnd,
     ChainRecord,
@@ -35,7 +36,7 @@ from p2pbelka.protocol.handover import (
     Reclaim,
     encode_handover,
 )
-from p2pbelka.protocol.transcript import MAGIC, TranscriptWriter, iter_records
+from p2pbelka.protocol.transcript import MAGIC, iter_records
 from p2pbelka.table.errors import OrderError
 from p2pbelka.table.segments import observe_segments
 from p2pbelka.table.session import Table
@@ -49,105 +50,32 @@ ASK_EVERY = 5.0
 come while the bot's peer is busy)."""
 
 
-class Segments(Protocol):
-    """What taking a seat back needs of the game's segments (``handover.Handover``
-    provides it).  Every member here is one the reclaimer uses."""
-
-    # -- the game, and this peer's seat in it ------------------------------------------
-
-    @property
-    def mesh(self) -> Mesh: ...
-
-    @property
-    def signer(self) -> Signer:
-        """This player's own key."""
-        ...
-
-    @property
-    def home_seat(self) -> int:
-        """The seat this player sat down in."""
-        ...
-
-    @property
-    def names(self) -> list[str]:
-        """The players' names as they sat down, by seat."""
-        ...
-
-    @property
-    def first_segment(self) -> bytes: ...
-
-    @property
-    def writer(self) -> TranscriptWriter: ...
-
-    @property
-    def transcript(self) -> list[Envelope]:
-        """Every segment's envelopes, as the transcript file has them (kept in step)."""
-        ...
-
-    # -- the segment in play ----------------------------------------------------------
-
-    @property
-    def table(self) -> Table | None: ...
-
-    @property
-    def segment(self) -> bytes: ...
-
-    @property
-    def driver(self) -> SegmentDriver | None: ...
-
-    @property
-    def watching(self) -> bool:
-        """A bot plays our seat: our table is an observer's."""
-        ...
-
-    busy: int | None
-    """The seat an offer is about (one at a time); set while we hand a seat back."""
-
-    def bot_table(self, seat: int) -> Table | None:
-        """The table of the bot this peer runs for ``seat`` now; None if it runs none."""
-        ...
-
-    # -- the steps of a seat change ---------------------------------------------------
-
-    async def ask_player(self, seat: int, silent: float, back: str | None = None) -> bool:
-        """Our player's yes or no to a bot for ``seat`` (``back``: to its player back)."""
-        ...
-
-    async def offer_change(
-        self, seat: int, key: bytes, name: str, bot: Signer | None, nonce: bytes | None = None
-    ) -> str:
-        """Offer ``seat`` to ``key`` (with the new holder's ``nonce``: a bot's is drawn)
-        and go on in the continuation: "", else why not."""
-        ...
-
-    def new_nonce(self) -> bytes:
-        """A fresh nonce (16 bytes) for a seat this player asks back."""
-        ...
-
-    def watch(self, table: Table) -> None:
-        """Follow the game as an observer, ``table`` its current segment."""
-        ...
-
-    def retry_pending(self) -> None:
-        """Try again the continuations heard so far."""
-        ...
-
-
 class Reclaimer:
-    """Both sides of taking a seat back: ``heard`` gets the game's records, ``hand_back``
-    answers a ``Reclaim``, ``catch_up`` and ``replaced`` are the returning player's."""
+    """Taking a seat back: ``heard`` gets (and answers for) the game's records;
+    ``catch_up`` and ``fetch_and_watch`` are the returning player's."""
 
-    def __init__(self, hub: Segments) -> None:
+    def __init__(
+        self,
+        hub: SeatState,
+        *,
+        new_nonce: Callable[[], bytes],
+        watch: Callable[[Table], None],
+        retry: Callable[[], None],
+    ) -> None:
         self.hub = hub
+        self.new_nonce = new_nonce
+        """A fresh nonce (16 bytes) for a seat this player asks back."""
+        self.watch = watch
+        """Follow the game as an observer, the table its current segment."""
+        self.retry = retry
+        """Try again the continuations heard so far."""
         self.released = trio.Event()
         """Set when the mesh releases a resumed seat (``Mesh(hold=...)``)."""
         self._records: dict[int, list[bytes]] = {}
         self._chain: list[bytes] | None = None
         self._answered = trio.Event()  # a chain, or a peer saying we hold our seat
         self._started = trio.Event()  # a peer began to send the chain
-        self._handing: set[int] = set()
         self._fetching = False
-        self._refused: set[tuple[bytes, int]] = set()
         self.nonce: bytes | None = None
         """What this player sends in its ``Reclaim`` (drawn fresh for each segment it
         asks in): the seat comes back to it only in a continuation carrying it."""
@@ -185,49 +113,6 @@ class Reclaimer:
             hub.mesh.send_to(seat, encode_handover(record))
         hub.mesh.send_to(seat, encode_handover(ChainEnd(len(hub.transcript))))
 
-    async def hand_back(self, seat: int, segment: bytes, nonce: bytes) -> None:
-        """``seat``'s player asks for its seat (``Reclaim``), which a bot of ours plays:
-        let the bot finish this deal and stop, then offer the seat back to the
-        player's key, with the player's fresh ``nonce`` at its seat (the continuation's
-        id is derived from it)."""
-        hub, table = self.hub, self.hub.table
-        bot_table = hub.bot_table(seat)
-        if table is None or bot_table is None:
-            return  # no bot of ours plays that seat
-        if segment != hub.segment:
-            log.info("seat %d asks for its seat back in a segment not in play here", seat)
-            return
-        if seat in self._handing or hub.busy is not None or (segment, seat) in self._refused:
-            log.info("seat %d asks for its seat back: busy (%s)", seat, hub.busy)
-            return
-        if table.finished:
-            return
-        self._handing.add(seat)
-        hub.busy = seat
-        try:
-            name = hub.names[seat] if seat < len(hub.names) else f"seat {seat}"
-            if not await hub.ask_player(seat, 0.0, back=name):
-                self._refused.add((segment, seat))
-                return
-            stop = bot_table.deal_id + 1
-            bot_table.stop_at_deal(stop)
-            while hub.table is table and not table.finished:
-                if table.deal_id >= stop and table.missing() == [seat]:
-                    break
-                await trio.sleep(0.1)
-            if hub.table is not table or table.finished:
-                return
-            why = await hub.offer_change(seat, hub.mesh.keys[seat], name, None, nonce)
-            if why:
-                log.warning("seat %d not handed back: %s", seat, why)
-                bot_table.stop_at_deal(None)
-                if hub.driver is not None:
-                    hub.driver.thaw()
-        finally:
-            self._handing.discard(seat)
-            if hub.table is table:
-                hub.busy = None
-
     # -- the returning player -------------------------------------------------------------
 
     async def catch_up(self, driver: PeerDriver, timeout: float) -> None:
@@ -258,18 +143,18 @@ class Reclaimer:
             return
         await self._ask_for_the_seat()
 
-    def replaced(self, nursery: trio.Nursery) -> None:
+    def begin_fetch(self) -> bool:
         """A continuation gave our seat to another key while our table was still in the
-        segment before (we came back during the offer): fetch the game and watch, in a
-        task of ``nursery``."""
-        hub = self.hub
-        if self._fetching or hub.driver is None:
-            return
+        segment before (we came back during the offer).  True: the runner freezes our
+        table and starts ``fetch_and_watch`` (False: it is under way already)."""
+        if self._fetching or self.hub.driver is None:
+            return False
         self._fetching = True
-        hub.driver.freeze()  # nothing more of ours in a segment the others have left
-        nursery.start_soon(self._fetch_and_watch)
+        return True
 
-    async def _fetch_and_watch(self) -> None:
+    async def fetch_and_watch(self) -> None:
+        """Fetch the game and watch it, asking for our seat; our table goes on if the
+        game a peer sends does not give our seat away."""
         hub = self.hub
         self._chain, self._records = None, {}
         self._answered = trio.Event()
@@ -291,12 +176,12 @@ class Reclaimer:
             await trio.sleep(0.05)  # the watching table takes over
         while hub.watching:
             if self._nonce_for != hub.segment:  # fresh for every segment we ask in
-                self.nonce, self._nonce_for = hub.new_nonce(), hub.segment
+                self.nonce, self._nonce_for = self.new_nonce(), hub.segment
             assert self.nonce is not None
             await hub.mesh.broadcast(encode_handover(Reclaim(hub.segment, self.nonce)))
             with trio.move_on_after(ASK_EVERY):
                 while hub.watching:
-                    hub.retry_pending()
+                    self.retry()
                     await trio.sleep(0.5)
 
     def _watch(self, raws: list[bytes]) -> bool:
@@ -320,7 +205,7 @@ class Reclaimer:
         self._adopt(chain)
         watcher.take_accepted()
         watcher.take_events()
-        hub.watch(watcher)
+        self.watch(watcher)
         log.info(
             "seat %d is played by %s: watching", hub.home_seat, setup.seats[hub.home_seat].name
         )

@@ -1,7 +1,12 @@
-"""The full-screen table: layout, keys and mouse, over a :class:`TableView`.
+"""The full-screen table, any game's: layout, overlays, keys and mouse, over a view.
 
-The screen never touches the table: a move goes out through ``post_move``
-(to the peer driver, in trio) and comes back as events that update the view.
+The screen never touches the table: a move goes out through ``post_move`` (to the
+peer driver, in trio) and comes back as events that update the view.  What a game
+draws and asks its own way is its :class:`~p2pbelka.ui.game.GameUI` (registered in
+``ui/registry.py``); the screen, the lobby in front of it (``ui/lobbypanel.py``),
+chat (``ui/chatbox.py``), the pages (``ui/pages.py``) and quitting know no game.
+A LAN joiner's screen opens on the lobby with no game, and gets one
+(:meth:`TableScreen.use_game`) once the lobby names it.
 """
 
 from __future__ import annotations
@@ -9,14 +14,13 @@ from __future__ import annotations
 import os
 import textwrap
 from collections.abc import Callable
-from typing import Any
 
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.data_structures import Point
-from prompt_toolkit.filters import Condition, has_focus
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindingsBase, merge_key_bindings
 from prompt_toolkit.layout import (
     ConditionalContainer,
     DynamicContainer,
@@ -32,65 +36,58 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.widgets import Frame, TextArea
 
-from p2pbelka.peer.chat import SLOW_DOWN, TOO_LONG, ChatDropped, ChatLine
-from p2pbelka.protocol.chat import MAX_CHAT_TEXT, clean_chat
-from p2pbelka.rules.belka import moves as belka_mv
-from p2pbelka.rules.belka.game import EGGS_CHOICES
+from p2pbelka.peer.chat import ChatDropped, ChatLine
 from p2pbelka.table import moves as mv
-from p2pbelka.ui import panels, reports
+from p2pbelka.ui import panels, tablekeys
+from p2pbelka.ui.chatbox import CHAT_ROWS, ChatBox
+from p2pbelka.ui.game import GameUI, bind
 from p2pbelka.ui.i18n import _
+from p2pbelka.ui.lobbypanel import LobbyPanel
+from p2pbelka.ui.pages import Pages
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.style import STYLE
+from p2pbelka.ui.tablekeys import PAGES
 from p2pbelka.ui.text import card_label, red_suits
-from p2pbelka.ui.view import DealEnd, TableView
+from p2pbelka.ui.view import TableView
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 RIGHT_WIDTH = 31
-CHAT_ROWS = 4  # the chat panel's lines, under a rule, once there is chat
+
+
+def _drop(move: mv.Move) -> None:
+    return None
 
 
 class TableScreen:
-    """One seat's table on the terminal.  ``post_move`` hands a move to the driver.
-
-    The screen makes its own prompt_toolkit ``Application``, or is given one that
-    already runs (``app``) and takes it over: its layout and key bindings replace
-    the application's (the LAN screen of a joiner, which learns the game in the
-    lobby, ``ui/lan.py``)."""
+    """One seat's table on the terminal, of the game ``game`` (None: not known yet, the
+    lobby in front).  ``post_move`` hands a move to the driver."""
 
     def __init__(
         self,
-        view: TableView,
-        post_move: Callable[[mv.Move], None],
+        game: GameUI | None,
+        view: TableView | None = None,
+        post_move: Callable[[mv.Move], None] = _drop,
         *,
+        lobby: LobbyPanel | None = None,
         input: Input | None = None,
         output: Output | None = None,
-        app: Application[None] | None = None,
     ) -> None:
-        self.view = view
+        self.game = game
+        self.view = view if view is not None else TableView()
         self.post_move = post_move
         self.post_call: Callable[[Callable[[], None]], None] = lambda fn: fn()
         """Runs a callable in trio's context (the front end sets it to its bridge)."""
-        self.overlay: str | None = None  # "help", "last", "sheet", "deal_end" or "quit"
+        self.lobby = lobby
+        # "lobby", "help", "last", "sheet", "deal_end", "quit", or a game's dialog
+        self.overlay: str | None = "lobby" if lobby is not None else None
         self.deal_ends_seen = 0
         self.help_scroll = 0
         self.quit_requested = False
         self._wrapped_log: tuple[tuple[int, int, int], list[str]] = ((-1, 0, 0), [])
-        self.chatted = False
-        self.send_chat: Callable[[str], None] | None = None  # set when the table has chat
-        self.chat_lines: list[ChatLine] = []
-        self.chat_note = ""  # why the last line was not sent
-        self.chat = TextArea(
-            height=1, multiline=False, prompt=_("chat> "), accept_handler=self._send_chat
-        )
+        self.chatbox = ChatBox(lambda: self.view, self.focus_table, self.invalidate)
+        self.pages = Pages(lambda: (self.overlay, len(self.view.deal_ends), self.view.finished))
         self._home = Window(FormattedTextControl(self._status, focusable=True), height=1)
-        if app is not None:
-            self.app = app
-            # prompt_toolkit reads both on every key and render: the new screen's from now
-            app.key_bindings = self._keys()
-            app.layout = Layout(self._root(), focused_element=self._home)
-            app.invalidate()
-            return
-        self.app = Application(
+        self.app: Application[None] = Application(
             layout=Layout(self._root(), focused_element=self._home),
             key_bindings=self._keys(),
             style=STYLE,
@@ -102,19 +99,68 @@ class TableScreen:
             color_depth=ColorDepth.DEPTH_1_BIT if os.environ.get("NO_COLOR") else None,
         )
 
+    def use_game(self, game: GameUI, view: TableView) -> None:
+        """The game is known (a LAN joiner learns it in the lobby): from now on the screen
+        draws and plays it, on ``view``; the game's keys join the table's."""
+        view.transcript_path = view.transcript_path or self.view.transcript_path
+        self.game, self.view = game, view
+        self._screen.floats = [*self._floats(), self._quitting]
+        self.app.key_bindings = self._keys()
+        self.invalidate()
+
+    # -- the chat, as the front end and the tests see it ---------------------------------
+
+    @property
+    def chat(self) -> TextArea:
+        return self.chatbox.box
+
+    @property
+    def chat_lines(self) -> list[ChatLine]:
+        return self.chatbox.lines
+
+    @property
+    def chat_note(self) -> str:
+        return self.chatbox.note
+
+    @chat_note.setter
+    def chat_note(self, note: str) -> None:
+        self.chatbox.note = note
+
+    @property
+    def send_chat(self) -> Callable[[str], None] | None:
+        return self.chatbox.send
+
+    @send_chat.setter
+    def send_chat(self, send: Callable[[str], None] | None) -> None:
+        self.chatbox.send = send
+
+    def show_chat(self, line: ChatLine) -> None:
+        self.chatbox.show(line)
+
+    def chat_refused(self, refused: ChatDropped, text: str) -> None:
+        self.chatbox.refused(refused, text)
+
     # -- called by the front end after each event -----------------------------------------
 
     def refresh(self) -> None:
-        if len(self.view.deal_ends) > self.deal_ends_seen and self.overlay != "quit":
+        if self.game is not None:
+            self.game.on_refresh(self)
+        if len(self.view.deal_ends) > self.deal_ends_seen and self.overlay not in ("quit", "lobby"):
             self.overlay = "deal_end"
+        self.invalidate()
+
+    def invalidate(self) -> None:
         self.app.invalidate()
+
+    def focus_table(self) -> None:
+        self.app.layout.focus(self._home)
 
     # -- the player's actions --------------------------------------------------------------
 
     def select(self, index: int) -> None:
         if 0 <= index < len(self.view.hand):
             self.view.selected = index
-            self.app.invalidate()
+            self.invalidate()
 
     def play(self, index: int) -> None:
         view = self.view
@@ -123,38 +169,34 @@ class TableScreen:
         card = view.hand[index]
         view.selected = index
         if card not in view.legal:
-            view.status = _("{card} cannot be played now: follow the suit led.").format(
-                card=card_label(card)
-            )
-        else:
-            view.status = ""
-            view.choice = None  # answered: no second card until the table asks again
-            self.post_move(mv.PlayCard(card))
-        self.app.invalidate()
-
-    def claim_redeal(self, claim: bool) -> None:
-        offer = self.view.offer
-        if offer is not None:  # y / n answer the question about a lost seat first
-            self.view.offer = None
-            self.post_call(lambda: offer.decision.answer(claim))
-            self.app.invalidate()
+            label = card_label(card)
+            view.status = self.game.cannot_play(label) if self.game else label
+            self.invalidate()
             return
-        if self.view.choice == "redeal":
-            self.view.choice, self.view.status = None, ""
-            self.post_move(belka_mv.ClaimRedeal() if claim else belka_mv.Ready())
-            self.app.invalidate()
+        view.choice = None  # answered: no second card until the table asks again
+        self.answer(mv.PlayCard(card))
 
-    def choose_eggs(self, choice: str) -> None:
-        if self.view.choice == "eggs":
-            self.view.choice, self.view.status = None, ""
-            self.post_move(belka_mv.ChooseEggs(choice))
-            self.app.invalidate()
+    def answer(self, move: mv.Move) -> None:
+        """Send ``move``, the answer to the rules' question, which closes it."""
+        self.view.choice, self.view.status = None, ""
+        self.post_move(move)
+        self.invalidate()
+
+    def answer_offer(self, yes: bool) -> bool:
+        """Answer the question about a lost seat, if there is one (y and n do it first)."""
+        offer = self.view.offer
+        if offer is None:
+            return False
+        self.view.offer = None
+        self.post_call(lambda: offer.decision.answer(yes))
+        self.invalidate()
+        return True
 
     def close_overlay(self) -> None:
         if self.overlay == "deal_end":
             self.deal_ends_seen = len(self.view.deal_ends)
         self.overlay = None
-        self.app.invalidate()
+        self.invalidate()
 
     def toggle(self, overlay: str) -> None:
         if self.overlay == overlay:
@@ -163,91 +205,19 @@ class TableScreen:
             if self.overlay == "deal_end":
                 self.deal_ends_seen = len(self.view.deal_ends)
             self.overlay, self.help_scroll = overlay, 0
-            self.app.invalidate()
+            self.invalidate()
 
     def ask_quit(self) -> None:
         if self.view.finished or self.overlay == "lobby":
             self.quit()
         else:
             self.overlay = "quit"
-            self.app.invalidate()
+            self.invalidate()
 
     def quit(self) -> None:
         self.quit_requested = True
         if self.app.is_running:
             self.app.exit()
-
-    # -- chat -------------------------------------------------------------------------------
-
-    def _send_chat(self, buffer: Any) -> bool:
-        text = clean_chat(self.chat.text)
-        self.chat_note = ""
-        if len(text) > MAX_CHAT_TEXT:
-            # kept in the box to be shortened
-            self.chat_note = _("Too long: {n} characters (at most {limit}).").format(
-                n=len(text), limit=MAX_CHAT_TEXT
-            )
-            self.app.invalidate()
-            return True
-        if text and self.view.finished:
-            self.chat_note = _("The game is over: its chat is closed.")
-        elif text and self.send_chat is not None:
-            self.send_chat(text)  # the line comes back through show_chat once sent
-        elif text:
-            if not self.chatted:
-                self.chatted = True
-                self.chat_note = _("Nobody else reads this chat: the other seats are bots.")
-            me = self.view.me if self.view.me is not None else 0
-            self.chat_lines.append(ChatLine(me, self.view.name(me), text, mine=True))
-        self.chat.text = ""
-        self.app.layout.focus(self._home)
-        self.app.invalidate()
-        return True
-
-    def show_chat(self, line: ChatLine) -> None:
-        """A line of the table's chat (ours included), from the front end."""
-        self.chat_lines.append(line)
-        del self.chat_lines[:-50]
-        # The note stays: sending cleared it, so it is about a later line (one refused
-        # while this one was on its way back), which this line must not hide.
-        self.app.invalidate()
-
-    def chat_refused(self, refused: ChatDropped, text: str) -> None:
-        """The chat did not send ``text``: say why, and give it back to edit or resend."""
-        if refused.reason == SLOW_DOWN:
-            self.chat_note = _("Slow down: wait {s} s before the next message.").format(
-                s=max(1, round(refused.wait))
-            )
-        elif refused.reason == TOO_LONG:
-            self.chat_note = _("Too long: {n} characters (at most {limit}).").format(
-                n=len(text), limit=MAX_CHAT_TEXT
-            )
-        else:
-            return
-        if not self.chat.text:
-            self.chat.text = text
-        self.app.invalidate()
-
-    def _chat_panel(self) -> StyleAndTextTuples:
-        rows: list[tuple[str, str, int]] = []  # style, text, length of a bold name in front
-        for line in self.chat_lines[-CHAT_ROWS:]:
-            style = "class:hint" if line.earlier else ""
-            head = f"{line.name}:"
-            wrapped = textwrap.wrap(f"{head} {line.text}", RIGHT_WIDTH - 1, subsequent_indent="  ")
-            rows += [(style, row, len(head) if i == 0 else 0) for i, row in enumerate(wrapped)]
-        if self.chat_note:
-            rows += [
-                ("class:hint", row, 0) for row in textwrap.wrap(self.chat_note, RIGHT_WIDTH - 1)
-            ]
-        out: StyleAndTextTuples = []
-        for style, row, bold in rows[-CHAT_ROWS:]:
-            if bold and not style:
-                out.append(("class:heading", row[:bold]))
-            out.append((style, (row[bold:] if bold and not style else row) + "\n"))
-        return out
-
-    def _has_chat(self) -> bool:
-        return bool(self.chat_lines or self.chat_note)
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -266,18 +236,20 @@ class TableScreen:
             title=_("Quit"),
             style="class:dialog",
         )
-        screen = FloatContainer(
-            main,
-            floats=[
-                Float(ConditionalContainer(quit_box, Condition(lambda: self.overlay == "quit")))
-            ],
+        self._quitting = Float(
+            ConditionalContainer(quit_box, Condition(lambda: self.overlay == "quit"))
         )
+        self._screen = FloatContainer(main, floats=[*self._floats(), self._quitting])
+        screen = self._screen
         too_small = Window(
             FormattedTextControl(self._too_small), style="class:small", wrap_lines=True
         )
-        return DynamicContainer(lambda: too_small if self._is_too_small() else screen)
+        return DynamicContainer(lambda: too_small if self.is_too_small() else screen)
 
-    def _is_too_small(self) -> bool:
+    def _floats(self) -> list[Float]:
+        return list(self.game.floats(self)) if self.game is not None else []
+
+    def is_too_small(self) -> bool:
         size = get_app().output.get_size()
         return size.columns < MIN_COLUMNS or size.rows < MIN_ROWS
 
@@ -297,7 +269,12 @@ class TableScreen:
     def _width(self) -> int:
         return get_app().output.get_size().columns
 
+    def _left_width(self) -> int:
+        return max(0, self._width() - RIGHT_WIDTH - 1)
+
     def _middle(self) -> AnyContainer:
+        if self.overlay == "lobby" and self.lobby is not None:
+            return self.lobby.container()
         if self.overlay == "help":
             footer: StyleAndTextTuples = [
                 ("class:hint", " " + _("↑/↓ scroll · ? or Esc: back to the table"))
@@ -308,42 +285,39 @@ class TableScreen:
                     Window(FormattedTextControl(footer), height=1),
                 ]
             )
-        if self.overlay == "deal_end" and self.view.deal_ends:
+        game = self.game
+        if game is not None and self.overlay == "deal_end" and self.view.deal_ends:
             end = self.view.deal_ends[-1]
-            return self._report(lambda: self._deal_end_page(end), True)
-        if self.overlay == "sheet":
-            return self._report(self._sheet_page, True)
-        return VSplit(
+            return self.pages.container(
+                lambda: game.deal_end(self.view, end, self._width()), self._continue
+            )
+        if game is not None and self.overlay == "sheet":
+            return self.pages.container(lambda: game.sheet(self.view), self._continue)
+        chat = HSplit(
             [
-                DynamicContainer(self._left),
-                Window(width=1, char="│", style="class:rule"),
-                HSplit(
-                    [
-                        Window(FormattedTextControl(self._score), dont_extend_height=True),
-                        Window(FormattedTextControl(self._seats), height=5),
-                        ConditionalContainer(
-                            HSplit(
-                                [
-                                    Window(height=1, char="─", style="class:rule"),
-                                    Window(
-                                        FormattedTextControl(self._chat_panel), height=CHAT_ROWS
-                                    ),
-                                ]
-                            ),
-                            Condition(self._has_chat),
-                        ),
-                        Window(
-                            FormattedTextControl(self._log, get_cursor_position=self._log_end),
-                            style="class:log",
-                        ),
-                    ],
-                    width=RIGHT_WIDTH,
+                Window(height=1, char="─", style="class:rule"),
+                Window(
+                    FormattedTextControl(lambda: self.chatbox.panel(RIGHT_WIDTH)), height=CHAT_ROWS
                 ),
             ]
         )
+        right = HSplit(
+            [
+                Window(FormattedTextControl(self._score), dont_extend_height=True),
+                Window(FormattedTextControl(self._seats), height=5),
+                ConditionalContainer(chat, Condition(self.chatbox.has_lines)),
+                Window(
+                    FormattedTextControl(self._log, get_cursor_position=self._log_end),
+                    style="class:log",
+                ),
+            ],
+            width=RIGHT_WIDTH,
+        )
+        rule = Window(width=1, char="│", style="class:rule")
+        return VSplit([DynamicContainer(self._left), rule, right])
 
     def _left(self) -> AnyContainer:
-        view = self.view
+        game = self.game
         if self.overlay == "last":
             return HSplit(
                 [
@@ -352,77 +326,57 @@ class TableScreen:
                     Window(),
                 ]
             )
-        if view.finished:
-            return self._report(self._game_end_page, False)
+        if self.view.finished and game is not None:
+            return self.pages.container(lambda: game.game_end(self.view), None, self._left_width)
         return HSplit(
             [
                 Window(FormattedTextControl(self._table), height=panels.TABLE_HEIGHT),
                 Window(FormattedTextControl(self._info), height=1, style="class:hint"),
-                Window(height=1),
+                Window(FormattedTextControl(self._under_table), height=1),
                 Window(FormattedTextControl(self._hand), height=panels.HAND_HEIGHT),
                 Window(),
             ]
         )
 
-    def _report(self, lines: Callable[[], StyleAndTextTuples], more: bool) -> AnyContainer:
-        def painted() -> StyleAndTextTuples:
-            return red_suits(lines())
-
-        parts: list[AnyContainer] = [Window(FormattedTextControl(painted), wrap_lines=True)]
-        if more:
-            parts.append(Window(FormattedTextControl(self._continue), height=1))
-        return HSplit(parts, style="class:report")
-
-    def _left_width(self) -> int:
-        return max(0, self._width() - RIGHT_WIDTH - 1)
-
     # -- content -----------------------------------------------------------------------------
-    # The pages and lines a game draws its own way (ui/belot_app.py overrides them).
-
-    def _deal_end_page(self, end: DealEnd) -> StyleAndTextTuples:
-        return reports.deal_end_lines(self.view, end)
-
-    def _sheet_page(self) -> StyleAndTextTuples:
-        return reports.score_sheet_lines(self.view)
-
-    def _game_end_page(self) -> StyleAndTextTuples:
-        return reports.game_end_lines(self.view)
-
-    def _deal_title(self, end: DealEnd) -> str:
-        return reports.summary_title(self.view, end)
-
-    def _title_line(self) -> str:
-        return panels.title_line(self.view)
-
-    def _help_text(self) -> str:
-        return reports.help_text()
 
     def _title(self) -> StyleAndTextTuples:
-        if self.overlay == "deal_end" and self.view.deal_ends:
+        game, view = self.game, self.view
+        if game is None:
+            return [("", " p2pbelka")]
+        if self.overlay == "deal_end" and view.deal_ends:
             # the page is about the deal that ended, even once the next one is dealt
-            return red_suits([("", " " + self._deal_title(self.view.deal_ends[-1]))])
-        return red_suits([("", " " + self._title_line())])
+            return red_suits([("", " " + game.deal_title(view, view.deal_ends[-1]))])
+        return red_suits([("", " " + game.title(view))])
 
     def _table(self) -> StyleAndTextTuples:
-        return panels.table_panel(self.view, self._left_width()).fragments()
+        if self.game is None:
+            return []
+        return self.game.table(self.view, self._left_width(), None)
 
     def _last_trick(self) -> StyleAndTextTuples:
         trick = self.view.last_trick
-        if trick is None:
+        if trick is None or self.game is None:
             return [("class:hint", " " + _("No trick has been taken yet in this deal."))]
-        return panels.table_panel(self.view, self._left_width(), trick).fragments()
+        return self.game.table(self.view, self._left_width(), trick)
 
     def _info(self) -> StyleAndTextTuples:
-        return [("", " " + panels.info_line(self.view))]
+        info = self.game.info(self.view) if self.game is not None else ""
+        return red_suits([("", " " + info)])
+
+    def _under_table(self) -> StyleAndTextTuples:
+        if self.game is None:
+            return []
+        return red_suits(self.game.under_table(self.view, self._left_width()))
 
     def _hand(self) -> StyleAndTextTuples:
         return panels.hand_panel(self.view, self._left_width(), self.select, self.play).fragments()
 
     def _score(self) -> StyleAndTextTuples:
-        return panels.score_lines(self.view, RIGHT_WIDTH)
+        return self.game.score(self.view, RIGHT_WIDTH) if self.game is not None else []
 
     def _seats(self) -> StyleAndTextTuples:
-        return red_suits(panels.seats_lines(self.view, RIGHT_WIDTH))
+        return red_suits(self.game.seats(self.view, RIGHT_WIDTH)) if self.game is not None else []
 
     def _log_lines(self) -> list[str]:
         # wrapped here, between words, rather than by the window in mid-word; once per
@@ -442,7 +396,8 @@ class TableScreen:
         return Point(0, max(0, len(self._log_lines()) - 1))
 
     def _help(self) -> StyleAndTextTuples:
-        lines = self._help_text().splitlines()
+        text = self.game.help_text() if self.game is not None else ""
+        lines = text.splitlines()
         self.help_scroll = max(0, min(self.help_scroll, len(lines) - 1))
         return [("", "\n".join(" " + line for line in lines[self.help_scroll :]))]
 
@@ -454,7 +409,12 @@ class TableScreen:
         return [*red_suits([("class:heading", f" {heading}")]), *self._continue()]
 
     def _continue(self) -> StyleAndTextTuples:
-        return [("class:button", " " + _("[Enter] continue"), on_click(self.close_overlay))]
+        out: StyleAndTextTuples = [
+            ("class:button", " " + _("[Enter] continue"), on_click(self.close_overlay))
+        ]
+        if self.pages.overflows and self.overlay in PAGES:
+            out.append(("class:hint", "  " + _("↑/↓ scroll")))
+        return out
 
     def _quit_text(self) -> StyleAndTextTuples:
         return [
@@ -469,35 +429,16 @@ class TableScreen:
         if view.offer is not None:
             return [
                 ("class:status", view.offer_question(view.offer) + " "),
-                ("class:button", _("[y] yes"), on_click(lambda: self.claim_redeal(True))),
+                ("class:button", _("[y] yes"), on_click(lambda: self.answer_offer(True))),
                 ("", "  "),
-                ("class:button", _("[n] no"), on_click(lambda: self.claim_redeal(False))),
+                ("class:button", _("[n] no"), on_click(lambda: self.answer_offer(False))),
             ]
-        if view.choice == "redeal":
-            return [
-                ("class:status", _("Your hand allows a re-deal:") + " "),
-                ("class:button", _("[y] claim it"), on_click(lambda: self.claim_redeal(True))),
-                ("", "  "),
-                (
-                    "class:button",
-                    _("[n] play this hand"),
-                    on_click(lambda: self.claim_redeal(False)),
-                ),
-            ]
-        if view.choice == "eggs":
-            return [
-                ("class:status", _("After the eggs your pair chooses:") + " "),
-                ("class:button", _("[1] +4 points"), on_click(lambda: self.choose_eggs("plus4"))),
-                ("", "  "),
-                (
-                    "class:button",
-                    _("[2] the title {title} for them").format(title="Жумыртка"),
-                    on_click(lambda: self.choose_eggs("title")),
-                ),
-            ]
+        asked = self.game.prompt(self) if self.game is not None else None
+        if asked is not None:
+            return asked
         if view.finished:
             return [("class:status", _("The game has ended. Press q to leave."))]
-        if self.overlay in ("deal_end", "sheet"):
+        if self.overlay in PAGES:
             # the next deal may already ask for a card: that waits for this page to close
             return [("class:hint", _("Press Enter to go back to the table."))]
         if view.waiting_for:
@@ -509,12 +450,11 @@ class TableScreen:
             return [("class:hint", _("{name} to play.").format(name=view.name(view.turn)))]
         return [("", "")]
 
-    def _choose_hint(self) -> str:
-        return _("←→/1-8 choose")  # eight cards in a Belka hand
-
     def _hints(self) -> StyleAndTextTuples:
+        if self.overlay == "lobby" and self.lobby is not None:
+            return self.lobby.hints()
         items = [
-            (self._choose_hint(), None),
+            (self.game.choose_hint() if self.game is not None else "", None),
             (_("Enter play"), None),
             (_("l last trick"), lambda: self.toggle("last")),
             (_("s scores"), lambda: self.toggle("sheet")),
@@ -533,94 +473,13 @@ class TableScreen:
     # -- keys ---------------------------------------------------------------------------------
 
     def _keys(self) -> KeyBindingsBase:
-        kb = KeyBindings()
-        chatting = has_focus(self.chat)
-        quitting = Condition(lambda: self.overlay == "quit")
-        helping = Condition(lambda: self.overlay == "help")
-        free = ~chatting & ~quitting
-        # the LAN screen's lobby comes first and has keys of its own
-        in_lobby = Condition(lambda: self.overlay == "lobby")
-        playing = free & ~helping & ~in_lobby
-
-        @kb.add("left", filter=playing)
-        def _left(event: KeyPressEvent) -> None:
-            self.select(self.view.selected - 1)
-
-        @kb.add("right", filter=playing)
-        def _right(event: KeyPressEvent) -> None:
-            self.select(self.view.selected + 1)
-
-        for digit in "12345678":
-
-            @kb.add(digit, filter=playing)
-            def _digit(event: KeyPressEvent) -> None:
-                index = int(event.data) - 1
-                if self.view.choice == "eggs" and index in (0, 1):
-                    self.choose_eggs(EGGS_CHOICES[index])
-                else:
-                    self.select(index)
-
-        @kb.add("enter", filter=playing)
-        def _enter(event: KeyPressEvent) -> None:
-            if self.overlay in ("deal_end", "last", "sheet"):
-                self.close_overlay()
-            else:
-                self.play(self.view.selected)
-
-        @kb.add("y", filter=playing)
-        def _yes(event: KeyPressEvent) -> None:
-            self.claim_redeal(True)
-
-        @kb.add("n", filter=playing)
-        def _no(event: KeyPressEvent) -> None:
-            self.claim_redeal(False)
-
-        @kb.add("l", filter=playing)
-        def _last(event: KeyPressEvent) -> None:
-            self.toggle("last")
-
-        @kb.add("s", filter=playing)
-        def _sheet(event: KeyPressEvent) -> None:
-            self.toggle("sheet")
-
-        @kb.add("?", filter=free & ~in_lobby)
-        def _help(event: KeyPressEvent) -> None:
-            self.toggle("help")
-
-        @kb.add("up", filter=helping & ~quitting)
-        def _up(event: KeyPressEvent) -> None:
-            self.help_scroll = max(0, self.help_scroll - 1)
-
-        @kb.add("down", filter=helping & ~quitting)
-        def _down(event: KeyPressEvent) -> None:
-            self.help_scroll += 1
-
-        @kb.add("escape", filter=~chatting & ~in_lobby, eager=True)
-        def _escape(event: KeyPressEvent) -> None:
-            self.close_overlay()
-
-        @kb.add("c", filter=playing)
-        @kb.add("/", filter=playing)
-        def _chat(event: KeyPressEvent) -> None:
-            event.app.layout.focus(self.chat)
-
-        @kb.add("escape", filter=chatting, eager=True)
-        def _leave_chat(event: KeyPressEvent) -> None:
-            self.chat_note = ""
-            event.app.layout.focus(self._home)
-
-        @kb.add("q", filter=~chatting & ~quitting)
-        @kb.add("c-c")
-        @kb.add("c-q")
-        def _quit(event: KeyPressEvent) -> None:
-            self.ask_quit()
-
-        @kb.add("y", filter=quitting)
-        def _leave(event: KeyPressEvent) -> None:
-            self.quit()
-
-        @kb.add("n", filter=quitting)
-        def _stay(event: KeyPressEvent) -> None:
-            self.close_overlay()
-
-        return kb
+        """The table's keys, then the game's (they win where both apply), then the
+        lobby's (in the lobby only)."""
+        when = tablekeys.context(self)
+        layers = [bind(tablekeys.table_keys(self, when))]
+        if self.game is not None:
+            layers.append(bind(self.game.keys(self, when)))
+        if self.lobby is not None:
+            in_lobby = Condition(lambda: self.overlay == "lobby")
+            layers.append(bind(self.lobby.keys(in_lobby, self.focus_table)))
+        return merge_key_bindings(layers)

@@ -9,7 +9,6 @@ import trio
 from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
 from p2pbelka.peer.driver import PeerDriver, TranscriptSink
 from p2pbelka.peer.seatdrivers import SeatOffer
-from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.ui.app import TableScreen
@@ -54,16 +53,9 @@ class ScreenFrontEnd:
         self.transcript: TranscriptSink | None = transcript
         self._moves_in, self._moves = trio.open_memory_channel[Move](math.inf)
         self.chat: Chat | None = None
-        self.attach(screen)
-
-    def attach(self, screen: TableScreen) -> None:
-        """Show the game on ``screen`` from now on (a LAN joiner's screen is replaced by
-        the game's own once the lobby says which game it is)."""
         self.screen = screen
         screen.post_move = self.post
         screen.post_call = lambda fn: self.bridge.call_soon(fn)
-        if self.chat is not None:
-            screen.send_chat = self.post_chat
 
     def post(self, move: Move) -> None:
         """Queue a move; safe to call from a prompt_toolkit callback."""
@@ -92,9 +84,11 @@ class ScreenFrontEnd:
         # A resumed table replays the game so far while it is held: shown at once,
         # and the reports of deals already played are not opened again.
         replaying = driver.table.held
-        # another player's card, and in Belot their call or declaration, waits its turn
-        paced = ev.CardPlayed | belot_ev.BidMade | belot_ev.Declared
-        if isinstance(event, paced) and event.seat != view.me and self.pace > 0:
+        # another player's card, and the game's calls or declarations, wait their turn
+        game = self.screen.game
+        paced: tuple[type[ev.Event], ...] = (ev.CardPlayed, *(game.paced if game else ()))
+        seat = getattr(event, "seat", view.me)
+        if isinstance(event, paced) and seat != view.me and self.pace > 0:
             if not replaying:
                 after_a_trick = view.trick is not None and view.trick.winner is not None
                 await trio.sleep(self.pace * (2 if after_a_trick else 1))

@@ -6,12 +6,12 @@ seat, say ready, fill the free seats with bots, change the rules) and plays
 seat ``me`` with the game's table screen.  Entry points: :func:`host_on_screen`,
 :func:`join_on_screen`.
 
-The lobby works for every game (Belka's four seats, Belot's two or three).  Its
-state and actions are a :class:`LanSession`'s; its drawing and keys are
-:class:`LanScreen`'s, which is Belka's table screen with the lobby in front, and
-:class:`BelotLanScreen` adds the lobby to Belot's screen the same way.  A joiner
-learns the game only in the lobby: :meth:`LanSession.use_game` then swaps the
-screen (see docs/architecture-ui.md, "The LAN screens").
+The lobby works for every game.  Its state and actions are a :class:`LanSession`'s;
+its drawing and keys are the lobby panel's (``ui/lobbypanel.py``), a part of the one
+table screen, in front of the table until the game starts.  A host's screen has its
+game from the start; a joiner's opens on the lobby with none, and gets the game's
+view, drawing and keys once the lobby names the game (:meth:`LanSession.use_game`):
+the same screen, nothing swapped (see docs/architecture-ui.md, "The LAN screens").
 """
 
 from __future__ import annotations
@@ -24,20 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from prompt_toolkit.application import Application
-from prompt_toolkit.filters import Condition, has_focus
-from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import (
-    KeyBindings,
-    KeyBindingsBase,
-    KeyPressEvent,
-    merge_key_bindings,
-)
-from prompt_toolkit.layout import ConditionalContainer, FormattedTextControl, HSplit, Window
-from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.output import Output
-from prompt_toolkit.widgets import TextArea
 
 from p2pbelka.bots import make_bot
 from p2pbelka.net.connection import parse_host_port
@@ -47,36 +35,28 @@ from p2pbelka.peer import lan
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd
 from p2pbelka.peer.loopback import DEFAULT_BOT
 from p2pbelka.peer.store import GameStore, games_dir
-from p2pbelka.rules import registry
-from p2pbelka.rules.belka.game import GAME
+from p2pbelka.rules.registry import DEFAULT
+from p2pbelka.ui import registry
 from p2pbelka.ui.app import TableScreen
-from p2pbelka.ui.belot_app import BelotScreen
-from p2pbelka.ui.belot_view import BelotView
 from p2pbelka.ui.front import ScreenFrontEnd
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.i18n import _, set_language
-from p2pbelka.ui.lobby import LobbyView, lobby_keys, lobby_lines
-from p2pbelka.ui.view import TableView
+from p2pbelka.ui.lobby import LobbyView
+from p2pbelka.ui.lobbypanel import LobbyPanel
 
 Target = tuple[str, int, bytes | None]  # host, lobby port, host key when known
 Flow = Callable[["LanSession", FrontEnd], Awaitable[lan.GameResult | None]]
-Extra = Callable[["LanScreen"], Awaitable[None]]
-
-
-def seats_of(game: str, players: int | None) -> int:
-    return players or registry.spec(game).default_seats
+Extra = Callable[[TableScreen], Awaitable[None]]
 
 
 class LanSession:
     """One person's side of a LAN table on screen: the lobby as seen, the host's door,
     the bots the host seats, and the screen that draws them.
 
-    The screen depends on the game (Belka's ``LanScreen``, Belot's ``BelotLanScreen``).
     A host knows the game from the start; a joiner learns it in the lobby, while the
-    screen already runs, and :meth:`use_game` then puts the game's own screen in the
-    place of the first one (the same prompt_toolkit application, taken over).  The
-    lobby's state and the callbacks the LAN layer holds (``on_lobby``, ``approve``)
-    are this object's, so they outlive that change."""
+    screen already runs, and :meth:`use_game` then gives the screen the game's view,
+    drawing and keys.  The tasks the keys start (a seat taken, a bot sat down) run in
+    the nursery :meth:`play` opens, and in no other."""
 
     def __init__(
         self,
@@ -99,9 +79,9 @@ class LanSession:
         # --auto-approve: the host lets every joiner sit without asking, and every seat
         # says yes to a bot for a lost seat
         self.auto_approve = auto_approve
-        self.game = game or GAME  # a joiner's table shows Belka's until it knows better
+        self.game = game  # a joiner's is known once the lobby names it
         self.bridge: Bridge | None = None
-        self.nursery: trio.Nursery | None = None
+        self._nursery: trio.Nursery | None = None
         self.bots_home: Path | None = None
         self.front: ScreenFrontEnd | None = None
         self.game_id: bytes | None = None  # once the game has begun
@@ -109,9 +89,12 @@ class LanSession:
         self._wanted: Callable[[Any], bool] | None = None
         self.own_bots: set[bytes] = set()  # our 'b' bots: let in without asking
         self._decisions: dict[bytes, tuple[trio.Event, list[bool]]] = {}
-        self.screen: LanScreen = screen_for(
-            self, self.game, seats_of(self.game, players), input=input, output=output
-        )
+        panel = LobbyPanel(self)
+        if game is None:
+            self.screen = TableScreen(None, lobby=panel, input=input, output=output)
+        else:
+            ui, view = registry.new_view(game, players)
+            self.screen = TableScreen(ui, view, lobby=panel, input=input, output=output)
 
     def invalidate(self) -> None:
         self.screen.app.invalidate()
@@ -127,26 +110,23 @@ class LanSession:
         if isinstance(event, lan.GameStarting):
             self.game_id = event.game_id
             view = self.screen.view
-            view.me = event.seat
+            view.me, view.game_id = event.seat, event.game_id
             store = GameStore(games_dir(self.net.home) / event.game_id.hex())
             view.transcript_path = str(store.transcript_path)
             self.screen.overlay = None
         self.invalidate()
 
     def use_game(self, game: str, seats: int) -> None:
-        """The table's game is known (before the game starts): from now on the screen is
-        that game's own, with its drawing and keys.  A host's screen already is; a
-        joiner's is replaced, still in the lobby, and the game's events go to the new
-        one (``ScreenFrontEnd.attach``)."""
+        """The table's game is known (before the game starts): from now on the screen
+        draws and plays that game, on a view of ``seats`` seats.  A host's screen already
+        does; a joiner's gets the game here, still in the lobby."""
         self.game = game
-        old = self.screen
-        if fits(old, game, seats):
-            return
-        new = screen_for(self, game, seats, app=old.app)
-        new.overlay, new.quit_requested = old.overlay, old.quit_requested
-        self.screen = new
-        if self.front is not None:
-            self.front.attach(new)
+        screen = self.screen
+        if screen.game is not None and screen.game.name == game:
+            if screen.view.players == seats:
+                return
+        ui, view = registry.new_view(game, seats)
+        screen.use_game(ui, view)
 
     def _pick_wanted(self) -> None:
         """Join the table asked for by name, unless two hosts answer to that name."""
@@ -196,8 +176,13 @@ class LanSession:
             self.bridge.call_soon(fn, *args)
 
     def _spawn(self, fn: Callable[..., Awaitable[object]], *args: object) -> None:
-        if self.nursery is not None:
-            self._in_trio(self.nursery.start_soon, fn, *args)
+        self._in_trio(self.start_soon, fn, *args)
+
+    def start_soon(self, fn: Callable[..., Awaitable[object]], *args: object) -> None:
+        """Run ``fn(*args)`` beside the game, in this session's nursery (in trio; once
+        :meth:`play` runs, else nothing)."""
+        if self._nursery is not None:
+            self._nursery.start_soon(fn, *args)
 
     def pick(self, index: int) -> None:
         tables = self.lobby.tables
@@ -308,192 +293,23 @@ class LanSession:
         if control is not None and self.lobby.role == "host":
             self._spawn(control.remove, seat)
 
+    # -- the game ----------------------------------------------------------------------
 
-class LanScreen(TableScreen):
-    """Belka's table screen with the lobby in front until the game starts.  The lobby's
-    drawing and keys are here; what they do is the session's (:class:`LanSession`)."""
-
-    def __init__(
-        self,
-        session: LanSession,
-        view: TableView | None = None,
-        *,
-        input: Input | None = None,
-        output: Output | None = None,
-        app: Application[None] | None = None,
-    ) -> None:
-        self.lan = session
-        self.address = TextArea(
-            height=1,
-            multiline=False,
-            prompt=_("address (host:port)> "),
-            accept_handler=self._address_entered,
-        )
-        view = view if view is not None else TableView()
-        super().__init__(view, lambda action: None, input=input, output=output, app=app)
-        self.overlay = "lobby"
-
-    @property
-    def lobby(self) -> LobbyView:
-        return self.lan.lobby
-
-    def _address_entered(self, buffer: Any) -> bool:
-        if self.lan.dial(self.address.text):
-            self.app.layout.focus(self._home)
-        else:
-            self.lobby.notes.append(_("An address looks like 192.168.1.5:40123."))
-        self.app.invalidate()
-        return True
-
-    # -- layout and keys -------------------------------------------------------------------
-
-    def _middle(self) -> AnyContainer:
-        if self.overlay != "lobby":
-            return super()._middle()
-        asking = Condition(lambda: self.app.layout.has_focus(self.address))
-        return HSplit(
-            [
-                Window(FormattedTextControl(lambda: lobby_lines(self.lobby)), wrap_lines=True),
-                ConditionalContainer(self.address, asking),
-            ]
-        )
-
-    def _hints(self) -> StyleAndTextTuples:
-        if self.overlay == "lobby":
-            return [("", " " + lobby_keys(self.lobby))]
-        return super()._hints()
-
-    def _keys(self) -> KeyBindingsBase:
-        kb = KeyBindings()
-        session = self.lan
-        lobby = Condition(lambda: self.overlay == "lobby") & ~has_focus(self.address)
-        choosing = lobby & Condition(lambda: self.lobby.listening and not self.lobby.seated)
-        seated = lobby & Condition(lambda: self.lobby.seated)
-
-        @kb.add("up", filter=choosing)
-        def _up(event: KeyPressEvent) -> None:
-            self.lobby.chosen = max(0, self.lobby.chosen - 1)
-
-        @kb.add("down", filter=choosing)
-        def _down(event: KeyPressEvent) -> None:
-            self.lobby.chosen = min(max(0, len(self.lobby.tables) - 1), self.lobby.chosen + 1)
-
-        @kb.add("enter", filter=choosing)
-        def _join(event: KeyPressEvent) -> None:
-            session.pick(self.lobby.chosen)
-
-        @kb.add("a", filter=choosing)
-        def _address(event: KeyPressEvent) -> None:
-            event.app.layout.focus(self.address)
-
-        @kb.add("escape", filter=has_focus(self.address), eager=True)
-        def _leave_address(event: KeyPressEvent) -> None:
-            event.app.layout.focus(self._home)
-
-        for digit in "123456789":
-
-            @kb.add(digit, filter=lobby)
-            def _digit(event: KeyPressEvent) -> None:
-                n = int(event.data)
-                if self.lobby.seated:
-                    session.take_seat(n)  # seats as the list numbers them (0 is the host's)
-                else:
-                    self.lobby.chosen = n - 1
-                    session.pick(n - 1)
-
-        @kb.add("r", filter=seated)
-        def _ready(event: KeyPressEvent) -> None:
-            session.toggle_ready()
-
-        @kb.add("b", filter=seated)
-        def _bots(event: KeyPressEvent) -> None:
-            session.fill_with_bots()
-
-        hosting = seated & Condition(lambda: self.lobby.role == "host")
-        asking = hosting & Condition(lambda: bool(self.lobby.asking))
-        editing = hosting & Condition(lambda: self.lobby.editing)
-
-        @kb.add("o", filter=hosting)
-        def _rules(event: KeyPressEvent) -> None:
-            self.lobby.editing = not self.lobby.editing
-
-        @kb.add("escape", filter=editing, eager=True)
-        def _rules_done(event: KeyPressEvent) -> None:
-            self.lobby.editing = False
-
-        @kb.add("up", filter=editing)
-        def _rule_up(event: KeyPressEvent) -> None:
-            session.move_rule(-1)
-
-        @kb.add("down", filter=editing)
-        def _rule_down(event: KeyPressEvent) -> None:
-            session.move_rule(1)
-
-        @kb.add("left", filter=editing)
-        def _value_back(event: KeyPressEvent) -> None:
-            session.change_rule(-1)
-
-        @kb.add("right", filter=editing)
-        @kb.add("enter", filter=editing)
-        @kb.add("space", filter=editing)
-        def _value_on(event: KeyPressEvent) -> None:
-            session.change_rule(1)
-
-        @kb.add("y", filter=asking)
-        def _let_in(event: KeyPressEvent) -> None:
-            session.decide(True)
-
-        @kb.add("n", filter=asking)
-        def _turn_away(event: KeyPressEvent) -> None:
-            session.decide(False)
-
-        for digit in "123":
-
-            @kb.add("x", digit, filter=hosting)
-            def _remove(event: KeyPressEvent) -> None:
-                session.remove_seat(int(event.key_sequence[-1].data))
-
-        return merge_key_bindings([super()._keys(), kb])
-
-
-class BelotLanScreen(LanScreen, BelotScreen):
-    """Belot's table screen (two or three seats) with the lobby in front."""
-
-    view: BelotView
-
-    def __init__(
-        self,
-        session: LanSession,
-        players: int,
-        *,
-        input: Input | None = None,
-        output: Output | None = None,
-        app: Application[None] | None = None,
-    ) -> None:
-        view = BelotView(players=players)
-        super().__init__(session, view, input=input, output=output, app=app)
-
-
-def screen_for(
-    session: LanSession,
-    game: str,
-    seats: int,
-    *,
-    input: Input | None = None,
-    output: Output | None = None,
-    app: Application[None] | None = None,
-) -> LanScreen:
-    """The screen that plays ``game`` with ``seats`` seats, behind the lobby."""
-    if game == "belot":
-        return BelotLanScreen(session, seats, input=input, output=output, app=app)
-    return LanScreen(session, input=input, output=output, app=app)
-
-
-def fits(screen: LanScreen, game: str, seats: int) -> bool:
-    """Whether ``screen`` already is the one ``game`` with ``seats`` seats needs."""
-    if game == "belot":
-        return isinstance(screen, BelotLanScreen) and screen.view.players == seats
-    return not isinstance(screen, BelotLanScreen)
+    async def play(
+        self, bridge: Bridge, flow: Flow, pace: float, extra: Extra | None
+    ) -> lan.GameResult | None:
+        """Run ``flow`` (hosting or joining) on the screen, ``extra`` beside it; the tasks
+        the lobby's keys start run in the nursery opened here."""
+        self.bridge = bridge
+        self.front = ScreenFrontEnd(self.screen, bridge, pace=pace, auto_approve=self.auto_approve)
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            try:
+                if extra is not None:
+                    nursery.start_soon(extra, self.screen)
+                return await flow(self, self.front)
+            finally:
+                self._nursery = None
 
 
 dial_address = lan.lan_address
@@ -502,26 +318,16 @@ dial_address = lan.lan_address
 
 def _run(
     session: LanSession, flow: Flow, pace: float, extra: Extra | None
-) -> tuple[LanScreen, lan.GameResult | None]:
-    """Run the session's screen and ``flow``; the screen at the end (a joiner's may be
-    another than the first) and the result."""
+) -> tuple[TableScreen, lan.GameResult | None]:
+    """Run the session's screen and ``flow``; the screen at the end and the result."""
     result: list[lan.GameResult | None] = []
-    first = session.screen
 
     async def main(bridge: Bridge) -> None:
-        session.bridge = bridge
-        session.front = ScreenFrontEnd(
-            session.screen, bridge, pace=pace, auto_approve=session.auto_approve
-        )
-        async with trio.open_nursery() as outer:
-            session.nursery = outer
-            if extra is not None:
-                outer.start_soon(extra, session.screen)
-            result.append(await flow(session, session.front))
+        result.append(await session.play(bridge, flow, pace, extra))
 
     with tempfile.TemporaryDirectory(prefix="p2pbelka-bots-") as home:
         session.bots_home = Path(home)
-        run_with_app(first.app, main)
+        run_with_app(session.screen.app, main)
     return session.screen, result[0] if result else None
 
 
@@ -529,7 +335,7 @@ def host_on_screen(
     identity: Identity,
     table_name: str,
     *,
-    game: str = "belka",
+    game: str = DEFAULT,
     players: int | None = None,
     preset: str = "classic",
     options: dict[str, str] | None = None,
@@ -542,7 +348,7 @@ def host_on_screen(
     extra: Extra | None = None,
     invite: str | None = None,
     auto_approve: bool = False,
-) -> tuple[LanScreen, lan.GameResult | None]:
+) -> tuple[TableScreen, lan.GameResult | None]:
     """Open a table of ``game`` (``players`` seats) on the LAN and play seat 0 on screen
     (``auto_approve``: every joiner sits without asking, and a bot for a lost seat is
     agreed to); the screen at the end, and the result, None if the player left first."""
@@ -593,7 +399,7 @@ def join_on_screen(
     output: Output | None = None,
     extra: Extra | None = None,
     auto_approve: bool = False,
-) -> tuple[LanScreen, lan.GameResult | None]:
+) -> tuple[TableScreen, lan.GameResult | None]:
     """Find a table (``connect`` to skip the list; ``wanted`` picks one when heard), sit
     down, say ready with ``r``, and play on screen, on the screen of the table's game
     once the lobby tells it; the screen at the end, and the result, None if the player

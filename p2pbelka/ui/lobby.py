@@ -12,12 +12,18 @@ from p2pbelka.net.discovery import TableInfo, look_alikes
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.peer import lan
 from p2pbelka.protocol.lobby import LobbyState
+from p2pbelka.rules import registry
 from p2pbelka.table import rulebook
 from p2pbelka.ui.i18n import _
 
-GAME_NAMES = {"belka": "Belka", "belot": "Belot"}
-"""Games by their names on the wire, as players call them (the same in every language
-the screens speak: both are names)."""
+
+def game_title(name: str) -> str:
+    """A game by its name on the wire, as players call it (the same in every language the
+    screens speak: a name); a game this version does not know, by its wire name."""
+    try:
+        return registry.spec(name).title
+    except ValueError:
+        return name
 
 
 @dataclass
@@ -82,7 +88,7 @@ class LobbyView:
 
     @property
     def variant(self) -> str:
-        return self.state.variant if self.state is not None else "belka"
+        return self.state.variant if self.state is not None else registry.DEFAULT
 
     def rule_lines(self) -> list[tuple[str, str]]:
         """The rules as (name, value) lines: the preset first, then every option."""
@@ -177,8 +183,8 @@ def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
 
 
 def sides(view: LobbyView) -> str:
-    """Who plays with whom, in names: "you and Saule against Bolat and Nurlan" (Belka's
-    partners sit opposite), or everyone for themselves (Belot)."""
+    """Who plays with whom, in names, as the game's teams go: "you and Saule against
+    Bolat and Nurlan" (two pairs), or everyone for themselves."""
     assert view.state is not None
     names = []
     for seat, info in enumerate(view.state.seats):
@@ -188,18 +194,27 @@ def sides(view: LobbyView) -> str:
             names.append(_("seat {n} (free)").format(n=seat))
         else:
             names.append(info.name[:16])
-    if len(names) != 4:
+    teams = _teams(view.variant, len(names))
+    if len(teams) != 2 or any(len(team) != 2 for team in teams):
         return _("each for themselves: {names}").format(names=", ".join(names))
-    mine = (view.me or 0) % 2
+    mine, other = teams if (view.me or 0) in teams[0] else teams[::-1]
     return _("{a} and {b} against {c} and {d}").format(
-        a=names[mine], b=names[mine + 2], c=names[1 - mine], d=names[3 - mine]
+        a=names[mine[0]], b=names[mine[1]], c=names[other[0]], d=names[other[1]]
     )
+
+
+def _teams(game: str, seats: int) -> tuple[tuple[int, ...], ...]:
+    """The game's sides at a table of ``seats`` (one seat each for a game not known)."""
+    try:
+        return registry.spec(game).teams(seats)
+    except ValueError:
+        return tuple((seat,) for seat in range(seats))
 
 
 def _rules(view: LobbyView) -> StyleAndTextTuples:
     """The game and every rule; the host's line marked while it changes them."""
     assert view.state is not None
-    game = GAME_NAMES.get(view.variant, view.variant)
+    game = game_title(view.variant)
     head = _("{game} for {n}; the rules:").format(game=game, n=len(view.state.seats))
     out: StyleAndTextTuples = [("", "\n" + head + "\n")]
     lines = view.rule_lines()
@@ -266,7 +281,7 @@ def _table_list(view: LobbyView) -> StyleAndTextTuples:
         ).format(
             n=n + 1,
             name=table.name,
-            game=GAME_NAMES.get(table.variant, table.variant),
+            game=game_title(table.variant),
             seats=table.seats,
             host=table.host,
             port=table.port,

@@ -1,4 +1,6 @@
-"""The parts of the table screen, drawn from a :class:`TableView`."""
+"""The parts of the table screen every game draws alike, from a :class:`TableView`: a
+card, a card's back, the hand, a seat's line in the seats panel, a clickable fragment.
+A game's own panels (``ui/games/<game>/panels.py``) are made of these."""
 
 from __future__ import annotations
 
@@ -9,11 +11,10 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from p2pbelka.cards import Card
 from p2pbelka.net.identity import fingerprint
-from p2pbelka.rules.belka.options import TARGET
 from p2pbelka.ui.canvas import Canvas, Handler
 from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label, is_red, suit_name, team_name
-from p2pbelka.ui.view import TableView, TrickView
+from p2pbelka.ui.text import card_label, is_red
+from p2pbelka.ui.view import TableView
 
 TABLE_HEIGHT = 11
 HAND_HEIGHT = 5
@@ -30,6 +31,10 @@ def on_click(action: Callable[[], object]) -> Handler:
     return handler
 
 
+def card_back(style: str = "class:card.back") -> list[StyleAndTextTuples]:
+    return [[(style, "┌───┐")], [(style, "│▒▒▒│")], [(style, "└───┘")]]
+
+
 def card_box(card: Card | None, style: str = "") -> list[StyleAndTextTuples]:
     """A card three rows high: its rank and suit framed, or an empty place."""
     if card is None:
@@ -40,61 +45,12 @@ def card_box(card: Card | None, style: str = "") -> list[StyleAndTextTuples]:
     return [[(style, "┌───┐")], [(style, f"│{label}│")], [(style, "└───┘")]]
 
 
-def seat_label(view: TableView, seat: int) -> tuple[str, str]:
-    """A seat's name with its marks (turn, dealer) and the style to draw it in."""
-    marks = ""
-    if view.dealer == seat:
-        marks += " " + _("(deals)")
-    style = "class:seat"
-    if view.turn == seat:
-        style = "class:seat.turn"
-        marks = "▶ " + view.name(seat) + marks
-    else:
-        marks = view.name(seat) + marks
-    if view.seat_suits is not None:
-        marks += " " + view.seat_suits[seat].symbol
-    return marks, style
-
-
-def table_panel(view: TableView, width: int, trick: TrickView | None = None) -> Canvas:
-    """The four seats around the table and the cards of the trick in front of them."""
-    canvas = Canvas(width, TABLE_HEIGHT)
-    me = view.me
-    shown = trick if trick is not None else view.trick
-    cards = shown.by_seat() if shown is not None else {}
-    winner = shown.winner if shown is not None else None
-    mid = width // 2
-    top, left, right = (me + 2) % 4, (me + 1) % 4, (me + 3) % 4
-
-    def box(seat: int) -> list[StyleAndTextTuples]:
-        return card_box(cards.get(seat), "class:card.won" if seat == winner else "")
-
-    label, style = seat_label(view, top)
-    canvas.center(0, label, style)
-    canvas.blit(1, mid - 2, box(top))
-    lx, rx = max(0, mid - 14), min(width - CARD_WIDTH, mid + 9)
-    canvas.blit(3, lx, box(left))
-    canvas.blit(3, rx, box(right))
-    label, style = seat_label(view, left)
-    canvas.put(6, max(0, lx + 2 - len(label) // 2), label[: max(0, mid - 1)], style)
-    label, style = seat_label(view, right)
-    canvas.put(
-        6, min(max(mid + 1, rx + 2 - len(label) // 2), max(0, width - len(label))), label, style
-    )
-    canvas.blit(7, mid - 2, box(me))
-    label, style = seat_label(view, me)
-    canvas.center(10, label, style)
-    if winner is not None:
-        canvas.center(4, _("{name} takes it").format(name=view.name(winner)), "class:hint")
-    return canvas
-
-
 def hand_panel(
     view: TableView, width: int, select: Callable[[int], None], play: Callable[[int], None]
 ) -> Canvas:
     """Your cards, trumps first; the chosen one raised, legal ones bright, numbers below."""
     canvas = Canvas(width, HAND_HEIGHT)
-    # a gap between cards when they fit with it (Belot's nine need not, at 80 columns)
+    # a gap between cards when they fit with it (nine need not, at 80 columns)
     step = CARD_WIDTH + 1 if (CARD_WIDTH + 1) * len(view.hand) <= width else CARD_WIDTH
     x0 = max(0, (width - step * len(view.hand)) // 2)
     for i, card in enumerate(view.hand):
@@ -116,84 +72,13 @@ def hand_panel(
     return canvas
 
 
-def info_line(view: TableView) -> str:
-    parts = []
-    if view.trump is not None:
-        parts.append(_("trick {n} of 8").format(n=min(8, sum(view.tricks_won) + 1)))
-        parts.append(
-            _("tricks {a}:{b}, points {c}:{d}").format(
-                a=view.tricks_won[0],
-                b=view.tricks_won[1],
-                c=view.card_points[0],
-                d=view.card_points[1],
-            )
-        )
-    return " · ".join(parts)
-
-
-def title_line(view: TableView) -> str:
-    parts = ["p2pbelka"]
-    if view.dealer is not None:
-        parts.append(_("deal {n}").format(n=view.deal_number + 1))
-    if view.trump is not None:
-        parts.append(_("trumps: {suit}").format(suit=suit_name(view.trump)))
-    if view.trump_team is not None:
-        parts.append(_("trump team: {team}").format(team=team_name(view.trump_team, view.names)))
-    return " · ".join(parts)
-
-
-def score_lines(view: TableView, width: int) -> StyleAndTextTuples:
-    """The score as players keep it: game points to 12, or each pair's two sixes."""
-    out: StyleAndTextTuples = []
-    name_width = max(8, width - 16)
-    if view.scoring == "eyes":
-        out.append(("class:heading", _("Eyes opened (12 loses)") + "\n"))
-        for team in (0, 1):
-            opened = view.score[team]
-            name = team_name(team, view.names)[:name_width].ljust(name_width)
-            dice = [_die_rows(opened - 6 * d) for d in (0, 1)]
-            out.append(("", f"{name} "))
-            out += [*_pips(dice[0][0]), ("", " "), *_pips(dice[1][0]), ("", "\n")]
-            out.append(("class:hint", (" " + _("{n} open").format(n=opened)).ljust(name_width + 1)))
-            out += [*_pips(dice[0][1]), ("", " "), *_pips(dice[1][1]), ("", "\n")]
-    else:
-        out.append(("class:heading", _("Score (to {n})").format(n=TARGET) + "\n"))
-        for team in (0, 1):
-            points = min(TARGET, view.score[team])
-            name = team_name(team, view.names)[:name_width].ljust(name_width)
-            bar = "■" * points + "□" * (TARGET - points)
-            out.append(("", f"{name}{view.score[team]:>3} "))
-            out.append(("class:bar", bar[: max(0, width - name_width - 4)] + "\n"))
-    titles = [
-        f"{team_name(t, view.names)}: {', '.join(view.titles[t])}" for t in (0, 1) if view.titles[t]
-    ]
-    for line in titles:
-        out.append(("class:hint", line[:width] + "\n"))
-    if view.eggs_pending:
-        out.append(("class:hint", _("Eggs (60:60) carried to the next deal")[:width] + "\n"))
-    return out
-
-
-def _die_rows(opened: int) -> tuple[str, str]:
-    """One six: two rows of three pips, ``opened`` of them (0..6) open."""
-    pips = "".join("○" if i < opened else "●" for i in range(6))
-    return pips[:3], pips[3:]
-
-
-def _pips(row: str) -> StyleAndTextTuples:
-    return [
-        ("class:die", "["),
-        *[("class:pip.open" if p == "○" else "class:pip", p) for p in row],
-        ("class:die", "]"),
-    ]
-
-
-def seats_lines(view: TableView, width: int) -> StyleAndTextTuples:
+def seats_lines(view: TableView, width: int, marks: list[str] | None = None) -> StyleAndTextTuples:
+    """The seats panel: every seat in play order, with ``marks`` (a suit) beside each."""
     out: StyleAndTextTuples = [("class:heading", _("Seats in play order") + "\n")]
     leader = view.trick.leader if view.trick is not None and view.trick.winner is None else None
-    for seat in range(4):
-        suit = view.seat_suits[seat].symbol if view.seat_suits is not None else " "
-        out += seat_line(view, seat, suit, leader, width)
+    for seat in range(view.players):
+        mark = marks[seat] if marks is not None else " "
+        out += seat_line(view, seat, mark, leader, width)
     return out
 
 
@@ -208,3 +93,13 @@ def seat_line(
     name = view.name(seat)[: max(4, width - 19)].ljust(max(4, width - 19))
     style = "class:seat.turn" if view.turn == seat else ("class:seat.me" if seat == view.me else "")
     return [(style, f"{mark}{name} {suit} {flags} "), ("class:hint", key + "\n")]
+
+
+def score_lines(view: TableView, width: int) -> StyleAndTextTuples:
+    """The score, seat by seat (a game that keeps it otherwise draws its own)."""
+    out: StyleAndTextTuples = [("class:heading", _("Score") + "\n")]
+    name_width = max(4, width - 8)
+    for seat, points in enumerate(view.score):
+        style = "class:seat.me" if seat == view.me else ""
+        out.append((style, f"{view.name(seat)[:name_width].ljust(name_width)}{points:>6}\n"))
+    return out

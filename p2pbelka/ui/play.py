@@ -1,5 +1,5 @@
-"""``p2pbelka play``: you in seat 0 and three bot peers, each with its own keys
-(Belot: one or two).
+"""``p2pbelka play``: you in seat 0 and a bot peer in every other seat, each with its
+own keys.
 
 The bots are real peers: their own tables, keys and deck secrets, talking to
 yours only through signed envelopes.  They run in this process and meet over
@@ -38,14 +38,12 @@ from p2pbelka.peer.local_save import (
 from p2pbelka.peer.loopback import BOT_NAMES
 from p2pbelka.peer.store import data_home
 from p2pbelka.protocol.transcript import TranscriptWriter
-from p2pbelka.rules.belka.game import GAME, SEATS
+from p2pbelka.rules.registry import DEFAULT, spec
+from p2pbelka.ui import registry
 from p2pbelka.ui.app import TableScreen
-from p2pbelka.ui.belot_app import BelotScreen
-from p2pbelka.ui.belot_view import BelotView
 from p2pbelka.ui.front import ScreenFrontEnd
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.i18n import set_language
-from p2pbelka.ui.view import TableView
 
 DEFAULT_LEVEL = "heuristic" if "heuristic" in levels() else "random"
 
@@ -61,8 +59,8 @@ class PlayConfig:
     transcript: Path | None = None
     lang: str = "en"
     transport: str = "loopback"  # or "memory": in-process channels, no sockets
-    game: str = GAME  # or "belot"
-    players: int = SEATS  # Belot: 2 or 3 (``bot_levels`` then holds one or two)
+    game: str = DEFAULT  # a game's name in the rules registry
+    players: int = spec(DEFAULT).default_seats  # the game's own counts (bots: one less)
     resume: Path | None = None  # a saved local game to continue (``peer.local_save``)
 
 
@@ -71,7 +69,7 @@ def data_dir(environ: dict[str, str] | None = None) -> Path:
     return data_home(environ) / "games"
 
 
-def new_transcript_path(directory: Path, game: str = GAME) -> Path:
+def new_transcript_path(directory: Path, game: str = DEFAULT) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     path = directory / f"{game}-{stamp}.transcript"
@@ -151,13 +149,9 @@ def play_local(
     holds the game as seen).  ``extra`` runs beside the game in trio (tests drive keys)."""
     set_language(config.lang)
     path = config.transcript or new_transcript_path(data_dir(), config.game)
-    screen: TableScreen
-    if config.game == GAME:
-        view = TableView(me=0, transcript_path=str(path))
-        screen = TableScreen(view, lambda action: None, input=input, output=output)
-    else:
-        belot = BelotView(me=0, players=config.players, transcript_path=str(path))
-        screen = BelotScreen(belot, lambda action: None, input=input, output=output)
+    game, view = registry.new_view(config.game, config.players)
+    view.me, view.transcript_path = 0, str(path)
+    screen = TableScreen(game, view, input=input, output=output)
     run_table = run_resumed_table if config.resume else TRANSPORTS[config.transport]
 
     async def main(bridge: Bridge) -> None:

@@ -1,8 +1,12 @@
-"""A verified game shown again at the table, card by card, with every hand open.
+"""A verified game shown again at the table, card by card, with every hand open: the
+position and the screen, any game's.
 
 The replay is drawn from the verifier's per-deal summaries (hands as dealt,
 the tricks, the scores) and its faults, never from a live table.  A position
-is a deal and how many of its cards have been played; the keys move it.
+is a deal and how many of its cards have been played; the keys move it.  A game's
+replay (``ui/games/<game>/replay.py``, registered as ``GameUI.replay``) subclasses
+:class:`Replay` with what it reads off its own summaries and how it draws them; the
+plain drawing here is what a game without one gets.
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ from p2pbelka.rules.common.summary import DealSummary, TrickSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import VerifiedDeal
 from p2pbelka.ui import panels, reports
+from p2pbelka.ui.canvas import Canvas
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.style import STYLE
-from p2pbelka.ui.text import card_label, red_suits, suit_name, team_name
-from p2pbelka.ui.view import TableView, TrickView, sort_hand
+from p2pbelka.ui.text import card_label, red_suits
+from p2pbelka.ui.view import TableView, TrickView
 
 RIGHT_WIDTH = 34
 
@@ -38,9 +43,8 @@ class Replay:
     deals: list[VerifiedDeal]
     names: list[str]
     verdict: str = ""
-    scoring: str = "classic"
     faults: list[ev.Fault] = field(default_factory=list)
-    seats: int = 4  # Belot's tricks go round two or three (ui/belot_replay.py)
+    seats: int = 4  # the players a trick goes round
     deal: int = 0
     played: int = 0
     typed: str = ""  # a deal number being typed, for the jump
@@ -53,7 +57,7 @@ class Replay:
 
     def tricks(self) -> tuple[TrickSummary, ...]:
         """This deal's tricks (a game's replay reads them off its own summary)."""
-        return reports.belka_summary(self.summary).tricks
+        return tuple(getattr(self.summary, "tricks", ()))
 
     @property
     def plays(self) -> list[tuple[int, Card]]:
@@ -101,51 +105,80 @@ class Replay:
         return TrickView(trick.leader, cards, winner, n)
 
     def hands(self) -> list[list[Card]]:
-        """Each seat's cards still in hand, trumps first."""
+        """Each seat's cards still in hand, in the order the game's view sorts them."""
         played = {card for _seat, card in self.plays[: self.played]}
-        trump = reports.belka_summary(self.summary).trump
+        view = self.view()
         return [
-            sort_hand([c for c in hand if c not in played], trump) for hand in self.summary.hands
+            view.sorted_hand([c for c in hand if c not in played]) for hand in self.summary.hands
         ]
 
     def deal_faults(self) -> tuple[ev.Fault, ...]:
         deal_id = self.deals[self.deal].deal_id
         return tuple(f for f in self.faults if f.deal == deal_id)
 
+    def new_view(self) -> TableView:
+        """An empty view of the game's own kind."""
+        return TableView(names=list(self.names), players=self.seats)
+
     def view(self) -> TableView:
         """A table view of this position, for the table panel."""
-        summary = reports.belka_summary(self.summary)
+        summary = self.summary
         trick = self.trick()
-        view = TableView(names=list(self.names), scoring=self.scoring)
+        view = self.new_view()
         view.dealer = summary.dealer
         view.deal_number = summary.number
-        view.trump = summary.trump
-        view.trump_team = summary.trump_team
         view.trick = trick
         if trick is not None and trick.winner is None:
-            view.turn = (trick.leader + len(trick.cards)) % 4
+            view.turn = (trick.leader + len(trick.cards)) % self.seats
         elif self.played < len(self.plays):
             view.turn = self.plays[self.played][0]
         return view
 
+    # -- what is drawn (a game's replay draws its own) ------------------------------------
 
-# -- what is drawn --------------------------------------------------------------------
+    def title(self) -> str:
+        return " · ".join(
+            [
+                _("p2pbelka replay"),
+                _("deal {n} of {m}").format(n=self.deal + 1, m=len(self.deals)),
+            ]
+        )
 
+    def table_lines(self, width: int) -> StyleAndTextTuples:
+        """The trick on the table, its cards in a row, the leader's first."""
+        trick = self.trick()
+        canvas = Canvas(width, panels.TABLE_HEIGHT)
+        if trick is not None:
+            for i, card in enumerate(trick.cards):
+                x = 2 + i * (panels.CARD_WIDTH + 1)
+                canvas.blit(4, x, panels.card_box(card))
+        return canvas.fragments()
 
-def title(replay: Replay) -> str:
-    summary = reports.belka_summary(replay.summary)
-    return " · ".join(
-        [
-            _("p2pbelka replay"),
-            _("deal {n} of {m}").format(n=replay.deal + 1, m=len(replay.deals)),
-            _("trumps: {suit}").format(suit=suit_name(summary.trump)),
-            _("trump team: {team}").format(team=team_name(summary.trump_team, replay.names)),
+    def hands_lines(self, width: int) -> StyleAndTextTuples:
+        return hands_lines(self, width)
+
+    def side_lines(self) -> StyleAndTextTuples:
+        """The deal, the audit's verdict on it, and on the whole game."""
+        out: StyleAndTextTuples = [
+            ("class:heading", _("Deal {n}").format(n=self.summary.number + 1) + "\n"),
+            ("", self.summary.line() + "\n"),
         ]
-    )
+        return wrapped([*out, *verdict_lines(self)], RIGHT_WIDTH - 1)
+
+
+def verdict_lines(replay: Replay) -> StyleAndTextTuples:
+    """The audit's word on the deal, then on the whole game."""
+    style, text = reports.verdict(replay.summary, replay.deal_faults())
+    return [
+        (style, text + "\n"),
+        ("", "\n"),
+        ("class:heading", _("The whole game") + "\n"),
+        ("class:hint", replay.verdict + "\n"),
+    ]
 
 
 def hands_lines(replay: Replay, width: int) -> StyleAndTextTuples:
-    """All four hands, open, each seat's remaining cards on its line."""
+    """Every hand, open, each seat's remaining cards on its line."""
     view = replay.view()
     out: StyleAndTextTuples = [("class:heading", _("Hands") + "\n")]
     for seat, hand in enumerate(replay.hands()):
@@ -155,46 +188,6 @@ def hands_lines(replay: Replay, width: int) -> StyleAndTextTuples:
         out.append(("class:seat.turn" if view.turn == seat else "", f"{mark}{name}"))
         out.append(("", f"{cards}"[: max(0, width - 16)] + "\n"))
     return out
-
-
-def side_lines(replay: Replay) -> StyleAndTextTuples:
-    """The deal's facts, its score, and the audit's verdict on it."""
-    summary = reports.belka_summary(replay.summary)
-    names = replay.names
-    tricks = len(summary.tricks)
-    out: StyleAndTextTuples = [
-        ("class:heading", _("Deal {n}").format(n=summary.number + 1) + "\n"),
-        ("", _("{name} deals.").format(name=replay.view().name(summary.dealer)) + "\n"),
-        (
-            "class:hint",
-            _("{a} against {b}").format(a=team_name(0, names), b=team_name(1, names)) + "\n",
-        ),
-    ]
-    if summary.redeal_claim is not None:
-        claim = replay.view().name(summary.redeal_claim)
-        out.append(("", _("{name} claimed a re-deal.").format(name=claim) + "\n"))
-    else:
-        shown = (replay.played - 1) // 4 + 1 if replay.played else 1
-        out.append(("", _("trick {n} of 8").format(n=min(tricks, shown)) + "\n"))
-    a, b = summary.card_points
-    out.append(("", _("Card points in the deal {a}:{b}").format(a=a, b=b) + "\n"))
-    key = _("eyes opened") if replay.scoring == "eyes" else _("game points")
-    awarded, score = summary.awarded, summary.score
-    out.append(
-        (
-            "",
-            _("This deal: {what} {a}:{b}; game score {c}:{d}").format(
-                what=key, a=awarded[0], b=awarded[1], c=score[0], d=score[1]
-            )
-            + "\n",
-        )
-    )
-    style, text = reports.verdict(summary, replay.deal_faults())
-    out.append((style, text + "\n"))
-    out.append(("", "\n"))
-    out.append(("class:heading", _("The whole game") + "\n"))
-    out.append(("class:hint", replay.verdict + "\n"))
-    return wrapped(out, RIGHT_WIDTH - 1)
 
 
 def wrapped(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
@@ -237,19 +230,19 @@ class ReplayScreen:
     def _width(self) -> int:
         return max(0, get_app().output.get_size().columns - RIGHT_WIDTH - 1)
 
-    # what a game draws its own way (ui/belot_replay.py overrides these)
+    # what a game draws its own way (its Replay's)
 
     def _title(self) -> str:
-        return title(self.replay)
+        return self.replay.title()
 
     def _table(self) -> StyleAndTextTuples:
-        return panels.table_panel(self.replay.view(), self._width()).fragments()
+        return self.replay.table_lines(self._width())
 
     def _hands(self) -> StyleAndTextTuples:
-        return hands_lines(self.replay, self._width())
+        return self.replay.hands_lines(self._width())
 
     def _side(self) -> StyleAndTextTuples:
-        return side_lines(self.replay)
+        return self.replay.side_lines()
 
     def _root(self) -> HSplit:
         def text(make: Any) -> FormattedTextControl:

@@ -1,53 +1,29 @@
-"""The replay screen of a verified game, whichever game it is: the one place that picks a
-game's replay screen, so ``p2pbelka replay`` need not know the games."""
+"""The replay screen of a verified game, whichever game it is: the one place that asks
+for a game's replay, so ``p2pbelka replay`` need not know the games."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from p2pbelka.rules.registry import DEFAULT
 from p2pbelka.table.verify import VerifyReport
-from p2pbelka.ui.replay import ReplayScreen
+from p2pbelka.ui import registry
+from p2pbelka.ui.replay import Replay, ReplayScreen
 
 
-def _belka(report: VerifyReport, deal: int) -> ReplayScreen:
-    from p2pbelka.rules.belka.game import GameState
-    from p2pbelka.ui.replay import Replay
-
-    scoring = report.game.options.scoring if isinstance(report.game, GameState) else "classic"
-    replay = Replay(
-        report.deals,
-        list(report.names),
-        verdict=report.verdict,
-        scoring=scoring,
-        faults=list(report.faults),
-    )
-    replay.jump(deal)
-    return ReplayScreen(replay)
-
-
-def _belot(report: VerifyReport, deal: int) -> ReplayScreen:
-    from p2pbelka.rules.belot.game import BelotGame
-    from p2pbelka.ui.belot_replay import BelotReplay, BelotReplayScreen
-
-    seats = report.game.players if isinstance(report.game, BelotGame) else len(report.names)
-    replay = BelotReplay(
-        report.deals,
-        list(report.names),
-        verdict=report.verdict,
-        faults=list(report.faults),
-        seats=seats,
-    )
-    replay.jump(deal)
-    return BelotReplayScreen(replay)
-
-
-_SCREENS: dict[str, Callable[[VerifyReport, int], ReplayScreen]] = {
-    "belka": _belka,
-    "belot": _belot,
-}
+def replay_of(report: VerifyReport, deal: int) -> Replay:
+    """The position of ``report``'s game at the start of its ``deal`` (counted from 0): the
+    game's own replay, or the plain one of a game that registered none."""
+    game = registry.game(report.game_name or DEFAULT)
+    if game.replay is not None:
+        found = game.replay(report, deal)
+        assert isinstance(found, Replay)
+        return found
+    seats = len(report.names)
+    plain = Replay(report.deals, list(report.names), report.verdict, list(report.faults), seats)
+    plain.jump(deal)
+    return plain
 
 
 def replay_screen(report: VerifyReport, deal: int) -> ReplayScreen:
     """The replay of ``report``'s game (at least one deal verified), from its ``deal``
-    (counted from 1); a game without a screen of its own is shown as Belka's is."""
-    return _SCREENS.get(report.game_name or "", _belka)(report, deal - 1)
+    (counted from 1)."""
+    return ReplayScreen(replay_of(report, deal - 1))

@@ -5,7 +5,7 @@ the games directory until it ends (``peer.local_save``); :func:`resume_local`
 reopens its table with every seat rebuilt from its own files.  A LAN seat is
 rebuilt by ``peer.seat.resume_game`` as in text; :func:`resume_on_screen` shows
 it on the same table screen.  Either way the screen is the saved game's own
-(Belka's, or Belot's for two or three).  Either way the screen is first filled from the
+(``ui/registry.py``).  Either way the screen is first filled from the
 game so far (the front end shows a held table's replay at once), then the game
 goes on.
 """
@@ -24,14 +24,13 @@ from p2pbelka.peer.local_save import LocalSave, bring_up_to_date
 from p2pbelka.peer.seat import GameResult, NetOptions, resume_game
 from p2pbelka.peer.store import GameStore
 from p2pbelka.protocol.messages import TableMsg
+from p2pbelka.rules.registry import DEFAULT
+from p2pbelka.ui import registry
 from p2pbelka.ui.app import TableScreen
-from p2pbelka.ui.belot_app import BelotScreen
-from p2pbelka.ui.belot_view import BelotView
 from p2pbelka.ui.front import ScreenFrontEnd
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.i18n import _, set_language
 from p2pbelka.ui.play import Extra, PlayConfig, data_dir, new_transcript_path, play_local
-from p2pbelka.ui.view import TableView
 
 
 def resume_command(game_id: str) -> str:
@@ -101,14 +100,15 @@ def seat_screen(
     store: GameStore, seat: int, *, input: Input | None = None, output: Output | None = None
 ) -> TableScreen:
     """The screen of the game saved in ``store`` (its first envelope, the host's table,
-    says which game and how many seats): Belot's, or Belka's."""
-    view = TableView(me=seat, transcript_path=str(store.transcript_path))
+    says which game and how many seats)."""
     saved = store.saved_transcript()
     table = saved[0].msg if saved else None
-    if isinstance(table, TableMsg) and table.game == "belot":
-        belot = BelotView(me=seat, players=len(table.seats), transcript_path=view.transcript_path)
-        return BelotScreen(belot, lambda move: None, input=input, output=output)
-    return TableScreen(view, lambda move: None, input=input, output=output)
+    if isinstance(table, TableMsg):
+        game, view = registry.new_view(table.game, len(table.seats))
+    else:
+        game, view = registry.new_view(DEFAULT)
+    view.me, view.transcript_path = seat, str(store.transcript_path)
+    return TableScreen(game, view, input=input, output=output)
 
 
 def resume_on_screen(

@@ -1,8 +1,11 @@
-"""What the table screen shows, kept up to date from the table's events.
+"""What the table screen shows, kept up to date from the table's events: what every
+game's table has (names, the hand, the trick, the log, the pages of finished deals).
 
 The screen draws only from a :class:`TableView`; the view is built from the
 table's events alone (each carries what is drawn of it), so it never reads the
-table.  No prompt_toolkit here: this is tested on its own.
+table.  A game's own view (``ui/games/<game>/view.py``) subclasses it with what only
+that game shows, and handles that game's events.  No prompt_toolkit here: this is
+tested on its own.
 """
 
 from __future__ import annotations
@@ -13,14 +16,12 @@ from dataclasses import dataclass, field
 from p2pbelka.cards import Card, Suit
 from p2pbelka.peer.driver import Waiting
 from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
-from p2pbelka.rules.belka import core
 from p2pbelka.rules.common.summary import DealSummary
-from p2pbelka.table import belka_events as belka_ev
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import PlayCard
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label, seat_name, suit_name, team_name
+from p2pbelka.ui.text import card_label, seat_name
 
 LOG_LIMIT = 500
 
@@ -30,7 +31,7 @@ class TrickView:
     leader: int
     cards: list[Card]
     winner: int | None = None
-    seats: int = 4  # Belot's tricks go round two or three
+    seats: int = 4  # the players a trick goes round
 
     def by_seat(self) -> dict[int, Card]:
         return {(self.leader + i) % self.seats: card for i, card in enumerate(self.cards)}
@@ -48,31 +49,28 @@ class DealEnd:
 
 @dataclass
 class TableView:
+    """One seat's table, any game's.  ``score``, ``tricks_won`` and ``card_points`` are
+    as the game counts them (by seat, or by pair)."""
+
     me: int = 0
+    players: int = 4
     names: list[str] = field(default_factory=lambda: [f"{s}" for s in range(4)])
     keys: list[bytes] = field(default_factory=list)
-    scoring: str = "classic"
     dealer: int | None = None
     deal_number: int = 0
     trump: Suit | None = None
-    trump_team: int | None = None
-    jc_holder: int | None = None
-    seat_suits: tuple[Suit, ...] | None = None
     hand: list[Card] = field(default_factory=list)
     legal: set[Card] = field(default_factory=set)
     selected: int = 0
-    choice: str | None = None  # "play", "redeal" or "eggs" while the rules ask us
+    choice: str | None = None  # "play", or a game's own question, while the rules ask us
     asked: str | None = None  # the last question, until answered (the screen clears choice)
     offer: SeatOffer | None = None  # a bot for a lost seat (or the seat back): y or n
     turn: int | None = None
     trick: TrickView | None = None
     last_trick: TrickView | None = None
-    # by team in Belka; by seat in Belot (ui/belot_view.py)
     tricks_won: tuple[int, ...] = (0, 0)
     card_points: tuple[int, ...] = (0, 0)
     score: tuple[int, ...] = (0, 0)
-    titles: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-    eggs_pending: bool = False
     log: list[str] = field(default_factory=list)
     deal_ends: list[DealEnd] = field(default_factory=list)
     game_over: ev.GameOver | None = None
@@ -81,14 +79,15 @@ class TableView:
     waiting_for: tuple[int, ...] = ()
     status: str = ""
     transcript_path: str | None = None
+    game_id: bytes | None = None  # a LAN game's, once it has begun
     changes: int = 0  # bumped on every event, so a watcher can tell the view moved
     said: int = 0  # lines said so far, so the screen wraps the log only when it grew
 
     # -- the table's events ------------------------------------------------------------
 
     def observe(self, game: object) -> None:
-        """The table's rules state, handed over before each event (Belka's view needs
-        only the events; Belot's reads values and totals from it)."""
+        """The table's rules state, handed over before each event (a game's view may
+        read values and totals from it that the events do not carry)."""
 
     def apply(self, event: ev.Event) -> None:
         self.changes += 1
@@ -99,19 +98,14 @@ class TableView:
             handler(event)
 
     def _standing(self, score: ev.Score) -> None:
-        self.score = (score.points[0], score.points[1])
-        # Belka's standing says more than the points; plain points leave none of it
-        own = score if isinstance(score, belka_ev.BelkaScore) else belka_ev.BelkaScore(score.points)
-        self.titles = (own.titles[0], own.titles[1]) if own.titles else ((), ())
-        self.eggs_pending = own.eggs_pending
-        self.seat_suits = own.seat_suits
+        self.score = tuple(score.points)
 
     def _on_GameStarted(self, event: ev.GameStarted) -> None:
         self.names = list(event.names)
+        self.players = len(event.names)
         self.keys = list(event.keys)
         if event.me is not None:
             self.me = event.me
-        self.scoring = event.options.get("scoring", self.scoring)
         self._standing(event.score)
         self.say(
             _("The lot chose {name} to deal first.").format(name=self.name(event.first_dealer))
@@ -121,10 +115,10 @@ class TableView:
         self.dealer, self.deal_number = event.dealer, event.number
         self._standing(event.score)
         self.turn = None
-        self.trump = self.trump_team = self.jc_holder = None
+        self.trump = None
         self.hand, self.legal, self.choice, self.asked = [], set(), None, None
         self.trick = self.last_trick = None
-        self.tricks_won = self.card_points = (0, 0)
+        self.tricks_won = self.card_points = (0,) * self.players
         self.say(
             _("Deal {number}: {name} deals.").format(
                 number=event.number + 1, name=self.name(event.dealer)
@@ -133,32 +127,8 @@ class TableView:
 
     def _on_HandDealt(self, event: ev.HandDealt) -> None:
         if event.seat == self.me:
-            self.hand = sort_hand(list(event.cards), self.trump)
+            self.hand = self.sorted_hand(list(event.cards))
             self.selected = 0
-
-    def _on_TrumpAnnounced(self, event: belka_ev.TrumpAnnounced) -> None:
-        self.trump, self.jc_holder, self.trump_team = (
-            Suit.parse(event.trump),
-            event.holder,
-            event.trump_team,
-        )
-        self.seat_suits = event.seat_suits
-        self._sort_hand()
-        self.say(
-            _("{name} holds the J♣: {suit} are trumps, {team} is the trump team.").format(
-                name=self.name(event.holder),
-                suit=suit_name(self.trump),
-                team=team_name(event.trump_team, self.names),
-            )
-        )
-
-    def _on_RedealClaimed(self, event: belka_ev.RedealClaimed) -> None:
-        self.choice = self.asked = None
-        self.say(
-            _("{name} shows {cards} and claims a re-deal.").format(
-                name=self.name(event.seat), cards=" ".join(card_label(c) for c in event.cards)
-            )
-        )
 
     def _on_ChoiceNeeded(self, event: ev.ChoiceNeeded) -> None:
         self.choice = self.asked = event.kind
@@ -175,7 +145,7 @@ class TableView:
         self.turn = event.seat
 
     def _on_CardPlayed(self, event: ev.CardPlayed) -> None:
-        self.trick = TrickView(event.leader, list(event.trick))
+        self.trick = TrickView(event.leader, list(event.trick), seats=self.players)
         self.turn = event.turn
         if event.seat == self.me:
             if event.card in self.hand:
@@ -186,11 +156,11 @@ class TableView:
             self.legal, self.choice, self.asked, self.status = set(), None, None, ""
 
     def _on_TrickTaken(self, event: ev.TrickTaken) -> None:
-        self.trick = TrickView(event.leader, list(event.cards), event.winner)
+        self.trick = TrickView(event.leader, list(event.cards), event.winner, self.players)
         self.last_trick = self.trick
         self.turn = event.turn
-        self.tricks_won = (event.tricks_won[0], event.tricks_won[1])
-        self.card_points = (event.card_points[0], event.card_points[1])
+        self.tricks_won = tuple(event.tricks_won)
+        self.card_points = tuple(event.card_points)
         self.say(
             _("{name} takes the trick: {cards}.").format(
                 name=self.name(event.winner), cards=" ".join(card_label(c) for c in event.cards)
@@ -206,17 +176,6 @@ class TableView:
         self.legal = set()
         self.status = ""
         self.say(_("Deal verified: the shuffle was fair and every card checked."))
-
-    def _on_EggsChosen(self, event: belka_ev.EggsChosen) -> None:
-        self._standing(event.score)
-        if event.seat == self.me:
-            self.choice, self.asked, self.status = None, None, ""
-        what = (
-            _("+4 points")
-            if event.choice == "plus4"
-            else _("the title {title}").format(title="Жумыртка")
-        )
-        self.say(_("{name} chooses {what}.").format(name=self.name(event.seat), what=what))
 
     def _on_CardInTwoHands(self, event: ev.CardInTwoHands) -> None:
         card = card_label(event.card)
@@ -242,7 +201,14 @@ class TableView:
         if event.winner is None:
             self.say(_("The game is over."))
         else:
-            self.say(_("{team} win the game.").format(team=team_name(event.winner, self.names)))
+            self.say(self.winner_line(event))
+
+    def winner_line(self, event: ev.GameOver) -> str:
+        """The log's line for a won game (a game of pairs names the pair)."""
+        assert event.winner is not None
+        return _("{name} wins the game with {points}.").format(
+            name=self.name(event.winner), points=event.score[event.winner]
+        )
 
     def _on_GameAborted(self, event: ev.GameAborted) -> None:
         self.aborted = event
@@ -295,7 +261,7 @@ class TableView:
         return seat_name(seat, self.names)
 
     def describe_fault(self, fault: ev.Fault) -> str:
-        who = self.name(fault.seat) if 0 <= fault.seat < 4 else _("no single seat")
+        who = self.name(fault.seat) if 0 <= fault.seat < self.players else _("no single seat")
         return f"{who}: {fault.what}"
 
     def say(self, line: str) -> None:
@@ -303,9 +269,15 @@ class TableView:
         del self.log[:-LOG_LIMIT]
         self.said += 1
 
-    def _sort_hand(self) -> None:
-        chosen = self.hand[self.selected] if self.hand and self.selected < len(self.hand) else None
-        self.hand = sort_hand(self.hand, self.trump)
+    def sorted_hand(self, cards: list[Card]) -> list[Card]:
+        """The hand in the order the game's players hold it (by suit, strongest first,
+        unless the game says otherwise)."""
+        return sorted(cards, key=lambda card: (int(card.suit), -int(card.rank)))
+
+    def resort(self) -> None:
+        """Sort the hand again (the trump is known), the chosen card still chosen."""
+        chosen = self.hand[self.selected] if 0 <= self.selected < len(self.hand) else None
+        self.hand = self.sorted_hand(self.hand)
         if chosen is not None:
             self.selected = self.hand.index(chosen)
 
@@ -316,28 +288,6 @@ class TableView:
     @property
     def finished(self) -> bool:
         return self.game_over is not None or self.aborted is not None
-
-
-def sort_hand(cards: list[Card], trump: Suit | None) -> list[Card]:
-    """Trumps first (jacks on top), then the plain suits alternating colours, strongest first.
-
-    Before the trump is known the jacks still go together: they are trumps whatever it is.
-    """
-    t = int(trump) if trump is not None else None
-    plain = alternating(
-        [s for s in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS) if s != t]
-    )
-
-    def key(card: Card) -> tuple[int, int]:
-        i = card.index
-        if i & 7 == core.JACK:
-            return (0, -core.POWER[0][0][i])
-        if t is not None and card.suit == t:
-            return (0, -core.POWER[t][t][i])
-        group = plain.index(card.suit) + 1
-        return (group, -core.POWER[int(card.suit) if t is None else t][int(card.suit)][i])
-
-    return sorted(cards, key=key)
 
 
 def alternating(suits: list[Suit]) -> list[Suit]:

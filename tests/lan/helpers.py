@@ -26,6 +26,7 @@ from p2pbelka.cli.main import main
 from p2pbelka.peer.driver import PeerDriver
 from p2pbelka.peer.mesh import Mesh
 from p2pbelka.peer.seatdrivers import Endpoint
+from tests import quickdisk
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -106,9 +107,11 @@ class PeerSet:
         env = dict(os.environ, P2PBELKA_HOME=str(home), PYTHONPATH=str(REPO))
         env.pop("PYTEST_CURRENT_TEST", None)
         inside = ["ip", "netns", "exec", netns] if netns else []
+        # the test's disk: quick syncs unless it is marked real_disk (tests/quickdisk.py)
+        disk = ["tests.quickdisk"] if quickdisk.in_use() else []
         with open(out, "wb") as fo, open(err, "wb") as fe:
             proc = subprocess.Popen(
-                [*inside, sys.executable, "-m", module, *args],
+                [*inside, sys.executable, "-m", *disk, module, *args],
                 stdout=fo,
                 stderr=fe,
                 stdin=subprocess.DEVNULL,

@@ -12,6 +12,7 @@ from tests.lan.helpers import PeerSet, bot_args, start_table, verify, wait_for_b
 GAME_TIMEOUT = 90.0
 
 
+@pytest.mark.real_disk  # one whole LAN game whose seats wait for the disk
 def test_four_processes_play_a_whole_game(tmp_path: Path) -> None:
     with PeerSet(tmp_path) as peers:
         host, joiners = start_table(peers)

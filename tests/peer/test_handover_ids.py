@@ -1,6 +1,6 @@
 """A remaining seat's peer refuses to sign an offered continuation whose segment id
 any earlier segment of the game had (the game's first id included), naming why; the
-proposer draws a fresh id (``offer_change``)."""
+proposer draws a fresh id (``SeatChange``)."""
 
 from __future__ import annotations
 
@@ -47,10 +47,10 @@ def test_an_offer_under_an_earlier_segments_id_is_not_signed(
         return Offer(*propose(rebuilt, LOST, player.public_key, "Back", NONCE, proposer, segment))
 
     segment = first_id if reused == "first" else second_id
-    problem = handover._offer_problem(PROPOSER, offer(segment), table)
+    problem = handover.change.offer_problem(PROPOSER, offer(segment), table)
     assert "a continuation must have a segment id of its own" in problem
     assert segment.hex()[:16] in problem
-    assert handover._offer_problem(PROPOSER, offer(None), table) == ""  # its derived id
+    assert handover.change.offer_problem(PROPOSER, offer(None), table) == ""  # its derived id
 
 
 def test_an_offer_under_an_id_not_derived_from_it_is_not_signed(writer: TranscriptWriter) -> None:
@@ -65,7 +65,7 @@ def test_an_offer_under_an_id_not_derived_from_it_is_not_signed(writer: Transcri
     chosen = Offer(
         *propose(rebuilt, LOST, player.public_key, "Back", NONCE, proposer, bytes(range(16)))
     )
-    problem = handover._offer_problem(PROPOSER, chosen, table)
+    problem = handover.change.offer_problem(PROPOSER, chosen, table)
     assert "is not the one its table derives" in problem, problem
 
 
@@ -80,4 +80,4 @@ def test_an_offer_under_an_id_this_peer_has_seen_is_not_signed(writer: Transcrip
     rebuilt = previous_of(observe_segments(game.files[PROPOSER]))
     offer = Offer(*propose(rebuilt, LOST, player.public_key, "Back", NONCE, proposer))
     handover.known.remember(offer.segment)
-    assert "has seen that id before" in handover._offer_problem(PROPOSER, offer, table)
+    assert "has seen that id before" in handover.change.offer_problem(PROPOSER, offer, table)

@@ -11,6 +11,8 @@ from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.store import KNOWN_IDS, SEED_SIZE, GameIdUsed, GameStore, games_dir, known_game
 from p2pbelka.protocol.transcript import dump_transcript
 
+pytestmark = pytest.mark.real_disk  # the store's own syncs, on the real disk
+
 
 def test_a_damaged_transcript_tail_is_moved_aside_with_a_message(
     tmp_path: Path, caplog: pytest.LogCaptureFixture

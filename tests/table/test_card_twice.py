@@ -226,13 +226,20 @@ class KeepsBack:
         return self.inner.for_game(self.game).choose(state, seat, question)
 
 
-@pytest.mark.parametrize(("game", "players", "hand"), [("belka", 4, 8), ("belot", 3, 9)])
-def test_the_copy_shown_as_the_last_card_of_the_deal(game: str, players: int, hand: int) -> None:
+@pytest.mark.parametrize(
+    ("game", "players", "hand", "found"), [("belka", 4, 8, 95), ("belot", 3, 9, 82)]
+)
+def test_the_copy_shown_as_the_last_card_of_the_deal(
+    game: str, players: int, hand: int, found: int
+) -> None:
     """Both holders keep the card to the end: the first plays it in the last trick, and
     the second's copy, shown by the last card of the deal, is disputed by every table;
-    the deal reaches the reveal as it would anyway, and the audit proves the locker."""
+    the deal reaches the reveal as it would anyway, and the audit proves the locker.
+
+    ``found``: the first seed of the search that had the copy last, tried first (a deal
+    of Belka for each seed before it); the search goes on if it no longer does."""
     locker, first, second = 1, 0, 2
-    for seed in range(80, 120):
+    for seed in [found, *range(80, 120)]:
         local = LocalGame.seeded(seed, game=game, players=players)
         tables = local.make_tables()
         assert local.seed_sources is not None

@@ -2,6 +2,6 @@
 
 It exists to prove that a game joins every layer through the registries alone,
 touching no shared file: its rules engine (``rules.py``) and spec, its track and
-phases at the table (``table.py``), its bot (``bot.py``), registered by
-``register()`` and removed by ``unregister()``.
+phases at the table (``table.py``), its bot (``bot.py``), its screen (``screen.py``:
+two functions), registered by ``register()`` and removed by ``unregister()``.
 """

@@ -6,8 +6,10 @@ from p2pbelka.bots import registry as bots_registry
 from p2pbelka.rules import registry as rules_registry
 from p2pbelka.rules.spec import GameSpec
 from p2pbelka.table import registry as table_registry
+from p2pbelka.ui import registry as ui_registry
 from tests.toygame import rules
 from tests.toygame.bot import BOTS
+from tests.toygame.screen import UI
 from tests.toygame.summary import ToySummary
 from tests.toygame.table import PHASES, ToyTrack
 
@@ -31,9 +33,11 @@ def register() -> None:
     rules_registry.register(SPEC)
     table_registry.register(rules.NAME, ToyTrack, PHASES)
     bots_registry.register(BOTS)
+    ui_registry.register(UI)
 
 
 def unregister() -> None:
+    ui_registry.unregister(rules.NAME)
     bots_registry.unregister(rules.NAME)
     table_registry.unregister(rules.NAME)
     rules_registry.unregister(rules.NAME)

@@ -22,7 +22,8 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from p2pbelka.ui.belot_app import BelotScreen
+from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.games.belot.screen import UI as BELOT
 from p2pbelka.ui.play import PlayConfig, play_local
 from p2pbelka.ui.view import DealEnd
 
@@ -102,7 +103,7 @@ class BelotRobot:
         while not condition():
             await trio.sleep(0.005)
 
-    async def run(self, screen: BelotScreen) -> None:
+    async def run(self, screen: TableScreen) -> None:
         view = screen.view
         with trio.fail_after(600):  # a hang, not a speed limit: a whole game takes a while
             # the first moment the table asks something, the screen shows the game so far
@@ -173,7 +174,7 @@ class BelotRobot:
         await self.until(lambda: len(view.hand) < before or view.finished)
         self.cards_played += 1
 
-    async def leave(self, screen: BelotScreen) -> None:
+    async def leave(self, screen: TableScreen) -> None:
         if self.look_around:
             steps = [("\r", None), ("l", "last"), ("l", None), ("s", "sheet")]
             steps += [("s", None), ("?", "help"), ("?", None)]
@@ -203,7 +204,7 @@ def play_belot(
     transport: str = "loopback",
     rows: int = 30,
     columns: int = 100,
-) -> tuple[BelotScreen, BelotRobot]:
+) -> tuple[TableScreen, BelotRobot]:
     """Play ``deals`` deals (0: the whole game) of Belot against random bots by keys."""
     stream = Terminal()
     output = Vt100_Output(stream, lambda: Size(rows=rows, columns=columns), term="xterm")
@@ -221,5 +222,5 @@ def play_belot(
     with create_pipe_input() as pipe:
         robot = BelotRobot(pipe, stream, lang, deals=deals, take=take, look_around=look_around)
         screen = play_local(config, input=pipe, output=output, extra=robot.run)  # type: ignore[arg-type]
-    assert isinstance(screen, BelotScreen)
+    assert screen.game is BELOT
     return screen, robot

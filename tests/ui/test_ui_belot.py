@@ -19,9 +19,9 @@ from p2pbelka.cards import Suit
 from p2pbelka.cli import play_cmd
 from p2pbelka.cli.games_cmd import saved_games
 from p2pbelka.table.verify import verify_bytes
-from p2pbelka.ui import belot_reports
-from p2pbelka.ui.belot_view import combination_name
 from p2pbelka.ui.canvas import plain_text
+from p2pbelka.ui.games.belot import reports as belot_reports
+from p2pbelka.ui.games.belot.view import combination_name
 from p2pbelka.ui.text import suit_name
 from tests.ui.belot_robot import play_belot
 

@@ -11,10 +11,13 @@ from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
-from p2pbelka.ui import belot_panels, belot_reports, i18n
-from p2pbelka.ui.belot_app import BelotScreen
-from p2pbelka.ui.belot_view import BelotView, sort_belot_hand
+from p2pbelka.ui import i18n
+from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.canvas import plain_text
+from p2pbelka.ui.games.belot import panels as belot_panels
+from p2pbelka.ui.games.belot import reports as belot_reports
+from p2pbelka.ui.games.belot.screen import UI as BELOT
+from p2pbelka.ui.games.belot.view import BelotView, sort_belot_hand
 from p2pbelka.ui.text import RED_STYLE, red_suits
 from tests.ui.belot_summaries import BAIT, CLAIM, HANGING, MADE, PAID, VOID, end
 
@@ -174,7 +177,7 @@ def test_the_pages_are_translated(lang: str) -> None:
 
 def test_no_color_is_respected_on_the_belot_screen(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
-    screen = BelotScreen(BelotView(), lambda move: None)
+    screen = TableScreen(BELOT, BelotView(), lambda move: None)
     assert screen.app.color_depth == ColorDepth.DEPTH_1_BIT
 
 

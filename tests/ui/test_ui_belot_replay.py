@@ -15,9 +15,10 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from p2pbelka.rules.belot.summary import BelotSummary
 from p2pbelka.table.verify import VerifiedDeal, verify_bytes
 from p2pbelka.ui import i18n
-from p2pbelka.ui.belot_replay import BelotReplay, BelotReplayScreen, side_lines, title
 from p2pbelka.ui.canvas import plain_text
+from p2pbelka.ui.games.belot.replay import BelotReplay, side_lines, title
 from p2pbelka.ui.hostloop import Bridge, run_with_app
+from p2pbelka.ui.replay import ReplayScreen
 from tests.ui.belot_summaries import BAIT, MADE, VOID
 from tests.ui.cli import run_main
 
@@ -72,7 +73,7 @@ def test_the_belot_replay_screen_is_driven_by_keys(saved: Path) -> None:
         return ANSI.sub("", stream.getvalue())
 
     with create_pipe_input() as pipe:
-        screen = BelotReplayScreen(replay, input=pipe, output=output)
+        screen = ReplayScreen(replay, input=pipe, output=output)
 
         async def until(condition: object) -> None:
             with trio.fail_after(20):
@@ -99,7 +100,7 @@ def test_the_replay_command_shows_belot_on_belot_s_screen(saved: Path) -> None:
 
     report = verify_bytes(saved.read_bytes())
     screen = replay_screen(report, 2)
-    assert isinstance(screen, BelotReplayScreen) and isinstance(screen.replay, BelotReplay)
+    assert isinstance(screen, ReplayScreen) and isinstance(screen.replay, BelotReplay)
     assert screen.replay.deal == 1 and screen.replay.seats == len(report.names)
 
 

@@ -14,7 +14,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from p2pbelka.cli.games_cmd import saved_games
 from p2pbelka.peer.local_save import LocalSave, find_resumable
 from p2pbelka.table.verify import verify_bytes
-from p2pbelka.ui.belot_app import BelotScreen
+from p2pbelka.ui.games.belot.screen import UI as BELOT
 from p2pbelka.ui.play import PlayConfig, data_dir, play_local
 from p2pbelka.ui.resume import left_game, resume_command, resume_local
 from tests.ui.belot_robot import BelotRobot, Terminal
@@ -43,7 +43,7 @@ def test_a_local_belot_game_left_mid_deal_goes_on_where_it_stopped(
     with create_pipe_input() as pipe:
         first = BelotRobot(pipe, stream, cards=4)
         screen = play_local(config, input=pipe, output=output, extra=first.run)  # type: ignore[arg-type]
-    assert isinstance(screen, BelotScreen) and screen.quit_requested
+    assert screen.game is BELOT and screen.quit_requested
     assert first.left_with is not None
     hand, score, deal = first.left_with
     assert len(hand) == 9 - 4
@@ -63,7 +63,7 @@ def test_a_local_belot_game_left_mid_deal_goes_on_where_it_stopped(
     with create_pipe_input() as pipe:
         again = BelotRobot(pipe, stream, deals=1)
         screen = resume_local(save, input=pipe, output=output, extra=again.run)  # type: ignore[arg-type]
-    assert isinstance(screen, BelotScreen) and screen.view.players == players
+    assert screen.game is BELOT and screen.view.players == players
     assert again.on_return is not None
     back_hand, back_score, back_deal = again.on_return
     assert sorted(back_hand) == sorted(hand) and back_score == score and back_deal == deal

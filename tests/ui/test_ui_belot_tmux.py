@@ -10,6 +10,7 @@ when the table refuses a card).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -81,13 +82,24 @@ def play_until_the_verdict(tmux: Tmux) -> tuple[str, str]:
         elif "[d] declare" in screen:
             keys = ("d",)
         elif "Your turn" in screen or "Your lead" in screen or "cannot be played" in screen:
-            number = number % 9 + 1
+            number = number % cards_in_hand(screen) + 1
             keys = (str(number), "Enter")
         if keys:
             tmux.keys(*keys)
             changed(tmux, screen)  # one answer per question, whatever the machine's speed
         time.sleep(0.05)
     raise AssertionError("no verdict on screen:\n" + tmux.screen())
+
+
+def cards_in_hand(screen: str) -> int:
+    """How many cards the hand shows (the numbers under them; nine if none are drawn):
+    a number beyond the hand changes nothing on the screen, so it would only wait."""
+    numbers = [
+        left.split()
+        for left in (line.split("│")[0] for line in screen.splitlines())
+        if re.fullmatch(r"\s*1(\s+\d)*\s*", left)
+    ]
+    return len(numbers[-1]) if numbers else 9
 
 
 def changed(tmux: Tmux, before: str, timeout: float = 5) -> None:

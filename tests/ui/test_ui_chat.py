@@ -22,9 +22,10 @@ from p2pbelka.protocol.chat import MAX_CHAT_TEXT
 from p2pbelka.table import events as ev
 from p2pbelka.ui import i18n
 from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.games.belka.screen import UI as BELKA
+from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.lan import LanScreen, join_on_screen
-from p2pbelka.ui.view import TableView
+from p2pbelka.ui.lan import join_on_screen
 from tests.lan.helpers import mesh_of
 from tests.ui.test_ui_lan import drawn
 
@@ -72,13 +73,13 @@ def test_the_chat_box_talks_to_the_table(tmp_path: Path) -> None:
     host = HostWhoChats()
     checked: list[str] = []
 
-    async def say(screen: LanScreen, text: str) -> None:
+    async def say(screen: TableScreen, text: str) -> None:
         await until(lambda: screen.app.layout.has_focus(screen._home))
         pipe.send_text("c")
         await until(lambda: screen.app.layout.has_focus(screen.chat))
         pipe.send_text(text + "\r")
 
-    async def back_to_the_table(screen: LanScreen) -> None:
+    async def back_to_the_table(screen: TableScreen) -> None:
         with trio.fail_after(60):
             while screen.overlay is not None:
                 page = screen.overlay
@@ -89,25 +90,25 @@ def test_the_chat_box_talks_to_the_table(tmp_path: Path) -> None:
                             await trio.sleep(0.01)
                 await trio.sleep(0.01)
 
-    async def robot(screen: LanScreen) -> None:
+    async def robot(screen: TableScreen) -> None:
         port: list[int] = []
 
         async def hosted(event: lan.LobbyEvent) -> None:
             if isinstance(event, lan.TableOpen):
                 port.append(event.lobby_port)
 
-        screen.lan.nursery.start_soon(  # type: ignore[union-attr]
+        screen.lobby.session.start_soon(  # type: ignore[union-attr]
             lambda: lan.host_game(
                 Identity.generate("Host"), "Chatty", host, net=net(tmp_path / "h"), on_lobby=hosted
             )
         )
-        await until(lambda: bool(port) and screen.lobby.listening)
+        await until(lambda: bool(port) and screen.lobby.view.listening)
         pipe.send_text("a")
-        await until(lambda: screen.app.layout.has_focus(screen.address))
+        await until(lambda: screen.app.layout.has_focus(screen.lobby.address))
         pipe.send_text(f"127.0.0.1:{port[0]}\r")
-        await until(lambda: screen.lobby.me is not None)
+        await until(lambda: screen.lobby.view.me is not None)
         for n in (2, 3):
-            screen.lan.nursery.start_soon(  # type: ignore[union-attr]
+            screen.lobby.session.start_soon(  # type: ignore[union-attr]
                 lambda n=n: lan.join_game(
                     Identity.generate(f"b{n}"),
                     "127.0.0.1",
@@ -116,7 +117,7 @@ def test_the_chat_box_talks_to_the_table(tmp_path: Path) -> None:
                     net=net(tmp_path / f"b{n}"),
                 )
             )
-        await until(lambda: not screen.lobby.free_seats)
+        await until(lambda: not screen.lobby.view.free_seats)
         pipe.send_text("r")
         await until(lambda: screen.overlay != "lobby")
 
@@ -171,7 +172,7 @@ def test_the_chat_box_talks_to_the_table(tmp_path: Path) -> None:
     assert result is None and screen.quit_requested
 
 
-def _shown(screen: LanScreen, text: str) -> bool:
+def _shown(screen: TableScreen, text: str) -> bool:
     return any(line.mine and line.text == text for line in screen.chat_lines)
 
 
@@ -180,7 +181,7 @@ def test_without_a_table_chat_the_box_says_nobody_reads_it() -> None:
     output = Vt100_Output(stream, lambda: Size(rows=24, columns=80), term="xterm")
     i18n.set_language("en")
     with create_pipe_input() as pipe:
-        screen = TableScreen(TableView(), lambda move: None, input=pipe, output=output)
+        screen = TableScreen(BELKA, BelkaView(), lambda move: None, input=pipe, output=output)
 
         async def main(bridge: Bridge) -> None:
             pipe.send_text("c")

@@ -6,10 +6,11 @@ import re
 from pathlib import Path
 
 from p2pbelka.cards import Card, Suit
-from p2pbelka.ui import i18n, reports
+from p2pbelka.ui import i18n
 from p2pbelka.ui.canvas import plain_text
+from p2pbelka.ui.games.belka import reports
+from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.text import card_label, suit_name
-from p2pbelka.ui.view import TableView
 from tests.ui.cli import run_main
 from tests.ui.summaries import summary
 
@@ -37,7 +38,7 @@ def test_kazakh_is_chosen_by_the_locale() -> None:
 def test_the_end_of_a_deal_in_kazakh() -> None:
     try:
         i18n.set_language("kk")
-        text = plain_text(reports.deal_end_lines(TableView(names=["A", "B", "C", "D"]), summary()))
+        text = plain_text(reports.deal_end_lines(BelkaView(names=["A", "B", "C", "D"]), summary()))
         assert "1-кон" in text and "көзір" in text and "Кон адал" in text
         assert suit_name(Suit.CLUBS) == "♣ крести"
         assert card_label(Card.parse("JH")) == "В♥"

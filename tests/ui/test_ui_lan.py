@@ -16,7 +16,8 @@ from p2pbelka.bots import make_bot
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
 from p2pbelka.peer.driver import BotFrontEnd
-from p2pbelka.ui.lan import LanScreen, host_on_screen, join_on_screen
+from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.lan import host_on_screen, join_on_screen
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 
@@ -31,7 +32,7 @@ async def until(condition: Callable[[], bool], seconds: float = 15) -> None:
             await trio.sleep(0.01)
 
 
-async def play_one_card_and_leave(screen: LanScreen, pipe: PipeInput) -> None:
+async def play_one_card_and_leave(screen: TableScreen, pipe: PipeInput) -> None:
     view = screen.view
     await until(lambda: screen.overlay != "lobby")
     with trio.fail_after(60):
@@ -51,7 +52,7 @@ async def play_one_card_and_leave(screen: LanScreen, pipe: PipeInput) -> None:
     pipe.send_text("y")
 
 
-def drawn(screen: LanScreen) -> str:
+def drawn(screen: TableScreen) -> str:
     """The terminal as last drawn, row by row.  Not the output stream: prompt_toolkit
     writes only the cells that changed since the frame before, so a word drawn over
     similar text reaches the stream in pieces between cursor moves."""
@@ -77,12 +78,14 @@ def test_host_fills_the_table_with_bots_and_plays(tmp_path: Path) -> None:
     stream, output = terminal()
     seen: list[str] = []
 
-    async def robot(screen: LanScreen) -> None:
-        await until(lambda: screen.lobby.state is not None and screen.lobby.lobby_port is not None)
+    async def robot(screen: TableScreen) -> None:
+        await until(
+            lambda: screen.lobby.view.state is not None and screen.lobby.view.lobby_port is not None
+        )
         await until(lambda: me.fingerprint in drawn(screen))
         pipe.send_text("b")
-        await until(lambda: not screen.lobby.free_seats)
-        seen.extend(s.name for s in screen.lobby.state.seats if s is not None)  # type: ignore[union-attr]
+        await until(lambda: not screen.lobby.view.free_seats)
+        seen.extend(s.name for s in screen.lobby.view.state.seats if s is not None)  # type: ignore[union-attr]
         await play_one_card_and_leave(screen, pipe)
 
     with create_pipe_input() as pipe:
@@ -99,7 +102,7 @@ def test_join_by_address_say_ready_and_play(tmp_path: Path) -> None:
     me = Identity.generate("Joiner")
     _stream, output = terminal()
 
-    async def robot(screen: LanScreen) -> None:
+    async def robot(screen: TableScreen) -> None:
         port: list[int] = []
 
         async def hosted(event: lan.LobbyEvent) -> None:
@@ -107,7 +110,7 @@ def test_join_by_address_say_ready_and_play(tmp_path: Path) -> None:
                 port.append(event.lobby_port)
 
         host = Identity.generate("Host")
-        screen.lan.nursery.start_soon(  # type: ignore[union-attr]
+        screen.lobby.session.start_soon(  # type: ignore[union-attr]
             lambda: lan.host_game(
                 host,
                 "Theirs",
@@ -116,13 +119,13 @@ def test_join_by_address_say_ready_and_play(tmp_path: Path) -> None:
                 on_lobby=hosted,
             )
         )
-        await until(lambda: bool(port) and screen.lobby.listening)
+        await until(lambda: bool(port) and screen.lobby.view.listening)
         pipe.send_text("a")
-        await until(lambda: screen.app.layout.has_focus(screen.address))
+        await until(lambda: screen.app.layout.has_focus(screen.lobby.address))
         pipe.send_text(f"127.0.0.1:{port[0]}\r")
-        await until(lambda: screen.lobby.me is not None)
+        await until(lambda: screen.lobby.view.me is not None)
         for n in (2, 3):
-            screen.lan.nursery.start_soon(  # type: ignore[union-attr]
+            screen.lobby.session.start_soon(  # type: ignore[union-attr]
                 lambda n=n: lan.join_game(
                     Identity.generate(f"b{n}"),
                     "127.0.0.1",
@@ -131,7 +134,7 @@ def test_join_by_address_say_ready_and_play(tmp_path: Path) -> None:
                     net=net(tmp_path / f"b{n}"),
                 )
             )
-        await until(lambda: not screen.lobby.free_seats)
+        await until(lambda: not screen.lobby.view.free_seats)
         assert screen.overlay == "lobby"  # not ready yet: the game waits for us
         pipe.send_text("r")
         await play_one_card_and_leave(screen, pipe)

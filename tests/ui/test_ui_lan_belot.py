@@ -21,8 +21,9 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.table.verify import verify_bytes
-from p2pbelka.ui.belot_app import BelotScreen
-from p2pbelka.ui.lan import BelotLanScreen, LanScreen, host_on_screen, join_on_screen
+from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.games.belot.screen import UI as BELOT
+from p2pbelka.ui.lan import host_on_screen, join_on_screen
 from tests.ui.belot_robot import BelotRobot, Terminal
 
 
@@ -41,8 +42,8 @@ def terminal() -> tuple[Terminal, Vt100_Output]:
     return stream, Vt100_Output(stream, lambda: Size(rows=30, columns=100), term="xterm")
 
 
-def played_a_deal(screen: LanScreen, robot: BelotRobot) -> None:
-    assert isinstance(screen, BelotLanScreen) and screen.quit_requested
+def played_a_deal(screen: TableScreen, robot: BelotRobot) -> None:
+    assert screen.game is BELOT and screen.quit_requested
     assert robot.cards_played == 9 and len(robot.pages) == 1
     summary = robot.pages[0].summary
     assert len(summary.hands) == screen.view.players
@@ -58,9 +59,9 @@ def test_the_host_plays_a_belot_deal_on_belots_screen(tmp_path: Path) -> None:
     stream, output = terminal()
     robot: list[BelotRobot] = []
 
-    async def person(screen: LanScreen) -> None:
-        assert isinstance(screen, BelotLanScreen)  # the host knows its game at once
-        lobby = screen.lobby
+    async def person(screen: TableScreen) -> None:
+        assert screen.game is BELOT  # the host knows its game at once
+        lobby = screen.lobby.view
         await until(lambda: lobby.lobby_port is not None and "Belot for 3" in stream.text())
         pipe.send_text("b")
         await until(lambda: screen.overlay != "lobby")
@@ -87,19 +88,18 @@ def test_a_joiner_gets_belots_screen_from_the_lobby_and_plays_a_deal(tmp_path: P
     me = Identity.generate("Joiner")
     stream, output = terminal()
     robot: list[BelotRobot] = []
-    first: list[LanScreen] = []
+    first: list[TableScreen] = []
 
-    async def person(screen: LanScreen) -> None:
+    async def person(screen: TableScreen) -> None:
         first.append(screen)
-        session = screen.lan
-        assert session.nursery is not None
+        session = screen.lobby.session
         events: list[lan.LobbyEvent] = []
 
         async def hosted(event: lan.LobbyEvent) -> None:
             events.append(event)
 
         host = Identity.generate("Host")
-        session.nursery.start_soon(
+        session.start_soon(
             lambda: lan.host_game(
                 host,
                 "Three",
@@ -112,18 +112,18 @@ def test_a_joiner_gets_belots_screen_from_the_lobby_and_plays_a_deal(tmp_path: P
         )
         await until(lambda: any(isinstance(e, lan.TableOpen) for e in events))
         port = next(e.lobby_port for e in events if isinstance(e, lan.TableOpen))
-        await until(lambda: screen.lobby.listening)
+        await until(lambda: screen.lobby.view.listening)
         pipe.send_text("a")
-        await until(lambda: screen.app.layout.has_focus(screen.address))
+        await until(lambda: screen.app.layout.has_focus(screen.lobby.address))
         pipe.send_text(f"127.0.0.1:{port}\r")
-        await until(lambda: screen.lobby.me is not None)
-        # the lobby said Belot for three: Belot's screen took the first one's place
+        await until(lambda: screen.lobby.view.me is not None)
+        # the lobby said Belot for three: the screen plays Belot from now on, still itself
         table = session.screen
-        assert isinstance(table, BelotLanScreen) and table is not screen
+        assert table.game is BELOT and table is screen
         assert table.app is screen.app and table.view.players == 3
         assert table.overlay == "lobby"
         await until(lambda: "Belot for 3" in stream.text())
-        session.nursery.start_soon(
+        session.start_soon(
             lambda: lan.join_game(
                 Identity.generate("Other"),
                 "127.0.0.1",
@@ -133,7 +133,7 @@ def test_a_joiner_gets_belots_screen_from_the_lobby_and_plays_a_deal(tmp_path: P
                 net=net(tmp_path / "o"),
             )
         )
-        await until(lambda: not table.lobby.free_seats)
+        await until(lambda: not table.lobby.view.free_seats)
         pipe.send_text("r")
         await until(lambda: table.overlay != "lobby")
         robot.append(BelotRobot(pipe, stream, deals=1))
@@ -144,7 +144,7 @@ def test_a_joiner_gets_belots_screen_from_the_lobby_and_plays_a_deal(tmp_path: P
             me, net=net(tmp_path / "me"), input=pipe, output=output, extra=person
         )
     assert result is None
-    assert type(first[0]) is LanScreen and screen is not first[0]
-    assert isinstance(screen, BelotScreen)
+    assert screen is first[0]
+    assert screen.game is BELOT
     played_a_deal(screen, robot[0])
     assert screen.view.names[screen.view.me or 0] == "Joiner"

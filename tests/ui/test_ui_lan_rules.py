@@ -16,8 +16,10 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.protocol.lobby import LobbyState, SeatView
+from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.games.belot.screen import UI as BELOT
 from p2pbelka.ui.i18n import set_language
-from p2pbelka.ui.lan import BelotLanScreen, LanScreen, host_on_screen, join_on_screen
+from p2pbelka.ui.lan import host_on_screen, join_on_screen
 from p2pbelka.ui.lobby import LobbyView, lobby_keys, lobby_lines
 from tests.ui.test_ui_lan import drawn, net, terminal, until
 
@@ -73,12 +75,12 @@ def test_the_host_changes_a_rule_then_bots_fill_a_belot_table(tmp_path: Path) ->
     _, output = terminal()
     seen: dict[str, object] = {}
 
-    async def robot(screen: LanScreen) -> None:
-        lobby = screen.lobby
+    async def robot(screen: TableScreen) -> None:
+        lobby = screen.lobby.view
         await until(lambda: lobby.state is not None and lobby.lobby_port is not None)
         await until(lambda: "Belot for 3" in drawn(screen))
         seen["address"] = "This machine is 127.0.0.1" in drawn(screen)
-        seen["game"] = screen.lan.game
+        seen["game"] = screen.lobby.session.game
         pipe.send_text("o")
         await until(lambda: lobby.editing)
         pipe.send_text("\x1b[B")  # down: from the preset to hanging_twice
@@ -113,7 +115,7 @@ def test_the_host_changes_a_rule_then_bots_fill_a_belot_table(tmp_path: Path) ->
     assert seen["options"] == {"hanging_twice": "one_each"}
     assert sorted(seen["names"]) == ["Bot 1", "Bot 2", "Hostess"]  # type: ignore[call-overload]
     assert screen.view.me == 0 and len(screen.view.names) == 3
-    assert isinstance(screen, BelotLanScreen) and screen.view.players == 3
+    assert screen.game is BELOT and screen.view.players == 3
 
 
 def test_a_joiner_sees_the_rules_change_then_says_ready(tmp_path: Path) -> None:
@@ -121,7 +123,7 @@ def test_a_joiner_sees_the_rules_change_then_says_ready(tmp_path: Path) -> None:
     _, output = terminal()
     seen: dict[str, object] = {}
 
-    async def robot(screen: LanScreen) -> None:
+    async def robot(screen: TableScreen) -> None:
         events: list[lan.LobbyEvent] = []
 
         async def hosted(event: lan.LobbyEvent) -> None:
@@ -132,7 +134,7 @@ def test_a_joiner_sees_the_rules_change_then_says_ready(tmp_path: Path) -> None:
             return changes[-1].host_control if changes else None
 
         host = Identity.generate("Host")
-        screen.lan.nursery.start_soon(  # type: ignore[union-attr]
+        screen.lobby.session.start_soon(  # type: ignore[union-attr]
             lambda: lan.host_game(
                 host,
                 "Two",
@@ -145,21 +147,21 @@ def test_a_joiner_sees_the_rules_change_then_says_ready(tmp_path: Path) -> None:
         )
         await until(lambda: any(isinstance(e, lan.TableOpen) for e in events))
         port = next(e.lobby_port for e in events if isinstance(e, lan.TableOpen))
-        await until(lambda: screen.lobby.listening)
+        await until(lambda: screen.lobby.view.listening)
         pipe.send_text("a")
-        await until(lambda: screen.app.layout.has_focus(screen.address))
+        await until(lambda: screen.app.layout.has_focus(screen.lobby.address))
         pipe.send_text(f"127.0.0.1:{port}\r")
-        await until(lambda: screen.lobby.me == 1)
+        await until(lambda: screen.lobby.view.me == 1)
         await until(lambda: "Belot for 2" in drawn(screen))
         # Seated, not ready: the host changes a rule (ready would start a table of two).
         host_control = control()
         assert host_control is not None
         await host_control.set_rules("classic", {"four_sevens": "50"})
         await until(lambda: "The host changed the rules" in drawn(screen))
-        seen["options"] = dict(screen.lobby.state.options)  # type: ignore[union-attr]
-        # the lobby told the game: Belot's own screen took over, still in the lobby
-        belot = screen.lan.screen
-        seen["screen"] = type(belot).__name__
+        seen["options"] = dict(screen.lobby.view.state.options)  # type: ignore[union-attr]
+        # the lobby told the game: the screen plays Belot's, still in the lobby
+        belot = screen.lobby.session.screen
+        seen["screen"] = belot.game and belot.game.name
         assert belot.overlay == "lobby"  # not ready for the new rules: no game yet
         pipe.send_text("r")
         await until(lambda: belot.overlay != "lobby", 30)
@@ -173,6 +175,6 @@ def test_a_joiner_sees_the_rules_change_then_says_ready(tmp_path: Path) -> None:
             me, net=net(tmp_path / "me"), input=pipe, output=output, extra=robot
         )
     assert result is None and screen.quit_requested
-    assert seen["options"] == {"four_sevens": "50"} and seen["screen"] == "BelotLanScreen"
-    assert isinstance(screen, BelotLanScreen) and screen.view.players == 2
+    assert seen["options"] == {"four_sevens": "50"} and seen["screen"] == "belot"
+    assert screen.game is BELOT and screen.view.players == 2
     assert screen.view.names == ["Host", "Joiner"] and screen.view.me == 1

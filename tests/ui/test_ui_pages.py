@@ -13,20 +13,23 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from p2pbelka.table import events as ev
-from p2pbelka.ui import i18n, panels, reports
+from p2pbelka.ui import i18n, panels
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.canvas import plain_text
+from p2pbelka.ui.games.belka import reports
+from p2pbelka.ui.games.belka.screen import UI as BELKA
+from p2pbelka.ui.games.belka.view import BelkaView
+from p2pbelka.ui.games.belka.words import sides
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.text import RED_STYLE, red_suits, sides
-from p2pbelka.ui.view import TableView
+from p2pbelka.ui.text import RED_STYLE, red_suits
 from tests.ui.summaries import summary
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 NAMES = ["Alma", "Bolat", "Saule", "Nurlan"]
 
 
-def played_view() -> TableView:
-    view = TableView(names=list(NAMES))
+def played_view() -> BelkaView:
+    view = BelkaView(names=list(NAMES))
     view.deal_ends = [
         summary(),
         summary(
@@ -77,7 +80,7 @@ def test_the_pairs_are_named_from_where_you_sit() -> None:
 
 def test_hearts_and_diamonds_are_red_clubs_and_spades_are_not() -> None:
     i18n.set_language("en")
-    page = red_suits(reports.deal_end_lines(TableView(names=list(NAMES)), summary()))
+    page = red_suits(reports.deal_end_lines(BelkaView(names=list(NAMES)), summary()))
     red = {text.strip() for style, text, *_ in page if RED_STYLE in style}
     plain = "".join(text for style, text, *_ in page if RED_STYLE not in style)
     assert {"7♦", "8♦", "9♥", "10♥"} <= red
@@ -95,7 +98,7 @@ def test_a_card_box_of_a_red_suit_is_drawn_red() -> None:
 
 def test_no_color_is_respected(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
-    screen = TableScreen(TableView(), lambda move: None)
+    screen = TableScreen(BELKA, BelkaView(), lambda move: None)
     assert screen.app.color_depth == ColorDepth.DEPTH_1_BIT
 
 
@@ -103,7 +106,7 @@ def test_the_end_of_deal_page_is_about_that_deal_and_asks_for_no_card() -> None:
     i18n.set_language("en")
     view = played_view()
     view.deal_ends = view.deal_ends[:1]
-    screen = TableScreen(view, lambda move: None)
+    screen = TableScreen(BELKA, view, lambda move: None)
     # the next deal has begun underneath and already asks for a card
     view.apply(ev.DealStarted(1, 1, 0, ev.Score((1, 0))))
     view.choice, view.legal = "play", {*view.hand}
@@ -120,7 +123,7 @@ def test_s_opens_the_score_sheet_and_enter_closes_it() -> None:
     stream = io.StringIO()
     output = Vt100_Output(stream, lambda: Size(rows=30, columns=100), term="xterm")
     with create_pipe_input() as pipe:
-        screen = TableScreen(played_view(), lambda move: None, input=pipe, output=output)
+        screen = TableScreen(BELKA, played_view(), lambda move: None, input=pipe, output=output)
 
         async def main(bridge: Bridge) -> None:
             with trio.fail_after(20):
@@ -140,6 +143,6 @@ def test_s_opens_the_score_sheet_and_enter_closes_it() -> None:
 def test_a_re_deal_page_names_the_player_not_a_seat_number() -> None:
     i18n.set_language("en")
     page = summary(redeal_claim=1, tricks=[], notes=["seat 1 asked for a re-deal"])
-    text = plain_text(reports.deal_end_lines(TableView(names=list(NAMES)), page))
+    text = plain_text(reports.deal_end_lines(BelkaView(names=list(NAMES)), page))
     assert "Bolat showed the hand and claimed a re-deal" in text
     assert "Bolat asked for a re-deal" in text and "seat 1" not in text

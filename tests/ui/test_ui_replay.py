@@ -14,8 +14,9 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from p2pbelka.table.verify import verify_bytes
 from p2pbelka.ui import i18n
+from p2pbelka.ui.games.belka.replay import BelkaReplay, title
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.replay import Replay, ReplayScreen, title
+from p2pbelka.ui.replay import ReplayScreen
 from tests.ui.cli import run_main
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
@@ -29,10 +30,10 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def replay_of(path: Path) -> Replay:
+def replay_of(path: Path) -> BelkaReplay:
     report = verify_bytes(path.read_bytes())
     assert report.ok and len(report.deals) >= 4
-    return Replay(report.deals, list(report.names), verdict=report.verdict)
+    return BelkaReplay(report.deals, list(report.names), verdict=report.verdict)
 
 
 def test_stepping_walks_the_cards_and_crosses_deals(saved: Path) -> None:
@@ -113,5 +114,5 @@ def test_the_replay_command_shows_belka_on_belka_s_screen(saved: Path) -> None:
     from p2pbelka.ui.replays import replay_screen
 
     screen = replay_screen(verify_bytes(saved.read_bytes()), 2)
-    assert type(screen) is ReplayScreen and type(screen.replay) is Replay
+    assert type(screen) is ReplayScreen and type(screen.replay) is BelkaReplay
     assert screen.replay.deal == 1 and screen.replay.played == 0

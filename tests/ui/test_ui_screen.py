@@ -22,12 +22,14 @@ from p2pbelka.cards import Card, Suit, parse_cards
 from p2pbelka.rules.belka.moves import ChooseEggs, ClaimRedeal, Ready
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move, PlayCard
-from p2pbelka.ui import i18n, panels, reports
+from p2pbelka.ui import i18n, panels
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.canvas import plain_text
+from p2pbelka.ui.games.belka import reports
+from p2pbelka.ui.games.belka.screen import UI as BELKA
+from p2pbelka.ui.games.belka.view import BelkaView, sort_hand
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.play import data_dir
-from p2pbelka.ui.view import TableView, sort_hand
 from tests.ui.summaries import summary
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
@@ -83,7 +85,7 @@ def plays(text: str) -> tuple[Move, ...]:
 
 
 def test_view_follows_events_without_a_table() -> None:
-    view = TableView()
+    view = BelkaView()
     view.hand = cards("7H AC JD 9S")
     view._on_ChoiceNeeded(ev.ChoiceNeeded("play", plays("AC JD")))
     assert view.my_turn and view.hand[view.selected] in view.legal
@@ -96,7 +98,7 @@ def test_view_follows_events_without_a_table() -> None:
 
 
 def test_a_refused_move_opens_the_choice_again() -> None:
-    view = TableView(hand=cards("JC AC"))
+    view = BelkaView(hand=cards("JC AC"))
     view._on_ChoiceNeeded(ev.ChoiceNeeded("play", plays("JC AC")))
     view.choice, view.status = None, ""  # the screen sent a card
     view.apply(ev.Rejected("duplicate envelope", 0))
@@ -108,7 +110,7 @@ def test_a_refused_move_opens_the_choice_again() -> None:
 
 def test_clicking_a_card_selects_it_and_a_second_click_plays_it() -> None:
     i18n.set_language("en")
-    view = TableView(hand=cards("JC AC 7H"), legal=set(cards("JC AC")), choice="play")
+    view = BelkaView(hand=cards("JC AC 7H"), legal=set(cards("JC AC")), choice="play")
     played: list[int] = []
     canvas = panels.hand_panel(view, 40, lambda i: setattr(view, "selected", i), played.append)
     second = next(f for f in canvas.fragments() if "A♣" in f[1])
@@ -127,7 +129,11 @@ def screen_of(rows: int, columns: int) -> Iterator[tuple[TableScreen, PipeInput,
     output = Vt100_Output(stream, lambda: Size(rows=rows, columns=columns), term="xterm")
     i18n.set_language("en")
     with create_pipe_input() as pipe:
-        yield TableScreen(TableView(), lambda action: None, input=pipe, output=output), pipe, stream
+        yield (
+            TableScreen(BELKA, BelkaView(), lambda action: None, input=pipe, output=output),
+            pipe,
+            stream,
+        )
 
 
 def test_a_small_terminal_gets_its_minimum_size_instead_of_a_table() -> None:
@@ -238,7 +244,7 @@ def test_the_rules_choices_are_one_key_each(choice: str, keys: str, expected: Mo
 
 def test_the_end_of_a_deal_names_a_renege_the_audit_charged() -> None:
     i18n.set_language("en")
-    view = TableView(names=["A", "B", "C", "D"])
+    view = BelkaView(names=["A", "B", "C", "D"])
     fair = plain_text(reports.deal_end_lines(view, summary()))
     assert "Fair deal verified" in fair and "1 A" in fair and "70" in fair
     renege = ev.Fault(1, "renege: played 7D in trick 3", fatal=False, deal=1)
@@ -248,7 +254,7 @@ def test_the_end_of_a_deal_names_a_renege_the_audit_charged() -> None:
 
 def test_a_stopped_game_says_who_was_caught() -> None:
     i18n.set_language("en")
-    view = TableView(names=["A", "B", "C", "D"])
+    view = BelkaView(names=["A", "B", "C", "D"])
     fault = ev.Fault(2, "shuffle check failed at position 5", deal=3)
     view._on_GameAborted(ev.GameAborted((fault,)))
     text = plain_text(reports.game_end_lines(view))

@@ -14,11 +14,12 @@ from p2pbelka.table.belot_events import CardTurned
 from p2pbelka.table.events import ChoiceNeeded
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.ui.app import TableScreen
-from p2pbelka.ui.belot_app import BelotScreen
-from p2pbelka.ui.belot_view import BelotView
 from p2pbelka.ui.front import ScreenFrontEnd
+from p2pbelka.ui.games.belka.screen import UI as BELKA
+from p2pbelka.ui.games.belka.view import BelkaView
+from p2pbelka.ui.games.belot.screen import UI as BELOT
+from p2pbelka.ui.games.belot.view import BelotView
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.view import TableView
 
 
 def _offer(back: bool = False) -> SeatOffer:
@@ -28,22 +29,22 @@ def _offer(back: bool = False) -> SeatOffer:
 
 def test_y_seats_the_bot_and_n_does_not() -> None:
     for key, answer in (("y", True), ("n", False)):
-        view = TableView()
+        view = BelkaView()
         offer = _offer()
         view.apply(offer)
         assert view.log[-1] == (
             "Saule has been gone for 120 s. Seat a bot in their place from the next deal?"
         )
         with create_pipe_input() as pipe:
-            screen = TableScreen(view, lambda move: None, input=pipe, output=DummyOutput())
+            screen = TableScreen(BELKA, view, lambda move: None, input=pipe, output=DummyOutput())
             status = "".join(text for _style, text, *_ in screen._status())
             assert "Seat a bot" in status and "[y] yes" in status
-            screen.claim_redeal(answer)  # what the y and n keys do
+            screen.answer_offer(answer)  # what the y and n keys do
         assert offer.decision.value is answer and view.offer is None, key
 
 
 def test_the_seat_back_and_the_changes_are_told() -> None:
-    view = TableView()
+    view = BelkaView()
     view.apply(_offer(back=True))
     assert view.log[-1] == "Saule is back. Hand the seat back from the next deal?"
     view.apply(OfferClosed(2, "seat 1 said no"))
@@ -65,7 +66,7 @@ def test_on_the_belot_screen_y_answers_the_offer_before_the_call() -> None:
     view.apply(offer)
     calls: list[object] = []
 
-    async def robot(screen: BelotScreen) -> None:
+    async def robot(screen: TableScreen) -> None:
         status = "".join(text for _style, text, *_ in screen._status())
         assert "Seat a bot" in status and "Your call" not in status
         pipe.send_text("y")
@@ -77,7 +78,7 @@ def test_on_the_belot_screen_y_answers_the_offer_before_the_call() -> None:
         screen.app.exit()
 
     with create_pipe_input() as pipe:
-        screen = BelotScreen(view, calls.append, input=pipe, output=DummyOutput())
+        screen = TableScreen(BELOT, view, calls.append, input=pipe, output=DummyOutput())
 
         async def main(bridge: Bridge) -> None:
             await robot(screen)
@@ -99,10 +100,10 @@ def test_auto_approve_says_yes_on_screen_without_asking() -> None:
         table = Held()
 
     for auto in (True, False):
-        view = TableView()
+        view = BelkaView()
         offer = _offer()
         with create_pipe_input() as pipe:
-            screen = TableScreen(view, lambda move: None, input=pipe, output=DummyOutput())
+            screen = TableScreen(BELKA, view, lambda move: None, input=pipe, output=DummyOutput())
             front = ScreenFrontEnd(screen, Bridge(), auto_approve=auto)
             trio.run(front.on_event, Driver(), offer)  # type: ignore[arg-type]
         assert "Seat a bot" in view.log[-1]

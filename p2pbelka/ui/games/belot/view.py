@@ -1,6 +1,6 @@
 """What the Belot table screen shows (2 or 3 seats), kept up to date from the table.
 
-Belka's :class:`~p2pbelka.ui.view.TableView` holds what both games share (names,
+Every game's :class:`~p2pbelka.ui.view.TableView` holds what the games share (names,
 the hand, the trick, the log, the pages of finished deals); this adds Belot's
 own: the turned card, the calls, the declarer, the combinations, the hanging
 points and the moves the rules offer at one's lead (declarations, the claim of
@@ -25,13 +25,13 @@ from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.table import events as ev
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label, suit_name
-from p2pbelka.ui.view import TableView, TrickView, alternating
+from p2pbelka.ui.view import TableView, alternating
 
 
 @dataclass
 class BelotView(TableView):
     """One seat's Belot table.  ``score``, ``tricks_won`` and ``card_points`` are by
-    seat (not by pair as in Belka); ``trump`` is the deal's trump once called."""
+    seat; ``trump`` is the deal's trump once called."""
 
     players: int = 3
     state: BelotGame | None = None
@@ -48,6 +48,8 @@ class BelotView(TableView):
     """The combinations we may declare now, best first (at our lead)."""
     claim_offered: bool = False
     hanging: int = 0
+    declare_index: int = 0
+    """The combination chosen in the dialog of declarations."""
 
     # -- the rules state --------------------------------------------------------------
 
@@ -109,16 +111,8 @@ class BelotView(TableView):
 
     # -- the table's events -----------------------------------------------------------
 
-    def _standing(self, score: ev.Score) -> None:
-        self.score = tuple(score.points)
-
-    def _on_GameStarted(self, event: ev.GameStarted) -> None:
-        self.players = len(event.names)
-        super()._on_GameStarted(event)
-
     def _on_DealStarted(self, event: ev.DealStarted) -> None:
         super()._on_DealStarted(event)
-        self.tricks_won = self.card_points = (0,) * self.players
         self.turned, self.declarer = None, None
         self.calls, self.declared = [], []
         self.offered_calls, self.offered, self.claim_offered = [], [], False
@@ -127,7 +121,7 @@ class BelotView(TableView):
         if event.seat != self.me:
             return
         chosen = self.hand[self.selected] if 0 <= self.selected < len(self.hand) else None
-        self.hand = sort_belot_hand(list(event.cards), self.trump)
+        self.hand = self.sorted_hand(list(event.cards))
         self.selected = self.hand.index(chosen) if chosen in self.hand else 0
         if len(event.cards) > 6:
             self.say(_("Three more cards each: nine in every hand."))
@@ -187,7 +181,7 @@ class BelotView(TableView):
             )
         if event.declarer is not None and event.trump is not None:
             self.declarer, self.trump = event.declarer, Suit.parse(event.trump)
-            self._resort()
+            self.resort()
         if event.void:
             self.say(_("Everybody passed twice: the deal is void, the next seat deals."))
 
@@ -217,22 +211,8 @@ class BelotView(TableView):
 
     def _on_CardPlayed(self, event: ev.CardPlayed) -> None:
         super()._on_CardPlayed(event)
-        if self.trick is not None:
-            self.trick.seats = self.players
         if event.seat == self.me:
             self.offered, self.claim_offered = [], False
-
-    def _on_TrickTaken(self, event: ev.TrickTaken) -> None:
-        self.trick = TrickView(event.leader, list(event.cards), event.winner, self.players)
-        self.last_trick = self.trick
-        self.turn = event.turn
-        self.tricks_won = tuple(event.tricks_won)
-        self.card_points = tuple(event.card_points)
-        self.say(
-            _("{name} takes the trick: {cards}.").format(
-                name=self.name(event.winner), cards=" ".join(card_label(c) for c in event.cards)
-            )
-        )
 
     def _on_DealAudited(self, event: ev.DealAudited) -> None:
         super()._on_DealAudited(event)
@@ -241,23 +221,11 @@ class BelotView(TableView):
             self.hanging = event.summary.hanging
 
     def _on_GameOver(self, event: ev.GameOver) -> None:
-        self.game_over = event
-        self.choice, self.legal, self.status = None, set(), ""
+        super()._on_GameOver(event)
         self.offered_calls, self.offered, self.claim_offered = [], [], False
-        if event.winner is None:
-            self.say(_("The game is over."))
-        else:
-            self.say(
-                _("{name} wins the game with {points}.").format(
-                    name=self.name(event.winner), points=event.score[event.winner]
-                )
-            )
 
-    def _resort(self) -> None:
-        chosen = self.hand[self.selected] if 0 <= self.selected < len(self.hand) else None
-        self.hand = sort_belot_hand(self.hand, self.trump)
-        if chosen is not None:
-            self.selected = self.hand.index(chosen)
+    def sorted_hand(self, cards: list[Card]) -> list[Card]:
+        return sort_belot_hand(cards, self.trump)
 
 
 def sort_belot_hand(cards: list[Card], trump: Suit | None) -> list[Card]:

@@ -1,6 +1,6 @@
 """A verified Belot game shown again at the table, card by card, with every hand open.
 
-Belka's replay (``replay.py``) with Belot's two or three seats: the stock and
+Every game's replay (``ui/replay.py``) with Belot's two or three seats: the stock and
 the turned card on the table, each hand's six and three more, the calls, the
 declarations made so far in the deal, and the deal's result and verdict.
 """
@@ -12,13 +12,15 @@ from dataclasses import dataclass
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pbelka.cards import Card
+from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.rules.belot.summary import BelotSummary
 from p2pbelka.rules.common.summary import TrickSummary
 from p2pbelka.table import belot_events as belot_ev
-from p2pbelka.ui import belot_panels, belot_reports, reports
-from p2pbelka.ui.belot_view import BelotView, combination_name, sort_belot_hand
+from p2pbelka.table.verify import VerifyReport
+from p2pbelka.ui.games.belot import panels, reports
+from p2pbelka.ui.games.belot.view import BelotView, combination_name, sort_belot_hand
 from p2pbelka.ui.i18n import _
-from p2pbelka.ui.replay import RIGHT_WIDTH, Replay, ReplayScreen, wrapped
+from p2pbelka.ui.replay import RIGHT_WIDTH, Replay, verdict_lines, wrapped
 from p2pbelka.ui.text import card_label, suit_name
 
 
@@ -28,7 +30,7 @@ class BelotReplay(Replay):
 
     @property
     def belot(self) -> BelotSummary:
-        return belot_reports.belot_summary(self.summary)
+        return reports.belot_summary(self.summary)
 
     def tricks(self) -> tuple[TrickSummary, ...]:
         deal = self.belot.played
@@ -74,6 +76,18 @@ class BelotReplay(Replay):
         ]
         return view
 
+    def title(self) -> str:
+        return title(self)
+
+    def table_lines(self, width: int) -> StyleAndTextTuples:
+        return panels.table_panel(self.view(), width).fragments()
+
+    def hands_lines(self, width: int) -> StyleAndTextTuples:
+        return hands_lines(self, width)
+
+    def side_lines(self) -> StyleAndTextTuples:
+        return side_lines(self)
+
 
 def title(replay: BelotReplay) -> str:
     deal = replay.belot.played
@@ -109,7 +123,7 @@ def side_lines(replay: BelotReplay) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [
         ("class:heading", _("Deal {n}").format(n=summary.number + 1) + "\n"),
         ("", _("{name} deals.").format(name=view.name(summary.dealer)) + "\n"),
-        ("", _("Calls:") + " " + belot_reports.calls_text(view, summary) + "\n"),
+        ("", _("Calls:") + " " + reports.calls_text(view, summary) + "\n"),
     ]
     if summary.played is not None:
         shown = min(len(summary.played.tricks), replay.trick_number() + 1)
@@ -118,30 +132,21 @@ def side_lines(replay: BelotReplay) -> StyleAndTextTuples:
         cards = " ".join(card_label(c) for c in d.cards)
         what = combination_name(d.name, d.cards)
         out.append(("class:hint", f"{view.name(d.seat)}: {what} {cards}\n"))
-    out.append(("", belot_reports.outcome_text(view, summary) + "\n"))
+    out.append(("", reports.outcome_text(view, summary) + "\n"))
     score = ", ".join(f"{view.name(s)} {points}" for s, points in enumerate(summary.score))
     out.append(("", _("Score: {score}").format(score=score) + "\n"))
-    style, text = reports.verdict(summary, replay.deal_faults())
-    out.append((style, text + "\n"))
-    out.append(("", "\n"))
-    out.append(("class:heading", _("The whole game") + "\n"))
-    out.append(("class:hint", replay.verdict + "\n"))
-    return wrapped(out, RIGHT_WIDTH - 1)
+    return wrapped([*out, *verdict_lines(replay)], RIGHT_WIDTH - 1)
 
 
-class BelotReplayScreen(ReplayScreen):
-    """The replay of a Belot game on the terminal."""
-
-    replay: BelotReplay
-
-    def _title(self) -> str:
-        return title(self.replay)
-
-    def _table(self) -> StyleAndTextTuples:
-        return belot_panels.table_panel(self.replay.view(), self._width()).fragments()
-
-    def _hands(self) -> StyleAndTextTuples:
-        return hands_lines(self.replay, self._width())
-
-    def _side(self) -> StyleAndTextTuples:
-        return side_lines(self.replay)
+def of_report(report: VerifyReport, deal: int) -> BelotReplay:
+    """The replay of a verified Belot game, from ``deal`` (counted from 0)."""
+    seats = report.game.players if isinstance(report.game, BelotGame) else len(report.names)
+    replay = BelotReplay(
+        report.deals,
+        list(report.names),
+        verdict=report.verdict,
+        faults=list(report.faults),
+        seats=seats,
+    )
+    replay.jump(deal)
+    return replay

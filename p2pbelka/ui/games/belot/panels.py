@@ -2,8 +2,8 @@
 
 The table has two or three seats: you at the bottom, the next player in the
 order of play on your left (three seats) or opposite (two), and the stock with
-the turned card under it where the fourth seat of Belka would be.  The hand
-(up to nine cards) is Belka's panel.
+the turned card under it in the fourth place.  The hand (up to nine cards) is
+every game's panel (``ui/panels.py``).
 """
 
 from __future__ import annotations
@@ -14,16 +14,12 @@ from p2pbelka.cards import Card
 from p2pbelka.rules.belot.core import TARGET
 from p2pbelka.rules.belot.deal import PASS, PLAY
 from p2pbelka.ui import panels
-from p2pbelka.ui.belot_view import BelotView, call_name, combination_name
 from p2pbelka.ui.canvas import Canvas
+from p2pbelka.ui.games.belot.view import BelotView, call_name, combination_name
 from p2pbelka.ui.i18n import _
-from p2pbelka.ui.panels import CARD_WIDTH, TABLE_HEIGHT, card_box
+from p2pbelka.ui.panels import CARD_WIDTH, TABLE_HEIGHT, card_back, card_box
 from p2pbelka.ui.text import card_label, suit_name
 from p2pbelka.ui.view import TrickView
-
-
-def card_back(style: str = "class:card.back") -> list[StyleAndTextTuples]:
-    return [[(style, "┌───┐")], [(style, "│▒▒▒│")], [(style, "└───┘")]]
 
 
 def seat_label(view: BelotView, seat: int) -> tuple[str, str]:
@@ -182,12 +178,12 @@ def score_lines(view: BelotView, width: int) -> StyleAndTextTuples:
 
 
 def seats_lines(view: BelotView, width: int) -> StyleAndTextTuples:
-    out: StyleAndTextTuples = [("class:heading", _("Seats in play order") + "\n")]
-    leader = view.trick.leader if view.trick is not None and view.trick.winner is None else None
-    for seat in range(view.players):
-        suit = view.trump.symbol if view.declarer == seat and view.trump is not None else " "
-        out += panels.seat_line(view, seat, suit, leader, width)
-    return out
+    trump = view.trump
+    marks = [
+        trump.symbol if view.declarer == seat and trump is not None else " "
+        for seat in range(view.players)
+    ]
+    return panels.seats_lines(view, width, marks)
 
 
 def combination_line(view: BelotView, cards: tuple[Card, ...]) -> str:

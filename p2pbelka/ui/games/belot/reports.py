@@ -15,9 +15,9 @@ from p2pbelka.rules.belot.options import belot_options
 from p2pbelka.rules.belot.summary import BelotPlay, BelotSummary
 from p2pbelka.rules.common.play import hand_mask
 from p2pbelka.rules.common.summary import DealSummary
-from p2pbelka.ui.belot_view import BelotView, call_name, combination_name, sort_belot_hand
+from p2pbelka.ui.games.belot.view import BelotView, call_name, combination_name, sort_belot_hand
 from p2pbelka.ui.i18n import _
-from p2pbelka.ui.reports import verdict
+from p2pbelka.ui.reports import transcript_lines, verdict
 from p2pbelka.ui.text import card_label, suit_name
 from p2pbelka.ui.view import DealEnd
 
@@ -352,17 +352,7 @@ def game_end_lines(view: BelotView) -> StyleAndTextTuples:
         out.append(("class:verdict.bad", _("The game was stopped:") + "\n"))
         for fault in view.aborted.faults:
             out.append(("class:verdict.bad", f" {view.describe_fault(fault)}\n"))
-    if view.transcript_path:
-        out.append(("", _("Transcript saved to {path}").format(path=view.transcript_path) + "\n"))
-        out.append(
-            (
-                "class:hint",
-                _("Check it again any time: p2pbelka verify {path}").format(
-                    path=view.transcript_path
-                )
-                + "\n",
-            )
-        )
+    out += transcript_lines(view)
     out.append(("", "\n"))
     for end in view.deal_ends:
         summary = belot_summary(end.summary)

@@ -1,0 +1,587 @@
+"""The seat change as a machine of its own: every decision, no task, no clock read.
+
+Inputs: a seat given up on (``lost``), the other seats' control messages
+(``heard``: offers, agreements, declines), a continuation ``table`` envelope
+(``seen``), a player asking its seat back (``hand_back``), our player's answer
+(``answered``) and the time (``tick``; every input takes ``now``).  Outputs: the
+steps of ``seatsteps.py`` (send, ask the player, switch to a segment, closed and
+why), taken with ``take``.  Nothing here raises on another peer's input: what it
+cannot act on is counted (``refused``, ``outcomes``) and logged.
+
+One change at a time (``busy``), in one stage:
+
+- the proposer (the lowest seat but the lost one): ``ASKING`` its player, then
+  ``OFFERING`` the continuation until every other remaining seat signed it
+  (seal and switch), one said no, or the time ran out;
+- every other remaining seat: ``AWAITING`` the offer, ``CONSIDERING`` it (its
+  player is asked), then ``AGREED`` until the sealed continuation comes;
+- the peer whose bot plays a seat its player asks back: ``HANDING`` (its player is
+  asked), ``DRAINING`` (the bot finishes the deal in progress), then ``OFFERING``.
+
+What a continuation is and how it is checked is ``table/carry.py``; this module
+only decides when to build, sign and follow one.  A seat signs at most one
+continuation of a segment (a second offer from the same cut, or another cut of
+it, is declined), so no proposer can hold two of its agreements, and once it
+signed it processes nothing more of that segment (it stays frozen).
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections import Counter
+from dataclasses import dataclass
+
+from p2pbelka.peer.seatoffer import (
+    Bots,
+    Offering,
+    build_offer,
+    follow,
+    offer_problem,
+    seal,
+)
+from p2pbelka.peer.seatsteps import (
+    AskPlayer,
+    Broadcast,
+    Closed,
+    Config,
+    Freeze,
+    Identities,
+    Remember,
+    Replaced,
+    Step,
+    Switch,
+    Thaw,
+)
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.codec import ProtocolError
+from p2pbelka.protocol.envelope import Signer, open_envelope
+from p2pbelka.protocol.handover import Agree, Decline, Offer, encode_handover, sign_agreement
+from p2pbelka.table.carry import Previous
+from p2pbelka.table.segments import previous_of
+from p2pbelka.table.session import Table
+
+log = logging.getLogger(__name__)
+
+DRAIN_EVERY = 0.1
+"""How often a bot finishing its deal before a hand-back is looked at."""
+
+
+class Stage(enum.Enum):
+    IDLE = "idle"
+    ASKING = "asking"
+    OFFERING = "offering"
+    AWAITING = "awaiting"
+    CONSIDERING = "considering"
+    AGREED = "agreed"
+    HANDING = "handing"
+    DRAINING = "draining"
+    SWITCHED = "switched"
+    """A switch is out: nothing more until the runner enters the next segment."""
+
+
+OWN_CHANGE = {Stage.ASKING, Stage.OFFERING, Stage.HANDING, Stage.DRAINING}
+"""Stages of a change this peer proposes: another's offer waits till it is over."""
+
+
+@dataclass
+class _Agreement:
+    """What this peer signed for an offer: from then on its old segment stays cut."""
+
+    segment: bytes
+    previous: Previous
+    sig: bytes
+    seat: int
+    until: float
+    resend: float
+
+
+@dataclass
+class _Ask:
+    """A question out to our player, and what its answer goes on with."""
+
+    ask: int
+    seat: int
+    until: float
+    silent: float = 0.0
+    offer: Offer | None = None  # CONSIDERING: the offer it is about
+    back: bool = False  # CONSIDERING: the offer hands the seat back to its player
+    nonce: bytes = b""  # HANDING: the returning player's nonce
+
+
+@dataclass
+class _Draining:
+    seat: int
+    stop: int
+    nonce: bytes
+    at: float
+
+
+class SeatChange:
+    """The seat change of one peer, for the segment in play (``enter``)."""
+
+    def __init__(self, ids: Identities, config: Config) -> None:
+        self.ids = ids
+        self.config = config
+        self.table: Table | None = None
+        self.watching = False
+        """Our seat is a bot's: our table is an observer's until the seat comes back."""
+        self.stage = Stage.IDLE
+        self.busy: int | None = None
+        """The seat the change under way is about."""
+        self.bots: dict[int, Signer] = {}
+        """The bots this peer runs for lost seats, by seat."""
+        self.refused: Counter[str] = Counter()
+        """Control messages not acted on, by type (an answer to no offer of ours)."""
+        self.outcomes: Counter[str] = Counter()
+        """How changes ended here: agreed, declined, no answer, sealed, switched..."""
+        self._bot_tables: dict[int, Table] = {}
+        self._failed: set[int] = set()
+        self._out: list[Step] = []
+        self._asks = 0
+        self._ask: _Ask | None = None
+        self._offer: Offering | None = None
+        self._agreement: _Agreement | None = None
+        self._awaiting: float | None = None  # an offer is due by then
+        self._draining: _Draining | None = None
+        self._signed_from: dict[bytes, bytes] = {}  # segment -> the continuation we signed
+        self._refused_back: set[tuple[bytes, int]] = set()
+        self._tables_seen: list[bytes] = []
+
+    # -- the runner's side -------------------------------------------------------------
+
+    def take(self) -> list[Step]:
+        """The steps to do, in order; the outbox is empty after."""
+        out, self._out = self._out, []
+        return out
+
+    def deadline(self) -> float | None:
+        """When ``tick`` next has something to do (None: nothing is timed)."""
+        times = [self._awaiting if self.stage is Stage.AWAITING else None]
+        if self._ask is not None:
+            times.append(self._ask.until)
+        if self._offer is not None and self.stage is Stage.OFFERING:
+            times += [self._offer.until, self._offer.resend]
+        if self._agreement is not None and self.stage is Stage.AGREED:
+            times += [self._agreement.until, self._agreement.resend]
+        if self._draining is not None and self.stage is Stage.DRAINING:
+            times.append(self._draining.at)
+        return min((t for t in times if t is not None), default=None)
+
+    @property
+    def segment(self) -> bytes:
+        assert self.table is not None
+        return self.table.game_id
+
+    def enter(self, table: Table, bots: dict[int, Table]) -> None:
+        """``table`` (and the bots' ``bots``, by seat) is the segment in play now."""
+        self.table, self._bot_tables = table, dict(bots)
+        self.watching = table.me is None
+        self.stage, self.busy = Stage.IDLE, None
+        self._failed = set()
+        self._ask = self._offer = self._agreement = self._draining = None
+        self._awaiting = None
+
+    def watch(self, table: Table) -> None:
+        """Follow the game as an observer (our seat is a bot's until handed back)."""
+        self.watching = True
+        self._switch(table, ())
+
+    def bot_table(self, seat: int) -> Table | None:
+        """The table of the bot this peer runs for ``seat`` in this segment, if any."""
+        return self._bot_tables.get(seat) if seat in self.bots else None
+
+    # -- inputs ---------------------------------------------------------------------------
+
+    def lost(self, seats: list[int], silent: float, now: float) -> bool:
+        """The driver waited past the window for ``seats``.  True: leave it to the seat
+        change (an offer is made or awaited); False: end the game as before."""
+        table = self.table
+        if self.watching:
+            return True  # a bot plays our seat: the seated peers decide
+        if table is None or not self.config.seat_bots or len(seats) != 1:
+            return False
+        if not table.started or table.finished or table.me is None or table.closing:
+            return False  # (closing: the game is won, there is no next deal for a bot)
+        seat = seats[0]
+        if seat in self._failed:
+            return False
+        if self.busy is not None:
+            return True
+        self.busy = seat
+        if table.me == _proposer(table, seat):
+            self._ask_player(seat, silent, now)
+            self.stage = Stage.ASKING
+        else:
+            self._awaiting = now + self.config.offer_timeout
+            if self.stage is Stage.IDLE:
+                self.stage = Stage.AWAITING
+        return True
+
+    def heard(self, sender: int, msg: Offer | Agree | Decline, now: float) -> None:
+        """A control message of the seat change from ``sender``'s peer."""
+        if isinstance(msg, Offer):
+            self._on_offer(sender, msg, now)
+            return
+        offer = self._offer
+        if offer is None or offer.segment != msg.segment or self.stage is not Stage.OFFERING:
+            kind = "seat_agree" if isinstance(msg, Agree) else "seat_decline"
+            self.refused[kind] += 1
+            log.debug("ignored a %s from seat %d: no offer of ours is open", kind, sender)
+            return
+        if sender == offer.seat or sender not in range(len(offer.previous.setup.seats)):
+            return
+        if isinstance(msg, Agree):
+            if offer.agree(sender, msg.sig):
+                if not offer.missing():
+                    self._seal()
+            else:
+                self.outcomes["bad agreement"] += 1
+                log.warning("seat %d's agreement is not its signature on our offer", sender)
+        elif not msg.retry:
+            self._offer_failed(f"seat {sender} said no: {msg.why}")
+
+    def answered(self, ask: int, yes: bool, now: float) -> None:
+        """Our player's answer to ``AskPlayer(ask, ...)`` (a late one is dropped)."""
+        pending = self._ask
+        if pending is None or pending.ask != ask:
+            return
+        self._ask = None
+        then = {
+            Stage.ASKING: self._asked_to_propose,
+            Stage.CONSIDERING: self._asked_to_sign,
+            Stage.HANDING: self._asked_to_hand_back,
+        }.get(self.stage)
+        if then is not None:
+            then(pending, yes, now)
+
+    def hand_back(self, seat: int, segment: bytes, nonce: bytes, now: float) -> None:
+        """``seat``'s player asks its seat back (``Reclaim``), which a bot of ours plays:
+        ask our player, let the bot finish this deal, then offer the seat to the
+        player's own key with its fresh ``nonce`` (the new id is derived from it)."""
+        table, bot_table = self.table, self.bot_table(seat)
+        if table is None or bot_table is None:
+            return  # no bot of ours plays that seat
+        if segment != table.game_id:
+            log.info("seat %d asks for its seat back in a segment not in play here", seat)
+            return
+        if self.busy is not None or (segment, seat) in self._refused_back or table.finished:
+            log.info("seat %d asks for its seat back: busy (%s)", seat, self.busy)
+            return
+        self.busy, self.stage = seat, Stage.HANDING
+        name = self._name(seat)
+        self._ask_player(seat, 0.0, now, back=name)
+        assert self._ask is not None
+        self._ask.nonce = nonce
+
+    def seen(self, raw: bytes, nonce: bytes | None) -> None:
+        """A ``table`` envelope of a segment not in play here: the continuation we
+        agreed to, sealed (or, watching, the one that hands our seat back): follow it.
+        ``nonce``: the one our ``Reclaim`` sent in this segment, if any."""
+        table = self.table
+        if self.stage is Stage.SWITCHED or table is None:
+            return
+        try:
+            envelope = open_envelope(raw)
+        except ProtocolError:
+            return
+        msg = envelope.msg
+        if not isinstance(msg, m.TableMsg) or msg.after is None:
+            return
+        agreed = self._agreement if self.stage is Stage.AGREED else None
+        home = msg.after.seat == self.ids.home_seat and msg.after.segment == table.game_id
+        ours = home and msg.seats[self.ids.home_seat].key == self.ids.signer.public_key
+        if agreed is None and not self.watching:
+            if home and not ours:  # our own seat given to another while we were away
+                self._out.append(Replaced())
+            return
+        if raw not in self._tables_seen:
+            self._tables_seen = [*self._tables_seen[-7:], raw]
+        if agreed is not None:
+            if envelope.game != agreed.segment:
+                return
+            previous, nonce = agreed.previous, None
+        else:
+            if not ours:
+                return
+            previous = previous_of(table)
+            # the seat comes back to us only under an id derived from our fresh nonce
+            nonce = nonce if msg.flow >= m.NONCES_FLOW else None
+            if nonce is None and msg.flow >= m.NONCES_FLOW:
+                return
+        following = follow(envelope, self.ids, previous, nonce)
+        if isinstance(following, str):
+            log.warning("refused a continuation: %s", following)
+            return
+        self._remember(envelope.game)  # before we sign anything in it
+        self.outcomes["followed"] += 1
+        self._switch(following, ())
+
+    def retry(self, nonce: bytes | None) -> None:
+        """Try again the continuations seen so far (our table may have caught up)."""
+        for raw in list(self._tables_seen):
+            self.seen(raw, nonce)
+
+    def tick(self, now: float) -> None:
+        """The time is ``now``: what is due by then is done."""
+        if self._ask is not None and now >= self._ask.until:
+            self.answered(self._ask.ask, False, now)  # no answer is no
+        if self._offer is not None and self.stage is Stage.OFFERING:
+            self._tick_offer(self._offer, now)
+        if self._agreement is not None and self.stage is Stage.AGREED:
+            self._tick_agreement(self._agreement, now)
+        # (an offer being considered when the wait ends is answered first: the stage
+        # is back to AWAITING after, and the next tick closes it)
+        waited = self._awaiting is not None and now >= self._awaiting
+        if waited and self.stage is Stage.AWAITING and self.busy is not None:
+            self._close(self.busy, "no offer came from the proposing seat")
+        drain = self._draining
+        if drain is not None and self.stage is Stage.DRAINING and now >= drain.at:
+            self._tick_drain(drain, now)
+
+    # -- the proposer -------------------------------------------------------------------
+
+    def _asked_to_propose(self, ask: _Ask, yes: bool, now: float) -> None:
+        table, seat = self.table, ask.seat
+        assert table is not None and table.setup is not None
+        if not yes:
+            self._close(seat, "this seat's player did not want a bot")
+        elif seat not in table.missing():
+            self._idle()  # the seat came back meanwhile
+        else:
+            bot = self.ids.new_bot()
+            self._offer_change(
+                seat, bot.public_key, _bot_name(table.setup.seats[seat].name), now, bot
+            )
+
+    def _offer_change(
+        self,
+        seat: int,
+        key: bytes,
+        name: str,
+        now: float,
+        bot: Signer | None,
+        nonce: bytes | None = None,
+    ) -> None:
+        """Cut our table and offer ``key`` (``name``) for ``seat`` to every other remaining
+        seat; ``bot``: a bot this peer runs (None: a player takes its seat back with
+        the ``nonce`` of its ``Reclaim``)."""
+        table = self.table
+        assert table is not None
+        self._out.append(Freeze())
+        until = now + self.config.offer_timeout
+        fresh = nonce or self.ids.new_nonce()  # a bot's is drawn here
+        offer = build_offer(
+            table, seat, key, name, fresh, self.ids.signer, self.bots, bot=bot, now=now, until=until
+        )
+        self._offer, self.stage = offer, Stage.OFFERING
+        if offer.segment in offer.previous.used or self.ids.known(offer.segment):
+            self._offer_failed(f"the continuation's id {offer.segment.hex()[:16]} was used before")
+        elif not offer.missing():
+            self._seal()
+        else:
+            self._tick_offer(offer, now)
+
+    def _tick_offer(self, offer: Offering, now: float) -> None:
+        if now >= offer.until:
+            self._offer_failed(f"seats {offer.missing()} did not answer in time")
+        elif now >= offer.resend:
+            offer.resend = now + self.config.resend_every
+            self._out.append(Broadcast(encode_handover(offer.offer)))
+
+    def _seal(self) -> None:
+        offer = self._offer
+        assert offer is not None
+        if self.ids.known(offer.segment):
+            self._offer_failed(f"the continuation's id {offer.segment.hex()[:16]} was used before")
+            return
+        self._remember(offer.segment)  # before the table envelope is signed in it
+        bots = {s: b for s, b in self.bots.items() if s != offer.seat}
+        if offer.bot is not None:
+            bots[offer.seat] = offer.bot
+        sealed = seal(offer, self.ids, bots)
+        if isinstance(sealed, str):
+            self._offer_failed(sealed)
+            return
+        self.bots, self._offer = bots, None
+        self.outcomes["sealed"] += 1
+        self._switch(*sealed)
+
+    def _offer_failed(self, why: str) -> None:
+        offer = self._offer
+        assert offer is not None
+        self._offer = None
+        if not offer.back:
+            self._close(offer.seat, why)
+            return
+        self.outcomes["not handed back"] += 1
+        bot_table = self._bot_tables.get(offer.seat)
+        if bot_table is not None:
+            bot_table.stop_at_deal(None)  # the bot plays on
+        self._thaw()
+        self._out.append(Closed(offer.seat, why, back=True))
+        self._idle()
+
+    # -- handing a seat back ----------------------------------------------------------------
+
+    def _asked_to_hand_back(self, ask: _Ask, yes: bool, now: float) -> None:
+        table, bot_table = self.table, self._bot_tables.get(ask.seat)
+        assert table is not None
+        if not yes or bot_table is None:
+            self._refused_back.add((table.game_id, ask.seat))
+            self._idle()
+            return
+        stop = bot_table.deal_id + 1
+        bot_table.stop_at_deal(stop)  # the bot finishes this deal and deals itself nothing more
+        self._draining = _Draining(ask.seat, stop, ask.nonce, now)
+        self.stage = Stage.DRAINING
+        self._tick_drain(self._draining, now)
+
+    def _tick_drain(self, drain: _Draining, now: float) -> None:
+        table = self.table
+        assert table is not None
+        if table.finished:
+            self._draining = None
+            self._idle()
+        elif table.deal_id >= drain.stop and table.missing() == [drain.seat]:
+            self._draining = None
+            seat = drain.seat
+            self._offer_change(seat, self.ids.keys[seat], self._name(seat), now, None, drain.nonce)
+        else:
+            drain.at = now + DRAIN_EVERY
+
+    # -- a remaining seat ---------------------------------------------------------------------
+
+    def _on_offer(self, sender: int, offer: Offer, now: float) -> None:
+        table, after = self.table, offer.table.after
+        if table is None or after is None or table.setup is None:
+            return
+        if self.stage is Stage.AGREED:
+            agreed = self._agreement
+            if agreed is not None and agreed.segment == offer.segment:  # ours was lost
+                self._out.append(Broadcast(encode_handover(Agree(offer.segment, agreed.sig))))
+            return
+        if self.stage in (Stage.CONSIDERING, Stage.SWITCHED) or table.me in (None, after.seat):
+            return
+        if sender != _proposer(table, after.seat):
+            return
+        if self.stage in OWN_CHANGE:
+            self._decline(offer, f"seat {table.me} is busy with seat {self.busy}", True)
+            return
+        problem = self.offer_problem(sender, offer, table)
+        if problem:
+            returned = after.seat not in table.missing()
+            self._decline(
+                offer, f"seat {after.seat} is back" if returned else problem, not returned
+            )
+            return
+        holder = offer.table.seats[after.seat]
+        back = holder.name if holder.key == self.ids.keys[after.seat] else None
+        self._ask_player(after.seat, self.config.give_up_after, now, back=back)
+        assert self._ask is not None
+        self._ask.offer, self._ask.back = offer, back is not None
+        self.stage = Stage.CONSIDERING
+
+    def _asked_to_sign(self, ask: _Ask, yes: bool, now: float) -> None:
+        table, offer, seat = self.table, ask.offer, ask.seat
+        assert table is not None and offer is not None
+        self.stage = Stage.AWAITING if self._awaiting is not None else Stage.IDLE
+        if not yes:
+            if ask.back:  # the bot plays on
+                self._decline(offer, "the player does not want to hand the seat back", False)
+                return
+            self._decline(offer, "the player does not want a bot", False)
+            self._close(seat, "this seat's player did not want a bot")
+            return
+        self._out.append(Freeze())
+        sender = _proposer(table, seat)
+        problem = self.offer_problem(sender, offer, table)
+        if problem:
+            self._thaw()
+            self._decline(offer, problem, True)
+            return
+        previous = previous_of(table)
+        sig = sign_agreement(self.ids.signer, offer.segment, offer.table)
+        self._signed_from[previous.segment] = offer.segment
+        until = now + self.config.offer_timeout
+        self._agreement = _Agreement(offer.segment, previous, sig, seat, until, now)
+        self.busy, self.stage = seat, Stage.AGREED
+        self.outcomes["agreed"] += 1
+        self._tick_agreement(self._agreement, now)
+
+    def _tick_agreement(self, agreed: _Agreement, now: float) -> None:
+        if now >= agreed.until:
+            # We signed: the old segment stays cut (no thaw, SPEC 9.4: a proposer that
+            # seals later cannot show our agreement beside envelopes we signed after
+            # the cut).  Nothing came, so the game ends.
+            self._agreement = None
+            self._failed.add(agreed.seat)
+            self.busy, self.stage = None, Stage.IDLE
+            self.outcomes["never sealed"] += 1
+            self._out.append(Closed(agreed.seat, "the proposer never sealed it"))
+        elif now >= agreed.resend:
+            agreed.resend = now + self.config.resend_every
+            self._out.append(Broadcast(encode_handover(Agree(agreed.segment, agreed.sig))))
+
+    def offer_problem(self, sender: int, offer: Offer, table: Table) -> str:
+        """Why this seat does not sign ``sender``'s ``offer`` on ``table`` ("" if it may)."""
+        signed = self._signed_from.get(table.game_id)
+        return offer_problem(table, sender, offer, self.ids, signed)
+
+    # -- shared steps -------------------------------------------------------------------------
+
+    def _ask_player(self, seat: int, silent: float, now: float, back: str | None = None) -> None:
+        table = self.table
+        assert table is not None and table.setup is not None
+        name = table.setup.seats[seat].name
+        bot = back if back is not None else _bot_name(name)
+        self._asks += 1
+        timeout = self.config.offer_timeout
+        self._ask = _Ask(self._asks, seat, now + timeout, silent)
+        self._out.append(AskPlayer(self._asks, seat, name, silent, bot, back is not None, timeout))
+
+    def _decline(self, offer: Offer, why: str, retry: bool) -> None:
+        self.outcomes["declined"] += 1
+        self._out.append(Broadcast(encode_handover(Decline(offer.segment, why, retry))))
+
+    def _close(self, seat: int, why: str) -> None:
+        """The change about ``seat`` failed: the driver ends the game the next time it
+        gives up on that seat."""
+        log.warning("no bot for seat %d: %s", seat, why)
+        self._failed.add(seat)
+        self.outcomes["closed"] += 1
+        self._thaw()
+        self._out.append(Closed(seat, why))
+        self._idle()
+
+    def _thaw(self) -> None:
+        """Go on with the segment in play, unless we signed a continuation of it: a seat
+        that signed processes nothing more of the old segment (the proposer, who alone
+        can seal its offer, goes on when it fails)."""
+        if self.table is not None and self.table.game_id not in self._signed_from:
+            self._out.append(Thaw())
+
+    def _idle(self) -> None:
+        self.busy, self._awaiting = None, None
+        self.stage = Stage.IDLE
+
+    def _remember(self, segment: bytes) -> None:
+        self.ids.seen_ids.add(segment)
+        self._out.append(Remember(segment))
+
+    def _switch(self, table: Table, bots: Bots) -> None:
+        self.stage = Stage.SWITCHED
+        self._out.append(Switch(table, bots))
+
+    def _name(self, seat: int) -> str:
+        names = self.ids.names
+        return names[seat] if seat < len(names) else f"seat {seat}"
+
+
+def _proposer(table: Table, lost: int) -> int:
+    """The seat that proposes (and hosts) a change of ``lost``: the lowest other seat."""
+    return next(s for s in range(table.n_seats) if s != lost)
+
+
+def _bot_name(name: str) -> str:
+    return f"Bot for {name}"[: m.MAX_NAME]

@@ -1,0 +1,150 @@
+"""A game's screen as data and small functions: what the one table screen
+(``ui/app.py``) asks of a game to draw it and to play it by keys.
+
+A game registers one :class:`GameUI` in ``ui/registry.py`` beside its rules (its
+own package ``ui/games/<game>/`` builds it); the screen, the lobby, chat, the
+overlays and quitting know no game.  Every field but the name, the view and the
+table has a plain default (``ui/reports.py``, ``ui/panels.py``), so a game with
+nothing of its own to say draws its seats, its score and its pages from what every
+game's view and deal summary offer.
+
+The functions take the view (``TableView`` or the game's own subclass, which the
+game's :attr:`GameUI.new_view` makes) or a :class:`Seat`: the part of the screen a
+game's prompts and keys act on (declared here, so that this module needs nothing
+of the screen's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from prompt_toolkit.filters import Filter, FilterOrBool
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import Float
+
+from p2pbelka.table import events as ev
+from p2pbelka.table.moves import Move
+from p2pbelka.table.verify import VerifyReport
+from p2pbelka.ui import panels, reports
+from p2pbelka.ui.i18n import _
+from p2pbelka.ui.view import DealEnd, TableView, TrickView
+
+
+class Seat(Protocol):
+    """What a game's prompts and keys may do to the screen they are on."""
+
+    @property
+    def view(self) -> Any: ...  # the game's own view (``GameUI.new_view``)
+
+    overlay: str | None
+
+    def answer(self, move: Move) -> None:
+        """Send ``move`` as the answer to the rules' question (the question closes)."""
+
+    def invalidate(self) -> None: ...
+
+    def select(self, index: int) -> None: ...
+
+    def is_too_small(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key binding as data: the keys (one sequence each), when they apply, what
+    they do.  The table, the lobby and every game list theirs; :func:`bind` makes them
+    prompt_toolkit's."""
+
+    keys: tuple[str | tuple[str, ...], ...]
+    when: FilterOrBool
+    do: Callable[[KeyPressEvent], None]
+    eager: bool = False
+
+
+def bind(keys: Iterable[Key]) -> KeyBindings:
+    kb = KeyBindings()
+    for key in keys:
+        for sequence in key.keys:
+            chord = sequence if isinstance(sequence, tuple) else (sequence,)
+            kb.add(*chord, filter=key.when, eager=key.eager)(key.do)
+    return kb
+
+
+@dataclass(frozen=True)
+class KeyContext:
+    """The screen's states a game's keys are filtered by."""
+
+    chatting: Filter  # the chat box has the keys
+    at_table: Filter  # the table is shown (or the last trick over it), not a page
+    paging: Filter  # a page is shown (the end of a deal, the score sheet, the game's end)
+    playing: Filter  # not chatting, quitting, reading the help or in the lobby
+
+
+Panel = Callable[[Any, int], StyleAndTextTuples]
+
+
+def _no_prompt(seat: Seat) -> StyleAndTextTuples | None:
+    return None
+
+
+def _no_keys(seat: Seat, when: KeyContext) -> Sequence[Key]:
+    return ()
+
+
+def _no_floats(seat: Seat) -> Sequence[Float]:
+    return ()
+
+
+def _nothing(seat: Seat) -> None:
+    return None
+
+
+def _cannot_play(card: str) -> str:
+    return _("{card} cannot be played now: follow the suit led.").format(card=card)
+
+
+def _choose_hint() -> str:
+    return _("←→/1-9 choose")
+
+
+def _under_table(view: TableView, width: int) -> StyleAndTextTuples:
+    return []
+
+
+def _no_info(view: TableView) -> str:
+    return ""
+
+
+@dataclass(frozen=True)
+class GameUI:
+    """One game on screen.  ``new_view(seats)`` makes the game's view (``TableView`` or
+    its own subclass); ``table(view, width, trick)`` draws the seats around the trick
+    (the trick given: the last one, over the table)."""
+
+    name: str
+    new_view: Callable[[int], TableView]
+    table: Callable[[Any, int, TrickView | None], StyleAndTextTuples]
+    title: Callable[[Any], str] = reports.title_line
+    info: Callable[[Any], str] = _no_info  # the line under the table
+    under_table: Panel = _under_table  # the line above the hand
+    score: Panel = panels.score_lines
+    seats: Panel = panels.seats_lines
+    deal_end: Callable[[Any, DealEnd, int], StyleAndTextTuples] = reports.deal_end_lines
+    deal_title: Callable[[Any, DealEnd], str] = reports.summary_title
+    sheet: Callable[[Any], StyleAndTextTuples] = reports.score_sheet_lines
+    game_end: Callable[[Any], StyleAndTextTuples] = reports.game_end_lines
+    help_text: Callable[[], str] = reports.help_text
+    choose_hint: Callable[[], str] = _choose_hint
+    cannot_play: Callable[[str], str] = _cannot_play  # a card's label in
+    prompt: Callable[[Seat], StyleAndTextTuples | None] = _no_prompt
+    """The status line while the game asks its own questions (None: the table's line)."""
+    keys: Callable[[Seat, KeyContext], Sequence[Key]] = _no_keys
+    """The game's keys; where the table's apply too, the game's win."""
+    floats: Callable[[Seat], Sequence[Float]] = _no_floats  # the game's dialogs
+    on_refresh: Callable[[Seat], None] = _nothing  # after each event
+    paced: tuple[type[ev.Event], ...] = field(default=())
+    """Other players' events shown at the pace of their cards (calls, declarations)."""
+    replay: Callable[[VerifyReport, int], Any] | None = None
+    """The replay of a verified game from a deal (``ui/replay.py``'s ``Replay``)."""

@@ -1,0 +1,89 @@
+"""Belka on the one table screen: its view, panels and pages, and what only Belka asks
+(a re-deal with a weak hand, y or n; the pair's choice after the eggs, 1 or 2)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from p2pbelka.rules.belka import moves as belka_mv
+from p2pbelka.rules.belka.game import EGGS_CHOICES, GAME
+from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
+from p2pbelka.ui.games.belka import panels, replay, reports
+from p2pbelka.ui.games.belka.view import BelkaView
+from p2pbelka.ui.i18n import _
+from p2pbelka.ui.panels import on_click
+from p2pbelka.ui.view import TrickView
+
+
+def claim_redeal(seat: Seat, claim: bool) -> None:
+    if seat.view.choice == "redeal":
+        seat.answer(belka_mv.ClaimRedeal() if claim else belka_mv.Ready())
+
+
+def choose_eggs(seat: Seat, choice: str) -> None:
+    if seat.view.choice == "eggs":
+        seat.answer(belka_mv.ChooseEggs(choice))
+
+
+def prompt(seat: Seat) -> StyleAndTextTuples | None:
+    choice = seat.view.choice
+    if choice == "redeal":
+        return [
+            ("class:status", _("Your hand allows a re-deal:") + " "),
+            ("class:button", _("[y] claim it"), on_click(lambda: claim_redeal(seat, True))),
+            ("", "  "),
+            ("class:button", _("[n] play this hand"), on_click(lambda: claim_redeal(seat, False))),
+        ]
+    if choice == "eggs":
+        title = _("[2] the title {title} for them").format(title="Жумыртка")
+        return [
+            ("class:status", _("After the eggs your pair chooses:") + " "),
+            ("class:button", _("[1] +4 points"), on_click(lambda: choose_eggs(seat, "plus4"))),
+            ("", "  "),
+            ("class:button", title, on_click(lambda: choose_eggs(seat, "title"))),
+        ]
+    return None
+
+
+def keys(seat: Seat, when: KeyContext) -> Sequence[Key]:
+    # y and n answer the question about a lost seat first (the table's keys)
+    redeal = when.playing & Condition(
+        lambda: seat.view.choice == "redeal" and seat.view.offer is None
+    )
+    eggs = when.playing & Condition(lambda: seat.view.choice == "eggs")
+    return [
+        Key(("y",), redeal, lambda e: claim_redeal(seat, True)),
+        Key(("n",), redeal, lambda e: claim_redeal(seat, False)),
+        Key(("1", "2"), eggs, lambda e: choose_eggs(seat, EGGS_CHOICES[int(e.data) - 1])),
+    ]
+
+
+def table(view: BelkaView, width: int, trick: TrickView | None) -> StyleAndTextTuples:
+    return panels.table_panel(view, width, trick).fragments()
+
+
+def new_view(seats: int) -> BelkaView:
+    return BelkaView(players=seats)
+
+
+UI = GameUI(
+    name=GAME,
+    new_view=new_view,
+    table=table,
+    title=panels.title_line,
+    info=panels.info_line,
+    score=panels.score_lines,
+    seats=panels.seats_lines,
+    deal_end=reports.deal_end_lines,
+    deal_title=reports.summary_title,
+    sheet=reports.score_sheet_lines,
+    game_end=reports.game_end_lines,
+    help_text=reports.help_text,
+    choose_hint=lambda: _("←→/1-8 choose"),  # eight cards in a Belka hand
+    prompt=prompt,
+    keys=keys,
+    replay=replay.of_report,
+)

@@ -1,0 +1,22 @@
+"""What every test shares: a disk that acknowledges syncs at once (``tests/quickdisk.py``),
+unless the test is marked ``real_disk``."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import quickdisk
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "real_disk: fsync and fdatasync wait for the real disk, in the test and in the"
+        " processes it starts (every other test's return at once: tests/quickdisk.py)",
+    )
+
+
+@pytest.fixture(autouse=True)
+def quick_disk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("real_disk") is None:
+        quickdisk.use(monkeypatch)

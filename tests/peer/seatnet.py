@@ -1,0 +1,166 @@
+"""Seat-change machines (``SeatChange``) of real tables on a made-up network, no trio.
+
+``Net`` holds one machine per seat that is still here, each beside its seat's real
+table (``tests/table/handover.py`` loses a seat for good).  It does what a runner
+does with the machines' steps: a broadcast reaches every other machine still
+linked (``cut`` leaves one out), a question is answered by the seat's player
+(``answers``: yes, no, or None for never), a switch is kept, and the proposer's
+sealed ``table`` envelope reaches the others as the mesh would route it.  The
+clock is the test's: ``run`` advances it and ticks every machine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from p2pbelka.peer.seatchange import SeatChange
+from p2pbelka.peer.seatsteps import (
+    AskPlayer,
+    Broadcast,
+    Closed,
+    Config,
+    Freeze,
+    Identities,
+    Remember,
+    Replaced,
+    Switch,
+    Thaw,
+)
+from p2pbelka.protocol.envelope import Signer
+from p2pbelka.protocol.handover import Agree, Decline, HandoverMsg, Offer, decode_handover
+from p2pbelka.table.session import Table
+
+OFFER_TIMEOUT = 30.0
+GIVE_UP = 5.0
+
+
+def seed_sources(seat: int) -> Callable[[bytes | None], Callable[[], bytes]]:
+    """Each segment's own stream of secrets for ``seat``, reproducible."""
+
+    def source(segment: bytes | None) -> Callable[[], bytes]:
+        rng = random.Random(bytes([seat]) + (segment or b"first"))
+        return lambda: rng.randbytes(32)
+
+    return source
+
+
+def machine_of(table: Table, seat: int, *, bot_seed: int = 1) -> SeatChange:
+    """``table``'s seat ``seat`` (its own key, as the test holds every key)."""
+    assert table.setup is not None
+    signer = table._signer
+    assert signer is not None
+    nonces = random.Random(f"nonces of seat {seat}")
+    bots = random.Random(f"bots of seat {seat} {bot_seed}")
+    known: set[bytes] = set()
+    ids = Identities(
+        signer,
+        [s.key for s in table.setup.seats],
+        seat,
+        [s.name for s in table.setup.seats],
+        seed_sources(seat),
+        known.__contains__,
+        lambda: nonces.randbytes(16),
+        new_bot=lambda: Signer.from_seed(bots.randbytes(32)),
+        bot_seeds=lambda: bots.randbytes(32),
+    )
+    change = SeatChange(ids, Config(OFFER_TIMEOUT, GIVE_UP))
+    change.enter(table, {})
+    return change
+
+
+@dataclass
+class Node:
+    """One seat's machine, and what its runner did with its steps."""
+
+    seat: int
+    change: SeatChange
+    answer: bool | None = True
+    switched: Switch | None = None
+    closed: list[Closed] = field(default_factory=list)
+    asked: list[AskPlayer] = field(default_factory=list)
+    sent: list[HandoverMsg] = field(default_factory=list)
+    frozen: bool = False
+    remembered: list[bytes] = field(default_factory=list)
+    replaced: int = 0
+
+
+class Net:
+    def __init__(self, nodes: list[Node]) -> None:
+        self.nodes = {n.seat: n for n in nodes}
+        self.now = 0.0
+        self.cut: set[int] = set()
+        """Seats no message reaches and none leaves (a second loss)."""
+        self.deaf: set[int] = set()
+        """Seats no message reaches (what they send goes out)."""
+        self.sealed: list[bytes] = []
+        """The continuations' ``table`` envelopes, as the mesh would route them."""
+
+    def node(self, seat: int) -> Node:
+        return self.nodes[seat]
+
+    def lost(self, seat: int, silent: float = GIVE_UP) -> dict[int, bool]:
+        """Every node's driver gives up on ``seat``: what each machine said."""
+        said = {s: n.change.lost([seat], silent, self.now) for s, n in self.nodes.items()}
+        self.settle()
+        return said
+
+    def settle(self) -> None:
+        """Do every step until no machine has any left."""
+        busy = True
+        while busy:
+            busy = False
+            for node in list(self.nodes.values()):
+                for step in node.change.take():
+                    busy = True
+                    self._do(node, step)
+
+    def run(self, seconds: float, every: float = 0.5) -> None:
+        """Let ``seconds`` pass, ticking every machine ``every`` seconds."""
+        end = self.now + seconds
+        while self.now < end:
+            self.now = min(end, self.now + every)
+            for node in self.nodes.values():
+                node.change.tick(self.now)
+            self.settle()
+
+    def deliver(self, sender: int, msg: HandoverMsg, to: list[int] | None = None) -> None:
+        """``msg`` as if ``sender``'s peer sent it (to ``to``, or every linked node)."""
+        for seat, node in self.nodes.items():
+            if seat == sender or (to is not None and seat not in to):
+                continue
+            if seat in self.cut or (seat in self.deaf and to is None):
+                continue
+            if isinstance(msg, Offer | Agree | Decline):
+                node.change.heard(sender, msg, self.now)
+        self.settle()
+
+    def _do(self, node: Node, step: object) -> None:
+        if isinstance(step, Broadcast):
+            msg = decode_handover(step.payload)
+            node.sent.append(msg)
+            if node.seat not in self.cut:
+                self.deliver(node.seat, msg)
+        elif isinstance(step, AskPlayer):
+            node.asked.append(step)
+            if node.answer is not None:
+                node.change.answered(step.ask, node.answer, self.now)
+        elif isinstance(step, Switch):
+            node.switched = step
+            if step.table.me == step.table.host_seat:  # the proposer sealed it
+                raw = step.table.transcript[0].raw
+                self.sealed.append(raw)
+                for other in self.nodes.values():
+                    if other is not node and other.seat not in self.cut:
+                        other.change.seen(raw, None)
+        elif isinstance(step, Closed):
+            node.closed.append(step)
+        elif isinstance(step, Freeze):
+            node.frozen = True
+        elif isinstance(step, Thaw):
+            node.frozen = False
+        elif isinstance(step, Remember):
+            node.remembered.append(step.segment)
+        elif isinstance(step, Replaced):
+            node.replaced += 1
