@@ -6,7 +6,10 @@ their views, as at a table, and every decision is timed.  Figures per level:
 median, 99th percentile and maximum in milliseconds, over all decisions and
 over the decisions with a real choice (two or more cards that play
 differently; the others are answered without search).  Levels: heuristic,
-strong, and ``strong+`` -- or, with ``--think N``, ``strong:N``.
+strong, and ``strong+`` -- or, with ``--think N``, ``strong:N``.  Beside them
+the yardstick, one PyNaCl ed25519 noclamp scalar multiplication timed before and
+after in the same run (``yardstick_us``), and the strong level's median and 99th
+percentile in yardsticks, so figures from busy and quiet machines compare.
 """
 
 from __future__ import annotations
@@ -68,10 +71,17 @@ def time_level(level: str, deals: int, seed: int = 20261130) -> dict[str, object
 
 def run(quick: bool = False, think: int | None = None) -> dict[str, object]:
     """``think``: time ``strong:N`` (``--think N``) in place of ``strong+``."""
-    figures: dict[str, object] = {}
+    from p2pbelka.bench.deal_crypto import yardstick_us
+
+    figures: dict[str, object] = {"yardstick_us": round(yardstick_us(200 if quick else 2000), 1)}
     figures.update(time_level("heuristic", 5 if quick else 100))
     figures.update(time_level("strong", 2 if quick else 60))
     slow = "strong+" if think is None else with_think("strong", think, GAME)
     if slow != "strong":
         figures.update(time_level(slow, 1 if quick else 10))
+    figures["yardstick_us_after"] = round(yardstick_us(200 if quick else 2000), 1)
+    unit_ms = max(float(figures["yardstick_us"]), 1e-3) / 1000  # type: ignore[arg-type]
+    for key in ("ms_median", "ms_p99", "choice_ms_median", "choice_ms_p99"):
+        ms = float(figures[f"strong_{key}"])  # type: ignore[arg-type]
+        figures[f"strong_{key.replace('ms_', '')}_yardsticks"] = round(ms / unit_ms)
     return figures

@@ -10,6 +10,13 @@ them (not in its search, not in its model of the other seats):
   trick cheaply when you can, else play your lowest card), an exact finish
   for the last three tricks, and the card with the most card points on
   average wins.  20 samples a decision (the ``strong`` level keeps 80).
+- ``pimc``: the same player at the size of the plain PIMC players the strong
+  level is measured against from outside: 96 uniform worlds a decision, and
+  each world solved exactly by the double-dummy search to the end of the deal
+  once its hand holds four cards or fewer (before that, the greedy rollout to
+  three cards a hand and the exact finish).  Solving a whole deal exactly costs
+  seconds a world in Python (about 14 s for eight cards a hand), so the exact
+  search starts where it fits a decision.
 - ``rules``: a rule-based player unlike the heuristic: aces first, trumps led
   from length, second hand low, third hand high, the last hand wins as cheaply
   as it can, a partner's trick gets nothing extra, ruffs with the lowest trump.
@@ -157,10 +164,14 @@ def _greedy(s: Seen) -> int:
 class PlainMCBot:
     """Plain determinized Monte-Carlo (see the module text)."""
 
-    def __init__(self, seed: int | None = None, samples: int = 20, solve_cards: int = 3) -> None:
+    def __init__(
+        self, seed: int | None = None, samples: int = 20, solve_cards: int = 3, exact_cards: int = 0
+    ) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
         self.solve_cards = solve_cards
+        self.exact_cards = exact_cards
+        """With this many cards in hand or fewer, each world is solved exactly to the end."""
 
     def play(self, game: GameState, seat: int) -> Card:
         assert game.deal is not None
@@ -175,6 +186,7 @@ class PlainMCBot:
         left = 120 - seen.points[0] - seen.points[1]
         scores = [0.0] * len(moves)
         tt: TT = {}
+        stop = 8 if seen.hand.bit_count() <= self.exact_cards else self.solve_cards
         for _ in range(self.samples):
             hands = sample_hands(seen, self.rng)
             for i, card in enumerate(moves):
@@ -183,8 +195,8 @@ class PlainMCBot:
                     seen, trick=list(seen.trick), voids=list(seen.voids), led_by=list(seen.led_by)
                 )
                 got0 = step(h, s, card)
-                if h[s.leader].bit_count() + (1 if s.trick else 0) > self.solve_cards:
-                    got0 += playout(h, s, self.solve_cards, _greedy)
+                if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
+                    got0 += playout(h, s, stop, _greedy)
                 got0 += solve(h, s.leader, s.trick, seen.trump, tt)
                 scores[i] += got0 if team == 0 else left - got0
         return CARDS[moves[max(range(len(moves)), key=lambda i: scores[i])]]
@@ -196,7 +208,14 @@ class PlainMCBot:
         return "plus4"
 
 
-SPARRING: dict[str, type] = {"mc": PlainMCBot, "rules": RuleBot}
+class PlainPIMCBot(PlainMCBot):
+    """``pimc``: plain Monte-Carlo at 96 worlds, solved exactly from four cards in hand."""
+
+    def __init__(self, seed: int | None = None, samples: int = 96, exact_cards: int = 4) -> None:
+        super().__init__(seed, samples=samples, exact_cards=exact_cards)
+
+
+SPARRING: dict[str, type] = {"mc": PlainMCBot, "pimc": PlainPIMCBot, "rules": RuleBot}
 """The sparring levels, by name."""
 
 

@@ -180,6 +180,7 @@ class PeerDriver:
         self._quick_syncs = 0  # in a row, while syncs run in a worker thread
         self.decide_limit = decide_limit
         self._refused: set[int] = set()  # seats that sent refused envelopes since progress
+        self._refused_kept = len(table.transcript) - table.progress  # refused records on disk
         self._inbox_send, self._inbox = trio.open_memory_channel[Inbox](math.inf)
         # Asked once: isinstance on a runtime-checkable protocol walks its members
         # (tens of microseconds), and ``_let_out`` runs for every envelope we send.
@@ -352,6 +353,14 @@ class PeerDriver:
                 for sink in self._sinks:
                     sink.append(envelope)
             signed = self.table.take_signed()
+            refused = len(self.table.transcript) - self.table.progress
+            if refused > self._refused_kept and self._journal is not None:
+                # A refused envelope closes its sender's place: kept only if it is on
+                # the disk, or a power cut would let that seat hand us its other
+                # version afterwards, taken without proof.  Rare (only a cheater's).
+                self._refused_kept = refused
+                if not signed and self._journal.syncs:
+                    await self._sync(self._journal)
             if signed and self._journal is not None:
                 # Durable before it leaves, with all it was computed from: one group
                 # commit for all this step signed.  A power cut must never make us

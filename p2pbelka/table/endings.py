@@ -281,7 +281,9 @@ class Endings:
 
     def after_end(self, seat: int, envelope: Envelope) -> None:
         """An envelope for a finished table: proof, if it is another for a place held
-        (or a valid ``evidence`` of two), of every seat not proven yet; else kept at
+        (or a valid ``evidence`` of two: then also an envelope of its sender's chain,
+        so two evidences for one place prove their sender), of every seat not proven
+        yet; else kept at
         its place, for a later one (the intake bounds what is kept: ``MAX_AHEAD`` a
         chain).  A transcript holds, after the end, the proof records and its
         recorder's own ``evidence`` of each pair."""
@@ -289,8 +291,9 @@ class Endings:
             self._take_recorded_evidence(seat, envelope)
             return
         if isinstance(envelope.msg, m.EvidenceMsg) and not self.from_file:
-            if self.from_evidence(envelope.msg):
-                return
+            # The pair it encloses first; then the evidence itself is its sender's
+            # envelope like any: a second one for its place proves the sender too.
+            self.from_evidence(envelope.msg)
         self.offer(seat, envelope)
 
     def _take_recorded_evidence(self, seat: int, envelope: Envelope) -> None:

@@ -386,6 +386,9 @@ class Table:
         endings = self._runner.endings
         if isinstance(envelope.msg, m.EvidenceMsg) and not endings.from_file:
             if endings.from_evidence(envelope.msg):
+                # The pair it encloses ended the game; the evidence is still its
+                # sender's envelope, held at its place: another one there is proof.
+                self._runner.after_end(seat, envelope)
                 return
         self._runner.offer(seat, envelope)
 

@@ -141,6 +141,28 @@ def test_sampled_hands_fit_what_the_seat_knows() -> None:
                     assert not real & core.EFFECTIVE_SUIT_MASKS[seen.trump][suit]
 
 
+def test_weighted_worlds_never_give_a_seat_a_suit_it_showed_void_in() -> None:
+    # The weights (the reading of the play, the re-deal nobody asked for) choose among the
+    # consistent worlds; a void shown is a hard fact no weight overrides.
+    rng = random.Random(12)
+    shown = 0
+    for seed in range(40):
+        game = random_game(seed, 8 + seed % 20)
+        deal = game.deal
+        assert deal is not None
+        seat = deal.turn
+        assert seat is not None
+        seen = seen_from(deal.view(seat), seat)
+        shown += any(seen.voids[s] for s in range(4) if s != seat)
+        for hands in weighted_samples(seen, rng, 8, 32):
+            assert hands[seat] == seen.hand
+            for s in range(4):
+                for suit in range(4):
+                    if s != seat and seen.voids[s] >> suit & 1:
+                        assert not hands[s] & core.EFFECTIVE_SUIT_MASKS[seen.trump][suit]
+    assert shown >= 10  # the positions do show voids
+
+
 def _play_deal(level: str, seed: int) -> tuple[int, ...]:
     game = random_game(seed, 0)
     bots = [make_belka_bot(level, seed * 10 + s) for s in range(4)]

@@ -178,4 +178,7 @@ def test_bench_bots_times_a_think_level(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["bench", "bots", "--quick", "--think", "2", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["strong:2_decisions"] > 0 and "strong+_decisions" not in figures
+    # Beside the milliseconds, the yardstick and the strong level in yardsticks.
+    assert figures["yardstick_us"] > 0 and figures["yardstick_us_after"] > 0
+    assert figures["strong_median_yardsticks"] >= 0 and figures["strong_p99_yardsticks"] >= 0
     assert main(["bench", "bots", "--think", "0"]) == 2

@@ -22,8 +22,8 @@ from p2pbelka.rules.belka.randomplay import random_hands
 @pytest.mark.parametrize("level", sorted(SPARRING))
 def test_sparring_partners_play_whole_games(level: str) -> None:
     bots: list[BelkaBot] = [bench_bot(level, s) for s in range(4)]
-    if level == "mc":
-        bots = [SPARRING["mc"](s, samples=3) for s in range(4)]
+    if level in ("mc", "pimc"):
+        bots = [SPARRING[level](s, samples=3) for s in range(4)]
     game = play_game(bots, options_from("classic"), lambda k: 77 + k)
     assert game.finished or len(game.history) == 80
 

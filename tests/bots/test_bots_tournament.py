@@ -62,3 +62,11 @@ def test_heuristic_beats_random_in_nine_games_of_ten() -> None:
 def test_strong_beats_heuristic() -> None:
     summary = run_tournament("strong", "heuristic", matches=50, seed=1)
     assert summary.win_rate_a_ci95[0] > 0.5
+
+
+def test_a_win_rate_interval_stays_within_zero_and_one() -> None:
+    from p2pbelka.bots.common.tournament import share_ci
+
+    mean, low, high = share_ci([1.0, 1.0, 0.5])
+    assert 0.0 <= low <= mean <= high == 1.0
+    assert share_ci([0.0, 0.0, 0.5])[1] == 0.0

@@ -47,6 +47,9 @@ PATIENCE = 1e6
 """Virtual seconds a game may take (nobody is ever given up on here).  They pass only
 while every task waits, and fast while a worker thread syncs the secrets ahead."""
 
+WAITED = 3600.0
+"""Virtual seconds a seat waits on a cheater that withholds its envelopes."""
+
 CASES = [
     pytest.param("belot", 2, 1, 11, id="belot-2"),
     pytest.param("belot", 3, 0, 12, id="belot-3"),
@@ -398,3 +401,57 @@ def test_a_resend_answered_while_the_driver_waits_for_the_disk_leaves_out_what_i
     assert joiner.envelopes_from(1, 0, newest=True) == []
     assert joiner.take_outgoing() == [sit.raw]  # the driver synced it and sends it now
     assert joiner.envelopes_from(1, 0, newest=True) == [sit.raw]
+
+
+@pytest.mark.parametrize(("game", "players", "victim", "seed"), CASES)
+async def test_a_refused_envelope_is_on_the_disk_though_nothing_is_sent_after_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    autojump_clock: MockClock,
+    game: str,
+    players: int,
+    victim: int,
+    seed: int,
+) -> None:
+    """A cheater's envelope that the victim refuses when it is due (it names the next
+    deal) holds the cheater's place: another version of it later is proof.  It holds
+    the place only if the victim's disk has it: after a power cut the cheater could
+    hand over its other version, taken without proof.  So the refused record is synced
+    though the victim, waiting on the cheater, signs nothing after it."""
+    local = LocalGame.seeded(seed, game=game, players=players)
+    seat = Victim.seated(local, victim, tmp_path, monkeypatch)
+    tables = local.make_tables()
+    links = Links(tables)
+    cheater = (victim + 1) % players
+    signer = local.signers[cheater]
+    cheat_link = links.links[cheater]
+    honest_broadcast = cheat_link.broadcast
+    refused: list[bytes] = []
+
+    async def broadcast(raw: bytes) -> None:
+        envelope = open_envelope(raw)
+        if envelope.sender == signer.public_key and envelope.type in ("play",):
+            if envelope.deal == 1 and not refused:
+                refused.append(resign(signer, envelope, deal=envelope.deal + 1))
+                links.links[victim]._send.send_nowait(refused[0])
+            if refused:
+                return  # from here on nobody hears the cheater: everyone waits on it
+        await honest_broadcast(raw)
+
+    cheat_link.broadcast = broadcast  # type: ignore[method-assign]
+    links.answers[cheater] = lambda seat, asker, wants: []  # nor from its resends
+    scope: list[trio.CancelScope] = []
+    with trio.move_on_after(WAITED):
+        async with trio.open_nursery() as nursery:
+            for s in range(players):
+                if s != victim:
+                    nursery.start_soon(_driver(tables[s], links.links[s], s).run)
+            await _run_seat(
+                seat.driver(tables[victim], links.links[victim], victim), seat.store, scope
+            )
+            nursery.cancel_scope.cancel()
+    seat.store.close()
+    assert refused, "the cheater sent a refused envelope"
+    digest = open_envelope(refused[0]).digest
+    assert digest in {e.digest for e in tables[victim].transcript}, "kept as a refused record"
+    assert digest in {e.digest for e in seat.disk.synced_records(TRANSCRIPT)}, "not on the disk"

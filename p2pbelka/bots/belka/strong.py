@@ -31,6 +31,7 @@ from p2pbelka.bots.belka.utility import (
     fresh_deal_values,
     win_chance,
 )
+from p2pbelka.bots.common.budget import UNLIMITED, Budget
 from p2pbelka.cards import CARDS, Card
 from p2pbelka.rules.belka.game import GameState
 from p2pbelka.rules.belka.options import Options
@@ -82,8 +83,11 @@ class StrongBot:
         solve_cards: int = SOLVE_CARDS,
         pool: int = POOL,
         exact_cards: int = EXACT_CARDS,
+        budget: Budget = UNLIMITED,
     ) -> None:
         self.rng = random.Random(seed)
+        self.budget = budget
+        """The time a card decision may take (worlds stop being added once it is spent)."""
         self.samples = samples
         self.solve_cards = solve_cards
         self.pool = pool
@@ -147,7 +151,11 @@ class StrongBot:
         samples, stop = self.samples, self.solve_cards
         if seen.hand.bit_count() <= self.exact_cards:
             samples, stop = min(samples, max(EXACT_SAMPLES, samples // 4)), 8
-        for hands in weighted_samples(seen, self.rng, samples, self.pool * samples, shares):
+        spent = self.budget.start()
+        worlds = weighted_samples(seen, self.rng, samples, self.pool * samples, shares)
+        for k, hands in enumerate(worlds):
+            if spent(k):
+                break
             for i, card in enumerate(moves):
                 h = list(hands)
                 s = seen.copy()

@@ -23,6 +23,7 @@ from p2pbelka.bots.common.tournament import (
     Progress,
     mean_ci,
     run_matches,
+    share_ci,
     summary_json,
 )
 from p2pbelka.cards import CARDS
@@ -188,7 +189,7 @@ def summarize(
     games = 2 * len(rows)
     deals = sum(r["deals"] for r in rows)
     # Each match scores A's share of its two games (a draw is half): matches are independent.
-    share, low, high = mean_ci((r["games_a"] + 0.5 * r["draws"]) / 2 for r in rows)
+    share, low, high = share_ci((r["games_a"] + 0.5 * r["draws"]) / 2 for r in rows)
     net, net_low, net_high = mean_ci((r["gain_a"] - r["gain_b"]) / max(1, r["deals"]) for r in rows)
     return DuplicateSummary(
         a=level_a,

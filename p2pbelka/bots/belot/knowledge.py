@@ -55,6 +55,10 @@ class Known:
     hanging: int
     fours: tuple[int, ...]
     bids: tuple[str, ...]
+    played_by: tuple[int, ...] = ()
+    """Per seat, the cards it played in this deal (empty: not read)."""
+    before_lead: tuple[int, ...] = ()
+    """Per seat, the cards it played before its first lead (its moment to declare)."""
 
     @property
     def unseen(self) -> int:
@@ -85,18 +89,24 @@ def known_from(game: BelotGame, seat: int) -> Known:
     shown = [0] * n
     counts = [9 if deal.extra is not None else 6] * n
     played = 0
+    played_by = [0] * n
     tricks = [(t.leader, [c.index for c in t.cards]) for t in deal.tricks]
     if deal.trick:
         tricks.append((deal.leader, list(deal.trick)))
     led = 0
+    before_lead = [0] * n
     for leader, cards in tricks:
         led |= 1 << leader
+        for offset, card in enumerate(cards):
+            if not led >> ((leader + offset) % n) & 1:
+                before_lead[(leader + offset) % n] |= 1 << card
         suit = cards[0] >> 3
         top = cards[0] if suit == trump else -1
         for offset, card in enumerate(cards):
             s = (leader + offset) % n
             counts[s] -= 1
             played |= 1 << card
+            played_by[s] |= 1 << card
             if card >> 3 != suit:
                 excluded[s] |= SUIT_MASKS[suit]
             elif top >= 0 and offset > 0:
@@ -134,4 +144,6 @@ def known_from(game: BelotGame, seat: int) -> Known:
         hanging=game.hanging_total,
         fours=deal.options.fours,
         bids=deal.bids,
+        played_by=tuple(played_by),
+        before_lead=tuple(before_lead),
     )

@@ -294,6 +294,13 @@ def solve(sim: Sim, me: int, alpha: float = -1e9, beta: float = 1e9) -> float:
             at_lead(sim)
         if sim.over:
             return utility(sim, me)
+    if sim.tricks == 8:
+        # The last trick: one card a hand, nothing to choose; played out without a search
+        # node per card (the value is the forced line's, as the search would find).
+        last = sim.copy()
+        while last.tricks < 9:
+            step(last, last.hands[last.turn].bit_length() - 1)
+        return utility(last, me)
     seat = sim.turn
     maximize = seat == me
     best = -1e9 if maximize else 1e9

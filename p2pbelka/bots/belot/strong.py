@@ -18,6 +18,9 @@ with the best mean utility is made (ties to the rules of thumb).
 Declarations and claims follow the rules of thumb: declare what can score,
 claim 1001 as soon as it is true.  Seeded: the same seed makes the same moves.
 
+With ``infer`` (not yet the level's default: being measured), the sampled
+worlds are weighed by the calls they explain (:mod:`p2pbelka.bots.belot.inference`).
+
 ``strong:N`` (:meth:`StrongBelotBot.thinking`, ``--think N``) samples N times as
 many deals for each card and each call: N times as long, and closer to the
 search's best.
@@ -26,6 +29,7 @@ search's best.
 from __future__ import annotations
 
 from p2pbelka.bots.belot.heuristic import HeuristicBelotBot, bid_margin, heuristic_card
+from p2pbelka.bots.belot.inference import weighted_bidding, weighted_hands
 from p2pbelka.bots.belot.knowledge import Known, known_from
 from p2pbelka.bots.belot.policy import choose_bid
 from p2pbelka.bots.belot.search import (
@@ -39,6 +43,7 @@ from p2pbelka.bots.belot.search import (
     step,
     utility,
 )
+from p2pbelka.bots.common.budget import UNLIMITED, Budget
 from p2pbelka.cards import CARDS, FULL_MASK, Card
 from p2pbelka.rules.belot.game import BelotGame
 
@@ -48,6 +53,8 @@ BID_SAMPLES = 40
 """Deals sampled per call."""
 SOLVE_CARDS = 2
 """Cards a hand at most when the exact search takes over from the rules of thumb."""
+POOL = 4
+"""With inference (``infer``): consistent worlds drawn per world kept."""
 MAX_THINK = 8
 """The highest think level (``strong:N``): N times the sampled deals of each decision."""
 
@@ -61,11 +68,20 @@ class StrongBelotBot(HeuristicBelotBot):
         samples: int = SAMPLES,
         bid_samples: int = BID_SAMPLES,
         solve_cards: int = SOLVE_CARDS,
+        infer: bool = False,
+        pool: int = POOL,
+        budget: Budget = UNLIMITED,
     ) -> None:
         super().__init__(seed)
+        self.budget = budget
+        """The time a call or a card may take (worlds stop being added once it is spent)."""
         self.samples = samples
         self.bid_samples = bid_samples
         self.solve_cards = solve_cards
+        self.infer = infer
+        """Weigh the sampled worlds by the calls they explain (:mod:`.inference`)."""
+        self.pool = pool
+        """With ``infer``: worlds drawn per world kept."""
 
     @classmethod
     def thinking(cls, think: int, seed: int | None = None) -> StrongBelotBot:
@@ -84,8 +100,16 @@ class StrongBelotBot(HeuristicBelotBot):
         calls = deal.legal_calls(seat)
         hint = super().bid(game, seat)
         values = [0.0] * len(calls)
-        for _ in range(self.bid_samples):
-            first, extra = sample_bidding(known, self.rng)
+        if self.infer:
+            worlds = weighted_bidding(
+                known, self.rng, self.bid_samples, self.pool * self.bid_samples
+            )
+        else:
+            worlds = [sample_bidding(known, self.rng) for _ in range(self.bid_samples)]
+        spent = self.budget.start()
+        for k, (first, extra) in enumerate(worlds):
+            if spent(k):
+                break
             for i, call in enumerate(calls):
                 values[i] += _call_value(known, first, extra, call)
         best = max(range(len(calls)), key=lambda i: (values[i], calls[i] == hint))
@@ -108,8 +132,15 @@ class StrongBelotBot(HeuristicBelotBot):
     def choose(self, known: Known, moves: list[int], hint: int) -> int:
         """The move of ``moves`` with the best mean utility over sampled deals."""
         scores = [0.0] * len(moves)
-        for _ in range(self.samples):
-            base = sim_from(known, sample_hands(known, self.rng))
+        if self.infer:
+            worlds = weighted_hands(known, self.rng, self.samples, self.pool * self.samples)
+        else:
+            worlds = [sample_hands(known, self.rng) for _ in range(self.samples)]
+        spent = self.budget.start()
+        for k, hands in enumerate(worlds):
+            if spent(k):
+                break
+            base = sim_from(known, hands)
             for i, card in enumerate(moves):
                 sim = base.copy()
                 step(sim, card)

@@ -26,6 +26,7 @@ from p2pbelka.bots.common.tournament import (
     Progress,
     mean_ci,
     run_matches,
+    share_ci,
     summary_json,
 )
 from p2pbelka.cards import CARDS
@@ -179,6 +180,10 @@ class BelotTournamentSummary:
     made_rate_a: float
     mean_score_a: float
     mean_score_b: float
+    points_per_deal_a: float
+    points_per_deal_b: float
+    net_points_per_deal_a: float
+    net_points_per_deal_a_ci95: tuple[float, float]
 
     def to_json(self) -> dict[str, Any]:
         """The figures as ``tournament --json`` prints them (the interval as a list)."""
@@ -195,6 +200,10 @@ class BelotTournamentSummary:
             f" equal bots {self.even_share:.1%})",
             f"A declared   {self.declared_a} deals, made {self.made_rate_a:.1%};"
             f" mean final score A {self.mean_score_a}  B {self.mean_score_b}",
+            f"written points per deal  A {self.points_per_deal_a:.1f}"
+            f"  B {self.points_per_deal_b:.1f}  A-B {self.net_points_per_deal_a:+.1f}"
+            f" (95% CI {self.net_points_per_deal_a_ci95[0]:+.1f}"
+            f" .. {self.net_points_per_deal_a_ci95[1]:+.1f})",
         ]
 
 
@@ -203,8 +212,13 @@ def summarize(
 ) -> BelotTournamentSummary:
     games = sum(r["games"] for r in rows)
     # Each match scores A's share of its games (a draw counts 1/players): matches are independent.
-    share, low, high = mean_ci((r["wins_a"] + r["draws"] / players) / r["games"] for r in rows)
+    share, low, high = share_ci((r["wins_a"] + r["draws"] / players) / r["games"] for r in rows)
     declared = sum(r["declared_a"] for r in rows)
+    deals = sum(r["deals"] for r in rows)
+    # A's written points per deal less one B seat's (the B seats' mean), match by match.
+    net, net_low, net_high = mean_ci(
+        (r["score_a"] - r["score_b"] / (players - 1)) / max(1, r["deals"]) for r in rows
+    )
     return BelotTournamentSummary(
         game="belot",
         players=players,
@@ -219,11 +233,15 @@ def summarize(
         win_rate_a=round(share, 4),
         win_rate_a_ci95=(round(low, 4), round(high, 4)),
         even_share=round(1 / players, 4),
-        deals=sum(r["deals"] for r in rows),
+        deals=deals,
         declared_a=declared,
         made_rate_a=round(sum(r["made_a"] for r in rows) / max(1, declared), 4),
         mean_score_a=round(sum(r["score_a"] for r in rows) / max(1, games), 1),
         mean_score_b=round(sum(r["score_b"] for r in rows) / max(1, games * (players - 1)), 1),
+        points_per_deal_a=round(sum(r["score_a"] for r in rows) / max(1, deals), 2),
+        points_per_deal_b=round(sum(r["score_b"] for r in rows) / (players - 1) / max(1, deals), 2),
+        net_points_per_deal_a=round(net, 2),
+        net_points_per_deal_a_ci95=(round(net_low, 2), round(net_high, 2)),
     )
 
 

@@ -111,6 +111,12 @@ def mean_ci(values: Iterable[float]) -> tuple[float, float, float]:
     return (mean, mean - half, mean + half)
 
 
+def share_ci(values: Iterable[float]) -> tuple[float, float, float]:
+    """:func:`mean_ci` of shares (each in 0..1), the interval kept within 0..1."""
+    mean, low, high = mean_ci(values)
+    return (mean, max(0.0, low), min(1.0, high))
+
+
 def _read_state(path: str | None, key: dict[str, Any]) -> dict[int, dict[str, Any]]:
     done: dict[int, dict[str, Any]] = {}
     if path is None or not os.path.exists(path):
