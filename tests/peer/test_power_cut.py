@@ -132,6 +132,25 @@ async def _run_seat(driver: PeerDriver, store: GameStore, scope: list[trio.Cance
         nursery.cancel_scope.cancel()
 
 
+async def _play_all(
+    seat: Victim, tables: list[Table], links: Links, scope: list[trio.CancelScope], limit: float
+) -> None:
+    """Every seat plays (the victim on its store) until the victim's table is finished,
+    ``scope[0]`` is cancelled or ``limit`` virtual seconds passed; the victim's store
+    closed after."""
+    victim = seat.seat
+    with trio.move_on_after(limit):
+        async with trio.open_nursery() as nursery:
+            for s in range(len(tables)):
+                if s != victim:
+                    nursery.start_soon(_driver(tables[s], links.links[s], s).run)
+            await _run_seat(
+                seat.driver(tables[victim], links.links[victim], victim), seat.store, scope
+            )
+            nursery.cancel_scope.cancel()
+    seat.store.close()
+
+
 @dataclass
 class Lost:
     """What the victim sent just before the power went, and the input it followed."""
@@ -304,16 +323,7 @@ async def test_every_envelope_a_seat_sends_is_on_its_disk_with_its_inputs_first(
             scope[0].cancel()
 
     links.links[victim].on_sent = on_sent
-    with trio.move_on_after(PATIENCE):
-        async with trio.open_nursery() as nursery:
-            for s in range(players):
-                if s != victim:
-                    nursery.start_soon(_driver(tables[s], links.links[s], s).run)
-            await _run_seat(
-                seat.driver(tables[victim], links.links[victim], victim), seat.store, scope
-            )
-            nursery.cancel_scope.cancel()
-    seat.store.close()
+    await _play_all(seat, tables, links, scope, PATIENCE)
     assert tables[victim].deal_id >= 3, "two deals were played"
     assert {"play", "shares", "reveal"} <= set(own_sent)
     # One flush: each file synced at most once for all that one step signed.
@@ -441,16 +451,7 @@ async def test_a_refused_envelope_is_on_the_disk_though_nothing_is_sent_after_it
     cheat_link.broadcast = broadcast  # type: ignore[method-assign]
     links.answers[cheater] = lambda seat, asker, wants: []  # nor from its resends
     scope: list[trio.CancelScope] = []
-    with trio.move_on_after(WAITED):
-        async with trio.open_nursery() as nursery:
-            for s in range(players):
-                if s != victim:
-                    nursery.start_soon(_driver(tables[s], links.links[s], s).run)
-            await _run_seat(
-                seat.driver(tables[victim], links.links[victim], victim), seat.store, scope
-            )
-            nursery.cancel_scope.cancel()
-    seat.store.close()
+    await _play_all(seat, tables, links, scope, WAITED)
     assert refused, "the cheater sent a refused envelope"
     digest = open_envelope(refused[0]).digest
     assert digest in {e.digest for e in tables[victim].transcript}, "kept as a refused record"
