@@ -43,10 +43,10 @@ from p2pbelka.bots.belot.search import (
     sample_bidding,
     sample_hands,
     sim_from,
-    solve,
     step,
     utility,
 )
+from p2pbelka.bots.belot.solver import solve
 from p2pbelka.bots.belot.strong import StrongBelotBot
 from p2pbelka.cards import CARDS, FULL_MASK, SUIT_MASKS, Card, from_mask, iter_bits
 from p2pbelka.rules.belot import core

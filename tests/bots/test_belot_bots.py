@@ -18,7 +18,8 @@ from p2pbelka.bots.belot.base import (
 from p2pbelka.bots.belot.heuristic import HeuristicBelotBot
 from p2pbelka.bots.belot.knowledge import Known
 from p2pbelka.bots.belot.policy import declaration_plan
-from p2pbelka.bots.belot.search import Sim, solve, step, utility
+from p2pbelka.bots.belot.search import Sim, step, utility
+from p2pbelka.bots.belot.solver import solve
 from p2pbelka.bots.belot.strong import StrongBelotBot
 from p2pbelka.cards import CARDS, FULL_MASK, parse_cards, to_mask
 from p2pbelka.rules.belot import core

@@ -10,9 +10,9 @@
   :func:`step`; at each lead the leader declares by the rules of thumb and
   claims 1001 when it is true (:func:`at_lead`).
 - :func:`playout` plays on with the rules of thumb for every seat;
-  :func:`solve` searches the last cards exactly, the bot maximizing and the
-  others minimizing its :func:`utility` (a paranoid search: the others
-  together against the bot, which is what a forced win must survive).
+  :func:`solver.solve` searches the last cards exactly, the bot maximizing
+  and the others minimizing its :func:`utility` (a paranoid search: the
+  others together against the bot, which is what a forced win must survive).
 - :func:`utility` is what the deal's end is worth to the bot: its written
   points less the mean of the others', bait and hanging bait included, and
   :data:`WIN` for winning the game at 1001 (by a claim or on the scores).
@@ -221,16 +221,28 @@ def _scored(sim: Sim) -> list[int]:
     return core.scored_combinations(declared, sim.took, sim.players)
 
 
+Declared = tuple[int, int, int, int, int]
+"""``(seat, kind, value, key, mask)``: a combination declared."""
+
+
+def declare_at_lead(
+    hand: int, seat: int, trump: int, fours: tuple[int, ...], declared: list[Declared]
+) -> list[Declared]:
+    """What ``seat`` declares at its first lead holding ``hand``, by the rules of thumb."""
+    out: list[Declared] = []
+    for mask in declaration_plan(hand, seat, trump, fours, declared):
+        found = core.combination(mask, trump, fours)
+        if found is not None:
+            out.append((seat, *found, mask))
+    return out
+
+
 def at_lead(sim: Sim) -> None:
     """The leader's moment: declare by the rules of thumb (once a deal), claim if true."""
     seat = sim.leader
     if not sim.led >> seat & 1:
         sim.led |= 1 << seat
-        hand = sim.hands[seat]
-        for mask in declaration_plan(hand, seat, sim.trump, sim.fours, sim.declared):
-            found = core.combination(mask, sim.trump, sim.fours)
-            if found is not None:
-                sim.declared.append((seat, *found, mask))
+        sim.declared += declare_at_lead(sim.hands[seat], seat, sim.trump, sim.fours, sim.declared)
     if 1 <= sim.tricks <= 8:
         base = sim.scores[seat] + sim.points[seat]
         if base + sum(d[2] for d in sim.declared if d[0] == seat) >= core.TARGET:
@@ -270,54 +282,30 @@ def utility(sim: Sim, me: int) -> float:
     totals = [
         sim.points[s] + scored[s] + (core.LAST_TRICK if s == sim.last else 0) for s in range(n)
     ]
+    return deal_value(totals, me, sim.declarer, sim.hanging, sim.scores, sim.last)
+
+
+def deal_value(
+    totals: list[int], me: int, declarer: int, hanging: int, scores: tuple[int, ...], last: int
+) -> float:
+    """What a deal ending with ``totals`` (card and combination points, the last trick's
+    ten included) is worth to ``me``: written points, bait and hanging, the 1001 race."""
+    n = len(totals)
     written = list(totals)
-    result = core.deal_result(totals, sim.declarer)
+    result = core.deal_result(totals, declarer)
     if result != core.MADE:
-        written[sim.declarer] = 0
-    if result != core.HANGING and sim.hanging:
+        written[declarer] = 0
+    if result != core.HANGING and hanging:
         top = core.top_seat(totals)
         if top >= 0:
-            written[top] += sim.hanging
-    score = [sim.scores[s] + written[s] for s in range(n)]
+            written[top] += hanging
+    score = [scores[s] + written[s] for s in range(n)]
     over = [s for s in range(n) if score[s] >= core.TARGET]
     value = written[me] - sum(written[s] for s in range(n) if s != me) / (n - 1)
     if over:
-        winner = sim.last if sim.last in over else max(over, key=lambda s: score[s])
+        winner = last if last in over else max(over, key=lambda s: score[s])
         value += WIN if winner == me else -WIN
     return value
-
-
-def solve(sim: Sim, me: int, alpha: float = -1e9, beta: float = 1e9) -> float:
-    """The bot's utility with exact play from here: it maximizes, every other seat minimizes."""
-    if not sim.trick:
-        if sim.tricks < 9:
-            at_lead(sim)
-        if sim.over:
-            return utility(sim, me)
-    if sim.tricks == 8:
-        # The last trick: one card a hand, nothing to choose; played out without a search
-        # node per card (the value is the forced line's, as the search would find).
-        last = sim.copy()
-        while last.tricks < 9:
-            step(last, last.hands[last.turn].bit_length() - 1)
-        return utility(last, me)
-    seat = sim.turn
-    maximize = seat == me
-    best = -1e9 if maximize else 1e9
-    for card in iter_bits(sim.legal(seat)):
-        child = sim.copy()
-        step(child, card)
-        v = solve(child, me, alpha, beta)
-        if maximize:
-            if v > best:
-                best = v
-                alpha = max(alpha, v)
-        elif v < best:
-            best = v
-            beta = min(beta, v)
-        if alpha >= beta:
-            break
-    return best
 
 
 def distinct_moves(legal: int, trump: int, blockers: int) -> list[int]:

@@ -5,7 +5,7 @@ times, consistently with what its seat knows (:func:`search.sample_hands`),
 and scores every distinct legal card on every such deal: the rules of thumb
 play the deal on for every seat (declaring at their leads, claiming 1001 when
 true) until few cards are left, and an exact search finishes it
-(:func:`search.solve`).  A card's score is the mean :func:`search.utility`:
+(:func:`solver.solve`).  A card's score is the mean :func:`search.utility`:
 the bot's written points less the others' mean -- so a declarer's bait
 (nothing written), a hanging bait, hanging points paid to the top seat, and
 the 1001 race (a claim or a win on the scores) all weigh as at the table.
@@ -39,10 +39,10 @@ from p2pbelka.bots.belot.search import (
     sample_bidding,
     sample_hands,
     sim_from,
-    solve,
     step,
     utility,
 )
+from p2pbelka.bots.belot.solver import solve
 from p2pbelka.bots.common.budget import UNLIMITED, Budget
 from p2pbelka.cards import CARDS, FULL_MASK, Card
 from p2pbelka.rules.belot.game import BelotGame

@@ -1,0 +1,120 @@
+"""Belot's fast exact endgame search gives the value a plain minimax gives, on random
+small endgames of 2 and 3 players: mid-trick or at a lead, with scores near 1001 (so
+claims and wins at the end count), hanging points, and seats still to declare."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2pbelka.bots.belot import search, solver
+from p2pbelka.bots.belot.search import Sim, at_lead, step, utility
+from p2pbelka.cards import iter_bits
+from p2pbelka.rules.belot import core
+from p2pbelka.rules.belot.options import belot_options
+
+FOURS = tuple(belot_options().fours)
+
+
+def minimax(sim: Sim, me: int) -> float:
+    """The value by definition: every line played to its end, no pruning, no table."""
+    if not sim.trick:
+        if sim.tricks < 9:
+            at_lead(sim)
+        if sim.over:
+            return utility(sim, me)
+    seat = sim.turn
+    values = []
+    for card in iter_bits(sim.legal(seat)):
+        child = sim.copy()
+        step(child, card)
+        values.append(minimax(child, me))
+    return max(values) if seat == me else min(values)
+
+
+def endgame(seed: int, players: int, cards: int) -> Sim:
+    """A random deal played at random to ``cards`` cards a hand (plus a part trick)."""
+    rng = random.Random(seed)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    hands = [sum(1 << c for c in deck[9 * s : 9 * s + 9]) for s in range(players)]
+    sim = Sim(
+        players=players,
+        trump=rng.randrange(4),
+        turned=deck[9 * players],
+        declarer=rng.randrange(players),
+        hands=hands,
+        trick=[],
+        leader=rng.randrange(players),
+        tricks=0,
+        played=0,
+        points=[0] * players,
+        took=0,
+        declared=[],
+        led=0,
+        scores=tuple(rng.choice((0, 400, 850, 920, 960)) for _ in range(players)),
+        hanging=rng.choice((0, 0, 40, 90)),
+        fours=FOURS,
+    )
+    # Leads in the random part declare only sometimes: later leaders still have to.
+    while not sim.over:
+        if not sim.trick:
+            if sim.hands[sim.leader].bit_count() <= cards:
+                break
+            if rng.random() < 0.5:
+                at_lead(sim)
+                if sim.over:
+                    break
+        step(sim, rng.choice(list(iter_bits(sim.legal(sim.turn)))))
+    for _ in range(rng.randrange(players)):
+        if sim.over:
+            break
+        step(sim, rng.choice(list(iter_bits(sim.legal(sim.turn)))))
+    return sim
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    seed=st.integers(0, 10**9),
+    players=st.sampled_from((2, 3)),
+    cards=st.integers(1, 3),
+    me=st.integers(0, 2),
+)
+def test_the_fast_search_finds_the_minimax_value(
+    seed: int, players: int, cards: int, me: int
+) -> None:
+    sim = endgame(seed, players, cards)
+    me %= players
+    expected = minimax(sim.copy(), me)
+    assert solver.solve(sim.copy(), me) == expected
+
+
+def test_the_fast_search_leaves_the_position_as_given() -> None:
+    sim = endgame(7, 3, 3)
+    before = sim.copy()
+    solver.solve(sim, 1)
+    assert sim.hands == before.hands and sim.points == before.points
+    assert sim.trick == before.trick and sim.declared == before.declared
+
+
+def test_larger_endgames_agree_with_the_minimax() -> None:
+    for seed in range(3):
+        for players, cards in ((3, 4), (2, 4)):
+            sim = endgame(seed, players, cards)
+            assert solver.solve(sim.copy(), seed % players) == minimax(sim.copy(), seed % players)
+
+
+def test_a_claim_at_the_lead_ends_the_search() -> None:
+    # Seat 0 has 995 written and takes the trick led now: at its lead it claims.
+    for seed in range(40):
+        sim = endgame(seed, 3, 2)
+        if sim.trick or sim.over:
+            continue
+        sim.scores = (core.TARGET - 1, 0, 0)
+        sim.points[0] = max(sim.points[0], 1)
+        sim.led |= 1
+        sim.leader = 0
+        assert solver.solve(sim.copy(), 0) == search.WIN
+        assert solver.solve(sim.copy(), 1) == -search.WIN
