@@ -322,29 +322,20 @@ def _call_value(known: Known, first: list[int], extra: list[int], call: str) -> 
     return utility(sim, known.seat)
 
 
-class StrongInferBot(StrongBelotBot):
-    """``strong-infer``: the ``strong`` level with its worlds weighed by the calls they
-    explain (:mod:`p2pbelka.bots.belot.inference`): an experiment measured here before it
-    becomes the level's default, not a sparring partner."""
+class StrongBeforeBot(StrongBelotBot):
+    """``strong-before``: the ``strong`` level as it was before inference and the deeper
+    exact search became its defaults (uniform worlds, 24 a card and 40 a call, the exact
+    search from two cards a hand): kept to measure the level against, not a sparring
+    partner."""
 
     def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed, infer=True)
-
-
-class StrongNextBot(StrongBelotBot):
-    """``strong-next``: the candidate for the next ``strong`` -- inference from the calls,
-    more worlds (64 a card, 120 a call: the level's turns take a tenth of the budget) and
-    the exact search from three cards a hand; measured here before it becomes the level."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed, samples=64, bid_samples=120, solve_cards=3, infer=True)
+        super().__init__(seed, samples=24, bid_samples=40, solve_cards=2, infer=False)
 
 
 SPARRING: dict[str, type] = {
     "pimc": PlainPIMCBelotBot,
     "rules": RulesBelotBot,
-    "strong-infer": StrongInferBot,
-    "strong-next": StrongNextBot,
+    "strong-before": StrongBeforeBot,
 }
 """The sparring levels (and the strong level's experiments), by name."""
 

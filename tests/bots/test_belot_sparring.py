@@ -53,7 +53,7 @@ def test_sparring_partners_play_whole_deals(level: str, players: int) -> None:
 
 
 def test_levels_by_name() -> None:
-    assert set(SPARRING) == {"pimc", "rules", "strong-infer", "strong-next"}
+    assert set(SPARRING) == {"pimc", "rules", "strong-before"}
     assert set(bench_levels()) == {*BELOT_BOT_LEVELS, *SPARRING}
     assert isinstance(bench_bot("rules", 1), RulesBelotBot)
     assert isinstance(bench_bot("pimc", 1), PlainPIMCBelotBot)
