@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import random
 
+from p2pbelka.bots import registry
 from p2pbelka.bots.belka.knowledge import seen_from
 from p2pbelka.bots.belka.policy import legal
 from p2pbelka.bots.belka.strong import StrongBot
 from p2pbelka.bots.belot.base import seat_view
 from p2pbelka.bots.belot.knowledge import known_from
 from p2pbelka.bots.belot.strong import StrongBelotBot
-from p2pbelka.bots.common.budget import UNLIMITED, Budget
+from p2pbelka.bots.common.budget import TABLE_SECONDS, UNLIMITED, Budget, table_budget
 from p2pbelka.cards import CARDS
 from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.rules.belot.randomplay import random_deck
@@ -86,3 +87,14 @@ def test_belot_strong_keeps_its_budget_on_a_busy_machine() -> None:
         calm.bid(view, seat)
         assert calm.rng.random() == busy.rng.random()
         assert known_from(view, seat).hand == game.deal.hands[seat]
+
+
+def test_an_unseeded_seat_bot_keeps_the_tables_time_and_a_seeded_one_every_world() -> None:
+    belka = registry.make_seat_bot("belka", "strong")
+    assert belka.bot.budget == table_budget(1)  # type: ignore[attr-defined]
+    belot = registry.make_seat_bot("belot", "strong:2")
+    assert belot.bot.budget == table_budget(2)  # type: ignore[attr-defined]
+    assert table_budget(2).seconds == 2 * TABLE_SECONDS
+    for game in ("belka", "belot"):
+        seeded = registry.make_seat_bot(game, "strong", seed=5)
+        assert seeded.bot.budget == UNLIMITED  # type: ignore[attr-defined]

@@ -14,7 +14,9 @@ from __future__ import annotations
 import random
 
 from p2pbelka.bots.belka.base import BELKA_BOT_LEVELS, THINKING, BelkaBot, make_belka_bot
+from p2pbelka.bots.belka.strong import StrongBot
 from p2pbelka.bots.belka.tournament import TOURNAMENT
+from p2pbelka.bots.common.budget import table_budget
 from p2pbelka.bots.common.entry import GameBots
 from p2pbelka.bots.common.levels import BotLevel
 from p2pbelka.bots.common.seat import Question, legal_answer
@@ -49,8 +51,11 @@ class BelkaSeatBot:
 
 
 def make_seat_bot(level: BotLevel, seed: int | None = None) -> BelkaSeatBot:
-    """The Belka seat bot of ``level``, seeded."""
-    return BelkaSeatBot(make_belka_bot(level, seed), seed)
+    """The Belka seat bot of ``level``, seeded (unseeded: within the table's time budget)."""
+    bot = make_belka_bot(level, seed)
+    if seed is None and isinstance(bot, StrongBot):
+        bot.budget = table_budget(level.think)
+    return BelkaSeatBot(bot, seed)
 
 
 BOTS = GameBots(

@@ -16,8 +16,16 @@ from __future__ import annotations
 
 import random
 
-from p2pbelka.bots.belot.base import BELOT_BOT_LEVELS, BELOT_THINKING, decide, make_belot_bot
+from p2pbelka.bots.belot.base import (
+    BELOT_BOT_LEVELS,
+    BELOT_THINKING,
+    belot_level,
+    decide,
+    make_belot_bot,
+)
+from p2pbelka.bots.belot.strong import StrongBelotBot
 from p2pbelka.bots.belot.tournament import TOURNAMENT
+from p2pbelka.bots.common.budget import table_budget
 from p2pbelka.bots.common.entry import GameBots
 from p2pbelka.bots.common.levels import BotLevel
 from p2pbelka.bots.common.seat import Question, legal_answer
@@ -36,6 +44,8 @@ class BelotSeatBot:
     def __init__(self, level: BotLevel | str, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
         self.bot = make_belot_bot(level, self.rng.getrandbits(32))
+        if seed is None and isinstance(self.bot, StrongBelotBot):
+            self.bot.budget = table_budget(_think(level))
         self.plan: list[Move] = []
 
     def choose(self, game: BelotGame, seat: int, question: Question) -> Move:
@@ -48,6 +58,10 @@ class BelotSeatBot:
         if move is None or move not in question.moves:
             self.plan = []
         return legal_answer(question, move, self.rng)
+
+
+def _think(level: BotLevel | str) -> int:
+    return level.think if isinstance(level, BotLevel) else belot_level(level).think
 
 
 def as_move(action: Action) -> Move:

@@ -44,3 +44,15 @@ def _never(k: int) -> bool:
 
 UNLIMITED = Budget()
 """No time limit: the bot values every world it drew (reproducible by seed)."""
+
+
+TABLE_SECONDS = 0.8
+"""An unseeded seat bot's budget a decision at think level 1 (its p99 stays under a second
+on a busy machine); think level N has N times as long."""
+
+
+def table_budget(think: int = 1) -> Budget:
+    """The budget of a seat bot made without a seed (a player's opponent at a table):
+    nobody replays its moves, so it keeps the time instead of every world; a seeded bot
+    stays :data:`UNLIMITED`, reproducible on any machine."""
+    return Budget(seconds=TABLE_SECONDS * think)
