@@ -127,10 +127,12 @@ def solve(sim: Sim, me: int) -> float:
     lead_key = _LEAD_KEY[trump].__getitem__
     neg_points = _NEG_POINTS[trump].__getitem__
     tt: dict[tuple[object, ...], tuple[float, float]] = {}
-    scored_memo: dict[tuple[int, int], list[int]] = {}
+    scored_memo: dict[int, list[int]] = {}
+    # Per seat, the value of every combination it declared: a claim needs at least this.
+    claimable = [sum(d[2] for d in declared if d[0] == s) for s in range(n)]
 
     def scored(took: int) -> list[int]:
-        key = (took, len(declared))
+        key = took << 8 | len(declared)
         got = scored_memo.get(key)
         if got is None:
             got = scored_memo[key] = core.scored_combinations(
@@ -155,22 +157,26 @@ def solve(sim: Sim, me: int) -> float:
         if tricks < 9 and not led >> leader & 1:
             led |= 1 << leader
             new = declare_at_lead(h[leader], leader, trump, fours, declared)
-            declared.extend(new)
-            added = len(new)
-        try:
-            if 1 <= tricks <= 8:
-                base = scores[leader] + points[leader]
-                if base + sum(d[2] for d in declared if d[0] == leader) >= core.TARGET:
-                    if base + scored(took)[leader] >= core.TARGET:
-                        return WIN if leader == me else -WIN
-            if tricks == 9:
-                return leaf(took, leader)
-            if tricks == 8:
-                return last_trick(leader, took)
-            return lead_search(leader, tricks, took, led, alpha, beta)
-        finally:
-            if added:
-                del declared[-added:]
+            if new:
+                declared.extend(new)
+                added = len(new)
+                claimable[leader] += sum(d[2] for d in new)
+        if tricks == 9:
+            v = leaf(took, leader)
+        elif (
+            tricks
+            and scores[leader] + points[leader] + claimable[leader] >= core.TARGET
+            and scores[leader] + points[leader] + scored(took)[leader] >= core.TARGET
+        ):
+            v = WIN if leader == me else -WIN
+        elif tricks == 8:
+            v = last_trick(leader, took)
+        else:
+            v = lead_search(leader, tricks, took, led, alpha, beta)
+        if added:
+            claimable[leader] -= sum(d[2] for d in declared[-added:])
+            del declared[-added:]
+        return v
 
     def last_trick(leader: int, took: int) -> float:
         c = h[leader].bit_length() - 1
@@ -203,7 +209,10 @@ def solve(sim: Sim, me: int) -> float:
                 return lo
             if hi <= alpha:
                 return hi
-            alpha, beta = max(alpha, lo), min(beta, hi)
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
         else:
             lo, hi = -INF, INF
         a0, b0 = alpha, beta
@@ -221,10 +230,12 @@ def solve(sim: Sim, me: int) -> float:
             if maximize:
                 if v > best:
                     best = v
-                    alpha = max(alpha, v)
+                    if v > alpha:
+                        alpha = v
             elif v < best:
                 best = v
-                beta = min(beta, v)
+                if v < beta:
+                    beta = v
             if alpha >= beta:
                 break
         h[leader] = hand
@@ -319,10 +330,12 @@ def solve(sim: Sim, me: int) -> float:
             if maximize:
                 if v > best:
                     best = v
-                    alpha = max(alpha, v)
+                    if v > alpha:
+                        alpha = v
             elif v < best:
                 best = v
-                beta = min(beta, v)
+                if v < beta:
+                    beta = v
             if alpha >= beta:
                 break
         h[seat] = hand
