@@ -16,7 +16,7 @@ import time
 
 from p2pbelka.bench.timing import percentile
 from p2pbelka.bots.belot.base import BelotBot, decide, make_belot_bot
-from p2pbelka.bots.belot.search import distinct_moves
+from p2pbelka.bots.belot.solver import distinct_moves
 from p2pbelka.bots.belot.tournament import deal_cards, play_deal
 from p2pbelka.bots.registry import with_think
 from p2pbelka.cards import CARDS

@@ -39,14 +39,13 @@ from p2pbelka.bots.belot.policy import declaration_plan
 from p2pbelka.bots.belot.search import (
     Sim,
     at_lead,
-    distinct_moves,
     sample_bidding,
     sample_hands,
     sim_from,
     step,
     utility,
 )
-from p2pbelka.bots.belot.solver import solve
+from p2pbelka.bots.belot.solver import distinct_moves, solve
 from p2pbelka.bots.belot.strong import StrongBelotBot
 from p2pbelka.cards import CARDS, FULL_MASK, SUIT_MASKS, Card, from_mask, iter_bits
 from p2pbelka.rules.belot import core

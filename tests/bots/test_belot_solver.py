@@ -118,3 +118,14 @@ def test_a_claim_at_the_lead_ends_the_search() -> None:
         sim.leader = 0
         assert solver.solve(sim.copy(), 0) == search.WIN
         assert solver.solve(sim.copy(), 1) == -search.WIN
+
+
+def test_alike_cards_are_tried_once_unless_a_card_to_fall_lies_between() -> None:
+    # Clubs are plain (hearts trump): 7C and 8C are worth nothing and adjacent.
+    seven, eight, nine, ace = 0, 1, 2, 7
+    legal = 1 << seven | 1 << eight | 1 << ace
+    assert solver.distinct_moves(legal, 2, 0) == [ace, eight]
+    # 9C between them in another hand still to fall: both are tried.
+    legal = 1 << seven | 1 << nine | 1 << ace
+    assert solver.distinct_moves(legal, 2, 1 << eight) == [ace, nine, seven]
+    assert solver.distinct_moves(legal, 2, 0) == [ace, nine]

@@ -26,7 +26,7 @@ from typing import Final
 
 from p2pbelka.bots.belot.knowledge import Known
 from p2pbelka.bots.belot.policy import choose_card, declaration_plan
-from p2pbelka.cards import FULL_MASK, SUIT_MASKS, iter_bits
+from p2pbelka.cards import FULL_MASK, iter_bits
 from p2pbelka.rules.belot import core
 
 WIN: Final = 500.0
@@ -306,24 +306,3 @@ def deal_value(
         winner = last if last in over else max(over, key=lambda s: score[s])
         value += WIN if winner == me else -WIN
     return value
-
-
-def distinct_moves(legal: int, trump: int, blockers: int) -> list[int]:
-    """``legal`` less the cards that play exactly like a stronger neighbour kept: same
-    suit, same points, nothing in ``blockers`` (cards still to fall) between them."""
-    moves: list[int] = []
-    pts = core.POINTS[trump]
-    for suit in range(4):
-        if not legal & SUIT_MASKS[suit]:
-            continue
-        order = core.TRUMP_ORDER if suit == trump else core.PLAIN_ORDER
-        run = -1
-        for rank in sorted(range(8), key=lambda r: -order[r]):
-            c = suit * 8 + rank
-            if legal >> c & 1:
-                if pts[c] != run:
-                    moves.append(c)
-                    run = pts[c]
-            elif blockers >> c & 1:
-                run = -1
-    return moves

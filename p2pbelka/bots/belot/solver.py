@@ -97,6 +97,12 @@ def _distinct(legal: int, blockers: int, trump: int) -> tuple[int, ...]:
     return moves
 
 
+def distinct_moves(legal: int, trump: int, blockers: int) -> list[int]:
+    """``legal`` less the cards that play exactly like a stronger neighbour kept: same
+    suit, same points, nothing in ``blockers`` (cards still to fall) between them."""
+    return list(_distinct(legal, blockers, trump))
+
+
 def _bits(mask: int) -> tuple[int, ...]:
     out = []
     while mask:

@@ -34,7 +34,6 @@ from p2pbelka.bots.belot.knowledge import Known, known_from
 from p2pbelka.bots.belot.policy import choose_bid
 from p2pbelka.bots.belot.search import (
     Sim,
-    distinct_moves,
     playout,
     sample_bidding,
     sample_hands,
@@ -42,7 +41,7 @@ from p2pbelka.bots.belot.search import (
     step,
     utility,
 )
-from p2pbelka.bots.belot.solver import solve
+from p2pbelka.bots.belot.solver import distinct_moves, solve
 from p2pbelka.bots.common.budget import UNLIMITED, Budget
 from p2pbelka.cards import CARDS, FULL_MASK, Card
 from p2pbelka.rules.belot.game import BelotGame
