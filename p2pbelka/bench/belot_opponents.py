@@ -39,6 +39,7 @@ from p2pbelka.bots.belot.policy import declaration_plan
 from p2pbelka.bots.belot.search import (
     Sim,
     at_lead,
+    bid_out,
     sample_bidding,
     sample_hands,
     sim_from,
@@ -282,41 +283,13 @@ class PlainPIMCBelotBot(RulesBelotBot):
 def _call_value(known: Known, first: list[int], extra: list[int], call: str) -> float:
     """The utility of one sampled deal when the bot makes ``call``, the later seats call by
     count and every seat plays by the greedy rollout (0 for a deal all pass twice)."""
-    n = known.players
-    bids = [*known.bids, call]
-    suit = known.turned >> 3
-    while True:
-        last = bids[-1]
-        if last != "pass":
-            declarer = (known.dealer + len(bids)) % n
-            trump = suit if last == "play" else SUITS.index(last)
-            break
-        if len(bids) == 2 * n:
-            return 0.0
-        seat = (known.dealer + 1 + len(bids)) % n
-        if len(bids) < n:
-            calls = ["play", "pass"]
-        else:
-            calls = [s for i, s in enumerate(SUITS) if i != suit] + ["pass"]
-        bids.append(count_bid(first[seat], known.turned, calls, n))
-    sim = Sim(
-        players=n,
-        trump=trump,
-        turned=known.turned,
-        declarer=declarer,
-        hands=[first[s] | extra[s] for s in range(n)],
-        trick=[],
-        leader=(known.dealer + 1) % n,
-        tricks=0,
-        played=0,
-        points=[0] * n,
-        took=0,
-        declared=[],
-        led=0,
-        scores=known.scores,
-        hanging=known.hanging,
-        fours=known.fours,
-    )
+
+    def bid_of(seat: int, calls: list[str]) -> str:
+        return count_bid(first[seat], known.turned, calls, known.players)
+
+    sim = bid_out(known, first, extra, call, bid_of)
+    if sim is None:
+        return 0.0
     greedy_playout(sim)
     return utility(sim, known.seat)
 

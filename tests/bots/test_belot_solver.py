@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pbelka.bots.belot import search, solver
-from p2pbelka.bots.belot.search import Sim, at_lead, step, utility
+from p2pbelka.bots.belot.search import Sim, at_lead, sim_start, step, utility
 from p2pbelka.cards import iter_bits
 from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot.options import belot_options
@@ -40,23 +40,16 @@ def endgame(seed: int, players: int, cards: int) -> Sim:
     deck = list(range(32))
     rng.shuffle(deck)
     hands = [sum(1 << c for c in deck[9 * s : 9 * s + 9]) for s in range(players)]
-    sim = Sim(
-        players=players,
-        trump=rng.randrange(4),
-        turned=deck[9 * players],
-        declarer=rng.randrange(players),
-        hands=hands,
-        trick=[],
-        leader=rng.randrange(players),
-        tricks=0,
-        played=0,
-        points=[0] * players,
-        took=0,
-        declared=[],
-        led=0,
-        scores=tuple(rng.choice((0, 400, 850, 920, 960)) for _ in range(players)),
-        hanging=rng.choice((0, 0, 40, 90)),
-        fours=FOURS,
+    sim = sim_start(
+        players,
+        rng.randrange(4),
+        deck[9 * players],
+        rng.randrange(players),
+        hands,
+        rng.randrange(players),
+        tuple(rng.choice((0, 400, 850, 920, 960)) for _ in range(players)),
+        rng.choice((0, 0, 40, 90)),
+        FOURS,
     )
     # Leads in the random part declare only sometimes: later leaders still have to.
     while not sim.over:

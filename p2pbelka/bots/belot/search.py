@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -32,6 +33,8 @@ from p2pbelka.rules.belot import core
 WIN: Final = 500.0
 """Utility of winning the game (minus for another seat winning it), in written points."""
 _TRIES: Final = 30
+BidOf = Callable[[int, list[str]], str]
+"""A later seat's call in a simulated bidding: ``(seat, calls it may make) -> call``."""
 
 
 @dataclass(slots=True)
@@ -98,6 +101,69 @@ class Sim:
     def outside(self, seat: int) -> int:
         """Cards another seat may hold, as ``seat`` would reckon them (the stock's too)."""
         return FULL_MASK & ~self.played & ~self.hands[seat] & ~(1 << self.turned)
+
+
+def sim_start(
+    players: int,
+    trump: int,
+    turned: int,
+    declarer: int,
+    hands: list[int],
+    leader: int,
+    scores: tuple[int, ...],
+    hanging: int,
+    fours: tuple[int, ...],
+) -> Sim:
+    """A deal at its first lead, every hand of nine known: nothing played or declared."""
+    return Sim(
+        players=players,
+        trump=trump,
+        turned=turned,
+        declarer=declarer,
+        hands=hands,
+        trick=[],
+        leader=leader,
+        tricks=0,
+        played=0,
+        points=[0] * players,
+        took=0,
+        declared=[],
+        led=0,
+        scores=scores,
+        hanging=hanging,
+        fours=fours,
+    )
+
+
+def bid_out(
+    known: Known, first: list[int], extra: list[int], call: str, bid_of: BidOf
+) -> Sim | None:
+    """The sampled deal at its first lead after the bot's ``call``, the later seats calling
+    by ``bid_of(seat, calls)``; None when every seat passes twice (a void deal)."""
+    n = known.players
+    bids = [*known.bids, call]
+    suit = known.turned >> 3
+    while bids[-1] == "pass":
+        if len(bids) == 2 * n:
+            return None
+        seat = (known.dealer + 1 + len(bids)) % n
+        if len(bids) < n:
+            calls = ["play", "pass"]
+        else:
+            calls = [s for i, s in enumerate("CDHS") if i != suit] + ["pass"]
+        bids.append(bid_of(seat, calls))
+    last = bids[-1]
+    return sim_start(
+        n,
+        suit if last == "play" else "CDHS".index(last),
+        known.turned,
+        (known.dealer + len(bids)) % n,
+        [first[s] | extra[s] for s in range(n)],
+        (known.dealer + 1) % n,
+        known.scores,
+        known.hanging,
+        known.fours,
+    )
 
 
 def sim_from(known: Known, hands: list[int]) -> Sim:

@@ -33,7 +33,7 @@ from p2pbelka.bots.belot.inference import weighted_bidding, weighted_hands
 from p2pbelka.bots.belot.knowledge import Known, known_from
 from p2pbelka.bots.belot.policy import choose_bid
 from p2pbelka.bots.belot.search import (
-    Sim,
+    bid_out,
     playout,
     sample_bidding,
     sample_hands,
@@ -158,41 +158,19 @@ class StrongBelotBot(HeuristicBelotBot):
 def _call_value(known: Known, first: list[int], extra: list[int], call: str) -> float:
     """The bot's utility of one sampled deal when it makes ``call`` and the others call
     and play by the rules of thumb (0 for a deal all pass twice)."""
-    n = known.players
-    bids = [*known.bids, call]
-    suit = known.turned >> 3
-    while True:
-        last = bids[-1]
-        if last != "pass":
-            declarer = (known.dealer + len(bids)) % n
-            trump = suit if last == "play" else "CDHS".index(last)
-            break
-        if len(bids) == 2 * n:
-            return 0.0
-        seat = (known.dealer + 1 + len(bids)) % n
-        if len(bids) < n:
-            calls = ["play", "pass"]
-        else:
-            calls = [s for i, s in enumerate("CDHS") if i != suit] + ["pass"]
-        margin = bid_margin(known.scores, seat)
-        bids.append(choose_bid(first[seat], known.turned, calls, n, known.fours, margin))
-    sim = Sim(
-        players=n,
-        trump=trump,
-        turned=known.turned,
-        declarer=declarer,
-        hands=[first[s] | extra[s] for s in range(n)],
-        trick=[],
-        leader=(known.dealer + 1) % n,
-        tricks=0,
-        played=0,
-        points=[0] * n,
-        took=0,
-        declared=[],
-        led=0,
-        scores=known.scores,
-        hanging=known.hanging,
-        fours=known.fours,
-    )
+
+    def bid_of(seat: int, calls: list[str]) -> str:
+        return choose_bid(
+            first[seat],
+            known.turned,
+            calls,
+            known.players,
+            known.fours,
+            bid_margin(known.scores, seat),
+        )
+
+    sim = bid_out(known, first, extra, call, bid_of)
+    if sim is None:
+        return 0.0
     playout(sim)
     return utility(sim, known.seat)
