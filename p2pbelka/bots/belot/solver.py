@@ -127,7 +127,9 @@ def solve(sim: Sim, me: int) -> float:
     h = sim.hands
     points = sim.points
     declared = list(sim.declared)
-    given = len(declared)
+    made: list[tuple[int, ...]] = [()]
+    """The masks declared inside the search, in order (a one-item box, changed in place)."""
+    lead_moves: dict[int, list[int]] = {}
     scores = sim.scores
     declarer, hanging, fours = sim.declarer, sim.hanging, sim.fours
     lead_key = _LEAD_KEY[trump].__getitem__
@@ -167,6 +169,7 @@ def solve(sim: Sim, me: int) -> float:
                 declared.extend(new)
                 added = len(new)
                 claimable[leader] += sum(d[2] for d in new)
+                made[0] += tuple(d[4] for d in new)
         if tricks == 9:
             v = leaf(took, leader)
         elif (
@@ -182,6 +185,7 @@ def solve(sim: Sim, me: int) -> float:
         if added:
             claimable[leader] -= sum(d[2] for d in declared[-added:])
             del declared[-added:]
+            made[0] = made[0][:-added]
         return v
 
     def last_trick(leader: int, took: int) -> float:
@@ -207,7 +211,7 @@ def solve(sim: Sim, me: int) -> float:
     ) -> float:
         # Declarations made inside the search by their masks: a seat's first lead may come
         # with another hand on another path to the same cards.
-        key = (*h, leader, *points, took, led, *[d[4] for d in declared[given:]])
+        key = (*h, leader, *points, took, led, made[0])
         entry = tt.get(key)
         if entry is not None:
             lo, hi = entry
@@ -226,7 +230,12 @@ def solve(sim: Sim, me: int) -> float:
         left = 0
         for m in h:
             left |= m
-        moves = sorted(_distinct(hand, left & ~hand, trump), key=lead_key)
+        moves_key = hand << 32 | left
+        moves = lead_moves.get(moves_key)
+        if moves is None:
+            moves = lead_moves[moves_key] = sorted(
+                _distinct(hand, left & ~hand, trump), key=lead_key
+            )
         maximize = leader == me
         best = -INF if maximize else INF
         for c in moves:
