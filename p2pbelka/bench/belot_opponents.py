@@ -46,7 +46,7 @@ from p2pbelka.bots.belot.search import (
     step,
     utility,
 )
-from p2pbelka.bots.belot.solver import distinct_moves, solve
+from p2pbelka.bots.belot.solver import Table, distinct_moves, solve
 from p2pbelka.bots.belot.strong import StrongBelotBot
 from p2pbelka.cards import CARDS, FULL_MASK, SUIT_MASKS, Card, from_mask, iter_bits
 from p2pbelka.rules.belot import core
@@ -272,11 +272,12 @@ class PlainPIMCBelotBot(RulesBelotBot):
         scores = [0.0] * len(moves)
         for _ in range(self.samples):
             base = sim_from(known, sample_hands(known, self.rng))
+            tt: Table = {}  # the moves' lines meet again in this world
             for i, card in enumerate(moves):
                 sim = base.copy()
                 step(sim, card)
                 greedy_playout(sim, stop)
-                scores[i] += utility(sim, seat) if sim.over else solve(sim, seat)
+                scores[i] += utility(sim, seat) if sim.over else solve(sim, seat, tt)
         return CARDS[moves[max(range(len(moves)), key=lambda i: scores[i])]]
 
 

@@ -122,3 +122,16 @@ def test_alike_cards_are_tried_once_unless_a_card_to_fall_lies_between() -> None
     legal = 1 << seven | 1 << nine | 1 << ace
     assert solver.distinct_moves(legal, 2, 1 << eight) == [ace, nine, seven]
     assert solver.distinct_moves(legal, 2, 0) == [ace, nine]
+
+
+def test_one_table_shared_by_the_moves_of_a_world_changes_no_value() -> None:
+    for seed in range(12):
+        sim = endgame(seed, 2 + seed % 2, 3)
+        if sim.over or sim.trick:
+            continue
+        me = sim.leader
+        table: solver.Table = {}
+        for card in iter_bits(sim.legal(me)):
+            child = sim.copy()
+            step(child, card)
+            assert solver.solve(child.copy(), me, table) == minimax(child.copy(), me)

@@ -112,11 +112,17 @@ def _bits(mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def solve(sim: Sim, me: int) -> float:
+Table = dict[tuple[object, ...], tuple[float, float]]
+"""A transposition table: bounds on the value by position (see :func:`solve`)."""
+
+
+def solve(sim: Sim, me: int, tt: Table | None = None) -> float:
     """Seat ``me``'s utility of ``sim`` (any position, mid-trick too) under exact play.
 
     ``sim`` is used as scratch space: on return its hands and points are as given,
-    its declarations may hold those made at leads inside the search.
+    its declarations may hold those made at leads inside the search.  ``tt`` may be
+    shared by the solves of one world for one seat (the candidate moves of a decision,
+    whose lines meet again): its keys hold everything else the value depends on.
     """
     n = sim.players
     trump = sim.trump
@@ -127,14 +133,16 @@ def solve(sim: Sim, me: int) -> float:
     h = sim.hands
     points = sim.points
     declared = list(sim.declared)
-    made: list[tuple[int, ...]] = [()]
-    """The masks declared inside the search, in order (a one-item box, changed in place)."""
+    made: list[tuple[int, ...]] = [tuple(d[0] << 32 | d[4] for d in declared)]
+    """Who declared which masks, in order, those made inside the search too (a one-item
+    box, changed in place): part of the table's key."""
     lead_moves: dict[int, list[int]] = {}
     scores = sim.scores
     declarer, hanging, fours = sim.declarer, sim.hanging, sim.fours
     lead_key = _LEAD_KEY[trump].__getitem__
     neg_points = _NEG_POINTS[trump].__getitem__
-    tt: dict[tuple[object, ...], tuple[float, float]] = {}
+    if tt is None:
+        tt = {}
     scored_memo: dict[int, list[int]] = {}
     # Per seat, the value of every combination it declared: a claim needs at least this.
     claimable = [sum(d[2] for d in declared if d[0] == s) for s in range(n)]
@@ -169,7 +177,7 @@ def solve(sim: Sim, me: int) -> float:
                 declared.extend(new)
                 added = len(new)
                 claimable[leader] += sum(d[2] for d in new)
-                made[0] += tuple(d[4] for d in new)
+                made[0] += tuple(d[0] << 32 | d[4] for d in new)
         if tricks == 9:
             v = leaf(took, leader)
         elif (

@@ -41,7 +41,7 @@ from p2pbelka.bots.belot.search import (
     step,
     utility,
 )
-from p2pbelka.bots.belot.solver import distinct_moves, solve
+from p2pbelka.bots.belot.solver import Table, distinct_moves, solve
 from p2pbelka.bots.common.budget import UNLIMITED, Budget
 from p2pbelka.cards import CARDS, FULL_MASK, Card
 from p2pbelka.rules.belot.game import BelotGame
@@ -146,11 +146,12 @@ class StrongBelotBot(HeuristicBelotBot):
             if spent(k):
                 break
             base = sim_from(known, hands)
+            tt: Table = {}  # the moves' lines meet again in this world
             for i, card in enumerate(moves):
                 sim = base.copy()
                 step(sim, card)
                 playout(sim, stop)
-                scores[i] += utility(sim, known.seat) if sim.over else solve(sim, known.seat)
+                scores[i] += utility(sim, known.seat) if sim.over else solve(sim, known.seat, tt)
         best = max(range(len(moves)), key=lambda i: (scores[i], moves[i] == hint))
         return moves[best]
 
