@@ -10,11 +10,13 @@ from p2pbelka.bots import registry
 from p2pbelka.bots.belka.knowledge import seen_from
 from p2pbelka.bots.belka.policy import legal
 from p2pbelka.bots.belka.strong import StrongBot
-from p2pbelka.bots.belot.base import seat_view
+from p2pbelka.bots.belot.base import decide, make_belot_bot, seat_view
 from p2pbelka.bots.belot.knowledge import known_from
 from p2pbelka.bots.belot.strong import StrongBelotBot
+from p2pbelka.bots.belot.tournament import play_deal
 from p2pbelka.bots.common.budget import TABLE_SECONDS, UNLIMITED, Budget, table_budget
 from p2pbelka.cards import CARDS
+from p2pbelka.rules.belot.deal import Action
 from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.rules.belot.randomplay import random_deck
 from tests.bots.test_bots_play import random_game
@@ -87,6 +89,35 @@ def test_belot_strong_keeps_its_budget_on_a_busy_machine() -> None:
         calm.bid(view, seat)
         assert calm.rng.random() == busy.rng.random()
         assert known_from(view, seat).hand == game.deal.hands[seat]
+
+
+def test_belot_strong_cards_keep_their_budget_on_a_busy_machine() -> None:
+    checked: list[int] = []
+
+    def ask(game: BelotGame, seat: int) -> list[Action]:
+        deal = game.deal
+        assert deal is not None
+        if deal.phase == "play" and deal.legal_mask(seat).bit_count() > 2 and not checked:
+            view = seat_view(game, seat)
+            clock = BusyClock(0.05)
+            busy = StrongBelotBot(7, budget=Budget(seconds=0.2, least=3, clock=clock))
+            card = busy.play(view, seat)
+            assert deal.legal_mask(seat) >> card.index & 1
+            assert clock.reads <= 1 + 5  # a handful of worlds valued, not 48
+            calm = StrongBelotBot(7)
+            calm.play(view, seat)
+            assert calm.rng.random() == busy.rng.random()
+            checked.append(seat)
+        return decide(heuristic, game, seat)
+
+    heuristic = make_belot_bot("heuristic", 1)
+    for players in (2, 3):
+        checked.clear()
+        rng = random.Random(players)
+        game = BelotGame.new(players=players, first_dealer=0)
+        first, turned, extra = random_deck(rng, players, 0)
+        play_deal(game.start_deal(first, CARDS[turned]), extra, ask)
+        assert checked
 
 
 def test_an_unseeded_seat_bot_keeps_the_tables_time_and_a_seeded_one_every_world() -> None:
