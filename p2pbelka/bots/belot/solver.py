@@ -330,18 +330,15 @@ def solve(sim: Sim, me: int, tt: Table | None = None) -> float:
                 points[winner] += gain
                 v = lead(winner, tricks + 1, took | 1 << winner, led, alpha, beta)
                 points[winner] -= gain
-            elif wins:
-                v = follow(
-                    leader, k + 1, suit, pw, k, c, on + pts[c], left, tricks, took, led, alpha, beta
-                )
             else:
+                off, best_c = (k, c) if wins else (win_off, top)
                 v = follow(
                     leader,
                     k + 1,
                     suit,
                     pw,
-                    win_off,
-                    top,
+                    off,
+                    best_c,
                     on + pts[c],
                     left,
                     tricks,
