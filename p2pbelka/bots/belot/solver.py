@@ -133,9 +133,9 @@ def solve(sim: Sim, me: int, tt: Table | None = None) -> float:
     h = sim.hands
     points = sim.points
     declared = list(sim.declared)
+    # Who declared which masks, in order, those made inside the search too (a one-item
+    # box, changed in place): part of the table's key and of the combinations' memo.
     made: list[tuple[int, ...]] = [tuple(d[0] << 32 | d[4] for d in declared)]
-    """Who declared which masks, in order, those made inside the search too (a one-item
-    box, changed in place): part of the table's key."""
     lead_moves: dict[int, list[int]] = {}
     scores = sim.scores
     declarer, hanging, fours = sim.declarer, sim.hanging, sim.fours
@@ -143,12 +143,12 @@ def solve(sim: Sim, me: int, tt: Table | None = None) -> float:
     neg_points = _NEG_POINTS[trump].__getitem__
     if tt is None:
         tt = {}
-    scored_memo: dict[int, list[int]] = {}
+    scored_memo: dict[tuple[int, tuple[int, ...]], list[int]] = {}
     # Per seat, the value of every combination it declared: a claim needs at least this.
     claimable = [sum(d[2] for d in declared if d[0] == s) for s in range(n)]
 
     def scored(took: int) -> list[int]:
-        key = took << 8 | len(declared)
+        key = (took, made[0])
         got = scored_memo.get(key)
         if got is None:
             got = scored_memo[key] = core.scored_combinations(
