@@ -39,7 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         const="",
         metavar="CODE",
-        help="only joiners who give this code may sit (no CODE: a fresh 80-bit one is made)",
+        help="only joiners who give this code may sit (no CODE: six random digits); after"
+        " ten wrong codes a fresh one is made and shown",
     )
     add_player_arguments(parser)
     add_network_arguments(parser, lobby=True)
@@ -81,13 +82,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     net = lan_args.net_options(args)
     net.announce = not args.no_announce
-    invite = args.invite
-    if invite == "":
-        from p2pbelka.net.handshake import new_invite_code
-
-        invite = new_invite_code()
-    if invite:
-        lan_args.say(f"invite code: {invite} (joiners: p2pbelka join --invite {invite})")
+    invite = lan_args.invite_code(args.invite)
+    if invite is None:
+        return 2
     if lan_args.wants_screen(args):
         from p2pbelka.ui.i18n import default_language
         from p2pbelka.ui.lan import host_on_screen

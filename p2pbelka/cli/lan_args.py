@@ -214,12 +214,40 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
+def invite_code(given: str | None) -> str | None:
+    """``host --invite``'s code (a fresh one when none was given, "" for none), said in
+    words; None (and why) if it is too short."""
+    from p2pbelka.net.pake import new_invite_code, normal_code, shown_code
+
+    if given is None:
+        return ""
+    code = given or new_invite_code()
+    try:
+        normal_code(code)
+    except ValueError as exc:
+        print(f"p2pbelka host: {exc}", file=sys.stderr)
+        return None
+    say_invite(shown_code(code))
+    return code
+
+
+def say_invite(code: str, changed_after: int = 0) -> None:
+    from p2pbelka.net.pake import code_in_words, normal_code
+
+    typed = normal_code(code).decode()
+    head = f"{changed_after} wrong codes were tried: the NEW " if changed_after else ""
+    say(
+        f"{head}invite code: {code}  ({code_in_words(code)}); joiners: p2pbelka join --invite {typed}"
+    )
+
+
 async def print_lobby(event: LobbyEvent) -> None:
     from p2pbelka.net.identity import fingerprint
     from p2pbelka.peer.lan import (
         AwaitingApproval,
         GameStarting,
         HostReached,
+        InviteChanged,
         LobbyClosed,
         SeatsChanged,
         StillTrying,
@@ -268,6 +296,10 @@ async def print_lobby(event: LobbyEvent) -> None:
         say(f"starting game {event.game_id.hex()} in seat {event.seat}")
     elif isinstance(event, LobbyClosed):
         say(f"lobby closed: {event.why}")
+    elif isinstance(event, InviteChanged):
+        from p2pbelka.net.pake import shown_code
+
+        say_invite(shown_code(event.code), event.failures)
 
 
 def describe_table(state: LobbyState) -> str:

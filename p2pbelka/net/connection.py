@@ -6,6 +6,7 @@ handshake and framing it drives are sans-IO (handshake.py, frames.py).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import os
@@ -30,6 +31,7 @@ from .frames import DEFAULT_MAX_FRAME_SIZE, FrameDecoder, encode_frame
 from .handshake import HANDSHAKE_MAX_MESSAGE, Handshake, HandshakeResult, Role
 from .identity import Identity, fingerprint
 from .oserrors import explain, first_os_error
+from .pake import InviteGuard
 
 __all__ = [
     "DEFAULT_HANDSHAKE_TIMEOUT",
@@ -313,12 +315,17 @@ async def open_secure_channel(
     context: bytes = b"",
     timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
     max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
-    psk: bytes | None = None,
+    code: bytes | None = None,
+    on_guess_failed: Callable[[], None] | None = None,
 ) -> SecureChannel:
     """Run the handshake over ``stream`` and return the channel.
 
     On any failure the stream is closed and a :class:`HandshakeError`
-    subclass is raised; the peer gets no explanation, only a closed socket.
+    subclass is raised; the peer gets no explanation, only a closed socket (or,
+    for a HELLO of a version we do not speak, our version: transport.md 3.3).
+    With an invite ``code`` a responder calls ``on_guess_failed`` for a handshake
+    that ends, however, after the peer could test its guess and before it proved
+    the code.
     """
     hs = Handshake(
         identity,
@@ -327,7 +334,7 @@ async def open_secure_channel(
         expected_peer_key=expected_peer_key,
         authorize=authorize,
         max_frame_size=max_frame_size,
-        psk=psk,
+        code=code,
     )
     decoder = FrameDecoder(HANDSHAKE_MAX_MESSAGE)
     try:
@@ -349,10 +356,21 @@ async def open_secure_channel(
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             raise HandshakeAborted(f"connection lost during the handshake: {exc!r}") from exc
     except BaseException:
-        await trio.aclose_forcefully(stream)
+        if hs.guess_spent and on_guess_failed is not None:
+            on_guess_failed()
+        await _refuse(stream, hs.refusal)
         raise
     decoder.max_size = max_frame_size
     return SecureChannel(stream, decoder, hs.result(), _describe(stream))
+
+
+async def _refuse(stream: trio.abc.Stream, last_word: bytes | None) -> None:
+    """Close a failed handshake's stream; a version refusal is sent first, briefly
+    (the peer may be gone), so the other side can say what it lacks."""
+    if last_word is not None:
+        with trio.move_on_after(1.0), contextlib.suppress(trio.BrokenResourceError, OSError):
+            await stream.send_all(encode_frame(last_word))
+    await trio.aclose_forcefully(stream)
 
 
 async def dial(
@@ -369,7 +387,7 @@ async def dial(
     connect_timeout: float = 5.0,
     handshake_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
     max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
-    psk: bytes | None = None,
+    code: bytes | None = None,
 ) -> SecureChannel:
     """Connect to a peer and run the handshake as initiator, retrying with backoff.
 
@@ -402,7 +420,7 @@ async def dial(
                     context=context,
                     timeout=handshake_timeout,
                     max_frame_size=max_frame_size,
-                    psk=psk,
+                    code=code,
                 )
             except (HandshakeTimeout, HandshakeAborted) as exc:
                 last = exc
@@ -440,7 +458,7 @@ async def serve_secure(
     max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
     max_pending_handshakes: int | None = None,
     door: Door | None = None,
-    psk: bytes | None = None,
+    invite: InviteGuard | None = None,
     handler_nursery: trio.Nursery | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> NoReturn:
@@ -488,6 +506,13 @@ async def serve_secure(
     async def _admitted(stream: trio.SocketStream, ticket: Ticket) -> None:
         scope = evictions[ticket] = trio.CancelScope()
         channel = None
+        code = invite.secret if invite is not None else None
+        generation = invite.changes if invite is not None else 0
+
+        def guess_failed() -> None:
+            if invite is not None:
+                invite.failed(generation)
+
         with scope:
             try:
                 channel = await open_secure_channel(
@@ -498,7 +523,8 @@ async def serve_secure(
                     context=context() if callable(context) else context,
                     timeout=door.policy.handshake_timeout,
                     max_frame_size=max_frame_size,
-                    psk=psk,
+                    code=code,
+                    on_guess_failed=guess_failed,
                 )
             except NetError as exc:
                 door.failed(ticket, trio.current_time(), type(exc).__name__)

@@ -47,6 +47,15 @@ class TableOpen(LobbyEvent):
 
 
 @dataclass(frozen=True)
+class InviteChanged(LobbyEvent):
+    """Too many wrong invite codes were tried (``failures`` since the last change): the
+    host's lobby now wants ``code``, which the host tells its friends afresh."""
+
+    code: str
+    failures: int
+
+
+@dataclass(frozen=True)
 class TablesHeard(LobbyEvent):
     tables: tuple[TableInfo, ...]
 
