@@ -236,9 +236,8 @@ def say_invite(code: str, changed_after: int = 0) -> None:
 
     typed = normal_code(code).decode()
     head = f"{changed_after} wrong codes were tried: the NEW " if changed_after else ""
-    say(
-        f"{head}invite code: {code}  ({code_in_words(code)}); joiners: p2pbelka join --invite {typed}"
-    )
+    say(f"{head}invite code: {code}  ({code_in_words(code)})")
+    say(f"joiners: p2pbelka join --invite {typed}")
 
 
 async def print_lobby(event: LobbyEvent) -> None:

@@ -28,6 +28,7 @@ from .errors import MalformedHandshake
 __all__ = [
     "CONFIRM_SIZE",
     "DEFAULT_GUESSES",
+    "DIGIT_WORDS",
     "MIN_CODE_LENGTH",
     "PAKE_MESSAGE_SIZE",
     "InviteGuard",
@@ -49,7 +50,7 @@ ID_INITIATOR = b"p2pbelka/v2 invite initiator"
 ID_RESPONDER = b"p2pbelka/v2 invite responder"
 CONFIRM_INFO = {True: b"p2pbelka/v2 invite confirm I", False: b"p2pbelka/v2 invite confirm R"}
 
-_DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 def normal_code(code: str) -> bytes:
@@ -77,12 +78,13 @@ def shown_code(code: str) -> str:
     return code.strip()
 
 
-def code_in_words(code: str) -> str:
-    """A code read out: ``482 913`` is "four eight two, nine one three"; letters are
-    spelled one by one, groups are separated by commas."""
+def code_in_words(code: str, digits: tuple[str, ...] = DIGIT_WORDS) -> str:
+    """A code read out: ``482 913`` is "four eight two, nine one three" (``digits``: the
+    words for 0 to 9 in the reader's language); letters are spelled one by one, groups
+    are separated by commas."""
     groups = shown_code(code).replace("-", " ").split()
     return ", ".join(
-        " ".join(_DIGIT_WORDS[int(ch)] if ch.isdigit() else ch.upper() for ch in g if ch.isalnum())
+        " ".join(digits[int(ch)] if ch in "0123456789" else ch.upper() for ch in g if ch.isalnum())
         for g in groups
     )
 

@@ -10,10 +10,12 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from p2pbelka.net.connection import format_host_port
 from p2pbelka.net.discovery import TableInfo, look_alikes
 from p2pbelka.net.identity import fingerprint
+from p2pbelka.net.pake import code_in_words, shown_code
 from p2pbelka.peer import lan
 from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.rules import registry
 from p2pbelka.table import rulebook
+from p2pbelka.ui.bigcode import big_code, digit_words
 from p2pbelka.ui.i18n import _
 
 
@@ -81,6 +83,13 @@ class LobbyView:
             self.notes.append(_("The host is deciding whether to let you in…"))
         elif isinstance(event, lan.JoinersAsking):
             self.asking = event.requests
+        elif isinstance(event, lan.InviteChanged):
+            self.invite = shown_code(event.code)
+            self.notes.append(
+                _(
+                    "{n} wrong invite codes were tried: the code is now {code}. Tell it afresh."
+                ).format(n=event.failures, code=self.invite)
+            )
 
     @property
     def seated(self) -> bool:
@@ -237,9 +246,10 @@ def _keys_to_compare(view: LobbyView) -> StyleAndTextTuples:
         line = _("Your key: {key}. Joiners compare it with what their screen shows.").format(
             key=view.my_fingerprint
         )
+        out: StyleAndTextTuples = [("class:hint", line + "\n")]
         if view.invite:
-            line += "\n" + _("Invite code: {code}").format(code=view.invite)
-        return [("class:hint", line + "\n")]
+            out += _invite(view.invite)
+        return out
     if not view.host_fingerprint:
         return []
     if view.host_pinned:
@@ -249,6 +259,15 @@ def _keys_to_compare(view: LobbyView) -> StyleAndTextTuples:
             key=view.host_fingerprint
         )
     return [("class:hint", line + "\n")]
+
+
+def _invite(code: str) -> StyleAndTextTuples:
+    """The host's invite code, large (digits) and in words, to read out to the room."""
+    shown = shown_code(code)
+    out: StyleAndTextTuples = [("class:heading", _("Invite code: {code}").format(code=shown))]
+    out.append(("class:hint", f"  ({code_in_words(shown, digit_words())})\n"))
+    out += [("class:heading", "   " + row + "\n") for row in big_code(shown)]
+    return out
 
 
 def _requests(view: LobbyView) -> StyleAndTextTuples:

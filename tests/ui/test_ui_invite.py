@@ -1,0 +1,44 @@
+"""The host's invite code on screen: large, in words of the screen's language, and the
+new code when too many wrong ones were tried."""
+
+from __future__ import annotations
+
+from p2pbelka.net.identity import Identity
+from p2pbelka.peer import lan
+from p2pbelka.protocol.lobby import LobbyState, SeatView
+from p2pbelka.ui.bigcode import big_code
+from p2pbelka.ui.i18n import set_language
+from p2pbelka.ui.lobby import LobbyView, lobby_lines
+
+
+def _host_view(invite: str) -> LobbyView:
+    key = Identity.generate().public_key
+    seats = (SeatView(key, "Asel", True), None, None, None)
+    state = LobbyState(bytes(16), "Kitchen", "classic", {}, seats, "belka")
+    return LobbyView("host", state=state, me=0, invite=invite, my_fingerprint="ab12")
+
+
+def _text(view: LobbyView) -> str:
+    return "".join(text for _style, text in lobby_lines(view))
+
+
+def test_the_default_code_is_drawn_large_and_said_in_words() -> None:
+    set_language("en")
+    text = _text(_host_view("482913"))
+    assert "Invite code: 482 913" in text
+    assert "(four eight two, nine one three)" in text
+    for row in big_code("482 913"):
+        assert row in text
+    assert len(big_code("482 913")) == 5 and big_code("Kitchen") == []
+    set_language("ru")
+    assert "(четыре восемь два, девять один три)" in _text(_host_view("482 913"))
+    set_language("en")
+
+
+def test_a_changed_code_replaces_the_old_one_and_says_so() -> None:
+    set_language("en")
+    view = _host_view("482 913")
+    view.apply(lan.InviteChanged("105 220", 10))
+    text = _text(view)
+    assert "Invite code: 105 220" in text and "482 913" not in text
+    assert any("10 wrong invite codes were tried: the code is now 105 220" in n for n in view.notes)
