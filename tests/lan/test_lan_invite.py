@@ -4,6 +4,7 @@ codes against a host, which then changes its code and says so."""
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from p2pbelka.peer.lan import (
     join_game,
 )
 from tests.lan.helpers import PeerSet, bot_args, verify
+from tests.netns import namespace_lan
 
 LOCAL = "127.0.0.1"
 GAME_TIMEOUT = 90.0
@@ -111,3 +113,27 @@ async def test_ten_wrong_codes_from_a_script_change_the_hosts_code(tmp_path: Pat
         nursery.start_soon(join, new)
         await sat.wait()
         nursery.cancel_scope.cancel()
+
+
+@pytest.mark.netns
+def test_an_invite_table_across_two_namespaces(tmp_path: Path) -> None:
+    """Two machines on one bridge: the joiner finds the table by its beacons, a wrong
+    code is refused in words, the code the host chose plays the game."""
+    beacon = str(40000 + secrets.randbelow(20000))
+    bots = ["--bot", "random", "--quiet", "--stats", "--beacon-port", beacon]
+    belot = ["--game", "belot", "--players", "2"]
+    with namespace_lan(2, "10.79.0") as lan, PeerSet(tmp_path) as peers:
+        (ns0, ns1), (addr0, addr1) = lan.namespaces, lan.addresses
+        host = peers.spawn(
+            "host", "host", "--auto-approve", "--table", "Invite only", "--invite", "kitchen 42",
+            *belot, *bots, "--listen", addr0, "--interface", addr0, netns=ns0,
+        )  # fmt: skip
+        host.wait_for(r"lobby port (\d+)", 20)
+        find = ["join", "--table", "Invite only", "--wait", "15", *bots]
+        where = ["--listen", addr1, "--interface", addr1]
+        stranger = peers.spawn("stranger", *find, "--invite", "kitchen 24", *where, netns=ns1)
+        assert peers.wait([stranger], 60) == [3], stranger.dump()
+        assert "the invite code is wrong" in stranger.log()
+        guest = peers.spawn("guest", *find, "--invite", "KITCHEN-42", *where, netns=ns1)
+        assert peers.wait([host, guest], 120) == [0, 0], host.dump() + guest.dump()
+        assert verify(host.transcript()).startswith("OK")
