@@ -122,7 +122,7 @@ def test_an_invite_table_across_two_namespaces(tmp_path: Path) -> None:
     beacon = str(40000 + secrets.randbelow(20000))
     bots = ["--bot", "random", "--quiet", "--stats", "--beacon-port", beacon]
     belot = ["--game", "belot", "--players", "2"]
-    with namespace_lan(2, "10.79.0") as lan, PeerSet(tmp_path) as peers:
+    with namespace_lan(2, "10.81.0") as lan, PeerSet(tmp_path) as peers:
         (ns0, ns1), (addr0, addr1) = lan.namespaces, lan.addresses
         host = peers.spawn(
             "host", "host", "--auto-approve", "--table", "Invite only", "--invite", "kitchen 42",
