@@ -253,6 +253,7 @@ async def print_lobby(event: LobbyEvent) -> None:
         TableOpen,
         TableRules,
         TablesHeard,
+        WrongCodeTried,
     )
 
     if isinstance(event, TableOpen):
@@ -299,6 +300,8 @@ async def print_lobby(event: LobbyEvent) -> None:
         from p2pbelka.net.pake import shown_code
 
         say_invite(shown_code(event.code), event.failures)
+    elif isinstance(event, WrongCodeTried):
+        say(f"a wrong invite code was tried ({event.failures} of {event.limit} before it changes)")
 
 
 def describe_table(state: LobbyState) -> str:

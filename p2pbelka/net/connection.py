@@ -250,8 +250,11 @@ async def serve_secure(
         channel = None
         code = invite.secret if invite is not None else None
         generation = invite.changes if invite is not None else 0
+        guessed = False
 
         def guess_failed() -> None:
+            nonlocal guessed
+            guessed = True
             if invite is not None:
                 invite.failed(generation)
 
@@ -269,7 +272,8 @@ async def serve_secure(
                     on_guess_failed=guess_failed,
                 )
             except NetError as exc:
-                door.failed(ticket, trio.current_time(), type(exc).__name__)
+                why = "wrong invite code" if guessed else type(exc).__name__
+                door.failed(ticket, trio.current_time(), why)
                 log.debug("handshake with %s failed: %s", describe(stream), exc)
         evictions.pop(ticket, None)
         if channel is None:

@@ -149,11 +149,14 @@ class InviteGuard:
         limit: int = DEFAULT_GUESSES,
         on_change: Callable[[str, int], None] | None = None,
         new_code: Callable[[], str] = new_invite_code,
+        on_failure: Callable[[int, int], None] | None = None,
     ) -> None:
         normal_code(code)  # refused here, before any joiner tries
         self.code = code
         self.limit = limit
         self.on_change = on_change
+        self.on_failure = on_failure
+        """Hears (failures, limit) for each failed guess that leaves the code as it is."""
         self._new_code = new_code
         self.failures = 0
         """Failed guesses against the current code."""
@@ -173,6 +176,8 @@ class InviteGuard:
             return False
         self.failures += 1
         if self.failures < self.limit:
+            if self.on_failure is not None:
+                self.on_failure(self.failures, self.limit)
             return False
         spent = self.failures
         self.code = self._new_code()

@@ -46,6 +46,7 @@ class LobbyView:
     notes: list[str] = field(default_factory=list)
     my_fingerprint: str = ""
     invite: str = ""  # the host's invite code, shown to read out to the joiners
+    wrong_codes: tuple[int, int] = (0, 0)  # wrong codes tried at it, of the limit
     host_fingerprint: str = ""  # the key that answered at the host's lobby (joiner)
     host_pinned: bool = False
     asking: tuple[lan.JoinRequest, ...] = ()  # joiners the host has not decided on yet
@@ -83,7 +84,10 @@ class LobbyView:
             self.notes.append(_("The host is deciding whether to let you in…"))
         elif isinstance(event, lan.JoinersAsking):
             self.asking = event.requests
+        elif isinstance(event, lan.WrongCodeTried):
+            self.wrong_codes = event.failures, event.limit
         elif isinstance(event, lan.InviteChanged):
+            self.wrong_codes = 0, self.wrong_codes[1]
             self.invite = shown_code(event.code)
             self.notes.append(
                 _(
@@ -249,6 +253,10 @@ def _keys_to_compare(view: LobbyView) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [("class:hint", line + "\n")]
         if view.invite:
             out += _invite(view.invite)
+        tried, limit = view.wrong_codes
+        if tried:
+            line = _("Wrong codes tried: {n} of {limit}; then the code changes.")
+            out.append(("class:verdict.bad", line.format(n=tried, limit=limit) + "\n"))
         return out
     if not view.host_fingerprint:
         return []

@@ -20,6 +20,7 @@ from p2pbelka.peer.lan import (
     NetOptions,
     SeatsChanged,
     TableOpen,
+    WrongCodeTried,
     host_game,
     join_game,
 )
@@ -61,6 +62,7 @@ async def test_ten_wrong_codes_from_a_script_change_the_hosts_code(tmp_path: Pat
     opened, changed, sat = trio.Event(), trio.Event(), trio.Event()
     port = 0
     changes: list[InviteChanged] = []
+    tried: list[int] = []
 
     async def on_lobby(event: LobbyEvent) -> None:
         nonlocal port
@@ -70,6 +72,8 @@ async def test_ten_wrong_codes_from_a_script_change_the_hosts_code(tmp_path: Pat
         elif isinstance(event, InviteChanged):
             changes.append(event)
             changed.set()
+        elif isinstance(event, WrongCodeTried):
+            tried.append(event.failures)
         elif isinstance(event, SeatsChanged) and all(event.state.seats):
             sat.set()
 
@@ -106,6 +110,7 @@ async def test_ten_wrong_codes_from_a_script_change_the_hosts_code(tmp_path: Pat
                 await join(f"guess {n:04d}", f"script{n}")
         await changed.wait()
         assert len(changes) == 1 and changes[0].failures == 10
+        assert tried == list(range(1, 10))  # the host saw each wrong code
         new = changes[0].code
         assert len(new.replace(" ", "")) == 6 and new.replace(" ", "").isdigit()
         with pytest.raises(LobbyRefused, match="the invite code is wrong"):

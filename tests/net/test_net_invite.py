@@ -202,11 +202,17 @@ def test_a_stolen_joiner_key_and_the_code_do_not_impersonate_the_host_to_her() -
 
 def test_ten_failed_guesses_change_the_code_and_say_so() -> None:
     heard: list[tuple[str, int]] = []
-    guard = InviteGuard("482 913", on_change=lambda code, n: heard.append((code, n)))
+    counted: list[tuple[int, int]] = []
+    guard = InviteGuard(
+        "482 913",
+        on_change=lambda code, n: heard.append((code, n)),
+        on_failure=lambda n, limit: counted.append((n, limit)),
+    )
     generation = guard.changes
     for _ in range(9):
         assert not guard.failed(generation)
     assert guard.code == "482 913" and not heard
+    assert counted == [(n, 10) for n in range(1, 10)]
     assert guard.failed(generation)
     assert heard == [(guard.code, 10)] and guard.code != "482 913"
     assert not guard.failed(generation)  # a guess at the old code counts no more

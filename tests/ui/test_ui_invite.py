@@ -38,7 +38,10 @@ def test_the_default_code_is_drawn_large_and_said_in_words() -> None:
 def test_a_changed_code_replaces_the_old_one_and_says_so() -> None:
     set_language("en")
     view = _host_view("482 913")
+    view.apply(lan.WrongCodeTried(9, 10))
+    assert "Wrong codes tried: 9 of 10; then the code changes." in _text(view)
     view.apply(lan.InviteChanged("105 220", 10))
+    assert "Wrong codes tried" not in _text(view)
     text = _text(view)
     assert "Invite code: 105 220" in text and "482 913" not in text
     assert any("10 wrong invite codes were tried: the code is now 105 220" in n for n in view.notes)

@@ -56,6 +56,15 @@ class InviteChanged(LobbyEvent):
 
 
 @dataclass(frozen=True)
+class WrongCodeTried(LobbyEvent):
+    """Someone tried a wrong invite code at the host (``failures`` of ``limit`` before
+    the code changes), or left before proving theirs."""
+
+    failures: int
+    limit: int
+
+
+@dataclass(frozen=True)
 class TablesHeard(LobbyEvent):
     tables: tuple[TableInfo, ...]
 

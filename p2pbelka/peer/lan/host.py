@@ -28,10 +28,12 @@ from p2pbelka.peer.lan.events import (
     GameStarting,
     HostControl,
     InviteChanged,
+    LobbyEvent,
     OnLobby,
     SeatsChanged,
     TableOpen,
     TableRules,
+    WrongCodeTried,
     ignore,
 )
 from p2pbelka.peer.lan.hostlobby import HostLobby
@@ -76,15 +78,23 @@ async def host_game(
     # every seat's nonce at the start, so no host chooses it (protocol/ids.py).
     table_id = net.table_id or new_table_id()
     holder = MeshHolder()
-    changes_in, changes_out = trio.open_memory_channel[InviteChanged](8)
+    changes_in, changes_out = trio.open_memory_channel[LobbyEvent](16)
 
-    def changed(code: str, failures: int) -> None:
+    def tell(event: LobbyEvent) -> None:
         try:
-            changes_in.send_nowait(InviteChanged(code, failures))
-        except trio.WouldBlock:  # the screen is behind: it hears a later change
-            log.warning("invite code changed to %s after %d wrong codes", code, failures)
+            changes_in.send_nowait(event)
+        except trio.WouldBlock:  # the screen is behind: it hears the next one
+            log.warning("invite code: %s not shown", event)
 
-    guard = InviteGuard(invite, on_change=changed) if invite else None
+    guard = (
+        InviteGuard(
+            invite,
+            on_change=lambda code, n: tell(InviteChanged(code, n)),
+            on_failure=lambda n, limit: tell(WrongCodeTried(n, limit)),
+        )
+        if invite
+        else None
+    )
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_tell_changes, changes_out, on_lobby)
         mesh_port = await nursery.start(serve_mesh, identity, net, holder)
@@ -114,12 +124,10 @@ async def host_game(
     return result
 
 
-async def _tell_changes(
-    changes: trio.MemoryReceiveChannel[InviteChanged], on_lobby: OnLobby
-) -> None:
-    """The guard (sans-IO, called inside a handshake) hands its changes over here."""
+async def _tell_changes(changes: trio.MemoryReceiveChannel[LobbyEvent], on_lobby: OnLobby) -> None:
+    """The guard (sans-IO, called inside a handshake) hands its news over here."""
     async for event in changes:
-        log.info("%d wrong invite codes: the code is now %s", event.failures, event.code)
+        log.info("invite code: %s", event)
         await on_lobby(event)
 
 
