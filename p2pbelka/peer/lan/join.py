@@ -192,7 +192,10 @@ async def _reach_lobby(
                 " to read it out again; after ten wrong codes the host's code changes)"
             ) from None
         except TamperedHandshake:
-            raise LobbyRefused("the host's answer does not decrypt: tampered with") from None
+            raise LobbyRefused(
+                "the host's answer does not decrypt: tampered with on the way, or a host of"
+                " an older version whose table wants an invite code"
+            ) from None
         except VersionMismatch as exc:
             raise LobbyRefused(_version_refusal(exc, code is not None)) from None
         else:
