@@ -24,7 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --connect: the host's key fingerprint (as its screen shows it); refuse others",
     )
     parser.add_argument("--table", help="join the table with this name (or key fingerprint)")
-    parser.add_argument("--invite", metavar="CODE", help="the invite code the host gave you")
+    parser.add_argument(
+        "--invite",
+        metavar="CODE",
+        help="the invite code the host gave you (spaces, dashes and case do not matter)",
+    )
     parser.add_argument("--wait", type=float, default=3.0, help="listen for tables this long")
     parser.add_argument("--list", action="store_true", help="only list the tables heard")
     parser.add_argument(
