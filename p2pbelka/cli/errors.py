@@ -35,6 +35,13 @@ EXIT_STATUSES: dict[int, str] = {
     EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
 }
 
+
+def left_status(status: int, interrupted: bool) -> int:
+    """The exit status of a screen the player left: ``status``, or 130 after Ctrl-C
+    (where the player is asked first, the answer was yes)."""
+    return EXIT_INTERRUPTED if interrupted else status
+
+
 # errors the operating system gives when listening, not when reading a named file
 _LISTEN_ERRNOS = (errno.EADDRINUSE, errno.EADDRNOTAVAIL)
 

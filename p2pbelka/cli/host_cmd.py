@@ -104,7 +104,9 @@ def run(args: argparse.Namespace) -> int:
             invite=invite,
             auto_approve=args.auto_approve,
         )
-        return lan_args.screen_result(on_screen, screen.view.game_id)
+        return lan_args.screen_result(
+            on_screen, screen.view.game_id, interrupted=screen.interrupted
+        )
 
     async def main() -> GameResult:
         if args.auto_approve:

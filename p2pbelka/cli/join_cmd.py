@@ -126,7 +126,7 @@ def _join_on_screen(
         lang=args.lang or default_language(),
         auto_approve=args.auto_approve,
     )
-    return lan_args.screen_result(result, screen.view.game_id)
+    return lan_args.screen_result(result, screen.view.game_id, interrupted=screen.interrupted)
 
 
 LOOK_ALIKE_WINDOW = 2.0

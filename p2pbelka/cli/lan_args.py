@@ -54,14 +54,30 @@ def add_player_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def port_number(text: str) -> int:
+    """A TCP or UDP port as typed: 0-65535 (0: any free one); a usage error otherwise,
+    never a number the operating system would quietly wrap around."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: ports go from 0 to 65535")
+    return port
+
+
 def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = False) -> None:
     net = parser.add_argument_group("network")
     net.add_argument("--listen", default="0.0.0.0", metavar="ADDR", help="address to listen on")
-    net.add_argument("--port", type=int, default=0, help="the game (mesh) port; 0 = any free")
-    if lobby:
-        net.add_argument("--lobby-port", type=int, default=0, help="the lobby port; 0 = any")
     net.add_argument(
-        "--advertise-port", type=int, default=None, help="tell the others to reach us here"
+        "--port", type=port_number, default=0, help="the game (mesh) port; 0 = any free"
+    )
+    if lobby:
+        net.add_argument(
+            "--lobby-port", type=port_number, default=0, help="the lobby port; 0 = any"
+        )
+    net.add_argument(
+        "--advertise-port", type=port_number, default=None, help="tell the others to reach us here"
     )
     net.add_argument("--interface", default=None, metavar="ADDR", help="multicast interface")
     net.add_argument("--group", default=None, help="multicast group of the beacons")
@@ -70,7 +86,9 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
         action="store_true",
         help="a LAN without IPv4: listen on IPv6 and use the IPv6 beacon group",
     )
-    net.add_argument("--beacon-port", type=int, default=None, help="UDP port of the beacons")
+    net.add_argument(
+        "--beacon-port", type=port_number, default=None, help="UDP port of the beacons"
+    )
     net.add_argument("--pause-after", type=float, default=10.0, help="say who is silent after S")
     net.add_argument(
         "--reconnect-window",
@@ -197,17 +215,22 @@ def wants_screen(args: argparse.Namespace) -> bool:
     return args.bot is None and not args.text and sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def screen_result(result: GameResult | None, game_id: bytes | None = None) -> int:
+def screen_result(
+    result: GameResult | None, game_id: bytes | None = None, *, interrupted: bool = False
+) -> int:
     """Exit status after a game played on screen (which showed the result itself);
-    ``game_id``: the game the player left in the middle, if it had begun."""
+    ``game_id``: the game the player left in the middle, if it had begun;
+    ``interrupted``: the player left with Ctrl-C."""
+    from p2pbelka.cli.errors import left_status
+
     if result is None and game_id is not None:
         say(f"left the game: p2pbelka resume {game_id.hex()[:12]} goes on with it")
-        return 0
+        return left_status(0, interrupted)
     if result is None:
         say("left before the game started")
-        return 0
+        return left_status(0, interrupted)
     say(f"transcript saved to {result.store.transcript_path}")
-    return 0 if result.finished else 1
+    return left_status(0 if result.finished else 1, interrupted)
 
 
 def say(line: str) -> None:

@@ -119,6 +119,7 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def run(args: argparse.Namespace) -> int:
+    from p2pbelka.cli.errors import left_status
     from p2pbelka.peer.local_save import GameBusy
     from p2pbelka.ui.i18n import _
     from p2pbelka.ui.play import play_local
@@ -145,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     note = left_game(Path(str(screen.view.transcript_path)))
     if note:  # left before the end: say how to come back
         print(note)
-    return 0 if not screen.view.aborted else 1
+    return left_status(0 if not screen.view.aborted else 1, screen.interrupted)
 
 
 def resume(args: argparse.Namespace) -> int:

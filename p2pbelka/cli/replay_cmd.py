@@ -28,6 +28,9 @@ def run(args: argparse.Namespace) -> int:
     if data is None:
         return EXIT_USAGE
     report = verify_bytes(data)
+    if report.malformed:  # not a transcript at all: nothing was played to show
+        print(f"p2pbelka replay: {args.file}: {report.verdict}", file=sys.stderr)
+        return EXIT_USAGE
     print(report.verdict)
     if not report.deals:
         print("p2pbelka replay: no deal was finished in this game: nothing to show")

@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
 def resume_local(save: LocalSave, args: argparse.Namespace, command: str) -> int:
     """A local table goes on at the terminal; what to print is as for ``play``."""
+    from p2pbelka.cli.errors import left_status
     from p2pbelka.table.session import OrderError
     from p2pbelka.ui.i18n import _, default_language, set_language
     from p2pbelka.ui.resume import Overrides, left_game
@@ -79,13 +80,14 @@ def resume_local(save: LocalSave, args: argparse.Namespace, command: str) -> int
     note = left_game(Path(plan.transcript))
     if note:
         print(note)
-    return 0 if not screen.view.aborted else 1
+    return left_status(0 if not screen.view.aborted else 1, screen.interrupted)
 
 
 def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
     import trio
 
     from p2pbelka.cli import lan_args
+    from p2pbelka.cli.errors import left_status
     from p2pbelka.peer.lan import resume_game
     from p2pbelka.table.session import OrderError
 
@@ -107,7 +109,7 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
             from p2pbelka.ui.i18n import default_language
             from p2pbelka.ui.resume import resume_on_screen
 
-            _screen, on_screen = resume_on_screen(
+            screen, on_screen = resume_on_screen(
                 identity,
                 store,
                 net=net,
@@ -116,8 +118,8 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
             )
             if on_screen is None:
                 lan_args.say(f"left the game: p2pbelka resume {meta.game_id[:12]} goes on with it")
-                return 0
-            return lan_args.screen_result(on_screen)
+                return left_status(0, screen.interrupted)
+            return lan_args.screen_result(on_screen, interrupted=screen.interrupted)
         result = trio.run(lambda: resume_game(identity, store, fe, net=net))
     except OrderError as exc:
         print(f"p2pbelka resume: the saved game does not replay: {exc}", file=sys.stderr)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +37,9 @@ def run(args: argparse.Namespace) -> int:
     if data is None:
         return EXIT_USAGE
     report = verify_bytes(data, every_pass=args.every_pass)
+    if report.malformed:  # not a transcript at all: bad input, not a failed check
+        print(f"p2pbelka verify: {args.file}: {report.verdict}", file=sys.stderr)
+        return EXIT_USAGE
     if args.record is not None and report.game_name is not None and report.game is not None:
         if report.game.history:
             text = record_text(report.game_name, report.game)

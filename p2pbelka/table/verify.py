@@ -69,6 +69,12 @@ class VerifyReport:
     """The game the table description names (``rules.registry.spec`` tells the rest)."""
 
     @property
+    def malformed(self) -> bool:
+        """Not a transcript at all: not one envelope could be read (a wrong file, not a
+        game that fails its checks)."""
+        return self.error is not None and self.records == 0
+
+    @property
     def change_lines(self) -> list[str]:
         return [describe_change(c) for c in self.changes]
 

@@ -48,6 +48,8 @@ class TableScreen(Protocol):
 
     def ask_quit(self) -> None: ...
 
+    def interrupt(self) -> None: ...
+
     def quit(self) -> None: ...
 
     def invalidate(self) -> None: ...
@@ -113,7 +115,8 @@ def table_keys(screen: TableScreen, when: KeyContext) -> list[Key]:
         Key(("c", "/"), playing, lambda e: e.app.layout.focus(screen.chat)),
         Key(("escape",), chatting, leave_chat, eager=True),
         Key(("q",), ~chatting & ~quitting, lambda e: screen.ask_quit()),
-        Key(("c-c", "c-q"), True, lambda e: screen.ask_quit()),
+        Key(("c-q",), True, lambda e: screen.ask_quit()),
+        Key(("c-c",), True, lambda e: screen.interrupt()),
         Key(("y",), quitting, lambda e: screen.quit()),
         Key(("n",), quitting, lambda e: screen.close_overlay()),
     ]
