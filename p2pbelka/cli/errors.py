@@ -16,7 +16,6 @@ import traceback
 from collections.abc import Iterator
 from pathlib import Path
 
-from p2pbelka.net.oserrors import explain, first_os_error
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -89,6 +88,8 @@ def _project_error(exc: BaseException) -> tuple[int, str] | None:
 
 def classify(exc: BaseException, args: argparse.Namespace) -> tuple[int, str]:
     """The exit status and one line for an error a command let through."""
+    from p2pbelka.net.oserrors import explain, first_os_error
+
     found = list(leaves(exc))
     if found and all(isinstance(e, KeyboardInterrupt) for e in found):
         return EXIT_INTERRUPTED, "interrupted"
@@ -121,6 +122,8 @@ def report_error(prefix: str, exc: BaseException, args: argparse.Namespace) -> i
 
 def read_input(path: Path, command: str) -> bytes | None:
     """The bytes of a file the player named; None (and one line why) if it cannot be read."""
+    from p2pbelka.net.oserrors import explain
+
     try:
         return path.read_bytes()
     except OSError as exc:
