@@ -16,7 +16,6 @@ import traceback
 from collections.abc import Iterator
 from pathlib import Path
 
-
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
