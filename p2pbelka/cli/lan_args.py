@@ -199,7 +199,7 @@ def prepare(
 
             level = with_think(level, args.think, game)
         if level and args.bot is not None and not getattr(args, "player", None):
-            # a bot seat says what it is, not its owner's login (or "player")
+            # a bot seat says what it is, not its owner's login (or "Player")
             identity = dataclasses.replace(identity, name=f"{level.split(':')[0].capitalize()} bot")
         fe = front_end(level, args.quiet, game)
         fe.auto_approve = bool(getattr(args, "auto_approve", False))

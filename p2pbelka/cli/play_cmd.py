@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -81,7 +80,7 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from p2pbelka.bots import is_level, with_think
     from p2pbelka.bots import levels as bot_levels
     from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
-    from p2pbelka.net.identity import clean_name
+    from p2pbelka.net.identity import clean_name, default_name
     from p2pbelka.rules.registry import spec
     from p2pbelka.ui.i18n import _, default_language, set_language
     from p2pbelka.ui.play import DEFAULT_LEVEL, PlayConfig
@@ -104,7 +103,8 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     if args.pace is not None and args.pace < 0:
         raise ValueError("--pace must not be negative")
     return PlayConfig(
-        name=clean_name(args.name or os.environ.get("USER") or _("Player")),
+        # identity.DEFAULT_NAME, in the screen's language: this name never leaves the machine
+        name=clean_name(args.name) if args.name else default_name(_("Player")),
         seed=args.seed,
         preset=args.preset,
         options=options,
