@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from p2pbelka.cli import lan_args
+    from p2pbelka.cli.lobby_lines import LobbyPrinter
     from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
     from p2pbelka.cli.terminal_door import HELP, TerminalDoor
     from p2pbelka.peer import lobby
@@ -117,13 +118,13 @@ def run(args: argparse.Namespace) -> int:
                 preset=args.preset,
                 options=options,
                 net=net,
-                on_lobby=lan_args.print_lobby,
+                on_lobby=LobbyPrinter(),
                 bot=level,
                 invite=invite,
                 game=args.game,
                 players=players,
             )
-        door = TerminalDoor(lan_args.print_lobby)
+        door = TerminalDoor(LobbyPrinter())
         lan_args.say(HELP)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(door.serve)

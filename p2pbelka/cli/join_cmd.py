@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from p2pbelka.cli import lan_args
+    from p2pbelka.cli.lobby_lines import LobbyPrinter
     from p2pbelka.net.errors import NetError
     from p2pbelka.net.identity import normal_pin
     from p2pbelka.peer.lan import LobbyRefused, join_game
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
                 host_pin=pin,
                 invite=args.invite,
                 net=net,
-                on_lobby=lan_args.print_lobby,
+                on_lobby=LobbyPrinter(),
                 bot=level,
             )
         except (LobbyRefused, NetError) as exc:

@@ -15,9 +15,8 @@ from p2pbelka.ui.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from p2pbelka.net.identity import Identity
-    from p2pbelka.peer.lan import GameResult, LobbyEvent, NetOptions
+    from p2pbelka.peer.lan import GameResult, NetOptions
     from p2pbelka.peer.text import TextFrontEnd
-    from p2pbelka.protocol.lobby import LobbyState
 
 Player = tuple["Identity", "str | None", "TextFrontEnd"]
 
@@ -235,77 +234,6 @@ def screen_result(
 
 def say(line: str) -> None:
     print(line, flush=True)
-
-
-async def print_lobby(event: LobbyEvent) -> None:
-    from p2pbelka.net.identity import fingerprint
-    from p2pbelka.peer.lan import (
-        AwaitingApproval,
-        GameStarting,
-        HostReached,
-        LobbyClosed,
-        SeatsChanged,
-        StillTrying,
-        TableOpen,
-        TableRules,
-        TablesHeard,
-    )
-
-    if isinstance(event, TableOpen):
-        say(
-            f"table open: lobby port {event.lobby_port}, game port {event.mesh_port},"
-            f" table id {event.table_id.hex()}"
-        )
-        if event.address:
-            from p2pbelka.net.connection import format_host_port
-
-            where = format_host_port(event.address, event.lobby_port)
-            say(f"this machine is {event.address}: join with p2pbelka join --connect {where}")
-    elif isinstance(event, TableRules):
-        head = "the host changed the rules: " if event.changed else ""
-        say(head + describe_table(event.state))
-    elif isinstance(event, HostReached):
-        check = (
-            "checked"
-            if event.pinned
-            else "ask the host whether its screen shows the same, or pin it with --key"
-        )
-        say(f"host at {event.address} answers with key {event.fingerprint}: {check}")
-    elif isinstance(event, StillTrying):
-        say(f"the host does not answer ({event.why}); trying again in {event.retry_in:.1f} s")
-    elif isinstance(event, AwaitingApproval):
-        say("the host is deciding whether to let you in")
-    elif isinstance(event, TablesHeard):
-        say(f"heard {len(event.tables)} table(s)")
-    elif isinstance(event, SeatsChanged):
-        parts = []
-        for seat, view in enumerate(event.state.seats):
-            if view is None:
-                parts.append(f"{seat}: free")
-            else:
-                mark = "ready" if view.ready else "not ready"
-                parts.append(f"{seat}: {view.name} [{fingerprint(view.key)}] {mark}")
-        you = f" (you: seat {event.me})" if event.me is not None else ""
-        say("seats: " + "; ".join(parts) + you)
-    elif isinstance(event, GameStarting):
-        say(f"starting game {event.game_id.hex()} in seat {event.seat}")
-    elif isinstance(event, LobbyClosed):
-        say(f"lobby closed: {event.why}")
-
-
-def describe_table(state: LobbyState) -> str:
-    """The game, seats and every rule of a lobby, on one line."""
-    from p2pbelka.table.rulebook import resolved
-
-    try:
-        values = resolved(state.variant, state.preset, state.options)
-    except ValueError:
-        values = dict(state.options)
-    rules = " ".join(f"{name}={value}" for name, value in values.items())
-    return (
-        f"table: {state.variant.capitalize()} for {len(state.seats)},"
-        f" preset {state.preset}; {rules}"
-    )
 
 
 def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> int:

@@ -90,7 +90,12 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from p2pbelka.ui.i18n import default_language, set_language
+
+    set_language(default_language())  # errors of the arguments too: the locale's
     args = parse(sys.argv[1:] if argv is None else argv)
+    if getattr(args, "lang", None):
+        set_language(args.lang)
     try:
         module = _command_module(COMMANDS[args.command][0])
         return int(module.run(args))

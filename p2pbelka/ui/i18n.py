@@ -47,6 +47,12 @@ def language() -> str:
     return _language
 
 
+def translations() -> gettext.NullTranslations:
+    """The catalog of the language in use, for code below the screens that words a
+    text itself (a verdict) and takes the translator it is given."""
+    return _current
+
+
 def load_catalog(lang: str) -> gettext.NullTranslations:
     mo = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
     if mo.exists():

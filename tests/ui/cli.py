@@ -34,6 +34,7 @@ def home_env(home: Path) -> dict[str, str]:
         "XDG_CONFIG_HOME": str(home / "config"),
         "XDG_CACHE_HOME": str(home / "cache"),
         "USER": "tester",
+        "LANGUAGE": "en",  # what a test reads is English, whatever the tester's locale
     }
 
 

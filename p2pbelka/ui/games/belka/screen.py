@@ -11,7 +11,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from p2pbelka.rules.belka import moves as belka_mv
 from p2pbelka.rules.belka.game import EGGS_CHOICES, GAME
 from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
-from p2pbelka.ui.games.belka import panels, replay, reports
+from p2pbelka.ui.games.belka import panels, replay, reports, rulewords
 from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.panels import on_click
@@ -86,4 +86,5 @@ UI = GameUI(
     prompt=prompt,
     keys=keys,
     replay=replay.of_report,
+    words=rulewords.words,
 )

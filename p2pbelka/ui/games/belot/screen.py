@@ -19,7 +19,7 @@ from p2pbelka.rules.belot.deal import PASS, PLAY
 from p2pbelka.rules.belot.spec import SPEC
 from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
-from p2pbelka.ui.games.belot import panels, replay, reports
+from p2pbelka.ui.games.belot import panels, replay, reports, rulewords
 from p2pbelka.ui.games.belot.view import BelotView
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.panels import on_click
@@ -205,4 +205,5 @@ UI = GameUI(
     on_refresh=close_declarations,
     paced=(belot_ev.BidMade, belot_ev.Declared),
     replay=replay.of_report,
+    words=rulewords.words,
 )
