@@ -90,8 +90,10 @@ def classify(exc: BaseException, args: argparse.Namespace) -> tuple[int, str]:
     from p2pbelka.net.oserrors import explain, first_os_error
 
     found = list(leaves(exc))
+    from p2pbelka.ui.i18n import _
+
     if found and all(isinstance(e, KeyboardInterrupt) for e in found):
-        return EXIT_INTERRUPTED, "interrupted"
+        return EXIT_INTERRUPTED, _("interrupted")
     os_error = first_os_error(exc)
     if os_error is not None:
         where = listen_address(args, os_error.errno) if os_error.errno in _LISTEN_ERRNOS else None
@@ -102,12 +104,14 @@ def classify(exc: BaseException, args: argparse.Namespace) -> tuple[int, str]:
             return known
     if found and isinstance(found[0], UnicodeDecodeError):
         bad = found[0]
-        return EXIT_USAGE, f"byte {bad.object[bad.start]:#04x} at offset {bad.start} is not text"
+        return EXIT_USAGE, _("byte {byte:#04x} at offset {offset} is not text").format(
+            byte=bad.object[bad.start], offset=bad.start
+        )
     first = found[0] if found else exc
-    return EXIT_BUG, (
-        f"unexpected error ({type(first).__name__}: {first}); this is a bug in p2pbelka, "
+    return EXIT_BUG, _(
+        "unexpected error ({error}); this is a bug in p2pbelka, "
         "please report it (P2PBELKA_DEBUG=1 shows the details)"
-    )
+    ).format(error=f"{type(first).__name__}: {first}")
 
 
 def report_error(prefix: str, exc: BaseException, args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ import resource
 import sys
 from typing import TYPE_CHECKING
 
-from p2pbelka.ui.i18n import LANGUAGES
+from p2pbelka.ui.i18n import LANGUAGES, _
 
 if TYPE_CHECKING:
     from p2pbelka.net.identity import Identity
@@ -59,9 +59,13 @@ def port_number(text: str) -> int:
     try:
         port = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is not a port number").format(text=text)
+        ) from None
     if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port: ports go from 0 to 65535")
+        raise argparse.ArgumentTypeError(
+            _("{port} is not a port: ports go from 0 to 65535").format(port=port)
+        )
     return port
 
 
@@ -205,7 +209,7 @@ def prepare(
     except (ValueError, IdentityError) as exc:
         print(f"p2pbelka {command}: {exc}", file=sys.stderr)
         return None
-    say(f"you are {identity.name} [{identity.fingerprint}]")
+    say(_("you are {name} [{key}]").format(name=identity.name, key=identity.fingerprint))
     return identity, level, fe
 
 
@@ -223,12 +227,12 @@ def screen_result(
     from p2pbelka.cli.errors import left_status
 
     if result is None and game_id is not None:
-        say(f"left the game: p2pbelka resume {game_id.hex()[:12]} goes on with it")
+        say(left_line(game_id.hex()))
         return left_status(0, interrupted)
     if result is None:
-        say("left before the game started")
+        say(_("left before the game started"))
         return left_status(0, interrupted)
-    say(f"transcript saved to {result.store.transcript_path}")
+    say(_("transcript saved to {path}").format(path=result.store.transcript_path))
     return left_status(0 if result.finished else 1, interrupted)
 
 
@@ -236,8 +240,13 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
+def left_line(game_id: str) -> str:
+    """What to type to go on with a game left in the middle."""
+    return _("left the game: p2pbelka resume {id} goes on with it").format(id=game_id[:12])
+
+
 def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> int:
-    say(f"transcript saved to {result.store.transcript_path}")
+    say(_("transcript saved to {path}").format(path=result.store.transcript_path))
     if args.stats:
         game_s = (fe.finished or 0.0) - (fe.started or 0.0) if fe.started else 0.0
         figures = {

@@ -95,13 +95,17 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     bots = players - 1
     levels = args.bots.split(",") if args.bots else [level] * bots
     if len(levels) != bots:
-        raise ValueError(f"--bots expects {bots} levels, got {len(levels)}")
+        raise ValueError(_("--bots expects {n} levels, got {got}").format(n=bots, got=len(levels)))
     levels = [with_think(name, args.think, args.game) for name in levels]
     for name in levels:
         if not is_level(name, args.game):
-            raise ValueError(f"unknown bot level {name!r} (expected one of {', '.join(known)})")
+            raise ValueError(
+                _("unknown bot level {name!r} (expected one of {known})").format(
+                    name=name, known=", ".join(known)
+                )
+            )
     if args.pace is not None and args.pace < 0:
-        raise ValueError("--pace must not be negative")
+        raise ValueError(_("--pace must not be negative"))
     return PlayConfig(
         # identity.DEFAULT_NAME, in the screen's language: this name never leaves the machine
         name=clean_name(args.name) if args.name else default_name(_("Player")),
@@ -134,7 +138,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print(
-            "p2pbelka play: needs a terminal (try p2pbelka selfplay for bots only)", file=sys.stderr
+            "p2pbelka play: " + _("needs a terminal (try p2pbelka selfplay for bots only)"),
+            file=sys.stderr,
         )
         return 2
     try:
