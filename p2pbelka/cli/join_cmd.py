@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.net.identity import normal_pin
     from p2pbelka.peer.lan import LobbyRefused, join_game
     from p2pbelka.ui.i18n import _
+    from p2pbelka.ui.reasons import lobby_reason
 
     player = lan_args.prepare(args, "join")
     if player is None:
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
                 bot=level,
             )
         except (LobbyRefused, NetError) as exc:
-            print(f"p2pbelka join: {exc}", file=sys.stderr)
+            print(f"p2pbelka join: {lobby_reason(str(exc))}", file=sys.stderr)
             return 3
         return lan_args.report(result, fe, args)
 

@@ -123,5 +123,7 @@ def event_line(event: LobbyEvent) -> str | None:
             id=event.game_id.hex(), seat=event.seat
         )
     if isinstance(event, LobbyClosed):
-        return _("lobby closed: {why}").format(why=event.why)
+        from p2pbelka.ui.reasons import lobby_reason
+
+        return _("lobby closed: {why}").format(why=lobby_reason(event.why))
     return None

@@ -157,6 +157,14 @@ class TableScreen:
     def focus_table(self) -> None:
         self.app.layout.focus(self._home)
 
+    def open_chat(self) -> None:
+        """The chat box takes the keys; after the game, a note says why it does not."""
+        if self.view.finished:
+            self.chat_note = _("The game is over: its chat is closed.")
+            self.invalidate()
+        else:
+            self.app.layout.focus(self.chat)
+
     # -- the player's actions --------------------------------------------------------------
 
     def select(self, index: int) -> None:

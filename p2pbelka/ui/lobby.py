@@ -16,6 +16,7 @@ from p2pbelka.rules import registry
 from p2pbelka.table import rulebook
 from p2pbelka.ui import rulenames
 from p2pbelka.ui.i18n import _, ngettext
+from p2pbelka.ui.reasons import lobby_reason
 
 
 def game_title(name: str) -> str:
@@ -67,7 +68,7 @@ class LobbyView:
             self.host_control = event.host_control or self.host_control
             self.name = event.state.name
         elif isinstance(event, lan.LobbyClosed):
-            self.closed = event.why
+            self.closed = lobby_reason(event.why)
         elif isinstance(event, lan.HostReached):
             self.host_fingerprint, self.host_pinned = event.fingerprint, event.pinned
         elif isinstance(event, lan.StillTrying):
