@@ -13,9 +13,11 @@ def words() -> dict[str, str]:
         "preset=classic": _("classic"),
         "preset=eyes": _("eyes"),
         "scoring": _("scoring"),
-        "scoring=classic": _("game points"),
+        "scoring=classic": _("classic count"),
         "scoring=eyes": _("eyes"),
         "trump_order": _("suits after ♣"),
+        "trump_order=HSD": "♥ ♠ ♦",  # the suits themselves: the same in every language
+        "trump_order=DSH": "♦ ♠ ♥",
         "first_lead": _("first lead"),
         "first_lead=after_dealer": _("after the dealer"),
         "first_lead=before_dealer": _("before the dealer"),
