@@ -158,3 +158,15 @@ async def test_text_mode_names_the_changed_rule(capsys: pytest.CaptureFixture[st
     assert changed.startswith(
         "the host changed the rules (120 (goli): wins the game → an ordinary win): table:"
     )
+
+
+def test_the_eggs_title_is_spelt_as_the_language_spells_it() -> None:
+    from p2pbelka.ui.games.belka.words import eggs_title
+
+    try:
+        assert [(i18n.set_language(lang), eggs_title())[1] for lang in ("ru", "kk")] == [
+            "Жумыртка",
+            "Жұмыртқа",
+        ]
+    finally:
+        i18n.set_language("en")

@@ -20,3 +20,8 @@ def sides(me: int, names: list[str]) -> str:
         left=seat_name(left, names),
         right=seat_name(right, names),
     )
+
+
+def eggs_title() -> str:
+    """The title after 60:60, as the language spells it (Kazakh: «Жұмыртқа»)."""
+    return _("Жумыртка")
