@@ -170,3 +170,20 @@ def test_the_eggs_title_is_spelt_as_the_language_spells_it() -> None:
         ]
     finally:
         i18n.set_language("en")
+
+
+def test_the_notes_of_belka_s_rules_are_shown_in_the_player_s_language() -> None:
+    from p2pbelka.ui.games.belka.words import note_words
+
+    names = ["Alma", "Bolat", "Saule", "Nurlan"]
+    try:
+        i18n.set_language("ru")
+        assert note_words("60:60, eggs", names) == "60:60, яйца"
+        assert note_words("seat 1 asked for a re-deal", names) == "Bolat потребовал(а) пересдачу"
+        assert note_words("team 0 wins a game; a new one starts at 0:0", names) == (
+            "пара Alma и Saule выигрывает партию; новая начинается с 0:0"
+        )
+        # a note this version does not know keeps its words, seats by name
+        assert note_words("seat 3 did something new", names) == "Nurlan did something new"
+    finally:
+        i18n.set_language("en")
