@@ -42,61 +42,48 @@ def start(tmux: Tmux, home: Path, argv: str, size: tuple[int, int] = (100, 30)) 
     )
 
 
-def test_ctrl_c_at_the_table_asks_then_ends_with_130(tmp_path: Path) -> None:
-    tmux = Tmux(f"p2pbelka-cc-{os.getpid()}")
-    start(tmux, tmp_path, "play --seed 5 --bot-level random --pace 0 --lang en --name Tester")
+PLAY = "play --seed 5 --bot-level random --pace 0 --lang en --name Tester"
+
+
+@pytest.mark.parametrize(
+    ("second", "status"),
+    [("C-c", EXIT_INTERRUPTED), ("q", 0)],  # q after a Ctrl-C answered "no": an ordinary end
+)
+def test_ctrl_c_at_the_table_asks_then_ends_with_130(
+    tmp_path: Path, second: str, status: int
+) -> None:
+    tmux = Tmux(f"p2pbelka-cc-{second}-{os.getpid()}")
+    start(tmux, tmp_path, PLAY)
     try:
         wait_for(tmux, "Score (to 12)")
         tmux.keys("C-c")
         wait_for(tmux, "Leave the game?")
-        tmux.keys("n")  # staying: a later end is not an interruption
-        tmux.keys("C-c")
+        tmux.keys("n")  # staying: the Ctrl-C is forgotten
+        tmux.keys(second)
         wait_for(tmux, "Leave the game?")
         tmux.keys("y")
         screen = wait_for(tmux, "EXIT=")
-        assert f"EXIT={EXIT_INTERRUPTED}" in screen, screen
+        assert f"EXIT={status}" in screen, screen
     finally:
         tmux("kill-server")
 
 
-def test_q_then_y_at_the_table_still_ends_with_0(tmp_path: Path) -> None:
-    tmux = Tmux(f"p2pbelka-q-{os.getpid()}")
-    start(tmux, tmp_path, "play --seed 5 --bot-level random --pace 0 --lang en --name Tester")
+@pytest.mark.parametrize(
+    ("argv", "shown"),
+    [
+        (  # the host's lobby
+            "host --table Kitchen --lang en --player Hostess --listen 127.0.0.1 --no-announce",
+            "Kitchen",
+        ),
+        ("join --lang en --player Guest --listen 127.0.0.1", "Guest"),  # the tables heard
+    ],
+)
+def test_ctrl_c_in_the_lobby_ends_with_130_at_once(tmp_path: Path, argv: str, shown: str) -> None:
+    tmux = Tmux(f"p2pbelka-ccl-{shown}-{os.getpid()}")
+    port = f" --lobby-port {_free_port()}" if argv.startswith("host") else ""
+    start(tmux, tmp_path, argv + port)
     try:
-        wait_for(tmux, "Score (to 12)")
-        tmux.keys("C-c")
-        wait_for(tmux, "Leave the game?")
-        tmux.keys("n")
-        tmux.keys("q")  # the Ctrl-C answered "no" is forgotten
-        wait_for(tmux, "Leave the game?")
-        tmux.keys("y")
-        assert "EXIT=0" in wait_for(tmux, "EXIT=")
-    finally:
-        tmux("kill-server")
-
-
-def test_ctrl_c_in_the_host_s_lobby_ends_with_130(tmp_path: Path) -> None:
-    tmux = Tmux(f"p2pbelka-ccl-{os.getpid()}")
-    start(
-        tmux,
-        tmp_path,
-        "host --table Kitchen --lang en --player Hostess --listen 127.0.0.1 --no-announce"
-        f" --lobby-port {_free_port()}",
-    )
-    try:
-        wait_for(tmux, "Kitchen")
-        tmux.keys("C-c")
-        screen = wait_for(tmux, "EXIT=")
-        assert f"EXIT={EXIT_INTERRUPTED}" in screen, screen
-    finally:
-        tmux("kill-server")
-
-
-def test_ctrl_c_in_the_list_of_tables_ends_with_130(tmp_path: Path) -> None:
-    tmux = Tmux(f"p2pbelka-ccj-{os.getpid()}")
-    start(tmux, tmp_path, "join --lang en --player Guest --listen 127.0.0.1")
-    try:
-        wait_for(tmux, "Guest")
+        wait_for(tmux, shown)
         tmux.keys("C-c")
         screen = wait_for(tmux, "EXIT=")
         assert f"EXIT={EXIT_INTERRUPTED}" in screen, screen

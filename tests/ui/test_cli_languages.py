@@ -5,7 +5,6 @@ included, and counts take the language's plural forms (gettext's rules)."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,27 +15,15 @@ from p2pbelka.cli.lobby_lines import LobbyPrinter
 from p2pbelka.protocol.lobby import LobbyState, SeatView
 from p2pbelka.ui import i18n
 from p2pbelka.ui.lobby import LobbyView, lobby_lines
-from tests.ui.cli import cli_env, run_main
+from tests.ui.cli import run_cli, run_main
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_in(home: Path, locale: str, *argv: str) -> subprocess.CompletedProcess[str]:
     """``p2pbelka ARGV`` with ``LANG=locale`` and no other language variable set."""
-    env = cli_env(home)
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        env.pop(name, None)
-    env["LANG"] = locale
-    return subprocess.run(
-        [sys.executable, "-m", "p2pbelka.cli.main", *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
-        check=False,
-    )
+    changes: dict[str, str | None] = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None}
+    return run_cli(home, *argv, env_changes={**changes, "LANG": locale}, cwd=ROOT)
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,6 @@ counted from 1 in text mode as on the screen."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +13,7 @@ from p2pbelka.net.identity import DEFAULT_NAME
 from p2pbelka.peer.text import describe
 from p2pbelka.table import events as ev
 from p2pbelka.ui import i18n
-from tests.ui.cli import cli_env
+from tests.ui.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,19 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_join_without_a_login_name_is_the_same_player_as_play(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    env = cli_env(tmp_path)
-    env.pop("USER", None)
-    env.pop("USERNAME", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "p2pbelka.cli.main", "join", "--connect", "x", "--text"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
-        check=False,
-    )
+    no_login: dict[str, str | None] = {"USER": None, "USERNAME": None}
+    done = run_cli(tmp_path, "join", "--connect", "x", "--text", env_changes=no_login, cwd=ROOT)
     assert done.stdout.startswith(f"you are {DEFAULT_NAME} ["), done.stdout
     monkeypatch.delenv("USER", raising=False)
     monkeypatch.delenv("USERNAME", raising=False)
