@@ -35,7 +35,8 @@ def describe(event: ev.Event, table: Table) -> str:
         seats = ", ".join(f"{i}={n}" for i, n in enumerate(event.names))
         return f"game started: {seats}; first dealer by lot: seat {event.first_dealer}"
     if isinstance(event, ev.DealStarted):
-        return f"deal {event.number} (id {event.deal_id}): dealer seat {event.dealer}"
+        # counted from 1, as the screen and the transcript's deal ids count
+        return f"deal {event.number + 1} (id {event.deal_id}): dealer seat {event.dealer}"
     if isinstance(event, ev.HandDealt):
         return f"your hand: {' '.join(str(c) for c in event.cards)}"
     if isinstance(event, ev.GameEvent):
@@ -68,6 +69,8 @@ def describe(event: ev.Event, table: Table) -> str:
         return f"game over: team {event.winner} wins {score}"
     if isinstance(event, ev.GameAborted):
         faults = "; ".join(str(f) for f in event.faults)
+        if not any(f.fatal for f in event.faults):  # blaming nobody (``Table.abandon``)
+            return f"game stopped, unfinished: {faults}"
         if any(MISMATCH in f.what for f in event.faults):
             return f"GAME ABORTED: TRANSCRIPT MISMATCH at the end of a deal: {faults}"
         return f"GAME ABORTED: {faults}"

@@ -45,3 +45,21 @@ def test_a_changed_code_replaces_the_old_one_and_says_so() -> None:
     text = _text(view)
     assert "Invite code: 105 220" in text and "482 913" not in text
     assert any("10 wrong invite codes were tried: the code is now 105 220" in n for n in view.notes)
+
+
+def test_text_mode_says_the_code_in_words_and_each_wrong_one() -> None:
+    from p2pbelka.cli.lobby_lines import event_line, invite_lines
+
+    set_language("en")
+    assert invite_lines("482 913") == (
+        "invite code: 482 913  (four eight two, nine one three)\n"
+        "joiners: p2pbelka join --invite 482913"
+    )
+    tried = event_line(lan.WrongCodeTried(3, 10))
+    assert tried == "a wrong invite code was tried (3 of 10 before it changes)"
+    changed = event_line(lan.InviteChanged("105220", 10))
+    assert changed is not None and changed.startswith("10 wrong invite codes were tried")
+    assert "NEW invite code: 105 220  (one zero five, two two zero)" in changed
+    set_language("kk")
+    assert "(төрт сегіз екі, тоғыз бір үш)" in invite_lines("482 913")
+    set_language("en")
