@@ -21,7 +21,8 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import Table
 from p2pbelka.table import events as ev
 from p2pbelka.table.phase import Question
-from p2pbelka.table.verify import VerifyReport, verify_bytes
+from p2pbelka.table.verify import VerifyReport
+from tests.audit import verify_bytes
 from tests.table.helpers import Fork, faults_of, play_sync, resign
 
 CHEATER = 2
