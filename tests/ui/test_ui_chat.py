@@ -85,7 +85,7 @@ def test_the_chat_box_talks_to_the_table(tmp_path: Path) -> None:
                 page = screen.overlay
                 if page in ("deal_end", "sheet") and screen.app.layout.has_focus(screen._home):
                     pipe.send_text("\r")
-                    with trio.move_on_after(5):
+                    with trio.move_on_after(30):  # else Enter again (a key lost)
                         while screen.overlay == page:
                             await trio.sleep(0.01)
                 await trio.sleep(0.01)
