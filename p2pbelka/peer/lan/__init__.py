@@ -29,6 +29,7 @@ from p2pbelka.peer.lan.events import (
     GameStarting,
     HostControl,
     HostReached,
+    InviteChanged,
     JoinersAsking,
     JoinRequest,
     LobbyClosed,
@@ -41,6 +42,7 @@ from p2pbelka.peer.lan.events import (
     TableOpen,
     TableRules,
     TablesHeard,
+    WrongCodeTried,
 )
 from p2pbelka.peer.lan.finding import discover_tables
 from p2pbelka.peer.lan.host import host_game
@@ -54,6 +56,7 @@ __all__ = [
     "GameStarting",
     "HostControl",
     "HostReached",
+    "InviteChanged",
     "JoinRequest",
     "JoinersAsking",
     "LobbyClosed",
@@ -67,6 +70,7 @@ __all__ = [
     "TableOpen",
     "TableRules",
     "TablesHeard",
+    "WrongCodeTried",
     "discover_tables",
     "host_game",
     "join_game",
