@@ -233,11 +233,11 @@ async def print_lobby(event: LobbyEvent) -> None:
             f"table open: lobby port {event.lobby_port}, game port {event.mesh_port},"
             f" table id {event.table_id.hex()}"
         )
-        if event.address:
-            from p2pbelka.net.connection import format_host_port
+        from p2pbelka.net.connection import format_host_port
 
-            where = format_host_port(event.address, event.lobby_port)
-            say(f"this machine is {event.address}: join with p2pbelka join --connect {where}")
+        for address in event.addresses:  # each: which one reaches a joiner is theirs
+            where = format_host_port(address, event.lobby_port)
+            say(f"this machine is {address}: join with p2pbelka join --connect {where}")
     elif isinstance(event, TableRules):
         head = "the host changed the rules: " if event.changed else ""
         say(head + describe_table(event.state))
@@ -249,7 +249,10 @@ async def print_lobby(event: LobbyEvent) -> None:
         )
         say(f"host at {event.address} answers with key {event.fingerprint}: {check}")
     elif isinstance(event, StillTrying):
-        say(f"the host does not answer ({event.why}); trying again in {event.retry_in:.1f} s")
+        say(
+            f"the host does not answer ({event.why}); trying again in {event.retry_in:.1f} s,"
+            f" giving up in {event.gives_up_in:.0f} s"
+        )
     elif isinstance(event, AwaitingApproval):
         say("the host is deciding whether to let you in")
     elif isinstance(event, TablesHeard):
