@@ -219,6 +219,10 @@ class Mesh:
         """Seats with a live link, but for those whose links keep failing."""
         return {seat for seat, links in self._links.items() if links and not self._flapping(seat)}
 
+    def cut_off(self) -> bool:
+        """No link to any other seat is up, and some link was up before and failed."""
+        return not any(self._links.values()) and any(self._failed.values())
+
     def _flapping(self, seat: int) -> bool:
         failed = self._failed[seat]
         return len(failed) == FLAPS and trio.current_time() - failed[0] < FLAP_WINDOW

@@ -59,6 +59,12 @@ class Peer:
             time.sleep(0.05)
         raise AssertionError(f"{self.name}: no {pattern!r} within {timeout} s:\n{self.dump()}")
 
+    def type(self, line: str) -> None:
+        """Type ``line`` and Enter, as a person at the keyboard (``spawn(typed=True)``)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+
     def stats(self) -> dict[str, Any]:
         lines = [ln for ln in self.text().splitlines() if ln.startswith("{")]
         assert lines, f"{self.name} printed no stats:\n{self.dump()}"
@@ -96,9 +102,11 @@ class PeerSet:
         home: Path | None = None,
         netns: str | None = None,
         module: str = "p2pbelka.cli.main",
+        typed: bool = False,
     ) -> Peer:
         """``p2pbelka ARGS`` (or ``python -m MODULE ARGS``) with its own config dir
-        (``home``, new by default), inside the network namespace ``netns`` if given."""
+        (``home``, new by default), inside the network namespace ``netns`` if given;
+        ``typed``: its standard input is a pipe the test writes to (``Peer.type``)."""
         self.count += 1
         home = home or self.root / f"home-{name}"
         home.mkdir(parents=True, exist_ok=True)
@@ -114,7 +122,7 @@ class PeerSet:
                 [*inside, sys.executable, "-m", *disk, module, *args],
                 stdout=fo,
                 stderr=fe,
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.PIPE if typed else subprocess.DEVNULL,
                 env=env,
                 cwd=self.root,
                 start_new_session=True,  # its own process group, killed as one
