@@ -31,6 +31,9 @@ MISMATCH = "told different peers different things"
 
 def describe(event: ev.Event, table: Table) -> str:
     """One line for the log of a game, from the local seat's point of view."""
+    if isinstance(event, ev.GameStarted) and event.continued:
+        seats = ", ".join(f"{i}={n}" for i, n in enumerate(event.names))
+        return f"the game goes on: {seats}; seat {event.first_dealer} deals next"
     if isinstance(event, ev.GameStarted):
         seats = ", ".join(f"{i}={n}" for i, n in enumerate(event.names))
         return f"game started: {seats}; first dealer by lot: seat {event.first_dealer}"

@@ -109,9 +109,10 @@ class TableView:
         if event.me is not None:
             self.me = event.me
         self._standing(event.score)
-        self.say(
-            _("The lot chose {name} to deal first.").format(name=self.name(event.first_dealer))
-        )
+        if not event.continued:  # a seat changed hands: the game goes on, no lot is drawn
+            self.say(
+                _("The lot chose {name} to deal first.").format(name=self.name(event.first_dealer))
+            )
 
     def _on_DealStarted(self, event: ev.DealStarted) -> None:
         self.dealer, self.deal_number = event.dealer, event.number
