@@ -56,6 +56,7 @@ class Typist:
 
 def _seated(lan: Lan, peers: PeerSet) -> list[Peer]:
     timing = ["--reconnect-window", WINDOW, "--pause-after", "1", "--auto-approve"]
+    rules = ["--option", "goli=off"]  # no game won at a stroke before the seat is back
     common = ["--quiet", "--stats", *timing]
 
     def at(k: int) -> list[str]:
@@ -63,7 +64,7 @@ def _seated(lan: Lan, peers: PeerSet) -> list[Peer]:
 
     bot = ["--bot", "random"]
     host = peers.spawn(
-        "host", "host", "--no-announce", *bot, *common, *at(0), netns=lan.namespaces[0]
+        "host", "host", "--no-announce", *rules, *bot, *common, *at(0), netns=lan.namespaces[0]
     )
     port = host.wait_for(r"lobby port (\d+)", 30).group(1)
     everyone = [host]
@@ -103,11 +104,16 @@ def test_a_player_back_after_the_window_takes_the_seat_back(lan: Lan, tmp_path: 
         victim.wait_for("none of the other seats can be reached", 60)
         time.sleep(max(0.0, CUT - (time.monotonic() - cut_at)))
         lan.link(VICTIM, up=True)
+        # the person plays on once the player back has asked for its seat: the bot
+        # then finishes its deal, and the seat is handed back before the game can end
+        host.wait_for("is back: hand the seat back", 120)
         person.until(_when(lambda: victim.proc.poll() is not None), "the game's end", 240, victim)
         codes = peers.wait(everyone, 60)
         assert codes == [0, 0, 0, 0], "\n".join(p.dump() for p in everyone)
         said = victim.text()
         assert "replaced by Bot for" in said and "handed back to" in said, victim.dump()
+        # the bot finished its deal: the hand-back loses no deal played
+        assert "starts over, no card of it dealt yet" in said, victim.dump()
         assert "GAME ABORTED" not in said and "went silent" not in said
         data = {p.transcript().read_bytes() for p in everyone}
         assert len(data) == 1, "the four transcripts differ"
