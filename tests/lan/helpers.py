@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -178,6 +179,38 @@ def start_table(peers: PeerSet, *extra: str) -> tuple[Peer, list[Peer]]:
         for n in range(1, 4)
     ]
     return host, joiners
+
+
+def namespaced_table(
+    lan: Any,
+    peers: PeerSet,
+    host_args: list[str],
+    joiner_args: Callable[[int], list[str]],
+    typed: int | None = None,
+) -> list[Peer]:
+    """A host in ``lan``'s namespace 0 and a joiner by address in each other one, seated
+    one at a time (peer k in seat k); ``typed``: the joiner whose input the test types."""
+
+    def at(k: int) -> list[str]:
+        return ["--listen", lan.addresses[k], "--interface", lan.addresses[k]]
+
+    host = peers.spawn("host", "host", "--no-announce", *host_args, *at(0), netns=lan.namespaces[0])
+    port = host.wait_for(r"lobby port (\d+)", 30).group(1)
+    everyone = [host]
+    for k in range(1, len(lan.namespaces)):
+        joiner = peers.spawn(
+            f"joiner{k}",
+            "join",
+            "--connect",
+            f"{lan.addresses[0]}:{port}",
+            *joiner_args(k),
+            *at(k),
+            netns=lan.namespaces[k],
+            typed=k == typed,
+        )
+        joiner.wait_for(r"seats: ", 30)
+        everyone.append(joiner)
+    return everyone
 
 
 def transcript_of(peer: Peer) -> Path:

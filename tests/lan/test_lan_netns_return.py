@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lan.helpers import Peer, PeerSet, verify
+from tests.lan.helpers import Peer, PeerSet, namespaced_table, verify
 from tests.netns import Lan, namespace_lan
 
 pytestmark = pytest.mark.netns
@@ -58,32 +58,12 @@ def _seated(lan: Lan, peers: PeerSet) -> list[Peer]:
     timing = ["--reconnect-window", WINDOW, "--pause-after", "1", "--auto-approve"]
     rules = ["--option", "goli=off"]  # no game won at a stroke before the seat is back
     common = ["--quiet", "--stats", *timing]
-
-    def at(k: int) -> list[str]:
-        return ["--listen", lan.addresses[k], "--interface", lan.addresses[k]]
-
     bot = ["--bot", "random"]
-    host = peers.spawn(
-        "host", "host", "--no-announce", *rules, *bot, *common, *at(0), netns=lan.namespaces[0]
-    )
-    port = host.wait_for(r"lobby port (\d+)", 30).group(1)
-    everyone = [host]
-    for k in range(1, 4):
-        who = ["--text", "--player", "Person"] if k == PERSON else bot
-        joiner = peers.spawn(
-            f"joiner{k}",
-            "join",
-            "--connect",
-            f"{lan.addresses[0]}:{port}",
-            *who,
-            *common,
-            *at(k),
-            netns=lan.namespaces[k],
-            typed=k == PERSON,
-        )
-        joiner.wait_for(r"seats: ", 30)  # one at a time: peer k sits in seat k
-        everyone.append(joiner)
-    return everyone
+
+    def who(k: int) -> list[str]:
+        return [*(["--text", "--player", "Person"] if k == PERSON else bot), *common]
+
+    return namespaced_table(lan, peers, [*rules, *bot, *common], who, typed=PERSON)
 
 
 def _when(check: object) -> Iterator[bool]:
