@@ -220,8 +220,10 @@ class Mesh:
         return {seat for seat, links in self._links.items() if links and not self._flapping(seat)}
 
     def cut_off(self) -> bool:
-        """No link to any other seat is up, and some link was up before and failed."""
-        return not any(self._links.values()) and any(self._failed.values())
+        """No link to any other seat is up, some link was up before and failed, and no
+        seat said its game is over (then the others left: nobody is coming back)."""
+        lost = not any(self._links.values()) and any(self._failed.values())
+        return lost and not self._done
 
     def _flapping(self, seat: int) -> bool:
         failed = self._failed[seat]
