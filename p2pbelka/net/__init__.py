@@ -37,6 +37,7 @@ from .errors import (
     UnexpectedPeerKey,
     VersionMismatch,
     WeakPeerKey,
+    WrongInviteCode,
 )
 from .handshake import PROTOCOL_VERSION, Role
 from .identity import Identity, IdentityError, fingerprint
@@ -72,6 +73,7 @@ __all__ = [
     "UnexpectedPeerKey",
     "VersionMismatch",
     "WeakPeerKey",
+    "WrongInviteCode",
     "announce_table",
     "dial",
     "fingerprint",

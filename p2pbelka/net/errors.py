@@ -39,7 +39,13 @@ class MalformedHandshake(HandshakeError):
 
 
 class VersionMismatch(HandshakeError):
-    """The peer speaks a different transport protocol version."""
+    """The peer speaks a different transport protocol version (``peer_version``; 0 if
+    unknown): version 1 has no invite code, version 2 has one (transport.md 3.5)."""
+
+    def __init__(self, message: str, peer_version: int = 0, our_version: int = 0) -> None:
+        super().__init__(message)
+        self.peer_version = peer_version
+        self.our_version = our_version
 
 
 class ContextMismatch(HandshakeError):
@@ -48,6 +54,11 @@ class ContextMismatch(HandshakeError):
 
 class TamperedHandshake(HandshakeError):
     """An encrypted handshake field failed authentication (modified in transit)."""
+
+
+class WrongInviteCode(TamperedHandshake):
+    """The peer's part of the invite-code exchange does not match ours: its code is
+    another (or, all the same to us, the message was tampered with)."""
 
 
 class BadSignature(HandshakeError):

@@ -24,35 +24,36 @@ from __future__ import annotations
 import enum
 import hashlib
 import hmac
-import secrets
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from .cipher import NONCE_LIMIT, TAG_SIZE, CipherState, Session
 from .errors import (
     BadSignature,
     ContextMismatch,
     DecryptError,
     HandshakeError,
     MalformedHandshake,
-    NonceExhausted,
     TamperedHandshake,
     UnexpectedPeerKey,
     VersionMismatch,
     WeakPeerKey,
+    WrongInviteCode,
 )
 from .frames import DEFAULT_MAX_FRAME_SIZE
 from .identity import Identity, is_sound_key, verify_signature
+from .pake import CONFIRM_SIZE as PAKE_CONFIRM_SIZE
+from .pake import PAKE_MESSAGE_SIZE, InvitePake
 
 __all__ = [
     "HANDSHAKE_MAX_MESSAGE",
     "NONCE_LIMIT",
+    "PAKE_VERSION",
     "PROTOCOL_VERSION",
     "TAG_SIZE",
     "CipherState",
@@ -64,12 +65,17 @@ __all__ = [
 ]
 
 PROTOCOL_VERSION = 1
+"""The handshake without an invite code."""
+PAKE_VERSION = 2
+"""The handshake with an invite code: SPAKE2 in HELLO and REPLY, confirmations after."""
+VERSION_WORDS = {PROTOCOL_VERSION: "without an invite code", PAKE_VERSION: "with an invite code"}
 LABEL = b"p2pbelka/transport/v1"
 
 MSG_HELLO = 0x01
 MSG_REPLY = 0x02
 MSG_AUTH = 0x03
 MSG_CONFIRM = 0x04
+MSG_VERSION = 0x05  # a responder's last word to a HELLO of a version it does not speak
 
 ROLE_BYTE_INITIATOR = b"I"
 ROLE_BYTE_RESPONDER = b"R"
@@ -83,19 +89,16 @@ CONTEXT_TAG_PREFIX = b"p2pbelka/v1 context"
 
 KEY_SIZE = 32
 SIG_SIZE = 64
-TAG_SIZE = 16
 
 HELLO_SIZE = 2 + KEY_SIZE + 32
 REPLY_SIZE = 1 + KEY_SIZE + KEY_SIZE + TAG_SIZE
 AUTH_SIZE = 1 + KEY_SIZE + SIG_SIZE + TAG_SIZE
 CONFIRM_SIZE = 1 + SIG_SIZE + TAG_SIZE
+VERSION_SIZE = 2
 # Frames during the handshake are capped at this, so a peer that sends junk
 # before authenticating can make us buffer no more than a few hundred bytes.
-HANDSHAKE_MAX_MESSAGE = 128
-
-# Counter values are 64-bit; the connection is refused further use before the
-# last one, so a (key, nonce) pair can never repeat.
-NONCE_LIMIT = 2**64 - 1
+# (Version 2's AUTH, the largest message, is 145 bytes.)
+HANDSHAKE_MAX_MESSAGE = 160
 
 _U32 = struct.Struct(">I")
 
@@ -103,28 +106,6 @@ _U32 = struct.Struct(">I")
 class Role(enum.Enum):
     INITIATOR = "initiator"
     RESPONDER = "responder"
-
-
-INVITE_SALT = b"p2pbelka/v1 invite code"
-INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed
-INVITE_GROUPS = 4
-
-
-def new_invite_code() -> str:
-    """A fresh invite code: 16 characters of a 32-letter alphabet, 80 bits, in groups."""
-    chars = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(4 * INVITE_GROUPS))
-    return "-".join(chars[i : i + 4] for i in range(0, len(chars), 4))
-
-
-def invite_key(code: str) -> bytes:
-    """The pre-shared key an invite code stands for (scrypt, so each guess costs).
-
-    Case, spaces and dashes do not matter.  This is blocking work (tens of ms):
-    call it once per table, off the event loop."""
-    normal = "".join(ch for ch in code.upper() if ch.isalnum()).encode()
-    if not normal:
-        raise ValueError("an invite code needs at least one letter or digit")
-    return hashlib.scrypt(normal, salt=INVITE_SALT, n=2**14, r=8, p=1, dklen=KEY_SIZE)
 
 
 def context_tag(context: bytes) -> bytes:
@@ -145,71 +126,6 @@ def _sound(peer_key: bytes) -> bytes:
     if not is_sound_key(peer_key):
         raise WeakPeerKey("peer identity key is of small order or not canonical")
     return peer_key
-
-
-def _nonce(counter: int) -> bytes:
-    return b"\x00\x00\x00\x00" + counter.to_bytes(8, "big")
-
-
-class CipherState:
-    """ChaCha20-Poly1305 in one direction with an implicit message counter.
-
-    The counter is not sent: the receiver expects the next value, so a
-    replayed, dropped or reordered frame fails authentication.
-    """
-
-    def __init__(self, key: bytes, nonce: int = 0) -> None:
-        self._aead = ChaCha20Poly1305(key)
-        self.nonce = nonce
-
-    def encrypt(self, plaintext: bytes, associated_data: bytes = b"") -> bytes:
-        if self.nonce >= NONCE_LIMIT:
-            raise NonceExhausted("send counter exhausted; reconnect to get fresh keys")
-        out = self._aead.encrypt(_nonce(self.nonce), plaintext, associated_data)
-        self.nonce += 1
-        return out
-
-    def decrypt(self, ciphertext: bytes, associated_data: bytes = b"") -> bytes:
-        if self.nonce >= NONCE_LIMIT:
-            raise NonceExhausted("receive counter exhausted; reconnect to get fresh keys")
-        if len(ciphertext) < TAG_SIZE:
-            raise DecryptError(f"frame of {len(ciphertext)} bytes is shorter than a tag")
-        try:
-            out = self._aead.decrypt(_nonce(self.nonce), ciphertext, associated_data)
-        except InvalidTag:
-            raise DecryptError(
-                f"frame {self.nonce} failed authentication (tampered, replayed or reordered)"
-            ) from None
-        self.nonce += 1
-        return out
-
-
-class Session:
-    """The established channel's two cipher states, one per direction."""
-
-    def __init__(
-        self,
-        send: CipherState,
-        receive: CipherState,
-        max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
-    ) -> None:
-        self._send = send
-        self._receive = receive
-        self.max_frame_size = max_frame_size
-
-    @property
-    def max_payload(self) -> int:
-        return self.max_frame_size - TAG_SIZE
-
-    def seal(self, payload: bytes) -> bytes:
-        """Encrypt one payload into one frame body."""
-        if len(payload) > self.max_payload:
-            raise ValueError(f"payload of {len(payload)} bytes exceeds {self.max_payload}")
-        return self._send.encrypt(payload)
-
-    def open(self, body: bytes) -> bytes:
-        """Decrypt one frame body; raises :class:`DecryptError` on any tampering."""
-        return self._receive.decrypt(body)
 
 
 @dataclass(frozen=True)
@@ -236,15 +152,17 @@ class Handshake:
 
     Initiator: ``m1 = hs.start()``; ``m3 = hs.receive(m2)``; ``hs.receive(m4)``.
     Responder: ``m2 = hs.receive(m1)``; ``m4 = hs.receive(m3)``.
-    Then ``hs.result()``. Any exception is final: drop the connection.
+    Then ``hs.result()``. Any exception is final: drop the connection (a responder
+    first sends ``hs.refusal`` if it is set: its version, to a peer of another).
 
     ``expected_peer_key`` pins the peer's identity; ``authorize`` is asked
     about a peer key that is not pinned (e.g. "is this a seated player?").
     Either side may use either; with neither, any authenticated peer is
     accepted and the caller checks ``result().peer_key`` itself.
 
-    ``psk`` (from :func:`invite_key`) is mixed into every key of the session;
-    both sides must hold the same one, or the first encrypted field fails.
+    ``code`` (an invite code, from :func:`p2pbelka.net.pake.normal_code`) makes this
+    the version-2 handshake: the code is the password of a SPAKE2 exchange whose key
+    joins every key of the session, and both sides confirm it over the transcript.
     """
 
     def __init__(
@@ -257,12 +175,10 @@ class Handshake:
         authorize: Callable[[bytes], bool] | None = None,
         max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
         ephemeral_seed: bytes | None = None,
-        version: int = PROTOCOL_VERSION,
-        psk: bytes | None = None,
+        version: int | None = None,
+        code: bytes | None = None,
+        pake_entropy: Callable[[int], bytes] | None = None,
     ) -> None:
-        if psk is not None and len(psk) != KEY_SIZE:
-            raise ValueError("psk must be 32 bytes (see invite_key)")
-        self._psk = psk or b""
         if expected_peer_key is not None and not is_sound_key(expected_peer_key):
             raise ValueError("expected_peer_key must be a raw 32-byte, sound Ed25519 key")
         self.identity = identity
@@ -271,7 +187,7 @@ class Handshake:
         self.expected_peer_key = expected_peer_key
         self.authorize = authorize
         self.max_frame_size = max_frame_size
-        self.version = version
+        self.version = version or (PAKE_VERSION if code else PROTOCOL_VERSION)
         # A fixed ephemeral exists only for test vectors; never reuse one.
         self._eph = (
             X25519PrivateKey.from_private_bytes(ephemeral_seed)
@@ -279,8 +195,12 @@ class Handshake:
             else X25519PrivateKey.generate()
         )
         self._eph_pub = self._eph.public_key().public_bytes_raw()
-        self._prologue = _prologue(version, self.context)
+        self._prologue = _prologue(self.version, self.context)
+        self._pake = (
+            InvitePake(code, role is Role.INITIATOR, self._prologue, pake_entropy) if code else None
+        )
         self._peer_eph = b""
+        self._pake_msgs = b""  # X || Y, in every hash of the transcript
         self._dh = b""
         self._hs_send: CipherState | None = None
         self._hs_recv: CipherState | None = None
@@ -288,6 +208,10 @@ class Handshake:
         self._transcript_hash = b""
         self._result: HandshakeResult | None = None
         self._state = _State.START if role is Role.INITIATOR else _State.WAIT_HELLO
+        self._replied = False
+        self.refusal: bytes | None = None
+        """Set when a responder refuses a HELLO's version: the VERSION message to send."""
+        self.code_proven = False
 
     # -- public -------------------------------------------------------------
 
@@ -300,12 +224,19 @@ class Handshake:
         """The peer's identity key once it has been named (not yet proven before DONE)."""
         return self._peer_key
 
+    @property
+    def guess_spent(self) -> bool:
+        """A responder under a code answered, so the peer could test one guess of it,
+        and the peer has not (yet) proven the code: a failure now is a failed guess."""
+        return self._pake is not None and self._replied and not self.code_proven
+
     def start(self) -> bytes:
         """Initiator only: the HELLO message."""
         if self._state is not _State.START:
             raise HandshakeError("start() is for the initiator, once")
         self._state = _State.SENT_HELLO
-        return bytes([MSG_HELLO, self.version]) + self._eph_pub + context_tag(self.context)
+        pake = self._pake.message if self._pake else b""
+        return bytes([MSG_HELLO, self.version]) + self._eph_pub + context_tag(self.context) + pake
 
     def receive(self, message: bytes) -> bytes | None:
         """Process one peer message; return the reply to send, if any."""
@@ -330,65 +261,109 @@ class Handshake:
 
     # -- steps ----------------------------------------------------------------
 
+    def _sizes(self) -> tuple[int, int, int, int]:
+        """HELLO, REPLY, AUTH and CONFIRM sizes of this version."""
+        if self._pake is None:
+            return HELLO_SIZE, REPLY_SIZE, AUTH_SIZE, CONFIRM_SIZE
+        extra, confirm = PAKE_MESSAGE_SIZE, PAKE_CONFIRM_SIZE
+        return HELLO_SIZE + extra, REPLY_SIZE + extra, AUTH_SIZE + confirm, CONFIRM_SIZE + confirm
+
     def _on_hello(self, msg: bytes) -> bytes:
         if len(msg) < 2 or msg[0] != MSG_HELLO:
             raise MalformedHandshake("first message is not a HELLO")
         if msg[1] != self.version:
-            raise VersionMismatch(f"peer speaks version {msg[1]}, we speak {self.version}")
-        if len(msg) != HELLO_SIZE:
-            raise MalformedHandshake(f"HELLO is {len(msg)} bytes, expected {HELLO_SIZE}")
+            self.refusal = bytes([MSG_VERSION, self.version])
+            raise _mismatch(msg[1], self.version)
+        if len(msg) != self._sizes()[0]:
+            raise MalformedHandshake(f"HELLO is {len(msg)} bytes, expected {self._sizes()[0]}")
         peer_eph = msg[2 : 2 + KEY_SIZE]
-        if not hmac.compare_digest(msg[2 + KEY_SIZE :], context_tag(self.context)):
+        if not hmac.compare_digest(msg[2 + KEY_SIZE : HELLO_SIZE], context_tag(self.context)):
             raise ContextMismatch("peer is connecting for a different table")
+        self._finish_pake(msg[HELLO_SIZE:], initiator_msg=msg[HELLO_SIZE:])
         self._agree(initiator_eph=peer_eph, responder_eph=self._eph_pub, peer_eph=peer_eph)
         assert self._hs_send is not None
         enc_id = self._hs_send.encrypt(self.identity.public_key, bytes([MSG_REPLY]))
         self._state = _State.SENT_REPLY
-        return bytes([MSG_REPLY]) + self._eph_pub + enc_id
+        self._replied = True
+        pake = self._pake.message if self._pake else b""
+        return bytes([MSG_REPLY]) + self._eph_pub + pake + enc_id
 
     def _on_reply(self, msg: bytes) -> bytes:
-        if len(msg) != REPLY_SIZE or msg[0] != MSG_REPLY:
-            raise MalformedHandshake(f"expected a {REPLY_SIZE}-byte REPLY")
+        if len(msg) == VERSION_SIZE and msg[0] == MSG_VERSION:
+            raise _mismatch(msg[1], self.version)
+        if len(msg) != self._sizes()[1] or msg[0] != MSG_REPLY:
+            raise MalformedHandshake(f"expected a {self._sizes()[1]}-byte REPLY")
         peer_eph = msg[1 : 1 + KEY_SIZE]
+        enc_at = 1 + KEY_SIZE + (PAKE_MESSAGE_SIZE if self._pake else 0)
+        if self._pake is not None:
+            self._finish_pake(msg[1 + KEY_SIZE : enc_at], initiator_msg=self._pake.message)
         self._agree(initiator_eph=self._eph_pub, responder_eph=peer_eph, peer_eph=peer_eph)
         assert self._hs_recv is not None and self._hs_send is not None
-        peer_key = _sound(self._open(self._hs_recv, msg[1 + KEY_SIZE :], MSG_REPLY))
+        peer_key = _sound(self._open(self._hs_recv, msg[enc_at:], MSG_REPLY))
         # Checked before we reveal who we are to a responder we did not want.
         self._check_acceptable(peer_key)
         self._peer_key = peer_key
         self._transcript_hash = self._transcript(self.identity.public_key, peer_key)
         sig = self.identity.sign(self._signed_data(ROLE_BYTE_INITIATOR))
-        enc = self._hs_send.encrypt(self.identity.public_key + sig, bytes([MSG_AUTH]))
+        plain = self.identity.public_key + sig + self._confirmation(initiator=True)
+        enc = self._hs_send.encrypt(plain, bytes([MSG_AUTH]))
         self._state = _State.SENT_AUTH
         return bytes([MSG_AUTH]) + enc
 
     def _on_auth(self, msg: bytes) -> bytes:
-        if len(msg) != AUTH_SIZE or msg[0] != MSG_AUTH:
-            raise MalformedHandshake(f"expected a {AUTH_SIZE}-byte AUTH")
+        if len(msg) != self._sizes()[2] or msg[0] != MSG_AUTH:
+            raise MalformedHandshake(f"expected a {self._sizes()[2]}-byte AUTH")
         assert self._hs_recv is not None and self._hs_send is not None
         plain = self._open(self._hs_recv, msg[1:], MSG_AUTH)
-        peer_key, sig = _sound(plain[:KEY_SIZE]), plain[KEY_SIZE:]
+        peer_key = _sound(plain[:KEY_SIZE])
+        sig = plain[KEY_SIZE : KEY_SIZE + SIG_SIZE]
         self._peer_key = peer_key
         self._transcript_hash = self._transcript(peer_key, self.identity.public_key)
+        self._check_confirmation(plain[KEY_SIZE + SIG_SIZE :], initiator=True)
         if not verify_signature(peer_key, sig, self._signed_data(ROLE_BYTE_INITIATOR)):
             raise BadSignature("initiator's transcript signature does not verify")
         self._check_acceptable(peer_key)
         my_sig = self.identity.sign(self._signed_data(ROLE_BYTE_RESPONDER))
-        enc = self._hs_send.encrypt(my_sig, bytes([MSG_CONFIRM]))
+        enc = self._hs_send.encrypt(
+            my_sig + self._confirmation(initiator=False), bytes([MSG_CONFIRM])
+        )
         self._finish()
         return bytes([MSG_CONFIRM]) + enc
 
     def _on_confirm(self, msg: bytes) -> None:
-        if len(msg) != CONFIRM_SIZE or msg[0] != MSG_CONFIRM:
-            raise MalformedHandshake(f"expected an {CONFIRM_SIZE}-byte CONFIRM")
+        if len(msg) != self._sizes()[3] or msg[0] != MSG_CONFIRM:
+            raise MalformedHandshake(f"expected an {self._sizes()[3]}-byte CONFIRM")
         assert self._hs_recv is not None and self._peer_key is not None
-        sig = self._open(self._hs_recv, msg[1:], MSG_CONFIRM)
-        if not verify_signature(self._peer_key, sig, self._signed_data(ROLE_BYTE_RESPONDER)):
+        plain = self._open(self._hs_recv, msg[1:], MSG_CONFIRM)
+        self._check_confirmation(plain[SIG_SIZE:], initiator=False)
+        if not verify_signature(
+            self._peer_key, plain[:SIG_SIZE], self._signed_data(ROLE_BYTE_RESPONDER)
+        ):
             raise BadSignature("responder's transcript signature does not verify")
         self._finish()
         return None
 
     # -- helpers ----------------------------------------------------------------
+
+    def _finish_pake(self, peer_msg: bytes, *, initiator_msg: bytes) -> None:
+        """The SPAKE2 key from the peer's message; X || Y kept for the transcript."""
+        if self._pake is None:
+            return
+        self._pake.finish(peer_msg)
+        responder_msg = peer_msg if self.role is Role.INITIATOR else self._pake.message
+        self._pake_msgs = initiator_msg + responder_msg
+
+    def _confirmation(self, *, initiator: bool) -> bytes:
+        if self._pake is None:
+            return b""
+        return self._pake.confirmation(initiator, self._transcript_hash)
+
+    def _check_confirmation(self, got: bytes, *, initiator: bool) -> None:
+        if self._pake is None:
+            return
+        if not hmac.compare_digest(got, self._confirmation(initiator=initiator)):
+            raise WrongInviteCode("the peer's invite-code confirmation does not match")
+        self.code_proven = True
 
     def _agree(self, *, initiator_eph: bytes, responder_eph: bytes, peer_eph: bytes) -> None:
         try:
@@ -397,11 +372,13 @@ class Handshake:
             # cryptography refuses low-order points (all-zero shared secret).
             raise MalformedHandshake(f"unusable ephemeral key from peer: {exc}") from None
         self._peer_eph = peer_eph
-        # An invite code's key joins the shared secret: without it neither side can
-        # read the other's identity or finish, and an eavesdropper, who lacks the
-        # ephemeral secrets, has nothing to test guesses of the code against.
-        self._dh = dh + self._psk
-        salt = hashlib.sha256(self._prologue + initiator_eph + responder_eph).digest()
+        # The invite code's SPAKE2 key joins the shared secret: without the code
+        # neither side can read the other's identity or finish, and nobody can test
+        # a guess of the code offline (only the one its own SPAKE2 message made).
+        self._dh = dh + (self._pake.key if self._pake else b"")
+        salt = hashlib.sha256(
+            self._prologue + initiator_eph + responder_eph + self._pake_msgs
+        ).digest()
         i2r = CipherState(_hkdf(self._dh, salt, INFO_HS_I2R))
         r2i = CipherState(_hkdf(self._dh, salt, INFO_HS_R2I))
         if self.role is Role.INITIATOR:
@@ -413,6 +390,11 @@ class Handshake:
         try:
             return cipher.decrypt(ciphertext, bytes([msg_type]))
         except DecryptError:
+            if self._pake is not None:
+                raise WrongInviteCode(
+                    "the peer's answer does not decrypt under our invite code: the codes"
+                    " differ (or the message was tampered with)"
+                ) from None
             raise TamperedHandshake(
                 "encrypted handshake field failed authentication (tampered or wrong keys)"
             ) from None
@@ -425,7 +407,7 @@ class Handshake:
     def _transcript(self, initiator_key: bytes, responder_key: bytes) -> bytes:
         eph_i, eph_r = self._ephemerals()
         return hashlib.sha256(
-            self._prologue + eph_i + eph_r + initiator_key + responder_key
+            self._prologue + eph_i + eph_r + self._pake_msgs + initiator_key + responder_key
         ).digest()
 
     def _signed_data(self, role_byte: bytes) -> bytes:
@@ -453,3 +435,14 @@ class Handshake:
         self._dh = b""
         self._hs_send = self._hs_recv = None
         self._state = _State.DONE
+
+
+def _mismatch(peer: int, ours: int) -> VersionMismatch:
+    """A version refusal in words: which side has an invite code and which has none."""
+    theirs = VERSION_WORDS.get(peer, "unknown to this program")
+    return VersionMismatch(
+        f"peer speaks handshake version {peer} ({theirs}), we speak {ours}"
+        f" ({VERSION_WORDS.get(ours, '?')})",
+        peer,
+        ours,
+    )

@@ -10,20 +10,21 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from p2pbelka.net.connection import format_host_port
 from p2pbelka.net.discovery import TableInfo, look_alikes
 from p2pbelka.net.identity import fingerprint
+from p2pbelka.net.pake import code_in_words, shown_code
 from p2pbelka.peer import lan
 from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.rules import registry
 from p2pbelka.table import rulebook
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui import rulenames
+from p2pbelka.ui.bigcode import big_code, digit_words
+from p2pbelka.ui.i18n import _, ngettext
+from p2pbelka.ui.reasons import lobby_reason
 
 
 def game_title(name: str) -> str:
-    """A game by its name on the wire, as players call it (the same in every language the
-    screens speak: a name); a game this version does not know, by its wire name."""
-    try:
-        return registry.spec(name).title
-    except ValueError:
-        return name
+    """A game by its name on the wire, as players of the screen's language call it; a
+    game this version does not know, by its wire name."""
+    return rulenames.game_word(name)
 
 
 @dataclass
@@ -44,6 +45,7 @@ class LobbyView:
     notes: list[str] = field(default_factory=list)
     my_fingerprint: str = ""
     invite: str = ""  # the host's invite code, shown to read out to the joiners
+    wrong_codes: tuple[int, int] = (0, 0)  # wrong codes tried at it, of the limit
     host_fingerprint: str = ""  # the key that answered at the host's lobby (joiner)
     host_pinned: bool = False
     asking: tuple[lan.JoinRequest, ...] = ()  # joiners the host has not decided on yet
@@ -61,16 +63,17 @@ class LobbyView:
             self.lobby_port, self.table_id = event.lobby_port, event.table_id
             self.addresses = event.addresses
         elif isinstance(event, lan.TableRules):
+            before = self.rule_lines()
             self.state = self.state or event.state  # a joiner sees the rules before its seat
             if event.changed and self.role != "host":
-                self.notes.append(_("The host changed the rules: read them, then press r."))
+                self.notes.append(self._rules_changed(before, event.state))
         elif isinstance(event, lan.SeatsChanged):
             self.state, self.me = event.state, event.me
             self.control = event.control or self.control
             self.host_control = event.host_control or self.host_control
             self.name = event.state.name
         elif isinstance(event, lan.LobbyClosed):
-            self.closed = event.why
+            self.closed = lobby_reason(event.why)
         elif isinstance(event, lan.HostReached):
             self.host_fingerprint, self.host_pinned = event.fingerprint, event.pinned
             self.trying = ""
@@ -85,6 +88,26 @@ class LobbyView:
             self.notes.append(_("The host is deciding whether to let you in…"))
         elif isinstance(event, lan.JoinersAsking):
             self.asking = event.requests
+        elif isinstance(event, lan.WrongCodeTried):
+            self.wrong_codes = event.failures, event.limit
+        elif isinstance(event, lan.InviteChanged):
+            self.wrong_codes = 0, self.wrong_codes[1]
+            self.invite = shown_code(event.code)
+            self.notes.append(
+                _(
+                    "{n} wrong invite codes were tried: the code is now {code}. Tell it afresh."
+                ).format(n=event.failures, code=self.invite)
+            )
+
+    def _rules_changed(self, before: list[tuple[str, str]], state: LobbyState) -> str:
+        """The note of a change of the rules, naming each rule and its new value."""
+        after = rulenames.rule_values(state.variant, state.preset, state.options)
+        changed = rulenames.changes(state.variant, before, after)
+        if not changed:
+            return _("The host changed the rules: read them, then press r.")
+        return _("The host changed the rules ({changes}): read them, then press r.").format(
+            changes="; ".join(changed)
+        )
 
     @property
     def seated(self) -> bool:
@@ -99,11 +122,7 @@ class LobbyView:
         if self.state is None:
             return []
         state = self.state
-        try:
-            values = rulebook.resolved(state.variant, state.preset, state.options)
-        except ValueError:  # the host's lobby was checked on arrival: not expected
-            values = dict(state.options)
-        return [("preset", state.preset), *values.items()]
+        return rulenames.rule_values(state.variant, state.preset, state.options)
 
     def changed_rules(self, step: int) -> tuple[str, dict[str, str]] | None:
         """The preset and options after moving the value on the host's line by ``step``."""
@@ -222,13 +241,18 @@ def _rules(view: LobbyView) -> StyleAndTextTuples:
     """The game and every rule; the host's line marked while it changes them."""
     assert view.state is not None
     game = game_title(view.variant)
-    head = _("{game} for {n}; the rules:").format(game=game, n=len(view.state.seats))
-    out: StyleAndTextTuples = [("", "\n" + head + "\n")]
+    seats = len(view.state.seats)
+    head = ngettext("{game} for {n}; the rules:", "{game} for {n}; the rules:", seats)
+    out: StyleAndTextTuples = [("", "\n" + head.format(game=game, n=seats) + "\n")]
     lines = view.rule_lines()
     for n, (name, value) in enumerate(lines):
         on = view.editing and n == view.rule
         mark = "▶" if on else " "
-        out.append(("class:seat.turn" if on else "", f" {mark} {name:<22} {value}\n"))
+        words = (
+            rulenames.rule_word(view.variant, name),
+            rulenames.value_word(view.variant, name, value),
+        )
+        out.append(("class:seat.turn" if on else "", f" {mark} {words[0]:<22} {words[1]}\n"))
     if view.role == "host":
         if view.editing:
             hint = _("↑↓ choose a rule, ←→ change it; every joiner must say ready again")
@@ -244,9 +268,14 @@ def _keys_to_compare(view: LobbyView) -> StyleAndTextTuples:
         line = _("Your key: {key}. Joiners compare it with what their screen shows.").format(
             key=view.my_fingerprint
         )
+        out: StyleAndTextTuples = [("class:hint", line + "\n")]
         if view.invite:
-            line += "\n" + _("Invite code: {code}").format(code=view.invite)
-        return [("class:hint", line + "\n")]
+            out += _invite(view.invite)
+        tried, limit = view.wrong_codes
+        if tried:
+            line = _("Wrong codes tried: {n} of {limit}; then the code changes.")
+            out.append(("class:verdict.bad", line.format(n=tried, limit=limit) + "\n"))
+        return out
     if not view.host_fingerprint:
         return []
     if view.host_pinned:
@@ -256,6 +285,15 @@ def _keys_to_compare(view: LobbyView) -> StyleAndTextTuples:
             key=view.host_fingerprint
         )
     return [("class:hint", line + "\n")]
+
+
+def _invite(code: str) -> StyleAndTextTuples:
+    """The host's invite code, large (digits) and in words, to read out to the room."""
+    shown = shown_code(code)
+    out: StyleAndTextTuples = [("class:heading", _("Invite code: {code}").format(code=shown))]
+    out.append(("class:hint", f"  ({code_in_words(shown, digit_words())})\n"))
+    out += [("class:heading", "   " + row + "\n") for row in big_code(shown)]
+    return out
 
 
 def _requests(view: LobbyView) -> StyleAndTextTuples:

@@ -234,7 +234,8 @@ async def test_an_invite_code_keeps_out_who_lacks_it(tmp_path: Path) -> None:
     async with trio.open_nursery() as nursery:
         nursery.start_soon(run_host)
         await host.opened.wait()
-        for wrong, why in ((None, "wants an invite code"), ("table-for-five", "wrong invite")):
+        refusals = ((None, "wants an invite code"), ("table-for-five", "invite code is wrong"))
+        for wrong, why in refusals:
             with pytest.raises(LobbyRefused, match=why):
                 await join_game(
                     Identity.generate(), LOCAL, host.port, BotFrontEnd(make_bot("random")),

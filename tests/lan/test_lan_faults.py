@@ -180,7 +180,7 @@ async def test_garbage_from_a_connection_is_rejected_and_the_game_goes_on(
                 await channel.send(payload)
             await trio.sleep(0.2)
             await channel.send(b"\x92" + b"x" * (MAX_MESH_FRAME + 100))
-            with trio.move_on_after(5):
+            with trio.move_on_after(120):  # closed by the peer at once; this only ends a hang
                 async for _ in channel:
                     pass
             outcomes.append(f"closed: {channel.close_reason}")

@@ -24,8 +24,8 @@ def test_four_processes_play_a_whole_game(tmp_path: Path) -> None:
         assert all(s["finished"] and s["deals"] > 0 for s in stats)
         data = {Path(s["transcript"]).read_bytes() for s in stats}
         assert len(data) == 1, "the four transcripts differ"
-        for s in stats:
-            assert verify(Path(s["transcript"])).startswith("OK"), s
+        # the same bytes: one audit speaks for all four
+        assert verify(Path(stats[0]["transcript"])).startswith("OK"), stats
         assert "game over" in host.text()
         assert "Traceback" not in "".join(p.log() for p in everyone)
 

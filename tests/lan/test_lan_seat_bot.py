@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import time
 from pathlib import Path
 
 import pytest
@@ -38,7 +37,7 @@ from p2pbelka.protocol.handover import envelope_game
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.verify import verify_bytes
-from tests.lan.helpers import Peer, PeerSet, bot_args
+from tests.lan.helpers import PeerSet, bot_args, wait_for_bytes
 
 LOST = 2
 
@@ -198,7 +197,7 @@ def test_processes_seat_a_bot_for_a_peer_killed_for_good(tmp_path: Path) -> None
         ]
         victim = joiners[1]
         seat = victim.seat()
-        _wait_for_bytes(victim, 20_000, 60)
+        wait_for_bytes(victim, 20_000, 60)
         victim.kill()
         rest = [host, joiners[0], joiners[2]]
         codes = peers.wait(rest, 120)
@@ -220,17 +219,6 @@ def verify_lines(path: Path) -> list[str]:
     with contextlib.redirect_stdout(buffer):
         main(["verify", str(path)])
     return buffer.getvalue().strip().splitlines()
-
-
-def _wait_for_bytes(peer: Peer, size: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        files = list(peer.home.glob("games/*/transcript.p2pb"))
-        if files and files[0].stat().st_size >= size:
-            return
-        assert peer.proc.poll() is None, peer.dump()
-        time.sleep(0.02)
-    raise AssertionError(f"{peer.name}'s transcript did not grow:\n{peer.dump()}")
 
 
 class _SlowBot(BotFrontEnd):

@@ -72,7 +72,7 @@ async def test_seats_ready_and_refusals_in_the_lobby(tmp_path: Path) -> None:
             ids[n], "127.0.0.1", ports[0], fe, net=net(n), on_lobby=joiner_events(n), ready=False
         )
 
-    with trio.fail_after(30):
+    with trio.fail_after(120):  # a hang, not a speed limit
         async with trio.open_nursery() as nursery:
             fe0 = BotFrontEnd(make_bot("random", 0))
             nursery.start_soon(

@@ -8,8 +8,14 @@ from p2pbelka.bench import transport
 def test_bench_transport_quick() -> None:
     figures = transport.run(quick=True)
     assert set(figures) == {
+        "yardstick_us",
         "handshake_in_memory_ms",
+        "handshake_with_code_in_memory_ms",
+        "handshake_x",
+        "handshake_with_code_x",
+        "invite_code_cost_x",
         "connect_and_handshake_ms",
+        "connect_and_handshake_with_code_ms",
         "round_trip_us",
         "frames_per_s_100B",
         "frames_per_s_64KiB",

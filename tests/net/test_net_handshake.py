@@ -24,8 +24,6 @@ from p2pbelka.net.handshake import (
     Handshake,
     HandshakeResult,
     Role,
-    invite_key,
-    new_invite_code,
 )
 from p2pbelka.net.identity import Identity
 
@@ -56,16 +54,23 @@ def play(initiator: Handshake, responder: Handshake, count: int) -> bytes:
     return msg
 
 
-def pair(**kw: object) -> tuple[Handshake, Handshake]:
-    ctx = kw.pop("context", b"table-1")
-    assert isinstance(ctx, bytes)
-    i = Handshake(ALICE, Role.INITIATOR, context=ctx, expected_peer_key=BOB.public_key)
-    r = Handshake(BOB, Role.RESPONDER, context=ctx)
+def pair(context: bytes = b"table-1", code: bytes | None = None) -> tuple[Handshake, Handshake]:
+    i = Handshake(
+        ALICE, Role.INITIATOR, context=context, expected_peer_key=BOB.public_key, code=code
+    )
+    r = Handshake(BOB, Role.RESPONDER, context=context, code=code)
     return i, r
 
 
-def test_keys_agree_and_payloads_roundtrip() -> None:
-    ri, rr = run(*pair())
+# The properties hold without an invite code (version 1) and with one (version 2).
+@pytest.fixture(params=[None, b"482913"], ids=["no-code", "code"])
+def code(request: pytest.FixtureRequest) -> bytes | None:
+    value: bytes | None = request.param
+    return value
+
+
+def test_keys_agree_and_payloads_roundtrip(code: bytes | None) -> None:
+    ri, rr = run(*pair(code=code))
     assert ri.peer_key == BOB.public_key
     assert rr.peer_key == ALICE.public_key
     assert ri.transcript_hash == rr.transcript_hash
@@ -76,15 +81,15 @@ def test_keys_agree_and_payloads_roundtrip() -> None:
         assert ri.session.open(rr.session.seal(back)) == back
 
 
-def test_each_session_is_fresh() -> None:
-    a, _ = run(*pair())
-    b, _ = run(*pair())
+def test_each_session_is_fresh(code: bytes | None) -> None:
+    a, _ = run(*pair(code=code))
+    b, _ = run(*pair(code=code))
     assert a.transcript_hash != b.transcript_hash
 
 
-def test_pinned_wrong_key_rejected_before_initiator_reveals_itself() -> None:
-    i = Handshake(ALICE, Role.INITIATOR, expected_peer_key=CAROL.public_key)
-    r = Handshake(BOB, Role.RESPONDER)
+def test_pinned_wrong_key_rejected_before_initiator_reveals_itself(code: bytes | None) -> None:
+    i = Handshake(ALICE, Role.INITIATOR, expected_peer_key=CAROL.public_key, code=code)
+    r = Handshake(BOB, Role.RESPONDER, code=code)
     m2 = r.receive(i.start())
     assert m2 is not None
     with pytest.raises(UnexpectedPeerKey):
@@ -93,15 +98,15 @@ def test_pinned_wrong_key_rejected_before_initiator_reveals_itself() -> None:
         i.receive(m2)
 
 
-def test_responder_authorize_callback() -> None:
+def test_responder_authorize_callback(code: bytes | None) -> None:
     seen: list[bytes] = []
 
     def only_carol(key: bytes) -> bool:
         seen.append(key)
         return key == CAROL.public_key
 
-    i = Handshake(ALICE, Role.INITIATOR)
-    r = Handshake(BOB, Role.RESPONDER, authorize=only_carol)
+    i = Handshake(ALICE, Role.INITIATOR, code=code)
+    r = Handshake(BOB, Role.RESPONDER, authorize=only_carol, code=code)
     with pytest.raises(UnexpectedPeerKey):
         r.receive(play(i, r, 3))
     assert seen == [ALICE.public_key]
@@ -119,11 +124,11 @@ def test_context_and_version_mismatch() -> None:
 
 
 @pytest.mark.parametrize("step", [0, 1, 2, 3])
-def test_tampered_handshake_message_is_rejected(step: int) -> None:
+def test_tampered_handshake_message_is_rejected(step: int, code: bytes | None) -> None:
     """Flip a bit anywhere in any message: the handshake must not complete."""
-    length = [66, 81, 113, 81][step]
+    length = ([66, 81, 113, 81] if code is None else [98, 113, 145, 113])[step]
     for pos in range(length):
-        i, r = pair()
+        i, r = pair(code=code)
         msgs: list[bytes] = []
         sides = [r, i, r, i]
         out: bytes | None = i.start()
@@ -138,12 +143,12 @@ def test_tampered_handshake_message_is_rejected(step: int) -> None:
             raise AssertionError(f"tampering step {step} byte {pos} not detected")
 
 
-def test_tampered_ciphertext_is_reported_as_such() -> None:
-    i, r = pair()
+def test_tampered_ciphertext_is_reported_as_such(code: bytes | None) -> None:
+    i, r = pair(code=code)
     m2 = play(i, r, 2)
     with pytest.raises(TamperedHandshake):
         i.receive(m2[:-1] + bytes([m2[-1] ^ 1]))
-    i, r = pair()
+    i, r = pair(code=code)
     m3 = play(i, r, 3)
     with pytest.raises(TamperedHandshake):
         r.receive(m3[:5] + bytes([m3[5] ^ 1]) + m3[6:])
@@ -180,46 +185,46 @@ class _Impostor(Identity):
         return self.signer.sign(data)
 
 
-def test_signature_by_wrong_key_is_rejected() -> None:
+def test_signature_by_wrong_key_is_rejected(code: bytes | None) -> None:
     liar = _Impostor(ALICE.private_key, "alice")
-    i = Handshake(liar, Role.INITIATOR)
-    r = Handshake(BOB, Role.RESPONDER)
+    i = Handshake(liar, Role.INITIATOR, code=code)
+    r = Handshake(BOB, Role.RESPONDER, code=code)
     with pytest.raises(BadSignature):
         r.receive(play(i, r, 3))
 
-    i = Handshake(ALICE, Role.INITIATOR)
-    r = Handshake(_Impostor(BOB.private_key, "bob"), Role.RESPONDER)
+    i = Handshake(ALICE, Role.INITIATOR, code=code)
+    r = Handshake(_Impostor(BOB.private_key, "bob"), Role.RESPONDER, code=code)
     with pytest.raises(BadSignature):
         i.receive(play(i, r, 4))
 
 
-def test_tampered_replayed_reordered_frames_rejected() -> None:
-    ri, rr = run(*pair())
+def test_tampered_replayed_reordered_frames_rejected(code: bytes | None) -> None:
+    ri, rr = run(*pair(code=code))
     f1 = ri.session.seal(b"one")
     assert rr.session.open(f1) == b"one"
     with pytest.raises(DecryptError):  # replay of an accepted frame
         rr.session.open(f1)
 
-    ri, rr = run(*pair())
+    ri, rr = run(*pair(code=code))
     f1, f2 = ri.session.seal(b"one"), ri.session.seal(b"two")
     with pytest.raises(DecryptError):  # reordered
         rr.session.open(f2)
 
-    ri, rr = run(*pair())
+    ri, rr = run(*pair(code=code))
     f1 = ri.session.seal(b"one")
     with pytest.raises(DecryptError):  # tampered
         rr.session.open(f1[:-1] + bytes([f1[-1] ^ 1]))
     with pytest.raises(DecryptError):  # too short to hold a tag
         rr.session.open(b"x" * (TAG_SIZE - 1))
 
-    ri, rr = run(*pair())
+    ri, rr = run(*pair(code=code))
     with pytest.raises(DecryptError):  # reflected back to its sender
         ri.session.open(ri.session.seal(b"echo"))
 
 
-def test_frames_from_another_session_rejected() -> None:
-    a_i, _ = run(*pair())
-    _, b_r = run(*pair())
+def test_frames_from_another_session_rejected(code: bytes | None) -> None:
+    a_i, _ = run(*pair(code=code))
+    _, b_r = run(*pair(code=code))
     with pytest.raises(DecryptError):
         b_r.session.open(a_i.session.seal(b"cross-session"))
 
@@ -238,36 +243,3 @@ def test_payload_limit() -> None:
     ri, _ = run(*pair())
     with pytest.raises(ValueError):
         ri.session.seal(b"x" * (ri.session.max_payload + 1))
-
-
-# --- invite codes: a pre-shared key mixed into every key of the session ---------------
-
-
-def test_an_invite_code_both_sides_hold_lets_the_handshake_finish() -> None:
-    code = new_invite_code()
-    assert len(code) == 19 and code.count("-") == 3
-    psk = invite_key(code)
-    assert invite_key(code.lower().replace("-", " ")) == psk  # as typed by a person
-    a, b = run(Handshake(ALICE, Role.INITIATOR, psk=psk), Handshake(BOB, Role.RESPONDER, psk=psk))
-    assert a.session.open(b.session.seal(b"hi")) == b"hi"
-    with pytest.raises(ValueError, match="32 bytes"):
-        Handshake(ALICE, Role.INITIATOR, psk=b"short")
-
-
-@pytest.mark.parametrize(
-    ("joiner_code", "host_code"), [("WRONG", "RIGHT"), (None, "RIGHT"), ("RIGHT", None)]
-)
-def test_without_the_same_code_the_joiner_learns_nothing_and_the_host_no_name(
-    joiner_code: str | None, host_code: str | None
-) -> None:
-    initiator = Handshake(
-        ALICE, Role.INITIATOR, psk=invite_key(joiner_code) if joiner_code else None
-    )
-    responder = Handshake(BOB, Role.RESPONDER, psk=invite_key(host_code) if host_code else None)
-    hello = initiator.start()
-    assert len(hello) == len(Handshake(CAROL, Role.INITIATOR).start())  # no tag of the code
-    reply = responder.receive(hello)
-    assert reply is not None
-    with pytest.raises(TamperedHandshake):  # the host's identity does not decrypt
-        initiator.receive(reply)
-    assert initiator.peer_key is None and responder.peer_key is None

@@ -18,7 +18,7 @@ from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
-from p2pbelka.table.verify import verify_bytes
+from tests.audit import verify_bytes
 from tests.table.crash import Recorded
 
 GIVE_UP_AFTER = 2.0

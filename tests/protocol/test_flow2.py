@@ -15,7 +15,7 @@ from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table.session import Table
-from p2pbelka.table.verify import verify_bytes
+from tests.audit import verify_bytes
 
 FLOW2 = Path(__file__).resolve().parent / "flow2"
 

@@ -30,7 +30,8 @@ from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
-from p2pbelka.table.verify import VerifyReport, verify_bytes
+from p2pbelka.table.verify import VerifyReport
+from tests.audit import verify_bytes
 from tests.table.promise import GameRecord, Hang, Outcome
 from tests.table.promise_net import Incarnation, Node, opened
 

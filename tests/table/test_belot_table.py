@@ -20,7 +20,8 @@ from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.table import events as ev
 from p2pbelka.table.belot import extra_positions, first_positions, turned_position
 from p2pbelka.table.session import Phase
-from p2pbelka.table.verify import VerifiedDeal, verify_bytes
+from p2pbelka.table.verify import VerifiedDeal
+from tests.audit import verify_bytes
 from tests.table.crash import play_with_a_crash
 from tests.table.helpers import faults_of, play_sync
 

@@ -21,7 +21,8 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import Table
 from p2pbelka.table import events as ev
 from p2pbelka.table.phase import Question
-from p2pbelka.table.verify import VerifyReport, verify_bytes
+from p2pbelka.table.verify import VerifyReport
+from tests.audit import verify_bytes
 from tests.table.helpers import Fork, faults_of, play_sync, resign
 
 CHEATER = 2
@@ -436,7 +437,9 @@ lie_cases = st.tuples(
 )
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+# 50 fixed cases in the default run (each a game played and audited twice); the
+# 2000 random ones of the test below under -m slow.
+@settings(max_examples=50, deadline=None, derandomize=True)
 @given(case=lie_cases)
 def test_no_single_liar_can_get_an_honest_seat_proven(
     case: tuple[int, int, str, int, int],

@@ -32,7 +32,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.moves import PlayCard
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Table
-from p2pbelka.table.verify import verify_bytes
+from tests.audit import verify_bytes
 from tests.table.helpers import faults_of, play_sync
 
 TURNED = -1

@@ -24,7 +24,8 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Phase, Table
-from p2pbelka.table.verify import VerifyReport, verify_bytes
+from p2pbelka.table.verify import VerifyReport
+from tests.audit import verify_bytes
 from tests.table.helpers import play_sync
 
 CHEATER = 1

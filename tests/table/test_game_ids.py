@@ -9,6 +9,7 @@ every other seat).  In memory: ``LocalGame``, ``Table`` and ``run_sync``."""
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import replace
 
@@ -23,20 +24,22 @@ from p2pbelka.protocol.ids import game_id_of
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
-from p2pbelka.table.verify import verify_bytes
+from tests.audit import verify_bytes
 from tests.table.helpers import faults_of
 
 VICTIM = 1
 TABLES = [("belka", 4), ("belot", 3), ("belot", 2)]
 
 
-def _first_game(game_name: str, players: int) -> tuple[LocalGame, list[Envelope]]:
-    """A whole game the victim played: its ingredients and its transcript."""
+@functools.cache
+def _first_game(game_name: str, players: int) -> tuple[LocalGame, tuple[Envelope, ...]]:
+    """A whole game the victim played: its ingredients and its transcript (played once
+    a process for every test here: they only read it)."""
     first = LocalGame.seeded(5, game=game_name, players=players)
     tables = first.make_tables()
     run_sync(tables, [make_bot("random", s) for s in range(players)])
     assert tables[VICTIM].over
-    return first, list(tables[VICTIM].transcript)
+    return first, tuple(tables[VICTIM].transcript)
 
 
 def _second_game(first: LocalGame) -> LocalGame:
@@ -47,7 +50,7 @@ def _second_game(first: LocalGame) -> LocalGame:
     return replace(first, names=names, nonces=fresh, seed_sources=None)
 
 
-def _old_sit(transcript: list[Envelope], victim_key: bytes) -> Envelope:
+def _old_sit(transcript: tuple[Envelope, ...], victim_key: bytes) -> Envelope:
     sit = next(e for e in transcript if e.sender == victim_key and e.type == "sit")
     assert sit.seq == 0
     return sit

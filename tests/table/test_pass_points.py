@@ -24,7 +24,7 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Table
-from p2pbelka.table.verify import verify_bytes
+from tests.audit import verify_bytes
 from tests.table.helpers import faults_of, play_sync
 
 _P25519 = 2**255 - 19

@@ -27,7 +27,7 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.intake import Equivocation, Intake
 from p2pbelka.table.session import Table
-from p2pbelka.table.verify import verify_bytes
+from tests.audit import verify_bytes
 
 CHEATER = 1
 GAMES = [("belka", 4), ("belot", 3), ("belot", 2)]

@@ -22,7 +22,7 @@ from p2pbelka.table.segments import (
     resume_segments,
 )
 from p2pbelka.table.session import Table
-from p2pbelka.table.verify import verify_bytes
+from tests.audit import verify_bytes
 from tests.table.crash import RecordedSegments, catch_up
 from tests.table.handover import (
     Game,

@@ -17,7 +17,7 @@ from p2pbelka.protocol.envelope import open_envelope
 from p2pbelka.protocol.transcript import MAGIC, dump_transcript, iter_records
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
-from p2pbelka.table.verify import verify_bytes
+from tests.audit import verify_bytes
 from tests.table.helpers import play_sync
 
 

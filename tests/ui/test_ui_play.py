@@ -47,7 +47,7 @@ class KeyRobot:
 
     async def run(self, screen: TableScreen) -> None:
         view = screen.view
-        with trio.fail_after(25):
+        with trio.fail_after(300):  # a hang, not a speed limit
             while True:
                 await trio.sleep(0.005)
                 if screen.overlay == "deal_end":

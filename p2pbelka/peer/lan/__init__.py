@@ -30,6 +30,7 @@ from p2pbelka.peer.lan.events import (
     HostControl,
     HostReached,
     HostUnreachable,
+    InviteChanged,
     JoinersAsking,
     JoinRequest,
     LobbyClosed,
@@ -42,6 +43,7 @@ from p2pbelka.peer.lan.events import (
     TableOpen,
     TableRules,
     TablesHeard,
+    WrongCodeTried,
 )
 from p2pbelka.peer.lan.finding import discover_tables
 from p2pbelka.peer.lan.host import host_game
@@ -56,6 +58,7 @@ __all__ = [
     "HostControl",
     "HostReached",
     "HostUnreachable",
+    "InviteChanged",
     "JoinRequest",
     "JoinersAsking",
     "LobbyClosed",
@@ -69,6 +72,7 @@ __all__ = [
     "TableOpen",
     "TableRules",
     "TablesHeard",
+    "WrongCodeTried",
     "discover_tables",
     "host_game",
     "join_game",

@@ -53,6 +53,24 @@ class TableOpen(LobbyEvent):
 
 
 @dataclass(frozen=True)
+class InviteChanged(LobbyEvent):
+    """Too many wrong invite codes were tried (``failures`` since the last change): the
+    host's lobby now wants ``code``, which the host tells its friends afresh."""
+
+    code: str
+    failures: int
+
+
+@dataclass(frozen=True)
+class WrongCodeTried(LobbyEvent):
+    """Someone tried a wrong invite code at the host (``failures`` of ``limit`` before
+    the code changes), or left before proving theirs."""
+
+    failures: int
+    limit: int
+
+
+@dataclass(frozen=True)
 class TablesHeard(LobbyEvent):
     tables: tuple[TableInfo, ...]
 

@@ -18,8 +18,8 @@ import trio
 from p2pbelka.net.connection import serve_secure
 from p2pbelka.net.discovery import TableAd, announce_table, new_table_id
 from p2pbelka.net.dnssd import announce_dnssd, local_addresses
-from p2pbelka.net.handshake import invite_key
 from p2pbelka.net.identity import Identity
+from p2pbelka.net.pake import InviteGuard
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import FrontEnd
 from p2pbelka.peer.lan.addresses import beacon_address, is_multicast, lan_addresses
@@ -27,10 +27,13 @@ from p2pbelka.peer.lan.events import (
     Approve,
     GameStarting,
     HostControl,
+    InviteChanged,
+    LobbyEvent,
     OnLobby,
     SeatsChanged,
     TableOpen,
     TableRules,
+    WrongCodeTried,
     ignore,
 )
 from p2pbelka.peer.lan.hostlobby import HostLobby
@@ -64,7 +67,9 @@ async def host_game(
     everyone in: scripts, bots and tests); the host's front end can also remove a
     seated joiner before the start through ``SeatsChanged.host_control``.  With an
     ``invite`` code only joiners who give the same code can finish the lobby
-    handshake (see ``invite_key``)."""
+    handshake (the version-2 handshake, ``net/pake.py``); after too many wrong ones
+    the code changes and ``InviteChanged`` says to what.  ``ValueError`` for a code
+    too short to use."""
     net = net or NetOptions()
     options = dict(options or {})
     n_seats = players or registry.spec(game).default_seats
@@ -73,8 +78,25 @@ async def host_game(
     # every seat's nonce at the start, so no host chooses it (protocol/ids.py).
     table_id = net.table_id or new_table_id()
     holder = MeshHolder()
-    psk = await trio.to_thread.run_sync(invite_key, invite) if invite else None
+    changes_in, changes_out = trio.open_memory_channel[LobbyEvent](16)
+
+    def tell(event: LobbyEvent) -> None:
+        try:
+            changes_in.send_nowait(event)
+        except trio.WouldBlock:  # the screen is behind: it hears the next one
+            log.warning("invite code: %s not shown", event)
+
+    guard = (
+        InviteGuard(
+            invite,
+            on_change=lambda code, n: tell(InviteChanged(code, n)),
+            on_failure=lambda n, limit: tell(WrongCodeTried(n, limit)),
+        )
+        if invite
+        else None
+    )
     async with trio.open_nursery() as nursery:
+        nursery.start_soon(_tell_changes, changes_out, on_lobby)
         mesh_port = await nursery.start(serve_mesh, identity, net, holder)
         nonce = net.new_nonce()
         me = lb.Sitter(
@@ -84,7 +106,7 @@ async def host_game(
             table_id, table_name, preset, options, me, variant=game, n_seats=n_seats
         )
         lobby = HostLobby(plan, on_lobby, approve)
-        lobby_port = await nursery.start(serve_lobby, identity, lobby, net, psk)
+        lobby_port = await nursery.start(serve_lobby, identity, lobby, net, guard)
         here = lan_addresses(net.listen_host, net.group, net.beacon_port)  # nothing is sent
         await on_lobby(TableOpen(table_id, lobby_port, mesh_port, tuple(here)))
         await on_lobby(TableRules(plan.state()))
@@ -102,11 +124,18 @@ async def host_game(
     return result
 
 
+async def _tell_changes(changes: trio.MemoryReceiveChannel[LobbyEvent], on_lobby: OnLobby) -> None:
+    """The guard (sans-IO, called inside a handshake) hands its news over here."""
+    async for event in changes:
+        log.info("invite code: %s", event)
+        await on_lobby(event)
+
+
 async def serve_lobby(
     identity: Identity,
     lobby: HostLobby,
     net: NetOptions,
-    psk: bytes | None,
+    invite: InviteGuard | None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """The lobby listener (its port reported), and the table's beacons until every
@@ -120,7 +149,7 @@ async def serve_lobby(
                 host=net.listen_host,
                 port=net.lobby_port,
                 context=lb.LOBBY_CONTEXT,
-                psk=psk,
+                invite=invite,
             )
         )
         if net.announce:

@@ -11,10 +11,18 @@ import trio
 
 from p2pbelka.bots import parse_level
 from p2pbelka.net.connection import SecureChannel, dial, format_host_port
-from p2pbelka.net.errors import ConnectError, NetError, TamperedHandshake, UnexpectedPeerKey
-from p2pbelka.net.handshake import invite_key
+from p2pbelka.net.errors import (
+    ConnectError,
+    NetError,
+    TamperedHandshake,
+    UnexpectedPeerKey,
+    VersionMismatch,
+    WrongInviteCode,
+)
+from p2pbelka.net.handshake import PAKE_VERSION, PROTOCOL_VERSION
 from p2pbelka.net.identity import Identity, matches_pin
 from p2pbelka.net.oserrors import explain, first_os_error
+from p2pbelka.net.pake import normal_code
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import FrontEnd
 from p2pbelka.peer.lan.addresses import rescoped
@@ -67,11 +75,15 @@ async def join_game(
     that does not answer, or is too busy, is tried again with backoff for
     ``net.reach_for`` seconds (``StillTrying`` says so), then given up on
     (``HostUnreachable``, the last reason).  With ``ready=False`` the front end
-    says ready through ``SeatsChanged.control``."""
+    says ready through ``SeatsChanged.control``.  A wrong ``invite`` code, or none where
+    the table wants one, is ``LobbyRefused`` in words."""
     net = net or NetOptions()
-    psk = await trio.to_thread.run_sync(invite_key, invite) if invite else None
+    try:
+        code = normal_code(invite) if invite else None
+    except ValueError as exc:
+        raise LobbyRefused(str(exc)) from None
     lobby_channel = await _reach_lobby(
-        identity, (host, port), host_key, host_pin, psk, on_lobby, net.reach_for
+        identity, (host, port), host_key, host_pin, code, on_lobby, net.reach_for
     )
     async with lobby_channel:
         first = await _first_look(lobby_channel, host, port, bot)
@@ -144,7 +156,7 @@ async def _reach_lobby(
     where: tuple[str, int],
     host_key: bytes | None,
     host_pin: str | None,
-    psk: bytes | None,
+    code: bytes | None,
     on_lobby: OnLobby,
     patience: float,
 ) -> SecureChannel:
@@ -169,7 +181,7 @@ async def _reach_lobby(
                 authorize=pinned if host_pin is not None else None,
                 context=lb.LOBBY_CONTEXT,
                 attempts=1,
-                psk=psk,
+                code=code,
             )
         except ConnectError as exc:
             # In words ("nothing listens at ...: check the address"), and tried again for
@@ -181,12 +193,18 @@ async def _reach_lobby(
                 "the key that answered is not the host's you named: someone else is at"
                 f" {format_host_port(host, port)}, or the address is wrong"
             ) from None
+        except WrongInviteCode:
+            raise LobbyRefused(
+                "the invite code is wrong: the host's table wants another one (ask the host"
+                " to read it out again; after ten wrong codes the host's code changes)"
+            ) from None
         except TamperedHandshake:
             raise LobbyRefused(
-                "the host's answer does not decrypt: this table wants an invite code"
-                if psk is None
-                else "the host's answer does not decrypt: a wrong invite code (or tampering)"
+                "the host's answer does not decrypt: tampered with on the way, or a host of"
+                " an older version whose table wants an invite code"
             ) from None
+        except VersionMismatch as exc:
+            raise LobbyRefused(_version_refusal(exc, code is not None)) from None
         else:
             address = format_host_port(host, port)
             await on_lobby(
@@ -206,6 +224,15 @@ async def _reach_lobby(
         await on_lobby(StillTrying(attempt, why, wait, left))
         await trio.sleep(wait)
         delay = min(delay * 2, LAST_RETRY)
+
+
+def _version_refusal(exc: VersionMismatch, have_code: bool) -> str:
+    """What the host's version answer means to a player: a code missing, or one too many."""
+    if exc.peer_version == PAKE_VERSION and not have_code:
+        return "this table wants an invite code: ask the host for it"
+    if exc.peer_version == PROTOCOL_VERSION and have_code:
+        return "this table has no invite code: join without one"
+    return f"the host speaks another version of the handshake: {exc}"
 
 
 async def _sit(

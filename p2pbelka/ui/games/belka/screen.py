@@ -11,7 +11,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from p2pbelka.rules.belka import moves as belka_mv
 from p2pbelka.rules.belka.game import EGGS_CHOICES, GAME
 from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
-from p2pbelka.ui.games.belka import panels, replay, reports
+from p2pbelka.ui.games.belka import panels, replay, reports, rulewords, words
 from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.panels import on_click
@@ -38,7 +38,7 @@ def prompt(seat: Seat) -> StyleAndTextTuples | None:
             ("class:button", _("[n] play this hand"), on_click(lambda: claim_redeal(seat, False))),
         ]
     if choice == "eggs":
-        title = _("[2] the title {title} for them").format(title="Жумыртка")
+        title = _("[2] the title {title} for them").format(title=words.eggs_title())
         return [
             ("class:status", _("After the eggs your pair chooses:") + " "),
             ("class:button", _("[1] +4 points"), on_click(lambda: choose_eggs(seat, "plus4"))),
@@ -86,4 +86,5 @@ UI = GameUI(
     prompt=prompt,
     keys=keys,
     replay=replay.of_report,
+    words=rulewords.words,
 )

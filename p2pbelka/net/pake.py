@@ -1,0 +1,188 @@
+"""Invite codes and the password-authenticated key exchange they enter through.  Sans-IO.
+
+A host that wants only its friends at the table gives them a short code (six
+digits by default).  The code never enters a key directly: it is the password
+of a SPAKE2 exchange (the ``spake2`` package, the one Magic Wormhole uses) whose
+two messages ride in HELLO and REPLY (protocol/transport.md section 3.5).  An
+attacker who talks to the host learns only whether its one guess was right, and
+the host sees the failure; an eavesdropper learns nothing.  What a short code
+still needs is a limit on guesses: :class:`InviteGuard` counts the failures and
+changes the code after a few.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import unicodedata
+from collections.abc import Callable
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from spake2 import SPAKE2_A, SPAKE2_B, SPAKEError  # type: ignore[import-untyped]
+from spake2.ed25519_basic import NotOnCurve  # type: ignore[import-untyped]
+
+from .errors import MalformedHandshake
+
+__all__ = [
+    "CONFIRM_SIZE",
+    "DEFAULT_GUESSES",
+    "DIGIT_WORDS",
+    "MIN_CODE_LENGTH",
+    "PAKE_MESSAGE_SIZE",
+    "InviteGuard",
+    "InvitePake",
+    "code_in_words",
+    "new_invite_code",
+    "normal_code",
+    "shown_code",
+]
+
+PAKE_MESSAGE_SIZE = 32
+CONFIRM_SIZE = 32
+MIN_CODE_LENGTH = 4
+DEFAULT_DIGITS = 6
+DEFAULT_GUESSES = 10
+"""Failed handshakes a code survives before the host changes it."""
+
+ID_INITIATOR = b"p2pbelka/v2 invite initiator"
+ID_RESPONDER = b"p2pbelka/v2 invite responder"
+CONFIRM_INFO = {True: b"p2pbelka/v2 invite confirm I", False: b"p2pbelka/v2 invite confirm R"}
+
+DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def normal_code(code: str) -> bytes:
+    """The bytes a code stands for: letters and digits only, upper-cased (NFKC first),
+    so ``482 913``, ``482-913`` and ``482913`` are one code.  ``ValueError`` if fewer
+    than :data:`MIN_CODE_LENGTH` remain."""
+    kept = "".join(ch for ch in unicodedata.normalize("NFKC", code).upper() if ch.isalnum())
+    if len(kept) < MIN_CODE_LENGTH:
+        raise ValueError(
+            f"an invite code needs at least {MIN_CODE_LENGTH} letters or digits, got {code!r}"
+        )
+    return kept.encode()
+
+
+def new_invite_code() -> str:
+    """A fresh default code: six random digits, shown as two groups of three."""
+    return shown_code(f"{secrets.randbelow(10**DEFAULT_DIGITS):0{DEFAULT_DIGITS}d}")
+
+
+def shown_code(code: str) -> str:
+    """A code as the host's screen shows it: digits-only codes in groups of three."""
+    kept = "".join(ch for ch in code if ch.isalnum())
+    if kept.isdigit() and len(kept) > 4:
+        return " ".join(kept[i : i + 3] for i in range(0, len(kept), 3))
+    return code.strip()
+
+
+def code_in_words(code: str, digits: tuple[str, ...] = DIGIT_WORDS) -> str:
+    """A code read out: ``482 913`` is "four eight two, nine one three" (``digits``: the
+    words for 0 to 9 in the reader's language); letters are spelled one by one, groups
+    are separated by commas."""
+    groups = shown_code(code).replace("-", " ").split()
+    return ", ".join(
+        " ".join(digits[int(ch)] if ch in "0123456789" else ch.upper() for ch in g if ch.isalnum())
+        for g in groups
+    )
+
+
+class InvitePake:
+    """One side's SPAKE2 over the edwards25519 group, with the code as the password.
+
+    ``message`` goes to the peer (32 bytes, the group element without the library's
+    side byte: the message's place in the handshake says the side); ``finish`` takes
+    the peer's and gives the shared key.  ``entropy`` (n -> n random bytes) is for
+    the test vectors only."""
+
+    def __init__(
+        self,
+        code: bytes,
+        initiator: bool,
+        prologue: bytes,
+        entropy: Callable[[int], bytes] | None = None,
+    ) -> None:
+        # The SPAKE2 identities name the roles and the prologue (version and
+        # context); the identity keys are not known yet when these messages fly,
+        # and are bound later through the transcript hash and the confirmations.
+        kind = SPAKE2_A if initiator else SPAKE2_B
+        extra = {} if entropy is None else {"entropy_f": entropy}
+        self._spake = kind(code, idA=ID_INITIATOR + prologue, idB=ID_RESPONDER + prologue, **extra)
+        self.initiator = initiator
+        self.message: bytes = self._spake.start()[1:]
+        self.key = b""
+
+    def finish(self, peer_message: bytes) -> bytes:
+        side = b"B" if self.initiator else b"A"
+        try:
+            self.key = self._spake.finish(side + peer_message)
+        except (SPAKEError, NotOnCurve, ValueError, AssertionError) as exc:
+            # Not a point, not one of the prime-order group, or our own message reflected.
+            raise MalformedHandshake(f"unusable invite-code message from peer: {exc}") from None
+        return self.key
+
+    def confirmation(self, initiator: bool, transcript_hash: bytes) -> bytes:
+        """The key confirmation of one role (RFC 9382's shape): an HMAC of the
+        transcript hash, which names both identity keys, under a key of the PAKE's."""
+        if not self.key:
+            raise ValueError("finish() first")
+        kc = HKDF(
+            algorithm=hashes.SHA256(), length=32, salt=b"", info=CONFIRM_INFO[initiator]
+        ).derive(self.key)
+        return hmac.new(kc, transcript_hash, hashlib.sha256).digest()
+
+
+class InviteGuard:
+    """The host's invite code and the failed attempts against it.
+
+    Every handshake under a code that the host answered (so the other side could
+    test its guess) and that did not finish with a proven code counts as a failed
+    guess.  After ``limit`` of them the code is replaced by a fresh default one and
+    ``on_change`` hears it (the host's screen says so); handshakes already under
+    way finish or fail under the code they started with."""
+
+    def __init__(
+        self,
+        code: str,
+        limit: int = DEFAULT_GUESSES,
+        on_change: Callable[[str, int], None] | None = None,
+        new_code: Callable[[], str] = new_invite_code,
+        on_failure: Callable[[int, int], None] | None = None,
+    ) -> None:
+        normal_code(code)  # refused here, before any joiner tries
+        self.code = code
+        self.limit = limit
+        self.on_change = on_change
+        self.on_failure = on_failure
+        """Hears (failures, limit) for each failed guess that leaves the code as it is."""
+        self._new_code = new_code
+        self.failures = 0
+        """Failed guesses against the current code."""
+        self.total_failures = 0
+        self.changes = 0
+
+    @property
+    def secret(self) -> bytes:
+        return normal_code(self.code)
+
+    def failed(self, generation: int | None = None) -> bool:
+        """One failed guess against the code of ``generation`` (the value of
+        :attr:`changes` when the handshake began; None: the current code).  A guess
+        at a code already replaced counts no more.  True if this changed the code."""
+        self.total_failures += 1
+        if generation is not None and generation != self.changes:
+            return False
+        self.failures += 1
+        if self.failures < self.limit:
+            if self.on_failure is not None:
+                self.on_failure(self.failures, self.limit)
+            return False
+        spent = self.failures
+        self.code = self._new_code()
+        self.failures = 0
+        self.changes += 1
+        if self.on_change is not None:
+            self.on_change(self.code, spent)
+        return True

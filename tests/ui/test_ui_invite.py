@@ -1,0 +1,65 @@
+"""The host's invite code on screen: large, in words of the screen's language, and the
+new code when too many wrong ones were tried."""
+
+from __future__ import annotations
+
+from p2pbelka.net.identity import Identity
+from p2pbelka.peer import lan
+from p2pbelka.protocol.lobby import LobbyState, SeatView
+from p2pbelka.ui.bigcode import big_code
+from p2pbelka.ui.i18n import set_language
+from p2pbelka.ui.lobby import LobbyView, lobby_lines
+
+
+def _host_view(invite: str) -> LobbyView:
+    key = Identity.generate().public_key
+    seats = (SeatView(key, "Asel", True), None, None, None)
+    state = LobbyState(bytes(16), "Kitchen", "classic", {}, seats, "belka")
+    return LobbyView("host", state=state, me=0, invite=invite, my_fingerprint="ab12")
+
+
+def _text(view: LobbyView) -> str:
+    return "".join(text for _style, text in lobby_lines(view))
+
+
+def test_the_default_code_is_drawn_large_and_said_in_words() -> None:
+    set_language("en")
+    text = _text(_host_view("482913"))
+    assert "Invite code: 482 913" in text
+    assert "(four eight two, nine one three)" in text
+    for row in big_code("482 913"):
+        assert row in text
+    assert len(big_code("482 913")) == 5 and big_code("Kitchen") == []
+    set_language("ru")
+    assert "(четыре восемь два, девять один три)" in _text(_host_view("482 913"))
+    set_language("en")
+
+
+def test_a_changed_code_replaces_the_old_one_and_says_so() -> None:
+    set_language("en")
+    view = _host_view("482 913")
+    view.apply(lan.WrongCodeTried(9, 10))
+    assert "Wrong codes tried: 9 of 10; then the code changes." in _text(view)
+    view.apply(lan.InviteChanged("105 220", 10))
+    assert "Wrong codes tried" not in _text(view)
+    text = _text(view)
+    assert "Invite code: 105 220" in text and "482 913" not in text
+    assert any("10 wrong invite codes were tried: the code is now 105 220" in n for n in view.notes)
+
+
+def test_text_mode_says_the_code_in_words_and_each_wrong_one() -> None:
+    from p2pbelka.cli.lobby_lines import event_line, invite_lines
+
+    set_language("en")
+    assert invite_lines("482 913") == (
+        "invite code: 482 913  (four eight two, nine one three)\n"
+        "joiners: p2pbelka join --invite 482913"
+    )
+    tried = event_line(lan.WrongCodeTried(3, 10))
+    assert tried == "a wrong invite code was tried (3 of 10 before it changes)"
+    changed = event_line(lan.InviteChanged("105220", 10))
+    assert changed is not None and changed.startswith("10 wrong invite codes were tried")
+    assert "NEW invite code: 105 220  (one zero five, two two zero)" in changed
+    set_language("kk")
+    assert "(төрт сегіз екі, тоғыз бір үш)" in invite_lines("482 913")
+    set_language("en")
