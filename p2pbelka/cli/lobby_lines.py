@@ -103,8 +103,7 @@ def event_line(event: LobbyEvent) -> str | None:
         return line.format(address=event.address, key=event.fingerprint)
     if isinstance(event, StillTrying):
         return _(
-            "the host does not answer ({why}); trying again in {s:.1f} s,"
-            " giving up in {left:.0f} s"
+            "the host does not answer ({why}); trying again in {s:.1f} s, giving up in {left:.0f} s"
         ).format(why=event.why, s=event.retry_in, left=event.gives_up_in)
     if isinstance(event, AwaitingApproval):
         return _("the host is deciding whether to let you in")
