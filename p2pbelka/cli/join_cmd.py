@@ -29,6 +29,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="CODE",
         help="the invite code the host gave you (spaces, dashes and case do not matter)",
     )
+    parser.add_argument(
+        "--connect-wait",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="try the host's lobby for S seconds while it does not answer, then give up"
+        " (exit status 3; default 60)",
+    )
     parser.add_argument("--wait", type=float, default=3.0, help="listen for tables this long")
     parser.add_argument("--list", action="store_true", help="only list the tables heard")
     parser.add_argument(
@@ -47,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.lobby_lines import LobbyPrinter
     from p2pbelka.net.errors import NetError
     from p2pbelka.net.identity import normal_pin
-    from p2pbelka.peer.lan import LobbyRefused, join_game
+    from p2pbelka.peer.lan import HostUnreachable, LobbyRefused, join_game
     from p2pbelka.ui.i18n import _
     from p2pbelka.ui.reasons import lobby_reason
 
@@ -56,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     identity, level, fe = player
     net = lan_args.net_options(args)
+    net.reach_for = args.connect_wait
     connect = parse_connect(args.connect) if args.connect else None
     if args.connect and connect is None:
         print("p2pbelka join: " + _("--connect expects HOST:PORT or [IPV6]:PORT"), file=sys.stderr)
@@ -91,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
                 on_lobby=LobbyPrinter(),
                 bot=level,
             )
+        except HostUnreachable as exc:
+            print(f"p2pbelka join: no table reached: {exc}", file=sys.stderr)
+            return 3
         except (LobbyRefused, NetError) as exc:
             print(f"p2pbelka join: {lobby_reason(str(exc))}", file=sys.stderr)
             return 3
@@ -123,16 +135,22 @@ def _join_on_screen(
     def wanted(table: TableInfo) -> bool:
         return args.table is not None and bool(matching_tables([table], args.table))
 
-    screen, result = join_on_screen(
-        identity,
-        connect=connect,
-        host_pin=pin,
-        invite=args.invite,
-        wanted=wanted if args.table else None,
-        net=net,
-        lang=args.lang or default_language(),
-        auto_approve=args.auto_approve,
-    )
+    from p2pbelka.peer.lan import HostUnreachable
+
+    try:
+        screen, result = join_on_screen(
+            identity,
+            connect=connect,
+            host_pin=pin,
+            invite=args.invite,
+            wanted=wanted if args.table else None,
+            net=net,
+            lang=args.lang or default_language(),
+            auto_approve=args.auto_approve,
+        )
+    except HostUnreachable as exc:
+        print(f"p2pbelka join: no table reached: {exc}", file=sys.stderr)
+        return 3
     return lan_args.screen_result(result, screen.view.game_id, interrupted=screen.interrupted)
 
 

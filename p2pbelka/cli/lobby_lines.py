@@ -84,13 +84,13 @@ def event_line(event: LobbyEvent) -> str | None:
         line = _("table open: lobby port {lobby}, game port {game}, table id {id}").format(
             lobby=event.lobby_port, game=event.mesh_port, id=event.table_id.hex()
         )
-        if event.address:
-            from p2pbelka.net.connection import format_host_port
+        from p2pbelka.net.connection import format_host_port
 
-            where = format_host_port(event.address, event.lobby_port)
+        for address in event.addresses:  # each: which one reaches a joiner is theirs
+            where = format_host_port(address, event.lobby_port)
             line += "\n" + _(
                 "this machine is {address}: join with p2pbelka join --connect {where}"
-            ).format(address=event.address, where=where)
+            ).format(address=address, where=where)
         return line
     if isinstance(event, HostReached):
         if event.pinned:
@@ -102,9 +102,9 @@ def event_line(event: LobbyEvent) -> str | None:
             )
         return line.format(address=event.address, key=event.fingerprint)
     if isinstance(event, StillTrying):
-        return _("the host does not answer ({why}); trying again in {s:.1f} s").format(
-            why=event.why, s=event.retry_in
-        )
+        return _(
+            "the host does not answer ({why}); trying again in {s:.1f} s, giving up in {left:.0f} s"
+        ).format(why=event.why, s=event.retry_in, left=event.gives_up_in)
     if isinstance(event, AwaitingApproval):
         return _("the host is deciding whether to let you in")
     if isinstance(event, TablesHeard):

@@ -91,10 +91,12 @@ class FrontEnd(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Waiting(ev.Event):
-    """Nothing arrived for a while: the table is waiting for these seats."""
+    """Nothing arrived for a while: the table is waiting for these seats.  ``alone``:
+    no other seat can be reached at all (likely this machine's network is down)."""
 
     seats: tuple[int, ...]
     seconds: float
+    alone: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +242,7 @@ class PeerDriver:
         progress = self._progress()
         quiet_since = asked_at = trio.current_time()
         ask_every = self.resend_after  # doubles while asking brings nothing
-        paused = False
+        paused = said_alone = False
         tick = min(self.pause_after, self.resend_after, 1.0)
         next_check = quiet_since + tick
         recovering = isinstance(self.transport, Recovering)
@@ -270,7 +272,7 @@ class PeerDriver:
                 ask_every = self.resend_after
                 self._refused.clear()
                 if paused:
-                    paused = False
+                    paused = said_alone = False
                     await self.front_end.on_event(self, Resumed())
             if now < next_check or self.table.finished:
                 continue
@@ -287,12 +289,16 @@ class PeerDriver:
                 # Backing off: after an outage the answers to one request are enough.
                 asked_at, ask_every = now, min(ask_every * 2, MAX_RESEND_INTERVAL)
                 await cast(Recovering, self.transport).ask_resend(self.table.wants())
+            if paused and not said_alone and self.alone():
+                said_alone = True  # the links died after the pause was shown: say why
+                await self.front_end.on_event(self, Waiting(missing, silent, True))
             gone = [s for s in missing if not self._may_be_deciding(s, silent)]
             if silent >= self.give_up_after and (gone or not missing):
                 await self.give_up(gone, silent)
             elif not paused and silent >= self.pause_after:
                 paused = True
-                await self.front_end.on_event(self, Waiting(missing, silent))
+                said_alone = self.alone()
+                await self.front_end.on_event(self, Waiting(missing, silent, said_alone))
             await self._flush()
 
     async def give_up(self, seats: list[int], silent: float) -> None:
@@ -302,6 +308,11 @@ class PeerDriver:
         offer to seat a bot in their place instead, ``handover.py``, and end the game
         only if that fails.)"""
         self._give_up(seats, silent)
+
+    def alone(self) -> bool:
+        """This peer reaches none of the others, though it did: likely its own network
+        is down, not theirs (a transport that can tell says so, ``SegmentDriver``)."""
+        return False
 
     def _may_be_deciding(self, seat: int, silent: float) -> bool:
         """A person choosing a card (or a re-deal, or the eggs) may take minutes: a seat

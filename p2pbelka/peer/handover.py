@@ -186,6 +186,7 @@ class Handover:
         self._segment_scope: trio.CancelScope | None = None
         self._jobs_in, self._jobs = trio.open_memory_channel[Job | None](math.inf)
         self._serving = False  # while ``play`` runs: its task does the machine's jobs
+        self._cut_off = False  # our driver waited past the window reaching no other seat
         mesh.on_control = self._on_control
 
     @property
@@ -348,6 +349,17 @@ class Handover:
         seat change (an offer is made or awaited); False: end the game as before."""
         if driver is not self.driver and not self.watching:
             return False
+        if driver.alone() and silent < driver.decide_limit:
+            # Cut off from everyone: it is our link that is down, not theirs.  Wait for
+            # it (the others may give our seat to a bot meanwhile), never blame a seat.
+            self._cut_off = True
+            return True
+        if self._cut_off:
+            # Back after an outage past the window: ask whether our seat changed hands
+            # (as a resumed seat does); our table goes on if it did not.
+            self._cut_off = False
+            self._step(Replaced())
+            return True
         taken = self.change.lost(seats, silent, trio.current_time())
         self._pump()
         return taken

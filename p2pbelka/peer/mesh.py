@@ -219,6 +219,12 @@ class Mesh:
         """Seats with a live link, but for those whose links keep failing."""
         return {seat for seat, links in self._links.items() if links and not self._flapping(seat)}
 
+    def cut_off(self) -> bool:
+        """No link to any other seat is up, some link was up before and failed, and no
+        seat said its game is over (then the others left: nobody is coming back)."""
+        lost = not any(self._links.values()) and any(self._failed.values())
+        return lost and not self._done
+
     def _flapping(self, seat: int) -> bool:
         failed = self._failed[seat]
         return len(failed) == FLAPS and trio.current_time() - failed[0] < FLAP_WINDOW

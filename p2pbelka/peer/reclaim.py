@@ -81,6 +81,7 @@ class Reclaimer:
         self._chain: list[bytes] | None = None
         self._answered = trio.Event()  # a chain, or a peer saying we hold our seat
         self._started = trio.Event()  # a peer began to send the chain
+        self._ours: set[int] = set()  # seats that said our seat is still ours
         self._fetching = False
         self.nonce: bytes | None = None
         """What this player sends in its ``Reclaim`` (drawn fresh for each segment it
@@ -104,6 +105,7 @@ class Reclaimer:
         elif isinstance(msg, ChainEnd):
             records = self._records.get(seat, [])
             if msg.total == 0:
+                self._ours.add(seat)
                 self._answered.set()
             elif msg.total == len(records) and self._chain is None:
                 self._chain = records
@@ -176,11 +178,12 @@ class Reclaimer:
         """Fetch the game and watch it, asking for our seat; our table goes on if the
         game a peer sends does not give our seat away."""
         hub = self.hub
-        self._chain, self._records, self._topped_at = None, {}, None
+        self._chain, self._records, self._ours, self._topped_at = None, {}, set(), None
         self._answered = trio.Event()
         await hub.mesh.broadcast(encode_handover(ChainRequest(0)))
         with trio.move_on_after(CHAIN_TIMEOUT):
-            while self._chain is None:
+            # until a chain comes, or every seat we reach says the seat is still ours
+            while self._chain is None and not (self._ours and self._ours >= hub.mesh.connected()):
                 await self._answered.wait()
                 self._answered = trio.Event()
         if self._chain is not None and self._watch(self._chain):

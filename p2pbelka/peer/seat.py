@@ -58,6 +58,7 @@ class NetOptions:
     resend_after: float = 1.0
     decide_limit: float = 900.0  # a player who has not moved for this long is given up on
     linger: float = 5.0
+    reach_for: float = 60.0  # a joiner gives up on a host's lobby that is silent this long
     home: str | os.PathLike[str] | None = None  # the config dir (P2PBELKA_HOME by default)
     fresh_seeds: Callable[[], bytes] | None = None  # reproducible tests only
     fresh_nonces: Callable[[], bytes] | None = None  # a seat's table nonces: the same

@@ -13,8 +13,9 @@ One change at a time (``busy``), in one stage:
 - the proposer (the lowest seat but the lost one): ``ASKING`` its player, then
   ``OFFERING`` the continuation until every other remaining seat signed it
   (seal and switch), one said no, or the time ran out;
-- every other remaining seat: ``AWAITING`` the offer, ``CONSIDERING`` it (its
-  player is asked), then ``AGREED`` until the sealed continuation comes;
+- every other remaining seat: ``AWAITING`` the offer (its player is asked at
+  once, with the proposer's: an answer given before the offer signs it when it
+  comes), ``CONSIDERING`` it, then ``AGREED`` until the sealed continuation comes;
 - the peer whose bot plays a seat its player asks back: ``HANDING`` (its player is
   asked), ``DRAINING`` (the bot finishes the deal in progress), then ``OFFERING``.
 
@@ -144,6 +145,8 @@ class SeatChange:
         self._offer: Offering | None = None
         self._agreement: _Agreement | None = None
         self._awaiting: float | None = None  # an offer is due by then
+        self._said_yes: int | None = None  # our player agreed to a bot there before the offer
+        self._said_no: int | None = None  # ... or refused it: the offer is declined
         self._draining: _Draining | None = None
         self._signed_from: dict[bytes, bytes] = {}  # segment -> the continuation we signed
         self._refused_back: set[tuple[bytes, int]] = set()
@@ -182,7 +185,7 @@ class SeatChange:
         self.stage, self.busy = Stage.IDLE, None
         self._failed = set()
         self._ask = self._offer = self._agreement = self._draining = None
-        self._awaiting = None
+        self._awaiting = self._said_yes = self._said_no = None
 
     def watch(self, table: Table) -> None:
         """Follow the game as an observer (our seat is a bot's until handed back)."""
@@ -218,6 +221,10 @@ class SeatChange:
             self._awaiting = now + self.config.offer_timeout
             if self.stage is Stage.IDLE:
                 self.stage = Stage.AWAITING
+            if self.stage is Stage.AWAITING and self._ask is None and seat in table.missing():
+                # asked now, with the proposer's player, not once its offer comes: every
+                # player at the table hears of the loss at the same moment
+                self._ask_player(seat, silent, now)
         return True
 
     def heard(self, sender: int, msg: Offer | Agree | Decline, now: float) -> None:
@@ -250,6 +257,7 @@ class SeatChange:
             return
         self._ask = None
         then = {
+            Stage.AWAITING: self._asked_early,
             Stage.ASKING: self._asked_to_propose,
             Stage.CONSIDERING: self._asked_to_sign,
             Stage.HANDING: self._asked_to_hand_back,
@@ -477,6 +485,9 @@ class SeatChange:
         if self.stage in OWN_CHANGE:
             self._decline(offer, f"seat {table.me} is busy with seat {self.busy}", True)
             return
+        if after.seat == self._said_no:
+            self._decline(offer, "the player does not want a bot", False)
+            return
         problem = self.offer_problem(sender, offer, table)
         if problem:
             returned = after.seat not in table.missing()
@@ -486,10 +497,30 @@ class SeatChange:
             return
         holder = offer.table.seats[after.seat]
         back = holder.name if holder.key == self.ids.keys[after.seat] else None
-        self._ask_player(after.seat, self.config.give_up_after, now, back=back)
-        assert self._ask is not None
-        self._ask.offer, self._ask.back = offer, back is not None
+        early = self._ask if self._ask is not None and self._ask.offer is None else None
+        if back is None and early is not None and early.seat == after.seat:
+            early.offer = offer  # our player is being asked already: that answer signs
+        elif back is None and self._said_yes == after.seat:
+            self.stage = Stage.CONSIDERING
+            self._asked_to_sign(_Ask(0, after.seat, now, offer=offer), True, now)
+            return
+        else:
+            self._ask_player(after.seat, self.config.give_up_after, now, back=back)
+            assert self._ask is not None
+            self._ask.offer, self._ask.back = offer, back is not None
         self.stage = Stage.CONSIDERING
+
+    def _asked_early(self, ask: _Ask, yes: bool, now: float) -> None:
+        """Our player answered before the proposer's offer came: a yes waits for it,
+        a no ends the change here (and declines the offer, if it comes)."""
+        table = self.table
+        if yes and (table is None or ask.seat not in table.missing()):
+            return  # the seat came back meanwhile: the offer, if one comes, is declined
+        if yes:
+            self._said_yes = ask.seat
+        else:
+            self._close(ask.seat, "this seat's player did not want a bot")
+            self._said_no = ask.seat
 
     def _asked_to_sign(self, ask: _Ask, yes: bool, now: float) -> None:
         table, offer, seat = self.table, ask.offer, ask.seat
@@ -571,7 +602,7 @@ class SeatChange:
             self._out.append(Thaw())
 
     def _idle(self) -> None:
-        self.busy, self._awaiting = None, None
+        self.busy, self._awaiting, self._said_yes = None, None, None
         self.stage = Stage.IDLE
 
     def _remember(self, segment: bytes) -> None:

@@ -179,6 +179,15 @@ class SegmentDriver(PeerDriver):
         else:
             self._held.append(item)
 
+    def alone(self) -> bool:
+        """Every link this peer had is down, at a table of three or more: the others are
+        most likely all there, and this machine is the one cut off (at a table of two
+        either side would think so, so it is never said there)."""
+        transport = self.transport
+        return (
+            isinstance(transport, Endpoint) and self.table.n_seats >= 3 and transport.mesh.cut_off()
+        )
+
     def freeze(self) -> None:
         self.frozen = True
 

@@ -31,6 +31,9 @@ MISMATCH = "told different peers different things"
 
 def describe(event: ev.Event, table: Table) -> str:
     """One line for the log of a game, from the local seat's point of view."""
+    if isinstance(event, ev.GameStarted) and event.continued:
+        seats = ", ".join(f"{i}={n}" for i, n in enumerate(event.names))
+        return f"the game goes on: {seats}; seat {event.first_dealer} deals next"
     if isinstance(event, ev.GameStarted):
         seats = ", ".join(f"{i}={n}" for i, n in enumerate(event.names))
         return f"game started: {seats}; first dealer by lot: seat {event.first_dealer}"
@@ -79,6 +82,16 @@ def describe(event: ev.Event, table: Table) -> str:
     if isinstance(event, ev.Rejected):
         who = f" from seat {event.seat}" if event.seat is not None else ""
         return f"rejected{who}: {event.reason}"
+    if isinstance(event, Waiting) and event.alone:
+        return (
+            f"none of the other seats can be reached (silent for {event.seconds:.0f} s):"
+            " this machine's network may be down; waiting for it to come back"
+        )
+    if isinstance(event, Waiting) and not event.seats:
+        return (
+            f"waiting for the others to send back what this seat signed before it stopped"
+            f" (silent for {event.seconds:.0f} s)"
+        )
     if isinstance(event, Waiting):
         seats = ", ".join(str(s) for s in event.seats)
         return f"waiting for seat {seats} (silent for {event.seconds:.0f} s)"

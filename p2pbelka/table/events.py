@@ -95,7 +95,9 @@ class MoveRejected(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameStarted(Event):
-    """The lot is drawn.  ``me`` is the local seat (None for an observer)."""
+    """The lot is drawn.  ``me`` is the local seat (None for an observer).
+    ``continued``: a continuation segment (a seat changed hands): no lot was drawn,
+    the game goes on from the previous segment, ``first_dealer`` dealing next."""
 
     game: str
     names: tuple[str, ...]
@@ -104,6 +106,7 @@ class GameStarted(Event):
     me: int | None
     options: dict[str, str] = field(hash=False)
     score: Score
+    continued: bool = False
 
 
 @dataclass(frozen=True, slots=True)

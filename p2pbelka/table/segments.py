@@ -172,5 +172,11 @@ def describe_change(change: SeatChanged) -> str:
         what = f"seat {change.seat} handed back to {who}"
     else:
         what = f"seat {change.seat} ({change.was_name}) replaced by {who}"
-    voided = f"; deal {change.voided}, unfinished, voided" if change.voided is not None else ""
+    voided = ""
+    if change.voided is not None and change.back:
+        # a hand-back is cut when the bot has finished its deal, before the next one's
+        # cards: nothing played is lost, and "voided" would say otherwise
+        voided = f"; deal {change.voided} starts over, no card of it dealt yet"
+    elif change.voided is not None:
+        voided = f"; deal {change.voided}, unfinished, voided"
     return f"{what} from deal {change.from_deal}, agreed by seats {agreed}{voided}"

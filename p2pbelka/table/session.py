@@ -709,7 +709,7 @@ class Table:
         track = registry.track_class(self._setup.game).resumed(self._setup, previous.state)
         self._track = track
         self._deals.deal_id = track.deal_number
-        self._emit_started(track.dealer)
+        self._emit_started(track.dealer, continued=True)
         return True
 
     def start_game(self, first_dealer: int) -> None:
@@ -718,14 +718,15 @@ class Table:
         self._emit_started(first_dealer)
         self.begin_deal()
 
-    def _emit_started(self, dealer: int) -> None:
+    def _emit_started(self, dealer: int, continued: bool = False) -> None:
         setup, track = self._setup, self.track
         assert setup is not None
         names = tuple(s.name for s in setup.seats)
         keys = tuple(s.key for s in setup.seats)
         options = dict(track.game.options.to_dict())
+        standing = track.standing()
         self.emit(
-            ev.GameStarted(setup.game, names, keys, dealer, self._me, options, track.standing())
+            ev.GameStarted(setup.game, names, keys, dealer, self._me, options, standing, continued)
         )
 
     @property

@@ -449,9 +449,10 @@ class TableScreen:
         if self.overlay in PAGES:
             # the next deal may already ask for a card: that waits for this page to close
             return [("class:hint", _("Press Enter to go back to the table."))]
-        if view.waiting_for:
-            names = ", ".join(view.name(s) for s in view.waiting_for)
-            return [("class:status", _("Waiting for {names}…").format(names=names))]
+        if view.alone:
+            return [("class:status", view.alone_line())]
+        if view.waiting:
+            return [("class:status", view.waiting_line())]
         if view.status:
             return [("class:status", view.status)]
         if view.turn is not None and view.turn != view.me:

@@ -233,7 +233,7 @@ class LanSession:
         try:
             await lan.join_game(
                 identity,
-                dial_address(self.net.listen_host),
+                dial_address(self.net),
                 self.lobby.lobby_port,
                 BotFrontEnd(make_bot(self.bot_level)),
                 host_key=self.identity.public_key,
@@ -313,8 +313,10 @@ class LanSession:
                 self._nursery = None
 
 
-dial_address = lan.lan_address
-"""Where our own bots reach our lobby: the address the other players use too."""
+def dial_address(net: lan.NetOptions) -> str:
+    """Where our own bots reach our lobby: the address the other players use too (the
+    one the beacons carry), so the mesh address the host sees for them works for all."""
+    return lan.lan_addresses(net.listen_host, net.group, net.beacon_port)[0]
 
 
 def _run(
@@ -404,12 +406,14 @@ def join_on_screen(
     """Find a table (``connect`` to skip the list; ``wanted`` picks one when heard), sit
     down, say ready with ``r``, and play on screen, on the screen of the table's game
     once the lobby tells it; the screen at the end, and the result, None if the player
-    left first."""
+    left first.  ``lan.HostUnreachable`` if the host's lobby never answered: given up
+    on, or the player left while it was being tried."""
     set_language(lang)
     net = net or lan.NetOptions()
     session = LanSession(
         "join", identity, net, auto_approve=auto_approve, input=input, output=output
     )
+    unreached: list[lan.HostUnreachable] = []
 
     async def flow(session: LanSession, front: FrontEnd) -> lan.GameResult | None:
         host, port, key = connect or await session.choose_table(wanted)
@@ -426,6 +430,11 @@ def join_on_screen(
                 on_lobby=session.on_lobby,
                 ready=False,
             )
+        except lan.HostUnreachable as exc:
+            # tried for as long as the screen said: the reason goes to the terminal
+            unreached.append(exc)
+            session.screen.quit()
+            return None
         except (lan.LobbyRefused, NetError, OSError) as exc:
             # stay on screen with the reason until the player leaves
             session.lobby.closed = session.lobby.closed or lobby_reason(str(exc))
@@ -433,4 +442,9 @@ def join_on_screen(
             await trio.sleep_forever()
             return None
 
-    return _run(session, flow, pace, extra)
+    screen, result = _run(session, flow, pace, extra)
+    if unreached:
+        raise unreached[0]
+    if result is None and session.lobby.trying and not session.lobby.host_fingerprint:
+        raise lan.HostUnreachable(session.lobby.trying_why + " (left while trying)")
+    return screen, result

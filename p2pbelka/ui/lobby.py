@@ -49,7 +49,9 @@ class LobbyView:
     host_fingerprint: str = ""  # the key that answered at the host's lobby (joiner)
     host_pinned: bool = False
     asking: tuple[lan.JoinRequest, ...] = ()  # joiners the host has not decided on yet
-    address: str = ""  # the host's: this machine's address on the LAN
+    addresses: tuple[str, ...] = ()  # the host's: this machine's on the LAN, beacons' first
+    trying: str = ""  # a joiner's: the host's lobby has not answered yet, and why
+    trying_why: str = ""  # that reason alone, for the terminal when the joiner leaves
     editing: bool = False  # the host has the rules open to change them
     rule: int = 0  # the line of the rules the host is on: 0 the preset, then the options
 
@@ -59,7 +61,7 @@ class LobbyView:
             self.chosen = min(self.chosen, max(0, len(self.tables) - 1))
         elif isinstance(event, lan.TableOpen):
             self.lobby_port, self.table_id = event.lobby_port, event.table_id
-            self.address = event.address
+            self.addresses = event.addresses
         elif isinstance(event, lan.TableRules):
             before = self.rule_lines()
             self.state = self.state or event.state  # a joiner sees the rules before its seat
@@ -74,12 +76,14 @@ class LobbyView:
             self.closed = lobby_reason(event.why)
         elif isinstance(event, lan.HostReached):
             self.host_fingerprint, self.host_pinned = event.fingerprint, event.pinned
+            self.trying = ""
         elif isinstance(event, lan.StillTrying):
-            self.notes.append(
-                _("The host does not answer ({why}); trying again in {s:.0f} s…").format(
-                    why=event.why[:60], s=event.retry_in
-                )
-            )
+            # one line, replaced at each attempt: the reason and how long we go on
+            self.trying_why = event.why
+            self.trying = _(
+                "The host does not answer ({why}); trying again in {s:.0f} s,"
+                " giving up in {left:.0f} s (q stops now)."
+            ).format(why=event.why, s=event.retry_in, left=event.gives_up_in)
         elif isinstance(event, lan.AwaitingApproval):
             self.notes.append(_("The host is deciding whether to let you in…"))
         elif isinstance(event, lan.JoinersAsking):
@@ -157,7 +161,10 @@ def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
     if view.listening and not view.seated:
         return out + _table_list(view)
     if view.state is None:
-        out.append(("class:hint", _("Opening the table…") if view.role == "host" else ""))
+        if view.role == "host":
+            out.append(("class:hint", _("Opening the table…")))
+        elif not view.closed:
+            out.append(("class:hint", view.trying or _("Reaching the host's lobby…")))
         return out
     title = _("Table “{name}”").format(name=view.name or view.state.name)
     if view.role == "host":
@@ -174,10 +181,10 @@ def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
                 + "\n",
             )
         )
-        if view.address:
-            where = format_host_port(view.address, view.lobby_port)
+        for address in view.addresses:  # each: which one reaches a joiner is theirs
+            where = format_host_port(address, view.lobby_port)
             line = _("This machine is {address}: or p2pbelka join --connect {where}").format(
-                address=view.address, where=where
+                address=address, where=where
             )
             out.append(("class:hint", line + "\n"))
     out += _rules(view)
@@ -348,4 +355,6 @@ def lobby_keys(view: LobbyView) -> str:
         return _("b bots fill the free seats  x1-x{last} remove a seat  o rules  q quit").format(
             last=last
         )
+    if view.state is None:  # still reaching the host: nothing to sit at yet
+        return _("q quit")
     return _("r ready  1-{n} take a free seat  q quit").format(n=last)

@@ -86,12 +86,17 @@ def seat_line(
     view: TableView, seat: int, suit: str, leader: int | None, width: int
 ) -> StyleAndTextTuples:
     """One seat in the seats panel: whose turn, name, a suit mark, dealer and leader
-    flags, the start of its key's fingerprint."""
+    flags, the start of its key's fingerprint (or "missing", while it is silent)."""
     mark = "▶" if view.turn == seat else " "
     flags = (_("D") if view.dealer == seat else " ") + (_("L") if leader == seat else " ")
     key = fingerprint(view.keys[seat])[:9] if seat < len(view.keys) else ""
     name = view.name(seat)[: max(4, width - 19)].ljust(max(4, width - 19))
     style = "class:seat.turn" if view.turn == seat else ("class:seat.me" if seat == view.me else "")
+    if seat in view.waiting_for:  # silent past the pause: the mark stays while the prompt is up
+        return [
+            (style, f"{mark}{name} {suit} {flags} "),
+            ("class:verdict.bad", _("missing") + "\n"),
+        ]
     return [(style, f"{mark}{name} {suit} {flags} "), ("class:hint", key + "\n")]
 
 

@@ -77,6 +77,8 @@ class TableView:
     aborted: ev.GameAborted | None = None
     faults: list[ev.Fault] = field(default_factory=list)
     waiting_for: tuple[int, ...] = ()
+    alone: bool = False  # no other seat can be reached (this machine's network is down?)
+    waiting: bool = False  # the table waits (``waiting_for`` empty: for our own moves back)
     status: str = ""
     transcript_path: str | None = None
     game_id: bytes | None = None  # a LAN game's, once it has begun
@@ -92,7 +94,7 @@ class TableView:
     def apply(self, event: ev.Event) -> None:
         self.changes += 1
         if not isinstance(event, Waiting):
-            self.waiting_for = ()
+            self.waiting_for, self.alone, self.waiting = (), False, False
         handler = getattr(self, f"_on_{type(event).__name__}", None)
         if handler is not None:
             handler(event)
@@ -107,9 +109,10 @@ class TableView:
         if event.me is not None:
             self.me = event.me
         self._standing(event.score)
-        self.say(
-            _("The lot chose {name} to deal first.").format(name=self.name(event.first_dealer))
-        )
+        if not event.continued:  # a seat changed hands: the game goes on, no lot is drawn
+            self.say(
+                _("The lot chose {name} to deal first.").format(name=self.name(event.first_dealer))
+            )
 
     def _on_DealStarted(self, event: ev.DealStarted) -> None:
         self.dealer, self.deal_number = event.dealer, event.number
@@ -224,10 +227,24 @@ class TableView:
         self.say(reason)
         self.choice = self.asked
 
+    def alone_line(self) -> str:
+        return _(
+            "None of the others can be reached: this machine's network may be down."
+            " Waiting for it to come back…"
+        )
+
+    def waiting_line(self) -> str:
+        if not self.waiting_for:  # a resumed seat, before it may sign again
+            return _("Waiting for the others to send back this seat's last moves…")
+        names = ", ".join(self.name(s) for s in self.waiting_for)
+        return _("Waiting for {names}…").format(names=names)
+
     def _on_Waiting(self, event: Waiting) -> None:
-        self.waiting_for = event.seats
-        names = ", ".join(self.name(s) for s in event.seats)
-        self.say(_("Waiting for {names}…").format(names=names))
+        self.waiting_for, self.alone, self.waiting = event.seats, event.alone, True
+        if event.alone:
+            self.say(self.alone_line())
+            return
+        self.say(self.waiting_line())
 
     def _on_SeatOffer(self, event: SeatOffer) -> None:
         self.offer = event

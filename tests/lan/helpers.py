@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -66,6 +67,12 @@ class Peer:
             time.sleep(0.05)
         raise AssertionError(f"{self.name}: no {pattern!r} within {timeout} s:\n{self.dump()}")
 
+    def type(self, line: str) -> None:
+        """Type ``line`` and Enter, as a person at the keyboard (``spawn(typed=True)``)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+
     def stats(self) -> dict[str, Any]:
         lines = [ln for ln in self.text().splitlines() if ln.startswith("{")]
         assert lines, f"{self.name} printed no stats:\n{self.dump()}"
@@ -103,9 +110,11 @@ class PeerSet:
         home: Path | None = None,
         netns: str | None = None,
         module: str = "p2pbelka.cli.main",
+        typed: bool = False,
     ) -> Peer:
         """``p2pbelka ARGS`` (or ``python -m MODULE ARGS``) with its own config dir
-        (``home``, new by default), inside the network namespace ``netns`` if given."""
+        (``home``, new by default), inside the network namespace ``netns`` if given;
+        ``typed``: its standard input is a pipe the test writes to (``Peer.type``)."""
         self.count += 1
         home = home or self.root / f"home-{name}"
         home.mkdir(parents=True, exist_ok=True)
@@ -122,7 +131,7 @@ class PeerSet:
                 [*inside, sys.executable, "-m", *disk, module, *args],
                 stdout=fo,
                 stderr=fe,
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.PIPE if typed else subprocess.DEVNULL,
                 env=env,
                 cwd=self.root,
                 start_new_session=True,  # its own process group, killed as one
@@ -179,6 +188,38 @@ def start_table(peers: PeerSet, *extra: str) -> tuple[Peer, list[Peer]]:
         for n in range(1, 4)
     ]
     return host, joiners
+
+
+def namespaced_table(
+    lan: Any,
+    peers: PeerSet,
+    host_args: list[str],
+    joiner_args: Callable[[int], list[str]],
+    typed: int | None = None,
+) -> list[Peer]:
+    """A host in ``lan``'s namespace 0 and a joiner by address in each other one, seated
+    one at a time (peer k in seat k); ``typed``: the joiner whose input the test types."""
+
+    def at(k: int) -> list[str]:
+        return ["--listen", lan.addresses[k], "--interface", lan.addresses[k]]
+
+    host = peers.spawn("host", "host", "--no-announce", *host_args, *at(0), netns=lan.namespaces[0])
+    port = host.wait_for(r"lobby port (\d+)", 30).group(1)
+    everyone = [host]
+    for k in range(1, len(lan.namespaces)):
+        joiner = peers.spawn(
+            f"joiner{k}",
+            "join",
+            "--connect",
+            f"{lan.addresses[0]}:{port}",
+            *joiner_args(k),
+            *at(k),
+            netns=lan.namespaces[k],
+            typed=k == typed,
+        )
+        joiner.wait_for(r"seats: ", 30)
+        everyone.append(joiner)
+    return everyone
 
 
 def transcript_of(peer: Peer) -> Path:

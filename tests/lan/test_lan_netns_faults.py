@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lan.helpers import Peer, PeerSet, verify
+from tests.lan.helpers import Peer, PeerSet, namespaced_table, verify
 from tests.netns import Lan, namespace_lan
 
 pytestmark = pytest.mark.netns
@@ -36,34 +36,7 @@ def lan() -> Iterator[Lan]:
 
 def _table(lan: Lan, peers: PeerSet, *extra: str) -> list[Peer]:
     common = ["--bot", "random", "--quiet", "--stats", "--give-up-after", "120", *extra]
-
-    def at(k: int) -> list[str]:
-        return ["--listen", lan.addresses[k], "--interface", lan.addresses[k]]
-
-    host = peers.spawn(
-        "host",
-        "host",
-        "--auto-approve",
-        "--no-announce",
-        *common,
-        *at(0),
-        netns=lan.namespaces[0],
-    )
-    port = host.wait_for(r"lobby port (\d+)", 30).group(1)
-    everyone = [host]
-    for k in range(1, 4):
-        joiner = peers.spawn(
-            f"joiner{k}",
-            "join",
-            "--connect",
-            f"{lan.addresses[0]}:{port}",
-            *common,
-            *at(k),
-            netns=lan.namespaces[k],
-        )
-        joiner.wait_for(r"seats: ", 30)  # one at a time: peer k sits in seat k
-        everyone.append(joiner)
-    return everyone
+    return namespaced_table(lan, peers, ["--auto-approve", *common], lambda _k: common)
 
 
 def _wait_for_transcript(peer: Peer, size: int, timeout: float) -> None:

@@ -368,3 +368,32 @@ def test_what_another_peer_sends_never_raises() -> None:
     change.answered(12345, True, 0.0)
     change.tick(1e9)
     assert change.take() == [] and change.stage is Stage.IDLE
+
+
+@pytest.mark.parametrize(("name", "players", "lost", "seed"), SIGNING)
+def test_every_remaining_player_is_asked_at_the_loss_not_after_the_proposer(
+    name: str, players: int, lost: int, seed: int
+) -> None:
+    """The question reaches every seat at once; a player who answers before the offer
+    comes is not asked again, and one still deciding when it comes answers it."""
+    _game, net = _lost(name, players, lost, seed)
+    proposer = net.node(sorted(net.nodes)[0])
+    for node in net.nodes.values():
+        node.answer = None  # nobody answers yet
+    net.lost(lost)
+    assert all([a.seat for a in n.asked] == [lost] for n in net.nodes.values())
+    assert not proposer.sent  # no offer yet: its player has not answered
+    signers = [n for n in net.nodes.values() if n is not proposer]
+    early = signers[0]
+    early.change.answered(early.asked[0].ask, True, net.now)  # before the offer
+    net.settle()
+    proposer.change.answered(proposer.asked[0].ask, True, net.now)
+    net.settle()
+    for late in signers[1:]:  # still deciding when the offer came: that answer signs
+        late.change.answered(late.asked[0].ask, True, net.now)
+        net.settle()
+    assert all(len(n.asked) == 1 for n in net.nodes.values())  # never asked twice
+    assert all(n.switched is not None for n in net.nodes.values()), [
+        (n.seat, n.change.stage, n.closed) for n in net.nodes.values()
+    ]
+    assert len(_switched_ids(net)) == 1

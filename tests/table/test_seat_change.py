@@ -111,7 +111,7 @@ def test_the_player_takes_the_seat_back_between_deals() -> None:
     assert len(report.change_lines) == 2
     assert report.change_lines[1].startswith(f"seat 2 handed back to Saule [{_fp(player)}]")
     assert (
-        f"from deal {at}, agreed by seats 0, 1, 3; deal {at}, unfinished"
+        f"from deal {at}, agreed by seats 0, 1, 3; deal {at} starts over, no card of it dealt yet"
         in (report.change_lines[1])
     )
     assert report.changes[1].back and not report.changes[0].back

@@ -17,18 +17,19 @@ arrives as ``LobbyEvent``s through ``on_lobby``; play arrives through the
 - ``host.py``: ``host_game``, the lobby listener and its beacons;
 - ``hostlobby.py``: the host's side of each joiner's lobby channel;
 - ``join.py``: ``join_game``, reaching the lobby, sitting, checking the table;
-- ``addresses.py``: this machine's LAN address and the others' as we dial them.
+- ``addresses.py``: this machine's LAN addresses and the others' as we dial them.
 
 The start of a game, once seated, is ``peer/newseat.py``'s, shared by host and join.
 """
 
-from p2pbelka.peer.lan.addresses import lan_address
+from p2pbelka.peer.lan.addresses import lan_addresses
 from p2pbelka.peer.lan.events import (
     Approve,
     AwaitingApproval,
     GameStarting,
     HostControl,
     HostReached,
+    HostUnreachable,
     InviteChanged,
     JoinersAsking,
     JoinRequest,
@@ -56,6 +57,7 @@ __all__ = [
     "GameStarting",
     "HostControl",
     "HostReached",
+    "HostUnreachable",
     "InviteChanged",
     "JoinRequest",
     "JoinersAsking",
@@ -74,7 +76,7 @@ __all__ = [
     "discover_tables",
     "host_game",
     "join_game",
-    "lan_address",
+    "lan_addresses",
     "resume_game",
     "signer_of",
 ]

@@ -6,29 +6,64 @@ from __future__ import annotations
 import ipaddress
 import socket
 
+import ifaddr
 
-def lan_address(listen_host: str) -> str:
-    """This machine's address for the others on the LAN: where joiners (and the host's
-    own bots) reach its lobby.  The host screen shows it to be read out.
+from p2pbelka.net.discovery import local_address_towards
 
-    A joiner's mesh address is the one the host sees it coming from, so a bot
-    dialling 127.0.0.1 would be unreachable for players on other machines.
+
+def lan_addresses(listen_host: str, group: str, beacon_port: int) -> list[str]:
+    """This machine's addresses for the others on the LAN, the likeliest first: where
+    joiners (and the host's own bots) reach its lobby.  The host screen shows them all
+    to be read out.
+
+    The first is the one the beacons carry (the address that sends towards their
+    group), then the one with the default route, then every other address of the
+    listening family.  Loopback only when there is nothing else: a LAN with no
+    default route has its link's addresses all the same.  A joiner's mesh address is
+    the one the host sees it coming from, so a bot dialling 127.0.0.1 would be
+    unreachable for players on other machines.
     """
     if listen_host not in ("", "0.0.0.0", "::"):
-        return listen_host
+        return [listen_host]
     ipv6 = listen_host == "::"
-    family, target, fallback = (
-        (socket.AF_INET6, "2001:db8::1", "::1")
-        if ipv6
-        else (socket.AF_INET, "192.0.2.1", "127.0.0.1")
-    )
+    family = socket.AF_INET6 if ipv6 else socket.AF_INET
+    found = [
+        local_address_towards(group, beacon_port) if (":" in group) == ipv6 else "",
+        _towards(family, "2001:db8::1" if ipv6 else "192.0.2.1"),
+        *_interface_addresses(ipv6),
+    ]
+    usable = [a for a in dict.fromkeys(found) if a and _joinable(a)]
+    return usable or ["::1" if ipv6 else "127.0.0.1"]
+
+
+def _towards(family: int, target: str) -> str:
+    """The address a datagram to ``target`` would leave from ("" if no route)."""
     try:
         with socket.socket(family, socket.SOCK_DGRAM) as probe:
             probe.connect((target, 9))  # picks the outgoing interface; sends nothing
-            return str(probe.getsockname()[0])
+            return str(probe.getsockname()[0]).split("%", 1)[0]
     except OSError:
-        # No route out (a link-local-only LAN): our bots then play for this machine only.
-        return fallback
+        return ""
+
+
+def _interface_addresses(ipv6: bool) -> list[str]:
+    """Every address of that family on this machine's interfaces."""
+    out = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, tuple) == ipv6:
+                out.append(ip.ip[0] if isinstance(ip.ip, tuple) else ip.ip)
+    return out
+
+
+def _joinable(address: str) -> bool:
+    """Not loopback (this machine only), not link-local (its scope means nothing to
+    a joiner, who gives its own: a beacon reaches it with that)."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return not (parsed.is_loopback or parsed.is_link_local or parsed.is_unspecified)
 
 
 def beacon_address(listen_host: str) -> str:

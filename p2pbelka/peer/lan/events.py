@@ -5,6 +5,7 @@ send these."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -18,6 +19,11 @@ from p2pbelka.peer.newseat import NewSeat
 
 class LobbyRefused(Exception):
     """The host would not seat us, or the lobby closed before the game started."""
+
+
+class HostUnreachable(LobbyRefused):
+    """Nothing answered at the host's lobby for as long as the joiner tries
+    (``NetOptions.reach_for``): the last reason is the message."""
 
 
 @dataclass(frozen=True)
@@ -35,15 +41,15 @@ async def ignore(event: LobbyEvent) -> None:
 
 @dataclass(frozen=True)
 class TableOpen(LobbyEvent):
-    """The host's lobby listens (and is announced, unless switched off); ``address``
-    is this machine's address on the LAN, for joiners that dial it by hand.
+    """The host's lobby listens (and is announced, unless switched off); ``addresses``
+    are this machine's on the LAN (the beacons' first), for joiners that dial by hand.
     ``table_id`` names the table in the lobby and its beacons only: the game id is
     derived from every seat's nonce when the game starts (``GameStarting``)."""
 
     table_id: bytes
     lobby_port: int
     mesh_port: int
-    address: str = ""
+    addresses: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -118,11 +124,13 @@ class LobbyClosed(LobbyEvent):
 
 @dataclass(frozen=True)
 class StillTrying(LobbyEvent):
-    """The host's lobby did not answer (or was too busy): we try again in ``retry_in`` s."""
+    """The host's lobby did not answer (or was too busy): we try again in ``retry_in`` s,
+    and give up ``gives_up_in`` s from now (``HostUnreachable``)."""
 
     attempt: int
     why: str
     retry_in: float
+    gives_up_in: float = math.inf
 
 
 @dataclass(frozen=True)

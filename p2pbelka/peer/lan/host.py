@@ -22,7 +22,7 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.net.pake import InviteGuard
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import FrontEnd
-from p2pbelka.peer.lan.addresses import beacon_address, is_multicast, lan_address
+from p2pbelka.peer.lan.addresses import beacon_address, is_multicast, lan_addresses
 from p2pbelka.peer.lan.events import (
     Approve,
     GameStarting,
@@ -107,8 +107,8 @@ async def host_game(
         )
         lobby = HostLobby(plan, on_lobby, approve)
         lobby_port = await nursery.start(serve_lobby, identity, lobby, net, guard)
-        here = lan_address(net.listen_host)  # a route look-up: nothing is sent
-        await on_lobby(TableOpen(table_id, lobby_port, mesh_port, here))
+        here = lan_addresses(net.listen_host, net.group, net.beacon_port)  # nothing is sent
+        await on_lobby(TableOpen(table_id, lobby_port, mesh_port, tuple(here)))
         await on_lobby(TableRules(plan.state()))
         await on_lobby(SeatsChanged(plan.state(), 0, host_control=HostControl(lobby)))
         await lobby.seated.wait()

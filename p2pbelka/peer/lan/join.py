@@ -30,6 +30,7 @@ from p2pbelka.peer.lan.events import (
     AwaitingApproval,
     GameStarting,
     HostReached,
+    HostUnreachable,
     LobbyClosed,
     LobbyControl,
     LobbyRefused,
@@ -71,8 +72,9 @@ async def join_game(
     """Sit at the table whose lobby listens at ``host:port`` (``host_key`` pinned when
     known from a beacon, or ``host_pin``, a fingerprint or key the user typed, see
     :func:`normal_pin`), wait for the start, then play until the game ends.  A host
-    that does not answer, or is too busy, is tried again with backoff for as long as
-    the caller waits (``StillTrying`` says so).  With ``ready=False`` the front end
+    that does not answer, or is too busy, is tried again with backoff for
+    ``net.reach_for`` seconds (``StillTrying`` says so), then given up on
+    (``HostUnreachable``, the last reason).  With ``ready=False`` the front end
     says ready through ``SeatsChanged.control``.  A wrong ``invite`` code, or none where
     the table wants one, is ``LobbyRefused`` in words."""
     net = net or NetOptions()
@@ -80,7 +82,9 @@ async def join_game(
         code = normal_code(invite) if invite else None
     except ValueError as exc:
         raise LobbyRefused(str(exc)) from None
-    lobby_channel = await _reach_lobby(identity, host, port, host_key, host_pin, code, on_lobby)
+    lobby_channel = await _reach_lobby(
+        identity, (host, port), host_key, host_pin, code, on_lobby, net.reach_for
+    )
     async with lobby_channel:
         first = await _first_look(lobby_channel, host, port, bot)
         await on_lobby(TableRules(first))
@@ -149,14 +153,17 @@ async def _first_look(
 
 async def _reach_lobby(
     identity: Identity,
-    host: str,
-    port: int,
+    where: tuple[str, int],
     host_key: bytes | None,
     host_pin: str | None,
     code: bytes | None,
     on_lobby: OnLobby,
+    patience: float,
 ) -> SecureChannel:
-    """Dial the lobby until it answers; a wrong key is final, a busy or silent host is not."""
+    """Dial the lobby until it answers, for ``patience`` seconds at most; a wrong key is
+    final, a busy or silent host is not, until then."""
+    host, port = where
+    give_up_at = trio.current_time() + patience
 
     def pinned(key: bytes) -> bool:
         return host_pin is not None and matches_pin(key, host_pin)
@@ -177,8 +184,8 @@ async def _reach_lobby(
                 code=code,
             )
         except ConnectError as exc:
-            # In words ("nothing listens at ...: check the address"), and tried again:
-            # the host may not have opened its table yet; the user stops us when done.
+            # In words ("nothing listens at ...: check the address"), and tried again for
+            # a while: the host may not have opened its table yet.
             cause = first_os_error(exc)
             why = explain(cause, format_host_port(host, port)) if cause else str(exc)
         except UnexpectedPeerKey:
@@ -208,9 +215,13 @@ async def _reach_lobby(
                 )
             )
             return channel
+        left = give_up_at - trio.current_time()
+        if left <= 0:
+            # A wrong address never starts answering: say so rather than try forever.
+            raise HostUnreachable(f"{why} (no answer for {patience:.0f} s: given up)")
         # Jitter spreads the joiners a flood turned away, so they do not return together.
-        wait = delay * random.uniform(0.75, 1.25)
-        await on_lobby(StillTrying(attempt, why, wait))
+        wait = min(delay * random.uniform(0.75, 1.25), left)
+        await on_lobby(StillTrying(attempt, why, wait, left))
         await trio.sleep(wait)
         delay = min(delay * 2, LAST_RETRY)
 

@@ -1,0 +1,63 @@
+"""The table screen through a lost seat's flow: a silent seat marked "missing" in the
+seats panel (while the prompt keeps the line under the table), the wait of a peer cut
+off from everyone and of a resumed seat said in words, and no lot drawn again when
+the game goes on in a continuation after a seat changed hands."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2pbelka.peer.driver import Resumed, Waiting
+from p2pbelka.table import events as ev
+from p2pbelka.ui import i18n
+from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.games.belot.screen import UI as BELOT
+from p2pbelka.ui.games.belot.view import BelotView
+from p2pbelka.ui.panels import seats_lines
+
+NAMES = ("Asel", "Bolat", "Saule")
+
+
+@pytest.fixture(autouse=True)
+def english() -> None:
+    i18n.set_language("en")
+
+
+def _started(continued: bool = False) -> BelotView:
+    view = BelotView(me=0)
+    score = ev.Score((0, 0, 0))
+    keys = (bytes(32), bytes([1]) * 32, bytes([2]) * 32)
+    view.apply(ev.GameStarted("belot", NAMES, keys, 1, 0, {}, score, continued))
+    return view
+
+
+def _text(fragments: object) -> str:
+    return "".join(f[1] for f in fragments)  # type: ignore[attr-defined]
+
+
+def test_a_silent_seat_is_marked_missing_until_the_game_moves() -> None:
+    view = _started()
+    assert "missing" not in _text(seats_lines(view, 32))
+    view.apply(Waiting((2,), 11.0))
+    panel = _text(seats_lines(view, 32)).splitlines()
+    assert "missing" in next(line for line in panel if "Saule" in line)
+    assert "missing" not in next(line for line in panel if "Bolat" in line)
+    assert view.log[-1] == "Waiting for Saule…"
+    view.apply(Resumed())
+    assert "missing" not in _text(seats_lines(view, 32))
+
+
+def test_the_waits_without_a_seat_to_name_say_what_they_wait_for() -> None:
+    view = _started()
+    view.apply(Waiting((), 12.0))  # a resumed seat before it may sign again
+    assert view.log[-1] == "Waiting for the others to send back this seat's last moves…"
+    screen = TableScreen(BELOT, view)
+    assert "send back this seat's last moves" in _text(screen._status())
+    view.apply(Waiting((1,), 14.0, alone=True))
+    assert "this machine's network may be down" in view.log[-1]
+    assert "this machine's network may be down" in _text(screen._status())
+
+
+def test_a_continuation_draws_no_lot() -> None:
+    assert any("The lot chose" in line for line in _started().log)
+    assert not any("The lot chose" in line for line in _started(continued=True).log)
