@@ -102,4 +102,15 @@ VECTORS = [
         players=3,
         cheat=FalseUnopened,
     ),
+    PathVector(
+        "belot-combinations",
+        7,
+        "three-seat Belot, two deals: in the second, two seats declare combinations (a"
+        " berz among them) and only the owner of the best one scores its combinations"
+        " (belle aside)",
+        game="belot",
+        players=3,
+        whole=False,
+        deals=2,
+    ),
 ]
