@@ -117,6 +117,17 @@ def test_the_seat_change_vector_holds_both_segments_and_regenerates() -> None:
     assert (data, description) == generate_segment_vector(SEAT_CHANGE)
 
 
+def test_the_deal_after_three_redeals_is_dealt_by_the_same_dealer_and_played() -> None:
+    """SPEC section 10.4: the third re-deal's point is in its own ``awarded``, and the
+    dealer of all three deals the next deal."""
+    _data, description = _scenario_file("three-redeals")
+    *_, first, second, third, after = description["deals"]
+    assert [d["redeal_claim"] is not None for d in (first, second, third)] == [True] * 3
+    assert any("three re-deals" in note for note in third["notes"]) and 1 in third["awarded"]
+    assert after["redeal_claim"] is None and after["tricks"]
+    assert {d["dealer"] for d in (first, second, third, after)} == {third["dealer"]}
+
+
 def test_the_seat_back_vector_holds_three_segments_the_last_the_old_key_s() -> None:
     """A seat taken back (SPEC section 9.5): a second continuation gives seat 3 back to
     the key that held it in the first segment, and the third segment plays deal 3."""
