@@ -69,6 +69,8 @@ EXPECTED = {
     "eggs-none": "INCOMPLETE",
     "eggs-plus4": "INCOMPLETE",
     "belot-combinations": "INCOMPLETE",
+    "belot-hanging-together": "INCOMPLETE",
+    "belot-hanging-one-each": "INCOMPLETE",
 }
 
 
@@ -192,3 +194,15 @@ def test_belot_combinations_are_compared_between_seats() -> None:
     declared = deal["declarations"]
     assert {d["seat"] for d in declared} == {0, 1} and "berz" in {d["name"] for d in declared}
     assert deal["combinations"] == [50, 0, 0]  # the berz beats the terz: seat 1 scores none
+
+
+def test_two_hanging_deals_are_paid_both_ways() -> None:
+    """hanging_twice: two hanging sums (42 and 53) wait; the next deal's top seat gets
+    both (``together``) or the first only, the second waiting on (``one_each``)."""
+    paid = {}
+    for way in ("together", "one-each"):
+        first, second, third = _deals(f"belot-hanging-{way}")
+        assert [d["result"] for d in (first, second)] == ["hanging"] * 2
+        assert (first["hanging"], second["hanging"]) == (42, 95) and third["result"] != "hanging"
+        paid[way] = (third["paid"], third["hanging"])
+    assert paid == {"together": (95, 0), "one-each": (42, 53)}
