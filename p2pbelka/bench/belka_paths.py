@@ -1,7 +1,8 @@
 """Belka's path vectors (``bench/path_vectors.py``): whole games, INVALID files and
 views, a host at seat 2, tables of flows 1 and 2, the options of a first deal, and the
 dishonest seats of a Belka deal (a pass on its face, a false dispute, a hidden J♣, a
-share off its seed)."""
+share off its seed, a lock pass that copies a card, reneges), the eyes count and
+every eggs rule."""
 
 from __future__ import annotations
 

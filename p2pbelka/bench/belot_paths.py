@@ -1,6 +1,7 @@
 """Belot's path vectors (``bench/path_vectors.py``): a whole two-seat game, fair-deal
-version 1, a dispute naming odd seats, and the dishonest seats of a Belot deal (a
-false ``unopened``, a false claim of 1001, a false declaration)."""
+version 1, a dispute naming odd seats, the dishonest seats of a Belot deal (a false
+``unopened``, a false claim of 1001, a false declaration), and honest games steered
+by bots that see more or declare eagerly (two hanging deals, long sequences)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from p2pbelka.bots.common.seat import Bot, SeatBot
 from p2pbelka.cards import CARDS
 from p2pbelka.protocol import messages as m
 from p2pbelka.rules.belot import core
+from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot.deal import DealState
 from p2pbelka.rules.common.play import Play
 from p2pbelka.table import moves as mv
@@ -140,6 +142,27 @@ class _Steered:
         return self.steer.choose(seat, game, question)
 
 
+class LongestDeclared:
+    """A random bot that, at its lead, declares the longest combination it may (a
+    sequence of more cards first) before anything else: honest, only eager."""
+
+    def __init__(self, seed: int) -> None:
+        self.random = make_bot("random", seed)
+
+    def for_game(self, game: str) -> SeatBot:
+        return self  # type: ignore[return-value]
+
+    def choose(self, game: Any, seat: int, question: Question) -> mv.Move:
+        declares = [m for m in question.moves if isinstance(m, belot_mv.Declare)]
+        if declares:
+            return max(declares, key=lambda m: len(m.cards))
+        return self.random.for_game("belot").choose(game, seat, question)
+
+
+def _declaring_bots(tables: list[Table], seed: int) -> list[Bot]:
+    return [LongestDeclared(seed * 10 + s) for s in range(len(tables))]
+
+
 def _hanging_bots(tables: list[Table], seed: int) -> list[Bot]:
     return HangingDeals(tables, seed).bots()
 
@@ -200,15 +223,15 @@ VECTORS = [
         cheat=FalseUnopened,
     ),
     PathVector(
-        "belot-combinations",
-        7,
-        "three-seat Belot, two deals: in the second, two seats declare combinations (a"
-        " berz among them) and only the owner of the best one scores its combinations"
-        " (belle aside)",
+        "belot-sequences",
+        20,
+        "three-seat Belot, one deal, every seat declaring its longest combination at"
+        " its lead: seat 2 a berz, seat 1 a quint, seat 0 a terz; compared, only the"
+        " quint's owner scores (100)",
         game="belot",
         players=3,
+        bots=_declaring_bots,
         whole=False,
-        deals=2,
     ),
     *(
         PathVector(

@@ -68,7 +68,7 @@ EXPECTED = {
     "eggs-double": "INCOMPLETE",
     "eggs-none": "INCOMPLETE",
     "eggs-plus4": "INCOMPLETE",
-    "belot-combinations": "INCOMPLETE",
+    "belot-sequences": "INCOMPLETE",
     "belot-hanging-together": "INCOMPLETE",
     "belot-hanging-one-each": "INCOMPLETE",
 }
@@ -189,11 +189,12 @@ def test_the_eggs_bonus_of_each_kind() -> None:
     assert third["score"] == [1 + 4 + third["awarded"][0], third["awarded"][1]]
 
 
-def test_belot_combinations_are_compared_between_seats() -> None:
-    deal = _deals("belot-combinations")[1]
-    declared = deal["declarations"]
-    assert {d["seat"] for d in declared} == {0, 1} and "berz" in {d["name"] for d in declared}
-    assert deal["combinations"] == [50, 0, 0]  # the berz beats the terz: seat 1 scores none
+def test_belot_sequences_are_compared_between_seats() -> None:
+    """A terz, a berz and a quint, one a seat: only the best one's owner scores."""
+    (deal,) = _deals("belot-sequences")
+    names = {d["seat"]: d["name"] for d in deal["declarations"]}
+    assert names == {0: "terz", 1: "quint", 2: "berz"}
+    assert deal["combinations"] == [0, 100, 0]
 
 
 def test_two_hanging_deals_are_paid_both_ways() -> None:
