@@ -433,7 +433,7 @@ class Handover:
         elif isinstance(job, Replaced):
             nursery.start_soon(self.reclaim.fetch_and_watch)
         elif isinstance(job, CatchUp):
-            await self.reclaim.top_up()
+            self.reclaim.top_up(job.seat)
         elif job.back:
             log.warning("seat %d not handed back: %s", job.seat, job.why)
         elif self.driver is not None:

@@ -204,11 +204,12 @@ class Reclaimer:
                     self.retry()
                     await trio.sleep(0.5)
 
-    async def top_up(self) -> None:
-        """Watching, and a continuation handing our seat back cut a chain further than
-        our table holds: ask the peers for the game's records since the watched segment
-        began (their transcripts keep every segment; a resend is answered from the
-        segment their tables are in).  At most once in ``TOP_UP_EVERY`` seconds."""
+    def top_up(self, seat: int) -> None:
+        """Watching, and a continuation handing our seat back (hosted by ``seat``) cut a
+        chain further than our table holds: ask that peer for the game's records since
+        the watched segment began (its transcript keeps every segment; a resend is
+        answered from the segment its table is in).  At most once in ``TOP_UP_EVERY``
+        seconds."""
         hub, now = self.hub, trio.current_time()
         if not hub.watching or (
             self._topped_at is not None and now - self._topped_at < TOP_UP_EVERY
@@ -219,8 +220,8 @@ class Reclaimer:
             (i for i, e in enumerate(hub.transcript) if e.game == hub.segment),
             len(hub.transcript),
         )
-        log.info("watching: the peers moved on; fetching the game from record %d", start)
-        await hub.mesh.broadcast(encode_handover(ChainRequest(start)))
+        log.info("watching: fetching the game from record %d from seat %d", start, seat)
+        hub.mesh.send_to(seat, encode_handover(ChainRequest(start)))
 
     def _watch(self, raws: list[bytes]) -> bool:
         """The game as a peer sent it: if it checks out and another key holds our seat,

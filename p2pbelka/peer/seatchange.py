@@ -318,8 +318,9 @@ class SeatChange:
                 self._refusals[raw] = following
                 while len(self._refusals) > len(self._tables_seen):
                     del self._refusals[next(iter(self._refusals))]
-            if agreed is None:
-                self._out.append(CatchUp())  # our table may lack what it cuts at
+            host = next((s for s, p in enumerate(msg.seats) if p.key == envelope.sender), None)
+            if agreed is None and host is not None:
+                self._out.append(CatchUp(host))  # our table may lack what it cuts at
             return
         self._remember(envelope.game)  # before we sign anything in it
         self.outcomes["followed"] += 1

@@ -130,7 +130,10 @@ class CatchUp:
     """Watching: a continuation that hands our seat back could not be followed (most
     often it cuts a chain further than our table holds, and no resend brings the rest:
     the peers' tables are in the new segment).  Fetch the game's records since the
-    watched segment began from the peers' transcripts, then try again."""
+    watched segment began from the transcript of ``seat`` (the continuation's host:
+    it holds all the continuation cuts), then try again."""
+
+    seat: int
 
 
 Step = Broadcast | AskPlayer | Switch | Closed | Freeze | Thaw | Remember | Replaced | CatchUp

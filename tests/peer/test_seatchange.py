@@ -197,9 +197,9 @@ def test_a_watcher_behind_the_cut_asks_to_catch_up_then_follows() -> None:
     watching table holds (it lost envelopes no resend can bring: the peers' tables are
     in the new segment): the machine asks its runner to fetch the game, and follows the
     continuation once the table holds the cut."""
-    back, sealed, nonce, _host, file = _handed_back("belka", 4, 2, behind=3)
+    back, sealed, nonce, host, file = _handed_back("belka", 4, 2, behind=3)
     back.seen(sealed, nonce)
-    assert [type(step) for step in back.take()] == [CatchUp]
+    assert back.take() == [CatchUp(host.seat)]
     assert back.stage is not Stage.SWITCHED
     assert back.table is not None
     for envelope in file[-3:]:  # what the records bring
