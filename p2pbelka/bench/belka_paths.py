@@ -1,9 +1,12 @@
 """Belka's path vectors (``bench/path_vectors.py``): whole games, INVALID files and
 views, a host at seat 2, tables of flows 1 and 2, the options of a first deal, and the
 dishonest seats of a Belka deal (a pass on its face, a false dispute, a hidden J♣, a
-share off its seed)."""
+share off its seed, a lock pass that copies a card, reneges), the eyes count and
+every eggs rule."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from p2pbelka.bench.path_vectors import (
     CHEATER,
@@ -14,8 +17,12 @@ from p2pbelka.bench.path_vectors import (
     view_ahead,
     view_differs,
 )
+from p2pbelka.cards import from_mask
 from p2pbelka.protocol import messages as m
-from p2pbelka.table.phase import Question
+from p2pbelka.rules.belka import core
+from p2pbelka.table import moves as mv
+from p2pbelka.table.belka import BelkaTrack
+from p2pbelka.table.phase import Phase, Question
 from p2pbelka.table.session import Table
 
 
@@ -62,6 +69,96 @@ class WrongShare(Table):
             return m.SharesMsg((*msg.shares[:-1], m.Opening(last.pos, other)))
         return msg
 
+
+class CopiesAPosition(Table):
+    """In the first deal it locks first in, its lock pass puts at its own first
+    position its lock of seat ``SOURCE``'s first position: one card in two hands,
+    the card at its own position gone (every point valid and distinct, so nothing
+    shows on the pass's face; locking first, its copy opens with the others'
+    shares of its own position, as they lock it after it)."""
+
+    SOURCE, INDEX = 0, 0
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._copy_deal = 0
+
+    def compose(self) -> m.Message | Question | None:
+        msg = super().compose()
+        deck = self.round.deck if self.deal_id else None
+        if isinstance(msg, m.LockMsg) and deck is not None and deck.order[0] == CHEATER:
+            self._copy_deal = self._copy_deal or self.deal_id
+            if self.deal_id != self._copy_deal:
+                return msg
+            local = deck.local
+            assert local is not None
+            source = deck.positions_of(self.SOURCE)[self.INDEX]
+            mine = deck.positions_of(CHEATER)[0]
+            points = list(msg.deck)
+            points[mine] = local.ctx.group.mult(
+                local.secrets.lock_factors[mine], deck.current()[source]
+            )
+            return m.LockMsg(tuple(points), msg.input)
+        return msg
+
+
+class CopiesTheJack(CopiesAPosition):
+    """The same, copying seat 1's seventh position: the J♣ in the vector's seeds, so
+    both holders claim it."""
+
+    SOURCE, INDEX = 1, 6
+
+
+class Reneges(Table):
+    """Once a deal, when its hand holds a card the rules forbid now, plays it (an ace
+    the ace rule bans before a card that does not follow suit): the others cannot
+    see it, the audit charges it.  Its own rules engine would refuse the card, so it
+    forgets its hand for the deal (as a table does when a card shows twice) and finds
+    its legal cards itself from then on."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._reneged = 0
+
+    def compose(self) -> m.Message | Question | None:
+        if self.deal_id != self._reneged:
+            msg = super().compose()
+            if not (isinstance(msg, Question) and msg.kind == "play"):
+                return msg
+        elif not self._my_turn_to_play():
+            return super().compose()
+        hand, track = self._hand(), self.track
+        assert isinstance(track, BelkaTrack) and self.me is not None
+        deal = replace(track.deal, hands=_with(track.deal.hands, self.me, hand))
+        legal = deal.legal_mask(self.me)
+        if self.deal_id == self._reneged:
+            return Question("play", tuple(mv.PlayCard(c) for c in from_mask(legal)))
+        led = core.EFFECTIVE_SUIT[deal.trump][deal.trick[0]] if deal.trick else -1
+        following = core.legal_mask(hand, led, deal.trump)
+        wrong = from_mask(following & ~legal) or from_mask(hand & ~legal)
+        if not wrong:
+            return Question("play", tuple(mv.PlayCard(c) for c in from_mask(legal)))
+        self._reneged = self.deal_id
+        track.forget_hand(self.me)
+        pos = self.round.position_of(wrong[0].index)
+        assert pos is not None
+        return m.PlayMsg(pos, self.round.deck.my_opening(pos).key)
+
+    def _my_turn_to_play(self) -> bool:
+        return self.phase == Phase.PLAY and self.track.turn == self.me
+
+    def _hand(self) -> int:
+        """Its cards not played yet, as a mask."""
+        rnd = self.round
+        return sum(1 << c for p, c in rnd.my_hand.items() if p not in rnd.played)
+
+
+def _with(hands: tuple[int | None, ...], seat: int | None, hand: int) -> tuple[int | None, ...]:
+    return tuple(hand if s == seat else h for s, h in enumerate(hands))
+
+
+EYES = {"scoring": "eyes", "goli": "off", "eggs": "four", "all_tricks": "wins_game"}
+"""The eyes preset's rules, as options of the classic preset."""
 
 VECTORS = [
     PathVector(
@@ -165,5 +262,65 @@ VECTORS = [
         options={"first_deal_two": "on", "first_lead": "before_dealer", "trump_order": "DSH"},
         whole=False,
         deals=2,
+    ),
+    PathVector(
+        "two-jack-claims",
+        251,
+        f"two J♣ claims: seat {CHEATER}'s lock pass copies seat 1's J♣ into its own"
+        " hand; seat 1 claims it, then seat 2's claim opens a card already shown (a"
+        " dispute, not a second claim); the audit names the lock pass",
+        cheat=CopiesTheJack,
+    ),
+    PathVector(
+        "card-in-two-hands",
+        251,
+        f"a card in two hands: seat {CHEATER}'s lock pass copies a card of seat 0's into"
+        " its own hand; the second seat to play it shows a card already shown (a"
+        " dispute in the play), and the audit names the lock pass",
+        cheat=CopiesAPosition,
+    ),
+    PathVector(
+        "eyes-reneges",
+        11,
+        f"Belka scored in eyes (the eyes preset's rules, the ace rule on): seat {CHEATER}"
+        " reneges once a deal, each renege an eye against its own team; the first deal"
+        " won 92:28 (one eye more, the losers under 30), the second all eight tricks,"
+        " which wins the game (all_tricks=wins_game): OK",
+        options={**EYES, "no_unled_ace_discard": "on"},
+        cheat=Reneges,
+    ),
+    PathVector(
+        "ace-renege",
+        67,
+        f"classic Belka, the ace rule on: seat {CHEATER} throws an ace of a suit not yet"
+        " led (a no_unled_ace_discard renege), a point to the other team; one deal",
+        options={"no_unled_ace_discard": "on"},
+        cheat=Reneges,
+        whole=False,
+    ),
+    *(
+        PathVector(
+            f"eggs-{eggs}",
+            473,
+            f"classic Belka, eggs={eggs}: 60:60 in the first deal, then the second deal's"
+            f" winners (the trump team, 73 card points: 1 point) get {what}",
+            options={"eggs": eggs},
+            whole=False,
+            deals=2,
+        )
+        for eggs, what in (
+            ("four", "exactly 4 points"),
+            ("double", "their points doubled (2)"),
+            ("none", "their 1 point, no more"),
+        )
+    ),
+    PathVector(
+        "eggs-plus4",
+        473,
+        "classic Belka, eggs=plus4: 60:60 in the first deal, the second deal's winners"
+        " (1 point) choose plus4 (the choice record after its deal_ends), and the +4"
+        " shows in the third deal's score, not in the second's awarded",
+        whole=False,
+        deals=3,
     ),
 ]

@@ -80,6 +80,11 @@ def _played(events: list[ev.Event]) -> list[BelkaSummary]:
     return [s for s in _audited(events) if s.redeal_claim is None]
 
 
+def _played_after_three_redeals(summaries: list[BelkaSummary]) -> bool:
+    charged = [i for i, s in enumerate(summaries) if "three re-deals" in " ".join(s.notes)]
+    return bool(charged) and any(s.redeal_claim is None for s in summaries[charged[0] + 1 :])
+
+
 SCENARIOS = [
     Scenario(
         "redeal",
@@ -91,8 +96,9 @@ SCENARIOS = [
     Scenario(
         "three-redeals",
         10,
-        "three re-deals in a row: the classic point to the team not dealing",
-        lambda evs: any("three re-deals" in " ".join(s.notes) for s in _audited(evs)),
+        "three re-deals in a row: the classic point to the team not dealing, then the"
+        " same dealer deals a deal that is played",
+        lambda evs: _played_after_three_redeals(_audited(evs)),
         bot=ClaimsEveryRedeal,
     ),
     Scenario(

@@ -46,6 +46,16 @@ SEAT_CHANGE = Scenario(
     lambda evs: False,
 )
 
+SEAT_BACK = Scenario(
+    "seat-back",
+    1,
+    f"the seat-change game, then seat {LOST}'s player takes its seat back from the bot"
+    " with its old key (a second continuation from deal 3, the player's fresh nonce,"
+    " every other seat's signature) and deal 3 is played to its deal_ends: seat 0's"
+    " file, three segments",
+    lambda evs: False,
+)
+
 REFUSED_ID = Scenario(
     "refused-id",
     4,
@@ -92,20 +102,18 @@ def _stream(rng: random.Random) -> Callable[[], bytes]:
     return lambda: rng.randbytes(32)
 
 
-def _hand_over(seats: _Seats, seed: int) -> int:
-    """Give seat ``LOST`` to a bot whose key, nonce and secrets come from ``seed``: seat
-    0 proposes the continuation, seats 1 and 2 sign it, every seat's table of the next
-    segment replaces the old (each remaining seat with a new stream of secrets, drawn
-    from its old one: no secret of one segment is used in another).  The new
-    segment's first deal id."""
-    rng = random.Random(f"the bot of game {seed}")
-    bot = Signer.from_seed(rng.randbytes(32))
-    bot_secrets = _stream(random.Random(rng.randbytes(8)))
+def _hand_over(seats: _Seats, holder: Signer, name: str, rng: random.Random) -> int:
+    """Give seat ``LOST`` to ``holder`` (called ``name``), its nonce and secrets drawn
+    from ``rng``: seat 0 proposes the continuation, seats 1 and 2 sign it, every
+    seat's table of the next segment replaces the old (each remaining seat with a new
+    stream of secrets, drawn from its old one: no secret of one segment is used in
+    another).  The new segment's first deal id."""
+    holder_secrets = _stream(random.Random(rng.randbytes(8)))
     nonce = rng.randbytes(m.NONCE_SIZE)
     others = [s for s in range(4) if s != LOST]
     signers = seats.signers
     previous = previous_of(seats.tables[0])
-    segment, proposal = propose(previous, LOST, bot.public_key, "Bot", nonce, signers[0])
+    segment, proposal = propose(previous, LOST, holder.public_key, name, nonce, signers[0])
     agreed = dict(proposal.after.agreed) if proposal.after else {}
     for s in others[1:]:
         assert previous_of(seats.tables[s]).view == previous.view, "the views differ at the cut"
@@ -114,7 +122,7 @@ def _hand_over(seats: _Seats, seed: int) -> int:
     new: list[Table] = []
     for s, old in enumerate(seats.tables):
         if s == LOST:
-            table = Table(segment, signer=bot, seed_source=bot_secrets, previous=previous)
+            table = Table(segment, signer=holder, seed_source=holder_secrets, previous=previous)
         elif s == 0:
             source = _stream(random.Random(old.seed_source()))
             table = Table.host(
@@ -125,23 +133,53 @@ def _hand_over(seats: _Seats, seed: int) -> int:
             table = Table(segment, signer=signers[s], seed_source=source, previous=previous_of(old))
         new.append(table)
     seats.tables = new
-    signers[LOST] = bot
+    signers[LOST] = holder
     assert final.after is not None
     return final.after.deal
+
+
+def _to_the_bot(seats: _Seats, seed: int) -> int:
+    """Seat ``LOST`` to a bot whose key, nonce and secrets come from ``seed``."""
+    rng = random.Random(f"the bot of game {seed}")
+    bot = Signer.from_seed(rng.randbytes(32))
+    return _hand_over(seats, bot, "Bot", rng)
+
+
+def _play_segment(seats: _Seats, first: int) -> None:
+    """The new segment's first deal, to its ``deal_end``s."""
+    for table in seats.tables:
+        table.stop_at_deal(first + 1)
+    seats.settle(list(range(4)))
+
+
+def _lose_seat(seats: _Seats, seed: int) -> None:
+    seats.settle(list(range(4)), _deal_two_under_way)
+    seats.settle([s for s in range(4) if s != LOST])
+    if any(t.finished for t in seats.tables):
+        raise RuntimeError(f"seed {seed}: the game ended before the seat changed hands")
 
 
 def seat_change(seed: int) -> list[Envelope]:
     """Seat 0's file: deal 1 played, deal 2 cut short by the lost seat, the
     continuation, and the new segment's first deal to its ``deal_end``s."""
     seats = _Seats(seed)
-    seats.settle(list(range(4)), _deal_two_under_way)
-    seats.settle([s for s in range(4) if s != LOST])
-    if any(t.finished for t in seats.tables):
-        raise RuntimeError(f"seed {seed}: the game ended before the seat changed hands")
-    first = _hand_over(seats, seed)
-    for table in seats.tables:
-        table.stop_at_deal(first + 1)
-    seats.settle(list(range(4)))
+    _lose_seat(seats, seed)
+    _play_segment(seats, _to_the_bot(seats, seed))
+    return seats.file
+
+
+def seat_back(seed: int) -> list[Envelope]:
+    """``seat_change``'s file, then its player takes seat ``LOST`` back with its old key
+    (section 9.5: a second continuation, deal 3 on), and deal 3 to its ``deal_end``s."""
+    seats = _Seats(seed)
+    player = seats.signers[LOST]
+    _lose_seat(seats, seed)
+    setup = seats.tables[0].setup
+    assert setup is not None
+    name = setup.seats[LOST].name
+    _play_segment(seats, _to_the_bot(seats, seed))
+    back = _hand_over(seats, player, name, random.Random(f"seat {LOST} back in game {seed}"))
+    _play_segment(seats, back)
     return seats.file
 
 
@@ -166,9 +204,10 @@ CHOSEN_ID = bytes(16 * [0x0C])
 
 PLAYS: dict[str, Callable[[int], list[Envelope]]] = {
     SEAT_CHANGE.name: seat_change,
+    SEAT_BACK.name: seat_back,
     REFUSED_ID.name: refused_id,
 }
-SCENARIOS = [SEAT_CHANGE, REFUSED_ID]
+SCENARIOS = [SEAT_CHANGE, SEAT_BACK, REFUSED_ID]
 
 
 def _hex(value: bytes | None) -> str | None:

@@ -1,13 +1,26 @@
 """Belot's path vectors (``bench/path_vectors.py``): a whole two-seat game, fair-deal
-version 1, a dispute naming odd seats, and the dishonest seats of a Belot deal (a
-false ``unopened``, a false claim of 1001, a false declaration)."""
+version 1, a dispute naming odd seats, the dishonest seats of a Belot deal (a false
+``unopened``, a false claim of 1001, a false declaration), and honest games steered
+by bots that see more or declare eagerly (two hanging deals, long sequences)."""
 
 from __future__ import annotations
 
 import itertools
+import random
+from dataclasses import replace
+from typing import Any
 
 from p2pbelka.bench.path_vectors import CHEATER, PathVector, dispute_of_odd_seats
+from p2pbelka.bots import make_bot
+from p2pbelka.bots.common.seat import Bot, SeatBot
+from p2pbelka.cards import CARDS
 from p2pbelka.protocol import messages as m
+from p2pbelka.rules.belot import core
+from p2pbelka.rules.belot import moves as belot_mv
+from p2pbelka.rules.belot.deal import DealState
+from p2pbelka.rules.common.play import Play
+from p2pbelka.table import moves as mv
+from p2pbelka.table.belot import BelotTrack
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Table
 
@@ -45,6 +58,113 @@ class FalseDeclaration(Table):
                 if c1 >> 3 != c2 >> 3:  # two suits: never belle, never a sequence
                     return m.DeclareMsg((rnd.deck.my_opening(p1), rnd.deck.my_opening(p2)))
         return msg
+
+
+class HangingDeals:
+    """Every seat's bot at once, seeing every hand: it tries to make each played deal
+    hang (the declarer's total equal to the best other's) by random playouts of the
+    deal from the first moment every seat's table holds the same plays, and plays
+    the cards of the first playout that hangs, until ``count`` deals were steered so;
+    every other move (a deal no playout made hang included) is a random bot's.  Only
+    the choice among legal cards is steered: the game is an honest one."""
+
+    def __init__(self, tables: list[Table], seed: int, count: int = 2) -> None:
+        self.tables, self.count = tables, count
+        self.rng = random.Random(f"hanging deals {seed}")
+        self.random = [make_bot("random", seed * 10 + s) for s in range(len(tables))]
+        self.plans: dict[int, list[int] | None] = {}  # deal id -> its card indices, in order
+
+    def bots(self) -> list[Bot]:
+        return [_Steered(self, seat) for seat in range(len(self.tables))]
+
+    def choose(self, seat: int, game: Any, question: Question) -> mv.Move:
+        deal = game.deal
+        plan = self._plan(self.tables[seat].deal_id, deal) if question.kind == "play" else None
+        if plan is not None and len(deal.plays) < len(plan):
+            move = mv.PlayCard(CARDS[plan[len(deal.plays)]])
+            if move in question.moves:
+                return move
+        return self.random[seat].for_game("belot").choose(game, seat, question)
+
+    def _plan(self, deal_id: int, deal: DealState) -> list[int] | None:
+        found = sum(plan is not None for plan in self.plans.values())
+        if deal_id in self.plans or found >= self.count:
+            return self.plans.get(deal_id)
+        views = [_deal_of(t) for t in self.tables]
+        hands = tuple(v.hands[s] if v is not None else None for s, v in enumerate(views))
+        if None in hands or any(
+            v is None or v.phase != "play" or v.plays != deal.plays for v in views
+        ):
+            return None  # a table is behind: plan when every one holds the same plays
+        full = replace(deal, hands=hands)
+        plan = None
+        for _ in range(PLAYOUTS):
+            plays = self._playout(full)
+            if plays is not None:
+                plan = [*deal.plays, *plays]
+                break
+        self.plans[deal_id] = plan  # None: no hanging found, the deal is played at random
+        return plan
+
+    def _playout(self, state: DealState) -> list[int] | None:
+        plays = []
+        while state.phase == "play":
+            seat = state.turn
+            assert seat is not None
+            card = self.rng.choice(state.legal_cards(seat))
+            state = state.apply(Play(seat, card))
+            plays.append(card.index)
+        assert state.declarer is not None
+        hangs = core.deal_result(state.totals(), state.declarer) == core.HANGING
+        return plays if hangs else None
+
+
+PLAYOUTS = 3000
+"""Random playouts tried per deal before it is left to chance."""
+
+
+def _deal_of(table: Table) -> DealState | None:
+    track = table.track
+    assert isinstance(track, BelotTrack)
+    return track.game.deal
+
+
+class _Steered:
+    """One seat's bot of ``HangingDeals`` (the ``Bot`` a table is driven by)."""
+
+    def __init__(self, steer: HangingDeals, seat: int) -> None:
+        self.steer, self.seat = steer, seat
+
+    def for_game(self, game: str) -> SeatBot:
+        return self  # type: ignore[return-value]
+
+    def choose(self, game: Any, seat: int, question: Question) -> mv.Move:
+        return self.steer.choose(seat, game, question)
+
+
+class LongestDeclared:
+    """A random bot that, at its lead, declares the longest combination it may (a
+    sequence of more cards first) before anything else: honest, only eager."""
+
+    def __init__(self, seed: int) -> None:
+        self.random = make_bot("random", seed)
+
+    def for_game(self, game: str) -> SeatBot:
+        return self  # type: ignore[return-value]
+
+    def choose(self, game: Any, seat: int, question: Question) -> mv.Move:
+        declares = [m for m in question.moves if isinstance(m, belot_mv.Declare)]
+        if declares:
+            return max(declares, key=lambda m: len(m.cards))
+        return self.random.for_game("belot").choose(game, seat, question)
+
+
+def _declaring_bots(tables: list[Table], seed: int) -> list[Bot]:
+    return [LongestDeclared(seed * 10 + s) for s in range(len(tables))]
+
+
+def _hanging_bots(tables: list[Table], seed: int) -> list[Bot]:
+    return HangingDeals(tables, seed).bots()
 
 
 VECTORS = [
@@ -101,5 +221,32 @@ VECTORS = [
         game="belot",
         players=3,
         cheat=FalseUnopened,
+    ),
+    PathVector(
+        "belot-sequences",
+        20,
+        "three-seat Belot, one deal, every seat declaring its longest combination at"
+        " its lead: seat 2 a berz, seat 1 a quint, seat 0 a terz; compared, only the"
+        " quint's owner scores (100)",
+        game="belot",
+        players=3,
+        bots=_declaring_bots,
+        whole=False,
+    ),
+    *(
+        PathVector(
+            f"belot-hanging-{way.replace('_', '-')}",
+            16,
+            f"two-seat Belot, hanging_twice={way}: the first two deals hang (42, then"
+            " 53: their cards chosen, all legal), then a deal that pays its top seat"
+            f" {what}",
+            game="belot",
+            players=2,
+            options={"hanging_twice": way},
+            bots=_hanging_bots,
+            whole=False,
+            deals=3,
+        )
+        for way, what in (("together", "both sums (95)"), ("one_each", "the first sum only (42)"))
     ),
 ]

@@ -28,6 +28,7 @@ import msgpack
 from p2pbelka.bench.game_parts import game_part
 from p2pbelka.bench.vectors import record_rows
 from p2pbelka.bots import make_bot
+from p2pbelka.bots.common.seat import Bot
 from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import resign, run_sync
@@ -69,6 +70,8 @@ class PathVector:
     """When cut (``whole`` false): the deals kept."""
     flow: int = m.FLOW
     """Before flow 3 the host names the game id (``OLD_GAME_ID``) and no nonce is sent."""
+    bots: Callable[[list[Table], int], list[Bot]] | None = None
+    """The seats' bots, given every seat's table and the seed (else random bots)."""
 
 
 OLD_GAME_ID = hashlib.sha256(b"p2pbelka path vector: a game id its host chose").digest()[:16]
@@ -113,7 +116,10 @@ def play(vector: PathVector) -> tuple[LocalGame, list[Envelope]]:
         fairdeal=vector.fairdeal if vector.fairdeal is not None else FAIRDEAL_VERSION,
     )
     tables = _tables(vector, game)
-    bots = [make_bot("random", vector.seed * 10 + s) for s in range(vector.players)]
+    if vector.bots is not None:
+        bots = vector.bots(tables, vector.seed)
+    else:
+        bots = [make_bot("random", vector.seed * 10 + s) for s in range(vector.players)]
     whole = vector.whole and vector.edit is None and vector.deals == 1
     until = None if whole else _deals_over(vector.deals)
     run_sync(tables, bots, give_up=True, until=until)

@@ -136,6 +136,24 @@ class Blame:
                 return ahead, (other, count - 1, head)
         return ([] if from_file else ahead), None
 
+    def why_waiting(self, seat: int | None, envelope: Envelope) -> str:
+        """Why a transcript record due in the schedule was not accepted: its view names,
+        for a chain the file has reached, another hash than the file's (its recorder
+        would have waited for the other version, not accepted it: SPEC section 10.3)."""
+        suspicion = self.suspicion
+        if suspicion is None or (suspicion.reporter, suspicion.reporter_seq) != (
+            seat,
+            envelope.seq,
+        ):
+            return "not accepted: it waits for an envelope the file does not hold"
+        ours = self._chains.intake.digest_at(suspicion.accused, suspicion.seq + 1)
+        held = ours.hex()[:16] if ours is not None else "none"
+        return (
+            f"not accepted: its view names {suspicion.claimed.hex()[:16]} as seat"
+            f" {suspicion.accused}'s envelope {suspicion.seq}, the file's is {held} (its"
+            " recorder would have waited for the envelope it names, not accepted this one)"
+        )
+
     def suspect_view(
         self, reporter: int, envelope: Envelope, accused: int, seq: int, claimed: bytes
     ) -> None:

@@ -431,7 +431,9 @@ class Table:
         rejected = [e for e in self._out.events if isinstance(e, ev.Rejected)]
         if rejected:
             raise OrderError(rejected[-1].reason)
-        raise OrderError("envelope after the end of the game" if self.finished else "not accepted")
+        if self.finished:
+            raise OrderError("envelope after the end of the game")
+        raise OrderError(self._blame.why_waiting(self.seat_of(envelope.sender), envelope))
 
     def _hold_first_of_pair(self, envelope: Envelope, following: Envelope | None) -> bool:
         """The first of two proof records is queued at its place, never processed: the

@@ -12,6 +12,8 @@ import pytest
 
 from p2pbelka.cards import CARDS, RANK_LETTERS, SUIT_LETTERS, Card
 from p2pbelka.fairdeal.lots import commit_lot, resolve_lots
+from p2pbelka.peer.local import LocalGame
+from p2pbelka.peer.sync import resign
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import ZERO_HASH, Signer, seal_envelope
@@ -410,4 +412,26 @@ def test_the_beacon_vector_keys_are_in_the_table_s_order() -> None:
     assert keys == ["id", "name", "variant", "seats", "free", "addr", "port", "key", "seq", "ts"]
     assert (
         "`id`, `name`,\n`variant`, `seats`, `free`, `addr`, `port`, `key`, `seq`, `ts`" in TRANSPORT
+    )
+
+
+def test_a_deal_end_whose_view_leaves_out_part_of_the_deal_is_taken() -> None:
+    """SPEC 10.3: a view may hold less than its sender had accepted, a deal_end's too;
+    it is not refused and names nobody (the closes cover the rest)."""
+    envelopes = [r.envelope for r in iter_records(FIRST_DEAL)]
+    last = envelopes[-1]
+    assert last.type == "deal_end"
+    signers = LocalGame.seeded(1).signers
+    signer = next(s for s in signers if s.public_key == last.sender)
+    view = list(last.view)
+    count, _head = view[0]
+    zeroth = [e for e in envelopes if e.sender == signers[0].public_key]
+    view[0] = (count - 1, zeroth[count - 2].digest)  # one envelope of seat 0 left out
+    short = resign(signer, last, view=tuple(view))
+    data = dump_transcript(envelopes[:-1]) + len(short).to_bytes(4, "big") + short
+    report = verify_bytes(data)
+    assert report.error is None and report.verdict.startswith("INCOMPLETE")
+    assert report.records == len(envelopes) and not report.faults
+    assert "counts fewer envelopes of some chain than were accepted is not" in " ".join(
+        section("### 10.3").split()
     )

@@ -12,7 +12,7 @@ import pytest
 from p2pbelka.bench.belka_scenarios import SCENARIOS as SCENARIOS_BY_NAME
 from p2pbelka.bench.belka_scenarios import Scenario
 from p2pbelka.bench.belka_scenarios import generate as generate_scenario
-from p2pbelka.bench.belka_segments import REFUSED_ID, SEAT_CHANGE
+from p2pbelka.bench.belka_segments import REFUSED_ID, SEAT_BACK, SEAT_CHANGE
 from p2pbelka.bench.belka_segments import generate as generate_segment_vector
 from p2pbelka.bench.vectors import generate, seed_of, vector_name
 from p2pbelka.protocol import messages as m
@@ -115,6 +115,40 @@ def test_the_seat_change_vector_holds_both_segments_and_regenerates() -> None:
     new_deals = {r.deal for r in records[second["record"] :]} - {0}
     assert new_deals & {d.deal_id for d in report.deals}
     assert (data, description) == generate_segment_vector(SEAT_CHANGE)
+
+
+def test_the_deal_after_three_redeals_is_dealt_by_the_same_dealer_and_played() -> None:
+    """SPEC section 10.4: the third re-deal's point is in its own ``awarded``, and the
+    dealer of all three deals the next deal."""
+    _data, description = _scenario_file("three-redeals")
+    *_, first, second, third, after = description["deals"]
+    assert [d["redeal_claim"] is not None for d in (first, second, third)] == [True] * 3
+    assert any("three re-deals" in note for note in third["notes"]) and 1 in third["awarded"]
+    assert after["redeal_claim"] is None and after["tricks"]
+    assert {d["dealer"] for d in (first, second, third, after)} == {third["dealer"]}
+
+
+def test_the_seat_back_vector_holds_three_segments_the_last_the_old_key_s() -> None:
+    """A seat taken back (SPEC section 9.5): a second continuation gives seat 3 back to
+    the key that held it in the first segment, and the third segment plays deal 3."""
+    data, description = _scenario_file(SEAT_BACK.name)
+    assert hashlib.sha256(data).hexdigest() == description["transcript_sha256"]
+    records = [r.envelope for r in iter_records(data)]
+    assert [e.digest.hex() for e in records] == [r["hash"] for r in description["records"]]
+    report = verify_bytes(data)
+    assert report.error is None and report.verdict.split(":", 1)[0] == "INCOMPLETE"
+    assert report.records == description["verify"]["records"] == len(records)
+    assert report.change_lines == description["verify"]["changes"]
+    given, back = report.change_lines
+    assert "replaced by Bot" in given and "seat 3 handed back to Nurlan" in back
+    first, second, third = (records[s["record"]].msg for s in description["segments"])
+    assert isinstance(first, m.TableMsg) and isinstance(third, m.TableMsg)
+    assert isinstance(second, m.TableMsg) and second.seats[3].key != first.seats[3].key
+    assert third.seats[3].key == first.seats[3].key and third.after is not None
+    assert third.after.deal == 3 and third.nonces[3] not in (first.nonces[3], second.nonces[3])
+    assert [d["deal_id"] for d in description["deals"]] == [1, 2, 3]
+    assert [d.to_json() for d in report.deals] == description["deals"]
+    assert (data, description) == generate_segment_vector(SEAT_BACK)
 
 
 def test_the_refused_id_vector_is_invalid_at_its_first_record_and_regenerates() -> None:

@@ -325,7 +325,10 @@ class GameState:
             # Penalties first: the deal's own result stands, and is added after.
             team = off.seat & 1 if opts.eyes else 1 - (off.seat & 1)
             awarded[team] += 1
-            notes.append(f"seat {off.seat} broke {off.rule} in trick {off.trick} with {off.card}")
+            # Tricks are counted from 1 for players, as the renege charge says them.
+            notes.append(
+                f"seat {off.seat} broke {off.rule} in trick {off.trick + 1} with {off.card}"
+            )
         score = (self.score[0] + awarded[0], self.score[1] + awarded[1])
         winner = self._target_winner(score)
         seat_suits = self.seat_suits or seat_suits_from(deal.jc_holder, opts.trump_order)
