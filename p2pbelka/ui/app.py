@@ -38,7 +38,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 
 from p2pbelka.peer.chat import ChatDropped, ChatLine
 from p2pbelka.table import moves as mv
-from p2pbelka.ui import panels, tablekeys
+from p2pbelka.ui import keymap, panels, tablekeys
 from p2pbelka.ui.chatbox import CHAT_ROWS, ChatBox
 from p2pbelka.ui.game import GameUI, bind
 from p2pbelka.ui.i18n import _
@@ -397,6 +397,7 @@ class TableScreen:
 
     def _help(self) -> StyleAndTextTuples:
         text = self.game.help_text() if self.game is not None else ""
+        text = f"{text}\n\n{keymap.layout_note()}" if text else text
         lines = text.splitlines()
         self.help_scroll = max(0, min(self.help_scroll, len(lines) - 1))
         return [("", "\n".join(" " + line for line in lines[self.help_scroll :]))]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any, Protocol
 
 from prompt_toolkit.filters import Filter, FilterOrBool
@@ -28,7 +29,7 @@ from prompt_toolkit.layout import Float
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.table.verify import VerifyReport
-from p2pbelka.ui import panels, reports
+from p2pbelka.ui import keymap, panels, reports
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.view import DealEnd, TableView, TrickView
 
@@ -64,11 +65,15 @@ class Key:
 
 
 def bind(keys: Iterable[Key]) -> KeyBindings:
+    """The keys as prompt_toolkit's; a one-character key also by what its place on the
+    keyboard types on the Russian and Kazakh layouts (``т`` for ``n``): a handler that
+    reads the key typed reads it through :func:`keymap.latin`."""
     kb = KeyBindings()
     for key in keys:
         for sequence in key.keys:
             chord = sequence if isinstance(sequence, tuple) else (sequence,)
-            kb.add(*chord, filter=key.when, eager=key.eager)(key.do)
+            for typed in product(*((k, *keymap.same_place(k)) for k in chord)):
+                kb.add(*typed, filter=key.when, eager=key.eager)(key.do)
     return kb
 
 

@@ -20,6 +20,7 @@ from prompt_toolkit.widgets import TextArea
 
 from p2pbelka.ui.game import Key
 from p2pbelka.ui.i18n import _
+from p2pbelka.ui.keymap import latin
 from p2pbelka.ui.lobby import LobbyView, lobby_keys, lobby_lines
 
 
@@ -105,7 +106,7 @@ class LobbyPanel:
             view.chosen = min(max(0, len(view.tables) - 1), view.chosen + 1)
 
         def digit(event: KeyPressEvent) -> None:
-            n = int(event.data)
+            n = int(latin(event.data))
             if view.seated:
                 session.take_seat(n)  # seats as the list numbers them (0 is the host's)
             else:
@@ -119,7 +120,7 @@ class LobbyPanel:
             view.editing = False
 
         def remove(event: KeyPressEvent) -> None:
-            session.remove_seat(int(event.key_sequence[-1].data))
+            session.remove_seat(int(latin(event.key_sequence[-1].data)))
 
         return [
             Key(("up",), choosing, up),

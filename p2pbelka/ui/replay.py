@@ -29,6 +29,7 @@ from p2pbelka.table.verify import VerifiedDeal
 from p2pbelka.ui import panels, reports
 from p2pbelka.ui.canvas import Canvas
 from p2pbelka.ui.i18n import _
+from p2pbelka.ui.keymap import latin, same_place
 from p2pbelka.ui.style import STYLE
 from p2pbelka.ui.text import card_label, red_suits
 from p2pbelka.ui.view import TableView, TrickView
@@ -290,16 +291,19 @@ class ReplayScreen:
         }
         for key, move in moves.items():
 
-            @kb.add(key)
             def _move(event: KeyPressEvent, move: Any = move) -> None:
                 replay.typed = ""
                 move()
 
-        for digit in "0123456789":
+            for typed in (key, *same_place(key)):  # [ ] at their place on any layout
+                kb.add(typed)(_move)
 
-            @kb.add(digit)
-            def _digit(event: KeyPressEvent) -> None:
-                replay.typed = (replay.typed + event.data)[-4:]
+        def _digit(event: KeyPressEvent) -> None:
+            replay.typed = (replay.typed + latin(event.data))[-4:]
+
+        for digit in "0123456789":
+            for typed in (digit, *same_place(digit)):
+                kb.add(typed)(_digit)
 
         @kb.add("enter")
         def _go(event: KeyPressEvent) -> None:
@@ -312,6 +316,7 @@ class ReplayScreen:
             replay.typed = replay.typed[:-1]
 
         @kb.add("q")
+        @kb.add(*same_place("q"))
         @kb.add("escape", eager=True)
         @kb.add("c-c")
         def _quit(event: KeyPressEvent) -> None:

@@ -14,6 +14,7 @@ from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
 from p2pbelka.ui.games.belka import panels, replay, reports
 from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.i18n import _
+from p2pbelka.ui.keymap import latin
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.view import TrickView
 
@@ -57,7 +58,7 @@ def keys(seat: Seat, when: KeyContext) -> Sequence[Key]:
     return [
         Key(("y",), redeal, lambda e: claim_redeal(seat, True)),
         Key(("n",), redeal, lambda e: claim_redeal(seat, False)),
-        Key(("1", "2"), eggs, lambda e: choose_eggs(seat, EGGS_CHOICES[int(e.data) - 1])),
+        Key(("1", "2"), eggs, lambda e: choose_eggs(seat, EGGS_CHOICES[int(latin(e.data)) - 1])),
     ]
 
 

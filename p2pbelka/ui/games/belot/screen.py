@@ -22,6 +22,7 @@ from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
 from p2pbelka.ui.games.belot import panels, replay, reports
 from p2pbelka.ui.games.belot.view import BelotView
 from p2pbelka.ui.i18n import _
+from p2pbelka.ui.keymap import latin
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.text import red_suits, suit_name
 from p2pbelka.ui.view import TrickView
@@ -148,7 +149,7 @@ def keys(seat: Seat, when: KeyContext) -> Sequence[Key]:
     declaring = ~when.chatting & Condition(lambda: seat.overlay == "declare")
 
     def suit(event: KeyPressEvent) -> None:
-        suits, index = other_suits(view()), int(event.data) - 1
+        suits, index = other_suits(view()), int(latin(event.data)) - 1
         if index < len(suits):
             bid(seat, suits[index])
 
@@ -162,7 +163,7 @@ def keys(seat: Seat, when: KeyContext) -> Sequence[Key]:
         Key(tuple("123"), bidding, suit),
         Key(("d",), leading, lambda e: open_declarations(seat)),
         Key(("w",), leading, lambda e: claim(seat)),
-        Key(tuple("123456789"), declaring, lambda e: declare(seat, int(e.data) - 1)),
+        Key(tuple("123456789"), declaring, lambda e: declare(seat, int(latin(e.data)) - 1)),
         Key(("up",), declaring, lambda e: move_choice(-1)),
         Key(("down",), declaring, lambda e: move_choice(1)),
         Key(("enter",), declaring, lambda e: declare(seat, view().declare_index)),
