@@ -169,8 +169,7 @@ class TableScreen:
         card = view.hand[index]
         view.selected = index
         if card not in view.legal:
-            label = card_label(card)
-            view.status = self.game.cannot_play(label) if self.game else label
+            view.status = self.game.cannot_play(view, card) if self.game else card_label(card)
             self.invalidate()
             return
         view.choice = None  # answered: no second card until the table asks again

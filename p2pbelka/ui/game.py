@@ -26,11 +26,13 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Float
 
+from p2pbelka.cards import Card
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.table.verify import VerifyReport
 from p2pbelka.ui import keymap, panels, reports
 from p2pbelka.ui.i18n import _
+from p2pbelka.ui.text import card_label
 from p2pbelka.ui.view import DealEnd, TableView, TrickView
 
 
@@ -106,8 +108,8 @@ def _nothing(seat: Seat) -> None:
     return None
 
 
-def _cannot_play(card: str) -> str:
-    return _("{card} cannot be played now: follow the suit led.").format(card=card)
+def _cannot_play(view: TableView, card: Card) -> str:
+    return _("{card} cannot be played now: follow the suit led.").format(card=card_label(card))
 
 
 def _choose_hint() -> str:
@@ -142,7 +144,8 @@ class GameUI:
     game_end: Callable[[Any], StyleAndTextTuples] = reports.game_end_lines
     help_text: Callable[[], str] = reports.help_text
     choose_hint: Callable[[], str] = _choose_hint
-    cannot_play: Callable[[str], str] = _cannot_play  # a card's label in
+    cannot_play: Callable[[Any, Card], str] = _cannot_play
+    """Why the card the player chose may not be played now (the view, the card)."""
     prompt: Callable[[Seat], StyleAndTextTuples | None] = _no_prompt
     """The status line while the game asks its own questions (None: the table's line)."""
     keys: Callable[[Seat, KeyContext], Sequence[Key]] = _no_keys

@@ -11,7 +11,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from p2pbelka.rules.belka import moves as belka_mv
 from p2pbelka.rules.belka.game import EGGS_CHOICES, GAME
 from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
-from p2pbelka.ui.games.belka import panels, replay, reports
+from p2pbelka.ui.games.belka import panels, refusals, replay, reports
 from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.keymap import latin
@@ -84,6 +84,7 @@ UI = GameUI(
     game_end=reports.game_end_lines,
     help_text=reports.help_text,
     choose_hint=lambda: _("←→/1-8 choose"),  # eight cards in a Belka hand
+    cannot_play=refusals.cannot_play,
     prompt=prompt,
     keys=keys,
     replay=replay.of_report,

@@ -19,7 +19,7 @@ from p2pbelka.rules.belot.deal import PASS, PLAY
 from p2pbelka.rules.belot.spec import SPEC
 from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
-from p2pbelka.ui.games.belot import panels, replay, reports
+from p2pbelka.ui.games.belot import panels, refusals, replay, reports
 from p2pbelka.ui.games.belot.view import BelotView
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.keymap import latin
@@ -174,12 +174,6 @@ def table(view: BelotView, width: int, trick: TrickView | None) -> StyleAndTextT
     return red_suits(panels.table_panel(view, width, trick).fragments())
 
 
-def cannot_play(card: str) -> str:
-    return _("{card} cannot be played now: follow the suit led, and beat a led trump.").format(
-        card=card
-    )
-
-
 def new_view(seats: int) -> BelotView:
     return BelotView(players=seats)
 
@@ -199,7 +193,7 @@ UI = GameUI(
     game_end=reports.game_end_lines,
     help_text=reports.help_text,
     choose_hint=lambda: _("←→/1-9 choose"),  # nine cards in a Belot hand
-    cannot_play=cannot_play,
+    cannot_play=refusals.cannot_play,
     prompt=prompt,
     keys=keys,
     floats=floats,
