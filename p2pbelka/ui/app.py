@@ -226,7 +226,8 @@ class TableScreen:
                 Window(FormattedTextControl(self._title), height=1, style="class:title"),
                 DynamicContainer(self._middle),
                 self._home,
-                self.chat,
+                # the lobby has no chat: a chat line there would take keys the lobby reads
+                ConditionalContainer(self.chat, Condition(lambda: self.overlay != "lobby")),
                 Window(FormattedTextControl(self._hints), height=1, style="class:hints"),
             ]
         )
@@ -433,14 +434,20 @@ class TableScreen:
                 ("", "  "),
                 ("class:button", _("[n] no"), on_click(lambda: self.answer_offer(False))),
             ]
-        asked = self.game.prompt(self) if self.game is not None else None
-        if asked is not None:
-            return asked
         if view.finished:
             return [("class:status", _("The game has ended. Press q to leave."))]
         if self.overlay in PAGES:
-            # the next deal may already ask for a card: that waits for this page to close
+            # the next deal may already ask for a card, a call or a re-deal: that waits
+            # for this page to close, since no question about a hand is asked before
+            # the hand is on screen (the game's keys wait too: KeyContext.at_table)
+            if view.choice is not None:
+                return [("class:status", _("The table asks you: press Enter to go back to it."))]
             return [("class:hint", _("Press Enter to go back to the table."))]
+        if self.overlay == "help":
+            return [("", "")]  # the same: the hand is under the help
+        asked = self.game.prompt(self) if self.game is not None else None
+        if asked is not None:
+            return asked
         if view.waiting_for:
             names = ", ".join(view.name(s) for s in view.waiting_for)
             return [("class:status", _("Waiting for {names}…").format(names=names))]

@@ -63,6 +63,9 @@ class LobbyView:
             if event.changed and self.role != "host":
                 self.notes.append(_("The host changed the rules: read them, then press r."))
         elif isinstance(event, lan.SeatsChanged):
+            if event.me is not None and self.me is None:
+                # let in: the wait for the host's answer is over
+                self.notes = [n for n in self.notes if n != _awaiting()]
             self.state, self.me = event.state, event.me
             self.control = event.control or self.control
             self.host_control = event.host_control or self.host_control
@@ -78,7 +81,7 @@ class LobbyView:
                 )
             )
         elif isinstance(event, lan.AwaitingApproval):
-            self.notes.append(_("The host is deciding whether to let you in…"))
+            self.notes.append(_awaiting())
         elif isinstance(event, lan.JoinersAsking):
             self.asking = event.requests
 
@@ -130,11 +133,17 @@ class LobbyView:
         return seat is not None and seat.ready
 
 
+def _awaiting() -> str:
+    return _("The host is deciding whether to let you in…")
+
+
 def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
     out: StyleAndTextTuples = []
     if view.closed:
+        # nothing else: the seats and keys of a lobby one is no longer in would mislead
         out.append(("class:verdict.bad", _("The lobby closed: {why}").format(why=view.closed)))
-        out.append(("", "\n\n"))
+        out.append(("", "\n\n" + _("Press q to leave.") + "\n"))
+        return out
     if view.listening and not view.seated:
         return out + _table_list(view)
     if view.state is None:
@@ -299,6 +308,8 @@ def _table_list(view: LobbyView) -> StyleAndTextTuples:
 
 
 def lobby_keys(view: LobbyView) -> str:
+    if view.closed:
+        return _("q quit")
     if view.listening and not view.seated:
         return _("↑↓ choose  Enter join  a address  q quit")
     last = len(view.state.seats) - 1 if view.state is not None else 3

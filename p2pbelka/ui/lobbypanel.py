@@ -92,7 +92,8 @@ class LobbyPanel:
         (the address box closes)."""
         self._back = back
         session, view = self.session, self.view
-        lobby = in_lobby & ~has_focus(self.address)
+        # a closed lobby (refused, or the host left) takes no key but q
+        lobby = in_lobby & ~has_focus(self.address) & Condition(lambda: not view.closed)
         choosing = lobby & Condition(lambda: view.listening and not view.seated)
         seated = lobby & Condition(lambda: view.seated)
         hosting = seated & Condition(lambda: view.role == "host")

@@ -50,11 +50,12 @@ def prompt(seat: Seat) -> StyleAndTextTuples | None:
 
 
 def keys(seat: Seat, when: KeyContext) -> Sequence[Key]:
-    # y and n answer the question about a lost seat first (the table's keys)
-    redeal = when.playing & Condition(
+    # y and n answer the question about a lost seat first (the table's keys); both
+    # questions wait while a page covers the hand (the end of the last deal)
+    redeal = when.at_table & Condition(
         lambda: seat.view.choice == "redeal" and seat.view.offer is None
     )
-    eggs = when.playing & Condition(lambda: seat.view.choice == "eggs")
+    eggs = when.at_table & Condition(lambda: seat.view.choice == "eggs")
     return [
         Key(("y",), redeal, lambda e: claim_redeal(seat, True)),
         Key(("n",), redeal, lambda e: claim_redeal(seat, False)),
