@@ -304,7 +304,7 @@ class TableScreen:
         right = HSplit(
             [
                 Window(FormattedTextControl(self._score), dont_extend_height=True),
-                Window(FormattedTextControl(self._seats), height=5),
+                Window(FormattedTextControl(self._seats), dont_extend_height=True),
                 ConditionalContainer(chat, Condition(self.chatbox.has_lines)),
                 Window(
                     FormattedTextControl(self._log, get_cursor_position=self._log_end),

@@ -240,7 +240,15 @@ class ReplayScreen:
         return self.replay.table_lines(self._width())
 
     def _hands(self) -> StyleAndTextTuples:
-        return self.replay.hands_lines(self._width())
+        out = self.replay.hands_lines(self._width())
+        trick = self.replay.view().trick
+        if trick is not None and trick.winner is not None:
+            # under the hands, not between the cards, where a long name covered a frame
+            if out and not out[-1][1].endswith("\n"):
+                out = [*out, ("", "\n")]
+            taken = _("{name} takes it").format(name=self.replay.view().name(trick.winner))
+            out = [*out, ("class:hint", " " + taken)]
+        return out
 
     def _side(self) -> StyleAndTextTuples:
         return self.replay.side_lines()
