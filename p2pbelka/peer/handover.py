@@ -50,6 +50,7 @@ from p2pbelka.peer.seatstate import SeatState
 from p2pbelka.peer.seatsteps import (
     AskPlayer,
     Broadcast,
+    CatchUp,
     Closed,
     Config,
     Freeze,
@@ -107,7 +108,7 @@ class MemoryIds:
         self.ids.add(segment)
 
 
-Job = Broadcast | AskPlayer | Closed | Replaced
+Job = Broadcast | AskPlayer | Closed | Replaced | CatchUp
 """A step that waits (or starts a task): done in order by the runner's own task."""
 
 
@@ -168,7 +169,11 @@ class Handover:
         )
         """What this runner shares with the reclaimer."""
         self.reclaim = Reclaimer(
-            self.state, new_nonce=new_nonce, watch=self.watch, retry=self.retry_pending
+            self.state,
+            new_nonce=new_nonce,
+            watch=self.watch,
+            retry=self.retry_pending,
+            feed=self._route,
         )
         self.shared = SharedMesh(mesh)
         """The current segment's tables on this peer, on the one mesh."""
@@ -427,6 +432,8 @@ class Handover:
             nursery.start_soon(self._ask, job)
         elif isinstance(job, Replaced):
             nursery.start_soon(self.reclaim.fetch_and_watch)
+        elif isinstance(job, CatchUp):
+            self.reclaim.top_up(job.seat)
         elif job.back:
             log.warning("seat %d not handed back: %s", job.seat, job.why)
         elif self.driver is not None:

@@ -36,6 +36,7 @@ from p2pbelka.protocol.handover import (
     Reclaim,
     encode_handover,
 )
+from p2pbelka.protocol.messages import TableMsg
 from p2pbelka.protocol.transcript import MAGIC, iter_records
 from p2pbelka.table.errors import OrderError
 from p2pbelka.table.segments import observe_segments
@@ -45,6 +46,8 @@ log = logging.getLogger(__name__)
 
 CHAIN_TIMEOUT = 60.0
 """How long a returning player waits for the game once a peer started sending it."""
+TOP_UP_EVERY = 2.0
+"""A watching player behind a continuation fetches the game again at most this often."""
 ASK_EVERY = 5.0
 """A watching player asks for its seat again this often (a request may be lost, or
 come while the bot's peer is busy)."""
@@ -61,6 +64,7 @@ class Reclaimer:
         new_nonce: Callable[[], bytes],
         watch: Callable[[Table], None],
         retry: Callable[[], None],
+        feed: Callable[[bytes], None],
     ) -> None:
         self.hub = hub
         self.new_nonce = new_nonce
@@ -69,6 +73,8 @@ class Reclaimer:
         """Follow the game as an observer, the table its current segment."""
         self.retry = retry
         """Try again the continuations heard so far."""
+        self.feed = feed
+        """Hand one envelope of the game to this peer's tables, as if the mesh brought it."""
         self.released = trio.Event()
         """Set when the mesh releases a resumed seat (``Mesh(hold=...)``)."""
         self._records: dict[int, list[bytes]] = {}
@@ -80,11 +86,16 @@ class Reclaimer:
         """What this player sends in its ``Reclaim`` (drawn fresh for each segment it
         asks in): the seat comes back to it only in a continuation carrying it."""
         self._nonce_for: bytes | None = None
+        self._topped_at: float | None = None  # a top-up is under way, asked then
 
     def heard(self, seat: int, msg: ChainRequest | ChainRecord | ChainEnd) -> None:
         """The game's records: asked for by ``seat``, or sent by it."""
         if isinstance(msg, ChainRequest):
             self._send_chain(seat, msg.start)
+        elif self._topped_at is not None and isinstance(msg, ChainRecord):
+            self.feed(msg.record)  # a copy we hold already is dropped by the table
+        elif self._topped_at is not None and isinstance(msg, ChainEnd):
+            self.retry()
         elif isinstance(msg, ChainRecord):
             records = self._records.setdefault(seat, [])
             if msg.index == len(records):
@@ -105,13 +116,22 @@ class Reclaimer:
         hub, table = self.hub, self.hub.table
         if table is None or table.setup is None or not 0 <= seat < table.n_seats:
             return
-        if table.setup.seats[seat].key == hub.mesh.keys[seat]:
+        if table.setup.seats[seat].key == hub.mesh.keys[seat] and not self._changed_hands(seat):
             hub.mesh.send_to(seat, encode_handover(ChainEnd(0)))
             return
         for index in range(start, len(hub.transcript)):
             record = ChainRecord(index, hub.transcript[index].raw)
             hub.mesh.send_to(seat, encode_handover(record))
         hub.mesh.send_to(seat, encode_handover(ChainEnd(len(hub.transcript))))
+
+    def _changed_hands(self, seat: int) -> bool:
+        """Whether a continuation gave ``seat`` to another key in this game: its player
+        may be watching a segment our table has left (it asks to catch up), or resuming
+        after it took the seat back (the game it has may end before the hand-back)."""
+        return any(
+            isinstance(e.msg, TableMsg) and e.msg.after is not None and e.msg.after.seat == seat
+            for e in self.hub.transcript
+        )
 
     # -- the returning player -------------------------------------------------------------
 
@@ -156,7 +176,7 @@ class Reclaimer:
         """Fetch the game and watch it, asking for our seat; our table goes on if the
         game a peer sends does not give our seat away."""
         hub = self.hub
-        self._chain, self._records = None, {}
+        self._chain, self._records, self._topped_at = None, {}, None
         self._answered = trio.Event()
         await hub.mesh.broadcast(encode_handover(ChainRequest(0)))
         with trio.move_on_after(CHAIN_TIMEOUT):
@@ -183,6 +203,25 @@ class Reclaimer:
                 while hub.watching:
                     self.retry()
                     await trio.sleep(0.5)
+
+    def top_up(self, seat: int) -> None:
+        """Watching, and a continuation handing our seat back (hosted by ``seat``) cut a
+        chain further than our table holds: ask that peer for the game's records since
+        the watched segment began (its transcript keeps every segment; a resend is
+        answered from the segment its table is in).  At most once in ``TOP_UP_EVERY``
+        seconds."""
+        hub, now = self.hub, trio.current_time()
+        if not hub.watching or (
+            self._topped_at is not None and now - self._topped_at < TOP_UP_EVERY
+        ):
+            return
+        self._topped_at = now
+        start = next(
+            (i for i, e in enumerate(hub.transcript) if e.game == hub.segment),
+            len(hub.transcript),
+        )
+        log.info("watching: fetching the game from record %d from seat %d", start, seat)
+        hub.mesh.send_to(seat, encode_handover(ChainRequest(start)))
 
     def _watch(self, raws: list[bytes]) -> bool:
         """The game as a peer sent it: if it checks out and another key holds our seat,

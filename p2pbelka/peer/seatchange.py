@@ -43,6 +43,7 @@ from p2pbelka.peer.seatoffer import (
 from p2pbelka.peer.seatsteps import (
     AskPlayer,
     Broadcast,
+    CatchUp,
     Closed,
     Config,
     Freeze,
@@ -147,6 +148,7 @@ class SeatChange:
         self._signed_from: dict[bytes, bytes] = {}  # segment -> the continuation we signed
         self._refused_back: set[tuple[bytes, int]] = set()
         self._tables_seen: list[bytes] = []
+        self._refusals: dict[bytes, str] = {}  # why each of those was refused (logged once)
 
     # -- the runner's side -------------------------------------------------------------
 
@@ -311,7 +313,14 @@ class SeatChange:
                 return
         following = follow(envelope, self.ids, previous, nonce)
         if isinstance(following, str):
-            log.warning("refused a continuation: %s", following)
+            if self._refusals.get(raw) != following:  # once, not at every retry
+                log.warning("refused a continuation: %s", following)
+                self._refusals[raw] = following
+                while len(self._refusals) > len(self._tables_seen):
+                    del self._refusals[next(iter(self._refusals))]
+            host = next((s for s, p in enumerate(msg.seats) if p.key == envelope.sender), None)
+            if agreed is None and host is not None:
+                self._out.append(CatchUp(host))  # our table may lack what it cuts at
             return
         self._remember(envelope.game)  # before we sign anything in it
         self.outcomes["followed"] += 1

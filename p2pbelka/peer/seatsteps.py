@@ -125,4 +125,15 @@ class Replaced:
     before it (we came back during the offer): fetch the game and watch it."""
 
 
-Step = Broadcast | AskPlayer | Switch | Closed | Freeze | Thaw | Remember | Replaced
+@dataclass(frozen=True, slots=True)
+class CatchUp:
+    """Watching: a continuation that hands our seat back could not be followed (most
+    often it cuts a chain further than our table holds, and no resend brings the rest:
+    the peers' tables are in the new segment).  Fetch the game's records since the
+    watched segment began from the transcript of ``seat`` (the continuation's host:
+    it holds all the continuation cuts), then try again."""
+
+    seat: int
+
+
+Step = Broadcast | AskPlayer | Switch | Closed | Freeze | Thaw | Remember | Replaced | CatchUp

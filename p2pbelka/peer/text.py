@@ -68,6 +68,8 @@ def describe(event: ev.Event, table: Table) -> str:
         return f"game over: team {event.winner} wins {score}"
     if isinstance(event, ev.GameAborted):
         faults = "; ".join(str(f) for f in event.faults)
+        if not any(f.fatal for f in event.faults):  # blaming nobody (``Table.abandon``)
+            return f"game stopped, unfinished: {faults}"
         if any(MISMATCH in f.what for f in event.faults):
             return f"GAME ABORTED: TRANSCRIPT MISMATCH at the end of a deal: {faults}"
         return f"GAME ABORTED: {faults}"

@@ -34,6 +34,7 @@ from p2pbelka.table.errors import MoveRefused
 from p2pbelka.table.phase import (
     ENDS,
     FIRST,
+    STOPS,
     Abort,
     Action,
     GamePhases,
@@ -514,8 +515,8 @@ class Schedule:
     moves: Mapping[type[mv.Move], MoveToMessage]
 
     def machine(self) -> dict[PhaseId, frozenset[PhaseId]]:
-        """Each phase and the phases that may follow it (``ABORTED`` may follow any)."""
-        return {phase: step.successors | {Phase.ABORTED} for phase, step in self.steps.items()}
+        """Each phase and the phases that may follow it (``STOPS`` may follow any)."""
+        return {phase: step.successors | STOPS for phase, step in self.steps.items()}
 
 
 def schedule_for(game: GamePhases) -> Schedule:
@@ -528,7 +529,7 @@ def schedule_for(game: GamePhases) -> Schedule:
     steps = {**common_steps(game), **game.steps}
     for phase, step in steps.items():
         for nxt in step.successors:
-            if (nxt not in steps and nxt not in ENDS) or nxt is Phase.ABORTED:
+            if (nxt not in steps and nxt not in ENDS) or nxt in STOPS:
                 raise ValueError(f"{phase!s} leads to {nxt!s}, which no step plays")
     if FIRST not in steps:
         raise ValueError("the schedule has no first phase")

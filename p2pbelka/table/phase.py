@@ -45,12 +45,16 @@ class Phase(StrEnum):
     CLOSE = "close"
     OVER = "over"
     ABORTED = "aborted"
+    LEFT = "left"
 
 
 FIRST = Phase.SIT
-ENDS = frozenset({Phase.OVER, Phase.ABORTED})
+ENDS = frozenset({Phase.OVER, Phase.ABORTED, Phase.LEFT})
 """The phases a game ends in: no step.  Any phase may end in ``ABORTED`` (an
-``Abort``, a proof, a dispute); ``OVER`` only where a step says so."""
+``Abort``, a proof, a dispute) or ``LEFT`` (given up on unsigned: the game stops
+here unfinished, as its file reads); ``OVER`` only where a step says so."""
+STOPS = frozenset({Phase.ABORTED, Phase.LEFT})
+"""The ends any phase may reach, that no step names."""
 
 
 class Abort(Exception):

@@ -449,6 +449,15 @@ class Runner:
         self._end(Phase.ABORTED)
         self._out.events.append(ev.GameAborted(tuple(faults)))
 
+    def leave(self, waited_for: list[ev.Fault]) -> None:
+        """The local seat gave up waiting but may not sign its dispute (resumed, and
+        short of its own chain: a dispute could fill a place it filled before the
+        crash).  The game stops here unfinished, as its file reads (``verify``:
+        INCOMPLETE, naming nobody), and may be resumed later; ``waited_for`` only
+        tells the player which seats it waited for, it blames nobody."""
+        self._end(Phase.LEFT)
+        self._out.events.append(ev.GameAborted(tuple(waited_for)))
+
     def end_won(self, unclosed: list[ev.Fault]) -> None:
         """The closing exchange ended without every ``close``: the game is won as the
         rules said, and ``unclosed`` names (not proven, not fatal) who did not close."""

@@ -26,6 +26,7 @@ is a ``context.TableContext``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from p2pbelka.fairdeal.deck import LocalSeat
@@ -49,6 +50,12 @@ from p2pbelka.table.phase import Phase, PhaseId, Question
 from p2pbelka.table.round import DealRound
 from p2pbelka.table.runner import Outbox, Runner
 from p2pbelka.table.track import GameTrack
+
+UNSIGNED = (
+    "this seat, resumed, does not hold all it signed before it stopped, so it signs"
+    " nothing yet: the game stops here unfinished and can be resumed"
+)
+"""Why a held seat that gave up names nobody in its file (``Table.abandon``)."""
 
 __all__ = ["OrderError", "Phase", "Suspicion", "Table"]
 
@@ -585,8 +592,9 @@ class Table:
         while a view is unsettled, its reporter and the seat it accuses).  The local
         seat signs the accusation (a ``dispute`` envelope) so its transcript says who
         it named and why; nothing in it proves the accusation.  A seat that may not
-        sign yet (resumed, and not caught up with its own chain) ends its game
-        unsigned: a dispute could fill a place it filled before the crash."""
+        sign yet (resumed, and not caught up with its own chain) signs nothing (a
+        dispute could fill a place it filled before the crash): its game stops
+        unfinished (``left``), as its file reads, and can be resumed later."""
         if self.finished:
             return
         runner = self._runner
@@ -612,7 +620,10 @@ class Table:
                 runner.end_won(self.unrecorded_closes())
             return
         seats, what = self._blame.abandoned(seats, why, self.phase.value, self._me)
-        runner.sign_ending(m.DisputeMsg(tuple(sorted(set(seats))), what))
+        if runner.sign_ending(m.DisputeMsg(tuple(sorted(set(seats))), what)) is None:
+            unsigned = f"{what}; not recorded: {UNSIGNED}"
+            runner.leave([replace(f, fatal=False) for f in disputed(seats, unsigned, self.deal_id)])
+            return
         runner.abort(*disputed(seats, what, self.deal_id))
 
     def unrecorded_closes(self) -> list[ev.Fault]:

@@ -14,12 +14,13 @@ import io
 import time
 from pathlib import Path
 
+import pytest
 import trio
 
 from p2pbelka.bots import make_bot
 from p2pbelka.cli.main import main
 from p2pbelka.net.identity import Identity
-from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
+from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, Release
 from p2pbelka.peer.lan import (
     GameResult,
     LobbyEvent,
@@ -29,8 +30,11 @@ from p2pbelka.peer.lan import (
     join_game,
     resume_game,
 )
+from p2pbelka.peer.mesh import Mesh
 from p2pbelka.peer.seatdrivers import OfferClosed
 from p2pbelka.peer.store import GameStore
+from p2pbelka.protocol.envelope import open_envelope
+from p2pbelka.protocol.handover import envelope_game
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.verify import verify_bytes
@@ -242,7 +246,43 @@ class _SlowBot(BotFrontEnd):
 async def test_the_player_resumes_and_takes_the_seat_back(tmp_path: Path) -> None:
     """Killed, replaced by a bot, then ``resume``: the player watches, the bot finishes
     its deal, and the seat is handed back; all four transcripts end the same."""
-    ids = [Identity.generate(name) for name in ("Asel", "Bolat", "Saule", "Nurlan")]
+    await _lose_and_take_back(tmp_path, [Identity.generate(name) for name in NAMES])
+
+
+async def test_a_watcher_that_lost_envelopes_catches_up_when_its_seat_comes_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The returning player's links lose every envelope one peer signs in the bot's
+    segment, resends too (as a link cut mid-send loses what was queued, on a machine
+    slow enough that the others have moved on before it asks): the continuation that
+    hands its seat back cuts that peer's chain further than the watching table holds.
+    The player fetches the records it lacks from the peers' transcripts (not by a
+    resend: the peers' tables are in the new segment by then) and takes its seat."""
+    ids = [Identity.generate(name) for name in NAMES]
+    watcher, author = ids[LOST].public_key, ids[1].public_key
+    lossy: list[bytes] = []  # the bot's segment, the first after the game's own
+    dropped = [0]
+    put = Mesh._put
+
+    def lose(mesh: Mesh, item: bytes | Release) -> None:
+        if mesh.identity.public_key == watcher and isinstance(item, bytes):
+            game = envelope_game(item)
+            if game is not None and game != mesh.game_id:
+                lossy[:] = lossy or [game]
+                if game == lossy[0] and open_envelope(item).sender == author:
+                    dropped[0] += 1
+                    return
+        put(mesh, item)
+
+    monkeypatch.setattr(Mesh, "_put", lose)
+    await _lose_and_take_back(tmp_path, ids)
+    assert dropped[0] > 0, "the test lost nothing: it proves nothing"
+
+
+NAMES = ("Asel", "Bolat", "Saule", "Nurlan")
+
+
+async def _lose_and_take_back(tmp_path: Path, ids: list[Identity]) -> None:
     fronts: list[BotFrontEnd] = [_SlowBot(make_bot("random", 80 + n)) for n in range(4)]
     results: dict[int, GameResult] = {}
     opened = trio.Event()

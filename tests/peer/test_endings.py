@@ -124,7 +124,8 @@ async def test_a_resumed_seat_nobody_answers_ends_its_game_and_signs_nothing(
     autojump_clock: MockClock,
 ) -> None:
     """Held until the others send back what it signed before it stopped: if none of
-    them ever answers, the seat gives up, names why, and signs nothing."""
+    them ever answers, the seat gives up, says why, and signs nothing: its game stops
+    unfinished (``left``), blaming nobody, as its file reads, and can be resumed."""
     victim = 2
     game = LocalGame.seeded(65)
     assert game.seed_sources is not None
@@ -142,11 +143,13 @@ async def test_a_resumed_seat_nobody_answers_ends_its_game_and_signs_nothing(
     driver = PeerDriver(resumed, alone, front_end, pause_after=0.5, give_up_after=GIVE_UP_AFTER)
     with trio.fail_after(60):
         await driver.run()
-    assert resumed.aborted and not resumed.take_signed()
+    assert resumed.finished and not resumed.aborted and not resumed.take_signed()
+    assert not resumed.faults
     assert resumed.transcript[-1].raw == whole[cut - 1].raw
     (ended,) = [e for e in front_end.events if isinstance(e, ev.GameAborted)]
     assert victim in [f.seat for f in ended.faults]
     assert "could not get back" in ended.faults[0].what
+    assert "can be resumed" in ended.faults[0].what and not ended.faults[0].fatal
 
 
 class DisputeForOne:

@@ -12,8 +12,9 @@ from dataclasses import replace
 
 import pytest
 
-from p2pbelka.peer.seatchange import Stage
-from p2pbelka.protocol.envelope import Signer
+from p2pbelka.peer.seatchange import SeatChange, Stage
+from p2pbelka.peer.seatsteps import CatchUp, Remember, Switch
+from p2pbelka.protocol.envelope import Envelope, Signer
 from p2pbelka.protocol.handover import Agree, Decline, Offer, sign_agreement
 from p2pbelka.table.segments import observe_segments, previous_of, propose
 from tests.peer.seatnet import GIVE_UP, OFFER_TIMEOUT, Net, Node, machine_of
@@ -181,6 +182,40 @@ def test_the_lost_player_back_at_a_signer_declines_the_offer(
 
 @pytest.mark.parametrize(("name", "players", "lost"), [("belka", 4, 2), ("belot", 3, 1)])
 def test_the_player_takes_the_seat_back_from_the_bot(name: str, players: int, lost: int) -> None:
+    back, sealed, nonce, host, _file = _handed_back(name, players, lost, behind=0)
+    back.seen(sealed, None)  # not under our own nonce: not ours
+    assert not back.take()
+    back.seen(sealed, nonce)
+    (switch,) = back.take()[1:]
+    assert host.switched is not None
+    assert switch.table.me == lost and switch.table.game_id == host.switched.table.game_id  # type: ignore[union-attr]
+    assert host.change.bots == {} and not host.switched.bots
+
+
+def test_a_watcher_behind_the_cut_asks_to_catch_up_then_follows() -> None:
+    """The continuation handing the seat back cuts the bot's segment further than the
+    watching table holds (it lost envelopes no resend can bring: the peers' tables are
+    in the new segment): the machine asks its runner to fetch the game, and follows the
+    continuation once the table holds the cut."""
+    back, sealed, nonce, host, file = _handed_back("belka", 4, 2, behind=3)
+    back.seen(sealed, nonce)
+    assert back.take() == [CatchUp(host.seat)]
+    assert back.stage is not Stage.SWITCHED
+    assert back.table is not None
+    for envelope in file[-3:]:  # what the records bring
+        back.table.receive(envelope.raw)
+    back.retry(nonce)
+    steps = back.take()
+    assert [type(step) for step in steps] == [Remember, Switch], steps
+    assert back.stage is Stage.SWITCHED
+
+
+def _handed_back(
+    name: str, players: int, lost: int, *, behind: int
+) -> tuple[SeatChange, bytes, bytes, Node, list[Envelope]]:
+    """The bot's host seals the continuation handing ``lost`` back; the player watches
+    the game as the host's file has it, but for its last ``behind`` envelopes: the
+    player's machine, the sealed ``table``, the player's nonce, the host and its file."""
     game, _first, segment, player = bot_then_back(name, players, lost)
     nodes = []
     for seat, table in enumerate(game.tables):
@@ -201,20 +236,14 @@ def test_the_player_takes_the_seat_back_from_the_bot(name: str, players: int, lo
     assert host.asked[0].back and host.asked[0].bot == host.change.ids.names[lost]
     assert host.change.stage is Stage.DRAINING  # the bot finishes its deal first
     game.settle(list(range(players)))
-    # the returning player watches the game as the host's file has it
+    file = game.files[host.seat]
     back = machine_of(game.tables[lost], lost)  # the seat's names and keys
     back.ids.signer = player
-    back.enter(observe_segments(game.files[host.seat]), {})
+    back.enter(observe_segments(file[: len(file) - behind]), {})
     assert back.watching and back.lost([0], GIVE_UP, 0.0)  # watching: the seated decide
     net.run(1.0)
     assert host.switched is not None, [(n.seat, n.sent, n.change.stage) for n in net.nodes.values()]
-    sealed = net.sealed[0]
-    back.seen(sealed, None)  # not under our own nonce: not ours
-    assert not back.take()
-    back.seen(sealed, nonce)
-    (switch,) = back.take()[1:]
-    assert switch.table.me == lost and switch.table.game_id == host.switched.table.game_id  # type: ignore[union-attr]
-    assert host.change.bots == {} and not host.switched.bots
+    return back, net.sealed[0], nonce, host, file
 
 
 # -- a proposer that cheats ------------------------------------------------------------------

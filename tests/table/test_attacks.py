@@ -8,7 +8,8 @@ closes landed: each a cheater's trick that once broke it, kept as a regression t
   unproven.  The same when the first evidence itself brought the first liar's pair
   (it ended the game, and was never held at its place).
 - A resumed seat kept from its own chain (the cheater never hands it back) gives up
-  mid-game: its table ends ABORTED, its file INCOMPLETE (still open, xfail).
+  mid-game: it may not sign a dispute, so its table once ended ABORTED while its file
+  read INCOMPLETE.  It now stops unfinished (``left``), as the file reads.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import resign, run_sync
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Signer, open_envelope
+from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 from tests.table.test_endings import TWO_HONEST, file_verdict, ids, live_verdict, play, report_of
 
@@ -114,18 +116,6 @@ def test_the_evidence_that_brings_the_first_proof_is_its_senders_envelope_too(
     assert live_verdict(table) == file_verdict(table)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "a resumed seat that may not sign yet (held, or short of its own chain) and"
-        " gives up mid-game ends ABORTED live, naming the seats it waited for, but it"
-        " signs no dispute (it could fill a place it filled before the crash), so its"
-        " file ends with nothing and verify reads it INCOMPLETE: the verdicts differ."
-        " A cheater that never hands back the resumed seat's own chain gets this at"
-        " will.  Fix needs a live end that reads as the file does (an unfinished game,"
-        " not ABORTED), as the closing exchange already has (``unrecorded_closes``)."
-    ),
-)
 @pytest.mark.parametrize("case", [("belka", 4), ("belot", 3), ("belot", 2)], ids=ids)
 def test_a_held_seat_giving_up_mid_game_ends_as_its_file_reads(case: tuple[str, int]) -> None:
     """A seat resumed from its file is held (it may not sign until it has what it signed
@@ -145,5 +135,8 @@ def test_a_held_seat_giving_up_mid_game_ends_as_its_file_reads(case: tuple[str, 
     )
     assert held.held and not held.finished
     held.abandon([1], "went silent")
-    assert held.finished
-    assert live_verdict(held) == file_verdict(held)
+    assert held.finished and not held.aborted and not held.over
+    assert live_verdict(held) == file_verdict(held) == ("INCOMPLETE", frozenset())
+    (stopped,) = [e for e in held.take_events() if isinstance(e, ev.GameAborted)]
+    assert [(f.seat, f.fatal) for f in stopped.faults] == [(1, False)]  # told, not blamed
+    assert "can be resumed" in stopped.faults[0].what
