@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.ui.test_ui_belot_tmux import SEED, cards_in_hand, changed
-from tests.ui.test_ui_tmux import ROOT, Tmux
+from tests.ui.test_ui_belot_tmux import cards_in_hand, changed, start_belot
+from tests.ui.test_ui_tmux import Tmux
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)"
@@ -32,18 +30,7 @@ def frames_intact(screen: str) -> bool:
 
 def test_a_taken_trick_leaves_the_turned_card_whole(tmp_path: Path) -> None:
     tmux = Tmux(f"p2pbelka-layout-{os.getpid()}")
-    command = (
-        f"cd {ROOT} && {sys.executable} -m p2pbelka.cli.main play --game belot --players 2"
-        f" --seed {SEED} --bot-level random --pace 0.3 --lang en --name '{NAME}'"
-        f" --transcript {tmp_path / 'game.transcript'}; echo EXIT=$?; sleep 30"
-    )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
-    env.update(HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"))
-    subprocess.run(
-        ["tmux", "-L", tmux.socket, "new-session", "-d", "-s", "play", "-x", "80", "-y", "24",
-         command],
-        check=True, env=env,
-    )  # fmt: skip
+    start_belot(tmux, tmp_path, name=NAME, pace="0.3", size="80x24")
     try:
         taken, number = [], 0
         deadline = time.monotonic() + 180

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.ui.test_ui_belot_tmux import SEED, changed, play_until_the_verdict
-from tests.ui.test_ui_tmux import ROOT, Tmux, wait_for
+from tests.ui.test_ui_belot_tmux import changed, play_until_the_verdict, start_belot
+from tests.ui.test_ui_tmux import Tmux, wait_for
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)"
@@ -29,18 +27,7 @@ ASKED = ("Your call", "Your turn", "Your lead")
 
 def test_the_next_deal_waits_for_the_last_deal_s_page(tmp_path: Path) -> None:
     tmux = Tmux(f"p2pbelka-questions-{os.getpid()}")
-    command = (
-        f"cd {ROOT} && {sys.executable} -m p2pbelka.cli.main play --game belot --players 2"
-        f" --seed {SEED} --bot-level random --pace 0 --lang en --name Tester"
-        f" --transcript {tmp_path / 'game.transcript'}; echo EXIT=$?; sleep 30"
-    )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
-    env.update(HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"))
-    subprocess.run(
-        ["tmux", "-L", tmux.socket, "new-session", "-d", "-s", "play", "-x", "100", "-y", "30",
-         command],
-        check=True, env=env,
-    )  # fmt: skip
+    start_belot(tmux, tmp_path)
     try:
         play_until_the_verdict(tmux)
         # the next deal is dealt and asks the person, underneath the page
