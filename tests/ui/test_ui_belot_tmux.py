@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -72,14 +73,19 @@ def test_play_a_belot_deal_in_tmux(tmp_path: Path) -> None:
         tmux("kill-server")
 
 
-def play_until_the_verdict(tmux: Tmux) -> tuple[str, str]:
-    """Answer what the screen asks until a played deal's page shows the verdict; return
-    that page and every prompt seen on the way."""
+def play_until_the_verdict(
+    tmux: Tmux, watch: Callable[[str], bool] | None = None
+) -> tuple[str, str]:
+    """Answer what the screen asks until a played deal's page shows the verdict (or
+    ``watch``, shown each screen, says enough); return that screen and every prompt
+    seen on the way."""
     deadline = time.monotonic() + 180
     number, seen = 0, ""
     while time.monotonic() < deadline:
         screen = tmux.screen()
         if "Fair deal verified" in screen and "Tricks (leader" in screen:
+            return screen, seen
+        if watch is not None and watch(screen):
             return screen, seen
         keys: tuple[str, ...] = ()
         if "[Enter] continue" in screen:  # a void deal: all passed twice
