@@ -179,7 +179,7 @@ def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
             continue
         ready = _("ready") if info.ready else _("not ready")
         style = "class:verdict.ok" if info.ready else "class:hint"
-        out.append(("class:seat.me" if seat == view.me else "", f" {seat}  {info.name[:16]:<16} "))
+        out.append(("class:seat.me" if seat == view.me else "", f" {seat}  {info.name:<16} "))
         out.append(("class:hint", f"{fingerprint(info.key)}  "))
         out.append((style, ready))
         out.append(("", you + "\n"))
@@ -202,7 +202,7 @@ def sides(view: LobbyView) -> str:
         elif info is None:
             names.append(_("seat {n} (free)").format(n=seat))
         else:
-            names.append(info.name[:16])
+            names.append(info.name)
     teams = _teams(view.variant, len(names))
     if len(teams) != 2 or any(len(team) != 2 for team in teams):
         return _("each for themselves: {names}").format(names=", ".join(names))
@@ -266,7 +266,7 @@ def _requests(view: LobbyView) -> StyleAndTextTuples:
         return []
     out: StyleAndTextTuples = [("class:heading", _("Asking to sit down:") + "\n")]
     for n, request in enumerate(view.asking[:5]):
-        out.append(("class:seat.turn", f" {request.name[:16]:<16} {request.fingerprint}"))
+        out.append(("class:seat.turn", f" {request.name:<16} {request.fingerprint}"))
         if n == 0:
             out.append(("class:hint", "  " + _("y let in  n turn away")))
         out.append(("", "\n"))

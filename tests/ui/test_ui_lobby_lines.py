@@ -90,3 +90,11 @@ def _visible(screen: TableScreen) -> list[object]:
 
     visit(screen._screen.content)
     return out
+
+
+def test_a_long_name_is_shown_in_full_in_the_lobby() -> None:
+    set_language("kk")
+    long = "Нұрсұлтан Әбішұлы Қажымұқанов"  # 29 characters: a name may have 32
+    view = LobbyView("join", state=_state(long), me=0)
+    text = _text(view)
+    assert text.count(long) == 2  # its seat, and who plays with whom
