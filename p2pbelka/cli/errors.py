@@ -16,8 +16,6 @@ import traceback
 from collections.abc import Iterator
 from pathlib import Path
 
-from p2pbelka.net.oserrors import explain, first_os_error
-
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -34,6 +32,13 @@ EXIT_STATUSES: dict[int, str] = {
     EXIT_BUG: "an unexpected error in p2pbelka (please report it; P2PBELKA_DEBUG=1 shows more)",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
 }
+
+
+def left_status(status: int, interrupted: bool) -> int:
+    """The exit status of a screen the player left: ``status``, or 130 after Ctrl-C
+    (where the player is asked first, the answer was yes)."""
+    return EXIT_INTERRUPTED if interrupted else status
+
 
 # errors the operating system gives when listening, not when reading a named file
 _LISTEN_ERRNOS = (errno.EADDRINUSE, errno.EADDRNOTAVAIL)
@@ -82,9 +87,13 @@ def _project_error(exc: BaseException) -> tuple[int, str] | None:
 
 def classify(exc: BaseException, args: argparse.Namespace) -> tuple[int, str]:
     """The exit status and one line for an error a command let through."""
+    from p2pbelka.net.oserrors import explain, first_os_error
+
     found = list(leaves(exc))
+    from p2pbelka.ui.i18n import _
+
     if found and all(isinstance(e, KeyboardInterrupt) for e in found):
-        return EXIT_INTERRUPTED, "interrupted"
+        return EXIT_INTERRUPTED, _("interrupted")
     os_error = first_os_error(exc)
     if os_error is not None:
         where = listen_address(args, os_error.errno) if os_error.errno in _LISTEN_ERRNOS else None
@@ -95,12 +104,14 @@ def classify(exc: BaseException, args: argparse.Namespace) -> tuple[int, str]:
             return known
     if found and isinstance(found[0], UnicodeDecodeError):
         bad = found[0]
-        return EXIT_USAGE, f"byte {bad.object[bad.start]:#04x} at offset {bad.start} is not text"
+        return EXIT_USAGE, _("byte {byte:#04x} at offset {offset} is not text").format(
+            byte=bad.object[bad.start], offset=bad.start
+        )
     first = found[0] if found else exc
-    return EXIT_BUG, (
-        f"unexpected error ({type(first).__name__}: {first}); this is a bug in p2pbelka, "
+    return EXIT_BUG, _(
+        "unexpected error ({error}); this is a bug in p2pbelka, "
         "please report it (P2PBELKA_DEBUG=1 shows the details)"
-    )
+    ).format(error=f"{type(first).__name__}: {first}")
 
 
 def report_error(prefix: str, exc: BaseException, args: argparse.Namespace) -> int:
@@ -114,6 +125,8 @@ def report_error(prefix: str, exc: BaseException, args: argparse.Namespace) -> i
 
 def read_input(path: Path, command: str) -> bytes | None:
     """The bytes of a file the player named; None (and one line why) if it cannot be read."""
+    from p2pbelka.net.oserrors import explain
+
     try:
         return path.read_bytes()
     except OSError as exc:

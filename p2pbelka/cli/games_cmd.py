@@ -20,10 +20,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from p2pbelka.ui.i18n import LANGUAGES, _, language, ngettext, translations
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--dir", type=Path, default=None, help="list the games in this directory instead"
+    )
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=None, help="en, ru or kk (default: locale)"
     )
 
 
@@ -34,7 +39,8 @@ class SavedGame:
     names: list[str] = field(default_factory=list)
     score: list[int] | None = None
     deals: int = 0
-    finished: bool = False
+    finished: bool = False  # ended: played to its end, or stopped (``aborted``)
+    aborted: bool = False
     winner: int | None = None
     verdict: str = ""
     game_id: str | None = None  # a LAN game, or a local one left: ``resume`` continues it
@@ -45,9 +51,9 @@ class SavedGame:
         path = shlex.quote(self.path)
         out = []
         if self.game_id is not None and not self.finished:
-            out.append(("resume", f"p2pbelka resume {self.game_id[:12]}"))
-        out.append(("verify", f"p2pbelka verify {path}"))
-        out.append(("replay", f"p2pbelka replay {path}"))
+            out.append((_("resume"), f"p2pbelka resume {self.game_id[:12]}"))
+        out.append((_("verify"), f"p2pbelka verify {path}"))
+        out.append((_("replay"), f"p2pbelka replay {path}"))
         return out
 
     def _side(self, team: int) -> str:
@@ -72,22 +78,35 @@ class SavedGame:
             scores = zip(self.names, self.score, strict=True)
             head = f"{when}  " + ", ".join(f"{name} {points}" for name, points in scores)
         else:
-            head = f"{when}  " + (", ".join(self.names) or "(no players recorded)")
-        if self.finished:
-            state = "finished"
-            if self.winner is not None and 0 <= self.winner < sides:
-                state += f", {self._side(self.winner)} won"
-        else:
-            state = f"not finished ({self.deals} deals played)"
-        if self.verdict and not self.verdict.startswith(("OK", "INCOMPLETE")):
-            state += f"; {self.verdict}"
-        out = [head, f"  {state}"]
+            head = f"{when}  " + (", ".join(self.names) or _("(no players recorded)"))
+        out = [head, f"  {self.state(sides)}"]
         if self.ended:
             # What the seat knew when it stopped (a link lost, a seat never back), which
             # the transcript alone may not say.
-            out.append(f"  ended: {self.ended}")
+            out.append("  " + _("ended: {why}").format(why=self.ended))
         out += [f"  {word + ':':<8}{command}" for word, command in self.commands()]
         return out
+
+    def state(self, sides: int) -> str:
+        """How the game ended (won by whom, stopped, left) and after how many deals."""
+        deals = ngettext("{n} deal played", "{n} deals played", self.deals).format(n=self.deals)
+        won = self.winner is not None and 0 <= self.winner < sides
+        if self.aborted:
+            state = _("stopped ({deals})").format(deals=deals)
+        elif self.finished and won:
+            assert self.winner is not None
+            state = _("finished ({deals}): {side} won").format(
+                deals=deals, side=self._side(self.winner)
+            )
+        elif self.finished:
+            state = _("finished ({deals})").format(deals=deals)
+        elif self.game_id is not None:
+            state = _("not finished ({deals}): left, it can go on").format(deals=deals)
+        else:
+            state = _("not finished ({deals})").format(deals=deals)
+        if self.verdict and not self.verdict.startswith(("OK", "INCOMPLETE")):
+            state += f"; {self.verdict}"
+        return state
 
 
 def cache_path() -> Path:
@@ -125,8 +144,9 @@ def read_game(
     known = cache.get(str(transcript))
     known = known if isinstance(known, dict) else {}
     saved = known.get("game")
-    # An entry without the sides was written before the listing asked the game for them.
-    if isinstance(saved, dict) and known.get("stamp") == stamp and "teams" in saved:
+    # An entry without the sides or the stop was written before the listing asked for them.
+    fresh = known.get("stamp") == stamp and known.get("lang") == language()  # verdict's words
+    if isinstance(saved, dict) and fresh and "aborted" in saved:
         try:
             return SavedGame(**saved)
         except TypeError:
@@ -141,12 +161,13 @@ def read_game(
         score=list(report.score) if report.score is not None else None,
         deals=len(report.deals),
         finished=report.finished or report.aborted,
+        aborted=report.aborted,
         winner=report.winner,
-        verdict=report.verdict,
+        verdict=report.verdict_in(translations()),
         game_id=game_id,
         teams=_teams(report.game_name, len(report.names)),
     )
-    cache[str(transcript)] = {"stamp": stamp, "game": asdict(game)}
+    cache[str(transcript)] = {"stamp": stamp, "lang": language(), "game": asdict(game)}
     return game
 
 
@@ -240,9 +261,13 @@ def run(args: argparse.Namespace) -> int:
     games = saved_games(directories)
     where = directories[0]
     if not games:
-        print(f"No saved games in {where}. `p2pbelka` opens a table; every game is saved.")
+        print(
+            _("No saved games in {where}. `p2pbelka` opens a table; every game is saved.").format(
+                where=where
+            )
+        )
         return 0
-    print(f"Saved games in {where}, newest first:")
+    print(_("Saved games in {where}, newest first:").format(where=where))
     for game in games:
         print()
         print("\n".join(game.lines()))

@@ -49,10 +49,12 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from p2pbelka.cli import lan_args
+    from p2pbelka.cli.lobby_lines import LobbyPrinter
     from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
     from p2pbelka.cli.terminal_door import HELP, TerminalDoor
     from p2pbelka.peer import lobby
     from p2pbelka.peer.lan import GameResult, host_game
+    from p2pbelka.ui.i18n import _
 
     try:
         options = parse_options(args.option)
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.table is None and args.table_old is not None:
         print(
-            "p2pbelka host: --name is the old spelling of --table (--player is your name)",
+            "p2pbelka host: " + _("--name is the old spelling of --table (--player is your name)"),
             file=sys.stderr,
         )
         args.table = args.table_old
@@ -75,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     identity, level, fe = player
     if not args.auto_approve and not sys.stdin.isatty():
         print(
-            "p2pbelka host: no terminal to ask who may sit down; say --auto-approve",
+            "p2pbelka host: " + _("no terminal to ask who may sit down; say --auto-approve"),
             file=sys.stderr,
         )
         return 2
@@ -87,7 +89,9 @@ def run(args: argparse.Namespace) -> int:
 
         invite = new_invite_code()
     if invite:
-        lan_args.say(f"invite code: {invite} (joiners: p2pbelka join --invite {invite})")
+        lan_args.say(
+            _("invite code: {code} (joiners: p2pbelka join --invite {code})").format(code=invite)
+        )
     if lan_args.wants_screen(args):
         from p2pbelka.ui.i18n import default_language
         from p2pbelka.ui.lan import host_on_screen
@@ -104,7 +108,9 @@ def run(args: argparse.Namespace) -> int:
             invite=invite,
             auto_approve=args.auto_approve,
         )
-        return lan_args.screen_result(on_screen, screen.view.game_id)
+        return lan_args.screen_result(
+            on_screen, screen.view.game_id, interrupted=screen.interrupted
+        )
 
     async def main() -> GameResult:
         if args.auto_approve:
@@ -115,13 +121,13 @@ def run(args: argparse.Namespace) -> int:
                 preset=args.preset,
                 options=options,
                 net=net,
-                on_lobby=lan_args.print_lobby,
+                on_lobby=LobbyPrinter(),
                 bot=level,
                 invite=invite,
                 game=args.game,
                 players=players,
             )
-        door = TerminalDoor(lan_args.print_lobby)
+        door = TerminalDoor(LobbyPrinter())
         lan_args.say(HELP)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(door.serve)

@@ -40,9 +40,12 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from p2pbelka.cli import lan_args
+    from p2pbelka.cli.lobby_lines import LobbyPrinter
     from p2pbelka.net.errors import NetError
     from p2pbelka.net.identity import normal_pin
     from p2pbelka.peer.lan import LobbyRefused, join_game
+    from p2pbelka.ui.i18n import _
+    from p2pbelka.ui.reasons import lobby_reason
 
     player = lan_args.prepare(args, "join")
     if player is None:
@@ -51,12 +54,12 @@ def run(args: argparse.Namespace) -> int:
     net = lan_args.net_options(args)
     connect = parse_connect(args.connect) if args.connect else None
     if args.connect and connect is None:
-        print("p2pbelka join: --connect expects HOST:PORT or [IPV6]:PORT", file=sys.stderr)
+        print("p2pbelka join: " + _("--connect expects HOST:PORT or [IPV6]:PORT"), file=sys.stderr)
         return 2
     pin = normal_pin(args.key) if args.key else None
     if args.key and pin is None:
         print(
-            "p2pbelka join: --key expects the 16-digit fingerprint (or the 64-digit key)",
+            "p2pbelka join: " + _("--key expects the 16-digit fingerprint (or the 64-digit key)"),
             file=sys.stderr,
         )
         return 2
@@ -81,11 +84,11 @@ def run(args: argparse.Namespace) -> int:
                 host_pin=pin,
                 invite=args.invite,
                 net=net,
-                on_lobby=lan_args.print_lobby,
+                on_lobby=LobbyPrinter(),
                 bot=level,
             )
         except (LobbyRefused, NetError) as exc:
-            print(f"p2pbelka join: {exc}", file=sys.stderr)
+            print(f"p2pbelka join: {lobby_reason(str(exc))}", file=sys.stderr)
             return 3
         return lan_args.report(result, fe, args)
 
@@ -127,12 +130,12 @@ def _join_on_screen(
         auto_approve=args.auto_approve,
     )
     closed = screen.lobby.view.closed if screen.lobby is not None else None
-    if result is None and screen.view.game_id is None and closed:
+    if result is None and screen.view.game_id is None and closed and not screen.interrupted:
         # refused, or the lobby closed under us: the screen said why, and so does the
         # terminal once it is gone, with the status the text mode gives
-        print(f"p2pbelka join: {closed}", file=sys.stderr)
+        print(f"p2pbelka join: {closed}", file=sys.stderr)  # in the player's language
         return 3
-    return lan_args.screen_result(result, screen.view.game_id)
+    return lan_args.screen_result(result, screen.view.game_id, interrupted=screen.interrupted)
 
 
 LOOK_ALIKE_WINDOW = 2.0
@@ -146,6 +149,8 @@ async def _pick_table(
 
     from p2pbelka.net.discovery import look_alikes, matching_tables
     from p2pbelka.peer.lan import discover_tables
+    from p2pbelka.ui.i18n import _, ngettext
+    from p2pbelka.ui.rulenames import game_word
 
     first_match: list[float] = []
 
@@ -159,30 +164,46 @@ async def _pick_table(
     try:
         tables = await discover_tables(args.wait, net=net, until=enough, dnssd=True)
     except OSError as exc:
-        print(f"p2pbelka join: cannot listen for tables ({exc}); use --connect", file=sys.stderr)
+        print(
+            "p2pbelka join: "
+            + _("cannot listen for tables ({why}); use --connect").format(why=exc),
+            file=sys.stderr,
+        )
         return None
     doubtful = look_alikes(tables)
     for n, t in enumerate(tables, 1):
         warn = ""
         if (t.table_id, t.host_key) in doubtful:
-            warn += "  <- another host uses a name like this: compare the key"
+            warn += "  " + _("<- another host uses a name like this: compare the key")
         if t.via == "dns-sd":
-            warn += "  (heard by DNS-SD only: unsigned, compare the key when you connect)"
-        print(
-            f"  {n}) {t.name}: host {t.host}:{t.port}, {t.variant.capitalize()} for {t.seats},"
-            f" {t.free_seats} free seat(s), host key {t.fingerprint}{warn}",
-            flush=True,
+            warn += "  " + _("(heard by DNS-SD only: unsigned, compare the key when you connect)")
+        free = ngettext("{n} free seat", "{n} free seats", t.free_seats).format(n=t.free_seats)
+        line = _("{n}) {name}: host {host}:{port}, {game} for {seats}, {free}, host key {key}")
+        line = line.format(
+            n=n,
+            name=t.name,
+            host=t.host,
+            port=t.port,
+            game=game_word(t.variant),
+            seats=t.seats,
+            free=free,
+            key=t.fingerprint,
         )
+        print("  " + line + warn, flush=True)
     if doubtful:
         print(
-            "warning: tables with look-alike names but different host keys are listed;"
-            " ask the host which key its screen shows",
+            _(
+                "warning: tables with look-alike names but different host keys are listed;"
+                " ask the host which key its screen shows"
+            ),
             flush=True,
         )
     if not tables:
         print(
-            f"no tables heard on this network in {args.wait:g} s; if the host's screen shows"
-            " its address, join with: p2pbelka join --connect HOST:PORT",
+            _(
+                "no tables heard on this network in {s:g} s; if the host's screen shows"
+                " its address, join with: p2pbelka join --connect HOST:PORT"
+            ).format(s=args.wait),
             flush=True,
         )
     if args.list:
@@ -190,25 +211,30 @@ async def _pick_table(
     candidates = [t for t in (matching_tables(tables, args.table) if args.table else tables)]
     candidates = [t for t in candidates if t.free_seats > 0]
     if not candidates:
-        print("p2pbelka join: no table with a free seat heard", file=sys.stderr)
+        print("p2pbelka join: " + _("no table with a free seat heard"), file=sys.stderr)
         return None
     if args.table and len({t.host_key for t in candidates}) > 1:
         print(
-            f"p2pbelka join: {args.table!r} names tables of {len(candidates)} different hosts;"
-            " choose by key: --table FINGERPRINT",
+            "p2pbelka join: "
+            + _(
+                "{table!r} names tables of {n} different hosts; choose by key: --table FINGERPRINT"
+            ).format(table=args.table, n=len(candidates)),
             file=sys.stderr,
         )
         return None
     choice = candidates[0]
     if len(candidates) > 1:
         if not sys.stdin.isatty():
-            print("p2pbelka join: several tables; choose one with --table", file=sys.stderr)
+            print("p2pbelka join: " + _("several tables; choose one with --table"), file=sys.stderr)
             return None
-        line = input(f"which table (1..{len(tables)})? ").strip()
+        line = input(_("which table (1..{n})? ").format(n=len(tables))).strip()
         if not line.isdigit() or not 1 <= int(line) <= len(tables):
             return None
         choice = tables[int(line) - 1]
     print(
-        f"joining {choice.name} at {choice.host}:{choice.port} [{choice.fingerprint}]", flush=True
+        _("joining {name} at {host}:{port} [{key}]").format(
+            name=choice.name, host=choice.host, port=choice.port, key=choice.fingerprint
+        ),
+        flush=True,
     )
     return choice.host, choice.port, choice.host_key

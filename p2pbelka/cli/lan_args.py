@@ -11,13 +11,12 @@ import resource
 import sys
 from typing import TYPE_CHECKING
 
-from p2pbelka.ui.i18n import LANGUAGES
+from p2pbelka.ui.i18n import LANGUAGES, _
 
 if TYPE_CHECKING:
     from p2pbelka.net.identity import Identity
-    from p2pbelka.peer.lan import GameResult, LobbyEvent, NetOptions
+    from p2pbelka.peer.lan import GameResult, NetOptions
     from p2pbelka.peer.text import TextFrontEnd
-    from p2pbelka.protocol.lobby import LobbyState
 
 Player = tuple["Identity", "str | None", "TextFrontEnd"]
 
@@ -54,14 +53,34 @@ def add_player_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def port_number(text: str) -> int:
+    """A TCP or UDP port as typed: 0-65535 (0: any free one); a usage error otherwise,
+    never a number the operating system would quietly wrap around."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is not a port number").format(text=text)
+        ) from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(
+            _("{port} is not a port: ports go from 0 to 65535").format(port=port)
+        )
+    return port
+
+
 def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = False) -> None:
     net = parser.add_argument_group("network")
     net.add_argument("--listen", default="0.0.0.0", metavar="ADDR", help="address to listen on")
-    net.add_argument("--port", type=int, default=0, help="the game (mesh) port; 0 = any free")
-    if lobby:
-        net.add_argument("--lobby-port", type=int, default=0, help="the lobby port; 0 = any")
     net.add_argument(
-        "--advertise-port", type=int, default=None, help="tell the others to reach us here"
+        "--port", type=port_number, default=0, help="the game (mesh) port; 0 = any free"
+    )
+    if lobby:
+        net.add_argument(
+            "--lobby-port", type=port_number, default=0, help="the lobby port; 0 = any"
+        )
+    net.add_argument(
+        "--advertise-port", type=port_number, default=None, help="tell the others to reach us here"
     )
     net.add_argument("--interface", default=None, metavar="ADDR", help="multicast interface")
     net.add_argument("--group", default=None, help="multicast group of the beacons")
@@ -70,7 +89,9 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
         action="store_true",
         help="a LAN without IPv4: listen on IPv6 and use the IPv6 beacon group",
     )
-    net.add_argument("--beacon-port", type=int, default=None, help="UDP port of the beacons")
+    net.add_argument(
+        "--beacon-port", type=port_number, default=None, help="UDP port of the beacons"
+    )
     net.add_argument("--pause-after", type=float, default=10.0, help="say who is silent after S")
     net.add_argument(
         "--reconnect-window",
@@ -181,14 +202,14 @@ def prepare(
 
             level = with_think(level, args.think, game)
         if level and args.bot is not None and not getattr(args, "player", None):
-            # a bot seat says what it is, not its owner's login (or "player")
+            # a bot seat says what it is, not its owner's login (or "Player")
             identity = dataclasses.replace(identity, name=f"{level.split(':')[0].capitalize()} bot")
         fe = front_end(level, args.quiet, game)
         fe.auto_approve = bool(getattr(args, "auto_approve", False))
     except (ValueError, IdentityError) as exc:
         print(f"p2pbelka {command}: {exc}", file=sys.stderr)
         return None
-    say(f"you are {identity.name} [{identity.fingerprint}]")
+    say(_("you are {name} [{key}]").format(name=identity.name, key=identity.fingerprint))
     return identity, level, fe
 
 
@@ -197,96 +218,35 @@ def wants_screen(args: argparse.Namespace) -> bool:
     return args.bot is None and not args.text and sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def screen_result(result: GameResult | None, game_id: bytes | None = None) -> int:
+def screen_result(
+    result: GameResult | None, game_id: bytes | None = None, *, interrupted: bool = False
+) -> int:
     """Exit status after a game played on screen (which showed the result itself);
-    ``game_id``: the game the player left in the middle, if it had begun."""
+    ``game_id``: the game the player left in the middle, if it had begun;
+    ``interrupted``: the player left with Ctrl-C."""
+    from p2pbelka.cli.errors import left_status
+
     if result is None and game_id is not None:
-        say(f"left the game: p2pbelka resume {game_id.hex()[:12]} goes on with it")
-        return 0
+        say(left_line(game_id.hex()))
+        return left_status(0, interrupted)
     if result is None:
-        say("left before the game started")
-        return 0
-    say(f"transcript saved to {result.store.transcript_path}")
-    return 0 if result.finished else 1
+        say(_("left before the game started"))
+        return left_status(0, interrupted)
+    say(_("transcript saved to {path}").format(path=result.store.transcript_path))
+    return left_status(0 if result.finished else 1, interrupted)
 
 
 def say(line: str) -> None:
     print(line, flush=True)
 
 
-async def print_lobby(event: LobbyEvent) -> None:
-    from p2pbelka.net.identity import fingerprint
-    from p2pbelka.peer.lan import (
-        AwaitingApproval,
-        GameStarting,
-        HostReached,
-        LobbyClosed,
-        SeatsChanged,
-        StillTrying,
-        TableOpen,
-        TableRules,
-        TablesHeard,
-    )
-
-    if isinstance(event, TableOpen):
-        say(
-            f"table open: lobby port {event.lobby_port}, game port {event.mesh_port},"
-            f" table id {event.table_id.hex()}"
-        )
-        if event.address:
-            from p2pbelka.net.connection import format_host_port
-
-            where = format_host_port(event.address, event.lobby_port)
-            say(f"this machine is {event.address}: join with p2pbelka join --connect {where}")
-    elif isinstance(event, TableRules):
-        head = "the host changed the rules: " if event.changed else ""
-        say(head + describe_table(event.state))
-    elif isinstance(event, HostReached):
-        check = (
-            "checked"
-            if event.pinned
-            else "ask the host whether its screen shows the same, or pin it with --key"
-        )
-        say(f"host at {event.address} answers with key {event.fingerprint}: {check}")
-    elif isinstance(event, StillTrying):
-        say(f"the host does not answer ({event.why}); trying again in {event.retry_in:.1f} s")
-    elif isinstance(event, AwaitingApproval):
-        say("the host is deciding whether to let you in")
-    elif isinstance(event, TablesHeard):
-        say(f"heard {len(event.tables)} table(s)")
-    elif isinstance(event, SeatsChanged):
-        parts = []
-        for seat, view in enumerate(event.state.seats):
-            if view is None:
-                parts.append(f"{seat}: free")
-            else:
-                mark = "ready" if view.ready else "not ready"
-                parts.append(f"{seat}: {view.name} [{fingerprint(view.key)}] {mark}")
-        you = f" (you: seat {event.me})" if event.me is not None else ""
-        say("seats: " + "; ".join(parts) + you)
-    elif isinstance(event, GameStarting):
-        say(f"starting game {event.game_id.hex()} in seat {event.seat}")
-    elif isinstance(event, LobbyClosed):
-        say(f"lobby closed: {event.why}")
-
-
-def describe_table(state: LobbyState) -> str:
-    """The game, seats and every rule of a lobby, on one line."""
-    from p2pbelka.table.rulebook import resolved
-
-    try:
-        values = resolved(state.variant, state.preset, state.options)
-    except ValueError:
-        values = dict(state.options)
-    rules = " ".join(f"{name}={value}" for name, value in values.items())
-    return (
-        f"table: {state.variant.capitalize()} for {len(state.seats)},"
-        f" preset {state.preset}; {rules}"
-    )
+def left_line(game_id: str) -> str:
+    """What to type to go on with a game left in the middle."""
+    return _("left the game: p2pbelka resume {id} goes on with it").format(id=game_id[:12])
 
 
 def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> int:
-    say(f"transcript saved to {result.store.transcript_path}")
+    say(_("transcript saved to {path}").format(path=result.store.transcript_path))
     if args.stats:
         game_s = (fe.finished or 0.0) - (fe.started or 0.0) if fe.started else 0.0
         figures = {

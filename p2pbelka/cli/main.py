@@ -21,7 +21,7 @@ from p2pbelka.cli.errors import EXIT_STATUSES, report_error
 
 # name -> (module under p2pbelka.cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("play_cmd", "play at a table with three bot peers on this machine (the default)"),
+    "play": ("play_cmd", "play at a table with bot peers on this machine (the default)"),
     "games": ("games_cmd", "list the saved games, with the commands to resume, verify or replay"),
     "replay": ("replay_cmd", "verify a saved game, then show it trick by trick"),
     "selfplay": ("selfplay_cmd", "play whole games between four bot peers and save the transcript"),
@@ -34,16 +34,24 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "resume": ("resume_cmd", "continue a game after this peer was stopped or crashed"),
 }
 
+DESCRIPTION = (
+    "Belka and Belot on a local network: no server, no trusted dealer, provably fair.\n"
+    "Without a command, `p2pbelka [OPTIONS]` is `p2pbelka play [OPTIONS]`."
+)
+
 DEFAULT_COMMAND = "play"
 TOP_LEVEL_FLAGS = ("-h", "--help", "--version")
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
-    """The top-level parser and each command's own (for its usage in errors)."""
+def build_parser(
+    command: str | None = None,
+) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and each command's own (for its usage in errors).  Only
+    ``command`` gets its arguments (all commands when None): a command's options may
+    need the games, bots or network stack, which ``p2pbelka --help`` does not."""
     parser = argparse.ArgumentParser(
         prog="p2pbelka",
-        description="Belka on a local network: no server, no trusted dealer, provably fair.\n"
-        "Without a command, `p2pbelka [OPTIONS]` is `p2pbelka play [OPTIONS]`.",
+        description=DESCRIPTION,
         epilog="exit status:\n"
         + "\n".join(f"  {code:<4}{meaning}" for code, meaning in EXIT_STATUSES.items()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -53,7 +61,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     commands: dict[str, argparse.ArgumentParser] = {}
     for name, (module_name, help_text) in COMMANDS.items():
         command_parser = sub.add_parser(name, help=help_text, description=help_text)
-        _command_module(module_name).add_arguments(command_parser)
+        if command is None or name == command:
+            _command_module(module_name).add_arguments(command_parser)
         commands[name] = command_parser
     return parser, commands
 
@@ -71,8 +80,9 @@ def with_default_command(argv: Sequence[str]) -> list[str]:
 
 
 def parse(argv: Sequence[str]) -> argparse.Namespace:
-    parser, commands = build_parser()
-    args, extra = parser.parse_known_args(with_default_command(argv))
+    words = with_default_command(argv)
+    parser, commands = build_parser(words[0] if words[0] in COMMANDS else "")
+    args, extra = parser.parse_known_args(words)
     if extra:
         # the command's own usage, not the top-level one: that is where the fix is
         commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
@@ -80,7 +90,12 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from p2pbelka.ui.i18n import default_language, set_language
+
+    set_language(default_language())  # errors of the arguments too: the locale's
     args = parse(sys.argv[1:] if argv is None else argv)
+    if getattr(args, "lang", None):
+        set_language(args.lang)
     try:
         module = _command_module(COMMANDS[args.command][0])
         return int(module.run(args))

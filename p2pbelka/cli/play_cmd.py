@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -81,7 +80,7 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from p2pbelka.bots import is_level, with_think
     from p2pbelka.bots import levels as bot_levels
     from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
-    from p2pbelka.net.identity import clean_name
+    from p2pbelka.net.identity import clean_name, default_name
     from p2pbelka.rules.registry import spec
     from p2pbelka.ui.i18n import _, default_language, set_language
     from p2pbelka.ui.play import DEFAULT_LEVEL, PlayConfig
@@ -96,15 +95,20 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     bots = players - 1
     levels = args.bots.split(",") if args.bots else [level] * bots
     if len(levels) != bots:
-        raise ValueError(f"--bots expects {bots} levels, got {len(levels)}")
+        raise ValueError(_("--bots expects {n} levels, got {got}").format(n=bots, got=len(levels)))
     levels = [with_think(name, args.think, args.game) for name in levels]
     for name in levels:
         if not is_level(name, args.game):
-            raise ValueError(f"unknown bot level {name!r} (expected one of {', '.join(known)})")
+            raise ValueError(
+                _("unknown bot level {name!r} (expected one of {known})").format(
+                    name=name, known=", ".join(known)
+                )
+            )
     if args.pace is not None and args.pace < 0:
-        raise ValueError("--pace must not be negative")
+        raise ValueError(_("--pace must not be negative"))
     return PlayConfig(
-        name=clean_name(args.name or os.environ.get("USER") or _("Player")),
+        # identity.DEFAULT_NAME, in the screen's language: this name never leaves the machine
+        name=clean_name(args.name) if args.name else default_name(_("Player")),
         seed=args.seed,
         preset=args.preset,
         options=options,
@@ -119,6 +123,7 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def run(args: argparse.Namespace) -> int:
+    from p2pbelka.cli.errors import left_status
     from p2pbelka.peer.local_save import GameBusy
     from p2pbelka.ui.i18n import _
     from p2pbelka.ui.play import play_local
@@ -133,7 +138,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print(
-            "p2pbelka play: needs a terminal (try p2pbelka selfplay for bots only)", file=sys.stderr
+            "p2pbelka play: " + _("needs a terminal (try p2pbelka selfplay for bots only)"),
+            file=sys.stderr,
         )
         return 2
     try:
@@ -145,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     note = left_game(Path(str(screen.view.transcript_path)))
     if note:  # left before the end: say how to come back
         print(note)
-    return 0 if not screen.view.aborted else 1
+    return left_status(0 if not screen.view.aborted else 1, screen.interrupted)
 
 
 def resume(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import EXIT_USAGE, read_input
     from p2pbelka.table.verify import verify_bytes
-    from p2pbelka.ui.i18n import default_language, set_language
+    from p2pbelka.ui.i18n import _, default_language, set_language, translations
     from p2pbelka.ui.replays import replay_screen
 
     set_language(args.lang or default_language())
@@ -28,12 +28,15 @@ def run(args: argparse.Namespace) -> int:
     if data is None:
         return EXIT_USAGE
     report = verify_bytes(data)
-    print(report.verdict)
+    if report.malformed:  # not a transcript at all: nothing was played to show
+        print(f"p2pbelka replay: {args.file}: {report.verdict_in(translations())}", file=sys.stderr)
+        return EXIT_USAGE
+    print(report.verdict_in(translations()))
     if not report.deals:
-        print("p2pbelka replay: no deal was finished in this game: nothing to show")
+        print("p2pbelka replay: " + _("no deal was finished in this game: nothing to show"))
         return 0 if report.ok else 1
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        print("p2pbelka replay: needs a terminal (`p2pbelka verify FILE` prints the deals)")
+        print("p2pbelka replay: " + _("needs a terminal (`p2pbelka verify FILE` prints the deals)"))
         return 2
     replay_screen(report, args.deal).app.run()
     return 0 if report.ok else 1

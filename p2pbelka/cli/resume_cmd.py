@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
 def resume_local(save: LocalSave, args: argparse.Namespace, command: str) -> int:
     """A local table goes on at the terminal; what to print is as for ``play``."""
+    from p2pbelka.cli.errors import left_status
     from p2pbelka.table.session import OrderError
     from p2pbelka.ui.i18n import _, default_language, set_language
     from p2pbelka.ui.resume import Overrides, left_game
@@ -60,7 +61,7 @@ def resume_local(save: LocalSave, args: argparse.Namespace, command: str) -> int
         )
         return 2
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        print(f"p2pbelka {command}: needs a terminal to reopen the table", file=sys.stderr)
+        print(f"p2pbelka {command}: " + _("needs a terminal to reopen the table"), file=sys.stderr)
         return 2
     from p2pbelka.ui.resume import resume_local as on_screen
 
@@ -70,7 +71,10 @@ def resume_local(save: LocalSave, args: argparse.Namespace, command: str) -> int
     try:
         screen = on_screen(save, overrides)
     except OrderError as exc:
-        print(f"p2pbelka {command}: the saved game does not replay: {exc}", file=sys.stderr)
+        print(
+            f"p2pbelka {command}: " + _("the saved game does not replay: {why}").format(why=exc),
+            file=sys.stderr,
+        )
         return 2
     except LookupError as exc:
         print(f"p2pbelka {command}: {exc}", file=sys.stderr)
@@ -79,20 +83,26 @@ def resume_local(save: LocalSave, args: argparse.Namespace, command: str) -> int
     note = left_game(Path(plan.transcript))
     if note:
         print(note)
-    return 0 if not screen.view.aborted else 1
+    return left_status(0 if not screen.view.aborted else 1, screen.interrupted)
 
 
 def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
     import trio
 
     from p2pbelka.cli import lan_args
+    from p2pbelka.cli.errors import left_status
     from p2pbelka.peer.lan import resume_game
     from p2pbelka.table.session import OrderError
+    from p2pbelka.ui.i18n import _
 
     try:
         meta = store.load_meta()
     except (ValueError, OSError, TypeError, KeyError) as exc:
-        print(f"p2pbelka resume: cannot read {store.meta_path}: {exc}", file=sys.stderr)
+        print(
+            "p2pbelka resume: "
+            + _("cannot read {path}: {why}").format(path=store.meta_path, why=exc),
+            file=sys.stderr,
+        )
         return 2
     player = lan_args.prepare(args, "resume", meta.bot)
     if player is None:
@@ -101,13 +111,13 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
     net = lan_args.net_options(args)
     if args.listen == "0.0.0.0" and args.port == 0:
         net.listen_host, net.listen_port = meta.listen_host, meta.listen_port
-    lan_args.say(f"resuming game {meta.game_id} in seat {meta.seat}")
+    lan_args.say(_("resuming game {id} in seat {seat}").format(id=meta.game_id, seat=meta.seat))
     try:
         if meta.bot is None and lan_args.wants_screen(args):
             from p2pbelka.ui.i18n import default_language
             from p2pbelka.ui.resume import resume_on_screen
 
-            _screen, on_screen = resume_on_screen(
+            screen, on_screen = resume_on_screen(
                 identity,
                 store,
                 net=net,
@@ -115,11 +125,14 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
                 auto_approve=args.auto_approve,
             )
             if on_screen is None:
-                lan_args.say(f"left the game: p2pbelka resume {meta.game_id[:12]} goes on with it")
-                return 0
-            return lan_args.screen_result(on_screen)
+                lan_args.say(lan_args.left_line(meta.game_id))
+                return left_status(0, screen.interrupted)
+            return lan_args.screen_result(on_screen, interrupted=screen.interrupted)
         result = trio.run(lambda: resume_game(identity, store, fe, net=net))
     except OrderError as exc:
-        print(f"p2pbelka resume: the saved game does not replay: {exc}", file=sys.stderr)
+        print(
+            "p2pbelka resume: " + _("the saved game does not replay: {why}").format(why=exc),
+            file=sys.stderr,
+        )
         return 2
     return lan_args.report(result, fe, args)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,16 +27,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="replay every seat's shuffle and lock passes even where the deck came out"
         " as the seeds say (also names cheats that cancelled out and changed no card)",
     )
+    from p2pbelka.ui.i18n import LANGUAGES
+
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=None, help="en, ru or kk (default: locale)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import EXIT_USAGE, read_input
     from p2pbelka.table.verify import verify_bytes
+    from p2pbelka.ui.i18n import _, ngettext, translations
 
     data = read_input(args.file, "verify")
     if data is None:
         return EXIT_USAGE
     report = verify_bytes(data, every_pass=args.every_pass)
+    if report.malformed:  # not a transcript at all: bad input, not a failed check
+        print(f"p2pbelka verify: {args.file}: {report.verdict_in(translations())}", file=sys.stderr)
+        return EXIT_USAGE
     if args.record is not None and report.game_name is not None and report.game is not None:
         if report.game.history:
             text = record_text(report.game_name, report.game)
@@ -70,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         if report.names:
-            print("players: " + ", ".join(f"{i}={n}" for i, n in enumerate(report.names)))
+            names = ", ".join(f"{i}={n}" for i, n in enumerate(report.names))
+            print(_("players: {names}").format(names=names))
         # Each change of hands just before the first deal it applies to.
         changes = list(zip(report.changes, report.change_lines, strict=True))
         for deal in report.deals:
@@ -80,14 +91,17 @@ def run(args: argparse.Namespace) -> int:
         for _change, line in changes:
             print(line)
         for fault in report.faults:
-            print(f"fault: {fault}")
-        print(f"{report.records} envelopes checked")
-        print(report.verdict)
+            print(_("fault: {fault}").format(fault=fault))
+        n = report.records
+        print(ngettext("{n} envelope checked", "{n} envelopes checked", n).format(n=n))
+        print(report.verdict_in(translations()))
     return 0 if report.ok else 1
 
 
 def describe_verified_deal(deal: VerifiedDeal) -> str:
-    return f"deal {deal.deal_id}: {deal.summary.line(verified=True)}"
+    from p2pbelka.ui.i18n import _
+
+    return _("deal {n}: {summary}").format(n=deal.deal_id, summary=deal.summary.line(verified=True))
 
 
 def record_text(game_name: str, game: Any) -> str:

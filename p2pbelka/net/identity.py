@@ -89,10 +89,14 @@ def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> bool:
     return verify(public_key, signature, data)
 
 
+DEFAULT_NAME = "Player"
+"""The name of a player who gave none and has no login name: one for every command."""
+
+
 def clean_name(name: str) -> str:
     """Normalise a display name: printable, single-line, bounded length."""
     cleaned = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME_LENGTH]
-    return cleaned or "player"
+    return cleaned or DEFAULT_NAME
 
 
 def config_dir(directory: str | os.PathLike[str] | None = None) -> Path:
@@ -110,8 +114,9 @@ def config_dir(directory: str | os.PathLike[str] | None = None) -> Path:
     return Path.home() / ".config" / "p2pbelka"
 
 
-def _default_name() -> str:
-    return clean_name(os.environ.get("USER") or os.environ.get("USERNAME") or "player")
+def default_name(fallback: str = DEFAULT_NAME) -> str:
+    """The login name, else ``fallback`` (a local screen passes it translated)."""
+    return clean_name(os.environ.get("USER") or os.environ.get("USERNAME") or fallback)
 
 
 def _ensure_private_dir(path: Path) -> None:
@@ -212,7 +217,7 @@ class Identity:
             raise IdentityError(f"{key_path.name} does not hold an Ed25519 key")
 
         if not profile_path.exists():
-            profile = {"name": clean_name(name) if name else _default_name()}
+            profile = {"name": clean_name(name) if name else default_name()}
             _create_exclusive(profile_path, json.dumps(profile).encode())
         try:
             profile_data = json.loads(_read_private(profile_path))

@@ -35,7 +35,8 @@ def describe(event: ev.Event, table: Table) -> str:
         seats = ", ".join(f"{i}={n}" for i, n in enumerate(event.names))
         return f"game started: {seats}; first dealer by lot: seat {event.first_dealer}"
     if isinstance(event, ev.DealStarted):
-        return f"deal {event.number} (id {event.deal_id}): dealer seat {event.dealer}"
+        # counted from 1, as the screen and the transcript's deal ids count
+        return f"deal {event.number + 1} (id {event.deal_id}): dealer seat {event.dealer}"
     if isinstance(event, ev.HandDealt):
         return f"your hand: {' '.join(str(c) for c in event.cards)}"
     if isinstance(event, ev.GameEvent):

@@ -10,6 +10,7 @@ sequence number.
 
 from __future__ import annotations
 
+import gettext
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,9 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.errors import OrderError
 from p2pbelka.table.segments import SeatChanged, change_of, describe_change, previous_of
 from p2pbelka.table.session import Table
+
+ENGLISH = gettext.NullTranslations()
+"""The words of a verdict as the code writes them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,31 +73,59 @@ class VerifyReport:
     """The game the table description names (``rules.registry.spec`` tells the rest)."""
 
     @property
+    def malformed(self) -> bool:
+        """Not a transcript at all: not one envelope could be read (a wrong file, not a
+        game that fails its checks)."""
+        return self.error is not None and self.records == 0
+
+    @property
     def change_lines(self) -> list[str]:
         return [describe_change(c) for c in self.changes]
 
     @property
     def verdict(self) -> str:
+        return self.verdict_in(ENGLISH)
+
+    def verdict_in(self, tr: gettext.NullTranslations) -> str:
+        """The verdict in the words of ``tr`` (a screen's or command's language); its
+        first word (OK, INVALID...) stays as it is, for scripts that read it."""
         if self.error is not None:
             return f"INVALID: {self.error}"
         if self.proven:
             named = "; ".join(str(f) for f in self.faults if f.fatal and f.proven)
-            return f"CHEATING PROVEN: the transcript is intact and shows {named}"
+            shows = tr.gettext("the transcript is intact and shows {named}")
+            return "CHEATING PROVEN: " + shows.format(named=named)
         if self.aborted:
             named = "; ".join(str(f) for f in self.faults if f.fatal)
-            return (
-                f"DISPUTED: the game was stopped, naming {named}; the transcript alone"
-                " proves no seat at fault"
+            stopped = tr.gettext(
+                "the game was stopped, naming {named}; the transcript alone proves no seat at fault"
             )
+            return "DISPUTED: " + stopped.format(named=named)
         if not self.finished:
-            return "INCOMPLETE: every record checks out, but the game did not finish"
+            return "INCOMPLETE: " + tr.gettext(
+                "every record checks out, but the game did not finish"
+            )
         charged = [f for f in self.faults if not f.fatal and f.proven]
-        extra = f" ({len(charged)} renege(s) charged by the rules)" if charged else ""
+        extra = ""
+        if charged:
+            extra = (
+                " ("
+                + tr.ngettext(
+                    "{n} renege charged by the rules",
+                    "{n} reneges charged by the rules",
+                    len(charged),
+                ).format(n=len(charged))
+                + ")"
+            )
         unclosed = sorted({f.seat for f in self.faults if not f.fatal and not f.proven})
         if unclosed:
             seats = ", ".join(map(str, unclosed))
-            extra += f"; seat(s) {seats} did not close the game (named, not proven)"
-        return f"OK: every deal was dealt fairly and played legally{extra}"
+            extra += "; " + tr.ngettext(
+                "seat {seats} did not close the game (named, not proven)",
+                "seats {seats} did not close the game (named, not proven)",
+                len(unclosed),
+            ).format(seats=seats)
+        return "OK: " + tr.gettext("every deal was dealt fairly and played legally") + extra
 
     @property
     def proven(self) -> bool:

@@ -38,7 +38,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 
 from p2pbelka.peer.chat import ChatDropped, ChatLine
 from p2pbelka.table import moves as mv
-from p2pbelka.ui import keymap, panels, tablekeys
+from p2pbelka.ui import keymap, panels, tablekeys, toosmall
 from p2pbelka.ui.chatbox import CHAT_ROWS, ChatBox
 from p2pbelka.ui.game import GameUI, bind
 from p2pbelka.ui.i18n import _
@@ -50,7 +50,7 @@ from p2pbelka.ui.tablekeys import PAGES
 from p2pbelka.ui.text import card_label, red_suits
 from p2pbelka.ui.view import TableView
 
-MIN_COLUMNS, MIN_ROWS = 80, 24
+MIN_COLUMNS, MIN_ROWS = toosmall.MIN_COLUMNS, toosmall.MIN_ROWS
 RIGHT_WIDTH = 31
 
 
@@ -83,6 +83,8 @@ class TableScreen:
         self.deal_ends_seen = 0
         self.help_scroll = 0
         self.quit_requested = False
+        self.interrupted = False
+        """The player left with Ctrl-C: the program ends with 130, as ``--help`` says."""
         self._wrapped_log: tuple[tuple[int, int, int], list[str]] = ((-1, 0, 0), [])
         self.chatbox = ChatBox(lambda: self.view, self.focus_table, self.invalidate)
         self.pages = Pages(lambda: (self.overlay, len(self.view.deal_ends), self.view.finished))
@@ -155,6 +157,14 @@ class TableScreen:
     def focus_table(self) -> None:
         self.app.layout.focus(self._home)
 
+    def open_chat(self) -> None:
+        """The chat box takes the keys; after the game, a note says why it does not."""
+        if self.view.finished:
+            self.chat_note = _("The game is over: its chat is closed.")
+            self.invalidate()
+        else:
+            self.app.layout.focus(self.chat)
+
     # -- the player's actions --------------------------------------------------------------
 
     def select(self, index: int) -> None:
@@ -192,6 +202,8 @@ class TableScreen:
         return True
 
     def close_overlay(self) -> None:
+        if self.overlay == "quit":  # staying: a Ctrl-C answered "no" ends nothing
+            self.interrupted = False
         if self.overlay == "deal_end":
             self.deal_ends_seen = len(self.view.deal_ends)
         self.overlay = None
@@ -206,7 +218,14 @@ class TableScreen:
             self.overlay, self.help_scroll = overlay, 0
             self.invalidate()
 
+    def interrupt(self) -> None:
+        """Ctrl-C: leaving as with q (asked first during a game), with the status of an
+        interrupted program."""
+        self.ask_quit()
+        self.interrupted = True
+
     def ask_quit(self) -> None:
+        self.interrupted = False
         if self.view.finished or self.overlay == "lobby":
             self.quit()
         else:
@@ -250,21 +269,10 @@ class TableScreen:
         return list(self.game.floats(self)) if self.game is not None else []
 
     def is_too_small(self) -> bool:
-        size = get_app().output.get_size()
-        return size.columns < MIN_COLUMNS or size.rows < MIN_ROWS
+        return toosmall.is_too_small()
 
     def _too_small(self) -> StyleAndTextTuples:
-        size = get_app().output.get_size()
-        return [
-            (
-                "",
-                _("The terminal is {c}×{r}: too small.").format(c=size.columns, r=size.rows)
-                + "\n"
-                + _("p2pbelka needs at least {w}×{h}.").format(w=MIN_COLUMNS, h=MIN_ROWS)
-                + "\n"
-                + _("Make the window larger, or press q to quit."),
-            )
-        ]
+        return toosmall.too_small_lines()
 
     def _width(self) -> int:
         return get_app().output.get_size().columns

@@ -16,7 +16,7 @@ of the screen's).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, Protocol
@@ -124,6 +124,10 @@ def _no_info(view: TableView) -> str:
     return ""
 
 
+def _no_words() -> Mapping[str, str]:
+    return {}
+
+
 @dataclass(frozen=True)
 class GameUI:
     """One game on screen.  ``new_view(seats)`` makes the game's view (``TableView`` or
@@ -156,3 +160,7 @@ class GameUI:
     """Other players' events shown at the pace of their cards (calls, declarations)."""
     replay: Callable[[VerifyReport, int], Any] | None = None
     """The replay of a verified game from a deal (``ui/replay.py``'s ``Replay``)."""
+    words: Callable[[], Mapping[str, str]] = _no_words
+    """The game's name and rules in the screen's language: "" the game, "NAME" a rule,
+    "NAME=VALUE" one of its values (``ui/rulenames.py``; what is missing is shown as the
+    wire has it)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import gettext
 import os
+import re
 from pathlib import Path
 
 DOMAIN = "p2pbelka"
@@ -47,6 +48,12 @@ def language() -> str:
     return _language
 
 
+def translations() -> gettext.NullTranslations:
+    """The catalog of the language in use, for code below the screens that words a
+    text itself (a verdict) and takes the translator it is given."""
+    return _current
+
+
 def load_catalog(lang: str) -> gettext.NullTranslations:
     mo = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
     if mo.exists():
@@ -54,7 +61,8 @@ def load_catalog(lang: str) -> gettext.NullTranslations:
             return gettext.GNUTranslations(f)
     po = mo.with_suffix(".po")
     if po.exists():
-        return _PoTranslations(parse_po(po.read_text("utf-8")))
+        text = po.read_text("utf-8")
+        return _PoTranslations(parse_po(text), plural_rule(text))
     return gettext.NullTranslations()
 
 
@@ -71,9 +79,10 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 
 class _PoTranslations(gettext.NullTranslations):
-    def __init__(self, catalog: dict[str, str]) -> None:
+    def __init__(self, catalog: dict[str, str], plural: str | None = None) -> None:
         super().__init__()
         self._catalog = catalog
+        self._rule = gettext.c2py(plural) if plural else None
 
     def gettext(self, message: str) -> str:
         return self._catalog.get(message) or message
@@ -82,17 +91,19 @@ class _PoTranslations(gettext.NullTranslations):
         return self._catalog.get(f"{context}\x04{message}") or message
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        # Plural rules of the language are in the .mo header; without it, the
-        # Russian "one" form for 1 and the "many" form otherwise is close enough.
-        forms = [self._catalog.get(f"{msgid1}\x00{i}") for i in range(3)]
-        if n % 10 == 1 and n % 100 != 11:
-            index = 0
-        elif 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            index = 1
-        else:
-            index = 2
-        chosen = forms[index] or forms[-1] or forms[0]
+        # the language's own rule, from the Plural-Forms of the header (English's if none)
+        index = self._plural(n)
+        chosen = self._catalog.get(f"{msgid1}\x00{index}")
         return chosen or (msgid1 if n == 1 else msgid2)
+
+    def _plural(self, n: int) -> int:
+        return int(self._rule(n)) if self._rule is not None else int(n != 1)
+
+
+def plural_rule(text: str) -> str | None:
+    """The ``plural=`` expression of a ``.po`` file's Plural-Forms header, if it has one."""
+    found = re.search(r"Plural-Forms:[^\n\"]*plural=([^;\\\"]+)", text)
+    return found.group(1).strip() if found else None
 
 
 def parse_po(text: str) -> dict[str, str]:
@@ -127,7 +138,8 @@ def parse_po(text: str) -> dict[str, str]:
             entry[key] += ast.literal_eval(line)
         else:
             key, _sep, rest = line.partition(" ")
-            if (key in ("msgctxt", "msgid") and "msgstr" in entry) or key == "msgctxt":
+            done = any(name.startswith("msgstr") for name in entry)  # msgstr or msgstr[N]
+            if (key in ("msgctxt", "msgid") and done) or key == "msgctxt":
                 if "msgid" in entry:
                     flush()
             entry[key] = ast.literal_eval(rest)

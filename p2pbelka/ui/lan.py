@@ -43,6 +43,7 @@ from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.i18n import _, set_language
 from p2pbelka.ui.lobby import LobbyView
 from p2pbelka.ui.lobbypanel import LobbyPanel
+from p2pbelka.ui.reasons import lobby_reason
 
 Target = tuple[str, int, bytes | None]  # host, lobby port, host key when known
 Flow = Callable[["LanSession", FrontEnd], Awaitable[lan.GameResult | None]]
@@ -427,7 +428,7 @@ def join_on_screen(
             )
         except (lan.LobbyRefused, NetError, OSError) as exc:
             # stay on screen with the reason until the player leaves
-            session.lobby.closed = session.lobby.closed or str(exc)
+            session.lobby.closed = session.lobby.closed or lobby_reason(str(exc))
             session.invalidate()
             await trio.sleep_forever()
             return None

@@ -14,16 +14,15 @@ from p2pbelka.peer import lan
 from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.rules import registry
 from p2pbelka.table import rulebook
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui import rulenames
+from p2pbelka.ui.i18n import _, ngettext
+from p2pbelka.ui.reasons import lobby_reason
 
 
 def game_title(name: str) -> str:
-    """A game by its name on the wire, as players call it (the same in every language the
-    screens speak: a name); a game this version does not know, by its wire name."""
-    try:
-        return registry.spec(name).title
-    except ValueError:
-        return name
+    """A game by its name on the wire, as players of the screen's language call it; a
+    game this version does not know, by its wire name."""
+    return rulenames.game_word(name)
 
 
 @dataclass
@@ -59,9 +58,10 @@ class LobbyView:
             self.lobby_port, self.table_id = event.lobby_port, event.table_id
             self.address = event.address
         elif isinstance(event, lan.TableRules):
+            before = self.rule_lines()
             self.state = self.state or event.state  # a joiner sees the rules before its seat
             if event.changed and self.role != "host":
-                self.notes.append(_("The host changed the rules: read them, then press r."))
+                self.notes.append(self._rules_changed(before, event.state))
         elif isinstance(event, lan.SeatsChanged):
             if event.me is not None and self.me is None:
                 # let in: the wait for the host's answer is over
@@ -71,7 +71,7 @@ class LobbyView:
             self.host_control = event.host_control or self.host_control
             self.name = event.state.name
         elif isinstance(event, lan.LobbyClosed):
-            self.closed = event.why
+            self.closed = lobby_reason(event.why)
         elif isinstance(event, lan.HostReached):
             self.host_fingerprint, self.host_pinned = event.fingerprint, event.pinned
         elif isinstance(event, lan.StillTrying):
@@ -84,6 +84,16 @@ class LobbyView:
             self.notes.append(_awaiting())
         elif isinstance(event, lan.JoinersAsking):
             self.asking = event.requests
+
+    def _rules_changed(self, before: list[tuple[str, str]], state: LobbyState) -> str:
+        """The note of a change of the rules, naming each rule and its new value."""
+        after = rulenames.rule_values(state.variant, state.preset, state.options)
+        changed = rulenames.changes(state.variant, before, after)
+        if not changed:
+            return _("The host changed the rules: read them, then press r.")
+        return _("The host changed the rules ({changes}): read them, then press r.").format(
+            changes="; ".join(changed)
+        )
 
     @property
     def seated(self) -> bool:
@@ -98,11 +108,7 @@ class LobbyView:
         if self.state is None:
             return []
         state = self.state
-        try:
-            values = rulebook.resolved(state.variant, state.preset, state.options)
-        except ValueError:  # the host's lobby was checked on arrival: not expected
-            values = dict(state.options)
-        return [("preset", state.preset), *values.items()]
+        return rulenames.rule_values(state.variant, state.preset, state.options)
 
     def changed_rules(self, step: int) -> tuple[str, dict[str, str]] | None:
         """The preset and options after moving the value on the host's line by ``step``."""
@@ -224,13 +230,18 @@ def _rules(view: LobbyView) -> StyleAndTextTuples:
     """The game and every rule; the host's line marked while it changes them."""
     assert view.state is not None
     game = game_title(view.variant)
-    head = _("{game} for {n}; the rules:").format(game=game, n=len(view.state.seats))
-    out: StyleAndTextTuples = [("", "\n" + head + "\n")]
+    seats = len(view.state.seats)
+    head = ngettext("{game} for {n}; the rules:", "{game} for {n}; the rules:", seats)
+    out: StyleAndTextTuples = [("", "\n" + head.format(game=game, n=seats) + "\n")]
     lines = view.rule_lines()
     for n, (name, value) in enumerate(lines):
         on = view.editing and n == view.rule
         mark = "▶" if on else " "
-        out.append(("class:seat.turn" if on else "", f" {mark} {name:<22} {value}\n"))
+        words = (
+            rulenames.rule_word(view.variant, name),
+            rulenames.value_word(view.variant, name, value),
+        )
+        out.append(("class:seat.turn" if on else "", f" {mark} {words[0]:<22} {words[1]}\n"))
     if view.role == "host":
         if view.editing:
             hint = _("↑↓ choose a rule, ←→ change it; every joiner must say ready again")

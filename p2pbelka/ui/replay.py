@@ -32,6 +32,7 @@ from p2pbelka.ui.i18n import _
 from p2pbelka.ui.keymap import latin, same_place
 from p2pbelka.ui.style import STYLE
 from p2pbelka.ui.text import card_label, red_suits
+from p2pbelka.ui.toosmall import guarded
 from p2pbelka.ui.view import TableView, TrickView
 
 RIGHT_WIDTH = 34
@@ -219,7 +220,7 @@ class ReplayScreen:
 
         self.replay = replay
         self.app: Application[None] = Application(
-            layout=Layout(self._root()),
+            layout=Layout(guarded(self._root())),
             key_bindings=self._keys(),
             style=STYLE,
             full_screen=True,

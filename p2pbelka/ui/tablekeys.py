@@ -47,7 +47,11 @@ class TableScreen(Protocol):
 
     def focus_table(self) -> None: ...
 
+    def open_chat(self) -> None: ...
+
     def ask_quit(self) -> None: ...
+
+    def interrupt(self) -> None: ...
 
     def quit(self) -> None: ...
 
@@ -111,10 +115,11 @@ def table_keys(screen: TableScreen, when: KeyContext) -> list[Key]:
         Key(("down",), helping, lambda e: help_scroll(1)),
         *(scroll(by) for by in (-1, 1, -10, 10)),
         Key(("escape",), ~chatting & ~in_lobby, lambda e: screen.close_overlay(), eager=True),
-        Key(("c", "/"), playing, lambda e: e.app.layout.focus(screen.chat)),
+        Key(("c", "/"), playing, lambda e: screen.open_chat()),
         Key(("escape",), chatting, leave_chat, eager=True),
         Key(("q",), ~chatting & ~quitting, lambda e: screen.ask_quit()),
-        Key(("c-c", "c-q"), True, lambda e: screen.ask_quit()),
+        Key(("c-q",), True, lambda e: screen.ask_quit()),
+        Key(("c-c",), True, lambda e: screen.interrupt()),
         Key(("y",), quitting, lambda e: screen.quit()),
         Key(("n",), quitting, lambda e: screen.close_overlay()),
     ]

@@ -219,7 +219,7 @@ class TableView:
     def _on_MoveRejected(self, event: ev.MoveRejected) -> None:
         # Envelopes dropped on the way (duplicates, resends) are the network's business;
         # a move of ours the table refused is the player's: the choice is open again.
-        reason = f"move refused: {event.reason}"
+        reason = _("move refused: {reason}").format(reason=event.reason)
         self.status = reason
         self.say(reason)
         self.choice = self.asked

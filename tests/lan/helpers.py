@@ -104,7 +104,8 @@ class PeerSet:
         home.mkdir(parents=True, exist_ok=True)
         out = self.root / f"{name}-{self.count}.out"
         err = self.root / f"{name}-{self.count}.err"
-        env = dict(os.environ, P2PBELKA_HOME=str(home), PYTHONPATH=str(REPO))
+        # LANGUAGE: the lines the tests read are English, whatever the tester's locale
+        env = dict(os.environ, P2PBELKA_HOME=str(home), PYTHONPATH=str(REPO), LANGUAGE="en")
         env.pop("PYTEST_CURRENT_TEST", None)
         inside = ["ip", "netns", "exec", netns] if netns else []
         # the test's disk: quick syncs unless it is marked real_disk (tests/quickdisk.py)

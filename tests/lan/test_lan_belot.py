@@ -72,7 +72,7 @@ def test_belot_processes_play_a_whole_game(tmp_path: Path, players: int) -> None
         for joiner in joiners:
             # the joiner read the game and its rules before it sat down
             text = joiner.text()
-            shown = text.index(f"table: Belot for {players}, preset classic")
+            shown = text.index(f"table: Belot for {players}; rules: classic")
             assert shown < text.index("(you: seat")
         assert "game over: seat" in host.text()
         assert "Traceback" not in "".join(p.log() for p in everyone)

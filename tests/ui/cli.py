@@ -34,6 +34,7 @@ def home_env(home: Path) -> dict[str, str]:
         "XDG_CONFIG_HOME": str(home / "config"),
         "XDG_CACHE_HOME": str(home / "cache"),
         "USER": "tester",
+        "LANGUAGE": "en",  # what a test reads is English, whatever the tester's locale
     }
 
 
@@ -99,15 +100,27 @@ def _status(code: object, err: io.StringIO) -> int:
     return 1
 
 
-def run_cli(home: Path, *argv: str, check: bool = False) -> subprocess.CompletedProcess[str]:
-    """Run ``p2pbelka ARGV`` with its config, data and cache under ``home``, no terminal."""
+def run_cli(
+    home: Path,
+    *argv: str,
+    check: bool = False,
+    env_changes: dict[str, str | None] | None = None,
+    cwd: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``p2pbelka ARGV`` with its config, data and cache under ``home``, no terminal;
+    ``env_changes`` sets variables (None: unsets them), ``cwd`` where it runs (``home``)."""
     env = cli_env(home)
+    for name, value in (env_changes or {}).items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
     return subprocess.run(
         [sys.executable, "-m", "p2pbelka.cli.main", *argv],
         capture_output=True,
         text=True,
         env=env,
-        cwd=home,
+        cwd=home if cwd is None else cwd,
         stdin=subprocess.DEVNULL,
         timeout=300,
         check=check,

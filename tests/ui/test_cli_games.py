@@ -49,11 +49,11 @@ def test_games_lists_each_game_with_its_commands(home: Path) -> None:
     games = home / "data" / "p2pbelka" / "games"
     assert f"Saved games in {games}, newest first" in out
     lan, local = out.split("\n\n")[1:3]
-    assert "not finished" in lan
+    assert "not finished (0 deals played)" in lan  # 40 envelopes: not one deal to its end
     assert f"resume: p2pbelka resume {GAME_ID[:12]}" in lan
     assert f"verify: p2pbelka verify {games / GAME_ID / 'transcript.p2pb'}" in lan
     assert "2026-11-30 21:10  Asel & Saule " in local and "Bolat & Nurlan" in local
-    assert "finished," in local and " won" in local and "resume" not in local
+    assert "finished (13 deals played): Bolat & Nurlan won" in local and "resume" not in local
     assert f"replay: p2pbelka replay {games / 'belka-20261130-211000.transcript'}" in local
     # the second listing reads the cache, and says the same
     assert run(home, "games").stdout == out

@@ -111,7 +111,11 @@ def test_a_whole_two_seat_game_won_by_a_claim_of_1001(
     # p2pbelka games lists it with each seat's score and the winner
     [saved] = saved_games([tmp_path])
     head, state = saved.lines()[:2]
-    assert f"Tester {view.game_over.score[0]}, Bolat" in head and "finished, Tester won" in state
+    assert (
+        f"Tester {view.game_over.score[0]}, Bolat" in head
+        and "): Tester won" in state
+        and state.strip().startswith("finished (")
+    )
 
 
 def test_the_belot_screen_speaks_kazakh(tmp_path: Path) -> None:

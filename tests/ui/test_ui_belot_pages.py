@@ -186,3 +186,29 @@ def test_the_table_panel_paints_hearts_and_diamonds_red() -> None:
     view.apply(belot_ev.CardTurned(Card.parse("QD"), 1))
     table = red_suits(belot_panels.table_panel(view, 60).fragments())
     assert any("♦" in f[1] and ("card.red" in f[0] or RED_STYLE in f[0]) for f in table)
+
+
+class _Seat:
+    """What ``open_declarations`` asks of the table screen."""
+
+    def __init__(self, view: BelotView) -> None:
+        self.view, self.overlay, self.drawn = view, None, 0
+
+    def invalidate(self) -> None:
+        self.drawn += 1
+
+
+def test_d_with_nothing_to_declare_says_why_once() -> None:
+    from p2pbelka.ui.games.belot.screen import open_declarations
+    from p2pbelka.ui.view import TrickView
+
+    view = BelotView(players=3)
+    seat = _Seat(view)
+    open_declarations(seat)  # type: ignore[arg-type]
+    open_declarations(seat)  # type: ignore[arg-type]
+    assert view.log == ["Combinations are declared on your lead, before the trick's first card."]
+    assert seat.overlay is None and seat.drawn == 2
+    view.turn, view.trick = 0, TrickView(leader=0, cards=[], seats=3)
+    view.choice, view.legal = "play", set(parse_cards("7H 8H"))
+    open_declarations(seat)  # type: ignore[arg-type]
+    assert view.log[-1].startswith("Nothing to declare: no combination")

@@ -192,10 +192,11 @@ def test_without_a_table_chat_the_box_says_nobody_reads_it() -> None:
             assert screen.chat_note.startswith("Nobody else reads this chat")
             await until(lambda: "Nobody else reads" in ANSI.sub("", stream.getvalue()))
             screen.view.apply(ev.GameAborted(()))  # the game is over
-            pipe.send_text("c")
-            await until(lambda: screen.app.layout.has_focus(screen.chat))
-            pipe.send_text("gg\r")
+            screen.chat_note = ""
+            pipe.send_text("c")  # the box does not open, and the note says why at once
             await until(lambda: screen.chat_note.startswith("The game is over"))
+            await until(lambda: "The game is over" in ANSI.sub("", stream.getvalue()))
+            assert not screen.app.layout.has_focus(screen.chat)
             assert len(screen.chat_lines) == 1
             screen.quit()
 

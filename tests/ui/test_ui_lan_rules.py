@@ -54,8 +54,10 @@ def test_a_belot_lobby_shows_its_game_seats_and_every_rule() -> None:
     text = _text(view)
     assert "Belot for 3; the rules:" in text
     assert "each for themselves: Asel, you, seat 2 (free)" in text
-    for line in ("preset", "hanging_twice", "four_eights", "four_sevens"):
+    # in words, not the names of --option
+    for line in ("rules", "two hanging baits", "four eights", "four sevens"):
         assert re.search(rf"{line}\s+\S", text), line
+    assert "paid together" in text and "not counted" in text
     assert "1-2 take a free seat" in lobby_keys(view)
     host = LobbyView("host", state=_state(["Asel", None], "belot"), me=0)
     assert "x1-x1 remove a seat" in lobby_keys(host) and "o rules" in lobby_keys(host)

@@ -59,7 +59,11 @@ def test_compiled_catalogs_match_their_sources(lang: str) -> None:
     """A stale .mo (a .po edited without running msgfmt) fails here."""
     folder = i18n.LOCALE_DIR / lang / "LC_MESSAGES"
     with open(folder / "p2pbelka.mo", "rb") as f:
-        compiled = {k: v for k, v in gettext.GNUTranslations(f)._catalog.items() if k}  # type: ignore[attr-defined]
+        catalog = gettext.GNUTranslations(f)._catalog  # type: ignore[attr-defined]
+    # a plural form is (msgid, n) in a .mo's catalog, "msgid\x00n" as parse_po keys it
+    compiled = {
+        (f"{k[0]}\x00{k[1]}" if isinstance(k, tuple) else k): v for k, v in catalog.items() if k
+    }
     assert i18n.parse_po((folder / "p2pbelka.po").read_text("utf-8")) == compiled
 
 

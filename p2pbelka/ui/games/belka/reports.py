@@ -10,10 +10,10 @@ from p2pbelka.cards import Card, Suit
 from p2pbelka.rules.belka.summary import BelkaSummary
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.ui.games.belka.view import BelkaView, sort_hand
-from p2pbelka.ui.games.belka.words import sides, team_name
+from p2pbelka.ui.games.belka.words import note_words, sides, team_name
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.reports import transcript_lines, verdict
-from p2pbelka.ui.text import card_label, name_seats, suit_name
+from p2pbelka.ui.text import card_label, suit_name
 from p2pbelka.ui.view import DealEnd
 
 
@@ -92,7 +92,7 @@ def deal_end_lines(view: BelkaView, end: DealEnd, width: int = 80) -> StyleAndTe
         )
     )
     for note in [*summary.notes, *summary.offenses]:
-        out.append(("class:hint", f"· {name_seats(note, names)}\n"))
+        out.append(("class:hint", f"· {note_words(note, names)}\n"))
     out.append(verdict(summary, end.faults))
     out.append(("", "\n"))
     return out
@@ -164,7 +164,7 @@ def score_sheet_lines(view: BelkaView) -> StyleAndTextTuples:
         for note in [*summary.notes, *summary.offenses]:
             if claim is not None and "re-deal" in note and "three" not in note:
                 continue  # said just above, with the name
-            out.append(("class:hint", f"      · {name_seats(note, names)}\n"))
+            out.append(("class:hint", f"      · {note_words(note, names)}\n"))
         for fault in end.faults:
             out.append(("class:verdict.bad", f"      ✘ {view.describe_fault(fault)}\n"))
     return out

@@ -11,7 +11,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from p2pbelka.rules.belka import moves as belka_mv
 from p2pbelka.rules.belka.game import EGGS_CHOICES, GAME
 from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
-from p2pbelka.ui.games.belka import panels, refusals, replay, reports
+from p2pbelka.ui.games.belka import panels, refusals, replay, reports, rulewords, words
 from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.keymap import latin
@@ -39,7 +39,7 @@ def prompt(seat: Seat) -> StyleAndTextTuples | None:
             ("class:button", _("[n] play this hand"), on_click(lambda: claim_redeal(seat, False))),
         ]
     if choice == "eggs":
-        title = _("[2] the title {title} for them").format(title="Жумыртка")
+        title = _("[2] the title {title} for them").format(title=words.eggs_title())
         return [
             ("class:status", _("After the eggs your pair chooses:") + " "),
             ("class:button", _("[1] +4 points"), on_click(lambda: choose_eggs(seat, "plus4"))),
@@ -89,4 +89,5 @@ UI = GameUI(
     prompt=prompt,
     keys=keys,
     replay=replay.of_report,
+    words=rulewords.words,
 )

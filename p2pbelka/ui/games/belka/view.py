@@ -12,6 +12,7 @@ from p2pbelka.rules.belka import core
 from p2pbelka.rules.belka.game import GameState
 from p2pbelka.table import belka_events as belka_ev
 from p2pbelka.table import events as ev
+from p2pbelka.ui.games.belka import words
 from p2pbelka.ui.games.belka.words import team_name
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label, suit_name
@@ -83,7 +84,7 @@ class BelkaView(TableView):
         what = (
             _("+4 points")
             if event.choice == "plus4"
-            else _("the title {title}").format(title="Жумыртка")
+            else _("the title {title}").format(title=words.eggs_title())
         )
         self.say(_("{name} chooses {what}.").format(name=self.name(event.seat), what=what))
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import seat_name
+from p2pbelka.ui.text import name_seats, seat_name
 
 
 def team_name(team: int, names: list[str]) -> str:
@@ -20,3 +22,43 @@ def sides(me: int, names: list[str]) -> str:
         left=seat_name(left, names),
         right=seat_name(right, names),
     )
+
+
+def eggs_title() -> str:
+    """The title after 60:60, as the language spells it (Kazakh: «Жұмыртқа»)."""
+    return _("Жумыртка")
+
+
+_REDEAL = re.compile(r"seat (\d) asked for a re-deal")
+_THREE_EYES = re.compile(r"three re-deals in a row: one eye against the dealing team (\d)")
+_THREE_POINT = re.compile(
+    r"three re-deals in a row: one point to team (\d), the dealing team (\d) is charged"
+)
+_NEW_GAME = re.compile(r"team (\d) wins a game; a new one starts at 0:0")
+
+
+def note_words(note: str, names: list[str]) -> str:
+    """A note of Belka's rules on a deal (English, from the engine) in the player's
+    language, seats and teams by name; a note not known here keeps its words."""
+    fixed = {
+        "60:60, eggs": _("60:60, eggs"),
+        "goli: all 120 card points": _("goli: all 120 card points"),
+        "all eight tricks": _("all eight tricks"),
+    }
+    if note in fixed:
+        return fixed[note]
+    if m := _REDEAL.fullmatch(note):
+        return _("{name} asked for a re-deal").format(name=seat_name(int(m[1]), names))
+    if m := _THREE_EYES.fullmatch(note):
+        return _("three re-deals in a row: one eye against the dealers, {team}").format(
+            team=team_name(int(m[1]), names)
+        )
+    if m := _THREE_POINT.fullmatch(note):
+        return _("three re-deals in a row: one point to {team}, charged to the dealers").format(
+            team=team_name(int(m[1]), names)
+        )
+    if m := _NEW_GAME.fullmatch(note):
+        return _("{team} win a game; a new one starts at 0:0").format(
+            team=team_name(int(m[1]), names)
+        )
+    return name_seats(note, names)

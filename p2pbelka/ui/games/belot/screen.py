@@ -19,7 +19,7 @@ from p2pbelka.rules.belot.deal import PASS, PLAY
 from p2pbelka.rules.belot.spec import SPEC
 from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
-from p2pbelka.ui.games.belot import panels, refusals, replay, reports
+from p2pbelka.ui.games.belot import panels, refusals, replay, reports, rulewords
 from p2pbelka.ui.games.belot.view import BelotView
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.keymap import latin
@@ -43,9 +43,22 @@ def bid(seat: Seat, call: str) -> None:
 
 
 def open_declarations(seat: Seat) -> None:
-    if seat.view.may_declare and seat.overlay in (None, "last"):
-        seat.overlay, seat.view.declare_index = "declare", 0
-        seat.invalidate()
+    view: BelotView = seat.view
+    if view.may_declare and seat.overlay in (None, "last"):
+        seat.overlay, view.declare_index = "declare", 0
+    elif not view.may_declare:
+        why = nothing_to_declare(view)
+        if not view.log or view.log[-1] != why:  # said once, however often d is pressed
+            view.say(why)
+    seat.invalidate()
+
+
+def nothing_to_declare(view: BelotView) -> str:
+    """Why ``d`` opens no declarations now."""
+    following = view.trick is not None and bool(view.trick.cards) and view.trick.winner is None
+    if not view.my_turn or following:
+        return _("Combinations are declared on your lead, before the trick's first card.")
+    return _("Nothing to declare: no combination in your hand can be declared now.")
 
 
 def declare(seat: Seat, index: int) -> None:
@@ -146,6 +159,8 @@ def keys(seat: Seat, when: KeyContext) -> Sequence[Key]:
     # y and n answer the question about a lost seat first (the table's keys)
     bidding = when.at_table & Condition(lambda: view().bidding and view().offer is None)
     leading = when.at_table & Condition(lambda: view().my_turn)
+    # d says why when it opens nothing: any time cards are played
+    playing = when.at_table & Condition(lambda: not view().bidding and not view().finished)
     declaring = ~when.chatting & Condition(lambda: seat.overlay == "declare")
 
     def suit(event: KeyPressEvent) -> None:
@@ -161,7 +176,7 @@ def keys(seat: Seat, when: KeyContext) -> Sequence[Key]:
         Key(("y", "p"), bidding, lambda e: bid(seat, PLAY)),
         Key(("n", "0"), bidding, lambda e: bid(seat, PASS)),
         Key(tuple("123"), bidding, suit),
-        Key(("d",), leading, lambda e: open_declarations(seat)),
+        Key(("d",), playing, lambda e: open_declarations(seat)),
         Key(("w",), leading, lambda e: claim(seat)),
         Key(tuple("123456789"), declaring, lambda e: declare(seat, int(latin(e.data)) - 1)),
         Key(("up",), declaring, lambda e: move_choice(-1)),
@@ -200,4 +215,5 @@ UI = GameUI(
     on_refresh=close_declarations,
     paced=(belot_ev.BidMade, belot_ev.Declared),
     replay=replay.of_report,
+    words=rulewords.words,
 )

@@ -1,0 +1,129 @@
+"""The lobby in text mode: a line for each lobby event, in the player's language.
+
+A :class:`LobbyPrinter` is made for each run of ``host`` or ``join``: it remembers
+the rules last shown, so a change of them names each rule that changed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from p2pbelka.ui.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from p2pbelka.peer.lan import LobbyEvent
+    from p2pbelka.protocol.lobby import LobbyState
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+class LobbyPrinter:
+    """``on_lobby`` of ``host_game`` and ``join_game`` (or of a door in front of it)."""
+
+    def __init__(self) -> None:
+        self._rules: list[tuple[str, str]] | None = None
+
+    async def __call__(self, event: LobbyEvent) -> None:
+        from p2pbelka.peer.lan import TableRules
+
+        if isinstance(event, TableRules):
+            say(self.rules_line(event.state, event.changed))
+        else:
+            line = event_line(event)
+            if line is not None:
+                say(line)
+
+    def rules_line(self, state: LobbyState, changed: bool) -> str:
+        from p2pbelka.ui import rulenames
+
+        rules = rulenames.rule_values(state.variant, state.preset, state.options)
+        before, self._rules = self._rules, rules
+        if not changed:
+            return describe_table(state)
+        what = rulenames.changes(state.variant, before or [], rules) if before else []
+        if what:
+            return _("the host changed the rules ({changes}): {table}").format(
+                changes="; ".join(what), table=describe_table(state)
+            )
+        return _("the host changed the rules: {table}").format(table=describe_table(state))
+
+
+def describe_table(state: LobbyState) -> str:
+    """The game, seats and every rule of a lobby, on one line."""
+    from p2pbelka.ui import rulenames
+
+    game = state.variant
+    rules = "; ".join(
+        f"{rulenames.rule_word(game, name)}: {rulenames.value_word(game, name, value)}"
+        for name, value in rulenames.rule_values(game, state.preset, state.options)
+    )
+    seats = len(state.seats)
+    head = ngettext("table: {game} for {n}", "table: {game} for {n}", seats)
+    return head.format(game=rulenames.game_word(game), n=seats) + f"; {rules}"
+
+
+def event_line(event: LobbyEvent) -> str | None:
+    """The line of a lobby event other than the rules; None for one not printed."""
+    from p2pbelka.net.identity import fingerprint
+    from p2pbelka.peer.lan import (
+        AwaitingApproval,
+        GameStarting,
+        HostReached,
+        LobbyClosed,
+        SeatsChanged,
+        StillTrying,
+        TableOpen,
+        TablesHeard,
+    )
+
+    if isinstance(event, TableOpen):
+        line = _("table open: lobby port {lobby}, game port {game}, table id {id}").format(
+            lobby=event.lobby_port, game=event.mesh_port, id=event.table_id.hex()
+        )
+        if event.address:
+            from p2pbelka.net.connection import format_host_port
+
+            where = format_host_port(event.address, event.lobby_port)
+            line += "\n" + _(
+                "this machine is {address}: join with p2pbelka join --connect {where}"
+            ).format(address=event.address, where=where)
+        return line
+    if isinstance(event, HostReached):
+        if event.pinned:
+            line = _("host at {address} answers with key {key}: checked")
+        else:
+            line = _(
+                "host at {address} answers with key {key}: ask the host whether its screen"
+                " shows the same, or pin it with --key"
+            )
+        return line.format(address=event.address, key=event.fingerprint)
+    if isinstance(event, StillTrying):
+        return _("the host does not answer ({why}); trying again in {s:.1f} s").format(
+            why=event.why, s=event.retry_in
+        )
+    if isinstance(event, AwaitingApproval):
+        return _("the host is deciding whether to let you in")
+    if isinstance(event, TablesHeard):
+        n = len(event.tables)
+        return ngettext("heard {n} table", "heard {n} tables", n).format(n=n)
+    if isinstance(event, SeatsChanged):
+        parts = []
+        for seat, view in enumerate(event.state.seats):
+            if view is None:
+                parts.append(_("{seat}: free").format(seat=seat))
+            else:
+                mark = _("ready") if view.ready else _("not ready")
+                parts.append(f"{seat}: {view.name} [{fingerprint(view.key)}] {mark}")
+        you = _(" (you: seat {n})").format(n=event.me) if event.me is not None else ""
+        return _("seats: {seats}").format(seats="; ".join(parts)) + you
+    if isinstance(event, GameStarting):
+        return _("starting game {id} in seat {seat}").format(
+            id=event.game_id.hex(), seat=event.seat
+        )
+    if isinstance(event, LobbyClosed):
+        from p2pbelka.ui.reasons import lobby_reason
+
+        return _("lobby closed: {why}").format(why=lobby_reason(event.why))
+    return None

@@ -1,0 +1,176 @@
+"""The real program speaks the player's language everywhere: the locale (LANG) or
+``--lang`` decide every line a command prints, its errors and ``verify``'s report
+included, and counts take the language's plural forms (gettext's rules)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from p2pbelka.cli.errors import EXIT_USAGE
+from p2pbelka.cli.games_cmd import SavedGame
+from p2pbelka.cli.lobby_lines import LobbyPrinter
+from p2pbelka.protocol.lobby import LobbyState, SeatView
+from p2pbelka.ui import i18n
+from p2pbelka.ui.lobby import LobbyView, lobby_lines
+from tests.ui.cli import run_cli, run_main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_in(home: Path, locale: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``p2pbelka ARGV`` with ``LANG=locale`` and no other language variable set."""
+    changes: dict[str, str | None] = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None}
+    return run_cli(home, *argv, env_changes={**changes, "LANG": locale}, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("saved")
+    path = home / "game.transcript"
+    run_main(home, "selfplay", "--seed", "3", "--quiet", "--transcript", str(path), check=True)
+    return path
+
+
+def test_verify_reports_in_the_locale_s_language(tmp_path: Path, saved: Path) -> None:
+    done = run_in(tmp_path, "ru_RU.UTF-8", "verify", str(saved))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("игроки: 0=")
+    assert lines[1].startswith("сдача 1: ")
+    # 1, 2-4 and 5+ take their own forms; the verdict's first word stays for scripts
+    assert lines[-2].startswith("проверено ") and lines[-2].endswith(("конверта", "конвертов"))
+    assert lines[-1] == "OK: каждая сдача роздана честно и сыграна по правилам"
+
+
+def test_verify_takes_lang(tmp_path: Path, saved: Path) -> None:
+    done = run_in(tmp_path, "C.UTF-8", "verify", "--lang", "kk", str(saved))
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[-1] == "OK: әр кон адал таратылып, ереже бойынша ойналды"
+    assert "1-кон: " in done.stdout and "конверт тексерілді" in done.stdout
+
+
+def test_errors_of_the_command_line_follow_the_locale(tmp_path: Path) -> None:
+    port = run_in(tmp_path, "ru_RU.UTF-8", "host", "--lobby-port", "99999")
+    assert port.returncode == EXIT_USAGE
+    assert "99999 — не порт: порты бывают от 0 до 65535" in port.stderr
+    connect = run_in(tmp_path, "kk_KZ.UTF-8", "join", "--connect", "nowhere", "--text")
+    assert connect.returncode == EXIT_USAGE
+    assert "--connect: ХОСТ:ПОРТ немесе [IPV6]:ПОРТ керек" in connect.stderr
+    assert "сіз — tester [" in connect.stdout  # the line that says who you are, too
+
+
+def test_a_file_that_is_no_transcript_is_named_in_russian(tmp_path: Path) -> None:
+    (tmp_path / "noise.bin").write_bytes(b"\x00" * 64)
+    done = run_in(tmp_path, "ru_RU.UTF-8", "replay", str(tmp_path / "noise.bin"))
+    assert done.returncode == EXIT_USAGE and "noise.bin" in done.stderr
+    assert "показывать нечего" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    ("n", "ru", "kk"),
+    [
+        (1, "сыграна 1 сдача", "1 кон ойналды"),
+        (3, "сыграны 3 сдачи", "3 кон ойналды"),
+        (11, "сыграно 11 сдач", "11 кон ойналды"),
+        (21, "сыграна 21 сдача", "21 кон ойналды"),
+    ],
+)
+def test_counts_take_the_language_s_plural_forms(n: int, ru: str, kk: str) -> None:
+    game = SavedGame("game.transcript", 0.0, ["A", "B"], deals=n)
+    try:
+        i18n.set_language("en")
+        singular = "not finished (1 deal played)"
+        assert game.state(2) == (singular if n == 1 else f"not finished ({n} deals played)")
+        i18n.set_language("ru")
+        assert game.state(2) == f"не закончена ({ru})"
+        i18n.set_language("kk")
+        assert game.state(2) == f"аяқталмаған ({kk})"
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_po_reader_uses_each_catalog_s_own_plural_rule() -> None:
+    """Without a compiled .mo the .po is read: its Plural-Forms header is the rule."""
+    for lang, n, expected in (("ru", 2, "сыграны 2 сдачи"), ("kk", 5, "5 кон ойналды")):
+        text = (i18n.LOCALE_DIR / lang / "LC_MESSAGES/p2pbelka.po").read_text("utf-8")
+        po = i18n._PoTranslations(i18n.parse_po(text), i18n.plural_rule(text))
+        assert po.ngettext("{n} deal played", "{n} deals played", n).format(n=n) == expected
+    english = i18n._PoTranslations({}, None)
+    assert english.ngettext("{n} table", "{n} tables", 5) == "{n} tables"
+
+
+def _state(options: dict[str, str], names: list[str | None]) -> LobbyState:
+    keys = [bytes([i + 1]) * 32 for i in range(len(names))]
+    seats = tuple(None if n is None else SeatView(keys[i], n, False) for i, n in enumerate(names))
+    return LobbyState(bytes(16), "Kitchen", "classic", options, seats, "belka")
+
+
+def test_the_lobby_in_russian_names_the_game_seats_and_rules_in_words() -> None:
+    try:
+        i18n.set_language("ru")
+        view = LobbyView("join", state=_state({}, ["Asel", None, "Saule", None]), me=2)
+        text = "".join(text for _style, text, *_ in lobby_lines(view))
+        assert "Белка, 4 игрока; правила:" in text and "Belka" not in text
+        assert "Asel и вы; соперники: место 1 (свободно) и место 3 (свободно)" in text
+        assert "60:60 (яйца)" in text and "+4 или звание" in text
+        assert "preset" not in text and "plus4" not in text
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_change_of_the_rules_names_the_rule_and_both_values() -> None:
+    i18n.set_language("en")
+    view = LobbyView("join", state=_state({}, ["Asel", "Bolat", None, None]), me=1)
+    from p2pbelka.peer.lan import TableRules
+
+    view.apply(TableRules(_state({"eggs": "double"}, ["Asel", "Bolat", None, None]), True))
+    assert view.notes[-1] == (
+        "The host changed the rules (60:60 (eggs): +4 or the title → doubled):"
+        " read them, then press r."
+    )
+
+
+async def test_text_mode_names_the_changed_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    from p2pbelka.peer.lan import TableRules
+
+    i18n.set_language("en")
+    printer = LobbyPrinter()
+    await printer(TableRules(_state({}, ["Asel", None, None, None])))
+    await printer(TableRules(_state({"goli": "off"}, ["Asel", None, None, None]), True))
+    first, changed = capsys.readouterr().out.splitlines()
+    assert first.startswith("table: Belka for 4; rules: classic; scoring: classic count;")
+    assert changed.startswith(
+        "the host changed the rules (120 (goli): wins the game → an ordinary win): table:"
+    )
+
+
+def test_the_eggs_title_is_spelt_as_the_language_spells_it() -> None:
+    from p2pbelka.ui.games.belka.words import eggs_title
+
+    try:
+        assert [(i18n.set_language(lang), eggs_title())[1] for lang in ("ru", "kk")] == [
+            "Жумыртка",
+            "Жұмыртқа",
+        ]
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_notes_of_belka_s_rules_are_shown_in_the_player_s_language() -> None:
+    from p2pbelka.ui.games.belka.words import note_words
+
+    names = ["Alma", "Bolat", "Saule", "Nurlan"]
+    try:
+        i18n.set_language("ru")
+        assert note_words("60:60, eggs", names) == "60:60, яйца"
+        assert note_words("seat 1 asked for a re-deal", names) == "Bolat потребовал(а) пересдачу"
+        assert note_words("team 0 wins a game; a new one starts at 0:0", names) == (
+            "пара Alma и Saule выигрывает партию; новая начинается с 0:0"
+        )
+        # a note this version does not know keeps its words, seats by name
+        assert note_words("seat 3 did something new", names) == "Nurlan did something new"
+    finally:
+        i18n.set_language("en")

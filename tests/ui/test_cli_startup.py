@@ -1,0 +1,54 @@
+"""``p2pbelka --help`` answers without loading what no command runs yet: the network
+stack, trio, the crypto library or the screen library are imported by the command
+that needs them, after parsing (it took about 0.8 s when they were loaded first)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.ui.cli import cli_env
+
+HEAVY = ("trio", "cryptography", "prompt_toolkit", "msgpack", "p2pbelka.net", "p2pbelka.peer")
+
+
+def imported_by(home: Path, *argv: str) -> tuple[str, set[str]]:
+    """What ``p2pbelka ARGV`` printed, and every module it imported (``-X importtime``)."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "p2pbelka.cli.main", *argv],
+        capture_output=True,
+        text=True,
+        env=cli_env(home),
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=300,
+        check=True,
+    )
+    modules = {
+        line.rsplit("|", 1)[1].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+    return done.stdout, modules
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["-h"]])
+def test_top_level_help_imports_no_network_trio_or_crypto(tmp_path: Path, argv: list[str]) -> None:
+    out, modules = imported_by(tmp_path, *argv)
+    assert "p2pbelka" in out
+    heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY or m.startswith(HEAVY))
+    assert heavy == []
+
+
+def test_help_names_both_games_and_every_command(tmp_path: Path) -> None:
+    out, _modules = imported_by(tmp_path, "--help")
+    assert "Belka and Belot" in out and "three bot" not in out
+    for command in ("play", "host", "join", "resume", "verify", "replay", "games"):
+        assert f"    {command}" in out
+
+
+def test_a_command_s_help_still_lists_its_options(tmp_path: Path) -> None:
+    out, _modules = imported_by(tmp_path, "host", "--help")
+    assert "--lobby-port" in out and "--game {" in out
