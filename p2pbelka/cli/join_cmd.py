@@ -151,6 +151,12 @@ def _join_on_screen(
     except HostUnreachable as exc:
         print(f"p2pbelka join: no table reached: {exc}", file=sys.stderr)
         return 3
+    closed = screen.lobby.view.closed if screen.lobby is not None else None
+    if result is None and screen.view.game_id is None and closed and not screen.interrupted:
+        # refused, or the lobby closed under us: the screen said why, and so does the
+        # terminal once it is gone, with the status the text mode gives
+        print(f"p2pbelka join: {closed}", file=sys.stderr)  # in the player's language
+        return 3
     return lan_args.screen_result(result, screen.view.game_id, interrupted=screen.interrupted)
 
 

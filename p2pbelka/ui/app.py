@@ -38,7 +38,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 
 from p2pbelka.peer.chat import ChatDropped, ChatLine
 from p2pbelka.table import moves as mv
-from p2pbelka.ui import panels, tablekeys, toosmall
+from p2pbelka.ui import keymap, panels, tablekeys, toosmall
 from p2pbelka.ui.chatbox import CHAT_ROWS, ChatBox
 from p2pbelka.ui.game import GameUI, bind
 from p2pbelka.ui.i18n import _
@@ -179,8 +179,7 @@ class TableScreen:
         card = view.hand[index]
         view.selected = index
         if card not in view.legal:
-            label = card_label(card)
-            view.status = self.game.cannot_play(label) if self.game else label
+            view.status = self.game.cannot_play(view, card) if self.game else card_label(card)
             self.invalidate()
             return
         view.choice = None  # answered: no second card until the table asks again
@@ -246,7 +245,8 @@ class TableScreen:
                 Window(FormattedTextControl(self._title), height=1, style="class:title"),
                 DynamicContainer(self._middle),
                 self._home,
-                self.chat,
+                # the lobby has no chat: a chat line there would take keys the lobby reads
+                ConditionalContainer(self.chat, Condition(lambda: self.overlay != "lobby")),
                 Window(FormattedTextControl(self._hints), height=1, style="class:hints"),
             ]
         )
@@ -312,7 +312,7 @@ class TableScreen:
         right = HSplit(
             [
                 Window(FormattedTextControl(self._score), dont_extend_height=True),
-                Window(FormattedTextControl(self._seats), height=5),
+                Window(FormattedTextControl(self._seats), dont_extend_height=True),
                 ConditionalContainer(chat, Condition(self.chatbox.has_lines)),
                 Window(
                     FormattedTextControl(self._log, get_cursor_position=self._log_end),
@@ -405,6 +405,7 @@ class TableScreen:
 
     def _help(self) -> StyleAndTextTuples:
         text = self.game.help_text() if self.game is not None else ""
+        text = f"{text}\n\n{keymap.layout_note()}" if text else text
         lines = text.splitlines()
         self.help_scroll = max(0, min(self.help_scroll, len(lines) - 1))
         return [("", "\n".join(" " + line for line in lines[self.help_scroll :]))]
@@ -441,14 +442,20 @@ class TableScreen:
                 ("", "  "),
                 ("class:button", _("[n] no"), on_click(lambda: self.answer_offer(False))),
             ]
-        asked = self.game.prompt(self) if self.game is not None else None
-        if asked is not None:
-            return asked
         if view.finished:
             return [("class:status", _("The game has ended. Press q to leave."))]
         if self.overlay in PAGES:
-            # the next deal may already ask for a card: that waits for this page to close
+            # the next deal may already ask for a card, a call or a re-deal: that waits
+            # for this page to close, since no question about a hand is asked before
+            # the hand is on screen (the game's keys wait too: KeyContext.at_table)
+            if view.choice is not None:
+                return [("class:status", _("The table asks you: press Enter to go back to it."))]
             return [("class:hint", _("Press Enter to go back to the table."))]
+        if self.overlay == "help":
+            return [("", "")]  # the same: the hand is under the help
+        asked = self.game.prompt(self) if self.game is not None else None
+        if asked is not None:
+            return asked
         if view.alone:
             return [("class:status", view.alone_line())]
         if view.waiting:

@@ -15,22 +15,43 @@ Handler = Callable[[MouseEvent], object]
 
 
 class Canvas:
+    """``faults`` lists what was drawn wrong: text that did not fit (cut at an edge) and
+    text drawn over other text (a frame or a word already there); the screens' layout
+    test renders every state and asks that none be found."""
+
+    watch: list[Canvas] | None = None
+    """When a list, every canvas made is added to it (the layout test reads them)."""
+
     def __init__(self, width: int, height: int) -> None:
         self.width = max(0, width)
         self.height = max(0, height)
         self.cells: list[list[tuple[str, str, Handler | None]]] = [
             [("", " ", None)] * self.width for _ in range(self.height)
         ]
+        self.faults: list[str] = []
+        if Canvas.watch is not None:
+            Canvas.watch.append(self)
 
     def put(
         self, y: int, x: int, text: str, style: str = "", handler: Handler | None = None
     ) -> None:
         if not 0 <= y < self.height:
+            if text.strip():
+                self.faults.append(f"row {y} outside the {self.height} rows: {text!r}")
             return
         row = self.cells[y]
+        over, cut = "", False
         for i, ch in enumerate(text):
             if 0 <= x + i < self.width:
+                if ch != " " and row[x + i][1] not in (" ", ch):
+                    over += row[x + i][1]
                 row[x + i] = (style, ch, handler)
+            elif ch != " ":
+                cut = True
+        if over:
+            self.faults.append(f"{text!r} at ({y}, {x}) over {over!r}")
+        if cut:
+            self.faults.append(f"{text!r} at ({y}, {x}) cut at {self.width} columns")
 
     def center(self, y: int, text: str, style: str = "", handler: Handler | None = None) -> None:
         self.put(y, max(0, (self.width - len(text)) // 2), text, style, handler)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any, Protocol
 
 from prompt_toolkit.filters import Filter, FilterOrBool
@@ -25,11 +26,13 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Float
 
+from p2pbelka.cards import Card
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.table.verify import VerifyReport
-from p2pbelka.ui import panels, reports
+from p2pbelka.ui import keymap, panels, reports
 from p2pbelka.ui.i18n import _
+from p2pbelka.ui.text import card_label
 from p2pbelka.ui.view import DealEnd, TableView, TrickView
 
 
@@ -64,11 +67,15 @@ class Key:
 
 
 def bind(keys: Iterable[Key]) -> KeyBindings:
+    """The keys as prompt_toolkit's; a one-character key also by what its place on the
+    keyboard types on the Russian and Kazakh layouts (``т`` for ``n``): a handler that
+    reads the key typed reads it through :func:`keymap.latin`."""
     kb = KeyBindings()
     for key in keys:
         for sequence in key.keys:
             chord = sequence if isinstance(sequence, tuple) else (sequence,)
-            kb.add(*chord, filter=key.when, eager=key.eager)(key.do)
+            for typed in product(*((k, *keymap.same_place(k)) for k in chord)):
+                kb.add(*typed, filter=key.when, eager=key.eager)(key.do)
     return kb
 
 
@@ -101,8 +108,8 @@ def _nothing(seat: Seat) -> None:
     return None
 
 
-def _cannot_play(card: str) -> str:
-    return _("{card} cannot be played now: follow the suit led.").format(card=card)
+def _cannot_play(view: TableView, card: Card) -> str:
+    return _("{card} cannot be played now: follow the suit led.").format(card=card_label(card))
 
 
 def _choose_hint() -> str:
@@ -141,7 +148,8 @@ class GameUI:
     game_end: Callable[[Any], StyleAndTextTuples] = reports.game_end_lines
     help_text: Callable[[], str] = reports.help_text
     choose_hint: Callable[[], str] = _choose_hint
-    cannot_play: Callable[[str], str] = _cannot_play  # a card's label in
+    cannot_play: Callable[[Any, Card], str] = _cannot_play
+    """Why the card the player chose may not be played now (the view, the card)."""
     prompt: Callable[[Seat], StyleAndTextTuples | None] = _no_prompt
     """The status line while the game asks its own questions (None: the table's line)."""
     keys: Callable[[Seat, KeyContext], Sequence[Key]] = _no_keys

@@ -68,6 +68,9 @@ class LobbyView:
             if event.changed and self.role != "host":
                 self.notes.append(self._rules_changed(before, event.state))
         elif isinstance(event, lan.SeatsChanged):
+            if event.me is not None and self.me is None:
+                # let in: the wait for the host's answer is over
+                self.notes = [n for n in self.notes if n != _awaiting()]
             self.state, self.me = event.state, event.me
             self.control = event.control or self.control
             self.host_control = event.host_control or self.host_control
@@ -85,7 +88,7 @@ class LobbyView:
                 " giving up in {left:.0f} s (q stops now)."
             ).format(why=event.why, s=event.retry_in, left=event.gives_up_in)
         elif isinstance(event, lan.AwaitingApproval):
-            self.notes.append(_("The host is deciding whether to let you in…"))
+            self.notes.append(_awaiting())
         elif isinstance(event, lan.JoinersAsking):
             self.asking = event.requests
         elif isinstance(event, lan.WrongCodeTried):
@@ -153,11 +156,17 @@ class LobbyView:
         return seat is not None and seat.ready
 
 
+def _awaiting() -> str:
+    return _("The host is deciding whether to let you in…")
+
+
 def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
     out: StyleAndTextTuples = []
     if view.closed:
+        # nothing else: the seats and keys of a lobby one is no longer in would mislead
         out.append(("class:verdict.bad", _("The lobby closed: {why}").format(why=view.closed)))
-        out.append(("", "\n\n"))
+        out.append(("", "\n\n" + _("Press q to leave.") + "\n"))
+        return out
     if view.listening and not view.seated:
         return out + _table_list(view)
     if view.state is None:
@@ -196,7 +205,7 @@ def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
             continue
         ready = _("ready") if info.ready else _("not ready")
         style = "class:verdict.ok" if info.ready else "class:hint"
-        out.append(("class:seat.me" if seat == view.me else "", f" {seat}  {info.name[:16]:<16} "))
+        out.append(("class:seat.me" if seat == view.me else "", f" {seat}  {info.name:<16} "))
         out.append(("class:hint", f"{fingerprint(info.key)}  "))
         out.append((style, ready))
         out.append(("", you + "\n"))
@@ -219,7 +228,7 @@ def sides(view: LobbyView) -> str:
         elif info is None:
             names.append(_("seat {n} (free)").format(n=seat))
         else:
-            names.append(info.name[:16])
+            names.append(info.name)
     teams = _teams(view.variant, len(names))
     if len(teams) != 2 or any(len(team) != 2 for team in teams):
         return _("each for themselves: {names}").format(names=", ".join(names))
@@ -302,7 +311,7 @@ def _requests(view: LobbyView) -> StyleAndTextTuples:
         return []
     out: StyleAndTextTuples = [("class:heading", _("Asking to sit down:") + "\n")]
     for n, request in enumerate(view.asking[:5]):
-        out.append(("class:seat.turn", f" {request.name[:16]:<16} {request.fingerprint}"))
+        out.append(("class:seat.turn", f" {request.name:<16} {request.fingerprint}"))
         if n == 0:
             out.append(("class:hint", "  " + _("y let in  n turn away")))
         out.append(("", "\n"))
@@ -344,6 +353,8 @@ def _table_list(view: LobbyView) -> StyleAndTextTuples:
 
 
 def lobby_keys(view: LobbyView) -> str:
+    if view.closed:
+        return _("q quit")
     if view.listening and not view.seated:
         return _("↑↓ choose  Enter join  a address  q quit")
     last = len(view.state.seats) - 1 if view.state is not None else 3

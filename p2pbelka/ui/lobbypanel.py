@@ -20,6 +20,7 @@ from prompt_toolkit.widgets import TextArea
 
 from p2pbelka.ui.game import Key
 from p2pbelka.ui.i18n import _
+from p2pbelka.ui.keymap import latin
 from p2pbelka.ui.lobby import LobbyView, lobby_keys, lobby_lines
 
 
@@ -91,7 +92,8 @@ class LobbyPanel:
         (the address box closes)."""
         self._back = back
         session, view = self.session, self.view
-        lobby = in_lobby & ~has_focus(self.address)
+        # a closed lobby (refused, or the host left) takes no key but q
+        lobby = in_lobby & ~has_focus(self.address) & Condition(lambda: not view.closed)
         choosing = lobby & Condition(lambda: view.listening and not view.seated)
         seated = lobby & Condition(lambda: view.seated)
         hosting = seated & Condition(lambda: view.role == "host")
@@ -105,7 +107,7 @@ class LobbyPanel:
             view.chosen = min(max(0, len(view.tables) - 1), view.chosen + 1)
 
         def digit(event: KeyPressEvent) -> None:
-            n = int(event.data)
+            n = int(latin(event.data))
             if view.seated:
                 session.take_seat(n)  # seats as the list numbers them (0 is the host's)
             else:
@@ -119,7 +121,7 @@ class LobbyPanel:
             view.editing = False
 
         def remove(event: KeyPressEvent) -> None:
-            session.remove_seat(int(event.key_sequence[-1].data))
+            session.remove_seat(int(latin(event.key_sequence[-1].data)))
 
         return [
             Key(("up",), choosing, up),

@@ -64,22 +64,50 @@ class Pages:
         return HSplit(parts, style="class:report")
 
 
+INDENT = 2  # a row continued on the next starts this far in
+
+
 def wrapped_rows(fragments: StyleAndTextTuples, width: int) -> list[StyleAndTextTuples]:
     """The fragments as screen rows: split at each newline, a row longer than ``width``
-    continued on the next (as a window wraps, in mid-word)."""
+    continued on the next, indented: broken at a space, else after a ``/`` (a path),
+    and only a word longer than the row in mid-word."""
     out: list[StyleAndTextTuples] = []
     for line in split_lines(fragments):
-        row: StyleAndTextTuples = []
-        used = 0
-        for fragment in line:
-            text = fragment[1]
-            while used + len(text) > width:
-                cut = width - used
-                row.append((fragment[0], text[:cut], *fragment[2:]))
-                out.append(row)
-                row, used, text = [], 0, text[cut:]
-            if text:
-                row.append((fragment[0], text, *fragment[2:]))
-                used += len(text)
-        out.append(row)
+        cells: list[Cell] = [(f[0], ch, tuple(f[2:])) for f in line for ch in f[1]]
+        while len(cells) > width:
+            cut = _break_at("".join(c[1] for c in cells[: width + 1]), width)
+            out.append(_row(cells[:cut]))
+            rest = cells[cut:]
+            while rest and rest[0][1] == " ":
+                rest = rest[1:]  # the space broken at
+            if not rest:
+                cells = []
+                break
+            cells = [("", " ", ())] * min(INDENT, max(0, width - 1)) + rest
+        out.append(_row(cells))
     return out
+
+
+Cell = tuple[str, str, tuple[object, ...]]
+
+
+def _break_at(text: str, width: int) -> int:
+    """Where a row of ``text`` (``width`` characters and the one after) is broken."""
+    space = text.rfind(" ", 1, width + 1)
+    if space > width // 3:
+        return space
+    slash = text.rfind("/", 1, width)
+    if slash > width // 3:
+        return slash + 1
+    return width
+
+
+def _row(cells: list[Cell]) -> StyleAndTextTuples:
+    row: StyleAndTextTuples = []
+    for style, ch, rest in cells:
+        if row and row[-1][0] == style and tuple(row[-1][2:]) == rest:
+            last = row[-1]
+            row[-1] = (last[0], last[1] + ch, *last[2:])
+        else:
+            row.append((style, ch, *rest))  # type: ignore[arg-type]
+    return row

@@ -13,7 +13,7 @@ from p2pbelka.cards import Card
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.ui.canvas import Canvas, Handler
 from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label, is_red
+from p2pbelka.ui.text import card_label, fit, is_red
 from p2pbelka.ui.view import TableView
 
 TABLE_HEIGHT = 11
@@ -90,14 +90,21 @@ def seat_line(
     mark = "▶" if view.turn == seat else " "
     flags = (_("D") if view.dealer == seat else " ") + (_("L") if leader == seat else " ")
     key = fingerprint(view.keys[seat])[:9] if seat < len(view.keys) else ""
-    name = view.name(seat)[: max(4, width - 19)].ljust(max(4, width - 19))
+    room = max(4, width - 19)
+    full = view.names[seat] if seat < len(view.names) else view.name(seat)
     style = "class:seat.turn" if view.turn == seat else ("class:seat.me" if seat == view.me else "")
-    if seat in view.waiting_for:  # silent past the pause: the mark stays while the prompt is up
-        return [
-            (style, f"{mark}{name} {suit} {flags} "),
-            ("class:verdict.bad", _("missing") + "\n"),
-        ]
-    return [(style, f"{mark}{name} {suit} {flags} "), ("class:hint", key + "\n")]
+    # silent past the pause: the mark stays while the prompt is up
+    tail = (
+        ("class:verdict.bad", _("missing") + "\n")
+        if seat in view.waiting_for
+        else ("class:hint", key + "\n")
+    )
+    if len(full) <= room:
+        return [(style, f"{mark}{full.ljust(room)} {suit} {flags} "), tail]
+    # the panel is the one place every name is shown in full: a long one takes a line
+    # of its own (cut, with a mark, only past the panel's width), its marks the next
+    name = full if len(full) < width else full[: width - 2] + "…"
+    return [(style, f"{mark}{name}\n"), (style, f" {''.ljust(room)} {suit} {flags} "), tail]
 
 
 def score_lines(view: TableView, width: int) -> StyleAndTextTuples:
@@ -106,5 +113,5 @@ def score_lines(view: TableView, width: int) -> StyleAndTextTuples:
     name_width = max(4, width - 8)
     for seat, points in enumerate(view.score):
         style = "class:seat.me" if seat == view.me else ""
-        out.append((style, f"{view.name(seat)[:name_width].ljust(name_width)}{points:>6}\n"))
+        out.append((style, f"{fit(view.name(seat), name_width).ljust(name_width)}{points:>6}\n"))
     return out

@@ -29,6 +29,7 @@ from p2pbelka.table.verify import VerifiedDeal
 from p2pbelka.ui import panels, reports
 from p2pbelka.ui.canvas import Canvas
 from p2pbelka.ui.i18n import _
+from p2pbelka.ui.keymap import latin, same_place
 from p2pbelka.ui.style import STYLE
 from p2pbelka.ui.text import card_label, red_suits
 from p2pbelka.ui.toosmall import guarded
@@ -240,7 +241,15 @@ class ReplayScreen:
         return self.replay.table_lines(self._width())
 
     def _hands(self) -> StyleAndTextTuples:
-        return self.replay.hands_lines(self._width())
+        out = self.replay.hands_lines(self._width())
+        trick = self.replay.view().trick
+        if trick is not None and trick.winner is not None:
+            # under the hands, not between the cards, where a long name covered a frame
+            if out and not out[-1][1].endswith("\n"):
+                out = [*out, ("", "\n")]
+            taken = _("{name} takes it").format(name=self.replay.view().name(trick.winner))
+            out = [*out, ("class:hint", " " + taken)]
+        return out
 
     def _side(self) -> StyleAndTextTuples:
         return self.replay.side_lines()
@@ -291,16 +300,19 @@ class ReplayScreen:
         }
         for key, move in moves.items():
 
-            @kb.add(key)
             def _move(event: KeyPressEvent, move: Any = move) -> None:
                 replay.typed = ""
                 move()
 
-        for digit in "0123456789":
+            for typed in (key, *same_place(key)):  # [ ] at their place on any layout
+                kb.add(typed)(_move)
 
-            @kb.add(digit)
-            def _digit(event: KeyPressEvent) -> None:
-                replay.typed = (replay.typed + event.data)[-4:]
+        def _digit(event: KeyPressEvent) -> None:
+            replay.typed = (replay.typed + latin(event.data))[-4:]
+
+        for digit in "0123456789":
+            for typed in (digit, *same_place(digit)):
+                kb.add(typed)(_digit)
 
         @kb.add("enter")
         def _go(event: KeyPressEvent) -> None:
@@ -313,6 +325,7 @@ class ReplayScreen:
             replay.typed = replay.typed[:-1]
 
         @kb.add("q")
+        @kb.add(*same_place("q"))
         @kb.add("escape", eager=True)
         @kb.add("c-c")
         def _quit(event: KeyPressEvent) -> None:

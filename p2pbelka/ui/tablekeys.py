@@ -12,6 +12,7 @@ from prompt_toolkit.key_binding import KeyPressEvent
 from prompt_toolkit.widgets import TextArea
 
 from p2pbelka.ui.game import Key, KeyContext
+from p2pbelka.ui.keymap import latin
 from p2pbelka.ui.pages import Pages
 from p2pbelka.ui.view import TableView
 
@@ -103,7 +104,7 @@ def table_keys(screen: TableScreen, when: KeyContext) -> list[Key]:
     return [
         Key(("left",), playing, lambda e: screen.select(screen.view.selected - 1)),
         Key(("right",), playing, lambda e: screen.select(screen.view.selected + 1)),
-        Key(tuple("123456789"), playing, lambda e: screen.select(int(e.data) - 1)),
+        Key(tuple("123456789"), playing, lambda e: screen.select(int(latin(e.data)) - 1)),
         Key(("enter",), playing, enter),
         Key(("y",), playing, lambda e: _ignore(screen.answer_offer(True))),
         Key(("n",), playing, lambda e: _ignore(screen.answer_offer(False))),

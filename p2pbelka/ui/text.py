@@ -45,6 +45,12 @@ def suit_name(suit: Suit | None) -> str:
 NAME_WIDTH = 14
 
 
+def fit(text: str, width: int) -> str:
+    """``text`` as it fits in ``width`` columns: whole, or cut with a mark (…) that
+    says so, never silently."""
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
 def seat_name(seat: int, names: list[str]) -> str:
     """A seat's name, cut to fit the screen's columns."""
     name = names[seat] if 0 <= seat < len(names) else f"#{seat}"

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -30,21 +32,31 @@ SEED = 3
 """A seed where seat 0 is asked to call, then declares at its lead."""
 
 
-def test_play_a_belot_deal_in_tmux(tmp_path: Path) -> None:
-    tmux = Tmux(f"p2pbelka-belot-{os.getpid()}")
+def start_belot(
+    tmux: Tmux, tmp_path: Path, *, name: str = "Tester", pace: str = "0", size: str = "100x30"
+) -> Path:
+    """``play --game belot --players 2`` (seed :data:`SEED`, random bot) in a new tmux
+    session of ``size``; the transcript's path."""
     transcript = tmp_path / "game.transcript"
     command = (
         f"cd {ROOT} && {sys.executable} -m p2pbelka.cli.main play --game belot --players 2"
-        f" --seed {SEED} --bot-level random --pace 0 --lang en --name Tester"
+        f" --seed {SEED} --bot-level random --pace {pace} --lang en --name {shlex.quote(name)}"
         f" --transcript {transcript}; echo EXIT=$?; sleep 30"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
     env.update(HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"))
+    columns, rows = size.split("x")
     subprocess.run(
-        ["tmux", "-L", tmux.socket, "new-session", "-d", "-s", "play", "-x", "100", "-y", "30",
+        ["tmux", "-L", tmux.socket, "new-session", "-d", "-s", "play", "-x", columns, "-y", rows,
          command],
         check=True, env=env,
     )  # fmt: skip
+    return transcript
+
+
+def test_play_a_belot_deal_in_tmux(tmp_path: Path) -> None:
+    tmux = Tmux(f"p2pbelka-belot-{os.getpid()}")
+    transcript = start_belot(tmux, tmp_path)
     try:
         screen, seen = play_until_the_verdict(tmux)
         assert "Your call" in seen and "Enter declares" in seen
@@ -61,14 +73,19 @@ def test_play_a_belot_deal_in_tmux(tmp_path: Path) -> None:
         tmux("kill-server")
 
 
-def play_until_the_verdict(tmux: Tmux) -> tuple[str, str]:
-    """Answer what the screen asks until a played deal's page shows the verdict; return
-    that page and every prompt seen on the way."""
+def play_until_the_verdict(
+    tmux: Tmux, watch: Callable[[str], bool] | None = None
+) -> tuple[str, str]:
+    """Answer what the screen asks until a played deal's page shows the verdict (or
+    ``watch``, shown each screen, says enough); return that screen and every prompt
+    seen on the way."""
     deadline = time.monotonic() + 180
     number, seen = 0, ""
     while time.monotonic() < deadline:
         screen = tmux.screen()
         if "Fair deal verified" in screen and "Tricks (leader" in screen:
+            return screen, seen
+        if watch is not None and watch(screen):
             return screen, seen
         keys: tuple[str, ...] = ()
         if "[Enter] continue" in screen:  # a void deal: all passed twice

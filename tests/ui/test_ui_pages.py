@@ -146,3 +146,39 @@ def test_a_re_deal_page_names_the_player_not_a_seat_number() -> None:
     text = plain_text(reports.deal_end_lines(BelkaView(names=list(NAMES)), page))
     assert "Bolat showed the hand and claimed a re-deal" in text
     assert "Bolat asked for a re-deal" in text and "seat 1" not in text
+
+
+def test_a_re_deal_is_neither_asked_nor_claimed_under_the_last_deal_s_page() -> None:
+    """The next deal's hand allows a re-deal while the end of the last deal is still up:
+    the status line does not ask, and y claims nothing, until the hand is on screen."""
+    i18n.set_language("en")
+    view = played_view()
+    view.deal_ends = view.deal_ends[:1]
+    sent: list[object] = []
+    with create_pipe_input() as pipe:
+        output = Vt100_Output(io.StringIO(), lambda: Size(rows=30, columns=100), term="xterm")
+        screen = TableScreen(BELKA, view, sent.append, input=pipe, output=output)
+        view.apply(ev.DealStarted(1, 1, 0, ev.Score((1, 0))))
+        view.choice = "redeal"
+        screen.refresh()
+
+        async def main(bridge: Bridge) -> None:
+            assert screen.overlay == "deal_end"
+            waiting = plain_text(screen._status())
+            assert "re-deal" not in waiting and "The table asks you" in waiting
+            pipe.send_text("y")
+            pipe.send_text("s")  # a key after it, so y has surely been read
+            while screen.overlay != "sheet":
+                await trio.sleep(0.01)
+            assert sent == [] and view.choice == "redeal"
+            pipe.send_text("\r")
+            while screen.overlay is not None:
+                await trio.sleep(0.01)
+            assert "allows a re-deal" in plain_text(screen._status())
+            pipe.send_text("y")
+            while not sent:
+                await trio.sleep(0.01)
+            screen.quit()
+
+        run_with_app(screen.app, main)
+    assert [type(m).__name__ for m in sent] == ["ClaimRedeal"]

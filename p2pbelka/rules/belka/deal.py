@@ -305,6 +305,20 @@ class DealState:
     def _led(self) -> int:
         return core.EFFECTIVE_SUIT[self.trump][self.trick[0]] if self.trick else -1
 
+    def refusal(self, seat: int, card: Card) -> str | None:
+        """The id of the rule of the trick that forbids ``seat`` to play ``card`` of its
+        hand now (``FOLLOW_SUIT``, ``NO_UNLED_ACE_DISCARD``); None when the trick allows it
+        or the hand is unknown or lacks the card (other rules say so)."""
+        hand = self.hands[seat]
+        if hand is None or not hand & card.bit:
+            return None
+        led = self._led()
+        if core.legal_mask(hand, led, self.trump, self._banned_aces()) & card.bit:
+            return None
+        if hand & core.EFFECTIVE_SUIT_MASKS[self.trump][led]:
+            return E.FOLLOW_SUIT
+        return E.NO_UNLED_ACE_DISCARD
+
     def _banned_aces(self) -> int:
         if self.options.no_unled_ace_discard != "on" or not self.trick:
             return 0
@@ -351,13 +365,11 @@ class DealState:
         else:
             if not hand & bit:
                 raise self._fail(E.NOT_IN_HAND, "the card is not in the hand", seat, card)
-            led = self._led()
-            if not core.legal_mask(hand, led, self.trump, self._banned_aces()) & bit:
-                if hand & core.EFFECTIVE_SUIT_MASKS[self.trump][led]:
-                    rule = E.FOLLOW_SUIT
-                    why = f"must follow {Suit(led).letter} (jacks are trumps)"
+            rule = self.refusal(seat, card)
+            if rule is not None:
+                if rule == E.FOLLOW_SUIT:
+                    why = f"must follow {Suit(self._led()).letter} (jacks are trumps)"
                 else:
-                    rule = E.NO_UNLED_ACE_DISCARD
                     why = "may not throw an ace of a suit not yet led"
                 if not self.audit:
                     raise self._fail(rule, why, seat, card)

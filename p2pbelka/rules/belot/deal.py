@@ -366,6 +366,26 @@ class DealState:
             return (-1, trump, -1)
         return (self.trick[0] >> 3, trump, core.top_trump(self.trick, trump))
 
+    def refusal(self, seat: int, card: Card) -> str | None:
+        """The id of the rule of the trick that forbids ``seat`` to play ``card`` of its
+        hand now (``FOLLOW_SUIT``, ``BEAT_TRUMP``); None when the trick allows it, or
+        outside play, or the hand is unknown or lacks the card (other rules say so)."""
+        hand = self.hands[seat]
+        if self.phase != "play" or hand is None or not hand & card.bit:
+            return None
+        led, trump, top = self._led()
+        if core.legal_mask(hand, led, trump, top) & card.bit:
+            return None
+        return E.FOLLOW_SUIT if card.suit != led else E.BEAT_TRUMP
+
+    @property
+    def top_trump(self) -> Card | None:
+        """The highest trump of the trick in progress (the card a led trump must beat)."""
+        if self.phase != "play" or not self.trick:
+            return None
+        top = self._led()[2]
+        return CARDS[top] if top >= 0 else None
+
     def _declared_masks(self) -> list[tuple[int, int, int]]:
         return [(d.seat, d.kind, d.mask) for d in self.declarations]
 
@@ -494,13 +514,12 @@ class DealState:
         else:
             if not hand & bit:
                 raise self._fail(E.NOT_IN_HAND, "the card is not in the hand", seat, card)
-            led, trump, top = self._led()
-            if not core.legal_mask(hand, led, trump, top) & bit:
-                if card.suit != led:
-                    raise self._fail(E.FOLLOW_SUIT, f"must follow {SUIT_LETTERS[led]}", seat, card)
-                raise self._fail(
-                    E.BEAT_TRUMP, f"must beat the {CARDS[top]} on the table", seat, card
-                )
+            rule = self.refusal(seat, card)
+            if rule is not None:
+                led, _trump, top = self._led()
+                if rule == E.FOLLOW_SUIT:
+                    raise self._fail(rule, f"must follow {SUIT_LETTERS[led]}", seat, card)
+                raise self._fail(rule, f"must beat the {CARDS[top]} on the table", seat, card)
         return self._after_play(seat, card.index, hand)
 
     def _after_play(self, seat: int, index: int, hand: int | None) -> DealState:

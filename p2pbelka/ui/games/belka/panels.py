@@ -12,7 +12,7 @@ from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.games.belka.words import team_name
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.panels import CARD_WIDTH, TABLE_HEIGHT, card_box
-from p2pbelka.ui.text import suit_name
+from p2pbelka.ui.text import fit, suit_name
 from p2pbelka.ui.view import TrickView
 
 
@@ -60,12 +60,14 @@ def table_panel(view: BelkaView, width: int, trick: TrickView | None = None) -> 
     canvas.blit(7, mid - 2, box(me))
     label, style = seat_label(view, me)
     canvas.center(10, label, style)
-    if winner is not None:
-        canvas.center(4, _("{name} takes it").format(name=view.name(winner)), "class:hint")
-    return canvas
+    return canvas  # who takes the trick is said on the line under the table (info_line)
 
 
 def info_line(view: BelkaView) -> str:
+    winner = view.trick.winner if view.trick is not None else None
+    if winner is not None:
+        # here, not between the cards: a long name there ran over the cards of the trick
+        return _("{name} takes it").format(name=view.name(winner))
     parts = []
     if view.trump is not None:
         parts.append(_("trick {n} of 8").format(n=min(8, sum(view.tricks_won) + 1)))
@@ -99,7 +101,11 @@ def score_lines(view: BelkaView, width: int) -> StyleAndTextTuples:
         out.append(("class:heading", _("Eyes opened (12 loses)") + "\n"))
         for team in (0, 1):
             opened = view.score[team]
-            name = team_name(team, view.names)[:name_width].ljust(name_width)
+            name = team_name(team, view.names)
+            if len(name) > name_width:
+                out.append(("", fit(name, width) + "\n"))
+                name = ""
+            name = name.ljust(name_width)
             dice = [_die_rows(opened - 6 * d) for d in (0, 1)]
             out.append(("", f"{name} "))
             out += [*_pips(dice[0][0]), ("", " "), *_pips(dice[1][0]), ("", "\n")]
@@ -109,9 +115,13 @@ def score_lines(view: BelkaView, width: int) -> StyleAndTextTuples:
         out.append(("class:heading", _("Score (to {n})").format(n=TARGET) + "\n"))
         for team in (0, 1):
             points = min(TARGET, view.score[team])
-            name = team_name(team, view.names)[:name_width].ljust(name_width)
+            name = team_name(team, view.names)
+            if len(name) > name_width:
+                # a pair's names longer than the column take a line of their own
+                out.append(("", fit(name, width) + "\n"))
+                name = ""
             bar = "■" * points + "□" * (TARGET - points)
-            out.append(("", f"{name}{view.score[team]:>3} "))
+            out.append(("", f"{name.ljust(name_width)}{view.score[team]:>3} "))
             out.append(("class:bar", bar[: max(0, width - name_width - 4)] + "\n"))
     titles = [
         f"{team_name(t, view.names)}: {', '.join(view.titles[t])}" for t in (0, 1) if view.titles[t]

@@ -11,9 +11,10 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from p2pbelka.rules.belka import moves as belka_mv
 from p2pbelka.rules.belka.game import EGGS_CHOICES, GAME
 from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
-from p2pbelka.ui.games.belka import panels, replay, reports, rulewords, words
+from p2pbelka.ui.games.belka import panels, refusals, replay, reports, rulewords, words
 from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.i18n import _
+from p2pbelka.ui.keymap import latin
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.view import TrickView
 
@@ -49,15 +50,16 @@ def prompt(seat: Seat) -> StyleAndTextTuples | None:
 
 
 def keys(seat: Seat, when: KeyContext) -> Sequence[Key]:
-    # y and n answer the question about a lost seat first (the table's keys)
-    redeal = when.playing & Condition(
+    # y and n answer the question about a lost seat first (the table's keys); both
+    # questions wait while a page covers the hand (the end of the last deal)
+    redeal = when.at_table & Condition(
         lambda: seat.view.choice == "redeal" and seat.view.offer is None
     )
-    eggs = when.playing & Condition(lambda: seat.view.choice == "eggs")
+    eggs = when.at_table & Condition(lambda: seat.view.choice == "eggs")
     return [
         Key(("y",), redeal, lambda e: claim_redeal(seat, True)),
         Key(("n",), redeal, lambda e: claim_redeal(seat, False)),
-        Key(("1", "2"), eggs, lambda e: choose_eggs(seat, EGGS_CHOICES[int(e.data) - 1])),
+        Key(("1", "2"), eggs, lambda e: choose_eggs(seat, EGGS_CHOICES[int(latin(e.data)) - 1])),
     ]
 
 
@@ -83,6 +85,7 @@ UI = GameUI(
     game_end=reports.game_end_lines,
     help_text=reports.help_text,
     choose_hint=lambda: _("←→/1-8 choose"),  # eight cards in a Belka hand
+    cannot_play=refusals.cannot_play,
     prompt=prompt,
     keys=keys,
     replay=replay.of_report,

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from p2pbelka.cards import Card, Suit
 from p2pbelka.rules.belka import core
+from p2pbelka.rules.belka.game import GameState
 from p2pbelka.table import belka_events as belka_ev
 from p2pbelka.table import events as ev
 from p2pbelka.ui.games.belka import words
@@ -28,6 +29,12 @@ class BelkaView(TableView):
     seat_suits: tuple[Suit, ...] | None = None
     titles: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     eggs_pending: bool = False
+    state: GameState | None = None
+    """The rules state as of the last event (the seat's own view: other hands unknown)."""
+
+    def observe(self, game: object) -> None:
+        if isinstance(game, GameState):
+            self.state = game
 
     def _standing(self, score: ev.Score) -> None:
         self.score = (score.points[0], score.points[1])

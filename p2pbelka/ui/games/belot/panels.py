@@ -18,7 +18,7 @@ from p2pbelka.ui.canvas import Canvas
 from p2pbelka.ui.games.belot.view import BelotView, call_name, combination_name
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.panels import CARD_WIDTH, TABLE_HEIGHT, card_back, card_box
-from p2pbelka.ui.text import card_label, suit_name
+from p2pbelka.ui.text import card_label, fit, suit_name
 from p2pbelka.ui.view import TrickView
 
 
@@ -88,9 +88,7 @@ def table_panel(view: BelotView, width: int, trick: TrickView | None = None) -> 
     place(me, 7, mid - 2)
     label, style = seat_label(view, me)
     canvas.center(10, label, style)
-    if winner is not None:
-        canvas.center(5, _("{name} takes it").format(name=view.name(winner)), "class:hint")
-    return canvas
+    return canvas  # who takes the trick is said on the line under the table (info_line)
 
 
 def _stock(canvas: Canvas, view: BelotView, y: int, x: int, *, above: bool) -> None:
@@ -131,7 +129,12 @@ def info_line(view: BelotView) -> str:
                 suit=suit_name(view.turned.suit)
             )
         return _("bidding, round 1: play {suit}, or pass").format(suit=suit_name(view.turned.suit))
-    return _("trick {n} of 9").format(n=min(9, sum(view.tricks_won) + 1))
+    trick = _("trick {n} of 9").format(n=min(9, sum(view.tricks_won) + 1))
+    winner = view.trick.winner if view.trick is not None else None
+    if winner is None:
+        return trick
+    # here, not between the cards: a long name there ran over the stock and the turned card
+    return trick + " · " + _("{name} takes it").format(name=view.name(winner))
 
 
 def declared_line(view: BelotView, width: int = 80) -> StyleAndTextTuples:
@@ -165,7 +168,8 @@ def score_lines(view: BelotView, width: int) -> StyleAndTextTuples:
     bar_width = max(0, width - name_width - 5 - 1 - 1 - 4)
     for seat in range(view.players):
         points = view.score[seat] if seat < len(view.score) else 0
-        name = view.name(seat)[:name_width].ljust(name_width)
+        name = fit(view.names[seat] if seat < len(view.names) else view.name(seat), name_width)
+        name = name.ljust(name_width)
         filled = min(bar_width, points * bar_width // TARGET)
         style = "class:seat.me" if seat == view.me else ""
         out.append((style, f"{name}{points:>5} "))

@@ -19,9 +19,10 @@ from p2pbelka.rules.belot.deal import PASS, PLAY
 from p2pbelka.rules.belot.spec import SPEC
 from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
-from p2pbelka.ui.games.belot import panels, replay, reports, rulewords
+from p2pbelka.ui.games.belot import panels, refusals, replay, reports, rulewords
 from p2pbelka.ui.games.belot.view import BelotView
 from p2pbelka.ui.i18n import _
+from p2pbelka.ui.keymap import latin
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.text import red_suits, suit_name
 from p2pbelka.ui.view import TrickView
@@ -163,7 +164,7 @@ def keys(seat: Seat, when: KeyContext) -> Sequence[Key]:
     declaring = ~when.chatting & Condition(lambda: seat.overlay == "declare")
 
     def suit(event: KeyPressEvent) -> None:
-        suits, index = other_suits(view()), int(event.data) - 1
+        suits, index = other_suits(view()), int(latin(event.data)) - 1
         if index < len(suits):
             bid(seat, suits[index])
 
@@ -177,7 +178,7 @@ def keys(seat: Seat, when: KeyContext) -> Sequence[Key]:
         Key(tuple("123"), bidding, suit),
         Key(("d",), playing, lambda e: open_declarations(seat)),
         Key(("w",), leading, lambda e: claim(seat)),
-        Key(tuple("123456789"), declaring, lambda e: declare(seat, int(e.data) - 1)),
+        Key(tuple("123456789"), declaring, lambda e: declare(seat, int(latin(e.data)) - 1)),
         Key(("up",), declaring, lambda e: move_choice(-1)),
         Key(("down",), declaring, lambda e: move_choice(1)),
         Key(("enter",), declaring, lambda e: declare(seat, view().declare_index)),
@@ -186,12 +187,6 @@ def keys(seat: Seat, when: KeyContext) -> Sequence[Key]:
 
 def table(view: BelotView, width: int, trick: TrickView | None) -> StyleAndTextTuples:
     return red_suits(panels.table_panel(view, width, trick).fragments())
-
-
-def cannot_play(card: str) -> str:
-    return _("{card} cannot be played now: follow the suit led, and beat a led trump.").format(
-        card=card
-    )
 
 
 def new_view(seats: int) -> BelotView:
@@ -213,7 +208,7 @@ UI = GameUI(
     game_end=reports.game_end_lines,
     help_text=reports.help_text,
     choose_hint=lambda: _("←→/1-9 choose"),  # nine cards in a Belot hand
-    cannot_play=cannot_play,
+    cannot_play=refusals.cannot_play,
     prompt=prompt,
     keys=keys,
     floats=floats,

@@ -1,0 +1,60 @@
+"""End to end in two real terminals (tmux): a person hosts a two-seat Belot table, a
+person joins it by address.  The joiner's lobby has no chat line; the wait for the
+host's answer ends once a seat is given; a joiner the host turns away sees only why,
+and leaves with the reason printed and exit status 3."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.ui.test_ui_lan_belot_tmux import screen_matching
+from tests.ui.test_ui_tmux import Tmux, wait_for
+from tests.ui.test_ui_tmux_resume import P2PBELKA, exited, run, shell
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)"
+)
+
+
+def test_a_joiner_let_in_then_turned_away(tmp_path: Path) -> None:
+    host, joiner = (Tmux(f"p2pbelka-lobby-{who}-{os.getpid()}") for who in ("host", "join"))
+    try:
+        for tmux, who in ((host, "host"), (joiner, "join")):
+            (tmp_path / who).mkdir()
+            shell(tmux, tmp_path / who)
+        run(
+            host,
+            f"{P2PBELKA} host --game belot --players 2 --no-announce --listen 127.0.0.1"
+            " --player Asel --lang en --no-seat-bot",
+        )
+        port = screen_matching(host, r"Lobby port (\d+)").group(1)
+        join = f"{P2PBELKA} join --connect 127.0.0.1:{port} --player Bolat --lang en"
+
+        run(joiner, join)
+        waiting = wait_for(joiner, "The host is deciding whether to let you in")
+        assert "chat>" not in waiting
+        wait_for(host, "Asking to sit down")
+        host.keys("y")
+        seated = wait_for(joiner, "(you)")
+        assert "deciding whether" not in seated and "chat>" not in seated
+        assert "r ready" in seated
+        joiner.keys("q")
+        left = exited(joiner)
+        assert "EXIT=0" in left and "left before the game started" in left
+
+        run(joiner, join)
+        wait_for(host, "Asking to sit down")
+        host.keys("n")
+        refused = wait_for(joiner, "The lobby closed")
+        assert "Press q to leave" in refused
+        assert "Seats" not in refused and "r ready" not in refused
+        joiner.keys("q")
+        left = exited(joiner)
+        assert "EXIT=3" in left and "p2pbelka join: the host did not let you in" in left
+    finally:
+        host("kill-server")
+        joiner("kill-server")
