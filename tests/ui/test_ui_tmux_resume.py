@@ -42,7 +42,9 @@ def hand_of(screen: str) -> list[str]:
 
 
 def score_of(screen: str) -> list[str]:
-    return re.findall(r"& \w+ +(\d+) [□■]", screen)
+    """Each side's points, read off its bar (a long pair's names take a line of their own
+    above it)."""
+    return re.findall(r"(\d+) [□■]+", screen)
 
 
 def shell(tmux: Tmux, home: Path) -> None:
