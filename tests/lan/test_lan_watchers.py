@@ -19,11 +19,13 @@ from p2pbelka.net.errors import NetError
 from p2pbelka.net.handshake import Role
 from p2pbelka.net.identity import Identity, fingerprint
 from p2pbelka.peer import lobby as lb
-from p2pbelka.peer.chat import ChatGate
+from p2pbelka.peer.chat import ChatGate, RateLimit
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.lan import GameResult, LobbyEvent, NetOptions, TableOpen
 from p2pbelka.peer.lan import watchers as feed_module
 from p2pbelka.peer.loopback import loopback_table
+from p2pbelka.protocol.chat import open_chat
+from p2pbelka.protocol.envelope import open_envelope
 from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.table.verify import verify_bytes
 
@@ -205,3 +207,60 @@ async def test_a_host_that_takes_no_watchers_or_is_full_refuses(tmp_path: Path) 
     results = await _table(tmp_path / "one", on_open_one, replace(NET, watchers=1), game="belot")
     assert "as many as it takes" in got["two"].refused
     assert got["one"].records == _records(results[0])
+
+
+async def _talker(port: int, name: str, lines: int, heard: trio.Event) -> tuple[str, int]:
+    """A watcher that says ``lines`` chat lines, signed for the game it is fed, once the
+    first record came and ``heard`` is set; its fingerprint and what it got back."""
+    identity = Identity.generate(name)
+    channel = await dial(
+        "127.0.0.1", port, identity, expected_peer_key=HOST.public_key, context=lb.LOBBY_CONTEXT
+    )
+    got = 0
+    async with channel:
+        await channel.receive()
+        await channel.send(lb.encode_control(lb.Watch(name, 0)))
+        try:
+            async for payload in channel:
+                if lb.is_envelope(payload):
+                    break
+            await heard.wait()
+            gate = ChatGate(open_envelope(payload).game, 0, [identity.public_key])
+            gate.send_limit = RateLimit(lines, 2.0)  # faster than a person may: a flood
+            for n in range(lines):
+                await channel.send(gate.compose(identity, f"line {n}", trio.current_time()).raw)
+            async for payload in channel:
+                got += 0 if lb.is_envelope(payload) else 1
+        except NetError:
+            pass
+    return fingerprint(identity.public_key), got
+
+
+async def test_with_watcher_chat_a_line_reaches_the_other_watchers_and_a_flood_is_cut_off(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="p2pbelka.peer.lan.watchers")
+    got: dict[str, Followed] = {}
+    said: dict[str, tuple[str, int]] = {}
+    listening = trio.Event()
+
+    def on_open(port: int, nursery: trio.Nursery, over: trio.Event) -> None:
+        async def listener() -> None:
+            got["ear"] = await _watch(port, "Ear", seen=lambda f: listening.set())
+
+        async def talk(key: str, lines: int) -> None:
+            said[key] = await _talker(port, key, lines, listening)
+
+        nursery.start_soon(listener)
+        nursery.start_soon(talk, "Polite", 1)
+        nursery.start_soon(talk, "Loud", 40)
+
+    net = replace(NET, watcher_chat="watchers")
+    results = await _table(tmp_path, on_open, net, game="belot")
+    _all_identical_and_verified(results)
+    texts = [open_chat(raw).text for raw in got["ear"].chat]
+    assert "line 0" in texts and got["ear"].admitted == "watchers"
+    assert got["ear"].records == _records(results[0])
+    loud = [ln for ln in caplog.text.splitlines() if said["Loud"][0] in ln and "cut off" in ln]
+    assert loud and "chat flood" in loud[0], caplog.text[-2000:]
+    assert not any(said["Polite"][0] in ln and "cut off" in ln for ln in caplog.text.splitlines())
