@@ -264,3 +264,53 @@ async def test_with_watcher_chat_a_line_reaches_the_other_watchers_and_a_flood_i
     loud = [ln for ln in caplog.text.splitlines() if said["Loud"][0] in ln and "cut off" in ln]
     assert loud and "chat flood" in loud[0], caplog.text[-2000:]
     assert not any(said["Polite"][0] in ln and "cut off" in ln for ln in caplog.text.splitlines())
+
+
+async def test_the_host_s_person_is_asked_about_a_watcher_as_a_watcher(tmp_path: Path) -> None:
+    from p2pbelka.peer.lan import JoinRequest, WatchersChanged, host_game
+
+    asked: list[JoinRequest] = []
+    got: dict[str, Followed] = {}
+    events: list[WatchersChanged] = []
+    in_feed, refused = trio.Event(), trio.Event()
+
+    async def approve(request: JoinRequest) -> bool:
+        asked.append(request)
+        return request.name == "Welcome"
+
+    async with trio.open_nursery() as nursery:
+
+        async def on_lobby(event: LobbyEvent) -> None:
+            if isinstance(event, WatchersChanged):
+                events.append(event)
+            if isinstance(event, TableOpen):
+                port = event.lobby_port
+
+                async def ask(name: str) -> None:
+                    got[name] = await _watch(port, name, seen=lambda f: in_feed.set())
+                    refused.set()
+
+                nursery.start_soon(ask, "Welcome")
+                nursery.start_soon(ask, "Stranger")
+
+        async def host() -> None:
+            net = replace(NET, listen_host="127.0.0.1", announce=False, home=tmp_path)
+            await host_game(
+                HOST,
+                "t",
+                BotFrontEnd(make_bot("random", 1)),
+                net=net,
+                on_lobby=on_lobby,
+                approve=approve,
+                game="belot",
+                players=2,
+            )
+
+        nursery.start_soon(host)
+        await in_feed.wait()  # the welcome one is in, and stays until the host stops
+        await refused.wait()
+        nursery.cancel_scope.cancel()
+    assert {r.name for r in asked} == {"Welcome", "Stranger"} and all(r.watcher for r in asked)
+    assert got["Stranger"].refused == "the host did not let you in"
+    names = [w.name for w in events[-1].watchers]
+    assert names == ["Welcome"] and events[-1].places == NET.watchers - 1
