@@ -139,7 +139,47 @@ class Done:
     """My table is finished; I stay a little to answer resend requests."""
 
 
-Control = Hello | TakeSeat | Ready | LobbyState | Refuse | Wait | Start | Resend | Resent | Done
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """Watcher -> host, instead of ``hello``: let me watch, feeding me the records of
+    your transcript from index ``start`` (0 the first time; on coming back, how many
+    the watcher holds).  ``from`` on the wire."""
+
+    name: str
+    start: int
+
+
+@dataclass(frozen=True, slots=True)
+class Watching:
+    """Host -> watcher: admitted; the feed follows.  ``chat`` says whom a watcher's
+    lines reach ("off": nobody, the watcher only reads the seats' chat)."""
+
+    chat: str = "off"
+
+
+@dataclass(frozen=True, slots=True)
+class Fed:
+    """Host -> watcher: the game is over and its transcript holds ``records`` records;
+    the host closes next."""
+
+    records: int
+
+
+Control = (
+    Hello
+    | TakeSeat
+    | Ready
+    | LobbyState
+    | Refuse
+    | Wait
+    | Start
+    | Resend
+    | Resent
+    | Done
+    | Watch
+    | Watching
+    | Fed
+)
 
 
 # --- encoding -------------------------------------------------------------------------
@@ -177,6 +217,12 @@ def encode_control(msg: Control) -> bytes:
         body = {"t": "resend", "start": list(msg.start)}
     elif isinstance(msg, Resent):
         body = {"t": "resent"}
+    elif isinstance(msg, Watch):
+        body = {"t": "watch", "name": msg.name, "from": msg.start}
+    elif isinstance(msg, Watching):
+        body = {"t": "watching", "chat": msg.chat}
+    elif isinstance(msg, Fed):
+        body = {"t": "fed", "records": msg.records}
     else:
         body = {"t": "done"}
     return encode(dict(sorted(body.items())))
@@ -254,6 +300,14 @@ def _variant(value: Any, where: str) -> str:
     return text
 
 
+def _chat_reach(value: Any, where: str) -> str:
+    """Whom a watcher's chat reaches: a word of lower-case letters ("off", ...)."""
+    text = m.check_text(value, where, MAX_VARIANT)
+    if not (text.isascii() and text.islower() and text.isalpha()):
+        raise ProtocolError("expected a word in lower-case letters", where)
+    return text
+
+
 def _parse_lobby(body: dict[str, Any]) -> LobbyState:
     options = m.check_options(body["options"], "options", lambda v, w: _name(v, w, 64))
     seats_raw = m.check_list(body["seats"], "seats", MIN_SEATS, N_SEATS)
@@ -323,4 +377,10 @@ _PARSERS: dict[str, tuple[set[str], Callable[[dict[str, Any]], Control]]] = {
     "resend": ({"start"}, _parse_resend),
     "resent": (set(), lambda b: Resent()),
     "done": (set(), lambda b: Done()),
+    "watch": (
+        {"name", "from"},
+        lambda b: Watch(_name(b["name"], "name"), m.check_uint(b["from"], "from")),
+    ),
+    "watching": ({"chat"}, lambda b: Watching(_chat_reach(b["chat"], "chat"))),
+    "fed": ({"records"}, lambda b: Fed(m.check_uint(b["records"], "records"))),
 }
