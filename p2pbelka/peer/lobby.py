@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.lobby import (
+    CHAT_MODES,
     ENVELOPE_PREFIX,
     MAX_CONTROL,
     MAX_NAME,
@@ -40,6 +41,7 @@ from p2pbelka.protocol.lobby import (
 from p2pbelka.rules import registry
 
 __all__ = [
+    "CHAT_MODES",
     "ENVELOPE_PREFIX",
     "LOBBY_CONTEXT",
     "MAX_CONTROL",

@@ -141,29 +141,35 @@ class Done:
 
 @dataclass(frozen=True, slots=True)
 class Watch:
-    """Watcher -> host, instead of ``hello``: let me watch, feeding me the records of
-    your transcript from index ``start`` (0 the first time; on coming back, how many
-    the watcher holds).  ``from`` on the wire."""
+    """Watcher -> host, instead of ``hello``: let me follow the game, from record
+    ``start`` of your transcript on (on the wire ``from``: 0 the first time, the
+    count it holds when it comes back)."""
 
     name: str
-    start: int
+    start: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Watching:
-    """Host -> watcher: admitted; the feed follows.  ``chat`` says whom a watcher's
-    lines reach ("off": nobody, the watcher only reads the seats' chat)."""
+    """Host -> watcher: admitted; the feed follows.  ``chat``: who a watcher's lines
+    reach (``CHAT_MODES``)."""
 
     chat: str = "off"
 
 
 @dataclass(frozen=True, slots=True)
 class Fed:
-    """Host -> watcher: the game is over and its transcript holds ``records`` records;
-    the host closes next."""
+    """Host -> watcher, last: the host's game ended with ``records`` records in its
+    transcript (the watcher holds them all if its count is the same)."""
 
     records: int
 
+
+CHAT_MODES = ("off", "watchers")
+"""A watcher's lines reach nobody ("off"), or the other watchers ("watchers"); never
+the seats (protocol/SPEC.md section 7.5 says why)."""
+MAX_RECORDS = 2**32
+"""Record counts and indexes on the wire are below this (a game has thousands)."""
 
 Control = (
     Hello
@@ -300,12 +306,10 @@ def _variant(value: Any, where: str) -> str:
     return text
 
 
-def _chat_reach(value: Any, where: str) -> str:
-    """Whom a watcher's chat reaches: a word of lower-case letters ("off", ...)."""
-    text = m.check_text(value, where, MAX_VARIANT)
-    if not (text.isascii() and text.islower() and text.isalpha()):
-        raise ProtocolError("expected a word in lower-case letters", where)
-    return text
+def _chat_mode(value: Any, where: str) -> str:
+    if value not in CHAT_MODES or type(value) is not str:
+        raise ProtocolError(f"expected one of {', '.join(CHAT_MODES)}", where)
+    return str(value)
 
 
 def _parse_lobby(body: dict[str, Any]) -> LobbyState:
@@ -379,8 +383,8 @@ _PARSERS: dict[str, tuple[set[str], Callable[[dict[str, Any]], Control]]] = {
     "done": (set(), lambda b: Done()),
     "watch": (
         {"name", "from"},
-        lambda b: Watch(_name(b["name"], "name"), m.check_uint(b["from"], "from")),
+        lambda b: Watch(_name(b["name"], "name"), m.check_uint(b["from"], "from", MAX_RECORDS)),
     ),
-    "watching": ({"chat"}, lambda b: Watching(_chat_reach(b["chat"], "chat"))),
-    "fed": ({"records"}, lambda b: Fed(m.check_uint(b["records"], "records"))),
+    "watching": ({"chat"}, lambda b: Watching(_chat_mode(b["chat"], "chat"))),
+    "fed": ({"records"}, lambda b: Fed(m.check_uint(b["records"], "records", MAX_RECORDS))),
 }
