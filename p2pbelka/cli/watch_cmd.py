@@ -145,10 +145,8 @@ def _net_options(args: argparse.Namespace) -> NetOptions:
 
 
 def watchable(table: TableInfo) -> bool:
-    """A table that takes watchers: its beacon says how many more (a host that does
-    not say takes none it would tell of; it is still listed, and may refuse)."""
-    places = getattr(table, "watch", None)
-    return places is None or places > 0
+    """A table that takes watchers now: its beacon says how many places are left."""
+    return table.watch > 0
 
 
 async def _pick_table(
