@@ -107,22 +107,26 @@ def run(args: argparse.Namespace) -> int:
         target = connect if connect is not None else await _pick_table(args, net)
         if target is None:
             return NO_TABLE
-        try:
-            result = await watch_game(
-                identity,
-                target[0],
-                target[1],
-                front,
-                host_key=target[2],
-                host_pin=pin,
-                invite=args.invite,
-                net=net,
-                games=args.games_dir,
-                tr=translations(),
-            )
-        except (WatchRefused, NetError) as exc:
-            print(f"p2pbelka watch: {lobby_reason(str(exc))}", file=sys.stderr)
-            return REFUSED
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(front.read_chat)
+            try:
+                result = await watch_game(
+                    identity,
+                    target[0],
+                    target[1],
+                    front,
+                    host_key=target[2],
+                    host_pin=pin,
+                    invite=args.invite,
+                    net=net,
+                    games=args.games_dir,
+                    tr=translations(),
+                )
+            except (WatchRefused, NetError) as exc:
+                print(f"p2pbelka watch: {lobby_reason(str(exc))}", file=sys.stderr)
+                return REFUSED
+            finally:
+                nursery.cancel_scope.cancel()
         return 0 if result.fed else CUT_SHORT
 
     return trio.run(main)
