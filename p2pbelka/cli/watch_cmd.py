@@ -75,10 +75,10 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.lan_args import setup_logging
     from p2pbelka.net.errors import NetError
     from p2pbelka.net.identity import Identity, IdentityError, normal_pin
-    from p2pbelka.peer.watch import WatchRefused, watch_game
+    from p2pbelka.peer.watch import WatchFront, WatchRefused, watch_game
     from p2pbelka.ui.i18n import _, translations
     from p2pbelka.ui.reasons import lobby_reason
-    from p2pbelka.ui.watchtext import WatchText
+    from p2pbelka.ui.watchtext import text_mode
 
     setup_logging(args)
     connect = parse_connect(args.connect) if args.connect else None
@@ -100,36 +100,40 @@ def run(args: argparse.Namespace) -> int:
     if args.name:
         identity = dataclasses.replace(identity, name=args.name)
     net = _net_options(args)
-    # The screen is part of the watch's front ends; until it is there, text.
-    front = WatchText()
+    said: list[str] = []  # refusals, printed once the screen (if any) is closed
 
-    async def main() -> int:
-        target = connect if connect is not None else await _pick_table(args, net)
-        if target is None:
-            return NO_TABLE
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(front.read_chat)
-            try:
-                result = await watch_game(
-                    identity,
-                    target[0],
-                    target[1],
-                    front,
-                    host_key=target[2],
-                    host_pin=pin,
-                    invite=args.invite,
-                    net=net,
-                    games=args.games_dir,
-                    tr=translations(),
-                )
-            except (WatchRefused, NetError) as exc:
-                print(f"p2pbelka watch: {lobby_reason(str(exc))}", file=sys.stderr)
-                return REFUSED
-            finally:
-                nursery.cancel_scope.cancel()
+    # the table is chosen before any screen opens: the list of tables is printed
+    target = connect if connect is not None else trio.run(_pick_table, args, net)
+    if target is None:
+        return NO_TABLE
+
+    async def main(front: WatchFront) -> int:
+        assert target is not None
+        try:
+            result = await watch_game(
+                identity,
+                target[0],
+                target[1],
+                front,
+                host_key=target[2],
+                host_pin=pin,
+                invite=args.invite,
+                net=net,
+                games=args.games_dir,
+                tr=translations(),
+            )
+        except (WatchRefused, NetError) as exc:
+            said.append(f"p2pbelka watch: {lobby_reason(str(exc))}")
+            if on_screen:  # said there too: the screen stays up until q
+                await front.note(lobby_reason(str(exc)))
+            return REFUSED
         return 0 if result.fed else CUT_SHORT
 
-    return trio.run(main)
+    on_screen = False  # the watcher's screen (at a terminal, without --text) is to come
+    status = trio.run(text_mode, main)
+    for line in said:
+        print(line, file=sys.stderr)
+    return status
 
 
 def _net_options(args: argparse.Namespace) -> NetOptions:
@@ -149,8 +153,10 @@ def _net_options(args: argparse.Namespace) -> NetOptions:
 
 
 def watchable(table: TableInfo) -> bool:
-    """A table that takes watchers now: its beacon says how many places are left."""
-    return table.watch > 0
+    """A table that takes watchers: its beacon says how many more (a host that does
+    not say takes none it would tell of; it is still listed, and may refuse)."""
+    places = getattr(table, "watch", None)
+    return places is None or places > 0
 
 
 async def _pick_table(

@@ -22,7 +22,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 import trio
 
@@ -55,24 +55,20 @@ FIRST_BACK, LAST_BACK = 1.0, 8.0
 OUTBOX = 16
 
 
+Say = Callable[[str], None]
+"""Sign and send a watcher's chat line (``ChatDropped``: empty, too long, slow down)."""
+
+
 class WatchFront(Protocol):
-    """What a watcher's front end (the text lines, the screen) is told."""
+    """What a watcher's front end (the text lines, the screen) is told.  ``admitted``
+    gets ``send`` where the host lets watchers write ("off": None); call it in trio."""
 
     async def lobby(self, state: lb.LobbyState) -> None: ...  # the table before the start
-    async def admitted(self, chat: str) -> None: ...
+    async def admitted(self, chat: str, send: Say | None = None) -> None: ...
     async def fed(self, table: Table, events: list[ev.Event]) -> None: ...  # each envelope
     async def chat(self, sender_name: str, text: str, watcher: bool) -> None: ...
     async def note(self, text: str) -> None: ...  # lost, trying again, refused, cut off
     async def ended(self, report: VerifyReport, path: Path | None) -> None: ...
-
-
-@runtime_checkable
-class ChatsBack(Protocol):
-    """A front end that may write when the host lets watchers talk: before
-    ``admitted`` it gets ``say``, which signs and sends a line (``ChatDropped``:
-    empty, too long, slow down)."""
-
-    def join_chat(self, say: Callable[[str], None]) -> None: ...
 
 
 class WatchRefused(Exception):
@@ -292,9 +288,7 @@ class Feed:
             await self.front.note(text)
             return
         self.admitted = True
-        if chat != "off" and isinstance(self.front, ChatsBack):
-            self.front.join_chat(self._say_line)
-        await self.front.admitted(chat)
+        await self.front.admitted(chat, self._say_line if chat != "off" else None)
 
     async def _record(self, payload: bytes) -> None:
         try:

@@ -10,9 +10,11 @@ before its holder plays it (the deal's audit, after its end, opens them all).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
+
+import trio
 
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.chat import ChatDropped
@@ -25,6 +27,17 @@ from p2pbelka.table.session import Table
 from p2pbelka.ui.i18n import _, translations
 from p2pbelka.ui.rulenames import game_word
 from p2pbelka.ui.text import card_label
+
+
+async def text_mode(follow: Callable[[WatchText], Awaitable[int]]) -> int:
+    """Run ``follow`` (the watcher's program) with the text front end, reading the
+    watcher's ``say TEXT`` lines from stdin beside it; its exit status."""
+    front = WatchText()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(front.read_chat)
+        status = await follow(front)
+        nursery.cancel_scope.cancel()
+    return status
 
 
 class WatchText:
@@ -55,10 +68,6 @@ class WatchText:
         )
         self.say(line)
 
-    def join_chat(self, say: Callable[[str], None]) -> None:
-        """The host lets watchers write: ``say TEXT`` typed on stdin goes out."""
-        self._say = say
-
     async def read_chat(self) -> None:
         """Read ``say TEXT`` lines from stdin until it ends (run beside the watch)."""
         while line := await read_line():
@@ -72,7 +81,8 @@ class WatchText:
             except ChatDropped as exc:
                 self.say(_("chat not sent: {why}").format(why=exc))
 
-    async def admitted(self, chat: str) -> None:
+    async def admitted(self, chat: str, send: Callable[[str], None] | None = None) -> None:
+        self._say = send  # where the host lets watchers write: ``say TEXT`` on stdin
         if chat == "off":
             self.say(_("watching: the feed follows (watchers do not write at this table)"))
         else:

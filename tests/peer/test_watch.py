@@ -15,9 +15,9 @@ import trio
 from p2pbelka.net.connection import SecureChannel, serve_secure
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
-from p2pbelka.peer.watch import WatchResult, watch_game
+from p2pbelka.peer.watch import Say, WatchResult, watch_game
 from p2pbelka.peer.watchsave import load_watch_meta
-from p2pbelka.protocol.chat import seal_chat
+from p2pbelka.protocol.chat import open_chat, seal_chat
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import dump_transcript, iter_records
 from p2pbelka.table import events as ev
@@ -47,14 +47,18 @@ class Front:
     chats: list[tuple[str, str, bool]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     report: VerifyReport | None = None
+    send: Say | None = None
 
     async def lobby(self, state: lb.LobbyState) -> None:
         self.lobbies.append(state)
 
-    async def admitted(self, chat: str) -> None:
+    async def admitted(self, chat: str, send: Say | None = None) -> None:
         self.admitted_with.append(chat)
+        self.send = send
 
     async def fed(self, table: Table, events: list[ev.Event]) -> None:
+        if self.send is not None and self.envelopes == 0:
+            self.send("hello from the wall")  # where the host lets watchers write
         self.envelopes += 1
         self.played += [e for e in events if isinstance(e, ev.CardPlayed)]
 
@@ -78,7 +82,9 @@ Script = Callable[[SecureChannel, int, int], Awaitable[None]]
 """What the host does on its ``n``-th watcher connection, asked ``from``."""
 
 
-async def _watch(script: Script, tmp: Path) -> tuple[WatchResult, Front, list[int]]:
+async def _watch(
+    script: Script, tmp: Path, chat: str = "off"
+) -> tuple[WatchResult, Front, list[int]]:
     host = _seat(0)  # the host signed the table the feed opens with
     asked: list[int] = []
 
@@ -88,7 +94,7 @@ async def _watch(script: Script, tmp: Path) -> tuple[WatchResult, Front, list[in
         assert isinstance(watch, lb.Watch) and watch.name == "wall"
         asked.append(watch.start)
         await channel.send(lb.encode_control(lb.Wait()))
-        await channel.send(lb.encode_control(lb.Watching("off")))
+        await channel.send(lb.encode_control(lb.Watching(chat)))
         await script(channel, len(asked), watch.start)
 
     front = Front()
@@ -185,3 +191,21 @@ def bad_record() -> bytes:
 
 def said_line() -> str:
     return seal_chat(_seat(1), GAME[0].game, 5, "hello").raw.hex()
+
+
+async def test_where_the_host_lets_watchers_write_a_line_goes_out_signed_for_the_game(
+    tmp_path: Path,
+) -> None:
+    heard: list[bytes] = []
+
+    async def script(channel: SecureChannel, n: int, start: int) -> None:
+        await _send(channel, GAME[:3])
+        heard.append(await channel.receive())
+        await _send(channel, GAME[3:])
+        await channel.send(lb.encode_control(lb.Fed(len(GAME))))
+
+    result, front, _ = await _watch(script, tmp_path, chat="watchers")
+    assert result.fed and front.admitted_with == ["watchers"]
+    line = open_chat(heard[0])
+    assert (line.game, line.text) == (GAME[0].game, "hello from the wall")
+    assert ("wall", "hello from the wall", True) in front.chats
