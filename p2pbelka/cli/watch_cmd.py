@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from p2pbelka.cli.lan_args import port_number
+from p2pbelka.cli.lan_args import add_dial_arguments, port_number
 from p2pbelka.ui.i18n import LANGUAGES
 
 if TYPE_CHECKING:
@@ -26,28 +26,7 @@ CUT_SHORT = 1
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--connect", metavar="HOST:PORT", help="the host's lobby, where multicast does not reach"
-    )
-    parser.add_argument(
-        "--key",
-        metavar="FINGERPRINT",
-        help="with --connect: the host's key fingerprint (as its screen shows it); refuse others",
-    )
-    parser.add_argument("--table", help="watch the table with this name (or key fingerprint)")
-    parser.add_argument(
-        "--invite",
-        metavar="CODE",
-        help="the invite code the host gave you (spaces, dashes and case do not matter)",
-    )
-    parser.add_argument(
-        "--connect-wait",
-        type=float,
-        default=60.0,
-        metavar="S",
-        help="try the host's lobby for S seconds while it does not answer (default 60)",
-    )
-    parser.add_argument("--wait", type=float, default=3.0, help="listen for tables this long")
+    add_dial_arguments(parser, "watch")
     parser.add_argument(
         "--text", action="store_true", help="a log in words, a line per event (not the screen)"
     )
@@ -71,27 +50,19 @@ def run(args: argparse.Namespace) -> int:
 
     import trio
 
-    from p2pbelka.cli.join_cmd import parse_connect
-    from p2pbelka.cli.lan_args import setup_logging
+    from p2pbelka.cli.lan_args import dial_options, setup_logging
     from p2pbelka.net.errors import NetError
-    from p2pbelka.net.identity import Identity, IdentityError, normal_pin
+    from p2pbelka.net.identity import Identity, IdentityError
     from p2pbelka.peer.watch import WatchFront, WatchRefused, watch_game
-    from p2pbelka.ui.i18n import _, translations
+    from p2pbelka.ui.i18n import translations
     from p2pbelka.ui.reasons import lobby_reason
     from p2pbelka.ui.watchtext import text_mode
 
     setup_logging(args)
-    connect = parse_connect(args.connect) if args.connect else None
-    if args.connect and connect is None:
-        print("p2pbelka watch: " + _("--connect expects HOST:PORT or [IPV6]:PORT"), file=sys.stderr)
+    dialled = dial_options(args, "watch")
+    if dialled is None:
         return 2
-    pin = normal_pin(args.key) if args.key else None
-    if args.key and pin is None:
-        print(
-            "p2pbelka watch: " + _("--key expects the 16-digit fingerprint (or the 64-digit key)"),
-            file=sys.stderr,
-        )
-        return 2
+    connect, pin = dialled
     try:
         identity = Identity.load_or_create()
     except IdentityError as exc:
