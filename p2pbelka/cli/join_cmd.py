@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from p2pbelka.cli.lan_args import add_network_arguments, add_player_arguments
+from p2pbelka.cli.lan_args import add_dial_arguments, add_network_arguments, add_player_arguments
 
 if TYPE_CHECKING:
     from p2pbelka.net.discovery import TableInfo
@@ -15,29 +15,7 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--connect", metavar="HOST:PORT", help="the host's lobby, where multicast does not reach"
-    )
-    parser.add_argument(
-        "--key",
-        metavar="FINGERPRINT",
-        help="with --connect: the host's key fingerprint (as its screen shows it); refuse others",
-    )
-    parser.add_argument("--table", help="join the table with this name (or key fingerprint)")
-    parser.add_argument(
-        "--invite",
-        metavar="CODE",
-        help="the invite code the host gave you (spaces, dashes and case do not matter)",
-    )
-    parser.add_argument(
-        "--connect-wait",
-        type=float,
-        default=60.0,
-        metavar="S",
-        help="try the host's lobby for S seconds while it does not answer, then give up"
-        " (exit status 3; default 60)",
-    )
-    parser.add_argument("--wait", type=float, default=3.0, help="listen for tables this long")
+    add_dial_arguments(parser, "join")
     parser.add_argument("--list", action="store_true", help="only list the tables heard")
     parser.add_argument(
         "--auto-approve",
@@ -54,9 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli import lan_args
     from p2pbelka.cli.lobby_lines import LobbyPrinter
     from p2pbelka.net.errors import NetError
-    from p2pbelka.net.identity import normal_pin
     from p2pbelka.peer.lan import HostUnreachable, LobbyRefused, join_game
-    from p2pbelka.ui.i18n import _
     from p2pbelka.ui.reasons import lobby_reason
 
     player = lan_args.prepare(args, "join")
@@ -65,17 +41,10 @@ def run(args: argparse.Namespace) -> int:
     identity, level, fe = player
     net = lan_args.net_options(args)
     net.reach_for = args.connect_wait
-    connect = parse_connect(args.connect) if args.connect else None
-    if args.connect and connect is None:
-        print("p2pbelka join: " + _("--connect expects HOST:PORT or [IPV6]:PORT"), file=sys.stderr)
+    dialled = lan_args.dial_options(args, "join")
+    if dialled is None:
         return 2
-    pin = normal_pin(args.key) if args.key else None
-    if args.key and pin is None:
-        print(
-            "p2pbelka join: " + _("--key expects the 16-digit fingerprint (or the 64-digit key)"),
-            file=sys.stderr,
-        )
-        return 2
+    connect, pin = dialled
     if lan_args.wants_screen(args) and not args.list:
         return _join_on_screen(args, identity, net, connect, pin)
 

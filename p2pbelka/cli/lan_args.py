@@ -53,6 +53,64 @@ def add_player_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_dial_arguments(parser: argparse.ArgumentParser, verb: str) -> None:
+    """How ``join`` and ``watch`` reach a table (``verb`` it): by its name in the
+    beacons, or at an address."""
+    parser.add_argument(
+        "--connect", metavar="HOST:PORT", help="the host's lobby, where multicast does not reach"
+    )
+    parser.add_argument(
+        "--key",
+        metavar="FINGERPRINT",
+        help="with --connect: the host's key fingerprint (as its screen shows it); refuse others",
+    )
+    parser.add_argument("--table", help=f"{verb} the table with this name (or key fingerprint)")
+    parser.add_argument(
+        "--invite",
+        metavar="CODE",
+        help="the invite code the host gave you (spaces, dashes and case do not matter)",
+    )
+    parser.add_argument(
+        "--connect-wait",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="try the host's lobby for S seconds while it does not answer, then give up"
+        " (exit status 3; default 60)",
+    )
+    parser.add_argument("--wait", type=float, default=3.0, help="listen for tables this long")
+
+
+DialTarget = tuple[str, int, "bytes | None"]
+
+
+def dial_options(
+    args: argparse.Namespace, command: str
+) -> tuple[DialTarget | None, str | None] | None:
+    """``--connect`` as a dial target and ``--key`` as a pin (each None if not given);
+    None, after saying which is malformed, if one is."""
+    from p2pbelka.net.connection import parse_host_port
+    from p2pbelka.net.identity import normal_pin
+
+    parsed = parse_host_port(args.connect) if args.connect else None
+    if args.connect and parsed is None:
+        print(
+            f"p2pbelka {command}: " + _("--connect expects HOST:PORT or [IPV6]:PORT"),
+            file=sys.stderr,
+        )
+        return None
+    pin = normal_pin(args.key) if args.key else None
+    if args.key and pin is None:
+        print(
+            f"p2pbelka {command}: "
+            + _("--key expects the 16-digit fingerprint (or the 64-digit key)"),
+            file=sys.stderr,
+        )
+        return None
+    connect = (parsed[0], parsed[1], None) if parsed is not None else None
+    return connect, pin
+
+
 def port_number(text: str) -> int:
     """A TCP or UDP port as typed: 0-65535 (0: any free one); a usage error otherwise,
     never a number the operating system would quietly wrap around."""

@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -164,6 +164,34 @@ class PeerSet:
     ) -> None:
         for peer in self.peers:
             peer.kill()
+
+
+def when(check: Callable[[], object]) -> Iterator[bool]:
+    """``check()`` as often as asked: the ``done`` of ``Typist.until``."""
+    while True:
+        yield bool(check())
+
+
+class Typist:
+    """Types "1" (the first choice) at each prompt of a person's text-mode seat."""
+
+    def __init__(self, peer: Peer) -> None:
+        self.peer, self.answered = peer, 0
+
+    def step(self) -> None:
+        asked = self.peer.text().count("\n  1) ")
+        while self.answered < asked and self.peer.proc.poll() is None:
+            self.answered += 1
+            self.peer.type("1")
+
+    def until(self, done: Iterator[bool] | None, what: str, timeout: float, peer: Peer) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.step()
+            if done is not None and next(done):
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"{what} not within {timeout} s:\n{peer.dump()}")
 
 
 def verify(path: Path) -> str:

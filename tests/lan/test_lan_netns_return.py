@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lan.helpers import Peer, PeerSet, namespaced_table, verify
+from tests.lan.helpers import Peer, PeerSet, Typist, namespaced_table, verify, when
 from tests.netns import Lan, namespace_lan
 
 pytestmark = pytest.mark.netns
@@ -32,28 +32,6 @@ def lan() -> Iterator[Lan]:
         yield built
 
 
-class Typist:
-    """Types "1" (the first choice) at each prompt of a person's text-mode seat."""
-
-    def __init__(self, peer: Peer) -> None:
-        self.peer, self.answered = peer, 0
-
-    def step(self) -> None:
-        asked = self.peer.text().count("\n  1) ")
-        while self.answered < asked and self.peer.proc.poll() is None:
-            self.answered += 1
-            self.peer.type("1")
-
-    def until(self, done: Iterator[bool] | None, what: str, timeout: float, peer: Peer) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            self.step()
-            if done is not None and next(done):
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"{what} not within {timeout} s:\n{peer.dump()}")
-
-
 def _seated(lan: Lan, peers: PeerSet) -> list[Peer]:
     timing = ["--reconnect-window", WINDOW, "--pause-after", "1", "--auto-approve"]
     rules = ["--option", "goli=off"]  # no game won at a stroke before the seat is back
@@ -64,11 +42,6 @@ def _seated(lan: Lan, peers: PeerSet) -> list[Peer]:
         return [*(["--text", "--player", "Person"] if k == PERSON else bot), *common]
 
     return namespaced_table(lan, peers, [*rules, *bot, *common], who, typed=PERSON)
-
-
-def _when(check: object) -> Iterator[bool]:
-    while True:
-        yield bool(check())  # type: ignore[operator]
 
 
 @pytest.mark.xfail(
@@ -83,11 +56,11 @@ def test_a_player_back_after_the_window_takes_the_seat_back(lan: Lan, tmp_path: 
     with PeerSet(tmp_path) as peers:
         everyone = _seated(lan, peers)
         host, victim, person = everyone[0], everyone[VICTIM], Typist(everyone[PERSON])
-        person.until(_when(lambda: victim.text().count("\n  1) ") or _dealt(victim)), "a deal",
+        person.until(when(lambda: victim.text().count("\n  1) ") or _dealt(victim)), "a deal",
                      60, victim)  # fmt: skip
         lan.link(VICTIM, up=False)
         cut_at = time.monotonic()
-        person.until(_when(lambda: "replaced by Bot for" in host.text()), "the bot", 60, host)
+        person.until(when(lambda: "replaced by Bot for" in host.text()), "the bot", 60, host)
         # the person does not play on: the game waits for them while the cable is out
         victim.wait_for("none of the other seats can be reached", 60)
         time.sleep(max(0.0, CUT - (time.monotonic() - cut_at)))
@@ -95,7 +68,7 @@ def test_a_player_back_after_the_window_takes_the_seat_back(lan: Lan, tmp_path: 
         # the person plays on once the player back has asked for its seat: the bot
         # then finishes its deal, and the seat is handed back before the game can end
         host.wait_for("is back: hand the seat back", 120)
-        person.until(_when(lambda: victim.proc.poll() is not None), "the game's end", 240, victim)
+        person.until(when(lambda: victim.proc.poll() is not None), "the game's end", 240, victim)
         codes = peers.wait(everyone, 60)
         assert codes == [0, 0, 0, 0], "\n".join(p.dump() for p in everyone)
         said = victim.text()
