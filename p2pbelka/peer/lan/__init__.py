@@ -43,6 +43,7 @@ from p2pbelka.peer.lan.events import (
     TableOpen,
     TableRules,
     TablesHeard,
+    WatchersChanged,
     WrongCodeTried,
 )
 from p2pbelka.peer.lan.finding import discover_tables
@@ -72,6 +73,7 @@ __all__ = [
     "TableOpen",
     "TableRules",
     "TablesHeard",
+    "WatchersChanged",
     "WrongCodeTried",
     "discover_tables",
     "host_game",

@@ -156,6 +156,8 @@ class JoinRequest:
     key: bytes
     name: str
     address: str
+    watcher: bool = False
+    """Asks to watch the game, not to sit down."""
 
     @property
     def fingerprint(self) -> str:
@@ -172,6 +174,15 @@ class JoinersAsking(LobbyEvent):
     """The joiners waiting for the host's decision, oldest first (host only)."""
 
     requests: tuple[JoinRequest, ...]
+
+
+@dataclass(frozen=True)
+class WatchersChanged(LobbyEvent):
+    """Who watches the table now, in the order they came (host only): their names and
+    their keys' fingerprints, the same length."""
+
+    names: tuple[str, ...]
+    fingerprints: tuple[str, ...]
 
 
 # --- the controls -------------------------------------------------------------------
