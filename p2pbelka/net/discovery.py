@@ -132,9 +132,6 @@ class TableInfo:
     """True when ``host`` came from inside the signed beacon, not from the datagram."""
     via: str = "beacon"
     """"beacon" (signed, checked) or "dns-sd" (a hint: the handshake proves the key)."""
-    watch: int = 0
-    """Places left for watchers (the beacon's ``watch`` key; 0: none, or a host that
-    takes no watchers)."""
 
     @property
     def fingerprint(self) -> str:

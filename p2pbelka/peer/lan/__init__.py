@@ -43,7 +43,6 @@ from p2pbelka.peer.lan.events import (
     TableOpen,
     TableRules,
     TablesHeard,
-    WatchersChanged,
     WrongCodeTried,
 )
 from p2pbelka.peer.lan.finding import discover_tables
@@ -73,7 +72,6 @@ __all__ = [
     "TableOpen",
     "TableRules",
     "TablesHeard",
-    "WatchersChanged",
     "WrongCodeTried",
     "discover_tables",
     "host_game",

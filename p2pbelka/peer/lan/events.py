@@ -156,8 +156,6 @@ class JoinRequest:
     key: bytes
     name: str
     address: str
-    watcher: bool = False
-    """Asks to watch the game, not to sit down."""
 
     @property
     def fingerprint(self) -> str:
@@ -174,15 +172,6 @@ class JoinersAsking(LobbyEvent):
     """The joiners waiting for the host's decision, oldest first (host only)."""
 
     requests: tuple[JoinRequest, ...]
-
-
-@dataclass(frozen=True)
-class WatchersChanged(LobbyEvent):
-    """Who watches the table now, in the order they came (host only): their names and
-    their keys' fingerprints, the same length."""
-
-    names: tuple[str, ...]
-    fingerprints: tuple[str, ...]
 
 
 # --- the controls -------------------------------------------------------------------
