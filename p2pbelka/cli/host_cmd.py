@@ -7,7 +7,11 @@ import argparse
 import sys
 
 from p2pbelka.cli import game_args
-from p2pbelka.cli.lan_args import add_network_arguments, add_player_arguments
+from p2pbelka.cli.lan_args import (
+    add_network_arguments,
+    add_player_arguments,
+    add_watcher_arguments,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_player_arguments(parser)
     add_network_arguments(parser, lobby=True)
+    add_watcher_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:

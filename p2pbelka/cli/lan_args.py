@@ -124,6 +124,28 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
     )
 
 
+def add_watcher_arguments(parser: argparse.ArgumentParser) -> None:
+    """The host's choices about watchers (protocol/SPEC.md section 7.5)."""
+    from p2pbelka.protocol.lobby import CHAT_MODES
+
+    watch = parser.add_argument_group("watchers")
+    watch.add_argument(
+        "--watchers",
+        type=int,
+        default=8,
+        metavar="N",
+        help="let at most N people watch the game, before or during play, each asked about"
+        " like a joiner (--auto-approve lets them in); 0 = nobody watches (default 8)",
+    )
+    watch.add_argument(
+        "--watcher-chat",
+        choices=CHAT_MODES,
+        default="off",
+        help="who a watcher's chat lines reach: nobody (off, the default) or the other"
+        " watchers; never the seats, whose chat every watcher sees",
+    )
+
+
 def net_options(args: argparse.Namespace) -> NetOptions:
     from p2pbelka.peer.lan import NetOptions
 
@@ -140,6 +162,9 @@ def net_options(args: argparse.Namespace) -> NetOptions:
         decide_limit=args.decide_limit,
         sync=not args.no_sync,
     )
+    if hasattr(args, "watchers"):
+        net.watchers = max(0, args.watchers)
+        net.watcher_chat = args.watcher_chat
     if args.ipv6:
         from p2pbelka.net.discovery import DEFAULT_GROUP6
 

@@ -48,6 +48,8 @@ class TerminalDoor:
         self._open = trio.CancelScope()
 
     async def approve(self, request: JoinRequest) -> bool:
+        if self._open.cancel_called:  # the game has the terminal: nobody is here to ask
+            return False
         asking = _Asking(request)
         self._asking.append(asking)
         if len(self._asking) == 1:
@@ -142,8 +144,9 @@ def _rule_menu(variant: str, preset: str, options: dict[str, str]) -> str:
 
 
 def _ask(request: JoinRequest) -> None:
+    wants = "wants to watch" if request.watcher else "asks to sit down"
     print(
-        f"{request.name} [{request.fingerprint}] from {request.address} asks to sit down;"
+        f"{request.name} [{request.fingerprint}] from {request.address} {wants};"
         " compare the key with their screen. Let in? [y/n]",
         flush=True,
     )

@@ -78,6 +78,8 @@ TABLE_ID_SIZE = 16
 MAX_NAME_CHARS = 40
 MAX_VARIANT_CHARS = 16
 MAX_SEATS = 8
+MAX_WATCH = 255
+"""Watcher places a beacon may announce."""
 U63 = 2**63 - 1
 
 
@@ -98,6 +100,8 @@ class TableAd:
     free_seats: int
     port: int
     address: str = ""
+    watch: int = 0
+    """Places left for watchers (0: the host takes none now); sent only when above 0."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +136,8 @@ class TableInfo:
     """True when ``host`` came from inside the signed beacon, not from the datagram."""
     via: str = "beacon"
     """"beacon" (signed, checked) or "dns-sd" (a hint: the handshake proves the key)."""
+    watch: int = 0
+    """Places left for watchers (a full or playing table may still be watched)."""
 
     @property
     def fingerprint(self) -> str:
@@ -152,6 +158,8 @@ def _validate_ad(ad: TableAd) -> None:
         raise BeaconError(f"bad seat counts {ad.free_seats}/{ad.seats}")
     if not 1 <= ad.port <= 65535:
         raise BeaconError(f"bad port {ad.port}")
+    if not 0 <= ad.watch <= MAX_WATCH:
+        raise BeaconError(f"bad watcher places {ad.watch}")
     if ad.address:
         try:
             ipaddress.ip_address(ad.address)
@@ -166,21 +174,21 @@ def _signed_bytes(header: bytes, body: bytes) -> bytes:
 def encode_beacon(identity: Identity, ad: TableAd, seq: int, timestamp_ms: int) -> bytes:
     """The datagram: ``MAGIC | version | signature(64) | msgpack body``."""
     _validate_ad(ad)
-    body = msgpack.packb(
-        {
-            "id": ad.table_id,
-            "name": ad.name,
-            "variant": ad.variant,
-            "seats": ad.seats,
-            "free": ad.free_seats,
-            "addr": ad.address,
-            "port": ad.port,
-            "key": identity.public_key,
-            "seq": seq,
-            "ts": timestamp_ms,
-        },
-        use_bin_type=True,
-    )
+    fields = {
+        "id": ad.table_id,
+        "name": ad.name,
+        "variant": ad.variant,
+        "seats": ad.seats,
+        "free": ad.free_seats,
+        "addr": ad.address,
+        "port": ad.port,
+        "key": identity.public_key,
+        "seq": seq,
+        "ts": timestamp_ms,
+    }
+    if ad.watch:  # a listener of an earlier version ignores the key (transport.md 5.1)
+        fields["watch"] = ad.watch
+    body = msgpack.packb(fields, use_bin_type=True)
     header = MAGIC + bytes([PROTOCOL_VERSION])
     datagram: bytes = header + identity.sign(_signed_bytes(header, body)) + body
     if len(datagram) > MAX_BEACON_SIZE:
@@ -233,6 +241,7 @@ def _parse(datagram: bytes) -> Beacon:
         free_seats=_field(body, "free", int),
         port=_field(body, "port", int),
         address=_field(body, "addr", str),
+        watch=_field(body, "watch", int) if "watch" in body else 0,
     )
     _validate_ad(ad)
     return Beacon(ad=ad, host_key=key, seq=seq, timestamp_ms=ts)
@@ -337,6 +346,7 @@ class TableDirectory:
             last_seen=now,
             source=source,
             address_signed=bool(ad.address),
+            watch=ad.watch,
         )
         self._tables[entry_key] = info
         self.stats["accepted"] += 1

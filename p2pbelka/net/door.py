@@ -134,6 +134,11 @@ class Door:
         """A handshake that failed or timed out: counted with the refusals."""
         self._refuse(reason, ticket.address, now)
 
+    def cut_off(self, address: str, now: float, reason: str) -> None:
+        """A channel its handler closed for what came on it (a watcher that flooded or
+        sent what it may not): counted with the refusals, in the same summary."""
+        self._refuse(reason, address, now)
+
     def take_summary(self, now: float) -> str | None:
         """One line about the refusals since the last summary, or None if there were none."""
         refusals = self._refusals

@@ -304,6 +304,9 @@ class Chat:
         self.front_end: Chatting | None = None
         self._lines_in, self._lines = trio.open_memory_channel[ChatLine](LINES_QUEUE)
         self._warned: set[tuple[int, str]] = set()
+        self.taps: list[Callable[[ChatMsg], None]] = []
+        """Told each line sent or accepted, as signed (the host's watchers' feed); a
+        tap must return at once: the mesh's task calls it."""
         self.earlier: list[ChatLine] = []
         if self.log is not None:
             for msg in self.log.read():
@@ -334,8 +337,7 @@ class Chat:
         down) if not.  Call it in trio (a screen goes through its bridge)."""
         msg = self.gate.compose(self.signer, text, trio.current_time())
         self.send(msg.raw)
-        if self.log is not None:
-            self.log.append(msg)
+        self._keep(msg)
         self._show(self._line(self.gate.me, msg.text))
 
     def heard(self, seat: int, raw: bytes) -> None:
@@ -348,9 +350,14 @@ class Chat:
                 self._warned.add((seat, exc.reason))
                 log.warning("dropped chat from seat %d: %s (further ones counted)", seat, exc)
             return
+        self._keep(msg)
+        self._show(self._line(seat, msg.text))
+
+    def _keep(self, msg: ChatMsg) -> None:
         if self.log is not None:
             self.log.append(msg)
-        self._show(self._line(seat, msg.text))
+        for tap in self.taps:
+            tap(msg)
 
     def _show(self, line: ChatLine) -> None:
         if self.front_end is None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.lobby import (
+    CHAT_MODES,
     ENVELOPE_PREFIX,
     MAX_CONTROL,
     MAX_NAME,
@@ -19,6 +20,7 @@ from p2pbelka.protocol.lobby import (
     N_SEATS,
     Control,
     Done,
+    Fed,
     Hello,
     LobbyError,
     LobbyState,
@@ -30,6 +32,8 @@ from p2pbelka.protocol.lobby import (
     Start,
     TakeSeat,
     Wait,
+    Watch,
+    Watching,
     decode_control,
     encode_control,
     is_envelope,
@@ -37,6 +41,7 @@ from p2pbelka.protocol.lobby import (
 from p2pbelka.rules import registry
 
 __all__ = [
+    "CHAT_MODES",
     "ENVELOPE_PREFIX",
     "LOBBY_CONTEXT",
     "MAX_CONTROL",
@@ -46,6 +51,7 @@ __all__ = [
     "N_SEATS",
     "Control",
     "Done",
+    "Fed",
     "Hello",
     "LobbyError",
     "LobbyState",
@@ -59,6 +65,8 @@ __all__ = [
     "Start",
     "TakeSeat",
     "Wait",
+    "Watch",
+    "Watching",
     "decode_control",
     "encode_control",
     "is_envelope",

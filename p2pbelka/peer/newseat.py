@@ -15,7 +15,15 @@ from dataclasses import dataclass
 
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import FrontEnd
-from p2pbelka.peer.seat import GameResult, MeshHolder, NetOptions, game_meta, play_seat, signer_of
+from p2pbelka.peer.seat import (
+    GameResult,
+    MeshHolder,
+    NetOptions,
+    SeatTap,
+    game_meta,
+    play_seat,
+    signer_of,
+)
 from p2pbelka.peer.store import GameMeta, GameStore
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.transcript import TranscriptWriter
@@ -76,11 +84,17 @@ def join_seat(
 
 
 async def play_new_seat(
-    identity: Identity, new: NewSeat, front_end: FrontEnd, net: NetOptions, holder: MeshHolder
+    identity: Identity,
+    new: NewSeat,
+    front_end: FrontEnd,
+    net: NetOptions,
+    holder: MeshHolder,
+    tap: SeatTap | None = None,
 ) -> GameResult:
-    """Play the new game until it ends, over the listener ``holder`` serves."""
+    """Play the new game until it ends, over the listener ``holder`` serves (``tap``:
+    the host's watchers, fed what the seat records)."""
     return await play_seat(
-        identity, new.table, new.meta, new.store, new.writer, front_end, net, holder
+        identity, new.table, new.meta, new.store, new.writer, front_end, net, holder, tap=tap
     )
 
 

@@ -13,6 +13,7 @@ import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import trio
 
@@ -65,12 +66,25 @@ class NetOptions:
     sync: bool = True  # what the seat signs is on the disk (fsync) before it is sent
     table_id: bytes | None = None  # the host's lobby table id, reproducible games only
     # (the game id is not chosen: it is derived from every seat's nonce)
+    watchers: int = 8  # a host: how many may watch at once (0: none)
+    watcher_chat: str = "off"  # a host: who a watcher's lines reach ("off", "watchers")
 
     def new_nonce(self) -> bytes:
         """A fresh nonce for one table (a lobby connection, a seat reclaimed)."""
         nonce = self.fresh_nonces() if self.fresh_nonces is not None else os.urandom(16)
         assert len(nonce) == m.NONCE_SIZE
         return nonce
+
+
+class SeatTap(Protocol):
+    """What follows a seat's game from outside without ever holding it up (the host's
+    watchers): told each record as the seat appends it to its transcript, and given
+    the game's chat, whose every line sent or accepted it then hears.  Both return at
+    once: the seat's own tasks call them."""
+
+    def record(self, envelope: Envelope) -> None: ...
+
+    def follow(self, chat: Chat) -> None: ...
 
 
 CATCH_UP = 3.0
@@ -253,6 +267,7 @@ async def play_seat(
     *,
     resumed: bool = False,
     dial_all: bool = False,
+    tap: SeatTap | None = None,
 ) -> GameResult:
     game_id = bytes.fromhex(meta.game_id)
     keys = [bytes.fromhex(k) for k in meta.keys]
@@ -273,6 +288,9 @@ async def play_seat(
     earlier = split_segments(store.saved_transcript()) if resumed else []
     ids = [segment[0].game for segment in earlier]
     chat = _open_chat(identity, meta, keys, mesh, store, table.game_id, ids)
+    if tap is not None:
+        writer.taps.append(tap.record)
+        tap.follow(chat)
     # The game's segments (a seat may change hands, handover.py): the first is this table.
     segments = Handover(
         identity,

@@ -139,7 +139,53 @@ class Done:
     """My table is finished; I stay a little to answer resend requests."""
 
 
-Control = Hello | TakeSeat | Ready | LobbyState | Refuse | Wait | Start | Resend | Resent | Done
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """Watcher -> host, instead of ``hello``: let me follow the game, from record
+    ``start`` of your transcript on (on the wire ``from``: 0 the first time, the
+    count it holds when it comes back)."""
+
+    name: str
+    start: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Watching:
+    """Host -> watcher: admitted; the feed follows.  ``chat``: who a watcher's lines
+    reach (``CHAT_MODES``)."""
+
+    chat: str = "off"
+
+
+@dataclass(frozen=True, slots=True)
+class Fed:
+    """Host -> watcher, last: the host's game ended with ``records`` records in its
+    transcript (the watcher holds them all if its count is the same)."""
+
+    records: int
+
+
+CHAT_MODES = ("off", "watchers")
+"""A watcher's lines reach nobody ("off"), or the other watchers ("watchers"); never
+the seats (protocol/SPEC.md section 7.5 says why)."""
+MAX_RECORDS = 2**32
+"""Record counts and indexes on the wire are below this (a game has thousands)."""
+
+Control = (
+    Hello
+    | TakeSeat
+    | Ready
+    | LobbyState
+    | Refuse
+    | Wait
+    | Start
+    | Resend
+    | Resent
+    | Done
+    | Watch
+    | Watching
+    | Fed
+)
 
 
 # --- encoding -------------------------------------------------------------------------
@@ -177,6 +223,12 @@ def encode_control(msg: Control) -> bytes:
         body = {"t": "resend", "start": list(msg.start)}
     elif isinstance(msg, Resent):
         body = {"t": "resent"}
+    elif isinstance(msg, Watch):
+        body = {"t": "watch", "name": msg.name, "from": msg.start}
+    elif isinstance(msg, Watching):
+        body = {"t": "watching", "chat": msg.chat}
+    elif isinstance(msg, Fed):
+        body = {"t": "fed", "records": msg.records}
     else:
         body = {"t": "done"}
     return encode(dict(sorted(body.items())))
@@ -254,6 +306,12 @@ def _variant(value: Any, where: str) -> str:
     return text
 
 
+def _chat_mode(value: Any, where: str) -> str:
+    if value not in CHAT_MODES or type(value) is not str:
+        raise ProtocolError(f"expected one of {', '.join(CHAT_MODES)}", where)
+    return str(value)
+
+
 def _parse_lobby(body: dict[str, Any]) -> LobbyState:
     options = m.check_options(body["options"], "options", lambda v, w: _name(v, w, 64))
     seats_raw = m.check_list(body["seats"], "seats", MIN_SEATS, N_SEATS)
@@ -323,4 +381,10 @@ _PARSERS: dict[str, tuple[set[str], Callable[[dict[str, Any]], Control]]] = {
     "resend": ({"start"}, _parse_resend),
     "resent": (set(), lambda b: Resent()),
     "done": (set(), lambda b: Done()),
+    "watch": (
+        {"name", "from"},
+        lambda b: Watch(_name(b["name"], "name"), m.check_uint(b["from"], "from", MAX_RECORDS)),
+    ),
+    "watching": ({"chat"}, lambda b: Watching(_chat_mode(b["chat"], "chat"))),
+    "fed": ({"records"}, lambda b: Fed(m.check_uint(b["records"], "records", MAX_RECORDS))),
 }

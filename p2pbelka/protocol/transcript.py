@@ -11,7 +11,7 @@ byte offset of anything it cannot read.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -104,6 +104,9 @@ class TranscriptWriter:
         fresh = self.created or self.path.stat().st_size == 0
         self._file: BinaryIO = open(self.path, "ab")
         self._unsynced = False
+        self.taps: list[Callable[[Envelope], None]] = []
+        """Told each envelope once it is written (the host's watchers' feed); a tap
+        must return at once: the seat's task calls it."""
         if fresh:
             self._file.write(MAGIC)
             self._file.flush()
@@ -113,6 +116,8 @@ class TranscriptWriter:
         self._file.write(encode_record(envelope))
         self._file.flush()
         self._unsynced = True
+        for tap in self.taps:
+            tap(envelope)
 
     @property
     def unsynced(self) -> bool:

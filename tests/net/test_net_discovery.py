@@ -320,3 +320,16 @@ async def test_beacons_over_ipv6() -> None:
         nursery.cancel_scope.cancel()
     (heard,) = d.tables(trio.current_time())
     assert heard.host == "::1" and heard.address_signed and heard.host_key == HOST.public_key
+
+
+def test_a_beacon_says_how_many_may_still_watch_and_an_old_one_says_none() -> None:
+    watched = ad(free_seats=0, watch=5)
+    beacon = encode_beacon(HOST, watched, 1, 1)
+    assert decode_beacon(beacon).ad == watched
+    assert b"watch" not in encode_beacon(HOST, ad(), 1, 1), "absent when nobody may watch"
+    assert decode_beacon(encode_beacon(HOST, ad(), 1, 1)).ad.watch == 0
+    for bad in (-1, 256, True, "5"):
+        with pytest.raises(BeaconError):
+            decode_beacon(resign(beacon, lambda b, bad=bad: b.update(watch=bad)))  # type: ignore[misc]
+    info = TableDirectory().handle_datagram(beacon, LOOPBACK, 0.0)
+    assert info is not None and info.watch == 5

@@ -105,3 +105,11 @@ def test_the_limits_hold_whatever_happens(steps: list[tuple[str, int]]) -> None:
             mine = [t for t in live if t.address == address]
             assert sum(t.pending for t in mine) <= policy.per_address
             assert sum(t.state == "open" for t in mine) <= policy.per_address_open
+
+
+def test_a_channel_cut_off_by_its_handler_is_counted_in_the_summary() -> None:
+    door = Door()
+    door.cut_off("10.0.0.9", 1.0, "watcher cut off: a chat flood")
+    line = door.take_summary(6.0)
+    assert line is not None and "watcher cut off: a chat flood" in line and "10.0.0.9" in line
+    assert door.stats["refused"] == 1

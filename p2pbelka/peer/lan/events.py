@@ -151,11 +151,13 @@ class AwaitingApproval(LobbyEvent):
 
 @dataclass(frozen=True)
 class JoinRequest:
-    """Someone authenticated at the host's lobby and asks to sit down."""
+    """Someone authenticated at the host's lobby and asks to sit down, or (``watcher``)
+    to watch the game."""
 
     key: bytes
     name: str
     address: str
+    watcher: bool = False
 
     @property
     def fingerprint(self) -> str:
@@ -172,6 +174,19 @@ class JoinersAsking(LobbyEvent):
     """The joiners waiting for the host's decision, oldest first (host only)."""
 
     requests: tuple[JoinRequest, ...]
+
+
+WatcherView = JoinRequest
+"""A watcher the host let in: its key, name and address (``fingerprint`` to show)."""
+
+
+@dataclass(frozen=True)
+class WatchersChanged(LobbyEvent):
+    """Who watches the host's game now, in the order they came (host only), and how
+    many more it takes (``places``)."""
+
+    watchers: tuple[WatcherView, ...]
+    places: int
 
 
 # --- the controls -------------------------------------------------------------------

@@ -4,6 +4,8 @@ The host listens for the mesh first (its port goes in the seating plan), opens
 the lobby (``HostLobby`` follows each joiner), announces the table until every
 seat is taken and ready, then signs the table description, hands it to every
 joiner with every seat's mesh address, and plays seat 0 like any other seat.
+A host that takes watchers (``NetOptions.watchers``) keeps its lobby and its
+beacons going during the game and feeds them what its seat records (``Feed``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import trio
 from p2pbelka.net.connection import serve_secure
 from p2pbelka.net.discovery import TableAd, announce_table, new_table_id
 from p2pbelka.net.dnssd import announce_dnssd, local_addresses
+from p2pbelka.net.door import Door
 from p2pbelka.net.identity import Identity
 from p2pbelka.net.pake import InviteGuard
 from p2pbelka.peer import lobby as lb
@@ -37,6 +40,7 @@ from p2pbelka.peer.lan.events import (
     ignore,
 )
 from p2pbelka.peer.lan.hostlobby import HostLobby
+from p2pbelka.peer.lan.watchers import Feed
 from p2pbelka.peer.newseat import Seating, host_seat, play_new_seat
 from p2pbelka.peer.seat import GameResult, MeshHolder, NetOptions, serve_mesh
 from p2pbelka.protocol.ids import game_id_of
@@ -84,7 +88,7 @@ async def host_game(
         try:
             changes_in.send_nowait(event)
         except trio.WouldBlock:  # the screen is behind: it hears the next one
-            log.warning("invite code: %s not shown", event)
+            log.warning("lobby: %s not shown", event)
 
     guard = (
         InviteGuard(
@@ -95,6 +99,8 @@ async def host_game(
         if invite
         else None
     )
+    door = Door()
+    feed = Feed(net.watchers, net.watcher_chat, tell=tell, door=door)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_tell_changes, changes_out, on_lobby)
         mesh_port = await nursery.start(serve_mesh, identity, net, holder)
@@ -105,8 +111,8 @@ async def host_game(
         plan = lb.SeatingPlan(
             table_id, table_name, preset, options, me, variant=game, n_seats=n_seats
         )
-        lobby = HostLobby(plan, on_lobby, approve)
-        lobby_port = await nursery.start(serve_lobby, identity, lobby, net, guard)
+        lobby = HostLobby(plan, on_lobby, approve, feed)
+        lobby_port = await nursery.start(serve_lobby, identity, lobby, net, guard, door)
         here = lan_addresses(net.listen_host, net.group, net.beacon_port)  # nothing is sent
         await on_lobby(TableOpen(table_id, lobby_port, mesh_port, tuple(here)))
         await on_lobby(TableRules(plan.state()))
@@ -119,15 +125,17 @@ async def host_game(
         new = host_seat(identity, net, seating)
         await lobby.start(new.table.transcript[0].raw)
         await on_lobby(GameStarting.of(new, mesh_port))
-        result = await play_new_seat(identity, new, front_end, net, holder)
+        result = await play_new_seat(identity, new, front_end, net, holder, feed)
+        await feed.end()  # the game is over: the watchers get the rest, and `fed`
         nursery.cancel_scope.cancel()
     return result
 
 
 async def _tell_changes(changes: trio.MemoryReceiveChannel[LobbyEvent], on_lobby: OnLobby) -> None:
-    """The guard (sans-IO, called inside a handshake) hands its news over here."""
+    """The guard (sans-IO, called inside a handshake) and the watchers' feed (called by
+    the seat's tasks) hand their news over here, so neither waits for the screen."""
     async for event in changes:
-        log.info("invite code: %s", event)
+        log.info("lobby: %s", event)
         await on_lobby(event)
 
 
@@ -136,10 +144,12 @@ async def serve_lobby(
     lobby: HostLobby,
     net: NetOptions,
     invite: InviteGuard | None,
+    door: Door | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """The lobby listener (its port reported), and the table's beacons until every
-    seat is taken; the listener stays, to tell latecomers the game has started."""
+    seat is taken, or on through the game while it takes watchers; the listener
+    stays, to tell latecomers the game has started (and to take watchers)."""
     async with trio.open_nursery() as nursery:
         port = await nursery.start(
             partial(
@@ -150,22 +160,32 @@ async def serve_lobby(
                 port=net.lobby_port,
                 context=lb.LOBBY_CONTEXT,
                 invite=invite,
+                door=door,
             )
         )
         if net.announce:
-            nursery.start_soon(_announce_until_seated, identity, lobby, port, net)
+            nursery.start_soon(_announce_lobby, identity, lobby, port, net)
         task_status.started(port)
 
 
-async def _announce_until_seated(
+async def _announce_lobby(
     identity: Identity, lobby: HostLobby, lobby_port: int, net: NetOptions
 ) -> None:
-    plan = lobby.plan
+    """Beacons until every seat is taken; while the host takes watchers, on through
+    the game, with the places left for them (``watch``)."""
+    plan, feed = lobby.plan, lobby.feed
     address = beacon_address(net.listen_host)
 
     def ad() -> TableAd:
         return TableAd(
-            plan.game, plan.name, plan.variant, plan.n_seats, plan.free, lobby_port, address
+            plan.game,
+            plan.name,
+            plan.variant,
+            plan.n_seats,
+            plan.free,
+            lobby_port,
+            address,
+            watch=feed.places,
         )
 
     async with trio.open_nursery() as nursery:
@@ -173,7 +193,8 @@ async def _announce_until_seated(
         if is_multicast(net.group):  # beacons sent to one address: no mDNS either
             nursery.start_soon(_announce_dnssd, identity, ad, net)
         await lobby.seated.wait()
-        nursery.cancel_scope.cancel()
+        if not feed.taking:
+            nursery.cancel_scope.cancel()
 
 
 async def _announce(identity: Identity, ad: Callable[[], TableAd], net: NetOptions) -> None:

@@ -1,6 +1,8 @@
 """The host's side of the lobby: one task per joiner's channel (run by the lobby
 listener), each asking the host about its joiner, seating it in the plan and
-following its seat changes and readiness until every seat is taken and ready."""
+following its seat changes and readiness until every seat is taken and ready.
+A channel whose first word is ``watch`` is a watcher's: asked about the same way,
+then handed to the host's ``Feed`` (``watchers.py``), before or during the game."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from p2pbelka.peer.lan.events import (
     SeatsChanged,
     TableRules,
 )
+from p2pbelka.peer.lan.watchers import Feed
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +37,15 @@ class HostLobby:
     """The seating ``plan`` as the joiners' channels change it; ``seated`` is set once
     every seat is taken and ready (the game has begun: latecomers are refused)."""
 
-    def __init__(self, plan: lb.SeatingPlan, on_lobby: OnLobby, approve: Approve | None) -> None:
+    def __init__(
+        self,
+        plan: lb.SeatingPlan,
+        on_lobby: OnLobby,
+        approve: Approve | None,
+        feed: Feed | None = None,
+    ) -> None:
         self.plan = plan
+        self.feed = feed if feed is not None else Feed(0)
         self.on_lobby = on_lobby
         self.approve = approve
         self.seated = trio.Event()
@@ -48,9 +58,10 @@ class HostLobby:
         return self.seated.is_set()
 
     async def serve(self, channel: SecureChannel) -> None:
-        """One joiner's channel, from its hello to its seat's end in the lobby."""
+        """One joiner's channel, from its hello to its seat's end in the lobby (or a
+        watcher's, from its ``watch`` to the end of its feed)."""
         key = channel.peer_key
-        if self.begun:
+        if self.begun and not self.feed.taking:
             await self._refuse(channel, "the game has started")
             return
         if key in self.removed:
@@ -63,10 +74,16 @@ class HostLobby:
         except (trio.TooSlowError, lb.LobbyError, NetError) as exc:
             log.info("lobby: no valid hello from %s: %s", channel.peer_fingerprint, exc)
             return
+        address = channel.peer_address.rsplit(":", 1)[0].strip("[]")
+        if isinstance(hello, lb.Watch):
+            await self._watch(channel, JoinRequest(key, hello.name, address, True), hello.start)
+            return
         if not isinstance(hello, lb.Hello):
             log.info("lobby: expected hello from %s", channel.peer_fingerprint)
             return
-        address = channel.peer_address.rsplit(":", 1)[0].strip("[]")
+        if self.begun:
+            await self._refuse(channel, "the game has started")
+            return
         why = await self._admit(channel, JoinRequest(key, hello.name, address))
         if not why:
             try:
@@ -101,6 +118,17 @@ class HostLobby:
                 async for _ in channel:
                     pass
 
+    async def _watch(self, channel: SecureChannel, request: JoinRequest, start: int) -> None:
+        """A watcher: the feed's limits, the host's word (as for a joiner), the feed."""
+        why = self.feed.refusal(request.key, start)
+        if not why and self.approve is not None:
+            why = await self._ask(channel, request)
+            why = why or self.feed.refusal(request.key, start)  # it may be full by now
+        if why:
+            await self._refuse(channel, why)
+            return
+        await self.feed.serve(channel, request, start)
+
     async def _admit(self, channel: SecureChannel, request: JoinRequest) -> str:
         """Ask the host about a joiner; "" lets it sit, else the reason it may not."""
         if self.approve is None:
@@ -109,6 +137,20 @@ class HostLobby:
             return "this key is already at the table"
         if self.plan.free == 0:
             return "the table is full"
+        why = await self._ask(channel, request)
+        if why:
+            return why
+        if self.begun:
+            return "the game has started"
+        if request.key in self.removed:
+            return "the host removed you from this table"
+        return ""
+
+    async def _ask(self, channel: SecureChannel, request: JoinRequest) -> str:
+        """The host's person decides (``wait`` meanwhile); "" if it lets them in."""
+        assert self.approve is not None
+        if request.key in self.asking:
+            return "this key is already asking"
         if len(self.asking) >= MAX_ASKING:
             return "the host has too many joiners to decide on; try again later"
         self.asking[request.key] = request
@@ -121,10 +163,6 @@ class HostLobby:
         finally:
             del self.asking[request.key]
             await self._asking_changed()
-        if self.begun:
-            return "the game has started"
-        if request.key in self.removed:
-            return "the host removed you from this table"
         return "" if admitted else "the host did not let you in"
 
     async def _asking_changed(self) -> None:
@@ -172,6 +210,8 @@ class HostLobby:
     async def _changed(self) -> None:
         state = self.plan.state()
         payload = lb.encode_control(state)
+        if not self.begun:
+            self.feed.lobby(payload)
         for channel in list(self.channels.values()):
             try:
                 await channel.send(payload)

@@ -1,0 +1,294 @@
+"""The host's watchers: who may follow its game, and the feed each one gets.
+
+A watcher dials the lobby and says ``watch`` instead of ``hello``
+(protocol/SPEC.md section 7.5).  Once the host lets it in, it gets every record
+of the host's transcript from the index it asked for, then each new record as
+the host's seat writes it, the seats' chat lines the host sent or accepted, and
+(before the start) each new ``lobby``; ``fed`` when the game is over.
+
+Nothing here may hold up the game: the seat's tasks only *put* a payload in
+each watcher's bounded queue (``Feed.record``, ``Feed.chat_line``) and never
+wait; each watcher has a task of its own that sends at its link's pace.  A
+watcher whose queue fills is dropped (its link pays, not the game).  A
+watcher may send only chat, only when the host allows it, within the chat
+receiving limit; anything else cuts it off, counted at the door like a
+stranger's refused handshake.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import trio
+
+from p2pbelka.net.connection import SecureChannel
+from p2pbelka.net.door import Door
+from p2pbelka.net.errors import DecryptError, FrameError, NetError
+from p2pbelka.peer import lobby as lb
+from p2pbelka.peer.chat import HEAR_BURST, HEAR_EVERY, Chat, RateLimit
+from p2pbelka.peer.lan.events import LobbyEvent, WatchersChanged, WatcherView
+from p2pbelka.protocol.chat import ChatMsg, is_chat, open_chat
+from p2pbelka.protocol.codec import ProtocolError, decode
+from p2pbelka.protocol.envelope import Envelope
+
+log = logging.getLogger(__name__)
+
+WATCHERS = 8
+"""Watchers a host takes at once unless told otherwise (``host --watchers``)."""
+BACKLOG = 1024
+"""Payloads waiting for one watcher at most: some ten deals; past it, it is dropped."""
+FED_GRACE = 5.0
+"""Seconds the host gives its watchers, once its game is over, to take the rest."""
+
+
+class CutOff(Exception):
+    """What a watcher sent that it may not: the reason, for the log and the door."""
+
+
+class WatcherChat:
+    """The chat a watcher may send (mode "watchers"), sans-IO: lines signed by its own
+    key, for the segment in play, with growing counters, within the receiving limit
+    of a seat's line (protocol/SPEC.md section 7.4).  ``check`` gives the line to
+    relay, None for one of another segment (a seat change crossed it: dropped
+    quietly), or raises ``CutOff``."""
+
+    def __init__(self, key: bytes) -> None:
+        self.key = key
+        self.limit = RateLimit(HEAR_BURST, HEAR_EVERY)
+        self.last = -1
+
+    def check(self, raw: bytes, segment: bytes, now: float) -> ChatMsg | None:
+        try:
+            msg = open_chat(raw, check_signature=False)
+        except ProtocolError as exc:
+            raise CutOff(f"a malformed chat line ({exc})") from None
+        if msg.sender != self.key:
+            raise CutOff("a chat line signed by another key")
+        if not self.limit.allow(now):
+            raise CutOff("a chat flood")
+        if msg.game != segment:
+            return None
+        if msg.counter <= self.last:
+            raise CutOff("a replayed chat line")
+        try:
+            open_chat(raw)
+        except ProtocolError:
+            raise CutOff("a chat line whose signature does not verify") from None
+        self.last = msg.counter
+        return msg
+
+
+def what_came(payload: bytes) -> str:
+    """A payload a watcher may not send, in words (it is not decoded further)."""
+    if is_chat(payload):
+        return "a chat line while the host takes none from watchers"
+    if lb.is_envelope(payload):
+        return "an envelope"
+    try:
+        lb.decode_control(payload)
+    except lb.LobbyError as exc:
+        return f"a malformed payload ({exc})"
+    return f"a {decode(payload, 'control')['t']!r} message"
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One admitted watcher: its channel, its queue, the scope its tasks run in."""
+
+    view: WatcherView
+    channel: SecureChannel
+    queue: trio.MemorySendChannel[bytes]
+    backlog: trio.MemoryReceiveChannel[bytes]
+    chat: WatcherChat | None
+    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    why: str = ""
+    """Why the host closed it ("" while it watches, or if it left by itself)."""
+
+
+class Feed:
+    """The host's watchers and what they are fed.  ``limit`` watchers at once (0: the
+    host takes none); ``chat``: who their lines reach (``lb.CHAT_MODES``); ``tell``
+    hands the host's front end a ``WatchersChanged`` without waiting; ``door``
+    counts the watchers cut off with the refused strangers."""
+
+    def __init__(
+        self,
+        limit: int = WATCHERS,
+        chat: str = "off",
+        *,
+        tell: Callable[[LobbyEvent], None] = lambda event: None,
+        door: Door | None = None,
+    ) -> None:
+        if chat not in lb.CHAT_MODES:
+            raise ValueError(f"watcher chat must be one of {', '.join(lb.CHAT_MODES)}")
+        self.limit = max(0, limit)
+        self.chat_mode = chat
+        self.tell = tell
+        self.door = door
+        self.records: list[bytes] = []
+        """Every record of the host's transcript so far, as written."""
+        self.watchers: list[Watcher] = []
+        self.ended = False
+        self.stats: Counter[str] = Counter()
+        self._chat: Chat | None = None
+        self._done = trio.Event()
+
+    # -- what the host's lobby asks ---------------------------------------------------
+
+    @property
+    def taking(self) -> bool:
+        return self.limit > 0 and not self.ended
+
+    @property
+    def places(self) -> int:
+        """Watchers the host takes yet (what the beacons say)."""
+        return max(0, self.limit - len(self.watchers)) if self.taking else 0
+
+    def refusal(self, key: bytes, start: int) -> str:
+        """Why a watcher with ``key`` asking from record ``start`` may not watch, or ""."""
+        if self.limit == 0:
+            return "this table takes no watchers"
+        if self.ended:
+            return "the game is over"
+        if any(w.view.key == key for w in self.watchers):
+            return "this key is already watching"
+        if not self.places:
+            return f"this table has {self.limit} watcher(s), as many as it takes"
+        if start > len(self.records):
+            return f"you hold {start} records; this host's transcript has {len(self.records)}"
+        return ""
+
+    # -- the taps: called by the seat's tasks, never waiting -------------------------
+
+    def record(self, envelope: Envelope) -> None:
+        self.records.append(envelope.raw)
+        self._push(envelope.raw)
+
+    def follow(self, chat: Chat) -> None:
+        self._chat = chat
+        chat.taps.append(self.chat_line)
+
+    def chat_line(self, msg: ChatMsg) -> None:
+        self._push(msg.raw)
+
+    def lobby(self, payload: bytes) -> None:
+        """A new ``lobby`` before the start."""
+        self._push(payload)
+
+    def _push(self, payload: bytes, skip: Watcher | None = None) -> None:
+        for watcher in list(self.watchers):
+            if watcher is skip:
+                continue
+            try:
+                watcher.queue.send_nowait(payload)
+            except trio.WouldBlock:
+                self._close(watcher, f"fell {BACKLOG} payloads behind", cut=False)
+            except (trio.ClosedResourceError, trio.BrokenResourceError):
+                pass
+
+    # -- one watcher ------------------------------------------------------------------
+
+    async def serve(self, channel: SecureChannel, view: WatcherView, start: int) -> None:
+        """Feed an admitted watcher until the game is over, it leaves, falls behind or
+        is cut off.  The catch-up and its place in the live feed are taken together,
+        with no checkpoint between, so no record is missed or sent twice."""
+        queue, backlog = trio.open_memory_channel[bytes](BACKLOG)
+        chat = WatcherChat(view.key) if self.chat_mode == "watchers" else None
+        watcher = Watcher(view, channel, queue, backlog, chat)
+        catch_up = self.records[start:]
+        self.watchers.append(watcher)
+        self._changed()
+        log.info("watchers: %s (%s) watches from record %d", view.name, view.fingerprint, start)
+        try:
+            with watcher.scope:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._listen, watcher)
+                    await self._send(watcher, catch_up)
+                    nursery.cancel_scope.cancel()
+        finally:
+            self.watchers.remove(watcher)
+            queue.close()
+            self._changed()
+            if not self.watchers and self.ended:
+                self._done.set()
+
+    async def _send(self, watcher: Watcher, catch_up: list[bytes]) -> None:
+        channel = watcher.channel
+        try:
+            await channel.send(lb.encode_control(lb.Watching(self.chat_mode)))
+            for raw in catch_up:
+                await channel.send(raw)
+            async for payload in watcher.backlog:  # ends when the queue closes: the end
+                await channel.send(payload)
+        except NetError as exc:
+            self._left(watcher, exc)
+
+    async def _listen(self, watcher: Watcher) -> None:
+        try:
+            async for payload in watcher.channel:
+                try:
+                    self._heard(watcher, payload)
+                except CutOff as exc:
+                    self._close(watcher, str(exc), cut=True)
+                    return
+        except (FrameError, DecryptError) as exc:  # the channel refused a frame, and closed
+            self._close(watcher, f"sent a frame the channel refused ({exc})", cut=True)
+            return
+        except NetError as exc:
+            self._left(watcher, exc)
+        watcher.scope.cancel()  # it closed its side: it left
+
+    def _left(self, watcher: Watcher, exc: NetError) -> None:
+        view = watcher.view
+        log.info("watchers: %s (%s) left: %s", view.name, view.fingerprint, exc)
+        watcher.scope.cancel()
+
+    def _heard(self, watcher: Watcher, payload: bytes) -> None:
+        if watcher.chat is None or not is_chat(payload):
+            raise CutOff(f"sent {what_came(payload)}")
+        segment = self._chat.gate.segment if self._chat is not None else b""
+        msg = watcher.chat.check(payload, segment, trio.current_time())
+        if msg is not None:
+            self._push(msg.raw, skip=watcher)
+
+    def _close(self, watcher: Watcher, why: str, *, cut: bool) -> None:
+        """Close ``watcher`` from any task, at once: its scope ends its tasks."""
+        if watcher.why:
+            return
+        watcher.why = why
+        view = watcher.view
+        self.stats["cut off" if cut else "dropped"] += 1
+        log.warning(
+            "watchers: %s %s at %s (%s): %s",
+            "cut off" if cut else "dropped",
+            view.name,
+            view.address,
+            view.fingerprint,
+            why,
+        )
+        if cut and self.door is not None:
+            self.door.cut_off(view.address, trio.current_time(), f"watcher cut off: {why}")
+        watcher.scope.cancel()
+
+    def _changed(self) -> None:
+        self.tell(WatchersChanged(tuple(w.view for w in self.watchers), self.places))
+
+    # -- the end ----------------------------------------------------------------------
+
+    async def end(self, grace: float | None = None) -> None:
+        """The host's game is over: queue ``fed`` for every watcher, close the queues,
+        and give them ``grace`` seconds (``FED_GRACE``) to take the rest."""
+        grace = FED_GRACE if grace is None else grace
+        self.ended = True
+        self._push(lb.encode_control(lb.Fed(len(self.records))))
+        for watcher in self.watchers:
+            watcher.queue.close()
+        if not self.watchers:
+            return
+        with trio.move_on_after(grace):
+            await self._done.wait()
+        for watcher in list(self.watchers):
+            self._close(watcher, f"still taking the feed {grace:.0f} s after the end", cut=False)
