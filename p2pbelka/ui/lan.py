@@ -33,6 +33,7 @@ from p2pbelka.net.errors import NetError
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd
+from p2pbelka.peer.lan.events import WatchersChanged
 from p2pbelka.peer.loopback import DEFAULT_BOT
 from p2pbelka.peer.store import GameStore, games_dir
 from p2pbelka.rules.registry import DEFAULT
@@ -105,7 +106,7 @@ class LanSession:
 
     async def on_lobby(self, event: lan.LobbyEvent) -> None:
         self.lobby.apply(event)
-        if isinstance(event, (lan.WatchersChanged, lan.JoinersAsking)):
+        if isinstance(event, (WatchersChanged, lan.JoinersAsking)):
             self._show_watchers()
         if isinstance(event, lan.TableRules) and not event.changed:
             self.use_game(event.state.variant, len(event.state.seats))

@@ -12,6 +12,7 @@ from p2pbelka.net.discovery import TableInfo, look_alikes
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.net.pake import code_in_words, shown_code
 from p2pbelka.peer import lan
+from p2pbelka.peer.lan.events import WatchersChanged
 from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.rules import registry
 from p2pbelka.table import rulebook
@@ -92,8 +93,8 @@ class LobbyView:
             self.notes.append(_awaiting())
         elif isinstance(event, lan.JoinersAsking):
             self.asking = event.requests
-        elif isinstance(event, lan.WatchersChanged):
-            self.watchers = tuple(zip(event.names, event.fingerprints, strict=False))
+        elif isinstance(event, WatchersChanged):
+            self.watchers = tuple((w.name, w.fingerprint) for w in event.watchers)
         elif isinstance(event, lan.WrongCodeTried):
             self.wrong_codes = event.failures, event.limit
         elif isinstance(event, lan.InviteChanged):
