@@ -39,7 +39,11 @@ TIMEOUT = 120.0
 
 
 def _spawn(
-    root: Path, name: str, args: list[str], profile_dir: Path | None = None
+    root: Path,
+    name: str,
+    args: list[str],
+    profile_dir: Path | None = None,
+    module: str = "p2pbelka.cli.main",
 ) -> tuple[subprocess.Popen[bytes], Path]:
     home = root / name
     home.mkdir(parents=True)
@@ -50,7 +54,7 @@ def _spawn(
         python += ["-m", "cProfile", "-o", str(profile_dir / f"{name}.prof")]
     with open(out, "wb") as fo:
         proc = subprocess.Popen(
-            [*python, "-m", "p2pbelka.cli.main", *args],
+            [*python, "-m", module, *args],
             stdout=fo,
             stderr=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,
@@ -61,13 +65,17 @@ def _spawn(
 
 
 def _lobby_port(proc: subprocess.Popen[bytes], out: Path) -> int:
+    return int(_wait_for(proc, out, r"lobby port (\d+)", "the host did not open its table"))
+
+
+def _wait_for(proc: subprocess.Popen[bytes], out: Path, pattern: str, why: str) -> str:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and proc.poll() is None:
-        found = re.search(r"lobby port (\d+)", out.read_text())
+        found = re.search(pattern, out.read_text())
         if found:
-            return int(found.group(1))
+            return found.group(1)
         time.sleep(0.02)
-    raise RuntimeError("the host did not open its table")
+    raise RuntimeError(why)
 
 
 def one_game(
@@ -76,13 +84,19 @@ def one_game(
     players: int | None = None,
     sync: bool = True,
     profile_dir: Path | None = None,
+    watchers: int = 0,
+    watched: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
+    """One game of peer processes and their figures, host first; with ``watchers``,
+    that many watcher processes follow it from before the start, and their figures
+    go into ``watched``."""
     common = ["--bot", "random", "--quiet", "--stats", "--listen", "127.0.0.1", "--linger", "2"]
     if not sync:
         common.append("--no-sync")
     players = players or registry.spec(game).default_seats
     table = ["--game", game, "--players", str(players)]
     procs = []
+    lookers: list[tuple[subprocess.Popen[bytes], Path]] = []
     spawned: list[float] = []  # when each process was started (the monotonic clock)
     try:
         spawned.append(time.monotonic())
@@ -90,6 +104,12 @@ def one_game(
         host = _spawn(root, "host", host_args, profile_dir)
         procs.append(host)
         port = _lobby_port(*host)
+        for n in range(watchers):
+            looker = _spawn(
+                root, f"watch{n}", [f"127.0.0.1:{port}"], module="p2pbelka.bench.netwatch"
+            )
+            lookers.append(looker)
+            _wait_for(*looker, r"(watching)", "a watcher was not let in")
         for n in range(1, players):
             spawned.append(time.monotonic())
             procs.append(
@@ -101,10 +121,10 @@ def one_game(
                 )
             )
         deadline = time.monotonic() + TIMEOUT
-        for proc, _ in procs:
+        for proc, _ in procs + lookers:
             proc.wait(timeout=max(0.1, deadline - time.monotonic()))
     finally:
-        for proc, _ in procs:
+        for proc, _ in procs + lookers:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
@@ -116,6 +136,12 @@ def one_game(
         stats.append(json.loads(lines[-1]))
     if not all(s["finished"] for s in stats):
         raise RuntimeError("a benchmark game did not finish")
+    for _, out in lookers:
+        figures = json.loads(out.read_text().splitlines()[-1])
+        if figures["fed"] != figures["records"]:
+            raise RuntimeError(f"a watcher was not fed the whole game: {figures}")
+        if watched is not None:
+            watched.append(figures)
     for s, at in zip(stats, spawned, strict=True):
         s["transcript_bytes"] = Path(s["transcript"]).stat().st_size
         s["spawned_at"] = at

@@ -1,7 +1,8 @@
 """A minimal watcher for ``bench net --watchers``: it asks a host to watch, takes the
 feed (protocol/SPEC.md section 7.5) and counts it, checking nothing but the
-format.  ``python -m p2pbelka.bench.netwatch HOST:PORT [--from N]`` prints one
-JSON line at the end: records, chat lines, bytes received, the ``fed`` count.
+format.  ``python -m p2pbelka.bench.netwatch HOST:PORT [--from N]`` prints
+``watching`` once let in, and one JSON line at the end: records, chat lines,
+bytes received, the ``fed`` count.
 """
 
 from __future__ import annotations
@@ -104,7 +105,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{args.address!r} is not HOST:PORT")
     host, port = target
     identity = Identity.generate("watcher")
-    got = trio.run(lambda: follow(host, port, identity, start=args.start))
+    said: list[bool] = []
+
+    def seen(got: Followed) -> None:
+        if got.admitted is not None and not said:
+            said.append(True)
+            print("watching", flush=True)
+
+    got = trio.run(lambda: follow(host, port, identity, start=args.start, seen=seen))
     print(json.dumps(got.figures()), flush=True)
     return 0 if got.fed is not None else 1
 

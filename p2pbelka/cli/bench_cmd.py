@@ -36,6 +36,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     game_args.add_players_argument(parser)
     parser.add_argument(
+        "--watchers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="bench net: games with N watchers following the host, beside games without",
+    )
+    parser.add_argument(
         "--profile",
         action="store_true",
         help="bench net: one game with every peer under cProfile, and where its CPU went",
@@ -49,7 +56,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"bench {args.topic}: --profile is for bench net", file=sys.stderr)
             return 2
         module = importlib.import_module("p2pbelka.bench.netprofile")
+    if args.watchers is not None:
+        if args.topic != "net" or args.profile or not 1 <= args.watchers <= 8:
+            print(f"bench {args.topic}: --watchers N (1-8) is for bench net", file=sys.stderr)
+            return 2
+        module = importlib.import_module("p2pbelka.bench.netwatchers")
     options: dict[str, object] = {"quick": args.quick}
+    if args.watchers is not None:
+        options["watchers"] = args.watchers
     if args.game != registry.DEFAULT:
         # Topics measure the default game; those with a ``game`` parameter the others too.
         if "game" not in inspect.signature(module.run).parameters:

@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("tournament_cmd", "duplicate matches between bot levels, with win rates"),
     "host": ("host_cmd", "open a table on the LAN and play seat 0"),
     "join": ("join_cmd", "find a table on the LAN (or --connect HOST:PORT) and take a seat"),
+    "watch": ("watch_cmd", "follow a game on the LAN as a watcher, checking every deal"),
     "resume": ("resume_cmd", "continue a game after this peer was stopped or crashed"),
 }
 

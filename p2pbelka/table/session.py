@@ -420,7 +420,7 @@ class Table:
         recorded = len(self.transcript)
         if recorded == expected:
             return
-        if recorded == expected - 1 and pending is None and _pair(envelope, following):
+        if recorded == expected - 1 and pending is None and is_pair(envelope, following):
             self._pending_record = envelope
             return
         if pending is not None:
@@ -441,7 +441,7 @@ class Table:
         here (processed, it would prove something else, or the second would come
         after the end).  True if it was queued so."""
         seat = self.seat_of(envelope.sender)
-        if seat is None or is_ending(envelope) or not _pair(envelope, following):
+        if seat is None or is_ending(envelope) or not is_pair(envelope, following):
             return False
         chain = self._chains.intake.chains[seat]
         if envelope.seq < chain.next_seq or envelope.seq in chain.waiting:
@@ -475,7 +475,7 @@ class Table:
         proof = held is not None and held != envelope.digest
         queued = chain.waiting.get(envelope.seq) or chain.refused.get(envelope.seq)
         proof = proof or (queued is not None and queued.digest != envelope.digest)
-        if due or proof or is_ending(envelope) or _pair(envelope, following):
+        if due or proof or is_ending(envelope) or is_pair(envelope, following):
             return
         raise OrderError(
             f"out of order: expected seat {self.turn}'s next message,"
@@ -758,7 +758,7 @@ class Table:
         self.round.deck.multiply_ahead = self.round.deck.local is not None and not self.held
 
 
-def _pair(first: Envelope, second: Envelope | None) -> bool:
+def is_pair(first: Envelope, second: Envelope | None) -> bool:
     """Whether ``second`` is another envelope for ``first``'s place: two records of a
     transcript that prove their sender signed twice."""
     return (

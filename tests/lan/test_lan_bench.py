@@ -49,3 +49,19 @@ def test_bench_net_belot_quick(capsys: pytest.CaptureFixture[str]) -> None:
     assert 0 <= figures["deals_dealt_again"] < figures["deals"]
     if figures["deals_dealt_again"]:
         assert figures["ms_per_deal_dealt_again_median"] > 0
+
+
+def test_bench_net_with_watchers_quick(capsys: pytest.CaptureFixture[str]) -> None:
+    """Two Belot peers, one game without watchers and one with two: each watcher fed the
+    whole game, the cost per deal and the bytes a watcher takes, with the yardstick."""
+    from p2pbelka.cli.main import main
+
+    argv = ["bench", "net", "--game", "belot", "--watchers", "2", "--quick", "--json"]
+    assert main(argv) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["watchers"] == 2 and figures["games_each"] == 1
+    for key in ("ms_per_deal_median_with_watchers_x", "ms_per_deal_median_without_watchers_x"):
+        assert figures[key] > 0, key
+    assert "watchers_cost_ms_per_deal" in figures and figures["watchers_cost_ratio"] > 0
+    assert figures["bytes_to_a_watcher_per_deal"] > 0
+    assert main(["bench", "rules", "--watchers", "2"]) == 2

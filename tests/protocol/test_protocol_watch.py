@@ -75,3 +75,11 @@ def test_no_bytes_make_the_decoder_raise_anything_but_a_lobby_error(payload: byt
         lb.decode_control(payload)
     except lb.LobbyError:
         pass
+
+
+def test_the_spec_s_bytes_are_what_the_codec_writes() -> None:
+    from tests.protocol.test_spec_facts import section
+
+    text = section("### 7.5")
+    for msg in (lb.Watch("Ann", 0), lb.Watching("off"), lb.Fed(7)):
+        assert lb.encode_control(msg).hex(" ") in text, msg

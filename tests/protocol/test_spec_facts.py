@@ -409,7 +409,11 @@ def test_the_beacon_vector_keys_are_in_the_table_s_order() -> None:
     order of section 5.1's table, which is the reference sender's."""
     text = TRANSPORT[TRANSPORT.index("### 5.1") : TRANSPORT.index("### 5.2")]
     keys = [r[0] for r in table_rows(text)][1:]
-    assert keys == ["id", "name", "variant", "seats", "free", "addr", "port", "key", "seq", "ts"]
+    # then ``watch``, which the sender puts last and only when a watcher may come
+    assert keys == [
+        *("id", "name", "variant", "seats", "free", "addr", "port", "key", "seq", "ts"),
+        "watch",
+    ]
     assert (
         "`id`, `name`,\n`variant`, `seats`, `free`, `addr`, `port`, `key`, `seq`, `ts`" in TRANSPORT
     )

@@ -82,7 +82,7 @@ async def join_game(
         code = normal_code(invite) if invite else None
     except ValueError as exc:
         raise LobbyRefused(str(exc)) from None
-    lobby_channel = await _reach_lobby(
+    lobby_channel = await reach_lobby(
         identity, (host, port), host_key, host_pin, code, on_lobby, net.reach_for
     )
     async with lobby_channel:
@@ -151,7 +151,7 @@ async def _first_look(
     return first
 
 
-async def _reach_lobby(
+async def reach_lobby(
     identity: Identity,
     where: tuple[str, int],
     host_key: bytes | None,

@@ -1,0 +1,68 @@
+"""``p2pbelka bench net --watchers N``: what N watchers cost a game of peer processes.
+
+Games with N watchers (``bench/netwatch.py`` processes that follow the host's
+feed from before the start) alternate with games without, in the same run, so
+the difference of the median deal times is the watchers' cost on this machine
+at this moment; the figures of ``bench net`` come beside them.  A watcher's
+bytes per deal are what its channel delivered (the payloads: records, chat,
+control messages) over the host's deals.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from p2pbelka.bench.net import one_game
+from p2pbelka.rules import registry
+
+
+def run(
+    quick: bool = False,
+    game: str = registry.DEFAULT,
+    players: int | None = None,
+    watchers: int = 2,
+) -> dict[str, object]:
+    from p2pbelka.bench.deal_crypto import yardstick_us
+
+    seats = players or registry.spec(game).default_seats
+    count = 200 if quick else 2000
+    unit_ms = yardstick_us(count) / 1000
+    load_start = os.getloadavg()[0]
+    pairs = 1 if quick else 3
+    without: list[float] = []
+    watched_ms: list[float] = []
+    per_watcher: list[float] = []
+    deals = 0
+    for _ in range(pairs):
+        with tempfile.TemporaryDirectory() as tmp:
+            without += one_game(Path(tmp), game, seats)[0]["deal_ms"]
+        seen: list[dict[str, Any]] = []
+        with tempfile.TemporaryDirectory() as tmp:
+            host = one_game(Path(tmp), game, seats, watchers=watchers, watched=seen)[0]
+        watched_ms += host["deal_ms"]
+        deals += host["deals"]
+        per_watcher += [w["bytes_in"] / host["deals"] for w in seen]
+    base, loaded = statistics.median(without), statistics.median(watched_ms)
+    return {
+        "game": game,
+        "peers": seats,
+        "watchers": watchers,
+        "yardstick_us": round(1000 * unit_ms, 1),
+        "games_each": pairs,
+        "deals_watched": deals,
+        "ms_per_deal_median_without_watchers": round(base, 1),
+        "ms_per_deal_median_with_watchers": round(loaded, 1),
+        "ms_per_deal_median_without_watchers_x": round(base / unit_ms),
+        "ms_per_deal_median_with_watchers_x": round(loaded / unit_ms),
+        "watchers_cost_ms_per_deal": round(loaded - base, 1),
+        "watchers_cost_ratio": round(loaded / base, 3),
+        "bytes_to_a_watcher_per_deal": round(statistics.fmean(per_watcher)),
+        "bytes_to_a_watcher_per_deal_max": round(max(per_watcher)),
+        "yardstick_end_us": round(yardstick_us(count), 1),
+        "load_average_start": round(load_start, 2),
+        "load_average_end": round(os.getloadavg()[0], 2),
+    }

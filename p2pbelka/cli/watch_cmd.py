@@ -1,0 +1,197 @@
+"""``p2pbelka watch``: find a table on the LAN (or dial one), follow its game, keep it.
+
+A watcher holds no seat and signs nothing in the game: it checks every record
+as it comes (the observer ``verify`` runs), shows the game, and saves the
+transcript in the games directory, where ``p2pbelka games`` lists it as
+watched and ``verify`` and ``replay`` read it.  ``--text`` prints a log in
+words; the screen is the default at a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from p2pbelka.cli.lan_args import port_number
+from p2pbelka.ui.i18n import LANGUAGES
+
+if TYPE_CHECKING:
+    from p2pbelka.net.discovery import TableInfo
+    from p2pbelka.peer.seat import NetOptions
+
+NO_TABLE, REFUSED = 3, 3
+CUT_SHORT = 1
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--connect", metavar="HOST:PORT", help="the host's lobby, where multicast does not reach"
+    )
+    parser.add_argument(
+        "--key",
+        metavar="FINGERPRINT",
+        help="with --connect: the host's key fingerprint (as its screen shows it); refuse others",
+    )
+    parser.add_argument("--table", help="watch the table with this name (or key fingerprint)")
+    parser.add_argument(
+        "--invite",
+        metavar="CODE",
+        help="the invite code the host gave you (spaces, dashes and case do not matter)",
+    )
+    parser.add_argument(
+        "--connect-wait",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="try the host's lobby for S seconds while it does not answer (default 60)",
+    )
+    parser.add_argument("--wait", type=float, default=3.0, help="listen for tables this long")
+    parser.add_argument(
+        "--text", action="store_true", help="a log in words, a line per event (not the screen)"
+    )
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help="screen language")
+    parser.add_argument("--name", help="the name the host sees you by (default: your player name)")
+    parser.add_argument(
+        "--games-dir", type=Path, default=None, help="save the watched game in this directory"
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log the network too")
+    net = parser.add_argument_group("network")
+    net.add_argument("--interface", default=None, metavar="ADDR", help="multicast interface")
+    net.add_argument("--group", default=None, help="multicast group of the beacons")
+    net.add_argument("--ipv6", action="store_true", help="use the IPv6 beacon group")
+    net.add_argument(
+        "--beacon-port", type=port_number, default=None, help="UDP port of the beacons"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    import trio
+
+    from p2pbelka.cli.join_cmd import parse_connect
+    from p2pbelka.cli.lan_args import setup_logging
+    from p2pbelka.net.errors import NetError
+    from p2pbelka.net.identity import Identity, IdentityError, normal_pin
+    from p2pbelka.peer.watch import WatchRefused, watch_game
+    from p2pbelka.ui.i18n import _, translations
+    from p2pbelka.ui.reasons import lobby_reason
+    from p2pbelka.ui.watchtext import WatchText
+
+    setup_logging(args)
+    connect = parse_connect(args.connect) if args.connect else None
+    if args.connect and connect is None:
+        print("p2pbelka watch: " + _("--connect expects HOST:PORT or [IPV6]:PORT"), file=sys.stderr)
+        return 2
+    pin = normal_pin(args.key) if args.key else None
+    if args.key and pin is None:
+        print(
+            "p2pbelka watch: " + _("--key expects the 16-digit fingerprint (or the 64-digit key)"),
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        identity = Identity.load_or_create()
+    except IdentityError as exc:
+        print(f"p2pbelka watch: {exc}", file=sys.stderr)
+        return 2
+    if args.name:
+        identity = dataclasses.replace(identity, name=args.name)
+    net = _net_options(args)
+    # The screen is part of the watch's front ends; until it is there, text.
+    front = WatchText()
+
+    async def main() -> int:
+        target = connect if connect is not None else await _pick_table(args, net)
+        if target is None:
+            return NO_TABLE
+        try:
+            result = await watch_game(
+                identity,
+                target[0],
+                target[1],
+                front,
+                host_key=target[2],
+                host_pin=pin,
+                invite=args.invite,
+                net=net,
+                games=args.games_dir,
+                tr=translations(),
+            )
+        except (WatchRefused, NetError) as exc:
+            print(f"p2pbelka watch: {lobby_reason(str(exc))}", file=sys.stderr)
+            return REFUSED
+        return 0 if result.fed else CUT_SHORT
+
+    return trio.run(main)
+
+
+def _net_options(args: argparse.Namespace) -> NetOptions:
+    from p2pbelka.peer.seat import NetOptions
+
+    net = NetOptions(interface=args.interface)
+    net.reach_for = args.connect_wait
+    if args.ipv6:
+        from p2pbelka.net.discovery import DEFAULT_GROUP6
+
+        net.group = DEFAULT_GROUP6
+    if args.group:
+        net.group = args.group
+    if args.beacon_port:
+        net.beacon_port = args.beacon_port
+    return net
+
+
+def watchable(table: TableInfo) -> bool:
+    """A table that takes watchers: its beacon says how many more (a host that does
+    not say takes none it would tell of; it is still listed, and may refuse)."""
+    places = getattr(table, "watch", None)
+    return places is None or places > 0
+
+
+async def _pick_table(
+    args: argparse.Namespace, net: NetOptions
+) -> tuple[str, int, bytes | None] | None:
+    from p2pbelka.net.discovery import matching_tables
+    from p2pbelka.peer.lan import discover_tables
+    from p2pbelka.ui.i18n import _
+    from p2pbelka.ui.rulenames import game_word
+
+    def enough(tables: list[TableInfo]) -> bool:
+        return args.table is not None and bool(matching_tables(tables, args.table))
+
+    try:
+        tables = await discover_tables(args.wait, net=net, until=enough, dnssd=True)
+    except OSError as exc:
+        why = _("cannot listen for tables ({why}); use --connect").format(why=exc)
+        print("p2pbelka watch: " + why, file=sys.stderr)
+        return None
+    tables = [t for t in tables if watchable(t)]
+    for n, t in enumerate(tables, 1):
+        line = _("{n}) {name}: host {host}:{port}, {game} for {seats}, host key {key}").format(
+            n=n,
+            name=t.name,
+            host=t.host,
+            port=t.port,
+            game=game_word(t.variant),
+            seats=t.seats,
+            key=t.fingerprint,
+        )
+        print("  " + line, flush=True)
+    candidates = matching_tables(tables, args.table) if args.table else tables
+    if not candidates:
+        print("p2pbelka watch: " + _("no table to watch heard"), file=sys.stderr)
+        return None
+    if len({t.host_key for t in candidates}) > 1:
+        print("p2pbelka watch: " + _("several tables; choose one with --table"), file=sys.stderr)
+        return None
+    choice = candidates[0]
+    print(
+        _("watching {name} at {host}:{port} [{key}]").format(
+            name=choice.name, host=choice.host, port=choice.port, key=choice.fingerprint
+        ),
+        flush=True,
+    )
+    return choice.host, choice.port, choice.host_key

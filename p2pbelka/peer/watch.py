@@ -1,0 +1,375 @@
+"""Watching a game: ask a host's lobby for its feed, follow it live, keep the file.
+
+A watcher dials the host's lobby as a joiner does (same handshake, context and
+invite code), answers the ``lobby`` with ``watch`` instead of ``hello``, and
+once admitted (``watching``) gets every record of the host's transcript from
+the index it asked for, then each new one as the host records it, with the
+seats' chat, until ``fed``.  It holds no seat and signs nothing in the game:
+each record goes to an ``Observer`` (``verify``'s table, fed one record at a
+time), to the disk (``watchsave.py``) and to the front end, in that order.
+
+When the feed breaks before ``fed`` (the host's program stopped, a cable), the
+watcher says so and dials again a bounded number of times, asking from the
+count it holds.  A host that feeds what does not verify is named and left; what
+came before stays on the disk and says the same in ``verify``.  A host of the
+first segment must have signed the ``table`` the feed opens with.
+"""
+
+from __future__ import annotations
+
+import gettext
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import trio
+
+from p2pbelka.net.connection import SecureChannel, format_host_port
+from p2pbelka.net.errors import NetError
+from p2pbelka.net.identity import Identity, fingerprint
+from p2pbelka.net.pake import normal_code
+from p2pbelka.peer import lobby as lb
+from p2pbelka.peer.chat import FORGED, ChatDropped, ChatGate
+from p2pbelka.peer.lan.events import HostReached, LobbyEvent, LobbyRefused, StillTrying
+from p2pbelka.peer.lan.join import reach_lobby
+from p2pbelka.peer.seat import NetOptions
+from p2pbelka.peer.store import games_dir
+from p2pbelka.peer.watchchat import WatchChat
+from p2pbelka.peer.watchsave import WatchSave, new_meta
+from p2pbelka.protocol.chat import is_chat, open_chat
+from p2pbelka.protocol.codec import ProtocolError
+from p2pbelka.protocol.envelope import open_envelope
+from p2pbelka.table import events as ev
+from p2pbelka.table.observer import Observer
+from p2pbelka.table.report import ENGLISH, VerifyReport
+from p2pbelka.table.session import Table
+
+log = logging.getLogger(__name__)
+
+FEED_TRIES = 5
+"""Times a broken feed is dialled again before the watcher gives up."""
+FIRST_BACK, LAST_BACK = 1.0, 8.0
+"""Seconds before dialling again: doubling from the first to the last."""
+OUTBOX = 16
+
+
+class WatchFront(Protocol):
+    """What a watcher's front end (the text lines, the screen) is told."""
+
+    async def lobby(self, state: lb.LobbyState) -> None: ...  # the table before the start
+    async def admitted(self, chat: str) -> None: ...
+    async def fed(self, table: Table, events: list[ev.Event]) -> None: ...  # each envelope
+    async def chat(self, sender_name: str, text: str, watcher: bool) -> None: ...
+    async def note(self, text: str) -> None: ...  # lost, trying again, refused, cut off
+    async def ended(self, report: VerifyReport, path: Path | None) -> None: ...
+
+
+@runtime_checkable
+class ChatsBack(Protocol):
+    """A front end that may write when the host lets watchers talk: before
+    ``admitted`` it gets ``say``, which signs and sends a line (``ChatDropped``:
+    empty, too long, slow down)."""
+
+    def join_chat(self, say: Callable[[str], None]) -> None: ...
+
+
+class WatchRefused(Exception):
+    """The host will not feed us (or is not there): why, in words."""
+
+
+class HostLied(Exception):
+    """The host's feed cannot be followed: what it sent, in words."""
+
+
+class FeedBroken(Exception):
+    """The connection ended before ``fed``."""
+
+
+@dataclass
+class WatchResult:
+    report: VerifyReport
+    path: Path | None  # the transcript (None: no record came)
+    fed: bool  # the host said the game was over, and every record came
+    why: str = ""  # why the watch ended otherwise
+
+
+async def watch_game(
+    identity: Identity,
+    host: str,
+    port: int,
+    front: WatchFront,
+    *,
+    host_key: bytes | None = None,
+    host_pin: str | None = None,
+    invite: str | None = None,
+    net: NetOptions | None = None,
+    games: Path | None = None,
+    tries: int = FEED_TRIES,
+    tr: gettext.NullTranslations = ENGLISH,
+) -> WatchResult:
+    """Watch the game whose lobby listens at ``host:port`` until its end, or until the
+    feed is lost ``tries`` times in a row; ``games``: where the file goes (the games
+    directory).  ``WatchRefused`` if the first dial finds no host, or the host says
+    no; later failures end the watch with what was fed, said to ``front``."""
+    net = net or NetOptions()
+    try:
+        code = normal_code(invite) if invite else None
+    except ValueError as exc:
+        raise WatchRefused(str(exc)) from None
+    feed = Feed(identity, front, tr, games if games is not None else games_dir(net.home))
+    where = format_host_port(host, port)
+    lost, back = 0, FIRST_BACK
+    why = ""
+    while True:
+        patience = net.reach_for if feed.host_key is None else 0.0
+        try:
+            channel = await reach_lobby(
+                identity,
+                (host, port),
+                feed.host_key or host_key,
+                host_pin,
+                code,
+                feed.on_dial,
+                patience,
+            )
+        except LobbyRefused as exc:
+            if feed.host_key is None:
+                raise WatchRefused(str(exc)) from None
+            why = str(exc)
+        else:
+            feed.host_key = channel.peer_key
+            try:
+                async with channel:
+                    await feed.follow(channel, where)
+                return await feed.finish(fed=True)
+            except FeedBroken as exc:
+                why = str(exc)
+                lost = 0 if feed.moved else lost
+            except HostLied as exc:
+                text = tr.gettext("the host's feed is left: {why}").format(why=exc)
+                await front.note(text)
+                return await feed.finish(fed=False, why=str(exc))
+        lost += 1
+        if lost >= tries:
+            text = tr.gettext("the feed is lost ({why}): given up after {n} tries").format(
+                why=why, n=tries
+            )
+            await front.note(text)
+            return await feed.finish(fed=False, why=why)
+        text = tr.gettext(
+            "the feed is lost ({why}); {n} records kept, dialling again in {s:.0f} s"
+            " ({k} of {tries})"
+        ).format(why=why, n=feed.held, s=back, k=lost, tries=tries - 1)
+        await front.note(text)
+        await trio.sleep(back)
+        back = min(back * 2, LAST_BACK)
+
+
+class Feed:
+    """The watch across its connections: the observer, the file, the chat."""
+
+    def __init__(
+        self, identity: Identity, front: WatchFront, tr: gettext.NullTranslations, games: Path
+    ) -> None:
+        self.identity = identity
+        self.front = front
+        self.tr = tr
+        self.games = games
+        self.observer = Observer()
+        self.save: WatchSave | None = None
+        self.chat = WatchChat()
+        self.host_key: bytes | None = None
+        self.table_name = ""
+        self.where = ""
+        self.admitted = False
+        self.moved = False  # a record came on the current connection
+        self._say: trio.MemorySendChannel[bytes] | None = None
+        self._mine: ChatGate | None = None  # our own lines' counter and sending limit
+        self._warned: set[str] = set()
+
+    @property
+    def held(self) -> int:
+        """Records fed and kept: where the feed goes on from."""
+        return len(self.observer.envelopes)
+
+    async def on_dial(self, event: LobbyEvent) -> None:
+        if isinstance(event, StillTrying):
+            text = self.tr.gettext("no answer yet ({why}); trying again").format(why=event.why)
+            await self.front.note(text)
+        elif isinstance(event, HostReached) and not self.admitted:
+            text = self.tr.gettext("reached {address}, host key {key}").format(
+                address=event.address, key=event.fingerprint
+            )
+            await self.front.note(text)
+
+    async def follow(self, channel: SecureChannel, where: str) -> None:
+        """One connection: the lobby, ``watch``, then the feed until ``fed`` (returns) or
+        the end of the connection (``FeedBroken``)."""
+        self.where, self.moved = where, False
+        first = await self._control(channel)
+        if isinstance(first, lb.Refuse):
+            raise (WatchRefused if not self.admitted else FeedBroken)(first.why)
+        if not isinstance(first, lb.LobbyState):
+            raise FeedBroken(f"expected the lobby, got {type(first).__name__}")
+        self.table_name = first.name
+        if not self.admitted:
+            await self.front.lobby(first)
+        self._say, lines = trio.open_memory_channel[bytes](OUTBOX)
+        failed: list[Exception] = []  # raised out of the nursery, not in a group
+        try:
+            await channel.send(lb.encode_control(lb.Watch(self.identity.name, self.held)))
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._send_chat, channel, lines)
+                try:
+                    await self._feed(channel)
+                except (FeedBroken, HostLied, WatchRefused) as exc:
+                    failed.append(exc)
+                except NetError as exc:
+                    failed.append(FeedBroken(str(exc)))
+                nursery.cancel_scope.cancel()
+        except NetError as exc:
+            raise FeedBroken(str(exc)) from None
+        finally:
+            self._say.close()
+            self._say = None
+        if failed:
+            raise failed[0]
+
+    async def _control(self, channel: SecureChannel) -> lb.Control | None:
+        try:
+            with trio.fail_after(30):
+                return lb.decode_control(await channel.receive())
+        except (lb.LobbyError, NetError, trio.TooSlowError) as exc:
+            raise FeedBroken(f"no lobby: {exc}") from None
+
+    async def _feed(self, channel: SecureChannel) -> None:
+        async for payload in channel:
+            if is_chat(payload):
+                await self._chat(payload)
+                continue
+            if lb.is_envelope(payload):
+                if not self.admitted:
+                    raise HostLied("a record came before the host said we may watch")
+                await self._record(payload)
+                continue
+            try:
+                msg = lb.decode_control(payload)
+            except lb.LobbyError as exc:
+                log.warning("watch: ignored a message from the host: %s", exc)
+                continue
+            if await self._on_control(msg):
+                return
+        raise FeedBroken("the host closed the connection before the game's end")
+
+    async def _on_control(self, msg: lb.Control) -> bool:
+        """True at ``fed`` with every record held."""
+        if isinstance(msg, lb.LobbyState):
+            await self.front.lobby(msg)
+        elif isinstance(msg, lb.Wait):
+            await self.front.note(self.tr.gettext("waiting for the host to let us watch"))
+        elif isinstance(msg, lb.Refuse):
+            raise (WatchRefused if not self.admitted else FeedBroken)(msg.why)
+        elif isinstance(msg, lb.Watching):
+            await self._admitted(msg.chat)
+        elif isinstance(msg, lb.Fed):
+            if msg.records == self.held:
+                return True
+            if msg.records < self.held:
+                raise HostLied(
+                    f"the host says its transcript holds {msg.records} records, but fed {self.held}"
+                )
+            raise FeedBroken(f"the host's transcript holds {msg.records} records, {self.held} came")
+        return False
+
+    async def _admitted(self, chat: str) -> None:
+        self.chat.watchers_write = chat != "off"
+        if self.admitted:
+            text = self.tr.gettext("following again from record {n}").format(n=self.held)
+            await self.front.note(text)
+            return
+        self.admitted = True
+        if chat != "off" and isinstance(self.front, ChatsBack):
+            self.front.join_chat(self._say_line)
+        await self.front.admitted(chat)
+
+    async def _record(self, payload: bytes) -> None:
+        try:
+            envelope = open_envelope(payload)
+        except ProtocolError as exc:
+            aside = self.save.refused(payload) if self.save is not None else None
+            kept = f" (kept in {aside})" if aside else ""
+            raise HostLied(f"record {self.held} does not decode: {exc}{kept}") from None
+        if self.held == 0 and envelope.sender != self.host_key:
+            raise HostLied("the feed does not open with a table the host signed")
+        before = self.held
+        events = self.observer.feed(envelope)
+        self.moved = True
+        if self.save is None and self.observer.envelopes:
+            first = self.observer.envelopes[0]
+            meta = new_meta(first.game, self.where, self.host_key or b"", self.table_name)
+            self.save = WatchSave.create(self.games, first.game, meta)
+        if self.save is not None:
+            await self.save.append(self.observer.envelopes[before:])
+        table = self.observer.table
+        if table is not None and table.setup is not None:
+            self.chat.seat(table.game_id, [s.key for s in table.setup.seats])
+        if table is not None:
+            await self.front.fed(table, events)
+        if self.observer.stopped:
+            raise HostLied(f"the feed does not verify: {self.observer.report().error}")
+
+    async def _chat(self, raw: bytes) -> None:
+        try:
+            heard = self.chat.hear(raw, trio.current_time())
+        except ChatDropped as exc:
+            if exc.reason == FORGED:
+                text = self.tr.gettext("the host passed on a chat line nobody signed: dropped")
+                await self.front.note(text)
+            elif exc.reason not in self._warned:
+                self._warned.add(exc.reason)
+                log.warning("watch: dropped chat: %s (further ones counted)", exc)
+            return
+        if self.save is not None:
+            self.save.chat_log.append(heard.msg)
+        table = self.observer.table
+        names = [s.name for s in table.setup.seats] if table and table.setup else []
+        if heard.seat is not None and heard.seat < len(names):
+            await self.front.chat(names[heard.seat], heard.msg.text, False)
+        else:
+            await self.front.chat(f"[{fingerprint(heard.msg.sender)}]", heard.msg.text, True)
+
+    def _say_line(self, text: str) -> None:
+        """Sign a line of ours for the segment in play and queue it for the host."""
+        gate = self.chat.gate
+        if gate is None or self._say is None:
+            raise ChatDropped("not now", "no table yet")
+        if self._mine is None:
+            self._mine = ChatGate(gate.segment, -1, gate.keys)
+        mine = self._mine
+        if mine.segment != gate.segment:
+            mine.enter(gate.segment)
+        msg = mine.compose(self.identity, text, trio.current_time())
+        try:
+            self._say.send_nowait(msg.raw)
+        except trio.WouldBlock:
+            raise ChatDropped("slow down", "the host is slow to take them") from None
+
+    async def _send_chat(
+        self, channel: SecureChannel, lines: trio.MemoryReceiveChannel[bytes]
+    ) -> None:
+        try:
+            async for raw in lines:
+                await channel.send(raw)
+                await self.front.chat(self.identity.name, open_chat(raw).text, True)
+        except NetError:
+            pass  # the feed's own receive sees the connection end and says so
+
+    async def finish(self, *, fed: bool, why: str = "") -> WatchResult:
+        report = self.observer.report()
+        path = self.save.transcript_path if self.save is not None else None
+        if self.save is not None:
+            self.save.end(finished=fed, why=why)
+        await self.front.ended(report, path)
+        return WatchResult(report, path, fed, why)

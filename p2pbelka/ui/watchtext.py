@@ -1,0 +1,135 @@
+"""``p2pbelka watch --text``: a watched game as a log in words, a line per event.
+
+For a screen by the wall, or a script: the table before the start, every card
+as it is played, each trick, each deal's audit ("deal 3 verified: ..."), the
+seats' chat, what happens to the feed, and the game's verdict at the end, in
+the language of ``--lang``.  A watcher holds no hand: no line ever shows a card
+before its holder plays it (the deal's audit, after its end, opens them all).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from p2pbelka.peer import lobby as lb
+from p2pbelka.peer.text import describe
+from p2pbelka.rules.registry import spec
+from p2pbelka.table import events as ev
+from p2pbelka.table.report import VerifyReport
+from p2pbelka.table.segments import SeatChanged, describe_change
+from p2pbelka.table.session import Table
+from p2pbelka.ui.i18n import _, translations
+from p2pbelka.ui.rulenames import game_word
+from p2pbelka.ui.text import card_label
+
+
+class WatchText:
+    """The ``WatchFront`` of text mode: prints, flushing each line (a pipe reads it live)."""
+
+    def __init__(self, out: TextIO | None = None) -> None:
+        self.out = out if out is not None else sys.stdout
+        self.deals: dict[int, int] = {}  # deal id -> its number, counted from 1
+        self.report: VerifyReport | None = None
+        self.path: Path | None = None
+        self._seen_lobby: tuple[object, ...] | None = None
+
+    def say(self, line: str) -> None:
+        print(line, file=self.out, flush=True)
+
+    async def lobby(self, state: lb.LobbyState) -> None:
+        names = [s.name if s is not None else _("(free)") for s in state.seats]
+        shown = (state.name, state.variant, tuple(names))
+        if shown == self._seen_lobby:
+            return  # a ready changed: nothing a watcher needs a line for
+        self._seen_lobby = shown
+        line = _("table {name}: {game} for {n}; seats: {seats}").format(
+            name=state.name,
+            game=game_word(state.variant),
+            n=len(state.seats),
+            seats=", ".join(f"{i}={n}" for i, n in enumerate(names)),
+        )
+        self.say(line)
+
+    async def admitted(self, chat: str) -> None:
+        if chat == "off":
+            self.say(_("watching: the feed follows (watchers do not write at this table)"))
+        else:
+            self.say(_("watching: the feed follows (watchers may write: say TEXT)"))
+
+    async def fed(self, table: Table, events: list[ev.Event]) -> None:
+        for event in events:
+            line = self.describe(event, table)
+            if line:
+                self.say(line)
+
+    def describe(self, event: ev.Event, table: Table) -> str:
+        """One line for ``event`` as a watcher sees it ("" for none)."""
+        names = [s.name for s in table.setup.seats] if table.setup is not None else []
+
+        def who(seat: int) -> str:
+            name = names[seat] if 0 <= seat < len(names) else "?"
+            return _("seat {seat} ({name})").format(seat=seat, name=name)
+
+        if isinstance(event, ev.GameStarted):
+            seats = ", ".join(f"{i}={n}" for i, n in enumerate(event.names))
+            if event.continued:
+                return _("the game goes on: {seats}").format(seats=seats)
+            return _("game started: {seats}; first dealer by lot: {dealer}").format(
+                seats=seats, dealer=who(event.first_dealer)
+            )
+        if isinstance(event, ev.DealStarted):
+            self.deals[event.deal_id] = event.number + 1
+            return _("deal {n}: {dealer} deals").format(
+                n=event.number + 1, dealer=who(event.dealer)
+            )
+        if isinstance(event, ev.CardPlayed):
+            return _("{seat} plays {card}").format(
+                seat=who(event.seat), card=card_label(event.card)
+            )
+        if isinstance(event, ev.TrickTaken):
+            return _("{seat} takes the trick").format(seat=who(event.winner))
+        if isinstance(event, ev.DealAudited):
+            n = self.deals.get(event.deal_id, event.deal_id)
+            head = _("deal {n} verified: the shuffle was fair and every card checked").format(n=n)
+            return f"{head} ({event.summary.log_line()})"
+        if isinstance(event, ev.FaultFound):
+            return _("fault: {what}").format(what=event.fault)
+        if isinstance(event, ev.GameOver):
+            return self._game_over(event, table)
+        if isinstance(event, ev.GameAborted):
+            faults = "; ".join(str(f) for f in event.faults)
+            return _("the game was stopped: {faults}").format(faults=faults)
+        if isinstance(event, SeatChanged):
+            return _("a seat changed hands: {change}").format(change=describe_change(event))
+        if isinstance(event, ev.GameEvent):
+            return event.log_line()
+        if isinstance(event, ev.TurnToPlay | ev.Rejected):
+            return ""
+        return describe(event, table)
+
+    def _game_over(self, event: ev.GameOver, table: Table) -> str:
+        score = ":".join(str(p) for p in event.score)
+        if table.setup is not None and not spec(table.setup.game).partnership:
+            return _("game over: seat {seat} wins, score {score}").format(
+                seat=event.winner, score=score
+            )
+        return _("game over: team {team} wins {score}").format(team=event.winner, score=score)
+
+    async def chat(self, sender_name: str, text: str, watcher: bool) -> None:
+        if watcher:
+            self.say(_("chat: {name} (watching): {text}").format(name=sender_name, text=text))
+        else:
+            self.say(_("chat: {name}: {text}").format(name=sender_name, text=text))
+
+    async def note(self, text: str) -> None:
+        self.say(_("watch: {text}").format(text=text))
+
+    async def ended(self, report: VerifyReport, path: Path | None) -> None:
+        self.report, self.path = report, path
+        self.say(
+            _("the game's verdict: {verdict}").format(verdict=report.verdict_in(translations()))
+        )
+        if path is not None:
+            self.say(_("transcript saved to {path}").format(path=path))
