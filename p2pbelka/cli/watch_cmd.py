@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.lan_args import setup_logging
     from p2pbelka.net.errors import NetError
     from p2pbelka.net.identity import Identity, IdentityError, normal_pin
-    from p2pbelka.peer.watch import WatchRefused, watch_game
+    from p2pbelka.peer.watch import WatchFront, WatchRefused, watch_game
     from p2pbelka.ui.i18n import _, translations
     from p2pbelka.ui.reasons import lobby_reason
     from p2pbelka.ui.watchtext import WatchText
@@ -100,10 +100,9 @@ def run(args: argparse.Namespace) -> int:
     if args.name:
         identity = dataclasses.replace(identity, name=args.name)
     net = _net_options(args)
-    # The screen is part of the watch's front ends; until it is there, text.
-    front = WatchText()
+    said: list[str] = []  # refusals, printed once the screen (if any) is closed
 
-    async def main() -> int:
+    async def main(front: WatchFront) -> int:
         target = connect if connect is not None else await _pick_table(args, net)
         if target is None:
             return NO_TABLE
@@ -121,11 +120,25 @@ def run(args: argparse.Namespace) -> int:
                 tr=translations(),
             )
         except (WatchRefused, NetError) as exc:
-            print(f"p2pbelka watch: {lobby_reason(str(exc))}", file=sys.stderr)
+            said.append(f"p2pbelka watch: {lobby_reason(str(exc))}")
+            if on_screen:  # said there too: the screen stays up until q
+                await front.note(lobby_reason(str(exc)))
             return REFUSED
         return 0 if result.fed else CUT_SHORT
 
-    return trio.run(main)
+    on_screen = not args.text and sys.stdin.isatty() and sys.stdout.isatty()
+    if not on_screen:
+        status = trio.run(main, WatchText())
+    else:
+        from p2pbelka.ui.watch import watch_on_screen
+
+        # the screen stays up after the game, until q; a watcher who leaves first
+        # ends the watch, with what came saved
+        screen, code = watch_on_screen(main)
+        status = code if code is not None else (130 if screen.interrupted else 0)
+    for line in said:
+        print(line, file=sys.stderr)
+    return status
 
 
 def _net_options(args: argparse.Namespace) -> NetOptions:

@@ -9,8 +9,9 @@ watchers write.
 
 :class:`WatchScreen` is :class:`~p2pbelka.ui.app.TableScreen` with no hand and no
 moves; :class:`ScreenWatchFront` is the watcher's front end (``WatchFront``, the
-interface the watcher's program calls: ``lobby``, ``admitted``, ``fed``, ``chat``,
-``note``, ``ended``); :func:`watch_on_screen` runs both around the watcher's program.
+interface of ``peer/watch.py``: ``lobby``, ``admitted``, ``fed``, ``chat``, ``note``,
+``ended``, and ``join_chat`` to write when the host allows it); :func:`watch_on_screen`
+runs both around the watcher's program.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from p2pbelka.peer.chat import ChatLine
+from p2pbelka.peer.chat import ChatDropped, ChatLine
 from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import VerifyReport
@@ -212,21 +213,39 @@ class ScreenWatchFront:
     def __init__(self, screen: WatchScreen, bridge: Bridge | None = None) -> None:
         self.screen = screen
         self.bridge = bridge
+        self._say: Callable[[str], None] | None = None
 
     async def lobby(self, state: LobbyState) -> None:
         self.screen.show_lobby(state)
 
-    async def admitted(self, chat: str, send: Callable[[str], None] | None = None) -> None:
-        """Let in; ``chat``: who a watcher's lines reach ("off": nobody, it only reads);
-        ``send`` says a line (called in trio), when watchers may write."""
+    def join_chat(self, say: Callable[[str], None]) -> None:
+        """How a watcher's line is said, when the host lets watchers write (before
+        ``admitted``): ``say`` signs and sends it, in trio (``ChatDropped``: why not)."""
+        self._say = say
+
+    async def admitted(self, chat: str) -> None:
+        """Let in; ``chat``: who a watcher's lines reach ("off": nobody, it only reads)."""
         screen = self.screen
-        screen.chat_allowed = chat != CHAT_OFF and send is not None
-        if screen.chat_allowed and send is not None:
-            bridge = self.bridge
-            screen.send_chat = (lambda text: bridge.call_soon(send, text)) if bridge else send
+        screen.chat_allowed = chat != CHAT_OFF and self._say is not None
+        if screen.chat_allowed:
+            screen.send_chat = self._post_chat
         screen.note = ""
         screen.view.say(_("The host lets you watch."))
         screen.refresh()
+
+    def _post_chat(self, text: str) -> None:
+        """The chat box's line, from a prompt_toolkit callback, said in trio."""
+        if self.bridge is not None:
+            self.bridge.call_soon(self._chat_now, text)
+        else:
+            self._chat_now(text)
+
+    def _chat_now(self, text: str) -> None:
+        assert self._say is not None
+        try:
+            self._say(text)
+        except ChatDropped as refused:
+            self.screen.chat_refused(refused, text)
 
     async def fed(self, table: Any, events: list[ev.Event]) -> None:
         screen = self.screen
@@ -244,13 +263,16 @@ class ScreenWatchFront:
         self.screen.view.say(text)
         self.screen.refresh()
 
-    async def ended(self, report: VerifyReport, path: Path) -> None:
+    async def ended(self, report: VerifyReport, path: Path | None) -> None:
+        """The watch is over: the verdict on what came, and where it is saved (None:
+        no record came, nothing saved)."""
         screen = self.screen
         screen.verdict = report.verdict_in(translations())
-        screen.view.transcript_path = str(path)
         screen.note = ""
         screen.view.say(screen.verdict)
-        screen.view.say(_("Transcript saved to {path}").format(path=path))
+        if path is not None:
+            screen.view.transcript_path = str(path)
+            screen.view.say(_("Transcript saved to {path}").format(path=path))
         if screen.overlay == "deal_end" and screen.view.finished:
             screen.close_overlay()  # the last deal's page gives way to the game's verdict
         screen.refresh()
