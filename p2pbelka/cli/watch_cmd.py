@@ -102,10 +102,13 @@ def run(args: argparse.Namespace) -> int:
     net = _net_options(args)
     said: list[str] = []  # refusals, printed once the screen (if any) is closed
 
+    # the table is chosen before any screen opens: the list of tables is printed
+    target = connect if connect is not None else trio.run(_pick_table, args, net)
+    if target is None:
+        return NO_TABLE
+
     async def main(front: WatchFront) -> int:
-        target = connect if connect is not None else await _pick_table(args, net)
-        if target is None:
-            return NO_TABLE
+        assert target is not None
         try:
             result = await watch_game(
                 identity,
