@@ -38,16 +38,16 @@ from prompt_toolkit.widgets import Frame, TextArea
 
 from p2pbelka.peer.chat import ChatDropped, ChatLine
 from p2pbelka.table import moves as mv
-from p2pbelka.ui import keymap, panels, tablekeys, toosmall
+from p2pbelka.ui import keymap, panels, tablekeys, toosmall, watching
 from p2pbelka.ui.chatbox import CHAT_ROWS, ChatBox
 from p2pbelka.ui.game import GameUI, bind
-from p2pbelka.ui.i18n import _, ngettext
+from p2pbelka.ui.i18n import _
 from p2pbelka.ui.lobbypanel import LobbyPanel
 from p2pbelka.ui.pages import Pages
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.style import STYLE
 from p2pbelka.ui.tablekeys import PAGES
-from p2pbelka.ui.text import card_label, fit, red_suits
+from p2pbelka.ui.text import card_label, red_suits
 from p2pbelka.ui.view import DealEnd, TableView
 
 MIN_COLUMNS, MIN_ROWS = toosmall.MIN_COLUMNS, toosmall.MIN_ROWS
@@ -408,16 +408,8 @@ class TableScreen:
     def _seats(self) -> StyleAndTextTuples:
         if self.game is None:
             return []
-        return [*red_suits(self.game.seats(self.view, RIGHT_WIDTH)), *self._watchers()]
-
-    def _watchers(self) -> StyleAndTextTuples:
-        """Who watches the table, on one line under the seats (the host's screen)."""
-        names = self.view.watchers
-        if not names:
-            return []
-        line = ngettext("{n} watching: {names}", "{n} watching: {names}", len(names))
-        text = line.format(n=len(names), names=", ".join(names))
-        return [("class:hint", fit(text, RIGHT_WIDTH - 1) + "\n")]
+        seats = red_suits(self.game.seats(self.view, RIGHT_WIDTH))
+        return [*seats, *watching.watchers_line(self.view, RIGHT_WIDTH)]
 
     def _log_lines(self) -> list[str]:
         # wrapped here, between words, rather than by the window in mid-word; once per
@@ -478,14 +470,7 @@ class TableScreen:
         if view.finished:
             return [("class:status", _("The game has ended. Press q to leave."))]
         if view.watch_asking and self.decide_watcher is not None:
-            name, key = view.watch_asking
-            return [
-                ("class:status", _("{name} ({key}) wants to watch.").format(name=name, key=key)),
-                ("", " "),
-                ("class:button", _("[y] let in"), on_click(lambda: self.answer_watcher(True))),
-                ("", "  "),
-                ("class:button", _("[n] turn away"), on_click(lambda: self.answer_watcher(False))),
-            ]
+            return watching.question(view, self.answer_watcher)
         if self.overlay in PAGES:
             # the next deal may already ask for a card, a call or a re-deal: that waits
             # for this page to close, since no question about a hand is asked before
