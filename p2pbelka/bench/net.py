@@ -154,12 +154,7 @@ def run(
     """Games as peers play them by default (every envelope synced to the disk before
     it is sent); the full run alternates them with games that do not sync, so the
     difference of the medians is the cost of the syncs, measured in the same run."""
-    from p2pbelka.bench.deal_crypto import yardstick_us
-
-    seats = players or registry.spec(game).default_seats
-    count = 200 if quick else 2000
-    unit_ms = yardstick_us(count) / 1000
-    load_start = os.getloadavg()[0]
+    seats, count, unit_ms, load_start = bench_start(quick, game, players)
     games = 1 if quick else 3
     deal_ms: list[float] = []
     played: list[bool] = []  # per deal: cards played, or dealt again before any
@@ -223,15 +218,33 @@ def run(
         "fsync_wait_ms_per_peer_per_deal": round(statistics.fmean(sync_ms), 1),
         "peak_rss_kib_per_peer_max": max(rss),
         "peak_rss_kib_per_peer_mean": round(statistics.fmean(rss)),
-        "yardstick_end_us": round(yardstick_us(count), 1),
-        "load_average_start": round(load_start, 2),
-        "load_average_end": round(os.getloadavg()[0], 2),
+        **bench_end(count, load_start),
     }
     if unsynced_ms:
         unsynced = statistics.median(unsynced_ms)
         figures["ms_per_deal_median_without_fsync"] = round(unsynced, 1)
         figures["fsync_cost_ms_per_deal"] = round(statistics.median(deal_ms) - unsynced, 1)
     return figures
+
+
+def bench_start(quick: bool, game: str, players: int | None) -> tuple[int, int, float, float]:
+    """The seats, the yardstick's repetitions and its time in ms, the load at the start."""
+    from p2pbelka.bench.deal_crypto import yardstick_us
+
+    count = 200 if quick else 2000
+    seats = players or registry.spec(game).default_seats
+    return seats, count, yardstick_us(count) / 1000, os.getloadavg()[0]
+
+
+def bench_end(count: int, load_start: float) -> dict[str, object]:
+    """The yardstick again, and the load, at the end: what else shared the cores."""
+    from p2pbelka.bench.deal_crypto import yardstick_us
+
+    return {
+        "yardstick_end_us": round(yardstick_us(count), 1),
+        "load_average_start": round(load_start, 2),
+        "load_average_end": round(os.getloadavg()[0], 2),
+    }
 
 
 def kind_figures(deal_ms: list[float], played: list[bool], unit_ms: float) -> dict[str, object]:

@@ -10,13 +10,12 @@ control messages) over the host's deals.
 
 from __future__ import annotations
 
-import os
 import statistics
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from p2pbelka.bench.net import one_game
+from p2pbelka.bench.net import bench_end, bench_start, one_game
 from p2pbelka.rules import registry
 
 
@@ -26,12 +25,7 @@ def run(
     players: int | None = None,
     watchers: int = 2,
 ) -> dict[str, object]:
-    from p2pbelka.bench.deal_crypto import yardstick_us
-
-    seats = players or registry.spec(game).default_seats
-    count = 200 if quick else 2000
-    unit_ms = yardstick_us(count) / 1000
-    load_start = os.getloadavg()[0]
+    seats, count, unit_ms, load_start = bench_start(quick, game, players)
     pairs = 1 if quick else 3
     without: list[float] = []
     watched_ms: list[float] = []
@@ -62,7 +56,5 @@ def run(
         "watchers_cost_ratio": round(loaded / base, 3),
         "bytes_to_a_watcher_per_deal": round(statistics.fmean(per_watcher)),
         "bytes_to_a_watcher_per_deal_max": round(max(per_watcher)),
-        "yardstick_end_us": round(yardstick_us(count), 1),
-        "load_average_start": round(load_start, 2),
-        "load_average_end": round(os.getloadavg()[0], 2),
+        **bench_end(count, load_start),
     }

@@ -264,3 +264,121 @@ async def test_with_watcher_chat_a_line_reaches_the_other_watchers_and_a_flood_i
     loud = [ln for ln in caplog.text.splitlines() if said["Loud"][0] in ln and "cut off" in ln]
     assert loud and "chat flood" in loud[0], caplog.text[-2000:]
     assert not any(said["Polite"][0] in ln and "cut off" in ln for ln in caplog.text.splitlines())
+
+
+async def test_the_host_s_person_is_asked_about_a_watcher_as_a_watcher(tmp_path: Path) -> None:
+    from p2pbelka.peer.lan import JoinRequest, WatchersChanged, host_game
+
+    asked: list[JoinRequest] = []
+    got: dict[str, Followed] = {}
+    events: list[WatchersChanged] = []
+    in_feed, refused = trio.Event(), trio.Event()
+
+    async def approve(request: JoinRequest) -> bool:
+        asked.append(request)
+        return request.name == "Welcome"
+
+    async with trio.open_nursery() as nursery:
+
+        async def on_lobby(event: LobbyEvent) -> None:
+            if isinstance(event, WatchersChanged):
+                events.append(event)
+            if isinstance(event, TableOpen):
+                port = event.lobby_port
+
+                async def ask(name: str) -> None:
+                    got[name] = await _watch(port, name, seen=lambda f: in_feed.set())
+                    refused.set()
+
+                nursery.start_soon(ask, "Welcome")
+                nursery.start_soon(ask, "Stranger")
+
+        async def host() -> None:
+            net = replace(NET, listen_host="127.0.0.1", announce=False, home=tmp_path)
+            await host_game(
+                HOST,
+                "t",
+                BotFrontEnd(make_bot("random", 1)),
+                net=net,
+                on_lobby=on_lobby,
+                approve=approve,
+                game="belot",
+                players=2,
+            )
+
+        nursery.start_soon(host)
+        await in_feed.wait()  # the welcome one is in, and stays until the host stops
+        await refused.wait()
+        nursery.cancel_scope.cancel()
+    assert {r.name for r in asked} == {"Welcome", "Stranger"} and all(r.watcher for r in asked)
+    assert got["Stranger"].refused == "the host did not let you in"
+    names = [w.name for w in events[-1].watchers]
+    assert names == ["Welcome"] and events[-1].places == NET.watchers - 1
+
+
+async def test_a_host_that_takes_watchers_announces_its_table_through_the_game(
+    tmp_path: Path,
+) -> None:
+    from functools import partial
+
+    from p2pbelka.net.discovery import TableDirectory, TableInfo, listen_for_tables
+    from p2pbelka.peer.lan import GameStarting, host_game, join_game
+
+    heard: list[tuple[bool, TableInfo]] = []
+    started = trio.Event()
+
+    class Heard(TableDirectory):
+        def handle_datagram(
+            self, datagram: bytes, source: str, now: float, wall_ms: int | None = None
+        ) -> TableInfo | None:
+            info = super().handle_datagram(datagram, source, now, wall_ms)
+            if info is not None:
+                heard.append((started.is_set(), info))
+            return info
+
+    async with trio.open_nursery() as nursery:
+        beacons = await nursery.start(
+            partial(listen_for_tables, Heard(), group="127.0.0.1", port=0)
+        )
+        net = replace(
+            NET, listen_host="127.0.0.1", group="127.0.0.1", beacon_port=beacons, watchers=3
+        )
+        port: list[int] = []
+        opened = trio.Event()
+
+        async def on_lobby(event: LobbyEvent) -> None:
+            if isinstance(event, TableOpen):
+                port.append(event.lobby_port)
+                opened.set()
+            if isinstance(event, GameStarting):
+                started.set()
+
+        async def host() -> GameResult:
+            return await host_game(
+                HOST,
+                "t",
+                BotFrontEnd(make_bot("random", 1)),
+                net=replace(net, home=tmp_path / "h"),
+                on_lobby=on_lobby,
+                game="belot",
+                players=2,
+            )
+
+        async def joiner() -> None:
+            await opened.wait()
+            await join_game(
+                Identity.generate("Bot"),
+                "127.0.0.1",
+                port[0],
+                BotFrontEnd(make_bot("random", 2)),
+                host_key=HOST.public_key,
+                net=replace(net, home=tmp_path / "j"),
+            )
+
+        nursery.start_soon(joiner)
+        await host()
+        nursery.cancel_scope.cancel()
+    during = [info for playing, info in heard if playing]
+    assert during, "beacons went on after the start"
+    assert all(info.free_seats == 0 and info.watch == 3 for info in during[:1])
+    assert {info.watch for _, info in heard} <= {0, 3}

@@ -17,6 +17,7 @@ arrives as ``LobbyEvent``s through ``on_lobby``; play arrives through the
 - ``host.py``: ``host_game``, the lobby listener and its beacons;
 - ``hostlobby.py``: the host's side of each joiner's lobby channel;
 - ``join.py``: ``join_game``, reaching the lobby, sitting, checking the table;
+- ``watchers.py``: the host's watchers and the feed each one gets;
 - ``addresses.py``: this machine's LAN addresses and the others' as we dial them.
 
 The start of a game, once seated, is ``peer/newseat.py``'s, shared by host and join.
@@ -43,6 +44,8 @@ from p2pbelka.peer.lan.events import (
     TableOpen,
     TableRules,
     TablesHeard,
+    WatchersChanged,
+    WatcherView,
     WrongCodeTried,
 )
 from p2pbelka.peer.lan.finding import discover_tables
@@ -72,6 +75,8 @@ __all__ = [
     "TableOpen",
     "TableRules",
     "TablesHeard",
+    "WatcherView",
+    "WatchersChanged",
     "WrongCodeTried",
     "discover_tables",
     "host_game",
