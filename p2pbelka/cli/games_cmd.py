@@ -46,6 +46,7 @@ class SavedGame:
     game_id: str | None = None  # a LAN game, or a local one left: ``resume`` continues it
     ended: str = ""  # why this seat's game stopped, as the seat saved it (a LAN game)
     teams: list[list[int]] | None = None  # the sides, by seat, as the game's rules say
+    watched: bool = False  # followed as a watcher (``p2pbelka watch``), not played
 
     def commands(self) -> list[tuple[str, str]]:
         path = shlex.quote(self.path)
@@ -106,6 +107,8 @@ class SavedGame:
             state = _("not finished ({deals})").format(deals=deals)
         if self.verdict and not self.verdict.startswith(("OK", "INCOMPLETE")):
             state += f"; {self.verdict}"
+        if self.watched:
+            state = _("watched, not played: {state}").format(state=state)
         return state
 
 
@@ -217,6 +220,7 @@ def local_games(directories: list[Path]) -> dict[Path, tuple[str, float]]:
 
 def saved_games(directories: list[Path]) -> list[SavedGame]:
     from p2pbelka.peer.store import GameStore
+    from p2pbelka.peer.watchsave import WATCH_META
 
     cache = load_cache()
     games: list[SavedGame] = []
@@ -238,6 +242,10 @@ def saved_games(directories: list[Path]) -> list[SavedGame]:
                 # not cached: a game can be resumed only until it ends
                 game.game_id = resumable.get(entry.resolve(), (None, 0.0))[0]
                 games.append(game)
+            elif entry.is_dir() and (entry / WATCH_META).exists():
+                watched = _watched_game(entry, cache)
+                if watched is not None:
+                    games.append(watched)
             elif entry.is_dir() and (entry / "game.json").exists():
                 store = GameStore(entry)
                 try:
@@ -251,6 +259,23 @@ def saved_games(directories: list[Path]) -> list[SavedGame]:
                     games.append(game)
     save_cache(cache)
     return sorted(games, key=lambda g: g.started, reverse=True)
+
+
+def _watched_game(directory: Path, cache: dict[str, Any]) -> SavedGame | None:
+    """A game this machine watched (``peer/watchsave.py``): never resumed, only read."""
+    from p2pbelka.peer.watchsave import load_watch_meta
+
+    try:
+        meta = load_watch_meta(directory)
+    except (OSError, ValueError, TypeError):
+        return None
+    transcript = directory / "transcript.p2pb"
+    if not transcript.exists():
+        return None
+    game = read_game(transcript, meta.started, None, cache)
+    game.watched = True
+    game.ended = meta.ended
+    return game
 
 
 def run(args: argparse.Namespace) -> int:

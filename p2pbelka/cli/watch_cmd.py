@@ -109,24 +109,29 @@ def run(args: argparse.Namespace) -> int:
 
     async def main(front: WatchFront) -> int:
         assert target is not None
-        try:
-            result = await watch_game(
-                identity,
-                target[0],
-                target[1],
-                front,
-                host_key=target[2],
-                host_pin=pin,
-                invite=args.invite,
-                net=net,
-                games=args.games_dir,
-                tr=translations(),
-            )
-        except (WatchRefused, NetError) as exc:
-            said.append(f"p2pbelka watch: {lobby_reason(str(exc))}")
-            if on_screen:  # said there too: the screen stays up until q
-                await front.note(lobby_reason(str(exc)))
-            return REFUSED
+        async with trio.open_nursery() as nursery:
+            if isinstance(front, WatchText):  # the text log reads chat lines typed
+                nursery.start_soon(front.read_chat)
+            try:
+                result = await watch_game(
+                    identity,
+                    target[0],
+                    target[1],
+                    front,
+                    host_key=target[2],
+                    host_pin=pin,
+                    invite=args.invite,
+                    net=net,
+                    games=args.games_dir,
+                    tr=translations(),
+                )
+            except (WatchRefused, NetError) as exc:
+                said.append(f"p2pbelka watch: {lobby_reason(str(exc))}")
+                if on_screen:  # said there too: the screen stays up until q
+                    await front.note(lobby_reason(str(exc)))
+                return REFUSED
+            finally:
+                nursery.cancel_scope.cancel()
         return 0 if result.fed else CUT_SHORT
 
     on_screen = not args.text and sys.stdin.isatty() and sys.stdout.isatty()
@@ -161,10 +166,8 @@ def _net_options(args: argparse.Namespace) -> NetOptions:
 
 
 def watchable(table: TableInfo) -> bool:
-    """A table that takes watchers: its beacon says how many more (a host that does
-    not say takes none it would tell of; it is still listed, and may refuse)."""
-    places = getattr(table, "watch", None)
-    return places is None or places > 0
+    """A table that takes watchers now: its beacon says how many places are left."""
+    return table.watch > 0
 
 
 async def _pick_table(

@@ -153,15 +153,17 @@ async def watch_game(
                 return await feed.finish(fed=False, why=str(exc))
         lost += 1
         if lost >= tries:
-            text = tr.gettext("the feed is lost ({why}): given up after {n} tries").format(
-                why=why, n=tries
-            )
+            text = tr.ngettext(
+                "the feed is lost ({why}): given up after {n} try",
+                "the feed is lost ({why}): given up after {n} tries",
+                tries,
+            ).format(why=why, n=tries)
             await front.note(text)
             return await feed.finish(fed=False, why=why)
+        kept = tr.ngettext("{n} record kept", "{n} records kept", feed.held).format(n=feed.held)
         text = tr.gettext(
-            "the feed is lost ({why}); {n} records kept, dialling again in {s:.0f} s"
-            " ({k} of {tries})"
-        ).format(why=why, n=feed.held, s=back, k=lost, tries=tries - 1)
+            "the feed is lost ({why}); {kept}, dialling again in {s:.0f} s ({k} of {tries})"
+        ).format(why=why, kept=kept, s=back, k=lost, tries=tries - 1)
         await front.note(text)
         await trio.sleep(back)
         back = min(back * 2, LAST_BACK)

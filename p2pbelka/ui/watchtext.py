@@ -10,11 +10,13 @@ before its holder plays it (the deal's audit, after its end, opens them all).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
 from p2pbelka.peer import lobby as lb
-from p2pbelka.peer.text import describe
+from p2pbelka.peer.chat import ChatDropped
+from p2pbelka.peer.text import describe, read_line
 from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
 from p2pbelka.table.report import VerifyReport
@@ -34,6 +36,7 @@ class WatchText:
         self.report: VerifyReport | None = None
         self.path: Path | None = None
         self._seen_lobby: tuple[object, ...] | None = None
+        self._say: Callable[[str], None] | None = None
 
     def say(self, line: str) -> None:
         print(line, file=self.out, flush=True)
@@ -51,6 +54,23 @@ class WatchText:
             seats=", ".join(f"{i}={n}" for i, n in enumerate(names)),
         )
         self.say(line)
+
+    def join_chat(self, say: Callable[[str], None]) -> None:
+        """The host lets watchers write: ``say TEXT`` typed on stdin goes out."""
+        self._say = say
+
+    async def read_chat(self) -> None:
+        """Read ``say TEXT`` lines from stdin until it ends (run beside the watch)."""
+        while line := await read_line():
+            if not line.strip().lower().startswith("say "):
+                continue
+            if self._say is None:
+                self.say(_("chat not sent: watchers do not write at this table"))
+                continue
+            try:
+                self._say(line.strip()[4:])
+            except ChatDropped as exc:
+                self.say(_("chat not sent: {why}").format(why=exc))
 
     async def admitted(self, chat: str) -> None:
         if chat == "off":
