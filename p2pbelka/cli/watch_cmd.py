@@ -100,8 +100,16 @@ def run(args: argparse.Namespace) -> int:
             return REFUSED
         return 0 if result.fed else CUT_SHORT
 
-    on_screen = False  # the watcher's screen (at a terminal, without --text) is to come
-    status = trio.run(text_mode, main)
+    on_screen = not args.text and sys.stdin.isatty() and sys.stdout.isatty()
+    if not on_screen:
+        status = trio.run(text_mode, main)
+    else:
+        from p2pbelka.ui.watch import watch_on_screen
+
+        # the screen stays up after the game, until q; a watcher who leaves first
+        # ends the watch, with what came saved
+        screen, code = watch_on_screen(main)
+        status = code if code is not None else (130 if screen.interrupted else 0)
     for line in said:
         print(line, file=sys.stderr)
     return status

@@ -38,7 +38,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 
 from p2pbelka.peer.chat import ChatDropped, ChatLine
 from p2pbelka.table import moves as mv
-from p2pbelka.ui import keymap, panels, tablekeys, toosmall
+from p2pbelka.ui import keymap, panels, tablekeys, toosmall, watching
 from p2pbelka.ui.chatbox import CHAT_ROWS, ChatBox
 from p2pbelka.ui.game import GameUI, bind
 from p2pbelka.ui.i18n import _
@@ -48,7 +48,7 @@ from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.style import STYLE
 from p2pbelka.ui.tablekeys import PAGES
 from p2pbelka.ui.text import card_label, red_suits
-from p2pbelka.ui.view import TableView
+from p2pbelka.ui.view import DealEnd, TableView
 
 MIN_COLUMNS, MIN_ROWS = toosmall.MIN_COLUMNS, toosmall.MIN_ROWS
 RIGHT_WIDTH = 31
@@ -78,6 +78,8 @@ class TableScreen:
         self.post_call: Callable[[Callable[[], None]], None] = lambda fn: fn()
         """Runs a callable in trio's context (the front end sets it to its bridge)."""
         self.lobby = lobby
+        self.decide_watcher: Callable[[bool], None] | None = None
+        """The host's answer to the oldest person asking to watch (the LAN session's)."""
         # "lobby", "help", "last", "sheet", "deal_end", "quit", or a game's dialog
         self.overlay: str | None = "lobby" if lobby is not None else None
         self.deal_ends_seen = 0
@@ -192,12 +194,22 @@ class TableScreen:
         self.invalidate()
 
     def answer_offer(self, yes: bool) -> bool:
-        """Answer the question about a lost seat, if there is one (y and n do it first)."""
+        """Answer the question about a lost seat, if there is one (y and n do it first),
+        else the host's about someone asking to watch."""
         offer = self.view.offer
         if offer is None:
-            return False
+            return self.answer_watcher(yes)
         self.view.offer = None
         self.post_call(lambda: offer.decision.answer(yes))
+        self.invalidate()
+        return True
+
+    def answer_watcher(self, yes: bool) -> bool:
+        """Let in (or turn away) the oldest person asking to watch during the game."""
+        if not self.view.watch_asking or self.decide_watcher is None:
+            return False
+        self.view.watch_asking = ()
+        self.decide_watcher(yes)
         self.invalidate()
         return True
 
@@ -246,7 +258,7 @@ class TableScreen:
                 DynamicContainer(self._middle),
                 self._home,
                 # the lobby has no chat: a chat line there would take keys the lobby reads
-                ConditionalContainer(self.chat, Condition(lambda: self.overlay != "lobby")),
+                ConditionalContainer(self.chat, Condition(self.chat_shown)),
                 Window(FormattedTextControl(self._hints), height=1, style="class:hints"),
             ]
         )
@@ -264,6 +276,18 @@ class TableScreen:
             FormattedTextControl(self._too_small), style="class:small", wrap_lines=True
         )
         return DynamicContainer(lambda: too_small if self.is_too_small() else screen)
+
+    def chat_shown(self) -> bool:
+        """The chat box is drawn (a watcher's only when the host lets watchers write)."""
+        return self.overlay != "lobby"
+
+    def deal_end_lines(self, game: GameUI, end: DealEnd) -> StyleAndTextTuples:
+        """The page at a deal's end (a watcher's heads it with the audit's verdict)."""
+        return game.deal_end(self.view, end, self._width())
+
+    def game_end_lines(self, game: GameUI) -> StyleAndTextTuples:
+        """The page at the game's end (a watcher's adds the verdict on its transcript)."""
+        return game.game_end(self.view)
 
     def _floats(self) -> list[Float]:
         return list(self.game.floats(self)) if self.game is not None else []
@@ -296,9 +320,7 @@ class TableScreen:
         game = self.game
         if game is not None and self.overlay == "deal_end" and self.view.deal_ends:
             end = self.view.deal_ends[-1]
-            return self.pages.container(
-                lambda: game.deal_end(self.view, end, self._width()), self._continue
-            )
+            return self.pages.container(lambda: self.deal_end_lines(game, end), self._continue)
         if game is not None and self.overlay == "sheet":
             return self.pages.container(lambda: game.sheet(self.view), self._continue)
         chat = HSplit(
@@ -335,7 +357,7 @@ class TableScreen:
                 ]
             )
         if self.view.finished and game is not None:
-            return self.pages.container(lambda: game.game_end(self.view), None, self._left_width)
+            return self.pages.container(lambda: self.game_end_lines(game), None, self._left_width)
         return HSplit(
             [
                 Window(FormattedTextControl(self._table), height=panels.TABLE_HEIGHT),
@@ -384,7 +406,10 @@ class TableScreen:
         return self.game.score(self.view, RIGHT_WIDTH) if self.game is not None else []
 
     def _seats(self) -> StyleAndTextTuples:
-        return red_suits(self.game.seats(self.view, RIGHT_WIDTH)) if self.game is not None else []
+        if self.game is None:
+            return []
+        seats = red_suits(self.game.seats(self.view, RIGHT_WIDTH))
+        return [*seats, *watching.watchers_line(self.view, RIGHT_WIDTH)]
 
     def _log_lines(self) -> list[str]:
         # wrapped here, between words, rather than by the window in mid-word; once per
@@ -444,6 +469,8 @@ class TableScreen:
             ]
         if view.finished:
             return [("class:status", _("The game has ended. Press q to leave."))]
+        if view.watch_asking and self.decide_watcher is not None:
+            return watching.question(view, self.answer_watcher)
         if self.overlay in PAGES:
             # the next deal may already ask for a card, a call or a re-deal: that waits
             # for this page to close, since no question about a hand is asked before

@@ -128,6 +128,10 @@ def _no_words() -> Mapping[str, str]:
     return {}
 
 
+def _none_dealt(view: TableView) -> int:
+    return 0
+
+
 @dataclass(frozen=True)
 class GameUI:
     """One game on screen.  ``new_view(seats)`` makes the game's view (``TableView`` or
@@ -160,6 +164,9 @@ class GameUI:
     """Other players' events shown at the pace of their cards (calls, declarations)."""
     replay: Callable[[VerifyReport, int], Any] | None = None
     """The replay of a verified game from a deal (``ui/replay.py``'s ``Replay``)."""
+    dealt: Callable[[Any], int] = _none_dealt
+    """How many cards each seat has been dealt so far in the deal in progress: a
+    watcher's screen draws that many backs per seat, less the cards it played."""
     words: Callable[[], Mapping[str, str]] = _no_words
     """The game's name and rules in the screen's language: "" the game, "NAME" a rule,
     "NAME=VALUE" one of its values (``ui/rulenames.py``; what is missing is shown as the

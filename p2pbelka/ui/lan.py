@@ -33,6 +33,7 @@ from p2pbelka.net.errors import NetError
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd
+from p2pbelka.peer.lan.events import WatchersChanged
 from p2pbelka.peer.loopback import DEFAULT_BOT
 from p2pbelka.peer.store import GameStore, games_dir
 from p2pbelka.rules.registry import DEFAULT
@@ -96,6 +97,7 @@ class LanSession:
         else:
             ui, view = registry.new_view(game, players)
             self.screen = TableScreen(ui, view, lobby=panel, input=input, output=output)
+        self.screen.decide_watcher = self.decide_watcher
 
     def invalidate(self) -> None:
         self.screen.app.invalidate()
@@ -104,6 +106,8 @@ class LanSession:
 
     async def on_lobby(self, event: lan.LobbyEvent) -> None:
         self.lobby.apply(event)
+        if isinstance(event, (WatchersChanged, lan.JoinersAsking)):
+            self._show_watchers()
         if isinstance(event, lan.TableRules) and not event.changed:
             self.use_game(event.state.variant, len(event.state.seats))
         if isinstance(event, lan.TablesHeard) and self.lobby.tables and self._wanted:
@@ -253,11 +257,31 @@ class LanSession:
         decided = trio.Event()
         answer: list[bool] = []
         self._decisions[request.key] = (decided, answer)
+        self._show_watchers()
+        self.invalidate()
         try:
             await decided.wait()
         finally:
             del self._decisions[request.key]
+            self._show_watchers()
         return answer == [True]
+
+    def _show_watchers(self) -> None:
+        """Who watches, and who asks to, on the host's table during the game (the lobby
+        shows both itself)."""
+        view = self.screen.view
+        view.watchers = tuple(name for name, _key in self.lobby.watchers)
+        asking = [r for r in self.lobby.asking if r.watcher and r.key in self._decisions]
+        view.watch_asking = (asking[0].name, asking[0].fingerprint) if asking else ()
+
+    def decide_watcher(self, admit: bool) -> None:
+        """Answer the oldest person asking to watch (y or n at the table)."""
+        for request in self.lobby.asking:
+            pending = self._decisions.get(request.key)
+            if request.watcher and pending is not None and not pending[0].is_set():
+                pending[1].append(admit)
+                self._in_trio(pending[0].set)
+                return
 
     def decide(self, admit: bool) -> None:
         """Answer the oldest joiner asking to sit down."""

@@ -12,6 +12,7 @@ from p2pbelka.net.discovery import TableInfo, look_alikes
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.net.pake import code_in_words, shown_code
 from p2pbelka.peer import lan
+from p2pbelka.peer.lan.events import WatchersChanged
 from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.rules import registry
 from p2pbelka.table import rulebook
@@ -29,7 +30,7 @@ def game_title(name: str) -> str:
 
 @dataclass
 class LobbyView:
-    role: str  # "host" or "join"
+    role: str  # "host", "join", or "watch" (a watcher's, before the game starts)
     name: str = ""  # the table's
     tables: tuple[TableInfo, ...] = ()
     chosen: int = 0
@@ -54,6 +55,7 @@ class LobbyView:
     trying_why: str = ""  # that reason alone, for the terminal when the joiner leaves
     editing: bool = False  # the host has the rules open to change them
     rule: int = 0  # the line of the rules the host is on: 0 the preset, then the options
+    watchers: tuple[tuple[str, str], ...] = ()  # the host's: who watches (name, fingerprint)
 
     def apply(self, event: lan.LobbyEvent) -> None:
         if isinstance(event, lan.TablesHeard):
@@ -91,6 +93,8 @@ class LobbyView:
             self.notes.append(_awaiting())
         elif isinstance(event, lan.JoinersAsking):
             self.asking = event.requests
+        elif isinstance(event, WatchersChanged):
+            self.watchers = tuple((w.name, w.fingerprint) for w in event.watchers)
         elif isinstance(event, lan.WrongCodeTried):
             self.wrong_codes = event.failures, event.limit
         elif isinstance(event, lan.InviteChanged):
@@ -178,6 +182,8 @@ def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
     title = _("Table “{name}”").format(name=view.name or view.state.name)
     if view.role == "host":
         title += " — " + _("you host it")
+    elif view.role == "watch":
+        title += " — " + _("you watch it")
     out.append(("class:heading", title + "\n"))
     out += _keys_to_compare(view)
     if view.lobby_port is not None:
@@ -210,6 +216,7 @@ def lobby_lines(view: LobbyView) -> StyleAndTextTuples:
         out.append((style, ready))
         out.append(("", you + "\n"))
     out.append(("", "\n"))
+    out += watcher_lines(view.watchers)
     out += _requests(view)
     out.append(("class:hint", _("The game starts when every seat is taken and ready.") + "\n"))
     for note in view.notes[-3:]:
@@ -305,13 +312,29 @@ def _invite(code: str) -> StyleAndTextTuples:
     return out
 
 
+def watcher_lines(watchers: tuple[tuple[str, str], ...]) -> StyleAndTextTuples:
+    """Who watches the table, with their keys (the host's lobby and table)."""
+    if not watchers:
+        return []
+    head = ngettext("{n} watches:", "{n} watch:", len(watchers)).format(n=len(watchers))
+    out: StyleAndTextTuples = [("class:heading", head + "\n")]
+    for name, key in watchers[:4]:
+        out.append(("class:hint", f" {name:<16} {key}\n"))
+    if len(watchers) > 4:
+        out.append(("class:hint", " " + _("and {n} more").format(n=len(watchers) - 4) + "\n"))
+    return out
+
+
 def _requests(view: LobbyView) -> StyleAndTextTuples:
-    """The host's queue of joiners to let in or turn away."""
+    """The host's queue of joiners to let in or turn away (and of people asking to
+    watch, said so: a watcher takes no seat)."""
     if view.role != "host" or not view.asking:
         return []
     out: StyleAndTextTuples = [("class:heading", _("Asking to sit down:") + "\n")]
     for n, request in enumerate(view.asking[:5]):
         out.append(("class:seat.turn", f" {request.name:<16} {request.fingerprint}"))
+        if request.watcher:
+            out.append(("class:hint", "  " + _("wants to watch")))
         if n == 0:
             out.append(("class:hint", "  " + _("y let in  n turn away")))
         out.append(("", "\n"))
@@ -346,6 +369,9 @@ def _table_list(view: LobbyView) -> StyleAndTextTuples:
             line += "  ⚠"
         if table.via == "dns-sd":
             line += "  " + _("(DNS-SD, unsigned)")
+        if table.watch > 0:  # a full or playing table one can still watch
+            places = ngettext("watch: {n} place", "watch: {n} places", table.watch)
+            line += "  " + places.format(n=table.watch)
         out.append((style, f"{mark}{line}\n"))
     for note in view.notes[-2:]:
         out.append(("class:hint", note + "\n"))
@@ -355,6 +381,8 @@ def _table_list(view: LobbyView) -> StyleAndTextTuples:
 def lobby_keys(view: LobbyView) -> str:
     if view.closed:
         return _("q quit")
+    if view.role == "watch":
+        return _("q stop watching")
     if view.listening and not view.seated:
         return _("↑↓ choose  Enter join  a address  q quit")
     last = len(view.state.seats) - 1 if view.state is not None else 3

@@ -84,6 +84,11 @@ class TableView:
     game_id: bytes | None = None  # a LAN game's, once it has begun
     changes: int = 0  # bumped on every event, so a watcher can tell the view moved
     said: int = 0  # lines said so far, so the screen wraps the log only when it grew
+    watching: bool = False  # a watcher's table: no hand of its own, every hand face down
+    played: list[int] = field(default_factory=list)  # cards each seat played in this deal
+    in_deal: bool = False  # a deal is dealt and not yet audited
+    watchers: tuple[str, ...] = ()  # who watches the table (the host's screen lists them)
+    watch_asking: tuple[str, ...] = ()  # the host's: (name, fingerprint) asking to watch
 
     # -- the table's events ------------------------------------------------------------
 
@@ -122,6 +127,7 @@ class TableView:
         self.hand, self.legal, self.choice, self.asked = [], set(), None, None
         self.trick = self.last_trick = None
         self.tricks_won = self.card_points = (0,) * self.players
+        self.played, self.in_deal = [0] * self.players, True
         self.say(
             _("Deal {number}: {name} deals.").format(
                 number=event.number + 1, name=self.name(event.dealer)
@@ -150,6 +156,8 @@ class TableView:
     def _on_CardPlayed(self, event: ev.CardPlayed) -> None:
         self.trick = TrickView(event.leader, list(event.trick), seats=self.players)
         self.turn = event.turn
+        if 0 <= event.seat < len(self.played):
+            self.played[event.seat] += 1
         if event.seat == self.me:
             if event.card in self.hand:
                 index = self.hand.index(event.card)
@@ -175,10 +183,23 @@ class TableView:
         self.deal_ends.append(DealEnd(event.summary, faults, time.time()))
         self._standing(event.score)
         self.turn = None
+        self.in_deal = False
         self.choice = self.asked = None
         self.legal = set()
         self.status = ""
-        self.say(_("Deal verified: the shuffle was fair and every card checked."))
+        self.say(self.audit_line(event.summary.number, faults))
+
+    def audit_line(self, number: int, faults: tuple[ev.Fault, ...]) -> str:
+        """The log's word on a deal the audit finished (a watcher's names the deal)."""
+        if not self.watching:
+            return _("Deal verified: the shuffle was fair and every card checked.")
+        if faults:
+            return _("deal {n}: the audit charged {faults}").format(
+                n=number + 1, faults="; ".join(self.describe_fault(f) for f in faults)
+            )
+        return _("deal {n} verified: the shuffle was fair and every card checked").format(
+            n=number + 1
+        )
 
     def _on_CardInTwoHands(self, event: ev.CardInTwoHands) -> None:
         card = card_label(event.card)

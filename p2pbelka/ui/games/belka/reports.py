@@ -50,7 +50,7 @@ def deal_end_lines(view: BelkaView, end: DealEnd, width: int = 80) -> StyleAndTe
     width = max(len(n) for n in names) + 1
     for seat, hand in enumerate(summary.hands):
         out.append(("", f" {view.name(seat).ljust(width)} {_cards(hand, trump)}\n"))
-    out.append(("class:hint", sides(view.me, names) + "\n"))
+    out.append(("class:hint", sides(view.me, names, view.watching) + "\n"))
     claim = summary.redeal_claim
     if claim is not None:
         out.append(
@@ -118,7 +118,7 @@ def score_sheet_lines(view: BelkaView) -> StyleAndTextTuples:
     eyes = view.scoring == "eyes"
     out: StyleAndTextTuples = [
         ("class:heading", _("Score sheet") + "\n"),
-        ("class:hint", sides(view.me, names) + "\n"),
+        ("class:hint", sides(view.me, names, view.watching) + "\n"),
         (
             "class:hint",
             _("Pair A: {team}; pair B: {other}").format(

@@ -18,6 +18,8 @@ from p2pbelka.ui.keymap import latin
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.view import TrickView
 
+HAND = 8  # a quarter of the deck, all dealt before the first card is led
+
 
 def claim_redeal(seat: Seat, claim: bool) -> None:
     if seat.view.choice == "redeal":
@@ -89,5 +91,6 @@ UI = GameUI(
     prompt=prompt,
     keys=keys,
     replay=replay.of_report,
+    dealt=lambda view: HAND if view.in_deal else 0,
     words=rulewords.words,
 )

@@ -13,11 +13,12 @@ def team_name(team: int, names: list[str]) -> str:
     return _("{a} & {b}").format(a=seat_name(team, names), b=seat_name(team + 2, names))
 
 
-def sides(me: int, names: list[str]) -> str:
-    """The two pairs as players say it: "you and Saule against Bolat and Nurlan"."""
+def sides(me: int, names: list[str], watching: bool = False) -> str:
+    """The two pairs as players say it: "you and Saule against Bolat and Nurlan" (a
+    watcher's: "Asel and Saule against…")."""
     partner, left, right = (me + 2) % 4, (me + 1) % 4, (me + 3) % 4
     return _("{me} and {partner} against {left} and {right}").format(
-        me=_("you"),
+        me=seat_name(me, names) if watching else _("you"),
         partner=seat_name(partner, names),
         left=seat_name(left, names),
         right=seat_name(right, names),

@@ -27,6 +27,8 @@ from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.text import red_suits, suit_name
 from p2pbelka.ui.view import TrickView
 
+FIRST_CARDS, EXTRA_CARDS = 6, 3
+
 DECLARE_WIDTH = 60
 PAGES = ("deal_end", "sheet")
 
@@ -193,6 +195,14 @@ def new_view(seats: int) -> BelotView:
     return BelotView(players=seats)
 
 
+def dealt(view: BelotView) -> int:
+    """Six cards each, then three more once the bidding is over."""
+    if not view.in_deal:
+        return 0
+    deal = view.deal
+    return FIRST_CARDS if deal is None or deal.extra is None else FIRST_CARDS + EXTRA_CARDS
+
+
 UI = GameUI(
     name=SPEC.name,
     new_view=new_view,
@@ -215,5 +225,6 @@ UI = GameUI(
     on_refresh=close_declarations,
     paced=(belot_ev.BidMade, belot_ev.Declared),
     replay=replay.of_report,
+    dealt=dealt,
     words=rulewords.words,
 )

@@ -1,0 +1,52 @@
+"""A watcher's feed without a network: a seeded game's transcript handed, envelope by
+envelope, to an observer table, and its events to a watcher's front end, as the
+watcher's program does with the host's feed."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable, Sequence
+
+from p2pbelka.protocol.envelope import Envelope
+from p2pbelka.protocol.lobby import LobbyState, SeatView
+from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.table import events as ev
+from p2pbelka.table.session import Table
+from p2pbelka.table.verify import VerifyReport, verify_bytes
+from p2pbelka.ui.watch import ScreenWatchFront
+from tests.table.helpers import play_sync
+
+After = Callable[[Table, list[ev.Event]], Awaitable[None]]
+
+
+@functools.cache
+def game_of(game: str, players: int, seed: int) -> tuple[Envelope, ...]:
+    """The whole transcript of a seeded game of bots (every seat's is the same)."""
+    tables, _events = play_sync(seed, game_name=game, players=players)
+    assert tables[0].over
+    return tuple(tables[0].transcript)
+
+
+def lobby_of(game: str, names: Sequence[str]) -> LobbyState:
+    seats = tuple(SeatView(bytes([n]) * 32, name, True) for n, name in enumerate(names))
+    return LobbyState(b"\0" * 16, "kitchen", "classic", {}, seats, game)
+
+
+async def feed(
+    front: ScreenWatchFront, envelopes: Sequence[Envelope], after: After | None = None
+) -> Table:
+    """Every envelope to an observer table, and its events to ``front`` at once (the
+    one-record lookahead is the verifier's: a proof pair is never split)."""
+    table = Table(envelopes[0].game)
+    for i, envelope in enumerate(envelopes):
+        following = envelopes[i + 1] if i + 1 < len(envelopes) else None
+        table.replay(envelope, following)
+        events = table.take_events()
+        await front.fed(table, events)
+        if after is not None:
+            await after(table, events)
+    return table
+
+
+def report_of(envelopes: Sequence[Envelope]) -> VerifyReport:
+    return verify_bytes(dump_transcript(envelopes))
