@@ -233,6 +233,7 @@ class Handover:
             transcript=Collect(self.writer, self.transcript),
             journal=self.journal,
             seat_gone=self.seat_gone,
+            cut_off=lambda: self._cut_off,
         )
         self._drivers.append(self.driver)
         for bot_table, seat in bots:

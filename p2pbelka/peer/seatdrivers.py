@@ -12,6 +12,7 @@ players decide on a change; its give-up goes through the handover first
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -159,10 +160,14 @@ class SegmentDriver(PeerDriver):
         front_end: FrontEnd,
         *,
         seat_gone: SeatGone,
+        cut_off: Callable[[], bool] = lambda: False,
         **kwargs: Any,
     ) -> None:
         super().__init__(table, transport, front_end, **kwargs)
         self.seat_gone = seat_gone
+        self.cut_off = cut_off
+        """Whether this peer waited past the window reaching no other seat and has not
+        asked since whether its seat changed hands (``Handover.seat_gone``)."""
         self.frozen = False
         self._held: list[Inbox] = []
 
@@ -178,6 +183,13 @@ class SegmentDriver(PeerDriver):
             await self.front_end.on_event(self, ev.MoveRejected(item, why))
         else:
             self._held.append(item)
+
+    def _may_be_deciding(self, seat: int, silent: float) -> bool:
+        # Back from an outage past the window, no seat is waited for as if deciding:
+        # the others may have left this segment (a bot in our seat), so the seat due
+        # here never moves in it.  The give-up that follows asks whether our seat
+        # changed hands; if it did not, the table goes on and waits as before.
+        return not self.cut_off() and super()._may_be_deciding(seat, silent)
 
     def alone(self) -> bool:
         """Every link this peer had is down, at a table of three or more: the others are

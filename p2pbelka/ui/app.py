@@ -485,6 +485,8 @@ class TableScreen:
             return asked
         if view.alone:
             return [("class:status", view.alone_line())]
+        if view.played_by is not None:  # what our table waits for is the bot's business
+            return [("class:status", view.played_by_line())]
         if view.waiting:
             return [("class:status", view.waiting_line())]
         if view.status:

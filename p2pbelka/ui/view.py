@@ -80,6 +80,7 @@ class TableView:
     alone: bool = False  # no other seat can be reached (this machine's network is down?)
     waiting: bool = False  # the table waits (``waiting_for`` empty: for our own moves back)
     status: str = ""
+    played_by: str | None = None  # a bot's name while it plays our seat (we watch)
     transcript_path: str | None = None
     game_id: bytes | None = None  # a LAN game's, once it has begun
     changes: int = 0  # bumped on every event, so a watcher can tell the view moved
@@ -286,12 +287,27 @@ class TableView:
 
     def _on_SeatChanged(self, event: SeatChanged) -> None:
         self.offer = None
+        if event.seat == self.me:
+            self._our_seat_changed(event)
         if event.back:
             line = _("{name} has their seat back from deal {deal}.")
             self.say(line.format(name=event.name, deal=event.from_deal))
         else:
             line = _("{name} takes the seat of {was} from deal {deal}.")
             self.say(line.format(name=event.name, was=event.was_name, deal=event.from_deal))
+
+    def _our_seat_changed(self, event: SeatChanged) -> None:
+        """Our seat went to a bot (we watch until it is handed back), or came back: the
+        hand of the voided deal, its trick and its question are not ours to show."""
+        self.played_by = None if event.back else event.name
+        self.hand, self.legal, self.choice, self.asked, self.status = [], set(), None, None, ""
+        self.trick, self.turn = None, None
+
+    def played_by_line(self) -> str:
+        assert self.played_by is not None
+        return _(
+            "{bot} plays your seat; you get it back between deals, once the others agree."
+        ).format(bot=self.played_by)
 
     # -- helpers ------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from trio.testing import MockClock
 from p2pbelka.bots import Bot, make_bot
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, Transport, Waiting
 from p2pbelka.peer.local import LocalGame, memory_transports
+from p2pbelka.peer.seatdrivers import SegmentDriver
 from p2pbelka.protocol.envelope import Envelope, open_envelope
 from p2pbelka.table import Table
 from p2pbelka.table import events as ev
@@ -187,3 +188,80 @@ async def test_what_a_seat_signs_is_synced_with_its_inputs_before_it_is_sent(
         missing = [r for r in seat_2.inputs[raw] if r not in synced]
         assert not missing, f"{envelope.type} sent before its inputs were synced"
     assert {"sit", "shuffle", "lock", "shares", "reveal", "play"} <= types
+
+
+class Away(BotFrontEnd):
+    """Seat 1's person, away from the keyboard: never makes a choice."""
+
+    async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
+        self.events.append(event)
+
+
+class Linked:
+    """A transport whose links to every seat are alive."""
+
+    def __init__(self, inner: Transport) -> None:
+        self.inner = inner
+
+    async def broadcast(self, raw: bytes) -> None:
+        await self.inner.broadcast(raw)
+
+    async def receive(self) -> bytes:
+        return await self.inner.receive()
+
+    def connected(self) -> set[int]:
+        return {0, 1, 2, 3}
+
+
+async def _first_give_up(cut_off: bool) -> tuple[float, list[int]]:
+    """When seat 2 first gives up (virtual seconds from the start) and on whom, while
+    seat 1's person, whose link is alive, thinks forever; ``cut_off``: seat 2 came back
+    from an outage past the window and has not asked about its seat since."""
+    tables = LocalGame.seeded(61).make_tables()
+    transports = memory_transports(4)
+    front_ends = [Away(make_bot("random", s)) if s == 1 else BotFrontEnd(make_bot("random", s))
+                  for s in range(4)]  # fmt: skip
+    gave_up: list[tuple[float, list[int]]] = []
+    done = trio.Event()
+
+    def seat_gone(driver: PeerDriver, seats: list[int], silent: float) -> bool:
+        gave_up.append((trio.current_time(), seats))
+        done.set()
+        return True  # the seat change takes it from here
+
+    started = trio.current_time()
+    with trio.fail_after(3 * DECIDE_LIMIT):
+        async with trio.open_nursery() as nursery:
+            for seat in range(4):
+                timing = {"pause_after": PAUSE_AFTER, "give_up_after": GIVE_UP_AFTER}
+                if seat == 2:
+                    driver: PeerDriver = SegmentDriver(
+                        tables[2], Linked(transports[2]), front_ends[2], seat_gone=seat_gone,
+                        cut_off=lambda: cut_off, decide_limit=DECIDE_LIMIT, **timing,
+                    )  # fmt: skip
+                else:
+                    driver = PeerDriver(tables[seat], transports[seat], front_ends[seat], **timing)
+                nursery.start_soon(driver.run)
+            await done.wait()
+            nursery.cancel_scope.cancel()
+    at, seats = gave_up[0]
+    return at - started, seats
+
+
+DECIDE_LIMIT = 60.0
+
+
+@pytest.mark.parametrize("cut_off", [False, True], ids=["linked all along", "back from a cut"])
+async def test_back_from_a_cut_no_seat_is_waited_for_as_deciding(
+    autojump_clock: MockClock, cut_off: bool
+) -> None:
+    """A person deciding on a live link is waited for up to the decide limit; but a peer
+    back from an outage past the window gives up at the window (and so asks whether its
+    seat changed hands): the others may have left the segment, a bot in its seat, and
+    the seat due never moves in it."""
+    at, seats = await _first_give_up(cut_off)
+    assert seats == [1]
+    if cut_off:
+        assert GIVE_UP_AFTER <= at < DECIDE_LIMIT
+    else:
+        assert at >= DECIDE_LIMIT

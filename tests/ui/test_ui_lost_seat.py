@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from p2pbelka.cards import Card
 from p2pbelka.peer.driver import Resumed, Waiting
 from p2pbelka.table import events as ev
+from p2pbelka.table.segments import SeatChanged
 from p2pbelka.ui import i18n
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.games.belot.screen import UI as BELOT
@@ -61,3 +63,18 @@ def test_the_waits_without_a_seat_to_name_say_what_they_wait_for() -> None:
 def test_a_continuation_draws_no_lot() -> None:
     assert any("The lot chose" in line for line in _started().log)
     assert not any("The lot chose" in line for line in _started(continued=True).log)
+
+
+def test_our_seat_played_by_a_bot_shows_no_voided_hand_and_says_who_plays() -> None:
+    view = _started()
+    view.apply(ev.HandDealt(0, (Card.parse("JH"), Card.parse("7C"))))
+    assert view.hand
+    screen = TableScreen(BELOT, view)
+    view.apply(SeatChanged(0, "Bot for Asel", b"b" * 32, "Asel", (1, 2), 3, 3, False, b""))
+    assert view.hand == [] and view.trick is None and view.choice is None
+    assert view.log.count("Bot for Asel takes the seat of Asel from deal 3.") == 1
+    view.apply(Waiting((1,), 12.0))  # the watched table waits: the bot's business
+    assert "Bot for Asel plays your seat" in _text(screen._status())
+    view.apply(SeatChanged(0, "Asel", bytes(32), "Bot for Asel", (1, 2), 5, 5, True, b""))
+    assert view.played_by is None
+    assert "plays your seat" not in _text(screen._status())

@@ -1,0 +1,150 @@
+"""The cable-out flow on the returning player's own screen (tmux, four namespaces): the
+change is told once, the voided hand is not left on the table while a bot plays the
+seat, the status line says what is going on, and the seat comes back on screen.
+
+Seat 2 is a person at a terminal in its namespace; seat 1 a person in text mode whose
+choice the test leaves open, so the game waits while the cable is out.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.lan.helpers import Peer, PeerSet
+from tests.lan.test_lan_netns_return import CUT, PERSON, WINDOW, Typist, _when
+from tests.netns import Lan, namespace_lan
+from tests.ui.cli import cli_env
+from tests.ui.test_ui_tmux import ROOT, Tmux, wait_for
+from tests.ui.test_ui_tmux_resume import hand_of, play_cards, say_ready
+
+pytestmark = [
+    pytest.mark.netns,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+
+VICTIM = 2
+TIMING = ["--reconnect-window", WINDOW, "--pause-after", "1", "--auto-approve"]
+
+
+@pytest.fixture
+def lan() -> Iterator[Lan]:
+    with namespace_lan(4, "10.77.22") as built:
+        yield built
+
+
+def _at(lan: Lan, k: int) -> list[str]:
+    return ["--listen", lan.addresses[k], "--interface", lan.addresses[k]]
+
+
+def _screen_join(tmux: Tmux, lan: Lan, port: str, home: Path) -> None:
+    """Seat 2's ``join`` on the full screen, inside its namespace."""
+    args = ["join", "--connect", f"{lan.addresses[0]}:{port}", "--player", "Victim",
+            "--lang", "en", "-v", *TIMING, *_at(lan, VICTIM)]  # fmt: skip
+    command = (
+        f"cd {shlex.quote(str(ROOT))} && ip netns exec {lan.namespaces[VICTIM]}"
+        f" {shlex.quote(sys.executable)} -m p2pbelka.cli.main {shlex.join(args)}"
+        f" 2>{shlex.quote(str(home / 'stderr'))}; echo EXIT=$?; sleep 60"
+    )
+    env = {k: v for k, v in cli_env(home).items() if not k.startswith("TMUX")}
+    env.update(P2PBELKA_HOME=str(home), PYTHONPATH=str(ROOT))
+    subprocess.run(
+        ["tmux", "-L", tmux.socket, "new-session", "-d", "-s", "play", "-x", "100", "-y", "30",
+         command],
+        check=True, env=env,
+    )  # fmt: skip
+
+
+def _seated(lan: Lan, peers: PeerSet, tmux: Tmux, home: Path) -> list[Peer]:
+    common = ["--quiet", "--stats", "-v", *TIMING, "--bot", "random"]
+    host = peers.spawn("host", "host", "--no-announce", "--option", "goli=off", *common,
+                       *_at(lan, 0), netns=lan.namespaces[0])  # fmt: skip
+    port = host.wait_for(r"lobby port (\d+)", 30).group(1)
+    dial = ["join", "--connect", f"{lan.addresses[0]}:{port}"]
+    text = ["--text", "--player", "Person", "--stats", "-v", *TIMING, *_at(lan, PERSON)]
+    person = peers.spawn("person", *dial, *text, netns=lan.namespaces[PERSON], typed=True)
+    person.wait_for(r"seats: ", 30)
+    _screen_join(tmux, lan, port, home)
+    say_ready(tmux)
+    bot = peers.spawn("bot", *dial, *common, *_at(lan, 3), netns=lan.namespaces[3])
+    return [host, person, bot]
+
+
+def _log(screen: str) -> str:
+    """The side panel's lines joined (a long line wraps onto the next, indented)."""
+    side = [line.rsplit("│", 1)[1].strip() for line in screen.splitlines() if "│" in line]
+    return " ".join(side)
+
+
+def _said(tmux: Tmux, text: str, timeout: float) -> str:
+    """The screen once the log says ``text``."""
+    deadline = time.monotonic() + timeout
+    while text not in _log(screen := tmux.screen()):
+        assert time.monotonic() < deadline, f"{text!r} never said:\n{screen}"
+        time.sleep(0.05)
+    return screen
+
+
+def test_the_returning_player_s_screen_tells_the_change_once_and_shows_no_voided_hand(
+    lan: Lan, tmp_path: Path
+) -> None:
+    tmux = Tmux(f"p2pbelka-return-{os.getpid()}")
+    home = tmp_path / "victim"
+    home.mkdir()
+    with PeerSet(tmp_path) as peers:
+        try:
+            host, person_peer, _bot = _seated(lan, peers, tmux, home)
+            person = Typist(person_peer)
+            # a card or two of the first deal, the person answering
+            deadline = time.monotonic() + 180
+            while not hand_of(tmux.screen()) or "Your turn" not in tmux.screen():
+                assert time.monotonic() < deadline, tmux.screen()
+                person.step()
+                time.sleep(0.05)
+            play_cards(tmux, 1)
+            # the table then waits for the person, whose choice stays open
+            deadline = time.monotonic() + 180
+            while "Waiting for Person" not in tmux.screen():
+                assert time.monotonic() < deadline, tmux.screen()
+                if "Your turn" in tmux.screen():
+                    play_cards(tmux, 1)
+                time.sleep(0.05)
+            assert hand_of(tmux.screen()), tmux.screen()
+            lan.link(VICTIM, up=False)
+            cut_at = time.monotonic()
+            # the person plays on till the others wait for seat 2, then stops
+            person.until(_when(lambda: "replaced by Bot for" in host.text()), "the bot", 180, host)
+            wait_for(tmux, "this machine's network may be down", 120)
+            time.sleep(max(0.0, CUT - (time.monotonic() - cut_at)))
+            lan.link(VICTIM, up=True)
+            _said(tmux, "takes the seat of Victim", 180)
+            host.wait_for("is back: hand the seat back", 120)
+            time.sleep(1.0)  # what the screen shows while the bot plays the seat
+            watching = tmux.screen()
+            print(watching)
+            # the person plays on: the bot finishes its deal, the seat comes back
+            back_at = time.monotonic()
+            while "has their seat back" not in _log(tmux.screen()):
+                assert time.monotonic() - back_at < 240, tmux.screen()
+                if "[Enter] continue" in tmux.screen():  # the bot's deal's end page
+                    tmux.keys("Enter")
+                person.step()
+                time.sleep(0.05)
+            back = tmux.screen()
+            print(back)
+            assert _log(watching).count("takes the seat of Victim") == 1, watching
+            assert not hand_of(watching), watching  # the voided hand is gone
+            assert "Bot for Victim plays your seat" in watching, watching
+            assert _log(back).count("has their seat back") == 1, back
+        finally:
+            print((home / "stderr").read_text(errors="replace")[-4000:]
+                  if (home / "stderr").exists() else "")  # fmt: skip
+            tmux("kill-server")
