@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.lan.helpers import Peer, PeerSet
-from tests.lan.test_lan_netns_return import CUT, PERSON, WINDOW, Typist, _when
+from tests.lan.helpers import Peer, PeerSet, Typist, when
+from tests.lan.test_lan_netns_return import CUT, PERSON, WINDOW
 from tests.netns import Lan, namespace_lan
 from tests.ui.cli import cli_env
 from tests.ui.test_ui_tmux import ROOT, Tmux, wait_for
@@ -107,6 +107,8 @@ def test_the_returning_player_s_screen_tells_the_change_once_and_shows_no_voided
             deadline = time.monotonic() + 180
             while not hand_of(tmux.screen()) or "Your turn" not in tmux.screen():
                 assert time.monotonic() < deadline, tmux.screen()
+                if "allows a re-deal" in tmux.screen():  # the deal is not seeded
+                    tmux.keys("n")
                 person.step()
                 time.sleep(0.05)
             play_cards(tmux, 1)
@@ -121,7 +123,7 @@ def test_the_returning_player_s_screen_tells_the_change_once_and_shows_no_voided
             lan.link(VICTIM, up=False)
             cut_at = time.monotonic()
             # the person plays on till the others wait for seat 2, then stops
-            person.until(_when(lambda: "replaced by Bot for" in host.text()), "the bot", 180, host)
+            person.until(when(lambda: "replaced by Bot for" in host.text()), "the bot", 180, host)
             wait_for(tmux, "this machine's network may be down", 120)
             time.sleep(max(0.0, CUT - (time.monotonic() - cut_at)))
             lan.link(VICTIM, up=True)
