@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from p2pbelka.net.identity import Identity
@@ -31,15 +33,28 @@ def test_a_line_of_another_segment_is_dropped_quietly() -> None:
     assert WatcherChat(ME.public_key).check(_lines(1)[0], bytes(16), 0.0) is None
 
 
+def _foreign_line() -> bytes:
+    return _lines(1, signer=Identity.generate("Other"))[0]
+
+
+def _flipped_line() -> bytes:
+    line = _lines(1)[0]
+    return line[:-1] + bytes([line[-1] ^ 1])
+
+
+# The lines are built inside the test: ids made from fresh keys would differ
+# between collecting processes.
 @pytest.mark.parametrize(
-    ("raw", "why"),
+    ("make", "why"),
     [
-        (b"\x93junk", "malformed"),
-        (_lines(1, signer=Identity.generate("Other"))[0], "another key"),
-        (_lines(1)[0][:-1] + bytes([_lines(1)[0][-1] ^ 1]), "signature"),
+        (lambda: b"\x93junk", "malformed"),
+        (_foreign_line, "another key"),
+        (_flipped_line, "signature"),
     ],
+    ids=["malformed", "another-key", "bad-signature"],
 )
-def test_what_a_watcher_may_not_say_cuts_it_off(raw: bytes, why: str) -> None:
+def test_what_a_watcher_may_not_say_cuts_it_off(make: Callable[[], bytes], why: str) -> None:
+    raw = make()
     with pytest.raises(CutOff, match=why):
         WatcherChat(ME.public_key).check(raw, SEGMENT, 0.0)
 
