@@ -61,15 +61,22 @@ if _missing():
     _install(_missing())
 # pytest loads pytest-trio by its entry point at start-up; installed just now, it is
 # loaded here instead (from the top-level conftest, where pytest_plugins is allowed)
-pytest_plugins = [] if _trio_plugin_was_loaded else ["pytest_trio.plugin"]
+pytest_plugins = ["tests.timing"] + ([] if _trio_plugin_was_loaded else ["pytest_trio.plugin"])
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config: pytest.Config) -> None:
     """``-n 2`` unless the command says otherwise (``-n 0`` runs in one process);
     before pytest-xdist reads the option.  Without the plugin (installed just now
-    by this file), or under ``--pdb``, the run stays in one process."""
+    by this file), or under ``--pdb``, the run stays in one process.
+
+    The workers share the tests by stealing (``--dist worksteal``) unless the
+    command names a ``--dist``: the long tests run first (``tests/timing.py``),
+    and a worker that runs out takes half of what the other has left, so neither
+    waits for the other at the end."""
     if not config.pluginmanager.hasplugin("xdist") or os.environ.get("PYTEST_XDIST_WORKER"):
         return
     if config.option.numprocesses is None and not config.getoption("usepdb", False):
         config.option.numprocesses = WORKERS
+    if config.option.numprocesses and config.option.dist == "no":
+        config.option.dist = "worksteal"
