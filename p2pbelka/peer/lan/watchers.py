@@ -41,7 +41,11 @@ WATCHERS = 8
 BACKLOG = 1024
 """Payloads waiting for one watcher at most: some ten deals; past it, it is dropped."""
 FED_GRACE = 5.0
-"""Seconds the host gives its watchers, once its game is over, to take the rest."""
+"""Seconds the host waits, once its game is over, for a watcher that takes nothing:
+the wait starts again with every payload a watcher takes, so a watcher whose screen
+is behind (a busy machine) still gets the whole feed."""
+FED_LIMIT = 120.0
+"""Seconds after the end the host stays for its watchers at most, moving or not."""
 
 
 class CutOff(Exception):
@@ -135,6 +139,8 @@ class Feed:
         self.stats: Counter[str] = Counter()
         self._chat: Chat | None = None
         self._done = trio.Event()
+        self._taken_at = 0.0
+        """When a watcher last took a payload (``trio.current_time``)."""
 
     # -- what the host's lobby asks ---------------------------------------------------
 
@@ -216,15 +222,18 @@ class Feed:
                 self._done.set()
 
     async def _send(self, watcher: Watcher, catch_up: list[bytes]) -> None:
-        channel = watcher.channel
         try:
-            await channel.send(lb.encode_control(lb.Watching(self.chat_mode)))
+            await self._give(watcher, lb.encode_control(lb.Watching(self.chat_mode)))
             for raw in catch_up:
-                await channel.send(raw)
+                await self._give(watcher, raw)
             async for payload in watcher.backlog:  # ends when the queue closes: the end
-                await channel.send(payload)
+                await self._give(watcher, payload)
         except NetError as exc:
             self._left(watcher, exc)
+
+    async def _give(self, watcher: Watcher, payload: bytes) -> None:
+        await watcher.channel.send(payload)
+        self._taken_at = trio.current_time()  # it moves: the end waits on (``end``)
 
     async def _listen(self, watcher: Watcher) -> None:
         try:
@@ -278,17 +287,33 @@ class Feed:
 
     # -- the end ----------------------------------------------------------------------
 
-    async def end(self, grace: float | None = None) -> None:
+    async def end(self, grace: float | None = None, limit: float | None = None) -> None:
         """The host's game is over: queue ``fed`` for every watcher, close the queues,
-        and give them ``grace`` seconds (``FED_GRACE``) to take the rest."""
+        and wait for them to take the rest while one takes something at least every
+        ``grace`` seconds (``FED_GRACE``), ``limit`` (``FED_LIMIT``) at most."""
         grace = FED_GRACE if grace is None else grace
+        limit = FED_LIMIT if limit is None else limit
         self.ended = True
         self._push(lb.encode_control(lb.Fed(len(self.records))))
         for watcher in self.watchers:
             watcher.queue.close()
         if not self.watchers:
             return
-        with trio.move_on_after(grace):
-            await self._done.wait()
+        self._taken_at = trio.current_time()
+        idle = False
+        with trio.move_on_after(limit):
+            while not self._done.is_set():
+                # one deadline, compared as the cancel scope compares it
+                deadline = self._taken_at + grace
+                if trio.current_time() >= deadline:
+                    idle = True
+                    break
+                with trio.move_on_at(deadline):
+                    await self._done.wait()
+        why = (
+            f"took nothing for {grace:.0f} s after the end"
+            if idle
+            else f"still taking the feed {limit:.0f} s after the end"
+        )
         for watcher in list(self.watchers):
-            self._close(watcher, f"still taking the feed {grace:.0f} s after the end", cut=False)
+            self._close(watcher, why, cut=False)

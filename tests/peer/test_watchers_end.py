@@ -1,0 +1,94 @@
+"""The host's watchers at the end of its game (peer/lan/watchers.py ``Feed.end``): a
+watcher still taking the feed gets all of it however far behind it is; one that takes
+nothing is dropped after the grace; one that trickles for ever, at the limit."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import trio
+import trio.testing
+from trio.testing import MockClock
+
+from p2pbelka.net.identity import Identity
+from p2pbelka.peer import lobby as lb
+from p2pbelka.peer.lan.events import WatcherView
+from p2pbelka.peer.lan.watchers import FED_GRACE, FED_LIMIT, Feed
+
+ME = Identity.generate("Watcher")
+VIEW = WatcherView(ME.public_key, "Dana", "127.0.0.1", watcher=True)
+
+
+@dataclass
+class Record:
+    raw: bytes
+
+
+@dataclass
+class PacedChannel:
+    """A watcher's channel that takes one payload every ``pace`` seconds (None: never)
+    and says nothing."""
+
+    pace: float | None
+    taken: list[bytes] = field(default_factory=list)
+
+    async def send(self, payload: bytes) -> None:
+        if self.pace is None:
+            await trio.sleep_forever()
+        await trio.sleep(self.pace)
+        self.taken.append(payload)
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self
+
+    async def __anext__(self) -> bytes:
+        await trio.sleep_forever()
+        raise AssertionError("not reached")
+
+
+async def fed_at_the_end(channel: PacedChannel, records: int) -> tuple[Feed, float]:
+    """A feed with one watcher on ``channel``, ``records`` records written, then the end:
+    the feed and the seconds ``end`` took."""
+    feed = Feed(1)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(feed.serve, channel, VIEW, 0)  # type: ignore[arg-type]
+        await trio.testing.wait_all_tasks_blocked()  # the watcher is in
+        for n in range(records):
+            feed.record(Record(b"\x92" + n.to_bytes(2, "big")))  # type: ignore[arg-type]
+        start = trio.current_time()
+        await feed.end()
+        took = trio.current_time() - start
+    return feed, took
+
+
+async def test_a_watcher_far_behind_but_moving_gets_the_whole_feed(
+    autojump_clock: MockClock,
+) -> None:
+    channel = PacedChannel(pace=FED_GRACE * 0.6)
+    feed, took = await fed_at_the_end(channel, 25)
+    # the watching word, every record, then fed: nothing dropped, though the rest took
+    # far longer than one grace
+    assert channel.taken[1:-1] == feed.records and len(feed.records) == 25
+    assert lb.decode_control(channel.taken[-1]) == lb.Fed(25)
+    assert feed.stats["dropped"] == 0
+    assert took > 4 * FED_GRACE
+
+
+async def test_a_watcher_that_takes_nothing_is_dropped_after_the_grace(
+    autojump_clock: MockClock,
+) -> None:
+    feed, took = await fed_at_the_end(PacedChannel(pace=None), 3)
+    assert feed.stats["dropped"] == 1
+    assert FED_GRACE <= took < 2 * FED_GRACE
+
+
+async def test_a_watcher_that_trickles_for_ever_is_dropped_at_the_limit(
+    autojump_clock: MockClock,
+) -> None:
+    channel = PacedChannel(pace=FED_GRACE * 0.9)
+    records = int(FED_LIMIT / channel.pace) * 2  # twice what the limit lets it take
+    feed, took = await fed_at_the_end(channel, records)
+    assert feed.stats["dropped"] == 1
+    assert len(channel.taken) < records
+    assert FED_LIMIT <= took < FED_LIMIT + FED_GRACE
