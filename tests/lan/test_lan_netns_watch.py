@@ -45,13 +45,13 @@ def test_a_watcher_finds_a_table_by_multicast_and_follows_its_game(
             "--table",
             "Watch corner",
             "--wait",
-            "15",
+            "60",  # a hang guard: it watches as soon as it hears the table
             *beacon,
             "--interface",
             addr2,
             netns=ns2,
         )
-        watcher.wait_for("watching: ", 30)
+        watcher.wait_for("watching: ", 90)
         joiner = peers.spawn(
             "joiner", "join", "--connect", f"{addr0}:{port}", *bots, *_at(addr1), netns=ns1
         )
