@@ -16,6 +16,8 @@ import traceback
 from collections.abc import Iterator
 from pathlib import Path
 
+from p2pbelka.ui.i18n import N_
+
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -24,13 +26,15 @@ EXIT_BUG = 4
 EXIT_INTERRUPTED = 130
 
 EXIT_STATUSES: dict[int, str] = {
-    EXIT_OK: "success: the game ended, the file verified",
-    EXIT_FAILED: "the game was stopped or a check failed (an illegal move, a bad transcript)",
-    EXIT_USAGE: "usage or bad input: a wrong option, a missing or malformed file",
-    EXIT_SETUP: "set-up: a port taken, an address not on this machine, no permission,\n"
-    "      no network, an unreadable config or home directory, no table reached",
-    EXIT_BUG: "an unexpected error in p2pbelka (please report it; P2PBELKA_DEBUG=1 shows more)",
-    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+    EXIT_OK: N_("success: the game ended, the file verified"),
+    EXIT_FAILED: N_("the game was stopped or a check failed (an illegal move, a bad transcript)"),
+    EXIT_USAGE: N_("usage or bad input: a wrong option, a missing or malformed file"),
+    EXIT_SETUP: N_(
+        "set-up: a port taken, an address not on this machine, no permission,\n"
+        "      no network, an unreadable config or home directory, no table reached"
+    ),
+    EXIT_BUG: N_("an unexpected error in p2pbelka (please report it; P2PBELKA_DEBUG=1 shows more)"),
+    EXIT_INTERRUPTED: N_("interrupted (Ctrl-C)"),
 }
 
 

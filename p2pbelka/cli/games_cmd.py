@@ -25,10 +25,10 @@ from p2pbelka.ui.i18n import LANGUAGES, _, language, ngettext, translations
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--dir", type=Path, default=None, help="list the games in this directory instead"
+        "--dir", type=Path, default=None, help=_("list the games in this directory instead")
     )
     parser.add_argument(
-        "--lang", choices=LANGUAGES, default=None, help="en, ru or kk (default: locale)"
+        "--lang", choices=LANGUAGES, default=None, help=_("en, ru or kk (default: locale)")
     )
 
 
@@ -192,7 +192,7 @@ def started_of(path: Path) -> float:
     then; otherwise the file's time."""
     from p2pbelka.rules import registry
 
-    game, _, stamp = path.stem.partition("-")
+    game, _sep, stamp = path.stem.partition("-")
     stem = (stamp if game in registry.names() else path.stem)[:15]
     try:
         return time.mktime(time.strptime(stem, "%Y%m%d-%H%M%S"))

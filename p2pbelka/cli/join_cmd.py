@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from p2pbelka.cli.lan_args import add_dial_arguments, add_network_arguments, add_player_arguments
+from p2pbelka.ui.i18n import _
 
 if TYPE_CHECKING:
     from p2pbelka.net.discovery import TableInfo
@@ -15,12 +16,12 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_dial_arguments(parser, "join")
-    parser.add_argument("--list", action="store_true", help="only list the tables heard")
+    add_dial_arguments(parser, _("join the table with this name (or key fingerprint)"))
+    parser.add_argument("--list", action="store_true", help=_("only list the tables heard"))
     parser.add_argument(
         "--auto-approve",
         action="store_true",
-        help="if a seat is lost, agree to seat a bot in its place without asking",
+        help=_("if a seat is lost, agree to seat a bot in its place without asking"),
     )
     add_player_arguments(parser)
     add_network_arguments(parser)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from p2pbelka.cli import game_args
+from p2pbelka.ui.i18n import _
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,37 +19,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     game_args.add_game_argument(parser)
     game_args.add_players_argument(parser)
     parser.add_argument(
-        "--name", "--player", dest="name", default=None, help="your name at the table"
+        "--name", "--player", dest="name", default=None, help=_("your name at the table")
     )
     parser.add_argument(
         "--bot-level",
         default=None,
-        help=f"level of all the bots ({levels}; Belot: random, heuristic, strong;"
-        " default heuristic)",
+        help=_(
+            "level of all the bots ({levels}; Belot: random, heuristic, strong; default heuristic)"
+        ).format(levels=levels),
     )
     parser.add_argument(
         "--think",
         type=int,
         default=None,
         metavar="N",
-        help="strong bots think N times as long (1-8): slower, stronger",
+        help=_("strong bots think N times as long (1-8): slower, stronger"),
     )
     parser.add_argument(
         "--bots",
         default=None,
         metavar="L1,L2,L3",
-        help="a level for each bot seat in play order, e.g. random,strong,heuristic",
+        help=_("a level for each bot seat in play order, e.g. random,strong,heuristic"),
     )
     parser.add_argument("--preset", default="classic", help=game_args.presets_help())
     parser.add_argument(
-        "--option", action="append", default=[], metavar="NAME=VALUE", help="a house rule"
+        "--option", action="append", default=[], metavar="NAME=VALUE", help=_("a house rule")
     )
-    parser.add_argument("--seed", type=int, default=None, help="reproducible keys, deals and bots")
+    parser.add_argument(
+        "--seed", type=int, default=None, help=_("reproducible keys, deals and bots")
+    )
     parser.add_argument(
         "--pace",
         type=float,
         default=None,
-        help="seconds each other player's card is shown before the next (default 0.7)",
+        help=_("seconds each other player's card is shown before the next (default 0.7)"),
     )
     parser.add_argument(
         "--resume",
@@ -56,22 +60,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         const="",
         default=None,
         metavar="GAME",
-        help="go on with a local game you left (its id or a prefix; default: the latest)",
+        help=_("go on with a local game you left (its id or a prefix; default: the latest)"),
     )
     parser.add_argument(
         "--transcript",
         type=Path,
         default=None,
-        help="save the game here (default: a new file under $XDG_DATA_HOME/p2pbelka/games)",
+        help=_("save the game here (default: a new file under $XDG_DATA_HOME/p2pbelka/games)"),
     )
     parser.add_argument(
         "--transport",
         choices=("loopback", "memory"),
         default="loopback",
-        help="how the table's peers talk: TCP on this machine (default) or in-process channels",
+        help=_("how the table's peers talk: TCP on this machine (default) or in-process channels"),
     )
     parser.add_argument(
-        "--lang", choices=LANGUAGES, default=None, help="en, ru or kk (default: locale)"
+        "--lang", choices=LANGUAGES, default=None, help=_("en, ru or kk (default: locale)")
     )
 
 

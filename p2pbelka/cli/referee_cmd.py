@@ -15,10 +15,11 @@ import argparse
 import sys
 
 from p2pbelka.rules.spec import RecordFormat
+from p2pbelka.ui.i18n import _
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="the game record (JSON), or - for standard input")
+    parser.add_argument("file", help=_("the game record (JSON), or - for standard input"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,14 +6,16 @@ import argparse
 import sys
 from pathlib import Path
 
+from p2pbelka.ui.i18n import _
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, help="a saved game (see `p2pbelka games`)")
-    parser.add_argument("--deal", type=int, default=1, help="start at this deal (default 1)")
+    parser.add_argument("file", type=Path, help=_("a saved game (see `p2pbelka games`)"))
+    parser.add_argument("--deal", type=int, default=1, help=_("start at this deal (default 1)"))
     from p2pbelka.ui.i18n import LANGUAGES
 
     parser.add_argument(
-        "--lang", choices=LANGUAGES, default=None, help="en, ru or kk (default: locale)"
+        "--lang", choices=LANGUAGES, default=None, help=_("en, ru or kk (default: locale)")
     )
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2pbelka.cli.lan_args import add_network_arguments, add_player_arguments
+from p2pbelka.ui.i18n import _
 
 if TYPE_CHECKING:
     from p2pbelka.peer.local_save import LocalSave
@@ -22,12 +23,12 @@ if TYPE_CHECKING:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "game", nargs="?", default="", help="game id (a prefix will do); default: the latest"
+        "game", nargs="?", default="", help=_("game id (a prefix will do); default: the latest")
     )
     parser.add_argument(
         "--auto-approve",
         action="store_true",
-        help="if a seat is lost, agree to seat a bot in its place without asking",
+        help=_("if a seat is lost, agree to seat a bot in its place without asking"),
     )
     add_player_arguments(parser)
     add_network_arguments(parser)

@@ -8,29 +8,33 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from p2pbelka.ui.i18n import _
+
 if TYPE_CHECKING:
     from p2pbelka.table.verify import VerifiedDeal
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, help="a transcript saved by a peer")
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("file", type=Path, help=_("a transcript saved by a peer"))
+    parser.add_argument("--json", action="store_true", help=_("print the report as JSON"))
     parser.add_argument(
         "--record",
         type=Path,
         metavar="OUT",
-        help="also write the verified deals as a JSON game record (for `p2pbelka referee`)",
+        help=_("also write the verified deals as a JSON game record (for `p2pbelka referee`)"),
     )
     parser.add_argument(
         "--every-pass",
         action="store_true",
-        help="replay every seat's shuffle and lock passes even where the deck came out"
-        " as the seeds say (also names cheats that cancelled out and changed no card)",
+        help=_(
+            "replay every seat's shuffle and lock passes even where the deck came out"
+            " as the seeds say (also names cheats that cancelled out and changed no card)"
+        ),
     )
     from p2pbelka.ui.i18n import LANGUAGES
 
     parser.add_argument(
-        "--lang", choices=LANGUAGES, default=None, help="en, ru or kk (default: locale)"
+        "--lang", choices=LANGUAGES, default=None, help=_("en, ru or kk (default: locale)")
     )
 
 
