@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from p2pbelka.ui.faults import fault_line
 from p2pbelka.ui.i18n import LANGUAGES, _, language, ngettext, translations
 
 
@@ -166,7 +167,7 @@ def read_game(
         finished=report.finished or report.aborted,
         aborted=report.aborted,
         winner=report.winner,
-        verdict=report.verdict_in(translations()),
+        verdict=report.verdict_in(translations(), fault_line),
         game_id=game_id,
         teams=_teams(report.game_name, len(report.names)),
     )

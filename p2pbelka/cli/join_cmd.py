@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
                 bot=level,
             )
         except HostUnreachable as exc:
-            print(f"p2pbelka join: no table reached: {exc}", file=sys.stderr)
+            print("p2pbelka join: " + _no_table(exc), file=sys.stderr)
             return 3
         except (LobbyRefused, NetError) as exc:
             print(f"p2pbelka join: {lobby_reason(str(exc))}", file=sys.stderr)
@@ -119,7 +119,7 @@ def _join_on_screen(
             auto_approve=args.auto_approve,
         )
     except HostUnreachable as exc:
-        print(f"p2pbelka join: no table reached: {exc}", file=sys.stderr)
+        print("p2pbelka join: " + _no_table(exc), file=sys.stderr)
         return 3
     closed = screen.lobby.view.closed if screen.lobby is not None else None
     if result is None and screen.view.game_id is None and closed and not screen.interrupted:
@@ -230,3 +230,9 @@ async def _pick_table(
         flush=True,
     )
     return choice.host, choice.port, choice.host_key
+
+
+def _no_table(exc: BaseException) -> str:
+    from p2pbelka.ui.oserrors import unreachable_words
+
+    return _("no table reached: {why}").format(why=unreachable_words(exc))

@@ -22,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import EXIT_USAGE, read_input
     from p2pbelka.table.verify import verify_bytes
+    from p2pbelka.ui.faults import fault_line
     from p2pbelka.ui.i18n import _, default_language, set_language, translations
     from p2pbelka.ui.replays import replay_screen
 
@@ -31,9 +32,12 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     report = verify_bytes(data)
     if report.malformed:  # not a transcript at all: nothing was played to show
-        print(f"p2pbelka replay: {args.file}: {report.verdict_in(translations())}", file=sys.stderr)
+        print(
+            f"p2pbelka replay: {args.file}: {report.verdict_in(translations(), fault_line)}",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
-    print(report.verdict_in(translations()))
+    print(report.verdict_in(translations(), fault_line))
     if not report.deals:
         print("p2pbelka replay: " + _("no deal was finished in this game: nothing to show"))
         return 0 if report.ok else 1

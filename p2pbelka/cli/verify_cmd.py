@@ -41,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import EXIT_USAGE, read_input
     from p2pbelka.table.verify import verify_bytes
+    from p2pbelka.ui.faults import fault_line
     from p2pbelka.ui.i18n import _, ngettext, translations
 
     data = read_input(args.file, "verify")
@@ -48,7 +49,10 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     report = verify_bytes(data, every_pass=args.every_pass)
     if report.malformed:  # not a transcript at all: bad input, not a failed check
-        print(f"p2pbelka verify: {args.file}: {report.verdict_in(translations())}", file=sys.stderr)
+        print(
+            f"p2pbelka verify: {args.file}: {report.verdict_in(translations(), fault_line)}",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     if args.record is not None and report.game_name is not None and report.game is not None:
         if report.game.history:
@@ -95,10 +99,10 @@ def run(args: argparse.Namespace) -> int:
         for _change, line in changes:
             print(line)
         for fault in report.faults:
-            print(_("fault: {fault}").format(fault=fault))
+            print(_("fault: {fault}").format(fault=fault_line(fault)))
         n = report.records
         print(ngettext("{n} envelope checked", "{n} envelopes checked", n).format(n=n))
-        print(report.verdict_in(translations()))
+        print(report.verdict_in(translations(), fault_line))
     return 0 if report.ok else 1
 
 
