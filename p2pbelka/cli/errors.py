@@ -92,7 +92,9 @@ def _project_error(exc: BaseException) -> tuple[int, str] | None:
     if isinstance(exc, TableError | FairDealError):
         return EXIT_FAILED, str(exc)
     if isinstance(exc, ValueError | LookupError):
-        return EXIT_USAGE, str(exc)
+        from p2pbelka.ui.setupwords import error_words
+
+        return EXIT_USAGE, error_words(exc)
     if type(exc).__name__ == "HostUnreachable":  # peer.lan's, without importing the peer layer
         from p2pbelka.ui.oserrors import unreachable_words
 

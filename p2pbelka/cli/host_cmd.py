@@ -13,6 +13,7 @@ from p2pbelka.cli.lan_args import (
     add_watcher_arguments,
 )
 from p2pbelka.ui.i18n import _
+from p2pbelka.ui.setupwords import error_words
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         players = seat_count(args)
         lobby.check_table(args.game, players, args.preset, options)
     except ValueError as exc:
-        print(f"p2pbelka host: {exc}", file=sys.stderr)
+        print(f"p2pbelka host: {error_words(exc)}", file=sys.stderr)
         return 2
     if args.table is None and args.table_old is not None:
         print(
@@ -158,6 +159,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = trio.run(main)
     except (ValueError, OSError) as exc:
-        print(f"p2pbelka host: {exc}", file=sys.stderr)
+        print(f"p2pbelka host: {error_words(exc)}", file=sys.stderr)
         return 2
     return lan_args.report(result, fe, args)

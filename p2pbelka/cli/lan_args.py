@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from p2pbelka.ui.i18n import LANGUAGES, _
+from p2pbelka.ui.setupwords import error_words
 
 if TYPE_CHECKING:
     from p2pbelka.net.identity import Identity
@@ -307,7 +308,7 @@ def prepare(
         fe = front_end(level, args.quiet, game)
         fe.auto_approve = bool(getattr(args, "auto_approve", False))
     except (ValueError, IdentityError) as exc:
-        print(f"p2pbelka {command}: {exc}", file=sys.stderr)
+        print(f"p2pbelka {command}: {error_words(exc)}", file=sys.stderr)
         return None
     say(_("you are {name} [{key}]").format(name=identity.name, key=identity.fingerprint))
     return identity, level, fe
@@ -352,7 +353,7 @@ def invite_code(given: str | None) -> str | None:
     try:
         normal_code(code)
     except ValueError as exc:
-        print(f"p2pbelka host: {exc}", file=sys.stderr)
+        print(f"p2pbelka host: {error_words(exc)}", file=sys.stderr)
         return None
     say(invite_lines(shown_code(code)))
     return code

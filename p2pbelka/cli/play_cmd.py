@@ -9,6 +9,7 @@ from pathlib import Path
 
 from p2pbelka.cli import game_args
 from p2pbelka.ui.i18n import _
+from p2pbelka.ui.setupwords import error_words
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -138,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = config_from(args)
     except ValueError as exc:
-        print(f"p2pbelka play: {exc}", file=sys.stderr)
+        print(f"p2pbelka play: {error_words(exc)}", file=sys.stderr)
         return 2
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print(
@@ -149,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         screen = play_local(config)
     except GameBusy as exc:  # the same --seed, left and open in another p2pbelka
-        print(f"p2pbelka play: {exc}", file=sys.stderr)
+        print(f"p2pbelka play: {error_words(exc)}", file=sys.stderr)
         return 2
     print(_("Transcript saved to {path}").format(path=screen.view.transcript_path))
     note = left_game(Path(str(screen.view.transcript_path)))
@@ -166,6 +167,6 @@ def resume(args: argparse.Namespace) -> int:
     try:
         save = LocalSave.find(args.resume)
     except (LookupError, OSError) as exc:
-        print(f"p2pbelka play: {exc}", file=sys.stderr)
+        print(f"p2pbelka play: {error_words(exc)}", file=sys.stderr)
         return 2
     return resume_local(save, args, "play")

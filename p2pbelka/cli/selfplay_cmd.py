@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2pbelka.ui.i18n import _
+from p2pbelka.ui.setupwords import error_words
 
 if TYPE_CHECKING:
     from p2pbelka.rules.common.summary import DealSummary
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         registry.spec(args.game).check_rules(args.preset, options)
         parse_level(args.bot, args.game)
     except ValueError as exc:
-        print(f"p2pbelka selfplay: {exc}", file=sys.stderr)
+        print(f"p2pbelka selfplay: {error_words(exc)}", file=sys.stderr)
         return 2
     status = 0
     for k in range(args.games):

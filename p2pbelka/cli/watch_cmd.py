@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from p2pbelka.cli.lan_args import add_dial_arguments, port_number
 from p2pbelka.ui.i18n import LANGUAGES, _
+from p2pbelka.ui.setupwords import error_words
 
 if TYPE_CHECKING:
     from p2pbelka.net.discovery import TableInfo
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         identity = Identity.load_or_create()
     except IdentityError as exc:
-        print(f"p2pbelka watch: {exc}", file=sys.stderr)
+        print(f"p2pbelka watch: {error_words(exc)}", file=sys.stderr)
         return 2
     if args.name:
         identity = dataclasses.replace(identity, name=args.name)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import errno
 
-from p2pbelka.net.oserrors import words_for
 from p2pbelka.ui.i18n import _
 
 
@@ -23,6 +22,8 @@ def error_name(exc: OSError) -> str:
 def os_error_words(exc: OSError, where: str | None = None) -> str:
     """One line: what went wrong with ``where`` (a file or HOST:PORT as the player
     typed it), what to do, and the errno's name."""
+    from p2pbelka.net.oserrors import words_for  # the network stack: only when needed
+
     if where:
         place = where
     elif exc.filename is not None:

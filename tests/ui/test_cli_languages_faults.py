@@ -1,7 +1,8 @@
-"""What the rules engine refuses, what the table charges and what the operating
-system reports reach the player in the player's language, through the real program:
-the refusal by its rule id, the fault by its kind, the OS error with its errno's name
-beside our own sentence (``ui/faults.py``, ``ui/oserrors.py``)."""
+"""What the rules engine refuses, what the table charges, what the operating system
+reports and what is wrong with a command's set-up reach the player in the player's
+language, through the real program: the refusal by its rule id, the fault by its kind,
+the OS error with its errno's name beside our own sentence, the set-up error by its
+form (``ui/faults.py``, ``ui/oserrors.py``, ``ui/setupwords.py``)."""
 
 from __future__ import annotations
 
@@ -117,3 +118,16 @@ def test_every_fault_of_the_vectors_is_worded_anew(lang: str) -> None:
     finally:
         i18n.set_language("en")
     assert left == []
+
+
+def test_a_wrong_set_up_is_said_in_the_language(tmp_path: Path) -> None:
+    """The rules' and the saved games' own ``ValueError``/``LookupError``, worded anew."""
+    seats = run_in(tmp_path, "ru_RU.UTF-8", "play", "--players", "5")
+    assert seats.returncode == EXIT_USAGE
+    assert "p2pbelka play: Белка: число игроков — 4, а не 5" in seats.stderr
+    belot = run_in(tmp_path, "kk_KZ.UTF-8", "selfplay", "--game", "belot", "--players", "4")
+    assert "Белот: ойыншы саны — 2 немесе 3, 4 емес" in belot.stderr
+    rule = run_in(tmp_path, "kk_KZ.UTF-8", "host", "--text", "--option", "eggs=zz")
+    assert "eggs ережесі: белгісіз 'zz' мәні (мүмкін мәндер: " in rule.stderr
+    resume = run_in(tmp_path, "ru_RU.UTF-8", "resume", "zzzz")
+    assert "p2pbelka resume: нет партии, которую можно продолжить, с номером zzzz…" in resume.stderr
