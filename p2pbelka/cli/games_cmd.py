@@ -20,8 +20,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from p2pbelka.ui.faults import fault_line
-from p2pbelka.ui.i18n import LANGUAGES, _, language, ngettext, translations
+from p2pbelka.ui.i18n import LANGUAGES, _, language, ngettext
+from p2pbelka.ui.verdicts import verdict_words
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -167,7 +167,7 @@ def read_game(
         finished=report.finished or report.aborted,
         aborted=report.aborted,
         winner=report.winner,
-        verdict=report.verdict_in(translations(), fault_line),
+        verdict=verdict_words(report),
         game_id=game_id,
         teams=_teams(report.game_name, len(report.names)),
     )

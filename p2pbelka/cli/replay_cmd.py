@@ -22,9 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import EXIT_USAGE, read_input
     from p2pbelka.table.verify import verify_bytes
-    from p2pbelka.ui.faults import fault_line
-    from p2pbelka.ui.i18n import _, default_language, set_language, translations
+    from p2pbelka.ui.i18n import _, default_language, set_language
     from p2pbelka.ui.replays import replay_screen
+    from p2pbelka.ui.verdicts import verdict_words
 
     set_language(args.lang or default_language())
     data = read_input(args.file, "replay")
@@ -33,11 +33,11 @@ def run(args: argparse.Namespace) -> int:
     report = verify_bytes(data)
     if report.malformed:  # not a transcript at all: nothing was played to show
         print(
-            f"p2pbelka replay: {args.file}: {report.verdict_in(translations(), fault_line)}",
+            f"p2pbelka replay: {args.file}: {verdict_words(report)}",
             file=sys.stderr,
         )
         return EXIT_USAGE
-    print(report.verdict_in(translations(), fault_line))
+    print(verdict_words(report))
     if not report.deals:
         print("p2pbelka replay: " + _("no deal was finished in this game: nothing to show"))
         return 0 if report.ok else 1

@@ -42,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import EXIT_USAGE, read_input
     from p2pbelka.table.verify import verify_bytes
     from p2pbelka.ui.faults import fault_line
-    from p2pbelka.ui.i18n import _, ngettext, translations
+    from p2pbelka.ui.i18n import _, ngettext
+    from p2pbelka.ui.verdicts import verdict_words
 
     data = read_input(args.file, "verify")
     if data is None:
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     report = verify_bytes(data, every_pass=args.every_pass)
     if report.malformed:  # not a transcript at all: bad input, not a failed check
         print(
-            f"p2pbelka verify: {args.file}: {report.verdict_in(translations(), fault_line)}",
+            f"p2pbelka verify: {args.file}: {verdict_words(report)}",
             file=sys.stderr,
         )
         return EXIT_USAGE
@@ -102,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
             print(_("fault: {fault}").format(fault=fault_line(fault)))
         n = report.records
         print(ngettext("{n} envelope checked", "{n} envelopes checked", n).format(n=n))
-        print(report.verdict_in(translations(), fault_line))
+        print(verdict_words(report))
     return 0 if report.ok else 1
 
 

@@ -31,15 +31,15 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.verify import VerifyReport
 from p2pbelka.ui import registry
 from p2pbelka.ui.app import TableScreen
-from p2pbelka.ui.faults import fault_line
 from p2pbelka.ui.game import GameUI
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.i18n import _, set_language, translations
+from p2pbelka.ui.i18n import _, set_language
 from p2pbelka.ui.lobby import LobbyView
 from p2pbelka.ui.lobbypanel import LobbyPanel
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.tablekeys import PAGES
 from p2pbelka.ui.text import fit
+from p2pbelka.ui.verdicts import verdict_words
 from p2pbelka.ui.view import DealEnd, TableView
 
 T = TypeVar("T")
@@ -271,7 +271,7 @@ class ScreenWatchFront:
         """The watch is over: the verdict on what came, and where it is saved (None:
         no record came, nothing saved)."""
         screen = self.screen
-        screen.verdict = report.verdict_in(translations(), fault_line)
+        screen.verdict = verdict_words(report)
         screen.note = ""
         screen.view.say(screen.verdict)
         if path is not None:

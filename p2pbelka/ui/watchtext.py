@@ -25,9 +25,10 @@ from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.segments import SeatChanged, describe_change
 from p2pbelka.table.session import Table
 from p2pbelka.ui.faults import fault_line
-from p2pbelka.ui.i18n import _, translations
+from p2pbelka.ui.i18n import _
 from p2pbelka.ui.rulenames import game_word
 from p2pbelka.ui.text import card_label
+from p2pbelka.ui.verdicts import verdict_words
 
 
 async def text_mode(follow: Callable[[WatchText], Awaitable[int]]) -> int:
@@ -159,10 +160,6 @@ class WatchText:
 
     async def ended(self, report: VerifyReport, path: Path | None) -> None:
         self.report, self.path = report, path
-        self.say(
-            _("the game's verdict: {verdict}").format(
-                verdict=report.verdict_in(translations(), fault_line)
-            )
-        )
+        self.say(_("the game's verdict: {verdict}").format(verdict=verdict_words(report)))
         if path is not None:
             self.say(_("transcript saved to {path}").format(path=path))

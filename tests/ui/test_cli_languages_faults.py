@@ -131,3 +131,14 @@ def test_a_wrong_set_up_is_said_in_the_language(tmp_path: Path) -> None:
     assert "eggs ережесі: белгісіз 'zz' мәні (мүмкін мәндер: " in rule.stderr
     resume = run_in(tmp_path, "ru_RU.UTF-8", "resume", "zzzz")
     assert "p2pbelka resume: нет партии, которую можно продолжить, с номером zzzz…" in resume.stderr
+
+
+def test_a_file_that_is_no_transcript_says_why_in_the_language(tmp_path: Path) -> None:
+    (tmp_path / "noise.bin").write_bytes(b"\x13" * 64)
+    noise = run_in(tmp_path, "ru_RU.UTF-8", "verify", str(tmp_path / "noise.bin"))
+    assert noise.returncode == EXIT_USAGE
+    assert "INVALID: байт 0: это не запись партии p2pbelka (начало не то)" in noise.stderr
+    whole = (VECTORS / "game-ok.p2pb").read_bytes()
+    (tmp_path / "cut.p2pb").write_bytes(whole[:200])
+    cut = run_in(tmp_path, "C.UTF-8", "verify", "--lang", "kk", str(tmp_path / "cut.p2pb"))
+    assert "INVALID: 16-байт (0-жазба): файл " in cut.stderr and "қысқартылған" in cut.stderr

@@ -1,0 +1,68 @@
+"""A verification's verdict in the player's language: the table words it with the
+catalogue it is given and each fault as ``ui/faults.py`` does; why a file is no
+transcript (``INVALID: byte 0: …``) is worded here by its form, as the transcript
+reader writes it (a form this version does not know is shown as written)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from p2pbelka.table.report import VerifyReport
+from p2pbelka.ui.faults import fault_line
+from p2pbelka.ui.i18n import _, translations
+
+_REASONS: list[tuple[re.Pattern[str], Callable[..., str]]] = [
+    (
+        re.compile(r"not a p2pbelka transcript \(bad magic\)"),
+        lambda: _("not a p2pbelka transcript (it does not begin as one)"),
+    ),
+    (
+        re.compile(
+            r"a transcript of protocol version (\d+), from an earlier p2pbelka: this version"
+            r" reads version (\d+) only"
+        ),
+        lambda old, now: _(
+            "a transcript of protocol version {old}, from an earlier p2pbelka: this version"
+            " reads version {now} only"
+        ).format(old=old, now=now),
+    ),
+    (
+        re.compile(r"truncated record length"),
+        lambda: _("the file ends inside a record's length: it was cut short"),
+    ),
+    (
+        re.compile(r"record length (\d+) out of range"),
+        lambda n: _("a record's length {n} is out of range").format(n=n),
+    ),
+    (
+        re.compile(r"truncated record \((\d+) bytes announced\)"),
+        lambda n: _("the file ends inside a record of {n} bytes: it was cut short").format(n=n),
+    ),
+]
+
+_WHERE = re.compile(r"byte (\d+)(?: \(record (\d+)\))?: (.*)", re.S)
+
+
+def invalid_words(error: str) -> str:
+    """Why a file does not read as a transcript, in the player's language."""
+    found = _WHERE.fullmatch(error)
+    if found is None:
+        return error
+    offset, index, reason = found.groups()
+    for pattern, words in _REASONS:
+        matched = pattern.fullmatch(reason)
+        if matched is not None:
+            reason = str(words(*matched.groups()))
+            break
+    if index is None:
+        return _("byte {offset}: {why}").format(offset=offset, why=reason)
+    return _("byte {offset} (record {index}): {why}").format(offset=offset, index=index, why=reason)
+
+
+def verdict_words(report: VerifyReport) -> str:
+    """The verdict of ``report`` in the player's language; its first word (OK,
+    INVALID…) stays as it is, for scripts that read it."""
+    if report.error is not None:
+        return f"INVALID: {invalid_words(report.error)}"
+    return report.verdict_in(translations(), fault_line)
