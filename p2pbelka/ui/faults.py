@@ -16,6 +16,10 @@ from p2pbelka.rules.common import errors as rule
 from p2pbelka.table.events import Fault
 from p2pbelka.ui.i18n import N_, _
 
+Forms = list[tuple[re.Pattern[str], Callable[..., str]]]
+"""Each form a lower layer writes a text in: its pattern, and its words from the groups."""
+
+
 RULE_WORDS: dict[str, str] = {
     rule.TURN: N_("it is not this seat's turn"),
     rule.NOT_IN_HAND: N_("the card is not in this seat's hand"),
@@ -94,7 +98,7 @@ def _renege(card: str, n: str, rule_id: str) -> str:
 
 
 # each form of Fault.what the table writes: a pattern, and its words from the groups
-_FAULTS: list[tuple[re.Pattern[str], Callable[..., str]]] = [
+_FAULTS: Forms = [
     (
         re.compile(r"renege: played (\S+) in trick (\d+) \((\w+)\); charged by the rules"),
         _renege,
@@ -218,7 +222,7 @@ _STEPS = {
 
 
 # why a check of the shuffle failed (fairdeal's words), and what a false dispute said
-_REASONS: list[tuple[re.Pattern[str], Callable[..., str]]] = [
+_REASONS: Forms = [
     (
         re.compile(r"(\d+) of (\d+) points differ from the replay of the revealed seed"),
         lambda k, n: _("{k} of {n} points differ from the replay of the revealed seed").format(
@@ -256,7 +260,8 @@ _DISPUTES = {
 }
 
 
-def _matched(table: list[tuple[re.Pattern[str], Callable[..., str]]], text: str) -> str:
+def matched_words(table: Forms, text: str) -> str:
+    """``text`` worded by the first form of ``table`` it matches whole; as is if none."""
     for pattern, words in table:
         found = pattern.fullmatch(text)
         if found is not None:
@@ -265,7 +270,7 @@ def _matched(table: list[tuple[re.Pattern[str], Callable[..., str]]], text: str)
 
 
 def _reason(why: str) -> str:
-    return _matched(_REASONS, why)
+    return matched_words(_REASONS, why)
 
 
 def _disputed(what: str) -> str:
@@ -295,7 +300,7 @@ def _silent(why: str) -> str:
 def fault_words(what: str) -> str:
     """``Fault.what`` in the player's language (as written if this version does not
     know its form)."""
-    return _matched(_FAULTS, what)
+    return matched_words(_FAULTS, what)
 
 
 def fault_line(fault: Fault) -> str:

@@ -10,8 +10,8 @@ does not know is shown as written).  An ``OSError`` gets ``ui/oserrors.py``'s wo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
+from p2pbelka.ui.faults import Forms, matched_words
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.oserrors import os_error_words
 
@@ -20,7 +20,7 @@ def _counts(counts: str) -> str:
     return _(" or ").join(counts.split(" or "))
 
 
-_FORMS: list[tuple[re.Pattern[str], Callable[..., str]]] = [
+_FORMS: Forms = [
     (
         re.compile(r"(\w+) is played by (.+), not (-?\d+)"),
         lambda game, counts, n: _("{game} is played by {counts}, not {n}").format(
@@ -70,11 +70,7 @@ _FORMS: list[tuple[re.Pattern[str], Callable[..., str]]] = [
 
 def setup_words(text: str) -> str:
     """A lower layer's ``ValueError`` or ``LookupError`` text in the player's language."""
-    for pattern, words in _FORMS:
-        found = pattern.fullmatch(text)
-        if found is not None:
-            return str(words(*found.groups()))
-    return text
+    return matched_words(_FORMS, text)
 
 
 def error_words(exc: BaseException) -> str:

@@ -6,13 +6,12 @@ reader writes it (a form this version does not know is shown as written)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from p2pbelka.table.report import VerifyReport
-from p2pbelka.ui.faults import fault_line
+from p2pbelka.ui.faults import Forms, fault_line, matched_words
 from p2pbelka.ui.i18n import _, translations
 
-_REASONS: list[tuple[re.Pattern[str], Callable[..., str]]] = [
+_REASONS: Forms = [
     (
         re.compile(r"not a p2pbelka transcript \(bad magic\)"),
         lambda: _("not a p2pbelka transcript (it does not begin as one)"),
@@ -50,11 +49,7 @@ def invalid_words(error: str) -> str:
     if found is None:
         return error
     offset, index, reason = found.groups()
-    for pattern, words in _REASONS:
-        matched = pattern.fullmatch(reason)
-        if matched is not None:
-            reason = str(words(*matched.groups()))
-            break
+    reason = matched_words(_REASONS, reason)
     if index is None:
         return _("byte {offset}: {why}").format(offset=offset, why=reason)
     return _("byte {offset} (record {index}): {why}").format(offset=offset, index=index, why=reason)
