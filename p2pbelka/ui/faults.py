@@ -4,7 +4,9 @@ The rules and table layers word them in English, for logs and transcripts, and k
 no language.  Here, at the edge, a refusal is worded by its rule id (and the deal,
 trick, seat, card and call it carries), a fault by its kind: each form of
 ``Fault.what`` the table of this version writes is matched and worded anew.  A text
-this version does not know (another version's) is shown as written, never lost.
+this version does not know (another version's) is shown as written, never lost.  In
+English the layers' own words are shown unchanged (scripts and the docs quote them);
+the msgids here are what the translators read.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable
 
 from p2pbelka.rules.common import errors as rule
 from p2pbelka.table.events import Fault
+from p2pbelka.ui import i18n
 from p2pbelka.ui.i18n import N_, _
 
 Forms = list[tuple[re.Pattern[str], Callable[..., str]]]
@@ -80,7 +83,7 @@ def violation_words(text: str) -> str:
     """A refusal as the engine words it (``deal 0, trick 3, seat 1, card 7♣: … [rule]``)
     in the player's language: where it happened, what the rule asks, the rule's id."""
     found = _VIOLATION.match(text)
-    if found is None or found["rule"] not in RULE_WORDS:
+    if i18n.language() == "en" or found is None or found["rule"] not in RULE_WORDS:
         return text
     where = []
     for part in (found["where"] or "").split(", "):
@@ -261,7 +264,10 @@ _DISPUTES = {
 
 
 def matched_words(table: Forms, text: str) -> str:
-    """``text`` worded by the first form of ``table`` it matches whole; as is if none."""
+    """``text`` worded by the first form of ``table`` it matches whole; as is if none
+    (and in English, whose words the lower layers wrote already)."""
+    if i18n.language() == "en":
+        return text
     for pattern, words in table:
         found = pattern.fullmatch(text)
         if found is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from p2pbelka.table.report import VerifyReport
+from p2pbelka.ui import i18n
 from p2pbelka.ui.faults import Forms, fault_line, matched_words
 from p2pbelka.ui.i18n import _, translations
 
@@ -46,7 +47,7 @@ _WHERE = re.compile(r"byte (\d+)(?: \(record (\d+)\))?: (.*)", re.S)
 def invalid_words(error: str) -> str:
     """Why a file does not read as a transcript, in the player's language."""
     found = _WHERE.fullmatch(error)
-    if found is None:
+    if found is None or i18n.language() == "en":
         return error
     offset, index, reason = found.groups()
     reason = matched_words(_REASONS, reason)
