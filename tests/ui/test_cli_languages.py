@@ -213,8 +213,10 @@ def _help_texts() -> list[str]:
     """Every description and help text of every command, as the language words them."""
     import argparse
 
+    from p2pbelka.cli.argwords import speak_argparse
     from p2pbelka.cli.main import build_parser
 
+    speak_argparse()  # as main() does before it builds the parser
     parser, commands = build_parser()
     texts = [parser.description or "", parser.epilog or ""]
     for each in [parser, *commands.values()]:
