@@ -69,18 +69,19 @@ class Screen:
         return self.tmux.screen()
 
     def step(self) -> None:
-        """What a person does at a glance: go on past a page, decline a re-deal, play
-        the next card its turn allows."""
+        """What a person does at a glance: go on past a page, decline a re-deal, say yes
+        to a question about a seat, play the next card its turn allows."""
         screen = self.screen()
+        status = _status(screen)  # the side panel keeps old questions: not those
         if "[Enter] continue" in screen:
             self.tmux.keys("Enter")
-        elif "allows a re-deal" in screen:
+        elif "allows a re-deal" in status:
             self.tmux.keys("n")
-        elif "in their place from the next deal?" in screen or "Hand the seat back" in screen:
+        elif "in their place from the next deal?" in status or "Hand the seat back" in status:
             self.tmux.keys("y")
         elif "not ready (you)" in screen:
             self.tmux.keys("r")
-        elif "Your turn" in screen or "cannot be played" in screen:
+        elif _my_turn(status):
             # the last card has no row of numbers ``hand_of`` reads: it is card 1
             self.number = self.number % max(1, len(hand_of(screen))) + 1
             self.tmux.keys(str(self.number), "Enter")
@@ -99,6 +100,19 @@ def _screens(lan: Lan, root: Path) -> list[Screen]:
         Screen(name, lan.namespaces[k], root / name)
         for k, name in enumerate(("host", "ann", "bob"))
     ]
+
+
+def _status(screen: str) -> str:
+    """The status line: the one above the chat line (or the screen's last lines)."""
+    lines = [line for line in screen.splitlines() if line.strip()]
+    for i, line in enumerate(lines):
+        if line.startswith("chat>"):
+            return " ".join(lines[max(0, i - 2) : i])
+    return " ".join(lines[-3:])
+
+
+def _turn(who: Screen) -> bool:
+    return _my_turn(_status(who.screen()))
 
 
 def _my_turn(screen: str) -> bool:
@@ -128,10 +142,13 @@ def _seated(lan: Lan, peers: PeerSet, screens: list[Screen], extra: str) -> Peer
         who.run(f"join --connect {lan.addresses[0]}:{PORT} --player P{k} --lang en -v"
                 f" {extra} {_at(lan, k)}")  # fmt: skip
         _wait(lambda who=who: "(you)" in who.screen(), screens, [], f"P{k} not seated")
-    return peers.spawn(
+    bot = peers.spawn(
         "bot", "join", "--connect", f"{lan.addresses[0]}:{PORT}", "--bot", "random",
         "--quiet", "-v", *extra.split(), *_at(lan, 3).split(), netns=lan.namespaces[3],
     )  # fmt: skip
+    # everyone says ready (a key pressed as the seat was given may be lost: again)
+    _wait(lambda: "starting game" in bot.text(), screens, [ann, bob], "no start")
+    return bot
 
 
 def _leave_and_resume(host: Screen, screens: list[Screen], at: str) -> None:
@@ -156,14 +173,14 @@ def test_a_host_left_with_q_y_plays_again_once_its_peers_answered(lan: Lan, tmp_
             turns = 0
             for own_turn in (True, False):
                 # a card or two by keys, then the moment to leave
-                _wait(lambda: _my_turn(host.screen()), screens, [ann, bob], "no turn")
+                _wait(lambda: _turn(host), screens, [ann, bob], "no turn")
                 host.step()
                 turns += 1
                 others = [ann, bob] if own_turn else screens
-                _wait(lambda o=own_turn: _my_turn(host.screen()) == o and hand_of(host.screen()),
+                _wait(lambda o=own_turn: _turn(host) == o and hand_of(host.screen()),
                       screens, others, "no moment to leave")  # fmt: skip
                 _leave_and_resume(host, screens, _at(lan, 0))
-                _wait(lambda: _my_turn(host.screen()), screens, screens, "never played again")
+                _wait(lambda: _turn(host), screens, screens, "never played again")
                 log = host.log()
                 assert log.count("every seat has answered: this seat may sign again") == turns, log
                 assert "every seat that can be reached" not in log, log
