@@ -359,6 +359,8 @@ class Handover:
         may send before its table envelope is here: those stages are left alone.)"""
         if self.watching or self.change.stage not in QUIET_STAGES or game in self._strays:
             return
+        if self.reclaim.catching_up:
+            return  # a resumed seat's own question is out: a later envelope asks again
         self._strays.add(game)
         if any(e.game == game for e in self.transcript) or self.known.knows(game):
             return  # a segment we left: a late envelope of it

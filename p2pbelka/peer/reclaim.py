@@ -83,6 +83,8 @@ class Reclaimer:
         self._started = trio.Event()  # a peer began to send the chain
         self._ours: set[int] = set()  # seats that said our seat is still ours
         self._fetching = False
+        self.catching_up = False
+        """A resumed seat is asking whether its seat changed hands (``catch_up``)."""
         self.nonce: bytes | None = None
         """What this player sends in its ``Reclaim`` (drawn fresh for each segment it
         asks in): the seat comes back to it only in a continuation carrying it."""
@@ -142,6 +144,7 @@ class Reclaimer:
         seat changed hands.  If not, let its table speak again; if so, watch the game
         and ask for the seat back."""
         hub = self.hub
+        self.catching_up = True
         with trio.move_on_after(timeout):
             await self.released.wait()
         log.info("resumed: every seat answered: %s", self.released.is_set())
@@ -152,7 +155,7 @@ class Reclaimer:
                 await trio.sleep(0.05)
         with trio.move_on_after(CHAIN_TIMEOUT if self._started.is_set() else 0):
             await self._answered.wait()
-        chain = self._chain
+        chain, self.catching_up = self._chain, False
         if chain is None or not self._watch(chain):
             # Never before every other seat gave back what we signed (durability):
             # the release follows their envelopes in the seat's own stream.
@@ -188,6 +191,7 @@ class Reclaimer:
                 self._answered = trio.Event()
         if self._chain is not None and self._watch(self._chain):
             await self._ask_for_the_seat()
+            self._fetching = False  # the seat is ours again: a later outage may fetch anew
         elif hub.driver is not None:
             self._fetching = False
             hub.driver.thaw()
