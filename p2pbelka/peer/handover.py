@@ -36,7 +36,7 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd, PeerDriver, Release, SignedJournal
 from p2pbelka.peer.mesh import Mesh
 from p2pbelka.peer.reclaim import Reclaimer
-from p2pbelka.peer.seatchange import SeatChange, Stage
+from p2pbelka.peer.seatchange import SeatChange
 from p2pbelka.peer.seatdrivers import (
     BotSeatDriver,
     Collect,
@@ -80,10 +80,6 @@ from p2pbelka.table.segments import SeedSources, change_of
 from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
-
-QUIET_STAGES = (Stage.IDLE, Stage.ASKING, Stage.AWAITING)
-"""The seat change's stages in which no continuation can have been sealed with us in it
-(one needs our agreement, or is our own offer)."""
 
 DEFAULT_BOT = "heuristic" if "heuristic" in levels() else "random"
 """The level of a bot this peer runs for a lost seat, unless its own seat is a bot."""
@@ -191,7 +187,6 @@ class Handover:
         self._jobs_in, self._jobs = trio.open_memory_channel[Job | None](math.inf)
         self._serving = False  # while ``play`` runs: its task does the machine's jobs
         self._cut_off = False  # our driver waited past the window reaching no other seat
-        self._strays: set[bytes] = set()  # unknown segments whose envelopes came (once)
         mesh.on_control = self._on_control
 
     @property
@@ -347,27 +342,8 @@ class Handover:
         if self._next is None:
             self.change.seen(raw, self.reclaim.nonce)
             self._pump(wake=False)
-            self._stray(game)
-
-    def _stray(self, game: bytes) -> None:
-        """An envelope of a segment this peer never sat in nor agreed to: the others
-        went on without it, so its seat was given away while its link was down.  Its
-        table envelope may never come: a resend is answered from the answerer's own
-        segment, from the asker's place in the old one, past that segment's first
-        records.  Ask for the game as a resumed seat does; if the seat is still ours
-        the table goes on.  (A continuation we signed, proposed or hand a seat back in
-        may send before its table envelope is here: those stages are left alone.)"""
-        if self.watching or self.change.stage not in QUIET_STAGES or game in self._strays:
-            return
-        if self.reclaim.catching_up:
-            return  # a resumed seat's own question is out: a later envelope asks again
-        self._strays.add(game)
-        if any(e.game == game for e in self.transcript) or self.known.knows(game):
-            return  # a segment we left: a late envelope of it
-        log.info(
-            "envelopes of segment %s, unknown here: did our seat change hands?", game.hex()[:16]
-        )
-        self._step(Replaced())
+            if self.reclaim.stray(game, self.known.knows):
+                self._step(Replaced())
 
     # -- the machine's inputs and steps ------------------------------------------------
 
