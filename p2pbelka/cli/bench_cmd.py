@@ -10,6 +10,7 @@ import sys
 
 from p2pbelka.cli import game_args
 from p2pbelka.rules import registry
+from p2pbelka.ui.i18n import _
 
 # topic -> module under p2pbelka.bench; each has ``run(quick: bool) -> dict[str, object]``
 TOPICS: dict[str, str] = {
@@ -23,16 +24,16 @@ TOPICS: dict[str, str] = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("topic", choices=sorted(TOPICS), help="what to measure")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--quick", action="store_true", help="a short run, for smoke tests")
-    game_args.add_game_argument(parser, "which game")
+    parser.add_argument("topic", choices=sorted(TOPICS), help=_("what to measure"))
+    parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    parser.add_argument("--quick", action="store_true", help=_("a short run, for smoke tests"))
+    game_args.add_game_argument(parser, _("which game"))
     parser.add_argument(
         "--think",
         type=int,
         default=None,
         metavar="N",
-        help="bench bots: time the strong level at think level N (1-8) in place of strong+",
+        help=_("bench bots: time the strong level at think level N (1-8) in place of strong+"),
     )
     game_args.add_players_argument(parser)
     parser.add_argument(
@@ -40,12 +41,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="bench net: games with N watchers following the host, beside games without",
+        help=_("bench net: games with N watchers following the host, beside games without"),
     )
     parser.add_argument(
         "--profile",
         action="store_true",
-        help="bench net: one game with every peer under cProfile, and where its CPU went",
+        help=_("bench net: one game with every peer under cProfile, and where its CPU went"),
     )
 
 

@@ -16,6 +16,8 @@ import traceback
 from collections.abc import Iterator
 from pathlib import Path
 
+from p2pbelka.ui.i18n import N_
+
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -24,13 +26,15 @@ EXIT_BUG = 4
 EXIT_INTERRUPTED = 130
 
 EXIT_STATUSES: dict[int, str] = {
-    EXIT_OK: "success: the game ended, the file verified",
-    EXIT_FAILED: "the game was stopped or a check failed (an illegal move, a bad transcript)",
-    EXIT_USAGE: "usage or bad input: a wrong option, a missing or malformed file",
-    EXIT_SETUP: "set-up: a port taken, an address not on this machine, no permission,\n"
-    "      no network, an unreadable config or home directory, no table reached",
-    EXIT_BUG: "an unexpected error in p2pbelka (please report it; P2PBELKA_DEBUG=1 shows more)",
-    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+    EXIT_OK: N_("success: the game ended, the file verified"),
+    EXIT_FAILED: N_("the game was stopped or a check failed (an illegal move, a bad transcript)"),
+    EXIT_USAGE: N_("usage or bad input: a wrong option, a missing or malformed file"),
+    EXIT_SETUP: N_(
+        "set-up: a port taken, an address not on this machine, no permission,\n"
+        "      no network, an unreadable config or home directory, no table reached"
+    ),
+    EXIT_BUG: N_("an unexpected error in p2pbelka (please report it; P2PBELKA_DEBUG=1 shows more)"),
+    EXIT_INTERRUPTED: N_("interrupted (Ctrl-C)"),
 }
 
 
@@ -62,8 +66,13 @@ def listen_address(args: argparse.Namespace, code: int) -> str | None:
         if (value := getattr(args, flag.lstrip("-").replace("-", "_"), None))
         not in (None, 0, "0.0.0.0", "")
     ]
-    what = "the port" if code == errno.EADDRINUSE else "the address"
-    return f"{what} asked for ({', '.join(parts)})" if parts else None
+    from p2pbelka.ui.i18n import _
+
+    if not parts:
+        return None
+    if code == errno.EADDRINUSE:
+        return _("the port asked for ({flags})").format(flags=", ".join(parts))
+    return _("the address asked for ({flags})").format(flags=", ".join(parts))
 
 
 def _project_error(exc: BaseException) -> tuple[int, str] | None:
@@ -76,18 +85,31 @@ def _project_error(exc: BaseException) -> tuple[int, str] | None:
 
     if isinstance(exc, NetError | IdentityError):
         return EXIT_SETUP, str(exc)
-    if isinstance(exc, RuleViolation | TableError | FairDealError):
+    if isinstance(exc, RuleViolation):
+        from p2pbelka.ui.faults import violation_words
+
+        return EXIT_FAILED, violation_words(exc.message)
+    if isinstance(exc, TableError | FairDealError):
         return EXIT_FAILED, str(exc)
     if isinstance(exc, ValueError | LookupError):
-        return EXIT_USAGE, str(exc)
+        from p2pbelka.ui.setupwords import error_words
+
+        return EXIT_USAGE, error_words(exc)
+    if type(exc).__name__ == "HostUnreachable":  # peer.lan's, without importing the peer layer
+        from p2pbelka.ui.oserrors import unreachable_words
+
+        return EXIT_SETUP, unreachable_words(exc)
     if type(exc).__name__ == "LobbyRefused":  # peer.lan's, without importing the peer layer
-        return EXIT_SETUP, str(exc)
+        from p2pbelka.ui.reasons import lobby_reason
+
+        return EXIT_SETUP, lobby_reason(str(exc))
     return None
 
 
 def classify(exc: BaseException, args: argparse.Namespace) -> tuple[int, str]:
     """The exit status and one line for an error a command let through."""
-    from p2pbelka.net.oserrors import explain, first_os_error
+    from p2pbelka.net.oserrors import first_os_error
+    from p2pbelka.ui.oserrors import os_error_words
 
     found = list(leaves(exc))
     from p2pbelka.ui.i18n import _
@@ -97,7 +119,7 @@ def classify(exc: BaseException, args: argparse.Namespace) -> tuple[int, str]:
     os_error = first_os_error(exc)
     if os_error is not None:
         where = listen_address(args, os_error.errno) if os_error.errno in _LISTEN_ERRNOS else None
-        return EXIT_SETUP, explain(os_error, where)
+        return EXIT_SETUP, os_error_words(os_error, where)
     for leaf in found:
         known = _project_error(leaf)
         if known is not None:
@@ -125,10 +147,10 @@ def report_error(prefix: str, exc: BaseException, args: argparse.Namespace) -> i
 
 def read_input(path: Path, command: str) -> bytes | None:
     """The bytes of a file the player named; None (and one line why) if it cannot be read."""
-    from p2pbelka.net.oserrors import explain
+    from p2pbelka.ui.oserrors import os_error_words
 
     try:
         return path.read_bytes()
     except OSError as exc:
-        print(f"p2pbelka {command}: {explain(exc, str(path))}", file=sys.stderr)
+        print(f"p2pbelka {command}: {os_error_words(exc, str(path))}", file=sys.stderr)
         return None

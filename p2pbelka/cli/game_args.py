@@ -7,23 +7,37 @@ import argparse
 
 from p2pbelka.rules import registry
 from p2pbelka.rules.spec import GameSpec
+from p2pbelka.ui.i18n import _
+
+
+def _title(spec: GameSpec) -> str:
+    # the catalogue has each game's title (its screen's words): no game named here
+    return _(spec.title)
+
+
+def _or(words: list[str]) -> str:
+    return _(" or ").join(words)
 
 
 def _counts(spec: GameSpec) -> str:
-    counts = " or ".join(str(n) for n in spec.seat_counts)
+    counts = _or([str(n) for n in spec.seat_counts])
     if len(spec.seat_counts) == 1:
-        return f"{spec.title} {counts}"
-    return f"{spec.title} {counts} (default {spec.default_seats})"
+        return f"{_title(spec)} {counts}"
+    return _("{game} {counts} (default {n})").format(
+        game=_title(spec), counts=counts, n=spec.default_seats
+    )
 
 
 def players_help() -> str:
     """``seats: Belka 4; Belot 2 or 3 (default 3)``: every game's seat counts."""
-    return "seats: " + "; ".join(_counts(registry.spec(name)) for name in registry.names())
+    every = "; ".join(_counts(registry.spec(name)) for name in registry.names())
+    return _("seats: {counts}").format(counts=every)
 
 
 def _presets(spec: GameSpec) -> str:
     first, *others = spec.presets
-    return f"{spec.title}: " + " or ".join([f"{first} (default)" if others else first, *others])
+    default = _("{preset} (default)").format(preset=first) if others else first
+    return f"{_title(spec)}: " + _or([default, *others])
 
 
 def presets_help() -> str:
@@ -31,13 +45,14 @@ def presets_help() -> str:
     return "; ".join(_presets(registry.spec(name)) for name in registry.names())
 
 
-def add_game_argument(parser: argparse.ArgumentParser, what: str = "the game") -> None:
+def add_game_argument(parser: argparse.ArgumentParser, what: str | None = None) -> None:
     """``--game NAME``, one of the registered games, the default game if left out."""
+    what = _("the game") if what is None else what
     parser.add_argument(
         "--game",
         choices=registry.names(),
         default=registry.DEFAULT,
-        help=f"{what} (default {registry.DEFAULT})",
+        help=_("{what} (default {game})").format(what=what, game=registry.DEFAULT),
     )
 
 
@@ -57,7 +72,7 @@ def seats_of(game: str, players: int | None) -> int:
 
 def table_help() -> str:
     """``Belka table, or Belot table``: the name each game's table gets when not given."""
-    return ", or ".join(table_name(name) for name in registry.names())
+    return _(", or ").join(table_name(name) for name in registry.names())
 
 
 def table_name(game: str) -> str:

@@ -20,15 +20,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from p2pbelka.ui.i18n import LANGUAGES, _, language, ngettext, translations
+from p2pbelka.ui.i18n import LANGUAGES, _, language, ngettext
+from p2pbelka.ui.verdicts import verdict_words
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--dir", type=Path, default=None, help="list the games in this directory instead"
+        "--dir", type=Path, default=None, help=_("list the games in this directory instead")
     )
     parser.add_argument(
-        "--lang", choices=LANGUAGES, default=None, help="en, ru or kk (default: locale)"
+        "--lang", choices=LANGUAGES, default=None, help=_("en, ru or kk (default: locale)")
     )
 
 
@@ -166,7 +167,7 @@ def read_game(
         finished=report.finished or report.aborted,
         aborted=report.aborted,
         winner=report.winner,
-        verdict=report.verdict_in(translations()),
+        verdict=verdict_words(report),
         game_id=game_id,
         teams=_teams(report.game_name, len(report.names)),
     )
@@ -192,7 +193,7 @@ def started_of(path: Path) -> float:
     then; otherwise the file's time."""
     from p2pbelka.rules import registry
 
-    game, _, stamp = path.stem.partition("-")
+    game, _sep, stamp = path.stem.partition("-")
     stem = (stamp if game in registry.names() else path.stem)[:15]
     try:
         return time.mktime(time.strptime(stem, "%Y%m%d-%H%M%S"))

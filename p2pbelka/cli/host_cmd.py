@@ -12,6 +12,8 @@ from p2pbelka.cli.lan_args import (
     add_player_arguments,
     add_watcher_arguments,
 )
+from p2pbelka.ui.i18n import _
+from p2pbelka.ui.setupwords import error_words
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,7 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--table",
         default=None,
         metavar="NAME",
-        help=f"the table's name on the LAN (default: {game_args.table_help()})",
+        help=_("the table's name on the LAN (default: {names})").format(
+            names=game_args.table_help()
+        ),
     )
     # the old spelling of --table: kept so scripts go on working (--player names you)
     parser.add_argument("--name", dest="table_old", default=None, help=argparse.SUPPRESS)
@@ -27,24 +31,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     game_args.add_players_argument(parser)
     parser.add_argument("--preset", default="classic", help=game_args.presets_help())
     parser.add_argument(
-        "--option", action="append", default=[], metavar="NAME=VALUE", help="a house rule"
+        "--option", action="append", default=[], metavar="NAME=VALUE", help=_("a house rule")
     )
     parser.add_argument(
-        "--no-announce", action="store_true", help="no beacons: joiners use --connect"
+        "--no-announce", action="store_true", help=_("no beacons: joiners use --connect")
     )
     parser.add_argument(
         "--auto-approve",
         action="store_true",
-        help="let every joiner sit without asking (scripts, bots, tests), and agree to seat a"
-        " bot for a lost seat; otherwise you are asked about each one at the terminal",
+        help=_(
+            "let every joiner sit without asking (scripts, bots, tests), and agree to seat a"
+            " bot for a lost seat; otherwise you are asked about each one at the terminal"
+        ),
     )
     parser.add_argument(
         "--invite",
         nargs="?",
         const="",
         metavar="CODE",
-        help="only joiners who give this code may sit (no CODE: six random digits); after"
-        " ten wrong codes a fresh one is made and shown",
+        help=_(
+            "only joiners who give this code may sit (no CODE: six random digits); after"
+            " ten wrong codes a fresh one is made and shown"
+        ),
     )
     add_player_arguments(parser)
     add_network_arguments(parser, lobby=True)
@@ -67,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         players = seat_count(args)
         lobby.check_table(args.game, players, args.preset, options)
     except ValueError as exc:
-        print(f"p2pbelka host: {exc}", file=sys.stderr)
+        print(f"p2pbelka host: {error_words(exc)}", file=sys.stderr)
         return 2
     if args.table is None and args.table_old is not None:
         print(
@@ -151,6 +159,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = trio.run(main)
     except (ValueError, OSError) as exc:
-        print(f"p2pbelka host: {exc}", file=sys.stderr)
+        print(f"p2pbelka host: {error_words(exc)}", file=sys.stderr)
         return 2
     return lan_args.report(result, fe, args)

@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from p2pbelka.cli.lan_args import add_dial_arguments, add_network_arguments, add_player_arguments
+from p2pbelka.ui.i18n import _
 
 if TYPE_CHECKING:
     from p2pbelka.net.discovery import TableInfo
@@ -15,12 +16,12 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_dial_arguments(parser, "join")
-    parser.add_argument("--list", action="store_true", help="only list the tables heard")
+    add_dial_arguments(parser, _("join the table with this name (or key fingerprint)"))
+    parser.add_argument("--list", action="store_true", help=_("only list the tables heard"))
     parser.add_argument(
         "--auto-approve",
         action="store_true",
-        help="if a seat is lost, agree to seat a bot in its place without asking",
+        help=_("if a seat is lost, agree to seat a bot in its place without asking"),
     )
     add_player_arguments(parser)
     add_network_arguments(parser)
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
                 bot=level,
             )
         except HostUnreachable as exc:
-            print(f"p2pbelka join: no table reached: {exc}", file=sys.stderr)
+            print("p2pbelka join: " + _no_table(exc), file=sys.stderr)
             return 3
         except (LobbyRefused, NetError) as exc:
             print(f"p2pbelka join: {lobby_reason(str(exc))}", file=sys.stderr)
@@ -118,7 +119,7 @@ def _join_on_screen(
             auto_approve=args.auto_approve,
         )
     except HostUnreachable as exc:
-        print(f"p2pbelka join: no table reached: {exc}", file=sys.stderr)
+        print("p2pbelka join: " + _no_table(exc), file=sys.stderr)
         return 3
     closed = screen.lobby.view.closed if screen.lobby is not None else None
     if result is None and screen.view.game_id is None and closed and not screen.interrupted:
@@ -229,3 +230,9 @@ async def _pick_table(
         flush=True,
     )
     return choice.host, choice.port, choice.host_key
+
+
+def _no_table(exc: BaseException) -> str:
+    from p2pbelka.ui.oserrors import unreachable_words
+
+    return _("no table reached: {why}").format(why=unreachable_words(exc))

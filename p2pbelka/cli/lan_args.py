@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from p2pbelka.ui.i18n import LANGUAGES, _
+from p2pbelka.ui.setupwords import error_words
 
 if TYPE_CHECKING:
     from p2pbelka.net.identity import Identity
@@ -28,57 +29,61 @@ def add_player_arguments(parser: argparse.ArgumentParser) -> None:
         const="",
         default=None,
         metavar="LEVEL",
-        help="a bot plays this seat (heuristic if available, else random; or name a level)",
+        help=_("a bot plays this seat (heuristic if available, else random; or name a level)"),
     )
     parser.add_argument(
         "--think",
         type=int,
         default=None,
         metavar="N",
-        help="a strong bot thinks N times as long (1-8): slower, stronger",
+        help=_("a strong bot thinks N times as long (1-8): slower, stronger"),
     )
     parser.add_argument(
         "--text",
         action="store_true",
-        help="plain text, a line per event (the default when not at a terminal, or for a bot)",
+        help=_("plain text, a line per event (the default when not at a terminal, or for a bot)"),
     )
-    parser.add_argument("--lang", choices=LANGUAGES, default=None, help="screen language")
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help=_("screen language"))
     parser.add_argument(
-        "--player", metavar="NAME", help="your name at the table (remembered for next time)"
+        "--player", metavar="NAME", help=_("your name at the table (remembered for next time)")
     )
-    parser.add_argument("--quiet", action="store_true", help="print only the lobby and the end")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log the network too")
+    parser.add_argument("--quiet", action="store_true", help=_("print only the lobby and the end"))
+    parser.add_argument("-v", "--verbose", action="store_true", help=_("log the network too"))
     parser.add_argument(
-        "--stats", action="store_true", help="print one JSON line of figures at the end"
+        "--stats", action="store_true", help=_("print one JSON line of figures at the end")
     )
 
 
-def add_dial_arguments(parser: argparse.ArgumentParser, verb: str) -> None:
-    """How ``join`` and ``watch`` reach a table (``verb`` it): by its name in the
+def add_dial_arguments(parser: argparse.ArgumentParser, table_help: str) -> None:
+    """How ``join`` and ``watch`` reach a table (``table_help`` says how): by its name in the
     beacons, or at an address."""
     parser.add_argument(
-        "--connect", metavar="HOST:PORT", help="the host's lobby, where multicast does not reach"
+        "--connect", metavar="HOST:PORT", help=_("the host's lobby, where multicast does not reach")
     )
     parser.add_argument(
         "--key",
         metavar="FINGERPRINT",
-        help="with --connect: the host's key fingerprint (as its screen shows it); refuse others",
+        help=_(
+            "with --connect: the host's key fingerprint (as its screen shows it); refuse others"
+        ),
     )
-    parser.add_argument("--table", help=f"{verb} the table with this name (or key fingerprint)")
+    parser.add_argument("--table", help=table_help)
     parser.add_argument(
         "--invite",
         metavar="CODE",
-        help="the invite code the host gave you (spaces, dashes and case do not matter)",
+        help=_("the invite code the host gave you (spaces, dashes and case do not matter)"),
     )
     parser.add_argument(
         "--connect-wait",
         type=float,
         default=60.0,
         metavar="S",
-        help="try the host's lobby for S seconds while it does not answer, then give up"
-        " (exit status 3; default 60)",
+        help=_(
+            "try the host's lobby for S seconds while it does not answer, then give up"
+            " (exit status 3; default 60)"
+        ),
     )
-    parser.add_argument("--wait", type=float, default=3.0, help="listen for tables this long")
+    parser.add_argument("--wait", type=float, default=3.0, help=_("listen for tables this long"))
 
 
 DialTarget = tuple[str, int, "bytes | None"]
@@ -128,29 +133,32 @@ def port_number(text: str) -> int:
 
 
 def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = False) -> None:
-    net = parser.add_argument_group("network")
-    net.add_argument("--listen", default="0.0.0.0", metavar="ADDR", help="address to listen on")
+    net = parser.add_argument_group(_("network"))
+    net.add_argument("--listen", default="0.0.0.0", metavar="ADDR", help=_("address to listen on"))
     net.add_argument(
-        "--port", type=port_number, default=0, help="the game (mesh) port; 0 = any free"
+        "--port", type=port_number, default=0, help=_("the game (mesh) port; 0 = any free")
     )
     if lobby:
         net.add_argument(
-            "--lobby-port", type=port_number, default=0, help="the lobby port; 0 = any"
+            "--lobby-port", type=port_number, default=0, help=_("the lobby port; 0 = any")
         )
     net.add_argument(
-        "--advertise-port", type=port_number, default=None, help="tell the others to reach us here"
+        "--advertise-port",
+        type=port_number,
+        default=None,
+        help=_("tell the others to reach us here"),
     )
-    net.add_argument("--interface", default=None, metavar="ADDR", help="multicast interface")
-    net.add_argument("--group", default=None, help="multicast group of the beacons")
+    net.add_argument("--interface", default=None, metavar="ADDR", help=_("multicast interface"))
+    net.add_argument("--group", default=None, help=_("multicast group of the beacons"))
     net.add_argument(
         "--ipv6",
         action="store_true",
-        help="a LAN without IPv4: listen on IPv6 and use the IPv6 beacon group",
+        help=_("a LAN without IPv4: listen on IPv6 and use the IPv6 beacon group"),
     )
     net.add_argument(
-        "--beacon-port", type=port_number, default=None, help="UDP port of the beacons"
+        "--beacon-port", type=port_number, default=None, help=_("UDP port of the beacons")
     )
-    net.add_argument("--pause-after", type=float, default=10.0, help="say who is silent after S")
+    net.add_argument("--pause-after", type=float, default=10.0, help=_("say who is silent after S"))
     net.add_argument(
         "--reconnect-window",
         "--give-up-after",
@@ -158,27 +166,33 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
         type=float,
         default=120.0,
         metavar="S",
-        help="a seat silent this long is gone: the others are offered a bot for it (default"
-        " 120; --give-up-after is the old name)",
+        help=_(
+            "a seat silent this long is gone: the others are offered a bot for it (default"
+            " 120; --give-up-after is the old name)"
+        ),
     )
     net.add_argument(
         "--no-seat-bot",
         action="store_true",
-        help="end the game when a seat is gone, instead of offering to seat a bot",
+        help=_("end the game when a seat is gone, instead of offering to seat a bot"),
     )
-    net.add_argument("--linger", type=float, default=5.0, help="stay S for late peers at the end")
+    net.add_argument(
+        "--linger", type=float, default=5.0, help=_("stay S for late peers at the end")
+    )
     net.add_argument(
         "--decide-limit",
         type=float,
         default=900.0,
         metavar="S",
-        help="end the game when a connected player has not moved for S",
+        help=_("end the game when a connected player has not moved for S"),
     )
     net.add_argument(
         "--no-sync",
         action="store_true",
-        help="send without waiting for the disk (after a power cut this seat may have to"
-        " rely on the others for what it signed)",
+        help=_(
+            "send without waiting for the disk (after a power cut this seat may have to"
+            " rely on the others for what it signed)"
+        ),
     )
 
 
@@ -186,21 +200,25 @@ def add_watcher_arguments(parser: argparse.ArgumentParser) -> None:
     """The host's choices about watchers (protocol/SPEC.md section 7.5)."""
     from p2pbelka.protocol.lobby import CHAT_MODES
 
-    watch = parser.add_argument_group("watchers")
+    watch = parser.add_argument_group(_("watchers"))
     watch.add_argument(
         "--watchers",
         type=int,
         default=8,
         metavar="N",
-        help="let at most N people watch the game, before or during play, each asked about"
-        " like a joiner (--auto-approve lets them in); 0 = nobody watches (default 8)",
+        help=_(
+            "let at most N people watch the game, before or during play, each asked about"
+            " like a joiner (--auto-approve lets them in); 0 = nobody watches (default 8)"
+        ),
     )
     watch.add_argument(
         "--watcher-chat",
         choices=CHAT_MODES,
         default="off",
-        help="who a watcher's chat lines reach: nobody (off, the default) or the other"
-        " watchers; never the seats, whose chat every watcher sees",
+        help=_(
+            "who a watcher's chat lines reach: nobody (off, the default) or the other"
+            " watchers; never the seats, whose chat every watcher sees"
+        ),
     )
 
 
@@ -290,7 +308,7 @@ def prepare(
         fe = front_end(level, args.quiet, game)
         fe.auto_approve = bool(getattr(args, "auto_approve", False))
     except (ValueError, IdentityError) as exc:
-        print(f"p2pbelka {command}: {exc}", file=sys.stderr)
+        print(f"p2pbelka {command}: {error_words(exc)}", file=sys.stderr)
         return None
     say(_("you are {name} [{key}]").format(name=identity.name, key=identity.fingerprint))
     return identity, level, fe
@@ -335,7 +353,7 @@ def invite_code(given: str | None) -> str | None:
     try:
         normal_code(code)
     except ValueError as exc:
-        print(f"p2pbelka host: {exc}", file=sys.stderr)
+        print(f"p2pbelka host: {error_words(exc)}", file=sys.stderr)
         return None
     say(invite_lines(shown_code(code)))
     return code

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from p2pbelka.ui.i18n import _, ngettext
+from p2pbelka.ui.oserrors import trying_why
 
 if TYPE_CHECKING:
     from p2pbelka.peer.lan import LobbyEvent
@@ -104,7 +105,11 @@ def event_line(event: LobbyEvent) -> str | None:
     if isinstance(event, StillTrying):
         return _(
             "the host does not answer ({why}); trying again in {s:.1f} s, giving up in {left:.0f} s"
-        ).format(why=event.why, s=event.retry_in, left=event.gives_up_in)
+        ).format(
+            why=trying_why(event.why, event.error, event.where),
+            s=event.retry_in,
+            left=event.gives_up_in,
+        )
     if isinstance(event, AwaitingApproval):
         return _("the host is deciding whether to let you in")
     if isinstance(event, TablesHeard):

@@ -18,24 +18,31 @@ from collections.abc import Sequence
 
 from p2pbelka import __version__
 from p2pbelka.cli.errors import EXIT_STATUSES, report_error
+from p2pbelka.ui.i18n import N_, _
 
 # name -> (module under p2pbelka.cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("play_cmd", "play at a table with bot peers on this machine (the default)"),
-    "games": ("games_cmd", "list the saved games, with the commands to resume, verify or replay"),
-    "replay": ("replay_cmd", "verify a saved game, then show it trick by trick"),
-    "selfplay": ("selfplay_cmd", "play whole games between four bot peers and save the transcript"),
-    "verify": ("verify_cmd", "verify a saved transcript: signatures, shuffles, every card"),
-    "bench": ("bench_cmd", "print benchmark figures (rules, deal, net, bots)"),
-    "referee": ("referee_cmd", "check a Belka or Belot game record with the rules engine"),
-    "tournament": ("tournament_cmd", "duplicate matches between bot levels, with win rates"),
-    "host": ("host_cmd", "open a table on the LAN and play seat 0"),
-    "join": ("join_cmd", "find a table on the LAN (or --connect HOST:PORT) and take a seat"),
-    "watch": ("watch_cmd", "follow a game on the LAN as a watcher, checking every deal"),
-    "resume": ("resume_cmd", "continue a game after this peer was stopped or crashed"),
+    "play": ("play_cmd", N_("play at a table with bot peers on this machine (the default)")),
+    "games": (
+        "games_cmd",
+        N_("list the saved games, with the commands to resume, verify or replay"),
+    ),
+    "replay": ("replay_cmd", N_("verify a saved game, then show it trick by trick")),
+    "selfplay": (
+        "selfplay_cmd",
+        N_("play whole games between four bot peers and save the transcript"),
+    ),
+    "verify": ("verify_cmd", N_("verify a saved transcript: signatures, shuffles, every card")),
+    "bench": ("bench_cmd", N_("print benchmark figures (rules, deal, net, bots)")),
+    "referee": ("referee_cmd", N_("check a Belka or Belot game record with the rules engine")),
+    "tournament": ("tournament_cmd", N_("duplicate matches between bot levels, with win rates")),
+    "host": ("host_cmd", N_("open a table on the LAN and play seat 0")),
+    "join": ("join_cmd", N_("find a table on the LAN (or --connect HOST:PORT) and take a seat")),
+    "watch": ("watch_cmd", N_("follow a game on the LAN as a watcher, checking every deal")),
+    "resume": ("resume_cmd", N_("continue a game after this peer was stopped or crashed")),
 }
 
-DESCRIPTION = (
+DESCRIPTION = N_(
     "Belka and Belot on a local network: no server, no trusted dealer, provably fair.\n"
     "Without a command, `p2pbelka [OPTIONS]` is `p2pbelka play [OPTIONS]`."
 )
@@ -52,16 +59,22 @@ def build_parser(
     need the games, bots or network stack, which ``p2pbelka --help`` does not."""
     parser = argparse.ArgumentParser(
         prog="p2pbelka",
-        description=DESCRIPTION,
-        epilog="exit status:\n"
-        + "\n".join(f"  {code:<4}{meaning}" for code, meaning in EXIT_STATUSES.items()),
+        description=_(DESCRIPTION),
+        epilog=_("exit status:")
+        + "\n"
+        + "\n".join(f"  {code:<4}{_(meaning)}" for code, meaning in EXIT_STATUSES.items()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"p2pbelka {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"p2pbelka {__version__}",
+        help=_("show the version and exit"),
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands: dict[str, argparse.ArgumentParser] = {}
     for name, (module_name, help_text) in COMMANDS.items():
-        command_parser = sub.add_parser(name, help=help_text, description=help_text)
+        command_parser = sub.add_parser(name, help=_(help_text), description=_(help_text))
         if command is None or name == command:
             _command_module(module_name).add_arguments(command_parser)
         commands[name] = command_parser
@@ -86,15 +99,21 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     args, extra = parser.parse_known_args(words)
     if extra:
         # the command's own usage, not the top-level one: that is where the fix is
-        commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+        # argparse's own msgid, so its translation serves here too
+        commands[args.command].error(_("unrecognized arguments: %s") % " ".join(extra))
     return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from p2pbelka.cli.argwords import language_in_argv, speak_argparse
     from p2pbelka.ui.i18n import default_language, set_language
 
-    set_language(default_language())  # errors of the arguments too: the locale's
-    args = parse(sys.argv[1:] if argv is None else argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    # argparse words its headers as the parser is built: the language comes first,
+    # from --lang if given, else the locale; its errors and usage follow it too
+    set_language(language_in_argv(words) or default_language())
+    speak_argparse()
+    args = parse(words)
     if getattr(args, "lang", None):
         set_language(args.lang)
     try:

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 from p2pbelka.cli import game_args
+from p2pbelka.ui.i18n import _
+from p2pbelka.ui.setupwords import error_words
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,37 +20,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     game_args.add_game_argument(parser)
     game_args.add_players_argument(parser)
     parser.add_argument(
-        "--name", "--player", dest="name", default=None, help="your name at the table"
+        "--name", "--player", dest="name", default=None, help=_("your name at the table")
     )
     parser.add_argument(
         "--bot-level",
         default=None,
-        help=f"level of all the bots ({levels}; Belot: random, heuristic, strong;"
-        " default heuristic)",
+        help=_(
+            "level of all the bots ({levels}; Belot: random, heuristic, strong; default heuristic)"
+        ).format(levels=levels),
     )
     parser.add_argument(
         "--think",
         type=int,
         default=None,
         metavar="N",
-        help="strong bots think N times as long (1-8): slower, stronger",
+        help=_("strong bots think N times as long (1-8): slower, stronger"),
     )
     parser.add_argument(
         "--bots",
         default=None,
         metavar="L1,L2,L3",
-        help="a level for each bot seat in play order, e.g. random,strong,heuristic",
+        help=_("a level for each bot seat in play order, e.g. random,strong,heuristic"),
     )
     parser.add_argument("--preset", default="classic", help=game_args.presets_help())
     parser.add_argument(
-        "--option", action="append", default=[], metavar="NAME=VALUE", help="a house rule"
+        "--option", action="append", default=[], metavar="NAME=VALUE", help=_("a house rule")
     )
-    parser.add_argument("--seed", type=int, default=None, help="reproducible keys, deals and bots")
+    parser.add_argument(
+        "--seed", type=int, default=None, help=_("reproducible keys, deals and bots")
+    )
     parser.add_argument(
         "--pace",
         type=float,
         default=None,
-        help="seconds each other player's card is shown before the next (default 0.7)",
+        help=_("seconds each other player's card is shown before the next (default 0.7)"),
     )
     parser.add_argument(
         "--resume",
@@ -56,22 +61,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         const="",
         default=None,
         metavar="GAME",
-        help="go on with a local game you left (its id or a prefix; default: the latest)",
+        help=_("go on with a local game you left (its id or a prefix; default: the latest)"),
     )
     parser.add_argument(
         "--transcript",
         type=Path,
         default=None,
-        help="save the game here (default: a new file under $XDG_DATA_HOME/p2pbelka/games)",
+        help=_("save the game here (default: a new file under $XDG_DATA_HOME/p2pbelka/games)"),
     )
     parser.add_argument(
         "--transport",
         choices=("loopback", "memory"),
         default="loopback",
-        help="how the table's peers talk: TCP on this machine (default) or in-process channels",
+        help=_("how the table's peers talk: TCP on this machine (default) or in-process channels"),
     )
     parser.add_argument(
-        "--lang", choices=LANGUAGES, default=None, help="en, ru or kk (default: locale)"
+        "--lang", choices=LANGUAGES, default=None, help=_("en, ru or kk (default: locale)")
     )
 
 
@@ -134,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = config_from(args)
     except ValueError as exc:
-        print(f"p2pbelka play: {exc}", file=sys.stderr)
+        print(f"p2pbelka play: {error_words(exc)}", file=sys.stderr)
         return 2
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print(
@@ -145,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         screen = play_local(config)
     except GameBusy as exc:  # the same --seed, left and open in another p2pbelka
-        print(f"p2pbelka play: {exc}", file=sys.stderr)
+        print(f"p2pbelka play: {error_words(exc)}", file=sys.stderr)
         return 2
     print(_("Transcript saved to {path}").format(path=screen.view.transcript_path))
     note = left_game(Path(str(screen.view.transcript_path)))
@@ -162,6 +167,6 @@ def resume(args: argparse.Namespace) -> int:
     try:
         save = LocalSave.find(args.resume)
     except (LookupError, OSError) as exc:
-        print(f"p2pbelka play: {exc}", file=sys.stderr)
+        print(f"p2pbelka play: {error_words(exc)}", file=sys.stderr)
         return 2
     return resume_local(save, args, "play")

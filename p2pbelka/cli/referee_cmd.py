@@ -15,18 +15,24 @@ import argparse
 import sys
 
 from p2pbelka.rules.spec import RecordFormat
+from p2pbelka.ui.i18n import _
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="the game record (JSON), or - for standard input")
+    parser.add_argument("file", help=_("the game record (JSON), or - for standard input"))
+    from p2pbelka.ui.i18n import LANGUAGES
+
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=None, help=_("en, ru or kk (default: locale)")
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from p2pbelka.net.oserrors import explain
     from p2pbelka.rules.common.errors import RuleViolation
     from p2pbelka.rules.common.recordio import RecordError
+    from p2pbelka.ui.oserrors import os_error_words
 
     try:
         if args.file == "-":
@@ -35,14 +41,16 @@ def run(args: argparse.Namespace) -> int:
             with open(args.file, encoding="utf-8") as f:
                 text = f.read()
     except OSError as exc:
-        print(f"referee: {explain(exc, args.file)}", file=sys.stderr)
+        print(f"referee: {os_error_words(exc, args.file)}", file=sys.stderr)
         return 2
     except UnicodeDecodeError as exc:
         byte = exc.object[exc.start]
         print(
-            f"referee: {args.file} is not a game record: byte {byte:#04x} at offset"
-            f" {exc.start} is not UTF-8 text (a record is JSON; `p2pbelka verify` reads"
-            " saved transcripts)",
+            "referee: "
+            + _(
+                "{file} is not a game record: byte {byte:#04x} at offset {offset} is not"
+                " UTF-8 text (a record is JSON; `p2pbelka verify` reads saved transcripts)"
+            ).format(file=args.file, byte=byte, offset=exc.start),
             file=sys.stderr,
         )
         return 2
@@ -50,7 +58,10 @@ def run(args: argparse.Namespace) -> int:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         print(
-            f"referee: {args.file} is not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}",
+            "referee: "
+            + _("{file} is not JSON: line {line} column {column}: {why}").format(
+                file=args.file, line=exc.lineno, column=exc.colno, why=exc.msg
+            ),
             file=sys.stderr,
         )
         return 2
@@ -58,12 +69,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         record = records.parse_record(data)
     except RecordError as exc:
-        print(f"referee: malformed record: {exc}", file=sys.stderr)
+        print("referee: " + _("malformed record: {why}").format(why=exc), file=sys.stderr)
         return 2
     try:
         game = records.replay_record(record)
     except RuleViolation as exc:
-        print(f"referee: illegal action: {exc.message}", file=sys.stderr)
+        from p2pbelka.ui.faults import violation_words
+
+        what = violation_words(exc.message)
+        print("referee: " + _("illegal action: {what}").format(what=what), file=sys.stderr)
         return 1
     print(json.dumps(records.report(game), indent=2, ensure_ascii=False))
     return 0

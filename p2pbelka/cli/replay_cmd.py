@@ -6,22 +6,25 @@ import argparse
 import sys
 from pathlib import Path
 
+from p2pbelka.ui.i18n import _
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, help="a saved game (see `p2pbelka games`)")
-    parser.add_argument("--deal", type=int, default=1, help="start at this deal (default 1)")
+    parser.add_argument("file", type=Path, help=_("a saved game (see `p2pbelka games`)"))
+    parser.add_argument("--deal", type=int, default=1, help=_("start at this deal (default 1)"))
     from p2pbelka.ui.i18n import LANGUAGES
 
     parser.add_argument(
-        "--lang", choices=LANGUAGES, default=None, help="en, ru or kk (default: locale)"
+        "--lang", choices=LANGUAGES, default=None, help=_("en, ru or kk (default: locale)")
     )
 
 
 def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import EXIT_USAGE, read_input
     from p2pbelka.table.verify import verify_bytes
-    from p2pbelka.ui.i18n import _, default_language, set_language, translations
+    from p2pbelka.ui.i18n import _, default_language, set_language
     from p2pbelka.ui.replays import replay_screen
+    from p2pbelka.ui.verdicts import verdict_words
 
     set_language(args.lang or default_language())
     data = read_input(args.file, "replay")
@@ -29,9 +32,12 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     report = verify_bytes(data)
     if report.malformed:  # not a transcript at all: nothing was played to show
-        print(f"p2pbelka replay: {args.file}: {report.verdict_in(translations())}", file=sys.stderr)
+        print(
+            f"p2pbelka replay: {args.file}: {verdict_words(report)}",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
-    print(report.verdict_in(translations()))
+    print(verdict_words(report))
     if not report.deals:
         print("p2pbelka replay: " + _("no deal was finished in this game: nothing to show"))
         return 0 if report.ok else 1

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2pbelka.cli.lan_args import add_network_arguments, add_player_arguments
+from p2pbelka.ui.i18n import _
+from p2pbelka.ui.setupwords import error_words
 
 if TYPE_CHECKING:
     from p2pbelka.peer.local_save import LocalSave
@@ -22,12 +24,12 @@ if TYPE_CHECKING:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "game", nargs="?", default="", help="game id (a prefix will do); default: the latest"
+        "game", nargs="?", default="", help=_("game id (a prefix will do); default: the latest")
     )
     parser.add_argument(
         "--auto-approve",
         action="store_true",
-        help="if a seat is lost, agree to seat a bot in its place without asking",
+        help=_("if a seat is lost, agree to seat a bot in its place without asking"),
     )
     add_player_arguments(parser)
     add_network_arguments(parser)
@@ -39,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         found = find_resumable(args.game)
     except (LookupError, ValueError, OSError) as exc:
-        print(f"p2pbelka resume: {exc}", file=sys.stderr)
+        print(f"p2pbelka resume: {error_words(exc)}", file=sys.stderr)
         return 2
     if isinstance(found, LocalSave):
         return resume_local(found, args, "resume")
@@ -77,7 +79,7 @@ def resume_local(save: LocalSave, args: argparse.Namespace, command: str) -> int
         )
         return 2
     except LookupError as exc:
-        print(f"p2pbelka {command}: {exc}", file=sys.stderr)
+        print(f"p2pbelka {command}: {error_words(exc)}", file=sys.stderr)
         return 2
     print(_("Transcript saved to {path}").format(path=screen.view.transcript_path))
     note = left_game(Path(plan.transcript))

@@ -8,6 +8,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from p2pbelka.ui.i18n import _
+from p2pbelka.ui.setupwords import error_words
+
 if TYPE_CHECKING:
     from p2pbelka.rules.common.summary import DealSummary
 
@@ -17,19 +20,21 @@ from p2pbelka.cli import game_args
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     game_args.add_game_argument(parser)
     game_args.add_players_argument(parser)
-    parser.add_argument("--games", type=int, default=1, help="how many games (default 1)")
-    parser.add_argument("--seed", type=int, default=None, help="reproducible keys, deals and bots")
-    parser.add_argument("--transcript", type=Path, default=None, help="save the transcript here")
+    parser.add_argument("--games", type=int, default=1, help=_("how many games (default 1)"))
+    parser.add_argument(
+        "--seed", type=int, default=None, help=_("reproducible keys, deals and bots")
+    )
+    parser.add_argument("--transcript", type=Path, default=None, help=_("save the transcript here"))
     parser.add_argument("--preset", default="classic", help=game_args.presets_help())
     parser.add_argument(
-        "--option", action="append", default=[], metavar="NAME=VALUE", help="a house rule"
+        "--option", action="append", default=[], metavar="NAME=VALUE", help=_("a house rule")
     )
     parser.add_argument(
         "--bot",
         default="random",
-        help="bot level for every seat (random, heuristic, strong, strong:N; default random)",
+        help=_("bot level for every seat (random, heuristic, strong, strong:N; default random)"),
     )
-    parser.add_argument("--quiet", action="store_true", help="print only the summary")
+    parser.add_argument("--quiet", action="store_true", help=_("print only the summary"))
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
@@ -65,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         registry.spec(args.game).check_rules(args.preset, options)
         parse_level(args.bot, args.game)
     except ValueError as exc:
-        print(f"p2pbelka selfplay: {exc}", file=sys.stderr)
+        print(f"p2pbelka selfplay: {error_words(exc)}", file=sys.stderr)
         return 2
     status = 0
     for k in range(args.games):

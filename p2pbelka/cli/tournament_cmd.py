@@ -19,29 +19,32 @@ from collections.abc import Callable
 
 from p2pbelka.bots.common.tournament import TournamentSummary
 from p2pbelka.cli import game_args
+from p2pbelka.ui.i18n import _
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     game_args.add_game_argument(parser, "which game")
     parser.add_argument(
-        "--players", type=int, default=3, help="Belot only: 2 or 3 seats (default 3)"
+        "--players", type=int, default=3, help=_("Belot only: 2 or 3 seats (default 3)")
     )
-    parser.add_argument("--a", default="strong", help="bot level of team A (default strong)")
-    parser.add_argument("--b", default="heuristic", help="bot level of team B (default heuristic)")
+    parser.add_argument("--a", default="strong", help=_("bot level of team A (default strong)"))
+    parser.add_argument(
+        "--b", default="heuristic", help=_("bot level of team B (default heuristic)")
+    )
     parser.add_argument(
         "--think",
         type=int,
         default=None,
         metavar="N",
-        help="the strong level of either team thinks N times as long (1-8; or name strong:N)",
+        help=_("the strong level of either team thinks N times as long (1-8; or name strong:N)"),
     )
-    parser.add_argument("--games", type=int, default=20, help="games to play, two per match")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the cards and the bots")
-    parser.add_argument("--preset", default="classic", help="rules preset: classic or eyes")
-    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
-    parser.add_argument("--state", help="results file: one line per finished match, to resume")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    parser.add_argument("--games", type=int, default=20, help=_("games to play, two per match"))
+    parser.add_argument("--seed", type=int, default=1, help=_("seed of the cards and the bots"))
+    parser.add_argument("--preset", default="classic", help=_("rules preset: classic or eyes"))
+    parser.add_argument("--workers", type=int, default=2, help=_("processes (default 2)"))
+    parser.add_argument("--state", help=_("results file: one line per finished match, to resume"))
+    parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    parser.add_argument("--quiet", action="store_true", help=_("no progress on standard error"))
 
 
 def _progress(args: argparse.Namespace) -> Callable[[int, int], None]:

@@ -8,43 +8,52 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from p2pbelka.ui.i18n import _
+
 if TYPE_CHECKING:
     from p2pbelka.table.verify import VerifiedDeal
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, help="a transcript saved by a peer")
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("file", type=Path, help=_("a transcript saved by a peer"))
+    parser.add_argument("--json", action="store_true", help=_("print the report as JSON"))
     parser.add_argument(
         "--record",
         type=Path,
         metavar="OUT",
-        help="also write the verified deals as a JSON game record (for `p2pbelka referee`)",
+        help=_("also write the verified deals as a JSON game record (for `p2pbelka referee`)"),
     )
     parser.add_argument(
         "--every-pass",
         action="store_true",
-        help="replay every seat's shuffle and lock passes even where the deck came out"
-        " as the seeds say (also names cheats that cancelled out and changed no card)",
+        help=_(
+            "replay every seat's shuffle and lock passes even where the deck came out"
+            " as the seeds say (also names cheats that cancelled out and changed no card)"
+        ),
     )
     from p2pbelka.ui.i18n import LANGUAGES
 
     parser.add_argument(
-        "--lang", choices=LANGUAGES, default=None, help="en, ru or kk (default: locale)"
+        "--lang", choices=LANGUAGES, default=None, help=_("en, ru or kk (default: locale)")
     )
 
 
 def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import EXIT_USAGE, read_input
     from p2pbelka.table.verify import verify_bytes
-    from p2pbelka.ui.i18n import _, ngettext, translations
+    from p2pbelka.ui.faults import fault_line
+    from p2pbelka.ui.i18n import _, ngettext
+    from p2pbelka.ui.verdicts import verdict_words
 
     data = read_input(args.file, "verify")
     if data is None:
         return EXIT_USAGE
     report = verify_bytes(data, every_pass=args.every_pass)
     if report.malformed:  # not a transcript at all: bad input, not a failed check
-        print(f"p2pbelka verify: {args.file}: {report.verdict_in(translations())}", file=sys.stderr)
+        print(
+            f"p2pbelka verify: {args.file}: {verdict_words(report)}",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     if args.record is not None and report.game_name is not None and report.game is not None:
         if report.game.history:
@@ -91,10 +100,10 @@ def run(args: argparse.Namespace) -> int:
         for _change, line in changes:
             print(line)
         for fault in report.faults:
-            print(_("fault: {fault}").format(fault=fault))
+            print(_("fault: {fault}").format(fault=fault_line(fault)))
         n = report.records
         print(ngettext("{n} envelope checked", "{n} envelopes checked", n).format(n=n))
-        print(report.verdict_in(translations()))
+        print(verdict_words(report))
     return 0 if report.ok else 1
 
 

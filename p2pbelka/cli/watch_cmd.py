@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2pbelka.cli.lan_args import add_dial_arguments, port_number
-from p2pbelka.ui.i18n import LANGUAGES
+from p2pbelka.ui.i18n import LANGUAGES, _
+from p2pbelka.ui.setupwords import error_words
 
 if TYPE_CHECKING:
     from p2pbelka.net.discovery import TableInfo
@@ -26,22 +27,24 @@ CUT_SHORT = 1
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_dial_arguments(parser, "watch")
+    add_dial_arguments(parser, _("watch the table with this name (or key fingerprint)"))
     parser.add_argument(
-        "--text", action="store_true", help="a log in words, a line per event (not the screen)"
+        "--text", action="store_true", help=_("a log in words, a line per event (not the screen)")
     )
-    parser.add_argument("--lang", choices=LANGUAGES, default=None, help="screen language")
-    parser.add_argument("--name", help="the name the host sees you by (default: your player name)")
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help=_("screen language"))
     parser.add_argument(
-        "--games-dir", type=Path, default=None, help="save the watched game in this directory"
+        "--name", help=_("the name the host sees you by (default: your player name)")
     )
-    parser.add_argument("-v", "--verbose", action="store_true", help="log the network too")
-    net = parser.add_argument_group("network")
-    net.add_argument("--interface", default=None, metavar="ADDR", help="multicast interface")
-    net.add_argument("--group", default=None, help="multicast group of the beacons")
-    net.add_argument("--ipv6", action="store_true", help="use the IPv6 beacon group")
+    parser.add_argument(
+        "--games-dir", type=Path, default=None, help=_("save the watched game in this directory")
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help=_("log the network too"))
+    net = parser.add_argument_group(_("network"))
+    net.add_argument("--interface", default=None, metavar="ADDR", help=_("multicast interface"))
+    net.add_argument("--group", default=None, help=_("multicast group of the beacons"))
+    net.add_argument("--ipv6", action="store_true", help=_("use the IPv6 beacon group"))
     net.add_argument(
-        "--beacon-port", type=port_number, default=None, help="UDP port of the beacons"
+        "--beacon-port", type=port_number, default=None, help=_("UDP port of the beacons")
     )
 
 
@@ -66,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         identity = Identity.load_or_create()
     except IdentityError as exc:
-        print(f"p2pbelka watch: {exc}", file=sys.stderr)
+        print(f"p2pbelka watch: {error_words(exc)}", file=sys.stderr)
         return 2
     if args.name:
         identity = dataclasses.replace(identity, name=args.name)

@@ -9,45 +9,60 @@ from __future__ import annotations
 
 import errno
 
+
+def N_(message: str) -> str:
+    """Marks a sentence for the screens' catalogue (the screens translate it; this
+    layer knows no language)."""
+    return message
+
+
 # errno -> (what happened, what to do); "{where}" is the file or address at fault.
 _WORDS: dict[int, tuple[str, str]] = {
     errno.EADDRINUSE: (
-        "{where} is already in use by another program",
-        "choose another port, or 0 for any free one",
+        N_("{where} is already in use by another program"),
+        N_("choose another port, or 0 for any free one"),
     ),
     errno.EADDRNOTAVAIL: (
-        "{where} is not an address of this machine",
-        "use one of this machine's addresses (see `ip address`) or 0.0.0.0 for all",
+        N_("{where} is not an address of this machine"),
+        N_("use one of this machine's addresses (see `ip address`) or 0.0.0.0 for all"),
     ),
     errno.ECONNREFUSED: (
-        "nothing listens at {where}",
-        "check the address and port the host's screen shows, and that the host is running",
+        N_("nothing listens at {where}"),
+        N_("check the address and port the host's screen shows, and that the host is running"),
     ),
     errno.EHOSTUNREACH: (
-        "{where} cannot be reached",
-        "check that both machines are on the same network",
+        N_("{where} cannot be reached"),
+        N_("check that both machines are on the same network"),
     ),
     errno.ENETUNREACH: (
-        "no network reaches {where}",
-        "check that this machine is connected to the network",
+        N_("no network reaches {where}"),
+        N_("check that this machine is connected to the network"),
     ),
-    errno.ENETDOWN: ("the network is down", "connect this machine to the network"),
+    errno.ENETDOWN: (N_("the network is down"), N_("connect this machine to the network")),
     errno.ETIMEDOUT: (
-        "{where} did not answer in time",
-        "check the address, and that no firewall is in the way",
+        N_("{where} did not answer in time"),
+        N_("check the address, and that no firewall is in the way"),
     ),
     errno.EACCES: (
-        "no permission for {where}",
-        "check the file's permissions, or use a port above 1023",
+        N_("no permission for {where}"),
+        N_("check the file's permissions, or use a port above 1023"),
     ),
-    errno.EPERM: ("not permitted: {where}", "check permissions, or run without that option"),
-    errno.ENOENT: ("{where} does not exist", "check the name and the directory"),
-    errno.EISDIR: ("{where} is a directory, not a file", "give the path of a file"),
-    errno.ENOTDIR: ("{where}: a part of the path is not a directory", "check the path"),
-    errno.ENOSPC: ("no space left for {where}", "free some disk space"),
-    errno.EROFS: ("{where} is on a read-only file system", "choose a writable place"),
-    errno.EMFILE: ("too many open files", "close some programs and try again"),
+    errno.EPERM: (
+        N_("not permitted: {where}"),
+        N_("check permissions, or run without that option"),
+    ),
+    errno.ENOENT: (N_("{where} does not exist"), N_("check the name and the directory")),
+    errno.EISDIR: (N_("{where} is a directory, not a file"), N_("give the path of a file")),
+    errno.ENOTDIR: (N_("{where}: a part of the path is not a directory"), N_("check the path")),
+    errno.ENOSPC: (N_("no space left for {where}"), N_("free some disk space")),
+    errno.EROFS: (N_("{where} is on a read-only file system"), N_("choose a writable place")),
+    errno.EMFILE: (N_("too many open files"), N_("close some programs and try again")),
 }
+
+
+def words_for(code: int | None) -> tuple[str, str] | None:
+    """The English (what happened, what to do) of ``code``, if this module words it."""
+    return _WORDS.get(code if code is not None else -1)
 
 
 def first_os_error(exc: BaseException) -> OSError | None:

@@ -342,6 +342,8 @@ class Handover:
         if self._next is None:
             self.change.seen(raw, self.reclaim.nonce)
             self._pump(wake=False)
+            if self.reclaim.stray(game, self.known.knows):
+                self._step(Replaced())
 
     # -- the machine's inputs and steps ------------------------------------------------
 

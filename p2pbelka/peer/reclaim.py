@@ -25,6 +25,7 @@ from collections.abc import Callable
 import trio
 
 from p2pbelka.peer.driver import PeerDriver
+from p2pbelka.peer.seatchange import Stage
 from p2pbelka.peer.seatstate import SeatState
 from p2pbelka.peer.store import move_aside
 from p2pbelka.protocol.codec import ProtocolError
@@ -48,6 +49,9 @@ CHAIN_TIMEOUT = 60.0
 """How long a returning player waits for the game once a peer started sending it."""
 TOP_UP_EVERY = 2.0
 """A watching player behind a continuation fetches the game again at most this often."""
+QUIET_STAGES = (Stage.IDLE, Stage.ASKING, Stage.AWAITING)
+"""The seat change's stages in which no continuation can have been sealed with us in it
+(one needs our agreement, or is our own offer)."""
 ASK_EVERY = 5.0
 """A watching player asks for its seat again this often (a request may be lost, or
 come while the bot's peer is busy)."""
@@ -83,11 +87,14 @@ class Reclaimer:
         self._started = trio.Event()  # a peer began to send the chain
         self._ours: set[int] = set()  # seats that said our seat is still ours
         self._fetching = False
+        self.catching_up = False
+        """A resumed seat is asking whether its seat changed hands (``catch_up``)."""
         self.nonce: bytes | None = None
         """What this player sends in its ``Reclaim`` (drawn fresh for each segment it
         asks in): the seat comes back to it only in a continuation carrying it."""
         self._nonce_for: bytes | None = None
         self._topped_at: float | None = None  # a top-up is under way, asked then
+        self._strays: set[bytes] = set()  # unknown segments whose envelopes came (once)
 
     def heard(self, seat: int, msg: ChainRequest | ChainRecord | ChainEnd) -> None:
         """The game's records: asked for by ``seat``, or sent by it."""
@@ -142,6 +149,7 @@ class Reclaimer:
         seat changed hands.  If not, let its table speak again; if so, watch the game
         and ask for the seat back."""
         hub = self.hub
+        self.catching_up = True
         with trio.move_on_after(timeout):
             await self.released.wait()
         log.info("resumed: every seat answered: %s", self.released.is_set())
@@ -152,7 +160,7 @@ class Reclaimer:
                 await trio.sleep(0.05)
         with trio.move_on_after(CHAIN_TIMEOUT if self._started.is_set() else 0):
             await self._answered.wait()
-        chain = self._chain
+        chain, self.catching_up = self._chain, False
         if chain is None or not self._watch(chain):
             # Never before every other seat gave back what we signed (durability):
             # the release follows their envelopes in the seat's own stream.
@@ -164,6 +172,28 @@ class Reclaimer:
                 await driver.release()
             return
         await self._ask_for_the_seat()
+
+    def stray(self, game: bytes, known: Callable[[bytes], bool]) -> bool:
+        """An envelope of segment ``game``, which this peer never sat in nor agreed to
+        (``known``: ids it kept): the others went on without it, so its seat was given
+        away while its link was down.  Its table envelope may never come: a resend is
+        answered from the answerer's own segment, from the asker's place in the old
+        one, past that segment's first records.  True: ask for the game as a resumed
+        seat does (``Replaced``); if the seat is still ours the table goes on.  (A
+        continuation we signed, proposed or hand a seat back in may send before its
+        table envelope is here: those stages are left alone.)"""
+        hub = self.hub
+        if hub.watching or hub.change.stage not in QUIET_STAGES or game in self._strays:
+            return False
+        if self.catching_up:
+            return False  # a resumed seat's own question is out: a later envelope asks again
+        self._strays.add(game)
+        if any(e.game == game for e in hub.transcript) or known(game):
+            return False  # a segment we left: a late envelope of it
+        log.info(
+            "envelopes of segment %s, unknown here: did our seat change hands?", game.hex()[:16]
+        )
+        return True
 
     def begin_fetch(self) -> bool:
         """A continuation gave our seat to another key while our table was still in the
@@ -188,6 +218,7 @@ class Reclaimer:
                 self._answered = trio.Event()
         if self._chain is not None and self._watch(self._chain):
             await self._ask_for_the_seat()
+            self._fetching = False  # the seat is ours again: a later outage may fetch anew
         elif hub.driver is not None:
             self._fetching = False
             hub.driver.thaw()

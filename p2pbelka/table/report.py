@@ -7,6 +7,7 @@ Filled by the observer table (``observer.py``) as it replays the records;
 from __future__ import annotations
 
 import gettext
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,17 +75,20 @@ class VerifyReport:
     def verdict(self) -> str:
         return self.verdict_in(ENGLISH)
 
-    def verdict_in(self, tr: gettext.NullTranslations) -> str:
-        """The verdict in the words of ``tr`` (a screen's or command's language); its
-        first word (OK, INVALID...) stays as it is, for scripts that read it."""
+    def verdict_in(
+        self, tr: gettext.NullTranslations, describe: Callable[[ev.Fault], str] = str
+    ) -> str:
+        """The verdict in the words of ``tr`` (a screen's or command's language), each
+        fault as ``describe`` words it; its first word (OK, INVALID...) stays as it is,
+        for scripts that read it."""
         if self.error is not None:
             return f"INVALID: {self.error}"
         if self.proven:
-            named = "; ".join(str(f) for f in self.faults if f.fatal and f.proven)
+            named = "; ".join(describe(f) for f in self.faults if f.fatal and f.proven)
             shows = tr.gettext("the transcript is intact and shows {named}")
             return "CHEATING PROVEN: " + shows.format(named=named)
         if self.aborted:
-            named = "; ".join(str(f) for f in self.faults if f.fatal)
+            named = "; ".join(describe(f) for f in self.faults if f.fatal)
             stopped = tr.gettext(
                 "the game was stopped, naming {named}; the transcript alone proves no seat at fault"
             )

@@ -70,6 +70,12 @@ def _(message: str) -> str:
     return _current.gettext(message)
 
 
+def N_(message: str) -> str:
+    """Marks ``message`` for the template where it is not translated yet (a table
+    built at import, translated where it is shown)."""
+    return message
+
+
 def pgettext(context: str, message: str) -> str:
     return _current.pgettext(context, message)
 

@@ -470,5 +470,7 @@ def join_on_screen(
     if unreached:
         raise unreached[0]
     if result is None and session.lobby.trying and not session.lobby.host_fingerprint:
-        raise lan.HostUnreachable(session.lobby.trying_why + " (left while trying)")
+        raise lan.HostUnreachable(
+            _("{why} (left while trying)").format(why=session.lobby.trying_why)
+        )
     return screen, result

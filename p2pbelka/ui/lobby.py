@@ -19,6 +19,7 @@ from p2pbelka.table import rulebook
 from p2pbelka.ui import rulenames
 from p2pbelka.ui.bigcode import big_code, digit_words
 from p2pbelka.ui.i18n import _, ngettext
+from p2pbelka.ui.oserrors import trying_why
 from p2pbelka.ui.reasons import lobby_reason
 
 
@@ -84,11 +85,11 @@ class LobbyView:
             self.trying = ""
         elif isinstance(event, lan.StillTrying):
             # one line, replaced at each attempt: the reason and how long we go on
-            self.trying_why = event.why
+            self.trying_why = trying_why(event.why, event.error, event.where)
             self.trying = _(
                 "The host does not answer ({why}); trying again in {s:.0f} s,"
                 " giving up in {left:.0f} s (q stops now)."
-            ).format(why=event.why, s=event.retry_in, left=event.gives_up_in)
+            ).format(why=self.trying_why, s=event.retry_in, left=event.gives_up_in)
         elif isinstance(event, lan.AwaitingApproval):
             self.notes.append(_awaiting())
         elif isinstance(event, lan.JoinersAsking):

@@ -10,6 +10,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table.events import Fault
+from p2pbelka.ui.faults import fault_words
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.view import DealEnd, TableView
 
@@ -18,7 +19,7 @@ def verdict(summary: DealSummary, faults: Sequence[Fault]) -> tuple[str, str]:
     """The audit's word on a deal (the faults it charged in it), and its style."""
     if faults:
         return "class:verdict.bad", _("✘ The audit charged: {faults}").format(
-            faults="; ".join(f.what for f in faults)
+            faults="; ".join(fault_words(f.what) for f in faults)
         )
     return "class:verdict.ok", _(
         "✔ Fair deal verified: every shuffle, key share and card checked ({n} cards)."

@@ -20,6 +20,7 @@ from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import PlayCard
 from p2pbelka.table.segments import SeatChanged
+from p2pbelka.ui.faults import fault_words
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label, seat_name
 
@@ -316,7 +317,7 @@ class TableView:
 
     def describe_fault(self, fault: ev.Fault) -> str:
         who = self.name(fault.seat) if 0 <= fault.seat < self.players else _("no single seat")
-        return f"{who}: {fault.what}"
+        return f"{who}: {fault_words(fault.what)}"
 
     def say(self, line: str) -> None:
         self.log.append(line)

@@ -29,16 +29,17 @@ from p2pbelka.peer.chat import ChatDropped, ChatLine
 from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import VerifyReport
-from p2pbelka.ui import registry
+from p2pbelka.ui import keymap, registry
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.game import GameUI
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.i18n import _, set_language, translations
+from p2pbelka.ui.i18n import _, set_language
 from p2pbelka.ui.lobby import LobbyView
 from p2pbelka.ui.lobbypanel import LobbyPanel
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.tablekeys import PAGES
 from p2pbelka.ui.text import fit
+from p2pbelka.ui.verdicts import verdict_words
 from p2pbelka.ui.view import DealEnd, TableView
 
 T = TypeVar("T")
@@ -193,6 +194,18 @@ class WatchScreen(TableScreen):
             return [("class:hint", _("{name} to play.").format(name=view.name(view.turn)))]
         return [("class:hint", _("Watching: every hand stays face down until it is played."))]
 
+    def _help(self) -> StyleAndTextTuples:
+        # The game's help ends with a player's keys; a watcher plays no card and
+        # quits nothing it could resume, so its own keys take that paragraph's place.
+        rules = self.game.help_text().rsplit("\n\n", 1)[0] if self.game is not None else ""
+        keys = _(
+            "Keys: l shows the last trick, s the score sheet, c writes in the chat\n"
+            "(where the host lets watchers write), q stops watching, Esc closes this help."
+        )
+        lines = f"{rules}\n\n{keys}\n\n{keymap.layout_note()}".strip().splitlines()
+        self.help_scroll = max(0, min(self.help_scroll, len(lines) - 1))
+        return [("", "\n".join(" " + line for line in lines[self.help_scroll :]))]
+
     def _hints(self) -> StyleAndTextTuples:
         if self.overlay == "lobby" and self.lobby is not None:
             return self.lobby.hints()
@@ -270,7 +283,7 @@ class ScreenWatchFront:
         """The watch is over: the verdict on what came, and where it is saved (None:
         no record came, nothing saved)."""
         screen = self.screen
-        screen.verdict = report.verdict_in(translations())
+        screen.verdict = verdict_words(report)
         screen.note = ""
         screen.view.say(screen.verdict)
         if path is not None:

@@ -24,9 +24,11 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.segments import SeatChanged, describe_change
 from p2pbelka.table.session import Table
-from p2pbelka.ui.i18n import _, translations
+from p2pbelka.ui.faults import fault_line
+from p2pbelka.ui.i18n import _
 from p2pbelka.ui.rulenames import game_word
 from p2pbelka.ui.text import card_label
+from p2pbelka.ui.verdicts import verdict_words
 
 
 async def text_mode(follow: Callable[[WatchText], Awaitable[int]]) -> int:
@@ -125,11 +127,11 @@ class WatchText:
             head = _("deal {n} verified: the shuffle was fair and every card checked").format(n=n)
             return f"{head} ({event.summary.log_line()})"
         if isinstance(event, ev.FaultFound):
-            return _("fault: {what}").format(what=event.fault)
+            return _("fault: {what}").format(what=fault_line(event.fault))
         if isinstance(event, ev.GameOver):
             return self._game_over(event, table)
         if isinstance(event, ev.GameAborted):
-            faults = "; ".join(str(f) for f in event.faults)
+            faults = "; ".join(fault_line(f) for f in event.faults)
             return _("the game was stopped: {faults}").format(faults=faults)
         if isinstance(event, SeatChanged):
             return _("a seat changed hands: {change}").format(change=describe_change(event))
@@ -158,8 +160,6 @@ class WatchText:
 
     async def ended(self, report: VerifyReport, path: Path | None) -> None:
         self.report, self.path = report, path
-        self.say(
-            _("the game's verdict: {verdict}").format(verdict=report.verdict_in(translations()))
-        )
+        self.say(_("the game's verdict: {verdict}").format(verdict=verdict_words(report)))
         if path is not None:
             self.say(_("transcript saved to {path}").format(path=path))

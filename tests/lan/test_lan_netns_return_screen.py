@@ -109,6 +109,8 @@ def test_the_returning_player_s_screen_tells_the_change_once_and_shows_no_voided
                 assert time.monotonic() < deadline, tmux.screen()
                 if "allows a re-deal" in tmux.screen():  # the deal is not seeded
                     tmux.keys("n")
+                elif "[Enter] continue" in tmux.screen():  # a bot's re-deal: its page
+                    tmux.keys("Enter")
                 person.step()
                 time.sleep(0.05)
             play_cards(tmux, 1)

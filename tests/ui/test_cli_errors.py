@@ -29,7 +29,7 @@ def one_line(done: Ran) -> str:
 def test_a_missing_file_is_named_with_what_to_do(tmp_path: Path) -> None:
     done = run(tmp_path, "referee", "missing.json")
     assert done.returncode == EXIT_USAGE
-    expected = "referee: missing.json does not exist: check the name and the directory"
+    expected = "referee: missing.json does not exist: check the name and the directory [ENOENT]"
     assert one_line(done) == expected
 
 

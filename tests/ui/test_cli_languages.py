@@ -174,3 +174,92 @@ def test_the_notes_of_belka_s_rules_are_shown_in_the_player_s_language() -> None
         assert note_words("seat 3 did something new", names) == "Nurlan did something new"
     finally:
         i18n.set_language("en")
+
+
+def test_argparse_s_own_lines_follow_the_locale_and_lang(tmp_path: Path) -> None:
+    missing = run_in(tmp_path, "ru_RU.UTF-8", "verify")
+    assert missing.returncode == EXIT_USAGE
+    assert missing.stderr.startswith("использование: p2pbelka verify")
+    assert "p2pbelka verify: ошибка: нужны аргументы: file" in missing.stderr
+    choice = run_in(tmp_path, "C.UTF-8", "play", "--lang", "kk", "--game", "x")
+    assert "қате: --game аргументі: қате таңдау: 'x' (мыналардан таңдаңыз: 'belka'" in (
+        choice.stderr
+    )
+    number = run_in(tmp_path, "kk_KZ.UTF-8", "play", "--lang=ru", "--seed", "x")
+    assert "ошибка: аргумент --seed: неверное значение int: 'x'" in number.stderr
+    no_value = run_in(tmp_path, "ru_RU.UTF-8", "play", "--seed")
+    assert "аргумент --seed: нужен один аргумент" in no_value.stderr
+    extra = run_in(tmp_path, "kk_KZ.UTF-8", "verify", "some.transcript", "--bogus")
+    assert extra.returncode == EXIT_USAGE
+    assert "p2pbelka verify: қате: түсініксіз аргументтер: --bogus" in extra.stderr
+    assert extra.stderr.startswith("қолданылуы: p2pbelka verify")
+
+
+def test_the_help_pages_are_in_the_locale_s_language(tmp_path: Path) -> None:
+    top = run_in(tmp_path, "ru_RU.UTF-8", "--help")
+    assert top.returncode == 0
+    for line in ("параметры:", "показать эту справку и выйти", "код выхода:", "прервано"):
+        assert line in top.stdout
+    assert "Белка и Белот по локальной сети" in top.stdout and "open a table" not in top.stdout
+    host = run_in(tmp_path, "C.UTF-8", "host", "--help", "--lang", "kk")
+    assert "лобби порты; 0 — кез келген" in host.stdout and "желі:" in host.stdout
+    assert "орындар: Белка 4; Белот 2 немесе 3 (әдепкі 3)" in host.stdout
+    verify = run_in(tmp_path, "ru_RU.UTF-8", "verify", "--help")
+    assert "позиционные аргументы:" in verify.stdout
+    assert "запись партии, сохранённая участником" in verify.stdout
+
+
+def _help_texts() -> list[str]:
+    """Every description and help text of every command, as the language words them."""
+    import argparse
+
+    from p2pbelka.cli.argwords import speak_argparse
+    from p2pbelka.cli.main import build_parser
+
+    speak_argparse()  # as main() does before it builds the parser
+    parser, commands = build_parser()
+    texts = [parser.description or "", parser.epilog or ""]
+    for each in [parser, *commands.values()]:
+        texts.append(each.description or "")
+        for action in each._actions:
+            if action.help not in (None, argparse.SUPPRESS):
+                texts.append(str(action.help))
+        texts += [group.title or "" for group in each._action_groups]
+    return texts
+
+
+@pytest.mark.parametrize("lang", ["ru", "kk"])
+def test_every_help_text_of_every_command_is_translated(lang: str) -> None:
+    try:
+        i18n.set_language("en")
+        english = _help_texts()
+        i18n.set_language(lang)
+        translated = _help_texts()
+    finally:
+        i18n.set_language("en")
+    assert len(english) == len(translated)
+    left = [en for en, words in zip(english, translated, strict=True) if en and en == words]
+    assert left == []
+
+
+def test_argparse_s_msgids_are_the_installed_argparse_s_own() -> None:
+    """The catalogue's entries for argparse match only if its msgids are argparse's."""
+    import argparse
+    import ast
+
+    from p2pbelka.cli.argwords import ARGPARSE_MSGIDS
+
+    tree = ast.parse(Path(argparse.__file__).read_text("utf-8"))
+    asked = {
+        arg.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("_", "ngettext")
+        for arg in node.args
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+    }
+    assert sorted(set(ARGPARSE_MSGIDS) - asked) == []
+    for lang in ("ru", "kk"):
+        catalog = i18n.load_catalog(lang)
+        assert all(catalog.gettext(m) != m for m in ARGPARSE_MSGIDS)

@@ -15,13 +15,13 @@ from tests.ui.cli import cli_env
 HEAVY = ("trio", "cryptography", "prompt_toolkit", "msgpack", "p2pbelka.net", "p2pbelka.peer")
 
 
-def imported_by(home: Path, *argv: str) -> tuple[str, set[str]]:
+def imported_by(home: Path, *argv: str, language: str = "en") -> tuple[str, set[str]]:
     """What ``p2pbelka ARGV`` printed, and every module it imported (``-X importtime``)."""
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "p2pbelka.cli.main", *argv],
         capture_output=True,
         text=True,
-        env=cli_env(home),
+        env={**cli_env(home), "LANGUAGE": language},
         cwd=Path(__file__).resolve().parents[2],
         timeout=300,
         check=True,
@@ -40,6 +40,12 @@ def test_top_level_help_imports_no_network_trio_or_crypto(tmp_path: Path, argv: 
     assert "p2pbelka" in out
     heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY or m.startswith(HEAVY))
     assert heavy == []
+
+
+def test_help_in_russian_imports_nothing_more(tmp_path: Path) -> None:
+    out, modules = imported_by(tmp_path, "--help", language="ru")
+    assert "показать эту справку и выйти" in out
+    assert sorted(m for m in modules if m.split(".")[0] in HEAVY or m.startswith(HEAVY)) == []
 
 
 def test_help_names_both_games_and_every_command(tmp_path: Path) -> None:

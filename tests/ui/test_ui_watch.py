@@ -136,3 +136,24 @@ def test_a_watcher_sees_every_state_and_no_hidden_card(
     for name in names:  # every hand shown at the deal's end
         assert name in texts["deal_end 1"]
     assert "OK:" in texts["game over"] and "watched.transcript" in texts["game over"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize(("game", "players"), [("belka", 4), ("belot", 2)])
+def test_a_watcher_s_help_gives_the_rules_and_a_watcher_s_keys_only(
+    game: str, players: int, lang: str
+) -> None:
+    set_language(lang)
+    try:
+        with create_pipe_input() as pipe:
+            screen = WatchScreen(input=pipe, output=Terminal().output)
+            screen.take_game(game, players)
+            help_page = "".join(text for _, text, *_ in screen._help())
+            player_help = screen.game.help_text() if screen.game is not None else ""
+    finally:
+        set_language("en")
+    rules, player_keys = player_help.rsplit("\n\n", 1)
+    assert rules.splitlines()[0].strip() in help_page  # the game's rules stay
+    assert player_keys.splitlines()[0] not in help_page  # no "Enter plays it"
+    stops = {"en": "q stops watching", "ru": "q — перестать смотреть"}[lang]
+    assert stops in help_page

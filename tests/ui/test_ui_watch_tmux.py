@@ -25,9 +25,10 @@ BACKS = re.compile(r"▒▒ ▒▒ ▒▒")
 VERDICT = re.compile(r"deal (\d+) verified: the shuffle was fair and every card checked")
 
 
-def seen(tmux: Tmux, pattern: re.Pattern[str], timeout: float = 240) -> str:
+def seen(tmux: Tmux, pattern: re.Pattern[str], timeout: float = 900) -> str:
     """The screen once ``pattern`` is on it (a safety net, not a limit: a game of bot
-    processes moves on its own, so the screen is read as often as it can be)."""
+    processes moves on its own, so the screen is read as often as it can be; a whole
+    game of four processes took over 240 s beside a loaded parallel run)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         screen = tmux.screen()

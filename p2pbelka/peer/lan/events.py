@@ -23,7 +23,14 @@ class LobbyRefused(Exception):
 
 class HostUnreachable(LobbyRefused):
     """Nothing answered at the host's lobby for as long as the joiner tries
-    (``NetOptions.reach_for``): the last reason is the message."""
+    (``NetOptions.reach_for``): the last reason is the message; ``error`` (the last
+    OSError, if one), ``where`` and ``patience`` let a screen word it anew."""
+
+    def __init__(
+        self, message: str, error: OSError | None = None, where: str = "", patience: float = 0
+    ) -> None:
+        super().__init__(message)
+        self.error, self.where, self.patience = error, where, patience
 
 
 @dataclass(frozen=True)
@@ -131,6 +138,9 @@ class StillTrying(LobbyEvent):
     why: str
     retry_in: float
     gives_up_in: float = math.inf
+    error: OSError | None = None
+    """The OSError behind ``why`` (None for another reason), for a screen to word."""
+    where: str = ""
 
 
 @dataclass(frozen=True)

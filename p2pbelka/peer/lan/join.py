@@ -170,6 +170,7 @@ async def reach_lobby(
 
     delay = FIRST_RETRY
     attempt = 0
+    error: OSError | None = None
     while True:
         attempt += 1
         try:
@@ -188,6 +189,7 @@ async def reach_lobby(
             # a while: the host may not have opened its table yet.
             cause = first_os_error(exc)
             why = explain(cause, format_host_port(host, port)) if cause else str(exc)
+            error = cause
         except UnexpectedPeerKey:
             raise LobbyRefused(
                 "the key that answered is not the host's you named: someone else is at"
@@ -218,10 +220,15 @@ async def reach_lobby(
         left = give_up_at - trio.current_time()
         if left <= 0:
             # A wrong address never starts answering: say so rather than try forever.
-            raise HostUnreachable(f"{why} (no answer for {patience:.0f} s: given up)")
+            raise HostUnreachable(
+                f"{why} (no answer for {patience:.0f} s: given up)",
+                error,
+                format_host_port(host, port),
+                patience,
+            )
         # Jitter spreads the joiners a flood turned away, so they do not return together.
         wait = min(delay * random.uniform(0.75, 1.25), left)
-        await on_lobby(StillTrying(attempt, why, wait, left))
+        await on_lobby(StillTrying(attempt, why, wait, left, error, format_host_port(host, port)))
         await trio.sleep(wait)
         delay = min(delay * 2, LAST_RETRY)
 

@@ -1,0 +1,317 @@
+"""The rules engine's refusals and the table's faults, in the player's language.
+
+The rules and table layers word them in English, for logs and transcripts, and know
+no language.  Here, at the edge, a refusal is worded by its rule id (and the deal,
+trick, seat, card and call it carries), a fault by its kind: each form of
+``Fault.what`` the table of this version writes is matched and worded anew.  A text
+this version does not know (another version's) is shown as written, never lost.  In
+English the layers' own words are shown unchanged (scripts and the docs quote them);
+the msgids here are what the translators read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from p2pbelka.rules.common import errors as rule
+from p2pbelka.table.events import Fault
+from p2pbelka.ui import i18n
+from p2pbelka.ui.i18n import N_, _
+
+Forms = list[tuple[re.Pattern[str], Callable[..., str]]]
+"""Each form a lower layer writes a text in: its pattern, and its words from the groups."""
+
+
+RULE_WORDS: dict[str, str] = {
+    rule.TURN: N_("it is not this seat's turn"),
+    rule.NOT_IN_HAND: N_("the card is not in this seat's hand"),
+    rule.ALREADY_PLAYED: N_("the card was already played"),
+    rule.HELD_BY_OTHER: N_("the card is in another seat's hand"),
+    rule.FOLLOW_SUIT: N_("the suit led had to be followed"),
+    rule.BEAT_TRUMP: N_("a led trump had to be beaten with a higher trump"),
+    rule.NO_UNLED_ACE_DISCARD: N_("an ace of a suit not yet led may not be thrown off"),
+    rule.DEAL_OVER: N_("the deal is already over"),
+    rule.HAND_UNKNOWN: N_("the hand is not known here"),
+    rule.REDEAL_AFTER_LEAD: N_("a re-deal can only be claimed before the first card"),
+    rule.REDEAL_NOT_QUALIFIED: N_("this hand does not allow a re-deal"),
+    rule.BAD_HANDS: N_("the hands do not make a deck"),
+    rule.JC_HOLDER: N_("the holder of the J♣ is wrong"),
+    rule.NO_DEAL: N_("no deal is in progress"),
+    rule.DEAL_IN_PROGRESS: N_("the current deal is not finished"),
+    rule.DEAL_NOT_FINISHED: N_("the deal is not finished"),
+    rule.DEAL_MISMATCH: N_("the deal does not match this game"),
+    rule.CHOICE_PENDING: N_("a choice after the eggs is still due"),
+    rule.NO_CHOICE_PENDING: N_("nobody has to choose now"),
+    rule.CHOICE_TEAM: N_("the other pair chooses"),
+    rule.BAD_CHOICE: N_("that is not a choice the rules offer"),
+    rule.GAME_OVER: N_("the game is already won"),
+    rule.BAD_SEAT: N_("there is no such seat"),
+    rule.BID: N_("that call is not allowed now"),
+    rule.BIDDING: N_("the bidding is not over"),
+    rule.NOT_BIDDING: N_("the bidding is over"),
+    rule.EXTRA_PENDING: N_("the three more cards are not dealt yet"),
+    rule.NO_EXTRA: N_("no more cards are dealt now"),
+    rule.DECLARE_MOMENT: N_("combinations are declared only on one's own lead, before the card"),
+    rule.NOT_A_COMBINATION: N_("that is not a combination in this hand"),
+    rule.DECLARED_TWICE: N_("the combination was declared twice"),
+    rule.SEQUENCE_OVERLAP: N_("the sequences share a card"),
+    rule.CLAIM_MOMENT: N_("1001 is claimed only right after taking a trick"),
+    rule.FALSE_CLAIM: N_("1001 was claimed without the points"),
+    rule.TURNED_CARD: N_("the turned card is wrong"),
+}
+
+_VIOLATION = re.compile(
+    r"^(?:(?P<where>(?:deal|trick|seat|card|call) .*?): )?.* \[(?P<rule>\w+)\]$"
+)
+_WHERE = {
+    "deal": N_("deal {n}"),
+    "trick": N_("trick {n}"),
+    "seat": N_("seat {n}"),
+    "card": N_("card {n}"),
+    "call": N_("call {n}"),
+}
+
+
+def rule_words(rule_id: str, english: str) -> str:
+    """What rule ``rule_id`` asks, in the player's language (``english`` if unknown)."""
+    found = RULE_WORDS.get(rule_id)
+    return _(found) if found else english
+
+
+def violation_words(text: str) -> str:
+    """A refusal as the engine words it (``deal 0, trick 3, seat 1, card 7♣: … [rule]``)
+    in the player's language: where it happened, what the rule asks, the rule's id."""
+    found = _VIOLATION.match(text)
+    if i18n.language() == "en" or found is None or found["rule"] not in RULE_WORDS:
+        return text
+    where = []
+    for part in (found["where"] or "").split(", "):
+        word, _sep, value = part.partition(" ")
+        if word in _WHERE and value:
+            where.append(_(_WHERE[word]).format(n=value))
+    said = rule_words(found["rule"], text)
+    return f"{', '.join(where)}: {said} [{found['rule']}]" if where else f"{said} [{found['rule']}]"
+
+
+def _renege(card: str, n: str, rule_id: str) -> str:
+    return _("renege: played {card} in trick {n} ({rule}); charged by the rules").format(
+        card=card, n=n, rule=rule_words(rule_id, rule_id)
+    )
+
+
+# each form of Fault.what the table writes: a pattern, and its words from the groups
+_FAULTS: Forms = [
+    (
+        re.compile(r"renege: played (\S+) in trick (\d+) \((\w+)\); charged by the rules"),
+        _renege,
+    ),
+    (
+        re.compile(r"held the J♣ and said it did not"),
+        lambda: _("held the J♣ and said it did not"),
+    ),
+    (
+        re.compile(r"the audited deal breaks the rules: (.*)"),
+        lambda v: _("the audited deal breaks the rules: {what}").format(what=violation_words(v)),
+    ),
+    (
+        re.compile(r"false claim of 1001: (.*)"),
+        lambda v: _("false claim of 1001: {what}").format(what=violation_words(v)),
+    ),
+    (
+        re.compile(r"false declaration: (.*)"),
+        lambda v: _("false declaration: {what}").format(what=violation_words(v)),
+    ),
+    (
+        re.compile(r"named by seat (\d+): (.*)"),
+        lambda s, why: _("named by seat {seat}: {why}").format(seat=s, why=why),
+    ),
+    (
+        re.compile(r"its pass names an input deck other than the one it had"),
+        lambda: _("its shuffle starts from a deck other than the one it was given"),
+    ),
+    (
+        re.compile(
+            r"its view claims (\d+) envelopes of seat (\d+), but only (\d+) come before"
+            r" its own in the schedule"
+        ),
+        lambda n, other, have: _(
+            "it claims to have seen {n} messages of seat {other}, but only {have} come"
+            " before its own"
+        ).format(n=n, other=other, have=have),
+    ),
+    (
+        re.compile(r"signed two different envelopes for its sequence number (\d+)"),
+        lambda n: _("signed two different messages for its place {n} in its chain").format(n=n),
+    ),
+    (
+        re.compile(r"did not close the game \(the transcript ends without its close\)"),
+        lambda: _("did not close the game (the transcript ends without its close)"),
+    ),
+    (
+        re.compile(r"did not close the game \(named by seat (\d+): (.*)\)"),
+        lambda s, why: _("did not close the game (named by seat {seat}: {why})").format(
+            seat=s, why=why
+        ),
+    ),
+    (
+        re.compile(r"published a bad deck: (.*)"),
+        lambda why: _("published a bad deck ({why})").format(why=why),
+    ),
+    (
+        re.compile(r"(\w+) check failed(?: at position (\d+))?: (.*)"),
+        lambda step, pos, why: (
+            _("the check of the {step} failed at position {pos} ({why})").format(
+                step=_step(step), pos=pos, why=_reason(why)
+            )
+            if pos
+            else _("the check of the {step} failed ({why})").format(
+                step=_step(step), why=_reason(why)
+            )
+        ),
+    ),
+    (
+        re.compile(r"the deck does not decode, yet no seat is at fault"),
+        lambda: _("the deck does not decode, yet no seat is at fault"),
+    ),
+    (
+        re.compile(r"disputed deal with a sound deck"),
+        lambda: _("the deal was disputed, but the deck is sound"),
+    ),
+    (
+        re.compile(r"false dispute: (.*)"),
+        lambda what: _("disputed a sound deck: {what}").format(what=_disputed(what)),
+    ),
+    (
+        re.compile(r"sent evidence that proves nothing: (.*)"),
+        lambda why: _("sent evidence that proves nothing ({why})").format(why=why),
+    ),
+    (
+        re.compile(r"(.*) after its envelope (\w+) while (\w+) was due"),
+        lambda why, digest, phase: _(
+            "{why} after its message {digest}, while {phase} was due"
+        ).format(why=_silent(why), digest=digest, phase=_phase(phase)),
+    ),
+    (
+        re.compile(r"(.*) while (\w+) was due"),
+        lambda why, phase: _("{why}, while {phase} was due").format(
+            why=_silent(why), phase=_phase(phase)
+        ),
+    ),
+]
+
+_PHASES = {
+    "sit": N_("taking the seats"),
+    "lot_commit": N_("the lot for the first dealer"),
+    "lot_reveal": N_("the lot for the first dealer"),
+    "commit": N_("the shuffle"),
+    "shuffle": N_("the shuffle"),
+    "lock": N_("the shuffle"),
+    "shares": N_("the deal"),
+    "play": N_("the play"),
+    "reveal": N_("the check of the deal"),
+    "deal_end": N_("the end of the deal"),
+    "close": N_("the end of the game"),
+}
+
+
+_STEPS = {
+    "commit": N_("commitment"),
+    "reveal": N_("revealed seed"),
+    "shuffle": N_("shuffle"),
+    "lock": N_("lock"),
+    "share": N_("key share"),
+}
+
+
+# why a check of the shuffle failed (fairdeal's words), and what a false dispute said
+_REASONS: Forms = [
+    (
+        re.compile(r"(\d+) of (\d+) points differ from the replay of the revealed seed"),
+        lambda k, n: _("{k} of {n} points differ from the replay of the revealed seed").format(
+            k=k, n=n
+        ),
+    ),
+    (
+        re.compile(r"share differs from the revealed seed's"),
+        lambda: _("the key share differs from the one the revealed seed gives"),
+    ),
+    (
+        re.compile(r"seed does not match the commitment"),
+        lambda: _("the revealed seed does not match the commitment"),
+    ),
+    (re.compile(r"no 32-byte seed revealed"), lambda: _("no 32-byte seed revealed")),
+    (re.compile(r"not a valid group element"), lambda: _("not a valid point of the group")),
+    (
+        re.compile(r"same point as position (\d+) \(a duplicated card\)"),
+        lambda n: _("the same point as position {n} (a card twice)").format(n=n),
+    ),
+    (
+        re.compile(r"pass missing or not a list of points"),
+        lambda: _("the pass is missing or is not a list of points"),
+    ),
+    (
+        re.compile(r"expected (\d+) points, got (\d+)"),
+        lambda n, got: _("{n} points expected, {got} given").format(n=n, got=got),
+    ),
+]
+
+_DISPUTES = {
+    "says its hand did not open to eight cards": N_("says its hand did not open to eight cards"),
+    "says its first six cards did not open": N_("says its first six cards did not open"),
+    "says its three more cards did not open": N_("says its three more cards did not open"),
+}
+
+
+def matched_words(table: Forms, text: str) -> str:
+    """``text`` worded by the first form of ``table`` it matches whole; as is if none
+    (and in English, whose words the lower layers wrote already)."""
+    if i18n.language() == "en":
+        return text
+    for pattern, words in table:
+        found = pattern.fullmatch(text)
+        if found is not None:
+            return str(words(*found.groups()))
+    return text
+
+
+def _reason(why: str) -> str:
+    return matched_words(_REASONS, why)
+
+
+def _disputed(what: str) -> str:
+    found = _DISPUTES.get(what)
+    return _(found) if found else what
+
+
+def _step(step: str) -> str:
+    found = _STEPS.get(step)
+    return _(found) if found else step
+
+
+def _phase(phase: str) -> str:
+    found = _PHASES.get(phase)
+    return _(found) if found else phase
+
+
+def _silent(why: str) -> str:
+    found = re.fullmatch(r"went silent(?: for (\d+) s)?", why)
+    if found is None:
+        return why
+    if found[1] is None:
+        return _("went silent")
+    return _("went silent for {s} s").format(s=found[1])
+
+
+def fault_words(what: str) -> str:
+    """``Fault.what`` in the player's language (as written if this version does not
+    know its form)."""
+    return matched_words(_FAULTS, what)
+
+
+def fault_line(fault: Fault) -> str:
+    """``deal 2: seat 1: …`` (as ``str(fault)``), in the player's language."""
+    said = _("seat {seat}: {what}").format(seat=fault.seat, what=fault_words(fault.what))
+    if fault.deal is None:
+        return said
+    return _("deal {n}: {fault}").format(n=fault.deal, fault=said)
