@@ -11,7 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Protocol, TextIO
 
 import trio
 
@@ -121,6 +121,55 @@ def chat_line(line: ChatLine) -> str:
     return f"chat{earlier}: {line.name} (seat {line.seat}): {line.text}"
 
 
+class Words(Protocol):
+    """What the text front end says: each event's line and its prompts.  The screens'
+    layer gives one in the player's language; :class:`EnglishWords` is the default."""
+
+    def describe(self, event: ev.Event, table: Table) -> str: ...
+
+    def chat_line(self, line: ChatLine) -> str: ...
+
+    def offer_choices(self, back: bool) -> str:
+        """The answers to a seat's offer (``back``: a seat's player has come back)."""
+        ...
+
+    def no_input(self) -> str: ...
+
+    def type_choice(self, options: int) -> str: ...
+
+    def no_chat(self) -> str: ...
+
+    def chat_not_sent(self, why: str) -> str: ...
+
+
+class EnglishWords:
+    """The lines as scripts and tests read them: stable, in English."""
+
+    def describe(self, event: ev.Event, table: Table) -> str:
+        return describe(event, table)
+
+    def chat_line(self, line: ChatLine) -> str:
+        return chat_line(line)
+
+    def offer_choices(self, back: bool) -> str:
+        return "y) yes   n) no, the bot plays on" if back else "y) yes   n) no, end the game"
+
+    def no_input(self) -> str:
+        return "(no input: the seat stays silent)"
+
+    def type_choice(self, options: int) -> str:
+        return f"type 1..{options} or the card"
+
+    def no_chat(self) -> str:
+        return "(no chat at this table)"
+
+    def chat_not_sent(self, why: str) -> str:
+        return f"chat not sent: {why}"
+
+
+ENGLISH = EnglishWords()
+
+
 class TextFrontEnd:
     """Prints every event; a bot answers the choices, or the user types them.
 
@@ -140,8 +189,10 @@ class TextFrontEnd:
         quiet: bool = False,
         clock: Callable[[], float] = time.monotonic,
         auto_approve: bool = False,
+        words: Words = ENGLISH,
     ) -> None:
         self.bot = bot
+        self.words = words
         self.auto_approve = auto_approve
         """Say yes to a bot for a lost seat without asking (a bot seat always does)."""
         self.out = out or sys.stdout
@@ -175,7 +226,7 @@ class TextFrontEnd:
     async def on_chat(self, line: ChatLine) -> None:
         self.chat_lines.append(line)
         if not self.quiet:
-            print(chat_line(line), file=self.out, flush=True)
+            print(self.words.chat_line(line), file=self.out, flush=True)
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
         self.events.append(event)
@@ -198,7 +249,7 @@ class TextFrontEnd:
             self.cpu_s = time.process_time() - self._cpu_mark
         loud = ev.GameOver | ev.GameAborted | Waiting | SeatOffer | OfferClosed | SeatChanged
         if not self.quiet or isinstance(event, loud):
-            print(describe(event, driver.table), file=self.out, flush=True)
+            print(self.words.describe(event, driver.table), file=self.out, flush=True)
         if isinstance(event, SeatOffer):
             if self.bot is not None or self.auto_approve:
                 event.decision.answer(True)
@@ -222,10 +273,7 @@ class TextFrontEnd:
                 await self._ask_user(driver, question)
 
     async def _ask_offer(self, offer: SeatOffer) -> None:
-        choices = (
-            "y) yes   n) no, the bot plays on" if offer.back else "y) yes   n) no, end the game"
-        )
-        print("  " + choices, file=self.out, flush=True)
+        print("  " + self.words.offer_choices(offer.back), file=self.out, flush=True)
         raw = (await read_line()).strip().lower()
         offer.decision.answer(raw.startswith("y"))
 
@@ -239,7 +287,7 @@ class TextFrontEnd:
         while True:
             raw = await read_line()
             if not raw:
-                print("  (no input: the seat stays silent)", file=self.out, flush=True)
+                print("  " + self.words.no_input(), file=self.out, flush=True)
                 return
             if raw.strip().lower().startswith("say "):
                 self._say(raw.strip()[4:])
@@ -247,17 +295,17 @@ class TextFrontEnd:
             choice = _match(raw.strip(), options)
             if choice is not None:
                 break
-            print(f"  type 1..{len(options)} or the card", file=self.out, flush=True)
+            print("  " + self.words.type_choice(len(options)), file=self.out, flush=True)
         await driver.submit(choice)
 
     def _say(self, text: str) -> None:
         if self.chat is None:
-            print("  (no chat at this table)", file=self.out, flush=True)
+            print("  " + self.words.no_chat(), file=self.out, flush=True)
             return
         try:
             self.chat.say(text)
         except ChatDropped as exc:
-            print(f"  chat not sent: {exc}", file=self.out, flush=True)
+            print("  " + self.words.chat_not_sent(str(exc)), file=self.out, flush=True)
 
 
 def _match(line: str, options: list[mv.Move]) -> mv.Move | None:

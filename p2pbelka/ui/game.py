@@ -128,6 +128,10 @@ def _no_words() -> Mapping[str, str]:
     return {}
 
 
+def _no_event_words(event: ev.GameEvent) -> str | None:
+    return None
+
+
 def _none_dealt(view: TableView) -> int:
     return 0
 
@@ -167,6 +171,9 @@ class GameUI:
     dealt: Callable[[Any], int] = _none_dealt
     """How many cards each seat has been dealt so far in the deal in progress: a
     watcher's screen draws that many backs per seat, less the cards it played."""
+    event_line: Callable[[ev.GameEvent], str | None] = _no_event_words
+    """A line for one of the game's own events in the screen's language, for the text
+    logs (None: the event's own English ``log_line``)."""
     words: Callable[[], Mapping[str, str]] = _no_words
     """The game's name and rules in the screen's language: "" the game, "NAME" a rule,
     "NAME=VALUE" one of its values (``ui/rulenames.py``; what is missing is shown as the

@@ -19,11 +19,11 @@ import trio
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.chat import ChatDropped
 from p2pbelka.peer.text import describe, read_line
-from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
 from p2pbelka.table.report import VerifyReport
-from p2pbelka.table.segments import SeatChanged, describe_change
+from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.session import Table
+from p2pbelka.ui.eventwords import game_event_line, game_over_line, seat_change_line, seats_list
 from p2pbelka.ui.faults import fault_line
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.rulenames import game_word
@@ -105,7 +105,7 @@ class WatchText:
             return _("seat {seat} ({name})").format(seat=seat, name=name)
 
         if isinstance(event, ev.GameStarted):
-            seats = ", ".join(f"{i}={n}" for i, n in enumerate(event.names))
+            seats = seats_list(event.names)
             if event.continued:
                 return _("the game goes on: {seats}").format(seats=seats)
             return _("game started: {seats}; first dealer by lot: {dealer}").format(
@@ -129,25 +129,17 @@ class WatchText:
         if isinstance(event, ev.FaultFound):
             return _("fault: {what}").format(what=fault_line(event.fault))
         if isinstance(event, ev.GameOver):
-            return self._game_over(event, table)
+            return game_over_line(event, table)
         if isinstance(event, ev.GameAborted):
             faults = "; ".join(fault_line(f) for f in event.faults)
             return _("the game was stopped: {faults}").format(faults=faults)
         if isinstance(event, SeatChanged):
-            return _("a seat changed hands: {change}").format(change=describe_change(event))
+            return _("a seat changed hands: {change}").format(change=seat_change_line(event))
         if isinstance(event, ev.GameEvent):
-            return event.log_line()
+            return game_event_line(event, table)
         if isinstance(event, ev.TurnToPlay | ev.Rejected):
             return ""
         return describe(event, table)
-
-    def _game_over(self, event: ev.GameOver, table: Table) -> str:
-        score = ":".join(str(p) for p in event.score)
-        if table.setup is not None and not spec(table.setup.game).partnership:
-            return _("game over: seat {seat} wins, score {score}").format(
-                seat=event.winner, score=score
-            )
-        return _("game over: team {team} wins {score}").format(team=event.winner, score=score)
 
     async def chat(self, sender_name: str, text: str, watcher: bool) -> None:
         if watcher:

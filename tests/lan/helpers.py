@@ -111,10 +111,12 @@ class PeerSet:
         netns: str | None = None,
         module: str = "p2pbelka.cli.main",
         typed: bool = False,
+        locale: str | None = None,
     ) -> Peer:
         """``p2pbelka ARGS`` (or ``python -m MODULE ARGS``) with its own config dir
         (``home``, new by default), inside the network namespace ``netns`` if given;
-        ``typed``: its standard input is a pipe the test writes to (``Peer.type``)."""
+        ``typed``: its standard input is a pipe the test writes to (``Peer.type``);
+        ``locale``: the ``LANG`` it runs under, no other language variable set."""
         self.count += 1
         home = home or self.root / f"home-{name}"
         home.mkdir(parents=True, exist_ok=True)
@@ -123,6 +125,10 @@ class PeerSet:
         # LANGUAGE: the lines the tests read are English, whatever the tester's locale
         env = dict(os.environ, P2PBELKA_HOME=str(home), PYTHONPATH=str(REPO), LANGUAGE="en")
         env.pop("PYTEST_CURRENT_TEST", None)
+        if locale is not None:
+            for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+                env.pop(variable, None)
+            env["LANG"] = locale
         inside = ["ip", "netns", "exec", netns] if netns else []
         # the test's disk: quick syncs unless it is marked real_disk (tests/quickdisk.py)
         disk = ["tests.quickdisk"] if quickdisk.in_use() else []

@@ -11,7 +11,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from p2pbelka.rules.belka import moves as belka_mv
 from p2pbelka.rules.belka.game import EGGS_CHOICES, GAME
 from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
-from p2pbelka.ui.games.belka import panels, refusals, replay, reports, rulewords, words
+from p2pbelka.ui.games.belka import events, panels, refusals, replay, reports, rulewords, words
 from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.keymap import latin
@@ -92,5 +92,6 @@ UI = GameUI(
     keys=keys,
     replay=replay.of_report,
     dealt=lambda view: HAND if view.in_deal else 0,
+    event_line=events.event_line,
     words=rulewords.words,
 )

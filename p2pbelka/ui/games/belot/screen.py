@@ -19,7 +19,7 @@ from p2pbelka.rules.belot.deal import PASS, PLAY
 from p2pbelka.rules.belot.spec import SPEC
 from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
-from p2pbelka.ui.games.belot import panels, refusals, replay, reports, rulewords
+from p2pbelka.ui.games.belot import events, panels, refusals, replay, reports, rulewords
 from p2pbelka.ui.games.belot.view import BelotView
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.keymap import latin
@@ -226,5 +226,6 @@ UI = GameUI(
     paced=(belot_ev.BidMade, belot_ev.Declared),
     replay=replay.of_report,
     dealt=dealt,
+    event_line=events.event_line,
     words=rulewords.words,
 )

@@ -1,0 +1,41 @@
+"""Belot's own events as the text logs say them, in the player's language."""
+
+from __future__ import annotations
+
+from p2pbelka.cards import Suit
+from p2pbelka.table import events as ev
+from p2pbelka.table.belot_events import BidMade, CardTurned, Claimed, Declared
+from p2pbelka.ui.games.belot.view import call_name, combination_name
+from p2pbelka.ui.i18n import _
+from p2pbelka.ui.text import suit_name
+
+
+def _bid(event: BidMade) -> str:
+    # the call as the table says it; "play" names no suit here (the trump follows)
+    line = _("seat {seat} calls {call}").format(seat=event.seat, call=call_name(event.call, None))
+    if event.declarer is not None:
+        trump = suit_name(Suit.parse(event.trump)) if event.trump else "?"
+        line += _(": seat {seat} plays, trump {suit}").format(seat=event.declarer, suit=trump)
+    if event.void:
+        line += _(": all passed twice, the deal is void")
+    return line
+
+
+def event_line(event: ev.GameEvent) -> str | None:
+    """A line for one of Belot's events (None: an event this version does not know)."""
+    if isinstance(event, CardTurned):
+        return _("turned card {card}; seat {seat} calls first").format(
+            card=event.card, seat=event.turn
+        )
+    if isinstance(event, BidMade):
+        return _bid(event)
+    if isinstance(event, Declared):
+        return _("seat {seat} declares {what} ({value}): {cards}").format(
+            seat=event.seat,
+            what=combination_name(event.name, event.cards),
+            value=event.value,
+            cards=" ".join(str(c) for c in event.cards),
+        )
+    if isinstance(event, Claimed):
+        return _("seat {seat} claims 1001 ({total})").format(seat=event.seat, total=event.total)
+    return None

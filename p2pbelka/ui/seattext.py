@@ -1,0 +1,168 @@
+"""The seats' text mode (``host``, ``join``, ``--text`` or stdout no terminal) in the
+player's language: the :class:`~p2pbelka.peer.text.Words` the text front end prints.
+
+The lines keep the English ones' shape (one per event, the same numbers and cards);
+only the words change.  Cards are written as a move is typed (``7♣``), so that what
+the log shows can be typed back.  English keeps the peer layer's own words
+(``peer.text.EnglishWords``): the command line passes these only for another language.
+"""
+
+from __future__ import annotations
+
+from p2pbelka.peer.chat import ChatLine
+from p2pbelka.peer.driver import Resumed, Waiting
+from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
+from p2pbelka.peer.text import MISMATCH, describe
+from p2pbelka.table import events as ev
+from p2pbelka.table.segments import SeatChanged
+from p2pbelka.table.session import Table
+from p2pbelka.ui import i18n
+from p2pbelka.ui.eventwords import game_event_line, game_over_line, seat_change_line, seats_list
+from p2pbelka.ui.faults import fault_line, violation_words
+from p2pbelka.ui.i18n import _
+
+
+def _cards(cards: tuple[object, ...]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+class SeatWords:
+    """The seat's log and prompts in the language set by ``--lang`` or the locale."""
+
+    def describe(self, event: ev.Event, table: Table) -> str:
+        said = self._table_line(event, table)
+        if said is None:
+            said = self._peer_line(event)
+        return said if said is not None else describe(event, table)
+
+    def _table_line(self, event: ev.Event, table: Table) -> str | None:
+        if isinstance(event, ev.GameStarted) and event.continued:
+            return _("the game goes on: {seats}; seat {dealer} deals next").format(
+                seats=seats_list(event.names), dealer=event.first_dealer
+            )
+        if isinstance(event, ev.GameStarted):
+            return _("game started: {seats}; first dealer by lot: seat {dealer}").format(
+                seats=seats_list(event.names), dealer=event.first_dealer
+            )
+        if isinstance(event, ev.DealStarted):
+            return _("deal {n} (id {id}): dealer seat {dealer}").format(
+                n=event.number + 1, id=event.deal_id, dealer=event.dealer
+            )
+        if isinstance(event, ev.HandDealt):
+            return _("your hand: {cards}").format(cards=_cards(event.cards))
+        if isinstance(event, ev.GameEvent):
+            return game_event_line(event, table)
+        if isinstance(event, ev.ChoiceNeeded):
+            return _("your move ({kind}): {moves}").format(
+                kind=event.kind, moves=_cards(event.moves)
+            )
+        if isinstance(event, ev.TurnToPlay):
+            return _("seat {seat} leads").format(seat=event.seat)
+        if isinstance(event, ev.CardPlayed):
+            return _("seat {seat} plays {card}").format(seat=event.seat, card=event.card)
+        if isinstance(event, ev.TrickTaken):
+            return _("seat {seat} takes the trick").format(seat=event.winner)
+        if isinstance(event, ev.DealAudited):
+            head = table.transcript[-1].digest.hex()[:16] if table.transcript else "-"
+            return _("deal id {id} verified: {summary}; transcript head {head}").format(
+                id=event.deal_id, summary=event.summary.log_line(), head=head
+            )
+        if isinstance(event, ev.CardInTwoHands):
+            return self._card_in_two_hands(event)
+        if isinstance(event, ev.FaultFound):
+            return _("FAULT: {fault}").format(fault=fault_line(event.fault))
+        if isinstance(event, ev.GameOver):
+            return game_over_line(event, table)
+        if isinstance(event, ev.GameAborted):
+            return self._aborted(event)
+        if isinstance(event, ev.MoveRejected):
+            return _("move refused: {why}").format(why=violation_words(event.reason))
+        if isinstance(event, ev.Rejected) and event.seat is not None:
+            return _("rejected from seat {seat}: {why}").format(seat=event.seat, why=event.reason)
+        if isinstance(event, ev.Rejected):
+            return _("rejected: {why}").format(why=event.reason)
+        return None
+
+    def _card_in_two_hands(self, event: ev.CardInTwoHands) -> str:
+        if event.seat >= 0:
+            said = _("DECK TAMPERED WITH: seat {seat} showed {card}, which is in your hand too")
+        else:
+            said = _("DECK TAMPERED WITH: the open card is {card}, which is in your hand too")
+        more = _("your next card shows your copy to all, and the audit names who did it")
+        return said.format(seat=event.seat, card=event.card) + "; " + more
+
+    def _aborted(self, event: ev.GameAborted) -> str:
+        faults = "; ".join(fault_line(f) for f in event.faults)
+        if not any(f.fatal for f in event.faults):  # blaming nobody (``Table.abandon``)
+            return _("game stopped, unfinished: {faults}").format(faults=faults)
+        if any(MISMATCH in f.what for f in event.faults):
+            return _("GAME ABORTED: TRANSCRIPT MISMATCH at the end of a deal: {faults}").format(
+                faults=faults
+            )
+        return _("GAME ABORTED: {faults}").format(faults=faults)
+
+    def _peer_line(self, event: ev.Event) -> str | None:
+        if isinstance(event, Waiting) and event.alone:
+            return _(
+                "none of the other seats can be reached (silent for {s:.0f} s):"
+                " this machine's network may be down; waiting for it to come back"
+            ).format(s=event.seconds)
+        if isinstance(event, Waiting) and not event.seats:
+            return _(
+                "waiting for the others to send back what this seat signed before it"
+                " stopped (silent for {s:.0f} s)"
+            ).format(s=event.seconds)
+        if isinstance(event, Waiting):
+            seats = ", ".join(str(s) for s in event.seats)
+            return _("waiting for seat {seats} (silent for {s:.0f} s)").format(
+                seats=seats, s=event.seconds
+            )
+        if isinstance(event, Resumed):
+            return _("the game goes on")
+        if isinstance(event, SeatOffer):
+            return self._offer(event)
+        if isinstance(event, OfferClosed):
+            return _("no bot for seat {seat}: {why}").format(seat=event.seat, why=event.why)
+        if isinstance(event, SeatChanged):
+            return seat_change_line(event)
+        return None
+
+    def _offer(self, offer: SeatOffer) -> str:
+        if offer.back:
+            return _(
+                "{bot}, who played seat {seat}, is back: hand the seat back from the next"
+                " deal? (the bot finishes the deal in progress)"
+            ).format(bot=offer.bot, seat=offer.seat)
+        return _(
+            "seat {seat} ({name}) has been gone for {s:.0f} s: seat {bot} in their place"
+            " from the next deal? (the deal in progress is voided; the score carries on)"
+        ).format(seat=offer.seat, name=offer.name, s=offer.seconds, bot=offer.bot)
+
+    def chat_line(self, line: ChatLine) -> str:
+        if line.earlier:
+            said = _("chat (earlier): {name} (seat {seat}): {text}")
+        else:
+            said = _("chat: {name} (seat {seat}): {text}")
+        return said.format(name=line.name, seat=line.seat, text=line.text)
+
+    def offer_choices(self, back: bool) -> str:
+        if back:
+            return _("y) yes   n) no, the bot plays on")
+        return _("y) yes   n) no, end the game")
+
+    def no_input(self) -> str:
+        return _("(no input: the seat stays silent)")
+
+    def type_choice(self, options: int) -> str:
+        return _("type 1..{n} or the card").format(n=options)
+
+    def no_chat(self) -> str:
+        return _("(no chat at this table)")
+
+    def chat_not_sent(self, why: str) -> str:
+        return _("chat not sent: {why}").format(why=why)
+
+
+def seat_words() -> SeatWords | None:
+    """The words for the language in use; None in English (the peer layer's own)."""
+    return None if i18n.language() == "en" else SeatWords()

@@ -1,0 +1,132 @@
+"""The seats' text mode speaks the locale's language: a host and joiners on loopback,
+run as the real program under ``LANG=ru_RU.UTF-8`` or ``kk_KZ.UTF-8``, play a whole
+game of bots and print no line in English (the game's own events included); and every
+event of each game has words in Russian and Kazakh."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from p2pbelka.cards import Card
+from p2pbelka.rules.belka.game import EGGS_CHOICES
+from p2pbelka.table import belka_events, belot_events
+from p2pbelka.table import events as ev
+from p2pbelka.table.belka_events import BelkaScore
+from p2pbelka.ui import i18n, registry
+from tests.lan.helpers import Peer, PeerSet
+
+GAME_TIMEOUT = 240.0
+
+# the English event lines of the text mode (peer/text.py, the games' log_line)
+ENGLISH = (
+    "game started",
+    "first dealer",
+    "dealer seat",
+    "your hand",
+    "your move",
+    " leads",
+    " plays ",
+    "takes the trick",
+    "verified:",
+    "transcript head",
+    "game over",
+    "wins",
+    "trump ",
+    "claims",
+    "chooses",
+    "turned card",
+    "calls",
+    "declares",
+    "the game goes on",
+    "waiting for",
+)
+# the deal's summary inside the "verified" line stays as the rules write it
+_SUMMARY = re.compile(r"(?<=: ).*(?=; )")
+
+
+def _table(peers: PeerSet, locale: str, game: str, players: int) -> list[Peer]:
+    bots = ("--bot", "random", "--stats", "--listen", "127.0.0.1")
+    setup = ("--game", game, "--players", str(players))
+    host = peers.spawn(
+        "host", "host", "--auto-approve", "--no-announce", *setup, *bots, locale=locale
+    )
+    # the host's "table open" line, in the language: its first number is the lobby port
+    port = host.wait_for(r"(?m)^\S+ \S+: \D*(\d+)", 20).group(1)
+    joiners = [
+        peers.spawn(f"joiner{n}", "join", "--connect", f"127.0.0.1:{port}", *bots, locale=locale)
+        for n in range(1, players)
+    ]
+    return [host, *joiners]
+
+
+@pytest.mark.parametrize(
+    ("locale", "game", "players"),
+    [("ru_RU.UTF-8", "belka", 4), ("kk_KZ.UTF-8", "belot", 2)],
+)
+def test_a_text_mode_game_prints_no_english_event_line(
+    tmp_path: Path, locale: str, game: str, players: int
+) -> None:
+    with PeerSet(tmp_path) as peers:
+        everyone = _table(peers, locale, game, players)
+        assert peers.wait(everyone, GAME_TIMEOUT) == [0] * players
+        for peer in everyone:
+            lines = peer.text().splitlines()
+            assert any(re.search(r"\d+ ♣|♣ \d|[♠♥♦♣]", line) for line in lines), peer.dump()
+            for line in lines:
+                said = _SUMMARY.sub("", line)
+                english = [phrase for phrase in ENGLISH if phrase in said]
+                assert not english, f"{peer.name}: {line!r} is English ({english})"
+
+
+def _belka_events() -> list[ev.GameEvent]:
+    cards = (Card.parse("JC"), Card.parse("7D"))
+    score = BelkaScore(points=(0, 0))
+    return [
+        belka_events.TrumpAnnounced(1, "H", 1, None),
+        belka_events.RedealClaimed(2, cards),
+        *(belka_events.EggsChosen(0, choice, score) for choice in EGGS_CHOICES),
+    ]
+
+
+def _belot_events() -> list[ev.GameEvent]:
+    cards = (Card.parse("QS"), Card.parse("KS"))
+    return [
+        belot_events.CardTurned(Card.parse("9H"), 1),
+        belot_events.BidMade(1, "play", 1, "H", None, False),
+        belot_events.BidMade(0, "pass", None, None, 1, True),
+        belot_events.BidMade(0, "S", 0, "S", None, False),
+        belot_events.Declared(0, cards, "belle", 20),
+        belot_events.Claimed(1, 1001),
+    ]
+
+
+def _kinds(module: object) -> set[type]:
+    return {
+        kind
+        for kind in vars(module).values()
+        if isinstance(kind, type) and issubclass(kind, ev.GameEvent) and kind is not ev.GameEvent
+    }
+
+
+@pytest.mark.parametrize("lang", ["ru", "kk"])
+@pytest.mark.parametrize(
+    ("game", "module", "samples"),
+    [("belka", belka_events, _belka_events), ("belot", belot_events, _belot_events)],
+)
+def test_every_event_of_a_game_has_words_in_the_language(
+    lang: str, game: str, module: object, samples: object
+) -> None:
+    events = samples()  # type: ignore[operator]
+    assert {type(e) for e in events} == _kinds(module), "a sample of every kind of event"
+    try:
+        i18n.set_language(lang)
+        for event in events:
+            said = registry.game(game).event_line(event)
+            assert said is not None, event
+            assert said != event.log_line()
+            assert not any(p in said for p in ENGLISH), said
+    finally:
+        i18n.set_language("en")
