@@ -9,23 +9,38 @@ In English the lower layers' own words are kept (scripts read them), as
 from __future__ import annotations
 
 from p2pbelka.net.identity import fingerprint
+from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged, describe_change
 from p2pbelka.table.session import Table
 from p2pbelka.ui import i18n, registry
+from p2pbelka.ui.game import GameUI
 from p2pbelka.ui.i18n import _
+
+
+def _game(table: Table) -> GameUI | None:
+    """The screen of the table's game, to word its own lines (None: the layers' English)."""
+    if i18n.language() == "en" or table.setup is None:
+        return None
+    try:
+        return registry.game(table.setup.game)
+    except ValueError:  # a game with no screen here: its own words
+        return None
 
 
 def game_event_line(event: ev.GameEvent, table: Table) -> str:
     """A game's own event, worded by its game's screen (its own words if none)."""
-    if i18n.language() == "en" or table.setup is None:
-        return event.log_line()
-    try:
-        said = registry.game(table.setup.game).event_line(event)
-    except ValueError:  # a game with no screen here: its own words
-        said = None
+    game = _game(table)
+    said = game.event_line(event) if game is not None else None
     return said if said is not None else event.log_line()
+
+
+def summary_line(summary: DealSummary, table: Table) -> str:
+    """What a deal came to, shortly, worded by its game's screen (its own words if none)."""
+    game = _game(table)
+    said = game.summary_line(summary) if game is not None else None
+    return said if said is not None else summary.log_line()
 
 
 def seat_change_line(change: SeatChanged) -> str:

@@ -27,6 +27,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Float
 
 from p2pbelka.cards import Card
+from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.table.verify import VerifyReport
@@ -132,6 +133,10 @@ def _no_event_words(event: ev.GameEvent) -> str | None:
     return None
 
 
+def _no_summary_words(summary: DealSummary) -> str | None:
+    return None
+
+
 def _none_dealt(view: TableView) -> int:
     return 0
 
@@ -174,6 +179,9 @@ class GameUI:
     event_line: Callable[[ev.GameEvent], str | None] = _no_event_words
     """A line for one of the game's own events in the screen's language, for the text
     logs (None: the event's own English ``log_line``)."""
+    summary_line: Callable[[DealSummary], str | None] = _no_summary_words
+    """What a deal came to, shortly, for the text logs' "verified" line (None: the
+    summary's own English ``log_line``)."""
     words: Callable[[], Mapping[str, str]] = _no_words
     """The game's name and rules in the screen's language: "" the game, "NAME" a rule,
     "NAME=VALUE" one of its values (``ui/rulenames.py``; what is missing is shown as the

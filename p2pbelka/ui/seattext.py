@@ -17,7 +17,13 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.session import Table
 from p2pbelka.ui import i18n
-from p2pbelka.ui.eventwords import game_event_line, game_over_line, seat_change_line, seats_list
+from p2pbelka.ui.eventwords import (
+    game_event_line,
+    game_over_line,
+    seat_change_line,
+    seats_list,
+    summary_line,
+)
 from p2pbelka.ui.faults import fault_line, violation_words
 from p2pbelka.ui.i18n import _
 
@@ -65,7 +71,7 @@ class SeatWords:
         if isinstance(event, ev.DealAudited):
             head = table.transcript[-1].digest.hex()[:16] if table.transcript else "-"
             return _("deal id {id} verified: {summary}; transcript head {head}").format(
-                id=event.deal_id, summary=event.summary.log_line(), head=head
+                id=event.deal_id, summary=summary_line(event.summary, table), head=head
             )
         if isinstance(event, ev.CardInTwoHands):
             return self._card_in_two_hands(event)

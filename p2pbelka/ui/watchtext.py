@@ -23,7 +23,13 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.session import Table
-from p2pbelka.ui.eventwords import game_event_line, game_over_line, seat_change_line, seats_list
+from p2pbelka.ui.eventwords import (
+    game_event_line,
+    game_over_line,
+    seat_change_line,
+    seats_list,
+    summary_line,
+)
 from p2pbelka.ui.faults import fault_line
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.rulenames import game_word
@@ -125,7 +131,7 @@ class WatchText:
         if isinstance(event, ev.DealAudited):
             n = self.deals.get(event.deal_id, event.deal_id)
             head = _("deal {n} verified: the shuffle was fair and every card checked").format(n=n)
-            return f"{head} ({event.summary.log_line()})"
+            return f"{head} ({summary_line(event.summary, table)})"
         if isinstance(event, ev.FaultFound):
             return _("fault: {what}").format(what=fault_line(event.fault))
         if isinstance(event, ev.GameOver):

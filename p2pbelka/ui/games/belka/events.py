@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from p2pbelka.cards import Suit
+from p2pbelka.rules.belka.summary import BelkaSummary
+from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.belka_events import EggsChosen, RedealClaimed, TrumpAnnounced
 from p2pbelka.ui.games.belka import words
@@ -33,3 +35,19 @@ def event_line(event: ev.GameEvent) -> str | None:
             seat=event.seat, choice=_choice(event.choice)
         )
     return None
+
+
+def summary_line(summary: DealSummary) -> str | None:
+    """What a deal of Belka came to: the trump (or the re-deal), the points, the score."""
+    if not isinstance(summary, BelkaSummary):
+        return None
+    if summary.redeal_claim is not None:
+        kind = _("re-deal claimed")
+    else:
+        kind = _("trump {suit}").format(suit=suit_name(summary.trump))
+    return _("{kind}, card points {points}, awarded {awarded}, score {score}").format(
+        kind=kind,
+        points=list(summary.card_points),
+        awarded=list(summary.awarded),
+        score=list(summary.score),
+    )

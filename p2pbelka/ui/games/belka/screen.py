@@ -93,5 +93,6 @@ UI = GameUI(
     replay=replay.of_report,
     dealt=lambda view: HAND if view.in_deal else 0,
     event_line=events.event_line,
+    summary_line=events.summary_line,
     words=rulewords.words,
 )

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from p2pbelka.cards import Suit
+from p2pbelka.rules.belot.summary import BelotSummary
+from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.belot_events import BidMade, CardTurned, Claimed, Declared
+from p2pbelka.ui.games.belot.reports import result_name
 from p2pbelka.ui.games.belot.view import call_name, combination_name
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import suit_name
@@ -39,3 +42,25 @@ def event_line(event: ev.GameEvent) -> str | None:
     if isinstance(event, Claimed):
         return _("seat {seat} claims 1001 ({total})").format(seat=event.seat, total=event.total)
     return None
+
+
+def summary_line(summary: DealSummary) -> str | None:
+    """What a deal of Belot came to: who played which trump, the totals, the result,
+    what each side wrote, the score (or that all passed)."""
+    if not isinstance(summary, BelotSummary):
+        return None
+    played = summary.played
+    if played is None:
+        return _("turned {card}, void (all passed), score {score}").format(
+            card=summary.turned, score=list(summary.score)
+        )
+    return _(
+        "seat {seat} played {suit}, totals {totals}, {result}, written {written}, score {score}"
+    ).format(
+        seat=played.declarer,
+        suit=suit_name(played.trump),
+        totals=list(played.totals),
+        result=result_name(summary),
+        written=list(played.written),
+        score=list(summary.score),
+    )

@@ -227,5 +227,6 @@ UI = GameUI(
     replay=replay.of_report,
     dealt=dealt,
     event_line=events.event_line,
+    summary_line=events.summary_line,
     words=rulewords.words,
 )
