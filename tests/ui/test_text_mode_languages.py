@@ -5,7 +5,6 @@ event of each game has words in Russian and Kazakh."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -47,8 +46,7 @@ ENGLISH = (
     "score",
     "totals",
     "written",
-    "re-deal",
-)
+)  # not the moves offered ("re-deal", "play"): they are typed back as they are shown
 
 
 def _table(peers: PeerSet, locale: str, game: str, players: int) -> list[Peer]:
