@@ -5,16 +5,24 @@ event of each game has words in Russian and Kazakh."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from p2pbelka.cards import Card
+from p2pbelka.peer.driver import Resumed, Waiting
+from p2pbelka.peer.seatdrivers import Decision, OfferClosed, SeatOffer
+from p2pbelka.peer.text import describe
 from p2pbelka.rules.belka.game import EGGS_CHOICES
 from p2pbelka.table import belka_events, belot_events
 from p2pbelka.table import events as ev
 from p2pbelka.table.belka_events import BelkaScore
+from p2pbelka.table.segments import SeatChanged, describe_change
+from p2pbelka.table.session import Table
 from p2pbelka.ui import i18n, registry
+from p2pbelka.ui.eventwords import seat_change_line
+from p2pbelka.ui.seattext import SeatWords, seat_words
 from tests.lan.helpers import Peer, PeerSet
 
 GAME_TIMEOUT = 240.0
@@ -46,6 +54,12 @@ ENGLISH = (
     "score",
     "totals",
     "written",
+    "replaced by",
+    "handed back",
+    "agreed by",
+    "gone for",
+    "no bot for",
+    "is back",
 )  # not the moves offered ("re-deal", "play"): they are typed back as they are shown
 
 
@@ -136,3 +150,42 @@ def test_every_event_of_a_game_has_words_in_the_language(
             assert not any(p in said for p in ENGLISH), said
     finally:
         i18n.set_language("en")
+
+
+def _peer_events() -> list[ev.Event]:
+    change = SeatChanged(2, "Bot", b"\x01" * 32, "Ann", (0, 1, 3), 4, 3, False, b"")
+    return [
+        Waiting((1, 2), 30.0),
+        Waiting((), 30.0),
+        Waiting((1,), 30.0, alone=True),
+        Resumed(),
+        SeatOffer(2, "Ann", 120.0, "Bot", Decision()),
+        SeatOffer(2, "Ann", 120.0, "Bot", Decision(), back=True),
+        OfferClosed(2, "the others said no"),
+        change,
+        replace(change, back=True),
+        replace(change, voided=None),
+    ]
+
+
+@pytest.mark.parametrize("lang", ["ru", "kk"])
+def test_the_seat_s_waits_offers_and_seat_changes_are_in_the_language(lang: str) -> None:
+    table = Table.__new__(Table)  # these lines read nothing of the table
+    try:
+        i18n.set_language(lang)
+        words = SeatWords()
+        for event in _peer_events():
+            said = words.describe(event, table)
+            assert said != describe(event, table), event
+            assert not any(p in said for p in ENGLISH), said
+        prompts = [words.offer_choices(True), words.no_input(), words.type_choice(3)]
+        assert all(p != q for p, q in zip(prompts, ("y) yes", "(no input", "type"), strict=True))
+    finally:
+        i18n.set_language("en")
+
+
+def test_english_keeps_the_peer_layer_s_words() -> None:
+    assert seat_words() is None  # the command line then gives the front end ENGLISH
+    change = _peer_events()[-1]
+    assert isinstance(change, SeatChanged)
+    assert seat_change_line(change) == describe_change(change)

@@ -73,3 +73,16 @@ def test_the_log_is_in_the_language_chosen(lang: str, verified: str, verdict: st
     assert verified in log
     assert verdict in log
     assert "deal " not in log and " plays " not in log  # nothing left in English
+
+
+@pytest.mark.usefixtures("language")
+@pytest.mark.parametrize("lang", ["ru", "kk"])
+@pytest.mark.parametrize(
+    "name", ["game-ok.p2pb", "eggs-plus4.p2pb", "belot-2-game.p2pb", "belot-sequences.p2pb"]
+)
+def test_the_game_s_own_events_are_in_the_language_chosen(lang: str, name: str) -> None:
+    from tests.ui.test_text_mode_languages import ENGLISH
+
+    log = _log(name, lang)
+    english = [line for line in log.splitlines() if any(p in line for p in ENGLISH)]
+    assert not english, english  # calls, trumps, declarations, each deal's summary

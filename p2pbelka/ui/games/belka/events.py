@@ -9,7 +9,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.belka_events import EggsChosen, RedealClaimed, TrumpAnnounced
 from p2pbelka.ui.games.belka import words
 from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import suit_name
+from p2pbelka.ui.text import card_label, suit_name
 
 
 def _choice(choice: str) -> str:
@@ -28,7 +28,7 @@ def event_line(event: ev.GameEvent) -> str | None:
         )
     if isinstance(event, RedealClaimed):
         return _("seat {seat} claims a re-deal: {cards}").format(
-            seat=event.seat, cards=" ".join(str(c) for c in event.cards)
+            seat=event.seat, cards=" ".join(card_label(c) for c in event.cards)
         )
     if isinstance(event, EggsChosen):
         return _("seat {seat} chooses {choice}").format(

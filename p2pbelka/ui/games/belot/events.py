@@ -10,7 +10,7 @@ from p2pbelka.table.belot_events import BidMade, CardTurned, Claimed, Declared
 from p2pbelka.ui.games.belot.reports import result_name
 from p2pbelka.ui.games.belot.view import call_name, combination_name
 from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import suit_name
+from p2pbelka.ui.text import card_label, suit_name
 
 
 def _bid(event: BidMade) -> str:
@@ -28,7 +28,7 @@ def event_line(event: ev.GameEvent) -> str | None:
     """A line for one of Belot's events (None: an event this version does not know)."""
     if isinstance(event, CardTurned):
         return _("turned card {card}; seat {seat} calls first").format(
-            card=event.card, seat=event.turn
+            card=card_label(event.card), seat=event.turn
         )
     if isinstance(event, BidMade):
         return _bid(event)
@@ -37,7 +37,7 @@ def event_line(event: ev.GameEvent) -> str | None:
             seat=event.seat,
             what=combination_name(event.name, event.cards),
             value=event.value,
-            cards=" ".join(str(c) for c in event.cards),
+            cards=" ".join(card_label(c) for c in event.cards),
         )
     if isinstance(event, Claimed):
         return _("seat {seat} claims 1001 ({total})").format(seat=event.seat, total=event.total)
@@ -52,7 +52,7 @@ def summary_line(summary: DealSummary) -> str | None:
     played = summary.played
     if played is None:
         return _("turned {card}, void (all passed), score {score}").format(
-            card=summary.turned, score=list(summary.score)
+            card=card_label(summary.turned), score=list(summary.score)
         )
     return _(
         "seat {seat} played {suit}, totals {totals}, {result}, written {written}, score {score}"
