@@ -18,7 +18,7 @@ import trio
 
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.chat import ChatDropped
-from p2pbelka.peer.text import describe, read_line
+from p2pbelka.peer.text import ENGLISH, read_line
 from p2pbelka.table import events as ev
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.segments import SeatChanged
@@ -33,6 +33,7 @@ from p2pbelka.ui.eventwords import (
 from p2pbelka.ui.faults import fault_line
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.rulenames import game_word
+from p2pbelka.ui.seattext import seat_words
 from p2pbelka.ui.text import card_label
 from p2pbelka.ui.verdicts import verdict_words
 
@@ -145,7 +146,7 @@ class WatchText:
             return game_event_line(event, table)
         if isinstance(event, ev.TurnToPlay | ev.Rejected):
             return ""
-        return describe(event, table)
+        return (seat_words() or ENGLISH).describe(event, table)  # as a seat's log says it
 
     async def chat(self, sender_name: str, text: str, watcher: bool) -> None:
         if watcher:
