@@ -184,3 +184,24 @@ def test_the_joiner_s_own_refusals_are_worded_by_form(sent: str, russian: str) -
     finally:
         i18n.set_language("en")
     assert russian in worded and worded != sent
+
+
+@pytest.mark.parametrize(
+    ("vector", "russian"),
+    [
+        ("invalid-order", "не по порядку: ждали следующего сообщения места 2"),
+        ("invalid-signature", "подпись не проходит проверку (запись выдаёт себя за место 1"),
+        ("view-differs", "не принято: его вид называет 0707070707070707"),
+        ("refused-id", "неизвестный отправитель, seq 0): идентификатор игры 0c0c"),
+    ],
+)
+def test_why_a_record_is_out_of_place_is_said_in_russian(
+    tmp_path: Path, vector: str, russian: str
+) -> None:
+    path = next((ROOT / "protocol" / "vectors").glob(f"*/{vector}.p2pb"))
+    done = run_in(tmp_path, "ru_RU.UTF-8", "verify", str(path))
+    last = done.stdout.strip().splitlines()[-1]
+    assert last.startswith("INVALID: ")  # the first word stays, for scripts
+    assert russian in last, last
+    for english in ("out of order", "bad signature", "not accepted", "unknown sender", "record "):
+        assert english not in last, last
