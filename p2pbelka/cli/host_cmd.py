@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli import lan_args
     from p2pbelka.cli.lobby_lines import LobbyPrinter
     from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
-    from p2pbelka.cli.terminal_door import HELP, TerminalDoor
+    from p2pbelka.cli.terminal_door import TerminalDoor, help_line
     from p2pbelka.peer import lobby
     from p2pbelka.peer.lan import GameResult, host_game
     from p2pbelka.ui.i18n import _
@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
                 players=players,
             )
         door = TerminalDoor(LobbyPrinter())
-        lan_args.say(HELP)
+        lan_args.say(help_line())
         async with trio.open_nursery() as nursery:
             nursery.start_soon(door.serve)
             result = await host_game(

@@ -78,6 +78,7 @@ def event_line(event: LobbyEvent) -> str | None:
         StillTrying,
         TableOpen,
         TablesHeard,
+        WatchersChanged,
         WrongCodeTried,
     )
 
@@ -125,6 +126,14 @@ def event_line(event: LobbyEvent) -> str | None:
                 parts.append(f"{seat}: {view.name} [{fingerprint(view.key)}] {mark}")
         you = _(" (you: seat {n})").format(n=event.me) if event.me is not None else ""
         return _("seats: {seats}").format(seats="; ".join(parts)) + you
+    if isinstance(event, WatchersChanged):
+        who = ", ".join(f"{w.name} [{w.fingerprint}]" for w in event.watchers)
+        places = ngettext("{n} more place", "{n} more places", event.places).format(n=event.places)
+        if not event.watchers:
+            return _("nobody is watching ({places})").format(places=places)
+        return ngettext(
+            "{n} watching: {who} ({places})", "{n} watching: {who} ({places})", len(event.watchers)
+        ).format(n=len(event.watchers), who=who, places=places)
     if isinstance(event, GameStarting):
         return _("starting game {id} in seat {seat}").format(
             id=event.game_id.hex(), seat=event.seat

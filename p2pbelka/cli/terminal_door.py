@@ -23,11 +23,16 @@ from p2pbelka.peer.text import read_line
 from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.rules import registry
 from p2pbelka.table.rulebook import choices, overrides_for, presets, resolved
+from p2pbelka.ui.i18n import _
+from p2pbelka.ui.setupwords import error_words
 
-HELP = (
-    "answer y (let in) or n (turn away); 'x N' frees seat N before the start;"
-    " 'rules' shows the rules, 'preset NAME' and 'set NAME=VALUE' change them"
-)
+
+def help_line() -> str:
+    """What the host may type in the lobby (shown for anything else)."""
+    return _(
+        "answer y (let in) or n (turn away); 'x N' frees seat N before the start;"
+        " 'rules' shows the rules, 'preset NAME' and 'set NAME=VALUE' change them"
+    )
 
 
 @dataclass
@@ -49,6 +54,8 @@ class TerminalDoor:
 
     async def approve(self, request: JoinRequest) -> bool:
         if self._open.cancel_called:  # the game has the terminal: nobody is here to ask
+            if request.watcher:
+                print(_turned_away(request), flush=True)
             return False
         asking = _Asking(request)
         self._asking.append(asking)
@@ -98,17 +105,22 @@ class TerminalDoor:
         if len(words) == 2 and words[0] in ("x", "remove") and words[1].isdigit():
             seat = int(words[1])
             if self._control is None or not await self._control.remove(seat):
-                print(f"seat {seat} cannot be freed (the host's own, empty, or started)")
+                print(
+                    _("seat {seat} cannot be freed (the host's own, empty, or started)").format(
+                        seat=seat
+                    ),
+                    flush=True,
+                )
             return
         if line:
-            print(HELP, flush=True)
+            print(help_line(), flush=True)
 
     async def _rules(self, words: list[str]) -> None:
         """Show the rules, or change the preset or one option (every joiner then has
         to say ready again)."""
         control = self._control
         if control is None:
-            print("the lobby is not open yet", flush=True)
+            print(_("the lobby is not open yet"), flush=True)
             return
         preset, options = control.rules
         if words[0] == "rules" or len(words) != 2:
@@ -119,24 +131,39 @@ class TerminalDoor:
         else:
             name, sep, value = words[1].partition("=")
             if not sep or not name or not value:
-                print("say set NAME=VALUE, e.g. set eggs=double", flush=True)
+                print(
+                    _("say set NAME=VALUE, e.g. {example}").format(example=_example(self._variant)),
+                    flush=True,
+                )
                 return
             options = overrides_for(self._variant, preset, {**options, name: value})
         try:
             changed = await control.set_rules(preset, options)
         except ValueError as exc:
-            print(f"not changed: {exc}", flush=True)
+            print(_("not changed: {why}").format(why=error_words(exc)), flush=True)
             return
         if not changed:
-            print("the rules stay as they are (unchanged, or the game has started)", flush=True)
+            print(_("the rules stay as they are (unchanged, or the game has started)"), flush=True)
 
     @property
     def _variant(self) -> str:
         return self._state.variant if self._state is not None else registry.DEFAULT
 
 
+def _example(variant: str) -> str:
+    """A ``set`` line the host could type: the game's first rule at another value."""
+    for name, allowed in choices(variant).items():
+        if len(allowed) > 1:
+            return f"set {name}={allowed[-1]}"
+    return "set NAME=VALUE"
+
+
 def _rule_menu(variant: str, preset: str, options: dict[str, str]) -> str:
-    lines = [f"preset {preset} (presets: {', '.join(presets(variant))})"]
+    lines = [
+        _("preset {preset} (presets: {presets})").format(
+            preset=preset, presets=", ".join(presets(variant))
+        )
+    ]
     values = resolved(variant, preset, options)
     for name, allowed in choices(variant).items():
         lines.append(f"  {name}={values[name]}  ({', '.join(allowed)})")
@@ -144,9 +171,24 @@ def _rule_menu(variant: str, preset: str, options: dict[str, str]) -> str:
 
 
 def _ask(request: JoinRequest) -> None:
-    wants = "wants to watch" if request.watcher else "asks to sit down"
+    if request.watcher:
+        line = _(
+            "{name} [{key}] from {address} wants to watch;"
+            " compare the key with their screen. Let in? [y/n]"
+        )
+    else:
+        line = _(
+            "{name} [{key}] from {address} asks to sit down;"
+            " compare the key with their screen. Let in? [y/n]"
+        )
     print(
-        f"{request.name} [{request.fingerprint}] from {request.address} {wants};"
-        " compare the key with their screen. Let in? [y/n]",
+        line.format(name=request.name, key=request.fingerprint, address=request.address),
         flush=True,
     )
+
+
+def _turned_away(request: JoinRequest) -> str:
+    return _(
+        "{name} [{key}] from {address} wanted to watch and was turned away: once the game"
+        " has started this terminal is the game's (host --auto-approve lets watchers in)"
+    ).format(name=request.name, key=request.fingerprint, address=request.address)

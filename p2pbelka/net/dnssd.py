@@ -15,7 +15,8 @@ python-zeroconf runs its own thread; trio talks to it only through
 TXT record keys (all values ASCII): ``v`` protocol version, ``game`` the variant
 (``belka``), ``name`` the table's name (UTF-8), ``id`` the table id in hex,
 ``seats``, ``free`` the free seats, ``fp`` the host key's fingerprint (16 hex
-digits), ``key`` the whole host key (64 hex digits).
+digits), ``key`` the whole host key (64 hex digits); ``watch`` the places left for
+watchers, only when above 0 (a table in play may still be watched).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any, NoReturn
 
 import trio
 
-from .discovery import MAX_NAME_CHARS, TABLE_ID_SIZE, TableAd, TableInfo
+from .discovery import MAX_NAME_CHARS, MAX_WATCH, TABLE_ID_SIZE, TableAd, TableInfo
 from .handshake import PROTOCOL_VERSION
 from .identity import Identity, fingerprint, is_sound_key
 
@@ -47,7 +48,7 @@ RESOLVE_MS = 3000
 
 
 def txt_record(identity: Identity, ad: TableAd) -> dict[str, str]:
-    return {
+    txt = {
         "v": str(PROTOCOL_VERSION),
         "game": ad.variant,
         "name": ad.name,
@@ -57,6 +58,9 @@ def txt_record(identity: Identity, ad: TableAd) -> dict[str, str]:
         "fp": "".join(identity.fingerprint.split()),
         "key": identity.public_key.hex(),
     }
+    if ad.watch:  # as in the beacon: a listener of an earlier version ignores the key
+        txt["watch"] = str(ad.watch)
+    return txt
 
 
 def table_from_txt(
@@ -70,11 +74,14 @@ def table_from_txt(
         table_id = bytes.fromhex(txt["id"])
         seats, free = int(txt["seats"]), int(txt["free"])
         name = txt["name"]
+        watch = int(txt.get("watch", "0"))
         if txt["v"] != str(PROTOCOL_VERSION) or not is_sound_key(key):
             return None
         if "".join(fingerprint(key).split()) != txt["fp"] or len(table_id) != TABLE_ID_SIZE:
             return None
         if not (0 <= free <= seats <= 8 and 1 <= len(name) <= MAX_NAME_CHARS):
+            return None
+        if not 0 <= watch <= MAX_WATCH:
             return None
         if not name.isprintable() or not txt["game"].isprintable():
             return None
@@ -94,6 +101,7 @@ def table_from_txt(
         source=host,
         address_signed=False,
         via="dns-sd",
+        watch=watch,
     )
 
 

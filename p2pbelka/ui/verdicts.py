@@ -43,11 +43,82 @@ _REASONS: Forms = [
 
 _WHERE = re.compile(r"byte (\d+)(?: \(record (\d+)\))?: (.*)", re.S)
 
+_SENDER = r"(?:seat (\d+)|an unknown sender)"
+_RECORD = re.compile(r"record (\d+) \(byte (\d+), " + _SENDER + r", seq (\d+)\): (.*)", re.S)
+"""A record that decodes but does not belong where it stands (``table/observer.py``)."""
+
+
+def _sender(seat: str | None) -> str:
+    return _("seat {n}").format(n=seat) if seat is not None else _("an unknown sender")
+
+
+_MISPLACED: Forms = [
+    (
+        re.compile(
+            r"out of order: expected seat (\d+)'s next message, got seat (\d+) \(seq (\d+)\)"
+        ),
+        lambda due, seat, seq: _(
+            "out of order: seat {due}'s next message was due, seat {seat}'s came (seq {seq})"
+        ).format(due=due, seat=seat, seq=seq),
+    ),
+    (
+        re.compile(r"out of order: expected seat (\d+)'s next message, got an unseated key"),
+        lambda due: _(
+            "out of order: seat {due}'s next message was due, a key of no seat came"
+        ).format(due=due),
+    ),
+    (
+        re.compile(
+            r"not accepted: its view names (\w+) as seat (\d+)'s envelope (\d+), the file's is"
+            r" (\w+) \(its recorder would have waited for the envelope it names, not accepted"
+            r" this one\)"
+        ),
+        lambda named, seat, seq, held: _(
+            "not accepted: its view names {named} as seat {seat}'s envelope {seq}, the"
+            " file holds {held} (its recorder would have waited for the envelope it names)"
+        ).format(named=named, seat=seat, seq=seq, held=held),
+    ),
+    (
+        re.compile(
+            r"the game id (\w+) is not the one the seats' nonces give \((\w+)\): no seat"
+            r" chooses the id of a game"
+        ),
+        lambda got, due: _(
+            "the game id {got} is not the one the seats' nonces give ({due}): no seat"
+            " chooses the id of a game"
+        ).format(got=got, due=due),
+    ),
+]
+_REASONS.append(
+    (
+        re.compile(r"(\S+): bad signature(?: \[claims to be " + _SENDER + r", seq (\d+)\])?"),
+        lambda field, seat, seq: (
+            _("{field}: the signature does not verify").format(field=field)
+            if seq is None
+            else _(
+                "{field}: the signature does not verify (it claims to be {who}, seq {seq})"
+            ).format(field=field, who=_sender(seat), seq=seq)
+        ),
+    )
+)
+
 
 def invalid_words(error: str) -> str:
     """Why a file does not read as a transcript, in the player's language."""
+    if i18n.language() == "en":
+        return error
+    placed = _RECORD.fullmatch(error)
+    if placed is not None:
+        index, offset, seat, seq, why = placed.groups()
+        return _("record {index} (byte {offset}, {who}, seq {seq}): {why}").format(
+            index=index,
+            offset=offset,
+            who=_sender(seat),
+            seq=seq,
+            why=matched_words(_MISPLACED, why),
+        )
     found = _WHERE.fullmatch(error)
-    if found is None or i18n.language() == "en":
+    if found is None:
         return error
     offset, index, reason = found.groups()
     reason = matched_words(_REASONS, reason)

@@ -9,6 +9,7 @@ over before a process has started."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.lan.helpers import PeerSet, Typist, bot_args, transcript_of, verify, when
@@ -61,6 +62,7 @@ def test_watchers_follow_a_lan_game_of_four_processes(tmp_path: Path) -> None:
             assert "the game's verdict: OK" in text and " plays " in text
             assert "Traceback" not in watcher.log()
         assert early.text().index("watching: ") < early.text().index("game started")
+        assert re.search(r"\d watching: .*Wall \[", host.text()), host.dump()  # the host's list
         partial = killed_file().read_bytes()
         assert 20_000 < len(partial) < len(game)
         assert game.startswith(partial)  # what it was fed, as the host has it

@@ -40,6 +40,9 @@ def test_a_record_round_trips_as_an_unsigned_hint() -> None:
         lambda t: t.update(v="9"),
         lambda t: t.pop("id"),
         lambda t: t.update(seats="four"),
+        lambda t: t.update(watch="256"),
+        lambda t: t.update(watch="-1"),
+        lambda t: t.update(watch="many"),
     ],
 )
 def test_malformed_records_are_ignored(spoil: Callable[[dict[str, str]], object]) -> None:
@@ -47,3 +50,14 @@ def test_malformed_records_are_ignored(spoil: Callable[[dict[str, str]], object]
     spoil(txt)
     assert table_from_txt(as_wire(txt), "10.0.0.9", 40123, now=1.0) is None
     assert table_from_txt({b"\xff": b"\xfe"}, "10.0.0.9", 1, now=1.0) is None
+
+
+def test_the_places_for_watchers_go_in_the_record_only_when_there_are_some() -> None:
+    assert "watch" not in txt_record(HOST, AD)
+    watched = TableAd(AD.table_id, AD.name, AD.variant, 4, 0, 40123, watch=3)
+    txt = txt_record(HOST, watched)
+    assert txt["watch"] == "3"
+    table = table_from_txt(as_wire(txt), "10.0.0.9", 40123, now=1.0)
+    assert table is not None and table.watch == 3 and table.free_seats == 0
+    no_key = table_from_txt(as_wire(txt_record(HOST, AD)), "10.0.0.9", 40123, now=1.0)
+    assert no_key is not None and no_key.watch == 0  # an earlier host's record

@@ -142,3 +142,66 @@ def test_a_file_that_is_no_transcript_says_why_in_the_language(tmp_path: Path) -
     (tmp_path / "cut.p2pb").write_bytes(whole[:200])
     cut = run_in(tmp_path, "C.UTF-8", "verify", "--lang", "kk", str(tmp_path / "cut.p2pb"))
     assert "INVALID: 16-байт (0-жазба): файл " in cut.stderr and "қысқартылған" in cut.stderr
+
+
+def test_a_host_s_refusal_reaches_a_watcher_in_russian(tmp_path: Path) -> None:
+    from tests.lan.helpers import PeerSet, bot_args
+
+    with PeerSet(tmp_path) as peers:
+        host = peers.spawn(
+            "host", "host", "--auto-approve", "--watchers", "0", "--no-announce", *bot_args()
+        )
+        port = host.wait_for(r"lobby port (\d+)", 60).group(1)
+        done = run_in(tmp_path, "ru_RU.UTF-8", "watch", "--connect", f"127.0.0.1:{port}", "--text")
+    assert done.returncode == EXIT_SETUP, done.stderr
+    assert "этот стол не принимает зрителей" in done.stdout + done.stderr
+    assert "takes no watchers" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    ("sent", "russian"),
+    [
+        (
+            "this table takes no more watchers: it has 8, as many as it takes",
+            "зрителей больше не принимает: их уже 8",
+        ),
+        ("you hold 12 records; this host's transcript has 3", "у вас 12 записей"),
+        (
+            "the key that answered is not the host's you named: someone else is at"
+            " 10.0.0.5:4000, or the address is wrong",
+            "10.0.0.5:4000",
+        ),
+        ("no lobby at 10.0.0.5:4000: closed", "нет лобби на 10.0.0.5:4000: closed"),
+        ("this table wants an invite code: ask the host for it", "код приглашения"),
+    ],
+)
+def test_the_joiner_s_own_refusals_are_worded_by_form(sent: str, russian: str) -> None:
+    from p2pbelka.ui.reasons import lobby_reason
+
+    i18n.set_language("ru")
+    try:
+        worded = lobby_reason(sent)
+    finally:
+        i18n.set_language("en")
+    assert russian in worded and worded != sent
+
+
+@pytest.mark.parametrize(
+    ("vector", "russian"),
+    [
+        ("invalid-order", "не по порядку: ждали следующего сообщения места 2"),
+        ("invalid-signature", "подпись не проходит проверку (запись выдаёт себя за место 1"),
+        ("view-differs", "не принято: его вид называет 0707070707070707"),
+        ("refused-id", "неизвестный отправитель, seq 0): идентификатор игры 0c0c"),
+    ],
+)
+def test_why_a_record_is_out_of_place_is_said_in_russian(
+    tmp_path: Path, vector: str, russian: str
+) -> None:
+    path = next((ROOT / "protocol" / "vectors").glob(f"*/{vector}.p2pb"))
+    done = run_in(tmp_path, "ru_RU.UTF-8", "verify", str(path))
+    last = done.stdout.strip().splitlines()[-1]
+    assert last.startswith("INVALID: ")  # the first word stays, for scripts
+    assert russian in last, last
+    for english in ("out of order", "bad signature", "not accepted", "unknown sender", "record "):
+        assert english not in last, last

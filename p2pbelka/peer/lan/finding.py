@@ -89,7 +89,7 @@ async def _browse(hint: Callable[[TableInfo], None], net: NetOptions) -> None:
         log.warning("cannot browse DNS-SD: %s: %s", type(exc).__name__, exc)
 
 
-def _listing(table: TableInfo) -> tuple[bytes, bytes, int, str, int, str, int]:
+def _listing(table: TableInfo) -> tuple[bytes, bytes, int, str, int, str, int, int]:
     """What a joiner's list shows of a table: a change in any of it redraws the list."""
     return (
         table.table_id,
@@ -99,4 +99,5 @@ def _listing(table: TableInfo) -> tuple[bytes, bytes, int, str, int, str, int]:
         table.port,
         table.variant,
         table.seats,
+        table.watch,
     )

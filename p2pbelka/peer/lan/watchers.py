@@ -162,7 +162,7 @@ class Feed:
         if any(w.view.key == key for w in self.watchers):
             return "this key is already watching"
         if not self.places:
-            return f"this table has {self.limit} watcher(s), as many as it takes"
+            return f"this table takes no more watchers: it has {self.limit}, as many as it takes"
         if start > len(self.records):
             return f"you hold {start} records; this host's transcript has {len(self.records)}"
         return ""
