@@ -428,10 +428,13 @@ class TableScreen:
     def _log_end(self) -> Point:
         return Point(0, max(0, len(self._log_lines()) - 1))
 
-    def _help(self) -> StyleAndTextTuples:
+    def help_text(self) -> str:
+        """The help page: the game's rules and keys, and the keyboard-layout note."""
         text = self.game.help_text() if self.game is not None else ""
-        text = f"{text}\n\n{keymap.layout_note()}" if text else text
-        lines = text.splitlines()
+        return f"{text}\n\n{keymap.layout_note()}" if text else text
+
+    def _help(self) -> StyleAndTextTuples:
+        lines = self.help_text().splitlines()
         self.help_scroll = max(0, min(self.help_scroll, len(lines) - 1))
         return [("", "\n".join(" " + line for line in lines[self.help_scroll :]))]
 

@@ -12,6 +12,9 @@ from p2pbelka.ui import i18n
 from p2pbelka.ui.faults import Forms, fault_line, matched_words
 from p2pbelka.ui.i18n import _, translations
 
+_SENDER = r"(?:seat (\d+)|an unknown sender)"
+"""Who a record names as its sender, as the transcript readers write it."""
+
 _REASONS: Forms = [
     (
         re.compile(r"not a p2pbelka transcript \(bad magic\)"),
@@ -39,11 +42,20 @@ _REASONS: Forms = [
         re.compile(r"truncated record \((\d+) bytes announced\)"),
         lambda n: _("the file ends inside a record of {n} bytes: it was cut short").format(n=n),
     ),
+    (
+        re.compile(r"(\S+): bad signature(?: \[claims to be " + _SENDER + r", seq (\d+)\])?"),
+        lambda field, seat, seq: (
+            _("{field}: the signature does not verify").format(field=field)
+            if seq is None
+            else _(
+                "{field}: the signature does not verify (it claims to be {who}, seq {seq})"
+            ).format(field=field, who=_sender(seat), seq=seq)
+        ),
+    ),
 ]
 
 _WHERE = re.compile(r"byte (\d+)(?: \(record (\d+)\))?: (.*)", re.S)
 
-_SENDER = r"(?:seat (\d+)|an unknown sender)"
 _RECORD = re.compile(r"record (\d+) \(byte (\d+), " + _SENDER + r", seq (\d+)\): (.*)", re.S)
 """A record that decodes but does not belong where it stands (``table/observer.py``)."""
 
@@ -89,18 +101,6 @@ _MISPLACED: Forms = [
         ).format(got=got, due=due),
     ),
 ]
-_REASONS.append(
-    (
-        re.compile(r"(\S+): bad signature(?: \[claims to be " + _SENDER + r", seq (\d+)\])?"),
-        lambda field, seat, seq: (
-            _("{field}: the signature does not verify").format(field=field)
-            if seq is None
-            else _(
-                "{field}: the signature does not verify (it claims to be {who}, seq {seq})"
-            ).format(field=field, who=_sender(seat), seq=seq)
-        ),
-    )
-)
 
 
 def invalid_words(error: str) -> str:

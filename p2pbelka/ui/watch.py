@@ -194,7 +194,8 @@ class WatchScreen(TableScreen):
             return [("class:hint", _("{name} to play.").format(name=view.name(view.turn)))]
         return [("class:hint", _("Watching: every hand stays face down until it is played."))]
 
-    def _help(self) -> StyleAndTextTuples:
+    def help_text(self) -> str:
+        """The game's rules and a watcher's keys (see the comment)."""
         # The game's help ends with a player's keys; a watcher plays no card and
         # quits nothing it could resume, so its own keys take that paragraph's place.
         rules = self.game.help_text().rsplit("\n\n", 1)[0] if self.game is not None else ""
@@ -202,9 +203,7 @@ class WatchScreen(TableScreen):
             "Keys: l shows the last trick, s the score sheet, c writes in the chat\n"
             "(where the host lets watchers write), q stops watching, Esc closes this help."
         )
-        lines = f"{rules}\n\n{keys}\n\n{keymap.layout_note()}".strip().splitlines()
-        self.help_scroll = max(0, min(self.help_scroll, len(lines) - 1))
-        return [("", "\n".join(" " + line for line in lines[self.help_scroll :]))]
+        return f"{rules}\n\n{keys}\n\n{keymap.layout_note()}".strip()
 
     def _hints(self) -> StyleAndTextTuples:
         if self.overlay == "lobby" and self.lobby is not None:
