@@ -138,7 +138,7 @@ def test_a_watcher_sees_every_state_and_no_hidden_card(
     assert "OK:" in texts["game over"] and "watched.transcript" in texts["game over"]
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", ["en", "ru", "kk"])
 @pytest.mark.parametrize(("game", "players"), [("belka", 4), ("belot", 2)])
 def test_a_watcher_s_help_gives_the_rules_and_a_watcher_s_keys_only(
     game: str, players: int, lang: str
@@ -155,5 +155,7 @@ def test_a_watcher_s_help_gives_the_rules_and_a_watcher_s_keys_only(
     rules, player_keys = player_help.rsplit("\n\n", 1)
     assert rules.splitlines()[0].strip() in help_page  # the game's rules stay
     assert player_keys.splitlines()[0] not in help_page  # no "Enter plays it"
-    stops = {"en": "q stops watching", "ru": "q — перестать смотреть"}[lang]
+    stops = {"en": "q stops watching", "ru": "q — перестать смотреть", "kk": "q — көруді"}[lang]
     assert stops in help_page
+    widest = max(help_page.splitlines(), key=len)
+    assert len(widest) <= 80, widest  # the page at 80 columns: nothing cut
