@@ -288,6 +288,10 @@ class TableView:
 
     def _on_SeatChanged(self, event: SeatChanged) -> None:
         self.offer = None
+        # A seat's trick lines name who plays it now: a watched seat gets no new
+        # GameStarted (its player only follows the continuation), so the name moves here.
+        if 0 <= event.seat < len(self.names):
+            self.names[event.seat] = event.name
         if event.seat == self.me:
             self._our_seat_changed(event)
         if event.back:

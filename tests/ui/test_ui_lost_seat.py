@@ -75,6 +75,9 @@ def test_our_seat_played_by_a_bot_shows_no_voided_hand_and_says_who_plays() -> N
     assert view.log.count("Bot for Asel takes the seat of Asel from deal 3.") == 1
     view.apply(Waiting((1,), 12.0))  # the watched table waits: the bot's business
     assert "Bot for Asel plays your seat" in _text(screen._status())
+    assert view.name(0) == "Bot for Asel"  # the trick lines name the bot, not us
+    assert any("Bot for Asel" in line for line in _text(seats_lines(view, 32)).splitlines())
     view.apply(SeatChanged(0, "Asel", bytes(32), "Bot for Asel", (1, 2), 5, 5, True, b""))
     assert view.played_by is None
+    assert view.name(0) == "Asel"
     assert "plays your seat" not in _text(screen._status())
