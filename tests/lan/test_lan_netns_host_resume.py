@@ -123,13 +123,22 @@ def _at(lan: Lan, k: int) -> str:
     return f"--listen {lan.addresses[k]} --interface {lan.addresses[k]}"
 
 
-def _wait(check: object, screens: list[Screen], steppers: list[Screen], what: str) -> None:
-    """Until ``check()``, the people at ``steppers`` playing on meanwhile."""
+def _wait(
+    check: object,
+    screens: list[Screen],
+    steppers: list[Screen],
+    what: str,
+    pages: Screen | None = None,
+) -> None:
+    """Until ``check()``, the people at ``steppers`` playing on meanwhile; ``pages``: a
+    person who only goes on past a page (a re-deal's or a deal's end) and plays nothing."""
     deadline = time.monotonic() + HANG
     while not check():  # type: ignore[operator]
         assert time.monotonic() < deadline, what + ":\n" + "\n".join(s.screen() for s in screens)
         for who in steppers:
             who.step()
+        if pages is not None and pages not in steppers and "[Enter] continue" in pages.screen():
+            pages.tmux.keys("Enter")
         time.sleep(0.1)
 
 
@@ -173,12 +182,13 @@ def test_a_host_left_with_q_y_plays_again_once_its_peers_answered(lan: Lan, tmp_
             turns = 0
             for own_turn in (True, False):
                 # a card or two by keys, then the moment to leave
-                _wait(lambda: _turn(host), screens, [ann, bob], "no turn")
+                # a re-deal's page may come first: the host goes on past it
+                _wait(lambda: _turn(host), screens, [ann, bob], "no turn", pages=host)
                 host.step()
                 turns += 1
                 others = [ann, bob] if own_turn else screens
                 _wait(lambda o=own_turn: _turn(host) == o and hand_of(host.screen()),
-                      screens, others, "no moment to leave")  # fmt: skip
+                      screens, others, "no moment to leave", pages=host)  # fmt: skip
                 _leave_and_resume(host, screens, _at(lan, 0))
                 _wait(lambda: _turn(host), screens, screens, "never played again")
                 log = host.log()
