@@ -68,13 +68,20 @@ class Screen:
     def screen(self) -> str:
         return self.tmux.screen()
 
+    def past_page(self, screen: str | None = None) -> bool:
+        """Go on past a page (a re-deal's or a deal's end), if one is shown."""
+        if "[Enter] continue" not in (self.screen() if screen is None else screen):
+            return False
+        self.tmux.keys("Enter")
+        return True
+
     def step(self) -> None:
         """What a person does at a glance: go on past a page, decline a re-deal, say yes
         to a question about a seat, play the next card its turn allows."""
         screen = self.screen()
         status = _status(screen)  # the side panel keeps old questions: not those
-        if "[Enter] continue" in screen:
-            self.tmux.keys("Enter")
+        if self.past_page(screen):
+            pass
         elif "allows a re-deal" in status:
             self.tmux.keys("n")
         elif "in their place from the next deal?" in status or "Hand the seat back" in status:
@@ -137,8 +144,8 @@ def _wait(
         assert time.monotonic() < deadline, what + ":\n" + "\n".join(s.screen() for s in screens)
         for who in steppers:
             who.step()
-        if pages is not None and pages not in steppers and "[Enter] continue" in pages.screen():
-            pages.tmux.keys("Enter")
+        if pages is not None and pages not in steppers:
+            pages.past_page()
         time.sleep(0.1)
 
 
