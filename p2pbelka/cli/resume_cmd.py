@@ -97,6 +97,9 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
     from p2pbelka.table.session import OrderError
     from p2pbelka.ui.i18n import _
 
+    # Before anything is read: a game another p2pbelka plays is refused here (StoreBusy,
+    # exit 3, the line naming that program), never played by two.
+    store.hold()
     try:
         meta = store.load_meta()
     except (ValueError, OSError, TypeError, KeyError) as exc:
