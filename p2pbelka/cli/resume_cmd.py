@@ -55,6 +55,7 @@ def resume_local(save: LocalSave, args: argparse.Namespace, command: str) -> int
     from p2pbelka.ui.i18n import _, default_language, set_language
     from p2pbelka.ui.resume import Overrides, left_game
 
+    save.hold()  # open in another p2pbelka: StoreBusy, exit 3, first of all
     if getattr(args, "bot", None) is not None or getattr(args, "text", False):
         print(
             f"p2pbelka {command}: game {save.game_id[:12]} is a local table (you and bots on"

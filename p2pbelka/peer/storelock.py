@@ -21,6 +21,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shlex
 import sys
 import time
 from dataclasses import dataclass
@@ -138,5 +139,5 @@ def holder(path: Path, tries: int = 20) -> Holder | None:
 
 def command_line() -> str:
     """This program's command as a player typed it: ``p2pbelka resume --text``."""
-    words = " ".join(["p2pbelka", *sys.argv[1:]])
+    words = shlex.join(["p2pbelka", *sys.argv[1:]])
     return words if len(words) <= COMMAND_WIDTH else words[: COMMAND_WIDTH - 1] + "…"
