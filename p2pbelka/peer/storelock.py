@@ -87,8 +87,11 @@ def hold(directory: Path, game: str = "") -> None:
         os.close(fd)
     _held[os.path.abspath(directory)] = (os.getpid(), fd)
     record = {"pid": os.getpid(), "command": command_line(), "since": time.time()}
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, json.dumps(record).encode(), 0)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps(record).encode(), 0)
+    except OSError:  # a full disk: the lock holds all the same, a refusal names nobody
+        pass
 
 
 def _same_file(fd: int, path: Path) -> bool:
@@ -119,22 +122,35 @@ def release_all() -> None:
         release(Path(directory))
 
 
-def holder(path: Path, tries: int = 20) -> Holder | None:
+def holder(path: Path, tries: int = 100) -> Holder | None:
     """Who holds the lock file ``path``, as written there.  The holder writes it just
-    after it took the lock: an empty file is read again a few times first."""
+    after it took the lock: until then the file is empty, half written, or names a
+    program that ended (the last one to hold it), so it is read again a few times."""
     for attempt in range(tries):
-        try:
-            data = json.loads(path.read_bytes() or b"null")
-        except (OSError, ValueError):
-            data = None
-        if isinstance(data, dict):
-            try:
-                return Holder(int(data["pid"]), str(data["command"]), float(data["since"]))
-            except (KeyError, TypeError, ValueError):
-                return None
+        found = _written(path)
+        if found is not None and _alive(found.pid):
+            return found
         if attempt + 1 < tries:
             time.sleep(0.01)
     return None
+
+
+def _written(path: Path) -> Holder | None:
+    try:
+        data = json.loads(path.read_bytes())
+        return Holder(int(data["pid"]), str(data["command"]), float(data["since"]))
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's: alive
+        return True
+    return True
 
 
 def command_line() -> str:

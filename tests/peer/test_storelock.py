@@ -159,3 +159,16 @@ def test_the_refusal_is_in_the_players_language(tmp_path: Path, lang: str) -> No
     assert "1234" in line and "`p2pbelka resume --text`" in line
     assert "p2pbelka" in nobody and GAME.hex()[:12] in nobody
     assert "open in another" not in line + nobody
+
+
+def test_a_record_left_by_a_program_that_ended_names_nobody(tmp_path: Path) -> None:
+    # what a refused program reads in the instant between the new holder's lock and
+    # its record: the last holder's, a program that is gone
+    directory = tmp_path / "game"
+    directory.mkdir()
+    gone = holder.start("dir", directory)
+    holder.kill(gone)
+    assert storelock.holder(directory / LOCK_FILE, tries=3) is None
+    with holding("dir", directory) as alive:
+        found = storelock.holder(directory / LOCK_FILE)
+        assert found is not None and found.pid == alive.pid
