@@ -3,7 +3,9 @@
 The game is a LAN seat (its store in the games directory) or a local table
 (``p2pbelka play``: you and bot peers on this machine, every seat saved).  At a
 terminal both reopen the table screen; a LAN seat also goes on in text (``--text``,
-``--bot``, or output that is not a terminal), as the text peer it was.
+``--bot``, or output that is not a terminal), as the text peer it was.  A game open
+in another p2pbelka is refused before anything of it is read (``peer/storelock.py``):
+one line naming that program, exit status 3.
 """
 
 from __future__ import annotations
