@@ -1,10 +1,14 @@
 """What every test shares: a disk that acknowledges syncs at once (``tests/quickdisk.py``),
-unless the test is marked ``real_disk``."""
+unless the test is marked ``real_disk``; and the games' locks a test's process took
+let go of at its end (a program holds them until it exits: ``peer/storelock.py``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
+from p2pbelka.peer import storelock
 from tests import quickdisk
 
 
@@ -20,3 +24,9 @@ def pytest_configure(config: pytest.Config) -> None:
 def quick_disk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     if request.node.get_closest_marker("real_disk") is None:
         quickdisk.use(monkeypatch)
+
+
+@pytest.fixture(autouse=True)
+def let_go_of_games() -> Iterator[None]:
+    yield
+    storelock.release_all()

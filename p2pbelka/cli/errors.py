@@ -31,7 +31,8 @@ EXIT_STATUSES: dict[int, str] = {
     EXIT_USAGE: N_("usage or bad input: a wrong option, a missing or malformed file"),
     EXIT_SETUP: N_(
         "set-up: a port taken, an address not on this machine, no permission,\n"
-        "      no network, an unreadable config or home directory, no table reached"
+        "      no network, an unreadable config or home directory, no table reached,\n"
+        "      the game open in another p2pbelka"
     ),
     EXIT_BUG: N_("an unexpected error in p2pbelka (please report it; P2PBELKA_DEBUG=1 shows more)"),
     EXIT_INTERRUPTED: N_("interrupted (Ctrl-C)"),
@@ -80,11 +81,16 @@ def _project_error(exc: BaseException) -> tuple[int, str] | None:
     from p2pbelka.fairdeal.errors import FairDealError
     from p2pbelka.net.errors import NetError
     from p2pbelka.net.identity import IdentityError
+    from p2pbelka.peer.storelock import StoreBusy
     from p2pbelka.rules.common.errors import RuleViolation
     from p2pbelka.table.errors import TableError
 
     if isinstance(exc, NetError | IdentityError):
         return EXIT_SETUP, str(exc)
+    if isinstance(exc, StoreBusy):  # a game open in another p2pbelka: it goes on there
+        from p2pbelka.ui.setupwords import busy_words
+
+        return EXIT_SETUP, busy_words(exc)
     if isinstance(exc, RuleViolation):
         from p2pbelka.ui.faults import violation_words
 

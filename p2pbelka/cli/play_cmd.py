@@ -129,7 +129,6 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import left_status
-    from p2pbelka.peer.local_save import GameBusy
     from p2pbelka.ui.i18n import _
     from p2pbelka.ui.play import play_local
     from p2pbelka.ui.resume import left_game
@@ -147,11 +146,8 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    try:
-        screen = play_local(config)
-    except GameBusy as exc:  # the same --seed, left and open in another p2pbelka
-        print(f"p2pbelka play: {error_words(exc)}", file=sys.stderr)
-        return 2
+    # the same --seed as a game left and open in another p2pbelka: StoreBusy, exit 3
+    screen = play_local(config)
     print(_("Transcript saved to {path}").format(path=screen.view.transcript_path))
     note = left_game(Path(str(screen.view.transcript_path)))
     if note:  # left before the end: say how to come back

@@ -3,7 +3,9 @@
 The game is a LAN seat (its store in the games directory) or a local table
 (``p2pbelka play``: you and bot peers on this machine, every seat saved).  At a
 terminal both reopen the table screen; a LAN seat also goes on in text (``--text``,
-``--bot``, or output that is not a terminal), as the text peer it was.
+``--bot``, or output that is not a terminal), as the text peer it was.  A game open
+in another p2pbelka is refused before anything of it is read (``peer/storelock.py``):
+one line naming that program, exit status 3.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ def resume_local(save: LocalSave, args: argparse.Namespace, command: str) -> int
     from p2pbelka.ui.i18n import _, default_language, set_language
     from p2pbelka.ui.resume import Overrides, left_game
 
+    save.hold()  # open in another p2pbelka: StoreBusy, exit 3, first of all
     if getattr(args, "bot", None) is not None or getattr(args, "text", False):
         print(
             f"p2pbelka {command}: game {save.game_id[:12]} is a local table (you and bots on"
@@ -97,6 +100,9 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
     from p2pbelka.table.session import OrderError
     from p2pbelka.ui.i18n import _
 
+    # Before anything is read: a game another p2pbelka plays is refused here (StoreBusy,
+    # exit 3, the line naming that program), never played by two.
+    store.hold()
     try:
         meta = store.load_meta()
     except (ValueError, OSError, TypeError, KeyError) as exc:

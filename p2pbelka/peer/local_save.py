@@ -14,21 +14,21 @@ Resuming rebuilds every seat, the bots too, with ``resume_game`` from its own
 files: the same keys, the same secrets, and what each seat signed before is sent
 again, never signed anew.  The seats meet again over loopback; the deal goes on
 where it stopped.  The directory is readable by the user only (the bots' keys and
-every seat's secrets are in it), is locked while a game runs in it, and is
-removed once the game has ended: the player's transcript holds the whole game.
+every seat's secrets are in it), is held by the one program playing it
+(``storelock.py``: an OS lock, taken before anything in it is read or written, let go
+of when that program ends), and is removed once the game has ended: the player's
+transcript holds the whole game.
 """
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import fcntl
 import json
 import os
 import secrets
 import shutil
 import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ import trio
 from p2pbelka.bots import make_bot
 from p2pbelka.net.discovery import new_table_id
 from p2pbelka.net.identity import Identity
+from p2pbelka.peer import storelock
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd
 from p2pbelka.peer.loopback import BOT_NAMES, bot_seed, loopback_table, seat_home, seeded, stream
 from p2pbelka.peer.seat import GameResult, NetOptions, resume_game
@@ -49,12 +50,7 @@ from p2pbelka.rules import registry
 PREFIX = "local-"
 GONE = ".gone-"  # a game's directory being removed
 PLAN_FILE = "local.json"
-LOCK_FILE = "lock"
 LOOPBACK = "127.0.0.1"
-
-
-class GameBusy(LookupError):
-    """Another p2pbelka plays this local game right now."""
 
 
 @dataclass
@@ -129,15 +125,16 @@ class LocalSave:
     def create(cls, plan: LocalPlan, home: str | os.PathLike[str] | None = None) -> LocalSave:
         """A new game's directory.  The same ``--seed`` gives the same game id: a game
         left with that seed starts over (its player's transcript so far stays), unless
-        it is open in another p2pbelka (``GameBusy``)."""
-        directory = games_dir(home) / f"{PREFIX}{plan.game_id}"
-        old = cls(directory)
-        if old.plan_path.is_file():
-            with old.lock():
-                old.remove()
-        directory.mkdir(mode=0o700, exist_ok=True)
-        os.chmod(directory, 0o700)
-        save = cls(directory)
+        it is open in another p2pbelka (``StoreBusy``).  The new directory is this
+        program's (``hold``) before anything is written in it."""
+        save = cls(games_dir(home) / f"{PREFIX}{plan.game_id}")
+        save.directory.mkdir(mode=0o700, exist_ok=True)
+        save.hold()
+        if save.plan_path.is_file():  # the game left with that seed
+            save.remove()
+            save.directory.mkdir(mode=0o700, exist_ok=True)
+            save.hold()
+        os.chmod(save.directory, 0o700)
         save.save_plan(plan)
         return save
 
@@ -216,7 +213,8 @@ class LocalSave:
     def started(self) -> bool:
         """Whether the game began: the player's seat holds the table's description."""
         store = self.store(0)
-        return store.meta_path.exists() and bool(store.saved_transcript())
+        # read only: the game may be running in another program
+        return store.meta_path.exists() and bool(store.read_transcript())
 
     def finished(self) -> bool:
         try:
@@ -229,31 +227,22 @@ class LocalSave:
 
     # -- while a game runs ---------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def lock(self) -> Iterator[None]:
-        """Held while the game runs: two processes playing the same seats would sign
-        two different envelopes for one place in a chain.  The kernel lets go of it
-        when the process dies, however it dies."""
-        fd = os.open(self.directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise GameBusy(
-                    f"game {self.game_id[:12]} is open in another p2pbelka: continue it there"
-                ) from None
-            yield
-        finally:
-            os.close(fd)
+    def hold(self) -> None:
+        """Make the game this program's until it exits or removes it: two programs
+        playing the same seats would sign two different envelopes for one place in a
+        chain.  ``StoreBusy`` (which program has it) if another one does."""
+        storelock.hold(self.directory, self.directory.name.removeprefix(PREFIX))
 
     def remove(self) -> None:
         """Forget the seats' files of a game that has ended.  Renamed first, so a
         process killed meanwhile leaves a whole game or none (``tidy`` ends the job)."""
         if not self.plan_path.is_file():
             return
+        self.hold()  # ours already, or no other program's
         gone = self.directory.with_name(f"{GONE}{self.directory.name}")
         os.replace(self.directory, gone)
         shutil.rmtree(gone, ignore_errors=True)
+        storelock.release(self.directory)
 
     @classmethod
     def tidy(cls, directory: Path) -> None:
@@ -265,16 +254,17 @@ class LocalSave:
         for leftover in directory.glob(f"{GONE}{PREFIX}*"):
             shutil.rmtree(leftover, ignore_errors=True)
         for save in cls.in_directory(directory):
-            if not save.finished():
-                continue
+            if not save.finished() or storelock.held(save.directory):
+                continue  # going on, or this program's own (it ends it itself)
             try:
-                with save.lock():
-                    plan = save.load_plan()
-                    if plan.transcript:
-                        seat0 = save.store(0).saved_transcript()
-                        bring_up_to_date(Path(plan.transcript), seat0)
-                    save.remove()
-            except (GameBusy, OSError, ValueError, TypeError, KeyError):
+                save.hold()
+                plan = save.load_plan()
+                if plan.transcript:
+                    seat0 = save.store(0).saved_transcript()
+                    bring_up_to_date(Path(plan.transcript), seat0)
+                save.remove()
+            except (storelock.StoreBusy, OSError, ValueError, TypeError, KeyError):
+                storelock.release(save.directory)  # another program may finish it
                 continue  # still running, or unreadable: left as it is
 
     def settle(self, *, over: bool) -> None:
@@ -315,19 +305,19 @@ async def play_saved_table(
 ) -> list[GameResult]:
     """Play the game ``save`` was created for, from the start: ``front_end`` in seat 0,
     bot peers in the others, every seat keeping its files under the save."""
+    save.hold()
     plan = save.load_plan()
-    with save.lock():
-        results = await loopback_table(
-            front_end,
-            plan.bots,
-            preset=plan.preset,
-            options=plan.options,
-            seed=plan.seed,
-            transcript_dir=save.directory,
-            identities=plan.identities(),
-            net=replace(net or NetOptions(), table_id=bytes.fromhex(plan.game_id)),
-            game=plan.game,
-        )
+    results = await loopback_table(
+        front_end,
+        plan.bots,
+        preset=plan.preset,
+        options=plan.options,
+        seed=plan.seed,
+        transcript_dir=save.directory,
+        identities=plan.identities(),
+        net=replace(net or NetOptions(), table_id=bytes.fromhex(plan.game_id)),
+        game=plan.game,
+    )
     _forget_if_over(save, results)
     return results
 
@@ -336,41 +326,38 @@ async def resume_saved_table(
     save: LocalSave, front_end: FrontEnd, *, net: NetOptions | None = None
 ) -> list[GameResult]:
     """Continue a saved game where it stopped: each seat from its own files, over
-    loopback.  ``LookupError`` if it never began or is already over, ``GameBusy`` if
+    loopback.  ``LookupError`` if it never began or is already over, ``StoreBusy`` if
     it is open elsewhere, ``OrderError`` if a seat's files do not replay."""
+    save.hold()
     plan = save.load_plan()
-    with save.lock():
-        if not save.started():
-            raise LookupError(f"game {save.game_id[:12]} was left before it began: start a new one")
-        if save.finished():
-            raise LookupError(f"game {save.game_id[:12]} is over: nothing to resume")
-        seats = len(plan.keys)
-        stores = [save.store(n) for n in range(seats)]
-        _complete_seats(stores)
-        _choose_ports(stores)
-        parts = seeded(plan.seed, seats, plan.game) if plan.seed is not None else None
-        base = replace(net or NetOptions(), listen_host=LOOPBACK, listen_port=0, announce=False)
-        front_ends: list[FrontEnd] = [front_end]
-        front_ends += [
-            BotFrontEnd(make_bot(level, bot_seed(plan.seed, n)))
-            for n, level in enumerate(plan.bots, 1)
-        ]
-        results: list[GameResult | None] = [None] * seats
+    if not save.started():
+        raise LookupError(f"game {save.game_id[:12]} was left before it began: start a new one")
+    if save.finished():
+        raise LookupError(f"game {save.game_id[:12]} is over: nothing to resume")
+    seats = len(plan.keys)
+    stores = [save.store(n) for n in range(seats)]
+    _complete_seats(stores)
+    _choose_ports(stores)
+    parts = seeded(plan.seed, seats, plan.game) if plan.seed is not None else None
+    base = replace(net or NetOptions(), listen_host=LOOPBACK, listen_port=0, announce=False)
+    front_ends: list[FrontEnd] = [front_end]
+    front_ends += [
+        BotFrontEnd(make_bot(level, bot_seed(plan.seed, n))) for n, level in enumerate(plan.bots, 1)
+    ]
+    results: list[GameResult | None] = [None] * seats
 
-        async def run_seat(seat: int, identity: Identity) -> None:
-            fresh = None
-            if parts is not None:
-                # the values the seat drew before are saved: the stream goes on after them
-                drawn = stores[seat].saved_secret_count()
-                fresh = stream(parts.streams[seat], skip=drawn)
-            seat_net = replace(base, home=seat_home(save.directory, seat), fresh_seeds=fresh)
-            results[seat] = await resume_game(
-                identity, stores[seat], front_ends[seat], net=seat_net
-            )
+    async def run_seat(seat: int, identity: Identity) -> None:
+        fresh = None
+        if parts is not None:
+            # the values the seat drew before are saved: the stream goes on after them
+            drawn = stores[seat].saved_secret_count()
+            fresh = stream(parts.streams[seat], skip=drawn)
+        seat_net = replace(base, home=seat_home(save.directory, seat), fresh_seeds=fresh)
+        results[seat] = await resume_game(identity, stores[seat], front_ends[seat], net=seat_net)
 
-        async with trio.open_nursery() as nursery:
-            for seat, identity in enumerate(plan.identities()):
-                nursery.start_soon(run_seat, seat, identity)
+    async with trio.open_nursery() as nursery:
+        for seat, identity in enumerate(plan.identities()):
+            nursery.start_soon(run_seat, seat, identity)
     done = [r for r in results if r is not None]
     _forget_if_over(save, done)
     return done

@@ -115,7 +115,9 @@ async def resume_game(
 ) -> GameResult:
     """Rebuild the seat's table from its transcript and saved secrets, reconnect to
     the others (listening on the same port as before), fetch what it missed, and
-    play on.  ``OrderError`` if the saved transcript does not replay."""
+    play on.  ``OrderError`` if the saved transcript does not replay, ``StoreBusy``
+    if another program plays this game (before anything is read)."""
+    store.hold()
     meta = store.load_meta()
     net = net or NetOptions()
     store.syncs = store.syncs and net.sync

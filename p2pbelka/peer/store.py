@@ -5,8 +5,9 @@ them), ``secrets`` (every 32-byte value the table drew from its seed source:
 the lot value, then one seed per deal, in order, and one drawn ahead; a
 continuation segment's values go to ``secrets-<segment id hex>``, so no secret
 is ever used in two segments), ``signed.p2pb`` (every envelope this seat
-signed, kept before it was sent, then zeros: room written ahead, see ``keep``)
-and ``transcript.p2pb``.  The
+signed, kept before it was sent, then zeros: room written ahead, see ``keep``),
+``transcript.p2pb`` and ``lock``, held by the one program playing the seat
+(``hold``, ``storelock.py``: a second one is refused before it reads or writes).  The
 directory and the secrets are readable by the user only: the seeds of a deal
 in progress would show the seat's hand.
 
@@ -44,6 +45,7 @@ from typing import Any
 import trio
 
 from p2pbelka.net.identity import config_dir
+from p2pbelka.peer import storelock
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import (
     MAGIC,
@@ -184,10 +186,12 @@ class GameStore:
             directory.mkdir(mode=0o700)
         except FileExistsError:  # made meanwhile by another process
             raise GameIdUsed(id_used_reason(game_id)) from None
+        store = cls(directory, sync=sync)
+        store.hold()  # ours from the start: nothing is written before
         os.chmod(directory, 0o700)
         if sync:  # once a game: its directory's name on the disk too
             cls._sync_path(directory.parent)
-        return cls(directory, sync=sync)
+        return store
 
     @classmethod
     def find(cls, prefix: str = "", home: str | os.PathLike[str] | None = None) -> GameStore:
@@ -210,6 +214,12 @@ class GameStore:
         if prefix and len(found) > 1:
             raise LookupError(f"several games start with {prefix}")
         return max(found, key=lambda pair: pair[0])[1]
+
+    def hold(self) -> None:
+        """Make the game this program's alone until it exits (an OS lock: a crash
+        lets go of it): ``StoreBusy``, saying which program has it, if another one
+        does.  Before anything of the game is read for playing or written."""
+        storelock.hold(self.directory, self.directory.name)
 
     # -- the ids this machine has seen ----------------------------------------------
 
@@ -375,8 +385,19 @@ class GameStore:
 
     # -- the transcript ------------------------------------------------------------
 
+    def read_transcript(self) -> list[Envelope]:
+        """The whole records of the transcript, the file left as it is (a game running
+        in another program may be writing its last record)."""
+        try:
+            data = self.transcript_path.read_bytes()
+        except FileNotFoundError:
+            return []
+        keep = valid_prefix_length(data)
+        return [record.envelope for record in iter_records(data[:keep])] if keep else []
+
     def saved_transcript(self) -> list[Envelope]:
-        """The whole records of the transcript; a torn last record is cut off the file."""
+        """The whole records of the transcript; a torn last record is cut off the file
+        (by the program playing the game: ``hold``)."""
         if not self.transcript_path.exists():
             return []
         data = self.transcript_path.read_bytes()

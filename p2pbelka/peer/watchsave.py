@@ -9,7 +9,9 @@ being written, and ``p2pbelka verify`` reads the file as it reads a seat's);
 seat's game: no ``game.json``, so ``resume`` never offers it, and its name is
 not the game id, so a seat of this machine is never told it played it.
 A payload the host fed that is no envelope cannot go into a transcript: it is
-kept in ``refused.hex``, one a line, and said so.
+kept in ``refused.hex``, one a line, and said so.  ``lock`` is held by the watching
+program (``storelock.py``) from the folder's making: one writer, as for a seat's game
+(a second watch of the game, from the same home too, gets a folder of its own).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 
 import trio
 
+from p2pbelka.peer import storelock
 from p2pbelka.peer.chat import ChatLog
 from p2pbelka.peer.store import now
 from p2pbelka.protocol.envelope import Envelope
@@ -47,6 +50,7 @@ class WatchSave:
     """One watched game's directory; made when the first record (the ``table``) comes."""
 
     def __init__(self, directory: Path, meta: WatchMeta, *, sync: bool = True) -> None:
+        storelock.hold(directory, meta.game_id)  # before anything is written in it
         self.directory = directory
         self.meta = meta
         self.syncs = sync

@@ -68,13 +68,13 @@ def resume_local(
     extra: Extra | None = None,
 ) -> TableScreen:
     """Reopen the table of a saved local game and play on; return the screen.
-    ``LookupError`` (before the screen opens) if it cannot go on, with the reason."""
+    ``LookupError`` (before the screen opens) if it cannot go on, with the reason;
+    ``StoreBusy`` if it is open in another program."""
     overrides = overrides or Overrides()
+    save.hold()  # ``StoreBusy`` now if the game is open elsewhere, before touching files
     plan = save.load_plan()
     if not save.resumable():
         raise LookupError(f"game {plan.game_id[:12]} cannot go on: it is over or never began")
-    with save.lock():  # says so now if the game is open elsewhere, before touching files
-        pass
     if not plan.transcript:  # a game begun without one (tests): it gets one now
         plan.transcript = str(new_transcript_path(data_dir(), plan.game).resolve())
         save.save_plan(plan)

@@ -10,7 +10,9 @@ does not know is shown as written).  An ``OSError`` gets ``ui/oserrors.py``'s wo
 from __future__ import annotations
 
 import re
+import time
 
+from p2pbelka.peer.storelock import StoreBusy
 from p2pbelka.ui.faults import Forms, matched_words
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.oserrors import os_error_words
@@ -73,8 +75,25 @@ def setup_words(text: str) -> str:
     return matched_words(_FORMS, text)
 
 
+def busy_words(exc: StoreBusy, now: float | None = None) -> str:
+    """The one line of a program refused a game another one has open: which one."""
+    game, holder = exc.game[:12], exc.holder
+    if holder is None:
+        return _("game {game} is open in another p2pbelka: continue it there").format(game=game)
+    day = time.strftime("%Y-%m-%d", time.localtime(holder.since))
+    today = day == time.strftime("%Y-%m-%d", time.localtime(now))
+    since = time.strftime("%H:%M", time.localtime(holder.since))
+    since = since if today else f"{day} {since}"
+    return _(
+        "game {game} is open in another p2pbelka (pid {pid}, `{command}`, since {since}):"
+        " continue it there"
+    ).format(game=game, pid=holder.pid, command=holder.command, since=since)
+
+
 def error_words(exc: BaseException) -> str:
     """One line for an error a command reports itself, in the player's language."""
+    if isinstance(exc, StoreBusy):
+        return busy_words(exc)
     if isinstance(exc, OSError) and exc.errno is not None:
         return os_error_words(exc)
     if isinstance(exc, LookupError) and exc.args:

@@ -14,10 +14,10 @@ import trio
 from trio.testing import MockClock
 
 from p2pbelka.bots import make_bot
+from p2pbelka.peer import storelock
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
 from p2pbelka.peer.local import LocalGame, play_local_game
 from p2pbelka.peer.local_save import (
-    GameBusy,
     LocalSave,
     bring_up_to_date,
     find_resumable,
@@ -27,10 +27,12 @@ from p2pbelka.peer.local_save import (
 )
 from p2pbelka.peer.seat import NetOptions
 from p2pbelka.peer.store import GameMeta, GameStore
+from p2pbelka.peer.storelock import StoreBusy
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import dump_transcript, encode_record
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import verify_bytes
+from tests.peer.holder import holding
 
 NET = NetOptions(give_up_after=math.inf, linger=0.5)
 
@@ -128,8 +130,28 @@ def test_a_local_game_resumes_though_a_seat_lost_its_port(
 def test_a_local_game_open_elsewhere_is_not_played_twice(tmp_path: Path) -> None:
     plan = new_plan("Tester", ["random"] * 3, transcript=tmp_path / "t")
     save = LocalSave.create(plan, tmp_path)
-    with save.lock(), pytest.raises(GameBusy, match="open in another p2pbelka"):
+    storelock.release(save.directory)  # made by the other program, below
+    with holding("local", save.directory), pytest.raises(StoreBusy, match="open in another"):
         trio.run(lambda: resume_saved_table(save, BotFrontEnd(make_bot("random", 1))))
+
+
+def test_looking_for_a_game_another_program_plays_writes_nothing_of_it(tmp_path: Path) -> None:
+    plan = new_plan("Tester", ["random"] * 3, transcript=tmp_path / "t", seed=9)
+    save = LocalSave.create(plan, tmp_path)
+    trio.run(lambda: play_until(save, 30, resume=False))
+    storelock.release_all()  # the game goes on in another program, below
+    path = save.store(0).transcript_path
+    mid_write = path.read_bytes() + b"\x00\x00\x01"  # a record being written
+    path.write_bytes(mid_write)
+    with holding("local", save.directory):
+        # what ``resume``, ``play --resume`` and ``games`` look at before they choose
+        assert find_resumable(home=tmp_path).directory == save.directory
+        LocalSave.tidy(save.directory.parent)
+        assert path.read_bytes() == mid_write, "the record being written was cut"
+        with pytest.raises(StoreBusy):
+            trio.run(lambda: resume_saved_table(save, BotFrontEnd(make_bot("random", 1))))
+        assert path.read_bytes() == mid_write
+        assert not list(path.parent.glob("*.damaged-*"))
 
 
 def test_the_same_seed_again_starts_the_game_over(tmp_path: Path) -> None:
@@ -137,7 +159,8 @@ def test_the_same_seed_again_starts_the_game_over(tmp_path: Path) -> None:
     save = LocalSave.create(plan, tmp_path)
     trio.run(lambda: play_until(save, 30, resume=False))
     assert save.resumable()
-    with save.lock(), pytest.raises(GameBusy):
+    storelock.release_all()  # as if the game was left by a program that ended
+    with holding("local", save.directory), pytest.raises(StoreBusy):
         LocalSave.create(plan, tmp_path)
     again = LocalSave.create(plan, tmp_path)
     assert again.directory == save.directory and not again.started()

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import trio
 
+from p2pbelka.peer import storelock
 from p2pbelka.peer.local_save import LocalSave, new_plan, play_saved_table
 from p2pbelka.protocol.transcript import TranscriptWriter
+from tests.peer.holder import holding
 from tests.peer.test_local_save import NET, StopAfter
 from tests.ui.cli import run_main
 
@@ -49,6 +51,21 @@ def test_resume_of_a_local_game_needs_the_terminal(tmp_path: Path) -> None:
     assert done.returncode == 2 and "local table" in done.stderr
     assert "Traceback" not in done.stderr
     assert save.resumable(), "nothing was touched"
+
+
+def test_a_local_game_open_in_another_program_is_not_opened_twice(tmp_path: Path) -> None:
+    save, transcript = left_game(tmp_path)
+    storelock.release_all()  # the program that played it ended; another has it now
+    before = transcript.read_bytes()
+    with holding("local", save.directory) as other:
+        for argv in (["resume"], ["play", "--resume"], ["resume", save.game_id[:8], "--bot"]):
+            done = run_main(tmp_path, *argv)
+            assert done.returncode == 3, (argv, done.stderr)
+            assert done.stderr.count("\n") == 1, done.stderr
+            said = f"game {save.game_id[:12]} is open in another p2pbelka (pid {other.pid}, `"
+            assert said in done.stderr, done.stderr
+            assert done.stderr.rstrip().endswith("): continue it there"), done.stderr
+    assert transcript.read_bytes() == before and save.resumable(), "nothing was touched"
 
 
 def test_nothing_to_resume_is_said_in_one_line(tmp_path: Path) -> None:
