@@ -38,6 +38,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games-dir", type=Path, default=None, help=_("save the watched game in this directory")
     )
+    parser.add_argument(
+        "--host-away",
+        type=float,
+        default=120.0,
+        metavar="S",
+        help=_(
+            "when the feed breaks, wait S seconds for the host to come back (a host resumed"
+            " after a crash), then stop with what came (exit status 1; default 120)"
+        ),
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help=_("log the network too"))
     net = parser.add_argument_group(_("network"))
     net.add_argument("--interface", default=None, metavar="ADDR", help=_("multicast interface"))
@@ -94,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
                 invite=args.invite,
                 net=net,
                 games=args.games_dir,
+                away_for=args.host_away,
                 tr=translations(),
             )
         except (WatchRefused, NetError) as exc:

@@ -47,6 +47,15 @@ async def ignore(event: LobbyEvent) -> None:
 
 
 @dataclass(frozen=True)
+class LobbyReopened(LobbyEvent):
+    """A host resumed after a crash listens for watchers again: on ``lobby_port``, the
+    port it had (``old_port`` the same) unless that one was taken."""
+
+    lobby_port: int
+    old_port: int
+
+
+@dataclass(frozen=True)
 class TableOpen(LobbyEvent):
     """The host's lobby listens (and is announced, unless switched off); ``addresses``
     are this machine's on the LAN (the beacons' first), for joiners that dial by hand.
