@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.lan_args import dial_options, setup_logging
     from p2pbelka.net.errors import NetError
     from p2pbelka.net.identity import Identity, IdentityError
+    from p2pbelka.peer.lan.finding import find_announced
     from p2pbelka.peer.watch import WatchFront, WatchRefused, watch_game
     from p2pbelka.ui.i18n import translations
     from p2pbelka.ui.reasons import lobby_reason
@@ -105,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
                 net=net,
                 games=args.games_dir,
                 away_for=args.host_away,
+                find=find_announced(net),  # a host back on another port: its beacons
                 tr=translations(),
             )
         except (WatchRefused, NetError) as exc:

@@ -31,7 +31,6 @@ import trio
 from p2pbelka.net.connection import SecureChannel, format_host_port
 from p2pbelka.net.errors import NetError
 from p2pbelka.net.identity import Identity, fingerprint
-from p2pbelka.net.oserrors import explain
 from p2pbelka.net.pake import normal_code
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.chat import FORGED, ChatDropped, ChatGate
@@ -42,6 +41,7 @@ from p2pbelka.peer.lan.events import (
     LobbyRefused,
     StillTrying,
 )
+from p2pbelka.peer.lan.finding import Find
 from p2pbelka.peer.lan.join import reach_lobby
 from p2pbelka.peer.seat import NetOptions
 from p2pbelka.peer.store import games_dir
@@ -151,13 +151,15 @@ async def watch_game(
     net: NetOptions | None = None,
     games: Path | None = None,
     away_for: float = AWAY_FOR,
+    find: Find | None = None,
     tr: gettext.NullTranslations = ENGLISH,
 ) -> WatchResult:
     """Watch the game whose lobby listens at ``host:port`` until its end, or until the
-    host, its feed lost, has not come back for ``away_for`` seconds; ``games``: where
-    the file goes (the games directory).  ``WatchRefused`` if the first dial finds no
-    host, or the host says no; later failures end the watch with what was fed, said
-    to ``front``."""
+    host, its feed lost, has not come back for ``away_for`` seconds (``find``: where
+    its table is announced meanwhile, if it came back on another port); ``games``:
+    where the file goes (the games directory).  ``WatchRefused`` if the first dial
+    finds no host, or the host says no; later failures end the watch with what was
+    fed, said to ``front``."""
     net = net or NetOptions()
     try:
         code = normal_code(invite) if invite else None
@@ -182,9 +184,8 @@ async def watch_game(
         except LobbyRefused as exc:
             if feed.host_key is None:
                 raise WatchRefused(str(exc)) from None
-            why = str(exc)
-            if isinstance(exc, HostUnreachable) and exc.error is not None:
-                why = explain(exc.error, exc.where)  # one dial: not "no answer for 0 s"
+            # one dial: what it met, not "no answer for 0 s: given up"
+            why = exc.why if isinstance(exc, HostUnreachable) else str(exc)
         else:
             feed.host_key = channel.peer_key
             try:
@@ -219,7 +220,24 @@ async def watch_game(
                 " ({left:.0f} s of the wait left)"
             ).format(why=why, s=delay, left=away.left(now))
         await front.note(text)
-        await trio.sleep(delay)
+        found = await _look(find, feed, delay)
+        if found is not None and found != (host, port):
+            host, port = found
+            where = format_host_port(host, port)
+            text = tr.gettext("the host's table is announced at {where} now: dialling it there")
+            await front.note(text.format(where=where))
+
+
+async def _look(find: Find | None, feed: Feed, delay: float) -> tuple[str, int] | None:
+    """Wait ``delay`` seconds before the next dial, listening meanwhile for where the
+    host announces its table (``find``): heard, the dial need not wait any longer."""
+    start = trio.current_time()
+    if find is not None and feed.host_key is not None and feed.table_id is not None:
+        found = await find(feed.host_key, feed.table_id, delay)
+        if found is not None:
+            return found
+    await trio.sleep_until(start + delay)
+    return None
 
 
 class Feed:
@@ -237,6 +255,7 @@ class Feed:
         self.chat = WatchChat()
         self.host_key: bytes | None = None
         self.table_name = ""
+        self.table_id: bytes | None = None  # the lobby's, as its beacons name the table
         self.where = ""
         self.admitted = False
         self._away: Away | None = None
@@ -268,7 +287,7 @@ class Feed:
             raise (WatchRefused if not self.admitted else FeedBroken)(first.why)
         if not isinstance(first, lb.LobbyState):
             raise FeedBroken(f"expected the lobby, got {type(first).__name__}")
-        self.table_name = first.name
+        self.table_name, self.table_id = first.name, first.game
         if not self.admitted:
             await self.front.lobby(first)
         self._say, lines = trio.open_memory_channel[bytes](OUTBOX)
