@@ -3,7 +3,9 @@ it over loopback.  Resumed twice: it reopens its lobby on the port it had, the w
 that was following comes back and is fed exactly the rest, a watcher that comes only
 after a resume catches up on the whole game, and both files are the host's transcript
 byte for byte and verify OK.  Its port taken meanwhile by another program: it listens
-on another, its beacons say which, and the watcher finds it there by its key.
+on another, its beacons say which, and the watcher finds it there by its key.  Never
+resumed: the watcher stops after the time it was given, with one line, exit status 1
+and its file INCOMPLETE.
 
 One seat is a person in text mode (the test types the first choice offered), so the
 game waits for that seat while the host is away and while a watcher comes in."""
@@ -104,3 +106,24 @@ def test_a_host_resumed_on_another_port_is_found_by_its_beacons(tmp_path: Path) 
         table.watcher.wait_for(note, 60)
         _to_the_end(peers, table, [table.watcher])
         assert len(_comebacks(table.watcher)) == 1, table.watcher.dump()
+
+
+def test_a_watcher_whose_host_never_comes_back_stops_after_the_stated_time(
+    tmp_path: Path,
+) -> None:
+    with PeerSet(tmp_path) as peers:
+        table = watched_table(peers)
+        short = peers.spawn("short", "watch", "--text", *table.lobby, "--host-away", "3")
+        short.wait_for(r"watching: ", 30)
+        table.typist.until(when(lambda: _grown(short, 12_000)), "a deal", GAME_TIMEOUT, short)
+        table.host.kill()  # and never resumed
+        assert peers.wait([short], 60) == [1], short.dump()  # stopped before the end
+        lines = short.text().splitlines()
+        assert "The host is away: waiting up to 3 s for it to come back" in short.text()
+        stop = [ln for ln in lines if "did not come back" in ln]
+        assert len(stop) == 1 and stop[0].startswith("watch: the host did not come back within 3 s")
+        assert re.search(r"the watch stops, \d+ records kept$", stop[0]), stop
+        assert "the game's verdict: INCOMPLETE" in short.text()
+        saved = transcript_of(short)
+        assert verify(saved).startswith("INCOMPLETE")
+        assert transcript_of(table.host).read_bytes().startswith(saved.read_bytes())
