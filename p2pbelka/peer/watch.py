@@ -45,6 +45,7 @@ from p2pbelka.peer.lan.finding import Find
 from p2pbelka.peer.lan.join import reach_lobby
 from p2pbelka.peer.seat import NetOptions
 from p2pbelka.peer.store import games_dir
+from p2pbelka.peer.watchaway import AWAY_FOR, Away, look
 from p2pbelka.peer.watchchat import WatchChat
 from p2pbelka.peer.watchsave import WatchSave, new_meta
 from p2pbelka.protocol.chat import is_chat, open_chat
@@ -57,50 +58,7 @@ from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
 
-AWAY_FOR = 120.0
-"""Seconds a watcher waits for a host whose feed broke to come back (``watch
---host-away``): a host's program resumed after a crash is back in seconds, one
-whose machine is restarted in a minute or two."""
-FIRST_BACK, LAST_BACK = 1.0, 4.0
-"""Seconds before dialling again: doubling from the first to the last (a host resumed
-at once is back in a few seconds: a longer step would leave its watchers behind)."""
 OUTBOX = 16
-
-
-class Away:
-    """When to dial again a host whose feed broke, sans-IO (times from the caller's
-    clock): from the first loss, ``FIRST_BACK`` seconds doubling to ``LAST_BACK``, the
-    last dial at the end of the ``wait``; a record fed (``fed``) ends the absence, and
-    the next loss opens a whole new wait."""
-
-    def __init__(self, wait: float = AWAY_FOR) -> None:
-        self.wait = max(0.0, wait)
-        self.since: float | None = None
-        """When the host went away (None: it is here)."""
-        self.back = FIRST_BACK
-        self.dials = 0
-        """Dials planned since the host went away."""
-
-    def lost(self, now: float) -> float | None:
-        """The feed broke, or a dial failed, at ``now``: seconds until the next dial, or
-        None if the wait is over (the watcher stops)."""
-        if self.since is None:
-            self.since, self.back, self.dials = now, FIRST_BACK, 0
-        left = self.since + self.wait - now
-        if left <= 0:
-            return None
-        delay = min(self.back, left)
-        self.back = min(self.back * 2, LAST_BACK)
-        self.dials += 1
-        return delay
-
-    def left(self, now: float) -> float:
-        """Seconds of the wait left at ``now``."""
-        return 0.0 if self.since is None else max(0.0, self.since + self.wait - now)
-
-    def fed(self) -> None:
-        """A record came: the host is back."""
-        self.since = None
 
 
 Say = Callable[[str], None]
@@ -220,24 +178,12 @@ async def watch_game(
                 " ({left:.0f} s of the wait left)"
             ).format(why=why, s=delay, left=away.left(now))
         await front.note(text)
-        found = await _look(find, feed, delay)
+        found = await look(find, feed.host_key, feed.table_id, delay)
         if found is not None and found != (host, port):
             host, port = found
             where = format_host_port(host, port)
             text = tr.gettext("the host's table is announced at {where} now: dialling it there")
             await front.note(text.format(where=where))
-
-
-async def _look(find: Find | None, feed: Feed, delay: float) -> tuple[str, int] | None:
-    """Wait ``delay`` seconds before the next dial, listening meanwhile for where the
-    host announces its table (``find``): heard, the dial need not wait any longer."""
-    start = trio.current_time()
-    if find is not None and feed.host_key is not None and feed.table_id is not None:
-        found = await find(feed.host_key, feed.table_id, delay)
-        if found is not None:
-            return found
-    await trio.sleep_until(start + delay)
-    return None
 
 
 class Feed:

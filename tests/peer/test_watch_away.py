@@ -14,7 +14,8 @@ from trio.testing import MockClock
 from p2pbelka.net.connection import SecureChannel, serve_secure
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
-from p2pbelka.peer.watch import AWAY_FOR, FIRST_BACK, LAST_BACK, Away, WatchResult, watch_game
+from p2pbelka.peer.watch import WatchResult, watch_game
+from p2pbelka.peer.watchaway import AWAY_FOR, FIRST_BACK, LAST_BACK, Away
 from p2pbelka.protocol.transcript import dump_transcript
 from tests.audit import verify_bytes
 from tests.peer.test_watch import GAME, Front, _lobby, _seat
