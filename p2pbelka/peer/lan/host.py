@@ -64,6 +64,7 @@ async def host_game(
     invite: str | None = None,
     game: str = registry.DEFAULT,
     players: int | None = None,
+    lets_all_in: bool | None = None,
 ) -> GameResult:
     """Open a table of ``game`` with ``players`` seats (by default as many as the game's
     table has), seat the joiners, then play seat 0 until the game ends.
@@ -74,7 +75,8 @@ async def host_game(
     ``invite`` code only joiners who give the same code can finish the lobby
     handshake (the version-2 handshake, ``net/pake.py``); after too many wrong ones
     the code changes and ``InviteChanged`` says to what.  ``ValueError`` for a code
-    too short to use."""
+    too short to use.  ``lets_all_in``: ``approve`` says yes to everyone (None: only
+    when there is no ``approve``), kept so that a resumed host lets watchers in alike."""
     net = net or NetOptions()
     options = dict(options or {})
     n_seats = players or registry.spec(game).default_seats
@@ -118,7 +120,8 @@ async def host_game(
         )
         new = host_seat(identity, net, seating)
         # kept with the game, so that a resumed host reopens its lobby to watchers
-        remember_lobby(new.store, plan.game, lobby_port, net, approve is None, guard, feed)
+        everyone = approve is None if lets_all_in is None else lets_all_in
+        remember_lobby(new.store, plan.game, lobby_port, net, everyone, guard, feed)
         await lobby.start(new.table.transcript[0].raw)
         await on_lobby(GameStarting.of(new, mesh_port))
         result = await play_new_seat(identity, new, front_end, net, holder, feed)
