@@ -74,6 +74,7 @@ def event_line(event: LobbyEvent) -> str | None:
         HostReached,
         InviteChanged,
         LobbyClosed,
+        LobbyReopened,
         SeatsChanged,
         StillTrying,
         TableOpen,
@@ -94,6 +95,15 @@ def event_line(event: LobbyEvent) -> str | None:
                 "this machine is {address}: join with p2pbelka join --connect {where}"
             ).format(address=address, where=where)
         return line
+    if isinstance(event, LobbyReopened):
+        if event.lobby_port == event.old_port:
+            return _("the lobby is open to watchers again on port {port}").format(
+                port=event.lobby_port
+            )
+        return _(
+            "the lobby is open to watchers again on port {port} (port {old} was taken:"
+            " watchers find the table by its beacons, or dial the new port)"
+        ).format(port=event.lobby_port, old=event.old_port)
     if isinstance(event, HostReached):
         if event.pinned:
             line = _("host at {address} answers with key {key}: checked")

@@ -20,6 +20,8 @@ from p2pbelka.ui.i18n import _
 from p2pbelka.ui.setupwords import error_words
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
     from p2pbelka.peer.local_save import LocalSave
     from p2pbelka.peer.store import GameStore
 
@@ -31,7 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--auto-approve",
         action="store_true",
-        help=_("if a seat is lost, agree to seat a bot in its place without asking"),
+        help=_(
+            "if a seat is lost, agree to seat a bot in its place without asking; a host"
+            " also lets new watchers in (those it let in before come back anyway)"
+        ),
     )
     add_player_arguments(parser)
     add_network_arguments(parser)
@@ -96,7 +101,7 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
 
     from p2pbelka.cli import lan_args
     from p2pbelka.cli.errors import left_status
-    from p2pbelka.peer.lan import resume_game
+    from p2pbelka.peer.lan import GameResult, resume_game
     from p2pbelka.table.session import OrderError
     from p2pbelka.ui.i18n import _
 
@@ -136,7 +141,20 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
                 lan_args.say(lan_args.left_line(meta.game_id))
                 return left_status(0, screen.interrupted)
             return lan_args.screen_result(on_screen, interrupted=screen.interrupted)
-        result = trio.run(lambda: resume_game(identity, store, fe, net=net))
+        from p2pbelka.cli.lobby_lines import LobbyPrinter
+
+        def resumed() -> Awaitable[GameResult]:
+            # a host's lobby reopens to its watchers: who watches, in lines
+            return resume_game(
+                identity,
+                store,
+                fe,
+                net=net,
+                on_lobby=LobbyPrinter(),
+                auto_approve=args.auto_approve,
+            )
+
+        result = trio.run(resumed)
     except OrderError as exc:
         print(
             "p2pbelka resume: " + _("the saved game does not replay: {why}").format(why=exc),

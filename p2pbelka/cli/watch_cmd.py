@@ -38,6 +38,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games-dir", type=Path, default=None, help=_("save the watched game in this directory")
     )
+    parser.add_argument(
+        "--host-away",
+        type=float,
+        default=120.0,
+        metavar="S",
+        help=_(
+            "when the feed breaks, wait S seconds for the host to come back (a host resumed"
+            " after a crash), then stop with what came (exit status 1; default 120)"
+        ),
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help=_("log the network too"))
     net = parser.add_argument_group(_("network"))
     net.add_argument("--interface", default=None, metavar="ADDR", help=_("multicast interface"))
@@ -56,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.lan_args import dial_options, setup_logging
     from p2pbelka.net.errors import NetError
     from p2pbelka.net.identity import Identity, IdentityError
+    from p2pbelka.peer.lan.finding import find_announced
     from p2pbelka.peer.watch import WatchFront, WatchRefused, watch_game
     from p2pbelka.ui.i18n import translations
     from p2pbelka.ui.reasons import lobby_reason
@@ -94,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
                 invite=args.invite,
                 net=net,
                 games=args.games_dir,
+                away_for=args.host_away,
+                find=find_announced(net),  # a host back on another port: its beacons
                 tr=translations(),
             )
         except (WatchRefused, NetError) as exc:

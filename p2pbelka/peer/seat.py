@@ -112,11 +112,13 @@ async def resume_game(
     front_end: FrontEnd,
     *,
     net: NetOptions | None = None,
+    tap: SeatTap | None = None,
 ) -> GameResult:
     """Rebuild the seat's table from its transcript and saved secrets, reconnect to
     the others (listening on the same port as before), fetch what it missed, and
-    play on.  ``OrderError`` if the saved transcript does not replay, ``StoreBusy``
-    if another program plays this game (before anything is read)."""
+    play on (``tap``: a resumed host's watchers, told each new record).
+    ``OrderError`` if the saved transcript does not replay, ``StoreBusy`` if
+    another program plays this game (before anything is read)."""
     store.hold()
     meta = store.load_meta()
     net = net or NetOptions()
@@ -150,6 +152,7 @@ async def resume_game(
             holder,
             resumed=True,
             dial_all=dial_all,
+            tap=tap,
         )
         nursery.cancel_scope.cancel()
     return result

@@ -38,7 +38,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +78,16 @@ class GameMeta:
     started: float = 0.0
     finished: bool = False
     ended: str = ""  # why the game was aborted, if it was
+    # A host's lobby, reopened to watchers when it resumes (lan/rehost.py); a seat
+    # that hosted no lobby keeps lobby_port 0.
+    lobby_port: int = 0
+    table_id: str = ""  # hex: the lobby's table id, the beacons' name for the table
+    watchers: int = 0  # how many may watch at once
+    watcher_chat: str = "off"
+    announce: bool = False  # the host sent beacons
+    watch_approve: bool = False  # every watcher was let in without asking
+    invite: str = ""  # the invite code in force ("" none)
+    watcher_keys: list[str] = field(default_factory=list)  # hex: every watcher let in
 
 
 KNOWN_IDS = "known-game-ids"

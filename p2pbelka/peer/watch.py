@@ -9,10 +9,12 @@ each record goes to an ``Observer`` (``verify``'s table, fed one record at a
 time), to the disk (``watchsave.py``) and to the front end, in that order.
 
 When the feed breaks before ``fed`` (the host's program stopped, a cable), the
-watcher says so and dials again a bounded number of times, asking from the
-count it holds.  A host that feeds what does not verify is named and left; what
-came before stays on the disk and says the same in ``verify``.  A host of the
-first segment must have signed the ``table`` the feed opens with.
+watcher says so and waits for the host to come back (``Away``: ``AWAY_FOR``
+seconds unless told), dialling the same address and key again, asking from the
+count it holds: a host resumed after a crash reopens its lobby (``lan/rehost.py``).
+A host that feeds what does not verify is named and left, never dialled again;
+what came before stays on the disk and says the same in ``verify``.  A host of
+the first segment must have signed the ``table`` the feed opens with.
 """
 
 from __future__ import annotations
@@ -32,10 +34,18 @@ from p2pbelka.net.identity import Identity, fingerprint
 from p2pbelka.net.pake import normal_code
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.chat import FORGED, ChatDropped, ChatGate
-from p2pbelka.peer.lan.events import HostReached, LobbyEvent, LobbyRefused, StillTrying
+from p2pbelka.peer.lan.events import (
+    HostReached,
+    HostUnreachable,
+    LobbyEvent,
+    LobbyRefused,
+    StillTrying,
+)
+from p2pbelka.peer.lan.finding import Find
 from p2pbelka.peer.lan.join import reach_lobby
 from p2pbelka.peer.seat import NetOptions
 from p2pbelka.peer.store import games_dir
+from p2pbelka.peer.watchaway import AWAY_FOR, Away, look
 from p2pbelka.peer.watchchat import WatchChat
 from p2pbelka.peer.watchsave import WatchSave, new_meta
 from p2pbelka.protocol.chat import is_chat, open_chat
@@ -48,10 +58,6 @@ from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
 
-FEED_TRIES = 5
-"""Times a broken feed is dialled again before the watcher gives up."""
-FIRST_BACK, LAST_BACK = 1.0, 8.0
-"""Seconds before dialling again: doubling from the first to the last."""
 OUTBOX = 16
 
 
@@ -102,13 +108,16 @@ async def watch_game(
     invite: str | None = None,
     net: NetOptions | None = None,
     games: Path | None = None,
-    tries: int = FEED_TRIES,
+    away_for: float = AWAY_FOR,
+    find: Find | None = None,
     tr: gettext.NullTranslations = ENGLISH,
 ) -> WatchResult:
     """Watch the game whose lobby listens at ``host:port`` until its end, or until the
-    feed is lost ``tries`` times in a row; ``games``: where the file goes (the games
-    directory).  ``WatchRefused`` if the first dial finds no host, or the host says
-    no; later failures end the watch with what was fed, said to ``front``."""
+    host, its feed lost, has not come back for ``away_for`` seconds (``find``: where
+    its table is announced meanwhile, if it came back on another port); ``games``:
+    where the file goes (the games directory).  ``WatchRefused`` if the first dial
+    finds no host, or the host says no; later failures end the watch with what was
+    fed, said to ``front``."""
     net = net or NetOptions()
     try:
         code = normal_code(invite) if invite else None
@@ -116,7 +125,7 @@ async def watch_game(
         raise WatchRefused(str(exc)) from None
     feed = Feed(identity, front, tr, games if games is not None else games_dir(net.home))
     where = format_host_port(host, port)
-    lost, back = 0, FIRST_BACK
+    away = Away(away_for)
     why = ""
     while True:
         patience = net.reach_for if feed.host_key is None else 0.0
@@ -133,36 +142,48 @@ async def watch_game(
         except LobbyRefused as exc:
             if feed.host_key is None:
                 raise WatchRefused(str(exc)) from None
-            why = str(exc)
+            # one dial: what it met, not "no answer for 0 s: given up"
+            why = exc.why if isinstance(exc, HostUnreachable) else str(exc)
         else:
             feed.host_key = channel.peer_key
             try:
                 async with channel:
-                    await feed.follow(channel, where)
+                    await feed.follow(channel, where, away)
                 return await feed.finish(fed=True)
             except FeedBroken as exc:
                 why = str(exc)
-                lost = 0 if feed.moved else lost
             except HostLied as exc:
+                # never dialled again: what it fed so far is kept, and said to be so
                 text = tr.gettext("the host's feed is left: {why}").format(why=exc)
                 await front.note(text)
                 return await feed.finish(fed=False, why=str(exc))
-        lost += 1
-        if lost >= tries:
-            text = tr.ngettext(
-                "the feed is lost ({why}): given up after {n} try",
-                "the feed is lost ({why}): given up after {n} tries",
-                tries,
-            ).format(why=why, n=tries)
+        first = away.since is None
+        now = trio.current_time()
+        delay = away.lost(now)
+        kept = tr.ngettext("{n} record kept", "{n} records kept", feed.held).format(n=feed.held)
+        if delay is None:
+            text = tr.gettext(
+                "the host did not come back within {n:.0f} s ({why}): the watch stops, {kept}"
+            ).format(n=away.wait, why=why, kept=kept)
             await front.note(text)
             return await feed.finish(fed=False, why=why)
-        kept = tr.ngettext("{n} record kept", "{n} records kept", feed.held).format(n=feed.held)
-        text = tr.gettext(
-            "the feed is lost ({why}); {kept}, dialling again in {s:.0f} s ({k} of {tries})"
-        ).format(why=why, kept=kept, s=back, k=lost, tries=tries - 1)
+        if first:
+            text = tr.gettext(
+                "the feed is lost ({why}); {kept}. The host is away: waiting up to {n:.0f} s"
+                " for it to come back, dialling again in {s:.0f} s"
+            ).format(why=why, kept=kept, n=away.wait, s=delay)
+        else:
+            text = tr.gettext(
+                "the host is not back yet ({why}); dialling again in {s:.0f} s"
+                " ({left:.0f} s of the wait left)"
+            ).format(why=why, s=delay, left=away.left(now))
         await front.note(text)
-        await trio.sleep(back)
-        back = min(back * 2, LAST_BACK)
+        found = await look(find, feed.host_key, feed.table_id, delay)
+        if found is not None and found != (host, port):
+            host, port = found
+            where = format_host_port(host, port)
+            text = tr.gettext("the host's table is announced at {where} now: dialling it there")
+            await front.note(text.format(where=where))
 
 
 class Feed:
@@ -180,9 +201,10 @@ class Feed:
         self.chat = WatchChat()
         self.host_key: bytes | None = None
         self.table_name = ""
+        self.table_id: bytes | None = None  # the lobby's, as its beacons name the table
         self.where = ""
         self.admitted = False
-        self.moved = False  # a record came on the current connection
+        self._away: Away | None = None
         self._say: trio.MemorySendChannel[bytes] | None = None
         self._mine: ChatGate | None = None  # our own lines' counter and sending limit
         self._warned: set[str] = set()
@@ -202,16 +224,16 @@ class Feed:
             )
             await self.front.note(text)
 
-    async def follow(self, channel: SecureChannel, where: str) -> None:
+    async def follow(self, channel: SecureChannel, where: str, away: Away | None = None) -> None:
         """One connection: the lobby, ``watch``, then the feed until ``fed`` (returns) or
-        the end of the connection (``FeedBroken``)."""
-        self.where, self.moved = where, False
+        the end of the connection (``FeedBroken``); each record fed tells ``away``."""
+        self.where, self._away = where, away
         first = await self._control(channel)
         if isinstance(first, lb.Refuse):
             raise (WatchRefused if not self.admitted else FeedBroken)(first.why)
         if not isinstance(first, lb.LobbyState):
             raise FeedBroken(f"expected the lobby, got {type(first).__name__}")
-        self.table_name = first.name
+        self.table_name, self.table_id = first.name, first.game
         if not self.admitted:
             await self.front.lobby(first)
         self._say, lines = trio.open_memory_channel[bytes](OUTBOX)
@@ -301,7 +323,8 @@ class Feed:
             raise HostLied("the feed does not open with a table the host signed")
         before = self.held
         events = self.observer.feed(envelope)
-        self.moved = True
+        if self._away is not None:
+            self._away.fed()
         if self.save is None and self.observer.envelopes:
             first = self.observer.envelopes[0]
             meta = new_meta(first.game, self.where, self.host_key or b"", self.table_name)

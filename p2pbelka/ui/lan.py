@@ -407,6 +407,7 @@ def host_on_screen(
             invite=invite,
             game=game,
             players=players,
+            lets_all_in=session.auto_approve,
         )
 
     return _run(session, flow, pace, extra)

@@ -20,8 +20,9 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from p2pbelka.net.identity import Identity
+from p2pbelka.peer.lan import resume_game
 from p2pbelka.peer.local_save import LocalSave, bring_up_to_date
-from p2pbelka.peer.seat import GameResult, NetOptions, resume_game
+from p2pbelka.peer.seat import GameResult, NetOptions
 from p2pbelka.peer.store import GameStore
 from p2pbelka.protocol.messages import TableMsg
 from p2pbelka.rules.registry import DEFAULT
@@ -135,7 +136,9 @@ def resume_on_screen(
         async with trio.open_nursery() as outer:
             if extra is not None:
                 outer.start_soon(extra, screen)
-            result.append(await resume_game(identity, store, front, net=net))
+            # a host's lobby reopens to its watchers; the same word lets new ones in
+            resumed = resume_game(identity, store, front, net=net, auto_approve=auto_approve)
+            result.append(await resumed)
 
     run_with_app(screen.app, main)
     return screen, result[0] if result else None

@@ -224,6 +224,36 @@ def start_table(peers: PeerSet, *extra: str) -> tuple[Peer, list[Peer]]:
     return host, joiners
 
 
+@dataclass
+class WatchedTable:
+    """A host's table on loopback that a watcher follows from before the start: one
+    seat a person in text mode (``typist`` types the first choice offered, so the
+    game waits for that seat while the test does something), two bot joiners."""
+
+    host: Peer
+    watcher: Peer
+    joiners: list[Peer]
+    typist: Typist
+    lobby: tuple[str, str]  # ``--connect HOST:PORT`` of the host's lobby
+    port: str
+
+
+def watched_table(peers: PeerSet, beacons: tuple[str, ...] = ()) -> WatchedTable:
+    """``beacons``: where the host announces its table (``--group``, ``--beacon-port``),
+    given to the watcher too; none by default."""
+    name = ("--name", "Kitchen table")
+    announce = beacons or ("--no-announce",)
+    host = peers.spawn("host", "host", "--auto-approve", *name, *announce, *bot_args())
+    port = host.wait_for(r"lobby port (\d+)", 20).group(1)
+    lobby = ("--connect", f"127.0.0.1:{port}")
+    watcher = peers.spawn("early", "watch", "--text", *lobby, "--name", "Wall", *beacons)
+    watcher.wait_for(r"watching: ", 30)
+    person = ("--text", "--player", "Person", "--stats", "--listen", "127.0.0.1")
+    joiners = [peers.spawn("joiner1", "join", *lobby, *person, typed=True)]
+    joiners += [peers.spawn(f"joiner{n}", "join", *lobby, *bot_args()) for n in (2, 3)]
+    return WatchedTable(host, watcher, joiners, Typist(joiners[0]), lobby, port)
+
+
 def namespaced_table(
     lan: Any,
     peers: PeerSet,

@@ -12,26 +12,21 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.lan.helpers import PeerSet, Typist, bot_args, transcript_of, verify, when
+from tests.lan.helpers import PeerSet, transcript_of, verify, watched_table, when
 
 GAME_TIMEOUT = 240.0
 
 
 def test_watchers_follow_a_lan_game_of_four_processes(tmp_path: Path) -> None:
     with PeerSet(tmp_path) as peers:
-        name = ("--name", "Kitchen table")
-        host = peers.spawn("host", "host", "--auto-approve", *name, "--no-announce", *bot_args())
-        port = host.wait_for(r"lobby port (\d+)", 20).group(1)
-        lobby = ("--connect", f"127.0.0.1:{port}")
-        early = peers.spawn("early", "watch", "--text", *lobby, "--name", "Wall")
+        table = watched_table(peers)
+        host, early, joiners, typist, lobby = (
+            table.host, table.watcher, table.joiners, table.typist, table.lobby
+        )  # fmt: skip
+        # in while the game waits for the person's first choice (nobody typed it yet)
         killed = peers.spawn("killed", "watch", "--text", *lobby)
-        flood = peers.spawn("flood", f"127.0.0.1:{port}", module="tests.lan.watchflood")
-        early.wait_for(r"watching: ", 30)
-        person = ("--text", "--player", "Person", "--stats", "--listen", "127.0.0.1")
-        joiners = [peers.spawn("joiner1", "join", *lobby, *person, typed=True)]
-        joiners += [peers.spawn(f"joiner{n}", "join", *lobby, *bot_args()) for n in (2, 3)]
+        flood = peers.spawn("flood", f"127.0.0.1:{table.port}", module="tests.lan.watchflood")
         everyone = [host, *joiners]
-        typist = Typist(joiners[0])
 
         def killed_file() -> Path:
             return transcript_of(killed)

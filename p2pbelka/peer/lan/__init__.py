@@ -18,6 +18,8 @@ arrives as ``LobbyEvent``s through ``on_lobby``; play arrives through the
 - ``hostlobby.py``: the host's side of each joiner's lobby channel;
 - ``join.py``: ``join_game``, reaching the lobby, sitting, checking the table;
 - ``watchers.py``: the host's watchers and the feed each one gets;
+- ``lobbykeep.py``, ``rehost.py``: ``resume_game``, a host's lobby kept with its
+  game and reopened to watchers when it resumes;
 - ``addresses.py``: this machine's LAN addresses and the others' as we dial them.
 
 The start of a game, once seated, is ``peer/newseat.py``'s, shared by host and join.
@@ -38,6 +40,7 @@ from p2pbelka.peer.lan.events import (
     LobbyControl,
     LobbyEvent,
     LobbyRefused,
+    LobbyReopened,
     OnLobby,
     SeatsChanged,
     StillTrying,
@@ -51,7 +54,8 @@ from p2pbelka.peer.lan.events import (
 from p2pbelka.peer.lan.finding import discover_tables
 from p2pbelka.peer.lan.host import host_game
 from p2pbelka.peer.lan.join import join_game
-from p2pbelka.peer.seat import GameResult, NetOptions, resume_game, signer_of
+from p2pbelka.peer.lan.rehost import resume_game
+from p2pbelka.peer.seat import GameResult, NetOptions, signer_of
 
 __all__ = [
     "Approve",
@@ -68,6 +72,7 @@ __all__ = [
     "LobbyControl",
     "LobbyEvent",
     "LobbyRefused",
+    "LobbyReopened",
     "NetOptions",
     "OnLobby",
     "SeatsChanged",

@@ -24,13 +24,20 @@ class LobbyRefused(Exception):
 class HostUnreachable(LobbyRefused):
     """Nothing answered at the host's lobby for as long as the joiner tries
     (``NetOptions.reach_for``): the last reason is the message; ``error`` (the last
-    OSError, if one), ``where`` and ``patience`` let a screen word it anew."""
+    OSError, if one), ``where`` and ``patience`` let a screen word it anew, ``why``
+    is the last reason alone (no "given up")."""
 
     def __init__(
-        self, message: str, error: OSError | None = None, where: str = "", patience: float = 0
+        self,
+        message: str,
+        error: OSError | None = None,
+        where: str = "",
+        patience: float = 0,
+        why: str = "",
     ) -> None:
         super().__init__(message)
         self.error, self.where, self.patience = error, where, patience
+        self.why = why or message
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,15 @@ OnLobby = Callable[[LobbyEvent], Awaitable[None]]
 async def ignore(event: LobbyEvent) -> None:
     """The ``on_lobby`` of a caller that follows nothing (scripts, bots)."""
     return None
+
+
+@dataclass(frozen=True)
+class LobbyReopened(LobbyEvent):
+    """A host resumed after a crash listens for watchers again: on ``lobby_port``, the
+    port it had (``old_port`` the same) unless that one was taken."""
+
+    lobby_port: int
+    old_port: int
 
 
 @dataclass(frozen=True)

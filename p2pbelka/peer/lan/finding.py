@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 
 import trio
@@ -70,6 +70,31 @@ async def discover_tables(
                     break
                 await trio.sleep(0.1)
     return found
+
+
+Find = Callable[[bytes, bytes, float], Awaitable[tuple[str, int] | None]]
+"""Where the host with this key announces the table with this table id now (its
+address and lobby port), heard within the seconds given; None if not heard."""
+
+
+def find_announced(net: NetOptions) -> Find:
+    """A ``Find`` by the signed beacons alone (a DNS-SD record is a hint anyone may
+    send): a watcher's host that came back on another lobby port is found by them."""
+
+    async def find(host_key: bytes, table_id: bytes, seconds: float) -> tuple[str, int] | None:
+        def ours(table: TableInfo) -> bool:
+            return table.host_key == host_key and table.table_id == table_id
+
+        try:
+            tables = await discover_tables(
+                seconds, net=net, until=lambda found: any(ours(t) for t in found)
+            )
+        except OSError as exc:  # the beacon port is not ours to listen on: dial as before
+            log.info("cannot listen for the host's beacons: %s", exc)
+            return None
+        return next(((t.host, t.port) for t in tables if ours(t)), None)
+
+    return find
 
 
 def _merged(

@@ -40,6 +40,7 @@ from p2pbelka.peer.lan.events import (
     ignore,
 )
 from p2pbelka.peer.lan.hostlobby import HostLobby
+from p2pbelka.peer.lan.lobbykeep import remember_lobby
 from p2pbelka.peer.lan.watchers import Feed
 from p2pbelka.peer.newseat import Seating, host_seat, play_new_seat
 from p2pbelka.peer.seat import GameResult, MeshHolder, NetOptions, serve_mesh
@@ -63,6 +64,7 @@ async def host_game(
     invite: str | None = None,
     game: str = registry.DEFAULT,
     players: int | None = None,
+    lets_all_in: bool | None = None,
 ) -> GameResult:
     """Open a table of ``game`` with ``players`` seats (by default as many as the game's
     table has), seat the joiners, then play seat 0 until the game ends.
@@ -73,7 +75,8 @@ async def host_game(
     ``invite`` code only joiners who give the same code can finish the lobby
     handshake (the version-2 handshake, ``net/pake.py``); after too many wrong ones
     the code changes and ``InviteChanged`` says to what.  ``ValueError`` for a code
-    too short to use."""
+    too short to use.  ``lets_all_in``: ``approve`` says yes to everyone (None: only
+    when there is no ``approve``), kept so that a resumed host lets watchers in alike."""
     net = net or NetOptions()
     options = dict(options or {})
     n_seats = players or registry.spec(game).default_seats
@@ -82,14 +85,7 @@ async def host_game(
     # every seat's nonce at the start, so no host chooses it (protocol/ids.py).
     table_id = net.table_id or new_table_id()
     holder = MeshHolder()
-    changes_in, changes_out = trio.open_memory_channel[LobbyEvent](16)
-
-    def tell(event: LobbyEvent) -> None:
-        try:
-            changes_in.send_nowait(event)
-        except trio.WouldBlock:  # the screen is behind: it hears the next one
-            log.warning("lobby: %s not shown", event)
-
+    tell, changes_out = lobby_news()
     guard = (
         InviteGuard(
             invite,
@@ -102,7 +98,7 @@ async def host_game(
     door = Door()
     feed = Feed(net.watchers, net.watcher_chat, tell=tell, door=door)
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(_tell_changes, changes_out, on_lobby)
+        nursery.start_soon(tell_changes, changes_out, on_lobby)
         mesh_port = await nursery.start(serve_mesh, identity, net, holder)
         nonce = net.new_nonce()
         me = lb.Sitter(
@@ -123,6 +119,9 @@ async def host_game(
             game_id_of(setup.nonces), setup, list(plan.peers()), mesh_port, bot, table_name
         )
         new = host_seat(identity, net, seating)
+        # kept with the game, so that a resumed host reopens its lobby to watchers
+        everyone = approve is None if lets_all_in is None else lets_all_in
+        remember_lobby(new.store, plan.game, lobby_port, net, everyone, guard, feed)
         await lobby.start(new.table.transcript[0].raw)
         await on_lobby(GameStarting.of(new, mesh_port))
         result = await play_new_seat(identity, new, front_end, net, holder, feed)
@@ -131,7 +130,21 @@ async def host_game(
     return result
 
 
-async def _tell_changes(changes: trio.MemoryReceiveChannel[LobbyEvent], on_lobby: OnLobby) -> None:
+def lobby_news() -> tuple[Callable[[LobbyEvent], None], trio.MemoryReceiveChannel[LobbyEvent]]:
+    """``tell``, which hands a lobby event over without waiting, and where they arrive
+    (``tell_changes`` passes them on)."""
+    changes_in, changes_out = trio.open_memory_channel[LobbyEvent](16)
+
+    def tell(event: LobbyEvent) -> None:
+        try:
+            changes_in.send_nowait(event)
+        except trio.WouldBlock:  # the screen is behind: it hears the next one
+            log.warning("lobby: %s not shown", event)
+
+    return tell, changes_out
+
+
+async def tell_changes(changes: trio.MemoryReceiveChannel[LobbyEvent], on_lobby: OnLobby) -> None:
     """The guard (sans-IO, called inside a handshake) and the watchers' feed (called by
     the seat's tasks) hand their news over here, so neither waits for the screen."""
     async for event in changes:

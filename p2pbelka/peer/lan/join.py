@@ -225,6 +225,7 @@ async def reach_lobby(
                 error,
                 format_host_port(host, port),
                 patience,
+                why,
             )
         # Jitter spreads the joiners a flood turned away, so they do not return together.
         wait = min(delay * random.uniform(0.75, 1.25), left)

@@ -135,6 +135,10 @@ class Feed:
         self.records: list[bytes] = []
         """Every record of the host's transcript so far, as written."""
         self.watchers: list[Watcher] = []
+        self.admitted: list[bytes] = []
+        """Every key let in to watch, once each (kept with the game: ``rehost.py``)."""
+        self.on_admit: Callable[[bytes], None] | None = None
+        """Told each key let in for the first time."""
         self.ended = False
         self.stats: Counter[str] = Counter()
         self._chat: Chat | None = None
@@ -206,6 +210,10 @@ class Feed:
         watcher = Watcher(view, channel, queue, backlog, chat)
         catch_up = self.records[start:]
         self.watchers.append(watcher)
+        if view.key not in self.admitted:
+            self.admitted.append(view.key)
+            if self.on_admit is not None:
+                self.on_admit(view.key)
         self._changed()
         log.info("watchers: %s (%s) watches from record %d", view.name, view.fingerprint, start)
         try:

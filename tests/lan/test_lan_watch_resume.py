@@ -1,0 +1,129 @@
+"""A host's program killed mid-game and resumed while ``watch --text`` processes follow
+it over loopback.  Resumed twice: it reopens its lobby on the port it had, the watcher
+that was following comes back and is fed exactly the rest, a watcher that comes only
+after a resume catches up on the whole game, and both files are the host's transcript
+byte for byte and verify OK.  Its port taken meanwhile by another program: it listens
+on another, its beacons say which, and the watcher finds it there by its key.  Never
+resumed: the watcher stops after the time it was given, with one line, exit status 1
+and its file INCOMPLETE.
+
+One seat is a person in text mode (the test types the first choice offered), so the
+game waits for that seat while the host is away and while a watcher comes in."""
+
+from __future__ import annotations
+
+import re
+import socket
+from pathlib import Path
+
+from tests.lan.helpers import (
+    Peer,
+    PeerSet,
+    WatchedTable,
+    bot_args,
+    transcript_of,
+    verify,
+    watched_table,
+    when,
+)
+
+GAME_TIMEOUT = 240.0
+
+
+def _grown(watcher: Peer, size: int) -> bool:
+    file = transcript_of(watcher)
+    return file.exists() and file.stat().st_size > size
+
+
+def _kill_host_at(table: WatchedTable, size: int) -> None:
+    """Kill the host once the watcher holds ``size`` bytes of the game; the watcher
+    says the host is away (the game waits for the person's next card meanwhile)."""
+    typist, watcher = table.typist, table.watcher
+    typist.until(when(lambda: _grown(watcher, size)), f"{size} bytes", GAME_TIMEOUT, watcher)
+    table.host.kill()
+    watcher.wait_for(r"The host is away: waiting up to 120 s", 60)
+
+
+def _to_the_end(peers: PeerSet, table: WatchedTable, watchers: list[Peer]) -> bytes:
+    """Play to the end; every file (the seats', the watchers') is the host's transcript,
+    which verifies OK: the transcript's bytes."""
+    everyone = [table.host, *table.joiners]
+    over = when(lambda: all(p.proc.poll() is not None for p in everyone))
+    table.typist.until(over, "the game's end", GAME_TIMEOUT, table.host)
+    codes = peers.wait(everyone, 30)
+    assert codes == [0, 0, 0, 0], "\n".join(p.dump() for p in everyone)
+    assert peers.wait(watchers, 60) == [0] * len(watchers), "\n".join(p.dump() for p in watchers)
+    game = table.host.transcript().read_bytes()
+    assert verify(table.host.transcript()).startswith("OK")
+    assert {p.transcript().read_bytes() for p in table.joiners} == {game}
+    for watcher in watchers:
+        saved = transcript_of(watcher)
+        assert saved.read_bytes() == game, watcher.dump()  # nothing skipped or twice
+        assert verify(saved).startswith("OK")
+        assert "the game's verdict: OK" in watcher.text()
+        assert "Traceback" not in watcher.log()
+    assert "Traceback" not in "".join(p.log() for p in everyone)
+    return game
+
+
+def _comebacks(watcher: Peer) -> list[int]:
+    """The records the watcher held each time the host took it back."""
+    return [int(k) for k in re.findall(r"following again from record (\d+)", watcher.text())]
+
+
+def test_a_host_resumed_twice_takes_back_its_watcher_and_a_new_one(tmp_path: Path) -> None:
+    with PeerSet(tmp_path) as peers:
+        table = watched_table(peers)
+        home, early = table.host.home, table.watcher
+        for n, size in enumerate((12_000, 40_000), 1):
+            _kill_host_at(table, size)
+            table.host = peers.spawn(f"resumed{n}", "resume", *bot_args(), home=home)
+            table.host.wait_for(rf"lobby is open to watchers again on port {table.port}\b", 60)
+            if n == 1:
+                late = peers.spawn("late", "watch", "--text", *table.lobby)
+                late.wait_for(r"game started", 60)  # it caught up on the game so far
+        _to_the_end(peers, table, [early, late])
+        again = _comebacks(early)  # each time from the records it held
+        kept = [int(k) for k in re.findall(r"(\d+) records? kept", early.text())]
+        assert len(again) == 2 and again[0] < again[1] and kept == again, early.dump()
+        assert re.search(r"\d watching: .*Wall \[", table.host.text()), table.host.dump()
+
+
+def test_a_host_resumed_on_another_port_is_found_by_its_beacons(tmp_path: Path) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        beacon = str(probe.getsockname()[1])
+    where = ("--group", "127.0.0.1", "--beacon-port", beacon)  # beacons to loopback
+    with PeerSet(tmp_path) as peers:
+        table = watched_table(peers, where)
+        _kill_host_at(table, 12_000)
+        hog = peers.spawn("hog", "127.0.0.1", table.port, module="tests.lan.porthog")
+        hog.wait_for(rf"holding {table.port}", 30)  # another program has the lobby port now
+        table.host = peers.spawn("resumed", "resume", *bot_args(*where), home=table.host.home)
+        moved = table.host.wait_for(r"open to watchers again on port (\d+) \(port (\d+) was", 60)
+        assert moved.group(2) == table.port != moved.group(1)
+        note = rf"table is announced at 127\.0\.0\.1:{moved.group(1)} now: dialling it there"
+        table.watcher.wait_for(note, 60)
+        _to_the_end(peers, table, [table.watcher])
+        assert len(_comebacks(table.watcher)) == 1, table.watcher.dump()
+
+
+def test_a_watcher_whose_host_never_comes_back_stops_after_the_stated_time(
+    tmp_path: Path,
+) -> None:
+    with PeerSet(tmp_path) as peers:
+        table = watched_table(peers)
+        short = peers.spawn("short", "watch", "--text", *table.lobby, "--host-away", "3")
+        short.wait_for(r"watching: ", 30)
+        table.typist.until(when(lambda: _grown(short, 12_000)), "a deal", GAME_TIMEOUT, short)
+        table.host.kill()  # and never resumed
+        assert peers.wait([short], 60) == [1], short.dump()  # stopped before the end
+        lines = short.text().splitlines()
+        assert "The host is away: waiting up to 3 s for it to come back" in short.text()
+        stop = [ln for ln in lines if "did not come back" in ln]
+        assert len(stop) == 1 and stop[0].startswith("watch: the host did not come back within 3 s")
+        assert re.search(r"the watch stops, \d+ records kept$", stop[0]), stop
+        assert "the game's verdict: INCOMPLETE" in short.text()
+        saved = transcript_of(short)
+        assert verify(saved).startswith("INCOMPLETE")
+        assert transcript_of(table.host).read_bytes().startswith(saved.read_bytes())
