@@ -222,9 +222,13 @@ class SeatChange:
             return True  # a bot plays our seat: the seated peers decide
         # A bot stopped for a hand-back is silent because of that pause, not gone: no
         # change is ever proposed for it (no bot for the bot), the pause is waited out.
-        seats = [s for s in seats if self._paused.get(s, -math.inf) <= now]
-        if not seats:
-            return True
+        # (No honest pause lasts longer than an offer and a window: past that, offers
+        # sent again and again to keep it paused stall nobody for ever.)
+        pause = self.config.offer_timeout + self.config.give_up_after
+        if silent < pause:
+            seats = [s for s in seats if self._paused.get(s, -math.inf) <= now]
+            if not seats:
+                return True
         if table is None or not self.config.seat_bots or len(seats) != 1:
             return False
         if not table.started or table.finished or table.me is None or table.closing:

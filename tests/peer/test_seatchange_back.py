@@ -233,3 +233,19 @@ def test_a_seat_that_signed_goes_on_only_on_a_no_from_a_seat_that_must_sign() ->
     assert first.change.offer_problem(back.host.seat, offer, table).startswith(
         "this seat signed a continuation at this cut"
     )
+
+
+def test_a_pause_kept_up_past_an_offer_and_a_window_is_waited_out_no_longer() -> None:
+    """A bot's peer that offers the seat back again and again (a fresh offer, the bot
+    kept stopped) holds the others no longer than one offer and a window: then the
+    seat is lost as any other."""
+    back = _back()
+    node = back.signers()[0]
+    node.answer = None  # its player still thinks
+    back.ask_back()
+    back.drain()
+    back.net.run(0.5)
+    assert node.change.stage is Stage.CONSIDERING and node.change.busy is None
+    silent = OFFER_TIMEOUT + GIVE_UP
+    assert node.change.lost([LOST], silent - 1, back.net.now) and not node.change.busy
+    assert node.change.lost([LOST], silent, back.net.now) and node.change.busy == LOST
