@@ -23,7 +23,12 @@ What a continuation is and how it is checked is ``table/carry.py``; this module
 only decides when to build, sign and follow one.  A seat signs at most one
 continuation of a segment (a second offer from the same cut, or another cut of
 it, is declined), so no proposer can hold two of its agreements, and once it
-signed it processes nothing more of that segment (it stays frozen).
+signed it processes nothing more of that segment (it stays frozen).  The one
+exception is a hand-back another seat said no to (``_released_by``): that offer
+can never be sealed, the bot plays on, and so does the seat that signed it (it
+never signs another continuation at that cut; at a later one it may).  A hand-back
+that comes to nothing never ends the game: the bot's peer tells its bot to play
+on, and its player may ask again from the next deal.
 """
 
 from __future__ import annotations

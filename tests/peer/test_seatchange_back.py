@@ -249,3 +249,22 @@ def test_a_pause_kept_up_past_an_offer_and_a_window_is_waited_out_no_longer() ->
     silent = OFFER_TIMEOUT + GIVE_UP
     assert node.change.lost([LOST], silent - 1, back.net.now) and not node.change.busy
     assert node.change.lost([LOST], silent, back.net.now) and node.change.busy == LOST
+
+
+def test_a_no_after_the_offers_time_changes_nothing_more() -> None:
+    """The bot's peer gave up on its offer at its own time (the bot plays on); the no
+    that comes after it is counted as an answer to no open offer, and nothing is done
+    twice: the bot told once, the returning player told once."""
+    back = _back()
+    host, late = back.host, back.signers()[0]
+    late.answer = None
+    back.net.deaf.add(host.seat)  # the no, when it comes, is lost on the way
+    back.ask_back()
+    back.drain()
+    back.net.run(OFFER_TIMEOUT + 1)
+    back.net.deaf.clear()
+    (no,) = _sent(late, Decline)
+    assert isinstance(no, Decline) and not no.retry
+    back.net.deliver(late.seat, no, to=[host.seat])  # it comes late
+    assert host.change.refused["seat_decline"] == 1
+    _kept(back)
