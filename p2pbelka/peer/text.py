@@ -290,8 +290,17 @@ class TextFrontEnd:
 
     async def _ask_offer(self, offer: SeatOffer) -> None:
         print("  " + self.words.offer_choices(offer.back), file=self.out, flush=True)
-        raw = (await read_line()).strip().lower()
-        offer.decision.answer(raw.startswith("y"))
+
+        async def read_answer() -> None:
+            raw = (await read_line()).strip().lower()
+            offer.decision.answer(raw.startswith("y"))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(read_answer)
+            # answered, or withdrawn (no answer in time, the change over): the next
+            # line typed is not taken for a question that no longer applies
+            await offer.decision.wait(math.inf)
+            nursery.cancel_scope.cancel()
 
     async def _ask_user(self, driver: PeerDriver, event: ev.ChoiceNeeded) -> None:
         options = list(event.moves)
