@@ -76,6 +76,8 @@ log = logging.getLogger(__name__)
 
 DRAIN_EVERY = 0.1
 """How often a bot finishing its deal before a hand-back is looked at."""
+NO_AGAIN = "this seat said no to it"
+"""Why an offer said no to once is declined again (a seat never signs it after)."""
 Cut = tuple[tuple[int, bytes], ...]
 """Where a continuation cuts its segment: every seat's envelope count and last hash."""
 
@@ -164,6 +166,7 @@ class SeatChange:
         self._back_from: dict[int, int] = {}  # seat -> the deal its player may ask again
         self._paused: dict[int, float] = {}  # seat -> its silence is a hand-back's until then
         self._back_offers: dict[bytes, Cut] = {}  # hand-back offers heard: their cuts
+        self._said_again: dict[bytes, float] = {}  # when our no to one was said again
         self._released: set[tuple[bytes, Cut]] = set()  # cuts we signed, then went on from
         self._tables_seen: list[bytes] = []
         self._refusals: dict[bytes, str] = {}  # why each of those was refused (logged once)
@@ -266,6 +269,8 @@ class SeatChange:
             self._kept_for_now(sender, msg) or self._released_by(sender, msg)
         ):
             return
+        if isinstance(msg, Agree):
+            self._no_again(msg.segment, now)
         offer = self._offer
         if offer is None or offer.segment != msg.segment or self.stage is not Stage.OFFERING:
             kind = "seat_agree" if isinstance(msg, Agree) else "seat_decline"
@@ -484,6 +489,19 @@ class SeatChange:
         self._keep(seat, why)
         self._idle()
 
+    def _no_again(self, segment: bytes, now: float) -> None:
+        """A seat's agreement to a hand-back we said no to: sent again, it still waits,
+        and our no (what lets it go on, ``_released_by``) may have been lost on its
+        way.  Said again at most once a resend interval (the first agreement heard
+        after our no only starts that clock: the no had just left)."""
+        if segment not in self._declined or segment not in self._back_offers:
+            return
+        said = self._said_again.get(segment)
+        if said is None or now - said >= self.config.resend_every:
+            if said is not None:
+                self._out.append(Broadcast(encode_handover(Decline(segment, NO_AGAIN, False))))
+            self._said_again[segment] = now
+
     def _keep(self, seat: int, why: str) -> None:
         """The seat stays with our bot in this deal: its player may ask again from the
         next one, and is told so (a ``seat_decline`` naming the segment in play, the
@@ -561,7 +579,7 @@ class SeatChange:
             self._paused[after.seat] = max(self._paused.get(after.seat, -math.inf), until)
         if offer.segment in self._declined:
             # said no to once: never signed after (a resend, or one that crossed ours)
-            self._decline(offer, "this seat said no to it", False)
+            self._decline(offer, NO_AGAIN, False)
             return
         if self.stage in OWN_CHANGE:
             self._decline(offer, f"seat {table.me} is busy with seat {self.busy}", True)

@@ -268,3 +268,25 @@ def test_a_no_after_the_offers_time_changes_nothing_more() -> None:
     back.net.deliver(late.seat, no, to=[host.seat])  # it comes late
     assert host.change.refused["seat_decline"] == 1
     _kept(back)
+
+
+def test_a_lost_no_is_said_again_to_a_seat_still_waiting_on_the_offer() -> None:
+    """The no of the seat that refused reaches the bot's peer but not the seat that
+    signed: that seat's agreement, sent again while it waits, brings the no again,
+    and it goes on."""
+    back = _back()
+    signed, decliner = back.signers()[1], back.signers()[0]
+    decliner.answer = None  # thinking
+    back.ask_back()
+    back.drain()
+    back.net.run(0.5)
+    assert signed.change.stage is Stage.AGREED and signed.frozen
+    back.net.deaf.add(signed.seat)  # the broadcast no never reaches it
+    decliner.change.answered(decliner.asked[-1].ask, False, back.net.now)
+    back.net.settle()
+    assert back.host.change.outcomes["not handed back"] == 1
+    assert signed.change.stage is Stage.AGREED
+    back.net.deaf.clear()
+    back.net.run(5.0)  # its agreement is sent again, and the no comes back
+    assert signed.change.stage is Stage.IDLE and not signed.frozen
+    assert signed.change.outcomes["released"] == 1
