@@ -290,3 +290,24 @@ def test_a_lost_no_is_said_again_to_a_seat_still_waiting_on_the_offer() -> None:
     back.net.run(5.0)  # its agreement is sent again, and the no comes back
     assert signed.change.stage is Stage.IDLE and not signed.frozen
     assert signed.change.outcomes["released"] == 1
+
+
+def test_asked_again_at_the_next_deal_the_seat_is_handed_back() -> None:
+    """Refused in one deal, the player asks again in the next and everyone says yes:
+    the seat that signed the refused offer signs this one (another cut), and every
+    seat goes on in the one continuation that hands the seat back."""
+    back = _back()
+    decliner = back.signers()[0]
+    decliner.answer = False
+    back.ask_back()
+    stop = back.drain()
+    back.net.run(1.0)
+    _kept(back)
+    back.plays_on(stop)
+    decliner.answer = True
+    back.ask_back()
+    back.drain()
+    back.net.run(1.0)
+    switched = {n.switched.table.game_id for n in back.net.nodes.values() if n.switched}
+    assert len(switched) == 1 and all(n.switched for n in back.net.nodes.values())
+    assert back.host.change.bots == {} and back.host.change.outcomes["sealed"] == 1
