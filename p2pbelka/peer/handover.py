@@ -500,4 +500,5 @@ class Handover:
         self._pump()
         if offer.decision.value is None:  # not answered: it goes off the screen
             self._questions.pop(ask.ask, None)
-            await self.front_end.on_event(driver, OfferWithdrawn(offer))
+            # (told with the segment in play now: the question may have outlived its own)
+            await self.front_end.on_event(self.driver or driver, OfferWithdrawn(offer))
