@@ -43,7 +43,14 @@ class Release:
     """The driver's own instruction: let a resumed table speak again."""
 
 
-Inbox = bytes | Move | Release
+@dataclass(frozen=True, slots=True)
+class Nudge:
+    """The driver's own instruction: look at the table again.  Its table was told
+    something outside the driver's task that may let it send (``Table.stop_at_deal``:
+    a bot told to play on), and no envelope may ever come to make the driver look."""
+
+
+Inbox = bytes | Move | Release | Nudge
 
 
 class TranscriptSink(Protocol):
@@ -138,6 +145,9 @@ class BotFrontEnd:
     the table's game when the table asks its first question)."""
 
     transcript: TranscriptSink | None = None
+    hands_back = True
+    """Its answer when asked to hand a seat back to its returning player (a bot says
+    yes to every other question about a seat)."""
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
@@ -191,6 +201,11 @@ class PeerDriver:
     async def submit(self, move: Move) -> None:
         """Make the local player's ``move`` in the driver's task (from a screen or a bot)."""
         await self._inbox_send.send(move)
+
+    def nudge(self) -> None:
+        """Send (and show) what the table has to, now, though nothing arrived: its
+        table was told to go on (``Nudge``)."""
+        self._inbox_send.send_nowait(Nudge())
 
     async def release(self) -> None:
         """Let a resumed table speak for its seat again (see ``Table.resume``)."""
@@ -351,6 +366,8 @@ class PeerDriver:
             self.table.receive(item)
         elif isinstance(item, Release):
             self.table.release()
+        elif isinstance(item, Nudge):
+            return  # what the table has to send goes in the flush that follows
         else:
             try:
                 self.table.apply(item)

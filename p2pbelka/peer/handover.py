@@ -42,6 +42,8 @@ from p2pbelka.peer.seatdrivers import (
     Collect,
     Decision,
     OfferClosed,
+    OfferWithdrawn,
+    SeatKept,
     SeatOffer,
     SegmentDriver,
     SharedMesh,
@@ -49,14 +51,17 @@ from p2pbelka.peer.seatdrivers import (
 from p2pbelka.peer.seatstate import SeatState
 from p2pbelka.peer.seatsteps import (
     AskPlayer,
+    BotGoesOn,
     Broadcast,
     CatchUp,
     Closed,
     Config,
     Freeze,
     Identities,
+    Kept,
     Remember,
     Replaced,
+    SendTo,
     Step,
     Switch,
     Thaw,
@@ -108,7 +113,7 @@ class MemoryIds:
         self.ids.add(segment)
 
 
-Job = Broadcast | AskPlayer | Closed | Replaced | CatchUp
+Job = Broadcast | AskPlayer | Closed | Replaced | CatchUp | Kept
 """A step that waits (or starts a task): done in order by the runner's own task."""
 
 
@@ -181,6 +186,8 @@ class Handover:
         """Seats whose player is gone for good (their peers never say done)."""
         self.driver: SegmentDriver | None = None
         self._drivers: list[PeerDriver] = []
+        self._bot_drivers: dict[int, PeerDriver] = {}  # by seat, this segment's
+        self._questions: dict[int, Decision] = {}  # on our player's screen, by ask
         self._pending: dict[bytes, list[bytes]] = {}
         self._next: tuple[Table, list[tuple[Table, int]]] | None = None
         self._segment_scope: trio.CancelScope | None = None
@@ -220,7 +227,7 @@ class Handover:
         """Make ``table`` (and the bots' tables) the current segment; no checkpoint, so
         no envelope can slip between the old segment and the new."""
         self.shared = SharedMesh(self.mesh)
-        self._drivers = []
+        self._drivers, self._bot_drivers = [], {}
         pause, give_up, resend = self.timing
         self.driver = SegmentDriver(
             table,
@@ -240,9 +247,11 @@ class Handover:
             endpoint = self.shared.endpoint()
             self.shared.bot_seats.add(seat)
             front = BotFrontEnd(make_bot(self.bot_level))
-            self._drivers.append(
-                BotSeatDriver(bot_table, endpoint, front, pause_after=pause, give_up_after=give_up)
+            bot_driver = BotSeatDriver(
+                bot_table, endpoint, front, pause_after=pause, give_up_after=give_up
             )
+            self._drivers.append(bot_driver)
+            self._bot_drivers[seat] = bot_driver
         self.change.enter(table, {seat: bot_table for bot_table, seat in bots})
         self.state.driver = self.driver
         self.mesh.follow(table.envelopes_from, table.wants)
@@ -402,6 +411,14 @@ class Handover:
             self._step(step)
         if self._serving and (wake or steps):
             self._jobs_in.send_nowait(None)
+        self._withdraw()
+
+    def _withdraw(self) -> None:
+        """Take off our player's screen every question the machine no longer waits on
+        (timed out as no, or the change it was about is over)."""
+        asking = self.change.asking()
+        for ask in [a for a in self._questions if a != asking]:
+            self._questions.pop(ask).withdraw()
 
     def _step(self, step: Step) -> None:
         driver = self.driver
@@ -415,6 +432,12 @@ class Handover:
         elif isinstance(step, Thaw):
             if driver is not None and driver.frozen:
                 driver.thaw()
+        elif isinstance(step, BotGoesOn):
+            bot_driver = self._bot_drivers.get(step.seat)
+            if bot_driver is not None:
+                bot_driver.nudge()  # its table may send now, though nothing arrives
+        elif isinstance(step, SendTo):
+            self.mesh.send_to(step.seat, step.payload)
         elif isinstance(step, Remember):
             self.known.remember(step.segment)
         elif isinstance(step, Replaced):
@@ -439,6 +462,7 @@ class Handover:
             self.change.tick(trio.current_time())
             for step in self.change.take():
                 self._step(step)
+            self._withdraw()
 
     async def _do(self, job: Job, nursery: trio.Nursery) -> None:
         if isinstance(job, Broadcast):
@@ -449,6 +473,10 @@ class Handover:
             nursery.start_soon(self.reclaim.fetch_and_watch)
         elif isinstance(job, CatchUp):
             self.reclaim.top_up(job.seat)
+        elif isinstance(job, Kept):
+            if self.driver is not None:
+                home = self.state.home_seat
+                await self.front_end.on_event(self.driver, SeatKept(home, job.why))
         elif job.back:
             log.warning("seat %d not handed back: %s", job.seat, job.why)
         elif self.driver is not None:
@@ -458,10 +486,19 @@ class Handover:
         """Ask our player (a bot in our seat says yes) and hand the machine the answer."""
         driver = self.driver
         assert driver is not None
+        if self.change.asking() != ask.ask:
+            return  # the machine moved on before the question was put: it applies no more
         offer = SeatOffer(ask.seat, ask.name, ask.silent, ask.bot, Decision(), ask.back)
         if isinstance(self.front_end, BotFrontEnd):
-            offer.decision.answer(True)  # a bot in our seat says yes to a bot in another
+            # a bot in our seat says yes to a bot in another (and, unless its front end
+            # says otherwise, to a seat handed back)
+            offer.decision.answer(self.front_end.hands_back or not ask.back)
+        self._questions[ask.ask] = offer.decision
         await self.front_end.on_event(driver, offer)
         yes = await offer.decision.wait(ask.timeout)
         self.change.answered(ask.ask, yes, trio.current_time())
         self._pump()
+        if offer.decision.value is None:  # not answered: it goes off the screen
+            self._questions.pop(ask.ask, None)
+            # (told with the segment in play now: the question may have outlived its own)
+            await self.front_end.on_event(self.driver or driver, OfferWithdrawn(offer))

@@ -23,13 +23,19 @@ What a continuation is and how it is checked is ``table/carry.py``; this module
 only decides when to build, sign and follow one.  A seat signs at most one
 continuation of a segment (a second offer from the same cut, or another cut of
 it, is declined), so no proposer can hold two of its agreements, and once it
-signed it processes nothing more of that segment (it stays frozen).
+signed it processes nothing more of that segment (it stays frozen).  The one
+exception is a hand-back another seat said no to (``_released_by``): that offer
+can never be sealed, the bot plays on, and so does the seat that signed it (it
+never signs another continuation at that cut; at a later one it may).  A hand-back
+that comes to nothing never ends the game: the bot's peer tells its bot to play
+on, and its player may ask again from the next deal.
 """
 
 from __future__ import annotations
 
 import enum
 import logging
+import math
 from collections import Counter
 from dataclasses import dataclass
 
@@ -43,14 +49,17 @@ from p2pbelka.peer.seatoffer import (
 )
 from p2pbelka.peer.seatsteps import (
     AskPlayer,
+    BotGoesOn,
     Broadcast,
     CatchUp,
     Closed,
     Config,
     Freeze,
     Identities,
+    Kept,
     Remember,
     Replaced,
+    SendTo,
     Step,
     Switch,
     Thaw,
@@ -67,6 +76,10 @@ log = logging.getLogger(__name__)
 
 DRAIN_EVERY = 0.1
 """How often a bot finishing its deal before a hand-back is looked at."""
+NO_AGAIN = "this seat said no to it"
+"""Why an offer said no to once is declined again (a seat never signs it after)."""
+Cut = tuple[tuple[int, bytes], ...]
+"""Where a continuation cuts its segment: every seat's envelope count and last hash."""
 
 
 class Stage(enum.Enum):
@@ -149,7 +162,12 @@ class SeatChange:
         self._said_no: int | None = None  # ... or refused it: the offer is declined
         self._draining: _Draining | None = None
         self._signed_from: dict[bytes, bytes] = {}  # segment -> the continuation we signed
-        self._refused_back: set[tuple[bytes, int]] = set()
+        self._declined: set[bytes] = set()  # offers we said no to: never signed after
+        self._back_from: dict[int, int] = {}  # seat -> the deal its player may ask again
+        self._paused: dict[int, float] = {}  # seat -> its silence is a hand-back's until then
+        self._back_offers: dict[bytes, Cut] = {}  # hand-back offers heard: their cuts
+        self._said_again: dict[bytes, float] = {}  # when our no to one was said again
+        self._released: set[tuple[bytes, Cut]] = set()  # cuts we signed, then went on from
         self._tables_seen: list[bytes] = []
         self._refusals: dict[bytes, str] = {}  # why each of those was refused (logged once)
 
@@ -184,6 +202,7 @@ class SeatChange:
         self.watching = table.me is None
         self.stage, self.busy = Stage.IDLE, None
         self._failed = set()
+        self._back_from, self._paused, self._back_offers = {}, {}, {}
         self._ask = self._offer = self._agreement = self._draining = None
         self._awaiting = self._said_yes = self._said_no = None
 
@@ -191,6 +210,11 @@ class SeatChange:
         """Follow the game as an observer (our seat is a bot's until handed back)."""
         self.watching = True
         self._switch(table, ())
+
+    def asking(self) -> int | None:
+        """The question to our player this machine waits on (``AskPlayer.ask``), if any:
+        any other still on a screen no longer applies."""
+        return self._ask.ask if self._ask is not None else None
 
     def bot_table(self, seat: int) -> Table | None:
         """The table of the bot this peer runs for ``seat`` in this segment, if any."""
@@ -204,6 +228,15 @@ class SeatChange:
         table = self.table
         if self.watching:
             return True  # a bot plays our seat: the seated peers decide
+        # A bot stopped for a hand-back is silent because of that pause, not gone: no
+        # change is ever proposed for it (no bot for the bot), the pause is waited out.
+        # (No honest pause lasts longer than an offer and a window: past that, offers
+        # sent again and again to keep it paused stall nobody for ever.)
+        pause = self.config.offer_timeout + self.config.give_up_after
+        if silent < pause:
+            seats = [s for s in seats if self._paused.get(s, -math.inf) <= now]
+            if not seats:
+                return True
         if table is None or not self.config.seat_bots or len(seats) != 1:
             return False
         if not table.started or table.finished or table.me is None or table.closing:
@@ -232,6 +265,12 @@ class SeatChange:
         if isinstance(msg, Offer):
             self._on_offer(sender, msg, now)
             return
+        if isinstance(msg, Decline) and (
+            self._kept_for_now(sender, msg) or self._released_by(sender, msg)
+        ):
+            return
+        if isinstance(msg, Agree):
+            self._no_again(msg.segment, now)
         offer = self._offer
         if offer is None or offer.segment != msg.segment or self.stage is not Stage.OFFERING:
             kind = "seat_agree" if isinstance(msg, Agree) else "seat_decline"
@@ -243,12 +282,12 @@ class SeatChange:
         if isinstance(msg, Agree):
             if offer.agree(sender, msg.sig):
                 if not offer.missing():
-                    self._seal()
+                    self._seal(now)
             else:
                 self.outcomes["bad agreement"] += 1
                 log.warning("seat %d's agreement is not its signature on our offer", sender)
         elif not msg.retry:
-            self._offer_failed(f"seat {sender} said no: {msg.why}")
+            self._offer_failed(f"seat {sender} said no: {msg.why}", now)
 
     def answered(self, ask: int, yes: bool, now: float) -> None:
         """Our player's answer to ``AskPlayer(ask, ...)`` (a late one is dropped)."""
@@ -275,8 +314,12 @@ class SeatChange:
         if segment != table.game_id:
             log.info("seat %d asks for its seat back in a segment not in play here", seat)
             return
-        if self.busy is not None or (segment, seat) in self._refused_back or table.finished:
+        if self.busy is not None or table.finished:
             log.info("seat %d asks for its seat back: busy (%s)", seat, self.busy)
+            return
+        if table.deal_id < self._back_from.get(seat, 0):
+            # refused in this deal (and told so): asked again from the next, not sooner
+            log.info("seat %d asks for its seat back again before deal %d", seat, table.deal_id)
             return
         self.busy, self.stage = seat, Stage.HANDING
         name = self._name(seat)
@@ -393,24 +436,26 @@ class SeatChange:
         )
         self._offer, self.stage = offer, Stage.OFFERING
         if offer.segment in offer.previous.used or self.ids.known(offer.segment):
-            self._offer_failed(f"the continuation's id {offer.segment.hex()[:16]} was used before")
+            used = f"the continuation's id {offer.segment.hex()[:16]} was used before"
+            self._offer_failed(used, now)
         elif not offer.missing():
-            self._seal()
+            self._seal(now)
         else:
             self._tick_offer(offer, now)
 
     def _tick_offer(self, offer: Offering, now: float) -> None:
         if now >= offer.until:
-            self._offer_failed(f"seats {offer.missing()} did not answer in time")
+            self._offer_failed(f"seats {offer.missing()} did not answer in time", now)
         elif now >= offer.resend:
             offer.resend = now + self.config.resend_every
             self._out.append(Broadcast(encode_handover(offer.offer)))
 
-    def _seal(self) -> None:
+    def _seal(self, now: float) -> None:
         offer = self._offer
         assert offer is not None
         if self.ids.known(offer.segment):
-            self._offer_failed(f"the continuation's id {offer.segment.hex()[:16]} was used before")
+            used = f"the continuation's id {offer.segment.hex()[:16]} was used before"
+            self._offer_failed(used, now)
             return
         self._remember(offer.segment)  # before the table envelope is signed in it
         bots = {s: b for s, b in self.bots.items() if s != offer.seat}
@@ -418,26 +463,66 @@ class SeatChange:
             bots[offer.seat] = offer.bot
         sealed = seal(offer, self.ids, bots)
         if isinstance(sealed, str):
-            self._offer_failed(sealed)
+            self._offer_failed(sealed, now)
             return
         self.bots, self._offer = bots, None
         self.outcomes["sealed"] += 1
         self._switch(*sealed)
 
-    def _offer_failed(self, why: str) -> None:
+    def _offer_failed(self, why: str, now: float) -> None:
         offer = self._offer
         assert offer is not None
         self._offer = None
         if not offer.back:
             self._close(offer.seat, why)
             return
+        seat = offer.seat
         self.outcomes["not handed back"] += 1
-        bot_table = self._bot_tables.get(offer.seat)
+        bot_table = self._bot_tables.get(seat)
         if bot_table is not None:
-            bot_table.stop_at_deal(None)  # the bot plays on
+            bot_table.stop_at_deal(None)  # the bot plays on, from the deal it stopped at
+            self._out.append(BotGoesOn(seat))
+        # its seat's silence so far was our pause: our driver gives the bot a window
+        self._paused[seat] = now + self.config.give_up_after
         self._thaw()
-        self._out.append(Closed(offer.seat, why, back=True))
+        self._out.append(Closed(seat, why, back=True))
+        self._keep(seat, why)
         self._idle()
+
+    def _no_again(self, segment: bytes, now: float) -> None:
+        """A seat's agreement to a hand-back we said no to: sent again, it still waits,
+        and our no (what lets it go on, ``_released_by``) may have been lost on its
+        way.  Said again at most once a resend interval (the first agreement heard
+        after our no only starts that clock: the no had just left)."""
+        if segment not in self._declined or segment not in self._back_offers:
+            return
+        said = self._said_again.get(segment)
+        if said is None or now - said >= self.config.resend_every:
+            if said is not None:
+                self._out.append(Broadcast(encode_handover(Decline(segment, NO_AGAIN, False))))
+            self._said_again[segment] = now
+
+    def _keep(self, seat: int, why: str) -> None:
+        """The seat stays with our bot in this deal: its player may ask again from the
+        next one, and is told so (a ``seat_decline`` naming the segment in play, the
+        one its ``seat_reclaim`` named)."""
+        table = self.table
+        assert table is not None
+        self._back_from[seat] = table.deal_id + 1
+        decline = Decline(table.game_id, why[:200], True)
+        self._out.append(SendTo(seat, encode_handover(decline)))
+
+    def _kept_for_now(self, sender: int, msg: Decline) -> bool:
+        """Watching, a ``seat_decline`` from the bot's peer naming the segment we watch
+        answers our ``seat_reclaim``: not in this deal (True: taken)."""
+        table = self.table
+        if not self.watching or table is None or msg.segment != table.game_id:
+            return False
+        if sender != _proposer(table, self.ids.home_seat):
+            return False
+        self.outcomes["kept for now"] += 1
+        self._out.append(Kept(msg.why))
+        return True
 
     # -- handing a seat back ----------------------------------------------------------------
 
@@ -445,7 +530,8 @@ class SeatChange:
         table, bot_table = self.table, self._bot_tables.get(ask.seat)
         assert table is not None
         if not yes or bot_table is None:
-            self._refused_back.add((table.game_id, ask.seat))
+            if bot_table is not None:
+                self._keep(ask.seat, "the player running the bot did not want to hand it back")
             self._idle()
             return
         stop = bot_table.deal_id + 1
@@ -482,6 +568,19 @@ class SeatChange:
             return
         if sender != _proposer(table, after.seat):
             return
+        holder = offer.table.seats[after.seat]
+        back = holder.name if holder.key == self.ids.keys[after.seat] else None
+        if back is not None:
+            self._back_offers[offer.segment] = after.heads
+        if back is not None and after.seat in table.missing():
+            # the bot's peer stopped it for this offer: its silence is that pause, until
+            # the offer is over (its timeout at most) and the bot had a window to move
+            until = now + self.config.offer_timeout + self.config.give_up_after
+            self._paused[after.seat] = max(self._paused.get(after.seat, -math.inf), until)
+        if offer.segment in self._declined:
+            # said no to once: never signed after (a resend, or one that crossed ours)
+            self._decline(offer, NO_AGAIN, False)
+            return
         if self.stage in OWN_CHANGE:
             self._decline(offer, f"seat {table.me} is busy with seat {self.busy}", True)
             return
@@ -495,8 +594,6 @@ class SeatChange:
                 offer, f"seat {after.seat} is back" if returned else problem, not returned
             )
             return
-        holder = offer.table.seats[after.seat]
-        back = holder.name if holder.key == self.ids.keys[after.seat] else None
         early = self._ask if self._ask is not None and self._ask.offer is None else None
         if back is None and early is not None and early.seat == after.seat:
             early.offer = offer  # our player is being asked already: that answer signs
@@ -550,7 +647,11 @@ class SeatChange:
         self._tick_agreement(self._agreement, now)
 
     def _tick_agreement(self, agreed: _Agreement, now: float) -> None:
-        if now >= agreed.until:
+        # (a hand-back's, a moment past the offer's time: another seat's question, put
+        # when the offer reached it, times out as a no then, and we go on on that no,
+        # ``_released_by``)
+        back = agreed.segment in self._back_offers
+        if now >= agreed.until + (self.config.resend_every if back else 0.0):
             # We signed: the old segment stays cut (no thaw, SPEC 9.4: a proposer that
             # seals later cannot show our agreement beside envelopes we signed after
             # the cut).  Nothing came, so the game ends.
@@ -563,8 +664,34 @@ class SeatChange:
             agreed.resend = now + self.config.resend_every
             self._out.append(Broadcast(encode_handover(Agree(agreed.segment, agreed.sig))))
 
+    def _released_by(self, sender: int, msg: Decline) -> bool:
+        """We signed an offer handing a seat back, and another seat that must sign it
+        said no (True: taken).  That offer can never be sealed (a seat never signs an
+        offer it declined), and the bot's peer lets the bot play on: so do we, in the
+        segment in play (SPEC 9.4).  We never sign another continuation at that cut; a
+        later one, at a later cut, we may."""
+        agreed, table = self._agreement, self.table
+        if self.stage is not Stage.AGREED or agreed is None or table is None or msg.retry:
+            return False
+        heads = self._back_offers.get(agreed.segment)
+        if msg.segment != agreed.segment or heads is None:
+            return False
+        if sender in (table.me, agreed.seat, _proposer(table, agreed.seat)):
+            return False  # only a seat whose signature it lacks proves it is dead
+        log.info("seat %d said no to handing seat %d back: going on", sender, agreed.seat)
+        self._released.add((table.game_id, heads))
+        self._signed_from.pop(table.game_id, None)
+        self._agreement = None
+        self.outcomes["released"] += 1
+        self._thaw()
+        self._idle()
+        return True
+
     def offer_problem(self, sender: int, offer: Offer, table: Table) -> str:
         """Why this seat does not sign ``sender``'s ``offer`` on ``table`` ("" if it may)."""
+        after = offer.table.after
+        if after is not None and (table.game_id, after.heads) in self._released:
+            return f"this seat signed a continuation at this cut of {table.game_id.hex()[:16]}"
         signed = self._signed_from.get(table.game_id)
         return offer_problem(table, sender, offer, self.ids, signed)
 
@@ -581,6 +708,8 @@ class SeatChange:
         self._out.append(AskPlayer(self._asks, seat, name, silent, bot, back is not None, timeout))
 
     def _decline(self, offer: Offer, why: str, retry: bool) -> None:
+        if not retry:
+            self._declined.add(offer.segment)
         self.outcomes["declined"] += 1
         self._out.append(Broadcast(encode_handover(Decline(offer.segment, why, retry))))
 

@@ -28,18 +28,26 @@ from p2pbelka.table.session import Table
 
 
 class Decision:
-    """A player's yes or no, given from any task (a screen, a text prompt, a bot)."""
+    """A player's yes or no, given from any task (a screen, a text prompt, a bot); or
+    the question withdrawn (it no longer applies: an answer then counts for nothing)."""
 
     def __init__(self) -> None:
         self._given = trio.Event()
         self.value: bool | None = None
+        self.withdrawn = False
 
     def answer(self, yes: bool) -> None:
-        if self.value is None:
+        if self.value is None and not self.withdrawn:
             self.value = yes
             self._given.set()
 
+    def withdraw(self) -> None:
+        if self.value is None:
+            self.withdrawn = True
+            self._given.set()
+
     async def wait(self, timeout: float) -> bool:
+        """The answer; no answer by ``timeout`` seconds (or the question withdrawn) is no."""
         with trio.move_on_after(timeout):
             await self._given.wait()
         return bool(self.value)
@@ -58,6 +66,23 @@ class SeatOffer(ev.Event):
     decision: Decision = field(compare=False)
     back: bool = False
     """Not a bot: ``bot`` is the seat's own player, back to take it again."""
+
+
+@dataclass(frozen=True, slots=True)
+class OfferWithdrawn(ev.Event):
+    """The question ``offer`` no longer applies (unanswered in time, or the change it
+    was about is over): the front end takes it off the screen."""
+
+    offer: SeatOffer
+
+
+@dataclass(frozen=True, slots=True)
+class SeatKept(ev.Event):
+    """Watching: the seat we asked back stays with the bot in this deal (``why``); it
+    is asked back again from the next deal."""
+
+    seat: int
+    why: str
 
 
 @dataclass(frozen=True, slots=True)

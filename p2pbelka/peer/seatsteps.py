@@ -66,6 +66,14 @@ class Broadcast:
 
 
 @dataclass(frozen=True, slots=True)
+class SendTo:
+    """Send this seat-change control message to seat ``seat`` alone."""
+
+    seat: int
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class AskPlayer:
     """Ask our player about seat ``seat`` (``name``, gone ``silent`` seconds): seat
     ``bot`` in its place, or (``back``) hand it back to its player ``bot``?  The
@@ -112,6 +120,23 @@ class Thaw:
 
 
 @dataclass(frozen=True, slots=True)
+class BotGoesOn:
+    """The bot of ``seat`` plays on (a hand-back came to nothing): its table was told
+    (``Table.stop_at_deal(None)``); its driver must look at it now, since nothing may
+    ever arrive to make it (``PeerDriver.nudge``)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """Watching: the seat we asked back stays with the bot for now (``why``); we may
+    ask again from the next deal.  The front end is told (``SeatKept``)."""
+
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class Remember:
     """Keep ``segment`` in this machine's list of ids, durably, before anything is
     signed in it (done before any later step of the same batch)."""
@@ -136,4 +161,17 @@ class CatchUp:
     seat: int
 
 
-Step = Broadcast | AskPlayer | Switch | Closed | Freeze | Thaw | Remember | Replaced | CatchUp
+Step = (
+    Broadcast
+    | SendTo
+    | AskPlayer
+    | Switch
+    | Closed
+    | Freeze
+    | Thaw
+    | BotGoesOn
+    | Kept
+    | Remember
+    | Replaced
+    | CatchUp
+)

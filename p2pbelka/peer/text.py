@@ -18,7 +18,7 @@ import trio
 from p2pbelka.bots.common.seat import Bot
 from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
 from p2pbelka.peer.driver import PeerDriver, Resumed, TranscriptSink, Waiting
-from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
+from p2pbelka.peer.seatdrivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.peer.sync import answer
 from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
@@ -110,6 +110,13 @@ def describe(event: ev.Event, table: Table) -> str:
         )
     if isinstance(event, OfferClosed):
         return f"no bot for seat {event.seat}: {event.why}"
+    if isinstance(event, OfferWithdrawn):
+        return f"the question about seat {event.offer.seat} no longer applies"
+    if isinstance(event, SeatKept):
+        return (
+            f"seat {event.seat} stays with the bot for this deal: {event.why}; it is asked"
+            " back again from the next deal"
+        )
     if isinstance(event, SeatChanged):
         return describe_change(event)
     return repr(event)
@@ -247,7 +254,16 @@ class TextFrontEnd:
         elif isinstance(event, ev.GameOver | ev.GameAborted):
             self.finished = self.clock()
             self.cpu_s = time.process_time() - self._cpu_mark
-        loud = ev.GameOver | ev.GameAborted | Waiting | SeatOffer | OfferClosed | SeatChanged
+        loud = (
+            ev.GameOver
+            | ev.GameAborted
+            | Waiting
+            | SeatOffer
+            | OfferClosed
+            | OfferWithdrawn
+            | SeatKept
+            | SeatChanged
+        )
         if not self.quiet or isinstance(event, loud):
             print(self.words.describe(event, driver.table), file=self.out, flush=True)
         if isinstance(event, SeatOffer):
@@ -274,8 +290,17 @@ class TextFrontEnd:
 
     async def _ask_offer(self, offer: SeatOffer) -> None:
         print("  " + self.words.offer_choices(offer.back), file=self.out, flush=True)
-        raw = (await read_line()).strip().lower()
-        offer.decision.answer(raw.startswith("y"))
+
+        async def read_answer() -> None:
+            raw = (await read_line()).strip().lower()
+            offer.decision.answer(raw.startswith("y"))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(read_answer)
+            # answered, or withdrawn (no answer in time, the change over): the next
+            # line typed is not taken for a question that no longer applies
+            await offer.decision.wait(math.inf)
+            nursery.cancel_scope.cancel()
 
     async def _ask_user(self, driver: PeerDriver, event: ev.ChoiceNeeded) -> None:
         options = list(event.moves)

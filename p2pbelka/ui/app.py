@@ -52,6 +52,8 @@ from p2pbelka.ui.view import DealEnd, TableView
 
 MIN_COLUMNS, MIN_ROWS = toosmall.MIN_COLUMNS, toosmall.MIN_ROWS
 RIGHT_WIDTH = 31
+ASK_WIDTH = 60
+"""The question about a seat, asked over a page, is wrapped at this width."""
 
 
 def _drop(move: mv.Move) -> None:
@@ -270,7 +272,15 @@ class TableScreen:
         self._quitting = Float(
             ConditionalContainer(quit_box, Condition(lambda: self.overlay == "quit"))
         )
-        self._screen = FloatContainer(main, floats=[*self._floats(), self._quitting])
+        ask_box = Frame(
+            Window(FormattedTextControl(self._offer_box), width=ASK_WIDTH, dont_extend_height=True),
+            title=_("A question about a seat"),
+            style="class:dialog",
+        )
+        # over a page (the end of a deal, the sheet, the help) the status line is easy
+        # to miss, and a question left unanswered is a no: it is asked above the page
+        asking = Float(ConditionalContainer(ask_box, Condition(self.asks_over_a_page)))
+        self._screen = FloatContainer(main, floats=[*self._floats(), asking, self._quitting])
         screen = self._screen
         too_small = Window(
             FormattedTextControl(self._too_small), style="class:small", wrap_lines=True
@@ -452,6 +462,24 @@ class TableScreen:
         if self.pages.overflows and self.overlay in PAGES:
             out.append(("class:hint", "  " + _("↑/↓ scroll")))
         return out
+
+    def asks_over_a_page(self) -> bool:
+        """A question about a seat is up while a page covers the table."""
+        return self.view.offer is not None and self.overlay in (*PAGES, "help", "last")
+
+    def _offer_box(self) -> StyleAndTextTuples:
+        offer = self.view.offer
+        if offer is None:
+            return []
+        lines = textwrap.wrap(self.view.offer_question(offer), ASK_WIDTH)
+        hint = textwrap.wrap(_("No answer in time counts as no."), ASK_WIDTH)
+        return [
+            *(("", line + "\n") for line in lines),
+            ("class:button", _("[y] yes"), on_click(lambda: self.answer_offer(True))),
+            ("", "   "),
+            ("class:button", _("[n] no"), on_click(lambda: self.answer_offer(False))),
+            *(("class:hint", "\n" + line) for line in hint),
+        ]
 
     def _quit_text(self) -> StyleAndTextTuples:
         return [

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from p2pbelka.peer.chat import ChatLine
 from p2pbelka.peer.driver import Resumed, Waiting
-from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
+from p2pbelka.peer.seatdrivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.peer.text import MISMATCH, describe
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged
@@ -129,6 +129,14 @@ class SeatWords:
             return self._offer(event)
         if isinstance(event, OfferClosed):
             return _("no bot for seat {seat}: {why}").format(seat=event.seat, why=event.why)
+        if isinstance(event, OfferWithdrawn):
+            line = _("the question about seat {seat} no longer applies")
+            return line.format(seat=event.offer.seat)
+        if isinstance(event, SeatKept):
+            return _(
+                "seat {seat} stays with the bot for this deal: {why}; it is asked back"
+                " again from the next deal"
+            ).format(seat=event.seat, why=event.why)
         if isinstance(event, SeatChanged):
             return seat_change_line(event)
         return None

@@ -41,6 +41,8 @@ class TableScreen(Protocol):
 
     def answer_offer(self, yes: bool) -> bool: ...
 
+    def asks_over_a_page(self) -> bool: ...
+
     def toggle(self, overlay: str) -> None: ...
 
     def close_overlay(self) -> None: ...
@@ -79,6 +81,8 @@ def table_keys(screen: TableScreen, when: KeyContext) -> list[Key]:
     quitting = Condition(lambda: screen.overlay == "quit")
     helping = Condition(lambda: screen.overlay == "help") & ~quitting
     in_lobby = Condition(lambda: screen.overlay == "lobby")
+    # y and n answer a question about a seat over the help page too (it is asked there)
+    answering = playing | (helping & Condition(screen.asks_over_a_page))
 
     def enter(event: KeyPressEvent) -> None:
         if screen.overlay in (*PAGES, "last"):
@@ -106,8 +110,8 @@ def table_keys(screen: TableScreen, when: KeyContext) -> list[Key]:
         Key(("right",), playing, lambda e: screen.select(screen.view.selected + 1)),
         Key(tuple("123456789"), playing, lambda e: screen.select(int(latin(e.data)) - 1)),
         Key(("enter",), playing, enter),
-        Key(("y",), playing, lambda e: _ignore(screen.answer_offer(True))),
-        Key(("n",), playing, lambda e: _ignore(screen.answer_offer(False))),
+        Key(("y",), answering, lambda e: _ignore(screen.answer_offer(True))),
+        Key(("n",), answering, lambda e: _ignore(screen.answer_offer(False))),
         Key(("l",), playing, lambda e: screen.toggle("last")),
         Key(("s",), playing, lambda e: screen.toggle("sheet")),
         Key(("?",), ~chatting & ~quitting & ~in_lobby, lambda e: screen.toggle("help")),

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from p2pbelka.cards import Card, Suit
 from p2pbelka.peer.driver import Waiting
-from p2pbelka.peer.seatdrivers import OfferClosed, SeatOffer
+from p2pbelka.peer.seatdrivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import PlayCard
@@ -223,6 +223,7 @@ class TableView:
 
     def _on_GameOver(self, event: ev.GameOver) -> None:
         self.game_over = event
+        self.offer = None  # a question about a seat applies no more
         self.choice, self.legal, self.status = None, set(), ""
         if event.winner is None:
             self.say(_("The game is over."))
@@ -238,6 +239,7 @@ class TableView:
 
     def _on_GameAborted(self, event: ev.GameAborted) -> None:
         self.aborted = event
+        self.offer = None
         self.choice, self.legal, self.status = None, set(), ""
         for fault in event.faults:
             self.say(_("Game stopped: {fault}").format(fault=self.describe_fault(fault)))
@@ -281,6 +283,19 @@ class TableView:
         return _(
             "{name} has been gone for {seconds} s. Seat a bot in their place from the next deal?"
         ).format(name=event.name, seconds=round(event.seconds))
+
+    def _on_OfferWithdrawn(self, event: OfferWithdrawn) -> None:
+        if self.offer is not event.offer:
+            return  # answered already, or another question is up
+        self.offer = None
+        line = _("The question about the seat of {name} no longer applies.")
+        self.say(line.format(name=self.name(event.offer.seat)))
+
+    def _on_SeatKept(self, event: SeatKept) -> None:
+        line = _(
+            "{bot} keeps your seat for this deal: {why}. It is asked back again from the next deal."
+        )
+        self.say(line.format(bot=self.name(event.seat), why=event.why))
 
     def _on_OfferClosed(self, event: OfferClosed) -> None:
         self.offer = None

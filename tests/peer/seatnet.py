@@ -18,13 +18,16 @@ from dataclasses import dataclass, field
 from p2pbelka.peer.seatchange import SeatChange
 from p2pbelka.peer.seatsteps import (
     AskPlayer,
+    BotGoesOn,
     Broadcast,
     Closed,
     Config,
     Freeze,
     Identities,
+    Kept,
     Remember,
     Replaced,
+    SendTo,
     Switch,
     Thaw,
 )
@@ -84,6 +87,11 @@ class Node:
     frozen: bool = False
     remembered: list[bytes] = field(default_factory=list)
     replaced: int = 0
+    told: list[tuple[int, HandoverMsg]] = field(default_factory=list)
+    """Messages sent to one seat alone (``SendTo``), with the seat."""
+    goes_on: list[int] = field(default_factory=list)
+    """Seats whose bot was told to play on (``BotGoesOn``)."""
+    kept: list[Kept] = field(default_factory=list)
 
 
 class Net:
@@ -164,3 +172,9 @@ class Net:
             node.remembered.append(step.segment)
         elif isinstance(step, Replaced):
             node.replaced += 1
+        elif isinstance(step, SendTo):
+            node.told.append((step.seat, decode_handover(step.payload)))
+        elif isinstance(step, BotGoesOn):
+            node.goes_on.append(step.seat)
+        elif isinstance(step, Kept):
+            node.kept.append(step)

@@ -3,16 +3,18 @@ in the status line, ``y`` or ``n`` answers it, the change is written in the log.
 
 from __future__ import annotations
 
+import pytest
 import trio
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2pbelka.cards import Card
-from p2pbelka.peer.seatdrivers import Decision, OfferClosed, SeatOffer
+from p2pbelka.peer.seatdrivers import Decision, OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.rules.belot.moves import Bid
 from p2pbelka.table.belot_events import CardTurned
-from p2pbelka.table.events import ChoiceNeeded
+from p2pbelka.table.events import ChoiceNeeded, Fault, GameAborted
 from p2pbelka.table.segments import SeatChanged
+from p2pbelka.ui import i18n
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.front import ScreenFrontEnd
 from p2pbelka.ui.games.belka.screen import UI as BELKA
@@ -20,6 +22,8 @@ from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.games.belot.screen import UI as BELOT
 from p2pbelka.ui.games.belot.view import BelotView
 from p2pbelka.ui.hostloop import Bridge, run_with_app
+from tests.ui.render import Terminal, render
+from tests.ui.summaries import summary
 
 
 def _offer(back: bool = False) -> SeatOffer:
@@ -109,3 +113,76 @@ def test_auto_approve_says_yes_on_screen_without_asking() -> None:
         assert "Seat a bot" in view.log[-1]
         assert offer.decision.value is (True if auto else None)
         assert (view.offer is None) is auto
+
+
+def _paged_view() -> BelkaView:
+    """A Belka table whose first deal ended: its page is up over the table."""
+    view = BelkaView(me=1, names=["Asel", "Bolat", "Bot for Saule", "Nurlan"])
+    view.deal_ends = [summary()]
+    return view
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "kk"])
+def test_a_question_that_comes_under_a_page_is_asked_above_it(lang: str) -> None:
+    """The end of a deal is up when the bot's peer asks to hand the seat back: the
+    question is drawn over the page (80x24, nothing cut), and y answers it there."""
+    i18n.set_language(lang)
+    view = _paged_view()
+    offer = _offer(back=True)
+    terminal = Terminal()
+    try:
+        with create_pipe_input() as pipe:
+            screen = TableScreen(BELKA, view, lambda move: None, input=pipe, output=terminal.output)
+            screen.refresh()
+            assert screen.overlay == "deal_end"
+            view.apply(offer)
+
+            async def main(bridge: Bridge) -> None:
+                drawn = render(screen, terminal, 80, 24)
+                question = view.offer_question(offer)
+                assert question.split()[0] in drawn.text, drawn.text
+                assert i18n._("No answer in time counts as no.").split()[0] in drawn.text
+                assert drawn.faults == [], drawn.faults
+                pipe.send_text("y")
+                with trio.fail_after(120):  # a hang, not a speed limit
+                    while offer.decision.value is None:
+                        await trio.sleep(0.01)
+                screen.app.exit()
+
+            run_with_app(screen.app, main)
+        assert offer.decision.value is True and screen.overlay == "deal_end"
+        assert not screen.asks_over_a_page()
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_question_that_no_longer_applies_goes_away() -> None:
+    """Withdrawn (unanswered in time, or the change is over), the question leaves the
+    status line and the page; a withdrawal of an older question leaves a newer one; the
+    end of the game takes any question away."""
+    view = _paged_view()
+    first, second = _offer(back=True), _offer(back=True)
+    with create_pipe_input() as pipe:
+        screen = TableScreen(BELKA, view, lambda move: None, input=pipe, output=DummyOutput())
+        screen.refresh()
+        view.apply(first)
+        assert screen.asks_over_a_page()
+        view.apply(OfferWithdrawn(first))
+        assert view.offer is None and not screen.asks_over_a_page()
+        assert view.log[-1] == "The question about the seat of Bot for Saule no longer applies."
+        assert "Hand the seat back" not in "".join(t for _s, t, *_ in screen._status())
+        view.apply(second)
+        view.apply(OfferWithdrawn(first))
+        assert view.offer is second
+        view.apply(GameAborted((Fault(3, "went silent for 60 s"),)))
+        assert view.offer is None
+        assert screen.answer_offer(True) is False and second.decision.value is None
+
+
+def test_the_returning_player_is_told_the_seat_stays_with_the_bot() -> None:
+    view = BelkaView(me=2, names=["Asel", "Bolat", "Bot for Saule", "Nurlan"])
+    view.apply(SeatKept(2, "seat 1 said no"))
+    assert view.log[-1] == (
+        "Bot for Saule keeps your seat for this deal: seat 1 said no. It is asked back"
+        " again from the next deal."
+    )
