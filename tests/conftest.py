@@ -1,6 +1,8 @@
 """What every test shares: a disk that acknowledges syncs at once (``tests/quickdisk.py``),
 unless the test is marked ``real_disk``; and the games' locks a test's process took
-let go of at its end (a program holds them until it exits: ``peer/storelock.py``)."""
+let go of at its end (a program holds them until it exits: ``peer/storelock.py``); and
+the language a test chose put back after it (a screen test in Russian left the next test
+in the same process reading Russian words)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from p2pbelka.peer import storelock
+from p2pbelka.ui import i18n
 from tests import quickdisk
 
 
@@ -30,3 +33,11 @@ def quick_disk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
 def let_go_of_games() -> Iterator[None]:
     yield
     storelock.release_all()
+
+
+@pytest.fixture(autouse=True)
+def keep_the_language() -> Iterator[None]:
+    before = i18n.language()
+    yield
+    if i18n.language() != before:
+        i18n.set_language(before)
