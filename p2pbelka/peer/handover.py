@@ -48,6 +48,7 @@ from p2pbelka.peer.seatdrivers import (
 )
 from p2pbelka.peer.seatstate import SeatState
 from p2pbelka.peer.seatsteps import (
+    Agreed,
     AskPlayer,
     Broadcast,
     CatchUp,
@@ -95,11 +96,27 @@ class KnownIds(Protocol):
     def remember(self, segment: bytes) -> None: ...
 
 
+class Agreements(Protocol):
+    """Where a seat keeps the continuations it signed (``GameStore``: a file beside its
+    journal), each on the disk before its signature leaves."""
+
+    def keep_agreement(self, agreed: Agreed) -> None: ...
+
+    def saved_agreements(self) -> list[Agreed]: ...
+
+
 class MemoryIds:
-    """``KnownIds`` kept in memory only (a peer without files: tests)."""
+    """``KnownIds`` and ``Agreements`` kept in memory only (a peer without files: tests)."""
 
     def __init__(self) -> None:
         self.ids: set[bytes] = set()
+        self.agreements: list[Agreed] = []
+
+    def keep_agreement(self, agreed: Agreed) -> None:
+        self.agreements.append(agreed)
+
+    def saved_agreements(self) -> list[Agreed]:
+        return list(self.agreements)
 
     def knows(self, segment: bytes) -> bool:
         return segment in self.ids
@@ -126,6 +143,7 @@ class Handover:
         journal: SignedJournal | None,
         seed_sources: SeedSources,
         known: KnownIds | None = None,
+        agreements: Agreements | None = None,
         new_nonce: Callable[[], bytes] = lambda: os.urandom(m.NONCE_SIZE),
         entered: Callable[[bytes], None] | None = None,
         pause_after: float,
@@ -147,6 +165,8 @@ class Handover:
         self.journal = journal
         self.known = known if known is not None else MemoryIds()
         """Every game and segment id this peer has seen: it sits in none of them again."""
+        self.agreements = agreements if agreements is not None else MemoryIds()
+        """Every continuation this seat signed, kept before it was sent."""
         self.entered = entered
         """Told the id of every segment this peer enters (the chat binds its lines to it)."""
         self.timing = (pause_after, give_up_after, resend_after)
@@ -210,6 +230,9 @@ class Handover:
         """Enter the first segment (a new game, or a resumed one): its driver."""
         self._enter(table, [])
         assert self.driver is not None
+        # what this seat agreed to before it stopped binds it still (a resumed seat)
+        self.change.restore(self.agreements.saved_agreements(), trio.current_time())
+        self._pump(wake=False)
         return self.driver
 
     @property
@@ -417,6 +440,8 @@ class Handover:
                 driver.thaw()
         elif isinstance(step, Remember):
             self.known.remember(step.segment)
+        elif isinstance(step, Agreed):
+            self.agreements.keep_agreement(step)  # on the disk before the Broadcast after it
         elif isinstance(step, Replaced):
             if not self._serving:  # the game is not in play here: nothing to fetch
                 home = self.state.home_seat

@@ -300,6 +300,7 @@ async def play_seat(
         journal=store,
         seed_sources=_segment_sources(store, net.fresh_seeds),
         known=store,
+        agreements=store,
         new_nonce=net.new_nonce,
         entered=chat.enter,
         pause_after=net.pause_after,
