@@ -257,6 +257,7 @@ class Handover:
             journal=self.journal,
             seat_gone=self.seat_gone,
             cut_off=lambda: self._cut_off,
+            home_seat=self.state.home_seat,
         )
         self._drivers.append(self.driver)
         for bot_table, seat in bots:
@@ -314,6 +315,11 @@ class Handover:
             await driver.after_end()
         finally:
             self.mesh.push_to(None)
+
+    @property
+    def stopped_alone(self) -> bool:
+        """The game stopped here because no other seat could be reached (``CutOff``)."""
+        return isinstance(self.driver, SegmentDriver) and self.driver.stopped_alone is not None
 
     def settled(self) -> bool:
         """The seat's table has taken everything that came (see ``Mesh.linger``)."""
@@ -375,9 +381,10 @@ class Handover:
         seat change (an offer is made or awaited); False: end the game as before."""
         if driver is not self.driver and not self.watching:
             return False
-        if driver.alone() and silent < driver.decide_limit:
+        if driver.alone() and silent < driver.cut_off_limit:
             # Cut off from everyone: it is our link that is down, not theirs.  Wait for
-            # it (the others may give our seat to a bot meanwhile), never blame a seat.
+            # it (the others may give our seat to a bot meanwhile), never blame a seat;
+            # past the limit the driver stops on its own (``SegmentDriver._stop_alone``).
             self._cut_off = True
             return True
         if self._cut_off:

@@ -104,6 +104,9 @@ class GameResult:
     store: GameStore
     bytes_sent: int = 0
     frames_sent: int = 0
+    cut_off: bool = False
+    """The game stopped here, unfinished, because no other seat could be reached
+    (``CutOff``): the others went on without this seat."""
 
 
 async def resume_game(
@@ -339,9 +342,10 @@ async def play_seat(
     finally:
         writer.close()
         store.close()
-    if table.finished:
+    if table.over or table.aborted:
         # Why it ended, in the saved game too: a seat that could not sign has no
-        # dispute of its own in the transcript.
+        # dispute of its own in the transcript.  (A game that stopped unfinished,
+        # ``LEFT``, stays on ``resume``'s list.)
         store.mark_finished("; ".join(str(f) for f in table.faults if f.fatal))
     return GameResult(
         meta.seat,
@@ -352,6 +356,7 @@ async def play_seat(
         store,
         mesh.bytes_sent,
         mesh.frames_sent,
+        segments.stopped_alone,
     )
 
 
