@@ -351,6 +351,8 @@ class Handover:
             else:
                 self.lost_seats.add(change.seat)
             await self.front_end.on_event(driver, change)
+        if table.finished and self.state.ending is not None:
+            await self.front_end.on_event(driver, self.state.ending)  # learned from a peer
 
     def _route(self, raw: bytes | Release) -> None:
         """Every envelope from the mesh goes to the current segment's tables, or waits

@@ -13,13 +13,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import trio
+from trio.testing import MockClock
 
 from p2pbelka.peer.seatchange import SeatChange, Stage
-from p2pbelka.peer.seatsteps import Agreed, Step
+from p2pbelka.peer.seatsteps import RESEND_EVERY, Agreed, Step
 from p2pbelka.peer.store import GameStore
 from p2pbelka.protocol.envelope import Signer
-from p2pbelka.protocol.handover import Agree, Decline, Offer, decode_handover
+from p2pbelka.protocol.handover import Agree, Decline, Offer, decode_handover, encode_handover
+from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table.segments import previous_of, propose
+from tests.peer.handovers import unlinked_handover
 from tests.peer.seatnet import Net, Node, machine_of
 from tests.table.handover import Game, lose_seat, start
 
@@ -185,3 +189,41 @@ def test_an_agreement_of_a_segment_left_long_ago_does_not_freeze_the_table(
     resumed = Node(1, machine_of(game.tables[1], 1))
     resumed.change.restore([agreed], 0.0)
     assert not resumed.change.take() and resumed.change.stage is Stage.IDLE
+
+
+async def test_a_resumed_runner_reads_its_agreement_back_and_declines_a_second(
+    tmp_path: Path, autojump_clock: MockClock
+) -> None:
+    """Through the runner and the game's files: the agreement kept in the store binds
+    the seat's ``Handover`` after a restart (frozen, the same agreement sent again,
+    a second continuation of the cut declined)."""
+    game, net = _lost()
+    proposer, signer = 0, 1
+    net.deaf.add(proposer)
+    net.lost(LOST)
+    (agreed,) = net.kept[signer]
+    store = GameStore(tmp_path)
+    store.keep_agreement(agreed)  # what the runner's step wrote before it sent
+    table = game.tables[signer]
+    with TranscriptWriter(tmp_path / "transcript.p2pb") as writer:
+        handover, mesh = unlinked_handover(table, signer, "Signer", writer, bot_seed=3)
+        handover.agreements = GameStore(tmp_path)  # read back, as after a restart
+        sent: list[object] = []
+
+        async def broadcast(payload: bytes) -> None:
+            sent.append(decode_handover(payload))
+
+        mesh.broadcast = broadcast  # type: ignore[method-assign]
+        driver = handover.start(table)
+        assert handover.change.stage is Stage.AGREED and driver.frozen
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(handover.play)
+            await trio.sleep(RESEND_EVERY + 1)
+            assert Agree(agreed.segment, agreed.sig) in sent  # sent again
+            assert mesh.on_control is not None
+            mesh.on_control(proposer, encode_handover(_second_offer(game, proposer)))
+            await trio.sleep(1)
+            nursery.cancel_scope.cancel()
+    declines = [m for m in sent if isinstance(m, Decline)]
+    assert declines and "signs one only" in declines[0].why
+    assert GameStore(tmp_path).saved_agreements() == [agreed]  # nothing more signed
