@@ -514,7 +514,11 @@ class SeatChange:
             agreed = self._agreement
             if agreed is not None and agreed.segment == offer.segment:  # ours was lost
                 self._out.append(Broadcast(encode_handover(Agree(offer.segment, agreed.sig))))
-            elif agreed is not None:  # another continuation of the cut we signed
+            elif (
+                agreed is not None
+                and after.segment == agreed.previous.segment
+                and sender == _proposer(table, after.seat)
+            ):  # another continuation of the segment we signed one of: never a second
                 self._decline(offer, one_only(agreed.previous.segment, agreed.segment), False)
             return
         if self.stage in (Stage.CONSIDERING, Stage.SWITCHED) or table.me in (None, after.seat):
