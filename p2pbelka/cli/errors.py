@@ -23,6 +23,7 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_SETUP = 3
 EXIT_BUG = 4
+EXIT_CUT_OFF = 5
 EXIT_INTERRUPTED = 130
 
 EXIT_STATUSES: dict[int, str] = {
@@ -35,6 +36,10 @@ EXIT_STATUSES: dict[int, str] = {
         "      the game open in another p2pbelka"
     ),
     EXIT_BUG: N_("an unexpected error in p2pbelka (please report it; P2PBELKA_DEBUG=1 shows more)"),
+    EXIT_CUT_OFF: N_(
+        "cut off: no other seat could be reached for the whole wait; the game went on\n"
+        "      without you and is saved unfinished (p2pbelka resume tries again)"
+    ),
     EXIT_INTERRUPTED: N_("interrupted (Ctrl-C)"),
 }
 

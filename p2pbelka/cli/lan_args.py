@@ -335,8 +335,19 @@ def screen_result(
     if result is None:
         say(_("left before the game started"))
         return left_status(0, interrupted)
+    if result.cut_off:
+        return left_status(cut_off(result), interrupted)
     say(_("transcript saved to {path}").format(path=result.store.transcript_path))
     return left_status(0 if result.finished else 1, interrupted)
+
+
+def cut_off(result: GameResult) -> int:
+    """The one line of a peer that reached no other seat and stopped; its exit status."""
+    from p2pbelka.cli.errors import EXIT_CUT_OFF
+    from p2pbelka.ui.faults import cut_off_line
+
+    say(cut_off_line(result.game_id, result.store.transcript_path))
+    return EXIT_CUT_OFF
 
 
 def say(line: str) -> None:
@@ -367,13 +378,15 @@ def left_line(game_id: str) -> str:
 
 
 def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> int:
-    say(_("transcript saved to {path}").format(path=result.store.transcript_path))
+    if not result.cut_off:  # (else its one line says where, at the end)
+        say(_("transcript saved to {path}").format(path=result.store.transcript_path))
     if args.stats:
         game_s = (fe.finished or 0.0) - (fe.started or 0.0) if fe.started else 0.0
         figures = {
             "seat": result.seat,
             "finished": result.finished,
             "aborted": result.aborted,
+            "cut_off": result.cut_off,
             "deals": fe.deals,
             "deal_ms": fe.deal_ms,
             "deal_cpu_ms": fe.deal_cpu_ms,
@@ -397,4 +410,6 @@ def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> in
             "transcript": str(result.store.transcript_path),
         }
         say(json.dumps(figures))
+    if result.cut_off:
+        return cut_off(result)
     return 0 if result.finished else 1

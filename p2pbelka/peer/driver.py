@@ -31,6 +31,11 @@ MAX_RESEND_INTERVAL = 8.0
 INLINE_SYNC_LIMIT = 0.01
 """Seconds a sync of the signed journal may block the driver's task before later
 syncs go to a worker thread."""
+CUT_OFF_GRACE = 300.0
+"""Seconds past the reconnect window a peer that reaches no other seat waits for its
+links to come back (never past the decide limit): then it stops, signing nothing,
+its game saved unfinished for ``resume`` (the others have long given its seat to a
+bot, and may have finished and left: nobody would answer it again)."""
 QUICK_SYNCS = 8
 """Syncs in a row under ``INLINE_SYNC_LIMIT`` (in a worker thread) after which they
 are waited for in the driver's task again: one slow sync (the game's first, which
@@ -104,6 +109,16 @@ class Waiting(ev.Event):
     seats: tuple[int, ...]
     seconds: float
     alone: bool = False
+    limit: float = 0.0
+    """``alone``: the silence at which this peer stops waiting (``cut_off_limit``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CutOff(ev.Event):
+    """No other seat could be reached for ``seconds``, past ``cut_off_limit``: the game
+    went on without this peer, which stops here, unfinished, signing nothing."""
+
+    seconds: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,14 +321,16 @@ class PeerDriver:
                 await cast(Recovering, self.transport).ask_resend(self.table.wants())
             if paused and not said_alone and self.alone():
                 said_alone = True  # the links died after the pause was shown: say why
-                await self.front_end.on_event(self, Waiting(missing, silent, True))
+                alone = Waiting(missing, silent, True, self.cut_off_limit)
+                await self.front_end.on_event(self, alone)
             gone = [s for s in missing if not self._may_be_deciding(s, silent)]
             if silent >= self.give_up_after and (gone or not missing):
                 await self.give_up(gone, silent)
             elif not paused and silent >= self.pause_after:
                 paused = True
                 said_alone = self.alone()
-                await self.front_end.on_event(self, Waiting(missing, silent, said_alone))
+                limit = self.cut_off_limit if said_alone else 0.0
+                await self.front_end.on_event(self, Waiting(missing, silent, said_alone, limit))
             await self._flush()
 
     async def give_up(self, seats: list[int], silent: float) -> None:
@@ -328,6 +345,11 @@ class PeerDriver:
         """This peer reaches none of the others, though it did: likely its own network
         is down, not theirs (a transport that can tell says so, ``SegmentDriver``)."""
         return False
+
+    @property
+    def cut_off_limit(self) -> float:
+        """The silence after which a peer that reaches nobody (``alone``) stops."""
+        return min(self.decide_limit, self.give_up_after + CUT_OFF_GRACE)
 
     def _may_be_deciding(self, seat: int, silent: float) -> bool:
         """A person choosing a card (or a re-deal, or the eggs) may take minutes: a seat

@@ -50,6 +50,7 @@ from p2pbelka.peer.seatdrivers import (
 )
 from p2pbelka.peer.seatstate import SeatState
 from p2pbelka.peer.seatsteps import (
+    Agreed,
     AskPlayer,
     BotGoesOn,
     Broadcast,
@@ -100,11 +101,27 @@ class KnownIds(Protocol):
     def remember(self, segment: bytes) -> None: ...
 
 
+class Agreements(Protocol):
+    """Where a seat keeps the continuations it signed (``GameStore``: a file beside its
+    journal), each on the disk before its signature leaves."""
+
+    def keep_agreement(self, agreed: Agreed) -> None: ...
+
+    def saved_agreements(self) -> list[Agreed]: ...
+
+
 class MemoryIds:
-    """``KnownIds`` kept in memory only (a peer without files: tests)."""
+    """``KnownIds`` and ``Agreements`` kept in memory only (a peer without files: tests)."""
 
     def __init__(self) -> None:
         self.ids: set[bytes] = set()
+        self.agreements: list[Agreed] = []
+
+    def keep_agreement(self, agreed: Agreed) -> None:
+        self.agreements.append(agreed)
+
+    def saved_agreements(self) -> list[Agreed]:
+        return list(self.agreements)
 
     def knows(self, segment: bytes) -> bool:
         return segment in self.ids
@@ -131,6 +148,7 @@ class Handover:
         journal: SignedJournal | None,
         seed_sources: SeedSources,
         known: KnownIds | None = None,
+        agreements: Agreements | None = None,
         new_nonce: Callable[[], bytes] = lambda: os.urandom(m.NONCE_SIZE),
         entered: Callable[[bytes], None] | None = None,
         pause_after: float,
@@ -152,6 +170,8 @@ class Handover:
         self.journal = journal
         self.known = known if known is not None else MemoryIds()
         """Every game and segment id this peer has seen: it sits in none of them again."""
+        self.agreements = agreements if agreements is not None else MemoryIds()
+        """Every continuation this seat signed, kept before it was sent."""
         self.entered = entered
         """Told the id of every segment this peer enters (the chat binds its lines to it)."""
         self.timing = (pause_after, give_up_after, resend_after)
@@ -217,6 +237,9 @@ class Handover:
         """Enter the first segment (a new game, or a resumed one): its driver."""
         self._enter(table, [])
         assert self.driver is not None
+        # what this seat agreed to before it stopped binds it still (a resumed seat)
+        self.change.restore(self.agreements.saved_agreements(), trio.current_time())
+        self._pump(wake=False)
         return self.driver
 
     @property
@@ -241,6 +264,7 @@ class Handover:
             journal=self.journal,
             seat_gone=self.seat_gone,
             cut_off=lambda: self._cut_off,
+            home_seat=self.state.home_seat,
         )
         self._drivers.append(self.driver)
         for bot_table, seat in bots:
@@ -301,6 +325,11 @@ class Handover:
         finally:
             self.mesh.push_to(None)
 
+    @property
+    def stopped_alone(self) -> bool:
+        """The game stopped here because no other seat could be reached (``CutOff``)."""
+        return isinstance(self.driver, SegmentDriver) and self.driver.stopped_alone is not None
+
     def settled(self) -> bool:
         """The seat's table has taken everything that came (see ``Mesh.linger``)."""
         return self.driver is None or self.driver.idle()
@@ -331,6 +360,8 @@ class Handover:
             else:
                 self.lost_seats.add(change.seat)
             await self.front_end.on_event(driver, change)
+        if table.finished and self.state.ending is not None:
+            await self.front_end.on_event(driver, self.state.ending)  # learned from a peer
 
     def _route(self, raw: bytes | Release) -> None:
         """Every envelope from the mesh goes to the current segment's tables, or waits
@@ -361,9 +392,10 @@ class Handover:
         seat change (an offer is made or awaited); False: end the game as before."""
         if driver is not self.driver and not self.watching:
             return False
-        if driver.alone() and silent < driver.decide_limit:
+        if driver.alone() and silent < driver.cut_off_limit:
             # Cut off from everyone: it is our link that is down, not theirs.  Wait for
-            # it (the others may give our seat to a bot meanwhile), never blame a seat.
+            # it (the others may give our seat to a bot meanwhile), never blame a seat;
+            # past the limit the driver stops on its own (``SegmentDriver._stop_alone``).
             self._cut_off = True
             return True
         if self._cut_off:
@@ -440,6 +472,8 @@ class Handover:
             self.mesh.send_to(step.seat, step.payload)
         elif isinstance(step, Remember):
             self.known.remember(step.segment)
+        elif isinstance(step, Agreed):
+            self.agreements.keep_agreement(step)  # on the disk before the Broadcast after it
         elif isinstance(step, Replaced):
             if not self._serving:  # the game is not in play here: nothing to fetch
                 home = self.state.home_seat

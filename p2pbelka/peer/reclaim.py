@@ -39,6 +39,7 @@ from p2pbelka.protocol.handover import (
 )
 from p2pbelka.protocol.messages import TableMsg
 from p2pbelka.protocol.transcript import MAGIC, iter_records
+from p2pbelka.table import events as ev
 from p2pbelka.table.errors import OrderError
 from p2pbelka.table.segments import observe_segments
 from p2pbelka.table.session import Table
@@ -171,7 +172,8 @@ class Reclaimer:
             else:
                 await driver.release()
             return
-        await self._ask_for_the_seat()
+        if hub.ending is None:
+            await self._ask_for_the_seat()
 
     def stray(self, game: bytes, known: Callable[[bytes], bool]) -> bool:
         """An envelope of segment ``game``, which this peer never sat in nor agreed to
@@ -217,6 +219,8 @@ class Reclaimer:
                 await self._answered.wait()
                 self._answered = trio.Event()
         if self._chain is not None and self._watch(self._chain):
+            if hub.ending is not None:
+                return  # the game ended without us: nothing to ask for
             await self._ask_for_the_seat()
             self._fetching = False  # the seat is ours again: a later outage may fetch anew
         elif hub.driver is not None:
@@ -268,7 +272,7 @@ class Reclaimer:
             log.warning("the game a peer sent does not check out: %s", exc)
             return False
         setup = watcher.setup
-        if setup is None or watcher.finished:
+        if setup is None or (watcher.finished and not watcher.over and not watcher.aborted):
             return False
         if setup.seats[hub.home_seat].key == hub.signer.public_key:
             return False
@@ -277,7 +281,13 @@ class Reclaimer:
             return False
         self._adopt(chain)
         watcher.take_accepted()
-        watcher.take_events()
+        events = watcher.take_events()
+        if watcher.finished:
+            # The game ended without us (a peer that finished it answered before it
+            # left): our file is now the whole game, and the player learns how it ended.
+            ends = [e for e in events if isinstance(e, ev.GameOver | ev.GameAborted)]
+            hub.ending = ends[-1] if ends else ev.GameAborted(())
+            log.info("the game ended without us: %s", hub.ending)
         self.watch(watcher)
         log.info(
             "seat %d is played by %s: watching", hub.home_seat, setup.seats[hub.home_seat].name

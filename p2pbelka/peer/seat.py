@@ -104,6 +104,9 @@ class GameResult:
     store: GameStore
     bytes_sent: int = 0
     frames_sent: int = 0
+    cut_off: bool = False
+    """The game stopped here, unfinished, because no other seat could be reached
+    (``CutOff``): the others went on without this seat."""
 
 
 async def resume_game(
@@ -305,6 +308,7 @@ async def play_seat(
         journal=store,
         seed_sources=_segment_sources(store, net.fresh_seeds),
         known=store,
+        agreements=store,
         new_nonce=net.new_nonce,
         entered=chat.enter,
         pause_after=net.pause_after,
@@ -343,9 +347,10 @@ async def play_seat(
     finally:
         writer.close()
         store.close()
-    if table.finished:
+    if table.over or table.aborted:
         # Why it ended, in the saved game too: a seat that could not sign has no
-        # dispute of its own in the transcript.
+        # dispute of its own in the transcript.  (A game that stopped unfinished,
+        # ``LEFT``, stays on ``resume``'s list.)
         store.mark_finished("; ".join(str(f) for f in table.faults if f.fatal))
     return GameResult(
         meta.seat,
@@ -356,6 +361,7 @@ async def play_seat(
         store,
         mesh.bytes_sent,
         mesh.frames_sent,
+        segments.stopped_alone,
     )
 
 

@@ -45,9 +45,11 @@ from p2pbelka.peer.seatoffer import (
     build_offer,
     follow,
     offer_problem,
+    one_only,
     seal,
 )
 from p2pbelka.peer.seatsteps import (
+    Agreed,
     AskPlayer,
     BotGoesOn,
     Broadcast,
@@ -63,6 +65,7 @@ from p2pbelka.peer.seatsteps import (
     Step,
     Switch,
     Thaw,
+    cut_of,
 )
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
@@ -168,6 +171,7 @@ class SeatChange:
         self._back_offers: dict[bytes, Cut] = {}  # hand-back offers heard: their cuts
         self._said_again: dict[bytes, float] = {}  # when our no to one was said again
         self._released: set[tuple[bytes, Cut]] = set()  # cuts we signed, then went on from
+        self._cuts: dict[tuple[bytes, bytes], bytes] = {}  # (segment, cut) -> ours, signed
         self._tables_seen: list[bytes] = []
         self._refusals: dict[bytes, str] = {}  # why each of those was refused (logged once)
 
@@ -219,6 +223,32 @@ class SeatChange:
     def bot_table(self, seat: int) -> Table | None:
         """The table of the bot this peer runs for ``seat`` in this segment, if any."""
         return self._bot_tables.get(seat) if seat in self.bots else None
+
+    def restore(self, saved: list[Agreed], now: float) -> None:
+        """What this seat signed before it stopped (``Agreed``, from its journal): it
+        signs no second continuation of those cuts, and a table that stands in a
+        segment it agreed to leave waits for that continuation as before the crash
+        (frozen, the same agreement sent again) until it comes or the time runs out."""
+        table = self.table
+        for agreed in saved:
+            self._cuts[(agreed.previous, agreed.cut)] = agreed.segment
+            if agreed.proposed:
+                continue
+            self._signed_from[agreed.previous] = agreed.segment
+            if table is None or table.game_id != agreed.previous or self.stage is not Stage.IDLE:
+                continue
+            previous = previous_of(table)
+            if cut_of(previous.view) != agreed.cut:
+                # our table went on past the cut we signed at: another seat's no to a
+                # hand-back released it (``_released_by``); the bot plays on, and so do we
+                continue
+            self._out.append(Freeze())
+            until = now + self.config.offer_timeout
+            self._agreement = _Agreement(
+                agreed.segment, previous, agreed.sig, agreed.seat, until, now
+            )
+            self.busy, self.stage = agreed.seat, Stage.AGREED
+            self._tick_agreement(self._agreement, now)
 
     # -- inputs ---------------------------------------------------------------------------
 
@@ -435,10 +465,21 @@ class SeatChange:
             table, seat, key, name, fresh, self.ids.signer, self.bots, bot=bot, now=now, until=until
         )
         self._offer, self.stage = offer, Stage.OFFERING
+        cut = (offer.previous.segment, cut_of(offer.previous.view))
+        other = self._cuts.get(cut, offer.segment)
         if offer.segment in offer.previous.used or self.ids.known(offer.segment):
             used = f"the continuation's id {offer.segment.hex()[:16]} was used before"
             self._offer_failed(used, now)
-        elif not offer.missing():
+            return
+        if other != offer.segment:  # offered before a crash: never a second of this cut
+            self._offer_failed(one_only(offer.previous.segment, other), now)
+            return
+        # our signature rides in the offer: journaled before it leaves, like any other
+        assert offer.proposal.after is not None and table.me is not None
+        own = dict(offer.proposal.after.agreed)[table.me]
+        self._cuts[cut] = offer.segment
+        self._out.append(Agreed(cut[0], cut[1], offer.segment, seat, own, proposed=True))
+        if not offer.missing():
             self._seal(now)
         else:
             self._tick_offer(offer, now)
@@ -563,6 +604,12 @@ class SeatChange:
             agreed = self._agreement
             if agreed is not None and agreed.segment == offer.segment:  # ours was lost
                 self._out.append(Broadcast(encode_handover(Agree(offer.segment, agreed.sig))))
+            elif (
+                agreed is not None
+                and after.segment == agreed.previous.segment
+                and sender == _proposer(table, after.seat)
+            ):  # another continuation of the segment we signed one of: never a second
+                self._decline(offer, one_only(agreed.previous.segment, agreed.segment), False)
             return
         if self.stage in (Stage.CONSIDERING, Stage.SWITCHED) or table.me in (None, after.seat):
             return
@@ -640,6 +687,10 @@ class SeatChange:
         previous = previous_of(table)
         sig = sign_agreement(self.ids.signer, offer.segment, offer.table)
         self._signed_from[previous.segment] = offer.segment
+        cut = cut_of(previous.view)
+        self._cuts[(previous.segment, cut)] = offer.segment
+        # on the disk before the agreement leaves: a crash must not let us sign another
+        self._out.append(Agreed(previous.segment, cut, offer.segment, seat, sig))
         until = now + self.config.offer_timeout
         self._agreement = _Agreement(offer.segment, previous, sig, seat, until, now)
         self.busy, self.stage = seat, Stage.AGREED

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 import trio
 
-from p2pbelka.peer.driver import FrontEnd, Inbox, PeerDriver, Release, Transport
+from p2pbelka.peer.driver import CutOff, FrontEnd, Inbox, PeerDriver, Release, Transport
 from p2pbelka.peer.mesh import Mesh
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import TranscriptWriter
@@ -186,10 +186,14 @@ class SegmentDriver(PeerDriver):
         *,
         seat_gone: SeatGone,
         cut_off: Callable[[], bool] = lambda: False,
+        home_seat: int = 0,
         **kwargs: Any,
     ) -> None:
         super().__init__(table, transport, front_end, **kwargs)
         self.seat_gone = seat_gone
+        self.home_seat = home_seat
+        self.stopped_alone: float | None = None
+        """The silence after which this peer stopped, reaching nobody (``CutOff``)."""
         self.cut_off = cut_off
         """Whether this peer waited past the window reaching no other seat and has not
         asked since whether its seat changed hands (``Handover.seat_gone``)."""
@@ -197,8 +201,21 @@ class SegmentDriver(PeerDriver):
         self._held: list[Inbox] = []
 
     async def give_up(self, seats: list[int], silent: float) -> None:
-        if not self.seat_gone(self, seats, silent):
+        if self.alone() and silent >= self.cut_off_limit:
+            await self._stop_alone(silent)
+        elif not self.seat_gone(self, seats, silent):
             await super().give_up(seats, silent)
+
+    async def _stop_alone(self, silent: float) -> None:
+        """Nobody reached for the whole ``cut_off_limit``: the others went on without
+        us (a bot has our seat, and they may have finished and left), and nobody may
+        ever answer again.  Stop, signing nothing and naming nobody: the game is kept
+        unfinished, for ``resume``."""
+        self.stopped_alone = silent
+        await self.front_end.on_event(self, CutOff(silent))
+        why = f"this machine reached no other seat for {silent:.0f} s: it stopped waiting"
+        me = self.table.me  # (an observer's table, our seat a bot's: our home seat)
+        self.table.stop_unsigned(self.home_seat if me is None else me, why)
 
     async def _apply(self, item: Inbox) -> None:
         if not self.frozen:

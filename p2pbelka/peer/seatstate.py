@@ -15,6 +15,7 @@ from p2pbelka.peer.seatchange import SeatChange
 from p2pbelka.peer.seatdrivers import SegmentDriver
 from p2pbelka.protocol.envelope import Envelope, Signer
 from p2pbelka.protocol.transcript import TranscriptWriter
+from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 
 
@@ -34,6 +35,9 @@ class SeatState:
     change: SeatChange
     driver: SegmentDriver | None = None
     """The seat's driver in the segment in play (the runner sets it on entering)."""
+    ending: ev.GameOver | ev.GameAborted | None = None
+    """How the game ended without us, as a peer's copy of it says (the reclaimer
+    learned it; the runner tells the front end once it follows that game)."""
 
     @property
     def table(self) -> Table | None:

@@ -11,6 +11,7 @@ player, telling the front end) in its one task, in order.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -145,6 +146,29 @@ class Remember:
 
 
 @dataclass(frozen=True, slots=True)
+class Agreed:
+    """This seat signs ``segment``, a continuation of segment ``previous`` cut where its
+    table stood (``cut``: the digest of that view, ``cut_of``), which gives ``seat`` to
+    another key, with ``sig``: keep it durably before the signature leaves (done before
+    any later step of the same batch), as every envelope a seat signs is.  A seat
+    resumed after a crash then never signs a second continuation of that cut
+    (``SeatChange.restore``)."""
+
+    previous: bytes
+    cut: bytes
+    segment: bytes
+    seat: int
+    sig: bytes
+    proposed: bool = False
+    """Our own offer (the proposer's signature rides in it): nothing to wait for."""
+
+
+def cut_of(view: tuple[tuple[int, bytes], ...]) -> bytes:
+    """A cut's digest: how many envelopes of every seat a table held, and the last."""
+    return hashlib.sha256(b"".join(n.to_bytes(8, "big") + head for n, head in view)).digest()
+
+
+@dataclass(frozen=True, slots=True)
 class Replaced:
     """A continuation gave our seat to another key while we were still in the segment
     before it (we came back during the offer): fetch the game and watch it."""
@@ -172,6 +196,7 @@ Step = (
     | BotGoesOn
     | Kept
     | Remember
+    | Agreed
     | Replaced
     | CatchUp
 )

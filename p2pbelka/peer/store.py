@@ -6,8 +6,10 @@ the lot value, then one seed per deal, in order, and one drawn ahead; a
 continuation segment's values go to ``secrets-<segment id hex>``, so no secret
 is ever used in two segments), ``signed.p2pb`` (every envelope this seat
 signed, kept before it was sent, then zeros: room written ahead, see ``keep``),
-``transcript.p2pb`` and ``lock``, held by the one program playing the seat
-(``hold``, ``storelock.py``: a second one is refused before it reads or writes).  The
+``agreements`` (every continuation it signed at a seat change, one a line, kept
+before it was sent: ``keep_agreement``), ``transcript.p2pb`` and ``lock``, held by the
+one program playing the seat (``hold``, ``storelock.py``: a second one is refused before
+it reads or writes).  The
 directory and the secrets are readable by the user only: the seeds of a deal
 in progress would show the seat's hand.
 
@@ -46,6 +48,7 @@ import trio
 
 from p2pbelka.net.identity import config_dir
 from p2pbelka.peer import storelock
+from p2pbelka.peer.seatsteps import Agreed
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import (
     MAGIC,
@@ -159,6 +162,7 @@ class GameStore:
         self.secrets_path = directory / "secrets"
         self.transcript_path = directory / "transcript.p2pb"
         self.signed_path = directory / "signed.p2pb"
+        self.agreements_path = directory / "agreements"
         self._transcript: TranscriptWriter | None = None
         self._sync_helper: ThreadPoolExecutor | None = None
         self._signed_fd: int | None = None
@@ -244,6 +248,44 @@ class GameStore:
         if self.knows(segment):
             raise GameIdUsed(id_used_reason(segment))
         _remember_id(self.directory.parent, segment, self.syncs)
+
+    # -- the continuations this seat signed ------------------------------------------
+
+    def keep_agreement(self, agreed: Agreed) -> None:
+        """Append a continuation this seat signs (``Agreed``) to ``agreements``, synced
+        before the signature is sent (the machine's step comes before the send): like
+        an envelope, an agreement is never signed twice for one cut, even after a
+        power cut."""
+        fields = [agreed.previous, agreed.cut, agreed.segment, agreed.sig]
+        line = " ".join([*(f.hex() for f in fields), str(agreed.seat), str(int(agreed.proposed))])
+        created = not self.agreements_path.exists()
+        fd = os.open(self.agreements_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, line.encode() + b"\n")
+            if self.syncs:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        if created and self.syncs:
+            self._sync_path(self.directory)
+
+    def saved_agreements(self) -> list[Agreed]:
+        """Every continuation this seat signed and kept; a line that cannot be read (a
+        torn last write: never sent) is skipped, and the file left as it is."""
+        try:
+            lines = self.agreements_path.read_text(errors="replace").splitlines()
+        except FileNotFoundError:
+            return []
+        saved = []
+        for line in lines:
+            try:
+                previous, cut, segment, sig, seat, proposed = line.split()
+                ids = [bytes.fromhex(h) for h in (previous, cut, segment)]
+                signed = bytes.fromhex(sig)
+                saved.append(Agreed(ids[0], ids[1], ids[2], int(seat), signed, proposed == "1"))
+            except ValueError:
+                log.warning("skipped a line of %s that cannot be read", self.agreements_path)
+        return saved
 
     # -- game.json ---------------------------------------------------------------
 

@@ -17,7 +17,7 @@ import trio
 
 from p2pbelka.bots.common.seat import Bot
 from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
-from p2pbelka.peer.driver import PeerDriver, Resumed, TranscriptSink, Waiting
+from p2pbelka.peer.driver import CutOff, PeerDriver, Resumed, TranscriptSink, Waiting
 from p2pbelka.peer.seatdrivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.peer.sync import answer
 from p2pbelka.rules.registry import spec
@@ -85,8 +85,12 @@ def describe(event: ev.Event, table: Table) -> str:
     if isinstance(event, Waiting) and event.alone:
         return (
             f"none of the other seats can be reached (silent for {event.seconds:.0f} s):"
-            " this machine's network may be down; waiting for it to come back"
+            " this machine's network may be down; waiting for it to come back, until"
+            f" {event.limit:.0f} s of silence at most (then this peer stops and saves"
+            " the game unfinished)"
         )
+    if isinstance(event, CutOff):
+        return f"no other seat could be reached for {event.seconds:.0f} s: this peer stops waiting"
     if isinstance(event, Waiting) and not event.seats:
         return (
             f"waiting for the others to send back what this seat signed before it stopped"
@@ -258,6 +262,7 @@ class TextFrontEnd:
             ev.GameOver
             | ev.GameAborted
             | Waiting
+            | CutOff
             | SeatOffer
             | OfferClosed
             | OfferWithdrawn

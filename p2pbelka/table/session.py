@@ -628,6 +628,14 @@ class Table:
             return
         runner.abort(*disputed(seats, what, self.deal_id))
 
+    def stop_unsigned(self, seat: int, why: str) -> None:
+        """The local peer stops waiting without a word signed and no seat named (it
+        reached no other seat: the others went on without it).  The game stops here
+        unfinished, as its file reads (``verify``: INCOMPLETE), and may be resumed;
+        ``seat`` (ours) and ``why`` only tell the player."""
+        if not self.finished:
+            self._runner.leave([ev.Fault(seat, why, (), False, self.deal_id or None, False)])
+
     def unrecorded_closes(self) -> list[ev.Fault]:
         """Once the game is won (``closing``): a note naming every seat whose ``close``
         (or last ``deal_end``) the transcript does not hold; ``verify`` of a file that

@@ -11,6 +11,7 @@ the msgids here are what the translators read.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 
@@ -102,6 +103,10 @@ def _renege(card: str, n: str, rule_id: str) -> str:
 
 # each form of Fault.what the table writes: a pattern, and its words from the groups
 _FAULTS: Forms = [
+    (
+        re.compile(r"this machine reached no other seat for (\d+) s: it stopped waiting"),
+        lambda s: _("this machine reached no other seat for {s} s: it stopped waiting").format(s=s),
+    ),
     (
         re.compile(r"renege: played (\S+) in trick (\d+) \((\w+)\); charged by the rules"),
         _renege,
@@ -301,6 +306,18 @@ def _silent(why: str) -> str:
     if found[1] is None:
         return _("went silent")
     return _("went silent for {s} s").format(s=found[1])
+
+
+def cut_off_line(game_id: bytes | str | None, path: str | os.PathLike[str] | None) -> str:
+    """The one line a peer that reached no other seat says when it stops: the game
+    went on without it, what it kept, and what ``resume`` and ``verify`` do with it."""
+    hex_id = game_id.hex() if isinstance(game_id, bytes) else game_id or ""
+    return _(
+        "The game went on without you: no other seat could be reached, and how it"
+        " ended could not be learned.  Saved unfinished (verify: INCOMPLETE) in {path};"
+        " p2pbelka resume {id} reaches for the others again (while they play, you watch"
+        " and take your seat back), p2pbelka verify {path} checks what was saved."
+    ).format(path=path or "-", id=hex_id[:12])
 
 
 def fault_words(what: str) -> str:

@@ -10,7 +10,7 @@ the log shows can be typed back.  English keeps the peer layer's own words
 from __future__ import annotations
 
 from p2pbelka.peer.chat import ChatLine
-from p2pbelka.peer.driver import Resumed, Waiting
+from p2pbelka.peer.driver import CutOff, Resumed, Waiting
 from p2pbelka.peer.seatdrivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.peer.text import MISMATCH, describe
 from p2pbelka.table import events as ev
@@ -111,7 +111,13 @@ class SeatWords:
         if isinstance(event, Waiting) and event.alone:
             return _(
                 "none of the other seats can be reached (silent for {s:.0f} s):"
-                " this machine's network may be down; waiting for it to come back"
+                " this machine's network may be down; waiting for it to come back, until"
+                " {limit:.0f} s of silence at most (then this peer stops and saves the"
+                " game unfinished)"
+            ).format(s=event.seconds, limit=event.limit)
+        if isinstance(event, CutOff):
+            return _(
+                "no other seat could be reached for {s:.0f} s: this peer stops waiting"
             ).format(s=event.seconds)
         if isinstance(event, Waiting) and not event.seats:
             return _(

@@ -14,13 +14,13 @@ import time
 from dataclasses import dataclass, field
 
 from p2pbelka.cards import Card, Suit
-from p2pbelka.peer.driver import Waiting
+from p2pbelka.peer.driver import CutOff, Waiting
 from p2pbelka.peer.seatdrivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import PlayCard
 from p2pbelka.table.segments import SeatChanged
-from p2pbelka.ui.faults import fault_words
+from p2pbelka.ui.faults import cut_off_line, fault_words
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label, seat_name
 
@@ -79,6 +79,7 @@ class TableView:
     faults: list[ev.Fault] = field(default_factory=list)
     waiting_for: tuple[int, ...] = ()
     alone: bool = False  # no other seat can be reached (this machine's network is down?)
+    alone_limit: float = 0.0  # ... and the silence after which this peer stops waiting
     waiting: bool = False  # the table waits (``waiting_for`` empty: for our own moves back)
     status: str = ""
     played_by: str | None = None  # a bot's name while it plays our seat (we watch)
@@ -255,8 +256,8 @@ class TableView:
     def alone_line(self) -> str:
         return _(
             "None of the others can be reached: this machine's network may be down."
-            " Waiting for it to come back…"
-        )
+            " Waiting for it to come back, until {limit:.0f} s of silence at most…"
+        ).format(limit=self.alone_limit)
 
     def waiting_line(self) -> str:
         if not self.waiting_for:  # a resumed seat, before it may sign again
@@ -266,10 +267,14 @@ class TableView:
 
     def _on_Waiting(self, event: Waiting) -> None:
         self.waiting_for, self.alone, self.waiting = event.seats, event.alone, True
+        self.alone_limit = event.limit
         if event.alone:
             self.say(self.alone_line())
             return
         self.say(self.waiting_line())
+
+    def _on_CutOff(self, event: CutOff) -> None:
+        self.say(cut_off_line(self.game_id, self.transcript_path))
 
     def _on_SeatOffer(self, event: SeatOffer) -> None:
         self.offer = event

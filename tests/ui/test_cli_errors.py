@@ -109,8 +109,9 @@ def test_help_documents_the_exit_statuses(tmp_path: Path) -> None:
     done = run(tmp_path, "--help")
     assert done.returncode == 0
     assert "exit status:" in done.stdout
-    for code in ("0", "1", "2", "3", "4", "130"):
+    for code in ("0", "1", "2", "3", "4", "5", "130"):
         assert f"\n  {code} " in done.stdout
+    assert "\n  5   cut off: no other seat could be reached" in done.stdout
 
 
 def test_a_group_of_interrupts_is_an_interruption() -> None:

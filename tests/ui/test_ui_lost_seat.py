@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from p2pbelka.cards import Card
-from p2pbelka.peer.driver import Resumed, Waiting
+from p2pbelka.peer.driver import CutOff, Resumed, Waiting
+from p2pbelka.peer.local import LocalGame
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.ui import i18n
@@ -16,6 +17,7 @@ from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.games.belot.screen import UI as BELOT
 from p2pbelka.ui.games.belot.view import BelotView
 from p2pbelka.ui.panels import seats_lines
+from p2pbelka.ui.seattext import SeatWords
 
 NAMES = ("Asel", "Bolat", "Saule")
 
@@ -81,3 +83,37 @@ def test_our_seat_played_by_a_bot_shows_no_voided_hand_and_says_who_plays() -> N
     assert view.played_by is None
     assert view.name(0) == "Asel"
     assert "plays your seat" not in _text(screen._status())
+
+
+@pytest.mark.parametrize(
+    ("lang", "waits", "went_on"),
+    [
+        ("en", "until 420 s of silence at most", "The game went on without you"),
+        ("ru", "не дольше 420 с тишины", "Партия продолжилась без вас"),
+        ("kk", "ең көбі 420 с үнсіздікке дейін", "Ойын сізсіз жалғасты"),
+    ],
+)
+def test_a_peer_cut_off_says_how_long_it_waits_and_what_it_kept(
+    lang: str, waits: str, went_on: str
+) -> None:
+    i18n.set_language(lang)
+    view = _started()
+    view.game_id, view.transcript_path = bytes(range(16)), "/games/x/transcript.p2pb"
+    view.apply(Waiting((1,), 14.0, alone=True, limit=420.0))
+    assert waits in view.log[-1]
+    assert waits in _text(TableScreen(BELOT, view)._status())
+    view.apply(CutOff(421.0))
+    said = view.log[-1]
+    assert went_on in said and "INCOMPLETE" in said and "/games/x/transcript.p2pb" in said
+    assert "p2pbelka resume 000102030405" in said and "p2pbelka verify" in said
+
+
+@pytest.mark.parametrize("lang", ["ru", "kk"])
+def test_text_mode_says_the_wait_and_the_stop_in_the_player_s_language(lang: str) -> None:
+    i18n.set_language(lang)
+    words = SeatWords()
+    table = LocalGame.seeded(3).make_tables()[0]
+    waiting = words.describe(Waiting((1,), 14.0, alone=True, limit=420.0), table)
+    stopped = words.describe(CutOff(421.0), table)
+    assert "420" in waiting and "421" in stopped
+    assert not any(c.isascii() and c.isalpha() for c in waiting + stopped), (waiting, stopped)
