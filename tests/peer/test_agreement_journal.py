@@ -191,6 +191,21 @@ def test_an_agreement_of_a_segment_left_long_ago_does_not_freeze_the_table(
     assert not resumed.change.take() and resumed.change.stage is Stage.IDLE
 
 
+def test_an_agreement_at_a_cut_the_table_went_past_does_not_freeze_it() -> None:
+    """A seat that signed a hand-back another seat said no to went on in the segment
+    (released); crashed later in that segment, its journal still holds the agreement,
+    of this segment but of a cut its table has left: it goes on, not frozen (frozen,
+    it would wait for a continuation nobody seals and end the game at the offer's time)."""
+    game, _net = _lost()
+    segment = game.tables[1].game_id
+    agreed = Agreed(segment, b"c" * 32, b"x" * 32, LOST, b"\x04" * 64)
+    resumed = Node(1, machine_of(game.tables[1], 1))
+    resumed.change.restore([agreed], 0.0)
+    assert not resumed.change.take() and resumed.change.stage is Stage.IDLE
+    # and it still signs no second continuation of the cut it signed at
+    assert resumed.change._cuts[(segment, b"c" * 32)] == b"x" * 32
+
+
 async def test_a_resumed_runner_reads_its_agreement_back_and_declines_a_second(
     tmp_path: Path, autojump_clock: MockClock
 ) -> None:
