@@ -116,7 +116,9 @@ class TableView:
         if event.me is not None:
             self.me = event.me
         self._standing(event.score)
-        if not event.continued:  # a seat changed hands: the game goes on, no lot is drawn
+        if event.continued:  # a seat changed hands: the game goes on, no lot is drawn,
+            self.clear_deal()  # and no deal of the segment before goes on in this one
+        else:
             self.say(
                 _("The lot chose {name} to deal first.").format(name=self.name(event.first_dealer))
             )
@@ -124,17 +126,25 @@ class TableView:
     def _on_DealStarted(self, event: ev.DealStarted) -> None:
         self.dealer, self.deal_number = event.dealer, event.number
         self._standing(event.score)
-        self.turn = None
-        self.trump = None
-        self.hand, self.legal, self.choice, self.asked = [], set(), None, None
-        self.trick = self.last_trick = None
-        self.tricks_won = self.card_points = (0,) * self.players
-        self.played, self.in_deal = [0] * self.players, True
+        self.clear_deal()
+        self.in_deal = True
         self.say(
             _("Deal {number}: {name} deals.").format(
                 number=event.number + 1, name=self.name(event.dealer)
             )
         )
+
+    def clear_deal(self) -> None:
+        """No deal on the table: a new one begins, or the one shown was voided when a
+        seat changed hands (its hand, trick, trump and trick count are no one's now).
+        A game's view clears its own deal's values too."""
+        self.turn = None
+        self.trump = None
+        self.hand, self.legal, self.choice, self.asked = [], set(), None, None
+        self.status = ""
+        self.trick = self.last_trick = None
+        self.tricks_won = self.card_points = (0,) * self.players
+        self.played, self.in_deal = [0] * self.players, False
 
     def _on_HandDealt(self, event: ev.HandDealt) -> None:
         if event.seat == self.me:
@@ -288,25 +298,24 @@ class TableView:
 
     def _on_SeatChanged(self, event: SeatChanged) -> None:
         self.offer = None
-        # A seat's trick lines name who plays it now: a watched seat gets no new
-        # GameStarted (its player only follows the continuation), so the name moves here.
+        # A seat's trick lines and panel name who plays it now, and show its key: a
+        # watched seat gets no new GameStarted (its player only follows the
+        # continuation), so the name and the key move here.
         if 0 <= event.seat < len(self.names):
             self.names[event.seat] = event.name
-        if event.seat == self.me:
-            self._our_seat_changed(event)
+        if 0 <= event.seat < len(self.keys):
+            self.keys[event.seat] = event.key
+        # The deal the cut left unfinished is void (a hand-back's cut falls between
+        # deals): its trick and count must not stay under the table.
+        self.clear_deal()
+        if event.seat == self.me:  # we watch until it is handed back
+            self.played_by = None if event.back else event.name
         if event.back:
             line = _("{name} has their seat back from deal {deal}.")
             self.say(line.format(name=event.name, deal=event.from_deal))
         else:
             line = _("{name} takes the seat of {was} from deal {deal}.")
             self.say(line.format(name=event.name, was=event.was_name, deal=event.from_deal))
-
-    def _our_seat_changed(self, event: SeatChanged) -> None:
-        """Our seat went to a bot (we watch until it is handed back), or came back: the
-        hand of the voided deal, its trick and its question are not ours to show."""
-        self.played_by = None if event.back else event.name
-        self.hand, self.legal, self.choice, self.asked, self.status = [], set(), None, None, ""
-        self.trick, self.turn = None, None
 
     def played_by_line(self) -> str:
         assert self.played_by is not None

@@ -6,16 +6,24 @@ the game goes on in a continuation after a seat changed hands."""
 from __future__ import annotations
 
 import pytest
+import trio
+from prompt_toolkit.input import create_pipe_input
 
 from p2pbelka.cards import Card
+from p2pbelka.net.identity import Identity, fingerprint
 from p2pbelka.peer.driver import Resumed, Waiting
 from p2pbelka.table import events as ev
+from p2pbelka.table.belka_events import TrumpAnnounced
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.ui import i18n
 from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.games.belka.screen import UI as BELKA
+from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.games.belot.screen import UI as BELOT
 from p2pbelka.ui.games.belot.view import BelotView
+from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.panels import seats_lines
+from tests.ui.render import Drawn, Terminal, render
 
 NAMES = ("Asel", "Bolat", "Saule")
 
@@ -81,3 +89,88 @@ def test_our_seat_played_by_a_bot_shows_no_voided_hand_and_says_who_plays() -> N
     assert view.played_by is None
     assert view.name(0) == "Asel"
     assert "plays your seat" not in _text(screen._status())
+
+
+# -- a seat handed to a bot, on the screens of four at a Belka table, at 80x24 -------------
+
+BELKA_NAMES = ("Asel", "Bolat", "Saule", "Nurlan")
+KEYS = tuple(Identity.generate().public_key for _ in range(5))  # the four, and the bot's
+BOT_KEY = KEYS[4]
+
+
+def _belka(me: int) -> BelkaView:
+    """Seat ``me``'s Belka table in deal 4, six tricks taken (2:4): trick 7 of 8."""
+    view = BelkaView(me=me)
+    score = ev.Score((0, 0))
+    view.apply(ev.GameStarted("belka", BELKA_NAMES, KEYS[:4], 0, me, {}, score))
+    view.apply(ev.DealStarted(3, 3, 3, score))
+    view.apply(ev.HandDealt(me, (Card.parse("7H"), Card.parse("8H"))))
+    view.apply(TrumpAnnounced(1, "C", 1, None))
+    cards = tuple(Card.parse(c) for c in ("9S", "TS", "KS", "AS"))
+    view.apply(ev.TrickTaken(0, cards, 1, 1, (2, 4), (20, 41)))
+    view.apply(ev.CardPlayed(1, Card.parse("JD"), 1, (Card.parse("JD"),), 2))
+    return view
+
+
+def _drawn(view: BelkaView) -> str:
+    """The table screen as a player sees it at 80x24 (nothing cut)."""
+    terminal = Terminal()
+    drawn: list[Drawn] = []
+    with create_pipe_input() as pipe:
+        screen = TableScreen(BELKA, view, input=pipe, output=terminal.output)
+
+        async def main(bridge: Bridge) -> None:
+            while not screen.app.is_running:  # quit only works on a running app
+                await trio.sleep(0.001)
+            drawn.append(render(screen, terminal, 80, 24))
+            screen.quit()
+
+        run_with_app(screen.app, main)
+    assert not drawn[0].faults, drawn[0].faults
+    return drawn[0].text
+
+
+def _seat_row(text: str, name: str) -> str:
+    """The seats panel's row of ``name`` (after the turn's mark): name, flags, key."""
+    rows = [line.rsplit("│", 1)[1] for line in text.splitlines() if "│" in line]
+    return next(row for row in rows if row[1:].startswith(name + " "))
+
+
+def _lost_saule(back: bool = False) -> SeatChanged:
+    if back:
+        return SeatChanged(2, "Saule", KEYS[2], "Bot for Saule", (0, 1, 3), 5, 5, True, b"")
+    return SeatChanged(2, "Bot for Saule", BOT_KEY, "Saule", (0, 1, 3), 3, 3, False, b"")
+
+
+def test_the_seats_panel_shows_the_key_of_whoever_plays_the_seat_now() -> None:
+    # Saule's own screen (she watches while the bot plays: no new GameStarted there),
+    # and Asel's, whose table enters the continuation
+    own, bot = fingerprint(KEYS[2])[:9], fingerprint(BOT_KEY)[:9]
+    for me in (2, 0):
+        view = _belka(me)
+        assert own in _drawn(view)
+        view.apply(_lost_saule())
+        text = _drawn(view)
+        # the name is long for the panel: its key is on the line under it
+        rows = text.splitlines()
+        named = next(i for i, line in enumerate(rows) if line.endswith("│ Bot for Saule"))
+        assert bot in rows[named + 1] and own not in text, text
+        view.apply(_lost_saule(back=True))
+        assert own in _seat_row(_drawn(view), "Saule") and bot not in _drawn(view)
+
+
+def test_a_deal_voided_by_the_cut_leaves_no_trick_count_under_the_table() -> None:
+    for me in (2, 0):  # the player who lost the seat, and one who plays on
+        view = _belka(me)
+        assert "trick 7 of 8 · tricks 2:4" in _drawn(view)
+        view.apply(_lost_saule())
+        text = _drawn(view)
+        assert "trick 7 of" not in text and "tricks 2:4" not in text, text
+        assert view.hand == [] and view.trick is None and view.trump is None
+        # the continuation's first deal shows its own count from its own events
+        view.apply(ev.GameStarted("belka", BELKA_NAMES, KEYS[:4], 3, None, {}, ev.Score((0, 0)),
+                                  continued=True))  # fmt: skip
+        view.apply(ev.DealStarted(4, 3, 3, ev.Score((0, 0))))
+        view.apply(TrumpAnnounced(1, "C", 1, None))
+        assert "trick 1 of 8 · tricks 0:0" in _drawn(view)
+
