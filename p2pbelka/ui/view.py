@@ -78,6 +78,7 @@ class TableView:
     aborted: ev.GameAborted | None = None
     faults: list[ev.Fault] = field(default_factory=list)
     waiting_for: tuple[int, ...] = ()
+    thinking: tuple[int, ...] = ()  # of those, seats a person decides for over a live link
     alone: bool = False  # no other seat can be reached (this machine's network is down?)
     waiting: bool = False  # the table waits (``waiting_for`` empty: for our own moves back)
     status: str = ""
@@ -101,7 +102,7 @@ class TableView:
     def apply(self, event: ev.Event) -> None:
         self.changes += 1
         if not isinstance(event, Waiting):
-            self.waiting_for, self.alone, self.waiting = (), False, False
+            self.waiting_for, self.alone, self.waiting, self.thinking = (), False, False, ()
         handler = getattr(self, f"_on_{type(event).__name__}", None)
         if handler is not None:
             handler(event)
@@ -273,7 +274,13 @@ class TableView:
         return _("Waiting for {names}…").format(names=names)
 
     def _on_Waiting(self, event: Waiting) -> None:
+        # said again when a seat's link died while the table waits: the mark moves, the
+        # log does not say the same wait twice
+        again = self.waiting and (self.waiting_for, self.alone) == (event.seats, event.alone)
         self.waiting_for, self.alone, self.waiting = event.seats, event.alone, True
+        self.thinking = event.thinking
+        if again:
+            return
         if event.alone:
             self.say(self.alone_line())
             return

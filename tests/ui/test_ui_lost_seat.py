@@ -12,6 +12,7 @@ from prompt_toolkit.input import create_pipe_input
 from p2pbelka.cards import Card
 from p2pbelka.net.identity import Identity, fingerprint
 from p2pbelka.peer.driver import Resumed, Waiting
+from p2pbelka.peer.seatdrivers import Decision, SeatOffer
 from p2pbelka.table import events as ev
 from p2pbelka.table.belka_events import TrumpAnnounced
 from p2pbelka.table.segments import SeatChanged
@@ -174,3 +175,30 @@ def test_a_deal_voided_by_the_cut_leaves_no_trick_count_under_the_table() -> Non
         view.apply(TrumpAnnounced(1, "C", 1, None))
         assert "trick 1 of 8 · tricks 0:0" in _drawn(view)
 
+
+def test_a_person_thinking_over_a_live_link_is_not_marked_missing() -> None:
+    view = _belka(0)
+    view.apply(Waiting((2,), 11.0, thinking=(2,)))  # Saule's turn, her link alive
+    assert "missing" not in _seat_row(_drawn(view), "Saule")
+    assert fingerprint(KEYS[2])[:9] in _seat_row(_drawn(view), "Saule")
+    assert view.log[-1] == "Waiting for Saule…"
+    view.apply(Waiting((2,), 25.0))  # her link died: said again, the mark moves
+    assert "missing" in _seat_row(_drawn(view), "Saule")
+    assert view.log.count("Waiting for Saule…") == 1
+    view.apply(Resumed())
+    assert "missing" not in _drawn(view)
+
+
+def test_a_status_longer_than_the_screen_is_wide_wraps_between_words() -> None:
+    view = _belka(2)
+    view.apply(_lost_saule())
+    rows = _drawn(view).splitlines()  # (no line cut: ``_drawn`` checks)
+    assert rows[-4:-2] == [
+        "Bot for Saule plays your seat; you get it back between deals, once the others",
+        "agree.",
+    ]
+    view.names[1] = "Александра Петровна"
+    view.apply(SeatOffer(1, "Александра Петровна", 61.0, "Bot for Александра Петровна",
+                         Decision()))  # fmt: skip
+    rows = _drawn(view).splitlines()
+    assert rows[-3].endswith("[y] yes  [n] no"), rows[-4:]
