@@ -22,10 +22,12 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def test_a_joiner_let_in_then_turned_away(tmp_path: Path) -> None:
-    host, joiner = (Tmux(f"p2pbelka-lobby-{who}-{os.getpid()}") for who in ("host", "join"))
+def _hosting(tmp_path: Path, test: str) -> tuple[Tmux, Tmux, str]:
+    """Two terminals: Asel hosting a two-seat Belot table in the first, a shell in the
+    second; the host's lobby port."""
+    host, other = (Tmux(f"p2pbelka-{test}-{who}-{os.getpid()}") for who in ("host", "other"))
     try:
-        for tmux, who in ((host, "host"), (joiner, "join")):
+        for tmux, who in ((host, "host"), (other, "other")):
             (tmp_path / who).mkdir()
             shell(tmux, tmp_path / who)
         run(
@@ -33,7 +35,16 @@ def test_a_joiner_let_in_then_turned_away(tmp_path: Path) -> None:
             f"{P2PBELKA} host --game belot --players 2 --no-announce --listen 127.0.0.1"
             " --player Asel --lang en --no-seat-bot",
         )
-        port = screen_matching(host, r"Lobby port (\d+)").group(1)
+        return host, other, screen_matching(host, r"Lobby port (\d+)").group(1)
+    except BaseException:
+        host("kill-server")
+        other("kill-server")
+        raise
+
+
+def test_a_joiner_let_in_then_turned_away(tmp_path: Path) -> None:
+    host, joiner, port = _hosting(tmp_path, "lobby")
+    try:
         join = f"{P2PBELKA} join --connect 127.0.0.1:{port} --player Bolat --lang en"
 
         run(joiner, join)
@@ -76,17 +87,8 @@ def test_who_presses_ctrl_c_while_the_host_decides_leaves_the_host_s_list(
 ) -> None:
     """Bolat asks to sit down and Dana to watch; each presses Ctrl-C before the host
     answers: the host's request line goes at once, not when the host answers."""
-    host, other = (Tmux(f"p2pbelka-leave-{who}-{os.getpid()}") for who in ("host", "other"))
+    host, other, port = _hosting(tmp_path, "leave")
     try:
-        for tmux, who in ((host, "host"), (other, "other")):
-            (tmp_path / who).mkdir()
-            shell(tmux, tmp_path / who)
-        run(
-            host,
-            f"{P2PBELKA} host --game belot --players 2 --no-announce --listen 127.0.0.1"
-            " --player Asel --lang en --no-seat-bot",
-        )
-        port = screen_matching(host, r"Lobby port (\d+)").group(1)
         dial = f"--connect 127.0.0.1:{port} --lang en"
         for command, shown, waiting in (
             (f"join {dial} --player Bolat", "Bolat", "The host is deciding"),
