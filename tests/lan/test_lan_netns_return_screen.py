@@ -163,6 +163,14 @@ def test_the_returning_player_s_screen_tells_the_change_once_and_shows_no_voided
                 time.sleep(0.05)
             back = tmux.screen()
             print(back)
+            # the change clears only the deal before it: the next deal's hand is ours
+            while not hand_of(dealt := tmux.screen()):
+                assert time.monotonic() - back_at < 240, dealt
+                if "allows a re-deal" in dealt:
+                    tmux.keys("n")
+                person.step()
+                time.sleep(0.05)
+            assert _key_of(dealt, "Victim") == own_key, dealt
             assert _log(watching).count("takes the seat of Victim") == 1, watching
             assert not hand_of(watching), watching  # the voided hand is gone
             # and its trick count (the watched deal's own came before we watched)
