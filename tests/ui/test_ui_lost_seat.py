@@ -1,7 +1,10 @@
 """The table screen through a lost seat's flow: a silent seat marked "missing" in the
-seats panel (while the prompt keeps the line under the table), the wait of a peer cut
-off from everyone and of a resumed seat said in words, and no lot drawn again when
-the game goes on in a continuation after a seat changed hands."""
+seats panel (while the prompt keeps the line under the table), but not a person who
+only thinks over a live link; the wait of a peer cut off from everyone and of a
+resumed seat said in words; no lot drawn again when the game goes on in a
+continuation after a seat changed hands; the seat's new key in the panel and no
+trick count of the voided deal under the table, on the screen of the player who lost
+the seat and of one who plays on (drawn at 80x24, nothing cut)."""
 
 from __future__ import annotations
 
