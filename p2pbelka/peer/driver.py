@@ -104,13 +104,18 @@ class FrontEnd(Protocol):
 @dataclass(frozen=True, slots=True)
 class Waiting(ev.Event):
     """Nothing arrived for a while: the table is waiting for these seats.  ``alone``:
-    no other seat can be reached at all (likely this machine's network is down)."""
+    no other seat can be reached at all (likely this machine's network is down).
+    ``thinking``: those of ``seats`` a person may be deciding for, over a live link
+    (slow, not gone: the driver does not give up on them); said again, with the rest
+    unchanged, when one of them stops being so (its link died)."""
 
     seats: tuple[int, ...]
     seconds: float
     alone: bool = False
     limit: float = 0.0
     """``alone``: the silence at which this peer stops waiting (``cut_off_limit``)."""
+    thinking: tuple[int, ...] = ()
+    """Of ``seats``, those a person may be deciding for over a live link (not missing)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +278,7 @@ class PeerDriver:
         quiet_since = asked_at = trio.current_time()
         ask_every = self.resend_after  # doubles while asking brings nothing
         paused = said_alone = False
+        thinking: tuple[int, ...] = ()  # as the last ``Waiting`` said
         tick = min(self.pause_after, self.resend_after, 1.0)
         next_check = quiet_since + tick
         recovering = isinstance(self.transport, Recovering)
@@ -319,18 +325,26 @@ class PeerDriver:
                 # Backing off: after an outage the answers to one request are enough.
                 asked_at, ask_every = now, min(ask_every * 2, MAX_RESEND_INTERVAL)
                 await cast(Recovering, self.transport).ask_resend(self.table.wants())
+            gone = [s for s in missing if not self._may_be_deciding(s, silent)]
+            deciding = tuple(s for s in missing if s not in gone)
             if paused and not said_alone and self.alone():
                 said_alone = True  # the links died after the pause was shown: say why
-                alone = Waiting(missing, silent, True, self.cut_off_limit)
+                thinking = deciding
+                alone = Waiting(missing, silent, True, self.cut_off_limit, deciding)
                 await self.front_end.on_event(self, alone)
-            gone = [s for s in missing if not self._may_be_deciding(s, silent)]
+            elif paused and deciding != thinking:
+                thinking = deciding  # a thinking seat's link died (or came back): say so
+                limit = self.cut_off_limit if said_alone else 0.0
+                again = Waiting(missing, silent, said_alone, limit, deciding)
+                await self.front_end.on_event(self, again)
             if silent >= self.give_up_after and (gone or not missing):
                 await self.give_up(gone, silent)
             elif not paused and silent >= self.pause_after:
-                paused = True
+                paused, thinking = True, deciding
                 said_alone = self.alone()
                 limit = self.cut_off_limit if said_alone else 0.0
-                await self.front_end.on_event(self, Waiting(missing, silent, said_alone, limit))
+                waiting = Waiting(missing, silent, said_alone, limit, deciding)
+                await self.front_end.on_event(self, waiting)
             await self._flush()
 
     async def give_up(self, seats: list[int], silent: float) -> None:

@@ -19,6 +19,7 @@ from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text.utils import fragment_list_width
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindingsBase, merge_key_bindings
 from prompt_toolkit.layout import (
@@ -33,6 +34,7 @@ from prompt_toolkit.layout import (
     Window,
 )
 from prompt_toolkit.layout.containers import AnyContainer
+from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.widgets import Frame, TextArea
 
@@ -92,7 +94,12 @@ class TableScreen:
         self._wrapped_log: tuple[tuple[int, int, int], list[str]] = ((-1, 0, 0), [])
         self.chatbox = ChatBox(lambda: self.view, self.focus_table, self.invalidate)
         self.pages = Pages(lambda: (self.overlay, len(self.view.deal_ends), self.view.finished))
-        self._home = Window(FormattedTextControl(self._status, focusable=True), height=1)
+        # a second row only for a status longer than the screen is wide (the watched
+        # seat's "a bot plays your seat", an offer): cut at 80 columns, it lost its end
+        self._home = Window(
+            FormattedTextControl(self._status, focusable=True),
+            height=self._status_rows,
+        )
         self.app: Application[None] = Application(
             layout=Layout(self._root(), focused_element=self._home),
             key_bindings=self._keys(),
@@ -489,7 +496,25 @@ class TableScreen:
             ("class:button", _("[n] stay"), on_click(self.close_overlay)),
         ]
 
+    def _status_rows(self) -> Dimension:
+        rows = 1 + sum(text.count("\n") for _style, text, *_rest in self._status())
+        return Dimension.exact(min(2, rows))
+
     def _status(self) -> StyleAndTextTuples:
+        """The line under the table, wrapped between words onto a second row when it is
+        longer than the screen is wide (the buttons after it stay whole)."""
+        line, width = self._status_line(), self._width()
+        if fragment_list_width(line) <= width or not line:
+            return line
+        style, text, *handler = line[0]
+        rest = fragment_list_width(line[1:])  # an offer's buttons, on the last row
+        rows = textwrap.wrap(text, width) or [""]
+        if rest and len(rows[-1]) + 1 + rest > width:
+            rows = textwrap.wrap(text, max(20, width - rest - 1)) or [""]
+        first = (style, "\n".join(rows) + (" " if rest else ""), *handler)
+        return [first, *line[1:]]  # type: ignore[list-item]
+
+    def _status_line(self) -> StyleAndTextTuples:
         view = self.view
         if view.offer is not None:
             return [

@@ -86,7 +86,8 @@ def seat_line(
     view: TableView, seat: int, suit: str, leader: int | None, width: int
 ) -> StyleAndTextTuples:
     """One seat in the seats panel: whose turn, name, a suit mark, dealer and leader
-    flags, the start of its key's fingerprint (or "missing", while it is silent)."""
+    flags, the start of its key's fingerprint (or "missing", while the table waits
+    for it and it cannot be deciding: its link is down, not a person thinking)."""
     mark = "▶" if view.turn == seat else " "
     flags = (_("D") if view.dealer == seat else " ") + (_("L") if leader == seat else " ")
     key = fingerprint(view.keys[seat])[:9] if seat < len(view.keys) else ""
@@ -96,7 +97,7 @@ def seat_line(
     # silent past the pause: the mark stays while the prompt is up
     tail = (
         ("class:verdict.bad", _("missing") + "\n")
-        if seat in view.waiting_for
+        if seat in view.waiting_for and seat not in view.thinking
         else ("class:hint", key + "\n")
     )
     if len(full) <= room:

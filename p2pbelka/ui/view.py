@@ -78,6 +78,7 @@ class TableView:
     aborted: ev.GameAborted | None = None
     faults: list[ev.Fault] = field(default_factory=list)
     waiting_for: tuple[int, ...] = ()
+    thinking: tuple[int, ...] = ()  # of those, seats a person decides for over a live link
     alone: bool = False  # no other seat can be reached (this machine's network is down?)
     alone_limit: float = 0.0  # ... and the silence after which this peer stops waiting
     waiting: bool = False  # the table waits (``waiting_for`` empty: for our own moves back)
@@ -102,7 +103,7 @@ class TableView:
     def apply(self, event: ev.Event) -> None:
         self.changes += 1
         if not isinstance(event, Waiting):
-            self.waiting_for, self.alone, self.waiting = (), False, False
+            self.waiting_for, self.alone, self.waiting, self.thinking = (), False, False, ()
         handler = getattr(self, f"_on_{type(event).__name__}", None)
         if handler is not None:
             handler(event)
@@ -117,7 +118,9 @@ class TableView:
         if event.me is not None:
             self.me = event.me
         self._standing(event.score)
-        if not event.continued:  # a seat changed hands: the game goes on, no lot is drawn
+        if event.continued:  # a seat changed hands: the game goes on, no lot is drawn,
+            self.clear_deal()  # and no deal of the segment before goes on in this one
+        else:
             self.say(
                 _("The lot chose {name} to deal first.").format(name=self.name(event.first_dealer))
             )
@@ -125,17 +128,25 @@ class TableView:
     def _on_DealStarted(self, event: ev.DealStarted) -> None:
         self.dealer, self.deal_number = event.dealer, event.number
         self._standing(event.score)
-        self.turn = None
-        self.trump = None
-        self.hand, self.legal, self.choice, self.asked = [], set(), None, None
-        self.trick = self.last_trick = None
-        self.tricks_won = self.card_points = (0,) * self.players
-        self.played, self.in_deal = [0] * self.players, True
+        self.clear_deal()
+        self.in_deal = True
         self.say(
             _("Deal {number}: {name} deals.").format(
                 number=event.number + 1, name=self.name(event.dealer)
             )
         )
+
+    def clear_deal(self) -> None:
+        """No deal on the table: a new one begins, or the one shown was voided when a
+        seat changed hands (its hand, trick, trump and trick count are no one's now).
+        A game's view clears its own deal's values too."""
+        self.turn = None
+        self.trump = None
+        self.hand, self.legal, self.choice, self.asked = [], set(), None, None
+        self.status = ""
+        self.trick = self.last_trick = None
+        self.tricks_won = self.card_points = (0,) * self.players
+        self.played, self.in_deal = [0] * self.players, False
 
     def _on_HandDealt(self, event: ev.HandDealt) -> None:
         if event.seat == self.me:
@@ -266,8 +277,14 @@ class TableView:
         return _("Waiting for {names}…").format(names=names)
 
     def _on_Waiting(self, event: Waiting) -> None:
+        # said again when a seat's link died while the table waits: the mark moves, the
+        # log does not say the same wait twice
+        again = self.waiting and (self.waiting_for, self.alone) == (event.seats, event.alone)
         self.waiting_for, self.alone, self.waiting = event.seats, event.alone, True
         self.alone_limit = event.limit
+        self.thinking = event.thinking
+        if again:
+            return
         if event.alone:
             self.say(self.alone_line())
             return
@@ -308,25 +325,24 @@ class TableView:
 
     def _on_SeatChanged(self, event: SeatChanged) -> None:
         self.offer = None
-        # A seat's trick lines name who plays it now: a watched seat gets no new
-        # GameStarted (its player only follows the continuation), so the name moves here.
+        # A seat's trick lines and panel name who plays it now, and show its key: a
+        # watched seat gets no new GameStarted (its player only follows the
+        # continuation), so the name and the key move here.
         if 0 <= event.seat < len(self.names):
             self.names[event.seat] = event.name
-        if event.seat == self.me:
-            self._our_seat_changed(event)
+        if 0 <= event.seat < len(self.keys):
+            self.keys[event.seat] = event.key
+        # The deal the cut left unfinished is void (a hand-back's cut falls between
+        # deals): its trick and count must not stay under the table.
+        self.clear_deal()
+        if event.seat == self.me:  # we watch until it is handed back
+            self.played_by = None if event.back else event.name
         if event.back:
             line = _("{name} has their seat back from deal {deal}.")
             self.say(line.format(name=event.name, deal=event.from_deal))
         else:
             line = _("{name} takes the seat of {was} from deal {deal}.")
             self.say(line.format(name=event.name, was=event.was_name, deal=event.from_deal))
-
-    def _our_seat_changed(self, event: SeatChanged) -> None:
-        """Our seat went to a bot (we watch until it is handed back), or came back: the
-        hand of the voided deal, its trick and its question are not ours to show."""
-        self.played_by = None if event.back else event.name
-        self.hand, self.legal, self.choice, self.asked, self.status = [], set(), None, None, ""
-        self.trick, self.turn = None, None
 
     def played_by_line(self) -> str:
         assert self.played_by is not None

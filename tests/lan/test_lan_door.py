@@ -10,7 +10,9 @@ import pytest
 import trio
 
 from p2pbelka.bots import make_bot
+from p2pbelka.net.connection import SecureChannel, dial
 from p2pbelka.net.identity import Identity, normal_pin
+from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.lan import (
     AwaitingApproval,
@@ -157,6 +159,50 @@ async def test_the_host_decides_who_sits_and_can_remove_a_seat(tmp_path: Path) -
         await until(lambda: len(host.seated()) == 3)
         assert not host.started.is_set()
         assert not await host.control.remove(0)  # the host's own seat stays
+        nursery.cancel_scope.cancel()
+
+
+async def _ask_raw(host: Host, identity: Identity, hello: object) -> SecureChannel:
+    """A joiner (or watcher) speaking the real handshake and codec: its ``hello`` sent,
+    the host's ``wait`` read."""
+    channel = await dial(
+        LOCAL, host.port, identity, expected_peer_key=host.identity.public_key,
+        context=lb.LOBBY_CONTEXT,
+    )  # fmt: skip
+    await channel.receive()  # the lobby
+    await channel.send(lb.encode_control(hello))  # type: ignore[arg-type]
+    while not isinstance(lb.decode_control(await channel.receive()), lb.Wait):
+        pass
+    return channel
+
+
+async def test_who_leaves_while_the_host_decides_is_asked_about_no_longer(
+    tmp_path: Path,
+) -> None:
+    """A joiner, or someone asking to watch, whose connection closes while the host's
+    person has not answered: its request leaves the host's list at once (the host was
+    shown "Asking to sit down: Bolat" after Bolat pressed Ctrl-C).  What a joiner sends
+    while it waits (a seat it moves to) is taken once it is let in."""
+    host = Host(tmp_path)
+    bolat, dana, saule = (Identity.generate(n) for n in ("Bolat", "Dana", "Saule"))
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(host.run)
+        await host.opened.wait()
+        for who, hello in ((bolat, lb.Hello("Bolat", "", 1, bytes(16))), (dana, lb.Watch("Dana"))):
+            channel = await _ask_raw(host, who, hello)
+            await until(lambda name=who.name: [r.name for r in host.asking] == [name])
+            await channel.aclose()  # Ctrl-C
+            await until(lambda: not host.asking)
+        assert not any(decided.is_set() for decided, _answer in host.decisions.values())
+        # Saule moves to seat 2 while she waits: she sits there once let in
+        channel = await _ask_raw(host, saule, lb.Hello("Saule", "", 1, bytes(16)))
+        await channel.send(lb.encode_control(lb.TakeSeat(2)))
+        await until(lambda: host.asking)
+        host.decide(saule.public_key, True)
+        await until(lambda: len(host.seated()) == 2)
+        assert host.state is not None
+        assert host.state.state.seat_of(saule.public_key) == 2
+        await channel.aclose()
         nursery.cancel_scope.cancel()
 
 

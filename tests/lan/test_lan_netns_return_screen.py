@@ -1,6 +1,8 @@
 """The cable-out flow on the returning player's own screen (tmux, four namespaces): the
-change is told once, the voided hand is not left on the table while a bot plays the
-seat, the status line says what is going on, and the seat comes back on screen.
+change is told once, the voided hand (and its trick count) is not left on the table
+while a bot plays the seat, the seats panel shows the bot's key there (not the
+player's own), the status line says what is going on, and the seat comes back on
+screen.  A person who only thinks, over a live link, is never marked missing.
 
 Seat 2 is a person at a terminal in its namespace; seat 1 a person in text mode whose
 choice the test leaves open, so the game waits while the cable is out.
@@ -9,6 +11,7 @@ choice the test leaves open, so the game waits while the cable is out.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -84,6 +87,18 @@ def _log(screen: str) -> str:
     return " ".join(side)
 
 
+def _key_of(screen: str, name: str) -> str:
+    """The start of the key the seats panel shows for ``name`` (on its row, or on the
+    row under a name too long for it)."""
+    side = [line.rsplit("│", 1)[1] for line in screen.splitlines() if "│" in line]
+    at = next(i for i, row in enumerate(side) if row[1:].startswith(name))
+    found = re.search(r"([0-9a-f]{4} [0-9a-f]{4})\s*$", side[at]) or re.search(
+        r"([0-9a-f]{4} [0-9a-f]{4})\s*$", side[at + 1]
+    )
+    assert found, screen
+    return found.group(1)
+
+
 def _said(tmux: Tmux, text: str, timeout: float) -> str:
     """The screen once the log says ``text``."""
     deadline = time.monotonic() + timeout
@@ -121,11 +136,15 @@ def test_the_returning_player_s_screen_tells_the_change_once_and_shows_no_voided
                 if "Your turn" in tmux.screen():
                     play_cards(tmux, 1)
                 time.sleep(0.05)
-            assert hand_of(tmux.screen()), tmux.screen()
+            thinking = tmux.screen()  # past the pause (1 s): the person only thinks
+            assert hand_of(thinking), thinking
+            assert "missing" not in _log(thinking), thinking
+            own_key = _key_of(thinking, "Victim")
             lan.link(VICTIM, up=False)
             cut_at = time.monotonic()
             # the person plays on till the others wait for seat 2, then stops
             person.until(when(lambda: "replaced by Bot for" in host.text()), "the bot", 180, host)
+            bot_key = host.wait_for(r"replaced by Bot for Victim \[([0-9a-f ]+)\]", 10).group(1)
             wait_for(tmux, "this machine's network may be down", 120)
             time.sleep(max(0.0, CUT - (time.monotonic() - cut_at)))
             lan.link(VICTIM, up=True)
@@ -144,9 +163,21 @@ def test_the_returning_player_s_screen_tells_the_change_once_and_shows_no_voided
                 time.sleep(0.05)
             back = tmux.screen()
             print(back)
+            # the change clears only the deal before it: the next deal's hand is ours
+            while not hand_of(dealt := tmux.screen()):
+                assert time.monotonic() - back_at < 240, dealt
+                if "allows a re-deal" in dealt:
+                    tmux.keys("n")
+                person.step()
+                time.sleep(0.05)
+            assert _key_of(dealt, "Victim") == own_key, dealt
             assert _log(watching).count("takes the seat of Victim") == 1, watching
             assert not hand_of(watching), watching  # the voided hand is gone
+            # and its trick count (the watched deal's own came before we watched)
+            table = "\n".join(line.split("│")[0] for line in watching.splitlines() if "│" in line)
+            assert "trick " not in table and "tricks " not in table, watching
             assert "Bot for Victim plays your seat" in watching, watching
+            assert _key_of(watching, "Bot for Victim") == bot_key[:9] != own_key, watching
             assert _log(back).count("has their seat back") == 1, back
         finally:
             print((home / "stderr").read_text(errors="replace")[-4000:]

@@ -3,6 +3,8 @@ deciding on a card is not."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import pytest
 import trio
 from trio.testing import MockClock
@@ -198,10 +200,12 @@ class Away(BotFrontEnd):
 
 
 class Linked:
-    """A transport whose links to every seat are alive."""
+    """A transport whose links to every seat are alive, until the test cuts one
+    (``links``)."""
 
     def __init__(self, inner: Transport) -> None:
         self.inner = inner
+        self.links = {0, 1, 2, 3}
 
     async def broadcast(self, raw: bytes) -> None:
         await self.inner.broadcast(raw)
@@ -210,10 +214,16 @@ class Linked:
         return await self.inner.receive()
 
     def connected(self) -> set[int]:
-        return {0, 1, 2, 3}
+        return set(self.links)
 
 
-async def _first_give_up(cut_off: bool) -> tuple[float, list[int]]:
+Meanwhile = Callable[[BotFrontEnd, Linked], Awaitable[None]]
+"""What a test does while seat 1 is away: told seat 2's front end and transport."""
+
+
+async def _first_give_up(
+    cut_off: bool, meanwhile: Meanwhile | None = None
+) -> tuple[float, list[int]]:
     """When seat 2 first gives up (virtual seconds from the start) and on whom, while
     seat 1's person, whose link is alive, thinks forever; ``cut_off``: seat 2 came back
     from an outage past the window and has not asked about its seat since."""
@@ -230,18 +240,21 @@ async def _first_give_up(cut_off: bool) -> tuple[float, list[int]]:
         return True  # the seat change takes it from here
 
     started = trio.current_time()
+    links = Linked(transports[2])
     with trio.fail_after(3 * DECIDE_LIMIT):
         async with trio.open_nursery() as nursery:
             for seat in range(4):
                 timing = {"pause_after": PAUSE_AFTER, "give_up_after": GIVE_UP_AFTER}
                 if seat == 2:
                     driver: PeerDriver = SegmentDriver(
-                        tables[2], Linked(transports[2]), front_ends[2], seat_gone=seat_gone,
+                        tables[2], links, front_ends[2], seat_gone=seat_gone,
                         cut_off=lambda: cut_off, decide_limit=DECIDE_LIMIT, **timing,
                     )  # fmt: skip
                 else:
                     driver = PeerDriver(tables[seat], transports[seat], front_ends[seat], **timing)
                 nursery.start_soon(driver.run)
+            if meanwhile is not None:
+                nursery.start_soon(meanwhile, front_ends[2], links)
             await done.wait()
             nursery.cancel_scope.cancel()
     at, seats = gave_up[0]
@@ -265,3 +278,29 @@ async def test_back_from_a_cut_no_seat_is_waited_for_as_deciding(
         assert GIVE_UP_AFTER <= at < DECIDE_LIMIT
     else:
         assert at >= DECIDE_LIMIT
+
+
+async def test_a_person_thinking_is_told_apart_from_a_seat_whose_link_died(
+    autojump_clock: MockClock,
+) -> None:
+    """Seat 1's person thinks over a live link: the others' screens hear that the table
+    waits for it as a seat that is thinking (not one gone), and nobody gives up on it;
+    once its link dies the wait is said again, the seat no longer thinking, and the
+    give-up follows at once (the window is long past)."""
+    fronts: list[BotFrontEnd] = []
+    cut: list[bool] = []
+
+    def waits(seat_2: BotFrontEnd) -> list[Waiting]:
+        return [e for e in seat_2.events if isinstance(e, Waiting) and 1 in e.seats]
+
+    async def meanwhile(seat_2: BotFrontEnd, links: Linked) -> None:
+        fronts.append(seat_2)
+        while not waits(seat_2):
+            await trio.sleep(PAUSE_AFTER)
+        await trio.sleep(3 * GIVE_UP_AFTER)  # long past the window: still thinking
+        links.links.discard(1)
+        cut.append(True)  # nobody gave up on seat 1 so far: the game still runs
+
+    _at, seats = await _first_give_up(False, meanwhile)
+    assert cut and seats == [1]
+    assert [w.thinking for w in waits(fronts[0])] == [(1,), ()]

@@ -1,7 +1,7 @@
 """The host's side of watchers on screen: the lobby lists who watches and says who asks
 to watch rather than to sit, the list of tables says where one can watch, and the
 host's table lists its watchers and asks about one who comes during the game (y or n),
-nothing cut at 80×24."""
+and forgets one who leaves before the host answers, nothing cut at 80×24."""
 
 from __future__ import annotations
 
@@ -11,12 +11,14 @@ from prompt_toolkit.input import create_pipe_input
 from p2pbelka.net.discovery import TableInfo
 from p2pbelka.net.identity import Identity, fingerprint
 from p2pbelka.peer import lan
+from p2pbelka.peer.lan import NetOptions
 from p2pbelka.peer.lan.events import WatchersChanged, WatcherView
 from p2pbelka.protocol.lobby import LobbyState, SeatView
 from p2pbelka.ui import registry
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.i18n import set_language
+from p2pbelka.ui.lan import LanSession
 from p2pbelka.ui.lobby import LobbyView, lobby_lines
 from tests.ui.render import Drawn, Terminal, render
 
@@ -82,3 +84,48 @@ def test_the_host_s_table_lists_watchers_and_asks_about_one_at_y_or_n() -> None:
     assert "Erlan" in drawn[0].text and "wants to watch" in drawn[0].text
     assert decided == [True] and view.watch_asking == ()
     assert not screen.answer_offer(False)  # nobody asks any more
+
+
+def test_who_leaves_while_the_host_decides_goes_from_the_host_s_lobby_and_table() -> None:
+    """The host's door stops asking about someone whose connection closed (its
+    ``approve`` is cancelled, ``hostlobby.py``): the request goes from the host's lobby
+    and from the line under the host's table, nothing cut at 80×24."""
+    set_language("en")
+    dana = lan.JoinRequest(KEYS[1], "Dana", "10.0.0.7", watcher=True)
+    bolat = lan.JoinRequest(KEYS[2], "Bolat", "10.0.0.8")
+    terminal = Terminal()
+    drawn: list[Drawn] = []
+    lobbies: list[str] = []
+    with create_pipe_input() as pipe:
+        session = LanSession("host", Identity.generate("Asel"), NetOptions(), game="belka",
+                             players=4, input=pipe, output=terminal.output)  # fmt: skip
+        screen, view = session.screen, session.screen.view
+        screen.overlay, view.dealer = None, 0  # the game is on: the table is drawn
+        session.lobby.state, session.lobby.me = _state(), 0  # and the lobby had its seats
+
+        async def main(bridge: Bridge) -> None:
+            while not screen.app.is_running:
+                await trio.sleep(0.001)
+            async with trio.open_nursery() as door:
+                for request in (dana, bolat):
+                    door.start_soon(session.approve, request)
+                await session.on_lobby(lan.JoinersAsking((dana, bolat)))
+                while not view.watch_asking:  # the door's questions reach the screen
+                    await trio.sleep(0.001)
+                drawn.append(render(screen, terminal, 80, 24))
+                lobbies.append(_text(session.lobby))
+                door.cancel_scope.cancel()  # both left before the host answered
+            await session.on_lobby(lan.JoinersAsking(()))
+            counter = screen.app.render_counter  # drawn anew, not from the last drawing
+            while screen.app.render_counter == counter:
+                await trio.sleep(0.001)
+            drawn.append(render(screen, terminal, 80, 24))
+            lobbies.append(_text(session.lobby))
+            screen.quit()
+
+        run_with_app(screen.app, main)
+    assert not any(d.faults for d in drawn), [d.faults for d in drawn]
+    assert "Dana" in drawn[0].text and "wants to watch" in drawn[0].text
+    assert "Asking to sit down" in lobbies[0] and "Bolat" in lobbies[0]
+    assert "wants to watch" not in drawn[1].text and view.watch_asking == ()
+    assert "Asking to sit down" not in lobbies[1] and not session._decisions

@@ -32,6 +32,11 @@ HELLO_TIMEOUT = 10.0
 MAX_ASKING = 8
 """Joiners waiting for the host's decision at once; more are told to try later."""
 
+MAX_EARLY = 16
+"""Messages kept from a joiner while the host decides on it (it has no cause to send
+any; they are taken afterwards, in order).  Past these the channel is not read until
+the host decides, and a joiner that leaves meanwhile is seen to leave only then."""
+
 
 class HostLobby:
     """The seating ``plan`` as the joiners' channels change it; ``seated`` is set once
@@ -84,7 +89,8 @@ class HostLobby:
         if self.begun:
             await self._refuse(channel, "the game has started")
             return
-        why = await self._admit(channel, JoinRequest(key, hello.name, address))
+        early: list[bytes] = []  # what the joiner sent while the host decided
+        why = await self._admit(channel, JoinRequest(key, hello.name, address), early)
         if not why:
             try:
                 self.plan.sit(key, hello, address)
@@ -95,7 +101,7 @@ class HostLobby:
             return
         self.channels[key] = channel
         try:
-            await self._follow(key, channel)
+            await self._follow(key, channel, early)
         except NetError as exc:
             log.warning("lobby: %s left: %s", channel.peer_fingerprint, exc)
         finally:
@@ -105,7 +111,9 @@ class HostLobby:
                 self.plan.leave(key)
                 await self._changed()
 
-    async def _follow(self, key: bytes, channel: SecureChannel) -> None:
+    async def _follow(self, key: bytes, channel: SecureChannel, early: list[bytes]) -> None:
+        for payload in early:
+            self._handle(key, payload)
         await self._changed()
         async for payload in channel:
             if self.begun:
@@ -121,15 +129,16 @@ class HostLobby:
     async def _watch(self, channel: SecureChannel, request: JoinRequest, start: int) -> None:
         """A watcher: the feed's limits, the host's word (as for a joiner), the feed."""
         why = self.feed.refusal(request.key, start)
+        early: list[bytes] = []
         if not why and self.approve is not None:
-            why = await self._ask(channel, request)
+            why = await self._ask(channel, request, early)
             why = why or self.feed.refusal(request.key, start)  # it may be full by now
         if why:
             await self._refuse(channel, why)
             return
-        await self.feed.serve(channel, request, start)
+        await self.feed.serve(channel, request, start, early)
 
-    async def _admit(self, channel: SecureChannel, request: JoinRequest) -> str:
+    async def _admit(self, channel: SecureChannel, request: JoinRequest, early: list[bytes]) -> str:
         """Ask the host about a joiner; "" lets it sit, else the reason it may not."""
         if self.approve is None:
             return ""
@@ -137,7 +146,7 @@ class HostLobby:
             return "this key is already at the table"
         if self.plan.free == 0:
             return "the table is full"
-        why = await self._ask(channel, request)
+        why = await self._ask(channel, request, early)
         if why:
             return why
         if self.begun:
@@ -146,24 +155,40 @@ class HostLobby:
             return "the host removed you from this table"
         return ""
 
-    async def _ask(self, channel: SecureChannel, request: JoinRequest) -> str:
-        """The host's person decides (``wait`` meanwhile); "" if it lets them in."""
+    async def _ask(self, channel: SecureChannel, request: JoinRequest, early: list[bytes]) -> str:
+        """The host's person decides (``wait`` meanwhile); "" if it lets them in.  A
+        joiner that leaves meanwhile is asked about no longer: its request goes from
+        the host's screen at once.  What it sent meanwhile is kept in ``early``."""
         assert self.approve is not None
+        approve = self.approve
         if request.key in self.asking:
             return "this key is already asking"
         if len(self.asking) >= MAX_ASKING:
             return "the host has too many joiners to decide on; try again later"
         self.asking[request.key] = request
+        admitted: list[bool] = []
+        left = ""
         try:
             await channel.send(lb.encode_control(lb.Wait()))
             await self._asking_changed()
-            admitted = await self.approve(request)
+            async with trio.open_nursery() as nursery:
+
+                async def decide() -> None:
+                    admitted.append(await approve(request))
+                    nursery.cancel_scope.cancel()  # the joiner's channel is read no more
+
+                nursery.start_soon(decide)
+                left = await _until_gone(channel, early)
+                nursery.cancel_scope.cancel()
         except NetError:
             return "the connection failed while the host decided"
         finally:
             del self.asking[request.key]
             await self._asking_changed()
-        return "" if admitted else "the host did not let you in"
+        if left:
+            log.info("lobby: %s left while the host decided: %s", request.name, left)
+            return "the connection failed while the host decided"
+        return "" if admitted == [True] else "the host did not let you in"
 
     async def _asking_changed(self) -> None:
         await self.on_lobby(JoinersAsking(tuple(self.asking.values())))
@@ -229,3 +254,15 @@ class HostLobby:
                 await channel.send(payload)
             except NetError as exc:
                 log.warning("lobby: could not send the start to a joiner: %s", exc)
+
+
+async def _until_gone(channel: SecureChannel, early: list[bytes]) -> str:
+    """Read ``channel`` until it closes (then why), keeping what came in ``early``; once
+    ``MAX_EARLY`` came, wait unread until the caller cancels.  Cancelled between two
+    reads, nothing read is lost."""
+    try:
+        while len(early) < MAX_EARLY:
+            early.append(await channel.receive())
+    except NetError as exc:
+        return str(exc) or type(exc).__name__
+    await trio.sleep_forever()

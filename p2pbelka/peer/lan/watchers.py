@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import trio
@@ -201,10 +201,13 @@ class Feed:
 
     # -- one watcher ------------------------------------------------------------------
 
-    async def serve(self, channel: SecureChannel, view: WatcherView, start: int) -> None:
+    async def serve(
+        self, channel: SecureChannel, view: WatcherView, start: int, early: Sequence[bytes] = ()
+    ) -> None:
         """Feed an admitted watcher until the game is over, it leaves, falls behind or
         is cut off.  The catch-up and its place in the live feed are taken together,
-        with no checkpoint between, so no record is missed or sent twice."""
+        with no checkpoint between, so no record is missed or sent twice.  ``early``:
+        what it sent while the host decided, heard first."""
         queue, backlog = trio.open_memory_channel[bytes](BACKLOG)
         chat = WatcherChat(view.key) if self.chat_mode == "watchers" else None
         watcher = Watcher(view, channel, queue, backlog, chat)
@@ -219,7 +222,7 @@ class Feed:
         try:
             with watcher.scope:
                 async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._listen, watcher)
+                    nursery.start_soon(self._listen, watcher, early)
                     await self._send(watcher, catch_up)
                     nursery.cancel_scope.cancel()
         finally:
@@ -243,13 +246,12 @@ class Feed:
         await watcher.channel.send(payload)
         self._taken_at = trio.current_time()  # it moves: the end waits on (``end``)
 
-    async def _listen(self, watcher: Watcher) -> None:
+    async def _listen(self, watcher: Watcher, early: Sequence[bytes]) -> None:
+        if not all(self._take(watcher, payload) for payload in early):
+            return
         try:
             async for payload in watcher.channel:
-                try:
-                    self._heard(watcher, payload)
-                except CutOff as exc:
-                    self._close(watcher, str(exc), cut=True)
+                if not self._take(watcher, payload):
                     return
         except (FrameError, DecryptError) as exc:  # the channel refused a frame, and closed
             self._close(watcher, f"sent a frame the channel refused ({exc})", cut=True)
@@ -257,6 +259,15 @@ class Feed:
         except NetError as exc:
             self._left(watcher, exc)
         watcher.scope.cancel()  # it closed its side: it left
+
+    def _take(self, watcher: Watcher, payload: bytes) -> bool:
+        """Hear one message of the watcher's; False if it cut the watcher off."""
+        try:
+            self._heard(watcher, payload)
+        except CutOff as exc:
+            self._close(watcher, str(exc), cut=True)
+            return False
+        return True
 
     def _left(self, watcher: Watcher, exc: NetError) -> None:
         view = watcher.view

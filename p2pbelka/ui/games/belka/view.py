@@ -48,8 +48,8 @@ class BelkaView(TableView):
         self.scoring = event.options.get("scoring", self.scoring)
         super()._on_GameStarted(event)
 
-    def _on_DealStarted(self, event: ev.DealStarted) -> None:
-        super()._on_DealStarted(event)
+    def clear_deal(self) -> None:
+        super().clear_deal()
         self.trump_team = self.jc_holder = None
         self.tricks_won = self.card_points = (0, 0)
 

@@ -111,8 +111,8 @@ class BelotView(TableView):
 
     # -- the table's events -----------------------------------------------------------
 
-    def _on_DealStarted(self, event: ev.DealStarted) -> None:
-        super()._on_DealStarted(event)
+    def clear_deal(self) -> None:
+        super().clear_deal()
         self.turned, self.declarer = None, None
         self.calls, self.declared = [], []
         self.offered_calls, self.offered, self.claim_offered = [], [], False
