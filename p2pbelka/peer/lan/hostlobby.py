@@ -6,12 +6,14 @@ then handed to the host's ``Feed`` (``watchers.py``), before or during the game.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import trio
 
 from p2pbelka.net.connection import SecureChannel
 from p2pbelka.net.errors import NetError
+from p2pbelka.net.guesses import Guesser, InviteGuard
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.lan.events import (
     Approve,
@@ -43,8 +45,10 @@ class HostLobby:
         on_lobby: OnLobby,
         approve: Approve | None,
         feed: Feed | None = None,
+        invite: InviteGuard | None = None,
     ) -> None:
         self.plan = plan
+        self.invite = invite
         self.feed = feed if feed is not None else Feed(0)
         self.on_lobby = on_lobby
         self.approve = approve
@@ -181,6 +185,16 @@ class HostLobby:
         await self._changed()
         return True
 
+    def new_code(self) -> str | None:
+        return self.invite.redraw(trio.current_time()) if self.invite is not None else None
+
+    def shut_out(self, address: str) -> tuple[Guesser, ...]:
+        if self.invite is None:
+            return ()
+        shut = any(g.shut for g in self.invite.guessers() if g.address == address)
+        self.invite.shut(address, trio.current_time(), not shut)
+        return guessers_seen(self.invite)
+
     async def set_rules(self, preset: str, options: dict[str, str]) -> bool:
         if self.begun or not self.plan.set_rules(preset, options):
             return False
@@ -229,3 +243,8 @@ class HostLobby:
                 await channel.send(payload)
             except NetError as exc:
                 log.warning("lobby: could not send the start to a joiner: %s", exc)
+
+
+def guessers_seen(invite: InviteGuard) -> tuple[Guesser, ...]:
+    """Who tried wrong codes, as copies a screen may keep (the guard goes on changing)."""
+    return tuple(dataclasses.replace(g) for g in invite.guessers())
