@@ -39,13 +39,15 @@ class GuessPolicy:
     long_wait: float = 900.0
     """Seconds an address waits after any other wrong code, doubled from its third on."""
     max_wait: float = 86_400.0
-    few: int = 2
+    few: int = 1
     """A table is quiet while at most this many addresses tried a wrong code within
     the last ``long_wait`` seconds."""
     grace: float = 30.0
     """A first wrong code tried within this many seconds of a new code also waits
     briefly, quiet table or not: it is likely the old code, typed by a friend who read
-    it just before the host drew another."""
+    it just before the host drew another.  Not for an address that was turned away
+    before (it tried while the code was used up, or while it had to wait): a friend
+    types a code once, a flood keeps knocking."""
     exempt_loopback: bool = True
     """This machine's own addresses do not wait (the code's limit still holds)."""
     max_addresses: int = 4096
@@ -62,6 +64,10 @@ class Guesser:
     last_failure: float = -math.inf
     free_at: float = 0.0
     shut: bool = False
+    held: int = 0
+    """Its guesses under way: one at a time, so its wait starts before its next."""
+    knocked: bool = False
+    """It was turned away before (see ``GuessPolicy.grace``)."""
 
     def wait(self, now: float) -> float:
         """Seconds before its next HELLO is answered (inf: shut out)."""
@@ -145,7 +151,11 @@ class InviteGuard:
             if guesser is None:
                 guesser = self._guesser(address, now)
             guesser.refused += 1
+            guesser.knocked = True
             return refusal
+        if guesser is None:
+            guesser = self._guesser(address, now)
+        guesser.held += 1
         self.reserved += 1
         self.tested += 1
         return Reservation(address, self.changes, self.secret, now)
@@ -161,6 +171,9 @@ class InviteGuard:
         if reservation.settled:
             return
         reservation.settled = True
+        guesser = self._guessers.get(reservation.address)
+        if guesser is not None:
+            guesser.held = max(0, guesser.held - 1)
         current = self.current(reservation)
         if current:
             self.reserved -= 1
@@ -211,6 +224,8 @@ class InviteGuard:
             wait = guesser.wait(now)
             if wait > 0:
                 return Refusal("wait", wait)
+            if guesser.held:
+                return Refusal("wait", 1.0)
         if self.spent:
             return Refusal("spent")
         return None
@@ -221,7 +236,7 @@ class InviteGuard:
         guesser.last_failure = now
         policy = self.policy
         recent = sum(1 for g in self._guessers.values() if now - g.last_failure < policy.long_wait)
-        if guesser.failures == 1 and (recent <= policy.few or fresh):
+        if guesser.failures == 1 and not guesser.knocked and (recent <= policy.few or fresh):
             wait = policy.first_wait
         else:
             wait = min(policy.max_wait, policy.long_wait * 2 ** max(0, guesser.failures - 2))
@@ -231,12 +246,12 @@ class InviteGuard:
         if len(self._guessers) >= self.policy.max_addresses:
             # Forget those with nothing held against them any more first: a flood from
             # many addresses must not push out the record of the ones still waiting.
-            idle = [a for a, g in self._guessers.items() if not g.shut and g.wait(now) == 0]
+            idle = [a for a, g in self._guessers.items() if not (g.shut or g.held or g.wait(now))]
             for old in idle[: max(1, len(idle) // 2)]:
                 del self._guessers[old]
             if len(self._guessers) >= self.policy.max_addresses:
                 oldest = min(
-                    (g for g in self._guessers.values() if not g.shut),
+                    (g for g in self._guessers.values() if not (g.shut or g.held)),
                     key=lambda g: g.free_at,
                     default=None,
                 )
