@@ -5,8 +5,9 @@ the kernel); this process attacks it with bounded loops from up to sixteen loopb
 addresses (127.0.0.2 ...), which the host treats as a LAN's: no address is exempt.
 Every attack ends by itself (a count and a time).  Figures:
 
-- ``parallel_tested`` / ``parallel_right_in``: sixty HELLOs at once under one code,
-  the right one among them sent first: REPLYs the host sent (guesses tested), and
+- ``parallel_tested`` / ``parallel_right_in``: sixty HELLOs at once under one code
+  from one address (admitted as far as its token bucket goes, 12 at once), the
+  right one among them sent first: REPLYs the host sent (guesses tested), and
   whether the right one got in; ``parallel15_tested``: the same from fifteen
   addresses, four each;
 - ``flood_codes_per_s``: new codes drawn a second while sixteen addresses replay
@@ -17,6 +18,8 @@ Every attack ends by itself (a count and a time).  Figures:
 - ``bare_ms`` / ``bare_x``: host CPU per connection that sends nothing (ms, and in
   yardsticks: one PyNaCl ed25519 multiplication timed in the same run), and
   ``bare_core_at_283``: the share of a core a flood of 283 such a second costs;
+- ``bare_spake2_starts``: SPAKE2 starts the host computed for those (-1: a version
+  that does not count them);
 - ``replay_ms``: host CPU per replayed HELLO, from one address.
 
 Against a version before guesses were counted when tested (``net/guesses.py``),
@@ -64,6 +67,7 @@ from functools import partial
 from p2pbelka.net.connection import serve_secure
 from p2pbelka.net.door import Door, DoorPolicy
 from p2pbelka.net.identity import Identity
+from p2pbelka.net.pake import InvitePake
 try:
     from p2pbelka.net.guesses import GuessPolicy, InviteGuard
     new = True
@@ -81,7 +85,9 @@ async def main():
     else:
         guard = InviteGuard(sys.argv[1], on_change=lambda code, n: say(code=code))
     # LAN admission, no address exempt; the rate per address is left to the guesses
-    door = Door(DoorPolicy(exempt_loopback=False, per_address=int(sys.argv[3])))
+    rate = float(sys.argv[4])
+    door = Door(DoorPolicy(exempt_loopback=False, per_address=int(sys.argv[3]), rate=rate,
+                           burst=max(12.0, rate)))
 
     async def handler(channel):
         async for _ in channel:
@@ -105,8 +111,10 @@ async def main():
             while b"\n" in buf:
                 line, buf = buf.split(b"\n", 1)
                 use = resource.getrusage(resource.RUSAGE_SELF)
+                starts = getattr(InvitePake, "starts", None)
                 say(cpu=use.ru_utime + use.ru_stime, changes=guard.changes,
-                    tested=getattr(guard, "tested", -1))
+                    tested=getattr(guard, "tested", -1),
+                    spake2=-1 if starts is None else starts["responder"])
 
     async with trio.open_nursery() as nursery:
         port = await nursery.start(partial(serve_secure, handler, Identity.generate("host"),
@@ -155,10 +163,10 @@ class Host:
         return self.answers[-1]
 
 
-async def _host(nursery: trio.Nursery, per_address: int = 4) -> Host:
+async def _host(nursery: trio.Nursery, per_address: int = 4, rate: float = 4.0) -> Host:
     process = await nursery.start(
         lambda task_status: trio.run_process(
-            [sys.executable, "-P", "-c", HOST, CODE, CTX.decode(), str(per_address)],
+            [sys.executable, "-P", "-c", HOST, CODE, CTX.decode(), str(per_address), str(rate)],
             stdin=-1,
             stdout=-1,
             stderr=subprocess.DEVNULL,
@@ -313,9 +321,10 @@ async def _friend(port: int, code: str) -> str:
 
 
 async def _cpu(rate: float, seconds: float, replay: int) -> tuple[float, float]:
-    """Host CPU ms per bare connection (at ``rate`` a second), and per replayed HELLO."""
+    """Host CPU ms per bare connection (at ``rate`` a second, every one admitted), and
+    per replayed HELLO; and the SPAKE2 starts the bare ones cost (-1: not counted)."""
     async with trio.open_nursery() as nursery:
-        host = await _host(nursery)
+        host = await _host(nursery, 64, 1e6)
         await trio.sleep(0.5)
         before = await host.ask()
         n = int(rate * seconds)
@@ -341,7 +350,9 @@ async def _cpu(rate: float, seconds: float, replay: int) -> tuple[float, float]:
     def cpu(a: dict[str, object], b: dict[str, object]) -> float:
         return float(str(b["cpu"])) - float(str(a["cpu"]))
 
-    return 1000 * cpu(before, mid) / n, 1000 * cpu(mid, after) / replay
+    counted = int(str(before["spake2"])) >= 0
+    starts = int(str(mid["spake2"])) - int(str(before["spake2"])) if counted else -1
+    return 1000 * cpu(before, mid) / n, 1000 * cpu(mid, after) / replay, starts
 
 
 def run(quick: bool = False) -> dict[str, object]:
@@ -356,7 +367,8 @@ def run(quick: bool = False) -> dict[str, object]:
     figures["flood1_codes_per_s"] = one["codes_per_s"]
     many = trio.run(_flood, 60.0, 16, not quick)
     figures.update({f"flood16_{k}": v for k, v in many.items()})
-    bare, replay = trio.run(_cpu, 283.0, 1.0 if quick else 3.0, 20 if quick else 100)
+    bare, replay, starts = trio.run(_cpu, 283.0, 1.0 if quick else 3.0, 20 if quick else 100)
+    figures["bare_spake2_starts"] = starts
     figures["bare_ms"] = round(bare, 3)
     figures["bare_x"] = round(bare / unit_ms, 1)
     figures["bare_core_at_283"] = f"{283 * bare / 10:.0f}%"
