@@ -25,9 +25,10 @@ import trio
 
 from p2pbelka.net.connection import SecureChannel, dial, serve_secure
 from p2pbelka.net.discovery import TableAd, TableDirectory, encode_beacon, new_table_id
+from p2pbelka.net.guesses import GuessPolicy, InviteGuard
 from p2pbelka.net.handshake import Handshake, Role
 from p2pbelka.net.identity import Identity
-from p2pbelka.net.pake import InviteGuard, normal_code
+from p2pbelka.net.pake import normal_code
 from p2pbelka.rules import registry
 
 _HOST = "127.0.0.1"
@@ -87,7 +88,7 @@ async def _loopback(quick: bool, server: Identity, client: Identity) -> dict[str
             ch = await dial(_HOST, port, client, expected_peer_key=server.public_key, context=_CTX)
             await ch.aclose()
         figures["connect_and_handshake_ms"] = round((time.perf_counter() - start) / n * 1e3, 2)
-        guard = InviteGuard(_CODE, limit=10**9)
+        guard = InviteGuard(_CODE, GuessPolicy(limit=10**9))
         coded = await nursery.start(
             partial(serve_secure, sink, server, host=_HOST, context=_CTX, invite=guard)
         )

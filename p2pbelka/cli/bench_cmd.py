@@ -17,6 +17,7 @@ TOPICS: dict[str, str] = {
     "rules": "rules",
     "deal": "deal",
     "transport": "transport",
+    "door": "door",
     "net": "net",
     "bots": "bots",
     "model": "model",

@@ -157,23 +157,25 @@ def event_line(event: LobbyEvent) -> str | None:
 
         return invite_lines(shown_code(event.code), event.failures)
     if isinstance(event, WrongCodeTried):
-        return _("a wrong invite code was tried ({n} of {limit} before it changes)").format(
-            n=event.failures, limit=event.limit
-        )
+        who = ", ".join(f"{g.address} ×{g.failures}" for g in event.guessers[:4])
+        if event.failures >= event.limit:
+            line = _("{n} wrong invite codes were tried: the code is used up; type 'code'")
+        else:
+            line = _("a wrong invite code was tried ({n} of {limit} before it is used up)")
+        return line.format(n=event.failures, limit=event.limit) + (f" [{who}]" if who else "")
     return None
 
 
-def invite_lines(code: str, changed_after: int = 0) -> str:
-    """The host's invite code, as shown and in words, and what joiners type; after
-    ``changed_after`` wrong codes, said to be the new one."""
+def invite_lines(code: str, changed_after: int | None = None) -> str:
+    """The host's invite code, as shown and in words, and what joiners type; a new one
+    (drawn after ``changed_after`` wrong codes) said to be new."""
     from p2pbelka.net.pake import code_in_words, normal_code
     from p2pbelka.ui.bigcode import digit_words
 
     line = _("invite code: {code}  ({words})").format(
         code=code, words=code_in_words(code, digit_words())
     )
-    if changed_after:
-        head = _("{n} wrong invite codes were tried: the code changed.").format(n=changed_after)
-        line = head + " " + _("NEW") + " " + line
+    if changed_after is not None:
+        line = _("NEW") + " " + line
     joiners = _("joiners: p2pbelka join --invite {typed}")
     return line + "\n" + joiners.format(typed=normal_code(code).decode())

@@ -1,5 +1,7 @@
 """The host's door in text mode: ``y``/``n`` for each joiner, ``x N`` to free seat N,
-``rules``, ``preset NAME`` and ``set NAME=VALUE`` to see and change the rules.
+``rules``, ``preset NAME`` and ``set NAME=VALUE`` to see and change the rules,
+``code`` to draw a new invite code and ``shut ADDRESS`` to shut out an address
+that guessed wrong codes (or let it try again).
 
 Lines are read from stdin by trio itself (no thread), and only until the game
 starts, so nothing is left reading that could take a line meant for play.
@@ -31,7 +33,8 @@ def help_line() -> str:
     """What the host may type in the lobby (shown for anything else)."""
     return _(
         "answer y (let in) or n (turn away); 'x N' frees seat N before the start;"
-        " 'rules' shows the rules, 'preset NAME' and 'set NAME=VALUE' change them"
+        " 'rules' shows the rules, 'preset NAME' and 'set NAME=VALUE' change them;"
+        " 'code' draws a new invite code, 'shut ADDRESS' shuts out an address that guessed"
     )
 
 
@@ -112,8 +115,25 @@ class TerminalDoor:
                     flush=True,
                 )
             return
+        if words and words[0] in ("code", "shut") and self._control is not None:
+            self._invite(words, self._control)
+            return
         if line:
             print(help_line(), flush=True)
+
+    def _invite(self, words: list[str], control: HostControl) -> None:
+        """A new invite code (printed as the lobby's news), or an address shut out."""
+        if words[0] == "code":
+            if control.new_code() is None:
+                print(_("this table has no invite code"), flush=True)
+            return
+        if len(words) != 2:
+            print(help_line(), flush=True)
+            return
+        guessers = control.shut_out(words[1])
+        shut = any(g.shut for g in guessers if g.address == words[1])
+        said = _("{address} is shut out") if shut else _("{address} may try a code again")
+        print(said.format(address=words[1]), flush=True)
 
     async def _rules(self, words: list[str]) -> None:
         """Show the rules, or change the preset or one option (every joiner then has

@@ -21,16 +21,17 @@ from .door import Door, DoorPolicy, Ticket
 from .errors import (
     ConnectError,
     FrameError,
+    GuessRefused,
     HandshakeAborted,
     HandshakeTimeout,
     MalformedHandshake,
     NetError,
 )
 from .frames import DEFAULT_MAX_FRAME_SIZE, FrameDecoder, encode_frame
+from .guesses import InviteGuard, Refusal, Reservation
 from .handshake import HANDSHAKE_MAX_MESSAGE, Handshake, Role
 from .identity import Identity
 from .oserrors import explain, first_os_error
-from .pake import InviteGuard
 
 __all__ = [
     "DEFAULT_HANDSHAKE_TIMEOUT",
@@ -57,17 +58,15 @@ async def open_secure_channel(
     context: bytes = b"",
     timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
     max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
-    code: bytes | None = None,
-    on_guess_failed: Callable[[], None] | None = None,
+    code: bytes | Callable[[], bytes] | None = None,
 ) -> SecureChannel:
     """Run the handshake over ``stream`` and return the channel.
 
     On any failure the stream is closed and a :class:`HandshakeError`
     subclass is raised; the peer gets no explanation, only a closed socket (or,
-    for a HELLO of a version we do not speak, our version: transport.md 3.3).
-    With an invite ``code`` a responder calls ``on_guess_failed`` for a handshake
-    that ends, however, after the peer could test its guess and before it proved
-    the code.
+    for a HELLO of a version we do not speak, our version: transport.md 3.3; for a
+    guess the host will not test, why: 3.5).  A responder's ``code`` may be a callable,
+    asked once HELLO has passed its checks (see :class:`Handshake`).
     """
     hs = Handshake(
         identity,
@@ -98,8 +97,6 @@ async def open_secure_channel(
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             raise HandshakeAborted(f"connection lost during the handshake: {exc!r}") from exc
     except BaseException:
-        if hs.guess_spent and on_guess_failed is not None:
-            on_guess_failed()
         await _refuse(stream, hs.refusal)
         raise
     decoder.max_size = max_frame_size
@@ -248,15 +245,28 @@ async def serve_secure(
     async def _admitted(stream: trio.SocketStream, ticket: Ticket) -> None:
         scope = evictions[ticket] = trio.CancelScope()
         channel = None
-        code = invite.secret if invite is not None else None
-        generation = invite.changes if invite is not None else 0
-        guessed = False
+        held: Reservation | None = None
+        proven = False
 
-        def guess_failed() -> None:
-            nonlocal guessed
-            guessed = True
-            if invite is not None:
-                invite.failed(generation)
+        def code() -> bytes:
+            # Asked once HELLO passed its checks: the guess is held (counted) before
+            # the host computes anything for it, and given back only if proven.
+            nonlocal held
+            assert invite is not None
+            got = invite.reserve(ticket.address, trio.current_time())
+            if isinstance(got, Refusal):
+                raise GuessRefused(f"guess not tested: {got.reason}", got.reason, got.seconds)
+            held = got
+            return got.secret
+
+        def current(key: bytes) -> bool:
+            # Asked only once the joiner's confirmation checked: the code is proven.
+            # A code the host redrew meanwhile admits nobody, even proven.
+            nonlocal proven
+            proven = True
+            if held is not None and invite is not None and not invite.current(held):
+                return False
+            return authorize is None or authorize(key)
 
         with scope:
             try:
@@ -264,17 +274,23 @@ async def serve_secure(
                     stream,
                     identity,
                     Role.RESPONDER,
-                    authorize=authorize,
+                    authorize=current if invite is not None else authorize,
                     context=context() if callable(context) else context,
                     timeout=door.policy.handshake_timeout,
                     max_frame_size=max_frame_size,
-                    code=code,
-                    on_guess_failed=guess_failed,
+                    code=code if invite is not None else None,
                 )
             except NetError as exc:
-                why = "wrong invite code" if guessed else type(exc).__name__
+                why = type(exc).__name__
+                if isinstance(exc, GuessRefused):
+                    why = f"invite code not tested ({exc.reason})"
+                elif held is not None:
+                    why = "wrong invite code"
                 door.failed(ticket, trio.current_time(), why)
                 log.debug("handshake with %s failed: %s", describe(stream), exc)
+            finally:
+                if held is not None and invite is not None:
+                    invite.settle(held, proven, trio.current_time())
         evictions.pop(ticket, None)
         if channel is None:
             if scope.cancelled_caught:

@@ -268,6 +268,15 @@ EntryKey = tuple[bytes, bytes]
 """A directory entry's key: (table id, host key).  Two hosts may use one table id."""
 
 
+@dataclass
+class _Heard:
+    """What a listener keeps of a table after its entry goes stale."""
+
+    seq: int
+    lag: int | None
+    """The least (listener's wall clock - signed time) seen, in ms."""
+
+
 class TableDirectory:
     """The tables heard recently, keyed by (table id, host key).  Sans-IO: pass the time in.
 
@@ -279,6 +288,13 @@ class TableDirectory:
     sender cannot fill the list and hide the tables of everyone else, and beacons
     whose signed time is more than ``max_skew_ms`` off the listener's clock (a
     capture played back hours later, or a host whose clock is wrong) are dropped.
+
+    A table's last sequence number and the least lag of its signed time behind the
+    listener's clock are remembered after its entry goes stale (``remembered``
+    entries at most), so a capture played back after the table fell silent is
+    dropped: its sequence number is not above the last heard, or its time lags
+    more than ``stale_after`` behind what the table's own beacons showed (a table
+    that announced every 0.3 s cannot send a beacon older than that, live).
     """
 
     def __init__(
@@ -289,8 +305,11 @@ class TableDirectory:
         max_per_key: int = DEFAULT_MAX_PER_KEY,
         max_per_source: int = DEFAULT_MAX_PER_SOURCE,
         max_skew_ms: int = DEFAULT_MAX_SKEW_MS,
+        remembered: int = 4 * DEFAULT_MAX_TABLES,
     ) -> None:
         self.stale_after = stale_after
+        self.remembered = remembered
+        self._heard: dict[EntryKey, _Heard] = {}
         self.max_tables = max_tables
         self.max_per_key = max_per_key
         self.max_per_source = max_per_source
@@ -321,11 +340,16 @@ class TableDirectory:
         if known is not None and now - known.last_seen > self.stale_after:
             del self._tables[entry_key]
             known = None
-        if known is not None:
-            if beacon.seq <= known.seq:
-                self.stats["replayed"] += 1
+        heard = self._heard.get(entry_key)
+        if heard is not None and beacon.seq <= heard.seq:
+            self.stats["replayed"] += 1
+            return None
+        lag = None if wall_ms is None else wall_ms - beacon.timestamp_ms
+        if heard is not None and lag is not None and heard.lag is not None:
+            if lag - heard.lag > self.stale_after * 1000:
+                self.stats["old"] += 1
                 return None
-        else:
+        if known is None:
             refusal = self._no_room(beacon.host_key, source, now)
             if refusal:
                 self.stats[refusal] += 1
@@ -349,8 +373,18 @@ class TableDirectory:
             watch=ad.watch,
         )
         self._tables[entry_key] = info
+        self._remember(entry_key, beacon.seq, lag)
         self.stats["accepted"] += 1
         return info
+
+    def _remember(self, entry_key: EntryKey, seq: int, lag: int | None) -> None:
+        heard = self._heard.pop(entry_key, None)
+        least = lag if heard is None or heard.lag is None else heard.lag
+        if lag is not None and least is not None:
+            least = min(least, lag)
+        if len(self._heard) >= self.remembered:  # the longest silent is forgotten first
+            del self._heard[next(iter(self._heard))]
+        self._heard[entry_key] = _Heard(seq, least)  # insertion order: last heard last
 
     def _no_room(self, host_key: bytes, source: str, now: float) -> str:
         """Why a new entry cannot be added ("" if it can), stale entries dropped first."""

@@ -81,6 +81,18 @@ class HandshakeAborted(HandshakeError):
     """The peer closed the connection before the handshake completed."""
 
 
+class GuessRefused(HandshakeError):
+    """A host under an invite code did not test this guess (transport.md 3.5):
+    ``reason`` "spent" (the code's guesses are used up: ask the host for a new code),
+    "wait" (``seconds`` more, after wrong codes from this address) or "shut" (the
+    host shut the address out; it never hears this, only a closed connection)."""
+
+    def __init__(self, message: str, reason: str, seconds: float = 0.0) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.seconds = seconds
+
+
 # --- established channel --------------------------------------------------------
 
 

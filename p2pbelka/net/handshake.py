@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import hmac
+import math
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from .errors import (
     BadSignature,
     ContextMismatch,
     DecryptError,
+    GuessRefused,
     HandshakeError,
     MalformedHandshake,
     TamperedHandshake,
@@ -76,6 +78,8 @@ MSG_REPLY = 0x02
 MSG_AUTH = 0x03
 MSG_CONFIRM = 0x04
 MSG_VERSION = 0x05  # a responder's last word to a HELLO of a version it does not speak
+MSG_UNTESTED = 0x06  # a responder's last word to a HELLO whose guess it will not test
+UNTESTED_REASONS = {1: "spent", 2: "wait"}
 
 ROLE_BYTE_INITIATOR = b"I"
 ROLE_BYTE_RESPONDER = b"R"
@@ -95,6 +99,7 @@ REPLY_SIZE = 1 + KEY_SIZE + KEY_SIZE + TAG_SIZE
 AUTH_SIZE = 1 + KEY_SIZE + SIG_SIZE + TAG_SIZE
 CONFIRM_SIZE = 1 + SIG_SIZE + TAG_SIZE
 VERSION_SIZE = 2
+UNTESTED_SIZE = 4  # type, reason, seconds to wait (u16)
 # Frames during the handshake are capped at this, so a peer that sends junk
 # before authenticating can make us buffer no more than a few hundred bytes.
 # (Version 2's AUTH, the largest message, is 145 bytes.)
@@ -163,6 +168,12 @@ class Handshake:
     ``code`` (an invite code, from :func:`p2pbelka.net.pake.normal_code`) makes this
     the version-2 handshake: the code is the password of a SPAKE2 exchange whose key
     joins every key of the session, and both sides confirm it over the transcript.
+    A responder may pass a callable instead, asked for the code once HELLO has passed
+    its cheap checks: it may raise :class:`GuessRefused` (the guess is not tested;
+    ``refusal`` then holds the last word to send, except for a shut-out address).
+
+    A responder computes nothing (no key, no SPAKE2 start) before a HELLO that passed
+    those checks: a connection that sends nothing costs the host nothing but a socket.
     """
 
     def __init__(
@@ -176,7 +187,7 @@ class Handshake:
         max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
         ephemeral_seed: bytes | None = None,
         version: int | None = None,
-        code: bytes | None = None,
+        code: bytes | Callable[[], bytes] | None = None,
         pake_entropy: Callable[[int], bytes] | None = None,
     ) -> None:
         if expected_peer_key is not None and not is_sound_key(expected_peer_key):
@@ -188,17 +199,18 @@ class Handshake:
         self.authorize = authorize
         self.max_frame_size = max_frame_size
         self.version = version or (PAKE_VERSION if code else PROTOCOL_VERSION)
-        # A fixed ephemeral exists only for test vectors; never reuse one.
-        self._eph = (
-            X25519PrivateKey.from_private_bytes(ephemeral_seed)
-            if ephemeral_seed is not None
-            else X25519PrivateKey.generate()
-        )
-        self._eph_pub = self._eph.public_key().public_bytes_raw()
+        if callable(code) and role is Role.INITIATOR:
+            raise ValueError("only a responder asks for its code late")
+        self._code = code
+        self._coded = code is not None
+        self._seed = ephemeral_seed  # a fixed ephemeral exists only for test vectors
+        self._pake_entropy = pake_entropy
         self._prologue = _prologue(self.version, self.context)
-        self._pake = (
-            InvitePake(code, role is Role.INITIATOR, self._prologue, pake_entropy) if code else None
-        )
+        self._eph: X25519PrivateKey | None = None
+        self._eph_pub = b""
+        self._pake: InvitePake | None = None
+        if role is Role.INITIATOR:
+            self._keys(self._code if isinstance(self._code, bytes) else None)
         self._peer_eph = b""
         self._pake_msgs = b""  # X || Y, in every hash of the transcript
         self._dh = b""
@@ -214,6 +226,18 @@ class Handshake:
         self.code_proven = False
 
     # -- public -------------------------------------------------------------
+
+    def _keys(self, code: bytes | None) -> None:
+        """The ephemeral key and the SPAKE2 start: the costly part of a HELLO or REPLY."""
+        self._eph = (
+            X25519PrivateKey.from_private_bytes(self._seed)
+            if self._seed is not None
+            else X25519PrivateKey.generate()
+        )
+        self._eph_pub = self._eph.public_key().public_bytes_raw()
+        if code:
+            initiator = self.role is Role.INITIATOR
+            self._pake = InvitePake(code, initiator, self._prologue, self._pake_entropy)
 
     @property
     def done(self) -> bool:
@@ -263,7 +287,7 @@ class Handshake:
 
     def _sizes(self) -> tuple[int, int, int, int]:
         """HELLO, REPLY, AUTH and CONFIRM sizes of this version."""
-        if self._pake is None:
+        if not self._coded:
             return HELLO_SIZE, REPLY_SIZE, AUTH_SIZE, CONFIRM_SIZE
         extra, confirm = PAKE_MESSAGE_SIZE, PAKE_CONFIRM_SIZE
         return HELLO_SIZE + extra, REPLY_SIZE + extra, AUTH_SIZE + confirm, CONFIRM_SIZE + confirm
@@ -279,6 +303,15 @@ class Handshake:
         peer_eph = msg[2 : 2 + KEY_SIZE]
         if not hmac.compare_digest(msg[2 + KEY_SIZE : HELLO_SIZE], context_tag(self.context)):
             raise ContextMismatch("peer is connecting for a different table")
+        code = self._code
+        if callable(code):
+            try:
+                code = code()
+            except GuessRefused as exc:
+                if exc.reason in UNTESTED_REASONS.values():
+                    self.refusal = _untested(exc)
+                raise
+        self._keys(code)
         self._finish_pake(msg[HELLO_SIZE:], initiator_msg=msg[HELLO_SIZE:])
         self._agree(initiator_eph=peer_eph, responder_eph=self._eph_pub, peer_eph=peer_eph)
         assert self._hs_send is not None
@@ -291,6 +324,8 @@ class Handshake:
     def _on_reply(self, msg: bytes) -> bytes:
         if len(msg) == VERSION_SIZE and msg[0] == MSG_VERSION:
             raise _mismatch(msg[1], self.version)
+        if len(msg) == UNTESTED_SIZE and msg[0] == MSG_UNTESTED and self._pake is not None:
+            raise _untested_from(msg)
         if len(msg) != self._sizes()[1] or msg[0] != MSG_REPLY:
             raise MalformedHandshake(f"expected a {self._sizes()[1]}-byte REPLY")
         peer_eph = msg[1 : 1 + KEY_SIZE]
@@ -366,6 +401,7 @@ class Handshake:
         self.code_proven = True
 
     def _agree(self, *, initiator_eph: bytes, responder_eph: bytes, peer_eph: bytes) -> None:
+        assert self._eph is not None
         try:
             dh = self._eph.exchange(X25519PublicKey.from_public_bytes(peer_eph))
         except ValueError as exc:
@@ -446,3 +482,23 @@ def _mismatch(peer: int, ours: int) -> VersionMismatch:
         peer,
         ours,
     )
+
+
+def _untested(exc: GuessRefused) -> bytes:
+    """The last word to a HELLO whose guess the host will not test."""
+    reason = next(n for n, r in UNTESTED_REASONS.items() if r == exc.reason)
+    return bytes([MSG_UNTESTED, reason]) + struct.pack(">H", min(65535, math.ceil(exc.seconds)))
+
+
+def _untested_from(msg: bytes) -> GuessRefused:
+    reason = UNTESTED_REASONS.get(msg[1])
+    seconds = struct.unpack(">H", msg[2:4])[0]
+    if reason == "wait":
+        return GuessRefused(
+            f"the host tests no code from this address for {seconds} s more (wrong codes)",
+            reason,
+            seconds,
+        )
+    if reason == "spent":
+        return GuessRefused("the host's invite code is used up: it must draw a new one", reason)
+    return GuessRefused(f"the host did not test the code (reason {msg[1]})", "other")

@@ -6,17 +6,18 @@ of a SPAKE2 exchange (the ``spake2`` package, the one Magic Wormhole uses) whose
 two messages ride in HELLO and REPLY (protocol/transport.md section 3.5).  An
 attacker who talks to the host learns only whether its one guess was right, and
 the host sees the failure; an eavesdropper learns nothing.  What a short code
-still needs is a limit on guesses: :class:`InviteGuard` counts the failures and
-changes the code after a few.
+still needs is a limit on guesses: that is :mod:`p2pbelka.net.guesses`.
 """
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import hmac
 import secrets
 import unicodedata
 from collections.abc import Callable
+from typing import ClassVar
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -31,7 +32,6 @@ __all__ = [
     "DIGIT_WORDS",
     "MIN_CODE_LENGTH",
     "PAKE_MESSAGE_SIZE",
-    "InviteGuard",
     "InvitePake",
     "code_in_words",
     "new_invite_code",
@@ -44,7 +44,7 @@ CONFIRM_SIZE = 32
 MIN_CODE_LENGTH = 4
 DEFAULT_DIGITS = 6
 DEFAULT_GUESSES = 10
-"""Failed handshakes a code survives before the host changes it."""
+"""Guesses the host tests against one code; then it tests none until it draws another."""
 
 ID_INITIATOR = b"p2pbelka/v2 invite initiator"
 ID_RESPONDER = b"p2pbelka/v2 invite responder"
@@ -97,6 +97,11 @@ class InvitePake:
     the peer's and gives the shared key.  ``entropy`` (n -> n random bytes) is for
     the test vectors only."""
 
+    starts: ClassVar[collections.Counter[str]] = collections.Counter()
+    """SPAKE2 starts computed in this process, by role ("initiator", "responder"): a
+    scalar multiplication each.  The tests and the benchmark read it to see that a
+    host spent none on a connection that sent no HELLO, or one it did not test."""
+
     def __init__(
         self,
         code: bytes,
@@ -107,6 +112,7 @@ class InvitePake:
         # The SPAKE2 identities name the roles and the prologue (version and
         # context); the identity keys are not known yet when these messages fly,
         # and are bound later through the transcript hash and the confirmations.
+        InvitePake.starts["initiator" if initiator else "responder"] += 1
         kind = SPAKE2_A if initiator else SPAKE2_B
         extra = {} if entropy is None else {"entropy_f": entropy}
         self._spake = kind(code, idA=ID_INITIATOR + prologue, idB=ID_RESPONDER + prologue, **extra)
@@ -132,57 +138,3 @@ class InvitePake:
             algorithm=hashes.SHA256(), length=32, salt=b"", info=CONFIRM_INFO[initiator]
         ).derive(self.key)
         return hmac.new(kc, transcript_hash, hashlib.sha256).digest()
-
-
-class InviteGuard:
-    """The host's invite code and the failed attempts against it.
-
-    Every handshake under a code that the host answered (so the other side could
-    test its guess) and that did not finish with a proven code counts as a failed
-    guess.  After ``limit`` of them the code is replaced by a fresh default one and
-    ``on_change`` hears it (the host's screen says so); handshakes already under
-    way finish or fail under the code they started with."""
-
-    def __init__(
-        self,
-        code: str,
-        limit: int = DEFAULT_GUESSES,
-        on_change: Callable[[str, int], None] | None = None,
-        new_code: Callable[[], str] = new_invite_code,
-        on_failure: Callable[[int, int], None] | None = None,
-    ) -> None:
-        normal_code(code)  # refused here, before any joiner tries
-        self.code = code
-        self.limit = limit
-        self.on_change = on_change
-        self.on_failure = on_failure
-        """Hears (failures, limit) for each failed guess that leaves the code as it is."""
-        self._new_code = new_code
-        self.failures = 0
-        """Failed guesses against the current code."""
-        self.total_failures = 0
-        self.changes = 0
-
-    @property
-    def secret(self) -> bytes:
-        return normal_code(self.code)
-
-    def failed(self, generation: int | None = None) -> bool:
-        """One failed guess against the code of ``generation`` (the value of
-        :attr:`changes` when the handshake began; None: the current code).  A guess
-        at a code already replaced counts no more.  True if this changed the code."""
-        self.total_failures += 1
-        if generation is not None and generation != self.changes:
-            return False
-        self.failures += 1
-        if self.failures < self.limit:
-            if self.on_failure is not None:
-                self.on_failure(self.failures, self.limit)
-            return False
-        spent = self.failures
-        self.code = self._new_code()
-        self.failures = 0
-        self.changes += 1
-        if self.on_change is not None:
-            self.on_change(self.code, spent)
-        return True

@@ -313,6 +313,23 @@ class LanSession:
             self.lobby.notes.append(str(exc))
             self.invalidate()
 
+    def new_code(self) -> None:
+        """The host draws a new invite code (the screen hears it as ``InviteChanged``)."""
+        control = self.lobby.host_control
+        if control is not None:
+            self._in_trio(control.new_code)
+
+    def shut_out(self, n: int) -> None:
+        """Shut out the ``n``-th address listed as guessing (or let it try again)."""
+        control = self.lobby.host_control
+        if control is not None and 0 < n <= len(self.lobby.guessers):
+            address = self.lobby.guessers[n - 1].address
+            self._in_trio(lambda: self._shut(control, address))
+
+    def _shut(self, control: lan.HostControl, address: str) -> None:
+        self.lobby.guessers = control.shut_out(address)
+        self.invalidate()
+
     def remove_seat(self, seat: int) -> None:
         control = self.lobby.host_control
         if control is not None and self.lobby.role == "host":

@@ -9,6 +9,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pbelka.net.connection import format_host_port
 from p2pbelka.net.discovery import TableInfo, look_alikes
+from p2pbelka.net.guesses import Guesser
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.net.pake import code_in_words, shown_code
 from p2pbelka.peer import lan
@@ -48,6 +49,7 @@ class LobbyView:
     my_fingerprint: str = ""
     invite: str = ""  # the host's invite code, shown to read out to the joiners
     wrong_codes: tuple[int, int] = (0, 0)  # wrong codes tried at it, of the limit
+    guessers: tuple[Guesser, ...] = ()  # the host's: addresses that tried wrong codes
     host_fingerprint: str = ""  # the key that answered at the host's lobby (joiner)
     host_pinned: bool = False
     asking: tuple[lan.JoinRequest, ...] = ()  # joiners the host has not decided on yet
@@ -98,13 +100,14 @@ class LobbyView:
             self.watchers = tuple((w.name, w.fingerprint) for w in event.watchers)
         elif isinstance(event, lan.WrongCodeTried):
             self.wrong_codes = event.failures, event.limit
+            self.guessers = event.guessers
         elif isinstance(event, lan.InviteChanged):
             self.wrong_codes = 0, self.wrong_codes[1]
             self.invite = shown_code(event.code)
             self.notes.append(
-                _(
-                    "{n} wrong invite codes were tried: the code is now {code}. Tell it afresh."
-                ).format(n=event.failures, code=self.invite)
+                _("You drew a new invite code: {code}. Tell it to your friends.").format(
+                    code=self.invite
+                )
             )
 
     def _rules_changed(self, before: list[tuple[str, str]], state: LobbyState) -> str:
@@ -288,10 +291,7 @@ def _keys_to_compare(view: LobbyView) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [("class:hint", line + "\n")]
         if view.invite:
             out += _invite(view.invite)
-        tried, limit = view.wrong_codes
-        if tried:
-            line = _("Wrong codes tried: {n} of {limit}; then the code changes.")
-            out.append(("class:verdict.bad", line.format(n=tried, limit=limit) + "\n"))
+        out += _wrong_codes(view)
         return out
     if not view.host_fingerprint:
         return []
@@ -302,6 +302,29 @@ def _keys_to_compare(view: LobbyView) -> StyleAndTextTuples:
             key=view.host_fingerprint
         )
     return [("class:hint", line + "\n")]
+
+
+def _wrong_codes(view: LobbyView) -> StyleAndTextTuples:
+    """How many wrong codes this code has taken, and from where: the host may shut an
+    address out, and draws a new code when it chooses (the guessers never make it)."""
+    tried, limit = view.wrong_codes
+    out: StyleAndTextTuples = []
+    if tried >= limit > 0:
+        line = _("The code is used up: {n} wrong codes were tried. Press c for a new one.")
+        out.append(("class:verdict.bad", line.format(n=tried) + "\n"))
+    elif tried:
+        line = _("Wrong codes tried: {n} of {limit}; then none is tried until you press c.")
+        out.append(("class:verdict.bad", line.format(n=tried, limit=limit) + "\n"))
+    for n, guesser in enumerate(view.guessers[:MAX_GUESSERS_SHOWN], 1):
+        wrong = ngettext("{n} wrong code", "{n} wrong codes", guesser.failures).format(
+            n=guesser.failures
+        )
+        shut = "  " + _("shut out") if guesser.shut else ""
+        out.append(("class:hint", f" s{n}  {guesser.address:<24} {wrong}{shut}\n"))
+    return out
+
+
+MAX_GUESSERS_SHOWN = 4
 
 
 def _invite(code: str) -> StyleAndTextTuples:
@@ -392,6 +415,10 @@ def lobby_keys(view: LobbyView) -> str:
             return _("↑↓ choose  ←→ change  o or Esc done")
         if view.asking:
             return _("y let in  n turn away  b bots fill the free seats  q quit")
+        if view.invite:
+            return _(
+                "b bots  x1-x{last} remove a seat  c new code  s1-s4 shut out  o rules  q quit"
+            ).format(last=last)
         return _("b bots fill the free seats  x1-x{last} remove a seat  o rules  q quit").format(
             last=last
         )

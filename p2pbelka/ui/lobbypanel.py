@@ -48,6 +48,10 @@ class LobbyActions(Protocol):
 
     def remove_seat(self, seat: int) -> None: ...
 
+    def new_code(self) -> None: ...
+
+    def shut_out(self, n: int) -> None: ...
+
     def invalidate(self) -> None: ...
 
 
@@ -123,6 +127,11 @@ class LobbyPanel:
         def remove(event: KeyPressEvent) -> None:
             session.remove_seat(int(latin(event.key_sequence[-1].data)))
 
+        def shut(event: KeyPressEvent) -> None:
+            session.shut_out(int(latin(event.key_sequence[-1].data)))
+
+        coded = hosting & Condition(lambda: bool(view.invite))
+
         return [
             Key(("up",), choosing, up),
             Key(("down",), choosing, down),
@@ -141,4 +150,6 @@ class LobbyPanel:
             Key(("y",), asking, lambda e: session.decide(True)),
             Key(("n",), asking, lambda e: session.decide(False)),
             Key(tuple(("x", d) for d in "123"), hosting, remove),
+            Key(("c",), coded, lambda e: session.new_code()),
+            Key(tuple(("s", d) for d in "1234"), coded, shut),
         ]

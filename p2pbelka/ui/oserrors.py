@@ -44,6 +44,8 @@ def os_error_words(exc: OSError, where: str | None = None) -> str:
 
 def trying_why(why: str, error: OSError | None, where: str) -> str:
     """Why the host's lobby does not answer (``StillTrying``), in the player's words."""
+    if why == "the host waits a moment after a wrong code":
+        return _("the host waits a moment after a wrong code")
     return os_error_words(error, where) if error is not None else why
 
 

@@ -78,9 +78,17 @@ def lobby_reason(why: str) -> str:
         "the game is over": _("the game is over"),
         "this key is already watching": _("this key is already watching"),
         "the invite code is wrong: the host's table wants another one (ask the host"
-        " to read it out again; after ten wrong codes the host's code changes)": _(
+        " to read it out again)": _(
             "the invite code is wrong: the host's table wants another one (ask the host"
-            " to read it out again; after ten wrong codes the host's code changes)"
+            " to read it out again)"
+        ),
+        "the host's invite code is used up by wrong guesses: ask the host for a new one": _(
+            "the host's invite code is used up by wrong guesses: ask the host for a new one"
+        ),
+        "the host tests no code from this address for a while after wrong codes:"
+        " ask the host to let you try again": _(
+            "the host tests no code from this address for a while after wrong codes:"
+            " ask the host to let you try again"
         ),
         "the host's answer does not decrypt: tampered with on the way, or a host of"
         " an older version whose table wants an invite code": _(

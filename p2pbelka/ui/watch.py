@@ -74,6 +74,10 @@ class WatchLobby:
 
     def remove_seat(self, seat: int) -> None: ...
 
+    def new_code(self) -> None: ...
+
+    def shut_out(self, n: int) -> None: ...
+
     def invalidate(self) -> None:
         self._screen.invalidate()
 

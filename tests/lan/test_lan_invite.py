@@ -1,6 +1,6 @@
 """Invite codes at a real table: host and joiners as processes on loopback (a wrong
 code is told in words, the right one plays the game), and a script of ten wrong
-codes against a host, which then changes its code and says so."""
+codes against a host, which then tests no code until its person draws a new one."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from p2pbelka.bots import make_bot
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.lan import (
+    HostControl,
     InviteChanged,
     LobbyEvent,
     LobbyRefused,
@@ -56,13 +57,15 @@ def test_an_invite_table_of_processes_refuses_a_wrong_code_and_plays_with_the_ri
         assert "Traceback" not in "".join(p.log() for p in [*everyone, stranger])
 
 
-async def test_ten_wrong_codes_from_a_script_change_the_hosts_code(tmp_path: Path) -> None:
-    """A code the host chose; the one it changes to is six fresh digits."""
+async def test_ten_wrong_codes_from_a_script_use_up_the_hosts_code(tmp_path: Path) -> None:
+    """A code the host chose; after ten wrong ones even it is not tested; the host's
+    new code is six fresh digits and lets a joiner in."""
     chosen = "kitchen table"
-    opened, changed, sat = trio.Event(), trio.Event(), trio.Event()
+    opened, changed, sat, spent = trio.Event(), trio.Event(), trio.Event(), trio.Event()
     port = 0
     changes: list[InviteChanged] = []
-    tried: list[int] = []
+    tried: list[WrongCodeTried] = []
+    controls: list[HostControl] = []
 
     async def on_lobby(event: LobbyEvent) -> None:
         nonlocal port
@@ -73,9 +76,14 @@ async def test_ten_wrong_codes_from_a_script_change_the_hosts_code(tmp_path: Pat
             changes.append(event)
             changed.set()
         elif isinstance(event, WrongCodeTried):
-            tried.append(event.failures)
-        elif isinstance(event, SeatsChanged) and all(event.state.seats):
-            sat.set()
+            tried.append(event)
+            if event.failures == event.limit:
+                spent.set()
+        elif isinstance(event, SeatsChanged):
+            if event.host_control is not None:
+                controls.append(event.host_control)
+            if all(event.state.seats):
+                sat.set()
 
     def net(name: str) -> NetOptions:
         return NetOptions(listen_host=LOCAL, announce=False, home=tmp_path / name)
@@ -108,9 +116,15 @@ async def test_ten_wrong_codes_from_a_script_change_the_hosts_code(tmp_path: Pat
         for n in range(10):
             with pytest.raises(LobbyRefused, match="the invite code is wrong"):
                 await join(f"guess {n:04d}", f"script{n}")
+        await spent.wait()
+        assert [t.failures for t in tried] == list(range(1, 11))  # the host saw each
+        assert [(g.address, g.failures) for g in tried[-1].guessers] == [(LOCAL, 10)]
+        with pytest.raises(LobbyRefused, match="used up"):
+            await join(chosen)  # not even the right code is tested now
+        assert not changes
+        controls[-1].new_code()
         await changed.wait()
         assert len(changes) == 1 and changes[0].failures == 10
-        assert tried == list(range(1, 10))  # the host saw each wrong code
         new = changes[0].code
         assert len(new.replace(" ", "")) == 6 and new.replace(" ", "").isdigit()
         with pytest.raises(LobbyRefused, match="the invite code is wrong"):

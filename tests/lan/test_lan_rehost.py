@@ -10,8 +10,8 @@ from pathlib import Path
 import trio
 
 from p2pbelka.net.connection import dial
+from p2pbelka.net.guesses import InviteGuard
 from p2pbelka.net.identity import Identity
-from p2pbelka.net.pake import InviteGuard
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.lan.events import JoinRequest
 from p2pbelka.peer.lan.hostlobby import HostLobby

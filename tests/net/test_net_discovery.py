@@ -333,3 +333,90 @@ def test_a_beacon_says_how_many_may_still_watch_and_an_old_one_says_none() -> No
             decode_beacon(resign(beacon, lambda b, bad=bad: b.update(watch=bad)))  # type: ignore[misc]
     info = TableDirectory().handle_datagram(beacon, LOOPBACK, 0.0)
     assert info is not None and info.watch == 5
+
+
+def test_a_capture_played_back_after_the_table_fell_silent_is_not_listed() -> None:
+    """The directory remembers a table's last seq and clock lag after its entry goes."""
+    d = TableDirectory(stale_after=3.0)
+    tid = new_table_id()
+    early = encode_beacon(HOST, ad(table_id=tid), 100, 1_000_000)
+    assert d.handle_datagram(early, "10.0.0.9", now=0.0, wall_ms=1_000_050) is not None
+    late = encode_beacon(HOST, ad(table_id=tid), 101, 1_000_300)
+    assert d.handle_datagram(late, "10.0.0.9", now=0.3, wall_ms=1_000_350) is not None
+    assert d.tables(now=10.0) == []  # silent: dropped
+    # ten minutes on, the early beacon again, from the replayer's address
+    assert d.handle_datagram(early, "10.0.0.66", now=600.0, wall_ms=1_600_050) is None
+    assert d.stats["replayed"] == 1
+    # a later capture (a seq never heard) of a beacon signed long ago: too old
+    later = encode_beacon(HOST, ad(table_id=tid), 500, 1_100_000)
+    assert d.handle_datagram(later, "10.0.0.66", now=600.0, wall_ms=1_600_050) is None
+    assert d.stats["old"] == 1 and d.tables(now=600.0) == []
+    # the table itself, announcing again, is listed at once
+    again = encode_beacon(HOST, ad(table_id=tid), 2_000, 1_600_000)
+    assert d.handle_datagram(again, "10.0.0.9", now=600.0, wall_ms=1_600_050) is not None
+
+
+async def test_a_beacon_recorded_off_the_air_and_played_back_later_is_not_listed() -> None:
+    """Real sockets: a table announces to a recorder, which passes the beacons on to a
+    listener and keeps the first; the table stops; once its entry has gone, the
+    recording is sent again from another loopback address."""
+    directory = TableDirectory(stale_after=0.5)
+    table = ad(table_id=new_table_id())
+    recorded: list[bytes] = []
+    with (
+        trio.socket.socket(type=trio.socket.SOCK_DGRAM) as recorder,
+        trio.socket.socket(type=trio.socket.SOCK_DGRAM) as replayer,
+    ):
+        await recorder.bind((LOOPBACK, 0))
+        await replayer.bind(("127.0.0.66", 0))
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(
+                partial(listen_for_tables, directory, group=LOOPBACK, port=0)
+            )
+
+            async def record() -> None:
+                while True:
+                    data, _source = await recorder.recvfrom(2048)
+                    recorded.append(data)
+                    await replayer.sendto(data, (LOOPBACK, port))  # passed on as heard
+
+            nursery.start_soon(record)
+            nursery.start_soon(
+                partial(
+                    announce_table,
+                    HOST,
+                    lambda: table,
+                    group=LOOPBACK,
+                    port=recorder.getsockname()[1],
+                    interval=0.05,
+                )
+            )
+            with trio.fail_after(60):  # a hang guard only
+                while len(recorded) < 10 or not directory.tables(trio.current_time()):
+                    await trio.sleep(0.05)
+            nursery.cancel_scope.cancel()  # the table falls silent
+        with trio.fail_after(60):
+            while directory.tables(trio.current_time()):
+                await trio.sleep(0.05)
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(
+                partial(listen_for_tables, directory, group=LOOPBACK, port=0)
+            )
+            heard = directory.stats["replayed"]
+            for _ in range(5):
+                await replayer.sendto(recorded[0], (LOOPBACK, port))
+            with trio.fail_after(60):
+                while directory.stats["replayed"] < heard + 5:
+                    await trio.sleep(0.02)
+            assert directory.tables(trio.current_time()) == []
+            # A listener that never heard the table lists the same recording
+            # (transport.md 5.2 says why that is safe: the join fails at the key check).
+            fresh = TableDirectory()
+            port = await nursery.start(partial(listen_for_tables, fresh, group=LOOPBACK, port=0))
+            await replayer.sendto(recorded[0], (LOOPBACK, port))
+            with trio.fail_after(60):
+                while not fresh.tables(trio.current_time()):
+                    await trio.sleep(0.02)
+            (entry,) = fresh.tables(trio.current_time())
+            assert entry.source == "127.0.0.66" and entry.host_key == HOST.public_key
+            nursery.cancel_scope.cancel()

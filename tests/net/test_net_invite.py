@@ -11,7 +11,7 @@ import trio
 from p2pbelka.net.connection import SecureChannel, dial, serve_secure
 from p2pbelka.net.errors import (
     BadSignature,
-    ConnectError,
+    GuessRefused,
     HandshakeError,
     MalformedHandshake,
     TamperedHandshake,
@@ -19,10 +19,10 @@ from p2pbelka.net.errors import (
     VersionMismatch,
     WrongInviteCode,
 )
+from p2pbelka.net.guesses import InviteGuard, Refusal, Reservation
 from p2pbelka.net.handshake import MSG_VERSION, PAKE_VERSION, PROTOCOL_VERSION, Handshake, Role
 from p2pbelka.net.identity import Identity
 from p2pbelka.net.pake import (
-    InviteGuard,
     code_in_words,
     new_invite_code,
     normal_code,
@@ -200,38 +200,47 @@ def test_a_stolen_joiner_key_and_the_code_do_not_impersonate_the_host_to_her() -
 # --- the host's count of failed guesses ------------------------------------------------
 
 
-def test_ten_failed_guesses_change_the_code_and_say_so() -> None:
+def test_ten_failed_guesses_use_up_the_code_until_the_host_draws_another() -> None:
     heard: list[tuple[str, int]] = []
     counted: list[tuple[int, int]] = []
     guard = InviteGuard(
         "482 913",
         on_change=lambda code, n: heard.append((code, n)),
         on_failure=lambda n, limit: counted.append((n, limit)),
+        new_code=lambda: "777 777",
     )
-    generation = guard.changes
-    for _ in range(9):
-        assert not guard.failed(generation)
-    assert guard.code == "482 913" and not heard
-    assert counted == [(n, 10) for n in range(1, 10)]
-    assert guard.failed(generation)
-    assert heard == [(guard.code, 10)] and guard.code != "482 913"
-    assert not guard.failed(generation)  # a guess at the old code counts no more
-    assert guard.failures == 0 and guard.total_failures == 11
+    held = [guard.reserve("127.0.0.1", 0.0) for _ in range(10)]
+    assert all(isinstance(r, Reservation) for r in held)
+    assert guard.reserve("127.0.0.1", 0.0) == Refusal("spent")  # ten held: none more tested
+    for r in held[:9]:
+        assert isinstance(r, Reservation)
+        guard.settle(r, False, 1.0)
+    last = held[9]
+    assert isinstance(last, Reservation)
+    guard.settle(last, True, 1.0)  # proven: given back
+    assert counted == [(n, 10) for n in range(1, 10)] and not guard.spent
+    again = guard.reserve("127.0.0.1", 2.0)
+    assert isinstance(again, Reservation)
+    guard.settle(again, False, 2.0)
+    assert guard.spent and guard.code == "482 913" and not heard  # never redrawn by guessing
+    assert guard.reserve("127.0.0.1", 3.0) == Refusal("spent")
+    assert guard.redraw(3.0) == "777 777" and heard == [("777 777", 10)]
+    assert not guard.spent and not guard.current(again)
+    assert guard.total_failures == 10
     with pytest.raises(ValueError):
         InviteGuard("12")
 
 
-async def test_a_script_of_ten_wrong_codes_changes_the_hosts_code() -> None:
-    """Over loopback: ten wrong codes are ten failures at the host, which then wants a
-    new code; the old one is refused as wrong and the new one lets a joiner in."""
-    heard: list[str] = []
-    changed = trio.Event()
+async def test_a_script_of_ten_wrong_codes_uses_up_the_hosts_code() -> None:
+    """Over loopback: ten wrong codes are ten failures at the host, which then tests no
+    code, not even the right one, until it draws a new one; that one lets a joiner in."""
+    spent = trio.Event()
 
-    def on_change(code: str, failures: int) -> None:
-        heard.append(code)
-        changed.set()
+    def on_failure(failures: int, limit: int) -> None:
+        if failures == limit:
+            spent.set()
 
-    guard = InviteGuard("482 913", on_change=on_change, new_code=lambda: "777 777")
+    guard = InviteGuard("482 913", on_failure=on_failure, new_code=lambda: "777 777")
     served = trio.Event()
 
     async def handler(channel: SecureChannel) -> None:
@@ -251,10 +260,13 @@ async def test_a_script_of_ten_wrong_codes_changes_the_hosts_code() -> None:
         for n in range(10):
             with pytest.raises(WrongInviteCode):
                 await attempt(f"{100000 + n}")
-        await changed.wait()  # the host counts when it sees each connection end
-        assert guard.changes == 1 and heard == ["777 777"]
-        with pytest.raises((WrongInviteCode, ConnectError)):
+        await spent.wait()  # the host counts when it sees each connection end
+        with pytest.raises(GuessRefused) as refused:
             await attempt("482 913")
-        await attempt(guard.code)
+        assert refused.value.reason == "spent" and guard.changes == 0
+        guard.redraw(trio.current_time())
+        with pytest.raises(WrongInviteCode):
+            await attempt("482 913")
+        await attempt("777 777")
         await served.wait()
         nursery.cancel_scope.cancel()

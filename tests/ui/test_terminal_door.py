@@ -20,6 +20,7 @@ async def _printed(event: object) -> None:
 async def test_a_watcher_after_the_start_is_told_away_with_the_reason_on_the_host_s_terminal(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    set_language("en")  # another test may have left the screen in Kazakh
     door = TerminalDoor(_printed)  # type: ignore[arg-type]
     door._open.cancel()  # the game has started: the terminal is the game's
     assert await door.approve(DANA) is False

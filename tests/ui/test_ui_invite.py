@@ -1,8 +1,9 @@
 """The host's invite code on screen: large, in words of the screen's language, and the
-new code when too many wrong ones were tried."""
+new code the host draws, and who guessed wrong codes."""
 
 from __future__ import annotations
 
+from p2pbelka.net.guesses import Guesser
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
 from p2pbelka.protocol.lobby import LobbyState, SeatView
@@ -35,16 +36,22 @@ def test_the_default_code_is_drawn_large_and_said_in_words() -> None:
     set_language("en")
 
 
-def test_a_changed_code_replaces_the_old_one_and_says_so() -> None:
+def test_wrong_codes_show_who_tried_them_and_a_new_code_replaces_the_old() -> None:
     set_language("en")
     view = _host_view("482 913")
-    view.apply(lan.WrongCodeTried(9, 10))
-    assert "Wrong codes tried: 9 of 10; then the code changes." in _text(view)
-    view.apply(lan.InviteChanged("105 220", 10))
-    assert "Wrong codes tried" not in _text(view)
+    guessers = (Guesser("10.0.0.7", failures=7), Guesser("10.0.0.8", failures=2, shut=True))
+    view.apply(lan.WrongCodeTried(9, 10, guessers))
     text = _text(view)
+    assert "Wrong codes tried: 9 of 10; then none is tried until you press c." in text
+    assert " s1  10.0.0.7" in text and "7 wrong codes" in text
+    assert " s2  10.0.0.8" in text and "2 wrong codes  shut out" in text
+    view.apply(lan.WrongCodeTried(10, 10, guessers))
+    assert "The code is used up: 10 wrong codes were tried. Press c for a new one." in _text(view)
+    view.apply(lan.InviteChanged("105 220", 10))
+    text = _text(view)
+    assert "Wrong codes tried" not in text and "used up" not in text
     assert "Invite code: 105 220" in text and "482 913" not in text
-    assert any("10 wrong invite codes were tried: the code is now 105 220" in n for n in view.notes)
+    assert any("You drew a new invite code: 105 220" in n for n in view.notes)
 
 
 def test_text_mode_says_the_code_in_words_and_each_wrong_one() -> None:
@@ -55,10 +62,12 @@ def test_text_mode_says_the_code_in_words_and_each_wrong_one() -> None:
         "invite code: 482 913  (four eight two, nine one three)\n"
         "joiners: p2pbelka join --invite 482913"
     )
-    tried = event_line(lan.WrongCodeTried(3, 10))
-    assert tried == "a wrong invite code was tried (3 of 10 before it changes)"
+    tried = event_line(lan.WrongCodeTried(3, 10, (Guesser("10.0.0.7", failures=3),)))
+    assert tried == "a wrong invite code was tried (3 of 10 before it is used up) [10.0.0.7 ×3]"
+    spent = event_line(lan.WrongCodeTried(10, 10))
+    assert spent == "10 wrong invite codes were tried: the code is used up; type 'code'"
     changed = event_line(lan.InviteChanged("105220", 10))
-    assert changed is not None and changed.startswith("10 wrong invite codes were tried")
+    assert changed is not None and changed.startswith("NEW invite code")
     assert "NEW invite code: 105 220  (one zero five, two two zero)" in changed
     set_language("kk")
     assert "(төрт сегіз екі, тоғыз бір үш)" in invite_lines("482 913")

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from p2pbelka.net.connection import SecureChannel
 from p2pbelka.net.discovery import TableInfo
+from p2pbelka.net.guesses import Guesser
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.newseat import NewSeat
@@ -77,8 +78,8 @@ class TableOpen(LobbyEvent):
 
 @dataclass(frozen=True)
 class InviteChanged(LobbyEvent):
-    """Too many wrong invite codes were tried (``failures`` since the last change): the
-    host's lobby now wants ``code``, which the host tells its friends afresh."""
+    """The host drew a new invite code (``failures``: wrong ones tried at the old): its
+    lobby now wants ``code``, which the host tells its friends afresh."""
 
     code: str
     failures: int
@@ -86,11 +87,13 @@ class InviteChanged(LobbyEvent):
 
 @dataclass(frozen=True)
 class WrongCodeTried(LobbyEvent):
-    """Someone tried a wrong invite code at the host (``failures`` of ``limit`` before
-    the code changes), or left before proving theirs."""
+    """Someone tried a wrong invite code at the host, or left before proving theirs:
+    ``failures`` of ``limit`` against this code (at the limit no code is tested until
+    the host draws a new one); ``guessers``, who tried wrong codes, the most first."""
 
     failures: int
     limit: int
+    guessers: tuple[Guesser, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -243,6 +246,10 @@ class Hosting(Protocol):
 
     async def set_rules(self, preset: str, options: dict[str, str]) -> bool: ...
 
+    def new_code(self) -> str | None: ...
+
+    def shut_out(self, address: str) -> tuple[Guesser, ...]: ...
+
 
 class HostControl:
     """What the host's front end may do in the lobby: remove a seated joiner, change
@@ -261,6 +268,15 @@ class HostControl:
         and hears the new rules.  ``ValueError`` (in words) for rules the game refuses;
         False if the game has begun or nothing changed."""
         return await self._lobby.set_rules(preset, options)
+
+    def new_code(self) -> str | None:
+        """Draw a new invite code (``InviteChanged`` tells it); None if the table has none."""
+        return self._lobby.new_code()
+
+    def shut_out(self, address: str) -> tuple[Guesser, ...]:
+        """Shut ``address`` out (none of its HELLOs is answered), or, if it is shut out,
+        let it try again with a clean record; who guesses now."""
+        return self._lobby.shut_out(address)
 
     @property
     def rules(self) -> tuple[str, dict[str, str]]:

@@ -21,8 +21,8 @@ from p2pbelka.net.connection import serve_secure
 from p2pbelka.net.discovery import TableAd, announce_table, new_table_id
 from p2pbelka.net.dnssd import announce_dnssd, local_addresses
 from p2pbelka.net.door import Door
+from p2pbelka.net.guesses import InviteGuard
 from p2pbelka.net.identity import Identity
-from p2pbelka.net.pake import InviteGuard
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import FrontEnd
 from p2pbelka.peer.lan.addresses import beacon_address, is_multicast, lan_addresses
@@ -30,16 +30,14 @@ from p2pbelka.peer.lan.events import (
     Approve,
     GameStarting,
     HostControl,
-    InviteChanged,
     LobbyEvent,
     OnLobby,
     SeatsChanged,
     TableOpen,
     TableRules,
-    WrongCodeTried,
     ignore,
 )
-from p2pbelka.peer.lan.hostlobby import HostLobby
+from p2pbelka.peer.lan.hostlobby import HostLobby, invite_guard
 from p2pbelka.peer.lan.lobbykeep import remember_lobby
 from p2pbelka.peer.lan.watchers import Feed
 from p2pbelka.peer.newseat import Seating, host_seat, play_new_seat
@@ -73,10 +71,12 @@ async def host_game(
     everyone in: scripts, bots and tests); the host's front end can also remove a
     seated joiner before the start through ``SeatsChanged.host_control``.  With an
     ``invite`` code only joiners who give the same code can finish the lobby
-    handshake (the version-2 handshake, ``net/pake.py``); after too many wrong ones
-    the code changes and ``InviteChanged`` says to what.  ``ValueError`` for a code
-    too short to use.  ``lets_all_in``: ``approve`` says yes to everyone (None: only
-    when there is no ``approve``), kept so that a resumed host lets watchers in alike."""
+    handshake (the version-2 handshake, ``net/pake.py``); after ten wrong ones no code
+    is tested until the host draws a new one (``HostControl.new_code``, and
+    ``InviteChanged`` says to what); ``WrongCodeTried`` says who guessed.  ``ValueError``
+    for a code too short to use.  ``lets_all_in``: ``approve`` says yes to everyone
+    (None: only when there is no ``approve``), kept so that a resumed host lets watchers
+    in alike."""
     net = net or NetOptions()
     options = dict(options or {})
     n_seats = players or registry.spec(game).default_seats
@@ -86,15 +86,7 @@ async def host_game(
     table_id = net.table_id or new_table_id()
     holder = MeshHolder()
     tell, changes_out = lobby_news()
-    guard = (
-        InviteGuard(
-            invite,
-            on_change=lambda code, n: tell(InviteChanged(code, n)),
-            on_failure=lambda n, limit: tell(WrongCodeTried(n, limit)),
-        )
-        if invite
-        else None
-    )
+    guard = invite_guard(invite, tell)
     door = Door()
     feed = Feed(net.watchers, net.watcher_chat, tell=tell, door=door)
     async with trio.open_nursery() as nursery:
@@ -107,7 +99,7 @@ async def host_game(
         plan = lb.SeatingPlan(
             table_id, table_name, preset, options, me, variant=game, n_seats=n_seats
         )
-        lobby = HostLobby(plan, on_lobby, approve, feed)
+        lobby = HostLobby(plan, on_lobby, approve, feed, guard)
         lobby_port = await nursery.start(serve_lobby, identity, lobby, net, guard, door)
         here = lan_addresses(net.listen_host, net.group, net.beacon_port)  # nothing is sent
         await on_lobby(TableOpen(table_id, lobby_port, mesh_port, tuple(here)))

@@ -6,21 +6,27 @@ then handed to the host's ``Feed`` (``watchers.py``), before or during the game.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+from collections.abc import Callable
 
 import trio
 
 from p2pbelka.net.connection import SecureChannel
 from p2pbelka.net.errors import NetError
+from p2pbelka.net.guesses import Guesser, InviteGuard
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.lan.events import (
     Approve,
     HostControl,
+    InviteChanged,
     JoinersAsking,
     JoinRequest,
+    LobbyEvent,
     OnLobby,
     SeatsChanged,
     TableRules,
+    WrongCodeTried,
 )
 from p2pbelka.peer.lan.watchers import Feed
 
@@ -48,8 +54,10 @@ class HostLobby:
         on_lobby: OnLobby,
         approve: Approve | None,
         feed: Feed | None = None,
+        invite: InviteGuard | None = None,
     ) -> None:
         self.plan = plan
+        self.invite = invite
         self.feed = feed if feed is not None else Feed(0)
         self.on_lobby = on_lobby
         self.approve = approve
@@ -206,6 +214,16 @@ class HostLobby:
         await self._changed()
         return True
 
+    def new_code(self) -> str | None:
+        return self.invite.redraw(trio.current_time()) if self.invite is not None else None
+
+    def shut_out(self, address: str) -> tuple[Guesser, ...]:
+        if self.invite is None:
+            return ()
+        shut = any(g.shut for g in self.invite.guessers() if g.address == address)
+        self.invite.shut(address, trio.current_time(), not shut)
+        return guessers_seen(self.invite)
+
     async def set_rules(self, preset: str, options: dict[str, str]) -> bool:
         if self.begun or not self.plan.set_rules(preset, options):
             return False
@@ -266,3 +284,25 @@ async def _until_gone(channel: SecureChannel, early: list[bytes]) -> str:
     except NetError as exc:
         return str(exc) or type(exc).__name__
     await trio.sleep_forever()
+
+
+def guessers_seen(invite: InviteGuard) -> tuple[Guesser, ...]:
+    """Who tried wrong codes, as copies a screen may keep (the guard goes on changing)."""
+    return tuple(dataclasses.replace(g) for g in invite.guessers())
+
+
+def invite_guard(invite: str | None, tell: Callable[[LobbyEvent], None]) -> InviteGuard | None:
+    """The guard of a lobby's invite code (None: no code), telling the host's screen
+    each new code and each wrong guess, with who guessed."""
+    if not invite:
+        return None
+    guard: InviteGuard | None = None
+
+    def wrong(failures: int, limit: int) -> None:
+        assert guard is not None
+        tell(WrongCodeTried(failures, limit, guessers_seen(guard)))
+
+    guard = InviteGuard(
+        invite, on_change=lambda code, n: tell(InviteChanged(code, n)), on_failure=wrong
+    )
+    return guard

@@ -13,6 +13,7 @@ from p2pbelka.bots import parse_level
 from p2pbelka.net.connection import SecureChannel, dial, format_host_port
 from p2pbelka.net.errors import (
     ConnectError,
+    GuessRefused,
     NetError,
     TamperedHandshake,
     UnexpectedPeerKey,
@@ -53,6 +54,8 @@ log = logging.getLogger(__name__)
 
 FIRST_RETRY = 0.5
 LAST_RETRY = 8.0
+GUESS_WAIT = 30.0
+"""Seconds a joiner waits on its own for a host that asks it to (after a wrong code)."""
 
 
 async def join_game(
@@ -173,6 +176,7 @@ async def reach_lobby(
     error: OSError | None = None
     while True:
         attempt += 1
+        at_least = 0.0
         try:
             channel = await dial(
                 host,
@@ -198,8 +202,16 @@ async def reach_lobby(
         except WrongInviteCode:
             raise LobbyRefused(
                 "the invite code is wrong: the host's table wants another one (ask the host"
-                " to read it out again; after ten wrong codes the host's code changes)"
+                " to read it out again)"
             ) from None
+        except GuessRefused as exc:
+            if exc.reason != "wait" or exc.seconds > min(
+                GUESS_WAIT, give_up_at - trio.current_time()
+            ):
+                raise LobbyRefused(_untested(exc)) from None
+            # A wrong code a moment ago from this address: the host tests the next one
+            # after a short pause, so the joiner waits it out and tries again.
+            why, error, at_least = "the host waits a moment after a wrong code", None, exc.seconds
         except TamperedHandshake:
             raise LobbyRefused(
                 "the host's answer does not decrypt: tampered with on the way, or a host of"
@@ -228,10 +240,20 @@ async def reach_lobby(
                 why,
             )
         # Jitter spreads the joiners a flood turned away, so they do not return together.
-        wait = min(delay * random.uniform(0.75, 1.25), left)
+        wait = min(max(at_least, delay * random.uniform(0.75, 1.25)), left)
         await on_lobby(StillTrying(attempt, why, wait, left, error, format_host_port(host, port)))
         await trio.sleep(wait)
         delay = min(delay * 2, LAST_RETRY)
+
+
+def _untested(exc: GuessRefused) -> str:
+    """Why the host would not test our code, to a player."""
+    if exc.reason == "spent":
+        return "the host's invite code is used up by wrong guesses: ask the host for a new one"
+    return (
+        "the host tests no code from this address for a while after wrong codes:"
+        " ask the host to let you try again"
+    )
 
 
 def _version_refusal(exc: VersionMismatch, have_code: bool) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from p2pbelka.net.pake import InviteGuard
+from p2pbelka.net.guesses import InviteGuard
 from p2pbelka.peer.lan.watchers import Feed
 from p2pbelka.peer.seat import NetOptions
 from p2pbelka.peer.store import GameMeta, GameStore

@@ -23,21 +23,19 @@ import logging
 import trio
 
 from p2pbelka.net.door import Door
+from p2pbelka.net.guesses import InviteGuard
 from p2pbelka.net.identity import Identity
-from p2pbelka.net.pake import InviteGuard
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import FrontEnd
 from p2pbelka.peer.lan.events import (
     Approve,
-    InviteChanged,
     JoinRequest,
     LobbyReopened,
     OnLobby,
-    WrongCodeTried,
     ignore,
 )
 from p2pbelka.peer.lan.host import lobby_news, serve_lobby, tell_changes
-from p2pbelka.peer.lan.hostlobby import HostLobby
+from p2pbelka.peer.lan.hostlobby import HostLobby, invite_guard
 from p2pbelka.peer.lan.lobbykeep import keep_lobby, update
 from p2pbelka.peer.lan.watchers import Feed
 from p2pbelka.peer.seat import GameResult, NetOptions
@@ -67,15 +65,7 @@ async def resume_game(
     if meta.lobby_port == 0 or meta.watchers == 0 or not isinstance(setup, m.TableMsg):
         return await resume_seat(identity, store, front_end, net=net)
     tell, changes = lobby_news()
-    guard = (
-        InviteGuard(
-            meta.invite,
-            on_change=lambda code, n: tell(InviteChanged(code, n)),
-            on_failure=lambda n, limit: tell(WrongCodeTried(n, limit)),
-        )
-        if meta.invite
-        else None
-    )
+    guard = invite_guard(meta.invite, tell)
     door = Door()
     feed = Feed(meta.watchers, meta.watcher_chat, tell=tell, door=door)
     feed.records = [envelope.raw for envelope in saved]
