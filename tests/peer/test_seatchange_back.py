@@ -1,7 +1,7 @@
 """A seat handed back that not every seat agrees to: the bot plays on, the game goes on.
 
 The machines of real tables on a made-up network (``seatnet.py``), no trio: a bot
-plays a lost seat (``tests/table/handover.py``), its player asks the seat back,
+plays a lost seat (``tests/table/seatloss.py``), its player asks the seat back,
 and the hand-back comes to nothing: a remaining seat says no, never answers,
 answers too late, the bot's own peer says no.  Each time the bot's table is told
 to play on (and its driver woken), every table that stopped for the offer goes on,
@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from p2pbelka.peer.seatchange import Stage
-from p2pbelka.protocol.handover import Agree, Decline, HandoverMsg, Offer
+from p2pbelka.peer.seatchange.machine import Stage
+from p2pbelka.protocol.seatchange import Agree, Decline, Offer, SeatChangeMsg
 from tests.peer.seatnet import GIVE_UP, OFFER_TIMEOUT, Net, Node, machine_of
-from tests.table.handover import Game, bot_then_back
+from tests.table.seatloss import Game, bot_then_back
 
 NONCE = bytes(range(16))
 LOST = 2
@@ -107,7 +107,7 @@ def _no_bot_for_the_bot(back: Back) -> None:
     assert not [c for n in back.net.nodes.values() for c in n.closed if not c.back]
 
 
-def _sent(node: Node, kind: type[HandoverMsg]) -> list[HandoverMsg]:
+def _sent(node: Node, kind: type[SeatChangeMsg]) -> list[SeatChangeMsg]:
     return [m for m in node.sent if isinstance(m, kind)]
 
 

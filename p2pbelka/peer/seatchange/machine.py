@@ -4,7 +4,7 @@ Inputs: a seat given up on (``lost``), the other seats' control messages
 (``heard``: offers, agreements, declines), a continuation ``table`` envelope
 (``seen``), a player asking its seat back (``hand_back``), our player's answer
 (``answered``) and the time (``tick``; every input takes ``now``).  Outputs: the
-steps of ``seatsteps.py`` (send, ask the player, switch to a segment, closed and
+steps of ``steps.py`` (send, ask the player, switch to a segment, closed and
 why), taken with ``take``.  Nothing here raises on another peer's input: what it
 cannot act on is counted (``refused``, ``outcomes``) and logged.
 
@@ -39,7 +39,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from p2pbelka.peer.seatoffer import (
+from p2pbelka.peer.seatchange.offer import (
     Bots,
     Offering,
     build_offer,
@@ -48,7 +48,7 @@ from p2pbelka.peer.seatoffer import (
     one_only,
     seal,
 )
-from p2pbelka.peer.seatsteps import (
+from p2pbelka.peer.seatchange.steps import (
     Agreed,
     AskPlayer,
     BotGoesOn,
@@ -70,7 +70,7 @@ from p2pbelka.peer.seatsteps import (
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Signer, open_envelope
-from p2pbelka.protocol.handover import Agree, Decline, Offer, encode_handover, sign_agreement
+from p2pbelka.protocol.seatchange import Agree, Decline, Offer, encode_seat_change, sign_agreement
 from p2pbelka.table.carry import Previous
 from p2pbelka.table.segments import previous_of
 from p2pbelka.table.session import Table
@@ -489,7 +489,7 @@ class SeatChange:
             self._offer_failed(f"seats {offer.missing()} did not answer in time", now)
         elif now >= offer.resend:
             offer.resend = now + self.config.resend_every
-            self._out.append(Broadcast(encode_handover(offer.offer)))
+            self._out.append(Broadcast(encode_seat_change(offer.offer)))
 
     def _seal(self, now: float) -> None:
         offer = self._offer
@@ -540,7 +540,7 @@ class SeatChange:
         said = self._said_again.get(segment)
         if said is None or now - said >= self.config.resend_every:
             if said is not None:
-                self._out.append(Broadcast(encode_handover(Decline(segment, NO_AGAIN, False))))
+                self._out.append(Broadcast(encode_seat_change(Decline(segment, NO_AGAIN, False))))
             self._said_again[segment] = now
 
     def _keep(self, seat: int, why: str) -> None:
@@ -551,7 +551,7 @@ class SeatChange:
         assert table is not None
         self._back_from[seat] = table.deal_id + 1
         decline = Decline(table.game_id, why[:200], True)
-        self._out.append(SendTo(seat, encode_handover(decline)))
+        self._out.append(SendTo(seat, encode_seat_change(decline)))
 
     def _kept_for_now(self, sender: int, msg: Decline) -> bool:
         """Watching, a ``seat_decline`` from the bot's peer naming the segment we watch
@@ -603,7 +603,7 @@ class SeatChange:
         if self.stage is Stage.AGREED:
             agreed = self._agreement
             if agreed is not None and agreed.segment == offer.segment:  # ours was lost
-                self._out.append(Broadcast(encode_handover(Agree(offer.segment, agreed.sig))))
+                self._out.append(Broadcast(encode_seat_change(Agree(offer.segment, agreed.sig))))
             elif (
                 agreed is not None
                 and after.segment == agreed.previous.segment
@@ -713,7 +713,7 @@ class SeatChange:
             self._out.append(Closed(agreed.seat, "the proposer never sealed it"))
         elif now >= agreed.resend:
             agreed.resend = now + self.config.resend_every
-            self._out.append(Broadcast(encode_handover(Agree(agreed.segment, agreed.sig))))
+            self._out.append(Broadcast(encode_seat_change(Agree(agreed.segment, agreed.sig))))
 
     def _released_by(self, sender: int, msg: Decline) -> bool:
         """We signed an offer handing a seat back, and another seat that must sign it
@@ -762,7 +762,7 @@ class SeatChange:
         if not retry:
             self._declined.add(offer.segment)
         self.outcomes["declined"] += 1
-        self._out.append(Broadcast(encode_handover(Decline(offer.segment, why, retry))))
+        self._out.append(Broadcast(encode_seat_change(Decline(offer.segment, why, retry))))
 
     def _close(self, seat: int, why: str) -> None:
         """The change about ``seat`` failed: the driver ends the game the next time it

@@ -1,7 +1,7 @@
 """The seat change's pure pieces: an offer built from our cut, its seal, the checks a
 remaining seat makes before it signs, and the table of a continuation it follows.
 
-``seatchange.py`` decides when each is done; this module says what it is, as
+``machine.py`` decides when each is done; this module says what it is, as
 functions of tables and keys (what a continuation must be is ``table/carry.py``).
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2pbelka.peer.seatsteps import Identities
+from p2pbelka.peer.seatchange.steps import Identities
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
-from p2pbelka.protocol.handover import (
+from p2pbelka.protocol.seatchange import (
     Offer,
     agreement_holds,
     sign_agreement,
