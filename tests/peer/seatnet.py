@@ -69,6 +69,7 @@ def machine_of(table: Table, seat: int, *, bot_seed: int = 1) -> SeatChange:
         bot_seeds=lambda: bots.randbytes(32),
     )
     change = SeatChange(ids, Config(OFFER_TIMEOUT, GIVE_UP))
+    change.strict = True  # an undeclared transition fails the test
     change.enter(table, {})
     return change
 

@@ -35,4 +35,5 @@ def unlinked_runner(
         offer_timeout=30.0,
         names=[s.name for s in table.setup.seats],
     )
+    runner.change.strict = True  # an undeclared transition fails the test
     return runner, mesh

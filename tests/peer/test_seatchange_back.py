@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pytest
 
 from p2pbelka.peer.seatchange.machine import Stage
+from p2pbelka.peer.seatchange.stages import Draining
 from p2pbelka.protocol.seatchange import Agree, Decline, Offer, SeatChangeMsg
 from tests.peer.seatnet import GIVE_UP, OFFER_TIMEOUT, Net, Node, machine_of
 from tests.table.seatloss import Game, bot_then_back
@@ -50,8 +51,8 @@ class Back:
 
     def drain(self) -> int:
         """The bot finishes its deal; every table then waits for it: the stop deal."""
-        draining = self.host.change._draining
-        assert draining is not None and self.host.change.stage is Stage.DRAINING
+        draining = self.host.change.at
+        assert isinstance(draining, Draining)
         self.game.settle(self.everyone)
         assert self.game.tables[self.host.seat].missing() == [LOST]
         return draining.stop

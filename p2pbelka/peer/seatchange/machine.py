@@ -8,16 +8,15 @@ steps of ``steps.py`` (send, ask the player, switch to a segment, closed and
 why), taken with ``take``.  Nothing here raises on another peer's input: what it
 cannot act on is counted (``refused``, ``outcomes``) and logged.
 
-One change at a time (``busy``), in one stage:
-
-- the proposer (the lowest seat but the lost one): ``ASKING`` its player, then
-  ``OFFERING`` the continuation until every other remaining seat signed it
-  (seal and switch), one said no, or the time ran out;
-- every other remaining seat: ``AWAITING`` the offer (its player is asked at
-  once, with the proposer's: an answer given before the offer signs it when it
-  comes), ``CONSIDERING`` it, then ``AGREED`` until the sealed continuation comes;
-- the peer whose bot plays a seat its player asks back: ``HANDING`` (its player is
-  asked), ``DRAINING`` (the bot finishes the deal in progress), then ``OFFERING``.
+One change at a time, in one stage of ``stages.py`` (``at``: the stage with its
+data; ``stage``: its name).  Every stage change goes through ``_go``, which
+refuses one ``SUCCESSORS`` does not declare (``MachineError``: a bug here, never a
+peer's fault) and tells ``on_transition``.  Strict (tests, the simulator), the
+error is raised; in the field the input that hit it gives the change up as a
+failed one (``_gave_up``: the seat's give-up then ends the game, as before there
+were seat changes; the segment goes on unless we signed a continuation of it),
+and it is logged and counted (``outcomes["machine error"]``), so no peer stops on
+what another sent.
 
 What a continuation is and how it is checked is ``table/carry.py``; this module
 only decides when to build, sign and follow one.  A seat signs at most one
@@ -33,23 +32,41 @@ on, and its player may ask again from the next deal.
 
 from __future__ import annotations
 
-import enum
 import logging
 import math
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Concatenate, ParamSpec, TypeVar
 
+from p2pbelka.peer.seatchange import steps
 from p2pbelka.peer.seatchange.offer import (
     Bots,
-    Offering,
+    OpenOffer,
     build_offer,
     follow,
     offer_problem,
     one_only,
     seal,
 )
-from p2pbelka.peer.seatchange.steps import (
+from p2pbelka.peer.seatchange.stages import (
+    OWN_CHANGE,
+    SUCCESSORS,
     Agreed,
+    Asking,
+    Awaiting,
+    Considering,
+    Draining,
+    Handing,
+    Idle,
+    MachineError,
+    Offering,
+    Question,
+    Stage,
+    StageData,
+    Switched,
+)
+from p2pbelka.peer.seatchange.steps import (
     AskPlayer,
     BotGoesOn,
     Broadcast,
@@ -71,9 +88,10 @@ from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Signer, open_envelope
 from p2pbelka.protocol.seatchange import Agree, Decline, Offer, encode_seat_change, sign_agreement
-from p2pbelka.table.carry import Previous
 from p2pbelka.table.segments import previous_of
 from p2pbelka.table.session import Table
+
+__all__ = ["MachineError", "SeatChange", "Stage"]
 
 log = logging.getLogger(__name__)
 
@@ -84,55 +102,32 @@ NO_AGAIN = "this seat said no to it"
 Cut = tuple[tuple[int, bytes], ...]
 """Where a continuation cuts its segment: every seat's envelope count and last hash."""
 
-
-class Stage(enum.Enum):
-    IDLE = "idle"
-    ASKING = "asking"
-    OFFERING = "offering"
-    AWAITING = "awaiting"
-    CONSIDERING = "considering"
-    AGREED = "agreed"
-    HANDING = "handing"
-    DRAINING = "draining"
-    SWITCHED = "switched"
-    """A switch is out: nothing more until the runner enters the next segment."""
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-OWN_CHANGE = {Stage.ASKING, Stage.OFFERING, Stage.HANDING, Stage.DRAINING}
-"""Stages of a change this peer proposes: another's offer waits till it is over."""
+def _guarded(
+    fallback: R,
+) -> Callable[[Callable[Concatenate[SeatChange, P], R]], Callable[Concatenate[SeatChange, P], R]]:
+    """An input of the machine: a ``MachineError`` in it is raised when strict, else
+    the change under way is given up (``_gave_up``) and ``fallback`` returned."""
 
+    def wrap(
+        method: Callable[Concatenate[SeatChange, P], R],
+    ) -> Callable[Concatenate[SeatChange, P], R]:
+        def guarded(self: SeatChange, /, *args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return method(self, *args, **kwargs)
+            except MachineError as error:
+                if self.strict:
+                    raise
+                self._gave_up(error)
+                return fallback
 
-@dataclass
-class _Agreement:
-    """What this peer signed for an offer: from then on its old segment stays cut."""
+        guarded.__name__, guarded.__doc__ = method.__name__, method.__doc__
+        return guarded
 
-    segment: bytes
-    previous: Previous
-    sig: bytes
-    seat: int
-    until: float
-    resend: float
-
-
-@dataclass
-class _Ask:
-    """A question out to our player, and what its answer goes on with."""
-
-    ask: int
-    seat: int
-    until: float
-    silent: float = 0.0
-    offer: Offer | None = None  # CONSIDERING: the offer it is about
-    back: bool = False  # CONSIDERING: the offer hands the seat back to its player
-    nonce: bytes = b""  # HANDING: the returning player's nonce
-
-
-@dataclass
-class _Draining:
-    seat: int
-    stop: int
-    nonce: bytes
-    at: float
+    return wrap
 
 
 class SeatChange:
@@ -144,9 +139,14 @@ class SeatChange:
         self.table: Table | None = None
         self.watching = False
         """Our seat is a bot's: our table is an observer's until the seat comes back."""
-        self.stage = Stage.IDLE
-        self.busy: int | None = None
-        """The seat the change under way is about."""
+        self.at: StageData = Idle()
+        """The stage the change is in, with its data."""
+        self.strict = False
+        """Raise a ``MachineError`` (tests, the simulator) instead of giving up."""
+        self.on_transition: Callable[[Stage, Stage], None] | None = None
+        """Told every transition taken (the simulator's coverage)."""
+        self.transitions: Counter[tuple[Stage, Stage]] = Counter()
+        """The transitions taken, counted."""
         self.bots: dict[int, Signer] = {}
         """The bots this peer runs for lost seats, by seat."""
         self.refused: Counter[str] = Counter()
@@ -157,13 +157,7 @@ class SeatChange:
         self._failed: set[int] = set()
         self._out: list[Step] = []
         self._asks = 0
-        self._ask: _Ask | None = None
-        self._offer: Offering | None = None
-        self._agreement: _Agreement | None = None
-        self._awaiting: float | None = None  # an offer is due by then
-        self._said_yes: int | None = None  # our player agreed to a bot there before the offer
-        self._said_no: int | None = None  # ... or refused it: the offer is declined
-        self._draining: _Draining | None = None
+        self._said_no: int | None = None  # our player refused a bot there: offers declined
         self._signed_from: dict[bytes, bytes] = {}  # segment -> the continuation we signed
         self._declined: set[bytes] = set()  # offers we said no to: never signed after
         self._back_from: dict[int, int] = {}  # seat -> the deal its player may ask again
@@ -175,6 +169,52 @@ class SeatChange:
         self._tables_seen: list[bytes] = []
         self._refusals: dict[bytes, str] = {}  # why each of those was refused (logged once)
 
+    # -- the stage --------------------------------------------------------------------------
+
+    @property
+    def stage(self) -> Stage:
+        return self.at.name
+
+    @property
+    def busy(self) -> int | None:
+        """The seat the change under way is about."""
+        return self.at.busy
+
+    def _go(self, new: StageData) -> None:
+        """The one way from a stage to another: refused if not declared."""
+        before, after = self.at.name, new.name
+        if after not in SUCCESSORS[before]:
+            raise MachineError(f"the seat change went from {before.value} to {after.value}")
+        self.at = new
+        self.transitions[(before, after)] += 1
+        if self.on_transition is not None:
+            self.on_transition(before, after)
+
+    def _update(self, data: StageData) -> None:
+        """New data for the stage we are in (a timer moved, an answer noted): no
+        transition."""
+        assert data.name is self.at.name, (self.at.name, data.name)
+        self.at = data
+
+    def _gave_up(self, error: MachineError) -> None:
+        """In the field, a ``MachineError``: the change under way fails as any failed
+        change does (no bot for that seat: its give-up ends the game), whatever
+        stage it was in."""
+        log.error("%s (a bug): the change is given up", error)
+        self.outcomes["machine error"] += 1
+        seat = self.busy
+        self.at = Idle()
+        self._thaw()
+        if seat is not None:
+            self._failed.add(seat)
+            self._out.append(Closed(seat, "the seat change failed here"))
+
+    def _question(self) -> Question | None:
+        at = self.at
+        if isinstance(at, Asking | Awaiting | Considering | Handing):
+            return at.question
+        return None
+
     # -- the runner's side -------------------------------------------------------------
 
     def take(self) -> list[Step]:
@@ -184,47 +224,54 @@ class SeatChange:
 
     def deadline(self) -> float | None:
         """When ``tick`` next has something to do (None: nothing is timed)."""
-        times = [self._awaiting if self.stage is Stage.AWAITING else None]
-        if self._ask is not None:
-            times.append(self._ask.until)
-        if self._offer is not None and self.stage is Stage.OFFERING:
-            times += [self._offer.until, self._offer.resend]
-        if self._agreement is not None and self.stage is Stage.AGREED:
-            times += [self._agreement.until, self._agreement.resend]
-        if self._draining is not None and self.stage is Stage.DRAINING:
-            times.append(self._draining.at)
-        return min((t for t in times if t is not None), default=None)
+        at, question = self.at, self._question()
+        times = [question.until] if question is not None else []
+        if isinstance(at, Awaiting):
+            times.append(at.until)
+        elif isinstance(at, Offering):
+            times += [at.offer.until, at.offer.resend]
+        elif isinstance(at, Agreed):
+            times += [at.until, at.resend]
+        elif isinstance(at, Draining):
+            times.append(at.at)
+        return min(times, default=None)
 
     @property
     def segment(self) -> bytes:
         assert self.table is not None
         return self.table.game_id
 
+    @_guarded(None)
     def enter(self, table: Table, bots: dict[int, Table]) -> None:
         """``table`` (and the bots' ``bots``, by seat) is the segment in play now."""
         self.table, self._bot_tables = table, dict(bots)
         self.watching = table.me is None
-        self.stage, self.busy = Stage.IDLE, None
         self._failed = set()
         self._back_from, self._paused, self._back_offers = {}, {}, {}
-        self._ask = self._offer = self._agreement = self._draining = None
-        self._awaiting = self._said_yes = self._said_no = None
+        self._said_no = None
+        if self.stage is not Stage.IDLE:
+            self._go(Idle())
 
+    @_guarded(None)
     def watch(self, table: Table) -> None:
         """Follow the game as an observer (our seat is a bot's until handed back)."""
         self.watching = True
+        if self.stage is not Stage.IDLE:
+            self._go(Idle())  # whatever this peer was doing for the table, it is not seated
         self._switch(table, ())
 
     def asking(self) -> int | None:
         """The question to our player this machine waits on (``AskPlayer.ask``), if any:
         any other still on a screen no longer applies."""
-        return self._ask.ask if self._ask is not None else None
+        question = self._question()
+        return question.ask if question is not None else None
 
     def bot_table(self, seat: int) -> Table | None:
         """The table of the bot this peer runs for ``seat`` in this segment, if any."""
         return self._bot_tables.get(seat) if seat in self.bots else None
 
-    def restore(self, saved: list[Agreed], now: float) -> None:
+    @_guarded(None)
+    def restore(self, saved: list[steps.Agreed], now: float) -> None:
         """What this seat signed before it stopped (``Agreed``, from its journal): it
         signs no second continuation of those cuts, and a table that stands in a
         segment it agreed to leave waits for that continuation as before the crash
@@ -244,14 +291,12 @@ class SeatChange:
                 continue
             self._out.append(Freeze())
             until = now + self.config.offer_timeout
-            self._agreement = _Agreement(
-                agreed.segment, previous, agreed.sig, agreed.seat, until, now
-            )
-            self.busy, self.stage = agreed.seat, Stage.AGREED
-            self._tick_agreement(self._agreement, now)
+            self._go(Agreed(agreed.segment, previous, agreed.sig, agreed.seat, until, now))
+            self._tick_agreement(now)
 
     # -- inputs ---------------------------------------------------------------------------
 
+    @_guarded(False)
     def lost(self, seats: list[int], silent: float, now: float) -> bool:
         """The driver waited past the window for ``seats``.  True: leave it to the seat
         change (an offer is made or awaited); False: end the game as before."""
@@ -274,22 +319,27 @@ class SeatChange:
         seat = seats[0]
         if seat in self._failed:
             return False
-        if self.busy is not None:
-            return True
-        self.busy = seat
+        at = self.at
+        if at.busy is not None or isinstance(at, Switched):
+            return True  # (switched: the next segment is on its way)
         if table.me == _proposer(table, seat):
-            self._ask_player(seat, silent, now)
-            self.stage = Stage.ASKING
+            if isinstance(at, Considering):
+                self._go(Idle())  # our own offer first: the one considered is dropped
+            self._go(Asking(self._ask_player(seat, silent, now)))
+            return True
+        waiting = Awaiting(seat, now + self.config.offer_timeout)
+        if isinstance(at, Considering):
+            # the offer being considered is answered first, then this wait goes on
+            self._update(replace(at, waiting=waiting))
+        elif seat in table.missing():
+            # asked now, with the proposer's player, not once its offer comes: every
+            # player at the table hears of the loss at the same moment
+            self._go(replace(waiting, question=self._ask_player(seat, silent, now)))
         else:
-            self._awaiting = now + self.config.offer_timeout
-            if self.stage is Stage.IDLE:
-                self.stage = Stage.AWAITING
-            if self.stage is Stage.AWAITING and self._ask is None and seat in table.missing():
-                # asked now, with the proposer's player, not once its offer comes: every
-                # player at the table hears of the loss at the same moment
-                self._ask_player(seat, silent, now)
+            self._go(waiting)
         return True
 
+    @_guarded(None)
     def heard(self, sender: int, msg: Offer | Agree | Decline, now: float) -> None:
         """A control message of the seat change from ``sender``'s peer."""
         if isinstance(msg, Offer):
@@ -301,39 +351,41 @@ class SeatChange:
             return
         if isinstance(msg, Agree):
             self._no_again(msg.segment, now)
-        offer = self._offer
-        if offer is None or offer.segment != msg.segment or self.stage is not Stage.OFFERING:
+        at = self.at
+        if not isinstance(at, Offering) or at.offer.segment != msg.segment:
             kind = "seat_agree" if isinstance(msg, Agree) else "seat_decline"
             self.refused[kind] += 1
             log.debug("ignored a %s from seat %d: no offer of ours is open", kind, sender)
             return
+        offer = at.offer
         if sender == offer.seat or sender not in range(len(offer.previous.setup.seats)):
             return
         if isinstance(msg, Agree):
             if offer.agree(sender, msg.sig):
                 if not offer.missing():
-                    self._seal(now)
+                    self._seal(offer, now)
             else:
                 self.outcomes["bad agreement"] += 1
                 log.warning("seat %d's agreement is not its signature on our offer", sender)
         elif not msg.retry:
-            self._offer_failed(f"seat {sender} said no: {msg.why}", now)
+            self._offer_failed(offer, f"seat {sender} said no: {msg.why}", now)
 
+    @_guarded(None)
     def answered(self, ask: int, yes: bool, now: float) -> None:
         """Our player's answer to ``AskPlayer(ask, ...)`` (a late one is dropped)."""
-        pending = self._ask
-        if pending is None or pending.ask != ask:
+        at, question = self.at, self._question()
+        if question is None or question.ask != ask:
             return
-        self._ask = None
-        then = {
-            Stage.AWAITING: self._asked_early,
-            Stage.ASKING: self._asked_to_propose,
-            Stage.CONSIDERING: self._asked_to_sign,
-            Stage.HANDING: self._asked_to_hand_back,
-        }.get(self.stage)
-        if then is not None:
-            then(pending, yes, now)
+        if isinstance(at, Awaiting):
+            self._asked_early(replace(at, question=None), yes, now)
+        elif isinstance(at, Asking):
+            self._asked_to_propose(question.seat, yes, now)
+        elif isinstance(at, Considering):
+            self._asked_to_sign(at, yes, now)
+        elif isinstance(at, Handing):
+            self._asked_to_hand_back(at, yes, now)
 
+    @_guarded(None)
     def hand_back(self, seat: int, segment: bytes, nonce: bytes, now: float) -> None:
         """``seat``'s player asks its seat back (``Reclaim``), which a bot of ours plays:
         ask our player, let the bot finish this deal, then offer the seat to the
@@ -344,19 +396,16 @@ class SeatChange:
         if segment != table.game_id:
             log.info("seat %d asks for its seat back in a segment not in play here", seat)
             return
-        if self.busy is not None or table.finished:
-            log.info("seat %d asks for its seat back: busy (%s)", seat, self.busy)
+        if self.stage is not Stage.IDLE or table.finished:
+            log.info("seat %d asks for its seat back: busy (%s)", seat, self.stage.value)
             return
         if table.deal_id < self._back_from.get(seat, 0):
             # refused in this deal (and told so): asked again from the next, not sooner
             log.info("seat %d asks for its seat back again before deal %d", seat, table.deal_id)
             return
-        self.busy, self.stage = seat, Stage.HANDING
-        name = self._name(seat)
-        self._ask_player(seat, 0.0, now, back=name)
-        assert self._ask is not None
-        self._ask.nonce = nonce
+        self._go(Handing(self._ask_player(seat, 0.0, now, back=self._name(seat)), nonce))
 
+    @_guarded(None)
     def seen(self, raw: bytes, nonce: bytes | None) -> None:
         """A ``table`` envelope of a segment not in play here: the continuation we
         agreed to, sealed (or, watching, the one that hands our seat back): follow it.
@@ -371,7 +420,7 @@ class SeatChange:
         msg = envelope.msg
         if not isinstance(msg, m.TableMsg) or msg.after is None:
             return
-        agreed = self._agreement if self.stage is Stage.AGREED else None
+        agreed = self.at if isinstance(self.at, Agreed) else None
         home = msg.after.seat == self.ids.home_seat and msg.after.segment == table.game_id
         ours = home and msg.seats[self.ids.home_seat].key == self.ids.signer.public_key
         if agreed is None and not self.watching:
@@ -412,27 +461,29 @@ class SeatChange:
         for raw in list(self._tables_seen):
             self.seen(raw, nonce)
 
+    @_guarded(None)
     def tick(self, now: float) -> None:
         """The time is ``now``: what is due by then is done."""
-        if self._ask is not None and now >= self._ask.until:
-            self.answered(self._ask.ask, False, now)  # no answer is no
-        if self._offer is not None and self.stage is Stage.OFFERING:
-            self._tick_offer(self._offer, now)
-        if self._agreement is not None and self.stage is Stage.AGREED:
-            self._tick_agreement(self._agreement, now)
+        question = self._question()
+        if question is not None and now >= question.until:
+            self.answered(question.ask, False, now)  # no answer is no
+        if isinstance(self.at, Offering):
+            self._tick_offer(self.at.offer, now)
+        if isinstance(self.at, Agreed):
+            self._tick_agreement(now)
         # (an offer being considered when the wait ends is answered first: the stage
         # is back to AWAITING after, and the next tick closes it)
-        waited = self._awaiting is not None and now >= self._awaiting
-        if waited and self.stage is Stage.AWAITING and self.busy is not None:
-            self._close(self.busy, "no offer came from the proposing seat")
-        drain = self._draining
-        if drain is not None and self.stage is Stage.DRAINING and now >= drain.at:
-            self._tick_drain(drain, now)
+        at = self.at
+        if isinstance(at, Awaiting) and now >= at.until:
+            self._close(at.seat, "no offer came from the proposing seat")
+        at = self.at
+        if isinstance(at, Draining) and now >= at.at:
+            self._tick_drain(at, now)
 
     # -- the proposer -------------------------------------------------------------------
 
-    def _asked_to_propose(self, ask: _Ask, yes: bool, now: float) -> None:
-        table, seat = self.table, ask.seat
+    def _asked_to_propose(self, seat: int, yes: bool, now: float) -> None:
+        table = self.table
         assert table is not None and table.setup is not None
         if not yes:
             self._close(seat, "this seat's player did not want a bot")
@@ -464,39 +515,37 @@ class SeatChange:
         offer = build_offer(
             table, seat, key, name, fresh, self.ids.signer, self.bots, bot=bot, now=now, until=until
         )
-        self._offer, self.stage = offer, Stage.OFFERING
+        self._go(Offering(offer))
         cut = (offer.previous.segment, cut_of(offer.previous.view))
         other = self._cuts.get(cut, offer.segment)
         if offer.segment in offer.previous.used or self.ids.known(offer.segment):
             used = f"the continuation's id {offer.segment.hex()[:16]} was used before"
-            self._offer_failed(used, now)
+            self._offer_failed(offer, used, now)
             return
         if other != offer.segment:  # offered before a crash: never a second of this cut
-            self._offer_failed(one_only(offer.previous.segment, other), now)
+            self._offer_failed(offer, one_only(offer.previous.segment, other), now)
             return
         # our signature rides in the offer: journaled before it leaves, like any other
         assert offer.proposal.after is not None and table.me is not None
         own = dict(offer.proposal.after.agreed)[table.me]
         self._cuts[cut] = offer.segment
-        self._out.append(Agreed(cut[0], cut[1], offer.segment, seat, own, proposed=True))
+        self._out.append(steps.Agreed(cut[0], cut[1], offer.segment, seat, own, proposed=True))
         if not offer.missing():
-            self._seal(now)
+            self._seal(offer, now)
         else:
             self._tick_offer(offer, now)
 
-    def _tick_offer(self, offer: Offering, now: float) -> None:
+    def _tick_offer(self, offer: OpenOffer, now: float) -> None:
         if now >= offer.until:
-            self._offer_failed(f"seats {offer.missing()} did not answer in time", now)
+            self._offer_failed(offer, f"seats {offer.missing()} did not answer in time", now)
         elif now >= offer.resend:
             offer.resend = now + self.config.resend_every
             self._out.append(Broadcast(encode_seat_change(offer.offer)))
 
-    def _seal(self, now: float) -> None:
-        offer = self._offer
-        assert offer is not None
+    def _seal(self, offer: OpenOffer, now: float) -> None:
         if self.ids.known(offer.segment):
             used = f"the continuation's id {offer.segment.hex()[:16]} was used before"
-            self._offer_failed(used, now)
+            self._offer_failed(offer, used, now)
             return
         self._remember(offer.segment)  # before the table envelope is signed in it
         bots = {s: b for s, b in self.bots.items() if s != offer.seat}
@@ -504,16 +553,13 @@ class SeatChange:
             bots[offer.seat] = offer.bot
         sealed = seal(offer, self.ids, bots)
         if isinstance(sealed, str):
-            self._offer_failed(sealed, now)
+            self._offer_failed(offer, sealed, now)
             return
-        self.bots, self._offer = bots, None
+        self.bots = bots
         self.outcomes["sealed"] += 1
         self._switch(*sealed)
 
-    def _offer_failed(self, why: str, now: float) -> None:
-        offer = self._offer
-        assert offer is not None
-        self._offer = None
+    def _offer_failed(self, offer: OpenOffer, why: str, now: float) -> None:
         if not offer.back:
             self._close(offer.seat, why)
             return
@@ -567,49 +613,44 @@ class SeatChange:
 
     # -- handing a seat back ----------------------------------------------------------------
 
-    def _asked_to_hand_back(self, ask: _Ask, yes: bool, now: float) -> None:
-        table, bot_table = self.table, self._bot_tables.get(ask.seat)
+    def _asked_to_hand_back(self, at: Handing, yes: bool, now: float) -> None:
+        seat = at.question.seat
+        table, bot_table = self.table, self._bot_tables.get(seat)
         assert table is not None
         if not yes or bot_table is None:
             if bot_table is not None:
-                self._keep(ask.seat, "the player running the bot did not want to hand it back")
+                self._keep(seat, "the player running the bot did not want to hand it back")
             self._idle()
             return
         stop = bot_table.deal_id + 1
         bot_table.stop_at_deal(stop)  # the bot finishes this deal and deals itself nothing more
-        self._draining = _Draining(ask.seat, stop, ask.nonce, now)
-        self.stage = Stage.DRAINING
-        self._tick_drain(self._draining, now)
+        drain = Draining(seat, stop, at.nonce, now)
+        self._go(drain)
+        self._tick_drain(drain, now)
 
-    def _tick_drain(self, drain: _Draining, now: float) -> None:
+    def _tick_drain(self, drain: Draining, now: float) -> None:
         table = self.table
         assert table is not None
         if table.finished:
-            self._draining = None
             self._idle()
         elif table.deal_id >= drain.stop and table.missing() == [drain.seat]:
-            self._draining = None
             seat = drain.seat
             self._offer_change(seat, self.ids.keys[seat], self._name(seat), now, None, drain.nonce)
         else:
-            drain.at = now + DRAIN_EVERY
+            self._update(replace(drain, at=now + DRAIN_EVERY))
 
     # -- a remaining seat ---------------------------------------------------------------------
 
     def _on_offer(self, sender: int, offer: Offer, now: float) -> None:
-        table, after = self.table, offer.table.after
+        table, after, at = self.table, offer.table.after, self.at
         if table is None or after is None or table.setup is None:
             return
-        if self.stage is Stage.AGREED:
-            agreed = self._agreement
-            if agreed is not None and agreed.segment == offer.segment:  # ours was lost
-                self._out.append(Broadcast(encode_seat_change(Agree(offer.segment, agreed.sig))))
-            elif (
-                agreed is not None
-                and after.segment == agreed.previous.segment
-                and sender == _proposer(table, after.seat)
-            ):  # another continuation of the segment we signed one of: never a second
-                self._decline(offer, one_only(agreed.previous.segment, agreed.segment), False)
+        if isinstance(at, Agreed):
+            if at.segment == offer.segment:  # ours was lost
+                self._out.append(Broadcast(encode_seat_change(Agree(offer.segment, at.sig))))
+            elif after.segment == at.previous.segment and sender == _proposer(table, after.seat):
+                # another continuation of the segment we signed one of: never a second
+                self._decline(offer, one_only(at.previous.segment, at.segment), False)
             return
         if self.stage in (Stage.CONSIDERING, Stage.SWITCHED) or table.me in (None, after.seat):
             return
@@ -641,37 +682,41 @@ class SeatChange:
                 offer, f"seat {after.seat} is back" if returned else problem, not returned
             )
             return
-        early = self._ask if self._ask is not None and self._ask.offer is None else None
+        waiting = at if isinstance(at, Awaiting) else None  # (else IDLE)
+        early = waiting.question if waiting is not None else None
+        if waiting is not None:
+            waiting = replace(waiting, question=None)
         if back is None and early is not None and early.seat == after.seat:
-            early.offer = offer  # our player is being asked already: that answer signs
-        elif back is None and self._said_yes == after.seat:
-            self.stage = Stage.CONSIDERING
-            self._asked_to_sign(_Ask(0, after.seat, now, offer=offer), True, now)
-            return
+            # our player is being asked already: that answer signs
+            self._go(Considering(offer, after.seat, early, waiting=waiting))
+        elif back is None and waiting is not None and waiting.said_yes:
+            considering = Considering(offer, after.seat, None, waiting=waiting)
+            self._go(considering)
+            self._asked_to_sign(considering, True, now)
         else:
-            self._ask_player(after.seat, self.config.give_up_after, now, back=back)
-            assert self._ask is not None
-            self._ask.offer, self._ask.back = offer, back is not None
-        self.stage = Stage.CONSIDERING
+            question = self._ask_player(after.seat, self.config.give_up_after, now, back=back)
+            self._go(Considering(offer, after.seat, question, back is not None, waiting))
 
-    def _asked_early(self, ask: _Ask, yes: bool, now: float) -> None:
+    def _asked_early(self, waiting: Awaiting, yes: bool, now: float) -> None:
         """Our player answered before the proposer's offer came: a yes waits for it,
         a no ends the change here (and declines the offer, if it comes)."""
         table = self.table
-        if yes and (table is None or ask.seat not in table.missing()):
-            return  # the seat came back meanwhile: the offer, if one comes, is declined
+        if yes and (table is None or waiting.seat not in table.missing()):
+            self._update(waiting)  # the seat came back meanwhile: the offer, if one
+            return  # comes, is declined
         if yes:
-            self._said_yes = ask.seat
+            self._update(replace(waiting, said_yes=True))
         else:
-            self._close(ask.seat, "this seat's player did not want a bot")
-            self._said_no = ask.seat
+            self._close(waiting.seat, "this seat's player did not want a bot")
+            self._said_no = waiting.seat
 
-    def _asked_to_sign(self, ask: _Ask, yes: bool, now: float) -> None:
-        table, offer, seat = self.table, ask.offer, ask.seat
-        assert table is not None and offer is not None
-        self.stage = Stage.AWAITING if self._awaiting is not None else Stage.IDLE
+    def _asked_to_sign(self, at: Considering, yes: bool, now: float) -> None:
+        table, offer, seat = self.table, at.offer, at.about
+        assert table is not None
+        back_to: StageData = at.waiting if at.waiting is not None else Idle()
         if not yes:
-            if ask.back:  # the bot plays on
+            if at.back:  # the bot plays on
+                self._go(back_to)
                 self._decline(offer, "the player does not want to hand the seat back", False)
                 return
             self._decline(offer, "the player does not want a bot", False)
@@ -683,6 +728,7 @@ class SeatChange:
         if problem:
             self._thaw()
             self._decline(offer, problem, True)
+            self._go(back_to)
             return
         previous = previous_of(table)
         sig = sign_agreement(self.ids.signer, offer.segment, offer.table)
@@ -690,14 +736,15 @@ class SeatChange:
         cut = cut_of(previous.view)
         self._cuts[(previous.segment, cut)] = offer.segment
         # on the disk before the agreement leaves: a crash must not let us sign another
-        self._out.append(Agreed(previous.segment, cut, offer.segment, seat, sig))
+        self._out.append(steps.Agreed(previous.segment, cut, offer.segment, seat, sig))
         until = now + self.config.offer_timeout
-        self._agreement = _Agreement(offer.segment, previous, sig, seat, until, now)
-        self.busy, self.stage = seat, Stage.AGREED
+        self._go(Agreed(offer.segment, previous, sig, seat, until, now))
         self.outcomes["agreed"] += 1
-        self._tick_agreement(self._agreement, now)
+        self._tick_agreement(now)
 
-    def _tick_agreement(self, agreed: _Agreement, now: float) -> None:
+    def _tick_agreement(self, now: float) -> None:
+        agreed = self.at
+        assert isinstance(agreed, Agreed)
         # (a hand-back's, a moment past the offer's time: another seat's question, put
         # when the offer reached it, times out as a no then, and we go on on that no,
         # ``_released_by``)
@@ -706,13 +753,12 @@ class SeatChange:
             # We signed: the old segment stays cut (no thaw, SPEC 9.4: a proposer that
             # seals later cannot show our agreement beside envelopes we signed after
             # the cut).  Nothing came, so the game ends.
-            self._agreement = None
             self._failed.add(agreed.seat)
-            self.busy, self.stage = None, Stage.IDLE
+            self._go(Idle())
             self.outcomes["never sealed"] += 1
             self._out.append(Closed(agreed.seat, "the proposer never sealed it"))
         elif now >= agreed.resend:
-            agreed.resend = now + self.config.resend_every
+            self._update(replace(agreed, resend=now + self.config.resend_every))
             self._out.append(Broadcast(encode_seat_change(Agree(agreed.segment, agreed.sig))))
 
     def _released_by(self, sender: int, msg: Decline) -> bool:
@@ -721,8 +767,8 @@ class SeatChange:
         offer it declined), and the bot's peer lets the bot play on: so do we, in the
         segment in play (SPEC 9.4).  We never sign another continuation at that cut; a
         later one, at a later cut, we may."""
-        agreed, table = self._agreement, self.table
-        if self.stage is not Stage.AGREED or agreed is None or table is None or msg.retry:
+        agreed, table = self.at, self.table
+        if not isinstance(agreed, Agreed) or table is None or msg.retry:
             return False
         heads = self._back_offers.get(agreed.segment)
         if msg.segment != agreed.segment or heads is None:
@@ -732,7 +778,6 @@ class SeatChange:
         log.info("seat %d said no to handing seat %d back: going on", sender, agreed.seat)
         self._released.add((table.game_id, heads))
         self._signed_from.pop(table.game_id, None)
-        self._agreement = None
         self.outcomes["released"] += 1
         self._thaw()
         self._idle()
@@ -748,15 +793,19 @@ class SeatChange:
 
     # -- shared steps -------------------------------------------------------------------------
 
-    def _ask_player(self, seat: int, silent: float, now: float, back: str | None = None) -> None:
+    def _ask_player(
+        self, seat: int, silent: float, now: float, back: str | None = None
+    ) -> Question:
+        """Ask our player about ``seat`` (``back``: hand it back to that player): the
+        question, for the stage that waits on its answer."""
         table = self.table
         assert table is not None and table.setup is not None
         name = table.setup.seats[seat].name
         bot = back if back is not None else _bot_name(name)
         self._asks += 1
         timeout = self.config.offer_timeout
-        self._ask = _Ask(self._asks, seat, now + timeout, silent)
         self._out.append(AskPlayer(self._asks, seat, name, silent, bot, back is not None, timeout))
+        return Question(self._asks, seat, now + timeout, silent)
 
     def _decline(self, offer: Offer, why: str, retry: bool) -> None:
         if not retry:
@@ -782,15 +831,14 @@ class SeatChange:
             self._out.append(Thaw())
 
     def _idle(self) -> None:
-        self.busy, self._awaiting, self._said_yes = None, None, None
-        self.stage = Stage.IDLE
+        self._go(Idle())
 
     def _remember(self, segment: bytes) -> None:
         self.ids.seen_ids.add(segment)
         self._out.append(Remember(segment))
 
     def _switch(self, table: Table, bots: Bots) -> None:
-        self.stage = Stage.SWITCHED
+        self._go(Switched())
         self._out.append(Switch(table, bots))
 
     def _name(self, seat: int) -> str:
