@@ -1,5 +1,5 @@
-"""A seat changing hands mid-game: what each agreeing seat signs, and the control
-messages that gather the signatures.  Sans-IO.
+"""The seat change on the wire: a seat changing hands mid-game, what each agreeing
+seat signs, and the control messages that gather the signatures.  Sans-IO.
 
 When a seat has been gone past the reconnect window, the remaining seats may
 agree to seat a bot in its place (and later to hand the seat back to its player):
