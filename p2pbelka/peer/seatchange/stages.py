@@ -63,6 +63,12 @@ SUCCESSORS: Mapping[Stage, frozenset[Stage]] = {
 
 assert set(SUCCESSORS) == _ALL and all(s <= _ALL for s in SUCCESSORS.values())
 
+TRANSITIONS: frozenset[tuple[Stage, Stage]] = frozenset(
+    (stage, nxt) for stage, successors in SUCCESSORS.items() for nxt in successors
+)
+"""Every declared transition, (from, to): what a coverage of the machine counts
+against (``SeatChange.on_transition``, ``SeatChange.transitions``)."""
+
 OWN_CHANGE = frozenset({Stage.ASKING, Stage.OFFERING, Stage.HANDING, Stage.DRAINING})
 """Stages of a change this peer proposes: another's offer waits till it is over."""
 
