@@ -102,7 +102,7 @@ KNOWN_CYCLES: frozenset[tuple[str, str]] = frozenset()
 """Imports (importer -> imported) allowed to close a cycle for a while, each to go: none now.
 A cycle is fixed by the lower module declaring what it needs (a protocol the upper
 one provides: ``table.context.TableContext``; or a state both share:
-``peer.seatstate.SeatState``), not here."""
+``peer.seatchange.state.SeatState``), not here."""
 
 
 def test_the_known_cycles_are_still_imports() -> None:

@@ -22,8 +22,8 @@ from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer, seal_envelope
-from p2pbelka.protocol.handover import sign_agreement, with_agreements
 from p2pbelka.protocol.ids import derived_id, game_id_of
+from p2pbelka.protocol.seatchange import sign_agreement, with_agreements
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table.segments import previous_of, propose
 from p2pbelka.table.session import Table

@@ -351,7 +351,7 @@ class PeerDriver:
         """The table cannot go on: ``seats`` stayed silent past the timeout (or, with
         none named, this held seat never got its own chain back).  End the game,
         naming why.  (Asked again at every tick while the table waits: a subclass may
-        offer to seat a bot in their place instead, ``handover.py``, and end the game
+        offer to seat a bot in their place instead, ``seatchange/runner.py``, and end the game
         only if that fails.)"""
         self._give_up(seats, silent)
 

@@ -136,7 +136,7 @@ class Mesh:
         """Takes every chat payload with the seat of its link (``Chat.heard``)."""
         self.on_control: Callable[[int, bytes], bool] | None = None
         """Control payloads the lobby codec does not know go here (a seat changing
-        hands, ``handover.py``), with the sender's seat: True if it took them."""
+        hands, ``seatchange/runner.py``), with the sender's seat: True if it took them."""
 
     def follow(self, source: Source, wants: Callable[[], list[int]]) -> None:
         """Answer resend requests from another table, and ask for what it lacks: the

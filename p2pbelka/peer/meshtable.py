@@ -24,7 +24,7 @@ import trio
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import FrontEnd
 from p2pbelka.peer.local import LocalGame
-from p2pbelka.peer.newseat import NewSeat, Seating, host_seat, join_seat, play_new_seat
+from p2pbelka.peer.newgame import NewSeat, Seating, host_seat, join_seat, play_new_seat
 from p2pbelka.peer.seat import GameResult, MeshHolder, NetOptions, serve_mesh, signer_of
 from p2pbelka.protocol import messages as m
 

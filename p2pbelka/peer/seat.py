@@ -1,7 +1,7 @@
 """Playing one seat of a game over the mesh: the driver, the transcript, resume.
 
 The lobby (``lan/``) seats the players; from the ``table`` envelope on, every
-peer runs ``play_seat`` (a new game through ``newseat.py``): a ``Mesh`` to the
+peer runs ``play_seat`` (a new game through ``newgame.py``): a ``Mesh`` to the
 other seats, a ``PeerDriver`` for its table, the transcript and secrets in its
 ``GameStore``.  ``resume_game`` rebuilds a seat's table after a crash and goes
 the same way.
@@ -22,8 +22,8 @@ from p2pbelka.net.discovery import DEFAULT_GROUP, DEFAULT_PORT
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.chat import CHAT_LOG, Chat, Chatting
 from p2pbelka.peer.driver import FrontEnd
-from p2pbelka.peer.handover import Handover
 from p2pbelka.peer.mesh import MAX_MESH_FRAME, Mesh
+from p2pbelka.peer.seatchange.runner import SeatChangeRunner
 from p2pbelka.peer.store import GameMeta, GameStore, now
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
@@ -299,8 +299,8 @@ async def play_seat(
     if tap is not None:
         writer.taps.append(tap.record)
         tap.follow(chat)
-    # The game's segments (a seat may change hands, handover.py): the first is this table.
-    segments = Handover(
+    # The game's segments (a seat may change hands, seatchange/runner.py): the first is this table.
+    segments = SeatChangeRunner(
         identity,
         mesh,
         front_end,

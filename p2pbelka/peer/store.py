@@ -48,7 +48,7 @@ import trio
 
 from p2pbelka.net.identity import config_dir
 from p2pbelka.peer import storelock
-from p2pbelka.peer.seatsteps import Agreed
+from p2pbelka.peer.seatchange.steps import Agreed
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import (
     MAGIC,

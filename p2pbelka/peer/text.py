@@ -18,7 +18,7 @@ import trio
 from p2pbelka.bots.common.seat import Bot
 from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
 from p2pbelka.peer.driver import CutOff, PeerDriver, Resumed, TranscriptSink, Waiting
-from p2pbelka.peer.seatdrivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
+from p2pbelka.peer.seatchange.drivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.peer.sync import answer
 from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev

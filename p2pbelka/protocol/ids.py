@@ -50,7 +50,7 @@ def game_id_of(nonces: Sequence[bytes]) -> bytes:
 def segment_id_of(table: m.TableMsg) -> bytes:
     """The id of a continuation segment: the first 16 bytes of SHA-256 over the label
     and the continuation's ``table`` body without ``after.agreed`` (what every agreeing
-    seat signs, protocol/handover.py), as one canonical msgpack array."""
+    seat signs, protocol/seatchange.py), as one canonical msgpack array."""
     return hashlib.sha256(encode([SEGMENT_ID_LABEL, table.to_wire(agreed=False)])).digest()[
         :ID_SIZE
     ]

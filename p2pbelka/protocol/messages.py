@@ -225,7 +225,7 @@ class TableMsg(Message):
 
     def to_wire(self, *, agreed: bool = True) -> dict[str, Any]:
         """The body; ``agreed=False`` leaves the signatures out of ``after``: what each
-        agreeing seat signs (``protocol/handover.py``)."""
+        agreeing seat signs (``protocol/seatchange.py``)."""
         wire: dict[str, Any] = {
             "game": self.game,
             "options": dict(sorted(self.options.items())),

@@ -21,8 +21,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from p2pbelka.protocol import messages as m
-from p2pbelka.protocol.handover import agreement_holds
 from p2pbelka.protocol.ids import DERIVED_FLOW, segment_id_of
+from p2pbelka.protocol.seatchange import agreement_holds
 
 View = tuple[tuple[int, bytes], ...]
 

@@ -353,7 +353,7 @@ class Runner:
         """Sign ``msg`` as our chain's next envelope.  ``at_entry`` (what the schedule
         makes in a parallel phase of a deal): its view is what we accepted when the
         phase began, not what has come in since (a table held back, by a resume or
-        a handover, may have more of the phase already).  Every seat speaks at a
+        a seat change, may have more of the phase already).  Every seat speaks at a
         parallel phase's start, so this is what it holds anyway otherwise; the rule
         fixes these envelopes' bytes (SPEC section 2.1, and the vectors)."""
         view = self._entry_view if at_entry else self._chains.view()

@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
-from p2pbelka.protocol.handover import sign_agreement, with_agreements
 from p2pbelka.protocol.ids import segment_id_of
+from p2pbelka.protocol.seatchange import sign_agreement, with_agreements
 from p2pbelka.table import events as ev
 from p2pbelka.table.carry import Previous, between_deals, carried
 from p2pbelka.table.errors import OrderError

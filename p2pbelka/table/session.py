@@ -552,7 +552,7 @@ class Table:
         """Send nothing more for deal ``deal_id`` or later: the local seat hands over
         there (it goes on answering for the deals before).  The others then wait
         at that deal, where the seat can change hands with nothing dealt to it.
-        None: go on after all (the handover did not happen)."""
+        None: go on after all (the seat change did not happen)."""
         self._runner.stop_at_deal = deal_id
         if deal_id is None:
             self._runner.act()

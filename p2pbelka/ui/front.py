@@ -8,7 +8,7 @@ import trio
 
 from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
 from p2pbelka.peer.driver import PeerDriver, TranscriptSink
-from p2pbelka.peer.seatdrivers import SeatOffer
+from p2pbelka.peer.seatchange.drivers import SeatOffer
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.ui.app import TableScreen

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from p2pbelka.peer.chat import ChatLine
 from p2pbelka.peer.driver import CutOff, Resumed, Waiting
-from p2pbelka.peer.seatdrivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
+from p2pbelka.peer.seatchange.drivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.peer.text import MISMATCH, describe
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from p2pbelka.cards import Card, Suit
 from p2pbelka.peer.driver import CutOff, Waiting
-from p2pbelka.peer.seatdrivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
+from p2pbelka.peer.seatchange.drivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import PlayCard

@@ -26,7 +26,7 @@ import trio
 from p2pbelka.cli.main import main
 from p2pbelka.peer.driver import PeerDriver
 from p2pbelka.peer.mesh import Mesh
-from p2pbelka.peer.seatdrivers import Endpoint
+from p2pbelka.peer.seatchange.drivers import Endpoint
 from tests import quickdisk
 
 REPO = Path(__file__).resolve().parents[2]

@@ -30,7 +30,7 @@ from p2pbelka.peer.lan import (
     join_game,
     resume_game,
 )
-from p2pbelka.peer.seatdrivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
+from p2pbelka.peer.seatchange.drivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.peer.store import GameStore
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged

@@ -30,10 +30,10 @@ from p2pbelka.peer.lan import (
     resume_game,
 )
 from p2pbelka.peer.mesh import Mesh
-from p2pbelka.peer.seatdrivers import OfferClosed
+from p2pbelka.peer.seatchange.drivers import OfferClosed
 from p2pbelka.peer.store import GameStore
 from p2pbelka.protocol.envelope import open_envelope
-from p2pbelka.protocol.handover import envelope_game
+from p2pbelka.protocol.seatchange import envelope_game
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.verify import verify_bytes

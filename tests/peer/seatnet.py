@@ -1,7 +1,7 @@
 """Seat-change machines (``SeatChange``) of real tables on a made-up network, no trio.
 
 ``Net`` holds one machine per seat that is still here, each beside its seat's real
-table (``tests/table/handover.py`` loses a seat for good).  It does what a runner
+table (``tests/table/seatloss.py`` loses a seat for good).  It does what a runner
 does with the machines' steps: a broadcast reaches every other machine still
 linked (``cut`` leaves one out), a question is answered by the seat's player
 (``answers``: yes, no, or None for never), a switch is kept, and the proposer's
@@ -15,8 +15,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pbelka.peer.seatchange import SeatChange
-from p2pbelka.peer.seatsteps import (
+from p2pbelka.peer.seatchange.machine import SeatChange
+from p2pbelka.peer.seatchange.steps import (
     AskPlayer,
     BotGoesOn,
     Broadcast,
@@ -32,7 +32,7 @@ from p2pbelka.peer.seatsteps import (
     Thaw,
 )
 from p2pbelka.protocol.envelope import Signer
-from p2pbelka.protocol.handover import Agree, Decline, HandoverMsg, Offer, decode_handover
+from p2pbelka.protocol.seatchange import Agree, Decline, Offer, SeatChangeMsg, decode_seat_change
 from p2pbelka.table.session import Table
 
 OFFER_TIMEOUT = 30.0
@@ -69,6 +69,7 @@ def machine_of(table: Table, seat: int, *, bot_seed: int = 1) -> SeatChange:
         bot_seeds=lambda: bots.randbytes(32),
     )
     change = SeatChange(ids, Config(OFFER_TIMEOUT, GIVE_UP))
+    change.strict = True  # an undeclared transition fails the test
     change.enter(table, {})
     return change
 
@@ -83,11 +84,11 @@ class Node:
     switched: Switch | None = None
     closed: list[Closed] = field(default_factory=list)
     asked: list[AskPlayer] = field(default_factory=list)
-    sent: list[HandoverMsg] = field(default_factory=list)
+    sent: list[SeatChangeMsg] = field(default_factory=list)
     frozen: bool = False
     remembered: list[bytes] = field(default_factory=list)
     replaced: int = 0
-    told: list[tuple[int, HandoverMsg]] = field(default_factory=list)
+    told: list[tuple[int, SeatChangeMsg]] = field(default_factory=list)
     """Messages sent to one seat alone (``SendTo``), with the seat."""
     goes_on: list[int] = field(default_factory=list)
     """Seats whose bot was told to play on (``BotGoesOn``)."""
@@ -133,7 +134,7 @@ class Net:
                 node.change.tick(self.now)
             self.settle()
 
-    def deliver(self, sender: int, msg: HandoverMsg, to: list[int] | None = None) -> None:
+    def deliver(self, sender: int, msg: SeatChangeMsg, to: list[int] | None = None) -> None:
         """``msg`` as if ``sender``'s peer sent it (to ``to``, or every linked node)."""
         for seat, node in self.nodes.items():
             if seat == sender or (to is not None and seat not in to):
@@ -146,7 +147,7 @@ class Net:
 
     def _do(self, node: Node, step: object) -> None:
         if isinstance(step, Broadcast):
-            msg = decode_handover(step.payload)
+            msg = decode_seat_change(step.payload)
             node.sent.append(msg)
             if node.seat not in self.cut:
                 self.deliver(node.seat, msg)
@@ -173,7 +174,7 @@ class Net:
         elif isinstance(step, Replaced):
             node.replaced += 1
         elif isinstance(step, SendTo):
-            node.told.append((step.seat, decode_handover(step.payload)))
+            node.told.append((step.seat, decode_seat_change(step.payload)))
         elif isinstance(step, BotGoesOn):
             node.goes_on.append(step.seat)
         elif isinstance(step, Kept):

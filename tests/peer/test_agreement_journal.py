@@ -16,16 +16,22 @@ import pytest
 import trio
 from trio.testing import MockClock
 
-from p2pbelka.peer.seatchange import SeatChange, Stage
-from p2pbelka.peer.seatsteps import RESEND_EVERY, Agreed, Step
+from p2pbelka.peer.seatchange.machine import SeatChange, Stage
+from p2pbelka.peer.seatchange.steps import RESEND_EVERY, Agreed, Step
 from p2pbelka.peer.store import GameStore
 from p2pbelka.protocol.envelope import Signer
-from p2pbelka.protocol.handover import Agree, Decline, Offer, decode_handover, encode_handover
+from p2pbelka.protocol.seatchange import (
+    Agree,
+    Decline,
+    Offer,
+    decode_seat_change,
+    encode_seat_change,
+)
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table.segments import previous_of, propose
-from tests.peer.handovers import unlinked_handover
 from tests.peer.seatnet import Net, Node, machine_of
-from tests.table.handover import Game, lose_seat, start
+from tests.peer.seatrunners import unlinked_runner
+from tests.table.seatloss import Game, lose_seat, start
 
 LOST = 2
 
@@ -82,7 +88,7 @@ def _kept_before_sent(steps: list[Step], agreed: Agreed) -> None:
     for step in steps[:at]:
         payload = getattr(step, "payload", None)
         if payload is not None:
-            msg = decode_handover(payload)
+            msg = decode_seat_change(payload)
             assert not (isinstance(msg, Agree | Offer) and msg.segment == agreed.segment)
 
 
@@ -210,7 +216,7 @@ async def test_a_resumed_runner_reads_its_agreement_back_and_declines_a_second(
     tmp_path: Path, autojump_clock: MockClock
 ) -> None:
     """Through the runner and the game's files: the agreement kept in the store binds
-    the seat's ``Handover`` after a restart (frozen, the same agreement sent again,
+    the seat's ``SeatChangeRunner`` after a restart (frozen, the same agreement sent again,
     a second continuation of the cut declined)."""
     game, net = _lost()
     proposer, signer = 0, 1
@@ -221,22 +227,22 @@ async def test_a_resumed_runner_reads_its_agreement_back_and_declines_a_second(
     store.keep_agreement(agreed)  # what the runner's step wrote before it sent
     table = game.tables[signer]
     with TranscriptWriter(tmp_path / "transcript.p2pb") as writer:
-        handover, mesh = unlinked_handover(table, signer, "Signer", writer, bot_seed=3)
-        handover.agreements = GameStore(tmp_path)  # read back, as after a restart
+        runner, mesh = unlinked_runner(table, signer, "Signer", writer, bot_seed=3)
+        runner.agreements = GameStore(tmp_path)  # read back, as after a restart
         sent: list[object] = []
 
         async def broadcast(payload: bytes) -> None:
-            sent.append(decode_handover(payload))
+            sent.append(decode_seat_change(payload))
 
         mesh.broadcast = broadcast  # type: ignore[method-assign]
-        driver = handover.start(table)
-        assert handover.change.stage is Stage.AGREED and driver.frozen
+        driver = runner.start(table)
+        assert runner.change.stage is Stage.AGREED and driver.frozen
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(handover.play)
+            nursery.start_soon(runner.play)
             await trio.sleep(RESEND_EVERY + 1)
             assert Agree(agreed.segment, agreed.sig) in sent  # sent again
             assert mesh.on_control is not None
-            mesh.on_control(proposer, encode_handover(_second_offer(game, proposer)))
+            mesh.on_control(proposer, encode_seat_change(_second_offer(game, proposer)))
             await trio.sleep(1)
             nursery.cancel_scope.cancel()
     declines = [m for m in sent if isinstance(m, Decline)]

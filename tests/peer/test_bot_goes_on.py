@@ -12,7 +12,7 @@ from trio.testing import MockClock
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
 from p2pbelka.peer.local import LocalGame, memory_transports
-from p2pbelka.peer.seatdrivers import BotSeatDriver
+from p2pbelka.peer.seatchange.drivers import BotSeatDriver
 
 BOT = 2
 STOP = 2

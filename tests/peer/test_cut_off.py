@@ -3,8 +3,8 @@ it states, signing nothing and naming nobody: its file reads INCOMPLETE.  Back w
 a peer that finished the game is still there, it learns how the game ended instead.
 
 Seat 2's real table of a real four-seat game, a deal under way, is cut from the
-others (``tests/table/handover.py`` drops it for good) and goes on in its peer's
-``Handover`` on a mesh whose every link failed (``Mesh.cut_off``).  Virtual seconds.
+others (``tests/table/seatloss.py`` drops it for good) and goes on in its peer's
+``SeatChangeRunner`` on a mesh whose every link failed (``Mesh.cut_off``).  Virtual seconds.
 """
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ import trio
 from trio.testing import MockClock
 
 from p2pbelka.peer.driver import CUT_OFF_GRACE, BotFrontEnd, CutOff, Waiting
-from p2pbelka.protocol.handover import ChainEnd, ChainRecord
+from p2pbelka.protocol.seatchange import ChainEnd, ChainRecord
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.verify import verify_bytes
-from tests.peer.handovers import unlinked_handover
-from tests.table.handover import Game, hand_over, lose_seat, seeded_bot, start
+from tests.peer.seatrunners import unlinked_runner
+from tests.table.seatloss import Game, hand_over, lose_seat, seeded_bot, start
 
 VICTIM = 2
-GIVE_UP = 5.0  # ``unlinked_handover``'s reconnect window
+GIVE_UP = 5.0  # ``unlinked_runner``'s reconnect window
 
 
 def _cut_game() -> Game:
@@ -45,16 +45,16 @@ async def test_a_peer_that_reaches_nobody_stops_after_the_bound_it_stated(
     with TranscriptWriter(path) as writer:
         for envelope in game.files[VICTIM]:
             writer.append(envelope)
-        handover, mesh = unlinked_handover(table, VICTIM, "Victim", writer, bot_seed=3)
+        runner, mesh = unlinked_runner(table, VICTIM, "Victim", writer, bot_seed=3)
         for failed in mesh._failed.values():
             failed.append(0.0)  # every link was up, and failed: this machine's network
         assert mesh.cut_off()
-        handover.start(table)
-        front = handover.front_end
+        runner.start(table)
+        front = runner.front_end
         assert isinstance(front, BotFrontEnd)
         started = trio.current_time()
         with trio.fail_after(10 * CUT_OFF_GRACE):
-            ended = await handover.play()
+            ended = await runner.play()
         took = trio.current_time() - started
     waits = [e for e in front.events if isinstance(e, Waiting)]
     assert waits and waits[0].alone
@@ -62,7 +62,7 @@ async def test_a_peer_that_reaches_nobody_stops_after_the_bound_it_stated(
     assert limit == GIVE_UP + CUT_OFF_GRACE  # stated when the wait began
     (stop,) = [e for e in front.events if isinstance(e, CutOff)]
     assert limit <= stop.seconds <= took < limit + GIVE_UP  # stopped at the bound it said
-    assert handover.stopped_alone and ended.finished and not ended.aborted and not ended.over
+    assert runner.stopped_alone and ended.finished and not ended.aborted and not ended.over
     (aborted,) = [e for e in front.events if isinstance(e, ev.GameAborted)]
     assert not any(f.fatal for f in aborted.faults)  # nobody named
     assert [f.seat for f in aborted.faults] == [VICTIM]
@@ -79,28 +79,28 @@ async def test_links_back_within_the_bound_ask_whether_the_seat_changed_hands(
     game = _cut_game()
     table = game.tables[VICTIM]
     with TranscriptWriter(tmp_path / "transcript.p2pb") as writer:
-        handover, mesh = unlinked_handover(table, VICTIM, "Victim", writer, bot_seed=3)
+        runner, mesh = unlinked_runner(table, VICTIM, "Victim", writer, bot_seed=3)
         for failed in mesh._failed.values():
             failed.append(0.0)
-        handover.start(table)
+        runner.start(table)
         asked = trio.Event()
-        fetch = handover.reclaim.begin_fetch
+        fetch = runner.reclaim.begin_fetch
 
         def begin_fetch() -> bool:
             asked.set()
             return fetch()
 
-        handover.reclaim.begin_fetch = begin_fetch  # type: ignore[method-assign]
+        runner.reclaim.begin_fetch = begin_fetch  # type: ignore[method-assign]
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(handover.play)
+            nursery.start_soon(runner.play)
             await trio.sleep(CUT_OFF_GRACE / 2)
-            assert not table.finished and handover._cut_off
+            assert not table.finished and runner._cut_off
             for failed in mesh._failed.values():
                 failed.clear()  # as if a link came back: nobody is "cut off" now
             with trio.fail_after(CUT_OFF_GRACE):
                 await asked.wait()
             nursery.cancel_scope.cancel()
-    assert not handover.stopped_alone
+    assert not runner.stopped_alone
 
 
 async def test_back_after_the_others_finished_it_learns_how_the_game_ended(
@@ -119,34 +119,34 @@ async def test_back_after_the_others_finished_it_learns_how_the_game_ended(
     with TranscriptWriter(path) as writer:
         for envelope in kept:
             writer.append(envelope)
-        handover, mesh = unlinked_handover(table, VICTIM, "Victim", writer, bot_seed=3)
+        runner, mesh = unlinked_runner(table, VICTIM, "Victim", writer, bot_seed=3)
         for failed in mesh._failed.values():
             failed.append(0.0)
-        handover.start(table)
-        front = handover.front_end
+        runner.start(table)
+        front = runner.front_end
         assert isinstance(front, BotFrontEnd)
         async with trio.open_nursery() as nursery:
             played: list[object] = []
 
             async def play() -> None:
-                played.append(await handover.play())
+                played.append(await runner.play())
 
             nursery.start_soon(play)
-            while not handover._cut_off:
+            while not runner._cut_off:
                 await trio.sleep(1)
             for failed in mesh._failed.values():
                 failed.clear()  # the cable is back: a link to seat 0, still lingering
-            while not handover.reclaim._fetching:
+            while not runner.reclaim._fetching:
                 await trio.sleep(1)
             await trio.sleep(1)  # its request is out
             for index, envelope in enumerate(whole):
-                handover.reclaim.heard(0, ChainRecord(index, envelope.raw))
-            handover.reclaim.heard(0, ChainEnd(len(whole)))
+                runner.reclaim.heard(0, ChainRecord(index, envelope.raw))
+            runner.reclaim.heard(0, ChainEnd(len(whole)))
             with trio.fail_after(CUT_OFF_GRACE):
                 while not played:
                     await trio.sleep(1)
     (ended,) = played
-    assert getattr(ended, "over", False) and not handover.stopped_alone
+    assert getattr(ended, "over", False) and not runner.stopped_alone
     assert any(isinstance(e, SeatChanged) for e in front.events)
     over = [e for e in front.events if isinstance(e, ev.GameOver)]
     assert len(over) == 1, front.events

@@ -12,7 +12,7 @@ from trio.testing import MockClock
 from p2pbelka.bots import Bot, make_bot
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, Transport, Waiting
 from p2pbelka.peer.local import LocalGame, memory_transports
-from p2pbelka.peer.seatdrivers import SegmentDriver
+from p2pbelka.peer.seatchange.drivers import SegmentDriver
 from p2pbelka.protocol.envelope import Envelope, open_envelope
 from p2pbelka.table import Table
 from p2pbelka.table import events as ev

@@ -1,6 +1,6 @@
 """The seat-change machine on its own: every path, with real tables and no trio.
 
-A seat is lost for good (``tests/table/handover.py``); each remaining seat's
+A seat is lost for good (``tests/table/seatloss.py``); each remaining seat's
 ``SeatChange`` is fed what its runner would feed it, on a made-up network and a
 made-up clock (``seatnet.py``): agreed, declined, a signer missing, the player
 returning, a second loss during the change, and a proposer that cheats.
@@ -12,13 +12,13 @@ from dataclasses import replace
 
 import pytest
 
-from p2pbelka.peer.seatchange import SeatChange, Stage
-from p2pbelka.peer.seatsteps import CatchUp, Remember, Switch
+from p2pbelka.peer.seatchange.machine import SeatChange, Stage
+from p2pbelka.peer.seatchange.steps import CatchUp, Remember, Switch
 from p2pbelka.protocol.envelope import Envelope, Signer
-from p2pbelka.protocol.handover import Agree, Decline, Offer, sign_agreement
+from p2pbelka.protocol.seatchange import Agree, Decline, Offer, sign_agreement
 from p2pbelka.table.segments import observe_segments, previous_of, propose
 from tests.peer.seatnet import GIVE_UP, OFFER_TIMEOUT, Net, Node, machine_of
-from tests.table.handover import Game, bot_then_back, lose_seat, start
+from tests.table.seatloss import Game, bot_then_back, lose_seat, start
 
 GAMES = [
     pytest.param("belka", 4, 2, 5, id="belka-4"),

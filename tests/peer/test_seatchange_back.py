@@ -1,7 +1,7 @@
 """A seat handed back that not every seat agrees to: the bot plays on, the game goes on.
 
 The machines of real tables on a made-up network (``seatnet.py``), no trio: a bot
-plays a lost seat (``tests/table/handover.py``), its player asks the seat back,
+plays a lost seat (``tests/table/seatloss.py``), its player asks the seat back,
 and the hand-back comes to nothing: a remaining seat says no, never answers,
 answers too late, the bot's own peer says no.  Each time the bot's table is told
 to play on (and its driver woken), every table that stopped for the offer goes on,
@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from p2pbelka.peer.seatchange import Stage
-from p2pbelka.protocol.handover import Agree, Decline, HandoverMsg, Offer
+from p2pbelka.peer.seatchange.machine import Stage
+from p2pbelka.peer.seatchange.stages import Draining
+from p2pbelka.protocol.seatchange import Agree, Decline, Offer, SeatChangeMsg
 from tests.peer.seatnet import GIVE_UP, OFFER_TIMEOUT, Net, Node, machine_of
-from tests.table.handover import Game, bot_then_back
+from tests.table.seatloss import Game, bot_then_back
 
 NONCE = bytes(range(16))
 LOST = 2
@@ -50,8 +51,8 @@ class Back:
 
     def drain(self) -> int:
         """The bot finishes its deal; every table then waits for it: the stop deal."""
-        draining = self.host.change._draining
-        assert draining is not None and self.host.change.stage is Stage.DRAINING
+        draining = self.host.change.at
+        assert isinstance(draining, Draining)
         self.game.settle(self.everyone)
         assert self.game.tables[self.host.seat].missing() == [LOST]
         return draining.stop
@@ -107,7 +108,7 @@ def _no_bot_for_the_bot(back: Back) -> None:
     assert not [c for n in back.net.nodes.values() for c in n.closed if not c.back]
 
 
-def _sent(node: Node, kind: type[HandoverMsg]) -> list[HandoverMsg]:
+def _sent(node: Node, kind: type[SeatChangeMsg]) -> list[SeatChangeMsg]:
     return [m for m in node.sent if isinstance(m, kind)]
 
 

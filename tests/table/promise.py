@@ -26,7 +26,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.carry import check_change
 from p2pbelka.table.segments import observe_segments, previous_of, propose
 from p2pbelka.table.session import Table
-from tests.table import handover
+from tests.table import seatloss
 from tests.table.promise_cheats import Attack, Coalition, Conduct
 from tests.table.promise_net import (
     Disk,
@@ -458,10 +458,10 @@ class GameRun:
         sources[seat] = secrets.new(segment, _stream(self.sc.seed, self.g, 1000 + seat))
         was.lost = was.now.lost = True
         at = host.table.deal_id + 1
-        cut = handover.Game([n.table for n in self.nodes], [n.bot for n in self.nodes])
+        cut = seatloss.Game([n.table for n in self.nodes], [n.bot for n in self.nodes])
         # A player taking its seat back rebuilds the game from a remaining seat's file.
         rebuilt = observe_segments(host.file) if returning is not None else None
-        handover.hand_over(
+        seatloss.hand_over(
             cut,
             seat,
             holder,

@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Signer, seal_envelope
-from p2pbelka.protocol.handover import sign_agreement, with_agreements
 from p2pbelka.protocol.ids import segment_id_of
+from p2pbelka.protocol.seatchange import sign_agreement, with_agreements
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import (
@@ -24,7 +24,7 @@ from p2pbelka.table.segments import (
 from p2pbelka.table.session import Table
 from tests.audit import verify_bytes
 from tests.table.crash import RecordedSegments, catch_up
-from tests.table.handover import (
+from tests.table.seatloss import (
     Game,
     audited,
     first_seed,

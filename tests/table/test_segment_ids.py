@@ -15,7 +15,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.segments import observe_segments, previous_of
 from p2pbelka.table.session import Table
 from tests.audit import verify_bytes
-from tests.table.handover import Game, bot_then_back, hand_over
+from tests.table.seatloss import Game, bot_then_back, hand_over
 
 REUSED = "a continuation must have a segment id of its own"
 NOT_DERIVED = "is not the one its table derives"

@@ -12,7 +12,7 @@ import pytest
 
 from p2pbelka.cards import Card
 from p2pbelka.peer.driver import Resumed, Waiting
-from p2pbelka.peer.seatdrivers import Decision, OfferClosed, SeatOffer
+from p2pbelka.peer.seatchange.drivers import Decision, OfferClosed, SeatOffer
 from p2pbelka.peer.text import describe
 from p2pbelka.rules.belka.game import EGGS_CHOICES
 from p2pbelka.table import belka_events, belot_events

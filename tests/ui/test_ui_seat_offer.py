@@ -9,7 +9,13 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2pbelka.cards import Card
-from p2pbelka.peer.seatdrivers import Decision, OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
+from p2pbelka.peer.seatchange.drivers import (
+    Decision,
+    OfferClosed,
+    OfferWithdrawn,
+    SeatKept,
+    SeatOffer,
+)
 from p2pbelka.rules.belot.moves import Bid
 from p2pbelka.table.belot_events import CardTurned
 from p2pbelka.table.events import ChoiceNeeded, Fault, GameAborted

@@ -22,7 +22,7 @@ arrives as ``LobbyEvent``s through ``on_lobby``; play arrives through the
   game and reopened to watchers when it resumes;
 - ``addresses.py``: this machine's LAN addresses and the others' as we dial them.
 
-The start of a game, once seated, is ``peer/newseat.py``'s, shared by host and join.
+The start of a game, once seated, is ``peer/newgame.py``'s, shared by host and join.
 """
 
 from p2pbelka.peer.lan.addresses import lan_addresses

@@ -15,7 +15,7 @@ from p2pbelka.net.discovery import TableInfo
 from p2pbelka.net.guesses import Guesser
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.peer import lobby as lb
-from p2pbelka.peer.newseat import NewSeat
+from p2pbelka.peer.newgame import NewSeat
 
 
 class LobbyRefused(Exception):

@@ -40,7 +40,7 @@ from p2pbelka.peer.lan.events import (
 from p2pbelka.peer.lan.hostlobby import HostLobby, invite_guard
 from p2pbelka.peer.lan.lobbykeep import remember_lobby
 from p2pbelka.peer.lan.watchers import Feed
-from p2pbelka.peer.newseat import Seating, host_seat, play_new_seat
+from p2pbelka.peer.newgame import Seating, host_seat, play_new_seat
 from p2pbelka.peer.seat import GameResult, MeshHolder, NetOptions, serve_mesh
 from p2pbelka.protocol.ids import game_id_of
 from p2pbelka.rules import registry

@@ -41,7 +41,7 @@ from p2pbelka.peer.lan.events import (
     TableRules,
     ignore,
 )
-from p2pbelka.peer.newseat import Seating, join_seat, play_new_seat
+from p2pbelka.peer.newgame import Seating, join_seat, play_new_seat
 from p2pbelka.peer.seat import GameResult, MeshHolder, NetOptions, serve_mesh, signer_of
 from p2pbelka.peer.store import id_used_reason, known_game
 from p2pbelka.protocol import messages as m

@@ -1,4 +1,4 @@
-"""A seat lost for good and given to a bot, synchronously: the pieces the handover tests share.
+"""A seat lost for good and given to a bot, synchronously: the pieces the seat-change tests share.
 
 ``lose_seat`` plays a seeded game until a deal is under way, then drops one seat
 for good (nothing more from it or to it) and lets the others settle, stuck on
@@ -23,7 +23,7 @@ from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
-from p2pbelka.protocol.handover import sign_agreement, with_agreements
+from p2pbelka.protocol.seatchange import sign_agreement, with_agreements
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import previous_of, propose

@@ -1,12 +1,12 @@
-"""The drivers and transports of a game played in segments (``handover.py``).
+"""The drivers and transports of a game played in segments (``runner.py``).
 
 A peer's seat, and any bot it runs for a lost seat, each have a table and a
 ``PeerDriver``; they share the peer's one mesh (``SharedMesh``) through an
 ``Endpoint`` each, so what one of them sends reaches the others on this machine
 too.  The seat's driver can be stopped where it stands (``freeze``) while the
-players decide on a change; its give-up goes through the handover first
+players decide on a change; its give-up goes through the seat change first
 (``SeatGone``).  ``SeatOffer`` is what a front end is asked, answered through its
-``Decision``.  Nothing here knows the handover: it hands in what these need.
+``Decision``.  Nothing here knows the seat change: it hands in what these need.
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ class Endpoint:
 
 class SeatGone(Protocol):
     """Asked when a segment's driver has waited past the window for ``seats``
-    (``Handover.seat_gone``): True if the seat change takes it from there (an offer is
+    (``SeatChangeRunner.seat_gone``): True if the seat change takes it from there (an offer is
     made or awaited), False to end the game as before."""
 
     def __call__(self, driver: PeerDriver, seats: list[int], silent: float) -> bool: ...
@@ -196,7 +196,7 @@ class SegmentDriver(PeerDriver):
         """The silence after which this peer stopped, reaching nobody (``CutOff``)."""
         self.cut_off = cut_off
         """Whether this peer waited past the window reaching no other seat and has not
-        asked since whether its seat changed hands (``Handover.seat_gone``)."""
+        asked since whether its seat changed hands (``SeatChangeRunner.seat_gone``)."""
         self.frozen = False
         self._held: list[Inbox] = []
 

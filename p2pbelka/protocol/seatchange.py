@@ -1,5 +1,5 @@
-"""A seat changing hands mid-game: what each agreeing seat signs, and the control
-messages that gather the signatures.  Sans-IO.
+"""The seat change on the wire: a seat changing hands mid-game, what each agreeing
+seat signs, and the control messages that gather the signatures.  Sans-IO.
 
 When a seat has been gone past the reconnect window, the remaining seats may
 agree to seat a bot in its place (and later to hand the seat back to its player):
@@ -113,11 +113,11 @@ class Reclaim:
     nonce: bytes
 
 
-HandoverMsg = Offer | Agree | Decline | ChainRequest | ChainRecord | ChainEnd | Reclaim
+SeatChangeMsg = Offer | Agree | Decline | ChainRequest | ChainRecord | ChainEnd | Reclaim
 MAX_RECORD = 64 * 1024
 
 
-def encode_handover(msg: HandoverMsg) -> bytes:
+def encode_seat_change(msg: SeatChangeMsg) -> bytes:
     body: dict[str, Any]
     if isinstance(msg, Offer):
         body = {"t": "seat_offer", "segment": msg.segment, "table": encode(msg.table.to_wire())}
@@ -136,16 +136,16 @@ def encode_handover(msg: HandoverMsg) -> bytes:
     return encode(dict(sorted(body.items())))
 
 
-def decode_handover(payload: bytes) -> HandoverMsg:
-    """One handover message; ``ProtocolError`` naming the field otherwise (its reason
+def decode_seat_change(payload: bytes) -> SeatChangeMsg:
+    """One seat-change message; ``ProtocolError`` naming the field otherwise (its reason
     starts "unknown message type" for a map that is none of these)."""
     if len(payload) > MAX_RECORD + 64:
-        raise ProtocolError(f"{len(payload)} bytes is over the limit", "handover")
-    body = decode(payload, "handover")
+        raise ProtocolError(f"{len(payload)} bytes is over the limit", "seat_change")
+    body = decode(payload, "seat_change")
     kind = body.get("t") if type(body) is dict else None
     expected = _KEYS.get(kind if type(kind) is str else "")
     if expected is None:
-        raise ProtocolError(f"unknown message type {kind!r:.20}", "handover.t")
+        raise ProtocolError(f"unknown message type {kind!r:.20}", "seat_change.t")
     if list(body) != sorted(body, key=str):
         raise ProtocolError("map keys are not in sorted order", str(kind))
     if list(body) != expected:

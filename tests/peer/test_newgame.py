@@ -1,4 +1,4 @@
-"""The start of a new game at one seat (``peer/newseat.py``), shared by the host, a
+"""The start of a new game at one seat (``peer/newgame.py``), shared by the host, a
 joiner and a table seated up front: each seat's files, table and meta, for every game
 and seat count the tables take."""
 
@@ -11,7 +11,7 @@ import pytest
 from p2pbelka.net.identity import Identity, fingerprint
 from p2pbelka.peer.lan.events import GameStarting
 from p2pbelka.peer.local import LocalGame
-from p2pbelka.peer.newseat import Seating, host_seat, join_seat
+from p2pbelka.peer.newgame import Seating, host_seat, join_seat
 from p2pbelka.peer.seat import NetOptions, signer_of
 from p2pbelka.peer.store import GameIdUsed, GameStore
 

@@ -8,11 +8,11 @@ transcript where the two agree and sets the rest aside, and *watches* the game
 as an observer while it asks for its seat (``Reclaim``).  The peer that runs the
 bot lets the bot finish the deal in progress and stop before the next one; at
 that cut nothing of the next deal is dealt to the seat, and the remaining seats
-agree to hand it back exactly as they agreed to the bot (``seatchange.py``).
+agree to hand it back exactly as they agreed to the bot (``machine.py``).
 The continuation names the player's own key, so it goes on as itself.
 
 The bot's side (letting the bot finish its deal, offering the seat back) is the
-seat-change machine's (``seatchange.py``); this module is the returning player's
+seat-change machine's (``machine.py``); this module is the returning player's
 side and the game's records.  What it shares with the runner is ``SeatState``; it
 starts no task: the runner starts its ``fetch_and_watch`` in its own nursery.
 """
@@ -25,19 +25,19 @@ from collections.abc import Callable
 import trio
 
 from p2pbelka.peer.driver import PeerDriver
-from p2pbelka.peer.seatchange import Stage
-from p2pbelka.peer.seatstate import SeatState
+from p2pbelka.peer.seatchange.machine import Stage
+from p2pbelka.peer.seatchange.state import SeatState
 from p2pbelka.peer.store import move_aside
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Envelope, open_envelope
-from p2pbelka.protocol.handover import (
+from p2pbelka.protocol.messages import TableMsg
+from p2pbelka.protocol.seatchange import (
     ChainEnd,
     ChainRecord,
     ChainRequest,
     Reclaim,
-    encode_handover,
+    encode_seat_change,
 )
-from p2pbelka.protocol.messages import TableMsg
 from p2pbelka.protocol.transcript import MAGIC, iter_records
 from p2pbelka.table import events as ev
 from p2pbelka.table.errors import OrderError
@@ -127,12 +127,12 @@ class Reclaimer:
         if table is None or table.setup is None or not 0 <= seat < table.n_seats:
             return
         if table.setup.seats[seat].key == hub.mesh.keys[seat] and not self._changed_hands(seat):
-            hub.mesh.send_to(seat, encode_handover(ChainEnd(0)))
+            hub.mesh.send_to(seat, encode_seat_change(ChainEnd(0)))
             return
         for index in range(start, len(hub.transcript)):
             record = ChainRecord(index, hub.transcript[index].raw)
-            hub.mesh.send_to(seat, encode_handover(record))
-        hub.mesh.send_to(seat, encode_handover(ChainEnd(len(hub.transcript))))
+            hub.mesh.send_to(seat, encode_seat_change(record))
+        hub.mesh.send_to(seat, encode_seat_change(ChainEnd(len(hub.transcript))))
 
     def _changed_hands(self, seat: int) -> bool:
         """Whether a continuation gave ``seat`` to another key in this game: its player
@@ -155,7 +155,7 @@ class Reclaimer:
             await self.released.wait()
         log.info("resumed: every seat answered: %s", self.released.is_set())
         start = 0
-        await hub.mesh.broadcast(encode_handover(ChainRequest(start)))
+        await hub.mesh.broadcast(encode_seat_change(ChainRequest(start)))
         with trio.move_on_after(timeout):  # a first record, or "you hold your seat"
             while not (self._started.is_set() or self._answered.is_set()):
                 await trio.sleep(0.05)
@@ -212,7 +212,7 @@ class Reclaimer:
         hub = self.hub
         self._chain, self._records, self._ours, self._topped_at = None, {}, set(), None
         self._answered = trio.Event()
-        await hub.mesh.broadcast(encode_handover(ChainRequest(0)))
+        await hub.mesh.broadcast(encode_seat_change(ChainRequest(0)))
         with trio.move_on_after(CHAIN_TIMEOUT):
             # until a chain comes, or every seat we reach says the seat is still ours
             while self._chain is None and not (self._ours and self._ours >= hub.mesh.connected()):
@@ -236,7 +236,7 @@ class Reclaimer:
             if self._nonce_for != hub.segment:  # fresh for every segment we ask in
                 self.nonce, self._nonce_for = self.new_nonce(), hub.segment
             assert self.nonce is not None
-            await hub.mesh.broadcast(encode_handover(Reclaim(hub.segment, self.nonce)))
+            await hub.mesh.broadcast(encode_seat_change(Reclaim(hub.segment, self.nonce)))
             with trio.move_on_after(ASK_EVERY):
                 while hub.watching:
                     self.retry()
@@ -259,7 +259,7 @@ class Reclaimer:
             len(hub.transcript),
         )
         log.info("watching: fetching the game from record %d from seat %d", start, seat)
-        hub.mesh.send_to(seat, encode_handover(ChainRequest(start)))
+        hub.mesh.send_to(seat, encode_seat_change(ChainRequest(start)))
 
     def _watch(self, raws: list[bytes]) -> bool:
         """The game as a peer sent it: if it checks out and another key holds our seat,

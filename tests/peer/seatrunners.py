@@ -1,4 +1,4 @@
-"""A peer's ``Handover`` on a mesh with no links, for tests that hand it seat-change
+"""A peer's ``SeatChangeRunner`` on a mesh with no links, for tests that hand it seat-change
 messages directly (a fixed configuration: short pauses, a long offer timeout)."""
 
 from __future__ import annotations
@@ -6,23 +6,23 @@ from __future__ import annotations
 from p2pbelka.bots import make_bot
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd
-from p2pbelka.peer.handover import Handover
 from p2pbelka.peer.mesh import Mesh
+from p2pbelka.peer.seatchange.runner import SeatChangeRunner
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table.session import Table
 
 
-def unlinked_handover(
+def unlinked_runner(
     table: Table, seat: int, name: str, writer: TranscriptWriter, bot_seed: int
-) -> tuple[Handover, Mesh]:
-    """``table``'s seat ``seat`` with its handover, on a mesh that reaches nobody."""
+) -> tuple[SeatChangeRunner, Mesh]:
+    """``table``'s seat ``seat`` with its seat-change runner, on a mesh that reaches nobody."""
     assert table.setup is not None
     keys = [s.key for s in table.setup.seats]
     identity = Identity.generate(name)
     mesh = Mesh(
         identity, table.game_id, seat, keys, [], source=table.envelopes_from, wants=table.wants
     )
-    handover = Handover(
+    runner = SeatChangeRunner(
         identity,
         mesh,
         BotFrontEnd(make_bot("random", bot_seed)),
@@ -35,4 +35,5 @@ def unlinked_handover(
         offer_timeout=30.0,
         names=[s.name for s in table.setup.seats],
     )
-    return handover, mesh
+    runner.change.strict = True  # an undeclared transition fails the test
+    return runner, mesh

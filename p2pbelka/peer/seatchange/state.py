@@ -1,9 +1,9 @@
 """What the runner of a game's segments and the reclaimer share, said in one place.
 
-``handover.Handover`` runs the segments and writes this; ``reclaim.Reclaimer``
+``runner.SeatChangeRunner`` runs the segments and writes this; ``reclaim.Reclaimer``
 reads it (and appends to the transcript when it adopts a game a peer sent).  The
 segment in play and whether our seat is a bot's are the seat-change machine's
-(``seatchange.SeatChange``), read through it, so nothing here can disagree with it.
+(``machine.SeatChange``), read through it, so nothing here can disagree with it.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2pbelka.peer.mesh import Mesh
-from p2pbelka.peer.seatchange import SeatChange
-from p2pbelka.peer.seatdrivers import SegmentDriver
+from p2pbelka.peer.seatchange.drivers import SegmentDriver
+from p2pbelka.peer.seatchange.machine import SeatChange
 from p2pbelka.protocol.envelope import Envelope, Signer
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table import events as ev

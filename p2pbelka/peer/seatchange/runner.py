@@ -1,21 +1,21 @@
 """A lost seat played by a bot: the trio runner of a game played in segments.
 
 When the table has waited for one seat past the reconnect window (the driver's
-give-up time), the driver does not end the game at once: it asks ``Handover``.
+give-up time), the driver does not end the game at once: it asks ``SeatChangeRunner``.
 The lowest remaining seat (the *proposer*, who will run the bot) asks its
 player, then stops its table where it stands (the cut), draws a fresh bot
 identity, and offers the continuation to every other remaining seat
-(``protocol/handover.py``).  Each asks its player, stops its table, checks that
+(``protocol/seatchange.py``).  Each asks its player, stops its table, checks that
 its own cut is the same and signs.  With every signature the proposer seals the
 continuation ``table`` and hosts the next segment; it runs the bot's table beside
 its own, and every peer goes on in the new segment, appending it to the same
 transcript file.  A player who says no, a cut that differs, or an offer that is
 not answered in time ends the game as before (disputed).
 
-Every decision of that is the sans-IO machine's (``seatchange.SeatChange``).  This
+Every decision of that is the sans-IO machine's (``machine.SeatChange``).  This
 runner feeds it (the control messages, the driver's give-up, the continuation
 envelopes, the player's answers, the time) and does what it says
-(``seatsteps.py``).  It runs the segments, routes envelopes to them, and owns
+(``steps.py``).  It runs the segments, routes envelopes to them, and owns
 the game's one nursery: its own task does the machine's sending and asking, and
 starts the reclaimer's fetch there; no other object starts a task in it.
 """
@@ -35,9 +35,7 @@ from p2pbelka.bots import levels, make_bot
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd, PeerDriver, Release, SignedJournal
 from p2pbelka.peer.mesh import Mesh
-from p2pbelka.peer.reclaim import Reclaimer
-from p2pbelka.peer.seatchange import SeatChange
-from p2pbelka.peer.seatdrivers import (
+from p2pbelka.peer.seatchange.drivers import (
     BotSeatDriver,
     Collect,
     Decision,
@@ -48,8 +46,10 @@ from p2pbelka.peer.seatdrivers import (
     SegmentDriver,
     SharedMesh,
 )
-from p2pbelka.peer.seatstate import SeatState
-from p2pbelka.peer.seatsteps import (
+from p2pbelka.peer.seatchange.machine import SeatChange
+from p2pbelka.peer.seatchange.reclaim import Reclaimer
+from p2pbelka.peer.seatchange.state import SeatState
+from p2pbelka.peer.seatchange.steps import (
     Agreed,
     AskPlayer,
     BotGoesOn,
@@ -70,7 +70,7 @@ from p2pbelka.peer.seatsteps import (
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Envelope, Signer
-from p2pbelka.protocol.handover import (
+from p2pbelka.protocol.seatchange import (
     Agree,
     ChainEnd,
     ChainRecord,
@@ -78,7 +78,7 @@ from p2pbelka.protocol.handover import (
     Decline,
     Offer,
     Reclaim,
-    decode_handover,
+    decode_seat_change,
     envelope_game,
 )
 from p2pbelka.protocol.transcript import TranscriptWriter
@@ -134,7 +134,7 @@ Job = Broadcast | AskPlayer | Closed | Replaced | CatchUp | Kept
 """A step that waits (or starts a task): done in order by the runner's own task."""
 
 
-class Handover:
+class SeatChangeRunner:
     """Runs the local seat's table, segment after segment, and the bots this peer plays
     for lost seats.  ``start`` the first segment, then ``play`` until the game ends."""
 
@@ -410,7 +410,7 @@ class Handover:
 
     def _on_control(self, seat: int, payload: bytes) -> bool:
         try:
-            msg = decode_handover(payload)
+            msg = decode_seat_change(payload)
         except ProtocolError as exc:
             if "unknown message type" in exc.reason:
                 return False

@@ -1,7 +1,7 @@
 """The seat change's pure pieces: an offer built from our cut, its seal, the checks a
 remaining seat makes before it signs, and the table of a continuation it follows.
 
-``seatchange.py`` decides when each is done; this module says what it is, as
+``machine.py`` decides when each is done; this module says what it is, as
 functions of tables and keys (what a continuation must be is ``table/carry.py``).
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2pbelka.peer.seatsteps import Identities
+from p2pbelka.peer.seatchange.steps import Identities
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
-from p2pbelka.protocol.handover import (
+from p2pbelka.protocol.seatchange import (
     Offer,
     agreement_holds,
     sign_agreement,
@@ -28,7 +28,7 @@ Bots = tuple[tuple[Table, int], ...]
 
 
 @dataclass
-class Offering:
+class OpenOffer:
     """The proposer's open offer: what is signed so far, and who still must sign."""
 
     seat: int
@@ -74,7 +74,7 @@ def build_offer(
     bot: Signer | None,
     now: float,
     until: float,
-) -> Offering:
+) -> OpenOffer:
     """``table`` cut where it stands, ``key`` (``name``, with the new holder's fresh
     ``nonce``) offered for ``seat``: signed by us and by the bots we run."""
     previous = previous_of(table)
@@ -86,10 +86,10 @@ def build_offer(
     for local, bot_signer in bots.items():
         if local != seat:  # the bots we run agree through us
             signed[local] = sign_agreement(bot_signer, segment, proposal)
-    return Offering(seat, segment, proposal, previous, signed, bot, until, now)
+    return OpenOffer(seat, segment, proposal, previous, signed, bot, until, now)
 
 
-def seal(offer: Offering, ids: Identities, bots: dict[int, Signer]) -> tuple[Table, Bots] | str:
+def seal(offer: OpenOffer, ids: Identities, bots: dict[int, Signer]) -> tuple[Table, Bots] | str:
     """The continuation with every signature: our host table and the bots' tables
     (``bots``: every bot we run in it, by seat), or why not."""
     final = with_agreements(offer.proposal, offer.signed)

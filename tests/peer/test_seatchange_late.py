@@ -14,13 +14,13 @@ import pytest
 import trio
 from trio.testing import MockClock
 
-from p2pbelka.peer.handover import Handover
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.mesh import Mesh
+from p2pbelka.peer.seatchange.runner import SeatChangeRunner
 from p2pbelka.protocol import messages as m
-from p2pbelka.protocol.handover import Agree, Decline, Offer, Reclaim, encode_handover
+from p2pbelka.protocol.seatchange import Agree, Decline, Offer, Reclaim, encode_seat_change
 from p2pbelka.protocol.transcript import TranscriptWriter
-from tests.peer.handovers import unlinked_handover
+from tests.peer.seatrunners import unlinked_runner
 
 SEGMENT = bytes(range(16))
 SENDER = 1
@@ -32,26 +32,26 @@ def writer(tmp_path: Path) -> Iterator[TranscriptWriter]:
         yield opened
 
 
-def _alone(writer: TranscriptWriter) -> tuple[Handover, Mesh, LocalGame]:
+def _alone(writer: TranscriptWriter) -> tuple[SeatChangeRunner, Mesh, LocalGame]:
     """Seat 0's peer of a seeded game, on a mesh with no links: the others never come,
     so its table gives up on them and the game ends (in virtual seconds)."""
     local = LocalGame.seeded(7)
     table = local.make_tables()[0]
-    handover, mesh = unlinked_handover(table, 0, local.names[0], writer, bot_seed=7)
-    handover.start(table)
-    return handover, mesh, local
+    runner, mesh = unlinked_runner(table, 0, local.names[0], writer, bot_seed=7)
+    runner.start(table)
+    return runner, mesh, local
 
 
 def _offer(local: LocalGame) -> bytes:
     """A well-formed offer of seat 2 to a bot (its shape is all that matters here)."""
     n = len(local.signers)
     after = m.After(SEGMENT, ((0, bytes(32)),) * n, 2, (0,) * n, 0, 1)
-    return encode_handover(Offer(SEGMENT, replace(local.setup(), after=after)))
+    return encode_seat_change(Offer(SEGMENT, replace(local.setup(), after=after)))
 
 
 LATE = {
     "seat_offer": _offer,
-    "seat_reclaim": lambda _local: encode_handover(Reclaim(SEGMENT, bytes(16))),
+    "seat_reclaim": lambda _local: encode_seat_change(Reclaim(SEGMENT, bytes(16))),
 }
 
 
@@ -62,14 +62,14 @@ async def test_a_control_message_after_the_game_ended_is_refused(
     caplog: pytest.LogCaptureFixture,
     kind: str,
 ) -> None:
-    handover, mesh, local = _alone(writer)
+    runner, mesh, local = _alone(writer)
     with trio.fail_after(60):
-        table = await handover.play()
+        table = await runner.play()
     assert table.finished  # ``play`` returned: the nursery of the game's tasks is closed
-    caplog.set_level(logging.INFO, logger="p2pbelka.peer.handover")
+    caplog.set_level(logging.INFO, logger="p2pbelka.peer.seatchange.runner")
     assert mesh.on_control is not None
     assert mesh.on_control(SENDER, LATE[kind](local))  # taken, and no crash
-    assert handover.refused[kind] == 1
+    assert runner.refused[kind] == 1
     assert any(
         f"seat {SENDER}" in r.getMessage() and kind in r.getMessage() for r in caplog.records
     ), caplog.text
@@ -83,23 +83,23 @@ async def test_a_control_message_before_the_game_is_in_play_is_refused(
     caplog: pytest.LogCaptureFixture,
     kind: str,
 ) -> None:
-    handover, mesh, local = _alone(writer)
-    caplog.set_level(logging.INFO, logger="p2pbelka.peer.handover")
+    runner, mesh, local = _alone(writer)
+    caplog.set_level(logging.INFO, logger="p2pbelka.peer.seatchange.runner")
     assert mesh.on_control is not None
     assert mesh.on_control(SENDER, LATE[kind](local))
-    assert handover.refused[kind] == 1
+    assert runner.refused[kind] == 1
     assert any(f"seat {SENDER}" in r.getMessage() for r in caplog.records), caplog.text
     with trio.fail_after(60):
-        assert (await handover.play()).finished  # and the game is played as ever
+        assert (await runner.play()).finished  # and the game is played as ever
 
 
 async def test_an_answer_to_no_open_offer_is_counted(
     writer: TranscriptWriter, autojump_clock: MockClock
 ) -> None:
-    handover, mesh, _local = _alone(writer)
+    runner, mesh, _local = _alone(writer)
     with trio.fail_after(60):
-        await handover.play()
+        await runner.play()
     assert mesh.on_control is not None
-    assert mesh.on_control(SENDER, encode_handover(Agree(SEGMENT, bytes(64))))
-    assert mesh.on_control(SENDER, encode_handover(Decline(SEGMENT, "no", False)))
-    assert handover.refused["seat_agree"] == handover.refused["seat_decline"] == 1
+    assert mesh.on_control(SENDER, encode_seat_change(Agree(SEGMENT, bytes(64))))
+    assert mesh.on_control(SENDER, encode_seat_change(Decline(SEGMENT, "no", False)))
+    assert runner.refused["seat_agree"] == runner.refused["seat_decline"] == 1

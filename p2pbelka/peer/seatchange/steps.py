@@ -1,10 +1,10 @@
 """The seat-change machine's terms with its runner: what it is given, what it asks.
 
 ``Config`` and ``Identities`` are what the runner hands the machine
-(``seatchange.py``) once.  The machine never sends, waits or asks by itself: each
+(``machine.py``) once.  The machine never sends, waits or asks by itself: each
 of its inputs leaves zero
 or more of these in its outbox (``SeatChange.take``), in the order they must be
-done.  The runner (``handover.py``) does them: the quick ones at once (a switch,
+done.  The runner (``runner.py``) does them: the quick ones at once (a switch,
 freezing the table, remembering an id), the ones that wait (sending, asking the
 player, telling the front end) in its one task, in order.
 """

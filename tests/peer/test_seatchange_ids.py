@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from p2pbelka.peer.handover import Handover
-from p2pbelka.protocol.handover import Offer
+from p2pbelka.peer.seatchange.runner import SeatChangeRunner
+from p2pbelka.protocol.seatchange import Offer
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table.segments import observe_segments, previous_of, propose
 from p2pbelka.table.session import Table
-from tests.peer.handovers import unlinked_handover
-from tests.table.handover import bot_then_back
+from tests.peer.seatrunners import unlinked_runner
+from tests.table.seatloss import bot_then_back
 
 LOST, SIGNER, PROPOSER = 2, 1, 0
 NONCE = bytes(range(100, 116))
@@ -27,8 +27,8 @@ def writer(tmp_path: Path) -> Iterator[TranscriptWriter]:
         yield opened
 
 
-def _handover(table: Table, writer: TranscriptWriter) -> Handover:
-    return unlinked_handover(table, SIGNER, "Seat 1", writer, bot_seed=1)[0]
+def _runner(table: Table, writer: TranscriptWriter) -> SeatChangeRunner:
+    return unlinked_runner(table, SIGNER, "Seat 1", writer, bot_seed=1)[0]
 
 
 @pytest.mark.parametrize("reused", ["first", "second"])
@@ -40,17 +40,17 @@ def test_an_offer_under_an_earlier_segments_id_is_not_signed(
     assert table.missing() == [LOST]
     proposer = game.tables[PROPOSER]._signer
     assert proposer is not None
-    handover = _handover(table, writer)
+    runner = _runner(table, writer)
     rebuilt = previous_of(observe_segments(game.files[PROPOSER]))
 
     def offer(segment: bytes | None) -> Offer:
         return Offer(*propose(rebuilt, LOST, player.public_key, "Back", NONCE, proposer, segment))
 
     segment = first_id if reused == "first" else second_id
-    problem = handover.change.offer_problem(PROPOSER, offer(segment), table)
+    problem = runner.change.offer_problem(PROPOSER, offer(segment), table)
     assert "a continuation must have a segment id of its own" in problem
     assert segment.hex()[:16] in problem
-    assert handover.change.offer_problem(PROPOSER, offer(None), table) == ""  # its derived id
+    assert runner.change.offer_problem(PROPOSER, offer(None), table) == ""  # its derived id
 
 
 def test_an_offer_under_an_id_not_derived_from_it_is_not_signed(writer: TranscriptWriter) -> None:
@@ -60,12 +60,12 @@ def test_an_offer_under_an_id_not_derived_from_it_is_not_signed(writer: Transcri
     table = game.tables[SIGNER]
     proposer = game.tables[PROPOSER]._signer
     assert proposer is not None
-    handover = _handover(table, writer)
+    runner = _runner(table, writer)
     rebuilt = previous_of(observe_segments(game.files[PROPOSER]))
     chosen = Offer(
         *propose(rebuilt, LOST, player.public_key, "Back", NONCE, proposer, bytes(range(16)))
     )
-    problem = handover.change.offer_problem(PROPOSER, chosen, table)
+    problem = runner.change.offer_problem(PROPOSER, chosen, table)
     assert "is not the one its table derives" in problem, problem
 
 
@@ -76,8 +76,8 @@ def test_an_offer_under_an_id_this_peer_has_seen_is_not_signed(writer: Transcrip
     table = game.tables[SIGNER]
     proposer = game.tables[PROPOSER]._signer
     assert proposer is not None
-    handover = _handover(table, writer)
+    runner = _runner(table, writer)
     rebuilt = previous_of(observe_segments(game.files[PROPOSER]))
     offer = Offer(*propose(rebuilt, LOST, player.public_key, "Back", NONCE, proposer))
-    handover.known.remember(offer.segment)
-    assert "has seen that id before" in handover.change.offer_problem(PROPOSER, offer, table)
+    runner.known.remember(offer.segment)
+    assert "has seen that id before" in runner.change.offer_problem(PROPOSER, offer, table)

@@ -8,7 +8,7 @@ import pytest
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError, decode, encode
 from p2pbelka.protocol.envelope import Signer, seal_envelope
-from p2pbelka.protocol.handover import (
+from p2pbelka.protocol.seatchange import (
     Agree,
     ChainEnd,
     ChainRecord,
@@ -17,8 +17,8 @@ from p2pbelka.protocol.handover import (
     Offer,
     Reclaim,
     agreement_holds,
-    decode_handover,
-    encode_handover,
+    decode_seat_change,
+    encode_seat_change,
     envelope_game,
     sign_agreement,
     statement,
@@ -103,18 +103,18 @@ def test_agreements_bind_the_whole_change_and_the_segment() -> None:
     ],
 )
 def test_control_messages_round_trip(msg: object) -> None:
-    payload = encode_handover(msg)  # type: ignore[arg-type]
-    assert decode_handover(payload) == msg
+    payload = encode_seat_change(msg)  # type: ignore[arg-type]
+    assert decode_seat_change(payload) == msg
 
 
 def test_other_control_messages_are_left_to_the_lobby_codec() -> None:
     with pytest.raises(ProtocolError, match="unknown message type"):
-        decode_handover(encode({"t": "resend", "start": [0]}))
+        decode_seat_change(encode({"t": "resend", "start": [0]}))
     with pytest.raises(ProtocolError, match="expected the keys"):
-        decode_handover(encode({"segment": SEGMENT, "t": "seat_agree"}))
+        decode_seat_change(encode({"segment": SEGMENT, "t": "seat_agree"}))
     with pytest.raises(ProtocolError, match="no after"):
         plain = m.TableMsg("belka", "classic", {}, _table().seats, 2, nonces=NONCES)
-        decode_handover(
+        decode_seat_change(
             encode({"segment": SEGMENT, "t": "seat_offer", "table": encode(plain.to_wire())})
         )
 

@@ -1,0 +1,187 @@
+"""The seat change's proposing side: the proposer's offer (asked, built, sent again,
+sealed, or failed) and the bot's peer handing a seat back (asked, the bot's deal
+drained, then offered).  A side of ``machine.SeatChange``, on ``core.MachineCore``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from p2pbelka.peer.seatchange import steps
+from p2pbelka.peer.seatchange.core import DRAIN_EVERY, NO_AGAIN, MachineCore, bot_name, proposer_of
+from p2pbelka.peer.seatchange.offer import OpenOffer, build_offer, one_only, seal
+from p2pbelka.peer.seatchange.stages import Draining, Handing, Offering
+from p2pbelka.peer.seatchange.steps import (
+    BotGoesOn,
+    Broadcast,
+    Closed,
+    Freeze,
+    Kept,
+    SendTo,
+    cut_of,
+)
+from p2pbelka.protocol.envelope import Signer
+from p2pbelka.protocol.seatchange import Decline, encode_seat_change
+
+
+class Proposing(MachineCore):
+    """The proposer's side, and the hand-back."""
+
+    # -- the proposer -------------------------------------------------------------------
+
+    def _asked_to_propose(self, seat: int, yes: bool, now: float) -> None:
+        table = self.table
+        assert table is not None and table.setup is not None
+        if not yes:
+            self._close(seat, "this seat's player did not want a bot")
+        elif seat not in table.missing():
+            self._idle()  # the seat came back meanwhile
+        else:
+            bot = self.ids.new_bot()
+            self._offer_change(
+                seat, bot.public_key, bot_name(table.setup.seats[seat].name), now, bot
+            )
+
+    def _offer_change(
+        self,
+        seat: int,
+        key: bytes,
+        name: str,
+        now: float,
+        bot: Signer | None,
+        nonce: bytes | None = None,
+    ) -> None:
+        """Cut our table and offer ``key`` (``name``) for ``seat`` to every other remaining
+        seat; ``bot``: a bot this peer runs (None: a player takes its seat back with
+        the ``nonce`` of its ``Reclaim``)."""
+        table = self.table
+        assert table is not None
+        self._out.append(Freeze())
+        until = now + self.config.offer_timeout
+        fresh = nonce or self.ids.new_nonce()  # a bot's is drawn here
+        offer = build_offer(
+            table, seat, key, name, fresh, self.ids.signer, self.bots, bot=bot, now=now, until=until
+        )
+        self._go(Offering(offer))
+        cut = (offer.previous.segment, cut_of(offer.previous.view))
+        other = self._cuts.get(cut, offer.segment)
+        if offer.segment in offer.previous.used or self.ids.known(offer.segment):
+            used = f"the continuation's id {offer.segment.hex()[:16]} was used before"
+            self._offer_failed(offer, used, now)
+            return
+        if other != offer.segment:  # offered before a crash: never a second of this cut
+            self._offer_failed(offer, one_only(offer.previous.segment, other), now)
+            return
+        # our signature rides in the offer: journaled before it leaves, like any other
+        assert offer.proposal.after is not None and table.me is not None
+        own = dict(offer.proposal.after.agreed)[table.me]
+        self._cuts[cut] = offer.segment
+        self._out.append(steps.Agreed(cut[0], cut[1], offer.segment, seat, own, proposed=True))
+        if not offer.missing():
+            self._seal(offer, now)
+        else:
+            self._tick_offer(offer, now)
+
+    def _tick_offer(self, offer: OpenOffer, now: float) -> None:
+        if now >= offer.until:
+            self._offer_failed(offer, f"seats {offer.missing()} did not answer in time", now)
+        elif now >= offer.resend:
+            offer.resend = now + self.config.resend_every
+            self._out.append(Broadcast(encode_seat_change(offer.offer)))
+
+    def _seal(self, offer: OpenOffer, now: float) -> None:
+        if self.ids.known(offer.segment):
+            used = f"the continuation's id {offer.segment.hex()[:16]} was used before"
+            self._offer_failed(offer, used, now)
+            return
+        self._remember(offer.segment)  # before the table envelope is signed in it
+        bots = {s: b for s, b in self.bots.items() if s != offer.seat}
+        if offer.bot is not None:
+            bots[offer.seat] = offer.bot
+        sealed = seal(offer, self.ids, bots)
+        if isinstance(sealed, str):
+            self._offer_failed(offer, sealed, now)
+            return
+        self.bots = bots
+        self.outcomes["sealed"] += 1
+        self._switch(*sealed)
+
+    def _offer_failed(self, offer: OpenOffer, why: str, now: float) -> None:
+        if not offer.back:
+            self._close(offer.seat, why)
+            return
+        seat = offer.seat
+        self.outcomes["not handed back"] += 1
+        bot_table = self._bot_tables.get(seat)
+        if bot_table is not None:
+            bot_table.stop_at_deal(None)  # the bot plays on, from the deal it stopped at
+            self._out.append(BotGoesOn(seat))
+        # its seat's silence so far was our pause: our driver gives the bot a window
+        self._paused[seat] = now + self.config.give_up_after
+        self._thaw()
+        self._out.append(Closed(seat, why, back=True))
+        self._keep(seat, why)
+        self._idle()
+
+    def _no_again(self, segment: bytes, now: float) -> None:
+        """A seat's agreement to a hand-back we said no to: sent again, it still waits,
+        and our no (what lets it go on, ``_released_by``) may have been lost on its
+        way.  Said again at most once a resend interval (the first agreement heard
+        after our no only starts that clock: the no had just left)."""
+        if segment not in self._declined or segment not in self._back_offers:
+            return
+        said = self._said_again.get(segment)
+        if said is None or now - said >= self.config.resend_every:
+            if said is not None:
+                self._out.append(Broadcast(encode_seat_change(Decline(segment, NO_AGAIN, False))))
+            self._said_again[segment] = now
+
+    def _keep(self, seat: int, why: str) -> None:
+        """The seat stays with our bot in this deal: its player may ask again from the
+        next one, and is told so (a ``seat_decline`` naming the segment in play, the
+        one its ``seat_reclaim`` named)."""
+        table = self.table
+        assert table is not None
+        self._back_from[seat] = table.deal_id + 1
+        decline = Decline(table.game_id, why[:200], True)
+        self._out.append(SendTo(seat, encode_seat_change(decline)))
+
+    def _kept_for_now(self, sender: int, msg: Decline) -> bool:
+        """Watching, a ``seat_decline`` from the bot's peer naming the segment we watch
+        answers our ``seat_reclaim``: not in this deal (True: taken)."""
+        table = self.table
+        if not self.watching or table is None or msg.segment != table.game_id:
+            return False
+        if sender != proposer_of(table, self.ids.home_seat):
+            return False
+        self.outcomes["kept for now"] += 1
+        self._out.append(Kept(msg.why))
+        return True
+
+    # -- handing a seat back ----------------------------------------------------------------
+
+    def _asked_to_hand_back(self, at: Handing, yes: bool, now: float) -> None:
+        seat = at.question.seat
+        table, bot_table = self.table, self._bot_tables.get(seat)
+        assert table is not None
+        if not yes or bot_table is None:
+            if bot_table is not None:
+                self._keep(seat, "the player running the bot did not want to hand it back")
+            self._idle()
+            return
+        stop = bot_table.deal_id + 1
+        bot_table.stop_at_deal(stop)  # the bot finishes this deal and deals itself nothing more
+        drain = Draining(seat, stop, at.nonce, now)
+        self._go(drain)
+        self._tick_drain(drain, now)
+
+    def _tick_drain(self, drain: Draining, now: float) -> None:
+        table = self.table
+        assert table is not None
+        if table.finished:
+            self._idle()
+        elif table.deal_id >= drain.stop and table.missing() == [drain.seat]:
+            seat = drain.seat
+            self._offer_change(seat, self.ids.keys[seat], self._name(seat), now, None, drain.nonce)
+        else:
+            self._update(replace(drain, at=now + DRAIN_EVERY))
