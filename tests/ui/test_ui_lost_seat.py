@@ -16,7 +16,7 @@ from p2pbelka.cards import Card
 from p2pbelka.net.identity import Identity, fingerprint
 from p2pbelka.peer.driver import CutOff, Resumed, Waiting
 from p2pbelka.peer.local import LocalGame
-from p2pbelka.peer.seatdrivers import Decision, SeatOffer
+from p2pbelka.peer.seatchange.drivers import Decision, SeatOffer
 from p2pbelka.table import events as ev
 from p2pbelka.table.belka_events import TrumpAnnounced
 from p2pbelka.table.segments import SeatChanged
