@@ -1,0 +1,139 @@
+"""What must hold after every simulated run, whatever its faults (the issue's list):
+
+- every program ends within the bound (``world.LIMIT``) with an exit it documents
+  (a game result, or an error of the package's own, never a Python one);
+- every saved copy verifies (none INVALID), and the copies of the seats that
+  finished are identical;
+- no seat is proven at fault (every seat is honest here), and none is named, even
+  without proof, unless the schedule kept it away past the reconnect window (gone);
+- an unanswered or declined offer leaves the game going (no abort without proof);
+  a seat changes hands at most once for each fault past the window, and back once;
+- no seat ever signed two different envelopes for one place of its chain, across
+  every copy and every journal of what it sent.
+
+Each check returns plain sentences: a run is good when there are none.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+from p2pbelka.protocol.transcript import TranscriptError, iter_records
+from p2pbelka.sim.faults import WINDOW, Cut, Kill, Schedule
+from p2pbelka.sim.world import LIMIT, Outcome
+from p2pbelka.table.report import VerifyReport
+from p2pbelka.table.verify import verify_bytes
+
+
+def violations(outcome: Outcome) -> list[str]:
+    reports = {c.seat: verify_bytes(c.transcript) for c in outcome.copies if c.transcript}
+    found: list[str] = []
+    found += _exits(outcome)
+    found += _copies(outcome, reports)
+    found += _names(outcome, reports)
+    found += _changes(outcome, reports)
+    found += _one_envelope_a_place(outcome)
+    return found
+
+
+def _exits(outcome: Outcome) -> list[str]:
+    found = []
+    for exit in outcome.exits:
+        who = f"seat {exit.seat}'s program (started at {exit.started:.1f} s)"
+        if exit.ended is None or exit.ended > LIMIT:
+            found.append(f"{who} did not end within {LIMIT:.0f} s")
+        elif exit.error is not None and not type(exit.error).__module__.startswith("p2pbelka"):
+            found.append(f"{who} crashed: {exit.what}")
+    return found
+
+
+def _copies(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
+    found = []
+    for seat, report in reports.items():
+        if report.error is not None:
+            found.append(f"seat {seat}'s copy: {report.verdict}")
+    # A game that stopped may leave each seat a different tail; one that was won, none.
+    finished = {
+        c.seat: c.transcript
+        for c in outcome.copies
+        if c.seat in reports and reports[c.seat].finished and not reports[c.seat].aborted
+    }
+    if len(set(finished.values())) > 1:
+        sizes = ", ".join(f"seat {s}: {len(t)} bytes" for s, t in sorted(finished.items()))
+        found.append(f"the finished seats' copies differ ({sizes})")
+    return found
+
+
+def gone(schedule: Schedule, seat: int) -> bool:
+    """Whether the schedule kept ``seat`` away from some other seat past the window."""
+    for f in schedule.faults:
+        if isinstance(f, Cut) and seat in (f.a, f.b) and f.length > WINDOW:
+            return True
+        if isinstance(f, Kill) and f.seat == seat and f.down > WINDOW:
+            return True
+    return False
+
+
+def _names(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
+    found = []
+    for seat, report in reports.items():
+        for fault in report.faults:
+            if fault.proven:
+                found.append(f"seat {seat}'s copy proves an honest seat: {fault}")
+            elif fault.seat >= 0 and not gone(outcome.schedule, fault.seat):
+                found.append(f"seat {seat}'s copy names a seat the network let through: {fault}")
+    return found
+
+
+def _changes(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
+    found = []
+    for seat, report in reports.items():
+        if (
+            report.aborted
+            and not report.proven
+            and not any(gone(outcome.schedule, f.seat) for f in report.faults if f.fatal)
+        ):
+            found.append(f"seat {seat}'s copy: the game stopped ({report.verdict})")
+        per_seat: dict[int, int] = defaultdict(int)
+        for change in report.changes:
+            per_seat[change.seat] += 1
+        for changed, times in per_seat.items():
+            allowed = 2 * sum(
+                1
+                for f in outcome.schedule.faults
+                if (isinstance(f, Cut) and changed in (f.a, f.b) and f.length > WINDOW)
+                or (isinstance(f, Kill) and f.seat == changed and f.down > WINDOW)
+            )
+            if times > allowed:
+                found.append(
+                    f"seat {seat}'s copy: seat {changed} changed hands {times} times "
+                    f"({allowed // 2} faults past the window)"
+                )
+    return found
+
+
+def _one_envelope_a_place(outcome: Outcome) -> list[str]:
+    """Every envelope any copy or journal holds, by (segment, sender, seq): one each."""
+    places: dict[tuple[bytes, bytes, int], set[bytes]] = defaultdict(set)
+    for copy in outcome.copies:
+        for data in (copy.transcript, copy.signed):
+            try:
+                for record in iter_records(data.rstrip(b"\0")):
+                    e = record.envelope
+                    places[(e.game, e.sender, e.seq)].add(e.digest)
+            except TranscriptError:
+                pass  # the file's own check says so
+    found = []
+    for (segment, sender, seq), digests in sorted(places.items()):
+        if len(digests) > 1:
+            who = outcome.keys.index(sender) if sender in outcome.keys else sender.hex()[:8]
+            found.append(
+                f"seat {who} signed {len(digests)} envelopes for seq {seq} of segment "
+                f"{segment.hex()[:8]}"
+            )
+    return found
+
+
+def ended_in_time(ended: float | None) -> bool:
+    return ended is not None and not math.isinf(ended)

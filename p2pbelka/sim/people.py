@@ -1,0 +1,75 @@
+"""The simulated people: a front end that plays cards the way a bot would, after a
+think of a few seconds, and answers every seat-change question yes, no, late or
+never, as the seed draws.
+
+It speaks to the peer through the same ``FrontEnd`` interface the screens use
+(``on_event`` hears the table's questions and the ``SeatOffer``s, ``driver.submit``
+answers a question, ``offer.decision`` answers an offer), and it is not a
+``BotFrontEnd``: the handover asks it, as it asks a person, instead of saying yes
+for it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import trio
+
+from p2pbelka.bots import Bot
+from p2pbelka.peer.driver import PeerDriver, TranscriptSink
+from p2pbelka.peer.seatdrivers import SeatOffer
+from p2pbelka.peer.sync import answer
+from p2pbelka.protocol.envelope import Envelope
+from p2pbelka.table import events as ev
+
+ANSWERS = ("yes", "yes", "no", "late", "never")
+"""How a person may answer an offer, as often as the seed draws each."""
+
+
+class Person:
+    """One seat's player (for the program that started in that seat, across its
+    resumes).  ``nursery`` is the program's: a think or an answer dies with it."""
+
+    transcript: TranscriptSink | None = None
+
+    def __init__(self, seat: int, bot: Bot, rng: random.Random, offer_timeout: float) -> None:
+        self.seat = seat
+        self.bot = bot
+        self.rng = rng
+        self.offer_timeout = offer_timeout
+        self.nursery: trio.Nursery | None = None
+        self.asked: dict[int, ev.ChoiceNeeded] = {}
+        self.answers: Counter[str] = Counter()
+        """Offers answered, by how: "yes", "no", "late", "never" (and "back ..." for a
+        hand-back)."""
+        self.events: list[ev.Event] = []
+        self.sent: list[Envelope] = []
+
+    async def run(self, driver: PeerDriver) -> None:
+        return None
+
+    async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
+        self.events.append(event)
+        assert self.nursery is not None
+        if isinstance(event, ev.ChoiceNeeded):
+            self.asked[id(driver)] = event
+            self.nursery.start_soon(self._play, driver, event)
+        elif isinstance(event, SeatOffer):
+            self.nursery.start_soon(self._answer, event)
+
+    async def _play(self, driver: PeerDriver, question: ev.ChoiceNeeded) -> None:
+        await trio.sleep(self.rng.choice((0.3, 1.0, 2.0, 4.0)))
+        if self.asked.get(id(driver)) is question and not driver.table.over:
+            await driver.submit(answer(self.bot, driver.table, question))
+
+    async def _answer(self, offer: SeatOffer) -> None:
+        how = self.rng.choice(ANSWERS)
+        self.answers[f"back {how}" if offer.back else how] += 1
+        if how == "never":
+            return
+        if how == "late":
+            await trio.sleep(self.offer_timeout + self.rng.uniform(0.1, 10.0))
+        else:
+            await trio.sleep(self.rng.uniform(0.5, 5.0))
+        offer.decision.answer(how != "no")

@@ -1,0 +1,87 @@
+"""The deterministic simulator of whole games (p2pbelka/sim): a seed replays, the short
+run of seeds holds every invariant, and the seeds the long runs found stay checked.
+
+The long run is ``scripts/simulate`` (and the ``slow`` tests here)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import trio
+import trio.testing
+
+from p2pbelka.sim.checks import violations
+from p2pbelka.sim.faults import Cut, Kill, Reset, Schedule, parse
+from p2pbelka.sim.network import SimNetwork
+from p2pbelka.sim.shrink import shrink
+from p2pbelka.sim.world import simulate
+
+SHORT = [("belka", 4, 4), ("belot", 2, 1), ("belot", 3, 3), ("belka", 4, 11)]
+"""(game, players, seed): a few runs of every table, with cuts, resets and kills."""
+
+
+def test_a_seed_replays_byte_for_byte() -> None:
+    first = simulate(1, "belka", 4)
+    again = simulate(1, "belka", 4)
+    assert first.schedule.faults, "seed 1 is meant to have faults"
+    assert [c.transcript for c in first.copies] == [c.transcript for c in again.copies]
+    assert [c.signed for c in first.copies] == [c.signed for c in again.copies]
+    assert [(e.seat, e.what, e.ended) for e in first.exits] == [
+        (e.seat, e.what, e.ended) for e in again.exits
+    ]
+    assert first.counts == again.counts
+
+
+@pytest.mark.parametrize(("game", "players", "seed"), SHORT)
+def test_the_short_run_holds_every_invariant(game: str, players: int, seed: int) -> None:
+    outcome = simulate(seed, game, players)
+    assert violations(outcome) == []
+    assert outcome.copies, "every seat kept its game"
+
+
+def test_a_schedule_prints_as_it_parses() -> None:
+    schedule = Schedule(
+        (Cut(0, 1, 1.5, 70.0), Cut(2, 3, 4.0, math.inf, one_way=True), Reset(1, 2, 9.0)),
+        slow=0.01,
+    )
+    schedule = Schedule((*schedule.faults, Kill(3, 12.25, 5.0)), schedule.slow)
+    assert parse(str(schedule)) == schedule
+
+
+def test_a_one_way_cut_holds_one_direction_only() -> None:
+    schedule = Schedule((Cut(0, 1, 0.0, 10.0, one_way=True),))
+    assert schedule.held_until("10.0.0.1", "10.0.0.2", 5.0) == 10.0
+    assert schedule.held_until("10.0.0.2", "10.0.0.1", 5.0) == 5.0
+
+
+def test_bytes_cross_a_cut_once_it_heals_in_order() -> None:
+    async def main() -> None:
+        net = SimNetwork(Schedule((Cut(0, 1, 1.0, 30.0),)), __import__("random").Random(0))
+        listeners, port = net.listen("10.0.0.2", 0)
+        mine = await net.connect("10.0.0.1", "10.0.0.2", port)
+        theirs = await listeners[0].accept()
+        await trio.sleep_until(2.0)
+        await mine.send_all(b"one ")
+        await mine.send_all(b"two")
+        got = b""
+        while len(got) < 7:
+            got += await theirs.receive_some()
+        assert got == b"one two"
+        assert trio.current_time() >= 31.0
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+def test_shrinking_keeps_only_the_faults_that_fail() -> None:
+    faults = tuple(Reset(0, 1, float(t)) for t in range(8))
+    culprit = faults[5]
+    small = shrink(Schedule(faults, slow=0.01), lambda s: culprit in s.faults)
+    assert small == Schedule((culprit,))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "players"), [("belka", 4), ("belot", 2), ("belot", 3)])
+def test_a_long_run_holds_every_invariant(game: str, players: int) -> None:
+    failed = {s: v for s in range(40) if (v := violations(simulate(s, game, players)))}
+    assert failed == {}
