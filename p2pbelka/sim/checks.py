@@ -20,7 +20,7 @@ import math
 from collections import defaultdict
 
 from p2pbelka.protocol.transcript import TranscriptError, iter_records
-from p2pbelka.sim.faults import WINDOW, Cut, Kill, Schedule
+from p2pbelka.sim.faults import EVERYONE, WINDOW, Cut, Fault, Kill, Schedule
 from p2pbelka.sim.world import LIMIT, Outcome
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.verify import verify_bytes
@@ -65,14 +65,17 @@ def _copies(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
     return found
 
 
+def away(fault: Fault, seat: int) -> bool:
+    """Whether ``fault`` kept ``seat`` away from another seat past the window (a seat
+    cut off from everyone sees every other seat go, too)."""
+    if isinstance(fault, Cut) and fault.length > WINDOW:
+        return seat in (fault.a, fault.b) or fault.b == EVERYONE
+    return isinstance(fault, Kill) and fault.seat == seat and fault.down > WINDOW
+
+
 def gone(schedule: Schedule, seat: int) -> bool:
     """Whether the schedule kept ``seat`` away from some other seat past the window."""
-    for f in schedule.faults:
-        if isinstance(f, Cut) and seat in (f.a, f.b) and f.length > WINDOW:
-            return True
-        if isinstance(f, Kill) and f.seat == seat and f.down > WINDOW:
-            return True
-    return False
+    return any(away(f, seat) for f in schedule.faults)
 
 
 def _names(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
@@ -99,12 +102,7 @@ def _changes(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
         for change in report.changes:
             per_seat[change.seat] += 1
         for changed, times in per_seat.items():
-            allowed = 2 * sum(
-                1
-                for f in outcome.schedule.faults
-                if (isinstance(f, Cut) and changed in (f.a, f.b) and f.length > WINDOW)
-                or (isinstance(f, Kill) and f.seat == changed and f.down > WINDOW)
-            )
+            allowed = 2 * sum(away(f, changed) for f in outcome.schedule.faults)
             if times > allowed:
                 found.append(
                     f"seat {seat}'s copy: seat {changed} changed hands {times} times "

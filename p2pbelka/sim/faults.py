@@ -13,6 +13,8 @@ import math
 import random
 from dataclasses import dataclass, field, replace
 
+EVERYONE = -1
+"""A cut's other end: every other seat."""
 WINDOW = 60.0
 """The reconnect window the simulated peers run with (``NetOptions.give_up_after``)."""
 
@@ -20,7 +22,8 @@ WINDOW = 60.0
 @dataclass(frozen=True)
 class Cut:
     """No byte from seat ``a`` reaches seat ``b`` (and none back unless ``one_way``)
-    from ``at`` for ``length`` seconds."""
+    from ``at`` for ``length`` seconds.  ``b`` is ``EVERYONE`` for a seat cut off from
+    the whole table (its cable pulled out)."""
 
     a: int
     b: int
@@ -28,9 +31,17 @@ class Cut:
     length: float
     one_way: bool = False
 
+    def covers(self, a: int, b: int) -> bool:
+        """Whether it holds bytes from seat ``a`` to seat ``b``."""
+        if self.b == EVERYONE:
+            return a == self.a or (not self.one_way and b == self.a)
+        return (self.a, self.b) == (a, b) or (not self.one_way and (self.b, self.a) == (a, b))
+
     @property
     def kind(self) -> str:
         way = "one-way" if self.one_way else "two-way"
+        if self.b == EVERYONE:
+            way = "isolation (one-way)" if self.one_way else "isolation"
         if math.isinf(self.length):
             span = "for good"
         elif self.length > WINDOW:
@@ -41,7 +52,8 @@ class Cut:
 
     def __str__(self) -> str:
         arrow = "->" if self.one_way else "<->"
-        return f"cut {self.a}{arrow}{self.b}@{self.at:g}+{self.length:g}"
+        b = "*" if self.b == EVERYONE else str(self.b)
+        return f"cut {self.a}{arrow}{b}@{self.at:g}+{self.length:g}"
 
 
 @dataclass(frozen=True)
@@ -60,20 +72,25 @@ class Reset:
 @dataclass(frozen=True)
 class Kill:
     """Seat ``seat``'s program is killed at ``at`` and resumed ``down`` seconds later
-    (never, for ``math.inf``)."""
+    (never, for ``math.inf``); ``twice``: resumed twice at once (the command run twice);
+    ``power``: the machine lost its power, and with it what was not synced."""
 
     seat: int
     at: float
     down: float
+    twice: bool = False
+    power: bool = False
 
     @property
     def kind(self) -> str:
+        what = "power cut" if self.power else "kill"
         if math.isinf(self.down):
-            return "kill for good"
-        return "kill past the window" if self.down > WINDOW else "kill and resume"
+            return f"{what} for good"
+        return f"{what} past the window" if self.down > WINDOW else f"{what} and resume"
 
     def __str__(self) -> str:
-        return f"kill {self.seat}@{self.at:g}+{self.down:g}"
+        word = "power" if self.power else "kill"
+        return f"{word} {self.seat}@{self.at:g}+{self.down:g}{'x2' if self.twice else ''}"
 
 
 Fault = Cut | Reset | Kill
@@ -98,7 +115,7 @@ class Schedule:
             for f in self.faults:
                 if not isinstance(f, Cut) or not f.at <= until < f.at + f.length:
                     continue
-                if (f.a, f.b) == (a, b) or (not f.one_way and (f.b, f.a) == (a, b)):
+                if f.covers(a, b):
                     until, moved = f.at + f.length, True
                     if math.isinf(until):
                         return until
@@ -123,9 +140,10 @@ def seat_of(host: str) -> int:
     return int(host.rsplit(".", 1)[1]) - 1
 
 
-def draw(rng: random.Random, seats: int, horizon: float, *, kills: bool = True) -> Schedule:
+def draw(rng: random.Random, seats: int, horizon: float, *, twice: bool = True) -> Schedule:
     """A schedule for a game of ``seats`` seats expected to last about ``horizon``
-    seconds: none to a few faults of each kind, of every length the issue names."""
+    seconds: none to a few faults of each kind, of every length the issue names
+    (``twice``: a resume may start twice at once)."""
     faults: list[Fault] = []
     lengths = (
         lambda: rng.uniform(0.5, 10.0),  # a blip
@@ -135,15 +153,18 @@ def draw(rng: random.Random, seats: int, horizon: float, *, kills: bool = True) 
     )
     for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
         a, b = rng.sample(range(seats), 2)
+        if rng.random() < 0.4:
+            b = EVERYONE
         length = rng.choice(lengths)()
         faults.append(Cut(a, b, _when(rng, horizon), round(length, 3), rng.random() < 0.3))
     for _ in range(rng.choice((0, 0, 1, 2))):
         a, b = rng.sample(range(seats), 2)
         faults.append(Reset(a, b, _when(rng, horizon)))
-    if kills:
-        for _ in range(rng.choice((0, 0, 0, 1, 1, 2))):
-            down = rng.choice((rng.uniform(0.0, 5.0), rng.uniform(5.0, WINDOW), 2 * WINDOW))
-            faults.append(Kill(rng.randrange(seats), _when(rng, horizon), round(down, 3)))
+    for _ in range(rng.choice((0, 0, 0, 1, 1, 2))):
+        down = rng.choice((rng.uniform(0.0, 5.0), rng.uniform(5.0, WINDOW), 2 * WINDOW))
+        again, power = rng.random() < 0.1, rng.random() < 0.5
+        seat, at = rng.randrange(seats), _when(rng, horizon)
+        faults.append(Kill(seat, at, round(down, 3), again and twice, power))
     slow = rng.choice((0.0, 0.0, 0.001, 0.01))
     faults.sort(key=lambda f: f.at)
     return Schedule(tuple(faults), slow)
@@ -170,12 +191,15 @@ def parse(text: str) -> Schedule:
         if word == "cut":
             one_way = "<->" not in where
             a, b = where.split("<->" if not one_way else "->")
-            faults.append(Cut(int(a), int(b), float(at), float(extra), one_way))
+            other = EVERYONE if b == "*" else int(b)
+            faults.append(Cut(int(a), other, float(at), float(extra), one_way))
         elif word == "reset":
             a, b = where.split("-")
             faults.append(Reset(int(a), int(b), float(at)))
-        elif word == "kill":
-            faults.append(Kill(int(where), float(at), float(extra)))
+        elif word in ("kill", "power"):
+            twice = extra.endswith("x2")
+            down = float(extra.removesuffix("x2"))
+            faults.append(Kill(int(where), float(at), down, twice, word == "power"))
         else:
             raise ValueError(f"unknown fault {item!r}")
     return Schedule(tuple(faults), slow, spike)

@@ -23,8 +23,9 @@ from p2pbelka.peer.sync import answer
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
 
-ANSWERS = ("yes", "yes", "no", "late", "never")
-"""How a person may answer an offer, as often as the seed draws each."""
+MOODS = (0.95, 0.95, 0.7, 0.3)
+"""How likely a run's people are to say yes (the rest split between no, late and never):
+a table that mostly agrees reaches the later stages of a seat change."""
 
 
 class Person:
@@ -33,8 +34,11 @@ class Person:
 
     transcript: TranscriptSink | None = None
 
-    def __init__(self, seat: int, bot: Bot, rng: random.Random, offer_timeout: float) -> None:
+    def __init__(
+        self, seat: int, bot: Bot, rng: random.Random, offer_timeout: float, yes: float
+    ) -> None:
         self.seat = seat
+        self.yes = yes
         self.bot = bot
         self.rng = rng
         self.offer_timeout = offer_timeout
@@ -64,7 +68,7 @@ class Person:
             await driver.submit(answer(self.bot, driver.table, question))
 
     async def _answer(self, offer: SeatOffer) -> None:
-        how = self.rng.choice(ANSWERS)
+        how = "yes" if self.rng.random() < self.yes else self.rng.choice(("no", "late", "never"))
         self.answers[f"back {how}" if offer.back else how] += 1
         if how == "never":
             return

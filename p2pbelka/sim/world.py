@@ -33,6 +33,7 @@ import trio.testing
 from p2pbelka.bots import make_bot
 from p2pbelka.net import network
 from p2pbelka.net.identity import Identity
+from p2pbelka.peer import disk
 from p2pbelka.peer.lan import GameResult, LobbyEvent, SeatsChanged, TableOpen, host_game, join_game
 from p2pbelka.peer.local import SEAT_NAMES
 from p2pbelka.peer.loopback import seeded, stream
@@ -41,9 +42,10 @@ from p2pbelka.peer.store import GameStore
 from p2pbelka.rules import registry
 from p2pbelka.sim import faults
 from p2pbelka.sim.coverage import counting
+from p2pbelka.sim.disk import SimDisk
 from p2pbelka.sim.faults import Kill, Reset, Schedule, host_of
 from p2pbelka.sim.network import SimNetwork
-from p2pbelka.sim.people import Person
+from p2pbelka.sim.people import MOODS, Person
 
 BOT = "random"
 OFFER_TIMEOUT = 30.0
@@ -109,16 +111,21 @@ def simulate(
     schedule: Schedule | None = None,
     *,
     keep: Path | None = None,
+    twice: bool = True,
 ) -> Outcome:
-    """Run the game ``seed`` names (its faults drawn from it, unless ``schedule``)."""
+    """Run the game ``seed`` names (its faults drawn from it, unless ``schedule``;
+    ``twice``: a kill may be followed by two resumes at once)."""
     rng = random.Random(f"sim/{game}/{players}/{seed}")
-    drawn = faults.draw(random.Random(rng.getrandbits(64)), players, horizon(game, players))
+    drawn = faults.draw(
+        random.Random(rng.getrandbits(64)), players, horizon(game, players), twice=twice
+    )
     schedule = drawn if schedule is None else schedule
     outcome = Outcome(seed, game, players, schedule)
     root = Path(tempfile.mkdtemp(prefix="p2pbelka-sim-")) if keep is None else keep
     try:
-        with deterministic(rng.getrandbits(64)), counting(outcome.counts):
-            world = World(outcome, rng, root)
+        sim_disk = SimDisk(random.Random(rng.getrandbits(64)), outcome.counts)
+        with deterministic(rng.getrandbits(64)), counting(outcome.counts), disk.use(sim_disk):
+            world = World(outcome, rng, root, sim_disk)
             trio.run(world.run, clock=trio.testing.MockClock(autojump_threshold=0))
         world.collect()
     finally:
@@ -152,8 +159,9 @@ def deterministic(seed: int) -> Iterator[None]:
 
 
 class World:
-    def __init__(self, outcome: Outcome, rng: random.Random, root: Path) -> None:
+    def __init__(self, outcome: Outcome, rng: random.Random, root: Path, disk: SimDisk) -> None:
         self.outcome = outcome
+        self.disk = disk
         self.rng = rng
         self.root = root
         self.players = outcome.players
@@ -168,7 +176,7 @@ class World:
                 home=root / f"seat{n}",
                 fresh_seeds=stream(parts.streams[n]),
                 fresh_nonces=stream(parts.nonces[n], size=16),
-                sync=False,
+                sync=True,
                 give_up_after=faults.WINDOW,
                 offer_timeout=OFFER_TIMEOUT,
                 table_id=parts.game_id,
@@ -176,16 +184,19 @@ class World:
             )
             for n in range(self.players)
         ]
+        mood = rng.choice(MOODS)
         self.people = [
             Person(
                 n,
                 make_bot(BOT, outcome.seed * 10 + n),
                 random.Random(rng.getrandbits(64)),
                 OFFER_TIMEOUT,
+                mood,
             )
             for n in range(self.players)
         ]
         self.scopes: dict[int, list[trio.CancelScope]] = {n: [] for n in range(self.players)}
+        self.running: dict[int, list[trio.Event]] = {n: [] for n in range(self.players)}
         self.lobby_port = 0
 
     async def run(self) -> None:
@@ -211,8 +222,9 @@ class World:
         scope a kill cancels."""
         exit = Exit(seat, trio.current_time(), resumed=main == self._resume)
         self.outcome.exits.append(exit)
-        scope = trio.CancelScope()
+        scope, done = trio.CancelScope(), trio.Event()
         self.scopes[seat].append(scope)
+        self.running[seat].append(done)
         person = self.people[seat]
         with network.use(self.net.node(host_of(seat))), scope:
             try:
@@ -225,6 +237,8 @@ class World:
         exit.killed = scope.cancelled_caught
         exit.ended = trio.current_time()
         self.scopes[seat].remove(scope)
+        self.running[seat].remove(done)
+        done.set()
 
     async def _host(self, seat: int, opened: trio.Event) -> GameResult:
         async def on_lobby(event: LobbyEvent) -> None:
@@ -286,6 +300,10 @@ class World:
         for scope in list(self.scopes[fault.seat]):
             scope.cancel()
         self.net.crash(host_of(fault.seat))
+        for done in list(self.running[fault.seat]):
+            await done.wait()
+        if fault.power:
+            self.disk.power_cut(self.root / f"seat{fault.seat}")
         if math.isinf(fault.down):
             return
         await trio.sleep(fault.down)
@@ -293,9 +311,8 @@ class World:
         if directory is None:
             self.outcome.counts["killed before its game"] += 1
             return
-        twice = self.rng.random() < 0.1
         self.programs.start_soon(self._program, fault.seat, self._resume, directory)
-        if twice:
+        if fault.twice:
             self.outcome.counts["resumed twice at once"] += 1
             self.programs.start_soon(self._program, fault.seat, self._resume, directory)
 

@@ -45,7 +45,9 @@ def test_a_schedule_prints_as_it_parses() -> None:
         (Cut(0, 1, 1.5, 70.0), Cut(2, 3, 4.0, math.inf, one_way=True), Reset(1, 2, 9.0)),
         slow=0.01,
     )
-    schedule = Schedule((*schedule.faults, Kill(3, 12.25, 5.0)), schedule.slow)
+    schedule = Schedule(
+        (*schedule.faults, Kill(3, 12.25, 5.0), Kill(1, 20.0, math.inf, twice=True)), schedule.slow
+    )
     assert parse(str(schedule)) == schedule
 
 
@@ -80,8 +82,19 @@ def test_shrinking_keeps_only_the_faults_that_fail() -> None:
     assert small == Schedule((culprit,))
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="a LAN game resumed twice at once runs twice: nothing locks its directory (the "
+    "local games' lock is not taken by resume_game), so the seat signs two envelopes for one "
+    "place, is proven by the others, and its own transcript interleaves two runs (INVALID)",
+)
+def test_a_game_resumed_twice_at_once_signs_once() -> None:
+    outcome = simulate(7, "belot", 3, parse("kill 0@168.724+43.22x2"))
+    assert violations(outcome) == []
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("game", "players"), [("belka", 4), ("belot", 2), ("belot", 3)])
 def test_a_long_run_holds_every_invariant(game: str, players: int) -> None:
-    failed = {s: v for s in range(40) if (v := violations(simulate(s, game, players)))}
+    failed = {s: v for s in range(40) if (v := violations(simulate(s, game, players, twice=False)))}
     assert failed == {}
