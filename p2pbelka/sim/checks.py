@@ -20,7 +20,7 @@ import math
 from collections import defaultdict
 
 from p2pbelka.protocol.transcript import TranscriptError, iter_records
-from p2pbelka.sim.faults import EVERYONE, WINDOW, Cut, Fault, Kill, Schedule
+from p2pbelka.sim.faults import EVERYONE, WINDOW, Cut, Kill, Schedule
 from p2pbelka.sim.world import LIMIT, Outcome
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.verify import verify_bytes
@@ -65,17 +65,36 @@ def _copies(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
     return found
 
 
-def away(fault: Fault, seat: int) -> bool:
-    """Whether ``fault`` kept ``seat`` away from another seat past the window (a seat
-    cut off from everyone sees every other seat go, too)."""
-    if isinstance(fault, Cut) and fault.length > WINDOW:
-        return seat in (fault.a, fault.b) or fault.b == EVERYONE
-    return isinstance(fault, Kill) and fault.seat == seat and fault.down > WINDOW
+SLACK = 15.0
+"""Seconds of silence a seat may have had before a fault began (a think, a resend not yet
+due): an absence this much shorter than the window may still be taken for gone."""
+
+
+def absences(schedule: Schedule, seat: int) -> list[tuple[float, float]]:
+    """The spans ``seat`` was away from some other seat (killed, or cut off), the faults
+    that overlap or follow each other merged: a kill then a cut is one absence."""
+    spans = sorted(
+        (f.at, f.at + (f.down if isinstance(f, Kill) else f.length))
+        for f in schedule.faults
+        if (isinstance(f, Kill) and f.seat == seat)
+        or (isinstance(f, Cut) and (seat in (f.a, f.b) or f.b == EVERYONE))
+    )
+    merged: list[tuple[float, float]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1] + SLACK:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def times_gone(schedule: Schedule, seat: int) -> int:
+    """How many times the schedule kept ``seat`` away past the window, or about."""
+    return sum(end - start > WINDOW - SLACK for start, end in absences(schedule, seat))
 
 
 def gone(schedule: Schedule, seat: int) -> bool:
-    """Whether the schedule kept ``seat`` away from some other seat past the window."""
-    return any(away(f, seat) for f in schedule.faults)
+    return times_gone(schedule, seat) > 0
 
 
 def _names(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
@@ -102,7 +121,7 @@ def _changes(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
         for change in report.changes:
             per_seat[change.seat] += 1
         for changed, times in per_seat.items():
-            allowed = 2 * sum(away(f, changed) for f in outcome.schedule.faults)
+            allowed = 2 * times_gone(outcome.schedule, changed)
             if times > allowed:
                 found.append(
                     f"seat {seat}'s copy: seat {changed} changed hands {times} times "

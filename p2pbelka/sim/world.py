@@ -176,6 +176,7 @@ class World:
                 home=root / f"seat{n}",
                 fresh_seeds=stream(parts.streams[n]),
                 fresh_nonces=stream(parts.nonces[n], size=16),
+                fresh_bots=stream(rng.randbytes(8)),
                 sync=True,
                 give_up_after=faults.WINDOW,
                 offer_timeout=OFFER_TIMEOUT,

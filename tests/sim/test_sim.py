@@ -22,9 +22,12 @@ SHORT = [("belka", 4, 4), ("belot", 2, 1), ("belot", 3, 3), ("belka", 4, 11)]
 
 
 def test_a_seed_replays_byte_for_byte() -> None:
-    first = simulate(1, "belka", 4)
-    again = simulate(1, "belka", 4)
-    assert first.schedule.faults, "seed 1 is meant to have faults"
+    # Seed 9 cuts a seat off past the window: a bot takes it (its key, secrets and play
+    # drawn from the seed too).  Another run between the two leaves nothing behind.
+    first = simulate(9, "belot", 2)
+    simulate(8, "belot", 2)
+    again = simulate(9, "belot", 2)
+    assert any(c.seat == 1 for c in first.copies) and first.answers["yes"]
     assert [c.transcript for c in first.copies] == [c.transcript for c in again.copies]
     assert [c.signed for c in first.copies] == [c.signed for c in again.copies]
     assert [(e.seat, e.what, e.ended) for e in first.exits] == [
@@ -90,6 +93,16 @@ def test_shrinking_keeps_only_the_faults_that_fail() -> None:
 )
 def test_a_game_resumed_twice_at_once_signs_once() -> None:
     outcome = simulate(7, "belot", 3, parse("kill 0@168.724+43.22x2"))
+    assert violations(outcome) == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a two-seat game cut one way for good finishes twice: each seat, alone, agrees "
+    "to seat a bot for the other, and both copies verify OK with different results",
+)
+def test_a_split_two_seat_game_ends_one_way() -> None:
+    outcome = simulate(9, "belot", 2, parse("cut 1->0@144.961+inf"))
     assert violations(outcome) == []
 
 
