@@ -16,7 +16,6 @@ Each check returns plain sentences: a run is good when there are none.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 
 from p2pbelka.protocol.transcript import TranscriptError, iter_records
@@ -41,7 +40,7 @@ def _exits(outcome: Outcome) -> list[str]:
     found = []
     for exit in outcome.exits:
         who = f"seat {exit.seat}'s program (started at {exit.started:.1f} s)"
-        if exit.ended is None or exit.ended > LIMIT:
+        if exit.ended is None or exit.ended >= LIMIT or exit.what == "still running":
             found.append(f"{who} did not end within {LIMIT:.0f} s")
         elif exit.error is not None and not type(exit.error).__module__.startswith("p2pbelka"):
             found.append(f"{who} crashed: {exit.what}")
@@ -150,7 +149,3 @@ def _one_envelope_a_place(outcome: Outcome) -> list[str]:
                 f"{segment.hex()[:8]}"
             )
     return found
-
-
-def ended_in_time(ended: float | None) -> bool:
-    return ended is not None and not math.isinf(ended)
