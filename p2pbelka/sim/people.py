@@ -13,15 +13,20 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 import trio
 
 from p2pbelka.bots import Bot
+from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import PeerDriver, TranscriptSink
 from p2pbelka.peer.seatdrivers import SeatOffer
 from p2pbelka.peer.sync import answer
+from p2pbelka.peer.watch import Say
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
+from p2pbelka.table.report import VerifyReport
+from p2pbelka.table.session import Table
 
 MOODS = (0.95, 0.95, 0.7, 0.3)
 """How likely a run's people are to say yes (the rest split between no, late and never):
@@ -77,3 +82,30 @@ class Person:
         else:
             await trio.sleep(self.rng.uniform(0.5, 5.0))
         offer.decision.answer(how != "no")
+
+
+class Watcher:
+    """A watcher's front end (``peer.watch.WatchFront``): it only listens."""
+
+    def __init__(self) -> None:
+        self.notes: list[str] = []
+        self.report: VerifyReport | None = None
+        self.path: Path | None = None
+
+    async def lobby(self, state: lb.LobbyState) -> None:
+        return None
+
+    async def admitted(self, chat: str, send: Say | None = None) -> None:
+        return None
+
+    async def fed(self, table: Table, events: list[ev.Event]) -> None:
+        return None
+
+    async def chat(self, sender_name: str, text: str, watcher: bool) -> None:
+        return None
+
+    async def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    async def ended(self, report: VerifyReport, path: Path | None) -> None:
+        self.report, self.path = report, path

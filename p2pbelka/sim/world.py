@@ -39,15 +39,18 @@ from p2pbelka.peer.local import SEAT_NAMES
 from p2pbelka.peer.loopback import seeded, stream
 from p2pbelka.peer.seat import NetOptions, resume_game
 from p2pbelka.peer.store import GameStore
+from p2pbelka.peer.watch import watch_game
 from p2pbelka.rules import registry
 from p2pbelka.sim import faults
 from p2pbelka.sim.coverage import counting
 from p2pbelka.sim.disk import SimDisk
 from p2pbelka.sim.faults import Kill, Reset, Schedule, host_of
 from p2pbelka.sim.network import SimNetwork
-from p2pbelka.sim.people import MOODS, Person
+from p2pbelka.sim.people import MOODS, Person, Watcher
 
 BOT = "random"
+WATCHER = 10
+"""The first watcher's number, where seats' copies and programs are numbered by seat."""
 OFFER_TIMEOUT = 30.0
 LIMIT = 6 * 3600.0
 """Simulated seconds every program must have ended by: the checks' bound."""
@@ -64,11 +67,14 @@ class Exit:
     error: BaseException | None = None
     killed: bool = False
     resumed: bool = False
+    watched: bool | None = None  # a watcher's: fed to the end
 
     @property
     def what(self) -> str:
         if self.killed:
             return "killed"
+        if self.watched is not None:
+            return "watched to the end" if self.watched else "watch given up"
         if self.error is not None:
             return f"{type(self.error).__name__}: {self.error}"
         if self.result is None:
@@ -80,7 +86,7 @@ class Exit:
 
 @dataclass
 class Copy:
-    """A seat's saved game as the run left it."""
+    """A seat's saved game as the run left it (a watcher's: ``seat`` from ``WATCHER``)."""
 
     seat: int
     transcript: bytes
@@ -181,7 +187,6 @@ class World:
                 give_up_after=faults.WINDOW,
                 offer_timeout=OFFER_TIMEOUT,
                 table_id=parts.game_id,
-                watchers=0,
             )
             for n in range(self.players)
         ]
@@ -196,6 +201,7 @@ class World:
             )
             for n in range(self.players)
         ]
+        self.watchers = [Watcher() for _ in range(rng.choice((0, 0, 1, 2)))]
         self.scopes: dict[int, list[trio.CancelScope]] = {n: [] for n in range(self.players)}
         self.running: dict[int, list[trio.Event]] = {n: [] for n in range(self.players)}
         self.lobby_port = 0
@@ -214,6 +220,8 @@ class World:
                         with trio.move_on_after(120):
                             await seated.wait()
                     self._faults(programs)
+                    for n in range(len(self.watchers)):
+                        programs.start_soon(self._watch, n, self.rng.choice((0.0, 100.0, 300.0)))
             self.outcome.ended_at = trio.current_time()
             nursery.cancel_scope.cancel()
         self.outcome.counts.update(self.net.counts)
@@ -271,6 +279,30 @@ class World:
             net=self.nets[seat],
             on_lobby=on_lobby,
         )
+
+    async def _watch(self, n: int, at: float) -> None:
+        """A watcher on a machine of its own, from the lobby (or later) to the end."""
+        await trio.sleep_until(at)
+        watcher = WATCHER + n
+        identity = Identity.from_seed(self.rng.randbytes(32), f"Watcher {n + 1}")
+        exit = Exit(watcher, trio.current_time())
+        self.outcome.exits.append(exit)
+        home = self.root / f"watcher{n}"
+        net = NetOptions(listen_host=host_of(watcher), announce=False, home=home)
+        with network.use(self.net.node(host_of(watcher))):
+            try:
+                result = await watch_game(
+                    identity,
+                    host_of(0),
+                    self.lobby_port,
+                    self.watchers[n],
+                    host_key=self.ids[0].public_key,
+                    net=net,
+                )
+                exit.watched = result.fed
+            except Exception as exc:
+                exit.error = exc
+        exit.ended = trio.current_time()
 
     async def _resume(self, seat: int, directory: Path) -> GameResult:
         self.outcome.counts["resume"] += 1
@@ -333,6 +365,10 @@ class World:
             signed = _read(store.signed_path)
             finished = store.load_meta().finished
             self.outcome.copies.append(Copy(seat, transcript, signed, finished))
+        for n, watcher in enumerate(self.watchers):
+            if watcher.path is not None and watcher.path.exists():
+                data = watcher.path.read_bytes()
+                self.outcome.copies.append(Copy(WATCHER + n, data, b"", watcher.report is not None))
         for person in self.people:
             self.outcome.answers.update(person.answers)
             self.outcome.events.extend((person.seat, e) for e in person.events)
