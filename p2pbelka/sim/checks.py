@@ -1,6 +1,6 @@
 """What must hold after every simulated run, whatever its faults (the issue's list):
 
-- every program ends within the bound (``world.LIMIT``) with an exit it documents
+- every program ends within the bound (``Outcome.limit``) with an exit it documents
   (a game result, or an error of the package's own, never a Python one);
 - every saved copy verifies (none INVALID), and the copies of the seats that
   finished are identical;
@@ -20,7 +20,7 @@ from collections import defaultdict
 
 from p2pbelka.protocol.transcript import TranscriptError, iter_records
 from p2pbelka.sim.faults import EVERYONE, WINDOW, Cut, Kill, Schedule
-from p2pbelka.sim.world import LIMIT, Outcome
+from p2pbelka.sim.world import Outcome
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.verify import verify_bytes
 
@@ -40,8 +40,8 @@ def _exits(outcome: Outcome) -> list[str]:
     found = []
     for exit in outcome.exits:
         who = f"seat {exit.seat}'s program (started at {exit.started:.1f} s)"
-        if exit.ended is None or exit.ended >= LIMIT or exit.what == "still running":
-            found.append(f"{who} did not end within {LIMIT:.0f} s")
+        if exit.ended is None or exit.ended >= outcome.limit or exit.what == "still running":
+            found.append(f"{who} did not end within {outcome.limit:.0f} s")
         elif exit.error is not None and not type(exit.error).__module__.startswith("p2pbelka"):
             found.append(f"{who} crashed: {exit.what}")
     return found

@@ -52,7 +52,7 @@ BOT = "random"
 WATCHER = 10
 """The first watcher's number, where seats' copies and programs are numbered by seat."""
 OFFER_TIMEOUT = 30.0
-LIMIT = 6 * 3600.0
+LIMIT = 2 * 3600.0
 """Simulated seconds every program must have ended by: the checks' bound."""
 
 
@@ -108,6 +108,8 @@ class Outcome:
     events: list[tuple[int, object]] = field(default_factory=list)
     ended_at: float = 0.0
     keys: list[bytes] = field(default_factory=list)
+    limit: float = LIMIT
+    """Simulated seconds every program had to end in."""
 
 
 def simulate(
@@ -118,6 +120,7 @@ def simulate(
     *,
     keep: Path | None = None,
     twice: bool = True,
+    limit: float = LIMIT,
 ) -> Outcome:
     """Run the game ``seed`` names (its faults drawn from it, unless ``schedule``;
     ``twice``: a kill may be followed by two resumes at once)."""
@@ -126,7 +129,7 @@ def simulate(
         random.Random(rng.getrandbits(64)), players, horizon(game, players), twice=twice
     )
     schedule = drawn if schedule is None else schedule
-    outcome = Outcome(seed, game, players, schedule)
+    outcome = Outcome(seed, game, players, schedule, limit=limit)
     root = Path(tempfile.mkdtemp(prefix="p2pbelka-sim-")) if keep is None else keep
     try:
         sim_disk = SimDisk(random.Random(rng.getrandbits(64)), outcome.counts)
@@ -208,7 +211,7 @@ class World:
 
     async def run(self) -> None:
         async with trio.open_nursery() as nursery:
-            with trio.move_on_after(LIMIT):
+            with trio.move_on_after(self.outcome.limit):
                 async with trio.open_nursery() as programs:
                     self.programs = programs
                     opened = trio.Event()

@@ -86,6 +86,7 @@ def test_shrinking_keeps_only_the_faults_that_fail() -> None:
 
 
 @pytest.mark.xfail(
+    raises=AssertionError,
     strict=True,
     reason="a LAN game resumed twice at once runs twice: nothing locks its directory (the "
     "local games' lock is not taken by resume_game), so the seat signs two envelopes for one "
@@ -97,12 +98,25 @@ def test_a_game_resumed_twice_at_once_signs_once() -> None:
 
 
 @pytest.mark.xfail(
+    raises=AssertionError,
     strict=True,
     reason="a two-seat game cut one way for good finishes twice: each seat, alone, agrees "
     "to seat a bot for the other, and both copies verify OK with different results",
 )
 def test_a_split_two_seat_game_ends_one_way() -> None:
     outcome = simulate(9, "belot", 2, parse("cut 1->0@144.961+inf"))
+    assert violations(outcome) == []
+
+
+@pytest.mark.xfail(
+    raises=AssertionError,
+    strict=True,
+    reason="a seat handed to a bot while it was cut off, then cut from one seat for good, "
+    "never ends its program: the others finish, it waits on (INCOMPLETE copy)",
+)
+def test_a_replaced_seat_cut_from_one_seat_for_good_still_ends() -> None:
+    schedule = parse("cut 1<->*@187.037+115.984; cut 0<->1@260.213+inf")
+    outcome = simulate(18, "belot", 3, schedule, limit=1800.0)
     assert violations(outcome) == []
 
 
