@@ -116,6 +116,11 @@ def _changes(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
             and not any(gone(outcome.schedule, f.seat) for f in report.faults if f.fatal)
         ):
             found.append(f"seat {seat}'s copy: the game stopped ({report.verdict})")
+        elif report.aborted and _stopped_by_a_declined_hand_back(outcome):
+            found.append(
+                f"seat {seat}'s copy: the game stopped after a hand-back was declined, with no "
+                f"seat gone since ({report.verdict})"
+            )
         per_seat: dict[int, int] = defaultdict(int)
         for change in report.changes:
             per_seat[change.seat] += 1
@@ -127,6 +132,19 @@ def _changes(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
                     f"({allowed // 2} faults past the window)"
                 )
     return found
+
+
+def _stopped_by_a_declined_hand_back(outcome: Outcome) -> bool:
+    """Whether a hand-back was declined and nothing since could have stopped the game: no
+    absence past the window went on after it (declining must leave the game going)."""
+    if not outcome.declined_back:
+        return False
+    last = max(outcome.declined_back)
+    return not any(
+        end > last and end - start > WINDOW - SLACK
+        for seat in range(outcome.players)
+        for start, end in absences(outcome.schedule, seat)
+    )
 
 
 def _one_envelope_a_place(outcome: Outcome) -> list[str]:

@@ -52,6 +52,8 @@ class Person:
         self.answers: Counter[str] = Counter()
         """Offers answered, by how: "yes", "no", "late", "never" (and "back ..." for a
         hand-back)."""
+        self.declined_back: list[float] = []
+        """When this person declined a hand-back (no, late or never)."""
         self.events: list[ev.Event] = []
         self.sent: list[Envelope] = []
 
@@ -75,6 +77,8 @@ class Person:
     async def _answer(self, offer: SeatOffer) -> None:
         how = "yes" if self.rng.random() < self.yes else self.rng.choice(("no", "late", "never"))
         self.answers[f"back {how}" if offer.back else how] += 1
+        if offer.back and how != "yes":
+            self.declined_back.append(trio.current_time())
         if how == "never":
             return
         if how == "late":

@@ -110,6 +110,8 @@ class Outcome:
     keys: list[bytes] = field(default_factory=list)
     limit: float = LIMIT
     """Simulated seconds every program had to end in."""
+    declined_back: list[float] = field(default_factory=list)
+    """When a person declined to hand a seat back to its player."""
 
 
 def simulate(
@@ -374,6 +376,7 @@ class World:
                 self.outcome.copies.append(Copy(WATCHER + n, data, b"", watcher.report is not None))
         for person in self.people:
             self.outcome.answers.update(person.answers)
+            self.outcome.declined_back.extend(person.declined_back)
             self.outcome.events.extend((person.seat, e) for e in person.events)
 
 
