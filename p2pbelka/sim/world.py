@@ -23,7 +23,7 @@ import random
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -212,28 +212,32 @@ class World:
         self.lobby_port = 0
 
     async def run(self) -> None:
-        async with trio.open_nursery() as nursery:
-            with trio.move_on_after(self.outcome.limit):
-                async with trio.open_nursery() as programs:
-                    self.programs = programs
-                    opened = trio.Event()
-                    programs.start_soon(self._program, 0, self._host, opened)
-                    await opened.wait()
-                    for n in range(1, self.players):
-                        seated = trio.Event()
-                        programs.start_soon(self._program, n, self._joiner, seated)
-                        with trio.move_on_after(120):
-                            await seated.wait()
-                    self._faults(programs)
-                    for n in range(len(self.watchers)):
-                        programs.start_soon(self._watch, n, self.rng.choice((0.0, 100.0, 300.0)))
-            self.outcome.ended_at = trio.current_time()
-            nursery.cancel_scope.cancel()
+        """The host, then each joiner once the one before is seated (so the seats follow
+        the seed), the faults at their times, the watchers; until every program ended
+        or the bound."""
+        with trio.move_on_after(self.outcome.limit):
+            async with trio.open_nursery() as programs:
+                self.programs = programs
+                opened = trio.Event()
+                programs.start_soon(self._program, 0, self._host, opened)
+                await opened.wait()
+                for n in range(1, self.players):
+                    seated = trio.Event()
+                    programs.start_soon(self._program, n, self._joiner, seated)
+                    with trio.move_on_after(120):
+                        await seated.wait()
+                self._faults(programs)
+                for n in range(len(self.watchers)):
+                    programs.start_soon(self._watch, n, self.rng.choice((0.0, 100.0, 300.0)))
+        self.outcome.ended_at = trio.current_time()
         self.outcome.counts.update(self.net.counts)
 
-    async def _program(self, seat: int, main: object, *args: object) -> None:
+    async def _program(
+        self, seat: int, main: Callable[..., Awaitable[GameResult]], *args: object
+    ) -> None:
         """One run of seat ``seat``'s program: ``main`` on its own network view, in a
-        scope a kill cancels."""
+        scope a kill cancels.  (Two runs at once, a resume started twice, share the
+        seat's person: its thinks go to the later run's nursery.)"""
         exit = Exit(seat, trio.current_time(), resumed=main == self._resume)
         self.outcome.exits.append(exit)
         scope, done = trio.CancelScope(), trio.Event()
@@ -244,7 +248,7 @@ class World:
             try:
                 async with trio.open_nursery() as nursery:
                     person.nursery = nursery
-                    exit.result = await main(seat, *args)  # type: ignore[operator]
+                    exit.result = await main(seat, *args)
                     nursery.cancel_scope.cancel()
             except Exception as exc:
                 exit.error = exc
