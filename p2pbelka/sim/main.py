@@ -26,23 +26,29 @@ from p2pbelka.sim.shrink import shrink
 from p2pbelka.sim.world import Outcome, simulate
 
 
-def replay_command(seed: int, game: str, players: int, schedule: Schedule | None = None) -> str:
+def replay_command(
+    seed: int, game: str, players: int, schedule: Schedule | None = None, twice: bool = True
+) -> str:
     line = f"scripts/simulate --seed {seed} --game {game} --players {players}"
-    return line if schedule is None else f'{line} --faults "{schedule}"'
+    if schedule is not None:
+        return f'{line} --faults "{schedule}"'
+    return line if twice else f"{line} --no-twice"
 
 
 def _fails(seed: int, game: str, players: int, schedule: Schedule) -> bool:
     return bool(violations(simulate(seed, game, players, schedule)))
 
 
-def report_failure(outcome: Outcome, found: list[str], shrinking: bool, out: object) -> None:
+def report_failure(
+    outcome: Outcome, found: list[str], shrinking: bool, out: object, twice: bool = True
+) -> None:
     write = partial(print, file=out)
     seed, game, players = outcome.seed, outcome.game, outcome.players
     write(f"seed {seed}: {len(found)} violation(s)")
     for line in found:
         write(f"  - {line}")
     write(f"  schedule: {outcome.schedule}")
-    write(f"  replay:   {replay_command(seed, game, players)}")
+    write(f"  replay:   {replay_command(seed, game, players, twice=twice)}")
     if shrinking and outcome.schedule.faults:
         small = shrink(outcome.schedule, partial(_fails, seed, game, players))
         write(f"  shrunk:   {small}")
@@ -90,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         found = violations(outcome)
         if found:
             failed += 1
-            report_failure(outcome, found, not args.no_shrink, sys.stdout)
+            report_failure(outcome, found, not args.no_shrink, sys.stdout, not args.no_twice)
         elif args.seed is not None:
             print(f"seed {seed}: no violation ({outcome.schedule})")
             print("  exits: " + ", ".join(f"seat {e.seat} {e.what}" for e in outcome.exits))

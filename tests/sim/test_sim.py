@@ -20,6 +20,7 @@ import trio.testing
 from p2pbelka.sim.checks import violations
 from p2pbelka.sim.disk import SimDisk
 from p2pbelka.sim.faults import Cut, Kill, Reset, Schedule, parse
+from p2pbelka.sim.main import main
 from p2pbelka.sim.network import SimNetwork
 from p2pbelka.sim.shrink import shrink
 from p2pbelka.sim.world import simulate
@@ -146,6 +147,15 @@ def test_a_replaced_seat_cut_from_one_seat_for_good_still_ends() -> None:
     schedule = parse("cut 1<->*@187.037+115.984; cut 0<->1@260.213+inf")
     outcome = simulate(18, "belot", 3, schedule, limit=1800.0)
     assert violations(outcome) == []
+
+
+def test_the_script_prints_a_failing_seed_s_replay(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--seed", "7", "--game", "belot", "--players", "3", "--no-shrink"]
+    assert main([*argv, "--faults", "kill 0@168.724+43.22x2"]) == 1
+    out = capsys.readouterr().out
+    assert "seed 7: " in out and "signed 2 envelopes for seq" in out
+    assert "replay:   scripts/simulate --seed 7 --game belot --players 3" in out
+    assert "kill 0 and resume" not in out and "kill and resume" in out  # the report's counts
 
 
 @functools.cache
