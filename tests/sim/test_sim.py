@@ -158,6 +158,17 @@ def test_the_script_prints_a_failing_seed_s_replay(capsys: pytest.CaptureFixture
     assert "kill 0 and resume" not in out and "kill and resume" in out  # the report's counts
 
 
+@pytest.mark.xfail(
+    raises=AssertionError,
+    strict=True,
+    reason="a watcher whose host is cut off for good never ends: its feed's connection hangs "
+    "(no byte, no reset, as a pulled cable leaves TCP) and nothing times it out",
+)
+def test_a_watcher_of_a_host_cut_off_for_good_ends() -> None:
+    outcome = simulate(409, "belot", 3, parse("cut 0<->*@60.464+inf"), limit=1200.0)
+    assert violations(outcome) == []
+
+
 @functools.cache
 def host_cut_off() -> list[str]:
     """Belka seed 203 with the host cut off from everyone for 126 s: its seat goes to a
@@ -191,7 +202,9 @@ KNOWN: dict[str, Callable[[str, int], bool]] = {
     "a two-seat game split for good finishes twice": lambda v, players: (
         players == 2 and v.startswith("the finished seats' copies differ")
     ),
-    "a replaced seat that cannot reach a seat never ends": lambda v, players: "did not end" in v,
+    "a replaced seat or a watcher that cannot reach a seat never ends": lambda v, players: (
+        "did not end" in v
+    ),
     "a replaced host's watchers keep INVALID copies": lambda v, players: bool(
         re.match(r"seat 1\d's copy: INVALID", v)
     ),
