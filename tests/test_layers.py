@@ -26,6 +26,7 @@ LAYERS: dict[str, int] = {
     "peer": 4,
     "ui": 5,
     "bench": 5,
+    "sim": 5,
     "cli": 6,
 }
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-import random
 from collections.abc import Awaitable, Callable
 from typing import NoReturn
 
@@ -31,6 +30,8 @@ from .frames import DEFAULT_MAX_FRAME_SIZE, FrameDecoder, encode_frame
 from .guesses import InviteGuard, Refusal, Reservation
 from .handshake import HANDSHAKE_MAX_MESSAGE, Handshake, Role
 from .identity import Identity
+from .network import current as current_network
+from .network import jitter
 from .oserrors import explain, first_os_error
 
 __all__ = [
@@ -145,7 +146,7 @@ async def dial(
         attempt += 1
         try:
             with trio.fail_after(connect_timeout):
-                stream = await trio.open_tcp_stream(host, port)
+                stream = await current_network().connect(host, port)
         except (OSError, trio.TooSlowError) as exc:
             last = exc
         else:
@@ -167,7 +168,7 @@ async def dial(
         if attempts is not None and attempt >= attempts:
             break
         # Jitter keeps four peers that lost the same link from redialling in lockstep.
-        await trio.sleep(delay * random.uniform(0.5, 1.5))
+        await trio.sleep(delay * jitter(0.5, 1.5))
         delay = min(delay * 2, max_backoff)
     raise ConnectError(
         f"could not connect to {host}:{port} after {attempt} attempts: {_why(last, host, port)}"
@@ -224,12 +225,12 @@ async def serve_secure(
         if handshake_timeout is not None:
             policy = dataclasses.replace(policy, handshake_timeout=handshake_timeout)
         door = Door(policy)
-    listeners = await trio.open_tcp_listeners(port, host=host)
-    bound_port: int = listeners[0].socket.getsockname()[1]
+    network = current_network()
+    listeners, bound_port = await network.listen(host, port)
     evictions: dict[Ticket, trio.CancelScope] = {}
 
-    async def on_stream(stream: trio.SocketStream) -> None:
-        address = _peer_host(stream)
+    async def on_stream(stream: trio.abc.Stream) -> None:
+        address = network.peer_host(stream)
         ticket, evicted = door.arrive(address, trio.current_time())
         if evicted is not None and evicted in evictions:
             evictions.pop(evicted).cancel()
@@ -242,7 +243,7 @@ async def serve_secure(
             evictions.pop(ticket, None)
             door.leave(ticket)
 
-    async def _admitted(stream: trio.SocketStream, ticket: Ticket) -> None:
+    async def _admitted(stream: trio.abc.Stream, ticket: Ticket) -> None:
         scope = evictions[ticket] = trio.CancelScope()
         channel = None
         held: Reservation | None = None
@@ -325,10 +326,3 @@ async def _summarise(door: Door) -> NoReturn:
         line = door.take_summary(trio.current_time())
         if line is not None:
             log.warning("%s", line)
-
-
-def _peer_host(stream: trio.SocketStream) -> str:
-    try:
-        return str(stream.socket.getpeername()[0])
-    except OSError:
-        return "unknown"

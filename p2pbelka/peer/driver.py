@@ -14,11 +14,13 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol, cast, runtime_checkable
 
 import trio
 
 from p2pbelka.bots.common.seat import Bot
+from p2pbelka.peer import disk
 from p2pbelka.peer.sync import answer
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
@@ -460,7 +462,7 @@ class PeerDriver:
             took = _timed(journal.sync)
             self._sync_inline = took < INLINE_SYNC_LIMIT
             return
-        took = await trio.to_thread.run_sync(_timed, journal.sync)
+        took = await disk.current().blocking(partial(_timed, journal.sync))
         self._quick_syncs = self._quick_syncs + 1 if took < INLINE_SYNC_LIMIT else 0
         if self._quick_syncs >= QUICK_SYNCS:
             self._sync_inline, self._quick_syncs = True, 0

@@ -63,6 +63,7 @@ class NetOptions:
     home: str | os.PathLike[str] | None = None  # the config dir (P2PBELKA_HOME by default)
     fresh_seeds: Callable[[], bytes] | None = None  # reproducible tests only
     fresh_nonces: Callable[[], bytes] | None = None  # a seat's table nonces: the same
+    fresh_bots: Callable[[], bytes] | None = None  # the bots it seats for lost seats: the same
     sync: bool = True  # what the seat signs is on the disk (fsync) before it is sent
     table_id: bytes | None = None  # the host's lobby table id, reproducible games only
     # (the game id is not chosen: it is derived from every seat's nonce)
@@ -320,6 +321,7 @@ async def play_seat(
         home_seat=meta.seat,
         names=meta.names,
         decide_limit=net.decide_limit,
+        fresh_bots=net.fresh_bots,
     )
     if resumed:  # the game so far (a new table's records reach it through the driver)
         segments.transcript += store.saved_transcript()

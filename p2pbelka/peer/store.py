@@ -47,13 +47,12 @@ from typing import Any
 import trio
 
 from p2pbelka.net.identity import config_dir
-from p2pbelka.peer import storelock
+from p2pbelka.peer import disk, storelock
 from p2pbelka.peer.seatchange.steps import Agreed
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import (
     MAGIC,
     TranscriptWriter,
-    datasync,
     encode_record,
     iter_records,
     valid_prefix_length,
@@ -425,15 +424,11 @@ class GameStore:
         while True:
             await self._ahead.wait()
             self._ahead = trio.Event()
-            await trio.to_thread.run_sync(self.sync_ahead)
+            await disk.current().blocking(self.sync_ahead)
 
     @staticmethod
     def _sync_path(path: Path) -> None:
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        disk.current().fsync(path)
 
     # -- the transcript ------------------------------------------------------------
 
@@ -519,16 +514,16 @@ class GameStore:
         beside: Future[bool] | None = None
         if transcript is not None and transcript.unsynced:
             self.file_syncs += 1
-            if journal is None:
-                transcript.sync()
+            if journal is None or not disk.current().threads:
+                transcript.sync(disk.current().datasync)
             else:
                 # Both at once, the transcript's in a helper thread: a busy disk
                 # flushes them together (flushes under way are merged), so the pair
                 # costs about one sync's wait, not two in a row.
-                beside = self._helper().submit(transcript.sync)
+                beside = self._helper().submit(transcript.sync, disk.current().datasync)
         if journal is not None:
             self._journal_dirty = False
-            datasync(journal)
+            disk.current().datasync(journal)
             self.file_syncs += 1
         if beside is not None:
             beside.result()

@@ -20,11 +20,10 @@ import json
 import os
 import secrets
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 
-import trio
-
-from p2pbelka.peer import storelock
+from p2pbelka.peer import disk, storelock
 from p2pbelka.peer.chat import ChatLog
 from p2pbelka.peer.store import now
 from p2pbelka.protocol.envelope import Envelope
@@ -82,7 +81,8 @@ class WatchSave:
             self._writer.append(envelope)
         self.meta.records += len(envelopes)
         if self.syncs:
-            await trio.to_thread.run_sync(self._writer.sync)
+            on = disk.current()
+            await on.blocking(partial(self._writer.sync, on.datasync))
 
     def refused(self, payload: bytes) -> Path:
         """Keep a payload that is no envelope beside the transcript; where it went."""

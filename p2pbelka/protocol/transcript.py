@@ -124,13 +124,14 @@ class TranscriptWriter:
         """Records (or the magic) were written since the last ``sync``."""
         return self._unsynced and not self._file.closed
 
-    def sync(self) -> bool:
+    def sync(self, sync_fd: Callable[[int], None] | None = None) -> bool:
         """Wait until the records appended so far are on the disk (``fdatasync``: the
-        data and the file's size).  False if there was nothing to wait for."""
+        data and the file's size; ``sync_fd``: another disk's, a simulator's).  False
+        if there was nothing to wait for."""
         if not self._unsynced or self._file.closed:
             return False
         self._unsynced = False
-        datasync(self._file.fileno())
+        (sync_fd or datasync)(self._file.fileno())
         return True
 
     def close(self) -> None:

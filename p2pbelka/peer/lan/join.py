@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import os
-import random
 
 import trio
 
@@ -22,6 +21,7 @@ from p2pbelka.net.errors import (
 )
 from p2pbelka.net.handshake import PAKE_VERSION, PROTOCOL_VERSION
 from p2pbelka.net.identity import Identity, matches_pin
+from p2pbelka.net.network import jitter
 from p2pbelka.net.oserrors import explain, first_os_error
 from p2pbelka.net.pake import normal_code
 from p2pbelka.peer import lobby as lb
@@ -240,7 +240,7 @@ async def reach_lobby(
                 why,
             )
         # Jitter spreads the joiners a flood turned away, so they do not return together.
-        wait = min(max(at_least, delay * random.uniform(0.75, 1.25)), left)
+        wait = min(max(at_least, delay * jitter(0.75, 1.25)), left)
         await on_lobby(StillTrying(attempt, why, wait, left, error, format_host_port(host, port)))
         await trio.sleep(wait)
         delay = min(delay * 2, LAST_RETRY)

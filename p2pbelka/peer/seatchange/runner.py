@@ -160,8 +160,12 @@ class SeatChangeRunner:
         home_seat: int = 0,
         names: list[str] | None = None,
         decide_limit: float = 900.0,
+        fresh_bots: Callable[[], bytes] | None = None,
     ) -> None:
         self.identity = identity
+        self.fresh_bots = fresh_bots
+        """32-byte values for the bots this peer seats (their keys, secrets and play):
+        reproducible runs only (a simulator's); fresh randomness by default."""
         self.decide_limit = decide_limit
         self.signer = Signer(identity.private_key)
         self.mesh = mesh
@@ -187,6 +191,9 @@ class SeatChangeRunner:
             self.known.knows,
             new_nonce,
         )
+        if fresh_bots is not None:
+            ids.new_bot = lambda: Signer.from_seed(fresh_bots())
+            ids.bot_seeds = fresh_bots
         self.change = SeatChange(ids, Config(offer_timeout, give_up_after, seat_bots=seat_bots))
         """Every decision of the seat change (sans-IO): this runner feeds it and acts."""
         self.state = SeatState(
@@ -270,7 +277,8 @@ class SeatChangeRunner:
         for bot_table, seat in bots:
             endpoint = self.shared.endpoint()
             self.shared.bot_seats.add(seat)
-            front = BotFrontEnd(make_bot(self.bot_level))
+            seed = int.from_bytes(self.fresh_bots()[:8]) if self.fresh_bots else None
+            front = BotFrontEnd(make_bot(self.bot_level, seed))
             bot_driver = BotSeatDriver(
                 bot_table, endpoint, front, pause_after=pause, give_up_after=give_up
             )

@@ -1,0 +1,169 @@
+"""What must hold after every simulated run, whatever its faults (the issue's list):
+
+- every program ends within the bound (``Outcome.limit``) with an exit it documents
+  (a game result, or an error of the package's own, never a Python one);
+- every saved copy verifies (none INVALID), and the copies of the seats that
+  finished are identical;
+- no seat is proven at fault (every seat is honest here), and none is named, even
+  without proof, unless the schedule kept it away past the reconnect window (gone);
+- an unanswered or declined offer leaves the game going (no abort without proof);
+  a seat changes hands at most once for each fault past the window, and back once;
+- no seat ever signed two different envelopes for one place of its chain, across
+  every copy and every journal of what it sent.
+
+Each check returns plain sentences: a run is good when there are none.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from p2pbelka.protocol.transcript import TranscriptError, iter_records
+from p2pbelka.sim.faults import EVERYONE, WINDOW, Cut, Kill, Schedule
+from p2pbelka.sim.world import Outcome
+from p2pbelka.table.report import VerifyReport
+from p2pbelka.table.verify import verify_bytes
+
+
+def violations(outcome: Outcome) -> list[str]:
+    reports = {c.seat: verify_bytes(c.transcript) for c in outcome.copies if c.transcript}
+    found: list[str] = []
+    found += _exits(outcome)
+    found += _copies(outcome, reports)
+    found += _names(outcome, reports)
+    found += _changes(outcome, reports)
+    found += _one_envelope_a_place(outcome)
+    return found
+
+
+def _exits(outcome: Outcome) -> list[str]:
+    found = []
+    for exit in outcome.exits:
+        who = f"seat {exit.seat}'s program (started at {exit.started:.1f} s)"
+        if exit.ended is None or exit.ended >= outcome.limit or exit.what == "still running":
+            found.append(f"{who} did not end within {outcome.limit:.0f} s")
+        elif exit.error is not None and not type(exit.error).__module__.startswith("p2pbelka"):
+            found.append(f"{who} crashed: {exit.what}")
+    return found
+
+
+def _copies(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
+    found = []
+    for seat, report in reports.items():
+        if report.error is not None:
+            found.append(f"seat {seat}'s copy: {report.verdict}")
+    # A game that stopped may leave each seat a different tail; one that was won, none.
+    finished = {
+        c.seat: c.transcript
+        for c in outcome.copies
+        if c.seat in reports and reports[c.seat].finished and not reports[c.seat].aborted
+    }
+    if len(set(finished.values())) > 1:
+        sizes = ", ".join(f"seat {s}: {len(t)} bytes" for s, t in sorted(finished.items()))
+        found.append(f"the finished seats' copies differ ({sizes})")
+    return found
+
+
+SLACK = 15.0
+"""Seconds of silence a seat may have had before a fault began (a think, a resend not yet
+due): an absence this much shorter than the window may still be taken for gone."""
+
+
+def absences(schedule: Schedule, seat: int) -> list[tuple[float, float]]:
+    """The spans ``seat`` was away from some other seat (killed, or cut off), the faults
+    that overlap or follow each other merged: a kill then a cut is one absence."""
+    spans = sorted(
+        (f.at, f.at + (f.down if isinstance(f, Kill) else f.length))
+        for f in schedule.faults
+        if (isinstance(f, Kill) and f.seat == seat)
+        or (isinstance(f, Cut) and (seat in (f.a, f.b) or f.b == EVERYONE))
+    )
+    merged: list[tuple[float, float]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1] + SLACK:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def times_gone(schedule: Schedule, seat: int) -> int:
+    """How many times the schedule kept ``seat`` away past the window, or about."""
+    return sum(end - start > WINDOW - SLACK for start, end in absences(schedule, seat))
+
+
+def gone(schedule: Schedule, seat: int) -> bool:
+    return times_gone(schedule, seat) > 0
+
+
+def _names(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
+    found = []
+    for seat, report in reports.items():
+        for fault in report.faults:
+            if fault.proven:
+                found.append(f"seat {seat}'s copy proves an honest seat: {fault}")
+            elif fault.seat >= 0 and not gone(outcome.schedule, fault.seat):
+                found.append(f"seat {seat}'s copy names a seat the network let through: {fault}")
+    return found
+
+
+def _changes(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
+    found = []
+    for seat, report in reports.items():
+        if (
+            report.aborted
+            and not report.proven
+            and not any(gone(outcome.schedule, f.seat) for f in report.faults if f.fatal)
+        ):
+            found.append(f"seat {seat}'s copy: the game stopped ({report.verdict})")
+        elif report.aborted and _stopped_by_a_declined_hand_back(outcome):
+            found.append(
+                f"seat {seat}'s copy: the game stopped after a hand-back was declined, with no "
+                f"seat gone since ({report.verdict})"
+            )
+        per_seat: dict[int, int] = defaultdict(int)
+        for change in report.changes:
+            per_seat[change.seat] += 1
+        for changed, times in per_seat.items():
+            allowed = 2 * times_gone(outcome.schedule, changed)
+            if times > allowed:
+                found.append(
+                    f"seat {seat}'s copy: seat {changed} changed hands {times} times "
+                    f"({allowed // 2} faults past the window)"
+                )
+    return found
+
+
+def _stopped_by_a_declined_hand_back(outcome: Outcome) -> bool:
+    """Whether a hand-back was declined and nothing since could have stopped the game: no
+    absence past the window went on after it (declining must leave the game going)."""
+    if not outcome.declined_back:
+        return False
+    last = max(outcome.declined_back)
+    return not any(
+        end > last and end - start > WINDOW - SLACK
+        for seat in range(outcome.players)
+        for start, end in absences(outcome.schedule, seat)
+    )
+
+
+def _one_envelope_a_place(outcome: Outcome) -> list[str]:
+    """Every envelope any copy or journal holds, by (segment, sender, seq): one each."""
+    places: dict[tuple[bytes, bytes, int], set[bytes]] = defaultdict(set)
+    for copy in outcome.copies:
+        for data in (copy.transcript, copy.signed):
+            try:
+                for record in iter_records(data.rstrip(b"\0")):
+                    e = record.envelope
+                    places[(e.game, e.sender, e.seq)].add(e.digest)
+            except TranscriptError:
+                pass  # the file's own check says so
+    found = []
+    for (segment, sender, seq), digests in sorted(places.items()):
+        if len(digests) > 1:
+            who = outcome.keys.index(sender) if sender in outcome.keys else sender.hex()[:8]
+            found.append(
+                f"seat {who} signed {len(digests)} envelopes for seq {seq} of segment "
+                f"{segment.hex()[:8]}"
+            )
+    return found

@@ -1,0 +1,262 @@
+"""The simulated network: in-memory streams between simulated hosts, with the faults
+of a schedule (``faults.Schedule``) applied to them.
+
+TCP's promise is kept inside a live stream: no byte is lost, duplicated or
+reordered.  What a LAN does to streams is modelled instead: each chunk takes a
+latency drawn from the seed; a cut of one direction holds every byte sent that
+way (and every new connection) until it heals, as a pulled cable does; a reset
+breaks every stream between two hosts at once; a killed program's streams break
+and its ports stop answering.  Duplicated and reordered envelopes come from the
+real code's reconnects and resends above, never from here.
+
+Each simulated host sees the network through a ``Node`` (``p2pbelka.net.network``'s
+seam), set for its program's task tree; everything runs under trio's ``MockClock``,
+so a cut of an hour passes in an instant.
+"""
+
+from __future__ import annotations
+
+import errno
+import math
+import random
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+import trio
+
+from p2pbelka.sim.faults import Schedule
+
+FIRST_PORT = 40000
+CONNECT_PATIENCE = 3.0
+"""Seconds a connection attempt into a cut hangs before it fails (a SYN that gets no answer)."""
+
+
+@dataclass
+class _Chunk:
+    at: float  # when it may arrive (the cut aside)
+    data: bytes
+
+
+@dataclass
+class _Pipe:
+    """One direction of one stream."""
+
+    src: str
+    dst: str
+    chunks: deque[_Chunk] = field(default_factory=deque)
+    last_at: float = 0.0
+    eof: bool = False  # the sender closed: EOF once the chunks are read
+    broken: bool = False  # reset: both ends fail at once
+    changed: trio.Event = field(default_factory=trio.Event)
+
+    def wake(self) -> None:
+        self.changed.set()
+        self.changed = trio.Event()
+
+
+class _Socket:
+    """What ``describe`` and the door read of a stream: the peer's address."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self._peer = (host, port)
+
+    def getpeername(self) -> tuple[str, int]:
+        return self._peer
+
+
+class SimStream(trio.abc.Stream):
+    """One end of a simulated TCP connection."""
+
+    def __init__(self, net: SimNetwork, out: _Pipe, into: _Pipe, peer: tuple[str, int]) -> None:
+        self.net = net
+        self.out = out
+        self.into = into
+        self.socket = _Socket(*peer)
+        self.closed = False
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        await trio.lowlevel.checkpoint()
+        if self.closed:
+            raise trio.ClosedResourceError("stream closed")
+        if self.out.broken:
+            raise trio.BrokenResourceError("connection reset by peer")
+        if not data:
+            return
+        now = trio.current_time()
+        at = max(self.out.last_at, now + self.net.latency(self.out.src, self.out.dst))
+        self.out.last_at = at
+        self.out.chunks.append(_Chunk(at, bytes(data)))
+        self.net.bytes_sent += len(data)
+        self.out.wake()
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await trio.lowlevel.checkpoint()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        pipe = self.into
+        while True:
+            if self.closed:
+                raise trio.ClosedResourceError("stream closed")
+            if pipe.broken:
+                raise trio.BrokenResourceError("connection reset by peer")
+            now = trio.current_time()
+            held = self.net.schedule.held_until(pipe.src, pipe.dst, now)
+            if pipe.chunks and held <= now and pipe.chunks[0].at <= now:
+                chunk = pipe.chunks[0]
+                size = len(chunk.data) if max_bytes is None else max_bytes
+                data, rest = chunk.data[:size], chunk.data[size:]
+                if rest:
+                    chunk.data = rest
+                else:
+                    pipe.chunks.popleft()
+                await trio.lowlevel.checkpoint()
+                return data
+            if not pipe.chunks and pipe.eof:
+                await trio.lowlevel.checkpoint()
+                return b""
+            due = max(pipe.chunks[0].at, held) if pipe.chunks else math.inf
+            with trio.move_on_at(due):
+                await pipe.changed.wait()
+
+    async def aclose(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.out.eof = True
+            self.out.wake()
+            self.into.wake()
+        await trio.lowlevel.checkpoint()
+
+    def reset(self) -> None:
+        """Break both directions (a reset, or the program on either end was killed)."""
+        for pipe in (self.out, self.into):
+            pipe.broken = True
+            pipe.wake()
+
+
+class SimListener(trio.abc.Listener[trio.abc.Stream]):
+    def __init__(self, net: SimNetwork, host: str, port: int) -> None:
+        self.net = net
+        self.host = host
+        self.port = port
+        self.send, self.receive = trio.open_memory_channel[trio.abc.Stream](math.inf)
+
+    async def accept(self) -> trio.abc.Stream:
+        try:
+            return await self.receive.receive()
+        except (trio.EndOfChannel, trio.ClosedResourceError):
+            raise trio.ClosedResourceError("listener closed") from None
+
+    async def aclose(self) -> None:
+        self.net.listeners.pop((self.host, self.port), None)
+        self.send.close()
+        self.receive.close()
+        await trio.lowlevel.checkpoint()
+
+
+class SimNetwork:
+    """Every simulated host's streams and listeners, and the faults between them."""
+
+    def __init__(self, schedule: Schedule, rng: random.Random) -> None:
+        self.schedule = schedule
+        self.rng = rng
+        self.listeners: dict[tuple[str, int], SimListener] = {}
+        self.streams: list[tuple[str, str, SimStream]] = []
+        self.next_port: Counter[str] = Counter()
+        self.bytes_sent = 0
+        self.counts: Counter[str] = Counter()
+        """Recovery paths and faults reached: "connect refused", "stream reset", ..."""
+
+    def node(self, host: str) -> Node:
+        return Node(self, host)
+
+    def latency(self, src: str, dst: str) -> float:
+        """One chunk's delay: usually a LAN's fraction of a millisecond, now and then a
+        stall of a second or two (a busy switch, a Wi-Fi hiccup), as the schedule says."""
+        slow = self.schedule.slow
+        if slow and self.rng.random() < slow:
+            self.counts["delay spike"] += 1
+            return self.rng.uniform(0.2, self.schedule.spike)
+        return self.rng.uniform(0.0001, 0.002)
+
+    async def connect(self, src: str, host: str, port: int) -> trio.abc.Stream:
+        now = trio.current_time()
+        held = max(
+            self.schedule.held_until(src, host, now), self.schedule.held_until(host, src, now)
+        )
+        if held > now:
+            self.counts["connect into a cut"] += 1
+            await trio.sleep(min(held - now, CONNECT_PATIENCE))
+            if trio.current_time() < held:
+                raise OSError(errno.ETIMEDOUT, f"connect to {host}:{port} timed out")
+        await trio.sleep(self.latency(src, host))
+        listener = self.listeners.get((host, port))
+        if listener is None:
+            self.counts["connect refused"] += 1
+            raise ConnectionRefusedError(errno.ECONNREFUSED, f"nothing listens at {host}:{port}")
+        self.next_port[src] += 1
+        src_port = 50000 + self.next_port[src]
+        there, back = _Pipe(src, host), _Pipe(host, src)
+        mine = SimStream(self, there, back, (host, port))
+        theirs = SimStream(self, back, there, (src, src_port))
+        self.streams.append((src, host, mine))
+        self.streams.append((host, src, theirs))
+        listener.send.send_nowait(theirs)
+        return mine
+
+    def listen(self, host: str, port: int) -> tuple[list[trio.abc.Listener[trio.abc.Stream]], int]:
+        if port == 0:
+            port = FIRST_PORT + self.next_port[f"listen {host}"]
+            self.next_port[f"listen {host}"] += 1
+        if (host, port) in self.listeners:
+            raise OSError(errno.EADDRINUSE, f"{host}:{port} is in use")
+        listener = SimListener(self, host, port)
+        self.listeners[(host, port)] = listener
+        return [listener], port
+
+    def reset(self, a: str, b: str) -> int:
+        """Break every live stream between hosts ``a`` and ``b``: how many."""
+        hit = 0
+        for src, dst, stream in self.streams:
+            if {src, dst} == {a, b} and not stream.out.broken and not stream.closed:
+                stream.reset()
+                hit += 1
+        self._forget()
+        return hit
+
+    def crash(self, host: str) -> None:
+        """``host``'s program died: its listeners are gone and its streams break."""
+        for key in [k for k in self.listeners if k[0] == host]:
+            listener = self.listeners.pop(key)
+            listener.send.close()
+        for src, dst, stream in self.streams:
+            if host in (src, dst):
+                stream.reset()
+        self._forget()
+
+    def _forget(self) -> None:
+        self.streams = [
+            s for s in self.streams if not (s[2].out.broken or (s[2].closed and s[2].out.eof))
+        ]
+
+
+class Node:
+    """One simulated host's view of the network (``p2pbelka.net.network.Network``)."""
+
+    def __init__(self, net: SimNetwork, host: str) -> None:
+        self.net = net
+        self.host = host
+
+    async def connect(self, host: str, port: int) -> trio.abc.Stream:
+        return await self.net.connect(self.host, host, port)
+
+    async def listen(
+        self, host: str, port: int
+    ) -> tuple[list[trio.abc.Listener[trio.abc.Stream]], int]:
+        await trio.lowlevel.checkpoint()
+        return self.net.listen(self.host, port)
+
+    def peer_host(self, stream: trio.abc.Stream) -> str:
+        return stream.socket.getpeername()[0] if isinstance(stream, SimStream) else "unknown"
+
+    def uniform(self, low: float, high: float) -> float:
+        return self.net.rng.uniform(low, high)

@@ -1,0 +1,388 @@
+"""One simulated game, start to end: the real peers of a table (the host's lobby, the
+joiners, their meshes, drivers, seat changes, stores and bots) in one process,
+on the simulated network, under trio's ``MockClock``, with the faults of a
+schedule; everything drawn from one seed.
+
+Each seat's program is a task tree of its own (``Program``), run on its own
+view of the network.  A kill cancels that tree wherever it waits (a crash
+between two awaits: what it wrote stays, as the kernel would keep it) and
+breaks its streams; a resume starts the real resume path (``resume_game``)
+from the seat's game directory, as ``p2pbelka resume`` does; now and then two
+copies resume at once, as a user who ran the command twice.
+
+What comes out (``Outcome``) is what the checks read (``checks.py``): every
+program's exit, every saved copy's bytes, the people's answers and what the
+network did.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+import trio.testing
+
+from p2pbelka.bots import make_bot
+from p2pbelka.net import network
+from p2pbelka.net.identity import Identity
+from p2pbelka.peer import disk
+from p2pbelka.peer.lan import GameResult, LobbyEvent, SeatsChanged, TableOpen, host_game, join_game
+from p2pbelka.peer.local import SEAT_NAMES
+from p2pbelka.peer.loopback import seeded, stream
+from p2pbelka.peer.seat import NetOptions, resume_game
+from p2pbelka.peer.store import GameStore
+from p2pbelka.peer.watch import watch_game
+from p2pbelka.rules import registry
+from p2pbelka.sim import faults
+from p2pbelka.sim.coverage import counting
+from p2pbelka.sim.disk import SimDisk
+from p2pbelka.sim.faults import Kill, Reset, Schedule, host_of
+from p2pbelka.sim.network import SimNetwork
+from p2pbelka.sim.people import MOODS, Person, Watcher
+
+BOT = "random"
+WATCHER = 10
+"""The first watcher's number, where seats' copies and programs are numbered by seat."""
+OFFER_TIMEOUT = 30.0
+LIMIT = 2 * 3600.0
+"""Simulated seconds every program must have ended by: the checks' bound."""
+
+
+@dataclass
+class Exit:
+    """How one run of a seat's program ended."""
+
+    seat: int
+    started: float
+    ended: float | None = None
+    result: GameResult | None = None
+    error: BaseException | None = None
+    killed: bool = False
+    resumed: bool = False
+    watched: bool | None = None  # a watcher's: fed to the end
+
+    @property
+    def what(self) -> str:
+        if self.killed:
+            return "killed"
+        if self.watched is not None:
+            return "watched to the end" if self.watched else "watch given up"
+        if self.error is not None:
+            return f"{type(self.error).__name__}: {self.error}"
+        if self.result is None:
+            return "still running"
+        if self.result.finished:
+            return "finished"
+        return "aborted" if self.result.aborted else "stopped"
+
+
+@dataclass
+class Copy:
+    """A seat's saved game as the run left it (a watcher's: ``seat`` from ``WATCHER``)."""
+
+    seat: int
+    transcript: bytes
+    signed: bytes
+    finished: bool
+
+
+@dataclass
+class Outcome:
+    seed: int
+    game: str
+    players: int
+    schedule: Schedule
+    exits: list[Exit] = field(default_factory=list)
+    copies: list[Copy] = field(default_factory=list)
+    answers: Counter[str] = field(default_factory=Counter)
+    counts: Counter[str] = field(default_factory=Counter)
+    """Faults and recovery paths reached."""
+    events: list[tuple[int, object]] = field(default_factory=list)
+    ended_at: float = 0.0
+    keys: list[bytes] = field(default_factory=list)
+    limit: float = LIMIT
+    """Simulated seconds every program had to end in."""
+    declined_back: list[float] = field(default_factory=list)
+    """When a person declined to hand a seat back to its player."""
+
+
+def simulate(
+    seed: int,
+    game: str = registry.DEFAULT,
+    players: int = 4,
+    schedule: Schedule | None = None,
+    *,
+    keep: Path | None = None,
+    twice: bool = True,
+    limit: float = LIMIT,
+) -> Outcome:
+    """Run the game ``seed`` names (its faults drawn from it, unless ``schedule``;
+    ``twice``: a kill may be followed by two resumes at once)."""
+    rng = random.Random(f"sim/{game}/{players}/{seed}")
+    drawn = faults.draw(
+        random.Random(rng.getrandbits(64)), players, horizon(game, players), twice=twice
+    )
+    schedule = drawn if schedule is None else schedule
+    outcome = Outcome(seed, game, players, schedule, limit=limit)
+    root = Path(tempfile.mkdtemp(prefix="p2pbelka-sim-")) if keep is None else keep
+    try:
+        sim_disk = SimDisk(random.Random(rng.getrandbits(64)), outcome.counts)
+        with deterministic(rng.getrandbits(64)), counting(outcome.counts), disk.use(sim_disk):
+            world = World(outcome, rng, root, sim_disk)
+            trio.run(world.run, clock=trio.testing.MockClock(autojump_threshold=0))
+        world.collect()
+    finally:
+        if keep is None:
+            shutil.rmtree(root, ignore_errors=True)
+    return outcome
+
+
+def horizon(game: str, players: int) -> float:
+    """About how long (simulated seconds) a game of people lasts: faults fall in it."""
+    return 600.0 if players == 4 else 400.0
+
+
+@contextlib.contextmanager
+def deterministic(seed: int) -> Iterator[None]:
+    """Trio's scheduler and the ``random`` module from ``seed`` for the block: trio
+    shuffles the tasks ready at once with a generator of its own, seeded only under
+    hypothesis (TESTING.md, "Deterministic simulation")."""
+    from trio._core import _run
+
+    saved = _run._r.getstate(), _run._ALLOW_DETERMINISTIC_SCHEDULING, random.getstate()
+    _run._r.seed(seed)
+    _run._ALLOW_DETERMINISTIC_SCHEDULING = True  # type: ignore[misc]
+    random.seed(seed)
+    try:
+        yield
+    finally:
+        _run._r.setstate(saved[0])
+        _run._ALLOW_DETERMINISTIC_SCHEDULING = saved[1]  # type: ignore[misc]
+        random.setstate(saved[2])
+
+
+class World:
+    def __init__(self, outcome: Outcome, rng: random.Random, root: Path, disk: SimDisk) -> None:
+        self.outcome = outcome
+        self.disk = disk
+        self.rng = rng
+        self.root = root
+        self.players = outcome.players
+        self.net = SimNetwork(outcome.schedule, random.Random(rng.getrandbits(64)))
+        parts = seeded(outcome.seed, self.players, outcome.game)
+        self.ids = [Identity.from_seed(parts.keys[n], SEAT_NAMES[n]) for n in range(self.players)]
+        outcome.keys = [i.public_key for i in self.ids]
+        self.nets = [
+            NetOptions(
+                listen_host=host_of(n),
+                announce=False,
+                home=root / f"seat{n}",
+                fresh_seeds=stream(parts.streams[n]),
+                fresh_nonces=stream(parts.nonces[n], size=16),
+                fresh_bots=stream(rng.randbytes(8)),
+                sync=True,
+                give_up_after=faults.WINDOW,
+                offer_timeout=OFFER_TIMEOUT,
+                table_id=parts.game_id,
+            )
+            for n in range(self.players)
+        ]
+        mood = rng.choice(MOODS)
+        self.people = [
+            Person(
+                n,
+                make_bot(BOT, outcome.seed * 10 + n),
+                random.Random(rng.getrandbits(64)),
+                OFFER_TIMEOUT,
+                mood,
+            )
+            for n in range(self.players)
+        ]
+        self.watchers = [Watcher() for _ in range(rng.choice((0, 0, 1, 2)))]
+        self.scopes: dict[int, list[trio.CancelScope]] = {n: [] for n in range(self.players)}
+        self.running: dict[int, list[trio.Event]] = {n: [] for n in range(self.players)}
+        self.lobby_port = 0
+
+    async def run(self) -> None:
+        """The host, then each joiner once the one before is seated (so the seats follow
+        the seed), the faults at their times, the watchers; until every program ended
+        or the bound."""
+        with trio.move_on_after(self.outcome.limit):
+            async with trio.open_nursery() as programs:
+                self.programs = programs
+                opened = trio.Event()
+                programs.start_soon(self._program, 0, self._host, opened)
+                await opened.wait()
+                for n in range(1, self.players):
+                    seated = trio.Event()
+                    programs.start_soon(self._program, n, self._joiner, seated)
+                    with trio.move_on_after(120):
+                        await seated.wait()
+                self._faults(programs)
+                for n in range(len(self.watchers)):
+                    programs.start_soon(self._watch, n, self.rng.choice((0.0, 100.0, 300.0)))
+        self.outcome.ended_at = trio.current_time()
+        self.outcome.counts.update(self.net.counts)
+
+    async def _program(
+        self, seat: int, main: Callable[..., Awaitable[GameResult]], *args: object
+    ) -> None:
+        """One run of seat ``seat``'s program: ``main`` on its own network view, in a
+        scope a kill cancels.  (Two runs at once, a resume started twice, share the
+        seat's person: its thinks go to the later run's nursery.)"""
+        exit = Exit(seat, trio.current_time(), resumed=main == self._resume)
+        self.outcome.exits.append(exit)
+        scope, done = trio.CancelScope(), trio.Event()
+        self.scopes[seat].append(scope)
+        self.running[seat].append(done)
+        person = self.people[seat]
+        with network.use(self.net.node(host_of(seat))), scope:
+            try:
+                async with trio.open_nursery() as nursery:
+                    person.nursery = nursery
+                    exit.result = await main(seat, *args)
+                    nursery.cancel_scope.cancel()
+            except Exception as exc:
+                exit.error = exc
+        exit.killed = scope.cancelled_caught
+        exit.ended = trio.current_time()
+        self.scopes[seat].remove(scope)
+        self.running[seat].remove(done)
+        done.set()
+
+    async def _host(self, seat: int, opened: trio.Event) -> GameResult:
+        async def on_lobby(event: LobbyEvent) -> None:
+            if isinstance(event, TableOpen):
+                self.lobby_port = event.lobby_port
+                opened.set()
+
+        return await host_game(
+            self.ids[0],
+            "simulated table",
+            self.people[0],
+            net=self.nets[0],
+            on_lobby=on_lobby,
+            game=self.outcome.game,
+            players=self.players,
+        )
+
+    async def _joiner(self, seat: int, seated: trio.Event) -> GameResult:
+        async def on_lobby(event: LobbyEvent) -> None:
+            if isinstance(event, SeatsChanged) and event.me is not None:
+                seated.set()
+
+        return await join_game(
+            self.ids[seat],
+            host_of(0),
+            self.lobby_port,
+            self.people[seat],
+            host_key=self.ids[0].public_key,
+            net=self.nets[seat],
+            on_lobby=on_lobby,
+        )
+
+    async def _watch(self, n: int, at: float) -> None:
+        """A watcher on a machine of its own, from the lobby (or later) to the end."""
+        await trio.sleep_until(at)
+        watcher = WATCHER + n
+        identity = Identity.from_seed(self.rng.randbytes(32), f"Watcher {n + 1}")
+        exit = Exit(watcher, trio.current_time())
+        self.outcome.exits.append(exit)
+        home = self.root / f"watcher{n}"
+        net = NetOptions(listen_host=host_of(watcher), announce=False, home=home)
+        with network.use(self.net.node(host_of(watcher))):
+            try:
+                result = await watch_game(
+                    identity,
+                    host_of(0),
+                    self.lobby_port,
+                    self.watchers[n],
+                    host_key=self.ids[0].public_key,
+                    net=net,
+                )
+                exit.watched = result.fed
+            except Exception as exc:
+                exit.error = exc
+        exit.ended = trio.current_time()
+
+    async def _resume(self, seat: int, directory: Path) -> GameResult:
+        self.outcome.counts["resume"] += 1
+        net = self.nets[seat]
+        fresh = NetOptions(**{**net.__dict__, "listen_port": 0})
+        return await resume_game(self.ids[seat], GameStore(directory), self.people[seat], net=fresh)
+
+    def _faults(self, programs: trio.Nursery) -> None:
+        """The schedule's resets and kills, at their times (cuts need no task: the
+        network reads them)."""
+        for fault in self.outcome.schedule.faults:
+            self.outcome.counts[fault.kind] += 1
+            if isinstance(fault, Reset):
+                programs.start_soon(self._reset, fault)
+            elif isinstance(fault, Kill):
+                programs.start_soon(self._kill, fault)
+
+    async def _reset(self, fault: Reset) -> None:
+        await trio.sleep_until(fault.at)
+        if self.net.reset(host_of(fault.a), host_of(fault.b)):
+            self.outcome.counts["streams reset"] += 1
+
+    async def _kill(self, fault: Kill) -> None:
+        await trio.sleep_until(fault.at)
+        if not self.scopes[fault.seat]:
+            return  # it has ended already
+        self.outcome.counts["killed"] += 1
+        for scope in list(self.scopes[fault.seat]):
+            scope.cancel()
+        self.net.crash(host_of(fault.seat))
+        for done in list(self.running[fault.seat]):
+            await done.wait()
+        if fault.power:
+            self.disk.power_cut(self.root / f"seat{fault.seat}")
+        if math.isinf(fault.down):
+            return
+        await trio.sleep(fault.down)
+        directory = self.directory(fault.seat)
+        if directory is None:
+            self.outcome.counts["killed before its game"] += 1
+            return
+        self.programs.start_soon(self._program, fault.seat, self._resume, directory)
+        if fault.twice:
+            self.outcome.counts["resumed twice at once"] += 1
+            self.programs.start_soon(self._program, fault.seat, self._resume, directory)
+
+    def directory(self, seat: int) -> Path | None:
+        games = self.root / f"seat{seat}" / "games"
+        found = sorted(p.parent for p in games.glob("*/game.json")) if games.exists() else []
+        return found[0] if found else None
+
+    def collect(self) -> None:
+        """Every seat's saved copy, as the run left it."""
+        for seat in range(self.players):
+            directory = self.directory(seat)
+            if directory is None:
+                continue
+            store = GameStore(directory)
+            transcript = _read(store.transcript_path)
+            signed = _read(store.signed_path)
+            finished = store.load_meta().finished
+            self.outcome.copies.append(Copy(seat, transcript, signed, finished))
+        for n, watcher in enumerate(self.watchers):
+            if watcher.path is not None and watcher.path.exists():
+                data = watcher.path.read_bytes()
+                self.outcome.copies.append(Copy(WATCHER + n, data, b"", watcher.report is not None))
+        for person in self.people:
+            self.outcome.answers.update(person.answers)
+            self.outcome.declined_back.extend(person.declined_back)
+            self.outcome.events.extend((person.seat, e) for e in person.events)
+
+
+def _read(path: Path) -> bytes:
+    return path.read_bytes() if path.exists() else b""
