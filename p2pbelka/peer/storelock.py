@@ -11,19 +11,25 @@ transcript.  The kernel lets go of the lock when its process ends, however it en
 never removed either (another program may be opening it).  Reading a game (``games``,
 ``verify``, ``replay``) takes no lock: it writes nothing.
 
-The lock is the process's: holding a folder again in the same process is a no-op,
+The lock is the program's: holding a folder again in the same program is a no-op,
 and the file says which program holds it (its pid, command line and start), so the
-refused one can say where the game is open.
+refused one can say where the game is open.  A program is a process, unless a
+simulation runs several in one (``program``: each its own, and ``release_program``
+where a real crash would have let the kernel let go of its locks).
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import itertools
 import json
 import os
 import shlex
 import sys
 import time
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,9 +37,28 @@ LOCK_FILE = "lock"
 COMMAND_WIDTH = 60
 """The longest command line a refusal quotes (a longer one is cut, with "…")."""
 
-_held: dict[str, tuple[int, int]] = {}
-"""Each folder this process holds: its absolute path -> (our pid, the lock file's
-descriptor).  A child forked with a copy of it holds nothing (another pid)."""
+_held: dict[str, tuple[int, int, int]] = {}
+"""Each folder this process holds: its absolute path -> (our pid, the program, the lock
+file's descriptor).  A child forked with a copy of it holds nothing (another pid)."""
+
+_program: ContextVar[int] = ContextVar("program", default=0)
+"""The program running in this context: 0, the process itself, but in a simulation."""
+_programs = itertools.count(1)
+
+
+@contextlib.contextmanager
+def program() -> Iterator[int]:
+    """Run the block (and every task it starts) as a program of its own, one of several
+    in this process (a simulation's): it holds its own locks, and a folder another of
+    them holds is refused as if by another process.  Its locks are let go of at the end,
+    however it ends, as the kernel does for a process."""
+    token = next(_programs)
+    reset = _program.set(token)
+    try:
+        yield token
+    finally:
+        _program.reset(reset)
+        release_program(token)
 
 
 @dataclass(frozen=True)
@@ -85,7 +110,7 @@ def hold(directory: Path, game: str = "") -> None:
         # The folder was renamed away (a local table being removed) between our open
         # and our lock: that lock guards nothing any more.  Open the name again.
         os.close(fd)
-    _held[os.path.abspath(directory)] = (os.getpid(), fd)
+    _held[os.path.abspath(directory)] = (os.getpid(), _program.get(), fd)
     record = {"pid": os.getpid(), "command": command_line(), "since": time.time()}
     try:
         os.ftruncate(fd, 0)
@@ -104,16 +129,24 @@ def _same_file(fd: int, path: Path) -> bool:
 
 
 def held(directory: Path) -> bool:
-    """Whether this process holds ``directory``'s lock."""
-    return _held.get(os.path.abspath(directory), (0, 0))[0] == os.getpid()
+    """Whether this program holds ``directory``'s lock."""
+    pid, holder, _fd = _held.get(os.path.abspath(directory), (0, 0, -1))
+    return pid == os.getpid() and holder == _program.get()
 
 
 def release(directory: Path) -> None:
     """Let go of ``directory``'s lock if this process holds it (its folder removed, or
     a test done with it)."""
-    pid, fd = _held.pop(os.path.abspath(directory), (0, -1))
+    pid, _holder, fd = _held.pop(os.path.abspath(directory), (0, 0, -1))
     if pid == os.getpid():
         os.close(fd)
+
+
+def release_program(token: int) -> None:
+    """Let go of every lock the program ``token`` holds (it ended)."""
+    for directory, (_pid, holder, _fd) in list(_held.items()):
+        if holder == token:
+            release(Path(directory))
 
 
 def release_all() -> None:

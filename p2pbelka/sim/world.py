@@ -4,11 +4,13 @@ on the simulated network, under trio's ``MockClock``, with the faults of a
 schedule; everything drawn from one seed.
 
 Each seat's program is a task tree of its own (``Program``), run on its own
-view of the network.  A kill cancels that tree wherever it waits (a crash
-between two awaits: what it wrote stays, as the kernel would keep it) and
-breaks its streams; a resume starts the real resume path (``resume_game``)
-from the seat's game directory, as ``p2pbelka resume`` does; now and then two
-copies resume at once, as a user who ran the command twice.
+view of the network and as a program of its own (its game's lock is its own,
+``storelock.program``).  A kill cancels that tree wherever it waits (a crash
+between two awaits: what it wrote stays, as the kernel would keep it), breaks its
+streams and lets go of its lock; a resume starts the real resume path
+(``peer.lan.resume_game``: a host reopens its lobby to its watchers) from the seat's
+game directory, as ``p2pbelka resume`` does; now and then two copies resume at once,
+as a user who ran the command twice: the second is refused (``StoreBusy``, exit 3).
 
 What comes out (``Outcome``) is what the checks read (``checks.py``): every
 program's exit, every saved copy's bytes, the people's answers and what the
@@ -33,11 +35,19 @@ import trio.testing
 from p2pbelka.bots import make_bot
 from p2pbelka.net import network
 from p2pbelka.net.identity import Identity
-from p2pbelka.peer import disk
-from p2pbelka.peer.lan import GameResult, LobbyEvent, SeatsChanged, TableOpen, host_game, join_game
+from p2pbelka.peer import disk, storelock
+from p2pbelka.peer.lan import (
+    GameResult,
+    LobbyEvent,
+    SeatsChanged,
+    TableOpen,
+    host_game,
+    join_game,
+    resume_game,
+)
 from p2pbelka.peer.local import SEAT_NAMES
 from p2pbelka.peer.loopback import seeded, stream
-from p2pbelka.peer.seat import NetOptions, resume_game
+from p2pbelka.peer.seat import NetOptions
 from p2pbelka.peer.store import GameStore
 from p2pbelka.peer.watch import watch_game
 from p2pbelka.rules import registry
@@ -244,14 +254,19 @@ class World:
         self.scopes[seat].append(scope)
         self.running[seat].append(done)
         person = self.people[seat]
-        with network.use(self.net.node(host_of(seat))), scope:
+        # a program of its own: its game's lock is its own, and let go of when it ends
+        with network.use(self.net.node(host_of(seat))), storelock.program(), scope:
+            before = person.nursery
             try:
                 async with trio.open_nursery() as nursery:
                     person.nursery = nursery
                     exit.result = await main(seat, *args)
                     nursery.cancel_scope.cancel()
             except Exception as exc:
-                exit.error = exc
+                exit.error = _alone(exc)
+            finally:
+                if person.nursery is nursery:  # the other run, if any, thinks on
+                    person.nursery = before
         exit.killed = scope.cancelled_caught
         exit.ended = trio.current_time()
         self.scopes[seat].remove(scope)
@@ -382,6 +397,17 @@ class World:
             self.outcome.answers.update(person.answers)
             self.outcome.declined_back.extend(person.declined_back)
             self.outcome.events.extend((person.seat, e) for e in person.events)
+
+
+def _alone(exc: Exception) -> Exception:
+    """The one error a program's nursery wrapped (a second resume refused: the seat's
+    ``StoreBusy``, as the real program says it), else the group as it came."""
+    while isinstance(exc, ExceptionGroup) and len(exc.exceptions) == 1:
+        inner = exc.exceptions[0]
+        if not isinstance(inner, Exception):
+            break
+        exc = inner
+    return exc
 
 
 def _read(path: Path) -> bytes:

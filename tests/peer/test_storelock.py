@@ -172,3 +172,21 @@ def test_a_record_left_by_a_program_that_ended_names_nobody(tmp_path: Path) -> N
     with holding("dir", directory) as alive:
         found = storelock.holder(directory / LOCK_FILE)
         assert found is not None and found.pid == alive.pid
+
+
+def test_programs_of_one_process_hold_their_own_and_let_go_when_they_end(
+    tmp_path: Path,
+) -> None:
+    """A simulation runs several programs in one process: each holds its own games, a
+    game another holds is refused as across processes, and a program's end lets go of
+    its locks as a crash's does."""
+    with storelock.program():
+        storelock.hold(tmp_path, "g")
+        storelock.hold(tmp_path, "g")  # again in the same program: nothing
+        with storelock.program():
+            with pytest.raises(StoreBusy):
+                storelock.hold(tmp_path, "g")
+        assert storelock.held(tmp_path)
+    assert not storelock.held(tmp_path)
+    with storelock.program():
+        storelock.hold(tmp_path, "g")  # the first program ended: free again
