@@ -48,7 +48,7 @@ MAX_WATCHERS = 16
 many the players' time a deal stays within 1.2 times that without (docs/network.md,
 ``bench net --watchers``)."""
 BEHIND = 1024 * 1024
-"""Bytes of payloads waiting for one watcher at most (some thirty deals of Belka);
+"""Bytes of payloads waiting for one watcher at most (some thirty deals of a game);
 past it, it is dropped.  With a write under way (``BATCH`` at most, or one payload
 larger) that bounds what the host holds for a watcher."""
 BATCH = 64 * 1024
