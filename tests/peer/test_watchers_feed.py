@@ -6,6 +6,7 @@ most ``BEHIND`` bytes of the host's memory before it is dropped.  Real channels
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass
 
 import pytest
@@ -139,3 +140,15 @@ async def test_a_watcher_that_never_reads_holds_a_bounded_share_and_is_dropped(
     assert feed.stats["dropped"] == 1
     assert max(held) <= BEHIND
     assert n * big > BEHIND, "it was dropped for what the host held, not before"
+
+
+def test_a_host_takes_at_most_max_watchers() -> None:
+    """Beyond it the players' pace was not measured to hold (docs/network.md): a limit
+    kept by an older game is cut to it, and ``host --watchers`` refuses more."""
+    from p2pbelka.cli.lan_args import watcher_count
+
+    assert Feed(50).limit == watchers.MAX_WATCHERS and Feed(-1).limit == 0
+    assert watcher_count(str(watchers.MAX_WATCHERS)) == watchers.MAX_WATCHERS
+    for text in (str(watchers.MAX_WATCHERS + 1), "-1", "many"):
+        with pytest.raises(argparse.ArgumentTypeError, match="a host takes 0 to"):
+            watcher_count(text)
