@@ -101,13 +101,14 @@ def one_game(
     try:
         spawned.append(time.monotonic())
         host_args = ["host", "--auto-approve", "--no-announce", *table, *common]
+        if watchers:
+            host_args += ["--watchers", str(watchers)]
         host = _spawn(root, "host", host_args, profile_dir)
         procs.append(host)
         port = _lobby_port(*host)
-        for n in range(watchers):
-            looker = _spawn(
-                root, f"watch{n}", [f"127.0.0.1:{port}"], module="p2pbelka.bench.netwatch"
-            )
+        if watchers:  # all in one process: see bench/netwatch.py
+            address = [f"127.0.0.1:{port}", "--count", str(watchers)]
+            looker = _spawn(root, "watch", address, module="p2pbelka.bench.netwatch")
             lookers.append(looker)
             _wait_for(*looker, r"(watching)", "a watcher was not let in")
         for n in range(1, players):
@@ -137,11 +138,14 @@ def one_game(
     if not all(s["finished"] for s in stats):
         raise RuntimeError("a benchmark game did not finish")
     for _, out in lookers:
-        figures = json.loads(out.read_text().splitlines()[-1])
-        if figures["fed"] != figures["records"]:
-            raise RuntimeError(f"a watcher was not fed the whole game: {figures}")
-        if watched is not None:
-            watched.append(figures)
+        for line in out.read_text().splitlines():
+            if not line.startswith("{"):
+                continue
+            figures = json.loads(line)
+            if figures["fed"] != figures["records"]:
+                raise RuntimeError(f"a watcher was not fed the whole game: {figures}")
+            if watched is not None:
+                watched.append(figures)
     for s, at in zip(stats, spawned, strict=True):
         s["transcript_bytes"] = Path(s["transcript"]).stat().st_size
         s["spawned_at"] = at

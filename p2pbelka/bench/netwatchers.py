@@ -5,7 +5,10 @@ feed from before the start) alternate with games without, in the same run, so
 the difference of the median deal times is the watchers' cost on this machine
 at this moment; the figures of ``bench net`` come beside them.  A watcher's
 bytes per deal are what its channel delivered (the payloads: records, chat,
-control messages) over the host's deals.
+control messages) over the host's deals; the records a deal, what it took to
+play each (``ms_per_record``: the deal's time over its records, the same with
+watchers or without) and the ratio of the two medians are the players' time a
+record with watchers and without (docs/network.md).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ def run(
     without: list[float] = []
     watched_ms: list[float] = []
     per_watcher: list[float] = []
+    records: list[float] = []
     deals = 0
     for _ in range(pairs):
         with tempfile.TemporaryDirectory() as tmp:
@@ -40,7 +44,9 @@ def run(
         watched_ms += host["deal_ms"]
         deals += host["deals"]
         per_watcher += [w["bytes_in"] / host["deals"] for w in seen]
+        records += [w["records"] / host["deals"] for w in seen]
     base, loaded = statistics.median(without), statistics.median(watched_ms)
+    per_deal = statistics.fmean(records)
     return {
         "game": game,
         "peers": seats,
@@ -54,6 +60,9 @@ def run(
         "ms_per_deal_median_with_watchers_x": round(loaded / unit_ms),
         "watchers_cost_ms_per_deal": round(loaded - base, 1),
         "watchers_cost_ratio": round(loaded / base, 3),
+        "records_per_deal": round(per_deal, 1),
+        "ms_per_record_median_without_watchers": round(base / per_deal, 2),
+        "ms_per_record_median_with_watchers": round(loaded / per_deal, 2),
         "bytes_to_a_watcher_per_deal": round(statistics.fmean(per_watcher)),
         "bytes_to_a_watcher_per_deal_max": round(max(per_watcher)),
         **bench_end(count, load_start),

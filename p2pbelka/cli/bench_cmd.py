@@ -59,8 +59,13 @@ def run(args: argparse.Namespace) -> int:
             return 2
         module = importlib.import_module("p2pbelka.bench.netprofile")
     if args.watchers is not None:
-        if args.topic != "net" or args.profile or not 1 <= args.watchers <= 8:
-            print(f"bench {args.topic}: --watchers N (1-8) is for bench net", file=sys.stderr)
+        from p2pbelka.peer.lan.watchers import MAX_WATCHERS
+
+        if args.topic != "net" or args.profile or not 1 <= args.watchers <= MAX_WATCHERS:
+            print(
+                f"bench {args.topic}: --watchers N (1-{MAX_WATCHERS}) is for bench net",
+                file=sys.stderr,
+            )
             return 2
         module = importlib.import_module("p2pbelka.bench.netwatchers")
     options: dict[str, object] = {"quick": args.quick}

@@ -132,6 +132,22 @@ def port_number(text: str) -> int:
     return port
 
 
+def watcher_count(text: str) -> int:
+    """``host --watchers N``: 0 up to what a host takes (``watchers.MAX_WATCHERS``, where
+    the players' pace holds); a usage error otherwise."""
+    from p2pbelka.peer.lan.watchers import MAX_WATCHERS
+
+    try:
+        count = int(text)
+    except ValueError:
+        count = -1
+    if not 0 <= count <= MAX_WATCHERS:
+        raise argparse.ArgumentTypeError(
+            _("{text!r}: a host takes 0 to {most} watchers").format(text=text, most=MAX_WATCHERS)
+        )
+    return count
+
+
 def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = False) -> None:
     net = parser.add_argument_group(_("network"))
     net.add_argument("--listen", default="0.0.0.0", metavar="ADDR", help=_("address to listen on"))
@@ -203,7 +219,7 @@ def add_watcher_arguments(parser: argparse.ArgumentParser) -> None:
     watch = parser.add_argument_group(_("watchers"))
     watch.add_argument(
         "--watchers",
-        type=int,
+        type=watcher_count,
         default=8,
         metavar="N",
         help=_(

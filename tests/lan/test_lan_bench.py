@@ -65,3 +65,4 @@ def test_bench_net_with_watchers_quick(capsys: pytest.CaptureFixture[str]) -> No
     assert "watchers_cost_ms_per_deal" in figures and figures["watchers_cost_ratio"] > 0
     assert figures["bytes_to_a_watcher_per_deal"] > 0
     assert main(["bench", "rules", "--watchers", "2"]) == 2
+    assert main(["bench", "net", "--watchers", "17"]) == 2  # more than a host takes

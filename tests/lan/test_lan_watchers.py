@@ -126,7 +126,7 @@ async def test_watchers_get_the_host_s_transcript_and_the_bad_ones_are_cut_off(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     caplog.set_level(logging.INFO, logger="p2pbelka.peer.lan.watchers")
-    monkeypatch.setattr(feed_module, "BACKLOG", 32)
+    monkeypatch.setattr(feed_module, "BEHIND", 64 * 1024)
     watched: dict[str, Followed] = {}
     cut: dict[str, str] = {}
     mid_game = trio.Event()

@@ -7,16 +7,26 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
+import pytest
 import trio
 import trio.testing
 from trio.testing import MockClock
 
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
+from p2pbelka.peer.lan import watchers
 from p2pbelka.peer.lan.events import WatcherView
 from p2pbelka.peer.lan.watchers import FED_GRACE, FED_LIMIT, Feed
 
 ME = Identity.generate("Watcher")
+
+
+@pytest.fixture(autouse=True)
+def one_payload_a_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each write carries one payload, so a slow link takes the feed payload by payload."""
+    monkeypatch.setattr(watchers, "BATCH", 1)
+
+
 VIEW = WatcherView(ME.public_key, "Dana", "127.0.0.1", watcher=True)
 
 
@@ -27,17 +37,17 @@ class Record:
 
 @dataclass
 class PacedChannel:
-    """A watcher's channel that takes one payload every ``pace`` seconds (None: never)
+    """A watcher's channel that takes one write every ``pace`` seconds (None: never)
     and says nothing."""
 
     pace: float | None
     taken: list[bytes] = field(default_factory=list)
 
-    async def send(self, payload: bytes) -> None:
+    async def send_many(self, payloads: list[bytes]) -> None:
         if self.pace is None:
             await trio.sleep_forever()
         await trio.sleep(self.pace)
-        self.taken.append(payload)
+        self.taken += payloads
 
     def __aiter__(self) -> AsyncIterator[bytes]:
         return self

@@ -6,20 +6,25 @@ of the host's transcript from the index it asked for, then each new record as
 the host's seat writes it, the seats' chat lines the host sent or accepted, and
 (before the start) each new ``lobby``; ``fed`` when the game is over.
 
-Nothing here may hold up the game: the seat's tasks only *put* a payload in
-each watcher's bounded queue (``Feed.record``, ``Feed.chat_line``) and never
-wait; each watcher has a task of its own that sends at its link's pace.  A
-watcher whose queue fills is dropped (its link pays, not the game).  A
-watcher may send only chat, only when the host allows it, within the chat
-receiving limit; anything else cuts it off, counted at the door like a
-stranger's refused handshake.
+Nothing here may hold up the game: the seat's tasks only *append* a payload to
+each watcher's queue (``Feed.record``, ``Feed.chat_line``: no encryption, no
+task switch, never a wait); each watcher has a task of its own that wakes at
+most once every ``PACE`` seconds and sends what queued meanwhile in one write,
+encrypted one frame a payload (the wire is the same as one send each).  So the
+game pays a list append per watcher and record, and the feed's work comes in a
+few lumps a second, not one task switch, encryption and system call per
+watcher and record.  A watcher more than ``BEHIND`` bytes behind is dropped
+(its link pays, not the game, and the host's memory stays bounded).  A watcher
+may send only chat, only when the host allows it, within the chat receiving
+limit; anything else cuts it off, counted at the door like a stranger's
+refused handshake.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import trio
@@ -38,8 +43,20 @@ log = logging.getLogger(__name__)
 
 WATCHERS = 8
 """Watchers a host takes at once unless told otherwise (``host --watchers``)."""
-BACKLOG = 1024
-"""Payloads waiting for one watcher at most: some ten deals; past it, it is dropped."""
+MAX_WATCHERS = 16
+"""Watchers a host takes at most (``host --watchers`` above it is refused): with this
+many the players' time a deal stays within 1.2 times that without (docs/network.md,
+``bench net --watchers``)."""
+BEHIND = 1024 * 1024
+"""Bytes of payloads waiting for one watcher at most (some thirty deals of a game);
+past it, it is dropped.  With a write under way (``BATCH`` at most, or one payload
+larger) that bounds what the host holds for a watcher."""
+BATCH = 64 * 1024
+"""Bytes of payloads one write to a watcher carries at most (one payload at least)."""
+PACE = 0.05
+"""Seconds a watcher's task waits, once a payload is queued, before it sends: the
+records of the seat's burst go in one write, and the feed costs the game a few lumps
+of work a second whatever the pace of the game."""
 FED_GRACE = 5.0
 """Seconds the host waits, once its game is over, for a watcher that takes nothing:
 the wait starts again with every payload a watcher takes, so a watcher whose screen
@@ -104,9 +121,14 @@ class Watcher:
 
     view: WatcherView
     channel: SecureChannel
-    queue: trio.MemorySendChannel[bytes]
-    backlog: trio.MemoryReceiveChannel[bytes]
     chat: WatcherChat | None
+    queue: deque[bytes] = field(default_factory=deque)
+    queued: int = 0
+    """Bytes in ``queue``."""
+    closed: bool = False
+    """Nothing more is queued: the game is over, or the watcher is gone."""
+    wake: trio.Event = field(default_factory=trio.Event)
+    """Set when a payload is queued or the queue is closed."""
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
     why: str = ""
     """Why the host closed it ("" while it watches, or if it left by itself)."""
@@ -128,7 +150,7 @@ class Feed:
     ) -> None:
         if chat not in lb.CHAT_MODES:
             raise ValueError(f"watcher chat must be one of {', '.join(lb.CHAT_MODES)}")
-        self.limit = max(0, limit)
+        self.limit = min(MAX_WATCHERS, max(0, limit))
         self.chat_mode = chat
         self.tell = tell
         self.door = door
@@ -189,15 +211,15 @@ class Feed:
         self._push(payload)
 
     def _push(self, payload: bytes, skip: Watcher | None = None) -> None:
-        for watcher in list(self.watchers):
-            if watcher is skip:
+        for watcher in self.watchers:  # ``_close`` does not change the list
+            if watcher is skip or watcher.closed:
                 continue
-            try:
-                watcher.queue.send_nowait(payload)
-            except trio.WouldBlock:
-                self._close(watcher, f"fell {BACKLOG} payloads behind", cut=False)
-            except (trio.ClosedResourceError, trio.BrokenResourceError):
-                pass
+            watcher.queue.append(payload)
+            watcher.queued += len(payload)
+            if watcher.queued > BEHIND:
+                self._close(watcher, f"fell {watcher.queued // 1024} KiB behind", cut=False)
+            else:
+                watcher.wake.set()
 
     # -- one watcher ------------------------------------------------------------------
 
@@ -208,9 +230,8 @@ class Feed:
         is cut off.  The catch-up and its place in the live feed are taken together,
         with no checkpoint between, so no record is missed or sent twice.  ``early``:
         what it sent while the host decided, heard first."""
-        queue, backlog = trio.open_memory_channel[bytes](BACKLOG)
         chat = WatcherChat(view.key) if self.chat_mode == "watchers" else None
-        watcher = Watcher(view, channel, queue, backlog, chat)
+        watcher = Watcher(view, channel, chat)
         catch_up = self.records[start:]
         self.watchers.append(watcher)
         if view.key not in self.admitted:
@@ -227,23 +248,40 @@ class Feed:
                     nursery.cancel_scope.cancel()
         finally:
             self.watchers.remove(watcher)
-            queue.close()
+            self._shut(watcher)
             self._changed()
             if not self.watchers and self.ended:
                 self._done.set()
 
     async def _send(self, watcher: Watcher, catch_up: list[bytes]) -> None:
         try:
-            await self._give(watcher, lb.encode_control(lb.Watching(self.chat_mode)))
-            for raw in catch_up:
-                await self._give(watcher, raw)
-            async for payload in watcher.backlog:  # ends when the queue closes: the end
-                await self._give(watcher, payload)
+            first = [lb.encode_control(lb.Watching(self.chat_mode)), *catch_up]
+            for batch in batches(first):
+                await self._give(watcher, batch)
+            while watcher.queue or not watcher.closed:  # closed and empty: the end
+                if not watcher.queue:
+                    await watcher.wake.wait()
+                    await trio.sleep(PACE)  # what else the seat writes meanwhile goes too
+                await self._give(watcher, self._next_batch(watcher))
         except NetError as exc:
             self._left(watcher, exc)
 
-    async def _give(self, watcher: Watcher, payload: bytes) -> None:
-        await watcher.channel.send(payload)
+    @staticmethod
+    def _next_batch(watcher: Watcher) -> list[bytes]:
+        """The next write's payloads off the queue (``BATCH`` bytes, one at least)."""
+        queue = watcher.queue
+        batch = [queue.popleft()] if queue else []
+        size = sum(map(len, batch))
+        while queue and size + len(queue[0]) <= BATCH:
+            batch.append(queue.popleft())
+            size += len(batch[-1])
+        watcher.queued -= size
+        if not queue:
+            watcher.wake = trio.Event()
+        return batch
+
+    async def _give(self, watcher: Watcher, batch: list[bytes]) -> None:
+        await watcher.channel.send_many(batch)
         self._taken_at = trio.current_time()  # it moves: the end waits on (``end``)
 
     async def _listen(self, watcher: Watcher, early: Sequence[bytes]) -> None:
@@ -299,7 +337,16 @@ class Feed:
         )
         if cut and self.door is not None:
             self.door.cut_off(view.address, trio.current_time(), f"watcher cut off: {why}")
+        self._shut(watcher)
         watcher.scope.cancel()
+
+    @staticmethod
+    def _shut(watcher: Watcher) -> None:
+        """Nothing more for ``watcher``; what waited for it is let go at once."""
+        watcher.closed = True
+        watcher.queue.clear()
+        watcher.queued = 0
+        watcher.wake.set()
 
     def _changed(self) -> None:
         self.tell(WatchersChanged(tuple(w.view for w in self.watchers), self.places))
@@ -315,7 +362,8 @@ class Feed:
         self.ended = True
         self._push(lb.encode_control(lb.Fed(len(self.records))))
         for watcher in self.watchers:
-            watcher.queue.close()
+            watcher.closed = True  # its task sends what is queued, then ends
+            watcher.wake.set()
         if not self.watchers:
             return
         self._taken_at = trio.current_time()
@@ -336,3 +384,17 @@ class Feed:
         )
         for watcher in list(self.watchers):
             self._close(watcher, why, cut=False)
+
+
+def batches(payloads: list[bytes]) -> Iterator[list[bytes]]:
+    """``payloads`` in order, in lists of ``BATCH`` bytes at most (one payload at least)."""
+    batch: list[bytes] = []
+    size = 0
+    for payload in payloads:
+        if batch and size + len(payload) > BATCH:
+            yield batch
+            batch, size = [], 0
+        batch.append(payload)
+        size += len(payload)
+    if batch:
+        yield batch
