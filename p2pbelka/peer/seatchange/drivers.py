@@ -11,6 +11,7 @@ players decide on a change; its give-up goes through the seat change first
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,12 +20,14 @@ from typing import Any, Protocol
 import trio
 
 from p2pbelka.peer.driver import CutOff, FrontEnd, Inbox, PeerDriver, Release, Transport
-from p2pbelka.peer.mesh import Mesh
+from p2pbelka.peer.mesh import MAX_INBOX, Mesh
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.table.session import Table
+
+log = logging.getLogger(__name__)
 
 
 class Decision:
@@ -123,6 +126,7 @@ class Endpoint:
         self.shared = shared
         self.send_channel: trio.MemorySendChannel[bytes | Release]
         self.send_channel, self.inbox = trio.open_memory_channel[bytes | Release](math.inf)
+        self.dropped = 0  # envelopes past ``MAX_INBOX``
 
     def attach(self, inbox: trio.MemorySendChannel[Inbox]) -> None:
         """The driver's own inbox takes what arrives from now on (``Pushing``), after
@@ -136,7 +140,17 @@ class Endpoint:
         self.send_channel = inbox
 
     def deliver(self, item: bytes | Release) -> None:
-        """Hand one envelope (or ``Release``) to this endpoint's table, in order."""
+        """Hand one envelope (or ``Release``) to this endpoint's table, in order.  Past
+        ``MAX_INBOX`` waiting, an envelope is dropped and counted (the table asks again
+        for what it lacks); ``Release`` never is."""
+        if (
+            isinstance(item, bytes)
+            and self.send_channel.statistics().current_buffer_used >= MAX_INBOX
+        ):
+            self.dropped += 1
+            if self.dropped == 1:
+                log.warning("a table is behind: envelopes past %d dropped", MAX_INBOX)
+            return
         self.send_channel.send_nowait(item)
 
     @property
