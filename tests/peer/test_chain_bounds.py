@@ -17,7 +17,8 @@ from p2pbelka.bench.belka_bounds import (
     target,
 )
 from p2pbelka.peer.mesh import MAX_OUTBOX_BYTES
-from p2pbelka.peer.seatchange.reclaim import ANSWER_EVERY, MAX_CHAIN_BYTES
+from p2pbelka.peer.seatchange.reclaim import ANSWER_EVERY, MAX_CHAIN_BYTES, MAX_STRAYS
+from p2pbelka.peer.seatchange.runner import MAX_PENDING, MAX_PENDING_BYTES
 from p2pbelka.protocol.seatchange import (
     ChainEnd,
     ChainRecord,
@@ -92,3 +93,19 @@ async def test_a_single_request_gets_the_whole_game() -> None:
                 records += 1
         assert records == t.records
         await channel.aclose()
+
+
+async def test_envelopes_of_made_up_segments_are_held_within_bounds() -> None:
+    """Envelopes of segments nobody agreed to wait for their segment, but only so
+    many, and each made-up segment asks whether our seat changed hands at most
+    ``MAX_STRAYS`` times in all."""
+    async with target() as t:
+        runner = t.runner
+        first = runner.state.transcript[-1]
+        for n in range(MAX_PENDING + 500):
+            game = n.to_bytes(16, "big")
+            runner._route(first.raw.replace(first.game, game))
+        held = list(runner._pending.values())
+        assert sum(len(v) for v in held) <= MAX_PENDING
+        assert sum(len(r) for v in held for r in v) <= MAX_PENDING_BYTES
+        assert len(runner.reclaim._strays) <= MAX_STRAYS

@@ -60,6 +60,9 @@ come while the bot's peer is busy)."""
 MAX_CHAIN_BYTES = 16 << 20
 """The most of the game one answer carries, and the most this player keeps from one
 peer while it fetches (a game of a thousand records is under 1 MiB)."""
+MAX_STRAYS = 64
+"""Unknown segments noted (each asks once whether our seat changed hands): a game has
+a few; a peer making them up gets no more answers past this."""
 MAX_CHAIN_RECORDS = 20_000
 """The most records one answer carries and one fetch keeps from one peer."""
 ANSWER_EVERY = 1.0
@@ -250,6 +253,8 @@ class Reclaimer:
             return False
         if self.catching_up:
             return False  # a resumed seat's own question is out: a later envelope asks again
+        if len(self._strays) >= MAX_STRAYS:
+            return False  # made up by a peer: a real one would have come among the first
         self._strays.add(game)
         if any(e.game == game for e in hub.transcript) or known(game):
             return False  # a segment we left: a late envelope of it
