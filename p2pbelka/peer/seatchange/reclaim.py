@@ -58,8 +58,8 @@ ASK_EVERY = 5.0
 """A watching player asks for its seat again this often (a request may be lost, or
 come while the bot's peer is busy)."""
 MAX_CHAIN_BYTES = 16 << 20
-"""The most of the game one answer carries, and the most this player keeps from one
-peer while it fetches (a game of a thousand records is under 1 MiB)."""
+"""The most this player keeps from one peer while it fetches (a game of a thousand
+records is under 1 MiB)."""
 MAX_STRAYS = 64
 """Unknown segments noted (each asks once whether our seat changed hands): a game has
 a few; a peer making them up gets no more answers past this."""
@@ -179,7 +179,9 @@ class Reclaimer:
     def _send_chain(self, seat: int, start: int) -> None:
         """The game so far for ``seat``'s player, if its seat is in other hands: one
         answer at a time per asker, at most one begun per ``ANSWER_EVERY``, sent as its
-        link drains (``Mesh.stream_to``), at most ``MAX_CHAIN_BYTES``."""
+        link drains (``Mesh.stream_to``), at most ``MAX_CHAIN_RECORDS`` records.  A request
+        dropped is not answered: a watching player asks again (``top_up``), a fetch
+        takes any seat's answer."""
         hub, table = self.hub, self.hub.table
         if table is None or table.setup is None or not 0 <= seat < table.n_seats:
             return
