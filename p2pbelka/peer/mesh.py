@@ -197,12 +197,22 @@ class Mesh:
     def _put(self, item: bytes | Release) -> None:
         if self._deliver is not None:
             self._deliver(item)
-        elif isinstance(item, bytes) and self._inbox.statistics().current_buffer_used >= MAX_INBOX:
+        elif (
+            isinstance(item, bytes)
+            and not self._holding  # our own last envelopes may be among what comes then
+            and self._inbox.statistics().current_buffer_used >= MAX_INBOX
+        ):
             self.dropped_envelopes += 1  # asked for again by the table if it needs it
             if self.dropped_envelopes == 1:
                 log.warning("the table is behind: envelopes past %d dropped", MAX_INBOX)
         else:
             self._inbox_send.send_nowait(item)
+
+    @property
+    def holding(self) -> bool:
+        """A resumed table has not been released yet (``hold``): nothing that comes may
+        be dropped then, as our own last envelopes may be among it."""
+        return self._holding
 
     def send_to(self, seat: int, payload: bytes) -> None:
         """Queue ``payload`` for one seat's links only (a short answer meant for it)."""

@@ -105,6 +105,7 @@ class SharedMesh:
         self.endpoints: list[Endpoint] = []
         self.bot_seats: set[int] = set()
         """Seats played here: connected, though the mesh has no link to them."""
+        self.dropped = 0  # envelopes from links past ``MAX_INBOX``
 
     def endpoint(self) -> Endpoint:
         """The transport of one more table of this segment."""
@@ -117,6 +118,19 @@ class SharedMesh:
         for endpoint in self.endpoints:
             endpoint.deliver(item)
 
+    def from_link(self, raw: bytes) -> None:
+        """An envelope a link just brought: dropped and counted if a table is
+        ``MAX_INBOX`` behind (it asks again for what it lacks: a peer sending faster
+        than the tables take it makes this one hold no more).  What this peer hands
+        its tables itself (held for a segment, fetched) is never dropped, nor anything
+        while a resumed seat is held (our own last envelopes may be among it)."""
+        if not self.mesh.holding and any(endpoint.behind() for endpoint in self.endpoints):
+            self.dropped += 1
+            if self.dropped == 1:
+                log.warning("a table is behind: envelopes past %d dropped", MAX_INBOX)
+            return
+        self.deliver(raw)
+
 
 class Endpoint:
     """One local table's transport: the mesh, and the other tables this peer runs
@@ -126,7 +140,6 @@ class Endpoint:
         self.shared = shared
         self.send_channel: trio.MemorySendChannel[bytes | Release]
         self.send_channel, self.inbox = trio.open_memory_channel[bytes | Release](math.inf)
-        self.dropped = 0  # envelopes past ``MAX_INBOX``
 
     def attach(self, inbox: trio.MemorySendChannel[Inbox]) -> None:
         """The driver's own inbox takes what arrives from now on (``Pushing``), after
@@ -140,18 +153,13 @@ class Endpoint:
         self.send_channel = inbox
 
     def deliver(self, item: bytes | Release) -> None:
-        """Hand one envelope (or ``Release``) to this endpoint's table, in order.  Past
-        ``MAX_INBOX`` waiting, an envelope is dropped and counted (the table asks again
-        for what it lacks); ``Release`` never is."""
-        if (
-            isinstance(item, bytes)
-            and self.send_channel.statistics().current_buffer_used >= MAX_INBOX
-        ):
-            self.dropped += 1
-            if self.dropped == 1:
-                log.warning("a table is behind: envelopes past %d dropped", MAX_INBOX)
-            return
+        """Hand one envelope (or ``Release``) to this endpoint's table, in order."""
         self.send_channel.send_nowait(item)
+
+    def behind(self) -> bool:
+        """``MAX_INBOX`` items wait for this table: what a link brings more is dropped
+        (``SharedMesh.from_link``)."""
+        return self.send_channel.statistics().current_buffer_used >= MAX_INBOX
 
     @property
     def mesh(self) -> Mesh:

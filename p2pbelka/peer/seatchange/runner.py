@@ -201,7 +201,7 @@ class SeatChangeRunner:
             new_nonce=new_nonce,
             watch=self.watch,
             retry=self.retry_pending,
-            feed=self._route,
+            feed=self._feed,
         )
         self.shared = SharedMesh(mesh)
         """The current segment's tables on this peer, on the one mesh."""
@@ -366,7 +366,11 @@ class SeatChangeRunner:
         if table.finished and self.state.ending is not None:
             await self.front_end.on_event(driver, self.state.ending)  # learned from a peer
 
-    def _route(self, raw: bytes | Release) -> None:
+    def _feed(self, raw: bytes) -> None:
+        """An envelope this peer fetched itself (``Reclaimer``): routed, never dropped."""
+        self._route(raw, fetched=True)
+
+    def _route(self, raw: bytes | Release, fetched: bool = False) -> None:
         """Every envelope from the mesh goes to the current segment's tables, or waits
         for the segment it belongs to (a continuation may open it).  The mesh calls
         this as each arrives (``push_to``), in order, while ``play`` runs."""
@@ -377,7 +381,10 @@ class SeatChangeRunner:
             return
         game = envelope_game(raw)
         if game is None or (self.table is not None and game == self.segment):
-            self.shared.deliver(raw)
+            if fetched:
+                self.shared.deliver(raw)
+            else:
+                self.shared.from_link(raw)  # dropped if a table is far behind
             return
         held = self._pending.values()
         if (
