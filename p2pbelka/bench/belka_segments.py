@@ -162,10 +162,15 @@ def _lose_seat(seats: _Seats, seed: int) -> None:
 def seat_change(seed: int) -> list[Envelope]:
     """Seat 0's file: deal 1 played, deal 2 cut short by the lost seat, the
     continuation, and the new segment's first deal to its ``deal_end``s."""
+    return seat_changed(seed)[1]
+
+
+def seat_changed(seed: int) -> tuple[Table, list[Envelope]]:
+    """``seat_change``: seat 0's table of the new segment, and its file."""
     seats = _Seats(seed)
     _lose_seat(seats, seed)
     _play_segment(seats, _to_the_bot(seats, seed))
-    return seats.file
+    return seats.tables[0], seats.file
 
 
 def seat_back(seed: int) -> list[Envelope]:

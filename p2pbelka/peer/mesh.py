@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -54,6 +54,20 @@ higher seat dials again, so the game goes on as soon as the network is back."""
 MAX_ANSWER_BACKLOG = 1024
 """Frames queued on a link beyond which a resend request gets no envelopes (only
 ``resent``): the asker will ask again once the backlog has drained."""
+MAX_OUTBOX_BYTES = 16 << 20
+"""Bytes queued on one link (not yet taken by the kernel) beyond which the link is
+closed: its peer does not read.  Nothing queued is dropped silently: the peer dials
+again (or is dialled) and asks for what it lacks (``Resend``), as after any outage."""
+STREAM_ROOM = 256 << 10
+"""A long answer (``stream_to``) is queued only while its link holds less than this:
+the next part goes when the kernel took the last, so it never fills the outbox."""
+MAX_LINKS = 3
+"""Links one seat may hold at once (a resumed peer that dials the higher seats too
+holds two); a newer one closes the oldest (a reconnecting peer's old link is dead)."""
+MAX_INBOX = 512
+"""Envelopes waiting for the table (before ``push_to``) beyond which one more is
+dropped and counted: the table asks again for what it lacks (``Resend``).  At most
+512 x 64 KiB = 32 MiB; a resend answer is at most 64 envelopes a seat."""
 
 
 class _Flush:
@@ -70,7 +84,11 @@ class _Link:
     channel: SecureChannel
     outbox: trio.MemorySendChannel[bytes | _Flush]
     resent: trio.Event = field(default_factory=trio.Event)
+    scope: trio.CancelScope = field(default_factory=trio.CancelScope)  # closes the link
     queued: int = 0  # frames given to this link and not yet handed to the kernel
+    queued_bytes: int = 0  # their size (a flush: what the channel holds of a frame)
+    sizes: deque[int] = field(default_factory=deque)  # each queued item's share of it
+    stream: Iterator[bytes] | None = None  # a long answer, queued as the link drains
     asked_at: float | None = None  # our resend request not answered yet, sent then
     heard_at: float = field(default_factory=trio.current_time)  # the last frame in
 
@@ -132,6 +150,8 @@ class Mesh:
         self.bytes_sent = 0
         self.frames_sent = 0
         self.dropped_payloads = 0
+        self.dropped_envelopes = 0  # past ``MAX_INBOX``
+        self.closed_full = 0  # links closed past ``MAX_OUTBOX_BYTES``
         self.on_chat: Callable[[int, bytes], None] | None = None
         """Takes every chat payload with the seat of its link (``Chat.heard``)."""
         self.on_control: Callable[[int, bytes], bool] | None = None
@@ -177,12 +197,48 @@ class Mesh:
     def _put(self, item: bytes | Release) -> None:
         if self._deliver is not None:
             self._deliver(item)
+        elif (
+            isinstance(item, bytes)
+            and not self._holding  # our own last envelopes may be among what comes then
+            and self._inbox.statistics().current_buffer_used >= MAX_INBOX
+        ):
+            self.dropped_envelopes += 1  # asked for again by the table if it needs it
+            if self.dropped_envelopes == 1:
+                log.warning("the table is behind: envelopes past %d dropped", MAX_INBOX)
         else:
             self._inbox_send.send_nowait(item)
 
+    @property
+    def holding(self) -> bool:
+        """A resumed table has not been released yet (``hold``): nothing that comes may
+        be dropped then, as our own last envelopes may be among it."""
+        return self._holding
+
     def send_to(self, seat: int, payload: bytes) -> None:
-        """Queue ``payload`` for one seat's links only (a long answer meant for it)."""
+        """Queue ``payload`` for one seat's links only (a short answer meant for it)."""
         for link in self._links.get(seat, []):
+            self._queue(link, payload)
+
+    def stream_to(self, seat: int, payloads: Iterable[bytes]) -> bool:
+        """Send ``payloads`` to one seat on its newest link, each queued only when the
+        link holds less than ``STREAM_ROOM`` (a long answer never fills an outbox nor
+        waits on another link).  False: no link, or one answer is under way on it."""
+        links = self._links.get(seat, [])
+        if not links or links[-1].stream is not None:
+            return False
+        links[-1].stream = iter(payloads)
+        self._refill(links[-1])
+        return True
+
+    def _refill(self, link: _Link) -> None:
+        while link.stream is not None and link.queued_bytes < STREAM_ROOM:
+            if link.scope.cancel_called:
+                link.stream = None
+                return
+            payload = next(link.stream, None)
+            if payload is None:
+                link.stream = None
+                return
             self._queue(link, payload)
 
     async def flushed(self, timeout: float = 0.05) -> None:
@@ -287,19 +343,14 @@ class Mesh:
         outbox, queue = trio.open_memory_channel[bytes | _Flush](math.inf)
         link = _Link(seat, channel, outbox)
         self._links[seat].append(link)
+        if len(self._links[seat]) > MAX_LINKS:
+            log.warning("seat %d holds %d links: the oldest is closed", seat, MAX_LINKS + 1)
+            self._links[seat][0].scope.cancel()
         self._notify()
         log.info("link to seat %d up (%s)", seat, channel.peer_address)
         try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(self._send_loop, link, queue, nursery.cancel_scope)
-                nursery.start_soon(self._watch, link, nursery.cancel_scope)
-                wants = self._wants()
-                if wants:
-                    self._ask(link, wants)
-                if self._finished:
-                    self._queue(link, lb.encode_control(lb.Done()))
-                await self._receive_loop(link)
-                nursery.cancel_scope.cancel()
+            with link.scope:
+                await self._serve(link, queue)
         finally:
             self._links[seat].remove(link)
             self._failed[seat].append(trio.current_time())
@@ -307,6 +358,18 @@ class Mesh:
             with trio.CancelScope(shield=True):
                 await channel.aclose()
             log.info("link to seat %d down: %s", seat, channel.close_reason)
+
+    async def _serve(self, link: _Link, queue: trio.MemoryReceiveChannel[bytes | _Flush]) -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._send_loop, link, queue, nursery.cancel_scope)
+            nursery.start_soon(self._watch, link, nursery.cancel_scope)
+            wants = self._wants()
+            if wants:
+                self._ask(link, wants)
+            if self._finished:
+                self._queue(link, lb.encode_control(lb.Done()))
+            await self._receive_loop(link)
+            nursery.cancel_scope.cancel()
 
     async def _watch(self, link: _Link, scope: trio.CancelScope) -> None:
         """Close the link once it is silent while a request on it waits for an answer."""
@@ -333,6 +396,9 @@ class Mesh:
                     self.bytes_sent += len(payload) + FRAME_OVERHEAD
                     self.frames_sent += 1
                 link.queued -= 1
+                link.queued_bytes -= link.sizes.popleft()
+                if link.stream is not None:
+                    self._refill(link)
                 if not link.queued:
                     self._notify()
         except NetError as exc:
@@ -421,9 +487,24 @@ class Mesh:
             item: bytes | _Flush = _FLUSH
         else:
             item = payload
+        size = len(payload)
+        if link.queued_bytes + size > MAX_OUTBOX_BYTES:
+            # Its peer does not read: close the link rather than hold more, or drop
+            # one of our envelopes unseen; the next link's resend brings it all back.
+            if not link.scope.cancel_called:
+                self.closed_full += 1
+                log.warning(
+                    "seat %d does not read (%d bytes queued): closing its link",
+                    link.seat,
+                    link.queued_bytes,
+                )
+                link.scope.cancel()
+            return
         try:
             link.outbox.send_nowait(item)
             link.queued += 1
+            link.queued_bytes += size
+            link.sizes.append(size)
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             pass  # the link is going down; a resend on the next one covers it
 

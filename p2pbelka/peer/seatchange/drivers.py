@@ -11,6 +11,7 @@ players decide on a change; its give-up goes through the seat change first
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,12 +20,14 @@ from typing import Any, Protocol
 import trio
 
 from p2pbelka.peer.driver import CutOff, FrontEnd, Inbox, PeerDriver, Release, Transport
-from p2pbelka.peer.mesh import Mesh
+from p2pbelka.peer.mesh import MAX_INBOX, Mesh
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.table.session import Table
+
+log = logging.getLogger(__name__)
 
 
 class Decision:
@@ -102,6 +105,7 @@ class SharedMesh:
         self.endpoints: list[Endpoint] = []
         self.bot_seats: set[int] = set()
         """Seats played here: connected, though the mesh has no link to them."""
+        self.dropped = 0  # envelopes from links past ``MAX_INBOX``
 
     def endpoint(self) -> Endpoint:
         """The transport of one more table of this segment."""
@@ -113,6 +117,19 @@ class SharedMesh:
         """What came from the mesh, to every table of the segment, in order."""
         for endpoint in self.endpoints:
             endpoint.deliver(item)
+
+    def from_link(self, raw: bytes) -> None:
+        """An envelope a link just brought: dropped and counted if a table is
+        ``MAX_INBOX`` behind (it asks again for what it lacks: a peer sending faster
+        than the tables take it makes this one hold no more).  What this peer hands
+        its tables itself (held for a segment, fetched) is never dropped, nor anything
+        while a resumed seat is held (our own last envelopes may be among it)."""
+        if not self.mesh.holding and any(endpoint.behind() for endpoint in self.endpoints):
+            self.dropped += 1
+            if self.dropped == 1:
+                log.warning("a table is behind: envelopes past %d dropped", MAX_INBOX)
+            return
+        self.deliver(raw)
 
 
 class Endpoint:
@@ -138,6 +155,11 @@ class Endpoint:
     def deliver(self, item: bytes | Release) -> None:
         """Hand one envelope (or ``Release``) to this endpoint's table, in order."""
         self.send_channel.send_nowait(item)
+
+    def behind(self) -> bool:
+        """``MAX_INBOX`` items wait for this table: what a link brings more is dropped
+        (``SharedMesh.from_link``)."""
+        return self.send_channel.statistics().current_buffer_used >= MAX_INBOX
 
     @property
     def mesh(self) -> Mesh:

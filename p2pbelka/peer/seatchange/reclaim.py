@@ -20,7 +20,8 @@ starts no task: the runner starts its ``fetch_and_watch`` in its own nursery.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
 
 import trio
 
@@ -56,6 +57,17 @@ QUIET_STAGES = (Stage.IDLE, Stage.ASKING, Stage.AWAITING)
 ASK_EVERY = 5.0
 """A watching player asks for its seat again this often (a request may be lost, or
 come while the bot's peer is busy)."""
+MAX_CHAIN_BYTES = 16 << 20
+"""The most this player keeps from one peer while it fetches (a game of a thousand
+records is under 1 MiB)."""
+MAX_STRAYS = 64
+"""Unknown segments noted (each asks once whether our seat changed hands): a game has
+a few; a peer making them up gets no more answers past this."""
+MAX_CHAIN_RECORDS = 20_000
+"""The most records one answer carries and one fetch keeps from one peer."""
+ANSWER_EVERY = 1.0
+"""One answer to a ``seat_chain`` started per asker at most this often (a watching
+player tops up at most every ``TOP_UP_EVERY``); one at a time, sent as its link drains."""
 
 
 class Reclaimer:
@@ -96,22 +108,36 @@ class Reclaimer:
         self._nonce_for: bytes | None = None
         self._topped_at: float | None = None  # a top-up is under way, asked then
         self._strays: set[bytes] = set()  # unknown segments whose envelopes came (once)
+        self._asked: set[int] = set()  # seats whose answer we wait for (a fetch)
+        self._sizes: Counter[int] = Counter()  # bytes kept from each of them
+        self._topping: int | None = None  # the seat a top-up asked, until it ends
+        self._answered_at: dict[int, float] = {}  # when we last began an answer to a seat
+        self.dropped: Counter[str] = Counter()
+        """``seat_chain`` requests not answered and ``seat_record``s not kept, by why."""
 
     def heard(self, seat: int, msg: ChainRequest | ChainRecord | ChainEnd) -> None:
-        """The game's records: asked for by ``seat``, or sent by it."""
+        """The game's records: asked for by ``seat``, or sent by it.  Records are kept
+        only while we fetch, from a seat we asked, in order, up to the caps."""
         if isinstance(msg, ChainRequest):
             self._send_chain(seat, msg.start)
-        elif self._topped_at is not None and isinstance(msg, ChainRecord):
-            self.feed(msg.record)  # a copy we hold already is dropped by the table
-        elif self._topped_at is not None and isinstance(msg, ChainEnd):
+        elif self._topping == seat and isinstance(msg, ChainRecord):
+            if self._keep(seat, msg.record):
+                self.feed(msg.record)  # a copy we hold already is dropped by the table
+        elif self._topping == seat and isinstance(msg, ChainEnd):
+            self._topping = None
             self.retry()
+        elif seat not in self._asked:
+            self._drop("unasked", seat)
         elif isinstance(msg, ChainRecord):
             records = self._records.setdefault(seat, [])
-            if msg.index == len(records):
+            if msg.index != len(records):
+                self._drop("out of order", seat)
+            elif self._keep(seat, msg.record):
                 records.append(msg.record)
                 self._started.set()
         elif isinstance(msg, ChainEnd):
-            records = self._records.get(seat, [])
+            self._asked.discard(seat)  # one answer a seat
+            records = self._records.pop(seat, [])
             if msg.total == 0:
                 self._ours.add(seat)
                 self._answered.set()
@@ -119,20 +145,58 @@ class Reclaimer:
                 self._chain = records
                 self._answered.set()
 
+    def _keep(self, seat: int, record: bytes) -> bool:
+        """Count ``record`` against what one peer may make us hold; False: past it, and
+        that peer's answer is given up (a game is never that long)."""
+        self._sizes[seat] += len(record)
+        count = len(self._records.get(seat, ())) + 1
+        if self._sizes[seat] <= MAX_CHAIN_BYTES and count <= MAX_CHAIN_RECORDS:
+            return True
+        self._drop("past the caps", seat)
+        self._asked.discard(seat)
+        self._records.pop(seat, None)
+        if self._topping == seat:
+            self._topping = None
+        return False
+
+    def _drop(self, why: str, seat: int) -> None:
+        self.dropped[why] += 1
+        if self.dropped[why] == 1:
+            log.warning(
+                "seat %d: a game-record message dropped (%s); counted from now on", seat, why
+            )
+
+    def _open(self, seats: set[int]) -> None:
+        """A fetch begins: answers from ``seats`` are kept (each seat's once)."""
+        self._asked, self._records, self._sizes = set(seats), {}, Counter()
+
+    def _close(self) -> None:
+        """The fetch is over: what a late answer brings is dropped."""
+        self._asked, self._records, self._sizes = set(), {}, Counter()
+
     # -- the peers that kept playing --------------------------------------------------
 
     def _send_chain(self, seat: int, start: int) -> None:
-        """The game so far for ``seat``'s player, if its seat is in other hands."""
+        """The game so far for ``seat``'s player, if its seat is in other hands: one
+        answer at a time per asker, at most one begun per ``ANSWER_EVERY``, sent as its
+        link drains (``Mesh.stream_to``), at most ``MAX_CHAIN_RECORDS`` records.  A request
+        dropped is not answered: a watching player asks again (``top_up``), a fetch
+        takes any seat's answer."""
         hub, table = self.hub, self.hub.table
         if table is None or table.setup is None or not 0 <= seat < table.n_seats:
             return
         if table.setup.seats[seat].key == hub.mesh.keys[seat] and not self._changed_hands(seat):
             hub.mesh.send_to(seat, encode_seat_change(ChainEnd(0)))
             return
-        for index in range(start, len(hub.transcript)):
-            record = ChainRecord(index, hub.transcript[index].raw)
-            hub.mesh.send_to(seat, encode_seat_change(record))
-        hub.mesh.send_to(seat, encode_seat_change(ChainEnd(len(hub.transcript))))
+        now, last = trio.current_time(), self._answered_at.get(seat)
+        if last is not None and now - last < ANSWER_EVERY:
+            self._drop("asked too often", seat)
+            return
+        raws = [e.raw for e in hub.transcript[start : start + MAX_CHAIN_RECORDS]]
+        if hub.mesh.stream_to(seat, _answer(start, raws, len(hub.transcript))):
+            self._answered_at[seat] = now
+        else:
+            self._drop("asked during an answer", seat)
 
     def _changed_hands(self, seat: int) -> bool:
         """Whether a continuation gave ``seat`` to another key in this game: its player
@@ -155,6 +219,7 @@ class Reclaimer:
             await self.released.wait()
         log.info("resumed: every seat answered: %s", self.released.is_set())
         start = 0
+        self._open(set(range(len(hub.mesh.keys))) - {hub.mesh.me})
         await hub.mesh.broadcast(encode_seat_change(ChainRequest(start)))
         with trio.move_on_after(timeout):  # a first record, or "you hold your seat"
             while not (self._started.is_set() or self._answered.is_set()):
@@ -162,6 +227,7 @@ class Reclaimer:
         with trio.move_on_after(CHAIN_TIMEOUT if self._started.is_set() else 0):
             await self._answered.wait()
         chain, self.catching_up = self._chain, False
+        self._close()
         if chain is None or not self._watch(chain):
             # Never before every other seat gave back what we signed (durability):
             # the release follows their envelopes in the seat's own stream.
@@ -189,6 +255,8 @@ class Reclaimer:
             return False
         if self.catching_up:
             return False  # a resumed seat's own question is out: a later envelope asks again
+        if len(self._strays) >= MAX_STRAYS:
+            return False  # made up by a peer: a real one would have come among the first
         self._strays.add(game)
         if any(e.game == game for e in hub.transcript) or known(game):
             return False  # a segment we left: a late envelope of it
@@ -210,14 +278,16 @@ class Reclaimer:
         """Fetch the game and watch it, asking for our seat; our table goes on if the
         game a peer sends does not give our seat away."""
         hub = self.hub
-        self._chain, self._records, self._ours, self._topped_at = None, {}, set(), None
+        self._chain, self._ours, self._topped_at, self._topping = None, set(), None, None
         self._answered = trio.Event()
+        self._open(set(range(len(hub.mesh.keys))) - {hub.mesh.me})
         await hub.mesh.broadcast(encode_seat_change(ChainRequest(0)))
         with trio.move_on_after(CHAIN_TIMEOUT):
             # until a chain comes, or every seat we reach says the seat is still ours
             while self._chain is None and not (self._ours and self._ours >= hub.mesh.connected()):
                 await self._answered.wait()
                 self._answered = trio.Event()
+        self._close()
         if self._chain is not None and self._watch(self._chain):
             if hub.ending is not None:
                 return  # the game ended without us: nothing to ask for
@@ -253,7 +323,8 @@ class Reclaimer:
             self._topped_at is not None and now - self._topped_at < TOP_UP_EVERY
         ):
             return
-        self._topped_at = now
+        self._topped_at, self._topping = now, seat
+        self._sizes[seat] = 0
         start = next(
             (i for i, e in enumerate(hub.transcript) if e.game == hub.segment),
             len(hub.transcript),
@@ -311,3 +382,10 @@ class Reclaimer:
         for envelope in chain[same:]:
             hub.writer.append(envelope)
         hub.transcript[:] = chain
+
+
+def _answer(start: int, raws: list[bytes], total: int) -> Iterator[bytes]:
+    """A ``seat_chain`` answer, encoded one record at a time as its link takes it."""
+    for index, raw in enumerate(raws, start):
+        yield encode_seat_change(ChainRecord(index, raw))
+    yield encode_seat_change(ChainEnd(total))

@@ -91,6 +91,9 @@ DEFAULT_BOT = "heuristic" if "heuristic" in levels() else "random"
 """The level of a bot this peer runs for a lost seat, unless its own seat is a bot."""
 MAX_PENDING = 4096
 """Envelopes of a segment this peer has not entered yet, kept until it does."""
+MAX_PENDING_BYTES = 8 << 20
+"""And their bytes (what one seat can make this peer hold with envelopes of made-up
+segments; a continuation's first deal is a few hundred KiB)."""
 
 
 class KnownIds(Protocol):
@@ -205,7 +208,7 @@ class SeatChangeRunner:
             new_nonce=new_nonce,
             watch=self.watch,
             retry=self.retry_pending,
-            feed=self._route,
+            feed=self._feed,
         )
         self.shared = SharedMesh(mesh)
         """The current segment's tables on this peer, on the one mesh."""
@@ -371,7 +374,11 @@ class SeatChangeRunner:
         if table.finished and self.state.ending is not None:
             await self.front_end.on_event(driver, self.state.ending)  # learned from a peer
 
-    def _route(self, raw: bytes | Release) -> None:
+    def _feed(self, raw: bytes) -> None:
+        """An envelope this peer fetched itself (``Reclaimer``): routed, never dropped."""
+        self._route(raw, fetched=True)
+
+    def _route(self, raw: bytes | Release, fetched: bool = False) -> None:
         """Every envelope from the mesh goes to the current segment's tables, or waits
         for the segment it belongs to (a continuation may open it).  The mesh calls
         this as each arrives (``push_to``), in order, while ``play`` runs."""
@@ -382,11 +389,17 @@ class SeatChangeRunner:
             return
         game = envelope_game(raw)
         if game is None or (self.table is not None and game == self.segment):
-            self.shared.deliver(raw)
+            if fetched:
+                self.shared.deliver(raw)
+            else:
+                self.shared.from_link(raw)  # dropped if a table is far behind
             return
-        kept = self._pending.setdefault(game, [])
-        if sum(len(v) for v in self._pending.values()) < MAX_PENDING:
-            kept.append(raw)
+        held = self._pending.values()
+        if (
+            sum(len(v) for v in held) < MAX_PENDING
+            and sum(len(r) for v in held for r in v) + len(raw) <= MAX_PENDING_BYTES
+        ):
+            self._pending.setdefault(game, []).append(raw)
         if self._next is None:
             self.change.seen(raw, self.reclaim.nonce)
             self._pump(wake=False)
@@ -449,8 +462,10 @@ class SeatChangeRunner:
         steps = self.change.take()
         for step in steps:
             self._step(step)
-        if self._serving and (wake or steps):
-            self._jobs_in.send_nowait(None)
+        if self._serving and (
+            steps or (wake and not self._jobs_in.statistics().current_buffer_used)
+        ):
+            self._jobs_in.send_nowait(None)  # a wake-up: one queued is enough
         self._withdraw()
 
     def _withdraw(self) -> None:
