@@ -138,6 +138,16 @@ def test_a_split_two_seat_game_ends_one_way() -> None:
     assert [e.result is not None and e.result.cut_off for e in seats] == [True, True]
 
 
+def test_a_two_seat_game_whose_link_comes_back_within_the_bound_plays_on() -> None:
+    """Cut one way past the reconnect window but within the cut-off bound: neither side
+    seats a bot or names the other, and the game is finished once, the same on both."""
+    outcome = simulate(9, "belot", 2, parse("cut 1->0@144.961+200"))
+    assert violations(outcome) == []
+    seats = [e for e in outcome.exits if e.seat < WATCHER]
+    assert [e.result is not None and e.result.finished for e in seats] == [True, True]
+    assert not outcome.answers["yes"]
+
+
 def test_a_replaced_seat_cut_from_one_seat_for_good_still_ends() -> None:
     """Found by the simulator (also Belot-3 seed 35, Belka seed 109): a player watching
     its seat played by a bot, cut from the bot's peer for good, waited for ever.  It
