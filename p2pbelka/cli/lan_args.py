@@ -362,7 +362,7 @@ def cut_off(result: GameResult) -> int:
     from p2pbelka.cli.errors import EXIT_CUT_OFF
     from p2pbelka.ui.faults import cut_off_line
 
-    say(cut_off_line(result.game_id, result.store.transcript_path))
+    say(cut_off_line(result.game_id, result.store.transcript_path, result.players == 2))
     return EXIT_CUT_OFF
 
 

@@ -123,9 +123,12 @@ class Waiting(ev.Event):
 @dataclass(frozen=True, slots=True)
 class CutOff(ev.Event):
     """No other seat could be reached for ``seconds``, past ``cut_off_limit``: the game
-    went on without this peer, which stops here, unfinished, signing nothing."""
+    went on without this peer, which stops here, unfinished, signing nothing.
+    ``two_seats``: a table of two, where the other seat waits and stops as this one
+    does (no bot is seated there): the game did not go on."""
 
     seconds: float
+    two_seats: bool = False
 
 
 @dataclass(frozen=True, slots=True)

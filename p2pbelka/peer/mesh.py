@@ -281,6 +281,11 @@ class Mesh:
         lost = not any(self._links.values()) and any(self._failed.values())
         return lost and not self._done
 
+    def unreached(self) -> bool:
+        """``cut_off``, where a link that keeps failing counts as down (``connected``)."""
+        lost = not self.connected() and any(self._failed.values())
+        return lost and not self._done
+
     def _flapping(self, seat: int) -> bool:
         failed = self._failed[seat]
         return len(failed) == FLAPS and trio.current_time() - failed[0] < FLAP_WINDOW
@@ -449,6 +454,12 @@ class Mesh:
                 self._release("every seat has answered")
         elif isinstance(msg, lb.Done):
             self._done.add(link.seat)
+            wants = self._wants()
+            if wants and not self._finished:
+                # It holds the game to its end and lingers only a moment: what our
+                # table lacks (a player watching its seat played by a bot may be cut
+                # from the bot's peer), ask it now.
+                self._ask(link, wants)
             self._notify()
         else:
             self._drop(link, f"a lobby message ({type(msg).__name__}) during play")

@@ -107,7 +107,10 @@ class GameResult:
     frames_sent: int = 0
     cut_off: bool = False
     """The game stopped here, unfinished, because no other seat could be reached
-    (``CutOff``): the others went on without this seat."""
+    (``CutOff``): the others went on without this seat (at a table of two, the other
+    seat stopped as this one did)."""
+    players: int = 0
+    """How many seats the game has."""
 
 
 async def resume_game(
@@ -364,6 +367,7 @@ async def play_seat(
         mesh.bytes_sent,
         mesh.frames_sent,
         segments.stopped_alone,
+        len(mesh.keys),
     )
 
 

@@ -108,6 +108,14 @@ _FAULTS: Forms = [
         lambda s: _("this machine reached no other seat for {s} s: it stopped waiting").format(s=s),
     ),
     (
+        re.compile(
+            r"this machine could not reach the seats that play on for (\d+) s: it stopped waiting"
+        ),
+        lambda s: _(
+            "this machine could not reach the seats that play on for {s} s: it stopped waiting"
+        ).format(s=s),
+    ),
+    (
         re.compile(r"renege: played (\S+) in trick (\d+) \((\w+)\); charged by the rules"),
         _renege,
     ),
@@ -308,16 +316,30 @@ def _silent(why: str) -> str:
     return _("went silent for {s} s").format(s=found[1])
 
 
-def cut_off_line(game_id: bytes | str | None, path: str | os.PathLike[str] | None) -> str:
+def cut_off_line(
+    game_id: bytes | str | None, path: str | os.PathLike[str] | None, two_seats: bool = False
+) -> str:
     """The one line a peer that reached no other seat says when it stops: the game
-    went on without it, what it kept, and what ``resume`` and ``verify`` do with it."""
+    went on without it, what it kept, and what ``resume`` and ``verify`` do with it.
+    ``two_seats``: a table of two, where no bot is seated and the other seat stopped
+    the same way."""
     hex_id = game_id.hex() if isinstance(game_id, bytes) else game_id or ""
-    return _(
-        "The game went on without you: no other seat could be reached, and how it"
-        " ended could not be learned.  Saved unfinished (verify: INCOMPLETE) in {path};"
-        " p2pbelka resume {id} reaches for the others again (while they play, you watch"
-        " and take your seat back), p2pbelka verify {path} checks what was saved."
-    ).format(path=path or "-", id=hex_id[:12])
+    line = (
+        _(
+            "The other seat could not be reached, and could not reach you: both stop"
+            " here, naming nobody (no bot is seated at a table of two).  Saved unfinished"
+            " (verify: INCOMPLETE) in {path}; p2pbelka resume {id} plays on once you can"
+            " reach each other again, p2pbelka verify {path} checks what was saved."
+        )
+        if two_seats
+        else _(
+            "The game went on without you: no other seat could be reached, and how it"
+            " ended could not be learned.  Saved unfinished (verify: INCOMPLETE) in {path};"
+            " p2pbelka resume {id} reaches for the others again (while they play, you watch"
+            " and take your seat back), p2pbelka verify {path} checks what was saved."
+        )
+    )
+    return line.format(path=path or "-", id=hex_id[:12])
 
 
 def fault_words(what: str) -> str:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import trio
 from trio.testing import MockClock
 
 from p2pbelka.peer.driver import CUT_OFF_GRACE, BotFrontEnd, CutOff, Waiting
+from p2pbelka.peer.seatchange.drivers import SeatOffer
 from p2pbelka.protocol.seatchange import ChainEnd, ChainRecord
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table import events as ev
@@ -27,25 +29,32 @@ VICTIM = 2
 GIVE_UP = 5.0  # ``unlinked_runner``'s reconnect window
 
 
-def _cut_game() -> Game:
+def _cut_game(name: str = "belka", players: int = 4, victim: int = VICTIM) -> Game:
     for seed in range(5, 35):
-        game, _local = start(seed, game_name="belka", players=4)
-        lose_seat(game, VICTIM, after_deals=1)
-        if not game.tables[VICTIM].finished and game.tables[VICTIM].missing():
+        game, _local = start(seed, game_name=name, players=players)
+        lose_seat(game, victim, after_deals=1)
+        if not game.tables[victim].finished and game.tables[victim].missing():
             return game
     raise AssertionError("no seed leaves the victim's table waiting")
 
 
+@pytest.mark.parametrize(
+    ("name", "players", "victim"),
+    [("belka", 4, VICTIM), ("belot", 2, 1)],
+    ids=["belka-4", "belot-2"],
+)
 async def test_a_peer_that_reaches_nobody_stops_after_the_bound_it_stated(
-    tmp_path: Path, autojump_clock: MockClock
+    tmp_path: Path, autojump_clock: MockClock, name: str, players: int, victim: int
 ) -> None:
-    game = _cut_game()
-    table = game.tables[VICTIM]
+    """At a table of two too: there no bot is seated, and either side, not knowing
+    which of them is cut off, waits and stops alike (``CutOff.two_seats``)."""
+    game = _cut_game(name, players, victim)
+    table = game.tables[victim]
     path = tmp_path / "transcript.p2pb"
     with TranscriptWriter(path) as writer:
-        for envelope in game.files[VICTIM]:
+        for envelope in game.files[victim]:
             writer.append(envelope)
-        runner, mesh = unlinked_runner(table, VICTIM, "Victim", writer, bot_seed=3)
+        runner, mesh = unlinked_runner(table, victim, "Victim", writer, bot_seed=3)
         for failed in mesh._failed.values():
             failed.append(0.0)  # every link was up, and failed: this machine's network
         assert mesh.cut_off()
@@ -62,10 +71,12 @@ async def test_a_peer_that_reaches_nobody_stops_after_the_bound_it_stated(
     assert limit == GIVE_UP + CUT_OFF_GRACE  # stated when the wait began
     (stop,) = [e for e in front.events if isinstance(e, CutOff)]
     assert limit <= stop.seconds <= took < limit + GIVE_UP  # stopped at the bound it said
+    assert stop.two_seats == (players == 2)
     assert runner.stopped_alone and ended.finished and not ended.aborted and not ended.over
+    assert not [e for e in front.events if isinstance(e, SeatOffer)]  # no bot proposed
     (aborted,) = [e for e in front.events if isinstance(e, ev.GameAborted)]
     assert not any(f.fatal for f in aborted.faults)  # nobody named
-    assert [f.seat for f in aborted.faults] == [VICTIM]
+    assert [f.seat for f in aborted.faults] == [victim]
     # nothing was signed in the stop: the file reads INCOMPLETE, never DISPUTED or INVALID
     report = verify_bytes(path.read_bytes())
     assert report.verdict.startswith("INCOMPLETE"), report.verdict

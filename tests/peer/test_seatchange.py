@@ -23,10 +23,10 @@ from tests.table.seatloss import Game, bot_then_back, lose_seat, start
 GAMES = [
     pytest.param("belka", 4, 2, 5, id="belka-4"),
     pytest.param("belot", 3, 1, 6, id="belot-3"),
-    pytest.param("belot", 2, 1, 7, id="belot-2"),
 ]
-SIGNING = GAMES[:2]
-"""The games where a seat but the proposer signs (in Belot for two it alone remains)."""
+SIGNING = GAMES
+"""The games where a seat but the proposer signs (in Belot for two it alone would
+remain: no seat changes hands there, ``test_a_two_seat_game_never_seats_a_bot``)."""
 
 
 def _lost(name: str, players: int, lost: int, seed: int) -> tuple[Game, Net]:
@@ -67,6 +67,17 @@ def test_agreed_every_remaining_seat_goes_on_in_one_continuation(
         assert not node.closed and node.asked[0].seat == lost
         # the new tables take the game on: the proposer's table envelope is theirs too
         assert table.transcript[0].raw == net.sealed[0]
+
+
+def test_a_two_seat_game_never_seats_a_bot() -> None:
+    """Nobody would co-sign the proposer's offer, and neither seat can tell "the other
+    is gone" from "I am cut off": each would seat a bot for the other and the game
+    would split.  The driver waits as a peer cut off from everyone does instead."""
+    _game, net = _lost("belot", 2, 1, 7)
+    assert net.lost(1) == {0: False}
+    (node,) = net.nodes.values()
+    assert node.change.stage is Stage.IDLE and not node.sent and not node.asked
+    assert node.switched is None and not node.frozen
 
 
 @pytest.mark.parametrize(("name", "players", "lost", "seed"), SIGNING)

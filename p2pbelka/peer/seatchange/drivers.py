@@ -223,19 +223,30 @@ class SegmentDriver(PeerDriver):
         self._held: list[Inbox] = []
 
     async def give_up(self, seats: list[int], silent: float) -> None:
-        if self.alone() and silent >= self.cut_off_limit:
+        if (self.alone() or self.table.me is None) and silent >= self.cut_off_limit:
+            # (An observer's table: our seat is a bot's and we watch, asking for it
+            # back.  Only the seated peers can end the game; if one the game waits for
+            # stays out of reach, nothing else would bound our wait.)
             await self._stop_alone(silent)
         elif not self.seat_gone(self, seats, silent):
             await super().give_up(seats, silent)
 
     async def _stop_alone(self, silent: float) -> None:
-        """Nobody reached for the whole ``cut_off_limit``: the others went on without
-        us (a bot has our seat, and they may have finished and left), and nobody may
-        ever answer again.  Stop, signing nothing and naming nobody: the game is kept
-        unfinished, for ``resume``."""
+        """Nobody reached for the whole ``cut_off_limit`` (or, watching our seat
+        played by a bot, not a seat the game waits for): the others went on without
+        us (a bot has our seat, and they may have finished and left; at a table of two
+        the other seat waits as we do), and nobody may ever answer again.  Stop,
+        signing nothing and naming nobody: the game is kept unfinished, for
+        ``resume``."""
         self.stopped_alone = silent
-        await self.front_end.on_event(self, CutOff(silent))
-        why = f"this machine reached no other seat for {silent:.0f} s: it stopped waiting"
+        await self.front_end.on_event(self, CutOff(silent, self.table.n_seats == 2))
+        if self.alone():
+            why = f"this machine reached no other seat for {silent:.0f} s: it stopped waiting"
+        else:
+            why = (
+                f"this machine could not reach the seats that play on for {silent:.0f} s:"
+                " it stopped waiting"
+            )
         me = self.table.me  # (an observer's table, our seat a bot's: our home seat)
         self.table.stop_unsigned(self.home_seat if me is None else me, why)
 
@@ -256,13 +267,17 @@ class SegmentDriver(PeerDriver):
         return not self.cut_off() and super()._may_be_deciding(seat, silent)
 
     def alone(self) -> bool:
-        """Every link this peer had is down, at a table of three or more: the others are
-        most likely all there, and this machine is the one cut off (at a table of two
-        either side would think so, so it is never said there)."""
+        """Every link this peer had is down.  At a table of three or more the others are
+        most likely all there, and this machine is the one cut off.  At a table of two
+        either side would think so and neither can tell which it is: both wait alike,
+        up to the same bound, and stop naming nobody (a link that keeps failing counts
+        as down there: a one-way cut lets dials through and nothing after)."""
         transport = self.transport
-        return (
-            isinstance(transport, Endpoint) and self.table.n_seats >= 3 and transport.mesh.cut_off()
-        )
+        if not isinstance(transport, Endpoint):
+            return False
+        if self.table.n_seats == 2:
+            return transport.mesh.unreached()
+        return transport.mesh.cut_off()
 
     def freeze(self) -> None:
         self.frozen = True

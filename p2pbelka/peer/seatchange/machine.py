@@ -172,6 +172,12 @@ class SeatChange(Proposing, Agreeing):
                 return True
         if table is None or not self.config.seat_bots or len(seats) != 1:
             return False
+        if table.n_seats < 3:
+            # Nobody would co-sign: the proposer is the only seat left, and at a table of
+            # two it cannot tell "the other is gone" from "I am cut off".  Each side,
+            # alone, would seat a bot for the other, and the game would split in two.
+            # A two-seat game never seats a bot (the driver waits as if cut off).
+            return False
         if not table.started or table.finished or table.me is None or table.closing:
             return False  # (closing: the game is won, there is no next deal for a bot)
         seat = seats[0]

@@ -94,6 +94,9 @@ MAX_PENDING = 4096
 MAX_PENDING_BYTES = 8 << 20
 """And their bytes (what one seat can make this peer hold with envelopes of made-up
 segments; a continuation's first deal is a few hundred KiB)."""
+TOP_UP_SILENT = 15.0
+"""Watching, with a seat the game waits for out of reach: fetch the game from a seat we
+reach this often."""
 
 
 class KnownIds(Protocol):
@@ -224,6 +227,8 @@ class SeatChangeRunner:
         self._jobs_in, self._jobs = trio.open_memory_channel[Job | None](math.inf)
         self._serving = False  # while ``play`` runs: its task does the machine's jobs
         self._cut_off = False  # our driver waited past the window reaching no other seat
+        self._back_at: float | None = None  # a table of two: when the link came back
+        self._topped_at, self._top_ups = -math.inf, 0  # watching: fetches from a seat
         mesh.on_control = self._on_control
 
     @property
@@ -419,15 +424,36 @@ class SeatChangeRunner:
             # past the limit the driver stops on its own (``SegmentDriver._stop_alone``).
             self._cut_off = True
             return True
+        now = trio.current_time()
         if self._cut_off:
+            self._cut_off = False
+            if len(self.mesh.keys) < 3:
+                # A table of two: no seat changes hands there (``SeatChange.lost``).  The
+                # link is back: the other seat gets a fresh window to send what it has.
+                self._back_at = now
+                return True
             # Back after an outage past the window: ask whether our seat changed hands
             # (as a resumed seat does); our table goes on if it did not.
-            self._cut_off = False
             self._step(Replaced())
             return True
-        taken = self.change.lost(seats, silent, trio.current_time())
+        if self._back_at is not None and now - self._back_at < driver.give_up_after:
+            return True
+        if self.watching:
+            self._top_up(now)
+        taken = self.change.lost(seats, silent, now)
         self._pump()
         return taken
+
+    def _top_up(self, now: float) -> None:
+        """Watching, and a seat the game waits for is out of reach: fetch the game from
+        a seat we reach, in turn, now and then (it holds what we miss, maybe the end;
+        ``SegmentDriver`` stops us if nothing comes by ``cut_off_limit``)."""
+        reached = sorted(self.mesh.connected())
+        if not reached or now - self._topped_at < TOP_UP_SILENT:
+            return
+        self._topped_at = now
+        self._top_ups += 1
+        self.reclaim.top_up(reached[self._top_ups % len(reached)])
 
     def _on_control(self, seat: int, payload: bytes) -> bool:
         try:
