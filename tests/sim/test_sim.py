@@ -159,6 +159,21 @@ def test_a_replaced_seat_cut_from_one_seat_for_good_still_ends() -> None:
     assert returned.result is not None and returned.result.finished
 
 
+@pytest.mark.parametrize(
+    ("seed", "faults"),
+    [
+        (2005, "kill 0@273.208+120; power 1@382.41+2.906x2; slow 0.01/2"),
+        (2017, "power 1@134.275+120; power 0@236.855+1.405; slow 0.001/2"),
+    ],
+)
+def test_a_seat_resumed_after_its_seat_changed_hands_still_ends(seed: int, faults: str) -> None:
+    """Found by a long run (Belot-3): a seat killed or powered off past the window, its
+    seat given to a bot, resumed while another seat crashed too, waited for ever (and
+    with it, in seed 2005, a watcher).  Its wait is bounded now, and it learns the end
+    from a seat that says it is done."""
+    assert violations(simulate(seed, "belot", 3, parse(faults))) == []
+
+
 def test_the_script_prints_a_failing_seed_s_replay(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
