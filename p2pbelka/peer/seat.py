@@ -79,11 +79,14 @@ class NetOptions:
 
 class SeatTap(Protocol):
     """What follows a seat's game from outside without ever holding it up (the host's
-    watchers): told each record as the seat appends it to its transcript, and given
-    the game's chat, whose every line sent or accepted it then hears.  Both return at
+    watchers): told each record as the seat appends it to its transcript (and how many
+    it keeps when it cuts the file back, taking its seat back), and given
+    the game's chat, whose every line sent or accepted it then hears.  Each returns at
     once: the seat's own tasks call them."""
 
     def record(self, envelope: Envelope) -> None: ...
+
+    def rewind(self, records: int) -> None: ...
 
     def follow(self, chat: Chat) -> None: ...
 
@@ -302,6 +305,7 @@ async def play_seat(
     chat = _open_chat(identity, meta, keys, mesh, store, table.game_id, ids)
     if tap is not None:
         writer.taps.append(tap.record)
+        writer.cut_taps.append(tap.rewind)
         tap.follow(chat)
     # The game's segments (a seat may change hands, seatchange/runner.py): the first is this table.
     segments = SeatChangeRunner(

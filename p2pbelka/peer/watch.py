@@ -12,6 +12,11 @@ When the feed breaks before ``fed`` (the host's program stopped, a cable), the
 watcher says so and waits for the host to come back (``Away``: ``AWAY_FOR``
 seconds unless told), dialling the same address and key again, asking from the
 count it holds: a host resumed after a crash reopens its lobby (``lan/rehost.py``).
+A host that sends nothing (not even ``alive``) for ``SILENT_FOR`` seconds is taken
+for away too: a pulled cable leaves the connection hanging, with no byte and no
+reset.  A host that took its seat back cut its transcript back (``rewind``): the
+records past the cut are kept while the host feeds the same again, and set aside
+beside the file from the first that differs, so the file stays the host's.
 A host that feeds what does not verify is named and left, never dialled again;
 what came before stays on the disk and says the same in ``verify``.  A host of
 the first segment must have signed the ``table`` the feed opens with.
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import gettext
 import logging
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +35,7 @@ from typing import Protocol
 import trio
 
 from p2pbelka.net.connection import SecureChannel, format_host_port
-from p2pbelka.net.errors import NetError
+from p2pbelka.net.errors import ChannelClosed, NetError
 from p2pbelka.net.identity import Identity, fingerprint
 from p2pbelka.net.pake import normal_code
 from p2pbelka.peer import lobby as lb
@@ -43,6 +49,7 @@ from p2pbelka.peer.lan.events import (
 )
 from p2pbelka.peer.lan.finding import Find
 from p2pbelka.peer.lan.join import reach_lobby
+from p2pbelka.peer.lan.watchers import ALIVE_EVERY
 from p2pbelka.peer.seat import NetOptions
 from p2pbelka.peer.store import games_dir
 from p2pbelka.peer.watchaway import AWAY_FOR, Away, look
@@ -50,7 +57,7 @@ from p2pbelka.peer.watchchat import WatchChat
 from p2pbelka.peer.watchsave import WatchSave, new_meta
 from p2pbelka.protocol.chat import is_chat, open_chat
 from p2pbelka.protocol.codec import ProtocolError
-from p2pbelka.protocol.envelope import open_envelope
+from p2pbelka.protocol.envelope import Envelope, open_envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table.observer import Observer
 from p2pbelka.table.report import ENGLISH, VerifyReport
@@ -59,6 +66,9 @@ from p2pbelka.table.session import Table
 log = logging.getLogger(__name__)
 
 OUTBOX = 16
+SILENT_FOR = 4 * ALIVE_EVERY
+"""Seconds with nothing from a host that keeps the link alive (it sent ``alive`` on this
+connection) after which the link is taken for dead: the host is away."""
 
 
 Say = Callable[[str], None]
@@ -208,11 +218,15 @@ class Feed:
         self._say: trio.MemorySendChannel[bytes] | None = None
         self._mine: ChatGate | None = None  # our own lines' counter and sending limit
         self._warned: set[str] = set()
+        self._alive = False  # the host sends ``alive`` on this connection
+        self._tail: list[Envelope] = []
+        """Records past the host's last ``rewind`` we hold yet: each dropped from the list
+        as the host feeds it again, the rest set aside at the first that differs."""
 
     @property
     def held(self) -> int:
         """Records fed and kept: where the feed goes on from."""
-        return len(self.observer.envelopes)
+        return len(self.observer.envelopes) - len(self._tail)
 
     async def on_dial(self, event: LobbyEvent) -> None:
         if isinstance(event, StillTrying):
@@ -228,6 +242,7 @@ class Feed:
         """One connection: the lobby, ``watch``, then the feed until ``fed`` (returns) or
         the end of the connection (``FeedBroken``); each record fed tells ``away``."""
         self.where, self._away = where, away
+        self._alive = False
         first = await self._control(channel)
         if isinstance(first, lb.Refuse):
             raise (WatchRefused if not self.admitted else FeedBroken)(first.why)
@@ -265,7 +280,7 @@ class Feed:
             raise FeedBroken(f"no lobby: {exc}") from None
 
     async def _feed(self, channel: SecureChannel) -> None:
-        async for payload in channel:
+        while (payload := await self._next(channel)) is not None:
             if is_chat(payload):
                 await self._chat(payload)
                 continue
@@ -283,6 +298,16 @@ class Feed:
                 return
         raise FeedBroken("the host closed the connection before the game's end")
 
+    async def _next(self, channel: SecureChannel) -> bytes | None:
+        """The host's next payload; None once it closed the connection."""
+        wait = SILENT_FOR if self._alive else math.inf  # an older host sends no ``alive``
+        with trio.move_on_after(wait):
+            try:
+                return await channel.receive()
+            except ChannelClosed:
+                return None
+        raise FeedBroken(f"nothing came for {wait:g} s")
+
     async def _on_control(self, msg: lb.Control) -> bool:
         """True at ``fed`` with every record held."""
         if isinstance(msg, lb.LobbyState):
@@ -293,7 +318,13 @@ class Feed:
             raise (WatchRefused if not self.admitted else FeedBroken)(msg.why)
         elif isinstance(msg, lb.Watching):
             await self._admitted(msg.chat)
+        elif isinstance(msg, lb.Alive):
+            self._alive = True
+        elif isinstance(msg, lb.Rewind):
+            if msg.records < self.held:
+                self._tail = self.observer.envelopes[msg.records :]
         elif isinstance(msg, lb.Fed):
+            await self._set_aside()
             if msg.records == self.held:
                 return True
             if msg.records < self.held:
@@ -319,6 +350,13 @@ class Feed:
             aside = self.save.refused(payload) if self.save is not None else None
             kept = f" (kept in {aside})" if aside else ""
             raise HostLied(f"record {self.held} does not decode: {exc}{kept}") from None
+        if self._tail:
+            if self._tail[0].raw == payload:  # one we hold: the host's again
+                self._tail.pop(0)
+                if self._away is not None:
+                    self._away.fed()
+                return
+            await self._set_aside()
         if self.held == 0 and envelope.sender != self.host_key:
             raise HostLied("the feed does not open with a table the host signed")
         before = self.held
@@ -338,6 +376,22 @@ class Feed:
             await self.front.fed(table, events)
         if self.observer.stopped:
             raise HostLied(f"the feed does not verify: {self.observer.report().error}")
+
+    async def _set_aside(self) -> None:
+        """Drop the records the host's transcript no longer holds (after a ``rewind``):
+        moved to a file beside ours, the observer replays the rest again."""
+        if not self._tail:
+            return
+        kept, self._tail = self.observer.envelopes[: self.held], []
+        aside = self.save.set_aside(len(kept)) if self.save is not None else None
+        self.observer = Observer()
+        for envelope in kept:
+            self.observer.feed(envelope)
+        text = self.tr.gettext(
+            "the host took its seat back and set aside the records from {n} on; so does"
+            " this watch: they are kept in {path}"
+        ).format(n=len(kept), path=aside)
+        await self.front.note(text)
 
     async def _chat(self, raw: bytes) -> None:
         try:
@@ -386,6 +440,7 @@ class Feed:
             pass  # the feed's own receive sees the connection end and says so
 
     async def finish(self, *, fed: bool, why: str = "") -> WatchResult:
+        await self._set_aside()
         report = self.observer.report()
         path = self.save.transcript_path if self.save is not None else None
         if self.save is not None:

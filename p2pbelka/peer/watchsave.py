@@ -5,7 +5,8 @@ directory) holds ``transcript.p2pb``, each record appended and synced as it
 comes, like a seat's (so a killed watcher keeps all it was fed but the record
 being written, and ``p2pbelka verify`` reads the file as it reads a seat's);
 ``chat.log``, the seats' signed chat as ``peer/chat.py`` keeps it; and
-``watch.json``, where it was watched from and how the watch ended.  Not a
+``watch.json``, where it was watched from and how the watch ended; ``set-aside-N.p2pb``,
+records past N the host's own transcript no longer holds (``set_aside``).  Not a
 seat's game: no ``game.json``, so ``resume`` never offers it, and its name is
 not the game id, so a seat of this machine is never told it played it.
 A payload the host fed that is no envelope cannot go into a transcript: it is
@@ -27,7 +28,7 @@ from p2pbelka.peer import disk, storelock
 from p2pbelka.peer.chat import ChatLog
 from p2pbelka.peer.store import now
 from p2pbelka.protocol.envelope import Envelope
-from p2pbelka.protocol.transcript import TranscriptWriter
+from p2pbelka.protocol.transcript import TranscriptWriter, iter_records
 
 WATCH_PREFIX = "watch-"
 WATCH_META = "watch.json"
@@ -83,6 +84,28 @@ class WatchSave:
         if self.syncs:
             on = disk.current()
             await on.blocking(partial(self._writer.sync, on.datasync))
+
+    def set_aside(self, records: int) -> Path | None:
+        """Keep the first ``records`` records of the transcript and move the rest to a
+        file beside it, ``set-aside-<records>.p2pb`` (the host cut its own transcript
+        back there: ``rewind``, SPEC section 7.5): where they went (None: nothing past)."""
+        data = self.transcript_path.read_bytes()
+        kept = list(iter_records(data))
+        if records >= len(kept):
+            return None
+        aside = self.directory / f"set-aside-{records}.p2pb"
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = self.directory / f"set-aside-{records}-{n}.p2pb"
+        with open(aside, "xb") as out:
+            out.write(data[kept[records].offset :])
+            out.flush()
+            disk.current().datasync(out.fileno())
+        os.truncate(self.transcript_path, kept[records].offset)  # appends go on from there
+        self.meta.records = records
+        self.save_meta()
+        return aside
 
     def refused(self, payload: bytes) -> Path:
         """Keep a payload that is no envelope beside the transcript; where it went."""

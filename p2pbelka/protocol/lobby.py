@@ -165,6 +165,20 @@ class Fed:
     records: int
 
 
+@dataclass(frozen=True, slots=True)
+class Rewind:
+    """Host -> watcher: the host's transcript now holds only its first ``records``
+    records (the host took its seat back and set the rest aside, SPEC section 9.5);
+    the feed goes on from there."""
+
+    records: int
+
+
+@dataclass(frozen=True, slots=True)
+class Alive:
+    """Host -> watcher, every few seconds: the link is alive, however quiet the game."""
+
+
 CHAT_MODES = ("off", "watchers")
 """A watcher's lines reach nobody ("off"), or the other watchers ("watchers"); never
 the seats (protocol/SPEC.md section 7.5 says why)."""
@@ -185,6 +199,8 @@ Control = (
     | Watch
     | Watching
     | Fed
+    | Rewind
+    | Alive
 )
 
 
@@ -229,6 +245,10 @@ def encode_control(msg: Control) -> bytes:
         body = {"t": "watching", "chat": msg.chat}
     elif isinstance(msg, Fed):
         body = {"t": "fed", "records": msg.records}
+    elif isinstance(msg, Rewind):
+        body = {"t": "rewind", "records": msg.records}
+    elif isinstance(msg, Alive):
+        body = {"t": "alive"}
     else:
         body = {"t": "done"}
     return encode(dict(sorted(body.items())))
@@ -387,4 +407,9 @@ _PARSERS: dict[str, tuple[set[str], Callable[[dict[str, Any]], Control]]] = {
     ),
     "watching": ({"chat"}, lambda b: Watching(_chat_mode(b["chat"], "chat"))),
     "fed": ({"records"}, lambda b: Fed(m.check_uint(b["records"], "records", MAX_RECORDS))),
+    "rewind": (
+        {"records"},
+        lambda b: Rewind(m.check_uint(b["records"], "records", MAX_RECORDS)),
+    ),
+    "alive": (set(), lambda b: Alive()),
 }

@@ -107,6 +107,8 @@ class TranscriptWriter:
         self.taps: list[Callable[[Envelope], None]] = []
         """Told each envelope once it is written (the host's watchers' feed); a tap
         must return at once: the seat's task calls it."""
+        self.cut_taps: list[Callable[[int], None]] = []
+        """Told the records kept when the file was cut back (``cut_back``), likewise."""
         if fresh:
             self._file.write(MAGIC)
             self._file.flush()
@@ -118,6 +120,13 @@ class TranscriptWriter:
         self._unsynced = True
         for tap in self.taps:
             tap(envelope)
+
+    def cut_back(self, records: int) -> None:
+        """The file was cut back to its first ``records`` records by its owner (a seat
+        taken back keeps its transcript where it agrees with the game and sets the rest
+        aside): appends go on after them (the file is opened to append); the taps hear."""
+        for tap in self.cut_taps:
+            tap(records)
 
     @property
     def unsynced(self) -> bool:

@@ -10,11 +10,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 import trio
 
 from p2pbelka.net.connection import SecureChannel, serve_secure
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
+from p2pbelka.peer import watch
 from p2pbelka.peer.watch import Say, WatchResult, watch_game
 from p2pbelka.peer.watchsave import load_watch_meta
 from p2pbelka.protocol.chat import open_chat, seal_chat
@@ -209,3 +211,70 @@ async def test_where_the_host_lets_watchers_write_a_line_goes_out_signed_for_the
     line = open_chat(heard[0])
     assert (line.game, line.text) == (GAME[0].game, "hello from the wall")
     assert ("wall", "hello from the wall", True) in front.chats
+
+
+def _rewind(records: int) -> bytes:
+    return lb.encode_control(lb.Rewind(records))
+
+
+async def test_records_the_host_set_aside_are_set_aside_by_its_watcher_too(
+    tmp_path: Path,
+) -> None:
+    # Found by the simulator: a host cut off recorded an envelope nobody else accepted
+    # (here: record 46 where 45 is due, a record the observer holds in doubt), took its
+    # seat back and set it aside.  Its watcher, back after the cut, holds it yet.
+    async def script(channel: SecureChannel, n: int, start: int) -> None:
+        if n == 1:
+            await _send(channel, [*GAME[:45], GAME[46]])
+            return  # the connection breaks
+        await channel.send(_rewind(45))  # the host cannot tell what the watcher holds
+        await _send(channel, GAME[45:])
+        await channel.send(lb.encode_control(lb.Fed(len(GAME))))
+
+    result, front, asked = await _watch(script, tmp_path)
+    assert asked == [0, 46]
+    assert result.fed and result.report.ok, result.report.verdict
+    assert result.path is not None and result.path.read_bytes() == dump_transcript(GAME)
+    aside = result.path.parent / "set-aside-45.p2pb"
+    assert aside.read_bytes() == dump_transcript([GAME[46]])[len(dump_transcript([])) :]
+    assert any("set aside the records from 45" in note for note in front.notes), front.notes
+    assert load_watch_meta(result.path.parent).records == len(GAME)
+
+
+async def test_records_the_host_feeds_again_after_a_rewind_are_kept_as_they_are(
+    tmp_path: Path,
+) -> None:
+    async def script(channel: SecureChannel, n: int, start: int) -> None:
+        await _send(channel, GAME[:50])
+        await channel.send(_rewind(45))
+        await channel.send(_rewind(60))  # more than it holds: nothing to do
+        await _send(channel, GAME[45:])
+        await channel.send(lb.encode_control(lb.Fed(len(GAME))))
+
+    result, front, asked = await _watch(script, tmp_path)
+    assert asked == [0] and result.fed and result.report.ok, result.report.verdict
+    assert result.path is not None and result.path.read_bytes() == dump_transcript(GAME)
+    assert not list(result.path.parent.glob("set-aside-*"))
+    assert front.envelopes == len(GAME)
+
+
+async def test_a_host_that_keeps_the_link_alive_and_falls_silent_is_taken_for_away(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A pulled cable: no byte, no reset.  (Seconds shortened for the test.)
+    monkeypatch.setattr(watch, "SILENT_FOR", 0.3)
+
+    async def script(channel: SecureChannel, n: int, start: int) -> None:
+        if n == 1:
+            await _send(channel, GAME[:40])
+            await trio.sleep(1.0)  # no `alive` yet (a host of an earlier version): waited on
+            await _send(channel, GAME[40:50])
+            await channel.send(lb.encode_control(lb.Alive()))
+            await trio.sleep_forever()  # then nothing, and the connection stays open
+        await _send(channel, GAME[start:])
+        await channel.send(lb.encode_control(lb.Fed(len(GAME))))
+
+    result, front, asked = await _watch(script, tmp_path)
+    assert asked == [0, 50]
+    assert result.fed and result.report.ok, result.report.verdict
+    assert any("nothing came for 0.3 s" in note for note in front.notes), front.notes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -10,7 +11,9 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.chat import HEAR_BURST, ChatGate
 from p2pbelka.peer.lan.watchers import CutOff, Feed, WatcherChat, what_came
+from p2pbelka.protocol.transcript import iter_records
 
+VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
 SEGMENT = bytes(range(16))
 ME = Identity.generate("Watcher")
 
@@ -82,3 +85,26 @@ def test_the_feed_s_limits() -> None:
     assert "transcript has 0" in feed.refusal(ME.public_key, 1)
     with pytest.raises(ValueError):
         Feed(1, "seats")
+
+
+def test_a_transcript_cut_back_is_told_to_every_watcher_fed_before() -> None:
+    # The host took its seat back: its transcript keeps 45 of its 50 records (SPEC 7.5).
+    records = [r.envelope for r in iter_records((VECTORS / "paths" / "game-ok.p2pb").read_bytes())]
+    feed = Feed(2)
+    for envelope in records[:50]:
+        feed.record(envelope)
+    before, later = ME.public_key, Identity.generate("Later").public_key
+    feed.admitted.append(before)
+    feed.rewind(50)  # nothing to cut
+    assert len(feed.records) == 50 and not feed.rewound
+    feed.rewind(45)
+    for envelope in records[45:60]:
+        feed.record(envelope)
+    feed.admitted.append(later)
+    assert feed.records == [e.raw for e in records[:60]] and feed.rewound == {before: 45}
+    # fed before, asking past the cut (even past the end): `rewind` first, then from the cut
+    assert not feed.refusal(before, 61) and "transcript has 60" in feed.refusal(later, 61)
+    first = feed._catch_up(before, 50)
+    assert lb.decode_control(first[0]) == lb.Rewind(45) and first[1:] == feed.records[45:]
+    assert feed._catch_up(before, 50) == feed.records[50:]  # told once
+    assert feed._catch_up(later, 50) == feed.records[50:]  # fed after the cut only

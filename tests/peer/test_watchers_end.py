@@ -16,7 +16,7 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.lan import watchers
 from p2pbelka.peer.lan.events import WatcherView
-from p2pbelka.peer.lan.watchers import FED_GRACE, FED_LIMIT, Feed
+from p2pbelka.peer.lan.watchers import ALIVE, ALIVE_EVERY, FED_GRACE, FED_LIMIT, Feed
 
 ME = Identity.generate("Watcher")
 
@@ -38,12 +38,18 @@ class Record:
 @dataclass
 class PacedChannel:
     """A watcher's channel that takes one write every ``pace`` seconds (None: never)
-    and says nothing."""
+    and says nothing (the ``alive`` that keeps the link up is not kept)."""
 
     pace: float | None
     taken: list[bytes] = field(default_factory=list)
 
+    async def send(self, payload: bytes) -> None:
+        await self.send_many([payload])
+
     async def send_many(self, payloads: list[bytes]) -> None:
+        payloads = [p for p in payloads if p != ALIVE]
+        if not payloads:
+            return
         if self.pace is None:
             await trio.sleep_forever()
         await trio.sleep(self.pace)
@@ -102,3 +108,20 @@ async def test_a_watcher_that_trickles_for_ever_is_dropped_at_the_limit(
     assert feed.stats["dropped"] == 1
     assert len(channel.taken) < records
     assert FED_LIMIT <= took < FED_LIMIT + FED_GRACE
+
+
+async def test_a_watcher_of_a_quiet_game_is_told_the_link_is_alive(
+    autojump_clock: MockClock,
+) -> None:
+    # A person thinking: no record for minutes, and still a byte every few seconds.
+    class Kept(PacedChannel):
+        async def send(self, payload: bytes) -> None:
+            self.taken.append(payload)
+
+    channel, feed = Kept(pace=0.0), Feed(1)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(feed.serve, channel, VIEW, 0)  # type: ignore[arg-type]
+        await trio.sleep(ALIVE_EVERY * 3.5)
+        nursery.cancel_scope.cancel()
+    assert lb.decode_control(channel.taken[0]) == lb.Watching("off")
+    assert channel.taken[1:] == [ALIVE] * 3

@@ -1,4 +1,5 @@
-"""The watchers' control messages (`watch`, `watching`, `fed`): strict, sans-IO."""
+"""The watchers' control messages (`watch`, `watching`, `fed`, `rewind`, `alive`): strict,
+sans-IO."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ watch_messages = st.one_of(
     st.builds(lb.Watch, names, counts),
     st.builds(lb.Watching, st.sampled_from(lb.CHAT_MODES)),
     st.builds(lb.Fed, counts),
+    st.builds(lb.Rewind, counts),
+    st.just(lb.Alive()),
 )
 
 
@@ -37,6 +40,8 @@ def test_the_watch_message_is_byte_for_byte_the_spec_s() -> None:
     )
     assert lb.encode_control(lb.Watching()) == msgpack.packb({"chat": "off", "t": "watching"})
     assert lb.encode_control(lb.Fed(7)) == msgpack.packb({"records": 7, "t": "fed"})
+    assert lb.encode_control(lb.Rewind(7)) == msgpack.packb({"records": 7, "t": "rewind"})
+    assert lb.encode_control(lb.Alive()) == msgpack.packb({"t": "alive"})
 
 
 def _raw(body: object) -> bytes:
@@ -61,6 +66,9 @@ def _raw(body: object) -> bytes:
         (_raw({"records": -3, "t": "fed"}), "fed.records"),
         (_raw({"records": 1.0, "t": "fed"}), "fed.records"),
         (_raw({"t": "fed"}), "fed"),
+        (_raw({"records": -1, "t": "rewind"}), "rewind.records"),
+        (_raw({"t": "rewind"}), "rewind"),
+        (_raw({"records": 0, "t": "alive"}), "alive"),
     ],
 )
 def test_bad_watch_messages_are_refused_naming_the_field(payload: bytes, where: str) -> None:
@@ -81,5 +89,5 @@ def test_the_spec_s_bytes_are_what_the_codec_writes() -> None:
     from tests.protocol.test_spec_facts import section
 
     text = section("### 7.5")
-    for msg in (lb.Watch("Ann", 0), lb.Watching("off"), lb.Fed(7)):
+    for msg in (lb.Watch("Ann", 0), lb.Watching("off"), lb.Fed(7), lb.Rewind(7), lb.Alive()):
         assert lb.encode_control(msg).hex(" ") in text, msg

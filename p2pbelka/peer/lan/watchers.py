@@ -4,7 +4,10 @@ A watcher dials the lobby and says ``watch`` instead of ``hello``
 (protocol/SPEC.md section 7.5).  Once the host lets it in, it gets every record
 of the host's transcript from the index it asked for, then each new record as
 the host's seat writes it, the seats' chat lines the host sent or accepted, and
-(before the start) each new ``lobby``; ``fed`` when the game is over.
+(before the start) each new ``lobby``; ``fed`` when the game is over.  Besides:
+``alive`` every ``ALIVE_EVERY`` seconds (a watcher tells a dead link from a quiet
+game), and ``rewind`` when the host's transcript is cut back (it took its seat
+back: ``Feed.rewind``), to each watcher fed before.
 
 Nothing here may hold up the game: the seat's tasks only *append* a payload to
 each watcher's queue (``Feed.record``, ``Feed.chat_line``: no encryption, no
@@ -63,6 +66,11 @@ the wait starts again with every payload a watcher takes, so a watcher whose scr
 is behind (a busy machine) still gets the whole feed."""
 FED_LIMIT = 120.0
 """Seconds after the end the host stays for its watchers at most, moving or not."""
+ALIVE_EVERY = 5.0
+"""Seconds between the ``alive`` each watcher gets, however quiet the game: a watcher
+whose host sends nothing for a while knows the link is dead (a cable out), not the
+game quiet (a player thinking), and goes to wait for the host (``peer/watch.py``)."""
+ALIVE = lb.encode_control(lb.Alive())
 
 
 class CutOff(Exception):
@@ -161,6 +169,9 @@ class Feed:
         """Every key let in to watch, once each (kept with the game: ``rehost.py``)."""
         self.on_admit: Callable[[bytes], None] | None = None
         """Told each key let in for the first time."""
+        self.rewound: dict[bytes, int] = {}
+        """Keys fed before the transcript was cut back (``rewind``), and the records of
+        it they may hold yet: one that asks from further gets ``rewind`` first."""
         self.ended = False
         self.stats: Counter[str] = Counter()
         self._chat: Chat | None = None
@@ -189,7 +200,7 @@ class Feed:
             return "this key is already watching"
         if not self.places:
             return f"this table takes no more watchers: it has {self.limit}, as many as it takes"
-        if start > len(self.records):
+        if start > len(self.records) and key not in self.rewound:
             return f"you hold {start} records; this host's transcript has {len(self.records)}"
         return ""
 
@@ -198,6 +209,17 @@ class Feed:
     def record(self, envelope: Envelope) -> None:
         self.records.append(envelope.raw)
         self._push(envelope.raw)
+
+    def rewind(self, records: int) -> None:
+        """The host's transcript was cut back to its first ``records`` records (it took
+        its seat back, SPEC section 9.5): every watcher fed before drops the rest too,
+        told now (``rewind``, in its place in the feed) or when it asks again."""
+        if records >= len(self.records):
+            return
+        del self.records[records:]
+        for key in self.admitted:
+            self.rewound[key] = min(records, self.rewound.get(key, records))
+        self._push(lb.encode_control(lb.Rewind(records)))
 
     def follow(self, chat: Chat) -> None:
         self._chat = chat
@@ -232,7 +254,7 @@ class Feed:
         what it sent while the host decided, heard first."""
         chat = WatcherChat(view.key) if self.chat_mode == "watchers" else None
         watcher = Watcher(view, channel, chat)
-        catch_up = self.records[start:]
+        catch_up = self._catch_up(view.key, start)
         self.watchers.append(watcher)
         if view.key not in self.admitted:
             self.admitted.append(view.key)
@@ -244,6 +266,7 @@ class Feed:
             with watcher.scope:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._listen, watcher, early)
+                    nursery.start_soon(self._keep_alive, watcher)
                     await self._send(watcher, catch_up)
                     nursery.cancel_scope.cancel()
         finally:
@@ -252,6 +275,23 @@ class Feed:
             self._changed()
             if not self.watchers and self.ended:
                 self._done.set()
+
+    def _catch_up(self, key: bytes, start: int) -> list[bytes]:
+        """What a watcher asking from ``start`` gets first: the records from there, or,
+        when it was fed before the transcript was cut back below that, ``rewind`` and
+        the records from the cut (it may hold the ones set aside)."""
+        cut = self.rewound.pop(key, None)
+        if cut is None or start <= cut:
+            return self.records[start:]
+        return [lb.encode_control(lb.Rewind(cut)), *self.records[cut:]]
+
+    async def _keep_alive(self, watcher: Watcher) -> None:
+        try:
+            while True:
+                await trio.sleep(ALIVE_EVERY)
+                await watcher.channel.send(ALIVE)
+        except NetError as exc:
+            self._left(watcher, exc)
 
     async def _send(self, watcher: Watcher, catch_up: list[bytes]) -> None:
         try:

@@ -379,6 +379,7 @@ class Reclaimer:
             same += 1
         if same < len(ours):
             move_aside(path, data, ours[same].offset)
+            hub.writer.cut_back(same)  # the host's watchers set the same records aside
         for envelope in chain[same:]:
             hub.writer.append(envelope)
         hub.transcript[:] = chain
