@@ -175,6 +175,14 @@ def test_a_seat_resumed_after_its_seat_changed_hands_still_ends(seed: int, fault
     assert violations(simulate(seed, "belot", 3, parse(faults))) == []
 
 
+def test_a_watcher_of_a_host_cut_one_way_for_good_ends() -> None:
+    """Found by a long run (Belot-3 seed 5003): the host's sending cut for good, one
+    way; a watcher's feed went silent and it waited for ever.  The host's ``alive``
+    stops coming, and the watcher takes the silence for a host gone away."""
+    schedule = "reset 2-0@152.445; cut 0->*@288.816+inf; cut 1<->2@338.384+3.126; slow 0.001/2"
+    assert violations(simulate(5003, "belot", 3, parse(schedule))) == []
+
+
 def test_the_script_prints_a_failing_seed_s_replay(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
