@@ -188,6 +188,16 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
         ),
     )
     net.add_argument(
+        "--offer-timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help=_(
+            "a question about a seat (a bot for a lost one, a seat handed back) waits S for"
+            " the players' answers; no answer in time counts as no (default 60)"
+        ),
+    )
+    net.add_argument(
         "--no-seat-bot",
         action="store_true",
         help=_("end the game when a seat is gone, instead of offering to seat a bot"),
@@ -251,6 +261,7 @@ def net_options(args: argparse.Namespace) -> NetOptions:
         give_up_after=args.give_up_after,
         linger=args.linger,
         seat_bots=not args.no_seat_bot,
+        offer_timeout=args.offer_timeout,
         decide_limit=args.decide_limit,
         sync=not args.no_sync,
     )

@@ -117,7 +117,7 @@ class TableScreen:
         draws and plays it, on ``view``; the game's keys join the table's."""
         view.transcript_path = view.transcript_path or self.view.transcript_path
         self.game, self.view = game, view
-        self._screen.floats = [*self._floats(), self._quitting]
+        self._screen.floats = self._all_floats()  # the question box and quit stay on top
         self.app.key_bindings = self._keys()
         self.invalidate()
 
@@ -286,8 +286,8 @@ class TableScreen:
         )
         # over a page (the end of a deal, the sheet, the help) the status line is easy
         # to miss, and a question left unanswered is a no: it is asked above the page
-        asking = Float(ConditionalContainer(ask_box, Condition(self.asks_over_a_page)))
-        self._screen = FloatContainer(main, floats=[*self._floats(), asking, self._quitting])
+        self._asking = Float(ConditionalContainer(ask_box, Condition(self.asks_over_a_page)))
+        self._screen = FloatContainer(main, floats=self._all_floats())
         screen = self._screen
         too_small = Window(
             FormattedTextControl(self._too_small), style="class:small", wrap_lines=True
@@ -305,6 +305,11 @@ class TableScreen:
     def game_end_lines(self, game: GameUI) -> StyleAndTextTuples:
         """The page at the game's end (a watcher's adds the verdict on its transcript)."""
         return game.game_end(self.view)
+
+    def _all_floats(self) -> list[Float]:
+        """The game's floats under the question about a seat and the quit dialog: a
+        joiner's game comes from the lobby, and its floats must not drop those two."""
+        return [*self._floats(), self._asking, self._quitting]
 
     def _floats(self) -> list[Float]:
         return list(self.game.floats(self)) if self.game is not None else []

@@ -50,14 +50,21 @@ def _at(lan: Lan, k: int) -> list[str]:
 
 def _screen_join(tmux: Tmux, lan: Lan, port: str, home: Path) -> None:
     """Seat 2's ``join`` on the full screen, inside its namespace."""
-    args = ["join", "--connect", f"{lan.addresses[0]}:{port}", "--player", "Victim",
-            "--lang", "en", "-v", *TIMING, *_at(lan, VICTIM)]  # fmt: skip
+    screen_join(tmux, lan, VICTIM, port, home, ["--player", "Victim", *TIMING])
+
+
+def screen_join(tmux: Tmux, lan: Lan, k: int, port: str, home: Path, extra: list[str]) -> None:
+    """A ``join`` of the host in namespace 0 on the full screen (tmux session "play",
+    100x30), inside namespace ``k``; ``extra``: its other options; its errors go to
+    ``home``/stderr."""
+    args = ["join", "--connect", f"{lan.addresses[0]}:{port}", "--lang", "en", "-v", *extra,
+            *_at(lan, k)]  # fmt: skip
     command = (
-        f"cd {shlex.quote(str(ROOT))} && ip netns exec {lan.namespaces[VICTIM]}"
+        f"cd {shlex.quote(str(ROOT))} && ip netns exec {lan.namespaces[k]}"
         f" {shlex.quote(sys.executable)} -m p2pbelka.cli.main {shlex.join(args)}"
         f" 2>{shlex.quote(str(home / 'stderr'))}; echo EXIT=$?; sleep 60"
     )
-    env = {k: v for k, v in cli_env(home).items() if not k.startswith("TMUX")}
+    env = {name: v for name, v in cli_env(home).items() if not name.startswith("TMUX")}
     env.update(P2PBELKA_HOME=str(home), PYTHONPATH=str(ROOT))
     subprocess.run(
         ["tmux", "-L", tmux.socket, "new-session", "-d", "-s", "play", "-x", "100", "-y", "30",

@@ -192,3 +192,31 @@ def test_the_returning_player_is_told_the_seat_stays_with_the_bot() -> None:
         "Bot for Saule keeps your seat for this deal: seat 1 said no. It is asked back"
         " again from the next deal."
     )
+
+
+def test_a_joiner_s_screen_asks_over_a_page_too() -> None:
+    """A joiner's screen gets its game from the lobby (``use_game``): the box the
+    question is asked in over a page stays among its floats (it once dropped it, and
+    the question was left in the status line under the page)."""
+    view = _paged_view()
+    offer = _offer(back=True)
+    terminal = Terminal()
+    with create_pipe_input() as pipe:
+        screen = TableScreen(BELKA, BelkaView(), lambda move: None, input=pipe,
+                             output=terminal.output)  # fmt: skip
+        screen.use_game(BELKA, view)
+        screen.refresh()
+        view.apply(offer)
+        drawn: list[str] = []
+
+        async def main(bridge: Bridge) -> None:
+            drawn.append(render(screen, terminal, 100, 30).text)
+            pipe.send_text("n")
+            with trio.fail_after(120):  # a hang, not a speed limit
+                while offer.decision.value is None:
+                    await trio.sleep(0.01)
+            screen.app.exit()
+
+        run_with_app(screen.app, main)
+    assert "A question about a seat" in drawn[0], drawn[0]
+    assert offer.decision.value is False
