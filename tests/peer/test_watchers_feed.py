@@ -110,7 +110,8 @@ async def test_the_seat_s_record_does_no_encryption_whatever_the_watchers(
     assert len(got) == watchers.MAX_WATCHERS
     for payloads in got.values():
         assert lb.decode_control(payloads[0]) == lb.Watching("off")
-        assert payloads[1:-1] == want, "each watcher gets the host's records, in order"
+        assert payloads[1] == watchers.ALIVE  # at once: the link is kept alive from the start
+        assert payloads[2:-1] == want, "each watcher gets the host's records, in order"
         assert lb.decode_control(payloads[-1]) == lb.Fed(len(records))
     # the watchers' tasks: one encryption a payload each, in a few writes, not one a record
     per_watcher = (crypto.count - before[0]) / watchers.MAX_WATCHERS

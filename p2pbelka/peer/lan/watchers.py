@@ -295,7 +295,9 @@ class Feed:
 
     async def _send(self, watcher: Watcher, catch_up: list[bytes]) -> None:
         try:
-            first = [lb.encode_control(lb.Watching(self.chat_mode)), *catch_up]
+            # an ``alive`` at once: a watcher knows this host keeps its link alive from
+            # the start, and times out a cable pulled before the first 5 s are up
+            first = [lb.encode_control(lb.Watching(self.chat_mode)), ALIVE, *catch_up]
             for batch in batches(first):
                 await self._give(watcher, batch)
             while watcher.queue or not watcher.closed:  # closed and empty: the end
