@@ -17,25 +17,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import trio
 
 from p2pbelka.bots import make_bot
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
-from p2pbelka.peer.lan import (
-    GameResult,
-    LobbyEvent,
-    TableOpen,
-    host_game,
-    join_game,
-    resume_game,
-)
 from p2pbelka.peer.seatchange.drivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
-from p2pbelka.peer.store import GameStore
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.verify import verify_bytes
-from tests.lan.test_lan_seat_bot import LOST, NAMES, _net, _over, _plays_in_deal, _SlowBot
+from tests.lan.test_lan_seat_bot import LOST, NAMES, _SlowBot, lose_and_come_back
 
 REFUSERS = {"a remaining seat": (3, True), "the bot's peer": (0, False)}
 """Nurlan, silent at the first question about handing the seat back and no after;
@@ -81,50 +71,7 @@ async def test_a_hand_back_refused_leaves_the_bot_playing_to_the_end(
     seat, silent_first = REFUSERS[who]
     refuser = Refuser(40 + seat, silent_first)
     fronts[seat] = refuser
-    results: dict[int, GameResult] = {}
-    opened = trio.Event()
-    lobby: list[int] = []
-
-    async def on_lobby(event: LobbyEvent) -> None:
-        if isinstance(event, TableOpen):
-            lobby.append(event.lobby_port)
-            opened.set()
-
-    async def peer(n: int) -> None:
-        net = _net(tmp_path, n)
-        net.offer_timeout = OFFER_TIMEOUT
-        if n == 0:
-            options = {"goli": "off"}
-            results[0] = await host_game(
-                ids[0], "t", fronts[0], options=options, net=net, on_lobby=on_lobby
-            )
-            return
-        await opened.wait()
-        results[n] = await join_game(ids[n], "127.0.0.1", lobby[0], fronts[n], net=net)
-
-    async def victim_and_return() -> None:
-        with trio.CancelScope() as scope:
-            async with trio.open_nursery() as inner:
-                inner.start_soon(peer, LOST)
-                lost = fronts[LOST]
-                assert isinstance(lost, BotFrontEnd)
-                while _plays_in_deal(lost.events) < 3 and not _over(lost):
-                    await trio.sleep(0.01)
-                scope.cancel()
-        while not any(isinstance(e, SeatChanged) for e in fronts[0].events):
-            await trio.sleep(0.05)
-        back = _SlowBot(make_bot("random", 99))
-        fronts[LOST] = back
-        net = _net(tmp_path, LOST)
-        net.offer_timeout = OFFER_TIMEOUT
-        store = GameStore.find(home=net.home)
-        results[LOST] = await resume_game(ids[LOST], store, back, net=net)
-
-    with trio.fail_after(300):
-        async with trio.open_nursery() as nursery:
-            for n in (0, 1, 3):
-                nursery.start_soon(peer, n)
-            nursery.start_soon(victim_and_return)
+    results = await lose_and_come_back(tmp_path, ids, fronts, OFFER_TIMEOUT, within=300)
     seated = (0, 1, 3)
     assert all(results[n].finished and not results[n].aborted for n in seated), {
         n: (r.finished, r.aborted) for n, r in results.items()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -270,8 +271,16 @@ async def test_a_watcher_that_lost_envelopes_catches_up_when_its_seat_comes_back
 NAMES = ("Asel", "Bolat", "Saule", "Nurlan")
 
 
-async def _lose_and_take_back(tmp_path: Path, ids: list[Identity]) -> None:
-    fronts: list[BotFrontEnd] = [_SlowBot(make_bot("random", 80 + n)) for n in range(4)]
+async def lose_and_come_back(
+    tmp_path: Path,
+    ids: list[Identity],
+    fronts: list[Any],
+    offer_timeout: float | None = None,
+    within: float = 240,
+) -> dict[int, GameResult]:
+    """Four peers over loopback (``fronts``, by seat): seat ``LOST``'s program is killed
+    in its deal's third play, a bot takes its seat, and its player resumes (a new front
+    end, put in ``fronts``) and asks the seat back.  The results, by seat."""
     results: dict[int, GameResult] = {}
     opened = trio.Event()
     lobby: list[int] = []
@@ -281,8 +290,14 @@ async def _lose_and_take_back(tmp_path: Path, ids: list[Identity]) -> None:
             lobby.append(event.lobby_port)
             opened.set()
 
-    async def peer(n: int) -> None:
+    def net_of(n: int) -> NetOptions:
         net = _net(tmp_path, n)
+        if offer_timeout is not None:
+            net.offer_timeout = offer_timeout
+        return net
+
+    async def peer(n: int) -> None:
+        net = net_of(n)
         if n == 0:
             options = {"goli": "off"}
             results[0] = await host_game(
@@ -303,15 +318,21 @@ async def _lose_and_take_back(tmp_path: Path, ids: list[Identity]) -> None:
             await trio.sleep(0.05)
         back = _SlowBot(make_bot("random", 99))
         fronts[LOST] = back
-        net = _net(tmp_path, LOST)
+        net = net_of(LOST)
         store = GameStore.find(home=net.home)
         results[LOST] = await resume_game(ids[LOST], store, back, net=net)
 
-    with trio.fail_after(240):
+    with trio.fail_after(within):
         async with trio.open_nursery() as nursery:
             for n in (0, 1, 3):
                 nursery.start_soon(peer, n)
             nursery.start_soon(victim_and_return)
+    return results
+
+
+async def _lose_and_take_back(tmp_path: Path, ids: list[Identity]) -> None:
+    fronts: list[BotFrontEnd] = [_SlowBot(make_bot("random", 80 + n)) for n in range(4)]
+    results = await lose_and_come_back(tmp_path, ids, fronts)
     assert all(results[n].finished for n in range(4)), {n: r.aborted for n, r in results.items()}
     seat = results[LOST].seat
     for n in range(4):
