@@ -18,7 +18,7 @@ TOPICS: dict[str, str] = {
     "deal": "deal",
     "transport": "transport",
     "door": "door",
-    "bounds": "belka_bounds",
+    "bounds": "bounds",
     "net": "net",
     "bots": "bots",
     "model": "model",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import trio
 
-from p2pbelka.bench.belka_bounds import (
+from p2pbelka.bench.games.belka.bounds import (
     attacker_link,
     chain_flood,
     records_flood,

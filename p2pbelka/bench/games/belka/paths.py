@@ -21,7 +21,7 @@ from p2pbelka.cards import from_mask
 from p2pbelka.protocol import messages as m
 from p2pbelka.rules.belka import core
 from p2pbelka.table import moves as mv
-from p2pbelka.table.belka import BelkaTrack
+from p2pbelka.table.games.belka.track import BelkaTrack
 from p2pbelka.table.phase import Phase, Question
 from p2pbelka.table.session import Table
 
