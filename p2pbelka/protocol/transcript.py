@@ -71,10 +71,6 @@ def iter_records(data: bytes) -> Iterator[Record]:
         offset, index = start + length, index + 1
 
 
-def read_transcript(path: str | os.PathLike[str]) -> list[Envelope]:
-    return [record.envelope for record in iter_records(Path(path).read_bytes())]
-
-
 def valid_prefix_length(data: bytes) -> int:
     """Bytes of whole, readable records at the start of ``data`` (for resuming after a crash)."""
     end = len(MAGIC) if data.startswith(MAGIC) else 0

@@ -77,10 +77,6 @@ def _beaters(options: int, trick: list[int], trump: int) -> list[int]:
     return [c for c in iter_bits(options) if _power(c, trump, led) > best]
 
 
-def _winner_seat(trick: list[int], leader: int, trump: int, players: int) -> int:
-    return (leader + core.trick_winner(trick, trump)) % players
-
-
 # -- bidding by count --------------------------------------------------------------------
 
 
