@@ -6,6 +6,7 @@ every eggs rule."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from p2pbelka.bench.path_vectors import (
@@ -157,7 +158,12 @@ def _with(hands: tuple[int | None, ...], seat: int | None, hand: int) -> tuple[i
     return tuple(hand if s == seat else h for s, h in enumerate(hands))
 
 
-EYES = {"scoring": "eyes", "goli": "off", "eggs": "four", "all_tricks": "wins_game"}
+EYES: Mapping[str, str] = {
+    "scoring": "eyes",
+    "goli": "off",
+    "eggs": "four",
+    "all_tricks": "wins_game",
+}
 """The eyes preset's rules, as options of the classic preset."""
 
 VECTORS = [

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from p2pbelka.bench.games.belka.scenarios import FAIRDEAL, Scenario, describe, write_scenarios
@@ -207,7 +207,7 @@ def refused_id(seed: int) -> list[Envelope]:
 CHOSEN_ID = bytes(16 * [0x0C])
 """The id the host of ``refused-id`` names instead of the derived one."""
 
-PLAYS: dict[str, Callable[[int], list[Envelope]]] = {
+PLAYS: Mapping[str, Callable[[int], list[Envelope]]] = {
     SEAT_CHANGE.name: seat_change,
     SEAT_BACK.name: seat_back,
     REFUSED_ID.name: refused_id,

@@ -32,6 +32,7 @@ it.  These two play otherwise, and the ``strong`` level never uses them:
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from p2pbelka.bots.belot.base import BELOT_BOT_LEVELS, BelotBot, make_belot_bot
 from p2pbelka.bots.belot.knowledge import Known, known_from
@@ -301,7 +302,7 @@ class StrongBeforeBot(StrongBelotBot):
         super().__init__(seed, samples=24, bid_samples=40, solve_cards=2, infer=False)
 
 
-SPARRING: dict[str, type] = {
+SPARRING: Mapping[str, type] = {
     "pimc": PlainPIMCBelotBot,
     "rules": RulesBelotBot,
     "strong-before": StrongBeforeBot,
