@@ -4,20 +4,23 @@ A module that names a game (a string constant equal to a registered game's name 
 title), imports a game's package or module, or compares a value with a game's class
 has branched on the game; such code asks :func:`p2pbelka.rules.registry.spec` (or a
 layer's own registry) instead, so a new game touches no shared file.  A game's own
-module is one with a path part that starts with a game's name (``rules/belot/``,
-``bench/belka_rules.py``, ``ui/games/belot/screen.py``).  ``p2pbelka`` itself contains
+module is one in that game's folder of its layer (``rules/belot/``,
+``bench/games/belka/rules.py``, ``ui/games/belot/screen.py``: ``tests/test_layers.py``
+says where each layer keeps its games); a module named after a game elsewhere
+(``bench/belka_rules.py``) is checked like any other.  ``p2pbelka`` itself contains
 "belka": whole string constants and whole path parts are compared, never substrings.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import p2pbelka
 from p2pbelka.rules import registry
+from tests.test_layers import game_of
 
 ALLOWED_FOLDERS: tuple[str, ...] = ()
 """Folders that may name games: none (the screens ask ``ui/registry.py`` too)."""
@@ -35,12 +38,18 @@ CHECKED: tuple[str, ...] = (
 """The folders checked, relative to the package ("": its root modules alone, such as
 ``cards.py``): every one but :data:`ALLOWED_FOLDERS`, a new one included."""
 
-PENDING: dict[str, frozenset[str]] = {}
+PENDING: Mapping[str, frozenset[str]] = {}
 """Work under way inside :data:`CHECKED`: a module ("*") or its functions and classes (by
 qualified name) still being moved onto the registries.  Empty it as that work lands."""
 
 REGISTRIES: frozenset[str] = frozenset(
-    {"rules/registry.py", "table/registry.py", "bots/registry.py", "ui/registry.py"}
+    {
+        "rules/registry.py",
+        "table/registry.py",
+        "bots/registry.py",
+        "bench/registry.py",
+        "ui/registry.py",
+    }
 )
 """The modules that list the games by name, one per layer."""
 
@@ -62,7 +71,11 @@ def is_game_part(part: str) -> bool:
 
 def is_allowed(relative: str) -> bool:
     parts = relative.removesuffix(".py").split("/")
-    return relative in REGISTRIES or parts[0] in ALLOWED_FOLDERS or any(map(is_game_part, parts))
+    return (
+        relative in REGISTRIES
+        or parts[0] in ALLOWED_FOLDERS
+        or game_of(parts, registry.names()) is not None
+    )
 
 
 def checked_modules() -> Iterator[tuple[str, Path]]:
@@ -202,8 +215,11 @@ def test_the_check_sees_each_kind_of_naming(tmp_path: Path) -> None:
 
 
 def test_a_game_of_its_own_and_the_registries_may_name_games() -> None:
-    assert is_allowed("bench/belot_rules.py") and is_allowed("rules/belka/spec.py")
+    assert is_allowed("bench/games/belot/rules.py") and is_allowed("rules/belka/spec.py")
     assert is_allowed("ui/games/belot/screen.py") and is_allowed("rules/registry.py")
-    assert is_allowed("ui/registry.py")
+    assert is_allowed("ui/registry.py") and is_allowed("bench/registry.py")
+    assert is_allowed("table/games/belka/track.py") and not is_allowed("table/games/__init__.py")
     assert not is_allowed("bench/rules.py") and not is_allowed("cli/play_cmd.py")
+    assert not is_allowed("bench/belot_rules.py") and not is_allowed("table/belka.py")
+    assert not is_allowed("rules/spec.py") and not is_allowed("bots/common/seat.py")
     assert not is_allowed("ui/app.py") and not is_allowed("ui/lan.py")

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import p2pbelka
 
-LAYERS: dict[str, int] = {
+LAYERS: Mapping[str, int] = {
     "cards": 0,
     "edkeys": 0,
     "rules": 1,
@@ -141,13 +142,36 @@ def test_no_import_cycle() -> None:
 
 
 GAMES = ("belka", "belot")
-"""The games, as the names of their modules and packages in every layer."""
+"""The games, as the names of their folders in every layer."""
+
+GAME_FOLDERS: Mapping[str, tuple[str, ...]] = {
+    "rules": (),
+    "bots": (),
+    "table": ("games",),
+    "bench": ("games",),
+    "ui": ("games",),
+}
+"""Where each layer that knows games keeps them, one folder a game: ``rules/<game>/``,
+``bots/<game>/``, ``table/games/<game>/``, ``bench/games/<game>/``, ``ui/games/<game>/``."""
+
+
+def game_of(parts: Sequence[str], games: Sequence[str] = GAMES) -> str | None:
+    """The game (one of ``games``) whose folder holds the module of ``parts`` (below
+    ``p2pbelka``: its layer, then its path), or None outside every game's folder."""
+    if not parts or parts[0] not in GAME_FOLDERS:
+        return None
+    home = GAME_FOLDERS[parts[0]]
+    rest = parts[1:]
+    if tuple(rest[: len(home)]) != home or len(rest) <= len(home):
+        return None
+    game = rest[len(home)]
+    return game if game in games else None
 
 
 def is_game(module: str) -> bool:
-    """A game's own module or package: ``rules/belka/``, ``table/belot.py``, ``bots/belka*``..."""
+    """A game's own module or package: ``rules/belka/``, ``table/games/belot/track.py``..."""
     parts = module.split(".")
-    return len(parts) > 2 and parts[1] in ("rules", "table", "bots") and parts[2].startswith(GAMES)
+    return parts[0] == "p2pbelka" and game_of(parts[1:]) is not None
 
 
 def test_the_table_core_imports_no_game() -> None:
@@ -177,3 +201,29 @@ def test_the_peer_layer_knows_no_game() -> None:
             if named.search(line):
                 wrong.append(f"{module_name(path)}:{number} names a game: {line.strip()}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_every_game_module_is_in_its_games_folder() -> None:
+    """A newcomer who knows where one game's part of a layer is knows where its other
+    parts are: a module or folder named after a game (``bench/belka_rules.py``,
+    ``table/belot.py``) sits in that game's folder of its layer, nowhere else."""
+    wrong = []
+    for module in package_modules():
+        parts = module.split(".")[1:]
+        named = {game for part in parts for game in GAMES if part.startswith(game)}
+        if named and named != {game_of(parts)}:
+            wrong.append(module)
+    assert not wrong, "outside its game's folder: " + ", ".join(sorted(wrong))
+
+
+def test_the_game_folders_are_where_the_layout_says() -> None:
+    assert is_game("p2pbelka.table.games.belka.track") and is_game("p2pbelka.rules.belot.game")
+    assert is_game("p2pbelka.bench.games.belot.rules") and is_game("p2pbelka.bots.belka")
+    assert is_game("p2pbelka.ui.games.belka.screen")
+    assert not is_game("p2pbelka.table.belka") and not is_game("p2pbelka.bench.belka_rules")
+    assert not is_game("p2pbelka.table.games") and not is_game("p2pbelka.rules.games.belka")
+    assert not is_game("p2pbelka.peer.belka") and not is_game("p2pbelka.rules.spec")
+    for layer, home in GAME_FOLDERS.items():
+        assert (ROOT / layer / Path(*home)).is_dir(), layer
+        for game in GAMES:
+            assert (ROOT / layer / Path(*home) / game / "__init__.py").is_file(), (layer, game)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from p2pbelka.bench import registry as bench_registry
 from p2pbelka.bots import registry as bots_registry
 from p2pbelka.cli.main import main
 from p2pbelka.peer.local import LocalGame
@@ -21,18 +22,19 @@ from p2pbelka.table import registry as table_registry
 from p2pbelka.table.phase import ENDS, FIRST, Phase
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
+from tests import toygame
 from tests.table.test_machine import reachable
-from tests.toygame import rules, spec
-from tests.toygame.summary import ToySummary
+from tests.toygame.rules import game as rules
+from tests.toygame.rules.summary import ToySummary
 
 
 @pytest.fixture
 def toy() -> Iterator[None]:
-    spec.register()
+    toygame.register()
     try:
         yield
     finally:
-        spec.unregister()
+        toygame.unregister()
 
 
 def play_toy(
@@ -51,12 +53,24 @@ def test_toy_is_known_to_every_layer_once_registered(toy: None) -> None:
     assert bots_registry.levels("toy") == ("random", "lowest")
     machine = table_registry.machine("toy")
     assert Phase.PLAY in machine[Phase.SHARES]
+    assert bench_registry.game_part("rules", "toy") is not None
+    assert bench_registry.game_part("deal", "toy") is None  # measured by the shared code
+
+
+def test_toy_s_own_benchmark_joins_the_shared_one(
+    toy: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", "rules", "--quick", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["toy_deals_per_s"] > 0 and figures["fast_core_deals_per_s"] > 0
 
 
 def test_toy_is_unknown_when_not_registered() -> None:
     for lookup in (rules_registry.spec, table_registry.track_class, bots_registry.bots_of):
         with pytest.raises(ValueError, match="toy"):
             lookup("toy")
+    with pytest.raises(ValueError, match="toy"):
+        bench_registry.game_part("rules", "toy")
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -15,7 +15,7 @@ section 8).
 ``_x`` figures are multiples of the yardstick (one PyNaCl ed25519 noclamp
 multiplication, timed in the same run).
 
-Each game arranges its own figures around the whole games (``bench/<game>_deal.py``:
+Each game arranges its own figures around the whole games (``bench/games/<game>/deal.py``:
 Belka's are every fair-deal version's crypto, Belot's one deal of its own, ``bench deal
 --game belot --players 2|3``); a game without such a part has the whole games alone,
 between two yardsticks.
@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from p2pbelka.bench import deal_crypto
-from p2pbelka.bench.game_parts import game_part
+from p2pbelka.bench.registry import game_part
 from p2pbelka.bots import make_bot
 from p2pbelka.fairdeal.audit import AuditReport
 from p2pbelka.fairdeal.versions import group_for

@@ -34,7 +34,7 @@ position opened to every seat, as in a Belka deal where all cards are played):
 ``candidate_*`` are unit costs of groups considered for version 2 that are not
 dependencies (measured only where installed).
 
-A game measures its own deal the same way (``bench/<game>_deal.py``), with
+A game measures its own deal the same way (``bench/games/<game>/deal.py``), with
 :func:`play_deal`'s ``owners`` and :func:`measure`.
 """
 

@@ -1,10 +1,10 @@
 """``p2pbelka bench model [--game G]``: how well the bots' model of the hidden hands fits
 games between different bots, for the games that have such a model (each game's own
-part: :func:`p2pbelka.bench.game_parts.game_part`)."""
+part: :func:`p2pbelka.bench.registry.game_part`)."""
 
 from __future__ import annotations
 
-from p2pbelka.bench.game_parts import game_part
+from p2pbelka.bench.registry import game_part
 from p2pbelka.rules.registry import DEFAULT
 
 

@@ -4,7 +4,7 @@ differ or count ahead, a host other than seat 0, faults on the face of a message
 at the audit, disputes inside a deal and false disputes.
 
 ``python -m p2pbelka.bench.path_vectors DIR`` writes ``DIR/paths/NAME.p2pb`` and
-``NAME.json`` for each vector of every game's own list (``bench/<game>_paths.py``,
+``NAME.json`` for each vector of every game's own list (``bench/games/<game>/paths.py``,
 ``VECTORS``; protocol/vectors/README.md says what each one exercises).  Every vector
 is a seeded game between random bots (a dishonest seat is a table that changes what
 it composes), or a few records of the first-deal game changed and re-signed with the
@@ -25,7 +25,7 @@ from typing import Any
 
 import msgpack
 
-from p2pbelka.bench.game_parts import game_part
+from p2pbelka.bench.registry import game_part
 from p2pbelka.bench.vectors import record_rows
 from p2pbelka.bots import make_bot
 from p2pbelka.bots.common.seat import Bot
@@ -215,7 +215,7 @@ def _first(
 
 
 def all_vectors() -> list[PathVector]:
-    """Every game's path vectors (``bench/<game>_paths.py``, each a ``VECTORS`` list)."""
+    """Every game's path vectors (``bench/games/<game>/paths.py``, each a ``VECTORS`` list)."""
     vectors: list[PathVector] = []
     for name in registry.names():
         part = game_part("paths", name)

@@ -1,6 +1,6 @@
 """``p2pbelka bench rules``: speed of each game's rules engine on one core.
 
-Each game measures its own engine (``bench/<game>_rules.py``: what its figures
+Each game measures its own engine (``bench/games/<game>/rules.py``: what its figures
 mean), every game in the registry's order from one seeded random source, and
 then:
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import time
 
-from p2pbelka.bench.game_parts import game_part
+from p2pbelka.bench.registry import game_part
 from p2pbelka.rules import registry
 
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from p2pbelka.bench.game_parts import game_part
+from p2pbelka.bench.registry import game_part
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync
@@ -39,7 +39,7 @@ ABOUT = (
 
 def seed_of(game: str) -> int:
     """The seed of ``game``'s vector: ``SEED``, unless the game's own part of the
-    vectors (``bench/<game>_vectors.py``) names another, one whose first deal shows
+    vectors (``bench/games/<game>/vectors.py``) names another, one whose first deal shows
     what that game's vector shows."""
     part = game_part("vectors", game)
     seed = getattr(part, "SEED", SEED) if part is not None else SEED

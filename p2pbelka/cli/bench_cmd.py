@@ -7,18 +7,19 @@ import importlib
 import inspect
 import json
 import sys
+from collections.abc import Mapping
 
 from p2pbelka.cli import game_args
 from p2pbelka.rules import registry
 from p2pbelka.ui.i18n import _
 
 # topic -> module under p2pbelka.bench; each has ``run(quick: bool) -> dict[str, object]``
-TOPICS: dict[str, str] = {
+TOPICS: Mapping[str, str] = {
     "rules": "rules",
     "deal": "deal",
     "transport": "transport",
     "door": "door",
-    "bounds": "belka_bounds",
+    "bounds": "bounds",
     "net": "net",
     "bots": "bots",
     "model": "model",

@@ -13,7 +13,7 @@ import errno
 import os
 import sys
 import traceback
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from p2pbelka.ui.i18n import N_
@@ -26,7 +26,7 @@ EXIT_BUG = 4
 EXIT_CUT_OFF = 5
 EXIT_INTERRUPTED = 130
 
-EXIT_STATUSES: dict[int, str] = {
+EXIT_STATUSES: Mapping[int, str] = {
     EXIT_OK: N_("success: the game ended, the file verified"),
     EXIT_FAILED: N_("the game was stopped or a check failed (an illegal move, a bad transcript)"),
     EXIT_USAGE: N_("usage or bad input: a wrong option, a missing or malformed file"),

@@ -81,14 +81,6 @@ def run(args: argparse.Namespace) -> int:
     return trio.run(main)
 
 
-def parse_connect(text: str) -> tuple[str, int, bytes | None] | None:
-    """``HOST:PORT`` or ``[IPV6]:PORT`` as a dial target with no pinned key; None if not."""
-    from p2pbelka.net.connection import parse_host_port
-
-    parsed = parse_host_port(text)
-    return None if parsed is None else (parsed[0], parsed[1], None)
-
-
 def _join_on_screen(
     args: argparse.Namespace,
     identity: Identity,

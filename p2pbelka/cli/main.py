@@ -14,14 +14,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from p2pbelka import __version__
 from p2pbelka.cli.errors import EXIT_STATUSES, report_error
 from p2pbelka.ui.i18n import N_, _
 
 # name -> (module under p2pbelka.cli, one-line help)
-COMMANDS: dict[str, tuple[str, str]] = {
+COMMANDS: Mapping[str, tuple[str, str]] = {
     "play": ("play_cmd", N_("play at a table with bot peers on this machine (the default)")),
     "games": (
         "games_cmd",

@@ -24,7 +24,7 @@ from p2pbelka.peer.lan import (
 from p2pbelka.peer.text import read_line
 from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.rules import registry
-from p2pbelka.table.rulebook import choices, overrides_for, presets, resolved
+from p2pbelka.rules.rulebook import choices, overrides_for, presets, resolved
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.setupwords import error_words
 

@@ -12,6 +12,7 @@ so a saved transcript is replayed with the group it was dealt with.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from .errors import FairDealError
@@ -24,9 +25,9 @@ FAIRDEAL_VERSION: Final = 2
 SUPPORTED_VERSIONS: Final = (1, 2)
 """Versions this implementation deals and verifies."""
 
-_GROUPS: Final[dict[int, Group]] = {1: ED25519, 2: SECP256K1}
+_GROUPS: Final[Mapping[int, Group]] = {1: ED25519, 2: SECP256K1}
 
-_CARD_DOMAINS: Final = {
+_CARD_DOMAINS: Final[Mapping[int, bytes]] = {
     1: b"p2pbelka/card",
     2: b"p2pbelka/fairdeal/v2/card_secp256k1_XMD:SHA-256_SSWU_RO_",
 }

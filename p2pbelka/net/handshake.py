@@ -26,7 +26,7 @@ import hashlib
 import hmac
 import math
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from cryptography.hazmat.primitives import hashes
@@ -70,7 +70,10 @@ PROTOCOL_VERSION = 1
 """The handshake without an invite code."""
 PAKE_VERSION = 2
 """The handshake with an invite code: SPAKE2 in HELLO and REPLY, confirmations after."""
-VERSION_WORDS = {PROTOCOL_VERSION: "without an invite code", PAKE_VERSION: "with an invite code"}
+VERSION_WORDS: Mapping[int, str] = {
+    PROTOCOL_VERSION: "without an invite code",
+    PAKE_VERSION: "with an invite code",
+}
 LABEL = b"p2pbelka/transport/v1"
 
 MSG_HELLO = 0x01
@@ -79,7 +82,7 @@ MSG_AUTH = 0x03
 MSG_CONFIRM = 0x04
 MSG_VERSION = 0x05  # a responder's last word to a HELLO of a version it does not speak
 MSG_UNTESTED = 0x06  # a responder's last word to a HELLO whose guess it will not test
-UNTESTED_REASONS = {1: "spent", 2: "wait"}
+UNTESTED_REASONS: Mapping[int, str] = {1: "spent", 2: "wait"}
 
 ROLE_BYTE_INITIATOR = b"I"
 ROLE_BYTE_RESPONDER = b"R"

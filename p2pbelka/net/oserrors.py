@@ -8,6 +8,7 @@ deep inside; :func:`first_os_error` digs it out, :func:`explain` words it.
 from __future__ import annotations
 
 import errno
+from collections.abc import Mapping
 
 
 def N_(message: str) -> str:
@@ -17,7 +18,7 @@ def N_(message: str) -> str:
 
 
 # errno -> (what happened, what to do); "{where}" is the file or address at fault.
-_WORDS: dict[int, tuple[str, str]] = {
+_WORDS: Mapping[int, tuple[str, str]] = {
     errno.EADDRINUSE: (
         N_("{where} is already in use by another program"),
         N_("choose another port, or 0 for any free one"),

@@ -16,7 +16,7 @@ import hashlib
 import hmac
 import secrets
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 from cryptography.hazmat.primitives import hashes
@@ -48,7 +48,10 @@ DEFAULT_GUESSES = 10
 
 ID_INITIATOR = b"p2pbelka/v2 invite initiator"
 ID_RESPONDER = b"p2pbelka/v2 invite responder"
-CONFIRM_INFO = {True: b"p2pbelka/v2 invite confirm I", False: b"p2pbelka/v2 invite confirm R"}
+CONFIRM_INFO: Mapping[bool, bytes] = {
+    True: b"p2pbelka/v2 invite confirm I",
+    False: b"p2pbelka/v2 invite confirm R",
+}
 
 DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 

@@ -11,7 +11,7 @@ else is refused with a reason, and the caller logs it and goes on.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -379,7 +379,7 @@ def _parse_resend(body: dict[str, Any]) -> Resend:
     return Resend(tuple(m.check_uint(v, f"start[{i}]") for i, v in enumerate(start)))
 
 
-_PARSERS: dict[str, tuple[set[str], Callable[[dict[str, Any]], Control]]] = {
+_PARSERS: Mapping[str, tuple[set[str], Callable[[dict[str, Any]], Control]]] = {
     "hello": (
         {"name", "addr", "port", "nonce"},
         lambda b: Hello(

@@ -9,7 +9,7 @@ Whether a message is *allowed now* is the table's business, not this module's.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -571,7 +571,7 @@ def _parse_choice(body: dict[str, Any]) -> ChoiceMsg:
     return ChoiceMsg(eggs=body["eggs"])
 
 
-_PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] = {
+_PARSERS: Mapping[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] = {
     "table": (frozenset({"game", "preset", "options", "seats"}), _parse_table),
     "sit": (frozenset({"table"}), lambda b: SitMsg(_bin(b["table"], "table", 32))),
     "lot_commit": (frozenset({"c"}), lambda b: LotCommitMsg(_bin(b["c"], "c", 32))),
@@ -614,7 +614,7 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] 
     "unopened": (frozenset(), lambda b: UnopenedMsg()),
 }
 
-_OPTIONAL: dict[str, frozenset[str]] = {
+_OPTIONAL: Mapping[str, frozenset[str]] = {
     "table": frozenset({"fairdeal", "flow", "after", "nonces"}),
     "deal_end": frozenset({"c"}),
 }

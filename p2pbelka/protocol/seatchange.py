@@ -14,6 +14,7 @@ every signature in it, goes into transcripts.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -180,7 +181,7 @@ def decode_seat_change(payload: bytes) -> SeatChangeMsg:
     return Decline(segment, m.check_text(body["why"], "seat_decline.why", MAX_WHY), body["retry"])
 
 
-_KEYS = {
+_KEYS: Mapping[str, list[str]] = {
     "seat_offer": ["segment", "t", "table"],
     "seat_agree": ["segment", "sig", "t"],
     "seat_decline": ["retry", "segment", "t", "why"],

@@ -11,7 +11,7 @@ byte offset of anything it cannot read.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -20,7 +20,7 @@ from p2pbelka.protocol.codec import MAX_FRAME, ProtocolError
 from p2pbelka.protocol.envelope import VERSION, Envelope, open_envelope
 
 MAGIC = b"P2PBELKA-TRN-v2\n"
-OLD_MAGICS = {b"P2PBELKA-TRN-v1\n": 1}
+OLD_MAGICS: Mapping[bytes, int] = {b"P2PBELKA-TRN-v1\n": 1}
 """Transcripts of earlier protocol versions, named so a reader can say so plainly."""
 
 
@@ -69,10 +69,6 @@ def iter_records(data: bytes) -> Iterator[Record]:
             raise TranscriptError(start, str(exc), index) from None
         yield Record(index, offset, envelope)
         offset, index = start + length, index + 1
-
-
-def read_transcript(path: str | os.PathLike[str]) -> list[Envelope]:
-    return [record.envelope for record in iter_records(Path(path).read_bytes())]
 
 
 def valid_prefix_length(data: bytes) -> int:

@@ -73,10 +73,6 @@ class GameSpec:
     path of a malformed field."""
 
     @property
-    def default_preset(self) -> str:
-        return self.presets[0]
-
-    @property
     def partnership(self) -> bool:
         """Seats play in teams of more than one."""
         return any(len(team) > 1 for team in self.teams(self.default_seats))
@@ -86,10 +82,3 @@ class GameSpec:
         if seats not in self.seat_counts:
             counts = " or ".join(str(n) for n in self.seat_counts)
             raise ValueError(f"{self.title} is played by {counts}, not {seats}")
-
-    def team_of(self, seats: int, seat: int) -> int:
-        """The index of ``seat``'s side at a table of ``seats``."""
-        for index, team in enumerate(self.teams(seats)):
-            if seat in team:
-                return index
-        raise ValueError(f"no seat {seat} at a table of {seats}")

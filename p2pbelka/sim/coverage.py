@@ -16,13 +16,13 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from p2pbelka.peer.seatchange.core import MachineCore
 from p2pbelka.peer.seatchange.stages import StageData
 
-PATHS: dict[str, str] = {
+PATHS: Mapping[str, str] = {
     "link to seat %d up (%s)": "link up (a dial or an accept)",
     "link to seat %d down: %s": "link down",
     "link to seat %d dropped: %s: %s": "link dropped",

@@ -5,11 +5,10 @@ life of a deal), ``phase.py`` what a phase is made of, ``context.py`` what a pha
 code sees of its table, ``track.py`` what any game provides, ``session.py`` the
 table's face over its parts (``chains.py``, ``blame.py``, ``runner.py``,
 ``dealsetup.py``, ``opening.py``, ``segments.py``); ``events.py`` holds the events
-every game shares.  The games sit beside the core, each in its own module with its
-track and its own phases (``<game>.py``) and one with its own events
-(``<game>_events.py``, which screens and bots import without the phases), and
-``registry.py`` lists them by the name their rules go by; the core imports none of
-them.
+every game shares.  The games sit beside the core, each in its own folder
+``games/<game>/``: its track and its own phases (``track.py``) and its own events
+(``events.py``, which screens and bots import without the phases); ``registry.py``
+lists them by the name their rules go by, and the core imports none of them.
 """
 
 from p2pbelka.table.errors import MoveRefused, OrderError, TableError

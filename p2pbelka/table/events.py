@@ -6,7 +6,7 @@ audit carries the deal as verified and the score after it.
 
 These are the events every game shares.  A game's own events (a call, a bonus
 chosen...) are :class:`GameEvent` subclasses in the game's own module beside its
-phases (``table/<game>_events.py``), so a driver that knows no game can still log
+phases (``table/games/<game>/events.py``), so a driver that knows no game can still log
 them; a game with more to its standing than points subclasses :class:`Score` there.
 """
 

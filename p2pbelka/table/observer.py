@@ -67,11 +67,6 @@ class Observer:
         return self._state.table
 
     @property
-    def first_table(self) -> Table | None:
-        """The game's first segment's table: the players who sat down."""
-        return self._state.first
-
-    @property
     def stopped(self) -> bool:
         """A record failed: nothing fed after it is replayed."""
         return self._state.error is not None

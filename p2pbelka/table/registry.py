@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from p2pbelka.rules.common.byname import ByName
 from p2pbelka.rules.registry import spec
-from p2pbelka.table import belka, belot
 from p2pbelka.table.flow import Schedule, schedule_for
+from p2pbelka.table.games.belka import track as belka
+from p2pbelka.table.games.belot import track as belot
 from p2pbelka.table.phase import GamePhases, PhaseId
 from p2pbelka.table.track import GameTrack
 

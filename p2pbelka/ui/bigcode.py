@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from p2pbelka.ui.i18n import pgettext
 
 # Three columns by five rows a digit, in full blocks: legible from across a table in
 # any terminal font (box-drawing glyphs vary, blocks do not).
-_FONT = {
+_FONT: Mapping[str, tuple[str, ...]] = {
     "0": ("███", "█ █", "█ █", "█ █", "███"),
     "1": (" █ ", "██ ", " █ ", " █ ", "███"),
     "2": ("███", "  █", "███", "█  ", "███"),

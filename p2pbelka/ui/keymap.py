@@ -12,20 +12,21 @@ opens it on every layout).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from p2pbelka.ui.i18n import _
 
-_RUSSIAN: Final = dict(
+_RUSSIAN: Final[Mapping[str, str]] = dict(
     zip(
         "qwertyuiop[]asdfghjkl;'zxcvbnm`",
         "йцукенгшщзхъфывапролджэячсмитьё",
         strict=True,
     )
 )
-_KAZAKH_DIGITS: Final = dict(zip("1234567890", '"әіңғ,.үұқ', strict=True))
+_KAZAKH_DIGITS: Final[Mapping[str, str]] = dict(zip("1234567890", '"әіңғ,.үұқ', strict=True))
 
-LATIN: Final[dict[str, str]] = {
+LATIN: Final[Mapping[str, str]] = {
     **{cyrillic: latin for latin, cyrillic in _RUSSIAN.items()},
     **{typed: digit for digit, typed in _KAZAKH_DIGITS.items()},
 }

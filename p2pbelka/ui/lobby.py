@@ -15,8 +15,7 @@ from p2pbelka.net.pake import code_in_words, shown_code
 from p2pbelka.peer import lan
 from p2pbelka.peer.lan.events import WatchersChanged
 from p2pbelka.protocol.lobby import LobbyState
-from p2pbelka.rules import registry
-from p2pbelka.table import rulebook
+from p2pbelka.rules import registry, rulebook
 from p2pbelka.ui import rulenames
 from p2pbelka.ui.bigcode import big_code, digit_words
 from p2pbelka.ui.i18n import _, ngettext

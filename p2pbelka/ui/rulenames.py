@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from p2pbelka.rules import registry as rules
-from p2pbelka.table import rulebook
+from p2pbelka.rules import rulebook
 from p2pbelka.ui.i18n import _
 
 

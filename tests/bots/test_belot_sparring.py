@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from p2pbelka.bench.belot_opponents import (
+from p2pbelka.bench.games.belot.opponents import (
     SPARRING,
     PlainPIMCBelotBot,
     RulesBelotBot,

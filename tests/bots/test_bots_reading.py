@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from p2pbelka.bench.belka_opponents import RuleBot
+from p2pbelka.bench.games.belka.opponents import RuleBot
 from p2pbelka.bots import BotLevel, is_level, make_bot, parse_level, with_think
 from p2pbelka.bots.belka.base import BelkaBot, make_belka_bot
 from p2pbelka.bots.belka.reading import FLOOR, Reading, deal_evidence, posterior

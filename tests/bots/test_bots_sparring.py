@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from p2pbelka.bench.belka_model import measure
-from p2pbelka.bench.belka_opponents import SPARRING, bench_bot, bench_levels, rules_choice
+from p2pbelka.bench.games.belka.model import measure
+from p2pbelka.bench.games.belka.opponents import SPARRING, bench_bot, bench_levels, rules_choice
 from p2pbelka.bots.belka.base import BELKA_BOT_LEVELS, BelkaBot, make_belka_bot
 from p2pbelka.bots.belka.knowledge import seen_from
 from p2pbelka.bots.belka.policy import choose, legal

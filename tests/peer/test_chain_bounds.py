@@ -1,7 +1,7 @@
 """What one seated peer can make another hold or send, on a real link (loopback).
 
 Seat 0 of a game whose seat 3 changed hands listens with its seat-change runner;
-seat 3's player dials it with its own key (``p2pbelka/bench/belka_bounds.py``) and sends
+seat 3's player dials it with its own key (``p2pbelka/bench/games/belka/bounds.py``) and sends
 what a peer that ignores the protocol could: unasked ``seat_record``s, and
 ``seat_chain`` requests as fast as its link takes them, read or never read.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import trio
 
-from p2pbelka.bench.belka_bounds import (
+from p2pbelka.bench.games.belka.bounds import (
     attacker_link,
     chain_flood,
     records_flood,

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from p2pbelka.cards import Card, Suit, parse_cards
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.text import describe
-from p2pbelka.table import belka_events as belka_ev
-from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.table import events as ev
+from p2pbelka.table.games.belka import events as belka_ev
+from p2pbelka.table.games.belot import events as belot_ev
 
 
 def test_the_lines_of_a_games_own_events() -> None:

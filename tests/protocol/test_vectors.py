@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from p2pbelka.bench.belka_scenarios import SCENARIOS as SCENARIOS_BY_NAME
-from p2pbelka.bench.belka_scenarios import Scenario
-from p2pbelka.bench.belka_scenarios import generate as generate_scenario
-from p2pbelka.bench.belka_segments import REFUSED_ID, SEAT_BACK, SEAT_CHANGE
-from p2pbelka.bench.belka_segments import generate as generate_segment_vector
+from p2pbelka.bench.games.belka.scenarios import SCENARIOS as SCENARIOS_BY_NAME
+from p2pbelka.bench.games.belka.scenarios import Scenario
+from p2pbelka.bench.games.belka.scenarios import generate as generate_scenario
+from p2pbelka.bench.games.belka.segments import REFUSED_ID, SEAT_BACK, SEAT_CHANGE
+from p2pbelka.bench.games.belka.segments import generate as generate_segment_vector
 from p2pbelka.bench.vectors import generate, seed_of, vector_name
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.ids import game_id_of

@@ -30,7 +30,7 @@ from p2pbelka.rules.registry import spec
 
 SETTINGS = settings(max_examples=25, deadline=None)
 
-# -- the dict writers the typed summaries replaced (table/belka.py, table/belot.py) ---------
+# -- the dict writers the typed summaries replaced (table/games/<game>/track.py) ---------
 
 
 def old_belka_summary(result: BelkaResult, hands: Sequence[int]) -> dict[str, Any]:

@@ -19,9 +19,9 @@ from p2pbelka.protocol.envelope import open_envelope, seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot.deal import DealState
-from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.table import events as ev
-from p2pbelka.table.belot import BelotPhase, BelotTrack
+from p2pbelka.table.games.belot import events as belot_ev
+from p2pbelka.table.games.belot.track import BelotPhase, BelotTrack
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Phase, Table
 from tests.audit import verify_bytes

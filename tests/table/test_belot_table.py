@@ -16,9 +16,9 @@ from p2pbelka.peer.local import LocalGame, play_local_game
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules.belot.core import deal_pattern
 from p2pbelka.rules.belot.game import BelotGame
-from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.table import events as ev
-from p2pbelka.table.belot import extra_positions, first_positions, turned_position
+from p2pbelka.table.games.belot import events as belot_ev
+from p2pbelka.table.games.belot.track import extra_positions, first_positions, turned_position
 from p2pbelka.table.session import Phase
 from p2pbelka.table.verify import VerifiedDeal
 from tests.audit import verify_bytes

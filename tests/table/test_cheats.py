@@ -21,7 +21,7 @@ from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
-from p2pbelka.table.belka import BelkaPhase, BelkaTrack
+from p2pbelka.table.games.belka.track import BelkaPhase, BelkaTrack
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Phase, Table
 from tests.audit import verify_bytes

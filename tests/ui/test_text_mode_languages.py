@@ -15,9 +15,10 @@ from p2pbelka.peer.driver import Resumed, Waiting
 from p2pbelka.peer.seatchange.drivers import Decision, OfferClosed, SeatOffer
 from p2pbelka.peer.text import describe
 from p2pbelka.rules.belka.game import EGGS_CHOICES
-from p2pbelka.table import belka_events, belot_events
 from p2pbelka.table import events as ev
-from p2pbelka.table.belka_events import BelkaScore
+from p2pbelka.table.games.belka import events as belka_events
+from p2pbelka.table.games.belka.events import BelkaScore
+from p2pbelka.table.games.belot import events as belot_events
 from p2pbelka.table.segments import SeatChanged, describe_change
 from p2pbelka.table.session import Table
 from p2pbelka.ui import i18n, registry

@@ -8,9 +8,9 @@ from prompt_toolkit.output import ColorDepth
 from p2pbelka.cards import Card, Suit, parse_cards
 from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot.game import BelotGame
-from p2pbelka.table import belot_events as belot_ev
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
+from p2pbelka.table.games.belot import events as belot_ev
 from p2pbelka.ui import i18n
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.canvas import plain_text

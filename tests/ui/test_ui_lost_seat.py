@@ -18,7 +18,7 @@ from p2pbelka.peer.driver import CutOff, Resumed, Waiting
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.seatchange.drivers import Decision, SeatOffer
 from p2pbelka.table import events as ev
-from p2pbelka.table.belka_events import TrumpAnnounced
+from p2pbelka.table.games.belka.events import TrumpAnnounced
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.ui import i18n
 from p2pbelka.ui.app import TableScreen

@@ -17,8 +17,8 @@ from p2pbelka.peer.seatchange.drivers import (
     SeatOffer,
 )
 from p2pbelka.rules.belot.moves import Bid
-from p2pbelka.table.belot_events import CardTurned
 from p2pbelka.table.events import ChoiceNeeded, Fault, GameAborted
+from p2pbelka.table.games.belot.events import CardTurned
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.ui import i18n
 from p2pbelka.ui.app import TableScreen

@@ -1,4 +1,4 @@
-"""A third game's screen from two registered functions (``tests/toygame/screen.py``):
+"""A third game's screen from two registered functions (``tests/toygame/ui/screen.py``):
 Toy is played by keys on the one table screen, its pages drawn by the screen's own
 defaults, and its replay shown by the plain replay screen."""
 
@@ -22,20 +22,21 @@ from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.play import PlayConfig, play_local
 from p2pbelka.ui.replay import Replay
 from p2pbelka.ui.replays import replay_of
-from tests.toygame import rules, spec
-from tests.toygame.screen import UI
-from tests.toygame.summary import ToySummary
+from tests import toygame
+from tests.toygame.rules import game as rules
+from tests.toygame.rules.summary import ToySummary
+from tests.toygame.ui.screen import UI
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 
 
 @pytest.fixture
 def toy() -> Iterator[None]:
-    spec.register()
+    toygame.register()
     try:
         yield
     finally:
-        spec.unregister()
+        toygame.unregister()
 
 
 class ToyRobot:

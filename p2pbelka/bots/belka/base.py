@@ -14,6 +14,7 @@ questions into these.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Protocol
 
 from p2pbelka.bots.common.levels import BotLevel, parse
@@ -69,7 +70,7 @@ BELKA_BOT_LEVELS: dict[str, type] = _levels()
 MAX_THINK: int = _max_think()
 """The largest think level (``--think N``, level ``strong:N``)."""
 
-THINKING: dict[str, int] = {"strong": MAX_THINK}
+THINKING: Mapping[str, int] = {"strong": MAX_THINK}
 """The levels that think at more than one level (``--think``), to their highest."""
 
 

@@ -16,7 +16,7 @@ same way.  Seeded: the same seed plays the same cards.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from p2pbelka.bots.belka.knowledge import Seen, seen_from
 from p2pbelka.bots.belka.policy import choose, legal
@@ -52,7 +52,7 @@ EXACT_SAMPLES = 20
 REDEAL_SAMPLES = 48
 """Deals played out (heuristic playouts) to value keeping a hand that may ask for a re-deal."""
 
-THINK: dict[int, tuple[int, int, int, int]] = {
+THINK: Mapping[int, tuple[int, int, int, int]] = {
     1: (SAMPLES, SOLVE_CARDS, POOL, EXACT_CARDS),
     2: (120, 3, 4, 5),
     3: (200, 3, 4, 5),

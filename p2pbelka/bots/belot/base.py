@@ -20,6 +20,7 @@ Claim]`` or ``[Declare, ..., Play]``, otherwise ``[Play]``.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Protocol
 
@@ -123,7 +124,7 @@ def _max_think() -> int:
 
 
 BELOT_BOT_LEVELS: dict[str, type] = _levels()
-BELOT_THINKING: dict[str, int] = {"strong": _max_think()}
+BELOT_THINKING: Mapping[str, int] = {"strong": _max_think()}
 """The levels that think at more than one level (``strong:N``), to their highest."""
 
 

@@ -9,7 +9,7 @@ another hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Final
 
@@ -41,7 +41,7 @@ def strength(card: int, trump: int) -> int:
 
 _TRUMP_VALUE: Final = (0.45, 0.45, 2.2, 1.1, 3.0, 0.6, 0.6, 1.4)
 """Trick-taking worth of a trump by rank index 7 8 9 T J Q K A."""
-BID_THRESHOLD: Final = {2: 4.0, 3: 4.6}
+BID_THRESHOLD: Final[Mapping[int, float]] = {2: 4.0, 3: 4.6}
 """Hand strength (six cards) from which a seat takes the trump, by number of players."""
 
 

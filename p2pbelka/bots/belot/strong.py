@@ -28,6 +28,8 @@ search's best.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from p2pbelka.bots.belot.heuristic import HeuristicBelotBot, bid_margin, heuristic_card
 from p2pbelka.bots.belot.inference import weighted_bidding, weighted_hands
 from p2pbelka.bots.belot.knowledge import Known, known_from
@@ -50,7 +52,7 @@ SAMPLES = 48
 """Deals sampled per card decision."""
 BID_SAMPLES = 64
 """Deals sampled per call."""
-SOLVE_CARDS: dict[int, int] = {2: 4, 3: 3}
+SOLVE_CARDS: Mapping[int, int] = {2: 4, 3: 3}
 """By the number of players: cards a hand at most when the exact search
 (:func:`solver.solve`) takes over from the rules of thumb -- where a world costs
 about a millisecond on a quiet machine."""

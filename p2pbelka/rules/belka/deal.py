@@ -157,10 +157,6 @@ class DealState:
         return tuple(CARDS[i] for i in self.trick)
 
     @property
-    def played_cards(self) -> tuple[Card, ...]:
-        return tuple(CARDS[i] for i in self.plays)
-
-    @property
     def tricks_won(self) -> tuple[int, int]:
         team0 = sum(1 for t in self.tricks if not t.winner & 1)
         return (team0, len(self.tricks) - team0)

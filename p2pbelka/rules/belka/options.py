@@ -19,7 +19,7 @@ from p2pbelka.rules.common.options import OptionError
 TARGET: Final = 12
 """Game points to win (classic) and eyes per team (eyes variant)."""
 
-CHOICES: Final[dict[str, tuple[str, ...]]] = {
+CHOICES: Final[Mapping[str, tuple[str, ...]]] = {
     # "classic": game points are won; "eyes": eyes are opened against the losers.
     "scoring": ("classic", "eyes"),
     # Suits taken by the seats after the first deal's J♣ holder, in play order.
@@ -35,7 +35,7 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "all_tricks": ("off", "wins_game"),
 }
 
-PRESETS: Final[dict[str, dict[str, str]]] = {
+PRESETS: Final[Mapping[str, Mapping[str, str]]] = {
     "classic": {
         "scoring": "classic",
         "trump_order": "HSD",

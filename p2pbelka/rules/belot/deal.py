@@ -19,7 +19,7 @@ Hands are masks, or None for a hand this state does not know
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from p2pbelka.cards import CARDS, FULL_MASK, SUIT_LETTERS, Card, Suit, from_mask
@@ -30,7 +30,14 @@ from p2pbelka.rules.common.errors import RuleViolation
 from p2pbelka.rules.common.play import HandInput, Play, Trick, hand_mask
 
 PLAY, PASS = "play", "pass"
-SEQUENCE_NAMES = {3: "terz", 4: "berz", 5: "quint", 6: "six", 7: "seven", 8: "eight"}
+SEQUENCE_NAMES: Mapping[int, str] = {
+    3: "terz",
+    4: "berz",
+    5: "quint",
+    6: "six",
+    7: "seven",
+    8: "eight",
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from p2pbelka.rules.belot import core
 from p2pbelka.rules.common.options import OptionError
 
 HANGING_TWICE: Final = ("together", "one_each")
-DEFAULTS: Final[dict[str, str]] = {
+DEFAULTS: Final[Mapping[str, str]] = {
     # Two hanging baits in a row: both sums to the next top seat, or one sum per deal.
     "hanging_twice": "together",
     # Four eights / four sevens: points "0".."200"; "0" means not declarable.

@@ -6,7 +6,7 @@ from p2pbelka.cards import Suit
 from p2pbelka.rules.belka.summary import BelkaSummary
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
-from p2pbelka.table.belka_events import EggsChosen, RedealClaimed, TrumpAnnounced
+from p2pbelka.table.games.belka.events import EggsChosen, RedealClaimed, TrumpAnnounced
 from p2pbelka.ui.games.belka import words
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label, suit_name

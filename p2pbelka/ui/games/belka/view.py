@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from p2pbelka.cards import Card, Suit
 from p2pbelka.rules.belka import core
 from p2pbelka.rules.belka.game import GameState
-from p2pbelka.table import belka_events as belka_ev
 from p2pbelka.table import events as ev
+from p2pbelka.table.games.belka import events as belka_ev
 from p2pbelka.ui.games.belka import words
 from p2pbelka.ui.games.belka.words import team_name
 from p2pbelka.ui.i18n import _

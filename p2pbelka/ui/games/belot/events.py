@@ -6,7 +6,7 @@ from p2pbelka.cards import Suit
 from p2pbelka.rules.belot.summary import BelotSummary
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
-from p2pbelka.table.belot_events import BidMade, CardTurned, Claimed, Declared
+from p2pbelka.table.games.belot.events import BidMade, CardTurned, Claimed, Declared
 from p2pbelka.ui.games.belot.reports import result_name
 from p2pbelka.ui.games.belot.view import call_name, combination_name
 from p2pbelka.ui.i18n import _

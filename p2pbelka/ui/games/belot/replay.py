@@ -15,7 +15,7 @@ from p2pbelka.cards import Card
 from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.rules.belot.summary import BelotSummary
 from p2pbelka.rules.common.summary import TrickSummary
-from p2pbelka.table import belot_events as belot_ev
+from p2pbelka.table.games.belot import events as belot_ev
 from p2pbelka.table.verify import VerifyReport
 from p2pbelka.ui.games.belot import panels, reports
 from p2pbelka.ui.games.belot.view import BelotView, combination_name, sort_belot_hand

@@ -17,7 +17,7 @@ from p2pbelka.cards import SUIT_LETTERS, Suit
 from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot.deal import PASS, PLAY
 from p2pbelka.rules.belot.spec import SPEC
-from p2pbelka.table import belot_events as belot_ev
+from p2pbelka.table.games.belot import events as belot_ev
 from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
 from p2pbelka.ui.games.belot import events, panels, refusals, replay, reports, rulewords
 from p2pbelka.ui.games.belot.view import BelotView

@@ -32,6 +32,7 @@ it.  These two play otherwise, and the ``strong`` level never uses them:
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from p2pbelka.bots.belot.base import BELOT_BOT_LEVELS, BelotBot, make_belot_bot
 from p2pbelka.bots.belot.knowledge import Known, known_from
@@ -75,10 +76,6 @@ def _beaters(options: int, trick: list[int], trump: int) -> list[int]:
     led = trick[0] >> 3
     best = max(_power(c, trump, led) for c in trick)
     return [c for c in iter_bits(options) if _power(c, trump, led) > best]
-
-
-def _winner_seat(trick: list[int], leader: int, trump: int, players: int) -> int:
-    return (leader + core.trick_winner(trick, trump)) % players
 
 
 # -- bidding by count --------------------------------------------------------------------
@@ -305,7 +302,7 @@ class StrongBeforeBot(StrongBelotBot):
         super().__init__(seed, samples=24, bid_samples=40, solve_cards=2, infer=False)
 
 
-SPARRING: dict[str, type] = {
+SPARRING: Mapping[str, type] = {
     "pimc": PlainPIMCBelotBot,
     "rules": RulesBelotBot,
     "strong-before": StrongBeforeBot,

@@ -1,6 +1,6 @@
 """Belot's own events, beside the events every game shares (``table/events.py``).
 
-A module of its own, apart from Belot's phases (``table/belot.py``), so the
+A module of its own, apart from Belot's phases (``track.py`` beside it), so the
 screens, the peers and the bots read these without importing the phases.
 """
 

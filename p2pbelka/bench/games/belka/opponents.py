@@ -28,6 +28,7 @@ them (not in its search, not in its model of the other seats):
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import replace
 
 from p2pbelka.bots.belka.base import BELKA_BOT_LEVELS, BelkaBot, make_belka_bot
@@ -215,7 +216,7 @@ class PlainPIMCBot(PlainMCBot):
         super().__init__(seed, samples=samples, exact_cards=exact_cards)
 
 
-SPARRING: dict[str, type] = {"mc": PlainMCBot, "pimc": PlainPIMCBot, "rules": RuleBot}
+SPARRING: Mapping[str, type] = {"mc": PlainMCBot, "pimc": PlainPIMCBot, "rules": RuleBot}
 """The sparring levels, by name."""
 
 

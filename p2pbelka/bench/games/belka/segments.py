@@ -2,7 +2,7 @@
 (a continuation segment, protocol/SPEC.md section 9), and a game whose id was refused
 (a ``table`` whose ``game`` is not the one its nonces derive, section 2.3).
 
-``python -m p2pbelka.bench.belka_segments DIR`` writes ``DIR/scenarios/NAME.p2pb`` and
+``python -m p2pbelka.bench.games.belka.segments DIR`` writes ``DIR/scenarios/NAME.p2pb`` and
 ``NAME.json`` for both, fields as in the other scenarios (protocol/SPEC.md section
 5.3).  Everything is drawn from fixed seeds (the seats' keys, nonces and secrets, and
 the new holder's), so the bytes are reproducible.
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from p2pbelka.bench.belka_scenarios import FAIRDEAL, Scenario, describe, write_scenarios
+from p2pbelka.bench.games.belka.scenarios import FAIRDEAL, Scenario, describe, write_scenarios
 from p2pbelka.bench.vectors import record_rows
 from p2pbelka.bots import Bot, make_bot
 from p2pbelka.peer.local import LocalGame
@@ -207,7 +207,7 @@ def refused_id(seed: int) -> list[Envelope]:
 CHOSEN_ID = bytes(16 * [0x0C])
 """The id the host of ``refused-id`` names instead of the derived one."""
 
-PLAYS: dict[str, Callable[[int], list[Envelope]]] = {
+PLAYS: Mapping[str, Callable[[int], list[Envelope]]] = {
     SEAT_CHANGE.name: seat_change,
     SEAT_BACK.name: seat_back,
     REFUSED_ID.name: refused_id,

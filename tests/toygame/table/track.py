@@ -17,8 +17,8 @@ from p2pbelka.table.context import TableContext
 from p2pbelka.table.events import Fault, Score
 from p2pbelka.table.phase import GamePhases, Phase, Step, all_seats, leads_to
 from p2pbelka.table.track import Settlement, TrickDone, TrickSoFar
-from tests.toygame import rules
-from tests.toygame.summary import ToySummary
+from tests.toygame.rules import game as rules
+from tests.toygame.rules.summary import ToySummary
 
 
 class ToyTrack:

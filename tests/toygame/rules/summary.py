@@ -8,7 +8,7 @@ from typing import Any
 
 from p2pbelka.cards import Card, format_cards, from_mask
 from p2pbelka.rules.common.summary import JsonObject, TrickSummary
-from tests.toygame import rules
+from tests.toygame.rules import game as rules
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """``p2pbelka bench bounds``: what one seated peer can make another hold, or send.
 
 The peer under attack is seat 0 of a game whose seat 3 changed hands (a continuation
-gave it to a bot, ``belka_segments.seat_changed``), with its seat-change runner on a
+gave it to a bot, ``segments.seat_changed``), with its seat-change runner on a
 real mesh listener on loopback.  The attacker is seat 3's player: a real channel
 (its key, the channel's crypto), frames written straight to it.  Every attack is a
 bounded loop (a count) and ends by itself; figures:
@@ -18,11 +18,13 @@ bounded loop (a count) and ends by itself; figures:
   ``chain_unread_peak_mib`` (tracemalloc peak), ``chain_unread_link_closed``.
 
 Against a version before these bounds (no ``Mesh.stream_to``) the same script
-measures the old behaviour: ``python path/to/belka_bounds.py``.
+measures the old behaviour: ``python path/to/bounds.py`` (its segments are found
+where that version keeps them: ``bench/belka_segments.py`` before the games' folders).
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 import tempfile
 import time
@@ -35,8 +37,6 @@ from typing import Any
 
 import trio
 
-from p2pbelka.bench import belka_segments
-from p2pbelka.bench.belka_segments import LOST
 from p2pbelka.bots import make_bot
 from p2pbelka.net.connection import SecureChannel, dial, serve_secure
 from p2pbelka.net.errors import NetError
@@ -61,12 +61,25 @@ QUIET = 2.0
 """The attacker stops reading once nothing came for this long."""
 
 
+def _segments() -> Any:
+    """The scenario that changes seat 3's hands: this version's, or, where this script
+    runs against an older checkout, that checkout's, from before the games' folders."""
+    try:
+        return importlib.import_module("p2pbelka.bench.games.belka.segments")
+    except ModuleNotFoundError:
+        return importlib.import_module("p2pbelka.bench.belka_segments")
+
+
+LOST: int = _segments().LOST
+"""The seat that changed hands."""
+
+
 def seat_changed(seed: int) -> tuple[Table, list[Envelope]]:
     """Seat 0's table and file of the seat-change game (the steps themselves in a
-    version before ``belka_segments.seat_changed``)."""
-    if hasattr(belka_segments, "seat_changed"):
-        return belka_segments.seat_changed(seed)
-    bs: Any = belka_segments
+    version before ``segments.seat_changed``)."""
+    bs: Any = _segments()
+    if hasattr(bs, "seat_changed"):
+        return bs.seat_changed(seed)  # type: ignore[no-any-return]
     seats = bs._Seats(seed)
     bs._lose_seat(seats, seed)
     bs._play_segment(seats, bs._to_the_bot(seats, seed))
@@ -239,7 +252,7 @@ def run(quick: bool = False) -> dict[str, object]:
     return figures
 
 
-if __name__ == "__main__":  # against another checkout: python path/to/belka_bounds.py
+if __name__ == "__main__":  # against another checkout: python path/to/bounds.py
     start = time.perf_counter()
     for key, value in run(quick="--quick" in sys.argv).items():
         print(f"{key:28} {value}")

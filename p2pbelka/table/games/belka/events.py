@@ -1,7 +1,7 @@
 """Belka's own events and standing, beside the events every game shares
 (``table/events.py``).
 
-A module of its own, apart from Belka's phases (``table/belka.py``), so the
+A module of its own, apart from Belka's phases (``track.py`` beside it), so the
 screens, the peers and the bots read these without importing the phases.
 """
 

@@ -6,6 +6,7 @@ every eggs rule."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from p2pbelka.bench.path_vectors import (
@@ -21,7 +22,7 @@ from p2pbelka.cards import from_mask
 from p2pbelka.protocol import messages as m
 from p2pbelka.rules.belka import core
 from p2pbelka.table import moves as mv
-from p2pbelka.table.belka import BelkaTrack
+from p2pbelka.table.games.belka.track import BelkaTrack
 from p2pbelka.table.phase import Phase, Question
 from p2pbelka.table.session import Table
 
@@ -157,7 +158,12 @@ def _with(hands: tuple[int | None, ...], seat: int | None, hand: int) -> tuple[i
     return tuple(hand if s == seat else h for s, h in enumerate(hands))
 
 
-EYES = {"scoring": "eyes", "goli": "off", "eggs": "four", "all_tricks": "wins_game"}
+EYES: Mapping[str, str] = {
+    "scoring": "eyes",
+    "goli": "off",
+    "eggs": "four",
+    "all_tricks": "wins_game",
+}
 """The eyes preset's rules, as options of the classic preset."""
 
 VECTORS = [

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from p2pbelka.bench.belka_opponents import bench_bot
+from p2pbelka.bench.games.belka.opponents import bench_bot
 from p2pbelka.bots.belka.knowledge import seen_from
 from p2pbelka.bots.belka.policy import choose
 from p2pbelka.bots.belka.sampler import sample_hands

@@ -20,7 +20,7 @@ from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot.deal import DealState
 from p2pbelka.rules.common.play import Play
 from p2pbelka.table import moves as mv
-from p2pbelka.table.belot import BelotTrack
+from p2pbelka.table.games.belot.track import BelotTrack
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Table
 

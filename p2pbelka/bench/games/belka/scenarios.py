@@ -2,7 +2,7 @@
 choice, seat suits, the eyes count, the ace rule, and deals that end PROVEN or
 DISPUTED, or PROVEN after a dispute.
 
-``python -m p2pbelka.bench.belka_scenarios DIR`` writes ``DIR/scenarios/NAME.p2pb`` and
+``python -m p2pbelka.bench.games.belka.scenarios DIR`` writes ``DIR/scenarios/NAME.p2pb`` and
 ``NAME.json`` for each scenario below: a seeded game between random bots, cut
 after the deal that shows the case (for the endings, the whole transcript of an
 honest seat: seat 0's, the victim of the last one).  Each JSON gives the seed, the
@@ -33,8 +33,8 @@ from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules.belka.game import GameState
 from p2pbelka.rules.belka.summary import BelkaSummary
-from p2pbelka.table import belka_events as belka_ev
 from p2pbelka.table import events as ev
+from p2pbelka.table.games.belka import events as belka_ev
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
 

@@ -16,7 +16,7 @@ positions open in stages (protocol/fairdeal.md, "Belot's position schedule"):
 During a deal a peer knows its own hand only; at the end the audit replays the
 deal with every position known (first six, turned card, three more, stock) and
 scores it with the engine.  A void deal is audited the same way, then the next
-seat deals.  Belot's own events are in ``table/belot_events.py``.
+seat deals.  Belot's own events are in ``events.py`` beside it.
 """
 
 from __future__ import annotations
@@ -42,11 +42,11 @@ from p2pbelka.table import events as ev
 from p2pbelka.table import flow
 from p2pbelka.table import moves as mv
 from p2pbelka.table.audit import DealAudit, audit_deal
-from p2pbelka.table.belot_events import BidMade, CardTurned, Claimed, Declared
 from p2pbelka.table.context import TableContext
 from p2pbelka.table.dealdeck import DeckFault
 from p2pbelka.table.errors import MoveRefused
 from p2pbelka.table.events import Fault, Score
+from p2pbelka.table.games.belot.events import BidMade, CardTurned, Claimed, Declared
 from p2pbelka.table.phase import (
     Abort,
     GamePhases,

@@ -9,7 +9,7 @@ from p2pbelka.bots.common.entry import GameBots
 from p2pbelka.bots.common.levels import BotLevel
 from p2pbelka.bots.common.seat import Question, legal_answer
 from p2pbelka.rules.common.moves import Move, PlayCard
-from tests.toygame import rules
+from tests.toygame.rules import game as rules
 
 
 class ToyBot:

@@ -8,7 +8,7 @@ Belka adds three phases to the common schedule (``table/flow.py``): ``trump``
 (every seat says whether it holds the J♣, its holder opening it), ``ready``
 (a seat whose hand allows it may claim a re-deal, opening its hand) and
 ``choice`` (after eggs, the winners of the next deal choose their bonus).
-Belka's own events and its standing are in ``table/belka_events.py``.
+Belka's own events and its standing are in ``events.py`` beside it.
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from p2pbelka.rules.common.errors import RuleViolation
 from p2pbelka.rules.common.play import Play
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
-from p2pbelka.table.belka_events import BelkaScore, EggsChosen, RedealClaimed, TrumpAnnounced
 from p2pbelka.table.context import TableContext
 from p2pbelka.table.errors import MoveRefused
 from p2pbelka.table.events import Fault
 from p2pbelka.table.flow import NEXT_DEAL, close_deal, next_deal_or_over
+from p2pbelka.table.games.belka.events import BelkaScore, EggsChosen, RedealClaimed, TrumpAnnounced
 from p2pbelka.table.phase import Abort, GamePhases, Phase, Question, Step, all_seats, leads_to
 from p2pbelka.table.track import Settlement, TrickDone, TrickSoFar
 

@@ -9,7 +9,7 @@ from p2pbelka.ui import panels
 from p2pbelka.ui.canvas import Canvas
 from p2pbelka.ui.game import GameUI
 from p2pbelka.ui.view import TableView, TrickView
-from tests.toygame import rules
+from tests.toygame.rules import game as rules
 
 
 def new_view(seats: int) -> TableView:

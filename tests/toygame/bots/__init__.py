@@ -1,0 +1,1 @@
+"""Toy's bots and their entry in the bots' registry (``seat.py``)."""
