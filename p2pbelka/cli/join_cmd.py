@@ -10,7 +10,7 @@ from p2pbelka.cli.lan_args import add_dial_arguments, add_network_arguments, add
 from p2pbelka.ui.i18n import _
 
 if TYPE_CHECKING:
-    from p2pbelka.net.discovery import TableInfo
+    from p2pbelka.net.directory import TableInfo
     from p2pbelka.net.identity import Identity
     from p2pbelka.peer.lan import NetOptions
 
@@ -98,7 +98,7 @@ def _join_on_screen(
 ) -> int:
     """The lobby and table screens: the tables heard, a seat, ready, and the game."""
     from p2pbelka.cli import lan_args
-    from p2pbelka.net.discovery import matching_tables
+    from p2pbelka.net.directory import matching_tables
     from p2pbelka.ui.i18n import default_language
     from p2pbelka.ui.lan import join_on_screen
 
@@ -139,7 +139,7 @@ async def _pick_table(
 ) -> tuple[str, int, bytes | None] | None:
     import trio
 
-    from p2pbelka.net.discovery import look_alikes, matching_tables
+    from p2pbelka.net.directory import look_alikes, matching_tables
     from p2pbelka.peer.lan import discover_tables
     from p2pbelka.ui.i18n import _, ngettext
     from p2pbelka.ui.rulenames import game_word

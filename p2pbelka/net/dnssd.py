@@ -28,7 +28,8 @@ from typing import Any, NoReturn
 
 import trio
 
-from .discovery import MAX_NAME_CHARS, MAX_WATCH, TABLE_ID_SIZE, TableAd, TableInfo
+from .beacon import MAX_NAME_CHARS, MAX_WATCH, TABLE_ID_SIZE, TableAd
+from .directory import TableInfo
 from .handshake import PROTOCOL_VERSION
 from .identity import Identity, fingerprint, is_sound_key
 
