@@ -15,7 +15,7 @@ not answered in time ends the game as before (disputed).
 Every decision of that is the sans-IO machine's (``machine.SeatChange``).  This
 runner feeds it (the control messages, the driver's give-up, the continuation
 envelopes, the player's answers, the time) and does what it says
-(``steps.py``).  It runs the segments, routes envelopes to them, and owns
+(``effects.py``).  It runs the segments, routes envelopes to them, and owns
 the game's one nursery: its own task does the machine's sending and asking, and
 starts the reclaimer's fetch there; no other object starts a task in it.
 """
@@ -46,10 +46,7 @@ from p2pbelka.peer.seatchange.drivers import (
     SegmentDriver,
     SharedMesh,
 )
-from p2pbelka.peer.seatchange.machine import SeatChange
-from p2pbelka.peer.seatchange.reclaim import Reclaimer
-from p2pbelka.peer.seatchange.state import SeatState
-from p2pbelka.peer.seatchange.steps import (
+from p2pbelka.peer.seatchange.effects import (
     Agreed,
     AskPlayer,
     BotGoesOn,
@@ -57,16 +54,19 @@ from p2pbelka.peer.seatchange.steps import (
     CatchUp,
     Closed,
     Config,
+    Effect,
     Freeze,
     Identities,
     Kept,
     Remember,
     Replaced,
     SendTo,
-    Step,
     Switch,
     Thaw,
 )
+from p2pbelka.peer.seatchange.machine import SeatChange
+from p2pbelka.peer.seatchange.reclaim import Reclaimer
+from p2pbelka.peer.seatchange.state import SeatState
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Envelope, Signer
@@ -137,7 +137,7 @@ class MemoryIds:
 
 
 Job = Broadcast | AskPlayer | Closed | Replaced | CatchUp | Kept
-"""A step that waits (or starts a task): done in order by the runner's own task."""
+"""An effect that waits (or starts a task): done in order by the runner's own task."""
 
 
 class SeatChangeRunner:
@@ -409,9 +409,9 @@ class SeatChangeRunner:
             self.change.seen(raw, self.reclaim.nonce)
             self._pump(wake=False)
             if self.reclaim.stray(game, self.known.knows):
-                self._step(Replaced())
+                self._carry_out(Replaced())
 
-    # -- the machine's inputs and steps ------------------------------------------------
+    # -- the machine's inputs and effects ----------------------------------------------
 
     def seat_gone(self, driver: PeerDriver, seats: list[int], silent: float) -> bool:
         """The driver has waited past the window for ``seats``.  True: leave it to the
@@ -434,7 +434,7 @@ class SeatChangeRunner:
                 return True
             # Back after an outage past the window: ask whether our seat changed hands
             # (as a resumed seat does); our table goes on if it did not.
-            self._step(Replaced())
+            self._carry_out(Replaced())
             return True
         if self._back_at is not None and now - self._back_at < driver.give_up_after:
             return True
@@ -483,13 +483,13 @@ class SeatChangeRunner:
         return True
 
     def _pump(self, wake: bool = True) -> None:
-        """Do the machine's steps: the quick ones now, the rest by ``_serve``, in order;
+        """Carry out the machine's effects: the quick ones now, the rest by ``_serve``, in order;
         ``wake``: the input may have moved the machine's deadline (``_serve`` looks)."""
-        steps = self.change.take()
-        for step in steps:
-            self._step(step)
+        effects = self.change.take()
+        for effect in effects:
+            self._carry_out(effect)
         if self._serving and (
-            steps or (wake and not self._jobs_in.statistics().current_buffer_used)
+            effects or (wake and not self._jobs_in.statistics().current_buffer_used)
         ):
             self._jobs_in.send_nowait(None)  # a wake-up: one queued is enough
         self._withdraw()
@@ -501,37 +501,37 @@ class SeatChangeRunner:
         for ask in [a for a in self._questions if a != asking]:
             self._questions.pop(ask).withdraw()
 
-    def _step(self, step: Step) -> None:
+    def _carry_out(self, effect: Effect) -> None:
         driver = self.driver
-        if isinstance(step, Switch):
-            self._next = (step.table, list(step.bots))
+        if isinstance(effect, Switch):
+            self._next = (effect.table, list(effect.bots))
             if self._segment_scope is not None:
                 self._segment_scope.cancel()
-        elif isinstance(step, Freeze):
+        elif isinstance(effect, Freeze):
             if driver is not None:
                 driver.freeze()
-        elif isinstance(step, Thaw):
+        elif isinstance(effect, Thaw):
             if driver is not None and driver.frozen:
                 driver.thaw()
-        elif isinstance(step, BotGoesOn):
-            bot_driver = self._bot_drivers.get(step.seat)
+        elif isinstance(effect, BotGoesOn):
+            bot_driver = self._bot_drivers.get(effect.seat)
             if bot_driver is not None:
                 bot_driver.nudge()  # its table may send now, though nothing arrives
-        elif isinstance(step, SendTo):
-            self.mesh.send_to(step.seat, step.payload)
-        elif isinstance(step, Remember):
-            self.known.remember(step.segment)
-        elif isinstance(step, Agreed):
-            self.agreements.keep_agreement(step)  # on the disk before the Broadcast after it
-        elif isinstance(step, Replaced):
+        elif isinstance(effect, SendTo):
+            self.mesh.send_to(effect.seat, effect.payload)
+        elif isinstance(effect, Remember):
+            self.known.remember(effect.segment)
+        elif isinstance(effect, Agreed):
+            self.agreements.keep_agreement(effect)  # on the disk before the Broadcast after it
+        elif isinstance(effect, Replaced):
             if not self._serving:  # the game is not in play here: nothing to fetch
                 home = self.state.home_seat
                 log.warning("seat %d went to another key after our game ended", home)
             elif driver is not None and self.reclaim.begin_fetch():
                 driver.freeze()  # nothing more of ours in a segment the others have left
-                self._jobs_in.send_nowait(step)
+                self._jobs_in.send_nowait(effect)
         elif self._serving:
-            self._jobs_in.send_nowait(step)
+            self._jobs_in.send_nowait(effect)
 
     async def _serve(self, nursery: trio.Nursery) -> None:
         """The runner's own task: the machine's jobs in order, and its clock."""
@@ -543,8 +543,8 @@ class SeatChangeRunner:
             if job is not None:
                 await self._do(job, nursery)
             self.change.tick(trio.current_time())
-            for step in self.change.take():
-                self._step(step)
+            for effect in self.change.take():
+                self._carry_out(effect)
             self._withdraw()
 
     async def _do(self, job: Job, nursery: trio.Nursery) -> None:
