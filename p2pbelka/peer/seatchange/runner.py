@@ -27,6 +27,7 @@ import math
 import os
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 import trio
@@ -136,6 +137,51 @@ class MemoryIds:
         self.ids.add(segment)
 
 
+def _fresh_nonce() -> bytes:
+    return os.urandom(m.NONCE_SIZE)
+
+
+@dataclass(frozen=True)
+class RunnerOptions:
+    """How a seat's game goes on when a seat is lost: its times (the peer's
+    ``NetOptions``; tests shrink them) and the bots it seats."""
+
+    pause_after: float
+    give_up_after: float
+    resend_after: float
+    offer_timeout: float
+    seat_bots: bool = True
+    bot_level: str | None = None
+    """The level of the bots this peer seats (None: ``DEFAULT_BOT``)."""
+    decide_limit: float = 900.0
+    new_nonce: Callable[[], bytes] = _fresh_nonce
+    fresh_bots: Callable[[], bytes] | None = None
+    """32-byte values for the bots this peer seats (their keys, secrets and play):
+    reproducible runs only (a simulator's); fresh randomness by default."""
+
+
+@dataclass(frozen=True)
+class SeatRecords:
+    """Where a seat keeps what it must not lose: its transcript file, the journal of
+    what it signed, the ids it has seen and the continuations it agreed to (the
+    ``GameStore``; in memory when None)."""
+
+    writer: TranscriptWriter
+    journal: SignedJournal | None
+    known: KnownIds | None = None
+    agreements: Agreements | None = None
+
+
+def _machine(ids: Identities, options: RunnerOptions) -> SeatChange:
+    """The seat change's machine, its bots drawn from ``fresh_bots`` when given."""
+    fresh_bots = options.fresh_bots
+    if fresh_bots is not None:
+        ids.new_bot = lambda: Signer.from_seed(fresh_bots())
+        ids.bot_seeds = fresh_bots
+    config = Config(options.offer_timeout, options.give_up_after, seat_bots=options.seat_bots)
+    return SeatChange(ids, config)
+
+
 Job = Broadcast | AskPlayer | Closed | Replaced | CatchUp | Kept
 """An effect that waits (or starts a task): done in order by the runner's own task."""
 
@@ -149,43 +195,28 @@ class SeatChangeRunner:
         identity: Identity,
         mesh: Mesh,
         front_end: FrontEnd,
+        records: SeatRecords,
+        options: RunnerOptions,
         *,
-        writer: TranscriptWriter,
-        journal: SignedJournal | None,
         seed_sources: SeedSources,
-        known: KnownIds | None = None,
-        agreements: Agreements | None = None,
-        new_nonce: Callable[[], bytes] = lambda: os.urandom(m.NONCE_SIZE),
-        entered: Callable[[bytes], None] | None = None,
-        pause_after: float,
-        give_up_after: float,
-        resend_after: float,
-        offer_timeout: float,
-        seat_bots: bool = True,
-        bot_level: str | None = None,
         home_seat: int = 0,
         names: list[str] | None = None,
-        decide_limit: float = 900.0,
-        fresh_bots: Callable[[], bytes] | None = None,
+        entered: Callable[[bytes], None] | None = None,
     ) -> None:
         self.identity = identity
-        self.fresh_bots = fresh_bots
-        """32-byte values for the bots this peer seats (their keys, secrets and play):
-        reproducible runs only (a simulator's); fresh randomness by default."""
-        self.decide_limit = decide_limit
+        self.options = options
         self.signer = Signer(identity.private_key)
         self.mesh = mesh
         self.front_end = front_end
-        self.writer = writer
-        self.journal = journal
-        self.known = known if known is not None else MemoryIds()
+        self.writer = records.writer
+        self.journal = records.journal
+        self.known = records.known if records.known is not None else MemoryIds()
         """Every game and segment id this peer has seen: it sits in none of them again."""
-        self.agreements = agreements if agreements is not None else MemoryIds()
+        self.agreements = records.agreements if records.agreements is not None else MemoryIds()
         """Every continuation this seat signed, kept before it was sent."""
         self.entered = entered
         """Told the id of every segment this peer enters (the chat binds its lines to it)."""
-        self.timing = (pause_after, give_up_after, resend_after)
-        self.bot_level = bot_level or DEFAULT_BOT
+        self.bot_level = options.bot_level or DEFAULT_BOT
         self.transcript: list[Envelope] = []
         """Every segment's envelopes, in the order the transcript file has them."""
         ids = Identities(
@@ -195,20 +226,17 @@ class SeatChangeRunner:
             list(names or []),
             seed_sources,
             self.known.knows,
-            new_nonce,
+            options.new_nonce,
         )
-        if fresh_bots is not None:
-            ids.new_bot = lambda: Signer.from_seed(fresh_bots())
-            ids.bot_seeds = fresh_bots
-        self.change = SeatChange(ids, Config(offer_timeout, give_up_after, seat_bots=seat_bots))
+        self.change = _machine(ids, options)
         """Every decision of the seat change (sans-IO): this runner feeds it and acts."""
         self.state = SeatState(
-            mesh, self.signer, home_seat, mesh.game_id, writer, self.transcript, self.change
+            mesh, self.signer, home_seat, mesh.game_id, self.writer, self.transcript, self.change
         )
         """What this runner shares with the reclaimer."""
         self.reclaim = Reclaimer(
             self.state,
-            new_nonce=new_nonce,
+            new_nonce=options.new_nonce,
             watch=self.watch,
             retry=self.retry_pending,
             feed=self._feed,
@@ -266,15 +294,15 @@ class SeatChangeRunner:
         no envelope can slip between the old segment and the new."""
         self.shared = SharedMesh(self.mesh)
         self._drivers, self._bot_drivers = [], {}
-        pause, give_up, resend = self.timing
+        options = self.options
         self.driver = SegmentDriver(
             table,
             self.shared.endpoint(),
             self.front_end,
-            pause_after=pause,
-            give_up_after=give_up,
-            resend_after=resend,
-            decide_limit=self.decide_limit,
+            pause_after=options.pause_after,
+            give_up_after=options.give_up_after,
+            resend_after=options.resend_after,
+            decide_limit=options.decide_limit,
             transcript=Collect(self.writer, self.transcript),
             journal=self.journal,
             seat_gone=self.seat_gone,
@@ -285,10 +313,15 @@ class SeatChangeRunner:
         for bot_table, seat in bots:
             endpoint = self.shared.endpoint()
             self.shared.bot_seats.add(seat)
-            seed = int.from_bytes(self.fresh_bots()[:8]) if self.fresh_bots else None
+            fresh_bots = options.fresh_bots
+            seed = int.from_bytes(fresh_bots()[:8]) if fresh_bots else None
             front = BotFrontEnd(make_bot(self.bot_level, seed))
             bot_driver = BotSeatDriver(
-                bot_table, endpoint, front, pause_after=pause, give_up_after=give_up
+                bot_table,
+                endpoint,
+                front,
+                pause_after=options.pause_after,
+                give_up_after=options.give_up_after,
             )
             self._drivers.append(bot_driver)
             self._bot_drivers[seat] = bot_driver
