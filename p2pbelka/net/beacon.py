@@ -14,7 +14,7 @@ from __future__ import annotations
 import ipaddress
 import secrets
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import NoReturn, TypeVar
 
 import msgpack
 
@@ -36,6 +36,8 @@ __all__ = [
     "signature_ok",
     "validate_ad",
 ]
+
+T = TypeVar("T", int, str, bytes)
 
 MAGIC = b"PBKB"
 SIGNATURE_PREFIX = b"p2pbelka/v1 beacon"
@@ -136,7 +138,7 @@ def encode_beacon(identity: Identity, ad: TableAd, seq: int, timestamp_ms: int) 
     return datagram
 
 
-def _field(body: dict[Any, Any], key: str, kind: type) -> Any:
+def _field(body: dict[object, object], key: str, kind: type[T]) -> T:
     value = body.get(key)
     # bool is an int subclass; a beacon saying seats=True is malformed, not 1.
     if not isinstance(value, kind) or isinstance(value, bool):
