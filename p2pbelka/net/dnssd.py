@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 import socket
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import trio
 
@@ -32,6 +32,9 @@ from .beacon import MAX_NAME_CHARS, MAX_WATCH, TABLE_ID_SIZE, TableAd
 from .directory import TableInfo
 from .handshake import PROTOCOL_VERSION
 from .identity import Identity, fingerprint, is_sound_key
+
+if TYPE_CHECKING:  # imported where used: a program that never asks mDNS loads none of it
+    from zeroconf import ServiceBrowser, ServiceInfo, Zeroconf
 
 __all__ = [
     "SERVICE_TYPE",
@@ -106,18 +109,20 @@ def table_from_txt(
     )
 
 
-def _zeroconf(interface: str | None, ipv6: bool) -> Any:
+def _zeroconf(interface: str | None, ipv6: bool) -> Zeroconf:
     from zeroconf import InterfaceChoice, IPVersion, Zeroconf
 
     # zeroconf logs socket trouble with tracebacks; a user sees our one line instead.
     if not logging.getLogger().isEnabledFor(logging.INFO):
         logging.getLogger("zeroconf").setLevel(logging.CRITICAL)
     version = IPVersion.V6Only if ipv6 else IPVersion.V4Only
-    interfaces: Any = [interface] if interface and not ipv6 else InterfaceChoice.All
+    interfaces: list[str] | InterfaceChoice = (
+        [interface] if interface and not ipv6 else InterfaceChoice.All
+    )
     return Zeroconf(interfaces=interfaces, ip_version=version)
 
 
-def _service_info(identity: Identity, ad: TableAd, addresses: list[str]) -> Any:
+def _service_info(identity: Identity, ad: TableAd, addresses: list[str]) -> ServiceInfo:
     from zeroconf import ServiceInfo
 
     # The fingerprint in the instance name keeps two hosts' "Kitchen" apart.
@@ -167,7 +172,7 @@ async def announce_dnssd(
             await trio.to_thread.run_sync(_close, zc, abandon_on_cancel=True)
 
 
-def _close(zc: Any) -> None:
+def _close(zc: Zeroconf) -> None:
     try:
         zc.unregister_all_services()
     finally:
@@ -190,7 +195,7 @@ async def browse_dnssd(
     token = trio.lowlevel.current_trio_token()
 
     def changed(
-        zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange
+        zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange
     ) -> None:
         # zeroconf's thread: hand the name to trio and return at once.
         if state_change in (ServiceStateChange.Added, ServiceStateChange.Updated):
@@ -218,7 +223,7 @@ async def browse_dnssd(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _resolved(info: Any) -> TableInfo | None:
+def _resolved(info: ServiceInfo | None) -> TableInfo | None:
     if info is None or not info.port:
         return None
     addresses = info.parsed_scoped_addresses()
@@ -229,7 +234,7 @@ def _resolved(info: Any) -> TableInfo | None:
     return table_from_txt(info.properties, addresses[0], info.port, trio.current_time())
 
 
-def _stop(browser: Any, zc: Any) -> None:
+def _stop(browser: ServiceBrowser | None, zc: Zeroconf) -> None:
     if browser is not None:
         browser.cancel()
     zc.close()
