@@ -15,7 +15,6 @@ every signature in it, goes into transcripts.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from p2pbelka.edkeys import verify
 from p2pbelka.protocol import messages as m
@@ -118,7 +117,7 @@ MAX_RECORD = 64 * 1024
 
 
 def encode_seat_change(msg: SeatChangeMsg) -> bytes:
-    body: dict[str, Any]
+    body: dict[str, object]
     if isinstance(msg, Offer):
         body = {"t": "seat_offer", "segment": msg.segment, "table": encode(msg.table.to_wire())}
     elif isinstance(msg, Agree):
