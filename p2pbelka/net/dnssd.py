@@ -3,7 +3,7 @@
 ``avahi-browse -r _p2pbelka._tcp`` or ``dns-sd -B _p2pbelka._tcp`` show the
 tables a host announces here.  DNS-SD records are not signed: an entry heard
 this way is only a *hint* of where a table is.  What the program trusts is the
-signed beacon (:mod:`p2pbelka.net.discovery`) and, in the end, the handshake:
+signed beacon (:mod:`p2pbelka.net.beacon`) and, in the end, the handshake:
 a joiner who picks a DNS-SD entry pins the host key its TXT record names, so
 the connection proves that key or fails, and the person still compares the
 fingerprint with the host's screen.
