@@ -23,8 +23,9 @@ from functools import partial
 
 import trio
 
+from p2pbelka.net.beacon import TableAd, encode_beacon, new_table_id
 from p2pbelka.net.connection import SecureChannel, dial, serve_secure
-from p2pbelka.net.discovery import TableAd, TableDirectory, encode_beacon, new_table_id
+from p2pbelka.net.directory import TableDirectory
 from p2pbelka.net.guesses import GuessPolicy, InviteGuard
 from p2pbelka.net.handshake import Handshake, Role
 from p2pbelka.net.identity import Identity

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from p2pbelka.cli import game_args
 from p2pbelka.cli.lan_args import (
@@ -14,6 +16,12 @@ from p2pbelka.cli.lan_args import (
 )
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.setupwords import error_words
+
+if TYPE_CHECKING:
+    from p2pbelka.net.identity import Identity
+    from p2pbelka.peer.driver import FrontEnd
+    from p2pbelka.peer.lan import Approve, GameResult, NetOptions, OnLobby
+    from p2pbelka.peer.text import TextFrontEnd
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,105 +68,149 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import trio
-
     from p2pbelka.cli import lan_args
-    from p2pbelka.cli.lobby_lines import LobbyPrinter
-    from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
-    from p2pbelka.cli.terminal_door import TerminalDoor, help_line
-    from p2pbelka.peer import lobby
-    from p2pbelka.peer.lan import GameResult, host_game
-    from p2pbelka.ui.i18n import _
 
-    try:
-        options = parse_options(args.option)
-        players = seat_count(args)
-        lobby.check_table(args.game, players, args.preset, options)
-    except ValueError as exc:
-        print(f"p2pbelka host: {error_words(exc)}", file=sys.stderr)
+    checked = _checked_table(args)
+    if checked is None:
         return 2
-    if args.table is None and args.table_old is not None:
-        print(
-            "p2pbelka host: " + _("--name is the old spelling of --table (--player is your name)"),
-            file=sys.stderr,
-        )
-        args.table = args.table_old
-    if args.table is None:
-        args.table = game_args.table_name(args.game)
+    options, players = checked
+    _name_the_table(args)
     player = lan_args.prepare(args, "host", game=args.game)
     if player is None:
         return 2
     identity, level, fe = player
     if not args.auto_approve and not sys.stdin.isatty():
-        print(
-            "p2pbelka host: " + _("no terminal to ask who may sit down; say --auto-approve"),
-            file=sys.stderr,
-        )
+        _complain(_("no terminal to ask who may sit down; say --auto-approve"))
         return 2
     net = lan_args.net_options(args)
     net.announce = not args.no_announce
     invite = lan_args.invite_code(args.invite)
     if invite is None:
         return 2
+    table = _Table(identity, args.table, args.game, players, args.preset, options, net, invite)
     if lan_args.wants_screen(args):
-        from p2pbelka.ui.i18n import default_language
-        from p2pbelka.ui.lan import host_on_screen
+        return _host_on_screen(table, args)
+    return _host_in_terminal(table, level, fe, args)
 
-        screen, on_screen = host_on_screen(
-            identity,
-            args.table,
-            game=args.game,
-            players=players,
-            preset=args.preset,
-            options=options,
-            net=net,
-            lang=args.lang or default_language(),
-            invite=invite,
-            auto_approve=args.auto_approve,
-        )
-        return lan_args.screen_result(
-            on_screen, screen.view.game_id, interrupted=screen.interrupted
+
+@dataclass(frozen=True)
+class _Table:
+    """The table this host opens, as the command line gave it (checked)."""
+
+    identity: Identity
+    name: str
+    game: str
+    players: int
+    preset: str
+    options: dict[str, str]
+    net: NetOptions
+    invite: str
+
+    async def host(
+        self,
+        front_end: FrontEnd,
+        bot: str | None,
+        on_lobby: OnLobby,
+        approve: Approve | None = None,
+    ) -> GameResult:
+        from p2pbelka.peer.lan import host_game
+
+        return await host_game(
+            self.identity,
+            self.name,
+            front_end,
+            preset=self.preset,
+            options=self.options,
+            net=self.net,
+            on_lobby=on_lobby,
+            bot=bot,
+            approve=approve,
+            invite=self.invite,
+            game=self.game,
+            players=self.players,
         )
 
-    async def main() -> GameResult:
-        if args.auto_approve:
-            return await host_game(
-                identity,
-                args.table,
-                fe,
-                preset=args.preset,
-                options=options,
-                net=net,
-                on_lobby=LobbyPrinter(),
-                bot=level,
-                invite=invite,
-                game=args.game,
-                players=players,
-            )
-        door = TerminalDoor(LobbyPrinter())
-        lan_args.say(help_line())
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(door.serve)
-            result = await host_game(
-                identity,
-                args.table,
-                fe,
-                preset=args.preset,
-                options=options,
-                net=net,
-                on_lobby=door.on_lobby,
-                bot=level,
-                approve=door.approve,
-                invite=invite,
-                game=args.game,
-                players=players,
-            )
-            nursery.cancel_scope.cancel()
-        return result
+
+def _complain(words: str) -> None:
+    print("p2pbelka host: " + words, file=sys.stderr)
+
+
+def _checked_table(args: argparse.Namespace) -> tuple[dict[str, str], int] | None:
+    """The house rules and the seat count, if the game takes them (else None, said why)."""
+    from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
+    from p2pbelka.peer import lobby
 
     try:
-        result = trio.run(main)
+        options = parse_options(args.option)
+        players = seat_count(args)
+        lobby.check_table(args.game, players, args.preset, options)
+    except ValueError as exc:
+        _complain(error_words(exc))
+        return None
+    return options, players
+
+
+def _name_the_table(args: argparse.Namespace) -> None:
+    """``args.table``: as given (or by its old spelling, ``--name``), else the game's."""
+    if args.table is None and args.table_old is not None:
+        _complain(_("--name is the old spelling of --table (--player is your name)"))
+        args.table = args.table_old
+    if args.table is None:
+        args.table = game_args.table_name(args.game)
+
+
+def _host_on_screen(table: _Table, args: argparse.Namespace) -> int:
+    from p2pbelka.cli import lan_args
+    from p2pbelka.ui.i18n import default_language
+    from p2pbelka.ui.lan import host_on_screen
+
+    screen, on_screen = host_on_screen(
+        table.identity,
+        table.name,
+        game=table.game,
+        players=table.players,
+        preset=table.preset,
+        options=table.options,
+        net=table.net,
+        lang=args.lang or default_language(),
+        invite=table.invite,
+        auto_approve=args.auto_approve,
+    )
+    return lan_args.screen_result(on_screen, screen.view.game_id, interrupted=screen.interrupted)
+
+
+def _host_in_terminal(
+    table: _Table, level: str | None, fe: TextFrontEnd, args: argparse.Namespace
+) -> int:
+    import trio
+
+    from p2pbelka.cli import lan_args
+
+    try:
+        result = trio.run(_host_with_lines, table, level, fe, args.auto_approve)
     except (ValueError, OSError) as exc:
-        print(f"p2pbelka host: {error_words(exc)}", file=sys.stderr)
+        _complain(error_words(exc))
         return 2
     return lan_args.report(result, fe, args)
+
+
+async def _host_with_lines(
+    table: _Table, level: str | None, fe: TextFrontEnd, auto_approve: bool
+) -> GameResult:
+    """The game, its lobby told in lines; each joiner asked about at the terminal unless
+    ``auto_approve``."""
+    import trio
+
+    from p2pbelka.cli import lan_args
+    from p2pbelka.cli.lobby_lines import LobbyPrinter
+    from p2pbelka.cli.terminal_door import TerminalDoor, help_line
+
+    if auto_approve:
+        return await table.host(fe, level, LobbyPrinter())
+    door = TerminalDoor(LobbyPrinter())
+    lan_args.say(help_line())
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(door.serve)
+        result = await table.host(fe, level, door.on_lobby, door.approve)
+        nursery.cancel_scope.cancel()
+    return result

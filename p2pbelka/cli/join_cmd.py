@@ -10,7 +10,7 @@ from p2pbelka.cli.lan_args import add_dial_arguments, add_network_arguments, add
 from p2pbelka.ui.i18n import _
 
 if TYPE_CHECKING:
-    from p2pbelka.net.discovery import TableInfo
+    from p2pbelka.net.directory import TableInfo
     from p2pbelka.net.identity import Identity
     from p2pbelka.peer.lan import NetOptions
 
@@ -90,7 +90,7 @@ def _join_on_screen(
 ) -> int:
     """The lobby and table screens: the tables heard, a seat, ready, and the game."""
     from p2pbelka.cli import lan_args
-    from p2pbelka.net.discovery import matching_tables
+    from p2pbelka.net.directory import matching_tables
     from p2pbelka.ui.i18n import default_language
     from p2pbelka.ui.lan import join_on_screen
 
@@ -129,12 +129,33 @@ LOOK_ALIKE_WINDOW = 2.0
 async def _pick_table(
     args: argparse.Namespace, net: NetOptions
 ) -> tuple[str, int, bytes | None] | None:
+    """The table to join, from those heard and listed (``--table``, or the one with a
+    free seat, or the player's pick); None when there is none (or ``--list``)."""
+    tables = await _hear_tables(args, net)
+    if tables is None:
+        return None
+    _list_tables(tables, args.wait)
+    if args.list:
+        return None
+    choice = _choose_table(tables, args.table)
+    if choice is None:
+        return None
+    print(
+        _("joining {name} at {host}:{port} [{key}]").format(
+            name=choice.name, host=choice.host, port=choice.port, key=choice.fingerprint
+        ),
+        flush=True,
+    )
+    return choice.host, choice.port, choice.host_key
+
+
+async def _hear_tables(args: argparse.Namespace, net: NetOptions) -> list[TableInfo] | None:
+    """The tables heard in ``--wait`` seconds (less once ``--table`` was heard and no
+    look-alike came in the window after it); None if we cannot listen (said why)."""
     import trio
 
-    from p2pbelka.net.discovery import look_alikes, matching_tables
+    from p2pbelka.net.directory import matching_tables
     from p2pbelka.peer.lan import discover_tables
-    from p2pbelka.ui.i18n import _, ngettext
-    from p2pbelka.ui.rulenames import game_word
 
     first_match: list[float] = []
 
@@ -146,7 +167,7 @@ async def _pick_table(
         return trio.current_time() - first_match[0] >= LOOK_ALIKE_WINDOW
 
     try:
-        tables = await discover_tables(args.wait, net=net, until=enough, dnssd=True)
+        return await discover_tables(args.wait, net=net, until=enough, dnssd=True)
     except OSError as exc:
         print(
             "p2pbelka join: "
@@ -154,6 +175,12 @@ async def _pick_table(
             file=sys.stderr,
         )
         return None
+
+
+def _list_tables(tables: list[TableInfo], wait: float) -> None:
+    """One numbered line a table, look-alikes and unsigned hints marked."""
+    from p2pbelka.net.directory import look_alikes
+
     doubtful = look_alikes(tables)
     for n, t in enumerate(tables, 1):
         warn = ""
@@ -161,19 +188,7 @@ async def _pick_table(
             warn += "  " + _("<- another host uses a name like this: compare the key")
         if t.via == "dns-sd":
             warn += "  " + _("(heard by DNS-SD only: unsigned, compare the key when you connect)")
-        free = ngettext("{n} free seat", "{n} free seats", t.free_seats).format(n=t.free_seats)
-        line = _("{n}) {name}: host {host}:{port}, {game} for {seats}, {free}, host key {key}")
-        line = line.format(
-            n=n,
-            name=t.name,
-            host=t.host,
-            port=t.port,
-            game=game_word(t.variant),
-            seats=t.seats,
-            free=free,
-            key=t.fingerprint,
-        )
-        print("  " + line + warn, flush=True)
+        print("  " + _table_line(n, t) + warn, flush=True)
     if doubtful:
         print(
             _(
@@ -187,41 +202,57 @@ async def _pick_table(
             _(
                 "no tables heard on this network in {s:g} s; if the host's screen shows"
                 " its address, join with: p2pbelka join --connect HOST:PORT"
-            ).format(s=args.wait),
+            ).format(s=wait),
             flush=True,
         )
-    if args.list:
-        return None
-    candidates = [t for t in (matching_tables(tables, args.table) if args.table else tables)]
+
+
+def _table_line(n: int, t: TableInfo) -> str:
+    from p2pbelka.ui.i18n import ngettext
+    from p2pbelka.ui.rulenames import game_word
+
+    free = ngettext("{n} free seat", "{n} free seats", t.free_seats).format(n=t.free_seats)
+    line = _("{n}) {name}: host {host}:{port}, {game} for {seats}, {free}, host key {key}")
+    return line.format(
+        n=n,
+        name=t.name,
+        host=t.host,
+        port=t.port,
+        game=game_word(t.variant),
+        seats=t.seats,
+        free=free,
+        key=t.fingerprint,
+    )
+
+
+def _choose_table(tables: list[TableInfo], wanted: str | None) -> TableInfo | None:
+    """The table named ``wanted`` (or the only one) with a free seat, else the player's
+    pick at the terminal; None, said why, when there is no one table to choose."""
+    from p2pbelka.net.directory import matching_tables
+
+    candidates = [t for t in (matching_tables(tables, wanted) if wanted else tables)]
     candidates = [t for t in candidates if t.free_seats > 0]
     if not candidates:
         print("p2pbelka join: " + _("no table with a free seat heard"), file=sys.stderr)
         return None
-    if args.table and len({t.host_key for t in candidates}) > 1:
+    if wanted and len({t.host_key for t in candidates}) > 1:
         print(
             "p2pbelka join: "
             + _(
                 "{table!r} names tables of {n} different hosts; choose by key: --table FINGERPRINT"
-            ).format(table=args.table, n=len(candidates)),
+            ).format(table=wanted, n=len(candidates)),
             file=sys.stderr,
         )
         return None
-    choice = candidates[0]
-    if len(candidates) > 1:
-        if not sys.stdin.isatty():
-            print("p2pbelka join: " + _("several tables; choose one with --table"), file=sys.stderr)
-            return None
-        line = input(_("which table (1..{n})? ").format(n=len(tables))).strip()
-        if not line.isdigit() or not 1 <= int(line) <= len(tables):
-            return None
-        choice = tables[int(line) - 1]
-    print(
-        _("joining {name} at {host}:{port} [{key}]").format(
-            name=choice.name, host=choice.host, port=choice.port, key=choice.fingerprint
-        ),
-        flush=True,
-    )
-    return choice.host, choice.port, choice.host_key
+    if len(candidates) == 1:
+        return candidates[0]
+    if not sys.stdin.isatty():
+        print("p2pbelka join: " + _("several tables; choose one with --table"), file=sys.stderr)
+        return None
+    line = input(_("which table (1..{n})? ").format(n=len(tables))).strip()
+    if not line.isdigit() or not 1 <= int(line) <= len(tables):
+        return None
+    return tables[int(line) - 1]
 
 
 def _no_table(exc: BaseException) -> str:

@@ -19,7 +19,7 @@ from p2pbelka.ui.i18n import LANGUAGES, _
 from p2pbelka.ui.setupwords import error_words
 
 if TYPE_CHECKING:
-    from p2pbelka.net.discovery import TableInfo
+    from p2pbelka.net.directory import TableInfo
     from p2pbelka.peer.seat import NetOptions
 
 NO_TABLE, REFUSED = 3, 3
@@ -157,7 +157,7 @@ def watchable(table: TableInfo) -> bool:
 async def _pick_table(
     args: argparse.Namespace, net: NetOptions
 ) -> tuple[str, int, bytes | None] | None:
-    from p2pbelka.net.discovery import matching_tables
+    from p2pbelka.net.directory import matching_tables
     from p2pbelka.peer.lan import discover_tables
     from p2pbelka.ui.i18n import _
     from p2pbelka.ui.rulenames import game_word

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Any
 
 from .audit import audit
 from .deck import card_point, deck_digest, initial_deck, lock_pass, shuffle_pass
@@ -36,14 +35,14 @@ def lot_value(seat: int) -> bytes:
     return bytes([0xA0 + seat]) * 32
 
 
-def generate(version: int = 1) -> dict[str, Any]:
+def generate(version: int = 1) -> dict[str, object]:
     ctx = DealContext(GAME_ID, DEAL_ID, N_SEATS, N_POSITIONS, version)
     secrets = {seat: derive_secrets(ctx, seat, seed_of(seat)) for seat in range(N_SEATS)}
 
     deck = initial_deck(ctx)
     shuffles: list[list[bytes]] = []
     locks: list[list[bytes]] = []
-    digests: dict[str, Any] = {"initial": deck_digest(deck, version).hex()}
+    digests: dict[str, object] = {"initial": deck_digest(deck, version).hex()}
     for seat in ORDER:
         deck = shuffle_pass(ctx, secrets[seat], deck)
         shuffles.append(deck)
@@ -64,7 +63,7 @@ def generate(version: int = 1) -> dict[str, Any]:
     if not report.ok:
         raise RuntimeError(f"vector deal does not audit: {report.faults}")
 
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "about": f"p2pbelka fairdeal v{version} test vectors; see protocol/fairdeal.md."
         " Bytes are hex.",
         "context": {
@@ -105,7 +104,7 @@ def generate(version: int = 1) -> dict[str, Any]:
     return data
 
 
-def _lots() -> dict[str, Any]:
+def _lots() -> dict[str, object]:
     lot_commitments = [commit_lot(GAME_ID, b"first-dealer", s, lot_value(s)) for s in range(4)]
     lots = resolve_lots(
         GAME_ID, b"first-dealer", lot_commitments, [lot_value(s) for s in range(4)], 4
@@ -155,7 +154,7 @@ def _invalid() -> dict[str, str]:
     }
 
 
-def dumps(data: dict[str, Any]) -> str:
+def dumps(data: dict[str, object]) -> str:
     """Indented JSON with lists of numbers kept on one line, for readable diffs."""
     text = json.dumps(data, indent=1)
     return re.sub(

@@ -1,21 +1,15 @@
 """Transport layer: identities, secure peer connections and LAN discovery.
 
 The handshake and framing are sans-IO state machines (``handshake``,
-``frames``); ``connection`` and ``discovery`` are the trio edges. See
+``frames``), and so are the discovery beacon's format (``beacon``) and the list of
+tables heard (``directory``); ``connection`` and ``discovery`` are the trio edges. See
 protocol/transport.md for the wire format and docs/network.md for notes.
 """
 
+from .beacon import TableAd, new_table_id
 from .connection import SecureChannel, dial, open_secure_channel, serve_secure
-from .discovery import (
-    DEFAULT_GROUP,
-    DEFAULT_PORT,
-    TableAd,
-    TableDirectory,
-    TableInfo,
-    announce_table,
-    listen_for_tables,
-    new_table_id,
-)
+from .directory import TableDirectory, TableInfo
+from .discovery import DEFAULT_GROUP, DEFAULT_PORT, announce_table, listen_for_tables
 from .errors import (
     BadSignature,
     BeaconError,

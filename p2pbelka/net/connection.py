@@ -30,8 +30,8 @@ from .frames import DEFAULT_MAX_FRAME_SIZE, FrameDecoder, encode_frame
 from .guesses import InviteGuard, Refusal, Reservation
 from .handshake import HANDSHAKE_MAX_MESSAGE, Handshake, Role
 from .identity import Identity
+from .network import Network, jitter
 from .network import current as current_network
-from .network import jitter
 from .oserrors import explain, first_os_error
 
 __all__ = [
@@ -218,105 +218,157 @@ async def serve_secure(
     each handshake: a listener that opens before it knows what it serves (a seat's
     game listener, before the game's id is derived from every seat's nonce).
     """
-    if door is None:
-        policy = DoorPolicy()
-        if max_pending_handshakes is not None:
-            policy = dataclasses.replace(policy, max_pending=max_pending_handshakes)
-        if handshake_timeout is not None:
-            policy = dataclasses.replace(policy, handshake_timeout=handshake_timeout)
-        door = Door(policy)
+    door = _door_for(door, max_pending_handshakes, handshake_timeout)
     network = current_network()
     listeners, bound_port = await network.listen(host, port)
-    evictions: dict[Ticket, trio.CancelScope] = {}
+    server = _Server(handler, identity, door, network, context, authorize, invite, max_frame_size)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_summarise, door)
+        task_status.started(bound_port)
+        await trio.serve_listeners(server.on_stream, listeners, handler_nursery=handler_nursery)
+    raise AssertionError("serve_listeners returned")  # pragma: no cover
 
-    async def on_stream(stream: trio.abc.Stream) -> None:
-        address = network.peer_host(stream)
-        ticket, evicted = door.arrive(address, trio.current_time())
-        if evicted is not None and evicted in evictions:
-            evictions.pop(evicted).cancel()
+
+def _door_for(door: Door | None, max_pending: int | None, timeout: float | None) -> Door:
+    """``door``, else one with the default policy and the two limits given."""
+    if door is not None:
+        return door
+    policy = DoorPolicy()
+    if max_pending is not None:
+        policy = dataclasses.replace(policy, max_pending=max_pending)
+    if timeout is not None:
+        policy = dataclasses.replace(policy, handshake_timeout=timeout)
+    return Door(policy)
+
+
+@dataclasses.dataclass
+class _InviteCheck:
+    """One connection's guess at the invite code: held (counted) once its HELLO passed
+    the checks, before the host computes anything for it; given back only if proven."""
+
+    invite: InviteGuard
+    address: str
+    authorize: Callable[[bytes], bool] | None
+    held: Reservation | None = None
+    proven: bool = False
+
+    def code(self) -> bytes:
+        """The code to test the guess against (asked once HELLO passed its checks)."""
+        got = self.invite.reserve(self.address, trio.current_time())
+        if isinstance(got, Refusal):
+            raise GuessRefused(f"guess not tested: {got.reason}", got.reason, got.seconds)
+        self.held = got
+        return got.secret
+
+    def current(self, key: bytes) -> bool:
+        """Asked only once the joiner's confirmation checked: the code is proven.  A code
+        the host redrew meanwhile admits nobody, even proven."""
+        self.proven = True
+        if self.held is not None and not self.invite.current(self.held):
+            return False
+        return self.authorize is None or self.authorize(key)
+
+    def settle(self) -> None:
+        if self.held is not None:
+            self.invite.settle(self.held, self.proven, trio.current_time())
+
+
+class _Server:
+    """What ``serve_secure`` does with each connection: the door, the handshake as
+    responder, then the handler."""
+
+    def __init__(
+        self,
+        handler: Callable[[SecureChannel], Awaitable[object]],
+        identity: Identity,
+        door: Door,
+        network: Network,
+        context: bytes | Callable[[], bytes],
+        authorize: Callable[[bytes], bool] | None,
+        invite: InviteGuard | None,
+        max_frame_size: int,
+    ) -> None:
+        self.handler = handler
+        self.identity = identity
+        self.door = door
+        self.network = network
+        self.context = context
+        self.authorize = authorize
+        self.invite = invite
+        self.max_frame_size = max_frame_size
+        self.evictions: dict[Ticket, trio.CancelScope] = {}
+        """The handshakes under way, each cancelled if a fairer newcomer takes its slot."""
+
+    async def on_stream(self, stream: trio.abc.Stream) -> None:
+        ticket, evicted = self.door.arrive(self.network.peer_host(stream), trio.current_time())
+        if evicted is not None and evicted in self.evictions:
+            self.evictions.pop(evicted).cancel()
         if ticket is None:
             await trio.aclose_forcefully(stream)
             return
         try:
-            await _admitted(stream, ticket)
+            await self._admitted(stream, ticket)
         finally:
-            evictions.pop(ticket, None)
-            door.leave(ticket)
+            self.evictions.pop(ticket, None)
+            self.door.leave(ticket)
 
-    async def _admitted(stream: trio.abc.Stream, ticket: Ticket) -> None:
-        scope = evictions[ticket] = trio.CancelScope()
+    async def _admitted(self, stream: trio.abc.Stream, ticket: Ticket) -> None:
+        scope = self.evictions[ticket] = trio.CancelScope()
         channel = None
-        held: Reservation | None = None
-        proven = False
-
-        def code() -> bytes:
-            # Asked once HELLO passed its checks: the guess is held (counted) before
-            # the host computes anything for it, and given back only if proven.
-            nonlocal held
-            assert invite is not None
-            got = invite.reserve(ticket.address, trio.current_time())
-            if isinstance(got, Refusal):
-                raise GuessRefused(f"guess not tested: {got.reason}", got.reason, got.seconds)
-            held = got
-            return got.secret
-
-        def current(key: bytes) -> bool:
-            # Asked only once the joiner's confirmation checked: the code is proven.
-            # A code the host redrew meanwhile admits nobody, even proven.
-            nonlocal proven
-            proven = True
-            if held is not None and invite is not None and not invite.current(held):
-                return False
-            return authorize is None or authorize(key)
-
         with scope:
-            try:
-                channel = await open_secure_channel(
-                    stream,
-                    identity,
-                    Role.RESPONDER,
-                    authorize=current if invite is not None else authorize,
-                    context=context() if callable(context) else context,
-                    timeout=door.policy.handshake_timeout,
-                    max_frame_size=max_frame_size,
-                    code=code if invite is not None else None,
-                )
-            except NetError as exc:
-                why = type(exc).__name__
-                if isinstance(exc, GuessRefused):
-                    why = f"invite code not tested ({exc.reason})"
-                elif held is not None:
-                    why = "wrong invite code"
-                door.failed(ticket, trio.current_time(), why)
-                log.debug("handshake with %s failed: %s", describe(stream), exc)
-            finally:
-                if held is not None and invite is not None:
-                    invite.settle(held, proven, trio.current_time())
-        evictions.pop(ticket, None)
+            channel = await self._handshake(stream, ticket)
+        self.evictions.pop(ticket, None)
         if channel is None:
             if scope.cancelled_caught:
                 await trio.aclose_forcefully(stream)
             return
-        if not door.established(ticket, trio.current_time()):
+        if not self.door.established(ticket, trio.current_time()):
             await channel.aclose()
             return
         async with channel:
-            try:
-                await handler(channel)
-            except NetError as exc:
-                log.warning(
-                    "dropped %s (%s): %s: %s",
-                    channel.peer_address,
-                    channel.peer_fingerprint,
-                    type(exc).__name__,
-                    exc,
-                )
+            await self._serve(channel)
 
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(_summarise, door)
-        task_status.started(bound_port)
-        await trio.serve_listeners(on_stream, listeners, handler_nursery=handler_nursery)
-    raise AssertionError("serve_listeners returned")  # pragma: no cover
+    async def _handshake(self, stream: trio.abc.Stream, ticket: Ticket) -> SecureChannel | None:
+        """The channel, or None when the handshake failed (the door is told why)."""
+        check = None
+        if self.invite is not None:
+            check = _InviteCheck(self.invite, ticket.address, self.authorize)
+        context = self.context
+        try:
+            return await open_secure_channel(
+                stream,
+                self.identity,
+                Role.RESPONDER,
+                authorize=check.current if check is not None else self.authorize,
+                context=context() if callable(context) else context,
+                timeout=self.door.policy.handshake_timeout,
+                max_frame_size=self.max_frame_size,
+                code=check.code if check is not None else None,
+            )
+        except NetError as exc:
+            why = type(exc).__name__
+            if isinstance(exc, GuessRefused):
+                why = f"invite code not tested ({exc.reason})"
+            elif check is not None and check.held is not None:
+                why = "wrong invite code"
+            self.door.failed(ticket, trio.current_time(), why)
+            log.debug("handshake with %s failed: %s", describe(stream), exc)
+            return None
+        finally:
+            if check is not None:
+                check.settle()
+
+    async def _serve(self, channel: SecureChannel) -> None:
+        try:
+            await self.handler(channel)
+        except NetError as exc:
+            log.warning(
+                "dropped %s (%s): %s: %s",
+                channel.peer_address,
+                channel.peer_fingerprint,
+                type(exc).__name__,
+                exc,
+            )
 
 
 async def _summarise(door: Door) -> NoReturn:

@@ -3,7 +3,7 @@
 ``avahi-browse -r _p2pbelka._tcp`` or ``dns-sd -B _p2pbelka._tcp`` show the
 tables a host announces here.  DNS-SD records are not signed: an entry heard
 this way is only a *hint* of where a table is.  What the program trusts is the
-signed beacon (:mod:`p2pbelka.net.discovery`) and, in the end, the handshake:
+signed beacon (:mod:`p2pbelka.net.beacon`) and, in the end, the handshake:
 a joiner who picks a DNS-SD entry pins the host key its TXT record names, so
 the connection proves that key or fails, and the person still compares the
 fingerprint with the host's screen.
@@ -24,13 +24,17 @@ from __future__ import annotations
 import logging
 import socket
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import trio
 
-from .discovery import MAX_NAME_CHARS, MAX_WATCH, TABLE_ID_SIZE, TableAd, TableInfo
+from .beacon import MAX_NAME_CHARS, MAX_WATCH, TABLE_ID_SIZE, TableAd
+from .directory import TableInfo
 from .handshake import PROTOCOL_VERSION
 from .identity import Identity, fingerprint, is_sound_key
+
+if TYPE_CHECKING:  # imported where used: a program that never asks mDNS loads none of it
+    from zeroconf import ServiceBrowser, ServiceInfo, Zeroconf
 
 __all__ = [
     "SERVICE_TYPE",
@@ -105,18 +109,20 @@ def table_from_txt(
     )
 
 
-def _zeroconf(interface: str | None, ipv6: bool) -> Any:
+def _zeroconf(interface: str | None, ipv6: bool) -> Zeroconf:
     from zeroconf import InterfaceChoice, IPVersion, Zeroconf
 
     # zeroconf logs socket trouble with tracebacks; a user sees our one line instead.
     if not logging.getLogger().isEnabledFor(logging.INFO):
         logging.getLogger("zeroconf").setLevel(logging.CRITICAL)
     version = IPVersion.V6Only if ipv6 else IPVersion.V4Only
-    interfaces: Any = [interface] if interface and not ipv6 else InterfaceChoice.All
+    interfaces: list[str] | InterfaceChoice = (
+        [interface] if interface and not ipv6 else InterfaceChoice.All
+    )
     return Zeroconf(interfaces=interfaces, ip_version=version)
 
 
-def _service_info(identity: Identity, ad: TableAd, addresses: list[str]) -> Any:
+def _service_info(identity: Identity, ad: TableAd, addresses: list[str]) -> ServiceInfo:
     from zeroconf import ServiceInfo
 
     # The fingerprint in the instance name keeps two hosts' "Kitchen" apart.
@@ -166,7 +172,7 @@ async def announce_dnssd(
             await trio.to_thread.run_sync(_close, zc, abandon_on_cancel=True)
 
 
-def _close(zc: Any) -> None:
+def _close(zc: Zeroconf) -> None:
     try:
         zc.unregister_all_services()
     finally:
@@ -189,7 +195,7 @@ async def browse_dnssd(
     token = trio.lowlevel.current_trio_token()
 
     def changed(
-        zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange
+        zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange
     ) -> None:
         # zeroconf's thread: hand the name to trio and return at once.
         if state_change in (ServiceStateChange.Added, ServiceStateChange.Updated):
@@ -217,7 +223,7 @@ async def browse_dnssd(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _resolved(info: Any) -> TableInfo | None:
+def _resolved(info: ServiceInfo | None) -> TableInfo | None:
     if info is None or not info.port:
         return None
     addresses = info.parsed_scoped_addresses()
@@ -228,7 +234,7 @@ def _resolved(info: Any) -> TableInfo | None:
     return table_from_txt(info.properties, addresses[0], info.port, trio.current_time())
 
 
-def _stop(browser: Any, zc: Any) -> None:
+def _stop(browser: ServiceBrowser | None, zc: Zeroconf) -> None:
     if browser is not None:
         browser.cancel()
     zc.close()

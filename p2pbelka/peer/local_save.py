@@ -36,7 +36,7 @@ from typing import Any
 import trio
 
 from p2pbelka.bots import make_bot
-from p2pbelka.net.discovery import new_table_id
+from p2pbelka.net.beacon import new_table_id
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import storelock
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -72,6 +72,41 @@ async def loopback_table(
     seats = len(bots) + 1
     root = Path(transcript_dir) if transcript_dir is not None else Path(tempfile.mkdtemp())
     parts = seeded(seed, seats, game) if seed is not None else None
+    ids = _identities(parts, identities, identity)
+    nets = _nets(net or NetOptions(), parts, root, seats)
+    bot_ends = [_bot_front_end(bot, bot_seed(seed, n)) for n, bot in enumerate(bots, 1)]
+    peers = _Peers(ids, [front_end_seat0, *bot_ends], nets)
+
+    def host(events: OnLobby) -> Awaitable[GameResult]:
+        return host_game(
+            peers.ids[0],
+            table_name,
+            front_end_seat0,
+            preset=preset,
+            options=options,
+            net=peers.nets[0],
+            on_lobby=events,
+            game=game,
+            players=seats,
+        )
+
+    return await _meet_and_play(peers, host, on_lobby)
+
+
+@dataclass(frozen=True)
+class _Peers:
+    """Every seat's identity, front end and network options, by seat."""
+
+    ids: list[Identity]
+    front_ends: list[FrontEnd]
+    nets: list[NetOptions]
+
+
+def _identities(
+    parts: Seeded | None, identities: Sequence[Identity] | None, identity: Identity | None
+) -> list[Identity]:
+    """Every seat's identity: ``identities`` if given, else seeded or fresh ones, seat 0's
+    ``identity`` if given."""
     ids = [
         Identity.from_seed(parts.keys[n], name) if parts else Identity.generate(name)
         for n, name in enumerate(SEAT_NAMES)
@@ -80,12 +115,16 @@ async def loopback_table(
         ids = list(identities)
     if identity is not None:
         ids[0] = identity
-    base = net or NetOptions()
+    return ids
+
+
+def _nets(base: NetOptions, parts: Seeded | None, root: Path, seats: int) -> list[NetOptions]:
+    """Every seat's network options: on loopback, nothing announced, its own home."""
     if parts is not None:
         # the table id names the lobby; the seats' nonces give the game id, which goes
         # into every deal's shuffle and the dealer's lots
         base = replace(base, table_id=parts.game_id)
-    nets = [
+    return [
         replace(
             base,
             listen_host="127.0.0.1",
@@ -96,12 +135,18 @@ async def loopback_table(
         )
         for n in range(seats)
     ]
-    front_ends: list[FrontEnd] = [front_end_seat0]
-    for n, bot in enumerate(bots, 1):
-        front_ends.append(
-            BotFrontEnd(make_bot(bot, bot_seed(seed, n)) if isinstance(bot, str) else bot)
-        )
 
+
+def _bot_front_end(bot: str | Bot, seed: int | None) -> FrontEnd:
+    return BotFrontEnd(make_bot(bot, seed) if isinstance(bot, str) else bot)
+
+
+async def _meet_and_play(
+    peers: _Peers, host: Callable[[OnLobby], Awaitable[GameResult]], on_lobby: OnLobby
+) -> list[GameResult]:
+    """Open the host's lobby, seat the joiners in it one at a time (so seats follow the
+    bots' order, and a seed reproduces the game), and play: the results in seat order."""
+    seats = len(peers.nets)
     results: list[GameResult | None] = [None] * seats
     lobby_port: list[int] = []
     opened = trio.Event()
@@ -113,43 +158,38 @@ async def loopback_table(
         await on_lobby(event)
 
     async def run_host() -> None:
-        results[0] = await host_game(
-            ids[0],
-            table_name,
-            front_ends[0],
-            preset=preset,
-            options=options,
-            net=nets[0],
-            on_lobby=host_events,
-            game=game,
-            players=seats,
-        )
-
-    async def run_joiner(n: int, seated: trio.Event) -> None:
-        async def joiner_events(event: LobbyEvent) -> None:
-            if isinstance(event, SeatsChanged) and event.me is not None:
-                seated.set()
-
-        result = await join_game(
-            ids[n],
-            "127.0.0.1",
-            lobby_port[0],
-            front_ends[n],
-            host_key=ids[0].public_key,
-            net=nets[n],
-            on_lobby=joiner_events,
-        )
-        results[result.seat] = result
+        results[0] = await host(host_events)
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(run_host)
         await opened.wait()
-        # One at a time, so seats follow the bots' order (and a seed reproduces the game).
         for n in range(1, seats):
             seated = trio.Event()
-            nursery.start_soon(run_joiner, n, seated)
+            nursery.start_soon(_join, peers, n, lobby_port[0], seated, results)
             await seated.wait()
     return [r for r in results if r is not None]
+
+
+async def _join(
+    peers: _Peers, n: int, lobby_port: int, seated: trio.Event, results: list[GameResult | None]
+) -> None:
+    """Seat ``n``'s peer: into the lobby on ``lobby_port`` (``seated`` set once it has a
+    seat), then its game; its result goes into ``results`` at its seat."""
+
+    async def joiner_events(event: LobbyEvent) -> None:
+        if isinstance(event, SeatsChanged) and event.me is not None:
+            seated.set()
+
+    result = await join_game(
+        peers.ids[n],
+        "127.0.0.1",
+        lobby_port,
+        peers.front_ends[n],
+        host_key=peers.ids[0].public_key,
+        net=peers.nets[n],
+        on_lobby=joiner_events,
+    )
+    results[result.seat] = result
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer.chat import CHAT_LOG, Chat, Chatting
 from p2pbelka.peer.driver import FrontEnd
 from p2pbelka.peer.mesh import MAX_MESH_FRAME, Mesh
-from p2pbelka.peer.seatchange.runner import SeatChangeRunner
+from p2pbelka.peer.seatchange.runner import RunnerOptions, SeatChangeRunner, SeatRecords
 from p2pbelka.peer.store import GameMeta, GameStore, now
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
@@ -75,6 +75,21 @@ class NetOptions:
         nonce = self.fresh_nonces() if self.fresh_nonces is not None else os.urandom(16)
         assert len(nonce) == m.NONCE_SIZE
         return nonce
+
+    def runner_options(self, bot_level: str | None) -> RunnerOptions:
+        """What the seat change's runner takes of these (``bot_level``: the seat's own
+        bot's, for the bots it seats)."""
+        return RunnerOptions(
+            pause_after=self.pause_after,
+            give_up_after=self.give_up_after,
+            resend_after=self.resend_after,
+            offer_timeout=self.offer_timeout,
+            seat_bots=self.seat_bots,
+            bot_level=bot_level,
+            decide_limit=self.decide_limit,
+            new_nonce=self.new_nonce,
+            fresh_bots=self.fresh_bots,
+        )
 
 
 class SeatTap(Protocol):
@@ -284,25 +299,11 @@ async def play_seat(
     dial_all: bool = False,
     tap: SeatTap | None = None,
 ) -> GameResult:
-    game_id = bytes.fromhex(meta.game_id)
-    keys = [bytes.fromhex(k) for k in meta.keys]
-    mesh = Mesh(
-        identity,
-        game_id,
-        meta.seat,
-        keys,
-        meta.peers,
-        source=table.envelopes_from,
-        wants=table.wants,
-        dial_all=dial_all,
-        # A seat out of reach for half the reconnect window is taken for gone (a bot
-        # may play it by now): the others' answers are then enough.
-        hold=net.give_up_after / 2 if resumed else None,
-    )
+    mesh = _seat_mesh(identity, table, meta, net, resumed=resumed, dial_all=dial_all)
     holder.mesh = mesh
     earlier = split_segments(store.saved_transcript()) if resumed else []
     ids = [segment[0].game for segment in earlier]
-    chat = _open_chat(identity, meta, keys, mesh, store, table.game_id, ids)
+    chat = _open_chat(identity, meta, mesh.keys, mesh, store, table.game_id, ids)
     if tap is not None:
         writer.taps.append(tap.record)
         writer.cut_taps.append(tap.rewind)
@@ -312,23 +313,12 @@ async def play_seat(
         identity,
         mesh,
         front_end,
-        writer=writer,
-        journal=store,
+        SeatRecords(writer, journal=store, known=store, agreements=store),
+        net.runner_options(meta.bot),
         seed_sources=_segment_sources(store, net.fresh_seeds),
-        known=store,
-        agreements=store,
-        new_nonce=net.new_nonce,
-        entered=chat.enter,
-        pause_after=net.pause_after,
-        give_up_after=net.give_up_after,
-        resend_after=net.resend_after,
-        offer_timeout=net.offer_timeout,
-        seat_bots=net.seat_bots,
-        bot_level=meta.bot,
         home_seat=meta.seat,
         names=meta.names,
-        decide_limit=net.decide_limit,
-        fresh_bots=net.fresh_bots,
+        entered=chat.enter,
     )
     if resumed:  # the game so far (a new table's records reach it through the driver)
         segments.transcript += store.saved_transcript()
@@ -346,24 +336,66 @@ async def play_seat(
                 # and asks for the seat back
                 nursery.start_soon(segments.reclaim.catch_up, driver, CATCH_UP)
             table = await segments.play()
-            skip = {f.seat for f in table.faults} | segments.lost_seats
-            async with trio.open_nursery() as after:
-                # The table still takes what arrives while we stay: a proof may come.
-                after.start_soon(segments.after_end)
-                await mesh.linger(net.linger, skip, segments.settled)
-                after.cancel_scope.cancel()
+            await _stay_after_end(segments, mesh, table, net.linger)
             nursery.cancel_scope.cancel()
     finally:
         writer.close()
         store.close()
+    _mark_if_finished(store, table)
+    return _result(meta, segments, mesh, table, store)
+
+
+def _seat_mesh(
+    identity: Identity,
+    table: Table,
+    meta: GameMeta,
+    net: NetOptions,
+    *,
+    resumed: bool,
+    dial_all: bool,
+) -> Mesh:
+    """The links of seat ``meta.seat`` to every other seat of the game."""
+    return Mesh(
+        identity,
+        bytes.fromhex(meta.game_id),
+        meta.seat,
+        [bytes.fromhex(k) for k in meta.keys],
+        meta.peers,
+        source=table.envelopes_from,
+        wants=table.wants,
+        dial_all=dial_all,
+        # A seat out of reach for half the reconnect window is taken for gone (a bot
+        # may play it by now): the others' answers are then enough.
+        hold=net.give_up_after / 2 if resumed else None,
+    )
+
+
+async def _stay_after_end(
+    segments: SeatChangeRunner, mesh: Mesh, table: Table, linger: float
+) -> None:
+    """Linger on the mesh once the game ended, so the others get what they miss."""
+    skip = {f.seat for f in table.faults} | segments.lost_seats
+    async with trio.open_nursery() as after:
+        # The table still takes what arrives while we stay: a proof may come.
+        after.start_soon(segments.after_end)
+        await mesh.linger(linger, skip, segments.settled)
+        after.cancel_scope.cancel()
+
+
+def _mark_if_finished(store: GameStore, table: Table) -> None:
     if table.over or table.aborted:
         # Why it ended, in the saved game too: a seat that could not sign has no
         # dispute of its own in the transcript.  (A game that stopped unfinished,
         # ``LEFT``, stays on ``resume``'s list.)
         store.mark_finished("; ".join(str(f) for f in table.faults if f.fatal))
+
+
+def _result(
+    meta: GameMeta, segments: SeatChangeRunner, mesh: Mesh, table: Table, store: GameStore
+) -> GameResult:
     return GameResult(
         meta.seat,
-        game_id,
+        bytes.fromhex(meta.game_id),
         table.over,
         table.aborted,
         segments.transcript,

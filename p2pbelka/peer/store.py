@@ -48,7 +48,7 @@ import trio
 
 from p2pbelka.net.identity import config_dir
 from p2pbelka.peer import disk, storelock
-from p2pbelka.peer.seatchange.steps import Agreed
+from p2pbelka.peer.seatchange.effects import Agreed
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import (
     MAGIC,
@@ -252,7 +252,7 @@ class GameStore:
 
     def keep_agreement(self, agreed: Agreed) -> None:
         """Append a continuation this seat signs (``Agreed``) to ``agreements``, synced
-        before the signature is sent (the machine's step comes before the send): like
+        before the signature is sent (the machine's effect comes before the send): like
         an envelope, an agreement is never signed twice for one cut, even after a
         power cut."""
         fields = [agreed.previous, agreed.cut, agreed.segment, agreed.sig]

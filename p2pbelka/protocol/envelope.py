@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from nacl import bindings as _nacl
@@ -141,7 +140,7 @@ def open_envelope(raw: bytes) -> Envelope:
     return Envelope(game, deal, seq, prev, sender, view, msg, raw, digest)
 
 
-def _check_view(value: Any) -> View:
+def _check_view(value: object) -> View:
     if type(value) is not list or len(value) > MAX_VIEW:
         raise ProtocolError(f"expected a list of at most {MAX_VIEW} entries", "envelope.view")
     out = []
@@ -155,11 +154,11 @@ def _check_view(value: Any) -> View:
     return tuple(out)
 
 
-def _check_bytes(value: Any, size: int, where: str) -> None:
+def _check_bytes(value: object, size: int, where: str) -> None:
     if type(value) is not bytes or len(value) != size:
         raise ProtocolError(f"expected {size} bytes", where)
 
 
-def _check_uint(value: Any, where: str) -> None:
+def _check_uint(value: object, where: str) -> None:
     if type(value) is not int or not 0 <= value < 2**32:
         raise ProtocolError("expected an integer in 0..2**32-1", where)

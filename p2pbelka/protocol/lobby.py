@@ -13,7 +13,6 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError, decode, encode
@@ -208,7 +207,7 @@ Control = (
 
 
 def encode_control(msg: Control) -> bytes:
-    body: dict[str, Any]
+    body: dict[str, object]
     if isinstance(msg, Hello):
         body = {
             "t": "hello",
@@ -284,7 +283,7 @@ def decode_control(payload: bytes) -> Control:
         raise LobbyError(exc.reason, f"{kind}.{exc.where}") from None
 
 
-def _name(value: Any, where: str, limit: int = MAX_NAME) -> str:
+def _name(value: object, where: str, limit: int = MAX_NAME) -> str:
     text = m.check_text(value, where, limit)
     # Names reach terminals: nothing that could move the cursor or rewrite a line.
     if not text.isprintable():
@@ -292,13 +291,13 @@ def _name(value: Any, where: str, limit: int = MAX_NAME) -> str:
     return text
 
 
-def _port(value: Any, where: str) -> int:
+def _port(value: object, where: str) -> int:
     if type(value) is not int or not 1 <= value <= 65535:
         raise ProtocolError("expected a port number 1..65535", where)
     return value
 
 
-def _addr(value: Any, where: str) -> str:
+def _addr(value: object, where: str) -> str:
     if type(value) is not str or len(value) > 64:
         raise ProtocolError("expected an address", where)
     if value:
@@ -309,30 +308,30 @@ def _addr(value: Any, where: str) -> str:
     return value
 
 
-def _bool(value: Any, where: str) -> bool:
+def _bool(value: object, where: str) -> bool:
     if type(value) is not bool:
         raise ProtocolError("expected true or false", where)
     return value
 
 
-def _seat(value: Any, where: str) -> int:
+def _seat(value: object, where: str) -> int:
     return m.check_uint(value, where, N_SEATS)
 
 
-def _variant(value: Any, where: str) -> str:
+def _variant(value: object, where: str) -> str:
     text = m.check_text(value, where, MAX_VARIANT)
     if not (text.isascii() and text.islower() and text.isalpha()):
         raise ProtocolError("expected a game name in lower-case letters", where)
     return text
 
 
-def _chat_mode(value: Any, where: str) -> str:
+def _chat_mode(value: object, where: str) -> str:
     if value not in CHAT_MODES or type(value) is not str:
         raise ProtocolError(f"expected one of {', '.join(CHAT_MODES)}", where)
     return str(value)
 
 
-def _parse_lobby(body: dict[str, Any]) -> LobbyState:
+def _parse_lobby(body: dict[str, object]) -> LobbyState:
     options = m.check_options(body["options"], "options", lambda v, w: _name(v, w, 64))
     seats_raw = m.check_list(body["seats"], "seats", MIN_SEATS, N_SEATS)
     seats: list[SeatView | None] = []
@@ -362,7 +361,7 @@ def _parse_lobby(body: dict[str, Any]) -> LobbyState:
     )
 
 
-def _parse_start(body: dict[str, Any]) -> Start:
+def _parse_start(body: dict[str, object]) -> Start:
     table = body["table"]
     if type(table) is not bytes or not 0 < len(table) <= 4096:
         raise ProtocolError("expected the table envelope", "table")
@@ -374,12 +373,12 @@ def _parse_start(body: dict[str, Any]) -> Start:
     return Start(table, tuple(peers))
 
 
-def _parse_resend(body: dict[str, Any]) -> Resend:
+def _parse_resend(body: dict[str, object]) -> Resend:
     start = m.check_list(body["start"], "start", 0, N_SEATS)
     return Resend(tuple(m.check_uint(v, f"start[{i}]") for i, v in enumerate(start)))
 
 
-_PARSERS: Mapping[str, tuple[set[str], Callable[[dict[str, Any]], Control]]] = {
+_PARSERS: Mapping[str, tuple[set[str], Callable[[dict[str, object]], Control]]] = {
     "hello": (
         {"name", "addr", "port", "nonce"},
         lambda b: Hello(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from p2pbelka.edkeys import KEY_SIZE, is_sound_key
 from p2pbelka.protocol.codec import ProtocolError
@@ -50,20 +50,20 @@ class Opening:
 # Public: the lobby codec (protocol/lobby.py) checks its fields with the same rules.
 
 
-def check_uint(value: Any, where: str, limit: int = 2**32) -> int:
+def check_uint(value: object, where: str, limit: int = 2**32) -> int:
     if type(value) is not int or not 0 <= value < limit:
         raise ProtocolError(f"expected an integer in 0..{limit - 1}, got {value!r:.40}", where)
     return value
 
 
-def check_bin(value: Any, where: str, size: int) -> bytes:
+def check_bin(value: object, where: str, size: int) -> bytes:
     if type(value) is not bytes or len(value) != size:
         got = f"{len(value)} bytes" if isinstance(value, bytes) else type(value).__name__
         raise ProtocolError(f"expected {size} bytes, got {got}", where)
     return value
 
 
-def check_text(value: Any, where: str, limit: int = MAX_NAME) -> str:
+def check_text(value: object, where: str, limit: int = MAX_NAME) -> str:
     if type(value) is not str or not 0 < len(value) <= limit:
         raise ProtocolError(f"expected a string of 1..{limit} characters", where)
     if any(ord(ch) < 32 or 0x7F <= ord(ch) <= 0x9F for ch in value):
@@ -73,13 +73,13 @@ def check_text(value: Any, where: str, limit: int = MAX_NAME) -> str:
     return value
 
 
-def check_list(value: Any, where: str, min_len: int, max_len: int) -> list[Any]:
+def check_list(value: object, where: str, min_len: int, max_len: int) -> list[object]:
     if type(value) is not list or not min_len <= len(value) <= max_len:
         raise ProtocolError(f"expected a list of {min_len}..{max_len} items", where)
     return value
 
 
-def check_key(value: Any, where: str) -> bytes:
+def check_key(value: object, where: str) -> bytes:
     """A player's Ed25519 public key: 32 bytes, canonical, not of small order."""
     key = check_bin(value, where, KEY_SIZE)
     if not is_sound_key(key):
@@ -88,7 +88,7 @@ def check_key(value: Any, where: str) -> bytes:
 
 
 def check_options(
-    value: Any, where: str, text: Callable[[Any, str], str] = check_text
+    value: object, where: str, text: Callable[[object, str], str] = check_text
 ) -> dict[str, str]:
     """A map of at most 32 rule option names to values, keys sorted, each checked by ``text``."""
     if type(value) is not dict or len(value) > 32:
@@ -105,12 +105,12 @@ def check_options(
 _uint, _bin, _text, _list = check_uint, check_bin, check_text, check_list
 
 
-def _opening(value: Any, where: str) -> Opening:
+def _opening(value: object, where: str) -> Opening:
     pair = _list(value, where, 2, 2)
     return Opening(_uint(pair[0], f"{where}[0]", MAX_POSITIONS), _bin(pair[1], f"{where}[1]", 32))
 
 
-def _openings(value: Any, where: str) -> tuple[Opening, ...]:
+def _openings(value: object, where: str) -> tuple[Opening, ...]:
     items = _list(value, where, 0, MAX_POSITIONS)
     openings = tuple(_opening(item, f"{where}[{i}]") for i, item in enumerate(items))
     if len({o.pos for o in openings}) != len(openings):
@@ -118,13 +118,13 @@ def _openings(value: Any, where: str) -> tuple[Opening, ...]:
     return openings
 
 
-def _blob(value: Any, where: str, limit: int) -> bytes:
+def _blob(value: object, where: str, limit: int) -> bytes:
     if type(value) is not bytes or not 0 < len(value) <= limit:
         raise ProtocolError(f"expected 1..{limit} bytes", where)
     return value
 
 
-def _points(value: Any, where: str) -> tuple[bytes, ...]:
+def _points(value: object, where: str) -> tuple[bytes, ...]:
     """Group elements: 32 bytes (fair-deal version 1) or 33 (version 2); the exact
     length of the table's version is the deck's check, which names the author."""
     items = _list(value, where, 2, MAX_POSITIONS)
@@ -144,14 +144,14 @@ class Message:
 
     TYPE: ClassVar[str]
 
-    def to_wire(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+    def to_wire(self) -> dict[str, object]:
+        out: dict[str, object] = {}
         for f in sorted(fields(self), key=lambda f: f.name):  # type: ignore[arg-type]
             out[f.name] = _to_wire(getattr(self, f.name))
         return out
 
 
-def _to_wire(value: Any) -> Any:
+def _to_wire(value: object) -> object:
     if isinstance(value, Opening):
         return [value.pos, value.key]
     if isinstance(value, tuple):
@@ -183,8 +183,8 @@ class After:
     deal: int
     agreed: tuple[tuple[int, bytes], ...] = ()
 
-    def to_wire(self, *, agreed: bool = True) -> dict[str, Any]:
-        wire: dict[str, Any] = {
+    def to_wire(self, *, agreed: bool = True) -> dict[str, object]:
+        wire: dict[str, object] = {
             "deal": self.deal,
             "dealer": self.dealer,
             "heads": [[count, head] for count, head in self.heads],
@@ -223,10 +223,10 @@ class TableMsg(Message):
     """Flow 3 and later: one fresh 16-byte nonce per seat, in seat order (the first
     segment's id is derived from them); left out before flow 3."""
 
-    def to_wire(self, *, agreed: bool = True) -> dict[str, Any]:
+    def to_wire(self, *, agreed: bool = True) -> dict[str, object]:
         """The body; ``agreed=False`` leaves the signatures out of ``after``: what each
         agreeing seat signs (``protocol/seatchange.py``)."""
-        wire: dict[str, Any] = {
+        wire: dict[str, object] = {
             "game": self.game,
             "options": dict(sorted(self.options.items())),
             "preset": self.preset,
@@ -339,7 +339,7 @@ class DealEndMsg(Message):
     TYPE: ClassVar[str] = "deal_end"
     c: bytes | None = None
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> dict[str, object]:
         return {} if self.c is None else {"c": self.c}
 
 
@@ -440,19 +440,19 @@ class UnopenedMsg(Message):
     TYPE: ClassVar[str] = "unopened"
 
 
-def _parse_turned(body: dict[str, Any]) -> TurnedMsg:
+def _parse_turned(body: dict[str, object]) -> TurnedMsg:
     if type(body["hand_ok"]) is not bool:
         raise ProtocolError("expected true or false", "hand_ok")
     return TurnedMsg(share=_opening(body["share"], "share"), hand_ok=body["hand_ok"])
 
 
-def _parse_bid(body: dict[str, Any]) -> BidMsg:
+def _parse_bid(body: dict[str, object]) -> BidMsg:
     if body["call"] not in CALLS:
         raise ProtocolError(f"expected one of {', '.join(CALLS)}", "call")
     return BidMsg(call=body["call"])
 
 
-def _parse_declare(body: dict[str, Any]) -> DeclareMsg:
+def _parse_declare(body: dict[str, object]) -> DeclareMsg:
     _list(body["cards"], "cards", 2, MAX_DECLARED)
     return DeclareMsg(cards=_openings(body["cards"], "cards"))
 
@@ -460,7 +460,7 @@ def _parse_declare(body: dict[str, Any]) -> DeclareMsg:
 # --- parsing ------------------------------------------------------------------------
 
 
-def _parse_table(body: dict[str, Any]) -> TableMsg:
+def _parse_table(body: dict[str, object]) -> TableMsg:
     seats_raw = _list(body["seats"], "seats", 2, MAX_SEATS)
     seats = []
     for i, pair in enumerate(seats_raw):
@@ -494,7 +494,7 @@ def _parse_table(body: dict[str, Any]) -> TableMsg:
     )
 
 
-def _parse_nonces(body: dict[str, Any], flow: int, n_seats: int) -> tuple[bytes, ...]:
+def _parse_nonces(body: dict[str, object], flow: int, n_seats: int) -> tuple[bytes, ...]:
     """``nonces``: one per seat from flow 3 on, absent before (so a table has one
     encoding, and an old table cannot be passed off as one whose ids are derived)."""
     if flow < NONCES_FLOW:
@@ -510,7 +510,7 @@ def _parse_nonces(body: dict[str, Any], flow: int, n_seats: int) -> tuple[bytes,
 _AFTER_KEYS = ["agreed", "deal", "dealer", "heads", "score", "seat", "segment"]
 
 
-def _parse_after(value: Any, n_seats: int) -> After:
+def _parse_after(value: object, n_seats: int) -> After:
     """A continuation's ``after`` map: its shape only; whether it continues the previous
     segment truly is the table's check (``table/carry.py``)."""
     if type(value) is not dict or list(value) != _AFTER_KEYS:
@@ -550,14 +550,14 @@ def _parse_after(value: Any, n_seats: int) -> After:
     )
 
 
-def _parse_trump(body: dict[str, Any]) -> TrumpMsg:
+def _parse_trump(body: dict[str, object]) -> TrumpMsg:
     jack = None if body["jack"] is None else _opening(body["jack"], "jack")
     if type(body["hand_ok"]) is not bool:
         raise ProtocolError("expected true or false", "hand_ok")
     return TrumpMsg(jack=jack, hand_ok=body["hand_ok"])
 
 
-def _parse_dispute(body: dict[str, Any]) -> DisputeMsg:
+def _parse_dispute(body: dict[str, object]) -> DisputeMsg:
     seats = _list(body["seats"], "seats", 1, MAX_SEATS)
     return DisputeMsg(
         tuple(_uint(s, f"seats[{i}]", MAX_SEATS) for i, s in enumerate(seats)),
@@ -565,13 +565,13 @@ def _parse_dispute(body: dict[str, Any]) -> DisputeMsg:
     )
 
 
-def _parse_choice(body: dict[str, Any]) -> ChoiceMsg:
+def _parse_choice(body: dict[str, object]) -> ChoiceMsg:
     if body["eggs"] not in EGGS:
         raise ProtocolError(f"expected one of {', '.join(EGGS)}", "eggs")
     return ChoiceMsg(eggs=body["eggs"])
 
 
-_PARSERS: Mapping[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] = {
+_PARSERS: Mapping[str, tuple[frozenset[str], Callable[[dict[str, object]], Message]]] = {
     "table": (frozenset({"game", "preset", "options", "seats"}), _parse_table),
     "sit": (frozenset({"table"}), lambda b: SitMsg(_bin(b["table"], "table", 32))),
     "lot_commit": (frozenset({"c"}), lambda b: LotCommitMsg(_bin(b["c"], "c", 32))),
@@ -625,7 +625,7 @@ a deal end's commitment: absent at flow 1)."""
 MESSAGE_TYPES = frozenset(_PARSERS)
 
 
-def parse_body(msg_type: str, body: Any) -> Message:
+def parse_body(msg_type: str, body: object) -> Message:
     """Validate an untrusted body of type ``msg_type``; raise ``ProtocolError`` if unfit."""
     if msg_type not in _PARSERS:
         raise ProtocolError(f"unknown message type {msg_type!r:.40}", "type")

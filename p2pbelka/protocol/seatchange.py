@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from p2pbelka.edkeys import verify
 from p2pbelka.protocol import messages as m
@@ -119,7 +118,7 @@ MAX_RECORD = 64 * 1024
 
 
 def encode_seat_change(msg: SeatChangeMsg) -> bytes:
-    body: dict[str, Any]
+    body: dict[str, object]
     if isinstance(msg, Offer):
         body = {"t": "seat_offer", "segment": msg.segment, "table": encode(msg.table.to_wire())}
     elif isinstance(msg, Agree):

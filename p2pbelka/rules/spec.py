@@ -11,31 +11,46 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from p2pbelka.rules.common.summary import DealSummary
 
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
 
-class RecordFormat(Protocol):
+    R = TypeVar("R", default=Any)
+    G = TypeVar("G", default=Any)
+else:
+    from typing import TypeVar
+
+    R = TypeVar("R")
+    G = TypeVar("G")
+"""A game's parsed record (``R``) and its rules-engine state (``G``).  A bare
+``RecordFormat`` (a spec's: any game) is ``RecordFormat[Any, Any]``; a game's records
+module is a ``RecordFormat[ItsRecord, ItsGame]`` (Python 3.11's ``TypeVar`` takes no
+default, hence the two spellings)."""
+
+
+class RecordFormat(Protocol[R, G]):
     """A game's JSON game records (the referee's input): read, replay, report, write."""
 
-    def parse_record(self, data: object) -> Any:
+    def parse_record(self, data: object) -> R:
         """The record in ``data`` (decoded JSON); ``RecordError`` naming the JSON path."""
         ...
 
-    def replay_record(self, record: Any) -> Any:
+    def replay_record(self, record: R) -> G:
         """The game the record's actions lead to; ``RuleViolation`` at the first illegal one."""
         ...
 
-    def report(self, game: Any) -> dict[str, Any]:
+    def report(self, game: G) -> dict[str, object]:
         """The game as the rules score it, as JSON."""
         ...
 
-    def game_to_record(self, game: Any) -> dict[str, Any]:
+    def game_to_record(self, game: G) -> dict[str, object]:
         """A game as a record (the inverse of replaying one)."""
         ...
 
-    def finished_to_record(self, game: Any) -> dict[str, Any]:
+    def finished_to_record(self, game: G) -> dict[str, object]:
         """The record of the game's finished deals alone: what ``verify --record``
         writes, since a deal cut short holds hands nobody saw."""
         ...

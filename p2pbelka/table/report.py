@@ -28,7 +28,7 @@ class VerifiedDeal:
     deal_id: int
     summary: DealSummary
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The summary's JSON with the deal's id first (``verify --json``)."""
         return {"deal_id": self.deal_id, **self.summary.to_json()}
 

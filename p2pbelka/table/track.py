@@ -11,12 +11,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from p2pbelka.cards import Card
 from p2pbelka.protocol import messages as m
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table.events import Fault, Score
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
+    S = TypeVar("S", default=Any)
+else:
+    from typing import TypeVar
+
+    S = TypeVar("S")
+"""A game's rules-engine state (``GameTrack.game``).  A bare ``GameTrack`` (the table's,
+the registry's: any game) is ``GameTrack[Any]``; a game's own track is
+``GameTrack[ItsGame]`` (Python 3.11's ``TypeVar`` takes no default, hence the two
+spellings)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,20 +58,20 @@ class Settlement:
     summary: DealSummary | None = None
 
 
-class GameTrack(Protocol):
+class GameTrack(Protocol[S]):
     name: ClassVar[str]
 
     @classmethod
-    def new(cls, setup: m.TableMsg, first_dealer: int) -> GameTrack: ...
+    def new(cls, setup: m.TableMsg, first_dealer: int) -> GameTrack[S]: ...
 
     @classmethod
-    def resumed(cls, setup: m.TableMsg, game: Any) -> GameTrack:
+    def resumed(cls, setup: m.TableMsg, game: S) -> GameTrack[S]:
         """Go on from the rules engine's state between deals (a continuation segment,
         ``table/carry.py``): the same game, in other hands at one seat."""
         ...
 
     @property
-    def game(self) -> Any:
+    def game(self) -> S:
         """The rules engine's state, as bots and records read it."""
         ...
 

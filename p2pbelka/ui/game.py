@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol
 
 from prompt_toolkit.filters import Filter, FilterOrBool
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -35,6 +35,21 @@ from p2pbelka.ui import keymap, panels, reports
 from p2pbelka.ui.i18n import _
 from p2pbelka.ui.text import card_label
 from p2pbelka.ui.view import DealEnd, TableView, TrickView
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
+    from p2pbelka.ui.replay import Replay
+
+    V = TypeVar("V", bound=TableView, default=Any)
+else:
+    from typing import TypeVar
+
+    V = TypeVar("V", bound=TableView)
+"""A game's view (``TableView`` or its own subclass): what its screen functions read.
+A bare ``GameUI`` (the registry's, the screen's: any game) is ``GameUI[Any]``; a game's
+own is checked against its view, the one ``new_view`` makes (Python 3.11's ``TypeVar``
+takes no default, hence the two spellings)."""
 
 
 class Seat(Protocol):
@@ -90,7 +105,7 @@ class KeyContext:
     playing: Filter  # not chatting, quitting, reading the help or in the lobby
 
 
-Panel = Callable[[Any, int], StyleAndTextTuples]
+Panel = Callable[[V, int], StyleAndTextTuples]
 
 
 def _no_prompt(seat: Seat) -> StyleAndTextTuples | None:
@@ -142,26 +157,26 @@ def _none_dealt(view: TableView) -> int:
 
 
 @dataclass(frozen=True)
-class GameUI:
+class GameUI(Generic[V]):
     """One game on screen.  ``new_view(seats)`` makes the game's view (``TableView`` or
     its own subclass); ``table(view, width, trick)`` draws the seats around the trick
     (the trick given: the last one, over the table)."""
 
     name: str
-    new_view: Callable[[int], TableView]
-    table: Callable[[Any, int, TrickView | None], StyleAndTextTuples]
-    title: Callable[[Any], str] = reports.title_line
-    info: Callable[[Any], str] = _no_info  # the line under the table
-    under_table: Panel = _under_table  # the line above the hand
-    score: Panel = panels.score_lines
-    seats: Panel = panels.seats_lines
-    deal_end: Callable[[Any, DealEnd, int], StyleAndTextTuples] = reports.deal_end_lines
-    deal_title: Callable[[Any, DealEnd], str] = reports.summary_title
-    sheet: Callable[[Any], StyleAndTextTuples] = reports.score_sheet_lines
-    game_end: Callable[[Any], StyleAndTextTuples] = reports.game_end_lines
+    new_view: Callable[[int], V]
+    table: Callable[[V, int, TrickView | None], StyleAndTextTuples]
+    title: Callable[[V], str] = reports.title_line
+    info: Callable[[V], str] = _no_info  # the line under the table
+    under_table: Panel[V] = _under_table  # the line above the hand
+    score: Panel[V] = panels.score_lines
+    seats: Panel[V] = panels.seats_lines
+    deal_end: Callable[[V, DealEnd, int], StyleAndTextTuples] = reports.deal_end_lines
+    deal_title: Callable[[V, DealEnd], str] = reports.summary_title
+    sheet: Callable[[V], StyleAndTextTuples] = reports.score_sheet_lines
+    game_end: Callable[[V], StyleAndTextTuples] = reports.game_end_lines
     help_text: Callable[[], str] = reports.help_text
     choose_hint: Callable[[], str] = _choose_hint
-    cannot_play: Callable[[Any, Card], str] = _cannot_play
+    cannot_play: Callable[[V, Card], str] = _cannot_play
     """Why the card the player chose may not be played now (the view, the card)."""
     prompt: Callable[[Seat], StyleAndTextTuples | None] = _no_prompt
     """The status line while the game asks its own questions (None: the table's line)."""
@@ -171,9 +186,9 @@ class GameUI:
     on_refresh: Callable[[Seat], None] = _nothing  # after each event
     paced: tuple[type[ev.Event], ...] = field(default=())
     """Other players' events shown at the pace of their cards (calls, declarations)."""
-    replay: Callable[[VerifyReport, int], Any] | None = None
+    replay: Callable[[VerifyReport, int], Replay] | None = None
     """The replay of a verified game from a deal (``ui/replay.py``'s ``Replay``)."""
-    dealt: Callable[[Any], int] = _none_dealt
+    dealt: Callable[[V], int] = _none_dealt
     """How many cards each seat has been dealt so far in the deal in progress: a
     watcher's screen draws that many backs per seat, less the cards it played."""
     event_line: Callable[[ev.GameEvent], str | None] = _no_event_words

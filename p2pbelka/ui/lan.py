@@ -21,7 +21,6 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import trio
 from prompt_toolkit.input import Input
@@ -29,6 +28,7 @@ from prompt_toolkit.output import Output
 
 from p2pbelka.bots import make_bot
 from p2pbelka.net.connection import parse_host_port
+from p2pbelka.net.directory import TableInfo
 from p2pbelka.net.errors import NetError
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
@@ -88,7 +88,7 @@ class LanSession:
         self.front: ScreenFrontEnd | None = None
         self.game_id: bytes | None = None  # once the game has begun
         self._choose: Callable[[Target], None] | None = None
-        self._wanted: Callable[[Any], bool] | None = None
+        self._wanted: Callable[[TableInfo], bool] | None = None
         self.own_bots: set[bytes] = set()  # our 'b' bots: let in without asking
         self._decisions: dict[bytes, tuple[trio.Event, list[bool]]] = {}
         panel = LobbyPanel(self)
@@ -146,7 +146,7 @@ class LanSession:
             key = table.host_key if table.via == "beacon" else None  # DNS-SD: unsigned
             self._choose((table.host, table.port, key))
 
-    async def choose_table(self, wanted: Callable[[Any], bool] | None = None) -> Target:
+    async def choose_table(self, wanted: Callable[[TableInfo], bool] | None = None) -> Target:
         """Listen for tables until the player picks one (or ``wanted`` is heard)."""
         chosen: list[Target] = []
         done = trio.Event()
@@ -434,7 +434,7 @@ def join_on_screen(
     identity: Identity,
     *,
     connect: Target | None = None,
-    wanted: Callable[[Any], bool] | None = None,
+    wanted: Callable[[TableInfo], bool] | None = None,
     host_pin: str | None = None,
     invite: str | None = None,
     net: lan.NetOptions | None = None,

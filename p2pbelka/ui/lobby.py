@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pbelka.net.connection import format_host_port
-from p2pbelka.net.discovery import TableInfo, look_alikes
+from p2pbelka.net.directory import TableInfo, look_alikes
 from p2pbelka.net.guesses import Guesser
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.net.pake import code_in_words, shown_code

@@ -321,7 +321,8 @@ async def test_a_host_that_takes_watchers_announces_its_table_through_the_game(
 ) -> None:
     from functools import partial
 
-    from p2pbelka.net.discovery import TableDirectory, TableInfo, listen_for_tables
+    from p2pbelka.net.directory import TableDirectory, TableInfo
+    from p2pbelka.net.discovery import listen_for_tables
     from p2pbelka.peer.lan import GameStarting, host_game, join_game
 
     heard: list[tuple[bool, TableInfo]] = []

@@ -13,15 +13,10 @@ import sys
 
 import trio
 
+from p2pbelka.net.beacon import TableAd
 from p2pbelka.net.connection import SecureChannel, dial, serve_secure
-from p2pbelka.net.discovery import (
-    DEFAULT_GROUP,
-    TableAd,
-    TableDirectory,
-    TableInfo,
-    announce_table,
-    listen_for_tables,
-)
+from p2pbelka.net.directory import TableDirectory, TableInfo
+from p2pbelka.net.discovery import DEFAULT_GROUP, announce_table, listen_for_tables
 from p2pbelka.net.identity import Identity
 
 CONTEXT = b"netns-test"

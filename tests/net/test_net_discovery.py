@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
+import ast
 import os
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 import msgpack
 import pytest
 import trio
 
-from p2pbelka.net.discovery import (
-    DEFAULT_GROUP,
-    MAX_BEACON_SIZE,
-    TableAd,
-    TableDirectory,
-    announce_table,
-    decode_beacon,
-    encode_beacon,
-    listen_for_tables,
-    look_alikes,
-    matching_tables,
-    new_table_id,
-)
+import p2pbelka.net
+from p2pbelka.net.beacon import MAX_BEACON_SIZE, TableAd, decode_beacon, encode_beacon, new_table_id
+from p2pbelka.net.directory import TableDirectory, look_alikes, matching_tables
+from p2pbelka.net.discovery import DEFAULT_GROUP, announce_table, listen_for_tables
 from p2pbelka.net.errors import BeaconError
 from p2pbelka.net.identity import Identity
 
@@ -46,6 +39,19 @@ def resign(datagram: bytes, mutate: Callable[[dict[str, object]], None]) -> byte
     packed: bytes = msgpack.packb(body, use_bin_type=True)
     header = datagram[:5]
     return header + HOST.sign(b"p2pbelka/v1 beacon" + header + packed) + packed
+
+
+@pytest.mark.parametrize("module", ["beacon", "directory"])
+def test_the_beacon_format_and_the_directory_touch_no_socket(module: str) -> None:
+    """Sans-IO: only ``discovery.py`` may import trio or sockets (or read a clock)."""
+    path = Path(p2pbelka.net.__file__).parent / f"{module}.py"
+    imported: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            imported.add(node.module.split(".")[0])
+    assert not imported & {"trio", "socket", "time", "asyncio", "selectors"}, imported
 
 
 def test_roundtrip() -> None:

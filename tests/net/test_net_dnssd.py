@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from p2pbelka.net.discovery import TableAd, new_table_id
+from p2pbelka.net.beacon import TableAd, new_table_id
 from p2pbelka.net.dnssd import table_from_txt, txt_record
 from p2pbelka.net.identity import Identity
 

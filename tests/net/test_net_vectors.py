@@ -6,7 +6,7 @@ and update the spec, do not just paste new hex here.
 
 from __future__ import annotations
 
-from p2pbelka.net.discovery import TableAd, decode_beacon, encode_beacon
+from p2pbelka.net.beacon import TableAd, decode_beacon, encode_beacon
 from p2pbelka.net.handshake import Handshake, Role
 from p2pbelka.net.identity import Identity
 from p2pbelka.net.pake import InvitePake, normal_code

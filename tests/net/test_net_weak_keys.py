@@ -14,7 +14,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from p2pbelka.edkeys import is_sound_key, verify
-from p2pbelka.net.discovery import TableAd, TableDirectory, decode_beacon, encode_beacon
+from p2pbelka.net.beacon import TableAd, decode_beacon, encode_beacon
+from p2pbelka.net.directory import TableDirectory
 from p2pbelka.net.errors import BeaconError, WeakPeerKey
 from p2pbelka.net.handshake import Handshake, Role
 from p2pbelka.net.identity import Identity, verify_signature

@@ -2,7 +2,7 @@
 
 ``Net`` holds one machine per seat that is still here, each beside its seat's real
 table (``tests/table/seatloss.py`` loses a seat for good).  It does what a runner
-does with the machines' steps: a broadcast reaches every other machine still
+does with the machines' effects: a broadcast reaches every other machine still
 linked (``cut`` leaves one out), a question is answered by the seat's player
 (``answers``: yes, no, or None for never), a switch is kept, and the proposer's
 sealed ``table`` envelope reaches the others as the mesh would route it.  The
@@ -15,8 +15,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pbelka.peer.seatchange.machine import SeatChange
-from p2pbelka.peer.seatchange.steps import (
+from p2pbelka.peer.seatchange.effects import (
     AskPlayer,
     BotGoesOn,
     Broadcast,
@@ -31,6 +30,7 @@ from p2pbelka.peer.seatchange.steps import (
     Switch,
     Thaw,
 )
+from p2pbelka.peer.seatchange.machine import SeatChange
 from p2pbelka.protocol.envelope import Signer
 from p2pbelka.protocol.seatchange import Agree, Decline, Offer, SeatChangeMsg, decode_seat_change
 from p2pbelka.table.session import Table
@@ -76,7 +76,7 @@ def machine_of(table: Table, seat: int, *, bot_seed: int = 1) -> SeatChange:
 
 @dataclass
 class Node:
-    """One seat's machine, and what its runner did with its steps."""
+    """One seat's machine, and what its runner did with its effects."""
 
     seat: int
     change: SeatChange
@@ -116,14 +116,14 @@ class Net:
         return said
 
     def settle(self) -> None:
-        """Do every step until no machine has any left."""
+        """Carry out every effect until no machine has any left."""
         busy = True
         while busy:
             busy = False
             for node in list(self.nodes.values()):
-                for step in node.change.take():
+                for effect in node.change.take():
                     busy = True
-                    self._do(node, step)
+                    self._do(node, effect)
 
     def run(self, seconds: float, every: float = 0.5) -> None:
         """Let ``seconds`` pass, ticking every machine ``every`` seconds."""
@@ -145,37 +145,37 @@ class Net:
                 node.change.heard(sender, msg, self.now)
         self.settle()
 
-    def _do(self, node: Node, step: object) -> None:
-        if isinstance(step, Broadcast):
-            msg = decode_seat_change(step.payload)
+    def _do(self, node: Node, effect: object) -> None:
+        if isinstance(effect, Broadcast):
+            msg = decode_seat_change(effect.payload)
             node.sent.append(msg)
             if node.seat not in self.cut:
                 self.deliver(node.seat, msg)
-        elif isinstance(step, AskPlayer):
-            node.asked.append(step)
+        elif isinstance(effect, AskPlayer):
+            node.asked.append(effect)
             if node.answer is not None:
-                node.change.answered(step.ask, node.answer, self.now)
-        elif isinstance(step, Switch):
-            node.switched = step
-            if step.table.me == step.table.host_seat:  # the proposer sealed it
-                raw = step.table.transcript[0].raw
+                node.change.answered(effect.ask, node.answer, self.now)
+        elif isinstance(effect, Switch):
+            node.switched = effect
+            if effect.table.me == effect.table.host_seat:  # the proposer sealed it
+                raw = effect.table.transcript[0].raw
                 self.sealed.append(raw)
                 for other in self.nodes.values():
                     if other is not node and other.seat not in self.cut:
                         other.change.seen(raw, None)
-        elif isinstance(step, Closed):
-            node.closed.append(step)
-        elif isinstance(step, Freeze):
+        elif isinstance(effect, Closed):
+            node.closed.append(effect)
+        elif isinstance(effect, Freeze):
             node.frozen = True
-        elif isinstance(step, Thaw):
+        elif isinstance(effect, Thaw):
             node.frozen = False
-        elif isinstance(step, Remember):
-            node.remembered.append(step.segment)
-        elif isinstance(step, Replaced):
+        elif isinstance(effect, Remember):
+            node.remembered.append(effect.segment)
+        elif isinstance(effect, Replaced):
             node.replaced += 1
-        elif isinstance(step, SendTo):
-            node.told.append((step.seat, decode_seat_change(step.payload)))
-        elif isinstance(step, BotGoesOn):
-            node.goes_on.append(step.seat)
-        elif isinstance(step, Kept):
-            node.kept.append(step)
+        elif isinstance(effect, SendTo):
+            node.told.append((effect.seat, decode_seat_change(effect.payload)))
+        elif isinstance(effect, BotGoesOn):
+            node.goes_on.append(effect.seat)
+        elif isinstance(effect, Kept):
+            node.kept.append(effect)

@@ -7,7 +7,7 @@ from p2pbelka.bots import make_bot
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.mesh import Mesh
-from p2pbelka.peer.seatchange.runner import SeatChangeRunner
+from p2pbelka.peer.seatchange.runner import RunnerOptions, SeatChangeRunner, SeatRecords
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table.session import Table
 
@@ -26,13 +26,9 @@ def unlinked_runner(
         identity,
         mesh,
         BotFrontEnd(make_bot("random", bot_seed)),
-        writer=writer,
-        journal=None,
+        SeatRecords(writer, journal=None),
+        RunnerOptions(pause_after=1.0, give_up_after=5.0, resend_after=1.0, offer_timeout=30.0),
         seed_sources=lambda segment: table.seed_source,
-        pause_after=1.0,
-        give_up_after=5.0,
-        resend_after=1.0,
-        offer_timeout=30.0,
         names=[s.name for s in table.setup.seats],
     )
     runner.change.strict = True  # an undeclared transition fails the test

@@ -16,8 +16,8 @@ import pytest
 import trio
 from trio.testing import MockClock
 
+from p2pbelka.peer.seatchange.effects import RESEND_EVERY, Agreed, Effect
 from p2pbelka.peer.seatchange.machine import SeatChange, Stage
-from p2pbelka.peer.seatchange.steps import RESEND_EVERY, Agreed, Step
 from p2pbelka.peer.store import GameStore
 from p2pbelka.protocol.envelope import Signer
 from p2pbelka.protocol.seatchange import (
@@ -37,19 +37,19 @@ LOST = 2
 
 
 class JournaledNet(Net):
-    """``Net``, with every seat's steps in the order its runner does them, and the
+    """``Net``, with every seat's effects in the order its runner does them, and the
     agreements each kept (its journal, which a crash leaves)."""
 
     def __init__(self, nodes: list[Node]) -> None:
         super().__init__(nodes)
-        self.steps: dict[int, list[Step]] = {n.seat: [] for n in nodes}
+        self.effects: dict[int, list[Effect]] = {n.seat: [] for n in nodes}
         self.kept: dict[int, list[Agreed]] = {n.seat: [] for n in nodes}
 
-    def _do(self, node: Node, step: object) -> None:
-        self.steps.setdefault(node.seat, []).append(step)  # type: ignore[arg-type]
-        if isinstance(step, Agreed):
-            self.kept.setdefault(node.seat, []).append(step)
-        super()._do(node, step)
+    def _do(self, node: Node, effect: object) -> None:
+        self.effects.setdefault(node.seat, []).append(effect)  # type: ignore[arg-type]
+        if isinstance(effect, Agreed):
+            self.kept.setdefault(node.seat, []).append(effect)
+        super()._do(node, effect)
 
     def crash(self, seat: int, game: Game) -> Node:
         """``seat``'s peer stops and resumes: a new machine, its journal read back."""
@@ -82,11 +82,11 @@ def _second_offer(game: Game, proposer: int) -> Offer:
     return Offer(segment, table)
 
 
-def _kept_before_sent(steps: list[Step], agreed: Agreed) -> None:
+def _kept_before_sent(effects: list[Effect], agreed: Agreed) -> None:
     """The agreement was journaled before any control message carrying it left."""
-    at = steps.index(agreed)
-    for step in steps[:at]:
-        payload = getattr(step, "payload", None)
+    at = effects.index(agreed)
+    for effect in effects[:at]:
+        payload = getattr(effect, "payload", None)
         if payload is not None:
             msg = decode_seat_change(payload)
             assert not (isinstance(msg, Agree | Offer) and msg.segment == agreed.segment)
@@ -104,7 +104,7 @@ def test_a_seat_resumed_after_agreeing_declines_a_second_continuation_and_follow
     first = net.node(proposer).sent[0]
     assert isinstance(first, Offer) and agreed.segment == first.segment
     assert not agreed.proposed and agreed.previous == game.tables[signer].game_id
-    _kept_before_sent(net.steps[signer], agreed)
+    _kept_before_sent(net.effects[signer], agreed)
     agreement = net.node(signer).sent[-1]
     assert agreement == Agree(first.segment, agreed.sig)
 
@@ -151,7 +151,7 @@ def test_a_proposer_resumed_after_offering_offers_no_second_continuation_of_the_
     (own,) = net.kept[proposer]
     first = net.node(proposer).sent[0]
     assert isinstance(first, Offer) and own.proposed and own.segment == first.segment
-    _kept_before_sent(net.steps[proposer], own)
+    _kept_before_sent(net.effects[proposer], own)
 
     resumed = net.crash(proposer, game)
     assert not resumed.frozen and resumed.change.stage is Stage.IDLE  # its own: no wait
@@ -224,7 +224,7 @@ async def test_a_resumed_runner_reads_its_agreement_back_and_declines_a_second(
     net.lost(LOST)
     (agreed,) = net.kept[signer]
     store = GameStore(tmp_path)
-    store.keep_agreement(agreed)  # what the runner's step wrote before it sent
+    store.keep_agreement(agreed)  # what the runner's effect wrote before it sent
     table = game.tables[signer]
     with TranscriptWriter(tmp_path / "transcript.p2pb") as writer:
         runner, mesh = unlinked_runner(table, signer, "Signer", writer, bot_seed=3)

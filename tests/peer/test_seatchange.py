@@ -12,8 +12,8 @@ from dataclasses import replace
 
 import pytest
 
+from p2pbelka.peer.seatchange.effects import CatchUp, Remember, Switch
 from p2pbelka.peer.seatchange.machine import SeatChange, Stage
-from p2pbelka.peer.seatchange.steps import CatchUp, Remember, Switch
 from p2pbelka.protocol.envelope import Envelope, Signer
 from p2pbelka.protocol.seatchange import Agree, Decline, Offer, sign_agreement
 from p2pbelka.table.segments import observe_segments, previous_of, propose
@@ -216,8 +216,8 @@ def test_a_watcher_behind_the_cut_asks_to_catch_up_then_follows() -> None:
     for envelope in file[-3:]:  # what the records bring
         back.table.receive(envelope.raw)
     back.retry(nonce)
-    steps = back.take()
-    assert [type(step) for step in steps] == [Remember, Switch], steps
+    effects = back.take()
+    assert [type(effect) for effect in effects] == [Remember, Switch], effects
     assert back.stage is Stage.SWITCHED
 
 

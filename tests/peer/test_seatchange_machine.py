@@ -19,9 +19,9 @@ import pytest
 import tests.peer.test_agreement_journal as crash
 import tests.peer.test_seatchange as lost
 import tests.peer.test_seatchange_back as back
+from p2pbelka.peer.seatchange.effects import Switch
 from p2pbelka.peer.seatchange.machine import SeatChange
 from p2pbelka.peer.seatchange.stages import SUCCESSORS, TRANSITIONS, MachineError, Stage
-from p2pbelka.peer.seatchange.steps import Switch
 from p2pbelka.protocol.seatchange import Agree
 from tests.peer.seatnet import GIVE_UP
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from prompt_toolkit.input import create_pipe_input
 
 from p2pbelka.bots import make_bot
-from p2pbelka.net.discovery import TableInfo
+from p2pbelka.net.directory import TableInfo
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
 from p2pbelka.peer.driver import BotFrontEnd

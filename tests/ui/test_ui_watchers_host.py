@@ -8,7 +8,7 @@ from __future__ import annotations
 import trio
 from prompt_toolkit.input import create_pipe_input
 
-from p2pbelka.net.discovery import TableInfo
+from p2pbelka.net.directory import TableInfo
 from p2pbelka.net.identity import Identity, fingerprint
 from p2pbelka.peer import lan
 from p2pbelka.peer.lan import NetOptions

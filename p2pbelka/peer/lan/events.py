@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from p2pbelka.net.connection import SecureChannel
-from p2pbelka.net.discovery import TableInfo
+from p2pbelka.net.directory import TableInfo
 from p2pbelka.net.guesses import Guesser
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.peer import lobby as lb

@@ -8,7 +8,8 @@ from functools import partial
 
 import trio
 
-from p2pbelka.net.discovery import TableDirectory, TableInfo, listen_for_tables
+from p2pbelka.net.directory import TableDirectory, TableInfo
+from p2pbelka.net.discovery import listen_for_tables
 from p2pbelka.net.dnssd import browse_dnssd
 from p2pbelka.peer.lan.addresses import is_multicast
 from p2pbelka.peer.lan.events import OnLobby, TablesHeard, ignore

@@ -17,8 +17,9 @@ from functools import partial
 
 import trio
 
+from p2pbelka.net.beacon import TableAd, new_table_id
 from p2pbelka.net.connection import serve_secure
-from p2pbelka.net.discovery import TableAd, announce_table, new_table_id
+from p2pbelka.net.discovery import announce_table
 from p2pbelka.net.dnssd import announce_dnssd, local_addresses
 from p2pbelka.net.door import Door
 from p2pbelka.net.guesses import InviteGuard

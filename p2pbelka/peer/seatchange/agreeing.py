@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from p2pbelka.peer.seatchange import steps
+from p2pbelka.peer.seatchange import effects
 from p2pbelka.peer.seatchange.core import NO_AGAIN, MachineCore, log, proposer_of
+from p2pbelka.peer.seatchange.effects import Broadcast, Closed, Freeze, cut_of
 from p2pbelka.peer.seatchange.offer import offer_problem, one_only
 from p2pbelka.peer.seatchange.stages import (
     OWN_CHANGE,
@@ -21,7 +22,6 @@ from p2pbelka.peer.seatchange.stages import (
     Stage,
     StageData,
 )
-from p2pbelka.peer.seatchange.steps import Broadcast, Closed, Freeze, cut_of
 from p2pbelka.protocol.seatchange import Agree, Decline, Offer, encode_seat_change, sign_agreement
 from p2pbelka.table.segments import previous_of
 from p2pbelka.table.session import Table
@@ -127,7 +127,7 @@ class Agreeing(MachineCore):
         cut = cut_of(previous.view)
         self._cuts[(previous.segment, cut)] = offer.segment
         # on the disk before the agreement leaves: a crash must not let us sign another
-        self._out.append(steps.Agreed(previous.segment, cut, offer.segment, seat, sig))
+        self._out.append(effects.Agreed(previous.segment, cut, offer.segment, seat, sig))
         until = now + self.config.offer_timeout
         self._go(Agreed(offer.segment, previous, sig, seat, until, now))
         self.outcomes["agreed"] += 1

@@ -11,6 +11,17 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Concatenate, ParamSpec, TypeVar
 
+from p2pbelka.peer.seatchange.effects import (
+    AskPlayer,
+    Broadcast,
+    Closed,
+    Config,
+    Effect,
+    Identities,
+    Remember,
+    Switch,
+    Thaw,
+)
 from p2pbelka.peer.seatchange.offer import Bots
 from p2pbelka.peer.seatchange.stages import (
     SUCCESSORS,
@@ -24,17 +35,6 @@ from p2pbelka.peer.seatchange.stages import (
     Stage,
     StageData,
     Switched,
-)
-from p2pbelka.peer.seatchange.steps import (
-    AskPlayer,
-    Broadcast,
-    Closed,
-    Config,
-    Identities,
-    Remember,
-    Step,
-    Switch,
-    Thaw,
 )
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Signer
@@ -102,7 +102,7 @@ class MachineCore:
         """How changes ended here: agreed, declined, no answer, sealed, switched..."""
         self._bot_tables: dict[int, Table] = {}
         self._failed: set[int] = set()
-        self._out: list[Step] = []
+        self._out: list[Effect] = []
         self._asks = 0
         self._said_no: int | None = None  # our player refused a bot there: offers declined
         self._signed_from: dict[bytes, bytes] = {}  # segment -> the continuation we signed

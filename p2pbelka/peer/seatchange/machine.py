@@ -4,7 +4,7 @@ Inputs: a seat given up on (``lost``), the other seats' control messages
 (``heard``: offers, agreements, declines), a continuation ``table`` envelope
 (``seen``), a player asking its seat back (``hand_back``), our player's answer
 (``answered``) and the time (``tick``; every input takes ``now``).  Outputs: the
-steps of ``steps.py`` (send, ask the player, switch to a segment, closed and
+effects of ``effects.py`` (send, ask the player, switch to a segment, closed and
 why), taken with ``take``.  Nothing here raises on another peer's input: what it
 cannot act on is counted (``refused``, ``outcomes``) and logged.
 
@@ -39,9 +39,10 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from p2pbelka.peer.seatchange import steps
+from p2pbelka.peer.seatchange import effects
 from p2pbelka.peer.seatchange.agreeing import Agreeing
 from p2pbelka.peer.seatchange.core import guarded, log, proposer_of
+from p2pbelka.peer.seatchange.effects import CatchUp, Effect, Freeze, Replaced, cut_of
 from p2pbelka.peer.seatchange.offer import follow
 from p2pbelka.peer.seatchange.proposing import Proposing
 from p2pbelka.peer.seatchange.stages import (
@@ -57,7 +58,6 @@ from p2pbelka.peer.seatchange.stages import (
     Stage,
     Switched,
 )
-from p2pbelka.peer.seatchange.steps import CatchUp, Freeze, Replaced, Step, cut_of
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import open_envelope
@@ -75,8 +75,8 @@ class SeatChange(Proposing, Agreeing):
 
     # -- the runner's side -------------------------------------------------------------
 
-    def take(self) -> list[Step]:
-        """The steps to do, in order; the outbox is empty after."""
+    def take(self) -> list[Effect]:
+        """The effects to carry out, in order; the outbox is empty after."""
         out, self._out = self._out, []
         return out
 
@@ -129,7 +129,7 @@ class SeatChange(Proposing, Agreeing):
         return self._bot_tables.get(seat) if seat in self.bots else None
 
     @guarded(None)
-    def restore(self, saved: list[steps.Agreed], now: float) -> None:
+    def restore(self, saved: list[effects.Agreed], now: float) -> None:
         """What this seat signed before it stopped (``Agreed``, from its journal): it
         signs no second continuation of those cuts, and a table that stands in a
         segment it agreed to leave waits for that continuation as before the crash

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2pbelka.peer.seatchange.steps import Identities
+from p2pbelka.peer.seatchange.effects import Identities
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
 from p2pbelka.protocol.seatchange import (

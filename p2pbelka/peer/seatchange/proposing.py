@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from p2pbelka.peer.seatchange import steps
+from p2pbelka.peer.seatchange import effects
 from p2pbelka.peer.seatchange.core import DRAIN_EVERY, NO_AGAIN, MachineCore, bot_name, proposer_of
-from p2pbelka.peer.seatchange.offer import OpenOffer, build_offer, one_only, seal
-from p2pbelka.peer.seatchange.stages import Draining, Handing, Offering
-from p2pbelka.peer.seatchange.steps import (
+from p2pbelka.peer.seatchange.effects import (
     BotGoesOn,
     Broadcast,
     Closed,
@@ -20,6 +18,8 @@ from p2pbelka.peer.seatchange.steps import (
     SendTo,
     cut_of,
 )
+from p2pbelka.peer.seatchange.offer import OpenOffer, build_offer, one_only, seal
+from p2pbelka.peer.seatchange.stages import Draining, Handing, Offering
 from p2pbelka.protocol.envelope import Signer
 from p2pbelka.protocol.seatchange import Decline, encode_seat_change
 
@@ -76,7 +76,7 @@ class Proposing(MachineCore):
         assert offer.proposal.after is not None and table.me is not None
         own = dict(offer.proposal.after.agreed)[table.me]
         self._cuts[cut] = offer.segment
-        self._out.append(steps.Agreed(cut[0], cut[1], offer.segment, seat, own, proposed=True))
+        self._out.append(effects.Agreed(cut[0], cut[1], offer.segment, seat, own, proposed=True))
         if not offer.missing():
             self._seal(offer, now)
         else:

@@ -15,7 +15,7 @@ not answered in time ends the game as before (disputed).
 Every decision of that is the sans-IO machine's (``machine.SeatChange``).  This
 runner feeds it (the control messages, the driver's give-up, the continuation
 envelopes, the player's answers, the time) and does what it says
-(``steps.py``).  It runs the segments, routes envelopes to them, and owns
+(``effects.py``).  It runs the segments, routes envelopes to them, and owns
 the game's one nursery: its own task does the machine's sending and asking, and
 starts the reclaimer's fetch there; no other object starts a task in it.
 """
@@ -27,6 +27,7 @@ import math
 import os
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 import trio
@@ -46,10 +47,7 @@ from p2pbelka.peer.seatchange.drivers import (
     SegmentDriver,
     SharedMesh,
 )
-from p2pbelka.peer.seatchange.machine import SeatChange
-from p2pbelka.peer.seatchange.reclaim import Reclaimer
-from p2pbelka.peer.seatchange.state import SeatState
-from p2pbelka.peer.seatchange.steps import (
+from p2pbelka.peer.seatchange.effects import (
     Agreed,
     AskPlayer,
     BotGoesOn,
@@ -57,16 +55,19 @@ from p2pbelka.peer.seatchange.steps import (
     CatchUp,
     Closed,
     Config,
+    Effect,
     Freeze,
     Identities,
     Kept,
     Remember,
     Replaced,
     SendTo,
-    Step,
     Switch,
     Thaw,
 )
+from p2pbelka.peer.seatchange.machine import SeatChange
+from p2pbelka.peer.seatchange.reclaim import Reclaimer
+from p2pbelka.peer.seatchange.state import SeatState
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Envelope, Signer
@@ -136,8 +137,53 @@ class MemoryIds:
         self.ids.add(segment)
 
 
+def _fresh_nonce() -> bytes:
+    return os.urandom(m.NONCE_SIZE)
+
+
+@dataclass(frozen=True)
+class RunnerOptions:
+    """How a seat's game goes on when a seat is lost: its times (the peer's
+    ``NetOptions``; tests shrink them) and the bots it seats."""
+
+    pause_after: float
+    give_up_after: float
+    resend_after: float
+    offer_timeout: float
+    seat_bots: bool = True
+    bot_level: str | None = None
+    """The level of the bots this peer seats (None: ``DEFAULT_BOT``)."""
+    decide_limit: float = 900.0
+    new_nonce: Callable[[], bytes] = _fresh_nonce
+    fresh_bots: Callable[[], bytes] | None = None
+    """32-byte values for the bots this peer seats (their keys, secrets and play):
+    reproducible runs only (a simulator's); fresh randomness by default."""
+
+
+@dataclass(frozen=True)
+class SeatRecords:
+    """Where a seat keeps what it must not lose: its transcript file, the journal of
+    what it signed, the ids it has seen and the continuations it agreed to (the
+    ``GameStore``; in memory when None)."""
+
+    writer: TranscriptWriter
+    journal: SignedJournal | None
+    known: KnownIds | None = None
+    agreements: Agreements | None = None
+
+
+def _machine(ids: Identities, options: RunnerOptions) -> SeatChange:
+    """The seat change's machine, its bots drawn from ``fresh_bots`` when given."""
+    fresh_bots = options.fresh_bots
+    if fresh_bots is not None:
+        ids.new_bot = lambda: Signer.from_seed(fresh_bots())
+        ids.bot_seeds = fresh_bots
+    config = Config(options.offer_timeout, options.give_up_after, seat_bots=options.seat_bots)
+    return SeatChange(ids, config)
+
+
 Job = Broadcast | AskPlayer | Closed | Replaced | CatchUp | Kept
-"""A step that waits (or starts a task): done in order by the runner's own task."""
+"""An effect that waits (or starts a task): done in order by the runner's own task."""
 
 
 class SeatChangeRunner:
@@ -149,43 +195,28 @@ class SeatChangeRunner:
         identity: Identity,
         mesh: Mesh,
         front_end: FrontEnd,
+        records: SeatRecords,
+        options: RunnerOptions,
         *,
-        writer: TranscriptWriter,
-        journal: SignedJournal | None,
         seed_sources: SeedSources,
-        known: KnownIds | None = None,
-        agreements: Agreements | None = None,
-        new_nonce: Callable[[], bytes] = lambda: os.urandom(m.NONCE_SIZE),
-        entered: Callable[[bytes], None] | None = None,
-        pause_after: float,
-        give_up_after: float,
-        resend_after: float,
-        offer_timeout: float,
-        seat_bots: bool = True,
-        bot_level: str | None = None,
         home_seat: int = 0,
         names: list[str] | None = None,
-        decide_limit: float = 900.0,
-        fresh_bots: Callable[[], bytes] | None = None,
+        entered: Callable[[bytes], None] | None = None,
     ) -> None:
         self.identity = identity
-        self.fresh_bots = fresh_bots
-        """32-byte values for the bots this peer seats (their keys, secrets and play):
-        reproducible runs only (a simulator's); fresh randomness by default."""
-        self.decide_limit = decide_limit
+        self.options = options
         self.signer = Signer(identity.private_key)
         self.mesh = mesh
         self.front_end = front_end
-        self.writer = writer
-        self.journal = journal
-        self.known = known if known is not None else MemoryIds()
+        self.writer = records.writer
+        self.journal = records.journal
+        self.known = records.known if records.known is not None else MemoryIds()
         """Every game and segment id this peer has seen: it sits in none of them again."""
-        self.agreements = agreements if agreements is not None else MemoryIds()
+        self.agreements = records.agreements if records.agreements is not None else MemoryIds()
         """Every continuation this seat signed, kept before it was sent."""
         self.entered = entered
         """Told the id of every segment this peer enters (the chat binds its lines to it)."""
-        self.timing = (pause_after, give_up_after, resend_after)
-        self.bot_level = bot_level or DEFAULT_BOT
+        self.bot_level = options.bot_level or DEFAULT_BOT
         self.transcript: list[Envelope] = []
         """Every segment's envelopes, in the order the transcript file has them."""
         ids = Identities(
@@ -195,20 +226,17 @@ class SeatChangeRunner:
             list(names or []),
             seed_sources,
             self.known.knows,
-            new_nonce,
+            options.new_nonce,
         )
-        if fresh_bots is not None:
-            ids.new_bot = lambda: Signer.from_seed(fresh_bots())
-            ids.bot_seeds = fresh_bots
-        self.change = SeatChange(ids, Config(offer_timeout, give_up_after, seat_bots=seat_bots))
+        self.change = _machine(ids, options)
         """Every decision of the seat change (sans-IO): this runner feeds it and acts."""
         self.state = SeatState(
-            mesh, self.signer, home_seat, mesh.game_id, writer, self.transcript, self.change
+            mesh, self.signer, home_seat, mesh.game_id, self.writer, self.transcript, self.change
         )
         """What this runner shares with the reclaimer."""
         self.reclaim = Reclaimer(
             self.state,
-            new_nonce=new_nonce,
+            new_nonce=options.new_nonce,
             watch=self.watch,
             retry=self.retry_pending,
             feed=self._feed,
@@ -266,15 +294,15 @@ class SeatChangeRunner:
         no envelope can slip between the old segment and the new."""
         self.shared = SharedMesh(self.mesh)
         self._drivers, self._bot_drivers = [], {}
-        pause, give_up, resend = self.timing
+        options = self.options
         self.driver = SegmentDriver(
             table,
             self.shared.endpoint(),
             self.front_end,
-            pause_after=pause,
-            give_up_after=give_up,
-            resend_after=resend,
-            decide_limit=self.decide_limit,
+            pause_after=options.pause_after,
+            give_up_after=options.give_up_after,
+            resend_after=options.resend_after,
+            decide_limit=options.decide_limit,
             transcript=Collect(self.writer, self.transcript),
             journal=self.journal,
             seat_gone=self.seat_gone,
@@ -285,10 +313,15 @@ class SeatChangeRunner:
         for bot_table, seat in bots:
             endpoint = self.shared.endpoint()
             self.shared.bot_seats.add(seat)
-            seed = int.from_bytes(self.fresh_bots()[:8]) if self.fresh_bots else None
+            fresh_bots = options.fresh_bots
+            seed = int.from_bytes(fresh_bots()[:8]) if fresh_bots else None
             front = BotFrontEnd(make_bot(self.bot_level, seed))
             bot_driver = BotSeatDriver(
-                bot_table, endpoint, front, pause_after=pause, give_up_after=give_up
+                bot_table,
+                endpoint,
+                front,
+                pause_after=options.pause_after,
+                give_up_after=options.give_up_after,
             )
             self._drivers.append(bot_driver)
             self._bot_drivers[seat] = bot_driver
@@ -409,9 +442,9 @@ class SeatChangeRunner:
             self.change.seen(raw, self.reclaim.nonce)
             self._pump(wake=False)
             if self.reclaim.stray(game, self.known.knows):
-                self._step(Replaced())
+                self._carry_out(Replaced())
 
-    # -- the machine's inputs and steps ------------------------------------------------
+    # -- the machine's inputs and effects ----------------------------------------------
 
     def seat_gone(self, driver: PeerDriver, seats: list[int], silent: float) -> bool:
         """The driver has waited past the window for ``seats``.  True: leave it to the
@@ -434,7 +467,7 @@ class SeatChangeRunner:
                 return True
             # Back after an outage past the window: ask whether our seat changed hands
             # (as a resumed seat does); our table goes on if it did not.
-            self._step(Replaced())
+            self._carry_out(Replaced())
             return True
         if self._back_at is not None and now - self._back_at < driver.give_up_after:
             return True
@@ -483,13 +516,13 @@ class SeatChangeRunner:
         return True
 
     def _pump(self, wake: bool = True) -> None:
-        """Do the machine's steps: the quick ones now, the rest by ``_serve``, in order;
+        """Carry out the machine's effects: the quick ones now, the rest by ``_serve``, in order;
         ``wake``: the input may have moved the machine's deadline (``_serve`` looks)."""
-        steps = self.change.take()
-        for step in steps:
-            self._step(step)
+        effects = self.change.take()
+        for effect in effects:
+            self._carry_out(effect)
         if self._serving and (
-            steps or (wake and not self._jobs_in.statistics().current_buffer_used)
+            effects or (wake and not self._jobs_in.statistics().current_buffer_used)
         ):
             self._jobs_in.send_nowait(None)  # a wake-up: one queued is enough
         self._withdraw()
@@ -501,37 +534,37 @@ class SeatChangeRunner:
         for ask in [a for a in self._questions if a != asking]:
             self._questions.pop(ask).withdraw()
 
-    def _step(self, step: Step) -> None:
+    def _carry_out(self, effect: Effect) -> None:
         driver = self.driver
-        if isinstance(step, Switch):
-            self._next = (step.table, list(step.bots))
+        if isinstance(effect, Switch):
+            self._next = (effect.table, list(effect.bots))
             if self._segment_scope is not None:
                 self._segment_scope.cancel()
-        elif isinstance(step, Freeze):
+        elif isinstance(effect, Freeze):
             if driver is not None:
                 driver.freeze()
-        elif isinstance(step, Thaw):
+        elif isinstance(effect, Thaw):
             if driver is not None and driver.frozen:
                 driver.thaw()
-        elif isinstance(step, BotGoesOn):
-            bot_driver = self._bot_drivers.get(step.seat)
+        elif isinstance(effect, BotGoesOn):
+            bot_driver = self._bot_drivers.get(effect.seat)
             if bot_driver is not None:
                 bot_driver.nudge()  # its table may send now, though nothing arrives
-        elif isinstance(step, SendTo):
-            self.mesh.send_to(step.seat, step.payload)
-        elif isinstance(step, Remember):
-            self.known.remember(step.segment)
-        elif isinstance(step, Agreed):
-            self.agreements.keep_agreement(step)  # on the disk before the Broadcast after it
-        elif isinstance(step, Replaced):
+        elif isinstance(effect, SendTo):
+            self.mesh.send_to(effect.seat, effect.payload)
+        elif isinstance(effect, Remember):
+            self.known.remember(effect.segment)
+        elif isinstance(effect, Agreed):
+            self.agreements.keep_agreement(effect)  # on the disk before the Broadcast after it
+        elif isinstance(effect, Replaced):
             if not self._serving:  # the game is not in play here: nothing to fetch
                 home = self.state.home_seat
                 log.warning("seat %d went to another key after our game ended", home)
             elif driver is not None and self.reclaim.begin_fetch():
                 driver.freeze()  # nothing more of ours in a segment the others have left
-                self._jobs_in.send_nowait(step)
+                self._jobs_in.send_nowait(effect)
         elif self._serving:
-            self._jobs_in.send_nowait(step)
+            self._jobs_in.send_nowait(effect)
 
     async def _serve(self, nursery: trio.Nursery) -> None:
         """The runner's own task: the machine's jobs in order, and its clock."""
@@ -543,8 +576,8 @@ class SeatChangeRunner:
             if job is not None:
                 await self._do(job, nursery)
             self.change.tick(trio.current_time())
-            for step in self.change.take():
-                self._step(step)
+            for effect in self.change.take():
+                self._carry_out(effect)
             self._withdraw()
 
     async def _do(self, job: Job, nursery: trio.Nursery) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from p2pbelka.cards import CARDS, Card, from_mask
 from p2pbelka.rules.belka.deal import RedealClaim
@@ -53,13 +52,13 @@ class Record:
 # -- writing ----------------------------------------------------------------------
 
 
-def game_to_record(game: GameState) -> dict[str, Any]:
+def game_to_record(game: GameState) -> dict[str, object]:
     """The record of a game's finished deals (every hand must be known)."""
-    deals: list[dict[str, Any]] = []
+    deals: list[dict[str, object]] = []
     for result in game.history:
         if any(h is None for h in result.hands):
             raise ValueError(f"deal {result.number}: a record needs every hand")
-        entry: dict[str, Any] = {
+        entry: dict[str, object] = {
             "hands": [[str(c) for c in _dealt_order(h)] for h in result.hands if h is not None]
         }
         if result.redeal_claim is not None:
@@ -76,7 +75,7 @@ def game_to_record(game: GameState) -> dict[str, Any]:
     }
 
 
-def finished_to_record(game: GameState) -> dict[str, Any]:
+def finished_to_record(game: GameState) -> dict[str, object]:
     """The record of the finished deals (the game's record: one in progress is never written)."""
     return game_to_record(game)
 
@@ -196,9 +195,9 @@ def replay_record(record: Record) -> GameState:
     return game
 
 
-def report(game: GameState) -> dict[str, Any]:
+def report(game: GameState) -> dict[str, object]:
     """What the referee prints: every deal's trump, tricks, points and the score."""
-    deals: list[dict[str, Any]] = [_deal_report(r) for r in game.history]
+    deals: list[dict[str, object]] = [_deal_report(r) for r in game.history]
     if game.deal is not None:
         d = game.deal
         deals.append(
@@ -224,12 +223,12 @@ def report(game: GameState) -> dict[str, Any]:
     }
 
 
-def _trick(leader: int, cards: tuple[Card, ...], winner: int) -> dict[str, Any]:
+def _trick(leader: int, cards: tuple[Card, ...], winner: int) -> dict[str, object]:
     return {"leader": leader, "cards": [str(c) for c in cards], "winner": winner}
 
 
-def _deal_report(r: DealResult) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def _deal_report(r: DealResult) -> dict[str, object]:
+    out: dict[str, object] = {
         "number": r.number,
         "dealer": r.dealer,
         "trump": r.trump.letter,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from p2pbelka.cards import CARDS, Card, Suit, format_cards, from_mask
 from p2pbelka.rules.belka.game import SEATS, DealResult
@@ -41,7 +40,7 @@ class BelkaSummary:
     notes: tuple[str, ...]
     cards_checked: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "number": self.number,
             "dealer": self.dealer,

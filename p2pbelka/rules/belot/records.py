@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Any
 
 from p2pbelka.cards import CARDS, Card, from_mask
 from p2pbelka.rules.belot.deal import Bid, Claim, DealState, Declare
@@ -72,12 +71,12 @@ def _names(mask: int) -> list[str]:
     return [str(c) for c in from_mask(mask)]
 
 
-def _deal_entry(deal: DealState) -> dict[str, Any]:
+def _deal_entry(deal: DealState) -> dict[str, object]:
     if any(h is None for h in deal.dealt) or (
         deal.extra is not None and any(h is None for h in deal.extra)
     ):
         raise ValueError(f"deal {deal.number}: a record needs every hand")
-    entry: dict[str, Any] = {
+    entry: dict[str, object] = {
         "hands": [_names(h or 0) for h in deal.dealt],
         "turned": str(deal.turned),
         "bids": list(deal.bids),
@@ -93,7 +92,7 @@ def _deal_entry(deal: DealState) -> dict[str, Any]:
     return entry
 
 
-def game_to_record(game: BelotGame) -> dict[str, Any]:
+def game_to_record(game: BelotGame) -> dict[str, object]:
     """The record of a game's deals, the one in progress included (every hand known)."""
     deals = [_deal_entry(r.deal) for r in game.history]
     if game.deal is not None:
@@ -107,7 +106,7 @@ def game_to_record(game: BelotGame) -> dict[str, Any]:
     }
 
 
-def finished_to_record(game: BelotGame) -> dict[str, Any]:
+def finished_to_record(game: BelotGame) -> dict[str, object]:
     """The record of the finished deals alone (a deal cut short holds unknown hands)."""
     return game_to_record(replace(game, deal=None))
 
@@ -321,18 +320,18 @@ def _declare_due(game: BelotGame, pending: list[RecordDeclaration]) -> BelotGame
 # -- the referee's report -----------------------------------------------------------
 
 
-def _tricks(deal: DealState) -> list[dict[str, Any]]:
+def _tricks(deal: DealState) -> list[dict[str, object]]:
     return [
         {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
         for t in deal.tricks
     ]
 
 
-def _deal_report(r: DealResult) -> dict[str, Any]:
+def _deal_report(r: DealResult) -> dict[str, object]:
     """A finished deal as the referee reports it: read off the deal's summary (the one
     the table writes), so the referee and ``verify`` say the same of it."""
     s = summarize(r)
-    out: dict[str, Any] = {"dealer": s.dealer, "void": s.void}
+    out: dict[str, object] = {"dealer": s.dealer, "void": s.void}
     played = s.played
     if played is None:
         return out
@@ -355,8 +354,8 @@ def _deal_report(r: DealResult) -> dict[str, Any]:
     return out
 
 
-def _open_deal_report(deal: DealState) -> dict[str, Any]:
-    out: dict[str, Any] = {"dealer": deal.dealer, "void": False, "finished": False}
+def _open_deal_report(deal: DealState) -> dict[str, object]:
+    out: dict[str, object] = {"dealer": deal.dealer, "void": False, "finished": False}
     if deal.declarer is not None and deal.trump is not None:
         out.update(
             declarer=deal.declarer,
@@ -367,7 +366,7 @@ def _open_deal_report(deal: DealState) -> dict[str, Any]:
     return out
 
 
-def report(game: BelotGame) -> dict[str, Any]:
+def report(game: BelotGame) -> dict[str, object]:
     """What the referee prints (docs/records.md): every deal, then the score and the winner."""
     deals = [_deal_report(r) for r in game.history]
     if game.deal is not None:

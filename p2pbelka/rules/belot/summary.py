@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from p2pbelka.cards import SUIT_LETTERS, Card, Suit, format_cards, from_mask
 from p2pbelka.rules.belot import core
@@ -46,7 +45,7 @@ class DeclarationSummary:
     cards: tuple[Card, ...]
     name: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "seat": self.seat,
             "trick": self.trick,
@@ -87,7 +86,7 @@ class BelotPlay:
     paid: int
     claim: int | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "declarer": self.declarer,
             "trump": self.trump.letter,
@@ -152,8 +151,8 @@ class BelotSummary:
     def players(self) -> int:
         return len(self.hands)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
             "game": GAME,
             "number": self.number,
             "dealer": self.dealer,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from p2pbelka.cards import Card, CardParseError, Suit, format_cards, parse_cards
 from p2pbelka.rules.common.play import Trick
@@ -43,7 +43,7 @@ class DealSummary(Protocol):
         """How many cards the audit checked against the seeds."""
         ...
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The summary as JSON (``verify --json``, the vectors, a replay's input)."""
         ...
 
@@ -69,7 +69,7 @@ class TrickSummary:
     def of(cls, trick: Trick) -> TrickSummary:
         return cls(trick.leader, tuple(trick.cards), trick.winner)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"leader": self.leader, "cards": format_cards(self.cards), "winner": self.winner}
 
     @classmethod
@@ -90,7 +90,7 @@ class JsonObject:
     """A decoded JSON object with exactly the fields asked for, read field by field;
     every error names the field's path."""
 
-    obj: dict[str, Any]
+    obj: dict[str, object]
     path: str
 
     @classmethod

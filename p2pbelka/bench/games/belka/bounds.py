@@ -43,7 +43,7 @@ from p2pbelka.net.errors import NetError
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.mesh import FRAME_OVERHEAD, MAX_MESH_FRAME, Mesh
-from p2pbelka.peer.seatchange.runner import SeatChangeRunner
+from p2pbelka.peer.seatchange.runner import RunnerOptions, SeatChangeRunner, SeatRecords
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.seatchange import (
     ChainEnd,
@@ -111,13 +111,11 @@ async def target(seed: int = 1) -> AsyncIterator[Target]:
                 ids[0],
                 mesh,
                 BotFrontEnd(make_bot("random", 0)),
-                writer=writer,
-                journal=None,
+                SeatRecords(writer, journal=None),
+                RunnerOptions(
+                    pause_after=10.0, give_up_after=60.0, resend_after=1.0, offer_timeout=30.0
+                ),
                 seed_sources=lambda segment: table.seed_source,
-                pause_after=10.0,
-                give_up_after=60.0,
-                resend_after=1.0,
-                offer_timeout=30.0,
                 names=[s.name for s in table.setup.seats],
             )
             runner.start(table)

@@ -2,11 +2,11 @@
 
 ``Config`` and ``Identities`` are what the runner hands the machine
 (``machine.py``) once.  The machine never sends, waits or asks by itself: each
-of its inputs leaves zero
-or more of these in its outbox (``SeatChange.take``), in the order they must be
-done.  The runner (``runner.py``) does them: the quick ones at once (a switch,
-freezing the table, remembering an id), the ones that wait (sending, asking the
-player, telling the front end) in its one task, in order.
+of its inputs leaves zero or more effects (``Effect``, the classes below) in its
+outbox (``SeatChange.take``), in the order they must be done.  The runner
+(``runner.py``) carries them out: the quick ones at once (a switch, freezing the
+table, remembering an id), the ones that wait (sending, asking the player, telling
+the front end) in its one task, in order.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class Identities:
         return segment in self.seen_ids or self.knows(segment)
 
 
-# -- the steps -------------------------------------------------------------------------
+# -- the effects ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +140,7 @@ class Kept:
 @dataclass(frozen=True, slots=True)
 class Remember:
     """Keep ``segment`` in this machine's list of ids, durably, before anything is
-    signed in it (done before any later step of the same batch)."""
+    signed in it (done before any later effect of the same batch)."""
 
     segment: bytes
 
@@ -150,7 +150,7 @@ class Agreed:
     """This seat signs ``segment``, a continuation of segment ``previous`` cut where its
     table stood (``cut``: the digest of that view, ``cut_of``), which gives ``seat`` to
     another key, with ``sig``: keep it durably before the signature leaves (done before
-    any later step of the same batch), as every envelope a seat signs is.  A seat
+    any later effect of the same batch), as every envelope a seat signs is.  A seat
     resumed after a crash then never signs a second continuation of that cut
     (``SeatChange.restore``)."""
 
@@ -185,7 +185,7 @@ class CatchUp:
     seat: int
 
 
-Step = (
+Effect = (  # what the machine asks its runner to do: every class above
     Broadcast
     | SendTo
     | AskPlayer
