@@ -157,7 +157,7 @@ class Net:
                 node.change.answered(step.ask, node.answer, self.now)
         elif isinstance(step, Switch):
             node.switched = step
-            if step.table.me == step.table.host_seat:  # the proposer sealed it
+            if step.table.me == step.table.state.host_seat:  # the proposer sealed it
                 raw = step.table.transcript[0].raw
                 self.sealed.append(raw)
                 for other in self.nodes.values():
