@@ -2,9 +2,11 @@
 
 The core: ``flow.py`` is the transition table of the phases every game shares (the
 life of a deal), ``phase.py`` what a phase is made of, ``context.py`` what a phase's
-code sees of its table, ``track.py`` what any game provides, ``session.py`` the
-table's face over its parts (``chains.py``, ``blame.py``, ``runner.py``,
-``dealsetup.py``, ``opening.py``, ``segments.py``); ``events.py`` holds the events
+code sees of its table, ``state.py`` the object it sees (``TableState``),
+``track.py`` what any game provides, ``session.py`` the table's face over its parts
+(``chains.py``, ``runner.py``, ``state.py``, ``opening.py``), ``replay.py`` a
+transcript fed to it in order, ``segments.py`` a game of several segments;
+``events.py`` holds the events
 every game shares.  The games sit beside the core, each in its own module with its
 track and its own phases (``<game>.py``) and one with its own events
 (``<game>_events.py``, which screens and bots import without the phases), and

@@ -15,8 +15,6 @@ holds no table; the face (``session.Table``) holds the runner.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
@@ -46,7 +44,6 @@ class Runner:
         """A seat that stops before a deal (its seat changes hands there) sends nothing
         for a deal with this id or later."""
         self.question: tuple[SentKey, Question] | None = None
-        self.on_transition: Callable[[PhaseId, PhaseId], None] | None = None
         self.endings = Endings(self, self._chains, own, self._blame, self._out)
 
     # -- what the endings read of the table ---------------------------------------------------
@@ -129,8 +126,9 @@ class Runner:
         self._entry_view = self._chains.view()
 
     def _moved(self, before: PhaseId, after: PhaseId) -> None:
-        if self.on_transition is not None:
-            self.on_transition(before, after)
+        hook = self._state.on_transition
+        if hook is not None:
+            hook(before, after)
 
     # -- envelopes in ------------------------------------------------------------------------
 

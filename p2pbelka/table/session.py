@@ -27,7 +27,6 @@ table.  A transcript is fed in its recorded order through ``replay.Replay``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from p2pbelka.fairdeal.derive import new_seed
@@ -37,7 +36,7 @@ from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope
 from p2pbelka.protocol.ids import derived_id
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
-from p2pbelka.table.blame import Suspicion, disputed
+from p2pbelka.table.blame import Suspicion
 from p2pbelka.table.carry import Previous
 from p2pbelka.table.chains import Chains, OwnChain, View
 from p2pbelka.table.errors import OrderError
@@ -48,12 +47,6 @@ from p2pbelka.table.replay import Replay
 from p2pbelka.table.runner import Runner
 from p2pbelka.table.state import TableState
 from p2pbelka.table.track import GameTrack
-
-UNSIGNED = (
-    "this seat, resumed, does not hold all it signed before it stopped, so it signs"
-    " nothing yet: the game stops here unfinished and can be resumed"
-)
-"""Why a held seat that gave up names nobody in its file (``Table.abandon``)."""
 
 __all__ = ["OrderError", "Phase", "Suspicion", "Table", "TableState"]
 
@@ -187,15 +180,6 @@ class Table:
         return self._state.phase
 
     @property
-    def on_transition(self) -> Callable[[PhaseId, PhaseId], None] | None:
-        """Told every change of phase, (from, to): for a test or a tracer."""
-        return self._runner.on_transition
-
-    @on_transition.setter
-    def on_transition(self, hook: Callable[[PhaseId, PhaseId], None] | None) -> None:
-        self._runner.on_transition = hook
-
-    @property
     def me(self) -> int | None:
         """The local seat, or None for an observer (or before the table description)."""
         return self._state.me
@@ -297,7 +281,7 @@ class Table:
         """Whether what is due may be a person's decision (a card, a game's own call or
         choice), rather than work a program does in milliseconds."""
         step = self._runner.step_or_none()
-        return step is not None and step.decision and self.suspicion is None
+        return step is not None and step.decision and self._blame.suspicion is None
 
     def missing(self) -> list[int]:
         """Seats the table is waiting for (for a driver's timeout): the seat whose
@@ -321,10 +305,6 @@ class Table:
         ``deal_end``s and the closing exchange are due, and a give-up ends the game
         won, naming the seats that did not close."""
         return self._runner.won
-
-    @property
-    def suspicion(self) -> Suspicion | None:
-        return self._blame.suspicion
 
     # -- what the driver takes ----------------------------------------------------------
 
@@ -394,18 +374,15 @@ class Table:
             endings.from_file = False
 
     def _receive_table(self, envelope: Envelope) -> None:
-        checked = check_table(envelope, self.previous, self._oldest_flow)
+        key = self._signer.public_key if self._signer is not None else None
+        checked = check_table(envelope, self.previous, self._oldest_flow, key, self._nonce)
         if isinstance(checked, ev.Rejected):
             self._out.events.append(checked)
             return
         assert isinstance(envelope.msg, m.TableMsg)
-        why = self._not_ours(envelope.msg)
-        if why:
-            self._out.events.append(ev.Rejected(why))
-            return
         setup, (host, schedule) = envelope.msg, checked
         self._chains.open(tuple(info.key for info in setup.seats))
-        me = self.seat_of(self._signer.public_key) if self._signer is not None else None
+        me = self.seat_of(key) if key is not None else None
         self._state.seat(setup, host, schedule, me)
         intake = self._chains.intake
         intake.offer(host, envelope)
@@ -415,22 +392,6 @@ class Table:
         self._runner.start(Phase.SIT)
         self._runner.act()
         self._runner.drain()
-
-    def _not_ours(self, setup: m.TableMsg) -> str:
-        """Why a table description carrying no nonce of ours at our seat is refused
-        ("" if it carries it, or if there is no nonce to check)."""
-        if self._nonce is None or self._signer is None:
-            return ""
-        key = self._signer.public_key
-        seat = next((s for s, info in enumerate(setup.seats) if info.key == key), None)
-        if seat is None:
-            return "the table description does not seat this key"
-        if seat >= len(setup.nonces) or setup.nonces[seat] != self._nonce:
-            return (
-                f"the table description does not carry this seat's nonce at seat {seat}:"
-                " it was not made for this sitting (its id could be one we signed under)"
-            )
-        return ""
 
     # -- the local player's moves ------------------------------------------------------------
 
@@ -502,42 +463,10 @@ class Table:
 
     def abandon(self, seats: list[int], why: str = "went silent") -> None:
         """The driver gave up waiting: end the game *disputed*, naming ``seats`` (or,
-        while a view is unsettled, its reporter and the seat it accuses).  The local
-        seat signs the accusation (a ``dispute`` envelope) so its transcript says who
-        it named and why; nothing in it proves the accusation.  A seat that may not
-        sign yet (resumed, and not caught up with its own chain) signs nothing (a
-        dispute could fill a place it filled before the crash): its game stops
-        unfinished (``left``), as its file reads, and can be resumed later."""
-        if self.finished:
-            return
-        runner = self._runner
-        if self.closing:
-            # The game is won: the seats whose close was not taken are named, and the
-            # result stands (a seat cannot deny the others theirs by never closing).
-            # A close whose view nobody backed was not taken either: its sender is
-            # named the same way (the closes' views cover only the last deal's
-            # ``deal_end``s, which change nothing of the result), and ``verify``
-            # reads the dispute signed here as a won game too.
-            unclosed = {s for s in runner.unclosed() if s != self.me}
-            suspicion = self._blame.suspicion
-            if suspicion is not None:
-                _, why = self._blame.abandoned(seats, why, self.phase.value, self.me)
-                unclosed.add(suspicion.reporter)
-            named_seats = sorted(unclosed or set(seats))
-            named = m.DisputeMsg(tuple(named_seats), why)
-            if named_seats and self.me is not None and runner.sign_ending(named):
-                runner.end_won(self._blame.unclosed(self.me, named, self.deal_id))
-            else:
-                # Nothing recorded (a seat that may not sign): named as its file
-                # will be read, every seat whose close it does not hold.
-                runner.end_won(self.unrecorded_closes())
-            return
-        seats, what = self._blame.abandoned(seats, why, self.phase.value, self.me)
-        if runner.sign_ending(m.DisputeMsg(tuple(sorted(set(seats))), what)) is None:
-            unsigned = f"{what}; not recorded: {UNSIGNED}"
-            runner.leave([replace(f, fatal=False) for f in disputed(seats, unsigned, self.deal_id)])
-            return
-        runner.abort(*disputed(seats, what, self.deal_id))
+        while a view is unsettled, its reporter and the seat it accuses; once the game
+        is won, the seats that did not close).  See ``Endings.give_up``."""
+        if not self.finished:
+            self._runner.endings.give_up(seats, why)
 
     def stop_unsigned(self, seat: int, why: str) -> None:
         """The local peer stops waiting without a word signed and no seat named (it
@@ -551,7 +480,7 @@ class Table:
         """Once the game is won (``closing``): a note naming every seat whose ``close``
         (or last ``deal_end``) the transcript does not hold; ``verify`` of a file that
         ends there reads a won game naming these (SPEC section 5.1)."""
-        return self._blame.not_recorded(self._runner.untaken(), self.deal_id)
+        return self._runner.endings.unrecorded()
 
     def wants(self) -> list[int]:
         """For each seat, the first sequence number this table does not hold (for a

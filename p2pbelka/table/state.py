@@ -67,6 +67,8 @@ class TableState:
         """The hash of the ``table`` envelope every seat sits down to."""
         self.schedule: Schedule | None = None
         self.phase: PhaseId = Phase.SIT
+        self.on_transition: Callable[[PhaseId, PhaseId], None] | None = None
+        """Told every change of phase, (from, to): for a test or a tracer."""
         self.held = False
         """A resumed seat stays silent until its driver has fetched what the others hold."""
         self._track: GameTrack | None = None

@@ -68,7 +68,7 @@ def test_the_machines_keep_the_phase_names_on_the_record() -> None:
 def _traced(table: Table) -> set[tuple[PhaseId, PhaseId]]:
     """Every change of phase ``table`` makes from now on, as it makes it."""
     taken: set[tuple[PhaseId, PhaseId]] = set()
-    table.on_transition = lambda before, after: taken.add((before, after))
+    table.state.on_transition = lambda before, after: taken.add((before, after))
     return taken
 
 
