@@ -312,6 +312,25 @@ class Runner:
         elif own is not None:
             self.send_once(key, own, at_entry=step.parallel and not step.before_deals)
 
+    def release(self) -> None:
+        """A resumed seat speaks again (``Table.release``): it sends what it owes now."""
+        if not self.held:
+            return
+        self.held = False
+        self.question = None
+        rnd = self._state.deals.round
+        if rnd is not None:
+            rnd.deck.multiply_ahead = rnd.deck.local is not None
+        self.act()
+        self.drain()
+
+    def stop_before(self, deal_id: int | None) -> None:
+        """Send nothing for deal ``deal_id`` or later (``Table.stop_at_deal``); None: go on."""
+        self.stop_at_deal = deal_id
+        if deal_id is None:
+            self.act()
+            self.drain()
+
     def legal_moves(self) -> list[mv.Move]:
         if self.question is None or self.question[0] in self._own.sent:
             return []

@@ -408,26 +408,14 @@ class Table:
 
     def release(self) -> None:
         """Let a resumed table speak for its seat again: it sends what it owes now."""
-        runner = self._runner
-        if not runner.held:
-            return
-        runner.held = False
-        runner.question = None
-        if self._state.deals.round is not None:
-            deck = self._state.deals.round.deck
-            deck.multiply_ahead = deck.local is not None
-        runner.act()
-        runner.drain()
+        self._runner.release()
 
     def stop_at_deal(self, deal_id: int | None) -> None:
         """Send nothing more for deal ``deal_id`` or later: the local seat hands over
         there (it goes on answering for the deals before).  The others then wait
         at that deal, where the seat can change hands with nothing dealt to it.
         None: go on after all (the seat change did not happen)."""
-        self._runner.stop_at_deal = deal_id
-        if deal_id is None:
-            self._runner.act()
-            self._runner.drain()
+        self._runner.stop_before(deal_id)
 
     def proceed(self) -> None:
         """Go on processing after stopping for the driver to send (``deferred``)."""
