@@ -127,7 +127,7 @@ def test_toy_s_machine_is_whole_and_its_games_take_only_declared_transitions(toy
     tables = game.make_tables()
     taken: set[tuple[str, str]] = set()
     for table in tables:
-        table.on_transition = lambda before, after: taken.add((str(before), str(after)))
+        table.state.on_transition = lambda before, after: taken.add((str(before), str(after)))
     run_sync(tables, [bots_registry.make_bot("random", s) for s in range(2)])
     assert all(t.phase == Phase.OVER for t in tables)
     for before, after in taken:

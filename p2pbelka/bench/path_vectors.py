@@ -39,6 +39,7 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules import registry
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
+from p2pbelka.table.state import TableState
 from p2pbelka.table.verify import verify_bytes
 
 CHEATER = 2
@@ -61,7 +62,8 @@ class PathVector:
     players: int = 4
     fairdeal: int | None = None
     host: int = 0
-    cheat: type[Table] | None = None
+    cheat: type[TableState] | None = None
+    """The cheater's dishonest state (a ``TableState`` whose ``compose`` or ``handle`` lies)."""
     whole: bool = True
     """The whole transcript of seat 0 (else it is cut after the first deal)."""
     edit: Edit | None = None
@@ -85,17 +87,24 @@ def _tables(vector: PathVector, game: LocalGame) -> list[Table]:
         setup, game_id = replace(setup, flow=vector.flow, nonces=()), OLD_GAME_ID
     tables: list[Table] = []
     for seat, signer in enumerate(game.signers):
-        cls = vector.cheat if vector.cheat is not None and seat == CHEATER else Table
+        kind = vector.cheat if vector.cheat is not None and seat == CHEATER else TableState
         source = game.seed_sources[seat]
         if seat == vector.host:
             named, oldest = (game_id, vector.flow) if old else (None, None)
             tables.append(
-                cls.host(signer, setup, seed_source=source, game_id=named, oldest_flow=oldest)
+                Table.host(
+                    signer, setup, seed_source=source, game_id=named, oldest_flow=oldest, state=kind
+                )
             )
         elif old:
-            tables.append(cls(game_id, signer=signer, seed_source=source, oldest_flow=1))
+            tables.append(
+                Table(game_id, signer=signer, seed_source=source, oldest_flow=1, state=kind)
+            )
         else:
-            tables.append(cls(game_id, signer=signer, seed_source=source, nonce=game.nonces[seat]))
+            nonce = game.nonces[seat]
+            tables.append(
+                Table(game_id, signer=signer, seed_source=source, nonce=nonce, state=kind)
+            )
     return tables
 
 

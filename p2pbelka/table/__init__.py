@@ -2,13 +2,15 @@
 
 The core: ``flow.py`` is the transition table of the phases every game shares (the
 life of a deal), ``phase.py`` what a phase is made of, ``context.py`` what a phase's
-code sees of its table, ``track.py`` what any game provides, ``session.py`` the
-table's face over its parts (``chains.py``, ``blame.py``, ``runner.py``,
-``dealsetup.py``, ``opening.py``, ``segments.py``); ``events.py`` holds the events
-every game shares.  The games sit beside the core, each in its own folder
-``games/<game>/``: its track and its own phases (``track.py``) and its own events
-(``events.py``, which screens and bots import without the phases); ``registry.py``
-lists them by the name their rules go by, and the core imports none of them.
+code sees of its table, ``state.py`` the object it sees (``TableState``),
+``track.py`` what any game provides, ``session.py`` the table's face over its parts
+(``chains.py``, ``blame.py``, ``runner.py``, ``state.py``, ``dealsetup.py``,
+``opening.py``), ``replay.py`` a transcript fed to it in order, ``segments.py`` a game
+of several segments; ``events.py`` holds the events every game shares.  The games sit
+beside the core, each in its own folder ``games/<game>/``: its track and its own phases
+(``track.py``) and its own events (``events.py``, which screens and bots import without
+the phases); ``registry.py`` lists them by the name their rules go by, and the core
+imports none of them.
 """
 
 from p2pbelka.table.errors import MoveRefused, OrderError, TableError

@@ -2,8 +2,9 @@
 
 A phase's handlers, orders, own messages and closing work (``phase.Step``) receive
 the table as this protocol and nothing more, so the phases (``flow.py``) and the
-games (``belka.py``, ``belot.py``) depend on it and never on ``session.Table``,
-which satisfies it.  Every member here is one a phase uses.
+games (``belka.py``, ``belot.py``) depend on it and never on ``session.Table``;
+``state.TableState``, which the runner hands them, satisfies it.  Every member here
+is one a phase uses.
 """
 
 from __future__ import annotations

@@ -20,12 +20,13 @@ another envelope for a place it holds is proof, and the verdict becomes that pro
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Protocol
 
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
-from p2pbelka.table.blame import Blame, equivocation
+from p2pbelka.table.blame import Blame, disputed, equivocation
 from p2pbelka.table.chains import Chains, OwnChain
 from p2pbelka.table.intake import Equivocation, IntakeError
 from p2pbelka.table.phase import PhaseId
@@ -73,6 +74,18 @@ class Schedule(Protocol):
 
     def end_won(self, unclosed: list[ev.Fault]) -> None: ...
 
+    def leave(self, waited_for: list[ev.Fault]) -> None: ...
+
+    def unclosed(self) -> list[int]: ...
+
+    def untaken(self) -> list[int]: ...
+
+
+UNSIGNED = (
+    "this seat, resumed, does not hold all it signed before it stopped, so it signs"
+    " nothing yet: the game stops here unfinished and can be resumed"
+)
+"""Why a held seat that gave up names nobody in its file (``Endings.give_up``)."""
 
 BROKEN_CHAIN = "does not follow the sender's previous envelope (broken hash chain)"
 
@@ -316,3 +329,47 @@ class Endings:
         except ValueError:
             return False
         return True
+
+    # -- giving up ---------------------------------------------------------------------
+
+    def give_up(self, seats: list[int], why: str) -> None:
+        """The driver gave up waiting (``Table.abandon``): end the game *disputed*,
+        naming ``seats`` (or, while a view is unsettled, its reporter and the seat it
+        accuses).  The local seat signs the accusation (a ``dispute`` envelope) so its
+        transcript says who it named and why; nothing in it proves the accusation.  A
+        seat that may not sign yet (resumed, and not caught up with its own chain)
+        signs nothing (a dispute could fill a place it filled before the crash): its
+        game stops unfinished (``left``), as its file reads, and can be resumed later."""
+        runner, blame, me, deal = self._runner, self._blame, self._runner.me, self._runner.deal_id
+        if runner.won:
+            # The game is won: the seats whose close was not taken are named, and the
+            # result stands (a seat cannot deny the others theirs by never closing).
+            # A close whose view nobody backed was not taken either: its sender is
+            # named the same way (the closes' views cover only the last deal's
+            # ``deal_end``s, which change nothing of the result), and ``verify``
+            # reads the dispute signed here as a won game too.
+            unclosed = {s for s in runner.unclosed() if s != me}
+            suspicion = blame.suspicion
+            if suspicion is not None:
+                _, why = blame.abandoned(seats, why, runner.phase.value, me)
+                unclosed.add(suspicion.reporter)
+            named_seats = sorted(unclosed or set(seats))
+            named = m.DisputeMsg(tuple(named_seats), why)
+            if named_seats and me is not None and runner.sign_ending(named):
+                runner.end_won(blame.unclosed(me, named, deal))
+            else:
+                # Nothing recorded (a seat that may not sign): named as its file
+                # will be read, every seat whose close it does not hold.
+                runner.end_won(self.unrecorded())
+            return
+        seats, what = blame.abandoned(seats, why, runner.phase.value, me)
+        if runner.sign_ending(m.DisputeMsg(tuple(sorted(set(seats))), what)) is None:
+            unsigned = f"{what}; not recorded: {UNSIGNED}"
+            runner.leave([replace(f, fatal=False) for f in disputed(seats, unsigned, deal)])
+            return
+        runner.abort(*disputed(seats, what, deal))
+
+    def unrecorded(self) -> list[ev.Fault]:
+        """Once the game is won: a note naming every seat whose ``close`` (or last
+        ``deal_end``) the transcript does not hold (``Table.unrecorded_closes``)."""
+        return self._blame.not_recorded(self._runner.untaken(), self._runner.deal_id)

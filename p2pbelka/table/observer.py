@@ -6,7 +6,7 @@ order a seat recorded it) and replays it at once, so a card played shows on
 observer fed a whole file, so the live screen and ``verify`` of the saved file
 never disagree.
 
-The one subtlety is the lookahead ``Table.replay`` takes: a record that is the
+The one subtlety is the lookahead ``replay.Replay.feed`` takes: a record that is the
 first of two for one place (an equivocation's proof) is replayed differently
 when the record after it is known.  Such pairs exist only where a seat cheated,
 so the observer replays each record as if nothing paired with it, and when the
@@ -26,9 +26,10 @@ from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import MAGIC
 from p2pbelka.table import events as ev
 from p2pbelka.table.errors import OrderError
+from p2pbelka.table.replay import Replay, is_pair
 from p2pbelka.table.report import VerifiedDeal, VerifyReport
 from p2pbelka.table.segments import SeatChanged, change_of, previous_of
-from p2pbelka.table.session import Table, is_pair
+from p2pbelka.table.session import Table
 
 
 @dataclass
@@ -36,6 +37,7 @@ class _Replay:
     """What the records replayed so far gave: the tables and what the report collects."""
 
     table: Table | None = None
+    replay: Replay | None = None  # the table's
     first: Table | None = None
     keys: set[bytes] = field(default_factory=set)  # every key seated in an earlier segment
     records: int = 0
@@ -117,7 +119,7 @@ class Observer:
             if out.error is None:
                 out.error = "the transcript holds no envelope"
             return out
-        pending = table.pending_record
+        pending = state.replay.pending if state.replay is not None else None
         if pending is not None and out.error is None:
             out.error = (
                 f"record {out.records - 1}: out of order (seq {pending.seq}), and no other"
@@ -167,20 +169,22 @@ def _step(
     index, offset = state.records, state.offset
     state.records += 1
     state.offset += 4 + len(envelope.raw)
-    table = state.table
-    if table is None:
+    table, replay = state.table, state.replay
+    if table is None or replay is None:
         table = state.table = state.first = Table(envelope.game)
-        table.audit_every_pass = every_pass
+        table.state.audit_every_pass = every_pass
+        replay = state.replay = Replay(table)
     where = describe_record(table, index, offset, envelope.sender, envelope.seq)
     if _continues(table, envelope):
         # A continuation segment: the seat that changes hands, checked against the
         # segment so far (carry.py); the old keys name the signer.
         state.keys.update({s.key for s in table.setup.seats} if table.setup else set())
         table = state.table = Table(envelope.game, previous=previous_of(table))
-        table.audit_every_pass = every_pass
+        table.state.audit_every_pass = every_pass
+        replay = state.replay = Replay(table)
     events: list[ev.Event] = []
     try:
-        table.replay(envelope, following)
+        replay.feed(envelope, following)
     except OrderError as exc:
         if following is None:
             state.doubt = f"{where}: {exc}"  # unless the next record pairs with this one

@@ -2,7 +2,8 @@
 down to one (the game is one this peer plays, by the seats and rules its spec allows;
 the fair-deal version and flow are known, and a seat's table sits only at a flow
 whose ids are derived; the envelope names the id its table derives; the host is
-seated; a continuation continues the segment before it)."""
+seated; a continuation continues the segment before it; a seat's table carries the
+nonce the seat contributed)."""
 
 from __future__ import annotations
 
@@ -18,11 +19,44 @@ from p2pbelka.table.flow import Schedule
 
 
 def check_table(
-    envelope: Envelope, previous: Previous | None, oldest_flow: int = 1
+    envelope: Envelope,
+    previous: Previous | None,
+    oldest_flow: int = 1,
+    key: bytes | None = None,
+    nonce: bytes | None = None,
 ) -> tuple[int, Schedule] | ev.Rejected:
     """The host's seat and the game's schedule, if ``envelope`` is a table description
     this peer plays (after ``previous``, for a continuation) at a flow of at least
-    ``oldest_flow``; else why it is rejected."""
+    ``oldest_flow``, carrying ``nonce`` at the seat of ``key`` (not checked when
+    either is None); else why it is rejected."""
+    checked = _check_table(envelope, previous, oldest_flow)
+    if isinstance(checked, ev.Rejected):
+        return checked
+    assert isinstance(envelope.msg, m.TableMsg)
+    why = not_ours(envelope.msg, key, nonce)
+    return ev.Rejected(why) if why else checked
+
+
+def not_ours(setup: m.TableMsg, key: bytes | None, nonce: bytes | None) -> str:
+    """Why a table description carrying no ``nonce`` at the seat of ``key`` is refused
+    ("" if it carries it, or if there is no nonce to check): an id derived from other
+    nonces could be one the seat signed under before."""
+    if nonce is None or key is None:
+        return ""
+    seat = next((s for s, info in enumerate(setup.seats) if info.key == key), None)
+    if seat is None:
+        return "the table description does not seat this key"
+    if seat >= len(setup.nonces) or setup.nonces[seat] != nonce:
+        return (
+            f"the table description does not carry this seat's nonce at seat {seat}:"
+            " it was not made for this sitting (its id could be one we signed under)"
+        )
+    return ""
+
+
+def _check_table(
+    envelope: Envelope, previous: Previous | None, oldest_flow: int
+) -> tuple[int, Schedule] | ev.Rejected:
     if not isinstance(envelope.msg, m.TableMsg):
         return ev.Rejected(f"expected the table description, got {envelope.type}")
     setup = envelope.msg

@@ -7,89 +7,77 @@ speaker has spoken the step closes and names the next phase.  ``act`` has the lo
 seat say what it owes when its turn comes (a message the schedule makes, or a
 question for its player: ``legal_moves``/``apply``).  What the local seat signs
 leaves first: the runner stops (``deferred``) until the driver sent it.
+
+It works through the phases' context (``state.TableState``): the phases' code and
+the local seat's words (``compose``, ``handle``) are the state's, and the runner
+holds no table; the face (``session.Table``) holds the runner.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Protocol
 
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
-from p2pbelka.table.blame import Blame
-from p2pbelka.table.chains import Chains, OwnChain, SentKey, View
-from p2pbelka.table.context import TableContext
+from p2pbelka.table.chains import OwnChain, SentKey, View
 from p2pbelka.table.endings import Endings, is_ending
 from p2pbelka.table.errors import MoveRefused
-from p2pbelka.table.flow import Schedule, game_over
+from p2pbelka.table.flow import game_over
 from p2pbelka.table.phase import ENDS, Abort, Phase, PhaseId, Question, Step
-
-
-@dataclass
-class Outbox:
-    """What the driver takes: envelopes to broadcast, events for the screen or bot."""
-
-    outgoing: list[bytes] = field(default_factory=list)
-    events: list[ev.Event] = field(default_factory=list)
-
-
-class Host(TableContext, Protocol):
-    """The table the runner serves: the phases' context, and the two places a test's
-    dishonest table changes what a seat says and how a message is handled."""
-
-    def compose(self) -> m.Message | Question | None: ...
-
-    def handle(self, seat: int, msg: m.Message) -> None: ...
+from p2pbelka.table.state import TableState
 
 
 class Runner:
-    def __init__(
-        self, host: Host, chains: Chains, own: OwnChain, blame: Blame, out: Outbox
-    ) -> None:
-        self._host = host
-        self._chains = chains
+    def __init__(self, state: TableState, own: OwnChain) -> None:
+        self._state = state
+        self._chains = state.chains
         self._own = own
-        self._blame = blame
-        self._out = out
-        self.phase: PhaseId = Phase.SIT
-        self.schedule: Schedule | None = None
+        self._blame = state.blame
+        self._out = state.out
         self.order: list[int] = []
         self.slot = 0
         self._prelude_due = False  # the phase's prelude has not run yet
         self._entry_view: View = ()  # when the phase began
         self._draining = False
         self.deferred = False
-        self.held = False
-        """A resumed seat stays silent until its driver has fetched what the others hold."""
         self.stop_at_deal: int | None = None
         """A seat that stops before a deal (its seat changes hands there) sends nothing
         for a deal with this id or later."""
         self.question: tuple[SentKey, Question] | None = None
-        self.on_transition: Callable[[PhaseId, PhaseId], None] | None = None
-        self.endings = Endings(self, chains, own, blame, out)
+        self.endings = Endings(self, self._chains, own, self._blame, self._out)
 
     # -- what the endings read of the table ---------------------------------------------------
 
     @property
     def me(self) -> int | None:
-        return self._host.me
+        return self._state.me
 
     @property
     def n_seats(self) -> int:
-        return self._host.n_seats
+        return self._state.n_seats
 
     @property
     def flow(self) -> int:
-        return self._host.flow
+        return self._state.flow
 
     @property
     def deal_id(self) -> int:
-        return self._host.deal_id
+        return self._state.deal_id
 
     # -- where the schedule stands ---------------------------------------------------------
+
+    @property
+    def phase(self) -> PhaseId:
+        return self._state.phase
+
+    @property
+    def held(self) -> bool:
+        """A resumed seat stays silent until its driver has fetched what the others hold."""
+        return self._state.held
+
+    @held.setter
+    def held(self, held: bool) -> None:
+        self._state.held = held
 
     @property
     def finished(self) -> bool:
@@ -108,13 +96,13 @@ class Runner:
         never sends it cannot deny the others theirs (SPEC section 4.7)."""
         if self.phase is Phase.CLOSE:
             return True
-        host = self._host
+        state = self._state
         return (
             self.phase is Phase.DEAL_END
-            and host.flow >= 3
+            and state.flow >= 3
             and not self._prelude_due
-            and host.started
-            and host.track.finished
+            and state.started
+            and state.track.finished
         )
 
     @property
@@ -124,29 +112,29 @@ class Runner:
         return self.order[self.slot]
 
     def step_or_none(self) -> Step | None:
-        return None if self.schedule is None else self.schedule.steps.get(self.phase)
+        return self._state.step_or_none()
 
     def step(self) -> Step:
-        assert self.schedule is not None, "no table yet"
-        return self.schedule.steps[self.phase]
+        return self._state.step()
 
     def start(self, phase: PhaseId) -> None:
-        self.phase = phase
+        self._state.phase = phase
         step = self.step_or_none()
-        self.order = step.order(self._host) if step is not None else []
+        self.order = step.order(self._state) if step is not None else []
         self.slot = 0
         self._prelude_due = step is not None and step.prelude is not None
         self._entry_view = self._chains.view()
 
     def _moved(self, before: PhaseId, after: PhaseId) -> None:
-        if self.on_transition is not None:
-            self.on_transition(before, after)
+        hook = self._state.on_transition
+        if hook is not None:
+            hook(before, after)
 
     # -- envelopes in ------------------------------------------------------------------------
 
     def offer(self, seat: int, envelope: Envelope) -> None:
         """An envelope of ``seat``'s chain (an ending too), in whatever order it came."""
-        if seat == self._host.me:
+        if seat == self._state.me:
             # Ours, so signed by us: a place in our chain we must never fill again.
             self._own.saw(envelope.seq)
         self._blame.compare_view_early(seat, envelope)
@@ -165,10 +153,10 @@ class Runner:
         if isinstance(envelope.msg, m.TableMsg):
             return
         self._own.sent.add(self.sent_key())
-        lots = self._host.lots
+        lots = self._state.lots
         if isinstance(envelope.msg, m.LotCommitMsg) and lots.mine is None:
             # Drawn here, in the order the lost table drew it, so later seeds line up.
-            lots.mine = self._host.draw_secret()
+            lots.mine = self._state.draw_secret()
 
     # -- the canonical order -------------------------------------------------------------------
 
@@ -196,7 +184,7 @@ class Runner:
                 prelude = self.step().prelude
                 assert prelude is not None
                 try:
-                    prelude(self._host)
+                    prelude(self._state)
                 except Abort as abort:
                     self.abort(*abort.faults)
                     return
@@ -220,7 +208,7 @@ class Runner:
             self._keep_refused(seat, refusal)
             return False
         try:
-            agrees = self._blame.view_agrees(seat, envelope, self._host.deal_id)
+            agrees = self._blame.view_agrees(seat, envelope, self._state.deal_id)
         except Abort as abort:
             # A view that claims more than the schedule gave: proven by the envelope
             # itself, so it goes into the transcript first, and the file proves it too.
@@ -233,7 +221,7 @@ class Runner:
         try:
             intake.accept(seat)
             self.accepted(envelope)
-            self._host.handle(seat, envelope.msg)
+            self._state.handle(seat, envelope.msg)
             self._advance()
         except Abort as abort:
             self.abort(*abort.faults)
@@ -258,14 +246,14 @@ class Runner:
         """Move the schedule on after an envelope was handled."""
         current = self.step()
         if current.turn_based:
-            self.order, self.slot = current.order(self._host), 0
+            self.order, self.slot = current.order(self._state), 0
             if self.order:
                 return
         else:
             self.slot += 1
             if self.slot < len(self.order):
                 return
-        nxt = current.leave(self._host)
+        nxt = current.leave(self._state)
         self._moved(self.phase, nxt)
         self.start(nxt)
 
@@ -274,13 +262,13 @@ class Runner:
         if envelope.prev != chain.head:
             return "does not follow the sender's previous envelope (broken hash chain)"
         step = self.step()
-        expected_deal = 0 if step.before_deals else self._host.deal_id
+        expected_deal = 0 if step.before_deals else self._state.deal_id
         if envelope.deal != expected_deal:
             return f"belongs to deal {envelope.deal}, but deal {expected_deal} is being played"
         if type(envelope.msg) not in step.handlers:
             allowed = "/".join(sorted(step.accepts))
             return f"out of turn: a {envelope.type} while {allowed} is due"
-        n_seats = self._host.n_seats
+        n_seats = self._state.n_seats
         if len(envelope.view) != n_seats:
             return f"its view lists {len(envelope.view)} seats, the table has {n_seats}"
         if envelope.view[seat] != (envelope.seq, envelope.prev):
@@ -295,10 +283,10 @@ class Runner:
 
     def act(self) -> None:
         """Send whatever the local seat owes now; ask the player where the rules give a choice."""
-        me = self._host.me
+        me = self._state.me
         if self.held or me is None or self.finished or me not in self.order:
             return
-        if self.stop_at_deal is not None and self._host.deal_id >= self.stop_at_deal:
+        if self.stop_at_deal is not None and self._state.deal_id >= self.stop_at_deal:
             return
         step = self.step()
         if not step.parallel and self.turn != me:
@@ -313,7 +301,7 @@ class Runner:
         if pending is None and not self.may_sign():
             return  # what we sent here before a crash must come back first
         try:
-            own = self._host.compose()
+            own = self._state.compose()
         except Abort as abort:
             self.abort(*abort.faults)
             return
@@ -323,6 +311,25 @@ class Runner:
                 self._out.events.append(ev.ChoiceNeeded(own.kind, own.moves))
         elif own is not None:
             self.send_once(key, own, at_entry=step.parallel and not step.before_deals)
+
+    def release(self) -> None:
+        """A resumed seat speaks again (``Table.release``): it sends what it owes now."""
+        if not self.held:
+            return
+        self.held = False
+        self.question = None
+        rnd = self._state.deals.round
+        if rnd is not None:
+            rnd.deck.multiply_ahead = rnd.deck.local is not None
+        self.act()
+        self.drain()
+
+    def stop_before(self, deal_id: int | None) -> None:
+        """Send nothing for deal ``deal_id`` or later (``Table.stop_at_deal``); None: go on."""
+        self.stop_at_deal = deal_id
+        if deal_id is None:
+            self.act()
+            self.drain()
 
     def legal_moves(self) -> list[mv.Move]:
         if self.question is None or self.question[0] in self._own.sent:
@@ -336,17 +343,18 @@ class Runner:
         if move not in moves:
             kind = self.question[1].kind if self.question else "move"
             raise MoveRefused(f"{move} is not a legal {kind} now")
-        assert self.question is not None and self.schedule is not None
-        msg = self.schedule.moves[type(move)](self._host, move)
+        schedule = self._state.schedule
+        assert self.question is not None and schedule is not None
+        msg = schedule.moves[type(move)](self._state, move)
         self.send_once(self.question[0], msg)
 
     def sent_key(self) -> SentKey:
         step = self.step()
-        deal = 0 if step.before_deals else self._host.deal_id
+        deal = 0 if step.before_deals else self._state.deal_id
         if step.parallel:
             return (deal, self.phase.value, -1)
         if step.slot is not None:
-            return (deal, self.phase.value, step.slot(self._host))
+            return (deal, self.phase.value, step.slot(self._state))
         return (deal, self.phase.value, self.slot)
 
     def seal(self, deal: int, msg: m.Message, at_entry: bool = False) -> Envelope:
@@ -375,7 +383,7 @@ class Runner:
         else:
             envelope = self.seal(key[0], msg, at_entry)
         self._out.outgoing.append(envelope.raw)
-        me = self._host.me
+        me = self._state.me
         assert me is not None
         self._chains.intake.offer(me, envelope)
         if not self._draining:
@@ -387,7 +395,7 @@ class Runner:
 
     def own_pending(self) -> Envelope | None:
         """Our own next envelope, if a peer handed it back (only after a resume)."""
-        me = self._host.me
+        me = self._state.me
         if me is None or not self._chains.opened:
             return None
         return self._chains.intake.chains[me].waiting.get(self._own.seq)
@@ -398,12 +406,12 @@ class Runner:
         """Sign ``msg`` into our chain and the transcript, if the local seat may sign: an
         ending is our next envelope, outside the schedule, its view what we accepted
         (our own entry our chain as signed: our last envelope may not be processed)."""
-        me = self._host.me
+        me = self._state.me
         if self._own.signer is None or me is None or not self.may_sign():
             return None
         view = list(self._chains.view())
         view[me] = (self._own.seq, self._own.prev)
-        record = self._own.seal(self._host.deal_id, msg, tuple(view))
+        record = self._own.seal(self._state.deal_id, msg, tuple(view))
         self._out.outgoing.append(record.raw)
         self._chains.intake.hold(me, record)
         self.accepted(record)
@@ -437,7 +445,7 @@ class Runner:
         transcript = self._chains.transcript
         proof = {h for f in faults if f.proven for h in f.evidence}
         if not proof and self._chains.opened:
-            me = self._host.me
+            me = self._state.me
             heads = (self._chains.last_envelope_of(s) for s in range(self.n_seats) if s != me)
             proof = {e.digest.hex() for e in heads if e is not None}
         self._out.outgoing += [e.raw for e in transcript if e.digest.hex() in proof]
@@ -466,10 +474,10 @@ class Runner:
             self._out.events.append(ev.FaultFound(fault))
         self._blame.faults.extend(unclosed)
         self._end(Phase.OVER)
-        game_over(self._host)
+        game_over(self._state)
 
     def _end(self, phase: Phase) -> None:
         if not self.finished:
             self._moved(self.phase, phase)
-        self.phase = phase
+        self._state.phase = phase
         self.order = []

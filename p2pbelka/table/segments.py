@@ -19,6 +19,7 @@ from p2pbelka.protocol.seatchange import sign_agreement, with_agreements
 from p2pbelka.table import events as ev
 from p2pbelka.table.carry import Previous, between_deals, carried
 from p2pbelka.table.errors import OrderError
+from p2pbelka.table.replay import Replay
 from p2pbelka.table.session import Table
 
 
@@ -115,10 +116,11 @@ def observe_segments(envelopes: Sequence[Envelope]) -> Table:
     for segment in split_segments(envelopes):
         previous = previous_of(table) if table is not None else None
         table = Table(segment[0].game, previous=previous)
+        replay = Replay(table)
         for envelope in segment:
             if table.finished:
                 raise OrderError("envelope after the end of the game")
-            table.replay(envelope)
+            replay.feed(envelope)
     if table is None:
         raise OrderError("an empty transcript")
     return table

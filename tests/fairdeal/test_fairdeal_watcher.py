@@ -30,6 +30,7 @@ from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table.dealsetup import N_POSITIONS
+from p2pbelka.table.replay import Replay
 from p2pbelka.table.session import Table
 from tests.table.helpers import play_sync
 
@@ -141,12 +142,13 @@ def test_a_watcher_decodes_no_card_before_it_is_played_or_revealed(
     assert isinstance(setup, m.TableMsg)
     keys = [s.key for s in setup.seats]
     observer = Table(envelopes[0].game)
+    replay = Replay(observer)
     deal: Deal | None = None
     seen: set[int] = set()  # cards the observer named in this deal
     opened_by_play = 0
     for i, envelope in enumerate(envelopes):
         following = envelopes[i + 1] if i + 1 < len(envelopes) else None
-        observer.replay(envelope, following)
+        replay.feed(envelope, following)
         events = observer.take_events()
         if envelope.deal >= 1 and (deal is None or deal.ctx.deal_id != envelope.deal):
             ctx = DealContext(envelope.game, envelope.deal, players, N_POSITIONS, setup.fairdeal)

@@ -157,7 +157,7 @@ class Net:
                 node.change.answered(effect.ask, node.answer, self.now)
         elif isinstance(effect, Switch):
             node.switched = effect
-            if effect.table.me == effect.table.host_seat:  # the proposer sealed it
+            if effect.table.me == effect.table.state.host_seat:  # the proposer sealed it
                 raw = effect.table.transcript[0].raw
                 self.sealed.append(raw)
                 for other in self.nodes.values():

@@ -1,4 +1,4 @@
-"""A table of known seats over loopback TCP without a lobby (``peer/meshtable.py``):
+"""A table of known seats over loopback TCP without a lobby (``tests/peer/meshtable.py``):
 whole Belot games between bot peers on the real mesh, each peer with its own keys."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import pytest
 
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.driver import BotFrontEnd
-from p2pbelka.peer.meshtable import mesh_table, seeded_identities
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import verify_bytes
+from tests.peer.meshtable import mesh_table, seeded_identities
 
 
 @pytest.mark.parametrize("players", [2, 3])

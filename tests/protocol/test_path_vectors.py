@@ -13,6 +13,7 @@ import pytest
 from p2pbelka.bench.path_vectors import PathVector, all_vectors, generate
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.transcript import iter_records
+from p2pbelka.table.replay import Replay
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
 
@@ -127,9 +128,11 @@ def _replayed(name: str) -> tuple[list[m.Message], list[str]]:
     observer table, as verify does)."""
     envelopes = [r.envelope for r in iter_records((PATHS / f"{name}.p2pb").read_bytes())]
     table = Table(envelopes[0].game)
+    replay = Replay(table)
     for envelope, following in zip(envelopes, [*envelopes[1:], None], strict=True):
-        table.replay(envelope, following)
-    return [e.msg for e in envelopes], [f"{f.seat}: {f.what}" for f in table.round.disputes]
+        replay.feed(envelope, following)
+    disputes = table.state.round.disputes
+    return [e.msg for e in envelopes], [f"{f.seat}: {f.what}" for f in disputes]
 
 
 def test_a_card_in_two_hands_is_a_dispute_the_audit_settles() -> None:

@@ -11,14 +11,16 @@ from p2pbelka.peer.local import LocalGame
 from p2pbelka.protocol.envelope import Envelope, seal_envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table import registry
+from p2pbelka.table.replay import Replay
 from p2pbelka.table.session import Phase, Table
 from tests.protocol.strategies import BY_TYPE, MESSAGES
 
 
 def forge_after(game: LocalGame, transcript: list[Envelope], cut: int, data: st.DataObject) -> None:
     table = Table(game.game_id)
+    replay = Replay(table)
     for envelope in transcript[:cut]:
-        table.replay(envelope)
+        replay.feed(envelope)
     seat = table.turn
     if seat is None:
         return
@@ -28,7 +30,7 @@ def forge_after(game: LocalGame, transcript: list[Envelope], cut: int, data: st.
     likely = st.one_of(*(BY_TYPE[t] for t in expected)) if expected else MESSAGES
     msg = data.draw(st.one_of(likely, likely, likely, MESSAGES))
     deal = 0 if step.before_deals else table.deal_id
-    seq, head = table.wants()[seat], table.chain_heads()[seat]
+    seq, head = table.wants()[seat], table.state.chains.intake.heads()[seat]
     forged = seal_envelope(game.signers[seat], game.game_id, deal, seq, head, msg, table.view())
     table.receive(forged.raw)
     events = table.take_events()

@@ -9,6 +9,7 @@ from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import Deliver, Fork, Tamper, resign, run_sync
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
+from p2pbelka.table.state import TableState
 
 
 def play_sync(
@@ -16,7 +17,7 @@ def play_sync(
     *,
     preset: str = "classic",
     options: dict[str, str] | None = None,
-    table_types: dict[int, type[Table]] | None = None,
+    states: dict[int, type[TableState]] | None = None,
     tamper: Tamper | None = None,
     deliver: Deliver | None = None,
     give_up: bool = False,
@@ -29,21 +30,22 @@ def play_sync(
     versions = {} if fairdeal is None else {"fairdeal": fairdeal}
     game = LocalGame.seeded(seed, preset, options, game=game_name, players=players, **versions)
     tables = game.make_tables()
-    for seat, cls in (table_types or {}).items():
-        tables[seat] = _rebuild(game, seat, cls, tables)
+    for seat, kind in (states or {}).items():
+        tables[seat] = _rebuild(game, seat, kind)
     bots = [make_bot(bot, seed * 10 + s) for s in range(players)]
     stop = (lambda events: until(tables)) if until is not None else None
     events = run_sync(tables, bots, tamper=tamper, deliver=deliver, give_up=give_up, until=stop)
     return tables, events
 
 
-def _rebuild(game: LocalGame, seat: int, cls: type[Table], tables: list[Table]) -> Table:
-    """The same seat, same keys and seeds, but running a (dishonest) subclass."""
+def _rebuild(game: LocalGame, seat: int, state: type[TableState]) -> Table:
+    """The same seat, same keys and seeds, but its phases' state a (dishonest) subclass."""
     assert game.seed_sources is not None
-    kwargs = {"seed_source": game.seed_sources[seat]}
+    source = game.seed_sources[seat]
     if seat == 0:
-        return cls.host(game.signers[0], game.setup(), **kwargs)
-    return cls(game.game_id, signer=game.signers[seat], nonce=game.nonces[seat], **kwargs)
+        return Table.host(game.signers[0], game.setup(), seed_source=source, state=state)
+    signer, nonce = game.signers[seat], game.nonces[seat]
+    return Table(game.game_id, signer=signer, nonce=nonce, seed_source=source, state=state)
 
 
 def faults_of(events: list[ev.Event]) -> list[ev.Fault]:

@@ -172,19 +172,19 @@ class Coalition:
 
     def choose(self, seat: int, table: Table, question: ev.ChoiceNeeded, move: Any) -> None:
         """Note the other legal messages at ``seat``'s choice (before it signs ``move``)."""
-        runner = table._runner  # the test plays this seat, so it may look inside
-        schedule = runner.schedule
+        state = table.state  # the test plays this seat, so it may look inside
+        schedule = state.schedule
         assert schedule is not None
         others = []
         for other in question.moves:
             if other == move:
                 continue
             try:
-                others.append(schedule.moves[type(other)](table, other))
+                others.append(schedule.moves[type(other)](state, other))
             except Exception:  # a move a message cannot be made of here: no fork with it
                 continue
         if others:
-            self.choices.setdefault(seat, []).append((runner._own.seq, others))
+            self.choices.setdefault(seat, []).append((table._own.seq, others))
 
     # -- what goes out -------------------------------------------------------------------
 

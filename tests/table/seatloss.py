@@ -84,7 +84,7 @@ def lose_seat(game: Game, lost: int, *, after_deals: int, plays: int = 5) -> Non
 
 def _played(table: Table) -> int:
     try:
-        return len(table.round.played)
+        return len(table.state.round.played)
     except AssertionError:
         return 0
 

@@ -24,6 +24,7 @@ from p2pbelka.table.games.belot import events as belot_ev
 from p2pbelka.table.games.belot.track import BelotPhase, BelotTrack
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Phase, Table
+from p2pbelka.table.state import TableState
 from tests.audit import verify_bytes
 from tests.table.helpers import faults_of, play_sync
 
@@ -33,9 +34,9 @@ SCALAR = GROUP.scalar_from_64(bytes(range(64)))
 
 
 def play_belot(
-    seed: int, cheat: type[Table], players: int
+    seed: int, cheat: type[TableState], players: int
 ) -> tuple[list[Table], list[list[ev.Event]]]:
-    return play_sync(seed, game_name="belot", players=players, table_types={CHEATER: cheat})
+    return play_sync(seed, game_name="belot", players=players, states={CHEATER: cheat})
 
 
 def assert_caught(tables: list[Table], events: list[list[ev.Event]], what: str) -> None:
@@ -52,7 +53,7 @@ def assert_caught(tables: list[Table], events: list[list[ev.Event]], what: str) 
     assert "CHEATING PROVEN" in report.verdict
 
 
-def _at_my_lead(table: Table) -> bool:
+def _at_my_lead(table: TableState) -> bool:
     if table.phase is not Phase.PLAY:
         return False
     track = table.track
@@ -60,12 +61,12 @@ def _at_my_lead(table: Table) -> bool:
     return track.deal.at_lead and track.deal.leader == table.me
 
 
-def _unplayed(table: Table) -> dict[int, int]:
+def _unplayed(table: TableState) -> dict[int, int]:
     rnd = table.round
     return {p: c for p, c in rnd.my_hand.items() if p not in rnd.played}
 
 
-class PlaysAnotherSeatsCard(Table):
+class PlaysAnotherSeatsCard(TableState):
     def compose(self) -> m.Message | Question | None:
         if self.phase is Phase.PLAY:
             deck = self.round.deck
@@ -75,7 +76,7 @@ class PlaysAnotherSeatsCard(Table):
         return super().compose()
 
 
-class DeclaresNothing(Table):
+class DeclaresNothing(TableState):
     """At its first lead, shows three of its cards that make no combination."""
 
     def compose(self) -> m.Message | Question | None:
@@ -90,7 +91,7 @@ class DeclaresNothing(Table):
         return super().compose()
 
 
-class ClaimsTooSoon(Table):
+class ClaimsTooSoon(TableState):
     """Claims 1001 the first time it may speak after taking a trick."""
 
     def compose(self) -> m.Message | Question | None:
@@ -102,7 +103,7 @@ class ClaimsTooSoon(Table):
         return super().compose()
 
 
-class WrongTurnedShare(Table):
+class WrongTurnedShare(TableState):
     def compose(self) -> m.Message | Question | None:
         msg = super().compose()
         if isinstance(msg, m.TurnedMsg):
@@ -110,7 +111,7 @@ class WrongTurnedShare(Table):
         return msg
 
 
-class WrongExtraShare(Table):
+class WrongExtraShare(TableState):
     """Gives a wrong share for another seat's three more: that seat cannot read them."""
 
     def compose(self) -> m.Message | Question | None:
@@ -155,7 +156,7 @@ def test_a_wrong_share_for_the_three_more(players: int) -> None:
     assert all(f.seat == CHEATER for f in tables[0].faults)
 
 
-class Reneges(Table):
+class Reneges(TableState):
     """Plays another suit (or a lower trump) when the rules forbid it, whenever it can.
     Nobody knows its hand during play, so the audit catches it."""
 

@@ -21,6 +21,7 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import Table
 from p2pbelka.table import events as ev
 from p2pbelka.table.phase import Question
+from p2pbelka.table.state import TableState
 from p2pbelka.table.verify import VerifyReport
 from tests.audit import verify_bytes
 from tests.table.helpers import Fork, faults_of, play_sync, resign
@@ -256,7 +257,7 @@ def _positions_of(game: LocalGame, seat: int) -> set[int]:
     run_sync(
         probe, [make_bot("random", s) for s in range(4)], until=lambda events: probe[0].deal_id >= 1
     )
-    return set(probe[0].round.deck.positions_of(seat))
+    return set(probe[0].state.round.deck.positions_of(seat))
 
 
 @pytest.mark.parametrize("victim", [0, 3])
@@ -328,7 +329,7 @@ def _other_message(envelope: Envelope) -> m.Message | None:
     return None
 
 
-class CorruptsAPoint(Table):
+class CorruptsAPoint(TableState):
     def compose(self) -> m.Message | Question | None:
         msg = super().compose()
         if isinstance(msg, m.ShuffleMsg | m.LockMsg) and self.deal_id == 1:
@@ -338,7 +339,7 @@ class CorruptsAPoint(Table):
         return msg
 
 
-class SendsAWrongShare(Table):
+class SendsAWrongShare(TableState):
     def compose(self) -> m.Message | Question | None:
         msg = super().compose()
         if isinstance(msg, m.SharesMsg) and self.deal_id == 1:
@@ -353,12 +354,12 @@ def _play_a_lie(seed: int, cheater: int, lie: str, k: int, victim: int) -> list[
     sent: list[bytes] = []
     if lie == "corrupt_point":
         tables, _ = play_sync(
-            seed, table_types={cheater: CorruptsAPoint}, give_up=True, until=_first_deal_over
+            seed, states={cheater: CorruptsAPoint}, give_up=True, until=_first_deal_over
         )
         return tables
     if lie == "wrong_share":
         tables, _ = play_sync(
-            seed, table_types={cheater: SendsAWrongShare}, give_up=True, until=_first_deal_over
+            seed, states={cheater: SendsAWrongShare}, give_up=True, until=_first_deal_over
         )
         return tables
     if lie == "equivocate":

@@ -32,6 +32,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.moves import PlayCard
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Table
+from p2pbelka.table.state import TableState
 from tests.audit import verify_bytes
 from tests.table.helpers import faults_of, play_sync
 
@@ -43,16 +44,16 @@ Pick = Callable[[tuple[int, ...], int], tuple[int, int]]
 the locker copies and the position it copies it to."""
 
 
-def copier(pick: Pick) -> type[Table]:
+def copier(pick: Pick) -> type[TableState]:
     """A table that, the first time it locks first in a deal, copies one position
     (``copied``: the deal id, ``src`` and ``dst``)."""
 
-    class CopiesACard(Table):
+    class CopiesACard(TableState):
         copied: tuple[int, int, int] | None = None
 
         def compose(self) -> m.Message | Question | None:
             msg = super().compose()
-            deck = self.round.deck if self._round is not None else None
+            deck = self.round.deck if self.deals.round is not None else None
             if not isinstance(msg, m.LockMsg) or deck is None or deck.locks:
                 return msg
             assert deck.local is not None and self.me is not None
@@ -105,7 +106,7 @@ def noticed(events: list[ev.Event]) -> bool:
 
 def test_belka_a_card_in_two_honest_hands() -> None:
     # seat 2 locks first when seat 1 deals; it copies a card of seat 3's into seat 0's hand
-    tables, events = play_sync(70, table_types={2: copier(between_hands(3, 0, 2, 5))}, give_up=True)
+    tables, events = play_sync(70, states={2: copier(between_hands(3, 0, 2, 5))}, give_up=True)
     assert_locker_proven(tables, events, 2)
     assert noticed(events[0]) or noticed(events[3])
 
@@ -116,7 +117,7 @@ def test_belot_the_turned_card_in_an_honest_hand(players: int) -> None:
         71,
         game_name="belot",
         players=players,
-        table_types={1: copier(between_hands(TURNED, 0, 0, 1))},
+        states={1: copier(between_hands(TURNED, 0, 0, 1))},
         give_up=True,
     )
     assert_locker_proven(tables, events, 1)
@@ -127,7 +128,7 @@ def test_belot_a_card_in_two_honest_hands() -> None:
         72,
         game_name="belot",
         players=3,
-        table_types={1: copier(between_hands(2, 0, 1, 2))},
+        states={1: copier(between_hands(2, 0, 1, 2))},
         give_up=True,
     )
     assert_locker_proven(tables, events, 1)
@@ -138,7 +139,7 @@ def test_belot_two_a_card_of_the_lockers_own_in_the_honest_hand() -> None:
         73,
         game_name="belot",
         players=2,
-        table_types={1: copier(between_hands(1, 0, 0, 0))},
+        states={1: copier(between_hands(1, 0, 0, 0))},
         give_up=True,
     )
     assert_locker_proven(tables, events, 1)
@@ -169,7 +170,7 @@ def test_belot_a_card_not_new_in_the_three_more(players: int, source: str) -> No
             seed,
             game_name="belot",
             players=players,
-            table_types={1: copier(into_three_more(0, source))},
+            states={1: copier(into_three_more(0, source))},
             give_up=True,
         )
         assert_locker_proven(tables, events, 1)
@@ -201,10 +202,10 @@ def test_a_card_dealt_twice_anywhere(
         seed,
         game_name=name,
         players=players,
-        table_types={locker: copier(between_hands(first, second, nth, mth))},
+        states={locker: copier(between_hands(first, second, nth, mth))},
         give_up=True,
     )
-    assume(tables[locker].copied is not None)  # type: ignore[attr-defined]  (it locked first)
+    assume(tables[locker].state.copied is not None)  # type: ignore[attr-defined]  (it locked first)
     assert_locker_proven(tables, events, locker)
 
 
@@ -244,13 +245,14 @@ def test_the_copy_shown_as_the_last_card_of_the_deal(
         tables = local.make_tables()
         assert local.seed_sources is not None
         cheat = copier(between_hands(first, second, seed, seed // 3))
-        tables[locker] = cheat(
-            local.game_id, signer=local.signers[locker], seed_source=local.seed_sources[locker]
+        source = local.seed_sources[locker]
+        tables[locker] = Table(
+            local.game_id, signer=local.signers[locker], seed_source=source, state=cheat
         )
 
         def copied(tables: list[Table] = tables) -> Card | None:
-            done = tables[locker].copied  # type: ignore[attr-defined]
-            owner = tables[first]._round
+            done = tables[locker].state.copied  # type: ignore[attr-defined]
+            owner = tables[first].state.deals.round
             if done is None or owner is None or owner.deal_id != done[0]:
                 return None
             card = owner.my_hand.get(done[1])
@@ -259,7 +261,7 @@ def test_the_copy_shown_as_the_last_card_of_the_deal(
         bots = [KeepsBack(seed * 10 + s, copied) for s in range(players)]
         events = run_sync(tables, bots, give_up=True)
         assert_locker_proven(tables, events, locker)
-        rnd = tables[first]._round
+        rnd = tables[first].state.deals.round
         assert rnd is not None
         if len(rnd.played) == players * hand and rnd.disputes:
             return  # the last card of the deal was the copy

@@ -24,6 +24,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.games.belka.track import BelkaPhase, BelkaTrack
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Phase, Table
+from p2pbelka.table.state import TableState
 from tests.audit import verify_bytes
 from tests.table.helpers import faults_of, play_sync
 
@@ -46,7 +47,7 @@ def assert_caught(tables: list[Table], events: list[list[ev.Event]], what: str) 
     assert any(f.seat == CHEATER for f in report.faults)
 
 
-class DuplicateCard(Table):
+class DuplicateCard(TableState):
     def compose(self) -> m.Message | Question | None:
         msg = super().compose()
         if isinstance(msg, m.ShuffleMsg):
@@ -54,7 +55,7 @@ class DuplicateCard(Table):
         return msg
 
 
-class ReplaceCard(Table):
+class ReplaceCard(TableState):
     def compose(self) -> m.Message | Question | None:
         msg = super().compose()
         if isinstance(msg, m.ShuffleMsg):
@@ -62,7 +63,7 @@ class ReplaceCard(Table):
         return msg
 
 
-class WrongLock(Table):
+class WrongLock(TableState):
     FACTOR = SCALAR  # put on position 5 of its lock, beside the seed's own
 
     def compose(self) -> m.Message | Question | None:
@@ -74,7 +75,7 @@ class WrongLock(Table):
         return msg
 
 
-class WrongShare(Table):
+class WrongShare(TableState):
     def compose(self) -> m.Message | Question | None:
         msg = super().compose()
         if isinstance(msg, m.SharesMsg):
@@ -83,7 +84,7 @@ class WrongShare(Table):
         return msg
 
 
-class PlaysAnotherSeatsCard(Table):
+class PlaysAnotherSeatsCard(TableState):
     def compose(self) -> m.Message | Question | None:
         if self.phase is Phase.PLAY:
             deck = self.round.deck
@@ -95,7 +96,7 @@ class PlaysAnotherSeatsCard(Table):
         return super().compose()
 
 
-class HidesTheJack(Table):
+class HidesTheJack(TableState):
     def compose(self) -> m.Message | Question | None:
         msg = super().compose()
         if isinstance(msg, m.TrumpMsg):
@@ -103,7 +104,7 @@ class HidesTheJack(Table):
         return msg
 
 
-class FalseRedeal(Table):
+class FalseRedeal(TableState):
     def compose(self) -> m.Message | Question | None:
         if self.phase is BelkaPhase.READY:
             deck = self.round.deck
@@ -111,14 +112,14 @@ class FalseRedeal(Table):
         return super().compose()
 
 
-class NeverReveals(Table):
+class NeverReveals(TableState):
     def compose(self) -> m.Message | Question | None:
         if self.phase is Phase.REVEAL:
             return None
         return super().compose()
 
 
-class Reneges(Table):
+class Reneges(TableState):
     """Plays another suit while holding the led one whenever it can."""
 
     def compose(self) -> m.Message | Question | None:
@@ -152,7 +153,7 @@ class Reneges(Table):
         super().handle(seat, msg)
 
 
-class UncommittedDealEnd(Table):
+class UncommittedDealEnd(TableState):
     """At flow 2, a deal_end without the commitment for the next deal."""
 
     def compose(self) -> m.Message | Question | None:
@@ -161,39 +162,39 @@ class UncommittedDealEnd(Table):
 
 
 def test_a_shuffle_that_duplicates_a_card() -> None:
-    tables, events = play_sync(31, table_types={CHEATER: DuplicateCard})
+    tables, events = play_sync(31, states={CHEATER: DuplicateCard})
     assert_caught(tables, events, "duplicated card")
 
 
 def test_a_shuffle_that_replaces_a_card() -> None:
-    tables, events = play_sync(32, table_types={CHEATER: ReplaceCard})
+    tables, events = play_sync(32, states={CHEATER: ReplaceCard})
     assert_caught(tables, events, "shuffle check failed")
 
 
 def test_a_wrong_lock_pass() -> None:
-    tables, events = play_sync(33, table_types={CHEATER: WrongLock})
+    tables, events = play_sync(33, states={CHEATER: WrongLock})
     assert_caught(tables, events, "lock check failed")
 
 
 def test_a_wrong_key_share() -> None:
-    tables, events = play_sync(34, table_types={CHEATER: WrongShare})
+    tables, events = play_sync(34, states={CHEATER: WrongShare})
     assert_caught(tables, events, "share check failed")
 
 
 def test_a_deal_end_without_the_next_commitment() -> None:
-    tables, events = play_sync(35, table_types={CHEATER: UncommittedDealEnd})
+    tables, events = play_sync(35, states={CHEATER: UncommittedDealEnd})
     assert_caught(tables, events, "its deal_end carries no commitment")
 
 
 def test_playing_a_card_it_was_not_dealt() -> None:
-    tables, events = play_sync(35, table_types={CHEATER: PlaysAnotherSeatsCard})
+    tables, events = play_sync(35, states={CHEATER: PlaysAnotherSeatsCard})
     assert_caught(tables, events, "was not dealt to this seat")
 
 
 def test_lying_about_the_jack_of_clubs() -> None:
     # find a seed where the cheater is dealt the J♣ in the first deal
     for seed in range(40, 80):
-        tables, events = play_sync(seed, table_types={CHEATER: HidesTheJack})
+        tables, events = play_sync(seed, states={CHEATER: HidesTheJack})
         hands = [e for e in events[CHEATER] if isinstance(e, ev.HandDealt)]
         if CARDS[4] in hands[0].cards:
             assert_caught(tables, events, "held the J♣ and said it did not")
@@ -203,7 +204,7 @@ def test_lying_about_the_jack_of_clubs() -> None:
 
 def test_a_false_redeal_claim() -> None:
     for seed in range(80, 120):
-        tables, events = play_sync(seed, table_types={CHEATER: FalseRedeal})
+        tables, events = play_sync(seed, states={CHEATER: FalseRedeal})
         if tables[0].phase is Phase.ABORTED:
             assert_caught(tables, events, "does not allow one")
             return
@@ -211,7 +212,7 @@ def test_a_false_redeal_claim() -> None:
 
 
 def test_refusing_to_reveal_its_seed() -> None:
-    tables, _ = play_sync(36, table_types={CHEATER: NeverReveals})
+    tables, _ = play_sync(36, states={CHEATER: NeverReveals})
     for seat, table in enumerate(tables):
         if seat != CHEATER:
             assert table.phase is Phase.REVEAL and table.missing() == [CHEATER]
@@ -225,8 +226,11 @@ async def test_refusing_to_reveal_over_trio_times_out(autojump_clock: MockClock)
     game = LocalGame.seeded(37)
     tables = game.make_tables()
     assert game.seed_sources is not None
-    tables[CHEATER] = NeverReveals(
-        game.game_id, signer=game.signers[CHEATER], seed_source=game.seed_sources[CHEATER]
+    tables[CHEATER] = Table(
+        game.game_id,
+        signer=game.signers[CHEATER],
+        seed_source=game.seed_sources[CHEATER],
+        state=NeverReveals,
     )
     with trio.fail_after(20):
         results = await play_local_game(game, tables=tables, silence_timeout=0.5)
@@ -238,7 +242,7 @@ async def test_refusing_to_reveal_over_trio_times_out(autojump_clock: MockClock)
 
 
 def test_a_renege_is_charged_and_the_game_goes_on() -> None:
-    tables, events = play_sync(38, table_types={CHEATER: Reneges})
+    tables, events = play_sync(38, states={CHEATER: Reneges})
     for seat in range(4):
         assert tables[seat].phase is Phase.OVER
     reneges = [f for f in faults_of(events[0]) if "renege" in f.what]
@@ -305,7 +309,7 @@ def test_deviations_that_cancel_change_no_card_and_only_every_pass_names_them() 
     honest seats' locks (a lock multiplies each position by a factor of its own), so
     every card is where the seeds put it: the table plays on, ``verify`` finds the
     game sound, and ``verify --every-pass`` names both seats, and no honest one."""
-    tables, events = play_sync(54, table_types={1: WrongLock, 3: LocksItOut}, give_up=True)
+    tables, events = play_sync(54, states={1: WrongLock, 3: LocksItOut}, give_up=True)
     for seat, table in enumerate(tables):
         assert table.over and not table.aborted, faults_of(events[seat])
     data = dump_transcript(tables[0].transcript)

@@ -19,6 +19,7 @@ from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, Signer, open_envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
+from p2pbelka.table.state import TableState
 from tests.table.helpers import play_sync
 from tests.table.test_endings import (
     CHEATER,
@@ -217,9 +218,9 @@ def test_a_withheld_final_deal_end_cannot_deny_the_result(case: tuple[str, int])
     game, players = case
     liar = CHEATER
     victim = 0 if players == 2 else VICTIM
-    holder: list[Table] = []
+    holder: list[TableState] = []
 
-    class Liar(Table):
+    class Liar(TableState):
         def __init__(self, *args: object, **kwargs: object) -> None:
             super().__init__(*args, **kwargs)  # type: ignore[arg-type]
             holder.append(self)
@@ -239,7 +240,7 @@ def test_a_withheld_final_deal_end_cannot_deny_the_result(case: tuple[str, int])
             return None
         return raw
 
-    tables = play(74, game, players, deliver=deliver, table_types={liar: Liar}, whole=True)
+    tables = play(74, game, players, deliver=deliver, states={liar: Liar}, whole=True)
     assert kept, "the game did not end"
     table = tables[victim]
     assert table.over, (table.phase, table.faults)

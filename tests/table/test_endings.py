@@ -24,6 +24,7 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Phase, Table
+from p2pbelka.table.state import TableState
 from p2pbelka.table.verify import VerifyReport
 from tests.audit import verify_bytes
 from tests.table.helpers import play_sync
@@ -113,7 +114,7 @@ def play(
     *,
     tamper: Callable[[int, bytes], list[bytes]] | None = None,
     deliver: Callable[[int, int, bytes], bytes | None] | None = None,
-    table_types: dict[int, type[Table]] | None = None,
+    states: dict[int, type[TableState]] | None = None,
     whole: bool = False,
 ) -> list[Table]:
     tables, _ = play_sync(
@@ -122,7 +123,7 @@ def play(
         players=players,
         tamper=tamper,
         deliver=deliver,
-        table_types=table_types,
+        states=states,
         give_up=True,
         until=None if whole else first_deal_over,
     )
@@ -356,7 +357,7 @@ class TurnFork:
     it played, and wait for another such seat); then it goes silent.  So no honest
     seat signs again: each waits, and gives up."""
 
-    def __init__(self, signer: Signer, holder: list[Table]) -> None:
+    def __init__(self, signer: Signer, holder: list[TableState]) -> None:
         self.signer, self.holder = signer, holder
         self.fork_seq: int | None = None
         self.twin = b""
@@ -408,7 +409,7 @@ class TurnFork:
         return False
 
 
-class KeepsItsTrack(Table):
+class KeepsItsTrack(TableState):
     """An honest table that keeps the rules' state from before each of its own cards."""
 
     def handle(self, seat: int, msg: m.Message) -> None:
@@ -417,7 +418,7 @@ class KeepsItsTrack(Table):
         super().handle(seat, msg)
 
 
-def _keeping_in(holder: list[Table]) -> type[Table]:
+def _keeping_in(holder: list[TableState]) -> type[TableState]:
     """A ``KeepsItsTrack`` that puts itself in ``holder`` (the hook needs the table)."""
 
     class Cheater(KeepsItsTrack):
@@ -438,10 +439,10 @@ def test_a_fork_that_changes_whose_turn_it_is(case: tuple[str, int]) -> None:
     table proves the cheater."""
     game, players = case
     for seed in range(65, 85):
-        holder: list[Table] = []
+        holder: list[TableState] = []
         cheater = _keeping_in(holder)
         fork = TurnFork(_signer(seed, game, players), holder)
-        tables = play(seed, game, players, deliver=fork, table_types={CHEATER: cheater})
+        tables = play(seed, game, players, deliver=fork, states={CHEATER: cheater})
         if fork.fork_seq is not None:
             break
     else:
@@ -459,9 +460,9 @@ def test_two_final_deal_ends_are_proven(case: tuple[str, int]) -> None:
     others.  The views of the ``close``s cover them, so every honest table holds one
     and sees a view of the other: the cheater is proven."""
     game, players = case
-    holder: list[Table] = []
+    holder: list[TableState] = []
 
-    class Cheater(Table):
+    class Cheater(TableState):
         def __init__(self, *args: object, **kwargs: object) -> None:
             super().__init__(*args, **kwargs)  # type: ignore[arg-type]
             holder.append(self)
@@ -472,12 +473,12 @@ def test_two_final_deal_ends_are_proven(case: tuple[str, int]) -> None:
         return None
 
     fork = Fork(_signer(66, game, players), CHEATER, VICTIM, change)
-    tables = play(66, game, players, deliver=fork, table_types={CHEATER: Cheater}, whole=True)
+    tables = play(66, game, players, deliver=fork, states={CHEATER: Cheater}, whole=True)
     assert fork.fork_seq is not None, "the game did not end"
     assert_cheater_proven(tables)
 
 
-class NeverCloses(Table):
+class NeverCloses(TableState):
     def compose(self) -> m.Message | Question | None:
         return None if self.phase is Phase.CLOSE else super().compose()
 
@@ -488,7 +489,7 @@ def test_a_seat_that_never_closes_cannot_deny_the_result(case: tuple[str, int]) 
     give up waiting, the game is over with its result standing, and that seat named
     as not closing (not proven); ``verify`` of every honest file says the same."""
     game, players = case
-    tables = play(67, game, players, table_types={CHEATER: NeverCloses}, whole=True)
+    tables = play(67, game, players, states={CHEATER: NeverCloses}, whole=True)
     for table in honest(tables):
         assert table.over, (table.me, table.phase, table.faults)
         assert table.track.winner is not None or table.track.final_score

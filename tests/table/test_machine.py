@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, cast
+from typing import cast
 
 import pytest
 
+from p2pbelka.bots import make_bot
+from p2pbelka.peer.local import LocalGame
+from p2pbelka.peer.sync import run_sync
 from p2pbelka.table import registry
 from p2pbelka.table.context import TableContext
 from p2pbelka.table.flow import schedule_for
@@ -24,7 +27,7 @@ from p2pbelka.table.phase import (
     leads_to,
 )
 from p2pbelka.table.session import Table
-from tests.table.helpers import faults_of, play_sync
+from tests.table.helpers import faults_of
 
 Machine = Mapping[PhaseId, frozenset[PhaseId]]
 
@@ -62,13 +65,11 @@ def test_the_machines_keep_the_phase_names_on_the_record() -> None:
     assert belot == common | {"turn", "bid", "extra"}
 
 
-class _Traced(Table):
-    """An honest table that notes every change of phase it makes."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.taken: set[tuple[PhaseId, PhaseId]] = set()
-        self.on_transition = lambda before, after: self.taken.add((before, after))
+def _traced(table: Table) -> set[tuple[PhaseId, PhaseId]]:
+    """Every change of phase ``table`` makes from now on, as it makes it."""
+    taken: set[tuple[PhaseId, PhaseId]] = set()
+    table.state.on_transition = lambda before, after: taken.add((before, after))
+    return taken
 
 
 @pytest.mark.parametrize(
@@ -87,16 +88,17 @@ class _Traced(Table):
 def test_real_games_take_only_declared_transitions(
     game: str, players: int, seed: int, own: set[tuple[str, str]]
 ) -> None:
-    types: dict[int, type[Table]] = dict.fromkeys(range(players), _Traced)
-    tables, events = play_sync(seed, game_name=game, players=players, table_types=types)
+    tables = LocalGame.seeded(seed, game=game, players=players).make_tables()
+    traces = [_traced(table) for table in tables]
+    bots = [make_bot("random", seed * 10 + s) for s in range(players)]
+    events = run_sync(tables, bots)  # as ``play_sync`` plays them
     assert all(t.phase is Phase.OVER for t in tables)
     assert not any(faults_of(e) for e in events)
     machine = registry.machine(game)
-    for table in tables:
-        assert isinstance(table, _Traced)
-        for before, after in table.taken:
+    for trace in traces:
+        for before, after in trace:
             assert after in machine[before], f"{before} -> {after} is not declared"
-        taken = {(str(a), str(b)) for a, b in table.taken}
+        taken = {(str(a), str(b)) for a, b in trace}
         assert own <= taken
         # flow 3: a won game ends with the closing exchange
         assert ("deal_end", "close") in taken or ("choice", "close") in taken

@@ -13,6 +13,7 @@ from p2pbelka.protocol.transcript import dump_transcript, iter_records
 from p2pbelka.table import events as ev
 from p2pbelka.table.errors import OrderError
 from p2pbelka.table.observer import Observer
+from p2pbelka.table.replay import Replay
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.segments import SeatChanged, previous_of, split_segments
 from p2pbelka.table.session import Table
@@ -60,10 +61,11 @@ def _audited_with_lookahead(envelopes: list[Envelope]) -> list[ev.DealAudited]:
     table: Table | None = None
     for segment in split_segments(envelopes):
         table = Table(segment[0].game, previous=previous_of(table) if table else None)
+        replay = Replay(table)
         for i, envelope in enumerate(segment):
             following = segment[i + 1] if i + 1 < len(segment) else None
             try:
-                table.replay(envelope, following)
+                replay.feed(envelope, following)
             except OrderError:
                 return audited
             finally:

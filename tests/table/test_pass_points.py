@@ -24,6 +24,7 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Table
+from p2pbelka.table.state import TableState
 from tests.audit import verify_bytes
 from tests.table.helpers import faults_of, play_sync
 
@@ -61,10 +62,10 @@ def bad_pass(
     """A table that signs its first ``kind`` pass with ``point`` at ``position`` (``last``:
     its first pass that is the deal's last lock, which no seat multiplies)."""
 
-    class InvalidPoint(Table):
+    class InvalidPoint(TableState):
         def compose(self) -> m.Message | Question | None:
             msg = super().compose()
-            final = len(self.round.deck.locks) == self.n_seats - 1 if self._round else False
+            final = len(self.round.deck.locks) == self.n_seats - 1 if self.deals.round else False
             if isinstance(msg, kind) and (final if last else self.deal_id == 1):
                 deck = list(msg.deck)
                 deck[position] = point
@@ -109,7 +110,7 @@ def test_every_kind_of_invalid_point_is_proven_by_every_table(
             60,
             game_name=game,
             players=players,
-            table_types={cheater: cheat},
+            states={cheater: cheat},
             fairdeal=version,
             give_up=True,
         )
@@ -131,7 +132,7 @@ def test_an_invalid_point_in_the_last_lock(game: str, players: int, version: int
             62,
             game_name=game,
             players=players,
-            table_types={cheater: bad_pass(m.LockMsg, 3, point, last=True)},
+            states={cheater: bad_pass(m.LockMsg, 3, point, last=True)},
             fairdeal=version,
             give_up=True,
         )
@@ -168,7 +169,7 @@ def test_an_invalid_point_anywhere_in_any_pass(
         seed,
         game_name=name,
         players=players,
-        table_types={cheater: cheat},
+        states={cheater: cheat},
         fairdeal=version,
         give_up=True,
     )

@@ -335,13 +335,13 @@ def _crash_after_a_seed_drawn_ahead(seed: int) -> Crash | None:
     lose_seat(game, LOST, after_deals=1)
     while game.tables[1].prepare():  # what an idle driver does during the deal
         pass
-    ahead = game.tables[1]._next_local
+    ahead = game.tables[1].state.deals.next_local
     assert ahead is not None
     before = list(recorded.first.drawn)
     assert ahead.seed in before
     at = _handed_over(game, seed, recorded)
-    game.settle([0, 1, 2, 3], until=lambda tables: tables[1]._round is not None)
-    local_seat = game.tables[1].round.deck.local
+    game.settle([0, 1, 2, 3], until=lambda tables: tables[1].state.deals.round is not None)
+    local_seat = game.tables[1].state.round.deck.local
     assert local_seat is not None
     assert local_seat.seed != ahead.seed, "the seed drawn ahead for the voided deal was used"
     assert local_seat.seed not in before, "a seed drawn for the segment before was used"

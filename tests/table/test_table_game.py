@@ -10,13 +10,16 @@ from typing import Any
 import pytest
 from trio.testing import MockClock
 
+from p2pbelka.bots import make_bot
 from p2pbelka.cli.main import main
 from p2pbelka.peer.local import LocalGame, play_local_game
+from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import open_envelope
 from p2pbelka.protocol.transcript import MAGIC, dump_transcript, iter_records
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
+from p2pbelka.table.state import TableState
 from tests.audit import verify_bytes
 from tests.table.helpers import play_sync
 
@@ -81,7 +84,7 @@ def test_prepare_makes_the_next_deal_and_the_first_shuffle() -> None:
         steps = 0
         while table.prepare():
             steps += 1
-        nxt = table._next_local
+        nxt = table.state.deals.next_local
         assert nxt is not None and nxt.ctx.deal_id == deal + 1
         first = (dealer + 2) % 4 == table.me
         assert steps == (1 + 4 if first else 1)  # the secrets, then 4 pieces of 8 points
@@ -173,8 +176,8 @@ def test_selfplay_and_verify_commands(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["verify", str(tmp_path / "missing")]) == 2
 
 
-class _Recorder(Table):
-    """An honest table that notes when its deal_end leaves and when it audits."""
+class _Audits(TableState):
+    """An honest seat's phases that note when it audits (in ``log``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -184,6 +187,15 @@ class _Recorder(Table):
         if isinstance(event, ev.DealAudited):
             self.log.append(f"audited {event.deal_id}")
         super().emit(event)
+
+
+class _Recorder(Table):
+    """An honest table that notes when its deal_end leaves and when it audits."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, state=_Audits, **kwargs)
+        assert isinstance(self.state, _Audits)
+        self.log = self.state.log
 
     def take_outgoing(self) -> list[bytes]:
         out = super().take_outgoing()
@@ -197,9 +209,13 @@ class _Recorder(Table):
 def test_a_seat_sends_its_deal_end_before_it_audits() -> None:
     """The audit runs while the deal_ends travel (SPEC 4.7), and the same bytes go
     out as when a seat audited first: every transcript still verifies."""
-    tables, _ = play_sync(11, table_types={1: _Recorder})
-    recorder = tables[1]
-    assert isinstance(recorder, _Recorder)
+    game = LocalGame.seeded(11)
+    tables = game.make_tables()
+    assert game.seed_sources is not None
+    signer, source, nonce = game.signers[1], game.seed_sources[1], game.nonces[1]
+    recorder = _Recorder(game.game_id, signer=signer, seed_source=source, nonce=nonce)
+    tables[1] = recorder
+    run_sync(tables, [make_bot("random", 11 * 10 + s) for s in range(4)])  # as play_sync
     deals = tables[1].deal_id
     assert recorder.log == [
         f"{what} {d}" for d in range(1, deals + 1) for what in ("deal_end", "audited")

@@ -11,6 +11,7 @@ from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.lobby import LobbyState, SeatView
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
+from p2pbelka.table.replay import Replay
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import VerifyReport, verify_bytes
 from p2pbelka.ui.watch import ScreenWatchFront
@@ -38,9 +39,10 @@ async def feed(
     """Every envelope to an observer table, and its events to ``front`` at once (the
     one-record lookahead is the verifier's: a proof pair is never split)."""
     table = Table(envelopes[0].game)
+    replay = Replay(table)
     for i, envelope in enumerate(envelopes):
         following = envelopes[i + 1] if i + 1 < len(envelopes) else None
-        table.replay(envelope, following)
+        replay.feed(envelope, following)
         events = table.take_events()
         await front.fed(table, events)
         if after is not None:

@@ -24,10 +24,10 @@ from p2pbelka.rules.belka import core
 from p2pbelka.table import moves as mv
 from p2pbelka.table.games.belka.track import BelkaTrack
 from p2pbelka.table.phase import Phase, Question
-from p2pbelka.table.session import Table
+from p2pbelka.table.state import TableState
 
 
-class WrongInput(Table):
+class WrongInput(TableState):
     """Its first shuffle names a deck it was not computed from: a fault on its face."""
 
     def compose(self) -> m.Message | Question | None:
@@ -37,7 +37,7 @@ class WrongInput(Table):
         return msg
 
 
-class FalseDispute(Table):
+class FalseDispute(TableState):
     """Says its hand did not open when it did: a dispute the audit finds false."""
 
     def compose(self) -> m.Message | Question | None:
@@ -47,7 +47,7 @@ class FalseDispute(Table):
         return msg
 
 
-class HidesTheJack(Table):
+class HidesTheJack(TableState):
     """Holds the J♣ and says nothing (the first deal it holds it in): no J♣ claim, a
     dispute (seat −1) the audit settles by naming the holder."""
 
@@ -58,7 +58,7 @@ class HidesTheJack(Table):
         return msg
 
 
-class WrongShare(Table):
+class WrongShare(TableState):
     """Publishes one share that is not its seed's: the position does not open, and the
     audit names it."""
 
@@ -71,7 +71,7 @@ class WrongShare(Table):
         return msg
 
 
-class CopiesAPosition(Table):
+class CopiesAPosition(TableState):
     """In the first deal it locks first in, its lock pass puts at its own first
     position its lock of seat ``SOURCE``'s first position: one card in two hands,
     the card at its own position gone (every point valid and distinct, so nothing
@@ -110,7 +110,7 @@ class CopiesTheJack(CopiesAPosition):
     SOURCE, INDEX = 1, 6
 
 
-class Reneges(Table):
+class Reneges(TableState):
     """Once a deal, when its hand holds a card the rules forbid now, plays it (an ace
     the ace rule bans before a card that does not follow suit): the others cannot
     see it, the audit charges it.  Its own rules engine would refuse the card, so it

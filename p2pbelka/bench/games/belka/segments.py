@@ -88,7 +88,7 @@ class _Seats:
 
 def _played(table: Table) -> int:
     try:
-        return len(table.round.played)
+        return len(table.state.round.played)
     except AssertionError:
         return 0
 

@@ -23,9 +23,10 @@ from p2pbelka.table import moves as mv
 from p2pbelka.table.games.belot.track import BelotTrack
 from p2pbelka.table.phase import Question
 from p2pbelka.table.session import Table
+from p2pbelka.table.state import TableState
 
 
-class FalseUnopened(Table):
+class FalseUnopened(TableState):
     """Belot: says its three more did not open when they did (a false dispute)."""
 
     def compose(self) -> m.Message | Question | None:
@@ -35,7 +36,7 @@ class FalseUnopened(Table):
         return msg
 
 
-class FalseClaim(Table):
+class FalseClaim(TableState):
     """Belot: claims 1001 at its first turn to play (before any trick: a false claim)."""
 
     def compose(self) -> m.Message | Question | None:
@@ -45,7 +46,7 @@ class FalseClaim(Table):
         return msg
 
 
-class FalseDeclaration(Table):
+class FalseDeclaration(TableState):
     """Belot: at its first turn to play, declares two cards of its own that make no
     combination (their positions opened with its own shares: no dispute)."""
 

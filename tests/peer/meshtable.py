@@ -1,14 +1,13 @@
 """A table whose seats are known up front, over loopback TCP: the mesh without a lobby.
 
-``loopback.py`` seats its bots through the host's lobby, as on a LAN; here
-every peer is made in this process, so the seating is known before anyone
-listens: each peer opens its mesh listener, the host's table description is
-handed to the others directly (as the lobby would hand it), and every seat
-then plays over the real mesh -- secure channels on 127.0.0.1, signed
+For tests only: ``p2pbelka play`` seats its bots through the host's lobby
+(``peer/loopback.py``), as on a LAN, and ``peer/local_save.py`` knows how to resume
+those seeds.  Here every peer is made in this process, so the seating is known
+before anyone listens: each peer opens its mesh listener, the host's table
+description is handed to the others directly (as the lobby would hand it), and
+every seat then plays over the real mesh -- secure channels on 127.0.0.1, signed
 envelopes, its own game files -- exactly as after a lobby.  Any game and any
-number of seats the table accepts.  ``p2pbelka play`` goes through the lobby
-(``loopback.py``), whose seeds ``local_save.py`` knows how to resume; this is
-for tests that want known seats without a lobby.
+number of seats the table accepts.
 """
 
 from __future__ import annotations
