@@ -12,8 +12,8 @@ from p2pbelka.cli.lan_args import (
     add_player_arguments,
     add_watcher_arguments,
 )
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.setupwords import error_words
+from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.setuperrors import error_words
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.terminal_door import TerminalDoor, help_line
     from p2pbelka.peer import lobby
     from p2pbelka.peer.lan import GameResult, host_game
-    from p2pbelka.ui.i18n import _
+    from p2pbelka.ui.words.i18n import _
 
     try:
         options = parse_options(args.option)
@@ -101,8 +101,8 @@ def run(args: argparse.Namespace) -> int:
     if invite is None:
         return 2
     if lan_args.wants_screen(args):
-        from p2pbelka.ui.i18n import default_language
         from p2pbelka.ui.lan import host_on_screen
+        from p2pbelka.ui.words.i18n import default_language
 
         screen, on_screen = host_on_screen(
             identity,

@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from p2pbelka.cli.lan_args import add_dial_arguments, add_network_arguments, add_player_arguments
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.i18n import _
 
 if TYPE_CHECKING:
     from p2pbelka.net.discovery import TableInfo
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.lobby_lines import LobbyPrinter
     from p2pbelka.net.errors import NetError
     from p2pbelka.peer.lan import HostUnreachable, LobbyRefused, join_game
-    from p2pbelka.ui.reasons import lobby_reason
+    from p2pbelka.ui.words.admission import lobby_reason
 
     player = lan_args.prepare(args, "join")
     if player is None:
@@ -99,8 +99,8 @@ def _join_on_screen(
     """The lobby and table screens: the tables heard, a seat, ready, and the game."""
     from p2pbelka.cli import lan_args
     from p2pbelka.net.discovery import matching_tables
-    from p2pbelka.ui.i18n import default_language
     from p2pbelka.ui.lan import join_on_screen
+    from p2pbelka.ui.words.i18n import default_language
 
     def wanted(table: TableInfo) -> bool:
         return args.table is not None and bool(matching_tables([table], args.table))
@@ -141,8 +141,8 @@ async def _pick_table(
 
     from p2pbelka.net.discovery import look_alikes, matching_tables
     from p2pbelka.peer.lan import discover_tables
-    from p2pbelka.ui.i18n import _, ngettext
-    from p2pbelka.ui.rulenames import game_word
+    from p2pbelka.ui.words.i18n import _, ngettext
+    from p2pbelka.ui.words.rulenames import game_word
 
     first_match: list[float] = []
 
@@ -233,6 +233,6 @@ async def _pick_table(
 
 
 def _no_table(exc: BaseException) -> str:
-    from p2pbelka.ui.oserrors import unreachable_words
+    from p2pbelka.ui.words.oserrors import unreachable_words
 
     return _("no table reached: {why}").format(why=unreachable_words(exc))

@@ -11,8 +11,8 @@ import resource
 import sys
 from typing import TYPE_CHECKING
 
-from p2pbelka.ui.i18n import LANGUAGES, _
-from p2pbelka.ui.setupwords import error_words
+from p2pbelka.ui.words.i18n import LANGUAGES, _
+from p2pbelka.ui.words.setuperrors import error_words
 
 if TYPE_CHECKING:
     from p2pbelka.net.identity import Identity
@@ -302,7 +302,7 @@ def front_end(level: str | None, quiet: bool, game: str | None = None) -> TextFr
     """The text front end; with ``level``, its bot (of ``game``'s levels when known)."""
     from p2pbelka.bots import make_bot, parse_level
     from p2pbelka.peer.text import ENGLISH, TextFrontEnd
-    from p2pbelka.ui.seattext import seat_words
+    from p2pbelka.ui.words.seatlog import seat_words
 
     if level and game is not None:
         parse_level(level, game)  # the host's game is known: say now if its bots lack the level
@@ -371,7 +371,7 @@ def screen_result(
 def cut_off(result: GameResult) -> int:
     """The one line of a peer that reached no other seat and stopped; its exit status."""
     from p2pbelka.cli.errors import EXIT_CUT_OFF
-    from p2pbelka.ui.faults import cut_off_line
+    from p2pbelka.ui.words.faults import cut_off_line
 
     say(cut_off_line(result.game_id, result.store.transcript_path, result.players == 2))
     return EXIT_CUT_OFF

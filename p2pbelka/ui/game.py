@@ -4,7 +4,7 @@
 A game registers one :class:`GameUI` in ``ui/registry.py`` beside its rules (its
 own package ``ui/games/<game>/`` builds it); the screen, the lobby, chat, the
 overlays and quitting know no game.  Every field but the name, the view and the
-table has a plain default (``ui/reports.py``, ``ui/panels.py``), so a game with
+table has a plain default (``ui/plainpages.py``, ``ui/panels.py``), so a game with
 nothing of its own to say draws its seats, its score and its pages from what every
 game's view and deal summary offer.
 
@@ -31,10 +31,10 @@ from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.table.verify import VerifyReport
-from p2pbelka.ui import keymap, panels, reports
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label
+from p2pbelka.ui import keymap, panels, plainpages
 from p2pbelka.ui.view import DealEnd, TableView, TrickView
+from p2pbelka.ui.words.cardnames import card_label
+from p2pbelka.ui.words.i18n import _
 
 
 class Seat(Protocol):
@@ -150,16 +150,16 @@ class GameUI:
     name: str
     new_view: Callable[[int], TableView]
     table: Callable[[Any, int, TrickView | None], StyleAndTextTuples]
-    title: Callable[[Any], str] = reports.title_line
+    title: Callable[[Any], str] = plainpages.title_line
     info: Callable[[Any], str] = _no_info  # the line under the table
     under_table: Panel = _under_table  # the line above the hand
     score: Panel = panels.score_lines
     seats: Panel = panels.seats_lines
-    deal_end: Callable[[Any, DealEnd, int], StyleAndTextTuples] = reports.deal_end_lines
-    deal_title: Callable[[Any, DealEnd], str] = reports.summary_title
-    sheet: Callable[[Any], StyleAndTextTuples] = reports.score_sheet_lines
-    game_end: Callable[[Any], StyleAndTextTuples] = reports.game_end_lines
-    help_text: Callable[[], str] = reports.help_text
+    deal_end: Callable[[Any, DealEnd, int], StyleAndTextTuples] = plainpages.deal_end_lines
+    deal_title: Callable[[Any, DealEnd], str] = plainpages.summary_title
+    sheet: Callable[[Any], StyleAndTextTuples] = plainpages.score_sheet_lines
+    game_end: Callable[[Any], StyleAndTextTuples] = plainpages.game_end_lines
+    help_text: Callable[[], str] = plainpages.help_text
     choose_hint: Callable[[], str] = _choose_hint
     cannot_play: Callable[[Any, Card], str] = _cannot_play
     """Why the card the player chose may not be played now (the view, the card)."""
@@ -172,7 +172,7 @@ class GameUI:
     paced: tuple[type[ev.Event], ...] = field(default=())
     """Other players' events shown at the pace of their cards (calls, declarations)."""
     replay: Callable[[VerifyReport, int], Any] | None = None
-    """The replay of a verified game from a deal (``ui/replay.py``'s ``Replay``)."""
+    """The replay of a verified game from a deal (``ui/replayscreen.py``'s ``Replay``)."""
     dealt: Callable[[Any], int] = _none_dealt
     """How many cards each seat has been dealt so far in the deal in progress: a
     watcher's screen draws that many backs per seat, less the cards it played."""
@@ -184,5 +184,5 @@ class GameUI:
     summary's own English ``log_line``)."""
     words: Callable[[], Mapping[str, str]] = _no_words
     """The game's name and rules in the screen's language: "" the game, "NAME" a rule,
-    "NAME=VALUE" one of its values (``ui/rulenames.py``; what is missing is shown as the
+    "NAME=VALUE" one of its values (``ui/words/rulenames.py``; what is missing is shown as the
     wire has it)."""

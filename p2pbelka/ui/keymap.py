@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.i18n import _
 
 _RUSSIAN: Final = dict(
     zip(

@@ -19,9 +19,9 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.widgets import TextArea
 
 from p2pbelka.ui.game import Key
-from p2pbelka.ui.i18n import _
 from p2pbelka.ui.keymap import latin
 from p2pbelka.ui.lobby import LobbyView, lobby_keys, lobby_lines
+from p2pbelka.ui.words.i18n import _
 
 
 class LobbyActions(Protocol):

@@ -13,7 +13,7 @@ from prompt_toolkit.widgets import TextArea
 
 from p2pbelka.ui.game import Key, KeyContext
 from p2pbelka.ui.keymap import latin
-from p2pbelka.ui.pages import Pages
+from p2pbelka.ui.pageoverlay import Pages
 from p2pbelka.ui.view import TableView
 
 PAGES = ("deal_end", "sheet")

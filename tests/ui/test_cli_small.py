@@ -12,7 +12,7 @@ from p2pbelka.cli.play_cmd import config_from
 from p2pbelka.net.identity import DEFAULT_NAME
 from p2pbelka.peer.text import describe
 from p2pbelka.table import events as ev
-from p2pbelka.ui import i18n
+from p2pbelka.ui.words import i18n
 from tests.ui.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -20,9 +20,10 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.belka_events import BelkaScore
 from p2pbelka.table.segments import SeatChanged, describe_change
 from p2pbelka.table.session import Table
-from p2pbelka.ui import i18n, registry
-from p2pbelka.ui.eventwords import seat_change_line
-from p2pbelka.ui.seattext import SeatWords, seat_words
+from p2pbelka.ui import registry
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.loglines import seat_change_line
+from p2pbelka.ui.words.seatlog import SeatWords, seat_words
 from tests.lan.helpers import Peer, PeerSet
 
 GAME_TIMEOUT = 240.0

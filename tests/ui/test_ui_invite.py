@@ -8,8 +8,8 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
 from p2pbelka.protocol.lobby import LobbyState, SeatView
 from p2pbelka.ui.bigcode import big_code
-from p2pbelka.ui.i18n import set_language
 from p2pbelka.ui.lobby import LobbyView, lobby_lines
+from p2pbelka.ui.words.i18n import set_language
 
 
 def _host_view(invite: str) -> LobbyView:

@@ -12,8 +12,8 @@ import trio
 
 from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.table.observer import Observer
-from p2pbelka.ui.i18n import set_language
-from p2pbelka.ui.watchtext import WatchText
+from p2pbelka.ui.watcherlog import WatchText
+from p2pbelka.ui.words.i18n import set_language
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
 

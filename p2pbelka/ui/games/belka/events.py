@@ -8,8 +8,8 @@ from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.belka_events import EggsChosen, RedealClaimed, TrumpAnnounced
 from p2pbelka.ui.games.belka import words
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label, suit_name
+from p2pbelka.ui.words.cardnames import card_label, suit_name
+from p2pbelka.ui.words.i18n import _
 
 
 def _choice(choice: str) -> str:

@@ -9,8 +9,8 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.belot_events import BidMade, CardTurned, Claimed, Declared
 from p2pbelka.ui.games.belot.reports import result_name
 from p2pbelka.ui.games.belot.view import call_name, combination_name
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label, suit_name
+from p2pbelka.ui.words.cardnames import card_label, suit_name
+from p2pbelka.ui.words.i18n import _
 
 
 def _bid(event: BidMade) -> str:

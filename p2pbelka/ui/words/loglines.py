@@ -1,9 +1,9 @@
-"""The lines both text logs say, a seat's (``ui/seattext.py``) and a watcher's
-(``ui/watchtext.py``), in the player's language: a game's own events (worded by the
+"""The lines both text logs say, a seat's (``ui/words/seatlog.py``) and a watcher's
+(``ui/watcherlog.py``), in the player's language: a game's own events (worded by the
 game, asked of the registry), a seat changing hands, the end of a game.
 
 In English the lower layers' own words are kept (scripts read them), as
-``ui/faults.py`` keeps them.
+``ui/words/faults.py`` keeps them.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged, describe_change
 from p2pbelka.table.session import Table
-from p2pbelka.ui import i18n, registry
+from p2pbelka.ui import registry
 from p2pbelka.ui.game import GameUI
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.i18n import _
 
 
 def _game(table: Table) -> GameUI | None:

@@ -16,16 +16,16 @@ from p2pbelka.peer.text import MISMATCH, describe
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.session import Table
-from p2pbelka.ui import i18n
-from p2pbelka.ui.eventwords import (
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.faults import fault_line, violation_words
+from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.loglines import (
     game_event_line,
     game_over_line,
     seat_change_line,
     seats_list,
     summary_line,
 )
-from p2pbelka.ui.faults import fault_line, violation_words
-from p2pbelka.ui.i18n import _
 
 
 def _cards(cards: tuple[object, ...]) -> str:

@@ -17,8 +17,8 @@ from collections.abc import Callable
 
 from p2pbelka.rules.common import errors as rule
 from p2pbelka.table.events import Fault
-from p2pbelka.ui import i18n
-from p2pbelka.ui.i18n import N_, _
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.i18n import N_, _
 
 Forms = list[tuple[re.Pattern[str], Callable[..., str]]]
 """Each form a lower layer writes a text in: its pattern, and its words from the groups."""

@@ -23,19 +23,19 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.session import Table
-from p2pbelka.ui.eventwords import (
+from p2pbelka.ui.words.cardnames import card_label
+from p2pbelka.ui.words.faults import fault_line
+from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.loglines import (
     game_event_line,
     game_over_line,
     seat_change_line,
     seats_list,
     summary_line,
 )
-from p2pbelka.ui.faults import fault_line
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.rulenames import game_word
-from p2pbelka.ui.seattext import seat_words
-from p2pbelka.ui.text import card_label
-from p2pbelka.ui.verdicts import verdict_words
+from p2pbelka.ui.words.rulenames import game_word
+from p2pbelka.ui.words.seatlog import seat_words
+from p2pbelka.ui.words.verdicts import verdict_words
 
 
 async def text_mode(follow: Callable[[WatchText], Awaitable[int]]) -> int:

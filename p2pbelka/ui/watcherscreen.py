@@ -33,14 +33,14 @@ from p2pbelka.ui import keymap, registry
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.game import GameUI
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.i18n import _, set_language
 from p2pbelka.ui.lobby import LobbyView
 from p2pbelka.ui.lobbypanel import LobbyPanel
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.tablekeys import PAGES
-from p2pbelka.ui.text import fit
-from p2pbelka.ui.verdicts import verdict_words
 from p2pbelka.ui.view import DealEnd, TableView
+from p2pbelka.ui.words.cardnames import fit
+from p2pbelka.ui.words.i18n import _, set_language
+from p2pbelka.ui.words.verdicts import verdict_words
 
 T = TypeVar("T")
 CHAT_OFF = "off"  # the host's word for watchers who may only read the chat

@@ -1,0 +1,17 @@
+"""Every word a player reads, by topic, in the player's language (the catalogues are
+``ui/locale``; a game's own words stay in ``ui/games/<game>/``).
+
+- ``i18n``: the language in use and the catalogue lookups (``_``, ``N_``, ``ngettext``);
+- ``cardnames``: cards, suits, seats and teams;
+- ``seatlog``: a seat's text log and prompts (``host``, ``join``, ``--text``);
+- ``loglines``: the lines a seat's and a watcher's text logs share;
+- ``faults``: the rules' refusals of a move and the table's faults;
+- ``verdicts``: a verification's verdict and why a file is no transcript;
+- ``admission``: why a host refused a joiner or closed its lobby;
+- ``setuperrors``: a command's wrong set-up (seats, rules, bot level, no saved game);
+- ``oserrors``: operating-system errors;
+- ``rulenames``: a game's name and its rules.
+
+The layers below emit data (events, kinds and fields) or English for developers'
+logs; what a person reads is worded here.
+"""
