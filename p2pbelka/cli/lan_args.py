@@ -301,13 +301,13 @@ def bot_level(requested: str | None) -> str | None:
 def front_end(level: str | None, quiet: bool, game: str | None = None) -> TextFrontEnd:
     """The text front end; with ``level``, its bot (of ``game``'s levels when known)."""
     from p2pbelka.bots import make_bot, parse_level
-    from p2pbelka.peer.text import ENGLISH, TextFrontEnd
+    from p2pbelka.peer.text import TextFrontEnd
     from p2pbelka.ui.words.seatlog import seat_words
 
     if level and game is not None:
         parse_level(level, game)  # the host's game is known: say now if its bots lack the level
     bot = make_bot(level) if level else None
-    return TextFrontEnd(bot, quiet=quiet, words=seat_words() or ENGLISH)
+    return TextFrontEnd(bot, quiet=quiet, words=seat_words())
 
 
 def prepare(

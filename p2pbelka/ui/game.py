@@ -178,7 +178,8 @@ class GameUI:
     watcher's screen draws that many backs per seat, less the cards it played."""
     event_line: Callable[[ev.GameEvent], str | None] = _no_event_words
     """A line for one of the game's own events in the screen's language, for the text
-    logs (None: the event's own English ``log_line``)."""
+    logs; in English the stable line scripts read (None: an event it does not know,
+    shown as its record)."""
     summary_line: Callable[[DealSummary], str | None] = _no_summary_words
     """What a deal came to, shortly, for the text logs' "verified" line (None: the
     summary's own English ``log_line``)."""

@@ -18,7 +18,7 @@ import trio
 
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.chat import ChatDropped
-from p2pbelka.peer.text import ENGLISH, read_line
+from p2pbelka.peer.text import read_line
 from p2pbelka.table import events as ev
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.segments import SeatChanged
@@ -146,7 +146,7 @@ class WatchText:
             return game_event_line(event, table)
         if isinstance(event, ev.TurnToPlay | ev.Rejected):
             return ""
-        return (seat_words() or ENGLISH).describe(event, table)  # as a seat's log says it
+        return seat_words().describe(event, table)  # as a seat's log says it
 
     async def chat(self, sender_name: str, text: str, watcher: bool) -> None:
         if watcher:
