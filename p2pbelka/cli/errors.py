@@ -97,7 +97,7 @@ def _project_error(exc: BaseException) -> tuple[int, str] | None:
 
         return EXIT_SETUP, busy_words(exc)
     if isinstance(exc, RuleViolation):
-        from p2pbelka.ui.words.faults import violation_words
+        from p2pbelka.ui.words.moverefusals import violation_words
 
         return EXIT_FAILED, violation_words(exc.message)
     if isinstance(exc, TableError | FairDealError):

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = records.replay_record(record)
     except RuleViolation as exc:
-        from p2pbelka.ui.words.faults import violation_words
+        from p2pbelka.ui.words.moverefusals import violation_words
 
         what = violation_words(exc.message)
         print("referee: " + _("illegal action: {what}").format(what=what), file=sys.stderr)

@@ -2,7 +2,7 @@
 
 The screen never touches the table: a move goes out through ``post_move`` (to the
 peer driver, in trio) and comes back as events that update the view.  What a game
-draws and asks its own way is its :class:`~p2pbelka.ui.game.GameUI` (registered in
+draws and asks its own way is its :class:`~p2pbelka.ui.gameui.GameUI` (registered in
 ``ui/registry.py``); the screen, the lobby in front of it (``ui/lobbypanel.py``),
 chat (``ui/chatbox.py``), the pages (``ui/pageoverlay.py``) and quitting know no game.
 A LAN joiner's screen opens on the lobby with no game, and gets one
@@ -42,7 +42,7 @@ from p2pbelka.peer.chat import ChatDropped, ChatLine
 from p2pbelka.table import moves as mv
 from p2pbelka.ui import hostwatchers, keymap, panels, tablekeys, toosmall
 from p2pbelka.ui.chatbox import CHAT_ROWS, ChatBox
-from p2pbelka.ui.game import GameUI, bind
+from p2pbelka.ui.gameui import GameUI, bind
 from p2pbelka.ui.lobbypanel import LobbyPanel
 from p2pbelka.ui.pageoverlay import Pages
 from p2pbelka.ui.panels import on_click

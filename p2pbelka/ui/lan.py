@@ -41,8 +41,8 @@ from p2pbelka.ui import registry
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.front import ScreenFrontEnd
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.lobby import LobbyView
 from p2pbelka.ui.lobbypanel import LobbyPanel
+from p2pbelka.ui.lobbyview import LobbyView
 from p2pbelka.ui.words.admission import lobby_reason
 from p2pbelka.ui.words.i18n import _, set_language
 

@@ -31,10 +31,10 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.verify import VerifyReport
 from p2pbelka.ui import keymap, registry
 from p2pbelka.ui.app import TableScreen
-from p2pbelka.ui.game import GameUI
+from p2pbelka.ui.gameui import GameUI
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.lobby import LobbyView
 from p2pbelka.ui.lobbypanel import LobbyPanel
+from p2pbelka.ui.lobbyview import LobbyView
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.tablekeys import PAGES
 from p2pbelka.ui.view import DealEnd, TableView

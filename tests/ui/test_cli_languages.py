@@ -13,7 +13,7 @@ from p2pbelka.cli.errors import EXIT_USAGE
 from p2pbelka.cli.games_cmd import SavedGame
 from p2pbelka.cli.lobby_lines import LobbyPrinter
 from p2pbelka.protocol.lobby import LobbyState, SeatView
-from p2pbelka.ui.lobby import LobbyView, lobby_lines
+from p2pbelka.ui.lobbyview import LobbyView, lobby_lines
 from p2pbelka.ui.words import i18n
 from tests.ui.cli import run_cli, run_main
 

@@ -16,7 +16,8 @@ from p2pbelka.cli.errors import EXIT_FAILED, EXIT_SETUP, EXIT_USAGE
 from p2pbelka.rules.common import errors as rule_ids
 from p2pbelka.table.verify import verify_bytes
 from p2pbelka.ui.words import i18n
-from p2pbelka.ui.words.faults import RULE_WORDS, fault_words
+from p2pbelka.ui.words.faults import fault_words
+from p2pbelka.ui.words.moverefusals import RULE_WORDS
 from tests.rules.test_referee import record
 from tests.ui.test_cli_languages import ROOT, run_in
 

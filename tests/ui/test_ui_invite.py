@@ -8,7 +8,7 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
 from p2pbelka.protocol.lobby import LobbyState, SeatView
 from p2pbelka.ui.bigcode import big_code
-from p2pbelka.ui.lobby import LobbyView, lobby_lines
+from p2pbelka.ui.lobbyview import LobbyView, lobby_lines
 from p2pbelka.ui.words.i18n import set_language
 
 

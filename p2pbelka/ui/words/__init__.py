@@ -5,7 +5,9 @@
 - ``cardnames``: cards, suits, seats and teams;
 - ``seatlog``: a seat's text log and prompts (``host``, ``join``, ``--text``);
 - ``loglines``: the lines a seat's and a watcher's text logs share;
-- ``faults``: the rules' refusals of a move and the table's faults;
+- ``moverefusals``: a move the rules refused, by its rule id;
+- ``faults``: the table's faults, and the line of a peer cut off;
+- ``forms``: the lower layers' English texts matched by form and worded anew;
 - ``verdicts``: a verification's verdict and why a file is no transcript;
 - ``admission``: why a host refused a joiner or closed its lobby;
 - ``setuperrors``: a command's wrong set-up (seats, rules, bot level, no saved game);

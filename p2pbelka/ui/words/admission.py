@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from p2pbelka.ui.words.faults import Forms, matched_words
+from p2pbelka.ui.words.forms import Forms, matched_words
 from p2pbelka.ui.words.i18n import _
 
 _FORMS: Forms = [

@@ -15,7 +15,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged, describe_change
 from p2pbelka.table.session import Table
 from p2pbelka.ui import registry
-from p2pbelka.ui.game import GameUI
+from p2pbelka.ui.gameui import GameUI
 from p2pbelka.ui.words import i18n
 from p2pbelka.ui.words.i18n import _
 

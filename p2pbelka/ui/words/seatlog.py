@@ -18,7 +18,7 @@ from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.session import Table
 from p2pbelka.ui.words import i18n
 from p2pbelka.ui.words.englishlog import ENGLISH, MISMATCH, english_line
-from p2pbelka.ui.words.faults import fault_line, violation_words
+from p2pbelka.ui.words.faults import fault_line
 from p2pbelka.ui.words.i18n import _
 from p2pbelka.ui.words.loglines import (
     game_event_line,
@@ -27,6 +27,7 @@ from p2pbelka.ui.words.loglines import (
     seats_list,
     summary_line,
 )
+from p2pbelka.ui.words.moverefusals import violation_words
 
 
 def _cards(cards: tuple[object, ...]) -> str:

@@ -13,7 +13,7 @@ import re
 import time
 
 from p2pbelka.peer.storelock import StoreBusy
-from p2pbelka.ui.words.faults import Forms, matched_words
+from p2pbelka.ui.words.forms import Forms, matched_words
 from p2pbelka.ui.words.i18n import _
 from p2pbelka.ui.words.oserrors import os_error_words
 

@@ -9,7 +9,8 @@ import re
 
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.ui.words import i18n
-from p2pbelka.ui.words.faults import Forms, fault_line, matched_words
+from p2pbelka.ui.words.faults import fault_line
+from p2pbelka.ui.words.forms import Forms, matched_words
 from p2pbelka.ui.words.i18n import _, translations
 
 _SENDER = r"(?:seat (\d+)|an unknown sender)"
