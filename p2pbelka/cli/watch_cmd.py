@@ -67,10 +67,9 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.net.errors import NetError
     from p2pbelka.net.identity import Identity, IdentityError
     from p2pbelka.peer.lan.finding import find_announced
-    from p2pbelka.peer.watch import WatchFront, WatchRefused, watch_game
+    from p2pbelka.peer.watch import WatchFront, WatchNote, WatchRefused, watch_game
     from p2pbelka.ui.watcherlog import text_mode
     from p2pbelka.ui.words.admission import lobby_reason
-    from p2pbelka.ui.words.i18n import translations
 
     setup_logging(args)
     dialled = dial_options(args, "watch")
@@ -107,12 +106,11 @@ def run(args: argparse.Namespace) -> int:
                 games=args.games_dir,
                 away_for=args.host_away,
                 find=find_announced(net),  # a host back on another port: its beacons
-                tr=translations(),
             )
         except (WatchRefused, NetError) as exc:
             said.append(f"p2pbelka watch: {lobby_reason(str(exc))}")
             if on_screen:  # said there too: the screen stays up until q
-                await front.note(lobby_reason(str(exc)))
+                await front.note(WatchNote("refused", {"why": str(exc)}))
             return REFUSED
         return 0 if result.fed else CUT_SHORT
 

@@ -19,6 +19,7 @@ import trio
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.chat import ChatDropped
 from p2pbelka.peer.text import read_line
+from p2pbelka.peer.watch import WatchNote
 from p2pbelka.table import events as ev
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.segments import SeatChanged
@@ -36,6 +37,7 @@ from p2pbelka.ui.words.loglines import (
 from p2pbelka.ui.words.rulenames import game_word
 from p2pbelka.ui.words.seatlog import seat_words
 from p2pbelka.ui.words.verdicts import verdict_words
+from p2pbelka.ui.words.watchnotes import note_words
 
 
 async def text_mode(follow: Callable[[WatchText], Awaitable[int]]) -> int:
@@ -154,8 +156,8 @@ class WatchText:
         else:
             self.say(_("chat: {name}: {text}").format(name=sender_name, text=text))
 
-    async def note(self, text: str) -> None:
-        self.say(_("watch: {text}").format(text=text))
+    async def note(self, note: WatchNote) -> None:
+        self.say(_("watch: {text}").format(text=note_words(note)))
 
     async def ended(self, report: VerifyReport, path: Path | None) -> None:
         self.report, self.path = report, path

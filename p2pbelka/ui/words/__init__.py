@@ -12,7 +12,8 @@
 - ``admission``: why a host refused a joiner or closed its lobby;
 - ``setuperrors``: a command's wrong set-up (seats, rules, bot level, no saved game);
 - ``oserrors``: operating-system errors;
-- ``rulenames``: a game's name and its rules.
+- ``rulenames``: a game's name and its rules;
+- ``watchnotes``: what a watch tells its watcher of itself (lost, trying again, cut off).
 
 The layers below emit data (events, kinds and fields) or English for developers'
 logs; what a person reads is worded here.
