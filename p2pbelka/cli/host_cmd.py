@@ -63,12 +63,12 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from p2pbelka.cli import lan_args
-    from p2pbelka.cli.lobby_lines import LobbyPrinter
     from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
     from p2pbelka.cli.terminal_door import TerminalDoor, help_line
     from p2pbelka.peer import lobby
     from p2pbelka.peer.lan import GameResult, host_game
     from p2pbelka.ui.words.i18n import _
+    from p2pbelka.ui.words.lobbylog import LobbyPrinter
 
     try:
         options = parse_options(args.option)

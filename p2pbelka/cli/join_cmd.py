@@ -31,10 +31,10 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from p2pbelka.cli import lan_args
-    from p2pbelka.cli.lobby_lines import LobbyPrinter
     from p2pbelka.net.errors import NetError
     from p2pbelka.peer.lan import HostUnreachable, LobbyRefused, join_game
     from p2pbelka.ui.words.admission import lobby_reason
+    from p2pbelka.ui.words.lobbylog import LobbyPrinter
 
     player = lan_args.prepare(args, "join")
     if player is None:

@@ -384,8 +384,8 @@ def say(line: str) -> None:
 def invite_code(given: str | None) -> str | None:
     """``host --invite``'s code (a fresh one when none was given, "" for none), said in
     words; None (and why) if it is too short."""
-    from p2pbelka.cli.lobby_lines import invite_lines
     from p2pbelka.net.pake import new_invite_code, normal_code, shown_code
+    from p2pbelka.ui.words.lobbylog import invite_lines
 
     if given is None:
         return ""

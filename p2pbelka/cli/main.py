@@ -105,7 +105,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from p2pbelka.cli.argwords import language_in_argv, speak_argparse
+    from p2pbelka.ui.words.argparselines import language_in_argv, speak_argparse
     from p2pbelka.ui.words.i18n import default_language, set_language
 
     words = sys.argv[1:] if argv is None else list(argv)

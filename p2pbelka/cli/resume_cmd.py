@@ -141,7 +141,7 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
                 lan_args.say(lan_args.left_line(meta.game_id))
                 return left_status(0, screen.interrupted)
             return lan_args.screen_result(on_screen, interrupted=screen.interrupted)
-        from p2pbelka.cli.lobby_lines import LobbyPrinter
+        from p2pbelka.ui.words.lobbylog import LobbyPrinter
 
         def resumed() -> Awaitable[GameResult]:
             # a host's lobby reopens to its watchers: who watches, in lines

@@ -13,7 +13,9 @@
 - ``setuperrors``: a command's wrong set-up (seats, rules, bot level, no saved game);
 - ``oserrors``: operating-system errors;
 - ``rulenames``: a game's name and its rules;
-- ``watchnotes``: what a watch tells its watcher of itself (lost, trying again, cut off).
+- ``watchnotes``: what a watch tells its watcher of itself (lost, trying again, cut off);
+- ``lobbylog``: the lobby in text mode, a line for each lobby event, and the invite code;
+- ``argparselines``: argparse's own lines (usage, errors, its help headers).
 
 The layers below emit data (events, kinds and fields) or English for developers'
 logs; what a person reads is worded here.
