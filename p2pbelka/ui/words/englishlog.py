@@ -4,7 +4,9 @@ event, and the prompts (``host``, ``join``, ``--text`` with no ``--lang``).
 The peer layer's text front end prints what it is given (``peer.text.Words``) and
 says nothing of its own; this is what it is given in English, and what the other
 languages' words (``ui/words/seatlog.py``) keep the shape of.  A game's own events
-are worded by the game's screen (``GameUI.event_line``), in English too.
+are worded by the game's screen (``GameUI.event_line``), in English too; a fault and a
+seat changing hands as ``ui/words/faults.py`` and ``ui/words/loglines.py`` word them
+(in English, exactly as the table records them).
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from p2pbelka.peer.driver import CutOff, Resumed, Waiting
 from p2pbelka.peer.seatchange.drivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
-from p2pbelka.table.segments import SeatChanged, describe_change
+from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.session import Table
-from p2pbelka.ui.words.loglines import game_event_line
+from p2pbelka.ui.words.faults import fault_line
+from p2pbelka.ui.words.loglines import game_event_line, seat_change_line
 
 MISMATCH = "told different peers different things"
 """What a fault says of a seat that signed two different messages for one place."""
@@ -67,7 +70,7 @@ def _table_line(event: ev.Event, table: Table) -> str | None:
             " your next card shows your copy to all, and the audit names who did it"
         )
     if isinstance(event, ev.FaultFound):
-        return f"FAULT: {event.fault}"
+        return f"FAULT: {fault_line(event.fault)}"
     if isinstance(event, ev.GameOver):
         score = ":".join(str(p) for p in event.score)
         if table.setup is not None and not spec(table.setup.game).partnership:
@@ -84,7 +87,7 @@ def _table_line(event: ev.Event, table: Table) -> str | None:
 
 
 def _aborted(event: ev.GameAborted) -> str:
-    faults = "; ".join(str(f) for f in event.faults)
+    faults = "; ".join(fault_line(f) for f in event.faults)
     if not any(f.fatal for f in event.faults):  # blaming nobody (``Table.abandon``)
         return f"game stopped, unfinished: {faults}"
     if any(MISMATCH in f.what for f in event.faults):
@@ -133,7 +136,7 @@ def _peer_line(event: ev.Event) -> str | None:
             " back again from the next deal"
         )
     if isinstance(event, SeatChanged):
-        return describe_change(event)
+        return seat_change_line(event)
     return None
 
 
