@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from p2pbelka.peer import storelock
-from p2pbelka.ui import i18n
+from p2pbelka.ui.words import i18n
 from tests import quickdisk
 
 

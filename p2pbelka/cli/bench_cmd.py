@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from p2pbelka.cli import game_args
 from p2pbelka.rules import registry
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.i18n import _
 
 # topic -> module under p2pbelka.bench; each has ``run(quick: bool) -> dict[str, object]``
 TOPICS: Mapping[str, str] = {

@@ -16,7 +16,7 @@ import traceback
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from p2pbelka.ui.i18n import N_
+from p2pbelka.ui.words.i18n import N_
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -72,7 +72,7 @@ def listen_address(args: argparse.Namespace, code: int) -> str | None:
         if (value := getattr(args, flag.lstrip("-").replace("-", "_"), None))
         not in (None, 0, "0.0.0.0", "")
     ]
-    from p2pbelka.ui.i18n import _
+    from p2pbelka.ui.words.i18n import _
 
     if not parts:
         return None
@@ -93,25 +93,25 @@ def _project_error(exc: BaseException) -> tuple[int, str] | None:
     if isinstance(exc, NetError | IdentityError):
         return EXIT_SETUP, str(exc)
     if isinstance(exc, StoreBusy):  # a game open in another p2pbelka: it goes on there
-        from p2pbelka.ui.setupwords import busy_words
+        from p2pbelka.ui.words.setuperrors import busy_words
 
         return EXIT_SETUP, busy_words(exc)
     if isinstance(exc, RuleViolation):
-        from p2pbelka.ui.faults import violation_words
+        from p2pbelka.ui.words.moverefusals import violation_words
 
         return EXIT_FAILED, violation_words(exc.message)
     if isinstance(exc, TableError | FairDealError):
         return EXIT_FAILED, str(exc)
     if isinstance(exc, ValueError | LookupError):
-        from p2pbelka.ui.setupwords import error_words
+        from p2pbelka.ui.words.setuperrors import error_words
 
         return EXIT_USAGE, error_words(exc)
     if type(exc).__name__ == "HostUnreachable":  # peer.lan's, without importing the peer layer
-        from p2pbelka.ui.oserrors import unreachable_words
+        from p2pbelka.ui.words.oserrors import unreachable_words
 
         return EXIT_SETUP, unreachable_words(exc)
     if type(exc).__name__ == "LobbyRefused":  # peer.lan's, without importing the peer layer
-        from p2pbelka.ui.reasons import lobby_reason
+        from p2pbelka.ui.words.admission import lobby_reason
 
         return EXIT_SETUP, lobby_reason(str(exc))
     return None
@@ -120,10 +120,10 @@ def _project_error(exc: BaseException) -> tuple[int, str] | None:
 def classify(exc: BaseException, args: argparse.Namespace) -> tuple[int, str]:
     """The exit status and one line for an error a command let through."""
     from p2pbelka.net.oserrors import first_os_error
-    from p2pbelka.ui.oserrors import os_error_words
+    from p2pbelka.ui.words.oserrors import os_error_words
 
     found = list(leaves(exc))
-    from p2pbelka.ui.i18n import _
+    from p2pbelka.ui.words.i18n import _
 
     if found and all(isinstance(e, KeyboardInterrupt) for e in found):
         return EXIT_INTERRUPTED, _("interrupted")
@@ -158,7 +158,7 @@ def report_error(prefix: str, exc: BaseException, args: argparse.Namespace) -> i
 
 def read_input(path: Path, command: str) -> bytes | None:
     """The bytes of a file the player named; None (and one line why) if it cannot be read."""
-    from p2pbelka.ui.oserrors import os_error_words
+    from p2pbelka.ui.words.oserrors import os_error_words
 
     try:
         return path.read_bytes()

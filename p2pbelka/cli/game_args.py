@@ -7,7 +7,7 @@ import argparse
 
 from p2pbelka.rules import registry
 from p2pbelka.rules.spec import GameSpec
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.i18n import _
 
 
 def _title(spec: GameSpec) -> str:

@@ -20,8 +20,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from p2pbelka.ui.i18n import LANGUAGES, _, language, ngettext
-from p2pbelka.ui.verdicts import verdict_words
+from p2pbelka.ui.words.i18n import LANGUAGES, _, language, ngettext
+from p2pbelka.ui.words.verdicts import verdict_words
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

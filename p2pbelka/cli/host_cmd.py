@@ -14,8 +14,8 @@ from p2pbelka.cli.lan_args import (
     add_player_arguments,
     add_watcher_arguments,
 )
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.setupwords import error_words
+from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.setuperrors import error_words
 
 if TYPE_CHECKING:
     from p2pbelka.net.identity import Identity
@@ -161,8 +161,8 @@ def _name_the_table(args: argparse.Namespace) -> None:
 
 def _host_on_screen(table: _Table, args: argparse.Namespace) -> int:
     from p2pbelka.cli import lan_args
-    from p2pbelka.ui.i18n import default_language
     from p2pbelka.ui.lan import host_on_screen
+    from p2pbelka.ui.words.i18n import default_language
 
     screen, on_screen = host_on_screen(
         table.identity,
@@ -202,8 +202,8 @@ async def _host_with_lines(
     import trio
 
     from p2pbelka.cli import lan_args
-    from p2pbelka.cli.lobby_lines import LobbyPrinter
     from p2pbelka.cli.terminal_door import TerminalDoor, help_line
+    from p2pbelka.ui.words.lobbylog import LobbyPrinter
 
     if auto_approve:
         return await table.host(fe, level, LobbyPrinter())

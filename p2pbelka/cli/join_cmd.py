@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from p2pbelka.cli.lan_args import add_dial_arguments, add_network_arguments, add_player_arguments
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.i18n import _
 
 if TYPE_CHECKING:
     from p2pbelka.net.directory import TableInfo
@@ -31,10 +31,10 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from p2pbelka.cli import lan_args
-    from p2pbelka.cli.lobby_lines import LobbyPrinter
     from p2pbelka.net.errors import NetError
     from p2pbelka.peer.lan import HostUnreachable, LobbyRefused, join_game
-    from p2pbelka.ui.reasons import lobby_reason
+    from p2pbelka.ui.words.admission import lobby_reason
+    from p2pbelka.ui.words.lobbylog import LobbyPrinter
 
     player = lan_args.prepare(args, "join")
     if player is None:
@@ -91,8 +91,8 @@ def _join_on_screen(
     """The lobby and table screens: the tables heard, a seat, ready, and the game."""
     from p2pbelka.cli import lan_args
     from p2pbelka.net.directory import matching_tables
-    from p2pbelka.ui.i18n import default_language
     from p2pbelka.ui.lan import join_on_screen
+    from p2pbelka.ui.words.i18n import default_language
 
     def wanted(table: TableInfo) -> bool:
         return args.table is not None and bool(matching_tables([table], args.table))
@@ -208,8 +208,8 @@ def _list_tables(tables: list[TableInfo], wait: float) -> None:
 
 
 def _table_line(n: int, t: TableInfo) -> str:
-    from p2pbelka.ui.i18n import ngettext
-    from p2pbelka.ui.rulenames import game_word
+    from p2pbelka.ui.words.i18n import ngettext
+    from p2pbelka.ui.words.rulenames import game_word
 
     free = ngettext("{n} free seat", "{n} free seats", t.free_seats).format(n=t.free_seats)
     line = _("{n}) {name}: host {host}:{port}, {game} for {seats}, {free}, host key {key}")
@@ -256,6 +256,6 @@ def _choose_table(tables: list[TableInfo], wanted: str | None) -> TableInfo | No
 
 
 def _no_table(exc: BaseException) -> str:
-    from p2pbelka.ui.oserrors import unreachable_words
+    from p2pbelka.ui.words.oserrors import unreachable_words
 
     return _("no table reached: {why}").format(why=unreachable_words(exc))

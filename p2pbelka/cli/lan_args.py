@@ -11,8 +11,8 @@ import resource
 import sys
 from typing import TYPE_CHECKING
 
-from p2pbelka.ui.i18n import LANGUAGES, _
-from p2pbelka.ui.setupwords import error_words
+from p2pbelka.ui.words.i18n import LANGUAGES, _
+from p2pbelka.ui.words.setuperrors import error_words
 
 if TYPE_CHECKING:
     from p2pbelka.net.identity import Identity
@@ -301,13 +301,13 @@ def bot_level(requested: str | None) -> str | None:
 def front_end(level: str | None, quiet: bool, game: str | None = None) -> TextFrontEnd:
     """The text front end; with ``level``, its bot (of ``game``'s levels when known)."""
     from p2pbelka.bots import make_bot, parse_level
-    from p2pbelka.peer.text import ENGLISH, TextFrontEnd
-    from p2pbelka.ui.seattext import seat_words
+    from p2pbelka.peer.text import TextFrontEnd
+    from p2pbelka.ui.words.seatlog import seat_words
 
     if level and game is not None:
         parse_level(level, game)  # the host's game is known: say now if its bots lack the level
     bot = make_bot(level) if level else None
-    return TextFrontEnd(bot, quiet=quiet, words=seat_words() or ENGLISH)
+    return TextFrontEnd(bot, quiet=quiet, words=seat_words())
 
 
 def prepare(
@@ -371,7 +371,7 @@ def screen_result(
 def cut_off(result: GameResult) -> int:
     """The one line of a peer that reached no other seat and stopped; its exit status."""
     from p2pbelka.cli.errors import EXIT_CUT_OFF
-    from p2pbelka.ui.faults import cut_off_line
+    from p2pbelka.ui.words.faults import cut_off_line
 
     say(cut_off_line(result.game_id, result.store.transcript_path, result.players == 2))
     return EXIT_CUT_OFF
@@ -384,8 +384,8 @@ def say(line: str) -> None:
 def invite_code(given: str | None) -> str | None:
     """``host --invite``'s code (a fresh one when none was given, "" for none), said in
     words; None (and why) if it is too short."""
-    from p2pbelka.cli.lobby_lines import invite_lines
     from p2pbelka.net.pake import new_invite_code, normal_code, shown_code
+    from p2pbelka.ui.words.lobbylog import invite_lines
 
     if given is None:
         return ""

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from p2pbelka import __version__
 from p2pbelka.cli.errors import EXIT_STATUSES, report_error
-from p2pbelka.ui.i18n import N_, _
+from p2pbelka.ui.words.i18n import N_, _
 
 # name -> (module under p2pbelka.cli, one-line help)
 COMMANDS: Mapping[str, tuple[str, str]] = {
@@ -105,8 +105,8 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from p2pbelka.cli.argwords import language_in_argv, speak_argparse
-    from p2pbelka.ui.i18n import default_language, set_language
+    from p2pbelka.ui.words.argparselines import language_in_argv, speak_argparse
+    from p2pbelka.ui.words.i18n import default_language, set_language
 
     words = sys.argv[1:] if argv is None else list(argv)
     # argparse words its headers as the parser is built: the language comes first,

@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 
 from p2pbelka.cli import game_args
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.setupwords import error_words
+from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.setuperrors import error_words
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from p2pbelka.bots import levels as bot_levels
-    from p2pbelka.ui.i18n import LANGUAGES
+    from p2pbelka.ui.words.i18n import LANGUAGES
 
     levels = ", ".join(bot_levels())
     game_args.add_game_argument(parser)
@@ -87,8 +87,8 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from p2pbelka.cli.selfplay_cmd import parse_options, seat_count
     from p2pbelka.net.identity import clean_name, default_name
     from p2pbelka.rules.registry import spec
-    from p2pbelka.ui.i18n import _, default_language, set_language
     from p2pbelka.ui.play import DEFAULT_LEVEL, PlayConfig
+    from p2pbelka.ui.words.i18n import _, default_language, set_language
 
     lang = args.lang or default_language()
     set_language(lang)
@@ -129,9 +129,9 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import left_status
-    from p2pbelka.ui.i18n import _
     from p2pbelka.ui.play import play_local
     from p2pbelka.ui.resume import left_game
+    from p2pbelka.ui.words.i18n import _
 
     if args.resume is not None:
         return resume(args)

@@ -15,12 +15,12 @@ import argparse
 import sys
 
 from p2pbelka.rules.spec import RecordFormat
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.i18n import _
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help=_("the game record (JSON), or - for standard input"))
-    from p2pbelka.ui.i18n import LANGUAGES
+    from p2pbelka.ui.words.i18n import LANGUAGES
 
     parser.add_argument(
         "--lang", choices=LANGUAGES, default=None, help=_("en, ru or kk (default: locale)")
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
 
     from p2pbelka.rules.common.errors import RuleViolation
     from p2pbelka.rules.common.recordio import RecordError
-    from p2pbelka.ui.oserrors import os_error_words
+    from p2pbelka.ui.words.oserrors import os_error_words
 
     try:
         if args.file == "-":
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = records.replay_record(record)
     except RuleViolation as exc:
-        from p2pbelka.ui.faults import violation_words
+        from p2pbelka.ui.words.moverefusals import violation_words
 
         what = violation_words(exc.message)
         print("referee: " + _("illegal action: {what}").format(what=what), file=sys.stderr)

@@ -6,13 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.i18n import _
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help=_("a saved game (see `p2pbelka games`)"))
     parser.add_argument("--deal", type=int, default=1, help=_("start at this deal (default 1)"))
-    from p2pbelka.ui.i18n import LANGUAGES
+    from p2pbelka.ui.words.i18n import LANGUAGES
 
     parser.add_argument(
         "--lang", choices=LANGUAGES, default=None, help=_("en, ru or kk (default: locale)")
@@ -22,9 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import EXIT_USAGE, read_input
     from p2pbelka.table.verify import verify_bytes
-    from p2pbelka.ui.i18n import _, default_language, set_language
-    from p2pbelka.ui.replays import replay_screen
-    from p2pbelka.ui.verdicts import verdict_words
+    from p2pbelka.ui.replaystart import replay_screen
+    from p2pbelka.ui.words.i18n import _, default_language, set_language
+    from p2pbelka.ui.words.verdicts import verdict_words
 
     set_language(args.lang or default_language())
     data = read_input(args.file, "replay")

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2pbelka.cli.lan_args import add_network_arguments, add_player_arguments
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.setupwords import error_words
+from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.setuperrors import error_words
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -59,8 +59,8 @@ def resume_local(save: LocalSave, args: argparse.Namespace, command: str) -> int
     """A local table goes on at the terminal; what to print is as for ``play``."""
     from p2pbelka.cli.errors import left_status
     from p2pbelka.table.session import OrderError
-    from p2pbelka.ui.i18n import _, default_language, set_language
     from p2pbelka.ui.resume import Overrides, left_game
+    from p2pbelka.ui.words.i18n import _, default_language, set_language
 
     save.hold()  # open in another p2pbelka: StoreBusy, exit 3, first of all
     if getattr(args, "bot", None) is not None or getattr(args, "text", False):
@@ -103,7 +103,7 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import left_status
     from p2pbelka.peer.lan import GameResult, resume_game
     from p2pbelka.table.session import OrderError
-    from p2pbelka.ui.i18n import _
+    from p2pbelka.ui.words.i18n import _
 
     # Before anything is read: a game another p2pbelka plays is refused here (StoreBusy,
     # exit 3, the line naming that program), never played by two.
@@ -127,8 +127,8 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
     lan_args.say(_("resuming game {id} in seat {seat}").format(id=meta.game_id, seat=meta.seat))
     try:
         if meta.bot is None and lan_args.wants_screen(args):
-            from p2pbelka.ui.i18n import default_language
             from p2pbelka.ui.resume import resume_on_screen
+            from p2pbelka.ui.words.i18n import default_language
 
             screen, on_screen = resume_on_screen(
                 identity,
@@ -141,7 +141,7 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
                 lan_args.say(lan_args.left_line(meta.game_id))
                 return left_status(0, screen.interrupted)
             return lan_args.screen_result(on_screen, interrupted=screen.interrupted)
-        from p2pbelka.cli.lobby_lines import LobbyPrinter
+        from p2pbelka.ui.words.lobbylog import LobbyPrinter
 
         def resumed() -> Awaitable[GameResult]:
             # a host's lobby reopens to its watchers: who watches, in lines

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.setupwords import error_words
+from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.setuperrors import error_words
 
 if TYPE_CHECKING:
     from p2pbelka.rules.common.summary import DealSummary

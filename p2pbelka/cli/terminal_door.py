@@ -25,8 +25,8 @@ from p2pbelka.peer.text import read_line
 from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.rules import registry
 from p2pbelka.rules.rulebook import choices, overrides_for, presets, resolved
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.setupwords import error_words
+from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.setuperrors import error_words
 
 
 def help_line() -> str:

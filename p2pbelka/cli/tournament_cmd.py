@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from p2pbelka.bots.common.tournament import TournamentSummary
 from p2pbelka.cli import game_args
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.i18n import _
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

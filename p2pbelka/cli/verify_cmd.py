@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.i18n import _
 
 if TYPE_CHECKING:
     from p2pbelka.table.verify import VerifiedDeal
@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             " as the seeds say (also names cheats that cancelled out and changed no card)"
         ),
     )
-    from p2pbelka.ui.i18n import LANGUAGES
+    from p2pbelka.ui.words.i18n import LANGUAGES
 
     parser.add_argument(
         "--lang", choices=LANGUAGES, default=None, help=_("en, ru or kk (default: locale)")
@@ -41,9 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from p2pbelka.cli.errors import EXIT_USAGE, read_input
     from p2pbelka.table.verify import verify_bytes
-    from p2pbelka.ui.faults import fault_line
-    from p2pbelka.ui.i18n import _, ngettext
-    from p2pbelka.ui.verdicts import verdict_words
+    from p2pbelka.ui.words.faults import fault_line
+    from p2pbelka.ui.words.i18n import _, ngettext
+    from p2pbelka.ui.words.verdicts import verdict_words
 
     data = read_input(args.file, "verify")
     if data is None:
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def describe_verified_deal(deal: VerifiedDeal) -> str:
-    from p2pbelka.ui.i18n import _
+    from p2pbelka.ui.words.i18n import _
 
     return _("deal {n}: {summary}").format(n=deal.deal_id, summary=deal.summary.line(verified=True))
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2pbelka.cli.lan_args import add_dial_arguments, port_number
-from p2pbelka.ui.i18n import LANGUAGES, _
-from p2pbelka.ui.setupwords import error_words
+from p2pbelka.ui.words.i18n import LANGUAGES, _
+from p2pbelka.ui.words.setuperrors import error_words
 
 if TYPE_CHECKING:
     from p2pbelka.net.directory import TableInfo
@@ -67,10 +67,9 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.net.errors import NetError
     from p2pbelka.net.identity import Identity, IdentityError
     from p2pbelka.peer.lan.finding import find_announced
-    from p2pbelka.peer.watch import WatchFront, WatchRefused, watch_game
-    from p2pbelka.ui.i18n import translations
-    from p2pbelka.ui.reasons import lobby_reason
-    from p2pbelka.ui.watchtext import text_mode
+    from p2pbelka.peer.watch import WatchFront, WatchNote, WatchRefused, watch_game
+    from p2pbelka.ui.watcherlog import text_mode
+    from p2pbelka.ui.words.admission import lobby_reason
 
     setup_logging(args)
     dialled = dial_options(args, "watch")
@@ -107,12 +106,11 @@ def run(args: argparse.Namespace) -> int:
                 games=args.games_dir,
                 away_for=args.host_away,
                 find=find_announced(net),  # a host back on another port: its beacons
-                tr=translations(),
             )
         except (WatchRefused, NetError) as exc:
             said.append(f"p2pbelka watch: {lobby_reason(str(exc))}")
             if on_screen:  # said there too: the screen stays up until q
-                await front.note(lobby_reason(str(exc)))
+                await front.note(WatchNote("refused", {"why": str(exc)}))
             return REFUSED
         return 0 if result.fed else CUT_SHORT
 
@@ -120,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     if not on_screen:
         status = trio.run(text_mode, main)
     else:
-        from p2pbelka.ui.watch import watch_on_screen
+        from p2pbelka.ui.watcherscreen import watch_on_screen
 
         # the screen stays up after the game, until q; a watcher who leaves first
         # ends the watch, with what came saved
@@ -159,8 +157,8 @@ async def _pick_table(
 ) -> tuple[str, int, bytes | None] | None:
     from p2pbelka.net.directory import matching_tables
     from p2pbelka.peer.lan import discover_tables
-    from p2pbelka.ui.i18n import _
-    from p2pbelka.ui.rulenames import game_word
+    from p2pbelka.ui.words.i18n import _
+    from p2pbelka.ui.words.rulenames import game_word
 
     def enough(tables: list[TableInfo]) -> bool:
         return args.table is not None and bool(matching_tables(tables, args.table))

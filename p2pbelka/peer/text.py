@@ -1,7 +1,8 @@
 """A plain-text front end: one line per event, choices by a bot or typed on stdin.
 
-This is what ``p2pbelka host`` and ``join`` print until the screens exist; the
-lines are stable enough for tests to read.
+This is what ``p2pbelka host`` and ``join`` print without a screen.  It says nothing of
+its own: every line comes from the :class:`Words` it is given (the screens' layer words
+them, in English as in any other language), so this layer only hands on the events.
 """
 
 from __future__ import annotations
@@ -17,124 +18,18 @@ import trio
 
 from p2pbelka.bots.common.seat import Bot
 from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
-from p2pbelka.peer.driver import CutOff, PeerDriver, Resumed, TranscriptSink, Waiting
+from p2pbelka.peer.driver import CutOff, PeerDriver, TranscriptSink, Waiting
 from p2pbelka.peer.seatchange.drivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.peer.sync import answer
-from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
-from p2pbelka.table.segments import SeatChanged, describe_change
+from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.session import Table
-
-MISMATCH = "told different peers different things"
-
-
-def describe(event: ev.Event, table: Table) -> str:
-    """One line for the log of a game, from the local seat's point of view."""
-    if isinstance(event, ev.GameStarted) and event.continued:
-        seats = ", ".join(f"{i}={n}" for i, n in enumerate(event.names))
-        return f"the game goes on: {seats}; seat {event.first_dealer} deals next"
-    if isinstance(event, ev.GameStarted):
-        seats = ", ".join(f"{i}={n}" for i, n in enumerate(event.names))
-        return f"game started: {seats}; first dealer by lot: seat {event.first_dealer}"
-    if isinstance(event, ev.DealStarted):
-        # counted from 1, as the screen and the transcript's deal ids count
-        return f"deal {event.number + 1} (id {event.deal_id}): dealer seat {event.dealer}"
-    if isinstance(event, ev.HandDealt):
-        return f"your hand: {' '.join(str(c) for c in event.cards)}"
-    if isinstance(event, ev.GameEvent):
-        return event.log_line()  # a game's own event says itself
-    if isinstance(event, ev.ChoiceNeeded):
-        return f"your move ({event.kind}): {' '.join(str(o) for o in event.moves)}"
-    if isinstance(event, ev.TurnToPlay):
-        return f"seat {event.seat} leads"
-    if isinstance(event, ev.CardPlayed):
-        return f"seat {event.seat} plays {event.card}"
-    if isinstance(event, ev.TrickTaken):
-        return f"seat {event.winner} takes the trick"
-    if isinstance(event, ev.DealAudited):
-        head = table.transcript[-1].digest.hex()[:16] if table.transcript else "-"
-        return (
-            f"deal id {event.deal_id} verified: {event.summary.log_line()}; transcript head {head}"
-        )
-    if isinstance(event, ev.CardInTwoHands):
-        who = f"seat {event.seat} showed" if event.seat >= 0 else "the open card is"
-        return (
-            f"DECK TAMPERED WITH: {who} {event.card}, which is in your hand too;"
-            " your next card shows your copy to all, and the audit names who did it"
-        )
-    if isinstance(event, ev.FaultFound):
-        return f"FAULT: {event.fault}"
-    if isinstance(event, ev.GameOver):
-        score = ":".join(str(p) for p in event.score)
-        if table.setup is not None and not spec(table.setup.game).partnership:
-            return f"game over: seat {event.winner} wins, score {score}"  # each for oneself
-        return f"game over: team {event.winner} wins {score}"
-    if isinstance(event, ev.GameAborted):
-        faults = "; ".join(str(f) for f in event.faults)
-        if not any(f.fatal for f in event.faults):  # blaming nobody (``Table.abandon``)
-            return f"game stopped, unfinished: {faults}"
-        if any(MISMATCH in f.what for f in event.faults):
-            return f"GAME ABORTED: TRANSCRIPT MISMATCH at the end of a deal: {faults}"
-        return f"GAME ABORTED: {faults}"
-    if isinstance(event, ev.MoveRejected):
-        return f"move refused: {event.reason}"
-    if isinstance(event, ev.Rejected):
-        who = f" from seat {event.seat}" if event.seat is not None else ""
-        return f"rejected{who}: {event.reason}"
-    if isinstance(event, Waiting) and event.alone:
-        return (
-            f"none of the other seats can be reached (silent for {event.seconds:.0f} s):"
-            " this machine's network may be down; waiting for it to come back, until"
-            f" {event.limit:.0f} s of silence at most (then this peer stops and saves"
-            " the game unfinished)"
-        )
-    if isinstance(event, CutOff):
-        return f"no other seat could be reached for {event.seconds:.0f} s: this peer stops waiting"
-    if isinstance(event, Waiting) and not event.seats:
-        return (
-            f"waiting for the others to send back what this seat signed before it stopped"
-            f" (silent for {event.seconds:.0f} s)"
-        )
-    if isinstance(event, Waiting):
-        seats = ", ".join(str(s) for s in event.seats)
-        return f"waiting for seat {seats} (silent for {event.seconds:.0f} s)"
-    if isinstance(event, Resumed):
-        return "the game goes on"
-    if isinstance(event, SeatOffer) and event.back:
-        return (
-            f"{event.bot}, who played seat {event.seat}, is back: hand the seat back from"
-            " the next deal? (the bot finishes the deal in progress)"
-        )
-    if isinstance(event, SeatOffer):
-        return (
-            f"seat {event.seat} ({event.name}) has been gone for {event.seconds:.0f} s:"
-            f" seat {event.bot} in their place from the next deal? (the deal in progress"
-            " is voided; the score carries on)"
-        )
-    if isinstance(event, OfferClosed):
-        return f"no bot for seat {event.seat}: {event.why}"
-    if isinstance(event, OfferWithdrawn):
-        return f"the question about seat {event.offer.seat} no longer applies"
-    if isinstance(event, SeatKept):
-        return (
-            f"seat {event.seat} stays with the bot for this deal: {event.why}; it is asked"
-            " back again from the next deal"
-        )
-    if isinstance(event, SeatChanged):
-        return describe_change(event)
-    return repr(event)
-
-
-def chat_line(line: ChatLine) -> str:
-    """A chat line as the text front end prints it."""
-    earlier = " (earlier)" if line.earlier else ""
-    return f"chat{earlier}: {line.name} (seat {line.seat}): {line.text}"
 
 
 class Words(Protocol):
     """What the text front end says: each event's line and its prompts.  The screens'
-    layer gives one in the player's language; :class:`EnglishWords` is the default."""
+    layer gives one in the player's language (``ui/words/seatlog.py``)."""
 
     def describe(self, event: ev.Event, table: Table) -> str: ...
 
@@ -153,34 +48,6 @@ class Words(Protocol):
     def chat_not_sent(self, why: str) -> str: ...
 
 
-class EnglishWords:
-    """The lines as scripts and tests read them: stable, in English."""
-
-    def describe(self, event: ev.Event, table: Table) -> str:
-        return describe(event, table)
-
-    def chat_line(self, line: ChatLine) -> str:
-        return chat_line(line)
-
-    def offer_choices(self, back: bool) -> str:
-        return "y) yes   n) no, the bot plays on" if back else "y) yes   n) no, end the game"
-
-    def no_input(self) -> str:
-        return "(no input: the seat stays silent)"
-
-    def type_choice(self, options: int) -> str:
-        return f"type 1..{options} or the card"
-
-    def no_chat(self) -> str:
-        return "(no chat at this table)"
-
-    def chat_not_sent(self, why: str) -> str:
-        return f"chat not sent: {why}"
-
-
-ENGLISH = EnglishWords()
-
-
 class TextFrontEnd:
     """Prints every event; a bot answers the choices, or the user types them.
 
@@ -197,10 +64,10 @@ class TextFrontEnd:
         bot: Bot | None,
         out: TextIO | None = None,
         *,
+        words: Words,
         quiet: bool = False,
         clock: Callable[[], float] = time.monotonic,
         auto_approve: bool = False,
-        words: Words = ENGLISH,
     ) -> None:
         self.bot = bot
         self.words = words

@@ -24,11 +24,10 @@ the first segment must have signed the ``table`` the feed opens with.
 
 from __future__ import annotations
 
-import gettext
 import logging
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -60,7 +59,7 @@ from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Envelope, open_envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table.observer import Observer
-from p2pbelka.table.report import ENGLISH, VerifyReport
+from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
@@ -75,6 +74,23 @@ Say = Callable[[str], None]
 """Sign and send a watcher's chat line (``ChatDropped``: empty, too long, slow down)."""
 
 
+@dataclass(frozen=True, slots=True)
+class WatchNote:
+    """What the watch tells its watcher of itself, as data: its ``kind`` and the numbers
+    and texts it names (``fields``).  The screens' layer words it (``ui/words/
+    watchnotes.py``); this layer knows no language.
+
+    Kinds: ``waiting`` (to be let in), ``no_answer`` (why), ``reached`` (address, key),
+    ``following`` (n: from record n again), ``lost`` (why, held, wait, delay: the host
+    away, the first time), ``not_back`` (why, delay, left), ``gone`` (wait, why, held:
+    the watch stops), ``moved`` (where: announced there now), ``left`` (why: the host
+    lied), ``set_aside`` (n, path), ``forged_chat``, ``refused`` (why: the program's own
+    refusal, worded as a host's)."""
+
+    kind: str
+    fields: Mapping[str, object] = field(default_factory=dict)
+
+
 class WatchFront(Protocol):
     """What a watcher's front end (the text lines, the screen) is told.  ``admitted``
     gets ``send`` where the host lets watchers write ("off": None); call it in trio."""
@@ -83,7 +99,7 @@ class WatchFront(Protocol):
     async def admitted(self, chat: str, send: Say | None = None) -> None: ...
     async def fed(self, table: Table, events: list[ev.Event]) -> None: ...  # each envelope
     async def chat(self, sender_name: str, text: str, watcher: bool) -> None: ...
-    async def note(self, text: str) -> None: ...  # lost, trying again, refused, cut off
+    async def note(self, note: WatchNote) -> None: ...  # lost, trying again, refused, cut off
     async def ended(self, report: VerifyReport, path: Path | None) -> None: ...
 
 
@@ -120,7 +136,6 @@ async def watch_game(
     games: Path | None = None,
     away_for: float = AWAY_FOR,
     find: Find | None = None,
-    tr: gettext.NullTranslations = ENGLISH,
 ) -> WatchResult:
     """Watch the game whose lobby listens at ``host:port`` until its end, or until the
     host, its feed lost, has not come back for ``away_for`` seconds (``find``: where
@@ -133,7 +148,7 @@ async def watch_game(
         code = normal_code(invite) if invite else None
     except ValueError as exc:
         raise WatchRefused(str(exc)) from None
-    feed = Feed(identity, front, tr, games if games is not None else games_dir(net.home))
+    feed = Feed(identity, front, games if games is not None else games_dir(net.home))
     where = format_host_port(host, port)
     away = Away(away_for)
     why = ""
@@ -164,47 +179,33 @@ async def watch_game(
                 why = str(exc)
             except HostLied as exc:
                 # never dialled again: what it fed so far is kept, and said to be so
-                text = tr.gettext("the host's feed is left: {why}").format(why=exc)
-                await front.note(text)
+                await front.note(WatchNote("left", {"why": str(exc)}))
                 return await feed.finish(fed=False, why=str(exc))
         first = away.since is None
         now = trio.current_time()
         delay = away.lost(now)
-        kept = tr.ngettext("{n} record kept", "{n} records kept", feed.held).format(n=feed.held)
         if delay is None:
-            text = tr.gettext(
-                "the host did not come back within {n:.0f} s ({why}): the watch stops, {kept}"
-            ).format(n=away.wait, why=why, kept=kept)
-            await front.note(text)
+            await front.note(WatchNote("gone", {"wait": away.wait, "why": why, "held": feed.held}))
             return await feed.finish(fed=False, why=why)
         if first:
-            text = tr.gettext(
-                "the feed is lost ({why}); {kept}. The host is away: waiting up to {n:.0f} s"
-                " for it to come back, dialling again in {s:.0f} s"
-            ).format(why=why, kept=kept, n=away.wait, s=delay)
+            lost = {"why": why, "held": feed.held, "wait": away.wait, "delay": delay}
+            await front.note(WatchNote("lost", lost))
         else:
-            text = tr.gettext(
-                "the host is not back yet ({why}); dialling again in {s:.0f} s"
-                " ({left:.0f} s of the wait left)"
-            ).format(why=why, s=delay, left=away.left(now))
-        await front.note(text)
+            left = {"why": why, "delay": delay, "left": away.left(now)}
+            await front.note(WatchNote("not_back", left))
         found = await look(find, feed.host_key, feed.table_id, delay)
         if found is not None and found != (host, port):
             host, port = found
             where = format_host_port(host, port)
-            text = tr.gettext("the host's table is announced at {where} now: dialling it there")
-            await front.note(text.format(where=where))
+            await front.note(WatchNote("moved", {"where": where}))
 
 
 class Feed:
     """The watch across its connections: the observer, the file, the chat."""
 
-    def __init__(
-        self, identity: Identity, front: WatchFront, tr: gettext.NullTranslations, games: Path
-    ) -> None:
+    def __init__(self, identity: Identity, front: WatchFront, games: Path) -> None:
         self.identity = identity
         self.front = front
-        self.tr = tr
         self.games = games
         self.observer = Observer()
         self.save: WatchSave | None = None
@@ -230,13 +231,10 @@ class Feed:
 
     async def on_dial(self, event: LobbyEvent) -> None:
         if isinstance(event, StillTrying):
-            text = self.tr.gettext("no answer yet ({why}); trying again").format(why=event.why)
-            await self.front.note(text)
+            await self.front.note(WatchNote("no_answer", {"why": event.why}))
         elif isinstance(event, HostReached) and not self.admitted:
-            text = self.tr.gettext("reached {address}, host key {key}").format(
-                address=event.address, key=event.fingerprint
-            )
-            await self.front.note(text)
+            reached = {"address": event.address, "key": event.fingerprint}
+            await self.front.note(WatchNote("reached", reached))
 
     async def follow(self, channel: SecureChannel, where: str, away: Away | None = None) -> None:
         """One connection: the lobby, ``watch``, then the feed until ``fed`` (returns) or
@@ -313,7 +311,7 @@ class Feed:
         if isinstance(msg, lb.LobbyState):
             await self.front.lobby(msg)
         elif isinstance(msg, lb.Wait):
-            await self.front.note(self.tr.gettext("waiting for the host to let us watch"))
+            await self.front.note(WatchNote("waiting"))
         elif isinstance(msg, lb.Refuse):
             raise (WatchRefused if not self.admitted else FeedBroken)(msg.why)
         elif isinstance(msg, lb.Watching):
@@ -337,8 +335,7 @@ class Feed:
     async def _admitted(self, chat: str) -> None:
         self.chat.watchers_write = chat != "off"
         if self.admitted:
-            text = self.tr.gettext("following again from record {n}").format(n=self.held)
-            await self.front.note(text)
+            await self.front.note(WatchNote("following", {"n": self.held}))
             return
         self.admitted = True
         await self.front.admitted(chat, self._say_line if chat != "off" else None)
@@ -387,19 +384,14 @@ class Feed:
         self.observer = Observer()
         for envelope in kept:
             self.observer.feed(envelope)
-        text = self.tr.gettext(
-            "the host took its seat back and set aside the records from {n} on; so does"
-            " this watch: they are kept in {path}"
-        ).format(n=len(kept), path=aside)
-        await self.front.note(text)
+        await self.front.note(WatchNote("set_aside", {"n": len(kept), "path": aside}))
 
     async def _chat(self, raw: bytes) -> None:
         try:
             heard = self.chat.hear(raw, trio.current_time())
         except ChatDropped as exc:
             if exc.reason == FORGED:
-                text = self.tr.gettext("the host passed on a chat line nobody signed: dropped")
-                await self.front.note(text)
+                await self.front.note(WatchNote("forged_chat"))
             elif exc.reason not in self._warned:
                 self._warned.add(exc.reason)
                 log.warning("watch: dropped chat: %s (further ones counted)", exc)

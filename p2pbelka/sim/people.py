@@ -22,7 +22,7 @@ from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import PeerDriver, TranscriptSink
 from p2pbelka.peer.seatchange.drivers import SeatOffer
 from p2pbelka.peer.sync import answer
-from p2pbelka.peer.watch import Say
+from p2pbelka.peer.watch import Say, WatchNote
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table.report import VerifyReport
@@ -92,7 +92,7 @@ class Watcher:
     """A watcher's front end (``peer.watch.WatchFront``): it only listens."""
 
     def __init__(self) -> None:
-        self.notes: list[str] = []
+        self.notes: list[WatchNote] = []
         self.report: VerifyReport | None = None
         self.path: Path | None = None
 
@@ -108,8 +108,8 @@ class Watcher:
     async def chat(self, sender_name: str, text: str, watcher: bool) -> None:
         return None
 
-    async def note(self, text: str) -> None:
-        self.notes.append(text)
+    async def note(self, note: WatchNote) -> None:
+        self.notes.append(note)
 
     async def ended(self, report: VerifyReport, path: Path | None) -> None:
         self.report, self.path = report, path

@@ -6,8 +6,8 @@ audit carries the deal as verified and the score after it.
 
 These are the events every game shares.  A game's own events (a call, a bonus
 chosen...) are :class:`GameEvent` subclasses in the game's own module beside its
-phases (``table/games/<game>/events.py``), so a driver that knows no game can still log
-them; a game with more to its standing than points subclasses :class:`Score` there.
+phases (``table/games/<game>/events.py``), so a driver that knows no game can still hand
+them on; a game with more to its standing than points subclasses :class:`Score` there.
 """
 
 from __future__ import annotations
@@ -26,11 +26,8 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class GameEvent(Event):
-    """An event of a game's own, not every game's (defined with the game's phases)."""
-
-    def log_line(self) -> str:
-        """One line for a game's log (what the text front end prints of it)."""
-        return repr(self)
+    """An event of a game's own, not every game's (defined with the game's phases): data
+    only, worded by the game's screen (``GameUI.event_line``)."""
 
 
 @dataclass(frozen=True, slots=True)

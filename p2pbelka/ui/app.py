@@ -2,9 +2,9 @@
 
 The screen never touches the table: a move goes out through ``post_move`` (to the
 peer driver, in trio) and comes back as events that update the view.  What a game
-draws and asks its own way is its :class:`~p2pbelka.ui.game.GameUI` (registered in
+draws and asks its own way is its :class:`~p2pbelka.ui.gameui.GameUI` (registered in
 ``ui/registry.py``); the screen, the lobby in front of it (``ui/lobbypanel.py``),
-chat (``ui/chatbox.py``), the pages (``ui/pages.py``) and quitting know no game.
+chat (``ui/chatbox.py``), the pages (``ui/pageoverlay.py``) and quitting know no game.
 A LAN joiner's screen opens on the lobby with no game, and gets one
 (:meth:`TableScreen.use_game`) once the lobby names it.
 """
@@ -40,17 +40,17 @@ from prompt_toolkit.widgets import Frame, TextArea
 
 from p2pbelka.peer.chat import ChatDropped, ChatLine
 from p2pbelka.table import moves as mv
-from p2pbelka.ui import keymap, panels, tablekeys, toosmall, watching
+from p2pbelka.ui import hostwatchers, keymap, panels, tablekeys, toosmall
 from p2pbelka.ui.chatbox import CHAT_ROWS, ChatBox
-from p2pbelka.ui.game import GameUI, bind
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.gameui import GameUI, bind
 from p2pbelka.ui.lobbypanel import LobbyPanel
-from p2pbelka.ui.pages import Pages
+from p2pbelka.ui.pageoverlay import Pages
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.style import STYLE
 from p2pbelka.ui.tablekeys import PAGES
-from p2pbelka.ui.text import card_label, red_suits
 from p2pbelka.ui.view import DealEnd, TableView
+from p2pbelka.ui.words.cardnames import card_label, red_suits
+from p2pbelka.ui.words.i18n import _
 
 MIN_COLUMNS, MIN_ROWS = toosmall.MIN_COLUMNS, toosmall.MIN_ROWS
 RIGHT_WIDTH = 31
@@ -431,7 +431,7 @@ class TableScreen:
         if self.game is None:
             return []
         seats = red_suits(self.game.seats(self.view, RIGHT_WIDTH))
-        return [*seats, *watching.watchers_line(self.view, RIGHT_WIDTH)]
+        return [*seats, *hostwatchers.watchers_line(self.view, RIGHT_WIDTH)]
 
     def _log_lines(self) -> list[str]:
         # wrapped here, between words, rather than by the window in mid-word; once per
@@ -531,7 +531,7 @@ class TableScreen:
         if view.finished:
             return [("class:status", _("The game has ended. Press q to leave."))]
         if view.watch_asking and self.decide_watcher is not None:
-            return watching.question(view, self.answer_watcher)
+            return hostwatchers.question(view, self.answer_watcher)
         if self.overlay in PAGES:
             # the next deal may already ask for a card, a call or a re-deal: that waits
             # for this page to close, since no question about a hand is asked before

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from p2pbelka.ui.i18n import pgettext
+from p2pbelka.ui.words.i18n import pgettext
 
 # Three columns by five rows a digit, in full blocks: legible from across a table in
 # any terminal font (box-drawing glyphs vary, blocks do not).

@@ -12,8 +12,8 @@ from prompt_toolkit.widgets import TextArea
 
 from p2pbelka.peer.chat import SLOW_DOWN, TOO_LONG, ChatDropped, ChatLine
 from p2pbelka.protocol.chat import MAX_CHAT_TEXT, clean_chat
-from p2pbelka.ui.i18n import _
 from p2pbelka.ui.view import TableView
+from p2pbelka.ui.words.i18n import _
 
 CHAT_ROWS = 4  # the chat panel's lines, under a rule, once there is chat
 KEPT = 50  # lines kept for the panel

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.i18n import _
 
 _RUSSIAN: Final[Mapping[str, str]] = dict(
     zip(

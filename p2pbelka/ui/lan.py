@@ -41,10 +41,10 @@ from p2pbelka.ui import registry
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.front import ScreenFrontEnd
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.i18n import _, set_language
-from p2pbelka.ui.lobby import LobbyView
 from p2pbelka.ui.lobbypanel import LobbyPanel
-from p2pbelka.ui.reasons import lobby_reason
+from p2pbelka.ui.lobbyview import LobbyView
+from p2pbelka.ui.words.admission import lobby_reason
+from p2pbelka.ui.words.i18n import _, set_language
 
 Target = tuple[str, int, bytes | None]  # host, lobby port, host key when known
 Flow = Callable[["LanSession", FrontEnd], Awaitable[lan.GameResult | None]]

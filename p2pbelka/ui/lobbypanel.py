@@ -3,7 +3,7 @@ until the game starts, with its address box and its keys (choose a table, take a
 say ready, fill the free seats with bots, change the rules, let joiners in).
 
 What the keys do is the session's (``ui/lan.py``'s ``LanSession``, declared here as
-:class:`LobbyActions`); what is drawn is ``ui/lobby.py``'s.
+:class:`LobbyActions`); what is drawn is ``ui/lobbyview.py``'s.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from prompt_toolkit.layout import ConditionalContainer, FormattedTextControl, HS
 from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.widgets import TextArea
 
-from p2pbelka.ui.game import Key
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.gameui import Key
 from p2pbelka.ui.keymap import latin
-from p2pbelka.ui.lobby import LobbyView, lobby_keys, lobby_lines
+from p2pbelka.ui.lobbyview import LobbyView, lobby_keys, lobby_lines
+from p2pbelka.ui.words.i18n import _
 
 
 class LobbyActions(Protocol):

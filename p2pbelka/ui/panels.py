@@ -12,9 +12,9 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from p2pbelka.cards import Card
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.ui.canvas import Canvas, Handler
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label, fit, is_red
 from p2pbelka.ui.view import TableView
+from p2pbelka.ui.words.cardnames import card_label, fit, is_red
+from p2pbelka.ui.words.i18n import _
 
 TABLE_HEIGHT = 11
 HAND_HEIGHT = 5

@@ -43,7 +43,7 @@ from p2pbelka.ui import registry
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.front import ScreenFrontEnd
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.i18n import set_language
+from p2pbelka.ui.words.i18n import set_language
 
 DEFAULT_LEVEL = "heuristic" if "heuristic" in levels() else "random"
 

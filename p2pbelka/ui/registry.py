@@ -1,5 +1,5 @@
 """The games the screens show, under the names their rules go by
-(``p2pbelka.rules.registry``): each game's :class:`~p2pbelka.ui.game.GameUI`.
+(``p2pbelka.rules.registry``): each game's :class:`~p2pbelka.ui.gameui.GameUI`.
 
 The screens name no game: they ask here.  The built-in games are listed in this
 module (a registry may name them); a test adds a game of its own with ``register``
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from p2pbelka.rules import registry as games
 from p2pbelka.rules.common.byname import ByName
-from p2pbelka.ui.game import GameUI
 from p2pbelka.ui.games.belka.screen import UI as BELKA
 from p2pbelka.ui.games.belot.screen import UI as BELOT
+from p2pbelka.ui.gameui import GameUI
 from p2pbelka.ui.view import TableView
 
 _GAMES: ByName[GameUI] = ByName(

@@ -30,8 +30,8 @@ from p2pbelka.ui import registry
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.front import ScreenFrontEnd
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.i18n import _, set_language
 from p2pbelka.ui.play import Extra, PlayConfig, data_dir, new_transcript_path, play_local
+from p2pbelka.ui.words.i18n import _, set_language
 
 
 def resume_command(game_id: str) -> str:

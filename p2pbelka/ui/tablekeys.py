@@ -1,4 +1,4 @@
-"""The table's keys, any game's, as data (:class:`~p2pbelka.ui.game.Key`): choosing and
+"""The table's keys, any game's, as data (:class:`~p2pbelka.ui.gameui.Key`): choosing and
 playing a card, the overlays, scrolling a page, the chat box, answering the question
 about a lost seat, and quitting.  A game's keys come after these and win where both
 apply (``GameUI.keys``)."""
@@ -11,9 +11,9 @@ from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.key_binding import KeyPressEvent
 from prompt_toolkit.widgets import TextArea
 
-from p2pbelka.ui.game import Key, KeyContext
+from p2pbelka.ui.gameui import Key, KeyContext
 from p2pbelka.ui.keymap import latin
-from p2pbelka.ui.pages import Pages
+from p2pbelka.ui.pageoverlay import Pages
 from p2pbelka.ui.view import TableView
 
 PAGES = ("deal_end", "sheet")

@@ -10,7 +10,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import ConditionalContainer, FormattedTextControl, HSplit, Window
 from prompt_toolkit.layout.containers import AnyContainer
 
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.i18n import _
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 

@@ -20,9 +20,9 @@ from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import PlayCard
 from p2pbelka.table.segments import SeatChanged
-from p2pbelka.ui.faults import cut_off_line, fault_words
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label, seat_name
+from p2pbelka.ui.words.cardnames import card_label, seat_name
+from p2pbelka.ui.words.faults import cut_off_line, fault_words
+from p2pbelka.ui.words.i18n import _
 
 LOG_LIMIT = 500
 

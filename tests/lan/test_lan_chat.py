@@ -37,6 +37,7 @@ from p2pbelka.peer.text import TextFrontEnd
 from p2pbelka.protocol.chat import seal_chat
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import verify_bytes
+from p2pbelka.ui.words.englishlog import ENGLISH
 from tests.lan.helpers import mesh_of
 
 HELLO = "salem, table!"
@@ -107,7 +108,7 @@ class ChatText(TextFrontEnd):
     ``wait_for`` (so the game cannot end before the hello arrives)."""
 
     def __init__(self, seat: int, out: io.StringIO, wait_for: str) -> None:
-        super().__init__(make_bot("random", seat), out)
+        super().__init__(make_bot("random", seat), out, words=ENGLISH)
         self.wait_for = wait_for
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:

@@ -22,22 +22,25 @@ from p2pbelka.peer.lan import (
     join_game,
 )
 from p2pbelka.peer.local import LocalGame
-from p2pbelka.peer.text import describe
 from p2pbelka.table import events as ev
+from p2pbelka.ui.words.englishlog import english_line
 
 
 def test_the_lines_users_read() -> None:
     table = LocalGame.seeded(1).make_tables()[0]
     mismatch = ev.Fault(2, "told different peers different things (seen by seat 1)", deal=3)
-    line = describe(ev.GameAborted((mismatch,)), table)
+    line = english_line(ev.GameAborted((mismatch,)), table)
     assert "TRANSCRIPT MISMATCH" in line and "seat 2" in line
     silent = ev.Fault(1, "went silent while play was due", deal=2)
-    assert describe(ev.GameAborted((silent,)), table) == (
+    assert english_line(ev.GameAborted((silent,)), table) == (
         "GAME ABORTED: deal 2: seat 1: went silent while play was due"
     )
-    assert describe(Waiting((1, 3), 10.2), table) == "waiting for seat 1, 3 (silent for 10 s)"
-    assert describe(Resumed(), table) == "the game goes on"
-    assert describe(ev.Rejected("bad signature", 2), table) == "rejected from seat 2: bad signature"
+    assert english_line(Waiting((1, 3), 10.2), table) == "waiting for seat 1, 3 (silent for 10 s)"
+    assert english_line(Resumed(), table) == "the game goes on"
+    assert (
+        english_line(ev.Rejected("bad signature", 2), table)
+        == "rejected from seat 2: bad signature"
+    )
 
 
 async def test_seats_ready_and_refusals_in_the_lobby(tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ from p2pbelka.peer.text import TextFrontEnd
 from p2pbelka.protocol.chat import CHAT_LABEL, MAX_CHAT_TEXT, open_chat, seal_chat
 from p2pbelka.protocol.codec import encode
 from p2pbelka.protocol.envelope import Signer
+from p2pbelka.ui.words.englishlog import ENGLISH
 
 SIGNERS = [Signer.from_seed(bytes([n]) * 32) for n in range(4)]
 KEYS = [s.public_key for s in SIGNERS]
@@ -293,7 +294,7 @@ async def test_the_text_front_end_prints_chat_and_says_lines(autojump_clock: Moc
     # Virtual seconds: the burst of lines is said at one instant however busy the
     # machine, so exactly one line too many is told to slow down.
     out = io.StringIO()
-    text = TextFrontEnd(None, out)
+    text = TextFrontEnd(None, out, words=ENGLISH)
     text._say("hello")  # no chat at this table (yet)
     sent: list[bytes] = []
     chat = Chat(SIGNERS[1], GAME, 1, KEYS, ["A", "B", "C", "D"], sent.append)

@@ -18,8 +18,8 @@ from p2pbelka.peer import storelock
 from p2pbelka.peer.store import GameStore, games_dir
 from p2pbelka.peer.storelock import LOCK_FILE, StoreBusy
 from p2pbelka.peer.watchsave import WatchSave, new_meta
-from p2pbelka.ui.i18n import set_language
-from p2pbelka.ui.setupwords import busy_words, error_words
+from p2pbelka.ui.words.i18n import set_language
+from p2pbelka.ui.words.setuperrors import busy_words, error_words
 from tests.peer import holder
 from tests.peer.holder import holding
 

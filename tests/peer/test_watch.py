@@ -17,7 +17,7 @@ from p2pbelka.net.connection import SecureChannel, serve_secure
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer import watch
-from p2pbelka.peer.watch import Say, WatchResult, watch_game
+from p2pbelka.peer.watch import Say, WatchNote, WatchResult, watch_game
 from p2pbelka.peer.watchsave import load_watch_meta
 from p2pbelka.protocol.chat import open_chat, seal_chat
 from p2pbelka.protocol.envelope import Envelope
@@ -25,6 +25,7 @@ from p2pbelka.protocol.transcript import dump_transcript, iter_records
 from p2pbelka.table import events as ev
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.session import Table
+from p2pbelka.ui.words.watchnotes import note_words
 from tests.audit import verify_bytes
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
@@ -67,8 +68,8 @@ class Front:
     async def chat(self, sender_name: str, text: str, watcher: bool) -> None:
         self.chats.append((sender_name, text, watcher))
 
-    async def note(self, text: str) -> None:
-        self.notes.append(text)
+    async def note(self, note: WatchNote) -> None:
+        self.notes.append(note_words(note))  # in English, as the text log says it
 
     async def ended(self, report: VerifyReport, path: Path | None) -> None:
         self.report = report

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from p2pbelka.cli.main import main
-from p2pbelka.ui import i18n
+from p2pbelka.ui.words import i18n
 
 NOT_INHERITED = ("P2PBELKA_HOME", "P2PBELKA_DEBUG")
 """Variables of the tester's own environment the command must not see."""

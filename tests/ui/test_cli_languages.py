@@ -11,10 +11,10 @@ import pytest
 
 from p2pbelka.cli.errors import EXIT_USAGE
 from p2pbelka.cli.games_cmd import SavedGame
-from p2pbelka.cli.lobby_lines import LobbyPrinter
 from p2pbelka.protocol.lobby import LobbyState, SeatView
-from p2pbelka.ui import i18n
-from p2pbelka.ui.lobby import LobbyView, lobby_lines
+from p2pbelka.ui.lobbyview import LobbyView, lobby_lines
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.lobbylog import LobbyPrinter
 from tests.ui.cli import run_cli, run_main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -213,8 +213,8 @@ def _help_texts() -> list[str]:
     """Every description and help text of every command, as the language words them."""
     import argparse
 
-    from p2pbelka.cli.argwords import speak_argparse
     from p2pbelka.cli.main import build_parser
+    from p2pbelka.ui.words.argparselines import speak_argparse
 
     speak_argparse()  # as main() does before it builds the parser
     parser, commands = build_parser()
@@ -247,7 +247,7 @@ def test_argparse_s_msgids_are_the_installed_argparse_s_own() -> None:
     import argparse
     import ast
 
-    from p2pbelka.cli.argwords import ARGPARSE_MSGIDS
+    from p2pbelka.ui.words.argparselines import ARGPARSE_MSGIDS
 
     tree = ast.parse(Path(argparse.__file__).read_text("utf-8"))
     asked = {

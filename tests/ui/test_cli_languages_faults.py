@@ -2,7 +2,7 @@
 reports and what is wrong with a command's set-up reach the player in the player's
 language, through the real program: the refusal by its rule id, the fault by its kind,
 the OS error with its errno's name beside our own sentence, the set-up error by its
-form (``ui/faults.py``, ``ui/oserrors.py``, ``ui/setupwords.py``)."""
+form (``ui/words/faults.py``, ``ui/words/oserrors.py``, ``ui/words/setuperrors.py``)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ import pytest
 from p2pbelka.cli.errors import EXIT_FAILED, EXIT_SETUP, EXIT_USAGE
 from p2pbelka.rules.common import errors as rule_ids
 from p2pbelka.table.verify import verify_bytes
-from p2pbelka.ui import i18n
-from p2pbelka.ui.faults import RULE_WORDS, fault_words
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.faults import fault_words
+from p2pbelka.ui.words.moverefusals import RULE_WORDS
 from tests.rules.test_referee import record
 from tests.ui.test_cli_languages import ROOT, run_in
 
@@ -176,7 +177,7 @@ def test_a_host_s_refusal_reaches_a_watcher_in_russian(tmp_path: Path) -> None:
     ],
 )
 def test_the_joiner_s_own_refusals_are_worded_by_form(sent: str, russian: str) -> None:
-    from p2pbelka.ui.reasons import lobby_reason
+    from p2pbelka.ui.words.admission import lobby_reason
 
     i18n.set_language("ru")
     try:

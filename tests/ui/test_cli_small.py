@@ -10,9 +10,9 @@ import pytest
 from p2pbelka.cli.main import parse
 from p2pbelka.cli.play_cmd import config_from
 from p2pbelka.net.identity import DEFAULT_NAME
-from p2pbelka.peer.text import describe
 from p2pbelka.table import events as ev
-from p2pbelka.ui import i18n
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.englishlog import english_line
 from tests.ui.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,5 +33,5 @@ def test_join_without_a_login_name_is_the_same_player_as_play(
 
 
 def test_text_mode_counts_deals_from_1() -> None:
-    line = describe(ev.DealStarted(deal_id=1, number=0, dealer=2, score=(0, 0)), None)  # type: ignore[arg-type]
+    line = english_line(ev.DealStarted(deal_id=1, number=0, dealer=2, score=(0, 0)), None)  # type: ignore[arg-type]
     assert line == "deal 1 (id 1): dealer seat 2"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from p2pbelka.cli.lobby_lines import event_line
 from p2pbelka.cli.terminal_door import TerminalDoor
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.lan.events import JoinRequest, WatchersChanged
-from p2pbelka.ui.i18n import set_language
+from p2pbelka.ui.words.i18n import set_language
+from p2pbelka.ui.words.lobbylog import event_line
 
 DANA = JoinRequest(Identity.generate("Dana").public_key, "Dana", "10.0.0.7", watcher=True)
 

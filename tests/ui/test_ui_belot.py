@@ -22,7 +22,7 @@ from p2pbelka.table.verify import verify_bytes
 from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.games.belot import reports as belot_reports
 from p2pbelka.ui.games.belot.view import combination_name
-from p2pbelka.ui.text import suit_name
+from p2pbelka.ui.words.cardnames import suit_name
 from tests.ui.belot_robot import play_belot
 
 

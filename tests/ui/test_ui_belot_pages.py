@@ -11,14 +11,14 @@ from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.table.games.belot import events as belot_ev
-from p2pbelka.ui import i18n
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.games.belot import panels as belot_panels
 from p2pbelka.ui.games.belot import reports as belot_reports
 from p2pbelka.ui.games.belot.screen import UI as BELOT
 from p2pbelka.ui.games.belot.view import BelotView, sort_belot_hand
-from p2pbelka.ui.text import RED_STYLE, red_suits
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.cardnames import RED_STYLE, red_suits
 from tests.ui.belot_summaries import BAIT, CLAIM, HANGING, MADE, PAID, VOID, end
 
 NAMES = ("Asel", "Bolat", "Saule")

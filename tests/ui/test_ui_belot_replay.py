@@ -14,11 +14,11 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from p2pbelka.rules.belot.summary import BelotSummary
 from p2pbelka.table.verify import VerifiedDeal, verify_bytes
-from p2pbelka.ui import i18n
 from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.games.belot.replay import BelotReplay, side_lines, title
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.replay import ReplayScreen
+from p2pbelka.ui.replayscreen import ReplayScreen
+from p2pbelka.ui.words import i18n
 from tests.ui.belot_summaries import BAIT, MADE, VOID
 from tests.ui.cli import run_main
 
@@ -96,7 +96,7 @@ def test_the_belot_replay_screen_is_driven_by_keys(saved: Path) -> None:
 
 
 def test_the_replay_command_shows_belot_on_belot_s_screen(saved: Path) -> None:
-    from p2pbelka.ui.replays import replay_screen
+    from p2pbelka.ui.replaystart import replay_screen
 
     report = verify_bytes(saved.read_bytes())
     screen = replay_screen(report, 2)

@@ -22,12 +22,12 @@ from p2pbelka.peer.chat import SEND_BURST, Chat, ChatLine
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
 from p2pbelka.protocol.chat import MAX_CHAT_TEXT
 from p2pbelka.table import events as ev
-from p2pbelka.ui import i18n
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.games.belka.screen import UI as BELKA
 from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.lan import join_on_screen
+from p2pbelka.ui.words import i18n
 from tests.lan.helpers import mesh_of
 from tests.ui.test_ui_lan import drawn
 

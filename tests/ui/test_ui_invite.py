@@ -8,8 +8,8 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
 from p2pbelka.protocol.lobby import LobbyState, SeatView
 from p2pbelka.ui.bigcode import big_code
-from p2pbelka.ui.i18n import set_language
-from p2pbelka.ui.lobby import LobbyView, lobby_lines
+from p2pbelka.ui.lobbyview import LobbyView, lobby_lines
+from p2pbelka.ui.words.i18n import set_language
 
 
 def _host_view(invite: str) -> LobbyView:
@@ -55,7 +55,7 @@ def test_wrong_codes_show_who_tried_them_and_a_new_code_replaces_the_old() -> No
 
 
 def test_text_mode_says_the_code_in_words_and_each_wrong_one() -> None:
-    from p2pbelka.cli.lobby_lines import event_line, invite_lines
+    from p2pbelka.ui.words.lobbylog import event_line, invite_lines
 
     set_language("en")
     assert invite_lines("482 913") == (

@@ -6,11 +6,11 @@ import re
 from pathlib import Path
 
 from p2pbelka.cards import Card, Suit
-from p2pbelka.ui import i18n
 from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.games.belka import reports
 from p2pbelka.ui.games.belka.view import BelkaView
-from p2pbelka.ui.text import card_label, suit_name
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.cardnames import card_label, suit_name
 from tests.ui.cli import run_main
 from tests.ui.summaries import summary
 

@@ -6,7 +6,7 @@ import trio
 
 from p2pbelka.cards import parse_cards
 from p2pbelka.ui import keymap
-from p2pbelka.ui.game import Key, bind
+from p2pbelka.ui.gameui import Key, bind
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from tests.ui.test_ui_screen import screen_of
 

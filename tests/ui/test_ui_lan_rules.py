@@ -18,9 +18,9 @@ from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.protocol.lobby import LobbyState, SeatView
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.games.belot.screen import UI as BELOT
-from p2pbelka.ui.i18n import set_language
 from p2pbelka.ui.lan import host_on_screen, join_on_screen
-from p2pbelka.ui.lobby import LobbyView, lobby_keys, lobby_lines
+from p2pbelka.ui.lobbyview import LobbyView, lobby_keys, lobby_lines
+from p2pbelka.ui.words.i18n import set_language
 from tests.ui.test_ui_lan import drawn, net, terminal, until
 
 KEYS = [Identity.generate().public_key for _ in range(4)]

@@ -9,9 +9,9 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
 from p2pbelka.protocol.lobby import LobbyState, SeatView
 from p2pbelka.ui.app import TableScreen
-from p2pbelka.ui.i18n import set_language
-from p2pbelka.ui.lobby import LobbyView, lobby_keys, lobby_lines
 from p2pbelka.ui.lobbypanel import LobbyPanel
+from p2pbelka.ui.lobbyview import LobbyView, lobby_keys, lobby_lines
+from p2pbelka.ui.words.i18n import set_language
 
 KEYS = [Identity.generate().public_key for _ in range(2)]
 

@@ -20,7 +20,6 @@ from p2pbelka.peer.seatchange.drivers import Decision, SeatOffer
 from p2pbelka.table import events as ev
 from p2pbelka.table.games.belka.events import TrumpAnnounced
 from p2pbelka.table.segments import SeatChanged
-from p2pbelka.ui import i18n
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.games.belka.screen import UI as BELKA
 from p2pbelka.ui.games.belka.view import BelkaView
@@ -28,7 +27,8 @@ from p2pbelka.ui.games.belot.screen import UI as BELOT
 from p2pbelka.ui.games.belot.view import BelotView
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.panels import seats_lines
-from p2pbelka.ui.seattext import SeatWords
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.seatlog import SeatWords
 from tests.ui.render import Drawn, Terminal, render
 
 NAMES = ("Asel", "Bolat", "Saule")

@@ -13,7 +13,7 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from p2pbelka.table import events as ev
-from p2pbelka.ui import i18n, panels
+from p2pbelka.ui import panels
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.games.belka import reports
@@ -21,7 +21,8 @@ from p2pbelka.ui.games.belka.screen import UI as BELKA
 from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.games.belka.words import sides
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.text import RED_STYLE, red_suits
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.cardnames import RED_STYLE, red_suits
 from tests.ui.summaries import summary
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")

@@ -12,11 +12,11 @@ from p2pbelka.rules.belka import DealState, GameState, options_from
 from p2pbelka.rules.belot import BelotGame, belot_options
 from p2pbelka.rules.common import errors as E
 from p2pbelka.rules.common.play import Play
-from p2pbelka.ui import i18n
 from p2pbelka.ui.games.belka import refusals as belka_refusals
 from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.games.belot import refusals as belot_refusals
 from p2pbelka.ui.games.belot.view import BelotView
+from p2pbelka.ui.words import i18n
 from tests.rules.belot_helpers import deal_a
 
 # Seat 0 holds the J♣ and its suit is spades: spades are trumps.  Seat 1 leads.

@@ -13,10 +13,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from p2pbelka.table.verify import verify_bytes
-from p2pbelka.ui import i18n
 from p2pbelka.ui.games.belka.replay import BelkaReplay, title
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.replay import ReplayScreen
+from p2pbelka.ui.replayscreen import ReplayScreen
+from p2pbelka.ui.words import i18n
 from tests.ui.cli import run_main
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
@@ -111,7 +111,7 @@ def test_replay_verifies_first_and_needs_a_terminal_for_the_screen(
 
 
 def test_the_replay_command_shows_belka_on_belka_s_screen(saved: Path) -> None:
-    from p2pbelka.ui.replays import replay_screen
+    from p2pbelka.ui.replaystart import replay_screen
 
     screen = replay_screen(verify_bytes(saved.read_bytes()), 2)
     assert type(screen) is ReplayScreen and type(screen.replay) is BelkaReplay

@@ -22,7 +22,7 @@ from p2pbelka.cards import Card, Suit, parse_cards
 from p2pbelka.rules.belka.moves import ChooseEggs, ClaimRedeal, Ready
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move, PlayCard
-from p2pbelka.ui import i18n, panels
+from p2pbelka.ui import panels
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.games.belka import reports
@@ -30,6 +30,7 @@ from p2pbelka.ui.games.belka.screen import UI as BELKA
 from p2pbelka.ui.games.belka.view import BelkaView, sort_hand
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.play import data_dir
+from p2pbelka.ui.words import i18n
 from tests.ui.summaries import summary
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")

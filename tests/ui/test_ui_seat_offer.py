@@ -20,7 +20,6 @@ from p2pbelka.rules.belot.moves import Bid
 from p2pbelka.table.events import ChoiceNeeded, Fault, GameAborted
 from p2pbelka.table.games.belot.events import CardTurned
 from p2pbelka.table.segments import SeatChanged
-from p2pbelka.ui import i18n
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.front import ScreenFrontEnd
 from p2pbelka.ui.games.belka.screen import UI as BELKA
@@ -28,6 +27,7 @@ from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.games.belot.screen import UI as BELOT
 from p2pbelka.ui.games.belot.view import BelotView
 from p2pbelka.ui.hostloop import Bridge, run_with_app
+from p2pbelka.ui.words import i18n
 from tests.ui.render import Terminal, render
 from tests.ui.summaries import summary
 

@@ -20,8 +20,8 @@ from p2pbelka.ui import registry
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.play import PlayConfig, play_local
-from p2pbelka.ui.replay import Replay
-from p2pbelka.ui.replays import replay_of
+from p2pbelka.ui.replayscreen import Replay
+from p2pbelka.ui.replaystart import replay_of
 from tests import toygame
 from tests.toygame.rules import game as rules
 from tests.toygame.rules.summary import ToySummary

@@ -18,9 +18,9 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 from p2pbelka.ui import panels
 from p2pbelka.ui.app import RIGHT_WIDTH
-from p2pbelka.ui.i18n import set_language
-from p2pbelka.ui.text import card_label
-from p2pbelka.ui.watch import ScreenWatchFront, WatchScreen, watch_on_screen
+from p2pbelka.ui.watcherscreen import ScreenWatchFront, WatchScreen, watch_on_screen
+from p2pbelka.ui.words.cardnames import card_label
+from p2pbelka.ui.words.i18n import set_language
 from tests.ui.render import Terminal, render
 from tests.ui.watching import feed, game_of, lobby_of, report_of
 

@@ -17,9 +17,9 @@ from p2pbelka.protocol.lobby import LobbyState, SeatView
 from p2pbelka.ui import registry
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.i18n import set_language
 from p2pbelka.ui.lan import LanSession
-from p2pbelka.ui.lobby import LobbyView, lobby_lines
+from p2pbelka.ui.lobbyview import LobbyView, lobby_lines
+from p2pbelka.ui.words.i18n import set_language
 from tests.ui.render import Drawn, Terminal, render
 
 KEYS = [Identity.generate().public_key for _ in range(3)]

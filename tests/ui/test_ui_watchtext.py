@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 import trio
 
+from p2pbelka.peer.watch import WatchNote
 from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.table.observer import Observer
-from p2pbelka.ui.i18n import set_language
-from p2pbelka.ui.watchtext import WatchText
+from p2pbelka.ui.watcherlog import WatchText
+from p2pbelka.ui.words.i18n import set_language
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
 
@@ -37,7 +38,7 @@ def _log(name: str, lang: str) -> str:
             assert observer.table is not None
             await front.fed(observer.table, events)
         await front.chat("Ann", "well played", False)
-        await front.note("the feed is lost (a cable); dialling again")
+        await front.note(WatchNote("not_back", {"why": "a cable", "delay": 4.0, "left": 110.0}))
         await front.ended(observer.report(), Path("/tmp/watched.p2pb"))
 
     trio.run(feed)
@@ -51,7 +52,10 @@ def test_the_log_says_each_card_each_deal_and_the_verdict_in_english() -> None:
     assert " plays " in log and " takes the trick" in log
     assert "game started: " in log and "game over: seat " in log
     assert "chat: Ann: well played" in log
-    assert "watch: the feed is lost (a cable); dialling again" in log
+    assert (
+        "watch: the host is not back yet (a cable); dialling again in 4 s (110 s of the wait left)"
+        in log
+    )
     assert log.splitlines()[-2].startswith("the game's verdict: OK: ")
     assert log.splitlines()[-1] == "transcript saved to /tmp/watched.p2pb"
 

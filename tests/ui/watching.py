@@ -14,7 +14,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.replay import Replay
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import VerifyReport, verify_bytes
-from p2pbelka.ui.watch import ScreenWatchFront
+from p2pbelka.ui.watcherscreen import ScreenWatchFront
 from tests.table.helpers import play_sync
 
 After = Callable[[Table, list[ev.Event]], Awaitable[None]]

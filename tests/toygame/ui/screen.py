@@ -7,7 +7,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pbelka.ui import panels
 from p2pbelka.ui.canvas import Canvas
-from p2pbelka.ui.game import GameUI
+from p2pbelka.ui.gameui import GameUI
 from p2pbelka.ui.view import TableView, TrickView
 from tests.toygame.rules import game as rules
 

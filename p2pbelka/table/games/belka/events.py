@@ -33,9 +33,6 @@ class TrumpAnnounced(GameEvent):
     trump_team: int
     seat_suits: tuple[Suit, ...] | None
 
-    def log_line(self) -> str:
-        return f"trump {self.trump} (J♣ with seat {self.holder})"
-
 
 @dataclass(frozen=True, slots=True)
 class RedealClaimed(GameEvent):
@@ -43,9 +40,6 @@ class RedealClaimed(GameEvent):
 
     seat: int
     cards: tuple[Card, ...]
-
-    def log_line(self) -> str:
-        return f"seat {self.seat} claims a re-deal: {' '.join(str(c) for c in self.cards)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +50,3 @@ class EggsChosen(GameEvent):
     seat: int
     choice: str
     score: BelkaScore
-
-    def log_line(self) -> str:
-        return f"seat {self.seat} chooses {self.choice}"

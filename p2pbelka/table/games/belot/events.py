@@ -19,9 +19,6 @@ class CardTurned(GameEvent):
     card: Card
     turn: int | None
 
-    def log_line(self) -> str:
-        return f"turned card {self.card}; seat {self.turn} calls first"
-
 
 @dataclass(frozen=True, slots=True)
 class BidMade(GameEvent):
@@ -35,14 +32,6 @@ class BidMade(GameEvent):
     turn: int | None
     void: bool
 
-    def log_line(self) -> str:
-        line = f"seat {self.seat} calls {self.call}"
-        if self.declarer is not None:
-            line += f": seat {self.declarer} plays, trump {self.trump}"
-        if self.void:
-            line += ": all passed twice, the deal is void"
-        return line
-
 
 @dataclass(frozen=True, slots=True)
 class Declared(GameEvent):
@@ -53,10 +42,6 @@ class Declared(GameEvent):
     name: str
     value: int
 
-    def log_line(self) -> str:
-        cards = " ".join(str(c) for c in self.cards)
-        return f"seat {self.seat} declares {self.name} ({self.value}): {cards}"
-
 
 @dataclass(frozen=True, slots=True)
 class Claimed(GameEvent):
@@ -64,6 +49,3 @@ class Claimed(GameEvent):
 
     seat: int
     total: int
-
-    def log_line(self) -> str:
-        return f"seat {self.seat} claims 1001 ({self.total})"

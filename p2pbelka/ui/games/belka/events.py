@@ -1,4 +1,5 @@
-"""Belka's own events as the text logs say them, in the player's language."""
+"""Belka's own events as the text logs say them, in the player's language; in English the
+stable lines scripts read (the trump and the bonus as the table records them)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.games.belka.events import EggsChosen, RedealClaimed, TrumpAnnounced
 from p2pbelka.ui.games.belka import words
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label, suit_name
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.cardnames import card_label, suit_name
+from p2pbelka.ui.words.i18n import _
 
 
 def _choice(choice: str) -> str:
@@ -20,8 +22,21 @@ def _choice(choice: str) -> str:
     return choice
 
 
+def english_line(event: ev.GameEvent) -> str | None:
+    """A line for one of Belka's events in the English scripts read."""
+    if isinstance(event, TrumpAnnounced):
+        return f"trump {event.trump} (J♣ with seat {event.holder})"
+    if isinstance(event, RedealClaimed):
+        return f"seat {event.seat} claims a re-deal: {' '.join(str(c) for c in event.cards)}"
+    if isinstance(event, EggsChosen):
+        return f"seat {event.seat} chooses {event.choice}"
+    return None
+
+
 def event_line(event: ev.GameEvent) -> str | None:
     """A line for one of Belka's events (None: an event this version does not know)."""
+    if i18n.language() == "en":
+        return english_line(event)
     if isinstance(event, TrumpAnnounced):
         return _("trump {suit} (J♣ with seat {seat})").format(
             suit=suit_name(Suit.parse(event.trump)), seat=event.holder

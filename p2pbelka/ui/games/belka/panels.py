@@ -10,10 +10,10 @@ from p2pbelka.ui import panels
 from p2pbelka.ui.canvas import Canvas
 from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.games.belka.words import team_name
-from p2pbelka.ui.i18n import _
 from p2pbelka.ui.panels import CARD_WIDTH, TABLE_HEIGHT, card_box
-from p2pbelka.ui.text import fit, suit_name
 from p2pbelka.ui.view import TrickView
+from p2pbelka.ui.words.cardnames import fit, suit_name
+from p2pbelka.ui.words.i18n import _
 
 
 def seat_label(view: BelkaView, seat: int) -> tuple[str, str]:

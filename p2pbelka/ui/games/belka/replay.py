@@ -1,4 +1,4 @@
-"""A verified Belka game shown again at the table (``ui/replay.py``'s screen): the four
+"""A verified Belka game shown again at the table (``ui/replayscreen.py``'s screen): the four
 seats, the trumps and the trump team, the deal's points and the audit's verdict."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from p2pbelka.ui.games.belka import panels
 from p2pbelka.ui.games.belka.reports import belka_summary
 from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.games.belka.words import team_name
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.replay import RIGHT_WIDTH, Replay, verdict_lines, wrapped
-from p2pbelka.ui.text import suit_name
+from p2pbelka.ui.replayscreen import RIGHT_WIDTH, Replay, verdict_lines, wrapped
+from p2pbelka.ui.words.cardnames import suit_name
+from p2pbelka.ui.words.i18n import _
 
 
 @dataclass

@@ -11,10 +11,10 @@ from p2pbelka.rules.belka.summary import BelkaSummary
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.ui.games.belka.view import BelkaView, sort_hand
 from p2pbelka.ui.games.belka.words import note_words, sides, team_name
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.reports import transcript_lines, verdict
-from p2pbelka.ui.text import card_label, suit_name
+from p2pbelka.ui.plainpages import transcript_lines, verdict
 from p2pbelka.ui.view import DealEnd
+from p2pbelka.ui.words.cardnames import card_label, suit_name
+from p2pbelka.ui.words.i18n import _
 
 
 def _cards(cards: Sequence[Card], trump: Suit | None = None) -> str:

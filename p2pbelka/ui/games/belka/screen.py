@@ -10,13 +10,13 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pbelka.rules.belka import moves as belka_mv
 from p2pbelka.rules.belka.game import EGGS_CHOICES, GAME
-from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
 from p2pbelka.ui.games.belka import events, panels, refusals, replay, reports, rulewords, words
 from p2pbelka.ui.games.belka.view import BelkaView
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.gameui import GameUI, Key, KeyContext, Seat
 from p2pbelka.ui.keymap import latin
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.view import TrickView
+from p2pbelka.ui.words.i18n import _
 
 HAND = 8  # a quarter of the deck, all dealt before the first card is led
 

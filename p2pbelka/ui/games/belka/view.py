@@ -14,9 +14,9 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.games.belka import events as belka_ev
 from p2pbelka.ui.games.belka import words
 from p2pbelka.ui.games.belka.words import team_name
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label, suit_name
 from p2pbelka.ui.view import TableView, alternating
+from p2pbelka.ui.words.cardnames import card_label, suit_name
+from p2pbelka.ui.words.i18n import _
 
 
 @dataclass

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import name_seats, seat_name
+from p2pbelka.ui.words.cardnames import name_seats, seat_name
+from p2pbelka.ui.words.i18n import _
 
 
 def team_name(team: int, names: list[str]) -> str:

@@ -1,4 +1,5 @@
-"""Belot's own events as the text logs say them, in the player's language."""
+"""Belot's own events as the text logs say them, in the player's language; in English the
+stable lines scripts read (calls and combinations as the table records them)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.games.belot.events import BidMade, CardTurned, Claimed, Declared
 from p2pbelka.ui.games.belot.reports import result_name
 from p2pbelka.ui.games.belot.view import call_name, combination_name
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label, suit_name
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.cardnames import card_label, suit_name
+from p2pbelka.ui.words.i18n import _
 
 
 def _bid(event: BidMade) -> str:
@@ -24,8 +26,33 @@ def _bid(event: BidMade) -> str:
     return line
 
 
+def _english_bid(event: BidMade) -> str:
+    line = f"seat {event.seat} calls {event.call}"
+    if event.declarer is not None:
+        line += f": seat {event.declarer} plays, trump {event.trump}"
+    if event.void:
+        line += ": all passed twice, the deal is void"
+    return line
+
+
+def english_line(event: ev.GameEvent) -> str | None:
+    """A line for one of Belot's events in the English scripts read."""
+    if isinstance(event, CardTurned):
+        return f"turned card {event.card}; seat {event.turn} calls first"
+    if isinstance(event, BidMade):
+        return _english_bid(event)
+    if isinstance(event, Declared):
+        cards = " ".join(str(c) for c in event.cards)
+        return f"seat {event.seat} declares {event.name} ({event.value}): {cards}"
+    if isinstance(event, Claimed):
+        return f"seat {event.seat} claims 1001 ({event.total})"
+    return None
+
+
 def event_line(event: ev.GameEvent) -> str | None:
     """A line for one of Belot's events (None: an event this version does not know)."""
+    if i18n.language() == "en":
+        return english_line(event)
     if isinstance(event, CardTurned):
         return _("turned card {card}; seat {seat} calls first").format(
             card=card_label(event.card), seat=event.turn

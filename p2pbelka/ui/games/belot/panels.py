@@ -16,10 +16,10 @@ from p2pbelka.rules.belot.deal import PASS, PLAY
 from p2pbelka.ui import panels
 from p2pbelka.ui.canvas import Canvas
 from p2pbelka.ui.games.belot.view import BelotView, call_name, combination_name
-from p2pbelka.ui.i18n import _
 from p2pbelka.ui.panels import CARD_WIDTH, TABLE_HEIGHT, card_back, card_box
-from p2pbelka.ui.text import card_label, fit, suit_name
 from p2pbelka.ui.view import TrickView
+from p2pbelka.ui.words.cardnames import card_label, fit, suit_name
+from p2pbelka.ui.words.i18n import _
 
 
 def seat_label(view: BelotView, seat: int) -> tuple[str, str]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from p2pbelka.cards import Card, Suit
 from p2pbelka.rules.common import errors as E
 from p2pbelka.ui.games.belot.view import BelotView
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label, suit_name
+from p2pbelka.ui.words.cardnames import card_label, suit_name
+from p2pbelka.ui.words.i18n import _
 
 
 def cannot_play(view: BelotView, card: Card) -> str:

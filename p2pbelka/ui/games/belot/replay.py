@@ -1,6 +1,6 @@
 """A verified Belot game shown again at the table, card by card, with every hand open.
 
-Every game's replay (``ui/replay.py``) with Belot's two or three seats: the stock and
+Every game's replay (``ui/replayscreen.py``) with Belot's two or three seats: the stock and
 the turned card on the table, each hand's six and three more, the calls, the
 declarations made so far in the deal, and the deal's result and verdict.
 """
@@ -19,9 +19,9 @@ from p2pbelka.table.games.belot import events as belot_ev
 from p2pbelka.table.verify import VerifyReport
 from p2pbelka.ui.games.belot import panels, reports
 from p2pbelka.ui.games.belot.view import BelotView, combination_name, sort_belot_hand
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.replay import RIGHT_WIDTH, Replay, verdict_lines, wrapped
-from p2pbelka.ui.text import card_label, suit_name
+from p2pbelka.ui.replayscreen import RIGHT_WIDTH, Replay, verdict_lines, wrapped
+from p2pbelka.ui.words.cardnames import card_label, suit_name
+from p2pbelka.ui.words.i18n import _
 
 
 @dataclass

@@ -16,10 +16,10 @@ from p2pbelka.rules.belot.summary import BelotPlay, BelotSummary
 from p2pbelka.rules.common.play import hand_mask
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.ui.games.belot.view import BelotView, call_name, combination_name, sort_belot_hand
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.reports import transcript_lines, verdict
-from p2pbelka.ui.text import card_label, suit_name
+from p2pbelka.ui.plainpages import transcript_lines, verdict
 from p2pbelka.ui.view import DealEnd
+from p2pbelka.ui.words.cardnames import card_label, suit_name
+from p2pbelka.ui.words.i18n import _
 
 TRICK_COLUMN = 40
 """Width of one column of tricks: two side by side when the page is wide enough."""

@@ -3,7 +3,7 @@ that show them: the option names and values of ``rules/belot/options.py`` in wor
 
 from __future__ import annotations
 
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.i18n import _
 
 
 def words() -> dict[str, str]:

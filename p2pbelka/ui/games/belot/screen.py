@@ -18,14 +18,14 @@ from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot.deal import PASS, PLAY
 from p2pbelka.rules.belot.spec import SPEC
 from p2pbelka.table.games.belot import events as belot_ev
-from p2pbelka.ui.game import GameUI, Key, KeyContext, Seat
 from p2pbelka.ui.games.belot import events, panels, refusals, replay, reports, rulewords
 from p2pbelka.ui.games.belot.view import BelotView
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.gameui import GameUI, Key, KeyContext, Seat
 from p2pbelka.ui.keymap import latin
 from p2pbelka.ui.panels import on_click
-from p2pbelka.ui.text import red_suits, suit_name
 from p2pbelka.ui.view import TrickView
+from p2pbelka.ui.words.cardnames import red_suits, suit_name
+from p2pbelka.ui.words.i18n import _
 
 FIRST_CARDS, EXTRA_CARDS = 6, 3
 

@@ -23,9 +23,9 @@ from p2pbelka.rules.belot.summary import BelotSummary
 from p2pbelka.rules.common.play import hand_mask
 from p2pbelka.table import events as ev
 from p2pbelka.table.games.belot import events as belot_ev
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label, suit_name
 from p2pbelka.ui.view import TableView, alternating
+from p2pbelka.ui.words.cardnames import card_label, suit_name
+from p2pbelka.ui.words.i18n import _
 
 
 @dataclass

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from p2pbelka.rules import registry as rules
 from p2pbelka.rules import rulebook
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.i18n import _
 
 
 def _words(game: str) -> Mapping[str, str]:

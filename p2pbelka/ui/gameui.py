@@ -4,7 +4,7 @@
 A game registers one :class:`GameUI` in ``ui/registry.py`` beside its rules (its
 own package ``ui/games/<game>/`` builds it); the screen, the lobby, chat, the
 overlays and quitting know no game.  Every field but the name, the view and the
-table has a plain default (``ui/reports.py``, ``ui/panels.py``), so a game with
+table has a plain default (``ui/plainpages.py``, ``ui/panels.py``), so a game with
 nothing of its own to say draws its seats, its score and its pages from what every
 game's view and deal summary offer.
 
@@ -31,15 +31,15 @@ from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.table.verify import VerifyReport
-from p2pbelka.ui import keymap, panels, reports
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.text import card_label
+from p2pbelka.ui import keymap, panels, plainpages
 from p2pbelka.ui.view import DealEnd, TableView, TrickView
+from p2pbelka.ui.words.cardnames import card_label
+from p2pbelka.ui.words.i18n import _
 
 if TYPE_CHECKING:
     from typing_extensions import TypeVar
 
-    from p2pbelka.ui.replay import Replay
+    from p2pbelka.ui.replayscreen import Replay
 
     V = TypeVar("V", bound=TableView, default=Any)
 else:
@@ -165,16 +165,16 @@ class GameUI(Generic[V]):
     name: str
     new_view: Callable[[int], V]
     table: Callable[[V, int, TrickView | None], StyleAndTextTuples]
-    title: Callable[[V], str] = reports.title_line
+    title: Callable[[V], str] = plainpages.title_line
     info: Callable[[V], str] = _no_info  # the line under the table
     under_table: Panel[V] = _under_table  # the line above the hand
     score: Panel[V] = panels.score_lines
     seats: Panel[V] = panels.seats_lines
-    deal_end: Callable[[V, DealEnd, int], StyleAndTextTuples] = reports.deal_end_lines
-    deal_title: Callable[[V, DealEnd], str] = reports.summary_title
-    sheet: Callable[[V], StyleAndTextTuples] = reports.score_sheet_lines
-    game_end: Callable[[V], StyleAndTextTuples] = reports.game_end_lines
-    help_text: Callable[[], str] = reports.help_text
+    deal_end: Callable[[V, DealEnd, int], StyleAndTextTuples] = plainpages.deal_end_lines
+    deal_title: Callable[[V, DealEnd], str] = plainpages.summary_title
+    sheet: Callable[[V], StyleAndTextTuples] = plainpages.score_sheet_lines
+    game_end: Callable[[V], StyleAndTextTuples] = plainpages.game_end_lines
+    help_text: Callable[[], str] = plainpages.help_text
     choose_hint: Callable[[], str] = _choose_hint
     cannot_play: Callable[[V, Card], str] = _cannot_play
     """Why the card the player chose may not be played now (the view, the card)."""
@@ -193,11 +193,12 @@ class GameUI(Generic[V]):
     watcher's screen draws that many backs per seat, less the cards it played."""
     event_line: Callable[[ev.GameEvent], str | None] = _no_event_words
     """A line for one of the game's own events in the screen's language, for the text
-    logs (None: the event's own English ``log_line``)."""
+    logs; in English the stable line scripts read (None: an event it does not know,
+    shown as its record)."""
     summary_line: Callable[[DealSummary], str | None] = _no_summary_words
     """What a deal came to, shortly, for the text logs' "verified" line (None: the
     summary's own English ``log_line``)."""
     words: Callable[[], Mapping[str, str]] = _no_words
     """The game's name and rules in the screen's language: "" the game, "NAME" a rule,
-    "NAME=VALUE" one of its values (``ui/rulenames.py``; what is missing is shown as the
+    "NAME=VALUE" one of its values (``ui/words/rulenames.py``; what is missing is shown as the
     wire has it)."""

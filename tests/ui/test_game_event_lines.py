@@ -1,5 +1,6 @@
-"""A game's own events are the game's, and say themselves in the text log, so the
-text front end prints them without knowing any game."""
+"""A game's own events are data; the game's screen words them in the text log (in
+English too, the stable lines scripts read), so the text front end and the table know
+no game and no words."""
 
 from __future__ import annotations
 
@@ -7,14 +8,14 @@ from dataclasses import dataclass
 
 from p2pbelka.cards import Card, Suit, parse_cards
 from p2pbelka.peer.local import LocalGame
-from p2pbelka.peer.text import describe
 from p2pbelka.table import events as ev
 from p2pbelka.table.games.belka import events as belka_ev
 from p2pbelka.table.games.belot import events as belot_ev
+from p2pbelka.ui.words.englishlog import english_line
 
 
 def test_the_lines_of_a_games_own_events() -> None:
-    table = LocalGame.seeded(1).make_tables()[0]
+    tables = {g: LocalGame.seeded(1, game=g).make_tables()[0] for g in ("belka", "belot")}
     suits = (Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS, Suit.CLUBS)
     lines = {
         belka_ev.TrumpAnnounced(2, "H", 0, suits): "trump H (J♣ with seat 2)",
@@ -35,16 +36,17 @@ def test_the_lines_of_a_games_own_events() -> None:
     }
     for event, line in lines.items():
         assert isinstance(event, ev.GameEvent)
-        assert describe(event, table) == line
+        game = "belka" if type(event).__module__ == belka_ev.__name__ else "belot"
+        assert english_line(event, tables[game]) == line
 
 
-def test_a_games_event_without_a_line_of_its_own_shows_as_itself() -> None:
+def test_a_games_event_no_screen_words_shows_as_its_record() -> None:
     @dataclass(frozen=True, slots=True)
     class Knocked(ev.GameEvent):
         seat: int
 
     table = LocalGame.seeded(1).make_tables()[0]
-    assert describe(Knocked(1), table) == repr(Knocked(1))
+    assert english_line(Knocked(1), table) == repr(Knocked(1))
 
 
 def test_the_core_keeps_only_the_shared_standing() -> None:

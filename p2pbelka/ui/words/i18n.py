@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 DOMAIN = "p2pbelka"
-LOCALE_DIR = Path(__file__).with_name("locale")
+LOCALE_DIR = Path(__file__).parent.parent / "locale"
 LANGUAGES = ("en", "ru", "kk")
 
 _current: gettext.NullTranslations = gettext.NullTranslations()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import errno
 
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.i18n import _
 
 
 def error_name(exc: OSError) -> str:

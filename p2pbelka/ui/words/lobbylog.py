@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from p2pbelka.ui.i18n import _, ngettext
-from p2pbelka.ui.oserrors import trying_why
+from p2pbelka.ui.words.i18n import _, ngettext
+from p2pbelka.ui.words.oserrors import trying_why
 
 if TYPE_CHECKING:
     from p2pbelka.peer.lan import LobbyEvent
@@ -37,7 +37,7 @@ class LobbyPrinter:
                 say(line)
 
     def rules_line(self, state: LobbyState, changed: bool) -> str:
-        from p2pbelka.ui import rulenames
+        from p2pbelka.ui.words import rulenames
 
         rules = rulenames.rule_values(state.variant, state.preset, state.options)
         before, self._rules = self._rules, rules
@@ -53,7 +53,7 @@ class LobbyPrinter:
 
 def describe_table(state: LobbyState) -> str:
     """The game, seats and every rule of a lobby, on one line."""
-    from p2pbelka.ui import rulenames
+    from p2pbelka.ui.words import rulenames
 
     game = state.variant
     rules = "; ".join(
@@ -149,7 +149,7 @@ def event_line(event: LobbyEvent) -> str | None:
             id=event.game_id.hex(), seat=event.seat
         )
     if isinstance(event, LobbyClosed):
-        from p2pbelka.ui.reasons import lobby_reason
+        from p2pbelka.ui.words.admission import lobby_reason
 
         return _("lobby closed: {why}").format(why=lobby_reason(event.why))
     if isinstance(event, InviteChanged):

@@ -4,7 +4,7 @@ resume), in the player's language.
 
 Those layers raise ``ValueError`` or ``LookupError`` in English and know no
 language; each form they write is matched here and worded anew (a form this version
-does not know is shown as written).  An ``OSError`` gets ``ui/oserrors.py``'s words.
+does not know is shown as written).  An ``OSError`` gets ``ui/words/oserrors.py``'s words.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import re
 import time
 
 from p2pbelka.peer.storelock import StoreBusy
-from p2pbelka.ui.faults import Forms, matched_words
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.oserrors import os_error_words
+from p2pbelka.ui.words.forms import Forms, matched_words
+from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.oserrors import os_error_words
 
 
 def _counts(counts: str) -> str:

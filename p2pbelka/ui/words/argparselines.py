@@ -3,7 +3,7 @@ required", its help headers) in the player's language.
 
 argparse words them with the module-level ``argparse._`` and ``argparse.ngettext``
 (gettext's, on the ``messages`` domain nobody ships); :func:`speak_argparse` points
-them at the catalogue of :mod:`p2pbelka.ui.i18n`, so the same msgids are found in
+them at the catalogue of :mod:`p2pbelka.ui.words.i18n`, so the same msgids are found in
 ours.  The msgids below are argparse's exactly (``tests/ui/test_cli_languages.py``
 checks each against the installed argparse): one that a Python version words
 otherwise is simply not found and stays English.  The language has to be chosen
@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from p2pbelka.ui import i18n
-from p2pbelka.ui.i18n import N_
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.i18n import N_
 
 ARGPARSE_MSGIDS = (
     N_("usage: "),

@@ -10,9 +10,9 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table.events import Fault
-from p2pbelka.ui.faults import fault_words
-from p2pbelka.ui.i18n import _
 from p2pbelka.ui.view import DealEnd, TableView
+from p2pbelka.ui.words.faults import fault_words
+from p2pbelka.ui.words.i18n import _
 
 
 def verdict(summary: DealSummary, faults: Sequence[Fault]) -> tuple[str, str]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from p2pbelka.ui.faults import Forms, matched_words
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.forms import Forms, matched_words
+from p2pbelka.ui.words.i18n import _
 
 _FORMS: Forms = [
     (

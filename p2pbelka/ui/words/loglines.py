@@ -1,9 +1,9 @@
-"""The lines both text logs say, a seat's (``ui/seattext.py``) and a watcher's
-(``ui/watchtext.py``), in the player's language: a game's own events (worded by the
+"""The lines both text logs say, a seat's (``ui/words/seatlog.py``) and a watcher's
+(``ui/watcherlog.py``), in the player's language: a game's own events (worded by the
 game, asked of the registry), a seat changing hands, the end of a game.
 
-In English the lower layers' own words are kept (scripts read them), as
-``ui/faults.py`` keeps them.
+In English the stable lines scripts read are kept (a game's own events included, worded
+by its screen), as ``ui/words/faults.py`` keeps the layers' words.
 """
 
 from __future__ import annotations
@@ -14,14 +14,15 @@ from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged, describe_change
 from p2pbelka.table.session import Table
-from p2pbelka.ui import i18n, registry
-from p2pbelka.ui.game import GameUI
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui import registry
+from p2pbelka.ui.gameui import GameUI
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.i18n import _
 
 
 def _game(table: Table) -> GameUI | None:
-    """The screen of the table's game, to word its own lines (None: the layers' English)."""
-    if i18n.language() == "en" or table.setup is None:
+    """The screen of the table's game, to word its own lines (None: none here)."""
+    if table.setup is None:
         return None
     try:
         return registry.game(table.setup.game)
@@ -30,15 +31,17 @@ def _game(table: Table) -> GameUI | None:
 
 
 def game_event_line(event: ev.GameEvent, table: Table) -> str:
-    """A game's own event, worded by its game's screen (its own words if none)."""
+    """A game's own event, worded by its game's screen, in English too (an event no
+    screen here words is shown as the record it is)."""
     game = _game(table)
     said = game.event_line(event) if game is not None else None
-    return said if said is not None else event.log_line()
+    return said if said is not None else repr(event)
 
 
 def summary_line(summary: DealSummary, table: Table) -> str:
-    """What a deal came to, shortly, worded by its game's screen (its own words if none)."""
-    game = _game(table)
+    """What a deal came to, shortly, worded by its game's screen (its own words if none,
+    and in English, where scripts read the summary's own)."""
+    game = None if i18n.language() == "en" else _game(table)
     said = game.summary_line(summary) if game is not None else None
     return said if said is not None else summary.log_line()
 

@@ -7,7 +7,7 @@ import re
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pbelka.cards import Card, Suit
-from p2pbelka.ui.i18n import _, pgettext
+from p2pbelka.ui.words.i18n import _, pgettext
 
 RED_SUITS = (Suit.DIAMONDS, Suit.HEARTS)
 

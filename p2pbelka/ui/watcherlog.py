@@ -18,24 +18,26 @@ import trio
 
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.chat import ChatDropped
-from p2pbelka.peer.text import ENGLISH, read_line
+from p2pbelka.peer.text import read_line
+from p2pbelka.peer.watch import WatchNote
 from p2pbelka.table import events as ev
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.session import Table
-from p2pbelka.ui.eventwords import (
+from p2pbelka.ui.words.cardnames import card_label
+from p2pbelka.ui.words.faults import fault_line
+from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.loglines import (
     game_event_line,
     game_over_line,
     seat_change_line,
     seats_list,
     summary_line,
 )
-from p2pbelka.ui.faults import fault_line
-from p2pbelka.ui.i18n import _
-from p2pbelka.ui.rulenames import game_word
-from p2pbelka.ui.seattext import seat_words
-from p2pbelka.ui.text import card_label
-from p2pbelka.ui.verdicts import verdict_words
+from p2pbelka.ui.words.rulenames import game_word
+from p2pbelka.ui.words.seatlog import seat_words
+from p2pbelka.ui.words.verdicts import verdict_words
+from p2pbelka.ui.words.watchnotes import note_words
 
 
 async def text_mode(follow: Callable[[WatchText], Awaitable[int]]) -> int:
@@ -146,7 +148,7 @@ class WatchText:
             return game_event_line(event, table)
         if isinstance(event, ev.TurnToPlay | ev.Rejected):
             return ""
-        return (seat_words() or ENGLISH).describe(event, table)  # as a seat's log says it
+        return seat_words().describe(event, table)  # as a seat's log says it
 
     async def chat(self, sender_name: str, text: str, watcher: bool) -> None:
         if watcher:
@@ -154,8 +156,8 @@ class WatchText:
         else:
             self.say(_("chat: {name}: {text}").format(name=sender_name, text=text))
 
-    async def note(self, text: str) -> None:
-        self.say(_("watch: {text}").format(text=text))
+    async def note(self, note: WatchNote) -> None:
+        self.say(_("watch: {text}").format(text=note_words(note)))
 
     async def ended(self, report: VerifyReport, path: Path | None) -> None:
         self.report, self.path = report, path

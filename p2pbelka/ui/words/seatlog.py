@@ -3,8 +3,8 @@ player's language: the :class:`~p2pbelka.peer.text.Words` the text front end pri
 
 The lines keep the English ones' shape (one per event, the same numbers and cards);
 only the words change.  Cards are written as a move is typed (``7♣``), so that what
-the log shows can be typed back.  English keeps the peer layer's own words
-(``peer.text.EnglishWords``): the command line passes these only for another language.
+the log shows can be typed back.  English is ``ui/words/englishlog.py``'s stable lines
+(scripts read them); a line these words lack falls back to it.
 """
 
 from __future__ import annotations
@@ -12,20 +12,22 @@ from __future__ import annotations
 from p2pbelka.peer.chat import ChatLine
 from p2pbelka.peer.driver import CutOff, Resumed, Waiting
 from p2pbelka.peer.seatchange.drivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
-from p2pbelka.peer.text import MISMATCH, describe
+from p2pbelka.peer.text import Words
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.session import Table
-from p2pbelka.ui import i18n
-from p2pbelka.ui.eventwords import (
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.englishlog import ENGLISH, MISMATCH, english_line
+from p2pbelka.ui.words.faults import fault_line
+from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.loglines import (
     game_event_line,
     game_over_line,
     seat_change_line,
     seats_list,
     summary_line,
 )
-from p2pbelka.ui.faults import fault_line, violation_words
-from p2pbelka.ui.i18n import _
+from p2pbelka.ui.words.moverefusals import violation_words
 
 
 def _cards(cards: tuple[object, ...]) -> str:
@@ -39,7 +41,7 @@ class SeatWords:
         said = self._table_line(event, table)
         if said is None:
             said = self._peer_line(event)
-        return said if said is not None else describe(event, table)
+        return said if said is not None else english_line(event, table)
 
     def _table_line(self, event: ev.Event, table: Table) -> str | None:
         if isinstance(event, ev.GameStarted) and event.continued:
@@ -183,6 +185,6 @@ class SeatWords:
         return _("chat not sent: {why}").format(why=why)
 
 
-def seat_words() -> SeatWords | None:
-    """The words for the language in use; None in English (the peer layer's own)."""
-    return None if i18n.language() == "en" else SeatWords()
+def seat_words() -> Words:
+    """The words for the language in use (English: the stable lines scripts read)."""
+    return ENGLISH if i18n.language() == "en" else SeatWords()

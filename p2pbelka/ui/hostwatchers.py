@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from p2pbelka.ui.i18n import _, ngettext
 from p2pbelka.ui.panels import on_click
-from p2pbelka.ui.text import fit
 from p2pbelka.ui.view import TableView
+from p2pbelka.ui.words.cardnames import fit
+from p2pbelka.ui.words.i18n import _, ngettext
 
 
 def watchers_line(view: TableView, width: int) -> StyleAndTextTuples:

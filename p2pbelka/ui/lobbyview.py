@@ -16,11 +16,11 @@ from p2pbelka.peer import lan
 from p2pbelka.peer.lan.events import WatchersChanged
 from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.rules import registry, rulebook
-from p2pbelka.ui import rulenames
 from p2pbelka.ui.bigcode import big_code, digit_words
-from p2pbelka.ui.i18n import _, ngettext
-from p2pbelka.ui.oserrors import trying_why
-from p2pbelka.ui.reasons import lobby_reason
+from p2pbelka.ui.words import rulenames
+from p2pbelka.ui.words.admission import lobby_reason
+from p2pbelka.ui.words.i18n import _, ngettext
+from p2pbelka.ui.words.oserrors import trying_why
 
 
 def game_title(name: str) -> str:

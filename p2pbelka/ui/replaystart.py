@@ -6,7 +6,7 @@ from __future__ import annotations
 from p2pbelka.rules.registry import DEFAULT
 from p2pbelka.table.verify import VerifyReport
 from p2pbelka.ui import registry
-from p2pbelka.ui.replay import Replay, ReplayScreen
+from p2pbelka.ui.replayscreen import Replay, ReplayScreen
 
 
 def replay_of(report: VerifyReport, deal: int) -> Replay:

@@ -1,5 +1,5 @@
 """A verification's verdict in the player's language: the table words it with the
-catalogue it is given and each fault as ``ui/faults.py`` does; why a file is no
+catalogue it is given and each fault as ``ui/words/faults.py`` does; why a file is no
 transcript (``INVALID: byte 0: …``) is worded here by its form, as the transcript
 reader writes it (a form this version does not know is shown as written)."""
 
@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 
 from p2pbelka.table.report import VerifyReport
-from p2pbelka.ui import i18n
-from p2pbelka.ui.faults import Forms, fault_line, matched_words
-from p2pbelka.ui.i18n import _, translations
+from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.faults import fault_line
+from p2pbelka.ui.words.forms import Forms, matched_words
+from p2pbelka.ui.words.i18n import _, translations
 
 _SENDER = r"(?:seat (\d+)|an unknown sender)"
 """Who a record names as its sender, as the transcript readers write it."""

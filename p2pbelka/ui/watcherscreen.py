@@ -26,21 +26,23 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from p2pbelka.peer.chat import ChatDropped, ChatLine
+from p2pbelka.peer.watch import WatchNote
 from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import VerifyReport
 from p2pbelka.ui import keymap, registry
 from p2pbelka.ui.app import TableScreen
-from p2pbelka.ui.game import GameUI
+from p2pbelka.ui.gameui import GameUI
 from p2pbelka.ui.hostloop import Bridge, run_with_app
-from p2pbelka.ui.i18n import _, set_language
-from p2pbelka.ui.lobby import LobbyView
 from p2pbelka.ui.lobbypanel import LobbyPanel
+from p2pbelka.ui.lobbyview import LobbyView
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.tablekeys import PAGES
-from p2pbelka.ui.text import fit
-from p2pbelka.ui.verdicts import verdict_words
 from p2pbelka.ui.view import DealEnd, TableView
+from p2pbelka.ui.words.cardnames import fit
+from p2pbelka.ui.words.i18n import _, set_language
+from p2pbelka.ui.words.verdicts import verdict_words
+from p2pbelka.ui.words.watchnotes import note_words
 
 T = TypeVar("T")
 CHAT_OFF = "off"  # the host's word for watchers who may only read the chat
@@ -277,7 +279,8 @@ class ScreenWatchFront:
         name = _("{name} (watching)").format(name=sender_name) if watcher else sender_name
         self.screen.show_chat(ChatLine(-1, name, text))
 
-    async def note(self, text: str) -> None:
+    async def note(self, note: WatchNote) -> None:
+        text = note_words(note)
         self.screen.note = text
         self.screen.view.say(text)
         self.screen.refresh()

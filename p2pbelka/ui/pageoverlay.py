@@ -12,7 +12,7 @@ from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Window
 from prompt_toolkit.layout.containers import AnyContainer
 
-from p2pbelka.ui.text import red_suits
+from p2pbelka.ui.words.cardnames import red_suits
 
 FRAME_ROWS = 4  # the title, the status line, the chat box and the hints
 

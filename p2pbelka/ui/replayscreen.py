@@ -26,14 +26,14 @@ from p2pbelka.cards import Card
 from p2pbelka.rules.common.summary import DealSummary, TrickSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import VerifiedDeal
-from p2pbelka.ui import panels, reports
+from p2pbelka.ui import panels, plainpages
 from p2pbelka.ui.canvas import Canvas
-from p2pbelka.ui.i18n import _
 from p2pbelka.ui.keymap import latin, same_place
 from p2pbelka.ui.style import STYLE
-from p2pbelka.ui.text import card_label, red_suits
 from p2pbelka.ui.toosmall import guarded
 from p2pbelka.ui.view import TableView, TrickView
+from p2pbelka.ui.words.cardnames import card_label, red_suits
+from p2pbelka.ui.words.i18n import _
 
 RIGHT_WIDTH = 34
 
@@ -170,7 +170,7 @@ class Replay:
 
 def verdict_lines(replay: Replay) -> StyleAndTextTuples:
     """The audit's word on the deal, then on the whole game."""
-    style, text = reports.verdict(replay.summary, replay.deal_faults())
+    style, text = plainpages.verdict(replay.summary, replay.deal_faults())
     return [
         (style, text + "\n"),
         ("", "\n"),
