@@ -9,6 +9,7 @@ TYPE_CHECKING:`` count like any other: an annotation is knowledge too.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -73,7 +74,10 @@ def imports_of(path: Path, modules: set[str]) -> set[str]:
     return found
 
 
+@functools.cache
 def package_modules() -> dict[str, set[str]]:
+    """Each module's p2pbelka imports: parsed once a session (five tests read it, none
+    changes it; parsing the whole package is most of this file's time)."""
     paths = sorted(ROOT.rglob("*.py"))
     names = {module_name(p) for p in paths}
     return {module_name(p): {i for i in imports_of(p, names) if i in names} for p in paths}

@@ -216,8 +216,7 @@ def _log(screen: str) -> str:
 
 
 CHANGE_LINES = ("takes the seat of P2", "has their seat back")
-WINDOW = 20  # the reconnect window: past the links' silence limit (10 s)
-CUT = 40.0
+WINDOW = 12  # the reconnect window: past the links' silence limit (10 s)
 
 
 def test_every_screen_tells_a_seat_change_once(lan: Lan, tmp_path: Path) -> None:
@@ -243,12 +242,10 @@ def test_every_screen_tells_a_seat_change_once(lan: Lan, tmp_path: Path) -> None
                           " --auto-approve")  # fmt: skip
             _wait(lambda: "Waiting for P2" in host.screen(), screens, [host, ann], "no wait")
             lan.link(2, up=False)
-            cut_at = time.monotonic()
+            # the cable stays out until the others seated a bot, not for a fixed time (P2's
+            # program, at its own turn, waits for nobody and has nothing to say meanwhile)
             _wait(lambda: look() and "replaced by Bot for P2" in bot.text(), screens,
                   [host, ann], "no bot for P2")  # fmt: skip
-            while time.monotonic() - cut_at < CUT:  # nobody plays: the game waits for them
-                look()
-                time.sleep(0.1)
             lan.link(2, up=True)
             _wait(lambda: look() and "handed back to P2" in bot.text(), screens, screens,
                   "P2 never got its seat back")  # fmt: skip

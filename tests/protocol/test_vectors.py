@@ -55,16 +55,18 @@ SCENARIOS = VECTORS / "scenarios"
 
 @pytest.mark.parametrize("scenario", SCENARIOS_BY_NAME, ids=lambda s: s.name)
 def test_scenario_vectors_verify_and_regenerate(scenario: Scenario) -> None:
+    """The file regenerates byte for byte, and so does its description, which holds what
+    ``verify`` says of those bytes (verified once, by the generator: a scenario's
+    verification is a good part of its time)."""
     data = (SCENARIOS / f"{scenario.name}.p2pb").read_bytes()
     description = json.loads((SCENARIOS / f"{scenario.name}.json").read_text(encoding="utf-8"))
-    report = verify_bytes(data)
-    assert report.verdict.split(":", 1)[0] == description["verify"]["verdict"]
-    assert report.records == len(description["records"])
     assert [r.envelope.digest.hex() for r in iter_records(data)] == [
         r["hash"] for r in description["records"]
     ]
-    regenerated, _ = generate_scenario(scenario)
+    regenerated, regenerated_description = generate_scenario(scenario)
     assert regenerated == data, "the scenario no longer regenerates byte for byte"
+    assert regenerated_description == description, "the scenario's description changed"
+    assert description["verify"]["records"] == len(description["records"])
 
 
 def test_the_belot_vector_verifies_and_regenerates() -> None:
