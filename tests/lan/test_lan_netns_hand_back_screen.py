@@ -30,11 +30,6 @@ from tests.ui.test_ui_tmux_resume import hand_of, say_ready
 pytestmark = [
     pytest.mark.netns,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
-    # Out of the default run until a stall it met once in four runs is found: right
-    # after the person's no, a bot claimed a re-deal, and the person's seat sent nothing
-    # more (no prompt on its screen) until the others gave it to a bot.  It passes the
-    # other three times; a flaky test in the default run would fail CI at random.
-    pytest.mark.slow,
 ]
 
 SCREEN, VICTIM = 1, 2
