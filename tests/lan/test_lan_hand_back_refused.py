@@ -10,13 +10,24 @@ bot plays on, nobody is asked to seat a bot for the bot, the question left
 unanswered is taken off the refuser's screen, the returning player is told the
 seat stays with the bot, and the game finishes: the three seated transcripts are
 the same bytes and ``verify`` says OK.
+
+The player is asked back again after a no, at most once a deal: the bot's peer
+hears its next ``seat_reclaim`` from the next deal on (and, handing it back, asks
+the other seats once the bot played that deal out).  A fast game (a busy
+machine's resume takes long) could end before any of it, so the refuser thinks
+over its cards as a person may: from the seat change until the bot's peer was
+asked, and in a deal after its no until that peer was asked again.  The test
+waits on those questions, not on how long the game lasts, and asks for a second
+question only where the game went on far enough for one.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
+import trio
 
 from p2pbelka.bots import make_bot
 from p2pbelka.net.identity import Identity
@@ -33,21 +44,68 @@ or the host (whose program runs the bot), no every time.  (The bot plays on whil
 its peer's player thinks: a silent host would see the game end first.)"""
 OFFER_TIMEOUT = 8.0
 """Longer than the reconnect window (5 s): the pause outlasts it."""
+HOLD = 120.0
+"""The longest the refuser thinks over a card while it waits for a question: only
+stops a hang (the player asks every few seconds), so the assertions say what went
+wrong."""
+
+
+class Asked:
+    """The bot's peer asked to hand the seat back: the deal of each question (its
+    table's), and an event for the first two, that a refuser holds its cards on."""
+
+    def __init__(self) -> None:
+        self.deals: list[int] = []
+        self.times = (trio.Event(), trio.Event())
+
+    def note(self, driver: PeerDriver) -> None:
+        self.deals.append(driver.table.deal_id)
+        if len(self.deals) <= len(self.times):
+            self.times[len(self.deals) - 1].set()
+
+
+class Handing(_SlowBot):
+    """The host when it says yes to handing the seat back: its questions are noted."""
+
+    def __init__(self, seed: int, asked: Asked) -> None:
+        super().__init__(make_bot("random", seed))
+        self.asked = asked
+
+    async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
+        if isinstance(event, SeatOffer) and event.back:
+            self.asked.note(driver)
+        await super().on_event(driver, event)
 
 
 class Refuser:
-    """A bot at the table that answers a question about a seat as Nurlan does."""
+    """A bot at the table that answers a question about a seat as Nurlan does, and
+    holds a card (its turn: the table waits) from the seat change until the bot's
+    peer was asked (``asked``; it is that peer, or another seat), and in a deal
+    after its first no until that peer was asked again."""
 
     transcript = None
 
-    def __init__(self, seed: int, silent_first: bool) -> None:
+    def __init__(self, seed: int, silent_first: bool, asked: Asked, own: bool) -> None:
         self.inner = _SlowBot(make_bot("random", seed))
         self.events = self.inner.events
         self.asked_back = 0
         self.silent_first = silent_first
+        self.asked = asked
+        self.own = own
+        """It is the bot's peer: its own questions are the ones ``asked`` notes."""
+        self.no_deal: int | None = None
+        """The deal its table was in at its first no."""
+        self.played: set[int] = set()
+        """The deals it was asked for a card in."""
+        self._held_in, self._held = trio.open_memory_channel[tuple[ev.ChoiceNeeded, trio.Event]](
+            math.inf
+        )
 
     async def run(self, driver: PeerDriver) -> None:
-        return None
+        async for question, until in self._held:
+            with trio.move_on_after(HOLD):
+                await until.wait()
+            await self.inner.on_event(driver, question)
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
         if isinstance(event, SeatOffer):
@@ -55,11 +113,41 @@ class Refuser:
             if not event.back:
                 event.decision.answer(True)  # a bot for the lost seat: yes
                 return
+            if self.own:
+                self.asked.note(driver)
             self.asked_back += 1
+            if self.no_deal is None:
+                self.no_deal = driver.table.deal_id
             if self.asked_back > 1 or not self.silent_first:
                 event.decision.answer(False)
             return
+        if isinstance(event, ev.ChoiceNeeded) and event.kind == "play":
+            until = self._hold_until(driver.table.deal_id)
+            if until is not None:
+                self._held_in.send_nowait((event, until))
+                return
         await self.inner.on_event(driver, event)
+
+    def _hold_until(self, deal: int) -> trio.Event | None:
+        self.played.add(deal)
+        first, again = self.asked.times
+        if not any(isinstance(e, SeatChanged) for e in self.events):
+            return None
+        if not first.is_set():
+            return first
+        if self.no_deal is not None and deal > self.no_deal and not again.is_set():
+            return again
+        return None
+
+    def asked_again_by(self) -> int | None:
+        """The deal by whose first card this seat was to be asked again, if the game
+        went on far enough: the bot's peer is asked in the deal after the no (we
+        held our card there until it was); a remaining seat, once the bot played out
+        the deal its peer was asked again in."""
+        deals = self.asked.deals
+        if self.own:
+            return None if self.no_deal is None else self.no_deal + 1
+        return deals[1] + 1 if len(deals) > 1 else None
 
 
 @pytest.mark.parametrize("who", sorted(REFUSERS))
@@ -67,9 +155,11 @@ async def test_a_hand_back_refused_leaves_the_bot_playing_to_the_end(
     tmp_path: Path, who: str
 ) -> None:
     ids = [Identity.generate(name) for name in NAMES]
+    asked = Asked()
     fronts: list[BotFrontEnd | Refuser] = [_SlowBot(make_bot("random", 40 + n)) for n in range(4)]
+    fronts[0] = Handing(40, asked)
     seat, silent_first = REFUSERS[who]
-    refuser = Refuser(40 + seat, silent_first)
+    refuser = Refuser(40 + seat, silent_first, asked, own=seat == 0)
     fronts[seat] = refuser
     results = await lose_and_come_back(tmp_path, ids, fronts, OFFER_TIMEOUT, within=300)
     seated = (0, 1, 3)
@@ -87,7 +177,15 @@ async def test_a_hand_back_refused_leaves_the_bot_playing_to_the_end(
             if isinstance(e, SeatOffer) and not e.back and e.seat == seat
         ]
         assert len(bots_for_the_bot) <= 1, (n, bots_for_the_bot)  # the one for the player
-    assert refuser.asked_back >= 2, "the player was not asked back again after a no"
+    assert refuser.asked_back >= 1, "the player never asked for the seat back"
+    # held, the refuser played on only once the bot's peer was asked again...
+    story = (refuser.no_deal, sorted(refuser.played), asked.deals, refuser.asked_back)
+    if refuser.no_deal is not None and max(refuser.played, default=-1) > refuser.no_deal:
+        assert len(asked.deals) >= 2, ("the bot's peer was not asked again", story)
+    # ...and was asked again itself, if the game went on to that deal's first card
+    by = refuser.asked_again_by()
+    if by is not None and max(refuser.played, default=-1) >= by:
+        assert refuser.asked_back >= 2, ("the player was not asked back again after a no", story)
     withdrawn = [e for e in refuser.events if isinstance(e, OfferWithdrawn)]
     if silent_first:  # the first question, unanswered, left the screen
         assert withdrawn and withdrawn[0].offer.back
