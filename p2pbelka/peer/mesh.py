@@ -286,6 +286,17 @@ class Mesh:
         lost = not self.connected() and any(self._failed.values())
         return lost and not self._done
 
+    def split(self, players: set[int]) -> bool:
+        """Of ``players`` (the seats their own players hold, four or more), this peer
+        reaches at most half, itself counted (a link that keeps failing counts as
+        down), and no seat said its game is over.  Then no seat can change hands (a
+        change needs every other seat's signature), and the half out of reach may be
+        there, as unable to reach us: neither half can tell which is cut off."""
+        if len(players) < 4 or self._done:
+            return False
+        reached = (self.connected() | {self.me}) & players
+        return 2 * len(reached) <= len(players)
+
     def _flapping(self, seat: int) -> bool:
         failed = self._failed[seat]
         return len(failed) == FLAPS and trio.current_time() - failed[0] < FLAP_WINDOW

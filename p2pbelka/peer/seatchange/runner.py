@@ -346,6 +346,11 @@ class SeatChangeRunner:
         """The game stopped here because no other seat could be reached (``CutOff``)."""
         return isinstance(self.driver, SegmentDriver) and self.driver.stopped_alone is not None
 
+    @property
+    def stopped_split(self) -> bool:
+        """It stopped so with half the table or more out of reach (``CutOff.split``)."""
+        return isinstance(self.driver, SegmentDriver) and self.driver.stopped_split
+
     def settled(self) -> bool:
         """The seat's table has taken everything that came (see ``Mesh.linger``)."""
         return self.driver is None or self.driver.idle()
@@ -418,10 +423,13 @@ class SeatChangeRunner:
         seat change (an offer is made or awaited); False: end the game as before."""
         if driver is not self.driver and not self.watching:
             return False
-        if driver.alone() and silent < driver.cut_off_limit:
+        split = isinstance(driver, SegmentDriver) and driver.split()
+        if (driver.alone() or split) and silent < driver.cut_off_limit:
             # Cut off from everyone: it is our link that is down, not theirs.  Wait for
             # it (the others may give our seat to a bot meanwhile), never blame a seat;
             # past the limit the driver stops on its own (``SegmentDriver._stop_alone``).
+            # So too with half the table out of reach: no seat can change hands, and
+            # that half may be waiting for us alike (or have stopped and left).
             self._cut_off = True
             return True
         now = trio.current_time()
