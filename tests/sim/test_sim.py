@@ -208,6 +208,18 @@ def test_two_seats_killed_one_after_the_other_name_nobody() -> None:
     assert not outcome.answers["yes"], "no bot was offered: no seat could change hands"
 
 
+def test_two_seats_killed_past_the_cut_off_bound_stop_every_seat_naming_nobody() -> None:
+    """The same two kills, past the cut-off bound: seats 0 and 1 stop, unsigned, naming
+    nobody; seats 2 and 3, back, reach only each other and stop so too (the first to
+    stop says ``done``: that is no end of the game for the other, which stops alike)."""
+    schedule = "kill 2@405.609+400; kill 3@436.556+400"
+    outcome = simulate(20076, "belka", 4, parse(schedule))
+    assert violations(outcome) == []
+    stopped = [e.result for e in outcome.exits if not e.killed]
+    assert len(stopped) == 4
+    assert all(r is not None and r.cut_off and r.split and not r.finished for r in stopped)
+
+
 def test_the_script_prints_a_failing_seed_s_replay(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
