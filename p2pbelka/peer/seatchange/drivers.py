@@ -217,7 +217,7 @@ class SegmentDriver(PeerDriver):
         self.stopped_alone: float | None = None
         """The silence after which this peer stopped, reaching nobody (``CutOff``)."""
         self.stopped_split = False
-        """It stopped reaching some seats, but no more than half the table (``split``)."""
+        """It stopped so reaching some seats, but at most half the table (``split``)."""
         self.cut_off = cut_off
         """Whether this peer waited past the window reaching no other seat and has not
         asked since whether its seat changed hands (``SeatChangeRunner.seat_gone``)."""

@@ -423,13 +423,10 @@ class SeatChangeRunner:
         seat change (an offer is made or awaited); False: end the game as before."""
         if driver is not self.driver and not self.watching:
             return False
-        split = isinstance(driver, SegmentDriver) and driver.split()
-        if (driver.alone() or split) and silent < driver.cut_off_limit:
+        if driver.alone() and silent < driver.cut_off_limit:
             # Cut off from everyone: it is our link that is down, not theirs.  Wait for
             # it (the others may give our seat to a bot meanwhile), never blame a seat;
             # past the limit the driver stops on its own (``SegmentDriver._stop_alone``).
-            # So too with half the table out of reach: no seat can change hands, and
-            # that half may be waiting for us alike (or have stopped and left).
             self._cut_off = True
             return True
         now = trio.current_time()
@@ -441,8 +438,14 @@ class SeatChangeRunner:
                 self._back_at = now
                 return True
             # Back after an outage past the window: ask whether our seat changed hands
-            # (as a resumed seat does); our table goes on if it did not.
+            # (as a resumed seat does); our table goes on if it did not.  (Asked with
+            # one link back too: the others may have gone on, finished and left.)
             self._step(Replaced())
+            return True
+        if isinstance(driver, SegmentDriver) and driver.split():
+            # Half the table out of reach: no seat can change hands, and that half may
+            # be waiting for us alike, or have stopped and left.  Wait as one cut off,
+            # never blaming a seat; past the limit the driver stops on its own.
             return True
         if self._back_at is not None and now - self._back_at < driver.give_up_after:
             return True
