@@ -95,11 +95,15 @@ async def test_a_peer_that_reaches_half_a_table_of_four_stops_naming_nobody(
         for envelope in game.files[VICTIM]:
             writer.append(envelope)
         runner, mesh = unlinked_runner(table, VICTIM, "Victim", writer, bot_seed=3)
-        # a link to one seat the table does not wait for is up (a stand-in for it: the
-        # mesh's live links), the two others down
+        # a link to one seat the table does not wait for is up (a stand-in for the
+        # mesh's live links), the links to the two others were up and failed
         (reached,) = [s for s in range(4) if s != VICTIM and s not in table.missing()][:1]
         mesh.connected = lambda: {reached}  # type: ignore[method-assign]
-        assert not mesh.cut_off() and mesh.split({0, 1, 2, 3})
+        mesh.cut_off = lambda: False  # type: ignore[method-assign]
+        for seat, failed in mesh._failed.items():
+            if seat != reached:
+                failed.append(0.0)
+        assert mesh.split({0, 1, 2, 3})
         runner.start(table)
         assert runner.driver is not None and runner.driver.split()
         front = runner.front_end
