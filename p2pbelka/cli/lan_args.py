@@ -373,7 +373,8 @@ def cut_off(result: GameResult) -> int:
     from p2pbelka.cli.errors import EXIT_CUT_OFF
     from p2pbelka.ui.words.faults import cut_off_line
 
-    say(cut_off_line(result.game_id, result.store.transcript_path, result.players == 2))
+    path = result.store.transcript_path
+    say(cut_off_line(result.game_id, path, result.players == 2, result.split))
     return EXIT_CUT_OFF
 
 

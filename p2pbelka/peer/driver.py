@@ -125,10 +125,13 @@ class CutOff(ev.Event):
     """No other seat could be reached for ``seconds``, past ``cut_off_limit``: the game
     went on without this peer, which stops here, unfinished, signing nothing.
     ``two_seats``: a table of two, where the other seat waits and stops as this one
-    does (no bot is seated there): the game did not go on."""
+    does (no bot is seated there): the game did not go on.  ``split``: a table of four
+    or more, half of it (or more) out of reach of this peer, which reached the rest:
+    no seat could change hands, and the game did not go on here either."""
 
     seconds: float
     two_seats: bool = False
+    split: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -286,6 +286,20 @@ class Mesh:
         lost = not self.connected() and any(self._failed.values())
         return lost and not self._done
 
+    def split(self, players: set[int]) -> bool:
+        """Of ``players`` (the seats their own players hold, four or more), this peer
+        reaches at most half, itself counted (a link that keeps failing counts as
+        down), though it played with them (a link failed, or it resumed the game, as
+        ``cut_off`` asks).  Then no seat can change hands (a change needs every other
+        seat's signature), and the half out of reach may be there, as unable to reach
+        us: neither half can tell which is cut off.  (A seat that said ``done`` changes
+        nothing here: it may have stopped so itself, unsigned; had it the game's end,
+        its answer to our resend would end our table too.)"""
+        if len(players) < 4 or (self._hold is None and not any(self._failed.values())):
+            return False
+        reached = (self.connected() | {self.me}) & players
+        return 2 * len(reached) <= len(players)
+
     def _flapping(self, seat: int) -> bool:
         failed = self._failed[seat]
         return len(failed) == FLAPS and trio.current_time() - failed[0] < FLAP_WINDOW

@@ -129,6 +129,9 @@ class GameResult:
     seat stopped as this one did)."""
     players: int = 0
     """How many seats the game has."""
+    split: bool = False
+    """With ``cut_off``: half the table or more was out of reach (``CutOff.split``), so
+    no seat could change hands and the game did not go on without this seat."""
 
 
 async def resume_game(
@@ -404,6 +407,7 @@ def _result(
         mesh.frames_sent,
         segments.stopped_alone,
         len(mesh.keys),
+        segments.stopped_split,
     )
 
 

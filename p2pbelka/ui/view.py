@@ -291,7 +291,8 @@ class TableView:
         self.say(self.waiting_line())
 
     def _on_CutOff(self, event: CutOff) -> None:
-        self.say(cut_off_line(self.game_id, self.transcript_path, event.two_seats))
+        path = self.transcript_path
+        self.say(cut_off_line(self.game_id, path, event.two_seats, event.split))
 
     def _on_SeatOffer(self, event: SeatOffer) -> None:
         self.offer = event

@@ -82,6 +82,45 @@ async def test_a_peer_that_reaches_nobody_stops_after_the_bound_it_stated(
     assert report.verdict.startswith("INCOMPLETE"), report.verdict
 
 
+async def test_a_peer_that_reaches_half_a_table_of_four_stops_naming_nobody(
+    tmp_path: Path, autojump_clock: MockClock
+) -> None:
+    """One link up of three (``Mesh.split``): no seat can change hands, and the half
+    out of reach may be waiting as this one does; no bot is proposed, nobody named, and
+    the peer stops unsigned at the bound (``CutOff.split``), its file INCOMPLETE."""
+    game = _cut_game()
+    table = game.tables[VICTIM]
+    path = tmp_path / "transcript.p2pb"
+    with TranscriptWriter(path) as writer:
+        for envelope in game.files[VICTIM]:
+            writer.append(envelope)
+        runner, mesh = unlinked_runner(table, VICTIM, "Victim", writer, bot_seed=3)
+        # a link to one seat the table does not wait for is up (a stand-in for the
+        # mesh's live links), the links to the two others were up and failed
+        (reached,) = [s for s in range(4) if s != VICTIM and s not in table.missing()][:1]
+        mesh.connected = lambda: {reached}  # type: ignore[method-assign]
+        mesh.cut_off = lambda: False  # type: ignore[method-assign]
+        for seat, failed in mesh._failed.items():
+            if seat != reached:
+                failed.append(0.0)
+        assert mesh.split({0, 1, 2, 3})
+        runner.start(table)
+        assert runner.driver is not None and runner.driver.split()
+        front = runner.front_end
+        assert isinstance(front, BotFrontEnd)
+        with trio.fail_after(10 * CUT_OFF_GRACE):
+            ended = await runner.play()
+    (stop,) = [e for e in front.events if isinstance(e, CutOff)]
+    assert stop.split and not stop.two_seats
+    assert stop.seconds >= GIVE_UP + CUT_OFF_GRACE
+    assert runner.stopped_alone and runner.stopped_split and ended.finished and not ended.over
+    assert not [e for e in front.events if isinstance(e, SeatOffer)]  # no bot proposed
+    (aborted,) = [e for e in front.events if isinstance(e, ev.GameAborted)]
+    assert not any(f.fatal for f in aborted.faults)  # nobody named
+    report = verify_bytes(path.read_bytes())
+    assert report.verdict.startswith("INCOMPLETE"), report.verdict
+
+
 async def test_links_back_within_the_bound_ask_whether_the_seat_changed_hands(
     tmp_path: Path, autojump_clock: MockClock
 ) -> None:

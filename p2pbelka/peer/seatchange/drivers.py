@@ -216,6 +216,8 @@ class SegmentDriver(PeerDriver):
         self.home_seat = home_seat
         self.stopped_alone: float | None = None
         """The silence after which this peer stopped, reaching nobody (``CutOff``)."""
+        self.stopped_split = False
+        """It stopped so reaching some seats, but at most half the table (``split``)."""
         self.cut_off = cut_off
         """Whether this peer waited past the window reaching no other seat and has not
         asked since whether its seat changed hands (``SeatChangeRunner.seat_gone``)."""
@@ -223,7 +225,8 @@ class SegmentDriver(PeerDriver):
         self._held: list[Inbox] = []
 
     async def give_up(self, seats: list[int], silent: float) -> None:
-        if (self.alone() or self.table.me is None) and silent >= self.cut_off_limit:
+        stranded = self.alone() or self.split()
+        if (stranded or self.table.me is None) and silent >= self.cut_off_limit:
             # (An observer's table: our seat is a bot's and we watch, asking for it
             # back.  Only the seated peers can end the game; if one the game waits for
             # stays out of reach, nothing else would bound our wait.)
@@ -239,9 +242,15 @@ class SegmentDriver(PeerDriver):
         signing nothing and naming nobody: the game is kept unfinished, for
         ``resume``."""
         self.stopped_alone = silent
-        await self.front_end.on_event(self, CutOff(silent, self.table.n_seats == 2))
+        split = self.stopped_split = not self.alone() and self.split()
+        await self.front_end.on_event(self, CutOff(silent, self.table.n_seats == 2, split))
         if self.alone():
             why = f"this machine reached no other seat for {silent:.0f} s: it stopped waiting"
+        elif split:
+            why = (
+                f"this machine reached no more than half the table for {silent:.0f} s:"
+                " it stopped waiting"
+            )
         else:
             why = (
                 f"this machine could not reach the seats that play on for {silent:.0f} s:"
@@ -278,6 +287,20 @@ class SegmentDriver(PeerDriver):
         if self.table.n_seats == 2:
             return transport.mesh.unreached()
         return transport.mesh.cut_off()
+
+    def split(self) -> bool:
+        """At a table of four or more players: this peer reaches at most half of them,
+        itself counted (``Mesh.split``; the seats a bot holds do not count, the peer
+        that runs it speaks for it).  No seat can change hands then, and the other
+        half may be waiting as we do: like a peer cut off, this one waits for its
+        links and stops naming nobody, never blaming a seat of the half out of reach
+        (which may have stopped the game and left, as we would have)."""
+        transport, setup, me = self.transport, self.table.setup, self.table.me
+        if not isinstance(transport, Endpoint) or setup is None or me is None:
+            return False
+        keys = transport.mesh.keys
+        players = {s for s, seat in enumerate(setup.seats) if seat.key == keys[s]}
+        return transport.mesh.split(players)
 
     def freeze(self) -> None:
         self.frozen = True

@@ -379,6 +379,11 @@ class SeatChangeRunner:
         """The game stopped here because no other seat could be reached (``CutOff``)."""
         return isinstance(self.driver, SegmentDriver) and self.driver.stopped_alone is not None
 
+    @property
+    def stopped_split(self) -> bool:
+        """It stopped so with half the table or more out of reach (``CutOff.split``)."""
+        return isinstance(self.driver, SegmentDriver) and self.driver.stopped_split
+
     def settled(self) -> bool:
         """The seat's table has taken everything that came (see ``Mesh.linger``)."""
         return self.driver is None or self.driver.idle()
@@ -466,8 +471,14 @@ class SeatChangeRunner:
                 self._back_at = now
                 return True
             # Back after an outage past the window: ask whether our seat changed hands
-            # (as a resumed seat does); our table goes on if it did not.
+            # (as a resumed seat does); our table goes on if it did not.  (Asked with
+            # one link back too: the others may have gone on, finished and left.)
             self._carry_out(Replaced())
+            return True
+        if isinstance(driver, SegmentDriver) and driver.split():
+            # Half the table out of reach: no seat can change hands, and that half may
+            # be waiting for us alike, or have stopped and left.  Wait as one cut off,
+            # never blaming a seat; past the limit the driver stops on its own.
             return True
         if self._back_at is not None and now - self._back_at < driver.give_up_after:
             return True

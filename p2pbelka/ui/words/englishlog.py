@@ -103,6 +103,11 @@ def _peer_line(event: ev.Event) -> str | None:
             f" {event.limit:.0f} s of silence at most (then this peer stops and saves"
             " the game unfinished)"
         )
+    if isinstance(event, CutOff) and event.split:
+        return (
+            f"half the table or more could not be reached for {event.seconds:.0f} s:"
+            " this peer stops waiting, naming nobody"
+        )
     if isinstance(event, CutOff):
         return f"no other seat could be reached for {event.seconds:.0f} s: this peer stops waiting"
     if isinstance(event, Waiting) and not event.seats:

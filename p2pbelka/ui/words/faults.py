@@ -230,13 +230,26 @@ def _silent(why: str) -> str:
 
 
 def cut_off_line(
-    game_id: bytes | str | None, path: str | os.PathLike[str] | None, two_seats: bool = False
+    game_id: bytes | str | None,
+    path: str | os.PathLike[str] | None,
+    two_seats: bool = False,
+    split: bool = False,
 ) -> str:
     """The one line a peer that reached no other seat says when it stops: the game
     went on without it, what it kept, and what ``resume`` and ``verify`` do with it.
     ``two_seats``: a table of two, where no bot is seated and the other seat stopped
-    the same way."""
+    the same way; ``split``: half the table or more out of reach, where no seat can
+    change hands and the game did not go on either."""
     hex_id = game_id.hex() if isinstance(game_id, bytes) else game_id or ""
+    if split:
+        line = _(
+            "Half the table or more could not be reached, and could not reach you: no"
+            " seat can change hands then (a change needs every other seat's signature),"
+            " so the game stops here, naming nobody.  Saved unfinished (verify:"
+            " INCOMPLETE) in {path}; p2pbelka resume {id} plays on once the seats can"
+            " reach each other again, p2pbelka verify {path} checks what was saved."
+        )
+        return line.format(path=path or "-", id=hex_id[:12])
     line = (
         _(
             "The other seat could not be reached, and could not reach you: both stop"

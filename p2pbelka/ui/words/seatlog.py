@@ -117,6 +117,11 @@ class SeatWords:
                 " {limit:.0f} s of silence at most (then this peer stops and saves the"
                 " game unfinished)"
             ).format(s=event.seconds, limit=event.limit)
+        if isinstance(event, CutOff) and event.split:
+            return _(
+                "half the table or more could not be reached for {s:.0f} s: this peer"
+                " stops waiting, naming nobody"
+            ).format(s=event.seconds)
         if isinstance(event, CutOff):
             return _(
                 "no other seat could be reached for {s:.0f} s: this peer stops waiting"
