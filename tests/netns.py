@@ -14,6 +14,7 @@ import os
 import secrets
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -89,3 +90,17 @@ def namespace_lan(n: int, subnet: str, *, ipv6_only: bool = False) -> Iterator[L
             stderr = getattr(exc, "stderr", b"") or b""
             pytest.skip(f"cannot build network namespaces here: {stderr.decode().strip()}")
         yield lan
+
+
+def wait_for_link_local(ns: str) -> None:
+    """Until duplicate address detection has passed for ``ns``'s fe80:: address."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        shown = subprocess.run(
+            ["ip", "-n", ns, "-6", "addr", "show", "scope", "link"],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        if "fe80::" in shown.stdout and "tentative" not in shown.stdout:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"no usable link-local address in {ns}")

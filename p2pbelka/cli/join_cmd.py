@@ -54,8 +54,8 @@ def run(args: argparse.Namespace) -> int:
             target: tuple[str, int, bytes | None] = connect
         else:
             found = await _pick_table(args, net)
-            if found is None:
-                return 0 if args.list else 3
+            if isinstance(found, int):
+                return found
             target = found
         try:
             result = await join_game(
@@ -128,18 +128,19 @@ LOOK_ALIKE_WINDOW = 2.0
 
 async def _pick_table(
     args: argparse.Namespace, net: NetOptions
-) -> tuple[str, int, bytes | None] | None:
+) -> tuple[str, int, bytes | None] | int:
     """The table to join, from those heard and listed (``--table``, or the one with a
-    free seat, or the player's pick); None when there is none (or ``--list``)."""
+    free seat, or the player's pick); else the exit status: 0 after ``--list``, 3 when
+    there is none (or nothing could be heard)."""
     tables = await _hear_tables(args, net)
     if tables is None:
-        return None
+        return 3
     _list_tables(tables, args.wait)
     if args.list:
-        return None
+        return 0
     choice = _choose_table(tables, args.table)
     if choice is None:
-        return None
+        return 3
     print(
         _("joining {name} at {host}:{port} [{key}]").format(
             name=choice.name, host=choice.host, port=choice.port, key=choice.fingerprint
@@ -156,6 +157,7 @@ async def _hear_tables(args: argparse.Namespace, net: NetOptions) -> list[TableI
 
     from p2pbelka.net.directory import matching_tables
     from p2pbelka.peer.lan import discover_tables
+    from p2pbelka.ui.words.oserrors import listen_words
 
     first_match: list[float] = []
 
@@ -169,11 +171,7 @@ async def _hear_tables(args: argparse.Namespace, net: NetOptions) -> list[TableI
     try:
         return await discover_tables(args.wait, net=net, until=enough, dnssd=True)
     except OSError as exc:
-        print(
-            "p2pbelka join: "
-            + _("cannot listen for tables ({why}); use --connect").format(why=exc),
-            file=sys.stderr,
-        )
+        print("p2pbelka join: " + listen_words(exc), file=sys.stderr)
         return None
 
 

@@ -96,6 +96,7 @@ def dial_options(
     None, after saying which is malformed, if one is."""
     from p2pbelka.net.connection import parse_host_port
     from p2pbelka.net.identity import normal_pin
+    from p2pbelka.peer.lan.addresses import scoped_here
 
     parsed = parse_host_port(args.connect) if args.connect else None
     if args.connect and parsed is None:
@@ -112,7 +113,8 @@ def dial_options(
             file=sys.stderr,
         )
         return None
-    connect = (parsed[0], parsed[1], None) if parsed is not None else None
+    # a link-local address read off the host's screen names the host's interface
+    connect = (scoped_here(parsed[0]), parsed[1], None) if parsed is not None else None
     return connect, pin
 
 

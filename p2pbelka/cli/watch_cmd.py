@@ -158,6 +158,7 @@ async def _pick_table(
     from p2pbelka.net.directory import matching_tables
     from p2pbelka.peer.lan import discover_tables
     from p2pbelka.ui.words.i18n import _
+    from p2pbelka.ui.words.oserrors import listen_words
     from p2pbelka.ui.words.rulenames import game_word
 
     def enough(tables: list[TableInfo]) -> bool:
@@ -166,8 +167,7 @@ async def _pick_table(
     try:
         tables = await discover_tables(args.wait, net=net, until=enough, dnssd=True)
     except OSError as exc:
-        why = _("cannot listen for tables ({why}); use --connect").format(why=exc)
-        print("p2pbelka watch: " + why, file=sys.stderr)
+        print("p2pbelka watch: " + listen_words(exc), file=sys.stderr)
         return None
     tables = [t for t in tables if watchable(t)]
     for n, t in enumerate(tables, 1):

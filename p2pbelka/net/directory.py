@@ -3,29 +3,36 @@
 ``TableDirectory`` takes datagrams with their source address and the time (it never
 reads a clock or a socket: ``discovery.listen_for_tables`` feeds it), checks them
 with ``beacon.py`` and keeps one entry per (table id, host key).  ``look_alikes`` and
-``matching_tables`` read the list as a person would.
+``matching_tables`` read the list as a person would (``names.py`` folds the names).
+DNS-SD records come in as hints (``TableDirectory.hint``), listed only where no signed
+beacon names the same table and key.
 """
 
 from __future__ import annotations
 
 import collections
-import unicodedata
 from dataclasses import dataclass
 
 from .beacon import parse_beacon, signature_ok
 from .errors import BeaconError
 from .identity import fingerprint
+from .names import name_key
 
 __all__ = [
+    "DEFAULT_HINT_LIFETIME",
     "DEFAULT_STALE_AFTER",
     "EntryKey",
     "TableDirectory",
     "TableInfo",
     "look_alikes",
     "matching_tables",
+    "shown",
 ]
 
 DEFAULT_STALE_AFTER = 3.0
+DEFAULT_HINT_LIFETIME = 120.0
+"""Seconds a DNS-SD hint is listed after it was last resolved (records are resolved
+once, not every few seconds like beacons)."""
 DEFAULT_MAX_TABLES = 256
 DEFAULT_MAX_PER_KEY = 4
 DEFAULT_MAX_PER_SOURCE = 16
@@ -104,8 +111,11 @@ class TableDirectory:
         max_per_source: int = DEFAULT_MAX_PER_SOURCE,
         max_skew_ms: int = DEFAULT_MAX_SKEW_MS,
         remembered: int = 4 * DEFAULT_MAX_TABLES,
+        hint_lifetime: float = DEFAULT_HINT_LIFETIME,
     ) -> None:
         self.stale_after = stale_after
+        self.hint_lifetime = hint_lifetime
+        self._hints: dict[EntryKey, TableInfo] = {}
         self.remembered = remembered
         self._heard: dict[EntryKey, _Heard] = {}
         self.max_tables = max_tables
@@ -208,19 +218,45 @@ class TableDirectory:
         self.expire(now)
         return sorted(self._tables.values(), key=lambda t: (t.name, t.host_key))
 
+    def hint(self, table: TableInfo) -> None:
+        """Keep a table heard by DNS-SD (unsigned: ``via="dns-sd"``), as of its
+        ``last_seen``.  At most ``max_tables`` are kept, the longest unheard dropped."""
+        key = (table.table_id, table.host_key)
+        self._hints.pop(key, None)
+        if len(self._hints) >= self.max_tables:
+            del self._hints[next(iter(self._hints))]
+        self._hints[key] = table  # insertion order: last heard last
+
+    def listed(self, now: float) -> list[TableInfo]:
+        """What a joiner's list shows: the signed tables (as :meth:`tables`), then the
+        DNS-SD hints no signed beacon names (same table id and key), whichever was
+        heard first: a table heard both ways is shown signed once its beacon checks."""
+        for key in [k for k, t in self._hints.items() if now - t.last_seen > self.hint_lifetime]:
+            del self._hints[key]
+        signed = self.tables(now)
+        keys = {(t.table_id, t.host_key) for t in signed}
+        extra = [t for k, t in sorted(self._hints.items()) if k not in keys]
+        return signed + extra
+
     def get(self, table_id: bytes, host_key: bytes, now: float) -> TableInfo | None:
         self.expire(now)
         return self._tables.get((table_id, host_key))
 
 
-# Cyrillic letters drawn like Latin ones: "Кitchen" must not pass for "Kitchen".
-_LOOK_ALIKE = str.maketrans("аеорсухкмтвнії", "aeopcyxkmtbhii")
-
-
-def _name_key(name: str) -> str:
-    """What a person reads in a name: case, spacing and common look-alike letters folded."""
-    folded = unicodedata.normalize("NFKC", name).casefold().translate(_LOOK_ALIKE)
-    return " ".join(folded.split())
+def shown(table: TableInfo) -> tuple[object, ...]:
+    """What a list shows of a table: when any of it changes, the list is redrawn.
+    ``via`` is part of it, so a hint replaced by its signed beacon is redrawn signed."""
+    return (
+        table.table_id,
+        table.host_key,
+        table.via,
+        table.free_seats,
+        table.host,
+        table.port,
+        table.variant,
+        table.seats,
+        table.watch,
+    )
 
 
 def look_alikes(tables: list[TableInfo]) -> set[EntryKey]:
@@ -229,21 +265,21 @@ def look_alikes(tables: list[TableInfo]) -> set[EntryKey]:
     their fingerprints and a warning."""
     keys_by_label: dict[str | bytes, set[bytes]] = collections.defaultdict(set)
     for t in tables:
-        keys_by_label[_name_key(t.name)].add(t.host_key)
+        keys_by_label[name_key(t.name)].add(t.host_key)
         keys_by_label[t.table_id].add(t.host_key)
     return {
         (t.table_id, t.host_key)
         for t in tables
-        if len(keys_by_label[_name_key(t.name)]) > 1 or len(keys_by_label[t.table_id]) > 1
+        if len(keys_by_label[name_key(t.name)]) > 1 or len(keys_by_label[t.table_id]) > 1
     }
 
 
 def matching_tables(tables: list[TableInfo], wanted: str) -> list[TableInfo]:
     """Tables whose name reads as ``wanted``, or whose host fingerprint is ``wanted``."""
-    label = _name_key(wanted)
+    label = name_key(wanted)
     compact = "".join(wanted.split()).lower()
     return [
         t
         for t in tables
-        if _name_key(t.name) == label or "".join(fingerprint(t.host_key).split()) == compact
+        if name_key(t.name) == label or "".join(fingerprint(t.host_key).split()) == compact
     ]

@@ -32,6 +32,8 @@ __all__ = [
     "announce_table",
     "listen_for_tables",
     "local_address_towards",
+    "open_beacon_listener",
+    "receive_beacons",
 ]
 
 log = logging.getLogger(__name__)
@@ -198,6 +200,54 @@ def _join_group(sock: trio.socket.SocketType, group: str, interface: str | None)
     sock.setsockopt(trio.socket.IPPROTO_IP, trio.socket.IP_ADD_MEMBERSHIP, mreq)
 
 
+async def open_beacon_listener(
+    *,
+    group: str = DEFAULT_GROUP,
+    port: int = DEFAULT_PORT,
+    interface: str | None = None,
+    bind_address: str = "",
+) -> trio.socket.SocketType:
+    """A socket bound to ``port`` that has joined ``group`` (for
+    :func:`receive_beacons`).  Several listeners on one host can share the port.
+    ``interface`` is the local address (IPv6: the interface) that joins the group;
+    by default the kernel's choice by its multicast route.  Raises :class:`OSError`
+    if the group cannot be joined: ``ENODEV`` where no route leads to the group and
+    no ``interface`` is given; the caller may then name one, or dial by hand."""
+    family = _family(group)
+    sock = trio.socket.socket(family, trio.socket.SOCK_DGRAM)
+    try:
+        sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_REUSEADDR, 1)
+        if hasattr(trio.socket, "SO_REUSEPORT"):
+            with contextlib.suppress(OSError):
+                sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_REUSEPORT, 1)
+        if family == stdlib_socket.AF_INET6:
+            await sock.bind((bind_address or "::", port))
+        else:
+            await sock.bind((bind_address, port))
+        if _is_multicast(group):
+            _join_group(sock, group, interface)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+async def receive_beacons(sock: trio.socket.SocketType, directory: TableDirectory) -> NoReturn:
+    """Feed the beacons ``sock`` receives into ``directory`` until cancelled."""
+    while True:
+        try:
+            # One byte over the limit tells an oversize datagram from one at the limit.
+            data, source = await sock.recvfrom(MAX_BEACON_SIZE + 1)
+        except OSError as exc:
+            # Transient socket errors (e.g. a queued ICMP error) must not end
+            # discovery; the pause keeps a persistent one from spinning.
+            log.warning("beacon listener: %s", exc)
+            await trio.sleep(0.1)
+            continue
+        wall_ms = time.time_ns() // 1_000_000
+        directory.handle_datagram(data, _scoped(source), trio.current_time(), wall_ms)
+
+
 async def listen_for_tables(
     directory: TableDirectory,
     *,
@@ -210,35 +260,13 @@ async def listen_for_tables(
     """Receive beacons into ``directory`` until cancelled.
 
     Use ``port = await nursery.start(listen_for_tables, directory, ...)``; the
-    bound port is reported (useful with ``port=0`` in tests). Several
-    listeners on one host can share the port. ``interface`` is the local
-    address whose interface joins the group (default: the kernel's choice).
-    Raises :class:`OSError` before starting if the group cannot be joined
-    (e.g. no multicast-capable interface); the caller may then fall back to
-    unicast or to an address typed by hand.
+    bound port is reported (useful with ``port=0`` in tests).  Raises
+    :class:`OSError` before starting if the group cannot be joined (see
+    :func:`open_beacon_listener`).
     """
-    family = _family(group)
-    with trio.socket.socket(family, trio.socket.SOCK_DGRAM) as sock:
-        sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_REUSEADDR, 1)
-        if hasattr(trio.socket, "SO_REUSEPORT"):
-            with contextlib.suppress(OSError):
-                sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_REUSEPORT, 1)
-        if family == stdlib_socket.AF_INET6:
-            await sock.bind((bind_address or "::", port))
-        else:
-            await sock.bind((bind_address, port))
-        if _is_multicast(group):
-            _join_group(sock, group, interface)
+    listener = open_beacon_listener(
+        group=group, port=port, interface=interface, bind_address=bind_address
+    )
+    with await listener as sock:
         task_status.started(sock.getsockname()[1])
-        while True:
-            try:
-                # One byte over the limit tells an oversize datagram from one at the limit.
-                data, source = await sock.recvfrom(MAX_BEACON_SIZE + 1)
-            except OSError as exc:
-                # Transient socket errors (e.g. a queued ICMP error) must not end
-                # discovery; the pause keeps a persistent one from spinning.
-                log.warning("beacon listener: %s", exc)
-                await trio.sleep(0.1)
-                continue
-            wall_ms = time.time_ns() // 1_000_000
-            directory.handle_datagram(data, _scoped(source), trio.current_time(), wall_ms)
+        await receive_beacons(sock, directory)

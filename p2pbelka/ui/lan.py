@@ -45,6 +45,7 @@ from p2pbelka.ui.lobbypanel import LobbyPanel
 from p2pbelka.ui.lobbyview import LobbyView
 from p2pbelka.ui.words.admission import lobby_reason
 from p2pbelka.ui.words.i18n import _, set_language
+from p2pbelka.ui.words.oserrors import listen_words, os_error_words
 
 Target = tuple[str, int, bytes | None]  # host, lobby port, host key when known
 Flow = Callable[["LanSession", FrontEnd], Awaitable[lan.GameResult | None]]
@@ -171,7 +172,9 @@ class LanSession:
         try:
             await lan.discover_tables(math.inf, net=self.net, on_lobby=self.on_lobby, dnssd=True)
         except OSError as exc:
-            self.lobby.notes.append(_("Cannot listen for tables ({why}): press a.").format(why=exc))
+            # no multicast route: the ways on (--interface, --connect); else press a
+            note = _("Cannot listen for tables ({why}): press a.").format(why=os_error_words(exc))
+            self.lobby.notes.append(listen_words(exc) if hasattr(exc, "addresses") else note)
             self.invalidate()
 
     # -- actions from keys (prompt_toolkit side) -----------------------------------------

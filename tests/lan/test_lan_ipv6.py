@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import secrets
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.lan.helpers import PeerSet, verify
-from tests.netns import Lan, namespace_lan
+from tests.netns import Lan, namespace_lan, wait_for_link_local
 
 pytestmark = pytest.mark.netns
 
@@ -38,7 +37,7 @@ def test_discovery_and_a_game_on_an_ipv6_only_lan(lan: Lan, tmp_path: Path, wher
             capture_output=True, text=True, check=True,
         )  # fmt: skip
         assert "inet " not in shown.stdout, "the namespace has an IPv4 address"
-        _wait_for_link_local(ns)
+        wait_for_link_local(ns)
     beacon = str(40000 + secrets.randbelow(20000))
     bots = ["--bot", "random", "--quiet", "--stats", "--ipv6", "--beacon-port", beacon]
     (ns0, *others), (addr0, *addrs) = lan.namespaces, lan.addresses
@@ -75,17 +74,3 @@ def test_discovery_and_a_game_on_an_ipv6_only_lan(lan: Lan, tmp_path: Path, wher
             assert expected in joiner.text(), joiner.dump()
         assert len({p.transcript().read_bytes() for p in everyone}) == 1
         assert verify(host.transcript()).startswith("OK")
-
-
-def _wait_for_link_local(ns: str) -> None:
-    """Until duplicate address detection has passed for the fe80:: address."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        shown = subprocess.run(
-            ["ip", "-n", ns, "-6", "addr", "show", "scope", "link"],
-            capture_output=True, text=True, check=True,
-        )  # fmt: skip
-        if "fe80::" in shown.stdout and "tentative" not in shown.stdout:
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"no usable link-local address in {ns}")

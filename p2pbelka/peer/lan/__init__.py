@@ -51,7 +51,7 @@ from p2pbelka.peer.lan.events import (
     WatcherView,
     WrongCodeTried,
 )
-from p2pbelka.peer.lan.finding import discover_tables
+from p2pbelka.peer.lan.finding import NoMulticastRoute, discover_tables
 from p2pbelka.peer.lan.host import host_game
 from p2pbelka.peer.lan.join import join_game
 from p2pbelka.peer.lan.rehost import resume_game
@@ -74,6 +74,7 @@ __all__ = [
     "LobbyRefused",
     "LobbyReopened",
     "NetOptions",
+    "NoMulticastRoute",
     "OnLobby",
     "SeatsChanged",
     "StillTrying",

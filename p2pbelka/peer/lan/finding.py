@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
+import dataclasses
+import errno
 import logging
 from collections.abc import Awaitable, Callable
-from functools import partial
 
 import trio
 
-from p2pbelka.net.directory import TableDirectory, TableInfo
-from p2pbelka.net.discovery import listen_for_tables
+from p2pbelka.net.directory import TableDirectory, TableInfo, shown
+from p2pbelka.net.discovery import open_beacon_listener, receive_beacons
 from p2pbelka.net.dnssd import browse_dnssd
-from p2pbelka.peer.lan.addresses import is_multicast
+from p2pbelka.peer.lan.addresses import is_multicast, multicast_interface, own_addresses
 from p2pbelka.peer.lan.events import OnLobby, TablesHeard, ignore
 from p2pbelka.peer.seat import NetOptions
 from p2pbelka.rules import registry
 
 log = logging.getLogger(__name__)
 
-HINT_LIFETIME = 120.0
-"""Seconds a DNS-SD hint is listed after it was last resolved."""
+
+class NoMulticastRoute(OSError):
+    """Beacons cannot be heard: no route leads to their group, and this machine has
+    not one address to hear them on but ``addresses`` (any of which the player may
+    name with --interface), or none."""
+
+    def __init__(self, error: OSError, group: str, addresses: list[str]) -> None:
+        super().__init__(error.errno, error.strerror)
+        self.group = group
+        self.addresses = addresses
 
 
 async def discover_tables(
@@ -39,31 +48,22 @@ async def discover_tables(
     and key: they are hints, and joining one pins the key its record names."""
     net = net or NetOptions()
     directory = TableDirectory()
-    hints: dict[tuple[bytes, bytes], TableInfo] = {}
     seen: tuple[TableInfo, ...] = ()
     found: list[TableInfo] = []
 
-    def hint(table: TableInfo) -> None:
-        hints[(table.table_id, table.host_key)] = table
-
-    with trio.move_on_after(seconds):
+    net = dataclasses.replace(
+        net, interface=multicast_interface(net.group, net.beacon_port, net.interface)
+    )
+    with await _listener(net) as sock, trio.move_on_after(seconds):
         async with trio.open_nursery() as nursery:
-            await nursery.start(
-                partial(
-                    listen_for_tables,
-                    directory,
-                    group=net.group,
-                    port=net.beacon_port,
-                    interface=net.interface,
-                )
-            )
+            nursery.start_soon(receive_beacons, sock, directory)
             if dnssd and is_multicast(net.group):
-                nursery.start_soon(_browse, hint, net)
+                nursery.start_soon(_browse, directory.hint, net)
             while True:
                 now = trio.current_time()
-                found = _merged(directory.tables(now), hints, now)
+                found = [t for t in directory.listed(now) if t.variant in registry.names()]
                 current = tuple(found)
-                if [_listing(t) for t in current] != [_listing(t) for t in seen]:
+                if [shown(t) for t in current] != [shown(t) for t in seen]:
                     seen = current
                     await on_lobby(TablesHeard(current))
                 if until is not None and until(found):
@@ -71,6 +71,20 @@ async def discover_tables(
                     break
                 await trio.sleep(0.1)
     return found
+
+
+async def _listener(net: NetOptions) -> trio.socket.SocketType:
+    """The socket that hears beacons (opened outside any nursery, so its OSError
+    reaches the caller as it is); :class:`NoMulticastRoute` where the kernel finds no
+    way to the group (ENODEV) and there was no one address to take instead."""
+    try:
+        return await open_beacon_listener(
+            group=net.group, port=net.beacon_port, interface=net.interface
+        )
+    except OSError as exc:
+        if exc.errno == errno.ENODEV and net.interface is None:
+            raise NoMulticastRoute(exc, net.group, own_addresses(":" in net.group)) from exc
+        raise
 
 
 Find = Callable[[bytes, bytes, float], Awaitable[tuple[str, int] | None]]
@@ -98,32 +112,8 @@ def find_announced(net: NetOptions) -> Find:
     return find
 
 
-def _merged(
-    beacons: list[TableInfo], hints: dict[tuple[bytes, bytes], TableInfo], now: float
-) -> list[TableInfo]:
-    for key in [k for k, t in hints.items() if now - t.last_seen > HINT_LIFETIME]:
-        del hints[key]
-    signed = {(t.table_id, t.host_key) for t in beacons}
-    extra = [t for k, t in sorted(hints.items()) if k not in signed]
-    return [t for t in beacons + extra if t.variant in registry.names()]
-
-
 async def _browse(hint: Callable[[TableInfo], None], net: NetOptions) -> None:
     try:
         await browse_dnssd(hint, interface=net.interface, ipv6=":" in net.group)
     except Exception as exc:  # an optional extra: beacons go on without it
         log.warning("cannot browse DNS-SD: %s: %s", type(exc).__name__, exc)
-
-
-def _listing(table: TableInfo) -> tuple[bytes, bytes, int, str, int, str, int, int]:
-    """What a joiner's list shows of a table: a change in any of it redraws the list."""
-    return (
-        table.table_id,
-        table.host_key,
-        table.free_seats,
-        table.host,
-        table.port,
-        table.variant,
-        table.seats,
-        table.watch,
-    )

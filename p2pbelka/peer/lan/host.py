@@ -26,7 +26,12 @@ from p2pbelka.net.guesses import InviteGuard
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.driver import FrontEnd
-from p2pbelka.peer.lan.addresses import beacon_address, is_multicast, lan_addresses
+from p2pbelka.peer.lan.addresses import (
+    beacon_address,
+    is_multicast,
+    lan_addresses,
+    multicast_interface,
+)
 from p2pbelka.peer.lan.events import (
     Approve,
     GameStarting,
@@ -204,9 +209,11 @@ async def _announce_lobby(
 
 
 async def _announce(identity: Identity, ad: Callable[[], TableAd], net: NetOptions) -> None:
+    # no multicast route (a LAN with no default route): this machine's one address
+    interface = multicast_interface(net.group, net.beacon_port, net.interface)
     try:
         await announce_table(
-            identity, ad, group=net.group, port=net.beacon_port, interface=net.interface
+            identity, ad, group=net.group, port=net.beacon_port, interface=interface
         )
     except OSError as exc:
         log.warning("cannot announce the table: %s (joiners need --connect)", exc)

@@ -57,3 +57,23 @@ def unreachable_words(exc: BaseException) -> str:
         return str(exc)
     given_up = _("no answer for {s:.0f} s: given up").format(s=getattr(exc, "patience", 0))
     return f"{os_error_words(error, getattr(exc, 'where', ''))} ({given_up})"
+
+
+def listen_words(exc: OSError) -> str:
+    """Why the tables on the LAN cannot be heard, and the ways on: where no route leads
+    to the beacons' group (the peer layer's ``NoMulticastRoute``, with this machine's
+    addresses), --interface or --connect; else the error and --connect."""
+    addresses = getattr(exc, "addresses", None)
+    if addresses is None:
+        return _("cannot listen for tables ({why}); use --connect").format(why=os_error_words(exc))
+    if not addresses:
+        return _(
+            "cannot listen for tables: this machine has no network address but loopback"
+            " [{name}]; connect it to the network, or join with --connect HOST:PORT"
+            " (the host's screen shows it)"
+        ).format(name=error_name(exc))
+    return _(
+        "cannot listen for tables: no route on this machine leads to the tables' multicast"
+        " group [{name}]; listen on one of its addresses with --interface ADDRESS ({addresses}),"
+        " or join with --connect HOST:PORT (the host's screen shows it)"
+    ).format(name=error_name(exc), addresses=", ".join(addresses))
