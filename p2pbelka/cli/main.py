@@ -116,6 +116,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse(words)
     if getattr(args, "lang", None):
         set_language(args.lang)
+    from p2pbelka.ui.plainchars import plain_stdio
+
+    # a terminal that is not UTF-8: suits as letters, never a crash on a letter it lacks
+    plain_stdio()
     try:
         module = _command_module(COMMANDS[args.command][0])
         return int(module.run(args))
