@@ -10,8 +10,9 @@ with the system's own text beside its name.
 from __future__ import annotations
 
 import errno
+import re
 
-from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.i18n import _, language
 
 
 def error_name(exc: OSError) -> str:
@@ -57,3 +58,21 @@ def unreachable_words(exc: BaseException) -> str:
         return str(exc)
     given_up = _("no answer for {s:.0f} s: given up").format(s=getattr(exc, "patience", 0))
     return f"{os_error_words(error, getattr(exc, 'where', ''))} ({given_up})"
+
+
+def explained_words(text: str) -> str:
+    """A lower layer's English line about an OS error (``net.oserrors.explain``: "nothing
+    listens at HOST:PORT: check ...") in the player's language; as written if it is
+    not one (another version's, or no OS error at all)."""
+    from p2pbelka.net.oserrors import all_words
+
+    if language() == "en":
+        return text
+    for what, todo in all_words():
+        head, _brace, tail = what.partition("{where}")
+        where = "(.*)" if _brace else "()"
+        pattern = re.escape(head) + where + re.escape(tail) + ": " + re.escape(todo)
+        found = re.fullmatch(pattern, text)
+        if found is not None:
+            return f"{_(what).format(where=found[1])}: {_(todo)}"
+    return text
