@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from p2pbelka.peer.store import GameMeta
+from p2pbelka.peer.watchsave import WATCH_META, WatchMeta
 from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.ui.words import i18n
 from tests.ui.cli import run_main
@@ -22,6 +23,8 @@ ENDED = {
     "bb" * 16: "nothing listens at 127.0.0.1:9: check the address and port the host's"
     " screen shows, and that the host is running",
 }
+# and why a watch stopped (peer/watch.py)
+WATCH_ENDED = "the host closed the connection before the game's end"
 NAMES = ["Asel", "Bolat", "Saule", "Nurlan"]
 VERDICTS = ("OK", "INCOMPLETE", "INVALID", "DISPUTED")  # the same in every language (the guide)
 
@@ -43,6 +46,12 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (games / game_id).mkdir()
         (games / game_id / "transcript.p2pb").write_bytes(data[:cut])
         (games / game_id / "game.json").write_text(json.dumps(meta.__dict__))
+    watched = games / ("cc" * 16)
+    watched.mkdir()
+    (watched / "transcript.p2pb").write_bytes(data[:cut])
+    meta_w = WatchMeta("cc" * 16, "127.0.0.1:9", "dd" * 32, started=1_900_000_009.0)
+    meta_w.ended = WATCH_ENDED
+    (watched / WATCH_META).write_text(json.dumps(meta_w.__dict__))
     return home
 
 
@@ -68,9 +77,10 @@ def test_games_in_kazakh_and_russian_leave_no_english(home: Path, lang: str) -> 
         resume, verify, replay = i18n._("resume"), i18n._("verify"), i18n._("replay")
         silent = i18n._("went silent for {s} s").format(s=120)
         refused = i18n._("nothing listens at {where}").format(where="127.0.0.1:9")
+        closed = i18n._(WATCH_ENDED)
     finally:
         i18n.set_language("en")
-    assert silent in out and refused in out, out
+    assert silent in out and refused in out and closed in out, out
     # the commands in a column, after their words and a space at least
     width = max(len(resume), len(verify), len(replay)) + 2
     for word in (resume, verify, replay):
@@ -80,6 +90,6 @@ def test_games_in_kazakh_and_russian_leave_no_english(home: Path, lang: str) -> 
 
 def test_games_in_english_keep_the_seats_words(home: Path) -> None:
     out = run_main(home, "games", "--lang", "en", check=True).stdout
-    for why in ENDED.values():
+    for why in (*ENDED.values(), WATCH_ENDED):
         assert f"ended: {why}" in out
     assert "  verify: p2pbelka verify " in out

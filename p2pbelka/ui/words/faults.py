@@ -270,12 +270,14 @@ def ended_words(why: str) -> str:
     faults joined by ``; ``, or what a watch met), in the player's language; a text
     this version does not know is shown as written."""
     from p2pbelka.ui.words.oserrors import explained_words
+    from p2pbelka.ui.words.watchnotes import watch_end_words
 
     out = []
     for part in why.split("; "):
         found = _FAULT_TEXT.fullmatch(part)
         if found is None:
-            out.append(explained_words(part))
+            said = explained_words(part)
+            out.append(watch_end_words(part) if said == part else said)
             continue
         deal, seat, what = found.groups()
         said = _("seat {seat}: {what}").format(seat=seat, what=fault_words(what))
