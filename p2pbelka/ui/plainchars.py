@@ -6,8 +6,9 @@ suit and every line of a box as ``?``, so ♥ and ♠ look alike, or stop at the
 Cyrillic letter with ``UnicodeEncodeError``.  Here each symbol we draw has a plain
 character of its own, one for one so a screen's columns stay where they were: the suits
 are the letters of the usual notation (``c d h s``: ``10h``, ``Jc``), a box is drawn
-with ``- | +``; a letter the terminal cannot show at all (Russian or Kazakh words in
-an ASCII terminal) becomes ``?`` instead of a crash.  ``plain_stdio`` turns this on for
+with ``- | +``, Russian and Kazakh letters in an ASCII terminal are written as Latin
+ones (so a queen, Д, and a king, К, stay apart), and anything else the terminal cannot
+show becomes ``?`` instead of a crash.  ``plain_stdio`` turns this on for
 the program's printed lines (and says so once), ``screen_output`` for a full screen.
 """
 
@@ -57,6 +58,16 @@ _PLAIN = {
     "\u00a0": " ",
 }
 
+# Russian and Kazakh letters as Latin ones, one for one (a column stays a column): rough
+# to read, but a queen (Д: D) and a king (К: K) stay apart, which ? would not keep
+_CYRILLIC = dict(
+    zip(
+        "абвгдеёжзийклмнопрстуфхцчшщъыьэюяәғқңөұүһі",
+        "abvgdeezzijklmnoprstufhccss'y'euaagqnouuhi",
+        strict=True,
+    )
+)
+
 _HORIZONTAL = set("─━═╌╍┄┅┈┉")
 _VERTICAL = set("│┃║╎╏┆┇┊┋")
 SAMPLE = "♣♦♥♠─│┌…"
@@ -66,8 +77,9 @@ it needs no plain characters."""
 
 NOT_UTF8 = N_(
     "note: this terminal is not UTF-8 ({encoding}): suits are shown as letters"
-    " (c d h s: 10h is the ten of hearts), boxes with - | +, and letters it"
-    " cannot show as ?; a UTF-8 locale (LANG=en_US.UTF-8) shows them all"
+    " (c d h s: 10h is the ten of hearts), boxes with - | +, Russian and Kazakh"
+    " letters as Latin ones, anything else it cannot show as ?; a UTF-8 locale"
+    " (LANG=en_US.UTF-8) shows them all"
 )
 
 
@@ -75,6 +87,9 @@ def plain_char(ch: str) -> str:
     """The plain character for ``ch`` (``?`` for one with none)."""
     if ch in _PLAIN:
         return _PLAIN[ch]
+    latin = _CYRILLIC.get(ch.lower())
+    if latin is not None:
+        return latin.upper() if ch.isupper() else latin
     if ch in _HORIZONTAL:
         return "-"
     if ch in _VERTICAL:

@@ -1,6 +1,7 @@
 """A terminal that is not UTF-8 (``LANG=C``, Python's UTF-8 mode and locale coercion
 off, so stdout is ASCII): the real program never stops on a letter it cannot write,
-says so once, and writes the suits as letters a player tells apart (``10h``, ``Qs``);
+says so once, and writes the suits as letters a player tells apart (``10h``, ``Qs``),
+Russian in Latin letters (a queen, Д, stays apart from a king, К);
 ``verify --lang ru`` keeps its exit status.  (The full screen: test_terminal_homes_tmux.)"""
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from tests.ui.cli import cli_env, run_main
 NOT_UTF8 = {"LC_ALL": "C", "LANG": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}
 ROOT = Path(__file__).resolve().parents[2]
 NOTE = "this terminal is not UTF-8"
-SUITED = r"(?:[789]|10|[JQKA?])[cdhs]\b"  # a card with its suit letter (a Russian rank: ?)
+# a card with its suit letter; a Russian rank in Latin letters (В Д К Т: V D K T)
+SUITED = r"(?:[789]|10|[JQKAVDT])[cdhs]\b"
 
 
 def _ascii(home: Path, *argv: str) -> subprocess.CompletedProcess[bytes]:
@@ -47,6 +49,8 @@ def test_verify_in_a_terminal_not_utf8_keeps_its_report_and_exit_status(
     assert plain.returncode == utf8.returncode == 0, err
     assert "codec" not in err and "Traceback" not in err, err
     assert err.count(NOTE) == 1, err  # said once, in English: the terminal shows no Russian
+    if lang == "ru":
+        assert out.startswith("igroki: 0="), out  # игроки, in Latin letters
     assert len(out.splitlines()) == len(utf8.stdout.splitlines())
     assert out.splitlines()[-1].startswith("OK")  # a verdict's word, in every language
 
@@ -73,5 +77,6 @@ def test_a_text_mode_seat_in_a_terminal_not_utf8_writes_suits_as_letters(
             raw = peer.out.read_bytes()
             assert raw.isascii(), peer.dump()
         said = joiner.text()
-        suits = set(re.findall(r"(?:[789]|10|[JQKA?])([cdhs])\b", said))
-        assert suits and not re.search(r"\b(?:[789]|10)\?", said), said
+        suits = set(re.findall(r"(?:[789]|10|[VDKT])([cdhs])\b", said))
+        assert suits and not re.search(r"(?:[789]|10|\?)\?", said), said  # no card as ?
+        assert "igra nacalas'" in said, said  # игра началась, in Latin letters
