@@ -80,3 +80,13 @@ def test_a_text_mode_seat_in_a_terminal_not_utf8_writes_suits_as_letters(
         suits = set(re.findall(r"(?:[789]|10|[VDKT])([cdhs])\b", said))
         assert suits and not re.search(r"(?:[789]|10|\?)\?", said), said  # no card as ?
         assert "igra nacalas'" in said, said  # игра началась, in Latin letters
+
+
+def test_a_usage_error_in_russian_in_a_terminal_not_utf8_is_said_not_crashed(
+    tmp_path: Path,
+) -> None:
+    """argparse's own lines come before the command runs: they too are written plainly."""
+    plain = _ascii(tmp_path, "verify", "--lang", "ru")
+    err = plain.stderr.decode("ascii")
+    assert plain.returncode == 2 and "Traceback" not in err, err
+    assert "osibka" in err and err.count(NOTE) == 1, err  # ошибка: the usage error, said
