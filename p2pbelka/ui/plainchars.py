@@ -17,12 +17,12 @@ from __future__ import annotations
 import codecs
 import os
 import sys
-from typing import TextIO
-
-from prompt_toolkit.output import Output
-from prompt_toolkit.output.vt100 import Vt100_Output
+from typing import TYPE_CHECKING, TextIO
 
 from p2pbelka.ui.words.i18n import N_, _
+
+if TYPE_CHECKING:  # prompt_toolkit only for a screen: `--help` starts without it
+    from prompt_toolkit.output import Output
 
 ERRORS = "p2pbelka-plain"
 """The codec error handler that writes a character the encoding lacks plainly."""
@@ -152,19 +152,19 @@ def plain_stdio() -> bool:
     return changed
 
 
-class PlainOutput(Vt100_Output):
-    """A terminal screen that writes what its encoding lacks in plain characters."""
-
-    def write(self, data: str) -> None:
-        super().write(plain(data, self.encoding()))
-
-    def write_raw(self, data: str) -> None:
-        super().write_raw(plain(data, self.encoding()))
-
-
 def screen_output(output: Output | None) -> Output | None:
     """The output a full screen should use: ``output`` if one was given (tests), else
-    prompt_toolkit's own (None) on a terminal that shows our symbols, else a plain one."""
+    prompt_toolkit's own (None) on a terminal that shows our symbols, else one that
+    writes what the terminal's encoding lacks in plain characters."""
     if output is not None or not needs_plain() or not sys.stdout.isatty():
         return output
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    class PlainOutput(Vt100_Output):
+        def write(self, data: str) -> None:
+            super().write(plain(data, self.encoding()))
+
+        def write_raw(self, data: str) -> None:
+            super().write_raw(plain(data, self.encoding()))
+
     return PlainOutput.from_pty(sys.stdout, term=os.environ.get("TERM"))
