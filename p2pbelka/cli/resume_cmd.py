@@ -117,10 +117,12 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from p2pbelka.ui.words.i18n import default_language, set_language
+    from p2pbelka.ui.words.i18n import LANGUAGES, default_language, set_language
 
-    # the language the seat was played in (kept with the game), unless --lang says
-    lang = args.lang or meta.lang or default_language()
+    # the language the seat was played in (kept with the game), unless --lang says; one
+    # this version does not speak (another version's file) leaves the locale's
+    kept = meta.lang if meta.lang in LANGUAGES else ""
+    lang = args.lang or kept or default_language()
     set_language(lang)
     player = lan_args.prepare(args, "resume", meta.bot)
     if player is None:
