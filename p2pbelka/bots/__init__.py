@@ -21,7 +21,7 @@ The games' bots are siblings: :mod:`p2pbelka.bots.belka` and
 measures one level against another.
 """
 
-from p2pbelka.bots.common.levels import BotLevel
+from p2pbelka.bots.common.levels import BotLevel, bot_name
 from p2pbelka.bots.common.seat import Bot, Question, SeatBot
 from p2pbelka.bots.registry import (
     LevelBot,
@@ -40,6 +40,7 @@ __all__ = [
     "LevelBot",
     "Question",
     "SeatBot",
+    "bot_name",
     "is_level",
     "levels",
     "make_bot",

@@ -1,7 +1,8 @@
 """``p2pbelka games``: the saved games, newest first, with the commands to resume,
 verify or replay each.
 
-Games live in the user's data directory (``$XDG_DATA_HOME/p2pbelka/games``):
+Games live in the user's data directory (``$XDG_DATA_HOME/p2pbelka/games``; under
+``$P2PBELKA_HOME/games`` when that is set):
 a local table's transcript as ``belka-<time>.transcript`` (``belot-…`` for
 Belot; and, until a Belka game ends, its seats' files in ``local-<game id>/``),
 a LAN game as a directory with its seat's files (what ``resume`` needs).
@@ -20,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from p2pbelka.ui.words.faults import ended_words
 from p2pbelka.ui.words.i18n import LANGUAGES, _, language, ngettext
 from p2pbelka.ui.words.verdicts import verdict_words
 
@@ -85,8 +87,11 @@ class SavedGame:
         if self.ended:
             # What the seat knew when it stopped (a link lost, a seat never back), which
             # the transcript alone may not say.
-            out.append("  " + _("ended: {why}").format(why=self.ended))
-        out += [f"  {word + ':':<8}{command}" for word, command in self.commands()]
+            out.append("  " + _("ended: {why}").format(why=ended_words(self.ended)))
+        # the commands in one column for every game, a space at least after the longest
+        # word ("тексеру:")
+        width = max(8, *(len(word) + 2 for word in (_("resume"), _("verify"), _("replay"))))
+        out += [f"  {word + ':':<{width}}{command}" for word, command in self.commands()]
         return out
 
     def state(self, sides: int) -> str:
@@ -114,6 +119,11 @@ class SavedGame:
 
 
 def cache_path() -> Path:
+    """``$P2PBELKA_HOME/cache/games.json`` under a home of its own (everything of a home
+    stays in it), else the user's cache directory's."""
+    home = os.environ.get("P2PBELKA_HOME")
+    if home:
+        return Path(home) / "cache" / "games.json"
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
     return base / "p2pbelka" / "games.json"
@@ -281,9 +291,10 @@ def _watched_game(directory: Path, cache: dict[str, Any]) -> SavedGame | None:
 
 def run(args: argparse.Namespace) -> int:
     from p2pbelka.peer.store import games_dir
-    from p2pbelka.ui.play import data_dir
 
-    directories = [args.dir] if args.dir is not None else [data_dir(), games_dir()]
+    # One directory: the home's (``$P2PBELKA_HOME/games``) or the data directory's, never
+    # both, so two homes' games stay apart
+    directories = [args.dir] if args.dir is not None else [games_dir()]
     games = saved_games(directories)
     where = directories[0]
     if not games:

@@ -252,6 +252,7 @@ def add_watcher_arguments(parser: argparse.ArgumentParser) -> None:
 
 def net_options(args: argparse.Namespace) -> NetOptions:
     from p2pbelka.peer.lan import NetOptions
+    from p2pbelka.ui.words.i18n import language
 
     net = NetOptions(
         listen_host=args.listen,
@@ -266,6 +267,7 @@ def net_options(args: argparse.Namespace) -> NetOptions:
         offer_timeout=args.offer_timeout,
         decide_limit=args.decide_limit,
         sync=not args.no_sync,
+        lang=language(),  # kept with the game: resume speaks it unless --lang says otherwise
     )
     if hasattr(args, "watchers"):
         net.watchers = max(0, args.watchers)
@@ -335,7 +337,9 @@ def prepare(
             level = with_think(level, args.think, game)
         if level and args.bot is not None and not getattr(args, "player", None):
             # a bot seat says what it is, not its owner's login (or "Player")
-            identity = dataclasses.replace(identity, name=f"{level.split(':')[0].capitalize()} bot")
+            from p2pbelka.bots import bot_name
+
+            identity = dataclasses.replace(identity, name=bot_name(level))
         fe = front_end(level, args.quiet, game)
         fe.auto_approve = bool(getattr(args, "auto_approve", False))
     except (ValueError, IdentityError) as exc:

@@ -112,6 +112,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # argparse words its headers as the parser is built: the language comes first,
     # from --lang if given, else the locale; its errors and usage follow it too
     set_language(language_in_argv(words) or default_language())
+    from p2pbelka.ui.plainchars import plain_stdio
+
+    # a terminal that is not UTF-8: suits as letters, never a crash on a letter it lacks
+    # (argparse's own lines, in the language, too)
+    plain_stdio()
     speak_argparse()
     args = parse(words)
     if getattr(args, "lang", None):

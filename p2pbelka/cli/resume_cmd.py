@@ -117,6 +117,13 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from p2pbelka.ui.words.i18n import LANGUAGES, default_language, set_language
+
+    # the language the seat was played in (kept with the game), unless --lang says; one
+    # this version does not speak (another version's file) leaves the locale's
+    kept = meta.lang if meta.lang in LANGUAGES else ""
+    lang = args.lang or kept or default_language()
+    set_language(lang)
     player = lan_args.prepare(args, "resume", meta.bot)
     if player is None:
         return 2
@@ -128,13 +135,12 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
     try:
         if meta.bot is None and lan_args.wants_screen(args):
             from p2pbelka.ui.resume import resume_on_screen
-            from p2pbelka.ui.words.i18n import default_language
 
             screen, on_screen = resume_on_screen(
                 identity,
                 store,
                 net=net,
-                lang=args.lang or default_language(),
+                lang=lang,
                 auto_approve=args.auto_approve,
             )
             if on_screen is None:

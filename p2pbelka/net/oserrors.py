@@ -66,6 +66,11 @@ def words_for(code: int | None) -> tuple[str, str] | None:
     return _WORDS.get(code if code is not None else -1)
 
 
+def all_words() -> list[tuple[str, str]]:
+    """Every (what happened, what to do) this module words, in English."""
+    return list(_WORDS.values())
+
+
 def first_os_error(exc: BaseException) -> OSError | None:
     """The first OSError with an errno inside ``exc``: in exception groups, in the
     cause of a wrapper (trio's "all attempts to connect ... failed"), or ``exc`` itself."""

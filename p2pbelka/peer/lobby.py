@@ -138,9 +138,9 @@ class SeatingPlan:
         free = [i for i, s in enumerate(self.seats) if s is None]
         if not free:
             raise ValueError("the table is full")
-        self.seats[free[0]] = Sitter(
-            key, hello.name, hello.addr or observed_addr, hello.port, hello.nonce
-        )
+        name = distinct_name(hello.name, [s.name for s in self.seats if s is not None])
+        addr = hello.addr or observed_addr
+        self.seats[free[0]] = Sitter(key, name, addr, hello.port, hello.nonce)
         return free[0]
 
     def move(self, key: bytes, seat: int) -> None:
@@ -213,6 +213,19 @@ class SeatingPlan:
 
     def peers(self) -> tuple[tuple[str, int], ...]:
         return tuple(("" if i == 0 else s.addr, s.port) for i, s in enumerate(self.seats) if s)
+
+
+def distinct_name(name: str, taken: list[str]) -> str:
+    """``name``, or ``name 2``, ``name 3``… when a seat already has it (three bots of one
+    level, two players who kept the default name): a table's names tell its seats apart
+    in every log, score and transcript."""
+    used = {other.casefold() for other in taken}
+    candidate, n = name, 1
+    while candidate.casefold() in used:
+        n += 1
+        suffix = f" {n}"
+        candidate = name[: m.MAX_NAME - len(suffix)] + suffix
+    return candidate
 
 
 def check_table(variant: str, n_seats: int, preset: str, options: dict[str, str]) -> None:

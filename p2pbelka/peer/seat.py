@@ -69,6 +69,7 @@ class NetOptions:
     # (the game id is not chosen: it is derived from every seat's nonce)
     watchers: int = 8  # a host: how many may watch at once (0: none)
     watcher_chat: str = "off"  # a host: who a watcher's lines reach ("off", "watchers")
+    lang: str = ""  # the player's language, kept with the game for resume (only its code)
 
     def new_nonce(self) -> bytes:
         """A fresh nonce for one table (a lobby connection, a seat reclaimed)."""
@@ -285,6 +286,7 @@ def game_meta(
         bot=bot,
         table_name=table_name,
         started=now(),
+        lang=net.lang,
     )
 
 

@@ -90,6 +90,7 @@ class GameMeta:
     watch_approve: bool = False  # every watcher was let in without asking
     invite: str = ""  # the invite code in force ("" none)
     watcher_keys: list[str] = field(default_factory=list)  # hex: every watcher let in
+    lang: str = ""  # the language the player chose (a ui's code; "" not said): resume speaks it
 
 
 KNOWN_IDS = "known-game-ids"
@@ -592,15 +593,19 @@ def move_aside(path: Path, data: bytes, keep: int) -> Path:
 
 
 def games_dir(home: str | os.PathLike[str] | None = None) -> Path:
-    """Where games are kept: ``HOME/games`` for an explicit home (or ``$P2PBELKA_HOME``),
-    else the user's data directory, ``$XDG_DATA_HOME/p2pbelka/games`` (usually
-    ``~/.local/share/p2pbelka/games``); the identity stays in the config directory."""
-    if home is not None or os.environ.get("P2PBELKA_HOME"):
-        root = config_dir(home) / "games"
-    else:
-        root = data_home() / "games"
+    """Where games are kept (made if missing): see ``games_root``."""
+    root = config_dir(home) / "games" if home is not None else games_root()
     root.mkdir(mode=0o700, parents=True, exist_ok=True)
     return root
+
+
+def games_root(environ: Mapping[str, str] | None = None) -> Path:
+    """Where games are kept: ``$P2PBELKA_HOME/games`` when that is set (every command:
+    a local table's transcripts and seats, a LAN seat's store, a watch, ``games``),
+    else the user's data directory, ``$XDG_DATA_HOME/p2pbelka/games`` (usually
+    ``~/.local/share/p2pbelka/games``); the identity stays in the config directory."""
+    home = (os.environ if environ is None else environ).get("P2PBELKA_HOME")
+    return Path(home) / "games" if home else data_home(environ) / "games"
 
 
 def data_home(environ: Mapping[str, str] | None = None) -> Path:

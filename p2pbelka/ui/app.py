@@ -46,6 +46,7 @@ from p2pbelka.ui.gameui import GameUI, bind
 from p2pbelka.ui.lobbypanel import LobbyPanel
 from p2pbelka.ui.pageoverlay import Pages
 from p2pbelka.ui.panels import on_click
+from p2pbelka.ui.plainchars import screen_output
 from p2pbelka.ui.style import STYLE
 from p2pbelka.ui.tablekeys import PAGES
 from p2pbelka.ui.view import DealEnd, TableView
@@ -107,7 +108,7 @@ class TableScreen:
             full_screen=True,
             mouse_support=True,
             input=input,
-            output=output,
+            output=screen_output(output),  # plain characters on a terminal not UTF-8
             # NO_COLOR (no-color.org): no colours at all, whatever the terminal can do
             color_depth=ColorDepth.DEPTH_1_BIT if os.environ.get("NO_COLOR") else None,
         )

@@ -26,7 +26,7 @@ import trio
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from p2pbelka.bots import make_bot
+from p2pbelka.bots import bot_name, make_bot
 from p2pbelka.net.connection import parse_host_port
 from p2pbelka.net.directory import TableInfo
 from p2pbelka.net.errors import NetError
@@ -227,7 +227,9 @@ class LanSession:
     async def _bot_joins(self, n: int) -> None:
         """A bot peer of our own sits down through the lobby, like any joiner."""
         assert self.lobby.lobby_port is not None and self.bots_home is not None
-        identity = Identity.generate(f"Bot {n}")
+        # called after its level as a joiner's bot is ("Heuristic bot"); the lobby tells
+        # two of one level apart ("Heuristic bot 2")
+        identity = Identity.generate(bot_name(self.bot_level))
         self.own_bots.add(identity.public_key)
         net = replace(
             self.net,

@@ -36,7 +36,7 @@ from p2pbelka.peer.local_save import (
     resume_saved_table,
 )
 from p2pbelka.peer.loopback import BOT_NAMES
-from p2pbelka.peer.store import data_home
+from p2pbelka.peer.store import games_root
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.rules.registry import DEFAULT, spec
 from p2pbelka.ui import registry
@@ -65,8 +65,9 @@ class PlayConfig:
 
 
 def data_dir(environ: dict[str, str] | None = None) -> Path:
-    """Where games are saved: ``$XDG_DATA_HOME/p2pbelka/games``, else ``~/.local/share/...``."""
-    return data_home(environ) / "games"
+    """Where games are saved: ``$P2PBELKA_HOME/games``, else
+    ``$XDG_DATA_HOME/p2pbelka/games``, else ``~/.local/share/...`` (``store.games_root``)."""
+    return games_root(environ)
 
 
 def new_transcript_path(directory: Path, game: str = DEFAULT) -> Path:

@@ -29,6 +29,7 @@ from p2pbelka.table.verify import VerifiedDeal
 from p2pbelka.ui import panels, plainpages
 from p2pbelka.ui.canvas import Canvas
 from p2pbelka.ui.keymap import latin, same_place
+from p2pbelka.ui.plainchars import screen_output
 from p2pbelka.ui.style import STYLE
 from p2pbelka.ui.toosmall import guarded
 from p2pbelka.ui.view import TableView, TrickView
@@ -225,7 +226,7 @@ class ReplayScreen:
             style=STYLE,
             full_screen=True,
             input=input,
-            output=output,
+            output=screen_output(output),  # plain characters on a terminal not UTF-8
             color_depth=ColorDepth.DEPTH_1_BIT if os.environ.get("NO_COLOR") else None,
         )
 

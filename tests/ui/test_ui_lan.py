@@ -93,7 +93,9 @@ def test_host_fills_the_table_with_bots_and_plays(tmp_path: Path) -> None:
             me, "Test table", net=net(tmp_path), input=pipe, output=output, extra=robot
         )
     assert result is None and screen.quit_requested  # left during the game
-    assert seen[0] == "Hostess" and all(name.startswith("Bot") for name in seen[1:])
+    # the bots named after their level, as the guide says, and each its own name
+    assert seen[0] == "Hostess"
+    assert sorted(seen[1:]) == ["Heuristic bot", "Heuristic bot 2", "Heuristic bot 3"]
     assert len(seen) == 4 and screen.view.names[0] == "Hostess"
     assert "Lobby port" in ANSI.sub("", stream.getvalue())
 

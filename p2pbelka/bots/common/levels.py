@@ -60,3 +60,9 @@ def with_think(level: str, think: int | None, thinking: Mapping[str, int]) -> st
     if level not in thinking:
         return level
     return level if think == 1 else f"{level}:{think}"
+
+
+def bot_name(level: str) -> str:
+    """The name a bot's seat plays under when nobody named it: its level's
+    (``heuristic`` and ``heuristic:2``: "Heuristic bot"); data that travels, so English."""
+    return f"{level.split(':')[0].capitalize()} bot"

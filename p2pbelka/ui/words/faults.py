@@ -136,6 +136,7 @@ _FAULTS: Forms = [
             why=_silent(why), phase=_phase(phase)
         ),
     ),
+    (re.compile(r"(went silent(?: for \d+ s)?)"), lambda why: _silent(why)),
 ]
 
 _PHASES = {
@@ -272,6 +273,29 @@ def fault_words(what: str) -> str:
     """``Fault.what`` in the player's language (as written if this version does not
     know its form)."""
     return matched_words(_FAULTS, what)
+
+
+_FAULT_TEXT = re.compile(r"(?:deal (\d+): )?seat (\d+): (.*)")
+
+
+def ended_words(why: str) -> str:
+    """Why a saved game stopped, as its seat or watch kept it (English: the table's fatal
+    faults joined by ``; ``, or what a watch met), in the player's language; a text
+    this version does not know is shown as written."""
+    from p2pbelka.ui.words.oserrors import explained_words
+    from p2pbelka.ui.words.watchnotes import watch_end_words
+
+    out = []
+    for part in why.split("; "):
+        found = _FAULT_TEXT.fullmatch(part)
+        if found is None:
+            said = explained_words(part)
+            out.append(watch_end_words(part) if said == part else said)
+            continue
+        deal, seat, what = found.groups()
+        said = _("seat {seat}: {what}").format(seat=seat, what=fault_words(what))
+        out.append(_("deal {n}: {fault}").format(n=deal, fault=said) if deal else said)
+    return "; ".join(out)
 
 
 def fault_line(fault: Fault) -> str:

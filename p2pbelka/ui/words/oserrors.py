@@ -10,8 +10,9 @@ with the system's own text beside its name.
 from __future__ import annotations
 
 import errno
+import re
 
-from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.i18n import _, language
 
 
 def error_name(exc: OSError) -> str:
@@ -77,3 +78,21 @@ def listen_words(exc: OSError) -> str:
         " group [{name}]; listen on one of its addresses with --interface ADDRESS ({addresses}),"
         " or join with --connect HOST:PORT (the host's screen shows it)"
     ).format(name=error_name(exc), addresses=", ".join(addresses))
+
+
+def explained_words(text: str) -> str:
+    """A lower layer's English line about an OS error (``net.oserrors.explain``: "nothing
+    listens at HOST:PORT: check ...") in the player's language; as written if it is
+    not one (another version's, or no OS error at all)."""
+    from p2pbelka.net.oserrors import all_words
+
+    if language() == "en":
+        return text
+    for what, todo in all_words():
+        head, _brace, tail = what.partition("{where}")
+        where = "(.*)" if _brace else "()"
+        pattern = re.escape(head) + where + re.escape(tail) + ": " + re.escape(todo)
+        found = re.fullmatch(pattern, text)
+        if found is not None:
+            return f"{_(what).format(where=found[1])}: {_(todo)}"
+    return text

@@ -4,11 +4,13 @@ both say these."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from p2pbelka.peer.watch import WatchNote
 from p2pbelka.ui.words.admission import lobby_reason
+from p2pbelka.ui.words.forms import Forms, matched_words
 from p2pbelka.ui.words.i18n import _, ngettext
 
 
@@ -65,3 +67,38 @@ def note_words(note: WatchNote) -> str:
     """The note in the player's language (a kind this version does not know: as data)."""
     words = _NOTES.get(note.kind)
     return words(note.fields) if words is not None else f"{note.kind}: {dict(note.fields)}"
+
+
+# why a watch stopped, as it kept it (peer/watch.py's FeedBroken and HostLied): the
+# reason ``games`` shows on a watched game's "ended:" line
+_ENDS: Forms = [
+    (
+        re.compile(r"the host closed the connection before the game's end"),
+        lambda: _("the host closed the connection before the game's end"),
+    ),
+    (
+        re.compile(r"nothing came for ([\d.]+) s"),
+        lambda s: _("nothing came for {s} s").format(s=s),
+    ),
+    (
+        re.compile(r"the host's transcript holds (\d+) records, (\d+) came"),
+        lambda n, held: _("the host's transcript holds {n} records, {held} came").format(
+            n=n, held=held
+        ),
+    ),
+    (
+        re.compile(r"the feed does not open with a table the host signed"),
+        lambda: _("the feed does not open with a table the host signed"),
+    ),
+    (
+        re.compile(r"a record came before the host said we may watch"),
+        lambda: _("a record came before the host said we may watch"),
+    ),
+]
+
+
+def watch_end_words(why: str) -> str:
+    """Why a watch stopped, in the player's language (a host's refusal too; as written
+    if this version does not know the form)."""
+    said = matched_words(_ENDS, why)
+    return lobby_reason(why) if said == why else said
