@@ -1,7 +1,8 @@
 """What must hold after every simulated run, whatever its faults (the issue's list):
 
 - every program ends within the bound (``Outcome.limit``) with an exit it documents
-  (a game result, or an error of the package's own, never a Python one);
+  (a game result, or an error of the package's own, never a Python one); in a short
+  run (``Outcome.stop``) a program may be going still when the world stops;
 - every saved copy verifies (none INVALID), and the copies of the seats that
   finished are identical;
 - no seat is proven at fault (every seat is honest here), and none is named, even
