@@ -180,8 +180,9 @@ def pile_up(rng: random.Random, seats: int, horizon: float) -> list[Fault]:
     """A bad day's two faults, the second timed by the first, which independent draws
     line up too seldom: seat ``a`` cut off past the window (a bot takes its seat), and
 
-    - seat ``b`` killed a while after the seat change began: it may have signed the
-      continuation and resumes holding that agreement (``idle -> agreed``);
+    - seat ``b``'s sending cut as the seat change begins, and ``b`` killed a few
+      seconds after: it may have signed the continuation, its signature lost, and
+      resumes holding that agreement (``idle -> agreed``);
     - or ``b`` lost past the window about when ``a`` is back: ``a`` watches its seat
       played and fetches the game from the seats it reaches, the seat handed back is
       considered while ``b`` is waited for, and a no goes back to that wait
@@ -191,10 +192,13 @@ def pile_up(rng: random.Random, seats: int, horizon: float) -> list[Fault]:
     length = round(rng.uniform(1.2 * WINDOW, 2.5 * WINDOW), 3)
     first = Cut(a, EVERYONE, at, length)
     if rng.random() < 0.4:
-        # the others give up on ``a`` about a window in, and sign within seconds
-        when = round(at + WINDOW + rng.uniform(0.0, 12.0), 3)
+        # The others give up on ``a`` about a window in and sign within seconds: the
+        # proposer seals at once, unless ``b``'s signature is held (its cable out a
+        # while) and lost with the kill.
+        held = Cut(b, EVERYONE, round(at + WINDOW - 10.0, 3), 25.0, one_way=True)
+        when = round(at + WINDOW + rng.uniform(4.0, 12.0), 3)
         down = round(rng.uniform(0.5, WINDOW / 2), 3)
-        return [first, Kill(b, when, down, power=rng.random() < 0.5)]
+        return [first, held, Kill(b, when, down, power=rng.random() < 0.5)]
     when = round(max(at + 1.0, at + length + rng.uniform(-50.0, 60.0)), 3)
     second = rng.choice((rng.uniform(WINDOW, 3 * WINDOW), math.inf))
     if rng.random() < 0.5:

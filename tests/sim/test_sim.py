@@ -32,7 +32,7 @@ SHORT = [("belka", 4, 5), ("belka", 4, 6), ("belot", 3, 47), ("belot", 3, 49), (
 """(game, players, seed): a few runs of every table, chosen for what they reach: a seat
 cut off past the window handed to a bot and back (belka 5, with a power cut), a hand-back
 declined and watchers (belka 6), a kill and a declined offer (belot 47), a seat change
-and a hand-back declined (belot 49)."""
+handed back, then a pile-up: the seat cut off again and another killed (belot 49)."""
 
 
 SHORT_STOP = 120.0
