@@ -113,6 +113,17 @@ def test_remembered_crypto_answers_as_the_real_one() -> None:
     assert edkeys._known is None and SECP256K1._products is None
 
 
+def test_a_seat_killed_holding_its_signature_resumes_agreed() -> None:
+    """The first pile-up's case (``faults.pile_up``): seat 1 cut off past the window, seat
+    2 signs the continuation that gives its seat to a bot, its signature held (its
+    sending cut) and lost with a kill; resumed, it holds that agreement again
+    (``idle -> agreed``), sends it again, and the seat change is sealed."""
+    schedule = parse("cut 1<->*@100+100; cut 2->*@150+25; kill 2@166+10")
+    outcome = simulate(2, "belka", 4, schedule)
+    assert violations(outcome) == []
+    assert outcome.counts["transition idle -> agreed"] == 1
+
+
 def test_a_schedule_prints_as_it_parses() -> None:
     schedule = Schedule(
         (Cut(0, 1, 1.5, 70.0), Cut(2, 3, 4.0, math.inf, one_way=True), Reset(1, 2, 9.0)),
