@@ -24,8 +24,9 @@ constant-time.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Final, Literal, cast
 
 from coincurve import PublicKey
@@ -193,6 +194,19 @@ class Secp256k1Group:
         # it serialised them to, so a hit is exactly what parsing would give.
         self._parsed: dict[bytes, Any] = {}
         self._card_points: dict[bytes, Any] = {}  # the same for hashed points
+        self._products: dict[tuple[bytes, bytes], bytes] | None = None
+
+    @contextlib.contextmanager
+    def remembering(self, known: dict[tuple[bytes, bytes], bytes] | None = None) -> Iterator[None]:
+        """Every product, for the block, remembered in ``known`` (a new dict if None) and
+        given again (a simulator's: it runs a table's peers in one process, and each
+        opens every card shown, then its checks audit every copy again).  The field
+        never does."""
+        saved, self._products = self._products, {} if known is None else known
+        try:
+            yield
+        finally:
+            self._products = saved
 
     def forget(self) -> None:
         """Drop the computed points kept parsed (for benches: what one process keeps,
@@ -259,6 +273,11 @@ class Secp256k1Group:
             self._parse(point)  # raises the precise BadPoint
         if not isinstance(scalar, bytes) or len(scalar) != SCALAR_BYTES:
             raise BadScalar(f"a scalar is {SCALAR_BYTES} bytes, got {describe(scalar)}")
+        known = self._products
+        if known is not None:
+            product = known.get((scalar, cast(bytes, point)))
+            if product is not None:
+                return product
         key = ffi.new(_PUBKEY_P)
         parsed = self._parsed.get(cast(bytes, point))  # a bytes point, checked above
         if parsed is None:
@@ -276,6 +295,8 @@ class Secp256k1Group:
         result: bytes = ffi.buffer(out)[:]
         if result not in self._card_points:  # an opened card is kept parsed there already
             self._keep(result, key)
+        if known is not None:
+            known[(scalar, cast(bytes, point))] = result
         return result
 
     def add(self, p: object, q: object) -> bytes:

@@ -1,7 +1,8 @@
 """What must hold after every simulated run, whatever its faults (the issue's list):
 
 - every program ends within the bound (``Outcome.limit``) with an exit it documents
-  (a game result, or an error of the package's own, never a Python one);
+  (a game result, or an error of the package's own, never a Python one); in a short
+  run (``Outcome.stop``) a program may be going still when the world stops;
 - every saved copy verifies (none INVALID), and the copies of the seats that
   finished are identical;
 - no seat is proven at fault (every seat is honest here), and none is named, even
@@ -20,13 +21,23 @@ from collections import defaultdict
 
 from p2pbelka.protocol.transcript import TranscriptError, iter_records
 from p2pbelka.sim.faults import EVERYONE, WINDOW, Cut, Kill, Schedule
-from p2pbelka.sim.world import Outcome
+from p2pbelka.sim.world import Outcome, remembered
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.verify import verify_bytes
 
 
 def violations(outcome: Outcome) -> list[str]:
-    reports = {c.seat: verify_bytes(c.transcript) for c in outcome.copies if c.transcript}
+    with remembered(outcome):
+        return _violations(outcome)
+
+
+def _violations(outcome: Outcome) -> list[str]:
+    # The seats that finished hold the same bytes: each different copy verified once.
+    verified: dict[bytes, VerifyReport] = {}
+    for c in outcome.copies:
+        if c.transcript and c.transcript not in verified:
+            verified[c.transcript] = verify_bytes(c.transcript)
+    reports = {c.seat: verified[c.transcript] for c in outcome.copies if c.transcript}
     found: list[str] = []
     found += _exits(outcome)
     found += _copies(outcome, reports)
@@ -40,6 +51,8 @@ def _exits(outcome: Outcome) -> list[str]:
     found = []
     for exit in outcome.exits:
         who = f"seat {exit.seat}'s program (started at {exit.started:.1f} s)"
+        if exit.stopped:
+            continue  # a short run's end: the program was fine so far
         if exit.ended is None or exit.ended >= outcome.limit or exit.what == "still running":
             found.append(f"{who} did not end within {outcome.limit:.0f} s")
         elif exit.error is not None and not type(exit.error).__module__.startswith("p2pbelka"):

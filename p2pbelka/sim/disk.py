@@ -8,9 +8,14 @@ sometimes, for a torn last write: a part of what came after it, cut anywhere.
 A file never synced is left empty.  A kill that is not a power cut loses
 nothing: the kernel had every write.
 
-What the model leaves out: the game's ``game.json`` and the chat log, which the
-store replaces or appends without a sync of their own (a power cut keeps them as
-they are), and the directory's names (a file is never lost whole).
+The game's ``game.json`` is replaced (a new file renamed over it) with no sync of
+its own: a power cut leaves either the new one (the rename reached the disk) or the
+one there when its directory was last synced, half the time each; one written
+after the directory's last sync, and never covered, stays (the store syncs the
+directory once its first files are made, just after the first ``game.json``).
+
+What the model leaves out: the chat log (the simulated people never chat), and
+the directory's names otherwise (a file is never lost whole).
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ ROOM_READ = 1 << 16
 """Bytes read past the last sync's end: more than one step ever writes (the rest is room)."""
 CUT_FILES = ("transcript.p2pb", "signed.p2pb", "secrets")
 """The files a power cut may take back: the ones the store's promise rests on."""
+RENAMED = "game.json"
+"""The file the store replaces whole, whose version a power cut may take back."""
 
 
 class SimDisk:
@@ -37,6 +44,8 @@ class SimDisk:
         self.rng = rng
         self.counts = counts
         self.durable: dict[Path, bytes] = {}
+        self.renamed: dict[Path, bytes] = {}
+        """Each directory's ``game.json`` as its last sync found it."""
 
     def datasync(self, fd: int) -> None:
         path = Path(os.readlink(f"/proc/self/fd/{fd}"))
@@ -45,6 +54,8 @@ class SimDisk:
     def fsync(self, path: Path) -> None:
         if path.is_file():
             self._keep(path.resolve())
+        elif (path / RENAMED).is_file():  # a directory: its names, so this version
+            self.renamed[(path / RENAMED).resolve()] = (path / RENAMED).read_bytes()
 
     async def blocking(self, work: Callable[[], T]) -> T:
         # Inline, and no checkpoint: inline or "in a thread", a step runs the same.
@@ -65,7 +76,13 @@ class SimDisk:
         self.durable[path] = old[:start] + tail
 
     def power_cut(self, root: Path) -> None:
-        """Every store file under ``root`` back to what was synced (a last write torn)."""
+        """Every store file under ``root`` back to what was synced (a last write torn),
+        and each ``game.json`` maybe back to its version at its directory's last sync."""
+        for path in sorted(root.rglob(RENAMED)):
+            kept = self.renamed.get(path.resolve())
+            if kept is not None and kept != path.read_bytes() and self.rng.random() < 0.5:
+                self.counts["power cut took game.json back"] += 1
+                path.write_bytes(kept)
         for path in sorted(root.rglob("*")):
             if not path.is_file() or not path.name.startswith(CUT_FILES):
                 continue

@@ -166,8 +166,44 @@ def draw(rng: random.Random, seats: int, horizon: float, *, twice: bool = True) 
         seat, at = rng.randrange(seats), _when(rng, horizon)
         faults.append(Kill(seat, at, round(down, 3), again and twice, power))
     slow = rng.choice((0.0, 0.0, 0.001, 0.01))
+    if seats > 2 and rng.random() < PILE_UP:
+        faults += pile_up(rng, seats, horizon)
     faults.sort(key=lambda f: f.at)
     return Schedule(tuple(faults), slow)
+
+
+PILE_UP = 0.4
+"""The share of runs (of three seats or more) with a pile-up drawn besides."""
+
+
+def pile_up(rng: random.Random, seats: int, horizon: float) -> list[Fault]:
+    """A bad day's two faults, the second timed by the first, which independent draws
+    line up too seldom: seat ``a`` cut off past the window (a bot takes its seat), and
+
+    - seat ``b``'s sending cut as the seat change begins, and ``b`` killed a few
+      seconds after: it may have signed the continuation, its signature lost, and
+      resumes holding that agreement (``idle -> agreed``);
+    - or ``b`` lost past the window about when ``a`` is back: ``a`` watches its seat
+      played and fetches the game from the seats it reaches, the seat handed back is
+      considered while ``b`` is waited for, and a no goes back to that wait
+      (``considering -> awaiting``)."""
+    a, b = rng.sample(range(seats), 2)
+    at = _when(rng, horizon * 0.7)
+    length = round(rng.uniform(1.2 * WINDOW, 2.5 * WINDOW), 3)
+    first = Cut(a, EVERYONE, at, length)
+    if rng.random() < 0.4:
+        # The others give up on ``a`` about a window in and sign within seconds: the
+        # proposer seals at once, unless ``b``'s signature is held (its cable out a
+        # while) and lost with the kill.
+        held = Cut(b, EVERYONE, round(at + WINDOW - 10.0, 3), 25.0, one_way=True)
+        when = round(at + WINDOW + rng.uniform(4.0, 12.0), 3)
+        down = round(rng.uniform(0.5, WINDOW / 2), 3)
+        return [first, held, Kill(b, when, down, power=rng.random() < 0.5)]
+    when = round(max(at + 1.0, at + length + rng.uniform(-50.0, 60.0)), 3)
+    second = rng.choice((rng.uniform(WINDOW, 3 * WINDOW), math.inf))
+    if rng.random() < 0.5:
+        return [first, Kill(b, when, 2 * WINDOW)]
+    return [first, Cut(b, EVERYONE, when, round(second, 3))]
 
 
 def _when(rng: random.Random, horizon: float) -> float:

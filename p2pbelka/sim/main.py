@@ -3,6 +3,7 @@
     scripts/simulate --seeds 200 --game belka --players 4     # a long run
     scripts/simulate --seed 17 --game belot --players 3       # replay one
     scripts/simulate --seed 17 --game belot --players 3 --faults "kill 1@40+90"
+    scripts/simulate --seeds 200 --stop 120                   # short runs (the suite's)
 
 A long run prints each failing seed as it comes (its violations, the command
 that replays it, its schedule shrunk), then what the runs reached: every
@@ -28,32 +29,39 @@ from p2pbelka.sim.world import Outcome, simulate
 
 
 def replay_command(
-    seed: int, game: str, players: int, schedule: Schedule | None = None, twice: bool = True
+    seed: int,
+    game: str,
+    players: int,
+    schedule: Schedule | None = None,
+    twice: bool = True,
+    stop: float | None = None,
 ) -> str:
     line = f"scripts/simulate --seed {seed} --game {game} --players {players}"
+    if stop is not None:
+        line += f" --stop {stop:g}"
     if schedule is not None:
         return f'{line} --faults "{schedule}"'
     return line if twice else f"{line} --no-twice"
 
 
-def _fails(seed: int, game: str, players: int, schedule: Schedule) -> bool:
-    return bool(violations(simulate(seed, game, players, schedule)))
+def _fails(seed: int, game: str, players: int, stop: float | None, schedule: Schedule) -> bool:
+    return bool(violations(simulate(seed, game, players, schedule, stop=stop)))
 
 
 def report_failure(
     outcome: Outcome, found: list[str], shrinking: bool, out: object, twice: bool = True
 ) -> None:
     write = partial(print, file=out)
-    seed, game, players = outcome.seed, outcome.game, outcome.players
+    seed, game, players, stop = outcome.seed, outcome.game, outcome.players, outcome.stop
     write(f"seed {seed}: {len(found)} violation(s)")
     for line in found:
         write(f"  - {line}")
     write(f"  schedule: {outcome.schedule}")
-    write(f"  replay:   {replay_command(seed, game, players, twice=twice)}")
+    write(f"  replay:   {replay_command(seed, game, players, twice=twice, stop=stop)}")
     if shrinking and outcome.schedule.faults:
-        small = shrink(outcome.schedule, partial(_fails, seed, game, players))
+        small = shrink(outcome.schedule, partial(_fails, seed, game, players, stop))
         write(f"  shrunk:   {small}")
-        write(f"  replay:   {replay_command(seed, game, players, small)}")
+        write(f"  replay:   {replay_command(seed, game, players, small, stop=stop)}")
 
 
 def reached(outcome: Outcome) -> Counter[str]:
@@ -79,6 +87,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--faults", default=None, help="a schedule instead of the seed's")
     parser.add_argument("--no-shrink", action="store_true")
     parser.add_argument(
+        "--stop", type=float, default=None, help="short runs: stop the world this many seconds in"
+    )
+    parser.add_argument(
         "--no-twice", action="store_true", help="never resume a seat twice at once (a known bug)"
     )
     args = parser.parse_args(argv)
@@ -90,9 +101,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     schedule = parse(args.faults) if args.faults is not None else None
     runs: Counter[str] = Counter()
     failed = 0
-    started = time.monotonic()
+    started, cpu = time.monotonic(), time.process_time()
     for seed in seeds:
-        outcome = simulate(seed, args.game, players, schedule, twice=not args.no_twice)
+        outcome = simulate(
+            seed, args.game, players, schedule, twice=not args.no_twice, stop=args.stop
+        )
         runs.update(reached(outcome))
         found = violations(outcome)
         if found:
@@ -102,10 +115,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"seed {seed}: no violation ({outcome.schedule})")
             print("  exits: " + ", ".join(f"seat {e.seat} {e.what}" for e in outcome.exits))
         sys.stdout.flush()
-    took = time.monotonic() - started
+    took, cpu = time.monotonic() - started, time.process_time() - cpu
+    # Both: on a busy machine the wall clock says more of the others than of this run.
     print(
         f"\n{len(seeds)} run(s) of {args.game} for {players}, {failed} failed; "
-        f"{took:.0f} s, {60 * len(seeds) / max(took, 1e-9):.1f} seeds a minute"
+        f"{took:.0f} s, {60 * len(seeds) / max(took, 1e-9):.1f} seeds a minute "
+        f"({60 * len(seeds) / max(cpu, 1e-9):.1f} a minute of this process's CPU)"
     )
     print("reached (in how many runs):")
     for key, n in sorted(runs.items()):

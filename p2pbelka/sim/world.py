@@ -32,7 +32,9 @@ from pathlib import Path
 import trio
 import trio.testing
 
+from p2pbelka import edkeys
 from p2pbelka.bots import make_bot
+from p2pbelka.fairdeal.secp256k1 import SECP256K1
 from p2pbelka.net import network
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import disk, storelock
@@ -50,6 +52,7 @@ from p2pbelka.peer.loopback import seeded, stream
 from p2pbelka.peer.seat import NetOptions
 from p2pbelka.peer.store import GameStore
 from p2pbelka.peer.watch import watch_game
+from p2pbelka.protocol.transcript import valid_prefix_length
 from p2pbelka.rules import registry
 from p2pbelka.sim import faults
 from p2pbelka.sim.coverage import counting
@@ -78,9 +81,12 @@ class Exit:
     killed: bool = False
     resumed: bool = False
     watched: bool | None = None  # a watcher's: fed to the end
+    stopped: bool = False  # still running when a short run stopped the world
 
     @property
     def what(self) -> str:
+        if self.stopped:
+            return "stopped with the short run"
         if self.killed:
             return "killed"
         if self.watched is not None:
@@ -120,8 +126,24 @@ class Outcome:
     keys: list[bytes] = field(default_factory=list)
     limit: float = LIMIT
     """Simulated seconds every program had to end in."""
+    stop: float | None = None
+    """A short run's end: the world stops every program then (``simulate``'s ``stop``)."""
     declined_back: list[float] = field(default_factory=list)
     """When a person declined to hand a seat back to its player."""
+    signatures: edkeys.Known = field(default_factory=dict, repr=False, compare=False)
+    products: dict[tuple[bytes, bytes], bytes] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """The run's signature checks and point products, remembered (``remembered``)."""
+
+
+@contextlib.contextmanager
+def remembered(outcome: Outcome) -> Iterator[None]:
+    """Pure crypto answered once for the run and its checks: every peer checks every
+    envelope and opens every card shown, and the checks read every copy again
+    (``edkeys.remembering``, ``SECP256K1.remembering``)."""
+    with edkeys.remembering(outcome.signatures), SECP256K1.remembering(outcome.products):
+        yield
 
 
 def simulate(
@@ -133,19 +155,26 @@ def simulate(
     keep: Path | None = None,
     twice: bool = True,
     limit: float = LIMIT,
+    stop: float | None = None,
 ) -> Outcome:
     """Run the game ``seed`` names (its faults drawn from it, unless ``schedule``;
-    ``twice``: a kill may be followed by two resumes at once)."""
+    ``twice``: a kill may be followed by two resumes at once).  ``stop``: a short
+    run, the world stopped that many simulated seconds in, its faults drawn from the
+    time before (``SHORT_FAULTS`` of it), checked as the game stands then."""
     rng = random.Random(f"sim/{game}/{players}/{seed}")
-    drawn = faults.draw(
-        random.Random(rng.getrandbits(64)), players, horizon(game, players), twice=twice
-    )
+    span = horizon(game, players) if stop is None else stop * SHORT_FAULTS
+    drawn = faults.draw(random.Random(rng.getrandbits(64)), players, span, twice=twice)
     schedule = drawn if schedule is None else schedule
-    outcome = Outcome(seed, game, players, schedule, limit=limit)
+    outcome = Outcome(seed, game, players, schedule, limit=limit, stop=stop)
     root = Path(tempfile.mkdtemp(prefix="p2pbelka-sim-")) if keep is None else keep
     try:
         sim_disk = SimDisk(random.Random(rng.getrandbits(64)), outcome.counts)
-        with deterministic(rng.getrandbits(64)), counting(outcome.counts), disk.use(sim_disk):
+        with (
+            deterministic(rng.getrandbits(64)),
+            counting(outcome.counts),
+            disk.use(sim_disk),
+            remembered(outcome),
+        ):
             world = World(outcome, rng, root, sim_disk)
             trio.run(world.run, clock=trio.testing.MockClock(autojump_threshold=0))
         world.collect()
@@ -153,6 +182,10 @@ def simulate(
         if keep is None:
             shutil.rmtree(root, ignore_errors=True)
     return outcome
+
+
+SHORT_FAULTS = 0.6
+"""The share of a short run its faults fall in: the rest is for the table to answer them."""
 
 
 def horizon(game: str, players: int) -> float:
@@ -220,12 +253,15 @@ class World:
         self.scopes: dict[int, list[trio.CancelScope]] = {n: [] for n in range(self.players)}
         self.running: dict[int, list[trio.Event]] = {n: [] for n in range(self.players)}
         self.lobby_port = 0
+        self.powered_off: set[int] = set()
+        """Seats whose machine lost its power and has not been resumed since."""
 
     async def run(self) -> None:
         """The host, then each joiner once the one before is seated (so the seats follow
         the seed), the faults at their times, the watchers; until every program ended
         or the bound."""
-        with trio.move_on_after(self.outcome.limit):
+        stop = self.outcome.stop
+        with trio.move_on_after(self.outcome.limit if stop is None else min(stop, LIMIT)):
             async with trio.open_nursery() as programs:
                 self.programs = programs
                 opened = trio.Event()
@@ -241,6 +277,10 @@ class World:
                     programs.start_soon(self._watch, n, self.rng.choice((0.0, 100.0, 300.0)))
         self.outcome.ended_at = trio.current_time()
         self.outcome.counts.update(self.net.counts)
+        if stop is not None:
+            for exit in self.outcome.exits:
+                if exit.ended is None:
+                    exit.stopped, exit.ended = True, self.outcome.ended_at
 
     async def _program(
         self, seat: int, main: Callable[..., Awaitable[GameResult]], *args: object
@@ -361,6 +401,7 @@ class World:
             await done.wait()
         if fault.power:
             self.disk.power_cut(self.root / f"seat{fault.seat}")
+            self.powered_off.add(fault.seat)
         if math.isinf(fault.down):
             return
         await trio.sleep(fault.down)
@@ -368,6 +409,7 @@ class World:
         if directory is None:
             self.outcome.counts["killed before its game"] += 1
             return
+        self.powered_off.discard(fault.seat)
         self.programs.start_soon(self._program, fault.seat, self._resume, directory)
         if fault.twice:
             self.outcome.counts["resumed twice at once"] += 1
@@ -386,6 +428,9 @@ class World:
                 continue
             store = GameStore(directory)
             transcript = _read(store.transcript_path)
+            if seat in self.powered_off and self.outcome.stop is not None:
+                # Stopped before its resume read past a torn last write: what it will read.
+                transcript = transcript[: valid_prefix_length(transcript)]
             signed = _read(store.signed_path)
             finished = store.load_meta().finished
             self.outcome.copies.append(Copy(seat, transcript, signed, finished))

@@ -16,11 +16,14 @@ import pytest
 import trio
 import trio.testing
 
+from p2pbelka import edkeys
+from p2pbelka.fairdeal.secp256k1 import SECP256K1
+from p2pbelka.net.identity import Identity
 from p2pbelka.peer.storelock import StoreBusy
 from p2pbelka.sim.checks import violations
 from p2pbelka.sim.disk import SimDisk
 from p2pbelka.sim.faults import Cut, Kill, Reset, Schedule, parse
-from p2pbelka.sim.main import main
+from p2pbelka.sim.main import main, replay_command
 from p2pbelka.sim.network import SimNetwork
 from p2pbelka.sim.shrink import shrink
 from p2pbelka.sim.world import WATCHER, Outcome, simulate
@@ -29,7 +32,42 @@ SHORT = [("belka", 4, 5), ("belka", 4, 6), ("belot", 3, 47), ("belot", 3, 49), (
 """(game, players, seed): a few runs of every table, chosen for what they reach: a seat
 cut off past the window handed to a bot and back (belka 5, with a power cut), a hand-back
 declined and watchers (belka 6), a kill and a declined offer (belot 47), a seat change
-and a hand-back declined (belot 49)."""
+handed back, then a pile-up: the seat cut off again and another killed (belot 49)."""
+
+
+SHORT_STOP = 120.0
+"""Simulated seconds a short game runs (its faults fall in the first ``SHORT_FAULTS`` of
+them): the lobby, the first deals, and a seat gone past the window handed to a bot."""
+SHORT_GAMES = {("belka", 4): 40, ("belot", 3): 60, ("belot", 2): 100}
+"""Seeds of short games the default suite runs, by table (the cheaper tables more)."""
+BLOCK = 10
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "first"),
+    [(g, p, first) for (g, p), n in SHORT_GAMES.items() for first in range(0, n, BLOCK)],
+)
+def test_short_games_hold_every_invariant(game: str, players: int, first: int) -> None:
+    """A few hundred seeds of short games (``simulate(stop=...)``): every fault drawn
+    from the seed, the world stopped ``SHORT_STOP`` seconds in, and the game checked as
+    it stands then."""
+    failed = []
+    for seed in range(first, first + BLOCK):
+        found = violations(simulate(seed, game, players, stop=SHORT_STOP))
+        if found:
+            replay = replay_command(seed, game, players, stop=SHORT_STOP)
+            failed.append(f"seed {seed}: {'; '.join(found)}\n  replay: {replay}")
+    assert not failed, "\n".join(failed)
+
+
+def test_a_short_game_replays_and_stops_its_programs() -> None:
+    first = simulate(8, "belka", 4, stop=60.0)
+    again = simulate(8, "belka", 4, stop=60.0)
+    assert [c.transcript for c in first.copies] == [c.transcript for c in again.copies]
+    assert first.ended_at == 60.0 and violations(first) == []
+    # seat 3 lost its power and was not back by the end: its copy is what it will read
+    assert {e.what for e in first.exits} == {"killed", "stopped with the short run"}
+    assert len(first.copies) == 4
 
 
 def test_a_seed_replays_byte_for_byte() -> None:
@@ -53,6 +91,37 @@ def test_the_short_run_holds_every_invariant(game: str, players: int, seed: int)
     outcome = simulate(seed, game, players, twice=False)
     assert violations(outcome) == []
     assert outcome.copies, "every seat kept its game"
+
+
+def test_remembered_crypto_answers_as_the_real_one() -> None:
+    """The simulator's seam: signature checks and point products remembered for a run
+    give what the real calls give, a bad signature included, and only inside the block."""
+    signer = Identity.from_seed(bytes(32), "A")
+    good = signer.sign(b"data")
+    bad = bytes([good[0] ^ 1]) + good[1:]
+    point = SECP256K1.hash_to_group(b"sim test", b"card")
+    scalar = (7).to_bytes(32, "big")
+    known: edkeys.Known = {}
+    products: dict[tuple[bytes, bytes], bytes] = {}
+    real = SECP256K1.mult(scalar, point)
+    with edkeys.remembering(known), SECP256K1.remembering(products):
+        for _ in range(2):
+            assert edkeys.verify(signer.public_key, good, b"data")
+            assert not edkeys.verify(signer.public_key, bad, b"data")
+            assert SECP256K1.mult(scalar, point) == real
+    assert len(known) == 2 and products == {(scalar, point): real}
+    assert edkeys._known is None and SECP256K1._products is None
+
+
+def test_a_seat_killed_holding_its_signature_resumes_agreed() -> None:
+    """The first pile-up's case (``faults.pile_up``): seat 1 cut off past the window, seat
+    2 signs the continuation that gives its seat to a bot, its signature held (its
+    sending cut) and lost with a kill; resumed, it holds that agreement again
+    (``idle -> agreed``), sends it again, and the seat change is sealed."""
+    schedule = parse("cut 1<->*@100+100; cut 2->*@150+25; kill 2@166+10")
+    outcome = simulate(2, "belka", 4, schedule)
+    assert violations(outcome) == []
+    assert outcome.counts["transition idle -> agreed"] == 1
 
 
 def test_a_schedule_prints_as_it_parses() -> None:
