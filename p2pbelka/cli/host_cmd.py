@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from p2pbelka.peer.driver import FrontEnd
     from p2pbelka.peer.lan import Approve, GameResult, NetOptions, OnLobby
     from p2pbelka.peer.text import TextFrontEnd
+    from p2pbelka.ui.words.lobbylog import LobbyPrinter
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -176,7 +177,12 @@ def _host_on_screen(table: _Table, args: argparse.Namespace) -> int:
         invite=table.invite,
         auto_approve=args.auto_approve,
     )
-    return lan_args.screen_result(on_screen, screen.view.game_id, interrupted=screen.interrupted)
+    return lan_args.screen_result(
+        on_screen,
+        screen.view.game_id,
+        interrupted=screen.interrupted,
+        ending=screen.view.ending_line(),
+    )
 
 
 def _host_in_terminal(
@@ -185,9 +191,12 @@ def _host_in_terminal(
     import trio
 
     from p2pbelka.cli import lan_args
+    from p2pbelka.ui.words.lobbylog import LobbyPrinter
 
+    printer = LobbyPrinter()
     try:
-        result = trio.run(_host_with_lines, table, level, fe, args.auto_approve)
+        with lan_args.resume_told(lambda: printer.game_id):
+            result = trio.run(_host_with_lines, table, level, fe, args.auto_approve, printer)
     except (ValueError, OSError) as exc:
         _complain(error_words(exc))
         return 2
@@ -195,7 +204,7 @@ def _host_in_terminal(
 
 
 async def _host_with_lines(
-    table: _Table, level: str | None, fe: TextFrontEnd, auto_approve: bool
+    table: _Table, level: str | None, fe: TextFrontEnd, auto_approve: bool, printer: LobbyPrinter
 ) -> GameResult:
     """The game, its lobby told in lines; each joiner asked about at the terminal unless
     ``auto_approve``."""
@@ -203,11 +212,10 @@ async def _host_with_lines(
 
     from p2pbelka.cli import lan_args
     from p2pbelka.cli.terminal_door import TerminalDoor, help_line
-    from p2pbelka.ui.words.lobbylog import LobbyPrinter
 
     if auto_approve:
-        return await table.host(fe, level, LobbyPrinter())
-    door = TerminalDoor(LobbyPrinter())
+        return await table.host(fe, level, printer)
+    door = TerminalDoor(printer)
     lan_args.say(help_line())
     async with trio.open_nursery() as nursery:
         nursery.start_soon(door.serve)

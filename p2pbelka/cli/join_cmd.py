@@ -49,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
     if lan_args.wants_screen(args) and not args.list:
         return _join_on_screen(args, identity, net, connect, pin)
 
+    printer = LobbyPrinter()
+
     async def main() -> int:
         if connect is not None:
             target: tuple[str, int, bytes | None] = connect
@@ -67,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
                 host_pin=pin,
                 invite=args.invite,
                 net=net,
-                on_lobby=LobbyPrinter(),
+                on_lobby=printer,
                 bot=level,
             )
         except HostUnreachable as exc:
@@ -78,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
             return 3
         return lan_args.report(result, fe, args)
 
-    return trio.run(main)
+    with lan_args.resume_told(lambda: printer.game_id):
+        return trio.run(main)
 
 
 def _join_on_screen(
@@ -119,7 +122,12 @@ def _join_on_screen(
         # terminal once it is gone, with the status the text mode gives
         print(f"p2pbelka join: {closed}", file=sys.stderr)  # in the player's language
         return 3
-    return lan_args.screen_result(result, screen.view.game_id, interrupted=screen.interrupted)
+    return lan_args.screen_result(
+        result,
+        screen.view.game_id,
+        interrupted=screen.interrupted,
+        ending=screen.view.ending_line(),
+    )
 
 
 LOOK_ALIKE_WINDOW = 2.0

@@ -9,6 +9,8 @@ import json
 import logging
 import resource
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from p2pbelka.ui.words.i18n import LANGUAGES, _
@@ -355,12 +357,20 @@ def wants_screen(args: argparse.Namespace) -> bool:
 
 
 def screen_result(
-    result: GameResult | None, game_id: bytes | None = None, *, interrupted: bool = False
+    result: GameResult | None,
+    game_id: bytes | None = None,
+    *,
+    interrupted: bool = False,
+    ending: str | None = None,
 ) -> int:
     """Exit status after a game played on screen (which showed the result itself);
     ``game_id``: the game the player left in the middle, if it had begun;
-    ``interrupted``: the player left with Ctrl-C."""
+    ``interrupted``: the player left with Ctrl-C; ``ending``: who won, said again on
+    the terminal the closed screen gives back."""
     from p2pbelka.cli.errors import left_status
+
+    if ending is not None:
+        say(ending)
 
     if result is None and game_id is not None:
         say(left_line(game_id.hex()))
@@ -404,6 +414,21 @@ def invite_code(given: str | None) -> str | None:
         return None
     say(invite_lines(shown_code(code)))
     return code
+
+
+@contextmanager
+def resume_told(game_id: Callable[[], bytes | str | None]) -> Iterator[None]:
+    """Ctrl-C in text mode (the KeyboardInterrupt goes on to ``main``, which ends with
+    130): first the line the screen prints, how to go on with the game, if it began."""
+    try:
+        yield
+    except BaseException as exc:
+        from p2pbelka.cli.errors import leaves
+
+        found, begun = list(leaves(exc)), game_id()
+        if begun and found and all(isinstance(e, KeyboardInterrupt) for e in found):
+            say(left_line(begun if isinstance(begun, str) else begun.hex()))
+        raise
 
 
 def left_line(game_id: str) -> str:

@@ -47,6 +47,11 @@ DESCRIPTION = N_(
     "Without a command, `p2pbelka [OPTIONS]` is `p2pbelka play [OPTIONS]`."
 )
 
+LOG_FILE = N_(
+    "log: while a screen is up, nothing is written to the terminal under it; its log goes\n"
+    "to $XDG_DATA_HOME/p2pbelka/p2pbelka.log (else ~/.local/share/p2pbelka/p2pbelka.log)"
+)
+
 DEFAULT_COMMAND = "play"
 TOP_LEVEL_FLAGS = ("-h", "--help", "--version")
 
@@ -62,7 +67,9 @@ def build_parser(
         description=_(DESCRIPTION),
         epilog=_("exit status:")
         + "\n"
-        + "\n".join(f"  {code:<4}{_(meaning)}" for code, meaning in EXIT_STATUSES.items()),
+        + "\n".join(f"  {code:<4}{_(meaning)}" for code, meaning in EXIT_STATUSES.items())
+        + "\n\n"
+        + _(LOG_FILE),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(

@@ -148,6 +148,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # the same --seed as a game left and open in another p2pbelka: StoreBusy, exit 3
     screen = play_local(config)
+    ending = screen.view.ending_line()
+    if ending is not None:  # the screen said who won; the terminal keeps it too
+        print(ending)
     print(_("Transcript saved to {path}").format(path=screen.view.transcript_path))
     note = left_game(Path(str(screen.view.transcript_path)))
     if note:  # left before the end: say how to come back

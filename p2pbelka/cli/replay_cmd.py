@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from p2pbelka.cli.errors import EXIT_USAGE, read_input
+    from p2pbelka.cli.errors import EXIT_USAGE, left_status, read_input
     from p2pbelka.table.verify import verify_bytes
     from p2pbelka.ui.replaystart import replay_screen
     from p2pbelka.ui.words.i18n import _, default_language, set_language
@@ -44,5 +44,9 @@ def run(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("p2pbelka replay: " + _("needs a terminal (`p2pbelka verify FILE` prints the deals)"))
         return 2
-    replay_screen(report, args.deal).app.run()
-    return 0 if report.ok else 1
+    from p2pbelka.ui.screenlog import logs_off_terminal
+
+    screen = replay_screen(report, args.deal)
+    with logs_off_terminal():
+        screen.app.run()
+    return left_status(0 if report.ok else 1, screen.interrupted)

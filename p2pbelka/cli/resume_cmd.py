@@ -89,6 +89,9 @@ def resume_local(save: LocalSave, args: argparse.Namespace, command: str) -> int
     except LookupError as exc:
         print(f"p2pbelka {command}: {error_words(exc)}", file=sys.stderr)
         return 2
+    ending = screen.view.ending_line()
+    if ending is not None:  # the screen said who won; the terminal keeps it too
+        print(ending)
     print(_("Transcript saved to {path}").format(path=screen.view.transcript_path))
     note = left_game(Path(plan.transcript))
     if note:
@@ -146,7 +149,9 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
             if on_screen is None:
                 lan_args.say(lan_args.left_line(meta.game_id))
                 return left_status(0, screen.interrupted)
-            return lan_args.screen_result(on_screen, interrupted=screen.interrupted)
+            return lan_args.screen_result(
+                on_screen, interrupted=screen.interrupted, ending=screen.view.ending_line()
+            )
         from p2pbelka.ui.words.lobbylog import LobbyPrinter
 
         def resumed() -> Awaitable[GameResult]:
@@ -160,7 +165,8 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
                 auto_approve=args.auto_approve,
             )
 
-        result = trio.run(resumed)
+        with lan_args.resume_told(lambda: meta.game_id):
+            result = trio.run(resumed)
     except OrderError as exc:
         print(
             "p2pbelka resume: " + _("the saved game does not replay: {why}").format(why=exc),

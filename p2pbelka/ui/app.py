@@ -166,6 +166,16 @@ class TableScreen:
     def invalidate(self) -> None:
         self.app.invalidate()
 
+    def log_note(self, line: str) -> None:
+        """A line of the program's own in the screen's log (where a warning went)."""
+        self.view.say(line)
+        self.invalidate()
+
+    def redraw(self) -> None:
+        """Ctrl-L: the whole screen drawn anew (over whatever else wrote to the terminal)."""
+        self.app.renderer.clear()
+        self.invalidate()
+
     def focus_table(self) -> None:
         self.app.layout.focus(self._home)
 
@@ -319,7 +329,9 @@ class TableScreen:
         return toosmall.is_too_small()
 
     def _too_small(self) -> StyleAndTextTuples:
-        return toosmall.too_small_lines()
+        # q asks first during a game: the question is on this page, not in a box off it
+        asking = [("", "\n\n"), *self._quit_text()] if self.overlay == "quit" else []
+        return [*toosmall.too_small_lines(), *asking]
 
     def _width(self) -> int:
         return get_app().output.get_size().columns

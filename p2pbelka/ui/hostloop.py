@@ -17,6 +17,8 @@ import outcome
 import trio
 from prompt_toolkit.application import Application
 
+from p2pbelka.ui.screenlog import Note, logs_off_terminal
+
 T = TypeVar("T")
 
 
@@ -35,14 +37,29 @@ class Bridge:
                 pass  # the game is over; the screen may still be open
 
 
-def run_with_app(app: Application[Any], trio_main: Callable[[Bridge], Awaitable[T]]) -> T | None:
+def run_with_app(
+    app: Application[Any],
+    trio_main: Callable[[Bridge], Awaitable[T]],
+    note: Note | None = None,
+) -> T | None:
     """Run ``app`` and ``trio_main`` together until the app exits.
+
+    Meanwhile nothing is written to the terminal under the screen (``screenlog``):
+    ``note`` shows the screen's line about a warning that went to the log file.
 
     The app may outlive ``trio_main`` (the final screen stays up after the game
     ends); if the app exits first, ``trio_main`` is cancelled and the result is
     None.  If ``trio_main`` raises, the app is closed and the error re-raised here.
     """
-    return asyncio.run(_host(app, trio_main))
+    return asyncio.run(_logged_host(app, trio_main, note))
+
+
+async def _logged_host(
+    app: Application[Any], trio_main: Callable[[Bridge], Awaitable[T]], note: Note | None
+) -> T | None:
+    loop = asyncio.get_running_loop()
+    with logs_off_terminal(note, loop.call_soon_threadsafe):
+        return await _host(app, trio_main)
 
 
 async def _host(app: Application[Any], trio_main: Callable[[Bridge], Awaitable[T]]) -> T | None:

@@ -376,7 +376,7 @@ def _run(
 
     with tempfile.TemporaryDirectory(prefix="p2pbelka-bots-") as home:
         session.bots_home = Path(home)
-        run_with_app(session.screen.app, main)
+        run_with_app(session.screen.app, main, session.screen.log_note)
     return session.screen, result[0] if result else None
 
 

@@ -163,7 +163,7 @@ def play_local(
             await run_table(config, front, Path(home))
 
     with TranscriptWriter(path) as writer, table_home(config, path) as home:
-        run_with_app(screen.app, main)
+        run_with_app(screen.app, main, screen.log_note)
         LocalSave(home).settle(over=screen.view.finished)
     return screen
 

@@ -220,6 +220,7 @@ class ReplayScreen:
         import os
 
         self.replay = replay
+        self.interrupted = False
         self.app: Application[None] = Application(
             layout=Layout(guarded(self._root())),
             key_bindings=self._keys(),
@@ -328,8 +329,17 @@ class ReplayScreen:
         @kb.add("q")
         @kb.add(*same_place("q"))
         @kb.add("escape", eager=True)
-        @kb.add("c-c")
         def _quit(event: KeyPressEvent) -> None:
             event.app.exit()
+
+        @kb.add("c-c")
+        def _interrupt(event: KeyPressEvent) -> None:
+            self.interrupted = True  # the program ends with 130, as ``--help`` says
+            event.app.exit()
+
+        @kb.add("c-l")
+        def _redraw(event: KeyPressEvent) -> None:
+            event.app.renderer.clear()
+            event.app.invalidate()
 
         return kb

@@ -140,5 +140,5 @@ def resume_on_screen(
             resumed = resume_game(identity, store, front, net=net, auto_approve=auto_approve)
             result.append(await resumed)
 
-    run_with_app(screen.app, main)
+    run_with_app(screen.app, main, screen.log_note)
     return screen, result[0] if result else None

@@ -57,6 +57,8 @@ class TableScreen(Protocol):
 
     def quit(self) -> None: ...
 
+    def redraw(self) -> None: ...
+
     def invalidate(self) -> None: ...
 
 
@@ -124,6 +126,7 @@ def table_keys(screen: TableScreen, when: KeyContext) -> list[Key]:
         Key(("q",), ~chatting & ~quitting, lambda e: screen.ask_quit()),
         Key(("c-q",), True, lambda e: screen.ask_quit()),
         Key(("c-c",), True, lambda e: screen.interrupt()),
+        Key(("c-l",), True, lambda e: screen.redraw()),
         Key(("y",), quitting, lambda e: screen.quit()),
         Key(("n",), quitting, lambda e: screen.close_overlay()),
     ]

@@ -249,6 +249,16 @@ class TableView:
             name=self.name(event.winner), points=event.score[event.winner]
         )
 
+    def ending_line(self) -> str | None:
+        """How the game ended, for the terminal once the screen is gone (None: it has not)."""
+        if self.game_over is not None:
+            over = self.game_over
+            return self.winner_line(over) if over.winner is not None else _("The game is over.")
+        if self.aborted is not None and self.aborted.faults:
+            fault = self.describe_fault(self.aborted.faults[0])
+            return _("Game stopped: {fault}").format(fault=fault)
+        return None
+
     def _on_GameAborted(self, event: ev.GameAborted) -> None:
         self.aborted = event
         self.offer = None

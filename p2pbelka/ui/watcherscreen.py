@@ -328,5 +328,5 @@ def watch_on_screen(
                 nursery.start_soon(extra, screen)
             found.append(await follow(front))
 
-    run_with_app(screen.app, main)
+    run_with_app(screen.app, main, screen.log_note)
     return screen, (found[0] if found else None)

@@ -25,10 +25,14 @@ class LobbyPrinter:
 
     def __init__(self) -> None:
         self._rules: list[tuple[str, str]] | None = None
+        self.game_id: bytes | None = None
+        """The game that started from this lobby (Ctrl-C then says how to go on with it)."""
 
     async def __call__(self, event: LobbyEvent) -> None:
-        from p2pbelka.peer.lan import TableRules
+        from p2pbelka.peer.lan import GameStarting, TableRules
 
+        if isinstance(event, GameStarting):
+            self.game_id = event.game_id
         if isinstance(event, TableRules):
             say(self.rules_line(event.state, event.changed))
         else:
