@@ -130,9 +130,24 @@ def generate(what: str) -> str:
     set_language("en")
     try:
         parser = parser_to_complete()
-        return manual_page(parser) if what == "man" else completion_script(parser, what)
+        text = manual_page(parser) if what == "man" else completion_script(parser, what)
     finally:
         set_language(was)
+    # after zsh's ``#compdef`` line, which must come first
+    first, _nl, rest = text.partition("\n")
+    if what == "man":
+        return f'.\\" {made_by(what)}\n{text}'
+    return f"{first}\n# {made_by(what)}\n{rest}"
+
+
+def made_by(what: str) -> str:
+    """What made the file for ``what``: the same parser words it alike only with the same
+    generator and Python (argparse lays out usage lines differently across versions)."""
+    from importlib.metadata import version
+
+    tool = "argparse-manpage" if what == "man" else "shtab"
+    python = ".".join(str(n) for n in sys.version_info[:2])
+    return f"made by `p2pbelka completion {what}` with {tool} {version(tool)}, Python {python}"
 
 
 def parser_to_complete() -> argparse.ArgumentParser:

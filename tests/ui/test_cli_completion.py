@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pbelka.cli.completion_cmd import FILES, generate, parser_to_complete
+from p2pbelka.cli.completion_cmd import FILES, generate, made_by, parser_to_complete
 from p2pbelka.peer.store import GameMeta
 from tests.ui.cli import home_env, run_main
 
@@ -30,7 +30,11 @@ OVER = "77aa5f24e1102c96f575b61ff0e6df0d"  # a LAN game finished: only verify an
 
 @pytest.mark.parametrize("what", list(FILES))
 def test_the_committed_file_is_what_the_parser_makes(what: str) -> None:
+    """Byte for byte, where the generator and Python are those that made the copy (another
+    shtab or argparse words the same parser otherwise; the next test still runs there)."""
     committed = (CLI / FILES[what]).read_text(encoding="utf-8")
+    if made_by(what) not in committed.splitlines()[1 if what != "man" else 0]:
+        pytest.skip(f"cli/{FILES[what]} was not {made_by(what)}: compared by its options only")
     assert committed == generate(what), f"cli/{FILES[what]} is out of date: run `{REGENERATE}`"
 
 
