@@ -176,27 +176,48 @@ def test_fish_completes_commands_game_ids_and_saved_games(home: Path) -> None:
     assert "--every-pass" in completes("p2pbelka verify --ev")
 
 
-def test_zsh_loads_the_script_and_its_helpers_list_the_games(home: Path) -> None:
-    """zsh completes only at an interactive prompt; here the script is loaded as
-    ``compinit`` loads it, its specs checked, and its helpers run with ``compadd``
-    printing what it would offer."""
+# An interactive zsh on a pseudo-terminal (zsh's own zpty), the folder of ``_p2pbelka``
+# on its fpath as an installed one is: it types the line and a Tab; what the completion
+# offers is written out by a ``compadd`` that notes its words.  Each step waits on the
+# shell's answer (SETUP, the prompt, READY), not on a clock.
+ZSH_TAB = r"""
+zmodload zsh/zpty
+zpty z zsh -f -i
+zpty -w z "PROMPT='>' ; fpath=($1 \$fpath); autoload -U compinit && compinit -u -D"
+zpty -w z 'compadd () {
+  [[ ${@[1,-1]} == *-O* || ${@[1,-1]} == *-A* || ${@[1,-1]} == *-D* ]] &&
+    { builtin compadd "$@"; return $? }
+  typeset -a __hits
+  builtin compadd -A __hits "$@"
+  (( $#__hits )) && print -l -- $__hits >> '$3'
+  builtin compadd "$@"
+}'
+zpty -w z "print -- SET''UP"
+zpty -r z line '*SETUP*'
+zpty -r z line '*>'
+zpty -n -w z "$2"$'\t'
+zpty -n -w z $'\x15'"print -- RE''ADY"$'\n'
+zpty -r z line '*READY*'
+zpty -d z
+"""
+
+
+def test_zsh_completes_commands_game_ids_and_saved_games(home: Path) -> None:
     needs("zsh")
-    script = (
-        "autoload -U compinit && compinit -u -D\n"
-        f"source {CLI / FILES['zsh']}\n"
-        "compadd() { if [[ $1 == -a ]]; then print -l -- ${(P)2}; fi }\n"
-        "_files() { print -- FILES }\n"
-        "print -- IDS; _p2pbelka_game_ids\n"
-        "print -- SAVED; _p2pbelka_saved_files\n"
-        "print -- COMMANDS; print -l -- ${_shtab_p2pbelka_commands}\n"
-    )
-    out = run_shell(home, ["zsh", "-f", "-c", script])
-    ids, rest = out[out.index("IDS") + 1 : out.index("SAVED")], out[out.index("SAVED") + 1 :]
-    assert ids == [LEFT[:12]]
-    assert saved(home) <= set(rest) and "FILES" in rest
-    text = (CLI / FILES["zsh"]).read_text(encoding="utf-8")
-    assert ":game id (a prefix will do)\\; default\\: the latest:_p2pbelka_game_ids" in text
-    assert ":a transcript saved by a peer:_p2pbelka_saved_files" in text
+    script = home / "tab.zsh"
+    script.write_text(ZSH_TAB)
+
+    def completes(line: str) -> list[str]:
+        hits = home / "hits"
+        hits.unlink(missing_ok=True)
+        run_shell(home, ["zsh", "-f", str(script), str(CLI), line, str(hits)])
+        return hits.read_text().splitlines() if hits.exists() else []
+
+    assert completes("p2pbelka res") == ["resume"]
+    assert completes("p2pbelka resume ") == [LEFT[:12]]
+    assert completes("p2pbelka play --resume ") == [LEFT[:12]]
+    offered = set(completes("p2pbelka verify "))
+    assert saved(home) <= offered and "bin" in offered
 
 
 def test_the_manual_page_renders_without_warnings() -> None:
