@@ -30,6 +30,8 @@ DECLARED = (
     "coincurve",
     "prompt_toolkit",
     "zeroconf",
+    "shtab",
+    "argparse_manpage",
     "pytest_trio",
     "hypothesis",
     "xdist",

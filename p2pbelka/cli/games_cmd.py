@@ -33,6 +33,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang", choices=LANGUAGES, default=None, help=_("en, ru or kk (default: locale)")
     )
+    # what a shell's completion asks for at each Tab: quick, nothing verified
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument(
+        "--ids",
+        action="store_true",
+        help=_("print only the ids of the games that can be resumed, one a line"),
+    )
+    only.add_argument(
+        "--files",
+        action="store_true",
+        help=_("print only the paths of the saved transcripts, one a line"),
+    )
 
 
 @dataclass
@@ -295,6 +307,12 @@ def run(args: argparse.Namespace) -> int:
     # One directory: the home's (``$P2PBELKA_HOME/games``) or the data directory's, never
     # both, so two homes' games stay apart
     directories = [args.dir] if args.dir is not None else [games_dir()]
+    if args.ids or args.files:
+        from p2pbelka.cli.saved_names import resumable_ids, saved_transcripts
+
+        names = resumable_ids(directories[-1]) if args.ids else saved_transcripts(directories)
+        print("\n".join(str(name) for name in names), end="\n" if names else "")
+        return 0
     games = saved_games(directories)
     where = directories[0]
     if not games:

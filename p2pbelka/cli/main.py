@@ -40,6 +40,10 @@ COMMANDS: Mapping[str, tuple[str, str]] = {
     "join": ("join_cmd", N_("find a table on the LAN (or --connect HOST:PORT) and take a seat")),
     "watch": ("watch_cmd", N_("follow a game on the LAN as a watcher, checking every deal")),
     "resume": ("resume_cmd", N_("continue a game after this peer was stopped or crashed")),
+    "completion": (
+        "completion_cmd",
+        N_("print the shell completion script (bash, zsh, fish) or the manual page (man)"),
+    ),
 }
 
 DESCRIPTION = N_(
