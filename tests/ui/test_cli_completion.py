@@ -75,7 +75,8 @@ def test_the_completion_command_prints_each_file(tmp_path: Path) -> None:
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
     """A P2PBELKA_HOME with a LAN game left and one finished, and a local game's
-    transcript in the data directory (completion reads no transcript: any bytes do)."""
+    transcript beside them, where the home keeps a local table's games (completion reads
+    no transcript: any bytes do)."""
     for game_id, finished in ((LEFT, False), (OVER, True)):
         store = tmp_path / "p2pbelka-home" / "games" / game_id
         store.mkdir(parents=True)
@@ -83,8 +84,7 @@ def home(tmp_path: Path) -> Path:
         meta.finished = finished
         (store / "game.json").write_text(json.dumps(meta.__dict__))
         (store / "transcript.p2pb").write_bytes(b"\x00")
-    local = tmp_path / "data" / "p2pbelka" / "games"
-    local.mkdir(parents=True)
+    local = tmp_path / "p2pbelka-home" / "games"
     (local / "belka-20261130-211000.transcript").write_bytes(b"\x00")
     return tmp_path
 
@@ -131,7 +131,7 @@ def bash_completes(home: Path, *words: str) -> list[str]:
 def saved(home: Path) -> set[str]:
     games = home / "p2pbelka-home" / "games"
     return {
-        str(home / "data" / "p2pbelka" / "games" / "belka-20261130-211000.transcript"),
+        str(games / "belka-20261130-211000.transcript"),
         str(games / LEFT / "transcript.p2pb"),
         str(games / OVER / "transcript.p2pb"),
     }
@@ -146,7 +146,7 @@ def test_bash_completes_commands_game_ids_and_saved_games(home: Path) -> None:
     for command in ("verify", "replay"):
         offered = set(bash_completes(home, command, ""))
         assert saved(home) <= offered
-        assert {"bin", "data"} <= offered  # and the files here, as for any path
+        assert {"bin", "p2pbelka-home"} <= offered  # and the files here, as for any path
     assert "--every-pass" in bash_completes(home, "verify", "--ev")
 
 
