@@ -97,6 +97,7 @@ class LobbyPanel:
 
     def _code_entered(self, buffer: Any) -> bool:
         code, self.code.text = self.code.text.strip(), ""
+        self._back()  # the keys are the lobby's again (r, digits) while the host is tried
         self.session.give_code(code)
         self.session.invalidate()
         return False

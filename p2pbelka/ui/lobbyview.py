@@ -228,7 +228,7 @@ def lobby_parts(view: LobbyView) -> list[Part]:
         Part(rules) if rules_open else Part([]),
         *_keys_to_compare(view),
         Part(_addresses(view), [(40, _addresses(view)[:1]), (70, [])]),
-        Part([] if rules_open else [[], *rules], [(0, [_rules_short(view)])]),
+        Part([]) if rules_open else Part([[], *rules], [(0, [_rules_short(view)])]),
         Part(watcher_lines(view.watchers), [(50, watcher_lines(view.watchers)[:1])]),
         Part([line("class:hint", _("The game starts when every seat is taken and ready."))])
         if not view.asking
@@ -518,18 +518,20 @@ def key_hints(view: LobbyView) -> list[str]:
         return [_("q back to the list") if view.from_list else _("q quit")]
     last = len(view.state.seats) - 1
     if view.role == "host":
+        asking = [_("y let in"), _("n turn away")] if view.asking else []
         if view.editing:
-            return [_("↑↓ choose  ←→ change  o or Esc done")]
-        out = [_("y let in"), _("n turn away")] if view.asking else []
-        if view.free_seats and not view.bots_asked:
-            out.append(_("b bots fill the free seats"))
-        if any(seat is not None for seat in view.state.seats[1:]):
-            out.append(_("x1-x{last} remove a seat").format(last=last))
+            return [_("↑↓ choose  ←→ change  o or Esc done"), *asking, _("q quit")]
+        out = asking
         if view.invite:
             out.append(_("c new code"))
         shown = min(len(view.guessers), MAX_GUESSERS_SHOWN)
         if shown:
             out.append(_("s1-s{n} shut out").format(n=shown) if shown > 1 else _("s1 shut out"))
+        if view.free_seats and not view.bots_asked:
+            out.append(_("b bots fill the free seats"))
+        if any(seat is not None for seat in view.state.seats[1:]):
+            out.append(_("x1-x{last} remove a seat").format(last=last))
+        # the rules' own line says o too, should this one be left off a narrow line
         return [*out, _("o rules"), _("q quit")]
     if view.me is None:  # waiting for the host's answer: no seat to say ready in yet
         return [_("o rules"), _("q quit")]
