@@ -3,7 +3,7 @@ for four with an invite code; a joiner who gives a wrong code is asked for it ag
 and the right one gets it to the host's door, where the host sees the seats and who
 asks (name and key) on the small screen, lets it in, and changes a rule, which the
 joiner sees named.  A joiner who typed an address nothing answers at goes back to the
-list with q, not out of the program."""
+list with q (or once it stops trying), not out of the program."""
 
 from __future__ import annotations
 
@@ -96,7 +96,10 @@ def test_q_after_a_mistyped_address_goes_back_to_the_list(tmp_path: Path) -> Non
     set_language("en")
     (joiner,) = _terminals(tmp_path, "back", "joiner")
     try:
-        run(joiner, f"{P2PBELKA} join --player Bolat --lang en --listen 127.0.0.1")
+        run(
+            joiner,
+            f"{P2PBELKA} join --player Bolat --lang en --listen 127.0.0.1 --connect-wait 3",
+        )
         wait_for(joiner, "Tables heard on the LAN:")
         joiner.keys("a")
         wait_for(joiner, "address (host:port)>")
@@ -106,6 +109,13 @@ def test_q_after_a_mistyped_address_goes_back_to_the_list(tmp_path: Path) -> Non
         joiner.keys("q")
         back = wait_for(joiner, "Tables heard on the LAN:")
         assert "EXIT=" not in back and "The host does not answer" not in back
+        # the address typed is still in the box, to be put right; this time it is
+        # left to run out: the list again, saying why
+        joiner.keys("a")
+        wait_for(joiner, "address (host:port)> 127.0.0.1:9")
+        joiner.keys("Enter")
+        given_up = wait_for(joiner, "The host did not answer: ")
+        assert "Tables heard on the LAN:" in given_up and "EXIT=" not in given_up
         joiner.keys("q")
         assert "EXIT=0" in exited(joiner)
     finally:
