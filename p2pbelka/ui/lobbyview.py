@@ -218,24 +218,25 @@ def lobby_parts(view: LobbyView) -> list[Part]:
     notes = [line("class:hint", note) for note in view.notes[-3:]]
     rules = _rules(view)
     rules_open = view.editing or view.rules_open
-    blank: list[Line] = [[]]
-    parts = [
+    starts = _("The game starts when every seat is taken and ready.")
+    addresses, watchers = _addresses(view), watcher_lines(view.watchers)
+    # Most needed first (what is left off at the bottom matters least).  Said shorter,
+    # in this order, until the lobby fits: the rules in a line (0), the invite code in
+    # a line (10), no blank line (20), no "the game starts" (30), the port without the
+    # addresses (40), the watchers counted (50), the last note only (60), no port (70).
+    return [
         Part([line("class:heading", title)]),
         Part(_seats(view)),
         Part(_requests(view)),
         Part(notes, [(60, notes[-1:])]),
-        Part(blank, [(20, [])]),
-        Part(rules) if rules_open else Part([]),
+        Part([[]], [(20, [])]),
+        Part(rules if rules_open else []),
         *_keys_to_compare(view),
-        Part(_addresses(view), [(40, _addresses(view)[:1]), (70, [])]),
+        Part(addresses, [(40, addresses[:1]), (70, [])]),
         Part([]) if rules_open else Part([[], *rules], [(0, [_rules_short(view)])]),
-        Part(watcher_lines(view.watchers), [(50, watcher_lines(view.watchers)[:1])]),
-        Part([line("class:hint", _("The game starts when every seat is taken and ready."))])
-        if not view.asking
-        else Part([]),
+        Part(watchers, [(50, watchers[:1])]),
+        Part([] if view.asking else [line("class:hint", starts)], [(30, [])]),
     ]
-    parts[-1].shorter = [(30, [])]
-    return parts
 
 
 def _seats(view: LobbyView) -> list[Line]:

@@ -16,6 +16,7 @@ from p2pbelka.peer import lan
 from p2pbelka.protocol.lobby import LobbyState, SeatView
 from p2pbelka.ui import registry
 from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.lobbyfit import Part, fit, wrap
 from p2pbelka.ui.lobbypanel import LobbyPanel
 from p2pbelka.ui.lobbyview import LobbyView, key_hints
 from p2pbelka.ui.words.i18n import _, set_language
@@ -230,3 +231,19 @@ def test_a_joiner_asked_for_the_code_again_sees_why() -> None:
     assert "код приглашения неверен" in drawn.text
     assert _("Type the invite code the host's screen shows, then Enter.") in drawn.text
     assert key_hints(view) == [_("Enter try this code"), _("Esc leave")]
+
+
+def test_a_line_wraps_between_words_and_a_long_word_still_fits() -> None:
+    rows = wrap([("a", "one two "), ("b", "three four")], 10)
+    assert ["".join(t for _s, t in row) for row in rows] == ["one two", "   three", "   four"]
+    assert rows[1] == [("", "   "), ("b", "three")]  # each word keeps its style
+    long = wrap([("", "x" * 25)], 10)
+    assert [len("".join(t for _s, t in row)) for row in long] == [
+        10,
+        10,
+        10,
+        4,
+    ]  # 10, then 7 after the indent
+    wide = wrap([("", "市" * 9)], 4)  # two columns a character
+    assert all(sum(2 for _s, t in row for _c in t if _c == "市") <= 4 for row in wide)
+    assert fit([Part([[("", "a")]] * 5, [(0, [[("", "b")]])])], 80, 3) == [("", "b")]
