@@ -93,10 +93,17 @@ class LobbyView:
         elif isinstance(event, lan.StillTrying):
             # one line, replaced at each attempt: the reason and how long we go on
             self.trying_why = trying_why(event.why, event.error, event.where)
-            self.trying = _(
-                "The host does not answer ({why}); trying again in {s:.0f} s,"
-                " giving up in {left:.0f} s (q stops now)."
-            ).format(why=self.trying_why, s=event.retry_in, left=event.gives_up_in)
+            if self.from_list:  # q, or giving up, brings the list back
+                text = _(
+                    "The host does not answer ({why}); trying again in {s:.0f} s,"
+                    " back to the list in {left:.0f} s (q goes back now)."
+                )
+            else:
+                text = _(
+                    "The host does not answer ({why}); trying again in {s:.0f} s,"
+                    " giving up in {left:.0f} s (q stops now)."
+                )
+            self.trying = text.format(why=self.trying_why, s=event.retry_in, left=event.gives_up_in)
         elif isinstance(event, lan.AwaitingApproval):
             self.notes.append(_awaiting())
         elif isinstance(event, lan.JoinersAsking):

@@ -107,7 +107,7 @@ def test_q_after_a_mistyped_address_goes_back_to_the_list(tmp_path: Path) -> Non
         wait_for(joiner, "address (host:port)>")
         joiner.keys("127.0.0.1:9", "Enter")  # nothing listens there
         trying = wait_for(joiner, "The host does not answer")
-        assert "q back to the list" in trying
+        assert "q back to the list" in trying and "q goes back now" in _flat(trying)
         joiner.keys("q")
         back = wait_for(joiner, "Tables heard on the LAN:")
         assert "EXIT=" not in back and "The host does not answer" not in back
