@@ -154,6 +154,8 @@ def test_ten_wrong_codes_then_the_host_s_new_code_lets_the_joiner_in(tmp_path: P
         joiner.keys(note.group(1), "Enter")
         asking = wait_for(host, "Asking to sit down:")
         assert re.search(rf"^ Bolat\s+{KEY}", asking, re.M), asking
+        assert re.search(rf"^ 0  Asel\s+{KEY}", asking, re.M), asking
+        assert " 1  free" in asking and " 2  free" in asking
         host.keys("q")
         exited(host)
         joiner.keys("q")
