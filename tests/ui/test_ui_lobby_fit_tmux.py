@@ -136,7 +136,7 @@ def test_ten_wrong_codes_then_the_host_s_new_code_lets_the_joiner_in(tmp_path: P
             f"{P2PBELKA} host --game belot --players 3 --no-announce --listen 127.0.0.1"
             # (the door's log lines about refused connections go to stderr, which
             # would be drawn over the screen: kept in a file here)
-            " --player Asel --lang en --no-seat-bot --invite 482913 2>door.log",
+            f" --player Asel --lang en --no-seat-bot --invite 482913 2>{tmp_path / 'door.log'}",
         )
         port = screen_matching(host, r"Lobby port (\d+)").group(1)
         dial = f"--connect 127.0.0.1:{port} --lang en"
