@@ -140,7 +140,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l preset -x -d 'Belka: cla
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l option -x -d 'a house rule'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l no-announce -d 'no beacons: joiners use --connect'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l auto-approve -d 'let every joiner sit without asking (scripts, bots, tests), and agree to seat a bot for a lost seat; otherwise you are asked about each one at the terminal'
-complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l invite -x -d 'only joiners who give this code may sit (no CODE: six random digits); after ten wrong codes a fresh one is made and shown'
+complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l invite -x -d 'only joiners who give this code may sit (no CODE: six random digits); after ten wrong codes none is tried until you draw a new one (c on the screen, code at the terminal)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l bot -x -d 'a bot plays this seat (heuristic if available, else random; or name a level)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l think -x -d 'a strong bot thinks N times as long (1-8): slower, stronger'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l text -d 'plain text, a line per event (the default when not at a terminal, or for a bot)'

@@ -60,7 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="CODE",
         help=_(
             "only joiners who give this code may sit (no CODE: six random digits); after"
-            " ten wrong codes a fresh one is made and shown"
+            " ten wrong codes none is tried until you draw a new one (c on the screen, code"
+            " at the terminal)"
         ),
     )
     add_player_arguments(parser)

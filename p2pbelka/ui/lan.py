@@ -20,6 +20,7 @@ import math
 import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import trio
@@ -46,6 +47,9 @@ from p2pbelka.ui.lobbyview import LobbyView
 from p2pbelka.ui.words.admission import lobby_reason
 from p2pbelka.ui.words.i18n import _, set_language
 from p2pbelka.ui.words.oserrors import listen_words, os_error_words
+
+QUIET_AFTER = 15.0
+"""Seconds of listening with no table heard before the list says what else to do."""
 
 Target = tuple[str, int, bytes | None]  # host, lobby port, host key when known
 Flow = Callable[["LanSession", FrontEnd], Awaitable[lan.GameResult | None]]
@@ -92,7 +96,9 @@ class LanSession:
         self._wanted: Callable[[TableInfo], bool] | None = None
         self.own_bots: set[bytes] = set()  # our 'b' bots: let in without asking
         self._decisions: dict[bytes, tuple[trio.Event, list[bool]]] = {}
-        panel = LobbyPanel(self)
+        self._code: tuple[trio.Event, list[str | None]] | None = None  # a code asked again
+        self._reaching: trio.CancelScope | None = None  # a host chosen on the list
+        self.panel = panel = LobbyPanel(self)
         if game is None:
             self.screen = TableScreen(None, lobby=panel, input=input, output=output)
         else:
@@ -162,11 +168,69 @@ class LanSession:
         self.invalidate()
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._listen)
+            nursery.start_soon(self._quiet)
             await done.wait()
             nursery.cancel_scope.cancel()
         self.lobby.listening = False
+        self.lobby.from_list = True
         self._choose = None
         return chosen[0]
+
+    async def _quiet(self) -> None:
+        """No table heard for a while: the screen says what to do (the address)."""
+        await trio.sleep(QUIET_AFTER)
+        if not self.lobby.tables:
+            self.lobby.quiet = True
+            self.invalidate()
+
+    async def reach(
+        self, join: Callable[[], Awaitable[lan.GameResult]]
+    ) -> tuple[lan.GameResult | None, bool]:
+        """``join()``, which q stops while the host chosen on the list has not answered
+        yet; its result, and whether the player went back to the list."""
+        with trio.CancelScope() as scope:
+            self._reaching = scope
+            try:
+                return await join(), False
+            finally:
+                self._reaching = None
+        self.back_on_list("")
+        return None, True
+
+    def back_to_list(self) -> None:
+        """q while the host chosen on the list does not answer: back to the list."""
+        scope = self._reaching
+        if scope is not None:
+            self._in_trio(scope.cancel)
+
+    def back_on_list(self, why: str) -> None:
+        """The list again, after a host that did not answer (``why``, if it gave up)."""
+        lobby = self.lobby
+        lobby.trying = lobby.trying_why = lobby.host_fingerprint = ""
+        lobby.from_list, lobby.host_pinned, lobby.state = False, False, None
+        lobby.notes = [_("The host did not answer: {why}").format(why=why)] if why else []
+        self.invalidate()
+
+    async def ask_code(self, why: str) -> str | None:
+        """The host did not take our invite code (``why``): the player types it again;
+        the code typed ("" for none), or None if the player leaves instead."""
+        self.lobby.code_asked, self.lobby.trying = why, ""
+        self._code = trio.Event(), []
+        self.screen.app.layout.focus(self.panel.code)
+        self.invalidate()
+        try:
+            await self._code[0].wait()
+            return self._code[1][0]
+        finally:
+            self._code = None
+            self.lobby.code_asked = ""
+            self.invalidate()
+
+    def give_code(self, code: str | None) -> None:
+        """The code typed again (None: the player leaves)."""
+        if self._code is not None and not self._code[1]:
+            self._code[1].append(code)
+            self._in_trio(self._code[0].set)
 
     async def _listen(self) -> None:
         try:
@@ -462,29 +526,54 @@ def join_on_screen(
     )
     unreached: list[lan.HostUnreachable] = []
 
+    code = invite
+    target = connect
+
     async def flow(session: LanSession, front: FrontEnd) -> lan.GameResult | None:
-        host, port, key = connect or await session.choose_table(wanted)
-        try:
-            return await lan.join_game(
+        nonlocal code, target
+        while True:
+            host, port, key = target = target or await session.choose_table(wanted)
+
+            join = partial(
+                lan.join_game,
                 identity,
                 host,
                 port,
                 front,
                 host_key=key,
                 host_pin=host_pin,
-                invite=invite,
+                invite=code,
                 net=net,
                 on_lobby=session.on_lobby,
                 ready=False,
             )
-        except lan.HostUnreachable as exc:
-            # tried for as long as the screen said: the reason goes to the terminal
-            unreached.append(exc)
-            session.screen.quit()
-            return None
-        except (lan.LobbyRefused, NetError, OSError) as exc:
+            try:
+                result, back = await session.reach(join)
+            except lan.CodeRefused as exc:
+                # a mistyped or old code: asked again, the same host tried with it
+                why = lobby_reason(str(exc))
+                typed = await session.ask_code(why)
+                if typed is not None:
+                    code = typed or None
+                    continue
+                session.lobby.closed = why
+            except lan.HostUnreachable as exc:
+                if connect is None:  # a host from the list (or typed after a): the list
+                    session.back_on_list(exc.why)
+                    target = None
+                    continue
+                # tried for as long as the screen said: the reason goes to the terminal
+                unreached.append(exc)
+                session.screen.quit()
+                return None
+            except (lan.LobbyRefused, NetError, OSError) as exc:
+                session.lobby.closed = session.lobby.closed or lobby_reason(str(exc))
+            else:
+                if not back:
+                    return result
+                target = None
+                continue
             # stay on screen with the reason until the player leaves
-            session.lobby.closed = session.lobby.closed or lobby_reason(str(exc))
             session.invalidate()
             await trio.sleep_forever()
             return None

@@ -11,17 +11,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition, Filter, has_focus
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyPressEvent
 from prompt_toolkit.layout import ConditionalContainer, FormattedTextControl, HSplit, Window
 from prompt_toolkit.layout.containers import AnyContainer
+from prompt_toolkit.utils import get_cwidth
 from prompt_toolkit.widgets import TextArea
 
 from p2pbelka.ui.gameui import Key
 from p2pbelka.ui.keymap import latin
-from p2pbelka.ui.lobbyview import LobbyView, lobby_keys, lobby_lines
+from p2pbelka.ui.lobbyview import LobbyView, key_hints, lobby_lines
 from p2pbelka.ui.words.i18n import _
+
+SCREEN_ROWS = 3
+"""Rows of the table screen around the lobby: its title, status and keys lines."""
 
 
 class LobbyActions(Protocol):
@@ -52,6 +57,10 @@ class LobbyActions(Protocol):
 
     def shut_out(self, n: int) -> None: ...
 
+    def give_code(self, code: str | None) -> None: ...
+
+    def back_to_list(self) -> None: ...
+
     def invalidate(self) -> None: ...
 
 
@@ -67,6 +76,12 @@ class LobbyPanel:
             prompt=_("address (host:port)> "),
             accept_handler=self._address_entered,
         )
+        self.code = TextArea(
+            height=1,
+            multiline=False,
+            prompt=_("invite code> "),
+            accept_handler=self._code_entered,
+        )
 
     @property
     def view(self) -> LobbyView:
@@ -80,16 +95,36 @@ class LobbyPanel:
         self.session.invalidate()
         return True
 
+    def _code_entered(self, buffer: Any) -> bool:
+        code, self.code.text = self.code.text.strip(), ""
+        self._back()  # the keys are the lobby's again (r, digits) while the host is tried
+        self.session.give_code(code)
+        self.session.invalidate()
+        return False
+
     def container(self) -> AnyContainer:
         return HSplit(
             [
-                Window(FormattedTextControl(lambda: lobby_lines(self.view)), wrap_lines=True),
+                Window(FormattedTextControl(self._lines), wrap_lines=True),
                 ConditionalContainer(self.address, has_focus(self.address)),
+                ConditionalContainer(self.code, has_focus(self.code)),
             ]
         )
 
+    def _lines(self) -> StyleAndTextTuples:
+        """The lobby fitted to the rows it has: the screen's, less its title, status and
+        keys lines, and the box being typed in."""
+        size = get_app().output.get_size()
+        boxes = has_focus(self.address)() or has_focus(self.code)()
+        return lobby_lines(self.view, size.columns, max(1, size.rows - SCREEN_ROWS - boxes))
+
     def hints(self) -> StyleAndTextTuples:
-        return [("", " " + lobby_keys(self.view))]
+        """The keys that work now, as many as the line holds (q, last, always)."""
+        keys = key_hints(self.view)
+        width = get_app().output.get_size().columns - 1
+        while len(keys) > 1 and get_cwidth("  ".join(keys)) > width:
+            keys = [*keys[:-2], keys[-1]]
+        return [("", " " + "  ".join(keys))]
 
     def keys(self, in_lobby: Filter, back: Callable[[], None]) -> list[Key]:
         """The lobby's keys while it is shown; ``back`` gives the keys back to the screen
@@ -97,12 +132,16 @@ class LobbyPanel:
         self._back = back
         session, view = self.session, self.view
         # a closed lobby (refused, or the host left) takes no key but q
-        lobby = in_lobby & ~has_focus(self.address) & Condition(lambda: not view.closed)
+        typing = has_focus(self.address) | has_focus(self.code)
+        lobby = in_lobby & ~typing & Condition(lambda: not view.closed)
         choosing = lobby & Condition(lambda: view.listening and not view.seated)
         seated = lobby & Condition(lambda: view.seated)
         hosting = seated & Condition(lambda: view.role == "host")
         asking = hosting & Condition(lambda: bool(view.asking))
         editing = hosting & Condition(lambda: view.editing)
+        joining = seated & Condition(lambda: view.role == "join")
+        # reaching a host chosen on the list: q goes back to the list, not out
+        reaching = lobby & Condition(lambda: view.from_list and view.state is None)
 
         def up(event: KeyPressEvent) -> None:
             view.chosen = max(0, view.chosen - 1)
@@ -124,6 +163,16 @@ class LobbyPanel:
         def rules_done(event: KeyPressEvent) -> None:
             view.editing = False
 
+        def show_rules(event: KeyPressEvent) -> None:
+            view.rules_open = not view.rules_open
+
+        def back_list(event: KeyPressEvent) -> None:
+            session.back_to_list()
+
+        def leave_code(event: KeyPressEvent) -> None:
+            back()
+            session.give_code(None)
+
         def remove(event: KeyPressEvent) -> None:
             session.remove_seat(int(latin(event.key_sequence[-1].data)))
 
@@ -138,10 +187,15 @@ class LobbyPanel:
             Key(("enter",), choosing, lambda e: session.pick(view.chosen)),
             Key(("a",), choosing, lambda e: e.app.layout.focus(self.address)),
             Key(("escape",), has_focus(self.address), lambda e: back(), eager=True),
+            Key(("escape",), has_focus(self.code), leave_code, eager=True),
+            # a q typed in a box is a letter, not the table's q that leaves
+            Key(("q",), typing, lambda e: e.current_buffer.insert_text(e.data)),
+            Key(("q",), reaching & Condition(lambda: not view.code_asked), back_list),
             Key(tuple("123456789"), lobby, digit),
             Key(("r",), seated, lambda e: session.toggle_ready()),
             Key(("b",), seated, lambda e: session.fill_with_bots()),
             Key(("o",), hosting, rules),
+            Key(("o",), joining, show_rules),
             Key(("escape",), editing, rules_done, eager=True),
             Key(("up",), editing, lambda e: session.move_rule(-1)),
             Key(("down",), editing, lambda e: session.move_rule(1)),

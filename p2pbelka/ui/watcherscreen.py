@@ -80,6 +80,10 @@ class WatchLobby:
 
     def shut_out(self, n: int) -> None: ...
 
+    def give_code(self, code: str | None) -> None: ...
+
+    def back_to_list(self) -> None: ...
+
     def invalidate(self) -> None:
         self._screen.invalidate()
 

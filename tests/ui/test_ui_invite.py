@@ -3,6 +3,8 @@ new code the host draws, and who guessed wrong codes."""
 
 from __future__ import annotations
 
+import re
+
 from p2pbelka.net.guesses import Guesser
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lan
@@ -51,7 +53,10 @@ def test_wrong_codes_show_who_tried_them_and_a_new_code_replaces_the_old() -> No
     text = _text(view)
     assert "Wrong codes tried" not in text and "used up" not in text
     assert "Invite code: 105 220" in text and "482 913" not in text
-    assert any("You drew a new invite code: 105 220" in n for n in view.notes)
+    # when and why: the host's own redraw, after the wrong codes used the old one up
+    note = view.notes[-1]
+    assert re.search(r"^At \d\d:\d\d you drew a new invite code, 105 220: the old one had 10", note)
+    assert note in text
 
 
 def test_text_mode_says_the_code_in_words_and_each_wrong_one() -> None:

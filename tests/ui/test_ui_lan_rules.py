@@ -60,7 +60,10 @@ def test_a_belot_lobby_shows_its_game_seats_and_every_rule() -> None:
     assert "paid together" in text and "not counted" in text
     assert "1-2 take a free seat" in lobby_keys(view)
     host = LobbyView("host", state=_state(["Asel", None], "belot"), me=0)
-    assert "x1-x1 remove a seat" in lobby_keys(host) and "o rules" in lobby_keys(host)
+    # only keys that do something now: nobody to remove yet
+    assert "remove a seat" not in lobby_keys(host) and "o rules" in lobby_keys(host)
+    host.state = _state(["Asel", "Bolat"], "belot")
+    assert "x1-x1 remove a seat" in lobby_keys(host) and "b bots" not in lobby_keys(host)
 
 
 def test_the_table_list_says_which_game_and_how_many_seats() -> None:

@@ -29,6 +29,7 @@ from p2pbelka.peer.lan.addresses import lan_addresses
 from p2pbelka.peer.lan.events import (
     Approve,
     AwaitingApproval,
+    CodeRefused,
     GameStarting,
     HostControl,
     HostReached,
@@ -60,6 +61,7 @@ from p2pbelka.peer.seat import GameResult, NetOptions, signer_of
 __all__ = [
     "Approve",
     "AwaitingApproval",
+    "CodeRefused",
     "GameResult",
     "GameStarting",
     "HostControl",

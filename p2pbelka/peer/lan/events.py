@@ -22,6 +22,12 @@ class LobbyRefused(Exception):
     """The host would not seat us, or the lobby closed before the game started."""
 
 
+class CodeRefused(LobbyRefused):
+    """The host's lobby did not take our invite code: a wrong one, one used up by wrong
+    guesses, none where the table wants one, or one where it wants none.  A person may
+    type the code again (the screen asks); the message says why."""
+
+
 class HostUnreachable(LobbyRefused):
     """Nothing answered at the host's lobby for as long as the joiner tries
     (``NetOptions.reach_for``): the last reason is the message; ``error`` (the last

@@ -29,6 +29,7 @@ from p2pbelka.peer.driver import FrontEnd
 from p2pbelka.peer.lan.addresses import rescoped
 from p2pbelka.peer.lan.events import (
     AwaitingApproval,
+    CodeRefused,
     GameStarting,
     HostReached,
     HostUnreachable,
@@ -84,7 +85,7 @@ async def join_game(
     try:
         code = normal_code(invite) if invite else None
     except ValueError as exc:
-        raise LobbyRefused(str(exc)) from None
+        raise CodeRefused(str(exc)) from None
     lobby_channel = await reach_lobby(
         identity, (host, port), host_key, host_pin, code, on_lobby, net.reach_for
     )
@@ -200,7 +201,7 @@ async def reach_lobby(
                 f" {format_host_port(host, port)}, or the address is wrong"
             ) from None
         except WrongInviteCode:
-            raise LobbyRefused(
+            raise CodeRefused(
                 "the invite code is wrong: the host's table wants another one (ask the host"
                 " to read it out again)"
             ) from None
@@ -208,7 +209,7 @@ async def reach_lobby(
             if exc.reason != "wait" or exc.seconds > min(
                 GUESS_WAIT, give_up_at - trio.current_time()
             ):
-                raise LobbyRefused(_untested(exc)) from None
+                raise _untested(exc) from None
             # A wrong code a moment ago from this address: the host tests the next one
             # after a short pause, so the joiner waits it out and tries again.
             why, error, at_least = "the host waits a moment after a wrong code", None, exc.seconds
@@ -218,7 +219,7 @@ async def reach_lobby(
                 " an older version whose table wants an invite code"
             ) from None
         except VersionMismatch as exc:
-            raise LobbyRefused(_version_refusal(exc, code is not None)) from None
+            raise _version_refusal(exc, code is not None) from None
         else:
             address = format_host_port(host, port)
             await on_lobby(
@@ -246,23 +247,27 @@ async def reach_lobby(
         delay = min(delay * 2, LAST_RETRY)
 
 
-def _untested(exc: GuessRefused) -> str:
-    """Why the host would not test our code, to a player."""
+def _untested(exc: GuessRefused) -> LobbyRefused:
+    """Why the host would not test our code, to a player (a used-up code: the host may
+    draw another, so the code may be asked again)."""
     if exc.reason == "spent":
-        return "the host's invite code is used up by wrong guesses: ask the host for a new one"
-    return (
+        return CodeRefused(
+            "the host's invite code is used up by wrong guesses: ask the host for a new one"
+        )
+    return LobbyRefused(
         "the host tests no code from this address for a while after wrong codes:"
         " ask the host to let you try again"
     )
 
 
-def _version_refusal(exc: VersionMismatch, have_code: bool) -> str:
-    """What the host's version answer means to a player: a code missing, or one too many."""
+def _version_refusal(exc: VersionMismatch, have_code: bool) -> LobbyRefused:
+    """What the host's version answer means to a player: a code missing, or one too many
+    (both worth typing again), or another version."""
     if exc.peer_version == PAKE_VERSION and not have_code:
-        return "this table wants an invite code: ask the host for it"
+        return CodeRefused("this table wants an invite code: ask the host for it")
     if exc.peer_version == PROTOCOL_VERSION and have_code:
-        return "this table has no invite code: join without one"
-    return f"the host speaks another version of the handshake: {exc}"
+        return CodeRefused("this table has no invite code: join without one")
+    return LobbyRefused(f"the host speaks another version of the handshake: {exc}")
 
 
 async def _sit(
