@@ -53,7 +53,8 @@ DESCRIPTION = N_(
 
 LOG_FILE = N_(
     "log: while a screen is up, nothing is written to the terminal under it; its log goes\n"
-    "to $XDG_DATA_HOME/p2pbelka/p2pbelka.log (else ~/.local/share/p2pbelka/p2pbelka.log)"
+    "to $P2PBELKA_HOME/p2pbelka.log when that is set, else $XDG_DATA_HOME/p2pbelka/p2pbelka.log\n"
+    "(else ~/.local/share/p2pbelka/p2pbelka.log)"
 )
 
 DEFAULT_COMMAND = "play"

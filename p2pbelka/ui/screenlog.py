@@ -6,7 +6,9 @@ A line written under a full screen lands wherever the cursor was: it garbled the
 and once covered the big invite code the host had to read out.  The layers' records
 are English for developers; the screen says what they mean in its own words (a wrong
 invite code, a seat lost) and this module keeps their text out of its way.  The file is
-``$XDG_DATA_HOME/p2pbelka/p2pbelka.log`` (``log_path``; ``p2pbelka --help`` names it).
+``p2pbelka.log`` in ``$P2PBELKA_HOME`` when that is set (so two homes' programs keep
+apart, as their games do), else in ``$XDG_DATA_HOME/p2pbelka`` (``log_path``;
+``p2pbelka --help`` names it).
 Everything is put back when the screen closes.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import io
 import logging
 import logging.handlers
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -34,7 +37,8 @@ Note = Callable[[str], None]
 
 
 def log_path() -> Path:
-    return data_home() / LOG_NAME
+    home = os.environ.get("P2PBELKA_HOME")
+    return (Path(home) if home else data_home()) / LOG_NAME
 
 
 class _FileHandler(logging.handlers.RotatingFileHandler):

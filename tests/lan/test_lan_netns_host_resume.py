@@ -94,8 +94,10 @@ class Screen:
             self.tmux.keys(str(self.number), "Enter")
 
     def log(self) -> str:
-        path = self.home / "stderr"
-        return path.read_text(errors="replace") if path.exists() else ""
+        """What the program logged: its standard error, and (while its screen was up)
+        the log file its home keeps."""
+        paths = (self.home / "stderr", self.home / "p2pbelka.log")
+        return "".join(p.read_text(errors="replace") for p in paths if p.exists())
 
     def close(self) -> None:
         self.tmux("kill-server")

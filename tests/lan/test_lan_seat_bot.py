@@ -31,7 +31,7 @@ from p2pbelka.peer.lan import (
     resume_game,
 )
 from p2pbelka.peer.mesh import Mesh
-from p2pbelka.peer.seatchange.drivers import OfferClosed
+from p2pbelka.peer.seatchange.drivers import OfferClosed, SeatOffer
 from p2pbelka.peer.store import GameStore
 from p2pbelka.protocol.envelope import open_envelope
 from p2pbelka.protocol.seatchange import envelope_game
@@ -121,8 +121,10 @@ async def test_a_bot_takes_the_seat_of_a_peer_killed_for_good(tmp_path: Path) ->
 
 
 async def test_two_peers_killed_at_once_end_the_game_cleanly(tmp_path: Path) -> None:
-    """Two seats gone together: a change needs every other seat's signature, and one of
-    them is gone too, so the offer runs out and the game ends disputed, as before."""
+    """Two seats gone together: a change needs every other seat's signature, and half
+    the table is out of reach, which the two left cannot tell from their own half being
+    cut off.  So nobody offers a bot and nobody is named: the two wait as cut off, for
+    their stated bound, then stop, the game saved unfinished (INCOMPLETE) for a resume."""
     ids = [Identity.generate(name) for name in ("Asel", "Bolat", "Saule", "Nurlan")]
     fronts = [BotFrontEnd(make_bot("random", 60 + n)) for n in range(4)]
     results: dict[int, GameResult] = {}
@@ -137,6 +139,7 @@ async def test_two_peers_killed_at_once_end_the_game_cleanly(tmp_path: Path) -> 
     async def peer(n: int) -> None:
         net = _net(tmp_path, n)
         net.offer_timeout = 4.0
+        net.decide_limit = 20.0  # the cut-off bound: min(decide limit, give-up + grace)
         if n == 0:
             options = {"goli": "off"}
             results[0] = await host_game(
@@ -160,12 +163,12 @@ async def test_two_peers_killed_at_once_end_the_game_cleanly(tmp_path: Path) -> 
             nursery.start_soon(peer, 0)
             nursery.start_soon(peer, 1)
             nursery.start_soon(victims)
-    assert all(results[n].aborted for n in (0, 1))
     for n in (0, 1):
-        closed = [e for e in fronts[n].events if isinstance(e, OfferClosed)]
-        assert closed, fronts[n].events[-5:]
+        assert results[n].cut_off and results[n].split, fronts[n].events[-5:]
+        assert not any(isinstance(e, SeatOffer | OfferClosed) for e in fronts[n].events)
         report = verify_bytes(results[n].store.transcript_path.read_bytes())
-        assert report.disputed and not report.changes, report.verdict
+        assert not report.aborted and not report.changes, report.verdict
+        assert report.verdict.startswith("INCOMPLETE"), report.verdict
 
 
 def _over(front: BotFrontEnd) -> bool:

@@ -13,7 +13,7 @@ import pytest
 
 from p2pbelka.cli import lan_args
 from p2pbelka.table import events as ev
-from p2pbelka.ui.screenlog import logs_off_terminal
+from p2pbelka.ui.screenlog import log_path, logs_off_terminal
 from p2pbelka.ui.view import TableView
 from p2pbelka.ui.words import i18n
 
@@ -27,6 +27,7 @@ def test_records_and_stray_lines_go_to_the_file_while_a_screen_is_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.delenv("P2PBELKA_HOME", raising=False)
     logger = logging.getLogger("p2pbelka.tests.screenlog")
     on_terminal = logging.StreamHandler(sys.stderr)  # as basicConfig's, at the terminal
     logger.addHandler(on_terminal)
@@ -71,3 +72,10 @@ def test_the_terminal_keeps_who_won_after_the_screen(capsys: pytest.CaptureFixtu
     assert view.ending_line() == "Bolat wins the game with 1012."
     lan_args.screen_result(None, ending=view.ending_line())
     assert capsys.readouterr().out.splitlines()[0] == "Bolat wins the game with 1012."
+
+
+def test_a_home_keeps_its_own_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two programs with two homes on one account keep their logs apart, as their games."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("P2PBELKA_HOME", str(tmp_path / "home"))
+    assert log_path() == tmp_path / "home" / "p2pbelka.log"

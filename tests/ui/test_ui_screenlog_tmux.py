@@ -90,7 +90,7 @@ def test_wrong_codes_go_to_the_log_file_and_ctrl_l_redraws_the_host_s_lobby(
         f"host --table Kitchen --lang en --player Hostess --listen {LOCAL} --no-announce"
         f" --invite --lobby-port {port}",
     )
-    log = tmp_path / "data" / "p2pbelka" / "p2pbelka.log"
+    log = tmp_path / "p2pbelka" / "p2pbelka.log"  # the home keeps its log
     try:
         old = shown_code(wait_for(tmux, "players join with"))
         try_wrong_codes(port, tmp_path, 10)
