@@ -2,6 +2,9 @@
 four waits as one cut off and stops naming nobody.  A cheater must not buy with it
 what it could not buy before: a seat whose signed lie reached us is named whatever
 the split, and a single seat cannot make an honest seat believe half the table gone.
+Nor with ``done``, an unsigned word on a link: one seat saying it falsely turns no
+peer cut off (or split) into one that names the seat it waits for (a peer cut off
+at a table of three: ``test_cut_off.py``, ``belot-3-one-done``).
 
 Seat 2's real table of a real four-seat game, a deal under way, waits on the others
 in its peer's ``SeatChangeRunner`` (``tests/peer/test_cut_off.py``'s set-up).
@@ -123,7 +126,25 @@ async def test_a_seat_that_said_done_falsely_leaves_the_split_wait_as_it_was(
     mesh._failed[2].append(0.0)
     mesh._done.add(0)
     assert mesh.split(PLAYERS)
-    assert not mesh.unreached()  # (a seat said done: not "cut off from everyone")
+    assert not mesh.unreached()  # (seat 3 is reached: not "cut off from everyone")
+
+
+async def test_every_seat_that_went_having_said_done_is_no_cut_off(
+    autojump_clock: MockClock,
+) -> None:
+    """The others finished and left, each saying ``done`` first: not a peer cut off (it
+    would wait for nobody).  A seat that never had a link (a bot's) is not waited for."""
+    mesh = _mesh(1, n=3)
+    mesh._failed[0].append(0.0)
+    mesh._failed[2].append(0.0)
+    mesh._done.add(0)
+    assert mesh.cut_off() and mesh.unreached()
+    mesh._done.add(2)
+    assert not mesh.cut_off() and not mesh.unreached()
+    mesh4 = _mesh(1)
+    mesh4._failed[0].append(0.0)
+    mesh4._done.add(0)
+    assert not mesh4.cut_off()  # seats 2 and 3 never had a link: nothing to wait for
 
 
 async def test_split_waits_only_at_a_table_of_four_players(autojump_clock: MockClock) -> None:
