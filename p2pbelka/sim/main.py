@@ -79,7 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--faults", default=None, help="a schedule instead of the seed's")
     parser.add_argument("--no-shrink", action="store_true")
     parser.add_argument(
-        "--no-twice", action="store_true", help="never resume a seat twice at once (a known bug)"
+        "--no-twice",
+        action="store_true",
+        help="never resume a seat twice at once (the second is refused: the game is locked)",
     )
     args = parser.parse_args(argv)
     players = args.players or registry.spec(args.game).default_seats
