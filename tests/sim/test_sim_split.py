@@ -87,6 +87,18 @@ def test_halves_that_meet_again_within_the_bound_play_on() -> None:
     assert not outcome.answers["yes"]
 
 
+def test_a_seat_back_by_one_link_only_takes_its_seat_back_and_finishes() -> None:
+    """Seat 0 cut off past the window (the others seat a bot for it), then back by its
+    link to seat 1 only: it reaches half the table, but asks first whether its seat
+    changed hands (split or not), learns it did, asks it back, and plays the rest
+    relayed through seat 1: a bot seated, the seat handed back, all four finish."""
+    outcome = _run("cut 0<->1@200+150; cut 0<->2@200+inf; cut 0<->3@200+inf")
+    assert [e.what for e in outcome.exits] == ["finished"] * 4
+    assert _verdicts(outcome) == ["OK"] * 4
+    assert outcome.counts["transition offering -> switched"] == 2  # to the bot, and back
+    assert outcome.counts["transition handing -> draining"] == 1
+
+
 @pytest.mark.xfail(strict=True, reason="a seat that signed an offer another seat refused")
 def test_a_split_healing_into_a_line_of_links_finishes() -> None:
     """The halves 0+2 and 1+3 meet again by one link (0-1) after 60 s; 2 reaches only 0,
