@@ -276,15 +276,23 @@ class Mesh:
         return {seat for seat, links in self._links.items() if links and not self._flapping(seat)}
 
     def cut_off(self) -> bool:
-        """No link to any other seat is up, some link was up before and failed, and no
-        seat said its game is over (then the others left: nobody is coming back)."""
+        """No link to any other seat is up, some link was up before and failed, and not
+        every seat whose link failed said its game is over (then they left: nobody is
+        coming back).  One ``done`` is not enough: it is an unsigned word on a link, so
+        a seat that says it falsely and drops its link must not turn an honest peer,
+        cut off from the rest, into one that names the seat it waits for."""
         lost = not any(self._links.values()) and any(self._failed.values())
-        return lost and not self._done
+        return lost and not self._all_left()
 
     def unreached(self) -> bool:
         """``cut_off``, where a link that keeps failing counts as down (``connected``)."""
         lost = not self.connected() and any(self._failed.values())
-        return lost and not self._done
+        return lost and not self._all_left()
+
+    def _all_left(self) -> bool:
+        """Every seat whose link was up and failed said ``done`` before it went."""
+        failed = {seat for seat, times in self._failed.items() if times}
+        return bool(self._done) and failed <= self._done
 
     def split(self, players: set[int]) -> bool:
         """Of ``players`` (the seats their own players hold, four or more), this peer

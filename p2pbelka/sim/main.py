@@ -90,7 +90,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--stop", type=float, default=None, help="short runs: stop the world this many seconds in"
     )
     parser.add_argument(
-        "--no-twice", action="store_true", help="never resume a seat twice at once (a known bug)"
+        "--no-twice",
+        action="store_true",
+        help="never resume a seat twice at once (the second is refused: the game is locked)",
     )
     args = parser.parse_args(argv)
     players = args.players or registry.spec(args.game).default_seats

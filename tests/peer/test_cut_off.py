@@ -39,15 +39,23 @@ def _cut_game(name: str = "belka", players: int = 4, victim: int = VICTIM) -> Ga
 
 
 @pytest.mark.parametrize(
-    ("name", "players", "victim"),
-    [("belka", 4, VICTIM), ("belot", 2, 1)],
-    ids=["belka-4", "belot-2"],
+    ("name", "players", "victim", "done"),
+    [("belka", 4, VICTIM, None), ("belot", 2, 1, None), ("belot", 3, 1, 0)],
+    ids=["belka-4", "belot-2", "belot-3-one-done"],
 )
 async def test_a_peer_that_reaches_nobody_stops_after_the_bound_it_stated(
-    tmp_path: Path, autojump_clock: MockClock, name: str, players: int, victim: int
+    tmp_path: Path,
+    autojump_clock: MockClock,
+    name: str,
+    players: int,
+    victim: int,
+    done: int | None,
 ) -> None:
     """At a table of two too: there no bot is seated, and either side, not knowing
-    which of them is cut off, waits and stops alike (``CutOff.two_seats``)."""
+    which of them is cut off, waits and stops alike (``CutOff.two_seats``).  And with
+    one seat that said ``done`` before its link went (an unsigned word: a lie, or it
+    stopped unsigned itself), the seat the table waits for is not named silent: only
+    every seat whose link failed saying it means the others left."""
     game = _cut_game(name, players, victim)
     table = game.tables[victim]
     path = tmp_path / "transcript.p2pb"
@@ -57,6 +65,8 @@ async def test_a_peer_that_reaches_nobody_stops_after_the_bound_it_stated(
         runner, mesh = unlinked_runner(table, victim, "Victim", writer, bot_seed=3)
         for failed in mesh._failed.values():
             failed.append(0.0)  # every link was up, and failed: this machine's network
+        if done is not None:
+            mesh._done.add(done)
         assert mesh.cut_off()
         runner.start(table)
         front = runner.front_end
