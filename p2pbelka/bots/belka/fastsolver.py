@@ -1,0 +1,479 @@
+"""Belka's double-dummy search compiled by numba, with :mod:`.solver` as its fallback.
+
+:func:`solve` gives the same value as :func:`p2pbelka.bots.belka.solver.solve`
+(card points team 0 takes from a position on, best play by both teams) by the
+same alpha-beta on bitmasks, the same equivalent-card pruning (neighbours in
+rank, worth the same, nothing that can still fall between them) and the same
+move ordering, compiled to machine code: numba ships as wheels for the
+platforms CPython runs on, so a player installs it with ``pip`` and no
+compiler.  The transposition table is a fixed array, keyed on the four hands
+and the leader at trick starts, stamped with the solve it belongs to so that a
+new solve never clears it.
+
+Without numba (or with ``P2PBELKA_NO_JIT=1`` in the environment) :data:`AVAILABLE`
+is false and :func:`solve` calls the pure-Python solver: same values, slower.
+The first solve in a process compiles (about a second; cached on disk after).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, Final, TypeVar, cast
+
+from p2pbelka.bots.belka import solver as pysolver
+from p2pbelka.bots.belka.knowledge import ORDER
+from p2pbelka.rules.belka import core
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+try:
+    if os.environ.get("P2PBELKA_NO_JIT"):
+        raise ImportError("P2PBELKA_NO_JIT is set")
+    import numba
+    import numpy as np
+except ImportError:
+    AVAILABLE = False
+else:
+    AVAILABLE = True
+
+TT_BITS: Final = 20
+"""The table holds ``2**TT_BITS`` entries (28 bytes each): enough for a whole deal."""
+_PROBES: Final = 4
+_LOSER: Final = 1000
+_INF: Final = 1000
+_ENTER: Final = 0
+_RETURN: Final = 1
+_CHECK: Final = 2
+
+
+def _jit(f: F) -> F:
+    return cast(F, numba.njit(cache=True, nogil=True)(f))
+
+
+if AVAILABLE:
+    # Read by the compiled code as constants (numba freezes global arrays).
+    _ESUIT: Any = np.array(core.EFFECTIVE_SUIT, dtype=np.int64)
+    _EFF: Any = np.array(core.EFFECTIVE_SUIT_MASKS, dtype=np.int64)
+    _POWER: Any = np.array(core.POWER, dtype=np.int64)
+    _POINTS: Any = np.array(core.POINTS, dtype=np.int64)
+    _ORDER: Any = np.full((4, 4, 12), -1, dtype=np.int64)
+    for _t in range(4):
+        for _s in range(4):
+            _ORDER[_t, _s, : len(ORDER[_t][_s])] = ORDER[_t][_s]
+
+    _DEBRUIJN: Any = np.array(
+        [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+         31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9],
+        dtype=np.int64,
+    )  # fmt: skip
+    _BYTE_POINTS: Any = np.array(
+        [sum(core.RANK_POINTS[r] for r in range(8) if b >> r & 1) for b in range(256)],
+        dtype=np.int64,
+    )
+
+    @_jit
+    def _bit_index(bit: int) -> int:
+        """The index of a mask's single (lowest) bit, by a de Bruijn sequence."""
+        return int(_DEBRUIJN[((bit & -bit) * 0x077CB531 & 0xFFFFFFFF) >> 27])
+
+    @_jit
+    def _mask_points(mask: int) -> int:
+        return int(
+            _BYTE_POINTS[mask & 255]
+            + _BYTE_POINTS[mask >> 8 & 255]
+            + _BYTE_POINTS[mask >> 16 & 255]
+            + _BYTE_POINTS[mask >> 24 & 255]
+        )
+
+    @_jit
+    def _distinct(legal: int, blockers: int, trump: int, mv: Any, d: int) -> int:
+        """Write the moves of ``legal`` (one of each equivalent run) to ``mv[d]``; their count."""
+        n = 0
+        for suit in range(4):
+            if legal & _EFF[trump, suit] == 0:
+                continue
+            run = -1
+            for k in range(12):
+                c = _ORDER[trump, suit, k]
+                if c < 0:
+                    break
+                if legal >> c & 1:
+                    if _POINTS[c] != run:
+                        mv[d, n] = c
+                        n += 1
+                        run = _POINTS[c]
+                elif blockers >> c & 1:
+                    run = -1
+        return n
+
+    @_jit
+    def _sort(mv: Any, keys: Any, d: int, n: int) -> None:
+        """Stable insertion sort of ``mv[d, :n]`` by ``keys[d, :n]`` (ascending)."""
+        for i in range(1, n):
+            c = mv[d, i]
+            k = keys[d, i]
+            j = i - 1
+            while j >= 0 and keys[d, j] > k:
+                mv[d, j + 1] = mv[d, j]
+                keys[d, j + 1] = keys[d, j]
+                j -= 1
+            mv[d, j + 1] = c
+            keys[d, j + 1] = k
+
+    @_jit
+    def _slot(h: Any, leader: int, mask: int) -> int:
+        x = (h[0] * 0x9E3779B1) ^ (h[1] * 0x85EBCA77) ^ (h[2] * 0xC2B2AE3D) ^ (h[3] * 0x27D4EB2F)
+        x ^= leader * 0x165667B1
+        x ^= x >> 29
+        x *= 0x5851F42D4C957F2D
+        x ^= x >> 32
+        return int(x & mask)
+
+    @_jit
+    def _search(
+        h: Any,
+        n0: int,
+        leader0: int,
+        led0: int,
+        win0: int,
+        pw0: int,
+        pts0: int,
+        left0: int,
+        trump: int,
+        tt_a: Any,
+        tt_b: Any,
+        tt_meta: Any,
+        tt_lo: Any,
+        tt_hi: Any,
+        tt_mv: Any,
+        stamp: int,
+        alpha0: int,
+        beta0: int,
+    ) -> int:
+        """The alpha-beta of :mod:`.solver` (``lead`` and ``follow`` in one) on an explicit
+        stack: one row per card played from the root (numba neither caches nor speeds up
+        recursion).  The root is the ``n0``-th card of a trick (0: a trick start)."""
+        size = 40
+        mv = np.empty((size, 12), dtype=np.int64)
+        keys = np.empty((size, 12), dtype=np.int64)
+        nn = np.empty(size, dtype=np.int64)  # the node's card of its trick, 0 to 3
+        ldr = np.empty(size, dtype=np.int64)  # the trick's leader
+        led = np.empty(size, dtype=np.int64)
+        win = np.empty(size, dtype=np.int64)  # offset of the card winning so far
+        bpw = np.empty(size, dtype=np.int64)  # its power
+        pts = np.empty(size, dtype=np.int64)  # points on the trick
+        lft = np.empty(size, dtype=np.int64)  # the hands' cards at the trick's start
+        alpha = np.empty(size, dtype=np.int64)
+        beta = np.empty(size, dtype=np.int64)
+        best = np.empty(size, dtype=np.int64)
+        seat = np.empty(size, dtype=np.int64)
+        hand = np.empty(size, dtype=np.int64)
+        cnt = np.empty(size, dtype=np.int64)
+        nxt = np.empty(size, dtype=np.int64)  # the next move's index
+        gain = np.empty(size, dtype=np.int64)  # added to the child's value (a trick won)
+        # Trick starts only: the window on entry, the table's bounds, slot and key.
+        a0 = np.empty(size, dtype=np.int64)
+        b0 = np.empty(size, dtype=np.int64)
+        tlo = np.empty(size, dtype=np.int64)
+        thi = np.empty(size, dtype=np.int64)
+        tslot = np.empty(size, dtype=np.int64)
+        tbase = np.empty(size, dtype=np.int64)
+        hint = np.empty(size, dtype=np.int64)  # the card the table says to try first
+        bmv = np.empty(size, dtype=np.int64)  # the best card so far (kept in the table)
+        tmask = tt_a.shape[0] - 1
+
+        d = 0
+        nn[0] = n0
+        ldr[0] = leader0
+        led[0] = led0
+        win[0] = win0
+        bpw[0] = pw0
+        pts[0] = pts0
+        lft[0] = left0
+        alpha[0] = alpha0
+        beta[0] = beta0
+        mode = _ENTER
+        ret = 0
+        while True:
+            if mode == _ENTER:
+                # A node's entry: its value at once, or its moves.
+                done = False
+                if nn[d] == 0:
+                    ld = ldr[d]
+                    hd = h[ld]
+                    if hd == 0:
+                        ret = 0
+                        done = True
+                    else:
+                        left = h[0] | h[1] | h[2] | h[3]
+                        lft[d] = left
+                        base = _slot(h, ld, tmask)
+                        tbase[d] = base
+                        ka = h[0] | h[1] << 32
+                        kb = h[2] | h[3] << 32
+                        meta = stamp << 2 | ld
+                        found = -1
+                        hint[d] = -1
+                        lo = 0
+                        hi = _mask_points(left)
+                        for p in range(_PROBES):
+                            i = (base + p) & tmask
+                            if tt_meta[i] == meta and tt_a[i] == ka and tt_b[i] == kb:
+                                found = i
+                                hint[d] = tt_mv[i]
+                                lo = tt_lo[i]
+                                hi = tt_hi[i]
+                                break
+                        tslot[d] = found
+                        al = alpha[d]
+                        be = beta[d]
+                        if lo == hi or lo >= be:
+                            ret = lo
+                            done = True
+                        elif hi <= al:
+                            ret = hi
+                            done = True
+                        else:
+                            if lo > al:
+                                al = lo
+                            if hi < be:
+                                be = hi
+                            alpha[d] = al
+                            beta[d] = be
+                            a0[d] = al
+                            b0[d] = be
+                            tlo[d] = lo
+                            thi[d] = hi
+                            if hd & (hd - 1) == 0:
+                                # The last trick: forced, valued here.
+                                c = _bit_index(hd)
+                                ls = _ESUIT[trump, c]
+                                top = _POWER[trump, ls, c]
+                                winner = ld
+                                v = _POINTS[c]
+                                for off in range(1, 4):
+                                    s = (ld + off) & 3
+                                    c = _bit_index(h[s])
+                                    v += _POINTS[c]
+                                    if _POWER[trump, ls, c] > top:
+                                        top = _POWER[trump, ls, c]
+                                        winner = s
+                                best[d] = 0 if winner & 1 else v
+                                # No moves: the exit below stores the bound.
+                                nxt[d] = 0
+                                cnt[d] = 0
+                                bmv[d] = -1
+                                seat[d] = ld
+                                hand[d] = hd
+                                mode = _CHECK
+                                continue
+                            k = _distinct(hd, left, trump, mv, d)
+                            for j in range(k):
+                                c = mv[d, j]
+                                keys[d, j] = -_POWER[trump, _ESUIT[trump, c], c]
+                            _sort(mv, keys, d, k)
+                            for j in range(1, k):
+                                if mv[d, j] == hint[d]:
+                                    # The table's best move first, the others in order.
+                                    for m in range(j, 0, -1):
+                                        mv[d, m] = mv[d, m - 1]
+                                    mv[d, 0] = hint[d]
+                                    break
+                            cnt[d] = k
+                            seat[d] = ld
+                            hand[d] = hd
+                else:
+                    s = (ldr[d] + nn[d]) & 3
+                    hd = h[s]
+                    in_suit = hd & _EFF[trump, led[d]]
+                    if in_suit == 0:
+                        k = _distinct(hd, lft[d] & ~hd, trump, mv, d)
+                    elif in_suit & (in_suit - 1):
+                        k = _distinct(in_suit, lft[d] & ~hd, trump, mv, d)
+                    else:
+                        mv[d, 0] = _bit_index(in_suit)
+                        k = 1
+                    if k > 1:
+                        partner = (ldr[d] + win[d] - s) & 1 == 0
+                        for j in range(k):
+                            c = mv[d, j]
+                            if partner:
+                                keys[d, j] = -_POINTS[c]
+                            else:
+                                p = _POWER[trump, led[d], c]
+                                keys[d, j] = p if p > bpw[d] else _LOSER + _POINTS[c]
+                        _sort(mv, keys, d, k)
+                    cnt[d] = k
+                    seat[d] = s
+                    hand[d] = hd
+                if done:
+                    if d == 0:
+                        return ret
+                    d -= 1
+                    mode = _RETURN
+                    continue
+                best[d] = -_INF if seat[d] & 1 == 0 else _INF
+                bmv[d] = -1
+                nxt[d] = 0
+            elif mode == _RETURN:
+                # Back from a child of row d: take its value.
+                v = ret + gain[d]
+                if seat[d] & 1 == 0:
+                    if v > best[d]:
+                        best[d] = v
+                        bmv[d] = mv[d, nxt[d]]
+                        if v > alpha[d]:
+                            alpha[d] = v
+                elif v < best[d]:
+                    best[d] = v
+                    bmv[d] = mv[d, nxt[d]]
+                    if v < beta[d]:
+                        beta[d] = v
+                nxt[d] += 1
+            # Exit the node when its moves are done or cut; else play its next move.
+            if nxt[d] >= cnt[d] or alpha[d] >= beta[d]:
+                h[seat[d]] = hand[d]
+                ret = best[d]
+                if nn[d] == 0:
+                    lo = tlo[d]
+                    hi = thi[d]
+                    if ret <= a0[d]:
+                        hi = min(hi, ret)
+                    elif ret >= b0[d]:
+                        lo = max(lo, ret)
+                    else:
+                        lo = ret
+                        hi = ret
+                    i = tslot[d]
+                    base = tbase[d]
+                    if i < 0:
+                        # A free or stale slot of the probe run, else the first.
+                        i = base
+                        for p in range(_PROBES):
+                            j = (base + p) & tmask
+                            if tt_meta[j] >> 2 != stamp:
+                                i = j
+                                break
+                    tt_a[i] = h[0] | h[1] << 32
+                    tt_b[i] = h[2] | h[3] << 32
+                    tt_meta[i] = stamp << 2 | ldr[d]
+                    tt_lo[i] = lo
+                    tt_hi[i] = hi
+                    tt_mv[i] = bmv[d]
+                if d == 0:
+                    return int(ret)
+                d -= 1
+                mode = _RETURN
+                continue
+            # Play move nxt[d] and enter the child, row d + 1.
+            c = mv[d, nxt[d]]
+            s = seat[d]
+            h[s] = hand[d] ^ (1 << c)
+            e = d + 1
+            n = nn[d]
+            if n == 0:
+                ls = _ESUIT[trump, c]
+                nn[e] = 1
+                ldr[e] = s
+                led[e] = ls
+                win[e] = 0
+                bpw[e] = _POWER[trump, ls, c]
+                pts[e] = _POINTS[c]
+                lft[e] = lft[d]
+                gain[d] = 0
+                alpha[e] = alpha[d]
+                beta[e] = beta[d]
+            else:
+                p = _POWER[trump, led[d], c]
+                if n == 3:
+                    winner = (ldr[d] + (3 if p > bpw[d] else win[d])) & 3
+                    g = 0 if winner & 1 else pts[d] + _POINTS[c]
+                    nn[e] = 0
+                    ldr[e] = winner
+                    gain[d] = g
+                    alpha[e] = alpha[d] - g
+                    beta[e] = beta[d] - g
+                else:
+                    nn[e] = n + 1
+                    ldr[e] = ldr[d]
+                    led[e] = led[d]
+                    if p > bpw[d]:
+                        win[e] = n
+                        bpw[e] = p
+                    else:
+                        win[e] = win[d]
+                        bpw[e] = bpw[d]
+                    pts[e] = pts[d] + _POINTS[c]
+                    lft[e] = lft[d]
+                    gain[d] = 0
+                    alpha[e] = alpha[d]
+                    beta[e] = beta[d]
+            d = e
+            mode = _ENTER
+
+
+class _Table:
+    """The process's transposition table, made on the first solve."""
+
+    def __init__(self) -> None:
+        size = 1 << TT_BITS
+        self.a = np.zeros(size, dtype=np.int64)
+        self.b = np.zeros(size, dtype=np.int64)
+        self.meta = np.full(size, -1, dtype=np.int64)
+        self.lo = np.zeros(size, dtype=np.int16)
+        self.hi = np.zeros(size, dtype=np.int16)
+        self.mv = np.zeros(size, dtype=np.int8)
+        self.stamp = 0
+
+
+_TABLE: list[_Table] = []
+
+
+def solve(hands: list[int], leader: int, trick: list[int], trump: int) -> int:
+    """Card points team 0 takes from here on (the current trick's cards included).
+
+    ``hands``: the four seats' masks, all known (not changed); ``trick``: the cards
+    of the trick in progress, ``leader`` led it.  Not for threads sharing a process
+    (one table): the bots solve from one thread at a time.
+
+    MTD(f): a series of null-window searches (is the value at least ``g``?) that
+    share the table, each far cheaper than one search with a wide window.
+    """
+    if not AVAILABLE:
+        return pysolver.solve(list(hands), leader, list(trick), trump, {})
+    if not _TABLE:
+        _TABLE.append(_Table())
+    t = _TABLE[0]
+    t.stamp += 1
+    h = np.array(hands, dtype=np.int64)
+    table: tuple[Any, ...] = (trump, t.a, t.b, t.meta, t.lo, t.hi, t.mv, t.stamp)
+    left = hands[0] | hands[1] | hands[2] | hands[3]
+    if trick:
+        led = core.EFFECTIVE_SUIT[trump][trick[0]]
+        win_off = core.trick_winner(trick, trump)
+        for c in trick:
+            left |= 1 << c
+        pts = sum(core.POINTS[c] for c in trick)
+        root: tuple[int, ...] = (
+            len(trick),
+            leader,
+            led,
+            win_off,
+            core.POWER[trump][led][trick[win_off]],
+            pts,
+            left,
+        )
+    else:
+        root = (0, leader, 0, 0, 0, 0, 0)
+    search: Callable[..., int] = _search
+    lo, hi = 0, core.mask_points(left)
+    g = hi // 2
+    while lo < hi:
+        b = max(g, lo + 1)
+        g = int(search(h, *root, *table, b - 1, b))
+        if g >= b:
+            lo = g
+        else:
+            hi = g
+    return lo
