@@ -91,18 +91,24 @@ if AVAILABLE:
         """Write the moves of ``legal`` (one of each equivalent run) to ``mv[d]``; their count."""
         n = 0
         for suit in range(4):
-            if legal & _EFF[trump, suit] == 0:
+            rest = legal & _EFF[trump, suit]
+            if rest == 0:
+                continue
+            if rest & (rest - 1) == 0:
+                mv[d, n] = _bit_index(rest)
+                n += 1
                 continue
             run = -1
             for k in range(12):
                 c = _ORDER[trump, suit, k]
-                if c < 0:
-                    break
                 if legal >> c & 1:
                     if _POINTS[c] != run:
                         mv[d, n] = c
                         n += 1
                         run = _POINTS[c]
+                    rest ^= 1 << c
+                    if rest == 0:
+                        break  # the suit's legal cards are all placed
                 elif blockers >> c & 1:
                     run = -1
         return n
@@ -122,9 +128,48 @@ if AVAILABLE:
             keys[d, j + 1] = k
 
     @_jit
-    def _slot(h: Any, leader: int, mask: int) -> int:
-        x = (h[0] * 0x9E3779B1) ^ (h[1] * 0x85EBCA77) ^ (h[2] * 0xC2B2AE3D) ^ (h[3] * 0x27D4EB2F)
-        x ^= leader * 0x165667B1
+    def _key(h: Any) -> tuple[int, int]:
+        """The four hands as the table's key, the sevens, eights and nines of each suit
+        relabelled as the highest of them: they are worth nothing and rank below every
+        other card of their suit, so only their order counts, not which were played."""
+        k0 = h[0]
+        k1 = h[1]
+        k2 = h[2]
+        k3 = h[3]
+        for suit in range(4):
+            shift = suit * 8
+            low = (k0 | k1 | k2 | k3) >> shift & 7
+            if low == 0 or low == 4 or low == 6 or low == 7:
+                continue  # packed at the top already
+            clear = ~(7 << shift)
+            n0 = k0 & clear
+            n1 = k1 & clear
+            n2 = k2 & clear
+            n3 = k3 & clear
+            p = 2
+            for r in range(2, -1, -1):
+                bit = 1 << (shift + r)
+                to = 1 << (shift + p)
+                if k0 & bit:
+                    n0 |= to
+                elif k1 & bit:
+                    n1 |= to
+                elif k2 & bit:
+                    n2 |= to
+                elif k3 & bit:
+                    n3 |= to
+                else:
+                    continue
+                p -= 1
+            k0 = n0
+            k1 = n1
+            k2 = n2
+            k3 = n3
+        return k0 | k1 << 32, k2 | k3 << 32
+
+    @_jit
+    def _slot(ka: int, kb: int, leader: int, mask: int) -> int:
+        x = ka * 0x1E3779B97F4A7C15 ^ kb * 0x632BE59BD9B4E019 ^ leader * 0x165667B1
         x ^= x >> 29
         x *= 0x5851F42D4C957F2D
         x ^= x >> 32
@@ -150,6 +195,7 @@ if AVAILABLE:
         stamp: int,
         alpha0: int,
         beta0: int,
+        nodes: Any,
     ) -> int:
         """The alpha-beta of :mod:`.solver` (``lead`` and ``follow`` in one) on an explicit
         stack: one row per card played from the root (numba neither caches nor speeds up
@@ -179,6 +225,8 @@ if AVAILABLE:
         thi = np.empty(size, dtype=np.int64)
         tslot = np.empty(size, dtype=np.int64)
         tbase = np.empty(size, dtype=np.int64)
+        tka = np.empty(size, dtype=np.int64)
+        tkb = np.empty(size, dtype=np.int64)
         hint = np.empty(size, dtype=np.int64)  # the card the table says to try first
         bmv = np.empty(size, dtype=np.int64)  # the best card so far (kept in the table)
         tmask = tt_a.shape[0] - 1
@@ -197,6 +245,7 @@ if AVAILABLE:
         ret = 0
         while True:
             if mode == _ENTER:
+                nodes[0] += 1
                 # A node's entry: its value at once, or its moves.
                 done = False
                 if nn[d] == 0:
@@ -208,10 +257,11 @@ if AVAILABLE:
                     else:
                         left = h[0] | h[1] | h[2] | h[3]
                         lft[d] = left
-                        base = _slot(h, ld, tmask)
+                        ka, kb = _key(h)
+                        tka[d] = ka
+                        tkb[d] = kb
+                        base = _slot(ka, kb, ld, tmask)
                         tbase[d] = base
-                        ka = h[0] | h[1] << 32
-                        kb = h[2] | h[3] << 32
                         meta = stamp << 2 | ld
                         found = -1
                         hint[d] = -1
@@ -355,8 +405,8 @@ if AVAILABLE:
                             if tt_meta[j] >> 2 != stamp:
                                 i = j
                                 break
-                    tt_a[i] = h[0] | h[1] << 32
-                    tt_b[i] = h[2] | h[3] << 32
+                    tt_a[i] = tka[d]
+                    tt_b[i] = tkb[d]
                     tt_meta[i] = stamp << 2 | ldr[d]
                     tt_lo[i] = lo
                     tt_hi[i] = hi
@@ -425,6 +475,7 @@ class _Table:
         self.hi = np.zeros(size, dtype=np.int16)
         self.mv = np.zeros(size, dtype=np.int8)
         self.stamp = 0
+        self.nodes = np.zeros(1, dtype=np.int64)
 
 
 _TABLE: list[_Table] = []
@@ -471,7 +522,7 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int) -> int:
     g = hi // 2
     while lo < hi:
         b = max(g, lo + 1)
-        g = int(search(h, *root, *table, b - 1, b))
+        g = int(search(h, *root, *table, b - 1, b, t.nodes))
         if g >= b:
             lo = g
         else:
