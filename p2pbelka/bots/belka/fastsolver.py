@@ -37,8 +37,8 @@ except ImportError:
 else:
     AVAILABLE = True
 
-TT_BITS: Final = 20
-"""The table holds ``2**TT_BITS`` entries (28 bytes each): enough for a whole deal."""
+TT_BITS: Final = 19
+"""The table holds ``2**TT_BITS`` entries of 32 bytes (16 MiB): enough for a whole deal."""
 _PROBES: Final = 4
 _LOSER: Final = 1000
 _INF: Final = 1000
@@ -186,12 +186,7 @@ if AVAILABLE:
         pts0: int,
         left0: int,
         trump: int,
-        tt_a: Any,
-        tt_b: Any,
-        tt_meta: Any,
-        tt_lo: Any,
-        tt_hi: Any,
-        tt_mv: Any,
+        tt: Any,
         stamp: int,
         alpha0: int,
         beta0: int,
@@ -229,7 +224,9 @@ if AVAILABLE:
         tkb = np.empty(size, dtype=np.int64)
         hint = np.empty(size, dtype=np.int64)  # the card the table says to try first
         bmv = np.empty(size, dtype=np.int64)  # the best card so far (kept in the table)
-        tmask = tt_a.shape[0] - 1
+        # A row of ``tt``: the key (two words), stamp << 2 | leader, and the bounds and
+        # best move packed (lo | hi << 16 | (move + 1) << 32): one cache line a probe.
+        tmask = tt.shape[0] - 1
 
         d = 0
         nn[0] = n0
@@ -269,11 +266,12 @@ if AVAILABLE:
                         hi = _mask_points(left)
                         for p in range(_PROBES):
                             i = (base + p) & tmask
-                            if tt_meta[i] == meta and tt_a[i] == ka and tt_b[i] == kb:
+                            if tt[i, 2] == meta and tt[i, 0] == ka and tt[i, 1] == kb:
+                                data = tt[i, 3]
                                 found = i
-                                hint[d] = tt_mv[i]
-                                lo = tt_lo[i]
-                                hi = tt_hi[i]
+                                hint[d] = (data >> 32) - 1
+                                lo = data & 0xFFFF
+                                hi = data >> 16 & 0xFFFF
                                 break
                         tslot[d] = found
                         al = alpha[d]
@@ -402,15 +400,13 @@ if AVAILABLE:
                         i = base
                         for p in range(_PROBES):
                             j = (base + p) & tmask
-                            if tt_meta[j] >> 2 != stamp:
+                            if tt[j, 2] >> 2 != stamp:
                                 i = j
                                 break
-                    tt_a[i] = tka[d]
-                    tt_b[i] = tkb[d]
-                    tt_meta[i] = stamp << 2 | ldr[d]
-                    tt_lo[i] = lo
-                    tt_hi[i] = hi
-                    tt_mv[i] = bmv[d]
+                    tt[i, 0] = tka[d]
+                    tt[i, 1] = tkb[d]
+                    tt[i, 2] = stamp << 2 | ldr[d]
+                    tt[i, 3] = lo | hi << 16 | (bmv[d] + 1) << 32
                 if d == 0:
                     return int(ret)
                 d -= 1
@@ -468,12 +464,8 @@ class _Table:
 
     def __init__(self) -> None:
         size = 1 << TT_BITS
-        self.a = np.zeros(size, dtype=np.int64)
-        self.b = np.zeros(size, dtype=np.int64)
-        self.meta = np.full(size, -1, dtype=np.int64)
-        self.lo = np.zeros(size, dtype=np.int16)
-        self.hi = np.zeros(size, dtype=np.int16)
-        self.mv = np.zeros(size, dtype=np.int8)
+        self.tt = np.zeros((size, 4), dtype=np.int64)
+        self.tt[:, 2] = -1
         self.stamp = 0
         self.nodes = np.zeros(1, dtype=np.int64)
 
@@ -498,7 +490,7 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int) -> int:
     t = _TABLE[0]
     t.stamp += 1
     h = np.array(hands, dtype=np.int64)
-    table: tuple[Any, ...] = (trump, t.a, t.b, t.meta, t.lo, t.hi, t.mv, t.stamp)
+    table: tuple[Any, ...] = (trump, t.tt, t.stamp)
     left = hands[0] | hands[1] | hands[2] | hands[3]
     if trick:
         led = core.EFFECTIVE_SUIT[trump][trick[0]]
