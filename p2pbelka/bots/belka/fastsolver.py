@@ -458,6 +458,37 @@ if AVAILABLE:
             d = e
             mode = _ENTER
 
+    @_jit
+    def _bisect(
+        h: Any,
+        n0: int,
+        leader0: int,
+        led0: int,
+        win0: int,
+        pw0: int,
+        pts0: int,
+        left0: int,
+        trump: int,
+        tt: Any,
+        stamp: int,
+        hi: int,
+        nodes: Any,
+    ) -> int:
+        """The value by bisection with null-window searches (is it at least ``b``?) that
+        share the table: the bounds a null-window search returns are often only a point
+        past its window, so stepping to them (MTD(f)) took up to 40 searches a world."""
+        lo = 0
+        while lo < hi:
+            b = (lo + hi + 1) // 2
+            g = _search(
+                h, n0, leader0, led0, win0, pw0, pts0, left0, trump, tt, stamp, b - 1, b, nodes
+            )
+            if g >= b:
+                lo = g
+            else:
+                hi = g
+        return lo
+
 
 class _Table:
     """The process's transposition table, made on the first solve."""
@@ -509,15 +540,5 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int) -> int:
         )
     else:
         root = (0, leader, 0, 0, 0, 0, 0)
-    search: Callable[..., int] = _search
-    lo, hi = 0, core.mask_points(left)
-    while lo < hi:
-        # Bisection: the bounds a null-window search returns are often only a point past
-        # its window, so stepping to them (MTD(f)) took up to 40 searches a world.
-        b = (lo + hi + 1) // 2
-        g = int(search(h, *root, *table, b - 1, b, t.nodes))
-        if g >= b:
-            lo = g
-        else:
-            hi = g
-    return lo
+    bisect: Callable[..., int] = _bisect
+    return int(bisect(h, *root, *table, core.mask_points(left), t.nodes))
