@@ -10,6 +10,7 @@ process with ``P2PBELKA_NO_JIT=1``.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -99,3 +100,22 @@ def test_fallback_without_numba_gives_the_same_values() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "fallback ok" in done.stdout
+
+
+def test_bench_solver_prints_both_solvers_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    from p2pbelka.cli.main import main
+
+    assert main(["bench", "solver", "--quick", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["jit"] is fastsolver.AVAILABLE
+    for k in (5, 6, 7, 8):
+        assert figures[f"k{k}_worlds"] > 0
+        assert figures[f"k{k}_fast_ms_median"] > 0
+    assert figures["k5_python_worlds"] == 1
+
+
+def test_bench_solver_says_which_games_it_measures(capsys: pytest.CaptureFixture[str]) -> None:
+    from p2pbelka.cli.main import main
+
+    assert main(["bench", "solver", "--game", "belot", "--quick"]) != 0
+    assert "no solver figures for 'belot'" in capsys.readouterr().err
