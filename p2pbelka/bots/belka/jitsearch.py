@@ -114,11 +114,16 @@ def _sort(mv: Any, keys: Any, d: int, n: int) -> None:
         keys[d, j + 1] = k
 
 
+_JACKS: Final = core.JACKS_MASK
+_JACK_ORDER: Any = np.array([4, 28, 20, 12], dtype=np.int64)  # J♣ J♠ J♥ J♦, strongest first
+
+
 @_jit
 def key(h: Any) -> tuple[int, int]:
     """The four hands as the table's key, the sevens, eights and nines of each suit
     relabelled as the highest of them: they are worth nothing and rank below every
-    other card of their suit, so only their order counts, not which were played."""
+    other card of their suit, so only their order counts, not which were played;
+    and the jacks as the highest jacks."""
     k0 = h[0]
     k1 = h[1]
     k2 = h[2]
@@ -152,6 +157,30 @@ def key(h: Any) -> tuple[int, int]:
         k1 = n1
         k2 = n2
         k3 = n3
+    # The jacks alike: all trumps, worth 2 each, next in rank (J♣ J♠ J♥ J♦).
+    n0 = k0 & ~_JACKS
+    n1 = k1 & ~_JACKS
+    n2 = k2 & ~_JACKS
+    n3 = k3 & ~_JACKS
+    p = 0
+    for q in range(4):
+        bit = 1 << _JACK_ORDER[q]
+        to = 1 << _JACK_ORDER[p]
+        if k0 & bit:
+            n0 |= to
+        elif k1 & bit:
+            n1 |= to
+        elif k2 & bit:
+            n2 |= to
+        elif k3 & bit:
+            n3 |= to
+        else:
+            continue
+        p += 1
+    k0 = n0
+    k1 = n1
+    k2 = n2
+    k3 = n3
     return k0 | k1 << 32, k2 | k3 << 32
 
 
