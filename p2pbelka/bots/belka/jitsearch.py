@@ -226,7 +226,7 @@ def _legal(hand: int, trump: int, led: int) -> int:
 @_jit
 def two(h: Any, leader: int, trump: int) -> int:
     """Team 0's points of the last two tricks (two cards a hand): every line played
-    out (at most 16), cheaper than the search's nodes and table."""
+    out (at most 16), cheaper than the search's nodes below a trick start."""
     s1 = (leader + 1) & 3
     s2 = (leader + 2) & 3
     s3 = (leader + 3) & 3
