@@ -23,6 +23,7 @@ TOPICS: Mapping[str, str] = {
     "net": "net",
     "bots": "bots",
     "model": "model",
+    "solver": "solver",
 }
 
 

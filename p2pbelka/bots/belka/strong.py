@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 
+from p2pbelka.bots.belka import fastsolver
 from p2pbelka.bots.belka.knowledge import Seen, seen_from
 from p2pbelka.bots.belka.policy import choose, legal
 from p2pbelka.bots.belka.reading import Reading
@@ -162,7 +163,11 @@ class StrongBot:
                 got0 = step(h, s, card)
                 if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
                     got0 += playout(h, s, stop)
-                got0 += solve(h, s.leader, s.trick, trump, tt)
+                if fastsolver.AVAILABLE:
+                    # The same values compiled (numba): the same choices, sooner.
+                    got0 += fastsolver.solve(h, s.leader, s.trick, trump)
+                else:
+                    got0 += solve(h, s.leader, s.trick, trump, tt)
                 mine = got0 if team == 0 else left - got0
                 scores[i] += value(taken + mine)
         # Ties (common when the outcome is settled) go to the rule-of-thumb card.

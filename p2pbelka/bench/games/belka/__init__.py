@@ -3,7 +3,8 @@
 ``rules`` (legal-card masks), ``deal`` (four seats' fair deal), ``bots`` (each level's
 time to decide), ``opponents`` (sparring partners written apart from the bots),
 ``model`` (how well the bots' model of the hidden hands fits), ``paths`` (Belka's path
-vectors), ``bounds`` (``p2pbelka bench bounds``: one seated peer against another);
+vectors), ``solver`` (the exact search, compiled and pure Python), ``bounds``
+(``p2pbelka bench bounds``: one seated peer against another);
 ``scenarios`` and ``segments`` write Belka's scenario vectors.
 """
 
@@ -13,5 +14,5 @@ from p2pbelka.rules.belka.game import GAME
 BENCH = GameBench(
     game=GAME,
     package=__name__,
-    topics=frozenset({"rules", "deal", "bots", "opponents", "model", "paths", "bounds"}),
+    topics=frozenset({"rules", "deal", "bots", "opponents", "model", "paths", "bounds", "solver"}),
 )

@@ -1,0 +1,618 @@
+"""The compiled kernels of :mod:`.fastsolver` (numba; importing this needs it).
+
+:func:`bisect` finds a position's value by null-window searches of :func:`search`:
+the alpha-beta of :mod:`.solver` (its ``lead`` and ``follow`` in one function) on an
+explicit stack, as numba neither caches nor speeds up recursion.  Beyond
+:mod:`.solver`: the table's key relabels the worthless low cards (:func:`key`),
+a table row is one cache line, the table's best move is tried first, and the
+last two tricks are played out line by line (:func:`two`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final, TypeVar, cast
+
+import numba
+import numpy as np
+
+from p2pbelka.bots.belka.knowledge import ORDER
+from p2pbelka.rules.belka import core
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+PROBES: Final = 4
+"""Table slots tried from a position's hash (neighbours: one or two cache lines)."""
+_LOSER: Final = 1000
+INF: Final = 1000
+_ENTER: Final = 0
+_RETURN: Final = 1
+_CHECK: Final = 2
+
+
+def _jit(f: F) -> F:
+    return cast(F, numba.njit(cache=True, nogil=True)(f))
+
+
+# Read by the compiled code as constants (numba freezes global arrays).
+_ESUIT: Any = np.array(core.EFFECTIVE_SUIT, dtype=np.int64)
+_EFF: Any = np.array(core.EFFECTIVE_SUIT_MASKS, dtype=np.int64)
+_POWER: Any = np.array(core.POWER, dtype=np.int64)
+_POINTS: Any = np.array(core.POINTS, dtype=np.int64)
+_ORDER: Any = np.full((4, 4, 12), -1, dtype=np.int64)
+for _t in range(4):
+    for _s in range(4):
+        _ORDER[_t, _s, : len(ORDER[_t][_s])] = ORDER[_t][_s]
+
+_DEBRUIJN: Any = np.array(
+    [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+     31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9],
+    dtype=np.int64,
+)  # fmt: skip
+_BYTE_POINTS: Any = np.array(
+    [sum(core.RANK_POINTS[r] for r in range(8) if b >> r & 1) for b in range(256)],
+    dtype=np.int64,
+)
+
+
+@_jit
+def _bit_index(bit: int) -> int:
+    """The index of a mask's single (lowest) bit, by a de Bruijn sequence."""
+    return int(_DEBRUIJN[((bit & -bit) * 0x077CB531 & 0xFFFFFFFF) >> 27])
+
+
+@_jit
+def _mask_points(mask: int) -> int:
+    return int(
+        _BYTE_POINTS[mask & 255]
+        + _BYTE_POINTS[mask >> 8 & 255]
+        + _BYTE_POINTS[mask >> 16 & 255]
+        + _BYTE_POINTS[mask >> 24 & 255]
+    )
+
+
+@_jit
+def _distinct(legal: int, blockers: int, trump: int, mv: Any, d: int) -> int:
+    """Write the moves of ``legal`` (one of each equivalent run) to ``mv[d]``; their count."""
+    n = 0
+    for suit in range(4):
+        rest = legal & _EFF[trump, suit]
+        if rest == 0:
+            continue
+        if rest & (rest - 1) == 0:
+            mv[d, n] = _bit_index(rest)
+            n += 1
+            continue
+        run = -1
+        for k in range(12):
+            c = _ORDER[trump, suit, k]
+            if legal >> c & 1:
+                if _POINTS[c] != run:
+                    mv[d, n] = c
+                    n += 1
+                    run = _POINTS[c]
+                rest ^= 1 << c
+                if rest == 0:
+                    break  # the suit's legal cards are all placed
+            elif blockers >> c & 1:
+                run = -1
+    return n
+
+
+@_jit
+def _sort(mv: Any, keys: Any, d: int, n: int) -> None:
+    """Stable insertion sort of ``mv[d, :n]`` by ``keys[d, :n]`` (ascending)."""
+    for i in range(1, n):
+        c = mv[d, i]
+        k = keys[d, i]
+        j = i - 1
+        while j >= 0 and keys[d, j] > k:
+            mv[d, j + 1] = mv[d, j]
+            keys[d, j + 1] = keys[d, j]
+            j -= 1
+        mv[d, j + 1] = c
+        keys[d, j + 1] = k
+
+
+_JACKS: Final = core.JACKS_MASK
+_JACK_ORDER: Any = np.array([4, 28, 20, 12], dtype=np.int64)  # J♣ J♠ J♥ J♦, strongest first
+
+
+@_jit
+def key(h: Any) -> tuple[int, int]:
+    """The four hands as the table's key, the sevens, eights and nines of each suit
+    relabelled as the highest of them: they are worth nothing and rank below every
+    other card of their suit, so only their order counts, not which were played;
+    and the jacks as the highest jacks."""
+    k0 = h[0]
+    k1 = h[1]
+    k2 = h[2]
+    k3 = h[3]
+    for suit in range(4):
+        shift = suit * 8
+        low = (k0 | k1 | k2 | k3) >> shift & 7
+        if low == 0 or low == 4 or low == 6 or low == 7:
+            continue  # packed at the top already
+        clear = ~(7 << shift)
+        n0 = k0 & clear
+        n1 = k1 & clear
+        n2 = k2 & clear
+        n3 = k3 & clear
+        p = 2
+        for r in range(2, -1, -1):
+            bit = 1 << (shift + r)
+            to = 1 << (shift + p)
+            if k0 & bit:
+                n0 |= to
+            elif k1 & bit:
+                n1 |= to
+            elif k2 & bit:
+                n2 |= to
+            elif k3 & bit:
+                n3 |= to
+            else:
+                continue
+            p -= 1
+        k0 = n0
+        k1 = n1
+        k2 = n2
+        k3 = n3
+    # The jacks alike: all trumps, worth 2 each, next in rank (J♣ J♠ J♥ J♦).
+    n0 = k0 & ~_JACKS
+    n1 = k1 & ~_JACKS
+    n2 = k2 & ~_JACKS
+    n3 = k3 & ~_JACKS
+    p = 0
+    for q in range(4):
+        bit = 1 << _JACK_ORDER[q]
+        to = 1 << _JACK_ORDER[p]
+        if k0 & bit:
+            n0 |= to
+        elif k1 & bit:
+            n1 |= to
+        elif k2 & bit:
+            n2 |= to
+        elif k3 & bit:
+            n3 |= to
+        else:
+            continue
+        p += 1
+    k0 = n0
+    k1 = n1
+    k2 = n2
+    k3 = n3
+    return k0 | k1 << 32, k2 | k3 << 32
+
+
+@_jit
+def _slot(ka: int, kb: int, leader: int, mask: int) -> int:
+    x = ka * 0x1E3779B97F4A7C15 ^ kb * 0x632BE59BD9B4E019 ^ leader * 0x165667B1
+    x ^= x >> 29
+    x *= 0x5851F42D4C957F2D
+    x ^= x >> 32
+    return int(x & mask)
+
+
+@_jit
+def two_cards(m: int) -> bool:
+    rest = m & (m - 1)
+    return rest != 0 and rest & (rest - 1) == 0
+
+
+@_jit
+def _last(h: Any, leader: int, trump: int) -> int:
+    """Team 0's points of the last trick (one card a hand, all forced)."""
+    c = _bit_index(h[leader])
+    led = _ESUIT[trump, c]
+    top = _POWER[trump, led, c]
+    winner = leader
+    v = _POINTS[c]
+    for off in range(1, 4):
+        s = (leader + off) & 3
+        c = _bit_index(h[s])
+        v += _POINTS[c]
+        if _POWER[trump, led, c] > top:
+            top = _POWER[trump, led, c]
+            winner = s
+    return 0 if winner & 1 else int(v)
+
+
+@_jit
+def _legal(hand: int, trump: int, led: int) -> int:
+    follow = hand & _EFF[trump, led]
+    return follow if follow else hand
+
+
+@_jit
+def two(h: Any, leader: int, trump: int) -> int:
+    """Team 0's points of the last two tricks (two cards a hand): every line played
+    out (at most 16), cheaper than the search's nodes below a trick start."""
+    s1 = (leader + 1) & 3
+    s2 = (leader + 2) & 3
+    s3 = (leader + 3) & 3
+    h0 = h[leader]
+    h1 = h[s1]
+    h2 = h[s2]
+    h3 = h[s3]
+    best0 = -INF if leader & 1 == 0 else INF
+    m0 = h0
+    while m0:
+        b0 = m0 & -m0
+        m0 ^= b0
+        c0 = _bit_index(b0)
+        led = _ESUIT[trump, c0]
+        best1 = -INF if s1 & 1 == 0 else INF
+        m1 = _legal(h1, trump, led)
+        while m1:
+            b1 = m1 & -m1
+            m1 ^= b1
+            c1 = _bit_index(b1)
+            best2 = -INF if s2 & 1 == 0 else INF
+            m2 = _legal(h2, trump, led)
+            while m2:
+                b2 = m2 & -m2
+                m2 ^= b2
+                c2 = _bit_index(b2)
+                best3 = -INF if s3 & 1 == 0 else INF
+                m3 = _legal(h3, trump, led)
+                while m3:
+                    b3 = m3 & -m3
+                    m3 ^= b3
+                    c3 = _bit_index(b3)
+                    win = 0
+                    top = _POWER[trump, led, c0]
+                    if _POWER[trump, led, c1] > top:
+                        win = 1
+                        top = _POWER[trump, led, c1]
+                    if _POWER[trump, led, c2] > top:
+                        win = 2
+                        top = _POWER[trump, led, c2]
+                    if _POWER[trump, led, c3] > top:
+                        win = 3
+                    winner = (leader + win) & 3
+                    pts = _POINTS[c0] + _POINTS[c1] + _POINTS[c2] + _POINTS[c3]
+                    v = 0 if winner & 1 else pts
+                    h[leader] = h0 ^ b0
+                    h[s1] = h1 ^ b1
+                    h[s2] = h2 ^ b2
+                    h[s3] = h3 ^ b3
+                    v += _last(h, winner, trump)
+                    if s3 & 1 == 0:
+                        best3 = max(best3, v)
+                    else:
+                        best3 = min(best3, v)
+                best2 = max(best2, best3) if s2 & 1 == 0 else min(best2, best3)
+            best1 = max(best1, best2) if s1 & 1 == 0 else min(best1, best2)
+        best0 = max(best0, best1) if leader & 1 == 0 else min(best0, best1)
+    h[leader] = h0
+    h[s1] = h1
+    h[s2] = h2
+    h[s3] = h3
+    return int(best0)
+
+
+@_jit
+def search(
+    h: Any,
+    n0: int,
+    leader0: int,
+    led0: int,
+    win0: int,
+    pw0: int,
+    pts0: int,
+    left0: int,
+    trump: int,
+    tt: Any,
+    stamp: int,
+    alpha0: int,
+    beta0: int,
+    nodes: Any,
+) -> int:
+    """The alpha-beta of :mod:`.solver` (``lead`` and ``follow`` in one) on an explicit
+    stack: one row per card played from the root (numba neither caches nor speeds up
+    recursion).  The root is the ``n0``-th card of a trick (0: a trick start)."""
+    size = 40
+    mv = np.empty((size, 12), dtype=np.int64)
+    keys = np.empty((size, 12), dtype=np.int64)
+    nn = np.empty(size, dtype=np.int64)  # the node's card of its trick, 0 to 3
+    ldr = np.empty(size, dtype=np.int64)  # the trick's leader
+    led = np.empty(size, dtype=np.int64)
+    win = np.empty(size, dtype=np.int64)  # offset of the card winning so far
+    bpw = np.empty(size, dtype=np.int64)  # its power
+    pts = np.empty(size, dtype=np.int64)  # points on the trick
+    lft = np.empty(size, dtype=np.int64)  # the hands' cards at the trick's start
+    alpha = np.empty(size, dtype=np.int64)
+    beta = np.empty(size, dtype=np.int64)
+    best = np.empty(size, dtype=np.int64)
+    seat = np.empty(size, dtype=np.int64)
+    hand = np.empty(size, dtype=np.int64)
+    cnt = np.empty(size, dtype=np.int64)
+    nxt = np.empty(size, dtype=np.int64)  # the next move's index
+    gain = np.empty(size, dtype=np.int64)  # added to the child's value (a trick won)
+    # Trick starts only: the window on entry, the table's bounds, slot and key.
+    a0 = np.empty(size, dtype=np.int64)
+    b0 = np.empty(size, dtype=np.int64)
+    tlo = np.empty(size, dtype=np.int64)
+    thi = np.empty(size, dtype=np.int64)
+    tslot = np.empty(size, dtype=np.int64)
+    tbase = np.empty(size, dtype=np.int64)
+    tka = np.empty(size, dtype=np.int64)
+    tkb = np.empty(size, dtype=np.int64)
+    hint = np.empty(size, dtype=np.int64)  # the card the table says to try first
+    bmv = np.empty(size, dtype=np.int64)  # the best card so far (kept in the table)
+    # A row of ``tt``: the key (two words), stamp << 2 | leader, and the bounds and
+    # best move packed (lo | hi << 16 | (move + 1) << 32): one cache line a probe.
+    tmask = tt.shape[0] - 1
+
+    d = 0
+    nn[0] = n0
+    ldr[0] = leader0
+    led[0] = led0
+    win[0] = win0
+    bpw[0] = pw0
+    pts[0] = pts0
+    lft[0] = left0
+    alpha[0] = alpha0
+    beta[0] = beta0
+    mode = _ENTER
+    ret = 0
+    while True:
+        if mode == _ENTER:
+            nodes[0] += 1
+            # A node's entry: its value at once, or its moves.
+            done = False
+            if nn[d] == 0:
+                ld = ldr[d]
+                hd = h[ld]
+                if hd == 0:
+                    ret = 0
+                    done = True
+                else:
+                    left = h[0] | h[1] | h[2] | h[3]
+                    lft[d] = left
+                    ka, kb = key(h)
+                    tka[d] = ka
+                    tkb[d] = kb
+                    base = _slot(ka, kb, ld, tmask)
+                    tbase[d] = base
+                    meta = stamp << 2 | ld
+                    found = -1
+                    hint[d] = -1
+                    lo = 0
+                    hi = _mask_points(left)
+                    for p in range(PROBES):
+                        i = (base + p) & tmask
+                        if tt[i, 2] == meta and tt[i, 0] == ka and tt[i, 1] == kb:
+                            data = tt[i, 3]
+                            found = i
+                            hint[d] = (data >> 32) - 1
+                            lo = data & 0xFFFF
+                            hi = data >> 16 & 0xFFFF
+                            break
+                    tslot[d] = found
+                    al = alpha[d]
+                    be = beta[d]
+                    if lo == hi or lo >= be:
+                        ret = lo
+                        done = True
+                    elif hi <= al:
+                        ret = hi
+                        done = True
+                    else:
+                        if lo > al:
+                            al = lo
+                        if hi < be:
+                            be = hi
+                        alpha[d] = al
+                        beta[d] = be
+                        a0[d] = al
+                        b0[d] = be
+                        tlo[d] = lo
+                        thi[d] = hi
+                        if two_cards(hd):
+                            # The last two tricks: valued exactly here (and so
+                            # stored as exact: no window on the bounds).
+                            best[d] = two(h, ld, trump)
+                            a0[d] = -INF
+                            b0[d] = INF
+                            nxt[d] = 0
+                            cnt[d] = 0
+                            bmv[d] = -1
+                            seat[d] = ld
+                            hand[d] = hd
+                            mode = _CHECK
+                            continue
+                        if hd & (hd - 1) == 0:
+                            # The last trick: forced, valued here.
+                            c = _bit_index(hd)
+                            ls = _ESUIT[trump, c]
+                            top = _POWER[trump, ls, c]
+                            winner = ld
+                            v = _POINTS[c]
+                            for off in range(1, 4):
+                                s = (ld + off) & 3
+                                c = _bit_index(h[s])
+                                v += _POINTS[c]
+                                if _POWER[trump, ls, c] > top:
+                                    top = _POWER[trump, ls, c]
+                                    winner = s
+                            best[d] = 0 if winner & 1 else v
+                            # No moves: the exit below stores the bound.
+                            nxt[d] = 0
+                            cnt[d] = 0
+                            bmv[d] = -1
+                            seat[d] = ld
+                            hand[d] = hd
+                            mode = _CHECK
+                            continue
+                        k = _distinct(hd, left, trump, mv, d)
+                        for j in range(k):
+                            c = mv[d, j]
+                            keys[d, j] = -_POWER[trump, _ESUIT[trump, c], c]
+                        _sort(mv, keys, d, k)
+                        for j in range(1, k):
+                            if mv[d, j] == hint[d]:
+                                # The table's best move first, the others in order.
+                                for m in range(j, 0, -1):
+                                    mv[d, m] = mv[d, m - 1]
+                                mv[d, 0] = hint[d]
+                                break
+                        cnt[d] = k
+                        seat[d] = ld
+                        hand[d] = hd
+            else:
+                s = (ldr[d] + nn[d]) & 3
+                hd = h[s]
+                in_suit = hd & _EFF[trump, led[d]]
+                if in_suit == 0:
+                    k = _distinct(hd, lft[d] & ~hd, trump, mv, d)
+                elif in_suit & (in_suit - 1):
+                    k = _distinct(in_suit, lft[d] & ~hd, trump, mv, d)
+                else:
+                    mv[d, 0] = _bit_index(in_suit)
+                    k = 1
+                if k > 1:
+                    partner = (ldr[d] + win[d] - s) & 1 == 0
+                    for j in range(k):
+                        c = mv[d, j]
+                        if partner:
+                            keys[d, j] = -_POINTS[c]
+                        else:
+                            p = _POWER[trump, led[d], c]
+                            keys[d, j] = p if p > bpw[d] else _LOSER + _POINTS[c]
+                    _sort(mv, keys, d, k)
+                cnt[d] = k
+                seat[d] = s
+                hand[d] = hd
+            if done:
+                if d == 0:
+                    return ret
+                d -= 1
+                mode = _RETURN
+                continue
+            best[d] = -INF if seat[d] & 1 == 0 else INF
+            bmv[d] = -1
+            nxt[d] = 0
+        elif mode == _RETURN:
+            # Back from a child of row d: take its value.
+            v = ret + gain[d]
+            if seat[d] & 1 == 0:
+                if v > best[d]:
+                    best[d] = v
+                    bmv[d] = mv[d, nxt[d]]
+                    if v > alpha[d]:
+                        alpha[d] = v
+            elif v < best[d]:
+                best[d] = v
+                bmv[d] = mv[d, nxt[d]]
+                if v < beta[d]:
+                    beta[d] = v
+            nxt[d] += 1
+        # Exit the node when its moves are done or cut; else play its next move.
+        if nxt[d] >= cnt[d] or alpha[d] >= beta[d]:
+            h[seat[d]] = hand[d]
+            ret = best[d]
+            if nn[d] == 0:
+                lo = tlo[d]
+                hi = thi[d]
+                if ret <= a0[d]:
+                    hi = min(hi, ret)
+                elif ret >= b0[d]:
+                    lo = max(lo, ret)
+                else:
+                    lo = ret
+                    hi = ret
+                i = tslot[d]
+                base = tbase[d]
+                if i < 0:
+                    # A free or stale slot of the probe run, else the first.
+                    i = base
+                    for p in range(PROBES):
+                        j = (base + p) & tmask
+                        if tt[j, 2] >> 2 != stamp:
+                            i = j
+                            break
+                tt[i, 0] = tka[d]
+                tt[i, 1] = tkb[d]
+                tt[i, 2] = stamp << 2 | ldr[d]
+                tt[i, 3] = lo | hi << 16 | (bmv[d] + 1) << 32
+            if d == 0:
+                return int(ret)
+            d -= 1
+            mode = _RETURN
+            continue
+        # Play move nxt[d] and enter the child, row d + 1.
+        c = mv[d, nxt[d]]
+        s = seat[d]
+        h[s] = hand[d] ^ (1 << c)
+        e = d + 1
+        n = nn[d]
+        if n == 0:
+            ls = _ESUIT[trump, c]
+            nn[e] = 1
+            ldr[e] = s
+            led[e] = ls
+            win[e] = 0
+            bpw[e] = _POWER[trump, ls, c]
+            pts[e] = _POINTS[c]
+            lft[e] = lft[d]
+            gain[d] = 0
+            alpha[e] = alpha[d]
+            beta[e] = beta[d]
+        else:
+            p = _POWER[trump, led[d], c]
+            if n == 3:
+                winner = (ldr[d] + (3 if p > bpw[d] else win[d])) & 3
+                g = 0 if winner & 1 else pts[d] + _POINTS[c]
+                nn[e] = 0
+                ldr[e] = winner
+                gain[d] = g
+                alpha[e] = alpha[d] - g
+                beta[e] = beta[d] - g
+            else:
+                nn[e] = n + 1
+                ldr[e] = ldr[d]
+                led[e] = led[d]
+                if p > bpw[d]:
+                    win[e] = n
+                    bpw[e] = p
+                else:
+                    win[e] = win[d]
+                    bpw[e] = bpw[d]
+                pts[e] = pts[d] + _POINTS[c]
+                lft[e] = lft[d]
+                gain[d] = 0
+                alpha[e] = alpha[d]
+                beta[e] = beta[d]
+        d = e
+        mode = _ENTER
+
+
+@_jit
+def bisect(
+    h: Any,
+    n0: int,
+    leader0: int,
+    led0: int,
+    win0: int,
+    pw0: int,
+    pts0: int,
+    left0: int,
+    trump: int,
+    tt: Any,
+    stamp: int,
+    hi: int,
+    nodes: Any,
+) -> int:
+    """The value by bisection with null-window searches (is it at least ``b``?) that
+    share the table: the bounds a null-window search returns are often only a point
+    past its window, so stepping to them (MTD(f)) took up to 40 searches a world."""
+    lo = 0
+    while lo < hi:
+        b = (lo + hi + 1) // 2
+        g = search(h, n0, leader0, led0, win0, pw0, pts0, left0, trump, tt, stamp, b - 1, b, nodes)
+        if g >= b:
+            lo = g
+        else:
+            hi = g
+    return lo

@@ -1,0 +1,121 @@
+"""The compiled Belka solver gives the pure-Python solver's values, and falls back to it.
+
+Random positions (a deal of 1 to 6 cards a hand, a random trump and leader,
+0 to 3 cards of the current trick played at random) are solved by both
+solvers; the values must be equal.  The default suite checks a few hundred
+(the pure-Python solver sets the pace); ``-m slow`` checks thousands.
+Without numba the equality tests skip; the fallback is tested in a real
+process with ``P2PBELKA_NO_JIT=1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from p2pbelka.bots.belka import fastsolver, solver
+from p2pbelka.rules.belka import core
+
+needs_jit = pytest.mark.skipif(not fastsolver.AVAILABLE, reason="numba is not installed")
+
+
+def random_position(rng: random.Random, k: int) -> tuple[list[int], int, list[int], int]:
+    """Hands of ``k`` cards (less the cards already on the trick), leader, trick, trump."""
+    cards = list(range(32))
+    rng.shuffle(cards)
+    hands = [sum(1 << c for c in cards[i * k : (i + 1) * k]) for i in range(4)]
+    leader, trump = rng.randrange(4), rng.randrange(4)
+    trick: list[int] = []
+    for n in range(rng.randrange(4)):
+        seat = (leader + n) & 3
+        led = core.EFFECTIVE_SUIT[trump][trick[0]] if trick else -1
+        legal = core.legal_mask(hands[seat], led, trump)
+        card = core.nth_card(legal, rng.randrange(legal.bit_count()))
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+    return hands, leader, trick, trump
+
+
+def check_equal(seed: int, count: int, sizes: tuple[int, ...]) -> int:
+    rng = random.Random(seed)
+    for i in range(count):
+        hands, leader, trick, trump = random_position(rng, sizes[i % len(sizes)])
+        expected = solver.solve(list(hands), leader, list(trick), trump, {})
+        got = fastsolver.solve(hands, leader, trick, trump)
+        assert got == expected, (hands, leader, trick, trump)
+    return count
+
+
+@needs_jit
+def test_equal_on_small_positions() -> None:
+    assert check_equal(1, 300, (1, 2, 3, 4)) == 300
+
+
+@needs_jit
+def test_equal_on_five_and_six_cards() -> None:
+    assert check_equal(2, 24, (5, 5, 6)) == 24
+
+
+@needs_jit
+def test_hands_are_left_as_given() -> None:
+    hands, leader, trick, trump = random_position(random.Random(3), 5)
+    before = (list(hands), list(trick))
+    fastsolver.solve(hands, leader, trick, trump)
+    assert (hands, trick) == before
+
+
+@needs_jit
+@pytest.mark.slow
+def test_equal_on_thousands_of_positions() -> None:
+    assert check_equal(4, 4000, (2, 3, 4, 5, 5, 6)) == 4000
+
+
+def test_fallback_without_numba_gives_the_same_values() -> None:
+    # A real process with the compiled path switched off, as where numba is missing.
+    code = (
+        "import random\n"
+        "from p2pbelka.bots.belka import fastsolver, solver\n"
+        "from tests.bots.test_bots_fastsolver import random_position\n"
+        "assert not fastsolver.AVAILABLE\n"
+        "rng = random.Random(5)\n"
+        "for _ in range(30):\n"
+        "    h, l, t, tr = random_position(rng, 3)\n"
+        "    assert fastsolver.solve(h, l, t, tr) == solver.solve(list(h), l, list(t), tr, {})\n"
+        "print('fallback ok')\n"
+    )
+    env = dict(os.environ, P2PBELKA_NO_JIT="1")
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "fallback ok" in done.stdout
+
+
+def test_bench_solver_prints_both_solvers_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    from p2pbelka.cli.main import main
+
+    assert main(["bench", "solver", "--quick", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["jit"] is fastsolver.AVAILABLE
+    for k in (5, 6, 7, 8):
+        assert figures[f"k{k}_worlds"] > 0
+        assert figures[f"k{k}_fast_ms_median"] > 0
+    assert figures["k5_python_worlds"] == 1
+
+
+def test_bench_solver_says_which_games_it_measures(capsys: pytest.CaptureFixture[str]) -> None:
+    from p2pbelka.cli.main import main
+
+    assert main(["bench", "solver", "--game", "belot", "--quick"]) != 0
+    assert "no solver figures for 'belot'" in capsys.readouterr().err
