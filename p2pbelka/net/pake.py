@@ -97,9 +97,10 @@ DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "e
 
 
 def normal_code(code: str) -> bytes:
-    """The bytes a code stands for: letters and digits only, upper-cased (NFKC first),
-    so ``482 913``, ``482-913`` and ``482913`` are one code.  ``ValueError`` if fewer
-    than :data:`MIN_CODE_LENGTH` remain."""
+    """The bytes a code stands for (``code'``, transport.md section 3.5): NFKC, then
+    upper-cased, then only letters and numbers kept, as UTF-8, so ``482 913``,
+    ``482-913`` and ``482913`` are one code.  ``ValueError`` if fewer than
+    :data:`MIN_CODE_LENGTH` code points remain."""
     # Letters and digits are the general categories L* and N* (str.isalnum says the
     # same of every code point, Unicode 14.0); upper() is the full, locale-free mapping.
     upper = unicodedata.normalize("NFKC", code).upper()
