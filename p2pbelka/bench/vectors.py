@@ -24,7 +24,7 @@ from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol.envelope import Envelope
-from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.protocol.transcript import MAGIC, dump_transcript
 from p2pbelka.rules import registry
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import verify_bytes
@@ -103,8 +103,31 @@ def record_rows(envelopes: Sequence[Envelope], seats: Sequence[bytes]) -> list[d
     ]
 
 
+NO_RECORD = "no-record"
+
+
+def no_record() -> tuple[bytes, dict[str, Any]]:
+    """The magic and nothing after it (SPEC.md section 5.1): INVALID, exit status 2."""
+    report = verify_bytes(MAGIC)
+    return MAGIC, {
+        "about": "p2pbelka transcript vector: the magic and no record (protocol/SPEC.md"
+        " section 5.1); verify says INVALID and exits with status 2, a file that is no"
+        " transcript, not a game that failed its checks",
+        "verify": {
+            "verdict": report.verdict,
+            "records": report.records,
+            "error": report.error,
+            "exit_status": 2 if report.malformed else (0 if report.ok else 1),
+        },
+    }
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else Path("protocol/vectors")
+    data, description = no_record()
+    (out / f"{NO_RECORD}.p2pb").write_bytes(data)
+    text = json.dumps(description, indent=1, ensure_ascii=False)
+    (out / f"{NO_RECORD}.json").write_text(text + "\n", encoding="utf-8")
     for game in registry.names():
         name = vector_name(game)
         data, description = generate(seed_of(game), game)

@@ -21,8 +21,15 @@ from typing import ClassVar
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from nacl import bindings as _nacl
 from spake2 import SPAKE2_A, SPAKE2_B, SPAKEError  # type: ignore[import-untyped]
-from spake2.ed25519_basic import NotOnCurve  # type: ignore[import-untyped]
+from spake2.ed25519_basic import (  # type: ignore[import-untyped]
+    ElementOfUnknownGroup,
+    NotOnCurve,
+    decodepoint,
+    is_extended_zero,
+    xform_affine_to_extended,
+)
 
 from .errors import MalformedHandshake
 
@@ -36,6 +43,7 @@ __all__ = [
     "code_in_words",
     "new_invite_code",
     "normal_code",
+    "point_refusal",
     "shown_code",
 ]
 
@@ -53,14 +61,50 @@ CONFIRM_INFO: Mapping[bool, bytes] = {
     False: b"p2pbelka/v2 invite confirm R",
 }
 
+FIELD_PRIME = 2**255 - 19
+NEUTRAL = bytes([1]) + bytes(31)
+
+
+def point_refusal(message: bytes, own: bytes) -> str | None:
+    """Why a peer's SPAKE2 message ``X`` or ``Y`` is refused, or None (transport.md
+    section 3.5, "Checks of X and Y", in its order).  The ``spake2`` package alone
+    accepts two encodings that are not canonical (y at or above the field prime, and
+    x = 0 with its sign bit set), among them the neutral element's: each is refused
+    here first, so one point has one encoding on the wire and in the transcript."""
+    if len(message) != PAKE_MESSAGE_SIZE:
+        return f"not {PAKE_MESSAGE_SIZE} bytes"
+    if int.from_bytes(message, "little") & ((1 << 255) - 1) >= FIELD_PRIME:
+        return "not canonical: its y is not below 2^255 - 19"
+    try:
+        x, y = decodepoint(message)
+    except NotOnCurve:
+        return "not a point of the curve"
+    if x % FIELD_PRIME == 0 and message[31] & 0x80:
+        return "not canonical: x is 0 and its sign bit is set"
+    if message == NEUTRAL:
+        return "the neutral element"
+    eight = ElementOfUnknownGroup(xform_affine_to_extended((x, y))).scalarmult(8)
+    if is_extended_zero(eight.XYTZ):
+        return "a point of small order"
+    if not _nacl.crypto_core_ed25519_is_valid_point(message):
+        return "not in the prime-order subgroup (it has a small-order component)"
+    if message == own:
+        return "our own message reflected"
+    return None
+
+
 DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 def normal_code(code: str) -> bytes:
-    """The bytes a code stands for: letters and digits only, upper-cased (NFKC first),
-    so ``482 913``, ``482-913`` and ``482913`` are one code.  ``ValueError`` if fewer
-    than :data:`MIN_CODE_LENGTH` remain."""
-    kept = "".join(ch for ch in unicodedata.normalize("NFKC", code).upper() if ch.isalnum())
+    """The bytes a code stands for (``code'``, transport.md section 3.5): NFKC, then
+    upper-cased, then only letters and numbers kept, as UTF-8, so ``482 913``,
+    ``482-913`` and ``482913`` are one code.  ``ValueError`` if fewer than
+    :data:`MIN_CODE_LENGTH` code points remain."""
+    # Letters and digits are the general categories L* and N* (str.isalnum says the
+    # same of every code point, Unicode 14.0); upper() is the full, locale-free mapping.
+    upper = unicodedata.normalize("NFKC", code).upper()
+    kept = "".join(ch for ch in upper if unicodedata.category(ch)[0] in "LN")
     if len(kept) < MIN_CODE_LENGTH:
         raise ValueError(
             f"an invite code needs at least {MIN_CODE_LENGTH} letters or digits, got {code!r}"
@@ -124,11 +168,15 @@ class InvitePake:
         self.key = b""
 
     def finish(self, peer_message: bytes) -> bytes:
+        why = point_refusal(peer_message, self.message)
+        if why is not None:
+            which = "Y" if self.initiator else "X"
+            raise MalformedHandshake(f"unusable invite-code message {which} from peer: {why}")
         side = b"B" if self.initiator else b"A"
         try:
             self.key = self._spake.finish(side + peer_message)
         except (SPAKEError, NotOnCurve, ValueError, AssertionError) as exc:
-            # Not a point, not one of the prime-order group, or our own message reflected.
+            # point_refusal has refused all of these already: a second net, never reached.
             raise MalformedHandshake(f"unusable invite-code message from peer: {exc}") from None
         return self.key
 

@@ -61,6 +61,7 @@ EXPECTED = {
     "belot-false-claim": "CHEATING PROVEN",
     "belot-false-declaration": "CHEATING PROVEN",
     "belot-false-unopened": "CHEATING PROVEN",
+    "belot-share-outside-batch": "CHEATING PROVEN",
     "two-jack-claims": "CHEATING PROVEN",
     "card-in-two-hands": "CHEATING PROVEN",
     "eyes-reneges": "OK",
@@ -90,6 +91,9 @@ def test_each_vector_shows_the_path_it_is_named_for() -> None:
     results = {d.get("result") for d in belot["deals"]}
     assert {"made", "bait", "hanging", "claim"} <= results
     assert any(d["void"] for d in belot["deals"]) and any(d.get("paid") for d in belot["deals"])
+    outside = described["belot-share-outside-batch"]["verify"]["faults"]
+    assert [(f["seat"], f["proven"], f["fatal"]) for f in outside] == [(2, True, True)]
+    assert "positions dealt to others" in outside[0]["what"]
     host = described["host-seat-2"]
     assert host["host"] == 2 and host["records"][0] == {**host["records"][0], "seat": 2}
     assert [r["seat"] for r in host["records"][1:4]] == [0, 1, 3]

@@ -170,3 +170,19 @@ def test_the_refused_id_vector_is_invalid_at_its_first_record_and_regenerates() 
     assert report.error is not None and report.error.startswith("record 0 ")
     assert derived in report.error and records[0].game.hex() in report.error
     assert (data, description) == generate_segment_vector(REFUSED_ID)
+
+
+def test_the_no_record_vector_is_invalid_with_exit_status_2() -> None:
+    """The magic and no record: the file regenerates byte for byte, and the real
+    command says INVALID and exits 2 (SPEC.md section 5.1), the path the vector names."""
+    from p2pbelka.bench.vectors import NO_RECORD, no_record
+    from p2pbelka.cli.main import main
+
+    data, description = no_record()
+    path = VECTORS / f"{NO_RECORD}.p2pb"
+    assert path.read_bytes() == data
+    text = json.dumps(description, indent=1, ensure_ascii=False) + "\n"
+    assert (VECTORS / f"{NO_RECORD}.json").read_text(encoding="utf-8") == text
+    assert description["verify"]["records"] == 0
+    assert description["verify"]["verdict"].startswith("INVALID")
+    assert main(["verify", str(path)]) == description["verify"]["exit_status"] == 2

@@ -61,6 +61,18 @@ class FalseDeclaration(TableState):
         return msg
 
 
+class ShareOutsideBatch(TableState):
+    """Belot: its first ``shares`` adds a share for the last stock position, outside the
+    batch (a fault of its sender, fairdeal.md section 13, not a refusal naming nobody)."""
+
+    def compose(self) -> m.Message | Question | None:
+        msg = super().compose()
+        if isinstance(msg, m.SharesMsg) and self.deal_id == 1:
+            deck = self.round.deck
+            return m.SharesMsg((*msg.shares, deck.my_opening(len(deck.owners) - 1)))
+        return msg
+
+
 class HangingDeals:
     """Every seat's bot at once, seeing every hand: it tries to make each played deal
     hang (the declarer's total equal to the best other's) by random playouts of the
@@ -222,6 +234,15 @@ VECTORS = [
         game="belot",
         players=3,
         cheat=FalseUnopened,
+    ),
+    PathVector(
+        "belot-share-outside-batch",
+        4,
+        f"three-seat Belot: seat {CHEATER}'s first shares add one for a stock position,"
+        " outside the batch (a fault naming its sender, never a refusal)",
+        game="belot",
+        players=3,
+        cheat=ShareOutsideBatch,
     ),
     PathVector(
         "belot-sequences",
