@@ -179,14 +179,14 @@ class WatchScreen(TableScreen):
         style = "class:verdict.ok" if self.verdict.startswith("OK") else "class:verdict.bad"
         return [(style, self.verdict + "\n\n")]
 
-    def _title(self) -> StyleAndTextTuples:
-        return [("", " " + _("watching") + " ·"), *super()._title()]
+    def title_text(self) -> str:
+        return _("watching") + " · " + super().title_text()
 
     def _hand(self) -> StyleAndTextTuples:
         dealt = self.game.dealt(self.view) if self.game is not None else 0
         return backs_lines(self.view, dealt, self._left_width())
 
-    def _status(self) -> StyleAndTextTuples:
+    def _status_line(self) -> StyleAndTextTuples:
         view = self.view
         if view.finished:
             return [("class:status", _("The game has ended. Press q to leave."))]
