@@ -80,7 +80,7 @@ class WatchNote:
     and texts it names (``fields``).  The screens' layer words it (``ui/words/
     watchnotes.py``); this layer knows no language.
 
-    Kinds: ``waiting`` (to be let in), ``no_answer`` (why), ``reached`` (address, key),
+    Kinds: ``waiting`` (to be let in), ``no_answer`` (why, error, where), ``reached`` (address, key),
     ``following`` (n: from record n again), ``lost`` (why, held, wait, delay: the host
     away, the first time), ``not_back`` (why, delay, left), ``gone`` (wait, why, held:
     the watch stops), ``moved`` (where: announced there now), ``left`` (why: the host
@@ -231,7 +231,9 @@ class Feed:
 
     async def on_dial(self, event: LobbyEvent) -> None:
         if isinstance(event, StillTrying):
-            await self.front.note(WatchNote("no_answer", {"why": event.why}))
+            # the error itself too: the screen words it in the watcher's language
+            why = {"why": event.why, "error": event.error, "where": event.where}
+            await self.front.note(WatchNote("no_answer", why))
         elif isinstance(event, HostReached) and not self.admitted:
             reached = {"address": event.address, "key": event.fingerprint}
             await self.front.note(WatchNote("reached", reached))

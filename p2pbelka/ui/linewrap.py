@@ -68,17 +68,18 @@ def words(text: str) -> list[str]:
     pending = ""
     for word in text.split():
         if all(ch in OPENING for ch in word):
-            pending += word
+            pending += word + GLUE  # the space kept, the bracket moved with its word
             continue
         word = pending + word
         pending = ""
         if out and all(ch in CLOSING for ch in word):
-            out[-1] += word
+            out[-1] += GLUE + word
         else:
             out.append(word)
     if pending:
+        pending = pending.removesuffix(GLUE)
         if out:
-            out[-1] += " " + pending
+            out[-1] += GLUE + pending
         else:
             out.append(pending)
     return out
