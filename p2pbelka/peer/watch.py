@@ -83,9 +83,9 @@ class WatchNote:
     Kinds: ``waiting`` (to be let in), ``no_answer`` (why, error, where), ``reached``
     (address, key), ``following`` (n: from record n again), ``lost`` (why, held, wait,
     delay: the host away, the first time), ``not_back`` (why, delay, left), ``gone``
-    (wait, why, held: the watch stops), ``moved`` (where: announced there now), ``left`` (why: the host
-    lied), ``set_aside`` (n, path), ``forged_chat``, ``refused`` (why: the program's own
-    refusal, worded as a host's)."""
+    (wait, why, held: the watch stops), ``moved`` (where: announced there now), ``left``
+    (why: the host lied), ``set_aside`` (n, path), ``forged_chat``, ``refused`` (why:
+    the program's own refusal, worded as a host's)."""
 
     kind: str
     fields: Mapping[str, object] = field(default_factory=dict)
