@@ -40,7 +40,7 @@ def test_a_call_keeps_its_keys_on_one_row_in_kazakh_at_80x24(tmp_path: Path) -> 
     try:
         screen = wait_for(tmux, "Сіздің сөзіңіз:")
         rows = screen.splitlines()
-        asked = [i for i, row in enumerate(rows) if "Сіздің сөзіңіз:" in row][0]
+        asked = next(i for i, row in enumerate(rows) if "Сіздің сөзіңіз:" in row)
         keys = [row for row in rows[asked:] if "[n] пас" in row]
         assert keys, screen  # the last key whole, on the question's last row
         assert "[y]" in keys[0] or "[1]" in keys[0], screen  # with the keys before it
