@@ -10,7 +10,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.widgets import TextArea
 
-from p2pbelka.peer.chat import SLOW_DOWN, TOO_LONG, ChatDropped, ChatLine
+from p2pbelka.peer.chat import SLOW_DOWN, TOO_LONG, ChatDropped, ChatLine, watchers_named
 from p2pbelka.protocol.chat import MAX_CHAT_TEXT, clean_chat
 from p2pbelka.ui.linewrap import wrap
 from p2pbelka.ui.view import TableView
@@ -63,7 +63,14 @@ class ChatBox:
         return True
 
     def show(self, line: ChatLine) -> None:
-        """A line of the table's chat (ours included), from the front end."""
+        """A line of the table's chat (ours included), from the front end; the host's
+        line naming who watches is shown beside the seats, not in the chat."""
+        named = watchers_named(line.seat, line.text)
+        if named is not None:
+            if not line.earlier:  # a resumed game's saved one is out of date
+                self._view().watchers = named
+            self._redraw()
+            return
         self.lines.append(line)
         del self.lines[:-KEPT]
         # The note stays: sending cleared it, so it is about a later line (one refused
