@@ -6,7 +6,7 @@ import math
 
 import trio
 
-from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine, watching_line
+from p2pbelka.peer.chat import Chat, ChatDropped, ChatLine
 from p2pbelka.peer.driver import PeerDriver, TranscriptSink
 from p2pbelka.peer.seatchange.drivers import SeatOffer
 from p2pbelka.table import events as ev
@@ -53,9 +53,6 @@ class ScreenFrontEnd:
         self.transcript: TranscriptSink | None = transcript
         self._moves_in, self._moves = trio.open_memory_channel[Move](math.inf)
         self.chat: Chat | None = None
-        self.tells_watchers = False  # a host's: its seats are told who watches
-        self._watchers_wanted: tuple[str, ...] = ()
-        self._watchers_told: tuple[str, ...] | None = None
         self.screen = screen
         screen.post_move = self.post
         screen.post_call = lambda fn: self.bridge.call_soon(fn)
@@ -67,21 +64,6 @@ class ScreenFrontEnd:
     def join_chat(self, chat: Chat) -> None:
         self.chat = chat
         self.screen.send_chat = self.post_chat
-        if self.tells_watchers:
-            self.tell_watchers(self.screen.view.watchers)
-
-    def tell_watchers(self, names: tuple[str, ...]) -> None:
-        """A host's seat tells the others who watches (``/watching``, a signed chat
-        line); in trio.  Not said while the chat is not open, or asks to slow down: the
-        next change says it (the host's own chat keeps its measure)."""
-        self._watchers_wanted = names
-        if self.chat is None or names == self._watchers_told:
-            return
-        try:
-            self.chat.say(watching_line(names))
-        except ChatDropped:
-            return
-        self._watchers_told = names
 
     def post_chat(self, text: str) -> None:
         """Send a chat line; safe to call from a prompt_toolkit callback."""

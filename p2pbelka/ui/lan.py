@@ -271,8 +271,6 @@ class LanSession:
         shows both itself)."""
         view = self.screen.view
         view.watchers = tuple(name for name, _key in self.lobby.watchers)
-        if self.front is not None and self.front.tells_watchers:
-            self.front.tell_watchers(view.watchers)  # and the seats see them too
         asking = [r for r in self.lobby.asking if r.watcher and r.key in self._decisions]
         view.watch_asking = (asking[0].name, asking[0].fingerprint) if asking else ()
 
@@ -346,7 +344,6 @@ class LanSession:
         the lobby's keys start run in the nursery opened here."""
         self.bridge = bridge
         self.front = ScreenFrontEnd(self.screen, bridge, pace=pace, auto_approve=self.auto_approve)
-        self.front.tells_watchers = self.lobby.role == "host"
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             try:
