@@ -1,6 +1,6 @@
-"""End to end in a real 80x24 terminal: a question keeps its keys whole on its last
+"""End to end in a real terminal: at 80x24 a question keeps its keys whole on its last
 row in Kazakh, and a chat line the chat gave back after "slow down" is written on at
-its end, not in front of it."""
+its end, not in front of it; at a LAN table a player sees who watches."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.lan.helpers import PeerSet, bot_args
 from tests.ui.test_ui_tmux import ROOT, Tmux, wait_for
+from tests.ui.test_ui_tmux_resume import P2PBELKA, run, say_ready, shell
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)"
@@ -66,3 +68,26 @@ def test_a_line_given_back_after_slow_down_is_written_on_at_its_end(tmp_path: Pa
         assert "againline" not in screen
     finally:
         tmux("kill-server")
+
+
+def test_a_player_sees_who_watches_under_the_seats(tmp_path: Path) -> None:
+    """A bot host, a watcher in text mode, and a person joining on screen: once the game
+    starts, the person's seats panel names the watcher (the host's seat said it)."""
+    tmux = Tmux(f"p2pbelka-wrapw-{os.getpid()}")
+    with PeerSet(tmp_path) as peers:
+        host = peers.spawn("host", "host", "--auto-approve", "--no-announce", *bot_args())
+        port = host.wait_for(r"lobby port (\d+)", 30).group(1)
+        lobby = ("--connect", f"127.0.0.1:{port}")
+        watcher = peers.spawn("dana", "watch", "--text", *lobby, "--name", "Dana")
+        watcher.wait_for(r"watching: ", 60)
+        shell(tmux, tmp_path)
+        try:
+            run(tmux, f"{P2PBELKA} join {' '.join(lobby)} --player Person --lang en --listen"
+                " 127.0.0.1")  # fmt: skip
+            say_ready(tmux)
+            for n in (1, 2):
+                peers.spawn(f"bot{n}", "join", *lobby, *bot_args())
+            screen = wait_for(tmux, "1 watching: Dana", 300)
+            assert "Seats in play order" in screen
+        finally:
+            tmux("kill-server")
