@@ -10,6 +10,7 @@ from p2pbelka.ui.chatbox import ChatBox
 from p2pbelka.ui.hostwatchers import watchers_line
 from p2pbelka.ui.view import TableView
 from p2pbelka.ui.words.i18n import set_language
+from p2pbelka.ui.words.seatlog import SeatWords
 
 
 def test_the_line_names_the_watchers_and_reads_back() -> None:
@@ -36,3 +37,12 @@ def test_a_player_s_screen_shows_the_watchers_beside_the_seats() -> None:
     assert view.watchers == ("Dana", "Ayan")
     box.show(ChatLine(0, "Asel", "/watching"))
     assert view.watchers == () and watchers_line(view, 31) == []
+
+
+def test_text_mode_words_the_host_s_line_as_the_screen_does() -> None:
+    set_language("ru")
+    try:
+        said = SeatWords().chat_line(ChatLine(0, "Asel", "/watching Dana, Ayan"))
+    finally:
+        set_language("en")
+    assert "Dana, Ayan" in said and "/watching" not in said
