@@ -280,6 +280,13 @@ class ScreenWatchFront:
         self.screen.show_chat(ChatLine(-1, name, text))
 
     async def note(self, note: WatchNote) -> None:
+        if note.kind == "watchers":  # shown under the seats, as at the seats' tables
+            names = note.fields.get("names", ())
+            self.screen.view.watchers = (
+                tuple(str(n) for n in names) if isinstance(names, tuple) else ()
+            )
+            self.screen.refresh()
+            return
         text = note_words(note)
         self.screen.note = text
         self.screen.view.say(text)

@@ -5,12 +5,14 @@ seats instead of the line; a line of another seat, or a saved one, changes nothi
 from __future__ import annotations
 
 from p2pbelka.peer.chat import WATCHING, ChatLine, watchers_named, watching_line
+from p2pbelka.peer.watch import WatchNote
 from p2pbelka.protocol.chat import MAX_CHAT_TEXT
 from p2pbelka.ui.chatbox import ChatBox
 from p2pbelka.ui.hostwatchers import watchers_line
 from p2pbelka.ui.view import TableView
 from p2pbelka.ui.words.i18n import set_language
 from p2pbelka.ui.words.seatlog import SeatWords
+from p2pbelka.ui.words.watchnotes import note_words
 
 
 def test_the_line_names_the_watchers_and_reads_back() -> None:
@@ -46,3 +48,8 @@ def test_text_mode_words_the_host_s_line_as_the_screen_does() -> None:
     finally:
         set_language("en")
     assert "Dana, Ayan" in said and "/watching" not in said
+
+
+def test_a_watcher_reads_the_host_s_line_as_a_note_not_a_chat_line() -> None:
+    said = note_words(WatchNote("watchers", {"names": ("Dana", "Ayan")}))
+    assert said == "2 watching: Dana, Ayan"

@@ -61,6 +61,9 @@ _NOTES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "set_aside": _set_aside,
     "forged_chat": lambda f: _("the host passed on a chat line nobody signed: dropped"),
     "refused": lambda f: lobby_reason(str(f["why"])),
+    "watchers": lambda f: ngettext(
+        "{n} watching: {names}", "{n} watching: {names}", len(f["names"])
+    ).format(n=len(f["names"]), names=", ".join(f["names"])),
 }
 
 
