@@ -55,6 +55,33 @@ LINES_QUEUE = 64
 """Lines waiting for the front end; more are dropped (the limits keep it far below)."""
 
 
+WATCHING = "/watching"
+"""A chat line of the host's seat (seat 0) that opens with this word lists who watches
+the table (protocol/SPEC.md, section 7.5): a screen shows the names beside the seats,
+not as a line; an older peer shows the line, which still reads right."""
+
+
+def watching_line(names: Sequence[str]) -> str:
+    """The host's line naming who watches (``/watching`` alone: nobody now), within a
+    chat line's length: names past it are counted (``+2``), not cut."""
+    shown = list(names)
+    while shown:
+        rest = len(names) - len(shown)
+        text = clean_chat(f"{WATCHING} {', '.join(shown)}" + (f" +{rest}" if rest else ""))
+        if len(text) <= MAX_CHAT_TEXT:
+            return text
+        shown.pop()
+    return WATCHING + (f" +{len(names)}" if names else "")
+
+
+def watchers_named(seat: int, text: str) -> tuple[str, ...] | None:
+    """The names a host's watching line gives (None: not such a line, or not the host's)."""
+    if seat != 0 or not (text == WATCHING or text.startswith(WATCHING + " ")):
+        return None
+    rest = text[len(WATCHING) :].strip()
+    return tuple(name for name in rest.split(", ") if name) if rest else ()
+
+
 class RateLimit:
     """A token bucket: ``burst`` at once, then one more every ``every`` seconds."""
 

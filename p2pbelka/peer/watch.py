@@ -38,7 +38,7 @@ from p2pbelka.net.errors import ChannelClosed, NetError
 from p2pbelka.net.identity import Identity, fingerprint
 from p2pbelka.net.pake import normal_code
 from p2pbelka.peer import lobby as lb
-from p2pbelka.peer.chat import FORGED, ChatDropped, ChatGate
+from p2pbelka.peer.chat import FORGED, ChatDropped, ChatGate, watchers_named
 from p2pbelka.peer.lan.events import (
     HostReached,
     HostUnreachable,
@@ -80,12 +80,12 @@ class WatchNote:
     and texts it names (``fields``).  The screens' layer words it (``ui/words/
     watchnotes.py``); this layer knows no language.
 
-    Kinds: ``waiting`` (to be let in), ``no_answer`` (why), ``reached`` (address, key),
-    ``following`` (n: from record n again), ``lost`` (why, held, wait, delay: the host
-    away, the first time), ``not_back`` (why, delay, left), ``gone`` (wait, why, held:
-    the watch stops), ``moved`` (where: announced there now), ``left`` (why: the host
-    lied), ``set_aside`` (n, path), ``forged_chat``, ``refused`` (why: the program's own
-    refusal, worded as a host's)."""
+    Kinds: ``waiting`` (to be let in), ``no_answer`` (why, error, where), ``reached``
+    (address, key), ``following`` (n: from record n again), ``lost`` (why, held, wait,
+    delay: the host away, the first time), ``not_back`` (why, delay, left), ``gone``
+    (wait, why, held: the watch stops), ``moved`` (where: announced there now), ``left``
+    (why: the host lied), ``set_aside`` (n, path), ``forged_chat``, ``refused`` (why:
+    the program's own refusal, worded as a host's), ``watchers`` (names: who watches)."""
 
     kind: str
     fields: Mapping[str, object] = field(default_factory=dict)
@@ -231,7 +231,9 @@ class Feed:
 
     async def on_dial(self, event: LobbyEvent) -> None:
         if isinstance(event, StillTrying):
-            await self.front.note(WatchNote("no_answer", {"why": event.why}))
+            # the error itself too: the screen words it in the watcher's language
+            why = {"why": event.why, "error": event.error, "where": event.where}
+            await self.front.note(WatchNote("no_answer", why))
         elif isinstance(event, HostReached) and not self.admitted:
             reached = {"address": event.address, "key": event.fingerprint}
             await self.front.note(WatchNote("reached", reached))
@@ -400,7 +402,10 @@ class Feed:
             self.save.chat_log.append(heard.msg)
         table = self.observer.table
         names = [s.name for s in table.setup.seats] if table and table.setup else []
-        if heard.seat is not None and heard.seat < len(names):
+        named = watchers_named(heard.seat, heard.msg.text) if heard.seat is not None else None
+        if named is not None:  # the host's word on who watches: a note, not a line
+            await self.front.note(WatchNote("watchers", {"names": named}))
+        elif heard.seat is not None and heard.seat < len(names):
             await self.front.chat(names[heard.seat], heard.msg.text, False)
         else:
             await self.front.chat(f"[{fingerprint(heard.msg.sender)}]", heard.msg.text, True)

@@ -12,14 +12,12 @@ A LAN joiner's screen opens on the lobby with no game, and gets one
 from __future__ import annotations
 
 import os
-import textwrap
 from collections.abc import Callable
 
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.formatted_text.utils import fragment_list_width
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindingsBase, merge_key_bindings
 from prompt_toolkit.layout import (
@@ -40,7 +38,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 
 from p2pbelka.peer.chat import ChatDropped, ChatLine
 from p2pbelka.table import moves as mv
-from p2pbelka.ui import hostwatchers, keymap, panels, tablekeys, toosmall
+from p2pbelka.ui import hostwatchers, keymap, linewrap, panels, tablekeys, toosmall
 from p2pbelka.ui.chatbox import CHAT_ROWS, ChatBox
 from p2pbelka.ui.gameui import GameUI, bind
 from p2pbelka.ui.lobbypanel import LobbyPanel
@@ -56,7 +54,14 @@ from p2pbelka.ui.words.i18n import _
 MIN_COLUMNS, MIN_ROWS = toosmall.MIN_COLUMNS, toosmall.MIN_ROWS
 RIGHT_WIDTH = 31
 ASK_WIDTH = 60
+STATUS_ROWS = 3
 """The question about a seat, asked over a page, is wrapped at this width."""
+
+
+def _exact(fragments: StyleAndTextTuples) -> Dimension:
+    """As many rows as ``fragments`` draw (a panel that keeps them whole)."""
+    text = "".join(fragment[1] for fragment in fragments)
+    return Dimension.exact(max(0, len(text.rstrip("\n").split("\n")) if text else 0))
 
 
 def _drop(move: mv.Move) -> None:
@@ -274,7 +279,11 @@ class TableScreen:
     def _root(self) -> AnyContainer:
         main = HSplit(
             [
-                Window(FormattedTextControl(self._title), height=1, style="class:title"),
+                Window(
+                    FormattedTextControl(self._title),
+                    height=lambda: self._rows_of(self._title()),
+                    style="class:title",
+                ),
                 DynamicContainer(self._middle),
                 self._home,
                 # the lobby has no chat: a chat line there would take keys the lobby reads
@@ -361,15 +370,21 @@ class TableScreen:
         chat = HSplit(
             [
                 Window(height=1, char="─", style="class:rule"),
+                # the seats and the watchers above are never pushed off: the chat
+                # gives way first, its newest line kept in sight
                 Window(
-                    FormattedTextControl(lambda: self.chatbox.panel(RIGHT_WIDTH)), height=CHAT_ROWS
+                    FormattedTextControl(
+                        lambda: self.chatbox.panel(RIGHT_WIDTH),
+                        get_cursor_position=self._chat_end,
+                    ),
+                    height=Dimension(min=1, max=CHAT_ROWS, preferred=CHAT_ROWS),
                 ),
             ]
         )
         right = HSplit(
             [
-                Window(FormattedTextControl(self._score), dont_extend_height=True),
-                Window(FormattedTextControl(self._seats), dont_extend_height=True),
+                Window(FormattedTextControl(self._score), height=lambda: _exact(self._score())),
+                Window(FormattedTextControl(self._seats), height=lambda: _exact(self._seats())),
                 ConditionalContainer(chat, Condition(self.chatbox.has_lines)),
                 Window(
                     FormattedTextControl(self._log, get_cursor_position=self._log_end),
@@ -396,7 +411,11 @@ class TableScreen:
         return HSplit(
             [
                 Window(FormattedTextControl(self._table), height=panels.TABLE_HEIGHT),
-                Window(FormattedTextControl(self._info), height=1, style="class:hint"),
+                Window(
+                    FormattedTextControl(self._info),
+                    height=lambda: self._rows_of(self._info()),
+                    style="class:hint",
+                ),
                 Window(FormattedTextControl(self._under_table), height=1),
                 Window(FormattedTextControl(self._hand), height=panels.HAND_HEIGHT),
                 Window(),
@@ -405,14 +424,23 @@ class TableScreen:
 
     # -- content -----------------------------------------------------------------------------
 
+    @staticmethod
+    def _rows_of(fragments: StyleAndTextTuples) -> Dimension:
+        """One row, or two for a line wrapped (the row under it gives way first)."""
+        rows = 1 + sum(fragment[1].count("\n") for fragment in fragments)
+        return Dimension(min=1, preferred=min(2, rows), max=min(2, rows))
+
     def _title(self) -> StyleAndTextTuples:
+        return linewrap.rows(self.title_text(), self._width())
+
+    def title_text(self) -> str:
         game, view = self.game, self.view
         if game is None:
-            return [("", " p2pbelka")]
+            return "p2pbelka"
         if self.overlay == "deal_end" and view.deal_ends:
             # the page is about the deal that ended, even once the next one is dealt
-            return red_suits([("", " " + game.deal_title(view, view.deal_ends[-1]))])
-        return red_suits([("", " " + game.title(view))])
+            return game.deal_title(view, view.deal_ends[-1])
+        return game.title(view)
 
     def _table(self) -> StyleAndTextTuples:
         if self.game is None:
@@ -427,7 +455,7 @@ class TableScreen:
 
     def _info(self) -> StyleAndTextTuples:
         info = self.game.info(self.view) if self.game is not None else ""
-        return red_suits([("", " " + info)])
+        return linewrap.rows(info, self._left_width())
 
     def _under_table(self) -> StyleAndTextTuples:
         if self.game is None:
@@ -453,12 +481,16 @@ class TableScreen:
         if self._wrapped_log[0] != key:
             lines: list[str] = []
             for entry in self.view.log[-100:]:
-                lines += textwrap.wrap(entry, RIGHT_WIDTH - 1, subsequent_indent="  ") or [""]
+                lines += linewrap.wrap(entry, RIGHT_WIDTH - 1, indent="  ")
             self._wrapped_log = (key, lines)
         return self._wrapped_log[1]
 
     def _log(self) -> StyleAndTextTuples:
         return red_suits([("", "\n".join(self._log_lines()))])
+
+    def _chat_end(self) -> Point:
+        drawn = "".join(fragment[1] for fragment in self.chatbox.panel(RIGHT_WIDTH))
+        return Point(0, max(0, drawn.count("\n") - 1))
 
     def _log_end(self) -> Point:
         return Point(0, max(0, len(self._log_lines()) - 1))
@@ -496,8 +528,8 @@ class TableScreen:
         offer = self.view.offer
         if offer is None:
             return []
-        lines = textwrap.wrap(self.view.offer_question(offer), ASK_WIDTH)
-        hint = textwrap.wrap(_("No answer in time counts as no."), ASK_WIDTH)
+        lines = linewrap.wrap(self.view.offer_question(offer), ASK_WIDTH)
+        hint = linewrap.wrap(_("No answer in time counts as no."), ASK_WIDTH)
         return [
             *(("", line + "\n") for line in lines),
             ("class:button", _("[y] yes"), on_click(lambda: self.answer_offer(True))),
@@ -516,21 +548,13 @@ class TableScreen:
 
     def _status_rows(self) -> Dimension:
         rows = 1 + sum(text.count("\n") for _style, text, *_rest in self._status())
-        return Dimension.exact(min(2, rows))
+        # at 80x24 the table leaves the status three rows; past that it shrinks first
+        return Dimension(min=1, preferred=min(STATUS_ROWS, rows), max=min(STATUS_ROWS, rows))
 
     def _status(self) -> StyleAndTextTuples:
-        """The line under the table, wrapped between words onto a second row when it is
-        longer than the screen is wide (the buttons after it stay whole)."""
-        line, width = self._status_line(), self._width()
-        if fragment_list_width(line) <= width or not line:
-            return line
-        style, text, *handler = line[0]
-        rest = fragment_list_width(line[1:])  # an offer's buttons, on the last row
-        rows = textwrap.wrap(text, width) or [""]
-        if rest and len(rows[-1]) + 1 + rest > width:
-            rows = textwrap.wrap(text, max(20, width - rest - 1)) or [""]
-        first = (style, "\n".join(rows) + (" " if rest else ""), *handler)
-        return [first, *line[1:]]  # type: ignore[list-item]
+        """The line under the table, wrapped between words onto more rows when it is
+        longer than the screen is wide (a question's keys together on the last)."""
+        return linewrap.joined(linewrap.wrap_fragments(self._status_line(), self._width()))
 
     def _status_line(self) -> StyleAndTextTuples:
         view = self.view

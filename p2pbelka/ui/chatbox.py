@@ -3,15 +3,16 @@ the seats, and the note saying why a line was not sent."""
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
 from typing import Any
 
+from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.widgets import TextArea
 
-from p2pbelka.peer.chat import SLOW_DOWN, TOO_LONG, ChatDropped, ChatLine
+from p2pbelka.peer.chat import SLOW_DOWN, TOO_LONG, ChatDropped, ChatLine, watchers_named
 from p2pbelka.protocol.chat import MAX_CHAT_TEXT, clean_chat
+from p2pbelka.ui.linewrap import wrap
 from p2pbelka.ui.view import TableView
 from p2pbelka.ui.words.i18n import _
 
@@ -62,7 +63,14 @@ class ChatBox:
         return True
 
     def show(self, line: ChatLine) -> None:
-        """A line of the table's chat (ours included), from the front end."""
+        """A line of the table's chat (ours included), from the front end; the host's
+        line naming who watches is shown beside the seats, not in the chat."""
+        named = watchers_named(line.seat, line.text)
+        if named is not None:
+            if not line.earlier:  # a resumed game's saved one is out of date
+                self._view().watchers = named
+            self._redraw()
+            return
         self.lines.append(line)
         del self.lines[:-KEPT]
         # The note stays: sending cleared it, so it is about a later line (one refused
@@ -80,7 +88,8 @@ class ChatBox:
         else:
             return
         if not self.box.text:
-            self.box.text = text
+            # the cursor after the text given back: what is typed next goes on its end
+            self.box.buffer.set_document(Document(text, len(text)), bypass_readonly=True)
         self._redraw()
 
     def has_lines(self) -> bool:
@@ -92,10 +101,10 @@ class ChatBox:
         for line in self.lines[-CHAT_ROWS:]:
             style = "class:hint" if line.earlier else ""
             head = f"{line.name}:"
-            wrapped = textwrap.wrap(f"{head} {line.text}", width - 1, subsequent_indent="  ")
+            wrapped = wrap(f"{head} {line.text}", width - 1, indent="  ")
             rows += [(style, row, len(head) if i == 0 else 0) for i, row in enumerate(wrapped)]
         if self.note:
-            rows += [("class:hint", row, 0) for row in textwrap.wrap(self.note, width - 1)]
+            rows += [("class:hint", row, 0) for row in wrap(self.note, width - 1)]
         out: StyleAndTextTuples = []
         for style, row, bold in rows[-CHAT_ROWS:]:
             if bold and not style:

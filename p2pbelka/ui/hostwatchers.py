@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from p2pbelka.ui.linewrap import wrap
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.view import TableView
-from p2pbelka.ui.words.cardnames import fit
 from p2pbelka.ui.words.i18n import _, ngettext
 
 
@@ -20,7 +20,7 @@ def watchers_line(view: TableView, width: int) -> StyleAndTextTuples:
         return []
     line = ngettext("{n} watching: {names}", "{n} watching: {names}", len(names))
     text = line.format(n=len(names), names=", ".join(names))
-    return [("class:hint", fit(text, width - 1) + "\n")]
+    return [("class:hint", "\n".join(wrap(text, width - 1, indent="  ")) + "\n")]
 
 
 def question(view: TableView, answer: Callable[[bool], object]) -> StyleAndTextTuples:

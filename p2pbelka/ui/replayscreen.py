@@ -11,7 +11,6 @@ plain drawing here is what a game without one gets.
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,13 +19,14 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, VSplit, Window
+from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import ColorDepth, Output
 
 from p2pbelka.cards import Card
 from p2pbelka.rules.common.summary import DealSummary, TrickSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import VerifiedDeal
-from p2pbelka.ui import panels, plainpages
+from p2pbelka.ui import linewrap, panels, plainpages
 from p2pbelka.ui.canvas import Canvas
 from p2pbelka.ui.keymap import latin, same_place
 from p2pbelka.ui.plainchars import screen_output
@@ -187,10 +187,19 @@ def hands_lines(replay: Replay, width: int) -> StyleAndTextTuples:
     for seat, hand in enumerate(replay.hands()):
         mark = "▶" if view.turn == seat else " "
         name = view.name(seat).ljust(15)
-        cards = " ".join(card_label(c).ljust(3) for c in hand)
+        cards = [card_label(c).ljust(3) for c in hand]
         out.append(("class:seat.turn" if view.turn == seat else "", f"{mark}{name}"))
-        out.append(("", f"{cards}"[: max(0, width - 16)] + "\n"))
+        out.append(("", hand_rows(cards, 16, width) + "\n"))
     return out
+
+
+def hand_rows(cards: list[str], left: int, width: int) -> str:
+    """A hand after its seat's name (``left`` columns): as many cards a row as fit,
+    the rest on rows under them, never a card cut from its suit."""
+    step = max((linewrap.cells(card) for card in cards), default=1) + 1
+    per_row = max(1, (width - left + 1) // step)
+    rows = [" ".join(cards[i : i + per_row]) for i in range(0, len(cards), per_row)]
+    return ("\n" + " " * left).join(rows)
 
 
 def wrapped(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
@@ -199,7 +208,7 @@ def wrapped(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
     for style, text, *_rest in fragments:
         lines = text.split("\n")
         for i, line in enumerate(lines):
-            parts = textwrap.wrap(line, width, subsequent_indent=" ") or [""]
+            parts = linewrap.wrap(line, width, indent=" ")
             end = "\n" if i < len(lines) - 1 else ""
             out.append((style, "\n".join(parts) + end))
     return out
@@ -239,8 +248,17 @@ class ReplayScreen:
     def _title(self) -> str:
         return self.replay.title()
 
+    def _title_rows(self) -> StyleAndTextTuples:
+        return linewrap.rows(self._title(), get_app().output.get_size().columns)
+
+    def _title_rows_count(self) -> int:
+        return 1 + sum(fragment[1].count("\n") for fragment in self._title_rows())
+
     def _table(self) -> StyleAndTextTuples:
         return self.replay.table_lines(self._width())
+
+    def _hand_rows(self) -> int:
+        return 1 + sum(fragment[1].count("\n") for fragment in self._hands())
 
     def _hands(self) -> StyleAndTextTuples:
         out = self.replay.hands_lines(self._width())
@@ -263,13 +281,19 @@ class ReplayScreen:
         left = HSplit(
             [
                 Window(FormattedTextControl(self._table), height=panels.TABLE_HEIGHT),
-                Window(text(self._hands), height=6),
+                Window(
+                    text(self._hands), height=lambda: Dimension(min=1, preferred=self._hand_rows())
+                ),
                 Window(),
             ]
         )
         return HSplit(
             [
-                Window(text(lambda: [("", " " + self._title())]), height=1, style="class:title"),
+                Window(
+                    text(self._title_rows),
+                    height=lambda: Dimension(min=1, max=2, preferred=self._title_rows_count()),
+                    style="class:title",
+                ),
                 VSplit(
                     [
                         left,

@@ -183,14 +183,14 @@ class WatchScreen(TableScreen):
         style = "class:verdict.ok" if self.verdict.startswith("OK") else "class:verdict.bad"
         return [(style, self.verdict + "\n\n")]
 
-    def _title(self) -> StyleAndTextTuples:
-        return [("", " " + _("watching") + " ·"), *super()._title()]
+    def title_text(self) -> str:
+        return _("watching") + " · " + super().title_text()
 
     def _hand(self) -> StyleAndTextTuples:
         dealt = self.game.dealt(self.view) if self.game is not None else 0
         return backs_lines(self.view, dealt, self._left_width())
 
-    def _status(self) -> StyleAndTextTuples:
+    def _status_line(self) -> StyleAndTextTuples:
         view = self.view
         if view.finished:
             return [("class:status", _("The game has ended. Press q to leave."))]
@@ -284,6 +284,13 @@ class ScreenWatchFront:
         self.screen.show_chat(ChatLine(-1, name, text))
 
     async def note(self, note: WatchNote) -> None:
+        if note.kind == "watchers":  # shown under the seats, as at the seats' tables
+            names = note.fields.get("names", ())
+            self.screen.view.watchers = (
+                tuple(str(n) for n in names) if isinstance(names, tuple) else ()
+            )
+            self.screen.refresh()
+            return
         text = note_words(note)
         self.screen.note = text
         self.screen.view.say(text)

@@ -19,7 +19,7 @@ from p2pbelka.net.errors import NetError
 from p2pbelka.net.handshake import Role
 from p2pbelka.net.identity import Identity, fingerprint
 from p2pbelka.peer import lobby as lb
-from p2pbelka.peer.chat import ChatGate, RateLimit
+from p2pbelka.peer.chat import WATCHING, ChatGate, RateLimit
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.lan import GameResult, LobbyEvent, NetOptions, TableOpen
 from p2pbelka.peer.lan import watchers as feed_module
@@ -171,7 +171,10 @@ async def test_watchers_get_the_host_s_transcript_and_the_bad_ones_are_cut_off(
     assert first.fed == len(host_records)
     assert watched["late"].records == host_records and watched["late"].fed == len(host_records)
     assert watched["back"].records == host_records[10:]
-    assert not first.chat, "bots do not talk"
+    # bots do not talk: the only lines are the host seat's naming its watchers
+    said = [open_chat(raw) for raw in first.chat]
+    assert said and all(m.text.startswith(WATCHING) for m in said), [m.text for m in said]
+    assert all(m.sender == said[0].sender for m in said)
     log = caplog.text
     for key, why in (("hello", "'hello' message"), ("garbage", "malformed"), ("chat", "chat")):
         lines = [ln for ln in log.splitlines() if cut[key] in ln and "cut off" in ln]

@@ -36,7 +36,14 @@ from p2pbelka.net.connection import SecureChannel
 from p2pbelka.net.door import Door
 from p2pbelka.net.errors import DecryptError, FrameError, NetError
 from p2pbelka.peer import lobby as lb
-from p2pbelka.peer.chat import HEAR_BURST, HEAR_EVERY, Chat, RateLimit
+from p2pbelka.peer.chat import (
+    HEAR_BURST,
+    HEAR_EVERY,
+    Chat,
+    ChatDropped,
+    RateLimit,
+    watching_line,
+)
 from p2pbelka.peer.lan.events import LobbyEvent, WatchersChanged, WatcherView
 from p2pbelka.protocol.chat import ChatMsg, is_chat, open_chat
 from p2pbelka.protocol.codec import ProtocolError, decode
@@ -175,6 +182,8 @@ class Feed:
         self.ended = False
         self.stats: Counter[str] = Counter()
         self._chat: Chat | None = None
+        self._told: tuple[str, ...] | None = ()  # the watchers the seats were told of
+        self._seats_heard: set[bytes] = set()  # keys whose records the host's seat has had
         self._done = trio.Event()
         self._taken_at = 0.0
         """When a watcher last took a payload (``trio.current_time``)."""
@@ -209,6 +218,14 @@ class Feed:
     def record(self, envelope: Envelope) -> None:
         self.records.append(envelope.raw)
         self._push(envelope.raw)
+        sender = getattr(envelope, "sender", b"")  # (the feed's tests hand bare records)
+        if sender not in self._seats_heard:
+            # a seat's first record: its link is up now, and a line said before (at
+            # the chat's opening) may have found it down: said again, once a seat
+            self._seats_heard.add(sender)
+            if self._told:
+                self._told = None
+                self._tell_seats()
 
     def rewind(self, records: int) -> None:
         """The host's transcript was cut back to its first ``records`` records (it took
@@ -224,6 +241,22 @@ class Feed:
     def follow(self, chat: Chat) -> None:
         self._chat = chat
         chat.taps.append(self.chat_line)
+        self._tell_seats()
+
+    def _tell_seats(self) -> None:
+        """The host's seat names its watchers to the other seats (``/watching``, a
+        chat line of its own, SPEC 7.5), once the chat is open, again at each seat's
+        first record (its link is up then), and at each change.  A line the sending
+        limit refuses (the host's player chatting fast) is said
+        with the next change."""
+        names = tuple(w.view.name for w in self.watchers if not w.closed)
+        if self._chat is None or names == self._told or (not names and self._told is None):
+            return
+        try:
+            self._chat.say(watching_line(names))
+        except ChatDropped:
+            return
+        self._told = names
 
     def chat_line(self, msg: ChatMsg) -> None:
         self._push(msg.raw)
@@ -392,6 +425,7 @@ class Feed:
 
     def _changed(self) -> None:
         self.tell(WatchersChanged(tuple(w.view for w in self.watchers), self.places))
+        self._tell_seats()
 
     # -- the end ----------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ the log shows can be typed back.  English is ``ui/words/englishlog.py``'s stable
 
 from __future__ import annotations
 
-from p2pbelka.peer.chat import ChatLine
+from p2pbelka.peer.chat import ChatLine, watchers_named
 from p2pbelka.peer.driver import CutOff, Resumed, Waiting
 from p2pbelka.peer.seatchange.drivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.peer.text import Words
@@ -19,7 +19,7 @@ from p2pbelka.table.session import Table
 from p2pbelka.ui.words import i18n
 from p2pbelka.ui.words.englishlog import ENGLISH, MISMATCH, english_line
 from p2pbelka.ui.words.faults import fault_line
-from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.i18n import _, ngettext
 from p2pbelka.ui.words.loglines import (
     game_event_line,
     game_over_line,
@@ -166,6 +166,10 @@ class SeatWords:
         ).format(seat=offer.seat, name=offer.name, s=offer.seconds, bot=offer.bot)
 
     def chat_line(self, line: ChatLine) -> str:
+        named = watchers_named(line.seat, line.text)
+        if named and not line.earlier:  # the host's word on who watches (SPEC 7.5)
+            said = ngettext("{n} watching: {names}", "{n} watching: {names}", len(named))
+            return said.format(n=len(named), names=", ".join(named))
         if line.earlier:
             said = _("chat (earlier): {name} (seat {seat}): {text}")
         else:

@@ -12,6 +12,7 @@ from p2pbelka.peer.watch import WatchNote
 from p2pbelka.ui.words.admission import lobby_reason
 from p2pbelka.ui.words.forms import Forms, matched_words
 from p2pbelka.ui.words.i18n import _, ngettext
+from p2pbelka.ui.words.oserrors import trying_why
 
 
 def _kept(held: int) -> str:
@@ -47,7 +48,9 @@ def _set_aside(f: Mapping[str, Any]) -> str:
 
 _NOTES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "waiting": lambda f: _("waiting for the host to let us watch"),
-    "no_answer": lambda f: _("no answer yet ({why}); trying again").format(why=f["why"]),
+    "no_answer": lambda f: _("no answer yet ({why}); trying again").format(
+        why=trying_why(str(f["why"]), f.get("error"), str(f.get("where", "")))
+    ),
     "reached": lambda f: _("reached {address}, host key {key}").format(**f),
     "following": lambda f: _("following again from record {n}").format(n=f["n"]),
     "lost": _lost,
@@ -60,6 +63,9 @@ _NOTES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "set_aside": _set_aside,
     "forged_chat": lambda f: _("the host passed on a chat line nobody signed: dropped"),
     "refused": lambda f: lobby_reason(str(f["why"])),
+    "watchers": lambda f: ngettext(
+        "{n} watching: {names}", "{n} watching: {names}", len(f["names"])
+    ).format(n=len(f["names"]), names=", ".join(f["names"])),
 }
 
 

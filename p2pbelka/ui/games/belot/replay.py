@@ -19,7 +19,7 @@ from p2pbelka.table.games.belot import events as belot_ev
 from p2pbelka.table.verify import VerifyReport
 from p2pbelka.ui.games.belot import panels, reports
 from p2pbelka.ui.games.belot.view import BelotView, combination_name, sort_belot_hand
-from p2pbelka.ui.replayscreen import RIGHT_WIDTH, Replay, verdict_lines, wrapped
+from p2pbelka.ui.replayscreen import RIGHT_WIDTH, Replay, hand_rows, verdict_lines, wrapped
 from p2pbelka.ui.words.cardnames import card_label, suit_name
 from p2pbelka.ui.words.i18n import _
 
@@ -110,9 +110,9 @@ def hands_lines(replay: BelotReplay, width: int) -> StyleAndTextTuples:
     for seat, hand in enumerate(replay.hands()):
         mark = "▶" if view.turn == seat else " "
         name = view.name(seat)[:10].ljust(11)
-        cards = " ".join(card_label(c) for c in hand)  # nine cards fit 80 columns
+        cards = [card_label(c) for c in hand]
         out.append(("class:seat.turn" if view.turn == seat else "", f"{mark}{name}"))
-        out.append(("", cards[: max(0, width - 12)] + "\n"))
+        out.append(("", hand_rows(cards, 12, width) + "\n"))
     return out
 
 
