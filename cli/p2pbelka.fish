@@ -113,7 +113,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l think -x -d 'bench bots
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l players -x -d 'seats: Belka 4; Belot 2 or 3 (default 3)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l watchers -x -d 'bench net: games with N watchers following the host, beside games without'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l profile -d 'bench net: one game with every peer under cProfile, and where its CPU went'
-complete -c p2pbelka -n '_shtab_p2pbelka_using bench; and test $_shtab_p2pbelka_npos -eq 0' -ka "bots bounds deal door model net rules solver transport" -d 'what to measure'
+complete -c p2pbelka -n '_shtab_p2pbelka_using bench; and test $_shtab_p2pbelka_npos -eq 0' -ka "bots bounds deal door model net rules solver transport" -d 'what to measure: bots, bounds, deal, door, model, net, rules, solver, transport'
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a referee -d 'check a Belka or Belot game record with the rules engine'
 complete -c p2pbelka -n '_shtab_p2pbelka_using referee' -s h -l help -d 'show this help message and exit'
 complete -c p2pbelka -n '_shtab_p2pbelka_using referee' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'

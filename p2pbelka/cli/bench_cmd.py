@@ -28,7 +28,14 @@ TOPICS: Mapping[str, str] = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("topic", choices=sorted(TOPICS), help=_("what to measure"))
+    # the choices named in the help, not in the usage line: the list outgrew a line
+    topics = sorted(TOPICS)
+    parser.add_argument(
+        "topic",
+        choices=topics,
+        metavar="TOPIC",
+        help=f"{_('what to measure')}: {', '.join(topics)}",
+    )
     parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
     parser.add_argument("--quick", action="store_true", help=_("a short run, for smoke tests"))
     game_args.add_game_argument(parser, _("which game"))

@@ -65,6 +65,10 @@ _FAULTS: Forms = [
         lambda s, why: _("named by seat {seat}: {why}").format(seat=s, why=why),
     ),
     (
+        re.compile(r"shares do not cover exactly the positions dealt to others"),
+        lambda: _("its key shares do not cover exactly the cards dealt to the others"),
+    ),
+    (
         re.compile(r"its pass names an input deck other than the one it had"),
         lambda: _("its shuffle starts from a deck other than the one it was given"),
     ),
