@@ -44,7 +44,7 @@ from p2pbelka.ui import hostwatchers, keymap, panels, tablekeys, toosmall
 from p2pbelka.ui.chatbox import CHAT_ROWS, ChatBox
 from p2pbelka.ui.gameui import GameUI, bind
 from p2pbelka.ui.lobbypanel import LobbyPanel
-from p2pbelka.ui.pageoverlay import Pages
+from p2pbelka.ui.pageoverlay import FRAME_ROWS, Pages
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.style import STYLE
 from p2pbelka.ui.tablekeys import PAGES
@@ -457,7 +457,12 @@ class TableScreen:
 
     def _help(self) -> StyleAndTextTuples:
         lines = self.help_text().splitlines()
-        self.help_scroll = max(0, min(self.help_scroll, len(lines) - 1))
+        while lines and not lines[-1].strip():
+            lines.pop()
+        # scrolled no further than its last line at the bottom (no blank page after it):
+        # the page has the screen less the frame's rows and its footer
+        height = max(1, get_app().output.get_size().rows - FRAME_ROWS - 1)
+        self.help_scroll = max(0, min(self.help_scroll, len(lines) - height))
         return [("", "\n".join(" " + line for line in lines[self.help_scroll :]))]
 
     def _last_trick_footer(self) -> StyleAndTextTuples:
