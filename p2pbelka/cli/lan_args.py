@@ -46,9 +46,7 @@ def add_player_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json",
         action="store_true",
-        help=_(
-            "text mode for scripts: one JSON object a line, the raw figures (docs/text-mode.md)"
-        ),
+        help=_("text for scripts: one JSON object a line, the raw figures (docs/text-mode.md)"),
     )
     parser.add_argument("--lang", choices=LANGUAGES, default=None, help=_("screen language"))
     parser.add_argument(

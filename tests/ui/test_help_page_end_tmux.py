@@ -27,6 +27,7 @@ def until_changed(tmux: Tmux, before: str) -> str:
         time.sleep(0.02)
     raise AssertionError(f"the screen did not change:\n{before}")
 
+
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)"
 )

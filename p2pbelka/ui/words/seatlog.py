@@ -57,7 +57,8 @@ class SeatWords:
     def _follow(self, event: ev.Event, table: Table) -> None:
         """The trump of the deal in play, as the game's events tell it: any game's event
         that names one (Belka's J♣, Belot's call) by its letter."""
-        self._sort = hand_order(table)
+        if isinstance(event, ev.DealStarted | ev.HandDealt | ev.ChoiceNeeded):
+            self._sort = hand_order(table)
         if isinstance(event, ev.DealStarted):
             self._trump = None
         trump = getattr(event, "trump", None) if isinstance(event, ev.GameEvent) else None
@@ -65,7 +66,8 @@ class SeatWords:
             self._trump = Suit.parse(trump)
 
     def _table_line(self, event: ev.Event, table: Table) -> str | None:
-        names = table_names(table)
+        seated = ev.DealStarted | ev.TurnToPlay | ev.CardPlayed | ev.TrickTaken
+        names = table_names(table) if isinstance(event, seated) else ()
         if isinstance(event, ev.GameStarted) and event.continued:
             return _("the game goes on: {seats}; {dealer} deals next").format(
                 seats=seats_line(event.names), dealer=who(event.first_dealer, event.names)
