@@ -63,12 +63,12 @@ def hand_order(table: Table) -> Callable[[list[Card], Suit | None], list[Card]] 
     return game.sort_hand if game is not None else None
 
 
-def hand_line(cards: Sequence[Card], table: Table) -> str:
-    """A hand sorted as the game's screen sorts it (the trump not known yet: a hand is
-    dealt before it), its cards as the screen writes them."""
+def hand_line(cards: Sequence[Card], table: Table, trump: Suit | None = None) -> str:
+    """A hand sorted as the game's screen sorts it (``trump``: the deal's, None before
+    it is known), its cards as the screen writes them."""
     order = hand_order(table)
     ordered = (
-        order(list(cards), None) if order is not None else sorted(cards, key=lambda c: c.index)
+        order(list(cards), trump) if order is not None else sorted(cards, key=lambda c: c.index)
     )
     return cards_line(ordered)
 

@@ -81,7 +81,8 @@ class SeatWords:
                 n=event.number + 1, dealer=who(event.dealer, names)
             )
         if isinstance(event, ev.HandDealt):
-            return _("your hand: {cards}").format(cards=hand_line(event.cards, table))
+            cards = hand_line(event.cards, table, self._trump)
+            return _("your hand: {cards}").format(cards=cards)
         if isinstance(event, ev.GameEvent):
             return game_event_line(event, table)
         if isinstance(event, ev.ChoiceNeeded):
