@@ -208,18 +208,29 @@ async def _host_with_lines(
     table: _Table, level: str | None, fe: TextFrontEnd, auto_approve: bool, printer: LobbyPrinter
 ) -> GameResult:
     """The game, its lobby told in lines; each joiner asked about at the terminal unless
-    ``auto_approve``."""
+    ``auto_approve``; the host's keys (``b`` for bots, ``help``) read either way."""
+    import tempfile
+    from pathlib import Path
+
     import trio
 
     from p2pbelka.cli import lan_args
     from p2pbelka.cli.terminal_door import TerminalDoor, help_line
+    from p2pbelka.cli.text_bots import BOTS_GRACE, TextBots
+    from p2pbelka.peer.loopback import DEFAULT_BOT
 
-    if auto_approve:
-        return await table.host(fe, level, printer)
-    door = TerminalDoor(printer)
-    lan_args.say(help_line())
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(door.serve)
-        result = await table.host(fe, level, door.on_lobby, door.approve)
-        nursery.cancel_scope.cancel()
+    with tempfile.TemporaryDirectory(prefix="p2pbelka-bots-") as home:
+        async with trio.open_nursery() as nursery:
+            bots = TextBots(
+                table.identity, table.net, level or DEFAULT_BOT, table.invite, Path(home), nursery
+            )
+            door = TerminalDoor(printer, bots, auto_approve)
+            if not auto_approve:
+                lan_args.say(help_line())
+            nursery.start_soon(door.serve)
+            result = await table.host(fe, level, door.on_lobby, door.approve)
+            door.close()
+            with trio.move_on_after(BOTS_GRACE):
+                await bots.finished()  # our bots end their games as the host's did
+            nursery.cancel_scope.cancel()
     return result

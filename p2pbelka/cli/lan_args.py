@@ -45,6 +45,11 @@ def add_player_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help=_("plain text, a line per event (the default when not at a terminal, or for a bot)"),
     )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help=_("text for scripts: one JSON object a line, the raw figures (docs/text-mode.md)"),
+    )
     parser.add_argument("--lang", choices=LANGUAGES, default=None, help=_("screen language"))
     parser.add_argument(
         "--player", metavar="NAME", help=_("your name at the table (remembered for next time)")
@@ -304,16 +309,21 @@ def bot_level(requested: str | None) -> str | None:
     return requested or DEFAULT_BOT
 
 
-def front_end(level: str | None, quiet: bool, game: str | None = None) -> TextFrontEnd:
-    """The text front end; with ``level``, its bot (of ``game``'s levels when known)."""
+def front_end(
+    level: str | None, quiet: bool, game: str | None = None, json_lines: bool = False
+) -> TextFrontEnd:
+    """The text front end; with ``level``, its bot (of ``game``'s levels when known);
+    ``json_lines``: its log for scripts (``--json``)."""
     from p2pbelka.bots import make_bot, parse_level
-    from p2pbelka.peer.text import TextFrontEnd
+    from p2pbelka.peer.text import TextFrontEnd, Words
+    from p2pbelka.ui.words.jsonlog import JsonWords
     from p2pbelka.ui.words.seatlog import seat_words
 
     if level and game is not None:
         parse_level(level, game)  # the host's game is known: say now if its bots lack the level
     bot = make_bot(level) if level else None
-    return TextFrontEnd(bot, quiet=quiet, words=seat_words())
+    words: Words = JsonWords() if json_lines else seat_words()
+    return TextFrontEnd(bot, quiet=quiet, words=words)
 
 
 def prepare(
@@ -325,8 +335,11 @@ def prepare(
     """Logging, the user's identity and who plays the seat; None (after saying why)
     if one of them cannot be had.  ``game``: the table's game, when known already."""
     from p2pbelka.net.identity import Identity, IdentityError
+    from p2pbelka.ui.words.jsonlog import JsonLines
 
     setup_logging(args)
+    if getattr(args, "json", False) and not isinstance(sys.stdout, JsonLines):
+        sys.stdout = JsonLines(sys.stdout)  # every line a JSON object, the lobby's too
     try:
         if getattr(args, "player", None):
             Identity.load_or_create()  # the key first, so a rename never comes without one
@@ -342,7 +355,7 @@ def prepare(
             from p2pbelka.bots import bot_name
 
             identity = dataclasses.replace(identity, name=bot_name(level))
-        fe = front_end(level, args.quiet, game)
+        fe = front_end(level, args.quiet, game, getattr(args, "json", False))
         fe.auto_approve = bool(getattr(args, "auto_approve", False))
     except (ValueError, IdentityError) as exc:
         print(f"p2pbelka {command}: {error_words(exc)}", file=sys.stderr)
@@ -353,7 +366,9 @@ def prepare(
 
 def wants_screen(args: argparse.Namespace) -> bool:
     """The full-screen table, for a person at a terminal; text for bots, pipes and --text."""
-    return args.bot is None and not args.text and sys.stdin.isatty() and sys.stdout.isatty()
+    if args.bot is not None or args.text or getattr(args, "json", False):
+        return False
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def screen_result(

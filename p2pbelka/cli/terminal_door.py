@@ -1,7 +1,8 @@
-"""The host's door in text mode: ``y``/``n`` for each joiner, ``x N`` to free seat N,
-``rules``, ``preset NAME`` and ``set NAME=VALUE`` to see and change the rules,
-``code`` to draw a new invite code and ``shut ADDRESS`` to shut out an address
-that guessed wrong codes (or let it try again).
+"""The host's door in text mode: ``y``/``n`` for each joiner, ``b`` to fill the free
+seats with bots, ``x N`` to free seat N, ``rules``, ``preset NAME`` and ``set
+NAME=VALUE`` to see and change the rules, ``code`` to draw a new invite code,
+``shut ADDRESS`` to shut out an address that guessed wrong codes (or let it try
+again), and ``help`` (or any other line) for the list of keys.
 
 Lines are read from stdin by trio itself (no thread), and only until the game
 starts, so nothing is left reading that could take a line meant for play.
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 
 import trio
 
+from p2pbelka.cli.text_bots import TextBots
 from p2pbelka.peer.lan import (
     GameStarting,
     HostControl,
@@ -30,11 +32,12 @@ from p2pbelka.ui.words.setuperrors import error_words
 
 
 def help_line() -> str:
-    """What the host may type in the lobby (shown for anything else)."""
+    """What the host may type in the lobby (shown for ``help`` and anything unknown)."""
     return _(
-        "answer y (let in) or n (turn away); 'x N' frees seat N before the start;"
-        " 'rules' shows the rules, 'preset NAME' and 'set NAME=VALUE' change them;"
-        " 'code' draws a new invite code, 'shut ADDRESS' shuts out an address that guessed"
+        "keys: y lets a joiner in, n turns one away; b fills the free seats with bots;"
+        " x N frees seat N before the start; rules shows the rules, preset NAME and"
+        " set NAME=VALUE change them; code draws a new invite code, shut ADDRESS shuts"
+        " out an address that guessed; help shows this"
     )
 
 
@@ -48,14 +51,20 @@ class _Asking:
 class TerminalDoor:
     """Pass ``approve`` and ``on_lobby`` to ``host_game`` and run ``serve`` beside it."""
 
-    def __init__(self, print_lobby: OnLobby) -> None:
+    def __init__(
+        self, print_lobby: OnLobby, bots: TextBots | None = None, auto_approve: bool = False
+    ) -> None:
         self._print_lobby = print_lobby
+        self._bots = bots
+        self._auto_approve = auto_approve
         self._asking: list[_Asking] = []
         self._control: HostControl | None = None
         self._state: LobbyState | None = None
         self._open = trio.CancelScope()
 
     async def approve(self, request: JoinRequest) -> bool:
+        if self._auto_approve or (self._bots is not None and request.key in self._bots.own):
+            return True  # (a bot of ours, or everyone with --auto-approve)
         if self._open.cancel_called:  # the game has the terminal: nobody is here to ask
             if request.watcher:
                 print(_turned_away(request), flush=True)
@@ -77,6 +86,8 @@ class TerminalDoor:
             self._control = event.host_control
         if isinstance(event, SeatsChanged):
             self._state = event.state
+        if self._bots is not None:
+            self._bots.on_lobby(event)
         if isinstance(event, GameStarting):
             self._open.cancel()  # the terminal belongs to the game from here on
         await self._print_lobby(event)
@@ -105,6 +116,9 @@ class TerminalDoor:
                 first.admit = line.startswith("y")
                 first.decided.set()
             return
+        if line in ("b", "bots"):
+            self._fill()
+            return
         if len(words) == 2 and words[0] in ("x", "remove") and words[1].isdigit():
             seat = int(words[1])
             if self._control is None or not await self._control.remove(seat):
@@ -120,6 +134,19 @@ class TerminalDoor:
             return
         if line:
             print(help_line(), flush=True)
+
+    def close(self) -> None:
+        """The lobby is over (the game ended, or never began): stop reading lines."""
+        self._open.cancel()
+
+    def _fill(self) -> None:
+        if self._bots is None:
+            print(_("this host seats no bots"), flush=True)
+            return
+        free = (
+            [] if self._state is None else [i for i, s in enumerate(self._state.seats) if s is None]
+        )
+        print(self._bots.fill(free), flush=True)
 
     def _invite(self, words: list[str], control: HostControl) -> None:
         """A new invite code (printed as the lobby's news), or an address shut out."""

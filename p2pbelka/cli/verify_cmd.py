@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
                     "verdict": report.verdict,
                     "ok": report.ok,
                     "records": report.records,
+                    "damaged_at": report.cut_at,
                     "players": list(report.names),
                     "changes": report.change_lines,
                     "deals": [deal.to_json() for deal in report.deals],

@@ -11,7 +11,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol, TextIO
 
 import trio
@@ -37,6 +37,18 @@ class Words(Protocol):
 
     def offer_choices(self, back: bool) -> str:
         """The answers to a seat's offer (``back``: a seat's player has come back)."""
+        ...
+
+    def arrange(self, moves: Sequence[mv.Move]) -> list[mv.Move]:
+        """The moves offered in the order they are shown and numbered (a hand's order)."""
+        ...
+
+    def choices(self, moves: Sequence[mv.Move]) -> str:
+        """The moves offered, numbered from 1, on one line."""
+        ...
+
+    def move_label(self, move: mv.Move) -> str:
+        """A move as the log shows it (typed back as it is shown, or as its record)."""
         ...
 
     def no_input(self) -> str: ...
@@ -175,12 +187,8 @@ class TextFrontEnd:
             nursery.cancel_scope.cancel()
 
     async def _ask_user(self, driver: PeerDriver, event: ev.ChoiceNeeded) -> None:
-        options = list(event.moves)
-        print(
-            "  " + "  ".join(f"{i + 1}) {o}" for i, o in enumerate(options)),
-            file=self.out,
-            flush=True,
-        )
+        options = self.words.arrange(event.moves)
+        print("  " + self.words.choices(options), file=self.out, flush=True)
         while True:
             raw = await read_line()
             if not raw:
@@ -189,7 +197,7 @@ class TextFrontEnd:
             if raw.strip().lower().startswith("say "):
                 self._say(raw.strip()[4:])
                 continue
-            choice = _match(raw.strip(), options)
+            choice = _match(raw.strip(), options, self.words.move_label)
             if choice is not None:
                 break
             print("  " + self.words.type_choice(len(options)), file=self.out, flush=True)
@@ -205,11 +213,12 @@ class TextFrontEnd:
             print("  " + self.words.chat_not_sent(str(exc)), file=self.out, flush=True)
 
 
-def _match(line: str, options: list[mv.Move]) -> mv.Move | None:
+def _match(line: str, options: list[mv.Move], label: Callable[[mv.Move], str]) -> mv.Move | None:
+    """The move typed: its number, its record (``7C``) or its label as shown (``7♣``)."""
     if line.isdigit() and 1 <= int(line) <= len(options):
         return options[int(line) - 1]
     for option in options:
-        if str(option).lower() == line.lower():
+        if line.lower() in (str(option).lower(), label(option).lower()):
             return option
     return None
 

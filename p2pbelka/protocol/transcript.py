@@ -27,12 +27,17 @@ OLD_MAGICS: Mapping[bytes, int] = {b"P2PBELKA-TRN-v1\n": 1}
 class TranscriptError(ValueError):
     """A transcript that cannot be read; ``offset`` is the byte where reading failed."""
 
-    def __init__(self, offset: int, message: str, index: int | None = None) -> None:
+    def __init__(
+        self, offset: int, message: str, index: int | None = None, *, cut: bool = False
+    ) -> None:
         where = f"byte {offset}" + (f" (record {index})" if index is not None else "")
         super().__init__(f"{where}: {message}")
         self.offset = offset
         self.index = index
         self.reason = message
+        self.cut = cut
+        """The file ends inside this record: it is the last one, cut short (a peer
+        killed while writing it), and every record before it reads."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +61,15 @@ def iter_records(data: bytes) -> Iterator[Record]:
     offset, index = len(MAGIC), 0
     while offset < len(data):
         if offset + 4 > len(data):
-            raise TranscriptError(offset, "truncated record length", index)
+            raise TranscriptError(offset, "truncated record length", index, cut=True)
         length = int.from_bytes(data[offset : offset + 4], "big")
         if length == 0 or length > MAX_FRAME:
             raise TranscriptError(offset, f"record length {length} out of range", index)
         start = offset + 4
         if start + length > len(data):
-            raise TranscriptError(offset, f"truncated record ({length} bytes announced)", index)
+            raise TranscriptError(
+                offset, f"truncated record ({length} bytes announced)", index, cut=True
+            )
         try:
             envelope = open_envelope(data[start : start + length])
         except ProtocolError as exc:

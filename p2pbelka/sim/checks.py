@@ -63,7 +63,7 @@ def _exits(outcome: Outcome) -> list[str]:
 def _copies(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
     found = []
     for seat, report in reports.items():
-        if report.error is not None:
+        if report.error is not None or report.cut_at is not None:  # (a torn last record too)
             found.append(f"seat {seat}'s copy: {report.verdict}")
     # A game that stopped may leave each seat a different tail; one that was won, none.
     finished = {

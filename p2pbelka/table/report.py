@@ -60,6 +60,10 @@ class VerifyReport:
     """Every seat that changed hands (a continuation segment), in order."""
     game_name: str | None = None
     """The game the table description names (``rules.registry.spec`` tells the rest)."""
+    cut_at: int | None = None
+    """The file ends inside its last record, which starts at this byte (a peer killed
+    while writing it): the records before it are judged, the verdict is at most
+    INCOMPLETE (SPEC section 5.1)."""
 
     @property
     def malformed(self) -> bool:
@@ -93,6 +97,16 @@ class VerifyReport:
                 "the game was stopped, naming {named}; the transcript alone proves no seat at fault"
             )
             return "DISPUTED: " + stopped.format(named=named)
+        if self.cut_at is not None:
+            before = (
+                tr.gettext("the game is over in them")
+                if self.finished
+                else tr.gettext("the game did not finish in them")
+            )
+            return "INCOMPLETE: " + tr.gettext(
+                "the last record damaged at byte {offset} (the file ends inside it);"
+                " every record before it checks out, and {before}"
+            ).format(offset=self.cut_at, before=before)
         if not self.finished:
             return "INCOMPLETE: " + tr.gettext(
                 "every record checks out, but the game did not finish"
@@ -130,4 +144,4 @@ class VerifyReport:
 
     @property
     def ok(self) -> bool:
-        return self.error is None and not self.aborted and self.finished
+        return self.error is None and not self.aborted and self.finished and self.cut_at is None

@@ -27,14 +27,23 @@ def verify_bytes(data: bytes, every_pass: bool = False) -> VerifyReport:
     say, and so also names seats whose deviations cancelled out (changing no card);
     without it a pass is replayed only when the outcome differs, to name the seat."""
     observer = Observer(every_pass)
+    cut_at: int | None = None
     try:
         for record in iter_records(data):
             observer.feed(record.envelope)
             if observer.stopped:
                 break
     except TranscriptError as exc:
-        observer.broken(_describe_bad_record(data, exc, observer.table))
-    return observer.report()
+        if exc.cut and exc.index:
+            # Only the last record is damaged (the file ends inside it, as when a peer is
+            # killed while writing it): the records before it are judged as a file that
+            # ends there, and the report says where the damage is (SPEC section 5.1).
+            cut_at = exc.offset
+        else:
+            observer.broken(_describe_bad_record(data, exc, observer.table))
+    report = observer.report()
+    report.cut_at = cut_at
+    return report
 
 
 def _describe_bad_record(data: bytes, exc: TranscriptError, table: Table | None) -> str:

@@ -42,7 +42,7 @@ from p2pbelka.ui import hostwatchers, keymap, linewrap, panels, tablekeys, toosm
 from p2pbelka.ui.chatbox import CHAT_ROWS, ChatBox
 from p2pbelka.ui.gameui import GameUI, bind
 from p2pbelka.ui.lobbypanel import LobbyPanel
-from p2pbelka.ui.pageoverlay import Pages
+from p2pbelka.ui.pageoverlay import FRAME_ROWS, Pages
 from p2pbelka.ui.panels import on_click
 from p2pbelka.ui.plainchars import screen_output
 from p2pbelka.ui.style import STYLE
@@ -94,6 +94,7 @@ class TableScreen:
         self.overlay: str | None = "lobby" if lobby is not None else None
         self.deal_ends_seen = 0
         self.help_scroll = 0
+        self.help_bottom = 0  # (set as the help page is drawn, for its size)
         self.quit_requested = False
         self.interrupted = False
         """The player left with Ctrl-C: the program ends with 130, as ``--help`` says."""
@@ -502,7 +503,13 @@ class TableScreen:
 
     def _help(self) -> StyleAndTextTuples:
         lines = self.help_text().splitlines()
-        self.help_scroll = max(0, min(self.help_scroll, len(lines) - 1))
+        while lines and not lines[-1].strip():
+            lines.pop()
+        # scrolled no further than its last line at the bottom (no blank page after it):
+        # the page has the screen less the frame's rows and its footer
+        height = max(1, get_app().output.get_size().rows - FRAME_ROWS - 1)
+        self.help_bottom = max(0, len(lines) - height)
+        self.help_scroll = min(self.help_scroll, self.help_bottom)
         return [("", "\n".join(" " + line for line in lines[self.help_scroll :]))]
 
     def _last_trick_footer(self) -> StyleAndTextTuples:

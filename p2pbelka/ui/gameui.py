@@ -26,7 +26,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Float
 
-from p2pbelka.cards import Card
+from p2pbelka.cards import Card, Suit
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
@@ -144,12 +144,16 @@ def _no_words() -> Mapping[str, str]:
     return {}
 
 
-def _no_event_words(event: ev.GameEvent) -> str | None:
+def _no_event_words(event: ev.GameEvent, names: Sequence[str]) -> str | None:
     return None
 
 
-def _no_summary_words(summary: DealSummary) -> str | None:
+def _no_summary_words(summary: DealSummary, names: Sequence[str]) -> str | None:
     return None
+
+
+def _by_suit(cards: list[Card], trump: Suit | None) -> list[Card]:
+    return sorted(cards, key=lambda c: c.index)
 
 
 def _none_dealt(view: TableView) -> int:
@@ -191,13 +195,16 @@ class GameUI(Generic[V]):
     dealt: Callable[[V], int] = _none_dealt
     """How many cards each seat has been dealt so far in the deal in progress: a
     watcher's screen draws that many backs per seat, less the cards it played."""
-    event_line: Callable[[ev.GameEvent], str | None] = _no_event_words
+    event_line: Callable[[ev.GameEvent, Sequence[str]], str | None] = _no_event_words
     """A line for one of the game's own events in the screen's language, for the text
-    logs; in English the stable line scripts read (None: an event it does not know,
-    shown as its record)."""
-    summary_line: Callable[[DealSummary], str | None] = _no_summary_words
-    """What a deal came to, shortly, for the text logs' "verified" line (None: the
-    summary's own English ``log_line``)."""
+    logs, its seats named from the names given (None: an event it does not know, shown
+    as its record)."""
+    summary_line: Callable[[DealSummary, Sequence[str]], str | None] = _no_summary_words
+    """What a deal came to in words, for the text logs' "verified" line, its seats and
+    sides named from the names given (None: the summary's own ``log_line``)."""
+    sort_hand: Callable[[list[Card], Suit | None], list[Card]] = _by_suit
+    """A hand in the order the screen shows it (the trump given, or None: not known yet),
+    for the text logs."""
     words: Callable[[], Mapping[str, str]] = _no_words
     """The game's name and rules in the screen's language: "" the game, "NAME" a rule,
     "NAME=VALUE" one of its values (``ui/words/rulenames.py``; what is missing is shown as the

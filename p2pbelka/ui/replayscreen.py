@@ -11,6 +11,7 @@ plain drawing here is what a game without one gets.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,7 @@ from prompt_toolkit.output import ColorDepth, Output
 from p2pbelka.cards import Card
 from p2pbelka.rules.common.summary import DealSummary, TrickSummary
 from p2pbelka.table import events as ev
+from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.verify import VerifiedDeal
 from p2pbelka.ui import linewrap, panels, plainpages
 from p2pbelka.ui.canvas import Canvas
@@ -51,6 +53,9 @@ class Replay:
     deal: int = 0
     played: int = 0
     typed: str = ""  # a deal number being typed, for the jump
+    changes: list[SeatChanged] = field(default_factory=list)
+    """Every seat that changed hands (``follow``): ``names`` are those of the deal shown."""
+    first_names: list[str] = field(default_factory=list)
 
     # -- the position ---------------------------------------------------------------
 
@@ -71,6 +76,23 @@ class Replay:
                 out.append(((trick.leader + i) % self.seats, card))
         return out
 
+    def follow(self, changes: Sequence[SeatChanged]) -> None:
+        """Name each deal's players as they were: a bot (or a player back) that took a
+        seat from a deal on is named at that seat from that deal on."""
+        self.first_names = self.first_names or list(self.names)
+        self.changes = list(changes)
+        self._name_players()
+
+    def _name_players(self) -> None:
+        if not self.changes or not self.deals:
+            return
+        names = list(self.first_names)
+        deal_id = self.deals[self.deal].deal_id
+        for change in self.changes:
+            if change.from_deal <= deal_id and 0 <= change.seat < len(names):
+                names[change.seat] = change.name
+        self.names[:] = names
+
     def step(self, by: int) -> None:
         """Forward or back by ``by`` cards, across deals at either end."""
         target = self.played + by
@@ -81,6 +103,7 @@ class Replay:
             self.deal -= 1
             target += len(self.plays) + 1
         self.played = max(0, min(target, len(self.plays)))
+        self._name_players()
 
     def trick_step(self, by: int) -> None:
         """To the end of the next trick (or the start of this one, going back)."""
@@ -94,6 +117,7 @@ class Replay:
         """To the start of ``deal`` (counted from 0), kept within the game."""
         self.deal = max(0, min(deal, len(self.deals) - 1))
         self.played = 0
+        self._name_players()
 
     def trick(self) -> TrickView | None:
         """The trick on the table: the cards of the one in progress, or the last one

@@ -16,9 +16,11 @@ def replay_of(report: VerifyReport, deal: int) -> Replay:
     if game.replay is not None:
         found = game.replay(report, deal)
         assert isinstance(found, Replay)
+        found.follow(report.changes)  # a deal a bot played names the bot
         return found
     seats = len(report.names)
     plain = Replay(report.deals, list(report.names), report.verdict, list(report.faults), seats)
+    plain.follow(report.changes)
     plain.jump(deal)
     return plain
 

@@ -24,6 +24,7 @@ class TableScreen(Protocol):
 
     overlay: str | None
     help_scroll: int
+    help_bottom: int  # the help page's scroll with its last line at the bottom
     chat_note: str
 
     @property
@@ -93,7 +94,7 @@ def table_keys(screen: TableScreen, when: KeyContext) -> list[Key]:
             screen.play(screen.view.selected)
 
     def help_scroll(by: int) -> None:
-        screen.help_scroll = max(0, screen.help_scroll + by)
+        screen.help_scroll = max(0, min(screen.help_scroll + by, screen.help_bottom))
 
     def leave_chat(event: KeyPressEvent) -> None:
         screen.chat_note = ""

@@ -31,11 +31,12 @@ from p2pbelka.ui.words.loglines import (
     game_event_line,
     game_over_line,
     seat_change_line,
-    seats_list,
     summary_line,
+    table_names,
 )
 from p2pbelka.ui.words.rulenames import game_word
 from p2pbelka.ui.words.seatlog import seat_words
+from p2pbelka.ui.words.seatnames import seats_line, who
 from p2pbelka.ui.words.verdicts import verdict_words
 from p2pbelka.ui.words.watchnotes import note_words
 
@@ -107,30 +108,26 @@ class WatchText:
 
     def describe(self, event: ev.Event, table: Table) -> str:
         """One line for ``event`` as a watcher sees it ("" for none)."""
-        names = [s.name for s in table.setup.seats] if table.setup is not None else []
-
-        def who(seat: int) -> str:
-            name = names[seat] if 0 <= seat < len(names) else "?"
-            return _("seat {seat} ({name})").format(seat=seat, name=name)
-
+        # seats by name, as a seat's log names them (its number only where two share one)
+        names = table_names(table)
         if isinstance(event, ev.GameStarted):
-            seats = seats_list(event.names)
+            seats = seats_line(event.names)
             if event.continued:
                 return _("the game goes on: {seats}").format(seats=seats)
             return _("game started: {seats}; first dealer by lot: {dealer}").format(
-                seats=seats, dealer=who(event.first_dealer)
+                seats=seats, dealer=who(event.first_dealer, event.names)
             )
         if isinstance(event, ev.DealStarted):
             self.deals[event.deal_id] = event.number + 1
             return _("deal {n}: {dealer} deals").format(
-                n=event.number + 1, dealer=who(event.dealer)
+                n=event.number + 1, dealer=who(event.dealer, names)
             )
         if isinstance(event, ev.CardPlayed):
             return _("{seat} plays {card}").format(
-                seat=who(event.seat), card=card_label(event.card)
+                seat=who(event.seat, names), card=card_label(event.card)
             )
         if isinstance(event, ev.TrickTaken):
-            return _("{seat} takes the trick").format(seat=who(event.winner))
+            return _("{seat} takes the trick").format(seat=who(event.winner, names))
         if isinstance(event, ev.DealAudited):
             n = self.deals.get(event.deal_id, event.deal_id)
             head = _("deal {n} verified: the shuffle was fair and every card checked").format(n=n)

@@ -176,7 +176,10 @@ def test_the_byte_offsets_verify_reports() -> None:
     broken = bytearray(FIRST_DEAL)
     broken[fifth + 4 + 60] ^= 1  # inside the envelope: its offset, 4 past the record's
     assert _error(bytes(broken)).startswith(f"byte {fifth + 4} (record 5):")
-    assert _error(FIRST_DEAL[: fifth + 2]).startswith(f"byte {fifth} (record 5):")
+    # the file ends inside record 5, its last: INCOMPLETE, naming the record's offset
+    cut = verify_bytes(FIRST_DEAL[: fifth + 2])
+    assert cut.error is None and cut.cut_at == fifth and cut.records == 5
+    assert cut.verdict.startswith(f"INCOMPLETE: the last record damaged at byte {fifth} ")
     swapped = (
         FIRST_DEAL[:fifth]
         + FIRST_DEAL[sixth : records[7].offset]

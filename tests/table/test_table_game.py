@@ -143,8 +143,21 @@ def test_a_swapped_pair_of_messages_is_out_of_order(classic_game: bytes) -> None
 
 
 def test_a_truncated_transcript_names_the_byte(classic_game: bytes) -> None:
-    report = verify_bytes(classic_game[:-10])
-    assert report.error is not None and "truncated" in report.error
+    # the last record cut short: the records before it are judged, the damage named
+    last = _records(classic_game)[-1][0]
+    for cut in (classic_game[:-10], classic_game[: last + 2]):
+        report = verify_bytes(cut)
+        assert report.error is None and report.cut_at == last and not report.ok
+        assert report.verdict.startswith(
+            f"INCOMPLETE: the last record damaged at byte {last} (the file ends inside it);"
+        )
+        assert report.verdict.endswith("and the game is over in them")
+    # the record before a cut one damaged: INVALID, as any damage before the last record
+    offset, length = _records(classic_game)[-2]
+    damaged = bytearray(classic_game[:-10])
+    damaged[offset + length // 2] ^= 0x40
+    report = verify_bytes(bytes(damaged))
+    assert report.error is not None and report.verdict.startswith("INVALID")
     prefix = classic_game[: _records(classic_game)[100][0]]
     partial = verify_bytes(prefix)
     assert partial.error is None and not partial.finished

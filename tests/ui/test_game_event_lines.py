@@ -1,6 +1,6 @@
 """A game's own events are data; the game's screen words them in the text log (in
-English too, the stable lines scripts read), so the text front end and the table know
-no game and no words."""
+English too, its seats by name and its cards as the screen writes them), so the text
+front end and the table know no game and no words."""
 
 from __future__ import annotations
 
@@ -18,21 +18,21 @@ def test_the_lines_of_a_games_own_events() -> None:
     tables = {g: LocalGame.seeded(1, game=g).make_tables()[0] for g in ("belka", "belot")}
     suits = (Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS, Suit.CLUBS)
     lines = {
-        belka_ev.TrumpAnnounced(2, "H", 0, suits): "trump H (J♣ with seat 2)",
-        belka_ev.RedealClaimed(1, tuple(parse_cards("7C 7D"))): ("seat 1 claims a re-deal: 7C 7D"),
-        belka_ev.EggsChosen(3, "plus4", belka_ev.BelkaScore((0, 4))): "seat 3 chooses plus4",
-        belot_ev.CardTurned(Card.parse("JH"), 1): "turned card JH; seat 1 calls first",
-        belot_ev.BidMade(0, "pass", None, None, 1, False): "seat 0 calls pass",
+        belka_ev.TrumpAnnounced(2, "H", 0, suits): "trump ♥ hearts (Saule holds the J♣)",
+        belka_ev.RedealClaimed(1, tuple(parse_cards("7C 7D"))): "Bolat claims a re-deal: 7♣ 7♦",
+        belka_ev.EggsChosen(3, "plus4", belka_ev.BelkaScore((0, 4))): "Nurlan chooses +4 points",
+        belot_ev.CardTurned(Card.parse("JH"), 1): "turned card J♥; Bolat calls first",
+        belot_ev.BidMade(0, "pass", None, None, 1, False): "Asel calls pass",
         belot_ev.BidMade(1, "play", 1, "H", None, False): (
-            "seat 1 calls play: seat 1 plays, trump H"
+            "Bolat calls play: Bolat plays, trump ♥ hearts"
         ),
         belot_ev.BidMade(2, "pass", None, None, None, True): (
-            "seat 2 calls pass: all passed twice, the deal is void"
+            "Saule calls pass: all passed twice, the deal is void"
         ),
         belot_ev.Declared(0, tuple(parse_cards("QC KC AC")), "terz", 20): (
-            "seat 0 declares terz (20): QC KC AC"
+            "Asel declares terz (20): Q♣ K♣ A♣"
         ),
-        belot_ev.Claimed(2, 1004): "seat 2 claims 1001 (1004)",
+        belot_ev.Claimed(2, 1004): "Saule claims 1001 (1004)",
     }
     for event, line in lines.items():
         assert isinstance(event, ev.GameEvent)

@@ -4,6 +4,7 @@ card as it is played, each deal's verdict, the game's verdict at the end."""
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,7 +51,10 @@ def test_the_log_says_each_card_each_deal_and_the_verdict_in_english() -> None:
     log = _log("belot-2-game.p2pb", "en")
     assert "deal 3 verified: the shuffle was fair and every card checked (" in log
     assert " plays " in log and " takes the trick" in log
-    assert "game started: " in log and "game over: seat " in log
+    assert "game started: Asel (seat 0), Bolat (seat 1)" in log
+    assert "\nAsel plays " in log and " takes the trick" in log  # seats by name
+    assert "game over: Asel wins; score: Asel " in log or "game over: Bolat wins; score:" in log
+    assert not re.search(r"\b[2-9TJQKA][CDHS]\b", log)  # cards as the screen writes them
     assert "chat: Ann: well played" in log
     assert (
         "watch: the host is not back yet (a cable); dialling again in 4 s (110 s of the wait left)"

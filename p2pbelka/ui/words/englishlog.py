@@ -1,21 +1,23 @@
-"""A seat's text log in the English that scripts and tests read: one stable line per
-event, and the prompts (``host``, ``join``, ``--text`` with no ``--lang``).
+"""A seat's text log in plain English with seats by number and cards by their record:
+the line of an event the player's words (``ui/words/seatlog.py``, English included)
+do not word, and the prompts as the table's records write them.
 
 The peer layer's text front end prints what it is given (``peer.text.Words``) and
-says nothing of its own; this is what it is given in English, and what the other
-languages' words (``ui/words/seatlog.py``) keep the shape of.  A game's own events
-are worded by the game's screen (``GameUI.event_line``), in English too; a fault and a
-seat changing hands as ``ui/words/faults.py`` and ``ui/words/loglines.py`` word them
-(in English, exactly as the table records them).
+says nothing of its own.  A game's own events are worded by the game's screen
+(``GameUI.event_line``); a fault and a seat changing hands as ``ui/words/faults.py``
+and ``ui/words/loglines.py`` word them (in English, exactly as the table records them).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from p2pbelka.peer.chat import ChatLine
 from p2pbelka.peer.driver import CutOff, Resumed, Waiting
 from p2pbelka.peer.seatchange.drivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
+from p2pbelka.table.moves import Move
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.session import Table
 from p2pbelka.ui.words.faults import fault_line
@@ -158,6 +160,15 @@ class EnglishWords:
 
     def offer_choices(self, back: bool) -> str:
         return "y) yes   n) no, the bot plays on" if back else "y) yes   n) no, end the game"
+
+    def arrange(self, moves: Sequence[Move]) -> list[Move]:
+        return list(moves)
+
+    def choices(self, moves: Sequence[Move]) -> str:
+        return "  ".join(f"{i + 1}) {m}" for i, m in enumerate(moves))
+
+    def move_label(self, move: Move) -> str:
+        return str(move)
 
     def no_input(self) -> str:
         return "(no input: the seat stays silent)"

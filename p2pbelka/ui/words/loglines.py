@@ -8,7 +8,11 @@ by its screen), as ``ui/words/faults.py`` keeps the layers' words.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
+from p2pbelka.cards import Card, Suit
 from p2pbelka.net.identity import fingerprint
+from p2pbelka.rules.common.moves import Move, PlayCard
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
@@ -17,7 +21,9 @@ from p2pbelka.table.session import Table
 from p2pbelka.ui import registry
 from p2pbelka.ui.gameui import GameUI
 from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.cardnames import card_label
 from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.seatnames import by_side, cards_line, side
 
 
 def _game(table: Table) -> GameUI | None:
@@ -30,20 +36,47 @@ def _game(table: Table) -> GameUI | None:
         return None
 
 
+def table_names(table: Table) -> tuple[str, ...]:
+    """The names of the seats of the table's segment in play (a bot's where one sits)."""
+    return tuple(s.name for s in table.setup.seats) if table.setup is not None else ()
+
+
 def game_event_line(event: ev.GameEvent, table: Table) -> str:
-    """A game's own event, worded by its game's screen, in English too (an event no
+    """A game's own event, worded by its game's screen, its seats by name (an event no
     screen here words is shown as the record it is)."""
     game = _game(table)
-    said = game.event_line(event) if game is not None else None
+    said = game.event_line(event, table_names(table)) if game is not None else None
     return said if said is not None else repr(event)
 
 
 def summary_line(summary: DealSummary, table: Table) -> str:
-    """What a deal came to, shortly, worded by its game's screen (its own words if none,
-    and in English, where scripts read the summary's own)."""
-    game = None if i18n.language() == "en" else _game(table)
-    said = game.summary_line(summary) if game is not None else None
+    """What a deal came to in words, by its game's screen (the summary's own line if
+    the game has no screen here)."""
+    game = _game(table)
+    said = game.summary_line(summary, table_names(table)) if game is not None else None
     return said if said is not None else summary.log_line()
+
+
+def hand_order(table: Table) -> Callable[[list[Card], Suit | None], list[Card]] | None:
+    """How the game's screen orders a hand (given the trump, or None); None: no screen."""
+    game = _game(table)
+    return game.sort_hand if game is not None else None
+
+
+def hand_line(cards: Sequence[Card], table: Table, trump: Suit | None = None) -> str:
+    """A hand sorted as the game's screen sorts it (``trump``: the deal's, None before
+    it is known), its cards as the screen writes them."""
+    order = hand_order(table)
+    ordered = (
+        order(list(cards), trump) if order is not None else sorted(cards, key=lambda c: c.index)
+    )
+    return cards_line(ordered)
+
+
+def move_label(move: Move) -> str:
+    """A move as the text log shows it: a card as the screen writes it, any other move
+    as it is typed."""
+    return card_label(move.card) if isinstance(move, PlayCard) else str(move)
 
 
 def seat_change_line(change: SeatChanged) -> str:
@@ -72,15 +105,12 @@ def seat_change_line(change: SeatChanged) -> str:
 
 
 def game_over_line(event: ev.GameOver, table: Table) -> str:
-    """Who won (a seat, where each plays for oneself, else a team) and the score."""
-    score = ":".join(str(p) for p in event.score)
+    """Who won (a seat, where each plays for oneself, else a pair) and the score, by name."""
+    names = table_names(table)
+    score = by_side(event.score, names)
+    if event.winner is None:
+        return _("game over; score: {score}").format(score=score)
+    winner = side(event.winner, names, len(event.score))
     if table.setup is not None and not spec(table.setup.game).partnership:
-        return _("game over: seat {seat} wins, score {score}").format(
-            seat=event.winner, score=score
-        )
-    return _("game over: team {team} wins {score}").format(team=event.winner, score=score)
-
-
-def seats_list(names: tuple[str, ...] | list[str]) -> str:
-    """``0=Ann, 1=Bob``: the seats by number and name."""
-    return ", ".join(f"{i}={n}" for i, n in enumerate(names))
+        return _("game over: {name} wins; score: {score}").format(name=winner, score=score)
+    return _("game over: {pair} win; score: {score}").format(pair=winner, score=score)

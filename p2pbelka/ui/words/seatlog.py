@@ -1,79 +1,105 @@
 """The seats' text mode (``host``, ``join``, ``--text`` or stdout no terminal) in the
 player's language: the :class:`~p2pbelka.peer.text.Words` the text front end prints.
 
-The lines keep the English ones' shape (one per event, the same numbers and cards);
-only the words change.  Cards are written as a move is typed (``7♣``), so that what
-the log shows can be typed back.  English is ``ui/words/englishlog.py``'s stable lines
-(scripts read them); a line these words lack falls back to it.
+For a person, English included: seats by name (their number in brackets where two
+share a name), a hand sorted as the screen sorts it, cards as the screen writes them
+(``7♣``, typed back as ``7C``, the card's label or its number), a deal's result in
+words.  Scripts read ``--json`` (``ui/words/jsonlog.py``).  A line these words lack
+falls back to ``ui/words/englishlog.py``'s.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
+from p2pbelka.cards import Card, Suit
 from p2pbelka.peer.chat import ChatLine, watchers_named
 from p2pbelka.peer.driver import CutOff, Resumed, Waiting
 from p2pbelka.peer.seatchange.drivers import OfferClosed, OfferWithdrawn, SeatKept, SeatOffer
 from p2pbelka.peer.text import Words
 from p2pbelka.table import events as ev
+from p2pbelka.table.moves import Move, PlayCard
 from p2pbelka.table.segments import SeatChanged
 from p2pbelka.table.session import Table
-from p2pbelka.ui.words import i18n
-from p2pbelka.ui.words.englishlog import ENGLISH, MISMATCH, english_line
+from p2pbelka.ui.words.cardnames import card_label
+from p2pbelka.ui.words.englishlog import MISMATCH, english_line
 from p2pbelka.ui.words.faults import fault_line
 from p2pbelka.ui.words.i18n import _, ngettext
 from p2pbelka.ui.words.loglines import (
     game_event_line,
     game_over_line,
+    hand_line,
+    hand_order,
+    move_label,
     seat_change_line,
-    seats_list,
     summary_line,
+    table_names,
 )
 from p2pbelka.ui.words.moverefusals import violation_words
-
-
-def _cards(cards: tuple[object, ...]) -> str:
-    return " ".join(str(c) for c in cards)
+from p2pbelka.ui.words.seatnames import seats_line, who
 
 
 class SeatWords:
     """The seat's log and prompts in the language set by ``--lang`` or the locale."""
 
+    def __init__(self) -> None:
+        # what orders a hand as the screen does: the game's order and the deal's trump
+        self._sort: Callable[[list[Card], Suit | None], list[Card]] | None = None
+        self._trump: Suit | None = None
+
     def describe(self, event: ev.Event, table: Table) -> str:
+        self._follow(event, table)
         said = self._table_line(event, table)
         if said is None:
             said = self._peer_line(event)
         return said if said is not None else english_line(event, table)
 
+    def _follow(self, event: ev.Event, table: Table) -> None:
+        """The trump of the deal in play, as the game's events tell it: any game's event
+        that names one (Belka's J♣, Belot's call) by its letter."""
+        if isinstance(event, ev.DealStarted | ev.HandDealt | ev.ChoiceNeeded):
+            self._sort = hand_order(table)
+        if isinstance(event, ev.DealStarted):
+            self._trump = None
+        trump = getattr(event, "trump", None) if isinstance(event, ev.GameEvent) else None
+        if isinstance(trump, str) and trump:
+            self._trump = Suit.parse(trump)
+
     def _table_line(self, event: ev.Event, table: Table) -> str | None:
+        seated = ev.DealStarted | ev.TurnToPlay | ev.CardPlayed | ev.TrickTaken
+        names = table_names(table) if isinstance(event, seated) else ()
         if isinstance(event, ev.GameStarted) and event.continued:
-            return _("the game goes on: {seats}; seat {dealer} deals next").format(
-                seats=seats_list(event.names), dealer=event.first_dealer
+            return _("the game goes on: {seats}; {dealer} deals next").format(
+                seats=seats_line(event.names), dealer=who(event.first_dealer, event.names)
             )
         if isinstance(event, ev.GameStarted):
-            return _("game started: {seats}; first dealer by lot: seat {dealer}").format(
-                seats=seats_list(event.names), dealer=event.first_dealer
+            return _("game started: {seats}; first dealer by lot: {dealer}").format(
+                seats=seats_line(event.names), dealer=who(event.first_dealer, event.names)
             )
         if isinstance(event, ev.DealStarted):
-            return _("deal {n} (id {id}): dealer seat {dealer}").format(
-                n=event.number + 1, id=event.deal_id, dealer=event.dealer
+            return _("deal {n}: {dealer} deals").format(
+                n=event.number + 1, dealer=who(event.dealer, names)
             )
         if isinstance(event, ev.HandDealt):
-            return _("your hand: {cards}").format(cards=_cards(event.cards))
+            cards = hand_line(event.cards, table, self._trump)
+            return _("your hand: {cards}").format(cards=cards)
         if isinstance(event, ev.GameEvent):
             return game_event_line(event, table)
         if isinstance(event, ev.ChoiceNeeded):
             return _("your move ({kind}): {moves}").format(
-                kind=event.kind, moves=_cards(event.moves)
+                kind=event.kind, moves=" ".join(move_label(m) for m in self.arrange(event.moves))
             )
         if isinstance(event, ev.TurnToPlay):
-            return _("seat {seat} leads").format(seat=event.seat)
+            return _("{seat} leads").format(seat=who(event.seat, names))
         if isinstance(event, ev.CardPlayed):
-            return _("seat {seat} plays {card}").format(seat=event.seat, card=event.card)
+            return _("{seat} plays {card}").format(
+                seat=who(event.seat, names), card=card_label(event.card)
+            )
         if isinstance(event, ev.TrickTaken):
-            return _("seat {seat} takes the trick").format(seat=event.winner)
+            return _("{seat} takes the trick").format(seat=who(event.winner, names))
         if isinstance(event, ev.DealAudited):
-            head = table.transcript[-1].digest.hex()[:16] if table.transcript else "-"
-            return _("deal id {id} verified: {summary}; transcript head {head}").format(
-                id=event.deal_id, summary=summary_line(event.summary, table), head=head
+            return _("deal {n} verified: {summary}").format(
+                n=event.summary.number + 1, summary=summary_line(event.summary, table)
             )
         if isinstance(event, ev.CardInTwoHands):
             return self._card_in_two_hands(event)
@@ -184,6 +210,19 @@ class SeatWords:
     def no_input(self) -> str:
         return _("(no input: the seat stays silent)")
 
+    def arrange(self, moves: Sequence[Move]) -> list[Move]:
+        """A game's own moves first, as offered, then the cards in the hand's order."""
+        cards = {m.card: m for m in moves if isinstance(m, PlayCard)}
+        others = [m for m in moves if not isinstance(m, PlayCard)]
+        order = self._sort or (lambda cs, _trump: sorted(cs, key=lambda c: c.index))
+        return others + [cards[c] for c in order(list(cards), self._trump)]
+
+    def choices(self, moves: Sequence[Move]) -> str:
+        return "  ".join(f"{i + 1}) {move_label(m)}" for i, m in enumerate(moves))
+
+    def move_label(self, move: Move) -> str:
+        return move_label(move)
+
     def type_choice(self, options: int) -> str:
         return _("type 1..{n} or the card").format(n=options)
 
@@ -195,5 +234,5 @@ class SeatWords:
 
 
 def seat_words() -> Words:
-    """The words for the language in use (English: the stable lines scripts read)."""
-    return ENGLISH if i18n.language() == "en" else SeatWords()
+    """The words for the language in use, English included (scripts read ``--json``)."""
+    return SeatWords()

@@ -19,7 +19,7 @@ from p2pbelka.rules.belot.deal import PASS, PLAY
 from p2pbelka.rules.belot.spec import SPEC
 from p2pbelka.table.games.belot import events as belot_ev
 from p2pbelka.ui.games.belot import events, panels, refusals, replay, reports, rulewords
-from p2pbelka.ui.games.belot.view import BelotView
+from p2pbelka.ui.games.belot.view import BelotView, sort_belot_hand
 from p2pbelka.ui.gameui import GameUI, Key, KeyContext, Seat
 from p2pbelka.ui.keymap import latin
 from p2pbelka.ui.panels import on_click
@@ -228,5 +228,6 @@ UI = GameUI(
     dealt=dealt,
     event_line=events.event_line,
     summary_line=events.summary_line,
+    sort_hand=sort_belot_hand,
     words=rulewords.words,
 )
