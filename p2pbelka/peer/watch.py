@@ -367,8 +367,8 @@ class Feed:
         if self.save is not None:
             await self.save.append(self.observer.envelopes[before:])
         table = self.observer.table
-        if table is not None and table.setup is not None:
-            self.chat.seat(table.game_id, [s.key for s in table.setup.seats])
+        if table is not None and table.state.setup is not None:
+            self.chat.seat(table.game_id, [s.key for s in table.state.setup.seats])
         if table is not None:
             await self.front.fed(table, events)
         if self.observer.stopped:
@@ -399,7 +399,7 @@ class Feed:
         if self.save is not None:
             self.save.chat_log.append(heard.msg)
         table = self.observer.table
-        names = [s.name for s in table.setup.seats] if table and table.setup else []
+        names = [s.name for s in table.state.setup.seats] if table and table.state.setup else []
         if heard.seat is not None and heard.seat < len(names):
             await self.front.chat(names[heard.seat], heard.msg.text, False)
         else:

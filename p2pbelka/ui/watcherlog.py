@@ -107,7 +107,7 @@ class WatchText:
 
     def describe(self, event: ev.Event, table: Table) -> str:
         """One line for ``event`` as a watcher sees it ("" for none)."""
-        names = [s.name for s in table.setup.seats] if table.setup is not None else []
+        names = [s.name for s in table.state.setup.seats] if table.state.setup is not None else []
 
         def who(seat: int) -> str:
             name = names[seat] if 0 <= seat < len(names) else "?"

@@ -22,10 +22,10 @@ from p2pbelka.ui.words.i18n import _
 
 def _game(table: Table) -> GameUI | None:
     """The screen of the table's game, to word its own lines (None: none here)."""
-    if table.setup is None:
+    if table.state.setup is None:
         return None
     try:
-        return registry.game(table.setup.game)
+        return registry.game(table.state.setup.game)
     except ValueError:  # a game with no screen here: its own words
         return None
 
@@ -74,7 +74,7 @@ def seat_change_line(change: SeatChanged) -> str:
 def game_over_line(event: ev.GameOver, table: Table) -> str:
     """Who won (a seat, where each plays for oneself, else a team) and the score."""
     score = ":".join(str(p) for p in event.score)
-    if table.setup is not None and not spec(table.setup.game).partnership:
+    if table.state.setup is not None and not spec(table.state.setup.game).partnership:
         return _("game over: seat {seat} wins, score {score}").format(
             seat=event.winner, score=score
         )

@@ -71,7 +71,7 @@ class SeatWords:
         if isinstance(event, ev.TrickTaken):
             return _("seat {seat} takes the trick").format(seat=event.winner)
         if isinstance(event, ev.DealAudited):
-            head = table.transcript[-1].digest.hex()[:16] if table.transcript else "-"
+            head = table.view.transcript[-1].digest.hex()[:16] if table.view.transcript else "-"
             return _("deal id {id} verified: {summary}; transcript head {head}").format(
                 id=event.deal_id, summary=summary_line(event.summary, table), head=head
             )
