@@ -220,9 +220,8 @@ class PeerDriver:
         self._quick_syncs = 0  # in a row, while syncs run in a worker thread
         self.decide_limit = decide_limit
         self._refused: set[int] = set()  # seats that sent refused envelopes since progress
-        self._refused_kept = (
-            len(table.view.transcript) - table.view.progress
-        )  # refused records on disk
+        refused = len(table.view.transcript) - table.view.progress
+        self._refused_kept = refused  # refused records on disk
         self._inbox_send, self._inbox = trio.open_memory_channel[Inbox](math.inf)
         # Asked once: isinstance on a runtime-checkable protocol walks its members
         # (tens of microseconds), and ``_let_out`` runs for every envelope we send.

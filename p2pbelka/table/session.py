@@ -21,7 +21,10 @@ The table is the face over the parts it owns: the chains and the local seat's
 own (``chains.py``), the phase runner (``runner.py``) and the state the phases work
 through (``state.py``: the table description, the rules' track, the set-up of
 deals, who is at fault, the outbox), which the runner is given instead of the
-table.  A transcript is fed in its recorded order through ``replay.Replay``.
+table.  The face keeps the verbs; what anyone reads is ``table.state`` (the phases'
+state as it is) and ``table.view`` (``view.TableView``: the transcript, faults, whom
+the table waits for, what it holds for a resend).  A transcript is fed in its
+recorded order through ``replay.Replay``.
 """
 
 from __future__ import annotations

@@ -276,7 +276,7 @@ class ScreenWatchFront:
         screen = self.screen
         screen.note = ""
         for event in events:
-            screen.event(table.game, event)
+            screen.event(table.state.game, event)
         screen.refresh()
 
     async def chat(self, sender_name: str, text: str, watcher: bool) -> None:

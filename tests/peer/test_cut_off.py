@@ -21,6 +21,7 @@ from p2pbelka.protocol.seatchange import ChainEnd, ChainRecord
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged
+from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
 from tests.peer.seatrunners import unlinked_runner
 from tests.table.seatloss import Game, hand_over, lose_seat, seeded_bot, start
@@ -208,7 +209,7 @@ async def test_back_after_the_others_finished_it_learns_how_the_game_ended(
                 while not played:
                     await trio.sleep(1)
     (ended,) = played
-    assert getattr(ended, "over", False) and not runner.stopped_alone
+    assert isinstance(ended, Table) and ended.state.over and not runner.stopped_alone
     assert any(isinstance(e, SeatChanged) for e in front.events)
     over = [e for e in front.events if isinstance(e, ev.GameOver)]
     assert len(over) == 1, front.events

@@ -199,7 +199,7 @@ def test_the_player_takes_the_seat_back_from_the_bot(name: str, players: int, lo
     back.seen(sealed, nonce)
     (switch,) = back.take()[1:]
     assert host.switched is not None
-    assert switch.table.me == lost and switch.table.game_id == host.switched.table.game_id  # type: ignore[union-attr]
+    assert switch.table.state.me == lost and switch.table.game_id == host.switched.table.game_id  # type: ignore[union-attr]
     assert host.change.bots == {} and not host.switched.bots
 
 

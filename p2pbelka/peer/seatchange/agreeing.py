@@ -43,10 +43,8 @@ class Agreeing(MachineCore):
                 # another continuation of the segment we signed one of: never a second
                 self._decline(offer, one_only(at.previous.segment, at.segment), False)
             return
-        if self.stage in (Stage.CONSIDERING, Stage.SWITCHED) or table.state.me in (
-            None,
-            after.seat,
-        ):
+        occupied = self.stage in (Stage.CONSIDERING, Stage.SWITCHED)
+        if occupied or table.state.me in (None, after.seat):
             return
         if sender != proposer_of(table, after.seat):
             return
