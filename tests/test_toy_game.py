@@ -77,7 +77,7 @@ def test_toy_is_unknown_when_not_registered() -> None:
 def test_bots_play_a_whole_toy_game_and_every_peer_audits_every_deal(toy: None, seed: int) -> None:
     tables, events = play_toy(seed)
     for table, log in zip(tables, events, strict=True):
-        assert table.finished and table.phase == Phase.OVER
+        assert table.finished and table.state.phase == Phase.OVER
         audited = [e for e in log if isinstance(e, ev.DealAudited)]
         assert [e.deal_id for e in audited] == [1, 2]
         assert all(isinstance(e.summary, ToySummary) for e in audited)
@@ -86,12 +86,12 @@ def test_bots_play_a_whole_toy_game_and_every_peer_audits_every_deal(toy: None, 
         over = [e for e in log if isinstance(e, ev.GameOver)]
         assert len(over) == 1
     # every peer holds the same transcript, byte for byte
-    assert len({dump_transcript(t.transcript) for t in tables}) == 1
+    assert len({dump_transcript(t.view.transcript) for t in tables}) == 1
 
 
 def test_verify_checks_a_saved_toy_game(toy: None) -> None:
     tables, _ = play_toy(3, deals="1")
-    data = dump_transcript(tables[0].transcript)
+    data = dump_transcript(tables[0].view.transcript)
     report = verify_bytes(data)
     assert report.error is None and not report.faults, report.verdict
     assert report.verdict.startswith("OK"), report.verdict
@@ -110,7 +110,7 @@ def test_the_verify_command_checks_a_toy_transcript(
 ) -> None:
     tables, _ = play_toy(4, deals="1")
     saved = tmp_path / "toy.p2pb"
-    saved.write_bytes(dump_transcript(tables[0].transcript))
+    saved.write_bytes(dump_transcript(tables[0].view.transcript))
     record = tmp_path / "toy.json"
     assert main(["verify", str(saved), "--record", str(record)]) == 0
     out = capsys.readouterr().out
@@ -129,7 +129,7 @@ def test_toy_s_machine_is_whole_and_its_games_take_only_declared_transitions(toy
     for table in tables:
         table.state.on_transition = lambda before, after: taken.add((str(before), str(after)))
     run_sync(tables, [bots_registry.make_bot("random", s) for s in range(2)])
-    assert all(t.phase == Phase.OVER for t in tables)
+    assert all(t.state.phase == Phase.OVER for t in tables)
     for before, after in taken:
         assert Phase(after) in machine[Phase(before)], f"{before} -> {after} is not declared"
     # flow 3: a won game ends with the closing exchange

@@ -127,7 +127,7 @@ def whole_games(quick: bool, game_name: str, seats: int, unit_ms: float) -> dict
         audits.audits += clock.audits
         audits.cpu_s += clock.cpu_s
         audits.mults += clock.mults
-        data = dump_transcript(tables[0].transcript)
+        data = dump_transcript(tables[0].view.transcript)
         deal_crypto.forget_parsed()  # a verifier is a process of its own
         start = time.process_time()
         report = verify_bytes(data)
@@ -140,9 +140,9 @@ def whole_games(quick: bool, game_name: str, seats: int, unit_ms: float) -> dict
             raise RuntimeError(f"verify --every-pass disagrees: {forensic.verdict}")
         if not report.ok:
             raise RuntimeError(f"benchmark game failed to verify: {report.verdict}")
-        deals += tables[0].deal_id
+        deals += tables[0].state.deal_id
         size += len(data)
-        envelopes += len(tables[0].transcript)
+        envelopes += len(tables[0].view.transcript)
     every = {4: "all_four_peers", 3: "all_three_peers", 2: "both_peers"}[seats]
     return {
         "game": game_name,
@@ -169,4 +169,4 @@ def whole_games(quick: bool, game_name: str, seats: int, unit_ms: float) -> dict
 
 def _version_of(table: Table) -> int | str:
     """The fair-deal version the table description names (the table deals with it)."""
-    return table.setup.fairdeal if table.setup is not None else "unknown"
+    return table.state.setup.fairdeal if table.state.setup is not None else "unknown"

@@ -132,7 +132,7 @@ def play(vector: PathVector) -> tuple[LocalGame, list[Envelope]]:
     whole = vector.whole and vector.edit is None and vector.deals == 1
     until = None if whole else _deals_over(vector.deals)
     run_sync(tables, bots, give_up=True, until=until)
-    transcript = list(tables[0].transcript)
+    transcript = list(tables[0].view.transcript)
     if not vector.whole and not tables[0].finished:
         last = vector.deals
         ends = [i for i, e in enumerate(transcript) if e.type == "deal_end" and e.deal == last]

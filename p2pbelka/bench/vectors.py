@@ -64,9 +64,9 @@ def generate(
     events = run_sync(tables, [make_bot("random", seed * 10 + s) for s in range(players)])
     table = tables[0]
     first_end = next(
-        i for i, e in enumerate(table.transcript) if e.type == "deal_end" and e.deal == 1
+        i for i, e in enumerate(table.view.transcript) if e.type == "deal_end" and e.deal == 1
     )
-    envelopes = table.transcript[: first_end + players]  # every deal_end envelope of deal 1
+    envelopes = table.view.transcript[: first_end + players]  # every deal_end envelope of deal 1
     audited = next(e for e in events[0] if isinstance(e, ev.DealAudited))
     data = dump_transcript(envelopes)
     seats = [s.key for s in game.setup().seats]

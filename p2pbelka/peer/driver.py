@@ -220,7 +220,8 @@ class PeerDriver:
         self._quick_syncs = 0  # in a row, while syncs run in a worker thread
         self.decide_limit = decide_limit
         self._refused: set[int] = set()  # seats that sent refused envelopes since progress
-        self._refused_kept = len(table.transcript) - table.progress  # refused records on disk
+        refused = len(table.view.transcript) - table.view.progress
+        self._refused_kept = refused  # refused records on disk
         self._inbox_send, self._inbox = trio.open_memory_channel[Inbox](math.inf)
         # Asked once: isinstance on a runtime-checkable protocol walks its members
         # (tens of microseconds), and ``_let_out`` runs for every envelope we send.
@@ -277,7 +278,7 @@ class PeerDriver:
             return
 
     def _progress(self) -> tuple[int, tuple[int, ...]]:
-        return self.table.progress, tuple(self.table.missing())
+        return self.table.view.progress, tuple(self.table.view.missing())
 
     async def _main_loop(self) -> None:
         # Silence is measured from the last *progress* of the table, not from the last
@@ -323,16 +324,16 @@ class PeerDriver:
             next_check = now + tick
             # Only other seats can be given up on; our own player may take its time.
             silent = now - quiet_since
-            missing = tuple(s for s in self.table.missing() if s != self.table.me)
+            missing = tuple(s for s in self.table.view.missing() if s != self.table.state.me)
             # A resumed seat waiting for its own envelopes to come back asks for them too.
-            own = self.table.held or self.table.short_of_own
+            own = self.table.state.held or self.table.view.short_of_own
             if not missing and not own:
                 quiet_since = now
                 continue
             if recovering and now - asked_at >= ask_every:
                 # Backing off: after an outage the answers to one request are enough.
                 asked_at, ask_every = now, min(ask_every * 2, MAX_RESEND_INTERVAL)
-                await cast(Recovering, self.transport).ask_resend(self.table.wants())
+                await cast(Recovering, self.transport).ask_resend(self.table.view.wants())
             gone = [s for s in missing if not self._may_be_deciding(s, silent)]
             deciding = tuple(s for s in missing if s not in gone)
             if paused and not said_alone and self.alone():
@@ -377,7 +378,7 @@ class PeerDriver:
         """A person choosing a card (or a re-deal, or the eggs) may take minutes: a seat
         that owes such a choice is not given up on while its connection is alive, it
         sent nothing that was refused, and ``decide_limit`` has not passed."""
-        if not self.table.awaiting_player() or seat in self._refused:
+        if not self.table.view.awaiting_player() or seat in self._refused:
             return False
         if silent >= self.decide_limit:
             return False
@@ -387,14 +388,14 @@ class PeerDriver:
 
     def _give_up(self, gone: list[int], silent: float) -> None:
         """End a game that cannot go on, naming why: every game ends."""
-        me = self.table.me
+        me = self.table.state.me
         if not gone and me is not None:
             # Held, or short of its own chain: the others never sent back what this
             # seat signed before it stopped, and it will not risk signing twice.
             reachable = (
                 self.transport.connected() if isinstance(self.transport, Connected) else set()
             )
-            others = [s for s in range(self.table.n_seats) if s != me and s not in reachable]
+            others = [s for s in range(self.table.state.n_seats) if s != me and s not in reachable]
             self.table.abandon(
                 [me, *others],
                 f"could not get back from the others, in {silent:.0f} s, what this seat"
@@ -425,7 +426,7 @@ class PeerDriver:
                 for sink in self._sinks:
                     sink.append(envelope)
             signed = self.table.take_signed()
-            refused = len(self.table.transcript) - self.table.progress
+            refused = len(self.table.view.transcript) - self.table.view.progress
             if refused > self._refused_kept and self._journal is not None:
                 # A refused envelope closes its sender's place: kept only if it is on
                 # the disk, or a power cut would let that seat hand us its other

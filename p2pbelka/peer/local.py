@@ -207,10 +207,10 @@ async def play_local_game(
     return [
         PeerResult(
             seat,
-            list(table.transcript),
+            list(table.view.transcript),
             front_ends[seat].events,
-            finished=table.over,
-            aborted=table.aborted,
+            finished=table.state.over,
+            aborted=table.state.aborted,
         )
         for seat, table in enumerate(tables)
     ]

@@ -106,10 +106,10 @@ def _new_files(game_id: bytes, net: NetOptions) -> tuple[GameStore, TranscriptWr
 def _saved(
     table: Table, store: GameStore, writer: TranscriptWriter, seating: Seating, net: NetOptions
 ) -> NewSeat:
-    assert table.me is not None  # the host's own table, or a description checked to seat us
+    assert table.state.me is not None  # the host's own table, or a description checked to seat us
     meta = game_meta(
         seating.game_id,
-        table.me,
+        table.state.me,
         seating.setup,
         seating.peers,
         net,

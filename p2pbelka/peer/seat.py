@@ -366,8 +366,8 @@ def _seat_mesh(
         meta.seat,
         [bytes.fromhex(k) for k in meta.keys],
         meta.peers,
-        source=table.envelopes_from,
-        wants=table.wants,
+        source=table.view.envelopes_from,
+        wants=table.view.wants,
         dial_all=dial_all,
         # A seat out of reach for half the reconnect window is taken for gone (a bot
         # may play it by now): the others' answers are then enough.
@@ -379,7 +379,7 @@ async def _stay_after_end(
     segments: SeatChangeRunner, mesh: Mesh, table: Table, linger: float
 ) -> None:
     """Linger on the mesh once the game ended, so the others get what they miss."""
-    skip = {f.seat for f in table.faults} | segments.lost_seats
+    skip = {f.seat for f in table.view.faults} | segments.lost_seats
     async with trio.open_nursery() as after:
         # The table still takes what arrives while we stay: a proof may come.
         after.start_soon(segments.after_end)
@@ -388,11 +388,11 @@ async def _stay_after_end(
 
 
 def _mark_if_finished(store: GameStore, table: Table) -> None:
-    if table.over or table.aborted:
+    if table.state.over or table.state.aborted:
         # Why it ended, in the saved game too: a seat that could not sign has no
         # dispute of its own in the transcript.  (A game that stopped unfinished,
         # ``LEFT``, stays on ``resume``'s list.)
-        store.mark_finished("; ".join(str(f) for f in table.faults if f.fatal))
+        store.mark_finished("; ".join(str(f) for f in table.view.faults if f.fatal))
 
 
 def _result(
@@ -401,8 +401,8 @@ def _result(
     return GameResult(
         meta.seat,
         bytes.fromhex(meta.game_id),
-        table.over,
-        table.aborted,
+        table.state.over,
+        table.state.aborted,
         segments.transcript,
         store,
         mesh.bytes_sent,

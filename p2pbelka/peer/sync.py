@@ -30,9 +30,9 @@ Deliver = Callable[[int, int, bytes], bytes | None]
 def answer(bot: Bot, table: Table, question: ev.ChoiceNeeded) -> Move:
     """The move ``bot`` makes for ``table``'s own seat when the table asks ``question``:
     the seat bot of the game the table's setup names, asked from the seat's view."""
-    setup, seat = table.setup, table.me
+    setup, seat = table.state.setup, table.state.me
     assert setup is not None and seat is not None
-    return bot.for_game(setup.game).choose(table.game, seat, question)
+    return bot.for_game(setup.game).choose(table.state.game, seat, question)
 
 
 def pump(table: Table, bot: Bot, log: list[ev.Event]) -> list[bytes]:
@@ -101,25 +101,25 @@ def run_sync(
 def _resend_round(tables: Sequence[Table], deliver: Deliver | None) -> bool:
     """Every unfinished table takes what the others hold of what it lacks; True if
     that moved any table on."""
-    before = [(len(t.transcript), t.phase) for t in tables]
+    before = [(len(t.view.transcript), t.state.phase) for t in tables]
     for dest, table in enumerate(tables):
         if table.finished:
             continue
-        for seat, seq in enumerate(table.wants()):
+        for seat, seq in enumerate(table.view.wants()):
             for source, other in enumerate(tables):
                 if source == dest:
                     continue
-                for raw in other.envelopes_from(seat, seq):
+                for raw in other.view.envelopes_from(seat, seq):
                     received = deliver(source, dest, raw) if deliver else raw
                     if received is not None:
                         table.receive(received)
-    return [(len(t.transcript), t.phase) for t in tables] != before
+    return [(len(t.view.transcript), t.state.phase) for t in tables] != before
 
 
 def _give_up(tables: Sequence[Table]) -> bool:
-    stuck = [t for t in tables if not t.finished and t.missing()]
+    stuck = [t for t in tables if not t.finished and t.view.missing()]
     for table in stuck:
-        table.abandon(table.missing())
+        table.abandon(table.view.missing())
     return bool(stuck)
 
 

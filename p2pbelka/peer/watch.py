@@ -369,8 +369,8 @@ class Feed:
         if self.save is not None:
             await self.save.append(self.observer.envelopes[before:])
         table = self.observer.table
-        if table is not None and table.setup is not None:
-            self.chat.seat(table.game_id, [s.key for s in table.setup.seats])
+        if table is not None and table.state.setup is not None:
+            self.chat.seat(table.game_id, [s.key for s in table.state.setup.seats])
         if table is not None:
             await self.front.fed(table, events)
         if self.observer.stopped:
@@ -401,7 +401,7 @@ class Feed:
         if self.save is not None:
             self.save.chat_log.append(heard.msg)
         table = self.observer.table
-        names = [s.name for s in table.setup.seats] if table and table.setup else []
+        names = [s.name for s in table.state.setup.seats] if table and table.state.setup else []
         named = watchers_named(heard.seat, heard.msg.text) if heard.seat is not None else None
         if named is not None:  # the host's word on who watches: a note, not a line
             await self.front.note(WatchNote("watchers", {"names": named}))

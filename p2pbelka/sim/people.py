@@ -71,7 +71,7 @@ class Person:
 
     async def _play(self, driver: PeerDriver, question: ev.ChoiceNeeded) -> None:
         await trio.sleep(self.rng.choice((0.3, 1.0, 2.0, 4.0)))
-        if self.asked.get(id(driver)) is question and not driver.table.over:
+        if self.asked.get(id(driver)) is question and not driver.table.state.over:
             await driver.submit(answer(self.bot, driver.table, question))
 
     async def _answer(self, offer: SeatOffer) -> None:

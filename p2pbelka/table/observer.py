@@ -125,23 +125,25 @@ class Observer:
                 f"record {out.records - 1}: out of order (seq {pending.seq}), and no other"
                 " envelope for its place follows"
             )
-        if table.proven:
+        if table.view.proven:
             # A proof after an unproven ending: the verdict is the proof.
             out.faults = [f for f in out.faults if f.proven]
         # The players who sat down; the changes say who took a seat later.
-        out.names = tuple(s.name for s in first.setup.seats) if first and first.setup else ()
-        out.game_name = first.setup.game if first and first.setup else None
-        out.finished = table.over
-        out.aborted = table.aborted
-        if table.closing and not table.finished and out.error is None:
+        out.names = (
+            tuple(s.name for s in first.state.setup.seats) if first and first.state.setup else ()
+        )
+        out.game_name = first.state.setup.game if first and first.state.setup else None
+        out.finished = table.state.over
+        out.aborted = table.state.aborted
+        if table.view.closing and not table.finished and out.error is None:
             # The rules say the game is won and its last audit passed: the closes
             # missing change nothing of the result (SPEC section 4.7).
             out.finished = True
-            out.faults += table.unrecorded_closes()
-        if table.started:
-            out.winner = table.track.winner
-            out.score = table.track.final_score
-            out.game = table.game
+            out.faults += table.view.unrecorded_closes()
+        if table.state.started:
+            out.winner = table.state.track.winner
+            out.score = table.state.track.final_score
+            out.game = table.state.game
         return out
 
     def _rebuild(self) -> list[ev.Event]:
@@ -178,7 +180,7 @@ def _step(
     if _continues(table, envelope):
         # A continuation segment: the seat that changes hands, checked against the
         # segment so far (carry.py); the old keys name the signer.
-        state.keys.update({s.key for s in table.setup.seats} if table.setup else set())
+        state.keys.update({s.key for s in table.state.setup.seats} if table.state.setup else set())
         table = state.table = Table(envelope.game, previous=previous_of(table))
         table.state.audit_every_pass = every_pass
         replay = state.replay = Replay(table)
@@ -218,11 +220,11 @@ def _continues(table: Table, envelope: Envelope) -> bool:
         envelope.game != table.game_id
         and isinstance(envelope.msg, m.TableMsg)
         and envelope.msg.after is not None
-        and table.setup is not None
+        and table.state.setup is not None
     )
 
 
 def describe_record(table: Table, index: int, offset: int, sender: bytes, seq: int) -> str:
-    seat = table.seat_of(sender) if table.setup is not None else None
+    seat = table.view.seat_of(sender) if table.state.setup is not None else None
     who = f"seat {seat}" if seat is not None else "an unknown sender"
     return f"record {index} (byte {offset}, {who}, seq {seq})"

@@ -14,16 +14,15 @@ watcher) and ``segments.py``.  Sans-IO.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Protocol
 
-from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table.endings import is_ending
 from p2pbelka.table.errors import OrderError
 from p2pbelka.table.intake import IntakeError
 from p2pbelka.table.state import TableState
+from p2pbelka.table.view import TableView
 
 
 class Fed(Protocol):
@@ -33,18 +32,10 @@ class Fed(Protocol):
     def state(self) -> TableState: ...
 
     @property
-    def setup(self) -> m.TableMsg | None: ...
-
-    @property
-    def transcript(self) -> Sequence[Envelope]: ...
+    def view(self) -> TableView: ...
 
     @property
     def finished(self) -> bool: ...
-
-    @property
-    def turn(self) -> int | None: ...
-
-    def seat_of(self, key: bytes) -> int | None: ...
 
     def receive_record(self, envelope: Envelope) -> None: ...
 
@@ -77,13 +68,13 @@ class Replay:
         Raises ``OrderError`` for anything else."""
         table = self.table
         pending, self.pending = self.pending, None
-        expected = len(table.transcript) + (2 if pending is not None else 1)
-        if table.setup is not None and not table.finished and pending is None:
+        expected = len(table.view.transcript) + (2 if pending is not None else 1)
+        if table.state.setup is not None and not table.finished and pending is None:
             self._check_order(envelope, following)
             if self._hold_first_of_pair(envelope, following):
                 return
         table.receive_record(envelope)
-        recorded = len(table.transcript)
+        recorded = len(table.view.transcript)
         if recorded == expected:
             return
         if recorded == expected - 1 and pending is None and is_pair(envelope, following):
@@ -91,7 +82,7 @@ class Replay:
             return
         if pending is not None:
             raise OrderError(
-                f"the record before (seat {table.seat_of(pending.sender)}, seq {pending.seq})"
+                f"the record before (seat {table.view.seat_of(pending.sender)}, seq {pending.seq})"
                 " came out of order, and this one is no other envelope for its place"
             )
         state = table.state
@@ -100,14 +91,14 @@ class Replay:
             raise OrderError(rejected[-1].reason)
         if table.finished:
             raise OrderError("envelope after the end of the game")
-        raise OrderError(state.blame.why_waiting(table.seat_of(envelope.sender), envelope))
+        raise OrderError(state.blame.why_waiting(table.view.seat_of(envelope.sender), envelope))
 
     def _hold_first_of_pair(self, envelope: Envelope, following: Envelope | None) -> bool:
         """The first of two proof records is queued at its place, never processed: the
         live table held it waiting when the other came, and it may happen to be due
         here (processed, it would prove something else, or the second would come
         after the end).  True if it was queued so."""
-        seat = self.table.seat_of(envelope.sender)
+        seat = self.table.view.seat_of(envelope.sender)
         if seat is None or is_ending(envelope) or not is_pair(envelope, following):
             return False
         intake = self.table.state.chains.intake
@@ -127,13 +118,13 @@ class Replay:
         """A record of a game in progress must be due next, an ending, a proof record, or
         the first of two."""
         table = self.table
-        seat = table.seat_of(envelope.sender)
+        seat = table.view.seat_of(envelope.sender)
         if seat is None:
             raise OrderError(
-                f"out of order: expected seat {table.turn}'s next message, got an unseated key"
+                f"out of order: expected seat {table.view.turn}'s next message, got an unseated key"
             )
         chain = table.state.chains.intake.chains[seat]
-        due = seat == table.turn and envelope.seq == chain.next_seq
+        due = seat == table.view.turn and envelope.seq == chain.next_seq
         held = chain.accepted.get(envelope.seq)
         proof = held is not None and held != envelope.digest
         queued = chain.waiting.get(envelope.seq) or chain.refused.get(envelope.seq)
@@ -141,6 +132,6 @@ class Replay:
         if due or proof or is_ending(envelope) or is_pair(envelope, following):
             return
         raise OrderError(
-            f"out of order: expected seat {table.turn}'s next message,"
+            f"out of order: expected seat {table.view.turn}'s next message,"
             f" got seat {seat} (seq {envelope.seq})"
         )

@@ -390,7 +390,7 @@ class Runner:
             self.drain()
 
     def may_sign(self) -> bool:
-        """Whether the local seat may sign its next envelope (see ``Table.short_of_own``)."""
+        """Whether the local seat may sign its next envelope (see ``TableView.short_of_own``)."""
         return self._own.may_sign(self.held)
 
     def own_pending(self) -> Envelope | None:

@@ -25,15 +25,15 @@ from p2pbelka.table.session import Table
 
 def previous_of(table: Table) -> Previous:
     """``table`` cut where it stands now: what a continuation of it goes on from."""
-    assert table.setup is not None, "no table description yet"
+    assert table.state.setup is not None, "no table description yet"
     return Previous(
         segment=table.game_id,
-        setup=table.setup,
-        view=table.view(),
-        state=between_deals(table.game) if table.started else None,
-        deal_id=table.deal_id,
+        setup=table.state.setup,
+        view=table.view.accepted(),
+        state=between_deals(table.state.game) if table.state.started else None,
+        deal_id=table.state.deal_id,
         finished=table.finished,
-        earlier=table.previous.used if table.previous is not None else (),
+        earlier=table.state.previous.used if table.state.previous is not None else (),
     )
 
 
@@ -101,7 +101,7 @@ def resume_segments(
             previous = previous_of(table)
         source = seed_sources(None if index == 0 else segment[0].game)
         table = Table.resume(signer, segment, seed_source=source, previous=previous)
-        if table.setup is None:
+        if table.state.setup is None:
             raise OrderError("a segment's table description was refused")
     if table is None:
         raise OrderError("an empty transcript: nothing to resume")
@@ -149,7 +149,7 @@ class SeatChanged(ev.Event):
 def change_of(table: Table, earlier_keys: Sequence[bytes] = ()) -> SeatChanged | None:
     """The change a continuation table made (None for a game's first segment).
     ``earlier_keys``: keys that held the seat in earlier segments (a reclaim)."""
-    previous, setup = table.previous, table.setup
+    previous, setup = table.state.previous, table.state.setup
     if previous is None or setup is None or setup.after is None:
         return None
     after = setup.after

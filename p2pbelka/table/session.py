@@ -21,13 +21,15 @@ The table is the face over the parts it owns: the chains and the local seat's
 own (``chains.py``), the phase runner (``runner.py``) and the state the phases work
 through (``state.py``: the table description, the rules' track, the set-up of
 deals, who is at fault, the outbox), which the runner is given instead of the
-table.  A transcript is fed in its recorded order through ``replay.Replay``.
+table.  The face keeps the verbs; what anyone reads is ``table.state`` (the phases'
+state as it is) and ``table.view`` (``view.TableView``: the transcript, faults, whom
+the table waits for, what it holds for a resend).  A transcript is fed in its
+recorded order through ``replay.Replay``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from p2pbelka.fairdeal.derive import new_seed
 from p2pbelka.protocol import messages as m
@@ -38,17 +40,16 @@ from p2pbelka.table import events as ev
 from p2pbelka.table import moves as mv
 from p2pbelka.table.blame import Suspicion
 from p2pbelka.table.carry import Previous
-from p2pbelka.table.chains import Chains, OwnChain, View
+from p2pbelka.table.chains import Chains, OwnChain
 from p2pbelka.table.errors import OrderError
-from p2pbelka.table.intake import MAX_AHEAD
 from p2pbelka.table.opening import check_table
-from p2pbelka.table.phase import Phase, PhaseId
+from p2pbelka.table.phase import Phase
 from p2pbelka.table.replay import Replay
 from p2pbelka.table.runner import Runner
 from p2pbelka.table.state import TableState
-from p2pbelka.table.track import GameTrack
+from p2pbelka.table.view import TableView
 
-__all__ = ["OrderError", "Phase", "Suspicion", "Table", "TableState"]
+__all__ = ["OrderError", "Phase", "Suspicion", "Table", "TableState", "TableView"]
 
 
 class Table:
@@ -87,9 +88,9 @@ class Table:
         self._chains = Chains()
         self._own = OwnChain(signer, game_id)
         self._state = state(game_id, self._chains, seed_source, previous)
-        self._out = self._state.out
-        self._blame = self._state.blame
         self._runner = Runner(self._state, self._own)
+        self.view = TableView(self._state, self._runner, self._own)
+        """What a driver, screen or verifier reads beyond the state (``view.py``)."""
 
     # -- construction ----------------------------------------------------------------
 
@@ -122,7 +123,7 @@ class Table:
             state=state,
         )
         envelope = table._runner.seal(0, setup)
-        table._out.outgoing.append(envelope.raw)
+        table._state.out.outgoing.append(envelope.raw)
         table.receive(envelope.raw)
         return table
 
@@ -163,157 +164,34 @@ class Table:
             replay.feed(envelope, envelopes[i + 1] if i + 1 < len(envelopes) else None)
         table._chains.forget_accepted()
         table._own.forget_signed()
-        table._out.outgoing.clear()
+        table._state.out.outgoing.clear()
         return table
 
     # -- what anyone may read ---------------------------------------------------------
 
     @property
     def state(self) -> TableState:
-        """What the phases work through: the deal in progress, the lot, the table
-        description's details (for tests and tools that look deeper than the face)."""
+        """What the phases work through: the table description, the local seat, the
+        track, the deal in progress, the phase (``state.py``)."""
         return self._state
-
-    @property
-    def phase(self) -> PhaseId:
-        """The phase the table is in: one of ``Phase`` or of the game's own."""
-        return self._state.phase
-
-    @property
-    def me(self) -> int | None:
-        """The local seat, or None for an observer (or before the table description)."""
-        return self._state.me
-
-    @property
-    def setup(self) -> m.TableMsg | None:
-        return self._state.setup
-
-    @property
-    def n_seats(self) -> int:
-        return self._state.n_seats
-
-    @property
-    def seed_source(self) -> Callable[[], bytes]:
-        """Where the local seat's secrets for this segment come from (a continuation
-        segment has a source of its own: nothing drawn for one segment is used in
-        another)."""
-        return self._state.deals.seed_source
-
-    @property
-    def previous(self) -> Previous | None:
-        """The segment this table continues (None in a game's first segment)."""
-        return self._state.previous
-
-    @property
-    def game(self) -> Any:
-        """The rules engine's state of the game (None before the lot)."""
-        return self._state.game
-
-    @property
-    def track(self) -> GameTrack:
-        return self._state.track
-
-    @property
-    def started(self) -> bool:
-        return self._state.started
-
-    @property
-    def deal_id(self) -> int:
-        return self._state.deal_id
-
-    @property
-    def turn(self) -> int | None:
-        """The seat whose envelope is processed next, or None (finished)."""
-        return self._runner.turn
-
-    @property
-    def transcript(self) -> Sequence[Envelope]:
-        return self._chains.transcript
-
-    @property
-    def progress(self) -> int:
-        """How far the game got: the transcript's length, less the envelopes refused
-        when due that it records (a seat whose envelopes are refused makes none)."""
-        return len(self._chains.transcript) - self._chains.refused_records
-
-    @property
-    def faults(self) -> Sequence[ev.Fault]:
-        return self._blame.faults
 
     @property
     def finished(self) -> bool:
         return self._runner.finished
 
     @property
-    def over(self) -> bool:
-        return self.phase is Phase.OVER
-
-    @property
-    def aborted(self) -> bool:
-        return self.phase is Phase.ABORTED
-
-    @property
-    def proven(self) -> bool:
-        """The game ended on a proven fault (nothing that comes after changes that)."""
-        return self._runner.proven
-
-    @property
-    def held(self) -> bool:
-        return self._state.held
-
-    @property
-    def short_of_own(self) -> bool:
-        """True when the local seat must send next an envelope it signed before (a
-        crash lost it) that has not come back yet: it signs nothing until it has."""
-        if self.me is None or not self._chains.opened or self.finished:
-            return False
-        return self._own.seq < self._own.known and self._runner.own_pending() is None
-
-    @property
     def deferred(self) -> bool:
         """True when the table stopped so its driver can send what it signed."""
         return self._runner.deferred
 
-    def seat_of(self, key: bytes) -> int | None:
-        return self._chains.seat_of(key)
-
-    def awaiting_player(self) -> bool:
-        """Whether what is due may be a person's decision (a card, a game's own call or
-        choice), rather than work a program does in milliseconds."""
-        step = self._runner.step_or_none()
-        return step is not None and step.decision and self._blame.suspicion is None
-
-    def missing(self) -> list[int]:
-        """Seats the table is waiting for (for a driver's timeout): the seat whose
-        envelope would settle a differing view; else the seats an ending that came
-        waits for, and the seat due (in the closing exchange, every seat whose
-        ``close`` has not come)."""
-        if self.finished:
-            return []
-        settles = self._blame.waited_for(self.me)
-        if settles is not None:
-            return [settles]
-        seats = set(self._runner.endings.needs())
-        seats.update(self._runner.unclosed())
-        if self.turn is not None:
-            seats.add(self.turn)
-        return sorted(seats)
-
-    @property
-    def closing(self) -> bool:
-        """The rules say the game is won and its last audit passed (flow 3): its last
-        ``deal_end``s and the closing exchange are due, and a give-up ends the game
-        won, naming the seats that did not close."""
-        return self._runner.won
-
     # -- what the driver takes ----------------------------------------------------------
 
     def take_outgoing(self) -> list[bytes]:
-        out, self._out.outgoing = self._out.outgoing, []
+        out, self._state.out.outgoing = self._state.out.outgoing, []
         return out
 
     def take_events(self) -> list[ev.Event]:
-        out, self._out.events = self._out.events, []
+        out, self._state.out.events = self._state.out.events, []
         return out
 
     def take_signed(self) -> list[Envelope]:
@@ -334,20 +212,20 @@ class Table:
         try:
             envelope = open_envelope(raw)
         except ProtocolError as exc:
-            self._out.events.append(ev.Rejected(f"malformed envelope: {exc}"))
+            self._state.emit(ev.Rejected(f"malformed envelope: {exc}"))
             return
         self.receive_envelope(envelope)
 
     def receive_envelope(self, envelope: Envelope) -> None:
         if envelope.game != self.game_id:
-            self._out.events.append(ev.Rejected("envelope of another game"))
+            self._state.emit(ev.Rejected("envelope of another game"))
             return
-        if self.setup is None:
+        if self._state.setup is None:
             self._receive_table(envelope)
             return
-        seat = self.seat_of(envelope.sender)
+        seat = self._chains.seat_of(envelope.sender)
         if seat is None:
-            self._out.events.append(ev.Rejected("sender is not seated at this table"))
+            self._state.emit(ev.Rejected("sender is not seated at this table"))
             return
         if self.finished:
             # Still taken for one purpose: another envelope for a place held is proof.
@@ -375,14 +253,14 @@ class Table:
 
     def _receive_table(self, envelope: Envelope) -> None:
         key = self._signer.public_key if self._signer is not None else None
-        checked = check_table(envelope, self.previous, self._oldest_flow, key, self._nonce)
+        checked = check_table(envelope, self._state.previous, self._oldest_flow, key, self._nonce)
         if isinstance(checked, ev.Rejected):
-            self._out.events.append(checked)
+            self._state.emit(checked)
             return
         assert isinstance(envelope.msg, m.TableMsg)
         setup, (host, schedule) = envelope.msg, checked
         self._chains.open(tuple(info.key for info in setup.seats))
-        me = self.seat_of(key) if key is not None else None
+        me = self._chains.seat_of(key) if key is not None else None
         self._state.seat(setup, host, schedule, me)
         intake = self._chains.intake
         intake.offer(host, envelope)
@@ -435,19 +313,19 @@ class Table:
         Before the first deal, while the seats draw lots: the game's card points (in
         fair-deal version 2 hashing to the group costs about 11 ms for the deck),
         which every seat needs at the first pass, the first shuffler at once."""
-        deals = self._state.deals
+        state, deals = self._state, self._state.deals
         if not self.finished and deals.prepare_cards():
             return True
         if (
             self._signer is None
-            or self.me is None
-            or self.held
+            or state.me is None
+            or state.held
             or self.finished
             or deals.round is None
-            or not self.started
+            or not state.started
         ):
             return False
-        return deals.prepare_next(self.track)
+        return deals.prepare_next(state.track)
 
     def abandon(self, seats: list[int], why: str = "went silent") -> None:
         """The driver gave up waiting: end the game *disputed*, naming ``seats`` (or,
@@ -462,37 +340,4 @@ class Table:
         unfinished, as its file reads (``verify``: INCOMPLETE), and may be resumed;
         ``seat`` (ours) and ``why`` only tell the player."""
         if not self.finished:
-            self._runner.leave([ev.Fault(seat, why, (), False, self.deal_id or None, False)])
-
-    def unrecorded_closes(self) -> list[ev.Fault]:
-        """Once the game is won (``closing``): a note naming every seat whose ``close``
-        (or last ``deal_end``) the transcript does not hold; ``verify`` of a file that
-        ends there reads a won game naming these (SPEC section 5.1)."""
-        return self._runner.endings.unrecorded()
-
-    def wants(self) -> list[int]:
-        """For each seat, the first sequence number this table does not hold (for a
-        resend request), and while a view is unsettled the places that could settle
-        it; empty before the table description arrived."""
-        return self._blame.wants(self.me)
-
-    def envelopes_from(
-        self, seat: int, seq: int, limit: int = MAX_AHEAD, *, newest: bool = False
-    ) -> list[bytes]:
-        """``seat``'s envelopes from ``seq`` on that this table holds, accepted or
-        waiting, in chain order: the answer to a resend request (any peer may relay).
-        At most ``limit`` (what the asker's table takes at once); with ``newest``
-        (``seat`` is the asker's own) the newest follows when the answer is cut, so
-        a resumed seat learns how long its chain is and never signs again a place it
-        filled before it stopped.  The local seat's envelopes its driver has not
-        taken to send yet are left out: they leave only once they are on the disk
-        (the driver may be waiting for it while the links answer)."""
-        found = self._chains.envelopes_from(seat, seq, limit, newest)
-        if seat != self.me or not self._out.outgoing:
-            return found
-        unsent = set(self._out.outgoing)
-        return [raw for raw in found if raw not in unsent]
-
-    def view(self) -> View:
-        """What this table has accepted of every chain: the view it signs now."""
-        return self._chains.intake.view()
+            self._runner.leave([ev.Fault(seat, why, (), False, self._state.deal_id or None, False)])

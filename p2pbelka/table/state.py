@@ -123,6 +123,16 @@ class TableState:
     def lots(self) -> LotDraw:
         return self.deals.lots
 
+    @property
+    def over(self) -> bool:
+        """The game ended as the rules or a give-up say (not on a proven fault)."""
+        return self.phase is Phase.OVER
+
+    @property
+    def aborted(self) -> bool:
+        """The game ended on a proven fault."""
+        return self.phase is Phase.ABORTED
+
     def step_or_none(self) -> Step | None:
         return None if self.schedule is None else self.schedule.steps.get(self.phase)
 

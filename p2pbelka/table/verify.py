@@ -49,14 +49,14 @@ def verify_bytes(data: bytes, every_pass: bool = False) -> VerifyReport:
 def _describe_bad_record(data: bytes, exc: TranscriptError, table: Table | None) -> str:
     """Name what we can of a record that does not decode: its claimed sender and seq."""
     base = str(exc)
-    if exc.index is None or exc.offset < len(MAGIC) or table is None or table.setup is None:
+    if exc.index is None or exc.offset < len(MAGIC) or table is None or table.state.setup is None:
         return base
     try:
         unpacker = msgpack.Unpacker(raw=False)
         unpacker.feed(data[exc.offset :])
         outer = next(unpacker)
         inner = msgpack.unpackb(outer[0], raw=False)
-        seat = table.seat_of(inner[5])
+        seat = table.view.seat_of(inner[5])
         who = f"seat {seat}" if seat is not None else "an unknown sender"
         return f"{base} [claims to be {who}, seq {inner[3]}]"
     except Exception:

@@ -83,7 +83,7 @@ class ScreenFrontEnd:
         view = self.screen.view
         # A resumed table replays the game so far while it is held: shown at once,
         # and the reports of deals already played are not opened again.
-        replaying = driver.table.held
+        replaying = driver.table.state.held
         # another player's card, and the game's calls or declarations, wait their turn
         game = self.screen.game
         paced: tuple[type[ev.Event], ...] = (ev.CardPlayed, *(game.paced if game else ()))
@@ -92,7 +92,7 @@ class ScreenFrontEnd:
             if not replaying:
                 after_a_trick = view.trick is not None and view.trick.winner is not None
                 await trio.sleep(self.pace * (2 if after_a_trick else 1))
-        view.observe(driver.table.game)
+        view.observe(driver.table.state.game)
         view.apply(event)
         if isinstance(event, SeatOffer) and self.auto_approve:
             event.decision.answer(True)  # --auto-approve: yes, without asking

@@ -29,6 +29,7 @@ from p2pbelka.peer.chat import ChatDropped, ChatLine
 from p2pbelka.peer.watch import WatchNote
 from p2pbelka.protocol.lobby import LobbyState
 from p2pbelka.table import events as ev
+from p2pbelka.table.session import Table
 from p2pbelka.table.verify import VerifyReport
 from p2pbelka.ui import keymap, registry
 from p2pbelka.ui.app import TableScreen
@@ -272,11 +273,11 @@ class ScreenWatchFront:
         except ChatDropped as refused:
             self.screen.chat_refused(refused, text)
 
-    async def fed(self, table: Any, events: list[ev.Event]) -> None:
+    async def fed(self, table: Table, events: list[ev.Event]) -> None:
         screen = self.screen
         screen.note = ""
         for event in events:
-            screen.event(table.game, event)
+            screen.event(table.state.game, event)
         screen.refresh()
 
     async def chat(self, sender_name: str, text: str, watcher: bool) -> None:

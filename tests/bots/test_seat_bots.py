@@ -150,8 +150,8 @@ def test_a_bot_built_by_hand_plays_a_table_through_as_bot() -> None:
     tables = game.make_tables()
     bots = [as_bot(BelkaSeatBot(RandomBot(s), s)) for s in range(4)]
     run_sync(tables, bots)
-    assert all(t.over for t in tables)
-    assert verify_bytes(dump_transcript(tables[0].transcript)).ok
+    assert all(t.state.over for t in tables)
+    assert verify_bytes(dump_transcript(tables[0].view.transcript)).ok
 
 
 def test_the_command_line_takes_belot_think_levels(capsys: pytest.CaptureFixture[str]) -> None:

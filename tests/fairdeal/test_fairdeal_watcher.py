@@ -129,7 +129,7 @@ def shown_cards(events: list[ev.Event]) -> set[int]:
 
 def first_deals(game: str, players: int, seed: int) -> list[Envelope]:
     tables, _events = play_sync(seed, game_name=game, players=players)
-    envelopes = list(tables[0].transcript)
+    envelopes = list(tables[0].view.transcript)
     return [e for e in envelopes if e.deal <= DEALS]
 
 
@@ -175,7 +175,7 @@ def test_a_watcher_decodes_no_card_before_it_is_played_or_revealed(
         seen |= shown_cards([e for e in events if not isinstance(e, ev.DealAudited)])
         if not dealt_over:
             assert seen <= set(after.values()), f"{where}: named {seen - set(after.values())}"
-        state = observer.game.deal if observer.game is not None else None
+        state = observer.state.game.deal if observer.state.game is not None else None
         if state is not None and not dealt_over:
             assert all(hand is None for hand in state.hands), f"{where}: a hand is known"
     assert opened_by_play > 0

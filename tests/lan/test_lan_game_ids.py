@@ -213,7 +213,7 @@ def test_a_derived_id_the_joiner_knows_is_refused_before_it_sits(tmp_path: Path)
     GameStore.create(local.game_id, tmp_path)  # this machine kept a game under the id
     views = tuple(SeatView(s.key, s.name, True) for s in setup.seats)
     lobby = LobbyState(bytes(16), "t", setup.preset, setup.options, views, "belot")
-    start = Start(host_table.transcript[0].raw, (("", 1), ("", 2)))
+    start = Start(host_table.view.transcript[0].raw, (("", 1), ("", 2)))
     with pytest.raises(LobbyRefused, match=re.escape(id_used_reason(local.game_id))):
         checked_setup(ids[1], lobby, start, ids[0].public_key, local.nonces[1], tmp_path)
     # the same table, to a joiner that does not know the id: taken

@@ -59,7 +59,7 @@ class Asked:
         self.times = (trio.Event(), trio.Event())
 
     def note(self, driver: PeerDriver) -> None:
-        self.deals.append(driver.table.deal_id)
+        self.deals.append(driver.table.state.deal_id)
         if len(self.deals) <= len(self.times):
             self.times[len(self.deals) - 1].set()
 
@@ -117,12 +117,12 @@ class Refuser:
                 self.asked.note(driver)
             self.asked_back += 1
             if self.no_deal is None:
-                self.no_deal = driver.table.deal_id
+                self.no_deal = driver.table.state.deal_id
             if self.asked_back > 1 or not self.silent_first:
                 event.decision.answer(False)
             return
         if isinstance(event, ev.ChoiceNeeded) and event.kind == "play":
-            until = self._hold_until(driver.table.deal_id)
+            until = self._hold_until(driver.table.state.deal_id)
             if until is not None:
                 self._held_in.send_nowait((event, until))
                 return

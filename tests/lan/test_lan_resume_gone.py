@@ -43,7 +43,7 @@ class StuckAtThree(BotFrontEnd):
         self.stuck = stuck
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
-        if driver.table.me == GONE and isinstance(event, ev.ChoiceNeeded):
+        if driver.table.state.me == GONE and isinstance(event, ev.ChoiceNeeded):
             self.stuck.set()
             await trio.sleep_forever()
         await super().on_event(driver, event)

@@ -26,15 +26,15 @@ from tests.table.crash import Recorded
 def _owes_itself(table: Table) -> bool:
     """True when the seat has sent envelopes it has not processed yet (the hard case:
     after the crash it must take them back from the others, not sign new ones)."""
-    assert table.me is not None
-    mine = sum(1 for e in table.transcript if table.seat_of(e.sender) == table.me)
-    return table.wants()[table.me] > mine
+    assert table.state.me is not None
+    mine = sum(1 for e in table.view.transcript if table.view.seat_of(e.sender) == table.state.me)
+    return table.view.wants()[table.state.me] > mine
 
 
 def _catch_up(table: Table, others: list[Table]) -> None:
     for other in others:
-        for seat, seq in enumerate(table.wants()):
-            for raw in other.envelopes_from(seat, seq):
+        for seat, seq in enumerate(table.view.wants()):
+            for raw in other.view.envelopes_from(seat, seq):
                 table.receive(raw)
 
 
@@ -68,8 +68,8 @@ def test_a_crashed_seat_resumes_and_the_game_finishes(
         if deliveries >= crash_after and crashed_at < 0 and _owes_itself(tables[victim]):
             down = True
             crashed_at = deliveries
-            saved: list[Envelope] = list(tables[victim].transcript)
-            blocker = tables[victim].turn
+            saved: list[Envelope] = list(tables[victim].view.transcript)
+            blocker = tables[victim].view.turn
             # What the seat sent just before it died reaches the others first.
             for _, raw in [item for item in queue if item[0] == victim]:
                 for seat, table in enumerate(tables):
@@ -82,7 +82,7 @@ def test_a_crashed_seat_resumes_and_the_game_finishes(
             tables[victim] = Table.resume(
                 game.signers[victim], saved, seed_source=recorded.replaying()
             )
-            assert tables[victim].held
+            assert tables[victim].state.held
             # The peer it waits for is not reachable yet: the seat takes back its own
             # envelopes from the others and must reuse them, not sign new ones.
             unreachable = blocker if blocker != victim else (victim + 1) % 4
@@ -92,13 +92,13 @@ def test_a_crashed_seat_resumes_and_the_game_finishes(
             continue
         if not queue:
             # Quiet: every peer asks the others for what it lacks (the driver does this).
-            before = [len(t.transcript) for t in tables]
+            before = [len(t.view.transcript) for t in tables]
             for seat, table in enumerate(tables):
                 _catch_up(table, [t for s, t in enumerate(tables) if s != seat])
-            if [len(t.transcript) for t in tables] == before:
+            if [len(t.view.transcript) for t in tables] == before:
                 if all(t.finished for t in tables):
                     break
-                stuck = [len(t.transcript) for t in tables]
+                stuck = [len(t.view.transcript) for t in tables]
                 raise AssertionError(f"the game is stuck: transcript lengths {stuck}")
             continue
         source, raw = queue.popleft()
@@ -107,8 +107,8 @@ def test_a_crashed_seat_resumes_and_the_game_finishes(
             if seat != source and not (down and seat == victim):
                 table.receive(raw)
     assert crashed_at >= crash_after, "the game ended before the crash"
-    assert all(t.over for t in tables), [t.phase for t in tables]
-    data = {dump_transcript(t.transcript) for t in tables}
+    assert all(t.state.over for t in tables), [t.state.phase for t in tables]
+    data = {dump_transcript(t.view.transcript) for t in tables}
     assert len(data) == 1
     assert verify_bytes(data.pop()).ok
     assert not [e for e in logs[(victim + 2) % 4] if isinstance(e, ev.Rejected)]
@@ -119,10 +119,10 @@ def test_resume_refuses_a_transcript_that_does_not_replay() -> None:
     with pytest.raises(OrderError):
         Table.resume(game.signers[1], [], seed_source=lambda: bytes(32))
     tables = game.make_tables()
-    host_envelope = tables[0].transcript[0]
+    host_envelope = tables[0].view.transcript[0]
     table = Table.resume(game.signers[0], [host_envelope], seed_source=lambda: bytes(32))
-    assert table.wants() == [1, 0, 0, 0]
-    assert table.envelopes_from(0, 0) == [host_envelope.raw]
+    assert table.view.wants() == [1, 0, 0, 0]
+    assert table.view.envelopes_from(0, 0) == [host_envelope.raw]
     with pytest.raises(OrderError):
         Table.resume(game.signers[0], [host_envelope, host_envelope], seed_source=bytes)
 
@@ -155,8 +155,8 @@ def test_a_table_sends_before_processing_and_changes_nothing_else() -> None:
             if seat != source:
                 table.receive(raw)
     assert stopped > 0
-    assert all(t.over for t in tables)
-    data = {dump_transcript(t.transcript) for t in tables}
+    assert all(t.state.over for t in tables)
+    data = {dump_transcript(t.view.transcript) for t in tables}
     assert len(data) == 1
     assert verify_bytes(data.pop()).ok
 
@@ -173,8 +173,8 @@ def test_a_resumed_seat_waits_for_its_own_chain_and_never_signs_a_place_again() 
     game.seed_sources[victim] = recorded
     tables = game.make_tables()
     run_sync(tables, [make_bot("random", s) for s in range(4)])
-    assert all(t.over for t in tables)
-    whole = list(tables[0].transcript)
+    assert all(t.state.over for t in tables)
+    whole = list(tables[0].view.transcript)
     key = game.signers[victim].public_key
     own = [e for e in whole if e.sender == key]
     assert len(own) > cut + 64  # more than one answer carries
@@ -184,7 +184,7 @@ def test_a_resumed_seat_waits_for_its_own_chain_and_never_signs_a_place_again() 
     def answer(own_up_to: int) -> None:
         """What the others send back to a resend: their own chains whole, ours only up
         to ``own_up_to`` but ending with the newest (as a cut answer does)."""
-        for seat, seq in enumerate(resumed.wants()):
+        for seat, seq in enumerate(resumed.view.wants()):
             chain = [e for e in whole if e.sender == game.signers[seat].public_key]
             sent = [e for e in chain if e.seq >= seq][:64]
             if seat == victim:
@@ -194,18 +194,18 @@ def test_a_resumed_seat_waits_for_its_own_chain_and_never_signs_a_place_again() 
 
     def settle(own_up_to: int) -> None:
         for _ in range(200):
-            before = len(resumed.transcript)
+            before = len(resumed.view.transcript)
             answer(own_up_to)
             pump(resumed, bot, [])
             assert not resumed.take_signed(), "a place of its own chain was signed again"
-            if len(resumed.transcript) == before:
+            if len(resumed.view.transcript) == before:
                 return
 
     answer(cut)
     resumed.release()
     settle(cut)
-    assert resumed.short_of_own and resumed.wants()[victim] == cut
+    assert resumed.view.short_of_own and resumed.view.wants()[victim] == cut
     assert not resumed.finished
     settle(len(own))
-    assert resumed.over
-    assert [e.raw for e in resumed.transcript] == [e.raw for e in whole]
+    assert resumed.state.over
+    assert [e.raw for e in resumed.view.transcript] == [e.raw for e in whole]

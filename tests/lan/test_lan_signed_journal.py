@@ -51,14 +51,14 @@ def test_a_seat_resumed_after_a_crash_reuses_what_it_signed(
                 if kept:
                     store.keep(kept)
                     signed_before.update({e.seq: e.raw for e in kept})
-                accepted = {e.digest for e in table.transcript}
+                accepted = {e.digest for e in table.view.transcript}
                 unprocessed = [k for k in kept if k.digest not in accepted]
                 if deliveries >= crash_after and not crashed and unprocessed:
                     # sent to one peer only, not yet processed by itself: then it dies
                     crashed = True
                     for raw in out:
                         tables[witness].receive(raw)
-                    transcript = list(table.transcript)
+                    transcript = list(table.view.transcript)
                     store.close()
                     resumed = Table.resume(
                         game.signers[victim], transcript, seed_source=recorded.replaying()
@@ -72,10 +72,10 @@ def test_a_seat_resumed_after_a_crash_reuses_what_it_signed(
                     continue
             queue.extend((seat, raw) for raw in out)
         if not queue:
-            before = [len(t.transcript) for t in tables]
+            before = [len(t.view.transcript) for t in tables]
             for seat, table in enumerate(tables):
                 catch_up(table, [t for s, t in enumerate(tables) if s != seat])
-            if [len(t.transcript) for t in tables] == before:
+            if [len(t.view.transcript) for t in tables] == before:
                 break
             continue
         source, raw = queue.popleft()
@@ -88,7 +88,7 @@ def test_a_seat_resumed_after_a_crash_reuses_what_it_signed(
             if seat != source:
                 table.receive(raw)
     assert crashed, "the game ended before the crash"
-    assert all(t.over for t in tables), [t.phase for t in tables]
-    data = {dump_transcript(t.transcript) for t in tables}
+    assert all(t.state.over for t in tables), [t.state.phase for t in tables]
+    data = {dump_transcript(t.view.transcript) for t in tables}
     assert len(data) == 1
     assert verify_bytes(data.pop()).ok

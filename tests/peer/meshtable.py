@@ -97,7 +97,7 @@ async def mesh_table(
             if seat == 0:
                 seats.append(host_seat(identities[seat], nets[seat], seating))
             else:  # the host's table description, as the lobby would hand it over
-                described = seats[0].table.transcript[0].raw
+                described = seats[0].table.view.transcript[0].raw
                 nonce = local.nonces[seat]
                 seats.append(join_seat(identities[seat], nets[seat], seating, nonce, described))
 

@@ -118,7 +118,7 @@ class Links:
         return [
             raw
             for chain, seq in enumerate(wants)
-            for raw in table.envelopes_from(chain, seq, newest=chain == asker)
+            for raw in table.view.envelopes_from(chain, seq, newest=chain == asker)
         ]
 
     def replace(self, seat: int, table: Table) -> Link:

@@ -51,7 +51,7 @@ def seed_sources(seat: int) -> Callable[[bytes | None], Callable[[], bytes]]:
 
 def machine_of(table: Table, seat: int, *, bot_seed: int = 1) -> SeatChange:
     """``table``'s seat ``seat`` (its own key, as the test holds every key)."""
-    assert table.setup is not None
+    assert table.state.setup is not None
     signer = table._signer
     assert signer is not None
     nonces = random.Random(f"nonces of seat {seat}")
@@ -59,9 +59,9 @@ def machine_of(table: Table, seat: int, *, bot_seed: int = 1) -> SeatChange:
     known: set[bytes] = set()
     ids = Identities(
         signer,
-        [s.key for s in table.setup.seats],
+        [s.key for s in table.state.setup.seats],
         seat,
-        [s.name for s in table.setup.seats],
+        [s.name for s in table.state.setup.seats],
         seed_sources(seat),
         known.__contains__,
         lambda: nonces.randbytes(16),
@@ -157,8 +157,8 @@ class Net:
                 node.change.answered(effect.ask, node.answer, self.now)
         elif isinstance(effect, Switch):
             node.switched = effect
-            if effect.table.me == effect.table.state.host_seat:  # the proposer sealed it
-                raw = effect.table.transcript[0].raw
+            if effect.table.state.me == effect.table.state.host_seat:  # the proposer sealed it
+                raw = effect.table.view.transcript[0].raw
                 self.sealed.append(raw)
                 for other in self.nodes.values():
                     if other is not node and other.seat not in self.cut:

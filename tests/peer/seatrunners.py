@@ -16,11 +16,17 @@ def unlinked_runner(
     table: Table, seat: int, name: str, writer: TranscriptWriter, bot_seed: int
 ) -> tuple[SeatChangeRunner, Mesh]:
     """``table``'s seat ``seat`` with its seat-change runner, on a mesh that reaches nobody."""
-    assert table.setup is not None
-    keys = [s.key for s in table.setup.seats]
+    assert table.state.setup is not None
+    keys = [s.key for s in table.state.setup.seats]
     identity = Identity.generate(name)
     mesh = Mesh(
-        identity, table.game_id, seat, keys, [], source=table.envelopes_from, wants=table.wants
+        identity,
+        table.game_id,
+        seat,
+        keys,
+        [],
+        source=table.view.envelopes_from,
+        wants=table.view.wants,
     )
     runner = SeatChangeRunner(
         identity,
@@ -28,8 +34,8 @@ def unlinked_runner(
         BotFrontEnd(make_bot("random", bot_seed)),
         SeatRecords(writer, journal=None),
         RunnerOptions(pause_after=1.0, give_up_after=5.0, resend_after=1.0, offer_timeout=30.0),
-        seed_sources=lambda segment: table.seed_source,
-        names=[s.name for s in table.setup.seats],
+        seed_sources=lambda segment: table.state.deals.seed_source,
+        names=[s.name for s in table.state.setup.seats],
     )
     runner.change.strict = True  # an undeclared transition fails the test
     return runner, mesh

@@ -66,7 +66,7 @@ def _lost() -> tuple[Game, JournaledNet]:
         game, _local = start(seed, game_name="belka", players=4)
         lose_seat(game, LOST, after_deals=1)
         stuck = [t for s, t in enumerate(game.tables) if s != LOST]
-        if all(not t.finished and not t.closing and t.missing() == [LOST] for t in stuck):
+        if all(not t.finished and not t.view.closing and t.view.missing() == [LOST] for t in stuck):
             nodes = [Node(s, machine_of(t, s)) for s, t in enumerate(game.tables) if s != LOST]
             return game, JournaledNet(nodes)
     raise AssertionError("no seed leaves a game stuck on the lost seat")

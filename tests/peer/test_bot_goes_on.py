@@ -33,17 +33,17 @@ async def _stopped_then_on() -> list[tuple[bool, bool, int]]:
     async with trio.open_nursery() as nursery:
         for driver in drivers:
             nursery.start_soon(driver.run)
-        while not (tables[0].deal_id >= STOP and tables[0].missing() == [BOT]):
+        while not (tables[0].state.deal_id >= STOP and tables[0].view.missing() == [BOT]):
             await trio.sleep(0.1)
         await trio.sleep(30)  # every table waits for the bot: nothing moves
-        assert tables[0].deal_id == STOP and tables[0].missing() == [BOT]
+        assert tables[0].state.deal_id == STOP and tables[0].view.missing() == [BOT]
         tables[BOT].stop_at_deal(None)
         drivers[BOT].nudge()
         with trio.move_on_after(PATIENT / 2):
             while not all(t.finished for t in tables):
                 await trio.sleep(1)
         nursery.cancel_scope.cancel()
-    return [(t.over, t.aborted, t.deal_id) for t in tables]
+    return [(t.state.over, t.state.aborted, t.state.deal_id) for t in tables]
 
 
 async def test_a_bot_told_to_play_on_is_woken_and_the_game_ends(

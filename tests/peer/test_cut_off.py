@@ -21,6 +21,7 @@ from p2pbelka.protocol.seatchange import ChainEnd, ChainRecord
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged
+from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
 from tests.peer.seatrunners import unlinked_runner
 from tests.table.seatloss import Game, hand_over, lose_seat, seeded_bot, start
@@ -33,7 +34,7 @@ def _cut_game(name: str = "belka", players: int = 4, victim: int = VICTIM) -> Ga
     for seed in range(5, 35):
         game, _local = start(seed, game_name=name, players=players)
         lose_seat(game, victim, after_deals=1)
-        if not game.tables[victim].finished and game.tables[victim].missing():
+        if not game.tables[victim].finished and game.tables[victim].view.missing():
             return game
     raise AssertionError("no seed leaves the victim's table waiting")
 
@@ -82,7 +83,9 @@ async def test_a_peer_that_reaches_nobody_stops_after_the_bound_it_stated(
     (stop,) = [e for e in front.events if isinstance(e, CutOff)]
     assert limit <= stop.seconds <= took < limit + GIVE_UP  # stopped at the bound it said
     assert stop.two_seats == (players == 2)
-    assert runner.stopped_alone and ended.finished and not ended.aborted and not ended.over
+    assert (
+        runner.stopped_alone and ended.finished and not ended.state.aborted and not ended.state.over
+    )
     assert not [e for e in front.events if isinstance(e, SeatOffer)]  # no bot proposed
     (aborted,) = [e for e in front.events if isinstance(e, ev.GameAborted)]
     assert not any(f.fatal for f in aborted.faults)  # nobody named
@@ -107,7 +110,7 @@ async def test_a_peer_that_reaches_half_a_table_of_four_stops_naming_nobody(
         runner, mesh = unlinked_runner(table, VICTIM, "Victim", writer, bot_seed=3)
         # a link to one seat the table does not wait for is up (a stand-in for the
         # mesh's live links), the links to the two others were up and failed
-        (reached,) = [s for s in range(4) if s != VICTIM and s not in table.missing()][:1]
+        (reached,) = [s for s in range(4) if s != VICTIM and s not in table.view.missing()][:1]
         mesh.connected = lambda: {reached}  # type: ignore[method-assign]
         mesh.cut_off = lambda: False  # type: ignore[method-assign]
         for seat, failed in mesh._failed.items():
@@ -123,7 +126,7 @@ async def test_a_peer_that_reaches_half_a_table_of_four_stops_naming_nobody(
     (stop,) = [e for e in front.events if isinstance(e, CutOff)]
     assert stop.split and not stop.two_seats
     assert stop.seconds >= GIVE_UP + CUT_OFF_GRACE
-    assert runner.stopped_alone and runner.stopped_split and ended.finished and not ended.over
+    assert runner.stopped_alone and runner.stopped_split and ended.finished and not ended.state.over
     assert not [e for e in front.events if isinstance(e, SeatOffer)]  # no bot proposed
     (aborted,) = [e for e in front.events if isinstance(e, ev.GameAborted)]
     assert not any(f.fatal for f in aborted.faults)  # nobody named
@@ -173,7 +176,7 @@ async def test_back_after_the_others_finished_it_learns_how_the_game_ended(
     bot = seeded_bot(5)
     hand_over(game, VICTIM, bot.signer, "Bot for Victim", seed_sources={VICTIM: bot.seed_source})
     game.settle([0, 1, 2, 3])
-    assert all(t.over for t in game.tables)
+    assert all(t.state.over for t in game.tables)
     whole = game.files[0]  # the host's file: every segment
     path = tmp_path / "transcript.p2pb"
     with TranscriptWriter(path) as writer:
@@ -206,7 +209,7 @@ async def test_back_after_the_others_finished_it_learns_how_the_game_ended(
                 while not played:
                     await trio.sleep(1)
     (ended,) = played
-    assert getattr(ended, "over", False) and not runner.stopped_alone
+    assert isinstance(ended, Table) and ended.state.over and not runner.stopped_alone
     assert any(isinstance(e, SeatChanged) for e in front.events)
     over = [e for e in front.events if isinstance(e, ev.GameOver)]
     assert len(over) == 1, front.events

@@ -32,7 +32,7 @@ class UntilTheSecondDeal(BotFrontEnd):
         self.reached = trio.Event()
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
-        if driver.table.deal_id >= 2 or driver.table.finished:
+        if driver.table.state.deal_id >= 2 or driver.table.finished:
             self.reached.set()
         await super().on_event(driver, event)
 
@@ -122,7 +122,7 @@ class Watched:
 
     async def broadcast(self, raw: bytes) -> None:
         self.log.append(("sent", raw))
-        self.inputs[raw] = [e.raw for e in self.table.transcript]
+        self.inputs[raw] = [e.raw for e in self.table.view.transcript]
         await self.inner.broadcast(raw)
 
     async def receive(self) -> bytes:
@@ -176,7 +176,7 @@ async def test_what_a_seat_signs_is_synced_with_its_inputs_before_it_is_sent(
     with an input not on the disk, after a power cut the seat could be handed another
     version of that input by the seat that signed it, and sign its place again."""
     tables, seat_2, log = await _watch_seat_2(watching)
-    setup = tables[2].setup
+    setup = tables[2].state.setup
     assert setup is not None
     key = setup.seats[2].key
     types: set[str] = set()

@@ -94,12 +94,12 @@ async def test_a_peer_that_keeps_sending_a_refused_envelope_is_given_up_on(
     # the silence before giving up takes no time and a busy machine adds none to it.
     tables, front_ends, rogue = await _play_against(vary=False)
     assert rogue.forged > 3
-    assert all(t.aborted for t in tables)
+    assert all(t.state.aborted for t in tables)
     for seat in range(3):
         (ended,) = [e for e in front_ends[seat].events if isinstance(e, ev.GameAborted)]
         assert [f.seat for f in ended.faults] == [3]
         assert "refused" in ended.faults[0].what
-        verdict = verify_bytes(dump_transcript(tables[seat].transcript)).verdict
+        verdict = verify_bytes(dump_transcript(tables[seat].view.transcript)).verdict
         assert verdict.startswith("DISPUTED") and "seat 3" in verdict, verdict
     # The rogue's own table heard why it was given up on.
     (ended,) = [e for e in front_ends[3].events if isinstance(e, ev.GameAborted)]
@@ -114,9 +114,9 @@ async def test_a_peer_that_sends_conflicting_envelopes_for_one_place_is_proven(
     tables, _, rogue = await _play_against(vary=True)
     assert rogue.forged >= 2
     for seat in range(3):
-        assert tables[seat].proven, (seat, tables[seat].faults)
-        assert {f.seat for f in tables[seat].faults if f.fatal} == {3}
-        verdict = verify_bytes(dump_transcript(tables[seat].transcript)).verdict
+        assert tables[seat].view.proven, (seat, tables[seat].view.faults)
+        assert {f.seat for f in tables[seat].view.faults if f.fatal} == {3}
+        verdict = verify_bytes(dump_transcript(tables[seat].view.transcript)).verdict
         assert verdict.startswith("CHEATING PROVEN") and "seat 3" in verdict, verdict
 
 
@@ -133,7 +133,7 @@ async def test_a_resumed_seat_nobody_answers_ends_its_game_and_signs_nothing(
     game.seed_sources[victim] = recorded
     tables = game.make_tables()
     run_sync(tables, [make_bot("random", s) for s in range(4)])
-    whole = list(tables[0].transcript)
+    whole = list(tables[0].view.transcript)
     key = game.signers[victim].public_key
     # Stopped right after its first card: its transcript ends before that card.
     cut = next(i for i, e in enumerate(whole) if e.sender == key and e.type == "play")
@@ -143,9 +143,9 @@ async def test_a_resumed_seat_nobody_answers_ends_its_game_and_signs_nothing(
     driver = PeerDriver(resumed, alone, front_end, pause_after=0.5, give_up_after=GIVE_UP_AFTER)
     with trio.fail_after(60):
         await driver.run()
-    assert resumed.finished and not resumed.aborted and not resumed.take_signed()
-    assert not resumed.faults
-    assert resumed.transcript[-1].raw == whole[cut - 1].raw
+    assert resumed.finished and not resumed.state.aborted and not resumed.take_signed()
+    assert not resumed.view.faults
+    assert resumed.view.transcript[-1].raw == whole[cut - 1].raw
     (ended,) = [e for e in front_end.events if isinstance(e, ev.GameAborted)]
     assert victim in [f.seat for f in ended.faults]
     assert "could not get back" in ended.faults[0].what
@@ -216,7 +216,7 @@ async def test_a_finished_table_is_still_fed_and_the_proof_reaches_its_file(
             await trio.sleep(10 * GIVE_UP_AFTER)
             nursery.cancel_scope.cancel()
     ended = tables[victim]
-    assert ended.proven and {f.seat for f in ended.faults} == {cheater}, ended.faults
+    assert ended.view.proven and {f.seat for f in ended.view.faults} == {cheater}, ended.view.faults
     saved = files[victim]
     assert isinstance(saved[-1].msg, m.EvidenceMsg) and isinstance(saved[-2].msg, m.SharesMsg)
     report = verify_bytes(dump_transcript(saved))

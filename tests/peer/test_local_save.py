@@ -79,7 +79,7 @@ class StopAfter(BotFrontEnd):
         self.enough = trio.Event()
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
-        if not driver.table.held:
+        if not driver.table.state.held:
             self.count -= 1
             if self.count <= 0:
                 self.enough.set()

@@ -37,7 +37,7 @@ def test_every_seat_starts_the_same_game_from_the_hosts_description(
         return Seating(local.game_id, setup, peers, 7000 + seat, None, "Kitchen")
 
     host = host_seat(ids[0], nets[0], seating(0))
-    described = host.table.transcript[0].raw
+    described = host.table.view.transcript[0].raw
     # the host's description is on its disk before anyone else has it
     assert [e.raw for e in host.store.saved_signed()] == [described]
     seats = [host] + [
@@ -47,7 +47,7 @@ def test_every_seat_starts_the_same_game_from_the_hosts_description(
     assert [new.seat for new in seats] == list(range(players))
     for seat, new in enumerate(seats):
         assert new.table.game_id == local.game_id
-        assert new.table.transcript[0].raw == described
+        assert new.table.view.transcript[0].raw == described
         saved = GameStore(new.store.directory).load_meta()
         assert saved == new.meta
         assert (saved.seat, saved.peers, saved.listen_port) == (seat, peers, 7000 + seat)
@@ -66,6 +66,6 @@ def test_a_seat_never_starts_a_game_under_an_id_its_machine_kept(tmp_path: Path)
     ids, local = _table("belot", 2)
     seating = Seating(local.game_id, local.setup(), [("", 1), ("", 2)], 1, None, "t")
     net = NetOptions(home=tmp_path, sync=False)
-    described = host_seat(ids[0], net, seating).table.transcript[0].raw
+    described = host_seat(ids[0], net, seating).table.view.transcript[0].raw
     with pytest.raises(GameIdUsed):
         join_seat(ids[1], net, seating, local.nonces[1], described)

@@ -167,13 +167,13 @@ def _lost_input(table: Table, sent: Envelope, victim: int, path: Path) -> Lost |
     there is one a cheater can sign again (see ``_second_version``)."""
     if sent.type not in SCHEDULED or sent.deal < 1:
         return None
-    transcript = list(table.transcript)
+    transcript = list(table.view.transcript)
     before = next(
         (e for e in transcript if e.sender == sent.sender and e.seq == sent.seq - 1), None
     )
     for index in range(len(transcript) - 1, -1, -1):
         envelope = transcript[index]
-        seat = table.seat_of(envelope.sender)
+        seat = table.view.seat_of(envelope.sender)
         if seat is None or seat == victim or sent.view[seat] != (envelope.seq + 1, envelope.digest):
             continue
         if envelope.view[victim][0] < 1:
@@ -206,12 +206,12 @@ def _forged_answers(
     def answer(seat: int, asker: int, wants: list[int]) -> list[bytes]:
         if asker != victim:
             return links.answer_honestly(seat, asker, wants)
-        transcript = list(links.tables[seat].transcript)
+        transcript = list(links.tables[seat].view.transcript)
         upto = next(i for i, e in enumerate(transcript) if e.digest == lost.follows.digest)
         table = links.tables[seat]
         out = []
         for envelope in transcript[:upto]:
-            who = table.seat_of(envelope.sender)
+            who = table.view.seat_of(envelope.sender)
             if who is not None and who < len(wants) and envelope.seq >= wants[who]:
                 out.append(envelope.raw)
         return [*out, second]
@@ -261,7 +261,9 @@ async def test_a_cheater_cannot_change_the_inputs_a_seat_lost_in_a_power_cut(
             # The kernel may have written the transcript back by itself up to just
             # before the input: the most a cut may take unless that input was synced.
             seat.disk.cut({TRANSCRIPT: lost[0].offset})
-            second = _second_version(local, lost[0], victim, list(tables[cheaters[0]].transcript))
+            second = _second_version(
+                local, lost[0], victim, list(tables[cheaters[0]].view.transcript)
+            )
             for s in cheaters:
                 links.answers[s] = _forged_answers(links, lost[0], second, victim)
             resumed = seat.resume()
@@ -274,15 +276,15 @@ async def test_a_cheater_cannot_change_the_inputs_a_seat_lost_in_a_power_cut(
     signed = Signed(seat.key)
     signed.note(links.heard)
     for table in links.tables:
-        signed.note([e.raw for e in table.transcript])
+        signed.note([e.raw for e in table.view.transcript])
     assert not signed.twice(), "the victim signed two envelopes for one place"
     for table in links.tables:  # the cheaters' own, unmodified tables too
-        assert not [f for f in table.faults if f.seat == victim and f.proven]
+        assert not [f for f in table.view.faults if f.seat == victim and f.proven]
     report = verify_bytes(seat.store.transcript_path.read_bytes())
     assert not [f for f in report.faults if f.seat == victim and f.proven], report.verdict
     # The second version reached an honest table: there, it proves the cheater.
-    proven = [f.seat for f in links.tables[victim].faults if f.proven]
-    assert proven == [lost[0].follows_seat], links.tables[victim].faults
+    proven = [f.seat for f in links.tables[victim].view.faults if f.proven]
+    assert proven == [lost[0].follows_seat], links.tables[victim].view.faults
 
 
 @pytest.mark.parametrize(("game", "players", "victim", "seed"), CASES)
@@ -314,17 +316,17 @@ async def test_every_envelope_a_seat_sends_is_on_its_disk_with_its_inputs_first(
             return  # a proof passed on: another seat's, signed by it
         own_sent.append(envelope.type)
         assert envelope.digest in {e.digest for e in disk.synced_records(JOURNAL)}
-        accepted = [e.digest for e in links.tables[victim].transcript]
+        accepted = [e.digest for e in links.tables[victim].view.transcript]
         synced = [e.digest for e in disk.synced_records(TRANSCRIPT)]
         assert synced[: len(accepted)] == accepted, f"{envelope.type}: inputs not synced"
         assert len(disk.synced.get(SECRETS, b"")) // SEED_SIZE >= seat.handed[0]
         assert {TRANSCRIPT, JOURNAL, SECRETS} <= disk.names
-        if links.tables[victim].deal_id >= 3 or links.tables[victim].finished:
+        if links.tables[victim].state.deal_id >= 3 or links.tables[victim].finished:
             scope[0].cancel()
 
     links.links[victim].on_sent = on_sent
     await _play_all(seat, tables, links, scope, PATIENCE)
-    assert tables[victim].deal_id >= 3, "two deals were played"
+    assert tables[victim].state.deal_id >= 3, "two deals were played"
     assert {"play", "shares", "reveal"} <= set(own_sent)
     # One flush: each file synced at most once for all that one step signed.
     flushes = seat.store.syncs_done
@@ -389,13 +391,13 @@ async def test_a_seat_resumed_from_its_disk_needs_none_of_its_own_envelopes_back
                     await trio.sleep(1)
             nursery.cancel_scope.cancel()
     seat.store.close()
-    assert all(t.over for t in links.tables)
-    finals = {b"".join(e.raw for e in t.transcript) for t in links.tables}
+    assert all(t.state.over for t in links.tables)
+    finals = {b"".join(e.raw for e in t.view.transcript) for t in links.tables}
     assert len(finals) == 1, "the transcripts differ"
     data = seat.store.transcript_path.read_bytes()
     assert verify_bytes(data).ok
     assert [r.envelope.raw for r in iter_records(data)] == [
-        e.raw for e in links.tables[0].transcript
+        e.raw for e in links.tables[0].view.transcript
     ]
 
 
@@ -406,11 +408,11 @@ def test_a_resend_answered_while_the_driver_waits_for_the_disk_leaves_out_what_i
     local = LocalGame.seeded(14)
     tables = local.make_tables()
     joiner = tables[1]
-    joiner.receive(tables[0].transcript[0].raw)  # the table description: it sits
+    joiner.receive(tables[0].view.transcript[0].raw)  # the table description: it sits
     (sit,) = joiner.take_signed()
-    assert joiner.envelopes_from(1, 0, newest=True) == []
+    assert joiner.view.envelopes_from(1, 0, newest=True) == []
     assert joiner.take_outgoing() == [sit.raw]  # the driver synced it and sends it now
-    assert joiner.envelopes_from(1, 0, newest=True) == [sit.raw]
+    assert joiner.view.envelopes_from(1, 0, newest=True) == [sit.raw]
 
 
 @pytest.mark.parametrize(("game", "players", "victim", "seed"), CASES)
@@ -454,5 +456,5 @@ async def test_a_refused_envelope_is_on_the_disk_though_nothing_is_sent_after_it
     await _play_all(seat, tables, links, scope, WAITED)
     assert refused, "the cheater sent a refused envelope"
     digest = open_envelope(refused[0]).digest
-    assert digest in {e.digest for e in tables[victim].transcript}, "kept as a refused record"
+    assert digest in {e.digest for e in tables[victim].view.transcript}, "kept as a refused record"
     assert digest in {e.digest for e in seat.disk.synced_records(TRANSCRIPT)}, "not on the disk"

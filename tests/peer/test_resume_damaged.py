@@ -123,8 +123,8 @@ def _answer(asker: Table, other: Table, me: int) -> list[bytes]:
     """What ``other`` sends back to a resend request of ``asker`` (as the mesh does)."""
     return [
         raw
-        for seat, seq in enumerate(asker.wants())
-        for raw in other.envelopes_from(seat, seq, newest=seat == me)
+        for seat, seq in enumerate(asker.view.wants())
+        for raw in other.view.envelopes_from(seat, seq, newest=seat == me)
     ]
 
 
@@ -195,18 +195,18 @@ def test_a_resumed_seat_never_signs_twice_whatever_its_files_lost(
                 for other in [s for s in range(4) if s not in (VICTIM, WITNESS)] + [WITNESS]:
                     for raw in _answer(resumed, tables[other], VICTIM):
                         resumed.receive(raw)
-                    assert resumed.held and not step(VICTIM), "a held table sent something"
+                    assert resumed.state.held and not step(VICTIM), "a held table sent something"
                 resumed.release()
                 continue
             queue.extend((seat, raw) for raw in out)
         if not queue:
             # Quiet: every table asks the others for what it lacks (the driver's resend).
-            before = [len(t.transcript) for t in tables]
+            before = [len(t.view.transcript) for t in tables]
             for seat, table in enumerate(tables):
                 for other in [t for s, t in enumerate(tables) if s != seat]:
                     for raw in _answer(table, other, seat):
                         table.receive(raw)
-            if [len(t.transcript) for t in tables] == before:
+            if [len(t.view.transcript) for t in tables] == before:
                 break
             continue
         source, raw = queue.popleft()
@@ -217,9 +217,9 @@ def test_a_resumed_seat_never_signs_twice_whatever_its_files_lost(
     store.close()
     assert crashed, "the game ended before the crash"
     for table in tables:
-        signed.note([e.raw for e in table.transcript])
-    assert all(t.over for t in tables), [(t.phase, t.faults) for t in tables]
-    data = {dump_transcript(t.transcript) for t in tables}
+        signed.note([e.raw for e in table.view.transcript])
+    assert all(t.state.over for t in tables), [(t.state.phase, t.view.faults) for t in tables]
+    data = {dump_transcript(t.view.transcript) for t in tables}
     assert len(data) == 1, "the transcripts differ"
     final = data.pop()
     assert verify_bytes(final).ok

@@ -34,7 +34,7 @@ def _lost(name: str, players: int, lost: int, seed: int) -> tuple[Game, Net]:
         game, _local = start(tried, game_name=name, players=players)
         lose_seat(game, lost, after_deals=1)
         stuck = [t for s, t in enumerate(game.tables) if s != lost]
-        if all(not t.finished and not t.closing and t.missing() == [lost] for t in stuck):
+        if all(not t.finished and not t.view.closing and t.view.missing() == [lost] for t in stuck):
             nodes = [Node(s, machine_of(t, s)) for s, t in enumerate(game.tables) if s != lost]
             return game, Net(nodes)
     raise AssertionError(f"no seed from {seed} leaves a {name} game stuck on seat {lost}")
@@ -61,12 +61,12 @@ def test_agreed_every_remaining_seat_goes_on_in_one_continuation(
     for node in net.nodes.values():
         assert node.switched is not None
         table = node.switched.table
-        assert table.setup is not None and table.setup.after is not None
-        assert table.setup.after.seat == lost and table.me == node.seat
+        assert table.state.setup is not None and table.state.setup.after is not None
+        assert table.state.setup.after.seat == lost and table.state.me == node.seat
         assert node.remembered == [segment]  # before anything is signed in it
         assert not node.closed and node.asked[0].seat == lost
         # the new tables take the game on: the proposer's table envelope is theirs too
-        assert table.transcript[0].raw == net.sealed[0]
+        assert table.view.transcript[0].raw == net.sealed[0]
 
 
 def test_a_two_seat_game_never_seats_a_bot() -> None:
@@ -170,7 +170,7 @@ def test_the_lost_player_returning_during_the_question_stops_the_offer(
     net.lost(lost)
     (ask,) = proposer.asked
     game.settle([proposer.seat, lost])  # the player is back: its envelopes came
-    assert lost not in game.tables[proposer.seat].missing()
+    assert lost not in game.tables[proposer.seat].view.missing()
     proposer.change.answered(ask.ask, True, net.now)
     net.settle()
     assert not proposer.sent and not proposer.closed and proposer.change.busy is None
@@ -199,7 +199,7 @@ def test_the_player_takes_the_seat_back_from_the_bot(name: str, players: int, lo
     back.seen(sealed, nonce)
     (switch,) = back.take()[1:]
     assert host.switched is not None
-    assert switch.table.me == lost and switch.table.game_id == host.switched.table.game_id  # type: ignore[union-attr]
+    assert switch.table.state.me == lost and switch.table.game_id == host.switched.table.game_id  # type: ignore[union-attr]
     assert host.change.bots == {} and not host.switched.bots
 
 

@@ -54,15 +54,18 @@ class Back:
         draining = self.host.change.at
         assert isinstance(draining, Draining)
         self.game.settle(self.everyone)
-        assert self.game.tables[self.host.seat].missing() == [LOST]
+        assert self.game.tables[self.host.seat].view.missing() == [LOST]
         return draining.stop
 
     def plays_on(self, past: int) -> None:
         """The game goes on past deal ``past`` (or ends), nobody abandoning it."""
-        self.game.settle(self.everyone, lambda ts: ts[0].deal_id > past or ts[0].finished)
+        self.game.settle(self.everyone, lambda ts: ts[0].state.deal_id > past or ts[0].finished)
         table = self.game.tables[0]
-        assert table.deal_id > past or table.over, (table.deal_id, table.missing())
-        assert not any(t.aborted for t in self.game.tables)
+        assert table.state.deal_id > past or table.state.over, (
+            table.state.deal_id,
+            table.view.missing(),
+        )
+        assert not any(t.state.aborted for t in self.game.tables)
 
 
 def _back(name: str = "belka", players: int = 4) -> Back:
@@ -178,7 +181,7 @@ def test_the_bots_peer_saying_no_tells_the_player_and_asks_again_next_deal() -> 
     _told(host)
     table = host.change.table
     assert table is not None
-    deal = table.deal_id
+    deal = table.state.deal_id
     for _ in range(3):  # asked every 5 s: not again in this deal
         back.ask_back()
     assert len(host.asked) == 1 and not any(n.asked for n in back.signers())

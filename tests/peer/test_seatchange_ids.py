@@ -37,7 +37,7 @@ def test_an_offer_under_an_earlier_segments_id_is_not_signed(
 ) -> None:
     game, first_id, second_id, player = bot_then_back("belka", 4, LOST)
     table = game.tables[SIGNER]
-    assert table.missing() == [LOST]
+    assert table.view.missing() == [LOST]
     proposer = game.tables[PROPOSER]._signer
     assert proposer is not None
     runner = _runner(table, writer)

@@ -41,13 +41,13 @@ async def test_a_signed_lie_names_its_seat_though_half_the_table_is_out_of_reach
     proof needs no link to its author (a relay brings it, or it came before the cut)."""
     game = _cut_game()
     table = game.tables[VICTIM]
-    assert table.setup is not None
+    assert table.state.setup is not None
     path = tmp_path / "transcript.p2pb"
     with TranscriptWriter(path) as writer:
         for envelope in game.files[VICTIM]:
             writer.append(envelope)
         runner, mesh = unlinked_runner(table, VICTIM, "Victim", writer, bot_seed=3)
-        waited = [s for s in table.missing() if s != VICTIM]
+        waited = [s for s in table.view.missing() if s != VICTIM]
         (reached,) = [s for s in range(4) if s not in (VICTIM, *waited)][:1]
         cheater = next(s for s in range(4) if s not in (VICTIM, reached))
         mesh.connected = lambda: {reached}  # type: ignore[method-assign]
@@ -57,7 +57,7 @@ async def test_a_signed_lie_names_its_seat_though_half_the_table_is_out_of_reach
                 failed.append(0.0)
         assert mesh.split(PLAYERS)
         # the cheater's last envelope in our file, and another it signed for that place
-        key = table.setup.seats[cheater].key
+        key = table.state.setup.seats[cheater].key
         signed = [e for e in game.files[VICTIM] if e.sender == key]
         last = open_envelope(signed[-1].raw)
         signer = game.tables[cheater]._signer

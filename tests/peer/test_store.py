@@ -19,7 +19,7 @@ def test_a_damaged_transcript_tail_is_moved_aside_with_a_message(
 ) -> None:
     game = LocalGame.seeded(5)
     tables = game.make_tables()
-    envelopes = list(tables[0].transcript)
+    envelopes = list(tables[0].view.transcript)
     store = GameStore.create(game.game_id, tmp_path)
     good = dump_transcript(envelopes)
     tail = b"\x00\x00\x01\x00" + b"torn in the middle of a write"
@@ -59,7 +59,7 @@ def test_a_secret_is_drawn_and_written_ahead_of_its_use(tmp_path: Path) -> None:
 
 def test_what_a_step_signed_is_synced_once_with_the_secrets_it_used(tmp_path: Path) -> None:
     game = LocalGame.seeded(5)
-    envelopes = list(game.make_tables()[0].transcript)
+    envelopes = list(game.make_tables()[0].view.transcript)
     store = GameStore.create(game.game_id, tmp_path)
     source = store.seed_source()
     value = source()
@@ -84,7 +84,7 @@ def test_the_signed_journal_fills_room_kept_ahead_and_grows_when_it_runs_out(
     # damage) and writes on where they end.
     monkeypatch.setattr("p2pbelka.peer.store.JOURNAL_ROOM", 4096)
     game = LocalGame.seeded(5)
-    envelopes = list(game.make_tables()[0].transcript)
+    envelopes = list(game.make_tables()[0].view.transcript)
     store = GameStore.create(game.game_id, tmp_path)
     one = envelopes[:1]
     store.keep(one)
@@ -106,7 +106,7 @@ def test_the_signed_journal_fills_room_kept_ahead_and_grows_when_it_runs_out(
 
 def test_a_torn_record_in_the_room_is_moved_aside_with_the_room(tmp_path: Path) -> None:
     game = LocalGame.seeded(5)
-    envelopes = list(game.make_tables()[0].transcript)
+    envelopes = list(game.make_tables()[0].view.transcript)
     store = GameStore.create(game.game_id, tmp_path)
     two = envelopes[:1] * 2
     store.keep(two)
@@ -125,7 +125,7 @@ def test_keeping_after_an_unreadable_tail_moves_it_aside_before_writing(tmp_path
     # Even when the seat writes before it read its journal back, bytes it could not
     # read are moved aside, not written over.
     game = LocalGame.seeded(5)
-    one = list(game.make_tables()[0].transcript)[:1]
+    one = list(game.make_tables()[0].view.transcript)[:1]
     store = GameStore.create(game.game_id, tmp_path)
     store.keep(one)
     store.close()

@@ -54,8 +54,8 @@ def test_a_whole_flow_2_game_ends_without_a_close(game: str, players: int) -> No
     ]
     run_sync(tables, [make_bot("random", s) for s in range(players)])
     for table in tables:
-        assert table.over and table.state.flow == 2
-        assert not any(isinstance(e.msg, m.CloseMsg) for e in table.transcript)
-        assert isinstance(table.transcript[-1].msg, m.DealEndMsg | m.ChoiceMsg)
-        report = verify_bytes(dump_transcript(table.transcript))
+        assert table.state.over and table.state.flow == 2
+        assert not any(isinstance(e.msg, m.CloseMsg) for e in table.view.transcript)
+        assert isinstance(table.view.transcript[-1].msg, m.DealEndMsg | m.ChoiceMsg)
+        report = verify_bytes(dump_transcript(table.view.transcript))
         assert report.ok, report.verdict

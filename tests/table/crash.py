@@ -58,8 +58,8 @@ class RecordedSegments:
 
 def catch_up(table: Table, others: list[Table]) -> None:
     for other in others:
-        for seat, seq in enumerate(table.wants()):
-            for raw in other.envelopes_from(seat, seq):
+        for seat, seq in enumerate(table.view.wants()):
+            for raw in other.view.envelopes_from(seat, seq):
                 table.receive(raw)
 
 
@@ -83,8 +83,8 @@ def play_with_a_crash(
         for seat, table in enumerate(tables):
             queue.extend((seat, raw) for raw in pump(table, bots[seat], logs[seat]))
         table = tables[victim]
-        if deliveries >= crash_after and not crashed_in and table.phase.value in phases:
-            crashed_in, saved = table.phase.value, list(table.transcript)
+        if deliveries >= crash_after and not crashed_in and table.state.phase.value in phases:
+            crashed_in, saved = table.state.phase.value, list(table.view.transcript)
             tables[victim] = Table.resume(
                 game.signers[victim], saved, seed_source=recorded.replaying()
             )
@@ -92,10 +92,10 @@ def play_with_a_crash(
             tables[victim].release()
             continue
         if not queue:
-            before = [len(t.transcript) for t in tables]
+            before = [len(t.view.transcript) for t in tables]
             for seat, t in enumerate(tables):
                 catch_up(t, [o for s, o in enumerate(tables) if s != seat])
-            if [len(t.transcript) for t in tables] == before:
+            if [len(t.view.transcript) for t in tables] == before:
                 break
             continue
         source, raw = queue.popleft()

@@ -21,21 +21,23 @@ def forge_after(game: LocalGame, transcript: list[Envelope], cut: int, data: st.
     replay = Replay(table)
     for envelope in transcript[:cut]:
         replay.feed(envelope)
-    seat = table.turn
+    seat = table.view.turn
     if seat is None:
         return
     # mostly a message of the type the phase expects, so it reaches the handlers
-    step = registry.schedule(game.game).steps[table.phase]
+    step = registry.schedule(game.game).steps[table.state.phase]
     expected = sorted(step.accepts)
     likely = st.one_of(*(BY_TYPE[t] for t in expected)) if expected else MESSAGES
     msg = data.draw(st.one_of(likely, likely, likely, MESSAGES))
-    deal = 0 if step.before_deals else table.deal_id
-    seq, head = table.wants()[seat], table.state.chains.intake.heads()[seat]
-    forged = seal_envelope(game.signers[seat], game.game_id, deal, seq, head, msg, table.view())
+    deal = 0 if step.before_deals else table.state.deal_id
+    seq, head = table.view.wants()[seat], table.state.chains.intake.heads()[seat]
+    forged = seal_envelope(
+        game.signers[seat], game.game_id, deal, seq, head, msg, table.view.accepted()
+    )
     table.receive(forged.raw)
     events = table.take_events()
-    if len(table.transcript) != cut + 1:
+    if len(table.view.transcript) != cut + 1:
         assert any(isinstance(e, ev.Rejected) and e.seat == seat for e in events)
-    elif table.phase is Phase.ABORTED:
+    elif table.state.phase is Phase.ABORTED:
         # a seat may end the game naming others, but never prove them at fault
-        assert all(f.seat in (seat, -1) for f in table.faults if f.proven)
+        assert all(f.seat in (seat, -1) for f in table.view.faults if f.proven)

@@ -193,9 +193,9 @@ def _reused(game: LocalGame, first: LocalGame, tables: list[Table]) -> list[Tabl
     table (its nonces, so its id), which the joiners are told is the game's; each
     honest joiner still brings its own fresh nonce."""
     old = first.setup()
-    host = Table.host(first.signers[0], old, seed_source=tables[0].seed_source)
+    host = Table.host(first.signers[0], old, seed_source=tables[0].state.deals.seed_source)
     joiners = [
-        Table(host.game_id, signer=signer, seed_source=t.seed_source, nonce=nonce)
+        Table(host.game_id, signer=signer, seed_source=t.state.deals.seed_source, nonce=nonce)
         for signer, t, nonce in zip(game.signers[1:], tables[1:], game.nonces[1:], strict=True)
     ]
     return [host, *joiners]
@@ -321,7 +321,7 @@ class GameRun:
         if change is not None and self.lost is None and ticks >= change.tick:
             node = self.nodes[change.seat]
             self.change = None
-            if node.up and not node.table.finished and node.table.started:
+            if node.up and not node.table.finished and node.table.state.started:
                 self.lose(change.seat)
                 return True
         return False
@@ -340,7 +340,7 @@ class GameRun:
         for other in self.live():
             if other is node:
                 continue
-            for raw in self._answer(other, node.seat, table.wants()):
+            for raw in self._answer(other, node.seat, table.view.wants()):
                 node.receive(raw)
         table.release()
         return True
@@ -363,13 +363,13 @@ class GameRun:
 
     def resend_round(self) -> bool:
         live = self.live()
-        before = [(len(n.table.transcript), n.table.phase) for n in live]
+        before = [(len(n.table.view.transcript), n.table.state.phase) for n in live]
         order = list(live)
         self.rng.shuffle(order)
         for node in order:
             if node.table.finished:
                 continue
-            wants = node.table.wants()
+            wants = node.table.view.wants()
             if not wants:
                 continue
             for other in live:
@@ -380,34 +380,34 @@ class GameRun:
                         node.receive(raw)
                     else:
                         self.deliver(other.seat, node.seat, raw)
-        return [(len(n.table.transcript), n.table.phase) for n in live] != before
+        return [(len(n.table.view.transcript), n.table.state.phase) for n in live] != before
 
     def quit_all(self) -> bool:
         """Everyone leaves: what is on its way is lost, every table still on is given up."""
         self.record.quit = True
         self.net.clear()
         self.coalition.release()
-        stuck = [n for n in self.live() if not n.table.finished and n.table.setup is not None]
+        stuck = [n for n in self.live() if not n.table.finished and n.table.state.setup is not None]
         for node in stuck:
-            node.table.abandon(node.table.missing() or [], "left")
+            node.table.abandon(node.table.view.missing() or [], "left")
         return bool(stuck)
 
     def give_up_one(self) -> bool:
         # A table with no description yet has no driver to give up (the lobby hands it).
-        stuck = [n for n in self.live() if not n.table.finished and n.table.setup is not None]
+        stuck = [n for n in self.live() if not n.table.finished and n.table.state.setup is not None]
         if not stuck:
             return False
         node = self.rng.choice(stuck)
         table = node.table
-        me = table.me
-        gone = [s for s in table.missing() if s != me]
+        me = table.state.me
+        gone = [s for s in table.view.missing() if s != me]
         if gone:
             table.abandon(gone, "went silent")
-        elif table.held or table.short_of_own:
+        elif table.state.held or table.view.short_of_own:
             table.abandon([me] if me is not None else [], "could not get its own chain back")
         else:
-            node.now.events.append(Hang(table.phase.value))
-            table.abandon(table.missing() or ([me] if me is not None else []), "stuck")
+            node.now.events.append(Hang(table.state.phase.value))
+            table.abandon(table.view.missing() or ([me] if me is not None else []), "stuck")
         return True
 
     # -- a seat changes hands ------------------------------------------------------------------
@@ -423,7 +423,7 @@ class GameRun:
         if not all(n.up and not n.lost for n in remaining):
             return
         tables = [n.table for n in remaining]
-        if any(t.finished or not t.started or t.missing() != [seat] for t in tables):
+        if any(t.finished or not t.state.started or t.view.missing() != [seat] for t in tables):
             return
         if len({previous_of(t).view for t in tables}) != 1:
             return  # no two remaining seats agree where the segment stops: no change
@@ -457,7 +457,7 @@ class GameRun:
         }
         sources[seat] = secrets.new(segment, _stream(self.sc.seed, self.g, 1000 + seat))
         was.lost = was.now.lost = True
-        at = host.table.deal_id + 1
+        at = host.table.state.deal_id + 1
         cut = seatloss.Game([n.table for n in self.nodes], [n.bot for n in self.nodes])
         # A player taking its seat back rebuilds the game from a remaining seat's file.
         rebuilt = observe_segments(host.file) if returning is not None else None

@@ -353,7 +353,7 @@ class Coalition:
         """Cheating ``seat``'s answer to ``asker``'s resend request."""
         attack = self.attack
         asker_key = None
-        setup = table.setup
+        setup = table.state.setup
         if setup is not None and asker < len(setup.seats):
             asker_key = setup.seats[asker].key
         out: list[bytes] = []
@@ -456,7 +456,7 @@ def older_view(table: Table, envelope: Envelope, seat: int) -> tuple[tuple[int, 
         if count == 1:
             view[other] = (0, ZERO_HASH)
             return tuple(view)
-        earlier = table.envelopes_from(other, count - 2, limit=1)
+        earlier = table.view.envelopes_from(other, count - 2, limit=1)
         if earlier:
             before = opened(earlier[0])
             if before is not None and before.seq == count - 2:

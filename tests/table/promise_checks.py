@@ -48,7 +48,7 @@ class Breach:
 
 
 def proven_faults(inc: Incarnation) -> list[ev.Fault]:
-    found = [f for f in inc.table.faults if f.proven]
+    found = [f for f in inc.table.view.faults if f.proven]
     for event in inc.events:
         if isinstance(event, ev.FaultFound) and event.fault.proven and event.fault not in found:
             found.append(event.fault)
@@ -81,15 +81,15 @@ def _table_breaches(g: int, seat: int, inc: Incarnation, honest: set[int]) -> li
         if fault.seat in honest:
             out.append(Breach("honest proven", g, seat, f"by its table: {fault}"))
     table = inc.table
-    if table.setup is None:
+    if table.state.setup is None:
         return out  # it never sat down (the table envelope itself was the lie)
     if any(isinstance(e, Hang) for e in inc.events):
-        out.append(Breach("hang", g, seat, f"waited for nobody in {table.phase}"))
+        out.append(Breach("hang", g, seat, f"waited for nobody in {table.state.phase}"))
     named = {f.seat for f in proven}
     for (game, sender, seq), versions in inc.held.items():
         if len(versions) < 2 or game != table.game_id:
             continue
-        who = table.seat_of(sender)
+        who = table.view.seat_of(sender)
         if who is not None and who not in named:
             kinds = sorted({e.type for e in versions.values()})
             out.append(
@@ -98,7 +98,8 @@ def _table_breaches(g: int, seat: int, inc: Incarnation, honest: set[int]) -> li
                     g,
                     seat,
                     f"held {len(versions)} envelopes of seat {who} for seq {seq}"
-                    f" ({'/'.join(kinds)}) and proves {sorted(named) or 'nobody'} ({table.phase})",
+                    f" ({'/'.join(kinds)}) and proves {sorted(named) or 'nobody'}"
+                    f" ({table.state.phase})",
                 )
             )
     return out
@@ -120,9 +121,9 @@ def _unproven(inc: Incarnation, seat: int, seq: int, versions: set[bytes]) -> st
 def _kept(table: Table, seat: int, seq: int) -> set[bytes]:
     """The digests of ``seat``'s envelopes for ``seq`` that ``table`` still holds
     (accepted, or waiting its turn): one it refused is not among them."""
-    key = table.setup.seats[seat].key if table.setup is not None else b""
-    kept = {e.digest for e in table.transcript if e.sender == key and e.seq == seq}
-    for raw in table.envelopes_from(seat, seq, limit=1):
+    key = table.state.setup.seats[seat].key if table.state.setup is not None else b""
+    kept = {e.digest for e in table.view.transcript if e.sender == key and e.seq == seq}
+    for raw in table.view.envelopes_from(seat, seq, limit=1):
         envelope = opened(raw)
         if envelope is not None and envelope.seq == seq:
             kept.add(envelope.digest)
@@ -156,7 +157,7 @@ def _file_breaches(g: int, node: Node, honest: set[int]) -> list[Breach]:
         if fault.proven and fault.seat in honest:
             out.append(Breach("honest proven", g, node.seat, f"by verify of its file: {fault}"))
     table = node.now.table
-    said = (table.over, table.aborted, _fatal_seats(proven_faults(node.now)))
+    said = (table.state.over, table.state.aborted, _fatal_seats(proven_faults(node.now)))
     says = (report.finished, report.aborted, _fatal_seats([f for f in report.faults if f.proven]))
     if said != says:
         out.append(
@@ -194,7 +195,7 @@ def _reached(record: GameRecord, honest: set[int]) -> list[Breach]:
         for node in record.nodes
         if node.honest and not node.lost
         for inc in node.incarnations[-1:]
-        if inc.segment == last and not inc.lost and inc.table.finished and inc.table.setup
+        if inc.segment == last and not inc.lost and inc.table.finished and inc.table.state.setup
     ]
     if not finals:
         return []
@@ -209,7 +210,7 @@ def _reached(record: GameRecord, honest: set[int]) -> list[Breach]:
         _game, sender, seq = place
         if len(digests) < 2:
             continue
-        who = table0.seat_of(sender)
+        who = table0.view.seat_of(sender)
         if who is None:
             continue
         # Where a table received both and dropped one, that is the root of it.
@@ -227,7 +228,7 @@ def _reached(record: GameRecord, honest: set[int]) -> list[Breach]:
                         record.game,
                         node.seat,
                         f"{len(digests)} versions of seat {who}'s seq {seq} reached honest"
-                        f" tables; this one ({inc.table.phase}) proves"
+                        f" tables; this one ({inc.table.state.phase}) proves"
                         f" {sorted({f.seat for f in proven_faults(inc)}) or 'nobody'}",
                     )
                 )

@@ -246,7 +246,7 @@ def answer_resend(table: Table, asker: int, wants: Iterable[int]) -> list[bytes]
     chain from the asker's first missing seq, the asker's own ending with the newest."""
     out: list[bytes] = []
     for seat, seq in enumerate(wants):
-        out += table.envelopes_from(seat, seq, newest=seat == asker)
+        out += table.view.envelopes_from(seat, seq, newest=seat == asker)
     return out
 
 
@@ -255,7 +255,7 @@ def is_final_deal_end(table: Table, envelope: Envelope) -> bool:
     deal: the audit before it found the game won."""
     return (
         isinstance(envelope.msg, m.DealEndMsg)
-        and table.started
-        and table.track.finished
-        and not table.aborted
+        and table.state.started
+        and table.state.track.finished
+        and not table.state.aborted
     )

@@ -64,7 +64,7 @@ def start(seed: int, *, game_name: str = "belka", players: int = 4) -> tuple[Gam
 
 
 def audited(table: Table) -> int:
-    return table.track.deal_number if table.started else 0
+    return table.state.track.deal_number if table.state.started else 0
 
 
 def lose_seat(game: Game, lost: int, *, after_deals: int, plays: int = 5) -> None:
@@ -76,7 +76,7 @@ def lose_seat(game: Game, lost: int, *, after_deals: int, plays: int = 5) -> Non
         t = tables[0]
         if t.finished or audited(t) < after_deals:
             return False
-        return audited(t) > after_deals or (t.deal_id > after_deals and _played(t) >= plays)
+        return audited(t) > after_deals or (t.state.deal_id > after_deals and _played(t) >= plays)
 
     game.settle(everyone, far_enough)
     game.settle([s for s in everyone if s != lost])
@@ -131,7 +131,9 @@ def hand_over(
     new: list[Table] = []
     for s in range(len(game.tables)):
         # a new segment draws its secrets fresh (a peer keeps a source for each)
-        source = sources.get(s) or (_fresh(game.tables[s].seed_source) if s != seat else new_seed)
+        source = sources.get(s) or (
+            _fresh(game.tables[s].state.deals.seed_source) if s != seat else new_seed
+        )
         prev = (
             previous_of(previous_table or game.tables[host])
             if s == seat
@@ -207,7 +209,7 @@ def bot_then_back(game_name: str, players: int, lost: int) -> tuple[Game, bytes,
             return None
         player = game.tables[lost]._signer
         assert player is not None
-        at = game.tables[0].deal_id + 1
+        at = game.tables[0].state.deal_id + 1
         bot = seeded_bot(seed)
         segment, _ = hand_over(
             game, lost, bot.signer, "Bot", seed_sources={lost: bot.seed_source}, nonce=bot.nonce

@@ -76,10 +76,10 @@ def test_two_evidences_for_one_place_after_a_proven_end_prove_their_sender(
         if seat in liars:
             continue
         table = tables[seat]
-        assert table.proven, (seat, table.faults)
-        named = {f.seat for f in table.faults if f.fatal and f.proven}
-        assert named == liars, (seat, table.faults)
-        assert {f.seat for f in table.faults} <= liars, table.faults
+        assert table.view.proven, (seat, table.view.faults)
+        named = {f.seat for f in table.view.faults if f.fatal and f.proven}
+        assert named == liars, (seat, table.view.faults)
+        assert {f.seat for f in table.view.faults} <= liars, table.view.faults
         report = report_of(table)
         assert {f.seat for f in report.faults if f.fatal and f.proven} == liars, report.verdict
         assert live_verdict(table) == file_verdict(table)
@@ -98,8 +98,8 @@ def test_the_evidence_that_brings_the_first_proof_is_its_senders_envelope_too(
     signers = _signers(73, game, players)
     tables = play(73, game, players)
     table = tables[2]
-    zero = next(e for e in table.transcript if e.sender == signers[0].public_key and e.seq > 0)
-    one = next(e for e in reversed(table.transcript) if e.sender == signers[1].public_key)
+    zero = next(e for e in table.view.transcript if e.sender == signers[0].public_key and e.seq > 0)
+    one = next(e for e in reversed(table.view.transcript) if e.sender == signers[1].public_key)
     fork = resign(signers[0], zero, view=tuple((0, e[1]) for e in zero.view))
     pair = (zero.raw, fork)
     ending = {
@@ -110,9 +110,11 @@ def test_the_evidence_that_brings_the_first_proof_is_its_senders_envelope_too(
     first = resign(signers[1], one, msg=m.EvidenceMsg(*pair), **ending)
     second = resign(signers[1], one, msg=m.EvidenceMsg(*reversed(pair)), **ending)
     table.receive(first)
-    assert table.proven and {f.seat for f in table.faults if f.fatal} == {0}, table.faults
+    assert table.view.proven and {f.seat for f in table.view.faults if f.fatal} == {0}, (
+        table.view.faults
+    )
     table.receive(second)
-    assert {f.seat for f in table.faults if f.fatal and f.proven} == {0, 1}, table.faults
+    assert {f.seat for f in table.view.faults if f.fatal and f.proven} == {0, 1}, table.view.faults
     assert live_verdict(table) == file_verdict(table)
 
 
@@ -126,16 +128,18 @@ def test_a_held_seat_giving_up_mid_game_ends_as_its_file_reads(case: tuple[str, 
     tables = local.make_tables()
     bots = [make_bot("random", s) for s in range(players)]
     run_sync(
-        tables, bots, until=lambda _: tables[0].deal_id >= 1 and len(tables[0].transcript) > 30
+        tables,
+        bots,
+        until=lambda _: tables[0].state.deal_id >= 1 and len(tables[0].view.transcript) > 30,
     )
     fresh = LocalGame.seeded(70, game=game, players=players)
     assert fresh.seed_sources is not None
     held = Table.resume(
-        local.signers[0], list(tables[0].transcript), seed_source=fresh.seed_sources[0]
+        local.signers[0], list(tables[0].view.transcript), seed_source=fresh.seed_sources[0]
     )
-    assert held.held and not held.finished
+    assert held.state.held and not held.finished
     held.abandon([1], "went silent")
-    assert held.finished and not held.aborted and not held.over
+    assert held.finished and not held.state.aborted and not held.state.over
     assert live_verdict(held) == file_verdict(held) == ("INCOMPLETE", frozenset())
     (stopped,) = [e for e in held.take_events() if isinstance(e, ev.GameAborted)]
     assert [(f.seat, f.fatal) for f in stopped.faults] == [(1, False)]  # told, not blamed

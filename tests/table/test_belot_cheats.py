@@ -43,11 +43,11 @@ def assert_caught(tables: list[Table], events: list[list[ev.Event]], what: str) 
     for seat, table in enumerate(tables):
         if seat == CHEATER:
             continue
-        assert table.phase is Phase.ABORTED, f"seat {seat} did not stop the game"
+        assert table.state.phase is Phase.ABORTED, f"seat {seat} did not stop the game"
         faults = faults_of(events[seat])
         assert any(f.seat == CHEATER and what in f.what for f in faults), faults
         assert all(f.evidence or f.seat in (CHEATER, -1) for f in faults)
-    report = verify_bytes(dump_transcript(tables[0].transcript))
+    report = verify_bytes(dump_transcript(tables[0].view.transcript))
     assert report.error is None and report.aborted
     assert any(f.seat == CHEATER and what in f.what for f in report.faults)
     assert "CHEATING PROVEN" in report.verdict
@@ -153,7 +153,7 @@ def test_a_wrong_share_for_the_three_more(players: int) -> None:
     # the victim says so at its turn; the audit names the cheater, not the victim
     tables, events = play_belot(55, WrongExtraShare, players)
     assert_caught(tables, events, "share check failed")
-    assert all(f.seat == CHEATER for f in tables[0].faults)
+    assert all(f.seat == CHEATER for f in tables[0].view.faults)
 
 
 class Reneges(TableState):
@@ -201,7 +201,7 @@ class Reneges(TableState):
 def test_a_renege_is_found_by_the_audit(players: int) -> None:
     tables, events = play_belot(56, Reneges, players)
     assert_caught(tables, events, "the audited deal breaks the rules")
-    assert tables[0].faults[0].seat == CHEATER
+    assert tables[0].view.faults[0].seat == CHEATER
 
 
 def test_telling_different_peers_different_things() -> None:
@@ -229,7 +229,7 @@ def test_telling_different_peers_different_things() -> None:
 
     events = run_sync(tables, [make_bot("random", s) for s in range(3)], deliver=deliver)
     for seat in (0, 2):
-        assert tables[seat].phase is Phase.ABORTED
+        assert tables[seat].state.phase is Phase.ABORTED
         faults = faults_of(events[seat])
         assert any(f.seat == CHEATER and f.proven and "two different" in f.what for f in faults), (
             faults

@@ -21,7 +21,7 @@ CUT = 200
 @pytest.fixture(scope="module")
 def transcript() -> list[Envelope]:
     tables, _ = play_sync(SEED, game_name="belot", players=PLAYERS)
-    return list(tables[0].transcript[:CUT])
+    return list(tables[0].view.transcript[:CUT])
 
 
 @settings(

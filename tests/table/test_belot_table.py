@@ -35,8 +35,8 @@ def _score_of(events: list[ev.Event]) -> tuple[int, ...]:
 @pytest.mark.parametrize(("players", "seed"), [(2, 3), (3, 1)])
 def test_a_whole_belot_game_over_run_sync(players: int, seed: int) -> None:
     tables, events = play_sync(seed, game_name="belot", players=players)
-    assert all(t.phase is Phase.OVER for t in tables)
-    assert all(t.transcript == tables[0].transcript for t in tables)
+    assert all(t.state.phase is Phase.OVER for t in tables)
+    assert all(t.view.transcript == tables[0].view.transcript for t in tables)
     assert not any(faults_of(e) for e in events)
     score = _score_of(events[0])
     assert max(score) >= 1001
@@ -45,7 +45,7 @@ def test_a_whole_belot_game_over_run_sync(players: int, seed: int) -> None:
     assert all(a == audited[0] for a in audited)
     kinds = {d.played.result for d in audited[0] if d.played is not None}
     assert kinds & {"made", "bait"}
-    report = verify_bytes(dump_transcript(tables[0].transcript))
+    report = verify_bytes(dump_transcript(tables[0].view.transcript))
     assert report.ok, report.verdict
     assert report.score == score
     assert isinstance(report.game, BelotGame) and report.game.players == players
@@ -117,7 +117,7 @@ def test_verify_exports_the_record_the_referee_scores_alike(
 ) -> None:
     tables, events = play_sync(7, game_name="belot", players=3)
     transcript = tmp_path / "game.p2pb"
-    transcript.write_bytes(dump_transcript(tables[0].transcript))
+    transcript.write_bytes(dump_transcript(tables[0].view.transcript))
     record = tmp_path / "game.json"
     assert cli.main(["verify", str(transcript), "--record", str(record)]) == 0
     out = capsys.readouterr().out
@@ -152,7 +152,7 @@ def test_a_crashed_belot_seat_resumes_and_the_game_finishes(
     game = LocalGame.seeded(77, game="belot", players=players)
     tables, crashed_in = play_with_a_crash(game, victim, crash_after, {phase})
     assert crashed_in == phase
-    assert all(t.over for t in tables), [t.phase for t in tables]
-    data = {dump_transcript(t.transcript) for t in tables}
+    assert all(t.state.over for t in tables), [t.state.phase for t in tables]
+    data = {dump_transcript(t.view.transcript) for t in tables}
     assert len(data) == 1
     assert verify_bytes(data.pop()).ok

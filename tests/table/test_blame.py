@@ -33,7 +33,7 @@ SCALAR = GROUP.scalar_from_64(bytes(range(1, 65)))
 
 def verdicts(tables: list[Table], cheater: int) -> list[VerifyReport]:
     return [
-        verify_bytes(dump_transcript(t.transcript))
+        verify_bytes(dump_transcript(t.view.transcript))
         for seat, t in enumerate(tables)
         if seat != cheater
     ]
@@ -43,7 +43,7 @@ def assert_proven(tables: list[Table], events: list[list[ev.Event]], cheater: in
     for seat, table in enumerate(tables):
         if seat == cheater:
             continue
-        assert table.aborted, f"seat {seat} did not stop the game"
+        assert table.state.aborted, f"seat {seat} did not stop the game"
         proven = [f for f in faults_of(events[seat]) if f.fatal and f.proven]
         assert proven and all(f.seat == cheater for f in proven), faults_of(events[seat])
         assert any(len(f.evidence) == 2 for f in proven), "two signatures are the proof"
@@ -56,7 +56,7 @@ def assert_no_honest_seat_proven(tables: list[Table], cheater: int) -> None:
     for seat, table in enumerate(tables):
         if seat == cheater:
             continue
-        assert all(f.seat == cheater for f in table.faults if f.proven), table.faults
+        assert all(f.seat == cheater for f in table.view.faults if f.proven), table.view.faults
     for report in verdicts(tables, cheater):
         assert report.error is None, report.error
         assert all(f.seat == cheater for f in report.faults if f.proven), report.verdict
@@ -94,11 +94,11 @@ def test_a_false_report_names_nobody_as_proven() -> None:
         50, tamper=lie, deliver=only_the_lie, give_up=True, until=_first_deal_over
     )
     for seat in (0, 1, 3):
-        assert tables[seat].aborted
+        assert tables[seat].state.aborted
         named = faults_of(events[seat])
         assert named and not any(f.proven for f in named), named
         assert {f.seat for f in named} <= {1, CHEATER}
-    assert {f.seat for f in tables[1].faults} == {CHEATER}, "seat 1 knows its own chain"
+    assert {f.seat for f in tables[1].view.faults} == {CHEATER}, "seat 1 knows its own chain"
     for report in verdicts(tables, CHEATER):
         assert report.disputed and not report.proven, report.verdict
         assert report.verdict.startswith("DISPUTED")
@@ -200,11 +200,11 @@ def _bogus_evidence(seed: int, seq_offset: int = 1, chained: bool = True) -> lis
     from p2pbelka.peer.sync import run_sync
 
     bots = [make_bot("random", s) for s in range(4)]
-    run_sync(tables, bots, until=lambda events: tables[0].deal_id >= 1)
-    honest = tables[1].transcript[-1]
-    last = tables[0].transcript[-1]
-    head = next(e for e in reversed(tables[0].transcript) if e.sender == signer.public_key)
-    view = list(tables[0].view())
+    run_sync(tables, bots, until=lambda events: tables[0].state.deal_id >= 1)
+    honest = tables[1].view.transcript[-1]
+    last = tables[0].view.transcript[-1]
+    head = next(e for e in reversed(tables[0].view.transcript) if e.sender == signer.public_key)
+    view = list(tables[0].view.accepted())
     view[CHEATER] = (head.seq + seq_offset, head.digest)
     bogus = resign(
         signer,
@@ -222,10 +222,10 @@ def _bogus_evidence(seed: int, seq_offset: int = 1, chained: bool = True) -> lis
 
 def test_evidence_that_proves_nothing_is_the_senders_fault() -> None:
     tables = _bogus_evidence(54)
-    assert tables[0].aborted
-    (fault,) = tables[0].faults
+    assert tables[0].state.aborted
+    (fault,) = tables[0].view.faults
     assert fault.seat == CHEATER and fault.proven and "proves nothing" in fault.what
-    report = verify_bytes(dump_transcript(tables[0].transcript))
+    report = verify_bytes(dump_transcript(tables[0].view.transcript))
     assert report.proven and {f.seat for f in report.faults} == {CHEATER}, report.verdict
 
 
@@ -234,18 +234,18 @@ def test_an_ending_off_its_senders_chain_is_refused() -> None:
     is refused like any (nobody named), one far ahead is refused too, and one past a
     gap waits for the envelopes before it."""
     broken = _bogus_evidence(54, chained=False)
-    assert not broken[0].finished and not broken[0].faults
+    assert not broken[0].finished and not broken[0].view.faults
     far = _bogus_evidence(54, seq_offset=99)
-    assert not far[0].finished and not far[0].faults
+    assert not far[0].finished and not far[0].view.faults
     gap = _bogus_evidence(54, seq_offset=2)
-    assert not gap[0].finished and CHEATER in gap[0].missing()
+    assert not gap[0].finished and CHEATER in gap[0].view.missing()
 
 
 # -- helpers ----------------------------------------------------------------------------------
 
 
 def _first_deal_over(tables: list[Table]) -> bool:
-    return all(t.finished or t.deal_id > 1 for t in tables)
+    return all(t.finished or t.state.deal_id > 1 for t in tables)
 
 
 def _positions_of(game: LocalGame, seat: int) -> set[int]:
@@ -255,7 +255,9 @@ def _positions_of(game: LocalGame, seat: int) -> set[int]:
     from p2pbelka.peer.sync import run_sync
 
     run_sync(
-        probe, [make_bot("random", s) for s in range(4)], until=lambda events: probe[0].deal_id >= 1
+        probe,
+        [make_bot("random", s) for s in range(4)],
+        until=lambda events: probe[0].state.deal_id >= 1,
     )
     return set(probe[0].state.round.deck.positions_of(seat))
 
@@ -286,10 +288,10 @@ def test_a_coalition_of_two_cannot_frame_an_honest_seat(victim: int) -> None:
     tables, _events = play_sync(55, deliver=deliver, give_up=True, until=_first_deal_over)
     honest = [s for s in range(4) if s not in (1, 2)]
     for seat in honest:
-        assert tables[seat].aborted
-        assert all(f.seat in (1, 2) for f in tables[seat].faults if f.proven)
+        assert tables[seat].state.aborted
+        assert all(f.seat in (1, 2) for f in tables[seat].view.faults if f.proven)
     for seat in honest:
-        report = verify_bytes(dump_transcript(tables[seat].transcript))
+        report = verify_bytes(dump_transcript(tables[seat].view.transcript))
         assert report.error is None
         assert all(f.seat in (1, 2) for f in report.faults if f.proven), report.verdict
 
@@ -414,11 +416,11 @@ def _check_no_frame(tables: list[Table], cheater: int) -> None:
     for seat, table in enumerate(tables):
         if seat == cheater:
             continue
-        proven = [f for f in table.faults if f.fatal and f.proven]
-        assert all(f.seat == cheater for f in proven), (seat, table.faults)
-        if table.aborted:
-            assert proven or all(not f.proven for f in table.faults), table.faults
-        data = dump_transcript(table.transcript)
+        proven = [f for f in table.view.faults if f.fatal and f.proven]
+        assert all(f.seat == cheater for f in proven), (seat, table.view.faults)
+        if table.state.aborted:
+            assert proven or all(not f.proven for f in table.view.faults), table.view.faults
+        data = dump_transcript(table.view.transcript)
         report = verify_bytes(data)
         assert report.error is None, report.error
         # One liar cannot make deviations cancel out: replaying every pass agrees.

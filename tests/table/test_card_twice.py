@@ -84,12 +84,12 @@ def assert_locker_proven(tables: list[Table], events: list[list[ev.Event]], lock
     """Every honest table stopped after the same last reveal, on a proven fault of the
     locker alone; the honest files are the same bytes, and verify says the same."""
     honest = [s for s in range(len(tables)) if s != locker]
-    files = {dump_transcript(tables[s].transcript) for s in honest}
+    files = {dump_transcript(tables[s].view.transcript) for s in honest}
     assert len(files) == 1, "the honest transcripts differ"
     for seat in honest:
         table = tables[seat]
-        assert table.aborted, f"seat {seat} did not end the game ({table.phase})"
-        assert isinstance(table.transcript[-1].msg, m.RevealMsg)
+        assert table.state.aborted, f"seat {seat} did not end the game ({table.state.phase})"
+        assert isinstance(table.view.transcript[-1].msg, m.RevealMsg)
         faults = faults_of(events[seat])
         assert faults and all(f.seat == locker for f in faults), faults
         assert any(f.fatal and f.proven and "lock check failed" in f.what for f in faults)

@@ -37,12 +37,12 @@ def assert_caught(tables: list[Table], events: list[list[ev.Event]], what: str) 
     for seat, table in enumerate(tables):
         if seat == CHEATER:
             continue
-        assert table.phase is Phase.ABORTED, f"seat {seat} did not stop the game"
+        assert table.state.phase is Phase.ABORTED, f"seat {seat} did not stop the game"
         faults = faults_of(events[seat])
         assert any(f.seat == CHEATER and what in f.what for f in faults), faults
         assert all(f.evidence or f.seat == CHEATER for f in faults)
     # the evidence is in every honest transcript, and verify reaches the same verdict
-    report = verify_bytes(dump_transcript(tables[0].transcript))
+    report = verify_bytes(dump_transcript(tables[0].view.transcript))
     assert report.error is None and report.aborted
     assert any(f.seat == CHEATER for f in report.faults)
 
@@ -205,7 +205,7 @@ def test_lying_about_the_jack_of_clubs() -> None:
 def test_a_false_redeal_claim() -> None:
     for seed in range(80, 120):
         tables, events = play_sync(seed, states={CHEATER: FalseRedeal})
-        if tables[0].phase is Phase.ABORTED:
+        if tables[0].state.phase is Phase.ABORTED:
             assert_caught(tables, events, "does not allow one")
             return
     pytest.fail("the cheater only ever held hands that allow a re-deal")
@@ -215,10 +215,10 @@ def test_refusing_to_reveal_its_seed() -> None:
     tables, _ = play_sync(36, states={CHEATER: NeverReveals})
     for seat, table in enumerate(tables):
         if seat != CHEATER:
-            assert table.phase is Phase.REVEAL and table.missing() == [CHEATER]
-            table.abandon(table.missing(), "did not reveal its seed")
-            assert table.phase is Phase.ABORTED
-            assert table.faults[0].seat == CHEATER and "reveal" in table.faults[0].what
+            assert table.state.phase is Phase.REVEAL and table.view.missing() == [CHEATER]
+            table.abandon(table.view.missing(), "did not reveal its seed")
+            assert table.state.phase is Phase.ABORTED
+            assert table.view.faults[0].seat == CHEATER and "reveal" in table.view.faults[0].what
 
 
 async def test_refusing_to_reveal_over_trio_times_out(autojump_clock: MockClock) -> None:
@@ -244,10 +244,10 @@ async def test_refusing_to_reveal_over_trio_times_out(autojump_clock: MockClock)
 def test_a_renege_is_charged_and_the_game_goes_on() -> None:
     tables, events = play_sync(38, states={CHEATER: Reneges})
     for seat in range(4):
-        assert tables[seat].phase is Phase.OVER
+        assert tables[seat].state.phase is Phase.OVER
     reneges = [f for f in faults_of(events[0]) if "renege" in f.what]
     assert reneges and all(f.seat == CHEATER and not f.fatal for f in reneges)
-    report = verify_bytes(dump_transcript(tables[0].transcript))
+    report = verify_bytes(dump_transcript(tables[0].view.transcript))
     assert report.ok and "renege" in report.verdict
     charged = [d.summary for d in report.deals if d.summary.offenses]
     assert charged
@@ -266,8 +266,8 @@ def test_garbage_and_foreign_envelopes_do_not_disturb_a_game() -> None:
         return [b"\x00garbage", raw[:-1], foreign.raw, raw]
 
     tables, events = play_sync(40, tamper=noise)
-    assert all(t.phase is Phase.OVER for t in tables)
-    assert verify_bytes(dump_transcript(tables[1].transcript)).ok
+    assert all(t.state.phase is Phase.OVER for t in tables)
+    assert verify_bytes(dump_transcript(tables[1].view.transcript)).ok
     reasons = {e.reason.split(":")[0] for e in events[1] if isinstance(e, ev.Rejected)}
     assert reasons == {"malformed envelope", "envelope of another game"}
 
@@ -311,8 +311,8 @@ def test_deviations_that_cancel_change_no_card_and_only_every_pass_names_them() 
     game sound, and ``verify --every-pass`` names both seats, and no honest one."""
     tables, events = play_sync(54, states={1: WrongLock, 3: LocksItOut}, give_up=True)
     for seat, table in enumerate(tables):
-        assert table.over and not table.aborted, faults_of(events[seat])
-    data = dump_transcript(tables[0].transcript)
+        assert table.state.over and not table.state.aborted, faults_of(events[seat])
+    data = dump_transcript(tables[0].view.transcript)
     assert verify_bytes(data).ok
     forensic = verify_bytes(data, every_pass=True)
     assert forensic.proven, forensic.verdict

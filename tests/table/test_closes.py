@@ -121,8 +121,8 @@ def test_a_close_out_of_protocol_is_refused_naming_its_seat(case: tuple[str, int
             continue
         refused = [e for e in events[seat] if isinstance(e, ev.Rejected) and e.seat == CHEATER]
         assert any("close" in e.reason for e in refused), events[seat]
-        assert table.over, (table.me, table.phase, table.faults)
-        assert [(f.seat, f.proven, f.fatal) for f in table.faults] == [(CHEATER, False, False)]
+        assert table.state.over, (table.state.me, table.state.phase, table.view.faults)
+        assert [(f.seat, f.proven, f.fatal) for f in table.view.faults] == [(CHEATER, False, False)]
         assert report_of(table).ok
     assert_agree(tables)
 
@@ -161,9 +161,9 @@ def test_a_close_lying_in_its_view_ends_as_the_file_says(case: tuple[str, int]) 
     tables = play(72, game, players, deliver=deliver, whole=True)
     assert twins, "the game did not reach its closing exchange"
     table = tables[victim]
-    assert table.over and not table.proven, (table.phase, table.faults)
-    assert {f.seat for f in table.faults} == {liar}, table.faults
-    assert all(not f.proven and not f.fatal for f in table.faults), table.faults
+    assert table.state.over and not table.view.proven, (table.state.phase, table.view.faults)
+    assert {f.seat for f in table.view.faults} == {liar}, table.view.faults
+    assert all(not f.proven and not f.fatal for f in table.view.faults), table.view.faults
     assert live_verdict(table) == file_verdict(table)
     assert report_of(table).ok
 
@@ -197,9 +197,11 @@ def test_a_proven_table_proves_the_second_liar_too(case: tuple[str, int]) -> Non
         if seat in liars:
             continue
         table = tables[seat]
-        assert table.proven
-        assert {f.seat for f in table.faults if f.fatal and f.proven} == liars, table.faults
-        assert {f.seat for f in table.faults} == liars, table.faults
+        assert table.view.proven
+        assert {f.seat for f in table.view.faults if f.fatal and f.proven} == liars, (
+            table.view.faults
+        )
+        assert {f.seat for f in table.view.faults} == liars, table.view.faults
         report = report_of(table)
         assert report.proven, report.verdict
         assert {f.seat for f in report.faults if f.fatal and f.proven} == liars, report.verdict
@@ -243,11 +245,11 @@ def test_a_withheld_final_deal_end_cannot_deny_the_result(case: tuple[str, int])
     tables = play(74, game, players, deliver=deliver, states={liar: Liar}, whole=True)
     assert kept, "the game did not end"
     table = tables[victim]
-    assert table.over, (table.phase, table.faults)
-    assert [(f.seat, f.proven, f.fatal) for f in table.faults] == [(liar, False, False)]
+    assert table.state.over, (table.state.phase, table.view.faults)
+    assert [(f.seat, f.proven, f.fatal) for f in table.view.faults] == [(liar, False, False)]
     assert live_verdict(table) == file_verdict(table)
     report = report_of(table)
-    assert report.ok and report.winner == table.track.winner, report.verdict
+    assert report.ok and report.winner == table.state.track.winner, report.verdict
 
 
 # -- a held seat gives up in the closing exchange ------------------------------------------
@@ -266,17 +268,17 @@ def test_a_held_seat_giving_up_in_the_closing_exchange_ends_as_its_file_reads(
     seat = 0 if players == 2 else VICTIM
     tables = play(75, game, players, whole=True)
     full = tables[seat]
-    assert full.over and isinstance(full.transcript[-1].msg, m.CloseMsg)
-    cut = [e for e in full.transcript if not isinstance(e.msg, m.CloseMsg)]
+    assert full.state.over and isinstance(full.view.transcript[-1].msg, m.CloseMsg)
+    cut = [e for e in full.view.transcript if not isinstance(e.msg, m.CloseMsg)]
     fresh = LocalGame.seeded(75, game=game, players=players)
     assert fresh.seed_sources is not None
     table = Table.resume(fresh.signers[seat], cut, seed_source=fresh.seed_sources[seat])
-    assert table.held and table.closing
-    table.abandon(table.missing())
-    assert table.over, (table.phase, table.faults)
-    assert table.track.winner == full.track.winner
-    assert {f.seat for f in table.faults} == set(range(players))
-    assert all(not f.proven and not f.fatal for f in table.faults)
+    assert table.state.held and table.view.closing
+    table.abandon(table.view.missing())
+    assert table.state.over, (table.state.phase, table.view.faults)
+    assert table.state.track.winner == full.state.track.winner
+    assert {f.seat for f in table.view.faults} == set(range(players))
+    assert all(not f.proven and not f.fatal for f in table.view.faults)
     assert live_verdict(table) == file_verdict(table)
     report = report_of(table)
-    assert report.ok and report.winner == full.track.winner, report.verdict
+    assert report.ok and report.winner == full.state.track.winner, report.verdict

@@ -55,18 +55,18 @@ def _named(faults: list[ev.Fault] | tuple[ev.Fault, ...]) -> frozenset[tuple[int
 def live_verdict(table: Table) -> Verdict:
     kind = (
         "PROVEN"
-        if table.proven
+        if table.view.proven
         else "DISPUTED"
-        if table.aborted
+        if table.state.aborted
         else "OK"
-        if table.over
+        if table.state.over
         else "INCOMPLETE"
     )
-    return kind, _named(table.faults)
+    return kind, _named(table.view.faults)
 
 
 def report_of(table: Table) -> VerifyReport:
-    report = verify_bytes(dump_transcript(table.transcript))
+    report = verify_bytes(dump_transcript(table.view.transcript))
     assert report.error is None, report.error
     return report
 
@@ -86,15 +86,15 @@ def assert_agree(tables: list[Table], cheater: int = CHEATER) -> None:
     no honest seat is proven by any of them."""
     for table in honest(tables, cheater):
         live = live_verdict(table)
-        assert live == file_verdict(table), (table.me, live, file_verdict(table))
+        assert live == file_verdict(table), (table.state.me, live, file_verdict(table))
         assert all(seat == cheater for seat, proven, _ in live[1] if proven), live
 
 
 def assert_cheater_proven(tables: list[Table], cheater: int = CHEATER) -> None:
     """Every honest table proves the cheater, names nobody else, and its file says so."""
     for table in honest(tables, cheater):
-        assert table.proven, (table.me, table.phase, table.faults)
-        assert {f.seat for f in table.faults if f.fatal} == {cheater}, table.faults
+        assert table.view.proven, (table.state.me, table.state.phase, table.view.faults)
+        assert {f.seat for f in table.view.faults if f.fatal} == {cheater}, table.view.faults
         report = report_of(table)
         assert report.proven, report.verdict
         assert {f.seat for f in report.faults if f.fatal} == {cheater}, report.verdict
@@ -104,7 +104,7 @@ def assert_cheater_proven(tables: list[Table], cheater: int = CHEATER) -> None:
 def first_deal_over(tables: list[Table]) -> bool:
     """The next deal began everywhere (a game that ends in the first deal plays on
     until nothing moves: what the tables pass on after their end is delivered too)."""
-    return all(t.deal_id > 1 for t in tables)
+    return all(t.state.deal_id > 1 for t in tables)
 
 
 def play(
@@ -211,7 +211,7 @@ def test_an_ending_off_its_senders_chain_is_refused(case: tuple[str, int]) -> No
     table.receive(broken)
     table.take_outgoing()
     table.proceed()
-    assert not table.finished and not table.faults
+    assert not table.finished and not table.view.faults
     refused = [e for e in table.take_events() if isinstance(e, ev.Rejected)]
     assert any("broken hash chain" in e.reason and e.seat == CHEATER for e in refused)
     run_sync(tables, bots)
@@ -231,14 +231,14 @@ def test_a_give_up_while_an_ending_waits_records_only_its_own_dispute(
     table.receive(ahead)
     table.take_outgoing()
     table.proceed()
-    assert not table.finished and CHEATER in table.missing()
-    assert CHEATER in [s for s, seq in enumerate(table.wants()) if seq <= head.seq + 1]
-    table.abandon([s for s in table.missing() if s != table.me], "went silent")
-    assert table.aborted and not table.proven
-    assert CHEATER in {f.seat for f in table.faults}
-    last = table.transcript[-1]
-    assert isinstance(last.msg, m.DisputeMsg) and last.sender == table.setup.seats[0].key
-    assert all(e.raw != ahead for e in table.transcript)
+    assert not table.finished and CHEATER in table.view.missing()
+    assert CHEATER in [s for s, seq in enumerate(table.view.wants()) if seq <= head.seq + 1]
+    table.abandon([s for s in table.view.missing() if s != table.state.me], "went silent")
+    assert table.state.aborted and not table.view.proven
+    assert CHEATER in {f.seat for f in table.view.faults}
+    last = table.view.transcript[-1]
+    assert isinstance(last.msg, m.DisputeMsg) and last.sender == table.state.setup.seats[0].key
+    assert all(e.raw != ahead for e in table.view.transcript)
     assert live_verdict(table) == file_verdict(table)
 
 
@@ -276,8 +276,8 @@ def test_a_dispute_whose_view_differs_is_not_taken_on_trust(case: tuple[str, int
     tables = play(63, game, players, deliver=deliver)
     assert lie, "the attack did not happen"
     for table in honest(tables):
-        assert table.aborted and not table.proven, table.faults
-    assert {f.seat for f in tables[0].faults} == {CHEATER}, "seat 0 knows its own chain"
+        assert table.state.aborted and not table.view.proven, table.view.faults
+    assert {f.seat for f in tables[0].view.faults} == {CHEATER}, "seat 0 knows its own chain"
     assert_agree(tables)
 
 
@@ -342,8 +342,8 @@ def test_a_lie_about_the_receivers_own_chain(case: tuple[str, int]) -> None:
     if players > 2:
         assert_cheater_proven(tables)
         return
-    assert victim.aborted and not victim.proven
-    assert {f.seat for f in victim.faults} == {CHEATER}, victim.faults
+    assert victim.state.aborted and not victim.view.proven
+    assert {f.seat for f in victim.view.faults} == {CHEATER}, victim.view.faults
     assert_agree(tables)
 
 
@@ -491,14 +491,14 @@ def test_a_seat_that_never_closes_cannot_deny_the_result(case: tuple[str, int]) 
     game, players = case
     tables = play(67, game, players, states={CHEATER: NeverCloses}, whole=True)
     for table in honest(tables):
-        assert table.over, (table.me, table.phase, table.faults)
-        assert table.track.winner is not None or table.track.final_score
-        (note,) = table.faults
+        assert table.state.over, (table.state.me, table.state.phase, table.view.faults)
+        assert table.state.track.winner is not None or table.state.track.final_score
+        (note,) = table.view.faults
         assert note.seat == CHEATER and not note.proven and not note.fatal
         assert "did not close" in note.what
         report = report_of(table)
         assert report.ok and "did not close" in report.verdict, report.verdict
-        assert report.winner == table.track.winner
+        assert report.winner == table.state.track.winner
     assert_agree(tables)
 
 
@@ -507,8 +507,8 @@ def test_an_honest_game_ends_with_every_close(case: tuple[str, int]) -> None:
     game, players = case
     tables = play(68, game, players, whole=True)
     for table in tables:
-        assert table.over and not table.faults
-        closes = [e for e in table.transcript[-players:] if isinstance(e.msg, m.CloseMsg)]
+        assert table.state.over and not table.view.faults
+        closes = [e for e in table.view.transcript[-players:] if isinstance(e.msg, m.CloseMsg)]
         assert len(closes) == players
         assert report_of(table).verdict.startswith("OK")
     assert_agree(tables, cheater=-1)
@@ -540,9 +540,9 @@ def test_an_over_count_is_recorded_and_verify_proves_it(case: tuple[str, int]) -
 
     tables = play(69, game, players, tamper=tamper)
     for table in honest(tables):
-        (fault,) = table.faults
+        (fault,) = table.view.faults
         assert fault.seat == CHEATER and fault.proven and "its view claims" in fault.what
-        assert table.transcript[-1].digest.hex() == fault.evidence[0]
+        assert table.view.transcript[-1].digest.hex() == fault.evidence[0]
         report = report_of(table)
         assert report.proven and [f.what for f in report.faults] == [fault.what]
     assert_agree(tables)
@@ -560,28 +560,32 @@ def test_a_held_seat_records_the_proof_and_a_signing_seat_its_evidence(
     local = LocalGame.seeded(70, game=game, players=players)
     tables = local.make_tables()
     bots = [make_bot("random", s) for s in range(players)]
-    run_sync(tables, bots, until=lambda events: tables[0].deal_id >= 1)
+    run_sync(tables, bots, until=lambda events: tables[0].state.deal_id >= 1)
     signer = local.signers[CHEATER]
     seat = 0
-    old = next(e for e in reversed(tables[seat].transcript) if e.sender == signer.public_key)
+    old = next(e for e in reversed(tables[seat].view.transcript) if e.sender == signer.public_key)
     twin = open_envelope(resign(signer, old, msg=m.DisputeMsg((seat,), "made up")))
     fresh = LocalGame.seeded(70, game=game, players=players)
     assert fresh.seed_sources is not None
     held = Table.resume(
-        local.signers[seat], list(tables[seat].transcript), seed_source=fresh.seed_sources[seat]
+        local.signers[seat],
+        list(tables[seat].view.transcript),
+        seed_source=fresh.seed_sources[seat],
     )
-    assert held.held
+    assert held.state.held
     live = tables[seat]
     for table in (held, live):
         table.receive(twin.raw)
-        assert table.proven, table.faults
-        (fault,) = table.faults
+        assert table.view.proven, table.view.faults
+        (fault,) = table.view.faults
         assert fault.seat == CHEATER and fault.proven
         report = report_of(table)
         assert report.proven and {f.seat for f in report.faults} == {CHEATER}
         assert live_verdict(table) == file_verdict(table)
-    assert held.transcript[-1] == twin, "the held seat records the proof itself"
-    assert live.transcript[-2] == twin and isinstance(live.transcript[-1].msg, m.EvidenceMsg)
+    assert held.view.transcript[-1] == twin, "the held seat records the proof itself"
+    assert live.view.transcript[-2] == twin and isinstance(
+        live.view.transcript[-1].msg, m.EvidenceMsg
+    )
 
 
 def _a_made_up_dispute(
@@ -594,10 +598,10 @@ def _a_made_up_dispute(
     local = LocalGame.seeded(62, game=game, players=players)
     tables = local.make_tables()
     bots = [make_bot("random", s) for s in range(players)]
-    run_sync(tables, bots, until=lambda events: tables[0].deal_id >= 1)
+    run_sync(tables, bots, until=lambda events: tables[0].state.deal_id >= 1)
     key = local.signers[CHEATER].public_key
-    head = next(e for e in reversed(tables[0].transcript) if e.sender == key)
-    view = list(tables[0].view())
+    head = next(e for e in reversed(tables[0].view.transcript) if e.sender == key)
+    view = list(tables[0].view.accepted())
     view[CHEATER] = (head.seq + skip, bytes(32))
     forged = resign(
         local.signers[CHEATER],

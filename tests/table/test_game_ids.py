@@ -38,8 +38,8 @@ def _first_game(game_name: str, players: int) -> tuple[LocalGame, tuple[Envelope
     first = LocalGame.seeded(5, game=game_name, players=players)
     tables = first.make_tables()
     run_sync(tables, [make_bot("random", s) for s in range(players)])
-    assert tables[VICTIM].over
-    return first, tuple(tables[VICTIM].transcript)
+    assert tables[VICTIM].state.over
+    return first, tuple(tables[VICTIM].view.transcript)
 
 
 def _second_game(first: LocalGame) -> LocalGame:
@@ -77,11 +77,11 @@ def test_a_table_under_the_old_id_with_fresh_nonces_is_refused(
     forged = seal_envelope(second.signers[0], first.game_id, 0, 0, ZERO_HASH, second.setup())
     victim = _victim(second, first.game_id)
     victim.receive(forged.raw)
-    assert victim.setup is None
+    assert victim.state.setup is None
     assert any("is not the one the seats' nonces give" in r for r in _refusals(victim))
     victim.receive(_old_sit(transcript, first.signers[VICTIM].public_key).raw)
-    assert victim.setup is None and not victim.take_outgoing(), "the victim signed"
-    assert not victim.faults
+    assert victim.state.setup is None and not victim.take_outgoing(), "the victim signed"
+    assert not victim.view.faults
     # verify of the forged opening says INVALID at record 0, naming nobody
     report = verify_bytes(dump_transcript([forged]))
     assert report.error is not None and "record 0" in report.error
@@ -100,14 +100,14 @@ def test_a_table_that_derives_the_old_id_lacks_the_victims_nonce(
     old_nonces = replace(second.setup(), nonces=tuple(first.nonces))
     assert game_id_of(old_nonces.nonces) == first.game_id
     host = Table.host(second.signers[0], old_nonces)  # the host's own table takes it
-    assert host.game_id == first.game_id and host.setup is not None
-    forged = host.transcript[0]
+    assert host.game_id == first.game_id and host.state.setup is not None
+    forged = host.view.transcript[0]
     victim = _victim(second, first.game_id)
     victim.receive(forged.raw)
-    assert victim.setup is None
+    assert victim.state.setup is None
     assert any(f"does not carry this seat's nonce at seat {VICTIM}" in r for r in _refusals(victim))
     victim.receive(_old_sit(transcript, first.signers[VICTIM].public_key).raw)
-    assert victim.setup is None and not victim.take_outgoing(), "the victim signed"
+    assert victim.state.setup is None and not victim.take_outgoing(), "the victim signed"
 
 
 @pytest.mark.parametrize(("game_name", "players"), TABLES)
@@ -128,8 +128,8 @@ def test_the_victims_old_sit_relayed_into_the_new_game_proves_nothing(
         return [raw, old.raw] if seat == 0 else [raw]
 
     events = run_sync(tables, [make_bot("random", s) for s in range(players)], tamper=relay)
-    assert all(t.over for t in tables), [t.phase for t in tables]
+    assert all(t.state.over for t in tables), [t.state.phase for t in tables]
     assert not any(faults_of(e) for e in events)
     refused = [e.reason for e in events[VICTIM] if isinstance(e, ev.Rejected)]
     assert "envelope of another game" in refused
-    assert verify_bytes(dump_transcript(tables[VICTIM].transcript)).ok
+    assert verify_bytes(dump_transcript(tables[VICTIM].view.transcript)).ok

@@ -92,7 +92,7 @@ def test_real_games_take_only_declared_transitions(
     traces = [_traced(table) for table in tables]
     bots = [make_bot("random", seed * 10 + s) for s in range(players)]
     events = run_sync(tables, bots)  # as ``play_sync`` plays them
-    assert all(t.phase is Phase.OVER for t in tables)
+    assert all(t.state.phase is Phase.OVER for t in tables)
     assert not any(faults_of(e) for e in events)
     machine = registry.machine(game)
     for trace in traces:

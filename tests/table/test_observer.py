@@ -25,7 +25,7 @@ VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
 
 def _belot_3() -> bytes:
     tables, _ = play_sync(1, game_name="belot", players=3)
-    return dump_transcript(tables[0].transcript)
+    return dump_transcript(tables[0].view.transcript)
 
 
 GAMES = {
@@ -80,17 +80,17 @@ def test_the_observer_fed_live_says_what_verify_of_the_file_says(name: str) -> N
     observer = Observer()
     events: list[ev.Event] = []
     for envelope in envelopes:
-        seen = len(observer.table.transcript) if observer.table is not None else 0
+        seen = len(observer.table.view.transcript) if observer.table is not None else 0
         fed = observer.feed(envelope)
         events += fed
         table = observer.table
         assert table is not None
         if isinstance(envelope.msg, m.PlayMsg) and not observer.stopped:
             # the card is on the table at once, not when the next record comes
-            seat = table.seat_of(envelope.sender)
+            seat = table.view.seat_of(envelope.sender)
             played = [e for e in fed if isinstance(e, ev.CardPlayed)]
             assert [e.seat for e in played] == [seat], (name, envelope.seq)
-            assert envelope in table.transcript[seen:]
+            assert envelope in table.view.transcript[seen:]
         # at every record, the screen's verdict is verify's of the file cut there
         if envelope is envelopes[len(envelopes) // 2]:
             cut = dump_transcript(observer.envelopes)

@@ -81,13 +81,13 @@ def assert_proven_at_the_pass(
     """Every honest table ended on the cheater's pass, proven against it alone; the
     honest files are the same bytes and ``verify`` of each says the same."""
     honest = [s for s in range(len(tables)) if s != cheater]
-    files = {dump_transcript(tables[s].transcript) for s in honest}
+    files = {dump_transcript(tables[s].view.transcript) for s in honest}
     assert len(files) == 1, "the honest transcripts differ"
     for seat in honest:
         table = tables[seat]
-        assert table.aborted, f"seat {seat} did not end the game"
-        last = table.transcript[-1]
-        assert table.seat_of(last.sender) == cheater
+        assert table.state.aborted, f"seat {seat} did not end the game"
+        last = table.view.transcript[-1]
+        assert table.view.seat_of(last.sender) == cheater
         assert isinstance(last.msg, m.ShuffleMsg | m.LockMsg)
         faults = faults_of(events[seat])
         assert faults and all(f.seat == cheater for f in faults), faults
@@ -137,7 +137,7 @@ def test_an_invalid_point_in_the_last_lock(game: str, players: int, version: int
             give_up=True,
         )
         assert_proven_at_the_pass(tables, events, cheater)
-        assert tables[0].track.dealer == cheater  # the dealer locks last
+        assert tables[0].state.track.dealer == cheater  # the dealer locks last
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

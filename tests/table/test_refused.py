@@ -123,22 +123,22 @@ def play(
         tamper=attack.tamper,
         deliver=attack.deliver,
         give_up=True,
-        until=lambda _: all(t.deal_id > 1 or t.finished for t in tables),
+        until=lambda _: all(t.state.deal_id > 1 or t.finished for t in tables),
     )
     assert attack.first, "the attack did not happen"
     return tables, events, attack
 
 
 def verdict_of_file(table: Table) -> tuple[bool, bool, frozenset[tuple[int, bool]]]:
-    report = verify_bytes(dump_transcript(table.transcript))
+    report = verify_bytes(dump_transcript(table.view.transcript))
     assert report.error is None, report.error
     named = frozenset((f.seat, f.proven) for f in report.faults if f.fatal)
     return report.aborted, report.proven, named
 
 
 def verdict_of_table(table: Table) -> tuple[bool, bool, frozenset[tuple[int, bool]]]:
-    named = frozenset((f.seat, f.proven) for f in table.faults if f.fatal)
-    return table.aborted, table.proven, named
+    named = frozenset((f.seat, f.proven) for f in table.view.faults if f.fatal)
+    return table.state.aborted, table.view.proven, named
 
 
 def assert_proven_everywhere(tables: list[Table]) -> None:
@@ -146,8 +146,8 @@ def assert_proven_everywhere(tables: list[Table]) -> None:
     for seat, table in enumerate(tables):
         if seat == CHEATER:
             continue
-        assert table.proven, (seat, table.phase, table.faults)
-        assert {f.seat for f in table.faults if f.fatal} == {CHEATER}, table.faults
+        assert table.view.proven, (seat, table.state.phase, table.view.faults)
+        assert {f.seat for f in table.view.faults if f.fatal} == {CHEATER}, table.view.faults
         assert verdict_of_file(table) == verdict_of_table(table), seat
 
 
@@ -169,7 +169,7 @@ def test_a_refused_envelope_then_another_for_its_place_is_proof(
     tables, events, attack = play(case, lambda local, e: refused_version(local, e, how))
     victim = attack.victim
     assert refusals(events[victim]), "the first version was not refused"
-    assert any(e.raw == attack.first for e in tables[victim].transcript), "not recorded"
+    assert any(e.raw == attack.first for e in tables[victim].view.transcript), "not recorded"
     assert_proven_everywhere(tables)
 
 
@@ -189,8 +189,8 @@ def test_a_refused_envelope_alone_proves_nothing() -> None:
         ("belot", 2), lambda local, e: refused_version(local, e, "deal"), withhold=True
     )
     victim = tables[attack.victim]
-    assert victim.aborted and not victim.proven, victim.faults
-    assert {(f.seat, f.proven) for f in victim.faults if f.fatal} == {(CHEATER, False)}
+    assert victim.state.aborted and not victim.view.proven, victim.view.faults
+    assert {(f.seat, f.proven) for f in victim.view.faults if f.fatal} == {(CHEATER, False)}
     assert verdict_of_file(victim) == verdict_of_table(victim)
 
 
@@ -202,13 +202,13 @@ def test_a_resumed_table_keeps_the_refused_envelope(case: tuple[str, int]) -> No
     local = LocalGame.seeded(70, game=game, players=players)
     victim = victim_of(players)
     tables, _, attack = play(case, lambda lg, e: refused_version(lg, e, "deal"))
-    upto = next(i for i, e in enumerate(tables[victim].transcript) if e.raw == attack.first)
-    saved = list(tables[victim].transcript[: upto + 1])
+    upto = next(i for i, e in enumerate(tables[victim].view.transcript) if e.raw == attack.first)
+    saved = list(tables[victim].view.transcript[: upto + 1])
     assert local.seed_sources is not None
     resumed = Table.resume(local.signers[victim], saved, seed_source=local.seed_sources[victim])
     assert attack.true is not None
     resumed.receive(attack.true.raw)
-    assert resumed.proven and {f.seat for f in resumed.faults if f.fatal} == {CHEATER}
+    assert resumed.view.proven and {f.seat for f in resumed.view.faults if f.fatal} == {CHEATER}
 
 
 # -- what is no second version ---------------------------------------------------------------
@@ -224,16 +224,16 @@ def test_a_copy_of_the_refused_envelope_is_ignored(case: tuple[str, int]) -> Non
     assert refused is not None
     # Replay the victim's file up to the refused record, then offer that record again.
     observer = Table(victim.game_id)
-    upto = next(i for i, e in enumerate(victim.transcript) if e.raw == attack.first)
-    for envelope in victim.transcript[: upto + 1]:
+    upto = next(i for i, e in enumerate(victim.view.transcript) if e.raw == attack.first)
+    for envelope in victim.view.transcript[: upto + 1]:
         observer.receive(envelope.raw)
     assert not observer.finished
     for _ in range(3):
         observer.receive(attack.first)
-    assert not observer.finished and not observer.faults
+    assert not observer.finished and not observer.view.faults
     chain = observer._chains.intake.chains[CHEATER]  # the bound: one kept per place
     assert list(chain.refused) == [refused.seq]
-    assert sum(e.raw == attack.first for e in observer.transcript) == 1
+    assert sum(e.raw == attack.first for e in observer.view.transcript) == 1
 
 
 @pytest.mark.parametrize("case", GAMES, ids=ids)
@@ -251,8 +251,8 @@ def test_a_refused_envelope_relayed_by_every_honest_seat_proves_nothing(
         if seat == CHEATER:
             continue
         assert refusals(events[seat]), seat
-        assert table.aborted and not table.proven, (seat, table.faults)
-        assert {(f.seat, f.proven) for f in table.faults if f.fatal} == {(CHEATER, False)}
+        assert table.state.aborted and not table.view.proven, (seat, table.view.faults)
+        assert {(f.seat, f.proven) for f in table.view.faults if f.fatal} == {(CHEATER, False)}
         assert verdict_of_file(table) == verdict_of_table(table), seat
 
 
@@ -273,8 +273,8 @@ def test_a_forged_signature_is_no_evidence(case: tuple[str, int]) -> None:
         "the forged version was not refused"
     )
     for seat, table in enumerate(tables):
-        assert not table.finished or table.over, (seat, table.faults)
-        assert not [f for f in table.faults if f.fatal], (seat, table.faults)
+        assert not table.finished or table.state.over, (seat, table.view.faults)
+        assert not [f for f in table.view.faults if f.fatal], (seat, table.view.faults)
 
 
 def test_the_intake_keeps_one_envelope_per_refused_place() -> None:
@@ -282,7 +282,7 @@ def test_the_intake_keeps_one_envelope_per_refused_place() -> None:
     harmless duplicate, another one there is an equivocation naming the kept one."""
     local = LocalGame.seeded(71)
     host = local.make_tables()[0]
-    table_envelope = host.transcript[0]
+    table_envelope = host.view.transcript[0]
     signer = local.signers[0]
     first = open_envelope(resign(signer, table_envelope, seq=1, msg=m.SitMsg(FAKE)))
     second = open_envelope(resign(signer, table_envelope, seq=1, msg=m.SitMsg(bytes(32))))

@@ -26,7 +26,7 @@ def test_a_seat_killed_after_any_close_resumes(game: str, players: int) -> None:
     tables, _ = play_sync(SEED, game_name=game, players=players)
     assert all(t.finished for t in tables)
     for seat, table in enumerate(tables):
-        transcript = list(table.transcript)
+        transcript = list(table.view.transcript)
         kills = [k for k, e in enumerate(transcript, 1) if isinstance(e.msg, m.CloseMsg)]
         assert len(kills) == players, f"seat {seat} holds every seat's close"
         for kill in kills:
@@ -35,4 +35,4 @@ def test_a_seat_killed_after_any_close_resumes(game: str, players: int) -> None:
             resumed = Table.resume(
                 fresh.signers[seat], transcript[:kill], seed_source=fresh.seed_sources[seat]
             )
-            assert list(resumed.transcript) == transcript[:kill], (seat, kill)
+            assert list(resumed.view.transcript) == transcript[:kill], (seat, kill)

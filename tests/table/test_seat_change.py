@@ -41,20 +41,20 @@ def _lost_game(seed: int = 5, after_deals: int = 1) -> Game:
     game, _local = start(seed)
     lose_seat(game, LOST, after_deals=after_deals)
     stuck = [game.tables[s] for s in (0, 1, 3)]
-    assert all(not t.finished and t.missing() == [LOST] for t in stuck)
+    assert all(not t.finished and t.view.missing() == [LOST] for t in stuck)
     return game
 
 
 def test_a_bot_takes_the_lost_seat_and_the_game_finishes() -> None:
     game = _lost_game()
     before = game.tables[0]
-    score, voided = before.track.standing().points, before.deal_id
-    dealer = before.track.dealer
+    score, voided = before.state.track.standing().points, before.state.deal_id
+    dealer = before.state.track.dealer
     assert voided == audited(before) + 1, "a deal is under way at the cut"
     bot = Signer.generate()
     hand_over(game, LOST, bot, "Bot for Saule")
     game.settle([0, 1, 2, 3])
-    assert all(t.over for t in game.tables), [t.phase for t in game.tables]
+    assert all(t.state.over for t in game.tables), [t.state.phase for t in game.tables]
     # the first deal of the new segment starts from the carried score, same deal id
     started = [e for e in game.events[0] if isinstance(e, ev.DealStarted)]
     again = [e for e in started if e.deal_id == voided]
@@ -79,7 +79,7 @@ def _bot_until_two_deals_on(seed: int) -> tuple[Game, int, Signer] | None:
     original = game.tables[LOST]
     player = original._signer
     assert player is not None
-    at = game.tables[0].deal_id + 2
+    at = game.tables[0].state.deal_id + 2
     bot = seeded_bot(seed)
     hand_over(
         game,
@@ -98,14 +98,14 @@ def test_the_player_takes_the_seat_back_between_deals() -> None:
     game, at, player = first_seed(
         _bot_until_two_deals_on, range(8, 40), "a game still on when the player comes back"
     )
-    assert game.tables[0].deal_id == at and game.tables[0].missing() == [LOST]
+    assert game.tables[0].state.deal_id == at and game.tables[0].view.missing() == [LOST]
     assert audited(game.tables[0]) == at - 1, "no card of deal `at` is dealt"
     # The player rebuilds the game from a remaining seat's transcript (observer replay).
     rebuilt = observe_segments(game.files[1])
     assert previous_of(rebuilt) == previous_of(game.tables[1])
     hand_over(game, LOST, player, "Saule", previous_table=rebuilt)
     game.settle([0, 1, 2, 3])
-    assert all(t.over for t in game.tables)
+    assert all(t.state.over for t in game.tables)
     report = verify_bytes(game.file(0))
     assert report.ok, report.verdict
     assert len(report.change_lines) == 2
@@ -122,7 +122,7 @@ def test_a_belot_seat_changes_hands() -> None:
     lose_seat(game, 1, after_deals=1, plays=2)
     hand_over(game, 1, Signer.generate(), "Bot")
     game.settle([0, 1, 2])
-    assert all(t.over for t in game.tables)
+    assert all(t.state.over for t in game.tables)
     report = verify_bytes(game.file(0))
     assert report.ok, report.verdict
     assert "agreed by seats 0, 2" in report.change_lines[0]
@@ -159,7 +159,7 @@ def _refused_live(game: Game, table: m.TableMsg, host: Signer) -> str:
 
     live = Table(segment, signer=game.tables[1]._signer, previous=previous_of(game.tables[1]))
     live.receive(envelope.raw)
-    assert live.setup is None
+    assert live.state.setup is None
     return " ".join(e.reason for e in live.take_events() if isinstance(e, ev.Rejected))
 
 
@@ -278,7 +278,7 @@ def _seat_1_recorded(seed: int) -> tuple[Game, LocalGame, RecordedSegments]:
 def _handed_over(game: Game, seed: int, recorded: RecordedSegments) -> int:
     """Seat 2 to a bot (its key and seeds from ``seed``); the new segment's first deal
     (the one the cut voids, dealt again)."""
-    first = game.tables[0].deal_id
+    first = game.tables[0].state.deal_id
     bot = seeded_bot(seed)
     sources = {LOST: bot.seed_source, 1: recorded.next_segment()}
     hand_over(game, LOST, bot.signer, "Bot", seed_sources=sources, nonce=bot.nonce)
@@ -300,12 +300,12 @@ def _resume_seat_1(crash: Crash) -> None:
     played to the end with the others: the same file as theirs, and it verifies."""
     game, signer, recorded = crash.game, crash.signer, crash.recorded
     resumed = resume_segments(signer, game.files[1], seed_sources=recorded.replaying())
-    assert resumed.previous is not None and resumed.game_id == game.tables[1].game_id
+    assert resumed.state.previous is not None and resumed.game_id == game.tables[1].game_id
     catch_up(resumed, [t for s, t in enumerate(game.tables) if s != 1])
     resumed.release()
     game.tables[1] = resumed
     game.settle([0, 1, 2, 3])
-    assert all(t.over for t in game.tables), [t.phase for t in game.tables]
+    assert all(t.state.over for t in game.tables), [t.state.phase for t in game.tables]
     assert game.file(1) == game.file(0)
     assert verify_bytes(game.file(1)).ok
 
@@ -349,10 +349,10 @@ def _crash_after_a_seed_drawn_ahead(seed: int) -> Crash | None:
     table = game.tables[1]
     drawn_here = set(recorded.later[0].drawn)
     assert drawn_here and not drawn_here & set(before)
-    revealed = {e.msg.seed for e in table.transcript if isinstance(e.msg, m.RevealMsg)}
+    revealed = {e.msg.seed for e in table.view.transcript if isinstance(e.msg, m.RevealMsg)}
     mine = {
         e.msg.seed
-        for e in table.transcript
+        for e in table.view.transcript
         if isinstance(e.msg, m.RevealMsg) and e.sender == local.signers[1].public_key
     }
     assert mine and mine <= drawn_here and not revealed & set(before)

@@ -46,7 +46,7 @@ def test_a_hand_back_under_the_first_segments_id_is_refused_everywhere(
     _, final = hand_over(game, lost, player, "Back", previous_table=rebuilt, segment=first_id)
     _deliver(game, host)
     for seat, (table, refused) in enumerate(zip(game.tables, _rejections(game), strict=True)):
-        assert table.setup is None, f"seat {seat} accepted a reused segment id"
+        assert table.state.setup is None, f"seat {seat} accepted a reused segment id"
         assert any(REUSED in r.reason and r.seat == host for r in refused), (seat, refused)
     # verify of an honest file with the continuation appended says the same
     signer = game.tables[host]._signer
@@ -73,7 +73,7 @@ def test_a_hand_back_under_another_games_id_is_refused_everywhere(
     _, final = hand_over(game, lost, player, "Back", previous_table=rebuilt, segment=other)
     _deliver(game, host)
     for seat, (table, refused) in enumerate(zip(game.tables, _rejections(game), strict=True)):
-        assert table.setup is None, f"seat {seat} accepted a chosen segment id"
+        assert table.state.setup is None, f"seat {seat} accepted a chosen segment id"
         assert any(NOT_DERIVED in r.reason and r.seat == host for r in refused), (seat, refused)
         assert not table.take_outgoing() or seat == host, f"seat {seat} signed in it"
     signer = game.tables[host]._signer
@@ -90,13 +90,15 @@ def test_a_fresh_hand_back_id_is_accepted(game_name: str, players: int, lost: in
     rebuilt = observe_segments(game.files[host])
     hand_over(game, lost, player, "Back", previous_table=rebuilt)
     _deliver(game, host)
-    assert all(t.setup is not None for t in game.tables)
+    assert all(t.state.setup is not None for t in game.tables)
     assert previous_used_all(game)
 
 
 def previous_used_all(game: Game) -> bool:
     """Every table of the third segment knows both earlier ids."""
-    return all(t.previous is not None and len(t.previous.used) == 2 for t in game.tables)
+    return all(
+        t.state.previous is not None and len(t.state.previous.used) == 2 for t in game.tables
+    )
 
 
 @pytest.mark.parametrize(("game_name", "players", "lost"), TABLES)
@@ -118,7 +120,7 @@ def test_a_hand_back_without_the_players_fresh_nonce_is_refused_by_the_player(
         back = Table(segment, signer=player, previous=previous_of(rebuilt), nonce=mine)
         for raw in opening:
             back.receive(raw)
-        assert (back.setup is not None) == taken
+        assert (back.state.setup is not None) == taken
         if not taken:
             refused = [e.reason for e in back.take_events() if isinstance(e, ev.Rejected)]
             assert any("does not carry this seat's nonce" in r for r in refused), refused

@@ -23,7 +23,7 @@ SEED = 51
 @pytest.fixture(scope="module")
 def transcript() -> list[Envelope]:
     tables, _ = play_sync(SEED)
-    return list(tables[0].transcript[:160])
+    return list(tables[0].view.transcript[:160])
 
 
 @settings(

@@ -27,8 +27,8 @@ from tests.table.helpers import play_sync
 @pytest.fixture(scope="module")
 def classic_game() -> bytes:
     tables, events = play_sync(11)
-    assert all(t.phase.value == "over" for t in tables)
-    transcripts = {dump_transcript(t.transcript) for t in tables}
+    assert all(t.state.phase.value == "over" for t in tables)
+    transcripts = {dump_transcript(t.view.transcript) for t in tables}
     assert len(transcripts) == 1, "every peer must hold the same transcript"
     assert not [e for e in events[0] if isinstance(e, ev.Rejected)]
     return transcripts.pop()
@@ -47,7 +47,7 @@ def test_a_whole_game_verifies(classic_game: bytes) -> None:
 
 def test_eyes_preset_game_verifies() -> None:
     tables, _ = play_sync(12, preset="eyes")
-    report = verify_bytes(dump_transcript(tables[0].transcript))
+    report = verify_bytes(dump_transcript(tables[0].view.transcript))
     assert report.ok, report.verdict
     assert report.winner in (0, 1)
 
@@ -74,19 +74,21 @@ async def test_work_done_ahead_changes_no_byte(autojump_clock: MockClock) -> Non
     results = await play_local_game(LocalGame.seeded(22))
     tables = LocalGame.seeded(22).make_tables()
     run_sync(tables, [make_bot("random", seat) for seat in range(4)])
-    assert [e.digest for e in results[0].transcript] == [e.digest for e in tables[0].transcript]
+    assert [e.digest for e in results[0].transcript] == [
+        e.digest for e in tables[0].view.transcript
+    ]
 
 
 def test_prepare_makes_the_next_deal_and_the_first_shuffle() -> None:
-    tables, _ = play_sync(11, until=lambda t: t[0].phase.value == "play")
+    tables, _ = play_sync(11, until=lambda t: t[0].state.phase.value == "play")
     for table in tables:
-        deal, dealer = table.deal_id, table.track.dealer
+        deal, dealer = table.state.deal_id, table.state.track.dealer
         steps = 0
         while table.prepare():
             steps += 1
         nxt = table.state.deals.next_local
         assert nxt is not None and nxt.ctx.deal_id == deal + 1
-        first = (dealer + 2) % 4 == table.me
+        first = (dealer + 2) % 4 == table.state.me
         assert steps == (1 + 4 if first else 1)  # the secrets, then 4 pieces of 8 points
         assert not table.prepare()
 
@@ -98,7 +100,7 @@ def test_prepare_computes_the_card_points_before_the_first_deal() -> None:
 
     game = LocalGame.seeded(77)
     host = game.make_tables()[0]
-    assert host.deal_id == 0
+    assert host.state.deal_id == 0
     before = card_table.cache_info()
     assert host.prepare()
     after = card_table.cache_info()
@@ -229,11 +231,11 @@ def test_a_seat_sends_its_deal_end_before_it_audits() -> None:
     recorder = _Recorder(game.game_id, signer=signer, seed_source=source, nonce=nonce)
     tables[1] = recorder
     run_sync(tables, [make_bot("random", 11 * 10 + s) for s in range(4)])  # as play_sync
-    deals = tables[1].deal_id
+    deals = tables[1].state.deal_id
     assert recorder.log == [
         f"{what} {d}" for d in range(1, deals + 1) for what in ("deal_end", "audited")
     ]
-    assert verify_bytes(dump_transcript(tables[0].transcript)).ok
+    assert verify_bytes(dump_transcript(tables[0].view.transcript)).ok
 
 
 def _tables_with_flow(seed: int, flow: int) -> list[Table]:
@@ -259,7 +261,7 @@ def _tables_with_flow(seed: int, flow: int) -> list[Table]:
 
 def _types_by_deal(table: Table) -> dict[int, list[str]]:
     out: dict[int, list[str]] = {}
-    for envelope in table.transcript:
+    for envelope in table.view.transcript:
         out.setdefault(envelope.deal, []).append(envelope.type)
     return out
 
@@ -274,14 +276,18 @@ def test_flow_2_carries_the_next_commitments_on_deal_end(flow: int) -> None:
 
     tables = _tables_with_flow(11, flow)
     run_sync(tables, [make_bot("random", 110 + s) for s in range(4)])
-    assert tables[0].over and tables[0].setup is not None and tables[0].setup.flow == flow
+    assert (
+        tables[0].state.over
+        and tables[0].state.setup is not None
+        and tables[0].state.setup.flow == flow
+    )
     deals = _types_by_deal(tables[0])
     assert len(deals) >= 3
     assert deals[1].count("commit") == 4
     assert all("commit" not in types for deal, types in deals.items() if deal > 1)
-    ends = [e for e in tables[0].transcript if e.type == "deal_end"]
+    ends = [e for e in tables[0].view.transcript if e.type == "deal_end"]
     assert ends and all(getattr(e.msg, "c", None) is not None for e in ends)
-    assert verify_bytes(dump_transcript(tables[0].transcript)).ok
+    assert verify_bytes(dump_transcript(tables[0].view.transcript)).ok
 
 
 def test_flow_1_tables_from_before_still_play_and_verify() -> None:
@@ -292,12 +298,12 @@ def test_flow_1_tables_from_before_still_play_and_verify() -> None:
 
     tables = _tables_with_flow(11, 1)
     run_sync(tables, [make_bot("random", 110 + s) for s in range(4)])
-    assert tables[0].over
+    assert tables[0].state.over
     assert all(
         types.count("commit") == 4 for deal, types in _types_by_deal(tables[0]).items() if deal
     )
-    ends = [e for e in tables[0].transcript if e.type == "deal_end"]
+    ends = [e for e in tables[0].view.transcript if e.type == "deal_end"]
     assert ends and all(getattr(e.msg, "c", None) is None for e in ends)
-    data = dump_transcript(tables[0].transcript)
+    data = dump_transcript(tables[0].view.transcript)
     assert b"flow" not in data[:400]  # the table envelope leaves flow 1 out
     assert verify_bytes(data).ok

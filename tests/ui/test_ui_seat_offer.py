@@ -102,9 +102,12 @@ def test_auto_approve_says_yes_on_screen_without_asking() -> None:
     """``--auto-approve`` at a screen: the question is told in the log and answered yes,
     with nothing left to answer in the status line."""
 
-    class Held:  # what the front end reads of the driver: its table, not holding
+    class State:  # what the front end reads of the driver: its table's state, not holding
         held = False
         game = None
+
+    class Held:
+        state = State()
 
     class Driver:
         table = Held()

@@ -24,8 +24,8 @@ After = Callable[[Table, list[ev.Event]], Awaitable[None]]
 def game_of(game: str, players: int, seed: int) -> tuple[Envelope, ...]:
     """The whole transcript of a seeded game of bots (every seat's is the same)."""
     tables, _events = play_sync(seed, game_name=game, players=players)
-    assert tables[0].over
-    return tuple(tables[0].transcript)
+    assert tables[0].state.over
+    return tuple(tables[0].view.transcript)
 
 
 def lobby_of(game: str, names: Sequence[str]) -> LobbyState:

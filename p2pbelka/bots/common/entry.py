@@ -2,7 +2,7 @@
 
 A game's bot package fills one in (``bots/<game>/seat.py``) and
 :mod:`p2pbelka.bots.registry` lists it under the game's name, the name a
-table's setup gives (``table.setup.game``).
+table's setup gives (``table.state.setup.game``).
 """
 
 from __future__ import annotations

@@ -120,7 +120,7 @@ async def host_game(
         # kept with the game, so that a resumed host reopens its lobby to watchers
         everyone = approve is None if lets_all_in is None else lets_all_in
         remember_lobby(new.store, plan.game, lobby_port, net, everyone, guard, feed)
-        await lobby.start(new.table.transcript[0].raw)
+        await lobby.start(new.table.view.transcript[0].raw)
         await on_lobby(GameStarting.of(new, mesh_port))
         result = await play_new_seat(identity, new, front_end, net, holder, feed)
         await feed.end()  # the game is over: the watchers get the rest, and `fed`

@@ -371,13 +371,13 @@ def checked_setup(
     probe = Table(game_id, signer=signer_of(identity), nonce=nonce)
     probe.receive_envelope(envelope)
     problems = [e.reason for e in probe.take_events() if isinstance(e, ev.Rejected)]
-    if probe.setup is None or problems:
+    if probe.state.setup is None or problems:
         raise LobbyRefused("the host's table envelope was refused: " + "; ".join(problems))
     if envelope.sender != host_key:
         raise LobbyRefused("the table envelope is not signed by the host")
-    if probe.me is None:
+    if probe.state.me is None:
         raise LobbyRefused("we are not seated in the host's table envelope")
-    setup = probe.setup
+    setup = probe.state.setup
     shown = (lobby.variant, lobby.preset, dict(sorted(lobby.options.items())), len(lobby.seats))
     if (setup.game, setup.preset, dict(setup.options), len(setup.seats)) != shown:
         raise LobbyRefused("the host's table has other rules or seats than its lobby showed")

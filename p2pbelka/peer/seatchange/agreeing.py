@@ -34,7 +34,7 @@ class Agreeing(MachineCore):
 
     def _on_offer(self, sender: int, offer: Offer, now: float) -> None:
         table, after, at = self.table, offer.table.after, self.at
-        if table is None or after is None or table.setup is None:
+        if table is None or after is None or table.state.setup is None:
             return
         if isinstance(at, Agreed):
             if at.segment == offer.segment:  # ours was lost
@@ -43,7 +43,8 @@ class Agreeing(MachineCore):
                 # another continuation of the segment we signed one of: never a second
                 self._decline(offer, one_only(at.previous.segment, at.segment), False)
             return
-        if self.stage in (Stage.CONSIDERING, Stage.SWITCHED) or table.me in (None, after.seat):
+        occupied = self.stage in (Stage.CONSIDERING, Stage.SWITCHED)
+        if occupied or table.state.me in (None, after.seat):
             return
         if sender != proposer_of(table, after.seat):
             return
@@ -51,7 +52,7 @@ class Agreeing(MachineCore):
         back = holder.name if holder.key == self.ids.keys[after.seat] else None
         if back is not None:
             self._back_offers[offer.segment] = after.heads
-        if back is not None and after.seat in table.missing():
+        if back is not None and after.seat in table.view.missing():
             # the bot's peer stopped it for this offer: its silence is that pause, until
             # the offer is over (its timeout at most) and the bot had a window to move
             until = now + self.config.offer_timeout + self.config.give_up_after
@@ -61,14 +62,14 @@ class Agreeing(MachineCore):
             self._decline(offer, NO_AGAIN, False)
             return
         if self.stage in OWN_CHANGE:
-            self._decline(offer, f"seat {table.me} is busy with seat {self.busy}", True)
+            self._decline(offer, f"seat {table.state.me} is busy with seat {self.busy}", True)
             return
         if after.seat == self._said_no:
             self._decline(offer, "the player does not want a bot", False)
             return
         problem = self.offer_problem(sender, offer, table)
         if problem:
-            returned = after.seat not in table.missing()
+            returned = after.seat not in table.view.missing()
             self._decline(
                 offer, f"seat {after.seat} is back" if returned else problem, not returned
             )
@@ -92,7 +93,7 @@ class Agreeing(MachineCore):
         """Our player answered before the proposer's offer came: a yes waits for it,
         a no ends the change here (and declines the offer, if it comes)."""
         table = self.table
-        if yes and (table is None or waiting.seat not in table.missing()):
+        if yes and (table is None or waiting.seat not in table.view.missing()):
             self._update(waiting)  # the seat came back meanwhile: the offer, if one
             return  # comes, is declined
         if yes:
@@ -164,7 +165,7 @@ class Agreeing(MachineCore):
         heads = self._back_offers.get(agreed.segment)
         if msg.segment != agreed.segment or heads is None:
             return False
-        if sender in (table.me, agreed.seat, proposer_of(table, agreed.seat)):
+        if sender in (table.state.me, agreed.seat, proposer_of(table, agreed.seat)):
             return False  # only a seat whose signature it lacks proves it is dead
         log.info("seat %d said no to handing seat %d back: going on", sender, agreed.seat)
         self._released.add((table.game_id, heads))

@@ -170,8 +170,8 @@ class MachineCore:
         """Ask our player about ``seat`` (``back``: hand it back to that player): the
         question, for the stage that waits on its answer."""
         table = self.table
-        assert table is not None and table.setup is not None
-        name = table.setup.seats[seat].name
+        assert table is not None and table.state.setup is not None
+        name = table.state.setup.seats[seat].name
         bot = back if back is not None else bot_name(name)
         self._asks += 1
         timeout = self.config.offer_timeout
@@ -219,7 +219,7 @@ class MachineCore:
 
 def proposer_of(table: Table, lost: int) -> int:
     """The seat that proposes (and hosts) a change of ``lost``: the lowest other seat."""
-    return next(s for s in range(table.n_seats) if s != lost)
+    return next(s for s in range(table.state.n_seats) if s != lost)
 
 
 def bot_name(name: str) -> str:

@@ -226,7 +226,7 @@ class SegmentDriver(PeerDriver):
 
     async def give_up(self, seats: list[int], silent: float) -> None:
         stranded = self.alone() or self.split()
-        if (stranded or self.table.me is None) and silent >= self.cut_off_limit:
+        if (stranded or self.table.state.me is None) and silent >= self.cut_off_limit:
             # (An observer's table: our seat is a bot's and we watch, asking for it
             # back.  Only the seated peers can end the game; if one the game waits for
             # stays out of reach, nothing else would bound our wait.)
@@ -243,7 +243,7 @@ class SegmentDriver(PeerDriver):
         ``resume``."""
         self.stopped_alone = silent
         split = self.stopped_split = not self.alone() and self.split()
-        await self.front_end.on_event(self, CutOff(silent, self.table.n_seats == 2, split))
+        await self.front_end.on_event(self, CutOff(silent, self.table.state.n_seats == 2, split))
         if self.alone():
             why = f"this machine reached no other seat for {silent:.0f} s: it stopped waiting"
         elif split:
@@ -256,7 +256,7 @@ class SegmentDriver(PeerDriver):
                 f"this machine could not reach the seats that play on for {silent:.0f} s:"
                 " it stopped waiting"
             )
-        me = self.table.me  # (an observer's table, our seat a bot's: our home seat)
+        me = self.table.state.me  # (an observer's table, our seat a bot's: our home seat)
         self.table.stop_unsigned(self.home_seat if me is None else me, why)
 
     async def _apply(self, item: Inbox) -> None:
@@ -284,7 +284,7 @@ class SegmentDriver(PeerDriver):
         transport = self.transport
         if not isinstance(transport, Endpoint):
             return False
-        if self.table.n_seats == 2:
+        if self.table.state.n_seats == 2:
             return transport.mesh.unreached()
         return transport.mesh.cut_off()
 
@@ -295,7 +295,7 @@ class SegmentDriver(PeerDriver):
         half may be waiting as we do: like a peer cut off, this one waits for its
         links and stops naming nobody, never blaming a seat of the half out of reach
         (which may have stopped the game and left, as we would have)."""
-        transport, setup, me = self.transport, self.table.setup, self.table.me
+        transport, setup, me = self.transport, self.table.state.setup, self.table.state.me
         if not isinstance(transport, Endpoint) or setup is None or me is None:
             return False
         keys = transport.mesh.keys

@@ -103,7 +103,7 @@ class SeatChange(Proposing, Agreeing):
     def enter(self, table: Table, bots: dict[int, Table]) -> None:
         """``table`` (and the bots' ``bots``, by seat) is the segment in play now."""
         self.table, self._bot_tables = table, dict(bots)
-        self.watching = table.me is None
+        self.watching = table.state.me is None
         self._failed = set()
         self._back_from, self._paused, self._back_offers = {}, {}, {}
         self._said_no = None
@@ -172,13 +172,18 @@ class SeatChange(Proposing, Agreeing):
                 return True
         if table is None or not self.config.seat_bots or len(seats) != 1:
             return False
-        if table.n_seats < 3:
+        if table.state.n_seats < 3:
             # Nobody would co-sign: the proposer is the only seat left, and at a table of
             # two it cannot tell "the other is gone" from "I am cut off".  Each side,
             # alone, would seat a bot for the other, and the game would split in two.
             # A two-seat game never seats a bot (the driver waits as if cut off).
             return False
-        if not table.started or table.finished or table.me is None or table.closing:
+        if (
+            not table.state.started
+            or table.finished
+            or table.state.me is None
+            or table.view.closing
+        ):
             return False  # (closing: the game is won, there is no next deal for a bot)
         seat = seats[0]
         if seat in self._failed:
@@ -186,7 +191,7 @@ class SeatChange(Proposing, Agreeing):
         at = self.at
         if at.busy is not None or isinstance(at, Switched):
             return True  # (switched: the next segment is on its way)
-        if table.me == proposer_of(table, seat):
+        if table.state.me == proposer_of(table, seat):
             if isinstance(at, Considering):
                 self._go(Idle())  # our own offer first: the one considered is dropped
             self._go(Asking(self._ask_player(seat, silent, now)))
@@ -195,7 +200,7 @@ class SeatChange(Proposing, Agreeing):
         if isinstance(at, Considering):
             # the offer being considered is answered first, then this wait goes on
             self._update(replace(at, waiting=waiting))
-        elif seat in table.missing():
+        elif seat in table.view.missing():
             # asked now, with the proposer's player, not once its offer comes: every
             # player at the table hears of the loss at the same moment
             self._go(replace(waiting, question=self._ask_player(seat, silent, now)))
@@ -263,9 +268,11 @@ class SeatChange(Proposing, Agreeing):
         if self.stage is not Stage.IDLE or table.finished:
             log.info("seat %d asks for its seat back: busy (%s)", seat, self.stage.value)
             return
-        if table.deal_id < self._back_from.get(seat, 0):
+        if table.state.deal_id < self._back_from.get(seat, 0):
             # refused in this deal (and told so): asked again from the next, not sooner
-            log.info("seat %d asks for its seat back again before deal %d", seat, table.deal_id)
+            log.info(
+                "seat %d asks for its seat back again before deal %d", seat, table.state.deal_id
+            )
             return
         self._go(Handing(self._ask_player(seat, 0.0, now, back=self._name(seat)), nonce))
 

@@ -96,7 +96,7 @@ def seal(offer: OpenOffer, ids: Identities, bots: dict[int, Signer]) -> tuple[Ta
     host = Table.host(
         ids.signer, final, seed_source=ids.seed_sources(offer.segment), previous=offer.previous
     )
-    if host.setup is None:  # our own checks refuse it: a bug, not the others' fault
+    if host.state.setup is None:  # our own checks refuse it: a bug, not the others' fault
         return "the continuation did not pass its own checks"
     tables = tuple(
         (Table(offer.segment, signer=s, seed_source=ids.bot_seeds, previous=offer.previous), seat)
@@ -111,7 +111,7 @@ def offer_problem(
     """Why this seat does not sign ``sender``'s ``offer`` on ``table`` ("" if it may);
     ``signed``: the continuation of this segment it signed already, if any."""
     after = offer.table.after
-    assert after is not None and table.setup is not None
+    assert after is not None and table.state.setup is not None
     previous = previous_of(table)
     problem = check_change(previous, sender, offer.segment, offer.table)
     if problem:
@@ -120,7 +120,7 @@ def offer_problem(
         return f"segment {offer.segment.hex()[:16]}: this peer has seen that id before"
     if signed is not None and signed != offer.segment:
         return one_only(previous.segment, signed)
-    if after.seat not in table.missing():
+    if after.seat not in table.view.missing():
         return f"seat {after.seat} is not missing here"
     key = previous.setup.seats[sender].key
     theirs = dict(after.agreed).get(sender)
@@ -144,7 +144,7 @@ def follow(
         nonce=nonce,
     )
     following.receive_envelope(envelope)
-    if following.setup is None:
+    if following.state.setup is None:
         return "; ".join(e.reason for e in following.take_events() if isinstance(e, ev.Rejected))
     return following
 

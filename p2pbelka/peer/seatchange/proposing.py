@@ -31,15 +31,15 @@ class Proposing(MachineCore):
 
     def _asked_to_propose(self, seat: int, yes: bool, now: float) -> None:
         table = self.table
-        assert table is not None and table.setup is not None
+        assert table is not None and table.state.setup is not None
         if not yes:
             self._close(seat, "this seat's player did not want a bot")
-        elif seat not in table.missing():
+        elif seat not in table.view.missing():
             self._idle()  # the seat came back meanwhile
         else:
             bot = self.ids.new_bot()
             self._offer_change(
-                seat, bot.public_key, bot_name(table.setup.seats[seat].name), now, bot
+                seat, bot.public_key, bot_name(table.state.setup.seats[seat].name), now, bot
             )
 
     def _offer_change(
@@ -73,8 +73,8 @@ class Proposing(MachineCore):
             self._offer_failed(offer, one_only(offer.previous.segment, other), now)
             return
         # our signature rides in the offer: journaled before it leaves, like any other
-        assert offer.proposal.after is not None and table.me is not None
-        own = dict(offer.proposal.after.agreed)[table.me]
+        assert offer.proposal.after is not None and table.state.me is not None
+        own = dict(offer.proposal.after.agreed)[table.state.me]
         self._cuts[cut] = offer.segment
         self._out.append(effects.Agreed(cut[0], cut[1], offer.segment, seat, own, proposed=True))
         if not offer.missing():
@@ -142,7 +142,7 @@ class Proposing(MachineCore):
         one its ``seat_reclaim`` named)."""
         table = self.table
         assert table is not None
-        self._back_from[seat] = table.deal_id + 1
+        self._back_from[seat] = table.state.deal_id + 1
         decline = Decline(table.game_id, why[:200], True)
         self._out.append(SendTo(seat, encode_seat_change(decline)))
 
@@ -169,7 +169,7 @@ class Proposing(MachineCore):
                 self._keep(seat, "the player running the bot did not want to hand it back")
             self._idle()
             return
-        stop = bot_table.deal_id + 1
+        stop = bot_table.state.deal_id + 1
         bot_table.stop_at_deal(stop)  # the bot finishes this deal and deals itself nothing more
         drain = Draining(seat, stop, at.nonce, now)
         self._go(drain)
@@ -180,7 +180,7 @@ class Proposing(MachineCore):
         assert table is not None
         if table.finished:
             self._idle()
-        elif table.deal_id >= drain.stop and table.missing() == [drain.seat]:
+        elif table.state.deal_id >= drain.stop and table.view.missing() == [drain.seat]:
             seat = drain.seat
             self._offer_change(seat, self.ids.keys[seat], self._name(seat), now, None, drain.nonce)
         else:

@@ -183,9 +183,11 @@ class Reclaimer:
         dropped is not answered: a watching player asks again (``top_up``), a fetch
         takes any seat's answer."""
         hub, table = self.hub, self.hub.table
-        if table is None or table.setup is None or not 0 <= seat < table.n_seats:
+        if table is None or table.state.setup is None or not 0 <= seat < table.state.n_seats:
             return
-        if table.setup.seats[seat].key == hub.mesh.keys[seat] and not self._changed_hands(seat):
+        if table.state.setup.seats[seat].key == hub.mesh.keys[seat] and not self._changed_hands(
+            seat
+        ):
             hub.mesh.send_to(seat, encode_seat_change(ChainEnd(0)))
             return
         now, last = trio.current_time(), self._answered_at.get(seat)
@@ -300,7 +302,7 @@ class Reclaimer:
     async def _ask_for_the_seat(self) -> None:
         """Watching: ask for our seat until it is ours again (or the game ends)."""
         hub = self.hub
-        while hub.watching and hub.table is not None and hub.table.me is not None:
+        while hub.watching and hub.table is not None and hub.table.state.me is not None:
             await trio.sleep(0.05)  # the watching table takes over
         while hub.watching:
             if self._nonce_for != hub.segment:  # fresh for every segment we ask in
@@ -342,8 +344,10 @@ class Reclaimer:
         except (ProtocolError, OrderError) as exc:
             log.warning("the game a peer sent does not check out: %s", exc)
             return False
-        setup = watcher.setup
-        if setup is None or (watcher.finished and not watcher.over and not watcher.aborted):
+        setup = watcher.state.setup
+        if setup is None or (
+            watcher.finished and not watcher.state.over and not watcher.state.aborted
+        ):
             return False
         if setup.seats[hub.home_seat].key == hub.signer.public_key:
             return False

@@ -327,7 +327,7 @@ class SeatChangeRunner:
             self._bot_drivers[seat] = bot_driver
         self.change.enter(table, {seat: bot_table for bot_table, seat in bots})
         self.state.driver = self.driver
-        self.mesh.follow(table.envelopes_from, table.wants)
+        self.mesh.follow(table.view.envelopes_from, table.view.wants)
         if self.entered is not None:
             self.entered(table.game_id)
         for raw in self._pending.pop(table.game_id, []):

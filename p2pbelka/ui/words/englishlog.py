@@ -61,7 +61,7 @@ def _table_line(event: ev.Event, table: Table) -> str | None:
     if isinstance(event, ev.TrickTaken):
         return f"seat {event.winner} takes the trick"
     if isinstance(event, ev.DealAudited):
-        head = table.transcript[-1].digest.hex()[:16] if table.transcript else "-"
+        head = table.view.transcript[-1].digest.hex()[:16] if table.view.transcript else "-"
         return (
             f"deal id {event.deal_id} verified: {event.summary.log_line()}; transcript head {head}"
         )
@@ -75,7 +75,7 @@ def _table_line(event: ev.Event, table: Table) -> str | None:
         return f"FAULT: {fault_line(event.fault)}"
     if isinstance(event, ev.GameOver):
         score = ":".join(str(p) for p in event.score)
-        if table.setup is not None and not spec(table.setup.game).partnership:
+        if table.state.setup is not None and not spec(table.state.setup.game).partnership:
             return f"game over: seat {event.winner} wins, score {score}"  # each for oneself
         return f"game over: team {event.winner} wins {score}"
     if isinstance(event, ev.GameAborted):

@@ -28,17 +28,18 @@ from p2pbelka.ui.words.seatnames import by_side, cards_line, side
 
 def _game(table: Table) -> GameUI | None:
     """The screen of the table's game, to word its own lines (None: none here)."""
-    if table.setup is None:
+    if table.state.setup is None:
         return None
     try:
-        return registry.game(table.setup.game)
+        return registry.game(table.state.setup.game)
     except ValueError:  # a game with no screen here: its own words
         return None
 
 
 def table_names(table: Table) -> tuple[str, ...]:
     """The names of the seats of the table's segment in play (a bot's where one sits)."""
-    return tuple(s.name for s in table.setup.seats) if table.setup is not None else ()
+    setup = table.state.setup
+    return tuple(s.name for s in setup.seats) if setup is not None else ()
 
 
 def game_event_line(event: ev.GameEvent, table: Table) -> str:
@@ -111,6 +112,6 @@ def game_over_line(event: ev.GameOver, table: Table) -> str:
     if event.winner is None:
         return _("game over; score: {score}").format(score=score)
     winner = side(event.winner, names, len(event.score))
-    if table.setup is not None and not spec(table.setup.game).partnership:
+    if table.state.setup is not None and not spec(table.state.setup.game).partnership:
         return _("game over: {name} wins; score: {score}").format(name=winner, score=score)
     return _("game over: {pair} win; score: {score}").format(pair=winner, score=score)

@@ -103,10 +103,10 @@ async def target(seed: int = 1) -> AsyncIterator[Target]:
     table, file = seat_changed(seed)
     ids = [Identity.generate(f"seat {s}") for s in range(4)]
     keys = [i.public_key for i in ids]
-    mesh = Mesh(ids[0], table.game_id, 0, keys, [], source=table.envelopes_from, wants=list)
+    mesh = Mesh(ids[0], table.game_id, 0, keys, [], source=table.view.envelopes_from, wants=list)
     with tempfile.TemporaryDirectory() as tmp:
         with TranscriptWriter(Path(tmp) / "transcript.p2pb") as writer:
-            assert table.setup is not None
+            assert table.state.setup is not None
             runner = SeatChangeRunner(
                 ids[0],
                 mesh,
@@ -115,8 +115,8 @@ async def target(seed: int = 1) -> AsyncIterator[Target]:
                 RunnerOptions(
                     pause_after=10.0, give_up_after=60.0, resend_after=1.0, offer_timeout=30.0
                 ),
-                seed_sources=lambda segment: table.seed_source,
-                names=[s.name for s in table.setup.seats],
+                seed_sources=lambda segment: table.state.deals.seed_source,
+                names=[s.name for s in table.state.setup.seats],
             )
             runner.start(table)
             runner.state.transcript[:] = file

@@ -228,12 +228,12 @@ def play(scenario: Scenario, seed: int) -> tuple[list[Table], list[Envelope]] | 
 
     def stop(events: list[list[ev.Event]]) -> bool:
         if not target and scenario.done(events[0]):
-            target.append(tables[0].deal_id)
-        return bool(target) and (tables[0].deal_id > target[0] or tables[0].finished)
+            target.append(tables[0].state.deal_id)
+        return bool(target) and (tables[0].state.deal_id > target[0] or tables[0].finished)
 
     until = None if scenario.cheat else stop
     run_sync(tables, bots, tamper=tamper, deliver=deliver, give_up=True, until=until)
-    transcript = list(tables[0].transcript)
+    transcript = list(tables[0].view.transcript)
     if scenario.cheat:
         return tables, transcript
     if not target:

@@ -95,7 +95,7 @@ def _played(table: Table) -> int:
 
 def _deal_two_under_way(tables: list[Table]) -> bool:
     t = tables[0]
-    return t.finished or (t.deal_id >= 2 and _played(t) >= 2)
+    return t.finished or (t.state.deal_id >= 2 and _played(t) >= 2)
 
 
 def _stream(rng: random.Random) -> Callable[[], bytes]:
@@ -124,12 +124,12 @@ def _hand_over(seats: _Seats, holder: Signer, name: str, rng: random.Random) -> 
         if s == LOST:
             table = Table(segment, signer=holder, seed_source=holder_secrets, previous=previous)
         elif s == 0:
-            source = _stream(random.Random(old.seed_source()))
+            source = _stream(random.Random(old.state.deals.seed_source()))
             table = Table.host(
                 signers[0], final, seed_source=source, previous=previous, game_id=segment
             )
         else:
-            source = _stream(random.Random(old.seed_source()))
+            source = _stream(random.Random(old.state.deals.seed_source()))
             table = Table(segment, signer=signers[s], seed_source=source, previous=previous_of(old))
         new.append(table)
     seats.tables = new
@@ -179,7 +179,7 @@ def seat_back(seed: int) -> list[Envelope]:
     seats = _Seats(seed)
     player = seats.signers[LOST]
     _lose_seat(seats, seed)
-    setup = seats.tables[0].setup
+    setup = seats.tables[0].state.setup
     assert setup is not None
     name = setup.seats[LOST].name
     _play_segment(seats, _to_the_bot(seats, seed))

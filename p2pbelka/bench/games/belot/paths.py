@@ -92,7 +92,9 @@ class HangingDeals:
 
     def choose(self, seat: int, game: Any, question: Question) -> mv.Move:
         deal = game.deal
-        plan = self._plan(self.tables[seat].deal_id, deal) if question.kind == "play" else None
+        plan = (
+            self._plan(self.tables[seat].state.deal_id, deal) if question.kind == "play" else None
+        )
         if plan is not None and len(deal.plays) < len(plan):
             move = mv.PlayCard(CARDS[plan[len(deal.plays)]])
             if move in question.moves:
@@ -137,7 +139,7 @@ PLAYOUTS = 3000
 
 
 def _deal_of(table: Table) -> DealState | None:
-    track = table.track
+    track = table.state.track
     assert isinstance(track, BelotTrack)
     return track.game.deal
 
