@@ -99,7 +99,7 @@ class Chains:
 
     def envelopes_from(self, seat: int, seq: int, limit: int, newest: bool) -> list[bytes]:
         """``seat``'s envelopes from ``seq`` on, accepted or waiting, in chain order (see
-        ``Table.envelopes_from``)."""
+        ``TableView.envelopes_from``)."""
         if self._intake is None or not 0 <= seat < len(self.keys):
             return []
         key = self.keys[seat]
