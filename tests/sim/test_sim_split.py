@@ -10,8 +10,6 @@ through its partner), or keep a majority from seating a bot for it."""
 
 from __future__ import annotations
 
-import pytest
-
 from p2pbelka.sim.checks import violations
 from p2pbelka.sim.faults import parse
 from p2pbelka.sim.world import Outcome, simulate
