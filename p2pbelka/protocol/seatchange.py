@@ -52,6 +52,11 @@ def closed_statement(segment: bytes, why: str) -> bytes:
     return encode([CLOSED_LABEL, segment, why])
 
 
+def close_holds(key: bytes, closed: ClosedOffer) -> bool:
+    """Whether ``closed`` is ``key``'s signature on its close (the proposer's word)."""
+    return verify(key, closed.sig, closed_statement(closed.segment, closed.why))
+
+
 def with_agreements(table: m.TableMsg, agreed: dict[int, bytes]) -> m.TableMsg:
     """``table`` with these signatures in its ``after``, in seat order."""
     assert table.after is not None

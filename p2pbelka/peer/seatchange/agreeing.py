@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from p2pbelka.edkeys import verify
 from p2pbelka.peer.seatchange import effects
 from p2pbelka.peer.seatchange.core import NO_AGAIN, Cut, MachineCore, log, proposer_of
 from p2pbelka.peer.seatchange.effects import Broadcast, Closed, Freeze, cut_of
@@ -28,7 +27,7 @@ from p2pbelka.protocol.seatchange import (
     ClosedOffer,
     Decline,
     Offer,
-    closed_statement,
+    close_holds,
     encode_seat_change,
     sign_agreement,
 )
@@ -181,16 +180,16 @@ class Agreeing(MachineCore):
 
     def _closed_by(self, msg: ClosedOffer) -> bool:
         """The proposer's signed word that the offer we signed is over (True: taken, from
-        any seat: a seat's no that never reached us, or no answer in time).  It can never
-        be sealed but by a proposer that signed it would not be, whose word we keep: so
-        we go on in the segment in play (SPEC 9.4), as the proposer does, and sign no
-        other continuation at that cut."""
+        any seat: a seat's no that never reached us, or no answer in time).  Only the
+        proposer can seal it, and it signed that it will not (we keep that word, to show
+        should it seal after all): so we go on in the segment in play (SPEC 9.4), as the
+        proposer does, and sign no other continuation at that cut."""
         agreed, table = self.at, self.table
         if not isinstance(agreed, Agreed) or table is None or msg.segment != agreed.segment:
             return False
         proposer = proposer_of(table, agreed.seat)
         key = agreed.previous.setup.seats[proposer].key
-        if not verify(key, msg.sig, closed_statement(msg.segment, msg.why)):
+        if not close_holds(key, msg):
             self.outcomes["bad close"] += 1
             log.warning("a close of our offer is not seat %d's signature on it", proposer)
             return True
