@@ -7,9 +7,10 @@ the game goes on in a *continuation segment*, opened by a ``table`` envelope wit
 an ``after`` map (``messages.After``; protocol/SPEC.md section 9).  Every seat
 but the one that changes hands signs the **statement** of that ``table``, so no
 single peer can give a seat away.  The signatures are gathered over the mesh
-with the three control messages below (unsigned, like the rest of section 7:
-the channel proves who sent them); only the finished ``table`` envelope, with
-every signature in it, goes into transcripts.
+with the control messages below (unsigned, like the rest of section 7: the
+channel proves who sent them; but ``seat_closed``, the proposer's word that its
+offer is over, which a seat that signed keeps); only the finished ``table``
+envelope, with every signature in it, goes into transcripts.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from p2pbelka.protocol.codec import ProtocolError, decode, encode
 from p2pbelka.protocol.envelope import Signer
 
 STATEMENT_LABEL = "p2pbelka/seat-change/v1"
+CLOSED_LABEL = "p2pbelka/seat-closed/v1"
 MAX_OFFER = 8 * 1024
 MAX_WHY = 200
 
@@ -41,6 +43,18 @@ def sign_agreement(signer: Signer, segment: bytes, table: m.TableMsg) -> bytes:
 
 def agreement_holds(key: bytes, signature: bytes, segment: bytes, table: m.TableMsg) -> bool:
     return verify(key, signature, statement(segment, table))
+
+
+def closed_statement(segment: bytes, why: str) -> bytes:
+    """The bytes a proposer signs closing its offer of ``segment``: the label, the id
+    and why, as one canonical msgpack array (not a statement of a change: no agreement
+    can be replayed as one, nor one as an agreement)."""
+    return encode([CLOSED_LABEL, segment, why])
+
+
+def close_holds(key: bytes, closed: ClosedOffer) -> bool:
+    """Whether ``closed`` is ``key``'s signature on its close (the proposer's word)."""
+    return verify(key, closed.sig, closed_statement(closed.segment, closed.why))
 
 
 def with_agreements(table: m.TableMsg, agreed: dict[int, bytes]) -> m.TableMsg:
@@ -80,6 +94,18 @@ class Decline:
 
 
 @dataclass(frozen=True, slots=True)
+class ClosedOffer:
+    """The proposer -> every seat that signed its offer ``segment``: it is closed, it
+    will never be sealed (``why``: a seat's no, or no answer in time).  Signed by the
+    proposer (``closed_statement``), so a seat that signed may go on in the segment in
+    play on it however it came, and keeps the proposer's word for it."""
+
+    segment: bytes
+    why: str
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class ChainRequest:
     """A player resuming its seat -> every peer: if my seat changed hands, send me the
     game's records from index ``start`` (every segment, in transcript order)."""
@@ -113,7 +139,9 @@ class Reclaim:
     nonce: bytes
 
 
-SeatChangeMsg = Offer | Agree | Decline | ChainRequest | ChainRecord | ChainEnd | Reclaim
+SeatChangeMsg = (
+    Offer | Agree | Decline | ClosedOffer | ChainRequest | ChainRecord | ChainEnd | Reclaim
+)
 MAX_RECORD = 64 * 1024
 
 
@@ -125,6 +153,8 @@ def encode_seat_change(msg: SeatChangeMsg) -> bytes:
         body = {"t": "seat_agree", "segment": msg.segment, "sig": msg.sig}
     elif isinstance(msg, Decline):
         body = {"t": "seat_decline", "segment": msg.segment, "why": msg.why, "retry": msg.retry}
+    elif isinstance(msg, ClosedOffer):
+        body = {"t": "seat_closed", "segment": msg.segment, "why": msg.why, "sig": msg.sig}
     elif isinstance(msg, ChainRequest):
         body = {"t": "seat_chain", "start": msg.start}
     elif isinstance(msg, ChainRecord):
@@ -175,6 +205,9 @@ def decode_seat_change(payload: bytes) -> SeatChangeMsg:
         return Offer(segment, table)
     if kind == "seat_agree":
         return Agree(segment, m.check_bin(body["sig"], "seat_agree.sig", 64))
+    if kind == "seat_closed":
+        why = m.check_text(body["why"], "seat_closed.why", MAX_WHY)
+        return ClosedOffer(segment, why, m.check_bin(body["sig"], "seat_closed.sig", 64))
     if type(body["retry"]) is not bool:
         raise ProtocolError("expected true or false", "seat_decline.retry")
     return Decline(segment, m.check_text(body["why"], "seat_decline.why", MAX_WHY), body["retry"])
@@ -184,6 +217,7 @@ _KEYS: Mapping[str, list[str]] = {
     "seat_offer": ["segment", "t", "table"],
     "seat_agree": ["segment", "sig", "t"],
     "seat_decline": ["retry", "segment", "t", "why"],
+    "seat_closed": ["segment", "sig", "t", "why"],
     "seat_chain": ["start", "t"],
     "seat_record": ["index", "record", "t"],
     "seat_chain_end": ["t", "total"],

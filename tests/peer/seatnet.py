@@ -4,7 +4,9 @@
 table (``tests/table/seatloss.py`` loses a seat for good).  It does what a runner
 does with the machines' effects: a broadcast reaches every other machine still
 linked (``cut`` leaves one out), a question is answered by the seat's player
-(``answers``: yes, no, or None for never), a switch is kept, and the proposer's
+(``answers``: yes, no, or None for never), a proposer's word that its offer is
+closed reaches the seat it is sent to (the other messages sent to one seat are
+only kept), a switch is kept, and the proposer's
 sealed ``table`` envelope reaches the others as the mesh would route it.  The
 clock is the test's: ``run`` advances it and ticks every machine.
 """
@@ -32,7 +34,14 @@ from p2pbelka.peer.seatchange.effects import (
 )
 from p2pbelka.peer.seatchange.machine import SeatChange
 from p2pbelka.protocol.envelope import Signer
-from p2pbelka.protocol.seatchange import Agree, Decline, Offer, SeatChangeMsg, decode_seat_change
+from p2pbelka.protocol.seatchange import (
+    Agree,
+    ClosedOffer,
+    Decline,
+    Offer,
+    SeatChangeMsg,
+    decode_seat_change,
+)
 from p2pbelka.table.session import Table
 
 OFFER_TIMEOUT = 30.0
@@ -103,6 +112,9 @@ class Net:
         """Seats no message reaches and none leaves (a second loss)."""
         self.deaf: set[int] = set()
         """Seats no message reaches (what they send goes out)."""
+        self.apart: set[frozenset[int]] = set()
+        """Pairs of seats with no link between them (a line of links): nothing goes
+        from one to the other, either way."""
         self.sealed: list[bytes] = []
         """The continuations' ``table`` envelopes, as the mesh would route them."""
 
@@ -141,7 +153,9 @@ class Net:
                 continue
             if seat in self.cut or (seat in self.deaf and to is None):
                 continue
-            if isinstance(msg, Offer | Agree | Decline):
+            if frozenset((sender, seat)) in self.apart:
+                continue
+            if isinstance(msg, Offer | Agree | Decline | ClosedOffer):
                 node.change.heard(sender, msg, self.now)
         self.settle()
 
@@ -174,7 +188,10 @@ class Net:
         elif isinstance(effect, Replaced):
             node.replaced += 1
         elif isinstance(effect, SendTo):
-            node.told.append((effect.seat, decode_seat_change(effect.payload)))
+            msg = decode_seat_change(effect.payload)
+            node.told.append((effect.seat, msg))
+            if isinstance(msg, ClosedOffer) and node.seat not in self.cut:
+                self.deliver(node.seat, msg, [effect.seat])
         elif isinstance(effect, BotGoesOn):
             node.goes_on.append(effect.seat)
         elif isinstance(effect, Kept):

@@ -2,8 +2,9 @@
 
 A seat is lost for good (``tests/table/seatloss.py``); each remaining seat's
 ``SeatChange`` is fed what its runner would feed it, on a made-up network and a
-made-up clock (``seatnet.py``): agreed, declined, a signer missing, the player
-returning, a second loss during the change, and a proposer that cheats.
+made-up clock (``seatnet.py``): agreed, declined (and closed, to a seat the no
+never reached), a signer missing, the player returning, a second loss during the
+change, and a proposer that cheats.
 """
 
 from __future__ import annotations
@@ -12,10 +13,18 @@ from dataclasses import replace
 
 import pytest
 
-from p2pbelka.peer.seatchange.effects import CatchUp, Remember, Switch
+from p2pbelka.peer.seatchange.effects import RESEND_EVERY, CatchUp, Remember, Switch
 from p2pbelka.peer.seatchange.machine import SeatChange, Stage
+from p2pbelka.peer.seatchange.stages import Agreed
 from p2pbelka.protocol.envelope import Envelope, Signer
-from p2pbelka.protocol.seatchange import Agree, Decline, Offer, sign_agreement
+from p2pbelka.protocol.seatchange import (
+    Agree,
+    ClosedOffer,
+    Decline,
+    Offer,
+    closed_statement,
+    sign_agreement,
+)
 from p2pbelka.table.segments import observe_segments, previous_of, propose
 from tests.peer.seatnet import GIVE_UP, OFFER_TIMEOUT, Net, Node, machine_of
 from tests.table.seatloss import Game, bot_then_back, lose_seat, start
@@ -121,7 +130,8 @@ def test_a_signer_missing_runs_the_offer_out_and_nobody_goes_on(
     name: str, players: int, lost: int, seed: int
 ) -> None:
     """A second seat lost during the change (it never answers): the proposer's offer
-    runs out naming it, a seat that signed waits for a seal that never comes."""
+    runs out naming it, and a seat that signed goes on on the proposer's signed word
+    that it is closed (without it, it would wait for a seal that never comes)."""
     _game, net = _lost(name, players, lost, seed)
     seats = sorted(net.nodes)
     proposer, missing = net.node(seats[0]), net.node(seats[-1])
@@ -137,8 +147,10 @@ def test_a_signer_missing_runs_the_offer_out_and_nobody_goes_on(
         assert node.switched is None
         if node not in (proposer, missing):
             assert node.change.stage is Stage.IDLE
-            assert [c.why for c in node.closed] == ["the proposer never sealed it"]
-            assert node.frozen  # it signed: nothing more of the old segment (SPEC 9.4)
+            why = f"seats [{missing.seat}] did not answer in time"
+            assert [c.why for c in node.closed] == [f"seat {proposer.seat} closed it: {why}"]
+            assert not node.frozen  # it signed, but the offer can never be sealed
+            assert node.change.outcomes["closed by the proposer"] == 1
     assert not proposer.change.lost([lost], GIVE_UP, net.now)  # the game ends
 
 
@@ -333,7 +345,7 @@ def test_a_second_continuation_of_the_same_cut_is_never_signed(
     proposer, signer = seats[0], net.node(seats[1])
     net.deaf.add(proposer)  # it never hears the agreement, so never seals
     net.lost(lost)
-    net.run(OFFER_TIMEOUT + 1)
+    net.run(OFFER_TIMEOUT + RESEND_EVERY + 1)  # (a seat that signed waits a moment more)
     assert [c.why for c in signer.closed] == ["the proposer never sealed it"]
     second, _ = _forged_offer(game, lost, proposer)
     net.deliver(proposer, second, to=[signer.seat])
@@ -408,3 +420,63 @@ def test_every_remaining_player_is_asked_at_the_loss_not_after_the_proposer(
         (n.seat, n.change.stage, n.closed) for n in net.nodes.values()
     ]
     assert len(_switched_ids(net)) == 1
+
+
+def _a_no_that_never_reaches_a_signer(signs_first: bool) -> tuple[Net, Node, Node, Node]:
+    """Belka for four, seat 2 lost: seat 0 offers a bot, seat 1's player says no, and
+    seat 3 signs (before the no, or after seat 0 closed the offer), with no link
+    between seats 1 and 3: a line of links 1 - 0 - 3.  (The proposer, decliner, signer.)"""
+    _game, net = _lost("belka", 4, 2, 5)
+    proposer, decliner, signer = net.node(0), net.node(1), net.node(3)
+    net.apart.add(frozenset((decliner.seat, signer.seat)))
+    decliner.answer = None if signs_first else False
+    signer.answer = True if signs_first else None
+    net.lost(2)
+    waiting = decliner if signs_first else signer
+    waiting.change.answered(waiting.asked[-1].ask, not signs_first, net.now)
+    net.settle()
+    return net, proposer, decliner, signer
+
+
+@pytest.mark.parametrize("signs_first", [True, False], ids=["signed-first", "signed-after"])
+def test_the_proposers_close_reaches_a_seat_that_did_not_hear_the_no(signs_first: bool) -> None:
+    """Seat 1's no never reaches seat 3, which signed: the proposer's signed word that
+    it closed the offer does (sent on closing, or in answer to the agreement that came
+    after), and seat 3 goes on in the segment in play as the proposer does, instead of
+    waiting frozen for a seal that can never come (SPEC 9.4)."""
+    net, proposer, decliner, signer = _a_no_that_never_reaches_a_signer(signs_first)
+    why = f"seat {decliner.seat} said no: the player does not want a bot"
+    assert [c.why for c in proposer.closed] == [why]
+    (closed,) = [m for s, m in proposer.told if s == signer.seat]
+    assert isinstance(closed, ClosedOffer) and closed.why == why
+    assert signer.change.stage is Stage.IDLE and not signer.frozen
+    assert signer.change.outcomes["closed by the proposer"] == 1
+    assert [c.why for c in signer.closed] == [f"seat {proposer.seat} closed it: {why}"]
+    assert not _switched_ids(net) and not any(n.frozen for n in net.nodes.values())
+    # as at the proposer: no bot for that seat now, a give-up on it ends the game
+    assert not signer.change.lost([2], GIVE_UP, net.now)
+
+
+def test_a_close_not_signed_by_the_proposer_frees_nobody_and_a_relayed_one_does() -> None:
+    """The close is the proposer's word: one signed by another seat's key is refused
+    (counted; the seat that signed stays frozen), the proposer's own, passed on by a
+    seat that holds it, is taken whoever brings it."""
+    _game, net = _lost("belka", 4, 2, 5)
+    proposer, decliner, signer = net.node(0), net.node(1), net.node(3)
+    decliner.answer = None
+    net.deaf.add(proposer.seat)  # it never hears the agreement: its offer stays open
+    net.lost(2)
+    assert signer.change.stage is Stage.AGREED and signer.frozen
+    agreed = signer.change.at
+    assert isinstance(agreed, Agreed)
+    segment = agreed.segment
+    forged_by = decliner.change.ids.signer
+    why = "seat 1 said no: seat 2 is back"
+    forged = ClosedOffer(segment, why, forged_by.sign(closed_statement(segment, why)))
+    net.deliver(decliner.seat, forged, to=[signer.seat])
+    assert signer.change.outcomes["bad close"] == 1
+    assert signer.change.stage is Stage.AGREED and signer.frozen
+    word = proposer.change.ids.signer.sign(closed_statement(segment, why))
+    net.deliver(decliner.seat, ClosedOffer(segment, why, word), to=[signer.seat])
+    assert signer.change.stage is Stage.IDLE and not signer.frozen
+    assert signer.change.closes[segment].sig == word  # kept: the proposer's word for it

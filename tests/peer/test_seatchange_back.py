@@ -20,7 +20,7 @@ import pytest
 
 from p2pbelka.peer.seatchange.machine import Stage
 from p2pbelka.peer.seatchange.stages import Draining
-from p2pbelka.protocol.seatchange import Agree, Decline, Offer, SeatChangeMsg
+from p2pbelka.protocol.seatchange import Agree, ClosedOffer, Decline, Offer, SeatChangeMsg
 from tests.peer.seatnet import GIVE_UP, OFFER_TIMEOUT, Net, Node, machine_of
 from tests.table.seatloss import Game, bot_then_back
 
@@ -96,7 +96,8 @@ def _kept(back: Back) -> None:
 
 
 def _told(host: Node) -> None:
-    ((seat, msg),) = host.told
+    # (and every seat that signed, the bot's peer's word that its offer is closed)
+    ((seat, msg),) = [(s, m) for s, m in host.told if not isinstance(m, ClosedOffer)]
     assert seat == LOST and isinstance(msg, Decline) and msg.retry
     assert host.change.table is not None and msg.segment == host.change.table.game_id
 
@@ -286,6 +287,8 @@ def test_a_lost_no_is_said_again_to_a_seat_still_waiting_on_the_offer() -> None:
     back.net.run(0.5)
     assert signed.change.stage is Stage.AGREED and signed.frozen
     back.net.deaf.add(signed.seat)  # the broadcast no never reaches it
+    # nor the bot's peer's word (``test_the_proposers_close_reaches_...``): the no's path
+    back.net.apart.add(frozenset((signed.seat, back.host.seat)))
     decliner.change.answered(decliner.asked[-1].ask, False, back.net.now)
     back.net.settle()
     assert back.host.change.outcomes["not handed back"] == 1

@@ -13,10 +13,12 @@ from p2pbelka.protocol.seatchange import (
     ChainEnd,
     ChainRecord,
     ChainRequest,
+    ClosedOffer,
     Decline,
     Offer,
     Reclaim,
     agreement_holds,
+    closed_statement,
     decode_seat_change,
     encode_seat_change,
     envelope_game,
@@ -96,6 +98,7 @@ def test_agreements_bind_the_whole_change_and_the_segment() -> None:
         Offer(SEGMENT, with_agreements(_table(), {0: b"s" * 64})),
         Agree(SEGMENT, b"s" * 64),
         Decline(SEGMENT, "the player said no", True),
+        ClosedOffer(SEGMENT, "seat 1 said no: seat 3 is back", b"s" * 64),
         ChainRequest(12),
         ChainRecord(3, b"\x92" + b"e" * 100),
         ChainEnd(0),
@@ -138,3 +141,21 @@ def test_the_segment_is_read_in_place_and_by_decoding_alike() -> None:
     assert envelope_game(b"\x92\xc6" + len(inner).to_bytes(4, "big") + inner) is None
     for cut in (1, 2, 3, 5, 10, 19):
         assert envelope_game(big.raw[:cut]) is None
+
+
+def test_a_close_is_signed_apart_from_an_agreement() -> None:
+    """``seat_closed`` signs its own label, the offer's id and why: no agreement can be
+    passed off as a close, nor a close as an agreement, nor one close as another's."""
+    why = "seat 1 said no"
+    closed = closed_statement(SEGMENT, why)
+    assert closed.startswith(b"\x93\xb7p2pbelka/seat-closed/v1\xc4\x10" + SEGMENT)
+    assert closed != statement(SEGMENT, _table())
+    assert closed != closed_statement(SEGMENT, "seat 1 said no: seat 3 is back")
+    assert closed != closed_statement(bytes(16), why)
+    for where, body in [
+        ("seat_closed.sig", {"segment": SEGMENT, "sig": b"s" * 63, "t": "seat_closed", "why": "x"}),
+        ("seat_closed.why", {"segment": SEGMENT, "sig": b"s" * 64, "t": "seat_closed", "why": 1}),
+    ]:
+        with pytest.raises(ProtocolError) as caught:
+            decode_seat_change(encode(body))
+        assert caught.value.where == where

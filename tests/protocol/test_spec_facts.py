@@ -442,3 +442,23 @@ def test_a_deal_end_whose_view_leaves_out_part_of_the_deal_is_taken() -> None:
     assert "counts fewer envelopes of some chain than were accepted is not" in " ".join(
         section("### 10.3").split()
     )
+
+
+def test_an_offer_closed_byte_for_byte() -> None:
+    """SPEC section 9.4: the example ``seat_closed`` is the proposer's signed word, and
+    its signature is over the label, the id and why."""
+    from p2pbelka.protocol.seatchange import (
+        ClosedOffer,
+        closed_statement,
+        decode_seat_change,
+        encode_seat_change,
+    )
+
+    text = section("### 9.4")
+    block = text[text.index("the whole message:") :]
+    example = bytes.fromhex("".join(block.split("```")[1].split()))
+    proposer = Signer.from_seed(bytes(32))
+    segment, why = bytes(range(16)), "seat 1 said no: seat 3 is back"
+    sig = proposer.sign(closed_statement(segment, why))
+    assert example == encode_seat_change(ClosedOffer(segment, why, sig))
+    assert decode_seat_change(example) == ClosedOffer(segment, why, sig)

@@ -10,8 +10,6 @@ through its partner), or keep a majority from seating a bot for it."""
 
 from __future__ import annotations
 
-import pytest
-
 from p2pbelka.sim.checks import violations
 from p2pbelka.sim.faults import parse
 from p2pbelka.sim.world import Outcome, simulate
@@ -99,20 +97,17 @@ def test_a_seat_back_by_one_link_only_takes_its_seat_back_and_finishes() -> None
     assert outcome.counts["transition handing -> draining"] == 1
 
 
-@pytest.mark.xfail(strict=True, reason="a seat that signed an offer another seat refused")
 def test_a_split_healing_into_a_line_of_links_finishes() -> None:
     """The halves 0+2 and 1+3 meet again by one link (0-1) after 60 s; 2 reaches only 0,
-    3 only 1, and the game could be relayed to its end (it is, with no first minute
-    apart: the same cuts without 0<->1 finish).  But seat 0, reaching three seats,
-    offers a bot for seat 3 (out of its reach); seat 1 says no (seat 3 is back), and
-    seat 0 closes the offer; seat 2, whose player answered a moment later, has signed
-    it.  A seat that signed goes on only on a no from a seat that must sign (SPEC 9.4),
-    and seat 1's no never reaches seat 2: no link between them, and a ``seat_decline``
-    is neither signed nor relayed.  So seat 2 stays frozen, seat 1 names it silent
-    (DISPUTED, an honest seat), and seat 2 stops at the bound, split.  The fix is the
-    seat change's (a refusal a signed seat can be shown through a relay, e.g. a signed
-    ``seat_decline`` the proposer forwards), not the split wait's: before it, the same
-    cuts named seat 3, as honest."""
+    3 only 1, and the game is relayed to its end.  On the way, seat 0, reaching three
+    seats, offers a bot for seat 3 (out of its reach); seat 1 says no (seat 3 is back),
+    and seat 0 closes the offer; seat 2, whose player answered a moment later, has
+    signed it.  Seat 1's no never reaches seat 2 (no link between them, and a
+    ``seat_decline`` is not relayed): the proposer's signed ``seat_closed`` does (SPEC
+    9.4), and seat 2 goes on.  Without it seat 2 stayed frozen on the offer, seat 1
+    named it silent (DISPUTED, an honest seat) and seat 2 stopped, split."""
     cuts = "cut 0<->1@200+60; cut 0<->3@200+inf; cut 2<->1@200+inf; cut 2<->3@200+inf"
     outcome = _run(cuts)
     assert [e.what for e in outcome.exits] == ["finished"] * 4
+    assert _verdicts(outcome) == ["OK"] * 4
+    assert outcome.counts["transition agreed -> idle"] == 1  # seat 2, on seat 0's word

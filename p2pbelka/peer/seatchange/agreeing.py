@@ -10,7 +10,7 @@ import math
 from dataclasses import replace
 
 from p2pbelka.peer.seatchange import effects
-from p2pbelka.peer.seatchange.core import NO_AGAIN, MachineCore, log, proposer_of
+from p2pbelka.peer.seatchange.core import NO_AGAIN, Cut, MachineCore, log, proposer_of
 from p2pbelka.peer.seatchange.effects import Broadcast, Closed, Freeze, cut_of
 from p2pbelka.peer.seatchange.offer import offer_problem, one_only
 from p2pbelka.peer.seatchange.stages import (
@@ -22,7 +22,15 @@ from p2pbelka.peer.seatchange.stages import (
     Stage,
     StageData,
 )
-from p2pbelka.protocol.seatchange import Agree, Decline, Offer, encode_seat_change, sign_agreement
+from p2pbelka.protocol.seatchange import (
+    Agree,
+    ClosedOffer,
+    Decline,
+    Offer,
+    close_holds,
+    encode_seat_change,
+    sign_agreement,
+)
 from p2pbelka.table.segments import previous_of
 from p2pbelka.table.session import Table
 
@@ -137,11 +145,10 @@ class Agreeing(MachineCore):
     def _tick_agreement(self, now: float) -> None:
         agreed = self.at
         assert isinstance(agreed, Agreed)
-        # (a hand-back's, a moment past the offer's time: another seat's question, put
-        # when the offer reached it, times out as a no then, and we go on on that no,
-        # ``_released_by``)
-        back = agreed.segment in self._back_offers
-        if now >= agreed.until + (self.config.resend_every if back else 0.0):
+        # (a moment past the offer's time: another seat's question, put when the offer
+        # reached it, times out as a no then, and the proposer's word that its offer is
+        # closed, ``_closed_by``, or a no to a hand-back, ``_released_by``, comes)
+        if now >= agreed.until + self.config.resend_every:
             # We signed: the old segment stays cut (no thaw, SPEC 9.4: a proposer that
             # seals later cannot show our agreement beside envelopes we signed after
             # the cut).  Nothing came, so the game ends.
@@ -168,12 +175,41 @@ class Agreeing(MachineCore):
         if sender in (table.state.me, agreed.seat, proposer_of(table, agreed.seat)):
             return False  # only a seat whose signature it lacks proves it is dead
         log.info("seat %d said no to handing seat %d back: going on", sender, agreed.seat)
+        self._go_on(agreed, table, heads)
+        self.outcomes["released"] += 1
+        return True
+
+    def _closed_by(self, msg: ClosedOffer) -> bool:
+        """The proposer's signed word that the offer we signed is over (True: taken, from
+        any seat: a seat's no that never reached us, or no answer in time).  Only the
+        proposer can seal it, and it signed that it will not (we keep that word, to show
+        should it seal after all): so we go on in the segment in play (SPEC 9.4), as the
+        proposer does, and sign no other continuation at that cut."""
+        agreed, table = self.at, self.table
+        if not isinstance(agreed, Agreed) or table is None or msg.segment != agreed.segment:
+            return False
+        proposer = proposer_of(table, agreed.seat)
+        key = agreed.previous.setup.seats[proposer].key
+        if not close_holds(key, msg):
+            self.outcomes["bad close"] += 1
+            log.warning("a close of our offer is not seat %d's signature on it", proposer)
+            return True
+        log.info("seat %d closed the offer we signed: %s; going on", proposer, msg.why)
+        self._keep_close(msg)
+        back = agreed.segment in self._back_offers
+        self._go_on(agreed, table, agreed.previous.view)
+        self.outcomes["closed by the proposer"] += 1
+        if not back:  # as at the proposer: no bot for that seat, its give-up ends the game
+            self._failed.add(agreed.seat)
+            self._out.append(Closed(agreed.seat, f"seat {proposer} closed it: {msg.why}"))
+        return True
+
+    def _go_on(self, agreed: Agreed, table: Table, heads: Cut) -> None:
+        """The offer we signed will never be sealed: on with the segment in play."""
         self._released.add((table.game_id, heads))
         self._signed_from.pop(table.game_id, None)
-        self.outcomes["released"] += 1
         self._thaw()
         self._idle()
-        return True
 
     def offer_problem(self, sender: int, offer: Offer, table: Table) -> str:
         """Why this seat does not sign ``sender``'s ``offer`` on ``table`` ("" if it may)."""

@@ -38,7 +38,7 @@ from p2pbelka.peer.seatchange.stages import (
 )
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Signer
-from p2pbelka.protocol.seatchange import Decline, Offer, encode_seat_change
+from p2pbelka.protocol.seatchange import ClosedOffer, Decline, Offer, encode_seat_change
 from p2pbelka.table.session import Table
 
 log = logging.getLogger("p2pbelka.peer.seatchange.machine")
@@ -47,6 +47,8 @@ DRAIN_EVERY = 0.1
 """How often a bot finishing its deal before a hand-back is looked at."""
 NO_AGAIN = "this seat said no to it"
 """Why an offer said no to once is declined again (a seat never signs it after)."""
+KEEP_CLOSES = 8
+"""How many closed offers a machine keeps (one a change: a game sees a few at most)."""
 Cut = tuple[tuple[int, bytes], ...]
 """Where a continuation cuts its segment: every seat's envelope count and last hash."""
 
@@ -115,6 +117,9 @@ class MachineCore:
         self._cuts: dict[tuple[bytes, bytes], bytes] = {}  # (segment, cut) -> ours, signed
         self._tables_seen: list[bytes] = []
         self._refusals: dict[bytes, str] = {}  # why each of those was refused (logged once)
+        self.closes: dict[bytes, ClosedOffer] = {}
+        """Offers closed, by segment: ours (said again to a seat that signed one and
+        still waits) and the proposers' words on those we signed.  The last few kept."""
 
     # -- the stage --------------------------------------------------------------------------
 
@@ -183,6 +188,11 @@ class MachineCore:
             self._declined.add(offer.segment)
         self.outcomes["declined"] += 1
         self._out.append(Broadcast(encode_seat_change(Decline(offer.segment, why, retry))))
+
+    def _keep_close(self, msg: ClosedOffer) -> None:
+        self.closes[msg.segment] = msg
+        while len(self.closes) > KEEP_CLOSES:
+            del self.closes[next(iter(self.closes))]
 
     def _close(self, seat: int, why: str) -> None:
         """The change about ``seat`` failed: the driver ends the game the next time it

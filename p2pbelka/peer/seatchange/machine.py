@@ -1,7 +1,7 @@
 """The seat change as a machine of its own: every decision, no task, no clock read.
 
 Inputs: a seat given up on (``lost``), the other seats' control messages
-(``heard``: offers, agreements, declines), a continuation ``table`` envelope
+(``heard``: offers, agreements, declines, closes), a continuation ``table`` envelope
 (``seen``), a player asking its seat back (``hand_back``), our player's answer
 (``answered``) and the time (``tick``; every input takes ``now``).  Outputs: the
 effects of ``effects.py`` (send, ask the player, switch to a segment, closed and
@@ -61,7 +61,7 @@ from p2pbelka.peer.seatchange.stages import (
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import open_envelope
-from p2pbelka.protocol.seatchange import Agree, Decline, Offer
+from p2pbelka.protocol.seatchange import Agree, ClosedOffer, Decline, Offer
 from p2pbelka.table.segments import previous_of
 from p2pbelka.table.session import Table
 
@@ -209,7 +209,7 @@ class SeatChange(Proposing, Agreeing):
         return True
 
     @guarded(None)
-    def heard(self, sender: int, msg: Offer | Agree | Decline, now: float) -> None:
+    def heard(self, sender: int, msg: Offer | Agree | Decline | ClosedOffer, now: float) -> None:
         """A control message of the seat change from ``sender``'s peer."""
         if isinstance(msg, Offer):
             self._on_offer(sender, msg, now)
@@ -218,8 +218,13 @@ class SeatChange(Proposing, Agreeing):
             self._kept_for_now(sender, msg) or self._released_by(sender, msg)
         ):
             return
+        if isinstance(msg, ClosedOffer):
+            if not self._closed_by(msg):
+                self.refused["seat_closed"] += 1
+            return
         if isinstance(msg, Agree):
             self._no_again(msg.segment, now)
+            self._closed_again(sender, msg.segment)
         at = self.at
         if not isinstance(at, Offering) or at.offer.segment != msg.segment:
             kind = "seat_agree" if isinstance(msg, Agree) else "seat_decline"

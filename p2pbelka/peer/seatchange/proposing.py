@@ -21,7 +21,13 @@ from p2pbelka.peer.seatchange.effects import (
 from p2pbelka.peer.seatchange.offer import OpenOffer, build_offer, one_only, seal
 from p2pbelka.peer.seatchange.stages import Draining, Handing, Offering
 from p2pbelka.protocol.envelope import Signer
-from p2pbelka.protocol.seatchange import Decline, encode_seat_change
+from p2pbelka.protocol.seatchange import (
+    MAX_WHY,
+    ClosedOffer,
+    Decline,
+    closed_statement,
+    encode_seat_change,
+)
 
 
 class Proposing(MachineCore):
@@ -107,6 +113,7 @@ class Proposing(MachineCore):
         self._switch(*sealed)
 
     def _offer_failed(self, offer: OpenOffer, why: str, now: float) -> None:
+        self._tell_closed(offer, why)
         if not offer.back:
             self._close(offer.seat, why)
             return
@@ -122,6 +129,29 @@ class Proposing(MachineCore):
         self._out.append(Closed(seat, why, back=True))
         self._keep(seat, why)
         self._idle()
+
+    def _tell_closed(self, offer: OpenOffer, why: str) -> None:
+        """Our offer will never be sealed: every seat that signed it, frozen on it, is
+        told so in our signed word (SPEC 9.4), which it may get from us or through
+        another seat; said again to a seat whose agreement comes after (``_closed_again``).
+        Its no may never reach a seat that signed: there may be no link between them."""
+        me = self.table.me if self.table is not None else None
+        why = why[:MAX_WHY]
+        sig = self.ids.signer.sign(closed_statement(offer.segment, why))
+        closed = ClosedOffer(offer.segment, why, sig)
+        self._keep_close(closed)
+        for seat in sorted(offer.signed):
+            if seat != me and seat != offer.seat and seat not in self.bots:
+                self._out.append(SendTo(seat, encode_seat_change(closed)))
+
+    def _closed_again(self, sender: int, segment: bytes) -> None:
+        """A seat's agreement to an offer closed: it still waits on it, and the
+        proposer's word may have been lost on its way, or never reached it (no link to
+        the proposer).  Whoever holds that word passes it on: one answer an agreement,
+        as small as it."""
+        closed = self.closes.get(segment)
+        if closed is not None:
+            self._out.append(SendTo(sender, encode_seat_change(closed)))
 
     def _no_again(self, segment: bytes, now: float) -> None:
         """A seat's agreement to a hand-back we said no to: sent again, it still waits,

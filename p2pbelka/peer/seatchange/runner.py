@@ -76,6 +76,7 @@ from p2pbelka.protocol.seatchange import (
     ChainEnd,
     ChainRecord,
     ChainRequest,
+    ClosedOffer,
     Decline,
     Offer,
     Reclaim,
@@ -521,7 +522,7 @@ class SeatChangeRunner:
         if isinstance(msg, Reclaim):
             self.change.hand_back(seat, msg.segment, msg.nonce, now)
         else:
-            assert isinstance(msg, Offer | Agree | Decline)
+            assert isinstance(msg, Offer | Agree | Decline | ClosedOffer)
             self.change.heard(seat, msg, now)
         self._pump()
         return True
