@@ -135,7 +135,7 @@ class Proposing(MachineCore):
         told so in our signed word (SPEC 9.4), which it may get from us or through
         another seat; said again to a seat whose agreement comes after (``_closed_again``).
         Its no may never reach a seat that signed: there may be no link between them."""
-        me = self.table.me if self.table is not None else None
+        me = self.table.state.me if self.table is not None else None
         why = why[:MAX_WHY]
         sig = self.ids.signer.sign(closed_statement(offer.segment, why))
         closed = ClosedOffer(offer.segment, why, sig)
