@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "topic",
         choices=topics,
         metavar="TOPIC",
-        help=f"{_('what to measure')}: {', '.join(topics)}",
+        help=_("what to measure: {topics}").format(topics=", ".join(topics)),
     )
     parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
     parser.add_argument("--quick", action="store_true", help=_("a short run, for smoke tests"))
