@@ -114,6 +114,7 @@ class _Table:
         bot: str | None,
         on_lobby: OnLobby,
         approve: Approve | None = None,
+        lets_all_in: bool | None = None,
     ) -> GameResult:
         from p2pbelka.peer.lan import host_game
 
@@ -127,6 +128,7 @@ class _Table:
             on_lobby=on_lobby,
             bot=bot,
             approve=approve,
+            lets_all_in=lets_all_in,
             invite=self.invite,
             game=self.game,
             players=self.players,
@@ -228,7 +230,9 @@ async def _host_with_lines(
             if not auto_approve:
                 lan_args.say(help_line())
             nursery.start_soon(door.serve)
-            result = await table.host(fe, level, door.on_lobby, door.approve)
+            # the door asks even with --auto-approve (its b key), so the game is told
+            # that everyone gets in: a resumed host lets new watchers in then too
+            result = await table.host(fe, level, door.on_lobby, door.approve, auto_approve)
             door.close()
             with trio.move_on_after(BOTS_GRACE):
                 await bots.finished()  # our bots end their games as the host's did

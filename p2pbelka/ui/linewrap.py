@@ -11,6 +11,7 @@ the whole row is the one thing cut, as it must be, at the row's width.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from prompt_toolkit.formatted_text import OneStyleAndTextTuple, StyleAndTextTuples
@@ -175,44 +176,53 @@ def _keep_brackets(atoms: list[_Atom]) -> list[_Atom]:
     return out
 
 
-def wrap_fragments(fragments: StyleAndTextTuples, width: int) -> list[StyleAndTextTuples]:
-    """Styled ``fragments`` in rows of at most ``width`` columns, broken between words;
-    the keys (buttons) from the first on stay together on the last row when they fit
-    a row, and each stays whole."""
+def wrap_fragments(
+    fragments: StyleAndTextTuples, width: int, first: int | None = None
+) -> list[StyleAndTextTuples]:
+    """Styled ``fragments`` in rows of at most ``width`` columns (the first row ``first``,
+    if given: the rows after it indented by the caller), broken between words; the keys
+    (buttons) from the first on stay together on the last row when they fit a row, and
+    each stays whole."""
     width = max(1, width)
+
+    def room(rows: list[list[_Atom]]) -> int:
+        return max(1, first) if first is not None and len(rows) == 1 else width
+
     atoms = _atoms(fragments)
     first_key = next((i for i, a in enumerate(atoms) if a.key), len(atoms))
     rows: list[list[_Atom]] = [[]]
     used = 0
     for atom in atoms[:first_key]:
-        used = _lay(rows, used, atom, width)
+        used = _lay(rows, used, atom, room)
     keys = atoms[first_key:]
     if keys:
         alone = keys[0].width(False) + sum(k.width(True) for k in keys[1:])
-        if rows[-1] and used + keys[0].width(True) + alone - keys[0].width(False) > width:
+        if rows[-1] and used + keys[0].width(True) + alone - keys[0].width(False) > room(rows):
             if alone <= width:  # together on a row of their own, rather than split
                 rows.append([])
                 used = 0
         for atom in keys:
-            used = _lay(rows, used, atom, width)
+            used = _lay(rows, used, atom, room)
     return [_row_fragments(row) for row in rows]
 
 
-def _lay(rows: list[list[_Atom]], used: int, atom: _Atom, width: int) -> int:
-    if rows[-1] and used + atom.width(True) <= width:
+def _lay(
+    rows: list[list[_Atom]], used: int, atom: _Atom, room: Callable[[list[list[_Atom]]], int]
+) -> int:
+    if rows[-1] and used + atom.width(True) <= room(rows):
         rows[-1].append(atom)
         return used + atom.width(True)
     if rows[-1]:
         rows.append([])
     atom = _Atom([], atom.parts, atom.key)
-    if atom.width(False) <= width:
+    if atom.width(False) <= room(rows):
         rows[-1].append(atom)
         return atom.width(False)
     # wider than a row: cut, as nothing else can be done
     used = 0
     for style, text, *rest in atom.parts:
         for ch in text:
-            if used + cells(ch) > width:
+            if used + cells(ch) > room(rows):
                 rows.append([])
                 used = 0
             rows[-1].append(_Atom([], [(style, ch, *rest)]))  # type: ignore[list-item]

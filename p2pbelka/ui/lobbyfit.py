@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
+from p2pbelka.ui.linewrap import wrap_fragments
+
 Line = StyleAndTextTuples  # one line of the lobby, before wrapping (no newline in it)
 
 
@@ -57,37 +59,15 @@ def fit(parts: list[Part], width: int | None, rows: int | None) -> StyleAndTextT
 
 
 def wrap(one: Line, width: int | None, indent: int = 3) -> list[Line]:
-    """One line as rows no wider than ``width``, broken at spaces where it can be (in a
-    word only when a word is wider than a row); rows after the first indented."""
+    """One line as rows no wider than ``width``, by the screens' one rule
+    (``ui/linewrap.py``: between words, a key's groups and a bracket kept with their
+    words; in a word only when it is wider than a row); rows after the first indented,
+    and a line's own leading spaces kept on its first row."""
     if width is None or sum(get_cwidth(text) for _s, text, *_r in one) <= width:
         return [one]
-    cells = [(style, ch) for style, text, *_rest in one for ch in text]
-    rows: list[Line] = []
-    first = True
-    while cells:
-        room = width if first else max(1, width - indent)
-        used, end, space = 0, 0, -1
-        while end < len(cells) and used + get_cwidth(cells[end][1]) <= room:
-            if cells[end][1] == " ":
-                space = end
-            used += get_cwidth(cells[end][1])
-            end += 1
-        if end < len(cells) and space > 0:
-            end = space
-        end = max(end, 1)  # a character wider than the row still moves on
-        taken, cells = cells[:end], cells[end:]
-        while cells and cells[0][1] == " ":
-            cells = cells[1:]
-        rows.append(_joined(taken, "" if first else " " * indent))
-        first = False
-    return rows
-
-
-def _joined(cells: list[tuple[str, str]], prefix: str) -> Line:
-    out: Line = [("", prefix)] if prefix else []
-    for style, ch in cells:
-        if out and out[-1][0] == style:
-            out[-1] = (style, out[-1][1] + ch)
-        else:
-            out.append((style, ch))
+    text = "".join(text for _s, text, *_r in one)
+    lead = len(text) - len(text.lstrip(" "))
+    rows = wrap_fragments(one, max(1, width - indent), first=max(1, width - lead))
+    out: list[Line] = [[("", " " * lead), *rows[0]] if lead else rows[0]]
+    out += [[("", " " * indent), *row] for row in rows[1:]]
     return out

@@ -66,6 +66,11 @@ def _to_the_end(peers: PeerSet, table: WatchedTable, watchers: list[Peer]) -> by
     return game
 
 
+def _told_watching(seat: Peer) -> list[str]:
+    """The lines in which a seat heard the host's seat name the watcher Wall."""
+    return re.findall(r"\d watching: [^\n]*Wall", seat.text())
+
+
 def _comebacks(watcher: Peer) -> list[int]:
     """The records the watcher held each time the host took it back."""
     return [int(k) for k in re.findall(r"following again from record (\d+)", watcher.text())]
@@ -75,10 +80,16 @@ def test_a_host_resumed_twice_takes_back_its_watcher_and_a_new_one(tmp_path: Pat
     with PeerSet(tmp_path) as peers:
         table = watched_table(peers)
         home, early = table.host.home, table.watcher
+        named = when(lambda: _told_watching(table.typist.peer))  # the host's seat named Wall
+        table.typist.until(named, "/watching", GAME_TIMEOUT, table.host)
         for n, size in enumerate((12_000, 40_000), 1):
             _kill_host_at(table, size)
+            told = len(_told_watching(table.typist.peer))
             table.host = peers.spawn(f"resumed{n}", "resume", *bot_args(), home=home)
             table.host.wait_for(rf"lobby is open to watchers again on port {table.port}\b", 60)
+            # the resumed host's seat tells the other seats again who watches (SPEC 7.5)
+            again = when(lambda told=told: len(_told_watching(table.typist.peer)) > told)
+            table.typist.until(again, "/watching after the resume", GAME_TIMEOUT, table.host)
             if n == 1:
                 late = peers.spawn("late", "watch", "--text", *table.lobby)
                 late.wait_for(r"game started", 60)  # it caught up on the game so far

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from p2pbelka.ui.words.admission import lobby_reason
 from p2pbelka.ui.words.i18n import _, ngettext, set_language
 from tests.ui.test_ui_lan_belot_tmux import screen_matching
 from tests.ui.test_ui_tmux import Tmux, wait_for
@@ -43,6 +44,18 @@ def _terminals(tmp_path: Path, test: str, *who: str) -> list[Tmux]:
     return out
 
 
+WRONG_CODE = (
+    "the invite code is wrong: the host's table wants another one (ask the host"
+    " to read it out again)"
+)
+
+
+def _no_lone_bracket(screen: str) -> None:
+    """No row of ``screen`` is a bracket alone or ends with an opening one."""
+    for row in screen.splitlines():
+        assert row.strip() not in ("(", ")") and not row.rstrip().endswith("("), screen
+
+
 def _head(msgid: str) -> str:
     """A message's words up to its first placeholder, in the language set."""
     return _(msgid).split("{")[0].strip()
@@ -68,6 +81,8 @@ def test_a_wrong_code_asked_again_then_the_host_lets_in_and_changes_a_rule(
         )
         asked = wait_for(joiner, _("Type the invite code the host's screen shows, then Enter."))
         assert "EXIT=" not in asked
+        assert _flat(lobby_reason(WRONG_CODE)) in _flat(asked), asked  # its words whole
+        _no_lone_bracket(asked)
         joiner.keys("482 913", "Enter")
         asking = wait_for(host, _("Asking to sit down:"))
         assert re.search(rf"^ Bolat\s+{KEY}", asking, re.M), asking
@@ -80,6 +95,8 @@ def test_a_wrong_code_asked_again_then_the_host_lets_in_and_changes_a_rule(
         assert re.search(rf"^ 1  Bolat\s+{KEY}", seated, re.M), seated
         assert _("r ready") in seated and _("o rules") in seated
         assert _("invite code> ").strip() not in seated  # the box is gone with the code
+        assert _flat(_("seat {n} (free)").format(n=3)) in _flat(seated), seated
+        _no_lone_bracket(seated)
         host.keys("o", "Down", "Right", "o")
         changed = wait_for(joiner, _head(CHANGED))
         assert "→" in changed and re.search(rf"^ 0  Asel\s+{KEY}", changed, re.M)

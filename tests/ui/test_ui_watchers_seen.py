@@ -48,6 +48,12 @@ def test_text_mode_words_the_host_s_line_as_the_screen_does() -> None:
     finally:
         set_language("en")
     assert "Dana, Ayan" in said and "/watching" not in said
+    for lang, words in (("en", "nobody watches now"), ("kk", "қазір ешкім бақыламайды")):
+        set_language(lang)
+        try:  # the last watcher gone: said in words, not as a bare "/watching" chat line
+            assert SeatWords().chat_line(ChatLine(0, "Asel", "/watching")) == words
+        finally:
+            set_language("en")
 
 
 def test_a_watcher_reads_the_host_s_line_as_a_note_not_a_chat_line() -> None:

@@ -193,7 +193,9 @@ class SeatWords:
 
     def chat_line(self, line: ChatLine) -> str:
         named = watchers_named(line.seat, line.text)
-        if named and not line.earlier:  # the host's word on who watches (SPEC 7.5)
+        if named is not None and not line.earlier:  # the host's word on who watches (SPEC 7.5)
+            if not named:  # the last one left: said in words, not as the bare "/watching"
+                return _("nobody watches now")
             said = ngettext("{n} watching: {names}", "{n} watching: {names}", len(named))
             return said.format(n=len(named), names=", ".join(named))
         if line.earlier:
