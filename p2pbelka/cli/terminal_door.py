@@ -96,7 +96,10 @@ class TerminalDoor:
         """Read commands until the game starts (or stdin ends)."""
         with self._open:
             while True:
-                line = await read_line()
+                try:
+                    line = await read_line()
+                except (OSError, ValueError):  # stdin is no file (closed, or a stand-in)
+                    return  # no keys then; the game goes on without them
                 if not line:
                     return
                 await self.command(line)

@@ -25,7 +25,7 @@ def test_a_seat_joined_in_russian_is_resumed_in_russian_and_two_bots_have_two_na
             "joiner", "join", "--connect", f"127.0.0.1:{port}", "--lang", "ru", *BOTS
         )
         # two bots of one level, named after it as the guide says, told apart by the lobby
-        started = host.wait_for(r"game started: 0=([^,]+), 1=([^;]+);", 30)
+        started = host.wait_for(r"game started: (.+?) \(seat 0\), (.+?) \(seat 1\);", 30)
         assert started.groups() == ("Random bot", "Random bot 2"), host.dump()
         wait_for_bytes(joiner, 4_000, 60)
         joiner.kill()
