@@ -133,14 +133,19 @@ class Agreeing(MachineCore):
         self.outcomes["agreed"] += 1
         self._tick_agreement(now)
 
+    def _agreement_ends(self, agreed: Agreed) -> float:
+        """When an agreement never sealed is given up (``deadline`` says so too: a
+        deadline before it would wake the runner over and over, doing nothing)."""
+        back = agreed.segment in self._back_offers
+        return agreed.until + (self.config.resend_every if back else 0.0)
+
     def _tick_agreement(self, now: float) -> None:
         agreed = self.at
         assert isinstance(agreed, Agreed)
         # (a hand-back's, a moment past the offer's time: another seat's question, put
         # when the offer reached it, times out as a no then, and we go on on that no,
         # ``_released_by``)
-        back = agreed.segment in self._back_offers
-        if now >= agreed.until + (self.config.resend_every if back else 0.0):
+        if now >= self._agreement_ends(agreed):
             # We signed: the old segment stays cut (no thaw, SPEC 9.4: a proposer that
             # seals later cannot show our agreement beside envelopes we signed after
             # the cut).  Nothing came, so the game ends.
