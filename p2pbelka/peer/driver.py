@@ -312,6 +312,10 @@ class PeerDriver:
                 await self._apply(item)
                 await self._flush()
             now = trio.current_time()
+            if next_check == math.inf:
+                # It waited for nothing but what arrives (below): silence counts from
+                # now, as the once-a-second check would have said, and the checks resume.
+                quiet_since, next_check = now, now + tick
             if self._progress() != progress:
                 progress, quiet_since, asked_at = self._progress(), now, now
                 ask_every = self.resend_after
@@ -328,7 +332,9 @@ class PeerDriver:
             # A resumed seat waiting for its own envelopes to come back asks for them too.
             own = self.table.state.held or self.table.view.short_of_own
             if not missing and not own:
-                quiet_since = now
+                # Nothing is waited for but our own player, who may take its time: no
+                # check is due until something arrives (a move is an item too).
+                quiet_since, next_check = now, math.inf
                 continue
             if recovering and now - asked_at >= ask_every:
                 # Backing off: after an outage the answers to one request are enough.

@@ -90,6 +90,7 @@ class _Link:
     sizes: deque[int] = field(default_factory=deque)  # each queued item's share of it
     stream: Iterator[bytes] | None = None  # a long answer, queued as the link drains
     asked_at: float | None = None  # our resend request not answered yet, sent then
+    asking: trio.Event = field(default_factory=trio.Event)  # set when ``asked_at`` is
     heard_at: float = field(default_factory=trio.current_time)  # the last frame in
 
 
@@ -262,6 +263,7 @@ class Mesh:
         if link.asked_at is not None:
             return
         link.asked_at = trio.current_time()
+        link.asking.set()
         self._queue(link, lb.encode_control(lb.Resend(tuple(wants))))
 
     # -- state ---------------------------------------------------------------------
@@ -399,17 +401,27 @@ class Mesh:
             nursery.cancel_scope.cancel()
 
     async def _watch(self, link: _Link, scope: trio.CancelScope) -> None:
-        """Close the link once it is silent while a request on it waits for an answer."""
+        """Close the link once it is silent while a request on it waits for an answer.
+
+        It wakes only when it must: when a request is sent, and at the moment the link
+        would have been silent long enough (a frame heard meanwhile moves that on; the
+        next wake sees it).  Every link of every peer ticking each second was a sixth
+        of the simulator's scheduling, and needless wake-ups on a real machine."""
         while True:
-            await trio.sleep(1.0)
-            now = trio.current_time()
             asked = link.asked_at
-            if asked is not None and min(now - asked, now - link.heard_at) >= LINK_SILENCE:
+            if asked is None:
+                link.asking = trio.Event()
+                await link.asking.wait()
+                continue
+            deadline = max(asked, link.heard_at) + LINK_SILENCE
+            now = trio.current_time()
+            if now >= deadline:
                 log.warning(
                     "seat %d: no answer for %.0f s, the link is dead", link.seat, now - asked
                 )
                 scope.cancel()
                 return
+            await trio.sleep_until(deadline)
 
     async def _send_loop(
         self, link: _Link, queue: trio.MemoryReceiveChannel[bytes | _Flush], scope: trio.CancelScope

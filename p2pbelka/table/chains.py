@@ -10,6 +10,8 @@ seat's own chain survives a crash: a resumed table learns how far it had signed
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, Signer, seal_envelope
 from p2pbelka.table.intake import Intake
@@ -29,6 +31,10 @@ class Chains:
         """Every seat's key, in seat order (none before the table description)."""
         self.transcript: list[Envelope] = []
         self._recorded: set[bytes] = set()  # the digests of the transcript
+        # The transcript by sender, in its order: a resend answer, asked for on every
+        # (re)connection and every quiet second, reads one seat's part, not the whole.
+        self._by_sender: dict[bytes, list[Envelope]] = {}
+        self._ordered: dict[bytes, bool] = {}  # a sender's part rises in seq (bisect it)
         self._new_accepted: list[Envelope] = []
         self.refused_records = 0
         """How many records of the transcript are envelopes refused when due, kept."""
@@ -56,6 +62,10 @@ class Chains:
         a place the chain holds another for)."""
         self.transcript.append(envelope)
         self._recorded.add(envelope.digest)
+        part = self._by_sender.setdefault(envelope.sender, [])
+        if part and part[-1].seq >= envelope.seq:
+            self._ordered[envelope.sender] = False  # a proof record, or an ending
+        part.append(envelope)
         self._new_accepted.append(envelope)
 
     def recorded(self, envelope: Envelope) -> bool:
@@ -75,13 +85,20 @@ class Chains:
 
     def accepted_envelope(self, seat: int, seq: int) -> Envelope:
         key = self.keys[seat] if self.keys else b""
-        return next(e for e in self.transcript if e.sender == key and e.seq == seq)
+        return next(e for e in self._by_sender.get(key, ()) if e.seq == seq)
 
     def last_envelope_of(self, seat: int) -> Envelope | None:
         if not 0 <= seat < len(self.keys):
             return None
-        key = self.keys[seat]
-        return next((e for e in reversed(self.transcript) if e.sender == key), None)
+        part = self._by_sender.get(self.keys[seat])
+        return part[-1] if part else None
+
+    def _accepted_from(self, key: bytes, seq: int) -> list[Envelope]:
+        """``key``'s envelopes in the transcript numbered ``seq`` or more, in its order."""
+        part = self._by_sender.get(key, [])
+        if self._ordered.get(key, True):
+            return part[bisect_left(part, seq, key=lambda e: e.seq) :]
+        return [e for e in part if e.seq >= seq]
 
     def wants(self) -> list[int]:
         """For each seat, the first sequence number this table does not hold (a place
@@ -102,8 +119,7 @@ class Chains:
         ``TableView.envelopes_from``)."""
         if self._intake is None or not 0 <= seat < len(self.keys):
             return []
-        key = self.keys[seat]
-        found = [e for e in self.transcript if e.sender == key and e.seq >= seq]
+        found = self._accepted_from(self.keys[seat], seq)
         chain = self._intake.chains[seat]
         nxt = max(seq, chain.next_seq)
         while nxt in chain.waiting:

@@ -142,13 +142,19 @@ class Agreeing(MachineCore):
         self.outcomes["agreed"] += 1
         self._tick_agreement(now)
 
+    def _agreement_ends(self, agreed: Agreed) -> float:
+        """When an agreement never sealed is given up, a moment past the offer's time
+        for every offer (the proposer's close comes first, ``_closed_by``); ``deadline``
+        says so too: a deadline before it would wake the runner over and over."""
+        return agreed.until + self.config.resend_every
+
     def _tick_agreement(self, now: float) -> None:
         agreed = self.at
         assert isinstance(agreed, Agreed)
         # (a moment past the offer's time: another seat's question, put when the offer
         # reached it, times out as a no then, and the proposer's word that its offer is
         # closed, ``_closed_by``, or a no to a hand-back, ``_released_by``, comes)
-        if now >= agreed.until + self.config.resend_every:
+        if now >= self._agreement_ends(agreed):
             # We signed: the old segment stays cut (no thaw, SPEC 9.4: a proposer that
             # seals later cannot show our agreement beside envelopes we signed after
             # the cut).  Nothing came, so the game ends.

@@ -89,7 +89,7 @@ class SeatChange(Proposing, Agreeing):
         elif isinstance(at, Offering):
             times += [at.offer.until, at.offer.resend]
         elif isinstance(at, Agreed):
-            times += [at.until, at.resend]
+            times += [self._agreement_ends(at), at.resend]
         elif isinstance(at, Draining):
             times.append(at.at)
         return min(times, default=None)
