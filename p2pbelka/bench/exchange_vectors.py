@@ -13,7 +13,10 @@ and seeds (protocol/vectors/README.md, "Exchanges", lists them):
   first ``lobby`` to ``start``, a watcher's admission (sections 7.1 to 7.5, 9.4, 9.5);
 - ``recovery.json``: a ``resend`` and its answer (section 7.3);
 - ``seat-change.json``: an offer, its agreements, the sealed continuation, the
-  refusals and ``seat_closed`` (sections 9.2 to 9.4).
+  refusals and ``seat_closed`` (sections 9.2 to 9.4);
+- ``seat-change-run.json``: the same change as the peers' machines run it, message
+  by message with every seat's state: agreed, declined over a line of links, timed
+  out (section 9.4).
 
 The transport's handshake refusals are in ``transport.json`` (``transport_vectors``).
 ``python -m p2pbelka.bench.exchange_vectors`` rewrites the files; the suite
@@ -35,6 +38,7 @@ from p2pbelka.bench import (
     exchange_dnssd,
     exchange_game,
     exchange_lobby,
+    exchange_machine,
 )
 
 DIRECTORY = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "exchanges"
@@ -46,6 +50,7 @@ VECTORS: dict[str, Callable[[], dict[str, Any]]] = {
     "control": exchange_lobby.control,
     "recovery": exchange_game.recovery,
     "seat-change": exchange_game.seat_change,
+    "seat-change-run": exchange_machine.machine,
 }
 
 

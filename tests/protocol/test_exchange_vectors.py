@@ -253,3 +253,26 @@ def test_the_seat_change_replayed_from_its_bytes() -> None:
         close = sc.decode_seat_change(bytes.fromhex(row["payload"]))
         assert isinstance(close, sc.ClosedOffer)
         assert sc.close_holds(keys[0], close) == row["state"].startswith("goes on")
+
+
+def test_the_seat_change_runs_end_where_the_file_says() -> None:
+    """From the bytes: the agreed run ends with every seat in the sealed table's
+    segment; in the declined and timed-out runs, the proposer's ``seat_closed`` (its
+    signature) is what takes a seat that signed from ``agreed`` back to ``idle``."""
+    data = load("seat-change-run")
+    proposer = bytes.fromhex(load("seat-change")["keys"][0])
+    agreed, declined, timed_out = data["cases"]
+    sealed = open_envelope(bytes.fromhex(agreed["steps"][-1]["payload"]))
+    assert {s["segment"] for s in agreed["end"].values()} == {sealed.game.hex()}
+    assert {s["stage"] for s in agreed["end"].values()} == {"idle"}
+    for case, signer in ((declined, "2"), (timed_out, "1")):
+        before = "agreed"
+        for step in case["steps"]:
+            now = step["state"][signer]["stage"]
+            if before == "agreed" and now != "agreed":
+                msg = sc.decode_seat_change(bytes.fromhex(step["payload"]))
+                assert isinstance(msg, sc.ClosedOffer) and int(signer) in step["to"]
+                assert sc.close_holds(proposer, msg)
+            before = now if before == "agreed" or now == "agreed" else before
+        assert before == "idle"
+        assert {s["segment"] for s in case["end"].values()} == {case["start"]["0"]["segment"]}
