@@ -15,15 +15,18 @@ continuation lacking one, a close not the proposer's).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from p2pbelka.bots import make_bot
-from p2pbelka.peer.local import LocalGame
+from p2pbelka.peer.local import LocalGame, seed_stream
 from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol import lobby as lb
+from p2pbelka.protocol import messages as m
 from p2pbelka.protocol import seatchange as sc
 from p2pbelka.protocol.codec import encode
 from p2pbelka.protocol.envelope import Signer, open_envelope
+from p2pbelka.table import events as ev
 from p2pbelka.table.carry import Previous, check_change, check_continuation
 from p2pbelka.table.segments import previous_of, propose
 from p2pbelka.table.session import Table
@@ -39,7 +42,7 @@ def _game(seed: int) -> tuple[LocalGame, list[Table]]:
     return local, local.make_tables()
 
 
-def _bots(seed: int, seats: list[int]) -> list[Any]:
+def bots_of(seed: int, seats: list[int]) -> list[Any]:
     return [make_bot("random", seed * 10 + s) for s in seats]
 
 
@@ -57,7 +60,7 @@ def recovery() -> dict[str, Any]:
     def deaf(source: int, dest: int, raw: bytes) -> bytes | None:
         return None if (source, dest) == (1, LOST) else raw
 
-    run_sync(tables, _bots(GAME_SEED, [0, 1, 2, 3]), deliver=deaf, resend=False)
+    run_sync(tables, bots_of(GAME_SEED, [0, 1, 2, 3]), deliver=deaf, resend=False)
     asker, answerer = tables[LOST], tables[0]
     before = _held(asker)
     ask = lb.Resend(tuple(before))
@@ -98,7 +101,7 @@ def lost_game() -> tuple[LocalGame, list[Table], int]:
     """A seeded game whose remaining seats are stuck on seat ``LOST`` after a deal."""
     for seed in range(GAME_SEED, GAME_SEED + 30):
         local, tables = _game(seed)
-        bots = _bots(seed, [0, 1, 2, 3])
+        bots = bots_of(seed, [0, 1, 2, 3])
         run_sync(tables, bots, until=_after_first_deal(tables))
         rest = [0, 1, 2]
         run_sync([tables[s] for s in rest], [bots[s] for s in rest])
@@ -115,44 +118,55 @@ def _after_first_deal(tables: list[Table]) -> Callable[[Any], bool]:
     return far
 
 
+@dataclass
+class Agreement:
+    """A change offered by seat 0, signed by seats 1 and 2, sealed and followed."""
+
+    segment: bytes
+    proposal: m.TableMsg
+    signed: dict[int, bytes]
+    host: Table
+    steps: list[dict[str, Any]]
+
+
+def agree(
+    cuts: dict[int, Previous],
+    new: tuple[bytes, str, bytes],
+    signers: list[Signer],
+    followers: dict[int, tuple[Signer, bytes | None]],
+) -> Agreement:
+    """Seat 0 offers ``new`` (key, name, nonce) for seat ``LOST`` at its cut; seats 1 and
+    2 check the offer and sign; seat 0 seals it; each of ``followers`` (its signer, and
+    the nonce it brought if the seat comes back to it) takes the sealed ``table``."""
+    key, name, nonce = new
+    segment, proposal = propose(cuts[0], LOST, key, name, nonce, signers[0])
+    checks = {s: check_change(cuts[s], 0, segment, proposal) or "may sign" for s in (1, 2)}
+    if set(checks.values()) != {"may sign"}:
+        raise AssertionError(checks)
+    offer = sc.encode_seat_change(sc.Offer(segment, proposal))
+    steps = [step(0, [1, 2], offer, checks)]
+    signed = dict(proposal.after.agreed if proposal.after else ())
+    for s in (1, 2):
+        sig = sc.sign_agreement(signers[s], segment, proposal)
+        counted = _counted(signers[s].public_key, sig, segment, proposal)
+        steps.append(step(s, [0], sc.encode_seat_change(sc.Agree(segment, sig)), {0: counted}))
+        signed[s] = sig
+    final = sc.with_agreements(proposal, signed)
+    host = Table.host(signers[0], final, seed_source=seed_stream(segment), previous=cuts[0])
+    sealed = host.view.transcript[0].raw
+    taken = {s: follows(sealed, signer, cuts[0 if s == LOST else s], mine)
+             for s, (signer, mine) in followers.items()}  # fmt: skip
+    steps.append(step(0, sorted(followers), sealed, taken))
+    return Agreement(segment, proposal, signed, host, steps)
+
+
 def seat_change() -> dict[str, Any]:
     local, tables, seed = lost_game()
     signers = local.signers
     bot = Signer.from_seed(BOT_SEED)
     cuts = {s: previous_of(tables[s]) for s in (0, 1, 2)}
-    segment, proposal = propose(
-        cuts[0], LOST, bot.public_key, "Bot for Dana", BOT_NONCE, signers[0]
-    )
-    offer = sc.Offer(segment, proposal)
-    steps: list[dict[str, Any]] = [
-        _step(
-            0,
-            [1, 2],
-            sc.encode_seat_change(offer),
-            {s: check_change(cuts[s], 0, segment, proposal) or "may sign" for s in (1, 2)},
-        ),
-    ]
-    signed = dict(proposal.after.agreed if proposal.after else ())
-    for s in (1, 2):
-        sig = sc.sign_agreement(signers[s], segment, proposal)
-        holds = sc.agreement_holds(signers[s].public_key, sig, segment, proposal)
-        steps.append(
-            _step(
-                s,
-                [0],
-                sc.encode_seat_change(sc.Agree(segment, sig)),
-                {0: "counted" if holds else "not counted"},
-            )
-        )
-        signed[s] = sig
-    final = sc.with_agreements(proposal, signed)
-    host = Table.host(signers[0], final, seed_source=lambda: bytes(32), previous=cuts[0])
-    sealed = host.view.transcript[0].raw
-    steps.append(
-        _step(0, [1, 2], sealed, {s: _follows(sealed, signers[s], cuts[s]) for s in (1, 2)})
-    )
-    if any(v != "" for v in steps[0]["state"].values() if v != "may sign"):
-        raise AssertionError(steps[0]["state"])
+    done = agree(cuts, (bot.public_key, "Bot for Dana", BOT_NONCE), signers,
+                 {s: (signers[s], None) for s in (1, 2)})  # fmt: skip
     return {
         "about": "SPEC.md sections 9.2 to 9.4: a seeded Belka game (`LocalGame.seeded"
         f"({seed})`) whose seat {LOST} is lost after the first deal; seat 0 proposes a "
@@ -160,15 +174,15 @@ def seat_change() -> dict[str, Any]:
         "receiver ends in: an offer it may sign (else the reason), an agreement counted, "
         "the continuation followed (the new segment's id) or refused (the reason)",
         "keys": [s.public_key.hex() for s in signers],
-        "segment": segment.hex(),
-        "statement": sc.statement(segment, proposal).hex(),
-        "steps": steps,
-        "refusals": _refusals(signers, cuts, segment, proposal, signed),
-        "closed": _closed(signers, segment),
+        "segment": done.segment.hex(),
+        "statement": sc.statement(done.segment, done.proposal).hex(),
+        "steps": done.steps,
+        "refusals": _refusals(signers, cuts, done.segment, done.proposal, done.signed),
+        "closed": _closed(signers, done.segment),
     }
 
 
-def _step(sender: int, to: list[int], payload: bytes, state: dict[int, str]) -> dict[str, Any]:
+def step(sender: int, to: list[int], payload: bytes, state: dict[int, str]) -> dict[str, Any]:
     return {
         "from": sender,
         "to": to,
@@ -177,13 +191,17 @@ def _step(sender: int, to: list[int], payload: bytes, state: dict[int, str]) -> 
     }
 
 
-def _follows(raw: bytes, signer: Signer, cut: Previous) -> str:
-    """The continuation as a remaining seat takes it: its table of the new segment."""
+def follows(raw: bytes, signer: Signer, cut: Previous, nonce: bytes | None = None) -> str:
+    """The continuation as a seat takes it: its table of the new segment (``nonce``: the
+    one a returning player brought, which the table must carry at its seat)."""
     envelope = open_envelope(raw)
-    table = Table(envelope.game, signer=signer, seed_source=lambda: bytes(32), previous=cut)
+    table = Table(
+        envelope.game, signer=signer, seed_source=seed_stream(raw), previous=cut, nonce=nonce
+    )
     table.receive_envelope(envelope)
     if table.state.setup is None:
-        return "refused: " + "; ".join(str(e) for e in table.take_events())
+        refused = [e.reason for e in table.take_events() if isinstance(e, ev.Rejected)]
+        return "refused: " + "; ".join(refused)
     return "in segment " + envelope.game.hex()
 
 

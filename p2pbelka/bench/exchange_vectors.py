@@ -16,7 +16,10 @@ and seeds (protocol/vectors/README.md, "Exchanges", lists them):
   refusals and ``seat_closed`` (sections 9.2 to 9.4);
 - ``seat-change-run.json``: the same change as the peers' machines run it, message
   by message with every seat's state: agreed, declined over a line of links, timed
-  out (section 9.4).
+  out (section 9.4);
+- ``hand-back.json``: the seat taken back by its player (``seat_reclaim``, the bot
+  stopped before its next deal, the offer to the player's key with its nonce, the
+  continuation it takes; one with another nonce it refuses: section 9.5).
 
 The transport's handshake refusals are in ``transport.json`` (``transport_vectors``).
 ``python -m p2pbelka.bench.exchange_vectors`` rewrites the files; the suite
@@ -37,6 +40,7 @@ from p2pbelka.bench import (
     exchange_chat,
     exchange_dnssd,
     exchange_game,
+    exchange_handback,
     exchange_lobby,
     exchange_machine,
 )
@@ -51,6 +55,7 @@ VECTORS: dict[str, Callable[[], dict[str, Any]]] = {
     "recovery": exchange_game.recovery,
     "seat-change": exchange_game.seat_change,
     "seat-change-run": exchange_machine.machine,
+    "hand-back": exchange_handback.hand_back,
 }
 
 

@@ -276,3 +276,23 @@ def test_the_seat_change_runs_end_where_the_file_says() -> None:
             before = now if before == "agreed" or now == "agreed" else before
         assert before == "idle"
         assert {s["segment"] for s in case["end"].values()} == {case["start"]["0"]["segment"]}
+
+
+def test_the_hand_back_carries_the_players_nonce() -> None:
+    data = load("hand-back")
+    keys = [bytes.fromhex(k) for k in data["keys"]]
+    reclaim = sc.decode_seat_change(bytes.fromhex(data["steps"][0]["payload"]))
+    assert isinstance(reclaim, sc.Reclaim) and reclaim.segment.hex() == data["bot_segment"]
+    offer = sc.decode_seat_change(bytes.fromhex(data["steps"][1]["payload"]))
+    assert isinstance(offer, sc.Offer) and offer.segment == segment_id_of(offer.table)
+    assert offer.table.after is not None and offer.table.after.seat == 3
+    assert offer.table.seats[3].key == keys[3] and offer.table.nonces[3] == reclaim.nonce
+    for step in data["steps"][2:4]:
+        agree = sc.decode_seat_change(bytes.fromhex(step["payload"]))
+        assert isinstance(agree, sc.Agree)
+        assert sc.agreement_holds(keys[step["from"]], agree.sig, offer.segment, offer.table)
+    sealed = open_envelope(bytes.fromhex(data["steps"][4]["payload"]))
+    assert sealed.game == offer.segment and sealed.game.hex() == data["segment"]
+    assert set(data["steps"][4]["state"].values()) == {f"in segment {data['segment']}"}
+    other = open_envelope(bytes.fromhex(data["refusal"]["payload"]))
+    assert other.game != sealed.game and data["refusal"]["state"].startswith("refused")
