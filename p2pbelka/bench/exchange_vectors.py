@@ -11,6 +11,8 @@ and seeds (protocol/vectors/README.md, "Exchanges", lists them):
   the ``/watching`` line (SPEC.md sections 7.4 and 7.5);
 - ``control.json``: every control message, the payloads refused, a lobby from its
   first ``lobby`` to ``start``, a watcher's admission (sections 7.1 to 7.5, 9.4, 9.5);
+- ``watchers.json``: what the host sends a watcher first, before and after it cut
+  its transcript back (``rewind``, section 7.5);
 - ``recovery.json``: a ``resend`` and its answer (section 7.3);
 - ``seat-change.json``: an offer, its agreements, the sealed continuation, the
   refusals and ``seat_closed`` (sections 9.2 to 9.4);
@@ -39,6 +41,7 @@ from p2pbelka.bench import (
     exchange_beacons,
     exchange_chat,
     exchange_dnssd,
+    exchange_feed,
     exchange_game,
     exchange_handback,
     exchange_lobby,
@@ -52,6 +55,7 @@ VECTORS: dict[str, Callable[[], dict[str, Any]]] = {
     "dnssd": exchange_dnssd.dnssd,
     "chat": exchange_chat.chat,
     "control": exchange_lobby.control,
+    "watchers": exchange_feed.feed,
     "recovery": exchange_game.recovery,
     "seat-change": exchange_game.seat_change,
     "seat-change-run": exchange_machine.machine,

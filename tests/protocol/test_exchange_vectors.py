@@ -14,6 +14,7 @@ from p2pbelka.bench import exchange_beacons as eb
 from p2pbelka.bench import exchange_chat as ec
 from p2pbelka.bench import exchange_control as ecl
 from p2pbelka.bench import exchange_dnssd as ed
+from p2pbelka.bench import exchange_feed as efd
 from p2pbelka.bench import exchange_lobby as el
 from p2pbelka.bench import exchange_vectors as ev
 from p2pbelka.net.directory import TableDirectory
@@ -21,7 +22,7 @@ from p2pbelka.net.dnssd import instance_name, table_from_txt
 from p2pbelka.peer.chat import watchers_named
 from p2pbelka.peer.lan.events import LobbyRefused
 from p2pbelka.peer.lan.join import checked_setup
-from p2pbelka.peer.lan.watchers import what_came
+from p2pbelka.peer.lan.watchers import Feed, what_came
 from p2pbelka.protocol import lobby as wire
 from p2pbelka.protocol import seatchange as sc
 from p2pbelka.protocol.chat import open_chat
@@ -296,3 +297,36 @@ def test_the_hand_back_carries_the_players_nonce() -> None:
     assert set(data["steps"][4]["state"].values()) == {f"in segment {data['segment']}"}
     other = open_envelope(bytes.fromhex(data["refusal"]["payload"]))
     assert other.game != sealed.game and data["refusal"]["state"].startswith("refused")
+
+
+def test_the_watchers_feed_replayed_at_a_fresh_host() -> None:
+    """The file's records fed to a fresh host's ``Feed``, cut back and fed again: each
+    ``watch`` gets what the file says, ``rewind`` only for the watcher fed before."""
+    data = load("watchers")
+    host = Feed(2)
+    for raw in data["records"]:
+        host.record(open_envelope(bytes.fromhex(raw)))
+    first, *rest = data["steps"]
+    keys = {"Dana": efd.DANA, "Eve": efd.EVE}
+    ask = wire.decode_control(bytes.fromhex(first["watch"]))
+    assert isinstance(ask, wire.Watch)
+    assert [p.hex() for p in host.opening(keys[ask.name], ask.start)] == first["sent"]
+    host.admitted.append(keys[ask.name])
+    host.rewind(efd.CUT)
+    for raw in data["after_cut"]:
+        host.record(open_envelope(bytes.fromhex(raw)))
+    rewinds = 0
+    for step in rest:
+        ask = wire.decode_control(bytes.fromhex(step["watch"]))
+        assert isinstance(ask, wire.Watch)
+        why = host.refusal(keys[ask.name], ask.start)
+        assert why == step["refused"]
+        if not why:
+            sent = host.opening(keys[ask.name], ask.start)
+            assert [p.hex() for p in sent] == step["sent"]
+            rewinds += sum(
+                1
+                for p in sent
+                if p[:1] != b"\x92" and isinstance(wire.decode_control(p), wire.Rewind)
+            )
+    assert rewinds == 1
