@@ -46,6 +46,10 @@ def seating(plan: lb.SeatingPlan) -> dict[str, Any]:
     }
 
 
+SEEDS = {"Ann": 0x11, "Bea": 0x12, "Cem": 0x13, "Dan": 0x14}
+"""The joiners' key seeds (x 32)."""
+
+
 class _Lobby:
     """The host's side of a lobby, message by message: what each does to the seating."""
 
@@ -53,83 +57,77 @@ class _Lobby:
         self.plan = plan()
         self.steps: list[dict[str, Any]] = []
 
-    def host_says(self, to: int, payload: bytes) -> None:
-        self.steps.append(
-            {"from": "host", "to": NAMES[to], "payload": payload.hex(), "host": seating(self.plan)}
-        )
+    def _write(self, step: dict[str, Any]) -> None:
+        self.steps.append({**step, "host": seating(self.plan)})
+
+    def host_says(self, to: str, payload: bytes) -> None:
+        self._write({"from": "host", "to": to, "payload": payload.hex()})
 
     def set_rules(self, preset: str) -> None:
         """The host's person changes the rules (no message: the next ``lobby`` says it)."""
         assert self.plan.set_rules(preset, {})
-        self.steps.append(
-            {
-                "from": "host",
-                "to": "",
-                "set_rules": {"preset": preset, "options": {}},
-                "host": seating(self.plan),
-            }
-        )
+        self._write({"from": "host", "to": "", "set_rules": {"preset": preset, "options": {}}})
 
-    def lobby(self, to: int) -> None:
+    def lobby(self, to: str) -> None:
         self.host_says(to, lb.encode_control(self.plan.state()))
 
-    def hello(self, seat_seed: int, n: int) -> None:
-        hello = lb.Hello(NAMES[n], "", PORT + n, NONCES[n])
-        payload = lb.encode_control(hello)
+    def hello(self, name: str, nonce: bytes) -> None:
+        payload = lb.encode_control(lb.Hello(name, "", PORT + SEEDS[name] - 0x10, nonce))
         msg = lb.decode_control(payload)
         assert isinstance(msg, lb.Hello)
-        self.plan.sit(key(seat_seed), msg, f"10.77.0.{n + 1}")
-        self.steps.append(
-            {
-                "from": NAMES[n],
-                "to": "host",
-                "payload": payload.hex(),
-                "ignored": "",
-                "host": seating(self.plan),
-            }
-        )
+        self.plan.sit(key(SEEDS[name]), msg, f"10.77.0.{SEEDS[name] - 0x0E}")
+        self._write({"from": name, "to": "host", "payload": payload.hex(), "ignored": ""})
 
-    def joiner_says(self, n: int, payload: bytes, ignored: bool) -> None:
-        why = self.plan.take(key(JOINER_SEEDS[n - 1]), payload)
+    def says(self, name: str, msg: lb.Control, ignored: bool = False) -> None:
+        payload = lb.encode_control(msg)
+        why = self.plan.take(key(SEEDS[name]), payload)
         if bool(why) != ignored:
-            raise AssertionError(f"lobby step of {NAMES[n]}: {why or 'taken'}")
-        self.steps.append(
-            {
-                "from": NAMES[n],
-                "to": "host",
-                "payload": payload.hex(),
-                "ignored": why,
-                "host": seating(self.plan),
-            }
-        )
+            raise AssertionError(f"lobby step of {name}: {why or 'taken'}")
+        self._write({"from": name, "to": "host", "payload": payload.hex(), "ignored": why})
+
+    def leaves(self, name: str) -> None:
+        """The joiner's connection closes before the start: its seat is free again."""
+        self.plan.leave(key(SEEDS[name]))
+        self._write({"from": name, "to": "host", "closed": True})
+
+    def removes(self, name: str) -> None:
+        """The host's person removes a seated joiner: ``refuse``, then it closes."""
+        self.plan.leave(key(SEEDS[name]))
+        refuse = lb.Refuse("the host removed you from this table")
+        self._write({"from": "host", "to": name, "payload": lb.encode_control(refuse).hex(),
+                     "removes": True})  # fmt: skip
 
 
 def lobby_exchange() -> dict[str, Any]:
-    ann = 1
     x = _Lobby()
-    x.lobby(ann)
-    x.hello(JOINER_SEEDS[0], ann)
-    x.lobby(ann)
-    x.joiner_says(ann, lb.encode_control(lb.TakeSeat(3)), ignored=False)
-    x.lobby(ann)
-    x.joiner_says(ann, lb.encode_control(lb.TakeSeat(0)), ignored=True)
-    x.joiner_says(ann, lb.encode_control(lb.Ready(True, 0)), ignored=False)
+    x.lobby("Ann")
+    x.hello("Ann", NONCES[1])
+    x.lobby("Ann")
+    x.says("Ann", lb.TakeSeat(3))
+    x.says("Ann", lb.TakeSeat(0), ignored=True)
+    x.says("Ann", lb.Ready(True, 0))
     x.set_rules("eyes")
-    x.lobby(ann)
-    x.joiner_says(ann, lb.encode_control(lb.Ready(True, 0)), ignored=True)
-    x.joiner_says(ann, lb.encode_control(lb.Ready(True, 1)), ignored=False)
-    x.joiner_says(ann, lb.encode_control(lb.Hello("Ann", "", 5001, NONCES[1])), ignored=True)
-    for n in (2, 3):
-        x.hello(JOINER_SEEDS[n - 1], n)
-        x.joiner_says(n, lb.encode_control(lb.Ready(True, 1)), ignored=False)
+    x.lobby("Ann")
+    x.says("Ann", lb.Ready(True, 0), ignored=True)
+    x.says("Ann", lb.Ready(True, 1))
+    x.says("Ann", lb.Hello("Ann", "", 5001, NONCES[1]), ignored=True)
+    x.hello("Bea", NONCES[2])
+    x.leaves("Bea")
+    x.hello("Bea", bytes([0x62]) * 16)  # a new connection, a fresh nonce
+    x.says("Bea", lb.Ready(True, 1))
+    x.hello("Cem", NONCES[3])
+    x.removes("Cem")
+    x.hello("Dan", bytes([0x54]) * 16)
+    x.says("Dan", lb.Ready(True, 1))
     last_lobby = x.plan.state()
-    x.lobby(ann)
+    x.lobby("Ann")
     assert x.plan.complete
     setup = x.plan.setup()
     table = Table.host(signer(HOST_SEED), setup)
     start = lb.Start(table.view.transcript[0].raw, x.plan.peers())
-    x.host_says(ann, lb.encode_control(start))
+    x.host_says("Ann", lb.encode_control(start))
     return {
+        "keys": {name: key(seed).hex() for name, seed in SEEDS.items()},
         "steps": x.steps,
         "joiner": _joiner_checks(last_lobby, start, setup, table.game_id),
     }
