@@ -20,6 +20,7 @@ from typing import Any
 
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame, seed_stream
+from p2pbelka.peer.seatchange.core import bot_name
 from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol import lobby as lb
 from p2pbelka.protocol import messages as m
@@ -165,7 +166,8 @@ def seat_change() -> dict[str, Any]:
     signers = local.signers
     bot = Signer.from_seed(BOT_SEED)
     cuts = {s: previous_of(tables[s]) for s in (0, 1, 2)}
-    done = agree(cuts, (bot.public_key, "Bot for Dana", BOT_NONCE), signers,
+    name = bot_name(local.names[LOST])
+    done = agree(cuts, (bot.public_key, name, BOT_NONCE), signers,
                  {s: (signers[s], None) for s in (1, 2)})  # fmt: skip
     return {
         "about": "SPEC.md sections 9.2 to 9.4: a seeded Belka game (`LocalGame.seeded"
@@ -177,7 +179,7 @@ def seat_change() -> dict[str, Any]:
         "segment": done.segment.hex(),
         "statement": sc.statement(done.segment, done.proposal).hex(),
         "steps": done.steps,
-        "refusals": _refusals(signers, cuts, done.segment, done.proposal, done.signed),
+        "refusals": _refusals(signers, cuts, done.segment, done.proposal, done.signed, name),
         "closed": _closed(signers, done.segment),
     }
 
@@ -211,10 +213,11 @@ def _refusals(
     segment: bytes,
     proposal: Any,
     signed: dict[int, bytes],
+    name: str,
 ) -> list[dict[str, Any]]:
     bot = Signer.from_seed(BOT_SEED)
     chosen, forged = propose(
-        cuts[0], LOST, bot.public_key, "Bot for Dana", BOT_NONCE, signers[0], segment=bytes(16)
+        cuts[0], LOST, bot.public_key, name, BOT_NONCE, signers[0], segment=bytes(16)
     )
     lacking = sc.with_agreements(proposal, {s: v for s, v in signed.items() if s != 2})
     rows = [

@@ -25,6 +25,7 @@ from p2pbelka.bench.exchange_game import (
     step,
 )
 from p2pbelka.peer.local import seed_stream
+from p2pbelka.peer.seatchange.core import bot_name
 from p2pbelka.peer.sync import run_sync
 from p2pbelka.protocol import seatchange as sc
 from p2pbelka.protocol.envelope import Signer, open_envelope
@@ -42,7 +43,7 @@ def _continuation() -> tuple[Any, list[Table], int, bytes]:
     signers = local.signers
     bot = Signer.from_seed(BOT_SEED)
     cuts = {s: previous_of(tables[s]) for s in (0, 1, 2)}
-    done = agree(cuts, (bot.public_key, "Bot for Dana", BOT_NONCE), signers, {})
+    done = agree(cuts, (bot.public_key, bot_name(local.names[LOST]), BOT_NONCE), signers, {})
     envelope = open_envelope(done.host.view.transcript[0].raw)
     following = [done.host]
     for s, signer in ((1, signers[1]), (2, signers[2]), (LOST, bot)):
