@@ -100,7 +100,7 @@ def test_the_evidence_that_brings_the_first_proof_is_its_senders_envelope_too(
     table = tables[2]
     zero = next(e for e in table.view.transcript if e.sender == signers[0].public_key and e.seq > 0)
     one = next(e for e in reversed(table.view.transcript) if e.sender == signers[1].public_key)
-    fork = resign(signers[0], zero, view=tuple((0, e[1]) for e in zero.view))
+    fork = resign(signers[0], zero, view=tuple((0, bytes(32)) for _ in zero.view))
     pair = (zero.raw, fork)
     ending = {
         "seq": one.seq + 1,
