@@ -16,6 +16,7 @@ from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.table.replay import Replay
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
+from tests.protocol.test_ending_vectors import ENDINGS_EXPECTED
 
 PATHS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "paths"
 
@@ -73,6 +74,7 @@ EXPECTED = {
     "belot-sequences": "INCOMPLETE",
     "belot-hanging-together": "INCOMPLETE",
     "belot-hanging-one-each": "INCOMPLETE",
+    **ENDINGS_EXPECTED,
 }
 
 

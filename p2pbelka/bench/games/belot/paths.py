@@ -10,6 +10,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from p2pbelka.bench import path_endings
 from p2pbelka.bench.path_vectors import CHEATER, PathVector, dispute_of_odd_seats
 from p2pbelka.bots import make_bot
 from p2pbelka.bots.common.seat import Bot, SeatBot
@@ -272,5 +273,21 @@ VECTORS = [
             deals=3,
         )
         for way, what in (("together", "both sums (95)"), ("one_each", "the first sum only (42)"))
+    ),
+]
+
+# -- endings and proofs (issue 41 items 1-13) -------------------------------------------
+
+VECTORS += [
+    PathVector(
+        "belot-close-dispute-no-seat",
+        8,
+        "the belot-2-game game (won): seat 0's close does not come; the recorder (seat 1)"
+        " signs a dispute whose seats, 3 and 2, are none of the table's, one ahead of its"
+        " chain (its own close held): it names its sender, OK, seat 1 named as not closing",
+        game="belot",
+        players=2,
+        edit=path_endings.close_dispute_names_none,
+        deals=99,
     ),
 ]
