@@ -79,6 +79,8 @@ class PathVector:
     """Before flow 3 the host names the game id (``OLD_GAME_ID``) and no nonce is sent."""
     bots: Callable[[list[Table], int], list[Bot]] | None = None
     """The seats' bots, given every seat's table and the seed (else random bots)."""
+    prepare: Callable[[LocalGame], None] | None = None
+    """Changes the seeded game before the seats' tables are made (their nonces)."""
     drive: Drive | None = None
     """Plays the game itself and returns seat 0's file (a seat that changes hands:
     ``bench/path_segments.py``); else the seats play until ``whole`` or ``deals`` say."""
@@ -132,6 +134,8 @@ def play(vector: PathVector) -> tuple[LocalGame, list[Envelope]]:
         players=vector.players,
         fairdeal=vector.fairdeal if vector.fairdeal is not None else FAIRDEAL_VERSION,
     )
+    if vector.prepare is not None:
+        vector.prepare(game)
     tables = _tables(vector, game)
     if vector.bots is not None:
         bots = vector.bots(tables, vector.seed)

@@ -14,6 +14,7 @@ import pytest
 from p2pbelka.bench import path_segments as seg
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope
+from p2pbelka.protocol.ids import game_id_of
 from p2pbelka.protocol.transcript import iter_records
 
 PATHS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "paths"
@@ -42,6 +43,7 @@ RULES_VERDICTS = {
     **dict.fromkeys(REFUSED, "INVALID"),
     "continuation-own-id": "CHEATING PROVEN",
     "goli-continues": "INCOMPLETE",
+    "nonces-repeat": "INCOMPLETE",
     "redeal-dispute": "CHEATING PROVEN",
     "audit-faults": "CHEATING PROVEN",
     "belot-continuation": "INCOMPLETE",
@@ -185,6 +187,18 @@ def test_a_continuation_under_the_id_in_play_is_a_proof_record() -> None:
     first, last = d["records"][0], d["records"][-1]
     assert (last["type"], last["seat"], last["seq"]) == ("table", 0, 0)
     assert last["hash"] != first["hash"] and "segment" not in last
+
+
+def test_nonces_that_repeat() -> None:
+    """Two seats' equal nonces: the table is taken and the game played under the id
+    the list derives."""
+    table, *_ = _envelopes("nonces-repeat")
+    assert isinstance(table.msg, m.TableMsg)
+    nonces = table.msg.nonces
+    assert nonces[1] == nonces[2] and len(set(nonces)) == 3
+    assert table.game == game_id_of(nonces)
+    d = _json("nonces-repeat")
+    assert _kinds(d)[1:4] == [("sit", 1), ("sit", 2), ("sit", 3)] and len(d["deals"]) == 1
 
 
 def test_goli_continues() -> None:

@@ -80,6 +80,11 @@ def _closes_then(more: int) -> Callable[[list[Envelope]], int]:
     return lambda e: min(i for i, x in enumerate(e) if x.type == "close") + more
 
 
+def _nonce_twice(game: LocalGame) -> None:
+    """Seat 2 brings seat 1's nonce (both sit: each finds its own at its seat)."""
+    game.nonces[2] = game.nonces[1]
+
+
 OLD = "a Belka table of flow {flow} (a game id its host chose, no nonces)"
 
 VECTORS: list[PathVector] = [
@@ -241,6 +246,14 @@ VECTORS: list[PathVector] = [
             ("deal-end", "after two of the last deal's deal_ends", _reveals_then(2)),
             ("close", "after two closes", _closes_then(2)),
         )
+    ),
+    PathVector(
+        "nonces-repeat",
+        1,
+        "a flow-3 table whose nonces hold seat 1's nonce at seat 2 too: well formed, not"
+        " refused, the game id derived from the list as it is; to the end of deal 1",
+        whole=False,
+        prepare=_nonce_twice,
     ),
     PathVector(
         "goli-continues",
