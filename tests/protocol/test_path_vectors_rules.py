@@ -53,6 +53,7 @@ RULES_VERDICTS = {
     "belot-declare-dispute": "CHEATING PROVEN",
     "belot-declare-not-at-lead": "CHEATING PROVEN",
     "belot-claim-not-at-lead": "CHEATING PROVEN",
+    "belot-claim-in-bidding": "DISPUTED",
     "belot-four-eights": "INCOMPLETE",
     "belot-four-sevens": "INCOMPLETE",
 }
@@ -264,6 +265,17 @@ def test_what_the_belot_messages_say() -> None:
         "before the first card of a trick"
         in _json("belot-declare-not-at-lead")["verify"]["faults"][0]["what"]
     )
+
+
+def test_a_claim_while_a_call_is_due_is_refused() -> None:
+    """Refused when due, kept as a refused record: nobody is charged for it; the seat
+    is named, not proven, by the dispute of a seat that gave up waiting for it."""
+    d = _json("belot-claim-in-bidding")
+    kinds = _kinds(d)
+    assert kinds[-2:] == [("claim", 2), ("dispute", 0)] and kinds[-3][0] == "bid"
+    assert _faults(d) == [(2, False, True)]
+    dispute = _envelopes("belot-claim-in-bidding")[-1]
+    assert isinstance(dispute.msg, m.DisputeMsg) and dispute.msg.seats == (2,)
 
 
 @pytest.mark.parametrize("rank, points", [("eights", 50), ("sevens", 30)])

@@ -2,7 +2,7 @@
 items 18-26): a share off its seed in each batch, so that an honest seat's
 ``unopened`` or ``hand_ok: false`` is genuine, or the turned card does not open; a
 ``declare`` whose position does not open; a ``declare`` or a ``claim`` sent at the
-sender's turn but not at its lead.  Each seat plays honestly otherwise."""
+sender's turn but not at its lead, or while a call is due.  Each seat plays honestly otherwise."""
 
 from __future__ import annotations
 
@@ -105,6 +105,17 @@ class ClaimsMidTrick(_OnceADeal):
 
     def lie(self, msg: m.Message | Question | None) -> m.Message | None:
         if isinstance(msg, Question) and msg.kind == "play" and _deal(self).trick:
+            return m.ClaimMsg()
+        return None
+
+
+class ClaimsWhenBidding(_OnceADeal):
+    """At its first turn to call it claims 1001 instead: a type the bid phase does not
+    take, refused when due (a refused record, nobody at fault); its chain goes no
+    further, and the others give up on it (a dispute naming it)."""
+
+    def lie(self, msg: m.Message | Question | None) -> m.Message | None:
+        if isinstance(msg, Question) and msg.kind == "bid":
             return m.ClaimMsg()
         return None
 

@@ -342,6 +342,16 @@ VECTORS += [
             ),
         )
     ),
+    PathVector(
+        "belot-claim-in-bidding",
+        5,
+        f"three-seat Belot: at its turn to call, seat {CHEATER} claims 1001 instead: a type"
+        " the bid phase does not take, refused when due (a refused record, nobody at"
+        f" fault); the others give up on seat {CHEATER} (seat 0's dispute names it)",
+        game="belot",
+        players=3,
+        cheat=_disputes.ClaimsWhenBidding,
+    ),
     *(
         PathVector(
             f"belot-four-{rank}",
