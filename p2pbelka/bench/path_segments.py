@@ -278,14 +278,16 @@ def sits(made: Proposal, table: Envelope) -> list[bytes]:
     return out
 
 
-def refused(change: Change | None, cut: Callable[[list[Envelope]], int] | None = None) -> Edit:
+def refused(
+    change: Change | None, cut: Callable[[list[Envelope]], int] | None = None, seat: int = LOST
+) -> Edit:
     """An edit (``PathVector.edit``): the first ``cut(envelopes)`` records (all, if None)
-    and then the continuation, changed by ``change`` (None: the honest one, with its
-    ``sit``s)."""
+    and then the continuation that gives ``seat`` to a bot, changed by ``change`` (None:
+    the honest one, with its ``sit``s)."""
 
     def edit(envelopes: list[Envelope], game: LocalGame) -> list[bytes]:
         kept = envelopes[: cut(envelopes)] if cut is not None else envelopes
-        made = proposal(kept, game)
+        made = proposal(kept, game, seat)
         if change is not None:
             change(made)
         table = made.sealed()
@@ -348,6 +350,32 @@ def other_heads(made: Proposal) -> None:
     count, _ = heads[1]
     heads[1] = (count - 1, bytes(32 * [0x22]))
     made.table = made.after(heads=tuple(heads))
+
+
+def fewer_seats(made: Proposal) -> None:
+    """The last seat (neither the one changing hands nor the host) left out, with its
+    nonce, its head and its score, the dealer taken below the new count: a table of one
+    seat fewer (well formed where the game allows that many)."""
+    assert made.table.after is not None
+    gone = max(s for s in range(len(made.table.seats)) if s not in (made.seat, made.host))
+    made.signers = [signer for s, signer in enumerate(made.signers) if s != gone]
+
+    def keep(items: Sequence[Any]) -> tuple[Any, ...]:
+        return tuple(item for s, item in enumerate(items) if s != gone)
+
+    after = made.table.after
+    score = keep(after.score) if len(after.score) == len(made.table.seats) else after.score
+    made.table = replace(
+        made.table,
+        seats=keep(made.table.seats),
+        nonces=keep(made.table.nonces) if made.table.nonces else (),
+        after=replace(
+            after,
+            heads=keep(after.heads),
+            score=score,
+            dealer=after.dealer % (len(keep(made.table.seats))),
+        ),
+    )
 
 
 def other_score(made: Proposal) -> None:

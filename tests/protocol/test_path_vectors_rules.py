@@ -26,6 +26,7 @@ REFUSED = {f"continuation-{name}" for name in seg.REFUSALS} | {
     "continuation-earlier-id",
     "continuation-won-deal-end",
     "continuation-won-close",
+    "belot-continuation-fewer-seats",
 }
 
 RULES_VERDICTS = {
@@ -172,6 +173,7 @@ def test_what_each_refused_continuation_shows() -> None:
     assert "had ended" in error["continuation-after-an-end"]
     assert "had not started" in error["continuation-not-started"]
     assert "an earlier segment's" in error["continuation-earlier-id"]
+    assert "2 seats, but segment" in error["belot-continuation-fewer-seats"]
     for where in ("deal-end", "close"):
         assert "the game was won" in error[f"continuation-won-{where}"]
     assert _faults(_json("continuation-after-an-end")) == [(3, False, True)]

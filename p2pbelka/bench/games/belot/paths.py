@@ -278,8 +278,16 @@ VECTORS = [
 # Belot, continuations, rules and audits (issue 41 items 18-26)
 from p2pbelka.bench import path_segments as _segments  # noqa: E402
 from p2pbelka.bench.games.belot import disputes as _disputes  # noqa: E402
+from p2pbelka.protocol.envelope import Envelope  # noqa: E402
 
 _FOURS = {"four_eights": "50", "four_sevens": "30"}
+
+
+def _after_turned(envelopes: list[Envelope]) -> int:
+    """The records up to deal 1's ``turned`` phase."""
+    return max(i for i, e in enumerate(envelopes) if e.type == "turned" and e.deal == 1) + 1
+
+
 VECTORS += [
     PathVector(
         "belot-continuation",
@@ -341,6 +349,18 @@ VECTORS += [
                 " 1001: a false claim (the moment), whatever its total",
             ),
         )
+    ),
+    PathVector(
+        "belot-continuation-fewer-seats",
+        4,
+        "three-seat Belot, seat 1 lost in deal 1's bidding: a continuation (seat 0 hosts)"
+        " of two seats, seat 2 left out with its nonce, head and score, seat 0 signing:"
+        " a Belot table of two seats is well formed, but a continuation keeps the number"
+        " of seats (section 9.3), INVALID",
+        game="belot",
+        players=3,
+        whole=False,
+        edit=_segments.refused(_segments.fewer_seats, _after_turned, seat=1),
     ),
     PathVector(
         "belot-claim-in-bidding",
