@@ -524,3 +524,8 @@ VECTORS += [
         edit=pe.count_0_head,
     ),
 ]
+# Belot, continuations, rules and audits (issue 41 items 18-26): their own module
+# (this one is long enough), imported with its list
+from p2pbelka.bench.games.belka import paths_rules  # noqa: E402
+
+VECTORS += paths_rules.VECTORS
