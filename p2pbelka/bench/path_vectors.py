@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import resign, run_sync
 from p2pbelka.protocol import messages as m
-from p2pbelka.protocol.codec import ProtocolError
+from p2pbelka.protocol.codec import MAX_FRAME, ProtocolError
 from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, open_envelope, seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules import registry
@@ -74,6 +74,11 @@ class PathVector:
     """Before flow 3 the host names the game id (``OLD_GAME_ID``) and no nonce is sent."""
     bots: Callable[[list[Table], int], list[Bot]] | None = None
     """The seats' bots, given every seat's table and the seed (else random bots)."""
+    frame: Callable[[list[bytes]], bytes] | None = None
+    """Makes the file of the records (else the magic, then each record's length and
+    bytes): a vector of bad framing."""
+    cheats: Mapping[int, type[TableState]] = field(default_factory=dict)
+    """Dishonest seats besides ``cheat`` (by seat: deviations of two seats that cancel)."""
 
 
 OLD_GAME_ID = hashlib.sha256(b"p2pbelka path vector: a game id its host chose").digest()[:16]
@@ -88,6 +93,7 @@ def _tables(vector: PathVector, game: LocalGame) -> list[Table]:
     tables: list[Table] = []
     for seat, signer in enumerate(game.signers):
         kind = vector.cheat if vector.cheat is not None and seat == CHEATER else TableState
+        kind = vector.cheats.get(seat, kind)
         source = game.seed_sources[seat]
         if seat == vector.host:
             named, oldest = (game_id, vector.flow) if old else (None, None)
@@ -238,7 +244,10 @@ def generate(vector: PathVector) -> tuple[bytes, dict[str, Any]]:
         raws = vector.edit(envelopes, game)
     else:
         raws = [e.raw for e in envelopes]
-    data = b"".join([_magic(), *(len(r).to_bytes(4, "big") + r for r in raws)])
+    if vector.frame is not None:
+        data = vector.frame(raws)
+    else:
+        data = b"".join([_magic(), *(len(r).to_bytes(4, "big") + r for r in raws)])
     return data, describe(vector, game, data)
 
 
@@ -249,14 +258,7 @@ def _magic() -> bytes:
 def describe(vector: PathVector, game: LocalGame, data: bytes) -> dict[str, Any]:
     report = verify_bytes(data)
     seats = [s.public_key for s in game.signers]
-    rows = []
-    for raw in _raw_records(data):
-        try:
-            rows.extend(record_rows([open_envelope(raw)], seats))
-        except ProtocolError:  # it does not open: its hash is still SHA-256 of inner
-            inner = msgpack.unpackb(raw)[0]
-            row = dict(zip(("seq", "deal"), msgpack.unpackb(inner)[3:1:-1], strict=True))
-            rows.append({"type": None, "seat": None, **row, "hash": _sha(inner)})
+    rows = [_row(raw, seats) for raw in _raw_records(data)]
     return {
         "about": f"p2pbelka game-protocol path vector: {vector.what}."
         " Fields as in the scenario vectors (protocol/SPEC.md section 5.3). Bytes are hex.",
@@ -280,9 +282,37 @@ def describe(vector: PathVector, game: LocalGame, data: bytes) -> dict[str, Any]
                 for f in report.faults
             ],
             "changes": list(report.change_lines),
+            # a file whose last record is cut short: where (SPEC section 5.1)
+            **({"damaged_at": report.cut_at} if report.cut_at is not None else {}),
         },
         "deals": [deal.to_json() for deal in report.deals],
     }
+
+
+def _row(raw: bytes, seats: list[bytes]) -> dict[str, Any]:
+    """A record as the JSON lists it: ``seat`` null for a key no seat holds; for one
+    that does not open, ``type`` null and what its bytes still say (its ``seq`` and
+    ``deal`` as its ``inner`` claims them, its hash SHA-256 of ``inner``; null where
+    even that does not read)."""
+    try:
+        envelope = open_envelope(raw)
+    except ProtocolError:
+        return {"type": None, "seat": None, **_claimed(raw)}
+    if envelope.sender in seats:
+        return record_rows([envelope], seats)[0]
+    return {**record_rows([envelope], [envelope.sender])[0], "seat": None}
+
+
+def _claimed(raw: bytes) -> dict[str, Any]:
+    try:
+        inner = msgpack.unpackb(raw)[0]
+        claimed = msgpack.unpackb(inner)
+        seq, deal = claimed[3], claimed[2]
+        if isinstance(inner, bytes) and type(seq) is int and type(deal) is int:
+            return {"seq": seq, "deal": deal, "hash": _sha(inner)}
+    except Exception:  # bytes that do not read: nothing claimed
+        pass
+    return {"seq": None, "deal": None, "hash": None}
 
 
 def _sha(data: bytes) -> str:
@@ -290,9 +320,12 @@ def _sha(data: bytes) -> str:
 
 
 def _raw_records(data: bytes) -> list[bytes]:
+    """Every record whose length reads (in range, its bytes all there)."""
     out, at = [], len(_magic())
     while at + 4 <= len(data):
         size = int.from_bytes(data[at : at + 4], "big")
+        if not 0 < size <= MAX_FRAME or at + 4 + size > len(data):
+            break
         out.append(data[at + 4 : at + 4 + size])
         at += 4 + size
     return out
