@@ -237,3 +237,10 @@ def test_the_verify_vector_covers_every_exit_status_and_option() -> None:
     }
     assert deals == {"reneges": [1, 2], "proven-before-deal-1": [None]}
     assert {c.name for c in CLI_CASES} == set(by_name)
+
+
+def test_the_readme_lists_each_reporting_vector() -> None:
+    readme = (VECTORS / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Reporting and framing", 1)[1].split("\n## ", 1)[0]
+    for name in [*REPORTING, CLI_NAME]:
+        assert f"`{name}" in section, name
