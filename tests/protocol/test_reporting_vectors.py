@@ -244,3 +244,29 @@ def test_the_readme_lists_each_reporting_vector() -> None:
     section = readme.split("## Reporting and framing", 1)[1].split("\n## ", 1)[0]
     for name in [*REPORTING, CLI_NAME]:
         assert f"`{name}" in section, name
+
+
+def test_a_key_seated_only_in_an_earlier_segment_is_an_unknown_sender() -> None:
+    """SPEC 5.1 (item 15): after a continuation, a record signed by the key that held
+    seat 3 in the first segment names no seat (the seat is the segment's), and the
+    file regenerates byte for byte."""
+    from p2pbelka.bench.games.belka.segments import SEGMENT_UNSEATED, generate
+
+    scenarios = VECTORS / "scenarios"
+    data = (scenarios / f"{SEGMENT_UNSEATED.name}.p2pb").read_bytes()
+    text = (scenarios / f"{SEGMENT_UNSEATED.name}.json").read_text(encoding="utf-8")
+    description = json.loads(text)
+    assert (data, description) == generate(SEGMENT_UNSEATED)
+    table, stray = description["records"][-2:]
+    assert table["type"] == "table" and table["segment"] == stray["segment"]
+    first_keys = description["seat_keys"]
+    envelopes = [r.envelope for r in iter_records(data)]
+    assert envelopes[-1].sender.hex() == first_keys[3]  # seat 3's key in the first segment
+    assert (stray["type"], stray["seat"]) == ("sit", None)
+    verify = description["verify"]
+    assert verify["verdict"] == "INVALID" and verify["records"] == len(envelopes)
+    index = len(envelopes) - 1
+    assert (
+        verify["error"].startswith(f"record {index} (byte ")
+        and ", an unknown sender, seq 0)" in verify["error"]
+    )
