@@ -264,3 +264,19 @@ def test_a_key_seated_only_in_an_earlier_segment_is_an_unknown_sender() -> None:
         verify["error"].startswith(f"record {index} (byte ")
         and ", an unknown sender, seq 0)" in verify["error"]
     )
+
+
+@pytest.mark.parametrize("name", REPORTING)
+def test_each_reporting_vector_exits_as_its_path_says(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command's own entry point on each file: 2 where not one record reads (a
+    malformed table, a bad magic, record 0 cut short), 0 for OK, else 1."""
+    from p2pbelka.cli.main import main
+
+    verdict, records, _error = REPORTING[name]
+    expected = 2 if records == 0 else (0 if verdict == "OK" else 1)
+    assert main(["verify", str(PATHS / f"{name}.p2pb")]) == expected
+    out, err = capsys.readouterr()
+    line = (err if expected == 2 else out).strip().splitlines()[-1]
+    assert f"{verdict}:" in line
