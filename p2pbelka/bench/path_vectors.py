@@ -304,15 +304,26 @@ def _row(raw: bytes, seats: list[bytes]) -> dict[str, Any]:
 
 
 def _claimed(raw: bytes) -> dict[str, Any]:
+    """What the ``inner`` of a record that does not open still says: ``seq`` and
+    ``deal`` as it claims them (however encoded: a float stays a float; bytes after
+    a value are left aside, as ``verify``'s claim does), its hash; null for what does
+    not read (no array, a value not a number)."""
+    out: dict[str, Any] = {"seq": None, "deal": None, "hash": None}
     try:
-        inner = msgpack.unpackb(raw)[0]
-        claimed = msgpack.unpackb(inner)
-        seq, deal = claimed[3], claimed[2]
-        if isinstance(inner, bytes) and type(seq) is int and type(deal) is int:
-            return {"seq": seq, "deal": deal, "hash": _sha(inner)}
-    except Exception:  # bytes that do not read: nothing claimed
+        inner = _first_value(raw)[0]
+        out["hash"] = _sha(inner)
+        claimed = _first_value(inner)
+        for name, value in (("seq", claimed[3]), ("deal", claimed[2])):
+            out[name] = value if type(value) in (int, float) else None
+    except Exception:  # bytes that do not read: nothing more is claimed
         pass
-    return {"seq": None, "deal": None, "hash": None}
+    return out
+
+
+def _first_value(data: bytes) -> Any:
+    unpacker = msgpack.Unpacker()
+    unpacker.feed(data)
+    return next(unpacker)
 
 
 def _sha(data: bytes) -> str:
