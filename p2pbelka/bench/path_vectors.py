@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import resign, run_sync
 from p2pbelka.protocol import messages as m
-from p2pbelka.protocol.codec import ProtocolError
+from p2pbelka.protocol.codec import MAX_FRAME, ProtocolError
 from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, open_envelope, seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules import registry
@@ -84,6 +84,11 @@ class PathVector:
     drive: Drive | None = None
     """Plays the game itself and returns seat 0's file (a seat that changes hands:
     ``bench/path_segments.py``); else the seats play until ``whole`` or ``deals`` say."""
+    frame: Callable[[list[bytes]], bytes] | None = None
+    """Makes the file of the records (else the magic, then each record's length and
+    bytes): a vector of bad framing."""
+    cheats: Mapping[int, type[TableState]] = field(default_factory=dict)
+    """Dishonest seats besides ``cheat`` (by seat: deviations of two seats that cancel)."""
 
 
 OLD_GAME_ID = hashlib.sha256(b"p2pbelka path vector: a game id its host chose").digest()[:16]
@@ -98,6 +103,7 @@ def _tables(vector: PathVector, game: LocalGame) -> list[Table]:
     tables: list[Table] = []
     for seat, signer in enumerate(game.signers):
         kind = vector.cheat if vector.cheat is not None and seat == CHEATER else TableState
+        kind = vector.cheats.get(seat, kind)
         source = game.seed_sources[seat]
         if seat == vector.host:
             named, oldest = (game_id, vector.flow) if old else (None, None)
@@ -253,7 +259,10 @@ def generate(vector: PathVector) -> tuple[bytes, dict[str, Any]]:
         raws = vector.edit(envelopes, game)
     else:
         raws = [e.raw for e in envelopes]
-    data = b"".join([_magic(), *(len(r).to_bytes(4, "big") + r for r in raws)])
+    if vector.frame is not None:
+        data = vector.frame(raws)
+    else:
+        data = b"".join([_magic(), *(len(r).to_bytes(4, "big") + r for r in raws)])
     return data, describe(vector, game, data)
 
 
@@ -270,10 +279,8 @@ def describe(vector: PathVector, game: LocalGame, data: bytes) -> dict[str, Any]
         try:
             envelope = open_envelope(raw)
         except ProtocolError:  # it does not open: its hash is still SHA-256 of inner
-            inner = msgpack.unpackb(raw)[0]
-            row = dict(zip(("seq", "deal"), msgpack.unpackb(inner)[3:1:-1], strict=True))
-            rows.append({"type": None, "seat": None, **row, "hash": _sha(inner)})
-            segment_of.append(inner and msgpack.unpackb(inner)[1].hex())
+            rows.append({"type": None, "seat": None, **_claimed(raw)})
+            segment_of.append(_claimed_segment(raw))
             continue
         if isinstance(envelope.msg, m.TableMsg) and rows:  # a continuation: its own seats
             seats = [info.key for info in envelope.msg.seats]
@@ -304,6 +311,8 @@ def describe(vector: PathVector, game: LocalGame, data: bytes) -> dict[str, Any]
                 for f in report.faults
             ],
             "changes": list(report.change_lines),
+            # a file whose last record is cut short: where (SPEC section 5.1)
+            **({"damaged_at": report.cut_at} if report.cut_at is not None else {}),
         },
         "deals": [deal.to_json() for deal in report.deals],
     }
@@ -317,14 +326,50 @@ def segment_rows(envelope: Envelope, seats: list[bytes]) -> list[dict[str, Any]]
     return [{**record_rows([envelope], [envelope.sender])[0], "seat": None}]
 
 
+def _claimed(raw: bytes) -> dict[str, Any]:
+    """What the ``inner`` of a record that does not open still says: ``seq`` and
+    ``deal`` as it claims them (however encoded: a float stays a float; bytes after
+    a value are left aside, as ``verify``'s claim does), its hash; null for what does
+    not read (no array, a value not a number)."""
+    out: dict[str, Any] = {"seq": None, "deal": None, "hash": None}
+    try:
+        inner = _first_value(raw)[0]
+        out["hash"] = _sha(inner)
+        claimed = _first_value(inner)
+        for name, value in (("seq", claimed[3]), ("deal", claimed[2])):
+            out[name] = value if type(value) in (int, float) else None
+    except Exception:  # bytes that do not read: nothing more is claimed
+        pass
+    return out
+
+
+def _first_value(data: bytes) -> Any:
+    unpacker = msgpack.Unpacker()
+    unpacker.feed(data)
+    return next(unpacker)
+
+
+def _claimed_segment(raw: bytes) -> Any:
+    """The game id (segment) the ``inner`` of a record that does not open claims, in
+    hex; null where it does not read."""
+    try:
+        inner = _first_value(raw)[0]
+        return inner and _first_value(inner)[1].hex()
+    except Exception:  # bytes that do not read: no segment is claimed
+        return None
+
+
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
 def _raw_records(data: bytes) -> list[bytes]:
+    """Every record whose length reads (in range, its bytes all there)."""
     out, at = [], len(_magic())
     while at + 4 <= len(data):
         size = int.from_bytes(data[at : at + 4], "big")
+        if not 0 < size <= MAX_FRAME or at + 4 + size > len(data):
+            break
         out.append(data[at + 4 : at + 4 + size])
         at += 4 + size
     return out
