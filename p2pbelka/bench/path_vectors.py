@@ -286,7 +286,10 @@ def describe(vector: PathVector, game: LocalGame, data: bytes) -> dict[str, Any]
             seats = [info.key for info in envelope.msg.seats]
         rows.extend(segment_rows(envelope, seats))
         segment_of.append(envelope.game.hex())
-    if len(set(segment_of)) > 1:  # a file of segments: the scenario vectors' ``segment``
+    tables = sum(row["type"] == "table" for row in rows)
+    # a file of segments (a continuation's ``table`` after the first): the scenario
+    # vectors' ``segment``; a refused first ``table`` under another id is one segment
+    if tables > 1 and len(set(segment_of)) > 1:
         rows = [{**row, "segment": s} for row, s in zip(rows, segment_of, strict=True)]
     return {
         "about": f"p2pbelka game-protocol path vector: {vector.what}."
