@@ -115,6 +115,7 @@ def test_who_leaves_while_the_host_decides_goes_from_the_host_s_lobby_and_table(
                 # and the screen has drawn them: the app draws in its own loop, and a
                 # drawing of ours beside one of its own can read a half-built layout
                 counter = screen.app.render_counter
+                screen.app.invalidate()
                 while screen.app.render_counter == counter:
                     await trio.sleep(0.001)
                 drawn.append(render(screen, terminal, 80, 24))
