@@ -233,3 +233,25 @@ def test_every_vector_is_listed_in_the_readme() -> None:
         and f"`{stem}" not in text
     ]
     assert not unlisted, unlisted
+
+
+# "(`a`, `b`: INVALID)", "`flow-2-game-ok`: OK": a verdict the text gives vectors.
+STATED = re.compile(
+    r"((?:`[\w-]+`(?:,|\s+and|,\s+and)\s+)*`[\w-]+`):?\s+\(?(" + "|".join(VERDICTS) + r")\b"
+)
+
+
+@pytest.mark.parametrize("path", SPEC_FILES, ids=lambda p: p.name)
+def test_every_verdict_the_text_gives_a_vector_is_its_json_s(path: Path) -> None:
+    by_name = {Path(stem).name: stem for stem in stems()}
+    text = path.read_text(encoding="utf-8")
+    wrong = []
+    for match in STATED.finditer(text):
+        for name in re.findall(r"`([\w-]+)`", match.group(1)):
+            if name in by_name:
+                data = json.loads((VECTORS / (by_name[name] + ".json")).read_text())
+                verdict = data.get("verify", {}).get("verdict")
+                if verdict != match.group(2):
+                    line = line_of(text, match.start())
+                    wrong.append(f"{path.name}:{line}: {name}: {match.group(2)}, JSON {verdict}")
+    assert not wrong, wrong
