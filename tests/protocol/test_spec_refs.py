@@ -1,6 +1,8 @@
-"""Mechanical checks of the wire spec's references: every vector it names exists, every
-section number it cites is a heading of the document it cites, and every verdict the
-vectors' README states is its JSON's.  A second implementation reads these words alone."""
+"""Mechanical checks of the wire spec's references: every vector it (or docs/) names exists
+and every vector is listed in the vectors' README; every section number it cites is a
+heading of the document it cites, and every point it cites ("section 10.7, 3") an item
+of that section's list; every verdict (and record, byte, seats, `records`) the README or
+the text gives a vector is its JSON's.  A second implementation reads these words alone."""
 
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ VECTORS = PROTOCOL / "vectors"
 README = VECTORS / "README.md"
 SPEC_FILES = sorted(PROTOCOL.glob("*.md"))
 TEXTS = [*SPEC_FILES, README]
+DOCS = sorted((ROOT / "docs").glob("*.md"))
 VERDICTS = ("CHEATING PROVEN", "INCOMPLETE", "DISPUTED", "INVALID", "OK")
 DIRS = ("", "paths/", "scenarios/", "exchanges/")
-# A name in backquotes that is a file of vectors, with or without its extension.
+# A file name in backquotes (`paths/proof-pair.json`), or a path after `vectors/`.
 VECTOR_FILE = re.compile(
     r"`(?:vectors/)?((?:paths/|scenarios/|exchanges/)?[\w.-]+\.(?:json|p2pb))`"
 )
@@ -65,12 +68,14 @@ def is_placeholder(name: str) -> bool:
     return "NAME" in name or "-N." in name
 
 
-@pytest.mark.parametrize("path", TEXTS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [*TEXTS, *DOCS], ids=lambda p: p.name)
 def test_every_vector_named_exists(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     files = vector_files()
     missing = []
-    for pattern in (VECTOR_FILE, VECTOR_PATH):
+    # docs/ name other files (a game's `game.json`): there, only paths under `vectors/`.
+    patterns = (VECTOR_PATH,) if path in DOCS else (VECTOR_FILE, VECTOR_PATH)
+    for pattern in patterns:
         for match in pattern.finditer(text):
             name = match.group(1)
             if is_placeholder(name):
@@ -165,6 +170,11 @@ def test_every_readme_verdict_is_its_json_s() -> None:
                     wrong.append(
                         f"{where}: README record {record.group(1)}, JSON {report['error']}"
                     )
+            byte = re.search(r"byte (\d[\d,]*)", cell)
+            if byte and word == "INVALID":
+                offset = byte.group(1).replace(",", "")
+                if f"byte {offset}" not in (report["error"] or ""):
+                    wrong.append(f"{where}: README byte {offset}, JSON {report['error']}")
             named = re.search(r"\(seats? ([\d, and]+)[:,)]", cell) or re.search(
                 r"seats? ([\d, and]+) not closing", cell
             )
