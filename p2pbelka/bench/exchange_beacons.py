@@ -18,7 +18,10 @@ import msgpack
 from p2pbelka.net.beacon import MAGIC, SIGNATURE_PREFIX, TableAd, encode_beacon
 from p2pbelka.net.directory import TableDirectory, TableInfo
 from p2pbelka.net.identity import Identity
+from p2pbelka.rules import registry as _rules
 
+GAME = _rules.names()[0]
+"""The table's game in these vectors: the first registered (the wire is the same for each)."""
 HOST_SEED = 0x03
 """transport.md section 8.2's host."""
 OTHER_SEED = 0x04
@@ -26,7 +29,7 @@ TABLE_ID = bytes(range(16))
 WALL = 1_700_000_000_000
 """The listener's wall clock (ms) at ``now`` 0; each step's clock is this plus ``now``."""
 SOURCE = "10.77.0.1"
-AD = TableAd(TABLE_ID, "Kitchen table", "belka", 4, 3, 5000, "10.77.0.1")
+AD = TableAd(TABLE_ID, "Kitchen table", GAME, 4, 3, 5000, "10.77.0.1")
 NEUTRAL = bytes([1]) + bytes(31)
 
 RULES = {

@@ -16,8 +16,11 @@ from p2pbelka.peer import lobby as lb
 from p2pbelka.protocol import seatchange as sc
 from p2pbelka.protocol.codec import ProtocolError, encode
 from p2pbelka.protocol.envelope import Signer
+from p2pbelka.rules import registry as _rules
 from p2pbelka.table.session import Table
 
+GAME = _rules.names()[0]
+"""The table's game in these vectors: the first registered (the wire is the same for each)."""
 HOST_SEED, JOINER_SEEDS = 0x10, (0x11, 0x12, 0x13)
 NAMES = ("Host", "Ann", "Bea", "Cem")
 NONCES = tuple(bytes([0x50 + seat]) * 16 for seat in range(4))
@@ -59,7 +62,7 @@ def _lobby_state() -> lb.LobbyState:
         lb.SeatView(key(JOINER_SEEDS[0]), "Ann", False),
         None,
     )
-    return lb.LobbyState(TABLE_ID, "Kitchen table", "classic", {}, seats, "belka", 0)
+    return lb.LobbyState(TABLE_ID, "Kitchen table", "classic", {}, seats, GAME, 0)
 
 
 def messages() -> list[tuple[str, str, bytes]]:
@@ -163,7 +166,10 @@ REFUSED: list[tuple[str, bytes]] = [
     ),
     ("`hello` port 0", _map(t="hello", name="Ann", addr="", port=0, nonce=NONCES[1])),
     ("`hello` nonce of 15 bytes", _map(t="hello", name="Ann", addr="", port=5001, nonce=bytes(15))),
-    ("`lobby` variant in capitals", lb.encode_control(replace(_lobby_state(), variant="Belka"))),
+    (
+        "`lobby` variant in capitals",
+        lb.encode_control(replace(_lobby_state(), variant=GAME.capitalize())),
+    ),
     (
         "`lobby` a key that is not sound",
         lb.encode_control(
@@ -224,7 +230,7 @@ def refused() -> list[dict[str, Any]]:
 def plan(*, auto: bool = False) -> lb.SeatingPlan:
     """The host's lobby: a Belka table, classic; ``auto``: every joiner seated, ready."""
     host = lb.Sitter(key(HOST_SEED), "Host", "", PORT, NONCES[0])
-    seating = lb.SeatingPlan(TABLE_ID, "Kitchen table", "classic", {}, host, variant="belka")
+    seating = lb.SeatingPlan(TABLE_ID, "Kitchen table", "classic", {}, host, variant=GAME)
     if auto:
         for n, seed in enumerate(JOINER_SEEDS):
             hello = lb.Hello(NAMES[n + 1], "", PORT + 1 + n, NONCES[n + 1])
