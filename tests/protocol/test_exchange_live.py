@@ -1,0 +1,140 @@
+"""The exchange vectors whose state lives in the reference's trio code (``host-door``,
+``linger``) and the beacon listener's cap (``beacon-cap``).  Each file is made by
+running the real tasks under a mock clock, and ``test_exchange_vectors`` makes it
+again byte for byte; here each case is read from the file's bytes and checked to
+reach its path, so a change that moves the real code off it fails twice."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from p2pbelka.bench import exchange_beacons as eb
+from p2pbelka.bench import exchange_vectors as ev
+from p2pbelka.net.beacon import parse_beacon
+from p2pbelka.peer import lobby as lb
+
+
+def load(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(ev.path(name).read_text(encoding="utf-8"))
+    return data
+
+
+def cases(name: str) -> dict[str, dict[str, Any]]:
+    return {case["name"]: case for case in load(name)["cases"]}
+
+
+def said(link: dict[str, Any], direction: str = "from") -> list[tuple[float, lb.Control]]:
+    """(time, message) of each control payload one way on a link, read from its bytes."""
+    return [
+        (step["at"], lb.decode_control(bytes.fromhex(step["payload"])))
+        for step in link["steps"]
+        if step["dir"] == direction and step["t"] not in ("envelope", "chat")
+    ]
+
+
+# -- the beacon listener's cap ------------------------------------------------------------
+
+
+def test_the_257th_table_is_refused_by_the_cap_alone_then_takes_a_stale_place() -> None:
+    data = load("beacon-cap")
+    steps = data["steps"]
+    got = eb.replay_beacons(steps, data["at"])
+    assert got["outcomes"] == [s["outcome"] for s in steps]
+    refused = [s for s in steps if s["outcome"] == "full"]
+    assert len(refused) == 1 and refused[0]["rule"] == 6
+    first = next(s for s in steps if s["table"] == refused[0]["table"])
+    before = steps[: steps.index(first)]
+    assert len({s["table"] for s in before}) == 256, "the list was full"
+    assert first["source"] not in {s["source"] for s in before}, "not the cap a source"
+    keys = {parse_beacon(bytes.fromhex(s["datagram"])).host_key for s in before}
+    assert parse_beacon(bytes.fromhex(first["datagram"])).host_key not in keys, "nor a key's"
+    assert len(got["listed"]) == data["listed"] == 256
+    ids = {t["id"] for t in got["listed"]}
+    assert data["newest"]["id"] in ids and data["newest_listed"]
+    assert not data["first_listed"]
+
+
+# -- the host's lobby door and its watchers' feed -----------------------------------------
+
+
+DOOR = cases("host-door")
+
+
+def test_wait_then_the_persons_yes_seats_the_joiner() -> None:
+    case = DOOR["wait"]
+    messages = said(case["links"]["Ann"])
+    assert [type(m) for _, m in messages] == [lb.LobbyState, lb.Wait, lb.LobbyState]
+    (hello_at, _hello), *_ = said(case["links"]["Ann"], "to")
+    assert messages[1][0] == hello_at, "wait comes at once"
+    assert case["while_deciding"]["asking"] == ["Ann"]
+    assert case["while_deciding"]["seating"]["seats"][1] is None, "not counted meanwhile"
+    seated_at, seated = messages[2]
+    assert seated_at == hello_at + 30.0
+    assert isinstance(seated, lb.LobbyState) and seated.seats[1] is not None
+    assert case["host"]["seating"]["seats"][1][1] == "Ann" and case["host"]["asking"] == []
+
+
+def test_a_joiner_has_10_s_for_its_hello() -> None:
+    late, in_time = DOOR["hello-timeout"], DOOR["hello-in-time"]
+    assert [type(m) for _, m in said(late["links"]["Ann"])] == [lb.LobbyState]
+    assert late["links"]["Ann"]["closed_at"] == 10.0
+    assert late["host"]["seating"]["seats"][1:] == [None, None, None]
+    assert in_time["links"]["Ann"]["closed_at"] is None
+    assert in_time["host"]["seating"]["seats"][1][1] == "Ann"
+
+
+def test_a_removed_key_is_refused_at_once_when_it_comes_back() -> None:
+    case = DOOR["removed"]
+    first, again = case["links"]["Ann"], case["links"]["Ann again"]
+    why = "the host removed you from this table"
+    assert said(first)[-1] == (case["removed_at"], lb.Refuse(why))
+    assert first["closed_at"] == case["removed_at"]
+    assert [m for _, m in said(again)] == [lb.Refuse(why)], "refuse, not lobby, first"
+    assert again["closed_at"] == again["steps"][0]["at"]
+    assert case["host"]["removed"] == [load("host-door")["keys"]["Ann"]]
+    assert case["host"]["seating"]["seats"][1] is None
+
+
+def test_the_feed_keeps_alive_every_5_s_and_ends_with_fed() -> None:
+    case = DOOR["feed"]
+    link = case["links"]["Ann"]
+    froms = [s for s in link["steps"] if s["dir"] == "from"]
+    assert [s["t"] for s in froms[:3]] == ["lobby", "watching", "alive"]
+    alive = [s["at"] for s in froms if s["t"] == "alive"]
+    assert alive == [0.0, 5.0, 10.0, 15.0], "every 5 s, whatever else came between"
+    records = [s for s in froms if s["t"] == "envelope"]
+    assert len(records) == case["host"]["records"] == 3
+    assert froms[-1]["t"] == "fed" and said(link)[-1][1] == lb.Fed(3)
+    assert case["ended_at"] <= froms[-1]["at"] == link["closed_at"]
+    assert case["host"]["watchers"] == 0
+
+
+# -- done and the linger -------------------------------------------------------------------
+
+
+LINGER = cases("linger")
+
+
+@pytest.mark.parametrize("name", list(LINGER))
+def test_done_goes_on_every_link_and_resends_are_answered(name: str) -> None:
+    case = LINGER[name]
+    for link in case["links"].values():
+        first = link["steps"][0]
+        assert first["dir"] == "from" and first["t"] == "done"
+        assert first["at"] == max(case["linger_began"], link["steps"][0]["at"])
+        assert link["closed_at"] == case["linger_ended"]
+    one = [s["t"] for s in case["links"]["seat 1"]["steps"] if s["dir"] == "from"]
+    assert one == ["done", "envelope", "envelope", "resent"]
+
+
+def test_the_linger_ends_at_the_last_done_or_after_5_s() -> None:
+    every, silent = LINGER["all-done"], LINGER["one-silent"]
+    last_done = max(
+        s["at"] for link in every["links"].values() for s in link["steps"] if s["dir"] == "to"
+    )
+    assert every["done_from"] == [1, 2] and every["linger_ended"] == last_done
+    assert silent["done_from"] == [1]
+    assert silent["linger_ended"] == silent["linger_began"] + 5.0
