@@ -26,7 +26,9 @@ and seeds (protocol/vectors/README.md, "Exchanges", lists them):
 - ``host-door.json``: the host's lobby door and a watcher's feed as its trio tasks
   run them under a mock clock: ``wait``, the 10 s for ``hello``, a removed key, the
   pace of ``alive`` and ``fed`` at the end (sections 7.2, 7.5);
-- ``linger.json``: ``done`` and the linger after it on a seat's mesh (section 7.3).
+- ``linger.json``: ``done`` and the linger after it on a seat's mesh (section 7.3);
+- ``seat-chain.json``: the answer to ``seat_chain`` as a seat's reclaimer and mesh
+  send it (section 9.5).
 
 The transport's handshake refusals are in ``transport.json`` (``transport_vectors``).
 ``python -m p2pbelka.bench.exchange_vectors`` rewrites the files; the suite
@@ -54,6 +56,7 @@ from p2pbelka.bench import (
     exchange_linger,
     exchange_lobby,
     exchange_machine,
+    exchange_seatchain,
 )
 
 DIRECTORY = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "exchanges"
@@ -71,6 +74,7 @@ VECTORS: dict[str, Callable[[], dict[str, Any]]] = {
     "beacon-cap": exchange_cap.beacon_cap,
     "host-door": exchange_hostdoor.host_door,
     "linger": exchange_linger.linger,
+    "seat-chain": exchange_seatchain.seat_chain,
 }
 
 

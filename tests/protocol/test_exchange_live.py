@@ -1,5 +1,5 @@
 """The exchange vectors whose state lives in the reference's trio code (``host-door``,
-``linger``) and the beacon listener's cap (``beacon-cap``).  Each file is made by
+``linger``, ``seat-chain``) and the beacon listener's cap (``beacon-cap``).  Each file is made by
 running the real tasks under a mock clock, and ``test_exchange_vectors`` makes it
 again byte for byte; here each case is read from the file's bytes and checked to
 reach its path, so a change that moves the real code off it fails twice."""
@@ -15,6 +15,9 @@ from p2pbelka.bench import exchange_beacons as eb
 from p2pbelka.bench import exchange_vectors as ev
 from p2pbelka.net.beacon import parse_beacon
 from p2pbelka.peer import lobby as lb
+from p2pbelka.protocol import seatchange as sc
+from p2pbelka.protocol.envelope import open_envelope
+from p2pbelka.table.segments import observe_segments
 
 
 def load(name: str) -> dict[str, Any]:
@@ -138,3 +141,59 @@ def test_the_linger_ends_at_the_last_done_or_after_5_s() -> None:
     assert every["done_from"] == [1, 2] and every["linger_ended"] == last_done
     assert silent["done_from"] == [1]
     assert silent["linger_ended"] == silent["linger_began"] + 5.0
+
+
+# -- the answer to seat_chain --------------------------------------------------------------
+
+
+CHAIN = cases("seat-chain")["answer"]
+
+
+def answers(link: dict[str, Any]) -> list[tuple[float, list[sc.ChainRecord], sc.ChainEnd]]:
+    """Each answer on a link: when it came, its records, its end (read from the bytes)."""
+    got: list[tuple[float, list[sc.ChainRecord], sc.ChainEnd]] = []
+    records: list[sc.ChainRecord] = []
+    for step in link["steps"]:
+        if step["dir"] != "from":
+            continue
+        msg = sc.decode_seat_change(bytes.fromhex(step["payload"]))
+        if isinstance(msg, sc.ChainRecord):
+            records.append(msg)
+        else:
+            assert isinstance(msg, sc.ChainEnd)
+            got.append((step["at"], records, msg))
+            records = []
+    assert not records, "every answer ends with seat_chain_end"
+    return got
+
+
+def test_a_seat_that_changed_hands_gets_the_whole_game_and_a_top_up() -> None:
+    asks = [
+        (s["at"], sc.decode_seat_change(bytes.fromhex(s["payload"])))
+        for s in CHAIN["links"]["seat 3"]["steps"]
+        if s["dir"] == "to"
+    ]
+    assert [a for _, a in asks] == [
+        sc.ChainRequest(0),
+        sc.ChainRequest(0),
+        sc.ChainRequest(CHAIN["first_of_segment"]),
+    ]
+    whole, top_up = answers(CHAIN["links"]["seat 3"])
+    total = CHAIN["records"]
+    assert whole[0] == asks[0][0] and top_up[0] == asks[2][0], "the 2nd ask, too soon: dropped"
+    assert CHAIN["dropped"] == {"asked too often": 1}
+    assert [r.index for r in whole[1]] == list(range(total)) and whole[2].total == total
+    game = [open_envelope(r.record) for r in whole[1]]
+    assert [e.game.hex() for e in (game[0], game[-1])] == CHAIN["segments"]
+    last = observe_segments(game)  # it replays as verify replays it, both segments
+    keys = [bytes.fromhex(k) for k in load("seat-chain")["keys"]]
+    assert last.state.setup is not None and last.state.setup.seats[3].key != keys[3]
+    first = CHAIN["first_of_segment"]
+    assert [r.index for r in top_up[1]] == list(range(first, total))
+    assert [r.record for r in top_up[1]] == [r.record for r in whole[1][first:]]
+    assert top_up[2].total == total
+
+
+def test_a_seat_that_never_changed_hands_is_told_so() -> None:
+    ((_at, records, end),) = answers(CHAIN["links"]["seat 1"])
+    assert records == [] and end == sc.ChainEnd(0)
