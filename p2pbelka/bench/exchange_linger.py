@@ -4,11 +4,14 @@ and the linger after it), as the reference's trio code runs it: seat 0's ``Mesh`
 its links to seats 1 and 2 probes.  Seat 0's table is finished at 1 s and lingers
 with the reference's 5 s.
 
+Each link opens with seat 0's ``resend`` (what its table holds: 2, 0, 0), which the
+other seat answers with ``resent``.
+
 - ``all-done``: both links get ``done`` at once; seat 1 asks a ``resend`` meanwhile
   and is answered (seat 0's two envelopes, ``resent``); once seats 1 and 2 said
   ``done`` (at 2 s and 3 s) the linger ends and the links close;
-- ``one-silent``: seat 2's link comes up only after the end (``done`` is its first
-  payload) and seat 2 never says ``done``: the linger ends 5 s after seat 0's
+- ``one-silent``: seat 2's link comes up only after the end (``done`` right after
+  its ``resend``) and seat 2 never says ``done``: the linger ends 5 s after seat 0's
   ``done``, and the links close.
 """
 
@@ -43,13 +46,15 @@ def _source(seat: int, seq: int, *, newest: bool = False) -> list[bytes]:
 def _mesh() -> Mesh:
     keys = [_identity(s).public_key for s in range(3)]
     peers = [("", 6000), ("10.77.0.3", 6001), ("10.77.0.4", 6002)]
-    return Mesh(_identity(0), GAME, 0, keys, peers, source=_source, wants=lambda: [])
+    # what seat 0's table holds of each chain: every link opens with this ``resend``
+    return Mesh(_identity(0), GAME, 0, keys, peers, source=_source, wants=lambda: [2, 0, 0])
 
 
 async def _link(mesh: Mesh, seat: int, links: trio.Nursery, probes: trio.Nursery) -> Probe:
     ours, theirs = await channel_pair(_identity(0), _identity(seat), GAME, f"10.77.0.{seat + 2}:1")
     links.start_soon(mesh.serve_channel, seat, ours)
     probe = Probe(f"seat {seat}", theirs)
+    probe.replies["resend"] = lb.encode_control(lb.Resent())  # it holds nothing we lack
     probes.start_soon(probe.read_all)
     return probe
 
@@ -102,7 +107,7 @@ CASES: Cases = {
         lambda: _case(True),
     ),
     "one-silent": (
-        "seat 2's link comes up after seat 0's end (`done` is its first payload) and "
+        "seat 2's link comes up after seat 0's end (`done` right after its `resend`) and "
         "seat 2 never says `done`: the linger ends 5 s after seat 0's `done`",
         lambda: _case(False),
     ),
@@ -114,7 +119,8 @@ def linger() -> dict[str, Any]:
         "about": "SPEC.md section 7.3, `done` and the linger after it, as the reference "
         "seat's mesh runs it: seat 0 of a three-seat game (key seeds 0x21, 0x22, 0x23 "
         "x 32; game id 40..4f) with links to seats 1 and 2 over real secure channels on "
-        "in-memory streams, under a mock clock from 0 s; its table is finished at 1 s "
+        "in-memory streams, under a mock clock from 0 s; each link opens with seat 0's "
+        "`resend` (its table holds 2, 0, 0), answered `resent`; its table is finished at 1 s "
         "(`linger_began`) and it lingers 5 s at most (the reference's `--linger`); "
         "`linger_ended` is when it stops waiting, `done_from` the seats whose `done` it "
         "heard; each link's payloads as the other seat saw them (`dir` from seat 0 or "

@@ -72,6 +72,9 @@ class Probe:
         self.channel = channel
         self.steps: list[dict[str, Any]] = []
         self.closed_at: float | None = None
+        self.replies: dict[str, bytes] = {}
+        """What the probe answers at once to a payload of each `t` (a ``resent`` to a
+        ``resend``, as a seat holding nothing more answers)."""
 
     def _write(self, direction: str, payload: bytes) -> None:
         step = {"at": now(), "dir": direction, "t": kind(payload), "payload": payload.hex()}
@@ -86,6 +89,9 @@ class Probe:
         try:
             async for payload in self.channel:
                 self._write("from", payload)
+                reply = self.replies.get(kind(payload))
+                if reply is not None:
+                    await self.send(reply)
         except NetError:
             pass
         self.closed_at = now()
