@@ -203,3 +203,9 @@ def test_a_seat_that_changed_hands_gets_the_whole_game_and_a_top_up() -> None:
 def test_a_seat_that_never_changed_hands_is_told_so() -> None:
     ((_at, records, end),) = answers(CHAIN["links"]["seat 1"])
     assert records == [] and end == sc.ChainEnd(0)
+
+
+def test_the_readme_lists_every_exchange_file() -> None:
+    readme = (ev.DIRECTORY.parent / "README.md").read_text(encoding="utf-8")
+    for name in ev.VECTORS:
+        assert f"| `{name}.json` |" in readme, name
