@@ -3,11 +3,14 @@ trio tasks run them (``HostLobby.serve``, ``Feed.serve`` and ``Feed.end``), over
 ``exchange_live``'s channels under a mock clock (protocol/SPEC.md sections 7.2, 7.5):
 
 - ``wait``: a host whose person decides (30 s here): ``lobby``, the joiner's
-  ``hello``, ``wait`` at once, and the ``lobby`` that seats it when the person says yes;
+  ``hello``, ``wait`` at once, and the ``lobby`` that seats it when the person says
+  yes; the joiner is the reference's (``join.py``), and what its player is shown
+  is written down;
 - ``hello-timeout``: a joiner that says nothing after the first ``lobby``: closed at 10 s;
 - ``hello-in-time``: one whose ``hello`` comes at 9.9 s: seated;
 - ``removed``: a seated joiner the host removes (``refuse``, closed), then its key
-  dialling again: ``refuse`` first, not ``lobby``, and closed;
+  dialling again: ``refuse`` first, not ``lobby``, and closed (the reference joiner
+  both times, leaving with the host's reason);
 - ``feed``: a watcher of a quiet game: ``watching``, ``alive`` at once and every 5 s
   whatever else came, a record, then the game over: ``fed`` with the record count,
   the host closes.
@@ -28,14 +31,23 @@ from p2pbelka.bench import exchange_control as ecl
 from p2pbelka.bench.exchange_live import LOBBY_CONTEXT, Cases, Probe, channel_pair, now, run_cases
 from p2pbelka.bench.exchange_lobby import seating
 from p2pbelka.net.errors import NetError
+from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
-from p2pbelka.peer.lan.events import JoinRequest, LobbyEvent
+from p2pbelka.peer.lan.events import (
+    AwaitingApproval,
+    JoinRequest,
+    LobbyClosed,
+    LobbyEvent,
+    LobbyRefused,
+    SeatsChanged,
+)
 from p2pbelka.peer.lan.hostlobby import HostLobby
+from p2pbelka.peer.lan.join import _first_look, _sit
 from p2pbelka.peer.lan.watchers import Feed
 
 DECIDES = 30.0
 """Seconds the host's person takes to say yes in ``wait``."""
-ANN = ecl.identity(ecl.JOINER_SEEDS[0])
+ANN = Identity.from_seed(bytes([ecl.JOINER_SEEDS[0]]) * 32, "Ann")
 HELLO = lb.encode_control(lb.Hello("Ann", "", ecl.PORT + 1, ecl.NONCES[1]))
 RECORDS = tuple(b"\x92" + bytes([n]) * 8 for n in range(3))
 """Stand-ins for the host's records: the feed sends a record's bytes as they are."""
@@ -64,6 +76,28 @@ async def _dial(lobby: HostLobby, nursery: trio.Nursery, address: str) -> Probe:
     return Probe("Ann", theirs)
 
 
+async def _joiner(probe: Probe, screen: list[str]) -> None:
+    """Ann as the reference joiner runs: the first look at the lobby, ``hello``, then
+    the lobby followed until ``start`` (never here) or a ``refuse``; ``screen``: what
+    its player is shown, in order, and why it left."""
+
+    async def show(event: LobbyEvent) -> None:
+        if isinstance(event, AwaitingApproval):
+            screen.append("waiting for the host's person")
+        elif isinstance(event, SeatsChanged):
+            screen.append(f"lobby: seat {event.me}" if event.me is not None else "lobby: no seat")
+        elif isinstance(event, LobbyClosed):
+            screen.append(f"closed: {event.why}")
+
+    channel = probe.tap()
+    try:
+        first = await _first_look(channel, "10.77.0.1", ecl.PORT, None)
+        await _sit(channel, ANN, first, ecl.PORT + 1, False, show, ecl.NONCES[1], None)
+    except LobbyRefused as exc:
+        screen.append(f"left: {exc}")
+        await probe.until_closed()
+
+
 def _host_state(lobby: HostLobby) -> dict[str, Any]:
     return {
         "seating": seating(lobby.plan),
@@ -78,17 +112,17 @@ async def _wait_case() -> dict[str, Any]:
         return True
 
     lobby = _host(person)
+    screen: list[str] = []
     async with trio.open_nursery() as nursery:
         ann = await _dial(lobby, nursery, "10.77.0.2:40001")
-        nursery.start_soon(ann.read_all)
-        await trio.sleep(1.0)
-        await ann.send(HELLO)
+        nursery.start_soon(_joiner, ann, screen)
         await trio.sleep(DECIDES / 2)
         asking = _host_state(lobby)
         await trio.sleep(DECIDES)
         host = _host_state(lobby)
         nursery.cancel_scope.cancel()
-    return {"links": {"Ann": ann.written()}, "while_deciding": asking, "host": host}
+    links = {"Ann": ann.written()}
+    return {"links": links, "while_deciding": asking, "host": host, "joiner": screen}
 
 
 async def _hello_case(after: float | None) -> dict[str, Any]:
@@ -107,22 +141,21 @@ async def _hello_case(after: float | None) -> dict[str, Any]:
 
 async def _removed_case() -> dict[str, Any]:
     lobby = _host()
+    screens: dict[str, list[str]] = {"Ann": [], "Ann again": []}
     async with trio.open_nursery() as nursery:
         first = await _dial(lobby, nursery, "10.77.0.2:40001")
-        await first.read_one()
-        await first.send(HELLO)
-        nursery.start_soon(first.read_all)
+        nursery.start_soon(_joiner, first, screens["Ann"])
         await trio.sleep(5.0)
         removed_at = now()
         assert await lobby.remove(1)
         await trio.sleep(1.0)
         again = await _dial(lobby, nursery, "10.77.0.2:40002")
-        nursery.start_soon(again.read_all)
+        nursery.start_soon(_joiner, again, screens["Ann again"])
         await trio.sleep(20.0)
         host = _host_state(lobby)
         nursery.cancel_scope.cancel()
     links = {"Ann": first.written(), "Ann again": again.written()}
-    return {"links": links, "removed_at": removed_at, "host": host}
+    return {"links": links, "removed_at": removed_at, "host": host, "joiner": screens}
 
 
 async def _feed_case() -> dict[str, Any]:
@@ -189,8 +222,9 @@ def host_door() -> dict[str, Any]:
         "(`dir` from the host or to it, `at` in seconds, `t`, bytes) and `closed_at`, "
         "when the host closed it (null: still open when the case ended); `host` is the "
         "host's state at the end: its seating (each seat's key, name, readiness), the "
-        "joiners its person is asked about, the keys it removed.  Keys: the host's and "
-        "Ann's seeds are 0x10 and 0x11 (x 32), as in control.json",
+        "joiners its person is asked about, the keys it removed; `joiner`, where the "
+        "joiner is the reference's, what its player is shown and why it left.  Keys: "
+        "the host's and Ann's seeds are 0x10 and 0x11 (x 32), as in control.json",
         "keys": {"Host": ecl.key(ecl.HOST_SEED).hex(), "Ann": ANN.public_key.hex()},
         "cases": run_cases(CASES),
     }

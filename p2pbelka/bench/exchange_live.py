@@ -96,10 +96,39 @@ class Probe:
             pass
         self.closed_at = now()
 
+    async def until_closed(self) -> None:
+        """Read on (through ``tap``'s receive, which writes down what comes) until the
+        real end closes the channel: when a peer's code left, when the other closed."""
+        try:
+            while True:
+                await self.channel.receive()
+        except NetError:
+            pass
+        self.closed_at = now()
+
     async def read_one(self) -> bytes:
         payload = await self.channel.receive()
         self._write("from", payload)
         return payload
+
+    def tap(self) -> SecureChannel:
+        """The channel, each payload sent or received through it written down: for a
+        real peer's code to run on this end."""
+        send, receive = self.channel.send, self.channel.receive
+
+        async def sending(payload: bytes) -> None:
+            self._write("to", payload)
+            await send(payload)
+
+        async def receiving() -> bytes:
+            payload = await receive()
+            self._write("from", payload)
+            return payload
+
+        # this instance's methods, not the class's
+        setattr(self.channel, "send", sending)  # noqa: B010
+        setattr(self.channel, "receive", receiving)  # noqa: B010
+        return self.channel
 
     def written(self) -> dict[str, Any]:
         return {"steps": self.steps, "closed_at": self.closed_at}

@@ -78,6 +78,8 @@ def test_wait_then_the_persons_yes_seats_the_joiner() -> None:
     assert seated_at == hello_at + 30.0
     assert isinstance(seated, lb.LobbyState) and seated.seats[1] is not None
     assert case["host"]["seating"]["seats"][1][1] == "Ann" and case["host"]["asking"] == []
+    # the reference joiner: told it waits for the person, then shown its seat
+    assert case["joiner"] == ["waiting for the host's person", "lobby: seat 1"]
 
 
 def test_a_joiner_has_10_s_for_its_hello() -> None:
@@ -99,6 +101,8 @@ def test_a_removed_key_is_refused_at_once_when_it_comes_back() -> None:
     assert again["closed_at"] == again["steps"][0]["at"]
     assert case["host"]["removed"] == [load("host-door")["keys"]["Ann"]]
     assert case["host"]["seating"]["seats"][1] is None
+    assert case["joiner"]["Ann"][-1] == case["joiner"]["Ann again"][-1] == f"left: {why}"
+    assert case["joiner"]["Ann"][0] == "lobby: seat 1"
 
 
 def test_the_feed_keeps_alive_every_5_s_and_ends_with_fed() -> None:
