@@ -28,7 +28,9 @@ and seeds (protocol/vectors/README.md, "Exchanges", lists them):
   pace of ``alive`` and ``fed`` at the end (sections 7.2, 7.5);
 - ``linger.json``: ``done`` and the linger after it on a seat's mesh (section 7.3);
 - ``seat-chain.json``: the answer to ``seat_chain`` as a seat's reclaimer and mesh
-  send it (section 9.5).
+  send it (section 9.5);
+- ``watcher-alive.json``: ``alive`` as the reference watcher takes it: a host silent
+  after ``alive`` taken for away at 20 s, one that never sends it waited on (7.5).
 
 The transport's handshake refusals are in ``transport.json`` (``transport_vectors``).
 ``python -m p2pbelka.bench.exchange_vectors`` rewrites the files; the suite
@@ -57,6 +59,7 @@ from p2pbelka.bench import (
     exchange_lobby,
     exchange_machine,
     exchange_seatchain,
+    exchange_watchside,
 )
 
 DIRECTORY = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "exchanges"
@@ -75,6 +78,7 @@ VECTORS: dict[str, Callable[[], dict[str, Any]]] = {
     "host-door": exchange_hostdoor.host_door,
     "linger": exchange_linger.linger,
     "seat-chain": exchange_seatchain.seat_chain,
+    "watcher-alive": exchange_watchside.watcher_alive,
 }
 
 

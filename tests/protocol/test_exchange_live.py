@@ -213,3 +213,29 @@ def test_the_readme_lists_every_exchange_file() -> None:
     readme = (ev.DIRECTORY.parent / "README.md").read_text(encoding="utf-8")
     for name in ev.VECTORS:
         assert f"| `{name}.json` |" in readme, name
+
+
+# -- alive as the watcher takes it ----------------------------------------------------------
+
+
+WATCHER = cases("watcher-alive")
+
+
+def test_a_watcher_takes_a_host_silent_20_s_after_alive_for_away() -> None:
+    case = WATCHER["silent-host"]
+    link = case["links"]["host"]
+    told = [s for s in link["steps"] if s["dir"] == "to"]
+    assert [s["t"] for s in told] == ["lobby", "watching", "alive", "alive"]
+    last = told[-1]["at"]
+    assert case["watcher"]["at"] == link["closed_at"] == last + 20.0
+    assert case["watcher"]["why"] == "feed broken: nothing came for 20 s"
+    watch = [s for s in link["steps"] if s["dir"] == "from"]
+    assert [lb.decode_control(bytes.fromhex(s["payload"])) for s in watch] == [lb.Watch("Dana", 0)]
+
+
+def test_a_watcher_waits_on_a_host_that_never_sends_alive() -> None:
+    case = WATCHER["older-host"]
+    link = case["links"]["host"]
+    assert "alive" not in {s["t"] for s in link["steps"]}
+    assert case["watcher"]["at"] == link["closed_at"] == 60.0, "until the host closed it"
+    assert case["watcher"]["why"].endswith("closed the connection before the game's end")
