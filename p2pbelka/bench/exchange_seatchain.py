@@ -19,6 +19,7 @@ module's (the runner's ``_on_control`` does the same, inside a game it runs).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 import trio
@@ -29,13 +30,52 @@ from p2pbelka.bench.exchange_live import Cases, Probe, channel_pair, now, run_ca
 from p2pbelka.bench.exchange_machine import _machine
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.mesh import Mesh
+from p2pbelka.peer.seatchange.machine import SeatChange
 from p2pbelka.peer.seatchange.reclaim import Reclaimer
 from p2pbelka.peer.seatchange.state import SeatState
 from p2pbelka.protocol import seatchange as sc
-from p2pbelka.protocol.envelope import Envelope
+from p2pbelka.protocol.envelope import Envelope, Signer
 from p2pbelka.protocol.transcript import TranscriptWriter
 
 PLAYER, OTHER = 3, 1
+
+
+def identities_of(signers: list[Signer]) -> list[Identity]:
+    """Each seat's transport identity: the key it signs with."""
+    return [Identity(s._key, f"seat {n}") for n, s in enumerate(signers)]
+
+
+def hub_of(
+    me: int, signers: list[Signer], first: bytes, transcript: list[Envelope], change: SeatChange
+) -> SeatState:
+    """A seat's hold on the game: its mesh (pinning every seat's first key), its
+    transcript of every segment, its seat-change machine (the table in play)."""
+    keys = [s.public_key for s in signers]
+    peers = [("", 6000 + s) for s in range(len(keys))]
+    mesh = Mesh(identities_of(signers)[me], change.segment, me, keys, peers,
+                source=lambda *a, **k: [], wants=list)  # fmt: skip
+    # the answer and the top-up read the mesh, the table and the transcript; no file
+    writer = cast(TranscriptWriter, None)
+    return SeatState(mesh, signers[me], me, first, writer, transcript, change)
+
+
+def reclaimer_of(
+    hub: SeatState,
+    feed: Callable[[bytes], None] = lambda raw: None,
+    retry: Callable[[], None] = lambda: None,
+) -> Reclaimer:
+    """The seat's reclaimer, the game-record messages its mesh hears handed to it (as
+    the runner's ``_on_control`` does inside a game)."""
+    reclaimer = Reclaimer(hub, new_nonce=bytes, watch=lambda table: None, retry=retry, feed=feed)
+
+    def on_control(seat: int, payload: bytes) -> bool:
+        msg = sc.decode_seat_change(payload)
+        assert isinstance(msg, sc.ChainRequest | sc.ChainRecord | sc.ChainEnd)
+        reclaimer.heard(seat, msg)
+        return True
+
+    hub.mesh.on_control = on_control
+    return reclaimer
 
 
 def _seat_0() -> tuple[SeatState, list[Identity]]:
@@ -43,32 +83,15 @@ def _seat_0() -> tuple[SeatState, list[Identity]]:
     local, following, _seed, _segment = _continuation()
     _local, first_segment, _seed = lost_game()  # the same seeded game, as seat 0 kept it
     table = following[0]
-    identities = [Identity(s._key, f"seat {n}") for n, s in enumerate(local.signers)]
-    keys = [i.public_key for i in identities]
-    peers = [("", 6000 + s) for s in range(len(keys))]
-    mesh = Mesh(identities[0], table.game_id, 0, keys, peers, source=lambda *a, **k: [],
-                wants=list)  # fmt: skip
     transcript: list[Envelope] = [*first_segment[0].view.transcript, *table.view.transcript]
     change = _machine(table, 0, local.signers[0])
-    # the answer reads the mesh, the table in play and the transcript; nothing is written
-    writer = cast(TranscriptWriter, None)
-    hub = SeatState(mesh, local.signers[0], 0, local.game_id, writer, transcript, change)
-    return hub, identities
+    hub = hub_of(0, local.signers, local.game_id, transcript, change)
+    return hub, identities_of(local.signers)
 
 
 async def _answers() -> dict[str, Any]:
     hub, identities = _seat_0()
-    reclaimer = Reclaimer(
-        hub, new_nonce=bytes, watch=lambda table: None, retry=lambda: None, feed=lambda raw: None
-    )
-
-    def on_control(seat: int, payload: bytes) -> bool:
-        msg = sc.decode_seat_change(payload)
-        assert isinstance(msg, sc.ChainRequest)
-        reclaimer.heard(seat, msg)
-        return True
-
-    hub.mesh.on_control = on_control
+    reclaimer = reclaimer_of(hub)
     first = next(i for i, e in enumerate(hub.transcript) if e.game == hub.segment)
     links: dict[str, Probe] = {}
     async with trio.open_nursery() as probes:

@@ -30,7 +30,8 @@ and seeds (protocol/vectors/README.md, "Exchanges", lists them):
 - ``seat-chain.json``: the answer to ``seat_chain`` as a seat's reclaimer and mesh
   send it (section 9.5);
 - ``watcher-alive.json``: ``alive`` as the reference watcher takes it: a host silent
-  after ``alive`` taken for away at 20 s, one that never sends it waited on (7.5).
+  after ``alive`` taken for away at 20 s, one that never sends it waited on (7.5);
+- ``top-up.json``: a watching player's top-up, both ends the reference's (9.5).
 
 The transport's handshake refusals are in ``transport.json`` (``transport_vectors``).
 ``python -m p2pbelka.bench.exchange_vectors`` rewrites the files; the suite
@@ -59,6 +60,7 @@ from p2pbelka.bench import (
     exchange_lobby,
     exchange_machine,
     exchange_seatchain,
+    exchange_topup,
     exchange_watchside,
 )
 
@@ -79,6 +81,7 @@ VECTORS: dict[str, Callable[[], dict[str, Any]]] = {
     "linger": exchange_linger.linger,
     "seat-chain": exchange_seatchain.seat_chain,
     "watcher-alive": exchange_watchside.watcher_alive,
+    "top-up": exchange_topup.top_up,
 }
 
 

@@ -239,3 +239,24 @@ def test_a_watcher_waits_on_a_host_that_never_sends_alive() -> None:
     assert "alive" not in {s["t"] for s in link["steps"]}
     assert case["watcher"]["at"] == link["closed_at"] == 60.0, "until the host closed it"
     assert case["watcher"]["why"].endswith("closed the connection before the game's end")
+
+
+# -- a watching player's top-up -------------------------------------------------------------
+
+
+def test_a_watching_players_top_up_brings_its_table_the_segment() -> None:
+    case = cases("top-up")["top-up"]
+    link = case["links"]["seat 3"]
+    asks = [s for s in link["steps"] if s["dir"] == "to"]
+    assert [s["at"] for s in asks] == [1.0, 3.5], "none at 1.5 s: one top-up every 2 s"
+    starts = {sc.decode_seat_change(bytes.fromhex(s["payload"])) for s in asks}
+    (request,) = starts
+    assert isinstance(request, sc.ChainRequest)
+    answers_ = answers(link)
+    n = case["segment_records"]
+    for _at, records, end in answers_:
+        assert [r.index for r in records] == list(range(request.start, request.start + n))
+        assert end.total == request.start + n
+    assert [at for at, _, _ in answers_] == case["retried_at"] == [1.0, 3.5]
+    assert case["held_before"] == 1 and case["held_after"] == n and case["fed"] == 2 * n
+    assert case["answerer_dropped"] == case["player_dropped"] == {}
