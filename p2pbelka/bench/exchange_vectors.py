@@ -21,7 +21,17 @@ and seeds (protocol/vectors/README.md, "Exchanges", lists them):
   out (section 9.4);
 - ``hand-back.json``: the seat taken back by its player (``seat_reclaim``, the bot
   stopped before its next deal, the offer to the player's key with its nonce, the
-  continuation it takes; one with another nonce it refuses: section 9.5).
+  continuation it takes; one with another nonce it refuses: section 9.5);
+- ``beacon-cap.json``: the listener's cap of 256 tables (transport.md 5.2, rule 6);
+- ``host-door.json``: the host's lobby door and a watcher's feed as its trio tasks
+  run them under a mock clock: ``wait``, the 10 s for ``hello``, a removed key, the
+  pace of ``alive`` and ``fed`` at the end (sections 7.2, 7.5);
+- ``linger.json``: ``done`` and the linger after it on a seat's mesh (section 7.3);
+- ``seat-chain.json``: the answer to ``seat_chain`` as a seat's reclaimer and mesh
+  send it (section 9.5);
+- ``watcher-alive.json``: ``alive`` as the reference watcher takes it: a host silent
+  after ``alive`` taken for away at 20 s, one that never sends it waited on (7.5);
+- ``top-up.json``: a watching player's top-up, both ends the reference's (9.5).
 
 The transport's handshake refusals are in ``transport.json`` (``transport_vectors``).
 ``python -m p2pbelka.bench.exchange_vectors`` rewrites the files; the suite
@@ -39,13 +49,19 @@ from typing import Any
 
 from p2pbelka.bench import (
     exchange_beacons,
+    exchange_cap,
     exchange_chat,
     exchange_dnssd,
     exchange_feed,
     exchange_game,
     exchange_handback,
+    exchange_hostdoor,
+    exchange_linger,
     exchange_lobby,
     exchange_machine,
+    exchange_seatchain,
+    exchange_topup,
+    exchange_watchside,
 )
 
 DIRECTORY = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "exchanges"
@@ -60,6 +76,12 @@ VECTORS: dict[str, Callable[[], dict[str, Any]]] = {
     "seat-change": exchange_game.seat_change,
     "seat-change-run": exchange_machine.machine,
     "hand-back": exchange_handback.hand_back,
+    "beacon-cap": exchange_cap.beacon_cap,
+    "host-door": exchange_hostdoor.host_door,
+    "linger": exchange_linger.linger,
+    "seat-chain": exchange_seatchain.seat_chain,
+    "watcher-alive": exchange_watchside.watcher_alive,
+    "top-up": exchange_topup.top_up,
 }
 
 
