@@ -52,7 +52,7 @@ function _shtab_p2pbelka_using
 end
 
 set -g _shtab_p2pbelka_commands play games replay selfplay verify bench referee tournament host join watch resume completion
-set -g _shtab_p2pbelka_opts_with_value --a --advertise-port --b --beacon-port --bot --bot-level --bots --connect --connect-wait --deal --decide-limit --dir --game --games --games-dir --give-up-after --group --host-away --interface --invite --key --lang --linger --listen --lobby-port --name --offer-timeout --option --pace --pause-after --player --players --port --preset --reconnect-window --record --resume --seed --state --table --think --transcript --transport --wait --watcher-chat --watchers --workers
+set -g _shtab_p2pbelka_opts_with_value --a --advertise-port --b --beacon-port --bot --bot-level --bots --connect --connect-wait --deal --decide-limit --dir --game --games --games-dir --give-up-after --group --host-away --interface --invite --key --lang --linger --listen --lobby-port --name --offer-timeout --option --pace --pause-after --player --players --port --preset --reconnect-window --record --resume --seat --seed --state --table --think --threshold --transcript --transport --wait --watcher-chat --watchers --workers --worlds
 
 complete -c p2pbelka -e
 complete -c p2pbelka -f
@@ -84,6 +84,11 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using games' -l files -d 'print only th
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a replay -d 'verify a saved game, then show it trick by trick'
 complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -s h -l help -d 'show this help message and exit'
 complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l deal -x -d 'start at this deal (default 1)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l coach -d 'print the seat'"'"'s costly plays and the better card, instead of the screen'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l seat -x -d '--coach: the seat to coach (default 0)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l threshold -x -d '--coach: flag plays that cost more than this (default: the game'"'"'s own)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l seed -x -d '--coach: the seed of the deals drawn (default 0)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l worlds -x -d '--coach: deals of the hidden cards drawn a play (default 80)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using replay; and test $_shtab_p2pbelka_npos -eq 0' -ka "(p2pbelka games --files 2>/dev/null; __fish_complete_path (commandline -ct))" -d 'a saved game (see `p2pbelka games`)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a selfplay -d 'play whole games between four bot peers and save the transcript'
@@ -113,7 +118,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l think -x -d 'bench bots
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l players -x -d 'seats: Belka 4; Belot 2 or 3 (default 3)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l watchers -x -d 'bench net: games with N watchers following the host, beside games without'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l profile -d 'bench net: one game with every peer under cProfile, and where its CPU went'
-complete -c p2pbelka -n '_shtab_p2pbelka_using bench; and test $_shtab_p2pbelka_npos -eq 0' -ka "bots bounds deal door model net rules solver transport" -d 'what to measure: bots, bounds, deal, door, model, net, rules, solver, transport'
+complete -c p2pbelka -n '_shtab_p2pbelka_using bench; and test $_shtab_p2pbelka_npos -eq 0' -ka "bots bounds coach deal door model net rules solver transport" -d 'what to measure: bots, bounds, coach, deal, door, model, net, rules, solver, transport'
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a referee -d 'check a Belka or Belot game record with the rules engine'
 complete -c p2pbelka -n '_shtab_p2pbelka_using referee' -s h -l help -d 'show this help message and exit'
 complete -c p2pbelka -n '_shtab_p2pbelka_using referee' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'

@@ -16,20 +16,25 @@ from p2pbelka.ui.words.coach import advice_line, coach_heading, coach_summary
 from p2pbelka.ui.words.i18n import _
 
 
-def print_coaching(report: VerifyReport, seat: int, threshold: float | None, seed: int) -> int:
+def print_coaching(
+    report: VerifyReport, seat: int, threshold: float | None, seed: int, worlds: int | None = None
+) -> int:
     """Print the coach's lines for ``seat`` of the verified game; the exit status."""
+    worlds = WORLDS if worlds is None else worlds
     name = report.game_name or DEFAULT
     seats = len(report.names)
     if not 0 <= seat < seats:
         print(
-            "p2pbelka replay: " + _("--seat {seat}: the game has seats 0 to {last}").format(
-                seat=seat, last=seats - 1
-            ),
+            "p2pbelka replay: "
+            + _("--seat {seat}: the game has seats 0 to {last}").format(seat=seat, last=seats - 1),
             file=sys.stderr,
         )
         return 2
     if threshold is not None and threshold < 0:
         print("p2pbelka replay: " + _("--threshold must be 0 or more"), file=sys.stderr)
+        return 2
+    if worlds < 2:
+        print("p2pbelka replay: " + _("--worlds must be 2 or more"), file=sys.stderr)
         return 2
     try:
         found = coach(name)
@@ -40,8 +45,8 @@ def print_coaching(report: VerifyReport, seat: int, threshold: float | None, see
         print("p2pbelka replay: " + _("no deal was finished in this game: nothing to show"))
         return 0 if report.ok else 1
     limit = found.threshold if threshold is None else threshold
-    coaching = coach_game(found, report.game, seat, limit, seed=seed)
-    print(coach_heading(seat, report.names, limit, found.unit, WORLDS))
+    coaching = coach_game(found, report.game, seat, limit, worlds, seed)
+    print(coach_heading(seat, report.names, limit, found.unit, worlds))
     for advice in coaching.advice:
         print(advice_line(advice, found.unit))
     print(coach_summary(len(coaching.advice), coaching.decisions))

@@ -35,6 +35,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, default=0, help=_("--coach: the seed of the deals drawn (default 0)")
     )
+    parser.add_argument(
+        "--worlds",
+        type=int,
+        default=None,
+        metavar="N",
+        help=_("--coach: deals of the hidden cards drawn a play (default 80)"),
+    )
     from p2pbelka.ui.words.i18n import LANGUAGES
 
     parser.add_argument(
@@ -64,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if args.coach:
         from p2pbelka.cli.coach_out import print_coaching
 
-        return print_coaching(report, args.seat, args.threshold, args.seed)
+        return print_coaching(report, args.seat, args.threshold, args.seed, args.worlds)
     if not report.deals:
         print("p2pbelka replay: " + _("no deal was finished in this game: nothing to show"))
         return 0 if report.ok else 1

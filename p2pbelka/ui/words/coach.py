@@ -67,7 +67,9 @@ def coach_heading(seat: int, names: Sequence[str], threshold: float, unit: str, 
     return _(
         "Coach for {name}: plays that cost more than {threshold} {unit}, judged from what"
         " the seat knew then ({worlds} deals of the hidden cards a play)"
-    ).format(name=who(seat, names), threshold=f"{threshold:g}", unit=unit_words(unit), worlds=worlds)
+    ).format(
+        name=who(seat, names), threshold=f"{threshold:g}", unit=unit_words(unit), worlds=worlds
+    )
 
 
 def coach_summary(flagged: int, graded: int) -> str:
