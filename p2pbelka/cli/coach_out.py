@@ -48,6 +48,6 @@ def print_coaching(
     coaching = coach_game(found, report.game, seat, limit, worlds, seed)
     print(coach_heading(seat, report.names, limit, found.unit, worlds))
     for advice in coaching.advice:
-        print(advice_line(advice, found.unit))
+        print(advice_line(advice, found))
     print(coach_summary(len(coaching.advice), coaching.decisions))
     return 0 if report.ok else 1

@@ -18,6 +18,7 @@ from p2pbelka.bots.belot.tournament import play_game as play_belot
 from p2pbelka.bots.common.coach import Position, advise, coach_game, judge, position_rng
 from p2pbelka.bots.registry import coach
 from p2pbelka.cards import CARDS
+from p2pbelka.rules.belka.deal import RedealClaim
 from p2pbelka.rules.belka.game import GameState
 from p2pbelka.rules.belka.options import options_from
 from p2pbelka.rules.belka.randomplay import random_hands
@@ -183,3 +184,28 @@ def test_belot_positions_show_the_seat_only_its_own_cards_and_grade_the_same() -
     first = coach_game(found, game, 1, worlds=12, seed=4)
     assert first == coach_game(found, game, 1, worlds=12, seed=4)
     assert first.decisions == len(positions)
+
+
+def test_a_re_deal_the_seat_could_ask_for_is_graded_asked_or_not() -> None:
+    for attempt in range(500):
+        start = GameState.new(options_from("classic"), 0).start_deal(
+            random_hands(random.Random(attempt), 0)
+        )
+        deal = start.deal
+        assert deal is not None
+        seats = [s for s in range(4) if deal.can_claim_redeal(s)]
+        if seats:
+            break
+    seat = seats[0]
+    found = coach("belka")
+    kept = _finished(start)
+    asked = start.apply(RedealClaim(seat)).finish_deal()
+    for game, move in ((kept, 0), (asked, 1)):
+        position = next(iter(found.positions(game, seat)))
+        assert (position.kind, position.played, position.trick) == ("redeal", move, 0)
+        assert all(h is None for s, h in enumerate(position.view.deal.hands) if s != seat)
+        graded = found.grade(position, 12, position_rng(0, position))
+        assert graded.moves == [0, 1] and graded.chances is not None
+        assert all(0.0 <= c <= 1.0 for c in graded.chances)
+        assert len(graded.values[0]) == len(graded.values[1]) == 12
+        assert found.move_words("redeal", move) in ("playing the hand", "a re-deal")

@@ -29,7 +29,7 @@ def test_the_coach_prints_the_seat_s_costly_plays_the_same_each_time(
     assert lines[1].startswith("Coach for ") and "8 deals of the hidden cards" in lines[1]
     flagged = [line for line in lines if LINE.match(line)]
     assert flagged, done.stdout  # random players: some play was costly
-    assert re.fullmatch(rf"{len(flagged)} of \d+ plays flagged", lines[-1])
+    assert re.fullmatch(rf"{len(flagged)} of \d+ decisions flagged", lines[-1])
     assert run_main(tmp_path, *args).stdout == done.stdout
 
 
@@ -39,6 +39,6 @@ def test_the_coach_speaks_the_player_s_language_and_refuses_a_seat_not_at_the_ta
     args = ("--worlds", "4", "--threshold", "5", "--lang", "ru")
     ru = run_main(tmp_path, "replay", "--coach", str(saved), *args)
     assert ru.returncode == 0, ru.stderr
-    assert "Coach for" not in ru.stdout and "plays flagged" not in ru.stdout
+    assert "Coach for" not in ru.stdout and "decisions flagged" not in ru.stdout
     bad = run_main(tmp_path, "replay", "--coach", str(saved), "--seat", "7")
     assert bad.returncode == 2 and "--seat 7" in bad.stderr and "Traceback" not in bad.stderr

@@ -52,6 +52,9 @@ class BelotCoach:
     unit = "points"
     threshold = THRESHOLD
 
+    def move_words(self, kind: str, move: int) -> str | None:
+        return None  # only cards are graded
+
     def positions(self, game: BelotGame, seat: int) -> Iterator[Position]:
         """The seat's card plays in the finished deals of ``game``, each from its view."""
         g = BelotGame.new(game.options, game.players, game.first_dealer)

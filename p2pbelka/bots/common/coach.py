@@ -68,13 +68,17 @@ class Graded:
     values: list[list[float]]
     wins: list[list[bool]] | None = None
     points: list[list[int]] | None = None
+    chances: list[float] | None = None
+    """Per move, the side's chance to win the game after it (for the choices between
+    deals, where that is what moves)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Reason:
     """Why the better move is better, in one of a few words a front end words.
 
-    ``kind``: ``deal`` (the better move wins the deal more often: ``better`` and
+    ``kind``: ``game`` (the side's chance to win the game after each move),
+    ``deal`` (the better move wins the deal more often: ``better`` and
     ``played`` are the shares of worlds won), ``points`` (it takes more card points
     on average: the two means), or ``worlds`` (it does better in the share
     ``better`` of the worlds and worse in ``played``).
@@ -110,6 +114,11 @@ class Coach(Protocol):
     """The points the cost is given in (``game points``, ``points``), in English."""
     threshold: float
     """The cost a flag needs when the player names none."""
+
+    def move_words(self, kind: str, move: int) -> str | None:
+        """A move that is not a card in English words (the game's screen words put them in
+        the catalogue); None for a card (``move`` is its index)."""
+        ...
 
     def positions(self, game: Any, seat: int) -> Iterator[Position]:
         """The seat's decisions in ``game`` (an audited game, every deal finished), each
@@ -155,6 +164,8 @@ def reason(graded: Graded, judged: Judged) -> Reason:
     """What changes most between the better move and the one made."""
     best, mine = judged.best, judged.played
     n = max(len(graded.values[0]), 1)
+    if graded.chances is not None:
+        return Reason("game", graded.chances[best], graded.chances[mine])
     if graded.wins is not None:
         won = sum(graded.wins[best]) / n
         lost = sum(graded.wins[mine]) / n

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from p2pbelka.bots.common.coach import Advice, Reason
+from p2pbelka.bots.common.coach import Advice, Coach, Reason
 from p2pbelka.cards import CARDS
 from p2pbelka.ui.words.cardnames import card_label
 from p2pbelka.ui.words.i18n import N_, _
@@ -23,13 +23,19 @@ def unit_words(unit: str) -> str:
     return _(UNITS[unit]) if unit in UNITS else unit
 
 
-def move_label(kind: str, move: int) -> str:
-    """A graded move as the screen writes it (a card)."""
-    return card_label(CARDS[move]) if kind == "play" else str(move)
+def move_label(coach: Coach, kind: str, move: int) -> str:
+    """A graded move as the screen writes it: a card, or the coach's words for a choice
+    (each game's screen words put those in the catalogue)."""
+    words = coach.move_words(kind, move)
+    return card_label(CARDS[move]) if words is None else _(words)
 
 
 def reason_words(reason: Reason, better: str, played: str) -> str:
     """Why ``better`` beats ``played``, in one clause."""
+    if reason.kind == "game":
+        return _(
+            "after {better} the side wins the game {a}% of the time, after {played} {b}%"
+        ).format(better=better, played=played, a=_percent(reason.better), b=_percent(reason.played))
     if reason.kind == "deal":
         return _(
             "{better} wins the deal in {a}% of the deals the seat could face, {played} in {b}%"
@@ -43,22 +49,28 @@ def reason_words(reason: Reason, better: str, played: str) -> str:
     ).format(better=better, a=_percent(reason.better), b=_percent(reason.played))
 
 
-def advice_line(advice: Advice, unit: str) -> str:
+def advice_line(advice: Advice, coach: Coach) -> str:
     """One flagged decision: where, the move made, the better one, the cost and why."""
-    played = move_label(advice.kind, advice.played)
-    better = move_label(advice.kind, advice.better)
-    head = _(
-        "deal {deal}, trick {trick}: {played} played, {better} was better by {cost} {unit}"
-        " (±{error})"
-    ).format(
-        deal=advice.deal + 1,
-        trick=advice.trick + 1,
-        played=played,
-        better=better,
-        cost=f"{advice.cost:.2f}",
-        unit=unit_words(unit),
-        error=f"{advice.error:.2f}",
-    )
+    played = move_label(coach, advice.kind, advice.played)
+    better = move_label(coach, advice.kind, advice.better)
+    figures = {
+        "deal": advice.deal + 1,
+        "trick": advice.trick + 1,
+        "played": played,
+        "better": better,
+        "cost": f"{advice.cost:.2f}",
+        "unit": unit_words(coach.unit),
+        "error": f"{advice.error:.2f}",
+    }
+    if coach.move_words(advice.kind, advice.played) is None:
+        head = _(
+            "deal {deal}, trick {trick}: {played} played, {better} was better by {cost} {unit}"
+            " (±{error})"
+        ).format(**figures)
+    else:
+        head = _(
+            "deal {deal}: {played} chosen, {better} was better by {cost} {unit} (±{error})"
+        ).format(**figures)
     return head + "; " + reason_words(advice.reason, better, played)
 
 
@@ -73,8 +85,8 @@ def coach_heading(seat: int, names: Sequence[str], threshold: float, unit: str, 
 
 
 def coach_summary(flagged: int, graded: int) -> str:
-    """How many of the seat's plays were flagged."""
-    return _("{flagged} of {graded} plays flagged").format(flagged=flagged, graded=graded)
+    """How many of the seat's decisions were flagged."""
+    return _("{flagged} of {graded} decisions flagged").format(flagged=flagged, graded=graded)
 
 
 def _percent(share: float) -> str:
