@@ -10,6 +10,7 @@ import sys
 
 from p2pbelka.bots.common.coach import WORLDS, coach_game
 from p2pbelka.bots.registry import coach
+from p2pbelka.rules.common.errors import RuleViolation
 from p2pbelka.rules.registry import DEFAULT
 from p2pbelka.table.verify import VerifyReport
 from p2pbelka.ui.words.coach import advice_line, coach_heading, coach_summary
@@ -45,7 +46,11 @@ def print_coaching(
         print("p2pbelka replay: " + _("no deal was finished in this game: nothing to show"))
         return 0 if report.ok else 1
     limit = found.threshold if threshold is None else threshold
-    coaching = coach_game(found, report.game, seat, limit, worlds, seed)
+    try:
+        coaching = coach_game(found, report.game, seat, limit, worlds, seed)
+    except (ValueError, RuleViolation) as exc:  # a game the rules replayed, read otherwise
+        print("p2pbelka replay: " + _("the coach cannot read this game: {why}").format(why=exc))
+        return 1
     print(coach_heading(seat, report.names, limit, found.unit, worlds))
     for advice in coaching.advice:
         print(advice_line(advice, found))

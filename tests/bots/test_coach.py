@@ -209,3 +209,13 @@ def test_a_re_deal_the_seat_could_ask_for_is_graded_asked_or_not() -> None:
         assert all(0.0 <= c <= 1.0 for c in graded.chances)
         assert len(graded.values[0]) == len(graded.values[1]) == 12
         assert found.move_words("redeal", move) in ("playing the hand", "a re-deal")
+
+
+def test_bench_coach_prints_the_agreement_and_the_time_a_decision() -> None:
+    from p2pbelka.bench.coach import run
+
+    for game in ("belka", "belot"):
+        figures = run(quick=True, game=game)
+        assert figures["flagged"] == 3 and figures["deeper_worlds"] == 10 * figures["worlds"]
+        assert 0.0 <= float(figures["agreement"]) <= 1.0  # type: ignore[arg-type]
+        assert float(figures["ms_median"]) > 0 and float(figures["median_yardsticks"]) > 0  # type: ignore[arg-type]
