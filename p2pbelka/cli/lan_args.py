@@ -52,6 +52,11 @@ def add_player_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--lang", choices=LANGUAGES, default=None, help=_("screen language"))
     parser.add_argument(
+        "--coach",
+        action="store_true",
+        help=_("at each deal's end, show which of your decisions cost the most (the coach)"),
+    )
+    parser.add_argument(
         "--player", metavar="NAME", help=_("your name at the table (remembered for next time)")
     )
     parser.add_argument("--quiet", action="store_true", help=_("print only the lobby and the end"))

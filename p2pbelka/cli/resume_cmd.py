@@ -145,6 +145,7 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
                 net=net,
                 lang=lang,
                 auto_approve=args.auto_approve,
+                coach=args.coach,
             )
             if on_screen is None:
                 lan_args.say(lan_args.left_line(meta.game_id))

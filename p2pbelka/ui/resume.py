@@ -123,12 +123,14 @@ def resume_on_screen(
     output: Output | None = None,
     extra: Extra | None = None,
     auto_approve: bool = False,
+    coach: bool = False,
 ) -> tuple[TableScreen, GameResult | None]:
     """Rebuild a LAN seat from its files, reconnect, and play it on the table screen;
     the result is None if the player left before the end."""
     set_language(lang)
     meta = store.load_meta()
     screen = seat_screen(store, meta.seat, input=input, output=output)
+    screen.coaching.on = coach
     result: list[GameResult] = []
 
     async def main(bridge: Bridge) -> None:

@@ -226,13 +226,16 @@ def coach_game(
     threshold: float | None = None,
     worlds: int = WORLDS,
     seed: int = 0,
+    deal: int | None = None,
 ) -> Coaching:
-    """Every decision of ``seat`` in ``game`` that cost more than ``threshold`` (the
-    coach's own when None), in the order played."""
+    """Every decision of ``seat`` in ``game`` (in its deal ``deal`` alone, if given) that
+    cost more than ``threshold`` (the coach's own when None), in the order played."""
     limit = coach.threshold if threshold is None else threshold
     found: list[Advice] = []
     decisions = 0
     for position in coach.positions(game, seat):
+        if deal is not None and position.deal != deal:
+            continue
         decisions += 1
         advice = advise(coach, position, limit, worlds, seed)
         if advice is not None:
