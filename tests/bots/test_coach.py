@@ -176,11 +176,17 @@ def test_belot_positions_show_the_seat_only_its_own_cards_and_grade_the_same() -
     found = coach("belot")
     positions = list(found.positions(game, 1))
     assert positions and all(p.seat == 1 for p in positions)
-    for p in positions[:6]:
+    for p in [p for p in positions if p.kind == "play"][:6]:
         deal = p.view.deal
         assert deal.hands[1] is not None
         assert all(h is None for s, h in enumerate(deal.hands) if s != 1)
         assert deal.hands[1] >> p.played & 1  # the card played was the seat's own
+    calls = [p for p in positions if p.kind == "bid"]
+    assert calls and all(p.trick == 0 for p in calls)
+    graded = [found.grade(p, 8, position_rng(0, p)) for p in calls]
+    assert all(p.played in g.moves for p, g in zip(calls, graded, strict=True))
+    assert any(len(g.moves) >= 2 for g in graded)
+    assert all(found.move_words("bid", m) for g in graded for m in g.moves)
     first = coach_game(found, game, 1, worlds=12, seed=4)
     assert first == coach_game(found, game, 1, worlds=12, seed=4)
     assert first.decisions == len(positions)

@@ -10,7 +10,11 @@ the seat's written points less the others' mean, the race to 1001 included
 (:func:`~p2pbelka.bots.belot.search.utility`).  See :mod:`p2pbelka.bots.common.coach`
 for what is flagged.
 
-Calls and declarations are not graded yet.
+Calls are graded too, as the level makes them: bidding worlds (the others' six
+cards, every seat's three more) weighed by the calls before the seat's, the
+later seats calling by the rules of thumb, the deal played out by the rules of
+thumb for every seat, the seat's own later play included (so no later choice of
+its own sees a hidden card).  Declarations are not graded yet.
 """
 
 from __future__ import annotations
@@ -19,10 +23,10 @@ import random
 from collections.abc import Iterator
 
 from p2pbelka.bots.belot.base import seat_view
-from p2pbelka.bots.belot.inference import weighted_hands
+from p2pbelka.bots.belot.inference import weighted_bidding, weighted_hands
 from p2pbelka.bots.belot.knowledge import known_from
 from p2pbelka.bots.belot.solver import distinct_moves
-from p2pbelka.bots.belot.strong import POOL, SOLVE_CARDS, world_values
+from p2pbelka.bots.belot.strong import POOL, SOLVE_CARDS, call_value, world_values
 from p2pbelka.bots.common.coach import Graded, Position, with_choice
 from p2pbelka.cards import CARDS, FULL_MASK
 from p2pbelka.rules.belot.deal import Bid, Claim, Declaration, Declare
@@ -32,6 +36,13 @@ from p2pbelka.rules.common.play import Play
 THRESHOLD = 10.0
 """Points (written, against the others' mean) a play must cost to be flagged when the
 player names no threshold."""
+BID = "bid"
+"""The kind of a call's decision; its moves are places in :data:`CALLS`."""
+CALLS = ("play", "pass", "C", "D", "H", "S")
+CALL_WORDS = ("playing the turned suit", "pass", "clubs", "diamonds", "hearts", "spades")
+"""The calls in words (``ui/games/belot/view.py`` puts them in the catalogue)."""
+_BIDS = 1_000_000
+"""Where the calls' places start (their worlds' seeds apart from the cards')."""
 
 
 def _declare_due(game: BelotGame, pending: list[Declaration]) -> BelotGame:
@@ -53,18 +64,23 @@ class BelotCoach:
     threshold = THRESHOLD
 
     def move_words(self, kind: str, move: int) -> str | None:
-        return None  # only cards are graded
+        return CALL_WORDS[move] if kind == BID else None
 
     def positions(self, game: BelotGame, seat: int) -> Iterator[Position]:
-        """The seat's card plays in the finished deals of ``game``, each from its view."""
+        """The seat's calls and card plays in the finished deals of ``game``, each from its
+        view."""
         g = BelotGame.new(game.options, game.players, game.first_dealer)
         index = 0
         for result in game.history:
             done = result.deal
             g = g.start_deal(done.dealt, done.turned)
-            for call in done.bids:
+            for k, call in enumerate(done.bids):
                 deal = g.deal
                 assert deal is not None and deal.turn is not None
+                if deal.turn == seat:
+                    at = _BIDS + 16 * done.number + k
+                    move = CALLS.index(call)
+                    yield Position(seat_view(g, seat), seat, move, done.number, 0, at, BID)
                 g = g.apply(Bid(deal.turn, call))
             if done.extra is not None:
                 g = g.deal_extra(done.extra)
@@ -86,6 +102,8 @@ class BelotCoach:
             g = g.finish_deal()
 
     def grade(self, position: Position, worlds: int, rng: random.Random) -> Graded:
+        if position.kind == BID:
+            return _grade_call(position, worlds, rng)
         view: BelotGame = position.view
         deal = view.deal
         if deal is None:
@@ -105,6 +123,21 @@ class BelotCoach:
             for i, value in enumerate(world_values(known, hands, moves, stop)):
                 values[i].append(value)
         return Graded(moves, values)
+
+
+def _grade_call(position: Position, worlds: int, rng: random.Random) -> Graded:
+    """Every legal call over bidding worlds drawn from the seat's view, as the level
+    values calls."""
+    view: BelotGame = position.view
+    deal = view.deal
+    assert deal is not None
+    known = known_from(view, position.seat)
+    calls = deal.legal_calls(position.seat)
+    values: list[list[float]] = [[] for _ in calls]
+    for first, extra in weighted_bidding(known, rng, worlds, POOL * worlds):
+        for i, call in enumerate(calls):
+            values[i].append(call_value(known, first, extra, call))
+    return Graded([CALLS.index(call) for call in calls], values)
 
 
 COACH = BelotCoach()

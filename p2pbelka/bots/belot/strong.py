@@ -115,7 +115,7 @@ class StrongBelotBot(HeuristicBelotBot):
             if spent(k):
                 break
             for i, call in enumerate(calls):
-                values[i] += _call_value(known, first, extra, call)
+                values[i] += call_value(known, first, extra, call)
         best = max(range(len(calls)), key=lambda i: (values[i], calls[i] == hint))
         return calls[best]
 
@@ -167,7 +167,7 @@ def world_values(known: Known, hands: list[int], moves: list[int], stop: int) ->
     return values
 
 
-def _call_value(known: Known, first: list[int], extra: list[int], call: str) -> float:
+def call_value(known: Known, first: list[int], extra: list[int], call: str) -> float:
     """The bot's utility of one sampled deal when it makes ``call`` and the others call
     and play by the rules of thumb (0 for a deal all pass twice)."""
 
