@@ -20,7 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--coach",
         action="store_true",
-        help=_("print the seat's costly plays and the better card, instead of the screen"),
+        help=_(
+            "print the seat's costly decisions and the better card or call, instead of the screen"
+        ),
     )
     parser.add_argument(
         "--seat", type=int, default=0, metavar="N", help=_("--coach: the seat to coach (default 0)")
@@ -40,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help=_("--coach: deals of the hidden cards drawn a play (default 80)"),
+        help=_("--coach: deals of the hidden cards drawn a decision (default 80)"),
     )
     from p2pbelka.ui.words.i18n import LANGUAGES
 

@@ -77,8 +77,8 @@ def advice_line(advice: Advice, coach: Coach) -> str:
 def coach_heading(seat: int, names: Sequence[str], threshold: float, unit: str, worlds: int) -> str:
     """What the lines below are: whose plays, the threshold, how they were judged."""
     return _(
-        "Coach for {name}: plays that cost more than {threshold} {unit}, judged from what"
-        " the seat knew then ({worlds} deals of the hidden cards a play)"
+        "Coach for {name}: decisions that cost more than {threshold} {unit}, judged from"
+        " what the seat knew then ({worlds} deals of the hidden cards a decision)"
     ).format(
         name=who(seat, names), threshold=f"{threshold:g}", unit=unit_words(unit), worlds=worlds
     )
