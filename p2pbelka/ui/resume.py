@@ -58,6 +58,7 @@ class Overrides:
 
     lang: str | None = None
     pace: float | None = None
+    coach: bool = False  # --coach: the coach's lines on each deal's page
 
 
 def resume_local(
@@ -93,6 +94,7 @@ def resume_local(
         game=plan.game,
         players=len(plan.keys),
         resume=save.directory,
+        coach=overrides.coach,
     )
     return play_local(config, input=input, output=output, extra=extra)
 
