@@ -53,6 +53,11 @@ Edit = Callable[[list[Envelope], LocalGame], list[bytes]]
 """Turns a game's transcript into the vector's records (raw envelopes)."""
 
 
+Drive = Callable[[int, LocalGame, list[Table], list[Bot], int | None], list[Envelope]]
+"""``PathVector.drive``, given the seed, the game, every seat's table and bot, and the
+oldest flow the tables sit down to (None: the current one)."""
+
+
 @dataclass
 class PathVector:
     name: str
@@ -74,6 +79,11 @@ class PathVector:
     """Before flow 3 the host names the game id (``OLD_GAME_ID``) and no nonce is sent."""
     bots: Callable[[list[Table], int], list[Bot]] | None = None
     """The seats' bots, given every seat's table and the seed (else random bots)."""
+    prepare: Callable[[LocalGame], None] | None = None
+    """Changes the seeded game before the seats' tables are made (their nonces)."""
+    drive: Drive | None = None
+    """Plays the game itself and returns seat 0's file (a seat that changes hands:
+    ``bench/path_segments.py``); else the seats play until ``whole`` or ``deals`` say."""
 
 
 OLD_GAME_ID = hashlib.sha256(b"p2pbelka path vector: a game id its host chose").digest()[:16]
@@ -124,11 +134,16 @@ def play(vector: PathVector) -> tuple[LocalGame, list[Envelope]]:
         players=vector.players,
         fairdeal=vector.fairdeal if vector.fairdeal is not None else FAIRDEAL_VERSION,
     )
+    if vector.prepare is not None:
+        vector.prepare(game)
     tables = _tables(vector, game)
     if vector.bots is not None:
         bots = vector.bots(tables, vector.seed)
     else:
         bots = [make_bot("random", vector.seed * 10 + s) for s in range(vector.players)]
+    if vector.drive is not None:
+        oldest = 1 if vector.flow < m.NONCES_FLOW else None
+        return game, vector.drive(vector.seed, game, tables, bots, oldest)
     whole = vector.whole and vector.edit is None and vector.deals == 1
     until = None if whole else _deals_over(vector.deals)
     run_sync(tables, bots, give_up=True, until=until)
@@ -250,13 +265,22 @@ def describe(vector: PathVector, game: LocalGame, data: bytes) -> dict[str, Any]
     report = verify_bytes(data)
     seats = [s.public_key for s in game.signers]
     rows = []
+    segment_of: list[str] = []  # each record's ``game`` field, once a second one shows
     for raw in _raw_records(data):
         try:
-            rows.extend(record_rows([open_envelope(raw)], seats))
+            envelope = open_envelope(raw)
         except ProtocolError:  # it does not open: its hash is still SHA-256 of inner
             inner = msgpack.unpackb(raw)[0]
             row = dict(zip(("seq", "deal"), msgpack.unpackb(inner)[3:1:-1], strict=True))
             rows.append({"type": None, "seat": None, **row, "hash": _sha(inner)})
+            segment_of.append(inner and msgpack.unpackb(inner)[1].hex())
+            continue
+        if isinstance(envelope.msg, m.TableMsg) and rows:  # a continuation: its own seats
+            seats = [info.key for info in envelope.msg.seats]
+        rows.extend(segment_rows(envelope, seats))
+        segment_of.append(envelope.game.hex())
+    if len(set(segment_of)) > 1:  # a file of segments: the scenario vectors' ``segment``
+        rows = [{**row, "segment": s} for row, s in zip(rows, segment_of, strict=True)]
     return {
         "about": f"p2pbelka game-protocol path vector: {vector.what}."
         " Fields as in the scenario vectors (protocol/SPEC.md section 5.3). Bytes are hex.",
@@ -283,6 +307,14 @@ def describe(vector: PathVector, game: LocalGame, data: bytes) -> dict[str, Any]
         },
         "deals": [deal.to_json() for deal in report.deals],
     }
+
+
+def segment_rows(envelope: Envelope, seats: list[bytes]) -> list[dict[str, Any]]:
+    """``record_rows`` of one record, ``seat`` null for a key its segment does not seat
+    (a continuation refused because a stranger signed it)."""
+    if envelope.sender in seats:
+        return record_rows([envelope], seats)
+    return [{**record_rows([envelope], [envelope.sender])[0], "seat": None}]
 
 
 def _sha(data: bytes) -> str:

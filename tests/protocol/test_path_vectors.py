@@ -16,6 +16,8 @@ from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.table.replay import Replay
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
+from tests.protocol.test_ending_vectors import ENDINGS_EXPECTED
+from tests.protocol.test_path_vectors_rules import RULES_VERDICTS
 
 PATHS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "paths"
 
@@ -73,7 +75,10 @@ EXPECTED = {
     "belot-sequences": "INCOMPLETE",
     "belot-hanging-together": "INCOMPLETE",
     "belot-hanging-one-each": "INCOMPLETE",
+    **ENDINGS_EXPECTED,
 }
+# Belot, continuations, rules and audits (issue 41 items 18-26)
+EXPECTED.update(RULES_VERDICTS)
 
 
 def test_each_vector_shows_the_path_it_is_named_for() -> None:

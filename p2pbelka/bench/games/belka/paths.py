@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from p2pbelka.bench import path_endings as pe
 from p2pbelka.bench.path_vectors import (
     CHEATER,
     PathVector,
@@ -330,3 +331,201 @@ VECTORS = [
         deals=3,
     ),
 ]
+
+# -- endings and proofs (issue 41 items 1-13) -------------------------------------------
+# Refused records of every kind, the closing exchange cut or disputed, proofs before and
+# after the end, endings ahead of their chain and views past the file
+# (``bench/path_endings.py`` makes each file from an honest game's records).
+
+_REFUSED = "seat 2's lot_reveal refused when due"
+_WON = "the game-ok game (won, flow 3)"
+_LOT = "the first-deal game of seed 1"
+
+
+def _after_reneges(name: str, what: str, edit: pe.Edit) -> PathVector:
+    """The whole ``eyes-reneges`` game (OK, renege charges), then ``edit``."""
+    options = {**EYES, "no_unled_ace_discard": "on"}
+    return PathVector(name, 11, what, options=options, cheat=Reneges, edit=edit, deals=99)
+
+
+VECTORS += [
+    PathVector(
+        "refused-chain",
+        1,
+        f"{_REFUSED} (its prev breaks its hash chain), kept as a refused record; the"
+        " recorder (seat 0) gives up on seat 2 and its dispute names it: DISPUTED",
+        edit=pe.refused_chain,
+    ),
+    PathVector(
+        "refused-deal",
+        1,
+        f"{_REFUSED} (it carries deal 1 in the lot), kept; the file ends there: INCOMPLETE",
+        edit=pe.refused_deal,
+    ),
+    PathVector(
+        "refused-turn",
+        1,
+        f"{_REFUSED} (a lot_commit where its lot_reveal is due: out of turn), kept; the"
+        " lot_reveal seat 2 signed for that place for the others is a proof record, then"
+        " the recorder's evidence: CHEATING PROVEN (seat 2)",
+        edit=pe.refused_turn,
+    ),
+    PathVector(
+        "refused-view-length",
+        1,
+        f"{_REFUSED} (its view lists 3 seats), kept; seat 1's dispute is taken after it:"
+        " DISPUTED (seat 2)",
+        edit=pe.refused_view_length,
+    ),
+    PathVector(
+        "refused-own-entry",
+        1,
+        f"{_REFUSED} (its view's own entry is not [seq, prev]), kept; the file ends there",
+        edit=pe.refused_own_entry,
+    ),
+    PathVector(
+        "refused-close",
+        17,
+        f"{_WON}: seats 0 and 1 closed, seat 2's close has a view that is not the one the"
+        " closing exchange began with: a refused record; the file ends there, in the"
+        " close phase: OK, seats 2 and 3 named as not closing",
+        edit=pe.refused_close,
+        deals=99,
+    ),
+    PathVector(
+        "after-refused",
+        1,
+        f"INVALID: {_REFUSED} (deal 1), then seat 3's lot_reveal, never due while seat 2's"
+        " place is refused",
+        edit=pe.after_refused,
+    ),
+    PathVector(
+        "close-cut",
+        17,
+        f"{_WON}, its file cut after two of the four closes: OK, seats 2 and 3 named as"
+        " not closing (fatal false, proven false, in seat order)",
+        edit=pe.close_cut,
+        deals=99,
+    ),
+    PathVector(
+        "close-dispute",
+        17,
+        f"{_WON}: seats 0 and 1 closed; the recorder (seat 3) signs a dispute naming seat"
+        " 2, one ahead of its chain in the file (its own close held, never taken): OK,"
+        " seat 2 named as not closing",
+        edit=pe.close_dispute,
+        deals=99,
+    ),
+    PathVector(
+        "deal-end-dispute",
+        17,
+        f"{_WON}: the last deal's deal_ends of seats 0 and 1; the recorder (seat 3) signs a"
+        " dispute naming seat 2 (its own deal_end held): OK, seat 2 named as not closing",
+        edit=pe.deal_end_dispute,
+        deals=99,
+    ),
+    PathVector(
+        "close-dispute-proven",
+        17,
+        "close-dispute, then seat 2's other version of its last deal_end reaches the"
+        " recorder after the end: a proof record and the recorder's evidence; the"
+        " not-closing name gives way: CHEATING PROVEN (seat 2 only)",
+        edit=pe.close_dispute_proven,
+        deals=99,
+    ),
+    PathVector(
+        "evidence-in-close",
+        17,
+        f"{_WON}: seats 0 and 1 closed; seat 1's evidence of two envelopes of seat 2 for"
+        " two places is taken in the close phase: CHEATING PROVEN (seat 1)",
+        edit=pe.evidence_in_close,
+        deals=99,
+    ),
+    PathVector(
+        "proof-pair",
+        1,
+        "seat 2 signed two trumps for one place, neither taken: the first of two proof"
+        " records, the second, the recorder's evidence: CHEATING PROVEN (seat 2)",
+        edit=pe.proof_pair,
+    ),
+    _after_reneges(
+        "proof-after-ok",
+        "the eyes-reneges game (OK, two renege charges), then seat 2's other version of"
+        " its close after the end: a proof record and the recorder's evidence;"
+        " CHEATING PROVEN (seat 2), the renege charges kept",
+        pe.proof_after_ok,
+    ),
+    _after_reneges(
+        "second-cheater",
+        "proof-after-ok, then seat 1's other version of its close, and its evidence: a"
+        " second seat proven after the end: CHEATING PROVEN (seats 2 and 1)",
+        pe.second_cheater,
+    ),
+    _after_reneges(
+        "proven-twice",
+        "INVALID: proof-after-ok, then seat 2's other version of its last deal_end: a"
+        " seat is proven once, and no recorder records a second pair of it",
+        pe.proven_twice,
+    ),
+    _after_reneges(
+        "evidence-of-another-pair",
+        "INVALID: after the proof record of seat 2's close, an evidence of another pair of"
+        " seat 2's (not the one the proof records hold)",
+        pe.evidence_of_another_pair,
+    ),
+    PathVector(
+        "evidence-valid-pair",
+        1,
+        f"{_LOT}: after the lot, seat 1's evidence of two envelopes seat 2 signed for its"
+        " place 100 (too far ahead to offer to its chain) is taken as an ending and"
+        " proves seat 2: CHEATING PROVEN (seat 2)",
+        edit=pe.evidence_valid_pair,
+    ),
+    PathVector(
+        "ending-too-far",
+        1,
+        f"INVALID: {_LOT}: after the lot, seat 1's dispute at its place 100, 64 or more"
+        " past its next",
+        edit=pe.ending_too_far,
+    ),
+    PathVector(
+        "ending-past-refused",
+        1,
+        f"INVALID: {_REFUSED} (deal 1), then seat 2's dispute at its next place: its chain"
+        " stops at the refused one, so no recorder took it",
+        edit=pe.ending_past_refused,
+    ),
+    PathVector(
+        "view-past-file",
+        1,
+        f"{_LOT}: before seat 2's lot_reveal, seat 1's dispute whose view counts seat 2's"
+        " and seat 3's lot_reveals, which the file does not hold: taken (DISPUTED, seat 0)",
+        edit=pe.view_past_file,
+    ),
+    PathVector(
+        "view-too-far",
+        1,
+        f"INVALID: {_LOT}: seat 1's dispute whose view counts 100 envelopes of seat 3,"
+        " more than 64 past the file",
+        edit=pe.view_too_far,
+    ),
+    PathVector(
+        "view-past-refused",
+        1,
+        f"INVALID: {_REFUSED} (deal 1), then seat 1's dispute whose view counts it: past"
+        " where seat 2's chain stops",
+        edit=pe.view_past_refused,
+    ),
+    PathVector(
+        "view-count-0-head",
+        1,
+        "INVALID: seat 1's sit whose view gives seat 3 a count of 0 and a head that is"
+        " not 32 zero bytes: malformed, refused before its chain",
+        edit=pe.count_0_head,
+    ),
+]
+# Belot, continuations, rules and audits (issue 41 items 18-26): their own module
+# (this one is long enough), imported with its list
+from p2pbelka.bench.games.belka import paths_rules  # noqa: E402
+
+VECTORS += paths_rules.VECTORS
