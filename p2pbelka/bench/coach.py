@@ -18,7 +18,8 @@ import time
 
 from p2pbelka.bench.registry import game_part
 from p2pbelka.bench.timing import percentile
-from p2pbelka.bots.common.coach import WORLDS, Coach, Position, flags, judge, position_rng
+from p2pbelka.bots.common import coach as grading
+from p2pbelka.bots.common.coach import WORLDS, Coach, Position, judge, position_rng
 from p2pbelka.bots.registry import coach
 from p2pbelka.rules.registry import DEFAULT
 
@@ -30,7 +31,11 @@ MAX_GAMES = 40
 """Games graded at most, however few decisions they flag."""
 
 
-def run(quick: bool = False, game: str = DEFAULT, seed: int = 2026) -> dict[str, object]:
+def run(
+    quick: bool = False, game: str = DEFAULT, seed: int = 2026, flags: int = FLAGS
+) -> dict[str, object]:
+    """The figures of ``game``'s coach, over games from ``seed`` until ``flags`` decisions
+    were flagged (or :data:`MAX_GAMES` games)."""
     from p2pbelka.bench.deal_crypto import yardstick_us
 
     part = game_part("coach", game)
@@ -38,7 +43,7 @@ def run(quick: bool = False, game: str = DEFAULT, seed: int = 2026) -> dict[str,
         raise ValueError(f"no coach figures for {game!r}")
     found = coach(game)
     worlds = 20 if quick else WORLDS
-    target = 3 if quick else FLAGS
+    target = 3 if quick else flags
     figures: dict[str, object] = {
         "game": game,
         "worlds": worlds,
@@ -74,6 +79,7 @@ class _Tally:
         self.deep_wall: list[float] = []
         self.agree: list[bool] = []
         self.same: list[bool] = []
+        self.kinds: list[str] = []
         self.decisions = 0
 
     def grade(self, found: Coach, position: Position, worlds: int, seed: int) -> None:
@@ -85,12 +91,13 @@ class _Tally:
         judged = judge(graded, position.played)
         self.wall.append((time.perf_counter() - t0) * 1000)
         self.cpu.append((time.process_time() - c0) * 1000)
-        if not flags(judged, found.threshold):
+        if not grading.flags(judged, found.threshold):
             return
         t0 = time.perf_counter()
         deep = found.grade(position, DEEPER * worlds, position_rng(seed + 1, position))
         self.deep_wall.append((time.perf_counter() - t0) * 1000)
         deeper = judge(deep, position.played)
+        self.kinds.append(position.kind)
         self.agree.append(deeper.cost > found.threshold)
         self.same.append(deep.moves[deeper.best] == graded.moves[judged.best])
 
@@ -110,4 +117,17 @@ class _Tally:
             "cpu_ms_p99": percentile(cpu, 0.99),
             "median_yardsticks": round(statistics.median(wall) / unit_ms, 1) if wall else 0.0,
             "deeper_ms_median": percentile(sorted(self.deep_wall), 0.5),
+            **self.by_kind(),
         }
+
+    def by_kind(self) -> dict[str, object]:
+        """The flags and their agreement by kind of decision, where there are several."""
+        kinds = sorted(set(self.kinds))
+        if len(kinds) < 2:
+            return {}
+        out: dict[str, object] = {}
+        for kind in kinds:
+            agree = [a for a, k in zip(self.agree, self.kinds, strict=True) if k == kind]
+            out[f"flagged_{kind}"] = len(agree)
+            out[f"agreement_{kind}"] = round(sum(agree) / len(agree), 3)
+        return out
