@@ -13,13 +13,14 @@ from p2pbelka.bots.belka.sampler import sample_hands
 from p2pbelka.bots.belka.solver import distinct_moves
 from p2pbelka.bots.belka.strong import points_after
 from p2pbelka.bots.belka.tournament import seat_view as belka_view
+from p2pbelka.bots.belka.utility import after_deal, best_eggs
 from p2pbelka.bots.belot.base import make_belot_bot
 from p2pbelka.bots.belot.tournament import play_game as play_belot
 from p2pbelka.bots.common.coach import Position, advise, coach_game, judge, position_rng
 from p2pbelka.bots.registry import coach
 from p2pbelka.cards import CARDS
 from p2pbelka.rules.belka.deal import RedealClaim
-from p2pbelka.rules.belka.game import GameState
+from p2pbelka.rules.belka.game import EGGS_CHOICES, GameState
 from p2pbelka.rules.belka.options import options_from
 from p2pbelka.rules.belka.randomplay import random_hands
 from p2pbelka.rules.belot.options import belot_options
@@ -225,3 +226,35 @@ def test_bench_coach_prints_the_agreement_and_the_time_a_decision() -> None:
         assert figures["flagged"] == 3 and figures["deeper_worlds"] == 10 * figures["worlds"]
         assert 0.0 <= float(figures["agreement"]) <= 1.0  # type: ignore[arg-type]
         assert float(figures["ms_median"]) > 0 and float(figures["median_yardsticks"]) > 0  # type: ignore[arg-type]
+
+
+def test_the_eggs_choice_is_graded_as_the_strong_level_chooses() -> None:
+    game = GameState.new(options_from("classic"), 0)
+    game = after_deal(game.start_deal(random_hands(random.Random(1), 0)), 60)  # 60:60: eggs
+    asked: list[GameState] = []
+
+    def choose(g: GameState, seat: int) -> str:
+        asked.append(g)
+        return "plus4"
+
+    after_deal(game.start_deal(random_hands(random.Random(2), game.dealer)), 95, choose)
+    pending = asked[0]
+    seat = pending.choice_seat
+    assert seat is not None
+    best = best_eggs(pending, seat)
+    found = coach("belka")
+    for made in EGGS_CHOICES:
+        position = Position(
+            belka_view(pending, seat), seat, EGGS_CHOICES.index(made), 1, 8, 0, "eggs"
+        )
+        graded = found.grade(position, 8, position_rng(0, position))
+        assert graded.chances is not None and graded.moves == [0, 1]
+        advice = advise(found, position, 0.0)
+        better = max(graded.moves, key=lambda m: graded.chances[m])  # type: ignore[index]
+        assert EGGS_CHOICES[better] == best
+        if made == best:
+            assert advice is None
+        else:  # the title costs a fifth of the chance to win here: flagged, with the reason
+            assert advice is not None and advice.cost > 1
+            assert EGGS_CHOICES[advice.better] == best and advice.reason.kind == "game"
+            assert found.move_words("eggs", advice.better) in ("+4 points", "the title")
