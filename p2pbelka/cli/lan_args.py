@@ -341,6 +341,7 @@ def prepare(
     if one of them cannot be had.  ``game``: the table's game, when known already."""
     from p2pbelka.net.identity import Identity, IdentityError
     from p2pbelka.ui.words.jsonlog import JsonLines
+    from p2pbelka.ui.words.seatlog import SeatWords
 
     setup_logging(args)
     if getattr(args, "json", False) and not isinstance(sys.stdout, JsonLines):
@@ -362,6 +363,8 @@ def prepare(
             identity = dataclasses.replace(identity, name=bot_name(level))
         fe = front_end(level, args.quiet, game, getattr(args, "json", False))
         fe.auto_approve = bool(getattr(args, "auto_approve", False))
+        if getattr(args, "coach", False) and isinstance(fe.words, SeatWords):
+            fe.words.coach = True  # the coach's lines after each verified deal
     except (ValueError, IdentityError) as exc:
         print(f"p2pbelka {command}: {error_words(exc)}", file=sys.stderr)
         return None
