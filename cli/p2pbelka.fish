@@ -52,7 +52,7 @@ function _shtab_p2pbelka_using
 end
 
 set -g _shtab_p2pbelka_commands play games replay selfplay verify bench referee tournament host join watch resume completion
-set -g _shtab_p2pbelka_opts_with_value --a --advertise-port --b --beacon-port --bot --bot-level --bots --connect --connect-wait --deal --decide-limit --dir --game --games --games-dir --give-up-after --group --host-away --interface --invite --key --lang --linger --listen --lobby-port --name --offer-timeout --option --pace --pause-after --player --players --port --preset --reconnect-window --record --resume --seed --state --table --think --transcript --transport --wait --watcher-chat --watchers --workers
+set -g _shtab_p2pbelka_opts_with_value --a --advertise-port --b --beacon-port --bot --bot-level --bots --connect --connect-wait --deal --decide-limit --dir --game --games --games-dir --give-up-after --group --host-away --interface --invite --key --lang --linger --listen --lobby-port --name --offer-timeout --option --pace --pause-after --player --players --port --preset --reconnect-window --record --resume --seat --seed --state --table --think --threshold --transcript --transport --wait --watcher-chat --watchers --workers --worlds
 
 complete -c p2pbelka -e
 complete -c p2pbelka -f
@@ -72,6 +72,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l option -x -d 'a house ru
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l seed -x -d 'reproducible keys, deals and bots'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l pace -x -d 'seconds each other player'"'"'s card is shown before the next (default 0.7)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l resume -xka "(p2pbelka games --ids 2>/dev/null)" -d 'go on with a local game you left (its id or a prefix; default: the latest)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l coach -d 'at each deal'"'"'s end, show which of your decisions cost the most (the coach)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l transcript -xka "(__fish_complete_path (commandline -ct))" -d 'save the game here (default: a new file under $XDG_DATA_HOME/p2pbelka/games)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l transport -xka "loopback memory" -d 'how the table'"'"'s peers talk: TCP on this machine (default) or in-process channels'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
@@ -84,6 +85,11 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using games' -l files -d 'print only th
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a replay -d 'verify a saved game, then show it trick by trick'
 complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -s h -l help -d 'show this help message and exit'
 complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l deal -x -d 'start at this deal (default 1)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l coach -d 'print the seat'"'"'s costly decisions and the better card or call, instead of the screen'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l seat -x -d '--coach: the seat to coach (default 0)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l threshold -x -d '--coach: flag plays that cost more than this (default: the game'"'"'s own)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l seed -x -d '--coach: the seed of the deals drawn (default 0)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l worlds -x -d '--coach: deals of the hidden cards drawn a decision (default 80)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using replay; and test $_shtab_p2pbelka_npos -eq 0' -ka "(p2pbelka games --files 2>/dev/null; __fish_complete_path (commandline -ct))" -d 'a saved game (see `p2pbelka games`)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a selfplay -d 'play whole games between four bot peers and save the transcript'
@@ -113,7 +119,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l think -x -d 'bench bots
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l players -x -d 'seats: Belka 4; Belot 2 or 3 (default 3)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l watchers -x -d 'bench net: games with N watchers following the host, beside games without'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l profile -d 'bench net: one game with every peer under cProfile, and where its CPU went'
-complete -c p2pbelka -n '_shtab_p2pbelka_using bench; and test $_shtab_p2pbelka_npos -eq 0' -ka "bots bounds deal door model net rules solver transport" -d 'what to measure: bots, bounds, deal, door, model, net, rules, solver, transport'
+complete -c p2pbelka -n '_shtab_p2pbelka_using bench; and test $_shtab_p2pbelka_npos -eq 0' -ka "bots bounds coach deal door model net rules solver transport" -d 'what to measure: bots, bounds, coach, deal, door, model, net, rules, solver, transport'
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a referee -d 'check a Belka or Belot game record with the rules engine'
 complete -c p2pbelka -n '_shtab_p2pbelka_using referee' -s h -l help -d 'show this help message and exit'
 complete -c p2pbelka -n '_shtab_p2pbelka_using referee' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
@@ -146,6 +152,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l think -x -d 'a strong bo
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l text -d 'plain text, a line per event (the default when not at a terminal, or for a bot)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l json -d 'text for scripts: one JSON object a line, the raw figures (docs/text-mode.md)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l lang -xka "en ru kk" -d 'screen language'
+complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l coach -d 'at each deal'"'"'s end, show which of your decisions cost the most (the coach)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l player -x -d 'your name at the table (remembered for next time)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l quiet -d 'print only the lobby and the end'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -s v -l verbose -d 'log the network too'
@@ -182,6 +189,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l think -x -d 'a strong bo
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l text -d 'plain text, a line per event (the default when not at a terminal, or for a bot)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l json -d 'text for scripts: one JSON object a line, the raw figures (docs/text-mode.md)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l lang -xka "en ru kk" -d 'screen language'
+complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l coach -d 'at each deal'"'"'s end, show which of your decisions cost the most (the coach)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l player -x -d 'your name at the table (remembered for next time)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l quiet -d 'print only the lobby and the end'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -s v -l verbose -d 'log the network too'
@@ -226,6 +234,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l think -x -d 'a strong 
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l text -d 'plain text, a line per event (the default when not at a terminal, or for a bot)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l json -d 'text for scripts: one JSON object a line, the raw figures (docs/text-mode.md)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l lang -xka "en ru kk" -d 'screen language'
+complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l coach -d 'at each deal'"'"'s end, show which of your decisions cost the most (the coach)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l player -x -d 'your name at the table (remembered for next time)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l quiet -d 'print only the lobby and the end'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -s v -l verbose -d 'log the network too'

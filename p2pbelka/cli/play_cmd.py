@@ -64,6 +64,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=_("go on with a local game you left (its id or a prefix; default: the latest)"),
     )
     parser.add_argument(
+        "--coach",
+        action="store_true",
+        help=_("at each deal's end, show which of your decisions cost the most (the coach)"),
+    )
+    parser.add_argument(
         "--transcript",
         type=Path,
         default=None,
@@ -124,6 +129,7 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         lang=lang,
         game=args.game,
         players=players,
+        coach=args.coach,
     )
 
 

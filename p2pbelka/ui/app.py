@@ -40,6 +40,7 @@ from p2pbelka.peer.chat import ChatDropped, ChatLine
 from p2pbelka.table import moves as mv
 from p2pbelka.ui import hostwatchers, keymap, linewrap, panels, tablekeys, toosmall
 from p2pbelka.ui.chatbox import CHAT_ROWS, ChatBox
+from p2pbelka.ui.coachpage import Coaching, coach_fragments
 from p2pbelka.ui.gameui import GameUI, bind
 from p2pbelka.ui.lobbypanel import LobbyPanel
 from p2pbelka.ui.pageoverlay import FRAME_ROWS, Pages
@@ -93,6 +94,7 @@ class TableScreen:
         # "lobby", "help", "last", "sheet", "deal_end", "quit", or a game's dialog
         self.overlay: str | None = "lobby" if lobby is not None else None
         self.deal_ends_seen = 0
+        self.coaching = Coaching()  # --coach: the coach's lines at each deal's end
         self.help_scroll = 0
         self.help_bottom = 0  # (set as the help page is drawn, for its size)
         self.quit_requested = False
@@ -320,8 +322,10 @@ class TableScreen:
         return self.overlay != "lobby"
 
     def deal_end_lines(self, game: GameUI, end: DealEnd) -> StyleAndTextTuples:
-        """The page at a deal's end (a watcher's heads it with the audit's verdict)."""
-        return game.deal_end(self.view, end, self._width())
+        """The page at a deal's end (a watcher's heads it with the audit's verdict), the
+        coach's lines under it when the player asked for them."""
+        page = game.deal_end(self.view, end, self._width())
+        return [*page, *coach_fragments(self.coaching, end.summary.number)]
 
     def game_end_lines(self, game: GameUI) -> StyleAndTextTuples:
         """The page at the game's end (a watcher's adds the verdict on its transcript)."""

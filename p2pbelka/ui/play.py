@@ -62,6 +62,7 @@ class PlayConfig:
     game: str = DEFAULT  # a game's name in the rules registry
     players: int = spec(DEFAULT).default_seats  # the game's own counts (bots: one less)
     resume: Path | None = None  # a saved local game to continue (``peer.local_save``)
+    coach: bool = False  # the coach's lines on each deal's page (``--coach``)
 
 
 def data_dir(environ: dict[str, str] | None = None) -> Path:
@@ -153,6 +154,7 @@ def play_local(
     game, view = registry.new_view(config.game, config.players)
     view.me, view.transcript_path = 0, str(path)
     screen = TableScreen(game, view, input=input, output=output)
+    screen.coaching.on = config.coach
     run_table = run_resumed_table if config.resume else TRANSPORTS[config.transport]
 
     async def main(bridge: Bridge) -> None:

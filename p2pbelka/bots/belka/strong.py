@@ -74,6 +74,21 @@ def think_budget(think: int) -> tuple[int, int, int, int]:
     return (SAMPLES * think, solve_cards, pool, exact)
 
 
+def points_after(seen: Seen, hands: list[int], card: int, stop: int, tt: TT) -> int:
+    """Card points team 0 takes from now to the end of the deal in one world (``hands``)
+    when the seat plays ``card``: the heuristic plays on for every seat until ``stop``
+    cards a hand are left, the exact search finishes the deal."""
+    h = list(hands)
+    s = seen.copy()
+    got0 = step(h, s, card)
+    if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
+        got0 += playout(h, s, stop)
+    if fastsolver.AVAILABLE:
+        # The same values compiled (numba): the same choices, sooner.
+        return got0 + fastsolver.solve(h, s.leader, s.trick, seen.trump)
+    return got0 + solve(h, s.leader, s.trick, seen.trump, tt)
+
+
 class StrongBot:
     """Determinized search (see the module text); ``samples`` and ``solve_cards`` buy strength."""
 
@@ -158,16 +173,7 @@ class StrongBot:
             if spent(k):
                 break
             for i, card in enumerate(moves):
-                h = list(hands)
-                s = seen.copy()
-                got0 = step(h, s, card)
-                if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
-                    got0 += playout(h, s, stop)
-                if fastsolver.AVAILABLE:
-                    # The same values compiled (numba): the same choices, sooner.
-                    got0 += fastsolver.solve(h, s.leader, s.trick, trump)
-                else:
-                    got0 += solve(h, s.leader, s.trick, trump, tt)
+                got0 = points_after(seen, hands, card, stop, tt)
                 mine = got0 if team == 0 else left - got0
                 scores[i] += value(taken + mine)
         # Ties (common when the outcome is settled) go to the rule-of-thumb card.

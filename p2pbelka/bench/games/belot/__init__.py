@@ -12,5 +12,5 @@ from p2pbelka.rules.belot.game import GAME
 BENCH = GameBench(
     game=GAME,
     package=__name__,
-    topics=frozenset({"rules", "deal", "bots", "opponents", "paths", "vectors"}),
+    topics=frozenset({"rules", "deal", "bots", "opponents", "paths", "vectors", "coach"}),
 )
