@@ -12,8 +12,9 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.replay import Replay
 from p2pbelka.table.session import Table
-from p2pbelka.table.verify import VerifyReport, verify_bytes
+from p2pbelka.table.verify import VerifyReport
 from p2pbelka.ui.watcherscreen import ScreenWatchFront
+from tests.audit import verify_bytes
 from tests.table.helpers import played
 
 After = Callable[[Table, list[ev.Event]], Awaitable[None]]
@@ -50,4 +51,5 @@ async def feed(
 
 
 def report_of(envelopes: Sequence[Envelope]) -> VerifyReport:
+    """``verify`` of the game's file (the same report for every language a test reads)."""
     return verify_bytes(dump_transcript(envelopes))
