@@ -76,10 +76,10 @@ def _keep_compiled_code() -> None:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
-_keep_compiled_code()
 _trio_plugin_was_loaded = importlib.util.find_spec("pytest_trio") is not None
 if _missing():
     _install(_missing())
+_keep_compiled_code()  # after pip, which keeps its own compiled code where it installs
 # pytest loads pytest-trio by its entry point at start-up; installed just now, it is
 # loaded here instead (from the top-level conftest, where pytest_plugins is allowed)
 pytest_plugins = ["tests.timing"] + ([] if _trio_plugin_was_loaded else ["pytest_trio.plugin"])
