@@ -63,10 +63,10 @@ def _install(missing: list[str]) -> None:
 def _keep_compiled_code() -> None:
     """Compiled code is kept between runs, in pytest's own cache directory, when the
     environment says not to write it beside the sources (``PYTHONDONTWRITEBYTECODE``).
-    Without it every worker rewrites the asserts of every test module at each run (six
-    CPU-seconds a worker), and every program a test starts compiles the package from
-    its sources again (a quarter of a CPU-second each, hundreds of them a run).  The
-    sources stay clean; a prefix the environment names is kept."""
+    Without it every worker rewrites the asserts of every test module at each run (five
+    or six CPU-seconds a worker), and every program a test starts compiles again each
+    module of the package it finds no compiled copy of.  The sources stay clean; a
+    prefix the environment names is kept."""
     if not sys.dont_write_bytecode or sys.pycache_prefix:
         return
     prefix = str(ROOT / ".pytest_cache" / "pycache")
