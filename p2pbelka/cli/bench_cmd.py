@@ -24,6 +24,7 @@ TOPICS: Mapping[str, str] = {
     "bots": "bots",
     "model": "model",
     "solver": "solver",
+    "ladder": "ladder",
 }
 
 

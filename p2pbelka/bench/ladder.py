@@ -1,0 +1,96 @@
+"""``p2pbelka bench ladder``: a ledger of 10,000 results read and the ladder computed.
+
+The results are a club's made up for the measure (``club``): a dozen players of
+hidden strengths, every game a real certificate (the host's signed table, every
+seat's signed close over one set of chain heads, the maker's signature: what
+``certificate.read`` checks) but with no game played behind it, since the ledger
+and the ratings read only the certificate.  Filling the ledger (every certificate
+checked as it is added) is timed too, apart.  ``read_and_rate_ms``: opening the
+ledger, reading every result back (each row's hash checked) and computing the
+ladder, best of three; ``_x`` is that time in multiples of the yardstick (one PyNaCl
+ed25519 noclamp multiplication, timed in the same run).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from p2pbelka.bench.deal_crypto import yardstick_us
+from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
+from p2pbelka.ladder.certificate import CLOSED, Certificate, Outcome, seal
+from p2pbelka.ladder.ledger import Ledger
+from p2pbelka.ladder.ratings import ladder
+from p2pbelka.protocol import messages as m
+from p2pbelka.protocol.envelope import Signer, seal_envelope
+from p2pbelka.protocol.ids import game_id_of
+from p2pbelka.rules.registry import spec
+
+GAMES = 10_000
+
+
+def club(count: int, seed: int, game: str = "belka", players: int = 12) -> Iterator[Certificate]:
+    """``count`` certificates of games between ``players`` members of one club, the
+    stronger side winning more often; reproducible from ``seed``."""
+    rng = random.Random(seed)
+    members = [
+        Signer.from_seed(hashlib.sha256(f"club {seed} member {n}".encode()).digest())
+        for n in range(players)
+    ]
+    strength = [rng.random() for _ in members]
+    seats = spec(game).default_seats
+    teams = spec(game).teams(seats)
+    for n in range(count):
+        sitting = rng.sample(range(players), seats)
+        power = [sum(strength[sitting[s]] for s in team) for team in teams]
+        winner = max(range(len(teams)), key=lambda t: power[t] + rng.random())
+        score = [12 if t == winner else rng.randrange(12) for t in range(len(teams))]
+        yield certificate_of(
+            [members[s] for s in sitting], game, Outcome(winner, tuple(score)), 1_700_000_000 + n
+        )
+
+
+def certificate_of(signers: list[Signer], game: str, outcome: Outcome, at: int) -> Certificate:
+    """A certificate of a game with no play behind it: the table and every seat's close
+    (its chain as if it held one envelope before it), signed by the seats' keys; the
+    host makes it."""
+    nonces = [hashlib.sha256(s.public_key + at.to_bytes(8, "big")).digest()[:16] for s in signers]
+    seats = tuple(m.SeatInfo(s.public_key, f"player {n}") for n, s in enumerate(signers))
+    setup = m.TableMsg(game, "classic", {}, seats, FAIRDEAL_VERSION, nonces=tuple(nonces))
+    game_id = game_id_of(nonces)
+    table = seal_envelope(signers[0], game_id, 0, 0, bytes(32), setup)
+    heads = tuple((1, hashlib.sha256(s.public_key + game_id).digest()) for s in signers)
+    closes = tuple(
+        seal_envelope(s, game_id, 1, 1, heads[n][1], m.CloseMsg(), heads)
+        for n, s in enumerate(signers)
+    )
+    return seal(CLOSED, table, outcome, at, signers[0], closes)
+
+
+def run(quick: bool) -> dict[str, object]:
+    count = 1_000 if quick else GAMES
+    unit_us = yardstick_us(200 if quick else 2000)
+    figures: dict[str, object] = {"yardstick_us": round(unit_us, 1), "games": count}
+    certificates = list(club(count, 1))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "ladder.sqlite"
+        start = time.perf_counter()
+        with Ledger(path) as ledger, ledger.batch():
+            for certificate in certificates:
+                ledger.add(certificate.raw, "given")
+        figures["fill_s"] = round(time.perf_counter() - start, 2)
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            with Ledger(path) as ledger:
+                rows = ladder(ledger.results("belka"))
+            best = min(best, time.perf_counter() - start)
+        figures["players"] = len(rows)
+    figures["read_and_rate_ms"] = round(1000 * best, 1)
+    figures["read_and_rate_x"] = round(1e6 * best / unit_us)
+    figures["yardstick_end_us"] = round(yardstick_us(200 if quick else 2000), 1)
+    return figures
