@@ -51,8 +51,8 @@ function _shtab_p2pbelka_using
   test "$_shtab_p2pbelka_cmdpath" = "$argv"
 end
 
-set -g _shtab_p2pbelka_commands play games replay selfplay verify bench referee tournament host join watch resume completion
-set -g _shtab_p2pbelka_opts_with_value --a --advertise-port --b --beacon-port --bot --bot-level --bots --certificate --connect --connect-wait --deal --decide-limit --dir --game --games --games-dir --give-up-after --group --host-away --interface --invite --key --lang --linger --listen --lobby-port --name --offer-timeout --option --pace --pause-after --player --players --port --preset --reconnect-window --record --resume --seed --state --table --think --transcript --transport --wait --watcher-chat --watchers --workers
+set -g _shtab_p2pbelka_commands play games replay selfplay verify ladder bench referee tournament host join watch resume completion
+set -g _shtab_p2pbelka_opts_with_value --a --add --advertise-port --b --beacon-port --bot --bot-level --bots --certificate --connect --connect-wait --deal --decide-limit --dir --game --games --games-dir --give-up-after --group --host-away --interface --invite --key --lang --linger --listen --lobby-port --name --offer-timeout --option --pace --pause-after --player --players --port --preset --reconnect-window --record --resume --seed --state --table --think --transcript --transport --wait --watcher-chat --watchers --workers
 
 complete -c p2pbelka -e
 complete -c p2pbelka -f
@@ -105,6 +105,15 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -l certificate -xka "(__f
 complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -l every-pass -d 'replay every seat'"'"'s shuffle and lock passes even where the deck came out as the seeds say (also names cheats that cancelled out and changed no card)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using verify; and test $_shtab_p2pbelka_npos -eq 0' -ka "(p2pbelka games --files 2>/dev/null; __fish_complete_path (commandline -ct))" -d 'a transcript saved by a peer, or a result certificate'
+complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a ladder -d 'the club'"'"'s ladder: ratings from every result this machine holds'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -s h -l help -d 'show this help message and exit'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l game -xka "belka belot" -d 'one game (default: every one)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l pairs -d 'partnerships (two players of one side) as one'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l me -d 'your own games against each opponent and bot level'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l json -d 'print one JSON object'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l all -d 'every row, however many'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l add -xka "(__fish_complete_path (commandline -ct))" -d 'count result certificates others gave you (each is checked first)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a bench -d 'print benchmark figures (rules, deal, net, bots)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -s h -l help -d 'show this help message and exit'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l json -d 'print one JSON object'

@@ -49,17 +49,20 @@ def club(count: int, seed: int, game: str = "belka", players: int = 12) -> Itera
         power = [sum(strength[sitting[s]] for s in team) for team in teams]
         winner = max(range(len(teams)), key=lambda t: power[t] + rng.random())
         score = [12 if t == winner else rng.randrange(12) for t in range(len(teams))]
-        yield certificate_of(
-            [members[s] for s in sitting], game, Outcome(winner, tuple(score)), 1_700_000_000 + n
-        )
+        names = [f"member {s}" for s in sitting]
+        outcome = Outcome(winner, tuple(score))
+        yield certificate_of([members[s] for s in sitting], game, outcome, 1_700_000_000 + n, names)
 
 
-def certificate_of(signers: list[Signer], game: str, outcome: Outcome, at: int) -> Certificate:
+def certificate_of(
+    signers: list[Signer], game: str, outcome: Outcome, at: int, names: list[str] | None = None
+) -> Certificate:
     """A certificate of a game with no play behind it: the table and every seat's close
     (its chain as if it held one envelope before it), signed by the seats' keys; the
     host makes it."""
     nonces = [hashlib.sha256(s.public_key + at.to_bytes(8, "big")).digest()[:16] for s in signers]
-    seats = tuple(m.SeatInfo(s.public_key, f"player {n}") for n, s in enumerate(signers))
+    names = names or [f"player {n}" for n in range(len(signers))]
+    seats = tuple(m.SeatInfo(s.public_key, name) for s, name in zip(signers, names, strict=True))
     setup = m.TableMsg(game, "classic", {}, seats, FAIRDEAL_VERSION, nonces=tuple(nonces))
     game_id = game_id_of(nonces)
     table = seal_envelope(signers[0], game_id, 0, 0, bytes(32), setup)

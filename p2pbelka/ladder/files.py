@@ -53,6 +53,13 @@ def write_beside(transcript: Path, signer: Signer) -> Certificate | str:
     made = certify(data, signer, at)
     if isinstance(made, str):
         return made
+    keep_beside(transcript, made)
+    return made
+
+
+def keep_beside(transcript: Path, made: Certificate) -> None:
+    """Write ``made`` beside ``transcript``, unless a certificate is there already (a
+    resumed seat that ended before: the first stays); a disk that fails is logged."""
     out = certificate_path(transcript)
     try:
         with open(out, "xb") as f:
@@ -61,4 +68,3 @@ def write_beside(transcript: Path, signer: Signer) -> Certificate | str:
         pass
     except OSError as exc:
         log.warning("%s: the result certificate could not be written: %s", out, exc)
-    return made
