@@ -113,6 +113,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l me -d 'your own games 
 complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l json -d 'print one JSON object'
 complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l all -d 'every row, however many'
 complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l add -xka "(__fish_complete_path (commandline -ct))" -d 'count result certificates others gave you (each is checked first)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l saved -d 'certify and count the games saved here that have no certificate yet (each is verified first: about a second a game)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a bench -d 'print benchmark figures (rules, deal, net, bots)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -s h -l help -d 'show this help message and exit'

@@ -13,11 +13,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from p2pbelka.ui.words.i18n import LANGUAGES, _
+from p2pbelka.ui.words.i18n import LANGUAGES, _, ngettext
 
 if TYPE_CHECKING:
     from p2pbelka.ladder.ledger import Ledger
     from p2pbelka.ladder.results import Result
+    from p2pbelka.protocol.envelope import Signer
 
 LINES = 22
 """What a ladder takes of a 24-line terminal (the command line and the prompt after)."""
@@ -49,6 +50,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=_("count result certificates others gave you (each is checked first)"),
     )
     parser.add_argument(
+        "--saved",
+        action="store_true",
+        help=_(
+            "certify and count the games saved here that have no certificate yet"
+            " (each is verified first: about a second a game)"
+        ),
+    )
+    parser.add_argument(
         "--lang", choices=LANGUAGES, default=None, help=_("en, ru or kk (default: locale)")
     )
 
@@ -57,10 +66,13 @@ def run(args: argparse.Namespace) -> int:
     from p2pbelka.ladder.ledger import Ledger, ledger_path
     from p2pbelka.net.identity import Identity
     from p2pbelka.peer.store import games_root
+    from p2pbelka.protocol.envelope import Signer
 
     me = Identity.load_or_create()
     with Ledger(ledger_path(games_root()), me.public_key) as ledger:
         failed = _add(ledger, args.add)
+        if args.saved:
+            _certify_saved(ledger, Signer(me.private_key))
         for note in ledger.notes:
             print(_("ladder: {note}").format(note=note), file=sys.stderr)
         results = ledger.results(args.game)
@@ -104,6 +116,21 @@ def _add(ledger: Ledger, paths: list[Path]) -> bool:
         else:
             failed = True
     return failed
+
+
+def _certify_saved(ledger: Ledger, signer: Signer) -> None:
+    """Certify every saved game that has no certificate yet (signed by the player's
+    key) and count it; say how many."""
+    from p2pbelka.ladder.files import uncertified, write_beside
+    from p2pbelka.peer.store import games_root
+
+    counted = 0
+    for transcript in uncertified(games_root()):
+        made = write_beside(transcript, signer)
+        source = "watched" if transcript.parent.name.startswith("watch-") else "played"
+        if not isinstance(made, str) and ledger.add_read(made, source) is not None:
+            counted += 1
+    print(ngettext("{n} saved game counted", "{n} saved games counted", counted).format(n=counted))
 
 
 def _json(

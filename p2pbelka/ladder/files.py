@@ -68,3 +68,17 @@ def keep_beside(transcript: Path, made: Certificate) -> None:
         pass
     except OSError as exc:
         log.warning("%s: the result certificate could not be written: %s", out, exc)
+
+
+def saved_transcripts(games: Path) -> list[Path]:
+    """The saved games in the games directory ``games``: local tables' transcripts, LAN
+    seats' and watchers' directories (a local table's seats, inside ``local-*``, are
+    the player's copy's)."""
+    if not games.is_dir():
+        return []
+    return sorted(games.glob("*.transcript")) + sorted(games.glob("*/transcript.p2pb"))
+
+
+def uncertified(games: Path) -> list[Path]:
+    """The saved games with no certificate beside them yet."""
+    return [t for t in saved_transcripts(games) if not certificate_path(t).exists()]

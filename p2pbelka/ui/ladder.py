@@ -51,13 +51,15 @@ def ladder_lines(
     title = spec(game).title
     if pairs:
         head = ngettext(
-            "{game}: {n} partnership, {games} games",
-            "{game}: {n} partnerships, {games} games",
+            "{game}: {n} partnership, games counted: {games}",
+            "{game}: {n} partnerships, games counted: {games}",
             len(rows),
         )
     else:
         head = ngettext(
-            "{game}: {n} player, {games} games", "{game}: {n} players, {games} games", len(rows)
+            "{game}: {n} player, games counted: {games}",
+            "{game}: {n} players, games counted: {games}",
+            len(rows),
         )
     lines = [head.format(game=title, n=len(rows), games=results)]
     header = ["#", _("players") if pairs else _("player"), _("key"), _("rating")]

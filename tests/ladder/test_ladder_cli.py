@@ -112,3 +112,16 @@ def test_a_local_game_s_result_counts_for_the_player_and_names_its_bots(tmp_path
         rows = history(ledger.results(), me.public_key)
     # the opponents are seats 1 and 3 (Belka's sides: 0 and 2 against 1 and 3)
     assert sorted((bots[r.key], r.wins) for r in rows) == [("strong", 1), ("strong", 1)]
+
+
+def test_games_saved_before_are_certified_once(tmp_path: Path) -> None:
+    games = tmp_path / "data" / "p2pbelka" / "games"
+    (games / "abc").mkdir(parents=True)
+    shutil.copy(VECTORS / "paths" / "game-ok.p2pb", games / "belka-1.transcript")
+    shutil.copy(VECTORS / "paths" / "dispute-odd-seats.p2pb", games / "belka-2.transcript")
+    shutil.copy(VECTORS / "paths" / "belot-2-game.p2pb", games / "abc" / "transcript.p2pb")
+    out = run_main(tmp_path, "ladder", "--saved", check=True).stdout
+    assert "2 saved games counted" in out and "Belot: 2 players" in out
+    assert (games / "belka-1.cert").is_file() and (games / "abc" / "result.cert").is_file()
+    assert not (games / "belka-2.cert").exists()  # disputed: no certificate
+    assert "0 saved games counted" in run_main(tmp_path, "ladder", "--saved", check=True).stdout
