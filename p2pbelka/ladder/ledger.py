@@ -9,8 +9,10 @@ with why, and said (``Ledger.notes``); a database file that sqlite cannot read i
 renamed ``ladder.sqlite.damaged-<time>`` and a new one started.
 
 Reading back is cheap (no signature is checked again): each row keeps a hash over
-what it counts for, and a row whose hash does not match is read again from its
-certificate (and mended), or moved aside.
+what it counts for and its certificate's hash, and a row whose hash does not match is
+read again from its certificate (and mended), or moved aside; a certificate whose bytes
+no longer match its hash is found when certificates are handed out (``certificates``)
+and moved aside, its result no longer counted.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ SOURCES = ("played", "watched", "given")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
     game_id BLOB PRIMARY KEY, game TEXT NOT NULL, at INTEGER NOT NULL,
-    source TEXT NOT NULL, facts BLOB NOT NULL, checksum BLOB NOT NULL, cert BLOB NOT NULL);
+    source TEXT NOT NULL, facts BLOB NOT NULL, digest BLOB NOT NULL, checksum BLOB NOT NULL,
+    cert BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS seats (
     game_id BLOB NOT NULL, seat INTEGER NOT NULL, key BLOB NOT NULL,
     PRIMARY KEY (game_id, seat));
@@ -52,9 +55,11 @@ def facts_of(result: Result) -> bytes:
     return msgpack.packb([[s.key, s.name, s.side, s.rank] for s in result.seats])  # type: ignore[no-any-return]
 
 
-def _checksum(game_id: bytes, game: str, at: int, facts: bytes, cert: bytes) -> bytes:
+def _checksum(game_id: bytes, game: str, at: int, facts: bytes, digest: bytes) -> bytes:
+    """A row's own hash, over what it counts for and its certificate's hash (so reading
+    the ledger back hashes no certificate: ``certificates`` checks those it hands out)."""
     h = hashlib.sha256()
-    for part in (game_id, game.encode(), str(at).encode(), facts, hashlib.sha256(cert).digest()):
+    for part in (game_id, game.encode(), str(at).encode(), facts, digest):
         h.update(len(part).to_bytes(4, "big") + part)
     return h.digest()
 
@@ -73,18 +78,23 @@ class Ledger:
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path)
         try:
-            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise sqlite3.DatabaseError("the database's own check fails")
+            # Reading the schema fails on a file that is no database (a page damaged
+            # later fails where it is read: ``results`` moves the file aside then).
+            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
             db.executescript(SCHEMA)
             return db
         except sqlite3.DatabaseError as exc:
             db.close()
-            aside = self.path.with_name(f"{self.path.name}.damaged-{_stamp()}")
-            self.path.rename(aside)
-            self.notes.append(f"{self.path}: unreadable ({exc}); moved to {aside}, a new one begun")
-            db = sqlite3.connect(self.path)
-            db.executescript(SCHEMA)
-            return db
+            return self._begin_again(exc)
+
+    def _begin_again(self, exc: sqlite3.DatabaseError) -> sqlite3.Connection:
+        """Move a database sqlite cannot read aside (never deleted) and begin a new one."""
+        aside = self.path.with_name(f"{self.path.name}.damaged-{_stamp()}")
+        self.path.rename(aside)
+        self.notes.append(f"{self.path}: unreadable ({exc}); moved to {aside}, a new one begun")
+        db = sqlite3.connect(self.path)
+        db.executescript(SCHEMA)
+        return db
 
     def close(self) -> None:
         self.db.close()
@@ -128,10 +138,11 @@ class Ledger:
             return self._second(read(held[0]), certificate, source)
         result = result_of(certificate)
         facts = facts_of(result)
-        check = _checksum(game_id, result.game, result.at, facts, certificate.raw)
+        digest = hashlib.sha256(certificate.raw).digest()
+        check = _checksum(game_id, result.game, result.at, facts, digest)
         self.db.execute(
-            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game_id, result.game, result.at, source, facts, check, certificate.raw),
+            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, result.game, result.at, source, facts, digest, check, certificate.raw),
         )
         self.db.executemany(
             "INSERT INTO seats VALUES (?, ?, ?)",
@@ -180,22 +191,32 @@ class Ledger:
 
     def results(self, game: str | None = None) -> list[Result]:
         """Every result counted (of ``game``, or all), in the canonical order."""
-        query = "SELECT game_id, game, at, facts, checksum, cert FROM results"
-        rows = self.db.execute(query + (" WHERE game = ?" if game else ""), (game,) if game else ())
+        query = "SELECT game_id, game, at, facts, digest, checksum FROM results"
+        try:
+            where = " WHERE game = ?" if game else ""
+            rows = self.db.execute(
+                query + where + " ORDER BY at, game_id", (game,) if game else ()
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            self.db.close()
+            self.db = self._begin_again(exc)
+            return []
         out = []
-        for game_id, name, at, facts, check, cert in rows.fetchall():
-            if _checksum(game_id, name, at, facts, cert) == check:
+        for game_id, name, at, facts, digest, check in rows:
+            if _checksum(game_id, name, at, facts, digest) == check:
                 out.append(_result(game_id, name, at, facts))
             else:
-                mended = self._mend(game_id, cert)
+                mended = self._mend(game_id)
                 if mended is not None and (game is None or mended.game == game):
                     out.append(mended)
-        out.sort(key=lambda r: r.order)
+                    out.sort(key=lambda r: r.order)
         return out
 
-    def _mend(self, game_id: bytes, cert: bytes) -> Result | None:
+    def _mend(self, game_id: bytes) -> Result | None:
         """A row whose hash fails: counted again from its certificate if that still
         checks out, else moved aside."""
+        row = self.db.execute("SELECT cert FROM results WHERE game_id = ?", (game_id,))
+        cert = bytes(row.fetchone()[0])
         with self._transaction():
             self._forget(game_id)
         self.add(cert, "given")
@@ -212,9 +233,19 @@ class Ledger:
         return int(row[0])
 
     def certificates(self) -> list[tuple[bytes, bytes]]:
-        """Every counted certificate: (game id, bytes), by game id."""
-        rows = self.db.execute("SELECT game_id, cert FROM results ORDER BY game_id")
-        return [(bytes(a), bytes(b)) for a, b in rows.fetchall()]
+        """Every counted certificate: (game id, bytes), by game id.  One whose bytes are
+        not the ones counted any more (damaged on the disk) is moved aside and its result
+        no longer counted."""
+        rows = self.db.execute("SELECT game_id, digest, cert FROM results ORDER BY game_id")
+        out = []
+        for game_id, digest, cert in rows.fetchall():
+            if hashlib.sha256(cert).digest() == digest:
+                out.append((bytes(game_id), bytes(cert)))
+                continue
+            with self._transaction():
+                self._forget(game_id)
+            self.set_aside(bytes(cert), f"the certificate of game {game_id.hex()} was damaged")
+        return out
 
     # -- set aside ------------------------------------------------------------------
 

@@ -92,12 +92,16 @@ def test_a_damaged_row_is_mended_from_its_certificate_or_moved_aside(tmp_path: P
         ids = [r[0] for r in db.execute("SELECT game_id FROM results ORDER BY game_id")]
         db.execute("UPDATE results SET at = at + 1 WHERE game_id = ?", (ids[0],))
         db.execute("UPDATE results SET cert = ? WHERE game_id = ?", (b"rot", ids[1]))
+        db.execute("UPDATE results SET facts = ? WHERE game_id = ?", (b"\x90", ids[2]))
     ledger = Ledger(path)
+    assert len(ledger.results()) == 4  # the first mended from its certificate
+    assert len(ledger.certificates()) == 3  # the second's certificate is gone
     results = ledger.results()
     assert len(results) == 3 and ids[1] not in {r.game_id for r in results}
-    assert any("moved aside" in n for n in ledger.notes)
+    assert any("was damaged" in n for n in ledger.notes)
     assert (tmp_path / ASIDE).is_dir()
     kept = [c for c in CLUB[:4] if c.game_id != ids[1]]
+    assert ledger.notes[0].startswith("the certificate of game")
     assert printed(ledger) == printed(fill(tmp_path / "fresh.sqlite", kept))
 
 
