@@ -52,7 +52,7 @@ function _shtab_p2pbelka_using
 end
 
 set -g _shtab_p2pbelka_commands play games replay selfplay verify ladder bench referee tournament host join watch resume completion
-set -g _shtab_p2pbelka_opts_with_value --a --add --advertise-port --b --beacon-port --bot --bot-level --bots --certificate --connect --connect-wait --deal --decide-limit --dir --game --games --games-dir --give-up-after --group --host-away --interface --invite --key --lang --linger --listen --lobby-port --name --offer-timeout --option --pace --pause-after --player --players --port --preset --reconnect-window --record --resume --seed --state --table --think --transcript --transport --wait --watcher-chat --watchers --workers
+set -g _shtab_p2pbelka_opts_with_value --a --add --advertise-port --b --beacon-port --bot --bot-level --bots --certificate --connect --connect-wait --deal --decide-limit --dir --game --games --games-dir --give-up-after --group --host-away --interface --invite --key --lang --linger --listen --lobby-port --name --offer-timeout --option --pace --pause-after --player --players --port --preset --reconnect-window --record --resume --seed --serve --share --state --table --think --transcript --transport --wait --watcher-chat --watchers --with --workers
 
 complete -c p2pbelka -e
 complete -c p2pbelka -f
@@ -113,6 +113,9 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l me -d 'your own games 
 complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l json -d 'print one JSON object'
 complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l all -d 'every row, however many'
 complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l add -xka "(__fish_complete_path (commandline -ct))" -d 'count result certificates others gave you (each is checked first)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l share -x -d 'share results with the player serving there (--with names their key)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l serve -x -d 'wait on PORT for players to share results with (--with names each key)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l with -x -d 'a player'"'"'s key (the 16-digit fingerprint, or the 64-digit key)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l saved -d 'certify and count the games saved here that have no certificate yet (each is verified first: about a second a game)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a bench -d 'print benchmark figures (rules, deal, net, bots)'

@@ -20,6 +20,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import trio
+
 from p2pbelka.bench.deal_crypto import yardstick_us
 from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
 from p2pbelka.ladder.certificate import CLOSED, Certificate, Outcome, seal
@@ -28,19 +30,23 @@ from p2pbelka.ladder.ratings import ladder
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Signer, seal_envelope
 from p2pbelka.protocol.ids import game_id_of
-from p2pbelka.rules.registry import spec
+from p2pbelka.rules.registry import DEFAULT, spec
 
 GAMES = 10_000
+SHARED = 1_000
+"""Results one member shares with another who holds none of them (the exchange's most)."""
 
 
-def club(count: int, seed: int, game: str = "belka", players: int = 12) -> Iterator[Certificate]:
+def member_seed(seed: int, n: int) -> bytes:
+    """The key seed of member ``n`` of the club ``seed``."""
+    return hashlib.sha256(f"club {seed} member {n}".encode()).digest()
+
+
+def club(count: int, seed: int, game: str = DEFAULT, players: int = 12) -> Iterator[Certificate]:
     """``count`` certificates of games between ``players`` members of one club, the
     stronger side winning more often; reproducible from ``seed``."""
     rng = random.Random(seed)
-    members = [
-        Signer.from_seed(hashlib.sha256(f"club {seed} member {n}".encode()).digest())
-        for n in range(players)
-    ]
+    members = [Signer.from_seed(member_seed(seed, n)) for n in range(players)]
     strength = [rng.random() for _ in members]
     seats = spec(game).default_seats
     teams = spec(game).teams(seats)
@@ -90,10 +96,62 @@ def run(quick: bool) -> dict[str, object]:
         for _ in range(3):
             start = time.perf_counter()
             with Ledger(path) as ledger:
-                rows = ladder(ledger.results("belka"))
+                rows = ladder(ledger.results(DEFAULT))
             best = min(best, time.perf_counter() - start)
         figures["players"] = len(rows)
     figures["read_and_rate_ms"] = round(1000 * best, 1)
     figures["read_and_rate_x"] = round(1e6 * best / unit_us)
+    figures.update(trio.run(share_figures, certificates[:SHARED]))
     figures["yardstick_end_us"] = round(yardstick_us(200 if quick else 2000), 1)
     return figures
+
+
+async def share_figures(certificates: list[Certificate]) -> dict[str, object]:
+    """Member 0, holding ``certificates``, shares them with member 1, who holds one
+    game they played together: over loopback, the real handshake and channel."""
+    from p2pbelka.net.identity import Identity
+    from p2pbelka.peer.share import Shared, serve, share
+
+    giver, taker = (Identity.from_seed(member_seed(1, n)) for n in (0, 1))
+    together = next(c for c in certificates if {giver.public_key, taker.public_key} <= set(c.keys))
+    told: list[Shared] = []
+
+    async def said(shared: Shared) -> None:
+        told.append(shared)
+
+    with tempfile.TemporaryDirectory() as folder:
+        with Ledger(Path(folder) / "giver.sqlite") as ledger, ledger.batch():
+            for certificate in certificates:
+                ledger.add_read(certificate, "given")
+        taking = Ledger(Path(folder) / "taker.sqlite", taker.public_key)
+        taking.add_read(together, "played")
+
+        def giving() -> Ledger:
+            return Ledger(Path(folder) / "giver.sqlite", giver.public_key)
+
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(
+                lambda task_status: serve(
+                    giver,
+                    [taker.public_key.hex()],
+                    giving,
+                    said,
+                    host="127.0.0.1",
+                    task_status=task_status,
+                )
+            )
+            start = time.perf_counter()
+            got = await share("127.0.0.1", port, giver.public_key.hex(), taker, taking)
+            elapsed = time.perf_counter() - start
+            with trio.fail_after(60):  # the giver's side counts what it sent, then says
+                while not told:
+                    await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+        taking.close()
+    sent = got.sent + sum(t.sent for t in told)
+    return {
+        "share_results": got.counted,
+        "share_s": round(elapsed, 2),
+        "share_mib": round(sent / 2**20, 2),
+        "share_error": got.error or None,
+    }

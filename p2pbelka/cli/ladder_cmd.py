@@ -49,6 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         help=_("count result certificates others gave you (each is checked first)"),
     )
+    from p2pbelka.cli import ladder_share
+
+    ladder_share.add_arguments(parser)
     parser.add_argument(
         "--saved",
         action="store_true",
@@ -63,12 +66,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from p2pbelka.cli import ladder_share
     from p2pbelka.ladder.ledger import Ledger, ledger_path
     from p2pbelka.net.identity import Identity
     from p2pbelka.peer.store import games_root
     from p2pbelka.protocol.envelope import Signer
 
     me = Identity.load_or_create()
+    if ladder_share.wanted(args):
+        return ladder_share.run(args, me)
     with Ledger(ledger_path(games_root()), me.public_key) as ledger:
         failed = _add(ledger, args.add)
         if args.saved:

@@ -31,7 +31,7 @@ from p2pbelka.ladder.results import Result, Seat, result_of
 
 FILE = "ladder.sqlite"
 ASIDE = "ladder-aside"
-SOURCES = ("played", "watched", "given")
+SOURCES = ("played", "watched", "given", "shared")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
     game_id BLOB PRIMARY KEY, game TEXT NOT NULL, at INTEGER NOT NULL,
@@ -127,6 +127,37 @@ class Ledger:
             return None
         with self._transaction():
             return self._add_checked(certificate, source)
+
+    def add_shared(self, raw: bytes, via: bytes, wanted: set[bytes]) -> Certificate | None:
+        """A certificate a peer (key ``via``) sent when asked for one of the games
+        ``wanted``: counted as ``add`` does, and, if that peer never sat at a table with
+        the owner (a stranger), only if every seat of it did (docs/playing.md says what
+        this stops and what not)."""
+        try:
+            certificate = read(raw)
+        except CertificateError as exc:
+            self.set_aside(raw, f"refused from a peer: {exc}")
+            return None
+        if certificate.game_id not in wanted:
+            self.set_aside(raw, "refused: a peer sent a game that was not asked for")
+            return None
+        known = self.companions()
+        if via not in known and not set(certificate.keys) <= known:
+            why = "not counted: a stranger's result between keys never at a table with you"
+            self.set_aside(raw, why)
+            return None
+        return self.add_read(certificate, "shared")
+
+    def companions(self) -> set[bytes]:
+        """The owner and every key that sat at a table with the owner in a counted game."""
+        if self.owner is None:
+            return set()
+        rows = self.db.execute(
+            "SELECT DISTINCT key FROM seats WHERE game_id IN"
+            " (SELECT game_id FROM seats WHERE key = ?)",
+            (self.owner,),
+        )
+        return {bytes(k) for (k,) in rows.fetchall()} | {self.owner}
 
     def _add_checked(self, certificate: Certificate, source: str) -> Certificate | None:
         game_id = certificate.game_id
