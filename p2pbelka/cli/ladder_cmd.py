@@ -66,6 +66,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sqlite3
+
+    from p2pbelka.cli.errors import EXIT_SETUP
+
+    try:
+        return _run(args)
+    except sqlite3.OperationalError as exc:  # busy past the wait, a full disk: no damage
+        print(
+            "p2pbelka ladder: " + _("the ledger cannot be used now: {why}").format(why=exc),
+            file=sys.stderr,
+        )
+        return EXIT_SETUP
+
+
+def _run(args: argparse.Namespace) -> int:
     from p2pbelka.cli import ladder_share
     from p2pbelka.ladder.ledger import Ledger, ledger_path
     from p2pbelka.net.identity import Identity

@@ -32,6 +32,8 @@ LABEL = "p2pbelka/result/v1"
 """What a certificate's signature is over comes first in it (never an envelope's)."""
 MAX_CERTIFICATE = 2 * 1024 * 1024
 """Largest certificate read, in bytes: a proof carries a transcript cut at its fault."""
+LAST_DAY = 253_402_300_799
+"""The last second a certificate may name (9999-12-31T23:59:59Z): any date prints."""
 CLOSED, PROVEN = "closed", "proven"
 KEYS = {
     CLOSED: ("at", "by", "ends", "kind", "outcome", "sig", "table", "v"),
@@ -148,8 +150,8 @@ def read(raw: bytes) -> Certificate:
     table = _table(body["table"], raw)
     outcome = _outcome(body["outcome"], table)
     at, by = body["at"], body["by"]
-    if type(at) is not int or not 0 <= at < 2**63:
-        raise CertificateError("at", "expected a time in seconds")
+    if type(at) is not int or not 0 <= at <= LAST_DAY:
+        raise CertificateError("at", "expected a time in seconds, before the year 10000")
     if not is_sound_key(by):
         raise CertificateError("by", "not a usable Ed25519 key")
     ends = _ends(body["ends"], table, raw) if kind == CLOSED else ()

@@ -31,6 +31,8 @@ from p2pbelka.ladder.results import Result, Seat, result_of
 
 FILE = "ladder.sqlite"
 ASIDE = "ladder-aside"
+BUSY_WAIT = 30.0
+"""Seconds to wait for another program writing the ledger (a game that just ended)."""
 SOURCES = ("played", "watched", "given", "shared")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -76,13 +78,16 @@ class Ledger:
         self.db = self._open()
 
     def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path)
+        db = sqlite3.connect(self.path, timeout=BUSY_WAIT)
         try:
             # Reading the schema fails on a file that is no database (a page damaged
             # later fails where it is read: ``results`` moves the file aside then).
             db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
             db.executescript(SCHEMA)
             return db
+        except sqlite3.OperationalError:
+            db.close()
+            raise  # busy, or no room: not damage, and never a reason to move it aside
         except sqlite3.DatabaseError as exc:
             db.close()
             return self._begin_again(exc)
@@ -92,7 +97,7 @@ class Ledger:
         aside = self.path.with_name(f"{self.path.name}.damaged-{_stamp()}")
         self.path.rename(aside)
         self.notes.append(f"{self.path}: unreadable ({exc}); moved to {aside}, a new one begun")
-        db = sqlite3.connect(self.path)
+        db = sqlite3.connect(self.path, timeout=BUSY_WAIT)
         db.executescript(SCHEMA)
         return db
 
@@ -228,6 +233,8 @@ class Ledger:
             rows = self.db.execute(
                 query + where + " ORDER BY at, game_id", (game,) if game else ()
             ).fetchall()
+        except sqlite3.OperationalError:
+            raise
         except sqlite3.DatabaseError as exc:
             self.db.close()
             self.db = self._begin_again(exc)

@@ -133,3 +133,11 @@ def test_a_seat_s_table_certifies_what_its_transcript_does() -> None:
     live = certify_table(tables[2], MAKER, 5)
     assert isinstance(live, cert.Certificate), live
     assert live == certify(dump_transcript(tables[2].view.transcript), MAKER, 5)
+
+
+def test_a_date_no_calendar_prints_is_refused() -> None:
+    body = decode(made("game-ok").raw[len(cert.MAGIC) :], limit=cert.MAX_CERTIFICATE)
+    body["at"] = 2**62
+    body["sig"] = MAKER.sign(cert.signed_bytes(body))
+    with pytest.raises(cert.CertificateError, match="before the year 10000"):
+        cert.read(cert.MAGIC + encode(body))

@@ -9,6 +9,8 @@ import random
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from p2pbelka.bench.ladder import certificate_of, club
 from p2pbelka.ladder import certificate as cert
 from p2pbelka.ladder.certificate import Outcome
@@ -120,3 +122,23 @@ def test_the_record_against_each_opponent(tmp_path: Path) -> None:
     rows = history(ledger.results(), me)
     assert sum(r.games for r in rows) == 2 * ledger.games_of(me)
     assert all(r.wins + r.losses == r.games for r in rows)
+
+
+def test_a_ledger_another_program_writes_is_waited_for_never_moved_aside(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "l.sqlite"
+    fill(path, CLUB[:2]).close()
+    other = sqlite3.connect(path)
+    other.execute("BEGIN EXCLUSIVE")
+    import p2pbelka.ladder.ledger as ledger_module
+
+    ledger_module.BUSY_WAIT, before = 0.1, ledger_module.BUSY_WAIT
+    try:
+        with pytest.raises(sqlite3.OperationalError):
+            Ledger(path).results()
+    finally:
+        ledger_module.BUSY_WAIT = before
+        other.rollback()
+    assert not list(tmp_path.glob("*.damaged-*"))
+    assert len(Ledger(path).results()) == 2
