@@ -191,6 +191,15 @@ class Ledger:
         kept, so every ledger keeps the same), or a disagreement (both set aside)."""
         if held.raw == new.raw:
             return None
+        if held.outcome != new.outcome and self.owner in (held.by, new.by):
+            # the owner's own certificate came of a transcript its table checked: the
+            # other one's maker lied, and no liar may take the owner's result away
+            kept, liar = (held, new) if held.by == self.owner else (new, held)
+            self.set_aside(liar.raw, "refused: it names another outcome than your own")
+            if kept is held:
+                return None
+            self._forget(held.game_id)
+            return self._add_checked(new, source)
         if held.outcome != new.outcome:
             self._forget(held.game_id)
             self.db.execute("INSERT INTO conflicts VALUES (?)", (held.game_id,))

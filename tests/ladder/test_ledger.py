@@ -142,3 +142,19 @@ def test_a_ledger_another_program_writes_is_waited_for_never_moved_aside(
         other.rollback()
     assert not list(tmp_path.glob("*.damaged-*"))
     assert len(Ledger(path).results()) == 2
+
+
+def test_a_liar_cannot_take_the_owner_s_own_result_away(tmp_path: Path) -> None:
+    seats = [Signer.from_seed(bytes([n + 9]) * 32) for n in range(4)]
+    owner, liar = seats[0], seats[1]
+    won = certificate_of(seats, "belka", Outcome(0, (12, 3)), 100)  # made by seat 0
+    body = decode(won.raw[len(cert.MAGIC) :], limit=cert.MAX_CERTIFICATE)
+    body["outcome"], body["by"] = {"score": [3, 12], "winner": 1}, liar.public_key
+    body["sig"] = liar.sign(cert.signed_bytes(body))
+    lie = cert.MAGIC + encode(body)
+    for n, order in enumerate(((won.raw, lie), (lie, won.raw))):
+        ledger = Ledger(tmp_path / f"{n}.sqlite", owner.public_key)
+        for raw in order:
+            ledger.add(raw, "given")
+        assert [r.seats[0].rank for r in ledger.results()] == [0]
+        assert "another outcome than your own" in ledger.notes[-1]
