@@ -3,10 +3,12 @@ language), each line within 80 columns, the whole within 24 lines unless ``--all
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Mapping, Sequence
 
-from p2pbelka.ladder.ratings import Record, Row
+from p2pbelka.ladder.ratings import Record, Row, ladder
+from p2pbelka.ladder.results import Result, Seat
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.rules.registry import spec
 from p2pbelka.ui.words.i18n import _, ngettext
@@ -107,3 +109,55 @@ def more_line(more: int) -> list[str]:
         "… and {n} more (--all shows every one)", "… and {n} more (--all shows every one)", more
     )
     return [words.format(n=more)]
+
+
+def game_rating_lines(
+    game: str,
+    keys: Sequence[bytes],
+    names: Sequence[str],
+    winner: int,
+    results: Sequence[Result],
+    at: int,
+) -> list[str]:
+    """Each side's ratings once the game just won counts (after ``results``, a ledger's),
+    each with the change this game made: one line a side, within 80 columns."""
+    teams = spec(game).teams(len(keys))
+    side_of = {seat: side for side, members in enumerate(teams) for seat in members}
+    seats = tuple(
+        Seat(keys[s], names[s], side_of[s], 0 if side_of[s] == winner else 1)
+        for s in range(len(keys))
+    )
+    last = max((r.at for r in results), default=at)
+    this = Result(hashlib.sha256(b"".join(keys)).digest()[:16], game, max(at, last), seats)
+    before = {r.keys[0]: r.rating for r in ladder(results)}
+    after = {r.keys[0]: r.rating for r in ladder([*results, this])}
+    lines = [_("Ratings, with this game:")]
+    for members in teams:
+        parts = [
+            f"{names[s]} {after[keys[s]]:.1f} ({after[keys[s]] - before.get(keys[s], 0.0):+.1f})"
+            for s in members
+        ]
+        lines.append(clip(" " + ", ".join(parts), WIDTH))
+    return lines
+
+
+def end_of_game_ratings(
+    game: str, keys: Sequence[bytes], names: Sequence[str], winner: int
+) -> list[str]:
+    """``game_rating_lines`` from the player's own ledger, as the game-end page shows
+    them; nothing when there is no ledger yet or it cannot be read now (a page never
+    fails on it, and never makes one)."""
+    import sqlite3
+
+    from p2pbelka.ladder.ledger import Ledger, ledger_path
+    from p2pbelka.peer.store import games_root
+
+    path = ledger_path(games_root())
+    if not path.is_file() or len(set(keys)) != len(keys):
+        return []
+    try:
+        with Ledger(path) as ledger:
+            results = ledger.results(game)
+    except (OSError, sqlite3.Error):
+        return []
+    return game_rating_lines(game, keys, names, winner, results, int(time.time()))
