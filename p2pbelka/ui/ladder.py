@@ -12,14 +12,15 @@ from p2pbelka.ladder.results import Result, Seat
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.rules.registry import spec
 from p2pbelka.ui.words.i18n import _, ngettext
+from p2pbelka.ui.words.results import day as certificate_day
 
 WIDTH = 80
 NAME_WIDTH = 24
 
 
 def day(at: int) -> str:
-    """A date as the ladder prints it (UTC, so every machine prints the same)."""
-    return time.strftime("%Y-%m-%d", time.gmtime(at)) if at else "-"
+    """A date as the ladder prints it (``-`` for none)."""
+    return certificate_day(at) if at else "-"
 
 
 def short_key(keys: Sequence[bytes]) -> str:
