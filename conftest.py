@@ -32,6 +32,7 @@ DECLARED = (
     "zeroconf",
     "shtab",
     "argparse_manpage",
+    "openskill",
     "pytest_trio",
     "hypothesis",
     "xdist",

@@ -6,13 +6,14 @@
 #    source ~/.local/share/bash_completion/p2pbelka
 # See also: https://github.com/scop/bash-completion/blob/main/doc/configuration.md
 
-_shtab_p2pbelka_subparsers=(play games replay selfplay verify bench referee tournament host join watch resume completion)
+_shtab_p2pbelka_subparsers=(play games replay selfplay verify ladder bench referee tournament host join watch resume completion)
 
 _shtab_p2pbelka_play_option_strings=(-h --help --game --players --name --player --bot-level --think --bots --preset --option --seed --pace --resume --coach --transcript --transport --lang)
 _shtab_p2pbelka_games_option_strings=(-h --help --dir --lang --ids --files)
 _shtab_p2pbelka_replay_option_strings=(-h --help --deal --coach --seat --threshold --seed --worlds --lang)
 _shtab_p2pbelka_selfplay_option_strings=(-h --help --game --players --games --seed --transcript --preset --option --bot --quiet)
-_shtab_p2pbelka_verify_option_strings=(-h --help --json --record --every-pass --lang)
+_shtab_p2pbelka_verify_option_strings=(-h --help --json --record --certificate --every-pass --lang)
+_shtab_p2pbelka_ladder_option_strings=(-h --help --game --pairs --me --json --all --add --share --serve --with --saved --lang)
 _shtab_p2pbelka_bench_option_strings=(-h --help --json --quick --game --think --players --watchers --profile)
 _shtab_p2pbelka_referee_option_strings=(-h --help --lang)
 _shtab_p2pbelka_tournament_option_strings=(-h --help --game --players --a --b --think --games --seed --preset --workers --state --json --quiet)
@@ -30,6 +31,8 @@ _shtab_p2pbelka_replay_pos_0_COMPGEN=_shtab_p2pbelka_saved_file_compgen
 _shtab_p2pbelka_selfplay___transcript_COMPGEN=_shtab_compgen_files
 _shtab_p2pbelka_verify_pos_0_COMPGEN=_shtab_p2pbelka_saved_file_compgen
 _shtab_p2pbelka_verify___record_COMPGEN=_shtab_compgen_files
+_shtab_p2pbelka_verify___certificate_COMPGEN=_shtab_compgen_files
+_shtab_p2pbelka_ladder___add_COMPGEN=_shtab_compgen_files
 _shtab_p2pbelka_watch___games_dir_COMPGEN=_shtab_compgen_dirs
 _shtab_p2pbelka_resume_pos_0_COMPGEN=_shtab_p2pbelka_game_ids
 
@@ -40,7 +43,9 @@ _shtab_p2pbelka_games___lang_choices=(en ru kk)
 _shtab_p2pbelka_replay___lang_choices=(en ru kk)
 _shtab_p2pbelka_selfplay___game_choices=(belka belot)
 _shtab_p2pbelka_verify___lang_choices=(en ru kk)
-_shtab_p2pbelka_bench_pos_0_choices=(bots bounds coach deal door model net rules solver transport)
+_shtab_p2pbelka_ladder___game_choices=(belka belot)
+_shtab_p2pbelka_ladder___lang_choices=(en ru kk)
+_shtab_p2pbelka_bench_pos_0_choices=(bots bounds coach deal door ladder model net rules solver transport)
 _shtab_p2pbelka_bench___game_choices=(belka belot)
 _shtab_p2pbelka_referee___lang_choices=(en ru kk)
 _shtab_p2pbelka_tournament___game_choices=(belka belot)
@@ -51,7 +56,7 @@ _shtab_p2pbelka_join___lang_choices=(en ru kk)
 _shtab_p2pbelka_watch___lang_choices=(en ru kk)
 _shtab_p2pbelka_resume___lang_choices=(en ru kk)
 _shtab_p2pbelka_completion_pos_0_choices=(bash zsh fish man)
-_shtab_p2pbelka_pos_0_choices=(play games replay selfplay verify bench referee tournament host join watch resume completion)
+_shtab_p2pbelka_pos_0_choices=(play games replay selfplay verify ladder bench referee tournament host join watch resume completion)
 
 _shtab_p2pbelka_play__h_nargs=0
 _shtab_p2pbelka_play___help_nargs=0
@@ -71,6 +76,14 @@ _shtab_p2pbelka_verify__h_nargs=0
 _shtab_p2pbelka_verify___help_nargs=0
 _shtab_p2pbelka_verify___json_nargs=0
 _shtab_p2pbelka_verify___every_pass_nargs=0
+_shtab_p2pbelka_ladder__h_nargs=0
+_shtab_p2pbelka_ladder___help_nargs=0
+_shtab_p2pbelka_ladder___pairs_nargs=0
+_shtab_p2pbelka_ladder___me_nargs=0
+_shtab_p2pbelka_ladder___json_nargs=0
+_shtab_p2pbelka_ladder___all_nargs=0
+_shtab_p2pbelka_ladder___add_nargs=+
+_shtab_p2pbelka_ladder___saved_nargs=0
 _shtab_p2pbelka_bench__h_nargs=0
 _shtab_p2pbelka_bench___help_nargs=0
 _shtab_p2pbelka_bench___json_nargs=0

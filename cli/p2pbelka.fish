@@ -51,8 +51,8 @@ function _shtab_p2pbelka_using
   test "$_shtab_p2pbelka_cmdpath" = "$argv"
 end
 
-set -g _shtab_p2pbelka_commands play games replay selfplay verify bench referee tournament host join watch resume completion
-set -g _shtab_p2pbelka_opts_with_value --a --advertise-port --b --beacon-port --bot --bot-level --bots --connect --connect-wait --deal --decide-limit --dir --game --games --games-dir --give-up-after --group --host-away --interface --invite --key --lang --linger --listen --lobby-port --name --offer-timeout --option --pace --pause-after --player --players --port --preset --reconnect-window --record --resume --seat --seed --state --table --think --threshold --transcript --transport --wait --watcher-chat --watchers --workers --worlds
+set -g _shtab_p2pbelka_commands play games replay selfplay verify ladder bench referee tournament host join watch resume completion
+set -g _shtab_p2pbelka_opts_with_value --a --add --advertise-port --b --beacon-port --bot --bot-level --bots --certificate --connect --connect-wait --deal --decide-limit --dir --game --games --games-dir --give-up-after --group --host-away --interface --invite --key --lang --linger --listen --lobby-port --name --offer-timeout --option --pace --pause-after --player --players --port --preset --reconnect-window --record --resume --seat --seed --serve --share --state --table --think --threshold --transcript --transport --wait --watcher-chat --watchers --with --workers --worlds
 
 complete -c p2pbelka -e
 complete -c p2pbelka -f
@@ -107,9 +107,23 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -
 complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -s h -l help -d 'show this help message and exit'
 complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -l json -d 'print the report as JSON'
 complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -l record -xka "(__fish_complete_path (commandline -ct))" -d 'also write the verified deals as a JSON game record (for `p2pbelka referee`)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -l certificate -xka "(__fish_complete_path (commandline -ct))" -d 'also write the game'"'"'s result certificate, signed by your key (for the ladder)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -l every-pass -d 'replay every seat'"'"'s shuffle and lock passes even where the deck came out as the seeds say (also names cheats that cancelled out and changed no card)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
-complete -c p2pbelka -n '_shtab_p2pbelka_using verify; and test $_shtab_p2pbelka_npos -eq 0' -ka "(p2pbelka games --files 2>/dev/null; __fish_complete_path (commandline -ct))" -d 'a transcript saved by a peer'
+complete -c p2pbelka -n '_shtab_p2pbelka_using verify; and test $_shtab_p2pbelka_npos -eq 0' -ka "(p2pbelka games --files 2>/dev/null; __fish_complete_path (commandline -ct))" -d 'a transcript saved by a peer, or a result certificate'
+complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a ladder -d 'the club'"'"'s ladder: ratings from every result this machine holds'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -s h -l help -d 'show this help message and exit'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l game -xka "belka belot" -d 'one game (default: every one)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l pairs -d 'partnerships (two players of one side) as one'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l me -d 'your own games against each opponent and bot level'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l json -d 'print one JSON object'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l all -d 'every row, however many'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l add -xka "(__fish_complete_path (commandline -ct))" -d 'count result certificates others gave you (each is checked first)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l share -x -d 'share results with the player serving there (--with names their key)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l serve -x -d 'wait on PORT for players to share results with (--with names each key)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l with -x -d 'a player'"'"'s key (the 16-digit fingerprint, or the 64-digit key)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l saved -d 'certify and count the games saved here that have no certificate yet (each is verified first: about a second a game)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a bench -d 'print benchmark figures (rules, deal, net, bots)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -s h -l help -d 'show this help message and exit'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l json -d 'print one JSON object'
@@ -119,7 +133,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l think -x -d 'bench bots
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l players -x -d 'seats: Belka 4; Belot 2 or 3 (default 3)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l watchers -x -d 'bench net: games with N watchers following the host, beside games without'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l profile -d 'bench net: one game with every peer under cProfile, and where its CPU went'
-complete -c p2pbelka -n '_shtab_p2pbelka_using bench; and test $_shtab_p2pbelka_npos -eq 0' -ka "bots bounds coach deal door model net rules solver transport" -d 'what to measure: bots, bounds, coach, deal, door, model, net, rules, solver, transport'
+complete -c p2pbelka -n '_shtab_p2pbelka_using bench; and test $_shtab_p2pbelka_npos -eq 0' -ka "bots bounds coach deal door ladder model net rules solver transport" -d 'what to measure: bots, bounds, coach, deal, door, ladder, model, net, rules, solver, transport'
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a referee -d 'check a Belka or Belot game record with the rules engine'
 complete -c p2pbelka -n '_shtab_p2pbelka_using referee' -s h -l help -d 'show this help message and exit'
 complete -c p2pbelka -n '_shtab_p2pbelka_using referee' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'

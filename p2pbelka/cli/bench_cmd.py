@@ -25,6 +25,7 @@ TOPICS: Mapping[str, str] = {
     "model": "model",
     "solver": "solver",
     "coach": "coach",
+    "ladder": "ladder",
 }
 
 

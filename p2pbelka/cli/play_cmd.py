@@ -130,7 +130,15 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         game=args.game,
         players=players,
         coach=args.coach,
+        owner=_own_key() if args.seed is None and args.transport == "loopback" else None,
     )
+
+
+def _own_key() -> bytes:
+    """The player's key seed, for seat 0 (the ladder counts the player's games by it)."""
+    from p2pbelka.net.identity import Identity
+
+    return Identity.load_or_create().private_key.private_bytes_raw()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -36,7 +36,9 @@ from p2pbelka.peer.local_save import (
     resume_saved_table,
 )
 from p2pbelka.peer.loopback import BOT_NAMES
+from p2pbelka.peer.results import keep_saved
 from p2pbelka.peer.store import games_root
+from p2pbelka.protocol.envelope import Signer
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.rules.registry import DEFAULT, spec
 from p2pbelka.ui import registry
@@ -63,6 +65,9 @@ class PlayConfig:
     players: int = spec(DEFAULT).default_seats  # the game's own counts (bots: one less)
     resume: Path | None = None  # a saved local game to continue (``peer.local_save``)
     coach: bool = False  # the coach's lines on each deal's page (``--coach``)
+    owner: bytes | None = None
+    """The player's own key (its Ed25519 seed), at seat 0 of an unseeded loopback table:
+    its results count in the player's ladder (``peer.local_save.new_plan``)."""
 
 
 def data_dir(environ: dict[str, str] | None = None) -> Path:
@@ -113,6 +118,7 @@ def plan_of(config: PlayConfig) -> LocalPlan:
         game=config.game,
         pace=config.pace,
         lang=config.lang,
+        owner=config.owner,
     )
 
 
@@ -167,6 +173,8 @@ def play_local(
     with TranscriptWriter(path) as writer, table_home(config, path) as home:
         run_with_app(screen.app, main, screen.log_note)
         LocalSave(home).settle(over=screen.view.finished)
+    if screen.view.finished and config.owner is not None and config.transport == "loopback":
+        keep_saved(path, Signer.from_seed(config.owner), path.parent)
     return screen
 
 
