@@ -289,6 +289,20 @@ def test_two_seats_killed_past_the_cut_off_bound_stop_every_seat_naming_nobody()
     assert all(r is not None and r.cut_off and r.split and not r.finished for r in stopped)
 
 
+def test_a_proposer_back_from_a_cut_never_signs_past_its_offer_s_cut() -> None:
+    """Found by a long run (Belot-3 seed 300171): seat 2 cut off past the window, seat
+    0 offered a bot and held its table at the cut; seat 1 signed, then its sending was
+    cut and it was killed, so seat 0 reached nobody.  When the links came back, seat 0
+    asked whether its own seat had changed hands, heard it had not, and let its table
+    go on: it played a card in the old segment, then sealed its offer cutting its chain
+    one envelope short, and its copy was INVALID.  The question's hold and the seat
+    change's are separate now: the answer lets go of its own only."""
+    schedule = "cut 2<->*@143.267+86.3; cut 1->*@193.267+25; kill 1@210.609+22.092"
+    outcome = simulate(300171, "belot", 3, parse(schedule))
+    assert violations(outcome) == []
+    assert outcome.answers["yes"], "seat 2 went to a bot: the offer was sealed"
+
+
 def test_the_script_prints_a_failing_seed_s_replay(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
