@@ -20,7 +20,7 @@ from p2pbelka import edkeys
 from p2pbelka.fairdeal.secp256k1 import SECP256K1
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.storelock import StoreBusy
-from p2pbelka.sim.checks import violations
+from p2pbelka.sim.checks import times_gone, violations
 from p2pbelka.sim.disk import SimDisk
 from p2pbelka.sim.faults import Cut, Kill, Reset, Schedule, parse
 from p2pbelka.sim.main import main, replay_command
@@ -301,6 +301,30 @@ def test_a_proposer_back_from_a_cut_never_signs_past_its_offer_s_cut() -> None:
     outcome = simulate(300171, "belot", 3, parse(schedule))
     assert violations(outcome) == []
     assert outcome.answers["yes"], "seat 2 went to a bot: the offer was sealed"
+
+
+@pytest.mark.parametrize(
+    ("faults", "seat", "times"),
+    [
+        ("kill 1@40+90", 1, 1),
+        ("kill 1@40+30; cut 1<->*@75+40", 1, 1),  # two short faults, one long absence
+        ("kill 1@40+30", 1, 0),
+        # Belot-3 seed 300100: seat 2 killed twice, seat 1's cable out between the two
+        ("kill 2@109.187+120; cut 1<->*@237.511+90.279; kill 2@338.611+120", 2, 2),
+        ("kill 2@109.187+120; cut 1<->*@237.511+90.279; kill 2@338.611+120", 1, 1),
+        # Belot-3 seed 300097: seat 2 killed; back, cut from seat 1 for good (the game
+        # relayed through seat 0), then from seat 0 too for a while
+        ("kill 2@164.731+120; cut 1<->2@194.355+inf; cut 2<->0@339.546+84.679", 2, 3),
+    ],
+)
+def test_a_seat_may_change_hands_once_for_each_fault_of_its_own(
+    faults: str, seat: int, times: int
+) -> None:
+    """Found by a long run: the check of "a seat changes hands once per cut" merged a
+    seat's two kills past the window (another seat's cable pulled out between them), or
+    a kill and a later cut of the seat's last link, into one absence, and called the
+    second change and return that each brings one too many."""
+    assert times_gone(parse(faults), seat) == times
 
 
 def test_the_script_prints_a_failing_seed_s_replay(
