@@ -27,6 +27,7 @@ from p2pbelka.sim.main import main, replay_command
 from p2pbelka.sim.network import SimNetwork
 from p2pbelka.sim.shrink import shrink
 from p2pbelka.sim.world import WATCHER, Outcome, simulate
+from p2pbelka.table.errors import OrderError
 
 SHORT = [("belka", 4, 5), ("belka", 4, 6), ("belot", 3, 47), ("belot", 3, 49), ("belot", 2, 1)]
 """(game, players, seed): a few runs of every table, chosen for what they reach: a seat
@@ -325,6 +326,19 @@ def test_a_seat_may_change_hands_once_for_each_fault_of_its_own(
     a kill and a later cut of the seat's last link, into one absence, and called the
     second change and return that each brings one too many."""
     assert times_gone(parse(faults), seat) == times
+
+
+def test_a_host_powered_off_before_its_first_record_leaves_no_invalid_game() -> None:
+    """Found by a long run (Belot-2 seed 400321): the host's power went 6 ms into the
+    game, before its first record reached the disk; its transcript held the magic
+    alone, which ``verify`` calls INVALID, and its resume stopped at once ("nothing to
+    resume").  The magic goes to the disk with the first record now, and the resumed
+    host begins its transcript again from the table description in its journal."""
+    outcome = simulate(400321, "belot", 2, parse("power 0@0.006+120"))
+    assert violations(outcome) == []
+    (host,) = [c for c in outcome.copies if c.seat == 0]
+    assert host.transcript, "the resumed host saved the game again"
+    assert not any(isinstance(e.error, OrderError) for e in outcome.exits)
 
 
 def test_the_script_prints_a_failing_seed_s_replay(
