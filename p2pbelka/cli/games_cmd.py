@@ -244,6 +244,7 @@ def local_games(directories: list[Path]) -> dict[Path, tuple[str, float]]:
 def saved_games(directories: list[Path]) -> list[SavedGame]:
     from p2pbelka.peer.store import GameStore
     from p2pbelka.peer.watchsave import WATCH_META
+    from p2pbelka.protocol.transcript import holds_records
 
     cache = load_cache()
     games: list[SavedGame] = []
@@ -275,7 +276,7 @@ def saved_games(directories: list[Path]) -> list[SavedGame]:
                     meta = store.load_meta()
                 except (OSError, ValueError, TypeError, KeyError):
                     continue
-                if store.transcript_path.exists():
+                if holds_records(store.transcript_path):
                     game = read_game(store.transcript_path, meta.started, meta.game_id, cache)
                     game.finished = game.finished or meta.finished
                     game.ended = meta.ended
@@ -287,13 +288,14 @@ def saved_games(directories: list[Path]) -> list[SavedGame]:
 def _watched_game(directory: Path, cache: dict[str, Any]) -> SavedGame | None:
     """A game this machine watched (``peer/watchsave.py``): never resumed, only read."""
     from p2pbelka.peer.watchsave import load_watch_meta
+    from p2pbelka.protocol.transcript import holds_records
 
     try:
         meta = load_watch_meta(directory)
     except (OSError, ValueError, TypeError):
         return None
     transcript = directory / "transcript.p2pb"
-    if not transcript.exists():
+    if not holds_records(transcript):
         return None
     game = read_game(transcript, meta.started, None, cache)
     game.watched = True

@@ -47,6 +47,7 @@ def saved_transcripts(directories: list[Path]) -> list[Path]:
     take them."""
     from p2pbelka.peer.store import GameStore
     from p2pbelka.peer.watchsave import WATCH_META
+    from p2pbelka.protocol.transcript import holds_records
 
     found: list[Path] = []
     for directory in dict.fromkeys(d.resolve() for d in directories if d.is_dir()):
@@ -57,4 +58,4 @@ def saved_transcripts(directories: list[Path]) -> list[Path]:
                 found.append(entry / "transcript.p2pb")
             elif entry.is_dir() and (entry / "game.json").exists():
                 found.append(GameStore(entry).transcript_path)
-    return [path for path in found if path.is_file()]
+    return [path for path in found if path.is_file() and holds_records(path)]

@@ -50,6 +50,7 @@ from p2pbelka.net.identity import config_dir
 from p2pbelka.peer import disk, storelock
 from p2pbelka.peer.seatchange.effects import Agreed
 from p2pbelka.protocol.envelope import Envelope
+from p2pbelka.protocol.messages import TableMsg
 from p2pbelka.protocol.transcript import (
     MAGIC,
     TranscriptWriter,
@@ -450,10 +451,39 @@ class GameStore:
             return []
         data = self.transcript_path.read_bytes()
         keep = valid_prefix_length(data)
+        if keep <= len(MAGIC):
+            # Not one whole record: a power cut in the first write (or the magic alone,
+            # as an earlier version wrote it first).  No game of its own: what is there
+            # goes aside whole, and the host's game begins again from its journal.
+            if data:
+                move_aside(self.transcript_path, data, 0)
+            return self._opening()
         if keep < len(data):
             move_aside(self.transcript_path, data, keep)
             data = data[:keep]
-        return [record.envelope for record in iter_records(data)] if keep else []
+        return [record.envelope for record in iter_records(data)]
+
+    def _opening(self) -> list[Envelope]:
+        """A transcript lost before its first record reached the disk: the table
+        description this seat signed (the host's, the first thing any game holds),
+        kept in its journal before it left, written again as the first record.  None
+        for a joiner: the host's description was only in its memory."""
+        signed = self.saved_signed()
+        if not signed or not isinstance(signed[0].msg, TableMsg) or signed[0].msg.after:
+            return []
+        writer = TranscriptWriter(self.transcript_path)
+        try:
+            writer.append(signed[0])
+            if self.syncs:
+                writer.sync(disk.current().datasync)
+                self._sync_path(self.directory)
+        finally:
+            writer.close()
+        log.warning(
+            "%s: no record was saved; begun again from the table this seat signed",
+            self.transcript_path,
+        )
+        return signed[:1]
 
     def transcript_writer(self) -> TranscriptWriter:
         """The writer the driver appends accepted envelopes with; ``sync`` puts what it

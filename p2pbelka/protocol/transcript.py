@@ -5,7 +5,8 @@ big-endian length and the envelope's bytes.  Peers append a record as soon
 as they accept an envelope, so a killed process loses at most the record being
 written, and sync the file before they send anything computed from it, so a
 power cut loses only records nothing sent depended on; the reader names the
-byte offset of anything it cannot read.
+byte offset of anything it cannot read.  The magic is written with the first
+record, in one write: no file holds the magic alone (a game of no envelope).
 """
 
 from __future__ import annotations
@@ -89,6 +90,15 @@ def valid_prefix_length(data: bytes) -> int:
     return end
 
 
+def holds_records(path: Path) -> bool:
+    """Whether a transcript file holds more than the magic: a game whose first record
+    never reached the disk saved nothing, and is no saved game to list or verify."""
+    try:
+        return path.stat().st_size > len(MAGIC)
+    except FileNotFoundError:
+        return False
+
+
 def encode_record(envelope: Envelope) -> bytes:
     return len(envelope.raw).to_bytes(4, "big") + envelope.raw
 
@@ -104,7 +114,10 @@ class TranscriptWriter:
         self.path = Path(path)
         self.created = not self.path.exists()
         """The file is new: its name reaches the disk only with its directory's sync."""
-        fresh = self.created or self.path.stat().st_size == 0
+        self._magic = self.created or self.path.stat().st_size == 0
+        """The file is empty: the magic goes with the first record, in one write, so a
+        power cut never leaves a file holding the magic alone (a game of no envelope,
+        which ``verify`` calls INVALID)."""
         self._file: BinaryIO = open(self.path, "ab")
         self._unsynced = False
         self.taps: list[Callable[[Envelope], None]] = []
@@ -112,13 +125,12 @@ class TranscriptWriter:
         must return at once: the seat's task calls it."""
         self.cut_taps: list[Callable[[int], None]] = []
         """Told the records kept when the file was cut back (``cut_back``), likewise."""
-        if fresh:
-            self._file.write(MAGIC)
-            self._file.flush()
-            self._unsynced = True
 
     def append(self, envelope: Envelope) -> None:
-        self._file.write(encode_record(envelope))
+        record = encode_record(envelope)
+        if self._magic:
+            record, self._magic = MAGIC + record, False
+        self._file.write(record)
         self._file.flush()
         self._unsynced = True
         for tap in self.taps:
@@ -133,7 +145,7 @@ class TranscriptWriter:
 
     @property
     def unsynced(self) -> bool:
-        """Records (or the magic) were written since the last ``sync``."""
+        """Records were written since the last ``sync``."""
         return self._unsynced and not self._file.closed
 
     def sync(self, sync_fd: Callable[[int], None] | None = None) -> bool:

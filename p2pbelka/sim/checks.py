@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from p2pbelka.protocol.transcript import TranscriptError, iter_records
-from p2pbelka.sim.faults import EVERYONE, WINDOW, Cut, Kill, Schedule
+from p2pbelka.sim.faults import EVERYONE, WINDOW, Cut, Fault, Kill, Schedule
 from p2pbelka.sim.world import Outcome, remembered
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.verify import verify_bytes
@@ -82,27 +82,61 @@ SLACK = 15.0
 due): an absence this much shorter than the window may still be taken for gone."""
 
 
+Span = tuple[float, float, Fault]
+"""When a fault began and ended, and the fault."""
+
+
 def absences(schedule: Schedule, seat: int) -> list[tuple[float, float]]:
     """The spans ``seat`` was away from some other seat (killed, or cut off), the faults
     that overlap or follow each other merged: a kill then a cut is one absence."""
+    return [(parts[0][0], max(end for _, end, _ in parts)) for parts in _absences(schedule, seat)]
+
+
+def _absences(schedule: Schedule, seat: int) -> list[list[Span]]:
+    """``absences``, each as the faults it merged."""
     spans = sorted(
-        (f.at, f.at + (f.down if isinstance(f, Kill) else f.length))
-        for f in schedule.faults
-        if (isinstance(f, Kill) and f.seat == seat)
-        or (isinstance(f, Cut) and (seat in (f.a, f.b) or f.b == EVERYONE))
+        (
+            (f.at, f.at + (f.down if isinstance(f, Kill) else f.length), f)
+            for f in schedule.faults
+            if (isinstance(f, Kill) and f.seat == seat)
+            or (isinstance(f, Cut) and (seat in (f.a, f.b) or f.b == EVERYONE))
+        ),
+        key=lambda span: span[:2],
     )
-    merged: list[tuple[float, float]] = []
-    for start, end in spans:
-        if merged and start <= merged[-1][1] + SLACK:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+    merged: list[list[Span]] = []
+    for span in spans:
+        if merged and span[0] <= max(end for _, end, _ in merged[-1]) + SLACK:
+            merged[-1].append(span)
         else:
-            merged.append((start, end))
+            merged.append([span])
     return merged
 
 
+def _long(start: float, end: float) -> bool:
+    return end - start > WINDOW - SLACK
+
+
+def _own(fault: Fault, seat: int) -> bool:
+    """A fault of ``seat``'s own: its program killed, or a cut with it at one end (not
+    another seat's cable pulled out, which keeps it from that seat only)."""
+    if isinstance(fault, Kill):
+        return fault.seat == seat
+    return isinstance(fault, Cut) and seat in (fault.a, fault.b)
+
+
 def times_gone(schedule: Schedule, seat: int) -> int:
-    """How many times the schedule kept ``seat`` away past the window, or about."""
-    return sum(end - start > WINDOW - SLACK for start, end in absences(schedule, seat))
+    """How many times the schedule kept ``seat`` away past the window, or about: once
+    for each absence that long, and within one, once for each fault of its own that
+    long.  A seat changes hands (and back) at most once a fault; an absence may merge
+    two such faults with the seat present between them (a kill, another seat's cable
+    pulled out for a while, a kill again; or one link cut for good and the others a
+    while later, the game relayed between), each a change of its own."""
+    count = 0
+    for parts in _absences(schedule, seat):
+        start, end = parts[0][0], max(end for _, end, _ in parts)
+        if _long(start, end):
+            count += max(1, sum(_long(a, b) and _own(f, seat) for a, b, f in parts))
+    return count
 
 
 def gone(schedule: Schedule, seat: int) -> bool:

@@ -52,7 +52,7 @@ from p2pbelka.peer.loopback import seeded, stream
 from p2pbelka.peer.seat import NetOptions
 from p2pbelka.peer.store import GameStore
 from p2pbelka.peer.watch import watch_game
-from p2pbelka.protocol.transcript import valid_prefix_length
+from p2pbelka.protocol.transcript import MAGIC, valid_prefix_length
 from p2pbelka.rules import registry
 from p2pbelka.sim import faults
 from p2pbelka.sim.coverage import counting
@@ -429,8 +429,10 @@ class World:
             store = GameStore(directory)
             transcript = _read(store.transcript_path)
             if seat in self.powered_off and self.outcome.stop is not None:
-                # Stopped before its resume read past a torn last write: what it will read.
-                transcript = transcript[: valid_prefix_length(transcript)]
+                # Stopped before its resume read past a torn last write: what it will read
+                # (not one whole record: the resume moves it all aside).
+                keep = valid_prefix_length(transcript)
+                transcript = transcript[:keep] if keep > len(MAGIC) else b""
             signed = _read(store.signed_path)
             finished = store.load_meta().finished
             self.outcome.copies.append(Copy(seat, transcript, signed, finished))

@@ -16,6 +16,7 @@ import pytest
 import trio
 from trio.testing import MockClock
 
+from p2pbelka.peer.seatchange.drivers import CHANGE, FETCH
 from p2pbelka.peer.seatchange.effects import RESEND_EVERY, Agreed, Effect
 from p2pbelka.peer.seatchange.machine import SeatChange, Stage
 from p2pbelka.peer.store import GameStore
@@ -248,3 +249,30 @@ async def test_a_resumed_runner_reads_its_agreement_back_and_declines_a_second(
     declines = [m for m in sent if isinstance(m, Decline)]
     assert declines and "signs one only" in declines[0].why
     assert GameStore(tmp_path).saved_agreements() == [agreed]  # nothing more signed
+
+
+async def test_a_fetch_that_finds_our_seat_ours_leaves_a_signed_cut_held(
+    tmp_path: Path, autojump_clock: MockClock
+) -> None:
+    """A seat that signed a cut holds its table there; back from an outage it asks
+    whether its own seat changed hands, which holds the table too.  The answer "still
+    yours" lets go of that question's hold only: the table signs nothing past the cut
+    it signed (the simulator's Belot-3 seed 300171: a proposer played a card, then
+    sealed its offer one envelope short, and its copy was INVALID)."""
+    game, net = _lost()
+    proposer, signer = 0, 1
+    net.deaf.add(proposer)
+    net.lost(LOST)
+    (agreed,) = net.kept[signer]
+    GameStore(tmp_path).keep_agreement(agreed)
+    table = game.tables[signer]
+    with TranscriptWriter(tmp_path / "transcript.p2pb") as writer:
+        runner, _mesh = unlinked_runner(table, signer, "Signer", writer, bot_seed=3)
+        runner.agreements = GameStore(tmp_path)
+        driver = runner.start(table)
+        assert runner.change.stage is Stage.AGREED and driver.frozen
+        driver.freeze(FETCH)  # did our seat change hands?
+        driver.thaw(FETCH)  # no
+        assert driver.frozen
+        driver.thaw(CHANGE)  # the offer closed: the seat change lets go, the table goes on
+        assert not driver.frozen

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from p2pbelka.cli.saved_names import saved_transcripts
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.store import KNOWN_IDS, SEED_SIZE, GameIdUsed, GameStore, games_dir, known_game
-from p2pbelka.protocol.transcript import dump_transcript
+from p2pbelka.protocol.transcript import MAGIC, dump_transcript, holds_records
+from p2pbelka.table.verify import verify_bytes
 
 pytestmark = pytest.mark.real_disk  # the store's own syncs, on the real disk
 
@@ -179,3 +181,63 @@ def test_a_second_game_under_a_reused_id_does_not_draw_the_first_games_secrets(
     (games_dir(tmp_path).parent / KNOWN_IDS).unlink()
     second = GameStore.create(game_id, tmp_path, sync=False).seed_source(new_game=True)
     assert not {second() for _ in range(3)} & set(drawn)
+
+
+def test_a_new_transcript_never_holds_the_magic_alone(tmp_path: Path) -> None:
+    """The magic goes to the disk with the first record, in one write: a power cut before
+    it leaves an empty file, never a game of no envelope (which ``verify`` calls INVALID)."""
+    game = LocalGame.seeded(5)
+    (table, *_rest) = game.make_tables()[0].view.transcript
+    store = GameStore.create(game.game_id, tmp_path)
+    writer = store.transcript_writer()
+    store.sync()
+    assert store.transcript_path.read_bytes() == b"" and not holds_records(store.transcript_path)
+    writer.append(table)
+    assert store.transcript_path.read_bytes() == dump_transcript([table])
+    assert holds_records(store.transcript_path)
+    store.close()
+
+
+def test_a_host_s_transcript_of_no_record_begins_again_from_its_journal(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The power went before the host's first record reached the disk (an earlier
+    version wrote the magic first: the file holds it alone).  On resume the file is
+    moved aside whole (never deleted), and the table description the host signed and
+    kept in its journal is its first record again: the game goes on, and verifies."""
+    game = LocalGame.seeded(5)
+    table = game.make_tables()[0].view.transcript[0]
+    store = GameStore.create(game.game_id, tmp_path)
+    store.keep([table])
+    store.sync()
+    store.transcript_path.write_bytes(MAGIC)
+    with caplog.at_level(logging.WARNING):
+        kept = store.saved_transcript()
+    assert [e.raw for e in kept] == [table.raw]
+    assert store.transcript_path.read_bytes() == dump_transcript([table])
+    (aside,) = tmp_path.rglob("transcript.p2pb.damaged-*")
+    assert aside.read_bytes() == MAGIC and aside.name in caplog.text
+    assert not verify_bytes(store.transcript_path.read_bytes()).verdict.startswith("INVALID")
+    assert [e.raw for e in GameStore(store.directory).saved_transcript()] == [table.raw]
+
+
+def test_a_joiner_s_torn_first_record_is_moved_aside_and_nothing_is_listed(
+    tmp_path: Path,
+) -> None:
+    """A joiner's journal holds no table description (the host's was in its memory
+    only): the magic and a torn first record go aside whole, the game has no record,
+    and ``games`` lists no INVALID game for it."""
+    game = LocalGame.seeded(5)
+    envelopes = game.make_tables()[0].view.transcript  # the host's description first
+    store = GameStore.create(game.game_id, tmp_path)
+    torn = dump_transcript(envelopes[:1])[:40]
+    assert len(MAGIC) < len(torn) < len(dump_transcript(envelopes[:1]))
+    store.transcript_path.write_bytes(torn)
+    assert store.saved_transcript() == []
+    assert store.transcript_path.read_bytes() == b""
+    (aside,) = tmp_path.rglob("transcript.p2pb.damaged-*")
+    assert aside.read_bytes() == torn
+    store.meta_path.write_text("{}")  # (``games`` reads what a game directory holds)
+    assert saved_transcripts([store.directory.parent]) == []
+    store.transcript_path.write_bytes(dump_transcript(envelopes[:1]))
+    assert saved_transcripts([store.directory.parent]) == [store.transcript_path]

@@ -20,13 +20,14 @@ from p2pbelka import edkeys
 from p2pbelka.fairdeal.secp256k1 import SECP256K1
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.storelock import StoreBusy
-from p2pbelka.sim.checks import violations
+from p2pbelka.sim.checks import times_gone, violations
 from p2pbelka.sim.disk import SimDisk
 from p2pbelka.sim.faults import Cut, Kill, Reset, Schedule, parse
 from p2pbelka.sim.main import main, replay_command
 from p2pbelka.sim.network import SimNetwork
 from p2pbelka.sim.shrink import shrink
 from p2pbelka.sim.world import WATCHER, Outcome, simulate
+from p2pbelka.table.errors import OrderError
 
 SHORT = [("belka", 4, 5), ("belka", 4, 6), ("belot", 3, 47), ("belot", 3, 49), ("belot", 2, 1)]
 """(game, players, seed): a few runs of every table, chosen for what they reach: a seat
@@ -295,6 +296,57 @@ def test_two_seats_killed_past_the_cut_off_bound_stop_every_seat_naming_nobody()
     stopped = [e.result for e in outcome.exits if not e.killed]
     assert len(stopped) == 4
     assert all(r is not None and r.cut_off and r.split and not r.finished for r in stopped)
+
+
+def test_a_proposer_back_from_a_cut_never_signs_past_its_offer_s_cut() -> None:
+    """Found by a long run (Belot-3 seed 300171): seat 2 cut off past the window, seat
+    0 offered a bot and held its table at the cut; seat 1 signed, then its sending was
+    cut and it was killed, so seat 0 reached nobody.  When the links came back, seat 0
+    asked whether its own seat had changed hands, heard it had not, and let its table
+    go on: it played a card in the old segment, then sealed its offer cutting its chain
+    one envelope short, and its copy was INVALID.  The question's hold and the seat
+    change's are separate now: the answer lets go of its own only."""
+    schedule = "cut 2<->*@143.267+86.3; cut 1->*@193.267+25; kill 1@210.609+22.092"
+    outcome = simulate(300171, "belot", 3, parse(schedule))
+    assert violations(outcome) == []
+    assert outcome.answers["yes"], "seat 2 went to a bot: the offer was sealed"
+
+
+@pytest.mark.parametrize(
+    ("faults", "seat", "times"),
+    [
+        ("kill 1@40+90", 1, 1),
+        ("kill 1@40+30; cut 1<->*@75+40", 1, 1),  # two short faults, one long absence
+        ("kill 1@40+30", 1, 0),
+        # Belot-3 seed 300100: seat 2 killed twice, seat 1's cable out between the two
+        ("kill 2@109.187+120; cut 1<->*@237.511+90.279; kill 2@338.611+120", 2, 2),
+        ("kill 2@109.187+120; cut 1<->*@237.511+90.279; kill 2@338.611+120", 1, 1),
+        # Belot-3 seed 300097: seat 2 killed; back, cut from seat 1 for good (the game
+        # relayed through seat 0), then from seat 0 too for a while
+        ("kill 2@164.731+120; cut 1<->2@194.355+inf; cut 2<->0@339.546+84.679", 2, 3),
+    ],
+)
+def test_a_seat_may_change_hands_once_for_each_fault_of_its_own(
+    faults: str, seat: int, times: int
+) -> None:
+    """Found by a long run: the check of "a seat changes hands once per cut" merged a
+    seat's two kills past the window (another seat's cable pulled out between them), or
+    a kill and a later cut of the seat's last link, into one absence, and called the
+    second change and return that each brings one too many."""
+    assert times_gone(parse(faults), seat) == times
+
+
+def test_a_host_powered_off_before_its_first_record_leaves_no_invalid_game() -> None:
+    """Found by a long run (Belot-2 seed 400321): the host's power went 6 ms into the
+    game, before its first record reached the disk; its transcript held the magic
+    alone, which ``verify`` calls INVALID, and its resume stopped at once ("nothing to
+    resume").  The magic goes to the disk with the first record now, and the resumed
+    host begins its transcript again from the table description in its journal."""
+    outcome = simulate(400321, "belot", 2, parse("power 0@0.006+120"))
+    assert violations(outcome) == []
+    (host,) = [c for c in outcome.copies if c.seat == 0]
+    assert host.transcript, "the resumed host saved the game again"
+    assert not any(isinstance(e.error, OrderError) for e in outcome.exits)
 
 
 def test_the_script_prints_a_failing_seed_s_replay(

@@ -196,6 +196,12 @@ class SeatGone(Protocol):
     def __call__(self, driver: PeerDriver, seats: list[int], silent: float) -> bool: ...
 
 
+CHANGE = "change"
+"""The seat change holds the table: an offer made or signed cuts it where it stands."""
+FETCH = "fetch"
+"""A fetch holds it: asking the others whether our seat changed hands."""
+
+
 class SegmentDriver(PeerDriver):
     """A driver whose give-up goes through ``seat_gone`` first, and whose table can be
     stopped where it stands (``freeze``) while the seats decide on a change."""
@@ -221,7 +227,9 @@ class SegmentDriver(PeerDriver):
         self.cut_off = cut_off
         """Whether this peer waited past the window reaching no other seat and has not
         asked since whether its seat changed hands (``SeatChangeRunner.seat_gone``)."""
-        self.frozen = False
+        self._holds: set[str] = set()
+        """Who holds the table where it stands (``CHANGE``, ``FETCH``): each lets go
+        of its own hold only."""
         self._held: list[Inbox] = []
 
     async def give_up(self, seats: list[int], silent: float) -> None:
@@ -302,12 +310,21 @@ class SegmentDriver(PeerDriver):
         players = {s for s, seat in enumerate(setup.seats) if seat.key == keys[s]}
         return transport.mesh.split(players)
 
-    def freeze(self) -> None:
-        self.frozen = True
+    @property
+    def frozen(self) -> bool:
+        return bool(self._holds)
 
-    def thaw(self) -> None:
-        """Go on with the old segment: what arrived meanwhile is processed now."""
-        self.frozen = False
+    def freeze(self, by: str = CHANGE) -> None:
+        self._holds.add(by)
+
+    def thaw(self, by: str = CHANGE) -> None:
+        """``by`` lets go of the table: once nobody holds it, it goes on with the old
+        segment, and what arrived meanwhile is processed now.  A fetch that finds our
+        seat still ours never lets go of a table the seat change holds: a proposer or a
+        seat that signed a cut never signs past it (its continuation would not verify)."""
+        self._holds.discard(by)
+        if self._holds:
+            return
         held, self._held = self._held, []
         for item in held:
             self._inbox_send.send_nowait(item)

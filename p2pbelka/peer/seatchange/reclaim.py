@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 import trio
 
 from p2pbelka.peer.driver import PeerDriver
+from p2pbelka.peer.seatchange.drivers import FETCH
 from p2pbelka.peer.seatchange.machine import Stage
 from p2pbelka.peer.seatchange.state import SeatState
 from p2pbelka.peer.store import move_aside
@@ -297,7 +298,7 @@ class Reclaimer:
             self._fetching = False  # the seat is ours again: a later outage may fetch anew
         elif hub.driver is not None:
             self._fetching = False
-            hub.driver.thaw()
+            hub.driver.thaw(FETCH)  # (the seat change's hold, if any, stays)
 
     async def _ask_for_the_seat(self) -> None:
         """Watching: ask for our seat until it is ours again (or the game ends)."""

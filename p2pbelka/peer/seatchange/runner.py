@@ -37,6 +37,8 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd, PeerDriver, Release, SignedJournal
 from p2pbelka.peer.mesh import Mesh
 from p2pbelka.peer.seatchange.drivers import (
+    CHANGE,
+    FETCH,
     BotSeatDriver,
     Collect,
     Decision,
@@ -554,10 +556,10 @@ class SeatChangeRunner:
                 self._segment_scope.cancel()
         elif isinstance(effect, Freeze):
             if driver is not None:
-                driver.freeze()
+                driver.freeze(CHANGE)
         elif isinstance(effect, Thaw):
-            if driver is not None and driver.frozen:
-                driver.thaw()
+            if driver is not None:
+                driver.thaw(CHANGE)
         elif isinstance(effect, BotGoesOn):
             bot_driver = self._bot_drivers.get(effect.seat)
             if bot_driver is not None:
@@ -573,7 +575,7 @@ class SeatChangeRunner:
                 home = self.state.home_seat
                 log.warning("seat %d went to another key after our game ended", home)
             elif driver is not None and self.reclaim.begin_fetch():
-                driver.freeze()  # nothing more of ours in a segment the others have left
+                driver.freeze(FETCH)  # nothing more of ours in a segment the others have left
                 self._jobs_in.send_nowait(effect)
         elif self._serving:
             self._jobs_in.send_nowait(effect)
