@@ -71,6 +71,20 @@ def test_hands_are_left_as_given() -> None:
 
 
 @needs_jit
+def test_the_table_kept_across_solves_gives_each_trump_its_own_values() -> None:
+    # The table's rows outlive a solve: the same hands under each trump, one after
+    # another and back again, must each get the pure-Python value.
+    rng = random.Random(6)
+    for _ in range(6):
+        cards = rng.sample(range(32), 20)
+        hands = [sum(1 << c for c in cards[i * 5 : i * 5 + 5]) for i in range(4)]
+        leader = rng.randrange(4)
+        expected = [solver.solve(list(hands), leader, [], t, {}) for t in range(4)]
+        for trump in (0, 1, 2, 3, 2, 1, 0):
+            assert fastsolver.solve(hands, leader, [], trump) == expected[trump]
+
+
+@needs_jit
 @pytest.mark.slow
 def test_equal_on_thousands_of_positions() -> None:
     assert check_equal(4, 4000, (2, 3, 4, 5, 5, 6)) == 4000

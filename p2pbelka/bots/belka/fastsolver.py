@@ -6,8 +6,9 @@ same alpha-beta on bitmasks, equivalent-card pruning (neighbours in rank, worth
 the same, nothing that can still fall between them) and move ordering, compiled
 to machine code (:mod:`.jitsearch`): numba ships as wheels for the platforms
 CPython runs on, so a player installs it with ``pip`` (the ``fast`` extra) and
-no compiler.  The transposition table is a fixed array kept by the process,
-stamped with the solve each entry belongs to, so a new solve never clears it.
+no compiler.  The transposition table is a fixed array kept by the process; its
+rows name the trump and stay valid across solves (the candidate cards of one
+world share their endgames), so a new solve never clears it.
 
 Without numba (or with ``P2PBELKA_NO_JIT=1`` in the environment) :data:`AVAILABLE`
 is false and :func:`solve` calls the pure-Python solver: same values, slower.
@@ -48,7 +49,6 @@ class _Table:
     def __init__(self) -> None:
         size = 1 << TT_BITS
         self.tt = np.zeros((size, 4), dtype=np.int64)
-        self.tt[:, 2] = -1
         self.stamp = 0
         self.nodes = np.zeros(1, dtype=np.int64)
 

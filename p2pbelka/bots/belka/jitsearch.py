@@ -4,8 +4,15 @@
 the alpha-beta of :mod:`.solver` (its ``lead`` and ``follow`` in one function) on an
 explicit stack, as numba neither caches nor speeds up recursion.  Beyond
 :mod:`.solver`: the table's key relabels the worthless low cards (:func:`key`),
-a table row is one cache line, the table's best move is tried first, and the
-last two tricks are played out line by line (:func:`two`).
+a table row is one cache line, the table's best move is tried first, then the
+leads that cut before (a history table), a trick start not in the table is
+bounded by the trumps one team surely wins (:func:`_sure`), and the last two
+tricks are played out line by line in the window (:func:`two`), never stored.
+
+The table's rows hold the trump and the leader beside the key, and a value that
+depends on nothing else: a row stays valid for every later solve (the candidate
+cards of one world meet the same endgames again), the solve that wrote it only
+deciding which row a full probe run gives up.
 """
 
 from __future__ import annotations
@@ -194,6 +201,40 @@ def _slot(ka: int, kb: int, leader: int, mask: int) -> int:
 
 
 @_jit
+def _popcount(m: int) -> int:
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+@_jit
+def _sure(h: Any, trump: int) -> int:
+    """Points one team surely takes: its trumps above every trump of the other team
+    win their tricks.  Positive for team 0, negative for team 1, 0 for neither."""
+    t0 = h[0] | h[2]
+    t1 = h[1] | h[3]
+    first = -1
+    got = 0
+    for k in range(11):
+        c = _ORDER[trump, trump, k]
+        if c < 0:
+            break
+        if t0 >> c & 1:
+            if first == 1:
+                break
+            first = 0
+            got += _POINTS[c]
+        elif t1 >> c & 1:
+            if first == 0:
+                break
+            first = 1
+            got += _POINTS[c]
+    return got if first == 0 else -got
+
+
+@_jit
 def two_cards(m: int) -> bool:
     rest = m & (m - 1)
     return rest != 0 and rest & (rest - 1) == 0
@@ -224,9 +265,10 @@ def _legal(hand: int, trump: int, led: int) -> int:
 
 
 @_jit
-def two(h: Any, leader: int, trump: int) -> int:
+def two(h: Any, leader: int, trump: int, alpha: int, beta: int) -> int:
     """Team 0's points of the last two tricks (two cards a hand): every line played
-    out (at most 16), cheaper than the search's nodes below a trick start."""
+    out (at most 16) by alpha-beta in the window, cheaper than the search's nodes
+    below a trick start.  Fail-soft: a value at or beyond the window is a bound."""
     s1 = (leader + 1) & 3
     s2 = (leader + 2) & 3
     s3 = (leader + 3) & 3
@@ -234,56 +276,90 @@ def two(h: Any, leader: int, trump: int) -> int:
     h1 = h[s1]
     h2 = h[s2]
     h3 = h[s3]
-    best0 = -INF if leader & 1 == 0 else INF
+    max0 = leader & 1 == 0
+    max1 = not max0
+    best0 = -INF if max0 else INF
+    a0 = alpha
+    b0 = beta
     m0 = h0
-    while m0:
-        b0 = m0 & -m0
-        m0 ^= b0
-        c0 = _bit_index(b0)
+    while m0 and a0 < b0:
+        b_0 = m0 & -m0
+        m0 ^= b_0
+        c0 = _bit_index(b_0)
         led = _ESUIT[trump, c0]
-        best1 = -INF if s1 & 1 == 0 else INF
+        p0 = _POWER[trump, led, c0]
+        best1 = -INF if max1 else INF
+        a1 = a0
+        b1 = b0
         m1 = _legal(h1, trump, led)
-        while m1:
-            b1 = m1 & -m1
-            m1 ^= b1
-            c1 = _bit_index(b1)
-            best2 = -INF if s2 & 1 == 0 else INF
+        while m1 and a1 < b1:
+            b_1 = m1 & -m1
+            m1 ^= b_1
+            c1 = _bit_index(b_1)
+            p1 = _POWER[trump, led, c1]
+            best2 = -INF if max0 else INF
+            a2 = a1
+            b2 = b1
             m2 = _legal(h2, trump, led)
-            while m2:
-                b2 = m2 & -m2
-                m2 ^= b2
-                c2 = _bit_index(b2)
-                best3 = -INF if s3 & 1 == 0 else INF
+            while m2 and a2 < b2:
+                b_2 = m2 & -m2
+                m2 ^= b_2
+                c2 = _bit_index(b_2)
+                p2 = _POWER[trump, led, c2]
+                best3 = -INF if max1 else INF
                 m3 = _legal(h3, trump, led)
                 while m3:
-                    b3 = m3 & -m3
-                    m3 ^= b3
-                    c3 = _bit_index(b3)
+                    b_3 = m3 & -m3
+                    m3 ^= b_3
+                    c3 = _bit_index(b_3)
                     win = 0
-                    top = _POWER[trump, led, c0]
-                    if _POWER[trump, led, c1] > top:
+                    top = p0
+                    if p1 > top:
                         win = 1
-                        top = _POWER[trump, led, c1]
-                    if _POWER[trump, led, c2] > top:
+                        top = p1
+                    if p2 > top:
                         win = 2
-                        top = _POWER[trump, led, c2]
+                        top = p2
                     if _POWER[trump, led, c3] > top:
                         win = 3
                     winner = (leader + win) & 3
                     pts = _POINTS[c0] + _POINTS[c1] + _POINTS[c2] + _POINTS[c3]
                     v = 0 if winner & 1 else pts
-                    h[leader] = h0 ^ b0
-                    h[s1] = h1 ^ b1
-                    h[s2] = h2 ^ b2
-                    h[s3] = h3 ^ b3
+                    h[leader] = h0 ^ b_0
+                    h[s1] = h1 ^ b_1
+                    h[s2] = h2 ^ b_2
+                    h[s3] = h3 ^ b_3
                     v += _last(h, winner, trump)
-                    if s3 & 1 == 0:
-                        best3 = max(best3, v)
-                    else:
-                        best3 = min(best3, v)
-                best2 = max(best2, best3) if s2 & 1 == 0 else min(best2, best3)
-            best1 = max(best1, best2) if s1 & 1 == 0 else min(best1, best2)
-        best0 = max(best0, best1) if leader & 1 == 0 else min(best0, best1)
+                    if max1:
+                        if v > best3:
+                            best3 = v
+                            if v >= b2:
+                                break
+                    elif v < best3:
+                        best3 = v
+                        if v <= a2:
+                            break
+                if max0:
+                    if best3 > best2:
+                        best2 = best3
+                        a2 = max(a2, best3)
+                elif best3 < best2:
+                    best2 = best3
+                    b2 = min(b2, best3)
+            if max1:
+                if best2 > best1:
+                    best1 = best2
+                    a1 = max(a1, best2)
+            elif best2 < best1:
+                best1 = best2
+                b1 = min(b1, best2)
+        if max0:
+            if best1 > best0:
+                best0 = best1
+                a0 = max(a0, best1)
+        elif best1 < best0:
+            best0 = best1
+            b0 = min(b0, best1)
     h[leader] = h0
     h[s1] = h1
     h[s2] = h2
@@ -307,6 +383,7 @@ def search(
     alpha0: int,
     beta0: int,
     nodes: Any,
+    hist: Any,
 ) -> int:
     """The alpha-beta of :mod:`.solver` (``lead`` and ``follow`` in one) on an explicit
     stack: one row per card played from the root (numba neither caches nor speeds up
@@ -340,8 +417,9 @@ def search(
     tkb = np.empty(size, dtype=np.int64)
     hint = np.empty(size, dtype=np.int64)  # the card the table says to try first
     bmv = np.empty(size, dtype=np.int64)  # the best card so far (kept in the table)
-    # A row of ``tt``: the key (two words), stamp << 2 | leader, and the bounds and
-    # best move packed (lo | hi << 16 | (move + 1) << 32): one cache line a probe.
+    # A row of ``tt``: the key (two words), stamp << 8 | cards << 4 | leader << 2 |
+    # trump, and the bounds and best move packed (lo | hi << 16 | (move + 1) << 32):
+    # one cache line a probe.  ``hist``: per seat and card, how often leading it cut.
     tmask = tt.shape[0] - 1
 
     d = 0
@@ -367,22 +445,25 @@ def search(
                 if hd == 0:
                     ret = 0
                     done = True
+                elif two_cards(hd):
+                    ret = two(h, ld, trump, alpha[d], beta[d])
+                    done = True
                 else:
                     left = h[0] | h[1] | h[2] | h[3]
                     lft[d] = left
                     ka, kb = key(h)
                     tka[d] = ka
                     tkb[d] = kb
-                    base = _slot(ka, kb, ld, tmask)
+                    base = _slot(ka, kb, ld << 2 | trump, tmask)
                     tbase[d] = base
-                    meta = stamp << 2 | ld
+                    meta = ld << 2 | trump
                     found = -1
                     hint[d] = -1
                     lo = 0
                     hi = _mask_points(left)
                     for p in range(PROBES):
                         i = (base + p) & tmask
-                        if tt[i, 2] == meta and tt[i, 0] == ka and tt[i, 1] == kb:
+                        if tt[i, 0] == ka and tt[i, 1] == kb and tt[i, 2] & 15 == meta:
                             data = tt[i, 3]
                             found = i
                             hint[d] = (data >> 32) - 1
@@ -390,6 +471,12 @@ def search(
                             hi = data >> 16 & 0xFFFF
                             break
                     tslot[d] = found
+                    if found < 0:
+                        sure = _sure(h, trump)
+                        if sure > 0:
+                            lo = sure
+                        elif sure < 0:
+                            hi += sure
                     al = alpha[d]
                     be = beta[d]
                     if lo == hi or lo >= be:
@@ -409,19 +496,6 @@ def search(
                         b0[d] = be
                         tlo[d] = lo
                         thi[d] = hi
-                        if two_cards(hd):
-                            # The last two tricks: valued exactly here (and so
-                            # stored as exact: no window on the bounds).
-                            best[d] = two(h, ld, trump)
-                            a0[d] = -INF
-                            b0[d] = INF
-                            nxt[d] = 0
-                            cnt[d] = 0
-                            bmv[d] = -1
-                            seat[d] = ld
-                            hand[d] = hd
-                            mode = _CHECK
-                            continue
                         if hd & (hd - 1) == 0:
                             # The last trick: forced, valued here.
                             c = _bit_index(hd)
@@ -448,7 +522,8 @@ def search(
                         k = _distinct(hd, left, trump, mv, d)
                         for j in range(k):
                             c = mv[d, j]
-                            keys[d, j] = -_POWER[trump, _ESUIT[trump, c], c]
+                            pw = _POWER[trump, _ESUIT[trump, c], c]
+                            keys[d, j] = -(hist[ld * 32 + c] << 7) - pw
                         _sort(mv, keys, d, k)
                         for j in range(1, k):
                             if mv[d, j] == hint[d]:
@@ -510,6 +585,9 @@ def search(
             nxt[d] += 1
         # Exit the node when its moves are done or cut; else play its next move.
         if nxt[d] >= cnt[d] or alpha[d] >= beta[d]:
+            if alpha[d] >= beta[d] and nn[d] == 0:
+                hc = _popcount(hand[d])
+                hist[seat[d] * 32 + bmv[d]] += hc * hc
             h[seat[d]] = hand[d]
             ret = best[d]
             if nn[d] == 0:
@@ -524,17 +602,22 @@ def search(
                     hi = ret
                 i = tslot[d]
                 base = tbase[d]
+                cards = _popcount(hand[d])
                 if i < 0:
-                    # A free or stale slot of the probe run, else the first.
+                    # The probe run's slot that is cheapest to lose: one of an older
+                    # solve first, then the one with the fewest cards left.
                     i = base
+                    worst = 1 << 30
                     for p in range(PROBES):
                         j = (base + p) & tmask
-                        if tt[j, 2] >> 2 != stamp:
+                        m = tt[j, 2]
+                        cost = (m >> 4 & 15) + (16 if m >> 8 == stamp else 0)
+                        if cost < worst:
+                            worst = cost
                             i = j
-                            break
                 tt[i, 0] = tka[d]
                 tt[i, 1] = tkb[d]
-                tt[i, 2] = stamp << 2 | ldr[d]
+                tt[i, 2] = stamp << 8 | cards << 4 | ldr[d] << 2 | trump
                 tt[i, 3] = lo | hi << 16 | (bmv[d] + 1) << 32
             if d == 0:
                 return int(ret)
@@ -608,9 +691,12 @@ def bisect(
     share the table: the bounds a null-window search returns are often only a point
     past its window, so stepping to them (MTD(f)) took up to 40 searches a world."""
     lo = 0
+    hist = np.zeros(128, dtype=np.int64)
     while lo < hi:
         b = (lo + hi + 1) // 2
-        g = search(h, n0, leader0, led0, win0, pw0, pts0, left0, trump, tt, stamp, b - 1, b, nodes)
+        g = search(
+            h, n0, leader0, led0, win0, pw0, pts0, left0, trump, tt, stamp, b - 1, b, nodes, hist
+        )
         if g >= b:
             lo = g
         else:
