@@ -11,16 +11,13 @@ process with ``P2PBELKA_NO_JIT=1``.
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from p2pbelka.bots.belka import fastsolver, solver
 from p2pbelka.rules.belka import core
+from tests.bots.jit_helpers import run_without_jit
 
 needs_jit = pytest.mark.skipif(not fastsolver.AVAILABLE, reason="numba is not installed")
 
@@ -103,17 +100,7 @@ def test_fallback_without_numba_gives_the_same_values() -> None:
         "    assert fastsolver.solve(h, l, t, tr) == solver.solve(list(h), l, list(t), tr, {})\n"
         "print('fallback ok')\n"
     )
-    env = dict(os.environ, P2PBELKA_NO_JIT="1")
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        env=env,
-        cwd=Path(__file__).resolve().parents[2],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "fallback ok" in done.stdout
+    assert "fallback ok" in run_without_jit(code)
 
 
 def test_bench_solver_prints_both_solvers_figures(capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,23 +18,14 @@ under a second).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any, Final
 
 from p2pbelka.bots.belka import solver as pysolver
+from p2pbelka.bots.common.compiled import Table, load
 from p2pbelka.rules.belka import core
 
-jit: ModuleType | None
-try:
-    if os.environ.get("P2PBELKA_NO_JIT"):
-        raise ImportError("P2PBELKA_NO_JIT is set")
-    import numpy as np
-
-    from p2pbelka.bots.belka import jitsearch as jit
-except ImportError:
-    jit = None
+jit = load("p2pbelka.bots.belka.jitsearch")
 
 AVAILABLE: Final = jit is not None
 """Whether :func:`solve` runs compiled (numba installed and not switched off)."""
@@ -42,18 +33,7 @@ AVAILABLE: Final = jit is not None
 TT_BITS: Final = 19
 """The table holds ``2**TT_BITS`` entries of 32 bytes (16 MiB): enough for a whole deal."""
 
-
-class _Table:
-    """The process's transposition table, made on the first solve."""
-
-    def __init__(self) -> None:
-        size = 1 << TT_BITS
-        self.tt = np.zeros((size, 4), dtype=np.int64)
-        self.stamp = 0
-        self.nodes = np.zeros(1, dtype=np.int64)
-
-
-_TABLE: list[_Table] = []
+_TABLE: list[Table] = []
 
 
 def solve(hands: list[int], leader: int, trick: list[int], trump: int) -> int:
@@ -69,10 +49,10 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int) -> int:
     if jit is None:
         return pysolver.solve(list(hands), leader, list(trick), trump, {})
     if not _TABLE:
-        _TABLE.append(_Table())
+        _TABLE.append(Table(TT_BITS))
     t = _TABLE[0]
     t.stamp += 1
-    h = np.array(hands, dtype=np.int64)
+    h = jit.words(hands)
     table: tuple[Any, ...] = (trump, t.tt, t.stamp)
     left = hands[0] | hands[1] | hands[2] | hands[3]
     if trick:

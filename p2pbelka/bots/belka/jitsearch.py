@@ -17,28 +17,33 @@ deciding which row a full probe run gives up.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final
 
-import numba
 import numpy as np
 
 from p2pbelka.bots.belka.knowledge import ORDER
+from p2pbelka.bots.common.jitkit import (
+    bit_index,
+    hint_first,
+    jit,
+    narrow,
+    popcount,
+    probe,
+    row_bounds,
+    settle,
+    slot,
+    sort_moves,
+    store,
+)
+from p2pbelka.bots.common.jitkit import words as words  # for the callers
+from p2pbelka.bots.common.jitkit import zero_words as zero_words
 from p2pbelka.rules.belka import core
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-PROBES: Final = 4
-"""Table slots tried from a position's hash (neighbours: one or two cache lines)."""
 _LOSER: Final = 1000
 INF: Final = 1000
 _ENTER: Final = 0
 _RETURN: Final = 1
 _CHECK: Final = 2
-
-
-def _jit(f: F) -> F:
-    return cast(F, numba.njit(cache=True, nogil=True)(f))
 
 
 # Read by the compiled code as constants (numba freezes global arrays).
@@ -51,24 +56,13 @@ for _t in range(4):
     for _s in range(4):
         _ORDER[_t, _s, : len(ORDER[_t][_s])] = ORDER[_t][_s]
 
-_DEBRUIJN: Any = np.array(
-    [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-     31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9],
-    dtype=np.int64,
-)  # fmt: skip
 _BYTE_POINTS: Any = np.array(
     [sum(core.RANK_POINTS[r] for r in range(8) if b >> r & 1) for b in range(256)],
     dtype=np.int64,
 )
 
 
-@_jit
-def _bit_index(bit: int) -> int:
-    """The index of a mask's single (lowest) bit, by a de Bruijn sequence."""
-    return int(_DEBRUIJN[((bit & -bit) * 0x077CB531 & 0xFFFFFFFF) >> 27])
-
-
-@_jit
+@jit
 def _mask_points(mask: int) -> int:
     return int(
         _BYTE_POINTS[mask & 255]
@@ -78,7 +72,7 @@ def _mask_points(mask: int) -> int:
     )
 
 
-@_jit
+@jit
 def _distinct(legal: int, blockers: int, trump: int, mv: Any, d: int) -> int:
     """Write the moves of ``legal`` (one of each equivalent run) to ``mv[d]``; their count."""
     n = 0
@@ -87,7 +81,7 @@ def _distinct(legal: int, blockers: int, trump: int, mv: Any, d: int) -> int:
         if rest == 0:
             continue
         if rest & (rest - 1) == 0:
-            mv[d, n] = _bit_index(rest)
+            mv[d, n] = bit_index(rest)
             n += 1
             continue
         run = -1
@@ -106,26 +100,11 @@ def _distinct(legal: int, blockers: int, trump: int, mv: Any, d: int) -> int:
     return n
 
 
-@_jit
-def _sort(mv: Any, keys: Any, d: int, n: int) -> None:
-    """Stable insertion sort of ``mv[d, :n]`` by ``keys[d, :n]`` (ascending)."""
-    for i in range(1, n):
-        c = mv[d, i]
-        k = keys[d, i]
-        j = i - 1
-        while j >= 0 and keys[d, j] > k:
-            mv[d, j + 1] = mv[d, j]
-            keys[d, j + 1] = keys[d, j]
-            j -= 1
-        mv[d, j + 1] = c
-        keys[d, j + 1] = k
-
-
 _JACKS: Final = core.JACKS_MASK
 _JACK_ORDER: Any = np.array([4, 28, 20, 12], dtype=np.int64)  # J♣ J♠ J♥ J♦, strongest first
 
 
-@_jit
+@jit
 def key(h: Any) -> tuple[int, int]:
     """The four hands as the table's key, the sevens, eights and nines of each suit
     relabelled as the highest of them: they are worth nothing and rank below every
@@ -191,25 +170,7 @@ def key(h: Any) -> tuple[int, int]:
     return k0 | k1 << 32, k2 | k3 << 32
 
 
-@_jit
-def _slot(ka: int, kb: int, leader: int, mask: int) -> int:
-    x = ka * 0x1E3779B97F4A7C15 ^ kb * 0x632BE59BD9B4E019 ^ leader * 0x165667B1
-    x ^= x >> 29
-    x *= 0x5851F42D4C957F2D
-    x ^= x >> 32
-    return int(x & mask)
-
-
-@_jit
-def _popcount(m: int) -> int:
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
-
-
-@_jit
+@jit
 def _sure(h: Any, trump: int) -> int:
     """Points one team surely takes: its trumps above every trump of the other team
     win their tricks.  Positive for team 0, negative for team 1, 0 for neither."""
@@ -234,23 +195,23 @@ def _sure(h: Any, trump: int) -> int:
     return got if first == 0 else -got
 
 
-@_jit
+@jit
 def two_cards(m: int) -> bool:
     rest = m & (m - 1)
     return rest != 0 and rest & (rest - 1) == 0
 
 
-@_jit
+@jit
 def _last(h: Any, leader: int, trump: int) -> int:
     """Team 0's points of the last trick (one card a hand, all forced)."""
-    c = _bit_index(h[leader])
+    c = bit_index(h[leader])
     led = _ESUIT[trump, c]
     top = _POWER[trump, led, c]
     winner = leader
     v = _POINTS[c]
     for off in range(1, 4):
         s = (leader + off) & 3
-        c = _bit_index(h[s])
+        c = bit_index(h[s])
         v += _POINTS[c]
         if _POWER[trump, led, c] > top:
             top = _POWER[trump, led, c]
@@ -258,13 +219,13 @@ def _last(h: Any, leader: int, trump: int) -> int:
     return 0 if winner & 1 else int(v)
 
 
-@_jit
+@jit
 def _legal(hand: int, trump: int, led: int) -> int:
     follow = hand & _EFF[trump, led]
     return follow if follow else hand
 
 
-@_jit
+@jit
 def two(h: Any, leader: int, trump: int, alpha: int, beta: int) -> int:
     """Team 0's points of the last two tricks (two cards a hand): every line played
     out (at most 16) by alpha-beta in the window, cheaper than the search's nodes
@@ -285,7 +246,7 @@ def two(h: Any, leader: int, trump: int, alpha: int, beta: int) -> int:
     while m0 and a0 < b0:
         b_0 = m0 & -m0
         m0 ^= b_0
-        c0 = _bit_index(b_0)
+        c0 = bit_index(b_0)
         led = _ESUIT[trump, c0]
         p0 = _POWER[trump, led, c0]
         best1 = -INF if max1 else INF
@@ -295,7 +256,7 @@ def two(h: Any, leader: int, trump: int, alpha: int, beta: int) -> int:
         while m1 and a1 < b1:
             b_1 = m1 & -m1
             m1 ^= b_1
-            c1 = _bit_index(b_1)
+            c1 = bit_index(b_1)
             p1 = _POWER[trump, led, c1]
             best2 = -INF if max0 else INF
             a2 = a1
@@ -304,14 +265,14 @@ def two(h: Any, leader: int, trump: int, alpha: int, beta: int) -> int:
             while m2 and a2 < b2:
                 b_2 = m2 & -m2
                 m2 ^= b_2
-                c2 = _bit_index(b_2)
+                c2 = bit_index(b_2)
                 p2 = _POWER[trump, led, c2]
                 best3 = -INF if max1 else INF
                 m3 = _legal(h3, trump, led)
                 while m3:
                     b_3 = m3 & -m3
                     m3 ^= b_3
-                    c3 = _bit_index(b_3)
+                    c3 = bit_index(b_3)
                     win = 0
                     top = p0
                     if p1 > top:
@@ -367,7 +328,7 @@ def two(h: Any, leader: int, trump: int, alpha: int, beta: int) -> int:
     return int(best0)
 
 
-@_jit
+@jit
 def search(
     h: Any,
     n0: int,
@@ -417,9 +378,8 @@ def search(
     tkb = np.empty(size, dtype=np.int64)
     hint = np.empty(size, dtype=np.int64)  # the card the table says to try first
     bmv = np.empty(size, dtype=np.int64)  # the best card so far (kept in the table)
-    # A row of ``tt``: the key (two words), stamp << 8 | cards << 4 | leader << 2 |
-    # trump, and the bounds and best move packed (lo | hi << 16 | (move + 1) << 32):
-    # one cache line a probe.  ``hist``: per seat and card, how often leading it cut.
+    # A row of ``tt`` (:mod:`p2pbelka.bots.common.jitkit`): its tag the leader and the
+    # trump, valid for every solve.  ``hist``: per seat and card, how often leading it cut.
     tmask = tt.shape[0] - 1
 
     d = 0
@@ -448,90 +408,46 @@ def search(
                 elif two_cards(hd):
                     ret = two(h, ld, trump, alpha[d], beta[d])
                     done = True
+                elif hd & (hd - 1) == 0:
+                    ret = _last(h, ld, trump)  # the last trick: forced
+                    done = True
                 else:
                     left = h[0] | h[1] | h[2] | h[3]
                     lft[d] = left
                     ka, kb = key(h)
                     tka[d] = ka
                     tkb[d] = kb
-                    base = _slot(ka, kb, ld << 2 | trump, tmask)
+                    tag = ld << 2 | trump
+                    base = slot(ka, kb ^ tag * 0x165667B1, tmask)
                     tbase[d] = base
-                    meta = ld << 2 | trump
-                    found = -1
-                    hint[d] = -1
-                    lo = 0
-                    hi = _mask_points(left)
-                    for p in range(PROBES):
-                        i = (base + p) & tmask
-                        if tt[i, 0] == ka and tt[i, 1] == kb and tt[i, 2] & 15 == meta:
-                            data = tt[i, 3]
-                            found = i
-                            hint[d] = (data >> 32) - 1
-                            lo = data & 0xFFFF
-                            hi = data >> 16 & 0xFFFF
-                            break
+                    found = probe(tt, base, ka, kb, tag, -1)
                     tslot[d] = found
-                    if found < 0:
+                    if found >= 0:
+                        lo, hi, hint[d] = row_bounds(tt, found)
+                    else:
+                        hint[d] = -1
+                        lo = 0
+                        hi = _mask_points(left)
                         sure = _sure(h, trump)
                         if sure > 0:
                             lo = sure
                         elif sure < 0:
                             hi += sure
-                    al = alpha[d]
-                    be = beta[d]
-                    if lo == hi or lo >= be:
-                        ret = lo
-                        done = True
-                    elif hi <= al:
-                        ret = hi
-                        done = True
-                    else:
-                        if lo > al:
-                            al = lo
-                        if hi < be:
-                            be = hi
+                    done, ret, al, be = narrow(lo, hi, alpha[d], beta[d])
+                    if not done:
                         alpha[d] = al
                         beta[d] = be
                         a0[d] = al
                         b0[d] = be
                         tlo[d] = lo
                         thi[d] = hi
-                        if hd & (hd - 1) == 0:
-                            # The last trick: forced, valued here.
-                            c = _bit_index(hd)
-                            ls = _ESUIT[trump, c]
-                            top = _POWER[trump, ls, c]
-                            winner = ld
-                            v = _POINTS[c]
-                            for off in range(1, 4):
-                                s = (ld + off) & 3
-                                c = _bit_index(h[s])
-                                v += _POINTS[c]
-                                if _POWER[trump, ls, c] > top:
-                                    top = _POWER[trump, ls, c]
-                                    winner = s
-                            best[d] = 0 if winner & 1 else v
-                            # No moves: the exit below stores the bound.
-                            nxt[d] = 0
-                            cnt[d] = 0
-                            bmv[d] = -1
-                            seat[d] = ld
-                            hand[d] = hd
-                            mode = _CHECK
-                            continue
                         k = _distinct(hd, left, trump, mv, d)
                         for j in range(k):
                             c = mv[d, j]
                             pw = _POWER[trump, _ESUIT[trump, c], c]
                             keys[d, j] = -(hist[ld * 32 + c] << 7) - pw
-                        _sort(mv, keys, d, k)
-                        for j in range(1, k):
-                            if mv[d, j] == hint[d]:
-                                # The table's best move first, the others in order.
-                                for m in range(j, 0, -1):
-                                    mv[d, m] = mv[d, m - 1]
-                                mv[d, 0] = hint[d]
-                                break
+                        sort_moves(mv, keys, d, k)
+                        hint_first(mv, d, k, hint[d])
                         cnt[d] = k
                         seat[d] = ld
                         hand[d] = hd
@@ -544,7 +460,7 @@ def search(
                 elif in_suit & (in_suit - 1):
                     k = _distinct(in_suit, lft[d] & ~hd, trump, mv, d)
                 else:
-                    mv[d, 0] = _bit_index(in_suit)
+                    mv[d, 0] = bit_index(in_suit)
                     k = 1
                 if k > 1:
                     partner = (ldr[d] + win[d] - s) & 1 == 0
@@ -555,7 +471,7 @@ def search(
                         else:
                             p = _POWER[trump, led[d], c]
                             keys[d, j] = p if p > bpw[d] else _LOSER + _POINTS[c]
-                    _sort(mv, keys, d, k)
+                    sort_moves(mv, keys, d, k)
                 cnt[d] = k
                 seat[d] = s
                 hand[d] = hd
@@ -586,39 +502,14 @@ def search(
         # Exit the node when its moves are done or cut; else play its next move.
         if nxt[d] >= cnt[d] or alpha[d] >= beta[d]:
             if alpha[d] >= beta[d] and nn[d] == 0:
-                hc = _popcount(hand[d])
+                hc = popcount(hand[d])
                 hist[seat[d] * 32 + bmv[d]] += hc * hc
             h[seat[d]] = hand[d]
             ret = best[d]
             if nn[d] == 0:
-                lo = tlo[d]
-                hi = thi[d]
-                if ret <= a0[d]:
-                    hi = min(hi, ret)
-                elif ret >= b0[d]:
-                    lo = max(lo, ret)
-                else:
-                    lo = ret
-                    hi = ret
-                i = tslot[d]
-                base = tbase[d]
-                cards = _popcount(hand[d])
-                if i < 0:
-                    # The probe run's slot that is cheapest to lose: one of an older
-                    # solve first, then the one with the fewest cards left.
-                    i = base
-                    worst = 1 << 30
-                    for p in range(PROBES):
-                        j = (base + p) & tmask
-                        m = tt[j, 2]
-                        cost = (m >> 4 & 15) + (16 if m >> 8 == stamp else 0)
-                        if cost < worst:
-                            worst = cost
-                            i = j
-                tt[i, 0] = tka[d]
-                tt[i, 1] = tkb[d]
-                tt[i, 2] = stamp << 8 | cards << 4 | ldr[d] << 2 | trump
-                tt[i, 3] = lo | hi << 16 | (bmv[d] + 1) << 32
+                lo, hi = settle(ret, a0[d], b0[d], tlo[d], thi[d])
+                meta = stamp << 8 | popcount(hand[d]) << 4 | ldr[d] << 2 | trump
+                store(tt, tslot[d], tbase[d], tka[d], tkb[d], meta, lo, hi, bmv[d])
             if d == 0:
                 return int(ret)
             d -= 1
@@ -671,7 +562,7 @@ def search(
         mode = _ENTER
 
 
-@_jit
+@jit
 def bisect(
     h: Any,
     n0: int,

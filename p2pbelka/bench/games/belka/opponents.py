@@ -30,7 +30,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Final
 
+from p2pbelka.bots.belka import fastsolver
 from p2pbelka.bots.belka.base import BELKA_BOT_LEVELS, BelkaBot, make_belka_bot
 from p2pbelka.bots.belka.knowledge import Seen, low_card, seen_from, top_card
 from p2pbelka.bots.belka.policy import legal
@@ -198,7 +200,10 @@ class PlainMCBot:
                 got0 = step(h, s, card)
                 if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
                     got0 += playout(h, s, stop, _greedy)
-                got0 += solve(h, s.leader, s.trick, seen.trump, tt)
+                if fastsolver.AVAILABLE:
+                    got0 += fastsolver.solve(h, s.leader, s.trick, seen.trump)
+                else:
+                    got0 += solve(h, s.leader, s.trick, seen.trump, tt)
                 scores[i] += got0 if team == 0 else left - got0
         return CARDS[moves[max(range(len(moves)), key=lambda i: scores[i])]]
 
@@ -209,10 +214,17 @@ class PlainMCBot:
         return "plus4"
 
 
-class PlainPIMCBot(PlainMCBot):
-    """``pimc``: plain Monte-Carlo at 96 worlds, solved exactly from four cards in hand."""
+PIMC_EXACT_CARDS: Final = 8 if fastsolver.AVAILABLE else 4
+"""``pimc`` solves each world exactly from this many cards in hand: the whole deal with the
+compiled solver, four cards without it (whole deals cost seconds a world in Python)."""
 
-    def __init__(self, seed: int | None = None, samples: int = 96, exact_cards: int = 4) -> None:
+
+class PlainPIMCBot(PlainMCBot):
+    """``pimc``: plain Monte-Carlo at 96 worlds, each solved exactly (see the module text)."""
+
+    def __init__(
+        self, seed: int | None = None, samples: int = 96, exact_cards: int = PIMC_EXACT_CARDS
+    ) -> None:
         super().__init__(seed, samples=samples, exact_cards=exact_cards)
 
 

@@ -35,6 +35,7 @@ import random
 from collections.abc import Mapping
 
 from p2pbelka.bots.belot.base import BELOT_BOT_LEVELS, BelotBot, make_belot_bot
+from p2pbelka.bots.belot.fastsolver import solve
 from p2pbelka.bots.belot.knowledge import Known, known_from
 from p2pbelka.bots.belot.policy import declaration_plan
 from p2pbelka.bots.belot.search import (
@@ -47,7 +48,7 @@ from p2pbelka.bots.belot.search import (
     step,
     utility,
 )
-from p2pbelka.bots.belot.solver import Table, distinct_moves, solve
+from p2pbelka.bots.belot.solver import Table, distinct_moves
 from p2pbelka.bots.belot.strong import StrongBelotBot
 from p2pbelka.cards import CARDS, FULL_MASK, SUIT_MASKS, Card, from_mask, iter_bits
 from p2pbelka.rules.belot import core

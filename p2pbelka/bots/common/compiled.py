@@ -1,0 +1,33 @@
+"""Loading a game's compiled search, and the table it keeps (no numba needed here).
+
+:func:`load` imports a kernel module when numba is installed and the compiled path
+is not switched off (``P2PBELKA_NO_JIT=1`` in the environment), else gives None: the
+game's solver then calls its pure-Python search, which gives the same values.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+from types import ModuleType
+from typing import Any
+
+
+def load(module: str) -> ModuleType | None:
+    """The kernel module ``module``, or None without numba or with the path switched off."""
+    if os.environ.get("P2PBELKA_NO_JIT") or importlib.util.find_spec("numba") is None:
+        return None
+    return importlib.import_module(module)
+
+
+class Table:
+    """A process's transposition table for a compiled search: ``2**bits`` rows of four
+    words, a stamp counter for the solves that write it, and a node counter."""
+
+    def __init__(self, bits: int) -> None:
+        import numpy as np
+
+        self.tt: Any = np.zeros((1 << bits, 4), dtype=np.int64)
+        self.stamp = 0
+        self.nodes: Any = np.zeros(1, dtype=np.int64)
