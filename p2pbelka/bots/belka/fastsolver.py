@@ -36,7 +36,9 @@ TT_BITS: Final = 19
 _TABLE: list[Table] = []
 
 
-def solve(hands: list[int], leader: int, trick: list[int], trump: int) -> int:
+def solve(
+    hands: list[int], leader: int, trick: list[int], trump: int, guess: int | None = None
+) -> int:
     """Card points team 0 takes from here on (the current trick's cards included).
 
     ``hands``: the four seats' masks, all known (not changed); ``trick``: the cards
@@ -44,7 +46,8 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int) -> int:
     (one table): the bots solve from one thread at a time.
 
     A bisection by null-window searches (is the value at least ``b``?) that share the
-    table, each far cheaper than one search with a wide window.
+    table, each far cheaper than one search with a wide window; ``guess``, a value the
+    position is likely to have (a sibling position's), saves most of them when right.
     """
     if jit is None:
         return pysolver.solve(list(hands), leader, list(trick), trump, {})
@@ -73,4 +76,6 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int) -> int:
     else:
         root = (0, leader, 0, 0, 0, 0, 0)
     bisect: Callable[..., int] = jit.bisect
-    return int(bisect(h, *root, *table, core.mask_points(left), t.nodes))
+    top = core.mask_points(left)
+    start = -1 if guess is None else min(max(guess, 0), top)
+    return int(bisect(h, *root, *table, top, start, t.nodes))

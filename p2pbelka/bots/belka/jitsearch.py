@@ -43,7 +43,6 @@ _LOSER: Final = 1000
 INF: Final = 1000
 _ENTER: Final = 0
 _RETURN: Final = 1
-_CHECK: Final = 2
 
 
 # Read by the compiled code as constants (numba freezes global arrays).
@@ -229,7 +228,9 @@ def _legal(hand: int, trump: int, led: int) -> int:
 def two(h: Any, leader: int, trump: int, alpha: int, beta: int) -> int:
     """Team 0's points of the last two tricks (two cards a hand): every line played
     out (at most 16) by alpha-beta in the window, cheaper than the search's nodes
-    below a trick start.  Fail-soft: a value at or beyond the window is a bound."""
+    below a trick start.  Fail-soft: a value at or beyond the window is a bound.
+    (Not recursive for three tricks: numba's disk cache of a recursive function
+    crashes the next process that loads it.)"""
     s1 = (leader + 1) & 3
     s2 = (leader + 2) & 3
     s3 = (leader + 3) & 3
@@ -285,12 +286,12 @@ def two(h: Any, leader: int, trump: int, alpha: int, beta: int) -> int:
                         win = 3
                     winner = (leader + win) & 3
                     pts = _POINTS[c0] + _POINTS[c1] + _POINTS[c2] + _POINTS[c3]
-                    v = 0 if winner & 1 else pts
+                    g = 0 if winner & 1 else pts
                     h[leader] = h0 ^ b_0
                     h[s1] = h1 ^ b_1
                     h[s2] = h2 ^ b_2
                     h[s3] = h3 ^ b_3
-                    v += _last(h, winner, trump)
+                    v = g + _last(h, winner, trump)
                     if max1:
                         if v > best3:
                             best3 = v
@@ -576,20 +577,42 @@ def bisect(
     tt: Any,
     stamp: int,
     hi: int,
+    guess: int,
     nodes: Any,
 ) -> int:
-    """The value by bisection with null-window searches (is it at least ``b``?) that
-    share the table: the bounds a null-window search returns are often only a point
-    past its window, so stepping to them (MTD(f)) took up to 40 searches a world."""
+    """The value, between 0 and ``hi``, by null-window searches (is it at least ``b``?)
+    that share the table.  Without a ``guess`` (negative), by bisection: the bounds a
+    null-window search returns are often only a point past its window, so stepping to
+    them (MTD(f)) took up to 40 searches a world.  With one (a sibling's value), the
+    first search is there and the next ones gallop away from it (1, 2, 4... points)
+    until one turns back, then bisect: two searches when the guess was right."""
     lo = 0
     hist = np.zeros(128, dtype=np.int64)
-    while lo < hi:
+    way = 2  # 1 rising, -1 falling, 0 not yet known, 2 bisecting
+    if guess >= 0:
+        b = min(max(guess, 1), hi)
+        way = 0
+    else:
         b = (lo + hi + 1) // 2
+    step = 1
+    while lo < hi:
         g = search(
             h, n0, leader0, led0, win0, pw0, pts0, left0, trump, tt, stamp, b - 1, b, nodes, hist
         )
-        if g >= b:
+        went = 1 if g >= b else -1
+        if went > 0:
             lo = g
         else:
             hi = g
+        if way == 0:
+            way = went
+        elif way != 2 and way != went:
+            way = 2
+        if way == 1:
+            b = min(lo + step, hi)
+        elif way == -1:
+            b = max(hi - step + 1, lo + 1)
+        else:
+            b = (lo + hi + 1) // 2
+        step *= 2
     return lo

@@ -157,6 +157,7 @@ class StrongBot:
         for k, hands in enumerate(worlds):
             if spent(k):
                 break
+            total: int | None = None  # team 0's points of the world's last move solved
             for i, card in enumerate(moves):
                 h = list(hands)
                 s = seen.copy()
@@ -164,8 +165,11 @@ class StrongBot:
                 if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
                     got0 += playout(h, s, stop)
                 if fastsolver.AVAILABLE:
-                    # The same values compiled (numba): the same choices, sooner.
-                    got0 += fastsolver.solve(h, s.leader, s.trick, trump)
+                    # The same values compiled (numba): the same choices, sooner; the
+                    # world's moves often end alike, so each starts from the last one's.
+                    guess = None if total is None else total - got0
+                    got0 += fastsolver.solve(h, s.leader, s.trick, trump, guess)
+                    total = got0
                 else:
                     got0 += solve(h, s.leader, s.trick, trump, tt)
                 mine = got0 if team == 0 else left - got0

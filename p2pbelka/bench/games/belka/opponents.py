@@ -192,6 +192,7 @@ class PlainMCBot:
         stop = 8 if seen.hand.bit_count() <= self.exact_cards else self.solve_cards
         for _ in range(self.samples):
             hands = sample_hands(seen, self.rng)
+            total: int | None = None  # team 0's points of the world's last move solved
             for i, card in enumerate(moves):
                 h = list(hands)
                 s = replace(
@@ -201,7 +202,9 @@ class PlainMCBot:
                 if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
                     got0 += playout(h, s, stop, _greedy)
                 if fastsolver.AVAILABLE:
-                    got0 += fastsolver.solve(h, s.leader, s.trick, seen.trump)
+                    guess = None if total is None else total - got0
+                    got0 += fastsolver.solve(h, s.leader, s.trick, seen.trump, guess)
+                    total = got0
                 else:
                     got0 += solve(h, s.leader, s.trick, seen.trump, tt)
                 scores[i] += got0 if team == 0 else left - got0
