@@ -10,6 +10,8 @@ Without numba the equality tests skip; the fallback is tested in a real process 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from p2pbelka.bots.belot import fastsolver, solver
@@ -101,3 +103,15 @@ def test_fallback_without_numba_gives_the_same_values() -> None:
         "print('fallback ok')\n"
     )
     assert "fallback ok" in run_without_jit(code)
+
+
+def test_bench_solver_measures_belot_too(capsys: pytest.CaptureFixture[str]) -> None:
+    from p2pbelka.cli.main import main
+
+    assert main(["bench", "solver", "--game", "belot", "--quick", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["jit"] is fastsolver.AVAILABLE
+    for players, k in ((2, 5), (2, 9), (3, 4), (3, 8)):
+        assert figures[f"p{players}k{k}_worlds"] > 0
+        assert figures[f"p{players}k{k}_fast_ms_median"] > 0
+    assert figures["p3k4_python_worlds"] == 1

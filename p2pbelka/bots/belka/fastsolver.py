@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from p2pbelka.bots.belka import solver as pysolver
-from p2pbelka.bots.common.compiled import Table, load
+from p2pbelka.bots.common.compiled import KeptTable, load
 from p2pbelka.rules.belka import core
 
 jit = load("p2pbelka.bots.belka.jitsearch")
@@ -33,7 +33,7 @@ AVAILABLE: Final = jit is not None
 TT_BITS: Final = 19
 """The table holds ``2**TT_BITS`` entries of 32 bytes (16 MiB): enough for a whole deal."""
 
-_TABLE: list[Table] = []
+_TABLE: Final = KeptTable(TT_BITS)
 
 
 def solve(
@@ -51,9 +51,7 @@ def solve(
     """
     if jit is None:
         return pysolver.solve(list(hands), leader, list(trick), trump, {})
-    if not _TABLE:
-        _TABLE.append(Table(TT_BITS))
-    t = _TABLE[0]
+    t = _TABLE.get()
     t.stamp += 1
     h = jit.words(hands)
     table: tuple[Any, ...] = (trump, t.tt, t.stamp)
@@ -79,3 +77,8 @@ def solve(
     top = core.mask_points(left)
     start = -1 if guess is None else min(max(guess, 0), top)
     return int(bisect(h, *root, *table, top, start, t.nodes))
+
+
+def nodes_visited() -> int:
+    """Nodes the compiled search has visited in this process (0 without it)."""
+    return _TABLE.nodes()

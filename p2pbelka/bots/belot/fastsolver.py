@@ -20,7 +20,7 @@ from typing import Final
 
 from p2pbelka.bots.belot import solver as pysolver
 from p2pbelka.bots.belot.search import WIN, Sim
-from p2pbelka.bots.common.compiled import Table, load
+from p2pbelka.bots.common.compiled import KeptTable, Table, load
 from p2pbelka.rules.belot import core
 
 jit = load("p2pbelka.bots.belot.jitsearch")
@@ -31,7 +31,7 @@ AVAILABLE: Final = jit is not None
 TT_BITS: Final = 18
 """The table holds ``2**TT_BITS`` rows of 32 bytes (8 MiB)."""
 
-_TABLE: list[Table] = []
+_TABLE: Final = KeptTable(TT_BITS)
 _CONTEXT: Final = "compiled"
 """The key under which a shared dictionary table keeps its context's stamp."""
 
@@ -58,9 +58,7 @@ def solve(sim: Sim, me: int, tt: pysolver.Table | None = None) -> float:
         return pysolver.solve(sim, me, tt)
     if not frozen(sim):
         return pysolver.solve(sim, me, tt)
-    if not _TABLE:
-        _TABLE.append(Table(TT_BITS))
-    t = _TABLE[0]
+    t = _TABLE.get()
     n = sim.players
     declared = [(s, k, v, key) for s, k, v, key, _m in sim.declared]
     made = tuple(d[0] << 32 | d[4] for d in sim.declared)
@@ -107,3 +105,8 @@ def _stamp(t: Table, tt: pysolver.Table | None, made: tuple[int, ...]) -> int:
     if tt is not None:
         tt[(_CONTEXT, *made)] = (float(t.stamp), 0.0)
     return t.stamp
+
+
+def nodes_visited() -> int:
+    """Nodes the compiled search has visited in this process (0 without it)."""
+    return _TABLE.nodes()

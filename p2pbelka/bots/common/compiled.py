@@ -31,3 +31,20 @@ class Table:
         self.tt: Any = np.zeros((1 << bits, 4), dtype=np.int64)
         self.stamp = 0
         self.nodes: Any = np.zeros(1, dtype=np.int64)
+
+
+class KeptTable:
+    """A process's one :class:`Table` for a game's compiled search, made on first use."""
+
+    def __init__(self, bits: int) -> None:
+        self.bits = bits
+        self._table: Table | None = None
+
+    def get(self) -> Table:
+        if self._table is None:
+            self._table = Table(self.bits)
+        return self._table
+
+    def nodes(self) -> int:
+        """Nodes the search has visited in this process so far."""
+        return 0 if self._table is None else int(self._table.nodes[0])
