@@ -34,6 +34,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
+from p2pbelka.bots.belot import fastsolver
 from p2pbelka.bots.belot.base import BELOT_BOT_LEVELS, BelotBot, make_belot_bot
 from p2pbelka.bots.belot.fastsolver import solve
 from p2pbelka.bots.belot.knowledge import Known, known_from
@@ -223,6 +224,29 @@ def greedy_playout(sim: Sim, stop: int = 0) -> None:
         step(sim, greedy_card(sim))
 
 
+EXACT_CARDS: Mapping[int, int] = {2: 9, 3: 6}
+"""By the number of players: ``pimc`` solves a world exactly from this many cards a hand
+(the whole deal with two; about a millisecond a world with three at six cards) once no
+seat can declare any more, with the compiled search."""
+
+
+def rollout_to_exact(sim: Sim, exact: int, stop: int) -> None:
+    """Play the greedy rollout on until the compiled search can take the position: at
+    most ``exact`` cards a hand and nothing left to declare (a seat still to lead may
+    declare only at its lead), or else until ``stop`` cards a hand, a trick start."""
+    while not sim.over:
+        cards = max(hand.bit_count() for hand in sim.hands)
+        if cards <= exact and fastsolver.frozen(sim):
+            return
+        if not sim.trick:
+            if cards <= stop:
+                return
+            at_lead(sim)
+            if sim.over:
+                return
+        step(sim, greedy_card(sim))
+
+
 class PlainPIMCBelotBot(RulesBelotBot):
     """Plain determinized Monte-Carlo (see the module text)."""
 
@@ -232,11 +256,16 @@ class PlainPIMCBelotBot(RulesBelotBot):
         samples: int = 96,
         bid_samples: int = 40,
         solve_cards: int | None = None,
+        exact_cards: int | None = None,
     ) -> None:
         super().__init__(seed)
         self.samples = samples
         self.bid_samples = bid_samples
         self.solve_cards = solve_cards
+        """Cards a hand when the exact search takes over at the latest."""
+        self.exact_cards = exact_cards
+        """Cards a hand from which the compiled search takes over as soon as nothing is left
+        to declare (None: :data:`EXACT_CARDS`, or never without the compiled search)."""
 
     def bid(self, game: BelotGame, seat: int) -> str:
         deal = game.deal
@@ -267,6 +296,9 @@ class PlainPIMCBelotBot(RulesBelotBot):
         stop = self.solve_cards
         if stop is None:
             stop = 3 if known.players == 3 else 4
+        exact = self.exact_cards
+        if exact is None:
+            exact = EXACT_CARDS[known.players] if fastsolver.AVAILABLE else 0
         scores = [0.0] * len(moves)
         for _ in range(self.samples):
             base = sim_from(known, sample_hands(known, self.rng))
@@ -274,7 +306,7 @@ class PlainPIMCBelotBot(RulesBelotBot):
             for i, card in enumerate(moves):
                 sim = base.copy()
                 step(sim, card)
-                greedy_playout(sim, stop)
+                rollout_to_exact(sim, exact, stop)
                 scores[i] += utility(sim, seat) if sim.over else solve(sim, seat, tt)
         return CARDS[moves[max(range(len(moves)), key=lambda i: scores[i])]]
 
