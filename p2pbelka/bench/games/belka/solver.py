@@ -3,7 +3,8 @@
 Random worlds (a deal of ``k`` cards a hand, a random trump and leader, at a trick
 start) are solved by :mod:`p2pbelka.bots.belka.fastsolver` (numba) and by
 :mod:`p2pbelka.bots.belka.solver` (pure Python) on the same worlds, both checked
-equal.  Figures per ``k``: median, 90th and 99th percentile in milliseconds, the
+equal.  Figures per ``k``: median, 90th and 99th percentile in milliseconds (the
+compiled solver's median and 90th percentile also in process time), the
 compiled search's nodes (median, 90th percentile), the ratio of the medians, and
 the compiled median in yardsticks (one PyNaCl ed25519 scalar multiplication, timed
 before and after).  The pure-Python solver is timed
