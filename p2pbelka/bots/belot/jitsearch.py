@@ -80,16 +80,16 @@ def _distinct(legal: int, blockers: int, trump: int, mv: Any, d: int, n: int) ->
 
 
 @jit
-def leaf(pts: Any, took: int, last: int, ctx: Any, scored: Any) -> int:
+def leaf(pts: Any, took: int, last: int, ctx: Any, scored: Any, tot: Any, written: Any) -> int:
     """:func:`search.deal_value` of the deal's end, times ``players - 1``.
 
     ``ctx``: players, me, declarer, hanging, the three seats' written scores, the
-    three seats' declared values (for a claim), the win's value (scaled)."""
+    three seats' declared values (for a claim), the win's value (scaled).  ``tot`` and
+    ``written``: scratch rows of three words (no allocation at every leaf)."""
     n = ctx[0]
     me = ctx[1]
     declarer = ctx[2]
     hanging = ctx[3]
-    tot = np.empty(3, dtype=np.int64)
     for s in range(n):
         tot[s] = pts[s] + scored[took, s] + (core.LAST_TRICK if s == last else 0)
     mine = tot[declarer]
@@ -97,7 +97,6 @@ def leaf(pts: Any, took: int, last: int, ctx: Any, scored: Any) -> int:
     for s in range(n):
         if s != declarer and tot[s] > other:
             other = tot[s]
-    written = np.empty(3, dtype=np.int64)
     for s in range(n):
         written[s] = tot[s]
     if mine <= other:
@@ -165,6 +164,8 @@ def search(
     are changed and restored.  The seat ``ctx[1]`` maximizes, the others minimize."""
     n = ctx[0]
     me = ctx[1]
+    tot = np.empty(3, dtype=np.int64)
+    wrt = np.empty(3, dtype=np.int64)
     size = 32
     mv = np.empty((size, 12), dtype=np.int64)
     keys = np.empty((size, 12), dtype=np.int64)
@@ -224,7 +225,7 @@ def search(
                 tricks = trk[d]
                 took = tkn[d]
                 if tricks == 9:
-                    ret = leaf(pts, took, ld, ctx, scored)
+                    ret = leaf(pts, took, ld, ctx, scored, tot, wrt)
                     done = True
                 elif tricks > 0 and _claims(pts, took, ld, ctx, scored):
                     ret = ctx[10] if ld == me else -ctx[10]
@@ -244,7 +245,7 @@ def search(
                             bp = _POWER[trump, s0, c]
                             winner = s
                     pts[winner] += gain
-                    ret = leaf(pts, took | 1 << winner, winner, ctx, scored)
+                    ret = leaf(pts, took | 1 << winner, winner, ctx, scored, tot, wrt)
                     pts[winner] -= gain
                     done = True
                 else:
