@@ -170,13 +170,33 @@ def key(h: Any) -> tuple[int, int]:
 
 
 @jit
-def _sure(h: Any, trump: int) -> int:
+def _cheapest(hand: int, trump: int) -> int:
+    """The card of ``hand`` worth least that the hand may play on a trump lead (a trump
+    if it holds one); -1 for an empty hand."""
+    pool = hand & _EFF[trump, trump]
+    if pool == 0:
+        pool = hand
+    best = -1
+    while pool:
+        b = pool & -pool
+        pool ^= b
+        c = bit_index(b)
+        if best < 0 or _POINTS[c] < _POINTS[best]:
+            best = c
+    return best
+
+
+@jit
+def _sure(h: Any, leader: int, trump: int) -> int:
     """Points one team surely takes: its trumps above every trump of the other team
-    win their tricks.  Positive for team 0, negative for team 1, 0 for neither."""
+    win their tricks, and when that team is on lead, the leader cashing its own such
+    trumps now also takes the cheapest card each other hand may play on them (a trump
+    while it holds one).  Positive for team 0, negative for team 1, 0 for neither."""
     t0 = h[0] | h[2]
     t1 = h[1] | h[3]
     first = -1
     got = 0
+    masters = 0
     for k in range(11):
         c = _ORDER[trump, trump, k]
         if c < 0:
@@ -185,12 +205,46 @@ def _sure(h: Any, trump: int) -> int:
             if first == 1:
                 break
             first = 0
-            got += _POINTS[c]
         elif t1 >> c & 1:
             if first == 0:
                 break
             first = 1
-            got += _POINTS[c]
+        else:
+            continue
+        got += _POINTS[c]
+        masters |= 1 << c
+    if first < 0:
+        return 0
+    if first == leader & 1 and h[leader] & masters:
+        # The leader cashes its masters, strongest first: the others follow as cheaply
+        # as they may; the partner's masters left stay the team's.
+        own = h[leader] & masters
+        o1 = h[(leader + 1) & 3]
+        pa = h[leader ^ 2]
+        o3 = h[(leader + 3) & 3]
+        cash = 0
+        while own:
+            b = own & -own
+            own ^= b
+            cash += _POINTS[bit_index(b)]
+            for w in range(3):
+                hand = o1 if w == 0 else (pa if w == 1 else o3)
+                c = _cheapest(hand, trump)
+                if c < 0:
+                    continue
+                cash += _POINTS[c]
+                if w == 0:
+                    o1 ^= 1 << c
+                elif w == 1:
+                    pa ^= 1 << c
+                else:
+                    o3 ^= 1 << c
+        rest = pa & masters
+        while rest:
+            b = rest & -rest
+            rest ^= b
+            cash += _POINTS[bit_index(b)]
+        got = max(got, cash)
     return got if first == 0 else -got
 
 
@@ -429,7 +483,7 @@ def search(
                         hint[d] = -1
                         lo = 0
                         hi = _mask_points(left)
-                        sure = _sure(h, trump)
+                        sure = _sure(h, ld, trump)
                         if sure > 0:
                             lo = sure
                         elif sure < 0:
