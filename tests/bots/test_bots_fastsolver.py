@@ -117,3 +117,50 @@ def test_bench_solver_prints_both_solvers_figures(capsys: pytest.CaptureFixture[
         assert figures[f"k{k}_fast_ms_p90"] >= figures[f"k{k}_fast_ms_median"]
         assert figures[f"k{k}_nodes_median"] > 0 or not fastsolver.AVAILABLE
     assert figures["k5_python_worlds"] == 1
+
+
+def overtake_position(rng: random.Random) -> tuple[list[int], int, int]:
+    """The leader holds two top trumps, its partner only the one above them, the others
+    lower trumps: cashing the leader's trumps passes the lead to the partner at once."""
+    jc, js, jh, jd = 4, 28, 20, 12  # J♣ J♠ J♥ J♦: the four highest trumps
+    k = rng.choice((3, 4, 5))
+    trump = rng.randrange(4)
+    leader = rng.randrange(4)
+    partner = leader ^ 2
+    rest = [c for c in range(32) if c not in (jc, js, jh, jd)]
+    rng.shuffle(rest)
+    plain = [c for c in rest if core.EFFECTIVE_SUIT[trump][c] != trump]
+    trumps = [c for c in rest if core.EFFECTIVE_SUIT[trump][c] == trump]
+    hands = [0, 0, 0, 0]
+    hands[leader] = 1 << js | 1 << jh
+    hands[partner] = 1 << jc
+    hands[(leader + 1) & 3] = 1 << jd
+    hands[(leader + 3) & 3] = 1 << trumps.pop()
+    for s in range(4):
+        while hands[s].bit_count() < k:
+            pool = plain if s in (leader, partner) or not trumps else rng.choice((plain, trumps))
+            hands[s] |= 1 << pool.pop()
+    return hands, leader, trump
+
+
+@needs_jit
+def test_the_sure_points_bound_holds() -> None:
+    # At a trick start the compiled search bounds the value by the trumps one team
+    # surely wins (and what they draw): never past the exact value.
+    from p2pbelka.bots.belka import jitsearch
+
+    rng = random.Random(8)
+    for i in range(400):
+        if i % 2:
+            hands, leader, trump = overtake_position(rng)
+        else:
+            k = rng.choice((2, 3, 4, 5))
+            cards = rng.sample(range(32), 4 * k)
+            hands = [sum(1 << c for c in cards[s * k : s * k + k]) for s in range(4)]
+            leader, trump = rng.randrange(4), rng.randrange(4)
+        assert [h.bit_count() for h in hands] == [hands[0].bit_count()] * 4
+        value = solver.solve(list(hands), leader, [], trump, {})
+        sure = jitsearch._sure(jitsearch.words(hands), leader, trump)
+        left = core.mask_points(hands[0] | hands[1] | hands[2] | hands[3])
+        assert value >= sure if sure > 0 else value <= left + sure, (hands, leader, trump)
+        assert fastsolver.solve(hands, leader, [], trump) == value

@@ -187,11 +187,22 @@ def _cheapest(hand: int, trump: int) -> int:
 
 
 @jit
+def _lowest_trump(hand: int, trump: int) -> int:
+    """The weakest trump of ``hand``, or -1."""
+    for k in range(10, -1, -1):
+        c = _ORDER[trump, trump, k]
+        if c >= 0 and hand >> c & 1:
+            return int(c)
+    return -1
+
+
+@jit
 def _sure(h: Any, leader: int, trump: int) -> int:
     """Points one team surely takes: its trumps above every trump of the other team
     win their tricks, and when that team is on lead, the leader cashing its own such
-    trumps now also takes the cheapest card each other hand may play on them (a trump
-    while it holds one).  Positive for team 0, negative for team 1, 0 for neither."""
+    trumps now also takes the cheapest card each opponent may play on them (a trump
+    while it holds one) and what the partner plays.  Positive for team 0, negative for
+    team 1, 0 for neither."""
     t0 = h[0] | h[2]
     t1 = h[1] | h[3]
     first = -1
@@ -216,30 +227,40 @@ def _sure(h: Any, leader: int, trump: int) -> int:
     if first < 0:
         return 0
     if first == leader & 1 and h[leader] & masters:
-        # The leader cashes its masters, strongest first: the others follow as cheaply
-        # as they may; the partner's masters left stay the team's.
+        # The leader leads its masters, strongest first, while it keeps the lead: the
+        # opponents follow with their cheapest trump (or card) as they may, the partner
+        # with its lowest trump (it overtakes only when it holds no lower one: then the
+        # lead passes and the cashing stops).  Masters not played stay the team's.
         own = h[leader] & masters
         o1 = h[(leader + 1) & 3]
         pa = h[leader ^ 2]
         o3 = h[(leader + 3) & 3]
         cash = 0
-        while own:
-            b = own & -own
-            own ^= b
-            cash += _POINTS[bit_index(b)]
-            for w in range(3):
-                hand = o1 if w == 0 else (pa if w == 1 else o3)
-                c = _cheapest(hand, trump)
-                if c < 0:
-                    continue
-                cash += _POINTS[c]
-                if w == 0:
-                    o1 ^= 1 << c
-                elif w == 1:
-                    pa ^= 1 << c
-                else:
-                    o3 ^= 1 << c
-        rest = pa & masters
+        for k in range(11):
+            c = _ORDER[trump, trump, k]
+            if c < 0:
+                break
+            if not own >> c & 1:
+                continue
+            own ^= 1 << c
+            cash += _POINTS[c]
+            f = _cheapest(o1, trump)
+            if f >= 0:
+                cash += _POINTS[f]
+                o1 ^= 1 << f
+            f = _cheapest(o3, trump)
+            if f >= 0:
+                cash += _POINTS[f]
+                o3 ^= 1 << f
+            f = _lowest_trump(pa, trump)
+            if f < 0:
+                f = _cheapest(pa, trump)
+            if f >= 0:
+                cash += _POINTS[f]
+                pa ^= 1 << f
+                if _POWER[trump, trump, f] > _POWER[trump, trump, c]:
+                    break  # the partner took the lead
+        rest = (own | pa) & masters
         while rest:
             b = rest & -rest
             rest ^= b
