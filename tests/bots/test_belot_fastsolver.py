@@ -11,6 +11,7 @@ Without numba the equality tests skip; the fallback is tested in a real process 
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -115,3 +116,17 @@ def test_bench_solver_measures_belot_too(capsys: pytest.CaptureFixture[str]) -> 
         assert figures[f"p{players}k{k}_worlds"] > 0
         assert figures[f"p{players}k{k}_fast_ms_median"] > 0
     assert figures["p3k4_python_worlds"] == 1
+
+
+def test_both_games_run_compiled_wherever_numba_imports() -> None:
+    # A kernel that fails to import falls back silently (as when numba is unusable):
+    # here, with numba importable, that would be a bug of ours.
+    from p2pbelka.bots.belka import fastsolver as belka_fast
+
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        pytest.skip("numba is not installed")
+    if os.environ.get("P2PBELKA_NO_JIT"):
+        pytest.skip("the compiled path is switched off")
+    assert fastsolver.AVAILABLE and belka_fast.AVAILABLE

@@ -18,7 +18,10 @@ def load(module: str) -> ModuleType | None:
     """The kernel module ``module``, or None without numba or with the path switched off."""
     if os.environ.get("P2PBELKA_NO_JIT") or importlib.util.find_spec("numba") is None:
         return None
-    return importlib.import_module(module)
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None  # numba there but unusable (say, built for another NumPy)
 
 
 class Table:
