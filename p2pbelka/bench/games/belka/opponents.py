@@ -12,11 +12,12 @@ them (not in its search, not in its model of the other seats):
   average wins.  20 samples a decision (the ``strong`` level keeps 80).
 - ``pimc``: the same player at the size of the plain PIMC players the strong
   level is measured against from outside: 96 uniform worlds a decision, and
-  each world solved exactly by the double-dummy search to the end of the deal
-  once its hand holds four cards or fewer (before that, the greedy rollout to
-  three cards a hand and the exact finish).  Solving a whole deal exactly costs
-  seconds a world in Python (about 14 s for eight cards a hand), so the exact
-  search starts where it fits a decision.
+  each world solved exactly by the double-dummy search to the end of the deal,
+  from the first trick with the compiled solver (:mod:`p2pbelka.bots.belka.fastsolver`).
+  Without it a whole deal costs seconds a world in Python (about 14 s for eight
+  cards a hand), so there the exact search starts once its hand holds four
+  cards or fewer (before that, the greedy rollout to three cards a hand and the
+  exact finish).
 - ``rules``: a rule-based player unlike the heuristic: aces first, trumps led
   from length, second hand low, third hand high, the last hand wins as cheaply
   as it can, a partner's trick gets nothing extra, ruffs with the lowest trump.

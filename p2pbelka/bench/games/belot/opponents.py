@@ -15,10 +15,13 @@ it.  These two play otherwise, and the ``strong`` level never uses them:
 - ``pimc``: plain determinized Monte-Carlo (perfect-information Monte Carlo).
   Worlds dealt uniformly over the deals consistent with the facts the rules
   make public (voids shown, a trump not beaten when it had to be, declared
-  cards), no reading of calls or plays; each world played on by a greedy
-  rollout of its own (take the trick as cheaply as possible, else the cheapest
-  card; lead the card worth most) until three cards a hand with three players
-  (four with two), then solved exactly by the double-dummy search; the card
+  cards), no reading of calls or plays; each world solved exactly by the
+  double-dummy search, with the compiled search from the first position where
+  nothing can be declared any more and at most nine cards a hand with two
+  players (the whole deal), six with three (:data:`EXACT_CARDS`); until then,
+  and without the compiled search down to three cards a hand with three
+  players (four with two), a greedy rollout of its own (take the trick as
+  cheaply as possible, else the cheapest card; lead the card worth most); the card
   with the best mean written-point utility (the deal's score as the rules give
   it, the 1001 race included) is played.  96 worlds a card decision; a call is
   chosen the same way, over 40 deals with every later call made by the
