@@ -32,6 +32,7 @@ DECLARED = (
     "zeroconf",
     "shtab",
     "argparse_manpage",
+    "openskill",
     "pytest_trio",
     "hypothesis",
     "xdist",
@@ -60,9 +61,26 @@ def _install(missing: list[str]) -> None:
     importlib.invalidate_caches()
 
 
+def _keep_compiled_code() -> None:
+    """Compiled code is kept between runs, in pytest's own cache directory, when the
+    environment says not to write it beside the sources (``PYTHONDONTWRITEBYTECODE``).
+    Without it every worker rewrites the asserts of every test module at each run (five
+    or six CPU-seconds a worker), and every program a test starts compiles again each
+    module of the package it finds no compiled copy of.  The sources stay clean; a
+    prefix the environment names is kept."""
+    if not sys.dont_write_bytecode or sys.pycache_prefix:
+        return
+    prefix = str(ROOT / ".pytest_cache" / "pycache")
+    sys.pycache_prefix, sys.dont_write_bytecode = prefix, False
+    # the workers and the programs the tests start inherit it
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
 _trio_plugin_was_loaded = importlib.util.find_spec("pytest_trio") is not None
 if _missing():
     _install(_missing())
+_keep_compiled_code()  # after pip, which keeps its own compiled code where it installs
 # pytest loads pytest-trio by its entry point at start-up; installed just now, it is
 # loaded here instead (from the top-level conftest, where pytest_plugins is allowed)
 pytest_plugins = ["tests.timing"] + ([] if _trio_plugin_was_loaded else ["pytest_trio.plugin"])

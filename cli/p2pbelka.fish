@@ -51,8 +51,8 @@ function _shtab_p2pbelka_using
   test "$_shtab_p2pbelka_cmdpath" = "$argv"
 end
 
-set -g _shtab_p2pbelka_commands play games replay selfplay verify bench referee tournament host join watch resume completion
-set -g _shtab_p2pbelka_opts_with_value --a --advertise-port --b --beacon-port --bot --bot-level --bots --connect --connect-wait --deal --decide-limit --dir --game --games --games-dir --give-up-after --group --host-away --interface --invite --key --lang --linger --listen --lobby-port --name --offer-timeout --option --pace --pause-after --player --players --port --preset --reconnect-window --record --resume --seed --state --table --think --transcript --transport --wait --watcher-chat --watchers --workers
+set -g _shtab_p2pbelka_commands play games replay selfplay verify ladder bench referee tournament host join watch resume completion
+set -g _shtab_p2pbelka_opts_with_value --a --add --advertise-port --b --beacon-port --bot --bot-level --bots --certificate --connect --connect-wait --deal --decide-limit --dir --game --games --games-dir --give-up-after --group --host-away --interface --invite --key --lang --linger --listen --lobby-port --name --offer-timeout --option --pace --pause-after --player --players --port --preset --reconnect-window --record --resume --seat --seed --serve --share --state --table --think --threshold --transcript --transport --wait --watcher-chat --watchers --with --workers --worlds
 
 complete -c p2pbelka -e
 complete -c p2pbelka -f
@@ -72,6 +72,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l option -x -d 'a house ru
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l seed -x -d 'reproducible keys, deals and bots'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l pace -x -d 'seconds each other player'"'"'s card is shown before the next (default 0.7)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l resume -xka "(p2pbelka games --ids 2>/dev/null)" -d 'go on with a local game you left (its id or a prefix; default: the latest)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l coach -d 'at each deal'"'"'s end, show which of your decisions cost the most (the coach)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l transcript -xka "(__fish_complete_path (commandline -ct))" -d 'save the game here (default: a new file under $XDG_DATA_HOME/p2pbelka/games)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l transport -xka "loopback memory" -d 'how the table'"'"'s peers talk: TCP on this machine (default) or in-process channels'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
@@ -84,6 +85,11 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using games' -l files -d 'print only th
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a replay -d 'verify a saved game, then show it trick by trick'
 complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -s h -l help -d 'show this help message and exit'
 complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l deal -x -d 'start at this deal (default 1)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l coach -d 'print the seat'"'"'s costly decisions and the better card or call, instead of the screen'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l seat -x -d '--coach: the seat to coach (default 0)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l threshold -x -d '--coach: flag plays that cost more than this (default: the game'"'"'s own)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l seed -x -d '--coach: the seed of the deals drawn (default 0)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l worlds -x -d '--coach: deals of the hidden cards drawn a decision (default 80)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using replay' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using replay; and test $_shtab_p2pbelka_npos -eq 0' -ka "(p2pbelka games --files 2>/dev/null; __fish_complete_path (commandline -ct))" -d 'a saved game (see `p2pbelka games`)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a selfplay -d 'play whole games between four bot peers and save the transcript'
@@ -101,9 +107,23 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -
 complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -s h -l help -d 'show this help message and exit'
 complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -l json -d 'print the report as JSON'
 complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -l record -xka "(__fish_complete_path (commandline -ct))" -d 'also write the verified deals as a JSON game record (for `p2pbelka referee`)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -l certificate -xka "(__fish_complete_path (commandline -ct))" -d 'also write the game'"'"'s result certificate, signed by your key (for the ladder)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -l every-pass -d 'replay every seat'"'"'s shuffle and lock passes even where the deck came out as the seeds say (also names cheats that cancelled out and changed no card)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using verify' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
-complete -c p2pbelka -n '_shtab_p2pbelka_using verify; and test $_shtab_p2pbelka_npos -eq 0' -ka "(p2pbelka games --files 2>/dev/null; __fish_complete_path (commandline -ct))" -d 'a transcript saved by a peer'
+complete -c p2pbelka -n '_shtab_p2pbelka_using verify; and test $_shtab_p2pbelka_npos -eq 0' -ka "(p2pbelka games --files 2>/dev/null; __fish_complete_path (commandline -ct))" -d 'a transcript saved by a peer, or a result certificate'
+complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a ladder -d 'the club'"'"'s ladder: ratings from every result this machine holds'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -s h -l help -d 'show this help message and exit'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l game -xka "belka belot" -d 'one game (default: every one)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l pairs -d 'partnerships (two players of one side) as one'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l me -d 'your own games against each opponent and bot level'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l json -d 'print one JSON object'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l all -d 'every row, however many'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l add -xka "(__fish_complete_path (commandline -ct))" -d 'count result certificates others gave you (each is checked first)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l share -x -d 'share results with the player serving there (--with names their key)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l serve -x -d 'wait on PORT for players to share results with (--with names each key)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l with -x -d 'a player'"'"'s key (the 16-digit fingerprint, or the 64-digit key)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l saved -d 'certify and count the games saved here that have no certificate yet (each is verified first: about a second a game)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using ladder' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a bench -d 'print benchmark figures (rules, deal, net, bots)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -s h -l help -d 'show this help message and exit'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l json -d 'print one JSON object'
@@ -113,7 +133,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l think -x -d 'bench bots
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l players -x -d 'seats: Belka 4; Belot 2 or 3 (default 3)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l watchers -x -d 'bench net: games with N watchers following the host, beside games without'
 complete -c p2pbelka -n '_shtab_p2pbelka_using bench' -l profile -d 'bench net: one game with every peer under cProfile, and where its CPU went'
-complete -c p2pbelka -n '_shtab_p2pbelka_using bench; and test $_shtab_p2pbelka_npos -eq 0' -ka "bots bounds deal door model net rules solver transport" -d 'what to measure: bots, bounds, deal, door, model, net, rules, solver, transport'
+complete -c p2pbelka -n '_shtab_p2pbelka_using bench; and test $_shtab_p2pbelka_npos -eq 0' -ka "bots bounds coach deal door ladder model net rules solver transport" -d 'what to measure: bots, bounds, coach, deal, door, ladder, model, net, rules, solver, transport'
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a referee -d 'check a Belka or Belot game record with the rules engine'
 complete -c p2pbelka -n '_shtab_p2pbelka_using referee' -s h -l help -d 'show this help message and exit'
 complete -c p2pbelka -n '_shtab_p2pbelka_using referee' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
@@ -146,6 +166,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l think -x -d 'a strong bo
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l text -d 'plain text, a line per event (the default when not at a terminal, or for a bot)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l json -d 'text for scripts: one JSON object a line, the raw figures (docs/text-mode.md)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l lang -xka "en ru kk" -d 'screen language'
+complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l coach -d 'at each deal'"'"'s end, show which of your decisions cost the most (the coach)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l player -x -d 'your name at the table (remembered for next time)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l quiet -d 'print only the lobby and the end'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -s v -l verbose -d 'log the network too'
@@ -182,6 +203,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l think -x -d 'a strong bo
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l text -d 'plain text, a line per event (the default when not at a terminal, or for a bot)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l json -d 'text for scripts: one JSON object a line, the raw figures (docs/text-mode.md)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l lang -xka "en ru kk" -d 'screen language'
+complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l coach -d 'at each deal'"'"'s end, show which of your decisions cost the most (the coach)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l player -x -d 'your name at the table (remembered for next time)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l quiet -d 'print only the lobby and the end'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -s v -l verbose -d 'log the network too'
@@ -226,6 +248,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l think -x -d 'a strong 
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l text -d 'plain text, a line per event (the default when not at a terminal, or for a bot)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l json -d 'text for scripts: one JSON object a line, the raw figures (docs/text-mode.md)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l lang -xka "en ru kk" -d 'screen language'
+complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l coach -d 'at each deal'"'"'s end, show which of your decisions cost the most (the coach)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l player -x -d 'your name at the table (remembered for next time)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l quiet -d 'print only the lobby and the end'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -s v -l verbose -d 'log the network too'

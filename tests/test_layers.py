@@ -25,11 +25,12 @@ LAYERS: Mapping[str, int] = {
     "net": 2,
     "table": 3,
     "bots": 3,
-    "peer": 4,
-    "ui": 5,
-    "bench": 5,
-    "sim": 5,
-    "cli": 6,
+    "ladder": 4,
+    "peer": 5,
+    "ui": 6,
+    "bench": 6,
+    "sim": 6,
+    "cli": 7,
 }
 
 ROOT = Path(p2pbelka.__file__).parent

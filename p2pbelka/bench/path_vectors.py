@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import resign, run_sync
 from p2pbelka.protocol import messages as m
-from p2pbelka.protocol.codec import ProtocolError
+from p2pbelka.protocol.codec import MAX_FRAME, ProtocolError
 from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, open_envelope, seal_envelope
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules import registry
@@ -51,6 +51,11 @@ CHEATER = 2
 
 Edit = Callable[[list[Envelope], LocalGame], list[bytes]]
 """Turns a game's transcript into the vector's records (raw envelopes)."""
+
+
+Drive = Callable[[int, LocalGame, list[Table], list[Bot], int | None], list[Envelope]]
+"""``PathVector.drive``, given the seed, the game, every seat's table and bot, and the
+oldest flow the tables sit down to (None: the current one)."""
 
 
 @dataclass
@@ -74,6 +79,16 @@ class PathVector:
     """Before flow 3 the host names the game id (``OLD_GAME_ID``) and no nonce is sent."""
     bots: Callable[[list[Table], int], list[Bot]] | None = None
     """The seats' bots, given every seat's table and the seed (else random bots)."""
+    prepare: Callable[[LocalGame], None] | None = None
+    """Changes the seeded game before the seats' tables are made (their nonces)."""
+    drive: Drive | None = None
+    """Plays the game itself and returns seat 0's file (a seat that changes hands:
+    ``bench/path_segments.py``); else the seats play until ``whole`` or ``deals`` say."""
+    frame: Callable[[list[bytes]], bytes] | None = None
+    """Makes the file of the records (else the magic, then each record's length and
+    bytes): a vector of bad framing."""
+    cheats: Mapping[int, type[TableState]] = field(default_factory=dict)
+    """Dishonest seats besides ``cheat`` (by seat: deviations of two seats that cancel)."""
 
 
 OLD_GAME_ID = hashlib.sha256(b"p2pbelka path vector: a game id its host chose").digest()[:16]
@@ -88,6 +103,7 @@ def _tables(vector: PathVector, game: LocalGame) -> list[Table]:
     tables: list[Table] = []
     for seat, signer in enumerate(game.signers):
         kind = vector.cheat if vector.cheat is not None and seat == CHEATER else TableState
+        kind = vector.cheats.get(seat, kind)
         source = game.seed_sources[seat]
         if seat == vector.host:
             named, oldest = (game_id, vector.flow) if old else (None, None)
@@ -124,11 +140,16 @@ def play(vector: PathVector) -> tuple[LocalGame, list[Envelope]]:
         players=vector.players,
         fairdeal=vector.fairdeal if vector.fairdeal is not None else FAIRDEAL_VERSION,
     )
+    if vector.prepare is not None:
+        vector.prepare(game)
     tables = _tables(vector, game)
     if vector.bots is not None:
         bots = vector.bots(tables, vector.seed)
     else:
         bots = [make_bot("random", vector.seed * 10 + s) for s in range(vector.players)]
+    if vector.drive is not None:
+        oldest = 1 if vector.flow < m.NONCES_FLOW else None
+        return game, vector.drive(vector.seed, game, tables, bots, oldest)
     whole = vector.whole and vector.edit is None and vector.deals == 1
     until = None if whole else _deals_over(vector.deals)
     run_sync(tables, bots, give_up=True, until=until)
@@ -238,7 +259,10 @@ def generate(vector: PathVector) -> tuple[bytes, dict[str, Any]]:
         raws = vector.edit(envelopes, game)
     else:
         raws = [e.raw for e in envelopes]
-    data = b"".join([_magic(), *(len(r).to_bytes(4, "big") + r for r in raws)])
+    if vector.frame is not None:
+        data = vector.frame(raws)
+    else:
+        data = b"".join([_magic(), *(len(r).to_bytes(4, "big") + r for r in raws)])
     return data, describe(vector, game, data)
 
 
@@ -250,13 +274,23 @@ def describe(vector: PathVector, game: LocalGame, data: bytes) -> dict[str, Any]
     report = verify_bytes(data)
     seats = [s.public_key for s in game.signers]
     rows = []
+    segment_of: list[str] = []  # each record's ``game`` field, once a second one shows
     for raw in _raw_records(data):
         try:
-            rows.extend(record_rows([open_envelope(raw)], seats))
+            envelope = open_envelope(raw)
         except ProtocolError:  # it does not open: its hash is still SHA-256 of inner
-            inner = msgpack.unpackb(raw)[0]
-            row = dict(zip(("seq", "deal"), msgpack.unpackb(inner)[3:1:-1], strict=True))
-            rows.append({"type": None, "seat": None, **row, "hash": _sha(inner)})
+            rows.append({"type": None, "seat": None, **_claimed(raw)})
+            segment_of.append(_claimed_segment(raw))
+            continue
+        if isinstance(envelope.msg, m.TableMsg) and rows:  # a continuation: its own seats
+            seats = [info.key for info in envelope.msg.seats]
+        rows.extend(segment_rows(envelope, seats))
+        segment_of.append(envelope.game.hex())
+    tables = sum(row["type"] == "table" for row in rows)
+    # a file of segments (a continuation's ``table`` after the first): the scenario
+    # vectors' ``segment``; a refused first ``table`` under another id is one segment
+    if tables > 1 and len(set(segment_of)) > 1:
+        rows = [{**row, "segment": s} for row, s in zip(rows, segment_of, strict=True)]
     return {
         "about": f"p2pbelka game-protocol path vector: {vector.what}."
         " Fields as in the scenario vectors (protocol/SPEC.md section 5.3). Bytes are hex.",
@@ -280,9 +314,52 @@ def describe(vector: PathVector, game: LocalGame, data: bytes) -> dict[str, Any]
                 for f in report.faults
             ],
             "changes": list(report.change_lines),
+            # a file whose last record is cut short: where (SPEC section 5.1)
+            **({"damaged_at": report.cut_at} if report.cut_at is not None else {}),
         },
         "deals": [deal.to_json() for deal in report.deals],
     }
+
+
+def segment_rows(envelope: Envelope, seats: list[bytes]) -> list[dict[str, Any]]:
+    """``record_rows`` of one record, ``seat`` null for a key its segment does not seat
+    (a continuation refused because a stranger signed it)."""
+    if envelope.sender in seats:
+        return record_rows([envelope], seats)
+    return [{**record_rows([envelope], [envelope.sender])[0], "seat": None}]
+
+
+def _claimed(raw: bytes) -> dict[str, Any]:
+    """What the ``inner`` of a record that does not open still says: ``seq`` and
+    ``deal`` as it claims them (however encoded: a float stays a float; bytes after
+    a value are left aside, as ``verify``'s claim does), its hash; null for what does
+    not read (no array, a value not a number)."""
+    out: dict[str, Any] = {"seq": None, "deal": None, "hash": None}
+    try:
+        inner = _first_value(raw)[0]
+        out["hash"] = _sha(inner)
+        claimed = _first_value(inner)
+        for name, value in (("seq", claimed[3]), ("deal", claimed[2])):
+            out[name] = value if type(value) in (int, float) else None
+    except Exception:  # bytes that do not read: nothing more is claimed
+        pass
+    return out
+
+
+def _first_value(data: bytes) -> Any:
+    unpacker = msgpack.Unpacker()
+    unpacker.feed(data)
+    return next(unpacker)
+
+
+def _claimed_segment(raw: bytes) -> Any:
+    """The game id (segment) the ``inner`` of a record that does not open claims, in
+    hex; null where it does not read."""
+    try:
+        inner = _first_value(raw)[0]
+        return inner and _first_value(inner)[1].hex()
+    except Exception:  # bytes that do not read: no segment is claimed
+        return None
 
 
 def _sha(data: bytes) -> str:
@@ -290,9 +367,12 @@ def _sha(data: bytes) -> str:
 
 
 def _raw_records(data: bytes) -> list[bytes]:
+    """Every record whose length reads (in range, its bytes all there)."""
     out, at = [], len(_magic())
     while at + 4 <= len(data):
         size = int.from_bytes(data[at : at + 4], "big")
+        if not 0 < size <= MAX_FRAME or at + 4 + size > len(data):
+            break
         out.append(data[at + 4 : at + 4 + size])
         at += 4 + size
     return out

@@ -89,9 +89,19 @@ class _Liar(Identity):
         return bytes(64) if self.garbage else self.private_key.sign(data)
 
 
+class _WrongConfirmation(Handshake):
+    """A side that holds the code's key but sends a confirmation of 32 zero bytes: the
+    one refusal of a wrong ``c_I`` or ``c_R`` whose message still opens."""
+
+    def _confirmation(self, *, initiator: bool) -> bytes:
+        mine = initiator == (self.role is Role.INITIATOR)
+        return bytes(32) if mine else super()._confirmation(initiator=initiator)
+
+
 def side(role: str, *, version: int = 1, ctx: bytes = CTX, code: str | None = None,
          pinned: bytes | None = None, guard: str | None = None,
-         identity: Identity | None = None) -> Handshake:  # fmt: skip
+         identity: Identity | None = None, kind: type[Handshake] = Handshake,
+         ) -> Handshake:  # fmt: skip
     """A side of transport.md section 8: its seeds, ``ctx``, and (version 2) a code."""
     who = Identity.from_seed(bytes([SEEDS[role]]) * 32)
     coded = normal_code(code or CODE) if version == 2 else None
@@ -99,7 +109,7 @@ def side(role: str, *, version: int = 1, ctx: bytes = CTX, code: str | None = No
     if guard is not None:
         ask = _guard(guard)
     entropy = ENTROPY[role]
-    return Handshake(
+    return kind(
         identity or who,
         Role.INITIATOR if role == "initiator" else Role.RESPONDER,
         context=ctx,
@@ -115,6 +125,8 @@ def _guard(guard: str) -> Callable[[], bytes]:
     def refuse() -> bytes:
         if guard == "spent":
             raise GuessRefused("the code's guesses are used up", "spent")
+        if guard == "shut":
+            raise GuessRefused("this address is shut out", "shut")
         seconds = float(guard.split(":")[1])
         raise GuessRefused(f"this address waits {seconds:.0f} s", "wait", seconds)
 
@@ -141,6 +153,16 @@ def _honest(version: int) -> dict[str, bytes]:
 
 def _flip_last(data: bytes) -> bytes:
     return data[:-1] + bytes([data[-1] ^ 1])
+
+
+def _zero_ephemeral(data: bytes, at: int) -> bytes:
+    """The message with its X25519 ephemeral (at byte ``at``) the low-order zero point."""
+    return data[:at] + bytes(32) + data[at + 32 :]
+
+
+def _retyped(data: bytes, kind: int) -> bytes:
+    """The message of the right size under another type byte."""
+    return bytes([kind]) + data[1:]
 
 
 def _points(v2: dict[str, bytes]) -> dict[str, bytes]:
@@ -178,21 +200,32 @@ def _cases() -> list[dict[str, Any]]:
 
     liar_r = side("responder", identity=_Liar(seed_2.private_key, "bot", garbage=True))
     forged = run(side("initiator"), liar_r, checked=False)
+    weak_r = side("responder", identity=_Liar(seed_2.private_key, "bot", claimed=NEUTRAL))
+    weak_reply = weak_r.receive(side("initiator").start())
+    assert weak_reply is not None
+    lying_i = side("initiator", version=2, kind=_WrongConfirmation)
+    lying_auth = lying_i.receive(side("responder", version=2).receive(lying_i.start()) or b"")
+    assert lying_auth is not None
+    lying_r = side("responder", version=2, kind=_WrongConfirmation)
+    lying_confirm = run(side("initiator", version=2), lying_r, checked=False)
     cases: list[tuple[str, str, dict[str, Any], list[bytes]]] = [
         ("hello-not-a-hello", "responder", {}, [bytes([2, 1])]),
         ("version-2-hello-to-1", "responder", {}, [v2["HELLO"]]),
         ("version-1-hello-to-2", "responder", {"version": 2}, [v1["HELLO"]]),
+        ("version-3-hello", "responder", {}, [v1["HELLO"][:1] + bytes([3]) + v1["HELLO"][2:]]),
         ("hello-size", "responder", {}, [v1["HELLO"] + bytes(1)]),
         ("context-mismatch", "responder", {}, [other]),
         ("untested-spent", "responder", {"version": 2, "guard": "spent"}, [v2["HELLO"]]),
         ("untested-wait", "responder", {"version": 2, "guard": "wait:10"}, [v2["HELLO"]]),
-        ("low-order-ephemeral", "responder", {}, [v1["HELLO"][:2] + bytes(32) + v1["HELLO"][34:]]),
+        ("shut-out", "responder", {"version": 2, "guard": "shut"}, [v2["HELLO"]]),
+        ("low-order-ephemeral", "responder", {}, [_zero_ephemeral(v1["HELLO"], 2)]),
         *(
             (f"x-{name}", "responder", {"version": 2}, [v2["HELLO"][:66] + point])
             for name, point in bad.items()
         ),
         ("x-reflected", "responder", {"version": 2}, [v2["HELLO"][:66] + v2["REPLY"][33:65]]),
         ("auth-size", "responder", {}, [v1["HELLO"], v1["AUTH"][:-1]]),
+        ("auth-type", "responder", {}, [v1["HELLO"], _retyped(v1["AUTH"], 4)]),
         ("auth-tampered", "responder", {}, [v1["HELLO"], _flip_last(v1["AUTH"])]),
         (
             "auth-tampered-with-code",
@@ -212,9 +245,16 @@ def _cases() -> list[dict[str, Any]]:
             {},
             [v1["HELLO"], liar_auth(_Liar(seed_1.private_key, "bot", claimed=NEUTRAL))],
         ),
+        ("auth-wrong-confirmation", "responder", {"version": 2}, [v2["HELLO"], lying_auth]),
+        ("auth-unexpected-key", "responder", {"pinned": key_3.hex()}, [v1["HELLO"], v1["AUTH"]]),
         ("reply-version", "initiator", {"version": 2}, [bytes([5, 1])]),
         ("reply-untested-spent", "initiator", {"version": 2}, [bytes([6, 1, 0, 0])]),
         ("reply-untested-wait", "initiator", {"version": 2}, [bytes([6, 2, 0, 10])]),
+        ("reply-untested-other", "initiator", {"version": 2}, [bytes([6, 3, 0, 0])]),
+        ("reply-untested-to-version-1", "initiator", {}, [bytes([6, 1, 0, 0])]),
+        ("reply-type", "initiator", {}, [_retyped(v1["REPLY"], 4)]),
+        ("reply-low-order-ephemeral", "initiator", {}, [_zero_ephemeral(v1["REPLY"], 1)]),
+        ("reply-weak-key", "initiator", {}, [weak_reply]),
         ("reply-size", "initiator", {}, [v1["REPLY"][:-1]]),
         ("reply-tampered", "initiator", {}, [_flip_last(v1["REPLY"])]),
         ("wrong-invite-code", "initiator", {"version": 2}, [wrong_reply]),
@@ -235,7 +275,20 @@ def _cases() -> list[dict[str, Any]]:
             [v2["REPLY"][:33] + v2["HELLO"][66:] + v2["REPLY"][65:]],
         ),
         ("confirm-size", "initiator", {}, [v1["REPLY"], v1["CONFIRM"][:-1]]),
+        ("confirm-type", "initiator", {}, [v1["REPLY"], _retyped(v1["CONFIRM"], 2)]),
         ("confirm-tampered", "initiator", {}, [v1["REPLY"], _flip_last(v1["CONFIRM"])]),
+        (
+            "confirm-tampered-with-code",
+            "initiator",
+            {"version": 2},
+            [v2["REPLY"], _flip_last(v2["CONFIRM"])],
+        ),
+        (
+            "confirm-wrong-confirmation",
+            "initiator",
+            {"version": 2},
+            [lying_confirm["REPLY"], lying_confirm["CONFIRM"]],
+        ),
         ("confirm-bad-signature", "initiator", {}, [forged["REPLY"], forged["CONFIRM"]]),
     ]
     return [_case(name, role, setup, messages) for name, role, setup, messages in cases]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from p2pbelka.bots.belka.seat import BOTS as BELKA
 from p2pbelka.bots.belot.seat import BOTS as BELOT
 from p2pbelka.bots.common import levels as lv
+from p2pbelka.bots.common.coach import Coach
 from p2pbelka.bots.common.entry import GameBots
 from p2pbelka.bots.common.levels import BotLevel
 from p2pbelka.bots.common.seat import SeatBot
@@ -107,6 +108,14 @@ def tournament(game: str) -> Tournament:
     found = bots_of(game).tournament
     if found is None:
         raise ValueError(f"{_title(game)} has no tournament")
+    return found
+
+
+def coach(game: str) -> Coach:
+    """``game``'s coach (``replay --coach``); ``ValueError`` if it has none."""
+    found = bots_of(game).coach
+    if found is None:
+        raise ValueError(f"{_title(game)} has no coach")
     return found
 
 

@@ -24,6 +24,8 @@ TOPICS: Mapping[str, str] = {
     "bots": "bots",
     "model": "model",
     "solver": "solver",
+    "coach": "coach",
+    "ladder": "ladder",
 }
 
 

@@ -179,6 +179,7 @@ def _host_on_screen(table: _Table, args: argparse.Namespace) -> int:
         lang=args.lang or default_language(),
         invite=table.invite,
         auto_approve=args.auto_approve,
+        coach=args.coach,
     )
     return lan_args.screen_result(
         on_screen,

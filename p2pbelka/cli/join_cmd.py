@@ -112,6 +112,7 @@ def _join_on_screen(
             net=net,
             lang=args.lang or default_language(),
             auto_approve=args.auto_approve,
+            coach=args.coach,
         )
     except HostUnreachable as exc:
         print("p2pbelka join: " + _no_table(exc), file=sys.stderr)

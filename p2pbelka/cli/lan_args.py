@@ -52,6 +52,11 @@ def add_player_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--lang", choices=LANGUAGES, default=None, help=_("screen language"))
     parser.add_argument(
+        "--coach",
+        action="store_true",
+        help=_("at each deal's end, show which of your decisions cost the most (the coach)"),
+    )
+    parser.add_argument(
         "--player", metavar="NAME", help=_("your name at the table (remembered for next time)")
     )
     parser.add_argument("--quiet", action="store_true", help=_("print only the lobby and the end"))
@@ -336,6 +341,7 @@ def prepare(
     if one of them cannot be had.  ``game``: the table's game, when known already."""
     from p2pbelka.net.identity import Identity, IdentityError
     from p2pbelka.ui.words.jsonlog import JsonLines
+    from p2pbelka.ui.words.seatlog import SeatWords
 
     setup_logging(args)
     if getattr(args, "json", False) and not isinstance(sys.stdout, JsonLines):
@@ -357,6 +363,8 @@ def prepare(
             identity = dataclasses.replace(identity, name=bot_name(level))
         fe = front_end(level, args.quiet, game, getattr(args, "json", False))
         fe.auto_approve = bool(getattr(args, "auto_approve", False))
+        if getattr(args, "coach", False) and isinstance(fe.words, SeatWords):
+            fe.words.coach = True  # the coach's lines after each verified deal
     except (ValueError, IdentityError) as exc:
         print(f"p2pbelka {command}: {error_words(exc)}", file=sys.stderr)
         return None

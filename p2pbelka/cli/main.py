@@ -33,6 +33,10 @@ COMMANDS: Mapping[str, tuple[str, str]] = {
         N_("play whole games between four bot peers and save the transcript"),
     ),
     "verify": ("verify_cmd", N_("verify a saved transcript: signatures, shuffles, every card")),
+    "ladder": (
+        "ladder_cmd",
+        N_("the club's ladder: ratings from every result this machine holds"),
+    ),
     "bench": ("bench_cmd", N_("print benchmark figures (rules, deal, net, bots)")),
     "referee": ("referee_cmd", N_("check a Belka or Belot game record with the rules engine")),
     "tournament": ("tournament_cmd", N_("duplicate matches between bot levels, with win rates")),

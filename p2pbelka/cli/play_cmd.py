@@ -64,6 +64,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=_("go on with a local game you left (its id or a prefix; default: the latest)"),
     )
     parser.add_argument(
+        "--coach",
+        action="store_true",
+        help=_("at each deal's end, show which of your decisions cost the most (the coach)"),
+    )
+    parser.add_argument(
         "--transcript",
         type=Path,
         default=None,
@@ -124,7 +129,16 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         lang=lang,
         game=args.game,
         players=players,
+        coach=args.coach,
+        owner=_own_key() if args.seed is None and args.transport == "loopback" else None,
     )
+
+
+def _own_key() -> bytes:
+    """The player's key seed, for seat 0 (the ladder counts the player's games by it)."""
+    from p2pbelka.net.identity import Identity
+
+    return Identity.load_or_create().private_key.private_bytes_raw()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -77,7 +77,9 @@ def resume_local(save: LocalSave, args: argparse.Namespace, command: str) -> int
 
     plan = save.load_plan()
     set_language(args.lang or plan.lang or default_language())
-    overrides = Overrides(lang=args.lang, pace=getattr(args, "pace", None))
+    overrides = Overrides(
+        lang=args.lang, pace=getattr(args, "pace", None), coach=getattr(args, "coach", False)
+    )
     try:
         screen = on_screen(save, overrides)
     except OrderError as exc:
@@ -145,6 +147,7 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
                 net=net,
                 lang=lang,
                 auto_approve=args.auto_approve,
+                coach=args.coach,
             )
             if on_screen is None:
                 lan_args.say(lan_args.left_line(meta.game_id))

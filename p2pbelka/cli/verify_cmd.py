@@ -1,4 +1,6 @@
-"""``p2pbelka verify FILE``: check a saved transcript from the first byte to the last."""
+"""``p2pbelka verify FILE``: check a saved transcript from the first byte to the last, or
+a result certificate (protocol/results.md); ``--certificate OUT`` writes the one a
+transcript gives."""
 
 from __future__ import annotations
 
@@ -15,13 +17,21 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, help=_("a transcript saved by a peer"))
+    parser.add_argument(
+        "file", type=Path, help=_("a transcript saved by a peer, or a result certificate")
+    )
     parser.add_argument("--json", action="store_true", help=_("print the report as JSON"))
     parser.add_argument(
         "--record",
         type=Path,
         metavar="OUT",
         help=_("also write the verified deals as a JSON game record (for `p2pbelka referee`)"),
+    )
+    parser.add_argument(
+        "--certificate",
+        type=Path,
+        metavar="OUT",
+        help=_("also write the game's result certificate, signed by your key (for the ladder)"),
     )
     parser.add_argument(
         "--every-pass",
@@ -48,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     data = read_input(args.file, "verify")
     if data is None:
         return EXIT_USAGE
+    if is_certificate(data):
+        return verify_certificate(args.file, data)
     report = verify_bytes(data, every_pass=args.every_pass)
     if report.malformed:  # not a transcript at all: bad input, not a failed check
         print(
@@ -59,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
         if report.game.history:
             text = record_text(report.game_name, report.game)
             args.record.write_text(text + "\n", encoding="utf-8")
+    if args.certificate is not None and not write_certificate(args.certificate, args.file, data):
+        return EXIT_USAGE
     if args.json:
         print(
             json.dumps(
@@ -121,3 +135,46 @@ def record_text(game_name: str, game: Any) -> str:
     # Only audited deals: a deal cut short by a fault holds unknown hands.
     record = registry.spec(game_name).records.finished_to_record(game)
     return json.dumps(record, indent=1, ensure_ascii=False)
+
+
+def is_certificate(data: bytes) -> bool:
+    from p2pbelka.ladder.certificate import MAGIC
+
+    return data.startswith(MAGIC)
+
+
+def verify_certificate(path: Path, data: bytes) -> int:
+    """Check a result certificate: every signature in it, its closes against each other,
+    a proof replayed; 0 if it checks out, 1 (naming the field and seat at fault) if not."""
+    from p2pbelka.ladder.certificate import CertificateError, read
+    from p2pbelka.ui.words.results import certificate_lines
+
+    try:
+        certificate = read(data)
+    except CertificateError as exc:
+        print(_("INVALID: {where}: {reason}").format(where=exc.where, reason=exc.reason))
+        return 1
+    for line in certificate_lines(certificate):
+        print(line)
+    print("OK: " + _("every signature in the certificate checks out"))
+    return 0
+
+
+def write_certificate(out: Path, path: Path, data: bytes) -> bool:
+    """Write the certificate of transcript ``data`` (read from ``path``, whose last write
+    dates it) to ``out``, signed by the player's key; say why there is none (a disputed
+    or unfinished game) and go on."""
+    from p2pbelka.ladder.files import certificate_of
+    from p2pbelka.ui.words.oserrors import os_error_words
+
+    made = certificate_of(data, at=int(path.stat().st_mtime))
+    if isinstance(made, str):
+        print(_("no result certificate: {why}").format(why=made), file=sys.stderr)
+        return True
+    try:
+        out.write_bytes(made.raw)
+    except OSError as exc:
+        print(f"p2pbelka verify: {os_error_words(exc, str(out))}", file=sys.stderr)
+        return False
+    print(_("result certificate written to {path}").format(path=out))
+    return True

@@ -57,6 +57,10 @@ class AuditReport:
     cards: tuple[int | None, ...]
     """The card index at every position of the final deck, ``None`` where it cannot be decoded."""
     faults: tuple[Fault, ...] = field(default=())
+    cancelled: tuple[Fault, ...] = field(default=())
+    """``every_pass`` only: passes off their author's seed in a deal whose outcome the
+    seeds give exactly (deviations that cancel, changing no card).  The deal stands, as
+    it did for every seat that played it; the deviations are still proof."""
 
     @property
     def ok(self) -> bool:
@@ -120,9 +124,10 @@ def audit(
         else:
             secrets[seat] = derive_secrets(ctx, seat, seed)
 
-    if not every_pass and not faults:
+    outcome = None
+    if not faults:
         outcome = _check_outcome(ctx, group, order, secrets, locks, shares, opened or {})
-        if outcome is not None:
+        if outcome is not None and not every_pass:
             return AuditReport(cards=outcome)
 
     deck: list[bytes | None] = list(initial_deck(ctx))
@@ -143,6 +148,8 @@ def audit(
             deck = _replay_pass(ctx, group, step, seat, secrets.get(seat), deck, output, faults)
             broken = broken or len(faults) > before
 
+    if outcome is not None:  # every card where the seeds put it: what the seats accepted
+        return AuditReport(cards=outcome, cancelled=tuple(faults))
     cards = _decode(ctx, group, deck, secrets, shares, faults, opened or {})
     return AuditReport(cards=cards, faults=tuple(faults))
 

@@ -48,6 +48,7 @@ MAX_BEACON_SIZE = 1200
 TABLE_ID_SIZE = 16
 MAX_NAME_CHARS = 40
 MAX_VARIANT_CHARS = 16
+MIN_SEATS = 2
 MAX_SEATS = 8
 MAX_WATCH = 255
 """Watcher places a beacon may announce."""
@@ -96,7 +97,7 @@ def validate_ad(ad: TableAd) -> None:
         # Names are shown in terminals: control characters could rewrite the screen.
         if not 1 <= len(text) <= limit or not text.isprintable():
             raise BeaconError(f"{label} must be 1..{limit} printable characters")
-    if not 2 <= ad.seats <= MAX_SEATS or not 0 <= ad.free_seats <= ad.seats:
+    if not MIN_SEATS <= ad.seats <= MAX_SEATS or not 0 <= ad.free_seats <= ad.seats:
         raise BeaconError(f"bad seat counts {ad.free_seats}/{ad.seats}")
     if not 1 <= ad.port <= 65535:
         raise BeaconError(f"bad port {ad.port}")

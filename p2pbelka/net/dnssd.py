@@ -22,13 +22,22 @@ watchers, only when above 0 (a table in play may still be watched).
 from __future__ import annotations
 
 import logging
+import re
 import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
 
 import trio
 
-from .beacon import MAX_NAME_CHARS, MAX_WATCH, TABLE_ID_SIZE, TableAd
+from .beacon import (
+    MAX_NAME_CHARS,
+    MAX_SEATS,
+    MAX_VARIANT_CHARS,
+    MAX_WATCH,
+    MIN_SEATS,
+    TABLE_ID_SIZE,
+    TableAd,
+)
 from .directory import TableInfo
 from .handshake import PROTOCOL_VERSION
 from .identity import Identity, fingerprint, is_sound_key
@@ -40,6 +49,7 @@ __all__ = [
     "SERVICE_TYPE",
     "announce_dnssd",
     "browse_dnssd",
+    "instance_name",
     "local_addresses",
     "table_from_txt",
     "txt_record",
@@ -48,6 +58,37 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 SERVICE_TYPE = "_p2pbelka._tcp.local."
+MAX_INSTANCE_BYTES = 63
+"""An instance name is one DNS label (RFC 6763 section 4.1.1): at most 63 bytes."""
+_DECIMAL = re.compile(r"[0-9]{1,3}")
+_HEX = re.compile(r"[0-9a-f]*")
+
+
+def _decimal(text: str) -> int:
+    """A TXT number: 1 to 3 ASCII digits (no sign, space or other script's digits)."""
+    if not _DECIMAL.fullmatch(text):
+        raise ValueError(f"not a number of 1 to 3 ASCII digits: {text!r:.20}")
+    return int(text)
+
+
+def _hex(text: str, size: int) -> bytes:
+    """``size`` bytes written as ``2 * size`` lower-case hex digits, nothing else."""
+    if len(text) != 2 * size or not _HEX.fullmatch(text):
+        raise ValueError(f"not {2 * size} lower-case hex digits")
+    return bytes.fromhex(text)
+
+
+def instance_name(host_key: bytes, name: str) -> str:
+    """The service instance: the table's name and the first 8 digits of the host's
+    fingerprint (two hosts' "Kitchen" kept apart), the name cut at a code point so the
+    label fits its 63 bytes of UTF-8 (a longer one is refused by every mDNS stack)."""
+    digits = "".join(fingerprint(host_key).split())[:8]
+    room = MAX_INSTANCE_BYTES - 1 - len(digits)
+    while len(name.encode()) > room:
+        name = name[:-1]
+    return f"{name} {digits}"
+
+
 RESOLVE_MS = 3000
 
 
@@ -71,30 +112,32 @@ def table_from_txt(
     properties: dict[bytes, bytes | None], host: str, port: int, now: float
 ) -> TableInfo | None:
     """A DNS-SD hint as a table entry (``via="dns-sd"``); None if the TXT record is not
-    one of ours or is malformed.  Never raises: records come from anyone."""
+    one of ours or is malformed (transport.md section 5.4: every rule of the beacon's
+    fields, numbers in ASCII decimal, hex in lower case).  Never raises: records come
+    from anyone."""
     try:
         txt = {k.decode(): (v or b"").decode() for k, v in properties.items()}
-        key = bytes.fromhex(txt["key"])
-        table_id = bytes.fromhex(txt["id"])
-        seats, free = int(txt["seats"]), int(txt["free"])
-        name = txt["name"]
-        watch = int(txt.get("watch", "0"))
-        if txt["v"] != str(PROTOCOL_VERSION) or not is_sound_key(key):
-            return None
-        if "".join(fingerprint(key).split()) != txt["fp"] or len(table_id) != TABLE_ID_SIZE:
-            return None
-        if not (0 <= free <= seats <= 8 and 1 <= len(name) <= MAX_NAME_CHARS):
-            return None
-        if not 0 <= watch <= MAX_WATCH:
-            return None
-        if not name.isprintable() or not txt["game"].isprintable():
-            return None
+        key, table_id = _hex(txt["key"], 32), _hex(txt["id"], TABLE_ID_SIZE)
+        seats, free = _decimal(txt["seats"]), _decimal(txt["free"])
+        name, game = txt["name"], txt["game"]
+        watch = _decimal(txt.get("watch", "0"))
     except (KeyError, ValueError, UnicodeDecodeError):
+        return None
+    if txt["v"] != str(PROTOCOL_VERSION) or not is_sound_key(key):
+        return None
+    if "".join(fingerprint(key).split()) != txt["fp"]:
+        return None
+    if not (0 <= free <= seats and MIN_SEATS <= seats <= MAX_SEATS and 0 <= watch <= MAX_WATCH):
+        return None
+    if not all(
+        1 <= len(text) <= limit and text.isprintable()
+        for text, limit in ((name, MAX_NAME_CHARS), (game, MAX_VARIANT_CHARS))
+    ):
         return None
     return TableInfo(
         table_id=table_id,
         name=name,
-        variant=txt["game"][:16],
+        variant=game,
         seats=seats,
         free_seats=free,
         host=host,
@@ -125,8 +168,7 @@ def _zeroconf(interface: str | None, ipv6: bool) -> Zeroconf:
 def _service_info(identity: Identity, ad: TableAd, addresses: list[str]) -> ServiceInfo:
     from zeroconf import ServiceInfo
 
-    # The fingerprint in the instance name keeps two hosts' "Kitchen" apart.
-    instance = f"{ad.name} {''.join(identity.fingerprint.split())[:8]}"
+    instance = instance_name(identity.public_key, ad.name)
     return ServiceInfo(
         SERVICE_TYPE,
         f"{instance}.{SERVICE_TYPE}",

@@ -179,6 +179,23 @@ class SeatingPlan:
                 sitter.ready = False
         return True
 
+    def take(self, key: bytes, payload: bytes) -> str:
+        """A seated joiner's message (``seat`` or ``ready``) taken into the plan: "", or
+        why it changed nothing (malformed, a taken seat, rules of an older revision,
+        anything else out of place).  Never raises: the host logs the reason, keeps
+        the connection and sends the current ``lobby`` all the same."""
+        try:
+            msg = decode_control(payload)
+            if isinstance(msg, TakeSeat):
+                self.move(key, msg.seat)
+            elif isinstance(msg, Ready):
+                self.set_ready(key, msg.ready, msg.rules)
+            else:
+                raise ValueError(f"unexpected {type(msg).__name__} in the lobby")
+        except (LobbyError, ValueError) as exc:
+            return str(exc)
+        return ""
+
     def key_at(self, seat: int) -> bytes | None:
         sitter = self.seats[seat] if 0 <= seat < len(self.seats) else None
         return None if sitter is None else sitter.key

@@ -89,7 +89,7 @@ class LocalGame:
         rng = random.Random(seed)
         signers = [Signer.from_seed(rng.randbytes(32)) for _ in range(players)]
         nonces = [rng.randbytes(m.NONCE_SIZE) for _ in range(players)]
-        sources = [_seed_stream(rng.randbytes(8)) for _ in range(players)]
+        sources = [seed_stream(rng.randbytes(8)) for _ in range(players)]
         return cls(signers, names, preset, options or {}, sources, game, fairdeal, nonces)
 
     def setup(self) -> m.TableMsg:
@@ -128,7 +128,9 @@ def _names() -> list[str]:
     return list(SEAT_NAMES)
 
 
-def _seed_stream(key: bytes) -> Callable[[], bytes]:
+def seed_stream(key: bytes) -> Callable[[], bytes]:
+    """32-byte secrets drawn from a stream keyed by ``key``: the same every run (tests,
+    vectors and demos only)."""
     rng = random.Random(key)
     return lambda: rng.randbytes(32)
 

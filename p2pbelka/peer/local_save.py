@@ -23,6 +23,7 @@ transcript holds the whole game.
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import secrets
@@ -89,13 +90,22 @@ def new_plan(
     game: str = registry.DEFAULT,
     pace: float = 0.7,
     lang: str = "en",
+    owner: bytes | None = None,
 ) -> LocalPlan:
     """A new table: fresh keys and game id, or those ``seed`` gives (the same as
-    ``loopback_table`` draws, so a seeded game deals as it always did)."""
+    ``loopback_table`` draws, so a seeded game deals as it always did).  ``owner``, the
+    player's own key (its Ed25519 seed), sits at seat 0 of an unseeded table, and its
+    bots' keys are made from it (``own_bot_seed``): the ladder knows them from game to
+    game, each bot level one player."""
     seats = len(bots) + 1
     if seed is not None:
         parts = seeded(seed, seats, game)
         keys, game_id = parts.keys[:seats], parts.game_id
+    elif owner is not None:
+        keys = [owner] + [
+            own_bot_seed(owner, level, list(bots[:n]).count(level)) for n, level in enumerate(bots)
+        ]
+        game_id = new_table_id()
     else:
         keys, game_id = [secrets.token_bytes(32) for _ in range(seats)], new_table_id()
     return LocalPlan(
@@ -112,6 +122,26 @@ def new_plan(
         lang=lang,
         started=now(),
     )
+
+
+OWN_BOT_LABEL = b"p2pbelka/own-bot/v1"
+
+
+def own_bot_seed(owner: bytes, level: str, n: int) -> bytes:
+    """The key seed of the ``n``-th bot of ``level`` at a table of the player whose key
+    seed is ``owner``: the same in every game (a one-way hash: it tells nothing of the
+    player's key)."""
+    return hashlib.sha256(OWN_BOT_LABEL + owner + f"{level}/{n}".encode()).digest()
+
+
+def own_bots(owner: bytes, levels: Sequence[str], most: int = 3) -> dict[bytes, str]:
+    """The public keys of the player's own bots of ``levels`` (up to ``most`` of one
+    level at a table), each to its level: how ``ladder --me`` names them."""
+    out = {}
+    for level in levels:
+        for n in range(most):
+            out[Identity.from_seed(own_bot_seed(owner, level, n)).public_key] = level
+    return out
 
 
 class LocalSave:

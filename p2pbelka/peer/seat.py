@@ -23,6 +23,7 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer.chat import CHAT_LOG, Chat, Chatting
 from p2pbelka.peer.driver import FrontEnd
 from p2pbelka.peer.mesh import MAX_MESH_FRAME, Mesh
+from p2pbelka.peer.results import keep_result
 from p2pbelka.peer.seatchange.runner import RunnerOptions, SeatChangeRunner, SeatRecords
 from p2pbelka.peer.store import GameMeta, GameStore, now
 from p2pbelka.protocol import messages as m
@@ -347,6 +348,8 @@ async def play_seat(
         writer.close()
         store.close()
     _mark_if_finished(store, table)
+    if table.state.over or table.state.aborted:
+        keep_result(table, signer_of(identity), store.transcript_path, "played")
     return _result(meta, segments, mesh, table, store)
 
 

@@ -49,7 +49,8 @@ from p2pbelka.peer.lan.events import (
 from p2pbelka.peer.lan.finding import Find
 from p2pbelka.peer.lan.join import reach_lobby
 from p2pbelka.peer.lan.watchers import ALIVE_EVERY
-from p2pbelka.peer.seat import NetOptions
+from p2pbelka.peer.results import keep_result
+from p2pbelka.peer.seat import NetOptions, signer_of
 from p2pbelka.peer.store import games_dir
 from p2pbelka.peer.watchaway import AWAY_FOR, Away, look
 from p2pbelka.peer.watchchat import WatchChat
@@ -442,5 +443,8 @@ class Feed:
         path = self.save.transcript_path if self.save is not None else None
         if self.save is not None:
             self.save.end(finished=fed, why=why)
+            table = self.observer.table
+            if fed and table is not None and (report.finished or report.proven):
+                keep_result(table, signer_of(self.identity), self.save.transcript_path, "watched")
         await self.front.ended(report, path)
         return WatchResult(report, path, fed, why)

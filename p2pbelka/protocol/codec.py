@@ -29,17 +29,18 @@ def encode(value: Any) -> bytes:
     return msgpack.packb(value, use_bin_type=True)  # type: ignore[no-any-return]
 
 
-def decode(data: bytes, where: str = "") -> Any:
-    """Decode one msgpack value that must fill ``data`` and be canonically encoded."""
-    if len(data) > MAX_FRAME:
-        raise ProtocolError(f"{len(data)} bytes is over the limit of {MAX_FRAME}", where)
+def decode(data: bytes, where: str = "", limit: int = MAX_FRAME) -> Any:
+    """Decode one msgpack value that must fill ``data`` and be canonically encoded;
+    ``limit`` bytes at most (an envelope's; a result certificate's is larger)."""
+    if len(data) > limit:
+        raise ProtocolError(f"{len(data)} bytes is over the limit of {limit}", where)
     try:
         value = msgpack.unpackb(
             data,
             raw=False,
             use_list=True,
             strict_map_key=True,
-            max_bin_len=MAX_FRAME,
+            max_bin_len=limit,
             max_str_len=4096,
             max_array_len=256,
             max_map_len=64,

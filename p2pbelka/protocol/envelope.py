@@ -150,6 +150,10 @@ def _check_view(value: object) -> View:
             raise ProtocolError("expected [count, hash]", where)
         _check_uint(entry[0], f"{where}[0]")
         _check_bytes(entry[1], 32, f"{where}[1]")
+        if entry[0] == 0 and entry[1] != ZERO_HASH:
+            # No envelope is behind a count of 0: any other head is wrong on its face
+            # (compared, it would accuse a seat of an envelope number -1).
+            raise ProtocolError("a count of 0 with a head that is not 32 zero bytes", where)
         out.append((entry[0], entry[1]))
     return tuple(out)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from p2pbelka.fairdeal.audit import Fault as DeckCheck
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table.events import Fault
 from p2pbelka.table.round import DealRound
@@ -22,6 +23,14 @@ from p2pbelka.table.track import GameTrack, Settlement
 class DealAudit:
     faults: list[Fault] = field(default_factory=list)
     summary: DealSummary | None = None
+    cancelled: list[Fault] = field(default_factory=list)
+    """``verify --every-pass``: passes off their seeds that changed no card (the deal
+    stands, as every seat accepted it; each is still a proven fault)."""
+
+
+def _check_failed(f: DeckCheck, deal: int) -> Fault:
+    where = f" at position {f.position}" if f.position is not None else ""
+    return Fault(f.seat, f"{f.step} check failed{where}: {f.reason}", deal=deal)
 
 
 Settle = Callable[[list[int]], Settlement]
@@ -34,8 +43,8 @@ def audit_deal(rnd: DealRound, track: GameTrack, settle: Settle | None = None) -
     deal, deck = rnd.deal_id, rnd.deck
     report = deck.audit()
     for f in report.faults:
-        where = f" at position {f.position}" if f.position is not None else ""
-        out.faults.append(Fault(f.seat, f"{f.step} check failed{where}: {f.reason}", deal=deal))
+        out.faults.append(_check_failed(f, deal))
+    out.cancelled = [_check_failed(f, deal) for f in report.cancelled]
     if out.faults or None in report.cards:
         if not out.faults:
             what = "the deck does not decode, yet no seat is at fault"

@@ -201,7 +201,7 @@ class Blame:
             accused, first, second = self.check_evidence(envelope.msg)
         except ValueError as exc:
             what = f"sent evidence that proves nothing: {exc}"
-            return [ev.Fault(seat, what, (envelope.digest.hex(),), True, deal)]
+            return [ev.Fault(seat, what, (envelope.digest.hex(),), True, deal or None)]
         return [equivocation(accused, first, second, deal)]
 
     def named(self, seat: int, msg: m.DisputeMsg) -> list[int]:

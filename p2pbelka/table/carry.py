@@ -45,6 +45,9 @@ class Previous:
     """The ids of the segments before it, the game's first id first: a continuation's
     id must be none of them (a place is judged by segment id, seat and seq, so a
     reused id would let the old segment's envelopes count again)."""
+    dealt: bool = False
+    """A card of the deal in progress was dealt at the cut (a ``shares`` of it was
+    processed): the voided deal is said unfinished, else it starts over."""
 
     @property
     def used(self) -> tuple[bytes, ...]:

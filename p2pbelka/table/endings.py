@@ -28,7 +28,7 @@ from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table.blame import Blame, disputed, equivocation
 from p2pbelka.table.chains import Chains, OwnChain
-from p2pbelka.table.intake import Equivocation, IntakeError
+from p2pbelka.table.intake import MAX_AHEAD, Equivocation, IntakeError
 from p2pbelka.table.phase import PhaseId
 
 
@@ -116,6 +116,9 @@ class Endings:
         """(seat, seq) of every ending offered and not taken yet."""
         self._relayed: dict[tuple[int, int], set[bytes]] = {}
         """(seat, seq) -> the digests passed on of that place (``_relay``)."""
+        self._evidence_due: frozenset[bytes] = frozenset()
+        """The two hashes of the pair proven last, until the record after its proof
+        records: only there may a transcript hold its recorder's ``evidence`` of it."""
         self.from_file = False
         """Replaying a transcript: an ending its recorder took is taken as it stands
         (the envelopes of its sender that came before it need not be in the file)."""
@@ -199,6 +202,13 @@ class Endings:
             if not self.from_file:
                 return  # the game is won: another seat's dispute does not undo it
         chain = self._chains.intake.chains[seat]
+        if self.from_file:
+            beyond = self._beyond_the_file(seat, envelope)
+            if beyond:
+                # Its recorder could not have held what it needs (SPEC section 5, 2):
+                # not taken, so the record is out of order.
+                self._out.events.append(ev.Rejected(beyond, seat))
+                return
         if self.from_file and envelope.seq > chain.next_seq:
             linked = True  # its recorder held the chain up to it
         else:
@@ -219,6 +229,36 @@ class Endings:
             return
         if not ahead:
             self.take(seat, envelope)
+
+    def _beyond_the_file(self, seat: int, envelope: Envelope) -> str:
+        """Why an ending in a transcript asks more than its recorder could have held
+        (empty if nothing): past its chain's next envelope in the file, or a view that
+        counts past the file, where the chain stops at a refused envelope (no later
+        place of it is ever held), or by ``MAX_AHEAD`` or more (never held either)."""
+        intake = self._chains.intake
+        if len(envelope.view) != len(intake.chains):
+            return ""  # refused for its length (``_refusal``)
+        stop = min(intake.chains[seat].refused, default=None)
+        if stop is not None and envelope.seq > stop:
+            return (
+                f"not taken: its sender's chain stops at its refused envelope {stop},"
+                " so its recorder held no later place of it"
+            )
+        for other, (count, _) in enumerate(envelope.view):
+            chain = intake.chains[other] if other != seat else None
+            if chain is None or count <= chain.next_seq:
+                continue
+            if chain.refused:
+                return (
+                    f"not taken: its view counts {count} envelopes of seat {other}, whose"
+                    f" chain stops at its refused envelope {chain.next_seq}"
+                )
+            if count > chain.next_seq + MAX_AHEAD:
+                return (
+                    f"not taken: its view counts {count} envelopes of seat {other}, more"
+                    f" than {MAX_AHEAD} past the {chain.next_seq} the file holds"
+                )
+        return ""
 
     def _refusal(self, seat: int, envelope: Envelope) -> str:
         n_seats = self._runner.n_seats
@@ -266,7 +306,11 @@ class Endings:
         the proof (after the end: the verdict becomes this proof; after a proof of
         another seat, this one joins it).  A seat proven already is proven once."""
         if seat in self.proven_seats():
+            if self.from_file:
+                why = f"seat {seat} is proven already: no recorder records a second pair of it"
+                self._out.events.append(ev.Rejected(why, seat))
             return
+        self._evidence_due = frozenset((first.digest, second.digest))
         fault = equivocation(seat, first, second, self._runner.deal_id)
         for envelope in (first, second):
             if not self._chains.recorded(envelope):
@@ -300,9 +344,17 @@ class Endings:
         its place, for a later one (the intake bounds what is kept: ``MAX_AHEAD`` a
         chain).  A transcript holds, after the end, the proof records and its
         recorder's own ``evidence`` of each pair."""
-        if self.from_file and self._runner.proven and self._valid(envelope):
+        due, self._evidence_due = self._evidence_due, frozenset()
+        if self.from_file and self._runner.proven and due and self._encloses(envelope, due):
             self._take_recorded_evidence(seat, envelope)
             return
+        if isinstance(envelope.msg, m.EvidenceMsg) and self.from_file:
+            why = (
+                "an evidence after the end that is not of the pair the proof records"
+                " just before it hold (a recorder proves any other pair with its own"
+                " proof records first)"
+            )
+            self._out.events.append(ev.Rejected(why, seat))
         if isinstance(envelope.msg, m.EvidenceMsg) and not self.from_file:
             # The pair it encloses first; then the evidence itself is its sender's
             # envelope like any: a second one for its place proves the sender too.
@@ -321,14 +373,18 @@ class Endings:
             self._chains.intake.hold(seat, envelope)
             self._chains.accept(envelope)
 
-    def _valid(self, envelope: Envelope) -> bool:
+    def _encloses(self, envelope: Envelope, pair: frozenset[bytes]) -> bool:
+        """Whether ``envelope`` is a valid ``evidence`` of exactly the two envelopes whose
+        hashes are ``pair`` (in either order): the recorder's evidence of the proof its
+        records just made.  Of any other pair it is no record a recorder writes: it
+        would have proven that pair with its own proof records first."""
         if not isinstance(envelope.msg, m.EvidenceMsg):
             return False
         try:
-            self._blame.check_evidence(envelope.msg)
+            _, first, second = self._blame.check_evidence(envelope.msg)
         except ValueError:
             return False
-        return True
+        return frozenset((first.digest, second.digest)) == pair
 
     # -- giving up ---------------------------------------------------------------------
 

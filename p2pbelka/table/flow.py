@@ -292,7 +292,7 @@ def run_audit(game: GamePhases, table: TableContext) -> None:
     and no ``deal_end`` is processed before the audit passed: a failed audit ends
     the game with the last ``reveal`` as the last record, as before."""
     report = game.audit(table.round, table.track)
-    for fault in report.faults:
+    for fault in [*report.cancelled, *report.faults]:  # cancelled: verify --every-pass
         table.emit(ev.FaultFound(fault))
     fatal = [f for f in report.faults if f.fatal]
     if fatal:

@@ -97,9 +97,12 @@ class Replay:
         """The first of two proof records is queued at its place, never processed: the
         live table held it waiting when the other came, and it may happen to be due
         here (processed, it would prove something else, or the second would come
-        after the end).  True if it was queued so."""
+        after the end).  An ending too (SPEC section 5, 3): taken, an evidence that
+        proves nothing would prove its sender first, and the pair would then be a
+        proven seat's second proof, which an honest recorder never records.  True if
+        it was queued so."""
         seat = self.table.view.seat_of(envelope.sender)
-        if seat is None or is_ending(envelope) or not is_pair(envelope, following):
+        if seat is None or not is_pair(envelope, following):
             return False
         intake = self.table.state.chains.intake
         chain = intake.chains[seat]

@@ -135,8 +135,10 @@ class VerifyReport:
 
     @property
     def proven(self) -> bool:
-        """The transcript itself proves a seat at fault (its own signed messages)."""
-        return self.aborted and any(f.fatal and f.proven for f in self.faults)
+        """The transcript itself proves a seat at fault (its own signed messages): the
+        fault that ended the game, or (``verify --every-pass``) passes off their seeds
+        that changed no card, in a game that went on."""
+        return any(f.fatal and f.proven for f in self.faults)
 
     @property
     def disputed(self) -> bool:
@@ -144,4 +146,10 @@ class VerifyReport:
 
     @property
     def ok(self) -> bool:
-        return self.error is None and not self.aborted and self.finished and self.cut_at is None
+        return (
+            self.error is None
+            and not self.aborted
+            and not self.proven
+            and self.finished
+            and self.cut_at is None
+        )

@@ -34,7 +34,14 @@ def previous_of(table: Table) -> Previous:
         deal_id=table.state.deal_id,
         finished=table.finished,
         earlier=table.state.previous.used if table.state.previous is not None else (),
+        dealt=_dealt(table),
     )
+
+
+def _dealt(table: Table) -> bool:
+    """Whether a ``shares`` of the deal in progress was processed (a card dealt)."""
+    rnd = table.state.deals.round
+    return rnd is not None and any(rnd.deck.shares.values())
 
 
 def propose(
@@ -133,7 +140,8 @@ def observe_segments(envelopes: Sequence[Envelope]) -> Table:
 class SeatChanged(ev.Event):
     """A continuation segment began: ``seat`` is played by ``key`` (``name``) from deal
     ``from_deal``, agreed by ``agreed``; ``voided``: the deal the cut left unfinished.
-    ``back``: the key held this seat before (the player reclaimed it)."""
+    ``back``: the key held this seat before (the player reclaimed it); ``dealt``: a card
+    of the voided deal had been dealt at the cut."""
 
     seat: int
     name: str
@@ -144,6 +152,8 @@ class SeatChanged(ev.Event):
     voided: int | None
     back: bool
     segment: bytes
+    dealt: bool = True
+    """A card of the voided deal had been dealt (else it starts over, nothing lost)."""
 
 
 def change_of(table: Table, earlier_keys: Sequence[bytes] = ()) -> SeatChanged | None:
@@ -164,6 +174,7 @@ def change_of(table: Table, earlier_keys: Sequence[bytes] = ()) -> SeatChanged |
         previous.voided,
         info.key in earlier_keys,
         table.game_id,
+        previous.dealt,
     )
 
 
@@ -175,9 +186,9 @@ def describe_change(change: SeatChanged) -> str:
     else:
         what = f"seat {change.seat} ({change.was_name}) replaced by {who}"
     voided = ""
-    if change.voided is not None and change.back:
-        # a hand-back is cut when the bot has finished its deal, before the next one's
-        # cards: nothing played is lost, and "voided" would say otherwise
+    if change.voided is not None and not change.dealt:
+        # cut before the deal's cards (a hand-back is cut so, and a change right after
+        # the deal_ends): nothing played is lost, and "voided" would say otherwise
         voided = f"; deal {change.voided} starts over, no card of it dealt yet"
     elif change.voided is not None:
         voided = f"; deal {change.voided}, unfinished, voided"

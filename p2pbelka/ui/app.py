@@ -40,6 +40,7 @@ from p2pbelka.peer.chat import ChatDropped, ChatLine
 from p2pbelka.table import moves as mv
 from p2pbelka.ui import hostwatchers, keymap, linewrap, panels, tablekeys, toosmall
 from p2pbelka.ui.chatbox import CHAT_ROWS, ChatBox
+from p2pbelka.ui.coachpage import Coaching, coach_fragments
 from p2pbelka.ui.gameui import GameUI, bind
 from p2pbelka.ui.lobbypanel import LobbyPanel
 from p2pbelka.ui.pageoverlay import FRAME_ROWS, Pages
@@ -93,6 +94,8 @@ class TableScreen:
         # "lobby", "help", "last", "sheet", "deal_end", "quit", or a game's dialog
         self.overlay: str | None = "lobby" if lobby is not None else None
         self.deal_ends_seen = 0
+        self.coaching = Coaching()  # --coach: the coach's lines at each deal's end
+        self._rated: StyleAndTextTuples | None = None
         self.help_scroll = 0
         self.help_bottom = 0  # (set as the help page is drawn, for its size)
         self.quit_requested = False
@@ -124,6 +127,7 @@ class TableScreen:
         draws and plays it, on ``view``; the game's keys join the table's."""
         view.transcript_path = view.transcript_path or self.view.transcript_path
         self.game, self.view = game, view
+        self._rated = None  # another game: its own ratings
         self._screen.floats = self._all_floats()  # the question box and quit stay on top
         self.app.key_bindings = self._keys()
         self.invalidate()
@@ -320,12 +324,30 @@ class TableScreen:
         return self.overlay != "lobby"
 
     def deal_end_lines(self, game: GameUI, end: DealEnd) -> StyleAndTextTuples:
-        """The page at a deal's end (a watcher's heads it with the audit's verdict)."""
-        return game.deal_end(self.view, end, self._width())
+        """The page at a deal's end (a watcher's heads it with the audit's verdict), the
+        coach's lines under it when the player asked for them."""
+        page = game.deal_end(self.view, end, self._width())
+        return [*page, *coach_fragments(self.coaching, end.summary.number)]
 
     def game_end_lines(self, game: GameUI) -> StyleAndTextTuples:
-        """The page at the game's end (a watcher's adds the verdict on its transcript)."""
-        return game.game_end(self.view)
+        """The page at the game's end (a watcher's adds the verdict on its transcript):
+        the result, then the players' ratings with the change the game made."""
+        lines = game.game_end(self.view)
+        return [*lines[:1], *self._ratings(game), *lines[1:]]
+
+    def _ratings(self, game: GameUI) -> StyleAndTextTuples:
+        """The ratings lines, worked out once, when the page is first drawn: the game
+        is in no ledger yet then (a seat counts it once it stops lingering)."""
+        over = self.view.game_over
+        if over is None or over.winner is None or len(self.view.keys) != self.view.players:
+            return []
+        if self._rated is None:
+            from p2pbelka.ui.ladder import end_of_game_ratings
+
+            names = self.view.names[: self.view.players]
+            found = end_of_game_ratings(game.name, self.view.keys, names, over.winner)
+            self._rated = [("class:hint", line + "\n") for line in found]
+        return self._rated
 
     def _all_floats(self) -> list[Float]:
         """The game's floats under the question about a seat and the quit dialog: a

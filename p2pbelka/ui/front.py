@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import trio
@@ -12,6 +13,7 @@ from p2pbelka.peer.seatchange.drivers import SeatOffer
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.coachpage import deal_coaching
 from p2pbelka.ui.hostloop import Bridge
 
 
@@ -100,6 +102,23 @@ class ScreenFrontEnd:
         if replaying:
             self.screen.deal_ends_seen = len(view.deal_ends)
         self.screen.refresh()
+        if isinstance(event, ev.DealAudited) and self.screen.coaching.on and not replaying:
+            await self._coach(driver, event.summary.number)
+
+    async def _coach(self, driver: PeerDriver, deal: int) -> None:
+        """Grade this seat's decisions in the deal just audited, for its page.  In a
+        worker thread, awaited here: like the pace, this delays only this seat's view
+        of the game (the next deal's events wait), while the page is up to read."""
+        screen = self.screen
+        if screen.game is None:
+            return
+        coaching = screen.coaching
+        coaching.lines[deal] = None
+        grade = functools.partial(
+            deal_coaching, screen.game.name, driver.table.state.game, screen.view.me, deal
+        )
+        coaching.lines[deal] = await trio.to_thread.run_sync(grade, abandon_on_cancel=True)
+        screen.refresh()
 
     async def run(self, driver: PeerDriver) -> None:
         async for move in self._moves:

@@ -461,6 +461,7 @@ def host_on_screen(
     extra: Extra | None = None,
     invite: str | None = None,
     auto_approve: bool = False,
+    coach: bool = False,
 ) -> tuple[TableScreen, lan.GameResult | None]:
     """Open a table of ``game`` (``players`` seats) on the LAN and play seat 0 on screen
     (``auto_approve``: every joiner sits without asking, and a bot for a lost seat is
@@ -479,6 +480,7 @@ def host_on_screen(
         output=output,
     )
     session.lobby.invite = invite or ""
+    session.screen.coaching.on = coach
 
     async def flow(session: LanSession, front: FrontEnd) -> lan.GameResult | None:
         return await lan.host_game(
@@ -513,6 +515,7 @@ def join_on_screen(
     output: Output | None = None,
     extra: Extra | None = None,
     auto_approve: bool = False,
+    coach: bool = False,
 ) -> tuple[TableScreen, lan.GameResult | None]:
     """Find a table (``connect`` to skip the list; ``wanted`` picks one when heard), sit
     down, say ready with ``r``, and play on screen, on the screen of the table's game
@@ -524,6 +527,7 @@ def join_on_screen(
     session = LanSession(
         "join", identity, net, auto_approve=auto_approve, input=input, output=output
     )
+    session.screen.coaching.on = coach
     unreached: list[lan.HostUnreachable] = []
 
     code = invite

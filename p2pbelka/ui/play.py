@@ -36,7 +36,9 @@ from p2pbelka.peer.local_save import (
     resume_saved_table,
 )
 from p2pbelka.peer.loopback import BOT_NAMES
+from p2pbelka.peer.results import keep_saved
 from p2pbelka.peer.store import games_root
+from p2pbelka.protocol.envelope import Signer
 from p2pbelka.protocol.transcript import TranscriptWriter
 from p2pbelka.rules.registry import DEFAULT, spec
 from p2pbelka.ui import registry
@@ -62,6 +64,10 @@ class PlayConfig:
     game: str = DEFAULT  # a game's name in the rules registry
     players: int = spec(DEFAULT).default_seats  # the game's own counts (bots: one less)
     resume: Path | None = None  # a saved local game to continue (``peer.local_save``)
+    coach: bool = False  # the coach's lines on each deal's page (``--coach``)
+    owner: bytes | None = None
+    """The player's own key (its Ed25519 seed), at seat 0 of an unseeded loopback table:
+    its results count in the player's ladder (``peer.local_save.new_plan``)."""
 
 
 def data_dir(environ: dict[str, str] | None = None) -> Path:
@@ -112,6 +118,7 @@ def plan_of(config: PlayConfig) -> LocalPlan:
         game=config.game,
         pace=config.pace,
         lang=config.lang,
+        owner=config.owner,
     )
 
 
@@ -153,6 +160,7 @@ def play_local(
     game, view = registry.new_view(config.game, config.players)
     view.me, view.transcript_path = 0, str(path)
     screen = TableScreen(game, view, input=input, output=output)
+    screen.coaching.on = config.coach
     run_table = run_resumed_table if config.resume else TRANSPORTS[config.transport]
 
     async def main(bridge: Bridge) -> None:
@@ -165,6 +173,8 @@ def play_local(
     with TranscriptWriter(path) as writer, table_home(config, path) as home:
         run_with_app(screen.app, main, screen.log_note)
         LocalSave(home).settle(over=screen.view.finished)
+    if screen.view.finished and config.owner is not None and config.transport == "loopback":
+        keep_saved(path, Signer.from_seed(config.owner), path.parent)
     return screen
 
 

@@ -58,6 +58,7 @@ class Overrides:
 
     lang: str | None = None
     pace: float | None = None
+    coach: bool = False  # --coach: the coach's lines on each deal's page
 
 
 def resume_local(
@@ -93,6 +94,7 @@ def resume_local(
         game=plan.game,
         players=len(plan.keys),
         resume=save.directory,
+        coach=overrides.coach,
     )
     return play_local(config, input=input, output=output, extra=extra)
 
@@ -123,12 +125,14 @@ def resume_on_screen(
     output: Output | None = None,
     extra: Extra | None = None,
     auto_approve: bool = False,
+    coach: bool = False,
 ) -> tuple[TableScreen, GameResult | None]:
     """Rebuild a LAN seat from its files, reconnect, and play it on the table screen;
     the result is None if the player left before the end."""
     set_language(lang)
     meta = store.load_meta()
     screen = seat_screen(store, meta.seat, input=input, output=output)
+    screen.coaching.on = coach
     result: list[GameResult] = []
 
     async def main(bridge: Bridge) -> None:

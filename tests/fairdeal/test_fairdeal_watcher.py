@@ -32,7 +32,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.dealsetup import N_POSITIONS
 from p2pbelka.table.replay import Replay
 from p2pbelka.table.session import Table
-from tests.table.helpers import play_sync
+from tests.table.helpers import played
 
 GAMES = [("belka", 4, 5), ("belot", 2, 3), ("belot", 3, 4)]
 DEALS = 2  # the first deals of each game: every kind of opening happens in them
@@ -128,8 +128,7 @@ def shown_cards(events: list[ev.Event]) -> set[int]:
 
 
 def first_deals(game: str, players: int, seed: int) -> list[Envelope]:
-    tables, _events = play_sync(seed, game_name=game, players=players)
-    envelopes = list(tables[0].view.transcript)
+    envelopes = played(seed, game, players).transcripts[0]
     return [e for e in envelopes if e.deal <= DEALS]
 
 

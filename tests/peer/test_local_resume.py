@@ -74,6 +74,15 @@ def kill_and_resume(tmp_path: Path, seed: int, kills: int) -> tuple[int, str]:
 
 
 def test_a_local_game_killed_again_and_again_finishes_and_verifies(tmp_path: Path) -> None:
+    """Three kills in the default suite; the soak (six, and twenty for three more
+    seeds) is in the slow run."""
+    runs, verdict = kill_and_resume(tmp_path, seed=41, kills=3)
+    assert verdict.startswith("OK"), verdict
+    assert runs >= 3
+
+
+@pytest.mark.slow
+def test_a_local_game_killed_six_times_finishes_and_verifies(tmp_path: Path) -> None:
     runs, verdict = kill_and_resume(tmp_path, seed=41, kills=6)
     assert verdict.startswith("OK"), verdict
     assert runs >= 3

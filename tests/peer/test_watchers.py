@@ -104,7 +104,9 @@ def test_a_transcript_cut_back_is_told_to_every_watcher_fed_before() -> None:
     assert feed.records == [e.raw for e in records[:60]] and feed.rewound == {before: 45}
     # fed before, asking past the cut (even past the end): `rewind` first, then from the cut
     assert not feed.refusal(before, 61) and "transcript has 60" in feed.refusal(later, 61)
-    first = feed._catch_up(before, 50)
-    assert lb.decode_control(first[0]) == lb.Rewind(45) and first[1:] == feed.records[45:]
-    assert feed._catch_up(before, 50) == feed.records[50:]  # told once
-    assert feed._catch_up(later, 50) == feed.records[50:]  # fed after the cut only
+    head = [lb.encode_control(lb.Watching("off")), lb.encode_control(lb.Alive())]
+    first = feed.opening(before, 50)
+    assert first[:2] == head
+    assert lb.decode_control(first[2]) == lb.Rewind(45) and first[3:] == feed.records[45:]
+    assert feed.opening(before, 50) == head + feed.records[50:]  # told once
+    assert feed.opening(later, 50) == head + feed.records[50:]  # fed after the cut only

@@ -16,6 +16,9 @@ from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.table.replay import Replay
 from p2pbelka.table.session import Table
 from p2pbelka.table.verify import verify_bytes
+from tests.protocol.test_ending_vectors import ENDINGS_EXPECTED
+from tests.protocol.test_path_vectors_rules import RULES_VERDICTS
+from tests.protocol.test_reporting_vectors import REPORTING
 
 PATHS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "paths"
 
@@ -73,7 +76,10 @@ EXPECTED = {
     "belot-sequences": "INCOMPLETE",
     "belot-hanging-together": "INCOMPLETE",
     "belot-hanging-one-each": "INCOMPLETE",
+    **ENDINGS_EXPECTED,
 }
+# Belot, continuations, rules and audits (issue 41 items 18-26)
+EXPECTED.update(RULES_VERDICTS)
 
 
 def test_each_vector_shows_the_path_it_is_named_for() -> None:
@@ -82,7 +88,8 @@ def test_each_vector_shows_the_path_it_is_named_for() -> None:
     for vector in all_vectors():
         text = (PATHS / f"{vector.name}.json").read_text(encoding="utf-8")
         described[vector.name] = json.loads(text)
-    assert {n: d["verify"]["verdict"] for n, d in described.items()} == EXPECTED
+    reporting = {n: verdict for n, (verdict, _records, _error) in REPORTING.items()}
+    assert {n: d["verify"]["verdict"] for n, d in described.items()} == EXPECTED | reporting
     ok = described["game-ok"]
     assert [r["type"] for r in ok["records"][-4:]] == ["close"] * 4
     assert any("goli: all 120 card points" in d["notes"] for d in ok["deals"])

@@ -153,7 +153,7 @@ def test_declare_only_at_ones_own_lead() -> None:
     deal = play(deal, "AH")
     err = broken(deal, Declare(1, cards("TC JC QC")))
     assert err.rule == E.DECLARE_MOMENT  # a card of the trick is down
-    deal = play(deal, "JS", "9H")  # seat 0 wins: it may declare before leading trick 1
+    deal = play(deal, "JS", "9H")  # seat 0 wins: it may declare before leading the second trick
     deal = deal.apply(Declare(0, cards("7D 8D 9D")))
     assert [(d.seat, d.trick, d.name) for d in deal.declarations] == [
         (1, 0, "terz"),

@@ -107,7 +107,7 @@ def test_a_void_deal_then_a_claim(tmp_path: Path, capsys: pytest.CaptureFixture[
         claim={"seat": 1, "trick": 0},
     )
     code, out = referee(tmp_path, record(void, played), capsys)
-    assert code == 1 and "deal 1, trick 0, seat 2, card JC" in out  # seat 2 leads there
+    assert code == 1 and "deal 1, trick 1, seat 2, card JC" in out  # seat 2 leads there
     played["plays"] = ["JD", "7D", "JC"]  # seat 2 leads, seat 0 follows, seat 1 trumps
     game = record(void, played)
     game["deals"][0]["hands"] = [h.split() for h in A_FIRST]
@@ -123,12 +123,12 @@ ILLEGAL: list[tuple[Callable[[dict[str, Any]], None], list[str]]] = [
         ["deal 0", "seat 1", "call H", "[bid]"],
     ),
     (lambda d: d.update(bids=["pass", "play", "pass"]), ["call pass", "[not_bidding]"]),
-    (lambda d: d["plays"].__setitem__(1, "7S"), ["trick 0", "seat 2", "card 7S", "[not_in_hand]"]),
+    (lambda d: d["plays"].__setitem__(1, "7S"), ["trick 1", "seat 2", "card 7S", "[not_in_hand]"]),
     (lambda d: d["plays"].__setitem__(0, "TH"), ["seat 1", "card TH", "[not_in_hand]"]),
     (lambda d: d["plays"][:3].__init__(), []),
     (
         lambda d: d.update(declarations=[{"seat": 0, "trick": 0, "cards": ["7H", "8H", "9H"]}]),
-        ["trick 0", "seat 0", "[declare_moment]"],
+        ["trick 1", "seat 0", "[declare_moment]"],
     ),
     (
         lambda d: d.update(declarations=[{"seat": 1, "trick": 0, "cards": ["7C", "8C", "TC"]}]),
@@ -149,11 +149,11 @@ ILLEGAL: list[tuple[Callable[[dict[str, Any]], None], list[str]]] = [
     ),
     (
         lambda d: d.update(declarations=[{"seat": 1, "trick": 9, "cards": ["7C", "8C", "9C"]}]),
-        [],  # malformed: there is no trick 9
+        [],  # malformed: a trick field runs 0..8 (nine tricks), 9 is none
     ),
     (
         lambda d: d.update(declarations=[{"seat": 1, "trick": 8, "cards": ["7C", "8C", "9C"]}]),
-        ["trick 8", "seat 1", "[not_in_hand]"],
+        ["trick 9", "seat 1", "[not_in_hand]"],
     ),
     (lambda d: d.update(claim={"seat": 1, "trick": 3}), ["seat 1", "[claim_moment]"]),
     (lambda d: d.update(claim={"seat": 1, "trick": 8}), ["[deal_over]"]),

@@ -74,7 +74,7 @@ def test_unfinished_last_deal(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_renege_is_illegal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out = referee(tmp_path, record(["9S", "9C"]), capsys)
     assert code == 1
-    assert "deal 0, trick 0, seat 2, card 9C" in out and "follow_suit" in out
+    assert "deal 0, trick 1, seat 2, card 9C" in out and "follow_suit" in out
     assert "Traceback" not in out
 
 

@@ -107,7 +107,7 @@ def test_strict_errors_name_seat_card_and_rule() -> None:
         deal.apply(Play(0, card("AC")))
     err = info.value
     assert (err.rule, err.deal, err.trick, err.seat, err.card) == ("turn", 5, 0, 0, card("AC"))
-    assert "deal 5, trick 0, seat 0, card AC" in err.message
+    assert "deal 5, trick 1, seat 0, card AC" in err.message
     with pytest.raises(RuleViolation) as info:
         deal.apply(Play(1, card("AC")))
     assert info.value.rule == "not_in_hand"

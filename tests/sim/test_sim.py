@@ -39,18 +39,26 @@ SHORT_STOP = 120.0
 """Simulated seconds a short game runs (its faults fall in the first ``SHORT_FAULTS`` of
 them): the lobby, the first deals, and a seat gone past the window handed to a bot."""
 SHORT_GAMES = {("belka", 4): 40, ("belot", 3): 60, ("belot", 2): 100}
-"""Seeds of short games the default suite runs, by table (the cheaper tables more)."""
+"""Seeds of short games, by table (the cheaper tables more): the first ``BLOCK`` of each
+in the default suite, the rest with the ``slow`` tests."""
 BLOCK = 10
 
 
-@pytest.mark.parametrize(
-    ("game", "players", "first"),
-    [(g, p, first) for (g, p), n in SHORT_GAMES.items() for first in range(0, n, BLOCK)],
-)
+def _short_blocks() -> list[object]:
+    """Each table's seeds in blocks of ``BLOCK``; every block past the first is marked
+    ``slow``: the same check on more seeds (the default suite keeps one block a table)."""
+    return [
+        pytest.param(g, p, first, marks=[pytest.mark.slow] if first else [])
+        for (g, p), n in SHORT_GAMES.items()
+        for first in range(0, n, BLOCK)
+    ]
+
+
+@pytest.mark.parametrize(("game", "players", "first"), _short_blocks())
 def test_short_games_hold_every_invariant(game: str, players: int, first: int) -> None:
     """A few hundred seeds of short games (``simulate(stop=...)``): every fault drawn
     from the seed, the world stopped ``SHORT_STOP`` seconds in, and the game checked as
-    it stands then."""
+    it stands then.  The default suite runs the first ten seeds of each table."""
     failed = []
     for seed in range(first, first + BLOCK):
         found = violations(simulate(seed, game, players, stop=SHORT_STOP))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from p2pbelka.bots import make_bot
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import Deliver, Fork, Tamper, resign, run_sync
+from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 from p2pbelka.table.state import TableState
@@ -38,6 +41,28 @@ def play_sync(
     return tables, events
 
 
+@dataclass(frozen=True)
+class Played:
+    """An honest seeded game of random bots, played to its end: what every seat holds."""
+
+    transcripts: tuple[tuple[Envelope, ...], ...]
+    events: tuple[tuple[ev.Event, ...], ...]
+    over: tuple[bool, ...]
+
+
+@functools.cache
+def played(seed: int, game_name: str = "belka", players: int = 4) -> Played:
+    """``play_sync(seed)`` of an honest game, played once per test process for every test
+    that only reads it (the tests of the table, the watcher's screens, the watcher's
+    decoding play the same few seeds); nothing in it can be changed by a test."""
+    tables, events = play_sync(seed, game_name=game_name, players=players)
+    return Played(
+        tuple(tuple(t.view.transcript) for t in tables),
+        tuple(tuple(log) for log in events),
+        tuple(t.state.over for t in tables),
+    )
+
+
 def _rebuild(game: LocalGame, seat: int, state: type[TableState]) -> Table:
     """The same seat, same keys and seeds, but its phases' state a (dishonest) subclass."""
     assert game.seed_sources is not None
@@ -65,4 +90,4 @@ def honest(tables: list[Table], cheater: int) -> list[int]:
 Cheat = Callable[[Table], None]
 
 
-__all__ = ["Fork", "faults_of", "honest", "play_sync", "resign"]
+__all__ = ["Fork", "Played", "faults_of", "honest", "play_sync", "played", "resign"]

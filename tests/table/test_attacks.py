@@ -10,6 +10,11 @@ closes landed: each a cheater's trick that once broke it, kept as a regression t
 - A resumed seat kept from its own chain (the cheater never hands it back) gives up
   mid-game: it may not sign a dispute, so its table once ended ABORTED while its file
   read INCOMPLETE.  It now stops unfinished (``left``), as the file reads.
+- An ending that waits at its place when another envelope comes for it: the table
+  records both as proof records, and ``verify`` once took the ending first (an
+  evidence that proves nothing then proved its sender, and the proof record was a
+  proven seat's second pair: INVALID).  The first of two is now held whatever its
+  type.
 """
 
 from __future__ import annotations
@@ -100,7 +105,7 @@ def test_the_evidence_that_brings_the_first_proof_is_its_senders_envelope_too(
     table = tables[2]
     zero = next(e for e in table.view.transcript if e.sender == signers[0].public_key and e.seq > 0)
     one = next(e for e in reversed(table.view.transcript) if e.sender == signers[1].public_key)
-    fork = resign(signers[0], zero, view=tuple((0, e[1]) for e in zero.view))
+    fork = resign(signers[0], zero, view=tuple((0, bytes(32)) for _ in zero.view))
     pair = (zero.raw, fork)
     ending = {
         "seq": one.seq + 1,
@@ -144,3 +149,30 @@ def test_a_held_seat_giving_up_mid_game_ends_as_its_file_reads(case: tuple[str, 
     (stopped,) = [e for e in held.take_events() if isinstance(e, ev.GameAborted)]
     assert [(f.seat, f.fatal) for f in stopped.faults] == [(1, False)]  # told, not blamed
     assert "can be resumed" in stopped.faults[0].what
+
+
+@pytest.mark.parametrize("case", TWO_HONEST, ids=ids)
+def test_an_ending_waiting_at_its_place_and_another_there_are_the_first_of_two(
+    case: tuple[str, int],
+) -> None:
+    """Seat 1's ``evidence`` that proves nothing waits, two places past its chain (the
+    place between never came); then another envelope of seat 1 comes for the same
+    place.  The table records both as proof records and proves seat 1; ``verify`` of
+    its file must read the waiting ending as the first of two, never take it (taken,
+    it would prove seat 1 first, and the second record would be a proven seat's
+    second pair: INVALID)."""
+    game, players = case
+    signers = _signers(73, game, players)
+    table = play(73, game, players)[2]
+    one = next(e for e in reversed(table.view.transcript) if e.sender == signers[1].public_key)
+    zero = [e for e in table.view.transcript if e.sender == signers[0].public_key]
+    view = list(table._chains.view())
+    view[1] = (one.seq + 2, FAKE)  # its own entry as signed: only the gap keeps it waiting
+    place = {"seq": one.seq + 2, "prev": FAKE, "view": tuple(view)}
+    nothing = m.EvidenceMsg(zero[1].raw, zero[2].raw)
+    table.receive(resign(signers[1], one, msg=nothing, **place))
+    assert not table.finished
+    table.receive(resign(signers[1], one, msg=m.DisputeMsg((0,), "went silent"), **place))
+    assert table.view.proven and {f.seat for f in table.view.faults if f.fatal} == {1}
+    assert [e.type for e in table.view.transcript[-3:]] == ["evidence", "dispute", "evidence"]
+    assert live_verdict(table) == file_verdict(table)

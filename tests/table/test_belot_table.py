@@ -19,11 +19,10 @@ from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.table import events as ev
 from p2pbelka.table.games.belot import events as belot_ev
 from p2pbelka.table.games.belot.track import extra_positions, first_positions, turned_position
-from p2pbelka.table.session import Phase
 from p2pbelka.table.verify import VerifiedDeal
 from tests.audit import verify_bytes
 from tests.table.crash import play_with_a_crash
-from tests.table.helpers import faults_of, play_sync
+from tests.table.helpers import faults_of, play_sync, played
 
 
 def _score_of(events: list[ev.Event]) -> tuple[int, ...]:
@@ -34,9 +33,10 @@ def _score_of(events: list[ev.Event]) -> tuple[int, ...]:
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 3), (3, 1)])
 def test_a_whole_belot_game_over_run_sync(players: int, seed: int) -> None:
-    tables, events = play_sync(seed, game_name="belot", players=players)
-    assert all(t.state.phase is Phase.OVER for t in tables)
-    assert all(t.view.transcript == tables[0].view.transcript for t in tables)
+    game = played(seed, "belot", players)
+    events = [list(log) for log in game.events]
+    assert all(game.over)
+    assert all(t == game.transcripts[0] for t in game.transcripts)
     assert not any(faults_of(e) for e in events)
     score = _score_of(events[0])
     assert max(score) >= 1001
@@ -45,7 +45,7 @@ def test_a_whole_belot_game_over_run_sync(players: int, seed: int) -> None:
     assert all(a == audited[0] for a in audited)
     kinds = {d.played.result for d in audited[0] if d.played is not None}
     assert kinds & {"made", "bait"}
-    report = verify_bytes(dump_transcript(tables[0].view.transcript))
+    report = verify_bytes(dump_transcript(game.transcripts[0]))
     assert report.ok, report.verdict
     assert report.score == score
     assert isinstance(report.game, BelotGame) and report.game.players == players

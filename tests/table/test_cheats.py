@@ -315,5 +315,8 @@ def test_deviations_that_cancel_change_no_card_and_only_every_pass_names_them() 
     data = dump_transcript(tables[0].view.transcript)
     assert verify_bytes(data).ok
     forensic = verify_bytes(data, every_pass=True)
-    assert forensic.proven, forensic.verdict
+    # the whole file is read (the game went on, as every seat accepted each deal):
+    # CHEATING PROVEN, never "envelope after the end of the game"
+    assert forensic.error is None and forensic.finished, forensic.verdict
+    assert forensic.proven and forensic.verdict.startswith("CHEATING PROVEN")
     assert {f.seat for f in forensic.faults if f.proven} == {1, 3}

@@ -18,14 +18,13 @@ from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.segments import SeatChanged, previous_of, split_segments
 from p2pbelka.table.session import Table
 from tests.audit import verify_bytes
-from tests.table.helpers import play_sync
+from tests.table.helpers import played
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
 
 
 def _belot_3() -> bytes:
-    tables, _ = play_sync(1, game_name="belot", players=3)
-    return dump_transcript(tables[0].view.transcript)
+    return dump_transcript(played(1, "belot", 3).transcripts[0])
 
 
 GAMES = {

@@ -156,3 +156,11 @@ def first_line_matching(
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+def saved_game(home: Path, seed: int = 3) -> Path:
+    """One seeded game between random bots, its transcript saved under ``home``."""
+    path = home / "game.transcript"
+    args = ("--games", "1", "--seed", str(seed), "--quiet", "--transcript", str(path))
+    run_main(home, "selfplay", *args)
+    return path

@@ -52,11 +52,11 @@ def test_the_referee_words_an_illegal_move_by_its_rule(tmp_path: Path) -> None:
     done = run_in(tmp_path, "ru_RU.UTF-8", "referee", str(path))
     assert done.returncode == EXIT_FAILED
     assert done.stderr.strip() == (
-        "referee: ход не по правилам: сдача 0, взятка 0, место 2, карта 9C:"
+        "referee: ход не по правилам: сдача 0, взятка 1, место 2, карта 9C:"
         " надо было ходить в масть [follow_suit]"
     )
     kazakh = run_in(tmp_path, "C.UTF-8", "referee", "--lang", "kk", str(path))
-    assert "ережеге қайшы әрекет: 0-кон, 0-взятка, 2-орын, карта 9C:" in kazakh.stderr
+    assert "ережеге қайшы әрекет: 0-кон, 1-взятка, 2-орын, карта 9C:" in kazakh.stderr
 
 
 def test_os_errors_are_our_sentences_with_the_errno_s_name(tmp_path: Path) -> None:

@@ -31,7 +31,15 @@ def _card(label: str) -> Card:
 def test_a_text_mode_game_reads_well_and_json_carries_the_figures(tmp_path: Path) -> None:
     with PeerSet(tmp_path) as peers:
         host = peers.spawn(
-            "host", "host", "--auto-approve", "--no-announce", "--text", "--player", NAMES[0], *BOTS
+            "host",
+            "host",
+            "--auto-approve",
+            "--no-announce",
+            "--text",
+            "--coach",
+            "--player",
+            NAMES[0],
+            *BOTS,
         )
         port = host.wait_for(r"lobby port (\d+)", 20).group(1)
         joiners = [
@@ -50,6 +58,10 @@ def test_a_text_mode_game_reads_well_and_json_carries_the_figures(tmp_path: Path
         assert peers.wait([host, *joiners], GAME_TIMEOUT) == [0] * 4
 
         game = host.text().split("\ngame started: ", 1)[1].splitlines()
+        # --coach: each verified deal is followed by the coach's lines on the seat's play
+        coached = [line for line in game if line.startswith("  ") and "cost more than" in line]
+        verified = [line for line in game if re.match(r"deal \d+ verified", line)]
+        assert coached and len(coached) == len(verified)
         assert all(name in game[0] for name in NAMES), game[0]  # "Asel (seat 0), ..."
         hands = [line.split(": ", 1)[1] for line in game if line.startswith("your hand: ")]
         assert hands, host.dump()

@@ -45,6 +45,9 @@ class KeyRobot:
         """True once ``text`` has reached the terminal (the renderer runs on its own time)."""
         return lambda: text in ANSI.sub("", self.stream.getvalue())
 
+    async def at_deal_end(self, screen: TableScreen) -> None:
+        """What to wait for on the first played deal's page (a subclass's own)."""
+
     async def run(self, screen: TableScreen) -> None:
         view = screen.view
         with trio.fail_after(300):  # a hang, not a speed limit
@@ -59,6 +62,7 @@ class KeyRobot:
                         continue
                     self.summary = summary
                     await self.until(self.drawn(self.verdict))
+                    await self.at_deal_end(screen)
                     break
                 if view.choice == "redeal":
                     self.pipe.send_text("n")

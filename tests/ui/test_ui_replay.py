@@ -17,17 +17,14 @@ from p2pbelka.ui.games.belka.replay import BelkaReplay, title
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.replayscreen import ReplayScreen
 from p2pbelka.ui.words import i18n
-from tests.ui.cli import run_main
+from tests.ui.cli import run_main, saved_game
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 
 
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("replay")
-    path = home / "game.transcript"
-    run_main(home, "selfplay", "--games", "1", "--seed", "3", "--quiet", "--transcript", str(path))
-    return path
+    return saved_game(tmp_path_factory.mktemp("replay"))
 
 
 def replay_of(path: Path) -> BelkaReplay:

@@ -112,6 +112,12 @@ def test_who_leaves_while_the_host_decides_goes_from_the_host_s_lobby_and_table(
                 await session.on_lobby(lan.JoinersAsking((dana, bolat)))
                 while not view.watch_asking:  # the door's questions reach the screen
                     await trio.sleep(0.001)
+                # and the screen has drawn them: the app draws in its own loop, and a
+                # drawing of ours beside one of its own can read a half-built layout
+                counter = screen.app.render_counter
+                screen.app.invalidate()
+                while screen.app.render_counter == counter:
+                    await trio.sleep(0.001)
                 drawn.append(render(screen, terminal, 80, 24))
                 lobbies.append(_text(session.lobby))
                 door.cancel_scope.cancel()  # both left before the host answered

@@ -4,7 +4,6 @@ watcher's program does with the host's feed."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Awaitable, Callable, Sequence
 
 from p2pbelka.protocol.envelope import Envelope
@@ -13,19 +12,20 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.replay import Replay
 from p2pbelka.table.session import Table
-from p2pbelka.table.verify import VerifyReport, verify_bytes
+from p2pbelka.table.verify import VerifyReport
 from p2pbelka.ui.watcherscreen import ScreenWatchFront
-from tests.table.helpers import play_sync
+from tests.audit import verify_bytes
+from tests.table.helpers import played
 
 After = Callable[[Table, list[ev.Event]], Awaitable[None]]
 
 
-@functools.cache
 def game_of(game: str, players: int, seed: int) -> tuple[Envelope, ...]:
-    """The whole transcript of a seeded game of bots (every seat's is the same)."""
-    tables, _events = play_sync(seed, game_name=game, players=players)
-    assert tables[0].state.over
-    return tuple(tables[0].view.transcript)
+    """The whole transcript of a seeded game of bots (every seat's is the same), played
+    once per test process."""
+    whole = played(seed, game, players)
+    assert whole.over[0]
+    return whole.transcripts[0]
 
 
 def lobby_of(game: str, names: Sequence[str]) -> LobbyState:
@@ -51,4 +51,5 @@ async def feed(
 
 
 def report_of(envelopes: Sequence[Envelope]) -> VerifyReport:
+    """``verify`` of the game's file (the same report for every language a test reads)."""
     return verify_bytes(dump_transcript(envelopes))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from p2pbelka.bots.belka.base import BELKA_BOT_LEVELS, THINKING, BelkaBot, make_belka_bot
+from p2pbelka.bots.belka.coach import COACH
 from p2pbelka.bots.belka.strong import StrongBot
 from p2pbelka.bots.belka.tournament import TOURNAMENT
 from p2pbelka.bots.common.budget import table_budget
@@ -64,5 +65,6 @@ BOTS = GameBots(
     thinking=THINKING,
     make=make_seat_bot,
     tournament=TOURNAMENT,
+    coach=COACH,
 )
 """Belka's entry in :mod:`p2pbelka.bots.registry`."""

@@ -74,6 +74,26 @@ def think_budget(think: int) -> tuple[int, int, int, int]:
     return (SAMPLES * think, solve_cards, pool, exact)
 
 
+def points_after(
+    seen: Seen, hands: list[int], card: int, stop: int, tt: TT, near: int | None = None
+) -> int:
+    """Card points team 0 takes from now to the end of the deal in one world (``hands``)
+    when the seat plays ``card``: the heuristic plays on for every seat until ``stop``
+    cards a hand are left, the exact search finishes the deal.  ``near``: a total the
+    answer is likely close to (another card's in the same world), a start for the
+    compiled search."""
+    h = list(hands)
+    s = seen.copy()
+    got0 = step(h, s, card)
+    if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
+        got0 += playout(h, s, stop)
+    if fastsolver.AVAILABLE:
+        # The same values compiled (numba): the same choices, sooner.
+        guess = None if near is None else near - got0
+        return got0 + fastsolver.solve(h, s.leader, s.trick, seen.trump, guess)
+    return got0 + solve(h, s.leader, s.trick, seen.trump, tt)
+
+
 class StrongBot:
     """Determinized search (see the module text); ``samples`` and ``solve_cards`` buy strength."""
 
@@ -159,19 +179,9 @@ class StrongBot:
                 break
             total: int | None = None  # team 0's points of the world's last move solved
             for i, card in enumerate(moves):
-                h = list(hands)
-                s = seen.copy()
-                got0 = step(h, s, card)
-                if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
-                    got0 += playout(h, s, stop)
-                if fastsolver.AVAILABLE:
-                    # The same values compiled (numba): the same choices, sooner; the
-                    # world's moves often end alike, so each starts from the last one's.
-                    guess = None if total is None else total - got0
-                    got0 += fastsolver.solve(h, s.leader, s.trick, trump, guess)
-                    total = got0
-                else:
-                    got0 += solve(h, s.leader, s.trick, trump, tt)
+                # The world's moves often end alike: each starts from the last one's total.
+                got0 = points_after(seen, hands, card, stop, tt, total)
+                total = got0
                 mine = got0 if team == 0 else left - got0
                 scores[i] += value(taken + mine)
         # Ties (common when the outcome is settled) go to the rule-of-thumb card.

@@ -23,6 +23,7 @@ from p2pbelka.bots.belot.base import (
     decide,
     make_belot_bot,
 )
+from p2pbelka.bots.belot.coach import COACH
 from p2pbelka.bots.belot.strong import StrongBelotBot
 from p2pbelka.bots.belot.tournament import TOURNAMENT
 from p2pbelka.bots.common.budget import table_budget
@@ -88,5 +89,6 @@ BOTS = GameBots(
     thinking=BELOT_THINKING,
     make=make_seat_bot,
     tournament=TOURNAMENT,
+    coach=COACH,
 )
 """Belot's entry in :mod:`p2pbelka.bots.registry`."""

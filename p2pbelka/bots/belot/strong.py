@@ -116,7 +116,7 @@ class StrongBelotBot(HeuristicBelotBot):
             if spent(k):
                 break
             for i, call in enumerate(calls):
-                values[i] += _call_value(known, first, extra, call)
+                values[i] += call_value(known, first, extra, call)
         best = max(range(len(calls)), key=lambda i: (values[i], calls[i] == hint))
         return calls[best]
 
@@ -148,18 +148,27 @@ class StrongBelotBot(HeuristicBelotBot):
         for k, hands in enumerate(worlds):
             if spent(k):
                 break
-            base = sim_from(known, hands)
-            tt: Table = {}  # the moves' lines meet again in this world
-            for i, card in enumerate(moves):
-                sim = base.copy()
-                step(sim, card)
-                playout(sim, stop)
-                scores[i] += utility(sim, known.seat) if sim.over else solve(sim, known.seat, tt)
+            for i, value in enumerate(world_values(known, hands, moves, stop)):
+                scores[i] += value
         best = max(range(len(moves)), key=lambda i: (scores[i], moves[i] == hint))
         return moves[best]
 
 
-def _call_value(known: Known, first: list[int], extra: list[int], call: str) -> float:
+def world_values(known: Known, hands: list[int], moves: list[int], stop: int) -> list[float]:
+    """The seat's utility of each of ``moves`` in one world (``hands``): the rules of thumb
+    play on for every seat until ``stop`` cards a hand are left, the exact search finishes."""
+    base = sim_from(known, hands)
+    tt: Table = {}  # the moves' lines meet again in this world
+    values: list[float] = []
+    for card in moves:
+        sim = base.copy()
+        step(sim, card)
+        playout(sim, stop)
+        values.append(utility(sim, known.seat) if sim.over else solve(sim, known.seat, tt))
+    return values
+
+
+def call_value(known: Known, first: list[int], extra: list[int], call: str) -> float:
     """The bot's utility of one sampled deal when it makes ``call`` and the others call
     and play by the rules of thumb (0 for a deal all pass twice)."""
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from p2pbelka.bots.common.coach import Coach
 from p2pbelka.bots.common.levels import BotLevel
 from p2pbelka.bots.common.seat import SeatBot
 from p2pbelka.bots.common.tournament import Tournament
@@ -29,3 +30,5 @@ class GameBots:
     """The seat bot of a level (one of :attr:`levels`, think level checked), seeded."""
     tournament: Tournament | None = None
     """Matches between levels on the game's rules alone, if the game has them."""
+    coach: Coach | None = None
+    """Grades one seat's decisions in a finished game (``replay --coach``), if the game has one."""

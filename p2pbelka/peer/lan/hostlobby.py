@@ -232,16 +232,9 @@ class HostLobby:
         return True
 
     def _handle(self, key: bytes, payload: bytes) -> None:
-        try:
-            msg = lb.decode_control(payload)
-            if isinstance(msg, lb.TakeSeat):
-                self.plan.move(key, msg.seat)
-            elif isinstance(msg, lb.Ready):
-                self.plan.set_ready(key, msg.ready, msg.rules)
-            else:
-                raise ValueError(f"unexpected {type(msg).__name__} in the lobby")
-        except (lb.LobbyError, ValueError) as exc:
-            log.warning("lobby: ignored a message: %s", exc)
+        why = self.plan.take(key, payload)
+        if why:
+            log.warning("lobby: ignored a message: %s", why)
 
     async def _refuse(self, channel: SecureChannel, why: str) -> None:
         log.info("lobby: refused %s: %s", channel.peer_fingerprint, why)

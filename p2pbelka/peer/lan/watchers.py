@@ -287,7 +287,7 @@ class Feed:
         what it sent while the host decided, heard first."""
         chat = WatcherChat(view.key) if self.chat_mode == "watchers" else None
         watcher = Watcher(view, channel, chat)
-        catch_up = self._catch_up(view.key, start)
+        first = self.opening(view.key, start)
         self.watchers.append(watcher)
         if view.key not in self.admitted:
             self.admitted.append(view.key)
@@ -300,7 +300,7 @@ class Feed:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._listen, watcher, early)
                     nursery.start_soon(self._keep_alive, watcher)
-                    await self._send(watcher, catch_up)
+                    await self._send(watcher, first)
                     nursery.cancel_scope.cancel()
         finally:
             self.watchers.remove(watcher)
@@ -309,14 +309,18 @@ class Feed:
             if not self.watchers and self.ended:
                 self._done.set()
 
-    def _catch_up(self, key: bytes, start: int) -> list[bytes]:
-        """What a watcher asking from ``start`` gets first: the records from there, or,
-        when it was fed before the transcript was cut back below that, ``rewind`` and
-        the records from the cut (it may hold the ones set aside)."""
+    def opening(self, key: bytes, start: int) -> list[bytes]:
+        """What an admitted watcher asking from ``start`` gets first (SPEC 7.5):
+        ``watching``, an ``alive`` at once (a watcher knows this host keeps its link
+        alive from the start, and times out a cable pulled before the first 5 s are
+        up), then the records from ``start``, or, when it was fed before the
+        transcript was cut back below that, ``rewind`` and the records from the cut
+        (it may hold the ones set aside)."""
+        head = [lb.encode_control(lb.Watching(self.chat_mode)), ALIVE]
         cut = self.rewound.pop(key, None)
         if cut is None or start <= cut:
-            return self.records[start:]
-        return [lb.encode_control(lb.Rewind(cut)), *self.records[cut:]]
+            return head + self.records[start:]
+        return [*head, lb.encode_control(lb.Rewind(cut)), *self.records[cut:]]
 
     async def _keep_alive(self, watcher: Watcher) -> None:
         try:
@@ -326,11 +330,8 @@ class Feed:
         except NetError as exc:
             self._left(watcher, exc)
 
-    async def _send(self, watcher: Watcher, catch_up: list[bytes]) -> None:
+    async def _send(self, watcher: Watcher, first: list[bytes]) -> None:
         try:
-            # an ``alive`` at once: a watcher knows this host keeps its link alive from
-            # the start, and times out a cable pulled before the first 5 s are up
-            first = [lb.encode_control(lb.Watching(self.chat_mode)), ALIVE, *catch_up]
             for batch in batches(first):
                 await self._give(watcher, batch)
             while watcher.queue or not watcher.closed:  # closed and empty: the end

@@ -215,7 +215,7 @@ class DealState:
             lines.append(f"re-deal asked by seat {self.redeal_claim}")
         elif not self.finished:
             shown = " ".join(str(CARDS[i]) for i in self.trick) or "-"
-            lines.append(f"trick {len(self.tricks)}, led by seat {self.leader}: {shown}")
+            lines.append(f"trick {len(self.tricks) + 1}, led by seat {self.leader}: {shown}")
         for seat, hand in enumerate(self.hands):
             cards = "?" if hand is None else " ".join(str(c) for c in from_mask(hand))
             mark = " <- to play" if seat == self.turn else ""

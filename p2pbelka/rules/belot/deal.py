@@ -447,7 +447,7 @@ class DealState:
         if not self.at_lead or seat != self.leader:
             raise self._fail(
                 E.DECLARE_MOMENT,
-                f"only seat {self.leader} may declare, before leading trick {len(self.tricks)}"
+                f"only seat {self.leader} may declare, before leading trick {len(self.tricks) + 1}"
                 if self.at_lead
                 else "declarations are made before the first card of a trick",
                 seat,

@@ -286,7 +286,8 @@ def _replay_deal(game: BelotGame, rd: RecordDeal) -> BelotGame:
         if trick != len(deal.tricks) - 1 or deal.trick:
             raise RuleViolation(
                 E.CLAIM_MOMENT,
-                f"a claim after trick {trick}, but the plays stop in trick {len(deal.tricks)}",
+                f"a claim after trick {trick + 1} (claim.trick {trick}), but the plays stop"
+                f" after trick {len(deal.tricks)}" + (" and a card more" if deal.trick else ""),
                 deal=deal.number,
                 trick=trick,
                 seat=claimer,
@@ -296,8 +297,8 @@ def _replay_deal(game: BelotGame, rd: RecordDeal) -> BelotGame:
         d = pending[0]
         raise RuleViolation(
             E.DECLARE_MOMENT,
-            f"a declaration for trick {d.trick} was never due (declarations go in the order made,"
-            f" by the seat leading that trick)",
+            f"a declaration at the lead of trick {d.trick + 1} (trick {d.trick} in the record) was"
+            f" never due (declarations go in the order made, by the seat leading that trick)",
             deal=deal.number,
             trick=d.trick,
             seat=d.seat,

@@ -75,7 +75,9 @@ class RuleViolation(Exception):
         if deal is not None:
             where.append(f"deal {deal}")
         if trick is not None:
-            where.append(f"trick {trick}")
+            # Tricks are counted from 1 in every text a player reads (the first trick
+            # is trick 1, as on screen); ``self.trick`` stays the index, from 0.
+            where.append(f"trick {trick + 1}")
         if seat is not None:
             where.append(f"seat {seat}")
         if card is not None:

@@ -92,7 +92,7 @@ def seat_change_line(change: SeatChanged) -> str:
             seat=change.seat, was=change.was_name, who=who
         )
     voided = ""
-    if change.voided is not None and change.back:
+    if change.voided is not None and not change.dealt:
         voided = _("; deal {n} starts over, no card of it dealt yet").format(n=change.voided)
     elif change.voided is not None:
         voided = _("; deal {n}, unfinished, voided").format(n=change.voided)

@@ -46,13 +46,27 @@ class SeatWords:
         # what orders a hand as the screen does: the game's order and the deal's trump
         self._sort: Callable[[list[Card], Suit | None], list[Card]] | None = None
         self._trump: Suit | None = None
+        self.coach = False
+        """``--coach``: each verified deal's line is followed by the coach's lines on this
+        seat's decisions in it (graded there and then: a second or two)."""
 
     def describe(self, event: ev.Event, table: Table) -> str:
         self._follow(event, table)
         said = self._table_line(event, table)
         if said is None:
             said = self._peer_line(event)
-        return said if said is not None else english_line(event, table)
+        said = said if said is not None else english_line(event, table)
+        if self.coach and isinstance(event, ev.DealAudited):
+            said = "\n".join([said, *("  " + line for line in self._coached(event, table))])
+        return said
+
+    def _coached(self, event: ev.DealAudited, table: Table) -> list[str]:
+        from p2pbelka.ui.coachpage import deal_coaching
+
+        state = table.state
+        if state.setup is None or state.me is None or state.game is None:
+            return []
+        return deal_coaching(state.setup.game, state.game, state.me, event.summary.number)
 
     def _follow(self, event: ev.Event, table: Table) -> None:
         """The trump of the deal in play, as the game's events tell it: any game's event

@@ -14,5 +14,7 @@ from p2pbelka.rules.belka.game import GAME
 BENCH = GameBench(
     game=GAME,
     package=__name__,
-    topics=frozenset({"rules", "deal", "bots", "opponents", "model", "paths", "bounds", "solver"}),
+    topics=frozenset(
+        {"rules", "deal", "bots", "opponents", "model", "paths", "bounds", "solver", "coach"}
+    ),
 )

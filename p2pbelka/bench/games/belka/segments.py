@@ -207,12 +207,37 @@ def refused_id(seed: int) -> list[Envelope]:
 CHOSEN_ID = bytes(16 * [0x0C])
 """The id the host of ``refused-id`` names instead of the derived one."""
 
+# reporting and framing (issue 41 items 14-17)
+
+SEGMENT_UNSEATED = Scenario(
+    "segment-unseated",
+    1,
+    f"the seat-change game to its continuation's table, then a sit signed by the key"
+    f" that held seat {LOST} in the first segment: a key no seat holds in the segment"
+    " the record is read in, so verify refuses it naming an unknown sender",
+    lambda evs: False,
+)
+
+
+def segment_unseated(seed: int) -> list[Envelope]:
+    """``seat_change``'s file up to the continuation's ``table``, then a ``sit`` for it
+    signed by the first segment's holder of seat ``LOST`` (seq 0 of the new segment,
+    viewing the table as seat 1's sit does)."""
+    file = seat_change(seed)
+    at = next(i for i, e in enumerate(file) if i and e.type == "table")
+    table, sit = file[at], file[at + 1]
+    old = LocalGame.seeded(seed, fairdeal=FAIRDEAL).signers[LOST]
+    stray = seal_envelope(old, table.game, 0, 0, bytes(32), m.SitMsg(table.digest), sit.view)
+    return [*file[: at + 1], stray]
+
+
 PLAYS: Mapping[str, Callable[[int], list[Envelope]]] = {
     SEAT_CHANGE.name: seat_change,
     SEAT_BACK.name: seat_back,
     REFUSED_ID.name: refused_id,
+    SEGMENT_UNSEATED.name: segment_unseated,
 }
-SCENARIOS = [SEAT_CHANGE, SEAT_BACK, REFUSED_ID]
+SCENARIOS = [SEAT_CHANGE, SEAT_BACK, REFUSED_ID, SEGMENT_UNSEATED]
 
 
 def _hex(value: bytes | None) -> str | None:
@@ -227,7 +252,10 @@ def _rows(envelopes: list[Envelope]) -> list[dict[str, Any]]:
     for envelope in envelopes:
         if isinstance(envelope.msg, m.TableMsg):
             seats = [s.key for s in envelope.msg.seats]
-        row = record_rows([envelope], seats)[0]
+        if envelope.sender in seats:
+            row = record_rows([envelope], seats)[0]
+        else:  # a key no seat of its segment holds
+            row = {**record_rows([envelope], [envelope.sender])[0], "seat": None}
         rows.append({**row, "segment": envelope.game.hex()})
     return rows
 
@@ -246,6 +274,8 @@ def generate(scenario: Scenario) -> tuple[bytes, dict[str, Any]]:
         for i, e in enumerate(envelopes)
         if isinstance(e.msg, m.TableMsg)
     ]
+    if scenario is SEGMENT_UNSEATED:
+        description["verify"]["error"] = report.error
     if scenario is REFUSED_ID:
         setup = envelopes[0].msg
         assert isinstance(setup, m.TableMsg)

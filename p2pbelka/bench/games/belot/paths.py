@@ -10,6 +10,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from p2pbelka.bench import path_endings
 from p2pbelka.bench.path_vectors import CHEATER, PathVector, dispute_of_odd_seats
 from p2pbelka.bots import make_bot
 from p2pbelka.bots.common.seat import Bot, SeatBot
@@ -272,5 +273,135 @@ VECTORS = [
             deals=3,
         )
         for way, what in (("together", "both sums (95)"), ("one_each", "the first sum only (42)"))
+    ),
+]
+
+# -- endings and proofs (issue 41 items 1-13) -------------------------------------------
+
+VECTORS += [
+    PathVector(
+        "belot-close-dispute-no-seat",
+        8,
+        "the belot-2-game game (won): seat 0's close does not come; the recorder (seat 1)"
+        " signs a dispute whose seats, 3 and 2, are none of the table's, one ahead of its"
+        " chain (its own close held): it names its sender, OK, seat 1 named as not closing",
+        game="belot",
+        players=2,
+        edit=path_endings.close_dispute_names_none,
+        deals=99,
+    ),
+]
+
+# Belot, continuations, rules and audits (issue 41 items 18-26)
+from p2pbelka.bench import path_segments as _segments  # noqa: E402
+from p2pbelka.bench.games.belot import disputes as _disputes  # noqa: E402
+from p2pbelka.protocol.envelope import Envelope  # noqa: E402
+
+_FOURS = {"four_eights": "50", "four_sevens": "30"}
+
+
+def _after_turned(envelopes: list[Envelope]) -> int:
+    """The records up to deal 1's ``turned`` phase."""
+    return max(i for i, e in enumerate(envelopes) if e.type == "turned" and e.deal == 1) + 1
+
+
+VECTORS += [
+    PathVector(
+        "belot-continuation",
+        4,
+        "three-seat Belot: seat 2 lost during deal 2, given to a bot by a continuation that"
+        " seats 0 and 1 sign (seat 0 hosts), deal 2 voided and dealt again in the new segment",
+        game="belot",
+        players=3,
+        whole=False,
+        drive=_segments.seat_change(_segments.deal_under_way(2), seat=2),
+    ),
+    *(
+        PathVector(
+            name,
+            4,
+            f"three-seat Belot: {what}",
+            game="belot",
+            players=3,
+            cheat=cheat,
+        )
+        for name, cheat, what in (
+            (
+                "belot-unopened",
+                _disputes.ExtraShareOffSeed,
+                f"seat {CHEATER}'s shares of the three more give seat 0's first one a key off"
+                " its seed: seat 0's three more do not open, and it sends a genuine unopened"
+                f" at its first turn; the audit names seat {CHEATER}",
+            ),
+            (
+                "belot-turned-unopened",
+                _disputes.TurnedOffSeed,
+                f"seat {CHEATER}'s turned share is off its seed: the turned card does not open"
+                f" (a dispute of no seat), and the audit names seat {CHEATER}",
+            ),
+            (
+                "belot-hand-not-ok",
+                _disputes.FirstShareOffSeed,
+                f"seat {CHEATER}'s first shares give seat 0's first position a key off its"
+                " seed: seat 0's turned says hand_ok false (a genuine dispute), and the audit"
+                f" names seat {CHEATER}",
+            ),
+            (
+                "belot-declare-dispute",
+                _disputes.DeclareOffSeed,
+                f"at its lead seat {CHEATER} declares a combination it holds, its second card's"
+                " key off its seed: a dispute inside the declare (never a false declaration),"
+                f" and the audit names seat {CHEATER}",
+            ),
+            (
+                "belot-declare-not-at-lead",
+                _disputes.DeclaresMidTrick,
+                f"at its turn, a card of the trick down (not its lead), seat {CHEATER}"
+                " declares a combination it holds, every card genuine: a false declaration",
+            ),
+            (
+                "belot-claim-not-at-lead",
+                _disputes.ClaimsMidTrick,
+                f"at its turn, a card of the trick down (not its lead), seat {CHEATER} claims"
+                " 1001: a false claim (the moment), whatever its total",
+            ),
+        )
+    ),
+    PathVector(
+        "belot-continuation-fewer-seats",
+        4,
+        "three-seat Belot, seat 1 lost in deal 1's bidding: a continuation (seat 0 hosts)"
+        " of two seats, seat 2 left out with its nonce, head and score, seat 0 signing:"
+        " a Belot table of two seats is well formed, but a continuation keeps the number"
+        " of seats (section 9.3), INVALID",
+        game="belot",
+        players=3,
+        whole=False,
+        edit=_segments.refused(_segments.fewer_seats, _after_turned, seat=1),
+    ),
+    PathVector(
+        "belot-claim-in-bidding",
+        5,
+        f"three-seat Belot: at its turn to call, seat {CHEATER} claims 1001 instead: a type"
+        " the bid phase does not take, refused when due (a refused record, nobody at"
+        f" fault); the others give up on seat {CHEATER} (seat 0's dispute names it)",
+        game="belot",
+        players=3,
+        cheat=_disputes.ClaimsWhenBidding,
+    ),
+    *(
+        PathVector(
+            f"belot-four-{rank}",
+            seed,
+            f"three-seat Belot with four_eights=50 and four_sevens=30, one deal: seat {seat}"
+            f" declares four {rank} at its lead and scores {points} for it (honest bots that"
+            " declare their longest combination first)",
+            game="belot",
+            players=3,
+            options=_FOURS,
+            bots=_declaring_bots,
+            whole=False,
+        )
+        for rank, seed, seat, points in (("eights", 92, 0, 50), ("sevens", 97, 2, 30))
     ),
 ]

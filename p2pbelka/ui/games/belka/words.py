@@ -5,7 +5,11 @@ from __future__ import annotations
 import re
 
 from p2pbelka.ui.words.cardnames import name_seats, seat_name
-from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.i18n import N_, _
+
+COACH_MOVES = (N_("playing the hand"), N_("a re-deal"), N_("+4 points"), N_("the title"))
+"""The coach's words for Belka's choices between deals (``bots/belka/coach.py``'s
+``MOVE_WORDS``), put in the catalogue here: the advice is worded by the shared words."""
 
 
 def team_name(team: int, names: list[str]) -> str:

@@ -25,7 +25,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.games.belot import events as belot_ev
 from p2pbelka.ui.view import TableView, alternating
 from p2pbelka.ui.words.cardnames import card_label, suit_name
-from p2pbelka.ui.words.i18n import _
+from p2pbelka.ui.words.i18n import N_, _
 
 
 @dataclass
@@ -271,6 +271,11 @@ def four_name(card: Card) -> str:
         _("four aces"),
     )
     return names[int(card.rank)]
+
+
+COACH_CALLS = N_("playing the turned suit")
+"""The coach's word for a call of the turned suit (``bots/belot/coach.py``'s
+``CALL_WORDS``; its other calls are words the catalogue has: pass and the suits)."""
 
 
 def call_name(call: str, turned: Card | None) -> str:

@@ -1,0 +1,119 @@
+"""Two ledgers share results: each side says which games it holds, asks for the ones it
+lacks, and sends what it was asked for (protocol/results.md section 6).
+
+A sans-IO machine, one a side (h11's shape): ``start`` and ``receive`` return the
+messages to send, ``received`` collects the certificates that came (each still to be
+checked by the ledger before it counts).  Everything is bounded: the ids a side names,
+the certificates it may ask for and the bytes they come to; a message that breaks the
+format, or a certificate nobody asked for, or too many of them, ends the exchange with
+``ShareError`` naming what the other side did.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p2pbelka.ladder.certificate import MAGIC
+from p2pbelka.protocol.codec import ProtocolError, decode, encode
+
+MAX_IDS = 3000
+"""Game ids one ``have`` names at most (48 KiB of ids)."""
+MAX_RESULTS = 1000
+"""Certificates one side asks for at most in one exchange."""
+MAX_BYTES = 10 * 1024 * 1024
+"""Bytes of certificates one side takes at most in one exchange."""
+BATCH = 48 * 1024
+"""Bytes of certificates one ``certs`` message carries at most (under a frame's 64 KiB)."""
+ID_SIZE = 16
+
+
+class ShareError(ValueError):
+    """The other side broke the exchange: what it did."""
+
+
+@dataclass
+class Sharing:
+    """One side of an exchange.  ``held``: this ledger's certificates by game id (only
+    those small enough for one message are offered)."""
+
+    held: dict[bytes, bytes]
+    wanted: set[bytes] = field(default_factory=set)
+    received: list[bytes] = field(default_factory=list)
+    bytes_in: int = 0
+    sent_all: bool = False
+    got_all: bool = False
+
+    @property
+    def done(self) -> bool:
+        """Both sides sent all they will: each ``done`` is its sender's last message."""
+        return self.sent_all and self.got_all
+
+    def start(self) -> list[bytes]:
+        """The first message: the ids this side holds (at most ``MAX_IDS``)."""
+        offered = sorted(k for k, v in self.held.items() if len(v) <= BATCH)[:MAX_IDS]
+        return [encode({"have": b"".join(offered), "t": "have"})]
+
+    def receive(self, raw: bytes) -> list[bytes]:
+        """One message from the other side; the messages to send in answer."""
+        try:
+            message = decode(raw, "share")
+        except ProtocolError as exc:
+            raise ShareError(f"sent a message that does not decode ({exc})") from None
+        kind = message.get("t") if type(message) is dict else None
+        if kind == "have" and tuple(message) == ("have", "t"):
+            return self._have(message["have"])
+        if kind == "want" and tuple(message) == ("t", "want"):
+            return self._want(message["want"])
+        if kind == "certs" and tuple(message) == ("certs", "t"):
+            self._certs(message["certs"])
+            return []
+        if kind == "done" and tuple(message) == ("t",):
+            self.got_all = True
+            return []
+        raise ShareError(f"sent a message this exchange does not know ({kind!r:.20})")
+
+    def _have(self, ids: object) -> list[bytes]:
+        checked = _ids(ids, MAX_IDS, "have")
+        lacking = sorted(set(checked) - set(self.held))[:MAX_RESULTS]
+        self.wanted = set(lacking)
+        return [encode({"t": "want", "want": b"".join(lacking)})]
+
+    def _want(self, ids: object) -> list[bytes]:
+        asked = [i for i in _ids(ids, MAX_RESULTS, "want") if i in self.held]
+        out: list[bytes] = []
+        batch: list[bytes] = []
+        size = 0
+        for game_id in asked:
+            cert = self.held[game_id]
+            if len(cert) > BATCH:
+                continue
+            if size + len(cert) > BATCH:
+                out.append(encode({"certs": batch, "t": "certs"}))
+                batch, size = [], 0
+            batch.append(cert)
+            size += len(cert)
+        if batch:
+            out.append(encode({"certs": batch, "t": "certs"}))
+        self.sent_all = True
+        return [*out, encode({"t": "done"})]
+
+    def _certs(self, certs: object) -> None:
+        if type(certs) is not list or any(type(c) is not bytes for c in certs):
+            raise ShareError("sent certificates that are not a list of byte strings")
+        for cert in certs:
+            self.bytes_in += len(cert)
+            if self.bytes_in > MAX_BYTES:
+                raise ShareError(f"sent more than {MAX_BYTES} bytes of certificates")
+            if len(self.received) >= len(self.wanted) or not cert.startswith(MAGIC):
+                raise ShareError("sent a certificate that was not asked for, or junk")
+            self.received.append(cert)
+
+
+def _ids(value: object, most: int, where: str) -> list[bytes]:
+    """Game ids sent as one byte string, 16 bytes each, ascending, each once."""
+    if type(value) is not bytes or len(value) % ID_SIZE or len(value) > most * ID_SIZE:
+        raise ShareError(f"{where}: expected at most {most} game ids of {ID_SIZE} bytes")
+    ids = [value[i : i + ID_SIZE] for i in range(0, len(value), ID_SIZE)]
+    if ids != sorted(set(ids)):
+        raise ShareError(f"{where}: the game ids are not in ascending order, each once")
+    return ids
