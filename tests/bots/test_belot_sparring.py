@@ -132,3 +132,42 @@ def test_random_is_reproducible_for_the_rule_based_player() -> None:
     first = bot_deal([bench_bot("rules", seed + s) for s in range(3)], seed)[1]
     again = bot_deal([bench_bot("rules", seed + s) for s in range(3)], seed)[1]
     assert first == again
+
+
+def test_pimc_rolls_out_only_until_the_compiled_search_can_take_the_world() -> None:
+    from p2pbelka.bench.games.belot.opponents import rollout_to_exact
+    from p2pbelka.bots.belot import fastsolver
+    from tests.bots.test_belot_solver import endgame
+
+    for seed in range(20):
+        sim = endgame(seed, 2 + seed % 2, 5)
+        if sim.over:
+            continue
+        sim.led = (1 << sim.players) - 1  # nothing left to declare
+        played = sim.played
+        rollout_to_exact(sim, 9, 3)
+        assert sim.played == played  # taken at once: no card played out
+        rollout_to_exact(sim, 0, 3)  # never exact: played out to three cards a hand
+        assert sim.over or (not sim.trick and sim.hands[sim.leader].bit_count() <= 3)
+    # A seat still to lead holding a combination may declare it: played on until it has
+    # led or holds none any more.
+    for seed in range(40):
+        sim = endgame(seed, 3, 6)
+        unled = [s for s in range(3) if not sim.led >> s & 1]
+        if sim.over or not unled or fastsolver.frozen(sim):
+            continue
+        rollout_to_exact(sim, 9, 0)
+        assert sim.over or fastsolver.frozen(sim)
+
+
+def test_pimc_solves_from_the_first_trick_when_compiled() -> None:
+    from p2pbelka.bench.games.belka.opponents import PIMC_EXACT_CARDS, PlainPIMCBot
+    from p2pbelka.bench.games.belot.opponents import EXACT_CARDS
+    from p2pbelka.bots.belka import fastsolver as belka_fast
+    from p2pbelka.bots.belot import fastsolver as belot_fast
+
+    assert PlainPIMCBot().exact_cards == (8 if belka_fast.AVAILABLE else 4)
+    assert PIMC_EXACT_CARDS == PlainPIMCBot().exact_cards
+    assert EXACT_CARDS[2] == 9 and EXACT_CARDS[3] >= 6
+    assert PlainPIMCBelotBot(1).exact_cards is None  # the defaults above when compiled
+    assert belot_fast.AVAILABLE == belka_fast.AVAILABLE

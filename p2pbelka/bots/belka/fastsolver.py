@@ -6,8 +6,9 @@ same alpha-beta on bitmasks, equivalent-card pruning (neighbours in rank, worth
 the same, nothing that can still fall between them) and move ordering, compiled
 to machine code (:mod:`.jitsearch`): numba ships as wheels for the platforms
 CPython runs on, so a player installs it with ``pip`` (the ``fast`` extra) and
-no compiler.  The transposition table is a fixed array kept by the process,
-stamped with the solve each entry belongs to, so a new solve never clears it.
+no compiler.  The transposition table is a fixed array kept by the process; its
+rows name the trump and stay valid across solves (the candidate cards of one
+world share their endgames), so a new solve never clears it.
 
 Without numba (or with ``P2PBELKA_NO_JIT=1`` in the environment) :data:`AVAILABLE`
 is false and :func:`solve` calls the pure-Python solver: same values, slower.
@@ -17,23 +18,14 @@ under a second).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any, Final
 
 from p2pbelka.bots.belka import solver as pysolver
+from p2pbelka.bots.common.compiled import KeptTable, load
 from p2pbelka.rules.belka import core
 
-jit: ModuleType | None
-try:
-    if os.environ.get("P2PBELKA_NO_JIT"):
-        raise ImportError("P2PBELKA_NO_JIT is set")
-    import numpy as np
-
-    from p2pbelka.bots.belka import jitsearch as jit
-except ImportError:
-    jit = None
+jit = load("p2pbelka.bots.belka.jitsearch")
 
 AVAILABLE: Final = jit is not None
 """Whether :func:`solve` runs compiled (numba installed and not switched off)."""
@@ -41,22 +33,12 @@ AVAILABLE: Final = jit is not None
 TT_BITS: Final = 19
 """The table holds ``2**TT_BITS`` entries of 32 bytes (16 MiB): enough for a whole deal."""
 
-
-class _Table:
-    """The process's transposition table, made on the first solve."""
-
-    def __init__(self) -> None:
-        size = 1 << TT_BITS
-        self.tt = np.zeros((size, 4), dtype=np.int64)
-        self.tt[:, 2] = -1
-        self.stamp = 0
-        self.nodes = np.zeros(1, dtype=np.int64)
+_TABLE: Final = KeptTable(TT_BITS)
 
 
-_TABLE: list[_Table] = []
-
-
-def solve(hands: list[int], leader: int, trick: list[int], trump: int) -> int:
+def solve(
+    hands: list[int], leader: int, trick: list[int], trump: int, guess: int | None = None
+) -> int:
     """Card points team 0 takes from here on (the current trick's cards included).
 
     ``hands``: the four seats' masks, all known (not changed); ``trick``: the cards
@@ -64,15 +46,14 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int) -> int:
     (one table): the bots solve from one thread at a time.
 
     A bisection by null-window searches (is the value at least ``b``?) that share the
-    table, each far cheaper than one search with a wide window.
+    table, each far cheaper than one search with a wide window; ``guess``, a value the
+    position is likely to have (a sibling position's), saves most of them when right.
     """
     if jit is None:
         return pysolver.solve(list(hands), leader, list(trick), trump, {})
-    if not _TABLE:
-        _TABLE.append(_Table())
-    t = _TABLE[0]
+    t = _TABLE.get()
     t.stamp += 1
-    h = np.array(hands, dtype=np.int64)
+    h = jit.words(hands)
     table: tuple[Any, ...] = (trump, t.tt, t.stamp)
     left = hands[0] | hands[1] | hands[2] | hands[3]
     if trick:
@@ -93,4 +74,11 @@ def solve(hands: list[int], leader: int, trick: list[int], trump: int) -> int:
     else:
         root = (0, leader, 0, 0, 0, 0, 0)
     bisect: Callable[..., int] = jit.bisect
-    return int(bisect(h, *root, *table, core.mask_points(left), t.nodes))
+    top = core.mask_points(left)
+    start = -1 if guess is None else min(max(guess, 0), top)
+    return int(bisect(h, *root, *table, top, start, t.nodes))
+
+
+def nodes_visited() -> int:
+    """Nodes the compiled search has visited in this process (0 without it)."""
+    return _TABLE.nodes()

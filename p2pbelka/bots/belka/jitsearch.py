@@ -4,34 +4,45 @@
 the alpha-beta of :mod:`.solver` (its ``lead`` and ``follow`` in one function) on an
 explicit stack, as numba neither caches nor speeds up recursion.  Beyond
 :mod:`.solver`: the table's key relabels the worthless low cards (:func:`key`),
-a table row is one cache line, the table's best move is tried first, and the
-last two tricks are played out line by line (:func:`two`).
+a table row is one cache line, the table's best move is tried first, then the
+leads that cut before (a history table), a trick start not in the table is
+bounded by the trumps one team surely wins (:func:`_sure`), and the last two
+tricks are played out line by line in the window (:func:`two`), never stored.
+
+The table's rows hold the trump and the leader beside the key, and a value that
+depends on nothing else: a row stays valid for every later solve (the candidate
+cards of one world meet the same endgames again), the solve that wrote it only
+deciding which row a full probe run gives up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final
 
-import numba
 import numpy as np
 
 from p2pbelka.bots.belka.knowledge import ORDER
+from p2pbelka.bots.common.jitkit import (
+    bit_index,
+    hint_first,
+    jit,
+    narrow,
+    popcount,
+    probe,
+    row_bounds,
+    settle,
+    slot,
+    sort_moves,
+    store,
+)
+from p2pbelka.bots.common.jitkit import words as words  # for the callers
+from p2pbelka.bots.common.jitkit import zero_words as zero_words
 from p2pbelka.rules.belka import core
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-PROBES: Final = 4
-"""Table slots tried from a position's hash (neighbours: one or two cache lines)."""
 _LOSER: Final = 1000
 INF: Final = 1000
 _ENTER: Final = 0
 _RETURN: Final = 1
-_CHECK: Final = 2
-
-
-def _jit(f: F) -> F:
-    return cast(F, numba.njit(cache=True, nogil=True)(f))
 
 
 # Read by the compiled code as constants (numba freezes global arrays).
@@ -44,24 +55,13 @@ for _t in range(4):
     for _s in range(4):
         _ORDER[_t, _s, : len(ORDER[_t][_s])] = ORDER[_t][_s]
 
-_DEBRUIJN: Any = np.array(
-    [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-     31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9],
-    dtype=np.int64,
-)  # fmt: skip
 _BYTE_POINTS: Any = np.array(
     [sum(core.RANK_POINTS[r] for r in range(8) if b >> r & 1) for b in range(256)],
     dtype=np.int64,
 )
 
 
-@_jit
-def _bit_index(bit: int) -> int:
-    """The index of a mask's single (lowest) bit, by a de Bruijn sequence."""
-    return int(_DEBRUIJN[((bit & -bit) * 0x077CB531 & 0xFFFFFFFF) >> 27])
-
-
-@_jit
+@jit
 def _mask_points(mask: int) -> int:
     return int(
         _BYTE_POINTS[mask & 255]
@@ -71,7 +71,7 @@ def _mask_points(mask: int) -> int:
     )
 
 
-@_jit
+@jit
 def _distinct(legal: int, blockers: int, trump: int, mv: Any, d: int) -> int:
     """Write the moves of ``legal`` (one of each equivalent run) to ``mv[d]``; their count."""
     n = 0
@@ -80,7 +80,7 @@ def _distinct(legal: int, blockers: int, trump: int, mv: Any, d: int) -> int:
         if rest == 0:
             continue
         if rest & (rest - 1) == 0:
-            mv[d, n] = _bit_index(rest)
+            mv[d, n] = bit_index(rest)
             n += 1
             continue
         run = -1
@@ -99,26 +99,11 @@ def _distinct(legal: int, blockers: int, trump: int, mv: Any, d: int) -> int:
     return n
 
 
-@_jit
-def _sort(mv: Any, keys: Any, d: int, n: int) -> None:
-    """Stable insertion sort of ``mv[d, :n]`` by ``keys[d, :n]`` (ascending)."""
-    for i in range(1, n):
-        c = mv[d, i]
-        k = keys[d, i]
-        j = i - 1
-        while j >= 0 and keys[d, j] > k:
-            mv[d, j + 1] = mv[d, j]
-            keys[d, j + 1] = keys[d, j]
-            j -= 1
-        mv[d, j + 1] = c
-        keys[d, j + 1] = k
-
-
 _JACKS: Final = core.JACKS_MASK
 _JACK_ORDER: Any = np.array([4, 28, 20, 12], dtype=np.int64)  # J♣ J♠ J♥ J♦, strongest first
 
 
-@_jit
+@jit
 def key(h: Any) -> tuple[int, int]:
     """The four hands as the table's key, the sevens, eights and nines of each suit
     relabelled as the highest of them: they are worth nothing and rank below every
@@ -184,32 +169,123 @@ def key(h: Any) -> tuple[int, int]:
     return k0 | k1 << 32, k2 | k3 << 32
 
 
-@_jit
-def _slot(ka: int, kb: int, leader: int, mask: int) -> int:
-    x = ka * 0x1E3779B97F4A7C15 ^ kb * 0x632BE59BD9B4E019 ^ leader * 0x165667B1
-    x ^= x >> 29
-    x *= 0x5851F42D4C957F2D
-    x ^= x >> 32
-    return int(x & mask)
+@jit
+def _cheapest(hand: int, trump: int) -> int:
+    """The card of ``hand`` worth least that the hand may play on a trump lead (a trump
+    if it holds one); -1 for an empty hand."""
+    pool = hand & _EFF[trump, trump]
+    if pool == 0:
+        pool = hand
+    best = -1
+    while pool:
+        b = pool & -pool
+        pool ^= b
+        c = bit_index(b)
+        if best < 0 or _POINTS[c] < _POINTS[best]:
+            best = c
+    return best
 
 
-@_jit
+@jit
+def _lowest_trump(hand: int, trump: int) -> int:
+    """The weakest trump of ``hand``, or -1."""
+    for k in range(10, -1, -1):
+        c = _ORDER[trump, trump, k]
+        if c >= 0 and hand >> c & 1:
+            return int(c)
+    return -1
+
+
+@jit
+def _sure(h: Any, leader: int, trump: int) -> int:
+    """Points one team surely takes: its trumps above every trump of the other team
+    win their tricks, and when that team is on lead, the leader cashing its own such
+    trumps now also takes the cheapest card each opponent may play on them (a trump
+    while it holds one) and what the partner plays.  Positive for team 0, negative for
+    team 1, 0 for neither."""
+    t0 = h[0] | h[2]
+    t1 = h[1] | h[3]
+    first = -1
+    got = 0
+    masters = 0
+    for k in range(11):
+        c = _ORDER[trump, trump, k]
+        if c < 0:
+            break
+        if t0 >> c & 1:
+            if first == 1:
+                break
+            first = 0
+        elif t1 >> c & 1:
+            if first == 0:
+                break
+            first = 1
+        else:
+            continue
+        got += _POINTS[c]
+        masters |= 1 << c
+    if first < 0:
+        return 0
+    if first == leader & 1 and h[leader] & masters:
+        # The leader leads its masters, strongest first, while it keeps the lead: the
+        # opponents follow with their cheapest trump (or card) as they may, the partner
+        # with its lowest trump (it overtakes only when it holds no lower one: then the
+        # lead passes and the cashing stops).  Masters not played stay the team's.
+        own = h[leader] & masters
+        o1 = h[(leader + 1) & 3]
+        pa = h[leader ^ 2]
+        o3 = h[(leader + 3) & 3]
+        cash = 0
+        for k in range(11):
+            c = _ORDER[trump, trump, k]
+            if c < 0:
+                break
+            if not own >> c & 1:
+                continue
+            own ^= 1 << c
+            cash += _POINTS[c]
+            f = _cheapest(o1, trump)
+            if f >= 0:
+                cash += _POINTS[f]
+                o1 ^= 1 << f
+            f = _cheapest(o3, trump)
+            if f >= 0:
+                cash += _POINTS[f]
+                o3 ^= 1 << f
+            f = _lowest_trump(pa, trump)
+            if f < 0:
+                f = _cheapest(pa, trump)
+            if f >= 0:
+                cash += _POINTS[f]
+                pa ^= 1 << f
+                if _POWER[trump, trump, f] > _POWER[trump, trump, c]:
+                    break  # the partner took the lead
+        rest = (own | pa) & masters
+        while rest:
+            b = rest & -rest
+            rest ^= b
+            cash += _POINTS[bit_index(b)]
+        got = max(got, cash)
+    return got if first == 0 else -got
+
+
+@jit
 def two_cards(m: int) -> bool:
     rest = m & (m - 1)
     return rest != 0 and rest & (rest - 1) == 0
 
 
-@_jit
+@jit
 def _last(h: Any, leader: int, trump: int) -> int:
     """Team 0's points of the last trick (one card a hand, all forced)."""
-    c = _bit_index(h[leader])
+    c = bit_index(h[leader])
     led = _ESUIT[trump, c]
     top = _POWER[trump, led, c]
     winner = leader
     v = _POINTS[c]
     for off in range(1, 4):
         s = (leader + off) & 3
-        c = _bit_index(h[s])
+        c = bit_index(h[s])
         v += _POINTS[c]
         if _POWER[trump, led, c] > top:
             top = _POWER[trump, led, c]
@@ -217,16 +293,19 @@ def _last(h: Any, leader: int, trump: int) -> int:
     return 0 if winner & 1 else int(v)
 
 
-@_jit
+@jit
 def _legal(hand: int, trump: int, led: int) -> int:
     follow = hand & _EFF[trump, led]
     return follow if follow else hand
 
 
-@_jit
-def two(h: Any, leader: int, trump: int) -> int:
+@jit
+def two(h: Any, leader: int, trump: int, alpha: int, beta: int) -> int:
     """Team 0's points of the last two tricks (two cards a hand): every line played
-    out (at most 16), cheaper than the search's nodes below a trick start."""
+    out (at most 16) by alpha-beta in the window, cheaper than the search's nodes
+    below a trick start.  Fail-soft: a value at or beyond the window is a bound.
+    (Not recursive for three tricks: numba's disk cache of a recursive function
+    crashes the next process that loads it.)"""
     s1 = (leader + 1) & 3
     s2 = (leader + 2) & 3
     s3 = (leader + 3) & 3
@@ -234,56 +313,90 @@ def two(h: Any, leader: int, trump: int) -> int:
     h1 = h[s1]
     h2 = h[s2]
     h3 = h[s3]
-    best0 = -INF if leader & 1 == 0 else INF
+    max0 = leader & 1 == 0
+    max1 = not max0
+    best0 = -INF if max0 else INF
+    a0 = alpha
+    b0 = beta
     m0 = h0
-    while m0:
-        b0 = m0 & -m0
-        m0 ^= b0
-        c0 = _bit_index(b0)
+    while m0 and a0 < b0:
+        b_0 = m0 & -m0
+        m0 ^= b_0
+        c0 = bit_index(b_0)
         led = _ESUIT[trump, c0]
-        best1 = -INF if s1 & 1 == 0 else INF
+        p0 = _POWER[trump, led, c0]
+        best1 = -INF if max1 else INF
+        a1 = a0
+        b1 = b0
         m1 = _legal(h1, trump, led)
-        while m1:
-            b1 = m1 & -m1
-            m1 ^= b1
-            c1 = _bit_index(b1)
-            best2 = -INF if s2 & 1 == 0 else INF
+        while m1 and a1 < b1:
+            b_1 = m1 & -m1
+            m1 ^= b_1
+            c1 = bit_index(b_1)
+            p1 = _POWER[trump, led, c1]
+            best2 = -INF if max0 else INF
+            a2 = a1
+            b2 = b1
             m2 = _legal(h2, trump, led)
-            while m2:
-                b2 = m2 & -m2
-                m2 ^= b2
-                c2 = _bit_index(b2)
-                best3 = -INF if s3 & 1 == 0 else INF
+            while m2 and a2 < b2:
+                b_2 = m2 & -m2
+                m2 ^= b_2
+                c2 = bit_index(b_2)
+                p2 = _POWER[trump, led, c2]
+                best3 = -INF if max1 else INF
                 m3 = _legal(h3, trump, led)
                 while m3:
-                    b3 = m3 & -m3
-                    m3 ^= b3
-                    c3 = _bit_index(b3)
+                    b_3 = m3 & -m3
+                    m3 ^= b_3
+                    c3 = bit_index(b_3)
                     win = 0
-                    top = _POWER[trump, led, c0]
-                    if _POWER[trump, led, c1] > top:
+                    top = p0
+                    if p1 > top:
                         win = 1
-                        top = _POWER[trump, led, c1]
-                    if _POWER[trump, led, c2] > top:
+                        top = p1
+                    if p2 > top:
                         win = 2
-                        top = _POWER[trump, led, c2]
+                        top = p2
                     if _POWER[trump, led, c3] > top:
                         win = 3
                     winner = (leader + win) & 3
                     pts = _POINTS[c0] + _POINTS[c1] + _POINTS[c2] + _POINTS[c3]
-                    v = 0 if winner & 1 else pts
-                    h[leader] = h0 ^ b0
-                    h[s1] = h1 ^ b1
-                    h[s2] = h2 ^ b2
-                    h[s3] = h3 ^ b3
-                    v += _last(h, winner, trump)
-                    if s3 & 1 == 0:
-                        best3 = max(best3, v)
-                    else:
-                        best3 = min(best3, v)
-                best2 = max(best2, best3) if s2 & 1 == 0 else min(best2, best3)
-            best1 = max(best1, best2) if s1 & 1 == 0 else min(best1, best2)
-        best0 = max(best0, best1) if leader & 1 == 0 else min(best0, best1)
+                    g = 0 if winner & 1 else pts
+                    h[leader] = h0 ^ b_0
+                    h[s1] = h1 ^ b_1
+                    h[s2] = h2 ^ b_2
+                    h[s3] = h3 ^ b_3
+                    v = g + _last(h, winner, trump)
+                    if max1:
+                        if v > best3:
+                            best3 = v
+                            if v >= b2:
+                                break
+                    elif v < best3:
+                        best3 = v
+                        if v <= a2:
+                            break
+                if max0:
+                    if best3 > best2:
+                        best2 = best3
+                        a2 = max(a2, best3)
+                elif best3 < best2:
+                    best2 = best3
+                    b2 = min(b2, best3)
+            if max1:
+                if best2 > best1:
+                    best1 = best2
+                    a1 = max(a1, best2)
+            elif best2 < best1:
+                best1 = best2
+                b1 = min(b1, best2)
+        if max0:
+            if best1 > best0:
+                best0 = best1
+                a0 = max(a0, best1)
+        elif best1 < best0:
+            best0 = best1
+            b0 = min(b0, best1)
     h[leader] = h0
     h[s1] = h1
     h[s2] = h2
@@ -291,7 +404,7 @@ def two(h: Any, leader: int, trump: int) -> int:
     return int(best0)
 
 
-@_jit
+@jit
 def search(
     h: Any,
     n0: int,
@@ -307,6 +420,7 @@ def search(
     alpha0: int,
     beta0: int,
     nodes: Any,
+    hist: Any,
 ) -> int:
     """The alpha-beta of :mod:`.solver` (``lead`` and ``follow`` in one) on an explicit
     stack: one row per card played from the root (numba neither caches nor speeds up
@@ -340,8 +454,8 @@ def search(
     tkb = np.empty(size, dtype=np.int64)
     hint = np.empty(size, dtype=np.int64)  # the card the table says to try first
     bmv = np.empty(size, dtype=np.int64)  # the best card so far (kept in the table)
-    # A row of ``tt``: the key (two words), stamp << 2 | leader, and the bounds and
-    # best move packed (lo | hi << 16 | (move + 1) << 32): one cache line a probe.
+    # A row of ``tt`` (:mod:`p2pbelka.bots.common.jitkit`): its tag the leader and the
+    # trump, valid for every solve.  ``hist``: per seat and card, how often leading it cut.
     tmask = tt.shape[0] - 1
 
     d = 0
@@ -367,96 +481,49 @@ def search(
                 if hd == 0:
                     ret = 0
                     done = True
+                elif two_cards(hd):
+                    ret = two(h, ld, trump, alpha[d], beta[d])
+                    done = True
+                elif hd & (hd - 1) == 0:
+                    ret = _last(h, ld, trump)  # the last trick: forced
+                    done = True
                 else:
                     left = h[0] | h[1] | h[2] | h[3]
                     lft[d] = left
                     ka, kb = key(h)
                     tka[d] = ka
                     tkb[d] = kb
-                    base = _slot(ka, kb, ld, tmask)
+                    tag = ld << 2 | trump
+                    base = slot(ka, kb ^ tag * 0x165667B1, tmask)
                     tbase[d] = base
-                    meta = stamp << 2 | ld
-                    found = -1
-                    hint[d] = -1
-                    lo = 0
-                    hi = _mask_points(left)
-                    for p in range(PROBES):
-                        i = (base + p) & tmask
-                        if tt[i, 2] == meta and tt[i, 0] == ka and tt[i, 1] == kb:
-                            data = tt[i, 3]
-                            found = i
-                            hint[d] = (data >> 32) - 1
-                            lo = data & 0xFFFF
-                            hi = data >> 16 & 0xFFFF
-                            break
+                    found = probe(tt, base, ka, kb, tag, -1)
                     tslot[d] = found
-                    al = alpha[d]
-                    be = beta[d]
-                    if lo == hi or lo >= be:
-                        ret = lo
-                        done = True
-                    elif hi <= al:
-                        ret = hi
-                        done = True
+                    if found >= 0:
+                        lo, hi, hint[d] = row_bounds(tt, found)
                     else:
-                        if lo > al:
-                            al = lo
-                        if hi < be:
-                            be = hi
+                        hint[d] = -1
+                        lo = 0
+                        hi = _mask_points(left)
+                        sure = _sure(h, ld, trump)
+                        if sure > 0:
+                            lo = sure
+                        elif sure < 0:
+                            hi += sure
+                    done, ret, al, be = narrow(lo, hi, alpha[d], beta[d])
+                    if not done:
                         alpha[d] = al
                         beta[d] = be
                         a0[d] = al
                         b0[d] = be
                         tlo[d] = lo
                         thi[d] = hi
-                        if two_cards(hd):
-                            # The last two tricks: valued exactly here (and so
-                            # stored as exact: no window on the bounds).
-                            best[d] = two(h, ld, trump)
-                            a0[d] = -INF
-                            b0[d] = INF
-                            nxt[d] = 0
-                            cnt[d] = 0
-                            bmv[d] = -1
-                            seat[d] = ld
-                            hand[d] = hd
-                            mode = _CHECK
-                            continue
-                        if hd & (hd - 1) == 0:
-                            # The last trick: forced, valued here.
-                            c = _bit_index(hd)
-                            ls = _ESUIT[trump, c]
-                            top = _POWER[trump, ls, c]
-                            winner = ld
-                            v = _POINTS[c]
-                            for off in range(1, 4):
-                                s = (ld + off) & 3
-                                c = _bit_index(h[s])
-                                v += _POINTS[c]
-                                if _POWER[trump, ls, c] > top:
-                                    top = _POWER[trump, ls, c]
-                                    winner = s
-                            best[d] = 0 if winner & 1 else v
-                            # No moves: the exit below stores the bound.
-                            nxt[d] = 0
-                            cnt[d] = 0
-                            bmv[d] = -1
-                            seat[d] = ld
-                            hand[d] = hd
-                            mode = _CHECK
-                            continue
                         k = _distinct(hd, left, trump, mv, d)
                         for j in range(k):
                             c = mv[d, j]
-                            keys[d, j] = -_POWER[trump, _ESUIT[trump, c], c]
-                        _sort(mv, keys, d, k)
-                        for j in range(1, k):
-                            if mv[d, j] == hint[d]:
-                                # The table's best move first, the others in order.
-                                for m in range(j, 0, -1):
-                                    mv[d, m] = mv[d, m - 1]
-                                mv[d, 0] = hint[d]
-                                break
+                            pw = _POWER[trump, _ESUIT[trump, c], c]
+                            keys[d, j] = -(hist[ld * 32 + c] << 7) - pw
+                        sort_moves(mv, keys, d, k)
+                        hint_first(mv, d, k, hint[d])
                         cnt[d] = k
                         seat[d] = ld
                         hand[d] = hd
@@ -469,7 +536,7 @@ def search(
                 elif in_suit & (in_suit - 1):
                     k = _distinct(in_suit, lft[d] & ~hd, trump, mv, d)
                 else:
-                    mv[d, 0] = _bit_index(in_suit)
+                    mv[d, 0] = bit_index(in_suit)
                     k = 1
                 if k > 1:
                     partner = (ldr[d] + win[d] - s) & 1 == 0
@@ -480,7 +547,7 @@ def search(
                         else:
                             p = _POWER[trump, led[d], c]
                             keys[d, j] = p if p > bpw[d] else _LOSER + _POINTS[c]
-                    _sort(mv, keys, d, k)
+                    sort_moves(mv, keys, d, k)
                 cnt[d] = k
                 seat[d] = s
                 hand[d] = hd
@@ -510,32 +577,15 @@ def search(
             nxt[d] += 1
         # Exit the node when its moves are done or cut; else play its next move.
         if nxt[d] >= cnt[d] or alpha[d] >= beta[d]:
+            if alpha[d] >= beta[d] and nn[d] == 0:
+                hc = popcount(hand[d])
+                hist[seat[d] * 32 + bmv[d]] += hc * hc
             h[seat[d]] = hand[d]
             ret = best[d]
             if nn[d] == 0:
-                lo = tlo[d]
-                hi = thi[d]
-                if ret <= a0[d]:
-                    hi = min(hi, ret)
-                elif ret >= b0[d]:
-                    lo = max(lo, ret)
-                else:
-                    lo = ret
-                    hi = ret
-                i = tslot[d]
-                base = tbase[d]
-                if i < 0:
-                    # A free or stale slot of the probe run, else the first.
-                    i = base
-                    for p in range(PROBES):
-                        j = (base + p) & tmask
-                        if tt[j, 2] >> 2 != stamp:
-                            i = j
-                            break
-                tt[i, 0] = tka[d]
-                tt[i, 1] = tkb[d]
-                tt[i, 2] = stamp << 2 | ldr[d]
-                tt[i, 3] = lo | hi << 16 | (bmv[d] + 1) << 32
+                lo, hi = settle(ret, a0[d], b0[d], tlo[d], thi[d])
+                meta = stamp << 8 | popcount(hand[d]) << 4 | ldr[d] << 2 | trump
+                store(tt, tslot[d], tbase[d], tka[d], tkb[d], meta, lo, hi, bmv[d])
             if d == 0:
                 return int(ret)
             d -= 1
@@ -588,7 +638,7 @@ def search(
         mode = _ENTER
 
 
-@_jit
+@jit
 def bisect(
     h: Any,
     n0: int,
@@ -602,17 +652,42 @@ def bisect(
     tt: Any,
     stamp: int,
     hi: int,
+    guess: int,
     nodes: Any,
 ) -> int:
-    """The value by bisection with null-window searches (is it at least ``b``?) that
-    share the table: the bounds a null-window search returns are often only a point
-    past its window, so stepping to them (MTD(f)) took up to 40 searches a world."""
+    """The value, between 0 and ``hi``, by null-window searches (is it at least ``b``?)
+    that share the table.  Without a ``guess`` (negative), by bisection: the bounds a
+    null-window search returns are often only a point past its window, so stepping to
+    them (MTD(f)) took up to 40 searches a world.  With one (a sibling's value), the
+    first search is there and the next ones gallop away from it (1, 2, 4... points)
+    until one turns back, then bisect: two searches when the guess was right."""
     lo = 0
-    while lo < hi:
+    hist = np.zeros(128, dtype=np.int64)
+    way = 2  # 1 rising, -1 falling, 0 not yet known, 2 bisecting
+    if guess >= 0:
+        b = min(max(guess, 1), hi)
+        way = 0
+    else:
         b = (lo + hi + 1) // 2
-        g = search(h, n0, leader0, led0, win0, pw0, pts0, left0, trump, tt, stamp, b - 1, b, nodes)
-        if g >= b:
+    step = 1
+    while lo < hi:
+        g = search(
+            h, n0, leader0, led0, win0, pw0, pts0, left0, trump, tt, stamp, b - 1, b, nodes, hist
+        )
+        went = 1 if g >= b else -1
+        if went > 0:
             lo = g
         else:
             hi = g
+        if way == 0:
+            way = went
+        elif way != 2 and way != went:
+            way = 2
+        if way == 1:
+            b = min(lo + step, hi)
+        elif way == -1:
+            b = max(hi - step + 1, lo + 1)
+        else:
+            b = (lo + hi + 1) // 2
+        step *= 2
     return lo

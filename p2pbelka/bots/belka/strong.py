@@ -74,10 +74,14 @@ def think_budget(think: int) -> tuple[int, int, int, int]:
     return (SAMPLES * think, solve_cards, pool, exact)
 
 
-def points_after(seen: Seen, hands: list[int], card: int, stop: int, tt: TT) -> int:
+def points_after(
+    seen: Seen, hands: list[int], card: int, stop: int, tt: TT, near: int | None = None
+) -> int:
     """Card points team 0 takes from now to the end of the deal in one world (``hands``)
     when the seat plays ``card``: the heuristic plays on for every seat until ``stop``
-    cards a hand are left, the exact search finishes the deal."""
+    cards a hand are left, the exact search finishes the deal.  ``near``: a total the
+    answer is likely close to (another card's in the same world), a start for the
+    compiled search."""
     h = list(hands)
     s = seen.copy()
     got0 = step(h, s, card)
@@ -85,7 +89,8 @@ def points_after(seen: Seen, hands: list[int], card: int, stop: int, tt: TT) -> 
         got0 += playout(h, s, stop)
     if fastsolver.AVAILABLE:
         # The same values compiled (numba): the same choices, sooner.
-        return got0 + fastsolver.solve(h, s.leader, s.trick, seen.trump)
+        guess = None if near is None else near - got0
+        return got0 + fastsolver.solve(h, s.leader, s.trick, seen.trump, guess)
     return got0 + solve(h, s.leader, s.trick, seen.trump, tt)
 
 
@@ -172,8 +177,11 @@ class StrongBot:
         for k, hands in enumerate(worlds):
             if spent(k):
                 break
+            total: int | None = None  # team 0's points of the world's last move solved
             for i, card in enumerate(moves):
-                got0 = points_after(seen, hands, card, stop, tt)
+                # The world's moves often end alike: each starts from the last one's total.
+                got0 = points_after(seen, hands, card, stop, tt, total)
+                total = got0
                 mine = got0 if team == 0 else left - got0
                 scores[i] += value(taken + mine)
         # Ties (common when the outcome is settled) go to the rule-of-thumb card.

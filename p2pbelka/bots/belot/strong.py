@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from p2pbelka.bots.belot.fastsolver import solve
 from p2pbelka.bots.belot.heuristic import HeuristicBelotBot, bid_margin, heuristic_card
 from p2pbelka.bots.belot.inference import weighted_bidding, weighted_hands
 from p2pbelka.bots.belot.knowledge import Known, known_from
@@ -43,7 +44,7 @@ from p2pbelka.bots.belot.search import (
     step,
     utility,
 )
-from p2pbelka.bots.belot.solver import Table, distinct_moves, solve
+from p2pbelka.bots.belot.solver import Table, distinct_moves
 from p2pbelka.bots.common.budget import UNLIMITED, Budget
 from p2pbelka.cards import CARDS, FULL_MASK, Card
 from p2pbelka.rules.belot.game import BelotGame

@@ -12,11 +12,12 @@ them (not in its search, not in its model of the other seats):
   average wins.  20 samples a decision (the ``strong`` level keeps 80).
 - ``pimc``: the same player at the size of the plain PIMC players the strong
   level is measured against from outside: 96 uniform worlds a decision, and
-  each world solved exactly by the double-dummy search to the end of the deal
-  once its hand holds four cards or fewer (before that, the greedy rollout to
-  three cards a hand and the exact finish).  Solving a whole deal exactly costs
-  seconds a world in Python (about 14 s for eight cards a hand), so the exact
-  search starts where it fits a decision.
+  each world solved exactly by the double-dummy search to the end of the deal,
+  from the first trick with the compiled solver (:mod:`p2pbelka.bots.belka.fastsolver`).
+  Without it a whole deal costs seconds a world in Python (about 14 s for eight
+  cards a hand), so there the exact search starts once its hand holds four
+  cards or fewer (before that, the greedy rollout to three cards a hand and the
+  exact finish).
 - ``rules``: a rule-based player unlike the heuristic: aces first, trumps led
   from length, second hand low, third hand high, the last hand wins as cheaply
   as it can, a partner's trick gets nothing extra, ruffs with the lowest trump.
@@ -30,7 +31,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Final
 
+from p2pbelka.bots.belka import fastsolver
 from p2pbelka.bots.belka.base import BELKA_BOT_LEVELS, BelkaBot, make_belka_bot
 from p2pbelka.bots.belka.knowledge import Seen, low_card, seen_from, top_card
 from p2pbelka.bots.belka.policy import legal
@@ -190,6 +193,7 @@ class PlainMCBot:
         stop = 8 if seen.hand.bit_count() <= self.exact_cards else self.solve_cards
         for _ in range(self.samples):
             hands = sample_hands(seen, self.rng)
+            total: int | None = None  # team 0's points of the world's last move solved
             for i, card in enumerate(moves):
                 h = list(hands)
                 s = replace(
@@ -198,7 +202,12 @@ class PlainMCBot:
                 got0 = step(h, s, card)
                 if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
                     got0 += playout(h, s, stop, _greedy)
-                got0 += solve(h, s.leader, s.trick, seen.trump, tt)
+                if fastsolver.AVAILABLE:
+                    guess = None if total is None else total - got0
+                    got0 += fastsolver.solve(h, s.leader, s.trick, seen.trump, guess)
+                    total = got0
+                else:
+                    got0 += solve(h, s.leader, s.trick, seen.trump, tt)
                 scores[i] += got0 if team == 0 else left - got0
         return CARDS[moves[max(range(len(moves)), key=lambda i: scores[i])]]
 
@@ -209,10 +218,17 @@ class PlainMCBot:
         return "plus4"
 
 
-class PlainPIMCBot(PlainMCBot):
-    """``pimc``: plain Monte-Carlo at 96 worlds, solved exactly from four cards in hand."""
+PIMC_EXACT_CARDS: Final = 8 if fastsolver.AVAILABLE else 4
+"""``pimc`` solves each world exactly from this many cards in hand: the whole deal with the
+compiled solver, four cards without it (whole deals cost seconds a world in Python)."""
 
-    def __init__(self, seed: int | None = None, samples: int = 96, exact_cards: int = 4) -> None:
+
+class PlainPIMCBot(PlainMCBot):
+    """``pimc``: plain Monte-Carlo at 96 worlds, each solved exactly (see the module text)."""
+
+    def __init__(
+        self, seed: int | None = None, samples: int = 96, exact_cards: int = PIMC_EXACT_CARDS
+    ) -> None:
         super().__init__(seed, samples=samples, exact_cards=exact_cards)
 
 

@@ -15,10 +15,13 @@ it.  These two play otherwise, and the ``strong`` level never uses them:
 - ``pimc``: plain determinized Monte-Carlo (perfect-information Monte Carlo).
   Worlds dealt uniformly over the deals consistent with the facts the rules
   make public (voids shown, a trump not beaten when it had to be, declared
-  cards), no reading of calls or plays; each world played on by a greedy
-  rollout of its own (take the trick as cheaply as possible, else the cheapest
-  card; lead the card worth most) until three cards a hand with three players
-  (four with two), then solved exactly by the double-dummy search; the card
+  cards), no reading of calls or plays; each world solved exactly by the
+  double-dummy search, with the compiled search from the first position where
+  nothing can be declared any more and at most nine cards a hand with two
+  players (the whole deal), six with three (:data:`EXACT_CARDS`); until then,
+  and without the compiled search down to three cards a hand with three
+  players (four with two), a greedy rollout of its own (take the trick as
+  cheaply as possible, else the cheapest card; lead the card worth most); the card
   with the best mean written-point utility (the deal's score as the rules give
   it, the 1001 race included) is played.  96 worlds a card decision; a call is
   chosen the same way, over 40 deals with every later call made by the
@@ -34,7 +37,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
+from p2pbelka.bots.belot import fastsolver
 from p2pbelka.bots.belot.base import BELOT_BOT_LEVELS, BelotBot, make_belot_bot
+from p2pbelka.bots.belot.fastsolver import solve
 from p2pbelka.bots.belot.knowledge import Known, known_from
 from p2pbelka.bots.belot.policy import declaration_plan
 from p2pbelka.bots.belot.search import (
@@ -47,7 +52,7 @@ from p2pbelka.bots.belot.search import (
     step,
     utility,
 )
-from p2pbelka.bots.belot.solver import Table, distinct_moves, solve
+from p2pbelka.bots.belot.solver import Table, distinct_moves
 from p2pbelka.bots.belot.strong import StrongBelotBot
 from p2pbelka.cards import CARDS, FULL_MASK, SUIT_MASKS, Card, from_mask, iter_bits
 from p2pbelka.rules.belot import core
@@ -222,6 +227,29 @@ def greedy_playout(sim: Sim, stop: int = 0) -> None:
         step(sim, greedy_card(sim))
 
 
+EXACT_CARDS: Mapping[int, int] = {2: 9, 3: 6}
+"""By the number of players: ``pimc`` solves a world exactly from this many cards a hand
+(the whole deal with two; about a millisecond a world with three at six cards) once no
+seat can declare any more, with the compiled search."""
+
+
+def rollout_to_exact(sim: Sim, exact: int, stop: int) -> None:
+    """Play the greedy rollout on until the compiled search can take the position: at
+    most ``exact`` cards a hand and nothing left to declare (a seat still to lead may
+    declare only at its lead), or else until ``stop`` cards a hand, a trick start."""
+    while not sim.over:
+        cards = max(hand.bit_count() for hand in sim.hands)
+        if cards <= exact and fastsolver.frozen(sim):
+            return
+        if not sim.trick:
+            if cards <= stop:
+                return
+            at_lead(sim)
+            if sim.over:
+                return
+        step(sim, greedy_card(sim))
+
+
 class PlainPIMCBelotBot(RulesBelotBot):
     """Plain determinized Monte-Carlo (see the module text)."""
 
@@ -231,11 +259,16 @@ class PlainPIMCBelotBot(RulesBelotBot):
         samples: int = 96,
         bid_samples: int = 40,
         solve_cards: int | None = None,
+        exact_cards: int | None = None,
     ) -> None:
         super().__init__(seed)
         self.samples = samples
         self.bid_samples = bid_samples
         self.solve_cards = solve_cards
+        """Cards a hand when the exact search takes over at the latest."""
+        self.exact_cards = exact_cards
+        """Cards a hand from which the compiled search takes over as soon as nothing is left
+        to declare (None: :data:`EXACT_CARDS`, or never without the compiled search)."""
 
     def bid(self, game: BelotGame, seat: int) -> str:
         deal = game.deal
@@ -266,6 +299,9 @@ class PlainPIMCBelotBot(RulesBelotBot):
         stop = self.solve_cards
         if stop is None:
             stop = 3 if known.players == 3 else 4
+        exact = self.exact_cards
+        if exact is None:
+            exact = EXACT_CARDS[known.players] if fastsolver.AVAILABLE else 0
         scores = [0.0] * len(moves)
         for _ in range(self.samples):
             base = sim_from(known, sample_hands(known, self.rng))
@@ -273,7 +309,7 @@ class PlainPIMCBelotBot(RulesBelotBot):
             for i, card in enumerate(moves):
                 sim = base.copy()
                 step(sim, card)
-                greedy_playout(sim, stop)
+                rollout_to_exact(sim, exact, stop)
                 scores[i] += utility(sim, seat) if sim.over else solve(sim, seat, tt)
         return CARDS[moves[max(range(len(moves)), key=lambda i: scores[i])]]
 
