@@ -22,7 +22,7 @@ from p2pbelka.rules.belot import core
 from tests.bots.jit_helpers import run_without_jit
 from tests.bots.test_belot_solver import endgame
 
-needs_jit = pytest.mark.skipif(not fastsolver.AVAILABLE, reason="numba is not installed")
+needs_jit = pytest.mark.skipif(not fastsolver.available(), reason="numba is not installed")
 
 
 def check_equal(seed: int, count: int, most_cards: int = 5) -> int:
@@ -96,7 +96,7 @@ def test_fallback_without_numba_gives_the_same_values() -> None:
     code = (
         "from p2pbelka.bots.belot import fastsolver, solver\n"
         "from tests.bots.test_belot_solver import endgame\n"
-        "assert not fastsolver.AVAILABLE\n"
+        "assert not fastsolver.available()\n"
         "for i in range(30):\n"
         "    sim = endgame(i, 2 + i % 2, 3)\n"
         "    sim.led = 7\n"
@@ -111,7 +111,7 @@ def test_bench_solver_measures_belot_too(capsys: pytest.CaptureFixture[str]) -> 
 
     assert main(["bench", "solver", "--game", "belot", "--quick", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
-    assert figures["jit"] is fastsolver.AVAILABLE
+    assert figures["jit"] is fastsolver.available()
     for players, k in ((2, 5), (2, 9), (3, 4), (3, 8)):
         assert figures[f"p{players}k{k}_worlds"] > 0
         assert figures[f"p{players}k{k}_fast_ms_median"] > 0
@@ -129,4 +129,4 @@ def test_both_games_run_compiled_wherever_numba_imports() -> None:
         pytest.skip("numba is not installed")
     if os.environ.get("P2PBELKA_NO_JIT"):
         pytest.skip("the compiled path is switched off")
-    assert fastsolver.AVAILABLE and belka_fast.AVAILABLE
+    assert fastsolver.available() and belka_fast.available()

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -19,7 +22,9 @@ from p2pbelka.bots.belka import fastsolver, solver
 from p2pbelka.rules.belka import core
 from tests.bots.jit_helpers import run_without_jit
 
-needs_jit = pytest.mark.skipif(not fastsolver.AVAILABLE, reason="numba is not installed")
+ROOT = Path(__file__).resolve().parents[2]
+
+needs_jit = pytest.mark.skipif(not fastsolver.available(), reason="numba is not installed")
 
 
 def random_position(rng: random.Random, k: int) -> tuple[list[int], int, list[int], int]:
@@ -95,7 +100,7 @@ def test_fallback_without_numba_gives_the_same_values() -> None:
         "import random\n"
         "from p2pbelka.bots.belka import fastsolver, solver\n"
         "from tests.bots.test_bots_fastsolver import random_position\n"
-        "assert not fastsolver.AVAILABLE\n"
+        "assert not fastsolver.available()\n"
         "rng = random.Random(5)\n"
         "for _ in range(30):\n"
         "    h, l, t, tr = random_position(rng, 3)\n"
@@ -105,17 +110,38 @@ def test_fallback_without_numba_gives_the_same_values() -> None:
     assert "fallback ok" in run_without_jit(code)
 
 
+def test_a_peer_program_starts_without_importing_numba() -> None:
+    """numba is imported by the first search, not with the bots: most programs (random
+    and heuristic seats, watchers, ``verify``) never search, and its import is most of
+    their start-up.  A real process, so no earlier test has imported it already."""
+    code = (
+        "import sys\n"
+        "import p2pbelka.peer.lan, p2pbelka.cli.join_cmd, p2pbelka.bots\n"
+        "from p2pbelka.bots.belka import fastsolver\n"
+        "from p2pbelka.bots.belot import fastsolver as belot_fast\n"
+        "assert 'numba' not in sys.modules and 'numpy' not in sys.modules\n"
+        "hands = [0b11 << (8 * seat) for seat in range(4)]\n"
+        "fastsolver.solve(hands, 0, [], 0)\n"
+        "print('lazy ok', fastsolver.available(), 'numba' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT
+    )
+    jit = fastsolver.available()
+    assert f"lazy ok {jit} {jit}" in done.stdout, done.stdout + done.stderr
+
+
 def test_bench_solver_prints_both_solvers_figures(capsys: pytest.CaptureFixture[str]) -> None:
     from p2pbelka.cli.main import main
 
     assert main(["bench", "solver", "--quick", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
-    assert figures["jit"] is fastsolver.AVAILABLE
+    assert figures["jit"] is fastsolver.available()
     for k in (5, 6, 7, 8):
         assert figures[f"k{k}_worlds"] > 0
         assert figures[f"k{k}_fast_ms_median"] > 0
         assert figures[f"k{k}_fast_ms_p90"] >= figures[f"k{k}_fast_ms_median"]
-        assert figures[f"k{k}_nodes_median"] > 0 or not fastsolver.AVAILABLE
+        assert figures[f"k{k}_nodes_median"] > 0 or not fastsolver.available()
     assert figures["k5_python_worlds"] == 1
 
 

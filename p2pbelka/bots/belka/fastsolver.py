@@ -10,7 +10,7 @@ no compiler.  The transposition table is a fixed array kept by the process; its
 rows name the trump and stay valid across solves (the candidate cards of one
 world share their endgames), so a new solve never clears it.
 
-Without numba (or with ``P2PBELKA_NO_JIT=1`` in the environment) :data:`AVAILABLE`
+Without numba (or with ``P2PBELKA_NO_JIT=1`` in the environment) :func:`available`
 is false and :func:`solve` calls the pure-Python solver: same values, slower.
 The first solve in a process compiles (seconds; cached on disk after, then well
 under a second).
@@ -22,13 +22,17 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from p2pbelka.bots.belka import solver as pysolver
-from p2pbelka.bots.common.compiled import KeptTable, load
+from p2pbelka.bots.common.compiled import KeptTable, Kernels
 from p2pbelka.rules.belka import core
 
-jit = load("p2pbelka.bots.belka.jitsearch")
+_KERNELS = Kernels("p2pbelka.bots.belka.jitsearch")
 
-AVAILABLE: Final = jit is not None
-"""Whether :func:`solve` runs compiled (numba installed and not switched off)."""
+
+def available() -> bool:
+    """Whether :func:`solve` runs compiled (numba installed, importable, and not switched
+    off); the first call imports numba."""
+    return _KERNELS.get() is not None
+
 
 TT_BITS: Final = 19
 """The table holds ``2**TT_BITS`` entries of 32 bytes (16 MiB): enough for a whole deal."""
@@ -49,6 +53,7 @@ def solve(
     table, each far cheaper than one search with a wide window; ``guess``, a value the
     position is likely to have (a sibling position's), saves most of them when right.
     """
+    jit = _KERNELS.get()
     if jit is None:
         return pysolver.solve(list(hands), leader, list(trick), trump, {})
     t = _TABLE.get()

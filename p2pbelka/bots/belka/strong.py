@@ -87,7 +87,7 @@ def points_after(
     got0 = step(h, s, card)
     if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
         got0 += playout(h, s, stop)
-    if fastsolver.AVAILABLE:
+    if fastsolver.available():
         # The same values compiled (numba): the same choices, sooner.
         guess = None if near is None else near - got0
         return got0 + fastsolver.solve(h, s.leader, s.trick, seen.trump, guess)

@@ -6,7 +6,7 @@ compiled to machine code (:mod:`.jitsearch`) for every position in which no seat
 declare any more -- each seat still to lead holds no combination, so what was declared
 is fixed and each seat's combination points depend only on who took a trick.  The
 others (a seat still to lead that could declare) go to the pure-Python solver, as does
-every position without numba (or with ``P2PBELKA_NO_JIT=1``: :data:`AVAILABLE` false).
+every position without numba (or with ``P2PBELKA_NO_JIT=1``: :func:`available` false).
 
 The table is one array kept by the process (numba, like Belka's); a row belongs to a
 *context* -- the solves of one world for one seat after the same declarations, which
@@ -20,13 +20,17 @@ from typing import Final
 
 from p2pbelka.bots.belot import solver as pysolver
 from p2pbelka.bots.belot.search import WIN, Sim
-from p2pbelka.bots.common.compiled import KeptTable, Table, load
+from p2pbelka.bots.common.compiled import KeptTable, Kernels, Table
 from p2pbelka.rules.belot import core
 
-jit = load("p2pbelka.bots.belot.jitsearch")
+_KERNELS = Kernels("p2pbelka.bots.belot.jitsearch")
 
-AVAILABLE: Final = jit is not None
-"""Whether :func:`solve` runs compiled (numba installed and not switched off)."""
+
+def available() -> bool:
+    """Whether :func:`solve` runs compiled (numba installed, importable, and not switched
+    off); the first call imports numba."""
+    return _KERNELS.get() is not None
+
 
 TT_BITS: Final = 18
 """The table holds ``2**TT_BITS`` rows of 32 bytes (8 MiB)."""
@@ -54,6 +58,7 @@ def solve(sim: Sim, me: int, tt: pysolver.Table | None = None) -> float:
     for one seat, as there (the compiled rows of such solves share a stamp kept in it).
     Not for threads sharing a process (one table): the bots solve from one at a time.
     """
+    jit = _KERNELS.get()
     if jit is None or sim.claimer >= 0 or (not sim.trick and sim.tricks == 9):
         return pysolver.solve(sim, me, tt)
     if not frozen(sim):

@@ -3,6 +3,7 @@
 :func:`load` imports a kernel module when numba is installed and the compiled path
 is not switched off (``P2PBELKA_NO_JIT=1`` in the environment), else gives None: the
 game's solver then calls its pure-Python search, which gives the same values.
+:class:`Kernels` does it on the first search of the process.
 """
 
 from __future__ import annotations
@@ -22,6 +23,23 @@ def load(module: str) -> ModuleType | None:
         return importlib.import_module(module)
     except ImportError:
         return None  # numba there but unusable (say, built for another NumPy)
+
+
+class Kernels:
+    """A kernel module :func:`load`-ed on first use, not when the bots are imported:
+    numba's import is most of a peer program's start-up (about 0.25 s of CPU), and
+    most programs (random and heuristic seats, watchers, ``verify``) never search."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+        self._tried = False
+        self._loaded: ModuleType | None = None
+
+    def get(self) -> ModuleType | None:
+        """The module, or None when the search runs in pure Python here."""
+        if not self._tried:
+            self._loaded, self._tried = load(self.module), True
+        return self._loaded
 
 
 class Table:

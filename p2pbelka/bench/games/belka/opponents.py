@@ -202,7 +202,7 @@ class PlainMCBot:
                 got0 = step(h, s, card)
                 if h[s.leader].bit_count() + (1 if s.trick else 0) > stop:
                     got0 += playout(h, s, stop, _greedy)
-                if fastsolver.AVAILABLE:
+                if fastsolver.available():
                     guess = None if total is None else total - got0
                     got0 += fastsolver.solve(h, s.leader, s.trick, seen.trump, guess)
                     total = got0
@@ -218,7 +218,7 @@ class PlainMCBot:
         return "plus4"
 
 
-PIMC_EXACT_CARDS: Final = 8 if fastsolver.AVAILABLE else 4
+PIMC_EXACT_CARDS: Final = 8 if fastsolver.available() else 4
 """``pimc`` solves each world exactly from this many cards in hand: the whole deal with the
 compiled solver, four cards without it (whole deals cost seconds a world in Python)."""
 

@@ -37,7 +37,7 @@ def run(quick: bool = False, seed: int = 20261207) -> dict[str, object]:
     rng = random.Random(seed)
     world = random_world(rng, 2)
     figures = solver_start(
-        fastsolver.AVAILABLE, quick, lambda: fastsolver.solve(world[0], world[1], [], 0)
+        fastsolver.available(), quick, lambda: fastsolver.solve(world[0], world[1], [], 0)
     )
     unit_ms = max(float(figures["yardstick_us"]), 1e-3) / 1000  # type: ignore[arg-type]
     for k in SIZES:

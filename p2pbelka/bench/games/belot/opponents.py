@@ -301,7 +301,7 @@ class PlainPIMCBelotBot(RulesBelotBot):
             stop = 3 if known.players == 3 else 4
         exact = self.exact_cards
         if exact is None:
-            exact = EXACT_CARDS[known.players] if fastsolver.AVAILABLE else 0
+            exact = EXACT_CARDS[known.players] if fastsolver.available() else 0
         scores = [0.0] * len(moves)
         for _ in range(self.samples):
             base = sim_from(known, sample_hands(known, self.rng))

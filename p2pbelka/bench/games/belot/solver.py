@@ -50,7 +50,7 @@ def random_world(rng: random.Random, players: int, k: int) -> tuple[Sim, int]:
 def run(quick: bool = False, seed: int = 20261207) -> dict[str, object]:
     rng = random.Random(seed)
     first = random_world(rng, 3, 2)
-    figures = solver_start(fastsolver.AVAILABLE, quick, lambda: fastsolver.solve(*first))
+    figures = solver_start(fastsolver.available(), quick, lambda: fastsolver.solve(*first))
     unit_ms = max(float(figures["yardstick_us"]), 1e-3) / 1000  # type: ignore[arg-type]
     for players, k in SIZES:
         times = SolverTimes(fastsolver.nodes_visited)
