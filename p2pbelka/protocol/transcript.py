@@ -91,12 +91,15 @@ def valid_prefix_length(data: bytes) -> int:
 
 
 def holds_records(path: Path) -> bool:
-    """Whether a transcript file holds more than the magic: a game whose first record
-    never reached the disk saved nothing, and is no saved game to list or verify."""
+    """Whether a transcript file holds more than the magic (or a torn part of it): a
+    game whose first record never reached the disk saved nothing, and is no saved game
+    to list or verify.  Any other bytes are listed, for ``verify`` to say what they are."""
     try:
-        return path.stat().st_size > len(MAGIC)
+        with path.open("rb") as f:
+            head = f.read(len(MAGIC) + 1)
     except FileNotFoundError:
         return False
+    return not MAGIC.startswith(head)
 
 
 def encode_record(envelope: Envelope) -> bytes:
