@@ -31,7 +31,9 @@ and seeds (protocol/vectors/README.md, "Exchanges", lists them):
   send it (section 9.5);
 - ``watcher-alive.json``: ``alive`` as the reference watcher takes it: a host silent
   after ``alive`` taken for away at 20 s, one that never sends it waited on (7.5);
-- ``top-up.json``: a watching player's top-up, both ends the reference's (9.5).
+- ``top-up.json``: a watching player's top-up, both ends the reference's (9.5);
+- ``ladder-share.json``: two ledgers sharing results, and probes refused
+  (protocol/results.md section 6).
 
 The transport's handshake refusals are in ``transport.json`` (``transport_vectors``).
 ``python -m p2pbelka.bench.exchange_vectors`` rewrites the files; the suite
@@ -60,6 +62,7 @@ from p2pbelka.bench import (
     exchange_lobby,
     exchange_machine,
     exchange_seatchain,
+    exchange_share,
     exchange_topup,
     exchange_watchside,
 )
@@ -82,6 +85,7 @@ VECTORS: dict[str, Callable[[], dict[str, Any]]] = {
     "seat-chain": exchange_seatchain.seat_chain,
     "watcher-alive": exchange_watchside.watcher_alive,
     "top-up": exchange_topup.top_up,
+    "ladder-share": exchange_share.share,
 }
 
 

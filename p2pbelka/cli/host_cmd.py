@@ -197,7 +197,7 @@ def _host_in_terminal(
     from p2pbelka.cli import lan_args
     from p2pbelka.ui.words.lobbylog import LobbyPrinter
 
-    printer = LobbyPrinter()
+    printer = LobbyPrinter(table.net.home)
     try:
         with lan_args.resume_told(lambda: printer.game_id):
             result = trio.run(_host_with_lines, table, level, fe, args.auto_approve, printer)

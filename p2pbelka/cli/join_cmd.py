@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if lan_args.wants_screen(args) and not args.list:
         return _join_on_screen(args, identity, net, connect, pin)
 
-    printer = LobbyPrinter()
+    printer = LobbyPrinter(net.home)
 
     async def main() -> int:
         if connect is not None:

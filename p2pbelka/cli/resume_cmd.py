@@ -164,7 +164,7 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
                 store,
                 fe,
                 net=net,
-                on_lobby=LobbyPrinter(),
+                on_lobby=LobbyPrinter(net.home),
                 auto_approve=args.auto_approve,
             )
 

@@ -4,15 +4,23 @@ language), each line within 80 columns, the whole within 24 lines unless ``--all
 from __future__ import annotations
 
 import hashlib
+import logging
+import os
+import sqlite3
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import trio
 
 from p2pbelka.ladder.ratings import Record, Row, ladder
 from p2pbelka.ladder.results import Result, Seat
-from p2pbelka.net.identity import fingerprint
+from p2pbelka.net.identity import config_dir, fingerprint
 from p2pbelka.rules.registry import spec
 from p2pbelka.ui.words.i18n import _, ngettext
 from p2pbelka.ui.words.results import day as certificate_day
+
+log = logging.getLogger(__name__)
 
 WIDTH = 80
 NAME_WIDTH = 24
@@ -148,17 +156,52 @@ def end_of_game_ratings(
     """``game_rating_lines`` from the player's own ledger, as the game-end page shows
     them; nothing when there is no ledger yet or it cannot be read now (a page never
     fails on it, and never makes one)."""
-    import sqlite3
-
-    from p2pbelka.ladder.ledger import Ledger, ledger_path
     from p2pbelka.peer.store import games_root
 
-    path = ledger_path(games_root())
-    if not path.is_file() or len(set(keys)) != len(keys):
+    if len(set(keys)) != len(keys):
         return []
-    try:
-        with Ledger(path) as ledger:
-            results = ledger.results(game)
-    except (OSError, sqlite3.Error):
+    results = _results_of(games_root(), game)
+    if results is None:
         return []
     return game_rating_lines(game, keys, names, winner, results, int(time.time()))
+
+
+def _results_of(games: Path, game: str) -> list[Result] | None:
+    """The results of ``game`` in the ledger beside ``games``; None when there is no
+    ledger (none is made here) or it cannot be read now (busy, damaged: said elsewhere)."""
+    from p2pbelka.ladder.ledger import Ledger, ledger_path
+
+    path = ledger_path(games)
+    if not path.is_file():
+        return None
+    try:
+        with Ledger(path) as ledger:
+            return ledger.results(game)
+    except (OSError, sqlite3.Error):
+        return None
+
+
+def seat_ratings(games: Path, game: str, keys: Sequence[bytes]) -> dict[bytes, float]:
+    """Each of ``keys``' rating in ``game`` by the ledger beside ``games``; a key in no
+    counted result of it is left out (a lobby shows nothing for it).  Blocking: sqlite."""
+    wanted = set(keys)
+    rows = ladder(_results_of(games, game) or [])
+    return {row.keys[0]: row.rating for row in rows if row.keys[0] in wanted}
+
+
+async def lobby_ratings(
+    home: str | os.PathLike[str] | None, game: str, keys: Sequence[bytes]
+) -> dict[bytes, float]:
+    """``seat_ratings`` of the player whose home is ``home`` (None: the usual one), read
+    in a worker thread so that a busy ledger (a game being counted) never holds up a
+    screen; nothing, said in the log, if it cannot be read."""
+    from p2pbelka.peer.store import games_root
+
+    games = config_dir(home) / "games" if home is not None else games_root()
+    try:
+        return await trio.to_thread.run_sync(
+            seat_ratings, games, game, tuple(keys), abandon_on_cancel=True
+        )
+    except Exception as exc:  # a nicety of the lobby: never a reason for it to fail
+        log.warning("lobby ratings not read: %s", exc)
+        return {}

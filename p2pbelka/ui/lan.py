@@ -98,6 +98,7 @@ class LanSession:
         self._decisions: dict[bytes, tuple[trio.Event, list[bool]]] = {}
         self._code: tuple[trio.Event, list[str | None]] | None = None  # a code asked again
         self._reaching: trio.CancelScope | None = None  # a host chosen on the list
+        self._rated: tuple[str, tuple[bytes, ...]] | None = None  # the seats last rated
         self.panel = panel = LobbyPanel(self)
         if game is None:
             self.screen = TableScreen(None, lobby=panel, input=input, output=output)
@@ -119,6 +120,8 @@ class LanSession:
             self.use_game(event.state.variant, len(event.state.seats))
         if isinstance(event, lan.TablesHeard) and self.lobby.tables and self._wanted:
             self._pick_wanted()
+        if isinstance(event, (lan.SeatsChanged, lan.TableRules)):
+            self._rate_seats()
         if isinstance(event, lan.GameStarting):
             self.game_id = event.game_id
             view = self.screen.view
@@ -127,6 +130,25 @@ class LanSession:
             view.transcript_path = str(store.transcript_path)
             self.screen.overlay = None
         self.invalidate()
+
+    def _rate_seats(self) -> None:
+        """Read the seated players' ratings beside the lobby, once for each change of who
+        sits (saying ready changes nothing), the lobby drawn meanwhile without them."""
+        state = self.lobby.state
+        if state is None:
+            return
+        asked = (state.variant, tuple(s.key for s in state.seats if s is not None))
+        if asked != self._rated:
+            self._rated = asked
+            self.start_soon(self._read_ratings, *asked)
+
+    async def _read_ratings(self, game: str, keys: tuple[bytes, ...]) -> None:
+        from p2pbelka.ui.ladder import lobby_ratings
+
+        found = await lobby_ratings(self.net.home, game, keys)
+        if self._rated == (game, keys):  # else a read of the newer seats is under way
+            self.lobby.ratings = found
+            self.invalidate()
 
     def use_game(self, game: str, seats: int) -> None:
         """The table's game is known (before the game starts): from now on the screen

@@ -22,6 +22,7 @@ from p2pbelka.ui.lobbyfit import Line, Part, fit, line
 from p2pbelka.ui.words import rulenames
 from p2pbelka.ui.words.admission import lobby_reason
 from p2pbelka.ui.words.i18n import _, ngettext
+from p2pbelka.ui.words.lobbylog import rating_word
 from p2pbelka.ui.words.oserrors import trying_why
 
 
@@ -64,6 +65,7 @@ class LobbyView:
     code_asked: str = ""  # a joiner's: why the host did not take the code, asked again
     quiet: bool = False  # a joiner's: listening a while and no table heard
     from_list: bool = False  # a joiner's: the host was chosen on the list (q goes back)
+    ratings: dict[bytes, float] = field(default_factory=dict)  # by key, from our ledger
 
     def apply(self, event: lan.LobbyEvent) -> None:
         if isinstance(event, lan.TablesHeard):
@@ -257,10 +259,12 @@ def _seats(view: LobbyView) -> list[Line]:
             continue
         ready = _("ready") if info.ready else _("not ready")
         style = "class:verdict.ok" if info.ready else "class:hint"
+        rating = view.ratings.get(info.key)
         out.append(
             [
                 ("class:seat.me" if seat == view.me else "", f" {seat}  {info.name:<16} "),
                 ("class:hint", f"{fingerprint(info.key)}  "),
+                ("", "" if rating is None else rating_word(rating) + "  "),
                 (style, ready),
                 ("", you),
             ]

@@ -16,6 +16,7 @@ from p2pbelka.bench import exchange_control as ecl
 from p2pbelka.bench import exchange_dnssd as ed
 from p2pbelka.bench import exchange_feed as efd
 from p2pbelka.bench import exchange_lobby as el
+from p2pbelka.bench import exchange_share as es
 from p2pbelka.bench import exchange_vectors as ev
 from p2pbelka.net.directory import TableDirectory
 from p2pbelka.net.dnssd import instance_name, table_from_txt
@@ -333,3 +334,32 @@ def test_the_watchers_feed_replayed_at_a_fresh_host() -> None:
                 if p[:1] != b"\x92" and isinstance(wire.decode_control(p), wire.Rewind)
             )
     assert rewinds == 1
+
+
+# -- sharing results (protocol/results.md section 6) -------------------------------------
+
+
+SHARE = {case["name"]: case for case in load("ladder-share")["cases"]}
+
+
+@pytest.mark.parametrize("name", SHARE)
+def test_each_share_case_replays_from_its_bytes(name: str) -> None:
+    case = SHARE[name]
+    messages, end = es.replay(case)
+    assert messages == case["messages"]
+    assert end == case["end"]
+
+
+def test_the_share_cases_reach_each_ending() -> None:
+    ids = {n: es.game_id(c).hex() for n, c in es.certificates().items()}
+    both = SHARE["each-lacks-some"]["end"]
+    assert both["a"]["holds"] == both["b"]["holds"] == sorted(ids[n] for n in (0, 1, 2, 3))
+    assert both["a"]["finished"] and both["b"]["finished"]
+    strangers = SHARE["strangers"]["end"]
+    assert strangers["a"]["came"] == 1 and strangers["a"]["counted"] == []
+    assert strangers["b"]["came"] == 2 and strangers["b"]["counted"] == [ids[7]]
+    assert "junk" in SHARE["junk"]["end"]["a"]["error"]
+    assert SHARE["junk"]["end"]["a"]["came"] == 0
+    too_many = SHARE["too-many"]["end"]["a"]
+    assert too_many["counted"] == [ids[3]] and "not asked for" in too_many["error"]
+    assert "ascending" in SHARE["out-of-order"]["end"]["a"]["error"]

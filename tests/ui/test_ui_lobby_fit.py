@@ -1,8 +1,9 @@
 """Every lobby state of Belka for four and Belot for two and three, drawn on the table
 screen at 80×24 (and 120×40) in English, Russian and Kazakh: who sits (every seat's
-row, its name and key) and who asks to (the request's name and key) are on screen in
-each, nothing is cut at the edge, a changed rule is named, the rules are one key
-away, and the keys line offers only keys that work now."""
+row, its name, key and, for a player the ledger knows, rating) and who asks to (the
+request's name and key) are on screen in each, nothing is cut at the edge, a changed
+rule is named, the rules are one key away, and the keys line offers only keys that
+work now."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from p2pbelka.ui.lobbyfit import Part, fit, wrap
 from p2pbelka.ui.lobbypanel import LobbyPanel
 from p2pbelka.ui.lobbyview import LobbyView, key_hints
 from p2pbelka.ui.words.i18n import _, set_language
+from p2pbelka.ui.words.lobbylog import rating_word
 from tests.ui.render import Terminal, render
 
 NAMES = {
@@ -28,6 +30,7 @@ NAMES = {
     "kk": ["Нұрсұлтан Әбішұлы Қажымұқанов", "Болат", "Сәуле", "Нұрлан"],
 }
 KEYS = [Identity.generate().public_key for _ in range(6)]
+RATINGS = {KEYS[0]: 27.4, KEYS[1]: -3.1}  # the ledger knows these two; KEYS[2] it does not
 ASKING = "Айгерім Серікқызы"
 GAMES = [("belka", 4), ("belot", 2), ("belot", 3)]
 STATES = [
@@ -80,6 +83,7 @@ def _view(game: str, players: int, lang: str, what: str) -> LobbyView:
             view.apply(lan.SeatsChanged(_state(game, players, lang, seated - 1), None))
         else:
             view.apply(lan.SeatsChanged(_state(game, players, lang, seated), 1))
+    view.ratings = dict(RATINGS)
     if "invite" in what:
         view.invite = "482 913"
     if "asked" in what:
@@ -142,8 +146,12 @@ def test_every_lobby_state_shows_who_sits_and_who_asks_at_80x24(
                     row = f" {seat}  {_('free')}"
                     found = any(line.startswith(row) for line in lines)
                 else:
+                    rating = RATINGS.get(info.key)
                     found = any(
-                        line.startswith(f" {seat}  {info.name}") and fingerprint(info.key) in line
+                        line.startswith(f" {seat}  {info.name}")
+                        and fingerprint(info.key) in line
+                        and (rating is None or rating_word(rating) in line)
+                        and (rating is not None or rating_word(0.0).split()[0] not in line)
                         for line in lines
                     )
                 if not found:

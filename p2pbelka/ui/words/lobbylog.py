@@ -6,6 +6,8 @@ the rules last shown, so a change of them names each rule that changed.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from p2pbelka.ui.words.i18n import _, ngettext
@@ -15,6 +17,10 @@ if TYPE_CHECKING:
     from p2pbelka.peer.lan import LobbyEvent
     from p2pbelka.protocol.lobby import LobbyState
 
+RATINGS_WAIT = 1.0
+"""Seconds a seats line waits at most for the players' ratings (a busy ledger): then it
+is printed without them, and the lobby goes on."""
+
 
 def say(line: str) -> None:
     print(line, flush=True)
@@ -23,22 +29,41 @@ def say(line: str) -> None:
 class LobbyPrinter:
     """``on_lobby`` of ``host_game`` and ``join_game`` (or of a door in front of it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, home: str | os.PathLike[str] | None = None) -> None:
         self._rules: list[tuple[str, str]] | None = None
+        self._home = home
+        self._ratings: dict[bytes, float] = {}
+        self._rated: tuple[str, tuple[bytes, ...]] | None = None
         self.game_id: bytes | None = None
         """The game that started from this lobby (Ctrl-C then says how to go on with it)."""
 
     async def __call__(self, event: LobbyEvent) -> None:
-        from p2pbelka.peer.lan import GameStarting, TableRules
+        from p2pbelka.peer.lan import GameStarting, SeatsChanged, TableRules
 
         if isinstance(event, GameStarting):
             self.game_id = event.game_id
+        if isinstance(event, SeatsChanged):
+            await self._rate(event.state)
         if isinstance(event, TableRules):
             say(self.rules_line(event.state, event.changed))
         else:
-            line = event_line(event)
+            line = event_line(event, self._ratings)
             if line is not None:
                 say(line)
+
+    async def _rate(self, state: LobbyState) -> None:
+        """The seated players' ratings from the ledger, read again only when who sits
+        changed, and waited for a bounded time."""
+        import trio
+
+        from p2pbelka.ui.ladder import lobby_ratings
+
+        asked = (state.variant, tuple(s.key for s in state.seats if s is not None))
+        if asked == self._rated:
+            return
+        self._rated = asked
+        with trio.move_on_after(RATINGS_WAIT):
+            self._ratings = await lobby_ratings(self._home, *asked)
 
     def rules_line(self, state: LobbyState, changed: bool) -> str:
         from p2pbelka.ui.words import rulenames
@@ -69,8 +94,14 @@ def describe_table(state: LobbyState) -> str:
     return head.format(game=rulenames.game_word(game), n=seats) + f"; {rules}"
 
 
-def event_line(event: LobbyEvent) -> str | None:
-    """The line of a lobby event other than the rules; None for one not printed."""
+def rating_word(rating: float) -> str:
+    """A player's rating beside their name in a lobby (from this machine's ledger)."""
+    return _("rating {rating}").format(rating=f"{rating:.1f}")
+
+
+def event_line(event: LobbyEvent, ratings: Mapping[bytes, float] | None = None) -> str | None:
+    """The line of a lobby event other than the rules; None for one not printed
+    (``ratings``: the players' by key, said beside each seated one known)."""
     from p2pbelka.net.identity import fingerprint
     from p2pbelka.peer.lan import (
         AwaitingApproval,
@@ -137,6 +168,9 @@ def event_line(event: LobbyEvent) -> str | None:
                 parts.append(_("{seat}: free").format(seat=seat))
             else:
                 mark = _("ready") if view.ready else _("not ready")
+                rating = (ratings or {}).get(view.key)
+                if rating is not None:
+                    mark = rating_word(rating) + ", " + mark
                 parts.append(f"{seat}: {view.name} [{fingerprint(view.key)}] {mark}")
         you = _(" (you: seat {n})").format(n=event.me) if event.me is not None else ""
         return _("seats: {seats}").format(seats="; ".join(parts)) + you
