@@ -1,6 +1,7 @@
 """The host's watchers at the end of its game (peer/lan/watchers.py ``Feed.end``): a
-watcher still taking the feed gets all of it however far behind it is; one that takes
-nothing is dropped after the grace; one that trickles for ever, at the limit."""
+watcher still taking the feed gets all of it however far behind it is (one payload a
+write once the game is over); one that takes nothing is dropped after the grace; one
+that trickles for ever, at the limit."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from p2pbelka.peer.lan.events import WatcherView
 from p2pbelka.peer.lan.watchers import ALIVE, ALIVE_EVERY, FED_GRACE, FED_LIMIT, Feed
 
 ME = Identity.generate("Watcher")
+REAL_BATCH = watchers.BATCH
 
 
 @pytest.fixture(autouse=True)
@@ -86,6 +88,32 @@ async def test_a_watcher_far_behind_but_moving_gets_the_whole_feed(
     # the watching word, every record, then fed: nothing dropped, though the rest took
     # far longer than one grace
     assert channel.taken[1:-1] == feed.records and len(feed.records) == 25
+    assert lb.decode_control(channel.taken[-1]) == lb.Fed(25)
+    assert feed.stats["dropped"] == 0
+    assert took > 4 * FED_GRACE
+
+
+@dataclass
+class ReadingChannel(PacedChannel):
+    """A watcher that takes one payload every ``pace`` seconds however they are written:
+    one that reads and shows a record at a time, a write of many taking it long."""
+
+    async def send_many(self, payloads: list[bytes]) -> None:
+        for payload in payloads:
+            if payload != ALIVE:
+                await trio.sleep(self.pace or 0.0)
+                self.taken.append(payload)
+
+
+async def test_after_the_end_a_watcher_reading_record_by_record_gets_the_rest(
+    autojump_clock: MockClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Writes of the real size: the rest of the game would go in one write, which a
+    # watcher taking a record every 3 s takes over a minute to read, moving all along.
+    monkeypatch.setattr(watchers, "BATCH", REAL_BATCH)
+    channel = ReadingChannel(pace=FED_GRACE * 0.6)
+    feed, took = await fed_at_the_end(channel, 25)
+    assert channel.taken[1:-1] == feed.records
     assert lb.decode_control(channel.taken[-1]) == lb.Fed(25)
     assert feed.stats["dropped"] == 0
     assert took > 4 * FED_GRACE

@@ -6,13 +6,14 @@ the rules last shown, so a change of them names each rule that changed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from p2pbelka.ui.words.i18n import _, ngettext
 from p2pbelka.ui.words.oserrors import trying_why
 
 if TYPE_CHECKING:
-    from p2pbelka.peer.lan import LobbyEvent
+    from p2pbelka.peer.lan import LobbyEvent, WatcherView
     from p2pbelka.protocol.lobby import LobbyState
 
 
@@ -83,6 +84,7 @@ def event_line(event: LobbyEvent) -> str | None:
         StillTrying,
         TableOpen,
         TablesHeard,
+        WatchersCatchingUp,
         WatchersChanged,
         WrongCodeTried,
     )
@@ -141,13 +143,22 @@ def event_line(event: LobbyEvent) -> str | None:
         you = _(" (you: seat {n})").format(n=event.me) if event.me is not None else ""
         return _("seats: {seats}").format(seats="; ".join(parts)) + you
     if isinstance(event, WatchersChanged):
-        who = ", ".join(f"{w.name} [{w.fingerprint}]" for w in event.watchers)
+        who = named(event.watchers)
         places = ngettext("{n} more place", "{n} more places", event.places).format(n=event.places)
         if not event.watchers:
             return _("nobody is watching ({places})").format(places=places)
         return ngettext(
             "{n} watching: {who} ({places})", "{n} watching: {who} ({places})", len(event.watchers)
         ).format(n=len(event.watchers), who=who, places=places)
+    if isinstance(event, WatchersCatchingUp):
+        who = named(event.watchers)
+        return ngettext(
+            "the game is over; {n} watcher has not had all of it yet ({who}): this program"
+            " waits while it takes the rest, {limit:.0f} s at most",
+            "the game is over; {n} watchers have not had all of it yet ({who}): this program"
+            " waits while they take the rest, {limit:.0f} s at most",
+            len(event.watchers),
+        ).format(n=len(event.watchers), who=who, limit=event.limit)
     if isinstance(event, GameStarting):
         return _("starting game {id} in seat {seat}").format(
             id=event.game_id.hex(), seat=event.seat
@@ -183,3 +194,8 @@ def invite_lines(code: str, changed_after: int | None = None) -> str:
         line = _("NEW") + " " + line
     joiners = _("joiners: p2pbelka join --invite {typed}")
     return line + "\n" + joiners.format(typed=normal_code(code).decode())
+
+
+def named(watchers: Sequence[WatcherView]) -> str:
+    """Watchers as the host's lines name them: name and key's fingerprint."""
+    return ", ".join(f"{w.name} [{w.fingerprint}]" for w in watchers)
