@@ -16,17 +16,21 @@ from trio.testing import MockClock
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.lan import watchers
-from p2pbelka.peer.lan.events import WatcherView
+from p2pbelka.peer.lan.events import LobbyEvent, WatchersCatchingUp, WatcherView
 from p2pbelka.peer.lan.watchers import ALIVE, ALIVE_EVERY, FED_GRACE, FED_LIMIT, Feed
+from p2pbelka.ui.words.lobbylog import event_line
 
 ME = Identity.generate("Watcher")
 REAL_BATCH = watchers.BATCH
+TOLD: list[LobbyEvent] = []
+"""What the feeds told the host's front end (cleared for each test)."""
 
 
 @pytest.fixture(autouse=True)
 def one_payload_a_write(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each write carries one payload, so a slow link takes the feed payload by payload."""
     monkeypatch.setattr(watchers, "BATCH", 1)
+    TOLD.clear()
 
 
 VIEW = WatcherView(ME.public_key, "Dana", "127.0.0.1", watcher=True)
@@ -68,7 +72,7 @@ class PacedChannel:
 async def fed_at_the_end(channel: PacedChannel, records: int) -> tuple[Feed, float]:
     """A feed with one watcher on ``channel``, ``records`` records written, then the end:
     the feed and the seconds ``end`` took."""
-    feed = Feed(1)
+    feed = Feed(1, tell=TOLD.append)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(feed.serve, channel, VIEW, 0)  # type: ignore[arg-type]
         await trio.testing.wait_all_tasks_blocked()  # the watcher is in
@@ -153,3 +157,15 @@ async def test_a_watcher_of_a_quiet_game_is_told_the_link_is_alive(
         nursery.cancel_scope.cancel()
     assert lb.decode_control(channel.taken[0]) == lb.Watching("off")
     assert channel.taken[1:] == [ALIVE] * 3
+
+
+async def test_the_host_s_person_is_told_its_program_waits_for_a_watcher_behind(
+    autojump_clock: MockClock,
+) -> None:
+    await fed_at_the_end(PacedChannel(pace=0.0), 3)  # fed at once: nothing to say
+    assert not any(isinstance(event, WatchersCatchingUp) for event in TOLD)
+    await fed_at_the_end(PacedChannel(pace=FED_GRACE * 0.6), 5)
+    (said,) = [event for event in TOLD if isinstance(event, WatchersCatchingUp)]
+    assert said == WatchersCatchingUp((VIEW,), FED_GRACE, FED_LIMIT)
+    line = event_line(said)
+    assert line is not None and "Dana" in line and "120 s at most" in line
