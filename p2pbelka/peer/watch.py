@@ -48,12 +48,13 @@ from p2pbelka.peer.lan.events import (
 )
 from p2pbelka.peer.lan.finding import Find
 from p2pbelka.peer.lan.join import reach_lobby
-from p2pbelka.peer.lan.watchers import ALIVE_EVERY
+from p2pbelka.peer.lan.watchers import ALIVE, ALIVE_EVERY, BEHIND
 from p2pbelka.peer.results import keep_result
 from p2pbelka.peer.seat import NetOptions, signer_of
 from p2pbelka.peer.store import games_dir
 from p2pbelka.peer.watchaway import AWAY_FOR, Away, look
 from p2pbelka.peer.watchchat import WatchChat
+from p2pbelka.peer.watchinbox import Inbox
 from p2pbelka.peer.watchsave import WatchSave, new_meta
 from p2pbelka.protocol.chat import is_chat, open_chat
 from p2pbelka.protocol.codec import ProtocolError
@@ -69,6 +70,9 @@ OUTBOX = 16
 SILENT_FOR = 4 * ALIVE_EVERY
 """Seconds with nothing from a host that keeps the link alive (it sent ``alive`` on this
 connection) after which the link is taken for dead: the host is away."""
+INBOX = BEHIND
+"""Bytes read from the host and not yet shown and written, at most (``watchinbox.py``):
+as much again as the host holds for a watcher."""
 
 
 Say = Callable[[str], None]
@@ -258,8 +262,10 @@ class Feed:
             await channel.send(lb.encode_control(lb.Watch(self.identity.name, self.held)))
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._send_chat, channel, lines)
+                inbox = Inbox(INBOX)
+                nursery.start_soon(self._read, channel, inbox)
                 try:
-                    await self._feed(channel)
+                    await self._feed(inbox)
                 except (FeedBroken, HostLied, WatchRefused) as exc:
                     failed.append(exc)
                 except NetError as exc:
@@ -280,8 +286,11 @@ class Feed:
         except (lb.LobbyError, NetError, trio.TooSlowError) as exc:
             raise FeedBroken(f"no lobby: {exc}") from None
 
-    async def _feed(self, channel: SecureChannel) -> None:
-        while (payload := await self._next(channel)) is not None:
+    async def _feed(self, inbox: Inbox) -> None:
+        while True:
+            if inbox.empty and self.save is not None:
+                await self.save.sync()  # all that came is shown: on the disk too
+            payload = await inbox.take()  # the reader's end once all is taken: raised
             if is_chat(payload):
                 await self._chat(payload)
                 continue
@@ -297,7 +306,23 @@ class Feed:
                 continue
             if await self._on_control(msg):
                 return
-        raise FeedBroken("the host closed the connection before the game's end")
+
+    async def _read(self, channel: SecureChannel, inbox: Inbox) -> None:
+        """The host's payloads into ``inbox`` as they come, whatever the screen and the
+        disk are doing (``watchinbox.py``); ``alive`` ends here.  Then why the reading
+        ended: the connection closed, went silent or broke."""
+        try:
+            while (payload := await self._next(channel)) is not None:
+                if payload == ALIVE:
+                    self._alive = True
+                else:
+                    await inbox.put(payload)
+            end = FeedBroken("the host closed the connection before the game's end")
+        except FeedBroken as exc:
+            end = exc
+        except NetError as exc:
+            end = FeedBroken(str(exc))
+        inbox.close(end)
 
     async def _next(self, channel: SecureChannel) -> bytes | None:
         """The host's next payload; None once it closed the connection."""
@@ -368,7 +393,7 @@ class Feed:
             meta = new_meta(first.game, self.where, self.host_key or b"", self.table_name)
             self.save = WatchSave.create(self.games, first.game, meta)
         if self.save is not None:
-            await self.save.append(self.observer.envelopes[before:])
+            self.save.write(self.observer.envelopes[before:])
         table = self.observer.table
         if table is not None and table.state.setup is not None:
             self.chat.seat(table.game_id, [s.key for s in table.state.setup.seats])
@@ -442,6 +467,7 @@ class Feed:
         report = self.observer.report()
         path = self.save.transcript_path if self.save is not None else None
         if self.save is not None:
+            await self.save.sync()
             self.save.end(finished=fed, why=why)
             table = self.observer.table
             if fed and table is not None and (report.finished or report.proven):

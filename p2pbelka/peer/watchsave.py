@@ -1,9 +1,10 @@
 """A watched game on the disk: its transcript as the host fed it, and what it was.
 
 ``games/watch-<game id hex>/`` (beside the seats' games, in the same games
-directory) holds ``transcript.p2pb``, each record appended and synced as it
-comes, like a seat's (so a killed watcher keeps all it was fed but the record
-being written, and ``p2pbelka verify`` reads the file as it reads a seat's);
+directory) holds ``transcript.p2pb``, each record appended as it comes and synced
+with those that came with it (so a killed watcher keeps all it was fed but the
+record being written, a power cut all but the last few, and ``p2pbelka verify``
+reads the file as it reads a seat's);
 ``chat.log``, the seats' signed chat as ``peer/chat.py`` keeps it; and
 ``watch.json``, where it was watched from and how the watch ended; ``set-aside-N.p2pb``,
 records past N the host's own transcript no longer holds (``set_aside``).  Not a
@@ -74,14 +75,17 @@ class WatchSave:
             return cls(directory, meta, sync=sync)
         raise FileExistsError(f"too many watches of game {game_id.hex()} in {root}")
 
-    async def append(self, envelopes: list[Envelope]) -> None:
-        """Write the records and wait for the disk (in a worker thread: the feed goes on)."""
-        if not envelopes:
-            return
+    def write(self, envelopes: list[Envelope]) -> None:
+        """Write the records (the kernel has them: a killed watcher keeps them)."""
         for envelope in envelopes:
             self._writer.append(envelope)
         self.meta.records += len(envelopes)
-        if self.syncs:
+
+    async def sync(self) -> None:
+        """Wait for the disk to hold every record written (in a worker thread: the feed
+        is read on meanwhile).  Once for the records that came together, not one by one:
+        a sync a record made a watcher on a busy disk fall deals behind the game."""
+        if self.syncs and self._writer.unsynced:
             on = disk.current()
             await on.blocking(partial(self._writer.sync, on.datasync))
 

@@ -46,6 +46,7 @@ from p2pbelka.ui.lobbypanel import LobbyPanel
 from p2pbelka.ui.lobbyview import LobbyView
 from p2pbelka.ui.words.admission import lobby_reason
 from p2pbelka.ui.words.i18n import _, set_language
+from p2pbelka.ui.words.lobbylog import event_line
 from p2pbelka.ui.words.oserrors import listen_words, os_error_words
 
 QUIET_AFTER = 15.0
@@ -116,6 +117,8 @@ class LanSession:
         self.lobby.apply(event)
         if isinstance(event, (WatchersChanged, lan.JoinersAsking)):
             self._show_watchers()
+        if isinstance(event, lan.WatchersCatchingUp):  # the host's program waits for them
+            self.screen.view.say(event_line(event) or "")
         if isinstance(event, lan.TableRules) and not event.changed:
             self.use_game(event.state.variant, len(event.state.seats))
         if isinstance(event, lan.TablesHeard) and self.lobby.tables and self._wanted:

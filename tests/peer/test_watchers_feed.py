@@ -105,6 +105,8 @@ async def test_the_seat_s_record_does_no_encryption_whatever_the_watchers(
             feed.record(record)  # type: ignore[arg-type]
         # the seat's part, for every record and all the watchers: no encryption, no write
         assert (crypto.count, writes.count) == before
+        while any(w.queue for w in feed.watchers):  # the game's part goes (the end's, one
+            await trio.sleep(watchers.PACE)  # payload a write: ``Feed._next_batch``)
         await feed.end()
     want = [r.raw for r in records]
     assert len(got) == watchers.MAX_WATCHERS

@@ -224,6 +224,17 @@ class WatchersChanged(LobbyEvent):
     places: int
 
 
+@dataclass(frozen=True)
+class WatchersCatchingUp(LobbyEvent):
+    """The host's game is over and these watchers have not taken the whole feed yet: the
+    host's program waits for them while each takes something at least every ``grace``
+    seconds, ``limit`` seconds at most (host only; each one done is a ``WatchersChanged``)."""
+
+    watchers: tuple[WatcherView, ...]
+    grace: float
+    limit: float
+
+
 # --- the controls -------------------------------------------------------------------
 
 

@@ -44,7 +44,12 @@ from p2pbelka.peer.chat import (
     RateLimit,
     watching_line,
 )
-from p2pbelka.peer.lan.events import LobbyEvent, WatchersChanged, WatcherView
+from p2pbelka.peer.lan.events import (
+    LobbyEvent,
+    WatchersCatchingUp,
+    WatchersChanged,
+    WatcherView,
+)
 from p2pbelka.protocol.chat import ChatMsg, is_chat, open_chat
 from p2pbelka.protocol.codec import ProtocolError, decode
 from p2pbelka.protocol.envelope import Envelope
@@ -78,6 +83,9 @@ ALIVE_EVERY = 5.0
 whose host sends nothing for a while knows the link is dead (a cable out), not the
 game quiet (a player thinking), and goes to wait for the host (``peer/watch.py``)."""
 ALIVE = lb.encode_control(lb.Alive())
+SAY_AFTER = 1.0
+"""Seconds after the end before the host's person is told its program waits for watchers
+still catching up (``WatchersCatchingUp``): one that is up to date takes ``fed`` sooner."""
 
 
 class CutOff(Exception):
@@ -342,13 +350,16 @@ class Feed:
         except NetError as exc:
             self._left(watcher, exc)
 
-    @staticmethod
-    def _next_batch(watcher: Watcher) -> list[bytes]:
-        """The next write's payloads off the queue (``BATCH`` bytes, one at least)."""
+    def _next_batch(self, watcher: Watcher) -> list[bytes]:
+        """The next write's payloads off the queue (``BATCH`` bytes, one at least).  Once
+        the game is over, one payload a write: the game no longer pays for the writes,
+        and the end's wait (``end``) sees each payload a slow watcher takes, where a
+        batch (some two deals) could take it longer than ``FED_GRACE`` while it moves."""
         queue = watcher.queue
         batch = [queue.popleft()] if queue else []
         size = sum(map(len, batch))
-        while queue and size + len(queue[0]) <= BATCH:
+        most = 0 if self.ended else BATCH
+        while queue and size + len(queue[0]) <= most:
             batch.append(queue.popleft())
             size += len(batch[-1])
         watcher.queued -= size
@@ -446,6 +457,10 @@ class Feed:
         self._taken_at = trio.current_time()
         idle = False
         with trio.move_on_after(limit):
+            with trio.move_on_after(SAY_AFTER):  # most are fed at once: nothing to say
+                await self._done.wait()
+            if not self._done.is_set():  # the host's program waits for them: said so
+                self.tell(WatchersCatchingUp(tuple(w.view for w in self.watchers), grace, limit))
             while not self._done.is_set():
                 # one deadline, compared as the cancel scope compares it
                 deadline = self._taken_at + grace

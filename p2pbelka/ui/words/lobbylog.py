@@ -7,14 +7,14 @@ the rules last shown, so a change of them names each rule that changed.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from p2pbelka.ui.words.i18n import _, ngettext
 from p2pbelka.ui.words.oserrors import trying_why
 
 if TYPE_CHECKING:
-    from p2pbelka.peer.lan import LobbyEvent
+    from p2pbelka.peer.lan import LobbyEvent, WatcherView
     from p2pbelka.protocol.lobby import LobbyState
 
 RATINGS_WAIT = 1.0
@@ -114,6 +114,7 @@ def event_line(event: LobbyEvent, ratings: Mapping[bytes, float] | None = None) 
         StillTrying,
         TableOpen,
         TablesHeard,
+        WatchersCatchingUp,
         WatchersChanged,
         WrongCodeTried,
     )
@@ -175,13 +176,22 @@ def event_line(event: LobbyEvent, ratings: Mapping[bytes, float] | None = None) 
         you = _(" (you: seat {n})").format(n=event.me) if event.me is not None else ""
         return _("seats: {seats}").format(seats="; ".join(parts)) + you
     if isinstance(event, WatchersChanged):
-        who = ", ".join(f"{w.name} [{w.fingerprint}]" for w in event.watchers)
+        who = named(event.watchers)
         places = ngettext("{n} more place", "{n} more places", event.places).format(n=event.places)
         if not event.watchers:
             return _("nobody is watching ({places})").format(places=places)
         return ngettext(
             "{n} watching: {who} ({places})", "{n} watching: {who} ({places})", len(event.watchers)
         ).format(n=len(event.watchers), who=who, places=places)
+    if isinstance(event, WatchersCatchingUp):
+        who = named(event.watchers)
+        return ngettext(
+            "the game is over; {n} watcher has not had all of it yet ({who}): this program"
+            " waits while it takes the rest, {limit:.0f} s at most",
+            "the game is over; {n} watchers have not had all of it yet ({who}): this program"
+            " waits while they take the rest, {limit:.0f} s at most",
+            len(event.watchers),
+        ).format(n=len(event.watchers), who=who, limit=event.limit)
     if isinstance(event, GameStarting):
         return _("starting game {id} in seat {seat}").format(
             id=event.game_id.hex(), seat=event.seat
@@ -217,3 +227,8 @@ def invite_lines(code: str, changed_after: int | None = None) -> str:
         line = _("NEW") + " " + line
     joiners = _("joiners: p2pbelka join --invite {typed}")
     return line + "\n" + joiners.format(typed=normal_code(code).decode())
+
+
+def named(watchers: Sequence[WatcherView]) -> str:
+    """Watchers as the host's lines name them: name and key's fingerprint."""
+    return ", ".join(f"{w.name} [{w.fingerprint}]" for w in watchers)
