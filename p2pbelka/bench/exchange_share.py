@@ -25,6 +25,7 @@ from p2pbelka.ladder.ledger import Ledger
 from p2pbelka.ladder.share import ShareError, Sharing
 from p2pbelka.protocol.codec import decode, encode
 from p2pbelka.protocol.envelope import Signer
+from p2pbelka.rules import registry as _rules
 
 AT = 1767225600
 """2026-01-01T00:00:00Z: the first game's date; game ``n`` is ``n`` minutes after it."""
@@ -69,6 +70,8 @@ CASES: list[dict[str, Any]] = [
         "probe": [["have", [4, 3]]],
     },
 ]
+GAME = _rules.names()[0]
+"""The games' kind in this vector: the first registered (the exchange is the same for each)."""
 
 
 def member(n: int) -> Signer:
@@ -82,7 +85,7 @@ def certificates() -> dict[int, bytes]:
         signers = [member(s) for s in seats]
         names = [f"member {s}" for s in seats]
         outcome = Outcome(n % 2, (12, n % 12) if n % 2 == 0 else (n % 12, 12))
-        out[n] = certificate_of(signers, "belka", outcome, AT + 60 * n, names).raw
+        out[n] = certificate_of(signers, GAME, outcome, AT + 60 * n, names).raw
     return out
 
 
