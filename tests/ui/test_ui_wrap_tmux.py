@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -60,14 +61,32 @@ def test_a_line_given_back_after_slow_down_is_written_on_at_its_end(tmp_path: Pa
             tmux.keys("c")
             tmux.keys("-l", f"line {n}")
             tmux.keys("Enter")
-        screen = wait_for(tmux, "Slow down")
-        given_back = next(row for row in screen.splitlines() if row.startswith("chat> line"))
+        wait_for(tmux, "Slow down")
+        # the keys of the last lines may still be on their way when "Slow down" shows:
+        # the line given back is read once the chat line has settled
+        given_back = _settled_chat_row(tmux)
         tmux.keys("c")
         tmux.keys("-l", " again")
         screen = wait_for(tmux, given_back + " again")
         assert "againline" not in screen
     finally:
         tmux("kill-server")
+
+
+def _settled_chat_row(tmux: Tmux, timeout: float = 90) -> str:
+    """The chat line being written, once it has stayed the same for a second (the
+    keys typed before it have all been read)."""
+    deadline = time.monotonic() + timeout
+    last, same = "", 0
+    while time.monotonic() < deadline:
+        rows = [row for row in tmux.screen().splitlines() if row.startswith("chat> line")]
+        row = rows[-1].rstrip() if rows else ""
+        same = same + 1 if row and row == last else 0
+        if same >= 20:
+            return row
+        last = row
+        time.sleep(0.05)
+    raise AssertionError("the chat line never settled:\n" + tmux.screen())
 
 
 def test_a_player_sees_who_watches_under_the_seats(tmp_path: Path) -> None:
