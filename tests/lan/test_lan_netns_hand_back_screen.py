@@ -68,7 +68,8 @@ def _seated(lan: Lan, peers: PeerSet, tmux: Tmux, home: Path) -> list[Peer]:
 
 class Person:
     """The person at seat 1's screen: plays a card when it is their turn, closes a page,
-    says no to a re-deal, and reads the screen after each key, as a person would."""
+    says no to a re-deal, takes +4 after the eggs, and reads the screen after each key,
+    as a person would."""
 
     def __init__(self, tmux: Tmux) -> None:
         self.tmux, self.number = tmux, 0
@@ -94,6 +95,8 @@ class Person:
                     self.tmux.keys("Enter")
             elif "allows a re-deal" in screen:
                 self.tmux.keys("n")
+            elif "your pair chooses" in screen:  # after 60:60, as the deals fall
+                self.tmux.keys("1")
             elif "Your turn" in screen or "cannot be played" in screen:
                 self._card(screen)
             time.sleep(0.05)
