@@ -11,16 +11,14 @@ from typing import Any
 
 import msgpack
 
+from p2pbelka.bench.exchange_beacons import GAME
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import lobby as lb
 from p2pbelka.protocol import seatchange as sc
 from p2pbelka.protocol.codec import ProtocolError, encode
 from p2pbelka.protocol.envelope import Signer
-from p2pbelka.rules import registry as _rules
 from p2pbelka.table.session import Table
 
-GAME = _rules.names()[0]
-"""The table's game in these vectors: the first registered (the wire is the same for each)."""
 HOST_SEED, JOINER_SEEDS = 0x10, (0x11, 0x12, 0x13)
 NAMES = ("Host", "Ann", "Bea", "Cem")
 NONCES = tuple(bytes([0x50 + seat]) * 16 for seat in range(4))

@@ -19,13 +19,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from p2pbelka.bench.exchange_beacons import GAME
 from p2pbelka.bench.ladder import certificate_of
 from p2pbelka.ladder.certificate import Outcome, read
 from p2pbelka.ladder.ledger import Ledger
 from p2pbelka.ladder.share import ShareError, Sharing
 from p2pbelka.protocol.codec import decode, encode
 from p2pbelka.protocol.envelope import Signer
-from p2pbelka.rules import registry as _rules
 
 AT = 1767225600
 """2026-01-01T00:00:00Z: the first game's date; game ``n`` is ``n`` minutes after it."""
@@ -70,8 +70,6 @@ CASES: list[dict[str, Any]] = [
         "probe": [["have", [4, 3]]],
     },
 ]
-GAME = _rules.names()[0]
-"""The games' kind in this vector: the first registered (the exchange is the same for each)."""
 
 
 def member(n: int) -> Signer:
