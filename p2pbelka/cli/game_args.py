@@ -78,3 +78,13 @@ def table_help() -> str:
 def table_name(game: str) -> str:
     """A table's name on the LAN when its host gives none (``Belka table``)."""
     return f"{registry.spec(game).title} table"
+
+
+def add_coach_option(parser: argparse.ArgumentParser) -> None:
+    """``--coach`` as every command that seats the player gives it (``play``, ``host``,
+    ``join``, ``resume``)."""
+    parser.add_argument(
+        "--coach",
+        action="store_true",
+        help=_("at each deal's end, show which of your decisions cost the most (the coach)"),
+    )

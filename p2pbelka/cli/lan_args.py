@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from p2pbelka.cli import game_args
 from p2pbelka.ui.words.i18n import LANGUAGES, _
 from p2pbelka.ui.words.setuperrors import error_words
 
@@ -51,11 +52,7 @@ def add_player_arguments(parser: argparse.ArgumentParser) -> None:
         help=_("text for scripts: one JSON object a line, the raw figures (docs/text-mode.md)"),
     )
     parser.add_argument("--lang", choices=LANGUAGES, default=None, help=_("screen language"))
-    parser.add_argument(
-        "--coach",
-        action="store_true",
-        help=_("at each deal's end, show which of your decisions cost the most (the coach)"),
-    )
+    game_args.add_coach_option(parser)
     parser.add_argument(
         "--player", metavar="NAME", help=_("your name at the table (remembered for next time)")
     )

@@ -63,11 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="GAME",
         help=_("go on with a local game you left (its id or a prefix; default: the latest)"),
     )
-    parser.add_argument(
-        "--coach",
-        action="store_true",
-        help=_("at each deal's end, show which of your decisions cost the most (the coach)"),
-    )
+    game_args.add_coach_option(parser)
     parser.add_argument(
         "--transcript",
         type=Path,
