@@ -31,7 +31,7 @@ from p2pbelka.ladder.ratings import ladder
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Signer, seal_envelope
 from p2pbelka.protocol.ids import game_id_of
-from p2pbelka.rules.registry import DEFAULT, spec
+from p2pbelka.rules.registry import DEFAULT, names, spec
 
 GAMES = 10_000
 SHARED = 1_000
@@ -166,9 +166,10 @@ async def share_figures(certificates: list[Certificate]) -> dict[str, object]:
 
 async def table_share_figures(certificates: list[Certificate]) -> dict[str, object]:
     """The same results shared by themselves at a table's end: member 0, holding
-    ``certificates``, and member 1, holding none, play one short game of Belot for two
-    (random bots, real peers on loopback, each with its own home); the time from member
-    1's exchange beginning to its results counted, and the bytes both sent for it."""
+    ``certificates``, and member 1, holding none, play one short game of two (the first
+    game played by two; random bots, real peers on loopback, each with its own home);
+    the time from member 1's exchange beginning to its results counted, and the bytes
+    both sent for it."""
     from p2pbelka.bots import make_bot
     from p2pbelka.net.identity import Identity
     from p2pbelka.peer.driver import BotFrontEnd
@@ -186,7 +187,7 @@ async def table_share_figures(certificates: list[Certificate]) -> dict[str, obje
             ["random"],
             transcript_dir=root,
             identities=players,
-            game="belot",
+            game=next(name for name in names() if 2 in spec(name).seat_counts),
         )
     taker, giver = results[1].shared, results[0].shared
     if taker is None or giver is None:
