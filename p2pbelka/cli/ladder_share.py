@@ -116,7 +116,7 @@ async def _serve(identity: Identity, pins: list[str], port: int) -> int:
 
 def _say(shared: Shared) -> None:
     from p2pbelka.net.identity import fingerprint
-    from p2pbelka.ui.words.certificates import note_words
+    from p2pbelka.ui.words.certificates import note_words, share_error_words
 
     print(
         _("shared with {key}: {came} results came, {counted} counted").format(
@@ -130,4 +130,4 @@ def _say(shared: Shared) -> None:
         more = len(shared.notes) - NOTES
         print(_("ladder: {n} more not counted, kept aside").format(n=more), file=sys.stderr)
     if shared.error:
-        print(_("ladder: {note}").format(note=shared.error), file=sys.stderr)
+        print(_("ladder: {note}").format(note=share_error_words(shared.error)), file=sys.stderr)

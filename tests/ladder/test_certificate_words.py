@@ -92,3 +92,25 @@ def test_verify_and_ladder_print_them_in_the_player_s_language(tmp_path: Path) -
     assert "ends[3], 3 орны (Nurlan)" in ran.stdout, ran.stdout
     ran = run_main(tmp_path, "ladder", "--lang", "ru", "--add", str(bad))
     assert "рейтинг: отклонён: байт" in ran.stderr and "сохранён как" in ran.stderr, ran.stderr
+
+
+def test_why_an_exchange_stopped_is_worded(russian: None) -> None:
+    from p2pbelka.ladder import share as sh
+    from p2pbelka.protocol.codec import encode
+    from p2pbelka.ui.words.certificates import share_error_words
+
+    said = []
+    for payload in [
+        b"\xc1",
+        encode({"have": b"\x01" * 17, "t": "have"}),
+        encode({"have": b"\x02" * 16 + b"\x01" * 16, "t": "have"}),
+        encode({"t": "nope"}),
+    ]:
+        try:
+            sh.Sharing({}).receive(payload)
+        except sh.ShareError as exc:
+            said.append(share_error_words(f"the peer {exc}"))
+    said.append(share_error_words("the exchange stopped: too slow"))
+    assert len(said) == 5
+    for line in said:
+        assert not set(re.findall(r"[a-z]+", line)) & ENGLISH, line

@@ -1,5 +1,6 @@
-"""Why a result certificate was refused, and what the ledger set aside, in the player's
-language (``verify X.cert``, ``ladder`` and its sharing).
+"""Why a result certificate was refused, what the ledger set aside, and why an exchange
+of results stopped, in the player's language (``verify X.cert``, ``ladder`` and its
+sharing).
 
 The certificate reader (``ladder/certificate.py``) names where the fault is (``byte 666,
 table``, ``ends[1], seat 1 (Asel)``, ``sig``) and why, in English; the ledger
@@ -40,6 +41,9 @@ _SAME: frozenset[str] = frozenset(
         N_("refused: it names another outcome than your own"),
         N_("set aside: two certificates of one game name different outcomes"),
         N_("refused: its game's certificates disagree"),
+        N_("the peer sent certificates that are not a list of byte strings"),
+        N_("the peer sent a certificate that was not asked for, or junk"),
+        N_("the exchange stopped: too slow"),
     }
 )
 """The reader's reasons and the ledger's notes that carry no value: the catalogue has
@@ -217,3 +221,42 @@ def note_words(note: str) -> str:
 
 def _note(note: str) -> str:
     return _(note) if note in _SAME else matched_words(_NOTES, note)
+
+
+_SHARING: Forms = [
+    (
+        re.compile(r"the peer sent a message that does not decode \((.*)\)", re.S),
+        lambda why: _("the peer sent a message that does not decode"),
+    ),
+    (
+        re.compile(r"the peer sent a message this exchange does not know \((.*)\)", re.S),
+        lambda kind: _("the peer sent a message this exchange does not know ({kind})").format(
+            kind=kind
+        ),
+    ),
+    (
+        re.compile(r"the peer (\w+): expected at most (\d+) game ids of (\d+) bytes"),
+        lambda where, most, size: _(
+            "the peer's {where} names more than {most} games, or ids not of {size} bytes"
+        ).format(where=where, most=most, size=size),
+    ),
+    (
+        re.compile(r"the peer (\w+): the game ids are not in ascending order, each once"),
+        lambda where: _("the peer's {where} names its games out of order, or one twice").format(
+            where=where
+        ),
+    ),
+    (
+        re.compile(r"the peer sent more than (\d+) bytes of certificates"),
+        lambda most: _("the peer sent more than {most} bytes of certificates").format(most=most),
+    ),
+    (
+        re.compile(r"the exchange stopped: (.+)", re.S),
+        lambda why: _("the exchange stopped: {why}").format(why=why),
+    ),
+]
+
+
+def share_error_words(error: str) -> str:
+    """Why an exchange of results stopped (``peer/share.py``'s ``Shared.error``)."""
+    return _(error) if error in _SAME else matched_words(_SHARING, error)
