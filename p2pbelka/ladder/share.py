@@ -93,11 +93,14 @@ class Sharing:
         asked = [i for i in _ids(ids, MAX_RESULTS, "want") if i in self.held]
         out: list[bytes] = []
         batch: list[bytes] = []
-        size = 0
+        size = total = 0
         for game_id in asked:
             cert = self.held[game_id]
             if len(cert) > BATCH:
                 continue
+            total += len(cert)
+            if total > MAX_BYTES:  # the other side would take no more
+                break
             if size + len(cert) > BATCH:
                 out.append(encode({"certs": batch, "t": "certs"}))
                 batch, size = [], 0

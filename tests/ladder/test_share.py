@@ -144,3 +144,16 @@ def sh_id(raw: bytes) -> bytes:
     from p2pbelka.ladder.certificate import read
 
     return read(raw).game_id
+
+
+def test_a_side_sends_no_more_than_the_other_takes() -> None:
+    """Asked for more than 10 MiB of certificates, a side stops before the one that would
+    go past (the other side would refuse it and stop): what it sends is all taken."""
+    held = {n.to_bytes(16, "big"): MAGIC + bytes(40_000) for n in range(300)}
+    giver, taker = sh.Sharing(held), sh.Sharing({})
+    want = taker.receive(giver.start()[0])
+    sent = giver.receive(want[0])
+    for message in sent:
+        taker.receive(message)
+    assert taker.got_all and taker.bytes_in <= sh.MAX_BYTES
+    assert len(taker.received) == sh.MAX_BYTES // len(held[bytes(16)])
