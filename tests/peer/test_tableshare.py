@@ -71,16 +71,16 @@ async def test_a_silent_seat_is_left_when_the_time_is_up(
     sharer = _sharer(tmp_path, links)
     start = trio.current_time()
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(lambda: _answer_as(sharer, 1))
+        nursery.start_soon(_answer_as, sharer, 1, {GAME.game_id: GAME.raw})
         done = await sharer.run([1, 2])
     assert trio.current_time() - start >= SHARE_TIME
     errors = {p.peer: p.error for p in done.peers}
     assert errors[KEYS[1].public_key] == "" and "too slow" in errors[KEYS[2].public_key]
 
 
-async def _answer_as(sharer: TableShare, seat: int) -> None:
-    """Seat ``seat``'s side: an honest ledger holding the game they played."""
-    other = Sharing({GAME.game_id: GAME.raw}, frozenset([GAME.game_id]))
+async def _answer_as(sharer: TableShare, seat: int, held: dict[bytes, bytes]) -> None:
+    """Seat ``seat``'s side: the reference exchange, holding ``held``."""
+    other = Sharing(held, frozenset([GAME.game_id]))
     sharer.heard(seat, wrap(other.start()[0]))
     while not other.done:
         await trio.sleep(0.1)
@@ -115,3 +115,24 @@ async def test_what_comes_before_the_start_is_bounded_and_a_breach_ends_one_seat
 async def _drop_later(links: Links, seat: int) -> None:
     await trio.sleep(1.0)
     links.drop(seat)
+
+
+async def test_a_stranger_s_results_count_only_between_keys_met(
+    tmp_path: Path, autojump_clock: MockClock
+) -> None:
+    """A game with no certificate (disputed, a seat that changed hands) leaves the seat
+    of key 2 a stranger: of what it offers, only a game between keys that sat with
+    this ledger's owner counts."""
+    links = Links({2: 1})
+    sharer = _sharer(tmp_path, links)
+    met = certificate_of([KEYS[1], KEYS[0]], "belot", Outcome(1, (40, 151)), 9100)
+    unmet = certificate_of([KEYS[2], KEYS[1]], "belot", Outcome(0, (151, 70)), 9200)
+    offered = {c.game_id: c.raw for c in (met, unmet)}
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_answer_as, sharer, 2, offered)
+        done = await sharer.run([2])
+    assert (done.came, done.counted) == (2, 1)
+    assert "stranger" in done.peers[0].notes[0]
+    with Ledger(tmp_path / "ladder.sqlite") as ledger:
+        assert {g for g, _ in ledger.certificates()} == {GAME.game_id, met.game_id}
