@@ -35,11 +35,13 @@ class Links:
         self.sent: list[tuple[int, dict[str, Any]]] = []
         self.on_ladder: Any = None
         self._changed = trio.Event()
+        self.began = trio.Event()  # this side sent its first message
 
     def send_newest(self, seat: int, payload: bytes) -> bool:
         if not self.up.get(seat):
             return False
         self.sent.append((seat, decode(unwrap(payload))))
+        self.began.set()
         return True
 
     def links_to(self, seat: int) -> int:
@@ -113,6 +115,7 @@ async def test_what_comes_before_the_start_is_bounded_and_a_breach_ends_one_seat
 
 
 async def _drop_later(links: Links, seat: int) -> None:
+    await links.began.wait()  # the exchange began (the ledger read in a thread)
     await trio.sleep(1.0)
     links.drop(seat)
 
