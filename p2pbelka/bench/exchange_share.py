@@ -7,8 +7,12 @@ no play behind it (``bench.ladder.certificate_of``: the table and every seat's c
 made by the seat 0 player), dated from ``AT`` on.  Delivery: both sides' ``have`` go
 first, then each payload is delivered in the order it was sent and the answers go to
 the back of the line.  A ``probe`` side is not the reference: it sends what its case
-says, all at once, and the reference side stops at the first payload it refuses.
-``replay`` runs a case again from the file's bytes alone.
+says, all at once, and the reference side stops at the first payload it refuses.  A
+``table`` case is the exchange at a table's end (SPEC.md 7.3): every payload is the
+``ladder`` control message that carries it, and both sides ask for the game just
+played (``table``, its id) though each holds a certificate of it; ``b``'s, made by
+member 1 half a minute before ``a``'s, is the one both keep.  ``replay`` runs a case
+again from the file's bytes alone.
 """
 
 from __future__ import annotations
@@ -21,9 +25,9 @@ from typing import Any
 
 from p2pbelka.bench.exchange_beacons import GAME
 from p2pbelka.bench.ladder import certificate_of
-from p2pbelka.ladder.certificate import Outcome, read
+from p2pbelka.ladder.certificate import CLOSED, Outcome, read, seal
 from p2pbelka.ladder.ledger import Ledger
-from p2pbelka.ladder.share import ShareError, Sharing
+from p2pbelka.ladder.share import ShareError, Sharing, is_wrapped, unwrap, wrap
 from p2pbelka.protocol.codec import decode, encode
 from p2pbelka.protocol.envelope import Signer
 
@@ -50,6 +54,14 @@ CASES: list[dict[str, Any]] = [
         "about": "a and b never sat together: only a game between keys one met counts",
         "a": [2, 7],
         "b": [4],
+    },
+    {
+        "name": "at-a-table",
+        "about": "a and b just played game 0, each with its own certificate of it: each"
+        " takes the other's games and both keep b's, the earlier, of game 0",
+        "a": [0, 1, 2],
+        "b": ["0b", 3],
+        "table": 0,
     },
     {
         "name": "junk",
@@ -87,6 +99,12 @@ def certificates() -> dict[int, bytes]:
     return out
 
 
+def second_maker(raw: bytes) -> bytes:
+    """The same game's certificate made by member 1, half a minute earlier."""
+    made = read(raw)
+    return seal(CLOSED, made.table, made.outcome, made.at - 30, member(1), made.ends).raw
+
+
 def game_id(raw: bytes) -> bytes:
     """A certificate's game id, as the ledger keys it."""
     return read(raw).game_id
@@ -110,12 +128,16 @@ def share() -> dict[str, Any]:
     cases: list[dict[str, Any]] = []
     for case in CASES:
         holds: dict[str, list[bytes]] = {
-            side: [certs[n] for n in case[side]] for side in ("a", "b") if side in case
+            side: [certs[n] if n != "0b" else second_maker(certs[0]) for n in case[side]]
+            for side in ("a", "b")
+            if side in case
         }
         probe = probe_payloads(case["probe"], certs) if "probe" in case else None
-        messages, end = run(holds, probe)
+        table = game_id(certs[case["table"]]) if "table" in case else None
+        messages, end = run(holds, probe, table)
         written: dict[str, Any] = {"name": case["name"], "about": case["about"]}
         written |= _hex_holds(holds)
+        written |= {"table": table.hex()} if table is not None else {}
         written |= {"probe": "probe" in case, "messages": messages, "end": end}
         cases.append(written)
     return {
@@ -140,14 +162,16 @@ def replay(case: dict[str, Any]) -> tuple[list[dict[str, str]], dict[str, Any]]:
     probe = None
     if case["probe"]:
         probe = [bytes.fromhex(m["payload"]) for m in case["messages"] if m["from"] == "b"]
-    return run(holds, probe)
+    table = bytes.fromhex(case["table"]) if "table" in case else None
+    return run(holds, probe, table)
 
 
 def run(
-    holds: dict[str, list[bytes]], probe: list[bytes] | None
+    holds: dict[str, list[bytes]], probe: list[bytes] | None, table: bytes | None = None
 ) -> tuple[list[dict[str, str]], dict[str, Any]]:
     """The exchange between ``a`` (the reference) and ``b`` (the reference, or a probe
-    sending ``probe``): every payload delivered, and each reference side's end."""
+    sending ``probe``): every payload delivered, and each reference side's end; with
+    ``table``, at a table's end after game ``table``."""
     keys = {"a": member(0).public_key, "b": member(1).public_key}
     with tempfile.TemporaryDirectory() as folder:
         ledgers = {
@@ -158,10 +182,13 @@ def run(
         for side, ledger in ledgers.items():
             for raw in holds[side]:
                 ledger.add(raw, "played")
-        sides = {side: Sharing(dict(ledger.certificates())) for side, ledger in ledgers.items()}
+        also = frozenset([table] if table is not None else [])
+        sides = {
+            side: Sharing(dict(ledger.certificates()), also) for side, ledger in ledgers.items()
+        }
         line = [("a", m) for m in sides["a"].start()]
         line += [("b", m) for m in (probe if probe is not None else sides["b"].start())]
-        messages, errors = _deliver(sides, line)
+        messages, errors = _deliver(sides, line, wrapped=table is not None)
         end = {}
         for side, ledger in ledgers.items():
             other = keys["b" if side == "a" else "a"]
@@ -176,6 +203,7 @@ def run(
                 "came": len(sharing.received),
                 "counted": [game_id(c).hex() for c in counted],
                 "holds": [i.hex() for i, _ in ledger.certificates()],
+                "makers": [read(c).by.hex()[:16] for _, c in ledger.certificates()],
                 "finished": sharing.done,
                 "error": errors.get(side, ""),
             }
@@ -184,21 +212,26 @@ def run(
 
 
 def _deliver(
-    sides: dict[str, Sharing], line: list[tuple[str, bytes]]
+    sides: dict[str, Sharing], line: list[tuple[str, bytes]], *, wrapped: bool = False
 ) -> tuple[list[dict[str, str]], dict[str, str]]:
-    """Deliver each payload in turn, the answers to the back of the line; a side that
-    refuses one stops (its error kept), and nothing more reaches it."""
+    """Deliver each payload in turn, the answers to the back of the line (``wrapped``:
+    each in the ``ladder`` message that carries it at a table); a side that refuses one
+    stops (its error kept), and nothing more reaches it."""
     messages: list[dict[str, str]] = []
     errors: dict[str, str] = {}
+    if wrapped:
+        line = [(sender, wrap(m)) for sender, m in line]
     while line:
         sender, payload = line.pop(0)
-        kind = decode(payload, "share")["t"]  # every payload here is a map with its t
+        inner = unwrap(payload) if is_wrapped(payload) else payload
+        kind = decode(inner, "share")["t"]  # every payload here is a map with its t
         messages.append({"from": sender, "t": str(kind), "payload": payload.hex()})
         to = "b" if sender == "a" else "a"
         if to not in sides or to in errors:
             continue
         try:
-            line += [(to, m) for m in sides[to].receive(payload)]
+            answers = sides[to].receive(inner)
+            line += [(to, wrap(m) if wrapped else m) for m in answers]
         except ShareError as exc:
             errors[to] = str(exc)
     return messages, errors

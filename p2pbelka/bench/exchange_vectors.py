@@ -32,8 +32,8 @@ and seeds (protocol/vectors/README.md, "Exchanges", lists them):
 - ``watcher-alive.json``: ``alive`` as the reference watcher takes it: a host silent
   after ``alive`` taken for away at 20 s, one that never sends it waited on (7.5);
 - ``top-up.json``: a watching player's top-up, both ends the reference's (9.5);
-- ``ladder-share.json``: two ledgers sharing results, and probes refused
-  (protocol/results.md section 6).
+- ``ladder-share.json``: two ledgers sharing results (one at a table's end), and probes
+  refused (protocol/results.md section 6).
 
 The transport's handshake refusals are in ``transport.json`` (``transport_vectors``).
 ``python -m p2pbelka.bench.exchange_vectors`` rewrites the files; the suite

@@ -26,12 +26,12 @@ import trio
 from p2pbelka.bench.deal_crypto import yardstick_us
 from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
 from p2pbelka.ladder.certificate import CLOSED, Certificate, Outcome, seal
-from p2pbelka.ladder.ledger import Ledger
+from p2pbelka.ladder.ledger import Ledger, ledger_path
 from p2pbelka.ladder.ratings import ladder
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Signer, seal_envelope
 from p2pbelka.protocol.ids import game_id_of
-from p2pbelka.rules.registry import DEFAULT, spec
+from p2pbelka.rules.registry import DEFAULT, names, spec
 
 GAMES = 10_000
 SHARED = 1_000
@@ -108,6 +108,7 @@ def run(quick: bool) -> dict[str, object]:
     figures["read_and_rate_ms"] = round(1000 * best, 1)
     figures["read_and_rate_x"] = round(1e6 * best / unit_us)
     figures.update(trio.run(share_figures, shared))
+    figures.update(trio.run(table_share_figures, shared))
     figures["yardstick_end_us"] = round(yardstick_us(200 if quick else 2000), 1)
     return figures
 
@@ -160,4 +161,41 @@ async def share_figures(certificates: list[Certificate]) -> dict[str, object]:
         "share_s": round(elapsed, 2),
         "share_mib": round(sent / 2**20, 2),
         "share_error": got.error or None,
+    }
+
+
+async def table_share_figures(certificates: list[Certificate]) -> dict[str, object]:
+    """The same results shared by themselves at a table's end: member 0, holding
+    ``certificates``, and member 1, holding none, play one short game of two (the first
+    game played by two; random bots, real peers on loopback, each with its own home);
+    the time from member 1's exchange beginning to its results counted, and the bytes
+    both sent for it."""
+    from p2pbelka.bots import make_bot
+    from p2pbelka.net.identity import Identity
+    from p2pbelka.peer.driver import BotFrontEnd
+    from p2pbelka.peer.loopback import loopback_table, seat_home
+
+    players = [Identity.from_seed(member_seed(1, n), f"member {n}") for n in (0, 1)]
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        with Ledger(ledger_path(seat_home(root, 0) / "games"), players[0].public_key) as ledger:
+            with ledger.batch():
+                for certificate in certificates:
+                    ledger.add_read(certificate, "given")
+        results = await loopback_table(
+            BotFrontEnd(make_bot("random", 1)),
+            ["random"],
+            transcript_dir=root,
+            identities=players,
+            game=next(name for name in names() if 2 in spec(name).seat_counts),
+        )
+    taker, giver = results[1].shared, results[0].shared
+    if taker is None or giver is None:
+        return {"table_share_error": "no exchange"}
+    errors = [p.error for p in (*taker.peers, *giver.peers) if p.error]
+    return {
+        "table_share_results": taker.counted,
+        "table_share_s": round(taker.seconds, 2),
+        "table_share_mib": round((taker.sent + giver.sent) / 2**20, 2),
+        "table_share_error": errors[0] if errors else None,
     }

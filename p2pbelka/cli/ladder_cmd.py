@@ -86,6 +86,7 @@ def _run(args: argparse.Namespace) -> int:
     from p2pbelka.net.identity import Identity
     from p2pbelka.peer.store import games_root
     from p2pbelka.protocol.envelope import Signer
+    from p2pbelka.ui.words.certificates import note_words
 
     me = Identity.load_or_create()
     if ladder_share.wanted(args):
@@ -95,7 +96,7 @@ def _run(args: argparse.Namespace) -> int:
         if args.saved:
             _certify_saved(ledger, Signer(me.private_key))
         for note in ledger.notes:
-            print(_("ladder: {note}").format(note=note), file=sys.stderr)
+            print(_("ladder: {note}").format(note=note_words(note)), file=sys.stderr)
         results = ledger.results(args.game)
     by_game: dict[str, list[Result]] = {}
     for result in results:

@@ -116,6 +116,7 @@ async def _serve(identity: Identity, pins: list[str], port: int) -> int:
 
 def _say(shared: Shared) -> None:
     from p2pbelka.net.identity import fingerprint
+    from p2pbelka.ui.words.certificates import note_words, share_error_words
 
     print(
         _("shared with {key}: {came} results came, {counted} counted").format(
@@ -124,9 +125,9 @@ def _say(shared: Shared) -> None:
         flush=True,
     )
     for note in shared.notes[:NOTES]:
-        print(_("ladder: {note}").format(note=note), file=sys.stderr)
+        print(_("ladder: {note}").format(note=note_words(note)), file=sys.stderr)
     if len(shared.notes) > NOTES:
         more = len(shared.notes) - NOTES
         print(_("ladder: {n} more not counted, kept aside").format(n=more), file=sys.stderr)
     if shared.error:
-        print(_("ladder: {note}").format(note=shared.error), file=sys.stderr)
+        print(_("ladder: {note}").format(note=share_error_words(shared.error)), file=sys.stderr)

@@ -217,6 +217,14 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
         "--linger", type=float, default=5.0, help=_("stay S for late peers at the end")
     )
     net.add_argument(
+        "--no-share",
+        action="store_true",
+        help=_(
+            "at the game's end, do not share ladder results with the other players"
+            " (by default each side fetches the results it lacks, each checked)"
+        ),
+    )
+    net.add_argument(
         "--decide-limit",
         type=float,
         default=900.0,
@@ -272,6 +280,7 @@ def net_options(args: argparse.Namespace) -> NetOptions:
         pause_after=args.pause_after,
         give_up_after=args.give_up_after,
         linger=args.linger,
+        share_results=not args.no_share,
         seat_bots=not args.no_seat_bot,
         offer_timeout=args.offer_timeout,
         decide_limit=args.decide_limit,
@@ -459,6 +468,10 @@ def left_line(game_id: str) -> str:
 def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> int:
     if not result.cut_off:  # (else its one line says where, at the end)
         say(_("transcript saved to {path}").format(path=result.store.transcript_path))
+    shared = result.shared
+    if shared is not None and shared.peers:
+        line = _("ladder: {came} results came from the table, {counted} counted")
+        say(line.format(came=shared.came, counted=shared.counted))
     if args.stats:
         game_s = (fe.finished or 0.0) - (fe.started or 0.0) if fe.started else 0.0
         figures = {
@@ -487,6 +500,8 @@ def report(result: GameResult, fe: TextFrontEnd, args: argparse.Namespace) -> in
             "sync_ahead_ms": round(1000 * result.store.ahead_seconds, 1),
             "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
             "transcript": str(result.store.transcript_path),
+            "shared_came": shared.came if shared else None,
+            "shared_counted": shared.counted if shared else None,
         }
         say(json.dumps(figures))
     if result.cut_off:

@@ -147,12 +147,13 @@ def verify_certificate(path: Path, data: bytes) -> int:
     """Check a result certificate: every signature in it, its closes against each other,
     a proof replayed; 0 if it checks out, 1 (naming the field and seat at fault) if not."""
     from p2pbelka.ladder.certificate import CertificateError, read
+    from p2pbelka.ui.words.certificates import refusal_words
     from p2pbelka.ui.words.results import certificate_lines
 
     try:
         certificate = read(data)
     except CertificateError as exc:
-        print(_("INVALID: {where}: {reason}").format(where=exc.where, reason=exc.reason))
+        print("INVALID: " + refusal_words(exc.where, exc.reason))  # the verdict's word stays
         return 1
     for line in certificate_lines(certificate):
         print(line)

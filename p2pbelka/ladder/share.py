@@ -27,6 +27,13 @@ BATCH = 48 * 1024
 ID_SIZE = 16
 
 
+WRAPPED = "ladder"
+"""At a table, each message of the exchange travels on the game's link inside a
+control message ``{m: bin, t: "ladder"}`` (protocol/SPEC.md 7.3)."""
+MAX_WRAPPED = 60 * 1024
+"""Bytes of one wrapped message at most (a ``certs`` message of 48 KiB and its framing)."""
+
+
 class ShareError(ValueError):
     """The other side broke the exchange: what it did."""
 
@@ -34,9 +41,12 @@ class ShareError(ValueError):
 @dataclass
 class Sharing:
     """One side of an exchange.  ``held``: this ledger's certificates by game id (only
-    those small enough for one message are offered)."""
+    those small enough for one message are offered).  ``also``: games asked for even
+    when held, if the other side offers them (at a table, the game just played: each
+    side then keeps the same certificate of it, results.md section 4)."""
 
     held: dict[bytes, bytes]
+    also: frozenset[bytes] = frozenset()
     wanted: set[bytes] = field(default_factory=set)
     received: list[bytes] = field(default_factory=list)
     bytes_in: int = 0
@@ -74,7 +84,8 @@ class Sharing:
 
     def _have(self, ids: object) -> list[bytes]:
         checked = _ids(ids, MAX_IDS, "have")
-        lacking = sorted(set(checked) - set(self.held))[:MAX_RESULTS]
+        offered = set(checked)
+        lacking = sorted((offered - set(self.held)) | (offered & self.also))[:MAX_RESULTS]
         self.wanted = set(lacking)
         return [encode({"t": "want", "want": b"".join(lacking)})]
 
@@ -82,11 +93,14 @@ class Sharing:
         asked = [i for i in _ids(ids, MAX_RESULTS, "want") if i in self.held]
         out: list[bytes] = []
         batch: list[bytes] = []
-        size = 0
+        size = total = 0
         for game_id in asked:
             cert = self.held[game_id]
             if len(cert) > BATCH:
                 continue
+            total += len(cert)
+            if total > MAX_BYTES:  # the other side would take no more
+                break
             if size + len(cert) > BATCH:
                 out.append(encode({"certs": batch, "t": "certs"}))
                 batch, size = [], 0
@@ -117,3 +131,29 @@ def _ids(value: object, most: int, where: str) -> list[bytes]:
     if ids != sorted(set(ids)):
         raise ShareError(f"{where}: the game ids are not in ascending order, each once")
     return ids
+
+
+def wrap(message: bytes) -> bytes:
+    """One message of the exchange as the control message that carries it at a table."""
+    return encode({"m": message, "t": WRAPPED})
+
+
+def is_wrapped(payload: bytes) -> bool:
+    """The payload is meant as a wrapped message (its first keys say so: a map of two,
+    ``m`` first); ``unwrap`` checks the rest."""
+    return payload.startswith(b"\x82\xa1m")
+
+
+def unwrap(payload: bytes) -> bytes:
+    """The message a ``ladder`` control message carries; ``ShareError`` if it is not one."""
+    if len(payload) > MAX_WRAPPED:
+        raise ShareError(f"sent a message over {MAX_WRAPPED} bytes")
+    try:
+        body = decode(payload, "ladder", limit=MAX_WRAPPED)
+    except ProtocolError as exc:
+        raise ShareError(f"sent a message that does not decode ({exc})") from None
+    if type(body) is not dict or tuple(body) != ("m", "t") or body["t"] != WRAPPED:
+        raise ShareError("sent a control message that is not a wrapped one")
+    if type(body["m"]) is not bytes:
+        raise ShareError("sent a wrapped message that is not a byte string")
+    return body["m"]

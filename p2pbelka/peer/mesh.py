@@ -29,6 +29,7 @@ from typing import Protocol
 
 import trio
 
+from p2pbelka.ladder.share import is_wrapped
 from p2pbelka.net.connection import SecureChannel, dial
 from p2pbelka.net.errors import NetError
 from p2pbelka.net.identity import Identity
@@ -158,6 +159,10 @@ class Mesh:
         self.on_control: Callable[[int, bytes], bool] | None = None
         """Control payloads the lobby codec does not know go here (a seat changing
         hands, ``seatchange/runner.py``), with the sender's seat: True if it took them."""
+        self.on_ladder: Callable[[int, bytes], None] | None = None
+        """Takes every wrapped message of the results' exchange (``ladder`` control
+        messages, ``peer/tableshare.py``) with the seat of its link; None: sharing is
+        off here, and they are ignored."""
 
     def follow(self, source: Source, wants: Callable[[], list[int]]) -> None:
         """Answer resend requests from another table, and ask for what it lacks: the
@@ -219,6 +224,22 @@ class Mesh:
         """Queue ``payload`` for one seat's links only (a short answer meant for it)."""
         for link in self._links.get(seat, []):
             self._queue(link, payload)
+
+    def send_newest(self, seat: int, payload: bytes) -> bool:
+        """Queue ``payload`` on one seat's newest link only (an exchange that must not
+        come twice); False if no link to it is up."""
+        links = self._links.get(seat, [])
+        if links:
+            self._queue(links[-1], payload)
+        return bool(links)
+
+    def links_to(self, seat: int) -> int:
+        """How many links to ``seat`` are up now."""
+        return len(self._links.get(seat, []))
+
+    async def changed(self) -> None:
+        """Return at the next change of the links (one up, one down, a queue drained)."""
+        await self._changed.wait()
 
     def stream_to(self, seat: int, payloads: Iterable[bytes]) -> bool:
         """Send ``payloads`` to one seat on its newest link, each queued only when the
@@ -462,6 +483,12 @@ class Mesh:
         if is_chat(payload):
             if self.on_chat is not None:
                 self.on_chat(link.seat, payload)  # checks, counts and drops on its own
+            return
+        if is_wrapped(payload):
+            if self.on_ladder is not None:
+                self.on_ladder(link.seat, payload)  # checks and drops on its own
+            else:
+                log.info("seat %d offers results: sharing is off here", link.seat)
             return
         try:
             msg = lb.decode_control(payload)

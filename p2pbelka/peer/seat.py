@@ -26,6 +26,7 @@ from p2pbelka.peer.mesh import MAX_MESH_FRAME, Mesh
 from p2pbelka.peer.results import keep_result
 from p2pbelka.peer.seatchange.runner import RunnerOptions, SeatChangeRunner, SeatRecords
 from p2pbelka.peer.store import GameMeta, GameStore, now
+from p2pbelka.peer.tableshare import TableShare, TableShared
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Envelope, Signer
 from p2pbelka.protocol.transcript import TranscriptWriter
@@ -60,6 +61,7 @@ class NetOptions:
     resend_after: float = 1.0
     decide_limit: float = 900.0  # a player who has not moved for this long is given up on
     linger: float = 5.0
+    share_results: bool = True  # at the game's end, share ladder results with the seats
     reach_for: float = 60.0  # a joiner gives up on a host's lobby that is silent this long
     home: str | os.PathLike[str] | None = None  # the config dir (P2PBELKA_HOME by default)
     fresh_seeds: Callable[[], bytes] | None = None  # reproducible tests only
@@ -134,6 +136,8 @@ class GameResult:
     split: bool = False
     """With ``cut_off``: half the table or more was out of reach (``CutOff.split``), so
     no seat could change hands and the game did not go on without this seat."""
+    shared: TableShared | None = None
+    """What the results' exchange at the game's end did (None: there was none)."""
 
 
 async def resume_game(
@@ -329,6 +333,12 @@ async def play_seat(
     if resumed:  # the game so far (a new table's records reach it through the driver)
         segments.transcript += store.saved_transcript()
     driver = segments.start(table)
+    sharer = (
+        TableShare(mesh, store.directory.parent, identity.public_key, table.game_id)
+        if net.share_results
+        else None
+    )
+    shared = None
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(mesh.run)
@@ -343,14 +353,26 @@ async def play_seat(
                 nursery.start_soon(segments.reclaim.catch_up, driver, CATCH_UP)
             table = await segments.play()
             await _stay_after_end(segments, mesh, table, net.linger)
+            if table.state.over or table.state.aborted:
+                # counted before sharing: the seats met here are no strangers then
+                keep_result(table, signer_of(identity), store.transcript_path, "played")
+                if sharer is not None:
+                    shared = await sharer.run(_others(mesh, _skipped(segments, table)))
             nursery.cancel_scope.cancel()
     finally:
         writer.close()
         store.close()
     _mark_if_finished(store, table)
-    if table.state.over or table.state.aborted:
-        keep_result(table, signer_of(identity), store.transcript_path, "played")
-    return _result(meta, segments, mesh, table, store)
+    result = _result(meta, segments, mesh, table, store)
+    result.shared = shared
+    return result
+
+
+def _others(mesh: Mesh, skip: set[int]) -> set[int]:
+    """The seats to share results with: every other seat of another key, but ``skip``
+    (found at fault, given up on)."""
+    me = mesh.identity.public_key
+    return {s for s, key in enumerate(mesh.keys) if key != me and s not in skip}
 
 
 def _seat_mesh(
@@ -382,12 +404,17 @@ async def _stay_after_end(
     segments: SeatChangeRunner, mesh: Mesh, table: Table, linger: float
 ) -> None:
     """Linger on the mesh once the game ended, so the others get what they miss."""
-    skip = {f.seat for f in table.view.faults} | segments.lost_seats
+    skip = _skipped(segments, table)
     async with trio.open_nursery() as after:
         # The table still takes what arrives while we stay: a proof may come.
         after.start_soon(segments.after_end)
         await mesh.linger(linger, skip, segments.settled)
         after.cancel_scope.cancel()
+
+
+def _skipped(segments: SeatChangeRunner, table: Table) -> set[int]:
+    """The seats nobody waits for at the end: found at fault, or given up on."""
+    return {f.seat for f in table.view.faults} | segments.lost_seats
 
 
 def _mark_if_finished(store: GameStore, table: Table) -> None:

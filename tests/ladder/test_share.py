@@ -109,3 +109,51 @@ def test_a_stranger_s_results_count_only_between_keys_known_to_the_owner(tmp_pat
     assert ledger.add_shared(unknown, CLUB[1].public_key, wanted) is not None
     assert ledger.add_shared(game(3, [1, 2, 3, 0]), CLUB[1].public_key, wanted) is None
     assert len(ledger.results()) == len(ids) + 2
+
+
+def test_a_wrapped_message_is_told_apart_and_checked() -> None:
+    """At a table each message travels in a ``ladder`` control message: it is told from
+    the game's other control messages by its first bytes, and anything else is refused."""
+    inner = encode({"t": "done"})
+    assert sh.is_wrapped(sh.wrap(inner)) and sh.unwrap(sh.wrap(inner)) == inner
+    assert not sh.is_wrapped(encode({"t": "done"}))
+    for bad, why in [
+        (encode({"m": inner, "t": "other"}), "not a wrapped one"),
+        (encode({"m": "text", "t": "ladder"}), "not a byte string"),
+        (sh.wrap(inner) + b"\x00", "does not decode"),
+        (encode({"m": bytes(sh.MAX_WRAPPED), "t": "ladder"}), "over"),
+    ]:
+        with pytest.raises(sh.ShareError, match=why):
+            sh.unwrap(bad)
+
+
+def test_the_game_just_played_is_asked_for_though_held() -> None:
+    mine, theirs = game(0, [0, 1, 2, 3]), game(1, [0, 1, 2, 3])
+    ids = sorted([sh_id(mine), sh_id(theirs)])
+    side = sh.Sharing({sh_id(mine): mine}, frozenset([sh_id(mine)]))
+    side.start()
+    side.receive(encode({"have": b"".join(ids), "t": "have"}))
+    assert side.wanted == set(ids)
+    plain = sh.Sharing({sh_id(mine): mine})
+    plain.start()
+    plain.receive(encode({"have": b"".join(ids), "t": "have"}))
+    assert plain.wanted == {sh_id(theirs)}
+
+
+def sh_id(raw: bytes) -> bytes:
+    from p2pbelka.ladder.certificate import read
+
+    return read(raw).game_id
+
+
+def test_a_side_sends_no_more_than_the_other_takes() -> None:
+    """Asked for more than 10 MiB of certificates, a side stops before the one that would
+    go past (the other side would refuse it and stop): what it sends is all taken."""
+    held = {n.to_bytes(16, "big"): MAGIC + bytes(40_000) for n in range(300)}
+    giver, taker = sh.Sharing(held), sh.Sharing({})
+    want = taker.receive(giver.start()[0])
+    sent = giver.receive(want[0])
+    for message in sent:
+        taker.receive(message)
+    assert taker.got_all and taker.bytes_in <= sh.MAX_BYTES
+    assert len(taker.received) == sh.MAX_BYTES // len(held[bytes(16)])

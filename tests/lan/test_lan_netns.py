@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from p2pbelka.ladder.ledger import Ledger
 from tests.lan.helpers import PeerSet, verify
 from tests.netns import Lan, namespace_lan
 
@@ -32,6 +33,11 @@ def lan() -> Iterator[Lan]:
 
 def _at(addr: str) -> list[str]:
     return ["--listen", addr, "--interface", addr]
+
+
+def _held(home: Path) -> list[tuple[bytes, bytes]]:
+    with Ledger(home / "ladder.sqlite") as ledger:
+        return ledger.certificates()
 
 
 def test_joiners_find_the_table_by_multicast_and_play(lan: Lan, tmp_path: Path) -> None:
@@ -73,3 +79,8 @@ def test_joiners_find_the_table_by_multicast_and_play(lan: Lan, tmp_path: Path) 
         data = {p.transcript().read_bytes() for p in everyone}
         assert len(data) == 1, "the four transcripts differ"
         assert verify(host.transcript()).startswith("OK")
+        # at the end each took the other three's certificates of the game (results.md
+        # 6.1), so all four ledgers hold the same one: the earliest
+        assert all(p.stats()["shared_came"] == 3 for p in everyone)
+        held = [_held(p.home) for p in everyone]
+        assert len(held[0]) == 1 and all(h == held[0] for h in held), "the ledgers differ"

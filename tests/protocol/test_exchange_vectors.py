@@ -363,3 +363,14 @@ def test_the_share_cases_reach_each_ending() -> None:
     too_many = SHARE["too-many"]["end"]["a"]
     assert too_many["counted"] == [ids[3]] and "not asked for" in too_many["error"]
     assert "ascending" in SHARE["out-of-order"]["end"]["a"]["error"]
+
+
+def test_two_seats_at_a_table_end_with_the_same_certificates() -> None:
+    """Each took the other's games and the earlier certificate of the game just played
+    (b's): both hold the same games made by the same keys, every payload wrapped."""
+    table = SHARE["at-a-table"]
+    end = table["end"]
+    assert end["a"]["holds"] == end["b"]["holds"] and end["a"]["makers"] == end["b"]["makers"]
+    assert table["table"] in end["a"]["counted"] and table["table"] not in end["b"]["counted"]
+    assert all(m["payload"].startswith("82a16d") for m in table["messages"])
+    assert end["a"]["finished"] and end["b"]["finished"] and not end["a"]["error"]

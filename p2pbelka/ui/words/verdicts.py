@@ -104,6 +104,12 @@ _MISPLACED: Forms = [
 ]
 
 
+def reason_words(reason: str) -> str:
+    """One reason the envelope or transcript reader gives (``envelope.sig: bad
+    signature``) in the player's language; as written if this version does not know it."""
+    return matched_words(_REASONS, reason)
+
+
 def invalid_words(error: str) -> str:
     """Why a file does not read as a transcript, in the player's language."""
     if i18n.language() == "en":
@@ -122,7 +128,7 @@ def invalid_words(error: str) -> str:
     if found is None:
         return error
     offset, index, reason = found.groups()
-    reason = matched_words(_REASONS, reason)
+    reason = reason_words(reason)
     if index is None:
         return _("byte {offset}: {why}").format(offset=offset, why=reason)
     return _("byte {offset} (record {index}): {why}").format(offset=offset, index=index, why=reason)
