@@ -30,6 +30,8 @@ from tests.lan.helpers import Peer, PeerSet
 
 GAME_TIMEOUT = 240.0
 NAMES = ("Asel", "Bolat", "Saule", "Nurlan")
+DEFAULT = (("ru_RU.UTF-8", "belka"), ("kk_KZ.UTF-8", "belot"))
+"""The games in the default suite; ``-m slow`` plays each game in both languages."""
 
 # the English event lines of the text mode (ui/words/englishlog.py, the games' English)
 ENGLISH = (
@@ -88,8 +90,8 @@ def _table(peers: PeerSet, locale: str, game: str, players: int) -> list[Peer]:
 
 @pytest.mark.parametrize(
     ("locale", "game", "players"),
-    [
-        (loc, game, n)
+    [  # one game in each language by default (the same lines, looked up in either catalogue)
+        pytest.param(loc, game, n, marks=() if (loc, game) in DEFAULT else (pytest.mark.slow,))
         for loc in ("ru_RU.UTF-8", "kk_KZ.UTF-8")
         for game, n in (("belka", 4), ("belot", 2))
     ],
