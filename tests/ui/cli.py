@@ -55,10 +55,16 @@ class Ran:
     stderr: str
 
 
-def run_main(home: Path, *argv: str, check: bool = False) -> Ran:
+def run_main(
+    home: Path,
+    *argv: str,
+    check: bool = False,
+    env_changes: dict[str, str | None] | None = None,
+) -> Ran:
     """``p2pbelka ARGV`` as ``run_cli`` runs it (its environment, ``home`` as working
     directory, no terminal, nothing to read), but by calling ``main(argv)`` in this
-    process: no interpreter to start and no package to import again.
+    process: no interpreter to start and no package to import again.  ``env_changes``
+    as ``run_cli``'s.
 
     What it logs goes to its ``stderr`` as in the program (the root logger starts
     without the test's handlers); the language and the logging set-up a command
@@ -73,6 +79,11 @@ def run_main(home: Path, *argv: str, check: bool = False) -> Ran:
                 patch.setenv(name, value)
             for name in NOT_INHERITED:
                 patch.delenv(name, raising=False)
+            for name, changed in (env_changes or {}).items():
+                if changed is None:
+                    patch.delenv(name, raising=False)
+                else:
+                    patch.setenv(name, changed)
             patch.setenv("COLUMNS", "80")  # help laid out as for a pipe, not this terminal
             patch.chdir(home)
             patch.setattr(sys, "stdin", io.StringIO())
