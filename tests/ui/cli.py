@@ -6,12 +6,14 @@ program itself (its entry point, a program that waits on until stopped).
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
@@ -171,7 +173,24 @@ def first_line_matching(
 
 def saved_game(home: Path, seed: int = 3) -> Path:
     """One seeded game between random bots, its transcript saved under ``home``."""
-    path = home / "game.transcript"
-    args = ("--games", "1", "--seed", str(seed), "--quiet", "--transcript", str(path))
-    run_main(home, "selfplay", *args)
+    return selfplayed(home / "game.transcript", seed)
+
+
+def selfplayed(path: Path, seed: int = 3) -> Path:
+    """The transcript ``p2pbelka selfplay --seed SEED --quiet --transcript PATH`` writes,
+    written at ``path``.  The seed makes the keys, the deals and the bots' play, so the
+    file is the same bytes every time: the game is played once per test process and
+    each caller gets its own copy."""
+    path.write_bytes(_selfplay_bytes(seed))
     return path
+
+
+@functools.cache
+def _selfplay_bytes(seed: int) -> bytes:
+    with tempfile.TemporaryDirectory() as folder:
+        home = Path(folder)
+        path = home / "game.transcript"
+        run_main(
+            home, "selfplay", "--seed", str(seed), "--quiet", "--transcript", str(path), check=True
+        )
+        return path.read_bytes()

@@ -15,7 +15,7 @@ from p2pbelka.protocol.lobby import LobbyState, SeatView
 from p2pbelka.ui.lobbyview import LobbyView, lobby_lines
 from p2pbelka.ui.words import i18n
 from p2pbelka.ui.words.lobbylog import LobbyPrinter
-from tests.ui.cli import Ran, run_cli, run_main
+from tests.ui.cli import Ran, run_cli, run_main, selfplayed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,8 +41,7 @@ def locale_only(locale: str) -> dict[str, str | None]:
 def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("saved")
     path = home / "game.transcript"
-    run_main(home, "selfplay", "--seed", "3", "--quiet", "--transcript", str(path), check=True)
-    return path
+    return selfplayed(path)
 
 
 def test_verify_reports_in_the_locale_s_language(tmp_path: Path, saved: Path) -> None:

@@ -9,12 +9,12 @@ import json
 from pathlib import Path
 
 from p2pbelka.protocol.transcript import iter_records
-from tests.ui.cli import run_cli
+from tests.ui.cli import run_cli, selfplayed
 
 
 def test_a_cut_last_record_is_incomplete_and_damage_before_it_invalid(tmp_path: Path) -> None:
     path = tmp_path / "game.transcript"
-    run_cli(tmp_path, "selfplay", "--seed", "4", "--transcript", str(path), "--quiet", check=True)
+    selfplayed(path, seed=4)
     data = path.read_bytes()
     records = list(iter_records(data))
     last, before = records[-1], records[-2]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.lan.helpers import PeerSet
-from tests.ui.cli import cli_env, run_main
+from tests.ui.cli import cli_env, run_main, selfplayed
 
 NOT_UTF8 = {"LC_ALL": "C", "LANG": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,9 +41,7 @@ def transcript(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One game, saved once, verified in each language."""
     home = tmp_path_factory.mktemp("not-utf8")
     path = home / "game.transcript"
-    argv = ("selfplay", "--games", "1", "--seed", "3", "--quiet", "--transcript", str(path))
-    run_main(home, *argv, check=True)
-    return path
+    return selfplayed(path)
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
