@@ -88,7 +88,8 @@ def test_a_whole_two_seat_game_won_by_a_claim_of_1001(
     seats; a whole three-seat game is played by tests/peer/test_meshtable.py and
     tests/lan/test_lan_belot.py, the screen's deals with three by the tests above)."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    screen, robot = play_belot(tmp_path, seed=1, players=2, deals=0, transport="memory")
+    # seed 6: Tester wins by a claim after 12 deals (other seeds take 17 to 23)
+    screen, robot = play_belot(tmp_path, seed=6, players=2, deals=0, transport="memory")
     view = screen.view
     assert robot.claimed  # w: the claim was offered when true, and taken
     assert view.game_over is not None and view.game_over.winner == 0
