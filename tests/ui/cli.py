@@ -6,12 +6,14 @@ program itself (its entry point, a program that waits on until stopped).
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
@@ -55,10 +57,16 @@ class Ran:
     stderr: str
 
 
-def run_main(home: Path, *argv: str, check: bool = False) -> Ran:
+def run_main(
+    home: Path,
+    *argv: str,
+    check: bool = False,
+    env_changes: dict[str, str | None] | None = None,
+) -> Ran:
     """``p2pbelka ARGV`` as ``run_cli`` runs it (its environment, ``home`` as working
     directory, no terminal, nothing to read), but by calling ``main(argv)`` in this
-    process: no interpreter to start and no package to import again.
+    process: no interpreter to start and no package to import again.  ``env_changes``
+    as ``run_cli``'s.
 
     What it logs goes to its ``stderr`` as in the program (the root logger starts
     without the test's handlers); the language and the logging set-up a command
@@ -73,6 +81,11 @@ def run_main(home: Path, *argv: str, check: bool = False) -> Ran:
                 patch.setenv(name, value)
             for name in NOT_INHERITED:
                 patch.delenv(name, raising=False)
+            for name, changed in (env_changes or {}).items():
+                if changed is None:
+                    patch.delenv(name, raising=False)
+                else:
+                    patch.setenv(name, changed)
             patch.setenv("COLUMNS", "80")  # help laid out as for a pipe, not this terminal
             patch.chdir(home)
             patch.setattr(sys, "stdin", io.StringIO())
@@ -160,7 +173,24 @@ def first_line_matching(
 
 def saved_game(home: Path, seed: int = 3) -> Path:
     """One seeded game between random bots, its transcript saved under ``home``."""
-    path = home / "game.transcript"
-    args = ("--games", "1", "--seed", str(seed), "--quiet", "--transcript", str(path))
-    run_main(home, "selfplay", *args)
+    return selfplayed(home / "game.transcript", seed)
+
+
+def selfplayed(path: Path, seed: int = 3) -> Path:
+    """The transcript ``p2pbelka selfplay --seed SEED --quiet --transcript PATH`` writes,
+    written at ``path``.  The seed makes the keys, the deals and the bots' play, so the
+    file is the same bytes every time: the game is played once per test process and
+    each caller gets its own copy."""
+    path.write_bytes(_selfplay_bytes(seed))
     return path
+
+
+@functools.cache
+def _selfplay_bytes(seed: int) -> bytes:
+    with tempfile.TemporaryDirectory() as folder:
+        home = Path(folder)
+        path = home / "game.transcript"
+        run_main(
+            home, "selfplay", "--seed", str(seed), "--quiet", "--transcript", str(path), check=True
+        )
+        return path.read_bytes()

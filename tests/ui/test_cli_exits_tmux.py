@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from p2pbelka.cli.errors import EXIT_INTERRUPTED
-from tests.ui.cli import run_main
+from tests.ui.cli import selfplayed
 from tests.ui.test_ui_tmux import Tmux, _free_port, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,7 +98,7 @@ def test_a_replay_too_small_for_its_terminal_says_so_in_the_game_s_words(
     tmp_path: Path,
 ) -> None:
     saved = tmp_path / "game.transcript"
-    run_main(tmp_path, "selfplay", "--seed", "3", "--quiet", "--transcript", str(saved), check=True)
+    selfplayed(saved)
     tmux = Tmux(f"p2pbelka-small-{os.getpid()}")
     start(tmux, tmp_path, f"replay --lang en {saved}", size=(60, 15))
     try:

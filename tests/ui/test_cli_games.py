@@ -10,7 +10,7 @@ import pytest
 
 from p2pbelka.peer.store import GameMeta, games_dir
 from p2pbelka.protocol.transcript import iter_records
-from tests.ui.cli import Ran, run_main
+from tests.ui.cli import Ran, run_main, selfplayed
 
 GAME_ID = "3e395f24e1102c96f575b61ff0e6df0d"
 
@@ -35,7 +35,7 @@ def _saved_games(home: Path, meta: GameMeta) -> None:
     games = home / "data" / "p2pbelka" / "games"
     games.mkdir(parents=True)
     finished = games / "belka-20261130-211000.transcript"
-    run(home, "selfplay", "--games", "1", "--seed", "3", "--quiet", "--transcript", str(finished))
+    selfplayed(finished)
     data = finished.read_bytes()
     cut = next(r.offset for r in iter_records(data) if r.index == 40)
     lan = games / meta.game_id

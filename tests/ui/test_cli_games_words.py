@@ -14,7 +14,7 @@ from p2pbelka.peer.store import GameMeta
 from p2pbelka.peer.watchsave import WATCH_META, WatchMeta
 from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.ui.words import i18n
-from tests.ui.cli import run_main
+from tests.ui.cli import run_main, selfplayed
 
 # what the seats of this version write in game.json's "ended" (peer/seat.py joins the
 # fatal faults; net/oserrors.explain words what a dial met)
@@ -36,8 +36,7 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     games = home / "data" / "p2pbelka" / "games"
     games.mkdir(parents=True)
     finished = games / "belka-20261130-211000.transcript"
-    argv = ("selfplay", "--games", "1", "--seed", "3", "--quiet", "--transcript", str(finished))
-    run_main(home, *argv, check=True)
+    selfplayed(finished)
     data = finished.read_bytes()
     cut = next(r.offset for r in iter_records(data) if r.index == 40)
     for n, (game_id, why) in enumerate(ENDED.items()):

@@ -1,6 +1,7 @@
-"""Bad input is never quietly accepted by the real program: a port out of range is a
-usage error (not a number wrapped around), and a file that is no transcript at all
-is malformed input (status 2), not a game that failed its checks (status 1)."""
+"""Bad input is never quietly accepted by the program's ``main`` (which the entry point
+runs as it is: test_cli_errors): a port out of range is a usage error (not a number
+wrapped around), and a file that is no transcript at all is malformed input (status 2),
+not a game that failed its checks (status 1)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from p2pbelka.cli.errors import EXIT_USAGE
-from tests.ui.cli import run_cli
+from tests.ui.cli import run_main
 
 
 @pytest.mark.parametrize(
@@ -24,14 +25,14 @@ from tests.ui.cli import run_cli
     ],
 )
 def test_a_port_out_of_range_is_a_usage_error(tmp_path: Path, argv: list[str]) -> None:
-    done = run_cli(tmp_path, *argv)
+    done = run_main(tmp_path, *argv)
     assert done.returncode == EXIT_USAGE, done.stderr
     assert "ports go from 0 to 65535" in done.stderr
     assert "Traceback" not in done.stderr
 
 
 def test_a_port_that_is_no_number_says_so(tmp_path: Path) -> None:
-    done = run_cli(tmp_path, "join", "--port", "http")
+    done = run_main(tmp_path, "join", "--port", "http")
     assert done.returncode == EXIT_USAGE
     assert "'http' is not a port number" in done.stderr
 
@@ -43,7 +44,7 @@ def noise(tmp_path: Path) -> Path:
 
 
 def test_verify_of_a_random_file_is_malformed_input(tmp_path: Path) -> None:
-    done = run_cli(tmp_path, "verify", str(noise(tmp_path)))
+    done = run_main(tmp_path, "verify", str(noise(tmp_path)))
     assert done.returncode == EXIT_USAGE
     assert "envelopes checked" not in done.stdout + done.stderr
     assert "noise.bin" in done.stderr and "not a p2pbelka transcript" in done.stderr
@@ -51,11 +52,11 @@ def test_verify_of_a_random_file_is_malformed_input(tmp_path: Path) -> None:
 
 def test_verify_of_an_empty_file_is_malformed_input(tmp_path: Path) -> None:
     (tmp_path / "empty").write_bytes(b"")
-    assert run_cli(tmp_path, "verify", "empty").returncode == EXIT_USAGE
+    assert run_main(tmp_path, "verify", "empty").returncode == EXIT_USAGE
 
 
 def test_replay_of_a_random_file_is_malformed_input_and_says_only_that(tmp_path: Path) -> None:
-    done = run_cli(tmp_path, "replay", str(noise(tmp_path)))
+    done = run_main(tmp_path, "replay", str(noise(tmp_path)))
     assert done.returncode == EXIT_USAGE
     assert "not a p2pbelka transcript" in done.stderr
     assert "no deal was finished" not in done.stdout + done.stderr

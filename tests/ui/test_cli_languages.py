@@ -15,23 +15,33 @@ from p2pbelka.protocol.lobby import LobbyState, SeatView
 from p2pbelka.ui.lobbyview import LobbyView, lobby_lines
 from p2pbelka.ui.words import i18n
 from p2pbelka.ui.words.lobbylog import LobbyPrinter
-from tests.ui.cli import run_cli, run_main
+from tests.ui.cli import Ran, run_cli, run_main, selfplayed
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_in(home: Path, locale: str, *argv: str) -> subprocess.CompletedProcess[str]:
-    """``p2pbelka ARGV`` with ``LANG=locale`` and no other language variable set."""
-    changes: dict[str, str | None] = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None}
-    return run_cli(home, *argv, env_changes={**changes, "LANG": locale}, cwd=ROOT)
+def run_in(home: Path, locale: str, *argv: str) -> Ran:
+    """``p2pbelka ARGV`` with ``LANG=locale`` and no other language variable set, run by
+    its ``main`` in this process (what it prints is the point here, not the interpreter
+    it starts in: ``test_text_mode_languages`` runs the programs under a locale)."""
+    return run_main(home, *argv, env_changes=locale_only(locale))
+
+
+def run_program_in(home: Path, locale: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``run_in`` as the real program, for a command that needs its own terminal streams."""
+    return run_cli(home, *argv, env_changes=locale_only(locale), cwd=ROOT)
+
+
+def locale_only(locale: str) -> dict[str, str | None]:
+    """``LANG=locale`` and no other language variable."""
+    return {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": locale}
 
 
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("saved")
     path = home / "game.transcript"
-    run_main(home, "selfplay", "--seed", "3", "--quiet", "--transcript", str(path), check=True)
-    return path
+    return selfplayed(path)
 
 
 def test_verify_reports_in_the_locale_s_language(tmp_path: Path, saved: Path) -> None:

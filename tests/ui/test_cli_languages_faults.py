@@ -1,11 +1,12 @@
 """What the rules engine refuses, what the table charges, what the operating system
 reports and what is wrong with a command's set-up reach the player in the player's
-language, through the real program: the refusal by its rule id, the fault by its kind,
+language, through the program's ``main``: the refusal by its rule id, the fault by its kind,
 the OS error with its errno's name beside our own sentence, the set-up error by its
 form (``ui/words/faults.py``, ``ui/words/oserrors.py``, ``ui/words/setuperrors.py``)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import socket
 from pathlib import Path
@@ -14,12 +15,13 @@ import pytest
 
 from p2pbelka.cli.errors import EXIT_FAILED, EXIT_SETUP, EXIT_USAGE
 from p2pbelka.rules.common import errors as rule_ids
+from p2pbelka.table.events import Fault
 from p2pbelka.table.verify import verify_bytes
 from p2pbelka.ui.words import i18n
 from p2pbelka.ui.words.faults import fault_words
 from p2pbelka.ui.words.moverefusals import RULE_WORDS
 from tests.rules.test_referee import record
-from tests.ui.test_cli_languages import ROOT, run_in
+from tests.ui.test_cli_languages import ROOT, run_in, run_program_in
 
 VECTORS = ROOT / "protocol" / "vectors" / "paths"
 
@@ -105,13 +107,19 @@ def test_every_rule_id_has_words_in_both_languages() -> None:
         assert [w for w in RULE_WORDS.values() if catalog.gettext(w) == w] == []
 
 
+@functools.cache
+def vector_faults() -> list[Fault]:
+    """Every fault the vectors' transcripts hold (verified once, read by each language)."""
+    return [
+        f for path in sorted(VECTORS.glob("*.p2pb")) for f in verify_bytes(path.read_bytes()).faults
+    ]
+
+
 @pytest.mark.parametrize("lang", ["ru", "kk"])
 def test_every_fault_of_the_vectors_is_worded_anew(lang: str) -> None:
     """Each kind of fault the table writes in the vectors has its words (none left as
     the table wrote it)."""
-    faults = [
-        f for path in sorted(VECTORS.glob("*.p2pb")) for f in verify_bytes(path.read_bytes()).faults
-    ]
+    faults = vector_faults()
     assert len({f.what.split(":")[0] for f in faults}) >= 8
     try:
         i18n.set_language(lang)
@@ -153,7 +161,8 @@ def test_a_host_s_refusal_reaches_a_watcher_in_russian(tmp_path: Path) -> None:
             "host", "host", "--auto-approve", "--watchers", "0", "--no-announce", *bot_args()
         )
         port = host.wait_for(r"lobby port (\d+)", 60).group(1)
-        done = run_in(tmp_path, "ru_RU.UTF-8", "watch", "--connect", f"127.0.0.1:{port}", "--text")
+        where = f"127.0.0.1:{port}"
+        done = run_program_in(tmp_path, "ru_RU.UTF-8", "watch", "--connect", where, "--text")
     assert done.returncode == EXIT_SETUP, done.stderr
     assert "этот стол не принимает зрителей" in done.stdout + done.stderr
     assert "takes no watchers" not in done.stdout + done.stderr

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.cli import cli_env
+from tests.ui.cli import Ran, cli_env, run_main
 from tests.ui.test_ui_tmux import ROOT, Tmux, wait_for
 
 pytestmark = pytest.mark.skipif(
@@ -47,21 +47,9 @@ def _leave(tmux: Tmux) -> str:
     return wait_for(tmux, "EXIT=")
 
 
-def _cli(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "p2pbelka.cli.main", *argv],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        stdin=subprocess.DEVNULL,
-    )
-
-
 def test_a_home_keeps_its_local_game_and_another_home_does_not_see_it(tmp_path: Path) -> None:
     env = dict(cli_env(tmp_path), PYTHONPATH=str(ROOT))
-    first, second = dict(env, P2PBELKA_HOME=str(tmp_path / "A")), dict(env, P2PBELKA_HOME="")
-    second["P2PBELKA_HOME"] = str(tmp_path / "B")
+    first = dict(env, P2PBELKA_HOME=str(tmp_path / "A"))
     tmux = Tmux(f"p2pbelka-homes-{os.getpid()}")
     try:
         _play(tmux, first)
@@ -74,17 +62,21 @@ def test_a_home_keeps_its_local_game_and_another_home_does_not_see_it(tmp_path: 
     # nothing of it in the default data directory
     assert not list((tmp_path / "data").rglob("*.transcript")), list((tmp_path / "data").rglob("*"))
 
-    listed = _cli(first, "games").stdout
+    # the commands that only print, by main() in this process, in each home
+    def in_home(name: str, *argv: str) -> Ran:
+        return run_main(tmp_path, *argv, env_changes={"P2PBELKA_HOME": str(tmp_path / name)})
+
+    listed = in_home("A", "games").stdout
     assert f"verify: p2pbelka verify {transcript}" in listed, listed
     game_id = re.search(r"resume: p2pbelka resume (\w+)", listed)
     assert game_id is not None, listed  # the local game left open can go on
 
-    other = _cli(second, "games")
+    other = in_home("B", "games")
     assert other.stdout.startswith(f"No saved games in {tmp_path / 'B' / 'games'}"), other
-    refused = _cli(second, "resume", game_id.group(1))
+    refused = in_home("B", "resume", game_id.group(1))
     assert refused.returncode == 2 and "no game to resume" in refused.stderr, refused
     # in its own home the game is found: it only wants a terminal to go on
-    found = _cli(first, "resume", game_id.group(1))
+    found = in_home("A", "resume", game_id.group(1))
     assert "needs a terminal" in found.stderr, found
 
 

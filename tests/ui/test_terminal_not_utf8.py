@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.lan.helpers import PeerSet
-from tests.ui.cli import cli_env, run_main
+from tests.ui.cli import cli_env, run_main, selfplayed
 
 NOT_UTF8 = {"LC_ALL": "C", "LANG": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,13 +36,18 @@ def _ascii(home: Path, *argv: str) -> subprocess.CompletedProcess[bytes]:
     )
 
 
+@pytest.fixture(scope="module")
+def transcript(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One game, saved once, verified in each language."""
+    home = tmp_path_factory.mktemp("not-utf8")
+    path = home / "game.transcript"
+    return selfplayed(path)
+
+
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_verify_in_a_terminal_not_utf8_keeps_its_report_and_exit_status(
-    tmp_path: Path, lang: str
+    tmp_path: Path, transcript: Path, lang: str
 ) -> None:
-    transcript = tmp_path / "game.transcript"
-    argv = ("selfplay", "--games", "1", "--seed", "3", "--quiet", "--transcript", str(transcript))
-    run_main(tmp_path, *argv, check=True)
     utf8 = run_main(tmp_path, "verify", "--lang", lang, str(transcript))
     plain = _ascii(tmp_path, "verify", "--lang", lang, str(transcript))
     out, err = plain.stdout.decode("ascii"), plain.stderr.decode("ascii")  # ASCII, all of it

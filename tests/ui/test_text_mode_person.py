@@ -1,7 +1,8 @@
 """Text mode read by a person and by a script, through the real program on loopback:
 a host and three joiners of bots print seats by name, hands sorted as the screen
 sorts them, cards in one notation (the screen's) and a deal's result in words; a
-``--json`` seat prints one JSON object a line carrying the raw figures; and a
+``--json`` seat prints one JSON object a line carrying the raw figures; a seat run in
+Russian at this table of English ones prints no English line; and a
 text-mode host fills its free seats with its own bots when ``b`` is typed (``help``
 lists the keys)."""
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from p2pbelka.cards import Card
 from p2pbelka.ui.games.belka.view import sort_hand
 from tests.lan.helpers import PeerSet
+from tests.ui.test_text_mode_languages import prints_no_english
 
 GAME_TIMEOUT = 240.0
 BOTS = ("--bot", "random", "--listen", "127.0.0.1")
@@ -21,6 +23,7 @@ NAMES = ("Asel", "Bolat", "Saule", "Nurlan")
 SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 LABEL = r"(?:10|[7-9JQKA])[♣♦♥♠]"
 RECORD_CARD = re.compile(r"\b[2-9TJQKA][CDHS]\b")
+RUSSIAN = "ru_RU.UTF-8"
 
 
 def _card(label: str) -> Card:
@@ -52,10 +55,13 @@ def test_a_text_mode_game_reads_well_and_json_carries_the_figures(tmp_path: Path
                 NAMES[n],
                 *(("--json",) if n == 3 else ("--text",)),
                 *BOTS,
+                locale=RUSSIAN if n == 2 else None,
             )
             for n in range(1, 4)
         ]
         assert peers.wait([host, *joiners], GAME_TIMEOUT) == [0] * 4
+        # a seat in Russian at a table of English ones speaks Russian only
+        prints_no_english(joiners[1], RUSSIAN)
 
         game = host.text().split("\ngame started: ", 1)[1].splitlines()
         # --coach: each verified deal is followed by the coach's lines on the seat's play

@@ -13,6 +13,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from p2pbelka.rules.belot.summary import BelotSummary
+from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.verify import VerifiedDeal, verify_bytes
 from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.games.belot.replay import BelotReplay, side_lines, title
@@ -36,15 +37,20 @@ def saved(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     return path
 
 
-def replay_of(path: Path) -> BelotReplay:
-    report = verify_bytes(path.read_bytes())
+@pytest.fixture(scope="module")
+def report(saved: Path) -> VerifyReport:
+    """The saved game verified once, for each test that reads it."""
+    return verify_bytes(saved.read_bytes())
+
+
+def replay_of(report: VerifyReport) -> BelotReplay:
     assert report.ok and len(report.deals) >= 4
     seats = len(report.names)
     return BelotReplay(report.deals, list(report.names), verdict=report.verdict, seats=seats)
 
 
-def test_stepping_walks_the_cards_of_two_or_three_seats(saved: Path) -> None:
-    replay = replay_of(saved)
+def test_stepping_walks_the_cards_of_two_or_three_seats(report: VerifyReport) -> None:
+    replay = replay_of(report)
     n = replay.seats
     while replay.summary.void:  # a deal where all passed has no cards to show
         replay.jump(replay.deal + 1)
@@ -63,9 +69,9 @@ def test_stepping_walks_the_cards_of_two_or_three_seats(saved: Path) -> None:
     assert view.players == n and view.declarer == first.declarer and view.turned is not None
 
 
-def test_the_belot_replay_screen_is_driven_by_keys(saved: Path) -> None:
+def test_the_belot_replay_screen_is_driven_by_keys(report: VerifyReport) -> None:
     i18n.set_language("en")
-    replay = replay_of(saved)
+    replay = replay_of(report)
     stream = io.StringIO()
     output = Vt100_Output(stream, lambda: Size(rows=24, columns=80), term="xterm")
 
@@ -95,10 +101,9 @@ def test_the_belot_replay_screen_is_driven_by_keys(saved: Path) -> None:
     assert "The whole game" in shown() and "OK: every deal" in shown()
 
 
-def test_the_replay_command_shows_belot_on_belot_s_screen(saved: Path) -> None:
+def test_the_replay_command_shows_belot_on_belot_s_screen(report: VerifyReport) -> None:
     from p2pbelka.ui.replaystart import replay_screen
 
-    report = verify_bytes(saved.read_bytes())
     screen = replay_screen(report, 2)
     assert isinstance(screen, ReplayScreen) and isinstance(screen.replay, BelotReplay)
     assert screen.replay.deal == 1 and screen.replay.seats == len(report.names)

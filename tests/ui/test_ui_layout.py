@@ -3,7 +3,9 @@ language: real local games (Belka for four, Belot for two and for three) are pla
 keys, and each state of the screen on the way (the calls, the table, a trick taken,
 the declarations, the end of a deal, the score sheet, the help, the end of the game)
 is drawn at both sizes.  A line wider than its window, text drawn over a card's frame
-or another word, or a player's name missing in full from the table, fails the test."""
+or another word, or a player's name missing in full from the table, fails the test.
+The default suite plays each game in one language (``tests/ui/matrix.py``); ``-m slow``
+plays each in all three."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from p2pbelka.table import events as ev
 from p2pbelka.ui.app import TableScreen
 from p2pbelka.ui.play import PlayConfig, play_local
+from tests.ui.matrix import diagonal
 from tests.ui.render import Terminal, render
 
 SIZES = ((80, 24), (120, 40))
@@ -115,9 +118,9 @@ async def robot(screen: TableScreen, pipe: PipeInput, shots: Snapshots) -> None:
     shots.take(screen, "game over")
 
 
-@pytest.mark.parametrize("lang", ["en", "ru", "kk"])
 @pytest.mark.parametrize(
-    ("game", "players", "seed"), [("belka", 4, 5), ("belot", 2, 3), ("belot", 3, 4)]
+    ("game", "players", "seed", "lang"),
+    diagonal([("belka", 4, 5), ("belot", 2, 3), ("belot", 3, 4)]),
 )
 def test_every_screen_state_fits(
     tmp_path: Path, game: str, players: int, seed: int, lang: str

@@ -3,7 +3,8 @@ screen at 80×24 (and 120×40) in English, Russian and Kazakh: who sits (every s
 row, its name, key and, for a player the ledger knows, rating) and who asks to (the
 request's name and key) are on screen in each, nothing is cut at the edge, a changed
 rule is named, the rules are one key away, and the keys line offers only keys that
-work now."""
+work now.  The default suite draws each game's lobby in one language
+(``tests/ui/matrix.py``); ``-m slow`` draws each in all three."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from p2pbelka.ui.lobbypanel import LobbyPanel
 from p2pbelka.ui.lobbyview import LobbyView, key_hints
 from p2pbelka.ui.words.i18n import _, set_language
 from p2pbelka.ui.words.lobbylog import rating_word
+from tests.ui.matrix import diagonal
 from tests.ui.render import Terminal, render
 
 NAMES = {
@@ -125,8 +127,7 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-@pytest.mark.parametrize("lang", ["en", "ru", "kk"])
-@pytest.mark.parametrize(("game", "players"), GAMES)
+@pytest.mark.parametrize(("game", "players", "lang"), diagonal(GAMES))
 def test_every_lobby_state_shows_who_sits_and_who_asks_at_80x24(
     game: str, players: int, lang: str
 ) -> None:

@@ -12,6 +12,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
+from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.verify import verify_bytes
 from p2pbelka.ui.games.belka.replay import BelkaReplay, title
 from p2pbelka.ui.hostloop import Bridge, run_with_app
@@ -27,14 +28,19 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return saved_game(tmp_path_factory.mktemp("replay"))
 
 
-def replay_of(path: Path) -> BelkaReplay:
-    report = verify_bytes(path.read_bytes())
+@pytest.fixture(scope="module")
+def report(saved: Path) -> VerifyReport:
+    """The saved game verified once, for each test that reads it."""
+    return verify_bytes(saved.read_bytes())
+
+
+def replay_of(report: VerifyReport) -> BelkaReplay:
     assert report.ok and len(report.deals) >= 4
     return BelkaReplay(report.deals, list(report.names), verdict=report.verdict)
 
 
-def test_stepping_walks_the_cards_and_crosses_deals(saved: Path) -> None:
-    replay = replay_of(saved)
+def test_stepping_walks_the_cards_and_crosses_deals(report: VerifyReport) -> None:
+    replay = replay_of(report)
     first = replay.summary
     assert all(len(hand) == 8 for hand in replay.hands())
     replay.step(5)
@@ -54,9 +60,9 @@ def test_stepping_walks_the_cards_and_crosses_deals(saved: Path) -> None:
     assert replay.deal == len(replay.deals) - 1
 
 
-def test_the_replay_screen_is_driven_by_keys(saved: Path) -> None:
+def test_the_replay_screen_is_driven_by_keys(report: VerifyReport) -> None:
     i18n.set_language("en")
-    replay = replay_of(saved)
+    replay = replay_of(report)
     stream = io.StringIO()
     output = Vt100_Output(stream, lambda: Size(rows=24, columns=80), term="xterm")
     names = replay.names
@@ -107,9 +113,9 @@ def test_replay_verifies_first_and_needs_a_terminal_for_the_screen(
     assert "nothing.transcript does not exist" in missing.stderr
 
 
-def test_the_replay_command_shows_belka_on_belka_s_screen(saved: Path) -> None:
+def test_the_replay_command_shows_belka_on_belka_s_screen(report: VerifyReport) -> None:
     from p2pbelka.ui.replaystart import replay_screen
 
-    screen = replay_screen(verify_bytes(saved.read_bytes()), 2)
+    screen = replay_screen(report, 2)
     assert type(screen) is ReplayScreen and type(screen.replay) is BelkaReplay
     assert screen.replay.deal == 1 and screen.replay.played == 0

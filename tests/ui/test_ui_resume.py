@@ -82,8 +82,9 @@ def terminal() -> tuple[io.StringIO, Vt100_Output]:
 
 def test_a_local_game_left_by_keys_goes_on_where_it_stopped(tmp_path: Path) -> None:
     transcript = tmp_path / "game.transcript"
+    # seed 3: the game ends after 9 deals (the other seeds tried took 10 to 17)
     config = PlayConfig(
-        name="Tester", seed=31, bot_levels=("random",) * 3, pace=0, transcript=transcript
+        name="Tester", seed=3, bot_levels=("random",) * 3, pace=0, transcript=transcript
     )
     _stream, output = terminal()
     with create_pipe_input() as pipe:

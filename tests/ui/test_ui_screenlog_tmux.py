@@ -24,7 +24,7 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.lan import LobbyRefused, NetOptions, join_game
 from p2pbelka.ui.bigcode import big_code
-from tests.ui.cli import run_main
+from tests.ui.cli import selfplayed
 from tests.ui.test_cli_exits_tmux import start
 from tests.ui.test_ui_tmux import ROOT, Tmux, _free_port, wait_for
 
@@ -138,7 +138,7 @@ def test_q_on_a_table_too_small_asks_where_the_question_can_be_read(tmp_path: Pa
 
 def test_ctrl_c_in_a_replay_ends_with_130(tmp_path: Path) -> None:
     saved = tmp_path / "game.transcript"
-    run_main(tmp_path, "selfplay", "--seed", "3", "--quiet", "--transcript", str(saved), check=True)
+    selfplayed(saved)
     tmux = Tmux(f"p2pbelka-replaycc-{os.getpid()}")
     start(tmux, tmp_path, f"replay --lang en {saved}")
     try:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.lan.helpers import Peer, PeerSet, bot_args
-from tests.ui.cli import cli_env, run_cli
+from tests.ui.cli import cli_env, run_main
 from tests.ui.test_ui_tmux import ROOT, Tmux, wait_for
 
 pytestmark = pytest.mark.skipif(
@@ -156,7 +156,7 @@ def test_a_local_game_left_with_q_y_comes_back_with_resume(tmp_path: Path) -> No
         screen = leave(tmux)
         assert "EXIT=0" in screen and "The game is saved." in screen
         command = resume_command(screen)
-        listed = run_cli(tmp_path, "games", check=True).stdout
+        listed = run_main(tmp_path, "games", check=True).stdout
         assert f"resume: {command}" in listed and "not finished" in listed
 
         run(tmux, command.replace("p2pbelka", P2PBELKA, 1))

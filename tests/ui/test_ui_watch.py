@@ -3,7 +3,9 @@ two and for three, in every language): the lobby, every hand face down as backs,
 card as it is played, the page at each deal's end with every hand and the audit's
 verdict, the last trick, the score sheet, the help, the game's end with the verdict on
 the transcript.  Each state is drawn at 80×24 and 120×40: nothing cut or drawn over, and
-no card face up on the table or in the hands' place that was not played or shown."""
+no card face up on the table or in the hands' place that was not played or shown.
+The default suite watches each game in one language (``tests/ui/matrix.py``); ``-m slow``
+watches each in all three."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from p2pbelka.ui.app import RIGHT_WIDTH
 from p2pbelka.ui.watcherscreen import ScreenWatchFront, WatchScreen, watch_on_screen
 from p2pbelka.ui.words.cardnames import card_label
 from p2pbelka.ui.words.i18n import set_language
+from tests.ui.matrix import diagonal
 from tests.ui.render import Terminal, render
 from tests.ui.watching import feed, game_of, lobby_of, report_of
 
@@ -122,8 +125,7 @@ def watch_a_game(game: str, players: int, seed: int, lang: str, tmp_path: Path) 
     return watched[0]
 
 
-@pytest.mark.parametrize("lang", ["en", "ru", "kk"])
-@pytest.mark.parametrize(("game", "players", "seed"), GAMES)
+@pytest.mark.parametrize(("game", "players", "seed", "lang"), diagonal(GAMES))
 def test_a_watcher_sees_every_state_and_no_hidden_card(
     tmp_path: Path, game: str, players: int, seed: int, lang: str
 ) -> None:

@@ -58,11 +58,12 @@ def test_a_watcher_in_a_terminal_sees_a_deal_face_down_and_its_verdict(tmp_path:
             assert "Score (to 12)" in table and "Seats in play order" in table
             page = seen(tmux, VERDICT)
             assert "Hands as dealt" in page or "Score" in page
+            # the rest of the game: waited for on the seats' exits, then the screen read
+            assert peers.wait([host, *joiners], 900) == [0, 0, 0, 0]
             end = seen(tmux, re.compile(r"OK: every deal was dealt fairly and played legally"))
             assert "Transcript saved to" in end or "Check it again" in end
             tmux.keys("q")
             assert "EXIT=0" in exited(tmux)
-            assert peers.wait([host, *joiners], 120) == [0, 0, 0, 0]
         finally:
             tmux("kill-server")
     for peer in peers.peers:
