@@ -1,11 +1,12 @@
 """A host's program killed mid-game and resumed while ``watch --text`` processes follow
-it over loopback.  Resumed twice: it reopens its lobby on the port it had, the watcher
-that was following comes back and is fed exactly the rest, a watcher that comes only
-after a resume catches up on the whole game, and both files are the host's transcript
-byte for byte and verify OK.  Its port taken meanwhile by another program: it listens
-on another, its beacons say which, and the watcher finds it there by its key.  Never
-resumed: the watcher stops after the time it was given, with one line, exit status 1
-and its file INCOMPLETE.
+it over loopback, in one game.  Resumed twice: the first time it reopens its lobby on
+the port it had; the second time its port is taken meanwhile by another program, so it
+listens on another, its beacons say which, and the watchers find it there by its key.
+The watcher that was following comes back each time and is fed exactly the rest, a
+watcher that comes only after a resume catches up on the whole game, and both files
+are the host's transcript byte for byte and verify OK.  A watcher given 3 s, for whom
+the host is never resumed (it comes back only after them), stops after the time it
+was given, with one line, exit status 1 and its file INCOMPLETE.
 
 One seat is a person in text mode (the test types the first choice offered), so the
 game waits for that seat while the host is away and while a watcher comes in."""
@@ -76,67 +77,69 @@ def _comebacks(watcher: Peer) -> list[int]:
     return [int(k) for k in re.findall(r"following again from record (\d+)", watcher.text())]
 
 
+def _loopback_beacons() -> tuple[str, ...]:
+    """Beacons to loopback on a free port: where the host announces its table, and
+    where the watchers listen for it."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        beacon = str(probe.getsockname()[1])
+    return ("--group", "127.0.0.1", "--beacon-port", beacon)
+
+
+def _short_watcher_stops(table: WatchedTable, short: Peer, peers: PeerSet) -> None:
+    """A watcher given 3 s for the host to come back stops after them, with one line,
+    exit status 1 and its file INCOMPLETE, the start of the host's transcript."""
+    assert peers.wait([short], 60) == [1], short.dump()  # stopped before the end
+    lines = short.text().splitlines()
+    assert "The host is away: waiting up to 3 s for it to come back" in short.text()
+    stop = [ln for ln in lines if "did not come back" in ln]
+    assert len(stop) == 1 and stop[0].startswith("watch: the host did not come back within 3 s")
+    assert re.search(r"the watch stops, \d+ records kept$", stop[0]), stop
+    assert "the game's verdict: INCOMPLETE" in short.text()
+    saved = transcript_of(short)
+    assert verify(saved).startswith("INCOMPLETE")
+    assert transcript_of(table.host).read_bytes().startswith(saved.read_bytes())
+
+
 def test_a_host_resumed_twice_takes_back_its_watcher_and_a_new_one(tmp_path: Path) -> None:
+    """One game, three watchers, the host killed twice.  The first time a watcher given
+    3 s stops after them (the host is resumed only then), and the host comes back on the
+    port it had; the second time another program holds that port, so it comes back on
+    another, which its beacons tell the two watchers left."""
+    where = _loopback_beacons()
     with PeerSet(tmp_path) as peers:
-        table = watched_table(peers)
+        table = watched_table(peers, where)
         home, early = table.host.home, table.watcher
+        short = peers.spawn("short", "watch", "--text", *table.lobby, "--host-away", "3")
+        short.wait_for(r"watching: ", 30)
         named = when(lambda: _told_watching(table.typist.peer))  # the host's seat named Wall
         table.typist.until(named, "/watching", GAME_TIMEOUT, table.host)
         for n, size in enumerate((12_000, 40_000), 1):
             _kill_host_at(table, size)
             told = len(_told_watching(table.typist.peer))
-            table.host = peers.spawn(f"resumed{n}", "resume", *bot_args(), home=home)
-            table.host.wait_for(rf"lobby is open to watchers again on port {table.port}\b", 60)
+            if n == 1:  # never resumed, as far as the short watcher can tell
+                _short_watcher_stops(table, short, peers)
+            else:
+                hog = peers.spawn("hog", "127.0.0.1", table.port, module="tests.lan.porthog")
+                hog.wait_for(rf"holding {table.port}", 30)  # another program has the port now
+            table.host = peers.spawn(f"resumed{n}", "resume", *bot_args(*where), home=home)
             if n == 1:
+                table.host.wait_for(rf"lobby is open to watchers again on port {table.port}\b", 60)
                 # the resumed host's seat tells the other seats again who watches (SPEC
                 # 7.5); checked mid-game only: after the second resume the game may end
                 # before the line comes round
                 again = when(lambda told=told: len(_told_watching(table.typist.peer)) > told)
                 table.typist.until(again, "/watching after the resume", GAME_TIMEOUT, table.host)
-                late = peers.spawn("late", "watch", "--text", *table.lobby)
+                late = peers.spawn("late", "watch", "--text", *table.lobby, *where)
                 late.wait_for(r"game started", 60)  # it caught up on the game so far
+            else:
+                pattern = r"open to watchers again on port (\d+) \(port (\d+) was"
+                moved = table.host.wait_for(pattern, 60)
+                assert moved.group(2) == table.port != moved.group(1)
+                note = rf"table is announced at 127\.0\.0\.1:{moved.group(1)} now: dialling it"
+                early.wait_for(note, 60)
         _to_the_end(peers, table, [early, late])
         again = _comebacks(early)  # each time from the records it held
         kept = [int(k) for k in re.findall(r"(\d+) records? kept", early.text())]
         assert len(again) == 2 and again[0] < again[1] and kept == again, early.dump()
         assert re.search(r"\d watching: .*Wall \[", table.host.text()), table.host.dump()
-
-
-def test_a_host_resumed_on_another_port_is_found_by_its_beacons(tmp_path: Path) -> None:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        beacon = str(probe.getsockname()[1])
-    where = ("--group", "127.0.0.1", "--beacon-port", beacon)  # beacons to loopback
-    with PeerSet(tmp_path) as peers:
-        table = watched_table(peers, where)
-        _kill_host_at(table, 12_000)
-        hog = peers.spawn("hog", "127.0.0.1", table.port, module="tests.lan.porthog")
-        hog.wait_for(rf"holding {table.port}", 30)  # another program has the lobby port now
-        table.host = peers.spawn("resumed", "resume", *bot_args(*where), home=table.host.home)
-        moved = table.host.wait_for(r"open to watchers again on port (\d+) \(port (\d+) was", 60)
-        assert moved.group(2) == table.port != moved.group(1)
-        note = rf"table is announced at 127\.0\.0\.1:{moved.group(1)} now: dialling it there"
-        table.watcher.wait_for(note, 60)
-        _to_the_end(peers, table, [table.watcher])
-        assert len(_comebacks(table.watcher)) == 1, table.watcher.dump()
-
-
-def test_a_watcher_whose_host_never_comes_back_stops_after_the_stated_time(
-    tmp_path: Path,
-) -> None:
-    with PeerSet(tmp_path) as peers:
-        table = watched_table(peers)
-        short = peers.spawn("short", "watch", "--text", *table.lobby, "--host-away", "3")
-        short.wait_for(r"watching: ", 30)
-        table.typist.until(when(lambda: _grown(short, 12_000)), "a deal", GAME_TIMEOUT, short)
-        table.host.kill()  # and never resumed
-        assert peers.wait([short], 60) == [1], short.dump()  # stopped before the end
-        lines = short.text().splitlines()
-        assert "The host is away: waiting up to 3 s for it to come back" in short.text()
-        stop = [ln for ln in lines if "did not come back" in ln]
-        assert len(stop) == 1 and stop[0].startswith("watch: the host did not come back within 3 s")
-        assert re.search(r"the watch stops, \d+ records kept$", stop[0]), stop
-        assert "the game's verdict: INCOMPLETE" in short.text()
-        saved = transcript_of(short)
-        assert verify(saved).startswith("INCOMPLETE")
-        assert transcript_of(table.host).read_bytes().startswith(saved.read_bytes())
