@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.lan.helpers import HANG, Peer, PeerSet, verify
+from tests.lan.screens import PipedTmux
 from tests.lan.test_lan_netns_return_screen import _at, _log, screen_join
 from tests.netns import Lan, namespace_lan
 from tests.ui.test_ui_tmux import Tmux, wait_for
@@ -134,7 +135,7 @@ def _told(peer: Peer, text: str, times: int) -> None:
 def test_a_seat_asked_to_hand_a_seat_back_says_no_then_nothing_and_the_game_goes_on(
     lan: Lan, tmp_path: Path
 ) -> None:
-    tmux = Tmux(f"p2pbelka-handback-{os.getpid()}")
+    tmux = PipedTmux(f"p2pbelka-handback-{os.getpid()}", tmp_path / "pane")
     home = tmp_path / "asker"
     home.mkdir()
     with PeerSet(tmp_path) as peers:

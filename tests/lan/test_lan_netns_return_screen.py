@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.lan.helpers import Peer, PeerSet, Typist, when
+from tests.lan.screens import PipedTmux
 from tests.lan.test_lan_netns_return import PERSON, WINDOW
 from tests.netns import Lan, namespace_lan
 from tests.ui.cli import cli_env
@@ -118,7 +119,7 @@ def _said(tmux: Tmux, text: str, timeout: float) -> str:
 def test_the_returning_player_s_screen_tells_the_change_once_and_shows_no_voided_hand(
     lan: Lan, tmp_path: Path
 ) -> None:
-    tmux = Tmux(f"p2pbelka-return-{os.getpid()}")
+    tmux = PipedTmux(f"p2pbelka-return-{os.getpid()}", tmp_path / "pane")
     home = tmp_path / "victim"
     home.mkdir()
     with PeerSet(tmp_path) as peers:
