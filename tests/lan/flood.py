@@ -1,8 +1,9 @@
 """A flooder for the flood tests: idle and slowloris connections from one address.
 
-``python -m tests.lan.flood HOST:PORT [--idle N] [--slowloris N] [--seconds S]``
-keeps N idle TCP connections open to the target (each refilled at once when the
-target closes it) and N slowloris connections (one byte every 2 s), and prints
+``python -m tests.lan.flood HOST:PORT [--idle N] [--slowloris N] [--pace S] [--seconds S]``
+keeps N idle TCP connections open to the target (each refilled when the target
+closes it: at once, or after S seconds with ``--pace``) and N slowloris
+connections (one byte every 2 s), and prints
 one JSON line of counts every second, so a test reads the figures even after it
 kills the flooder.
 """
@@ -20,7 +21,7 @@ from p2pbelka.net.connection import parse_host_port
 Counts = collections.Counter[str]
 
 
-async def idle(host: str, port: int, counts: Counts) -> None:
+async def idle(host: str, port: int, counts: Counts, pace: float) -> None:
     while True:
         try:
             stream = await trio.open_tcp_stream(host, port)
@@ -36,6 +37,7 @@ async def idle(host: str, port: int, counts: Counts) -> None:
             pass
         counts["closed_by_target"] += 1
         await stream.aclose()
+        await trio.sleep(pace)
 
 
 async def slowloris(host: str, port: int, counts: Counts) -> None:
@@ -72,7 +74,7 @@ async def main(args: argparse.Namespace) -> None:
             for target in targets:
                 assert target is not None
                 for _ in range(args.idle):
-                    nursery.start_soon(idle, *target, counts)
+                    nursery.start_soon(idle, *target, counts, args.pace)
                 for _ in range(args.slowloris):
                     nursery.start_soon(slowloris, *target, counts)
     print(json.dumps(dict(counts)), flush=True)
@@ -83,5 +85,6 @@ if __name__ == "__main__":
     parser.add_argument("target", nargs="+", help="HOST:PORT")
     parser.add_argument("--idle", type=int, default=500)
     parser.add_argument("--slowloris", type=int, default=200)
+    parser.add_argument("--pace", type=float, default=0.0, help="seconds before a refill")
     parser.add_argument("--seconds", type=float, default=600)
     trio.run(main, parser.parse_args())

@@ -16,12 +16,13 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.lan.helpers import HANG, Peer, PeerSet, verify
+from tests.lan.screens import Person, PipedTmux
 from tests.lan.test_lan_netns_return_screen import _at, _log, screen_join
 from tests.netns import Lan, namespace_lan
 from tests.ui.test_ui_tmux import Tmux, wait_for
@@ -41,7 +42,6 @@ TIMING = ["--reconnect-window", "12", "--pause-after", "1", "--offer-timeout", O
 QUESTION = "Victim is back. Hand the seat back from the next deal?"
 BOX = "A question about a seat"  # the box a question is asked in over a page
 KEPT = "seat 2 stays with the bot for this deal"  # what the player back is told
-STOPPED = ("The game was stopped", "Game stopped:")
 
 
 @pytest.fixture
@@ -66,57 +66,6 @@ def _seated(lan: Lan, peers: PeerSet, tmux: Tmux, home: Path) -> list[Peer]:
     return [host, victim, bot]
 
 
-class Person:
-    """The person at seat 1's screen: plays a card when it is their turn, closes a page,
-    says no to a re-deal, takes +4 after the eggs, and reads the screen after each key,
-    as a person would."""
-
-    def __init__(self, tmux: Tmux) -> None:
-        self.tmux, self.number = tmux, 0
-
-    def screen(self) -> str:
-        screen = self.tmux.screen()
-        assert not any(stopped in screen for stopped in STOPPED), screen
-        return screen
-
-    def play_until(
-        self, done: Callable[[str], bool], what: str, pages: bool = True, yes: bool = False
-    ) -> str:
-        """Play on until ``done(screen)``; ``pages``: close a page that is up (else leave
-        it up); ``yes``: say yes to a question about a seat (else leave it)."""
-        deadline = time.monotonic() + HANG
-        while not done(screen := self.screen()):
-            assert time.monotonic() < deadline, f"{what}: never\n{screen}"
-            if "[y] yes" in screen:  # a question is up: never a stray key for it
-                if yes:
-                    self.tmux.keys("y")
-            elif "[Enter] continue" in screen:
-                if pages or "claimed a re-deal" in screen:
-                    self.tmux.keys("Enter")
-            elif "allows a re-deal" in screen:
-                self.tmux.keys("n")
-            elif "your pair chooses" in screen:  # after 60:60, as the deals fall
-                self.tmux.keys("1")
-            elif "Your turn" in screen or "cannot be played" in screen:
-                self._card(screen)
-            time.sleep(0.05)
-        return screen
-
-    def _card(self, screen: str) -> None:
-        before = hand_of(screen)
-        self.number = self.number % max(1, len(before)) + 1
-        self.tmux.keys(str(self.number), "Enter")
-        for _ in range(100):  # the screen moves on, or the card is refused
-            time.sleep(0.02)
-            now = self.tmux.screen()
-            # A hand of one card has no row of numbers for ``hand_of`` to read: the last
-            # card of a deal is seen to go by the turn leaving the status line.  (Waiting
-            # for the hand to change, the person looked away for the whole loop, and the
-            # question asked over the page that comes up then ran out unseen.)
-            if hand_of(now) != before or "cannot be played" in now or "Your turn" not in now:
-                return
-
-
 def _played_deal_end(screen: str) -> bool:
     """The page at the end of a deal that was played: a re-deal's (the deal dealt again,
     with the same number) is not, and the person goes on past it."""
@@ -134,7 +83,7 @@ def _told(peer: Peer, text: str, times: int) -> None:
 def test_a_seat_asked_to_hand_a_seat_back_says_no_then_nothing_and_the_game_goes_on(
     lan: Lan, tmp_path: Path
 ) -> None:
-    tmux = Tmux(f"p2pbelka-handback-{os.getpid()}")
+    tmux = PipedTmux(f"p2pbelka-handback-{os.getpid()}", tmp_path / "pane")
     home = tmp_path / "asker"
     home.mkdir()
     with PeerSet(tmp_path) as peers:

@@ -21,9 +21,10 @@ from pathlib import Path
 import pytest
 
 from tests.lan.helpers import HANG, Peer, PeerSet
+from tests.lan.screens import PipedTmux
 from tests.netns import Lan, namespace_lan
 from tests.ui.cli import cli_env
-from tests.ui.test_ui_tmux import ROOT, Tmux
+from tests.ui.test_ui_tmux import ROOT
 from tests.ui.test_ui_tmux_resume import hand_of
 
 pytestmark = [
@@ -46,7 +47,7 @@ class Screen:
 
     def __init__(self, name: str, ns: str, home: Path) -> None:
         self.name, self.home = name, home
-        self.tmux = Tmux(f"p2pbelka-{name}-{os.getpid()}")
+        self.tmux = PipedTmux(f"p2pbelka-{name}-{os.getpid()}", home.parent / f"{name}.pane")
         self.number = 0
         home.mkdir(parents=True, exist_ok=True)
         env = {k: v for k, v in cli_env(home).items() if not k.startswith("TMUX")}

@@ -1,11 +1,17 @@
-"""The cable-out flow on the returning player's own screen (tmux, four namespaces): the
-change is told once, the voided hand (and its trick count) is not left on the table
-while a bot plays the seat, the seats panel shows the bot's key there (not the
-player's own), the status line says what is going on, and the seat comes back on
-screen.  A person who only thinks, over a live link, is never marked missing.
+"""A cable out for longer than the reconnect window, then back, on the returning
+player's own screen (tmux, four namespaces): the others seat a bot for the player cut
+off; the player's screen says it reaches nobody (never blaming a seat), and when its
+cable is back it learns of the signed change and tells it once, the voided hand (and
+its trick count) is not left on the table while a bot plays the seat, the seats
+panel shows the bot's key there (not the player's own), the status line says what is
+going on, and the seat comes back on screen between deals, as ``resume`` does.  A
+person who only thinks, over a live link, is never marked missing.  The game then
+plays on to its end: no seat aborts, the hand-back lost no deal played (the bot
+finished its deal), the four transcripts are the same and verify.
 
 Seat 2 is a person at a terminal in its namespace; seat 1 a person in text mode whose
-choice the test leaves open, so the game waits while the cable is out.
+choice the test leaves open, so the game waits while the cable is out (a game of bots
+alone would be over by then).  Needs root, iproute2 and tmux.
 """
 
 from __future__ import annotations
@@ -22,8 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.lan.helpers import Peer, PeerSet, Typist, when
-from tests.lan.test_lan_netns_return import PERSON, WINDOW
+from tests.lan.helpers import HANG, Peer, PeerSet, Typist, verify, when
+from tests.lan.screens import Person, PipedTmux
 from tests.netns import Lan, namespace_lan
 from tests.ui.cli import cli_env
 from tests.ui.test_ui_tmux import ROOT, Tmux, wait_for
@@ -34,7 +40,8 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
 ]
 
-VICTIM = 2
+VICTIM, PERSON = 2, 1
+WINDOW = "12"  # the reconnect window: past LINK_SILENCE, so the cut-off links are dead
 TIMING = ["--reconnect-window", WINDOW, "--pause-after", "1", "--auto-approve"]
 
 
@@ -118,7 +125,7 @@ def _said(tmux: Tmux, text: str, timeout: float) -> str:
 def test_the_returning_player_s_screen_tells_the_change_once_and_shows_no_voided_hand(
     lan: Lan, tmp_path: Path
 ) -> None:
-    tmux = Tmux(f"p2pbelka-return-{os.getpid()}")
+    tmux = PipedTmux(f"p2pbelka-return-{os.getpid()}", tmp_path / "pane")
     home = tmp_path / "victim"
     home.mkdir()
     with PeerSet(tmp_path) as peers:
@@ -188,6 +195,27 @@ def test_the_returning_player_s_screen_tells_the_change_once_and_shows_no_voided
             assert "Bot for Victim plays your seat" in watching, watching
             assert _key_of(watching, "Bot for Victim") == bot_key[:9] != own_key, watching
             assert _log(back).count("has their seat back") == 1, back
+            # and on to the game's end, the person in text mode typing too
+            player = Person(tmux, also=person.step)
+            player.play_until(lambda s: "Press q to leave" in s, "the game's end", yes=True)
+            tmux.keys("q")
+            wait_for(tmux, "EXIT=", HANG)
+            others = [host, person_peer, _bot]
+            codes = peers.wait(others, 60)
+            assert codes == [0, 0, 0], "\n".join(p.dump() for p in others)
+            said = host.text()
+            handed = [line for line in said.splitlines() if "handed back to" in line]
+            assert "replaced by Bot for" in said and len(handed) == 1, host.dump()
+            # the bot finished its deal: the hand-back loses no deal played
+            assert "starts over, no card of it dealt yet" in handed[0], handed
+            for peer in others:
+                text = peer.text()
+                assert "GAME ABORTED" not in text and "went silent" not in text, peer.dump()
+            mine = list(home.glob("**/games/*/transcript.p2pb"))
+            assert len(mine) == 1, mine
+            data = {p.transcript().read_bytes() for p in others} | {mine[0].read_bytes()}
+            assert len(data) == 1, "the four transcripts differ"
+            assert verify(host.transcript()).startswith("OK")
         finally:
             print((home / "stderr").read_text(errors="replace")[-4000:]
                   if (home / "stderr").exists() else "")  # fmt: skip

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import pytest
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from p2pbelka.net.errors import (
     BadSignature,
@@ -125,22 +127,45 @@ def test_context_and_version_mismatch() -> None:
 
 @pytest.mark.parametrize("step", [0, 1, 2, 3])
 def test_tampered_handshake_message_is_rejected(step: int, code: bytes | None) -> None:
-    """Flip a bit anywhere in any message: the handshake must not complete."""
+    """Flip a bit anywhere in any message: the handshake must not complete.  The honest
+    messages before it are exchanged once; each flip goes to a copy of both sides as they
+    stood then (the same state a fresh exchange would reach, without its key agreements
+    again for every byte)."""
     length = ([66, 81, 113, 81] if code is None else [98, 113, 145, 113])[step]
+    i, r = pair(code=code)
+    honest: bytes | None = i.start()
+    for side in [r, i, r][:step]:
+        assert honest is not None
+        honest = side.receive(honest)
+    assert honest is not None and len(honest) == length
     for pos in range(length):
-        i, r = pair(code=code)
-        msgs: list[bytes] = []
-        sides = [r, i, r, i]
-        out: bytes | None = i.start()
+        i2, r2 = _copy(i, r)
+        sides = [r2, i2, r2, i2]
+        out: bytes | None = honest[:pos] + bytes([honest[pos] ^ 0x01]) + honest[pos + 1 :]
         with pytest.raises(HandshakeError):
-            for k in range(4):
+            for k in range(step, 4):
                 assert out is not None
-                if k == step:
-                    out = out[:pos] + bytes([out[pos] ^ 0x01]) + out[pos + 1 :]
-                msgs.append(out)
                 out = sides[k].receive(out)
             # Not reached: completing would mean the tampering went unnoticed.
             raise AssertionError(f"tampering step {step} byte {pos} not detected")
+
+
+def _copy(i: Handshake, r: Handshake) -> tuple[Handshake, Handshake]:
+    """Both sides as they stand, deep-copied; the AEAD ciphers inside, which hold only a
+    key (the nonces are their ``CipherState``'s), are shared, as they cannot be copied."""
+    memo: dict[int, object] = {}
+    found: list[object] = [i, r]
+    while found:
+        value = found.pop()
+        if isinstance(value, CipherState):
+            memo[id(value._aead)] = value._aead
+        elif hasattr(value, "__dict__") and id(value) not in memo:
+            memo[id(value)] = value  # only while looking: dropped before the copy
+            found += vars(value).values()
+    looked = {key for key, value in memo.items() if not isinstance(value, ChaCha20Poly1305)}
+    for key in looked:
+        del memo[key]
+    return copy.deepcopy((i, r), memo)
 
 
 def test_tampered_ciphertext_is_reported_as_such(code: bytes | None) -> None:
