@@ -20,7 +20,7 @@ from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, Signer, open_envelop
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 from p2pbelka.table.state import TableState
-from tests.table.helpers import play_sync
+from tests.table.helpers import play_sync, short_seed
 from tests.table.test_endings import (
     CHEATER,
     GAMES,
@@ -34,7 +34,6 @@ from tests.table.test_endings import (
     live_verdict,
     play,
     report_of,
-    short_seed,
 )
 
 FAKE = bytes(32 * [0x5A])

@@ -27,7 +27,7 @@ from p2pbelka.table.session import Phase, Table
 from p2pbelka.table.state import TableState
 from p2pbelka.table.verify import VerifyReport
 from tests.audit import verify_bytes
-from tests.table.helpers import play_sync
+from tests.table.helpers import play_sync, short_seed
 
 CHEATER = 1
 VICTIM = 2
@@ -40,16 +40,6 @@ Verdict = tuple[str, frozenset[tuple[int, bool, bool]]]
 
 def ids(case: tuple[str, int]) -> str:
     return f"{case[0]}-{case[1]}"
-
-
-SHORT_GAMES = {("belka", 4): 17, ("belot", 3): 1, ("belot", 2): 10}
-"""For each game, a seed whose honest game between random bots is short: Belka's is won
-in its second deal (140 records, where most seeds play 9 or 10 deals), Belot's are the
-shortest of the first seeds.  A test of how a whole game ends plays it to its end."""
-
-
-def short_seed(case: tuple[str, int]) -> int:
-    return SHORT_GAMES[case]
 
 
 def _signer(seed: int, game: str, players: int) -> Signer:
