@@ -19,6 +19,7 @@ identity in hash chains and transcripts) is SHA-256 of ``inner``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 
@@ -106,7 +107,28 @@ def open_envelope(raw: bytes) -> Envelope:
 
     Raises ``ProtocolError`` naming the part at fault.  Says nothing about whether
     the sender is seated or the message is in turn: that is the table's check.
+
+    The same bytes open to the same envelope: the ones opened lately are remembered
+    (``_opened``), so the tables of one process (a local game), a replay of a file the
+    process wrote and ``verify`` at a game's end check each signature once.
     """
+    if type(raw) is bytes:
+        return _opened(raw)
+    return _open(raw)
+
+
+_OPENED_KEEP = 4096
+"""Envelopes remembered by ``open_envelope``: a game's worth, a few megabytes."""
+
+
+@functools.lru_cache(maxsize=_OPENED_KEEP)
+def _opened(raw: bytes) -> Envelope:
+    # an Envelope is frozen and what it holds is immutable: one object serves every
+    # caller; what does not open raises and is not remembered
+    return _open(raw)
+
+
+def _open(raw: bytes) -> Envelope:
     outer = decode(raw, "envelope")
     if type(outer) is not list or len(outer) != 2:
         raise ProtocolError("expected [inner, signature]", "envelope")
