@@ -46,6 +46,7 @@ from p2pbelka.fairdeal.audit import AuditReport
 from p2pbelka.fairdeal.versions import group_for
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import run_sync
+from p2pbelka.protocol.envelope import opened_anew
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules import registry
 from p2pbelka.table.dealdeck import DealDeck
@@ -114,35 +115,37 @@ def whole_games(quick: bool, game_name: str, seats: int, unit_ms: float) -> dict
     protocol_s = verify_s = every_pass_s = 0.0
     deals = size = envelopes = checks = 0
     audits = AuditClock()
-    for seed in range(games):
-        game = LocalGame.seeded(1000 + seed, game=game_name, players=seats)
-        tables = game.make_tables()
-        group = group_for(game.fairdeal)
-        before = group.ops.copy()
-        with timed_audits() as clock:
+    # each peer, and the verifier, opens every envelope it gets as its own process does
+    with opened_anew():
+        for seed in range(games):
+            game = LocalGame.seeded(1000 + seed, game=game_name, players=seats)
+            tables = game.make_tables()
+            group = group_for(game.fairdeal)
+            before = group.ops.copy()
+            with timed_audits() as clock:
+                start = time.process_time()
+                run_sync(tables, [make_bot("random", s) for s in range(seats)])
+                protocol_s += time.process_time() - start
+            checks += group.ops.since(before).validate
+            audits.audits += clock.audits
+            audits.cpu_s += clock.cpu_s
+            audits.mults += clock.mults
+            data = dump_transcript(tables[0].view.transcript)
+            deal_crypto.forget_parsed()  # a verifier is a process of its own
             start = time.process_time()
-            run_sync(tables, [make_bot("random", s) for s in range(seats)])
-            protocol_s += time.process_time() - start
-        checks += group.ops.since(before).validate
-        audits.audits += clock.audits
-        audits.cpu_s += clock.cpu_s
-        audits.mults += clock.mults
-        data = dump_transcript(tables[0].view.transcript)
-        deal_crypto.forget_parsed()  # a verifier is a process of its own
-        start = time.process_time()
-        report = verify_bytes(data)
-        verify_s += time.process_time() - start
-        deal_crypto.forget_parsed()
-        start = time.process_time()
-        forensic = verify_bytes(data, every_pass=True)
-        every_pass_s += time.process_time() - start
-        if forensic.verdict != report.verdict:
-            raise RuntimeError(f"verify --every-pass disagrees: {forensic.verdict}")
-        if not report.ok:
-            raise RuntimeError(f"benchmark game failed to verify: {report.verdict}")
-        deals += tables[0].state.deal_id
-        size += len(data)
-        envelopes += len(tables[0].view.transcript)
+            report = verify_bytes(data)
+            verify_s += time.process_time() - start
+            deal_crypto.forget_parsed()
+            start = time.process_time()
+            forensic = verify_bytes(data, every_pass=True)
+            every_pass_s += time.process_time() - start
+            if forensic.verdict != report.verdict:
+                raise RuntimeError(f"verify --every-pass disagrees: {forensic.verdict}")
+            if not report.ok:
+                raise RuntimeError(f"benchmark game failed to verify: {report.verdict}")
+            deals += tables[0].state.deal_id
+            size += len(data)
+            envelopes += len(tables[0].view.transcript)
     every = {4: "all_four_peers", 3: "all_three_peers", 2: "both_peers"}[seats]
     return {
         "game": game_name,

@@ -190,18 +190,15 @@ def _verify(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 CASES = json.loads((VECTORS / f"{CLI_NAME}.json").read_text(encoding="utf-8"))["cases"]
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c["name"])
-def test_the_verify_command_does_what_the_vector_says(case: dict[str, Any], tmp_path: Path) -> None:
-    out = tmp_path / "record.json"
-    args = [case["file"], *(str(out) if a == OUT else a for a in case["args"])]
-    ran = _verify(args, VECTORS)
-    assert ran.returncode == case["exit_status"], (ran.stdout[-500:], ran.stderr[-500:])
+def _check_case(case: dict[str, Any], status: int, stdout: str, stderr: str, out: Path) -> None:
+    """What ``verify`` did on ``case``, against the vector."""
+    assert status == case["exit_status"], (stdout[-500:], stderr[-500:])
     if case["stream"] == "stderr":
-        assert ran.stdout == "" and ran.stderr.startswith(f"p2pbelka verify: {case['file']}")
+        assert stdout == "" and stderr.startswith(f"p2pbelka verify: {case['file']}")
         if case["verdict"] is not None:
-            assert f": {case['verdict']}: " in ran.stderr
+            assert f": {case['verdict']}: " in stderr
     elif "json" in case:
-        report = json.loads(ran.stdout)
+        report = json.loads(stdout)
         assert report["verdict"].split(":", 1)[0] == case["verdict"]
         for key, value in case["json"].items():
             got = report[key]
@@ -209,10 +206,51 @@ def test_the_verify_command_does_what_the_vector_says(case: dict[str, Any], tmp_
                 got = [{k: f[k] for k in ("seat", "deal", "proven", "fatal")} for f in got]
             assert got == value, key
     else:
-        assert ran.stdout.splitlines()[-1].split(":", 1)[0] == case["verdict"]
+        assert stdout.splitlines()[-1].split(":", 1)[0] == case["verdict"]
     if "record" in case:
         written = json.loads(out.read_text(encoding="utf-8")) if out.exists() else None
         assert written == case["record"]
+
+
+def _args(case: dict[str, Any], out: Path) -> list[str]:
+    return [case["file"], *(str(out) if a == OUT else a for a in case["args"])]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c["name"])
+def test_the_verify_command_does_what_the_vector_says(
+    case: dict[str, Any],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Every case through the command's entry point, in this process (the program
+    itself, started as a player starts it: the test below)."""
+    from p2pbelka.cli.main import main
+
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.setenv("LANGUAGE", "en")
+    monkeypatch.chdir(VECTORS)
+    out = tmp_path / "record.json"
+    status = main(["verify", *_args(case, out)])
+    stdout, stderr = capsys.readouterr()
+    _check_case(case, status, stdout, stderr, out)
+
+
+PROGRAM_CASES = ("record", "proven-audit", "malformed-record-0", "missing-file")
+"""The cases also run as a program of their own: each exit status, each stream, a
+``--json`` report and a ``--record`` file (every case runs in-process above)."""
+
+
+@pytest.mark.parametrize("name", PROGRAM_CASES)
+def test_the_verify_program_does_what_the_vector_says(name: str, tmp_path: Path) -> None:
+    (case,) = [c for c in CASES if c["name"] == name]
+    out = tmp_path / "record.json"
+    ran = _verify(_args(case, out), VECTORS)
+    _check_case(case, ran.returncode, ran.stdout, ran.stderr, out)
+    statuses = {c["exit_status"] for c in CASES if c["name"] in PROGRAM_CASES}
+    assert statuses == {c["exit_status"] for c in CASES}
 
 
 def test_the_verify_vector_covers_every_exit_status_and_option() -> None:

@@ -176,37 +176,45 @@ def test_belot_a_card_not_new_in_the_three_more(players: int, source: str) -> No
         assert_locker_proven(tables, events, 1)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    game=st.sampled_from([("belka", 4), ("belot", 3), ("belot", 2)]),
-    locker=st.integers(0, 3),
-    first=st.integers(-1, 3),
-    second=st.integers(-1, 3),
-    nth=st.integers(0, 12),
-    mth=st.integers(0, 12),
-    seed=st.integers(0, 10_000),
-)
-def test_a_card_dealt_twice_anywhere(
-    game: tuple[str, int], locker: int, first: int, second: int, nth: int, mth: int, seed: int
-) -> None:
-    """Any two positions of the honest seats, the turned card, or the locker's own hand
-    (a card in two hands, or twice in one): the honest tables end together and the
-    audit proves the locker."""
-    name, players = game
-    locker %= players
-    seats = [TURNED, *range(players)] if name == "belot" else list(range(players))
-    first, second = seats[first % len(seats)], seats[second % len(seats)]
-    if first == second == TURNED:
-        return
-    tables, events = play_sync(
-        seed,
-        game_name=name,
-        players=players,
-        states={locker: copier(between_hands(first, second, nth, mth))},
-        give_up=True,
+def _anywhere(examples: int) -> Callable[..., None]:
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        game=st.sampled_from([("belka", 4), ("belot", 3), ("belot", 2)]),
+        locker=st.integers(0, 3),
+        first=st.integers(-1, 3),
+        second=st.integers(-1, 3),
+        nth=st.integers(0, 12),
+        mth=st.integers(0, 12),
+        seed=st.integers(0, 10_000),
     )
-    assume(tables[locker].state.copied is not None)  # type: ignore[attr-defined]  (it locked first)
-    assert_locker_proven(tables, events, locker)
+    def anywhere(
+        game: tuple[str, int], locker: int, first: int, second: int, nth: int, mth: int, seed: int
+    ) -> None:
+        """Any two positions of the honest seats, the turned card, or the locker's own
+        hand (a card in two hands, or twice in one): the honest tables end together and
+        the audit proves the locker."""
+        name, players = game
+        locker %= players
+        seats = [TURNED, *range(players)] if name == "belot" else list(range(players))
+        first, second = seats[first % len(seats)], seats[second % len(seats)]
+        if first == second == TURNED:
+            return
+        tables, events = play_sync(
+            seed,
+            game_name=name,
+            players=players,
+            states={locker: copier(between_hands(first, second, nth, mth))},
+            give_up=True,
+        )
+        assume(tables[locker].state.copied is not None)  # type: ignore[attr-defined]  (it locked first)
+        assert_locker_proven(tables, events, locker)
+
+    return anywhere
+
+
+# a short run by default (the cases above are the named ones), a long one under -m slow
+test_a_card_dealt_twice_anywhere = _anywhere(12)
+test_a_card_dealt_twice_anywhere_long = pytest.mark.slow(_anywhere(100))
 
 
 class KeepsBack:

@@ -293,9 +293,14 @@ def test_bots_only_see_their_own_hand() -> None:
     from p2pbelka.bots.common.seat import as_bot
     from p2pbelka.peer.sync import run_sync
 
+    def two_deals(events: list[list[ev.Event]]) -> bool:
+        # two deals: every card a bot plays in them is one look at the deal it is shown
+        return sum(isinstance(e, ev.DealAudited) for e in events[0]) >= 2
+
     game = LocalGame.seeded(41)
-    run_sync(game.make_tables(), [as_bot(BelkaSeatBot(Spy(s))) for s in range(4)])
-    assert seen and all(all(unknown) for unknown in seen)  # type: ignore[arg-type]
+    bots = [as_bot(BelkaSeatBot(Spy(s))) for s in range(4)]
+    run_sync(game.make_tables(), bots, until=two_deals)
+    assert len(seen) >= 32 and all(all(unknown) for unknown in seen)  # type: ignore[arg-type]
 
 
 class LocksItOut(WrongLock):

@@ -20,7 +20,7 @@ from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, Signer, open_envelop
 from p2pbelka.table import events as ev
 from p2pbelka.table.session import Table
 from p2pbelka.table.state import TableState
-from tests.table.helpers import play_sync
+from tests.table.helpers import play_sync, short_seed
 from tests.table.test_endings import (
     CHEATER,
     GAMES,
@@ -76,7 +76,8 @@ def test_a_second_close_of_one_seat_is_proven_by_every_honest_table(
     seat, and the proof reaches the victim.  Every honest table and its file prove
     the cheater."""
     game, players = case
-    signer = _signers(70, game, players)[CHEATER]
+    seed = short_seed(case)
+    signer = _signers(seed, game, players)[CHEATER]
     twins: list[bytes] = []
 
     def deliver(source: int, dest: int, raw: bytes) -> bytes | None:
@@ -88,7 +89,7 @@ def test_a_second_close_of_one_seat_is_proven_by_every_honest_table(
             twins.append(resign(signer, envelope, view=_older(envelope)))
         return twins[0]
 
-    tables = play(70, game, players, deliver=deliver, whole=True)
+    tables = play(seed, game, players, deliver=deliver, whole=True)
     assert twins, "the game did not reach its closing exchange"
     assert_cheater_proven(tables)
 
@@ -100,7 +101,8 @@ def test_a_close_out_of_protocol_is_refused_naming_its_seat(case: tuple[str, int
     naming the seat, and the game is won with that seat named as not closing (not
     proven); ``verify`` of every honest file says the same."""
     game, players = case
-    signer = _signers(71, game, players)[CHEATER]
+    seed = short_seed(case)
+    signer = _signers(seed, game, players)[CHEATER]
     changed: list[bytes] = []
 
     def deliver(source: int, dest: int, raw: bytes) -> bytes | None:
@@ -114,7 +116,7 @@ def test_a_close_out_of_protocol_is_refused_naming_its_seat(case: tuple[str, int
             changed.append(resign(signer, envelope, view=_older(envelope)))
         return changed[0]
 
-    tables, events = play_sync(71, game_name=game, players=players, deliver=deliver, give_up=True)
+    tables, events = play_sync(seed, game_name=game, players=players, deliver=deliver, give_up=True)
     assert changed, "the game did not reach its closing exchange"
     for seat, table in enumerate(tables):
         if seat == CHEATER:
@@ -140,10 +142,11 @@ def test_a_close_lying_in_its_view_ends_as_the_file_says(case: tuple[str, int]) 
     not the seat it accuses), nobody proven; ``verify`` of the victim's file reads
     the same."""
     game, players = case
+    seed = short_seed(case)
     liar = CHEATER
     victim = 0 if players == 2 else VICTIM
     about = victim if players == 2 else next(s for s in range(players) if s not in (liar, victim))
-    signer = _signers(72, game, players)[liar]
+    signer = _signers(seed, game, players)[liar]
     twins: list[bytes] = []
 
     def deliver(source: int, dest: int, raw: bytes) -> bytes | None:
@@ -158,7 +161,7 @@ def test_a_close_lying_in_its_view_ends_as_the_file_says(case: tuple[str, int]) 
             twins.append(resign(signer, envelope, view=_lying(envelope, about)))
         return twins[0] if source == liar else None
 
-    tables = play(72, game, players, deliver=deliver, whole=True)
+    tables = play(seed, game, players, deliver=deliver, whole=True)
     assert twins, "the game did not reach its closing exchange"
     table = tables[victim]
     assert table.state.over and not table.view.proven, (table.state.phase, table.view.faults)
@@ -218,6 +221,7 @@ def test_a_withheld_final_deal_end_cannot_deny_the_result(case: tuple[str, int])
     game is over with its result, the liar named as not closing (not proven), as a
     seat that never closes is; ``verify`` of the victim's file reads the same."""
     game, players = case
+    seed = short_seed(case)
     liar = CHEATER
     victim = 0 if players == 2 else VICTIM
     holder: list[TableState] = []
@@ -227,7 +231,7 @@ def test_a_withheld_final_deal_end_cannot_deny_the_result(case: tuple[str, int])
             super().__init__(*args, **kwargs)  # type: ignore[arg-type]
             holder.append(self)
 
-    signer = _signers(74, game, players)[liar]
+    signer = _signers(seed, game, players)[liar]
     kept: list[Envelope] = []
 
     def deliver(source: int, dest: int, raw: bytes) -> bytes | None:
@@ -242,7 +246,7 @@ def test_a_withheld_final_deal_end_cannot_deny_the_result(case: tuple[str, int])
             return None
         return raw
 
-    tables = play(74, game, players, deliver=deliver, states={liar: Liar}, whole=True)
+    tables = play(seed, game, players, deliver=deliver, states={liar: Liar}, whole=True)
     assert kept, "the game did not end"
     table = tables[victim]
     assert table.state.over, (table.state.phase, table.view.faults)
@@ -265,12 +269,13 @@ def test_a_held_seat_giving_up_in_the_closing_exchange_ends_as_its_file_reads(
     it does not hold named (not proven); ``verify`` of its file reads the same won
     game, naming the same seats (before, it said INCOMPLETE)."""
     game, players = case
+    seed = short_seed(case)
     seat = 0 if players == 2 else VICTIM
-    tables = play(75, game, players, whole=True)
+    tables = play(seed, game, players, whole=True)
     full = tables[seat]
     assert full.state.over and isinstance(full.view.transcript[-1].msg, m.CloseMsg)
     cut = [e for e in full.view.transcript if not isinstance(e.msg, m.CloseMsg)]
-    fresh = LocalGame.seeded(75, game=game, players=players)
+    fresh = LocalGame.seeded(seed, game=game, players=players)
     assert fresh.seed_sources is not None
     table = Table.resume(fresh.signers[seat], cut, seed_source=fresh.seed_sources[seat])
     assert table.state.held and table.view.closing

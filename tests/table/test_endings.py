@@ -27,7 +27,7 @@ from p2pbelka.table.session import Phase, Table
 from p2pbelka.table.state import TableState
 from p2pbelka.table.verify import VerifyReport
 from tests.audit import verify_bytes
-from tests.table.helpers import play_sync
+from tests.table.helpers import play_sync, short_seed
 
 CHEATER = 1
 VICTIM = 2
@@ -472,8 +472,9 @@ def test_two_final_deal_ends_are_proven(case: tuple[str, int]) -> None:
             return m.DealEndMsg(bytes(32 * [3]))
         return None
 
-    fork = Fork(_signer(66, game, players), CHEATER, VICTIM, change)
-    tables = play(66, game, players, deliver=fork, states={CHEATER: Cheater}, whole=True)
+    seed = short_seed(case)
+    fork = Fork(_signer(seed, game, players), CHEATER, VICTIM, change)
+    tables = play(seed, game, players, deliver=fork, states={CHEATER: Cheater}, whole=True)
     assert fork.fork_seq is not None, "the game did not end"
     assert_cheater_proven(tables)
 
@@ -489,7 +490,7 @@ def test_a_seat_that_never_closes_cannot_deny_the_result(case: tuple[str, int]) 
     give up waiting, the game is over with its result standing, and that seat named
     as not closing (not proven); ``verify`` of every honest file says the same."""
     game, players = case
-    tables = play(67, game, players, states={CHEATER: NeverCloses}, whole=True)
+    tables = play(short_seed(case), game, players, states={CHEATER: NeverCloses}, whole=True)
     for table in honest(tables):
         assert table.state.over, (table.state.me, table.state.phase, table.view.faults)
         assert table.state.track.winner is not None or table.state.track.final_score
@@ -505,7 +506,7 @@ def test_a_seat_that_never_closes_cannot_deny_the_result(case: tuple[str, int]) 
 @pytest.mark.parametrize("case", GAMES, ids=ids)
 def test_an_honest_game_ends_with_every_close(case: tuple[str, int]) -> None:
     game, players = case
-    tables = play(68, game, players, whole=True)
+    tables = play(short_seed(case), game, players, whole=True)
     for table in tables:
         assert table.state.over and not table.view.faults
         closes = [e for e in table.view.transcript[-players:] if isinstance(e.msg, m.CloseMsg)]

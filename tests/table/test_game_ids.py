@@ -33,12 +33,18 @@ TABLES = [("belka", 4), ("belot", 3), ("belot", 2)]
 
 @functools.cache
 def _first_game(game_name: str, players: int) -> tuple[LocalGame, tuple[Envelope, ...]]:
-    """A whole game the victim played: its ingredients and its transcript (played once
-    a process for every test here: they only read it)."""
+    """A game the victim played: its ingredients and its transcript (played once a
+    process for every test here: they only read it).  What the tests take of it is the
+    victim's ``sit``, its first envelope, the same bytes however far the game goes: it
+    is played until every seat has sat."""
     first = LocalGame.seeded(5, game=game_name, players=players)
     tables = first.make_tables()
-    run_sync(tables, [make_bot("random", s) for s in range(players)])
-    assert tables[VICTIM].state.over
+
+    def seated(_events: list[list[ev.Event]]) -> bool:
+        return sum(e.type == "sit" for e in tables[VICTIM].view.transcript) == players
+
+    run_sync(tables, [make_bot("random", s) for s in range(players)], until=seated)
+    assert _old_sit(tuple(tables[VICTIM].view.transcript), first.signers[VICTIM].public_key)
     return first, tuple(tables[VICTIM].view.transcript)
 
 

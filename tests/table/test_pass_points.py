@@ -12,6 +12,7 @@ the author alone.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -140,37 +141,45 @@ def test_an_invalid_point_in_the_last_lock(game: str, players: int, version: int
         assert tables[0].state.track.dealer == cheater  # the dealer locks last
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    game=st.sampled_from(GAMES),
-    version=st.sampled_from(SUPPORTED_VERSIONS),
-    cheater=st.integers(0, 3),
-    kind=st.sampled_from([m.ShuffleMsg, m.LockMsg]),
-    position=st.integers(0, 31),
-    which=st.integers(0, 5),
-    seed=st.integers(0, 10_000),
-)
-def test_an_invalid_point_anywhere_in_any_pass(
-    game: tuple[str, int],
-    version: int,
-    cheater: int,
-    kind: type[m.ShuffleMsg] | type[m.LockMsg],
-    position: int,
-    which: int,
-    seed: int,
-) -> None:
-    """Whichever seat signs it (the first shuffler, the last locker with no seat to
-    multiply after it, any seat between), whichever point and position."""
-    name, players = game
-    cheater %= players
-    points = list(INVALID[version].values())
-    cheat = bad_pass(kind, position, points[which % len(points)])
-    tables, events = play_sync(
-        seed,
-        game_name=name,
-        players=players,
-        states={cheater: cheat},
-        fairdeal=version,
-        give_up=True,
+def _anywhere(examples: int) -> Callable[..., None]:
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        game=st.sampled_from(GAMES),
+        version=st.sampled_from(SUPPORTED_VERSIONS),
+        cheater=st.integers(0, 3),
+        kind=st.sampled_from([m.ShuffleMsg, m.LockMsg]),
+        position=st.integers(0, 31),
+        which=st.integers(0, 5),
+        seed=st.integers(0, 10_000),
     )
-    assert_proven_at_the_pass(tables, events, cheater)
+    def anywhere(
+        game: tuple[str, int],
+        version: int,
+        cheater: int,
+        kind: type[m.ShuffleMsg] | type[m.LockMsg],
+        position: int,
+        which: int,
+        seed: int,
+    ) -> None:
+        """Whichever seat signs it (the first shuffler, the last locker with no seat to
+        multiply after it, any seat between), whichever point and position."""
+        name, players = game
+        cheater %= players
+        points = list(INVALID[version].values())
+        cheat = bad_pass(kind, position, points[which % len(points)])
+        tables, events = play_sync(
+            seed,
+            game_name=name,
+            players=players,
+            states={cheater: cheat},
+            fairdeal=version,
+            give_up=True,
+        )
+        assert_proven_at_the_pass(tables, events, cheater)
+
+    return anywhere
+
+
+# a short run by default (the cases above are the named ones), a long one under -m slow
+test_an_invalid_point_anywhere_in_any_pass = _anywhere(10)
+test_an_invalid_point_anywhere_in_any_pass_long = pytest.mark.slow(_anywhere(100))

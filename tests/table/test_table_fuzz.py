@@ -1,4 +1,5 @@
-"""No envelope a seated peer can sign makes a table raise.
+"""No envelope a seated peer can sign makes a table raise (a short run by default, the
+long one under ``-m slow``).
 
 An observer replays the first part of a real game, then receives a random but
 well-formed message from the seat that is due, with the right sequence number
@@ -7,6 +8,8 @@ checks.  Whatever it says, the table must refuse it or name the seat.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,17 +23,29 @@ from tests.table.helpers import play_sync
 SEED = 51
 
 
+SHORT, LONG = 40, 150
+"""Examples in the default suite, and under ``-m slow``."""
+
+
 @pytest.fixture(scope="module")
 def transcript() -> list[Envelope]:
-    tables, _ = play_sync(SEED)
+    # the game's first 160 records are all the fuzz replays: played that far, no further
+    tables, _ = play_sync(SEED, until=lambda t: len(t[0].view.transcript) >= 160)
     return list(tables[0].view.transcript[:160])
 
 
-@settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(cut=st.integers(1, 159), data=st.data())
-def test_a_signed_message_of_any_kind_never_crashes_a_table(
-    transcript: list[Envelope], cut: int, data: st.DataObject
-) -> None:
-    forge_after(LocalGame.seeded(SEED), transcript, cut, data)
+def _fuzz(examples: int) -> Callable[..., None]:
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture],
+    )
+    @given(cut=st.integers(1, 159), data=st.data())
+    def fuzz(transcript: list[Envelope], cut: int, data: st.DataObject) -> None:
+        forge_after(LocalGame.seeded(SEED), transcript, cut, data)
+
+    return fuzz
+
+
+test_a_signed_message_of_any_kind_never_crashes_a_table = _fuzz(SHORT)
+test_a_signed_message_of_any_kind_never_crashes_a_table_long = pytest.mark.slow(_fuzz(LONG))
