@@ -136,6 +136,21 @@ def _claims(pts: Any, took: int, seat: int, ctx: Any, scored: Any) -> bool:
 
 
 @jit
+def _reach(hand: int, trump: int, su: int) -> int:
+    """The highest power ``hand`` can play to a trick led in ``su`` (-1: none wins)."""
+    for i in range(8):
+        c = _ORDER[trump, su, i]
+        if hand >> c & 1:
+            return int(_POWER[trump, su, c])
+    if su != trump:
+        for i in range(8):
+            c = _ORDER[trump, trump, i]
+            if hand >> c & 1:
+                return int(_POWER[trump, su, c])
+    return -1
+
+
+@jit
 def search(
     h: Any,
     pts: Any,
@@ -303,14 +318,19 @@ def search(
                         k = _distinct(legal, blockers, trump, mv, d, 0)
                 if k > 1:
                     bp = _POWER[trump, su, top[d]]
-                    if (((ldr[d] + win[d]) % n) == me) == (s == me):
+                    # Sure of the trick only above what the next hand can play, when
+                    # that hand is on the other side (three players, second card).
+                    bar = bp
+                    if kk[d] < n - 1 and ((s + 1) % n == me) != (s == me):
+                        bar = max(bp, _reach(h[(s + 1) % n], trump, su))
+                    if (((ldr[d] + win[d]) % n) == me) == (s == me) and bar == bp:
                         for j in range(k):
                             keys[d, j] = -_POINTS[trump, mv[d, j]]
                     else:
                         for j in range(k):
                             c = mv[d, j]
                             p = _POWER[trump, su, c]
-                            keys[d, j] = p if p > bp else _LOSER + _POINTS[trump, c]
+                            keys[d, j] = p if p > bar else _LOSER + _POINTS[trump, c]
                     sort_moves(mv, keys, d, k)
                 cnt[d] = k
                 seat[d] = s
