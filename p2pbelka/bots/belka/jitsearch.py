@@ -26,6 +26,7 @@ import numpy as np
 from p2pbelka.bots.belka.knowledge import ORDER
 from p2pbelka.bots.common.jitkit import (
     bit_index,
+    first_power,
     hint_first,
     jit,
     narrow,
@@ -303,18 +304,10 @@ def _last(h: Any, leader: int, trump: int) -> int:
 @jit
 def _top_power(hand: int, trump: int, led: int) -> int:
     """The highest power ``hand`` can play to a trick led in ``led``, -1 if none wins."""
-    for k in range(12):
-        c = _ORDER[trump, led, k]
-        if c < 0:
-            break
-        if hand >> c & 1:
-            return int(_POWER[trump, led, c])
-    if led != trump:
-        for k in range(11):
-            c = _ORDER[trump, trump, k]
-            if hand >> c & 1:
-                return int(_POWER[trump, led, c])
-    return -1
+    p = first_power(hand, _ORDER[trump, led], _POWER[trump, led])
+    if p < 0 and led != trump:
+        p = first_power(hand, _ORDER[trump, trump], _POWER[trump, led])
+    return p
 
 
 @jit

@@ -17,6 +17,7 @@ import numpy as np
 
 from p2pbelka.bots.common.jitkit import (
     bit_index,
+    first_power,
     hint_first,
     jit,
     narrow,
@@ -138,16 +139,10 @@ def _claims(pts: Any, took: int, seat: int, ctx: Any, scored: Any) -> bool:
 @jit
 def _reach(hand: int, trump: int, su: int) -> int:
     """The highest power ``hand`` can play to a trick led in ``su`` (-1: none wins)."""
-    for i in range(8):
-        c = _ORDER[trump, su, i]
-        if hand >> c & 1:
-            return int(_POWER[trump, su, c])
-    if su != trump:
-        for i in range(8):
-            c = _ORDER[trump, trump, i]
-            if hand >> c & 1:
-                return int(_POWER[trump, su, c])
-    return -1
+    p = first_power(hand, _ORDER[trump, su], _POWER[trump, su])
+    if p < 0 and su != trump:
+        p = first_power(hand, _ORDER[trump, trump], _POWER[trump, su])
+    return p
 
 
 @jit
