@@ -708,12 +708,19 @@ def bisect(
     null-window search returns are often only a point past its window, so stepping to
     them (MTD(f)) took up to 40 searches a world.  With one (a sibling's value), the
     first search is there and the next ones gallop away from it (1, 2, 4... points)
-    until one turns back, then bisect: two searches when the guess was right."""
+    until one turns back, then bisect: two searches when the guess was right.  At a
+    trick start the range starts narrowed by the trumps one team surely wins."""
     lo = 0
+    if n0 == 0 and h[leader0] & (h[leader0] - 1):
+        sure = _sure(h, leader0, trump)  # the sure trumps narrow the range
+        if sure > 0:
+            lo = sure
+        else:
+            hi += sure
     hist = np.zeros(128, dtype=np.int64)
     way = 2  # 1 rising, -1 falling, 0 not yet known, 2 bisecting
     if guess >= 0:
-        b = min(max(guess, 1), hi)
+        b = min(max(guess, lo + 1), hi)
         way = 0
     else:
         b = (lo + hi + 1) // 2
@@ -724,9 +731,9 @@ def bisect(
         )
         went = 1 if g >= b else -1
         if went > 0:
-            lo = g
+            lo = max(lo, g)
         else:
-            hi = g
+            hi = min(hi, g)
         if way == 0:
             way = went
         elif way != 2 and way != went:
