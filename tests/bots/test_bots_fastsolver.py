@@ -190,3 +190,40 @@ def test_the_sure_points_bound_holds() -> None:
         left = core.mask_points(hands[0] | hands[1] | hands[2] | hands[3])
         assert value >= sure if sure > 0 else value <= left + sure, (hands, leader, trump)
         assert fastsolver.solve(hands, leader, [], trump) == value
+
+
+def relabelled(hands: list[int]) -> list[int]:
+    """The table key's relabelling, card by card: each suit's sevens, eights and nines
+    left moved to that suit's highest of those places, in order; the jacks left to the
+    highest jacks' places (J♣ J♠ J♥ J♦), in order."""
+    out = list(hands)
+    every = hands[0] | hands[1] | hands[2] | hands[3]
+    groups = [[s * 8 + r for r in (2, 1, 0)] for s in range(4)] + [[4, 28, 20, 12]]
+    for places in groups:
+        present = [c for c in places if every >> c & 1]
+        for seat in range(4):
+            out[seat] &= ~sum(1 << c for c in places)
+        for to, c in zip(places, present, strict=False):
+            owner = next(s for s in range(4) if hands[s] >> c & 1)
+            out[owner] |= 1 << to
+    return out
+
+
+def word(x: int) -> int:
+    """``x`` as the kernels' signed 64-bit word holds it."""
+    return x - (1 << 64) if x >> 63 else x
+
+
+@needs_jit
+def test_the_table_key_relabels_low_cards_and_jacks() -> None:
+    from p2pbelka.bots.belka import jitsearch
+
+    rng = random.Random(9)
+    for _ in range(300):
+        cards = rng.sample(range(32), rng.randrange(4, 33))
+        hands = [0, 0, 0, 0]
+        for c in cards:
+            hands[rng.randrange(4)] |= 1 << c
+        ka, kb = jitsearch.key(jitsearch.words(hands))
+        h = relabelled(hands)
+        assert (ka, kb) == (word(h[0] | h[1] << 32), word(h[2] | h[3] << 32)), hands

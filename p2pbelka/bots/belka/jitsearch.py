@@ -3,9 +3,11 @@
 :func:`bisect` finds a position's value by null-window searches of :func:`search`:
 the alpha-beta of :mod:`.solver` (its ``lead`` and ``follow`` in one function) on an
 explicit stack, as numba neither caches nor speeds up recursion.  Beyond
-:mod:`.solver`: the table's key relabels the worthless low cards (:func:`key`),
-a table row is one cache line, the table's best move is tried first, then the
-leads that cut before (a history table), a trick start not in the table is
+:mod:`.solver`: the table's key relabels the worthless low cards (:func:`key`, by
+small tables), a table row is one cache line, the table's best move is tried first,
+then the leads that cut before (a history table); a follower tries first the card
+that takes the trick for sure (above what the next opponent can play), smearing
+points only on a trick its partner surely holds; a trick start not in the table is
 bounded by the trumps one team surely wins (:func:`_sure`), and the last two
 tricks are played out line by line in the window (:func:`two`), never stored.
 
@@ -24,6 +26,7 @@ import numpy as np
 from p2pbelka.bots.belka.knowledge import ORDER
 from p2pbelka.bots.common.jitkit import (
     bit_index,
+    first_power,
     hint_first,
     jit,
     narrow,
@@ -100,7 +103,46 @@ def _distinct(legal: int, blockers: int, trump: int, mv: Any, d: int) -> int:
 
 
 _JACKS: Final = core.JACKS_MASK
-_JACK_ORDER: Any = np.array([4, 28, 20, 12], dtype=np.int64)  # J♣ J♠ J♥ J♦, strongest first
+_JACK_ORDER: Final = (4, 28, 20, 12)  # J♣ J♠ J♥ J♦, strongest first
+
+
+def _packed(present: int, held: int, order: tuple[int, ...]) -> int:
+    """The positions ``order`` (strongest first) of a group of alike cards: the bits of
+    ``held`` among ``present`` moved to the group's strongest positions, in order."""
+    out = 0
+    top = 0
+    for pos in order:
+        if present >> pos & 1:
+            if held >> pos & 1:
+                out |= 1 << order[top]
+            top += 1
+    return out
+
+
+# ``[present << 3 | held]``: a suit's sevens, eights and nines (bits 0-2) packed at the
+# top; ``[present << 4 | held]``: the jacks as gathered by :func:`_jack_bits` (bit ``j``
+# the jack at card ``28 - 8j``), packed as card masks.
+_LOW_PACK: Any = np.array(
+    [_packed(p, x, (2, 1, 0)) for p in range(8) for x in range(8)], dtype=np.int64
+)
+_JACK_PACK: Any = np.array(
+    [
+        _packed(
+            sum(1 << (28 - 8 * j) for j in range(4) if p >> j & 1),
+            sum(1 << (28 - 8 * j) for j in range(4) if x >> j & 1),
+            _JACK_ORDER,
+        )
+        for p in range(16)
+        for x in range(16)
+    ],
+    dtype=np.int64,
+)
+
+
+@jit
+def _jack_bits(m: int) -> int:
+    """The jacks of ``m`` as four bits (bit ``j``: the jack at card ``28 - 8j``)."""
+    return ((m >> 4 & 0x01010101) * 0x08040201) >> 24 & 15
 
 
 @jit
@@ -108,64 +150,30 @@ def key(h: Any) -> tuple[int, int]:
     """The four hands as the table's key, the sevens, eights and nines of each suit
     relabelled as the highest of them: they are worth nothing and rank below every
     other card of their suit, so only their order counts, not which were played;
-    and the jacks as the highest jacks."""
+    and the jacks as the highest jacks (all trumps, worth 2 each, next in rank)."""
     k0 = h[0]
     k1 = h[1]
     k2 = h[2]
     k3 = h[3]
+    every = k0 | k1 | k2 | k3
     for suit in range(4):
         shift = suit * 8
-        low = (k0 | k1 | k2 | k3) >> shift & 7
+        low = every >> shift & 7
         if low == 0 or low == 4 or low == 6 or low == 7:
             continue  # packed at the top already
         clear = ~(7 << shift)
-        n0 = k0 & clear
-        n1 = k1 & clear
-        n2 = k2 & clear
-        n3 = k3 & clear
-        p = 2
-        for r in range(2, -1, -1):
-            bit = 1 << (shift + r)
-            to = 1 << (shift + p)
-            if k0 & bit:
-                n0 |= to
-            elif k1 & bit:
-                n1 |= to
-            elif k2 & bit:
-                n2 |= to
-            elif k3 & bit:
-                n3 |= to
-            else:
-                continue
-            p -= 1
-        k0 = n0
-        k1 = n1
-        k2 = n2
-        k3 = n3
-    # The jacks alike: all trumps, worth 2 each, next in rank (J♣ J♠ J♥ J♦).
-    n0 = k0 & ~_JACKS
-    n1 = k1 & ~_JACKS
-    n2 = k2 & ~_JACKS
-    n3 = k3 & ~_JACKS
-    p = 0
-    for q in range(4):
-        bit = 1 << _JACK_ORDER[q]
-        to = 1 << _JACK_ORDER[p]
-        if k0 & bit:
-            n0 |= to
-        elif k1 & bit:
-            n1 |= to
-        elif k2 & bit:
-            n2 |= to
-        elif k3 & bit:
-            n3 |= to
-        else:
-            continue
-        p += 1
-    k0 = n0
-    k1 = n1
-    k2 = n2
-    k3 = n3
+        row = low << 3
+        k0 = k0 & clear | _LOW_PACK[row | k0 >> shift & 7] << shift
+        k1 = k1 & clear | _LOW_PACK[row | k1 >> shift & 7] << shift
+        k2 = k2 & clear | _LOW_PACK[row | k2 >> shift & 7] << shift
+        k3 = k3 & clear | _LOW_PACK[row | k3 >> shift & 7] << shift
+    present = _jack_bits(every)
+    if present != 15:
+        row = present << 4
+        k0 = k0 & ~_JACKS | _JACK_PACK[row | _jack_bits(k0)]
+        k1 = k1 & ~_JACKS | _JACK_PACK[row | _jack_bits(k1)]
+        k2 = k2 & ~_JACKS | _JACK_PACK[row | _jack_bits(k2)]
+        k3 = k3 & ~_JACKS | _JACK_PACK[row | _jack_bits(k3)]
     return k0 | k1 << 32, k2 | k3 << 32
 
 
@@ -294,9 +302,40 @@ def _last(h: Any, leader: int, trump: int) -> int:
 
 
 @jit
-def _legal(hand: int, trump: int, led: int) -> int:
-    follow = hand & _EFF[trump, led]
-    return follow if follow else hand
+def _top_power(hand: int, trump: int, led: int) -> int:
+    """The highest power ``hand`` can play to a trick led in ``led``, -1 if none wins."""
+    p = first_power(hand, _ORDER[trump, led], _POWER[trump, led])
+    if p < 0 and led != trump:
+        p = first_power(hand, _ORDER[trump, trump], _POWER[trump, led])
+    return p
+
+
+@jit
+def _pair(m: int) -> tuple[int, int]:
+    """The two cards of a two-card mask, lower first."""
+    low = m & -m
+    return bit_index(low), bit_index(m ^ low)
+
+
+@jit
+def _second_winner(o0: int, o1: int, o2: int, o3: int, w: int, trump: int) -> int:
+    """The offset (0 to 3, counted as ``o0``..``o3`` are) of the last trick's winner when
+    offset ``w`` leads it, one card a hand."""
+    first = o0 if w == 0 else o1 if w == 1 else o2 if w == 2 else o3
+    led = _ESUIT[trump, first]
+    win = 0
+    top = _POWER[trump, led, o0]
+    p = _POWER[trump, led, o1]
+    if p > top:
+        win = 1
+        top = p
+    p = _POWER[trump, led, o2]
+    if p > top:
+        win = 2
+        top = p
+    if _POWER[trump, led, o3] > top:
+        win = 3
+    return win
 
 
 @jit
@@ -304,77 +343,82 @@ def two(h: Any, leader: int, trump: int, alpha: int, beta: int) -> int:
     """Team 0's points of the last two tricks (two cards a hand): every line played
     out (at most 16) by alpha-beta in the window, cheaper than the search's nodes
     below a trick start.  Fail-soft: a value at or beyond the window is a bound.
-    (Not recursive for three tricks: numba's disk cache of a recursive function
-    crashes the next process that loads it.)"""
-    s1 = (leader + 1) & 3
-    s2 = (leader + 2) & 3
-    s3 = (leader + 3) & 3
-    h0 = h[leader]
-    h1 = h[s1]
-    h2 = h[s2]
-    h3 = h[s3]
-    max0 = leader & 1 == 0
-    max1 = not max0
+    The cards are indices (each hand's two), the last trick's points what the
+    first leaves.  (Not recursive for three tricks: numba's disk cache of a
+    recursive function crashes the next process that loads it.)"""
+    x0, y0 = _pair(h[leader])
+    x1, y1 = _pair(h[(leader + 1) & 3])
+    x2, y2 = _pair(h[(leader + 2) & 3])
+    x3, y3 = _pair(h[(leader + 3) & 3])
+    every = _POINTS[x0] + _POINTS[y0] + _POINTS[x1] + _POINTS[y1]
+    every += _POINTS[x2] + _POINTS[y2] + _POINTS[x3] + _POINTS[y3]
+    odd = leader & 1  # the leader's team; offsets 1 and 3 are the other one
+    max0 = odd == 0
     best0 = -INF if max0 else INF
     a0 = alpha
     b0 = beta
-    m0 = h0
-    while m0 and a0 < b0:
-        b_0 = m0 & -m0
-        m0 ^= b_0
-        c0 = bit_index(b_0)
+    for j0 in range(2):
+        if a0 >= b0:
+            break
+        c0 = x0 if j0 == 0 else y0
+        o0 = y0 if j0 == 0 else x0
         led = _ESUIT[trump, c0]
         p0 = _POWER[trump, led, c0]
-        best1 = -INF if max1 else INF
+        f1 = (_ESUIT[trump, x1] == led) + 2 * (_ESUIT[trump, y1] == led)
+        f2 = (_ESUIT[trump, x2] == led) + 2 * (_ESUIT[trump, y2] == led)
+        f3 = (_ESUIT[trump, x3] == led) + 2 * (_ESUIT[trump, y3] == led)
+        best1 = INF if max0 else -INF
         a1 = a0
         b1 = b0
-        m1 = _legal(h1, trump, led)
-        while m1 and a1 < b1:
-            b_1 = m1 & -m1
-            m1 ^= b_1
-            c1 = bit_index(b_1)
+        for j1 in range(2):
+            if a1 >= b1:
+                break
+            if f1 and not f1 >> j1 & 1:
+                continue  # must follow with the other card
+            c1 = x1 if j1 == 0 else y1
+            o1 = y1 if j1 == 0 else x1
             p1 = _POWER[trump, led, c1]
             best2 = -INF if max0 else INF
             a2 = a1
             b2 = b1
-            m2 = _legal(h2, trump, led)
-            while m2 and a2 < b2:
-                b_2 = m2 & -m2
-                m2 ^= b_2
-                c2 = bit_index(b_2)
+            for j2 in range(2):
+                if a2 >= b2:
+                    break
+                if f2 and not f2 >> j2 & 1:
+                    continue
+                c2 = x2 if j2 == 0 else y2
+                o2 = y2 if j2 == 0 else x2
                 p2 = _POWER[trump, led, c2]
-                best3 = -INF if max1 else INF
-                m3 = _legal(h3, trump, led)
-                while m3:
-                    b_3 = m3 & -m3
-                    m3 ^= b_3
-                    c3 = bit_index(b_3)
-                    win = 0
-                    top = p0
-                    if p1 > top:
-                        win = 1
-                        top = p1
-                    if p2 > top:
-                        win = 2
-                        top = p2
-                    if _POWER[trump, led, c3] > top:
-                        win = 3
-                    winner = (leader + win) & 3
-                    pts = _POINTS[c0] + _POINTS[c1] + _POINTS[c2] + _POINTS[c3]
-                    g = 0 if winner & 1 else pts
-                    h[leader] = h0 ^ b_0
-                    h[s1] = h1 ^ b_1
-                    h[s2] = h2 ^ b_2
-                    h[s3] = h3 ^ b_3
-                    v = g + _last(h, winner, trump)
-                    if max1:
-                        if v > best3:
+                win = 0
+                top = p0
+                if p1 > top:
+                    win = 1
+                    top = p1
+                if p2 > top:
+                    win = 2
+                    top = p2
+                pts = _POINTS[c0] + _POINTS[c1] + _POINTS[c2]
+                best3 = INF if max0 else -INF
+                for j3 in range(2):
+                    if f3 and not f3 >> j3 & 1:
+                        continue
+                    c3 = x3 if j3 == 0 else y3
+                    o3 = y3 if j3 == 0 else x3
+                    w = 3 if _POWER[trump, led, c3] > top else win
+                    got = pts + _POINTS[c3]
+                    w2 = _second_winner(o0, o1, o2, o3, w, trump)
+                    # Team 0's share: the leader's team takes offsets 0 and 2.
+                    v = got if (w & 1) ^ odd == 0 else 0
+                    if (w2 & 1) ^ odd == 0:
+                        v += every - got
+                    if max0:
+                        if v < best3:
                             best3 = v
-                            if v >= b2:
+                            if v <= a2:
                                 break
-                    elif v < best3:
+                    elif v > best3:
                         best3 = v
-                        if v <= a2:
+                        if v >= b2:
                             break
                 if max0:
                     if best3 > best2:
@@ -383,13 +427,13 @@ def two(h: Any, leader: int, trump: int, alpha: int, beta: int) -> int:
                 elif best3 < best2:
                     best2 = best3
                     b2 = min(b2, best3)
-            if max1:
-                if best2 > best1:
+            if max0:
+                if best2 < best1:
                     best1 = best2
-                    a1 = max(a1, best2)
-            elif best2 < best1:
+                    b1 = min(b1, best2)
+            elif best2 > best1:
                 best1 = best2
-                b1 = min(b1, best2)
+                a1 = max(a1, best2)
         if max0:
             if best1 > best0:
                 best0 = best1
@@ -397,10 +441,6 @@ def two(h: Any, leader: int, trump: int, alpha: int, beta: int) -> int:
         elif best1 < best0:
             best0 = best1
             b0 = min(b0, best1)
-    h[leader] = h0
-    h[s1] = h1
-    h[s2] = h2
-    h[s3] = h3
     return int(best0)
 
 
@@ -539,14 +579,22 @@ def search(
                     mv[d, 0] = bit_index(in_suit)
                     k = 1
                 if k > 1:
-                    partner = (ldr[d] + win[d] - s) & 1 == 0
+                    # The power a card must beat to take the trick for sure: the
+                    # winner's, or the most the next opponent to play can reach.
+                    bar = bpw[d]
+                    if nn[d] < 3:
+                        o = (ldr[d] + 3) & 3 if nn[d] == 2 else (ldr[d] + 2) & 3
+                        bar = max(bar, _top_power(h[o], trump, led[d]))
+                    # The partner holds the trick for sure: most points first; else
+                    # the cheapest card that takes it for sure, then the cheapest.
+                    smear = (ldr[d] + win[d] - s) & 1 == 0 and bar == bpw[d]
                     for j in range(k):
                         c = mv[d, j]
-                        if partner:
+                        if smear:
                             keys[d, j] = -_POINTS[c]
                         else:
                             p = _POWER[trump, led[d], c]
-                            keys[d, j] = p if p > bpw[d] else _LOSER + _POINTS[c]
+                            keys[d, j] = p if p > bar else _LOSER + _POINTS[c]
                     sort_moves(mv, keys, d, k)
                 cnt[d] = k
                 seat[d] = s
@@ -660,12 +708,19 @@ def bisect(
     null-window search returns are often only a point past its window, so stepping to
     them (MTD(f)) took up to 40 searches a world.  With one (a sibling's value), the
     first search is there and the next ones gallop away from it (1, 2, 4... points)
-    until one turns back, then bisect: two searches when the guess was right."""
+    until one turns back, then bisect: two searches when the guess was right.  At a
+    trick start the range starts narrowed by the trumps one team surely wins."""
     lo = 0
+    if n0 == 0 and h[leader0] & (h[leader0] - 1):
+        sure = _sure(h, leader0, trump)  # the sure trumps narrow the range
+        if sure > 0:
+            lo = sure
+        else:
+            hi += sure
     hist = np.zeros(128, dtype=np.int64)
     way = 2  # 1 rising, -1 falling, 0 not yet known, 2 bisecting
     if guess >= 0:
-        b = min(max(guess, 1), hi)
+        b = min(max(guess, lo + 1), hi)
         way = 0
     else:
         b = (lo + hi + 1) // 2
@@ -676,9 +731,9 @@ def bisect(
         )
         went = 1 if g >= b else -1
         if went > 0:
-            lo = g
+            lo = max(lo, g)
         else:
-            hi = g
+            hi = min(hi, g)
         if way == 0:
             way = went
         elif way != 2 and way != went:

@@ -17,6 +17,7 @@ import numpy as np
 
 from p2pbelka.bots.common.jitkit import (
     bit_index,
+    first_power,
     hint_first,
     jit,
     narrow,
@@ -133,6 +134,15 @@ def _claims(pts: Any, took: int, seat: int, ctx: Any, scored: Any) -> bool:
     """Whether ``seat`` claims 1001 at its lead (what it holds now is enough)."""
     base = ctx[4 + seat] + pts[seat]
     return bool(base + ctx[7 + seat] >= core.TARGET and base + scored[took, seat] >= core.TARGET)
+
+
+@jit
+def _reach(hand: int, trump: int, su: int) -> int:
+    """The highest power ``hand`` can play to a trick led in ``su`` (-1: none wins)."""
+    p = first_power(hand, _ORDER[trump, su], _POWER[trump, su])
+    if p < 0 and su != trump:
+        p = first_power(hand, _ORDER[trump, trump], _POWER[trump, su])
+    return p
 
 
 @jit
@@ -303,14 +313,19 @@ def search(
                         k = _distinct(legal, blockers, trump, mv, d, 0)
                 if k > 1:
                     bp = _POWER[trump, su, top[d]]
-                    if (((ldr[d] + win[d]) % n) == me) == (s == me):
+                    # Sure of the trick only above what the next hand can play, when
+                    # that hand is on the other side (three players, second card).
+                    bar = bp
+                    if kk[d] < n - 1 and ((s + 1) % n == me) != (s == me):
+                        bar = max(bp, _reach(h[(s + 1) % n], trump, su))
+                    if (((ldr[d] + win[d]) % n) == me) == (s == me) and bar == bp:
                         for j in range(k):
                             keys[d, j] = -_POINTS[trump, mv[d, j]]
                     else:
                         for j in range(k):
                             c = mv[d, j]
                             p = _POWER[trump, su, c]
-                            keys[d, j] = p if p > bp else _LOSER + _POINTS[trump, c]
+                            keys[d, j] = p if p > bar else _LOSER + _POINTS[trump, c]
                     sort_moves(mv, keys, d, k)
                 cnt[d] = k
                 seat[d] = s

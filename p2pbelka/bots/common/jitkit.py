@@ -76,6 +76,19 @@ def slot(ka: int, kb: int, mask: int) -> int:
     return int(x & mask)
 
 
+@jit
+def first_power(hand: int, order: Any, power: Any) -> int:
+    """``power`` of the first card of ``order`` (strongest first, a -1 ending it early)
+    that ``hand`` holds, or -1: the most a hand can put on a trick from that suit."""
+    for i in range(order.shape[0]):
+        c = order[i]
+        if c < 0:
+            break
+        if hand >> c & 1:
+            return int(power[c])
+    return -1
+
+
 def words(values: Any) -> Any:
     """``values`` as an array of 64-bit words, as the kernels take them."""
     return np.array(values, dtype=np.int64)
