@@ -35,10 +35,11 @@ def left_game(home: Path) -> tuple[LocalSave, Path]:
     return save, transcript
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def left(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, LocalSave, Path]:
     """One home with a local game left in it, for the tests that only read it (each
-    checks that nothing of it was touched where it tries to open it)."""
+    checks that nothing of it was touched where it tries to open it); for the session,
+    as the long tests run first, apart from their module's others."""
     home = tmp_path_factory.mktemp("left")
     return (home, *left_game(home))
 
