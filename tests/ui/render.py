@@ -32,10 +32,12 @@ def render(screen: TableScreen, terminal: Terminal, columns: int, rows: int) -> 
     app = screen.app
     canvases: list[Canvas] = []
     Canvas.watch = canvases
-    for window in _windows(app.layout.container):
-        window.render_info = None  # only what this drawing draws is read below
     try:
+        # the screen's own app is the current one while its containers are asked for
+        # their children (else each filter asking for the app makes a dummy one anew)
         with set_app(app):
+            for window in _windows(app.layout.container):
+                window.render_info = None  # only what this drawing draws is read below
             drawn = Screen()
             app.layout.container.write_to_screen(
                 drawn,

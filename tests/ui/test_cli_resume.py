@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import trio
 
 from p2pbelka.peer import storelock
@@ -34,8 +35,19 @@ def left_game(home: Path) -> tuple[LocalSave, Path]:
     return save, transcript
 
 
-def test_games_lists_a_local_game_left_with_its_resume_command(tmp_path: Path) -> None:
-    save, transcript = left_game(tmp_path)
+@pytest.fixture(scope="session")
+def left(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, LocalSave, Path]:
+    """One home with a local game left in it, for the tests that only read it (each
+    checks that nothing of it was touched where it tries to open it); for the session,
+    as the long tests run first, apart from their module's others."""
+    home = tmp_path_factory.mktemp("left")
+    return (home, *left_game(home))
+
+
+def test_games_lists_a_local_game_left_with_its_resume_command(
+    left: tuple[Path, LocalSave, Path],
+) -> None:
+    tmp_path, save, transcript = left
     out = run_main(tmp_path, "games", check=True).stdout
     entry = next(part for part in out.split("\n\n") if str(transcript) in part)
     assert "2026-12-01 20:14  Tester & Saule" in entry and "not finished" in entry
@@ -43,8 +55,8 @@ def test_games_lists_a_local_game_left_with_its_resume_command(tmp_path: Path) -
     assert f"verify: p2pbelka verify {transcript}" in entry
 
 
-def test_resume_of_a_local_game_needs_the_terminal(tmp_path: Path) -> None:
-    save, _transcript = left_game(tmp_path)
+def test_resume_of_a_local_game_needs_the_terminal(left: tuple[Path, LocalSave, Path]) -> None:
+    tmp_path, save, _transcript = left
     done = run_main(tmp_path, "resume")
     assert done.returncode == 2 and "needs a terminal" in done.stderr
     done = run_main(tmp_path, "resume", save.game_id[:8], "--bot")
@@ -53,8 +65,10 @@ def test_resume_of_a_local_game_needs_the_terminal(tmp_path: Path) -> None:
     assert save.resumable(), "nothing was touched"
 
 
-def test_a_local_game_open_in_another_program_is_not_opened_twice(tmp_path: Path) -> None:
-    save, transcript = left_game(tmp_path)
+def test_a_local_game_open_in_another_program_is_not_opened_twice(
+    left: tuple[Path, LocalSave, Path],
+) -> None:
+    tmp_path, save, transcript = left
     storelock.release_all()  # the program that played it ended; another has it now
     before = transcript.read_bytes()
     with holding("local", save.directory) as other:

@@ -33,9 +33,10 @@ def verified(path: Path) -> None:
     assert report.names[0] == "Tester"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def three_seats(tmp_path_factory: pytest.TempPathFactory) -> tuple[TableScreen, BelotRobot, Path]:
-    """A deal of three seats by keys, seed 11 (read by two tests)."""
+    """A deal of three seats by keys, seed 11, read by two tests (for the session: the
+    long tests run first, apart from their module's others)."""
     home = tmp_path_factory.mktemp("three-seats")
     return (*play_belot(home, seed=11, players=3, look_around=True), home)
 

@@ -26,7 +26,7 @@ from tests.ui.cli import run_main
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 
 
-@pytest.fixture(scope="module", params=[2, 3])
+@pytest.fixture(scope="session", params=[2, 3])
 def saved(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("belot-replay")
     path = home / "game.transcript"
@@ -37,9 +37,10 @@ def saved(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     return path
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def report(saved: Path) -> VerifyReport:
-    """The saved game verified once, for each test that reads it."""
+    """The saved game verified once, for each test that reads it (for the session:
+    the long tests run first, apart from their module's others)."""
     return verify_bytes(saved.read_bytes())
 
 

@@ -23,14 +23,15 @@ from tests.ui.cli import run_main, saved_game
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return saved_game(tmp_path_factory.mktemp("replay"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def report(saved: Path) -> VerifyReport:
-    """The saved game verified once, for each test that reads it."""
+    """The saved game verified once, for each test that reads it (for the session:
+    the long tests run first, apart from their module's others)."""
     return verify_bytes(saved.read_bytes())
 
 
