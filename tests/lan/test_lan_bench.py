@@ -56,10 +56,10 @@ def test_bench_net_with_watchers_quick(capsys: pytest.CaptureFixture[str]) -> No
     whole game, the cost per deal and the bytes a watcher takes, with the yardstick."""
     from p2pbelka.cli.main import main
 
-    argv = ["bench", "net", "--game", "belot", "--watchers", "2", "--quick", "--json"]
-    assert main(argv) == 0
+    argv = ["bench", "net", "--game", "belot", "--players", "2", "--watchers", "2", "--quick"]
+    assert main([*argv, "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
-    assert figures["watchers"] == 2 and figures["games_each"] == 1
+    assert figures["watchers"] == 2 and figures["games_each"] == 1 and figures["peers"] == 2
     for key in ("ms_per_deal_median_with_watchers_x", "ms_per_deal_median_without_watchers_x"):
         assert figures[key] > 0, key
     assert "watchers_cost_ms_per_deal" in figures and figures["watchers_cost_ratio"] > 0

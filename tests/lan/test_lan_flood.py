@@ -1,4 +1,8 @@
-"""A flood from one machine of the LAN does not stop a game on the flooded host.
+"""A LAN of machines (network namespaces on one bridge): the joiners find the table by
+multicast, by its name in the beacons (no address given), sit and play a whole game
+over the mesh; and a flood from one machine of the LAN does not stop it on the
+flooded host.  Names are unique per run, addresses are inside the 10.79.0.0/24
+network the test creates, and everything is removed even when the test fails.
 
 Five network namespaces on one bridge: the host, three joiners, and a flooder
 that keeps 500 idle connections (each refilled 5 s after the host closes it) and
@@ -97,6 +101,9 @@ def test_a_game_starts_and_finishes_on_a_flooded_host(lan: Lan, tmp_path: Path) 
         codes = peers.wait(everyone, 900)
         game_over_after = time.monotonic() - started
         assert codes == [0, 0, 0, 0], "\n".join(p.dump() for p in everyone)
+        for joiner in joiners:  # found by name in the beacons, no address given
+            assert f"joining Flooded at {addr0}:" in joiner.text()
+            assert "host key" in joiner.text()
         assert len({p.transcript().read_bytes() for p in everyone}) == 1
         assert verify(host.transcript()).startswith("OK")
         flood = _last_counts(flooder.text())

@@ -1,25 +1,45 @@
 """Four peers as four OS processes over loopback: a whole game with a peer killed and
-resumed, a peer killed for good.  Bots play; every process has a deadline."""
+resumed (its files damaged as a crash of the machine could leave them), a peer killed
+for good.  Bots play; every process has a deadline."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
+from p2pbelka.protocol.transcript import iter_records
 from tests.lan.helpers import PeerSet, bot_args, start_table, verify, wait_for_bytes
 
 GAME_TIMEOUT = 90.0
 
 
+def _damage(game_dir: Path) -> None:
+    transcript = game_dir / "transcript.p2pb"
+    *_, torn, _lost = iter_records(transcript.read_bytes())
+    # the last record lost, and the one before it torn in the middle of its write
+    os.truncate(transcript, torn.offset + (4 + len(torn.envelope.raw)) // 2)
+    (game_dir / "signed.p2pb").unlink()
+
+
 @pytest.mark.real_disk  # a whole LAN game whose seats wait for the disk, one of them resumed
 @pytest.mark.parametrize(
-    "victim_index", [2, pytest.param(0, marks=pytest.mark.slow, id="the-host")]
+    ("victim_index", "damaged"),
+    [pytest.param(2, True, id="2"), pytest.param(0, False, marks=pytest.mark.slow, id="the-host")],
 )
-def test_a_killed_peer_resumes_and_the_game_finishes(tmp_path: Path, victim_index: int) -> None:
+def test_a_killed_peer_resumes_and_the_game_finishes(
+    tmp_path: Path, victim_index: int, damaged: bool
+) -> None:
     """Four processes play a whole game, one of them killed in the first deal and resumed:
     every seat finishes, and the four transcripts are one that verifies.  Every check of
-    a whole game of four processes is made here, so no game nobody kills is played too."""
+    a whole game of four processes is made here, so no game nobody kills is played too.
+
+    ``damaged``: the killed peer's files are damaged before it resumes, as a crash of the
+    machine could leave them: the transcript loses its last record and ends in a torn
+    one, the signed journal is gone.  The resumed peer moves the unreadable tail aside
+    (and says so) and takes what it lost back from the others before it signs anything.
+    (A seat resumed from intact files: the Belot processes' test, the watched host's.)"""
     with PeerSet(tmp_path) as peers:
         host, joiners = start_table(peers)
         everyone = [host, *joiners]
@@ -27,7 +47,10 @@ def test_a_killed_peer_resumes_and_the_game_finishes(tmp_path: Path, victim_inde
         seat = victim.seat()
         wait_for_bytes(victim, 20_000, 60)  # in the first deal: a game can end after one
         victim.kill()
-        back = peers.spawn("resumed", "resume", *bot_args(), home=victim.home)
+        (game_dir,) = victim.home.glob("games/*")
+        if damaged:
+            _damage(game_dir)
+        back = peers.spawn("resumed", "resume", "-v", *bot_args(), home=victim.home)
         everyone[victim_index] = back
         codes = peers.wait(everyone, GAME_TIMEOUT)
         assert codes == [0, 0, 0, 0], "\n".join(p.dump() for p in everyone)
@@ -41,6 +64,10 @@ def test_a_killed_peer_resumes_and_the_game_finishes(tmp_path: Path, victim_inde
         assert verify(back.transcript()).startswith("OK")
         assert "game over" in everyone[0].text()
         assert "Traceback" not in "".join(p.log() for p in everyone)
+        if damaged:
+            (aside,) = game_dir.glob("transcript.p2pb.damaged-*")
+            assert aside.name in back.log() and "could not be read" in back.log()
+            assert "every seat has answered" in back.log()
 
 
 def test_a_peer_that_never_returns_ends_the_game_cleanly(tmp_path: Path) -> None:

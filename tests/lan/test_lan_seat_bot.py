@@ -235,16 +235,15 @@ class _SlowBot(BotFrontEnd):
         await super().on_event(driver, event)
 
 
-async def test_the_player_resumes_and_takes_the_seat_back(tmp_path: Path) -> None:
-    """Killed, replaced by a bot, then ``resume``: the player watches, the bot finishes
-    its deal, and the seat is handed back; all four transcripts end the same."""
-    await _lose_and_take_back(tmp_path, [Identity.generate(name) for name in NAMES])
-
-
 async def test_a_watcher_that_lost_envelopes_catches_up_when_its_seat_comes_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The returning player's links lose every envelope one peer signs in the bot's
+    """Killed, replaced by a bot, then ``resume``: the player watches, the bot finishes
+    its deal, and the seat is handed back; all four transcripts end the same.  (A game
+    of its own for that alone played the same four seats again: the hand-back with
+    nothing lost is also the processes' at a screen, test_lan_netns_return_screen.)
+
+    The returning player's links lose every envelope one peer signs in the bot's
     segment, resends too (as a link cut mid-send loses what was queued, on a machine
     slow enough that the others have moved on before it asks): the continuation that
     hands its seat back cuts that peer's chain further than the watching table holds.

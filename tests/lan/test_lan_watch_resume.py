@@ -12,16 +12,27 @@ comes back each time and is fed exactly the rest; the game goes on as without th
 watchers; the files of the watchers that stay to the end are the host's transcript
 byte for byte and verify OK, the killed one's is the start of it and INCOMPLETE.
 
+A second p2pbelka on a running seat's home (the person's ``resume --text``, the
+host's ``resume --bot``, as by a player who forgot the game was open) is refused
+before it reads or writes the game: one line naming the program that has it, exit
+status 3.  Reading the game meanwhile (``verify``, ``games``) works, and at the end
+``games`` says how many deals it had.
+
 One seat is a person in text mode (the test types the first choice offered), so the
 game waits for that seat while the host is away and while a watcher comes in: a game
 of bots alone may be over before a process has started."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import socket
 from pathlib import Path
 
+import pytest
+
+from p2pbelka.cli.main import main
 from tests.lan.helpers import (
     Peer,
     PeerSet,
@@ -108,23 +119,63 @@ def _short_watcher_stops(table: WatchedTable, short: Peer, peers: PeerSet) -> No
     assert transcript_of(table.host).read_bytes().startswith(saved.read_bytes())
 
 
+def _refused(peers: PeerSet, name: str, holder: Peer, *args: str) -> str:
+    """Run ``p2pbelka ARGS`` with ``holder``'s home; its one line, checked."""
+    second = peers.spawn(name, *args, home=holder.home)
+    (code,) = peers.wait([second], 60)
+    assert code == 3, second.dump()
+    lines = second.log().splitlines()
+    assert len(lines) == 1, second.dump()
+    game = transcript_of(holder).parent.name
+    said = re.fullmatch(
+        rf"p2pbelka resume: game {game[:12]} is open in another p2pbelka"
+        r" \(pid (\d+), `(p2pbelka [^`]*)`, since \d\d:\d\d\): continue it there",
+        lines[0],
+    )
+    assert said, lines[0]
+    assert int(said.group(1)) == holder.proc.pid, (said.group(1), holder.proc.pid)
+    assert said.group(2).startswith(("p2pbelka host ", "p2pbelka join "))
+    assert "resuming game" not in second.text() and "your move" not in second.text()
+    return lines[0]
+
+
+def _games(directory: Path) -> str:
+    """What ``p2pbelka games --dir DIRECTORY`` prints (run here: it only reads)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["games", "--dir", str(directory)]) == 0
+    return out.getvalue()
+
+
 def _resume(peers: PeerSet, table: WatchedTable, name: str, where: tuple[str, ...]) -> None:
     table.host = peers.spawn(name, "resume", *bot_args(*where), home=table.host.home)
 
 
-def test_a_host_resumed_twice_takes_back_its_watcher_and_a_new_one(tmp_path: Path) -> None:
+def test_a_host_resumed_twice_takes_back_its_watcher_and_a_new_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # games' cache, not yours
     where = _loopback_beacons()
     with PeerSet(tmp_path) as peers:
         table = watched_table(peers, where)
         early, typist = table.watcher, table.typist
-        # in while the game waits for the person's first choice (nobody typed it yet)
+        named = when(lambda: _told_watching(typist.peer))  # the host's seat named Wall
+        typist.until(named, "/watching", GAME_TIMEOUT, table.host)
+        # in while the game waits for the person's next choice (nobody typed it yet)
         short = peers.spawn("short", "watch", "--text", *table.lobby, "--host-away", "3")
         killed = peers.spawn("killed", "watch", "--text", *table.lobby)
         flood = peers.spawn("flood", f"127.0.0.1:{table.port}", module="tests.lan.watchflood")
         short.wait_for(r"watching: ", 30)
         assert peers.wait([flood], 60) == [0], flood.dump()  # cut off, each of its rounds
-        named = when(lambda: _told_watching(typist.peer))  # the host's seat named Wall
-        typist.until(named, "/watching", GAME_TIMEOUT, table.host)
+        # the player who forgot the game was open starts it again: refused, the game
+        # unharmed; reading it meanwhile works (the game waits for the person)
+        _refused(peers, "again", typist.peer, "resume", "--text")
+        _refused(peers, "again-bot", table.host, "resume", *bot_args())
+        reader = peers.spawn("verify", "verify", str(transcript_of(typist.peer)),
+                             home=typist.peer.home)  # fmt: skip
+        assert "not finished" in _games(typist.peer.home / "games")
+        peers.wait([reader], 60)
+        assert reader.proc.returncode in (0, 1) and reader.text().strip(), reader.dump()
 
         _kill_host_at(table, 12_000)
         told = len(_told_watching(typist.peer))
@@ -165,3 +216,6 @@ def test_a_host_resumed_twice_takes_back_its_watcher_and_a_new_one(tmp_path: Pat
         listing = peers.spawn("games", "games", "--dir", str(early.home / "games"))
         peers.wait([listing], 30)
         assert "watched, not played: finished" in listing.text(), listing.dump()
+        listed = _games(typist.peer.home / "games")
+        assert f"finished ({typist.peer.stats()['deals']} deal" in listed, listed
+        assert "INVALID" not in listed
