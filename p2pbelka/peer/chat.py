@@ -334,6 +334,10 @@ class Chat:
         self.taps: list[Callable[[ChatMsg], None]] = []
         """Told each line sent or accepted, as signed (the host's watchers' feed); a
         tap must return at once: the mesh's task calls it."""
+        self.standing: bytes | None = None
+        """Our latest line said as standing (``say(standing=True)``: the host's word on
+        who watches, SPEC 7.5): every link gets it again as it opens, so a seat whose
+        link was down when it was said still hears it."""
         self.earlier: list[ChatLine] = []
         if self.log is not None:
             for msg in self.log.read():
@@ -359,11 +363,13 @@ class Chat:
         self.front_end = front_end
         front_end.join_chat(self)
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, *, standing: bool = False) -> None:
         """Sign and send ``text`` to every seat; ``ChatDropped`` (empty, too long, slow
         down) if not.  Call it in trio (a screen goes through its bridge)."""
         msg = self.gate.compose(self.signer, text, trio.current_time())
         self.send(msg.raw)
+        if standing:
+            self.standing = msg.raw
         self._keep(msg)
         self._show(self._line(self.gate.me, msg.text))
 
@@ -373,7 +379,9 @@ class Chat:
         try:
             msg = self.gate.hear(seat, raw, trio.current_time())
         except ChatDropped as exc:
-            if (seat, exc.reason) not in self._warned:
+            # a replay is counted, not told: every re-dialled link brings the author's
+            # standing line back (``standing``), heard already
+            if exc.reason != REPLAYED and (seat, exc.reason) not in self._warned:
                 self._warned.add((seat, exc.reason))
                 log.warning("dropped chat from seat %d: %s (further ones counted)", seat, exc)
             return

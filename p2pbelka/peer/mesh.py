@@ -159,6 +159,8 @@ class Mesh:
         self.on_control: Callable[[int, bytes], bool] | None = None
         """Control payloads the lobby codec does not know go here (a seat changing
         hands, ``seatchange/runner.py``), with the sender's seat: True if it took them."""
+        self.standing_chat: Callable[[], bytes | None] = lambda: None
+        """Our standing chat line (``Chat.standing``), put on every link as it opens."""
         self.on_ladder: Callable[[int, bytes], None] | None = None
         """Takes every wrapped message of the results' exchange (``ladder`` control
         messages, ``peer/tableshare.py``) with the seat of its link; None: sharing is
@@ -416,6 +418,9 @@ class Mesh:
             wants = self._wants()
             if wants:
                 self._ask(link, wants)
+            standing = self.standing_chat()
+            if standing is not None:  # said while this link was down, or before it
+                self._queue(link, standing)
             if self._finished:
                 self._queue(link, lb.encode_control(lb.Done()))
             await self._receive_loop(link)

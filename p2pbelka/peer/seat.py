@@ -466,4 +466,5 @@ def _open_chat(
         earlier=earlier,
     )
     mesh.on_chat = chat.heard
+    mesh.standing_chat = lambda: chat.standing
     return chat

@@ -191,7 +191,6 @@ class Feed:
         self.stats: Counter[str] = Counter()
         self._chat: Chat | None = None
         self._told: tuple[str, ...] | None = ()  # the watchers the seats were told of
-        self._seats_heard: set[bytes] = set()  # keys whose records the host's seat has had
         self._done = trio.Event()
         self._taken_at = 0.0
         """When a watcher last took a payload (``trio.current_time``)."""
@@ -226,14 +225,6 @@ class Feed:
     def record(self, envelope: Envelope) -> None:
         self.records.append(envelope.raw)
         self._push(envelope.raw)
-        sender = getattr(envelope, "sender", b"")  # (the feed's tests hand bare records)
-        if sender not in self._seats_heard:
-            # a seat's first record: its link is up now, and a line said before (at
-            # the chat's opening) may have found it down: said again, once a seat
-            self._seats_heard.add(sender)
-            if self._told:
-                self._told = None
-                self._tell_seats()
 
     def rewind(self, records: int) -> None:
         """The host's transcript was cut back to its first ``records`` records (it took
@@ -253,15 +244,16 @@ class Feed:
 
     def _tell_seats(self) -> None:
         """The host's seat names its watchers to the other seats (``/watching``, a
-        chat line of its own, SPEC 7.5), once the chat is open, again at each seat's
-        first record (its link is up then), and at each change.  A line the sending
-        limit refuses (the host's player chatting fast) is said
-        with the next change."""
+        chat line of its own, SPEC 7.5), once the chat is open and at each change.  The
+        line is standing: every link of the mesh gets it again as it opens (a seat
+        whose link was down, or not up yet, or re-dialled), with no new signature and
+        so no use of the sending limit.  A line the limit refuses (the host's player
+        chatting fast) is said with the next change."""
         names = tuple(w.view.name for w in self.watchers if not w.closed)
         if self._chat is None or names == self._told or (not names and self._told is None):
             return
         try:
-            self._chat.say(watching_line(names))
+            self._chat.say(watching_line(names), standing=True)
         except ChatDropped:
             return
         self._told = names
