@@ -13,11 +13,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from p2pbelka.protocol.envelope import remembering
 from p2pbelka.table.verify import VerifyReport
 from p2pbelka.table.verify import verify_bytes as _verify_bytes
 
 
 @lru_cache(maxsize=512)
 def verify_bytes(data: bytes, every_pass: bool = False) -> VerifyReport:
-    """The report of ``p2pbelka.table.verify.verify_bytes(data, every_pass)``."""
-    return _verify_bytes(data, every_pass)
+    """The report of ``p2pbelka.table.verify.verify_bytes(data, every_pass)`` (the
+    envelopes the game's tables opened, in this process, opened again from memory:
+    ``remembering``)."""
+    with remembering():
+        return _verify_bytes(data, every_pass)

@@ -34,7 +34,13 @@ from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import resign, run_sync
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import MAX_FRAME, ProtocolError
-from p2pbelka.protocol.envelope import ZERO_HASH, Envelope, open_envelope, seal_envelope
+from p2pbelka.protocol.envelope import (
+    ZERO_HASH,
+    Envelope,
+    open_envelope,
+    remembering,
+    seal_envelope,
+)
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules import registry
 from p2pbelka.table import events as ev
@@ -277,6 +283,11 @@ def _played(vector: PathVector) -> tuple[LocalGame, list[Envelope]]:
 
 
 def generate(vector: PathVector) -> tuple[bytes, dict[str, Any]]:
+    with remembering():  # every seat in this process, then verify: each opened once
+        return _generate(vector)
+
+
+def _generate(vector: PathVector) -> tuple[bytes, dict[str, Any]]:
     game, envelopes = _played(vector)
     if vector.edit is not None:
         raws = vector.edit(envelopes, game)

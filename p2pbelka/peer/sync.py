@@ -15,7 +15,13 @@ from typing import Any
 from p2pbelka.bots.common.seat import Bot
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
-from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope, seal_envelope
+from p2pbelka.protocol.envelope import (
+    Envelope,
+    Signer,
+    open_envelope,
+    remembering,
+    seal_envelope,
+)
 from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.table.session import Table
@@ -74,28 +80,31 @@ def run_sync(
     waiting, unless ``give_up``: then every stuck table gives up as a driver's
     timeout would (``abandon``: the game ends disputed) and what that sends is
     delivered too.  ``until``: stop as soon as it says so, given every table's
-    events so far (a test that needs only the first deal)."""
-    events: list[list[ev.Event]] = [[] for _ in tables]
-    queue: deque[tuple[int, bytes]] = deque()
-    for _ in range(max_deliveries):
-        for seat, table in enumerate(tables):
-            _collect(table, bots[seat], events[seat], queue, seat, tamper)
-        if until is not None and until(events):
-            return events
-        if not queue:
-            if resend and _resend_round(tables, deliver):
-                continue
-            if give_up and _give_up(tables):
-                continue
-            return events
-        source, raw = queue.popleft()
-        for seat, table in enumerate(tables):
-            if seat == source:
-                continue
-            received = deliver(source, seat, raw) if deliver else raw
-            if received is not None:
-                table.receive(received)
-    raise RuntimeError("too many deliveries: the tables never settle")
+    events so far (a test that needs only the first deal).  The tables share the
+    envelopes they open (``remembering``)."""
+    # every seat is in this process: each envelope is opened once for all of them
+    with remembering():
+        events: list[list[ev.Event]] = [[] for _ in tables]
+        queue: deque[tuple[int, bytes]] = deque()
+        for _ in range(max_deliveries):
+            for seat, table in enumerate(tables):
+                _collect(table, bots[seat], events[seat], queue, seat, tamper)
+            if until is not None and until(events):
+                return events
+            if not queue:
+                if resend and _resend_round(tables, deliver):
+                    continue
+                if give_up and _give_up(tables):
+                    continue
+                return events
+            source, raw = queue.popleft()
+            for seat, table in enumerate(tables):
+                if seat == source:
+                    continue
+                received = deliver(source, seat, raw) if deliver else raw
+                if received is not None:
+                    table.receive(received)
+        raise RuntimeError("too many deliveries: the tables never settle")
 
 
 def _resend_round(tables: Sequence[Table], deliver: Deliver | None) -> bool:

@@ -110,31 +110,44 @@ def open_envelope(raw: bytes) -> Envelope:
     Raises ``ProtocolError`` naming the part at fault.  Says nothing about whether
     the sender is seated or the message is in turn: that is the table's check.
 
-    The same bytes open to the same envelope: the ones opened lately are remembered
-    (``_opened``), so the tables of one process (a local game), a replay of a file the
-    process wrote and ``verify`` at a game's end check each signature once.
+    Inside ``remembering`` the same bytes open to the same envelope, checked once.
     """
-    if type(raw) is bytes and _remembering[0]:
+    if _blocks[0] and not _blocks[1] and type(raw) is bytes:
         return _opened(raw)
     return _open(raw)
 
 
 _OPENED_KEEP = 4096
-"""Envelopes remembered by ``open_envelope``: a game's worth, a few megabytes."""
-_remembering = [True]
+"""Envelopes ``remembering`` keeps: a game's worth, a few megabytes."""
+_blocks = [0, 0]
+"""How many ``remembering`` and ``opened_anew`` blocks are open."""
+
+
+@contextmanager
+def remembering() -> Iterator[None]:
+    """For the block, each envelope opened is remembered (the last ``_OPENED_KEEP``)
+    and the same bytes give it again, its signature checked once: for a process that
+    runs every seat of a table (``peer.sync.run_sync``, a vector generator), where each
+    seat opens every envelope and a ``verify`` after the game opens them again.  A
+    peer's own process never needs it (it opens each envelope once); what does not
+    open raises every time and is never remembered."""
+    _blocks[0] += 1
+    try:
+        yield
+    finally:
+        _blocks[0] -= 1
 
 
 @contextmanager
 def opened_anew() -> Iterator[None]:
-    """Within it, every envelope is opened and checked anew and none is remembered:
+    """Within it, every envelope is opened and checked anew, ``remembering`` or not:
     a benchmark's peers, all in one process, each do the work a peer's own process
     does (and a verify timed after them, a verifier's)."""
-    _opened.cache_clear()
-    _remembering[0] = False
+    _blocks[1] += 1
     try:
         yield
     finally:
-        _remembering[0] = True
+        _blocks[1] -= 1
 
 
 @functools.lru_cache(maxsize=_OPENED_KEEP)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from p2pbelka.bots import make_bot
+from p2pbelka.fairdeal.secp256k1 import SECP256K1
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import Deliver, Fork, Tamper, resign, run_sync
 from p2pbelka.protocol.envelope import Envelope
@@ -37,7 +38,10 @@ def play_sync(
         tables[seat] = _rebuild(game, seat, kind)
     bots = [make_bot(bot, seed * 10 + s) for s in range(players)]
     stop = (lambda events: until(tables)) if until is not None else None
-    events = run_sync(tables, bots, tamper=tamper, deliver=deliver, give_up=give_up, until=stop)
+    # every seat in this process: a product one seat's table computes (each audits the
+    # same deal) is given to the others, as the simulator does (``remembering``)
+    with SECP256K1.remembering():
+        events = run_sync(tables, bots, tamper=tamper, deliver=deliver, give_up=give_up, until=stop)
     return tables, events
 
 

@@ -56,7 +56,7 @@ def test_a_whole_belot_game_over_run_sync(players: int, seed: int) -> None:
 
 
 def test_each_seat_sees_only_its_own_cards_until_the_audit() -> None:
-    _, events = play_sync(5, game_name="belot", players=3)
+    events = played(1, "belot", 3).events  # the game of Belot for three above
     for seat, log in enumerate(events):
         dealt = [e for e in log if isinstance(e, ev.HandDealt)]
         assert dealt and all(e.seat == seat for e in dealt)
@@ -83,7 +83,9 @@ def test_the_position_schedule_follows_the_rules_deal_pattern() -> None:
 
 
 def test_void_deals_are_audited_and_the_next_seat_deals() -> None:
-    for seed in range(10, 30):
+    # 12: the first seed from 10 on with a void deal, tried first (the search goes on
+    # if it no longer has one)
+    for seed in [12, *range(10, 30)]:
         _, events = play_sync(seed, game_name="belot", players=2)
         deals = [e.summary for e in events[0] if isinstance(e, ev.DealAudited)]
         voids = [k for k, d in enumerate(deals) if d.void]
@@ -115,9 +117,10 @@ async def test_a_whole_belot_game_over_memory_channels(
 def test_verify_exports_the_record_the_referee_scores_alike(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    tables, events = play_sync(7, game_name="belot", players=3)
+    game = played(1, "belot", 3)  # the game of Belot for three above
+    events = game.events
     transcript = tmp_path / "game.p2pb"
-    transcript.write_bytes(dump_transcript(tables[0].view.transcript))
+    transcript.write_bytes(dump_transcript(game.transcripts[0]))
     record = tmp_path / "game.json"
     assert cli.main(["verify", str(transcript), "--record", str(record)]) == 0
     out = capsys.readouterr().out

@@ -5,7 +5,7 @@ honest peer is proven by it.
 Each scenario combines two games of the same players, a seat change, a power cut
 of an honest seat and one cheater or a coalition of all seats but one
 (``promise.py``, checked by ``promise_checks.py``), at Belka for 4 and Belot for 3
-and 2.  The default suite draws a few short scenarios per table from the kinds of
+and 2.  The default suite draws two short scenarios per table from the kinds of
 cheating the protocol withstands today, and replays the counterexamples found so
 far (``COUNTEREXAMPLES``).  ``-m slow`` is the fuzzer: every kind of cheating
 (``promise_scenarios.WHATS``) at every table, ``PROMISE_EXAMPLES`` examples each
@@ -102,7 +102,7 @@ def test_no_honest_seat_is_proven_and_every_equivocation_is(table: str) -> None:
 
     known: list[str] = []
 
-    @settings(max_examples=3, deadline=None, derandomize=True, database=None, phases=NO_SHRINK)
+    @settings(max_examples=2, deadline=None, derandomize=True, database=None, phases=NO_SHRINK)
     @given(case=short)
     def run(case: tuple[str, Scenario]) -> None:
         found = examine(case[1], case[0])

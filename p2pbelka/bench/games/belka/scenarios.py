@@ -29,7 +29,7 @@ from p2pbelka.bots.common.seat import Bot, as_bot
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import Deliver, Fork, Tamper, resign, run_sync
 from p2pbelka.protocol import messages as m
-from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope
+from p2pbelka.protocol.envelope import Envelope, Signer, open_envelope, remembering
 from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.rules.belka.game import GameState
 from p2pbelka.rules.belka.summary import BelkaSummary
@@ -279,11 +279,12 @@ def describe(
 
 
 def generate(scenario: Scenario) -> tuple[bytes, dict[str, Any]]:
-    played = play(scenario, scenario.seed)
-    if played is None:
-        raise RuntimeError(f"seed {scenario.seed} does not show {scenario.name}")
-    _tables, envelopes = played
-    return dump_transcript(envelopes), describe(scenario, scenario.seed, envelopes)
+    with remembering():  # every seat in this process, then verify: each opened once
+        played = play(scenario, scenario.seed)
+        if played is None:
+            raise RuntimeError(f"seed {scenario.seed} does not show {scenario.name}")
+        _tables, envelopes = played
+        return dump_transcript(envelopes), describe(scenario, scenario.seed, envelopes)
 
 
 def search(scenario: Scenario, seeds: range) -> int | None:
