@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from p2pbelka.ladder.ledger import Ledger
 from tests.lan.helpers import Peer, PeerSet, verify
 from tests.netns import Lan, namespace_lan
 
@@ -38,6 +39,11 @@ pytestmark = pytest.mark.netns
 def lan() -> Iterator[Lan]:
     with namespace_lan(5, "10.79.0") as built:
         yield built
+
+
+def _held(home: Path) -> list[tuple[bytes, bytes]]:
+    with Ledger(home / "ladder.sqlite") as ledger:
+        return ledger.certificates()
 
 
 def _at(addr: str) -> list[str]:
@@ -106,6 +112,11 @@ def test_a_game_starts_and_finishes_on_a_flooded_host(lan: Lan, tmp_path: Path) 
             assert "host key" in joiner.text()
         assert len({p.transcript().read_bytes() for p in everyone}) == 1
         assert verify(host.transcript()).startswith("OK")
+        # at the end each took the other three's certificates of the game (results.md
+        # 6.1), so all four ledgers hold the same one: the earliest
+        assert all(p.stats()["shared_came"] == 3 for p in everyone)
+        held = [_held(p.home) for p in everyone]
+        assert len(held[0]) == 1 and all(h == held[0] for h in held), "the ledgers differ"
         flood = _last_counts(flooder.text())
         mesh_flood = _last_counts(mesh_flooder.text())
         flooder.kill()
