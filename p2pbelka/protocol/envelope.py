@@ -19,7 +19,10 @@ identity in hash chains and transcripts) is SHA-256 of ``inner``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -107,6 +110,35 @@ def open_envelope(raw: bytes) -> Envelope:
     Raises ``ProtocolError`` naming the part at fault.  Says nothing about whether
     the sender is seated or the message is in turn: that is the table's check.
     """
+    known = _opened.get()
+    if known is None or type(raw) is not bytes:
+        return _open(raw)
+    envelope = known.get(raw)
+    if envelope is None:
+        envelope = known[raw] = _open(raw)  # (one that fails is never kept)
+    return envelope
+
+
+Opened = dict[bytes, "Envelope"]
+_opened: ContextVar[Opened | None] = ContextVar("opened", default=None)
+"""The envelopes opened, while ``remembering``."""
+
+
+@contextlib.contextmanager
+def remembering(known: Opened | None = None) -> Iterator[None]:
+    """Each envelope opened, for the block (and the tasks started in it), remembered in
+    ``known`` (a new dict if None) and given again for the same bytes: opening is a
+    function of the bytes alone (an ``Envelope`` is frozen, its message too), and a
+    simulated table's peers, its watchers and the simulator's checks after the run open
+    every envelope each."""
+    token = _opened.set({} if known is None else known)
+    try:
+        yield
+    finally:
+        _opened.reset(token)
+
+
+def _open(raw: bytes) -> Envelope:
     outer = decode(raw, "envelope")
     if type(outer) is not list or len(outer) != 2:
         raise ProtocolError("expected [inner, signature]", "envelope")
