@@ -316,8 +316,9 @@ class PeerDriver:
                 # It waited for nothing but what arrives (below): silence counts from
                 # now, as the once-a-second check would have said, and the checks resume.
                 quiet_since, next_check = now, now + tick
-            if self._progress() != progress:
-                progress, quiet_since, asked_at = self._progress(), now, now
+            current = self._progress()  # (the missing seats are worked out: once)
+            if current != progress:
+                progress, quiet_since, asked_at = current, now, now
                 ask_every = self.resend_after
                 self._refused.clear()
                 if paused:

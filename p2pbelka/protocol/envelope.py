@@ -19,10 +19,10 @@ identity in hash chains and transcripts) is SHA-256 of ``inner``.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -112,30 +112,34 @@ def open_envelope(raw: bytes) -> Envelope:
 
     Inside ``remembering`` the same bytes open to the same envelope, checked once.
     """
-    if _blocks[0] and not _blocks[1] and type(raw) is bytes:
-        return _opened(raw)
-    return _open(raw)
+    known = _opened.get()
+    if known is None or type(raw) is not bytes:
+        return _open(raw)
+    envelope = known.get(raw)
+    if envelope is None:
+        envelope = known[raw] = _open(raw)  # (one that fails is never kept)
+    return envelope
 
 
-_OPENED_KEEP = 4096
-"""Envelopes ``remembering`` keeps: a game's worth, a few megabytes."""
-_blocks = [0, 0]
-"""How many ``remembering`` and ``opened_anew`` blocks are open."""
+Opened = dict[bytes, "Envelope"]
+_opened: ContextVar[Opened | None] = ContextVar("opened", default=None)
+"""The envelopes opened, while ``remembering``."""
 
 
 @contextmanager
-def remembering() -> Iterator[None]:
-    """For the block, each envelope opened is remembered (the last ``_OPENED_KEEP``)
-    and the same bytes give it again, its signature checked once: for a process that
-    runs every seat of a table (``peer.sync.run_sync``, a vector generator), where each
-    seat opens every envelope and a ``verify`` after the game opens them again.  A
-    peer's own process never needs it (it opens each envelope once); what does not
-    open raises every time and is never remembered."""
-    _blocks[0] += 1
+def remembering(known: Opened | None = None) -> Iterator[None]:
+    """Each envelope opened, for the block (and the tasks started in it), remembered in
+    ``known`` (a new dict if None) and given again for the same bytes, its signature
+    checked once: opening is a function of the bytes alone (an ``Envelope`` is frozen,
+    its message too).  For a process that runs every seat of a table (a simulated
+    table, ``peer.sync.run_sync``, a vector generator), where each seat, watcher and
+    check opens every envelope.  A peer's own process never needs it (it opens each
+    envelope once); what does not open raises every time and is never remembered."""
+    token = _opened.set({} if known is None else known)
     try:
         yield
     finally:
-        _blocks[0] -= 1
+        _opened.reset(token)
 
 
 @contextmanager
@@ -143,18 +147,11 @@ def opened_anew() -> Iterator[None]:
     """Within it, every envelope is opened and checked anew, ``remembering`` or not:
     a benchmark's peers, all in one process, each do the work a peer's own process
     does (and a verify timed after them, a verifier's)."""
-    _blocks[1] += 1
+    token = _opened.set(None)
     try:
         yield
     finally:
-        _blocks[1] -= 1
-
-
-@functools.lru_cache(maxsize=_OPENED_KEEP)
-def _opened(raw: bytes) -> Envelope:
-    # an Envelope is frozen and what it holds is immutable: one object serves every
-    # caller; what does not open raises and is not remembered
-    return _open(raw)
+        _opened.reset(token)
 
 
 def _open(raw: bytes) -> Envelope:

@@ -107,19 +107,12 @@ class Schedule:
     def held_until(self, src: str, dst: str, now: float) -> float:
         """Until when bytes from host ``src`` to host ``dst`` are held at ``now`` (``now``
         itself if they are not)."""
+        return held_by(self.cuts(src, dst), now)
+
+    def cuts(self, src: str, dst: str) -> tuple[Cut, ...]:
+        """The cuts that hold bytes from host ``src`` to host ``dst``, in order."""
         a, b = seat_of(src), seat_of(dst)
-        until = now
-        moved = True
-        while moved:
-            moved = False
-            for f in self.faults:
-                if not isinstance(f, Cut) or not f.at <= until < f.at + f.length:
-                    continue
-                if f.covers(a, b):
-                    until, moved = f.at + f.length, True
-                    if math.isinf(until):
-                        return until
-        return until
+        return tuple(f for f in self.faults if isinstance(f, Cut) and f.covers(a, b))
 
     def without(self, index: int) -> Schedule:
         return replace(self, faults=self.faults[:index] + self.faults[index + 1 :])
@@ -129,6 +122,21 @@ class Schedule:
         if self.slow:
             items.append(f"slow {self.slow:g}/{self.spike:g}")
         return "; ".join(items)
+
+
+def held_by(cuts: tuple[Cut, ...], now: float) -> float:
+    """Until when ``cuts`` (one direction's, ``Schedule.cuts``) hold bytes sent at ``now``
+    (``now`` itself if they do not): a cut that ends inside another holds on to its end."""
+    until = now
+    moved = True
+    while moved:
+        moved = False
+        for f in cuts:
+            if f.at <= until < f.at + f.length:
+                until, moved = f.at + f.length, True
+                if math.isinf(until):
+                    return until
+    return until
 
 
 def host_of(seat: int) -> str:

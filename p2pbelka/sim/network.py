@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import trio
 
-from p2pbelka.sim.faults import Schedule
+from p2pbelka.sim.faults import Cut, Schedule, held_by
 
 FIRST_PORT = 40000
 CONNECT_PATIENCE = 3.0
@@ -100,7 +100,7 @@ class SimStream(trio.abc.Stream):
             if pipe.broken:
                 raise trio.BrokenResourceError("connection reset by peer")
             now = trio.current_time()
-            held = self.net.schedule.held_until(pipe.src, pipe.dst, now)
+            held = self.net.held_until(pipe.src, pipe.dst, now)
             if pipe.chunks and held <= now and pipe.chunks[0].at <= now:
                 chunk = pipe.chunks[0]
                 size = len(chunk.data) if max_bytes is None else max_bytes
@@ -114,8 +114,10 @@ class SimStream(trio.abc.Stream):
             if not pipe.chunks and pipe.eof:
                 await trio.lowlevel.checkpoint()
                 return b""
-            due = max(pipe.chunks[0].at, held) if pipe.chunks else math.inf
-            with trio.move_on_at(due):
+            if not pipe.chunks:
+                await pipe.changed.wait()  # (``move_on_at(inf)``: the same, for less)
+                continue
+            with trio.move_on_at(max(pipe.chunks[0].at, held)):
                 await pipe.changed.wait()
 
     async def aclose(self) -> None:
@@ -163,8 +165,17 @@ class SimNetwork:
         self.streams: list[tuple[str, str, SimStream]] = []
         self.next_port: Counter[str] = Counter()
         self.bytes_sent = 0
+        self._cuts: dict[tuple[str, str], tuple[Cut, ...]] = {}
         self.counts: Counter[str] = Counter()
         """Recovery paths and faults reached: "connect refused", "stream reset", ..."""
+
+    def held_until(self, src: str, dst: str, now: float) -> float:
+        """``Schedule.held_until``, each direction's cuts found once for the run (every
+        chunk read asks)."""
+        cuts = self._cuts.get((src, dst))
+        if cuts is None:
+            cuts = self._cuts[(src, dst)] = self.schedule.cuts(src, dst)
+        return held_by(cuts, now) if cuts else now
 
     def node(self, host: str) -> Node:
         return Node(self, host)
@@ -180,9 +191,7 @@ class SimNetwork:
 
     async def connect(self, src: str, host: str, port: int) -> trio.abc.Stream:
         now = trio.current_time()
-        held = max(
-            self.schedule.held_until(src, host, now), self.schedule.held_until(host, src, now)
-        )
+        held = max(self.held_until(src, host, now), self.held_until(host, src, now))
         if held > now:
             self.counts["connect into a cut"] += 1
             await trio.sleep(min(held - now, CONNECT_PATIENCE))

@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import trio
 import trio.testing
@@ -52,6 +53,7 @@ from p2pbelka.peer.loopback import seeded, stream
 from p2pbelka.peer.seat import NetOptions
 from p2pbelka.peer.store import GameStore
 from p2pbelka.peer.watch import watch_game
+from p2pbelka.protocol import envelope
 from p2pbelka.protocol.transcript import MAGIC, valid_prefix_length
 from p2pbelka.rules import registry
 from p2pbelka.sim import faults
@@ -134,15 +136,22 @@ class Outcome:
     products: dict[tuple[bytes, bytes], bytes] = field(
         default_factory=dict, repr=False, compare=False
     )
-    """The run's signature checks and point products, remembered (``remembered``)."""
+    opened: envelope.Opened = field(default_factory=dict, repr=False, compare=False)
+    """The run's signature checks, point products and envelopes opened, remembered
+    (``remembered``)."""
 
 
 @contextlib.contextmanager
 def remembered(outcome: Outcome) -> Iterator[None]:
     """Pure crypto answered once for the run and its checks: every peer checks every
     envelope and opens every card shown, and the checks read every copy again
-    (``edkeys.remembering``, ``SECP256K1.remembering``)."""
-    with edkeys.remembering(outcome.signatures), SECP256K1.remembering(outcome.products):
+    (``edkeys.remembering``, ``SECP256K1.remembering``); and each envelope opened once
+    (``envelope.remembering``)."""
+    with (
+        edkeys.remembering(outcome.signatures),
+        SECP256K1.remembering(outcome.products),
+        envelope.remembering(outcome.opened),
+    ):
         yield
 
 
@@ -174,9 +183,10 @@ def simulate(
             counting(outcome.counts),
             disk.use(sim_disk),
             remembered(outcome),
+            quiet_io(),
         ):
             world = World(outcome, rng, root, sim_disk)
-            trio.run(world.run, clock=trio.testing.MockClock(autojump_threshold=0))
+            trio.run(world.run, clock=sim_clock())
         world.collect()
     finally:
         if keep is None:
@@ -210,6 +220,73 @@ def deterministic(seed: int) -> Iterator[None]:
         _run._r.setstate(saved[0])
         _run._ALLOW_DETERMINISTIC_SCHEDULING = saved[1]  # type: ignore[misc]
         random.setstate(saved[2])
+
+
+def sim_clock() -> trio.testing.MockClock:
+    """``MockClock(autojump_threshold=0)`` answering the same times for less (trio's run
+    loop asks the time at every step).  Its rate is 0, never changed: the time moves only
+    by jumps, when every task waits; so the time is the last jump's, never worked out from
+    the real clock (``MockClock`` adds ``0 * (real - base)`` to it).  And a jump goes to
+    the next deadline, found without ``current_statistics`` (which counts every task and
+    file descriptor).  (``MockClock`` may not be subclassed: the instance's own.)"""
+    from trio._core._run import GLOBAL_RUN_CONTEXT
+
+    clock = trio.testing.MockClock(autojump_threshold=0)
+
+    def current_time() -> float:
+        return clock._virtual_base
+
+    def autojump() -> None:
+        jump = GLOBAL_RUN_CONTEXT.runner.deadlines.next_deadline() - clock._virtual_base
+        if 0 < jump < math.inf:
+            clock.jump(jump)
+
+    clock.current_time = current_time  # type: ignore[method-assign]
+    clock._autojump = autojump  # type: ignore[method-assign]
+    return clock
+
+
+@contextlib.contextmanager
+def quiet_io() -> Iterator[None]:
+    """Trio's I/O manager for the block's runs asks the kernel for events only when one
+    may be waiting.  A simulated world has no socket, file descriptor or thread: at every
+    step trio's run loop asks epoll, with no wait, whether one is ready, and the answer
+    is always none.  So it asks only when the run's queue of calls from outside (a
+    thread, a signal, an async generator closed) holds one, or it would wait, or every
+    ``QUIET_POLLS`` steps (a signal's byte, Ctrl-C)."""
+    from trio._core import _run
+
+    names = vars(_run)
+    real: Any = names["TheIOManager"]
+    if not hasattr(real, "_registered"):  # not epoll: left as it is
+        yield
+        return
+
+    class Quiet(real):  # type: ignore[misc]
+        skipped = 0
+
+        def get_events(self, timeout: float) -> object:
+            queue = _run.GLOBAL_RUN_CONTEXT.runner.entry_queue
+            if (
+                timeout > 0
+                or len(self._registered) > 1  # more than the queue's own wake-up
+                or queue.queue
+                or queue.idempotent_queue
+                or self.skipped >= QUIET_POLLS
+            ):
+                self.skipped = 0
+                return super().get_events(timeout)
+            self.skipped += 1
+            return []  # what epoll says when nothing is ready
+
+    names["TheIOManager"] = Quiet
+    try:
+        yield
+    finally:
+        names["TheIOManager"] = real
+
+
+QUIET_POLLS = 1000
 
 
 class World:

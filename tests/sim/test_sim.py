@@ -20,13 +20,17 @@ from p2pbelka import edkeys
 from p2pbelka.fairdeal.secp256k1 import SECP256K1
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.storelock import StoreBusy
+from p2pbelka.protocol import envelope
+from p2pbelka.protocol.codec import ProtocolError
+from p2pbelka.protocol.envelope import Signer, open_envelope, seal_envelope
+from p2pbelka.protocol.messages import SitMsg
 from p2pbelka.sim.checks import times_gone, violations
 from p2pbelka.sim.disk import SimDisk
 from p2pbelka.sim.faults import Cut, Kill, Reset, Schedule, parse
 from p2pbelka.sim.main import main, replay_command
 from p2pbelka.sim.network import SimNetwork
 from p2pbelka.sim.shrink import shrink
-from p2pbelka.sim.world import WATCHER, Outcome, simulate
+from p2pbelka.sim.world import WATCHER, Outcome, deterministic, quiet_io, sim_clock, simulate
 from p2pbelka.table.errors import OrderError
 
 SHORT = [("belka", 4, 5), ("belka", 4, 6), ("belot", 3, 47), ("belot", 3, 49), ("belot", 2, 1)]
@@ -120,6 +124,57 @@ def test_remembered_crypto_answers_as_the_real_one() -> None:
             assert SECP256K1.mult(scalar, point) == real
     assert len(known) == 2 and products == {(scalar, point): real}
     assert edkeys._known is None and SECP256K1._products is None
+
+
+def test_the_simulator_s_clock_and_io_run_as_trio_s_own() -> None:
+    """``sim_clock`` and ``quiet_io`` only spare work: tasks sleeping, timing out and waking
+    each other see the same times, in the same order, as under ``MockClock`` and epoll."""
+
+    async def main(seen: list[tuple[str, float]]) -> None:
+        woken = trio.Event()
+
+        async def sleeper(name: str, delays: list[float]) -> None:
+            for delay in delays:
+                await trio.sleep(delay)
+                seen.append((name, trio.current_time()))
+            woken.set()
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(sleeper, "a", [0.5, 1.25, 0.0, 3.0])
+            nursery.start_soon(sleeper, "b", [2.0, 0.001])
+            with trio.move_on_after(1.0):
+                await woken.wait()
+            seen.append(("timed out", trio.current_time()))
+            await woken.wait()
+            seen.append(("woken", trio.current_time()))
+
+    def run(clock: trio.abc.Clock) -> list[tuple[str, float]]:
+        seen: list[tuple[str, float]] = []
+        with deterministic(5):
+            trio.run(main, seen, clock=clock)
+        return seen
+
+    expected = run(trio.testing.MockClock(autojump_threshold=0))
+    with quiet_io():
+        assert run(sim_clock()) == expected
+    assert expected[:2] == [("a", 0.5), ("timed out", 1.0)]
+
+
+def test_remembered_envelopes_open_as_the_real_ones() -> None:
+    """The envelope seam: an envelope opened once for the block is given again for the same
+    bytes, equal to what opening them gives; one that fails fails every time, and is never
+    kept."""
+    signer = Signer.from_seed(bytes(32))
+    good = seal_envelope(signer, bytes(16), 0, 1, bytes(32), SitMsg(bytes(32))).raw
+    bad = good[:-1] + bytes([good[-1] ^ 1])
+    opened: envelope.Opened = {}
+    with envelope.remembering(opened):
+        first, again = open_envelope(good), open_envelope(bytes(good))
+        for _ in range(2):
+            with pytest.raises(ProtocolError):
+                open_envelope(bad)
+    assert first is again and first == open_envelope(good)
+    assert list(opened) == [good] and envelope._opened.get() is None
 
 
 def test_a_seat_killed_holding_its_signature_resumes_agreed() -> None:
