@@ -24,6 +24,7 @@ import trio
 
 from p2pbelka.ladder.ledger import Ledger, ledger_path
 from p2pbelka.ladder.share import ShareError, Sharing, unwrap, wrap
+from p2pbelka.peer import disk
 from p2pbelka.peer.mesh import FRAME_OVERHEAD, Mesh
 from p2pbelka.peer.share import Shared, count_received
 
@@ -114,9 +115,9 @@ class TableShare:
 
     async def run(self, seats: Iterable[int]) -> TableShared:
         """Share with each of ``seats`` that has a link up, at most ``limit`` seconds,
-        then count what came (sqlite and the checks run in a worker thread)."""
+        then count what came (sqlite and the checks run where they may block: a worker thread, or the simulator's disk)."""
         start = trio.current_time()
-        held = await trio.to_thread.run_sync(self._held)
+        held = await disk.current().blocking(self._held)
         self._started = True
         if held is None:
             return self.done
@@ -137,7 +138,7 @@ class TableShare:
         for seat in self._sharing:
             self._end(seat, "the exchange stopped: too slow")
         await self.mesh.flushed(1.0)  # our last messages leave before the links close
-        await trio.to_thread.run_sync(self._count)
+        await disk.current().blocking(self._count)
         self.done.seconds = trio.current_time() - start
         return self.done
 
