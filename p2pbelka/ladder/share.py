@@ -52,6 +52,8 @@ class Sharing:
     bytes_in: int = 0
     sent_all: bool = False
     got_all: bool = False
+    heard_have: bool = False
+    heard_want: bool = False
 
     @property
     def done(self) -> bool:
@@ -70,10 +72,15 @@ class Sharing:
         except ProtocolError as exc:
             raise ShareError(f"sent a message that does not decode ({exc})") from None
         kind = message.get("t") if type(message) is dict else None
+        self._in_turn(kind)
         if kind == "have" and tuple(message) == ("have", "t"):
-            return self._have(message["have"])
+            answer = self._have(message["have"])
+            self.heard_have = True
+            return answer
         if kind == "want" and tuple(message) == ("t", "want"):
-            return self._want(message["want"])
+            answer = self._want(message["want"])
+            self.heard_want = True
+            return answer
         if kind == "certs" and tuple(message) == ("certs", "t"):
             self._certs(message["certs"])
             return []
@@ -81,6 +88,17 @@ class Sharing:
             self.got_all = True
             return []
         raise ShareError(f"sent a message this exchange does not know ({kind!r:.20})")
+
+    def _in_turn(self, kind: object) -> None:
+        """The other side's messages come in their order: its ``have`` first, its
+        ``want`` once, nothing after its ``done`` (a second ``want`` would be answered
+        with every certificate again: up to 10 MiB for a few bytes)."""
+        if self.got_all:
+            raise ShareError(f"sent a message after its done ({kind!r:.20})")
+        if (kind == "have") == self.heard_have:
+            raise ShareError(f"sent a message out of turn ({kind!r:.20})")
+        if kind == "want" and self.heard_want:
+            raise ShareError("sent a second want")
 
     def _have(self, ids: object) -> list[bytes]:
         checked = _ids(ids, MAX_IDS, "have")

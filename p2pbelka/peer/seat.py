@@ -109,6 +109,9 @@ class SeatTap(Protocol):
 
     def follow(self, chat: Chat) -> None: ...
 
+    def over(self) -> None:
+        """The seat's transcript is whole (its linger is over): nothing more comes."""
+
 
 CATCH_UP = 3.0
 """Seconds a resumed peer gives the others to say whether its seat changed hands."""
@@ -353,6 +356,8 @@ async def play_seat(
                 nursery.start_soon(segments.reclaim.catch_up, driver, CATCH_UP)
             table = await segments.play()
             await _stay_after_end(segments, mesh, table, net.linger)
+            if tap is not None:
+                tap.over()  # the watchers get the game's end before any sharing
             if table.state.over or table.state.aborted:
                 # counted before sharing: the seats met here are no strangers then
                 keep_result(table, signer_of(identity), store.transcript_path, "played")

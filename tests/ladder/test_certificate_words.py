@@ -110,7 +110,16 @@ def test_why_an_exchange_stopped_is_worded(russian: None) -> None:
             sh.Sharing({}).receive(payload)
         except sh.ShareError as exc:
             said.append(share_error_words(f"the peer {exc}"))
+    have, done = encode({"have": b"", "t": "have"}), encode({"t": "done"})
+    want = encode({"t": "want", "want": b""})
+    for script in ([have, have], [have, want, want], [have, done, done]):
+        side = sh.Sharing({})
+        try:
+            for payload in script:
+                side.receive(payload)
+        except sh.ShareError as exc:
+            said.append(share_error_words(f"the peer {exc}"))
     said.append(share_error_words("the exchange stopped: too slow"))
-    assert len(said) == 5
+    assert len(said) == 8
     for line in said:
         assert not set(re.findall(r"[a-z]+", line)) & ENGLISH, line

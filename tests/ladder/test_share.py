@@ -87,10 +87,36 @@ def test_junk_too_much_and_unasked_games_are_refused() -> None:
         side.receive(encode({"certs": [b"junk"], "t": "certs"}))
     greedy = sh.Sharing({})
     greedy.wanted = {n.to_bytes(16, "big") for n in range(sh.MAX_RESULTS)}
+    greedy.heard_have = True
     big = MAGIC + bytes(40_000)  # the ledger would refuse it; the exchange stops first
     with pytest.raises(sh.ShareError, match="more than 10485760 bytes"):
         for _ in range(sh.MAX_BYTES // len(big) + 1):
             greedy.receive(encode({"certs": [big], "t": "certs"}))
+
+
+def test_each_message_comes_in_its_turn_and_a_want_is_answered_once() -> None:
+    """A side answers one ``want`` only: asked again, it would send every certificate
+    again (10 MiB for 16 KiB, as often as the other asks); a second ``have``, anything
+    before the ``have`` and anything after the ``done`` stop the exchange too."""
+    held = {n.to_bytes(16, "big"): MAGIC + bytes(1000) for n in range(4)}
+    want = encode({"t": "want", "want": b"".join(held)})
+    have = encode({"have": b"", "t": "have"})
+    early = sh.Sharing(held)
+    for first in (want, encode({"certs": [], "t": "certs"}), encode({"t": "done"})):
+        with pytest.raises(sh.ShareError, match="out of turn"):
+            early.receive(first)
+    giver = sh.Sharing(held)
+    giver.start()
+    giver.receive(have)
+    assert len(giver.receive(want)) == 2  # the certificates, and done
+    with pytest.raises(sh.ShareError, match="second want"):
+        giver.receive(want)
+    with pytest.raises(sh.ShareError, match="out of turn"):
+        giver.receive(have)
+    giver.receive(encode({"t": "done"}))
+    assert giver.done
+    with pytest.raises(sh.ShareError, match="after its done"):
+        giver.receive(encode({"certs": [], "t": "certs"}))
 
 
 def test_a_stranger_s_results_count_only_between_keys_known_to_the_owner(tmp_path: Path) -> None:
@@ -152,6 +178,7 @@ def test_a_side_sends_no_more_than_the_other_takes() -> None:
     held = {n.to_bytes(16, "big"): MAGIC + bytes(40_000) for n in range(300)}
     giver, taker = sh.Sharing(held), sh.Sharing({})
     want = taker.receive(giver.start()[0])
+    giver.receive(taker.start()[0])
     sent = giver.receive(want[0])
     for message in sent:
         taker.receive(message)

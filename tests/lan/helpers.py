@@ -24,7 +24,9 @@ from typing import Any
 import trio
 
 from p2pbelka.cli.main import main
+from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import PeerDriver
+from p2pbelka.peer.lan import GameResult, NetOptions, OnLobby
 from p2pbelka.peer.mesh import Mesh
 from p2pbelka.peer.seatchange.drivers import Endpoint
 from tests import quickdisk
@@ -330,4 +332,31 @@ async def host_or_join(
     await opened.wait()
     return await join_game(
         ids[n], "127.0.0.1", lobby_port[0], front_ends[n], net=net, on_lobby=on_lobby
+    )
+
+
+def two_players(root: Path) -> list[Identity]:
+    """Two players with homes of their own under ``root`` (``loopback.seat_home``)."""
+    from p2pbelka.peer.loopback import seat_home
+
+    return [Identity.load_or_create(seat_home(root, n), f"player {n}") for n in range(2)]
+
+
+async def belot_of_two(
+    root: Path, players: list[Identity], net: NetOptions, on_lobby: OnLobby | None = None
+) -> list[GameResult]:
+    """One short game of Belot between ``players``' two homes, random bots at both seats
+    (real peers on loopback); ``on_lobby`` hears the host's lobby."""
+    from p2pbelka.bots import make_bot
+    from p2pbelka.peer.driver import BotFrontEnd
+    from p2pbelka.peer.loopback import loopback_table
+
+    return await loopback_table(
+        BotFrontEnd(make_bot("random", 3)),
+        ["random"],
+        transcript_dir=root,
+        identities=players,
+        game="belot",
+        net=net,
+        **({"on_lobby": on_lobby} if on_lobby is not None else {}),
     )

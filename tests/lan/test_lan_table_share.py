@@ -13,24 +13,19 @@ from pathlib import Path
 import pytest
 
 from p2pbelka.bench.ladder import certificate_of
-from p2pbelka.bots import make_bot
 from p2pbelka.cli.main import main
 from p2pbelka.ladder.certificate import MAGIC, Outcome, read
 from p2pbelka.ladder.ledger import Ledger
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import tableshare
-from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.lan import NetOptions
-from p2pbelka.peer.loopback import loopback_table, seat_home
+from p2pbelka.peer.loopback import seat_home
 from p2pbelka.peer.seat import GameResult
 from p2pbelka.protocol.envelope import Signer
+from tests.lan.helpers import belot_of_two, two_players
 
 CLUB = [Signer.from_seed(bytes([n + 60]) * 32) for n in range(4)]
 """Members the two players met on other evenings (never both the same ones)."""
-
-
-def _players(root: Path) -> list[Identity]:
-    return [Identity.load_or_create(seat_home(root, n), f"player {n}") for n in range(2)]
 
 
 def _fill(root: Path, players: list[Identity]) -> None:
@@ -56,20 +51,13 @@ def _ladder_json(
 
 
 async def _play(root: Path, players: list[Identity], **net: object) -> list[GameResult]:
-    return await loopback_table(
-        BotFrontEnd(make_bot("random", 3)),
-        ["random"],
-        transcript_dir=root,
-        identities=players,
-        game="belot",
-        net=NetOptions(linger=2.0, **net),  # type: ignore[arg-type]
-    )
+    return await belot_of_two(root, players, NetOptions(linger=2.0, **net))  # type: ignore[arg-type]
 
 
 async def test_two_homes_meet_at_a_table_and_print_the_same_ladder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    players = _players(tmp_path)
+    players = two_players(tmp_path)
     _fill(tmp_path, players)
     homes = [seat_home(tmp_path, n) for n in range(2)]
     before = [_ladder_json(h, monkeypatch, capsys) for h in homes]
@@ -95,7 +83,7 @@ async def test_junk_and_forgeries_offered_at_a_table_are_not_counted(
     altered (the maker's signature no longer holds), one signed by keys that are not
     the seats', and junk behind the certificate magic.  Seat 0 asks for them, refuses
     each, and keeps only the game they played (of its two certificates, the earlier)."""
-    players = _players(tmp_path)
+    players = two_players(tmp_path)
     liar = players[1].public_key
     good = certificate_of(CLUB[:2], "belot", Outcome(0, (151, 20)), 8000)
     altered = good.raw.replace(b"\x97", b"\x98", 1)
@@ -127,7 +115,7 @@ async def test_junk_and_forgeries_offered_at_a_table_are_not_counted(
 
 
 async def test_a_player_who_turned_sharing_off_shares_nothing(tmp_path: Path) -> None:
-    players = _players(tmp_path)
+    players = two_players(tmp_path)
     _fill(tmp_path, players)
     results = await _play(tmp_path, players, share_results=False)
     assert all(r.finished and r.shared is None for r in results)

@@ -433,17 +433,26 @@ class Feed:
 
     # -- the end ----------------------------------------------------------------------
 
-    async def end(self, grace: float | None = None, limit: float | None = None) -> None:
-        """The host's game is over: queue ``fed`` for every watcher, close the queues,
-        and wait for them to take the rest while one takes something at least every
-        ``grace`` seconds (``FED_GRACE``), ``limit`` (``FED_LIMIT``) at most."""
-        grace = FED_GRACE if grace is None else grace
-        limit = FED_LIMIT if limit is None else limit
+    def over(self) -> None:
+        """The host's game is over and its transcript whole: queue ``fed`` for every
+        watcher and close the queues at once (the host's seat calls it once its linger
+        is over, before the results' exchange, which the watchers need not wait for)."""
+        if self.ended:
+            return
         self.ended = True
         self._push(lb.encode_control(lb.Fed(len(self.records))))
         for watcher in self.watchers:
             watcher.closed = True  # its task sends what is queued, then ends
             watcher.wake.set()
+
+    async def end(self, grace: float | None = None, limit: float | None = None) -> None:
+        """The host's game is over: queue ``fed`` for every watcher, close the queues
+        (``over``, if the seat did not yet), and wait for them to take the rest while
+        one takes something at least every ``grace`` seconds (``FED_GRACE``), ``limit``
+        (``FED_LIMIT``) at most."""
+        grace = FED_GRACE if grace is None else grace
+        limit = FED_LIMIT if limit is None else limit
+        self.over()
         if not self.watchers:
             return
         self._taken_at = trio.current_time()

@@ -44,6 +44,7 @@ _SAME: frozenset[str] = frozenset(
         N_("the peer sent certificates that are not a list of byte strings"),
         N_("the peer sent a certificate that was not asked for, or junk"),
         N_("the exchange stopped: too slow"),
+        N_("the peer sent a second want"),
     }
 )
 """The reader's reasons and the ledger's notes that carry no value: the catalogue has
@@ -233,6 +234,14 @@ _SHARING: Forms = [
         lambda kind: _("the peer sent a message this exchange does not know ({kind})").format(
             kind=kind
         ),
+    ),
+    (
+        re.compile(r"the peer sent a message out of turn \((.*)\)", re.S),
+        lambda kind: _("the peer sent a message out of turn ({kind})").format(kind=kind),
+    ),
+    (
+        re.compile(r"the peer sent a message after its done \((.*)\)", re.S),
+        lambda kind: _("the peer sent a message after its last one ({kind})").format(kind=kind),
     ),
     (
         re.compile(r"the peer (\w+): expected at most (\d+) game ids of (\d+) bytes"),
