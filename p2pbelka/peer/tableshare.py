@@ -115,7 +115,8 @@ class TableShare:
 
     async def run(self, seats: Iterable[int]) -> TableShared:
         """Share with each of ``seats`` that has a link up, at most ``limit`` seconds,
-        then count what came (sqlite and the checks run where they may block: a worker thread, or the simulator's disk)."""
+        then count what came (sqlite and the checks run where they may block: a worker
+        thread, or the simulator's disk)."""
         start = trio.current_time()
         held = await disk.current().blocking(self._held)
         self._started = True
