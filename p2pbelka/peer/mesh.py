@@ -310,9 +310,13 @@ class Mesh:
         return lost and not self._all_left()
 
     def unreached(self) -> bool:
-        """``cut_off``, where a link that keeps failing counts as down (``connected``)."""
-        lost = not self.connected() and any(self._failed.values())
-        return lost and not self._all_left()
+        """``cut_off``, where a link that keeps failing counts as down (``connected``),
+        and a resumed peer played with the others before though no link of its own
+        run came up yet: at a table of two, a seat back from a crash that reaches
+        nobody cannot tell whether the other seat is gone or down as it was (it may
+        be coming back from a power cut itself), and waits as one cut off."""
+        played = self._hold is not None or any(self._failed.values())
+        return not self.connected() and played and not self._all_left()
 
     def _all_left(self) -> bool:
         """Every seat whose link was up and failed said ``done`` before it went."""

@@ -88,10 +88,17 @@ async def test_a_signed_lie_names_its_seat_though_half_the_table_is_out_of_reach
     assert not report.verdict.startswith("INCOMPLETE"), report.verdict
 
 
-def _mesh(me: int, n: int = 4) -> Mesh:
+def _mesh(me: int, n: int = 4, hold: float | None = None) -> Mesh:
     keys = [Identity.generate(f"s{s}").public_key for s in range(n)]
     return Mesh(
-        Identity.generate("me"), b"g" * 32, me, keys, [], source=lambda *a, **k: [], wants=list
+        Identity.generate("me"),
+        b"g" * 32,
+        me,
+        keys,
+        [],
+        source=lambda *a, **k: [],
+        wants=list,
+        hold=hold,
     )
 
 
@@ -145,6 +152,19 @@ async def test_every_seat_that_went_having_said_done_is_no_cut_off(
     mesh4._failed[0].append(0.0)
     mesh4._done.add(0)
     assert not mesh4.cut_off()  # seats 2 and 3 never had a link: nothing to wait for
+
+
+async def test_a_resumed_seat_of_two_that_reaches_nobody_is_unreached(
+    autojump_clock: MockClock,
+) -> None:
+    """A seat back from a crash whose links have not come up in its own run (the other
+    seat may be down as it was, back from a power cut) counts as cut off like one
+    whose link failed (Belot-2 seed 401294): it waits, never names the other seat."""
+    assert not _mesh(0, n=2).unreached()  # a fresh game: no link was ever up
+    resumed = _mesh(0, n=2, hold=30.0)
+    assert resumed.unreached()
+    resumed.connected = lambda: {1}  # type: ignore[method-assign]
+    assert not resumed.unreached()
 
 
 async def test_split_waits_only_at_a_table_of_four_players(autojump_clock: MockClock) -> None:

@@ -404,6 +404,19 @@ def test_a_host_powered_off_before_its_first_record_leaves_no_invalid_game() -> 
     assert not any(isinstance(e.error, OrderError) for e in outcome.exits)
 
 
+def test_two_seats_back_from_a_power_cut_and_a_kill_name_nobody() -> None:
+    """Found by a long run (Belot-2 seed 401294): seat 1's power went for 120 s, and
+    seat 0 was killed a moment before it came back.  Seat 0, resumed, reached nobody
+    (seat 1 was still off), but its mesh counted no failed link (none had come up in
+    its own run), so it did not take itself for cut off: at the window it gave seat 1
+    up and, held, stopped unsigned; seat 1, back two seconds later, was handed the
+    rest, waited for the seat that had left and named it "silent for 61 s".  A resumed
+    seat of two that reaches nobody waits now as one cut off: both play on and finish."""
+    outcome = simulate(401294, "belot", 2, parse("power 1@341.745+120; kill 0@398.348+0.19"))
+    assert violations(outcome) == []
+    assert [e.what for e in outcome.exits if not e.killed] == ["finished"] * 2
+
+
 def test_the_script_prints_a_failing_seed_s_replay(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
