@@ -21,17 +21,41 @@ The games' bots are siblings: :mod:`p2pbelka.bots.belka` and
 measures one level against another.
 """
 
-from p2pbelka.bots.common.levels import BotLevel, bot_name
-from p2pbelka.bots.common.seat import Bot, Question, SeatBot
-from p2pbelka.bots.registry import (
-    LevelBot,
-    is_level,
-    levels,
-    make_bot,
-    make_seat_bot,
-    max_think,
-    parse_level,
-    with_think,
+from typing import TYPE_CHECKING
+
+from p2pbelka import lazy_names
+
+if TYPE_CHECKING:
+    from p2pbelka.bots.common.levels import BotLevel, bot_name
+    from p2pbelka.bots.common.seat import Bot, Question, SeatBot
+    from p2pbelka.bots.registry import (
+        LevelBot,
+        is_level,
+        levels,
+        make_bot,
+        make_seat_bot,
+        max_think,
+        parse_level,
+        with_think,
+    )
+
+# each name loads its module when first asked for (PEP 562): see ``lazy_names``
+__getattr__ = lazy_names(
+    __name__,
+    {
+        ".common.levels": ("BotLevel", "bot_name"),
+        ".common.seat": ("Bot", "Question", "SeatBot"),
+        ".registry": (
+            "LevelBot",
+            "is_level",
+            "levels",
+            "make_bot",
+            "make_seat_bot",
+            "max_think",
+            "parse_level",
+            "with_think",
+        ),
+    },
 )
 
 __all__ = [

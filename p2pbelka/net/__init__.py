@@ -6,36 +6,78 @@ tables heard (``directory``); ``connection`` and ``discovery`` are the trio edge
 protocol/transport.md for the wire format and docs/network.md for notes.
 """
 
-from .beacon import TableAd, new_table_id
-from .connection import SecureChannel, dial, open_secure_channel, serve_secure
-from .directory import TableDirectory, TableInfo
-from .discovery import DEFAULT_GROUP, DEFAULT_PORT, announce_table, listen_for_tables
-from .errors import (
-    BadSignature,
-    BeaconError,
-    ChannelClosed,
-    ChannelError,
-    ConnectError,
-    ContextMismatch,
-    DecryptError,
-    FrameError,
-    FrameTooLarge,
-    GuessRefused,
-    HandshakeAborted,
-    HandshakeError,
-    HandshakeTimeout,
-    MalformedHandshake,
-    NetError,
-    NonceExhausted,
-    TamperedHandshake,
-    TruncatedFrame,
-    UnexpectedPeerKey,
-    VersionMismatch,
-    WeakPeerKey,
-    WrongInviteCode,
+from typing import TYPE_CHECKING
+
+from p2pbelka import lazy_names
+
+if TYPE_CHECKING:
+    from .beacon import TableAd, new_table_id
+    from .connection import SecureChannel, dial, open_secure_channel, serve_secure
+    from .directory import TableDirectory, TableInfo
+    from .discovery import DEFAULT_GROUP, DEFAULT_PORT, announce_table, listen_for_tables
+    from .errors import (
+        BadSignature,
+        BeaconError,
+        ChannelClosed,
+        ChannelError,
+        ConnectError,
+        ContextMismatch,
+        DecryptError,
+        FrameError,
+        FrameTooLarge,
+        GuessRefused,
+        HandshakeAborted,
+        HandshakeError,
+        HandshakeTimeout,
+        MalformedHandshake,
+        NetError,
+        NonceExhausted,
+        TamperedHandshake,
+        TruncatedFrame,
+        UnexpectedPeerKey,
+        VersionMismatch,
+        WeakPeerKey,
+        WrongInviteCode,
+    )
+    from .handshake import PROTOCOL_VERSION, Role
+    from .identity import Identity, IdentityError, fingerprint
+
+# each name loads its module when first asked for (PEP 562): see ``lazy_names``
+__getattr__ = lazy_names(
+    __name__,
+    {
+        ".beacon": ("TableAd", "new_table_id"),
+        ".connection": ("SecureChannel", "dial", "open_secure_channel", "serve_secure"),
+        ".directory": ("TableDirectory", "TableInfo"),
+        ".discovery": ("DEFAULT_GROUP", "DEFAULT_PORT", "announce_table", "listen_for_tables"),
+        ".errors": (
+            "BadSignature",
+            "BeaconError",
+            "ChannelClosed",
+            "ChannelError",
+            "ConnectError",
+            "ContextMismatch",
+            "DecryptError",
+            "FrameError",
+            "FrameTooLarge",
+            "GuessRefused",
+            "HandshakeAborted",
+            "HandshakeError",
+            "HandshakeTimeout",
+            "MalformedHandshake",
+            "NetError",
+            "NonceExhausted",
+            "TamperedHandshake",
+            "TruncatedFrame",
+            "UnexpectedPeerKey",
+            "VersionMismatch",
+            "WeakPeerKey",
+            "WrongInviteCode",
+        ),
+        ".handshake": ("PROTOCOL_VERSION", "Role"),
+        ".identity": ("Identity", "IdentityError", "fingerprint"),
+    },
 )
-from .handshake import PROTOCOL_VERSION, Role
-from .identity import Identity, IdentityError, fingerprint
 
 __all__ = [
     "DEFAULT_GROUP",

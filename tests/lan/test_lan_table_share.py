@@ -21,8 +21,9 @@ from p2pbelka.net.identity import Identity
 from p2pbelka.peer import tableshare
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.lan import NetOptions
-from p2pbelka.peer.loopback import loopback_table, seat_home
+from p2pbelka.peer.loopback import loopback_table
 from p2pbelka.peer.seat import GameResult
+from p2pbelka.peer.store import seat_home
 from p2pbelka.protocol.envelope import Signer
 
 CLUB = [Signer.from_seed(bytes([n + 60]) * 32) for n in range(4)]
