@@ -43,18 +43,19 @@ if TYPE_CHECKING:
 __getattr__ = lazy_names(
     __name__,
     {
-        ".common.levels": ("BotLevel", "bot_name"),
-        ".common.seat": ("Bot", "Question", "SeatBot"),
-        ".registry": (
-            "LevelBot",
-            "is_level",
-            "levels",
-            "make_bot",
-            "make_seat_bot",
-            "max_think",
-            "parse_level",
-            "with_think",
-        ),
+        "BotLevel": ".common.levels",
+        "bot_name": ".common.levels",
+        "Bot": ".common.seat",
+        "Question": ".common.seat",
+        "SeatBot": ".common.seat",
+        "LevelBot": ".registry",
+        "is_level": ".registry",
+        "levels": ".registry",
+        "make_bot": ".registry",
+        "make_seat_bot": ".registry",
+        "max_think": ".registry",
+        "parse_level": ".registry",
+        "with_think": ".registry",
     },
 )
 

@@ -27,10 +27,13 @@ if TYPE_CHECKING:
 __getattr__ = lazy_names(
     __name__,
     {
-        ".errors": ("MoveRefused", "OrderError", "TableError"),
-        ".moves": ("Move", "PlayCard"),
-        ".phase": ("Phase",),
-        ".session": ("Table",),
+        "MoveRefused": ".errors",
+        "OrderError": ".errors",
+        "TableError": ".errors",
+        "Move": ".moves",
+        "PlayCard": ".moves",
+        "Phase": ".phase",
+        "Table": ".session",
     },
 )
 
