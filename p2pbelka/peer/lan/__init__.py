@@ -99,6 +99,9 @@ __getattr__ = lazy_names(
         "host_game": ".host",
         "join_game": ".join",
         "resume_game": ".rehost",
+        "GameResult": "..seat",
+        "NetOptions": "..seat",
+        "signer_of": "..seat",
     },
 )
 
