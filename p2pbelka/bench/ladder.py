@@ -173,7 +173,8 @@ async def table_share_figures(certificates: list[Certificate]) -> dict[str, obje
     from p2pbelka.bots import make_bot
     from p2pbelka.net.identity import Identity
     from p2pbelka.peer.driver import BotFrontEnd
-    from p2pbelka.peer.loopback import loopback_table, seat_home
+    from p2pbelka.peer.loopback import loopback_table
+    from p2pbelka.peer.store import seat_home
 
     players = [Identity.from_seed(member_seed(1, n), f"member {n}") for n in (0, 1)]
     with tempfile.TemporaryDirectory() as folder:

@@ -21,17 +21,42 @@ The games' bots are siblings: :mod:`p2pbelka.bots.belka` and
 measures one level against another.
 """
 
-from p2pbelka.bots.common.levels import BotLevel, bot_name
-from p2pbelka.bots.common.seat import Bot, Question, SeatBot
-from p2pbelka.bots.registry import (
-    LevelBot,
-    is_level,
-    levels,
-    make_bot,
-    make_seat_bot,
-    max_think,
-    parse_level,
-    with_think,
+from typing import TYPE_CHECKING
+
+from p2pbelka import lazy_names
+
+if TYPE_CHECKING:
+    from p2pbelka.bots.common.levels import BotLevel, bot_name
+    from p2pbelka.bots.common.seat import Bot, Question, SeatBot
+    from p2pbelka.bots.registry import (
+        LevelBot,
+        is_level,
+        levels,
+        make_bot,
+        make_seat_bot,
+        max_think,
+        parse_level,
+        with_think,
+    )
+
+# each name loads its module when first asked for (PEP 562): see ``lazy_names``
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "BotLevel": ".common.levels",
+        "bot_name": ".common.levels",
+        "Bot": ".common.seat",
+        "Question": ".common.seat",
+        "SeatBot": ".common.seat",
+        "LevelBot": ".registry",
+        "is_level": ".registry",
+        "levels": ".registry",
+        "make_bot": ".registry",
+        "make_seat_bot": ".registry",
+        "max_think": ".registry",
+        "parse_level": ".registry",
+        "with_think": ".registry",
+    },
 )
 
 __all__ = [

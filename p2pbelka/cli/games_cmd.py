@@ -21,9 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from p2pbelka.ui.words.faults import ended_words
 from p2pbelka.ui.words.i18n import LANGUAGES, _, language, ngettext
-from p2pbelka.ui.words.verdicts import verdict_words
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -97,6 +95,8 @@ class SavedGame:
             head = f"{when}  " + (", ".join(self.names) or _("(no players recorded)"))
         out = [head, f"  {self.state(sides)}"]
         if self.ended:
+            from p2pbelka.ui.words.faults import ended_words
+
             # What the seat knew when it stopped (a link lost, a seat never back), which
             # the transcript alone may not say.
             out.append("  " + _("ended: {why}").format(why=ended_words(self.ended)))
@@ -178,6 +178,7 @@ def read_game(
         except TypeError:
             pass
     from p2pbelka.table.verify import verify_bytes
+    from p2pbelka.ui.words.verdicts import verdict_words
 
     report = verify_bytes(transcript.read_bytes())
     game = SavedGame(

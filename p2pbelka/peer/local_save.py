@@ -32,21 +32,20 @@ import socket
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import trio
-
-from p2pbelka.bots import make_bot
-from p2pbelka.net.beacon import new_table_id
-from p2pbelka.net.identity import Identity
 from p2pbelka.peer import storelock
-from p2pbelka.peer.driver import BotFrontEnd, FrontEnd
-from p2pbelka.peer.loopback import BOT_NAMES, bot_seed, loopback_table, seat_home, seeded, stream
-from p2pbelka.peer.seat import GameResult, NetOptions, resume_game
-from p2pbelka.peer.store import GameStore, games_dir, move_aside, now
-from p2pbelka.protocol.envelope import Envelope
+from p2pbelka.peer.store import GameStore, games_dir, move_aside, now, seat_home
 from p2pbelka.protocol.transcript import MAGIC, encode_record, iter_records, valid_prefix_length
 from p2pbelka.rules import registry
+
+# Finding the saved tables (``games --ids``, at every Tab of a shell's completion) reads
+# files only: the bots, trio and the peer's stack load in the functions that play one.
+if TYPE_CHECKING:
+    from p2pbelka.net.identity import Identity
+    from p2pbelka.peer.driver import FrontEnd
+    from p2pbelka.peer.seat import GameResult, NetOptions
+    from p2pbelka.protocol.envelope import Envelope
 
 PREFIX = "local-"
 GONE = ".gone-"  # a game's directory being removed
@@ -73,6 +72,8 @@ class LocalPlan:
     started: float = 0.0
 
     def identities(self) -> list[Identity]:
+        from p2pbelka.net.identity import Identity
+
         return [
             Identity.from_seed(bytes.fromhex(key), name)
             for key, name in zip(self.keys, self.names, strict=True)
@@ -97,6 +98,9 @@ def new_plan(
     player's own key (its Ed25519 seed), sits at seat 0 of an unseeded table, and its
     bots' keys are made from it (``own_bot_seed``): the ladder knows them from game to
     game, each bot level one player."""
+    from p2pbelka.net.beacon import new_table_id
+    from p2pbelka.peer.loopback import BOT_NAMES, seeded
+
     seats = len(bots) + 1
     if seed is not None:
         parts = seeded(seed, seats, game)
@@ -137,6 +141,8 @@ def own_bot_seed(owner: bytes, level: str, n: int) -> bytes:
 def own_bots(owner: bytes, levels: Sequence[str], most: int = 3) -> dict[bytes, str]:
     """The public keys of the player's own bots of ``levels`` (up to ``most`` of one
     level at a table), each to its level: how ``ladder --me`` names them."""
+    from p2pbelka.net.identity import Identity
+
     out = {}
     for level in levels:
         for n in range(most):
@@ -335,6 +341,9 @@ async def play_saved_table(
 ) -> list[GameResult]:
     """Play the game ``save`` was created for, from the start: ``front_end`` in seat 0,
     bot peers in the others, every seat keeping its files under the save."""
+    from p2pbelka.peer.loopback import loopback_table
+    from p2pbelka.peer.seat import NetOptions
+
     save.hold()
     plan = save.load_plan()
     results = await loopback_table(
@@ -358,6 +367,13 @@ async def resume_saved_table(
     """Continue a saved game where it stopped: each seat from its own files, over
     loopback.  ``LookupError`` if it never began or is already over, ``StoreBusy`` if
     it is open elsewhere, ``OrderError`` if a seat's files do not replay."""
+    import trio
+
+    from p2pbelka.bots import make_bot
+    from p2pbelka.peer.driver import BotFrontEnd
+    from p2pbelka.peer.loopback import bot_seed, seeded, stream
+    from p2pbelka.peer.seat import NetOptions, resume_game
+
     save.hold()
     plan = save.load_plan()
     if not save.started():

@@ -32,6 +32,7 @@ from p2pbelka.peer.lan import (
     join_game,
 )
 from p2pbelka.peer.local import SEAT_NAMES
+from p2pbelka.peer.store import seat_home
 from p2pbelka.rules import registry
 
 DEFAULT_BOT = "heuristic" if "heuristic" in levels() else "random"
@@ -227,8 +228,3 @@ def stream(key: bytes, skip: int = 0, size: int = 32) -> Callable[[], bytes]:
 def bot_seed(seed: int | None, seat: int) -> int | None:
     """The seed of the bot in ``seat`` of a game seeded with ``seed``."""
     return None if seed is None else seed * 10 + seat
-
-
-def seat_home(root: Path, seat: int) -> Path:
-    """Where ``seat`` keeps its game (its config directory, in a LAN peer's terms)."""
-    return root / f"seat{seat}"

@@ -629,6 +629,12 @@ def games_dir(home: str | os.PathLike[str] | None = None) -> Path:
     return root
 
 
+def seat_home(root: Path, seat: int) -> Path:
+    """Where ``seat`` of a table on this machine keeps its game (its config directory, in
+    a LAN peer's terms)."""
+    return root / f"seat{seat}"
+
+
 def games_root(environ: Mapping[str, str] | None = None) -> Path:
     """Where games are kept: ``$P2PBELKA_HOME/games`` when that is set (every command:
     a local table's transcripts and seats, a LAN seat's store, a watch, ``games``),

@@ -13,10 +13,29 @@ the phases); ``registry.py`` lists them by the name their rules go by, and the c
 imports none of them.
 """
 
-from p2pbelka.table.errors import MoveRefused, OrderError, TableError
-from p2pbelka.table.moves import Move, PlayCard
-from p2pbelka.table.phase import Phase
-from p2pbelka.table.session import Table
+from typing import TYPE_CHECKING
+
+from p2pbelka import lazy_names
+
+if TYPE_CHECKING:
+    from p2pbelka.table.errors import MoveRefused, OrderError, TableError
+    from p2pbelka.table.moves import Move, PlayCard
+    from p2pbelka.table.phase import Phase
+    from p2pbelka.table.session import Table
+
+# each name loads its module when first asked for (PEP 562): see ``lazy_names``
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "MoveRefused": ".errors",
+        "OrderError": ".errors",
+        "TableError": ".errors",
+        "Move": ".moves",
+        "PlayCard": ".moves",
+        "Phase": ".phase",
+        "Table": ".session",
+    },
+)
 
 __all__ = [
     "Move",

@@ -8,35 +8,47 @@ and takes it away with ``unregister``, touching no shared file.
 
 from __future__ import annotations
 
+import functools
+from typing import TYPE_CHECKING
+
 from p2pbelka.rules import registry as games
 from p2pbelka.rules.common.byname import ByName
-from p2pbelka.ui.games.belka.screen import UI as BELKA
-from p2pbelka.ui.games.belot.screen import UI as BELOT
-from p2pbelka.ui.gameui import GameUI
-from p2pbelka.ui.view import TableView
 
-_GAMES: ByName[GameUI] = ByName(
-    {BELKA.name: BELKA, BELOT.name: BELOT},
-    taken="the game {name!r} has a screen registered already",
-    unknown="no screen for the game {name!r:.20} (the screens show {known})",
-)
+if TYPE_CHECKING:
+    from p2pbelka.ui.gameui import GameUI
+    from p2pbelka.ui.view import TableView
+
+
+@functools.cache
+def _games() -> ByName[GameUI]:
+    """The screens, the built-in games' loaded when one is first asked for: they bring
+    prompt_toolkit, which a text or bot seat's log (that asks only for a game's own event
+    lines, and a quiet one never) should not pay for at its start."""
+    from p2pbelka.ui.games.belka.screen import UI as BELKA
+    from p2pbelka.ui.games.belot.screen import UI as BELOT
+
+    return ByName(
+        {BELKA.name: BELKA, BELOT.name: BELOT},
+        taken="the game {name!r} has a screen registered already",
+        unknown="no screen for the game {name!r:.20} (the screens show {known})",
+    )
 
 
 def register(game: GameUI) -> None:
     """Add a game's screen (``ValueError`` if the rules do not know the game, or if it
     has another screen already)."""
     games.spec(game.name)
-    _GAMES.add(game.name, game)
+    _games().add(game.name, game)
 
 
 def unregister(name: str) -> None:
     """Forget a game's screen added with :func:`register` (the built-in games' stay)."""
-    _GAMES.remove(name)
+    _games().remove(name)
 
 
 def game(name: str) -> GameUI:
     """The screen of the game ``name``; ``ValueError`` naming the games shown."""
-    return _GAMES.get(name)
+    return _games().get(name)
 
 
 def seats_of(name: str, players: int | None = None) -> int:

@@ -33,9 +33,9 @@ from p2pbelka.peer.lan import (
     join_game,
 )
 from p2pbelka.peer.lan.hostlobby import HostLobby
-from p2pbelka.peer.loopback import loopback_table, seat_home
+from p2pbelka.peer.loopback import loopback_table
 from p2pbelka.peer.seat import signer_of
-from p2pbelka.peer.store import GameStore, id_used_reason, known_game
+from p2pbelka.peer.store import GameStore, id_used_reason, known_game, seat_home
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import ZERO_HASH, open_envelope, seal_envelope
 from p2pbelka.table import session

@@ -19,8 +19,8 @@ from p2pbelka.ladder.ledger import Ledger
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer import tableshare
 from p2pbelka.peer.lan import NetOptions
-from p2pbelka.peer.loopback import seat_home
 from p2pbelka.peer.seat import GameResult
+from p2pbelka.peer.store import seat_home
 from p2pbelka.protocol.envelope import Signer
 from tests.lan.helpers import belot_of_two, two_players
 

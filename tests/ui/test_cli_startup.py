@@ -1,6 +1,9 @@
 """``p2pbelka --help`` answers without loading what no command runs yet: the network
 stack, trio, the crypto library or the screen library are imported by the command
-that needs them, after parsing (it took about 0.8 s when they were loaded first)."""
+that needs them, after parsing (it took about 0.8 s when they were loaded first).
+The cheap commands stay cheap too: ``games --ids`` (a shell's completion runs it at
+every Tab) and ``verify`` load neither the screen library nor the bots, their
+compiler or the LAN's discovery."""
 
 from __future__ import annotations
 
@@ -13,9 +16,13 @@ import pytest
 from tests.ui.cli import cli_env
 
 HEAVY = ("trio", "cryptography", "prompt_toolkit", "msgpack", "p2pbelka.net", "p2pbelka.peer")
+NOT_FOR_CHEAP_COMMANDS = ("prompt_toolkit", "numba", "zeroconf", "p2pbelka.bots")
+FLOW = Path(__file__).resolve().parents[1] / "protocol" / "flow2"
 
 
-def imported_by(home: Path, *argv: str, language: str = "en") -> tuple[str, set[str]]:
+def imported_by(
+    home: Path, *argv: str, language: str = "en", check: bool = True
+) -> tuple[str, set[str]]:
     """What ``p2pbelka ARGV`` printed, and every module it imported (``-X importtime``)."""
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "p2pbelka.cli.main", *argv],
@@ -24,7 +31,7 @@ def imported_by(home: Path, *argv: str, language: str = "en") -> tuple[str, set[
         env={**cli_env(home), "LANGUAGE": language},
         cwd=Path(__file__).resolve().parents[2],
         timeout=300,
-        check=True,
+        check=check,
     )
     modules = {
         line.rsplit("|", 1)[1].strip()
@@ -58,3 +65,29 @@ def test_help_names_both_games_and_every_command(tmp_path: Path) -> None:
 def test_a_command_s_help_still_lists_its_options(tmp_path: Path) -> None:
     out, _modules = imported_by(tmp_path, "host", "--help")
     assert "--lobby-port" in out and "--game {" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["games", "--ids"], ""),
+        (["games", "--files"], "first-deal.p2pb"),
+        (["verify", str(FLOW / "first-deal.p2pb")], "envelopes checked"),
+    ],
+    ids=["games-ids", "games-files", "verify"],
+)
+def test_a_cheap_command_loads_no_screen_bots_or_discovery(
+    tmp_path: Path, argv: list[str], said: str
+) -> None:
+    """Each of these starts a process for a line or two: what it imports is its cost."""
+    games = tmp_path / "data" / "p2pbelka" / "games"
+    games.mkdir(parents=True)
+    (games / "first-deal.p2pb.transcript").write_bytes((FLOW / "first-deal.p2pb").read_bytes())
+    out, modules = imported_by(tmp_path, *argv, check=False)
+    assert said in out
+    loaded = sorted(
+        m
+        for m in modules
+        if m.split(".")[0] in NOT_FOR_CHEAP_COMMANDS or m.startswith(NOT_FOR_CHEAP_COMMANDS)
+    )
+    assert loaded == []

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from p2pbelka.bots.belka.base import BelkaBot, make_belka_bot
 from p2pbelka.bots.common.tournament import (
@@ -32,6 +31,9 @@ from p2pbelka.rules.belka.game import EggsChoice, GameState
 from p2pbelka.rules.belka.options import PRESETS, Options, options_from
 from p2pbelka.rules.belka.randomplay import random_hands
 from p2pbelka.rules.common.play import Play
+
+if TYPE_CHECKING:  # a match's processes start only when a tournament runs
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 MAX_DEALS = 80
 """A game still open after this many deals (re-deals included) counts as a draw."""

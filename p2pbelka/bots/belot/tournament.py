@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from p2pbelka.bots.belot.base import BelotBot, decide, make_belot_bot
 from p2pbelka.bots.common.tournament import (
@@ -35,6 +34,9 @@ from p2pbelka.rules.belot.game import BelotGame
 from p2pbelka.rules.belot.options import BelotOptions, belot_options
 from p2pbelka.rules.belot.randomplay import random_deck
 from p2pbelka.rules.belot.spec import SEAT_COUNTS
+
+if TYPE_CHECKING:  # a match's processes start only when a tournament runs
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 MAX_DEALS = 200
 """A game still open after this many deals (void ones included) counts as a draw."""

@@ -15,9 +15,11 @@ import json
 import math
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import fields
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 Progress = Callable[[int, int], None]
 """Told (matches done, matches in all) as each match ends."""
@@ -86,6 +88,9 @@ def run_matches(
     if state is not None:
         _end_line(state)
     if todo:
+        # here, not at the top: every bot seat imports this module, a tournament runs rarely
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
         with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
             for future in as_completed([submit(pool, i) for i in todo]):
                 row = future.result()

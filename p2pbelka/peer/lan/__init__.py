@@ -25,39 +25,85 @@ arrives as ``LobbyEvent``s through ``on_lobby``; play arrives through the
 The start of a game, once seated, is ``peer/newgame.py``'s, shared by host and join.
 """
 
-from p2pbelka.peer.lan.addresses import lan_addresses
-from p2pbelka.peer.lan.events import (
-    Approve,
-    AwaitingApproval,
-    CodeRefused,
-    GameStarting,
-    HostControl,
-    HostReached,
-    HostUnreachable,
-    InviteChanged,
-    JoinersAsking,
-    JoinRequest,
-    LobbyClosed,
-    LobbyControl,
-    LobbyEvent,
-    LobbyRefused,
-    LobbyReopened,
-    OnLobby,
-    SeatsChanged,
-    StillTrying,
-    TableOpen,
-    TableRules,
-    TablesHeard,
-    WatchersCatchingUp,
-    WatchersChanged,
-    WatcherView,
-    WrongCodeTried,
+from typing import TYPE_CHECKING
+
+from p2pbelka import lazy_names
+
+if TYPE_CHECKING:
+    from p2pbelka.peer.lan.addresses import lan_addresses
+    from p2pbelka.peer.lan.events import (
+        Approve,
+        AwaitingApproval,
+        CodeRefused,
+        GameStarting,
+        HostControl,
+        HostReached,
+        HostUnreachable,
+        InviteChanged,
+        JoinersAsking,
+        JoinRequest,
+        LobbyClosed,
+        LobbyControl,
+        LobbyEvent,
+        LobbyRefused,
+        LobbyReopened,
+        OnLobby,
+        SeatsChanged,
+        StillTrying,
+        TableOpen,
+        TableRules,
+        TablesHeard,
+        WatchersCatchingUp,
+        WatchersChanged,
+        WatcherView,
+        WrongCodeTried,
+    )
+    from p2pbelka.peer.lan.finding import NoMulticastRoute, discover_tables
+    from p2pbelka.peer.lan.host import host_game
+    from p2pbelka.peer.lan.join import join_game
+    from p2pbelka.peer.lan.rehost import resume_game
+    from p2pbelka.peer.seat import GameResult, NetOptions, signer_of
+
+# each name loads its module when first asked for (PEP 562): see ``lazy_names``
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "lan_addresses": ".addresses",
+        "Approve": ".events",
+        "AwaitingApproval": ".events",
+        "CodeRefused": ".events",
+        "GameStarting": ".events",
+        "HostControl": ".events",
+        "HostReached": ".events",
+        "HostUnreachable": ".events",
+        "InviteChanged": ".events",
+        "JoinersAsking": ".events",
+        "JoinRequest": ".events",
+        "LobbyClosed": ".events",
+        "LobbyControl": ".events",
+        "LobbyEvent": ".events",
+        "LobbyRefused": ".events",
+        "LobbyReopened": ".events",
+        "OnLobby": ".events",
+        "SeatsChanged": ".events",
+        "StillTrying": ".events",
+        "TableOpen": ".events",
+        "TableRules": ".events",
+        "TablesHeard": ".events",
+        "WatchersCatchingUp": ".events",
+        "WatchersChanged": ".events",
+        "WatcherView": ".events",
+        "WrongCodeTried": ".events",
+        "NoMulticastRoute": ".finding",
+        "discover_tables": ".finding",
+        "host_game": ".host",
+        "join_game": ".join",
+        "resume_game": ".rehost",
+        "GameResult": "..seat",
+        "NetOptions": "..seat",
+        "signer_of": "..seat",
+    },
 )
-from p2pbelka.peer.lan.finding import NoMulticastRoute, discover_tables
-from p2pbelka.peer.lan.host import host_game
-from p2pbelka.peer.lan.join import join_game
-from p2pbelka.peer.lan.rehost import resume_game
-from p2pbelka.peer.seat import GameResult, NetOptions, signer_of
 
 __all__ = [
     "Approve",

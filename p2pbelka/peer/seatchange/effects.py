@@ -14,11 +14,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from p2pbelka.fairdeal.derive import new_seed
 from p2pbelka.protocol.envelope import Signer
-from p2pbelka.table.segments import SeedSources
-from p2pbelka.table.session import Table
+
+if TYPE_CHECKING:
+    # annotations only: ``GameStore`` reads ``Agreed`` without building a table
+    from p2pbelka.table.segments import SeedSources
+    from p2pbelka.table.session import Table
 
 RESEND_EVERY = 2.0
 """An offer or an agreement not yet answered is sent again this often."""

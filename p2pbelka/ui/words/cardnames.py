@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
-
-from prompt_toolkit.formatted_text import StyleAndTextTuples
+from typing import TYPE_CHECKING
 
 from p2pbelka.cards import Card, Suit
 from p2pbelka.ui.words.i18n import _, pgettext
+
+if TYPE_CHECKING:
+    # an annotation only: a text or bot seat's words never load prompt_toolkit
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 RED_SUITS = (Suit.DIAMONDS, Suit.HEARTS)
 

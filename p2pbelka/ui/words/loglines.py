@@ -9,6 +9,7 @@ by its screen), as ``ui/words/faults.py`` keeps the layers' words.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from p2pbelka.cards import Card, Suit
 from p2pbelka.net.identity import fingerprint
@@ -19,11 +20,13 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.segments import SeatChanged, describe_change
 from p2pbelka.table.session import Table
 from p2pbelka.ui import registry
-from p2pbelka.ui.gameui import GameUI
 from p2pbelka.ui.words import i18n
 from p2pbelka.ui.words.cardnames import card_label
 from p2pbelka.ui.words.i18n import _
 from p2pbelka.ui.words.seatnames import by_side, cards_line, side
+
+if TYPE_CHECKING:
+    from p2pbelka.ui.gameui import GameUI
 
 
 def _game(table: Table) -> GameUI | None:
