@@ -32,6 +32,7 @@ from p2pbelka.sim.network import SimNetwork
 from p2pbelka.sim.shrink import shrink
 from p2pbelka.sim.world import WATCHER, Outcome, deterministic, quiet_io, sim_clock, simulate
 from p2pbelka.table.errors import OrderError
+from p2pbelka.table.verify import verify_bytes
 
 SHORT = [("belka", 4, 5), ("belka", 4, 6), ("belot", 3, 47), ("belot", 3, 49), ("belot", 2, 1)]
 """(game, players, seed): a few runs of every table, chosen for what they reach: a seat
@@ -365,6 +366,22 @@ def test_a_proposer_back_from_a_cut_never_signs_past_its_offer_s_cut() -> None:
     outcome = simulate(300171, "belot", 3, parse(schedule))
     assert violations(outcome) == []
     assert outcome.answers["yes"], "seat 2 went to a bot: the offer was sealed"
+
+
+def test_a_bot_lost_with_its_peer_s_restart_hands_the_seat_back() -> None:
+    """Found by a long run (Belot-3 seed 300837): seat 1 cut off past the window went to
+    a bot run by seat 0; seat 1 came back and asked for its seat, and seat 0 was killed
+    while asking its player.  Resumed, seat 0 ran no bot (a bot's key and secrets are
+    not kept), so it ignored every ``seat_reclaim``: the game waited on the lost bot,
+    and seats 0 and 2 then seated a second bot in the first one's place, while seat 1's
+    player was back asking (three changes for one absence).  The peer that ran the bot
+    now hands the seat back from where its table waits for it (the deal voided)."""
+    schedule = "cut 1<->*@19.296+97.814; kill 0@123.115+13.761; kill 1@272.217+19.146"
+    outcome = simulate(300837, "belot", 3, parse(schedule))
+    assert violations(outcome) == []
+    copy = next(c.transcript for c in outcome.copies if c.seat == 2)
+    changes = verify_bytes(copy).changes
+    assert [(c.seat, c.back) for c in changes] == [(1, False), (1, True)]
 
 
 @pytest.mark.parametrize(

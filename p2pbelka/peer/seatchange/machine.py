@@ -263,9 +263,11 @@ class SeatChange(Proposing, Agreeing):
     def hand_back(self, seat: int, segment: bytes, nonce: bytes, now: float) -> None:
         """``seat``'s player asks its seat back (``Reclaim``), which a bot of ours plays:
         ask our player, let the bot finish this deal, then offer the seat to the
-        player's own key with its fresh ``nonce`` (the new id is derived from it)."""
-        table, bot_table = self.table, self.bot_table(seat)
-        if table is None or bot_table is None:
+        player's own key with its fresh ``nonce`` (the new id is derived from it).
+        A bot our program ran before it restarted is gone with it (its key and secrets
+        were never kept): the seat is handed back from where the table waits for it."""
+        table = self.table
+        if table is None or (self.bot_table(seat) is None and not self._bot_lost(seat)):
             return  # no bot of ours plays that seat
         if segment != table.game_id:
             log.info("seat %d asks for its seat back in a segment not in play here", seat)
@@ -280,6 +282,17 @@ class SeatChange(Proposing, Agreeing):
             )
             return
         self._go(Handing(self._ask_player(seat, 0.0, now, back=self._name(seat)), nonce))
+
+    def _bot_lost(self, seat: int) -> bool:
+        """A bot holds ``seat`` whose peer we are (we host its changes), and we run none
+        there: the bot went with our program's restart, and nobody else can play it."""
+        table = self.table
+        if table is None or table.state.setup is None or table.state.me is None:
+            return False
+        if seat == table.state.me or seat >= len(self.ids.keys):
+            return False
+        held = table.state.setup.seats[seat].key != self.ids.keys[seat]
+        return held and proposer_of(table, seat) == table.state.me and seat not in self.bots
 
     @guarded(None)
     def seen(self, raw: bytes, nonce: bytes | None) -> None:

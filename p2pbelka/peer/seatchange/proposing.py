@@ -194,13 +194,15 @@ class Proposing(MachineCore):
         seat = at.question.seat
         table, bot_table = self.table, self._bot_tables.get(seat)
         assert table is not None
-        if not yes or bot_table is None:
-            if bot_table is not None:
-                self._keep(seat, "the player running the bot did not want to hand it back")
+        if not yes:
+            self._keep(seat, "the player running the bot did not want to hand it back")
             self._idle()
             return
-        stop = bot_table.state.deal_id + 1
-        bot_table.stop_at_deal(stop)  # the bot finishes this deal and deals itself nothing more
+        if bot_table is not None:
+            stop = bot_table.state.deal_id + 1
+            bot_table.stop_at_deal(stop)  # the bot finishes this deal and deals nothing more
+        else:  # our bot was lost with our restart: its deal is voided, as a gone seat's
+            stop = table.state.deal_id
         drain = Draining(seat, stop, at.nonce, now)
         self._go(drain)
         self._tick_drain(drain, now)
