@@ -245,7 +245,10 @@ def watched_table(peers: PeerSet, beacons: tuple[str, ...] = ()) -> WatchedTable
     given to the watcher too; none by default."""
     name = ("--name", "Kitchen table")
     announce = beacons or ("--no-announce",)
-    host = peers.spawn("host", "host", "--auto-approve", *name, *announce, *bot_args())
+    # no deal wins the game at once (goli: all 120 card points), so the game lasts the
+    # three deals or more a test's host comebacks need, whatever the shuffle
+    rules = ("--option", "goli=off")
+    host = peers.spawn("host", "host", "--auto-approve", *name, *announce, *rules, *bot_args())
     port = host.wait_for(r"lobby port (\d+)", 20).group(1)
     lobby = ("--connect", f"127.0.0.1:{port}")
     watcher = peers.spawn("early", "watch", "--text", *lobby, "--name", "Wall", *beacons)
