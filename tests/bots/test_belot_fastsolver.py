@@ -16,11 +16,9 @@ import os
 import pytest
 
 from p2pbelka.bots.belot import fastsolver, solver
-from p2pbelka.bots.belot.search import step
-from p2pbelka.cards import iter_bits
 from p2pbelka.rules.belot import core
 from tests.bots.jit_helpers import run_without_jit
-from tests.bots.test_belot_solver import endgame
+from tests.bots.test_belot_solver import endgame, leads_sharing_a_table
 
 needs_jit = pytest.mark.skipif(not fastsolver.available(), reason="numba is not installed")
 
@@ -53,17 +51,9 @@ def test_equal_on_thousands_of_endgames() -> None:
 
 @needs_jit
 def test_the_moves_of_a_world_sharing_a_table_get_their_own_values() -> None:
-    for seed in range(30):
-        sim = endgame(seed, 2 + seed % 2, 4)
-        if sim.over or sim.trick:
-            continue
-        me = sim.leader
-        table: solver.Table = {}
-        for card in iter_bits(sim.legal(me)):
-            child = sim.copy()
-            step(child, card)
-            expected = solver.solve(child.copy(), me)
-            assert fastsolver.solve(child.copy(), me, table) == expected
+    for child, me, table in leads_sharing_a_table(30, 4):
+        expected = solver.solve(child.copy(), me)
+        assert fastsolver.solve(child.copy(), me, table) == expected
 
 
 @needs_jit
@@ -95,7 +85,7 @@ def test_fallback_without_numba_gives_the_same_values() -> None:
     # A real process with the compiled path switched off, as where numba is missing.
     code = (
         "from p2pbelka.bots.belot import fastsolver, solver\n"
-        "from tests.bots.test_belot_solver import endgame\n"
+        "from tests.bots.test_belot_solver import endgame, leads_sharing_a_table\n"
         "assert not fastsolver.available()\n"
         "for i in range(30):\n"
         "    sim = endgame(i, 2 + i % 2, 3)\n"

@@ -5,6 +5,7 @@ claims and wins at the end count), hanging points, and seats still to declare.""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -124,9 +125,11 @@ def test_alike_cards_are_tried_once_unless_a_card_to_fall_lies_between() -> None
     assert solver.distinct_moves(legal, 2, 0) == [ace, nine]
 
 
-def test_one_table_shared_by_the_moves_of_a_world_changes_no_value() -> None:
-    for seed in range(12):
-        sim = endgame(seed, 2 + seed % 2, 3)
+def leads_sharing_a_table(seeds: int, cards: int) -> Iterator[tuple[Sim, int, solver.Table]]:
+    """Each lead's position in endgames of ``cards`` a hand (two and three players by
+    turns), the leader, and one table shared by the leads of a world."""
+    for seed in range(seeds):
+        sim = endgame(seed, 2 + seed % 2, cards)
         if sim.over or sim.trick:
             continue
         me = sim.leader
@@ -134,4 +137,9 @@ def test_one_table_shared_by_the_moves_of_a_world_changes_no_value() -> None:
         for card in iter_bits(sim.legal(me)):
             child = sim.copy()
             step(child, card)
-            assert solver.solve(child.copy(), me, table) == minimax(child.copy(), me)
+            yield child, me, table
+
+
+def test_one_table_shared_by_the_moves_of_a_world_changes_no_value() -> None:
+    for child, me, table in leads_sharing_a_table(12, 3):
+        assert solver.solve(child.copy(), me, table) == minimax(child.copy(), me)
