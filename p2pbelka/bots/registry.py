@@ -66,6 +66,12 @@ def thinking(game: str | None = None) -> dict[str, int]:
     return most
 
 
+def default_level() -> str:
+    """The level a bot plays at when nobody names one: ``heuristic`` where the games'
+    bots have it."""
+    return "heuristic" if "heuristic" in levels() else "random"
+
+
 def max_think(game: str | None = None) -> int:
     """The highest think level (``--think N``) of ``game``'s bots, or of any game's."""
     return max(thinking(game).values(), default=1)

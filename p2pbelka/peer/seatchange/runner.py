@@ -32,7 +32,7 @@ from typing import Protocol
 
 import trio
 
-from p2pbelka.bots import levels, make_bot
+from p2pbelka.bots import default_level, make_bot
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd, PeerDriver, Release, SignedJournal
 from p2pbelka.peer.mesh import Mesh
@@ -91,7 +91,7 @@ from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BOT = "heuristic" if "heuristic" in levels() else "random"
+DEFAULT_BOT = default_level()
 """The level of a bot this peer runs for a lost seat, unless its own seat is a bot."""
 MAX_PENDING = 4096
 """Envelopes of a segment this peer has not entered yet, kept until it does."""
