@@ -3,7 +3,9 @@ stack, trio, the crypto library or the screen library are imported by the comman
 that needs them, after parsing (it took about 0.8 s when they were loaded first).
 The cheap commands stay cheap too: ``games --ids`` (a shell's completion runs it at
 every Tab) and ``verify`` load neither the screen library nor the bots, their
-compiler or the LAN's discovery."""
+compiler or the LAN's discovery.  A seat in text (a bot's, ``--text``, ``--quiet``)
+opens its table and says its rules without the screen library or another game's
+screen and words: the LAN and terminal tests start hundreds of them."""
 
 from __future__ import annotations
 
@@ -13,11 +15,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.cli import cli_env
+from tests.ui.cli import cli_env, first_line_matching
 
 HEAVY = ("trio", "cryptography", "prompt_toolkit", "msgpack", "p2pbelka.net", "p2pbelka.peer")
 NOT_FOR_CHEAP_COMMANDS = ("prompt_toolkit", "numba", "zeroconf", "p2pbelka.bots")
 FLOW = Path(__file__).resolve().parents[1] / "protocol" / "flow2"
+
+
+def modules_in(importtime: str) -> set[str]:
+    """The modules ``-X importtime`` says were imported."""
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in importtime.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
 
 
 def imported_by(
@@ -33,12 +44,7 @@ def imported_by(
         timeout=300,
         check=check,
     )
-    modules = {
-        line.rsplit("|", 1)[1].strip()
-        for line in done.stderr.splitlines()
-        if line.startswith("import time:") and "|" in line
-    }
-    return done.stdout, modules
+    return done.stdout, modules_in(done.stderr)
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["--version"], ["-h"]])
@@ -91,3 +97,34 @@ def test_a_cheap_command_loads_no_screen_bots_or_discovery(
         if m.split(".")[0] in NOT_FOR_CHEAP_COMMANDS or m.startswith(NOT_FOR_CHEAP_COMMANDS)
     )
     assert loaded == []
+
+
+def imported_until(home: Path, needle: str, *argv: str) -> tuple[str, set[str]]:
+    """What ``p2pbelka ARGV`` printed up to its first line holding ``needle``, and every
+    module it had imported by then; the program is stopped there (it would wait on)."""
+    with (home / "importtime").open("w+") as err:  # a file: a pipe nobody reads would fill
+        _line, said = first_line_matching(
+            home, needle, *argv, env_changes={"PYTHONPROFILEIMPORTTIME": "1"}, stderr=err
+        )
+        err.seek(0)
+        return said, modules_in(err.read())
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "other", "mode"),
+    [("belot", "2", "belka", "--quiet"), ("belka", "4", "belot", "--text")],
+)
+def test_a_text_seat_opens_its_table_without_the_screen_library(
+    tmp_path: Path, game: str, players: str, other: str, mode: str
+) -> None:
+    """A bot's seat in text, up to its lobby's lines (the table's rules in words, asked
+    of the game's screen until its words were parted from it)."""
+    bot = ("--bot", "random", "--auto-approve", "--no-announce", "--listen", "127.0.0.1")
+    said, modules = imported_until(
+        tmp_path, "seats:", "host", "--game", game, "--players", players, *bot, mode
+    )
+    assert "table: " in said and "rules: " in said
+    assert sorted(m for m in modules if m.split(".")[0] == "prompt_toolkit") == []
+    screens = sorted(m for m in modules if m.startswith("p2pbelka.ui.games."))
+    assert not any(m.endswith(".screen") or f".{other}" in m for m in screens), screens
+    assert f"p2pbelka.ui.games.{game}.logwords" in modules  # its own game's, worded
