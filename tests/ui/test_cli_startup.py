@@ -128,3 +128,41 @@ def test_a_text_seat_opens_its_table_without_the_screen_library(
     screens = sorted(m for m in modules if m.startswith("p2pbelka.ui.games."))
     assert not any(m.endswith(".screen") or f".{other}" in m for m in screens), screens
     assert f"p2pbelka.ui.games.{game}.logwords" in modules  # its own game's, worded
+
+
+ONE_GAME = """
+import sys
+from p2pbelka.rules import registry as rules
+from p2pbelka.table import registry as table
+from p2pbelka.ui import registry as ui
+from p2pbelka.ui.words.rulenames import game_word
+for name in rules.names():
+    rules.spec(name).check_seats(rules.spec(name).default_seats)  # every game's spec
+table.game(sys.argv[1])
+ui.words(sys.argv[1]).sort_hand([], None)
+game_word(sys.argv[1])
+print(" ".join(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize(("game", "other"), [("belka", "belot"), ("belot", "belka")])
+def test_the_registries_load_the_game_asked_for_alone(game: str, other: str) -> None:
+    """Every game's spec is read (the help names them all), but only the game played
+    brings its rules engine, its track and its words; no screen."""
+    done = subprocess.run(
+        [sys.executable, "-c", ONE_GAME, game],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=120,
+        check=True,
+    )
+    modules = set(done.stdout.split())
+    assert {f"p2pbelka.table.games.{game}.track", f"p2pbelka.ui.games.{game}.logwords"} <= modules
+    assert f"p2pbelka.rules.{game}.game" in modules
+    # of the other game, what its spec imports: its name and options (Belot's options
+    # read its fast core's values); neither its engine, its track nor its words
+    spec_parts = ("spec", "name", "options", "core")
+    others = sorted(m for m in modules if f".{other}." in m)
+    assert [m for m in others if m.rsplit(".", 1)[1] not in spec_parts] == [], others
+    assert not any(m.startswith("prompt_toolkit") or m.endswith(".screen") for m in modules)
