@@ -325,13 +325,13 @@ def front_end(
 ) -> TextFrontEnd:
     """The text front end; with ``level``, its bot (of ``game``'s levels when known);
     ``json_lines``: its log for scripts (``--json``)."""
-    from p2pbelka.bots import make_bot, parse_level
+    from p2pbelka.bots import make_bot
     from p2pbelka.peer.text import TextFrontEnd, Words
     from p2pbelka.ui.words.seatlog import seat_words
 
-    if level and game is not None:
-        parse_level(level, game)  # the host's game is known: say now if its bots lack the level
-    bot = make_bot(level) if level else None
+    # the host's game is known: said now if its bots lack the level, and no other game's
+    # bots are loaded
+    bot = make_bot(level, game=game) if level else None
     if json_lines:
         from p2pbelka.ui.words.jsonlog import JsonWords
 

@@ -9,6 +9,7 @@ and takes it away with ``unregister``, touching no shared file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from p2pbelka.rules import registry as games
@@ -23,41 +24,46 @@ if TYPE_CHECKING:
 # Each built-in game's parts are loaded when that game is first asked for: a process
 # shows or logs one game, and a screen brings prompt_toolkit, which a text or bot seat's
 # log (that asks for the game's words alone, ``words``) should not pay for at its start.
+# (Imported by name, not through importlib: the layers' test reads these imports.)
 
 
-def _belka_screen() -> GameUI:
-    from p2pbelka.ui.games.belka.screen import UI
+def _screens() -> dict[str, Callable[[], GameUI]]:
+    def belka() -> GameUI:
+        from p2pbelka.ui.games.belka.screen import UI
 
-    return UI
+        return UI
 
+    def belot() -> GameUI:
+        from p2pbelka.ui.games.belot.screen import UI
 
-def _belot_screen() -> GameUI:
-    from p2pbelka.ui.games.belot.screen import UI
+        return UI
 
-    return UI
-
-
-def _belka_words() -> GameWords:
-    from p2pbelka.ui.games.belka.logwords import WORDS
-
-    return WORDS
+    return {"belka": belka, "belot": belot}
 
 
-def _belot_words() -> GameWords:
-    from p2pbelka.ui.games.belot.logwords import WORDS
+def _words() -> dict[str, Callable[[], GameWords]]:
+    def belka() -> GameWords:
+        from p2pbelka.ui.games.belka.logwords import WORDS
 
-    return WORDS
+        return WORDS
+
+    def belot() -> GameWords:
+        from p2pbelka.ui.games.belot.logwords import WORDS
+
+        return WORDS
+
+    return {"belka": belka, "belot": belot}
 
 
 _SCREENS: ByName[GameUI] = ByName(
     {},
-    loaders={"belka": _belka_screen, "belot": _belot_screen},
+    loaders=_screens(),
     taken="the game {name!r} has a screen registered already",
     unknown="no screen for the game {name!r:.20} (the screens show {known})",
 )
 _WORDS: ByName[GameWords] = ByName(
     {},
-    loaders={"belka": _belka_words, "belot": _belot_words},
+    loaders=_words(),
     taken="the game {name!r} has words registered already",
     unknown="no words for the game {name!r:.20} (the logs word {known})",
 )
