@@ -110,6 +110,7 @@ def event_line(event: LobbyEvent, ratings: Mapping[bytes, float] | None = None) 
         InviteChanged,
         LobbyClosed,
         LobbyReopened,
+        ResultsShared,
         SeatsChanged,
         StillTrying,
         TableOpen,
@@ -159,6 +160,9 @@ def event_line(event: LobbyEvent, ratings: Mapping[bytes, float] | None = None) 
         )
     if isinstance(event, AwaitingApproval):
         return _("the host is deciding whether to let you in")
+    if isinstance(event, ResultsShared):  # the lobby's exchange (the words of a table's)
+        line = _("ladder: {came} results came from the table, {counted} counted")
+        return line.format(came=event.came, counted=event.counted)
     if isinstance(event, TablesHeard):
         n = len(event.tables)
         return ngettext("heard {n} table", "heard {n} tables", n).format(n=n)
