@@ -90,16 +90,17 @@ class _Exchange:
         self.sent = 0
         self._out, self._outbox = trio.open_memory_channel[bytes](math.inf)
         self._queued = 0
+        self.ignored = 0
 
     def heard(self, payload: bytes) -> None:
         if self.ended.is_set():
-            log.info("lobby: ignored a results message: the exchange is over")
+            self._ignored("the exchange is over")
             return
         if self.sharing is None:
             if len(self.early) < EARLY:
                 self.early.append(payload)
             else:
-                log.info("lobby: ignored a results message: not asked for now")
+                self._ignored("not asked for now")
             return
         try:
             answer = self.sharing.receive(unwrap(payload))
@@ -108,6 +109,12 @@ class _Exchange:
             return
         self.heard_at = trio.current_time()
         self._queue(answer)
+
+    def _ignored(self, why: str) -> None:
+        """Said once an exchange: a peer that floods fills no log."""
+        if not self.ignored:
+            log.info("lobby: ignored a results message (and any more): %s", why)
+        self.ignored += 1
 
     def _queue(self, messages: list[bytes]) -> None:
         for message in messages:
@@ -207,10 +214,10 @@ class LobbyShares:
         """A wrapped message from ``channel`` (its reading task: never waits)."""
         self.begin(channel)
         exchange = self._exchanges.get(channel.peer_key)
-        if exchange is None or exchange.channel is not channel:
+        if exchange is not None and exchange.channel is channel:
+            exchange.heard(payload)
+        elif not self._stopped:  # (after the start, the lobby says nothing of it)
             log.info("lobby: ignored a results message from %s", channel.peer_fingerprint)
-            return
-        exchange.heard(payload)
 
     def stop(self) -> None:
         """The game starts: every exchange ends now, none begins, none counts."""
@@ -246,6 +253,7 @@ class LobbyShares:
             return
         async with self._ledger:
             await disk.current().blocking(lambda: self._count(sharing, done.shared))
+        sharing.received = []  # counted: the lobby keeps no certificate of it
         done.seconds = trio.current_time() - start
         self.said(done)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import socket
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 import trio
@@ -156,7 +157,8 @@ async def lobby_shares(
 
     def said(done: LobbyShared) -> None:
         shared = done.shared
-        tell(ResultsShared(shared.peer, shared.came, shared.counted, shared.error))
+        told = ResultsShared(shared.peer, shared.came, shared.counted, shared.error)
+        tell(replace(told, sent=shared.sent, seconds=done.seconds))
         for note in shared.notes:
             log.warning("ladder: %s", note)
 
