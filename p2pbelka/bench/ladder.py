@@ -111,7 +111,8 @@ def run(quick: bool) -> dict[str, object]:
     figures.update(trio.run(table_share_figures, shared))
     from p2pbelka.bench.lobbyshare import lobby_share_figures
 
-    figures.update(trio.run(lobby_share_figures, shared))
+    seeds = (member_seed(1, 0), member_seed(1, 1))
+    figures.update(trio.run(lobby_share_figures, shared, seeds))
     figures["yardstick_end_us"] = round(yardstick_us(200 if quick else 2000), 1)
     return figures
 

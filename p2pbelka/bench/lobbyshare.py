@@ -11,7 +11,6 @@ from pathlib import Path
 
 import trio
 
-from p2pbelka.bench.ladder import member_seed
 from p2pbelka.bots import make_bot
 from p2pbelka.ladder.certificate import Certificate
 from p2pbelka.ladder.ledger import Ledger
@@ -31,8 +30,11 @@ LIMIT = 120.0
 """Seconds the measure waits at most for both sides to say what they shared."""
 
 
-async def lobby_share_figures(certificates: list[Certificate]) -> dict[str, object]:
-    giver, taker = (Identity.from_seed(member_seed(1, n), f"member {n}") for n in (0, 1))
+async def lobby_share_figures(
+    certificates: list[Certificate], seeds: tuple[bytes, bytes]
+) -> dict[str, object]:
+    """``seeds``: members 0's and 1's keys (``bench.ladder.member_seed``)."""
+    giver, taker = (Identity.from_seed(seed, f"member {n}") for n, seed in enumerate(seeds))
     together = next(c for c in certificates if {giver.public_key, taker.public_key} <= set(c.keys))
     said: dict[str, ResultsShared] = {}
     opened: list[int] = []

@@ -38,6 +38,7 @@ from p2pbelka.peer.lan import (
 from p2pbelka.peer.store import seat_home
 from p2pbelka.protocol.codec import decode, encode
 from p2pbelka.protocol.envelope import Signer
+from p2pbelka.ui.words.lobbylog import event_line
 from tests.lan.test_lan_table_share import _fill as fill
 from tests.lan.test_lan_table_share import _ladder_json
 
@@ -142,6 +143,7 @@ async def test_two_homes_meet_in_a_lobby_and_print_the_same_ladder_without_playi
     for who in ("host", "joiner"):
         [done] = lobby.shared(who)
         assert (done.came, done.counted, done.error) == (6, 6, ""), done
+        assert event_line(done) == "ladder: 6 results came from the table, 6 counted"
     after = [_ladder_json(h, monkeypatch, capsys) for h in homes]
     assert after[0] == after[1] != before[0]
     with _ledger(tmp_path, players[0], 0) as a, _ledger(tmp_path, players[1], 1) as b:

@@ -38,10 +38,12 @@ class LobbyPrinter:
         """The game that started from this lobby (Ctrl-C then says how to go on with it)."""
 
     async def __call__(self, event: LobbyEvent) -> None:
-        from p2pbelka.peer.lan import GameStarting, SeatsChanged, TableRules
+        from p2pbelka.peer.lan import GameStarting, ResultsShared, SeatsChanged, TableRules
 
         if isinstance(event, GameStarting):
             self.game_id = event.game_id
+        if isinstance(event, ResultsShared) and event.counted:
+            self._rated = None  # the ledger changed: the next seats line reads it again
         if isinstance(event, SeatsChanged):
             await self._rate(event.state)
         if isinstance(event, TableRules):
