@@ -61,7 +61,9 @@ class StrangerBudget:
         return Sharing(held, ask_most=self.results, take_most=self.taken, give_most=self.given)
 
     def draw(self, sharing: Sharing) -> None:
-        self.results -= len(sharing.wanted)
+        """What one stranger's exchange took and gave (what it asked for and never got
+        costs nothing: a stranger that stalls spends no other's share)."""
+        self.results -= len(sharing.received)
         self.taken -= sharing.bytes_in
         self.given -= sharing.bytes_out
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -223,11 +224,21 @@ async def test_a_stranger_s_junk_forgeries_and_flood_are_refused_and_bounded(
 async def test_a_stalling_stranger_is_left_and_the_lobby_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A program seated in the lobby sends its ``have``, reads the host's answer and
-    then sends nothing: the host leaves the exchange after ``STALL`` seconds (made
-    short here) and seats the next joiner meanwhile as ever."""
+    """A program seated in the lobby offers 1,000 games, reads the host's answer (which
+    asks for them) and then sends nothing: the host seats the next joiner as ever,
+    leaves the exchange after ``STALL`` seconds (made short here), and what the
+    stranger never sent costs the lobby's strangers nothing."""
     monkeypatch.setattr(lobbyshare, "STALL", 0.5)
+    made: list[lobbyshare.LobbyShares] = []
+    real = lobbyshare.LobbyShares.__init__
+
+    def init(self: lobbyshare.LobbyShares, *args: Any) -> None:
+        real(self, *args)
+        made.append(self)
+
+    monkeypatch.setattr(lobbyshare.LobbyShares, "__init__", init)
     host, staller, other = _players(tmp_path, 3)
+    offered = b"".join(n.to_bytes(16, "big") for n in range(1000))
     lobby = Lobby()
     async with trio.open_nursery() as nursery:
         nursery.start_soon(lobby.host, host, _net(tmp_path, 0))
@@ -236,24 +247,28 @@ async def test_a_stalling_stranger_is_left_and_the_lobby_goes_on(
         async with channel:
             await channel.receive()  # the lobby
             await channel.send(lb.encode_control(lb.Hello("staller", "", 4000, bytes(16))))
-            await channel.send(wrap(encode({"have": b"", "t": "have"})))
+            await channel.send(wrap(encode({"have": offered, "t": "have"})))
             answers = []
             with trio.fail_after(GUARD):
                 while len(answers) < 2:  # the host's have and want
                     payload = await channel.receive()
                     if is_wrapped(payload):
-                        answers.append(decode(unwrap(payload))["t"])
-            assert answers == ["have", "want"]
-            nursery.start_soon(lobby.join, "other", other, _net(tmp_path, 2))
-            await lobby.until(lambda: lobby.shared("host"))
-            [stalled] = lobby.shared("host")
-            assert "no word" in stalled.error, stalled
+                        answers.append(decode(unwrap(payload)))
+            assert [a["t"] for a in answers] == ["have", "want"]
+            assert answers[1]["want"] == offered
+            net = _net(tmp_path, 2, share_results=False)
+            nursery.start_soon(lobby.join, "other", other, net)
             await lobby.until(
                 lambda: any(
                     isinstance(e, SeatsChanged) and e.me == 2 for e in lobby.events.get("other", [])
                 )
             )
+            await lobby.until(lambda: lobby.shared("host"))
+            [stalled] = lobby.shared("host")
+            assert "no word" in stalled.error and stalled.came == 0, stalled
         nursery.cancel_scope.cancel()
+    [shares] = made  # the host's (the other joiner does not share)
+    assert not shares.strangers.spent and shares.strangers.results == 1000
 
 
 @pytest.mark.parametrize("off", ["host", "joiner"])

@@ -152,7 +152,7 @@ async def lobby_shares(
 ) -> LobbyShares | None:
     """The lobby's results' exchanges (results.md 6.2), run in ``nursery``, each said
     by ``tell`` once counted; None if the player turned sharing off."""
-    if not net.share_results:
+    if not (net.share_results and net.share_in_lobby):
         return None
 
     def said(done: LobbyShared) -> None:

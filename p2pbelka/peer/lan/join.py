@@ -103,9 +103,7 @@ async def join_game(
         result: GameResult | None = None
         async with trio.open_nursery() as nursery:
             mesh_port = await nursery.start(serve_mesh, identity, net, holder)
-            tell, told = lobby_news()
-            nursery.start_soon(tell_changes, told, on_lobby)
-            shares = await lobby_shares(identity, net, tell, nursery)
+            shares = await _lobby_shares(identity, net, on_lobby, nursery)
             try:
                 start, setup, game_id = await _sit(
                     lobby_channel,
@@ -135,6 +133,18 @@ async def join_game(
         raise refused
     assert result is not None
     return result
+
+
+async def _lobby_shares(
+    identity: Identity, net: NetOptions, on_lobby: OnLobby, nursery: trio.Nursery
+) -> LobbyShares | None:
+    """The results' exchange with the host (results.md 6.2), its news told beside the
+    lobby; None, and no task started, if the player turned sharing off."""
+    if not (net.share_results and net.share_in_lobby):
+        return None
+    tell, told = lobby_news()
+    nursery.start_soon(tell_changes, told, on_lobby)
+    return await lobby_shares(identity, net, tell, nursery)
 
 
 async def _first_look(
