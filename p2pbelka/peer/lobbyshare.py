@@ -153,7 +153,7 @@ class _Exchange:
                 if now >= start + SHARE_TIME:
                     self.end("the exchange stopped: too slow")
                 elif waiting and not sharing.got_all and now >= self.heard_at + STALL:
-                    self.end(f"the exchange stopped: no word for {STALL:.0f} s")
+                    self.end(f"the exchange stopped: no word for {STALL:g} s")
             # the message on its way finishes (cut short, it would end the connection)
             self._out.close()
 
@@ -169,7 +169,7 @@ class _Exchange:
                 with trio.fail_after(STALL):
                     await self.channel.send(message)
             except trio.TooSlowError:
-                self.end(f"the exchange stopped: a message did not leave in {STALL:.0f} s")
+                self.end(f"the exchange stopped: a message did not leave in {STALL:g} s")
                 return
             except NetError as exc:
                 self.end(f"the exchange stopped: {exc}")

@@ -169,7 +169,7 @@ class TableShare:
             now = trio.current_time()
             for seat, until in waiting.items():
                 if until <= now:
-                    self._end(seat, f"the exchange stopped: no word for {STALL:.0f} s")
+                    self._end(seat, f"the exchange stopped: no word for {STALL:g} s")
             soonest = min((u for u in waiting.values() if u > now), default=now + STALL)
             await trio.sleep_until(soonest)
 
