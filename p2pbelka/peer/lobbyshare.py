@@ -210,7 +210,7 @@ class LobbyShares:
         if self._stopped or self._nursery is None or key in self._exchanges or key == self.owner:
             return
         exchange = self._exchanges[key] = _Exchange(channel)
-        self._nursery.start_soon(self._share, exchange)
+        self._nursery.start_soon(self._guarded, exchange)
 
     def heard(self, channel: SecureChannel, payload: bytes) -> None:
         """A wrapped message from ``channel`` (its reading task: never waits)."""
@@ -226,6 +226,15 @@ class LobbyShares:
         self._stopped = True
         for exchange in self._exchanges.values():
             exchange.end("the exchange stopped: the game starts")
+
+    async def _guarded(self, exchange: _Exchange) -> None:
+        """An exchange that fails in a way nobody foresaw is logged and ends there: it
+        shares the lobby's nursery, and must never end the lobby, nor the game."""
+        try:
+            await self._share(exchange)
+        except Exception:  # an extra beside the lobby: logged, never raised
+            log.exception("lobby: the results' exchange failed")
+            exchange.end("the exchange failed")
 
     async def _share(self, exchange: _Exchange) -> None:
         start = trio.current_time()

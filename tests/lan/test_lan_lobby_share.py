@@ -103,9 +103,12 @@ class Lobby:
         return [e for e in self.events.get(who, []) if isinstance(e, ResultsShared)]
 
     async def until(self, check: Callable[[], object]) -> None:
+        """Wait until ``check`` holds: asked again at each lobby event, and now and then
+        (for what a log says)."""
         with trio.fail_after(GUARD):
             while not check():
-                await self.news.wait()
+                with trio.move_on_after(0.05):
+                    await self.news.wait()
 
     async def host(self, player: Identity, net: NetOptions) -> None:
         front = BotFrontEnd(make_bot("random", 1))
@@ -300,3 +303,27 @@ async def test_a_player_who_turned_sharing_off_shares_nothing(
     for n, player in enumerate(players):
         with _ledger(tmp_path, player, n) as ledger:
             assert len(ledger.certificates()) == 7
+
+
+async def test_an_exchange_that_fails_unforeseen_ends_nothing_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A fault in the exchange itself (here: reading the ledger raises what nobody
+    foresaw) is logged, and the lobby and its seating go on."""
+
+    def broken(self: lobbyshare.LobbyShares) -> None:
+        raise RuntimeError("no such ledger")
+
+    monkeypatch.setattr(lobbyshare.LobbyShares, "_read", broken)
+    players = _players(tmp_path)
+    lobby = Lobby()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(lobby.host, players[0], _net(tmp_path, 0))
+        nursery.start_soon(lobby.join, "joiner", players[1], _net(tmp_path, 1))
+        await lobby.until(lambda: "the results' exchange failed" in caplog.text)
+        await lobby.until(
+            lambda: any(
+                isinstance(e, SeatsChanged) and e.me == 1 for e in lobby.events.get("joiner", [])
+            )
+        )
+        nursery.cancel_scope.cancel()
