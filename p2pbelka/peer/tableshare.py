@@ -7,7 +7,8 @@ certificate checked first.
 Only seated keys hold a game link (the mesh's listener and dialler pin them), so only
 the players of this table can offer anything.  Everything is bounded: the exchange's
 own counts and bytes, at most ``EARLY`` messages kept from a seat before this side
-begins, and ``SHARE_TIME`` seconds for it all; a peer that breaks the exchange, or is
+begins, ``STALL`` seconds for a seat's next message, and ``SHARE_TIME`` seconds for it
+all; a peer that breaks the exchange, or is
 slow, or is gone, ends its part only, logged.  The game is over by then: nothing here
 can change it, nor make its end fail.
 """
