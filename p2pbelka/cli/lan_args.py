@@ -220,8 +220,8 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
         "--no-share",
         action="store_true",
         help=_(
-            "at the game's end, do not share ladder results with the other players"
-            " (by default each side fetches the results it lacks, each checked)"
+            "do not share ladder results with the other players, in the lobby or at the"
+            " game's end (by default each side fetches the results it lacks, each checked)"
         ),
     )
     net.add_argument(

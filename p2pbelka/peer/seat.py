@@ -62,6 +62,7 @@ class NetOptions:
     decide_limit: float = 900.0  # a player who has not moved for this long is given up on
     linger: float = 5.0
     share_results: bool = True  # at the game's end, share ladder results with the seats
+    share_in_lobby: bool = True  # and in the lobby, before it (if share_results)
     reach_for: float = 60.0  # a joiner gives up on a host's lobby that is silent this long
     home: str | os.PathLike[str] | None = None  # the config dir (P2PBELKA_HOME by default)
     fresh_seeds: Callable[[], bytes] | None = None  # reproducible tests only

@@ -123,7 +123,10 @@ class LanSession:
             self.use_game(event.state.variant, len(event.state.seats))
         if isinstance(event, lan.TablesHeard) and self.lobby.tables and self._wanted:
             self._pick_wanted()
-        if isinstance(event, (lan.SeatsChanged, lan.TableRules)):
+        if isinstance(event, lan.ResultsShared):  # shared in the lobby: said, and rated again
+            self.screen.view.say(event_line(event) or "")
+            self._rated = None if event.counted else self._rated
+        if isinstance(event, (lan.SeatsChanged, lan.TableRules, lan.ResultsShared)):
             self._rate_seats()
         if isinstance(event, lan.GameStarting):
             self.game_id = event.game_id
