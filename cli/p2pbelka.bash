@@ -8,7 +8,7 @@
 
 _shtab_p2pbelka_subparsers=(play games replay selfplay verify ladder bench referee tournament host join watch resume completion)
 
-_shtab_p2pbelka_play_option_strings=(-h --help --game --players --name --player --bot-level --think --bots --preset --option --seed --pace --resume --coach --transcript --transport --lang)
+_shtab_p2pbelka_play_option_strings=(-h --help --game --players --name --player --bot-level --think --bots --preset --option --seed --pace --resume --coach --coach-worlds --transcript --transport --lang)
 _shtab_p2pbelka_games_option_strings=(-h --help --dir --lang --ids --files)
 _shtab_p2pbelka_replay_option_strings=(-h --help --deal --coach --seat --threshold --seed --worlds --lang)
 _shtab_p2pbelka_selfplay_option_strings=(-h --help --game --players --games --seed --transcript --preset --option --bot --quiet)
@@ -17,10 +17,10 @@ _shtab_p2pbelka_ladder_option_strings=(-h --help --game --pairs --me --json --al
 _shtab_p2pbelka_bench_option_strings=(-h --help --json --quick --game --think --players --watchers --profile)
 _shtab_p2pbelka_referee_option_strings=(-h --help --lang)
 _shtab_p2pbelka_tournament_option_strings=(-h --help --game --players --a --b --think --games --seed --preset --workers --state --json --quiet)
-_shtab_p2pbelka_host_option_strings=(-h --help --table --game --players --preset --option --no-announce --auto-approve --invite --bot --think --text --json --lang --coach --player --quiet -v --verbose --stats --listen --port --lobby-port --advertise-port --interface --group --ipv6 --beacon-port --pause-after --reconnect-window --give-up-after --offer-timeout --no-seat-bot --linger --no-share --decide-limit --no-sync --watchers --watcher-chat)
-_shtab_p2pbelka_join_option_strings=(-h --help --connect --key --table --invite --connect-wait --wait --list --auto-approve --bot --think --text --json --lang --coach --player --quiet -v --verbose --stats --listen --port --advertise-port --interface --group --ipv6 --beacon-port --pause-after --reconnect-window --give-up-after --offer-timeout --no-seat-bot --linger --no-share --decide-limit --no-sync)
+_shtab_p2pbelka_host_option_strings=(-h --help --table --game --players --preset --option --no-announce --auto-approve --invite --bot --think --text --json --lang --coach --coach-worlds --player --quiet -v --verbose --stats --listen --port --lobby-port --advertise-port --interface --group --ipv6 --beacon-port --pause-after --reconnect-window --give-up-after --offer-timeout --link-silence --no-seat-bot --linger --no-share --decide-limit --no-sync --watchers --watcher-chat)
+_shtab_p2pbelka_join_option_strings=(-h --help --connect --key --table --invite --connect-wait --wait --list --auto-approve --bot --think --text --json --lang --coach --coach-worlds --player --quiet -v --verbose --stats --listen --port --advertise-port --interface --group --ipv6 --beacon-port --pause-after --reconnect-window --give-up-after --offer-timeout --link-silence --no-seat-bot --linger --no-share --decide-limit --no-sync)
 _shtab_p2pbelka_watch_option_strings=(-h --help --connect --key --table --invite --connect-wait --wait --text --lang --name --games-dir --host-away -v --verbose --interface --group --ipv6 --beacon-port)
-_shtab_p2pbelka_resume_option_strings=(-h --help --auto-approve --bot --think --text --json --lang --coach --player --quiet -v --verbose --stats --listen --port --advertise-port --interface --group --ipv6 --beacon-port --pause-after --reconnect-window --give-up-after --offer-timeout --no-seat-bot --linger --no-share --decide-limit --no-sync)
+_shtab_p2pbelka_resume_option_strings=(-h --help --auto-approve --bot --think --text --json --lang --coach --coach-worlds --player --quiet -v --verbose --stats --listen --port --advertise-port --interface --group --ipv6 --beacon-port --pause-after --reconnect-window --give-up-after --offer-timeout --link-silence --no-seat-bot --linger --no-share --decide-limit --no-sync)
 _shtab_p2pbelka_completion_option_strings=(-h --help)
 _shtab_p2pbelka_option_strings=(-h --help --version)
 

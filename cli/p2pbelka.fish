@@ -52,7 +52,7 @@ function _shtab_p2pbelka_using
 end
 
 set -g _shtab_p2pbelka_commands play games replay selfplay verify ladder bench referee tournament host join watch resume completion
-set -g _shtab_p2pbelka_opts_with_value --a --add --advertise-port --b --beacon-port --bot --bot-level --bots --certificate --connect --connect-wait --deal --decide-limit --dir --game --games --games-dir --give-up-after --group --host-away --interface --invite --key --lang --linger --listen --lobby-port --name --offer-timeout --option --pace --pause-after --player --players --port --preset --reconnect-window --record --resume --seat --seed --serve --share --state --table --think --threshold --transcript --transport --wait --watcher-chat --watchers --with --workers --worlds
+set -g _shtab_p2pbelka_opts_with_value --a --add --advertise-port --b --beacon-port --bot --bot-level --bots --certificate --coach-worlds --connect --connect-wait --deal --decide-limit --dir --game --games --games-dir --give-up-after --group --host-away --interface --invite --key --lang --linger --link-silence --listen --lobby-port --name --offer-timeout --option --pace --pause-after --player --players --port --preset --reconnect-window --record --resume --seat --seed --serve --share --state --table --think --threshold --transcript --transport --wait --watcher-chat --watchers --with --workers --worlds
 
 complete -c p2pbelka -e
 complete -c p2pbelka -f
@@ -73,6 +73,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l seed -x -d 'reproducible
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l pace -x -d 'seconds each other player'"'"'s card is shown before the next (default 0.7)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l resume -xka "(p2pbelka games --ids 2>/dev/null)" -d 'go on with a local game you left (its id or a prefix; default: the latest)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l coach -d 'at each deal'"'"'s end, show which of your decisions cost the most (the coach)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l coach-worlds -x -d 'with --coach: the deals the coach draws to grade each decision (default 80; fewer is quicker and noisier)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l transcript -xka "(__fish_complete_path (commandline -ct))" -d 'save the game here (default: a new file under $XDG_DATA_HOME/p2pbelka/games)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l transport -xka "loopback memory" -d 'how the table'"'"'s peers talk: TCP on this machine (default) or in-process channels'
 complete -c p2pbelka -n '_shtab_p2pbelka_using play' -l lang -xka "en ru kk" -d 'en, ru or kk (default: locale)'
@@ -167,6 +168,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l text -d 'plain text, a l
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l json -d 'text for scripts: one JSON object a line, the raw figures (docs/text-mode.md)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l lang -xka "en ru kk" -d 'screen language'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l coach -d 'at each deal'"'"'s end, show which of your decisions cost the most (the coach)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l coach-worlds -x -d 'with --coach: the deals the coach draws to grade each decision (default 80; fewer is quicker and noisier)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l player -x -d 'your name at the table (remembered for next time)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l quiet -d 'print only the lobby and the end'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -s v -l verbose -d 'log the network too'
@@ -182,9 +184,10 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l beacon-port -x -d 'UDP p
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l pause-after -x -d 'say who is silent after S'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l reconnect-window -l give-up-after -x -d 'a seat silent this long is gone: the others are offered a bot for it (default 120; --give-up-after is the old name)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l offer-timeout -x -d 'a question about a seat (a bot for a lost one, a seat handed back) waits S for the players'"'"' answers; no answer in time counts as no (default 60)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l link-silence -x -d 'a connection silent S while it is asked for something is taken for dead (a cable out) and dialled again (default 10)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l no-seat-bot -d 'end the game when a seat is gone, instead of offering to seat a bot'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l linger -x -d 'stay S for late peers at the end'
-complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l no-share -d 'at the game'"'"'s end, do not share ladder results with the other players (by default each side fetches the results it lacks, each checked)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l no-share -d 'do not share ladder results with the other players, in the lobby or at the game'"'"'s end (by default each side fetches the results it lacks, each checked)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l decide-limit -x -d 'end the game when a connected player has not moved for S'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l no-sync -d 'send without waiting for the disk (after a power cut this seat may have to rely on the others for what it signed)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using host' -l watchers -x -d 'let at most N people watch the game, before or during play, each asked about like a joiner (--auto-approve lets them in); 0 = nobody watches (default 8)'
@@ -205,6 +208,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l text -d 'plain text, a l
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l json -d 'text for scripts: one JSON object a line, the raw figures (docs/text-mode.md)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l lang -xka "en ru kk" -d 'screen language'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l coach -d 'at each deal'"'"'s end, show which of your decisions cost the most (the coach)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l coach-worlds -x -d 'with --coach: the deals the coach draws to grade each decision (default 80; fewer is quicker and noisier)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l player -x -d 'your name at the table (remembered for next time)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l quiet -d 'print only the lobby and the end'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -s v -l verbose -d 'log the network too'
@@ -219,9 +223,10 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l beacon-port -x -d 'UDP p
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l pause-after -x -d 'say who is silent after S'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l reconnect-window -l give-up-after -x -d 'a seat silent this long is gone: the others are offered a bot for it (default 120; --give-up-after is the old name)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l offer-timeout -x -d 'a question about a seat (a bot for a lost one, a seat handed back) waits S for the players'"'"' answers; no answer in time counts as no (default 60)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l link-silence -x -d 'a connection silent S while it is asked for something is taken for dead (a cable out) and dialled again (default 10)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l no-seat-bot -d 'end the game when a seat is gone, instead of offering to seat a bot'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l linger -x -d 'stay S for late peers at the end'
-complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l no-share -d 'at the game'"'"'s end, do not share ladder results with the other players (by default each side fetches the results it lacks, each checked)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l no-share -d 'do not share ladder results with the other players, in the lobby or at the game'"'"'s end (by default each side fetches the results it lacks, each checked)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l decide-limit -x -d 'end the game when a connected player has not moved for S'
 complete -c p2pbelka -n '_shtab_p2pbelka_using join' -l no-sync -d 'send without waiting for the disk (after a power cut this seat may have to rely on the others for what it signed)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using; and test $_shtab_p2pbelka_npos -eq 0' -a watch -d 'follow a game on the LAN as a watcher, checking every deal'
@@ -251,6 +256,7 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l text -d 'plain text, a
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l json -d 'text for scripts: one JSON object a line, the raw figures (docs/text-mode.md)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l lang -xka "en ru kk" -d 'screen language'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l coach -d 'at each deal'"'"'s end, show which of your decisions cost the most (the coach)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l coach-worlds -x -d 'with --coach: the deals the coach draws to grade each decision (default 80; fewer is quicker and noisier)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l player -x -d 'your name at the table (remembered for next time)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l quiet -d 'print only the lobby and the end'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -s v -l verbose -d 'log the network too'
@@ -265,9 +271,10 @@ complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l beacon-port -x -d 'UDP
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l pause-after -x -d 'say who is silent after S'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l reconnect-window -l give-up-after -x -d 'a seat silent this long is gone: the others are offered a bot for it (default 120; --give-up-after is the old name)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l offer-timeout -x -d 'a question about a seat (a bot for a lost one, a seat handed back) waits S for the players'"'"' answers; no answer in time counts as no (default 60)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l link-silence -x -d 'a connection silent S while it is asked for something is taken for dead (a cable out) and dialled again (default 10)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l no-seat-bot -d 'end the game when a seat is gone, instead of offering to seat a bot'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l linger -x -d 'stay S for late peers at the end'
-complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l no-share -d 'at the game'"'"'s end, do not share ladder results with the other players (by default each side fetches the results it lacks, each checked)'
+complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l no-share -d 'do not share ladder results with the other players, in the lobby or at the game'"'"'s end (by default each side fetches the results it lacks, each checked)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l decide-limit -x -d 'end the game when a connected player has not moved for S'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume' -l no-sync -d 'send without waiting for the disk (after a power cut this seat may have to rely on the others for what it signed)'
 complete -c p2pbelka -n '_shtab_p2pbelka_using resume; and test $_shtab_p2pbelka_npos -eq 0' -ka "(p2pbelka games --ids 2>/dev/null)" -d 'game id (a prefix will do); default: the latest'

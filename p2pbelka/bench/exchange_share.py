@@ -11,8 +11,9 @@ says, all at once, and the reference side stops at the first payload it refuses.
 ``table`` case is the exchange at a table's end (SPEC.md 7.3): every payload is the
 ``ladder`` control message that carries it, and both sides ask for the game just
 played (``table``, its id) though each holds a certificate of it; ``b``'s, made by
-member 1 half a minute before ``a``'s, is the one both keep.  ``replay`` runs a case
-again from the file's bytes alone.
+member 1 half a minute before ``a``'s, is the one both keep.  A ``lobby`` case is the
+exchange in a lobby (results.md 6.2): every payload wrapped as at a table, and no game
+just played.  ``replay`` runs a case again from the file's bytes alone.
 """
 
 from __future__ import annotations
@@ -62,6 +63,14 @@ CASES: list[dict[str, Any]] = [
         "a": [0, 1, 2],
         "b": ["0b", 3],
         "table": 0,
+    },
+    {
+        "name": "in-a-lobby",
+        "about": "a (the host) and b (a joiner it seated) sat at game 0 before: in the"
+        " lobby, every payload wrapped, each takes the other's games",
+        "a": [0, 1, 2],
+        "b": [0, 3],
+        "lobby": True,
     },
     {
         "name": "junk",
@@ -134,10 +143,12 @@ def share() -> dict[str, Any]:
         }
         probe = probe_payloads(case["probe"], certs) if "probe" in case else None
         table = game_id(certs[case["table"]]) if "table" in case else None
-        messages, end = run(holds, probe, table)
+        lobby = bool(case.get("lobby"))
+        messages, end = run(holds, probe, table, lobby=lobby)
         written: dict[str, Any] = {"name": case["name"], "about": case["about"]}
         written |= _hex_holds(holds)
         written |= {"table": table.hex()} if table is not None else {}
+        written |= {"lobby": True} if lobby else {}
         written |= {"probe": "probe" in case, "messages": messages, "end": end}
         cases.append(written)
     return {
@@ -163,15 +174,19 @@ def replay(case: dict[str, Any]) -> tuple[list[dict[str, str]], dict[str, Any]]:
     if case["probe"]:
         probe = [bytes.fromhex(m["payload"]) for m in case["messages"] if m["from"] == "b"]
     table = bytes.fromhex(case["table"]) if "table" in case else None
-    return run(holds, probe, table)
+    return run(holds, probe, table, lobby=bool(case.get("lobby")))
 
 
 def run(
-    holds: dict[str, list[bytes]], probe: list[bytes] | None, table: bytes | None = None
+    holds: dict[str, list[bytes]],
+    probe: list[bytes] | None,
+    table: bytes | None = None,
+    *,
+    lobby: bool = False,
 ) -> tuple[list[dict[str, str]], dict[str, Any]]:
     """The exchange between ``a`` (the reference) and ``b`` (the reference, or a probe
     sending ``probe``): every payload delivered, and each reference side's end; with
-    ``table``, at a table's end after game ``table``."""
+    ``table``, at a table's end after game ``table``; with ``lobby``, in a lobby."""
     keys = {"a": member(0).public_key, "b": member(1).public_key}
     with tempfile.TemporaryDirectory() as folder:
         ledgers = {
@@ -188,7 +203,7 @@ def run(
         }
         line = [("a", m) for m in sides["a"].start()]
         line += [("b", m) for m in (probe if probe is not None else sides["b"].start())]
-        messages, errors = _deliver(sides, line, wrapped=table is not None)
+        messages, errors = _deliver(sides, line, wrapped=table is not None or lobby)
         end = {}
         for side, ledger in ledgers.items():
             other = keys["b" if side == "a" else "a"]

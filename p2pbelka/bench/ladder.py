@@ -109,6 +109,10 @@ def run(quick: bool) -> dict[str, object]:
     figures["read_and_rate_x"] = round(1e6 * best / unit_us)
     figures.update(trio.run(share_figures, shared))
     figures.update(trio.run(table_share_figures, shared))
+    from p2pbelka.bench.lobbyshare import lobby_share_figures
+
+    seeds = (member_seed(1, 0), member_seed(1, 1))
+    figures.update(trio.run(lobby_share_figures, shared, seeds))
     figures["yardstick_end_us"] = round(yardstick_us(200 if quick else 2000), 1)
     return figures
 

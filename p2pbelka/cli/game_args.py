@@ -88,3 +88,24 @@ def add_coach_option(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help=_("at each deal's end, show which of your decisions cost the most (the coach)"),
     )
+    parser.add_argument(
+        "--coach-worlds",
+        type=_worlds,
+        default=None,
+        metavar="N",
+        help=_(
+            "with --coach: the deals the coach draws to grade each decision (default 80;"
+            " fewer is quicker and noisier)"
+        ),
+    )
+
+
+def _worlds(text: str) -> int:
+    """``--coach-worlds``: a whole number, 2 or more (a mean over fewer is no mean)."""
+    try:
+        worlds = int(text)
+    except ValueError:
+        worlds = 0
+    if worlds < 2:
+        raise argparse.ArgumentTypeError(_("--coach-worlds must be 2 or more"))
+    return worlds

@@ -180,6 +180,7 @@ def _host_on_screen(table: _Table, args: argparse.Namespace) -> int:
         invite=table.invite,
         auto_approve=args.auto_approve,
         coach=args.coach,
+        coach_worlds=args.coach_worlds,
     )
     return lan_args.screen_result(
         on_screen,

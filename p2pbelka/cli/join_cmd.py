@@ -113,6 +113,7 @@ def _join_on_screen(
             lang=args.lang or default_language(),
             auto_approve=args.auto_approve,
             coach=args.coach,
+            coach_worlds=args.coach_worlds,
         )
     except HostUnreachable as exc:
         print("p2pbelka join: " + _no_table(exc), file=sys.stderr)

@@ -209,6 +209,16 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
         ),
     )
     net.add_argument(
+        "--link-silence",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help=_(
+            "a connection silent S while it is asked for something is taken for dead (a"
+            " cable out) and dialled again (default 10)"
+        ),
+    )
+    net.add_argument(
         "--no-seat-bot",
         action="store_true",
         help=_("end the game when a seat is gone, instead of offering to seat a bot"),
@@ -220,8 +230,8 @@ def add_network_arguments(parser: argparse.ArgumentParser, *, lobby: bool = Fals
         "--no-share",
         action="store_true",
         help=_(
-            "at the game's end, do not share ladder results with the other players"
-            " (by default each side fetches the results it lacks, each checked)"
+            "do not share ladder results with the other players, in the lobby or at the"
+            " game's end (by default each side fetches the results it lacks, each checked)"
         ),
     )
     net.add_argument(
@@ -279,6 +289,7 @@ def net_options(args: argparse.Namespace) -> NetOptions:
         interface=args.interface,
         pause_after=args.pause_after,
         give_up_after=args.give_up_after,
+        link_silence=args.link_silence,
         linger=args.linger,
         share_results=not args.no_share,
         seat_bots=not args.no_seat_bot,
@@ -377,6 +388,7 @@ def prepare(
         fe.auto_approve = bool(getattr(args, "auto_approve", False))
         if getattr(args, "coach", False) and isinstance(fe.words, SeatWords):
             fe.words.coach = True  # the coach's lines after each verified deal
+            fe.words.coach_worlds = getattr(args, "coach_worlds", None)
     except (ValueError, IdentityError) as exc:
         print(f"p2pbelka {command}: {error_words(exc)}", file=sys.stderr)
         return None

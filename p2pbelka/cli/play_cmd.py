@@ -126,6 +126,7 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         game=args.game,
         players=players,
         coach=args.coach,
+        coach_worlds=args.coach_worlds,
         owner=_own_key() if args.seed is None and args.transport == "loopback" else None,
     )
 

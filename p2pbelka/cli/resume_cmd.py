@@ -78,7 +78,10 @@ def resume_local(save: LocalSave, args: argparse.Namespace, command: str) -> int
     plan = save.load_plan()
     set_language(args.lang or plan.lang or default_language())
     overrides = Overrides(
-        lang=args.lang, pace=getattr(args, "pace", None), coach=getattr(args, "coach", False)
+        lang=args.lang,
+        pace=getattr(args, "pace", None),
+        coach=getattr(args, "coach", False),
+        coach_worlds=getattr(args, "coach_worlds", None),
     )
     try:
         screen = on_screen(save, overrides)
@@ -148,6 +151,7 @@ def resume_lan(store: GameStore, args: argparse.Namespace) -> int:
                 lang=lang,
                 auto_approve=args.auto_approve,
                 coach=args.coach,
+                coach_worlds=args.coach_worlds,
             )
             if on_screen is None:
                 lan_args.say(lan_args.left_line(meta.game_id))

@@ -33,6 +33,10 @@ FILE = "ladder.sqlite"
 ASIDE = "ladder-aside"
 BUSY_WAIT = 30.0
 """Seconds to wait for another program writing the ledger (a game that just ended)."""
+BACKDATED = 600
+"""Seconds another maker's certificate of a game may be dated before the owner's own
+of it and still be the one kept (results.md section 4): two seats' clocks and the
+moments each finished differ by seconds, a back-dated certificate by more."""
 SOURCES = ("played", "watched", "given", "shared")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -44,6 +48,7 @@ CREATE TABLE IF NOT EXISTS seats (
     PRIMARY KEY (game_id, seat));
 CREATE INDEX IF NOT EXISTS seats_by_key ON seats (key);
 CREATE TABLE IF NOT EXISTS conflicts (game_id BLOB PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS own (game_id BLOB PRIMARY KEY, at INTEGER NOT NULL);
 """
 
 
@@ -196,10 +201,7 @@ class Ledger:
             # other one's maker lied, and no liar may take the owner's result away
             kept, liar = (held, new) if held.by == self.owner else (new, held)
             self.set_aside(liar.raw, "refused: it names another outcome than your own")
-            if kept is held:
-                return None
-            self._forget(held.game_id)
-            return self._add_checked(new, source)
+            return None if kept is held else self._replace(held, new, source)
         if held.outcome != new.outcome:
             self._forget(held.game_id)
             self.db.execute("INSERT INTO conflicts VALUES (?)", (held.game_id,))
@@ -207,12 +209,41 @@ class Ledger:
             self.set_aside(held.raw, why)
             self.set_aside(new.raw, why)
             return None
-        if (new.at, new.raw) < (held.at, held.raw):
-            self._forget(held.game_id)
-            return self._add_checked(new, source)
+        own = self._own_at(held.game_id, held, new)
+        if self._backdated(new, own):
+            return None
+        if self._backdated(held, own) or (new.at, new.raw) < (held.at, held.raw):
+            return self._replace(held, new, source)
         return None
 
+    def _own_at(self, game_id: bytes, *seen: Certificate) -> int | None:
+        """When the owner's own certificate of the game says it ended (the earliest, if
+        it made more than one), remembered even once another's earlier one is kept;
+        None if the owner made none."""
+        row = self.db.execute("SELECT at FROM own WHERE game_id = ?", (game_id,)).fetchone()
+        ats = [int(row[0])] if row is not None else []
+        ats += [c.at for c in seen if c.by == self.owner]
+        if not ats:
+            return None
+        at = min(ats)
+        self.db.execute("INSERT OR REPLACE INTO own VALUES (?, ?)", (game_id, at))
+        return at
+
+    def _backdated(self, certificate: Certificate, own: int | None) -> bool:
+        """``certificate``, another maker's, is dated more than ``BACKDATED`` seconds
+        before the owner's own of its game: it is set aside, never kept."""
+        if own is None or certificate.by == self.owner or certificate.at >= own - BACKDATED:
+            return False
+        why = f"refused: dated more than {BACKDATED // 60} minutes before your own certificate"
+        self.set_aside(certificate.raw, why)
+        return True
+
+    def _replace(self, held: Certificate, new: Certificate, source: str) -> Certificate | None:
+        self._forget(held.game_id)
+        return self._add_checked(new, source)
+
     def _forget(self, game_id: bytes) -> None:
+        """The game's row and seats (what the owner's own certificate said stays)."""
         self.db.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
         self.db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
 

@@ -24,6 +24,8 @@ MAX_BYTES = 10 * 1024 * 1024
 """Bytes of certificates one side takes at most in one exchange."""
 BATCH = 48 * 1024
 """Bytes of certificates one ``certs`` message carries at most (under a frame's 64 KiB)."""
+BATCH_COUNT = 256
+"""Certificates one ``certs`` message carries at most (the codec's longest array)."""
 ID_SIZE = 16
 
 
@@ -47,9 +49,16 @@ class Sharing:
 
     held: dict[bytes, bytes]
     also: frozenset[bytes] = frozenset()
+    ask_most: int = MAX_RESULTS
+    """Certificates this side asks for at most (a lobby's strangers draw on a budget)."""
+    take_most: int = MAX_BYTES
+    """Bytes of certificates this side takes at most."""
+    give_most: int = MAX_BYTES
+    """Bytes of certificates this side sends at most."""
     wanted: set[bytes] = field(default_factory=set)
     received: list[bytes] = field(default_factory=list)
     bytes_in: int = 0
+    bytes_out: int = 0
     sent_all: bool = False
     got_all: bool = False
     heard_have: bool = False
@@ -103,7 +112,8 @@ class Sharing:
     def _have(self, ids: object) -> list[bytes]:
         checked = _ids(ids, MAX_IDS, "have")
         offered = set(checked)
-        lacking = sorted((offered - set(self.held)) | (offered & self.also))[:MAX_RESULTS]
+        lacking = sorted((offered - set(self.held)) | (offered & self.also))
+        lacking = lacking[: min(MAX_RESULTS, self.ask_most)]
         self.wanted = set(lacking)
         return [encode({"t": "want", "want": b"".join(lacking)})]
 
@@ -117,13 +127,14 @@ class Sharing:
             if len(cert) > BATCH:
                 continue
             total += len(cert)
-            if total > MAX_BYTES:  # the other side would take no more
+            if total > min(MAX_BYTES, self.give_most):  # the other side would take no more
                 break
-            if size + len(cert) > BATCH:
+            if size + len(cert) > BATCH or len(batch) == BATCH_COUNT:
                 out.append(encode({"certs": batch, "t": "certs"}))
                 batch, size = [], 0
             batch.append(cert)
             size += len(cert)
+            self.bytes_out = total
         if batch:
             out.append(encode({"certs": batch, "t": "certs"}))
         self.sent_all = True
@@ -132,10 +143,13 @@ class Sharing:
     def _certs(self, certs: object) -> None:
         if type(certs) is not list or any(type(c) is not bytes for c in certs):
             raise ShareError("sent certificates that are not a list of byte strings")
+        if not certs:  # it would be a message that costs and moves nothing
+            raise ShareError("sent a certs message with no certificate")
+        most = min(MAX_BYTES, self.take_most)
         for cert in certs:
             self.bytes_in += len(cert)
-            if self.bytes_in > MAX_BYTES:
-                raise ShareError(f"sent more than {MAX_BYTES} bytes of certificates")
+            if self.bytes_in > most:
+                raise ShareError(f"sent more than {most} bytes of certificates")
             if len(self.received) >= len(self.wanted) or not cert.startswith(MAGIC):
                 raise ShareError("sent a certificate that was not asked for, or junk")
             self.received.append(cert)

@@ -121,8 +121,11 @@ class Mesh:
         redial_backoff: float = 1.0,
         dial_all: bool = False,
         hold: float | None = None,
+        link_silence: float = LINK_SILENCE,
     ) -> None:
         self.identity = identity
+        self.link_silence = link_silence
+        """How long a link may stay silent while a request on it waits (``LINK_SILENCE``)."""
         self.game_id = game_id
         self.me = me
         self.keys = keys
@@ -443,7 +446,7 @@ class Mesh:
                 link.asking = trio.Event()
                 await link.asking.wait()
                 continue
-            deadline = max(asked, link.heard_at) + LINK_SILENCE
+            deadline = max(asked, link.heard_at) + self.link_silence
             now = trio.current_time()
             if now >= deadline:
                 log.warning(

@@ -22,7 +22,7 @@ from p2pbelka.net.discovery import DEFAULT_GROUP, DEFAULT_PORT
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.chat import CHAT_LOG, Chat, Chatting
 from p2pbelka.peer.driver import FrontEnd
-from p2pbelka.peer.mesh import MAX_MESH_FRAME, Mesh
+from p2pbelka.peer.mesh import LINK_SILENCE, MAX_MESH_FRAME, Mesh
 from p2pbelka.peer.results import keep_result
 from p2pbelka.peer.seatchange.runner import RunnerOptions, SeatChangeRunner, SeatRecords
 from p2pbelka.peer.store import GameMeta, GameStore, now
@@ -59,9 +59,11 @@ class NetOptions:
     seat_bots: bool = True  # offer to seat a bot for a seat gone past the window
     offer_timeout: float = 60.0  # how long an offer waits for the players' answers
     resend_after: float = 1.0
+    link_silence: float = LINK_SILENCE  # a link silent this long while we ask is dead
     decide_limit: float = 900.0  # a player who has not moved for this long is given up on
     linger: float = 5.0
     share_results: bool = True  # at the game's end, share ladder results with the seats
+    share_in_lobby: bool = True  # and in the lobby, before it (if share_results)
     reach_for: float = 60.0  # a joiner gives up on a host's lobby that is silent this long
     home: str | os.PathLike[str] | None = None  # the config dir (P2PBELKA_HOME by default)
     fresh_seeds: Callable[[], bytes] | None = None  # reproducible tests only
@@ -402,6 +404,7 @@ def _seat_mesh(
         # A seat out of reach for half the reconnect window is taken for gone (a bot
         # may play it by now): the others' answers are then enough.
         hold=net.give_up_after / 2 if resumed else None,
+        link_silence=net.link_silence,
     )
 
 

@@ -27,6 +27,10 @@ CONTEXT = b"p2pbelka/ladder-share/v1"
 """What the handshake binds: a channel opened for sharing is for nothing else."""
 TIME_LIMIT = 60.0
 """Seconds one exchange may take at most (1,000 certificates take a second or two)."""
+STALL = 5.0
+"""Seconds an exchange at a table's end or in a lobby waits for the other side's next
+message, and for one of its own to leave, before it stops (results.md 6.1, 6.2): a
+peer that stalls holds nobody's exit, nor a lobby, longer than this."""
 
 
 @dataclass

@@ -7,7 +7,8 @@ certificate checked first.
 Only seated keys hold a game link (the mesh's listener and dialler pin them), so only
 the players of this table can offer anything.  Everything is bounded: the exchange's
 own counts and bytes, at most ``EARLY`` messages kept from a seat before this side
-begins, and ``SHARE_TIME`` seconds for it all; a peer that breaks the exchange, or is
+begins, ``STALL`` seconds for a seat's next message, and ``SHARE_TIME`` seconds for it
+all; a peer that breaks the exchange, or is
 slow, or is gone, ends its part only, logged.  The game is over by then: nothing here
 can change it, nor make its end fail.
 """
@@ -26,7 +27,7 @@ from p2pbelka.ladder.ledger import Ledger, ledger_path
 from p2pbelka.ladder.share import ShareError, Sharing, unwrap, wrap
 from p2pbelka.peer import disk
 from p2pbelka.peer.mesh import FRAME_OVERHEAD, Mesh
-from p2pbelka.peer.share import Shared, count_received
+from p2pbelka.peer.share import STALL, Shared, count_received
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,7 @@ class TableShare:
         self._early: dict[int, list[bytes]] = {}
         self._sharing: dict[int, Sharing] = {}
         self._ended: dict[int, str] = {}
+        self._heard: dict[int, float] = {}  # when each seat's last message came
         self._started = False  # the ledger was read: no more early messages kept
         self._opened = False  # every exchange began: the last one to end says so
         self._all_ended = trio.Event()
@@ -94,6 +96,7 @@ class TableShare:
         except ShareError as exc:
             self._end(seat, f"the peer {exc}")
             return
+        self._heard[seat] = trio.current_time()
         self._send(seat, answer)
         if sharing.done:
             self._end(seat, "")
@@ -124,6 +127,7 @@ class TableShare:
             return self.done
         for seat in sorted(seats):
             if self.mesh.links_to(seat):
+                self._heard[seat] = trio.current_time()
                 self._sharing[seat] = sharing = Sharing(held, self.also)
                 self._send(seat, sharing.start())
                 for payload in self._early.pop(seat, []):
@@ -134,6 +138,7 @@ class TableShare:
         with trio.move_on_after(self.limit):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._watch_links)
+                nursery.start_soon(self._watch_stalls)
                 await self._all_ended.wait()
                 nursery.cancel_scope.cancel()
         for seat in self._sharing:
@@ -150,6 +155,24 @@ class TableShare:
                 if not self.mesh.links_to(seat):
                     self._end(seat, "the exchange stopped: the link is down")
             await self.mesh.changed()
+
+    async def _watch_stalls(self) -> None:
+        """End the part of a seat that sent nothing for ``STALL`` seconds while this side
+        still waits for its messages: a silent seat holds the others' exit that long,
+        not the whole ``limit`` (every message it may send moves the exchange on: a
+        ``certs`` carries at least one certificate it was asked for)."""
+        while True:
+            waiting = {
+                seat: heard + STALL
+                for seat, heard in self._heard.items()
+                if seat not in self._ended and not self._sharing[seat].got_all
+            }
+            now = trio.current_time()
+            for seat, until in waiting.items():
+                if until <= now:
+                    self._end(seat, f"the exchange stopped: no word for {STALL:g} s")
+            soonest = min((u for u in waiting.values() if u > now), default=now + STALL)
+            await trio.sleep_until(soonest)
 
     def _held(self) -> dict[bytes, bytes] | None:
         try:

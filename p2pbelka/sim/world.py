@@ -312,6 +312,7 @@ class World:
                 give_up_after=faults.WINDOW,
                 offer_timeout=OFFER_TIMEOUT,
                 table_id=parts.game_id,
+                share_in_lobby=False,  # the scenarios are timed to the game, drawn as before
             )
             for n in range(self.players)
         ]

@@ -24,13 +24,19 @@ class Coaching:
     def __init__(self) -> None:
         self.on = False
         """The player asked for the coach (``--coach``)."""
+        self.worlds: int | None = None
+        """The deals drawn to grade each decision (``--coach-worlds``; None: the coach's
+        own number)."""
         self.lines: dict[int, list[str] | None] = {}
 
 
-def deal_coaching(game_name: str, game: Any, seat: int, deal: int) -> list[str]:
+def deal_coaching(
+    game_name: str, game: Any, seat: int, deal: int, worlds: int | None = None
+) -> list[str]:
     """The lines on ``seat``'s decisions in ``deal`` of ``game`` (the table's rules state,
     the deal audited): a heading and one line a flagged decision, or one line that none
-    was; one line saying why not for a game without a coach, or one it cannot read."""
+    was; one line saying why not for a game without a coach, or one it cannot read.
+    ``worlds``: the deals drawn to grade each decision (None: the coach's own number)."""
     # the bots load only when the coach is asked for: a screen without it never needs them
     from p2pbelka.bots.common.coach import coach_game
     from p2pbelka.bots.registry import coach
@@ -38,7 +44,8 @@ def deal_coaching(game_name: str, game: Any, seat: int, deal: int) -> list[str]:
 
     try:
         found = coach(game_name)
-        coaching = coach_game(found, game, seat, deal=deal)
+        drawn = {} if worlds is None else {"worlds": worlds}
+        coaching = coach_game(found, game, seat, deal=deal, **drawn)
     except (ValueError, RuleViolation) as exc:
         return [_("the coach cannot read this game: {why}").format(why=exc)]
     limit = f"{found.threshold:g}"

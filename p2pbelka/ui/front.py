@@ -115,7 +115,12 @@ class ScreenFrontEnd:
         coaching = screen.coaching
         coaching.lines[deal] = None
         grade = functools.partial(
-            deal_coaching, screen.game.name, driver.table.state.game, screen.view.me, deal
+            deal_coaching,
+            screen.game.name,
+            driver.table.state.game,
+            screen.view.me,
+            deal,
+            coaching.worlds,
         )
         coaching.lines[deal] = await trio.to_thread.run_sync(grade, abandon_on_cancel=True)
         screen.refresh()

@@ -123,7 +123,10 @@ class LanSession:
             self.use_game(event.state.variant, len(event.state.seats))
         if isinstance(event, lan.TablesHeard) and self.lobby.tables and self._wanted:
             self._pick_wanted()
-        if isinstance(event, (lan.SeatsChanged, lan.TableRules)):
+        if isinstance(event, lan.ResultsShared):  # shared in the lobby: said, and rated again
+            self.screen.view.say(event_line(event) or "")
+            self._rated = None if event.counted else self._rated
+        if isinstance(event, (lan.SeatsChanged, lan.TableRules, lan.ResultsShared)):
             self._rate_seats()
         if isinstance(event, lan.GameStarting):
             self.game_id = event.game_id
@@ -487,6 +490,7 @@ def host_on_screen(
     invite: str | None = None,
     auto_approve: bool = False,
     coach: bool = False,
+    coach_worlds: int | None = None,
 ) -> tuple[TableScreen, lan.GameResult | None]:
     """Open a table of ``game`` (``players`` seats) on the LAN and play seat 0 on screen
     (``auto_approve``: every joiner sits without asking, and a bot for a lost seat is
@@ -506,6 +510,7 @@ def host_on_screen(
     )
     session.lobby.invite = invite or ""
     session.screen.coaching.on = coach
+    session.screen.coaching.worlds = coach_worlds
 
     async def flow(session: LanSession, front: FrontEnd) -> lan.GameResult | None:
         return await lan.host_game(
@@ -541,6 +546,7 @@ def join_on_screen(
     extra: Extra | None = None,
     auto_approve: bool = False,
     coach: bool = False,
+    coach_worlds: int | None = None,
 ) -> tuple[TableScreen, lan.GameResult | None]:
     """Find a table (``connect`` to skip the list; ``wanted`` picks one when heard), sit
     down, say ready with ``r``, and play on screen, on the screen of the table's game
@@ -553,6 +559,7 @@ def join_on_screen(
         "join", identity, net, auto_approve=auto_approve, input=input, output=output
     )
     session.screen.coaching.on = coach
+    session.screen.coaching.worlds = coach_worlds
     unreached: list[lan.HostUnreachable] = []
 
     code = invite

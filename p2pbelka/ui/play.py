@@ -65,6 +65,7 @@ class PlayConfig:
     players: int = spec(DEFAULT).default_seats  # the game's own counts (bots: one less)
     resume: Path | None = None  # a saved local game to continue (``peer.local_save``)
     coach: bool = False  # the coach's lines on each deal's page (``--coach``)
+    coach_worlds: int | None = None  # the deals it draws a decision (None: its own number)
     owner: bytes | None = None
     """The player's own key (its Ed25519 seed), at seat 0 of an unseeded loopback table:
     its results count in the player's ladder (``peer.local_save.new_plan``)."""
@@ -161,6 +162,7 @@ def play_local(
     view.me, view.transcript_path = 0, str(path)
     screen = TableScreen(game, view, input=input, output=output)
     screen.coaching.on = config.coach
+    screen.coaching.worlds = config.coach_worlds
     run_table = run_resumed_table if config.resume else TRANSPORTS[config.transport]
 
     async def main(bridge: Bridge) -> None:

@@ -59,6 +59,7 @@ class Overrides:
     lang: str | None = None
     pace: float | None = None
     coach: bool = False  # --coach: the coach's lines on each deal's page
+    coach_worlds: int | None = None  # --coach-worlds: the deals it draws a decision
 
 
 def resume_local(
@@ -95,6 +96,7 @@ def resume_local(
         players=len(plan.keys),
         resume=save.directory,
         coach=overrides.coach,
+        coach_worlds=overrides.coach_worlds,
     )
     return play_local(config, input=input, output=output, extra=extra)
 
@@ -126,6 +128,7 @@ def resume_on_screen(
     extra: Extra | None = None,
     auto_approve: bool = False,
     coach: bool = False,
+    coach_worlds: int | None = None,
 ) -> tuple[TableScreen, GameResult | None]:
     """Rebuild a LAN seat from its files, reconnect, and play it on the table screen;
     the result is None if the player left before the end."""
@@ -133,6 +136,7 @@ def resume_on_screen(
     meta = store.load_meta()
     screen = seat_screen(store, meta.seat, input=input, output=output)
     screen.coaching.on = coach
+    screen.coaching.worlds = coach_worlds
     result: list[GameResult] = []
 
     async def main(bridge: Bridge) -> None:

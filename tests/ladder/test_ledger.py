@@ -158,3 +158,38 @@ def test_a_liar_cannot_take_the_owner_s_own_result_away(tmp_path: Path) -> None:
             ledger.add(raw, "given")
         assert [r.seats[0].rank for r in ledger.results()] == [0]
         assert "another outcome than your own" in ledger.notes[-1]
+
+
+def _made_by(made: cert.Certificate, maker: Signer, at: int) -> cert.Certificate:
+    """The same game and outcome, certified by ``maker`` (a seat) dated ``at``."""
+    return cert.seal(cert.CLOSED, made.table, made.outcome, at, maker, made.ends)
+
+
+def test_a_seat_cannot_back_date_the_game_on_the_owner_s_ledger(tmp_path: Path) -> None:
+    """A seat signs its certificate of the game with the true outcome but dated an hour
+    early, so that the ladder would take it as played then (its place in the rating
+    order, "last played").  The owner's ledger refuses one dated more than
+    ``BACKDATED`` seconds before its own, before or after its own, and even once it
+    keeps a third seat's earlier certificate (dated a few seconds before its own: as at
+    a table's end, where a seat counts its own first)."""
+    seats = [Signer.from_seed(bytes([n + 30]) * 32) for n in range(4)]
+    owner, liar, honest = seats[0], seats[1], seats[2]
+    own = certificate_of(seats, "belka", Outcome(0, (12, 3)), 100_000)  # made by seat 0
+    early = _made_by(own, liar, own.at - 3600)
+    near = _made_by(own, honest, own.at - 20)
+    orders = [(own, early), (early, own), (own, near, early), (own, early, near)]
+    for n, order in enumerate(orders):
+        ledger = Ledger(tmp_path / f"{n}.sqlite", owner.public_key)
+        for made in order:
+            ledger.add(made.raw, "given")
+        [kept] = [cert.read(raw) for _, raw in ledger.certificates()]
+        assert kept.by == (honest if near in order else owner).public_key, n
+        assert [r.at for r in ledger.results()] == [kept.at]
+        assert any("minutes before your own" in note for note in ledger.notes), n
+        ledger.close()
+    # a ledger that holds no certificate of its own of the game keeps the earliest
+    # (results.md section 4 says what that leaves)
+    other = Ledger(tmp_path / "other.sqlite", seats[3].public_key)
+    for made in (own, early):
+        other.add(made.raw, "given")
+    assert [r.at for r in other.results()] == [early.at]

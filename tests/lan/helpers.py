@@ -6,6 +6,7 @@ nothing outlives a test, even a failing one (use ``PeerSet`` as a context manage
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import io
 import json
@@ -16,7 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -47,9 +48,25 @@ class Peer:
     out: Path
     err: Path
     home: Path
+    _read: int = field(default=0, init=False, repr=False)
+    _text: str = field(default="", init=False, repr=False)
+    _decoder: codecs.IncrementalDecoder = field(
+        default_factory=lambda: codecs.getincrementaldecoder("utf-8")(errors="replace"),
+        init=False,
+        repr=False,
+    )
 
     def text(self) -> str:
-        return self.out.read_text(errors="replace")
+        """Its standard output so far.  Only what it wrote since the last call is read
+        (the file only grows): a test polls it every 50 ms for a whole game, and
+        reading and decoding it all each time cost more than the wait itself."""
+        with open(self.out, "rb") as f:
+            f.seek(self._read)
+            more = f.read()
+        if more:
+            self._read += len(more)
+            self._text += self._decoder.decode(more)
+        return self._text
 
     def log(self) -> str:
         return self.err.read_text(errors="replace")

@@ -23,13 +23,14 @@ from tests.netns import Lan, namespace_lan
 
 pytestmark = pytest.mark.netns
 
-WINDOW = "12"  # the reconnect window: past LINK_SILENCE, so the cut-off links are dead
-DECIDE = "30"
+SILENCE = "4"  # a link silent this long while asked is dead (--link-silence)
+WINDOW = "7"  # the reconnect window: past SILENCE, so the cut-off links are dead
+DECIDE = "25"
 """The victim's bound, min(decide limit, window + CUT_OFF_GRACE): the test waits it out
 in real seconds, so it is only as long as the others need, with room for a loaded
 machine, to seat a bot and finish: the window, then a bot's few deals (11 to 13 s from
-the cut in three runs, the last at a load average of 11 on two cores: the window's
-12 s, then about a second of play, which the bound leaves 18 s for)."""
+the cut in three runs with a 12 s window, the last at a load average of 11 on two
+cores: the window, then about a second of play, which the bound leaves 18 s for)."""
 VICTIM = 2
 
 
@@ -42,7 +43,8 @@ def lan() -> Iterator[Lan]:
 def test_a_player_cut_off_past_the_game_s_end_stops_within_the_stated_bound(
     lan: Lan, tmp_path: Path
 ) -> None:
-    timing = ["--reconnect-window", WINDOW, "--pause-after", "1", "--decide-limit", DECIDE]
+    timing = ["--reconnect-window", WINDOW, "--link-silence", SILENCE, "--pause-after", "1",
+              "--decide-limit", DECIDE]  # fmt: skip
     common = ["--bot", "random", "--quiet", "--stats", "--verbose", "--auto-approve", *timing]
     with PeerSet(tmp_path) as peers:
         everyone = namespaced_table(lan, peers, common, lambda _k: common)

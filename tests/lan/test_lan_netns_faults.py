@@ -24,7 +24,8 @@ from tests.netns import Lan, namespace_lan
 
 pytestmark = pytest.mark.netns
 
-CUT = 12.0  # longer than a link may stay silent (mesh.LINK_SILENCE): links die, and return
+SILENCE = "4"  # how long a link may stay silent while asked (--link-silence): a short cut kills it
+CUT = 8.0  # longer than SILENCE and the first resend request: links die, and return
 VICTIM = 2
 SLOW = 3
 
@@ -36,7 +37,8 @@ def lan() -> Iterator[Lan]:
 
 
 def _table(lan: Lan, peers: PeerSet, *extra: str) -> list[Peer]:
-    common = ["--bot", "random", "--quiet", "--stats", "--give-up-after", "120", *extra]
+    common = ["--bot", "random", "--quiet", "--stats", "--give-up-after", "120",
+              "--link-silence", SILENCE, *extra]  # fmt: skip
     return namespaced_table(lan, peers, ["--auto-approve", *common], lambda _k: common)
 
 

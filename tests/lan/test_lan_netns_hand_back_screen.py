@@ -34,11 +34,12 @@ pytestmark = [
 ]
 
 SCREEN, VICTIM = 1, 2
-OFFER = "15"
+OFFER = "10"
 """How long a question waits for its answers: the unanswered one's stall, and the time
 the person (the test, reading tmux on a busy machine) has to see one and answer it."""
-TIMING = ["--reconnect-window", "12", "--pause-after", "1", "--offer-timeout", OFFER,
-          "--decide-limit", "120"]  # fmt: skip
+TIMING = ["--reconnect-window", "7", "--link-silence", "4", "--pause-after", "1",
+          "--offer-timeout", OFFER, "--decide-limit", "120"]  # fmt: skip
+"""The reconnect window past the links' silence limit: the links cut off are dead."""
 QUESTION = "Victim is back. Hand the seat back from the next deal?"
 BOX = "A question about a seat"  # the box a question is asked in over a page
 KEPT = "seat 2 stays with the bot for this deal"  # what the player back is told

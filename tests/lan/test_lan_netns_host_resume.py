@@ -69,11 +69,17 @@ class Screen:
     def screen(self) -> str:
         return self.tmux.screen()
 
-    def past_page(self, screen: str | None = None) -> bool:
-        """Go on past a page (a re-deal's or a deal's end), if one is shown."""
-        if "[Enter] continue" not in (self.screen() if screen is None else screen):
+    def between_turns(self, screen: str | None = None) -> bool:
+        """Go on past a page (a re-deal's or a deal's end), or decline a re-deal the
+        hand allows (the deal is random: the question may come at any deal), if one
+        is up; whether a key was pressed."""
+        screen = self.screen() if screen is None else screen
+        if "[Enter] continue" in screen:
+            self.tmux.keys("Enter")
+        elif "allows a re-deal" in _status(screen):  # not an old line of the side panel
+            self.tmux.keys("n")
+        else:
             return False
-        self.tmux.keys("Enter")
         return True
 
     def step(self) -> None:
@@ -81,10 +87,8 @@ class Screen:
         to a question about a seat, play the next card its turn allows."""
         screen = self.screen()
         status = _status(screen)  # the side panel keeps old questions: not those
-        if self.past_page(screen):
+        if self.between_turns(screen):
             pass
-        elif "allows a re-deal" in status:
-            self.tmux.keys("n")
         elif "in their place from the next deal?" in status or "Hand the seat back" in status:
             self.tmux.keys("y")
         elif "not ready (you)" in screen:
@@ -141,14 +145,15 @@ def _wait(
     pages: Screen | None = None,
 ) -> None:
     """Until ``check()``, the people at ``steppers`` playing on meanwhile; ``pages``: a
-    person who only goes on past a page (a re-deal's or a deal's end) and plays nothing."""
+    person who only goes on past a page (a re-deal's or a deal's end) or declines a
+    re-deal, and plays nothing."""
     deadline = time.monotonic() + HANG
     while not check():  # type: ignore[operator]
         assert time.monotonic() < deadline, what + ":\n" + "\n".join(s.screen() for s in screens)
         for who in steppers:
             who.step()
         if pages is not None and pages not in steppers:
-            pages.past_page()
+            pages.between_turns()
         time.sleep(0.1)
 
 
@@ -192,7 +197,7 @@ def test_a_host_left_with_q_y_plays_again_once_its_peers_answered(lan: Lan, tmp_
             turns = 0
             for own_turn in (True, False):
                 # a card or two by keys, then the moment to leave
-                # a re-deal's page may come first: the host goes on past it
+                # a re-deal's page or question may come first: the host goes on past it
                 _wait(lambda: _turn(host), screens, [ann, bob], "no turn", pages=host)
                 host.step()
                 turns += 1
@@ -219,7 +224,8 @@ def _log(screen: str) -> str:
 
 
 CHANGE_LINES = ("takes the seat of P2", "has their seat back")
-WINDOW = 12  # the reconnect window: past the links' silence limit (10 s)
+SILENCE = 4  # a link silent this long while asked is dead (--link-silence)
+WINDOW = 7  # the reconnect window: past the links' silence limit
 
 
 def test_every_screen_tells_a_seat_change_once(lan: Lan, tmp_path: Path) -> None:
@@ -242,7 +248,7 @@ def test_every_screen_tells_a_seat_change_once(lan: Lan, tmp_path: Path) -> None
     try:
         with PeerSet(tmp_path) as peers:
             bot = _seated(lan, peers, screens, f"--reconnect-window {WINDOW} --pause-after 1"
-                          " --auto-approve")  # fmt: skip
+                          f" --link-silence {SILENCE} --auto-approve")  # fmt: skip
             _wait(lambda: "Waiting for P2" in host.screen(), screens, [host, ann], "no wait")
             lan.link(2, up=False)
             # the cable stays out until the others seated a bot, not for a fixed time (P2's
@@ -254,7 +260,7 @@ def test_every_screen_tells_a_seat_change_once(lan: Lan, tmp_path: Path) -> None
                   "P2 never got its seat back")  # fmt: skip
             _wait(lambda: look() and all(seen[w.name][CHANGE_LINES[1]] for w in screens),
                   screens, screens, "a screen never said it")  # fmt: skip
-            for _ in range(50):  # a second line would come at once
+            for _ in range(30):  # a second line would come at once
                 look()
                 time.sleep(0.1)
             text = bot.text()

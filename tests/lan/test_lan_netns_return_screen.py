@@ -41,8 +41,10 @@ pytestmark = [
 ]
 
 VICTIM, PERSON = 2, 1
-WINDOW = "12"  # the reconnect window: past LINK_SILENCE, so the cut-off links are dead
-TIMING = ["--reconnect-window", WINDOW, "--pause-after", "1", "--auto-approve"]
+SILENCE = "4"  # a link silent this long while asked is dead (--link-silence)
+WINDOW = "7"  # the reconnect window: past SILENCE, so the cut-off links are dead
+TIMING = ["--reconnect-window", WINDOW, "--link-silence", SILENCE, "--pause-after", "1",
+          "--auto-approve"]  # fmt: skip
 
 
 @pytest.fixture

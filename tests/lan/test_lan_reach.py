@@ -51,7 +51,7 @@ def test_screen_join_to_a_wrong_address_says_why_then_exits_3(tmp_path: Path, le
     tmux = Tmux(f"p2pbelka-reach-{secrets.token_hex(4)}")
     shell(tmux, tmp_path)
     try:
-        wait = "600" if leave else "8"
+        wait = "600" if leave else "5"  # given up on while the test reads the screen
         run(tmux, f"{P2PBELKA} join --connect 127.0.0.1:{closed_port()} --connect-wait {wait}")
         deadline_text = r"The host does not answer \(.+\); trying again in \d+ s, giving up in"
         screen = _screen_matching(tmux, deadline_text)

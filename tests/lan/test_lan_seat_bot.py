@@ -139,7 +139,9 @@ async def test_two_peers_killed_at_once_end_the_game_cleanly(tmp_path: Path) -> 
     async def peer(n: int) -> None:
         net = _net(tmp_path, n)
         net.offer_timeout = 4.0
-        net.decide_limit = 20.0  # the cut-off bound: min(decide limit, give-up + grace)
+        # the cut-off bound, min(decide limit, give-up + grace), waited out in real
+        # seconds: twice the reconnect window (the bots left move at once)
+        net.decide_limit = 10.0
         if n == 0:
             options = {"goli": "off"}
             results[0] = await host_game(

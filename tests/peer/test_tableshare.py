@@ -18,6 +18,7 @@ from p2pbelka.bench.ladder import certificate_of
 from p2pbelka.ladder.certificate import Outcome
 from p2pbelka.ladder.ledger import Ledger
 from p2pbelka.ladder.share import Sharing, unwrap, wrap
+from p2pbelka.peer.share import STALL
 from p2pbelka.peer.tableshare import SHARE_TIME, TableShare
 from p2pbelka.protocol.codec import decode, encode
 from p2pbelka.protocol.envelope import Signer
@@ -66,18 +67,50 @@ def _sharer(tmp_path: Path, links: Links) -> TableShare:
     return TableShare(links, games, KEYS[0].public_key, GAME.game_id)  # type: ignore[arg-type]
 
 
-async def test_a_silent_seat_is_left_when_the_time_is_up(
+async def test_a_silent_seat_is_left_after_a_few_seconds(
     tmp_path: Path, autojump_clock: MockClock
 ) -> None:
+    """A seat whose links are up but that says nothing holds the others' exit for
+    ``STALL`` seconds, not the whole bound."""
     links = Links({1: 1, 2: 1})
     sharer = _sharer(tmp_path, links)
     start = trio.current_time()
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_answer_as, sharer, 1, {GAME.game_id: GAME.raw})
         done = await sharer.run([1, 2])
-    assert trio.current_time() - start >= SHARE_TIME
+    assert STALL <= trio.current_time() - start < SHARE_TIME
     errors = {p.peer: p.error for p in done.peers}
-    assert errors[KEYS[1].public_key] == "" and "too slow" in errors[KEYS[2].public_key]
+    assert errors[KEYS[1].public_key] == "" and "no word" in errors[KEYS[2].public_key]
+
+
+async def test_a_seat_that_trickles_is_left_when_the_time_is_up(
+    tmp_path: Path, autojump_clock: MockClock
+) -> None:
+    """A seat that sends a certificate a message, each just before ``STALL`` is up,
+    makes progress every time: the bound in all (``SHARE_TIME``) ends it, and what
+    came before counts."""
+    links = Links({2: 1})
+    sharer = _sharer(tmp_path, links)
+    games = [certificate_of(KEYS[:2], "belot", Outcome(0, (151, n)), 9300 + n) for n in range(30)]
+    ids = sorted(g.game_id for g in games)
+    start = trio.current_time()
+    async with trio.open_nursery() as nursery:
+
+        async def trickle() -> None:
+            sharer.heard(2, wrap(encode({"have": b"".join(ids), "t": "have"})))
+            await links.began.wait()
+            await trio.sleep(0.1)
+            sharer.heard(2, wrap(encode({"t": "want", "want": b""})))
+            for game in sorted(games, key=lambda g: g.game_id):
+                await trio.sleep(STALL - 1)
+                sharer.heard(2, wrap(encode({"certs": [game.raw], "t": "certs"})))
+
+        nursery.start_soon(trickle)
+        done = await sharer.run([2])
+        nursery.cancel_scope.cancel()
+    assert trio.current_time() - start >= SHARE_TIME
+    assert "too slow" in done.peers[0].error
+    assert 0 < done.counted < len(games)
 
 
 async def _answer_as(sharer: TableShare, seat: int, held: dict[bytes, bytes]) -> None:

@@ -374,3 +374,15 @@ def test_two_seats_at_a_table_end_with_the_same_certificates() -> None:
     assert table["table"] in end["a"]["counted"] and table["table"] not in end["b"]["counted"]
     assert all(m["payload"].startswith("82a16d") for m in table["messages"])
     assert end["a"]["finished"] and end["b"]["finished"] and not end["a"]["error"]
+
+
+def test_a_host_and_a_joiner_share_in_a_lobby_as_at_a_table() -> None:
+    """The lobby's exchange is the table's wire form without the game just played: every
+    payload wrapped, each side takes the other's games and no more (results.md 6.2)."""
+    lobby = SHARE["in-a-lobby"]
+    end = lobby["end"]
+    assert end["a"]["holds"] == end["b"]["holds"] == SHARE["each-lacks-some"]["end"]["a"]["holds"]
+    assert all(m["payload"].startswith("82a16d") for m in lobby["messages"])
+    game_0 = es.game_id(es.certificates()[0]).hex()
+    assert game_0 not in end["a"]["wanted"] + end["b"]["wanted"]
+    assert end["a"]["finished"] and end["b"]["finished"] and not end["a"]["error"]

@@ -35,3 +35,21 @@ def test_join_without_a_login_name_is_the_same_player_as_play(
 def test_text_mode_counts_deals_from_1() -> None:
     line = english_line(ev.DealStarted(deal_id=1, number=0, dealer=2, score=(0, 0)), None)  # type: ignore[arg-type]
     assert line == "deal 1 (id 1): dealer seat 2"
+
+
+def test_the_link_silence_and_the_coach_s_worlds_are_options_with_the_old_defaults() -> None:
+    """``--link-silence S`` reaches the seat's network options, ``--coach-worlds N`` is
+    read (tests shrink both; test_text_mode_person runs the coach with it); unset, they
+    are 10 s and the coach's own number; fewer than 2 worlds is refused."""
+    from p2pbelka.bots.common.coach import WORLDS
+    from p2pbelka.cli import lan_args
+    from p2pbelka.peer.mesh import LINK_SILENCE
+
+    plain = parse(["join", "--connect", "127.0.0.1:7700"])
+    assert lan_args.net_options(plain).link_silence == LINK_SILENCE == 10.0
+    assert plain.coach_worlds is None and WORLDS == 80
+    given = parse(["host", "--link-silence", "4", "--coach", "--coach-worlds", "6"])
+    assert lan_args.net_options(given).link_silence == 4.0
+    assert given.coach and given.coach_worlds == 6
+    with pytest.raises(SystemExit):
+        parse(["play", "--coach", "--coach-worlds", "1"])

@@ -12,6 +12,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from p2pbelka.cards import Card
 from p2pbelka.ui.games.belka.view import sort_hand
 from tests.lan.helpers import PeerSet
@@ -31,7 +33,12 @@ def _card(label: str) -> Card:
     return Card.parse(rank + SUITS[label[-1]])
 
 
-def test_a_text_mode_game_reads_well_and_json_carries_the_figures(tmp_path: Path) -> None:
+def test_a_text_mode_game_reads_well_and_json_carries_the_figures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the coach's few worlds (below) search quicker in Python than numba loads its
+    # kernels in a new process (the same values: tests/bots check the compiled search)
+    monkeypatch.setenv("P2PBELKA_NO_JIT", "1")
     with PeerSet(tmp_path) as peers:
         host = peers.spawn(
             "host",
@@ -40,6 +47,9 @@ def test_a_text_mode_game_reads_well_and_json_carries_the_figures(tmp_path: Path
             "--no-announce",
             "--text",
             "--coach",
+            # a few worlds a decision: the coach's lines are the same kind, sooner
+            "--coach-worlds",
+            "4",
             "--player",
             NAMES[0],
             *BOTS,

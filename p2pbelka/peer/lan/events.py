@@ -61,6 +61,20 @@ async def ignore(event: LobbyEvent) -> None:
 
 
 @dataclass(frozen=True)
+class ResultsShared(LobbyEvent):
+    """Results were shared with ``peer`` in the lobby (results.md 6.2): how many came,
+    how many counted, why it stopped early ("" if it did not), the bytes this side
+    sent for it (the wrapped messages) and the seconds it took, counting included."""
+
+    peer: bytes
+    came: int
+    counted: int
+    error: str = ""
+    sent: int = 0
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
 class LobbyReopened(LobbyEvent):
     """A host resumed after a crash listens for watchers again: on ``lobby_port``, the
     port it had (``old_port`` the same) unless that one was taken."""

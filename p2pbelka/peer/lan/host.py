@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import socket
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 import trio
@@ -38,6 +39,7 @@ from p2pbelka.peer.lan.events import (
     HostControl,
     LobbyEvent,
     OnLobby,
+    ResultsShared,
     SeatsChanged,
     TableOpen,
     TableRules,
@@ -46,8 +48,10 @@ from p2pbelka.peer.lan.events import (
 from p2pbelka.peer.lan.hostlobby import HostLobby, invite_guard
 from p2pbelka.peer.lan.lobbykeep import remember_lobby
 from p2pbelka.peer.lan.watchers import Feed
+from p2pbelka.peer.lobbyshare import LobbyShared, LobbyShares
 from p2pbelka.peer.newgame import Seating, host_seat, play_new_seat
 from p2pbelka.peer.seat import GameResult, MeshHolder, NetOptions, serve_mesh
+from p2pbelka.peer.store import games_dir
 from p2pbelka.protocol.ids import game_id_of
 from p2pbelka.rules import registry
 
@@ -105,7 +109,8 @@ async def host_game(
         plan = lb.SeatingPlan(
             table_id, table_name, preset, options, me, variant=game, n_seats=n_seats
         )
-        lobby = HostLobby(plan, on_lobby, approve, feed, guard)
+        shares = await lobby_shares(identity, net, tell, nursery)
+        lobby = HostLobby(plan, on_lobby, approve, feed, guard, shares)
         lobby_port = await nursery.start(serve_lobby, identity, lobby, net, guard, door)
         here = lan_addresses(net.listen_host, net.group, net.beacon_port)  # nothing is sent
         await on_lobby(TableOpen(table_id, lobby_port, mesh_port, tuple(here)))
@@ -140,6 +145,26 @@ def lobby_news() -> tuple[Callable[[LobbyEvent], None], trio.MemoryReceiveChanne
             log.warning("lobby: %s not shown", event)
 
     return tell, changes_out
+
+
+async def lobby_shares(
+    identity: Identity, net: NetOptions, tell: Callable[[LobbyEvent], None], nursery: trio.Nursery
+) -> LobbyShares | None:
+    """The lobby's results' exchanges (results.md 6.2), run in ``nursery``, each said
+    by ``tell`` once counted; None if the player turned sharing off."""
+    if not (net.share_results and net.share_in_lobby):
+        return None
+
+    def said(done: LobbyShared) -> None:
+        shared = done.shared
+        told = ResultsShared(shared.peer, shared.came, shared.counted, shared.error)
+        tell(replace(told, sent=shared.sent, seconds=done.seconds))
+        for note in shared.notes:
+            log.warning("ladder: %s", note)
+
+    shares = LobbyShares(games_dir(net.home), identity.public_key, said)
+    await nursery.start(shares.run)
+    return shares
 
 
 async def tell_changes(changes: trio.MemoryReceiveChannel[LobbyEvent], on_lobby: OnLobby) -> None:

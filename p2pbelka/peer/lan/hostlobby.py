@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import trio
 
+from p2pbelka.ladder.share import is_wrapped
 from p2pbelka.net.connection import SecureChannel
 from p2pbelka.net.errors import NetError
 from p2pbelka.net.guesses import Guesser, InviteGuard
@@ -29,6 +30,7 @@ from p2pbelka.peer.lan.events import (
     WrongCodeTried,
 )
 from p2pbelka.peer.lan.watchers import Feed
+from p2pbelka.peer.lobbyshare import LobbyShares
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +57,11 @@ class HostLobby:
         approve: Approve | None,
         feed: Feed | None = None,
         invite: InviteGuard | None = None,
+        shares: LobbyShares | None = None,
     ) -> None:
         self.plan = plan
+        self.shares = shares
+        """Results shared with each seated joiner that asks (None: sharing is off)."""
         self.invite = invite
         self.feed = feed if feed is not None else Feed(0)
         self.on_lobby = on_lobby
@@ -121,13 +126,13 @@ class HostLobby:
 
     async def _follow(self, key: bytes, channel: SecureChannel, early: list[bytes]) -> None:
         for payload in early:
-            self._handle(key, payload)
+            self._take(channel, payload)
         await self._changed()
         async for payload in channel:
             if self.begun:
                 break
-            self._handle(key, payload)
-            await self._changed()
+            if self._take(channel, payload):
+                await self._changed()
         # Stay open after the start until the joiner closes: it reads ``start`` first.
         if self.begun:
             with trio.move_on_after(HELLO_TIMEOUT):
@@ -231,10 +236,19 @@ class HostLobby:
         await self._changed()
         return True
 
-    def _handle(self, key: bytes, payload: bytes) -> None:
-        why = self.plan.take(key, payload)
+    def _take(self, channel: SecureChannel, payload: bytes) -> bool:
+        """A seated joiner's message: True if it was one of the lobby's; a message of
+        the results' exchange goes to ``shares`` (results.md 6.2), beside the lobby."""
+        if is_wrapped(payload):
+            if self.shares is not None:
+                self.shares.heard(channel, payload)
+            else:
+                log.info("lobby: ignored a results message: sharing is off")
+            return False
+        why = self.plan.take(channel.peer_key, payload)
         if why:
             log.warning("lobby: ignored a message: %s", why)
+        return True
 
     async def _refuse(self, channel: SecureChannel, why: str) -> None:
         log.info("lobby: refused %s: %s", channel.peer_fingerprint, why)
@@ -256,6 +270,8 @@ class HostLobby:
         await self.on_lobby(SeatsChanged(state, 0, host_control=HostControl(self)))
         if self.plan.complete and not self.begun:
             self.seated.set()
+            if self.shares is not None:
+                self.shares.stop()  # the game starts: it shares at its end
 
     async def start(self, table_raw: bytes) -> None:
         """Hand every joiner the signed table description and every seat's address."""

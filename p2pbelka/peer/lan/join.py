@@ -9,6 +9,7 @@ import os
 import trio
 
 from p2pbelka.bots import parse_level
+from p2pbelka.ladder.share import is_wrapped
 from p2pbelka.net.connection import SecureChannel, dial, format_host_port
 from p2pbelka.net.errors import (
     ConnectError,
@@ -42,6 +43,8 @@ from p2pbelka.peer.lan.events import (
     TableRules,
     ignore,
 )
+from p2pbelka.peer.lan.host import lobby_news, lobby_shares, tell_changes
+from p2pbelka.peer.lobbyshare import LobbyShares
 from p2pbelka.peer.newgame import Seating, join_seat, play_new_seat
 from p2pbelka.peer.seat import GameResult, MeshHolder, NetOptions, serve_mesh, signer_of
 from p2pbelka.peer.store import id_used_reason, known_game
@@ -100,6 +103,7 @@ async def join_game(
         result: GameResult | None = None
         async with trio.open_nursery() as nursery:
             mesh_port = await nursery.start(serve_mesh, identity, net, holder)
+            shares = await _lobby_shares(identity, net, on_lobby, nursery)
             try:
                 start, setup, game_id = await _sit(
                     lobby_channel,
@@ -110,6 +114,7 @@ async def join_game(
                     on_lobby,
                     nonce,
                     net.home,
+                    shares,
                 )
             except LobbyRefused as exc:
                 refused = exc  # raised below, not inside the nursery's exception group
@@ -128,6 +133,18 @@ async def join_game(
         raise refused
     assert result is not None
     return result
+
+
+async def _lobby_shares(
+    identity: Identity, net: NetOptions, on_lobby: OnLobby, nursery: trio.Nursery
+) -> LobbyShares | None:
+    """The results' exchange with the host (results.md 6.2), its news told beside the
+    lobby; None, and no task started, if the player turned sharing off."""
+    if not (net.share_results and net.share_in_lobby):
+        return None
+    tell, told = lobby_news()
+    nursery.start_soon(tell_changes, told, on_lobby)
+    return await lobby_shares(identity, net, tell, nursery)
 
 
 async def _first_look(
@@ -279,11 +296,14 @@ async def _sit(
     on_lobby: OnLobby,
     nonce: bytes,
     home: str | os.PathLike[str] | None,
+    shares: LobbyShares | None = None,
 ) -> tuple[lb.Start, m.TableMsg, bytes]:
     """Say hello (with our ``nonce``), wait for the start; ``LobbyRefused`` if it does
     not come, or does not pass ``checked_setup``.  With ``ready`` the seat says ready
     at once, and again after each change of the rules (a script or bot takes any
-    rules the game allows).  The start, its table and the game id."""
+    rules the game allows).  ``shares``: results
+    shared with the host once it seats us (results.md 6.2).  The start, its table and
+    the game id."""
     control = LobbyControl(channel)
     control.rules = first.rules
     try:
@@ -293,7 +313,7 @@ async def _sit(
     except NetError as exc:
         raise LobbyRefused(f"the lobby connection failed: {exc}") from exc
     last = [first]
-    start = await _wait_for_start(channel, identity, control, on_lobby, ready, last)
+    start = await _wait_for_start(channel, identity, control, on_lobby, ready, last, shares)
     setup, game_id = checked_setup(identity, last[0], start, channel.peer_key, nonce, home)
     return start, setup, game_id
 
@@ -305,10 +325,15 @@ async def _wait_for_start(
     on_lobby: OnLobby,
     auto_ready: bool,
     last: list[lb.LobbyState],
+    shares: LobbyShares | None = None,
 ) -> lb.Start:
     """Follow the lobby until ``start``; ``last[0]`` is the last lobby state seen."""
     try:
         async for payload in channel:
+            if is_wrapped(payload):
+                if shares is not None:
+                    shares.heard(channel, payload)
+                continue
             try:
                 msg = lb.decode_control(payload)
             except lb.LobbyError as exc:
@@ -324,6 +349,8 @@ async def _wait_for_start(
                 if changed:
                     await on_lobby(TableRules(msg, changed=True))
                 me = msg.seat_of(identity.public_key)
+                if me is not None and shares is not None:
+                    shares.begin(channel)  # once: the host answers a seated joiner
                 await on_lobby(SeatsChanged(msg, me, control))
                 seat = msg.seats[me] if me is not None else None
                 if changed and auto_ready and seat is not None and not seat.ready:
@@ -334,6 +361,8 @@ async def _wait_for_start(
                 await on_lobby(LobbyClosed(msg.why))
                 raise LobbyRefused(msg.why)
             elif isinstance(msg, lb.Start):
+                if shares is not None:
+                    shares.stop()
                 return msg
     except NetError as exc:
         raise LobbyRefused(f"the lobby connection failed: {exc}") from exc

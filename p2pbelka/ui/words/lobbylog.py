@@ -38,10 +38,12 @@ class LobbyPrinter:
         """The game that started from this lobby (Ctrl-C then says how to go on with it)."""
 
     async def __call__(self, event: LobbyEvent) -> None:
-        from p2pbelka.peer.lan import GameStarting, SeatsChanged, TableRules
+        from p2pbelka.peer.lan import GameStarting, ResultsShared, SeatsChanged, TableRules
 
         if isinstance(event, GameStarting):
             self.game_id = event.game_id
+        if isinstance(event, ResultsShared) and event.counted:
+            self._rated = None  # the ledger changed: the next seats line reads it again
         if isinstance(event, SeatsChanged):
             await self._rate(event.state)
         if isinstance(event, TableRules):
@@ -110,6 +112,7 @@ def event_line(event: LobbyEvent, ratings: Mapping[bytes, float] | None = None) 
         InviteChanged,
         LobbyClosed,
         LobbyReopened,
+        ResultsShared,
         SeatsChanged,
         StillTrying,
         TableOpen,
@@ -159,6 +162,9 @@ def event_line(event: LobbyEvent, ratings: Mapping[bytes, float] | None = None) 
         )
     if isinstance(event, AwaitingApproval):
         return _("the host is deciding whether to let you in")
+    if isinstance(event, ResultsShared):  # the lobby's exchange (the words of a table's)
+        line = _("ladder: {came} results came from the table, {counted} counted")
+        return line.format(came=event.came, counted=event.counted)
     if isinstance(event, TablesHeard):
         n = len(event.tables)
         return ngettext("heard {n} table", "heard {n} tables", n).format(n=n)

@@ -49,6 +49,9 @@ class SeatWords:
         self.coach = False
         """``--coach``: each verified deal's line is followed by the coach's lines on this
         seat's decisions in it (graded there and then: a second or two)."""
+        self.coach_worlds: int | None = None
+        """``--coach-worlds``: the deals drawn to grade each decision (None: the coach's
+        own number)."""
 
     def describe(self, event: ev.Event, table: Table) -> str:
         self._follow(event, table)
@@ -66,7 +69,8 @@ class SeatWords:
         state = table.state
         if state.setup is None or state.me is None or state.game is None:
             return []
-        return deal_coaching(state.setup.game, state.game, state.me, event.summary.number)
+        number = event.summary.number
+        return deal_coaching(state.setup.game, state.game, state.me, number, self.coach_worlds)
 
     def _follow(self, event: ev.Event, table: Table) -> None:
         """The trump of the deal in play, as the game's events tell it: any game's event
