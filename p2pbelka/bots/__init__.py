@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from p2pbelka.bots.common.seat import Bot, Question, SeatBot
     from p2pbelka.bots.registry import (
         LevelBot,
+        default_level,
         is_level,
         levels,
         make_bot,
@@ -49,6 +50,7 @@ __getattr__ = lazy_names(
         "Question": ".common.seat",
         "SeatBot": ".common.seat",
         "LevelBot": ".registry",
+        "default_level": ".registry",
         "is_level": ".registry",
         "levels": ".registry",
         "make_bot": ".registry",
@@ -66,6 +68,7 @@ __all__ = [
     "Question",
     "SeatBot",
     "bot_name",
+    "default_level",
     "is_level",
     "levels",
     "make_bot",

@@ -14,8 +14,6 @@ when the table names its game.
 
 from __future__ import annotations
 
-from p2pbelka.bots.belka.seat import BOTS as BELKA
-from p2pbelka.bots.belot.seat import BOTS as BELOT
 from p2pbelka.bots.common import levels as lv
 from p2pbelka.bots.common.coach import Coach
 from p2pbelka.bots.common.entry import GameBots
@@ -25,8 +23,25 @@ from p2pbelka.bots.common.tournament import Tournament
 from p2pbelka.rules import registry as games
 from p2pbelka.rules.common.byname import ByName
 
+
+def _belka() -> GameBots:
+    from p2pbelka.bots.belka.seat import BOTS
+
+    return BOTS
+
+
+def _belot() -> GameBots:
+    from p2pbelka.bots.belot.seat import BOTS
+
+    return BOTS
+
+
+# A built-in game's bots are loaded when first asked for (they bring the game's rules
+# engine): a seat whose game is known (a host's) loads its own game's alone; a level
+# parsed for any game (a joiner's, before it sees the table) loads every game's.
 _GAMES: ByName[GameBots] = ByName(
-    {BELKA.game: BELKA, BELOT.game: BELOT},
+    {},
+    loaders={"belka": _belka, "belot": _belot},
     taken="the game {name!r} has bots registered already",
     unknown="no bots for the game {name!r:.20} (bots play {known})",
 )
@@ -64,6 +79,12 @@ def thinking(game: str | None = None) -> dict[str, int]:
         for name, highest in bots.thinking.items():
             most[name] = max(highest, most.get(name, 1))
     return most
+
+
+def default_level() -> str:
+    """The level a bot plays at when nobody names one: ``heuristic`` where the games'
+    bots have it."""
+    return "heuristic" if "heuristic" in levels() else "random"
 
 
 def max_think(game: str | None = None) -> int:
@@ -129,8 +150,12 @@ class LevelBot:
     a seeded game's reproducibility needs.
     """
 
-    def __init__(self, level: BotLevel | str, seed: int | None = None) -> None:
-        self.level = parse_level(level)
+    def __init__(
+        self, level: BotLevel | str, seed: int | None = None, game: str | None = None
+    ) -> None:
+        """``game``: the table's game when it is known already (a host's): the level is
+        checked against that game's bots alone."""
+        self.level = parse_level(level, game)
         self.seed = seed
         self._seat: tuple[str, SeatBot] | None = None
 
@@ -145,9 +170,10 @@ class LevelBot:
         return f"LevelBot({str(self.level)!r}, seed={self.seed!r})"
 
 
-def make_bot(level: BotLevel | str, seed: int | None = None) -> LevelBot:
-    """A bot of ``level`` for a table of any game (see :class:`LevelBot`)."""
-    return LevelBot(level, seed)
+def make_bot(level: BotLevel | str, seed: int | None = None, game: str | None = None) -> LevelBot:
+    """A bot of ``level`` for a table of any game, or of ``game`` when it is known
+    already (see :class:`LevelBot`)."""
+    return LevelBot(level, seed, game)
 
 
 def _title(game: str) -> str:

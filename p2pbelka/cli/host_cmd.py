@@ -218,15 +218,20 @@ async def _host_with_lines(
 
     import trio
 
+    from p2pbelka.bots import default_level
     from p2pbelka.cli import lan_args
     from p2pbelka.cli.terminal_door import TerminalDoor, help_line
     from p2pbelka.cli.text_bots import BOTS_GRACE, TextBots
-    from p2pbelka.peer.loopback import DEFAULT_BOT
 
     with tempfile.TemporaryDirectory(prefix="p2pbelka-bots-") as home:
         async with trio.open_nursery() as nursery:
             bots = TextBots(
-                table.identity, table.net, level or DEFAULT_BOT, table.invite, Path(home), nursery
+                table.identity,
+                table.net,
+                level or default_level(),
+                table.invite,
+                Path(home),
+                nursery,
             )
             door = TerminalDoor(printer, bots, auto_approve)
             if not auto_approve:

@@ -324,11 +324,11 @@ def setup_logging(args: argparse.Namespace) -> None:
 
 def bot_level(requested: str | None) -> str | None:
     """None: a person plays (typed moves); "" asks for the default bot."""
-    from p2pbelka.peer.loopback import DEFAULT_BOT
+    from p2pbelka.bots import default_level  # (not the loopback table's: a LAN seat runs none)
 
     if requested is None:
         return None
-    return requested or DEFAULT_BOT
+    return requested or default_level()
 
 
 def front_end(
@@ -336,15 +336,19 @@ def front_end(
 ) -> TextFrontEnd:
     """The text front end; with ``level``, its bot (of ``game``'s levels when known);
     ``json_lines``: its log for scripts (``--json``)."""
-    from p2pbelka.bots import make_bot, parse_level
+    from p2pbelka.bots import make_bot
     from p2pbelka.peer.text import TextFrontEnd, Words
-    from p2pbelka.ui.words.jsonlog import JsonWords
     from p2pbelka.ui.words.seatlog import seat_words
 
-    if level and game is not None:
-        parse_level(level, game)  # the host's game is known: say now if its bots lack the level
-    bot = make_bot(level) if level else None
-    words: Words = JsonWords() if json_lines else seat_words()
+    # the host's game is known: said now if its bots lack the level, and no other game's
+    # bots are loaded
+    bot = make_bot(level, game=game) if level else None
+    if json_lines:
+        from p2pbelka.ui.words.jsonlog import JsonWords
+
+        words: Words = JsonWords()
+    else:
+        words = seat_words()
     return TextFrontEnd(bot, quiet=quiet, words=words)
 
 
@@ -357,12 +361,14 @@ def prepare(
     """Logging, the user's identity and who plays the seat; None (after saying why)
     if one of them cannot be had.  ``game``: the table's game, when known already."""
     from p2pbelka.net.identity import Identity, IdentityError
-    from p2pbelka.ui.words.jsonlog import JsonLines
     from p2pbelka.ui.words.seatlog import SeatWords
 
     setup_logging(args)
-    if getattr(args, "json", False) and not isinstance(sys.stdout, JsonLines):
-        sys.stdout = JsonLines(sys.stdout)  # every line a JSON object, the lobby's too
+    if getattr(args, "json", False):
+        from p2pbelka.ui.words.jsonlog import JsonLines  # (the scripts' log alone)
+
+        if not isinstance(sys.stdout, JsonLines):
+            sys.stdout = JsonLines(sys.stdout)  # every line a JSON object, the lobby's too
     try:
         if getattr(args, "player", None):
             Identity.load_or_create()  # the key first, so a rename never comes without one

@@ -22,16 +22,12 @@ from typing import ClassVar
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from nacl import bindings as _nacl
-from spake2 import SPAKE2_A, SPAKE2_B, SPAKEError  # type: ignore[import-untyped]
-from spake2.ed25519_basic import (  # type: ignore[import-untyped]
-    ElementOfUnknownGroup,
-    NotOnCurve,
-    decodepoint,
-    is_extended_zero,
-    xform_affine_to_extended,
-)
 
 from .errors import MalformedHandshake
+
+# The ``spake2`` package is imported where a code is used: it computes its group's
+# constants as it loads (a hundredth of a CPU-second), which every peer that starts
+# without an invite code would pay for nothing.
 
 __all__ = [
     "CONFIRM_SIZE",
@@ -75,6 +71,14 @@ def point_refusal(message: bytes, own: bytes) -> str | None:
         return f"not {PAKE_MESSAGE_SIZE} bytes"
     if int.from_bytes(message, "little") & ((1 << 255) - 1) >= FIELD_PRIME:
         return "not canonical: its y is not below 2^255 - 19"
+    from spake2.ed25519_basic import (  # type: ignore[import-untyped]
+        ElementOfUnknownGroup,
+        NotOnCurve,
+        decodepoint,
+        is_extended_zero,
+        xform_affine_to_extended,
+    )
+
     try:
         x, y = decodepoint(message)
     except NotOnCurve:
@@ -160,6 +164,8 @@ class InvitePake:
         # context); the identity keys are not known yet when these messages fly,
         # and are bound later through the transcript hash and the confirmations.
         InvitePake.starts["initiator" if initiator else "responder"] += 1
+        from spake2 import SPAKE2_A, SPAKE2_B  # type: ignore[import-untyped]
+
         kind = SPAKE2_A if initiator else SPAKE2_B
         extra = {} if entropy is None else {"entropy_f": entropy}
         self._spake = kind(code, idA=ID_INITIATOR + prologue, idB=ID_RESPONDER + prologue, **extra)
@@ -172,6 +178,9 @@ class InvitePake:
         if why is not None:
             which = "Y" if self.initiator else "X"
             raise MalformedHandshake(f"unusable invite-code message {which} from peer: {why}")
+        from spake2 import SPAKEError
+        from spake2.ed25519_basic import NotOnCurve
+
         side = b"B" if self.initiator else b"A"
         try:
             self.key = self._spake.finish(side + peer_message)

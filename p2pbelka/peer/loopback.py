@@ -18,7 +18,7 @@ from pathlib import Path
 
 import trio
 
-from p2pbelka.bots import Bot, levels, make_bot
+from p2pbelka.bots import Bot, default_level, make_bot
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd
 from p2pbelka.peer.lan import (
@@ -35,7 +35,7 @@ from p2pbelka.peer.local import SEAT_NAMES
 from p2pbelka.peer.store import seat_home
 from p2pbelka.rules import registry
 
-DEFAULT_BOT = "heuristic" if "heuristic" in levels() else "random"
+DEFAULT_BOT = default_level()
 BOT_NAMES = SEAT_NAMES[1:]
 
 

@@ -9,6 +9,7 @@ summary is read back.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -54,6 +55,34 @@ class RecordFormat(Protocol[R, G]):
         """The record of the game's finished deals alone: what ``verify --record``
         writes, since a deal cut short holds hands nobody saw."""
         ...
+
+
+class LazyRecords:
+    """A game's records module (its :class:`RecordFormat`), imported when first used:
+    the referee, ``verify`` and the replays read records, a table playing a game never
+    does, and a game's spec is read by every command (its help names every game)."""
+
+    def __init__(self, load: Callable[[], RecordFormat]) -> None:
+        self._load = load
+
+    @functools.cached_property
+    def _format(self) -> RecordFormat:
+        return self._load()
+
+    def parse_record(self, data: object) -> Any:
+        return self._format.parse_record(data)
+
+    def replay_record(self, record: Any) -> Any:
+        return self._format.replay_record(record)
+
+    def report(self, game: Any) -> dict[str, object]:
+        return self._format.report(game)
+
+    def game_to_record(self, game: Any) -> dict[str, object]:
+        return self._format.game_to_record(game)
+
+    def finished_to_record(self, game: Any) -> dict[str, object]:
+        return self._format.finished_to_record(game)
 
 
 @dataclass(frozen=True, slots=True)

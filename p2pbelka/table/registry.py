@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from p2pbelka.rules.common.byname import ByName
 from p2pbelka.rules.registry import spec
 from p2pbelka.table.flow import Schedule, schedule_for
-from p2pbelka.table.games.belka import track as belka
-from p2pbelka.table.games.belot import track as belot
 from p2pbelka.table.phase import GamePhases, PhaseId
 from p2pbelka.table.track import GameTrack
 
@@ -36,11 +34,23 @@ def _table_game(name: str, track: type[GameTrack], phases: GamePhases) -> TableG
     return TableGame(track, phases, schedule_for(phases))
 
 
+def _belka() -> TableGame:
+    from p2pbelka.table.games.belka.track import PHASES, BelkaTrack
+
+    return _table_game(BelkaTrack.name, BelkaTrack, PHASES)
+
+
+def _belot() -> TableGame:
+    from p2pbelka.table.games.belot.track import PHASES, BelotTrack
+
+    return _table_game(BelotTrack.name, BelotTrack, PHASES)
+
+
+# A built-in game's track is loaded when a table first asks for it: a process plays one
+# game, and the other's track would bring that game's whole rules engine.
 _GAMES: ByName[TableGame] = ByName(
-    {
-        game.name: _table_game(game.name, game, phases)
-        for game, phases in ((belka.BelkaTrack, belka.PHASES), (belot.BelotTrack, belot.PHASES))
-    },
+    {},
+    loaders={"belka": _belka, "belot": _belot},
     taken="a table game named {name!r} is registered already",
     unknown="unknown game {name!r:.20} (this version plays {known})",
 )

@@ -32,6 +32,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.moves import Move
 from p2pbelka.table.verify import VerifyReport
 from p2pbelka.ui import keymap, panels, plainpages
+from p2pbelka.ui.gamewords import GameWords, by_suit, no_event_words, no_summary_words, no_words
 from p2pbelka.ui.view import DealEnd, TableView, TrickView
 from p2pbelka.ui.words.cardnames import card_label
 from p2pbelka.ui.words.i18n import _
@@ -140,22 +141,6 @@ def _no_info(view: TableView) -> str:
     return ""
 
 
-def _no_words() -> Mapping[str, str]:
-    return {}
-
-
-def _no_event_words(event: ev.GameEvent, names: Sequence[str]) -> str | None:
-    return None
-
-
-def _no_summary_words(summary: DealSummary, names: Sequence[str]) -> str | None:
-    return None
-
-
-def _by_suit(cards: list[Card], trump: Suit | None) -> list[Card]:
-    return sorted(cards, key=lambda c: c.index)
-
-
 def _none_dealt(view: TableView) -> int:
     return 0
 
@@ -195,17 +180,22 @@ class GameUI(Generic[V]):
     dealt: Callable[[V], int] = _none_dealt
     """How many cards each seat has been dealt so far in the deal in progress: a
     watcher's screen draws that many backs per seat, less the cards it played."""
-    event_line: Callable[[ev.GameEvent, Sequence[str]], str | None] = _no_event_words
+    event_line: Callable[[ev.GameEvent, Sequence[str]], str | None] = no_event_words
     """A line for one of the game's own events in the screen's language, for the text
     logs, its seats named from the names given (None: an event it does not know, shown
     as its record)."""
-    summary_line: Callable[[DealSummary, Sequence[str]], str | None] = _no_summary_words
+    summary_line: Callable[[DealSummary, Sequence[str]], str | None] = no_summary_words
     """What a deal came to in words, for the text logs' "verified" line, its seats and
     sides named from the names given (None: the summary's own ``log_line``)."""
-    sort_hand: Callable[[list[Card], Suit | None], list[Card]] = _by_suit
+    sort_hand: Callable[[list[Card], Suit | None], list[Card]] = by_suit
     """A hand in the order the screen shows it (the trump given, or None: not known yet),
     for the text logs."""
-    words: Callable[[], Mapping[str, str]] = _no_words
+    words: Callable[[], Mapping[str, str]] = no_words
     """The game's name and rules in the screen's language: "" the game, "NAME" a rule,
     "NAME=VALUE" one of its values (``ui/words/rulenames.py``; what is missing is shown as the
     wire has it)."""
+
+    def log_words(self) -> GameWords:
+        """The part of this screen the text logs use (a game registered with its screen
+        alone gives its words this way)."""
+        return GameWords(self.name, self.event_line, self.summary_line, self.sort_hand, self.words)

@@ -18,6 +18,7 @@ import time
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -141,16 +142,23 @@ def run_cli(
 
 
 def first_line_matching(
-    home: Path, needle: str, *argv: str, timeout: float = 120.0
+    home: Path,
+    needle: str,
+    *argv: str,
+    timeout: float = 120.0,
+    env_changes: dict[str, str] | None = None,
+    stderr: IO[str] | None = None,
 ) -> tuple[str, str]:
     """Start ``p2pbelka ARGV``, wait for an output line containing ``needle``, stop the
-    program; return that line and everything it wrote (for a program that waits on)."""
+    program; return that line and everything it wrote (for a program that waits on).
+    ``env_changes``: variables set for it; ``stderr``: where its errors go (else they are
+    read with its output)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "p2pbelka.cli.main", *argv],
         stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
+        stderr=subprocess.STDOUT if stderr is None else stderr,
         text=True,
-        env=cli_env(home),
+        env={**cli_env(home), **(env_changes or {})},
         cwd=home,
         stdin=subprocess.DEVNULL,
         start_new_session=True,

@@ -32,7 +32,7 @@ from typing import Protocol
 
 import trio
 
-from p2pbelka.bots import levels, make_bot
+from p2pbelka.bots import default_level, make_bot
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, FrontEnd, PeerDriver, Release, SignedJournal
 from p2pbelka.peer.mesh import Mesh
@@ -91,8 +91,6 @@ from p2pbelka.table.session import Table
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BOT = "heuristic" if "heuristic" in levels() else "random"
-"""The level of a bot this peer runs for a lost seat, unless its own seat is a bot."""
 MAX_PENDING = 4096
 """Envelopes of a segment this peer has not entered yet, kept until it does."""
 MAX_PENDING_BYTES = 8 << 20
@@ -155,7 +153,7 @@ class RunnerOptions:
     offer_timeout: float
     seat_bots: bool = True
     bot_level: str | None = None
-    """The level of the bots this peer seats (None: ``DEFAULT_BOT``)."""
+    """The level of the bots this peer seats (None: the bots' ``default_level``)."""
     decide_limit: float = 900.0
     new_nonce: Callable[[], bytes] = _fresh_nonce
     fresh_bots: Callable[[], bytes] | None = None
@@ -219,7 +217,7 @@ class SeatChangeRunner:
         """Every continuation this seat signed, kept before it was sent."""
         self.entered = entered
         """Told the id of every segment this peer enters (the chat binds its lines to it)."""
-        self.bot_level = options.bot_level or DEFAULT_BOT
+        self.bot_level = options.bot_level or default_level()
         self.transcript: list[Envelope] = []
         """Every segment's envelopes, in the order the transcript file has them."""
         ids = Identities(

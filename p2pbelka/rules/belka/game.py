@@ -21,15 +21,14 @@ from dataclasses import dataclass, replace
 
 from p2pbelka.cards import Suit
 from p2pbelka.rules.belka.deal import DealState, Offense, RedealClaim, seat_suits_from
+from p2pbelka.rules.belka.name import GAME as GAME  # (still game.GAME, as before)
+from p2pbelka.rules.belka.name import SEATS as SEATS
 from p2pbelka.rules.belka.options import TARGET, Options, options_from
 from p2pbelka.rules.belka.scoring import deal_score
 from p2pbelka.rules.common import errors as E
 from p2pbelka.rules.common.errors import RuleViolation
 from p2pbelka.rules.common.play import HandInput, Play, Trick
 
-GAME = "belka"
-"""The game's name in table descriptions, records and beacons."""
-SEATS = 4
 EGGS_TITLE = "Жумыртка"
 GOAT_TITLE = "ешкі"
 EGGS_CHOICES = ("plus4", "title")

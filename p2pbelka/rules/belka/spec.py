@@ -4,10 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from p2pbelka.rules.belka import options, records
-from p2pbelka.rules.belka.game import GAME, SEATS
-from p2pbelka.rules.belka.summary import BelkaSummary
-from p2pbelka.rules.spec import GameSpec
+from p2pbelka.rules.belka import options
+from p2pbelka.rules.belka.name import GAME, SEATS
+from p2pbelka.rules.common.summary import DealSummary
+from p2pbelka.rules.spec import GameSpec, LazyRecords, RecordFormat
+
+# Every command reads the spec (its help names each game's presets and seats): the
+# rules engine, its records and its summaries are imported where they are used.
+
+
+def _records() -> RecordFormat:
+    from p2pbelka.rules.belka import records
+
+    return records
+
+
+def _summary_from_json(value: object, path: str) -> DealSummary:
+    from p2pbelka.rules.belka.summary import BelkaSummary
+
+    return BelkaSummary.from_json(value, path)
 
 
 def _check_rules(preset: str, values: Mapping[str, str]) -> None:
@@ -28,6 +43,6 @@ SPEC = GameSpec(
     preset_values=lambda preset: dict(options.PRESETS[preset]),
     check_rules=_check_rules,
     teams=_teams,
-    records=records,  # a module with the format's functions
-    summary_from_json=BelkaSummary.from_json,
+    records=LazyRecords(_records),  # the records module's functions
+    summary_from_json=_summary_from_json,
 )

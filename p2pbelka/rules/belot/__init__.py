@@ -11,10 +11,35 @@
 Cards, tricks, plays and :class:`~p2pbelka.rules.common.errors.RuleViolation` are shared with Belka.
 """
 
-from p2pbelka.rules.belot.deal import Action, Bid, Claim, DealState, Declaration, Declare
-from p2pbelka.rules.belot.game import BelotGame, DealResult
-from p2pbelka.rules.belot.options import BelotOptions, belot_options
-from p2pbelka.rules.common.play import Play, Trick
+from typing import TYPE_CHECKING
+
+from p2pbelka import lazy_names
+
+if TYPE_CHECKING:
+    from p2pbelka.rules.belot.deal import Action, Bid, Claim, DealState, Declaration, Declare
+    from p2pbelka.rules.belot.game import BelotGame, DealResult
+    from p2pbelka.rules.belot.options import BelotOptions, belot_options
+    from p2pbelka.rules.common.play import Play, Trick
+
+# each name loads its module when first asked for (PEP 562): the game's spec, which every
+# command reads, is in this package too, and should not bring the whole engine
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "Action": ".deal",
+        "BelotGame": ".game",
+        "BelotOptions": ".options",
+        "Bid": ".deal",
+        "Claim": ".deal",
+        "DealResult": ".game",
+        "DealState": ".deal",
+        "Declaration": ".deal",
+        "Declare": ".deal",
+        "Play": "p2pbelka.rules.common.play",
+        "Trick": "p2pbelka.rules.common.play",
+        "belot_options": ".options",
+    },
+)
 
 __all__ = [
     "Action",

@@ -22,13 +22,11 @@ from dataclasses import dataclass, replace
 from p2pbelka.cards import Card
 from p2pbelka.rules.belot import core
 from p2pbelka.rules.belot.deal import Action, DealState
+from p2pbelka.rules.belot.name import GAME as GAME  # (still game.GAME, as before)
 from p2pbelka.rules.belot.options import BelotOptions, belot_options
 from p2pbelka.rules.common import errors as E
 from p2pbelka.rules.common.errors import RuleViolation
 from p2pbelka.rules.common.play import HandInput
-
-GAME = "belot"
-"""The game's name in the registry, in records and in summaries."""
 
 CLAIMED = "claim"
 """The ``result`` of a deal ended by a claim of 1001."""

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from p2pbelka.rules.belot import options, records
-from p2pbelka.rules.belot.game import GAME as GAME  # still spec.GAME, as before
-from p2pbelka.rules.belot.summary import BelotSummary
+from p2pbelka.rules.belot import options
+from p2pbelka.rules.belot.name import GAME as GAME  # (still spec.GAME, as before)
 from p2pbelka.rules.common.options import OptionError
-from p2pbelka.rules.spec import GameSpec
+from p2pbelka.rules.common.summary import DealSummary
+from p2pbelka.rules.spec import GameSpec, LazyRecords, RecordFormat
+
+# Every command reads the spec (its help names each game's presets and seats): the
+# rules engine, its records and its summaries are imported where they are used.
 
 PRESET = "classic"
 SEAT_COUNTS = (2, 3)
@@ -23,6 +26,18 @@ def _check_rules(preset: str, values: Mapping[str, str]) -> None:
     if preset != PRESET:
         raise OptionError(f"Belot has no preset {preset!r:.20} (use {PRESET!r} and options)")
     options.belot_options(dict(values))
+
+
+def _records() -> RecordFormat:
+    from p2pbelka.rules.belot import records
+
+    return records
+
+
+def _summary_from_json(value: object, path: str) -> DealSummary:
+    from p2pbelka.rules.belot.summary import BelotSummary
+
+    return BelotSummary.from_json(value, path)
 
 
 def _teams(seats: int) -> tuple[tuple[int, ...], ...]:
@@ -43,6 +58,6 @@ SPEC = GameSpec(
     preset_values=lambda preset: dict(options.DEFAULTS),
     check_rules=_check_rules,
     teams=_teams,
-    records=records,  # a module with the format's functions
-    summary_from_json=BelotSummary.from_json,
+    records=LazyRecords(_records),  # the records module's functions
+    summary_from_json=_summary_from_json,
 )

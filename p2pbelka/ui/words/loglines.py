@@ -26,15 +26,15 @@ from p2pbelka.ui.words.i18n import _
 from p2pbelka.ui.words.seatnames import by_side, cards_line, side
 
 if TYPE_CHECKING:
-    from p2pbelka.ui.gameui import GameUI
+    from p2pbelka.ui.gamewords import GameWords
 
 
-def _game(table: Table) -> GameUI | None:
-    """The screen of the table's game, to word its own lines (None: none here)."""
+def _game(table: Table) -> GameWords | None:
+    """The words of the table's game, to word its own lines (None: none here)."""
     if table.state.setup is None:
         return None
     try:
-        return registry.game(table.state.setup.game)
+        return registry.words(table.state.setup.game)
     except ValueError:  # a game with no screen here: its own words
         return None
 

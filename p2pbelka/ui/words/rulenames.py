@@ -12,10 +12,10 @@ from p2pbelka.ui.words.i18n import _
 
 
 def _words(game: str) -> Mapping[str, str]:
-    from p2pbelka.ui import registry  # the games' screens: only when words are wanted
+    from p2pbelka.ui import registry  # the games' words: only when words are wanted
 
     try:
-        return registry.game(game).words()
+        return registry.words(game).words()
     except ValueError:
         return {}
 

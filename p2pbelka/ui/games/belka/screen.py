@@ -10,8 +10,9 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pbelka.rules.belka import moves as belka_mv
 from p2pbelka.rules.belka.game import EGGS_CHOICES, GAME
-from p2pbelka.ui.games.belka import events, panels, refusals, replay, reports, rulewords, words
-from p2pbelka.ui.games.belka.view import BelkaView, sort_hand
+from p2pbelka.ui.games.belka import panels, refusals, replay, reports, words
+from p2pbelka.ui.games.belka.logwords import WORDS
+from p2pbelka.ui.games.belka.view import BelkaView
 from p2pbelka.ui.gameui import GameUI, Key, KeyContext, Seat
 from p2pbelka.ui.keymap import latin
 from p2pbelka.ui.panels import on_click
@@ -92,8 +93,8 @@ UI = GameUI(
     keys=keys,
     replay=replay.of_report,
     dealt=lambda view: HAND if view.in_deal else 0,
-    event_line=events.event_line,
-    summary_line=events.summary_line,
-    sort_hand=sort_hand,
-    words=rulewords.words,
+    event_line=WORDS.event_line,
+    summary_line=WORDS.summary_line,
+    sort_hand=WORDS.sort_hand,
+    words=WORDS.words,
 )

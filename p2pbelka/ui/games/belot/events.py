@@ -10,8 +10,7 @@ from p2pbelka.rules.belot.summary import BelotSummary
 from p2pbelka.rules.common.summary import DealSummary
 from p2pbelka.table import events as ev
 from p2pbelka.table.games.belot.events import BidMade, CardTurned, Claimed, Declared
-from p2pbelka.ui.games.belot.reports import result_name
-from p2pbelka.ui.games.belot.view import call_name, combination_name
+from p2pbelka.ui.games.belot.view import call_name, combination_name, result_name
 from p2pbelka.ui.words.cardnames import card_label, suit_name
 from p2pbelka.ui.words.i18n import _
 from p2pbelka.ui.words.seatnames import by_side, cards_line, who

@@ -15,7 +15,13 @@ from p2pbelka.rules.belot.options import belot_options
 from p2pbelka.rules.belot.summary import BelotPlay, BelotSummary
 from p2pbelka.rules.common.play import hand_mask
 from p2pbelka.rules.common.summary import DealSummary
-from p2pbelka.ui.games.belot.view import BelotView, call_name, combination_name, sort_belot_hand
+from p2pbelka.ui.games.belot.view import (
+    BelotView,
+    call_name,
+    combination_name,
+    result_name,
+    sort_belot_hand,
+)
 from p2pbelka.ui.plainpages import transcript_lines, verdict
 from p2pbelka.ui.view import DealEnd
 from p2pbelka.ui.words.cardnames import card_label, suit_name
@@ -250,19 +256,6 @@ def _totals(view: BelotView, played: BelotPlay, names: list[str], pad: int) -> S
         style = "class:seat.me" if seat == view.me else ""
         out.append((style, row + "\n"))
     return out
-
-
-def result_name(summary: BelotSummary) -> str:
-    if summary.played is None:
-        return _("void")
-    names = {
-        "made": _("made"),
-        "bait": _("bait"),
-        "hanging": _("hanging"),
-        "claim": _("1001 claimed"),
-    }
-    result = summary.played.result
-    return names.get(result, result)
 
 
 def score_sheet_lines(view: BelotView) -> StyleAndTextTuples:

@@ -18,8 +18,9 @@ from p2pbelka.rules.belot import moves as belot_mv
 from p2pbelka.rules.belot.deal import PASS, PLAY
 from p2pbelka.rules.belot.spec import SPEC
 from p2pbelka.table.games.belot import events as belot_ev
-from p2pbelka.ui.games.belot import events, panels, refusals, replay, reports, rulewords
-from p2pbelka.ui.games.belot.view import BelotView, sort_belot_hand
+from p2pbelka.ui.games.belot import panels, refusals, replay, reports
+from p2pbelka.ui.games.belot.logwords import WORDS
+from p2pbelka.ui.games.belot.view import BelotView
 from p2pbelka.ui.gameui import GameUI, Key, KeyContext, Seat
 from p2pbelka.ui.keymap import latin
 from p2pbelka.ui.panels import on_click
@@ -226,8 +227,8 @@ UI = GameUI(
     paced=(belot_ev.BidMade, belot_ev.Declared),
     replay=replay.of_report,
     dealt=dealt,
-    event_line=events.event_line,
-    summary_line=events.summary_line,
-    sort_hand=sort_belot_hand,
-    words=rulewords.words,
+    event_line=WORDS.event_line,
+    summary_line=WORDS.summary_line,
+    sort_hand=WORDS.sort_hand,
+    words=WORDS.words,
 )

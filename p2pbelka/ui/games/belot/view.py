@@ -286,3 +286,16 @@ def call_name(call: str, turned: Card | None) -> str:
         suit = suit_name(turned.suit) if turned is not None else ""
         return _("play {suit}").format(suit=suit).strip()
     return suit_name(Suit.parse(call))
+
+
+def result_name(summary: BelotSummary) -> str:
+    if summary.played is None:
+        return _("void")
+    names = {
+        "made": _("made"),
+        "bait": _("bait"),
+        "hanging": _("hanging"),
+        "claim": _("1001 claimed"),
+    }
+    result = summary.played.result
+    return names.get(result, result)
