@@ -21,6 +21,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "real_disk: fsync and fdatasync wait for the real disk, in the test and in the"
         " processes it starts (every other test's return at once: tests/quickdisk.py)",
     )
+    config.addinivalue_line(
+        "markers",
+        "counts_work: the test measures one peer's work, so its tables share no envelope"
+        " opened, signature checked or product computed (tests/oneprocess.py)",
+    )
 
 
 @pytest.fixture(autouse=True)

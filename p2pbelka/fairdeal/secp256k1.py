@@ -198,10 +198,12 @@ class Secp256k1Group:
 
     @contextlib.contextmanager
     def remembering(self, known: dict[tuple[bytes, bytes], bytes] | None = None) -> Iterator[None]:
-        """Every product, for the block, remembered in ``known`` (a new dict if None) and
-        given again (a simulator's: it runs a table's peers in one process, and each
-        opens every card shown, then its checks audit every copy again).  The field
-        never does."""
+        """Every product, for the block, remembered in ``known`` (if None, the enclosing
+        block's, or else a new dict) and given again (a simulator's: it runs a table's
+        peers in one process, and each opens every card shown, then its checks audit
+        every copy again).  The field never does."""
+        if known is None:
+            known = self._products
         saved, self._products = self._products, {} if known is None else known
         try:
             yield
