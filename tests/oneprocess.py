@@ -3,8 +3,8 @@ signature checked once and each curve product computed once, for all of them.
 
 Opening an envelope, checking a signature and multiplying a point are functions of
 their bytes alone (``protocol.envelope.remembering``, ``edkeys.remembering``,
-``SECP256K1.remembering``): the simulator and ``peer.sync.run_sync`` share them the
-same way.  A test whose tables each open every envelope, then reads the files back,
+``fairdeal.versions.remembering``): the simulator and ``peer.sync.run_sync`` share
+them the same way.  A test whose tables each open every envelope, then reads the files back,
 did the same work four or five times for the same answers.  What fails to open is
 never remembered, so a tampered envelope is refused by every table that gets it.
 
@@ -18,7 +18,7 @@ from contextlib import ExitStack, contextmanager
 import pytest
 
 from p2pbelka import edkeys
-from p2pbelka.fairdeal.secp256k1 import SECP256K1
+from p2pbelka.fairdeal import versions
 from p2pbelka.protocol import envelope
 
 
@@ -27,7 +27,7 @@ def one_process() -> Iterator[None]:
     with ExitStack() as stack:
         stack.enter_context(envelope.remembering())
         stack.enter_context(edkeys.remembering())
-        stack.enter_context(SECP256K1.remembering())
+        stack.enter_context(versions.remembering())
         yield
 
 
