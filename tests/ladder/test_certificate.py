@@ -17,6 +17,8 @@ from p2pbelka.protocol.envelope import Signer
 from p2pbelka.protocol.transcript import dump_transcript
 from tests.table.helpers import play_sync
 
+pytestmark = pytest.mark.usefixtures("one_process")  # every seat in this process
+
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
 MAKER = Signer.from_seed(hashlib.sha256(b"tests/maker").digest())
 
