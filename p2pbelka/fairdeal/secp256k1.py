@@ -195,20 +195,24 @@ class Secp256k1Group:
         self._parsed: dict[bytes, Any] = {}
         self._card_points: dict[bytes, Any] = {}  # the same for hashed points
         self._products: dict[tuple[bytes, bytes], bytes] | None = None
+        self._valid: set[bytes] | None = None  # points found valid, while remembering
 
     @contextlib.contextmanager
     def remembering(self, known: dict[tuple[bytes, bytes], bytes] | None = None) -> Iterator[None]:
         """Every product, for the block, remembered in ``known`` (if None, the enclosing
         block's, or else a new dict) and given again (a simulator's: it runs a table's
         peers in one process, and each opens every card shown, then its checks audit
-        every copy again).  The field never does."""
+        every copy again); and every point found valid (each table checks every point
+        of every pass, a replay all of them again).  The field never does."""
         if known is None:
             known = self._products
-        saved, self._products = self._products, {} if known is None else known
+        valid = self._valid if self._valid is not None else set()
+        saved = self._products, self._valid
+        self._products, self._valid = {} if known is None else known, valid
         try:
             yield
         finally:
-            self._products = saved
+            self._products, self._valid = saved
 
     def forget(self) -> None:
         """Drop the computed points kept parsed (for benches: what one process keeps,
@@ -256,10 +260,15 @@ class Secp256k1Group:
         assert isinstance(point, bytes)
         if point in self._parsed or point in self._card_points:
             return point
+        valid = self._valid
+        if valid is not None and point in valid:
+            return point
         key = ffi.new(_PUBKEY_P)
         if not lib.secp256k1_ec_pubkey_parse(_CTX, key, point, POINT_BYTES):
             raise BadPoint("not a point on secp256k1")  # x >= p, or no point with this x
         self._keep(point, key)
+        if valid is not None:
+            valid.add(point)
         return point
 
     def _keep(self, point: bytes, key: Any) -> None:
@@ -299,6 +308,8 @@ class Secp256k1Group:
             self._keep(result, key)
         if known is not None:
             known[(scalar, cast(bytes, point))] = result
+            if self._valid is not None:
+                self._valid.add(result)  # libsecp256k1's own point
         return result
 
     def add(self, p: object, q: object) -> bytes:
