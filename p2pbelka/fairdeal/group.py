@@ -106,7 +106,34 @@ class Group(Protocol):
         ...
 
 
-class Ed25519Group:
+class Remembering:
+    """What a group keeps while ``remembering``: its products and the points it found
+    valid, both functions of their bytes alone."""
+
+    _products: dict[tuple[bytes, bytes], bytes] | None = None
+    _valid: set[bytes] | None = None
+
+    @contextlib.contextmanager
+    def remembering(self, known: dict[tuple[bytes, bytes], bytes] | None = None) -> Iterator[None]:
+        """Every product and every point found valid, for the block, remembered (the
+        products in ``known``; if None, the enclosing block's, or else a new dict) and
+        given again without the work.  For a process that runs every seat of a table (a
+        simulator, a test, a vector generator), where each seat checks every point of
+        every pass and opens every card shown, a replay does it all again, and the
+        checks after the game audit every copy.  The field never does; the counts in
+        ``ops`` are the same either way."""
+        if known is None:
+            known = self._products
+        valid = self._valid if self._valid is not None else set()
+        saved = self._products, self._valid
+        self._products, self._valid = {} if known is None else known, valid
+        try:
+            yield
+        finally:
+            self._products, self._valid = saved
+
+
+class Ed25519Group(Remembering):
     """edwards25519's subgroup of order L, through PyNaCl's libsodium bindings."""
 
     name = "edwards25519"
@@ -118,27 +145,6 @@ class Ed25519Group:
 
     def __init__(self) -> None:
         self.ops = OpCounts()
-        self._products: dict[tuple[bytes, bytes], bytes] | None = None
-        self._valid: set[bytes] | None = None
-
-    @contextlib.contextmanager
-    def remembering(self, known: dict[tuple[bytes, bytes], bytes] | None = None) -> Iterator[None]:
-        """Every product and every point found valid, for the block, remembered (the
-        products in ``known``; if None, the enclosing block's, or else a new dict) and
-        given again without the work: both are functions of their bytes alone.  For a
-        process that runs every seat of a table, where each seat checks every point of
-        every pass and the checks after the game audit every copy again (as
-        ``SECP256K1.remembering`` for version 2).  The field never does; the counts in
-        ``ops`` are the same either way."""
-        if known is None:
-            known = self._products
-        valid = self._valid if self._valid is not None else set()
-        saved = self._products, self._valid
-        self._products, self._valid = {} if known is None else known, valid
-        try:
-            yield
-        finally:
-            self._products, self._valid = saved
 
     def hash_to_group(self, domain: bytes, message: bytes) -> bytes:
         self.ops.hash_to_group += 1

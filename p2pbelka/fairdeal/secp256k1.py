@@ -24,9 +24,8 @@ constant-time.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, Final, Literal, cast
 
 from coincurve import PublicKey
@@ -34,7 +33,7 @@ from coincurve._libsecp256k1 import ffi, lib  # the cffi module under coincurve'
 from coincurve.context import GLOBAL_CONTEXT
 
 from .errors import BadPoint, BadScalar
-from .group import OpCounts, check_scalar, describe, random_nonzero_scalar
+from .group import OpCounts, Remembering, check_scalar, describe, random_nonzero_scalar
 
 P: Final = 2**256 - 2**32 - 977
 """The field prime."""
@@ -176,7 +175,7 @@ one it works on), and few enough that a bench repeating one deal finds nothing o
 the previous run left."""
 
 
-class Secp256k1Group:
+class Secp256k1Group(Remembering):
     """secp256k1 (prime order, cofactor 1) through libsecp256k1."""
 
     name = "secp256k1"
@@ -194,25 +193,6 @@ class Secp256k1Group:
         # it serialised them to, so a hit is exactly what parsing would give.
         self._parsed: dict[bytes, Any] = {}
         self._card_points: dict[bytes, Any] = {}  # the same for hashed points
-        self._products: dict[tuple[bytes, bytes], bytes] | None = None
-        self._valid: set[bytes] | None = None  # points found valid, while remembering
-
-    @contextlib.contextmanager
-    def remembering(self, known: dict[tuple[bytes, bytes], bytes] | None = None) -> Iterator[None]:
-        """Every product, for the block, remembered in ``known`` (if None, the enclosing
-        block's, or else a new dict) and given again (a simulator's: it runs a table's
-        peers in one process, and each opens every card shown, then its checks audit
-        every copy again); and every point found valid (each table checks every point
-        of every pass, a replay all of them again).  The field never does."""
-        if known is None:
-            known = self._products
-        valid = self._valid if self._valid is not None else set()
-        saved = self._products, self._valid
-        self._products, self._valid = {} if known is None else known, valid
-        try:
-            yield
-        finally:
-            self._products, self._valid = saved
 
     def forget(self) -> None:
         """Drop the computed points kept parsed (for benches: what one process keeps,
