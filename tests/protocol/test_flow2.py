@@ -17,8 +17,6 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table.session import Table
 from tests.audit import verify_bytes
 
-pytestmark = pytest.mark.usefixtures("one_process")  # every seat in this process
-
 FLOW2 = Path(__file__).resolve().parent / "flow2"
 
 VERDICTS = {

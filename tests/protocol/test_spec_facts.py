@@ -22,8 +22,6 @@ from p2pbelka.protocol.transcript import dump_transcript, iter_records
 from p2pbelka.rules.belka.options import CHOICES, PRESETS
 from p2pbelka.table.verify import verify_bytes
 
-pytestmark = pytest.mark.usefixtures("one_process")  # every seat in this process
-
 PROTOCOL = Path(__file__).resolve().parents[2] / "protocol"
 SPEC = (PROTOCOL / "SPEC.md").read_text(encoding="utf-8")
 FIRST_DEAL = (PROTOCOL / "vectors" / "first-deal.p2pb").read_bytes()
