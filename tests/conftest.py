@@ -46,7 +46,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 def one_process(request: pytest.FixtureRequest) -> Iterator[None]:
     """Every seat of the test's tables in this process opens each envelope once, checks
     each signature once and computes each product once (``tests/oneprocess.py``):
-    autouse in the table and peer tests, asked for by other tests that play games."""
+    autouse in the table, peer, protocol and fair-deal tests, asked for by other tests
+    that play games."""
     yield from share_the_work(request)
 
 
