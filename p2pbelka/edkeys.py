@@ -90,10 +90,13 @@ _known: Known | None = None
 
 @contextlib.contextmanager
 def remembering(known: Known | None = None) -> Iterator[None]:
-    """Each check's answer, for the block, remembered in ``known`` (a new dict if None)
-    and given again for the same key, signature and data (a simulated table's peers
-    share them, and the simulator's checks after the run)."""
+    """Each check's answer, for the block, remembered in ``known`` (if None, the
+    enclosing block's, or else a new dict) and given again for the same key,
+    signature and data (a simulated table's peers share them, and the simulator's
+    checks after the run)."""
     global _known
+    if known is None:
+        known = _known
     saved, _known = _known, {} if known is None else known
     try:
         yield

@@ -2,10 +2,12 @@
 unless the test is marked ``real_disk``; and the games' locks a test's process took
 let go of at its end (a program holds them until it exits: ``peer/storelock.py``); and
 the language a test chose put back after it (a screen test in Russian left the next test
-in the same process reading Russian words)."""
+in the same process reading Russian words); and a garbage collector that leaves what
+collection made alone (``pytest_collection_finish``)."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 
 import pytest
@@ -13,6 +15,7 @@ import pytest
 from p2pbelka.peer import storelock
 from p2pbelka.ui.words import i18n
 from tests import quickdisk
+from tests.oneprocess import share_the_work
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -21,6 +24,31 @@ def pytest_configure(config: pytest.Config) -> None:
         "real_disk: fsync and fdatasync wait for the real disk, in the test and in the"
         " processes it starts (every other test's return at once: tests/quickdisk.py)",
     )
+    config.addinivalue_line(
+        "markers",
+        "counts_work: the test measures one peer's work, so its tables share no envelope"
+        " opened, signature checked or product computed (tests/oneprocess.py)",
+    )
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection made (every test module, its items, the package) is there for
+    the whole run: frozen out of the collector's sight, and the young generation let
+    grow further before a collection.  A game makes and drops objects by the million;
+    each collection walked the whole heap of a worker: 7% of the table tests' CPU
+    time, 3% after (peak memory moves little: the objects are freed as they go)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
+
+
+@pytest.fixture
+def one_process(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every seat of the test's tables in this process opens each envelope once, checks
+    each signature once and computes each product once (``tests/oneprocess.py``):
+    autouse in the table, peer, protocol and fair-deal tests, asked for by other tests
+    that play games."""
+    yield from share_the_work(request)
 
 
 @pytest.fixture(autouse=True)

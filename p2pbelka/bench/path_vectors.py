@@ -30,6 +30,7 @@ from p2pbelka.bench.vectors import record_rows
 from p2pbelka.bots import make_bot
 from p2pbelka.bots.common.seat import Bot
 from p2pbelka.fairdeal.versions import FAIRDEAL_VERSION
+from p2pbelka.fairdeal.versions import remembering as remembering_products
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import resign, run_sync
 from p2pbelka.protocol import messages as m
@@ -283,7 +284,9 @@ def _played(vector: PathVector) -> tuple[LocalGame, list[Envelope]]:
 
 
 def generate(vector: PathVector) -> tuple[bytes, dict[str, Any]]:
-    with remembering():  # every seat in this process, then verify: each opened once
+    # every seat in this process, then verify: each envelope opened once, each product
+    # computed once
+    with remembering(), remembering_products():
         return _generate(vector)
 
 

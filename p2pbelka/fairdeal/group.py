@@ -8,9 +8,10 @@ its expensive operations in ``ops`` so benches can report them.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
 from typing import Final, Literal, Protocol
 
@@ -105,7 +106,34 @@ class Group(Protocol):
         ...
 
 
-class Ed25519Group:
+class Remembering:
+    """What a group keeps while ``remembering``: its products and the points it found
+    valid, both functions of their bytes alone."""
+
+    _products: dict[tuple[bytes, bytes], bytes] | None = None
+    _valid: set[bytes] | None = None
+
+    @contextlib.contextmanager
+    def remembering(self, known: dict[tuple[bytes, bytes], bytes] | None = None) -> Iterator[None]:
+        """Every product and every point found valid, for the block, remembered (the
+        products in ``known``; if None, the enclosing block's, or else a new dict) and
+        given again without the work.  For a process that runs every seat of a table (a
+        simulator, a test, a vector generator), where each seat checks every point of
+        every pass and opens every card shown, a replay does it all again, and the
+        checks after the game audit every copy.  The field never does; the counts in
+        ``ops`` are the same either way."""
+        if known is None:
+            known = self._products
+        valid = self._valid if self._valid is not None else set()
+        saved = self._products, self._valid
+        self._products, self._valid = {} if known is None else known, valid
+        try:
+            yield
+        finally:
+            self._products, self._valid = saved
+
+
+class Ed25519Group(Remembering):
     """edwards25519's subgroup of order L, through PyNaCl's libsodium bindings."""
 
     name = "edwards25519"
@@ -131,14 +159,20 @@ class Ed25519Group:
         if not isinstance(point, bytes) or len(point) != 32:
             return False
         self.ops.validate += 1
+        valid = self._valid
+        if valid is not None and point in valid:
+            return True
         # is_valid_point already rejects small order points, the identity included.
-        return bool(_nacl.crypto_core_ed25519_is_valid_point(point))
+        if not _nacl.crypto_core_ed25519_is_valid_point(point):
+            return False
+        if valid is not None:
+            valid.add(point)
+        return True
 
     def validate_point(self, point: object) -> bytes:
         if not isinstance(point, bytes) or len(point) != 32:
             raise BadPoint(f"a point is 32 bytes, got {describe(point)}")
-        self.ops.validate += 1
-        if not _nacl.crypto_core_ed25519_is_valid_point(point):
+        if not self.is_valid_point(point):
             raise BadPoint("not an element of the prime-order subgroup (or the identity)")
         return point
 
@@ -146,6 +180,11 @@ class Ed25519Group:
         self.ops.mult += 1
         if not isinstance(point, bytes) or len(point) != 32:
             raise BadPoint(f"a point is 32 bytes, got {describe(point)}")
+        known = self._products
+        if known is not None:
+            product = known.get((scalar, point))
+            if product is not None:
+                return product
         # noclamp checks the point itself (canonical, on the curve, in the
         # subgroup, not small order) and fails on an identity result, so a
         # separate is_valid_point call would only double the cost.
@@ -153,6 +192,12 @@ class Ed25519Group:
             result: bytes = _nacl.crypto_scalarmult_ed25519_noclamp(scalar, point)
         except _CryptoError:
             raise BadPoint("not an element of the prime-order subgroup (or the identity)") from None
+        if known is not None and isinstance(scalar, bytes):
+            known[(scalar, point)] = result
+            # in the subgroup (a multiple of its point), not the identity (noclamp
+            # refuses it), canonical (libsodium's own encoding): what the check says
+            assert self._valid is not None
+            self._valid.add(result)
         return result
 
     def add(self, p: object, q: object) -> bytes:

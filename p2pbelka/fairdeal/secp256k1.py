@@ -24,9 +24,8 @@ constant-time.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, Final, Literal, cast
 
 from coincurve import PublicKey
@@ -34,7 +33,7 @@ from coincurve._libsecp256k1 import ffi, lib  # the cffi module under coincurve'
 from coincurve.context import GLOBAL_CONTEXT
 
 from .errors import BadPoint, BadScalar
-from .group import OpCounts, check_scalar, describe, random_nonzero_scalar
+from .group import OpCounts, Remembering, check_scalar, describe, random_nonzero_scalar
 
 P: Final = 2**256 - 2**32 - 977
 """The field prime."""
@@ -176,7 +175,7 @@ one it works on), and few enough that a bench repeating one deal finds nothing o
 the previous run left."""
 
 
-class Secp256k1Group:
+class Secp256k1Group(Remembering):
     """secp256k1 (prime order, cofactor 1) through libsecp256k1."""
 
     name = "secp256k1"
@@ -194,19 +193,6 @@ class Secp256k1Group:
         # it serialised them to, so a hit is exactly what parsing would give.
         self._parsed: dict[bytes, Any] = {}
         self._card_points: dict[bytes, Any] = {}  # the same for hashed points
-        self._products: dict[tuple[bytes, bytes], bytes] | None = None
-
-    @contextlib.contextmanager
-    def remembering(self, known: dict[tuple[bytes, bytes], bytes] | None = None) -> Iterator[None]:
-        """Every product, for the block, remembered in ``known`` (a new dict if None) and
-        given again (a simulator's: it runs a table's peers in one process, and each
-        opens every card shown, then its checks audit every copy again).  The field
-        never does."""
-        saved, self._products = self._products, {} if known is None else known
-        try:
-            yield
-        finally:
-            self._products = saved
 
     def forget(self) -> None:
         """Drop the computed points kept parsed (for benches: what one process keeps,
@@ -254,10 +240,15 @@ class Secp256k1Group:
         assert isinstance(point, bytes)
         if point in self._parsed or point in self._card_points:
             return point
+        valid = self._valid
+        if valid is not None and point in valid:
+            return point
         key = ffi.new(_PUBKEY_P)
         if not lib.secp256k1_ec_pubkey_parse(_CTX, key, point, POINT_BYTES):
             raise BadPoint("not a point on secp256k1")  # x >= p, or no point with this x
         self._keep(point, key)
+        if valid is not None:
+            valid.add(point)
         return point
 
     def _keep(self, point: bytes, key: Any) -> None:
@@ -297,6 +288,8 @@ class Secp256k1Group:
             self._keep(result, key)
         if known is not None:
             known[(scalar, cast(bytes, point))] = result
+            if self._valid is not None:
+                self._valid.add(result)  # libsecp256k1's own point
         return result
 
     def add(self, p: object, q: object) -> bytes:

@@ -12,7 +12,8 @@ so a saved transcript is replayed with the group it was dealt with.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Iterator, Mapping
 from typing import Final
 
 from .errors import FairDealError
@@ -55,6 +56,15 @@ def group_for(version: int) -> Group:
     return _GROUPS[check_version(version)]
 
 
+@contextlib.contextmanager
+def remembering() -> Iterator[None]:
+    """Every version's group remembers its products, for the block (or joins the
+    enclosing block's): ``SECP256K1.remembering`` and ``ED25519.remembering``, for a
+    process that runs every seat of a table, whatever version its game deals with."""
+    with SECP256K1.remembering(), ED25519.remembering():
+        yield
+
+
 def label(version: int, name: str) -> bytes:
     """``p2pbelka/fairdeal/v<version>/<name>``: every hash of a version is labelled so."""
     return f"p2pbelka/fairdeal/v{check_version(version)}/{name}".encode()
@@ -73,4 +83,5 @@ __all__ = [
     "check_version",
     "group_for",
     "label",
+    "remembering",
 ]

@@ -129,12 +129,15 @@ _opened: ContextVar[Opened | None] = ContextVar("opened", default=None)
 @contextmanager
 def remembering(known: Opened | None = None) -> Iterator[None]:
     """Each envelope opened, for the block (and the tasks started in it), remembered in
-    ``known`` (a new dict if None) and given again for the same bytes, its signature
+    ``known`` (if None, the enclosing block's, or else a new dict: a test that runs
+    every seat and then verifies shares one) and given again for the same bytes, its signature
     checked once: opening is a function of the bytes alone (an ``Envelope`` is frozen,
     its message too).  For a process that runs every seat of a table (a simulated
     table, ``peer.sync.run_sync``, a vector generator), where each seat, watcher and
     check opens every envelope.  A peer's own process never needs it (it opens each
     envelope once); what does not open raises every time and is never remembered."""
+    if known is None:
+        known = _opened.get()
     token = _opened.set({} if known is None else known)
     try:
         yield

@@ -28,6 +28,8 @@ from p2pbelka.rules.common.moves import Move, PlayCard
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import verify_bytes
 
+pytestmark = pytest.mark.usefixtures("one_process")  # every seat in this process
+
 
 def test_a_level_is_parsed_once_into_a_name_and_a_think_level() -> None:
     assert parse_level("strong:3") == BotLevel("strong", 3)

@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+import pytest
+
 from p2pbelka.bench import deal_crypto
 from p2pbelka.fairdeal import SUPPORTED_VERSIONS
+
+pytestmark = pytest.mark.counts_work  # the bench's figures are one seat's work
 
 
 def test_quick_run_reports_figures() -> None:

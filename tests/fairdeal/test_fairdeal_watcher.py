@@ -18,6 +18,7 @@ takes the envelopes one by one, as a watcher receives them, and after each one:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import fields
 from itertools import combinations
@@ -32,7 +33,7 @@ from p2pbelka.table import events as ev
 from p2pbelka.table.dealsetup import N_POSITIONS
 from p2pbelka.table.replay import Replay
 from p2pbelka.table.session import Table
-from tests.table.helpers import played
+from tests.table.helpers import play_sync
 
 GAMES = [("belka", 4, 5), ("belot", 2, 3), ("belot", 3, 4)]
 DEALS = 2  # the first deals of each game: every kind of opening happens in them
@@ -127,9 +128,23 @@ def shown_cards(events: list[ev.Event]) -> set[int]:
     return out
 
 
+@functools.cache
+def _first_deals(game: str, players: int, seed: int) -> tuple[Envelope, ...]:
+    """Seat 0's envelopes of the first ``DEALS`` deals of the seeded honest game: played
+    until a deal two further on begins (each deal starts once every seat has closed the
+    one before, so the first ``DEALS`` are whole by then), not to the game's end."""
+
+    def further(tables: list[Table]) -> bool:
+        return any(e.deal > DEALS + 1 for e in tables[0].view.transcript[-3:])
+
+    tables, _ = play_sync(seed, game_name=game, players=players, until=further)
+    envelopes = tables[0].view.transcript
+    assert any(e.deal > DEALS + 1 for e in envelopes), "the game ended first"
+    return tuple(e for e in envelopes if e.deal <= DEALS)
+
+
 def first_deals(game: str, players: int, seed: int) -> list[Envelope]:
-    envelopes = played(seed, game, players).transcripts[0]
-    return [e for e in envelopes if e.deal <= DEALS]
+    return list(_first_deals(game, players, seed))
 
 
 @pytest.mark.parametrize(("game", "players", "seed"), GAMES)

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from p2pbelka.bots import make_bot
 from p2pbelka.ladder import certificate as cert
 from p2pbelka.ladder.files import IN_A_DIRECTORY
 from p2pbelka.ladder.ledger import Ledger, ledger_path
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.loopback import loopback_table
+
+pytestmark = pytest.mark.usefixtures("one_process")  # every seat in this process
 
 
 async def test_every_seat_keeps_the_result_of_a_loopback_game(tmp_path: Path) -> None:

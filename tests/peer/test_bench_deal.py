@@ -9,6 +9,8 @@ import pytest
 
 from p2pbelka.cli.main import main
 
+pytestmark = pytest.mark.counts_work  # the bench counts one seat's multiplications
+
 
 def test_bench_deal_quick(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "deal", "--quick", "--json"]) == 0

@@ -11,12 +11,10 @@ from pathlib import Path
 
 import pytest
 import trio
-from trio.testing import MockClock
 
 from p2pbelka.bots import make_bot
 from p2pbelka.peer import storelock
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver
-from p2pbelka.peer.local import LocalGame, play_local_game
 from p2pbelka.peer.local_save import (
     LocalSave,
     bring_up_to_date,
@@ -33,15 +31,16 @@ from p2pbelka.protocol.transcript import dump_transcript, encode_record
 from p2pbelka.table import events as ev
 from p2pbelka.table.verify import verify_bytes
 from tests.peer.holder import holding
+from tests.table.helpers import play_sync
 
 NET = NetOptions(give_up_after=math.inf, linger=0.5)
 
 
 @pytest.fixture(scope="module")
 def envelopes() -> list[Envelope]:
-    # in memory, on virtual seconds: they pass only while every peer waits
-    results = trio.run(play_local_game, LocalGame.seeded(3), clock=MockClock(autojump_threshold=0))
-    return results[0].transcript[:30]
+    """The first 30 envelopes of a game (the game is not played on past them)."""
+    tables, _ = play_sync(3, until=lambda tables: len(tables[0].view.transcript) >= 30)
+    return list(tables[0].view.transcript[:30])
 
 
 def test_the_players_copy_is_completed_from_seat_0(

@@ -135,11 +135,17 @@ chooses.  The other damages' files are mended by the same code at either crash (
 first crash tries every one); a later crash tries them all under ``-m slow``."""
 
 
+SEED = 16
+"""A game won in its fourth deal (260 records, where 95's ran to 800): the crash at 40
+deliveries is in its first deal, at 120 in its second, as with longer games; what
+follows the resume is played to the end, and a short end is as much an end."""
+
+
 def _cases() -> list[object]:
-    cases: list[object] = [(95, 40, damage) for damage in [*sorted(DAMAGES), POWER_CUT]]
+    cases: list[object] = [(SEED, 40, damage) for damage in [*sorted(DAMAGES), POWER_CUT]]
     for damage in [*sorted(DAMAGES), POWER_CUT]:
         later = () if damage in LATER else (pytest.mark.slow,)
-        cases.append(pytest.param(95, 120, damage, marks=later))
+        cases.append(pytest.param(SEED, 120, damage, marks=later))
         cases.append(pytest.param(93, 400, damage, marks=pytest.mark.slow))
     return cases
 

@@ -6,6 +6,7 @@ the text gives a vector is its JSON's.  A second implementation reads these word
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -44,16 +45,19 @@ def line_of(text: str, at: int) -> int:
     return text.count("\n", 0, at) + 1
 
 
-def headings(path: Path) -> set[str]:
-    """The section numbers a document's headings give ("4.7", "5a", "8.1a")."""
+@functools.cache
+def headings(path: Path) -> frozenset[str]:
+    """The section numbers a document's headings give ("4.7", "5a", "8.1a"): read once a
+    run (the spec is cited hundreds of times, and its files do not change under it)."""
     found = set()
     for line in path.read_text(encoding="utf-8").splitlines():
         match = re.match(r"#{2,4} (\d+[a-z]?(?:\.\d+[a-z]?)*)\.? ", line)
         if match:
             found.add(match.group(1))
-    return found
+    return frozenset(found)
 
 
+@functools.cache
 def section_text(path: Path, number: str) -> str:
     """The text under the heading numbered ``number`` (to the next heading)."""
     lines = path.read_text(encoding="utf-8").splitlines()

@@ -10,7 +10,7 @@ every other seat).  In memory: ``LocalGame``, ``Table`` and ``run_sync``."""
 from __future__ import annotations
 
 import functools
-import os
+import hashlib
 from dataclasses import replace
 
 import pytest
@@ -36,12 +36,13 @@ def _first_game(game_name: str, players: int) -> tuple[LocalGame, tuple[Envelope
     """A game the victim played: its ingredients and its transcript (played once a
     process for every test here: they only read it).  What the tests take of it is the
     victim's ``sit``, its first envelope, the same bytes however far the game goes: it
-    is played until every seat has sat."""
+    is played until every seat has sat (the host's ``table`` is its seat: it sends no
+    ``sit``; counting it, the game was played to its end, a thousand records)."""
     first = LocalGame.seeded(5, game=game_name, players=players)
     tables = first.make_tables()
 
     def seated(_events: list[list[ev.Event]]) -> bool:
-        return sum(e.type == "sit" for e in tables[VICTIM].view.transcript) == players
+        return sum(e.type == "sit" for e in tables[VICTIM].view.transcript) == players - 1
 
     run_sync(tables, [make_bot("random", s) for s in range(players)], until=seated)
     assert _old_sit(tuple(tables[VICTIM].view.transcript), first.signers[VICTIM].public_key)
@@ -50,8 +51,9 @@ def _first_game(game_name: str, players: int) -> tuple[LocalGame, tuple[Envelope
 
 def _second_game(first: LocalGame) -> LocalGame:
     """The same players again (under other names, so their new ``sit``s differ from the
-    old), every seat with a fresh nonce (as each draws one)."""
-    fresh = [os.urandom(m.NONCE_SIZE) for _ in first.signers]
+    old), every seat with a fresh nonce (as each draws one; here made from its old one,
+    so the second game, whose deals its id seeds, is the same game every run)."""
+    fresh = [hashlib.sha256(b"again" + nonce).digest()[: m.NONCE_SIZE] for nonce in first.nonces]
     names = [f"{name} again" for name in first.names]
     return replace(first, names=names, nonces=fresh, seed_sources=None)
 
@@ -116,6 +118,12 @@ def test_a_table_that_derives_the_old_id_lacks_the_victims_nonce(
     assert victim.state.setup is None and not victim.take_outgoing(), "the victim signed"
 
 
+SHORT_SECOND = {("belka", 4): 15, ("belot", 3): 13, ("belot", 2): 4}
+"""The seeds of the second games' secrets that make them short among the first 15
+(200, 843 and 461 records, where seed 6's ran to 560, 1104 and 674): each is played to
+its end."""
+
+
 @pytest.mark.parametrize(("game_name", "players"), TABLES)
 def test_the_victims_old_sit_relayed_into_the_new_game_proves_nothing(
     game_name: str, players: int
@@ -125,7 +133,8 @@ def test_the_victims_old_sit_relayed_into_the_new_game_proves_nothing(
     game is played to its end, and nobody (the victim least) is named; ``verify`` of
     the victim's file says OK."""
     first, transcript = _first_game(game_name, players)
-    second = replace(_second_game(first), seed_sources=LocalGame.seeded(6).seed_sources)
+    seeds = LocalGame.seeded(SHORT_SECOND[game_name, players]).seed_sources
+    second = replace(_second_game(first), seed_sources=seeds)
     assert second.game_id != first.game_id
     old = _old_sit(transcript, first.signers[VICTIM].public_key)
     tables = second.make_tables()

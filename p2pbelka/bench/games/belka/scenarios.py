@@ -26,6 +26,7 @@ from p2pbelka.bench.vectors import record_rows
 from p2pbelka.bots.belka.base import RandomBot
 from p2pbelka.bots.belka.seat import BelkaSeatBot
 from p2pbelka.bots.common.seat import Bot, as_bot
+from p2pbelka.fairdeal.versions import remembering as remembering_products
 from p2pbelka.peer.local import LocalGame
 from p2pbelka.peer.sync import Deliver, Fork, Tamper, resign, run_sync
 from p2pbelka.protocol import messages as m
@@ -279,7 +280,9 @@ def describe(
 
 
 def generate(scenario: Scenario) -> tuple[bytes, dict[str, Any]]:
-    with remembering():  # every seat in this process, then verify: each opened once
+    # every seat in this process, then verify: each envelope opened once, each product
+    # computed once
+    with remembering(), remembering_products():
         played = play(scenario, scenario.seed)
         if played is None:
             raise RuntimeError(f"seed {scenario.seed} does not show {scenario.name}")
