@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from typing import Protocol, runtime_checkable
 
 import trio
 
+from p2pbelka.peer import wallclock
 from p2pbelka.protocol.chat import (
     MAX_CHAT_TEXT,
     MAX_COUNTER,
@@ -149,7 +149,7 @@ class ChatGate:
         keys: Sequence[bytes],
         *,
         earlier: Sequence[bytes] = (),
-        wall_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000,
+        wall_ms: Callable[[], int] = lambda: int(wallclock.now() * 1000),
     ) -> None:
         self.segment = segment
         """The segment in play here (the game id in the first): lines are signed for it,
