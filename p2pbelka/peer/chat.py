@@ -341,7 +341,10 @@ class Chat:
         self._standing_text: str | None = None
         self._due: str | None = None  # a standing line the sending limit held back
         self._due_at = 0.0
-        self._due_set = trio.Event()
+        self._waiting = False  # a task waits to say it (in ``nursery``)
+        self.nursery: trio.Nursery | None = None
+        """Where a standing line the sending limit held back waits to be said (the
+        game's: ``play_seat``); a task only while one waits."""
         self.earlier: list[ChatLine] = []
         if self.log is not None:
             for msg in self.log.read():
@@ -383,9 +386,9 @@ class Chat:
 
     def say_standing(self, text: str) -> None:
         """Say ``text`` as our standing line (``standing``), replacing the one before:
-        now, or, if the sending limit refuses it, as soon as the limit allows
-        (``keep_standing``), unless a later one replaced it first.  The latest one always
-        gets through.  Call it in trio."""
+        now, or, if the sending limit refuses it, as soon as the limit allows (a task in
+        ``nursery``), unless a later one replaced it first.  The latest one always gets
+        through.  Call it in trio."""
         self._due = text
         self._say_due()
 
@@ -398,7 +401,9 @@ class Chat:
         except ChatDropped as exc:
             if exc.reason == SLOW_DOWN:  # said once the limit allows
                 self._due_at = now + max(exc.wait, 0.001)
-                self._due_set.set()
+                if not self._waiting and self.nursery is not None:
+                    self._waiting = True
+                    self.nursery.start_soon(self._say_when_allowed)
             else:  # never said, however long we wait (our own text: a bug)
                 log.warning("a standing chat line not said: %s", exc)
                 self._due = None
@@ -406,15 +411,13 @@ class Chat:
         self._due, self._standing_text, self.standing = None, text, msg.raw
         self._said(msg)
 
-    async def keep_standing(self) -> None:
-        """Say a standing line the sending limit held back once it allows, until
-        cancelled (a task beside the game's)."""
-        while True:
-            await self._due_set.wait()
-            self._due_set = trio.Event()
+    async def _say_when_allowed(self) -> None:
+        try:
             while self._due is not None:
                 await trio.sleep_until(self._due_at)
                 self._say_due()
+        finally:
+            self._waiting = False
 
     def heard(self, seat: int, raw: bytes) -> None:
         """A chat payload from seat ``seat``'s link: checked, logged, shown, or dropped

@@ -99,15 +99,15 @@ async def test_a_watchers_line_the_sending_limit_refuses_is_said_once_it_allows(
     host_chat = Chat(SIGNERS[0], GAME, 0, KEYS, NAMES, lambda raw: sent.append(open_chat(raw)))
     feed = Feed(4)
     feed.follow(host_chat)
-    for n in range(SEND_BURST):  # the host's player chats the sending limit away
-        host_chat.say(f"hello {n}")
-    for name in ("Dana", "Ayan"):  # two watchers come meanwhile
-        view = JoinRequest(name.encode() * 8, name, "127.0.0.1", watcher=True)
-        feed.watchers.append(Watcher(view, cast(SecureChannel, None), None))
-        feed._changed()
-    assert host_chat.standing is None
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(host_chat.keep_standing)
+        host_chat.nursery = nursery  # as the seat gives it (peer/seat.py)
+        for n in range(SEND_BURST):  # the host's player chats the sending limit away
+            host_chat.say(f"hello {n}")
+        for name in ("Dana", "Ayan"):  # two watchers come meanwhile
+            view = JoinRequest(name.encode() * 8, name, "127.0.0.1", watcher=True)
+            feed.watchers.append(Watcher(view, cast(SecureChannel, None), None))
+            feed._changed()
+        assert host_chat.standing is None
         with trio.fail_after(SEND_EVERY * 2):
             while host_chat.standing is None:
                 await trio.sleep(0.1)
@@ -120,4 +120,3 @@ async def test_a_watchers_line_the_sending_limit_refuses_is_said_once_it_allows(
             while open_chat(host_chat.standing).game != later:
                 await trio.sleep(0.1)
         assert [m.text for m in sent if m.text.startswith(WATCHING)] == [said[0]] * 2
-        nursery.cancel_scope.cancel()
