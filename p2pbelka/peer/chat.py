@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from typing import Protocol, runtime_checkable
 
 import trio
 
+from p2pbelka.peer import wallclock
 from p2pbelka.protocol.chat import (
     MAX_CHAT_TEXT,
     MAX_COUNTER,
@@ -149,7 +149,7 @@ class ChatGate:
         keys: Sequence[bytes],
         *,
         earlier: Sequence[bytes] = (),
-        wall_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000,
+        wall_ms: Callable[[], int] = lambda: int(wallclock.now() * 1000),
     ) -> None:
         self.segment = segment
         """The segment in play here (the game id in the first): lines are signed for it,
@@ -335,9 +335,16 @@ class Chat:
         """Told each line sent or accepted, as signed (the host's watchers' feed); a
         tap must return at once: the mesh's task calls it."""
         self.standing: bytes | None = None
-        """Our latest line said as standing (``say(standing=True)``: the host's word on
-        who watches, SPEC 7.5): every link gets it again as it opens, so a seat whose
-        link was down when it was said still hears it."""
+        """Our latest line said as standing (``say_standing``: the host's word on who
+        watches, SPEC 7.5): every link gets it again as it opens, so a seat whose link
+        was down when it was said still hears it."""
+        self._standing_text: str | None = None
+        self._due: str | None = None  # a standing line the sending limit held back
+        self._due_at = 0.0
+        self._waiting = False  # a task waits to say it (in ``nursery``)
+        self.nursery: trio.Nursery | None = None
+        """Where a standing line the sending limit held back waits to be said (the
+        game's: ``play_seat``); a task only while one waits."""
         self.earlier: list[ChatLine] = []
         if self.log is not None:
             for msg in self.log.read():
@@ -350,8 +357,12 @@ class Chat:
         return self.gate.dropped
 
     def enter(self, segment: bytes) -> None:
-        """The game went on in the continuation ``segment``: chat is bound to it now."""
+        """The game went on in the continuation ``segment``: chat is bound to it now, and
+        our standing line is said again for it (one of the segment left is dropped)."""
+        left = segment != self.gate.segment
         self.gate.enter(segment)
+        if left and self._due is None and self._standing_text is not None:
+            self.say_standing(self._standing_text)
 
     def _line(self, seat: int, text: str, *, earlier: bool = False) -> ChatLine:
         name = self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
@@ -363,15 +374,50 @@ class Chat:
         self.front_end = front_end
         front_end.join_chat(self)
 
-    def say(self, text: str, *, standing: bool = False) -> None:
+    def say(self, text: str) -> None:
         """Sign and send ``text`` to every seat; ``ChatDropped`` (empty, too long, slow
         down) if not.  Call it in trio (a screen goes through its bridge)."""
-        msg = self.gate.compose(self.signer, text, trio.current_time())
+        self._said(self.gate.compose(self.signer, text, trio.current_time()))
+
+    def _said(self, msg: ChatMsg) -> None:
         self.send(msg.raw)
-        if standing:
-            self.standing = msg.raw
         self._keep(msg)
         self._show(self._line(self.gate.me, msg.text))
+
+    def say_standing(self, text: str) -> None:
+        """Say ``text`` as our standing line (``standing``), replacing the one before:
+        now, or, if the sending limit refuses it, as soon as the limit allows (a task in
+        ``nursery``), unless a later one replaced it first.  The latest one always gets
+        through.  Call it in trio."""
+        self._due = text
+        self._say_due()
+
+    def _say_due(self) -> None:
+        text, now = self._due, trio.current_time()
+        if text is None:
+            return
+        try:
+            msg = self.gate.compose(self.signer, text, now)
+        except ChatDropped as exc:
+            if exc.reason == SLOW_DOWN:  # said once the limit allows
+                self._due_at = now + max(exc.wait, 0.001)
+                if not self._waiting and self.nursery is not None:
+                    self._waiting = True
+                    self.nursery.start_soon(self._say_when_allowed)
+            else:  # never said, however long we wait (our own text: a bug)
+                log.warning("a standing chat line not said: %s", exc)
+                self._due = None
+            return
+        self._due, self._standing_text, self.standing = None, text, msg.raw
+        self._said(msg)
+
+    async def _say_when_allowed(self) -> None:
+        try:
+            while self._due is not None:
+                await trio.sleep_until(self._due_at)
+                self._say_due()
+        finally:
+            self._waiting = False
 
     def heard(self, seat: int, raw: bytes) -> None:
         """A chat payload from seat ``seat``'s link: checked, logged, shown, or dropped

@@ -353,7 +353,7 @@ class PeerDriver:
                 limit = self.cut_off_limit if said_alone else 0.0
                 again = Waiting(missing, silent, said_alone, limit, deciding)
                 await self.front_end.on_event(self, again)
-            if silent >= self.give_up_after and (gone or not missing):
+            if (gone or not missing) and silent >= self.gives_up_after(gone):
                 await self.give_up(gone, silent)
             elif not paused and silent >= self.pause_after:
                 paused, thinking = True, deciding
@@ -370,6 +370,11 @@ class PeerDriver:
         offer to seat a bot in their place instead, ``seatchange/runner.py``, and end the game
         only if that fails.)"""
         self._give_up(seats, silent)
+
+    def gives_up_after(self, gone: list[int]) -> float:
+        """The silence after which the table gives up on ``gone`` (the reconnect window;
+        sooner for a seat nobody can play, ``SegmentDriver``)."""
+        return self.give_up_after
 
     def alone(self) -> bool:
         """This peer reaches none of the others, though it did: likely its own network

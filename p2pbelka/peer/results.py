@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-import time
 from pathlib import Path
 
 from p2pbelka.ladder.certificate import Certificate
 from p2pbelka.ladder.files import keep_beside, write_beside
 from p2pbelka.ladder.ledger import Ledger, ledger_path
 from p2pbelka.ladder.make import certify_table
+from p2pbelka.peer import wallclock
 from p2pbelka.protocol.envelope import Signer
 from p2pbelka.table.session import Table
 
@@ -29,7 +29,7 @@ def keep_result(table: Table, signer: Signer, transcript: Path, source: str) -> 
     key), write the certificate beside ``transcript`` and count it in the ledger of the
     games directory it is in (``source``: played or watched); the certificate, or None."""
     try:
-        made = certify_table(table, signer, int(time.time()))
+        made = certify_table(table, signer, int(wallclock.now()))
     except ValueError:  # a certificate our own table's game does not give: a bug, logged
         log.exception("the result certificate could not be made")
         return None

@@ -348,6 +348,7 @@ async def play_seat(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(mesh.run)
             nursery.start_soon(store.keep_ahead)
+            chat.nursery = nursery  # a standing line the sending limit held back waits here
             if isinstance(front_end, Chatting):  # a bot's front end is left out
                 chat.attach(front_end)
                 nursery.start_soon(chat.deliver)

@@ -47,7 +47,7 @@ from typing import Any
 import trio
 
 from p2pbelka.net.identity import config_dir
-from p2pbelka.peer import disk, storelock
+from p2pbelka.peer import disk, storelock, wallclock
 from p2pbelka.peer.seatchange.effects import Agreed
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.messages import TableMsg
@@ -131,11 +131,18 @@ def _known_in(root: Path, game_id: bytes) -> bool:
 
 
 def _remember_id(root: Path, game_id: bytes, sync: bool) -> None:
-    fd = os.open(root.parent / KNOWN_IDS, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    _append_line(root.parent / KNOWN_IDS, game_id.hex().encode(), sync)
+
+
+def _append_line(path: Path, line: bytes, sync: bool) -> None:
+    """Append ``line`` to ``path`` (made if need be); ``sync``: on the disk (through the
+    disk seam, ``disk.current()``: a simulated power cut knows what it covered) before
+    this returns."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     try:
-        os.write(fd, game_id.hex().encode() + b"\n")
+        os.write(fd, line + b"\n")
         if sync:
-            os.fsync(fd)
+            disk.current().datasync(fd)
     finally:
         os.close(fd)
 
@@ -260,13 +267,7 @@ class GameStore:
         fields = [agreed.previous, agreed.cut, agreed.segment, agreed.sig]
         line = " ".join([*(f.hex() for f in fields), str(agreed.seat), str(int(agreed.proposed))])
         created = not self.agreements_path.exists()
-        fd = os.open(self.agreements_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            os.write(fd, line.encode() + b"\n")
-            if self.syncs:
-                os.fsync(fd)
-        finally:
-            os.close(fd)
+        _append_line(self.agreements_path, line.encode(), self.syncs)
         if created and self.syncs:
             self._sync_path(self.directory)
 
@@ -653,4 +654,4 @@ def data_home(environ: Mapping[str, str] | None = None) -> Path:
 
 
 def now() -> float:
-    return time.time()
+    return wallclock.now()

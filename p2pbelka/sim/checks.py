@@ -8,7 +8,8 @@
 - no seat is proven at fault (every seat is honest here), and none is named, even
   without proof, unless the schedule kept it away past the reconnect window (gone);
 - an unanswered or declined offer leaves the game going (no abort without proof);
-  a seat changes hands at most once for each fault past the window, and back once;
+  a seat changes hands at most once for each fault past the window, and back once,
+  and once more for each time the bot holding it was lost with its peer's restart;
 - no seat ever signed two different envelopes for one place of its chain, across
   every copy and every journal of what it sent.
 
@@ -139,6 +140,21 @@ def times_gone(schedule: Schedule, seat: int) -> int:
     return count
 
 
+def bots_lost(schedule: Schedule, seat: int) -> int:
+    """How many times a bot holding ``seat`` may have been lost with its peer: the
+    program of the seat that runs it (the lowest other seat, its changes' proposer)
+    killed while ``seat`` was away past the window.  Each time a fresh bot is seated
+    (SPEC 9.5, "A bot lost with its peer"): one more change of hands."""
+    runner = 1 if seat == 0 else 0
+    kills = [f.at for f in schedule.faults if isinstance(f, Kill) and f.seat == runner]
+    count = 0
+    for parts in _absences(schedule, seat):
+        start, end = parts[0][0], max(end for _, end, _ in parts)
+        if _long(start, end) and any(_own(f, seat) for _, _, f in parts):
+            count += sum(start + WINDOW - SLACK < at < end for at in kills)
+    return count
+
+
 def gone(schedule: Schedule, seat: int) -> bool:
     return times_gone(schedule, seat) > 0
 
@@ -172,11 +188,12 @@ def _changes(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
         for change in report.changes:
             per_seat[change.seat] += 1
         for changed, times in per_seat.items():
-            allowed = 2 * times_gone(outcome.schedule, changed)
-            if times > allowed:
+            gone_times = times_gone(outcome.schedule, changed)
+            lost = bots_lost(outcome.schedule, changed)
+            if times > 2 * gone_times + lost:
                 found.append(
                     f"seat {seat}'s copy: seat {changed} changed hands {times} times "
-                    f"({allowed // 2} faults past the window)"
+                    f"({gone_times} faults past the window, {lost} bots lost with their peer)"
                 )
     return found
 

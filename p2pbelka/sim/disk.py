@@ -31,8 +31,9 @@ T = TypeVar("T")
 
 ROOM_READ = 1 << 16
 """Bytes read past the last sync's end: more than one step ever writes (the rest is room)."""
-CUT_FILES = ("transcript.p2pb", "signed.p2pb", "secrets")
-"""The files a power cut may take back: the ones the store's promise rests on."""
+CUT_FILES = ("transcript.p2pb", "signed.p2pb", "secrets", "agreements", "known-game-ids")
+"""The files a power cut may take back: the ones the store's promise rests on (what the
+seat signed, its secrets, the continuations it agreed to, the ids it has seen)."""
 RENAMED = "game.json"
 """The file the store replaces whole, whose version a power cut may take back."""
 

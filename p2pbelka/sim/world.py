@@ -38,7 +38,7 @@ from p2pbelka.bots import make_bot
 from p2pbelka.fairdeal.secp256k1 import SECP256K1
 from p2pbelka.net import network
 from p2pbelka.net.identity import Identity
-from p2pbelka.peer import disk, storelock
+from p2pbelka.peer import disk, storelock, wallclock
 from p2pbelka.peer.lan import (
     GameResult,
     LobbyEvent,
@@ -182,6 +182,7 @@ def simulate(
             deterministic(rng.getrandbits(64)),
             counting(outcome.counts),
             disk.use(sim_disk),
+            wallclock.use(wall_clock),
             remembered(outcome),
             quiet_io(),
         ):
@@ -192,6 +193,20 @@ def simulate(
         if keep is None:
             shutil.rmtree(root, ignore_errors=True)
     return outcome
+
+
+EPOCH = 1_750_000_000.0
+"""The wall clock's time when a simulated run starts (June 2025): the run's wall clock is
+its simulated clock from there (``wall_clock``), so a certificate's time, a game's
+start and a chat line's counter follow from the seed."""
+
+
+def wall_clock() -> float:
+    """The simulated run's wall clock (``peer.wallclock``): ``EPOCH`` plus trio's time."""
+    try:
+        return EPOCH + trio.current_time()
+    except RuntimeError:  # outside the run (reading its results back): its start
+        return EPOCH
 
 
 SHORT_FAULTS = 0.6

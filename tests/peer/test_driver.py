@@ -3,6 +3,7 @@ deciding on a card is not."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -222,11 +223,13 @@ Meanwhile = Callable[[BotFrontEnd, Linked], Awaitable[None]]
 
 
 async def _first_give_up(
-    cut_off: bool, meanwhile: Meanwhile | None = None
+    cut_off: bool, meanwhile: Meanwhile | None = None, unplayed_after: float = math.inf
 ) -> tuple[float, list[int]]:
     """When seat 2 first gives up (virtual seconds from the start) and on whom, while
     seat 1's person, whose link is alive, thinks forever; ``cut_off``: seat 2 came back
-    from an outage past the window and has not asked about its seat since."""
+    from an outage past the window and has not asked about its seat since;
+    ``unplayed_after``: seat 2 knows nobody can play seat 1 (a bot it ran, lost with
+    its restart), and gives it up after so long."""
     tables = LocalGame.seeded(61).make_tables()
     transports = memory_transports(4)
     front_ends = [Away(make_bot("random", s)) if s == 1 else BotFrontEnd(make_bot("random", s))
@@ -248,7 +251,8 @@ async def _first_give_up(
                 if seat == 2:
                     driver: PeerDriver = SegmentDriver(
                         tables[2], links, front_ends[2], seat_gone=seat_gone,
-                        cut_off=lambda: cut_off, decide_limit=DECIDE_LIMIT, **timing,
+                        cut_off=lambda: cut_off, decide_limit=DECIDE_LIMIT,
+                        unplayed=lambda s: s == 1, unplayed_after=unplayed_after, **timing,
                     )  # fmt: skip
                 else:
                     driver = PeerDriver(tables[seat], transports[seat], front_ends[seat], **timing)
@@ -278,6 +282,21 @@ async def test_back_from_a_cut_no_seat_is_waited_for_as_deciding(
         assert GIVE_UP_AFTER <= at < DECIDE_LIMIT
     else:
         assert at >= DECIDE_LIMIT
+
+
+async def test_a_seat_nobody_can_play_is_given_up_on_before_the_window(
+    autojump_clock: MockClock,
+) -> None:
+    """A bot this peer ran before it restarted holds seat 1 (its key and secrets went
+    with the restart): nothing the window could bring will move it, so the give-up (and
+    with it the offer of a fresh bot, SPEC 9.5) comes after ``unplayed_after``."""
+
+    async def unlinked(seat_2: BotFrontEnd, links: Linked) -> None:
+        links.links.discard(1)  # (a seat thinking on a live link is waited for anyway)
+
+    at, seats = await _first_give_up(False, unlinked, unplayed_after=GIVE_UP_AFTER / 3)
+    assert seats == [1]
+    assert GIVE_UP_AFTER / 3 <= at < GIVE_UP_AFTER
 
 
 async def test_a_person_thinking_is_told_apart_from_a_seat_whose_link_died(

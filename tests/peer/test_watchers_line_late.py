@@ -8,15 +8,16 @@ from __future__ import annotations
 from typing import cast
 
 import trio
+from trio.testing import MockClock
 
 from p2pbelka.net.connection import SecureChannel, open_secure_channel
 from p2pbelka.net.handshake import Role
 from p2pbelka.net.identity import Identity
-from p2pbelka.peer.chat import REPLAYED, SEND_BURST, Chat
+from p2pbelka.peer.chat import REPLAYED, SEND_BURST, SEND_EVERY, WATCHING, Chat
 from p2pbelka.peer.lan.events import JoinRequest
 from p2pbelka.peer.lan.watchers import Feed, Watcher
 from p2pbelka.peer.mesh import Mesh
-from p2pbelka.protocol.chat import ChatMsg
+from p2pbelka.protocol.chat import ChatMsg, open_chat
 from p2pbelka.protocol.envelope import Signer
 
 GAME = bytes(range(16))
@@ -84,3 +85,38 @@ async def test_a_seat_linked_late_hears_who_watches_and_a_redial_says_it_again_q
                 await trio.sleep(0.01)
         assert [m.text for m in heard] == ["/watching Dana"]
         nursery.cancel_scope.cancel()
+
+
+async def test_a_watchers_line_the_sending_limit_refuses_is_said_once_it_allows(
+    autojump_clock: MockClock,
+) -> None:
+    """The host's player chatted its sending limit away: the line naming who watches was
+    refused, and said only with the next change of watchers (none came: the seats were
+    told of nobody, for the rest of the game).  It is held now and said as soon as the
+    limit allows, the latest list then; and said again for a continuation's segment,
+    since a line of the segment left is dropped (SPEC 7.4, rule 3)."""
+    sent: list[ChatMsg] = []
+    host_chat = Chat(SIGNERS[0], GAME, 0, KEYS, NAMES, lambda raw: sent.append(open_chat(raw)))
+    feed = Feed(4)
+    feed.follow(host_chat)
+    async with trio.open_nursery() as nursery:
+        host_chat.nursery = nursery  # as the seat gives it (peer/seat.py)
+        for n in range(SEND_BURST):  # the host's player chats the sending limit away
+            host_chat.say(f"hello {n}")
+        for name in ("Dana", "Ayan"):  # two watchers come meanwhile
+            view = JoinRequest(name.encode() * 8, name, "127.0.0.1", watcher=True)
+            feed.watchers.append(Watcher(view, cast(SecureChannel, None), None))
+            feed._changed()
+        assert host_chat.standing is None
+        with trio.fail_after(SEND_EVERY * 2):
+            while host_chat.standing is None:
+                await trio.sleep(0.1)
+        said = [m.text for m in sent if m.text.startswith(WATCHING)]
+        assert said == ["/watching Dana, Ayan"]  # the latest, once
+        assert open_chat(host_chat.standing).text == said[0]
+        later = bytes(range(16, 32))  # the game goes on in a continuation
+        with trio.fail_after(SEND_EVERY * 2):
+            host_chat.enter(later)
+            while open_chat(host_chat.standing).game != later:
+                await trio.sleep(0.1)
+        assert [m.text for m in sent if m.text.startswith(WATCHING)] == [said[0]] * 2

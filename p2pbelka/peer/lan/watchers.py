@@ -40,7 +40,6 @@ from p2pbelka.peer.chat import (
     HEAR_BURST,
     HEAR_EVERY,
     Chat,
-    ChatDropped,
     RateLimit,
     watching_line,
 )
@@ -248,14 +247,12 @@ class Feed:
         line is standing: every link of the mesh gets it again as it opens (a seat
         whose link was down, or not up yet, or re-dialled), with no new signature and
         so no use of the sending limit.  A line the limit refuses (the host's player
-        chatting fast) is said with the next change."""
+        chatting fast) is said as soon as the limit allows, the latest list then
+        (``Chat.say_standing``)."""
         names = tuple(w.view.name for w in self.watchers if not w.closed)
         if self._chat is None or names == self._told or (not names and self._told is None):
             return
-        try:
-            self._chat.say(watching_line(names), standing=True)
-        except ChatDropped:
-            return
+        self._chat.say_standing(watching_line(names))
         self._told = names
 
     def chat_line(self, msg: ChatMsg) -> None:

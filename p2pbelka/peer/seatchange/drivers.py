@@ -215,11 +215,17 @@ class SegmentDriver(PeerDriver):
         seat_gone: SeatGone,
         cut_off: Callable[[], bool] = lambda: False,
         home_seat: int = 0,
+        unplayed: Callable[[int], bool] = lambda seat: False,
+        unplayed_after: float = math.inf,
         **kwargs: Any,
     ) -> None:
         super().__init__(table, transport, front_end, **kwargs)
         self.seat_gone = seat_gone
         self.home_seat = home_seat
+        self.unplayed = unplayed
+        """Whether nobody can play a seat: a bot this peer ran before it restarted (its
+        key and secrets were never kept).  Given up on after ``unplayed_after``."""
+        self.unplayed_after = unplayed_after
         self.stopped_alone: float | None = None
         """The silence after which this peer stopped, reaching nobody (``CutOff``)."""
         self.stopped_split = False
@@ -282,6 +288,19 @@ class SegmentDriver(PeerDriver):
         # here never moves in it.  The give-up that follows asks whether our seat
         # changed hands; if it did not, the table goes on and waits as before.
         return not self.cut_off() and super()._may_be_deciding(seat, silent)
+
+    def gives_up_after(self, gone: list[int]) -> float:
+        # A seat nobody can play waits for nothing the window could bring: it is given
+        # up on as soon as its player had time to ask for it back (once this seat may
+        # sign again: a held table waits for its own chain first).
+        table = self.table
+        if (
+            gone
+            and all(self.unplayed(s) for s in gone)
+            and not (table.state.held or table.view.short_of_own)
+        ):
+            return min(self.give_up_after, self.unplayed_after)
+        return self.give_up_after
 
     def alone(self) -> bool:
         """Every link this peer had is down.  At a table of three or more the others are

@@ -267,7 +267,7 @@ class SeatChange(Proposing, Agreeing):
         A bot our program ran before it restarted is gone with it (its key and secrets
         were never kept): the seat is handed back from where the table waits for it."""
         table = self.table
-        if table is None or (self.bot_table(seat) is None and not self._bot_lost(seat)):
+        if table is None or (self.bot_table(seat) is None and not self.bot_lost(seat)):
             return  # no bot of ours plays that seat
         if segment != table.game_id:
             log.info("seat %d asks for its seat back in a segment not in play here", seat)
@@ -283,7 +283,7 @@ class SeatChange(Proposing, Agreeing):
             return
         self._go(Handing(self._ask_player(seat, 0.0, now, back=self._name(seat)), nonce))
 
-    def _bot_lost(self, seat: int) -> bool:
+    def bot_lost(self, seat: int) -> bool:
         """A bot holds ``seat`` whose peer we are (we host its changes), and we run none
         there: the bot went with our program's restart, and nobody else can play it."""
         table = self.table

@@ -68,7 +68,7 @@ from p2pbelka.peer.seatchange.effects import (
     Thaw,
 )
 from p2pbelka.peer.seatchange.machine import SeatChange
-from p2pbelka.peer.seatchange.reclaim import Reclaimer
+from p2pbelka.peer.seatchange.reclaim import ASK_EVERY, Reclaimer
 from p2pbelka.peer.seatchange.state import SeatState
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.codec import ProtocolError
@@ -96,6 +96,10 @@ MAX_PENDING = 4096
 MAX_PENDING_BYTES = 8 << 20
 """And their bytes (what one seat can make this peer hold with envelopes of made-up
 segments; a continuation's first deal is a few hundred KiB)."""
+LOST_BOT_AFTER = 2 * ASK_EVERY
+"""Seconds this peer's table waits for a seat held by a bot it ran before it restarted
+(lost with it), once it may sign again, before it seats a fresh bot there: time for the
+seat's player, if back, to ask for it (``seat_reclaim``, every ``ASK_EVERY``)."""
 TOP_UP_SILENT = 15.0
 """Watching, with a seat the game waits for out of reach: fetch the game from a seat we
 reach this often."""
@@ -309,6 +313,8 @@ class SeatChangeRunner:
             seat_gone=self.seat_gone,
             cut_off=lambda: self._cut_off,
             home_seat=self.state.home_seat,
+            unplayed=self.change.bot_lost,
+            unplayed_after=LOST_BOT_AFTER,
         )
         self._drivers.append(self.driver)
         for bot_table, seat in bots:
