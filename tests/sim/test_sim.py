@@ -28,7 +28,7 @@ from p2pbelka.sim.checks import times_gone, violations
 from p2pbelka.sim.disk import SimDisk
 from p2pbelka.sim.faults import Cut, Kill, Reset, Schedule, parse
 from p2pbelka.sim.main import main, replay_command
-from p2pbelka.sim.network import SimNetwork
+from p2pbelka.sim.network import Alarm, SimNetwork, SimStream
 from p2pbelka.sim.shrink import shrink
 from p2pbelka.sim.world import WATCHER, Outcome, deterministic, quiet_io, sim_clock, simulate
 from p2pbelka.table.errors import OrderError
@@ -84,20 +84,39 @@ def test_a_short_game_replays_and_stops_its_programs() -> None:
     assert len(first.copies) == 4
 
 
+SEED_49 = parse(
+    "reset 2-0@55.971; cut 1->*@97.76+123.124; cut 1<->*@212.875+75.401;"
+    " cut 2->*@262.875+25; kill 2@279.297+8.788; slow 0.01/2"
+)
+"""Belot-3 seed 49's faults (drawn for its whole game): seat 1's sending cut past the
+window, so a bot takes it (its key, secrets and play drawn from the seed too) and hands
+it back by 340 s, seat 1 cut off again and seat 2 killed on the way."""
+
+
 def test_a_seed_replays_byte_for_byte() -> None:
-    # Seed 49 cuts a seat off past the window: a bot takes it (its key, secrets and play
-    # drawn from the seed too), and hands it back.  Another run between the two leaves
-    # nothing behind.  (At a table of two no bot is ever seated.)
-    first = simulate(49, "belot", 3)
-    simulate(8, "belot", 2)
-    again = simulate(49, "belot", 3)
-    assert any(c.seat == 1 for c in first.copies) and first.answers["yes"]
-    assert [c.transcript for c in first.copies] == [c.transcript for c in again.copies]
-    assert [c.signed for c in first.copies] == [c.signed for c in again.copies]
-    assert [(e.seat, e.what, e.ended) for e in first.exits] == [
-        (e.seat, e.what, e.ended) for e in again.exits
-    ]
-    assert first.counts == again.counts
+    # Each run between the two of the other leaves nothing behind.  The seat change
+    # stopped at 340 s, once it is handed back (the rest of the game is a third of a
+    # whole one's CPU); and a whole game, to its end and the results' exchange.  (At a
+    # table of two no bot is ever seated.)
+    def runs() -> tuple[Outcome, Outcome]:
+        return simulate(49, "belot", 3, SEED_49, stop=340.0), simulate(8, "belot", 2)
+
+    first, again = runs(), runs()
+    changed = first[0]
+    assert changed.answers["yes"] and changed.answers["back yes"]
+    for copy in changed.copies:
+        assert [(c.seat, c.back) for c in verify_bytes(copy.transcript).changes] == [
+            (1, False),
+            (1, True),
+        ]
+    assert "finished" in {e.what for e in first[1].exits}
+    for one, other in zip(first, again, strict=True):
+        assert [c.transcript for c in one.copies] == [c.transcript for c in other.copies]
+        assert [c.signed for c in one.copies] == [c.signed for c in other.copies]
+        assert [(e.seat, e.what, e.ended) for e in one.exits] == [
+            (e.seat, e.what, e.ended) for e in other.exits
+        ]
+        assert one.counts == other.counts
 
 
 @pytest.mark.parametrize(("game", "players", "seed"), SHORT)
@@ -220,6 +239,57 @@ def test_bytes_cross_a_cut_once_it_heals_in_order() -> None:
             got += await theirs.receive_some()
         assert got == b"one two"
         assert trio.current_time() >= 31.0
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+def test_an_alarm_wakes_its_task_at_its_time_at_a_ring_or_a_cancel() -> None:
+    """The simulated stream's wait (``network.Alarm``): asleep until the earliest time it
+    was set to (the mock clock jumps there, as to a cancel scope's deadline), or until it
+    is rung; cancelled from outside as any wait is, and then it never fires."""
+
+    async def main() -> None:
+        woke: list[tuple[str, float]] = []
+
+        alarms: dict[str, Alarm] = {}
+
+        async def sleeper(name: str, at: float) -> None:
+            alarms[name] = alarm = Alarm()  # the task that waits
+            alarm.set(at)
+            with trio.move_on_after(50.0):
+                await alarm.wait()
+                woke.append((name, trio.current_time()))
+
+        async with trio.open_nursery() as nursery:
+            for name, at in (("late", 30.0), ("earlier", 40.0), ("rung", 20.0), ("never", 60.0)):
+                nursery.start_soon(sleeper, name, at)
+            await trio.sleep(1.0)
+            alarms["earlier"].set(10.0)
+            alarms["earlier"].set(15.0)  # later than it is set to: no change
+            await trio.sleep(4.0)
+            alarms["rung"].ring()
+        assert woke == [("rung", 5.0), ("earlier", 10.0), ("late", 30.0)]
+        assert trio.current_time() == 50.0  # "never" was cancelled at 50 s, and did not fire
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+def test_a_channel_hands_a_simulated_stream_its_frames_at_once() -> None:
+    """``SecureChannel.send_now`` writes to a simulated stream as to a socket with room in
+    its buffer (``SimStream.write_nowait``): the frame is on its way in the caller's task,
+    and a reset stream closes the channel with the reason."""
+
+    async def main() -> None:
+        net = SimNetwork(Schedule(()), random.Random(0))
+        listeners, port = net.listen("10.0.0.2", 0)
+        mine = await net.connect("10.0.0.1", "10.0.0.2", port)
+        theirs = await listeners[0].accept()
+        assert isinstance(mine, SimStream)
+        assert mine.write_nowait(b"one ") == 4
+        assert await theirs.receive_some() == b"one "
+        mine.reset()
+        with pytest.raises(OSError):
+            mine.write_nowait(b"two")
 
     trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
 
