@@ -322,8 +322,9 @@ def test_shrinking_keeps_only_the_faults_that_fail() -> None:
 def test_a_game_resumed_twice_at_once_signs_once() -> None:
     """Found by the simulator (Belot-3 seed 7): a LAN game resumed twice at once ran
     twice, signed two envelopes for one place and left an INVALID copy.  The game's
-    folder is locked now: the second program is refused (``StoreBusy``, exit 3)."""
-    outcome = simulate(7, "belot", 3, parse("kill 0@168.724+43.22x2"))
+    folder is locked now: the second program is refused (``StoreBusy``, exit 3).  (Stopped
+    at 300 s: the resumed seat has signed for a minute and a half by then.)"""
+    outcome = simulate(7, "belot", 3, parse("kill 0@168.724+43.22x2"), stop=300.0)
     assert violations(outcome) == []
     refused = [e for e in outcome.exits if isinstance(e.error, StoreBusy)]
     assert [e.seat for e in refused] == [0], [e.what for e in outcome.exits]
@@ -431,9 +432,10 @@ def test_a_proposer_back_from_a_cut_never_signs_past_its_offer_s_cut() -> None:
     asked whether its own seat had changed hands, heard it had not, and let its table
     go on: it played a card in the old segment, then sealed its offer cutting its chain
     one envelope short, and its copy was INVALID.  The question's hold and the seat
-    change's are separate now: the answer lets go of its own only."""
+    change's are separate now: the answer lets go of its own only.  (Stopped at 300 s:
+    the seat is handed back by then, every transition of the whole game taken.)"""
     schedule = "cut 2<->*@143.267+86.3; cut 1->*@193.267+25; kill 1@210.609+22.092"
-    outcome = simulate(300171, "belot", 3, parse(schedule))
+    outcome = simulate(300171, "belot", 3, parse(schedule), stop=300.0)
     assert violations(outcome) == []
     assert outcome.answers["yes"], "seat 2 went to a bot: the offer was sealed"
 
@@ -445,9 +447,10 @@ def test_a_bot_lost_with_its_peer_s_restart_hands_the_seat_back() -> None:
     not kept), so it ignored every ``seat_reclaim``: the game waited on the lost bot,
     and seats 0 and 2 then seated a second bot in the first one's place, while seat 1's
     player was back asking (three changes for one absence).  The peer that ran the bot
-    now hands the seat back from where its table waits for it (the deal voided)."""
+    now hands the seat back from where its table waits for it (the deal voided).
+    (Stopped at 360 s: seat 1 killed and back, every transition of the whole game taken.)"""
     schedule = "cut 1<->*@19.296+97.814; kill 0@123.115+13.761; kill 1@272.217+19.146"
-    outcome = simulate(300837, "belot", 3, parse(schedule))
+    outcome = simulate(300837, "belot", 3, parse(schedule), stop=360.0)
     assert violations(outcome) == []
     copy = next(c.transcript for c in outcome.copies if c.seat == 2)
     changes = verify_bytes(copy).changes
