@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from functools import partial
 from types import TracebackType
 
 import trio
@@ -166,14 +165,12 @@ class SecureChannel:
         caller must make sure one follows when this returns True and ``pending``."""
         if self._unsent or self._send_lock.locked() or self.closed:
             return False
+        fd = -1
         if self._socket is not None:
             fd = self._socket.fileno()  # asked each time: -1 once closed, never another file's
             if fd < 0:
                 return False
-            write: Callable[[bytes], int] = partial(os.write, fd)
-        elif self._write_nowait is not None:
-            write = self._write_nowait
-        else:
+        elif self._write_nowait is None:
             return False
         if len(payload) > self.max_payload:
             raise ValueError(f"payload of {len(payload)} bytes exceeds {self.max_payload}")
@@ -183,7 +180,7 @@ class SecureChannel:
             return False  # counter exhausted: ``send`` fails the channel and says so
         frame = encode_frame(body, self._session.max_frame_size)
         try:
-            written = write(frame)
+            written = os.write(fd, frame) if fd >= 0 else self._write_nowait(frame)  # type: ignore[misc]
         except BlockingIOError:
             written = 0
         except OSError as exc:
