@@ -8,7 +8,7 @@ channel's ``peer_address``.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
 
 import trio
@@ -122,9 +122,11 @@ class SecureChannel:
         self._receive_lock = trio.Lock()
         self._closed_reason: str | None = None
         self._unsent = b""  # the tail of a frame ``send_now`` sealed and the kernel left
-        # A socket's descriptor takes ``os.write`` on POSIX systems only.
+        # A socket's descriptor takes ``os.write`` on POSIX systems only; a stream of
+        # the simulator's network its own ``write_nowait``.
         posix = os.name == "posix"
         self._socket = stream.socket if isinstance(stream, trio.SocketStream) and posix else None
+        self._write_nowait: Callable[[bytes], int] | None = getattr(stream, "write_nowait", None)
 
     @property
     def peer_fingerprint(self) -> str:
@@ -161,10 +163,14 @@ class SecureChannel:
         frame the kernel takes only part of is sealed already (its nonce spent), so
         the rest is kept and goes first in the next ``send`` or ``flush``: the
         caller must make sure one follows when this returns True and ``pending``."""
-        if self._socket is None or self._unsent or self._send_lock.locked() or self.closed:
+        if self._unsent or self._send_lock.locked() or self.closed:
             return False
-        fd = self._socket.fileno()  # asked each time: -1 once closed, never another file's
-        if fd < 0:
+        fd = -1
+        if self._socket is not None:
+            fd = self._socket.fileno()  # asked each time: -1 once closed, never another file's
+            if fd < 0:
+                return False
+        elif self._write_nowait is None:
             return False
         if len(payload) > self.max_payload:
             raise ValueError(f"payload of {len(payload)} bytes exceeds {self.max_payload}")
@@ -174,7 +180,7 @@ class SecureChannel:
             return False  # counter exhausted: ``send`` fails the channel and says so
         frame = encode_frame(body, self._session.max_frame_size)
         try:
-            written = os.write(fd, frame)
+            written = os.write(fd, frame) if fd >= 0 else self._write_nowait(frame)  # type: ignore[misc]
         except BlockingIOError:
             written = 0
         except OSError as exc:

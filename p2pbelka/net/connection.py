@@ -372,9 +372,28 @@ class _Server:
 
 
 async def _summarise(door: Door) -> NoReturn:
-    """One line every few seconds about the connections refused, never one per connection."""
+    """One line every few seconds about the connections refused, never one per connection.
+
+    While none was refused it sleeps until one is (a listener ticking every few seconds
+    to find nothing was a wake-up of every listener of every peer), then says it at the
+    tick it would have: the ticks it slept through each found nothing (``quiet_until``)."""
+    every = door.policy.summary_every
+    tick = trio.current_time() + every
     while True:
-        await trio.sleep(door.policy.summary_every)
+        if not door.refused:
+            woken = trio.Event()
+            door.on_refusal = woken.set
+            try:
+                await woken.wait()
+            finally:
+                door.on_refusal = None
+            now, skipped = trio.current_time(), None
+            while tick <= now:
+                skipped, tick = tick, tick + every
+            if skipped is not None:
+                door.quiet_until(skipped)
+        await trio.sleep_until(tick)
+        tick = trio.current_time() + every
         line = door.take_summary(trio.current_time())
         if line is not None:
             log.warning("%s", line)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import collections
 import ipaddress
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 __all__ = ["Door", "DoorPolicy", "Ticket"]
@@ -82,6 +83,8 @@ class Door:
         self._numbers = itertools.count()
         self._refusals = _Refusals()
         self.stats: collections.Counter[str] = collections.Counter()
+        self.on_refusal: Callable[[], None] | None = None
+        """Called at a refusal (the summary's task sleeps while there is none to tell)."""
 
     @property
     def pending(self) -> int:
@@ -138,6 +141,16 @@ class Door:
         """A channel its handler closed for what came on it (a watcher that flooded or
         sent what it may not): counted with the refusals, in the same summary."""
         self._refuse(reason, address, now)
+
+    @property
+    def refused(self) -> bool:
+        """Refusals came since the last summary."""
+        return bool(self._refusals.by_reason)
+
+    def quiet_until(self, when: float) -> None:
+        """A summary taken at ``when`` found nothing (``take_summary`` at that time,
+        skipped by a task that slept until a refusal came after it)."""
+        self._refusals.since = when
 
     def take_summary(self, now: float) -> str | None:
         """One line about the refusals since the last summary, or None if there were none."""
@@ -213,6 +226,8 @@ class Door:
         self._refusals.by_reason[reason] += 1
         self._refusals.by_address[address] += 1
         self.stats["refused"] += 1
+        if self.on_refusal is not None:
+            self.on_refusal()
 
 
 def _is_loopback(address: str) -> bool:

@@ -38,6 +38,8 @@ CUT_OFF_GRACE = 300.0
 links to come back (never past the decide limit): then it stops, signing nothing,
 its game saved unfinished for ``resume`` (the others have long given its seat to a
 bot, and may have finished and left: nobody would answer it again)."""
+MAX_QUIET_TICKS = 600
+"""Checks a driver sleeps through at most while none may act (then it looks anyway)."""
 QUICK_SYNCS = 8
 """Syncs in a row under ``INLINE_SYNC_LIMIT`` (in a worker thread) after which they
 are waited for in the driver's task again: one slow sync (the game's first, which
@@ -291,7 +293,30 @@ class PeerDriver:
         tick = min(self.pause_after, self.resend_after, 1.0)
         next_check = quiet_since + tick
         recovering = isinstance(self.transport, Recovering)
+        first_limit = min(self.pause_after, self.give_up_after)
+
+        def acts(at: float) -> bool:
+            """Whether the check at ``at`` may do something: ask again, give up, pause,
+            or, paused, tell of a change; or stop checking (only our own player is waited
+            for).  A check that cannot is not woken for (every peer woke every second
+            while another seat's player thought); what arrives meanwhile is judged anew."""
+            if paused or (at - quiet_since >= first_limit):
+                return True
+            if recovering and at - asked_at >= ask_every:
+                return True
+            me = self.table.state.me
+            waited = any(s != me for s in progress[1])
+            return not waited and not (self.table.state.held or self.table.view.short_of_own)
+
         while not self.table.finished:
+            # The checks a wake-up would find nothing to do at are slept through; the
+            # wait ends at the first that may act (``next_check`` stays on the same
+            # ticks as if each was woken for).
+            wake = next_check
+            for _ in range(MAX_QUIET_TICKS):
+                if wake == math.inf or acts(wake):
+                    break
+                wake += tick
             item: Inbox | None = None
             # Nothing to do yet: work the table will need later (the next deal's
             # secrets), a short piece at a time, looking at the inbox in between.
@@ -304,10 +329,13 @@ class PeerDriver:
             try:
                 item = self._inbox.receive_nowait()
             except trio.WouldBlock:
-                with trio.move_on_at(next_check):
+                with trio.move_on_at(wake):
                     item = await self._inbox.receive()
             else:
                 await trio.lowlevel.cancel_shielded_checkpoint()
+            now = trio.current_time()
+            while next_check < wake and next_check <= now:
+                next_check += tick  # a check slept through: it would have found nothing
             if item is not None:
                 await self._apply(item)
                 await self._flush()

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import NoReturn
+
+import trio
+import trio.testing
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from p2pbelka.net import connection
 from p2pbelka.net.door import Door, DoorPolicy, Ticket
 
 FLOODER = "10.77.0.66"
@@ -113,3 +119,40 @@ def test_a_channel_cut_off_by_its_handler_is_counted_in_the_summary() -> None:
     line = door.take_summary(6.0)
     assert line is not None and "watcher cut off: a chat flood" in line and "10.0.0.9" in line
     assert door.stats["refused"] == 1
+
+
+def test_the_summary_sleeps_while_none_is_refused_and_speaks_at_its_tick() -> None:
+    """``_summarise`` sleeps until a refusal comes, and says it at the tick and in the words
+    a summary taken every ``summary_every`` seconds would (the ticks slept through found
+    nothing): the same lines at the same times."""
+    refusals = [3.0, 4.5, 17.25, 17.5, 18.0, 41.0, 198.5]
+
+    async def run(summarise: Callable[[Door], Awaitable[NoReturn]]) -> list[tuple[float, str]]:
+        door, lines = Door(DoorPolicy(summary_every=5.0)), []
+
+        def take(now: float) -> str | None:
+            line = Door.take_summary(door, now)
+            if line is not None:
+                lines.append((now, line))
+            return line
+
+        door.take_summary = take  # type: ignore[method-assign]
+        with trio.move_on_after(300.0):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(summarise, door)
+                for at in refusals:
+                    await trio.sleep_until(at)
+                    door.cut_off(f"10.0.0.{int(at) % 3}", at, "flooded")
+        return lines
+
+    async def every_tick(door: Door) -> NoReturn:
+        while True:
+            await trio.sleep(door.policy.summary_every)
+            door.take_summary(trio.current_time())
+
+    def lines(summarise: Callable[[Door], Awaitable[NoReturn]]) -> list[tuple[float, str]]:
+        return trio.run(run, summarise, clock=trio.testing.MockClock(autojump_threshold=0))
+
+    expected = lines(every_tick)
+    assert [t for t, _ in expected] == [5.0, 20.0, 45.0, 200.0]
+    assert lines(connection._summarise) == expected

@@ -28,7 +28,7 @@ from p2pbelka.sim.checks import times_gone, violations
 from p2pbelka.sim.disk import SimDisk
 from p2pbelka.sim.faults import Cut, Kill, Reset, Schedule, parse
 from p2pbelka.sim.main import main, replay_command
-from p2pbelka.sim.network import SimNetwork
+from p2pbelka.sim.network import Alarm, SimNetwork, SimStream
 from p2pbelka.sim.shrink import shrink
 from p2pbelka.sim.world import WATCHER, Outcome, deterministic, quiet_io, sim_clock, simulate
 from p2pbelka.table.errors import OrderError
@@ -84,20 +84,39 @@ def test_a_short_game_replays_and_stops_its_programs() -> None:
     assert len(first.copies) == 4
 
 
+SEED_49 = parse(
+    "reset 2-0@55.971; cut 1->*@97.76+123.124; cut 1<->*@212.875+75.401;"
+    " cut 2->*@262.875+25; kill 2@279.297+8.788; slow 0.01/2"
+)
+"""Belot-3 seed 49's faults (drawn for its whole game): seat 1's sending cut past the
+window, so a bot takes it (its key, secrets and play drawn from the seed too) and hands
+it back by 340 s, seat 1 cut off again and seat 2 killed on the way."""
+
+
 def test_a_seed_replays_byte_for_byte() -> None:
-    # Seed 49 cuts a seat off past the window: a bot takes it (its key, secrets and play
-    # drawn from the seed too), and hands it back.  Another run between the two leaves
-    # nothing behind.  (At a table of two no bot is ever seated.)
-    first = simulate(49, "belot", 3)
-    simulate(8, "belot", 2)
-    again = simulate(49, "belot", 3)
-    assert any(c.seat == 1 for c in first.copies) and first.answers["yes"]
-    assert [c.transcript for c in first.copies] == [c.transcript for c in again.copies]
-    assert [c.signed for c in first.copies] == [c.signed for c in again.copies]
-    assert [(e.seat, e.what, e.ended) for e in first.exits] == [
-        (e.seat, e.what, e.ended) for e in again.exits
-    ]
-    assert first.counts == again.counts
+    # Each run between the two of the other leaves nothing behind.  The seat change
+    # stopped at 340 s, once it is handed back (the rest of the game is a third of a
+    # whole one's CPU); and a whole game, to its end and the results' exchange.  (At a
+    # table of two no bot is ever seated.)
+    def runs() -> tuple[Outcome, Outcome]:
+        return simulate(49, "belot", 3, SEED_49, stop=340.0), simulate(8, "belot", 2)
+
+    first, again = runs(), runs()
+    changed = first[0]
+    assert changed.answers["yes"] and changed.answers["back yes"]
+    for copy in changed.copies:
+        assert [(c.seat, c.back) for c in verify_bytes(copy.transcript).changes] == [
+            (1, False),
+            (1, True),
+        ]
+    assert "finished" in {e.what for e in first[1].exits}
+    for one, other in zip(first, again, strict=True):
+        assert [c.transcript for c in one.copies] == [c.transcript for c in other.copies]
+        assert [c.signed for c in one.copies] == [c.signed for c in other.copies]
+        assert [(e.seat, e.what, e.ended) for e in one.exits] == [
+            (e.seat, e.what, e.ended) for e in other.exits
+        ]
+        assert one.counts == other.counts
 
 
 @pytest.mark.parametrize(("game", "players", "seed"), SHORT)
@@ -224,6 +243,57 @@ def test_bytes_cross_a_cut_once_it_heals_in_order() -> None:
     trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
 
 
+def test_an_alarm_wakes_its_task_at_its_time_at_a_ring_or_a_cancel() -> None:
+    """The simulated stream's wait (``network.Alarm``): asleep until the earliest time it
+    was set to (the mock clock jumps there, as to a cancel scope's deadline), or until it
+    is rung; cancelled from outside as any wait is, and then it never fires."""
+
+    async def main() -> None:
+        woke: list[tuple[str, float]] = []
+
+        alarms: dict[str, Alarm] = {}
+
+        async def sleeper(name: str, at: float) -> None:
+            alarms[name] = alarm = Alarm()  # the task that waits
+            alarm.set(at)
+            with trio.move_on_after(50.0):
+                await alarm.wait()
+                woke.append((name, trio.current_time()))
+
+        async with trio.open_nursery() as nursery:
+            for name, at in (("late", 30.0), ("earlier", 40.0), ("rung", 20.0), ("never", 60.0)):
+                nursery.start_soon(sleeper, name, at)
+            await trio.sleep(1.0)
+            alarms["earlier"].set(10.0)
+            alarms["earlier"].set(15.0)  # later than it is set to: no change
+            await trio.sleep(4.0)
+            alarms["rung"].ring()
+        assert woke == [("rung", 5.0), ("earlier", 10.0), ("late", 30.0)]
+        assert trio.current_time() == 50.0  # "never" was cancelled at 50 s, and did not fire
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+def test_a_channel_hands_a_simulated_stream_its_frames_at_once() -> None:
+    """``SecureChannel.send_now`` writes to a simulated stream as to a socket with room in
+    its buffer (``SimStream.write_nowait``): the frame is on its way in the caller's task,
+    and a reset stream closes the channel with the reason."""
+
+    async def main() -> None:
+        net = SimNetwork(Schedule(()), random.Random(0))
+        listeners, port = net.listen("10.0.0.2", 0)
+        mine = await net.connect("10.0.0.1", "10.0.0.2", port)
+        theirs = await listeners[0].accept()
+        assert isinstance(mine, SimStream)
+        assert mine.write_nowait(b"one ") == 4
+        assert await theirs.receive_some() == b"one "
+        mine.reset()
+        with pytest.raises(OSError):
+            mine.write_nowait(b"two")
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
 def test_a_power_cut_keeps_what_was_synced_and_may_tear_the_rest(tmp_path: Path) -> None:
     path = tmp_path / "transcript.p2pb"
     path.write_bytes(b"synced ")
@@ -252,8 +322,9 @@ def test_shrinking_keeps_only_the_faults_that_fail() -> None:
 def test_a_game_resumed_twice_at_once_signs_once() -> None:
     """Found by the simulator (Belot-3 seed 7): a LAN game resumed twice at once ran
     twice, signed two envelopes for one place and left an INVALID copy.  The game's
-    folder is locked now: the second program is refused (``StoreBusy``, exit 3)."""
-    outcome = simulate(7, "belot", 3, parse("kill 0@168.724+43.22x2"))
+    folder is locked now: the second program is refused (``StoreBusy``, exit 3).  (Stopped
+    at 300 s: the resumed seat has signed for a minute and a half by then.)"""
+    outcome = simulate(7, "belot", 3, parse("kill 0@168.724+43.22x2"), stop=300.0)
     assert violations(outcome) == []
     refused = [e for e in outcome.exits if isinstance(e.error, StoreBusy)]
     assert [e.seat for e in refused] == [0], [e.what for e in outcome.exits]
@@ -361,9 +432,10 @@ def test_a_proposer_back_from_a_cut_never_signs_past_its_offer_s_cut() -> None:
     asked whether its own seat had changed hands, heard it had not, and let its table
     go on: it played a card in the old segment, then sealed its offer cutting its chain
     one envelope short, and its copy was INVALID.  The question's hold and the seat
-    change's are separate now: the answer lets go of its own only."""
+    change's are separate now: the answer lets go of its own only.  (Stopped at 300 s:
+    the seat is handed back by then, every transition of the whole game taken.)"""
     schedule = "cut 2<->*@143.267+86.3; cut 1->*@193.267+25; kill 1@210.609+22.092"
-    outcome = simulate(300171, "belot", 3, parse(schedule))
+    outcome = simulate(300171, "belot", 3, parse(schedule), stop=300.0)
     assert violations(outcome) == []
     assert outcome.answers["yes"], "seat 2 went to a bot: the offer was sealed"
 
@@ -375,9 +447,10 @@ def test_a_bot_lost_with_its_peer_s_restart_hands_the_seat_back() -> None:
     not kept), so it ignored every ``seat_reclaim``: the game waited on the lost bot,
     and seats 0 and 2 then seated a second bot in the first one's place, while seat 1's
     player was back asking (three changes for one absence).  The peer that ran the bot
-    now hands the seat back from where its table waits for it (the deal voided)."""
+    now hands the seat back from where its table waits for it (the deal voided).
+    (Stopped at 360 s: seat 1 killed and back, every transition of the whole game taken.)"""
     schedule = "cut 1<->*@19.296+97.814; kill 0@123.115+13.761; kill 1@272.217+19.146"
-    outcome = simulate(300837, "belot", 3, parse(schedule))
+    outcome = simulate(300837, "belot", 3, parse(schedule), stop=360.0)
     assert violations(outcome) == []
     copy = next(c.transcript for c in outcome.copies if c.seat == 2)
     changes = verify_bytes(copy).changes
