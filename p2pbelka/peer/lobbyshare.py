@@ -5,12 +5,18 @@ of ``ladder/share.py`` between a joiner and the host, each message wrapped in a
 The joiner begins once the host shows it seated; the host answers a seated joiner's
 exchange (the caller hands over only a seated joiner's messages: one the host's person
 has not let in, a watcher, or anyone refused, costs nothing here).  One exchange with
-a key for the lobby's life; each bounded as at a table's end (the exchange's counts and
+a key for the lobby's life (and at most ``RELAYS`` further ones the host begins, below);
+each bounded as at a table's end (the exchange's counts and
 bytes, ``EARLY`` messages kept before it begins, ``STALL`` seconds for the other side's
 next message and for each of ours to leave, ``SHARE_TIME`` in all); and the keys that
 never sat at a table with this ledger's owner (strangers) share one at a time, all of
 them together within one exchange's bounds for the lobby (``StrangerBudget``), so a
 lobby open to anyone costs at most that whatever the keys a visitor makes.
+
+A host whose ledger gained results from one joiner begins the exchange again with each
+other seated joiner whose exchange finished (``RELAYS`` times a key at most), so every
+seat converges through the host before the game: a joiner answers a ``have`` that
+comes after its exchange finished as the host's further exchange.
 
 Nothing here can delay the lobby or the game: the exchanges run in their own tasks;
 messages are taken without waiting; the start stops them, and what an exchange cut by
@@ -36,11 +42,16 @@ from p2pbelka.net.errors import NetError
 from p2pbelka.peer import disk
 from p2pbelka.peer.share import STALL, Shared, count_received
 from p2pbelka.peer.tableshare import EARLY
+from p2pbelka.protocol.codec import ProtocolError, decode
 
 log = logging.getLogger(__name__)
 
 SHARE_TIME = 20.0
 """Seconds one exchange in a lobby may take at most (1,000 results take a few)."""
+
+RELAYS = 3
+"""Further exchanges one key takes part in at most a lobby, each begun by the host after
+its ledger gained from another's (a table of four's other two joiners, and one spare)."""
 
 
 @dataclass
@@ -82,8 +93,14 @@ class _Exchange:
     """One exchange on a lobby connection: messages taken as they come (never waiting),
     answers queued and sent by a task of its own."""
 
-    def __init__(self, channel: SecureChannel) -> None:
+    def __init__(
+        self, channel: SecureChannel, rounds: int = 0, after: trio.Event | None = None
+    ) -> None:
         self.channel = channel
+        self.rounds = rounds  # the further exchanges with this key before this one
+        self.after = after  # the last one's results counted: this one may read the ledger
+        self.seen = 0  # the ledger's gains in this lobby when this one read it
+        self.counted = trio.Event()  # what it brought is counted (or it ended without)
         self.early: list[bytes] = []
         self.sharing: Sharing | None = None
         self.error = ""
@@ -186,9 +203,16 @@ class LobbyShares:
     none is under way); ``begin`` begins one; ``stop`` ends them all, at the start."""
 
     def __init__(
-        self, games: Path, owner: bytes, said: Callable[[LobbyShared], None] | None = None
+        self,
+        games: Path,
+        owner: bytes,
+        said: Callable[[LobbyShared], None] | None = None,
+        seated: Callable[[SecureChannel], bool] | None = None,
     ) -> None:
         self.path = ledger_path(games)
+        self.seated = seated
+        """A host's: whether a channel is a joiner's seated now (it relays to those);
+        None on a joiner's side, which takes the host's further exchanges instead."""
         self.owner = owner
         self.said = said if said is not None else _log_shared
         self.strangers = StrangerBudget()
@@ -197,6 +221,7 @@ class LobbyShares:
         self._stopped = False
         self._ledger = trio.Lock()  # one read or count of the ledger at a time
         self._held: tuple[dict[bytes, bytes], set[bytes]] | None = None
+        self._gains = 0  # the counts that added to the ledger in this lobby
 
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         async with trio.open_nursery() as nursery:
@@ -217,9 +242,46 @@ class LobbyShares:
         self.begin(channel)
         exchange = self._exchanges.get(channel.peer_key)
         if exchange is not None and exchange.channel is channel:
+            if self._further(exchange, payload):
+                exchange = self._again(exchange)
             exchange.heard(payload)
         elif not self._stopped:  # (after the start, the lobby says nothing of it)
             log.info("lobby: ignored a results message from %s", channel.peer_fingerprint)
+
+    def _further(self, exchange: _Exchange, payload: bytes) -> bool:
+        """A joiner's side: the host begins a further exchange (its ``have`` after ours
+        finished), taken ``RELAYS`` times a connection at most."""
+        return (
+            self.seated is None
+            and not self._stopped
+            and _finished(exchange)
+            and exchange.rounds < RELAYS
+            and _is_have(payload)
+        )
+
+    def _again(self, previous: _Exchange) -> _Exchange:
+        """A further exchange on ``previous``'s connection, begun once that one counted."""
+        key = previous.channel.peer_key
+        exchange = _Exchange(previous.channel, previous.rounds + 1, previous.counted)
+        self._exchanges[key] = exchange
+        if self._nursery is not None:
+            self._nursery.start_soon(self._guarded, exchange)
+        return exchange
+
+    def _relay(self) -> None:
+        """A host's: begin a further exchange with each key owed one whose last exchange
+        finished and counted, on the connection it still holds a seat with."""
+        if self._stopped or self.seated is None:
+            return
+        for exchange in list(self._exchanges.values()):
+            if (
+                exchange.counted.is_set()  # (one under way is owed it once counted)
+                and exchange.seen < self._gains
+                and _finished(exchange)
+                and exchange.rounds < RELAYS
+                and self.seated(exchange.channel)
+            ):
+                self._again(exchange)
 
     def stop(self) -> None:
         """The game starts: every exchange ends now, none begins, none counts."""
@@ -235,12 +297,18 @@ class LobbyShares:
         except Exception:  # an extra beside the lobby: logged, never raised
             log.exception("lobby: the results' exchange failed")
             exchange.end("the exchange failed")
+        finally:
+            exchange.counted.set()
+        self._relay()
 
     async def _share(self, exchange: _Exchange) -> None:
         start = trio.current_time()
         key = exchange.channel.peer_key
+        if exchange.after is not None:  # a further exchange: the last one counts first
+            await exchange.after.wait()
         async with self._ledger:
             known = await disk.current().blocking(self._read)
+            exchange.seen = self._gains
         if known is None:
             exchange.end("no results shared: the ledger cannot be read")
             return
@@ -264,6 +332,10 @@ class LobbyShares:
             return
         async with self._ledger:
             await disk.current().blocking(lambda: self._count(sharing, done.shared))
+            if done.shared.counted and not stranger:  # each other seat is owed it (keys
+                # made for the purpose cannot spend the further exchanges seats are owed)
+                exchange.seen += exchange.seen == self._gains  # (this one holds it)
+                self._gains += 1
         sharing.received = []  # counted: the lobby keeps no certificate of it
         done.seconds = trio.current_time() - start
         self.said(done)
@@ -291,6 +363,19 @@ class LobbyShares:
                 count_received(ledger, sharing, shared)
         except (OSError, sqlite3.Error) as exc:
             log.warning("%s: the results shared could not be counted: %s", self.path, exc)
+
+
+def _finished(exchange: _Exchange) -> bool:
+    """The exchange ended with both ``done``s in and ours sent (nothing refused)."""
+    sharing = exchange.sharing
+    return exchange.ended.is_set() and not exchange.error and sharing is not None and sharing.done
+
+
+def _is_have(payload: bytes) -> bool:
+    try:
+        return bool(decode(unwrap(payload), "share").get("t") == "have")
+    except (ShareError, ProtocolError, AttributeError):
+        return False
 
 
 def _log_shared(done: LobbyShared) -> None:

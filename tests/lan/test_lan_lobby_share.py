@@ -39,6 +39,7 @@ from p2pbelka.peer.lan import (
 from p2pbelka.peer.store import seat_home
 from p2pbelka.protocol.codec import decode, encode
 from p2pbelka.protocol.envelope import Signer
+from p2pbelka.rules import registry
 from p2pbelka.ui.words.lobbylog import event_line
 from tests.lan.test_lan_table_share import _fill as fill
 from tests.lan.test_lan_table_share import _ladder_json
@@ -80,7 +81,8 @@ class Lobby:
     """A host's lobby on loopback (a Belot table of three, so two people never fill
     it, and nobody says ready: no game starts), and what each side heard."""
 
-    def __init__(self) -> None:
+    def __init__(self, game: str = "belot", players: int = 3) -> None:
+        self.game, self.players = game, players
         self.events: dict[str, list[LobbyEvent]] = {}
         self.port = 0
         self.opened = trio.Event()
@@ -102,6 +104,10 @@ class Lobby:
     def shared(self, who: str) -> list[ResultsShared]:
         return [e for e in self.events.get(who, []) if isinstance(e, ResultsShared)]
 
+    def counts(self, **said: int) -> Callable[[], bool]:
+        """Each of these said it shared so many times."""
+        return lambda: all(len(self.shared(who)) == n for who, n in said.items())
+
     async def until(self, check: Callable[[], object]) -> None:
         """Wait until ``check`` holds: asked again at each lobby event, and now and then
         (for what a log says)."""
@@ -118,8 +124,8 @@ class Lobby:
             front,
             net=net,
             on_lobby=self.hear("host"),
-            game="belot",
-            players=3,
+            game=self.game,
+            players=self.players,
         )
 
     async def join(self, who: str, player: Identity, net: NetOptions) -> None:
@@ -153,6 +159,197 @@ async def test_two_homes_meet_in_a_lobby_and_print_the_same_ladder_without_playi
     with _ledger(tmp_path, players[0], 0) as a, _ledger(tmp_path, players[1], 1) as b:
         assert a.certificates() == b.certificates()
         assert len(a.certificates()) == 13
+
+
+TRIO_CLUB = [Signer.from_seed(bytes([n + 90]) * 32) for n in range(6)]
+"""Members each of three homes played with, two a home, whom no other home met."""
+
+
+def _fill_three(root: Path, players: list[Identity]) -> None:
+    """Three homes: the host (0) played one game with each joiner, the joiners never
+    with each other, and each home holds three games with members only it met."""
+    signers = [Signer(p.private_key) for p in players]
+    for n, player in enumerate(players):
+        with _ledger(root, player, n) as ledger:
+            for g in range(3):
+                seats = [signers[n], TRIO_CLUB[2 * n + g % 2]]
+                made = certificate_of(seats, "belot", Outcome(g % 2, (151, g)), 8000 + 10 * n + g)
+                ledger.add(made.raw, "played")
+            for j in (1, 2):
+                if n in (0, j):
+                    made = certificate_of(
+                        [signers[0], signers[j]], "belot", Outcome(0, (151, j)), 8100 + j
+                    )
+                    ledger.add(made.raw, "played")
+
+
+def _seated(lobby: Lobby, who: str, seat: int) -> Callable[[], bool]:
+    return lambda: any(
+        isinstance(e, SeatsChanged) and e.me == seat for e in lobby.events.get(who, [])
+    )
+
+
+async def test_three_homes_converge_through_the_host_without_playing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Belka table of four with three people (no game starts): joiner A shares with
+    the host before joiner B comes; the host, having gained B's games, begins the
+    exchange again with A, so all three print the same ladder."""
+    players = _players(tmp_path, 3)
+    _fill_three(tmp_path, players)
+    homes = [_home(tmp_path, n) for n in range(3)]
+    before = [_ladder_json(h, monkeypatch, capsys) for h in homes]
+    assert len(set(before)) == 3
+    lobby = Lobby(game=registry.DEFAULT, players=4)
+    host, a, b = players
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(lobby.host, host, _net(tmp_path, 0))
+        nursery.start_soon(lobby.join, "a", a, _net(tmp_path, 1))
+        await lobby.until(lambda: lobby.shared("host") and lobby.shared("a"))
+        nursery.start_soon(lobby.join, "b", b, _net(tmp_path, 2))
+        await lobby.until(lobby.counts(a=2, b=1, host=3))
+        nursery.cancel_scope.cancel()
+    first, then, again = lobby.shared("host")
+    assert (first.peer, then.peer, again.peer) == (a.public_key, b.public_key, a.public_key)
+    assert (first.counted, then.counted, again.counted) == (3, 3, 0)
+    assert [(d.came, d.counted, d.error) for d in lobby.shared("a")] == [(4, 4, ""), (3, 3, "")]
+    assert [(d.came, d.counted, d.error) for d in lobby.shared("b")] == [(7, 7, "")]
+    after = [_ladder_json(h, monkeypatch, capsys) for h in homes]
+    assert after[0] == after[1] == after[2]
+    with _ledger(tmp_path, host, 0) as ledger:
+        assert len(ledger.certificates()) == 11
+
+
+def _made(monkeypatch: pytest.MonkeyPatch) -> list[lobbyshare.LobbyShares]:
+    """Every ``LobbyShares`` made from now on (the host's, the joiners')."""
+    made: list[lobbyshare.LobbyShares] = []
+    real = lobbyshare.LobbyShares.__init__
+
+    def init(self: lobbyshare.LobbyShares, *args: Any) -> None:
+        real(self, *args)
+        made.append(self)
+
+    monkeypatch.setattr(lobbyshare.LobbyShares, "__init__", init)
+    return made
+
+
+async def test_a_joiner_that_rejoins_gets_no_further_exchange(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Joiner A shares, leaves and comes back: the host begins nothing with its new
+    connection (one exchange a key a lobby, and further ones only on the connection it
+    shared on), so B's games, gained after, are not sent to A again."""
+    monkeypatch.setattr(lobbyshare, "STALL", 0.5)
+    made = _made(monkeypatch)
+    players = _players(tmp_path, 3)
+    _fill_three(tmp_path, players)
+    lobby = Lobby(game=registry.DEFAULT, players=4)
+    host, a, b = players
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(lobby.host, host, _net(tmp_path, 0))
+        async with trio.open_nursery() as first:
+            first.start_soon(lobby.join, "a", a, _net(tmp_path, 1))
+            await lobby.until(lambda: lobby.shared("host") and lobby.shared("a"))
+            first.cancel_scope.cancel()
+        nursery.start_soon(lobby.join, "a again", a, _net(tmp_path, 1))
+        await lobby.until(lambda: lobby.shared("a again"))
+        [stalled] = lobby.shared("a again")
+        assert "no word" in stalled.error and stalled.came == 0
+        nursery.start_soon(lobby.join, "b", b, _net(tmp_path, 2))
+        await lobby.until(lambda: lobby.shared("b"))
+        await lobby.until(lambda: len(lobby.shared("host")) == 2)
+        await lobby.until(_seated(lobby, "b", 2))
+        nursery.cancel_scope.cancel()
+    assert [d.peer for d in lobby.shared("host")] == [a.public_key, b.public_key]
+    assert len(lobby.shared("a again")) == 1
+    # the host decided as it counted B's games, before it said so: nothing begun for A
+    hosts = [m for m in made if m.seated is not None]
+    assert [m._exchanges[a.public_key].rounds for m in hosts] == [0]
+    with _ledger(tmp_path, a, 1) as ledger:
+        assert len(ledger.certificates()) == 8  # its own and the host's, not B's
+
+
+async def test_a_stranger_s_results_begin_no_further_exchange(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stranger brings the host a game between two keys it met (it counts), but only
+    what a player the host met brings makes it begin further exchanges: keys made for
+    the purpose cannot spend them.  Joiner A's one further exchange, after B's games,
+    carries the stranger's game too; the stranger's own, through the strangers' bound."""
+    players = _players(tmp_path, 4)
+    _fill_three(tmp_path, players[:3])
+    host, a, b, stranger = players
+    signers = [Signer(p.private_key) for p in players]
+    game = certificate_of([signers[1], signers[2]], "belot", Outcome(1, (20, 151)), 8200)
+    _liar(monkeypatch, stranger.public_key, {game.game_id: game.raw})
+    lobby = Lobby(game=registry.DEFAULT, players=4)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(lobby.host, host, _net(tmp_path, 0))
+        nursery.start_soon(lobby.join, "a", a, _net(tmp_path, 1))
+        await lobby.until(lambda: lobby.shared("host") and lobby.shared("a"))
+        nursery.start_soon(lobby.join, "stranger", stranger, _net(tmp_path, 3))
+        await lobby.until(lambda: len(lobby.shared("host")) == 2)
+        nursery.start_soon(lobby.join, "b", b, _net(tmp_path, 2))
+        await lobby.until(lobby.counts(a=2, stranger=2, host=5))
+        nursery.cancel_scope.cancel()
+    host_saw = lobby.shared("host")
+    assert [d.peer for d in host_saw[:3]] == [a.public_key, stranger.public_key, b.public_key]
+    assert host_saw[1].counted == 1 and host_saw[2].counted == 3
+    assert [(d.came, d.counted, d.error) for d in lobby.shared("a")] == [(4, 4, ""), (4, 4, "")]
+    assert [d.came for d in lobby.shared("b")] == [8]
+
+
+async def test_a_joiner_that_asks_twice_in_a_further_exchange_is_stopped(
+    tmp_path: Path,
+) -> None:
+    """A program seated in the lobby finishes its exchange with the host; once the host
+    gained joiner B's games it begins a further exchange with it, and the program asks
+    twice: the host stops that exchange, as any (it answers no want twice)."""
+    players = _players(tmp_path, 3)
+    _fill_three(tmp_path, players)
+    host, program, b = players
+    lobby = Lobby(game=registry.DEFAULT, players=4)
+
+    async def wrapped(channel: Any) -> dict[str, Any]:
+        while True:
+            payload = await channel.receive()
+            if is_wrapped(payload):
+                message: dict[str, Any] = decode(unwrap(payload))
+                return message
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(lobby.host, host, _net(tmp_path, 0))
+        await lobby.opened.wait()
+        channel = await dial("127.0.0.1", lobby.port, program, context=lb.LOBBY_CONTEXT)
+        async with channel:
+            await channel.send(lb.encode_control(lb.Hello("program", "", 4000, bytes(16))))
+            with trio.fail_after(GUARD):
+                await channel.send(wrap(encode({"have": b"", "t": "have"})))
+                offered = (await wrapped(channel))["have"]
+                assert (await wrapped(channel))["want"] == b""
+                await channel.send(wrap(encode({"t": "want", "want": b""})))
+                await channel.send(wrap(encode({"t": "done"})))
+                assert (await wrapped(channel))["t"] == "done"
+                nursery.start_soon(lobby.join, "b", b, _net(tmp_path, 2))
+                again = (await wrapped(channel))["have"]
+            assert len(again) == len(offered) + 3 * 16
+            await channel.send(wrap(encode({"have": b"", "t": "have"})))
+            for _ in range(2):
+                await channel.send(wrap(encode({"t": "want", "want": again})))
+            await lobby.until(lambda: len(lobby.shared("host")) == 3)
+        nursery.cancel_scope.cancel()
+    first, then, further = lobby.shared("host")
+    assert (first.peer, then.peer, further.peer) == (
+        program.public_key,
+        b.public_key,
+        program.public_key,
+    )
+    assert "second want" in further.error and further.came == 0, further
+    # what it answered the first want with, at most: the certificates asked, once
+    with _ledger(tmp_path, host, 0) as ledger:
+        held = dict(ledger.certificates())
+    asked = [again[i : i + 16] for i in range(0, len(again), 16)]
+    assert further.sent <= sum(len(held[g]) for g in asked) + 1024
 
 
 def _liar(monkeypatch: pytest.MonkeyPatch, owner: bytes, offered: dict[bytes, bytes]) -> None:
@@ -232,14 +429,7 @@ async def test_a_stalling_stranger_is_left_and_the_lobby_goes_on(
     leaves the exchange after ``STALL`` seconds (made short here), and what the
     stranger never sent costs the lobby's strangers nothing."""
     monkeypatch.setattr(lobbyshare, "STALL", 0.5)
-    made: list[lobbyshare.LobbyShares] = []
-    real = lobbyshare.LobbyShares.__init__
-
-    def init(self: lobbyshare.LobbyShares, *args: Any) -> None:
-        real(self, *args)
-        made.append(self)
-
-    monkeypatch.setattr(lobbyshare.LobbyShares, "__init__", init)
+    made = _made(monkeypatch)
     host, staller, other = _players(tmp_path, 3)
     offered = b"".join(n.to_bytes(16, "big") for n in range(1000))
     lobby = Lobby()

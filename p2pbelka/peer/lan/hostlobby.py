@@ -70,6 +70,8 @@ class HostLobby:
         self.channels: dict[bytes, SecureChannel] = {}
         self.asking: dict[bytes, JoinRequest] = {}
         self.removed: set[bytes] = set()
+        if shares is not None:
+            shares.seated = self._seated
 
     @property
     def begun(self) -> bool:
@@ -235,6 +237,16 @@ class HostLobby:
         await self.on_lobby(TableRules(self.plan.state(), changed=True))
         await self._changed()
         return True
+
+    def _seated(self, channel: SecureChannel) -> bool:
+        """``channel`` is the one a joiner holds its seat with now, before the start (the
+        host relays results only to those, results.md 6.2)."""
+        key = channel.peer_key
+        return (
+            not self.begun
+            and self.channels.get(key) is channel
+            and self.plan.seat_of(key) is not None
+        )
 
     def _take(self, channel: SecureChannel, payload: bytes) -> bool:
         """A seated joiner's message: True if it was one of the lobby's; a message of
