@@ -2,20 +2,23 @@
 unless the test is marked ``real_disk``; and the games' locks a test's process took
 let go of at its end (a program holds them until it exits: ``peer/storelock.py``); and
 the language a test chose put back after it (a screen test in Russian left the next test
-in the same process reading Russian words); and a garbage collector that leaves what
-collection made alone (``pytest_collection_finish``)."""
+in the same process reading Russian words); no worker threads under a mock clock; and a
+garbage collector that leaves what collection made alone (``pytest_collection_finish``)."""
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 import pytest
 
-from p2pbelka.peer import storelock
+from p2pbelka.peer import disk, storelock
 from p2pbelka.ui.words import i18n
 from tests import quickdisk
 from tests.oneprocess import share_the_work
+
+T = TypeVar("T")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -55,6 +58,26 @@ def one_process(request: pytest.FixtureRequest) -> Iterator[None]:
 def quick_disk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     if request.node.get_closest_marker("real_disk") is None:
         quickdisk.use(monkeypatch)
+
+
+class InlineDisk(disk.RealDisk):
+    """The real disk, its blocking work run inline: under trio's mock clock a worker
+    thread's round trip lets the clock jump meanwhile (autojump), by as long as the
+    thread took on a busy machine, so a bound of seconds would pass in an instant."""
+
+    threads = False
+
+    async def blocking(self, work: Callable[[], T]) -> T:
+        return work()
+
+
+@pytest.fixture(autouse=True)
+def no_threads_under_a_mock_clock(request: pytest.FixtureRequest) -> Iterator[None]:
+    if {"autojump_clock", "mock_clock"}.isdisjoint(request.fixturenames):
+        yield
+        return
+    with disk.use(InlineDisk()):
+        yield
 
 
 @pytest.fixture(autouse=True)
