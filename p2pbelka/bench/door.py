@@ -367,11 +367,13 @@ def run(quick: bool = False) -> dict[str, object]:
     tested, right_in = trio.run(_parallel, 1)
     figures["parallel_tested"], figures["parallel_right_in"] = tested, right_in
     figures["parallel15_tested"] = trio.run(_parallel, 15)[0]
-    one = trio.run(_flood, 2.0 if quick else 20.0, 1, False)
+    # --quick (a smoke test: every figure, none worth quoting): each flood and the
+    # bare connections half a second, each a CPU-bound loop in both processes
+    one = trio.run(_flood, 0.5 if quick else 20.0, 1, False)
     figures["flood1_codes_per_s"] = one["codes_per_s"]
-    many = trio.run(_flood, 2.0 if quick else 60.0, 16, not quick)
+    many = trio.run(_flood, 0.5 if quick else 60.0, 16, not quick)
     figures.update({f"flood16_{k}": v for k, v in many.items()})
-    bare, replay, starts = trio.run(_cpu, 283.0, 1.0 if quick else 3.0, 20 if quick else 100)
+    bare, replay, starts = trio.run(_cpu, 283.0, 0.5 if quick else 3.0, 20 if quick else 100)
     figures["bare_spake2_starts"] = starts
     figures["bare_ms"] = round(bare, 3)
     figures["bare_x"] = round(bare / unit_ms, 1)

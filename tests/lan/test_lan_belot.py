@@ -26,12 +26,17 @@ from tests.lan.helpers import Peer, PeerSet, bot_args, verify
 GAME_TIMEOUT = 120.0
 
 
+SHORT_GAMES = {2: 10, 3: 6}
+"""A seed per count of seats whose whole game is among the shortest of the first
+dozen (a seeded game is the same each time): about a fifth shorter than seed 5's."""
+
+
 @pytest.mark.parametrize("players", [2, 3])
 async def test_a_loopback_belot_table_plays_a_whole_game(tmp_path: Path, players: int) -> None:
     results = await loopback_table(
         BotFrontEnd(make_bot("random", 1)),
         ["random"] * (players - 1),
-        seed=5,
+        seed=SHORT_GAMES[players],
         transcript_dir=tmp_path,
         game="belot",
     )
