@@ -228,6 +228,8 @@ class PeerDriver:
         # Asked once: isinstance on a runtime-checkable protocol walks its members
         # (tens of microseconds), and ``_let_out`` runs for every envelope we send.
         self._flushing = isinstance(transport, Flushing)
+        # and the same for the seats it reaches, asked at every silence check of a wait
+        self._connected = transport if isinstance(transport, Connected) else None
 
     async def submit(self, move: Move) -> None:
         """Make the local player's ``move`` in the driver's task (from a screen or a bot)."""
@@ -422,8 +424,8 @@ class PeerDriver:
             return False
         if silent >= self.decide_limit:
             return False
-        if isinstance(self.transport, Connected):
-            return seat in self.transport.connected()
+        if self._connected is not None:
+            return seat in self._connected.connected()
         return True
 
     def _give_up(self, gone: list[int], silent: float) -> None:
@@ -432,9 +434,7 @@ class PeerDriver:
         if not gone and me is not None:
             # Held, or short of its own chain: the others never sent back what this
             # seat signed before it stopped, and it will not risk signing twice.
-            reachable = (
-                self.transport.connected() if isinstance(self.transport, Connected) else set()
-            )
+            reachable = self._connected.connected() if self._connected is not None else set()
             others = [s for s in range(self.table.state.n_seats) if s != me and s not in reachable]
             self.table.abandon(
                 [me, *others],

@@ -20,7 +20,10 @@ from p2pbelka.rules.belot import core
 from tests.bots.jit_helpers import run_without_jit
 from tests.bots.test_belot_solver import endgame, leads_sharing_a_table
 
-needs_jit = pytest.mark.skipif(not fastsolver.available(), reason="numba is not installed")
+needs_jit = pytest.mark.skipif("not fastsolver.available()", reason="numba is not installed")
+"""A condition pytest reads as each test is set up, in this module's names: asking
+imports numba and the kernels (a third of a CPU-second), which the collection of
+every worker paid, most of them running none of these tests."""
 
 
 def check_equal(seed: int, count: int, most_cards: int = 5) -> int:

@@ -161,13 +161,13 @@ def test_pimc_rolls_out_only_until_the_compiled_search_can_take_the_world() -> N
 
 
 def test_pimc_solves_from_the_first_trick_when_compiled() -> None:
-    from p2pbelka.bench.games.belka.opponents import PIMC_EXACT_CARDS, PlainPIMCBot
+    from p2pbelka.bench.games.belka.opponents import PlainPIMCBot, pimc_exact_cards
     from p2pbelka.bench.games.belot.opponents import EXACT_CARDS
     from p2pbelka.bots.belka import fastsolver as belka_fast
     from p2pbelka.bots.belot import fastsolver as belot_fast
 
     assert PlainPIMCBot().exact_cards == (8 if belka_fast.available() else 4)
-    assert PIMC_EXACT_CARDS == PlainPIMCBot().exact_cards
+    assert pimc_exact_cards() == PlainPIMCBot().exact_cards
     assert EXACT_CARDS[2] == 9 and EXACT_CARDS[3] >= 6
     assert PlainPIMCBelotBot(1).exact_cards is None  # the defaults above when compiled
     assert belot_fast.available() == belka_fast.available()

@@ -24,7 +24,10 @@ from tests.bots.jit_helpers import run_without_jit
 
 ROOT = Path(__file__).resolve().parents[2]
 
-needs_jit = pytest.mark.skipif(not fastsolver.available(), reason="numba is not installed")
+needs_jit = pytest.mark.skipif("not fastsolver.available()", reason="numba is not installed")
+"""A condition pytest reads as each test is set up, in this module's names: asking
+imports numba and the kernels (a third of a CPU-second), which the collection of
+every worker paid, most of them running none of these tests."""
 
 
 def random_position(rng: random.Random, k: int) -> tuple[list[int], int, list[int], int]:

@@ -4,6 +4,7 @@ different orders print the same ladder, byte for byte."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import sqlite3
@@ -19,7 +20,12 @@ from p2pbelka.ladder.ratings import history, ladder
 from p2pbelka.protocol.codec import decode, encode
 from p2pbelka.protocol.envelope import Signer
 
-CLUB = list(club(60, 7))
+
+@functools.cache
+def members_games() -> list[cert.Certificate]:
+    """Sixty games of one club (made when a test first asks, not as every worker collects
+    the suite: signing them is a fifth of a CPU-second)."""
+    return list(club(60, 7))
 
 
 def fill(path: Path, certificates: list[cert.Certificate]) -> Ledger:
@@ -34,25 +40,25 @@ def printed(ledger: Ledger, pairs: bool = False) -> str:
 
 
 def test_two_ledgers_filled_in_different_orders_print_the_same_ladder(tmp_path: Path) -> None:
-    shuffled = CLUB[:]
+    shuffled = members_games()[:]
     random.Random(3).shuffle(shuffled)
-    one = fill(tmp_path / "one.sqlite", CLUB)
-    two = fill(tmp_path / "two.sqlite", shuffled + CLUB[:5])  # and some twice
+    one = fill(tmp_path / "one.sqlite", members_games())
+    two = fill(tmp_path / "two.sqlite", shuffled + members_games()[:5])  # and some twice
     assert printed(one) == printed(two) and printed(one, True) == printed(two, True)
     rows = ladder(one.results("belka"))
-    assert sum(r.games for r in rows) == 4 * len(CLUB)
-    assert sum(r.wins for r in rows) == 2 * len(CLUB)
+    assert sum(r.games for r in rows) == 4 * len(members_games())
+    assert sum(r.wins for r in rows) == 2 * len(members_games())
 
 
 def test_the_same_certificate_twice_counts_once(tmp_path: Path) -> None:
-    ledger = fill(tmp_path / "l.sqlite", CLUB[:3])
-    assert ledger.add(CLUB[0].raw, "given") is None
+    ledger = fill(tmp_path / "l.sqlite", members_games()[:3])
+    assert ledger.add(members_games()[0].raw, "given") is None
     assert len(ledger.results()) == 3 and not ledger.notes
 
 
 def test_a_forged_or_altered_certificate_is_kept_aside_never_counted(tmp_path: Path) -> None:
     ledger = Ledger(tmp_path / "l.sqlite")
-    raw = bytearray(CLUB[0].raw)
+    raw = bytearray(members_games()[0].raw)
     raw[-70] ^= 0x04  # in the host's signature of the table (the last field)
     assert ledger.add(bytes(raw), "given") is None
     assert ledger.add(b"junk", "given") is None
@@ -62,8 +68,8 @@ def test_a_forged_or_altered_certificate_is_kept_aside_never_counted(tmp_path: P
 
 
 def test_a_stranger_s_relabelled_outcome_is_not_counted(tmp_path: Path) -> None:
-    body = decode(CLUB[0].raw[len(cert.MAGIC) :], limit=cert.MAX_CERTIFICATE)
-    body["outcome"] = {"score": [0, 12], "winner": 1 - CLUB[0].outcome.winner}  # type: ignore[operator]
+    body = decode(members_games()[0].raw[len(cert.MAGIC) :], limit=cert.MAX_CERTIFICATE)
+    body["outcome"] = {"score": [0, 12], "winner": 1 - members_games()[0].outcome.winner}  # type: ignore[operator]
     stranger = Signer.generate()
     body["by"], body["sig"] = stranger.public_key, b""
     body["sig"] = stranger.sign(cert.signed_bytes(body))
@@ -89,7 +95,7 @@ def test_two_seats_that_disagree_set_the_game_aside(tmp_path: Path) -> None:
 
 def test_a_damaged_row_is_mended_from_its_certificate_or_moved_aside(tmp_path: Path) -> None:
     path = tmp_path / "l.sqlite"
-    fill(path, CLUB[:4]).close()
+    fill(path, members_games()[:4]).close()
     with sqlite3.connect(path) as db:
         ids = [r[0] for r in db.execute("SELECT game_id FROM results ORDER BY game_id")]
         db.execute("UPDATE results SET at = at + 1 WHERE game_id = ?", (ids[0],))
@@ -102,7 +108,7 @@ def test_a_damaged_row_is_mended_from_its_certificate_or_moved_aside(tmp_path: P
     assert len(results) == 3 and ids[1] not in {r.game_id for r in results}
     assert any("was damaged" in n for n in ledger.notes)
     assert (tmp_path / ASIDE).is_dir()
-    kept = [c for c in CLUB[:4] if c.game_id != ids[1]]
+    kept = [c for c in members_games()[:4] if c.game_id != ids[1]]
     assert ledger.notes[0].startswith("the certificate of game")
     assert printed(ledger) == printed(fill(tmp_path / "fresh.sqlite", kept))
 
@@ -117,8 +123,8 @@ def test_a_damaged_database_file_is_moved_aside_and_begun_again(tmp_path: Path) 
 
 
 def test_the_record_against_each_opponent(tmp_path: Path) -> None:
-    ledger = fill(tmp_path / "l.sqlite", CLUB)
-    me = CLUB[0].keys[0]
+    ledger = fill(tmp_path / "l.sqlite", members_games())
+    me = members_games()[0].keys[0]
     rows = history(ledger.results(), me)
     assert sum(r.games for r in rows) == 2 * ledger.games_of(me)
     assert all(r.wins + r.losses == r.games for r in rows)
@@ -128,7 +134,7 @@ def test_a_ledger_another_program_writes_is_waited_for_never_moved_aside(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "l.sqlite"
-    fill(path, CLUB[:2]).close()
+    fill(path, members_games()[:2]).close()
     other = sqlite3.connect(path)
     other.execute("BEGIN EXCLUSIVE")
     import p2pbelka.ladder.ledger as ledger_module

@@ -7,6 +7,7 @@ it comes whatever its screen is doing, so the host's end sees the feed taken, se
 
 from __future__ import annotations
 
+import functools
 import random
 import tempfile
 from collections import Counter
@@ -24,6 +25,7 @@ from p2pbelka.peer import disk, watch
 from p2pbelka.peer import lobby as lb
 from p2pbelka.peer.lan.events import WatcherView
 from p2pbelka.peer.lan.watchers import FED_GRACE, Feed
+from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.protocol.transcript import iter_records
 from p2pbelka.sim.disk import SimDisk
 from p2pbelka.table import events as ev
@@ -31,8 +33,18 @@ from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.session import Table
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
-GAME = [r.envelope for r in iter_records((VECTORS / "paths" / "passes-cancel.p2pb").read_bytes())]
-"""A whole game (some 370 KB): far more than one write, or one read, carries."""
+
+
+@functools.cache
+def whole_game() -> list[Envelope]:
+    """A whole game (some 370 KB): far more than one write, or one read, carries.  Read
+    when the test runs (opening its envelopes is a twentieth of a CPU-second that every
+    worker's collection paid)."""
+    return [
+        r.envelope for r in iter_records((VECTORS / "paths" / "passes-cancel.p2pb").read_bytes())
+    ]
+
+
 HOST = Identity.generate("Host")
 DANA = Identity.generate("Dana")
 GAME_PACE = 0.02
@@ -77,7 +89,7 @@ async def lockstep_channels() -> tuple[SecureChannel, SecureChannel]:
 
 
 def lobby() -> bytes:
-    setup = GAME[0].msg
+    setup = whole_game()[0].msg
     seats = tuple(lb.SeatView(s.key, s.name, True) for s in setup.seats)  # type: ignore[attr-defined]
     return lb.encode_control(lb.LobbyState(b"t" * 16, "club", "classic", {}, seats, "belka", 0))
 
@@ -96,7 +108,7 @@ async def test_a_watcher_with_a_slow_screen_is_fed_the_whole_game_when_it_ends(
         view = WatcherView(DANA.public_key, "Dana", "10.0.0.2", watcher=True)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(feed.serve, host_end, view, 0)
-            for envelope in GAME:  # the game, at its own pace: the screen falls behind
+            for envelope in whole_game():  # the game, at its own pace: the screen falls behind
                 feed.record(envelope)
                 await trio.sleep(GAME_PACE)
             start = trio.current_time()
@@ -107,15 +119,15 @@ async def test_a_watcher_with_a_slow_screen_is_fed_the_whole_game_when_it_ends(
     # a disk that syncs inline (no worker thread for the mock clock to jump across)
     with tempfile.TemporaryDirectory() as games, disk.use(SimDisk(random.Random(0), Counter())):
         follower = watch.Feed(DANA, screen, Path(games))
-        follower.host_key = GAME[0].sender
+        follower.host_key = whole_game()[0].sender
         async with trio.open_nursery() as nursery:
             nursery.start_soon(host)
             async with watcher_end:
                 await follower.follow(watcher_end, "10.0.0.1:5000")  # FeedBroken: lost
             fed_at = trio.current_time()
     # the screen was far behind when the game ended ...
-    assert fed_at - GAME_PACE * len(GAME) > 10 * FED_GRACE
+    assert fed_at - GAME_PACE * len(whole_game()) > 10 * FED_GRACE
     # ... yet it showed every record and ``fed`` came, and the host was not held by it
-    assert screen.shown == follower.held == len(GAME)
+    assert screen.shown == follower.held == len(whole_game())
     assert feed.stats["dropped"] == 0
     assert ended["took"] < FED_GRACE

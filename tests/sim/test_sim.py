@@ -5,7 +5,6 @@ The long run is ``scripts/simulate`` (and the ``slow`` tests here)."""
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 from collections import Counter
@@ -33,6 +32,7 @@ from p2pbelka.sim.shrink import shrink
 from p2pbelka.sim.world import WATCHER, Outcome, deterministic, quiet_io, sim_clock, simulate
 from p2pbelka.table.errors import OrderError
 from p2pbelka.table.verify import verify_bytes
+from tests.sim.replay import assert_same_run
 
 SHORT = [("belka", 4, 5), ("belka", 4, 6), ("belot", 3, 47), ("belot", 3, 49), ("belot", 2, 1)]
 """(game, players, seed): a few runs of every table, chosen for what they reach: a seat
@@ -74,16 +74,6 @@ def test_short_games_hold_every_invariant(game: str, players: int, first: int) -
     assert not failed, "\n".join(failed)
 
 
-def test_a_short_game_replays_and_stops_its_programs() -> None:
-    first = simulate(8, "belka", 4, stop=60.0)
-    again = simulate(8, "belka", 4, stop=60.0)
-    assert [c.transcript for c in first.copies] == [c.transcript for c in again.copies]
-    assert first.ended_at == 60.0 and violations(first) == []
-    # seat 3 lost its power and was not back by the end: its copy is what it will read
-    assert {e.what for e in first.exits} == {"killed", "stopped with the short run"}
-    assert len(first.copies) == 4
-
-
 SEED_49 = parse(
     "reset 2-0@55.971; cut 1->*@97.76+123.124; cut 1<->*@212.875+75.401;"
     " cut 2->*@262.875+25; kill 2@279.297+8.788; slow 0.01/2"
@@ -96,27 +86,26 @@ it back by 340 s, seat 1 cut off again and seat 2 killed on the way."""
 def test_a_seed_replays_byte_for_byte() -> None:
     # Each run between the two of the other leaves nothing behind.  The seat change
     # stopped at 340 s, once it is handed back (the rest of the game is a third of a
-    # whole one's CPU); and a whole game, to its end and the results' exchange.  (At a
-    # table of two no bot is ever seated.)
+    # whole one's CPU); and a short game stopped at 60 s.  A whole game's replay, to its
+    # end and the results' exchange, is the seams' test of its certificates
+    # (``test_a_run_s_certificates_follow_from_its_seed``).
     def runs() -> tuple[Outcome, Outcome]:
-        return simulate(49, "belot", 3, SEED_49, stop=340.0), simulate(8, "belot", 2)
+        return simulate(49, "belot", 3, SEED_49, stop=340.0), simulate(8, "belka", 4, stop=60.0)
 
     first, again = runs(), runs()
-    changed = first[0]
+    changed, short = first
     assert changed.answers["yes"] and changed.answers["back yes"]
     for copy in changed.copies:
         assert [(c.seat, c.back) for c in verify_bytes(copy.transcript).changes] == [
             (1, False),
             (1, True),
         ]
-    assert "finished" in {e.what for e in first[1].exits}
+    assert short.ended_at == 60.0 and violations(short) == []
+    # seat 3 lost its power and was not back by the end: its copy is what it will read
+    assert {e.what for e in short.exits} == {"killed", "stopped with the short run"}
+    assert len(short.copies) == 4
     for one, other in zip(first, again, strict=True):
-        assert [c.transcript for c in one.copies] == [c.transcript for c in other.copies]
-        assert [c.signed for c in one.copies] == [c.signed for c in other.copies]
-        assert [(e.seat, e.what, e.ended) for e in one.exits] == [
-            (e.seat, e.what, e.ended) for e in other.exits
-        ]
-        assert one.counts == other.counts
+        assert_same_run(one, other)
 
 
 @pytest.mark.parametrize(("game", "players", "seed"), SHORT)
@@ -201,9 +190,11 @@ def test_a_seat_killed_holding_its_signature_resumes_agreed() -> None:
     """The first pile-up's case (``faults.pile_up``): seat 1 cut off past the window, seat
     2 signs the continuation that gives its seat to a bot, its signature held (its
     sending cut) and lost with a kill; resumed, it holds that agreement again
-    (``idle -> agreed``), sends it again, and the seat change is sealed."""
+    (``idle -> agreed``), sends it again, and the seat change is sealed.  (Stopped at
+    260 s: seat 1 is back and has its seat again by 240 s, every transition of the whole
+    game taken.)"""
     schedule = parse("cut 1<->*@100+100; cut 2->*@150+25; kill 2@166+10")
-    outcome = simulate(2, "belka", 4, schedule)
+    outcome = simulate(2, "belka", 4, schedule, stop=260.0)
     assert violations(outcome) == []
     assert outcome.counts["transition idle -> agreed"] == 1
 
@@ -511,17 +502,18 @@ def test_the_script_prints_a_failing_seed_s_replay(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The failure report, on a run the checks are told to fail (every finding so far is
-    fixed, so no seed is known to fail for real)."""
+    fixed, so no seed is known to fail for real).  The run stops at 240 s, the seat
+    killed at 169 s resumed twice at 212 s: its counts are the report's."""
 
     def made_up(outcome: Outcome) -> list[str]:
         return ["a made-up violation"] if outcome.counts["killed"] else []
 
     monkeypatch.setattr("p2pbelka.sim.main.violations", made_up)
     argv = ["--seed", "7", "--game", "belot", "--players", "3", "--no-shrink"]
-    assert main([*argv, "--faults", "kill 0@168.724+43.22x2"]) == 1
+    assert main([*argv, "--stop", "240", "--faults", "kill 0@168.724+43.22x2"]) == 1
     out = capsys.readouterr().out
     assert "seed 7: " in out and "a made-up violation" in out
-    assert "replay:   scripts/simulate --seed 7 --game belot --players 3" in out
+    assert "replay:   scripts/simulate --seed 7 --game belot --players 3 --stop 240" in out
     assert "kill 0 and resume" not in out and "kill and resume" in out  # the report's counts
 
 
@@ -533,26 +525,26 @@ def test_a_watcher_of_a_host_cut_off_for_good_ends() -> None:
     assert violations(outcome) == []
 
 
-@functools.cache
-def host_cut_off() -> list[str]:
+def test_a_host_cut_off_and_replaced_then_declined_its_seat_back_ends_well() -> None:
     """Belka seed 203 with the host cut off from everyone for 126 s: its seat goes to a
-    bot, it comes back, a person declines to hand the seat back; two watchers."""
-    return violations(simulate(203, "belka", 4, parse("cut 0<->*@146.817+125.95")))
+    bot, it comes back, a person declines to hand the seat back; two watchers.  Two
+    findings of the simulator on one run (a whole game: the watchers' copies are read
+    at its end):
 
+    The watchers' copies were INVALID when the host was cut off and its seat went to a
+    bot: the feed held the host's last envelope (46 in its chain), then the continuation
+    that cut the chain at 45.  Taking its seat back, the host sets that envelope aside,
+    and tells its watchers to (``rewind``).
 
-def test_a_watcher_s_copy_verifies_when_the_host_was_replaced() -> None:
-    """Found by the simulator: the watchers' copies were INVALID when the host was cut
-    off and its seat went to a bot: the feed held the host's last envelope (46 in its
-    chain), then the continuation that cut the chain at 45.  Taking its seat back, the
-    host sets that envelope aside, and tells its watchers to (``rewind``)."""
-    assert [v for v in host_cut_off() if v.startswith(("seat 10's", "seat 11's"))] == []
-
-
-def test_a_declined_hand_back_leaves_the_game_going() -> None:
-    """Found by the simulator (Belka seed 203): after the host came back and a hand-back
-    was declined, the bot playing its seat went silent, and the game stopped DISPUTED
-    ("silent for 61 s while shuffle was due").  The bot is now woken to play on."""
-    assert [v for v in host_cut_off() if "hand-back was declined" in v] == []
+    After the host came back and a hand-back was declined, the bot playing its seat went
+    silent, and the game stopped DISPUTED ("silent for 61 s while shuffle was due").  The
+    bot is now woken to play on."""
+    outcome = simulate(203, "belka", 4, parse("cut 0<->*@146.817+125.95"))
+    found = violations(outcome)
+    assert outcome.declined_back, "a person declined to hand the seat back"
+    assert {c.seat for c in outcome.copies} >= {WATCHER, WATCHER + 1}
+    assert [v for v in found if v.startswith(("seat 10's", "seat 11's"))] == []
+    assert [v for v in found if "hand-back was declined" in v] == []
 
 
 KNOWN: dict[str, Callable[[str, int], bool]] = {}

@@ -16,8 +16,8 @@ from p2pbelka.peer import disk, wallclock
 from p2pbelka.peer.seatchange.effects import Agreed
 from p2pbelka.peer.store import GameStore, known_game
 from p2pbelka.sim.disk import SimDisk
-from p2pbelka.sim.faults import Schedule
 from p2pbelka.sim.world import EPOCH, simulate
+from tests.sim.replay import assert_same_run
 
 TRANSCRIPT = Path("transcript.p2pb")
 GAME, SEGMENT, LATER = b"\x01" * 16, b"\x02" * 16, b"\x03" * 16
@@ -64,14 +64,19 @@ def test_the_real_disk_syncs_them_too(tmp_path: Path) -> None:
 
 def test_a_run_s_certificates_follow_from_its_seed(tmp_path: Path) -> None:
     """Certificates were made at the real clock's time: a run's files differed from one
-    run to the next.  A run's wall clock is its simulated one now, from ``EPOCH``."""
-    made = []
+    run to the next.  A run's wall clock is its simulated one now, from ``EPOCH``.  (The
+    suite's replay of a whole game, its faults drawn from the seed: two kills, a power
+    cut and cuts, then the end and the results' exchange, every byte the same.)"""
+    made, runs = [], []
     for name in ("first", "again"):
-        outcome = simulate(8, "belot", 2, Schedule(), keep=tmp_path / name)
+        outcome = simulate(8, "belot", 2, keep=tmp_path / name)
         certificates = sorted((tmp_path / name).rglob(certificate_path(TRANSCRIPT).name))
         assert len(certificates) >= 2, "both seats (and any watcher) certified the game"
         made.append([c.read_bytes() for c in certificates])
         for raw in made[-1]:
             assert EPOCH < read(raw).at <= EPOCH + outcome.ended_at
+        runs.append(outcome)
     assert made[0] == made[1]
+    assert "finished" in {e.what for e in runs[0].exits}
+    assert_same_run(*runs)
     assert abs(wallclock.now() - time.time()) < 60  # the real clock again after the run

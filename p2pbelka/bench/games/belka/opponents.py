@@ -31,7 +31,6 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Final
 
 from p2pbelka.bots.belka import fastsolver
 from p2pbelka.bots.belka.base import BELKA_BOT_LEVELS, BelkaBot, make_belka_bot
@@ -218,18 +217,21 @@ class PlainMCBot:
         return "plus4"
 
 
-PIMC_EXACT_CARDS: Final = 8 if fastsolver.available() else 4
-"""``pimc`` solves each world exactly from this many cards in hand: the whole deal with the
-compiled solver, four cards without it (whole deals cost seconds a world in Python)."""
+def pimc_exact_cards() -> int:
+    """``pimc`` solves each world exactly from this many cards in hand: the whole deal with
+    the compiled solver, four cards without it (whole deals cost seconds a world in Python).
+    Asked when a bot is made: asking imports numba, which importing this module need not."""
+    return 8 if fastsolver.available() else 4
 
 
 class PlainPIMCBot(PlainMCBot):
     """``pimc``: plain Monte-Carlo at 96 worlds, each solved exactly (see the module text)."""
 
     def __init__(
-        self, seed: int | None = None, samples: int = 96, exact_cards: int = PIMC_EXACT_CARDS
+        self, seed: int | None = None, samples: int = 96, exact_cards: int | None = None
     ) -> None:
-        super().__init__(seed, samples=samples, exact_cards=exact_cards)
+        exact = pimc_exact_cards() if exact_cards is None else exact_cards
+        super().__init__(seed, samples=samples, exact_cards=exact)
 
 
 SPARRING: Mapping[str, type] = {"mc": PlainMCBot, "pimc": PlainPIMCBot, "rules": RuleBot}
