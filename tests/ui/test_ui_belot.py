@@ -24,6 +24,7 @@ from p2pbelka.ui.canvas import plain_text
 from p2pbelka.ui.games.belot import reports as belot_reports
 from p2pbelka.ui.games.belot.view import combination_name
 from p2pbelka.ui.words.cardnames import suit_name
+from tests.oneprocess import one_process
 from tests.ui.belot_robot import BelotRobot, play_belot
 
 
@@ -38,7 +39,12 @@ def three_seats(tmp_path_factory: pytest.TempPathFactory) -> tuple[TableScreen, 
     """A deal of three seats by keys, seed 11, read by two tests (for the session: the
     long tests run first, apart from their module's others)."""
     home = tmp_path_factory.mktemp("three-seats")
-    return (*play_belot(home, seed=11, players=3, look_around=True), home)
+    # set up before the tests' own fixtures: the game left is saved under this home
+    # (not the tester's), and its seats share their crypto work as the tests' games do
+    with pytest.MonkeyPatch.context() as patch, one_process():
+        patch.setenv("XDG_DATA_HOME", str(home / "xdg-data"))
+        patch.setenv("XDG_CACHE_HOME", str(home / "xdg-cache"))
+        return (*play_belot(home, seed=11, players=3, look_around=True), home)
 
 
 def test_three_seats_a_call_a_declaration_and_cards_by_keys(

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,22 +28,25 @@ from tests.ui.cli import run_main
 ANSI = re.compile(r"\x1b\[[0-9;?<>]*[A-Za-z]")
 
 
-@pytest.fixture(scope="session", params=[2, 3])
-def saved(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("belot-replay")
-    path = home / "game.transcript"
-    run_main(
-        home, "selfplay", "--game", "belot", "--players", str(request.param), "--seed", "9",
-        "--quiet", "--transcript", str(path), check=True,
-    )  # fmt: skip
-    return path
+@functools.cache
+def verified_game(players: int) -> VerifyReport:
+    """A seeded game of ``players`` seats between random bots, saved and verified once
+    per test process, for each test that reads it (cached here rather than in a session
+    fixture with two params: the long tests run first, and a worker switching from one
+    param to the other played and verified the game again each time)."""
+    with tempfile.TemporaryDirectory() as folder:
+        home = Path(folder)
+        path = home / "game.transcript"
+        run_main(
+            home, "selfplay", "--game", "belot", "--players", str(players), "--seed", "9",
+            "--quiet", "--transcript", str(path), check=True,
+        )  # fmt: skip
+        return verify_bytes(path.read_bytes())
 
 
-@pytest.fixture(scope="session")
-def report(saved: Path) -> VerifyReport:
-    """The saved game verified once, for each test that reads it (for the session:
-    the long tests run first, apart from their module's others)."""
-    return verify_bytes(saved.read_bytes())
+@pytest.fixture(params=[2, 3])
+def report(request: pytest.FixtureRequest) -> VerifyReport:
+    return verified_game(request.param)
 
 
 def replay_of(report: VerifyReport) -> BelotReplay:
