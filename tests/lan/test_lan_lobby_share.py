@@ -290,7 +290,7 @@ async def test_a_stranger_s_results_begin_no_further_exchange(
         nursery.start_soon(lobby.join, "stranger", stranger, _net(tmp_path, 3))
         await lobby.until(lambda: len(lobby.shared("host")) == 2)
         nursery.start_soon(lobby.join, "b", b, _net(tmp_path, 2))
-        await lobby.until(lobby.counts(a=2, stranger=2, host=5))
+        await lobby.until(lobby.counts(a=2, b=1, stranger=2, host=5))
         nursery.cancel_scope.cancel()
     host_saw = lobby.shared("host")
     assert [d.peer for d in host_saw[:3]] == [a.public_key, stranger.public_key, b.public_key]
