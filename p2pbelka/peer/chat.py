@@ -21,10 +21,11 @@ and a bad chat message blames nobody; it is dropped and counted.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -344,7 +345,7 @@ class Chat:
         self._waiting = False  # a task waits to say it (in ``nursery``)
         self.nursery: trio.Nursery | None = None
         """Where a standing line the sending limit held back waits to be said (the
-        game's: ``play_seat``); a task only while one waits."""
+        game's, while it is open: ``waiting_in``); a task only while one waits."""
         self.earlier: list[ChatLine] = []
         if self.log is not None:
             for msg in self.log.read():
@@ -383,6 +384,18 @@ class Chat:
         self.send(msg.raw)
         self._keep(msg)
         self._show(self._line(self.gate.me, msg.text))
+
+    @contextlib.contextmanager
+    def waiting_in(self, nursery: trio.Nursery) -> Iterator[None]:
+        """Let a standing line the sending limit holds back wait in ``nursery`` for as
+        long as this block lasts.  A line held back after it (a watcher who came as
+        the game closed) is not said: a closing nursery takes no new task, and the
+        game it would tell of is over."""
+        self.nursery = nursery
+        try:
+            yield
+        finally:
+            self.nursery = None
 
     def say_standing(self, text: str) -> None:
         """Say ``text`` as our standing line (``standing``), replacing the one before:

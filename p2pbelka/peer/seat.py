@@ -348,24 +348,25 @@ async def play_seat(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(mesh.run)
             nursery.start_soon(store.keep_ahead)
-            chat.nursery = nursery  # a standing line the sending limit held back waits here
-            if isinstance(front_end, Chatting):  # a bot's front end is left out
-                chat.attach(front_end)
-                nursery.start_soon(chat.deliver)
-            if resumed:
-                # once the others gave back what this seat signed (the mesh's Release),
-                # the table speaks again, or (its seat is a bot's) the player watches
-                # and asks for the seat back
-                nursery.start_soon(segments.reclaim.catch_up, driver, CATCH_UP)
-            table = await segments.play()
-            await _stay_after_end(segments, mesh, table, net.linger)
-            if tap is not None:
-                tap.over()  # the watchers get the game's end before any sharing
-            if table.state.over or table.state.aborted:
-                # counted before sharing: the seats met here are no strangers then
-                keep_result(table, signer_of(identity), store.transcript_path, "played")
-                if sharer is not None:
-                    shared = await sharer.run(_others(mesh, _skipped(segments, table)))
+            # a standing line the sending limit held back waits in the game's nursery
+            with chat.waiting_in(nursery):
+                if isinstance(front_end, Chatting):  # a bot's front end is left out
+                    chat.attach(front_end)
+                    nursery.start_soon(chat.deliver)
+                if resumed:
+                    # once the others gave back what this seat signed (the mesh's Release),
+                    # the table speaks again, or (its seat is a bot's) the player watches
+                    # and asks for the seat back
+                    nursery.start_soon(segments.reclaim.catch_up, driver, CATCH_UP)
+                table = await segments.play()
+                await _stay_after_end(segments, mesh, table, net.linger)
+                if tap is not None:
+                    tap.over()  # the watchers get the game's end before any sharing
+                if table.state.over or table.state.aborted:
+                    # counted before sharing: the seats met here are no strangers then
+                    keep_result(table, signer_of(identity), store.transcript_path, "played")
+                    if sharer is not None:
+                        shared = await sharer.run(_others(mesh, _skipped(segments, table)))
             nursery.cancel_scope.cancel()
     finally:
         writer.close()

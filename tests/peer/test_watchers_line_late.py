@@ -100,7 +100,7 @@ async def test_a_watchers_line_the_sending_limit_refuses_is_said_once_it_allows(
     feed = Feed(4)
     feed.follow(host_chat)
     async with trio.open_nursery() as nursery:
-        host_chat.nursery = nursery  # as the seat gives it (peer/seat.py)
+        host_chat.nursery = nursery  # as the seat gives it (``Chat.waiting_in``)
         for n in range(SEND_BURST):  # the host's player chats the sending limit away
             host_chat.say(f"hello {n}")
         for name in ("Dana", "Ayan"):  # two watchers come meanwhile
@@ -120,3 +120,25 @@ async def test_a_watchers_line_the_sending_limit_refuses_is_said_once_it_allows(
             while open_chat(host_chat.standing).game != later:
                 await trio.sleep(0.1)
         assert [m.text for m in sent if m.text.startswith(WATCHING)] == [said[0]] * 2
+
+
+async def test_a_watcher_who_comes_as_the_game_closes_does_not_stop_the_host(
+    autojump_clock: MockClock,
+) -> None:
+    """The game's nursery had closed when a watcher came with the sending limit spent:
+    the held line's task was started in it anyway, and the host's lobby failed with
+    "Nursery is closed to new arrivals" (met in a full run).  A line held back once
+    the game is over is now left unsaid, and the host goes on."""
+    sent: list[ChatMsg] = []
+    host_chat = Chat(SIGNERS[0], GAME, 0, KEYS, NAMES, lambda raw: sent.append(open_chat(raw)))
+    feed = Feed(4)
+    feed.follow(host_chat)
+    async with trio.open_nursery() as nursery:
+        with host_chat.waiting_in(nursery):
+            for n in range(SEND_BURST):  # the host's player chats the sending limit away
+                host_chat.say(f"hello {n}")
+    view = JoinRequest(b"Dana" * 8, "Dana", "127.0.0.1", watcher=True)
+    feed.watchers.append(Watcher(view, cast(SecureChannel, None), None))
+    feed._changed()  # raised before
+    await trio.sleep(SEND_EVERY * 2)
+    assert not [m for m in sent if m.text.startswith(WATCHING)]
