@@ -128,3 +128,15 @@ def test_why_an_exchange_stopped_is_worded(russian: None) -> None:
     assert len(said) == 8
     for line in said:
         assert not set(re.findall(r"[a-z]+", line)) & ENGLISH, line
+
+
+def test_verify_shows_each_seat_change_of_a_chained_certificate(tmp_path: Path) -> None:
+    ran = run_main(tmp_path, "verify", str(CHAINED))
+    assert ran.returncode == 0, ran.stdout
+    assert "seat 3 (Nurlan) left: Bot (key 67af 7a08 47fc 1721) played on from deal 1" in (
+        ran.stdout
+    )
+    assert "the result counts for the players who sat down at the start" in ran.stdout
+    for lang, words in (("ru", "место 3 (Nurlan) ушло"), ("kk", "3-орын (Nurlan) кетті")):
+        ran = run_main(tmp_path, "verify", "--lang", lang, str(CHAINED))
+        assert ran.returncode == 0 and words in ran.stdout, ran.stdout
