@@ -154,8 +154,9 @@ class Ledger:
     def add_shared(self, raw: bytes, via: bytes, wanted: set[bytes]) -> Certificate | None:
         """A certificate a peer (key ``via``) sent when asked for one of the games
         ``wanted``: counted as ``add`` does, and, if that peer never sat at a table with
-        the owner (a stranger), only if every seat of it did (docs/playing.md says what
-        this stops and what not)."""
+        the owner (a stranger), only if every seat of it did, or the owner held a seat of
+        it (its own signature is in it: a game it left before the end, results.md
+        section 6; docs/playing.md says what this stops and what not)."""
         try:
             certificate = read(raw)
         except CertificateError as exc:
@@ -165,7 +166,8 @@ class Ledger:
             self.set_aside(raw, "refused: a peer sent a game that was not asked for")
             return None
         known = self.companions()
-        if via not in known and not set(certificate.keys) <= known:
+        mine = self.owner is not None and self.owner in certificate.keys
+        if via not in known and not set(certificate.keys) <= known and not mine:
             why = "not counted: a stranger's result between keys never at a table with you"
             self.set_aside(raw, why)
             return None

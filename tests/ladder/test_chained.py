@@ -258,3 +258,25 @@ def test_a_certificate_dated_after_the_machine_s_clock_counts_from_its_date(
         assert ledger.add(_made(SEATS[0], at=AT + AHEAD).raw, "shared") is not None
     with Ledger(tmp_path / "c.sqlite", SEATS[1].public_key, now=lambda: float(AT)) as ledger:
         assert ledger.add(_made(SEATS[1], at=AT + 10 * AHEAD).raw, "played") is not None
+
+
+def test_the_player_who_left_is_given_it_by_an_exchange(tmp_path: Path) -> None:
+    """Seat 3's player stopped before the end: it has no certificate of the game.  The
+    next exchange with a seat it played with brings it (within section 6's bounds: a
+    certificate of one message), and its ledger counts its loss."""
+    from p2pbelka.ladder.share import BATCH, Sharing
+
+    made = _made(SEATS[0])
+    assert len(made.raw) <= BATCH
+    giver, taker = Sharing({made.game_id: made.raw}), Sharing({})
+    queue = [(taker, m) for m in giver.start()] + [(giver, m) for m in taker.start()]
+    while queue:
+        to, message = queue.pop(0)
+        other = giver if to is taker else taker
+        queue += [(other, answer) for answer in to.receive(message)]
+    assert giver.done and taker.done and taker.received == [made.raw]
+    with Ledger(tmp_path / "nurlan.sqlite", SEATS[LEFT].public_key) as ledger:
+        counted = ledger.add_shared(made.raw, SEATS[0].public_key, taker.wanted)
+        assert counted is not None and ledger.notes == []
+        [result] = ledger.results()
+        assert result.seats[LEFT].key == SEATS[LEFT].public_key and result.seats[LEFT].rank == 1
