@@ -22,6 +22,8 @@ AT = 1767225600
 SOURCES = {
     "game-ok": "a whole Belka game to OK, every seat closed (kind closed)",
     "wrong-share": "a Belka game in which seat 2 is proven cheating (kind proven)",
+    "continuation-to-the-end": "a Belka game whose seat 3 a bot took over, played to OK"
+    " (kind chained)",
 }
 
 

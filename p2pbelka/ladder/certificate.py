@@ -4,12 +4,16 @@ A game that ended by the closing exchange is proven by the host's ``table`` enve
 (the game, its seats' keys and names, the rules, and the nonces its id derives from)
 and every seat's last word: its ``close``, or, for a seat that did not close, its
 envelope at the head every close names (so it sat and played to the end).  A game that
-ended with a seat proven cheating carries its transcript, which proves it.  A disputed
-or unfinished game has no certificate.  Whoever makes one signs it (``by``): its outcome
+ended with a seat proven cheating carries its transcript, which proves it.  A game
+finished after a seat changed hands (a bot seated for a player gone, or the player back)
+is proven by every segment's ``table`` (each continuation signed by every seat that kept
+its place), the last envelope of each seat that left (so every key the result counts
+for signed its place in it) and the last segment's last words.  A disputed or
+unfinished game has no certificate.  Whoever makes one signs it (``by``): its outcome
 and date are that key's word, checkable against the transcript the closes commit to.
 
 Every check is the table's: ``open_envelope`` for each signature, ``check_table`` for
-the table description, ``verify_bytes`` for a proof.
+the table description, ``check_link`` for a continuation, ``verify_bytes`` for a proof.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from p2pbelka.protocol.transcript import MAGIC as TRANSCRIPT_MAGIC
 from p2pbelka.protocol.transcript import encode_record
 from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
-from p2pbelka.table.opening import check_table
+from p2pbelka.table.opening import check_link, check_table
 from p2pbelka.table.verify import verify_bytes
 
 MAGIC = b"P2PBELKA-RES-v1\n"
@@ -34,10 +38,14 @@ MAX_CERTIFICATE = 2 * 1024 * 1024
 """Largest certificate read, in bytes: a proof carries a transcript cut at its fault."""
 LAST_DAY = 253_402_300_799
 """The last second a certificate may name (9999-12-31T23:59:59Z): any date prints."""
-CLOSED, PROVEN = "closed", "proven"
+MAX_CHANGES = 32
+"""Most continuations a chained certificate carries (a seat changes hands between
+deals, and no evening's game has this many)."""
+CLOSED, PROVEN, CHAINED = "closed", "proven", "chained"
 KEYS = {
     CLOSED: ("at", "by", "ends", "kind", "outcome", "sig", "table", "v"),
     PROVEN: ("at", "by", "kind", "outcome", "sig", "table", "transcript", "v"),
+    CHAINED: ("at", "by", "cuts", "ends", "kind", "outcome", "segments", "sig", "table", "v"),
 }
 
 
@@ -78,11 +86,32 @@ class Certificate:
     at: int
     """When the game ended, as its maker's clock said (seconds since 1970, UTC)."""
     by: bytes
+    segments: tuple[Envelope, ...] = ()
+    """Chained: each continuation's ``table``, in order (the game's first is ``table``)."""
+    cuts: tuple[Envelope, ...] = ()
+    """Chained: for each continuation, the last envelope of the seat that changed hands
+    in the segment before it (at the head the continuation names)."""
 
     @property
     def setup(self) -> m.TableMsg:
+        """The game's first table: its seats are the players the result counts for."""
         assert isinstance(self.table.msg, m.TableMsg)
         return self.table.msg
+
+    @property
+    def last(self) -> Envelope:
+        """The ``table`` of the segment the game ended in (``ends`` are of it)."""
+        return self.segments[-1] if self.segments else self.table
+
+    @property
+    def holders(self) -> tuple[tuple[bytes, ...], ...]:
+        """Every key that held each seat, by seat, in the order they held it."""
+        out: list[list[bytes]] = [[key] for key in self.keys]
+        for segment in self.segments:
+            assert isinstance(segment.msg, m.TableMsg) and segment.msg.after is not None
+            seat = segment.msg.after.seat
+            out[seat].append(segment.msg.seats[seat].key)
+        return tuple(tuple(keys) for keys in out)
 
     @property
     def game_id(self) -> bytes:
@@ -98,8 +127,9 @@ class Certificate:
 
     @property
     def maker_seat(self) -> int | None:
-        """The seat whose key made the certificate, None for a watcher's."""
-        return self.keys.index(self.by) if self.by in self.keys else None
+        """The seat whose key made the certificate (a key that held it in any segment),
+        None for a watcher's."""
+        return next((s for s, keys in enumerate(self.holders) if self.by in keys), None)
 
     @property
     def unclosed(self) -> tuple[int, ...]:
@@ -119,6 +149,8 @@ def seal(
     signer: Signer,
     ends: tuple[Envelope, ...] = (),
     transcript: bytes = b"",
+    segments: tuple[Envelope, ...] = (),
+    cuts: tuple[Envelope, ...] = (),
 ) -> Certificate:
     """A certificate signed by ``signer``, read back through ``read`` (so a certificate
     this code makes is one it accepts, or it raises)."""
@@ -130,9 +162,12 @@ def seal(
         "table": table.raw,
         "v": 1,
     }
-    if kind == CLOSED:
+    if kind in (CLOSED, CHAINED):
         body["ends"] = [e.raw for e in ends]
-    else:
+    if kind == CHAINED:
+        body["segments"] = [e.raw for e in segments]
+        body["cuts"] = [e.raw for e in cuts]
+    if kind == PROVEN:
         body["transcript"] = transcript
     body["sig"] = signer.sign(signed_bytes(body))
     return read(MAGIC + encode(dict(sorted(body.items()))))
@@ -154,12 +189,14 @@ def read(raw: bytes) -> Certificate:
         raise CertificateError("at", "expected a time in seconds, before the year 10000")
     if not is_sound_key(by):
         raise CertificateError("by", "not a usable Ed25519 key")
-    ends = _ends(body["ends"], table, raw) if kind == CLOSED else ()
+    segments, cuts = _chain(body, table, raw) if kind == CHAINED else ((), ())
+    last = segments[-1] if segments else table
+    ends = _ends(body["ends"], last, raw) if kind in (CLOSED, CHAINED) else ()
     sig = body["sig"]
     if type(sig) is not bytes or not verify(by, sig, signed_bytes(body)):
         raise CertificateError("sig", "its maker's signature does not check out")
-    if kind == CLOSED:
-        return Certificate(raw, kind, table, ends, b"", outcome, at, by)
+    if kind in (CLOSED, CHAINED):
+        return Certificate(raw, kind, table, ends, b"", outcome, at, by, segments, cuts)
     transcript = body["transcript"]
     if type(transcript) is not bytes:
         raise CertificateError("transcript", "expected bytes")
@@ -172,7 +209,8 @@ def _fields(body: object) -> str:
         raise CertificateError("certificate", "expected a map")
     kind = body.get("kind")
     if kind not in KEYS:
-        raise CertificateError("kind", f"expected {CLOSED!r} or {PROVEN!r}, got {kind!r:.40}")
+        kinds = f"{CLOSED!r}, {PROVEN!r} or {CHAINED!r}"
+        raise CertificateError("kind", f"expected {kinds}, got {kind!r:.40}")
     if tuple(body) != KEYS[kind]:
         raise CertificateError("certificate", f"expected exactly the keys {', '.join(KEYS[kind])}")
     if body["v"] != 1 or type(body["v"]) is not int:
@@ -200,6 +238,49 @@ def _table(raw: object, whole: bytes) -> Envelope:
     if table.msg.after is not None:  # type: ignore[attr-defined]
         raise CertificateError("table", "a continuation segment is not certified")
     return table
+
+
+def _chain(
+    body: dict[str, object], table: Envelope, whole: bytes
+) -> tuple[tuple[Envelope, ...], tuple[Envelope, ...]]:
+    """Each continuation's ``table``, checked against the one before it (a link to it
+    under an id of its own, one seat changing hands, every other seat's agreement), and
+    the last envelope of the seat that changed hands at the head the link names (so
+    every key charged with the result signed its place in the game)."""
+    raws, cut_raws = body["segments"], body["cuts"]
+    if type(raws) is not list or not 1 <= len(raws) <= MAX_CHANGES:
+        raise CertificateError("segments", f"expected 1 to {MAX_CHANGES} continuations' tables")
+    if type(cut_raws) is not list or len(cut_raws) != len(raws):
+        raise CertificateError("cuts", "expected one envelope for each continuation")
+    segments: list[Envelope] = []
+    cuts: list[Envelope] = []
+    before = table
+    used: tuple[bytes, ...] = (table.game,)
+    for k, raw in enumerate(raws):
+        where = f"segments[{k}]"
+        segment = _open(raw, where, whole)
+        checked = check_link(segment, before, used)
+        if isinstance(checked, ev.Rejected):
+            raise CertificateError(f"byte {whole.find(raw)}, {where}", checked.reason)
+        cuts.append(_cut(cut_raws[k], k, before, segment, whole))
+        segments.append(segment)
+        before, used = segment, (*used, segment.game)
+    return tuple(segments), tuple(cuts)
+
+
+def _cut(raw: object, k: int, before: Envelope, segment: Envelope, whole: bytes) -> Envelope:
+    """The envelope of the seat that changed hands at the head continuation ``k`` names."""
+    assert isinstance(segment.msg, m.TableMsg) and segment.msg.after is not None
+    after = segment.msg.after
+    where = f"cuts[{k}], {_who(before, after.seat)}"
+    cut = _open(raw, where, whole)
+    assert isinstance(before.msg, m.TableMsg)
+    if cut.sender != before.msg.seats[after.seat].key or cut.game != before.game:
+        raise CertificateError(where, "not signed by that seat's key in the segment before")
+    count, head = after.heads[after.seat]
+    if cut.digest != head or cut.seq + 1 != count:
+        raise CertificateError(where, "not the envelope at the head the continuation names")
+    return cut
 
 
 def _who(table: Envelope, seat: int) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -37,6 +37,11 @@ BACKDATED = 600
 """Seconds another maker's certificate of a game may be dated before the owner's own
 of it and still be the one kept (results.md section 4): two seats' clocks and the
 moments each finished differ by seconds, a back-dated certificate by more."""
+AHEAD = 600
+"""Seconds another maker's certificate may be dated after this machine's clock and
+still count now (results.md section 4): clocks differ by seconds, a post-dated one,
+which would stay last in every ledger's order and "last played", by more.  Set aside
+until then; an exchange brings it again once its date has come."""
 SOURCES = ("played", "watched", "given", "shared")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -72,11 +77,15 @@ def _checksum(game_id: bytes, game: str, at: int, facts: bytes, digest: bytes) -
 
 
 class Ledger:
-    def __init__(self, path: Path, owner: bytes | None = None) -> None:
+    def __init__(
+        self, path: Path, owner: bytes | None = None, now: Callable[[], float] = time.time
+    ) -> None:
         """The ledger in ``path`` (made if missing); ``owner``: the key whose own
-        certificates count even where it sat at no seat (a watcher's)."""
+        certificates count even where it sat at no seat (a watcher's); ``now``: this
+        machine's clock (a certificate dated after it counts only from its date)."""
         self.path = path
         self.owner = owner
+        self.now = now
         self.notes: list[str] = []
         """What was set aside or refused, in the order it happened, for the player."""
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -135,14 +144,19 @@ class Ledger:
             why = "refused: made by a key that sat at no seat of the game"
             self.set_aside(certificate.raw, why)
             return None
+        if certificate.by != self.owner and certificate.at > self.now() + AHEAD:
+            why = f"refused: dated more than {AHEAD // 60} minutes after this machine's clock"
+            self.set_aside(certificate.raw, why)
+            return None
         with self._transaction():
             return self._add_checked(certificate, source)
 
     def add_shared(self, raw: bytes, via: bytes, wanted: set[bytes]) -> Certificate | None:
         """A certificate a peer (key ``via``) sent when asked for one of the games
         ``wanted``: counted as ``add`` does, and, if that peer never sat at a table with
-        the owner (a stranger), only if every seat of it did (docs/playing.md says what
-        this stops and what not)."""
+        the owner (a stranger), only if every seat of it did, or the owner held a seat of
+        it (its own signature is in it: a game it left before the end, results.md
+        section 6; docs/playing.md says what this stops and what not)."""
         try:
             certificate = read(raw)
         except CertificateError as exc:
@@ -152,7 +166,8 @@ class Ledger:
             self.set_aside(raw, "refused: a peer sent a game that was not asked for")
             return None
         known = self.companions()
-        if via not in known and not set(certificate.keys) <= known:
+        mine = self.owner is not None and self.owner in certificate.keys
+        if via not in known and not set(certificate.keys) <= known and not mine:
             why = "not counted: a stranger's result between keys never at a table with you"
             self.set_aside(raw, why)
             return None

@@ -364,7 +364,8 @@ async def play_seat(
                     tap.over()  # the watchers get the game's end before any sharing
                 if table.state.over or table.state.aborted:
                     # counted before sharing: the seats met here are no strangers then
-                    keep_result(table, signer_of(identity), store.transcript_path, "played")
+                    game = segments.transcript
+                    keep_result(table, signer_of(identity), store.transcript_path, "played", game)
                     if sharer is not None:
                         shared = await sharer.run(_others(mesh, _skipped(segments, table)))
             nursery.cancel_scope.cancel()

@@ -98,11 +98,49 @@ def check_change(
             " before it here"
         )
     name = previous.segment.hex()[:16]
+    why = link_problem(previous.segment, previous.used, envelope_game, table)
+    if why:
+        return why
+    if previous.finished:
+        return f"segment {name} had ended: a finished game is not continued"
+    if previous.state is None:
+        return f"the game had not started in segment {name}: there is nothing to continue"
+    if previous.state.finished:
+        return f"the game was won in segment {name}: there is nothing to continue"
+    why = change_problem(previous.setup, previous.segment, host, table)
+    if why:
+        return why
+    assert after is not None
+    for s, ((count, head), (held, ours)) in enumerate(zip(after.heads, previous.view, strict=True)):
+        if (count, head) != (held, ours):
+            return (
+                f"it cuts seat {s}'s chain at {count} envelopes (head {head.hex()[:16]}),"
+                f" but segment {name} holds {held} (head {ours.hex()[:16]})"
+            )
+    score, dealer, deal = carried(previous.state)
+    if (after.score, after.dealer, after.deal) != (score, dealer, deal):
+        return (
+            f"seat {host}'s continuation carries score {list(after.score)}, dealer"
+            f" {after.dealer}, next deal {after.deal}, but segment {name}'s audited deals"
+            f" give score {list(score)}, dealer {dealer}, next deal {deal}"
+        )
+    return ""
+
+
+def link_problem(
+    segment: bytes, used: tuple[bytes, ...], envelope_game: bytes, table: m.TableMsg
+) -> str:
+    """Why ``table`` (under the id ``envelope_game``) is no continuation of the segment
+    ``segment`` (``used``: every id of the game so far), by its link alone: it names
+    another segment before it, or an id the game used, or one its body does not
+    derive.  "" if none of these."""
+    after = table.after
+    name = segment.hex()[:16]
     if after is None:
         return f"expected a continuation of segment {name}, got the table of a new game"
-    if after.segment != previous.segment:
+    if after.segment != segment:
         return f"it continues segment {after.segment.hex()[:16]}, not {name}, the one before it"
-    if envelope_game in previous.used:
+    if envelope_game in used:
         return (
             f"a continuation must have a segment id of its own: {envelope_game.hex()[:16]}"
             " is an earlier segment's of this game, and its old envelopes would count again"
@@ -112,13 +150,16 @@ def check_change(
             f"the segment id {envelope_game.hex()[:16]} is not the one its table derives"
             f" ({segment_id_of(table).hex()[:16]}): no seat chooses the id of a segment"
         )
-    if previous.finished:
-        return f"segment {name} had ended: a finished game is not continued"
-    if previous.state is None:
-        return f"the game had not started in segment {name}: there is nothing to continue"
-    if previous.state.finished:
-        return f"the game was won in segment {name}: there is nothing to continue"
-    before = previous.setup
+    return ""
+
+
+def change_problem(before: m.TableMsg, segment: bytes, host: int, table: m.TableMsg) -> str:
+    """Why ``table`` (signed by seat ``host``) is no change of one seat of the table
+    ``before`` (the segment ``segment``'s): the rules differ, another seat changes, the
+    seat keeps its key, the nonces are not the old ones but the seat's.  "" if none."""
+    after = table.after
+    assert after is not None
+    name = segment.hex()[:16]
     same_rules = (table.game, table.preset, table.options, table.fairdeal, table.flow) == (
         before.game,
         before.preset,
@@ -138,23 +179,7 @@ def check_change(
             return f"seat {other} changes too (only seat {seat} may change hands)"
     if table.seats[seat].key == before.seats[seat].key:
         return f"seat {seat} keeps its key: nothing changes hands"
-    why = _nonces_problem(before, table, seat)
-    if why:
-        return why
-    for s, ((count, head), (held, ours)) in enumerate(zip(after.heads, previous.view, strict=True)):
-        if (count, head) != (held, ours):
-            return (
-                f"it cuts seat {s}'s chain at {count} envelopes (head {head.hex()[:16]}),"
-                f" but segment {name} holds {held} (head {ours.hex()[:16]})"
-            )
-    score, dealer, deal = carried(previous.state)
-    if (after.score, after.dealer, after.deal) != (score, dealer, deal):
-        return (
-            f"seat {host}'s continuation carries score {list(after.score)}, dealer"
-            f" {after.dealer}, next deal {after.deal}, but segment {name}'s audited deals"
-            f" give score {list(score)}, dealer {dealer}, next deal {deal}"
-        )
-    return ""
+    return _nonces_problem(before, table, seat)
 
 
 def _nonces_problem(before: m.TableMsg, table: m.TableMsg, seat: int) -> str:

@@ -14,7 +14,13 @@ from p2pbelka.protocol.ids import derived_id
 from p2pbelka.rules.registry import spec
 from p2pbelka.table import events as ev
 from p2pbelka.table import registry
-from p2pbelka.table.carry import Previous, check_continuation
+from p2pbelka.table.carry import (
+    Previous,
+    agreement_problem,
+    change_problem,
+    check_continuation,
+    link_problem,
+)
 from p2pbelka.table.flow import Schedule
 
 
@@ -57,6 +63,52 @@ def not_ours(setup: m.TableMsg, key: bytes | None, nonce: bytes | None) -> str:
 def _check_table(
     envelope: Envelope, previous: Previous | None, oldest_flow: int
 ) -> tuple[int, Schedule] | ev.Rejected:
+    opened = _opening(envelope, oldest_flow)
+    if isinstance(opened, ev.Rejected):
+        return opened
+    host, schedule = opened
+    assert isinstance(envelope.msg, m.TableMsg)
+    setup = envelope.msg
+    if setup.after is not None or previous is not None:
+        why = check_continuation(previous, host, envelope.game, setup)
+        if why:
+            return ev.Rejected(f"not a valid continuation: {why}", host)
+        return host, schedule
+    expected = derived_id(setup)
+    if expected is not None and envelope.game != expected:
+        return ev.Rejected(
+            f"the game id {envelope.game.hex()} is not the one the seats' nonces give"
+            f" ({expected.hex()}): no seat chooses the id of a game"
+        )
+    return host, schedule
+
+
+def check_link(
+    envelope: Envelope, before: Envelope, used: tuple[bytes, ...]
+) -> tuple[int, Schedule] | ev.Rejected:
+    """The host's seat and the schedule if ``envelope`` opens a continuation of the
+    segment ``before`` opened, as far as the two ``table`` envelopes show it (a result
+    certificate's chain, protocol/results.md): a table description this peer plays, a
+    link to that segment under an id of its own (``used``: the game's ids so far), one
+    seat changing hands, and every other seat's agreement.  What only the segment's
+    envelopes show (its chains' heads at the cut, its audited score) is not checked."""
+    assert isinstance(before.msg, m.TableMsg)
+    opened = _opening(envelope, before.msg.flow)
+    if isinstance(opened, ev.Rejected):
+        return opened
+    host, schedule = opened
+    assert isinstance(envelope.msg, m.TableMsg)
+    setup = envelope.msg
+    why = link_problem(before.game, used, envelope.game, setup)
+    why = why or change_problem(before.msg, before.game, host, setup)
+    why = why or agreement_problem(before.msg, envelope.game, setup)
+    if why:
+        return ev.Rejected(f"not a valid continuation: {why}", host)
+    return host, schedule
+
+
+def _opening(envelope: Envelope, oldest_flow: int) -> tuple[int, Schedule] | ev.Rejected:
+    """What every table description must be, first or continuation: the host's seat."""
     if not isinstance(envelope.msg, m.TableMsg):
         return ev.Rejected(f"expected the table description, got {envelope.type}")
     setup = envelope.msg
@@ -81,15 +133,4 @@ def _check_table(
     host = next((s for s, info in enumerate(setup.seats) if info.key == envelope.sender), None)
     if host is None:
         return ev.Rejected("the host is not one of the seats")
-    if setup.after is not None or previous is not None:
-        why = check_continuation(previous, host, envelope.game, setup)
-        if why:
-            return ev.Rejected(f"not a valid continuation: {why}", host)
-        return host, schedule
-    expected = derived_id(setup)
-    if expected is not None and envelope.game != expected:
-        return ev.Rejected(
-            f"the game id {envelope.game.hex()} is not the one the seats' nonces give"
-            f" ({expected.hex()}): no seat chooses the id of a game"
-        )
     return host, schedule

@@ -344,8 +344,10 @@ class TableScreen:
         if self._rated is None:
             from p2pbelka.ui.ladder import end_of_game_ratings
 
-            names = self.view.names[: self.view.players]
-            found = end_of_game_ratings(game.name, self.view.keys, names, over.winner)
+            # the players who sat down: a bot that took a seat played it for them
+            keys = self.view.first_keys or self.view.keys
+            names = (self.view.first_names or self.view.names)[: self.view.players]
+            found = end_of_game_ratings(game.name, keys, names, over.winner)
             self._rated = [("class:hint", line + "\n") for line in found]
         return self._rated
 

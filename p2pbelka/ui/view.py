@@ -57,6 +57,10 @@ class TableView:
     players: int = 4
     names: list[str] = field(default_factory=lambda: [f"{s}" for s in range(4)])
     keys: list[bytes] = field(default_factory=list)
+    first_keys: list[bytes] = field(default_factory=list)
+    """The keys that sat down at the start (a seat changed hands since: the ladder counts
+    the game for them, protocol/results.md 1.1), and their names."""
+    first_names: list[str] = field(default_factory=list)
     dealer: int | None = None
     deal_number: int = 0
     trump: Suit | None = None
@@ -115,6 +119,8 @@ class TableView:
         self.names = list(event.names)
         self.players = len(event.names)
         self.keys = list(event.keys)
+        if not event.continued or not self.first_keys:
+            self.first_keys, self.first_names = list(event.keys), list(event.names)
         if event.me is not None:
             self.me = event.me
         self._standing(event.score)

@@ -16,7 +16,10 @@ from p2pbelka.ui.words import i18n
 from p2pbelka.ui.words.certificates import note_words, refusal_words
 from tests.ui.cli import run_main
 
-GOOD = Path(__file__).parents[2] / "protocol" / "vectors" / "results" / "game-ok.cert"
+RESULTS = Path(__file__).parents[2] / "protocol" / "vectors" / "results"
+GOOD = RESULTS / "game-ok.cert"
+CHAINED = RESULTS / "continuation-to-the-end.cert"
+"""A game a bot finished for a player gone: its links and the seat's last word too."""
 LEFT_IN_ENGLISH = ("nonces come with flow 3",)
 """A reason of the table's own checks, worded where the rules' refusals are not yet."""
 
@@ -31,13 +34,13 @@ def russian() -> Iterator[None]:
 
 def _refusals() -> dict[str, cert.CertificateError]:
     """One refusal of every form a flipped byte of a certificate brings."""
-    raw = GOOD.read_bytes()
     found: dict[str, cert.CertificateError] = {}
-    for i in range(0, len(raw), 3):
-        try:
-            cert.read(raw[:i] + bytes([raw[i] ^ 1]) + raw[i + 1 :])
-        except cert.CertificateError as exc:
-            found.setdefault(re.sub(r"'.*'|\(.*\)|\d+", "", exc.reason), exc)
+    for raw in (GOOD.read_bytes(), CHAINED.read_bytes()):
+        for i in range(0, len(raw), 3):
+            try:
+                cert.read(raw[:i] + bytes([raw[i] ^ 1]) + raw[i + 1 :])
+            except cert.CertificateError as exc:
+                found.setdefault(re.sub(r"'.*'|\(.*\)|\d+", "", exc.reason), exc)
     return found
 
 
@@ -50,8 +53,10 @@ def test_every_reason_a_damaged_certificate_gives_is_worded(lang: str) -> None:
             worded = refusal_words(exc.where, exc.reason)
             if any(s in exc.reason for s in LEFT_IN_ENGLISH):
                 continue
-            # what is left in Latin letters is the format's own: field names, values
-            words = set(re.findall(r"[a-z]+", worded.split(": ", 1)[-1]))
+            # what is left in Latin letters is the format's own: field names (a list of
+            # them too: ``after``'s keys), values
+            said = re.sub(r"\b[a-z]+(?:, [a-z]+)+", "", worded.split(": ", 1)[-1])
+            words = set(re.findall(r"[a-z]+", said))
             assert not words & ENGLISH, (exc.where, exc.reason, worded)
     finally:
         i18n.set_language(before)
@@ -123,3 +128,15 @@ def test_why_an_exchange_stopped_is_worded(russian: None) -> None:
     assert len(said) == 8
     for line in said:
         assert not set(re.findall(r"[a-z]+", line)) & ENGLISH, line
+
+
+def test_verify_shows_each_seat_change_of_a_chained_certificate(tmp_path: Path) -> None:
+    ran = run_main(tmp_path, "verify", str(CHAINED))
+    assert ran.returncode == 0, ran.stdout
+    assert "seat 3 (Nurlan) left: Bot (key 67af 7a08 47fc 1721) played on from deal 1" in (
+        ran.stdout
+    )
+    assert "the result counts for the players who sat down at the start" in ran.stdout
+    for lang, words in (("ru", "место 3 (Nurlan) ушло"), ("kk", "3-орын (Nurlan) кетті")):
+        ran = run_main(tmp_path, "verify", "--lang", lang, str(CHAINED))
+        assert ran.returncode == 0 and words in ran.stdout, ran.stdout

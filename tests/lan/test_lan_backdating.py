@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,8 +29,8 @@ async def test_a_back_dated_certificate_does_not_move_the_game(
     liar = players[1].public_key
     real = results_module.certify_table
 
-    def certify(table: Table, signer: Signer, at: int) -> Certificate | str:
-        return real(table, signer, at - 3600 if signer.public_key == liar else at)
+    def certify(table: Table, signer: Signer, at: int, *game: Any) -> Certificate | str:
+        return real(table, signer, at - 3600 if signer.public_key == liar else at, *game)
 
     monkeypatch.setattr(results_module, "certify_table", certify)
     results = await belot_of_two(tmp_path, players, NetOptions(linger=2.0))

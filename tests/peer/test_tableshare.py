@@ -156,7 +156,7 @@ async def _drop_later(links: Links, seat: int) -> None:
 async def test_a_stranger_s_results_count_only_between_keys_met(
     tmp_path: Path, autojump_clock: MockClock
 ) -> None:
-    """A game with no certificate (disputed, a seat that changed hands) leaves the seat
+    """A game with no certificate (disputed, unfinished) leaves the seat
     of key 2 a stranger: of what it offers, only a game between keys that sat with
     this ledger's owner counts."""
     links = Links({2: 1})

@@ -40,6 +40,7 @@ RULES_VERDICTS = {
     "continuation-flow-2": "INCOMPLETE",
     "continuation-eggs-choice": "INCOMPLETE",
     "continuation-accepted": "INCOMPLETE",
+    "continuation-to-the-end": "OK",
     "continuation-after-deal-ends": "INCOMPLETE",
     **dict.fromkeys(REFUSED, "INVALID"),
     "continuation-own-id": "CHEATING PROVEN",

@@ -241,3 +241,15 @@ def test_a_status_longer_than_the_screen_is_wide_wraps_between_words() -> None:
                          Decision()))  # fmt: skip
     rows = _drawn(view).splitlines()
     assert rows[-3].endswith("[y] yes  [n] no"), rows[-4:]
+
+
+def test_the_game_end_rates_the_players_who_sat_down_not_the_bot() -> None:
+    """The ladder counts a game a bot finished for the player who left (results.md
+    1.1): the view keeps the keys and names of the start for the ratings lines."""
+    view = _belka(0)
+    view.apply(_lost_saule())
+    names = ("Asel", "Bolat", "Bot for Saule", "Nurlan")
+    keys = (*KEYS[:2], BOT_KEY, KEYS[3])
+    view.apply(ev.GameStarted("belka", names, keys, 3, 0, {}, ev.Score((0, 0)), continued=True))
+    assert view.keys[2] == BOT_KEY and view.names[2] == "Bot for Saule"
+    assert view.first_keys == list(KEYS[:4]) and view.first_names == list(BELKA_NAMES)

@@ -45,6 +45,11 @@ _SAME: frozenset[str] = frozenset(
         N_("the peer sent a certificate that was not asked for, or junk"),
         N_("the exchange stopped: too slow"),
         N_("the peer sent a second want"),
+        N_("expected one envelope for each continuation"),
+        N_("not signed by that seat's key in the segment before"),
+        N_("not the envelope at the head the continuation names"),
+        N_("refused: dated more than 10 minutes before your own certificate"),
+        N_("refused: dated more than 10 minutes after this machine's clock"),
     }
 )
 """The reader's reasons and the ledger's notes that carry no value: the catalogue has
@@ -92,12 +97,24 @@ _REASONS: Forms = [
         ),
     ),
     (
-        re.compile(r"expected 'closed' or 'proven', got (.*)", re.S),
-        lambda got: _("expected 'closed' or 'proven', got {got}").format(got=got),
+        re.compile(r"expected 'closed', 'proven' or 'chained', got (.*)", re.S),
+        lambda got: _("expected 'closed', 'proven' or 'chained', got {got}").format(got=got),
+    ),
+    (
+        re.compile(r"expected 1 to (\d+) continuations' tables"),
+        lambda most: _("expected 1 to {most} continuations' tables").format(most=most),
+    ),
+    (
+        re.compile(r"not a valid continuation: (.*)", re.S),
+        lambda why: _("not a valid continuation: {why}").format(why=matched_words(_LINKS, why)),
     ),
     (
         re.compile(r"expected exactly the keys (.*)"),
         lambda keys: _("expected exactly the keys {keys}").format(keys=keys),
+    ),
+    (
+        re.compile(r"expected a map with exactly the keys (.*)", re.S),
+        lambda keys: _("expected a map with exactly the keys {keys}").format(keys=keys),
     ),
     (
         re.compile(r"expected one envelope for each of the (\d+) seats"),
@@ -130,6 +147,63 @@ _REASONS: Forms = [
         ),
     ),
 ]
+
+_LINKS: Forms = [
+    (
+        re.compile(r"seat (\d+) did not sign the change \(signed by (.*)\)", re.S),
+        lambda seat, by: _("seat {seat} did not sign the change (signed by {by})").format(
+            seat=seat, by=by
+        ),
+    ),
+    (
+        re.compile(r"seat (\d+)'s agreement is not its signature on this change .*", re.S),
+        lambda seat: _(
+            "seat {seat}'s agreement is not its signature on this change (forged, or made"
+            " for another one)"
+        ).format(seat=seat),
+    ),
+    (
+        re.compile(r"seat (\d+), the seat that changes hands, cannot agree to it"),
+        lambda seat: _("seat {seat}, the seat that changes hands, cannot agree to it").format(
+            seat=seat
+        ),
+    ),
+    (
+        re.compile(r"it continues segment (\w+), not (\w+), the one before it"),
+        lambda other, before: _(
+            "it continues segment {other}, not {before}, the one before it"
+        ).format(other=other, before=before),
+    ),
+    (
+        re.compile(r"a continuation must have a segment id of its own: (\w+) .*", re.S),
+        lambda id: _(
+            "a continuation must have a segment id of its own: {id} is an earlier segment's"
+            " of this game"
+        ).format(id=id),
+    ),
+    (
+        re.compile(r"the segment id (\w+) is not the one its table derives \((\w+)\).*", re.S),
+        lambda id, derived: _(
+            "the segment id {id} is not the one its table derives ({derived})"
+        ).format(id=id, derived=derived),
+    ),
+    (
+        re.compile(r"seat (\d+) changes too \(only seat (\d+) may change hands\)"),
+        lambda other, seat: _(
+            "seat {other} changes too (only seat {seat} may change hands)"
+        ).format(other=other, seat=seat),
+    ),
+    (
+        re.compile(r"seat (\d+) keeps its key: nothing changes hands"),
+        lambda seat: _("seat {seat} keeps its key: nothing changes hands").format(seat=seat),
+    ),
+    (
+        re.compile(r"signed by seat (\d+), the seat that changes hands"),
+        lambda seat: _("signed by seat {seat}, the seat that changes hands").format(seat=seat),
+    ),
+]
+"""Why a result certificate's link from one segment to the next does not hold (the
+table's own reasons, ``table/carry.py``; others are shown as written)."""
 
 _FIELD = r"[a-z]+(?:\[\d+\])?(?:\.[a-z]+)*"
 _WHERE = re.compile(

@@ -6,6 +6,7 @@ import time
 
 from p2pbelka.ladder.certificate import Certificate
 from p2pbelka.net.identity import fingerprint
+from p2pbelka.protocol import messages as m
 from p2pbelka.rules.registry import spec
 from p2pbelka.ui.words.i18n import _
 
@@ -46,6 +47,7 @@ def certificate_lines(certificate: Certificate) -> list[str]:
                 seat=seat, name=info.name, key=fingerprint(info.key)
             )
         )
+    lines += change_lines(certificate)
     lines.append(outcome_line(certificate))
     if certificate.unclosed:
         seats = ", ".join(str(s) for s in certificate.unclosed)
@@ -57,4 +59,42 @@ def certificate_lines(certificate: Certificate) -> list[str]:
         else _("a key that sat at no seat ({key})").format(key=fingerprint(certificate.by))
     )
     lines.append(_("made by {who}, the game ended {day}").format(who=who, day=day(certificate.at)))
+    return lines
+
+
+def change_lines(certificate: Certificate) -> list[str]:
+    """Each seat change of a chained certificate, and whose result it is."""
+    lines = []
+    before = certificate.setup
+    held: list[set[bytes]] = [{key} for key in certificate.keys]
+    for segment in certificate.segments:
+        setup = segment.msg
+        assert isinstance(setup, m.TableMsg) and setup.after is not None
+        seat = setup.after.seat
+        info = setup.seats[seat]
+        agreed = ", ".join(str(s) for s, _sig in setup.after.agreed)
+        if info.key in held[seat]:
+            line = _(
+                "seat {seat} handed back to {name} (key {key}) from deal {deal},"
+                " agreed by seats {agreed}"
+            )
+        else:
+            line = _(
+                "seat {seat} ({was}) left: {name} (key {key}) played on from deal {deal},"
+                " agreed by seats {agreed}"
+            )
+        lines.append(
+            line.format(
+                seat=seat,
+                was=before.seats[seat].name,
+                name=info.name,
+                key=fingerprint(info.key),
+                deal=setup.after.deal,
+                agreed=agreed,
+            )
+        )
+        held[seat].add(info.key)
+        before = setup
+    if lines:
+        lines.append(_("the result counts for the players who sat down at the start"))
     return lines

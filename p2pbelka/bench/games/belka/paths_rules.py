@@ -161,6 +161,16 @@ VECTORS: list[PathVector] = [
         drive=seg.seat_change(None, seat=0, asked="eggs"),
     ),
     PathVector(
+        "continuation-to-the-end",
+        2,
+        "seat 3 lost in deal 1's play, given to a bot by a continuation that seats 0, 1"
+        " and 2 sign (seat 0 hosts), deal 1 voided and dealt again; the new segment is"
+        " played to the game's end and its four closes: OK (the chained result"
+        " certificate's game, protocol/results.md)",
+        whole=False,
+        drive=seg.seat_change(seg.deal_under_way(1), deals=1000),
+    ),
+    PathVector(
         "continuation-accepted",
         1,
         "seat 3 lost in deal 1's trump phase: the honest continuation (seat 0 hosts, seats"
