@@ -19,6 +19,8 @@ import trio
 
 from p2pbelka.bots import make_bot
 from p2pbelka.cli.main import main
+from p2pbelka.ladder import certificate as cert
+from p2pbelka.ladder.files import certificate_path
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd, PeerDriver, Release
 from p2pbelka.peer.lan import (
@@ -217,6 +219,13 @@ def test_processes_seat_a_bot_for_a_peer_killed_for_good(tmp_path: Path) -> None
         out = verify_lines(host.transcript())
         assert out[-1].startswith("OK"), out
         assert any(f"seat {seat} (" in line and "replaced by Bot for" in line for line in out)
+        # each remaining seat wrote the game's result, chained through the change, and
+        # charged to the keys that sat down (results.md 1.1), the one killed among them
+        for peer in rest:
+            made = cert.read(certificate_path(peer.transcript()).read_bytes())
+            assert made.kind == cert.CHAINED and len(made.segments) == 1
+            checked = verify_lines(certificate_path(peer.transcript()))
+            assert checked[-1].startswith("OK"), checked
 
 
 def verify_lines(path: Path) -> list[str]:
