@@ -274,12 +274,10 @@ def test_positions_sharing_a_key_bound_each_other_by_their_points() -> None:
         assert lo <= v <= hi, (hands, other, leader, trump)
 
 
-@needs_jit
-def test_a_row_of_a_position_sharing_the_key_gives_the_exact_value() -> None:
-    # The compiled solver meets the rows its last solve left for positions with the
-    # same key and other points (the table outlives a solve): still the exact values.
-    rng = random.Random(11)
-    for _ in range(40):
+def check_shifted(seed: int, count: int) -> int:
+    """Positions sharing a key solved one after another (the table kept between them)."""
+    rng = random.Random(seed)
+    for _ in range(count):
         k = rng.choice((3, 4, 5))
         cards = rng.sample(range(32), 4 * k)
         hands = [sum(1 << c for c in cards[s * k : s * k + k]) for s in range(4)]
@@ -287,3 +285,17 @@ def test_a_row_of_a_position_sharing_the_key_gives_the_exact_value() -> None:
         for h in (hands, shifted(hands, rng), shifted(hands, rng)):
             expected = solver.solve(list(h), leader, [], trump, {})
             assert fastsolver.solve(h, leader, [], trump) == expected, (h, leader, trump)
+    return count
+
+
+@needs_jit
+def test_a_row_of_a_position_sharing_the_key_gives_the_exact_value() -> None:
+    # The compiled solver meets the rows its last solve left for positions with the
+    # same key and other points (the table outlives a solve): still the exact values.
+    assert check_shifted(11, 40) == 40
+
+
+@needs_jit
+@pytest.mark.slow
+def test_thousands_of_positions_sharing_keys() -> None:
+    assert check_shifted(12, 1000) == 1000
