@@ -2,17 +2,19 @@
 
 :func:`bisect` finds a position's value by null-window searches of :func:`search`:
 the alpha-beta of :mod:`.solver` (its ``lead`` and ``follow`` in one function) on an
-explicit stack, as numba neither caches nor speeds up recursion.  Beyond
-:mod:`.solver`: the table's key relabels the worthless low cards (:func:`key`, by
-small tables), a table row is one cache line, the table's best move is tried first,
+explicit stack (a recursive version, its node in locals, measured no faster).  Beyond
+:mod:`.solver`: the table's key keeps only the order of the cards left (:func:`key`,
+by small tables), so that a row also bounds the positions that play alike and differ
+only in the points of their cards, by those points (:func:`shift_bounds`: the Skat
+solvers' quasi-symmetry); a table row is one cache line, the table's best move is tried first,
 then the leads that cut before (a history table); a follower tries first the card
 that takes the trick for sure (above what the next opponent can play), smearing
 points only on a trick its partner surely holds; a trick start not in the table is
 bounded by the trumps one team surely wins (:func:`_sure`), and the last two
 tricks are played out line by line in the window (:func:`two`), never stored.
 
-The table's rows hold the trump and the leader beside the key, and a value that
-depends on nothing else: a row stays valid for every later solve (the candidate
+The table's rows hold the trump, the leader and the suits' cards left beside the key,
+and bounds that depend on nothing else: a row stays valid for every later solve (the candidate
 cards of one world meet the same endgames again), the solve that wrote it only
 deciding which row a full probe run gives up.
 """
@@ -43,6 +45,8 @@ from p2pbelka.bots.common.jitkit import zero_words as zero_words
 from p2pbelka.rules.belka import core
 
 _LOSER: Final = 1000
+_STAMPS: Final = (1 << 24) - 1
+"""A row's stamp, bits 8 to 31 of its meta word (the key's third word above them)."""
 INF: Final = 1000
 _ENTER: Final = 0
 _RETURN: Final = 1
@@ -119,11 +123,40 @@ def _packed(present: int, held: int, order: tuple[int, ...]) -> int:
     return out
 
 
-# ``[present << 3 | held]``: a suit's sevens, eights and nines (bits 0-2) packed at the
-# top; ``[present << 4 | held]``: the jacks as gathered by :func:`_jack_bits` (bit ``j``
-# the jack at card ``28 - 8j``), packed as card masks.
-_LOW_PACK: Any = np.array(
-    [_packed(p, x, (2, 1, 0)) for p in range(8) for x in range(8)], dtype=np.int64
+_PLAIN: Final = (7, 3, 6, 5, 2, 1, 0)
+"""A suit's bits less its jack's (bit 4), strongest first: A T K Q 9 8 7."""
+
+
+def _byte(seven: int) -> int:
+    """:func:`_seven_bits` undone (the jack's bit clear)."""
+    return seven & 15 | (seven & 0x70) << 1
+
+
+def _ranked_points(seven: int) -> list[int]:
+    """The points of a suit's non-jack cards ``seven`` (as :func:`_seven_bits` gives them),
+    strongest first."""
+    byte = _byte(seven)
+    return [core.RANK_POINTS[b] for b in _PLAIN if byte >> b & 1]
+
+
+def _shift(now: int, then: int) -> int:
+    """``below | above << 8``: how many points a suit's non-jack cards ``now`` are worth
+    less, and more, than ``then`` (as many cards), card against card in rank order."""
+    a, b = _ranked_points(now), _ranked_points(then)
+    if len(a) != len(b):
+        return 0  # never asked: equal keys hold as many cards a suit
+    below = sum(max(y - x, 0) for x, y in zip(a, b, strict=True))
+    above = sum(max(x - y, 0) for x, y in zip(a, b, strict=True))
+    return below | above << 8
+
+
+# ``[present << 7 | held]`` (seven bits each): a suit's non-jack cards ``held`` among
+# those ``present`` moved to the suit's strongest places, as a byte; ``[present << 4 |
+# held]``: the jacks as gathered by :func:`_jack_bits` (bit ``j`` the jack at card
+# ``28 - 8j``), packed as card masks; ``[now << 7 | then]``: :func:`_shift`.
+_SUIT_PACK: Any = np.array(
+    [_packed(_byte(p), _byte(x), _PLAIN) for p in range(128) for x in range(128)],
+    dtype=np.int64,
 )
 _JACK_PACK: Any = np.array(
     [
@@ -137,6 +170,7 @@ _JACK_PACK: Any = np.array(
     ],
     dtype=np.int64,
 )
+_SHIFT: Any = np.array([_shift(a, b) for a in range(128) for b in range(128)], dtype=np.int64)
 
 
 @jit
@@ -146,35 +180,68 @@ def _jack_bits(m: int) -> int:
 
 
 @jit
-def key(h: Any) -> tuple[int, int]:
-    """The four hands as the table's key, the sevens, eights and nines of each suit
-    relabelled as the highest of them: they are worth nothing and rank below every
-    other card of their suit, so only their order counts, not which were played;
-    and the jacks as the highest jacks (all trumps, worth 2 each, next in rank)."""
+def _seven_bits(byte: int) -> int:
+    """A suit's byte less its jack's bit (bit 4), as seven bits."""
+    return byte & 15 | byte >> 1 & 0x70
+
+
+@jit
+def key(h: Any) -> tuple[int, int, int]:
+    """The four hands as the table's key, and what tells apart the positions sharing it.
+
+    The key keeps only the order of the cards left: each suit's cards other than its
+    jack relabelled as the highest of those places (A T K Q 9 8 7), the jacks as the
+    highest jacks.  Positions with one key play alike, card for card (the same seats
+    hold the same ranks among the cards left, so the same tricks fall the same way),
+    and differ only in the points of the cards: the third word, seven bits a suit of
+    the non-jack cards left, says by how much (:func:`shift_bounds`).  That is the Skat
+    solvers' quasi-symmetry; the jacks (2 points each) and each suit's 9 8 7 (none)
+    differ in nothing."""
     k0 = h[0]
     k1 = h[1]
     k2 = h[2]
     k3 = h[3]
     every = k0 | k1 | k2 | k3
+    o0 = k0 & _JACKS
+    o1 = k1 & _JACKS
+    o2 = k2 & _JACKS
+    o3 = k3 & _JACKS
+    left = 0
     for suit in range(4):
         shift = suit * 8
-        low = every >> shift & 7
-        if low == 0 or low == 4 or low == 6 or low == 7:
-            continue  # packed at the top already
-        clear = ~(7 << shift)
-        row = low << 3
-        k0 = k0 & clear | _LOW_PACK[row | k0 >> shift & 7] << shift
-        k1 = k1 & clear | _LOW_PACK[row | k1 >> shift & 7] << shift
-        k2 = k2 & clear | _LOW_PACK[row | k2 >> shift & 7] << shift
-        k3 = k3 & clear | _LOW_PACK[row | k3 >> shift & 7] << shift
+        present = _seven_bits(every >> shift & 255)
+        left |= present << 7 * suit
+        row = present << 7
+        o0 |= _SUIT_PACK[row | _seven_bits(k0 >> shift & 255)] << shift
+        o1 |= _SUIT_PACK[row | _seven_bits(k1 >> shift & 255)] << shift
+        o2 |= _SUIT_PACK[row | _seven_bits(k2 >> shift & 255)] << shift
+        o3 |= _SUIT_PACK[row | _seven_bits(k3 >> shift & 255)] << shift
     present = _jack_bits(every)
     if present != 15:
         row = present << 4
-        k0 = k0 & ~_JACKS | _JACK_PACK[row | _jack_bits(k0)]
-        k1 = k1 & ~_JACKS | _JACK_PACK[row | _jack_bits(k1)]
-        k2 = k2 & ~_JACKS | _JACK_PACK[row | _jack_bits(k2)]
-        k3 = k3 & ~_JACKS | _JACK_PACK[row | _jack_bits(k3)]
-    return k0 | k1 << 32, k2 | k3 << 32
+        o0 = o0 & ~_JACKS | _JACK_PACK[row | _jack_bits(k0)]
+        o1 = o1 & ~_JACKS | _JACK_PACK[row | _jack_bits(k1)]
+        o2 = o2 & ~_JACKS | _JACK_PACK[row | _jack_bits(k2)]
+        o3 = o3 & ~_JACKS | _JACK_PACK[row | _jack_bits(k3)]
+    return o0 | o1 << 32, o2 | o3 << 32, left
+
+
+@jit
+def shift_bounds(lo: int, hi: int, left: int, then: int, top: int) -> tuple[int, int]:
+    """Bounds ``lo``, ``hi`` stored for a position with the same key whose suits held
+    ``then`` (as :func:`key`'s third word) made bounds for this one, holding ``left``:
+    whatever both sides play, the same cards of one change hands as of the other, each
+    worth at most the difference in points more or less (``top``: the points left)."""
+    if left == then:
+        return lo, hi
+    below = 0
+    above = 0
+    for suit in range(4):
+        sh = 7 * suit
+        d = _SHIFT[(left >> sh & 127) << 7 | (then >> sh & 127)]
+        below += d & 255
+        above += d >> 8
+    return max(lo - below, 0), min(hi + above, top)
 
 
 @jit
@@ -492,6 +559,7 @@ def search(
     tbase = np.empty(size, dtype=np.int64)
     tka = np.empty(size, dtype=np.int64)
     tkb = np.empty(size, dtype=np.int64)
+    tkc = np.empty(size, dtype=np.int64)  # the key's third word, kept in the row's meta
     hint = np.empty(size, dtype=np.int64)  # the card the table says to try first
     bmv = np.empty(size, dtype=np.int64)  # the best card so far (kept in the table)
     # A row of ``tt`` (:mod:`p2pbelka.bots.common.jitkit`): its tag the leader and the
@@ -530,7 +598,8 @@ def search(
                 else:
                     left = h[0] | h[1] | h[2] | h[3]
                     lft[d] = left
-                    ka, kb = key(h)
+                    ka, kb, kc = key(h)
+                    tkc[d] = kc
                     tka[d] = ka
                     tkb[d] = kb
                     tag = ld << 2 | trump
@@ -540,6 +609,7 @@ def search(
                     tslot[d] = found
                     if found >= 0:
                         lo, hi, hint[d] = row_bounds(tt, found)
+                        lo, hi = shift_bounds(lo, hi, kc, tt[found, 2] >> 32, _mask_points(left))
                     else:
                         hint[d] = -1
                         lo = 0
@@ -632,7 +702,8 @@ def search(
             ret = best[d]
             if nn[d] == 0:
                 lo, hi = settle(ret, a0[d], b0[d], tlo[d], thi[d])
-                meta = stamp << 8 | popcount(hand[d]) << 4 | ldr[d] << 2 | trump
+                meta = tkc[d] << 32 | (stamp & _STAMPS) << 8
+                meta |= popcount(hand[d]) << 4 | ldr[d] << 2 | trump
                 store(tt, tslot[d], tbase[d], tka[d], tkb[d], meta, lo, hi, bmv[d])
             if d == 0:
                 return int(ret)
