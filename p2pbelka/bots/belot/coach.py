@@ -1,4 +1,5 @@
-"""Belot's coach: a seat's card plays in a finished game, graded by the strong evaluation.
+"""Belot's coach: a seat's calls, declarations and card plays in a finished game,
+graded by the strong evaluation.
 
 Each of the seat's plays is taken from the game *as the seat saw it then* (its own
 cards, the turned card, every call, declaration and card so far): the hidden cards
@@ -21,8 +22,8 @@ it declared there (nothing, some or all of what it held) is graded against every
 other set of combinations the rules allow at that moment (:func:`declaration_choices`:
 nothing, all, any part -- sequences of one seat sharing no card), over the same
 worlds as a card there: each set is declared in each world, the rules of thumb play
-on (the others declaring at their leads as the level does, a claim of 1001 when
-true) and the exact search finishes the deal, valued as a card is.  The reason names
+on (every seat, this one at its next lead too, declaring as the level does, a claim
+of 1001 when true) and the exact search finishes the deal, valued as a card is.  The reason names
 the combination points each set scored on average.  The worlds play with every hand
 open, as the level's search does: what showing the cards tells the others is not
 valued, only what the declaration scores or stops the others scoring (and the race
@@ -174,7 +175,8 @@ def declaration_values(
     """Each set of combinations ``moves`` declared now in one world (``hands``): the seat's
     utility (the rules of thumb play on until ``stop`` cards a hand, the exact search
     finishes) and the combination points it scores when the rules of thumb play the
-    deal out."""
+    deal out.  At its next lead the seat declares what the rules of thumb declare then
+    (what it still holds): declaring nothing now is not declaring nothing ever."""
     seat = known.seat
     base = sim_from(known, hands)
     tt: Table = {}
@@ -185,7 +187,9 @@ def declaration_values(
             found = core.combination(mask, known.trump, known.fours)
             if found is not None:
                 sim.declared.append((seat, *found, mask))
-        sim.led |= 1 << seat  # its moment to declare is this one
+        sim.led |= 1 << seat  # nothing more at this lead: the lead's trick is played ...
+        playout(sim, sim.hands[seat].bit_count() - 1)
+        sim.led &= ~(1 << seat)  # ... and at its next lead it declares as the level does
         playout(sim, stop)
         end = sim.copy()
         playout(end)
