@@ -115,6 +115,9 @@ class BelkaCoach:
     def move_words(self, kind: str, move: int) -> str | None:
         return MOVE_WORDS[kind][move] if kind in MOVE_WORDS else None
 
+    def move_parts(self, kind: str, move: int) -> list[tuple[str, tuple[int, ...]]] | None:
+        return None  # no move of Belka's is made of parts
+
     def grade(self, position: Position, worlds: int, rng: random.Random) -> Graded:
         if position.kind == REDEAL:
             return _grade_redeal(position, worlds, rng)

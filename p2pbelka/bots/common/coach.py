@@ -71,6 +71,9 @@ class Graded:
     chances: list[float] | None = None
     """Per move, the side's chance to win the game after it (for the choices between
     deals, where that is what moves)."""
+    scored: list[list[int]] | None = None
+    """``scored[i][w]``: the combination points the seat scored at the deal's end (for
+    the choices of what to declare, where that is what moves)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +83,8 @@ class Reason:
     ``kind``: ``game`` (the side's chance to win the game after each move),
     ``deal`` (the better move wins the deal more often: ``better`` and
     ``played`` are the shares of worlds won), ``points`` (it takes more card points
-    on average: the two means), or ``worlds`` (it does better in the share
+    on average: the two means), ``scored`` (it scores more combination points on
+    average: the two means), or ``worlds`` (it does better in the share
     ``better`` of the worlds and worse in ``played``).
     """
 
@@ -117,7 +121,14 @@ class Coach(Protocol):
 
     def move_words(self, kind: str, move: int) -> str | None:
         """A move that is not a card in English words (the game's screen words put them in
-        the catalogue); None for a card (``move`` is its index)."""
+        the catalogue); None for a card (``move`` is its index).  For a move made of
+        parts (:meth:`move_parts`), the words hold ``{what}`` where the parts go."""
+        ...
+
+    def move_parts(self, kind: str, move: int) -> list[tuple[str, tuple[int, ...]]] | None:
+        """A move made of several things shown with their cards (what Belot declares at
+        a lead): each thing's English words (in the catalogue) and its cards' indices,
+        none for an empty choice; None for any other move."""
         ...
 
     def positions(self, game: Any, seat: int) -> Iterator[Position]:
@@ -171,6 +182,11 @@ def reason(graded: Graded, judged: Judged) -> Reason:
         lost = sum(graded.wins[mine]) / n
         if abs(won - lost) >= SHIFT:
             return Reason("deal", won, lost)
+    if graded.scored is not None:
+        better = sum(graded.scored[best]) / n
+        played = sum(graded.scored[mine]) / n
+        if abs(better - played) >= 1.0:
+            return Reason("scored", better, played)
     if graded.points is not None:
         better = sum(graded.points[best]) / n
         played = sum(graded.points[mine]) / n

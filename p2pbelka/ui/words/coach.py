@@ -25,9 +25,21 @@ def unit_words(unit: str) -> str:
 
 def move_label(coach: Coach, kind: str, move: int) -> str:
     """A graded move as the screen writes it: a card, or the coach's words for a choice
-    (each game's screen words put those in the catalogue)."""
+    (each game's screen words put those in the catalogue), its parts with their cards
+    ("declaring terz 7♣ 8♣ 9♣ and belle K♥ Q♥")."""
     words = coach.move_words(kind, move)
-    return card_label(CARDS[move]) if words is None else _(words)
+    if words is None:
+        return card_label(CARDS[move])
+    parts = coach.move_parts(kind, move)
+    if not parts:
+        return _(words)
+    shown = [f"{_(name)} {' '.join(card_label(CARDS[c]) for c in cards)}" for name, cards in parts]
+    what = (
+        shown[0]
+        if len(shown) == 1
+        else _("{some} and {last}").format(some=", ".join(shown[:-1]), last=shown[-1])
+    )
+    return _(words).format(what=what)
 
 
 def reason_words(reason: Reason, better: str, played: str) -> str:
@@ -40,6 +52,11 @@ def reason_words(reason: Reason, better: str, played: str) -> str:
         return _(
             "{better} wins the deal in {a}% of the deals the seat could face, {played} in {b}%"
         ).format(better=better, played=played, a=_percent(reason.better), b=_percent(reason.played))
+    if reason.kind == "scored":
+        return _(
+            "{better} scores {a} points of combinations on average in the deals the seat"
+            " could face, {played} {b}"
+        ).format(better=better, played=played, a=f"{reason.better:.0f}", b=f"{reason.played:.0f}")
     if reason.kind == "points":
         return _("{better} brings the side {a} card points on average, {played} {b}").format(
             better=better, played=played, a=f"{reason.better:.0f}", b=f"{reason.played:.0f}"
@@ -62,7 +79,12 @@ def advice_line(advice: Advice, coach: Coach) -> str:
         "unit": unit_words(coach.unit),
         "error": f"{advice.error:.2f}",
     }
-    if coach.move_words(advice.kind, advice.played) is None:
+    if coach.move_parts(advice.kind, advice.played) is not None:
+        head = _(
+            "deal {deal}, lead of trick {trick}: {played} chosen, {better} was better by"
+            " {cost} {unit} (±{error})"
+        ).format(**figures)
+    elif coach.move_words(advice.kind, advice.played) is None:
         head = _(
             "deal {deal}, trick {trick}: {played} played, {better} was better by {cost} {unit}"
             " (±{error})"

@@ -276,6 +276,9 @@ def four_name(card: Card) -> str:
 COACH_CALLS = N_("playing the turned suit")
 """The coach's word for a call of the turned suit (``bots/belot/coach.py``'s
 ``CALL_WORDS``; its other calls are words the catalogue has: pass and the suits)."""
+COACH_DECLARES = (N_("declaring nothing"), N_("declaring {what}"))
+"""The coach's words for what a seat declared at a lead (``bots/belot/coach.py``'s
+``DECLARE_WORDS``; the combinations' words are :func:`combination_name`'s)."""
 
 
 def call_name(call: str, turned: Card | None) -> str:
