@@ -48,6 +48,9 @@ class Previous:
     dealt: bool = False
     """A card of the deal in progress was dealt at the cut (a ``shares`` of it was
     processed): the voided deal is said unfinished, else it starts over."""
+    sat_down: tuple[m.SeatInfo, ...] = ()
+    """The seats of the game's first segment: the players who sat down at the start,
+    whose result the game is (protocol/results.md 1.1), whoever holds a seat now."""
 
     @property
     def used(self) -> tuple[bytes, ...]:

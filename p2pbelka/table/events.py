@@ -94,7 +94,10 @@ class MoveRejected(Event):
 class GameStarted(Event):
     """The lot is drawn.  ``me`` is the local seat (None for an observer).
     ``continued``: a continuation segment (a seat changed hands): no lot was drawn,
-    the game goes on from the previous segment, ``first_dealer`` dealing next."""
+    the game goes on from the previous segment, ``first_dealer`` dealing next.
+    ``first_names`` and ``first_keys``: the seats of the game's first segment, the
+    players who sat down at the start, whose result the game is (protocol/results.md
+    1.1), whoever holds a seat now; () when not said (take ``names`` and ``keys``)."""
 
     game: str
     names: tuple[str, ...]
@@ -104,6 +107,8 @@ class GameStarted(Event):
     options: dict[str, str] = field(hash=False)
     score: Score
     continued: bool = False
+    first_names: tuple[str, ...] = ()
+    first_keys: tuple[bytes, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

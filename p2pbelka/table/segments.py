@@ -26,6 +26,7 @@ from p2pbelka.table.session import Table
 def previous_of(table: Table) -> Previous:
     """``table`` cut where it stands now: what a continuation of it goes on from."""
     assert table.state.setup is not None, "no table description yet"
+    before = table.state.previous
     return Previous(
         segment=table.game_id,
         setup=table.state.setup,
@@ -33,8 +34,9 @@ def previous_of(table: Table) -> Previous:
         state=between_deals(table.state.game) if table.state.started else None,
         deal_id=table.state.deal_id,
         finished=table.finished,
-        earlier=table.state.previous.used if table.state.previous is not None else (),
+        earlier=before.used if before is not None else (),
         dealt=_dealt(table),
+        sat_down=table.state.sat_down(),
     )
 
 

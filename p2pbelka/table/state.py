@@ -197,15 +197,37 @@ class TableState:
         self._emit_started(first_dealer)
         self.begin_deal()
 
+    def sat_down(self) -> tuple[m.SeatInfo, ...]:
+        """The seats of the game's first segment (this one's if it is the first): the
+        players who sat down at the start, whose result the game is, whoever holds a
+        seat now (protocol/results.md 1.1)."""
+        assert self.setup is not None
+        previous = self.previous
+        if previous is None:
+            return self.setup.seats
+        return previous.sat_down or previous.setup.seats
+
     def _emit_started(self, dealer: int, continued: bool = False) -> None:
         setup, track = self.setup, self.track
         assert setup is not None
         names = tuple(s.name for s in setup.seats)
         keys = tuple(s.key for s in setup.seats)
+        first = self.sat_down()
         options = dict(track.game.options.to_dict())
         standing = track.standing()
         self.emit(
-            ev.GameStarted(setup.game, names, keys, dealer, self.me, options, standing, continued)
+            ev.GameStarted(
+                setup.game,
+                names,
+                keys,
+                dealer,
+                self.me,
+                options,
+                standing,
+                continued,
+                tuple(s.name for s in first),
+                tuple(s.key for s in first),
+            )
         )
 
     def begin_deal(self) -> None:

@@ -119,7 +119,10 @@ class TableView:
         self.names = list(event.names)
         self.players = len(event.names)
         self.keys = list(event.keys)
-        if not event.continued or not self.first_keys:
+        if event.first_keys:  # the table says who sat down (a resumed seat's first
+            # event may be a later segment's, with a bot in a seat)
+            self.first_keys, self.first_names = list(event.first_keys), list(event.first_names)
+        elif not event.continued or not self.first_keys:
             self.first_keys, self.first_names = list(event.keys), list(event.names)
         if event.me is not None:
             self.me = event.me

@@ -80,3 +80,45 @@ def test_a_kill_of_the_bot_s_peer_outside_the_seat_s_absence_allows_no_extra_cha
     assert bots_lost(parse("cut 3<->*@100+300; kill 0@120+10"), 3) == 0  # before any bot
     assert bots_lost(parse("cut 3<->*@100+300; kill 0@450+10"), 3) == 0  # the seat is back
     assert bots_lost(parse("cut 0<->*@100+inf; kill 1@250+10"), 0) == 1  # the host's bot
+
+
+def test_a_seat_resumed_after_the_change_still_shows_who_sat_down(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 0's program, killed after a bot took seat 3 and resumed, builds its view
+    afresh from what the resume replays: its first ``GameStarted`` is the later
+    segment's, the bot in seat 3.  The game-end page's ratings are still those of the
+    players who sat down (results.md 1.1), as on the seats that never restarted."""
+    from p2pbelka.sim.world import World
+    from p2pbelka.table import events as ev
+    from p2pbelka.ui import registry
+
+    runs: dict[int, list[list[ev.Event]]] = {s: [[]] for s in range(4)}
+    real_event, real_resume = Person.on_event, World._resume
+
+    async def on_event(self: Person, driver: object, event: object) -> None:
+        if isinstance(event, ev.Event) and self.seat in runs:
+            runs[self.seat][-1].append(event)
+        await real_event(self, driver, event)  # type: ignore[arg-type]
+
+    async def resume(self: World, seat: int, directory: object) -> object:
+        runs[seat].append([])  # a program's view starts empty
+        return await real_resume(self, seat, directory)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Person, "on_event", on_event)
+    monkeypatch.setattr(World, "_resume", resume)
+    schedule = f"cut 3<->*@100+inf; kill 0@{KILLED_AT:g}+{DOWN:g}"
+    outcome = simulate(5, "belka", 4, parse(schedule), twice=False)
+    assert violations(outcome) == []
+    started = [e for e in runs[1][0] if isinstance(e, ev.GameStarted)]
+    names = list(started[0].names)
+    assert not started[0].continued and list(started[0].keys) == outcome.keys
+    resumed = runs[0][-1]
+    first = next(e for e in resumed if isinstance(e, ev.GameStarted))
+    assert len(runs[0]) == 2 and first.continued and first.keys[3] != outcome.keys[3]
+    for seat in (0, 1, 2):
+        _ui, view = registry.new_view("belka", 4)
+        for event in runs[seat][-1]:
+            view.apply(event)
+        assert view.game_over is not None and view.keys[3] != outcome.keys[3]
+        assert (view.first_keys, view.first_names) == (outcome.keys, names), seat

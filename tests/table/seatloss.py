@@ -28,6 +28,7 @@ from p2pbelka.protocol.transcript import dump_transcript
 from p2pbelka.table import events as ev
 from p2pbelka.table.segments import previous_of, propose
 from p2pbelka.table.session import Table
+from tests.table.crash import RecordedSegments
 
 T = TypeVar("T")
 
@@ -222,3 +223,49 @@ def bot_then_back(game_name: str, players: int, lost: int) -> tuple[Game, bytes,
         return game, local.game_id, segment, player
 
     return first_seed(situation, range(3, 40), "a game still on when the player comes back")
+
+
+CHANGED = 2
+"""The seat ``crash_a_deal_after_the_change`` hands to a bot."""
+
+
+@dataclass
+class Crash:
+    """A game where seat 1 is about to crash, a deal after the seat change, and what
+    it needs to rebuild its table: its signer and its recorded secrets (a source for
+    each segment, as a peer's files keep them)."""
+
+    game: Game
+    signer: Signer
+    recorded: RecordedSegments
+
+
+def seat_1_recorded(seed: int) -> tuple[Game, LocalGame, RecordedSegments]:
+    """A seeded game whose seat 1 records the secrets it draws, as a peer's files do."""
+    game, local = start(seed)
+    assert local.seed_sources is not None
+    recorded = RecordedSegments(local.seed_sources[1])
+    game.tables[1] = Table(
+        local.game_id, signer=local.signers[1], seed_source=recorded.first, nonce=local.nonces[1]
+    )
+    return game, local, recorded
+
+
+def handed_to_a_bot(game: Game, seed: int, recorded: RecordedSegments) -> int:
+    """Seat 2 to a bot (its key and seeds from ``seed``); the new segment's first deal
+    (the one the cut voids, dealt again)."""
+    first = game.tables[0].state.deal_id
+    bot = seeded_bot(seed)
+    sources = {CHANGED: bot.seed_source, 1: recorded.next_segment()}
+    hand_over(game, CHANGED, bot.signer, "Bot", seed_sources=sources, nonce=bot.nonce)
+    return first
+
+
+def crash_a_deal_after_the_change(seed: int) -> Crash | None:
+    """Seat 2 handed to a bot after the first deal; the new segment's first deal
+    audited at seat 1; None if the game ended before that."""
+    game, local, recorded = seat_1_recorded(seed)
+    lose_seat(game, CHANGED, after_deals=1)
+    at = handed_to_a_bot(game, seed, recorded)
+    game.settle([0, 1, 2, 3], until=lambda tables: audited(tables[1]) >= at)
+    return None if game.tables[1].finished else Crash(game, local.signers[1], recorded)

@@ -5,9 +5,8 @@ whose agreement is missing or forged, or the wrong carried score)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from p2pbelka.peer.local import LocalGame
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Signer, seal_envelope
 from p2pbelka.protocol.ids import segment_id_of
@@ -23,13 +22,17 @@ from p2pbelka.table.segments import (
 )
 from p2pbelka.table.session import Table
 from tests.audit import verify_bytes
-from tests.table.crash import RecordedSegments, catch_up
+from tests.table.crash import catch_up
 from tests.table.seatloss import (
+    Crash,
     Game,
     audited,
+    crash_a_deal_after_the_change,
     first_seed,
     hand_over,
+    handed_to_a_bot,
     lose_seat,
+    seat_1_recorded,
     seeded_bot,
     start,
 )
@@ -155,8 +158,6 @@ def _refused_live(game: Game, table: m.TableMsg, host: Signer) -> str:
     """What seat 1's live table says of this continuation from seat 0."""
     segment = segment_id_of(table)
     envelope = seal_envelope(host, segment, 0, 0, bytes(32), table)
-    from p2pbelka.table.session import Table
-
     live = Table(segment, signer=game.tables[1]._signer, previous=previous_of(game.tables[1]))
     live.receive(envelope.raw)
     assert live.state.setup is None
@@ -253,48 +254,6 @@ def _fp(signer: Signer) -> str:
     return fingerprint(signer.public_key)
 
 
-@dataclass
-class Crash:
-    """A game where seat 1 is about to crash, a deal after the seat change, and what
-    it needs to rebuild its table: its signer and its recorded secrets (a source for
-    each segment, as a peer's files keep them)."""
-
-    game: Game
-    signer: Signer
-    recorded: RecordedSegments
-
-
-def _seat_1_recorded(seed: int) -> tuple[Game, LocalGame, RecordedSegments]:
-    """A seeded game whose seat 1 records the secrets it draws, as a peer's files do."""
-    game, local = start(seed)
-    assert local.seed_sources is not None
-    recorded = RecordedSegments(local.seed_sources[1])
-    game.tables[1] = Table(
-        local.game_id, signer=local.signers[1], seed_source=recorded.first, nonce=local.nonces[1]
-    )
-    return game, local, recorded
-
-
-def _handed_over(game: Game, seed: int, recorded: RecordedSegments) -> int:
-    """Seat 2 to a bot (its key and seeds from ``seed``); the new segment's first deal
-    (the one the cut voids, dealt again)."""
-    first = game.tables[0].state.deal_id
-    bot = seeded_bot(seed)
-    sources = {LOST: bot.seed_source, 1: recorded.next_segment()}
-    hand_over(game, LOST, bot.signer, "Bot", seed_sources=sources, nonce=bot.nonce)
-    return first
-
-
-def _crash_a_deal_after_the_change(seed: int) -> Crash | None:
-    """Seat 2 handed to a bot after the first deal; the new segment's first deal
-    audited at seat 1; None if the game ended before that."""
-    game, local, recorded = _seat_1_recorded(seed)
-    lose_seat(game, LOST, after_deals=1)
-    at = _handed_over(game, seed, recorded)
-    game.settle([0, 1, 2, 3], until=lambda tables: audited(tables[1]) >= at)
-    return None if game.tables[1].finished else Crash(game, local.signers[1], recorded)
-
-
 def _resume_seat_1(crash: Crash) -> None:
     """Seat 1 rebuilt from its transcript and each segment's secrets, caught up, and
     played to the end with the others: the same file as theirs, and it verifies."""
@@ -314,7 +273,7 @@ def test_a_remaining_seat_resumed_after_the_change_replays_every_segment() -> No
     """A crash after the change: the seat rebuilds both segments from its transcript
     and its secrets (each segment's drawn in the same order), catches up and plays to
     the end."""
-    crash = first_seed(_crash_a_deal_after_the_change, range(12, 44), "a game on at the crash")
+    crash = first_seed(crash_a_deal_after_the_change, range(12, 44), "a game on at the crash")
     _resume_seat_1(crash)
 
 
@@ -331,7 +290,7 @@ def test_a_seed_drawn_ahead_before_the_cut_is_never_used_in_the_next_segment() -
 def _crash_after_a_seed_drawn_ahead(seed: int) -> Crash | None:
     """Seat 1 draws its next deal's seed ahead before seat 2 is handed to a bot; the
     new segment's first deal is audited at seat 1; None if the game ended before."""
-    game, local, recorded = _seat_1_recorded(seed)
+    game, local, recorded = seat_1_recorded(seed)
     lose_seat(game, LOST, after_deals=1)
     while game.tables[1].prepare():  # what an idle driver does during the deal
         pass
@@ -339,7 +298,7 @@ def _crash_after_a_seed_drawn_ahead(seed: int) -> Crash | None:
     assert ahead is not None
     before = list(recorded.first.drawn)
     assert ahead.seed in before
-    at = _handed_over(game, seed, recorded)
+    at = handed_to_a_bot(game, seed, recorded)
     game.settle([0, 1, 2, 3], until=lambda tables: tables[1].state.deals.round is not None)
     local_seat = game.tables[1].state.round.deck.local
     assert local_seat is not None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.continuation import continuation_words
 from p2pbelka.ui.words.forms import Forms, matched_words
 from p2pbelka.ui.words.i18n import N_, _
 from p2pbelka.ui.words.verdicts import reason_words
@@ -106,7 +107,7 @@ _REASONS: Forms = [
     ),
     (
         re.compile(r"not a valid continuation: (.*)", re.S),
-        lambda why: _("not a valid continuation: {why}").format(why=matched_words(_LINKS, why)),
+        lambda why: _("not a valid continuation: {why}").format(why=continuation_words(why)),
     ),
     (
         re.compile(r"expected exactly the keys (.*)"),
@@ -147,63 +148,6 @@ _REASONS: Forms = [
         ),
     ),
 ]
-
-_LINKS: Forms = [
-    (
-        re.compile(r"seat (\d+) did not sign the change \(signed by (.*)\)", re.S),
-        lambda seat, by: _("seat {seat} did not sign the change (signed by {by})").format(
-            seat=seat, by=by
-        ),
-    ),
-    (
-        re.compile(r"seat (\d+)'s agreement is not its signature on this change .*", re.S),
-        lambda seat: _(
-            "seat {seat}'s agreement is not its signature on this change (forged, or made"
-            " for another one)"
-        ).format(seat=seat),
-    ),
-    (
-        re.compile(r"seat (\d+), the seat that changes hands, cannot agree to it"),
-        lambda seat: _("seat {seat}, the seat that changes hands, cannot agree to it").format(
-            seat=seat
-        ),
-    ),
-    (
-        re.compile(r"it continues segment (\w+), not (\w+), the one before it"),
-        lambda other, before: _(
-            "it continues segment {other}, not {before}, the one before it"
-        ).format(other=other, before=before),
-    ),
-    (
-        re.compile(r"a continuation must have a segment id of its own: (\w+) .*", re.S),
-        lambda id: _(
-            "a continuation must have a segment id of its own: {id} is an earlier segment's"
-            " of this game"
-        ).format(id=id),
-    ),
-    (
-        re.compile(r"the segment id (\w+) is not the one its table derives \((\w+)\).*", re.S),
-        lambda id, derived: _(
-            "the segment id {id} is not the one its table derives ({derived})"
-        ).format(id=id, derived=derived),
-    ),
-    (
-        re.compile(r"seat (\d+) changes too \(only seat (\d+) may change hands\)"),
-        lambda other, seat: _(
-            "seat {other} changes too (only seat {seat} may change hands)"
-        ).format(other=other, seat=seat),
-    ),
-    (
-        re.compile(r"seat (\d+) keeps its key: nothing changes hands"),
-        lambda seat: _("seat {seat} keeps its key: nothing changes hands").format(seat=seat),
-    ),
-    (
-        re.compile(r"signed by seat (\d+), the seat that changes hands"),
-        lambda seat: _("signed by seat {seat}, the seat that changes hands").format(seat=seat),
-    ),
-]
-"""Why a result certificate's link from one segment to the next does not hold (the
-table's own reasons, ``table/carry.py``; others are shown as written)."""
 
 _FIELD = r"[a-z]+(?:\[\d+\])?(?:\.[a-z]+)*"
 _WHERE = re.compile(

@@ -9,6 +9,7 @@ import re
 
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.ui.words import i18n
+from p2pbelka.ui.words.continuation import continuation_words
 from p2pbelka.ui.words.faults import fault_line
 from p2pbelka.ui.words.forms import Forms, matched_words
 from p2pbelka.ui.words.i18n import _, translations
@@ -66,6 +67,10 @@ def _sender(seat: str | None) -> str:
 
 
 _MISPLACED: Forms = [
+    (
+        re.compile(r"not a valid continuation: (.*)", re.S),
+        lambda why: _("not a valid continuation: {why}").format(why=continuation_words(why)),
+    ),
     (
         re.compile(
             r"out of order: expected seat (\d+)'s next message, got seat (\d+) \(seq (\d+)\)"
