@@ -24,11 +24,6 @@ from tests.ui.test_ui_tmux import Tmux
 from tests.ui.test_ui_tmux_resume import hand_of
 
 FRESH = 0.5
-GLANCE = 0.02
-"""How long a person looks away between two looks at the screen.  A look costs a
-``stat`` of the copy, and a capture only when the screen moved; the game waits for
-the person at each card (a refused one is tried again after a look), so this sets
-the pace of a whole game played at a screen: at 50 ms, 80 ms a key pressed."""
 STOPPED = ("The game was stopped", "Game stopped:")
 
 
@@ -97,7 +92,7 @@ class Person:
             elif "Your turn" in screen or "cannot be played" in screen:
                 self._card(screen)
             self.also()
-            time.sleep(GLANCE)
+            time.sleep(0.05)
         return screen
 
     def _card(self, screen: str) -> None:
@@ -105,7 +100,7 @@ class Person:
         self.number = self.number % max(1, len(before)) + 1
         self.tmux.keys(str(self.number), "Enter")
         for _ in range(100):  # the screen moves on, or the card is refused
-            time.sleep(GLANCE)
+            time.sleep(0.02)
             now = self.tmux.screen()
             # A hand of one card has no row of numbers for ``hand_of`` to read: the last
             # card of a deal is seen to go by the turn leaving the status line.  (Waiting
