@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from trio.testing import MockClock
 
 from p2pbelka.bots import make_bot
 from p2pbelka.net.connection import SecureChannel, dial
@@ -235,7 +236,9 @@ async def test_a_pinned_fingerprint_is_checked_and_a_wrong_one_refused(tmp_path:
         nursery.cancel_scope.cancel()
 
 
-async def test_a_joiner_keeps_trying_until_the_host_answers(tmp_path: Path) -> None:
+async def test_a_joiner_keeps_trying_until_the_host_answers(
+    tmp_path: Path, autojump_clock: MockClock
+) -> None:
     host = Host(tmp_path)
     with socket.socket() as probe:
         probe.bind((LOCAL, 0))

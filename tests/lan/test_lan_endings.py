@@ -8,6 +8,7 @@ import contextlib
 from pathlib import Path
 
 import trio
+from trio.testing import MockClock
 
 from p2pbelka.bots import make_bot
 from p2pbelka.net.connection import SecureChannel, dial
@@ -87,7 +88,9 @@ async def _flap(identity: Identity, game_id: bytes, ports: dict[int, int], done:
     return made
 
 
-async def test_a_peer_that_keeps_reconnecting_and_failing_is_given_up_on(tmp_path: Path) -> None:
+async def test_a_peer_that_keeps_reconnecting_and_failing_is_given_up_on(
+    tmp_path: Path, autojump_clock: MockClock
+) -> None:
     ids = [Identity.generate(f"p{n}") for n in range(4)]
     stuck = trio.Event()
     opened = trio.Event()

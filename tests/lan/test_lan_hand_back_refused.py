@@ -19,6 +19,8 @@ over its cards as a person may: from the seat change until the bot's peer was
 asked, and in a deal after its no until that peer was asked again.  The test
 waits on those questions, not on how long the game lasts, and asks for a second
 question only where the game went on far enough for one.
+The peers run in this process under trio's mock clock (``test_lan_seat_bot``): the
+reconnect window and the unanswered question's time pass at once.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from trio.testing import MockClock
 
 from p2pbelka.bots import make_bot
 from p2pbelka.net.identity import Identity
@@ -152,7 +155,7 @@ class Refuser:
 
 @pytest.mark.parametrize("who", sorted(REFUSERS))
 async def test_a_hand_back_refused_leaves_the_bot_playing_to_the_end(
-    tmp_path: Path, who: str
+    tmp_path: Path, who: str, autojump_clock: MockClock
 ) -> None:
     ids = [Identity.generate(name) for name in NAMES]
     asked = Asked()

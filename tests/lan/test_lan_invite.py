@@ -5,12 +5,15 @@ codes against a host, which then tests no code until its person draws a new one.
 from __future__ import annotations
 
 import secrets
+from functools import partial
 from pathlib import Path
 
 import pytest
 import trio
+from trio.testing import MockClock
 
 from p2pbelka.bots import make_bot
+from p2pbelka.net.guesses import GuessPolicy, InviteGuard
 from p2pbelka.net.identity import Identity
 from p2pbelka.peer.driver import BotFrontEnd
 from p2pbelka.peer.lan import (
@@ -20,9 +23,11 @@ from p2pbelka.peer.lan import (
     LobbyRefused,
     NetOptions,
     SeatsChanged,
+    StillTrying,
     TableOpen,
     WrongCodeTried,
     host_game,
+    hostlobby,
     join_game,
 )
 from tests.lan.helpers import PeerSet, bot_args, verify
@@ -134,25 +139,77 @@ async def test_ten_wrong_codes_from_a_script_use_up_the_hosts_code(tmp_path: Pat
         nursery.cancel_scope.cancel()
 
 
+async def test_a_friend_after_a_wrong_code_from_its_address_waits_the_pause_and_sits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, autojump_clock: MockClock
+) -> None:
+    """A wrong code, then the right one from the same address (a stranger, then a
+    friend at the same machine): the host tests nothing from there for a moment, and
+    the friend's ``join`` waits that out on its own and sits.  Loopback is guarded here
+    as any address on a LAN is (it is let off by default); on the mock clock, the
+    pause passes at once."""
+    guarded = partial(InviteGuard, policy=GuessPolicy(exempt_loopback=False))
+    monkeypatch.setattr(hostlobby, "InviteGuard", guarded)
+    opened, sat = trio.Event(), trio.Event()
+    told: list[LobbyEvent] = []  # the host's lobby events, then the joiners'
+
+    async def tell(event: LobbyEvent) -> None:
+        told.append(event)
+        if isinstance(event, TableOpen):
+            opened.set()
+        if isinstance(event, SeatsChanged) and all(event.state.seats):
+            sat.set()
+
+    async def join(code: str, name: str) -> None:
+        (table,) = [e for e in told if isinstance(e, TableOpen)]
+        net = NetOptions(listen_host=LOCAL, announce=False, home=tmp_path / name)
+        front = BotFrontEnd(make_bot("random"))
+        await join_game(
+            Identity.generate(name), LOCAL, table.lobby_port, front, net=net, invite=code,
+            on_lobby=tell,
+        )  # fmt: skip
+
+    async with trio.open_nursery() as nursery:
+        net = NetOptions(listen_host=LOCAL, announce=False, home=tmp_path / "host")
+        nursery.start_soon(
+            partial(host_game, Identity.generate("host"), "Invite only",
+                    BotFrontEnd(make_bot("random", 0)), net=net, on_lobby=tell,
+                    invite="kitchen 42", game="belot", players=2)
+        )  # fmt: skip
+        await opened.wait()
+        with pytest.raises(LobbyRefused, match="the invite code is wrong"):
+            await join("kitchen 24", "stranger")
+        wrong_at = trio.current_time()
+        nursery.start_soon(join, "KITCHEN-42", "friend")
+        await sat.wait()
+        waited = trio.current_time() - wrong_at
+        nursery.cancel_scope.cancel()
+    tries = [e for e in told if isinstance(e, StillTrying)]
+    assert any(t.why == "the host waits a moment after a wrong code" for t in tries), tries
+    assert waited > GuessPolicy().first_wait - 0.01, waited  # (the mock clock's float sums)
+
+
 @pytest.mark.netns
-def test_an_invite_table_across_two_namespaces(tmp_path: Path) -> None:
-    """Two machines on one bridge: the joiner finds the table by its beacons, a wrong
-    code is refused in words, the code the host chose plays the game."""
+def test_an_invite_table_across_namespaces(tmp_path: Path) -> None:
+    """Three machines on one bridge: a stranger's wrong code is refused in words; the
+    joiner finds the table by its beacons, and the code the host chose plays the game.
+    (From the stranger's machine it would first wait out the host's pause after a wrong
+    code: the test above.)"""
     beacon = str(40000 + secrets.randbelow(20000))
     bots = ["--bot", "random", "--quiet", "--stats", "--beacon-port", beacon]
     belot = ["--game", "belot", "--players", "2"]
-    with namespace_lan(2, "10.81.0") as lan, PeerSet(tmp_path) as peers:
-        (ns0, ns1), (addr0, addr1) = lan.namespaces, lan.addresses
+    with namespace_lan(3, "10.81.0") as lan, PeerSet(tmp_path) as peers:
+        (ns0, ns1, ns2), (addr0, addr1, addr2) = lan.namespaces, lan.addresses
         host = peers.spawn(
             "host", "host", "--auto-approve", "--table", "Invite only", "--invite", "kitchen 42",
             *belot, *bots, "--listen", addr0, "--interface", addr0, netns=ns0,
         )  # fmt: skip
         host.wait_for(r"lobby port (\d+)", 20)
         find = ["join", "--table", "Invite only", "--wait", "15", *bots]
-        where = ["--listen", addr1, "--interface", addr1]
-        stranger = peers.spawn("stranger", *find, "--invite", "kitchen 24", *where, netns=ns1)
+        elsewhere = ["--listen", addr2, "--interface", addr2]
+        stranger = peers.spawn("stranger", *find, "--invite", "kitchen 24", *elsewhere, netns=ns2)
         assert peers.wait([stranger], 60) == [3], stranger.dump()
         assert "the invite code is wrong" in stranger.log()
+        where = ["--listen", addr1, "--interface", addr1]
         guest = peers.spawn("guest", *find, "--invite", "KITCHEN-42", *where, netns=ns1)
         assert peers.wait([host, guest], 120) == [0, 0], host.dump() + guest.dump()
         assert verify(host.transcript()).startswith("OK")

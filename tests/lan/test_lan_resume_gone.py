@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from trio.testing import MockClock
 
 from p2pbelka.bots import make_bot
 from p2pbelka.net.identity import Identity
@@ -63,7 +64,7 @@ def _net(home: Path, give_up_after: float) -> NetOptions:
 
 
 async def test_a_seat_resumed_beside_a_seat_gone_for_good_plays_on(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, autojump_clock: MockClock
 ) -> None:
     caplog.set_level(logging.INFO)
     ids = [Identity.generate(f"p{n}") for n in range(4)]

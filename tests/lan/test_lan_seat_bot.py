@@ -5,6 +5,10 @@ never comes back.  After the reconnect window the lowest remaining seat offers a
 bot, the other two agree (bots say yes), and the game finishes in a continuation
 segment.  The three transcripts are the same bytes, and ``verify`` accepts them
 and names the change.
+
+The peers in this process run under trio's mock clock: their sockets are real, but
+the reconnect window, the offer's time and a cut-off peer's bound pass at once, and
+a busy machine cannot stall a peer past them.  The processes' test keeps real time.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from typing import Any
 
 import pytest
 import trio
+from trio.testing import MockClock
 
-from p2pbelka.bots import make_bot
+from p2pbelka.bots import Bot, make_bot
 from p2pbelka.cli.main import main
 from p2pbelka.ladder import certificate as cert
 from p2pbelka.ladder.files import certificate_path
@@ -58,9 +63,12 @@ def _net(tmp_path: Path, n: int) -> NetOptions:
     )
 
 
-async def test_a_bot_takes_the_seat_of_a_peer_killed_for_good(tmp_path: Path) -> None:
+async def test_a_bot_takes_the_seat_of_a_peer_killed_for_good(
+    tmp_path: Path, autojump_clock: MockClock
+) -> None:
     ids = [Identity.generate(name) for name in ("Asel", "Bolat", "Saule", "Nurlan")]
     fronts = [BotFrontEnd(make_bot("random", 70 + n)) for n in range(4)]
+    doomed = fronts[LOST] = _Doomed(make_bot("random", 70 + LOST))
     results: dict[int, GameResult] = {}
     opened = trio.Event()
     lobby: list[int] = []
@@ -85,9 +93,7 @@ async def test_a_bot_takes_the_seat_of_a_peer_killed_for_good(tmp_path: Path) ->
         with trio.CancelScope() as scope:
             async with trio.open_nursery() as inner:
                 inner.start_soon(peer, LOST)
-                # killed for good in its second deal, a few cards in
-                while _plays_in_deal(fronts[LOST].events) < 3 and not _over(fronts[LOST]):
-                    await trio.sleep(0.01)
+                await doomed.due.wait()  # killed for good in its second deal
                 scope.cancel()
         killed.set()
 
@@ -122,13 +128,16 @@ async def test_a_bot_takes_the_seat_of_a_peer_killed_for_good(tmp_path: Path) ->
     assert len(results[0].transcript) == report.records
 
 
-async def test_two_peers_killed_at_once_end_the_game_cleanly(tmp_path: Path) -> None:
+async def test_two_peers_killed_at_once_end_the_game_cleanly(
+    tmp_path: Path, autojump_clock: MockClock
+) -> None:
     """Two seats gone together: a change needs every other seat's signature, and half
     the table is out of reach, which the two left cannot tell from their own half being
     cut off.  So nobody offers a bot and nobody is named: the two wait as cut off, for
     their stated bound, then stop, the game saved unfinished (INCOMPLETE) for a resume."""
     ids = [Identity.generate(name) for name in ("Asel", "Bolat", "Saule", "Nurlan")]
     fronts = [BotFrontEnd(make_bot("random", 60 + n)) for n in range(4)]
+    doomed = fronts[2] = _Doomed(make_bot("random", 62))
     results: dict[int, GameResult] = {}
     opened = trio.Event()
     lobby: list[int] = []
@@ -141,7 +150,7 @@ async def test_two_peers_killed_at_once_end_the_game_cleanly(tmp_path: Path) -> 
     async def peer(n: int) -> None:
         net = _net(tmp_path, n)
         net.offer_timeout = 4.0
-        # the cut-off bound, min(decide limit, give-up + grace), waited out in real
+        # the cut-off bound, min(decide limit, give-up + grace), waited out in mock
         # seconds: twice the reconnect window (the bots left move at once)
         net.decide_limit = 10.0
         if n == 0:
@@ -158,8 +167,7 @@ async def test_two_peers_killed_at_once_end_the_game_cleanly(tmp_path: Path) -> 
             async with trio.open_nursery() as inner:
                 inner.start_soon(peer, 2)
                 inner.start_soon(peer, 3)
-                while _plays_in_deal(fronts[2].events) < 3 and not _over(fronts[2]):
-                    await trio.sleep(0.01)
+                await doomed.due.wait()
                 scope.cancel()
 
     with trio.fail_after(180):
@@ -173,6 +181,24 @@ async def test_two_peers_killed_at_once_end_the_game_cleanly(tmp_path: Path) -> 
         report = verify_bytes(results[n].store.transcript_path.read_bytes())
         assert not report.aborted and not report.changes, report.verdict
         assert report.verdict.startswith("INCOMPLETE"), report.verdict
+
+
+class _Doomed(BotFrontEnd):
+    """A bot whose program is to be killed in its second deal, a few cards in: ``due``
+    is set at its third card seen there (or at the game's end, should that come
+    first).  An event, not a poll: under the mock clock a game of bots that answer at
+    once plays to its end without a poll's timer coming due."""
+
+    def __init__(self, bot: Bot) -> None:
+        super().__init__(bot)
+        self.due = trio.Event()
+
+    async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
+        await super().on_event(driver, event)
+        if isinstance(event, ev.CardPlayed | ev.GameOver | ev.GameAborted) and (
+            _plays_in_deal(self.events) >= 3 or _over(self)
+        ):
+            self.due.set()
 
 
 def _over(front: BotFrontEnd) -> bool:
@@ -247,7 +273,7 @@ class _SlowBot(BotFrontEnd):
 
 
 async def test_a_watcher_that_lost_envelopes_catches_up_when_its_seat_comes_back(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, autojump_clock: MockClock
 ) -> None:
     """Killed, replaced by a bot, then ``resume``: the player watches, the bot finishes
     its deal, and the seat is handed back; all four transcripts end the same.  (A game

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from trio.testing import MockClock
 
 from p2pbelka.peer import tableshare
 from p2pbelka.peer.lan import NetOptions
@@ -17,7 +18,7 @@ from tests.lan.helpers import belot_of_two, two_players
 
 
 async def test_a_stalling_seat_is_left_after_a_few_seconds(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, autojump_clock: MockClock
 ) -> None:
     players = two_players(tmp_path)
     staller = players[1].public_key

@@ -4,11 +4,15 @@ Seat 0 of a game whose seat 3 changed hands listens with its seat-change runner;
 seat 3's player dials it with its own key (``p2pbelka/bench/games/belka/bounds.py``) and sends
 what a peer that ignores the protocol could: unasked ``seat_record``s, and
 ``seat_chain`` requests as fast as its link takes them, read or never read.
+
+The floods run under trio's mock clock: the sockets are real, but the seconds the
+attacker waits (for a silent link, for the answerer to try again) pass at once.
 """
 
 from __future__ import annotations
 
 import trio
+from trio.testing import MockClock
 
 from p2pbelka.bench.games.belka.bounds import (
     attacker_link,
@@ -58,7 +62,9 @@ async def test_a_fetch_keeps_only_its_askers_records_in_order_and_within_the_cap
         assert reclaim._records == {}
 
 
-async def test_chain_requests_as_fast_as_a_link_takes_them_are_answered_at_a_rate() -> None:
+async def test_chain_requests_as_fast_as_a_link_takes_them_are_answered_at_a_rate(
+    autojump_clock: MockClock,
+) -> None:
     """One whole answer (the game, every record, as a returning player needs it) per
     ``ANSWER_EVERY``, the rest dropped: what comes back is a small multiple of what
     was asked, however long the attack."""
@@ -70,7 +76,7 @@ async def test_chain_requests_as_fast_as_a_link_takes_them_are_answered_at_a_rat
     assert figures["peak_mib"] < 16
 
 
-async def test_an_asker_that_never_reads_costs_a_bounded_outbox() -> None:
+async def test_an_asker_that_never_reads_costs_a_bounded_outbox(autojump_clock: MockClock) -> None:
     figures = await chain_flood(300, read=False)
     assert figures["peak_mib"] < MAX_OUTBOX_BYTES / MIB
 

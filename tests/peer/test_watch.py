@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from trio.testing import MockClock
 
 from p2pbelka.net.connection import SecureChannel, serve_secure
 from p2pbelka.net.identity import Identity
@@ -124,7 +125,7 @@ async def _send(channel: SecureChannel, envelopes: list[Envelope]) -> None:
 
 
 async def test_a_feed_cut_twice_is_followed_to_its_end_and_saved_as_the_host_has_it(
-    tmp_path: Path,
+    tmp_path: Path, autojump_clock: MockClock
 ) -> None:
     cuts = [40, 97]
 
@@ -260,7 +261,7 @@ async def test_records_the_host_feeds_again_after_a_rewind_are_kept_as_they_are(
 
 
 async def test_a_host_that_keeps_the_link_alive_and_falls_silent_is_taken_for_away(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, autojump_clock: MockClock
 ) -> None:
     # A pulled cable: no byte, no reset.  (Seconds shortened for the test.)
     monkeypatch.setattr(watch, "SILENT_FOR", 0.3)

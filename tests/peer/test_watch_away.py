@@ -1,6 +1,7 @@
 """A watcher whose host went away: when it dials again (``Away``, sans-IO, and on
 trio's MockClock), and over real loopback sockets, a host whose listener is gone and
-comes back on the same port (a resumed host) or never does."""
+comes back on the same port (a resumed host) or never does (the mock clock too: the
+sockets are real, the seconds away pass at once)."""
 
 from __future__ import annotations
 
@@ -126,7 +127,7 @@ async def _host_away(
 
 
 async def test_a_host_back_on_its_port_feeds_the_watcher_exactly_the_rest(
-    tmp_path: Path,
+    tmp_path: Path, autojump_clock: MockClock
 ) -> None:
     result, front, asked = await _host_away(tmp_path, 40, back_after=2.5, away_for=AWAY_FOR)
     assert asked == [0, 40]  # from the count it held: nothing skipped, nothing twice
@@ -139,7 +140,7 @@ async def test_a_host_back_on_its_port_feeds_the_watcher_exactly_the_rest(
 
 
 async def test_a_host_that_never_comes_back_is_left_after_the_wait_with_the_game_so_far(
-    tmp_path: Path,
+    tmp_path: Path, autojump_clock: MockClock
 ) -> None:
     result, front, asked = await _host_away(tmp_path, 40, back_after=None, away_for=2.0)
     assert asked == [0] and not result.fed
