@@ -1,4 +1,5 @@
-"""The games' compiled searches compiled once for a run on workers, before any test.
+"""What every program of a run compiles, compiled once before any test of a run on
+workers: the games' compiled searches.
 
 numba compiles a kernel on its first call in a process and keeps it on disk
 (``cache=True``: beside the sources, in ``__pycache__``), where every later
@@ -9,14 +10,13 @@ five CPU-seconds, Belot's three), as none of them found the others' copy yet:
 about twenty CPU-seconds of a run went to compiling the same code.
 
 So a run on workers (``-n``, the default: ``conftest.py``) starts this module as
-a program while the workers start and collect, one for each game, and lets no
-test start before they are done: each kernel is compiled once, and every
-process after loads it.  When the copies on disk are there already, each program
-only loads them (half a CPU-second).  A run in one process (``-n 0``) compiles,
-as before, in the first test that searches.  Nothing a test checks changes:
-the same compiled code runs, and is compiled the same way.
+programs while the workers start and collect (one for each game's search), and lets no test start before they are done: each
+is compiled once, and every process after loads it.  When the copies on disk are
+there already (and newer than their sources), no program is started.  A run
+in one process (``-n 0``) compiles, as before, where it is first needed.  Nothing
+a test checks changes: the same code runs, compiled the same way.
 
-``python -m tests.warmjit belka`` (or ``belot``) compiles one game's kernels.
+``python -m tests.warmup belka`` (or ``belot``) compiles one of them.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("belka", "belot")
 
 
 def _warm_belka() -> None:
@@ -54,40 +53,57 @@ def _warm_belot() -> None:
     fastsolver.solve(sim, 1)
 
 
-def warm(game: str) -> None:
-    {"belka": _warm_belka, "belot": _warm_belot}[game]()
+def warm(part: str) -> None:
+    {"belka": _warm_belka, "belot": _warm_belot}[part]()
+
+
+def _jit_wanted() -> bool:
+    return not os.environ.get("P2PBELKA_NO_JIT") and importlib.util.find_spec("numba") is not None
+
+
+def _kept(part: str) -> bool:
+    """Whether what ``part`` compiles is on disk already, newer than its sources (a
+    second run of the same tree starts no program for it)."""
+    bots = ROOT / "p2pbelka" / "bots"
+    entry = {"belka": "bisect", "belot": "search"}[part]
+    sources = [bots / part / "jitsearch.py", bots / "common" / "jitkit.py"]
+    index = sorted((bots / part / "__pycache__").glob(f"jitsearch.{entry}-*.nbi"))
+    newest = max(source.stat().st_mtime for source in sources)
+    return bool(index) and all(i.stat().st_mtime >= newest for i in index)
+
+
+def parts_to_warm() -> list[str]:
+    wanted = ["belka", "belot"] if _jit_wanted() else []
+    return [part for part in wanted if not _kept(part)]
 
 
 def _wanted(config: pytest.Config) -> bool:
-    return (
-        not hasattr(config, "workerinput")
-        and bool(getattr(config.option, "numprocesses", 0))
-        and not os.environ.get("P2PBELKA_NO_JIT")
-        and importlib.util.find_spec("numba") is not None
-    )
+    """A run on workers, in the controller."""
+    return not hasattr(config, "workerinput") and bool(getattr(config.option, "numprocesses", 0))
 
 
 class Warming:
     """The warm-up programs, started at configuration and waited for once the first
-    worker has collected (no test is handed out before every worker has)."""
+    worker has collected (no test is handed out before every worker has); a program
+    that fails says why, and the tests compile what it would have."""
 
     def __init__(self) -> None:
         self.programs = [
             subprocess.Popen(
-                [sys.executable, "-m", "tests.warmjit", game],
+                [sys.executable, "-m", "tests.warmup", part],
                 cwd=ROOT,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
             )
-            for game in GAMES
+            for part in parts_to_warm()
         ]
 
     def wait(self) -> None:
         for program in self.programs:
             _, errors = program.communicate()
-            if program.returncode:  # a test that searches compiles it and shows why
-                sys.stderr.write(f"tests/warmjit.py: {errors.decode(errors='replace')}")
+            if program.returncode:
+                sys.stderr.write(f"tests/warmup.py: {errors.decode(errors='replace')}")
         self.programs = []
 
     @pytest.hookimpl(optionalhook=True)
@@ -102,7 +118,7 @@ class Warming:
 
 def pytest_configure(config: pytest.Config) -> None:
     if _wanted(config):
-        config.pluginmanager.register(Warming(), "warm-jit")
+        config.pluginmanager.register(Warming(), "warm-up")
 
 
 if __name__ == "__main__":
