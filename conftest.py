@@ -83,7 +83,9 @@ if _missing():
 _keep_compiled_code()  # after pip, which keeps its own compiled code where it installs
 # pytest loads pytest-trio by its entry point at start-up; installed just now, it is
 # loaded here instead (from the top-level conftest, where pytest_plugins is allowed)
-pytest_plugins = ["tests.timing"] + ([] if _trio_plugin_was_loaded else ["pytest_trio.plugin"])
+pytest_plugins = ["tests.timing", "tests.warmup"] + (
+    [] if _trio_plugin_was_loaded else ["pytest_trio.plugin"]
+)
 
 
 @pytest.hookimpl(tryfirst=True)

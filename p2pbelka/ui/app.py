@@ -102,6 +102,8 @@ class TableScreen:
         self.interrupted = False
         """The player left with Ctrl-C: the program ends with 130, as ``--help`` says."""
         self._wrapped_log: tuple[tuple[int, int, int], list[str]] = ((-1, 0, 0), [])
+        # each entry of the last hundred wrapped once, not again at each new line said
+        self._wrapped_entries: dict[str, list[str]] = {}
         self.chatbox = ChatBox(lambda: self.view, self.focus_table, self.invalidate)
         self.pages = Pages(lambda: (self.overlay, len(self.view.deal_ends), self.view.finished))
         # a second row only for a status longer than the screen is wide (the watched
@@ -501,13 +503,19 @@ class TableScreen:
 
     def _log_lines(self) -> list[str]:
         # wrapped here, between words, rather than by the window in mid-word; once per
-        # new line said (a render asks several times, and a game says thousands)
+        # new line said (a render asks several times, and a game says thousands), and
+        # each entry once while it is among the last hundred
         key = (self.view.said, len(self.view.log), id(self.view.log))
         if self._wrapped_log[0] != key:
             lines: list[str] = []
+            kept, wrapped = self._wrapped_entries, dict[str, list[str]]()
             for entry in self.view.log[-100:]:
-                lines += linewrap.wrap(entry, RIGHT_WIDTH - 1, indent="  ")
-            self._wrapped_log = (key, lines)
+                rows = wrapped.get(entry) or kept.get(entry)
+                if rows is None:
+                    rows = linewrap.wrap(entry, RIGHT_WIDTH - 1, indent="  ")
+                wrapped[entry] = rows
+                lines += rows
+            self._wrapped_log, self._wrapped_entries = (key, lines), wrapped
         return self._wrapped_log[1]
 
     def _log(self) -> StyleAndTextTuples:

@@ -20,7 +20,7 @@ from prompt_toolkit.input import create_pipe_input
 from p2pbelka.net.identity import fingerprint
 from p2pbelka.peer.chat import ChatLine
 from p2pbelka.ui import registry
-from p2pbelka.ui.app import TableScreen
+from p2pbelka.ui.app import RIGHT_WIDTH, TableScreen
 from p2pbelka.ui.hostloop import Bridge, run_with_app
 from p2pbelka.ui.linewrap import KEY, cells, wrap, wrap_fragments
 from p2pbelka.ui.words.i18n import load_catalog, set_language
@@ -169,3 +169,21 @@ def test_the_chat_leaves_the_seats_and_the_watchers_on_the_panel(lang: str) -> N
     assert fingerprint(bytes([3]) * 32)[:9] in drawn.text  # the last seat's key
     assert "Dana, Ayan" in drawn.text
     assert "line 5 of a chat" in drawn.text  # the newest chat line stays in sight
+
+
+def test_the_log_panel_shows_its_last_hundred_entries_wrapped_as_they_come() -> None:
+    """The log panel wraps each entry once while it is in sight (kept between renders):
+    what it shows is always the last hundred entries, each wrapped afresh, whatever came
+    before, repeated lines and lines gone out of sight included."""
+    with create_pipe_input() as pipe:
+        screen = TableScreen(None, input=pipe, output=Terminal().output)
+        said = [
+            f"seat {n % 4} says a line long enough to take two rows, {n % 7}" for n in range(130)
+        ]
+        for n, line in enumerate(said):
+            screen.view.say(line if n % 5 else "short")
+            if n % 3 == 0 or n > 95:
+                shown = [*screen.view.log[-100:]]
+                want = [row for entry in shown for row in wrap(entry, RIGHT_WIDTH - 1, "  ")]
+                assert screen._log_lines() == want, n
+        assert len(screen._log_lines()) > 150  # the long ones took two rows
