@@ -10,8 +10,9 @@ five CPU-seconds, Belot's three), as none of them found the others' copy yet:
 about twenty CPU-seconds of a run went to compiling the same code.
 
 So a run on workers (``-n``, the default: ``conftest.py``) starts this module as
-programs while the workers start and collect (one for each game's search), and lets no test start before they are done: each
-is compiled once, and every process after loads it.  When the copies on disk are
+programs while the workers start and collect (one for each game's search), and
+lets no test start before they are done: each is compiled once, and every process
+after loads it.  When the copies on disk are
 there already (and newer than their sources), no program is started.  A run
 in one process (``-n 0``) compiles, as before, where it is first needed.  Nothing
 a test checks changes: the same code runs, compiled the same way.
