@@ -34,6 +34,7 @@ from p2pbelka.peer.seatchange.effects import (
 )
 from p2pbelka.peer.seatchange.machine import SeatChange
 from p2pbelka.protocol.envelope import Signer
+from p2pbelka.protocol.lobby import is_envelope
 from p2pbelka.protocol.seatchange import (
     Agree,
     ClosedOffer,
@@ -187,6 +188,10 @@ class Net:
             node.remembered.append(effect.segment)
         elif isinstance(effect, Replaced):
             node.replaced += 1
+        elif isinstance(effect, SendTo) and is_envelope(effect.payload):
+            # a continuation's ``table`` sent to one seat, which the mesh routes
+            if effect.seat not in self.cut and node.seat not in self.cut:
+                self.nodes[effect.seat].change.seen(effect.payload, None)
         elif isinstance(effect, SendTo):
             msg = decode_seat_change(effect.payload)
             node.told.append((effect.seat, msg))

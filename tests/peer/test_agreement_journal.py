@@ -52,9 +52,11 @@ class JournaledNet(Net):
             self.kept.setdefault(node.seat, []).append(effect)
         super()._do(node, effect)
 
-    def crash(self, seat: int, game: Game) -> Node:
-        """``seat``'s peer stops and resumes: a new machine, its journal read back."""
+    def crash(self, seat: int, game: Game, known: set[bytes] | None = None) -> Node:
+        """``seat``'s peer stops and resumes: a new machine, its journal read back
+        (``known``: the ids it remembered before it stopped)."""
         change = machine_of(game.tables[seat], seat, bot_seed=2)  # fresh draws after it
+        change.ids.seen_ids.update(known or ())
         change.restore(list(self.kept[seat]), self.now)
         node = Node(seat, change)
         self.nodes[seat] = node
@@ -128,6 +130,31 @@ def test_a_seat_resumed_after_agreeing_declines_a_second_continuation_and_follow
     assert resumed.switched is not None, resumed.change.stage
     assert resumed.switched.table.game_id == first.segment
     assert {n.switched.table.game_id for n in net.nodes.values() if n.switched} == {first.segment}
+
+
+def test_a_seat_resumed_after_its_agreement_sealed_the_change_follows_the_continuation() -> None:
+    """Found by hand (issue 36, fault 4, through the real program): the proposer seals
+    with seat 1's agreement, and seat 1's program, which took the continuation in and
+    remembered its id, stops before it sits there.  Resumed, it stands at the cut again
+    and sends its agreement again; the proposer, in the continuation now, answers with
+    its ``table``, and seat 1 follows it although it knows the id (nothing it signed
+    there left: a seat sits only once the continuation is on its disk, and it would
+    stand in it then).  It had stayed frozen, and the others named it."""
+    game, net = _lost()
+    proposer, signer = 0, 1
+    net.lost(LOST)
+    sealed = net.node(proposer).switched
+    assert sealed is not None and net.node(signer).switched is not None
+    segment = sealed.table.game_id
+    assert net.node(signer).remembered == [segment]
+    # the proposer's runner enters the continuation (the made-up network keeps the
+    # switch only): its machine stands in it
+    net.node(proposer).change.enter(sealed.table, {seat: bot for bot, seat in sealed.bots})
+    resumed = net.crash(signer, game, known={segment})  # its list of ids, on the disk
+    # its agreement again, and the continuation's table back: it follows at once
+    assert resumed.switched is not None, resumed.change.stage
+    assert resumed.switched.table.game_id == segment
+    assert resumed.remembered == []  # remembered before it stopped: not twice
 
 
 def test_without_the_journal_a_resumed_seat_would_sign_twice() -> None:

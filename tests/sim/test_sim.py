@@ -199,6 +199,26 @@ def test_a_seat_killed_holding_its_signature_resumes_agreed() -> None:
     assert outcome.counts["transition idle -> agreed"] == 1
 
 
+def test_a_seat_killed_after_its_signature_sealed_the_change_follows_it() -> None:
+    """Found by hand (issue 36, fault 4, through the real program): seat 3 agrees to
+    seat a bot for seat 2, the proposer seals with that agreement, and seat 3's
+    program is killed before the continuation reaches it.  Resumed three seconds
+    later, it holds its agreement again (``idle -> agreed``) and sends it again; the
+    proposer, past its offer, answered nothing, so seat 3 stayed on the old segment and
+    the others stopped the game naming it once the window ran out.  A seat in the
+    continuation answers such an agreement with its ``table``: seat 3 follows it and
+    the game finishes.  (The checks alone would not see it: seat 2's cable out counts
+    as every seat's absence.)"""
+    schedule = parse("cut 2<->*@100+300; kill 3@165.2645+3")
+    outcome = simulate(2, "belka", 4, schedule)
+    assert violations(outcome) == []
+    assert outcome.counts["transition idle -> agreed"] == 1
+    last = {e.seat: e for e in outcome.exits if e.seat < 4}  # each seat's last program
+    for seat, ended in last.items():
+        assert ended.result is not None and ended.result.finished, (seat, ended.error)
+        assert not ended.result.aborted, seat
+
+
 def test_a_schedule_prints_as_it_parses() -> None:
     schedule = Schedule(
         (Cut(0, 1, 1.5, 70.0), Cut(2, 3, 4.0, math.inf, one_way=True), Reset(1, 2, 9.0)),

@@ -115,6 +115,8 @@ class MachineCore:
         self._said_again: dict[bytes, float] = {}  # when our no to one was said again
         self._released: set[tuple[bytes, Cut]] = set()  # cuts we signed, then went on from
         self._cuts: dict[tuple[bytes, bytes], bytes] = {}  # (segment, cut) -> ours, signed
+        self._restored: set[bytes] = set()
+        """The continuations this seat agreed to before it stopped, waited on again."""
         self._tables_seen: list[bytes] = []
         self._refusals: dict[bytes, str] = {}  # why each of those was refused (logged once)
         self.closes: dict[bytes, ClosedOffer] = {}

@@ -147,6 +147,10 @@ class SeatChange(Proposing, Agreeing):
                 # our table went on past the cut we signed at: another seat's no to a
                 # hand-back released it (``_released_by``); the bot plays on, and so do we
                 continue
+            # Its id may be remembered already: this seat took the continuation in, and
+            # stopped before it sat (a seat in it signs only once its table, with the
+            # continuation's, is on the disk: a seat that did would stand in it now).
+            self._restored.add(agreed.segment)
             self._out.append(Freeze())
             until = now + self.config.offer_timeout
             self._go(Agreed(agreed.segment, previous, agreed.sig, agreed.seat, until, now))
@@ -225,6 +229,7 @@ class SeatChange(Proposing, Agreeing):
         if isinstance(msg, Agree):
             self._no_again(msg.segment, now)
             self._closed_again(sender, msg.segment)
+            self._sealed_again(sender, msg.segment)
         at = self.at
         if not isinstance(at, Offering) or at.offer.segment != msg.segment:
             kind = "seat_agree" if isinstance(msg, Agree) else "seat_decline"
@@ -330,7 +335,8 @@ class SeatChange(Proposing, Agreeing):
             nonce = nonce if msg.flow >= m.NONCES_FLOW else None
             if nonce is None and msg.flow >= m.NONCES_FLOW:
                 return
-        following = follow(envelope, self.ids, previous, nonce)
+        again = envelope.game in self._restored and self.ids.known(envelope.game)
+        following = follow(envelope, self.ids, previous, nonce, again=again)
         if isinstance(following, str):
             if self._refusals.get(raw) != following:  # once, not at every retry
                 log.warning("refused a continuation: %s", following)
@@ -341,7 +347,8 @@ class SeatChange(Proposing, Agreeing):
             if agreed is None and host is not None:
                 self._out.append(CatchUp(host))  # our table may lack what it cuts at
             return
-        self._remember(envelope.game)  # before we sign anything in it
+        if not again:
+            self._remember(envelope.game)  # before we sign anything in it
         self.outcomes["followed"] += 1
         self._switch(following, ())
 

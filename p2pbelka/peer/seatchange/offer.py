@@ -130,11 +130,18 @@ def offer_problem(
 
 
 def follow(
-    envelope: Envelope, ids: Identities, previous: Previous, nonce: bytes | None
+    envelope: Envelope,
+    ids: Identities,
+    previous: Previous,
+    nonce: bytes | None,
+    *,
+    again: bool = False,
 ) -> Table | str:
     """Our table of the continuation ``envelope`` opens (after ``previous``; ``nonce``:
-    ours, if the seat comes back to us), or why not."""
-    if ids.known(envelope.game):
+    ours, if the seat comes back to us), or why not.  ``again``: the continuation this
+    seat agreed to before it stopped, its id remembered then, nothing signed in it yet
+    (``SeatChange.restore``): followed although its id is known."""
+    if ids.known(envelope.game) and not again:
         return f"its id {envelope.game.hex()[:16]} was seen before"
     following = Table(
         envelope.game,

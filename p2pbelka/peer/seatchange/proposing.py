@@ -20,6 +20,7 @@ from p2pbelka.peer.seatchange.effects import (
 )
 from p2pbelka.peer.seatchange.offer import OpenOffer, build_offer, one_only, seal
 from p2pbelka.peer.seatchange.stages import Draining, Handing, Offering
+from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Signer
 from p2pbelka.protocol.seatchange import (
     MAX_WHY,
@@ -152,6 +153,20 @@ class Proposing(MachineCore):
         closed = self.closes.get(segment)
         if closed is not None:
             self._out.append(SendTo(sender, encode_seat_change(closed)))
+
+    def _sealed_again(self, sender: int, segment: bytes) -> None:
+        """A seat's agreement to the continuation in play here: it signed, and waits on
+        it still, so the continuation's ``table`` never reached it (its program stopped
+        just after its agreement left, the proposer sealed with it, and it resumed
+        frozen on the cut).  Whoever holds that ``table`` sends it, and the seat follows
+        the continuation it signed (``seen``).  One answer an agreement, as with
+        ``_closed_again``: an agreement is sent again only while its seat waits."""
+        table = self.table
+        if table is None or table.game_id != segment or not table.view.transcript:
+            return
+        first = table.view.transcript[0]
+        if isinstance(first.msg, m.TableMsg) and first.msg.after is not None:
+            self._out.append(SendTo(sender, first.raw))
 
     def _no_again(self, segment: bytes, now: float) -> None:
         """A seat's agreement to a hand-back we said no to: sent again, it still waits,
