@@ -69,6 +69,9 @@ class SeatOffer(ev.Event):
     decision: Decision = field(compare=False)
     back: bool = False
     """Not a bot: ``bot`` is the seat's own player, back to take it again."""
+    later: bool = False
+    """A no only puts it off: a fresh bot for one this peer lost with its restart,
+    asked again later (SPEC 9.5, "A bot lost with its peer")."""
 
 
 @dataclass(frozen=True, slots=True)
