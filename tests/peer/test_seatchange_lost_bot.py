@@ -76,3 +76,16 @@ def test_a_fresh_bot_declined_once_the_seat_is_gone_a_window_ends_the_change() -
     assert not host.asked[0].later
     assert [c.why for c in host.closed] == ["this seat's player did not want a bot"]
     assert not host.change.lost([LOST], GIVE_UP + 1, net.now)
+
+
+def test_a_give_up_naming_no_seat_is_not_held_by_a_fresh_bot_put_off() -> None:
+    """A held table's give-up names no seat (it waits for its own chain): the put-off of
+    a fresh bot holds only the seats it is about, and with none named the game ends as
+    before (a whole simulated game's resumed seat once waited for ever)."""
+    net, host = _bot_lost()
+    host.answer = False
+    assert host.change.lost([LOST], GIVE_UP / 2, net.now)
+    net.settle()
+    late = OFFER_TIMEOUT + GIVE_UP + 1  # past any hand-back's pause
+    assert not host.change.lost([], late, net.now)
+    assert host.change.lost([LOST], late, net.now)  # (still put off)

@@ -173,9 +173,10 @@ class SeatChange(Proposing, Agreeing):
                 return True
         # A fresh bot our player put off (a bot lost with our restart, SPEC 9.5): the
         # seat waits, as any silent seat does, until our player is asked again.
-        seats = [s for s in seats if self._put_off.get(s, -math.inf) <= now]
-        if not seats:
-            return True
+        if any(self._put_off.get(s, -math.inf) > now for s in seats):
+            seats = [s for s in seats if self._put_off.get(s, -math.inf) <= now]
+            if not seats:
+                return True
         if table is None or not self.config.seat_bots or len(seats) != 1:
             return False
         if table.state.n_seats < 3:
