@@ -14,9 +14,9 @@
   every copy and every journal of what it sent;
 - every seat that finished with the host shows who watches as the host last said it
   before its game was over (``/watching``, SPEC 7.5), or as a line it said after (the
-  watchers leave as it ends): unless the network held the host's bytes to that seat
-  since that line (a chat line is not relayed; the standing line comes again only on a
-  link that opens).  A line the host's sending limit held back is not said yet: the
+  watchers leave as it ends): unless the network cut the link between them, either
+  way, since that line (a chat line is not relayed; the standing line comes again only
+  on a link that opens).  A line the host's sending limit held back is not said yet: the
   seats show the one before, and it counts once said.
 
 Each check returns plain sentences: a run is good when there are none.
@@ -264,8 +264,9 @@ def _watchers(outcome: Outcome) -> list[str]:
         if seat == 0 or exit.what != "finished" or exit.ended is None:
             continue
         cuts = outcome.schedule.cuts(host_of(0), host_of(seat))
+        cuts += outcome.schedule.cuts(host_of(seat), host_of(0))
         if any(c.at <= exit.ended and line_at < c.at + c.length for c in cuts):
-            continue  # the host's bytes to it were held since that line
+            continue  # their link was cut since that line (either way: a link needs both)
         shown = _watching(outcome.watchers_lines.get(seat))
         if shown not in shown_ok:
             last = _watching(since[0][1]) if since else None

@@ -120,3 +120,16 @@ async def test_a_watchers_line_the_sending_limit_refuses_is_said_once_it_allows(
             while open_chat(host_chat.standing).game != later:
                 await trio.sleep(0.1)
         assert [m.text for m in sent if m.text.startswith(WATCHING)] == [said[0]] * 2
+
+
+async def test_a_resumed_host_says_who_watches_now_nobody_included(
+    autojump_clock: MockClock,
+) -> None:
+    """A host that stopped and came back may have told its seats of watchers that went
+    with its program: it says the list as it is now as its chat opens, nobody watching
+    included (a host that was not resumed says nothing of nobody)."""
+    for resumed, expected in ((False, []), (True, ["/watching"])):
+        sent: list[bytes] = []
+        host_chat = Chat(SIGNERS[0], GAME, 0, KEYS, NAMES, sent.append)
+        Feed(4).follow(host_chat, resumed=resumed)
+        assert [open_chat(raw).text for raw in sent] == expected

@@ -576,6 +576,19 @@ def test_a_seat_resumed_after_it_heard_who_watches_shows_it_again() -> None:
     assert outcome.watchers_lines[1] == "/watching Watcher 1, Watcher 2"
 
 
+def test_a_host_back_from_a_power_cut_takes_its_watchers_again() -> None:
+    """Belka-4 seed 201677 of the long run, shrunk: the host's machine lost its power at
+    354 s.  The lobby it had written into its game's meta was never synced: half the
+    time the power cut took it back, and the resumed host took no watchers again, while
+    its seats showed the two that had watched, to the end (the watchers' check).  The
+    lobby is on the disk once written now; the host reopens it, its watchers come back
+    and the seats are told."""
+    outcome = simulate(201677, "belka", 4, parse("power 0@354.447+7.07"))
+    assert outcome.counts["power cut took game.json back"] == 1
+    assert violations(outcome) == []
+    assert outcome.watchers_lines[1] == "/watching Watcher 2, Watcher 1"
+
+
 KNOWN: dict[str, Callable[[str, int], bool]] = {}
 """The findings expected failures above keep while they are not fixed, by the words of
 their violations: the long run tolerates these and fails on anything else."""
