@@ -589,6 +589,22 @@ def test_a_host_back_from_a_power_cut_takes_its_watchers_again() -> None:
     assert outcome.watchers_lines[1] == "/watching Watcher 2, Watcher 1"
 
 
+def test_a_bot_s_seat_is_not_waited_for_as_its_player_thinking() -> None:
+    """Belka-4 seed 201964 of the long run, shrunk: the host cut off past the window (a
+    bot run by seat 1 takes its seat), back and watching; seat 1 declines to hand it back
+    and is killed for two minutes, the bot with it.  The host's link was up, so every
+    seat took the bot's silence for a person thinking and waited to the decide limit;
+    seat 1, resumed, put the hand-back and then a bot for the bot to its person past the
+    window, and its no stopped the game, a hand-back declined and no seat gone since.  A
+    seat a bot holds is not a person thinking on its player's link: the others give up
+    on it at the window, as on a bot gone with its peer (SPEC 9.4)."""
+    schedule = parse("cut 0<->*@63.574+84.567; kill 1@159.048+120")
+    outcome = simulate(201964, "belka", 4, schedule, twice=False)
+    assert violations(outcome) == []
+    ended = [e.ended for e in outcome.exits if e.seat in (2, 3) and e.ended is not None]
+    assert ended and max(ended) < 159.048 + 120  # before seat 1 was back
+
+
 KNOWN: dict[str, Callable[[str, int], bool]] = {}
 """The findings expected failures above keep while they are not fixed, by the words of
 their violations: the long run tolerates these and fails on anything else."""
