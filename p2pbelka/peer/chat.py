@@ -26,6 +26,7 @@ import logging
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -45,6 +46,21 @@ from p2pbelka.protocol.chat import (
 from p2pbelka.protocol.codec import ProtocolError
 
 log = logging.getLogger(__name__)
+
+_opened: ContextVar[Callable[[Chat], None] | None] = ContextVar("chat_opened", default=None)
+
+
+@contextlib.contextmanager
+def opened(hook: Callable[[Chat], None]) -> Iterator[None]:
+    """Tell ``hook`` every game chat the block (and every task it starts) opens: a
+    simulation's seam, to read what each seat's screen would show (``Chat.shown``)
+    without a front end of its own in the chat."""
+    reset = _opened.set(hook)
+    try:
+        yield
+    finally:
+        _opened.reset(reset)
+
 
 SEND_BURST, SEND_EVERY = 5, 2.0
 """A seat may send 5 messages in a row, then one every 2 s."""
@@ -165,6 +181,9 @@ class ChatGate:
         self.send_limit = RateLimit(SEND_BURST, SEND_EVERY)
         self.hear_limits = {s: RateLimit(HEAR_BURST, HEAR_EVERY) for s in range(len(keys))}
         self.dropped: Counter[str] = Counter()
+        self.ahead: dict[int, bytes] = {}
+        """Per seat, its latest line for a segment this game never was in here: it may be
+        the next one, which its author entered first (``enter`` hands it back)."""
 
     def compose(self, signer: ChatSigner, text: str, now: float) -> ChatMsg:
         """Clean and sign ``text``; ``ChatDropped`` (empty, too long, slow down) if not."""
@@ -179,12 +198,16 @@ class ChatGate:
         self.counter = min(MAX_COUNTER - 1, max(self.counter + 1, self.wall_ms()))
         return seal_chat(signer, self.segment, self.counter, clean)
 
-    def enter(self, segment: bytes) -> None:
+    def enter(self, segment: bytes) -> list[tuple[int, bytes]]:
         """The game goes on in another segment (a seat changed hands): from now on lines
         are said and heard for it alone (one said for the segment before is dropped,
-        like a line lost while a link was down)."""
+        like a line lost while a link was down).  The lines of it that came before we
+        entered it, to be heard now (the latest of each seat, ``ahead``): a seat that
+        entered first says its standing line at once (SPEC 7.5)."""
         self.segment = segment
         self.segments.add(segment)
+        ahead, self.ahead = self.ahead, {}
+        return [(seat, raw) for seat, raw in sorted(ahead.items()) if _segment(raw) == segment]
 
     def hear(self, seat: int, raw: bytes, now: float) -> ChatMsg:
         """Check a payload that came on seat ``seat``'s link; the message, or
@@ -208,6 +231,8 @@ class ChatGate:
             why = NOT_SEATED if msg.sender not in self.keys else NOT_ITS_LINK
             raise ChatDropped(why, f"signed by another key than seat {seat}'s")
         if msg.game != self.segment:
+            if msg.game not in self.segments:
+                self.ahead[seat] = raw  # (one a seat: a seat sending made-up ones holds one)
             raise ChatDropped(OTHER_TABLE, f"segment {msg.game.hex()}")
         if not self.hear_limits[seat].allow(now):
             raise ChatDropped(FLOOD, f"seat {seat}")
@@ -232,6 +257,14 @@ class ChatGate:
         else:
             self.last[seat] = max(self.last.get(seat, -1), msg.counter)
         return seat
+
+
+def _segment(raw: bytes) -> bytes | None:
+    """The segment a line kept in ``ChatGate.ahead`` was said for (it decoded once)."""
+    try:
+        return open_chat(raw, check_signature=False).game
+    except ProtocolError:
+        return None
 
 
 # --- the chat of a game ------------------------------------------------------------------
@@ -346,12 +379,23 @@ class Chat:
         self.nursery: trio.Nursery | None = None
         """Where a standing line the sending limit held back waits to be said (the
         game's, while it is open: ``waiting_in``); a task only while one waits."""
+        self.shown: list[Callable[[ChatLine], None]] = []
+        """Told each line as it goes to the front end (or would, with one attached): a
+        simulation's screens (``opened``); it must return at once."""
         self.earlier: list[ChatLine] = []
+        self._read_back: dict[int, ChatMsg] = {}
+        """Per seat, its last line naming who watches that the saved log holds (the
+        host's): its standing line, which it sends again as our link opens (SPEC 7.5)."""
         if self.log is not None:
             for msg in self.log.read():
                 seat = self.gate.remember(msg)
                 if seat is not None:
                     self.earlier.append(self._line(seat, msg.text, earlier=True))
+                    if watchers_named(seat, msg.text) is not None:
+                        self._read_back[seat] = msg
+        hook = _opened.get()
+        if hook is not None:
+            hook(self)
 
     @property
     def dropped(self) -> Counter[str]:
@@ -361,9 +405,11 @@ class Chat:
         """The game went on in the continuation ``segment``: chat is bound to it now, and
         our standing line is said again for it (one of the segment left is dropped)."""
         left = segment != self.gate.segment
-        self.gate.enter(segment)
+        ahead = self.gate.enter(segment)
         if left and self._due is None and self._standing_text is not None:
             self.say_standing(self._standing_text)
+        for seat, raw in ahead:  # said as its author entered the segment, before we did
+            self.heard(seat, raw)
 
     def _line(self, seat: int, text: str, *, earlier: bool = False) -> ChatLine:
         name = self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
@@ -440,12 +486,25 @@ class Chat:
         except ChatDropped as exc:
             # a replay is counted, not told: every re-dialled link brings the author's
             # standing line back (``standing``), heard already
-            if exc.reason != REPLAYED and (seat, exc.reason) not in self._warned:
+            if exc.reason == REPLAYED:
+                self._standing_again(seat, raw)
+            elif (seat, exc.reason) not in self._warned:
                 self._warned.add((seat, exc.reason))
                 log.warning("dropped chat from seat %d: %s (further ones counted)", seat, exc)
             return
+        self._read_back.pop(seat, None)  # a newer line of that seat: the saved one is old
         self._keep(msg)
         self._show(self._line(seat, msg.text))
+
+    def _standing_again(self, seat: int, raw: bytes) -> None:
+        """A replay of the host's line naming who watches, the one our saved log holds
+        last: its standing line, sent again as our link opened, so it stands still.  A
+        resumed program shows no such line read back from its log (out of date, SPEC
+        7.5), so it shows this one, once (not logged again: the log has it)."""
+        kept = self._read_back.get(seat)
+        if kept is not None and kept.raw == raw:
+            del self._read_back[seat]
+            self._show(self._line(seat, kept.text))
 
     def _keep(self, msg: ChatMsg) -> None:
         if self.log is not None:
@@ -454,6 +513,8 @@ class Chat:
             tap(msg)
 
     def _show(self, line: ChatLine) -> None:
+        for tap in self.shown:
+            tap(line)
         if self.front_end is None:
             return
         try:

@@ -109,7 +109,7 @@ class SeatTap(Protocol):
 
     def rewind(self, records: int) -> None: ...
 
-    def follow(self, chat: Chat) -> None: ...
+    def follow(self, chat: Chat, *, resumed: bool = False) -> None: ...
 
     def over(self) -> None:
         """The seat's transcript is whole (its linger is over): nothing more comes."""
@@ -322,7 +322,7 @@ async def play_seat(
     if tap is not None:
         writer.taps.append(tap.record)
         writer.cut_taps.append(tap.rewind)
-        tap.follow(chat)
+        tap.follow(chat, resumed=resumed)
     # The game's segments (a seat may change hands, seatchange/runner.py): the first is this table.
     segments = SeatChangeRunner(
         identity,

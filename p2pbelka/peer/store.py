@@ -291,12 +291,19 @@ class GameStore:
 
     # -- game.json ---------------------------------------------------------------
 
-    def save_meta(self, meta: GameMeta) -> None:
+    def save_meta(self, meta: GameMeta, *, durable: bool = False) -> None:
+        """Write ``meta`` in place of the old (a new file renamed over it); ``durable``:
+        on the disk before this returns, the file and its name (a power cut keeps it)."""
         tmp = self.meta_path.with_name(f".game.{secrets.token_hex(4)}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as f:
             json.dump(asdict(meta), f, indent=1)
+            if durable and self.syncs:
+                f.flush()
+                disk.current().datasync(f.fileno())
         os.replace(tmp, self.meta_path)
+        if durable and self.syncs:
+            self._sync_path(self.directory)
 
     def load_meta(self) -> GameMeta:
         data: dict[str, Any] = json.loads(self.meta_path.read_text())

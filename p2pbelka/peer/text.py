@@ -35,8 +35,9 @@ class Words(Protocol):
 
     def chat_line(self, line: ChatLine) -> str: ...
 
-    def offer_choices(self, back: bool) -> str:
-        """The answers to a seat's offer (``back``: a seat's player has come back)."""
+    def offer_choices(self, back: bool, later: bool = False) -> str:
+        """The answers to a seat's offer (``back``: a seat's player has come back;
+        ``later``: a no only puts a fresh bot off, ``SeatOffer.later``)."""
         ...
 
     def arrange(self, moves: Sequence[mv.Move]) -> list[mv.Move]:
@@ -173,7 +174,7 @@ class TextFrontEnd:
                 await self._ask_user(driver, question)
 
     async def _ask_offer(self, offer: SeatOffer) -> None:
-        print("  " + self.words.offer_choices(offer.back), file=self.out, flush=True)
+        print("  " + self.words.offer_choices(offer.back, offer.later), file=self.out, flush=True)
 
         async def read_answer() -> None:
             raw = (await read_line()).strip().lower()

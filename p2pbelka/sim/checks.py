@@ -11,7 +11,13 @@
   a seat changes hands at most once for each fault past the window, and back once,
   and once more for each time the bot holding it was lost with its peer's restart;
 - no seat ever signed two different envelopes for one place of its chain, across
-  every copy and every journal of what it sent.
+  every copy and every journal of what it sent;
+- every seat that finished with the host shows who watches as the host last said it
+  before its game was over (``/watching``, SPEC 7.5), or as a line it said after (the
+  watchers leave as it ends): unless the network cut the link between them, either
+  way, since that line (a chat line is not relayed; the standing line comes again only
+  on a link that opens).  A line the host's sending limit held back is not said yet: the
+  seats show the one before, and it counts once said.
 
 Each check returns plain sentences: a run is good when there are none.
 """
@@ -20,9 +26,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from p2pbelka.peer.chat import watchers_named
 from p2pbelka.protocol.transcript import TranscriptError, iter_records
-from p2pbelka.sim.faults import EVERYONE, WINDOW, Cut, Fault, Kill, Schedule
-from p2pbelka.sim.world import Outcome, remembered
+from p2pbelka.sim.faults import EVERYONE, WINDOW, Cut, Fault, Kill, Schedule, host_of
+from p2pbelka.sim.world import WATCHER, Exit, Outcome, remembered
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.verify import verify_bytes
 
@@ -45,6 +52,7 @@ def _violations(outcome: Outcome) -> list[str]:
     found += _names(outcome, reports)
     found += _changes(outcome, reports)
     found += _one_envelope_a_place(outcome)
+    found += _watchers(outcome)
     return found
 
 
@@ -231,3 +239,50 @@ def _one_envelope_a_place(outcome: Outcome) -> list[str]:
                 f"{segment.hex()[:8]}"
             )
     return found
+
+
+def _watchers(outcome: Outcome) -> list[str]:
+    """Who watches, as each seat that finished with the host shows it: the host's latest
+    line before its game was over, or one it said after (SPEC 7.5).  A whole run only (a
+    short one stops with lines on their way)."""
+    latest: dict[int, Exit] = {}
+    for exit in outcome.exits:
+        if exit.seat < WATCHER:
+            latest[exit.seat] = exit
+    host, over = latest.get(0), outcome.over_at.get(0)
+    if outcome.stop is not None or host is None or host.what != "finished" or over is None:
+        return []
+    said = outcome.watchers_said
+    before = [n for n, (at, _text) in enumerate(said) if at <= over]
+    since = said[before[-1] :] if before else said
+    # (a seat that showed no line at all never heard one: the host's after the end, naming
+    # nobody, counts only if it came)
+    shown_ok = {_watching(text) for _at, text in since} | (set() if before else {None})
+    line_at = said[before[-1]][0] if before else 0.0
+    found = []
+    for seat, exit in sorted(latest.items()):
+        if seat == 0 or exit.what != "finished" or exit.ended is None:
+            continue
+        cuts = outcome.schedule.cuts(host_of(0), host_of(seat))
+        cuts += outcome.schedule.cuts(host_of(seat), host_of(0))
+        if any(c.at <= exit.ended and line_at < c.at + c.length for c in cuts):
+            continue  # their link was cut since that line (either way: a link needs both)
+        shown = _watching(outcome.watchers_lines.get(seat))
+        if shown not in shown_ok:
+            last = _watching(since[0][1]) if since else None
+            found.append(
+                f"seat {seat} finished showing {_said(shown)} as watching, but the host last "
+                f"said {_said(last)} before its game was over"
+            )
+    return found
+
+
+def _watching(text: str | None) -> tuple[str, ...] | None:
+    """Who a line names as watching (None: no line)."""
+    return None if text is None else (watchers_named(0, text) or ())
+
+
+def _said(names: tuple[str, ...] | None) -> str:
+    if names is None:
+        return "no line"
+    return ", ".join(names) if names else "nobody"

@@ -31,6 +31,7 @@ PATHS: Mapping[str, str] = {
     "watching: fetching the game from record %d from seat %d": "fetch (a seat watching)",
     "%s: this seat may sign again": "released (may sign again)",
     "seat %d not handed back: %s": "hand-back refused",
+    "a fresh bot for seat %d put off by our player": "fresh bot put off (a bot lost)",
     "cannot listen on port %d again: %s": "resume on another port",
 }
 """Log templates that name a recovery path, and the name the report gives each; every

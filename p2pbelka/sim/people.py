@@ -19,10 +19,12 @@ import trio
 
 from p2pbelka.bots import Bot
 from p2pbelka.peer import lobby as lb
+from p2pbelka.peer.chat import Chat, ChatLine, watchers_named
 from p2pbelka.peer.driver import PeerDriver, TranscriptSink
 from p2pbelka.peer.seatchange.drivers import SeatOffer
 from p2pbelka.peer.sync import answer
 from p2pbelka.peer.watch import Say, WatchNote
+from p2pbelka.protocol.chat import ChatMsg
 from p2pbelka.protocol.envelope import Envelope
 from p2pbelka.table import events as ev
 from p2pbelka.table.report import VerifyReport
@@ -56,12 +58,45 @@ class Person:
         """When this person declined a hand-back (no, late or never)."""
         self.events: list[ev.Event] = []
         self.sent: list[Envelope] = []
+        self.chat: Chat | None = None
+        """The chat of this seat's latest program (a screen's: ``join_chat``)."""
+        self.watchers_line: str | None = None
+        """The last line naming who watches (the host's ``/watching``, SPEC 7.5) this
+        seat's latest program showed, as a screen shows it beside the seats."""
+        self.said_watchers: list[tuple[float, str]] = []
+        """The host's: every line naming who watches its programs said, and when."""
+        self.over_at: float | None = None
+        """When this seat's game was over (its latest program's table told it)."""
+
+    def opened(self, chat: Chat) -> None:
+        """A program of this seat opened its game's chat (``peer.chat.opened``): what its
+        screen shows starts afresh (a resumed program shows no watchers line read back
+        from its log).  Not a front end in the chat: a task of its own would change how
+        trio orders every run's tasks, and so every seed's game."""
+        self.chat, self.watchers_line = chat, None
+        chat.shown.append(self._shown)
+        if self.seat == 0:
+            chat.taps.append(self._said)
+
+    def _said(self, msg: ChatMsg) -> None:
+        """A line the host's chat signed or took: kept if it is its own naming who
+        watches (told as it is said: a screen's copy may come after the program ends)."""
+        chat = self.chat
+        if chat is not None and chat.gate.me == 0 and watchers_named(0, msg.text) is not None:
+            if msg.sender == chat.gate.keys[0]:
+                self.said_watchers.append((trio.current_time(), msg.text))
+
+    def _shown(self, line: ChatLine) -> None:
+        if not line.earlier and watchers_named(line.seat, line.text) is not None:
+            self.watchers_line = line.text
 
     async def run(self, driver: PeerDriver) -> None:
         return None
 
     async def on_event(self, driver: PeerDriver, event: ev.Event) -> None:
         self.events.append(event)
+        if isinstance(event, ev.GameOver | ev.GameAborted):
+            self.over_at = trio.current_time()
         assert self.nursery is not None
         if isinstance(event, ev.ChoiceNeeded):
             self.asked[id(driver)] = event

@@ -38,7 +38,7 @@ from p2pbelka.bots import make_bot
 from p2pbelka.fairdeal.secp256k1 import SECP256K1
 from p2pbelka.net import network
 from p2pbelka.net.identity import Identity
-from p2pbelka.peer import disk, storelock, wallclock
+from p2pbelka.peer import chat, disk, storelock, wallclock
 from p2pbelka.peer.lan import (
     GameResult,
     LobbyEvent,
@@ -54,6 +54,7 @@ from p2pbelka.peer.seat import NetOptions
 from p2pbelka.peer.store import GameStore
 from p2pbelka.peer.watch import watch_game
 from p2pbelka.protocol import envelope
+from p2pbelka.protocol.chat import open_chat
 from p2pbelka.protocol.transcript import MAGIC, valid_prefix_length
 from p2pbelka.rules import registry
 from p2pbelka.sim import faults
@@ -83,6 +84,7 @@ class Exit:
     killed: bool = False
     resumed: bool = False
     watched: bool | None = None  # a watcher's: fed to the end
+    left: bool = False  # a watcher's: it left before the end (its person stopped watching)
     stopped: bool = False  # still running when a short run stopped the world
 
     @property
@@ -91,6 +93,8 @@ class Exit:
             return "stopped with the short run"
         if self.killed:
             return "killed"
+        if self.left:
+            return "left"
         if self.watched is not None:
             return "watched to the end" if self.watched else "watch given up"
         if self.error is not None:
@@ -132,6 +136,16 @@ class Outcome:
     """A short run's end: the world stops every program then (``simulate``'s ``stop``)."""
     declined_back: list[float] = field(default_factory=list)
     """When a person declined to hand a seat back to its player."""
+    watchers_lines: dict[int, str | None] = field(default_factory=dict)
+    """The last line naming who watches each seat's latest program showed (SPEC 7.5),
+    by seat; the host's is the latest it said (its ``Chat.standing``)."""
+    watchers_said: list[tuple[float, str]] = field(default_factory=list)
+    """Every line naming who watches the host said, and when (all its programs')."""
+    over_at: dict[int, float | None] = field(default_factory=dict)
+    """When each seat's game was over, by seat (its latest program's table said so)."""
+    watchers_due: str | None = None
+    """The host's line naming who watches that its sending limit still held back at the
+    end, if any (``Chat.say_standing``)."""
     signatures: edkeys.Known = field(default_factory=dict, repr=False, compare=False)
     products: dict[tuple[bytes, bytes], bytes] = field(
         default_factory=dict, repr=False, compare=False
@@ -343,6 +357,10 @@ class World:
             for n in range(self.players)
         ]
         self.watchers = [Watcher() for _ in range(rng.choice((0, 0, 1, 2)))]
+        comings = random.Random(f"sim/{outcome.game}/{outcome.players}/{outcome.seed}/watchers")
+        self.comings = [_coming(comings) for _ in self.watchers]
+        """When each watcher leaves and comes back, if it does (a generator of their own:
+        every other draw of the run is as it was before watchers came and went)."""
         self.scopes: dict[int, list[trio.CancelScope]] = {n: [] for n in range(self.players)}
         self.running: dict[int, list[trio.Event]] = {n: [] for n in range(self.players)}
         self.lobby_port = 0
@@ -388,7 +406,12 @@ class World:
         self.running[seat].append(done)
         person = self.people[seat]
         # a program of its own: its game's lock is its own, and let go of when it ends
-        with network.use(self.net.node(host_of(seat))), storelock.program(), scope:
+        with (
+            network.use(self.net.node(host_of(seat))),
+            storelock.program(),
+            chat.opened(person.opened),
+            scope,
+        ):
             before = person.nursery
             try:
                 async with trio.open_nursery() as nursery:
@@ -438,28 +461,48 @@ class World:
         )
 
     async def _watch(self, n: int, at: float) -> None:
-        """A watcher on a machine of its own, from the lobby (or later) to the end."""
+        """A watcher on a machine of its own, from the lobby (or later) to the end; or it
+        leaves on the way (``comings``), and may come back once, as a program of its
+        own (``watchers``: one more front end, and copy), to the end."""
         await trio.sleep_until(at)
-        watcher = WATCHER + n
         identity = Identity.from_seed(self.rng.randbytes(32), f"Watcher {n + 1}")
+        leave, back = self.comings[n]
+        left = await self._watching(n, identity, leave)
+        if not left or back is None:
+            return
+        await trio.sleep(back)
+        self.outcome.counts["watcher back"] += 1
+        self.watchers.append(Watcher())
+        await self._watching(len(self.watchers) - 1, identity, None)
+
+    async def _watching(self, n: int, identity: Identity, leave: float | None) -> bool:
+        """One run of ``watch``, as the watcher ``n`` (its front end, copy and machine);
+        ``leave``: its person stops it after so many seconds (if it runs that long).
+        Whether it left so."""
+        watcher = WATCHER + n
         exit = Exit(watcher, trio.current_time())
         self.outcome.exits.append(exit)
         home = self.root / f"watcher{n}"
         net = NetOptions(listen_host=host_of(watcher), announce=False, home=home)
         with network.use(self.net.node(host_of(watcher))):
-            try:
-                result = await watch_game(
-                    identity,
-                    host_of(0),
-                    self.lobby_port,
-                    self.watchers[n],
-                    host_key=self.ids[0].public_key,
-                    net=net,
-                )
-                exit.watched = result.fed
-            except Exception as exc:
-                exit.error = exc
+            with trio.move_on_after(math.inf if leave is None else leave) as stopped:
+                try:
+                    result = await watch_game(
+                        identity,
+                        host_of(0),
+                        self.lobby_port,
+                        self.watchers[n],
+                        host_key=self.ids[0].public_key,
+                        net=net,
+                    )
+                    exit.watched = result.fed
+                except Exception as exc:
+                    exit.error = exc
+            if stopped.cancelled_caught:
+                exit.left = True
+                self.outcome.counts["watcher left"] += 1
         exit.ended = trio.current_time()
+        return exit.left
 
     async def _resume(self, seat: int, directory: Path) -> GameResult:
         self.outcome.counts["resume"] += 1
@@ -534,9 +577,30 @@ class World:
                 data = watcher.path.read_bytes()
                 self.outcome.copies.append(Copy(WATCHER + n, data, b"", watcher.report is not None))
         for person in self.people:
+            self.outcome.watchers_lines[person.seat] = person.watchers_line
+            self.outcome.over_at[person.seat] = person.over_at
+            if person.seat == 0 and person.chat is not None:
+                standing = person.chat.standing
+                said = open_chat(standing).text if standing is not None else None
+                self.outcome.watchers_lines[0] = said
+                self.outcome.watchers_due = person.chat._due
+                self.outcome.watchers_said = list(person.said_watchers)
             self.outcome.answers.update(person.answers)
             self.outcome.declined_back.extend(person.declined_back)
             self.outcome.events.extend((person.seat, e) for e in person.events)
+
+
+WATCHERS_LEAVE = 0.5
+"""The share of watchers that leave before the end (half of them come back)."""
+
+
+def _coming(rng: random.Random) -> tuple[float | None, float | None]:
+    """A watcher's coming and going: after how many seconds of watching it leaves (None:
+    it stays to the end), and how many seconds later it comes back (None: it does not)."""
+    if rng.random() >= WATCHERS_LEAVE:
+        return None, None
+    leave = round(rng.uniform(20.0, 250.0), 3)
+    return leave, (round(rng.uniform(5.0, 120.0), 3) if rng.random() < 0.5 else None)
 
 
 def _alone(exc: Exception) -> Exception:

@@ -322,9 +322,12 @@ class TableView:
             return _("{name} is back. Hand the seat back from the next deal?").format(
                 name=event.bot
             )
-        return _(
+        asked = _(
             "{name} has been gone for {seconds} s. Seat a bot in their place from the next deal?"
         ).format(name=event.name, seconds=round(event.seconds))
+        if event.later:  # a fresh bot for one lost with this program's restart
+            asked += " " + _("A no only puts it off: you are asked again in a while.")
+        return asked
 
     def _on_OfferWithdrawn(self, event: OfferWithdrawn) -> None:
         if self.offer is not event.offer:

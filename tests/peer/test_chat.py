@@ -328,3 +328,48 @@ async def test_a_bot_s_chat_is_checked_and_logged_but_shown_to_nobody(
         chat.heard(1 + n % 3, said(1 + n % 3, n + 1))
     assert "backlog" not in chat.dropped  # nothing waits for a front end that is not there
     assert len(ChatLog(tmp_path / "c").read()) == 3 * HEAR_BURST
+
+
+async def test_a_line_said_as_its_author_entered_the_next_segment_is_heard_when_we_enter_it(
+    autojump_clock: MockClock,
+) -> None:
+    """The host enters a continuation and says its standing line for it at once; it may
+    come before this seat enters that segment (its table takes the continuation a moment
+    later).  It was dropped for good, and the seat showed no watchers for the rest of
+    the game.  The latest line of each seat for a segment this game never was in is kept,
+    and heard when we enter it; one for another segment is not."""
+    second, third = bytes(range(16, 32)), bytes(range(32, 48))
+    shown: list[ChatLine] = []
+    chat = Chat(SIGNERS[1], GAME, 1, KEYS, ["A", "B", "C", "D"], lambda raw: None)
+    chat.shown.append(shown.append)
+    chat.heard(0, said(0, 5, "/watching Dana", game=second))
+    chat.heard(2, said(2, 6, "elsewhere", game=third))
+    assert chat.dropped == {OTHER_TABLE: 2} and not shown
+    chat.enter(second)
+    assert [(line.seat, line.text) for line in shown] == [(0, "/watching Dana")]
+    chat.enter(third)  # (kept until the next enter only)
+    assert len(shown) == 1
+
+
+async def test_a_resumed_seat_shows_the_host_s_standing_line_sent_again(
+    tmp_path: Path, autojump_clock: MockClock
+) -> None:
+    """A seat resumed after it heard who watches holds the host's line only in its saved
+    log (a screen takes no watchers line from it: out of date).  The host sends its
+    standing line again as the link opens, a replay: the seat showed nobody watching for
+    the rest of the game.  Now that copy of the log's last such line is shown, once,
+    still counted as a replay and not logged again; an older line sent again is not."""
+    names = ["Aigerim", "Bolat", "Saule", "Nurlan"]
+    log = ChatLog(tmp_path / "chat.log")
+    older, standing = said(0, 5, "/watching Dana"), said(0, 7, "/watching Dana, Ayan")
+    for raw in (older, said(0, 6, "salem"), standing):
+        log.append(open_chat(raw))
+    shown: list[ChatLine] = []
+    chat = Chat(SIGNERS[2], GAME, 2, KEYS, names, lambda raw: None, log_path=log.path)
+    chat.shown.append(shown.append)
+    chat.heard(0, older)
+    chat.heard(0, standing)
+    chat.heard(0, standing)
+    assert [(line.text, line.earlier) for line in shown] == [("/watching Dana, Ayan", False)]
+    assert chat.dropped == {REPLAYED: 3}
+    assert len(log.read()) == 3

@@ -252,7 +252,8 @@ async def _first_give_up(
                     driver: PeerDriver = SegmentDriver(
                         tables[2], links, front_ends[2], seat_gone=seat_gone,
                         cut_off=lambda: cut_off, decide_limit=DECIDE_LIMIT,
-                        unplayed=lambda s: s == 1, unplayed_after=unplayed_after, **timing,
+                        unplayed=lambda s: s == 1 and unplayed_after < math.inf,
+                        unplayed_after=unplayed_after, **timing,
                     )  # fmt: skip
                 else:
                     driver = PeerDriver(tables[seat], transports[seat], front_ends[seat], **timing)
@@ -295,6 +296,19 @@ async def test_a_seat_nobody_can_play_is_given_up_on_before_the_window(
         links.links.discard(1)  # (a seat thinking on a live link is waited for anyway)
 
     at, seats = await _first_give_up(False, unlinked, unplayed_after=GIVE_UP_AFTER / 3)
+    assert seats == [1]
+    assert GIVE_UP_AFTER / 3 <= at < GIVE_UP_AFTER
+
+
+async def test_a_seat_nobody_can_play_is_not_waited_for_as_a_person_thinking(
+    autojump_clock: MockClock,
+) -> None:
+    """Seat 1's own player is back and linked (it watches, asking for its seat), but a
+    bot this peer ran before it restarted holds the seat: nobody thinks there.  It used
+    to be waited for up to the decide limit, as a person on a live link, and no fresh
+    bot was offered meanwhile; it is given up on after ``unplayed_after`` (found by the
+    simulator: Belka seed 201964)."""
+    at, seats = await _first_give_up(False, unplayed_after=GIVE_UP_AFTER / 3)
     assert seats == [1]
     assert GIVE_UP_AFTER / 3 <= at < GIVE_UP_AFTER
 

@@ -142,3 +142,16 @@ async def test_a_watcher_who_comes_as_the_game_closes_does_not_stop_the_host(
     feed._changed()  # raised before
     await trio.sleep(SEND_EVERY * 2)
     assert not [m for m in sent if m.text.startswith(WATCHING)]
+
+
+async def test_a_resumed_host_says_who_watches_now_nobody_included(
+    autojump_clock: MockClock,
+) -> None:
+    """A host that stopped and came back may have told its seats of watchers that went
+    with its program: it says the list as it is now as its chat opens, nobody watching
+    included (a host that was not resumed says nothing of nobody)."""
+    for resumed, expected in ((False, []), (True, ["/watching"])):
+        sent: list[bytes] = []
+        host_chat = Chat(SIGNERS[0], GAME, 0, KEYS, NAMES, sent.append)
+        Feed(4).follow(host_chat, resumed=resumed)
+        assert [open_chat(raw).text for raw in sent] == expected

@@ -23,6 +23,7 @@ from p2pbelka.protocol import envelope
 from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Signer, open_envelope, seal_envelope
 from p2pbelka.protocol.messages import SitMsg
+from p2pbelka.sim import world
 from p2pbelka.sim.checks import times_gone, violations
 from p2pbelka.sim.disk import SimDisk
 from p2pbelka.sim.faults import Cut, Kill, Reset, Schedule, parse
@@ -545,7 +546,9 @@ def test_a_watcher_of_a_host_cut_off_for_good_ends() -> None:
     assert violations(outcome) == []
 
 
-def test_a_host_cut_off_and_replaced_then_declined_its_seat_back_ends_well() -> None:
+def test_a_host_cut_off_and_replaced_then_declined_its_seat_back_ends_well(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Belka seed 203 with the host cut off from everyone for 126 s: its seat goes to a
     bot, it comes back, a person declines to hand the seat back; two watchers.  Two
     findings of the simulator on one run (a whole game: the watchers' copies are read
@@ -558,13 +561,68 @@ def test_a_host_cut_off_and_replaced_then_declined_its_seat_back_ends_well() -> 
 
     After the host came back and a hand-back was declined, the bot playing its seat went
     silent, and the game stopped DISPUTED ("silent for 61 s while shuffle was due").  The
-    bot is now woken to play on."""
+    bot is now woken to play on.  (Its watchers stay to the end, as every watcher did
+    when it was found: the copies are theirs.)"""
+    monkeypatch.setattr(world, "WATCHERS_LEAVE", 0.0)
     outcome = simulate(203, "belka", 4, parse("cut 0<->*@146.817+125.95"))
     found = violations(outcome)
     assert outcome.declined_back, "a person declined to hand the seat back"
     assert {c.seat for c in outcome.copies} >= {WATCHER, WATCHER + 1}
     assert [v for v in found if v.startswith(("seat 10's", "seat 11's"))] == []
     assert [v for v in found if "hand-back was declined" in v] == []
+
+
+def test_watchers_come_and_go_and_every_seat_shows_who_watches_last() -> None:
+    """Belot-2 seed 5: both watchers leave on the way and come back (a run's watchers
+    come and go, ``world.WATCHERS_LEAVE``), so the host's line naming who watches (SPEC
+    7.5) changes six times; seat 1, killed and resumed meanwhile, ends showing the last
+    one said before the game was over (the checks' ``_watchers``)."""
+    outcome = simulate(5, "belot", 2)
+    assert violations(outcome) == []
+    assert outcome.counts["watcher left"] == outcome.counts["watcher back"] == 2
+    said = [text for _at, text in outcome.watchers_said]
+    assert len(set(said)) >= 4
+    assert outcome.watchers_lines[1] == "/watching Watcher 1, Watcher 2" == said[-2]
+
+
+def test_a_seat_resumed_after_it_heard_who_watches_shows_it_again() -> None:
+    """Belot-3 seed 4, found by the watchers' check: seat 1 heard that two watch, was
+    killed at 327 s and resumed at 373 s; the host's standing line came again as the link
+    opened, a replay of a line its saved log held, dropped, and a screen takes no
+    watchers from the log: seat 1 showed nobody watching to the end.  The log's last
+    such line, sent again, is shown now (``Chat._standing_again``)."""
+    outcome = simulate(4, "belot", 3)
+    assert violations(outcome) == []
+    assert outcome.watchers_lines[1] == "/watching Watcher 1, Watcher 2"
+
+
+def test_a_host_back_from_a_power_cut_takes_its_watchers_again() -> None:
+    """Belka-4 seed 201677 of the long run, shrunk: the host's machine lost its power at
+    354 s.  The lobby it had written into its game's meta was never synced: half the
+    time the power cut took it back, and the resumed host took no watchers again, while
+    its seats showed the two that had watched, to the end (the watchers' check).  The
+    lobby is on the disk once written now; the host reopens it, its watchers come back
+    and the seats are told."""
+    outcome = simulate(201677, "belka", 4, parse("power 0@354.447+7.07"))
+    assert outcome.counts["power cut took game.json back"] == 1
+    assert violations(outcome) == []
+    assert outcome.watchers_lines[1] == "/watching Watcher 2, Watcher 1"
+
+
+def test_a_bot_s_seat_is_not_waited_for_as_its_player_thinking() -> None:
+    """Belka-4 seed 201964 of the long run, shrunk: the host cut off past the window (a
+    bot run by seat 1 takes its seat), back and watching; seat 1 declines to hand it back
+    and is killed for two minutes, the bot with it.  The host's link was up, so every
+    seat took the bot's silence for a person thinking and waited to the decide limit;
+    seat 1, resumed, put the hand-back and then a bot for the bot to its person past the
+    window, and its no stopped the game, a hand-back declined and no seat gone since.  A
+    seat a bot holds is not a person thinking on its player's link: the others give up
+    on it at the window, as on a bot gone with its peer (SPEC 9.4)."""
+    schedule = parse("cut 0<->*@63.574+84.567; kill 1@159.048+120")
+    outcome = simulate(201964, "belka", 4, schedule, twice=False)
+    assert violations(outcome) == []
+    ended = [e.ended for e in outcome.exits if e.seat in (2, 3) and e.ended is not None]
+    assert ended and max(ended) < 159.048 + 120  # before seat 1 was back
 
 
 KNOWN: dict[str, Callable[[str, int], bool]] = {}

@@ -7,7 +7,9 @@ table waited a whole reconnect window for the silent bot before it seated anothe
 (about a minute and a half from the resume: the hold on its own chain, then the
 window).  It seats a fresh bot now as soon as it may sign again and the seat's player,
 if back, had time to ask for it: one more change, agreed like any, never a second one
-at one cut."""
+at one cut.  If the person at that peer says no to it, or never answers, the fresh bot
+is only put off: the person is asked again when that question's time is out, and the
+game goes on (it used to end, naming the bot's seat after half a minute of silence)."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from p2pbelka.peer.seatchange.stages import Stage
 from p2pbelka.sim.checks import bots_lost, violations
 from p2pbelka.sim.faults import WINDOW, parse
 from p2pbelka.sim.people import Person
-from p2pbelka.sim.world import WATCHER, Outcome, simulate
+from p2pbelka.sim.world import OFFER_TIMEOUT, WATCHER, Outcome, simulate
 from p2pbelka.table.verify import verify_bytes
 
 KILLED_AT, DOWN = 250.0, 10.0
@@ -122,3 +124,39 @@ def test_a_seat_resumed_after_the_change_still_shows_who_sat_down(
             view.apply(event)
         assert view.game_over is not None and view.keys[3] != outcome.keys[3]
         assert (view.first_keys, view.first_names) == (outcome.keys, names), seat
+
+
+@pytest.mark.parametrize("how", ["no", "never"])
+def test_a_fresh_bot_declined_by_the_restarted_peer_is_asked_again_and_the_game_goes_on(
+    how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The person at the restarted peer answers its first question about a fresh bot no
+    (or never): nothing ends, it is asked again a question's time later, says yes, and
+    every seat goes on with the fresh bot (the world stopped once it plays)."""
+    asked: list[tuple[float, bool]] = []
+    real = Person._answer
+
+    async def answer(self: Person, offer: SeatOffer) -> None:
+        if self.seat == 0 and offer.seat == 3 and trio.current_time() > KILLED_AT:
+            asked.append((trio.current_time(), getattr(offer, "later", True)))
+            if len(asked) == 1:
+                self.answers[how] += 1
+                if how == "no":
+                    await trio.sleep(1.0)
+                    offer.decision.answer(False)
+                return
+            offer.decision.answer(True)
+            return
+        await real(self, offer)
+
+    monkeypatch.setattr(Person, "_answer", answer)
+    schedule = parse(f"cut 3<->*@100+inf; kill 0@{KILLED_AT:g}+{DOWN:g}")
+    outcome = simulate(5, "belka", 4, schedule, twice=False, stop=KILLED_AT + 150.0)
+    assert violations(outcome) == []
+    # put off, not closed: asked again once the first question's time was out, in time
+    # for the others, asked at their own window
+    (first, later), (again, _) = asked
+    assert later and again - first >= OFFER_TIMEOUT
+    assert not [e for e in outcome.exits if e.seat < WATCHER and not e.stopped and not e.killed]
+    for seat in (0, 1, 2):
+        assert _changes(outcome, seat) == [(3, False), (3, False)]

@@ -40,7 +40,9 @@ def remember_lobby(
         meta.invite = guard.code if guard is not None else ""
         meta.watcher_keys = [key.hex() for key in feed.admitted]
 
-    update(store, lobby)
+    # on the disk at once (once a game): a host back from a power cut that forgot its
+    # lobby would take no watchers again, and its seats would show those it had
+    update(store, lobby, durable=True)
     keep_lobby(store, guard, feed)
 
 
@@ -64,11 +66,12 @@ def keep_lobby(store: GameStore, guard: InviteGuard | None, feed: Feed) -> None:
     guard.on_change = changed
 
 
-def update(store: GameStore, change: Callable[[GameMeta], None]) -> None:
-    """Read the meta, ``change`` it, write it back (whole, in place of the old)."""
+def update(store: GameStore, change: Callable[[GameMeta], None], *, durable: bool = False) -> None:
+    """Read the meta, ``change`` it, write it back (whole, in place of the old;
+    ``durable``: on the disk before this returns)."""
     try:
         meta = store.load_meta()
         change(meta)
-        store.save_meta(meta)
+        store.save_meta(meta, durable=durable)
     except (OSError, ValueError) as exc:
         log.warning("could not keep the lobby in %s: %s", store.meta_path, exc)

@@ -190,6 +190,7 @@ class Feed:
         self.stats: Counter[str] = Counter()
         self._chat: Chat | None = None
         self._told: tuple[str, ...] | None = ()  # the watchers the seats were told of
+        # (None: not known, a resumed host's: the next list is said, nobody included)
         self._done = trio.Event()
         self._taken_at = 0.0
         """When a watcher last took a payload (``trio.current_time``)."""
@@ -236,9 +237,15 @@ class Feed:
             self.rewound[key] = min(records, self.rewound.get(key, records))
         self._push(lb.encode_control(lb.Rewind(records)))
 
-    def follow(self, chat: Chat) -> None:
+    def follow(self, chat: Chat, *, resumed: bool = False) -> None:
+        """The game's chat is open: its lines go to the watchers, and the seats are told
+        who watches.  ``resumed``: our program stopped and came back, and the seats may
+        show a list a program of ours said before (its watchers gone with it, or back):
+        the list as it is now is said, nobody watching included."""
         self._chat = chat
         chat.taps.append(self.chat_line)
+        if resumed:
+            self._told = None  # what the seats were told is not known here
         self._tell_seats()
 
     def _tell_seats(self) -> None:
@@ -250,7 +257,7 @@ class Feed:
         chatting fast) is said as soon as the limit allows, the latest list then
         (``Chat.say_standing``)."""
         names = tuple(w.view.name for w in self.watchers if not w.closed)
-        if self._chat is None or names == self._told or (not names and self._told is None):
+        if self._chat is None or names == self._told:
             return
         self._chat.say_standing(watching_line(names))
         self._told = names

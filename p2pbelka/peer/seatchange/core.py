@@ -111,6 +111,7 @@ class MachineCore:
         self._declined: set[bytes] = set()  # offers we said no to: never signed after
         self._back_from: dict[int, int] = {}  # seat -> the deal its player may ask again
         self._paused: dict[int, float] = {}  # seat -> its silence is a hand-back's until then
+        self._put_off: dict[int, float] = {}  # seat -> a fresh bot declined: asked again then
         self._back_offers: dict[bytes, Cut] = {}  # hand-back offers heard: their cuts
         self._said_again: dict[bytes, float] = {}  # when our no to one was said again
         self._released: set[tuple[bytes, Cut]] = set()  # cuts we signed, then went on from
@@ -172,18 +173,20 @@ class MachineCore:
     # -- shared steps -------------------------------------------------------------------------
 
     def _ask_player(
-        self, seat: int, silent: float, now: float, back: str | None = None
+        self, seat: int, silent: float, now: float, back: str | None = None, later: bool = False
     ) -> Question:
-        """Ask our player about ``seat`` (``back``: hand it back to that player): the
-        question, for the stage that waits on its answer."""
+        """Ask our player about ``seat`` (``back``: hand it back to that player;
+        ``later``: a no only puts it off): the question, for the stage that waits on
+        its answer."""
         table = self.table
         assert table is not None and table.state.setup is not None
         name = table.state.setup.seats[seat].name
         bot = back if back is not None else bot_name(name)
         self._asks += 1
         timeout = self.config.offer_timeout
-        self._out.append(AskPlayer(self._asks, seat, name, silent, bot, back is not None, timeout))
-        return Question(self._asks, seat, now + timeout, silent)
+        ask = AskPlayer(self._asks, seat, name, silent, bot, back is not None, timeout, later)
+        self._out.append(ask)
+        return Question(self._asks, seat, now + timeout, silent, later)
 
     def _decline(self, offer: Offer, why: str, retry: bool) -> None:
         if not retry:

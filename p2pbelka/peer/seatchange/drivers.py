@@ -69,6 +69,9 @@ class SeatOffer(ev.Event):
     decision: Decision = field(compare=False)
     back: bool = False
     """Not a bot: ``bot`` is the seat's own player, back to take it again."""
+    later: bool = False
+    """A no only puts it off: a fresh bot for one this peer lost with its restart,
+    asked again later (SPEC 9.5, "A bot lost with its peer")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +290,24 @@ class SegmentDriver(PeerDriver):
         # the others may have left this segment (a bot in our seat), so the seat due
         # here never moves in it.  The give-up that follows asks whether our seat
         # changed hands; if it did not, the table goes on and waits as before.
-        return not self.cut_off() and super()._may_be_deciding(seat, silent)
+        if self.cut_off() or not self._its_player_may_move(seat):
+            return False
+        return super()._may_be_deciding(seat, silent)
+
+    def _its_player_may_move(self, seat: int) -> bool:
+        """Whether what moves ``seat`` may be thinking on a live link: not a bot our
+        restart lost (nobody plays it), nor one whose peer (the lowest other seat) is out
+        of reach.  The link to that seat's own player, back and watching, is up, but it
+        does not play the seat while a bot holds it."""
+        if self.unplayed(seat):
+            return False
+        transport, setup, me = self.transport, self.table.state.setup, self.table.state.me
+        if not isinstance(transport, Endpoint) or setup is None:
+            return True
+        if setup.seats[seat].key == transport.mesh.keys[seat]:
+            return True  # its own player's
+        runner = next(s for s in range(len(setup.seats)) if s != seat)
+        return runner == me or runner in transport.mesh.connected()
 
     def gives_up_after(self, gone: list[int]) -> float:
         # A seat nobody can play waits for nothing the window could bring: it is given

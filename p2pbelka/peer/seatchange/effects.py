@@ -83,7 +83,9 @@ class AskPlayer:
     """Ask our player about seat ``seat`` (``name``, gone ``silent`` seconds): seat
     ``bot`` in its place, or (``back``) hand it back to its player ``bot``?  The
     answer comes back as ``SeatChange.answered(ask, ...)``; none by ``timeout``
-    seconds is no (the machine counts the time itself too)."""
+    seconds is no (the machine counts the time itself too).  ``later``: a no only
+    puts it off (a fresh bot for one lost with our restart, asked before the window).
+    """
 
     ask: int
     seat: int
@@ -92,6 +94,7 @@ class AskPlayer:
     bot: str
     back: bool
     timeout: float
+    later: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,6 +106,7 @@ class SeatChange(Proposing, Agreeing):
         self.watching = table.state.me is None
         self._failed = set()
         self._back_from, self._paused, self._back_offers = {}, {}, {}
+        self._put_off = {}
         self._said_no = None
         if self.stage is not Stage.IDLE:
             self._go(Idle())
@@ -174,6 +175,12 @@ class SeatChange(Proposing, Agreeing):
             seats = [s for s in seats if self._paused.get(s, -math.inf) <= now]
             if not seats:
                 return True
+        # A fresh bot our player put off (a bot lost with our restart, SPEC 9.5): the
+        # seat waits, as any silent seat does, until our player is asked again.
+        if any(self._put_off.get(s, -math.inf) > now for s in seats):
+            seats = [s for s in seats if self._put_off.get(s, -math.inf) <= now]
+            if not seats:
+                return True
         if table is None or not self.config.seat_bots or len(seats) != 1:
             return False
         if table.state.n_seats < 3:
@@ -198,7 +205,10 @@ class SeatChange(Proposing, Agreeing):
         if table.state.me == proposer_of(table, seat):
             if isinstance(at, Considering):
                 self._go(Idle())  # our own offer first: the one considered is dropped
-            self._go(Asking(self._ask_player(seat, silent, now)))
+            # a bot lost with our restart, before the seat was gone a window: our
+            # player's no only puts the fresh bot off (``_asked_to_propose``)
+            later = self.bot_lost(seat) and silent < self.config.give_up_after
+            self._go(Asking(self._ask_player(seat, silent, now, later=later)))
             return True
         waiting = Awaiting(seat, now + self.config.offer_timeout)
         if isinstance(at, Considering):
@@ -258,7 +268,7 @@ class SeatChange(Proposing, Agreeing):
         if isinstance(at, Awaiting):
             self._asked_early(replace(at, question=None), yes, now)
         elif isinstance(at, Asking):
-            self._asked_to_propose(question.seat, yes, now)
+            self._asked_to_propose(question, yes, now)
         elif isinstance(at, Considering):
             self._asked_to_sign(at, yes, now)
         elif isinstance(at, Handing):

@@ -8,7 +8,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from p2pbelka.peer.seatchange import effects
-from p2pbelka.peer.seatchange.core import DRAIN_EVERY, NO_AGAIN, MachineCore, bot_name, proposer_of
+from p2pbelka.peer.seatchange.core import (
+    DRAIN_EVERY,
+    NO_AGAIN,
+    MachineCore,
+    bot_name,
+    log,
+    proposer_of,
+)
 from p2pbelka.peer.seatchange.effects import (
     BotGoesOn,
     Broadcast,
@@ -19,7 +26,7 @@ from p2pbelka.peer.seatchange.effects import (
     cut_of,
 )
 from p2pbelka.peer.seatchange.offer import OpenOffer, build_offer, one_only, seal
-from p2pbelka.peer.seatchange.stages import Draining, Handing, Offering
+from p2pbelka.peer.seatchange.stages import Draining, Handing, Offering, Question
 from p2pbelka.protocol import messages as m
 from p2pbelka.protocol.envelope import Signer
 from p2pbelka.protocol.seatchange import (
@@ -36,10 +43,22 @@ class Proposing(MachineCore):
 
     # -- the proposer -------------------------------------------------------------------
 
-    def _asked_to_propose(self, seat: int, yes: bool, now: float) -> None:
-        table = self.table
+    def _asked_to_propose(self, question: Question, yes: bool, now: float) -> None:
+        table, seat = self.table, question.seat
         assert table is not None and table.state.setup is not None
-        if not yes:
+        if not yes and question.later:
+            # A fresh bot for one lost with our restart, asked before the seat was gone
+            # a window (SPEC 9.5): the others agreed to a bot there, and only our
+            # program lost it.  A no, or none, puts it off: the seat waits as any silent
+            # seat does, and our player is asked again a minute after the question was
+            # put (at once if it went unanswered), in time for the others' own
+            # question at their window.  Asked once the seat is gone a window, a no
+            # ends the game as for any seat.  No offer was made: none at this cut.
+            self._put_off[seat] = question.until
+            self.outcomes["fresh bot put off"] += 1
+            log.info("a fresh bot for seat %d put off by our player", seat)
+            self._idle()
+        elif not yes:
             self._close(seat, "this seat's player did not want a bot")
         elif seat not in table.view.missing():
             self._idle()  # the seat came back meanwhile

@@ -622,7 +622,7 @@ class SeatChangeRunner:
         assert driver is not None
         if self.change.asking() != ask.ask:
             return  # the machine moved on before the question was put: it applies no more
-        offer = SeatOffer(ask.seat, ask.name, ask.silent, ask.bot, Decision(), ask.back)
+        offer = SeatOffer(ask.seat, ask.name, ask.silent, ask.bot, Decision(), ask.back, ask.later)
         if isinstance(self.front_end, BotFrontEnd):
             # a bot in our seat says yes to a bot in another (and, unless its front end
             # says otherwise, to a seat handed back)

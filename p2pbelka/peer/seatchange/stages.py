@@ -86,6 +86,9 @@ class Question:
     seat: int
     until: float
     silent: float = 0.0
+    later: bool = False
+    """A fresh bot for one lost with our restart, asked before the window: a no (or
+    none) only puts it off (``SeatChange.lost``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -158,8 +158,12 @@ class EnglishWords:
         earlier = " (earlier)" if line.earlier else ""
         return f"chat{earlier}: {line.name} (seat {line.seat}): {line.text}"
 
-    def offer_choices(self, back: bool) -> str:
-        return "y) yes   n) no, the bot plays on" if back else "y) yes   n) no, end the game"
+    def offer_choices(self, back: bool, later: bool = False) -> str:
+        if back:
+            return "y) yes   n) no, the bot plays on"
+        if later:
+            return "y) yes   n) not now: asked again in a while"
+        return "y) yes   n) no, end the game"
 
     def arrange(self, moves: Sequence[Move]) -> list[Move]:
         return list(moves)

@@ -85,8 +85,9 @@ class JsonWords:
     def chat_line(self, line: ChatLine) -> str:
         return _line({"event": "chat", **_fields(line)})
 
-    def offer_choices(self, back: bool) -> str:
-        return _line({"prompt": "seat_offer", "answers": ["y", "n"], "back": back})
+    def offer_choices(self, back: bool, later: bool = False) -> str:
+        prompt = {"prompt": "seat_offer", "answers": ["y", "n"], "back": back, "later": later}
+        return _line(prompt)
 
     def arrange(self, moves: Sequence[Move]) -> list[Move]:
         return list(moves)  # as the event lists them: the numbers scripts type

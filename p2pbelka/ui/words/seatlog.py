@@ -222,9 +222,11 @@ class SeatWords:
             said = _("chat: {name} (seat {seat}): {text}")
         return said.format(name=line.name, seat=line.seat, text=line.text)
 
-    def offer_choices(self, back: bool) -> str:
+    def offer_choices(self, back: bool, later: bool = False) -> str:
         if back:
             return _("y) yes   n) no, the bot plays on")
+        if later:
+            return _("y) yes   n) not now: asked again in a while")
         return _("y) yes   n) no, end the game")
 
     def no_input(self) -> str:
