@@ -6,7 +6,9 @@
 - every saved copy verifies (none INVALID), and the copies of the seats that
   finished are identical;
 - no seat is proven at fault (every seat is honest here), and none is named, even
-  without proof, unless the schedule kept it away past the reconnect window (gone);
+  without proof, unless the schedule kept it away past the reconnect window (gone) by
+  faults of its own, or cut it off from the seat whose copy names it: another seat's
+  cable out keeps that seat away, not the one named;
 - an unanswered or declined offer leaves the game going (no abort without proof);
   a seat changes hands at most once for each fault past the window, and back once,
   and once more for each time the bot holding it was lost with its peer's restart;
@@ -167,13 +169,33 @@ def gone(schedule: Schedule, seat: int) -> bool:
     return times_gone(schedule, seat) > 0
 
 
+def gone_from(schedule: Schedule, seat: int, by: int) -> bool:
+    """Whether the schedule kept ``seat`` away from seat ``by`` past the window, or about,
+    by faults that are its own (its program killed, a cut with it at one end) or that
+    cut the two off (``by``'s cable out).  Not ``gone``: a third seat's cable out keeps
+    that seat away from everyone, and no one may be named for it but that seat."""
+    spans = sorted(
+        (f.at, f.at + (f.down if isinstance(f, Kill) else f.length))
+        for f in schedule.faults
+        if _own(f, seat) or (isinstance(f, Cut) and (f.covers(seat, by) or f.covers(by, seat)))
+    )
+    start = end = -1.0
+    for a, b in spans:
+        if a > end + SLACK:
+            start, end = a, b
+        end = max(end, b)
+        if _long(start, end):
+            return True
+    return False
+
+
 def _names(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
     found = []
     for seat, report in reports.items():
         for fault in report.faults:
             if fault.proven:
                 found.append(f"seat {seat}'s copy proves an honest seat: {fault}")
-            elif fault.seat >= 0 and not gone(outcome.schedule, fault.seat):
+            elif fault.seat >= 0 and not gone_from(outcome.schedule, fault.seat, seat):
                 found.append(f"seat {seat}'s copy names a seat the network let through: {fault}")
     return found
 
