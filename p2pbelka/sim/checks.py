@@ -26,12 +26,14 @@ Each check returns plain sentences: a run is good when there are none.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from p2pbelka.peer.chat import watchers_named
 from p2pbelka.protocol.transcript import TranscriptError, iter_records
 from p2pbelka.sim.faults import EVERYONE, WINDOW, Cut, Fault, Kill, Schedule, host_of
 from p2pbelka.sim.world import WATCHER, Exit, Outcome, remembered
+from p2pbelka.table.events import Fault as TableFault
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.verify import verify_bytes
 
@@ -177,7 +179,8 @@ def gone_from(schedule: Schedule, seat: int, by: int) -> bool:
     spans = sorted(
         (f.at, f.at + (f.down if isinstance(f, Kill) else f.length))
         for f in schedule.faults
-        if _own(f, seat) or (isinstance(f, Cut) and (f.covers(seat, by) or f.covers(by, seat)))
+        if (isinstance(f, Kill) and f.seat == seat)
+        or (isinstance(f, Cut) and (seat in (f.a, f.b) or f.covers(seat, by) or f.covers(by, seat)))
     )
     start = end = -1.0
     for a, b in spans:
@@ -189,13 +192,22 @@ def gone_from(schedule: Schedule, seat: int, by: int) -> bool:
     return False
 
 
+def _namer(fault: TableFault, holder: int) -> int:
+    """The seat that named ``fault``'s seat, as the fault says it (``blame``'s words), else
+    the seat whose copy holds it."""
+    by = re.search(r"named by seat (\d+)", fault.what)
+    return int(by.group(1)) if by else holder
+
+
 def _names(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
     found = []
     for seat, report in reports.items():
         for fault in report.faults:
             if fault.proven:
                 found.append(f"seat {seat}'s copy proves an honest seat: {fault}")
-            elif fault.seat >= 0 and not gone_from(outcome.schedule, fault.seat, seat):
+            elif fault.seat >= 0 and not gone_from(
+                outcome.schedule, fault.seat, _namer(fault, seat)
+            ):
                 found.append(f"seat {seat}'s copy names a seat the network let through: {fault}")
     return found
 
