@@ -199,15 +199,23 @@ def _namer(fault: TableFault, holder: int) -> int:
     return int(by.group(1)) if by else holder
 
 
+def _excused(schedule: Schedule, fault: TableFault, holder: int) -> bool:
+    """Whether a seat named without proof was kept away from its namer (``gone_from``).
+    One named as not closing may have been kept by any seat's absence (SPEC 4.7: a
+    ``close`` comes due in seat order, so one before it that never came holds it back,
+    and the dispute names every seat whose ``close`` did not come)."""
+    if fault.what.startswith("did not close the game") and gone(schedule, fault.seat):
+        return True
+    return gone_from(schedule, fault.seat, _namer(fault, holder))
+
+
 def _names(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
     found = []
     for seat, report in reports.items():
         for fault in report.faults:
             if fault.proven:
                 found.append(f"seat {seat}'s copy proves an honest seat: {fault}")
-            elif fault.seat >= 0 and not gone_from(
-                outcome.schedule, fault.seat, _namer(fault, seat)
-            ):
+            elif fault.seat >= 0 and not _excused(outcome.schedule, fault, seat):
                 found.append(f"seat {seat}'s copy names a seat the network let through: {fault}")
     return found
 
