@@ -6,7 +6,9 @@
 - every saved copy verifies (none INVALID), and the copies of the seats that
   finished are identical;
 - no seat is proven at fault (every seat is honest here), and none is named, even
-  without proof, unless the schedule kept it away past the reconnect window (gone);
+  without proof, unless the schedule kept it away past the reconnect window (gone) by
+  faults of its own, or cut it off from the seat whose copy names it: another seat's
+  cable out keeps that seat away, not the one named;
 - an unanswered or declined offer leaves the game going (no abort without proof);
   a seat changes hands at most once for each fault past the window, and back once,
   and once more for each time the bot holding it was lost with its peer's restart;
@@ -24,12 +26,14 @@ Each check returns plain sentences: a run is good when there are none.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from p2pbelka.peer.chat import watchers_named
 from p2pbelka.protocol.transcript import TranscriptError, iter_records
 from p2pbelka.sim.faults import EVERYONE, WINDOW, Cut, Fault, Kill, Schedule, host_of
 from p2pbelka.sim.world import WATCHER, Exit, Outcome, remembered
+from p2pbelka.table.events import Fault as TableFault
 from p2pbelka.table.report import VerifyReport
 from p2pbelka.table.verify import verify_bytes
 
@@ -167,13 +171,51 @@ def gone(schedule: Schedule, seat: int) -> bool:
     return times_gone(schedule, seat) > 0
 
 
+def gone_from(schedule: Schedule, seat: int, by: int) -> bool:
+    """Whether the schedule kept ``seat`` away from seat ``by`` past the window, or about,
+    by faults that are its own (its program killed, a cut with it at one end) or that
+    cut the two off (``by``'s cable out).  Not ``gone``: a third seat's cable out keeps
+    that seat away from everyone, and no one may be named for it but that seat."""
+    spans = sorted(
+        (f.at, f.at + (f.down if isinstance(f, Kill) else f.length))
+        for f in schedule.faults
+        if (isinstance(f, Kill) and f.seat == seat)
+        or (isinstance(f, Cut) and (seat in (f.a, f.b) or f.covers(seat, by) or f.covers(by, seat)))
+    )
+    start = end = -1.0
+    for a, b in spans:
+        if a > end + SLACK:
+            start, end = a, b
+        end = max(end, b)
+        if _long(start, end):
+            return True
+    return False
+
+
+def _namer(fault: TableFault, holder: int) -> int:
+    """The seat that named ``fault``'s seat, as the fault says it (``blame``'s words), else
+    the seat whose copy holds it."""
+    by = re.search(r"named by seat (\d+)", fault.what)
+    return int(by.group(1)) if by else holder
+
+
+def _excused(schedule: Schedule, fault: TableFault, holder: int) -> bool:
+    """Whether a seat named without proof was kept away from its namer (``gone_from``).
+    One named as not closing may have been kept by any seat's absence (SPEC 4.7: a
+    ``close`` comes due in seat order, so one before it that never came holds it back,
+    and the dispute names every seat whose ``close`` did not come)."""
+    if fault.what.startswith("did not close the game") and gone(schedule, fault.seat):
+        return True
+    return gone_from(schedule, fault.seat, _namer(fault, holder))
+
+
 def _names(outcome: Outcome, reports: dict[int, VerifyReport]) -> list[str]:
     found = []
     for seat, report in reports.items():
         for fault in report.faults:
             if fault.proven:
                 found.append(f"seat {seat}'s copy proves an honest seat: {fault}")
-            elif fault.seat >= 0 and not gone(outcome.schedule, fault.seat):
+            elif fault.seat >= 0 and not _excused(outcome.schedule, fault, seat):
                 found.append(f"seat {seat}'s copy names a seat the network let through: {fault}")
     return found
 

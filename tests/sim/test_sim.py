@@ -24,7 +24,7 @@ from p2pbelka.protocol.codec import ProtocolError
 from p2pbelka.protocol.envelope import Signer, open_envelope, seal_envelope
 from p2pbelka.protocol.messages import SitMsg
 from p2pbelka.sim import world
-from p2pbelka.sim.checks import times_gone, violations
+from p2pbelka.sim.checks import gone_from, times_gone, violations
 from p2pbelka.sim.disk import SimDisk
 from p2pbelka.sim.faults import Cut, Kill, Reset, Schedule, parse
 from p2pbelka.sim.main import main, replay_command
@@ -640,3 +640,17 @@ def test_a_long_run_finds_nothing_new(game: str, players: int) -> None:
         if unknown:
             new[seed] = unknown
     assert new == {}
+
+
+def test_a_seat_is_named_only_for_its_own_absence_or_a_cut_from_its_namer() -> None:
+    """Seat 2's cable out past the window keeps seat 2 away, not seat 3: a short kill of
+    seat 3 does not excuse naming it (the schedule of issue 36's fault 4), but seat 2
+    itself, cut off from everyone, may name it."""
+    schedule = parse("cut 2<->*@100+300; kill 3@165.2645+3")
+    assert not gone_from(schedule, 3, 1)
+    assert gone_from(schedule, 3, 2)
+    assert gone_from(schedule, 2, 1)
+    assert gone_from(parse("kill 3@10+80"), 3, 0)
+    assert gone_from(parse("cut 3<->0@10+80"), 3, 0)
+    assert gone_from(parse("cut 3<->0@10+80"), 3, 1)  # a link of its own, whoever names it
+    assert not gone_from(parse("cut 2<->0@10+80"), 3, 1)
