@@ -715,3 +715,17 @@ def test_a_seat_resumed_where_one_seat_is_cut_from_both_others_ends() -> None:
     )
     outcome = simulate(302390, "belot", 3, parse(schedule))
     assert violations(outcome) == []
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="open (issue 36): a resumed seat waits forever")
+def test_a_seat_resumed_beside_two_seats_cut_for_good_ends() -> None:
+    """Belka-4 seed 203206, shrunk: seats 2 and 3 cut off for good, seat 0 killed for
+    3 s; resumed, seat 0's program (and a watcher) had not ended 7,200 s later.  The
+    same class as seed 302390: once the last peer it reached has ended, a resumed seat
+    dials it ("nothing listens") with no bound."""
+    schedule = (
+        "cut 1<->*@59.444+135.1; cut 2<->*@190.24+inf; cut 3<->*@209.271+inf; kill 0@371.3+2.754"
+    )
+    outcome = simulate(203206, "belka", 4, parse(schedule))
+    assert violations(outcome) == []
