@@ -661,29 +661,24 @@ def test_a_seat_is_named_only_for_its_own_absence_or_a_cut_from_its_namer() -> N
     reason="open (issue 36): a hand-back declined for a seat whose bot was lost with its "
     "peer's restart leaves the seat to nobody, and the game ends naming it",
 )
-def test_a_hand_back_declined_for_a_lost_bot_s_seat_leaves_the_game_going() -> None:
-    """Found by a long run with the sharper naming check (Belot-3 seed 700075, shrunk):
-    seat 0 powered off past the window, its seat went to a bot run by seat 1; seat 1's
-    own power cut lost that bot (its key lives only in memory) and its player put the
-    fresh bot off; seat 0 came back and asked for its seat, and a person declined.  The
-    bot the no would keep is gone, so nothing plays seat 0, and the game stops DISPUTED
-    ("seat 0 ... went silent for 77 s while bid was due").  Kept strict: once the game
-    goes on, this test says so."""
-    schedule = "power 0@220.418+120; power 1@323.466+0.264"
-    outcome = simulate(700075, "belot", 3, parse(schedule))
-    assert violations(outcome) == []
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="open (issue 36): the same lost-bot hand-back as seed 700075, at another cut",
+@pytest.mark.parametrize(
+    ("seed", "schedule"),
+    [
+        (700075, "power 0@220.418+120; power 1@323.466+0.264"),
+        (302658, "cut 0<->*@99.198+124.51; power 1@195.648+4.986"),
+    ],
 )
-def test_a_hand_back_declined_for_a_lost_bot_s_seat_at_the_first_deals_goes_on() -> None:
-    """Belot-3 seed 302658, shrunk: seat 0 cut off past the window, a bot run by seat 1
-    takes its seat, seat 1's power cut loses the bot; seat 0 asks for its seat back and
-    a no leaves it to nobody (as seed 700075)."""
-    schedule = "cut 0<->*@99.198+124.51; power 1@195.648+4.986"
-    outcome = simulate(302658, "belot", 3, parse(schedule))
+def test_a_hand_back_declined_for_a_lost_bot_s_seat_leaves_the_game_going(
+    seed: int, schedule: str
+) -> None:
+    """Found by long runs with the sharper naming check (Belot-3, shrunk): seat 0 away
+    past the window, its seat went to a bot run by seat 1; seat 1's own power cut lost
+    that bot (its key lives only in memory) and its player put the fresh bot off; seat 0
+    came back and asked for its seat, and a person declined.  The bot the no would keep
+    is gone, so nothing plays seat 0, and the game stops DISPUTED (seed 700075: "seat 0
+    ... went silent for 77 s while bid was due").  Kept strict: once the game goes on,
+    this test says so."""
+    outcome = simulate(seed, "belot", 3, parse(schedule))
     assert violations(outcome) == []
 
 
@@ -704,28 +699,33 @@ def test_a_seat_back_from_a_one_way_cut_is_not_named_for_the_silence_after() -> 
 
 @pytest.mark.slow
 @pytest.mark.xfail(strict=True, reason="open (issue 36): a resumed seat waits forever")
-def test_a_seat_resumed_where_one_seat_is_cut_from_both_others_ends() -> None:
-    """Belot-3 seed 302390, shrunk: seat 2 cut from seat 0 and then from seat 1 for good,
-    seat 0 cut off for 111 s, seat 1 killed for 120 s; resumed at 416.7 s, seat 1's
-    program had not ended 7,200 s later (it reaches seat 0 only).  Under ``slow``: the
-    run waits out the simulator's whole bound (about 4 CPU-s)."""
-    schedule = (
-        "cut 0<->2@110.337+inf; cut 0<->*@177.904+110.848; cut 2<->1@292.805+inf; "
-        "kill 1@296.729+120"
-    )
-    outcome = simulate(302390, "belot", 3, parse(schedule))
-    assert violations(outcome) == []
-
-
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="open (issue 36): a resumed seat waits forever")
-def test_a_seat_resumed_beside_two_seats_cut_for_good_ends() -> None:
-    """Belka-4 seed 203206, shrunk: seats 2 and 3 cut off for good, seat 0 killed for
-    3 s; resumed, seat 0's program (and a watcher) had not ended 7,200 s later.  The
-    same class as seed 302390: once the last peer it reached has ended, a resumed seat
-    dials it ("nothing listens") with no bound."""
-    schedule = (
-        "cut 1<->*@59.444+135.1; cut 2<->*@190.24+inf; cut 3<->*@209.271+inf; kill 0@371.3+2.754"
-    )
-    outcome = simulate(203206, "belka", 4, parse(schedule))
+@pytest.mark.parametrize(
+    ("seed", "game", "players", "schedule"),
+    [
+        (
+            302390,
+            "belot",
+            3,
+            "cut 0<->2@110.337+inf; cut 0<->*@177.904+110.848; cut 2<->1@292.805+inf; "
+            "kill 1@296.729+120",
+        ),
+        (
+            203206,
+            "belka",
+            4,
+            "cut 1<->*@59.444+135.1; cut 2<->*@190.24+inf; cut 3<->*@209.271+inf; "
+            "kill 0@371.3+2.754",
+        ),
+    ],
+)
+def test_a_seat_resumed_beside_seats_cut_for_good_ends(
+    seed: int, game: str, players: int, schedule: str
+) -> None:
+    """Long runs, shrunk: Belot-3 seed 302390 (seat 2 cut from both others for good, seat
+    0 cut off for 111 s, seat 1 killed for 120 s and resumed at 416.7 s) and Belka-4 seed
+    203206 (seats 2 and 3 cut off for good, seat 0 killed for 3 s): the resumed seat's
+    program had not ended 7,200 s later.  It reaches one peer only, and once that peer's
+    program has ended it dials it ("nothing listens") with no bound.  Under ``slow``:
+    each run waits out the simulator's whole bound (about 4 CPU-s)."""
+    outcome = simulate(seed, game, players, parse(schedule))
     assert violations(outcome) == []
